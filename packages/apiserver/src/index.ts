@@ -1,0 +1,2 @@
+/** @servicenet/apiserver: storage, REST, allocation, repair and bootstrap. */
+export const componentName = "apiserver" as const;

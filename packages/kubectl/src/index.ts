@@ -1,0 +1,2 @@
+/** @servicenet/kubectl: an API client of the servicenet apiserver; it talks to it over HTTP only. */
+export const componentName = "kubectl" as const;
