@@ -1,2 +1,8 @@
 /** @servicenet/api: the typed contract every servicenet package shares. */
 export * from "./errors/index.ts";
+export * from "./net/index.ts";
+export * from "./meta/v1/index.ts";
+export * from "./core/v1/index.ts";
+export * from "./discovery/v1/index.ts";
+export * from "./networking/v1/index.ts";
+// networking/v1beta1 repeats v1's names; it is reachable as the subpath `@servicenet/api/networking/v1beta1`.

@@ -1,0 +1,2 @@
+// Filled in by the net work; see design.md.
+export {};
