@@ -5,5 +5,7 @@ export default defineConfig({
     include: ["src/**/*.test.ts"],
     restoreMocks: true,
     clearMocks: true,
+    // The JSON file feeds the workspace's one-line summary (scripts/test-summary.mjs).
+    reporters: ["default", ["json", { outputFile: ".vitest-results.json" }]],
   },
 });
