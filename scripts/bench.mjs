@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// `npm run bench`: runs every package's `bench` script (those that have one), then gathers the JSON
+// results they write to packages/<pkg>/bench/results*.json into bench/results.json and a short
+// Markdown table, bench/results.md, with the machine and the date.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const packages = fs.readdirSync(path.join(root, "packages")).filter((p) => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, "packages", p, "package.json"), "utf8"));
+  return Boolean(manifest.scripts?.bench);
+});
+
+let failed = false;
+for (const p of packages) {
+  console.log(`bench: ${p}`);
+  const r = spawnSync("npm", ["run", "bench"], { cwd: path.join(root, "packages", p), stdio: "inherit" });
+  if (r.status !== 0) failed = true;
+}
+
+const results = [];
+for (const p of packages) {
+  const dir = path.join(root, "packages", p, "bench");
+  if (!fs.existsSync(dir)) continue;
+  for (const f of fs.readdirSync(dir).filter((f) => /^results.*\.json$/.test(f))) {
+    const doc = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+    for (const row of doc.results ?? []) results.push({ package: p, ...row });
+  }
+}
+
+const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? "unknown", memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
+const out = { date: new Date().toISOString(), machine, results };
+fs.mkdirSync(path.join(root, "bench"), { recursive: true });
+fs.writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(out, null, 2) + "\n");
+
+const lines = [
+  "# servicenet benchmarks",
+  "",
+  `${out.date} · ${machine.cpus} × ${machine.model} · ${machine.memoryGiB} GiB · Node ${machine.node}`,
+  "",
+  "| package | benchmark | figure | value | unit |",
+  "| --- | --- | --- | --- | --- |",
+  ...results.map((r) => `| ${r.package} | ${r.name} | ${r.metric} | ${r.value} | ${r.unit ?? ""} |`),
+  "",
+];
+fs.writeFileSync(path.join(root, "bench", "results.md"), lines.join("\n"));
+console.log(lines.join("\n"));
+process.exit(failed ? 1 : 0);
