@@ -1,2 +1,3 @@
 /** @servicenet/apiserver: storage, REST, allocation, repair and bootstrap. */
 export const componentName = "apiserver" as const;
+export * from "./storage/index.ts";

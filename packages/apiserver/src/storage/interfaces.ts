@@ -129,7 +129,11 @@ export type WatchEvent =
   | { type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK"; object: KubeObject }
   | { type: "ERROR"; object: StatusObject };
 
-/** One operation of a multi-key transaction. `expectedRevision` compares the key's mod revision. */
+/**
+ * One operation of a multi-key transaction. `expectedRevision` (or, for update, a non-empty
+ * `obj.metadata.resourceVersion`) must equal the key's current revision, else Conflict. Ops without
+ * an expectation are retried transparently when another writer races them.
+ */
 export type TxnOp =
   | { type: "create"; key: string; obj: KubeObject }
   | { type: "update"; key: string; obj: KubeObject; expectedRevision?: number | string }

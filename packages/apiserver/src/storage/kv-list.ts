@@ -1,0 +1,88 @@
+/**
+ * GetList over a KVEngine (upstream etcd3 store.GetList): resourceVersion / resourceVersionMatch
+ * rules, limit + continue with the revision pinned by the first page, and predicate filtering that
+ * keeps reading (doubling the page up to 10000) until `limit` matching items are found.
+ */
+import { StatusError } from "@servicenet/api/errors";
+import { decode } from "./codec.ts";
+import { decodeContinue, encodeContinue } from "./continue-token.ts";
+import { continueTooOldMsg, listTooOldMsg, parseResourceVersion, tooLargeResourceVersion } from "./errors.ts";
+import type { KubeObject, ListOptions, ListResult } from "./interfaces.ts";
+import { CompactedError, prefixEnd, type KVEngine } from "./kv.ts";
+
+const maxPage = 10_000;
+
+/** Where a list reads: a fixed revision, or latest with an optional not-older-than floor. */
+interface ReadPoint {
+  revision: number;
+  minimum: number;
+  fromContinue: boolean;
+  startKey: string;
+}
+
+/** Applies upstream's list resourceVersion semantics (see reference §2.3). */
+export function resolveReadPoint(prefix: string, opts: ListOptions): ReadPoint {
+  const rv = opts.resourceVersion ?? "";
+  const match = opts.resourceVersionMatch ?? "";
+  if (opts.continue) {
+    if (rv !== "" && rv !== "0") throw StatusError.badRequest("specifying resource version is not allowed when using continue");
+    const tok = decodeContinue(opts.continue, prefix);
+    return { revision: tok.revision === -1 ? 0 : tok.revision, minimum: 0, fromContinue: true, startKey: tok.startKey };
+  }
+  if (match !== "" && rv === "") throw StatusError.badRequest("resourceVersionMatch is forbidden unless resourceVersion is provided");
+  if (match !== "" && match !== "Exact" && match !== "NotOlderThan") throw StatusError.badRequest(`unsupported resourceVersionMatch: ${JSON.stringify(match)}`);
+  const n = parseResourceVersion(rv);
+  if (match === "Exact" && n === 0) throw StatusError.badRequest(`resourceVersionMatch "Exact" is forbidden for resourceVersion "0"`);
+  const exact = match === "Exact" || (match === "" && n > 0 && (opts.limit ?? 0) > 0);
+  return exact ? { revision: n, minimum: 0, fromContinue: false, startKey: prefix } : { revision: 0, minimum: n, fromContinue: false, startKey: prefix };
+}
+
+/** Lists `prefix` (a directory key ending in "/"). */
+export async function listKV(engine: KVEngine, physPrefix: string, logicalPrefix: string, opts: ListOptions): Promise<ListResult> {
+  const point = resolveReadPoint(logicalPrefix, opts);
+  const start = physPrefix + point.startKey;
+  const end = prefixEnd(physPrefix + logicalPrefix);
+  const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+  const predicate = opts.predicate;
+  let revision = point.revision;
+  if (revision > 0) {
+    const current = await engine.currentRevision();
+    if (revision > current) throw tooLargeResourceVersion(revision, current);
+  }
+  const items: KubeObject[] = [];
+  let cursor = start;
+  let page = limit;
+  let resumeKey: string | undefined;
+  for (;;) {
+    let res;
+    try {
+      res = await engine.range(cursor, end, { revision, limit: page });
+    } catch (e) {
+      if (e instanceof CompactedError) throw StatusError.expired(point.fromContinue ? continueTooOldMsg : listTooOldMsg);
+      throw e;
+    }
+    revision = res.revision;
+    let full = false;
+    let i = 0;
+    for (; i < res.kvs.length && !full; i++) {
+      const kv = res.kvs[i]!;
+      const obj = decode(kv.value, kv.modRevision);
+      if (!predicate || predicate(obj)) items.push(obj);
+      full = limit > 0 && items.length === limit;
+    }
+    const last = res.kvs[i - 1];
+    const more = i < res.kvs.length || res.more;
+    if (full && more && last) resumeKey = last.key + "\0";
+    if (full || !more || !last) break;
+    cursor = last.key + "\0";
+    // A predicate dropped items; read bigger pages, as upstream does.
+    if (predicate) page = Math.min(page * 2, maxPage);
+  }
+  if (point.minimum > revision) throw tooLargeResourceVersion(point.minimum, revision);
+  const result: ListResult = { items, resourceVersion: String(revision) };
+  if (resumeKey !== undefined) {
+    result.continue = encodeContinue(physPrefix + logicalPrefix, resumeKey, revision);
+    if (!predicate) result.remainingItemCount = await engine.count(resumeKey, end, revision);
+  }
+  return result;
+}

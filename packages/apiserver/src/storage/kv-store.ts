@@ -1,0 +1,172 @@
+/**
+ * `Store` on top of any KVEngine: the Kubernetes semantics (upstream etcd3/store.go) written once.
+ * Writes are compare-and-swap transactions on mod revisions; a lost race re-reads and retries.
+ */
+import { StatusError } from "@servicenet/api/errors";
+import { clone, decode, encode, withCreateMeta } from "./codec.ts";
+import { keyExists, keyNotFound, parseResourceVersion, preconditionFailed, staleObject, tooLargeResourceVersion } from "./errors.ts";
+import type {
+  CreateOptions, DeleteOptions, GetOptions, GuaranteedUpdateOptions, KubeObject, ListOptions, ListResult,
+  Preconditions, Store, TryUpdate, TxnOp, TxnResult, WatchEvent, WatchOptions,
+} from "./interfaces.ts";
+import { asDirectory } from "./keys.ts";
+import { prefixEnd, type KVEngine, type RawKV } from "./kv.ts";
+import { listKV } from "./kv-list.ts";
+import { runTxn } from "./kv-txn.ts";
+import { watchKV } from "./kv-watch.ts";
+
+/** Attempts before GuaranteedUpdate gives up under extreme contention (upstream retries forever). */
+const maxAttempts = 10_000;
+
+export class KVStore implements Store {
+  readonly backend: Store["backend"];
+  private readonly engine: KVEngine;
+  private readonly prefix: string;
+  private readonly onClose: () => void;
+
+  constructor(engine: KVEngine, prefix = "", onClose: () => void = () => {}) {
+    this.engine = engine;
+    this.backend = engine.backend;
+    this.prefix = prefix;
+    this.onClose = onClose;
+  }
+
+  async create(key: string, obj: KubeObject, opts: CreateOptions = {}): Promise<KubeObject> {
+    const toStore = withCreateMeta(obj);
+    const value = encode(toStore);
+    if (opts.dryRun) {
+      if (await this.engine.get(this.prefix + key)) throw keyExists(key);
+      return JSON.parse(value) as KubeObject;
+    }
+    const res = await this.engine.txn([{ key: this.prefix + key, modRevision: 0 }], [{ type: "put", key: this.prefix + key, value }]);
+    if (!res.succeeded) throw keyExists(key);
+    return decode(value, res.revisions[0]!);
+  }
+
+  get(key: string, opts?: GetOptions & { ignoreNotFound?: false }): Promise<KubeObject>;
+  get(key: string, opts: GetOptions & { ignoreNotFound: true }): Promise<KubeObject | null>;
+  get(key: string, opts?: GetOptions): Promise<KubeObject | null>;
+  async get(key: string, opts: GetOptions = {}): Promise<KubeObject | null> {
+    const minimum = parseResourceVersion(opts.resourceVersion);
+    const kv = await this.engine.get(this.prefix + key);
+    if (minimum > 0) {
+      const current = await this.engine.currentRevision();
+      if (minimum > current) throw tooLargeResourceVersion(minimum, current);
+    }
+    if (!kv) {
+      if (opts.ignoreNotFound) return null;
+      throw keyNotFound(key);
+    }
+    return decode(kv.value, kv.modRevision);
+  }
+
+  async delete(key: string, opts: DeleteOptions = {}): Promise<KubeObject> {
+    const phys = this.prefix + key;
+    let kv: RawKV | null = fromCache(opts.cachedExisting, phys);
+    let fromCachedCopy = kv !== null;
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      kv ??= await this.engine.get(phys);
+      if (!kv) throw keyNotFound(key);
+      const current = decode(kv.value, kv.modRevision);
+      try {
+        checkPreconditions(key, opts.preconditions, current);
+        await opts.validateDeletion?.(clone(current));
+      } catch (e) {
+        // A cached copy may be stale; only a fresh read may fail the delete.
+        if (fromCachedCopy) { kv = null; fromCachedCopy = false; continue; }
+        throw e;
+      }
+      if (opts.dryRun) return current;
+      const res = await this.engine.txn([{ key: phys, modRevision: kv.modRevision }], [{ type: "delete", key: phys }]);
+      if (res.succeeded) return current;
+      kv = res.current[0] ?? null;
+      fromCachedCopy = false;
+    }
+    throw StatusError.internal(`too many conflicts deleting ${key}`);
+  }
+
+  async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: GuaranteedUpdateOptions = {}): Promise<KubeObject> {
+    const phys = this.prefix + key;
+    let kv: RawKV | null | undefined = fromCache(opts.cachedExisting, phys) ?? undefined;
+    let fromCachedCopy = kv !== undefined;
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      if (kv === undefined) kv = await this.engine.get(phys);
+      if (!kv && !opts.ignoreNotFound) throw keyNotFound(key);
+      const current: KubeObject = kv ? decode(kv.value, kv.modRevision) : { metadata: {} };
+      let next: KubeObject;
+      try {
+        if (kv) checkPreconditions(key, opts.preconditions, current);
+        next = await tryUpdate(clone(current));
+        const rv = next.metadata?.resourceVersion;
+        if (rv !== undefined && rv !== "" && rv !== (current.metadata.resourceVersion ?? "")) throw staleObject(key);
+      } catch (e) {
+        if (fromCachedCopy) { kv = undefined; fromCachedCopy = false; continue; }
+        throw e;
+      }
+      const value = encode(kv ? next : withCreateMeta(next));
+      if (kv && value === kv.value) {
+        // Nothing to write; but a cached copy must be confirmed current first (upstream does the same).
+        if (!fromCachedCopy) return current;
+        kv = undefined;
+        fromCachedCopy = false;
+        continue;
+      }
+      if (opts.dryRun) return kv ? decode(value, kv.modRevision) : (JSON.parse(value) as KubeObject);
+      const res = await this.engine.txn([{ key: phys, modRevision: kv?.modRevision ?? 0 }], [{ type: "put", key: phys, value }]);
+      if (res.succeeded) return decode(value, res.revisions[0]!);
+      kv = res.current[0] ?? null;
+      fromCachedCopy = false;
+    }
+    throw StatusError.internal(`too many conflicts updating ${key}`);
+  }
+
+  list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    return listKV(this.engine, this.prefix, asDirectory(prefix), opts);
+  }
+
+  count(prefix: string): Promise<number> {
+    const start = this.prefix + asDirectory(prefix);
+    return this.engine.count(start, prefixEnd(start));
+  }
+
+  watch(key: string, opts: WatchOptions = {}): AsyncIterable<WatchEvent> {
+    return watchKV(this.engine, this.prefix, key, opts);
+  }
+
+  txn(ops: readonly TxnOp[]): Promise<TxnResult> {
+    return runTxn(this.engine, this.prefix, ops);
+  }
+
+  currentRevision(): Promise<number> {
+    return this.engine.currentRevision();
+  }
+
+  compactedRevision(): Promise<number> {
+    return this.engine.compactedRevision();
+  }
+
+  compact(revision: number): Promise<void> {
+    return this.engine.compact(revision);
+  }
+
+  async close(): Promise<void> {
+    this.onClose();
+    await this.engine.close();
+  }
+}
+
+/** Upstream `Preconditions.Check`. */
+export function checkPreconditions(key: string, pre: Preconditions | undefined, obj: KubeObject): void {
+  if (!pre) return;
+  const uid = obj.metadata.uid ?? "";
+  if (pre.uid !== undefined && pre.uid !== uid) throw preconditionFailed(key, "UID", pre.uid, uid);
+  const rv = obj.metadata.resourceVersion ?? "";
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== rv) throw preconditionFailed(key, "ResourceVersion", pre.resourceVersion, rv);
+}
+
+/** The caller's cached object as a raw kv guess (its bytes re-encoded, its revision as mod revision). */
+function fromCache(obj: KubeObject | undefined, phys: string): RawKV | null {
+  const rv = obj?.metadata?.resourceVersion;
+  if (!obj || !rv || !/^\d+$/.test(rv)) return null;
+  return { key: phys, value: encode(obj), modRevision: Number(rv), createRevision: 0 };
+}

@@ -1,0 +1,59 @@
+/**
+ * Multi-key transactions (all-or-nothing), as allocation needs them: create a Service and its
+ * IPAddress objects together, or update a bitmap snapshot only if nobody else did. Every op becomes
+ * a compare on the key's mod revision; a compare that fails only because an op without an explicit
+ * expectation raced another writer is retried, anything else is reported.
+ */
+import { StatusError } from "@servicenet/api/errors";
+import { decode, encode, withCreateMeta } from "./codec.ts";
+import { keyExists, keyNotFound, staleObject } from "./errors.ts";
+import type { KubeObject, TxnOp, TxnResult } from "./interfaces.ts";
+import type { KVCompare, KVEngine, KVWrite, RawKV } from "./kv.ts";
+
+const maxAttempts = 1000;
+
+/** Runs `ops` atomically against `engine` (keys get `prefix`). */
+export async function runTxn(engine: KVEngine, prefix: string, ops: readonly TxnOp[]): Promise<TxnResult> {
+  const seen = new Set<string>();
+  for (const op of ops) {
+    if (seen.has(op.key)) throw StatusError.badRequest(`duplicate key in transaction: ${op.key}`);
+    seen.add(op.key);
+  }
+  if (ops.length === 0) return { revision: await engine.currentRevision(), objects: [] };
+  const values = ops.map((op) => (op.type === "create" ? encode(withCreateMeta(op.obj)) : op.type === "update" ? encode(op.obj) : ""));
+  let current = await Promise.all(ops.map((op) => engine.get(prefix + op.key)));
+  for (let attempt = 0; attempt < maxAttempts; attempt++) {
+    const compares: KVCompare[] = [];
+    const writes: KVWrite[] = [];
+    ops.forEach((op, i) => {
+      const cur = current[i] ?? null;
+      check(op, cur);
+      compares.push({ key: prefix + op.key, modRevision: cur?.modRevision ?? 0 });
+      writes.push(op.type === "delete" ? { type: "delete", key: prefix + op.key } : { type: "put", key: prefix + op.key, value: values[i]! });
+    });
+    const res = await engine.txn(compares, writes);
+    if (res.succeeded) {
+      const objects = ops.map((op, i): KubeObject => {
+        const cur = current[i];
+        if (op.type === "delete") return decode(cur!.value, cur!.modRevision);
+        return decode(values[i]!, res.revisions[i]!);
+      });
+      return { revision: Math.max(...res.revisions), objects };
+    }
+    current = res.current;
+  }
+  throw StatusError.internal("too many conflicts in transaction");
+}
+
+/** Throws the error an op deserves against the current state of its key. */
+function check(op: TxnOp, cur: RawKV | null): void {
+  if (op.type === "create") {
+    if (cur) throw keyExists(op.key);
+    return;
+  }
+  if (!cur) throw keyNotFound(op.key);
+  // An update's object resourceVersion is its expectation unless one is given explicitly.
+  const rv = op.type === "update" ? op.obj.metadata?.resourceVersion : undefined;
+  const expected = op.expectedRevision ?? (rv !== undefined && rv !== "" ? rv : undefined);
+  if (expected !== undefined && String(expected) !== String(cur.modRevision)) throw staleObject(op.key);
+}

@@ -1,0 +1,50 @@
+/**
+ * The kine schema (k3s-io/kine pkg/drivers/sqlite): one append-only revision log, `id` being the
+ * revision. We keep only the indexes our queries use: every INSERT maintains each index, and kine#596
+ * found redundant ones to cost write throughput. `kine_meta` holds the compact revision (kine keeps it
+ * in a `compact_rev_key` row).
+ */
+import type Database from "better-sqlite3";
+
+export const schemaSql = `
+CREATE TABLE IF NOT EXISTS kine (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  deleted INTEGER NOT NULL,
+  create_revision INTEGER NOT NULL,
+  prev_revision INTEGER NOT NULL,
+  lease INTEGER NOT NULL DEFAULT 0,
+  value TEXT,
+  old_value TEXT
+);
+CREATE INDEX IF NOT EXISTS kine_name_index ON kine (name);
+CREATE INDEX IF NOT EXISTS kine_prev_revision_index ON kine (prev_revision);
+CREATE UNIQUE INDEX IF NOT EXISTS kine_name_prev_revision_uindex ON kine (name, prev_revision);
+CREATE TABLE IF NOT EXISTS kine_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+`;
+
+/**
+ * WAL + synchronous=NORMAL: a commit is in the WAL file (the OS page cache) before it returns, so a
+ * killed process loses nothing acknowledged; only an OS crash or power loss can lose the last
+ * commits (not corrupt the file). synchronous=FULL would fsync every commit instead.
+ */
+export function openPragmas(db: Database.Database): void {
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 30000");
+  db.pragma("foreign_keys = OFF");
+  db.exec(schemaSql);
+}
+
+/** One row of the log. */
+export interface LogRow {
+  id: number;
+  name: string;
+  created: number;
+  deleted: number;
+  create_revision: number;
+  prev_revision: number;
+  value: string | null;
+  old_value: string | null;
+}

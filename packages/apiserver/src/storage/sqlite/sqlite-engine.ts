@@ -1,0 +1,148 @@
+/**
+ * The embedded, durable engine: better-sqlite3 over a kine-style revision log (see schema.ts).
+ * Writes are `BEGIN IMMEDIATE` transactions (one writer at a time, also across processes); the
+ * revision is the AUTOINCREMENT id, so ids are assigned in commit order without gaps. Watches are
+ * fed by polling the log (`id > last`), woken at once by local writes and every `pollIntervalMs`
+ * for writes of other processes on the same file, as kine does.
+ */
+import Database from "better-sqlite3";
+import { CompactedError, type KVCompare, type KVEngine, type KVRangeResult, type KVTxnResult, type KVWatchHandlers, type KVWrite, type RawKV } from "../kv.ts";
+import { openPragmas, type LogRow } from "./schema.ts";
+import { LogPoller } from "./log-poller.ts";
+import { compactLog } from "./compact.ts";
+
+export interface SqliteEngineConfig {
+  path: string;
+  pollIntervalMs: number;
+}
+
+/** Opens (creating if needed) the database at `cfg.path`. */
+export function createSqliteEngine(cfg: SqliteEngineConfig): KVEngine {
+  const db = new Database(cfg.path);
+  openPragmas(db);
+  return new SqliteEngine(db, cfg.pollIntervalMs);
+}
+
+const maxId = Number.MAX_SAFE_INTEGER;
+
+/** The live key, or null, from its newest log row. */
+function live(row: LogRow | undefined): RawKV | null {
+  if (!row || row.deleted) return null;
+  return { key: row.name, value: row.value ?? "", modRevision: row.id, createRevision: row.created ? row.id : row.create_revision };
+}
+
+class SqliteEngine implements KVEngine {
+  readonly backend = "sqlite" as const;
+  private readonly db: Database.Database;
+  private readonly poller: LogPoller;
+  private readonly stmt;
+  private readonly txnFn: (compares: readonly KVCompare[], writes: readonly KVWrite[]) => KVTxnResult;
+
+  constructor(db: Database.Database, pollIntervalMs: number) {
+    this.db = db;
+    this.stmt = {
+      latest: db.prepare<[string], LogRow>("SELECT * FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1"),
+      insert: db.prepare("INSERT INTO kine (name, created, deleted, create_revision, prev_revision, lease, value, old_value) VALUES (?, ?, ?, ?, ?, 0, ?, ?)"),
+      range: db.prepare<[string, string, number, number], LogRow>(
+        "SELECT k.* FROM kine k JOIN (SELECT MAX(id) AS mid FROM kine WHERE name >= ? AND name < ? AND id <= ? GROUP BY name) m ON k.id = m.mid WHERE k.deleted = 0 ORDER BY k.name LIMIT ?",
+      ),
+      count: db.prepare<[string, string, number], { n: number }>(
+        "SELECT COUNT(*) AS n FROM kine k JOIN (SELECT MAX(id) AS mid FROM kine WHERE name >= ? AND name < ? AND id <= ? GROUP BY name) m ON k.id = m.mid WHERE k.deleted = 0",
+      ),
+      current: db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'kine'"),
+      compacted: db.prepare<[], { value: number }>("SELECT value FROM kine_meta WHERE key = 'compact_rev'"),
+    };
+    this.txnFn = db.transaction((compares: readonly KVCompare[], writes: readonly KVWrite[]) => this.applyTxn(compares, writes)).immediate;
+    this.poller = new LogPoller(db, pollIntervalMs, () => this.revisionNow());
+  }
+
+  async get(key: string): Promise<RawKV | null> {
+    return live(this.stmt.latest.get(key));
+  }
+
+  async range(start: string, end: string, opts: { revision?: number; limit?: number }): Promise<KVRangeResult> {
+    const rev = opts.revision ?? 0;
+    // One read transaction, so the revision and the rows agree even with another process writing.
+    return this.db.transaction(() => {
+      this.checkNotCompacted(rev);
+      const at = rev > 0 ? rev : this.revisionNow();
+      const limit = opts.limit ?? 0;
+      const rows = this.stmt.range.all(start, end, at, limit > 0 ? limit + 1 : -1);
+      const more = limit > 0 && rows.length > limit;
+      const kvs = (more ? rows.slice(0, limit) : rows).map((r) => live(r)!);
+      return { kvs, revision: at, more };
+    }).deferred();
+  }
+
+  async count(start: string, end: string, revision?: number): Promise<number> {
+    this.checkNotCompacted(revision ?? 0);
+    return this.stmt.count.get(start, end, revision && revision > 0 ? revision : maxId)?.n ?? 0;
+  }
+
+  async txn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<KVTxnResult> {
+    const res = this.txnFn(compares, writes);
+    if (res.succeeded) this.poller.wake();
+    return res;
+  }
+
+  /** Runs inside BEGIN IMMEDIATE: nobody else can write between the compares and the inserts. */
+  private applyTxn(compares: readonly KVCompare[], writes: readonly KVWrite[]): KVTxnResult {
+    const current = compares.map((c) => live(this.stmt.latest.get(c.key)));
+    if (compares.some((c, i) => (current[i]?.modRevision ?? 0) !== c.modRevision)) return { succeeded: false, revisions: [], current };
+    const revisions: number[] = [];
+    for (const w of writes) {
+      const last = this.stmt.latest.get(w.key);
+      const prev = live(last);
+      const prevId = last?.id ?? 0;
+      if (w.type === "put") {
+        const r = this.stmt.insert.run(w.key, prev ? 0 : 1, 0, prev?.createRevision ?? 0, prevId, w.value, prev?.value ?? null);
+        revisions.push(Number(r.lastInsertRowid));
+      } else if (prev) {
+        const r = this.stmt.insert.run(w.key, 0, 1, prev.createRevision, prevId, prev.value, prev.value);
+        revisions.push(Number(r.lastInsertRowid));
+      }
+    }
+    return { succeeded: true, revisions, current: [] };
+  }
+
+  watch(start: string, end: string, fromRevision: number, handlers: KVWatchHandlers): () => void {
+    const compacted = this.compactedNow();
+    if (fromRevision <= compacted && fromRevision > 0) {
+      handlers.onError(new CompactedError(compacted), true);
+      return () => {};
+    }
+    return this.poller.subscribe(start, end, fromRevision, handlers);
+  }
+
+  async currentRevision(): Promise<number> {
+    return this.revisionNow();
+  }
+
+  async compactedRevision(): Promise<number> {
+    return this.compactedNow();
+  }
+
+  async compact(revision: number): Promise<void> {
+    const target = Math.min(revision, this.revisionNow());
+    await compactLog(this.db, target, () => this.compactedNow());
+  }
+
+  async close(): Promise<void> {
+    this.poller.close();
+    this.db.close();
+  }
+
+  private revisionNow(): number {
+    return this.stmt.current.get()?.seq ?? 0;
+  }
+
+  private compactedNow(): number {
+    return this.stmt.compacted.get()?.value ?? 0;
+  }
+
+  private checkNotCompacted(rev: number): void {
+    if (rev <= 0) return;
+    const compacted = this.compactedNow();
+    if (rev < compacted) throw new CompactedError(compacted);
+  }
+}
