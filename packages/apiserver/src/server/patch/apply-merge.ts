@@ -1,0 +1,88 @@
+/**
+ * The structural operations server-side apply needs on objects: merge an
+ * applied configuration into the live object (structured-merge-diff's
+ * Merge: associative lists by key, sets by value, atomic values replaced)
+ * and remove owned-but-no-longer-applied paths (prune).
+ */
+import { clone, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
+import { itemElement, keyPath } from "./fieldpath.ts";
+import { lookupFieldMeta } from "./patch-meta.ts";
+
+/** Merges `config` into `live` (neither is modified). */
+export function mergeApplied(kind: string, live: JSONValue | undefined, config: JSONValue): JSONValue {
+  return merge(kind, live === undefined ? undefined : clone(live), clone(config), []);
+}
+
+function merge(kind: string, live: JSONValue | undefined, config: JSONValue, names: string[]): JSONValue {
+  const meta = lookupFieldMeta(kind, names);
+  if (isObject(config)) {
+    if (!isObject(live) || meta?.mapType === "atomic") return config;
+    for (const [k, v] of Object.entries(config)) {
+      if (v === null) delete live[k];
+      else live[k] = merge(kind, live[k], v, [...names, k]);
+    }
+    return live;
+  }
+  if (Array.isArray(config)) {
+    const type = meta?.listType ?? "atomic";
+    if (!Array.isArray(live) || type === "atomic") return config;
+    const el = (x: JSONValue, i: number): string => itemElement(kind, names, x, i);
+    const out = [...live];
+    config.forEach((item, i) => {
+      const at = out.findIndex((o, j) => el(o, j) === el(item, i));
+      if (at < 0) out.push(item);
+      else if (type === "map") out[at] = merge(kind, out[at], item, names);
+    });
+    return out;
+  }
+  return config;
+}
+
+/** Removes every path in `paths` (JSON-encoded FieldPaths) from `obj` in place, then drops containers left empty. */
+export function removePaths(kind: string, obj: JSONObject, paths: Iterable<string>): void {
+  // Deepest first, so that removing an item never shifts a sibling path still to be removed.
+  const sorted = [...paths].map(keyPath).sort((a, b) => b.length - a.length);
+  for (const p of sorted) removeOne(kind, obj, p);
+}
+
+function removeOne(kind: string, root: JSONObject, path: string[]): void {
+  const chain: { node: JSONValue; names: string[] }[] = [{ node: root, names: [] }];
+  let cur: JSONValue = root;
+  let names: string[] = [];
+  for (let i = 0; i < path.length; i++) {
+    const el = path[i] as string;
+    const next = step(kind, cur, el, names);
+    if (next === undefined) return;
+    if (el.startsWith("f:")) names = [...names, el.slice(2)];
+    if (i === path.length - 1) {
+      detach(kind, cur, el, names);
+      break;
+    }
+    cur = next;
+    chain.push({ node: cur, names });
+  }
+  // Upstream serialises through Go structs with omitempty, so emptied maps and lists disappear.
+  for (let i = chain.length - 1; i > 1; i--) {
+    const { node } = chain[i] as { node: JSONValue };
+    const empty = (isObject(node) && Object.keys(node).length === 0) || (Array.isArray(node) && node.length === 0);
+    if (!empty) break;
+    const parent = chain[i - 1] as { node: JSONValue; names: string[] };
+    detach(kind, parent.node, path[i - 1] as string, parent.names);
+  }
+}
+
+function step(kind: string, cur: JSONValue, el: string, names: string[]): JSONValue | undefined {
+  if (el.startsWith("f:")) return isObject(cur) ? cur[el.slice(2)] : undefined;
+  if (!Array.isArray(cur)) return undefined;
+  return cur.find((x, i) => itemElement(kind, names, x, i) === el);
+}
+
+function detach(kind: string, parent: JSONValue, el: string, names: string[]): void {
+  if (el.startsWith("f:")) {
+    if (isObject(parent)) delete parent[el.slice(2)];
+    return;
+  }
+  if (!Array.isArray(parent)) return;
+  const at = parent.findIndex((x, i) => itemElement(kind, names, x, i) === el);
+  if (at >= 0) parent.splice(at, 1);
+}

@@ -1,0 +1,115 @@
+/**
+ * The patch entry point the REST handler calls: decode the body for its
+ * content type, apply it to the current object, and record managedFields.
+ */
+import { StatusError, type GroupResource } from "@servicenet/api";
+import { parse as parseYAML } from "yaml";
+import { isObject, type JSONObject, type JSONValue } from "./json-value.ts";
+import { applyJSONPatch } from "./json-patch.ts";
+import { applyMergePatch } from "./merge-patch.ts";
+import { applyStrategicMergePatch } from "./strategic-merge-patch.ts";
+import { applyServerSideApply } from "./server-side-apply.ts";
+import { updateManagedFields } from "./managed-fields.ts";
+
+/** The patch media types, in the order kube-apiserver lists them in its 415 message. */
+export const patchContentTypes = [
+  "application/json-patch+json",
+  "application/merge-patch+json",
+  "application/strategic-merge-patch+json",
+  "application/apply-patch+yaml",
+] as const;
+
+export type PatchContentType = (typeof patchContentTypes)[number];
+
+export interface PatchOptions {
+  /** The field manager (fieldManager query parameter, or the server's user-agent default). Required for apply. */
+  fieldManager: string;
+  /** `force=true` for apply. */
+  force?: boolean;
+  /** The kind whose merge keys strategic merge patch and apply use (`Service`). */
+  schemaKind: string;
+  /** The request's group/version (`v1`, `networking.k8s.io/v1`) for managedFields. */
+  apiVersion?: string;
+  now: Date;
+  /** For the 404 of a non-apply patch of a missing object. */
+  groupResource?: GroupResource;
+  name?: string;
+  subresource?: string;
+}
+
+export interface PatchResult {
+  object: JSONObject;
+  /** True when an apply patch created the object. */
+  created: boolean;
+}
+
+/** Translates a JSON.parse message into encoding/json's wording where the case is common. */
+function goJSONError(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  if (/Unexpected end of JSON input/.test(msg)) return "unexpected end of JSON input";
+  const tok = /Unexpected token '?(.)'?/.exec(msg);
+  if (tok) return `invalid character '${tok[1]}' looking for beginning of value`;
+  return msg;
+}
+
+function parseJSON(body: string, context: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch (e) {
+    throw StatusError.badRequest(`${context}${goJSONError(e)}`);
+  }
+}
+
+/** Strips `; charset=...` and validates the media type; unsupported types get upstream's 415. */
+export function patchTypeOf(contentType: string): PatchContentType {
+  const base = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  const found = patchContentTypes.find((t) => t === base);
+  if (found === undefined) {
+    throw new StatusError(
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - accepted media types include: ${patchContentTypes.join(", ")}`,
+    );
+  }
+  return found;
+}
+
+/**
+ * Applies `patchBody` (raw text) of `contentType` to `current`. JSON, merge
+ * and strategic patches record an Update for `fieldManager`; apply patches go
+ * through server-side apply and may create the object.
+ */
+export function applyPatch(contentType: string, current: JSONObject | undefined, patchBody: string, opts: PatchOptions): PatchResult {
+  const type = patchTypeOf(contentType);
+  if (type === "application/apply-patch+yaml") {
+    let applied: unknown;
+    try {
+      applied = parseYAML(patchBody) as unknown;
+    } catch (e) {
+      throw StatusError.badRequest(`error decoding YAML: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const r = applyServerSideApply(current, applied, {
+      fieldManager: opts.fieldManager,
+      force: opts.force ?? false,
+      now: opts.now,
+      ...(opts.subresource ? { subresource: opts.subresource } : {}),
+    });
+    return { object: r.object, created: current === undefined };
+  }
+  if (current === undefined) throw StatusError.notFound(opts.groupResource ?? { group: "", resource: "" }, opts.name ?? "");
+  const patched = patchOnce(type, current, patchBody, opts.schemaKind);
+  if (!isObject(patched)) throw StatusError.badRequest("the patched object is not a JSON object");
+  if (opts.fieldManager === "") return { object: patched, created: false };
+  const apiVersion = opts.apiVersion ?? String(current.apiVersion ?? "");
+  return { object: updateManagedFields(current, patched, opts.fieldManager, "Update", apiVersion, opts.now, opts.subresource), created: false };
+}
+
+function patchOnce(type: PatchContentType, current: JSONObject, body: string, kind: string): JSONValue {
+  switch (type) {
+    case "application/json-patch+json":
+      return applyJSONPatch(current, parseJSON(body, ""));
+    case "application/merge-patch+json":
+      return applyMergePatch(current, parseJSON(body, ""));
+    default:
+      return applyStrategicMergePatch(current, parseJSON(body, ""), kind);
+  }
+}

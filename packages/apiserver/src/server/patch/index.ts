@@ -1,0 +1,10 @@
+/** Patch support for the REST handlers: JSON patch, merge patch, strategic merge patch and server-side apply. */
+export { applyJSONPatch, decodeJSONPatch, maxJSONPatchOperations, type JSONPatchOperation } from "./json-patch.ts";
+export { applyMergePatch } from "./merge-patch.ts";
+export { applyStrategicMergePatch } from "./strategic-merge-patch.ts";
+export { applyServerSideApply, type ApplyOptions, type ApplyResult } from "./server-side-apply.ts";
+export { updateManagedFields, type ManagedFieldsEntry } from "./managed-fields.ts";
+export { applyPatch, patchTypeOf, patchContentTypes, type PatchContentType, type PatchOptions, type PatchResult } from "./apply-patch.ts";
+export { kindMeta, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
+export { toFieldSet, toFieldsV1, fromFieldsV1, pathString, type FieldSet, type FieldPath } from "./fieldpath.ts";
+export type { JSONValue, JSONObject } from "./json-value.ts";

@@ -1,0 +1,28 @@
+/** Small helpers over decoded JSON values shared by the patch implementations. */
+
+export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
+export type JSONObject = { [key: string]: JSONValue };
+
+/** True for a plain JSON object (not an array, not null). */
+export function isObject(v: unknown): v is JSONObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Structural equality of two JSON values; key order does not matter. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  }
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** A deep copy; JSON values only, so structuredClone is exact. */
+export function clone<T>(v: T): T {
+  return structuredClone(v);
+}

@@ -1,0 +1,114 @@
+/**
+ * Server-side apply (`application/apply-patch+yaml`) after
+ * sigs.k8s.io/structured-merge-diff's Updater.Apply: merge the applied
+ * configuration, prune what this manager applied last time and no longer
+ * applies (unless someone else owns it), detect conflicts with other
+ * managers' fields, and record the manager's new field set.
+ */
+import { field, StatusError, type StatusCause } from "@servicenet/api";
+import { isObject, type JSONObject, type JSONValue } from "./json-value.ts";
+import { keyPath, pathString, toFieldSet } from "./fieldpath.ts";
+import { mergeApplied, removePaths } from "./apply-merge.ts";
+import {
+  compareObjects,
+  decodeManagedFields,
+  encodeManagedFields,
+  formatTime,
+  managerId,
+  withManagedFields,
+  type ManagedFieldsEntry,
+  type ManagerState,
+} from "./managed-fields.ts";
+
+export interface ApplyOptions {
+  fieldManager: string;
+  force?: boolean;
+  now: Date;
+  /** Set for apply to a subresource (`status`); recorded in the entry. */
+  subresource?: string;
+}
+
+export interface ApplyResult {
+  object: JSONObject;
+  managedFields: ManagedFieldsEntry[];
+}
+
+/** `"kubectl" using v1` for Update managers, `"kubectl"` for appliers (upstream printManager). */
+function printManager(m: ManagerState): string {
+  const name = JSON.stringify(m.entry.manager);
+  return m.entry.operation === "Update" ? `${name} using ${m.entry.apiVersion}` : name;
+}
+
+function conflictError(conflicts: { manager: ManagerState; path: string }[]): StatusError {
+  const causes: StatusCause[] = conflicts.map((c) => ({ reason: "FieldManagerConflict", message: `conflict with ${printManager(c.manager)}`, field: c.path }));
+  let message: string;
+  if (conflicts.length === 1) {
+    const c = conflicts[0] as { manager: ManagerState; path: string };
+    message = `Apply failed with 1 conflict: conflict with ${printManager(c.manager)}: ${c.path}`;
+  } else {
+    const byManager = new Map<string, { m: ManagerState; paths: string[] }>();
+    for (const c of conflicts) {
+      const g = byManager.get(c.manager.entry.manager) ?? { m: c.manager, paths: [] };
+      g.paths.push(c.path);
+      byManager.set(c.manager.entry.manager, g);
+    }
+    const lines = [...byManager.keys()].sort().flatMap((k) => {
+      const g = byManager.get(k) as { m: ManagerState; paths: string[] };
+      return [`conflicts with ${printManager(g.m)}:`, ...g.paths.map((p) => `- ${p}`)];
+    });
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join("\n")}`;
+  }
+  return new StatusError("Conflict", message, { causes });
+}
+
+function checkApplied(applied: unknown, fieldManager: string): asserts applied is JSONObject {
+  if (fieldManager === "") {
+    throw StatusError.invalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [field.required("fieldManager", "is required for apply patch")]);
+  }
+  if (!isObject(applied)) throw StatusError.badRequest("error decoding YAML: the applied configuration is not an object");
+  const meta = applied.metadata;
+  if (isObject(meta) && meta.managedFields !== undefined && meta.managedFields !== null) {
+    throw StatusError.badRequest("metadata.managedFields must be nil");
+  }
+}
+
+/**
+ * Applies `applied` for `fieldManager` to `current` (undefined: the object is
+ * being created). Throws 409 Conflict with upstream's message unless `force`.
+ */
+export function applyServerSideApply(current: JSONObject | undefined, applied: unknown, opts: ApplyOptions): ApplyResult {
+  checkApplied(applied, opts.fieldManager);
+  const kind = String(applied.kind ?? current?.kind ?? "");
+  const apiVersion = String(applied.apiVersion ?? current?.apiVersion ?? "");
+  const managers = decodeManagedFields(current);
+  const entry = { manager: opts.fieldManager, operation: "Apply" as const, apiVersion, ...(opts.subresource ? { subresource: opts.subresource } : {}) };
+  const id = managerId(entry);
+  const configSet = toFieldSet(kind, applied);
+  const lastSet = managers.get(id)?.set ?? new Set<string>();
+
+  const merged = mergeApplied(kind, current, applied) as JSONObject;
+  const others = new Set([...managers].filter(([k]) => k !== id).flatMap(([, m]) => [...m.set]));
+  removePaths(kind, merged, [...lastSet].filter((p) => !configSet.has(p) && !others.has(p)));
+
+  const c = compareObjects(kind, current, merged);
+  const changed = new Set([...c.added, ...c.modified]);
+  const conflicts: { manager: ManagerState; path: string; key: string }[] = [];
+  for (const [k, m] of managers) {
+    if (k === id) continue;
+    for (const p of [...m.set].sort()) if (changed.has(p)) conflicts.push({ manager: m, path: pathString(keyPath(p)), key: p });
+  }
+  if (conflicts.length > 0 && opts.force !== true) throw conflictError(conflicts);
+
+  for (const [k, m] of managers) {
+    if (k === id) continue;
+    m.set = new Set([...m.set].filter((p) => !c.removed.has(p) && !conflicts.some((x) => x.manager === m && x.key === p)));
+  }
+  const prev = managers.get(id);
+  const setChanged = prev === undefined || prev.set.size !== configSet.size || [...configSet].some((p) => !prev.set.has(p));
+  const time = setChanged || changed.size > 0 || c.removed.size > 0 || prev?.entry.time === undefined ? formatTime(opts.now) : prev.entry.time;
+  managers.set(id, { entry: { ...entry, time }, set: configSet, touched: true });
+  const managedFields = encodeManagedFields(managers);
+  return { object: withManagedFields(merged, managedFields), managedFields };
+}
+
+export type { JSONValue };
