@@ -1,2 +1,20 @@
-// Filled in by the discovery/v1 work; see design.md.
-export {};
+/** discovery.k8s.io/v1: EndpointSlice. */
+export * from "./constants.ts";
+export {
+  EndpointSliceConditionsSchema,
+  EndpointSliceHintsSchema,
+  EndpointSliceEndpointSchema,
+  EndpointSlicePortSchema,
+  EndpointSliceSchema,
+  EndpointSliceListSchema,
+  setDefaultsEndpointSlice,
+} from "./types.ts";
+export type {
+  EndpointSliceConditions,
+  EndpointSliceHints,
+  EndpointSliceEndpoint,
+  EndpointSlicePort,
+  EndpointSlice,
+  EndpointSliceList,
+} from "./types.ts";
+export { validateEndpointSliceName, validateEndpointSlice, validateEndpointSliceUpdate } from "./validation.ts";
