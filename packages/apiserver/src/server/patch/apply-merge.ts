@@ -66,8 +66,10 @@ function removeOne(kind: string, root: JSONObject, path: string[]): void {
     const { node } = chain[i] as { node: JSONValue };
     const empty = (isObject(node) && Object.keys(node).length === 0) || (Array.isArray(node) && node.length === 0);
     if (!empty) break;
-    const parent = chain[i - 1] as { node: JSONValue; names: string[] };
-    detach(kind, parent.node, path[i - 1] as string, parent.names);
+    const parent = (chain[i - 1] as { node: JSONValue }).node;
+    // By identity: an emptied list item no longer carries the key that named it.
+    if (Array.isArray(parent)) parent.splice(parent.indexOf(node), 1);
+    else if (isObject(parent)) delete parent[(path[i - 1] as string).slice(2)];
   }
 }
 

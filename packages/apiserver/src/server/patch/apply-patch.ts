@@ -44,9 +44,11 @@ export interface PatchResult {
 }
 
 /** Translates a JSON.parse message into encoding/json's wording where the case is common. */
-function goJSONError(e: unknown): string {
+function goJSONError(e: unknown, body: string): string {
   const msg = e instanceof Error ? e.message : String(e);
-  if (/Unexpected end of JSON input/.test(msg)) return "unexpected end of JSON input";
+  const pos = /at position (\d+)/.exec(msg);
+  const atEnd = pos !== null && Number(pos[1]) >= body.trimEnd().length;
+  if (/Unexpected end of JSON input/.test(msg) || atEnd) return "unexpected end of JSON input";
   const tok = /Unexpected token '?(.)'?/.exec(msg);
   if (tok) return `invalid character '${tok[1]}' looking for beginning of value`;
   return msg;
@@ -56,7 +58,7 @@ function parseJSON(body: string, context: string): unknown {
   try {
     return JSON.parse(body) as unknown;
   } catch (e) {
-    throw StatusError.badRequest(`${context}${goJSONError(e)}`);
+    throw StatusError.badRequest(`${context}${goJSONError(e, body)}`);
   }
 }
 

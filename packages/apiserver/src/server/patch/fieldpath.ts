@@ -78,13 +78,20 @@ export function toFieldSet(kind: string, obj: JSONValue): FieldSet {
   return out;
 }
 
+/** A node of an object: its value, whether it is a set member, and whether it is a leaf (compared by value). */
+export interface NodeValue {
+  value: JSONValue;
+  member: boolean;
+  leaf: boolean;
+}
+
 /** Every node of `obj` (members and intermediates) with its value, for comparisons. */
-export function nodeValues(kind: string, obj: JSONValue | undefined): Map<string, { value: JSONValue; member: boolean }> {
-  const out = new Map<string, { value: JSONValue; member: boolean }>();
+export function nodeValues(kind: string, obj: JSONValue | undefined): Map<string, NodeValue> {
+  const out = new Map<string, NodeValue>();
   if (obj === undefined) return out;
-  walkFields(kind, obj, (p, value, member) => {
+  walkFields(kind, obj, (p, value, leaf) => {
     const k = pathKey(p);
-    if (!stripped.has(k)) out.set(k, { value, member: member || isItem(p) });
+    if (!stripped.has(k)) out.set(k, { value, member: leaf || isItem(p), leaf });
   });
   return out;
 }

@@ -76,7 +76,7 @@ export function compareObjects(kind: string, oldObj: JSONValue | undefined, newO
     const o = before.get(k);
     if (o === undefined) {
       if (n.member || (JSON.parse(k) as string[]).length > 1) c.added.add(k);
-    } else if (n.member && !deepEqual(o.value, n.value)) {
+    } else if (n.leaf && !deepEqual(o.value, n.value)) {
       c.modified.add(k);
     }
   }
