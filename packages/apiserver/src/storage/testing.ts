@@ -62,7 +62,7 @@ export function testObject(name: string, extra: Record<string, unknown> = {}): K
 }
 
 /** Reads events until `n` arrived (or throws after `timeoutMs`), then closes the watch. */
-export async function collect(watch: AsyncIterable<WatchEvent>, n: number, timeoutMs = 5000): Promise<WatchEvent[]> {
+export async function collect(watch: AsyncIterable<WatchEvent>, n: number, timeoutMs = 3000): Promise<WatchEvent[]> {
   const out: WatchEvent[] = [];
   const it = watch[Symbol.asyncIterator]();
   const deadline = Date.now() + timeoutMs;

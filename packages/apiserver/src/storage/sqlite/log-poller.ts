@@ -29,6 +29,7 @@ export class LogPoller {
   private last: number;
   private timer: NodeJS.Timeout | null = null;
   private wakeScheduled = false;
+  private closed = false;
   private readonly after;
   private readonly replay;
   private readonly intervalMs: number;
@@ -73,6 +74,7 @@ export class LogPoller {
 
   /** Reads every new row and fans it out. */
   poll(): void {
+    if (this.closed) return;
     if (this.subs.size === 0) {
       // Nobody listens: just move the cursor (new subscribers replay from the table).
       this.last = Math.max(this.last, this.revisionNow());
@@ -93,6 +95,7 @@ export class LogPoller {
   }
 
   close(): void {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.subs.clear();
