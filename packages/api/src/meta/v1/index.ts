@@ -1,2 +1,11 @@
-// Filled in by the meta/v1 work; see design.md.
-export {};
+/** meta/v1: the object envelope every API kind shares, decoding helpers and name/label validation. */
+export * from "./type-meta.ts";
+export * from "./object-meta.ts";
+export * from "./condition.ts";
+export * from "./status.ts";
+export * from "./table.ts";
+export * from "./watch-event.ts";
+export * from "./partial-object-metadata.ts";
+export * from "./delete-options.ts";
+export * from "./decode.ts";
+export * from "./validation/index.ts";

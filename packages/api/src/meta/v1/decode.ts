@@ -1,0 +1,120 @@
+/**
+ * Decoding request bodies the way kube-apiserver does: JSON `null` means
+ * "zero value" (the field is treated as absent), unknown fields are dropped,
+ * and with `fieldValidation=Strict` they are reported instead.
+ *
+ * The schemas are plain `z.object`s, which strip unknown keys; places where
+ * Kubernetes keeps arbitrary content use `z.unknown()`/records, and
+ * `unknownFields` does not descend into those.
+ */
+import type { z } from "zod";
+
+type AnySchema = z.ZodType;
+
+interface Def {
+  type: string;
+  shape?: Record<string, AnySchema>;
+  catchall?: AnySchema;
+  innerType?: AnySchema;
+  element?: AnySchema;
+  valueType?: AnySchema;
+  options?: AnySchema[];
+  getter?: () => AnySchema;
+  in?: AnySchema;
+  left?: AnySchema;
+  right?: AnySchema;
+}
+
+function defOf(schema: AnySchema): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+}
+
+/** Peels wrappers that do not change the JSON shape (optional, nullable, default, lazy, pipe). */
+function unwrap(schema: AnySchema): AnySchema {
+  let s = schema;
+  for (;;) {
+    const d = defOf(s);
+    if (d.innerType && ["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"].includes(d.type)) s = d.innerType;
+    else if (d.type === "lazy" && d.getter) s = d.getter();
+    else if (d.type === "pipe" && d.in) s = d.in;
+    else return s;
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function walk(schema: AnySchema, value: unknown, at: string, out: string[]): void {
+  const s = unwrap(schema);
+  const d = defOf(s);
+  if (d.type === "object" && d.shape && isPlainObject(value)) {
+    const open = d.catchall !== undefined && defOf(d.catchall).type !== "never";
+    for (const [k, v] of Object.entries(value)) {
+      const child = d.shape[k];
+      if (child) walk(child, v, `${at}.${k}`, out);
+      else if (!open) out.push(`${at}.${k}`);
+    }
+  } else if (d.type === "array" && d.element && Array.isArray(value)) {
+    value.forEach((v, i) => walk(d.element!, v, `${at}[${i}]`, out));
+  } else if (d.type === "record" && d.valueType && isPlainObject(value)) {
+    for (const [k, v] of Object.entries(value)) walk(d.valueType, v, `${at}[${k}]`, out);
+  } else if (d.type === "union" && d.options) {
+    // The value matches one branch; report what that branch does not know (fewest unknowns).
+    let best: string[] | null = null;
+    for (const opt of d.options) {
+      const acc: string[] = [];
+      walk(opt, value, at, acc);
+      if (best === null || acc.length < best.length) best = acc;
+    }
+    out.push(...(best ?? []));
+  } else if (d.type === "intersection" && d.left && d.right) {
+    const l: string[] = [];
+    const r: string[] = [];
+    walk(d.left, value, at, l);
+    walk(d.right, value, at, r);
+    out.push(...l.filter((p) => r.includes(p)));
+  }
+}
+
+/**
+ * The JSON paths (`.spec.foo`, `.spec.ports[0].bar`) of fields in `obj` that
+ * `schema` does not declare, in document order. `null` values count as present.
+ */
+export function unknownFields(schema: AnySchema, obj: unknown): string[] {
+  const out: string[] = [];
+  walk(schema, obj, "", out);
+  return out;
+}
+
+/** Removes `null`-valued object keys, recursively (Go's json decodes null as the zero value). */
+export function dropNulls<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => dropNulls(v)) as T;
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v);
+  return out as T;
+}
+
+export type DecodeResult<T> =
+  | { ok: true; value: T; unknownFields: string[] }
+  | { ok: false; error: z.ZodError; unknownFields: string[] };
+
+/**
+ * Decodes a parsed JSON body: nulls dropped, unknown fields listed (and
+ * stripped from `value`), then validated against `schema`. With `strict`,
+ * a body with unknown fields is still decoded; the caller rejects it
+ * (kube-apiserver: 400 `strict decoding error: unknown field "spec.foo"`).
+ */
+export function decodeObject<S extends AnySchema>(schema: S, body: unknown): DecodeResult<z.infer<S>> {
+  const cleaned = dropNulls(body);
+  const unknown = unknownFields(schema, cleaned);
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) return { ok: false, error: parsed.error, unknownFields: unknown };
+  return { ok: true, value: parsed.data as z.infer<S>, unknownFields: unknown };
+}
+
+/** Upstream's wording for one unknown field: `unknown field "spec.foo"` (no leading dot). */
+export function unknownFieldMessage(path: string): string {
+  return `unknown field ${JSON.stringify(path.replace(/^\./, ""))}`;
+}

@@ -1,0 +1,3 @@
+export * from "./name.ts";
+export * from "./labels.ts";
+export * from "./object-meta.ts";

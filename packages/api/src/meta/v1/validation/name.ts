@@ -1,0 +1,106 @@
+/**
+ * Name validators with the messages of k8s.io/apimachinery/pkg/util/validation
+ * (the long-stable `validation.go` wording: "must be no more than 63 characters").
+ * Each returns a list of messages, empty when the value is valid.
+ */
+
+const dns1123LabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+const dns1123LabelErrMsg =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
+const dns1123SubdomainErrMsg =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const dns1035LabelFmt = "[a-z]([-a-z0-9]*[a-z0-9])?";
+const dns1035LabelErrMsg =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
+const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
+const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
+const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
+
+export const dns1123LabelMaxLength = 63;
+export const dns1123SubdomainMaxLength = 253;
+export const dns1035LabelMaxLength = 63;
+
+/** "must be no more than N characters" (upstream `MaxLenError`). */
+export function maxLenError(length: number): string {
+  return `must be no more than ${length} characters`;
+}
+
+/** Upstream `RegexError`: the message, examples and the regex used. */
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(" or ")}regex used for validation is '${fmt}')`;
+}
+
+/** "must be non-empty" (upstream `EmptyError`). */
+export const emptyError = "must be non-empty";
+
+/** "must be between lo and hi, inclusive" (upstream `InclusiveRangeError`). */
+export function inclusiveRangeError(lo: number, hi: number): string {
+  return `must be between ${lo} and ${hi}, inclusive`;
+}
+
+/** RFC 1123 label: what Namespace names and Service port names must be. */
+export function isDNS1123Label(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > dns1123LabelMaxLength) errs.push(maxLenError(dns1123LabelMaxLength));
+  if (!dns1123LabelRe.test(value)) {
+    // A valid subdomain that is not a label can only be wrong because of its dots.
+    if (dns1123SubdomainRe.test(value)) errs.push("must not contain dots");
+    else errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"));
+  }
+  return errs;
+}
+
+/** RFC 1123 subdomain: most object names, and ExternalName values. */
+export function isDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
+  if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, "example.com"));
+  return errs;
+}
+
+/** RFC 1035 label: Service names (they become DNS labels and env var prefixes). */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > dns1035LabelMaxLength) errs.push(maxLenError(dns1035LabelMaxLength));
+  if (!dns1035LabelRe.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"));
+  return errs;
+}
+
+/** Validates a name; `prefix` means it is a generateName, so a trailing dash is allowed. */
+export type NameValidator = (name: string, prefix: boolean) => string[];
+
+/** Replaces a trailing dash so that generateName prefixes validate (upstream `maskTrailingDash`). */
+export function maskTrailingDash(name: string): string {
+  return name.length > 1 && name.endsWith("-") ? `${name.slice(0, -2)}a` : name;
+}
+
+/** `NameIsDNSSubdomain`: the default name rule (Pods, Endpoints, Events, Nodes...). */
+export const nameIsDNSSubdomain: NameValidator = (name, prefix) => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+/** `NameIsDNSLabel`: Namespace names. */
+export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
+/** `NameIsDNS1035Label`: Service names. */
+export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+
+/** `IsValidPortNum`: 1..65535. */
+export function isValidPortNum(port: number): string[] {
+  return port >= 1 && port <= 65535 ? [] : [inclusiveRangeError(1, 65535)];
+}
+
+/** `IsInRange`. */
+export function isInRange(value: number, min: number, max: number): string[] {
+  return value >= min && value <= max ? [] : [inclusiveRangeError(min, max)];
+}
+
+/** `IsValidPortName` (IANA_SVC_NAME): at most 15 chars, [-a-z0-9], one letter, no `--`, no edge dash. */
+export function isValidPortName(port: string): string[] {
+  const errs: string[] = [];
+  if (port.length > 15) errs.push(maxLenError(15));
+  if (!/^[-a-z0-9]+$/.test(port)) errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (!/[a-z]/.test(port)) errs.push("must contain at least one letter (a-z)");
+  if (port.includes("--")) errs.push("must not contain consecutive hyphens");
+  if (port.length > 0 && (port.startsWith("-") || port.endsWith("-"))) errs.push("must not begin or end with a hyphen");
+  return errs;
+}
