@@ -1,0 +1,29 @@
+/** Service allocation core: bitmap allocators, NodePorts, IP-family defaulting and allocation transactions. */
+export { AllocationBitmap, inMemoryBitmapFactory } from "./allocator/bitmap.ts";
+export type { AllocatorWithOffsetFactory, BitmapSnapshot, OffsetAllocator, RandomSource, Snapshottable } from "./allocator/interfaces.ts";
+export { mathRandom, seededRandom } from "./allocator/random.ts";
+
+export { Range, calculateRangeOffset, usableRangeSize } from "./ipallocator/bitmap.ts";
+export type { RangeOptions } from "./ipallocator/bitmap.ts";
+export { ErrAllocated, ErrFull, ErrMismatchedNetwork, ErrNotInRange, ErrNotReady } from "./ipallocator/interfaces.ts";
+export type { IPAllocator, RangeAllocation } from "./ipallocator/interfaces.ts";
+
+export { PortAllocator, calculatePortRangeOffset } from "./portallocator/allocator.ts";
+export type { PortAllocatorOptions } from "./portallocator/allocator.ts";
+export { ErrMismatchedPortRange, ErrPortAllocated, ErrPortNotInRange, ErrPortRangeFull } from "./portallocator/interfaces.ts";
+export type { PortAllocatorInterface } from "./portallocator/interfaces.ts";
+export { PortAllocationOperation } from "./portallocator/operation.ts";
+export { defaultNodePortRange, formatPortRange, parsePortRange, portRangeContains } from "./portallocator/port-range.ts";
+export type { PortRange } from "./portallocator/port-range.ts";
+
+export { Allocators } from "./storage/alloc.ts";
+export type { AllocatorsOptions } from "./storage/alloc.ts";
+export type { AllocLogger, FamilyIPs } from "./storage/alloc-cluster-ips.ts";
+export { initIPFamilyFields } from "./storage/ip-family-fields.ts";
+export type { IPFamilyContext } from "./storage/ip-family-fields.ts";
+export { defaultOnReadIPFamilies, defaultOnReadService, normalizeClusterIPs, patchAllocatedValues } from "./storage/normalize.ts";
+export { ClusterIPNone, IPFamilyPolicies, ServiceTypes } from "./storage/service-view.ts";
+export type { ServicePortView, ServiceSpecView, ServiceView } from "./storage/service-view.ts";
+export { MetaTransaction, callbackTransaction, metaTransaction } from "./storage/transaction.ts";
+export type { Transaction, TransactionCallbacks } from "./storage/transaction.ts";
+export { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";
