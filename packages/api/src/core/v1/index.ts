@@ -1,2 +1,9 @@
-// Filled in by the core/v1 work; see design.md.
-export {};
+/** core/v1: Service, Endpoints, Pod, Node, Namespace, Event; defaulting and validation. */
+export * from "./constants.ts";
+export * from "./object-reference.ts";
+export * from "./service.ts";
+export * from "./endpoints.ts";
+export * from "./pod.ts";
+export * from "./node.ts";
+export * from "./namespace.ts";
+export * from "./event.ts";

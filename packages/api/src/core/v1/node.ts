@@ -1,0 +1,41 @@
+/** core/v1 Node, the subset service networking reads (loose: other fields are kept). */
+import { z } from "zod";
+import { ListMetaSchema, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { coreConditionFields } from "./object-reference.ts";
+
+export const NodeSpecSchema = z.looseObject({
+  podCIDR: z.string().optional(),
+  podCIDRs: z.array(z.string()).optional(),
+  providerID: z.string().optional(),
+  unschedulable: z.boolean().optional(),
+});
+export type NodeSpec = z.infer<typeof NodeSpecSchema>;
+
+export const NodeAddressSchema = z.object({ type: z.string(), address: z.string() });
+export type NodeAddress = z.infer<typeof NodeAddressSchema>;
+
+export const NodeConditionSchema = z.object({ ...coreConditionFields, lastHeartbeatTime: z.string().optional() });
+export type NodeCondition = z.infer<typeof NodeConditionSchema>;
+
+export const NodeStatusSchema = z.looseObject({
+  addresses: z.array(NodeAddressSchema).optional(),
+  conditions: z.array(NodeConditionSchema).optional(),
+});
+export type NodeStatus = z.infer<typeof NodeStatusSchema>;
+
+export const NodeSchema = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMetaSchema.default({}),
+  spec: NodeSpecSchema.default({}),
+  status: NodeStatusSchema.optional(),
+});
+export type Node = z.infer<typeof NodeSchema>;
+
+export const NodeListSchema = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ListMetaSchema.default({}),
+  items: z.array(NodeSchema),
+});
+export type NodeList = z.infer<typeof NodeListSchema>;

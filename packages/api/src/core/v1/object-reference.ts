@@ -1,0 +1,22 @@
+/** core/v1 ObjectReference (Endpoints `targetRef`, Event `involvedObject`). */
+import { z } from "zod";
+
+export const ObjectReferenceSchema = z.object({
+  kind: z.string().optional(),
+  namespace: z.string().optional(),
+  name: z.string().optional(),
+  uid: z.string().optional(),
+  apiVersion: z.string().optional(),
+  resourceVersion: z.string().optional(),
+  fieldPath: z.string().optional(),
+});
+export type ObjectReference = z.infer<typeof ObjectReferenceSchema>;
+
+/** A `{type,status,...}` condition of the older core/v1 style (Pod, Node, Namespace). */
+export const coreConditionFields = {
+  type: z.string(),
+  status: z.string(),
+  lastTransitionTime: z.string().optional(),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+};

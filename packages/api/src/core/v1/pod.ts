@@ -1,0 +1,67 @@
+/**
+ * core/v1 Pod, the subset service networking reads. PodSpec, Container and
+ * PodStatus are *loose* objects: the many fields we do not model are kept
+ * as they came (not dropped, not reported as unknown), so real manifests
+ * round-trip through the store.
+ */
+import { z } from "zod";
+import { ListMetaSchema, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { coreConditionFields } from "./object-reference.ts";
+
+export const ContainerPortSchema = z.object({
+  name: z.string().optional(),
+  hostPort: z.number().int().optional(),
+  containerPort: z.number().int(),
+  protocol: z.string().optional(),
+  hostIP: z.string().optional(),
+});
+export type ContainerPort = z.infer<typeof ContainerPortSchema>;
+
+export const ContainerSchema = z.looseObject({
+  name: z.string(),
+  image: z.string().optional(),
+  ports: z.array(ContainerPortSchema).optional(),
+});
+export type Container = z.infer<typeof ContainerSchema>;
+
+export const PodSpecSchema = z.looseObject({
+  containers: z.array(ContainerSchema).default([]),
+  nodeName: z.string().optional(),
+  hostNetwork: z.boolean().optional(),
+});
+export type PodSpec = z.infer<typeof PodSpecSchema>;
+
+export const PodIPSchema = z.object({ ip: z.string() });
+export type PodIP = z.infer<typeof PodIPSchema>;
+export const HostIPSchema = z.object({ ip: z.string() });
+export type HostIP = z.infer<typeof HostIPSchema>;
+
+export const PodConditionSchema = z.object({ ...coreConditionFields, lastProbeTime: z.string().optional() });
+export type PodCondition = z.infer<typeof PodConditionSchema>;
+
+export const PodStatusSchema = z.looseObject({
+  phase: z.string().optional(),
+  conditions: z.array(PodConditionSchema).optional(),
+  hostIP: z.string().optional(),
+  hostIPs: z.array(HostIPSchema).optional(),
+  podIP: z.string().optional(),
+  podIPs: z.array(PodIPSchema).optional(),
+});
+export type PodStatus = z.infer<typeof PodStatusSchema>;
+
+export const PodSchema = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMetaSchema.default({}),
+  spec: PodSpecSchema.default({ containers: [] }),
+  status: PodStatusSchema.optional(),
+});
+export type Pod = z.infer<typeof PodSchema>;
+
+export const PodListSchema = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ListMetaSchema.default({}),
+  items: z.array(PodSchema),
+});
+export type PodList = z.infer<typeof PodListSchema>;
