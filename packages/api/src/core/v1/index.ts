@@ -7,3 +7,4 @@ export * from "./pod.ts";
 export * from "./node.ts";
 export * from "./namespace.ts";
 export * from "./event.ts";
+export * from "./defaults.ts";
