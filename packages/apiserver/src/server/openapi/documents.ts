@@ -1,0 +1,134 @@
+/**
+ * Builds the OpenAPI v2 (swagger 2.0) document and the per-group-version
+ * OpenAPI v3 documents from the zod schemas of the served resources.
+ */
+import { packagePrefix, schemaNames } from "./schema-names.ts";
+import { resourcePaths } from "./paths.ts";
+import { groupVersion, gvPath, type OpenAPIResource } from "./resource.ts";
+import { defaultDocs, defineNamed, refPrefix, unwrap, type OpenAPISchema, type WalkContext, type ZodLike } from "./zod-walk.ts";
+import type { FieldDoc } from "./service-descriptions.ts";
+
+export interface OpenAPIOptions {
+  /** Definition names by schema identity; defaults to the exports of @servicenet/api. */
+  names?: Map<object, string>;
+  /** Field docs by definition and field. */
+  docs?: Readonly<Record<string, Readonly<Record<string, FieldDoc>>>>;
+  /** `info.version`, the server's gitVersion. */
+  version?: string;
+}
+
+export interface OpenAPIDocuments {
+  v2: OpenAPISchema;
+  /** Keyed by `api/v1`, `apis/networking.k8s.io/v1`. */
+  v3: Map<string, OpenAPISchema>;
+}
+
+const meta = "io.k8s.apimachinery.pkg.apis.meta.v1.";
+
+interface Roots {
+  object: string;
+  list: string;
+}
+
+function addGVK(def: OpenAPISchema | undefined, gvk: { group: string; kind: string; version: string }): void {
+  if (def === undefined) return;
+  const list = (def["x-kubernetes-group-version-kind"] ?? []) as { group: string; kind: string; version: string }[];
+  if (!list.some((g) => g.group === gvk.group && g.kind === gvk.kind && g.version === gvk.version)) list.push(gvk);
+  def["x-kubernetes-group-version-kind"] = list;
+}
+
+function defineResource(ctx: WalkContext, r: OpenAPIResource): Roots {
+  const schema = r.schema as ZodLike;
+  const object = ctx.names.get(unwrap(schema).inner) ?? `${packagePrefix(r.group, r.version)}.${r.kind}`;
+  defineNamed(ctx, object, schema, { kind: r.kind, path: [] });
+  addGVK(ctx.defs.get(object), { group: r.group, kind: r.kind, version: r.version });
+  let list = `${object}List`;
+  if (r.listSchema !== undefined) {
+    const ls = r.listSchema as ZodLike;
+    list = ctx.names.get(unwrap(ls).inner) ?? list;
+    defineNamed(ctx, list, ls, { kind: `${r.kind}List`, path: [] });
+  } else if (!ctx.defs.has(list)) {
+    ctx.defs.set(list, {
+      description: `${r.kind}List is a list of ${r.kind} objects.`,
+      type: "object",
+      properties: {
+        apiVersion: { type: "string" },
+        items: { type: "array", items: { $ref: refPrefix + object } },
+        kind: { type: "string" },
+        metadata: { allOf: [{ $ref: `${refPrefix}${meta}ListMeta` }], description: "Standard list metadata." },
+      },
+      required: ["items"],
+    });
+  }
+  addGVK(ctx.defs.get(list), { group: r.group, kind: `${r.kind}List`, version: r.version });
+  return { object, list };
+}
+
+function ensureMetaDefs(ctx: WalkContext): void {
+  const fallback: Record<string, OpenAPISchema> = {
+    ListMeta: { type: "object", properties: { continue: { type: "string" }, remainingItemCount: { type: "integer", format: "int64" }, resourceVersion: { type: "string" }, selfLink: { type: "string" } } },
+    Status: { type: "object", description: "Status is a return value for calls that don't return other objects.", "x-kubernetes-preserve-unknown-fields": true },
+    Patch: { type: "object", description: "Patch is provided to give a concrete name and type to the Kubernetes PATCH request body." },
+  };
+  for (const [name, def] of Object.entries(fallback)) if (!ctx.defs.has(meta + name)) ctx.defs.set(meta + name, def);
+}
+
+/** The names of every definition reachable from `roots` (by $ref). */
+function reachable(defs: Map<string, OpenAPISchema>, roots: unknown): Set<string> {
+  const seen = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (typeof v === "object" && v !== null) {
+      for (const [k, c] of Object.entries(v)) {
+        if (k === "$ref" && typeof c === "string" && c.startsWith(refPrefix)) {
+          const name = c.slice(refPrefix.length);
+          if (!seen.has(name)) {
+            seen.add(name);
+            visit(defs.get(name));
+          }
+        } else visit(c);
+      }
+    }
+  };
+  visit(roots);
+  return seen;
+}
+
+/** v3 -> v2: `#/definitions/` refs, and single-ref `allOf` folded into `$ref` with siblings as kube-openapi does for v2. */
+function toV2(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(toV2);
+  if (typeof v !== "object" || v === null) return typeof v === "string" && v.startsWith(refPrefix) ? `#/definitions/${v.slice(refPrefix.length)}` : v;
+  const o = v as OpenAPISchema;
+  const allOf = o.allOf;
+  if (Array.isArray(allOf) && allOf.length === 1) {
+    const { allOf: _a, ...rest } = o;
+    return toV2({ ...(allOf[0] as OpenAPISchema), ...rest });
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, c]) => [k, toV2(c)]));
+}
+
+const security = { BearerToken: { type: "apiKey", name: "authorization", in: "header", description: "Bearer Token authentication" } };
+
+/** Generates every document; pure and deterministic for a given resource list. */
+export function buildOpenAPI(resources: readonly OpenAPIResource[], opts: OpenAPIOptions = {}): OpenAPIDocuments {
+  const ctx: WalkContext = { names: opts.names ?? schemaNames(), defs: new Map(), docs: opts.docs ?? defaultDocs };
+  const roots = resources.map((r) => ({ r, roots: defineResource(ctx, r) }));
+  ensureMetaDefs(ctx);
+  const info = { title: "Kubernetes", version: opts.version ?? "v1.33.0" };
+  const byGV = new Map<string, typeof roots>();
+  for (const x of roots) byGV.set(gvPath(x.r), [...(byGV.get(gvPath(x.r)) ?? []), x]);
+
+  const v3 = new Map<string, OpenAPISchema>();
+  for (const [gv, members] of [...byGV].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const paths = Object.assign({}, ...members.map((m) => resourcePaths("v3", m.r, m.roots.object, m.roots.list))) as OpenAPISchema;
+    const names = [...reachable(ctx.defs, paths)].sort();
+    const schemas = Object.fromEntries(names.map((n) => [n, ctx.defs.get(n) ?? {}]));
+    v3.set(gv, { openapi: "3.0.0", info, paths, components: { schemas, securitySchemes: security } });
+  }
+  const v2paths = Object.assign({}, ...roots.map((m) => resourcePaths("v2", m.r, m.roots.object, m.roots.list))) as OpenAPISchema;
+  const definitions = Object.fromEntries([...ctx.defs.keys()].sort().map((n) => [n, toV2(ctx.defs.get(n))]));
+  const v2 = { swagger: "2.0", info, paths: toV2(v2paths), definitions, securityDefinitions: security, security: [{ BearerToken: [] }] };
+  return { v2, v3 };
+}
+
+export { groupVersion };

@@ -1,0 +1,91 @@
+/**
+ * HTTP handlers for `/openapi/v2`, `/openapi/v3` and `/openapi/v3/<gv>`,
+ * framework-free: (path, Accept) -> {status, headers, body}. Documents are
+ * rendered once; v3 documents are addressed by content hash as
+ * kube-apiserver does, so clients may cache them forever.
+ */
+import { createHash } from "node:crypto";
+import { StatusError } from "@servicenet/api";
+import { buildOpenAPI, type OpenAPIDocuments, type OpenAPIOptions } from "./documents.ts";
+import type { OpenAPIResource } from "./resource.ts";
+
+export interface OpenAPIResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface OpenAPIHandlers {
+  /** Answers an /openapi/* request (path may carry a query), or undefined for any other path. */
+  handle(pathWithQuery: string, accept: string | undefined, ifNoneMatch?: string): OpenAPIResponse | undefined;
+  documents: OpenAPIDocuments;
+}
+
+interface Rendered {
+  body: string;
+  hash: string;
+}
+
+function render(doc: unknown): Rendered {
+  const body = JSON.stringify(doc);
+  return { body, hash: createHash("sha512").update(body).digest("hex").toUpperCase() };
+}
+
+/**
+ * True when the client accepts JSON. kubectl asks /openapi/v2 for protobuf
+ * only; we answer 406 then, which client-go treats as "no OpenAPI v2" rather
+ * than a parse failure of a JSON body it did not ask for.
+ */
+export function acceptsJSON(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === "") return true;
+  return accept.split(",").some((part) => {
+    const [type = "", ...params] = part.trim().split(";").map((s) => s.trim().toLowerCase());
+    if (params.some((p) => p === "q=0")) return false;
+    return type === "application/json" || type === "*/*" || type === "application/*";
+  });
+}
+
+function statusResponse(e: StatusError): OpenAPIResponse {
+  return { status: e.code, headers: { "Content-Type": "application/json" }, body: JSON.stringify(e.status) };
+}
+
+function jsonResponse(r: Rendered, cache: string, ifNoneMatch: string | undefined): OpenAPIResponse {
+  const etag = `"${r.hash}"`;
+  const headers = { "Content-Type": "application/json", ETag: etag, "Cache-Control": cache, Vary: "Accept" };
+  if (ifNoneMatch !== undefined && ifNoneMatch.split(",").some((t) => t.trim() === etag)) return { status: 304, headers, body: "" };
+  return { status: 200, headers, body: r.body };
+}
+
+/** Builds the documents for `resources` and returns the request handler. */
+export function createOpenAPIHandlers(resources: readonly OpenAPIResource[], opts: OpenAPIOptions = {}): OpenAPIHandlers {
+  const documents = buildOpenAPI(resources, opts);
+  const v2 = render(documents.v2);
+  const v3 = new Map([...documents.v3].map(([gv, doc]) => [gv, render(doc)]));
+  const index = render({
+    paths: Object.fromEntries([...v3].map(([gv, r]) => [gv, { serverRelativeURL: `/openapi/v3/${gv}?hash=${r.hash}` }])),
+  });
+  const notAcceptable = (): OpenAPIResponse =>
+    statusResponse(StatusError.notAcceptable("only the following media types are accepted: application/json"));
+
+  return {
+    documents,
+    handle(pathWithQuery, accept, ifNoneMatch) {
+      const url = new URL(pathWithQuery, "http://localhost");
+      const path = url.pathname.replace(/\/+$/, "");
+      if (path !== "/openapi/v2" && path !== "/openapi/v3" && !path.startsWith("/openapi/v3/")) return undefined;
+      if (!acceptsJSON(accept)) return notAcceptable();
+      if (path === "/openapi/v2") return jsonResponse(v2, "no-cache, private", ifNoneMatch);
+      if (path === "/openapi/v3") return jsonResponse(index, "no-cache, private", ifNoneMatch);
+      const gv = path.slice("/openapi/v3/".length);
+      const doc = v3.get(gv);
+      if (doc === undefined) return statusResponse(new StatusError("NotFound", "the server could not find the requested resource"));
+      const hash = url.searchParams.get("hash");
+      if (hash !== null && hash !== doc.hash) {
+        // A stale hash: send the client to the current document (upstream answers 301 too).
+        const location = `/openapi/v3/${gv}?hash=${doc.hash}`;
+        return { status: 301, headers: { Location: location, "Content-Type": "text/plain" }, body: `Moved Permanently: ${location}` };
+      }
+      return jsonResponse(doc, hash !== null ? "public, immutable, max-age=31536000" : "no-cache, private", ifNoneMatch);
+    },
+  };
+}

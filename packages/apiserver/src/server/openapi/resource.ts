@@ -1,0 +1,30 @@
+/** What the OpenAPI documents need to know about one served resource. */
+export interface OpenAPIResource {
+  /** API group, "" for the legacy core group. */
+  group: string;
+  version: string;
+  kind: string;
+  /** Plural resource name, `services`. */
+  resource: string;
+  namespaced: boolean;
+  /** The zod schema of the object (ServiceSchema). */
+  schema: unknown;
+  /** The zod schema of the list; synthesised from `schema` when absent. */
+  listSchema?: unknown;
+  /** Subresources with get/put/patch, e.g. ["status"]. */
+  subresources?: readonly string[];
+  /** Verbs served; defaults to all of get, list, watch, create, update, patch, delete, deletecollection. */
+  verbs?: readonly string[];
+}
+
+/** `v1` or `networking.k8s.io/v1`. */
+export function groupVersion(r: Pick<OpenAPIResource, "group" | "version">): string {
+  return r.group === "" ? r.version : `${r.group}/${r.version}`;
+}
+
+/** The discovery path of a group version: `api/v1` or `apis/networking.k8s.io/v1` (the /openapi/v3 key). */
+export function gvPath(r: Pick<OpenAPIResource, "group" | "version">): string {
+  return r.group === "" ? `api/${r.version}` : `apis/${r.group}/${r.version}`;
+}
+
+export const allVerbs = ["get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"] as const;
