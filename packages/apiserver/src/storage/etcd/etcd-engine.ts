@@ -6,6 +6,7 @@
  * not report it (and the npm client drops `compact_revision` from canceled watches).
  */
 import { Etcd3, GRPCOutOfRangeError, Range, type IKeyValue, type IRequestOp } from "etcd3";
+import { TxnBatcher } from "./txn-batcher.ts";
 import { CompactedError, type KVCompare, type KVEngine, type KVEvent, type KVRangeResult, type KVTxnResult, type KVWatchHandlers, type KVWrite, type RawKV } from "../kv.ts";
 
 export interface EtcdEngineConfig {
@@ -35,9 +36,11 @@ function isCompacted(e: unknown): boolean {
 class EtcdEngine implements KVEngine {
   readonly backend = "etcd" as const;
   private readonly client: Etcd3;
+  private readonly batcher: TxnBatcher;
 
   constructor(client: Etcd3) {
     this.client = client;
+    this.batcher = new TxnBatcher((compares, writes) => this.rawTxn(compares, writes));
   }
 
   async get(key: string): Promise<RawKV | null> {
@@ -61,19 +64,25 @@ class EtcdEngine implements KVEngine {
     return Number(res.count);
   }
 
-  async txn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<KVTxnResult> {
+  txn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<KVTxnResult> {
+    return this.batcher.submit({ compares, writes });
+  }
+
+  /**
+   * One etcd Txn comparing every mod_revision. On failure the compared keys are read back in a
+   * second request (a failure branch of N ranges would make every create request twice as big,
+   * for the rare conflict); the read is only a hint for the retry, whose CAS checks again.
+   */
+  private async rawTxn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<{ succeeded: boolean; revision: number; current: (RawKV | null)[] }> {
     const success: IRequestOp[] = writes.map((w) => (w.type === "put" ? { request_put: { key: b(w.key), value: b(w.value) } } : { request_delete_range: { key: b(w.key) } }));
     const res = await this.client.kv.txn({
       compare: compares.map((c) => ({ key: b(c.key), target: "Mod", result: "Equal", mod_revision: c.modRevision })),
       success,
-      failure: compares.map((c) => ({ request_range: { key: b(c.key) } })),
     });
-    if (res.succeeded) return { succeeded: true, revisions: writes.map(() => Number(res.header.revision)), current: [] };
-    const current = res.responses.map((r) => {
-      const kv = r.response_range?.kvs[0];
-      return kv ? toRaw(kv) : null;
-    });
-    return { succeeded: false, revisions: [], current };
+    const revision = Number(res.header.revision);
+    if (res.succeeded) return { succeeded: true, revision, current: [] };
+    const current = await Promise.all(compares.map((c) => this.get(c.key)));
+    return { succeeded: false, revision, current };
   }
 
   watch(start: string, end: string, fromRevision: number, handlers: KVWatchHandlers): () => void {

@@ -25,6 +25,13 @@ export function createSqliteEngine(cfg: SqliteEngineConfig): KVEngine {
 
 const maxId = Number.MAX_SAFE_INTEGER;
 
+interface PendingTxn {
+  compares: readonly KVCompare[];
+  writes: readonly KVWrite[];
+  resolve(r: KVTxnResult): void;
+  reject(e: unknown): void;
+}
+
 /** The live key, or null, from its newest log row. */
 function live(row: LogRow | undefined): RawKV | null {
   if (!row || row.deleted) return null;
@@ -36,7 +43,9 @@ class SqliteEngine implements KVEngine {
   private readonly db: Database.Database;
   private readonly poller: LogPoller;
   private readonly stmt;
-  private readonly txnFn: (compares: readonly KVCompare[], writes: readonly KVWrite[]) => KVTxnResult;
+  private readonly txnFn: (batch: readonly PendingTxn[]) => KVTxnResult[];
+  /** Transactions submitted in this turn of the event loop; committed together (group commit). */
+  private pending: PendingTxn[] = [];
 
   constructor(db: Database.Database, pollIntervalMs: number) {
     this.db = db;
@@ -52,7 +61,7 @@ class SqliteEngine implements KVEngine {
       current: db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'kine'"),
       compacted: db.prepare<[], { value: number }>("SELECT value FROM kine_meta WHERE key = 'compact_rev'"),
     };
-    this.txnFn = db.transaction((compares: readonly KVCompare[], writes: readonly KVWrite[]) => this.applyTxn(compares, writes)).immediate;
+    this.txnFn = db.transaction((batch: readonly PendingTxn[]) => batch.map((t) => this.applyTxn(t.compares, t.writes))).immediate;
     this.poller = new LogPoller(db, pollIntervalMs, () => this.revisionNow());
   }
 
@@ -79,10 +88,31 @@ class SqliteEngine implements KVEngine {
     return this.stmt.count.get(start, end, revision && revision > 0 ? revision : maxId)?.n ?? 0;
   }
 
-  async txn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<KVTxnResult> {
-    const res = this.txnFn(compares, writes);
-    if (res.succeeded) this.poller.wake();
-    return res;
+  /**
+   * Queues the transaction and commits everything queued in this event-loop turn as one SQLite
+   * transaction. Each queued transaction still sees the writes of those before it, so the result
+   * is the same as running them one by one; callers are answered only after the COMMIT.
+   */
+  txn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<KVTxnResult> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ compares, writes, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    let results: KVTxnResult[];
+    try {
+      results = this.txnFn(batch);
+    } catch (e) {
+      for (const t of batch) t.reject(e);
+      return;
+    }
+    this.poller.wake();
+    batch.forEach((t, i) => t.resolve(results[i]!));
   }
 
   /** Runs inside BEGIN IMMEDIATE: nobody else can write between the compares and the inserts. */
@@ -128,6 +158,7 @@ class SqliteEngine implements KVEngine {
   }
 
   async close(): Promise<void> {
+    this.flush();
     this.poller.close();
     this.db.close();
   }
