@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createStore } from "./storage.ts";
+import type { WatchEvent } from "./interfaces.ts";
 import { availableBackends, openTestStore, type TestStore } from "./testing.ts";
 
 const writer = fileURLToPath(new URL("./testdata/crash-writer.mjs", import.meta.url));
@@ -55,5 +56,26 @@ describe.each(durable)("crash safety on $backend", ({ backend, available }) => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it.skipIf(!available)("a watcher in another process sees the writer's events in revision order", { timeout: 30_000 }, async () => {
+    t = await openTestStore(backend);
+    await t.store.create("/registry/unrelated/seed", { metadata: { name: "seed" } });
+    const from = await t.store.currentRevision();
+    const ac = new AbortController();
+    const seen: WatchEvent[] = [];
+    const done = (async () => {
+      for await (const ev of t!.store.watch("/registry/configmaps/crash", { resourceVersion: String(from), recursive: true, signal: ac.signal })) seen.push(ev);
+    })();
+    const acked = await writeThenKill(t.config, 200);
+    const deadline = Date.now() + 10_000;
+    const names = (): Set<string> => new Set(seen.map((e) => (e.type === "ERROR" ? "" : `/registry/configmaps/crash/${e.object.metadata.name}`)));
+    while (acked.some((k) => !names().has(k)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    ac.abort();
+    await done;
+    expect(acked.filter((k) => !names().has(k))).toEqual([]);
+    expect(seen.every((e) => e.type === "ADDED")).toBe(true);
+    const revs = seen.map((e) => Number((e.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion));
+    expect(revs).toEqual([...revs].sort((a, b) => a - b));
   });
 });
