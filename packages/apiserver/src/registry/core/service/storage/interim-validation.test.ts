@@ -64,7 +64,7 @@ describe("interim ValidateServiceClusterIPsRelatedFields fixture", () => {
     [{ clusterIPs: [""] }, "must be empty when"],
     [{ ipFamilies: ["IPv4", "IPv4"] }, "Duplicate"],
   ])("%j -> %s", (spec, want) => {
-    const errs = validateClusterIPs({ spec });
+    const errs = validateClusterIPs({ metadata: {}, spec });
     expect(errs.map((e) => `${e.type} ${e.detail}`).join("; ")).toMatch(want === "Duplicate" ? /Duplicate/ : new RegExp(want));
   });
 });

@@ -1,35 +1,13 @@
 /**
- * The Service fields allocation reads and writes, as a structural view: the
- * `Service` type of @servicenet/api is assignable to it, and the allocation
- * core stays independent of the rest of the schema. Missing values mean what
- * Go's zero values mean ("" type, 0 nodePort, nil slices).
+ * The Service types allocation works on (@servicenet/api core/v1), under the
+ * names this module has always used. Missing values mean what Go's zero
+ * values mean ("" type, 0 nodePort, nil slices).
  */
-import type { IPFamily } from "@servicenet/api";
+import type { IPFamily, Service, ServicePort, ServiceSpec } from "@servicenet/api";
 
-export interface ServicePortView {
-  name?: string;
-  protocol?: string;
-  port?: number;
-  nodePort?: number;
-}
-
-export interface ServiceSpecView {
-  type?: string;
-  clusterIP?: string;
-  clusterIPs?: string[];
-  ipFamilies?: string[];
-  ipFamilyPolicy?: string;
-  selector?: Record<string, string> | null;
-  ports?: ServicePortView[];
-  healthCheckNodePort?: number;
-  externalTrafficPolicy?: string;
-  allocateLoadBalancerNodePorts?: boolean;
-}
-
-export interface ServiceView {
-  metadata?: { name?: string; namespace?: string };
-  spec?: ServiceSpecView;
-}
+export type ServicePortView = ServicePort;
+export type ServiceSpecView = ServiceSpec;
+export type ServiceView = Service;
 
 export const ServiceTypes = {
   ClusterIP: "ClusterIP",
