@@ -33,6 +33,10 @@ export function openPragmas(db: Database.Database): void {
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 30000");
+  // Checkpoint every ~40 MB of WAL instead of 4 MB: each checkpoint fsyncs, and at thousands of
+  // commits per second the default made every few hundredth write wait for a disk flush
+  // (measured here: p99 create latency 0.95 ms -> 0.24 ms, c=1 throughput +25%).
+  db.pragma("wal_autocheckpoint = 10000");
   db.pragma("foreign_keys = OFF");
   db.exec(schemaSql);
 }
