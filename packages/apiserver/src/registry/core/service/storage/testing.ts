@@ -9,6 +9,8 @@ import { Range } from "../ipallocator/bitmap.ts";
 import { PortAllocator } from "../portallocator/allocator.ts";
 import { defaultNodePortRange } from "../portallocator/port-range.ts";
 import { Allocators } from "./alloc.ts";
+import { defaultOnReadService, normalizeClusterIPs, patchAllocatedValues } from "./normalize.ts";
+import type { Transaction } from "./transaction.ts";
 import type { ServicePortView, ServiceSpecView, ServiceView } from "./service-view.ts";
 
 /** A test Service: a view with a required spec. */
@@ -134,4 +136,21 @@ export function allocatorState(t: TestAllocators): string {
   const parts = [...t.ranges].map(([fam, r]) => `${fam}:${r.snapshot().data}`);
   parts.push(`ports:${t.ports.snapshot().data}`);
   return parts.join("|");
+}
+
+/** Creates `foo` with `tweaks` and commits it, as a stored object. */
+export async function createStored(t: TestAllocators, ...tweaks: Tweak[]): Promise<TestService> {
+  const svc = makeService("foo", ...tweaks);
+  normalizeClusterIPs(svc, null);
+  await (await t.alloc.allocateCreate(svc, false)).commit();
+  return svc;
+}
+
+/** BeginUpdate's steps in upstream order; `stored` is left untouched, `after` is mutated. */
+export async function beginUpdate(t: TestAllocators, stored: TestService, after: TestService, dryRun = false): Promise<Transaction> {
+  const old = structuredClone(stored);
+  defaultOnReadService(old, t.alloc.defaultServiceIPFamily);
+  patchAllocatedValues(after, old);
+  normalizeClusterIPs(after, old);
+  return t.alloc.allocateUpdate(after, old, dryRun);
 }
