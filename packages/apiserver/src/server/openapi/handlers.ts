@@ -8,11 +8,15 @@ import { createHash } from "node:crypto";
 import { StatusError } from "@servicenet/api";
 import { buildOpenAPI, type OpenAPIDocuments, type OpenAPIOptions } from "./documents.ts";
 import type { OpenAPIResource } from "./resource.ts";
+import { encodeOpenAPIV2Proto } from "./proto-v2.ts";
+
+/** The protobuf media type client-go requests /openapi/v2 in. */
+export const openAPIV2Protobuf = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
 
 export interface OpenAPIResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  body: string | Buffer;
 }
 
 export interface OpenAPIHandlers {
@@ -31,18 +35,23 @@ function render(doc: unknown): Rendered {
   return { body, hash: createHash("sha512").update(body).digest("hex").toUpperCase() };
 }
 
-/**
- * True when the client accepts JSON. kubectl asks /openapi/v2 for protobuf
- * only; we answer 406 then, which client-go treats as "no OpenAPI v2" rather
- * than a parse failure of a JSON body it did not ask for.
- */
-export function acceptsJSON(accept: string | undefined): boolean {
-  if (accept === undefined || accept.trim() === "") return true;
+function accepts(accept: string | undefined, wanted: (type: string) => boolean): boolean {
+  if (accept === undefined || accept.trim() === "") return false;
   return accept.split(",").some((part) => {
     const [type = "", ...params] = part.trim().split(";").map((s) => s.trim().toLowerCase());
-    if (params.some((p) => p === "q=0")) return false;
-    return type === "application/json" || type === "*/*" || type === "application/*";
+    return !params.some((p) => p === "q=0") && wanted(type);
   });
+}
+
+/** True when the client accepts JSON (or states no preference). */
+export function acceptsJSON(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === "") return true;
+  return accepts(accept, (t) => t === "application/json" || t === "*/*" || t === "application/*");
+}
+
+/** True when the client asks for the gnostic protobuf form of /openapi/v2 (client-go always does). */
+export function acceptsV2Protobuf(accept: string | undefined): boolean {
+  return accepts(accept, (t) => t === openAPIV2Protobuf);
 }
 
 function statusResponse(e: StatusError): OpenAPIResponse {
@@ -64,8 +73,11 @@ export function createOpenAPIHandlers(resources: readonly OpenAPIResource[], opt
   const index = render({
     paths: Object.fromEntries([...v3].map(([gv, r]) => [gv, { serverRelativeURL: `/openapi/v3/${gv}?hash=${r.hash}` }])),
   });
+  let proto: Buffer | undefined;
+  // Encoded on first request: most servers never see a client that wants it.
+  const v2proto = (): Buffer => (proto ??= encodeOpenAPIV2Proto(documents.v2));
   const notAcceptable = (): OpenAPIResponse =>
-    statusResponse(StatusError.notAcceptable("only the following media types are accepted: application/json"));
+    statusResponse(StatusError.notAcceptable(`only the following media types are accepted: application/json, ${openAPIV2Protobuf}`));
 
   return {
     documents,
@@ -73,6 +85,11 @@ export function createOpenAPIHandlers(resources: readonly OpenAPIResource[], opt
       const url = new URL(pathWithQuery, "http://localhost");
       const path = url.pathname.replace(/\/+$/, "");
       if (path !== "/openapi/v2" && path !== "/openapi/v3" && !path.startsWith("/openapi/v3/")) return undefined;
+      if (path === "/openapi/v2" && acceptsV2Protobuf(accept)) {
+        const r = jsonResponse(v2, "no-cache, private", ifNoneMatch);
+        // kube-apiserver labels it application/octet-stream: Go's mime parser rejects the "@" of the real type.
+        return { ...r, headers: { ...r.headers, "Content-Type": "application/octet-stream" }, body: r.status === 304 ? "" : v2proto() };
+      }
       if (!acceptsJSON(accept)) return notAcceptable();
       if (path === "/openapi/v2") return jsonResponse(v2, "no-cache, private", ifNoneMatch);
       if (path === "/openapi/v3") return jsonResponse(index, "no-cache, private", ifNoneMatch);

@@ -69,6 +69,8 @@ interface Where {
   /** Name of the definition whose property this is, for doc lookup. */
   owner?: string;
   field?: string;
+  /** A list element: the list's extensions belong to the list, not to its items. */
+  item?: boolean;
 }
 
 /** Registers `s` as the definition `name` (once) and returns a $ref to it. */
@@ -99,7 +101,8 @@ function hintedName(where: Where, s: ZodLike): string | undefined {
 export function convert(ctx: WalkContext, s: ZodLike, where: Where): OpenAPISchema {
   const { inner, description } = unwrap(s);
   const doc = where.owner !== undefined && where.field !== undefined ? ctx.docs?.[where.owner]?.[where.field] : undefined;
-  const named = ctx.names.get(inner) ?? (inner._zod.def.type === "object" ? hintedName(where, inner) : undefined);
+  // IntOrString is a union in zod and a named string format in Kubernetes; never name it by its export.
+  const named = inner._zod.def.type === "union" ? undefined : (ctx.names.get(inner) ?? (inner._zod.def.type === "object" ? hintedName(where, inner) : undefined));
   let out: OpenAPISchema;
   if (named !== undefined) {
     const ref = defineNamed(ctx, named, inner, { kind: where.kind, path: where.path });
@@ -108,9 +111,11 @@ export function convert(ctx: WalkContext, s: ZodLike, where: Where): OpenAPISche
     out = convertInner(ctx, inner, where, undefined);
   }
   const text = description ?? doc?.description;
+  // A $ref's siblings are ignored by OpenAPI v3 readers: wrap it in allOf as kube-openapi does.
+  if (text !== undefined && typeof out.$ref === "string") out = { allOf: [{ $ref: out.$ref }] };
   if (text !== undefined) out.description = text;
   if (doc?.enum && out.type === "string" && out.enum === undefined) out.enum = [...doc.enum];
-  return { ...out, ...extensions(where) };
+  return where.item === true ? out : { ...out, ...extensions(where) };
 }
 
 function extensions(where: Where): OpenAPISchema {
@@ -146,7 +151,7 @@ function convertInner(ctx: WalkContext, s: ZodLike, where: Where, defName: strin
       return { type: typeof values[0] === "number" ? "integer" : typeof values[0] === "boolean" ? "boolean" : "string" };
     }
     case "array":
-      return { type: "array", items: isZod(def.element) ? convert(ctx, def.element, { kind: where.kind, path: where.path }) : {} };
+      return { type: "array", items: isZod(def.element) ? convert(ctx, def.element, { kind: where.kind, path: where.path, item: true }) : {} };
     case "record":
       return { type: "object", additionalProperties: isZod(def.valueType) ? convert(ctx, def.valueType, { kind: where.kind, path: [...where.path, "*"] }) : {} };
     case "union":
