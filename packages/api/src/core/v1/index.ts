@@ -8,3 +8,4 @@ export * from "./node.ts";
 export * from "./namespace.ts";
 export * from "./event.ts";
 export * from "./defaults.ts";
+export * from "./validation/index.ts";
