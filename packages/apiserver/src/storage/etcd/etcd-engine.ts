@@ -18,7 +18,8 @@ export const compactRevKey = "compact_rev_key";
 
 /** Connects to etcd (lazily; the first request fails if it is unreachable). */
 export function createEtcdEngine(cfg: EtcdEngineConfig): KVEngine {
-  return new EtcdEngine(new Etcd3({ hosts: cfg.endpoints }));
+  // Lists of thousands of objects exceed gRPC's 4 MiB default; kube-apiserver lifts the limit too.
+  return new EtcdEngine(new Etcd3({ hosts: cfg.endpoints, grpcOptions: { "grpc.max_receive_message_length": -1 } }));
 }
 
 const b = (s: string): Buffer => Buffer.from(s, "utf8");

@@ -54,4 +54,12 @@ describe("TxnBatcher", () => {
     await Promise.all(["a", "b", "c", "d", "e"].map((k) => b.submit(create(k))));
     expect(f.batches.map((x) => x.length)).toEqual([2, 2, 1]);
   });
+
+  it("keeps a batch under maxBytes", async () => {
+    const f = fakeEtcd();
+    const b = new TxnBatcher(f.run, { maxInFlight: 1, maxBytes: 10 });
+    const big = (key: string) => ({ compares: [{ key, modRevision: 0 }], writes: [{ type: "put" as const, key, value: "123456" }] });
+    await Promise.all(["a", "b", "c"].map((k) => b.submit(big(k))));
+    expect(f.batches).toEqual([["a"], ["b"], ["c"]]);
+  });
 });

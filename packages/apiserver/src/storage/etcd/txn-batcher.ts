@@ -20,6 +20,7 @@ export type BatchRunner = (compares: KVCompare[], writes: KVWrite[]) => Promise<
 
 interface Queued extends BatchMember {
   keys: string[];
+  bytes: number;
   resolve(r: KVTxnResult): void;
   reject(e: unknown): void;
 }
@@ -31,18 +32,23 @@ export class TxnBatcher {
   private readonly run: BatchRunner;
   private readonly maxInFlight: number;
   private readonly maxOps: number;
+  private readonly maxBytes: number;
 
-  constructor(run: BatchRunner, opts: { maxInFlight?: number; maxOps?: number } = {}) {
+  constructor(run: BatchRunner, opts: { maxInFlight?: number; maxOps?: number; maxBytes?: number } = {}) {
     this.run = run;
     this.maxInFlight = opts.maxInFlight ?? 2;
     // etcd's --max-txn-ops defaults to 128 per branch.
     this.maxOps = opts.maxOps ?? 100;
+    // etcd's --max-request-bytes defaults to 1.5 MiB; a batch stays well below it (one member alone
+    // may be bigger: then it fails alone, as it would unbatched).
+    this.maxBytes = opts.maxBytes ?? 1024 * 1024;
   }
 
   submit(member: BatchMember): Promise<KVTxnResult> {
     return new Promise((resolve, reject) => {
       const keys = [...new Set([...member.compares.map((c) => c.key), ...member.writes.map((w) => w.key)])];
-      this.queue.push({ ...member, keys, resolve, reject });
+      const bytes = member.writes.reduce((n, w) => n + w.key.length + (w.type === "put" ? w.value.length : 0), 0);
+      this.queue.push({ ...member, keys, bytes, resolve, reject });
       this.schedulePump();
     });
   }
@@ -76,16 +82,18 @@ export class TxnBatcher {
     const batch: Queued[] = [];
     const used = new Set<string>();
     let ops = 0;
+    let bytes = 0;
     for (let i = 0; i < this.queue.length; ) {
       const q = this.queue[i]!;
       const size = Math.max(q.compares.length, q.writes.length);
-      if (batch.length > 0 && (ops + size > this.maxOps || q.keys.some((k) => used.has(k)))) {
+      if (batch.length > 0 && (ops + size > this.maxOps || bytes + q.bytes > this.maxBytes || q.keys.some((k) => used.has(k)))) {
         i++;
         continue;
       }
       this.queue.splice(i, 1);
       batch.push(q);
       ops += size;
+      bytes += q.bytes;
       for (const k of q.keys) used.add(k);
     }
     return batch;
