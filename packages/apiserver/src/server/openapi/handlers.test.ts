@@ -1,0 +1,99 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import * as core from "@servicenet/api/core/v1";
+import * as net from "@servicenet/api/networking/v1";
+import { acceptsJSON, createOpenAPIHandlers, openAPIV2Protobuf, type OpenAPIResponse } from "./handlers.ts";
+
+const handlers = createOpenAPIHandlers([
+  { group: "", version: "v1", kind: "Service", resource: "services", namespaced: true, schema: core.ServiceSchema, listSchema: core.ServiceListSchema },
+  { group: "networking.k8s.io", version: "v1", kind: "ServiceCIDR", resource: "servicecidrs", namespaced: false, schema: net.ServiceCIDRSchema },
+]);
+
+const get = (path: string, accept = "application/json", inm?: string): OpenAPIResponse => {
+  const r = handlers.handle(path, accept, inm);
+  if (r === undefined) throw new Error(`${path} not handled`);
+  return r;
+};
+const json = (r: OpenAPIResponse): Record<string, any> => JSON.parse(String(r.body)); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Reads the length-delimited field `field` at the top level of a protobuf message. */
+function protoString(buf: Buffer, field: number): string | undefined {
+  let i = 0;
+  const varint = (): number => {
+    let n = 0;
+    let shift = 0;
+    for (;;) {
+      const b = buf[i++] as number;
+      n += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (b < 0x80) return n;
+    }
+  };
+  while (i < buf.length) {
+    const tag = varint();
+    const wire = tag & 7;
+    if (wire === 0) varint();
+    else if (wire === 2) {
+      const len = varint();
+      if (tag >> 3 === field) return buf.subarray(i, i + len).toString("utf8");
+      i += len;
+    } else throw new Error(`unexpected wire type ${wire}`);
+  }
+  return undefined;
+}
+
+describe("createOpenAPIHandlers", () => {
+  it("ignores paths that are not OpenAPI", () => {
+    expect(handlers.handle("/api/v1", "application/json")).toBeUndefined();
+  });
+
+  it("serves the v3 index with content hashes of each document", () => {
+    const index = json(get("/openapi/v3"));
+    expect(Object.keys(index.paths)).toEqual(["api/v1", "apis/networking.k8s.io/v1"]);
+    const url = index.paths["api/v1"].serverRelativeURL as string;
+    const doc = get(url);
+    const hash = createHash("sha512").update(String(doc.body)).digest("hex").toUpperCase();
+    expect(url).toBe(`/openapi/v3/api/v1?hash=${hash}`);
+    expect(doc.headers["Cache-Control"]).toBe("public, immutable, max-age=31536000");
+    expect(doc.headers.ETag).toBe(`"${hash}"`);
+    expect(json(doc).openapi).toBe("3.0.0");
+  });
+
+  it.each<[string, string, string | undefined, number]>([
+    ["stale hash redirects", "/openapi/v3/api/v1?hash=ABC", "application/json", 301],
+    ["no hash is served uncached", "/openapi/v3/api/v1", "application/json", 200],
+    ["unknown group version", "/openapi/v3/apis/foo.example/v1", "application/json", 404],
+    ["v2 JSON", "/openapi/v2", "application/json", 200],
+    ["v2 with */*", "/openapi/v2", "*/*", 200],
+    ["no Accept header", "/openapi/v2", undefined, 200],
+    ["unsupported media type", "/openapi/v3", "application/xml", 406],
+  ])("%s -> %i", (_n, path, accept, status) => {
+    const r = handlers.handle(path, accept);
+    expect(r?.status).toBe(status);
+    if (status === 301) expect(r?.headers.Location).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);
+    if (status === 404 || status === 406) expect(json(r as OpenAPIResponse).kind).toBe("Status");
+  });
+
+  it("answers If-None-Match with 304", () => {
+    const first = get("/openapi/v2");
+    expect(get("/openapi/v2", "application/json", first.headers.ETag).status).toBe(304);
+  });
+
+  it("serves gnostic protobuf to client-go's Accept header", () => {
+    const r = get("/openapi/v2", openAPIV2Protobuf);
+    expect(r.status).toBe(200);
+    expect(r.headers["Content-Type"]).toBe("application/octet-stream");
+    expect(protoString(r.body as Buffer, 1)).toBe("2.0");
+    // The definitions message carries every definition name.
+    expect((r.body as Buffer).includes(Buffer.from("io.k8s.api.core.v1.ServiceSpec"))).toBe(true);
+  });
+
+  it.each<[string | undefined, boolean]>([
+    [undefined, true],
+    ["application/json, */*", true],
+    ["application/json;q=0, application/xml", false],
+    [openAPIV2Protobuf, false],
+  ])("acceptsJSON(%j) is %s", (accept, want) => {
+    expect(acceptsJSON(accept)).toBe(want);
+  });
+});
