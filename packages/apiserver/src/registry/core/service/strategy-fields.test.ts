@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { makeService, setClusterIPs, setExternalTrafficPolicy, setIPFamilies, setIPFamilyPolicy, setNodePorts, setTypeExternalName, setTypeLoadBalancer, setTypeNodePort } from "./storage/testing.ts";
+import { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";
+
+const dual = [setClusterIPs("10.0.0.1", "2000::1"), setIPFamilies("IPv4", "IPv6"), setIPFamilyPolicy("RequireDualStack")];
+
+describe("dropTypeDependentFields", () => {
+  it("-> ExternalName wipes unchanged IP fields", () => {
+    const old = makeService("foo", ...dual);
+    const svc = makeService("foo", ...dual, setTypeExternalName);
+    dropTypeDependentFields(svc, old);
+    expect([svc.spec.clusterIP, svc.spec.clusterIPs, svc.spec.ipFamilies, svc.spec.ipFamilyPolicy]).toEqual(["", undefined, undefined, undefined]);
+  });
+
+  it("-> ExternalName keeps fields the user changed, for validation to reject", () => {
+    const old = makeService("foo", ...dual);
+    const svc = makeService("foo", setClusterIPs("10.0.0.9"), setIPFamilies("IPv4"), setIPFamilyPolicy("SingleStack"), setTypeExternalName);
+    dropTypeDependentFields(svc, old);
+    expect(svc.spec.clusterIPs).toEqual(["10.0.0.9"]);
+    expect(svc.spec.ipFamilies).toEqual(["IPv4"]);
+    expect(svc.spec.ipFamilyPolicy).toBe("SingleStack");
+  });
+
+  it("NodePort -> ClusterIP wipes unchanged nodePorts, but not new ones", () => {
+    const old = makeService("foo", setTypeNodePort, setNodePorts(30001));
+    const same = makeService("foo", setNodePorts(30001));
+    dropTypeDependentFields(same, old);
+    expect(same.spec.ports![0]!.nodePort).toBeUndefined();
+    const changed = makeService("foo", setNodePorts(30002));
+    dropTypeDependentFields(changed, old);
+    expect(changed.spec.ports![0]!.nodePort).toBe(30002);
+  });
+
+  it("Local -> Cluster LoadBalancer wipes an unchanged healthCheckNodePort", () => {
+    const old = makeService("foo", setTypeLoadBalancer, setExternalTrafficPolicy("Local"));
+    old.spec.healthCheckNodePort = 30300;
+    const svc = makeService("foo", setTypeLoadBalancer, setExternalTrafficPolicy("Cluster"));
+    svc.spec.healthCheckNodePort = 30300;
+    dropTypeDependentFields(svc, old);
+    expect(svc.spec.healthCheckNodePort).toBeUndefined();
+  });
+
+  it("does nothing on create", () => {
+    const svc = makeService("foo", setTypeExternalName, ...dual);
+    dropTypeDependentFields(svc, null);
+    expect(svc.spec.clusterIPs).toEqual(["10.0.0.1", "2000::1"]);
+  });
+});
+
+describe("trimFieldsForDualStackDowngrade", () => {
+  it.each([
+    ["RequireDualStack", "SingleStack", 1],
+    ["PreferDualStack", "SingleStack", 1],
+    ["RequireDualStack", "PreferDualStack", 2],
+    ["SingleStack", "SingleStack", 2],
+  ])("%s -> %s keeps %i", (from, to, n) => {
+    const old = makeService("foo", ...dual, setIPFamilyPolicy(from));
+    const svc = makeService("foo", ...dual, setIPFamilyPolicy(to));
+    trimFieldsForDualStackDowngrade(svc, old);
+    expect(svc.spec.clusterIPs!.length).toBe(n);
+    expect(svc.spec.ipFamilies!.length).toBe(n);
+  });
+});
