@@ -1,0 +1,45 @@
+/** Runs a real kubectl binary against a server URL with a throwaway kubeconfig and cache. */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Where the reference kubectl builds live on this machine. */
+export const kubectlBinaries: Record<string, string> = {
+  "1.33": "/usr/lib/google-cloud-sdk/bin/kubectl.1.33",
+  "1.32": "/usr/bin/kubectl",
+};
+
+/** The path of kubectl `version`, or null when it is not installed. */
+export function findKubectl(version = "1.33"): string | null {
+  const p = kubectlBinaries[version];
+  return p !== undefined && existsSync(p) ? p : null;
+}
+
+/** Writes a kubeconfig for `server` (no auth) and returns its path. */
+export function writeKubeconfig(server: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "servicenet-kubectl-"));
+  const path = join(dir, "kubeconfig");
+  writeFileSync(
+    path,
+    `apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n    server: ${server}\ncontexts:\n- name: fake\n  context:\n    cluster: fake\n    user: fake\n    namespace: default\ncurrent-context: fake\nusers:\n- name: fake\n  user: {}\n`,
+  );
+  return path;
+}
+
+export interface KubectlResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** Runs kubectl with `args`; never throws on a non-zero exit. */
+export function runKubectl(binary: string, kubeconfig: string, args: string[]): Promise<KubectlResult> {
+  const cacheDir = join(kubeconfig, "..", "cache");
+  return new Promise((resolve) => {
+    execFile(binary, ["--kubeconfig", kubeconfig, "--cache-dir", cacheDir, ...args], { env: { ...process.env, KUBECTL_KUBERC: "false" } }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === "number" ? err.code : 1;
+      resolve({ stdout, stderr, code });
+    });
+  });
+}
