@@ -23,6 +23,15 @@ const stripped = new Set(
   ),
 );
 
+/**
+ * Fields a request may not own (upstream's ResetFieldsStrategy): the main
+ * resource never manages `status`, the status subresource never `spec`.
+ */
+export function resetFilter(subresource: string | undefined): (key: string) => boolean {
+  const prefix = subresource === "status" ? '["f:spec"' : '["f:status"';
+  return (key) => !(key === `${prefix}]` || key.startsWith(`${prefix},`));
+}
+
 /** The element naming `item` of the list at `names` (field names only) of `kind`. */
 export function itemElement(kind: string, names: readonly string[], item: JSONValue, index: number): string {
   const meta = lookupFieldMeta(kind, names);

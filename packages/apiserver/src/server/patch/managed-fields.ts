@@ -5,7 +5,7 @@
  * upstream sorts them.
  */
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
-import { fromFieldsV1, nodeValues, toFieldsV1, type FieldSet } from "./fieldpath.ts";
+import { fromFieldsV1, nodeValues, resetFilter, toFieldsV1, type FieldSet } from "./fieldpath.ts";
 
 /** A metav1.ManagedFieldsEntry. */
 export interface ManagedFieldsEntry {
@@ -68,10 +68,17 @@ export interface Comparison {
 }
 
 /** Compares `oldObj` with `newObj`; top-level struct fields (metadata, spec, status) are never "added" since Go always has them. */
-export function compareObjects(kind: string, oldObj: JSONValue | undefined, newObj: JSONValue): Comparison {
+export function compareObjects(kind: string, oldObj: JSONValue | undefined, newObj: JSONValue, subresource?: string): Comparison {
   const before = nodeValues(kind, oldObj);
   const after = nodeValues(kind, newObj);
   const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
+  const owned = resetFilter(subresource);
+  for (const k of [...before.keys(), ...after.keys()]) {
+    if (!owned(k)) {
+      before.delete(k);
+      after.delete(k);
+    }
+  }
   for (const [k, n] of after) {
     const o = before.get(k);
     if (o === undefined) {
@@ -115,7 +122,7 @@ export function updateManagedFields(
 ): JSONObject {
   const managers = managersFor(oldObj, newObj);
   const kind = typeof newObj.kind === "string" ? newObj.kind : "";
-  const c = compareObjects(kind, oldObj, newObj);
+  const c = compareObjects(kind, oldObj, newObj, subresource);
   const taken = new Set([...c.added, ...c.modified]);
   const entry = { manager, operation, apiVersion, ...(subresource ? { subresource } : {}) };
   const id = managerId(entry);

@@ -112,6 +112,23 @@ describe("applyServerSideApply", () => {
   });
 });
 
+describe("reset fields", () => {
+  const withStatus = { ...config([{ port: 80 }]), status: { loadBalancer: {}, conditions: [{ type: "X", status: "True" }] } };
+  it("the main resource never owns status", () => {
+    const { managedFields } = applyServerSideApply(undefined, withStatus, { fieldManager: "m", now });
+    expect(JSON.stringify(managedFields)).not.toContain("f:status");
+    const created = updateManagedFields(undefined, withStatus, "c", "Update", "v1", now);
+    expect(JSON.stringify((created.metadata as JSONObject).managedFields)).not.toContain("f:status");
+  });
+  it("the status subresource owns status, not spec", () => {
+    const { managedFields } = applyServerSideApply(undefined, withStatus, { fieldManager: "m", now, subresource: "status" });
+    const text = JSON.stringify(managedFields);
+    expect(text).toContain('"f:status"');
+    expect(text).not.toContain('"f:spec"');
+    expect(managedFields[0]?.subresource).toBe("status");
+  });
+});
+
 describe("updateManagedFields", () => {
   it("records a create as upstream does ('.' for new maps and lists, not for spec)", () => {
     const obj = config([{ port: 80, protocol: "TCP" }]);

@@ -7,7 +7,7 @@
  */
 import { field, StatusError, type StatusCause } from "@servicenet/api";
 import { isObject, type JSONObject, type JSONValue } from "./json-value.ts";
-import { keyPath, pathString, toFieldSet } from "./fieldpath.ts";
+import { keyPath, pathString, resetFilter, toFieldSet } from "./fieldpath.ts";
 import { mergeApplied, removePaths } from "./apply-merge.ts";
 import {
   compareObjects,
@@ -83,14 +83,14 @@ export function applyServerSideApply(current: JSONObject | undefined, applied: u
   const managers = decodeManagedFields(current);
   const entry = { manager: opts.fieldManager, operation: "Apply" as const, apiVersion, ...(opts.subresource ? { subresource: opts.subresource } : {}) };
   const id = managerId(entry);
-  const configSet = toFieldSet(kind, applied);
+  const configSet = new Set([...toFieldSet(kind, applied)].filter(resetFilter(opts.subresource)));
   const lastSet = managers.get(id)?.set ?? new Set<string>();
 
   const merged = mergeApplied(kind, current, applied) as JSONObject;
   const others = new Set([...managers].filter(([k]) => k !== id).flatMap(([, m]) => [...m.set]));
   removePaths(kind, merged, [...lastSet].filter((p) => !configSet.has(p) && !others.has(p)));
 
-  const c = compareObjects(kind, current, merged);
+  const c = compareObjects(kind, current, merged, opts.subresource);
   const changed = new Set([...c.added, ...c.modified]);
   const conflicts: { manager: ManagerState; path: string; key: string }[] = [];
   for (const [k, m] of managers) {
