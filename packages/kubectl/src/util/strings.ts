@@ -5,11 +5,14 @@ export function escapeTerminal(s: string): string {
   return s.replaceAll("\x1b", "^[").replaceAll("\r", "\\r");
 }
 
-/** labels.FormatLabels: sorted "k=v" pairs joined by ","; "<none>" when empty. */
+/**
+ * labels.FormatLabels: "k=v" pairs joined by ","; "<none>" when empty. Go sorts
+ * the joined "k=v" strings, not the keys, so "a.b=1" comes before "a=2".
+ */
 export function formatLabels(labels: Record<string, string> | null | undefined): string {
-  const keys = Object.keys(labels ?? {}).sort(compareGo);
-  if (keys.length === 0) return "<none>";
-  return keys.map((k) => `${k}=${(labels ?? {})[k] ?? ""}`).join(",");
+  const pairs = Object.entries(labels ?? {}).map(([k, v]) => `${k}=${v}`);
+  if (pairs.length === 0) return "<none>";
+  return pairs.sort(compareGo).join(",");
 }
 
 /** Go's string comparison (bytewise on UTF-8; equal to code-point order). */
