@@ -18,7 +18,6 @@ import {
   type ClusterMode,
   type Tweak,
 } from "./testing.ts";
-import { validateClusterIPs } from "./interim-validation.test.ts";
 
 // Transcribed from the reference tables: "<mode> <policy> <cell per families column>".
 const tables: Record<string, string> = {
@@ -191,7 +190,7 @@ describe("TestCreateInitIPFields", () => {
   });
 
   it.each(all)("$name", async ({ mode, ips, tweaks, expect: want }) => {
-    const t = makeTestAllocators(mode, validateClusterIPs);
+    const t = makeTestAllocators(mode);
     const svc = makeService("foo", ...tweaks);
     normalizeClusterIPs(svc, null);
     const p = t.alloc.allocateCreate(svc, false);

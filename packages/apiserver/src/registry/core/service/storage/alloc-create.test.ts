@@ -1,7 +1,6 @@
 /** Create-path allocation: upstream TestCreateInvalidClusterIPInputs, headless, dry-run, ExternalName, NodePorts, rollback. */
 import { parseIPSloppy, StatusError } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import { validateClusterIPs } from "./interim-validation.test.ts";
 import { normalizeClusterIPs } from "./normalize.ts";
 import {
   allocatorState,
@@ -24,7 +23,7 @@ import {
 const ip = (s: string) => parseIPSloppy(s)!;
 
 async function create(mode: ClusterMode, ...tweaks: Tweak[]) {
-  const t = makeTestAllocators(mode, validateClusterIPs);
+  const t = makeTestAllocators(mode);
   const svc = makeService("foo", ...tweaks);
   normalizeClusterIPs(svc, null);
   return { t, svc, result: t.alloc.allocateCreate(svc, false) };
@@ -50,7 +49,7 @@ describe("TestCreateInvalidClusterIPInputs (reference §4.4 substrings)", () => 
     { name: "out of the IPv6 bitmap window", mode: "v6", tweaks: [setClusterIPs("2000::1:0")], substrings: ["failed to allocate IP 2000::1:0", "not in the valid range"] },
   ])("$name", async ({ mode, tweaks, substrings }) => {
     const { t, result } = await create(mode, ...tweaks);
-    const before = allocatorState(makeTestAllocators(mode, validateClusterIPs));
+    const before = allocatorState(makeTestAllocators(mode));
     const err = await result.then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(StatusError);
     expect((err as StatusError).code).toBe(422);
@@ -67,7 +66,7 @@ describe("TestCreateInvalidClusterIPInputs (reference §4.4 substrings)", () => 
   });
 
   it("an IP already in use is rejected with upstream's text and the other family is not leaked", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     await t.ranges.get("IPv6")!.allocate(ip("2000::5"));
     const before = allocatorState(t);
     const svc = makeService("foo", setIPFamilyPolicy("RequireDualStack"), setClusterIPs("10.0.0.5", "2000::5"));
@@ -93,7 +92,7 @@ describe("TestCreateSkipsAllocationsForHeadless", () => {
     const txn = await result;
     expect(svc.spec.ports![0]!.nodePort).toBeGreaterThan(0);
     await txn.revert();
-    expect(allocatorState(t)).toBe(allocatorState(makeTestAllocators("v4", validateClusterIPs)));
+    expect(allocatorState(t)).toBe(allocatorState(makeTestAllocators("v4")));
   });
 });
 
@@ -108,7 +107,7 @@ describe("TestCreateDryRun", () => {
     { name: "NodePort", mode: "v4", tweaks: [setTypeNodePort] },
     { name: "LoadBalancer with nodePort and HCNP", mode: "v4", tweaks: [setTypeLoadBalancer, setNodePorts(30093), setExternalTrafficPolicy("Local")] },
   ])("$name: the response is populated, the allocators untouched", async ({ mode, tweaks }) => {
-    const t = makeTestAllocators(mode, validateClusterIPs);
+    const t = makeTestAllocators(mode);
     const before = allocatorState(t);
     const svc = makeService("foo", ...tweaks);
     normalizeClusterIPs(svc, null);
@@ -129,6 +128,6 @@ describe("TestCreateIgnoresIPsForExternalName", () => {
     expect(svc.spec.ipFamilyPolicy).toBeUndefined();
     expect(svc.spec.ipFamilies).toBeUndefined();
     expect(svc.spec.clusterIPs).toBeUndefined();
-    expect(allocatorState(t)).toBe(allocatorState(makeTestAllocators(mode, validateClusterIPs)));
+    expect(allocatorState(t)).toBe(allocatorState(makeTestAllocators(mode)));
   });
 });

@@ -1,7 +1,6 @@
 /** NodePorts, healthCheckNodePort, rollback and concurrency of the create path; delete. */
 import { parseIPSloppy } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import { validateClusterIPs } from "./interim-validation.test.ts";
 import {
   allocatorState,
   makeService,
@@ -27,7 +26,7 @@ describe("NodePort allocation on create (upstream TestCreateInitNodePorts)", () 
     { name: "requested nodePort is honoured", ports: [{ name: "p", port: 80, nodePort: 30080 }], distinct: 1, want: [30080] },
     { name: "requested on the second entry of a shared port", ports: [{ name: "p", port: 53 }, { name: "q", port: 53, protocol: "UDP", nodePort: 30053 }], distinct: 1, want: [30053, 30053] },
   ])("$name", async ({ ports, distinct, want }) => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     const svc = makeService("foo", setTypeNodePort, setPorts(...ports));
     await (await t.alloc.allocateCreate(svc, false)).commit();
     const got = svc.spec.ports!.map((p) => p.nodePort!);
@@ -38,7 +37,7 @@ describe("NodePort allocation on create (upstream TestCreateInitNodePorts)", () 
   });
 
   it("a LoadBalancer with allocateLoadBalancerNodePorts=false gets none, but requested ones are kept", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     const svc = makeService("foo", setTypeLoadBalancer, setPorts({ name: "a", port: 80 }, { name: "b", port: 81, nodePort: 30081 }));
     svc.spec.allocateLoadBalancerNodePorts = false;
     await (await t.alloc.allocateCreate(svc, false)).commit();
@@ -46,7 +45,7 @@ describe("NodePort allocation on create (upstream TestCreateInitNodePorts)", () 
   });
 
   it("an already allocated nodePort is a 422 on spec.ports[i].nodePort and releases the ClusterIPs", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     await t.ports.allocate(30100);
     const before = allocatorState(t);
     const svc = makeService("foo", setTypeNodePort, setIPFamilyPolicy("RequireDualStack"), setPorts({ name: "a", port: 80 }, { name: "b", port: 81, nodePort: 30100 }));
@@ -57,7 +56,7 @@ describe("NodePort allocation on create (upstream TestCreateInitNodePorts)", () 
   });
 
   it("an out-of-range nodePort names the valid range", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     const svc = makeService("foo", setTypeNodePort, setPorts({ name: "a", port: 80, nodePort: 80 }));
     await expect(t.alloc.allocateCreate(svc, false)).rejects.toThrow(
       "provided port is not in the valid range. The range of valid ports is 30000-32767",
@@ -65,7 +64,7 @@ describe("NodePort allocation on create (upstream TestCreateInitNodePorts)", () 
   });
 
   it("healthCheckNodePort for an externalTrafficPolicy=Local LoadBalancer: allocated, distinct, requested one honoured", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     const a = makeService("a", setTypeLoadBalancer, setExternalTrafficPolicy("Local"));
     await (await t.alloc.allocateCreate(a, false)).commit();
     expect(a.spec.healthCheckNodePort).toBeGreaterThan(0);
@@ -93,7 +92,7 @@ describe("NodePort allocation on create (upstream TestCreateInitNodePorts)", () 
 
 describe("rollback", () => {
   it("a failed storage write (revert) leaves every allocator as it was", async () => {
-    const t = makeTestAllocators("v6v4", validateClusterIPs);
+    const t = makeTestAllocators("v6v4");
     await (await t.alloc.allocateCreate(makeService("keep", setTypeNodePort), false)).commit();
     const before = allocatorState(t);
     const svc = makeService("foo", setTypeLoadBalancer, setExternalTrafficPolicy("Local"), setIPFamilyPolicy("RequireDualStack"), setPorts({ name: "a", port: 80 }, { name: "b", port: 443 }));
@@ -105,7 +104,7 @@ describe("rollback", () => {
   });
 
   it("a full range returns upstream's InternalError and allocates nothing", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     const v4 = t.ranges.get("IPv4")!;
     while (v4.free() > 0) await v4.allocateNext();
     const before = allocatorState(t);
@@ -116,7 +115,7 @@ describe("rollback", () => {
   });
 
   it("a full secondary range releases the primary IP already taken (upstream would leak it until repair)", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const v6 = t.ranges.get("IPv6")!;
     while (v6.free() > 0) await v6.allocateNext();
     const before = allocatorState(t);
@@ -125,7 +124,7 @@ describe("rollback", () => {
   });
 
   it("a full NodePort range fails after the IPs and releases them", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     while (t.ports.free() > 0) await t.ports.allocateNext();
     const before = allocatorState(t);
     await expect(t.alloc.allocateCreate(makeService("foo", setTypeNodePort), false)).rejects.toThrow(
@@ -137,7 +136,7 @@ describe("rollback", () => {
 
 describe("concurrency", () => {
   it("64 parallel dual-stack creates never get one IP or nodePort twice", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs, 99);
+    const t = makeTestAllocators("v4v6", 99);
     const svcs = Array.from({ length: 64 }, (_, i) => makeService(`s${i}`, setTypeNodePort, setIPFamilyPolicy("RequireDualStack")));
     const txns = await Promise.all(svcs.map((s) => t.alloc.allocateCreate(s, false)));
     await Promise.all(txns.map((x) => x.commit()));
@@ -152,7 +151,7 @@ describe("concurrency", () => {
   });
 
   it("64 parallel creates asking for the same IP: exactly one wins", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     const results = await Promise.allSettled(
       Array.from({ length: 64 }, (_, i) => t.alloc.allocateCreate(makeService(`s${i}`, setClusterIPs("10.0.0.10")), false)),
     );
@@ -169,7 +168,7 @@ describe("releaseAllocatedResources (delete)", () => {
     ["headless", setHeadless],
     ["ExternalName", setTypeExternalName],
   ])("%s: everything allocated is released", async (_name, tweak) => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const empty = allocatorState(t);
     const svc = makeService("foo", tweak, setIPFamilyPolicy("PreferDualStack"));
     if (svc.spec.type === "ExternalName") delete svc.spec.ipFamilyPolicy;
@@ -179,7 +178,7 @@ describe("releaseAllocatedResources (delete)", () => {
   });
 
   it("an IP of a family no longer configured is skipped, the rest released", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     await t.ranges.get("IPv4")!.allocate(ip("10.0.0.7"));
     const svc = makeService("foo", setClusterIPs("10.0.0.7", "2000::7"));
     await t.alloc.releaseAllocatedResources(svc);

@@ -6,7 +6,6 @@ import { parseIPSloppy } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { Range } from "../ipallocator/bitmap.ts";
 import { Allocators } from "./alloc.ts";
-import { validateClusterIPs } from "./interim-validation.test.ts";
 import {
   allocatorState,
   beginUpdate,
@@ -31,7 +30,7 @@ const putObject = (...tweaks: Tweak[]) => makeService("foo", setSelector({ k2: "
 
 describe("type transitions", () => {
   it("ClusterIP -> ExternalName releases every old IP, on commit only (case B)", async () => {
-    const t = makeTestAllocators("v6v4", validateClusterIPs);
+    const t = makeTestAllocators("v6v4");
     const empty = allocatorState(t);
     const stored = await createStored(t, setIPFamilyPolicy("RequireDualStack"));
     const full = allocatorState(t);
@@ -45,7 +44,7 @@ describe("type transitions", () => {
   });
 
   it("a reverted or dry-run move to ExternalName keeps the IPs", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t, setIPFamilyPolicy("PreferDualStack"));
     const full = allocatorState(t);
     await (await beginUpdate(t, stored, putObject(setTypeExternalName))).revert();
@@ -55,7 +54,7 @@ describe("type transitions", () => {
   });
 
   it("ExternalName -> ClusterIP allocates fresh IPs with the usual defaults (case A)", async () => {
-    const t = makeTestAllocators("v6v4", validateClusterIPs);
+    const t = makeTestAllocators("v6v4");
     const stored = await createStored(t, setTypeExternalName);
     const after = putObject();
     const txn = await beginUpdate(t, stored, after);
@@ -67,7 +66,7 @@ describe("type transitions", () => {
   });
 
   it("ExternalName -> NodePort allocates IPs and node ports; revert releases both", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     const stored = await createStored(t, setTypeExternalName);
     const empty = allocatorState(t);
     const after = putObject(setTypeNodePort);
@@ -79,7 +78,7 @@ describe("type transitions", () => {
   });
 
   it("ClusterIP -> NodePort keeps the IPs and allocates node ports", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t, setIPFamilyPolicy("RequireDualStack"));
     const after = putObject(setTypeNodePort);
     await (await beginUpdate(t, stored, after)).commit();
@@ -88,7 +87,7 @@ describe("type transitions", () => {
   });
 
   it("NodePort -> ClusterIP releases the node ports on commit", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     const stored = await createStored(t, setTypeNodePort);
     const port = stored.spec.ports![0]!.nodePort!;
     const txn = await beginUpdate(t, stored, putObject());
@@ -98,7 +97,7 @@ describe("type transitions", () => {
   });
 
   it("changing a nodePort allocates the new one and releases the old on commit", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     const stored = await createStored(t, setTypeNodePort, setNodePorts(30500));
     const after = putObject(setTypeNodePort, setNodePorts(30501));
     const txn = await beginUpdate(t, stored, after);
@@ -109,7 +108,7 @@ describe("type transitions", () => {
   });
 
   it("a nodePort taken by another service is a 422 and the update allocates nothing", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     await t.ports.allocate(30600); // held by another service
     const stored = await createStored(t, setTypeNodePort, setPorts({ name: "a", port: 80 }, { name: "b", port: 81 }));
     const before = allocatorState(t);
@@ -119,7 +118,7 @@ describe("type transitions", () => {
   });
 
   it("LoadBalancer externalTrafficPolicy Cluster -> Local allocates a HCNP; Local -> Cluster releases it on commit", async () => {
-    const t = makeTestAllocators("v4", validateClusterIPs);
+    const t = makeTestAllocators("v4");
     const stored = await createStored(t, setTypeLoadBalancer, setExternalTrafficPolicy("Cluster"));
     const local = putObject(setTypeLoadBalancer, setExternalTrafficPolicy("Local"));
     await (await beginUpdate(t, stored, local)).commit();
@@ -136,7 +135,7 @@ describe("type transitions", () => {
 
 describe("PreferDualStack stickiness", () => {
   it("a single-stack PreferDualStack service is not upgraded when the cluster becomes dual-stack", async () => {
-    const single = makeTestAllocators("v4", validateClusterIPs);
+    const single = makeTestAllocators("v4");
     const stored = await createStored(single, setIPFamilyPolicy("PreferDualStack"));
     expect(stored.spec.ipFamilies).toEqual(["IPv4"]);
     // The cluster gains IPv6: same IPv4 state, a new IPv6 range.
@@ -146,7 +145,6 @@ describe("PreferDualStack stickiness", () => {
       serviceIPAllocatorsByFamily: new Map([["IPv4", v4], ["IPv6", v6]]),
       defaultServiceIPFamily: "IPv4",
       serviceNodePorts: single.ports,
-      validateClusterIPsRelatedFields: validateClusterIPs,
       log: () => {},
     });
     const t = { alloc: dual, ranges: new Map([["IPv4", v4], ["IPv6", v6]] as const), ports: single.ports };
@@ -167,7 +165,7 @@ describe("PreferDualStack stickiness", () => {
 
 describe("TestUpdatePatchAllocatedValues", () => {
   it("resubmitting without clusterIP(s), nodePorts and HCNP keeps the allocated values", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t, setTypeLoadBalancer, setExternalTrafficPolicy("Local"), setIPFamilyPolicy("PreferDualStack"),
       setPorts({ name: "http", port: 80 }, { name: "https", port: 443 }));
     const before = allocatorState(t);
@@ -183,7 +181,7 @@ describe("TestUpdatePatchAllocatedValues", () => {
   });
 
   it("families are not patched: an omitted list is re-inferred from the patched IPs", async () => {
-    const t = makeTestAllocators("v6v4", validateClusterIPs);
+    const t = makeTestAllocators("v6v4");
     const stored = await createStored(t, setIPFamilyPolicy("RequireDualStack"), setIPFamilies("IPv4", "IPv6"));
     const after = putObject();
     await (await beginUpdate(t, stored, after)).commit();

@@ -7,7 +7,6 @@
  */
 import { parseIPSloppy, StatusError } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import { validateClusterIPs } from "./interim-validation.test.ts";
 import {
   allocatorState,
   beginUpdate,
@@ -52,7 +51,7 @@ describe("TestUpdateIPsFromSingleStack (before: SingleStack IPv4 ClusterIP)", ()
   ];
 
   it.each(rows)("$name", async ({ mode, tweaks, want }) => {
-    const t = makeTestAllocators(mode ?? "v4v6", validateClusterIPs);
+    const t = makeTestAllocators(mode ?? "v4v6");
     const stored = await createStored(t);
     const before = allocatorState(t);
     const after = putObject(...tweaks);
@@ -79,7 +78,7 @@ describe("TestUpdateIPsFromSingleStack (before: SingleStack IPv4 ClusterIP)", ()
   });
 
   it("upgrade with a named secondary IP allocates exactly it; commit keeps it", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t);
     const after = putObject(setIPFamilyPolicy("RequireDualStack"), setClusterIPs(stored.spec.clusterIP!, "2000::1"));
     await (await beginUpdate(t, stored, after)).commit();
@@ -88,7 +87,7 @@ describe("TestUpdateIPsFromSingleStack (before: SingleStack IPv4 ClusterIP)", ()
   });
 
   it("single-dual_ip_in_use: a secondary already taken fails and nothing leaks", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t);
     await t.ranges.get("IPv6")!.allocate(ip("2000::1"));
     const before = allocatorState(t);
@@ -98,14 +97,14 @@ describe("TestUpdateIPsFromSingleStack (before: SingleStack IPv4 ClusterIP)", ()
   });
 
   it("two IPs of one family in an upgrade fail validation", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t);
     const after = putObject(setIPFamilyPolicy("RequireDualStack"), setClusterIPs(stored.spec.clusterIP!, "10.0.0.201"));
     await expect(beginUpdate(t, stored, after)).rejects.toThrow("may specify no more than one IP for each IP family");
   });
 
   it("dry-run upgrade shows the secondary but allocates nothing", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t);
     const before = allocatorState(t);
     const after = putObject(setIPFamilyPolicy("RequireDualStack"));
@@ -116,7 +115,7 @@ describe("TestUpdateIPsFromSingleStack (before: SingleStack IPv4 ClusterIP)", ()
   });
 
   it("a headless service may become dual-stack without any allocation", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t, setHeadless);
     const before = allocatorState(t);
     const after = putObject(setIPFamilyPolicy("RequireDualStack"));
@@ -140,7 +139,7 @@ describe("TestUpdateIPsFromDualStack (before: RequireDualStack IPv4,IPv6)", () =
   ];
 
   it.each(rows)("$name", async ({ tweaks, want }) => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t, setIPFamilyPolicy("RequireDualStack"));
     const before = allocatorState(t);
     const after = putObject(...tweaks);
@@ -162,7 +161,7 @@ describe("TestUpdateIPsFromDualStack (before: RequireDualStack IPv4,IPv6)", () =
   });
 
   it("a reverted downgrade keeps the secondary", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t, setIPFamilyPolicy("RequireDualStack"));
     const before = allocatorState(t);
     await (await beginUpdate(t, stored, putObject(setIPFamilyPolicy("SingleStack")))).revert();
@@ -170,7 +169,7 @@ describe("TestUpdateIPsFromDualStack (before: RequireDualStack IPv4,IPv6)", () =
   });
 
   it("dual-single_wrong_policy: shortened clusterIPs without SingleStack", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t, setIPFamilyPolicy("RequireDualStack"));
     const after = putObject(setIPFamilyPolicy("PreferDualStack"), setClusterIPs(stored.spec.clusterIP!));
     const err = await beginUpdate(t, stored, after).catch((e: unknown) => e);
@@ -179,9 +178,9 @@ describe("TestUpdateIPsFromDualStack (before: RequireDualStack IPv4,IPv6)", () =
   });
 
   it("a dual-stack service on a cluster that lost its secondary family releases nothing there", async () => {
-    const t = makeTestAllocators("v4v6", validateClusterIPs);
+    const t = makeTestAllocators("v4v6");
     const stored = await createStored(t, setIPFamilyPolicy("PreferDualStack"));
-    const v4only = makeTestAllocators("v4", validateClusterIPs);
+    const v4only = makeTestAllocators("v4");
     await v4only.ranges.get("IPv4")!.allocate(ip(stored.spec.clusterIPs![0]!));
     await (await beginUpdate(v4only, stored, putObject(setIPFamilyPolicy("SingleStack")))).commit();
     expect(v4only.ranges.get("IPv4")!.used()).toBe(1);

@@ -4,7 +4,7 @@
  * and the create/update/delete entry points the Service registry calls from
  * BeginCreate, BeginUpdate and AfterDelete.
  */
-import type { FieldError, IPFamily } from "@servicenet/api";
+import { validateServiceClusterIPsRelatedFields, type FieldError, type IPFamily } from "@servicenet/api";
 import type { IPAllocator } from "../ipallocator/interfaces.ts";
 import type { PortAllocatorInterface } from "../portallocator/interfaces.ts";
 import {
@@ -28,8 +28,8 @@ export interface AllocatorsOptions {
   defaultServiceIPFamily: IPFamily;
   /** The `--service-node-port-range` allocator. */
   serviceNodePorts: PortAllocatorInterface;
-  /** `ValidateServiceClusterIPsRelatedFields` (initIPFamilyFields step 4). */
-  validateClusterIPsRelatedFields: (svc: ServiceView) => FieldError[];
+  /** Step 4 of initIPFamilyFields; defaults to @servicenet/api's `validateServiceClusterIPsRelatedFields`. */
+  validateClusterIPsRelatedFields?: (svc: ServiceView) => FieldError[];
   /** Log sink for best-effort cleanup failures; defaults to console.warn for warnings and errors. */
   log?: AllocLogger;
 }
@@ -58,7 +58,7 @@ export class Allocators {
     this.#families = {
       configuredFamilies: new Set(opts.serviceIPAllocatorsByFamily.keys()),
       defaultFamily: opts.defaultServiceIPFamily,
-      validateClusterIPsRelatedFields: opts.validateClusterIPsRelatedFields,
+      validateClusterIPsRelatedFields: opts.validateClusterIPsRelatedFields ?? validateServiceClusterIPsRelatedFields,
     };
     this.#ips = { serviceIPAllocatorsByFamily: opts.serviceIPAllocatorsByFamily, log: this.#log };
   }

@@ -3,7 +3,7 @@
  * tweaks) and storage_test.go's newStorage: the cluster CIDRs 10.0.0.0/16 and
  * 2000::/108 and the default NodePort range. Exported for registry and HTTP tests.
  */
-import { parseCIDR, type FieldError, type IPFamily } from "@servicenet/api";
+import { parseCIDR, type IPFamily } from "@servicenet/api";
 import { seededRandom } from "../allocator/random.ts";
 import { Range } from "../ipallocator/bitmap.ts";
 import { PortAllocator } from "../portallocator/allocator.ts";
@@ -113,11 +113,7 @@ export interface TestAllocators {
 }
 
 /** newStorage's allocators for `mode`, seeded for reproducibility. */
-export function makeTestAllocators(
-  mode: ClusterMode,
-  validateClusterIPsRelatedFields: (svc: ServiceView) => FieldError[],
-  seed = 1,
-): TestAllocators {
+export function makeTestAllocators(mode: ClusterMode, seed = 1): TestAllocators {
   const ranges = new Map<IPFamily, Range>();
   clusterModes[mode].forEach((fam, i) => ranges.set(fam, new Range(parseCIDR(testCIDRs[fam])!, { random: seededRandom(seed + i) })));
   const ports = new PortAllocator(defaultNodePortRange, { random: seededRandom(seed + 7) });
@@ -125,7 +121,6 @@ export function makeTestAllocators(
     serviceIPAllocatorsByFamily: ranges,
     defaultServiceIPFamily: clusterModes[mode][0],
     serviceNodePorts: ports,
-    validateClusterIPsRelatedFields,
     log: () => {},
   });
   return { alloc, ranges, ports };
