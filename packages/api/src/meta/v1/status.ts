@@ -11,7 +11,7 @@ export const StatusCauseSchema = z.object({
   message: z.string().optional(),
   field: z.string().optional(),
 });
-export type StatusCause = z.infer<typeof StatusCauseSchema>;
+// The StatusCause and StatusDetails types are those of src/errors (same shape).
 
 export const StatusDetailsSchema = z.object({
   name: z.string().optional(),
@@ -21,7 +21,6 @@ export const StatusDetailsSchema = z.object({
   causes: z.array(StatusCauseSchema).optional(),
   retryAfterSeconds: z.number().int().optional(),
 });
-export type StatusDetails = z.infer<typeof StatusDetailsSchema>;
 
 export const StatusSchema = z.object({
   kind: z.literal("Status"),
