@@ -3,7 +3,7 @@
  * x clusterIPs x policy x families combination of reference
  * dual-stack-services.md §3.5 (520 cases), through allocateCreate.
  */
-import { parseIPSloppy } from "@servicenet/api";
+import { parseIPSloppy, validateServiceCreate } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { familyOf } from "./helpers.ts";
 import { normalizeClusterIPs } from "./normalize.ts";
@@ -199,6 +199,8 @@ describe("TestCreateInitIPFields", () => {
       return;
     }
     await (await p).commit();
+    // The populated object must pass the validation that runs after allocation.
+    expect(validateServiceCreate(svc)).toEqual([]);
     expect(svc.spec.ipFamilyPolicy).toBe(want.policy);
     expect(svc.spec.ipFamilies).toEqual(want.families);
     if (ips.startsWith("Headless")) {

@@ -1,5 +1,5 @@
 /** Create-path allocation: upstream TestCreateInvalidClusterIPInputs, headless, dry-run, ExternalName, NodePorts, rollback. */
-import { parseIPSloppy, StatusError } from "@servicenet/api";
+import { parseIPSloppy, StatusError, validateServiceCreate } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { normalizeClusterIPs } from "./normalize.ts";
 import {
@@ -86,11 +86,15 @@ describe("TestCreateSkipsAllocationsForHeadless", () => {
     expect([...t.ranges.values()].every((r) => r.used() === 0)).toBe(true);
   });
 
-  it.each([setTypeNodePort, setTypeLoadBalancer])("headless NodePort/LoadBalancer: whatever was allocated is released on revert", async (typ) => {
-    // Upstream rejects these in validation, after allocation; the revert must leave nothing behind.
+  it.each([
+    ["NodePort", setTypeNodePort],
+    ["LoadBalancer", setTypeLoadBalancer],
+  ] as const)("headless %s: validation (after allocation) rejects it and the revert leaves nothing behind", async (kind, typ) => {
     const { t, svc, result } = await create("v4", typ, setClusterIP("None"));
     const txn = await result;
     expect(svc.spec.ports![0]!.nodePort).toBeGreaterThan(0);
+    const errs = validateServiceCreate(svc);
+    expect(errs.map((e) => e.detail)).toContain(`may not be set to 'None' for ${kind} services`);
     await txn.revert();
     expect(allocatorState(t)).toBe(allocatorState(makeTestAllocators("v4")));
   });
