@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BackendName, KubeObject, StoreConfig } from "./interfaces.ts";
@@ -82,6 +82,7 @@ async function run(backend: BackendName, concurrency: number): Promise<Result> {
 }
 
 async function main(): Promise<void> {
+  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   const backends: BackendName[] = ["memory", "sqlite"];
   if (etcdEndpointsFromEnv()) backends.push("etcd");
   else console.warn("bench: SERVICENET_ETCD_ENDPOINTS is unset, skipping etcd");
@@ -95,7 +96,8 @@ async function main(): Promise<void> {
   }
   const out = join(dirname(fileURLToPath(import.meta.url)), "../../bench/results-storage.json");
   mkdirSync(dirname(out), { recursive: true });
-  const env = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "", date: new Date().toISOString() };
+  // The load average says how much the machine was shared while measuring (figures vary with it).
+  const env = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "", loadavg1m: loadavg()[0], date: new Date().toISOString() };
   writeFileSync(out, JSON.stringify({ env, results }, null, 2) + "\n");
   console.log(`wrote ${out}`);
 }
