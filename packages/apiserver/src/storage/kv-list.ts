@@ -58,7 +58,7 @@ export async function listKV(engine: KVEngine, physPrefix: string, logicalPrefix
     try {
       res = await engine.range(cursor, end, { revision, limit: page });
     } catch (e) {
-      if (e instanceof CompactedError) throw StatusError.expired(point.fromContinue ? continueTooOldMsg : listTooOldMsg);
+      if (e instanceof CompactedError) throw point.fromContinue ? expiredContinue(physPrefix + logicalPrefix, cursor) : StatusError.expired(listTooOldMsg);
       throw e;
     }
     revision = res.revision;
@@ -85,4 +85,15 @@ export async function listKV(engine: KVEngine, physPrefix: string, logicalPrefix
     if (!predicate) result.remainingItemCount = await engine.count(resumeKey, end, revision);
   }
   return result;
+}
+
+/**
+ * Upstream's handleCompactedErrorForPaging: 410 with a fresh token (rv -1, "continue at latest") in
+ * the Status's ListMeta, so a client may accept an inconsistent continuation.
+ */
+function expiredContinue(listPrefix: string, nextKey: string): StatusError {
+  const err = StatusError.expired(continueTooOldMsg);
+  // StatusObject types metadata as empty; upstream's Status carries ListMeta, and this is its one use.
+  (err.status.metadata as Record<string, unknown>)["continue"] = encodeContinue(listPrefix, nextKey, -1);
+  return err;
 }
