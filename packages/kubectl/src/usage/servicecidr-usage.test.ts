@@ -93,7 +93,7 @@ describe("serviceCIDRUsage", () => {
     const text = renderUsage(usage);
     expect(text.split("\n")[0]).toBe("NAME         FAMILY   CIDR              STATUS                SIZE                   ALLOCATED   FREE                   USED   STATIC (USED/SIZE)   DYNAMIC (USED/SIZE)");
     expect(text).toContain("kubernetes   IPv6     fd00:10:96::/64   Ready                 18446744073709551615   3           18446744073709551612   0.0%   2/256                1/18446744073709551359");
-    expect(text).toContain("  10.96.0.77      -         <no IPAddress>              legacy/old");
+    expect(text).toContain("  10.96.0.77    -         <no IPAddress>                legacy/old");
     const json = JSON.parse(usageToJSON(usage)) as { items: { size: string }[] };
     expect(json.items[1]?.size).toBe("18446744073709551615");
   });
