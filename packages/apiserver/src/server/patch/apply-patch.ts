@@ -43,6 +43,31 @@ export interface PatchResult {
   created: boolean;
 }
 
+/**
+ * Maximum bracket nesting of a patch body. Kubernetes objects nest about 15
+ * levels; upstream's decoder stops at 10000, but the yaml parser and the
+ * recursive mergers here would exhaust memory long before that.
+ */
+export const maxPatchDepth = 100;
+
+/**
+ * Rejects bodies whose `[`/`{` nesting exceeds maxPatchDepth, before any
+ * parser sees them. Brackets inside strings count too: YAML's quoting rules
+ * are too loose to skip them safely, and over-counting only rejects bodies
+ * with a hundred unclosed brackets inside strings.
+ */
+export function checkNesting(body: string): void {
+  let depth = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxPatchDepth) throw StatusError.badRequest(`error decoding patch: exceeded max depth of ${maxPatchDepth}`);
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) {
+      depth--;
+    }
+  }
+}
+
 /** Translates a JSON.parse message into encoding/json's wording where the case is common. */
 function goJSONError(e: unknown, body: string): string {
   const msg = e instanceof Error ? e.message : String(e);
@@ -81,7 +106,19 @@ export function patchTypeOf(contentType: string): PatchContentType {
  * through server-side apply and may create the object.
  */
 export function applyPatch(contentType: string, current: JSONObject | undefined, patchBody: string, opts: PatchOptions): PatchResult {
+  try {
+    return applyPatchUnguarded(contentType, current, patchBody, opts);
+  } catch (e) {
+    if (e instanceof StatusError) throw e;
+    // Deeply nested input overflows the recursive walkers; upstream's decoder stops at a depth limit with a 400 too.
+    if (e instanceof RangeError) throw StatusError.badRequest(`error decoding patch: ${e.message}`);
+    throw StatusError.internal(e instanceof Error ? e.message : String(e), e);
+  }
+}
+
+function applyPatchUnguarded(contentType: string, current: JSONObject | undefined, patchBody: string, opts: PatchOptions): PatchResult {
   const type = patchTypeOf(contentType);
+  checkNesting(patchBody);
   if (type === "application/apply-patch+yaml") {
     let applied: unknown;
     try {

@@ -5,7 +5,7 @@
  * (a failed `test`, a missing path) is 422 with upstream's generic message.
  */
 import { StatusError } from "@servicenet/api";
-import { clone, deepEqual, isObject, type JSONValue } from "./json-value.ts";
+import { clone, deepEqual, dropUnsafeKeys, isObject, type JSONValue } from "./json-value.ts";
 import { parseIndex, parsePointer } from "./json-pointer.ts";
 
 /** One operation as decoded from the patch body. */
@@ -47,7 +47,7 @@ function jsonKind(v: unknown): string {
 
 /** Applies `ops` to a copy of `doc` and returns it; throws StatusError (422) when an operation fails. */
 export function applyJSONPatch(doc: JSONValue, ops: unknown): JSONValue {
-  const decoded = decodeJSONPatch(ops);
+  const decoded = decodeJSONPatch(dropUnsafeKeys(ops));
   let out = clone(doc);
   for (const op of decoded) {
     try {

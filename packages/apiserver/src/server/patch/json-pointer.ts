@@ -8,7 +8,11 @@ export function parsePointer(pointer: string): string[] {
   return pointer
     .slice(1)
     .split("/")
-    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .map((t) => {
+      if (t === "__proto__") throw new Error(`doc is missing path: "${t}"`);
+      return t;
+    });
 }
 
 /** Builds a pointer from unescaped tokens. */

@@ -26,3 +26,16 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 export function clone<T>(v: T): T {
   return structuredClone(v);
 }
+
+/**
+ * Drops `__proto__` keys, which JSON.parse creates as own properties and a
+ * plain assignment would turn into a prototype change. No Kubernetes type
+ * has such a field, so dropping it is what decoding would do anyway.
+ */
+export function dropUnsafeKeys<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(dropUnsafeKeys) as T;
+  if (!isObject(v)) return v;
+  const out: JSONObject = {};
+  for (const [k, c] of Object.entries(v)) if (k !== "__proto__") out[k] = dropUnsafeKeys(c);
+  return out as T;
+}

@@ -1,6 +1,6 @@
 /** RFC 7386 JSON merge patch (`application/merge-patch+json`). */
 import { StatusError } from "@servicenet/api";
-import { clone, isObject, type JSONValue } from "./json-value.ts";
+import { clone, dropUnsafeKeys, isObject, type JSONValue } from "./json-value.ts";
 
 /**
  * Applies a merge patch: objects merge recursively, `null` deletes a key,
@@ -8,6 +8,7 @@ import { clone, isObject, type JSONValue } from "./json-value.ts";
  * is rejected with 400 as jsonpatch.MergePatch's ErrBadJSONPatch is upstream.
  */
 export function applyMergePatch(doc: JSONValue, patch: unknown): JSONValue {
+  patch = dropUnsafeKeys(patch);
   if (!isObject(patch)) {
     if (isObject(doc)) throw StatusError.badRequest("Invalid JSON Patch");
     return clone(patch as JSONValue);

@@ -6,7 +6,7 @@
  * managers' fields, and record the manager's new field set.
  */
 import { field, StatusError, type StatusCause } from "@servicenet/api";
-import { isObject, type JSONObject, type JSONValue } from "./json-value.ts";
+import { dropUnsafeKeys, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { keyPath, pathString, resetFilter, toFieldSet } from "./fieldpath.ts";
 import { mergeApplied, removePaths } from "./apply-merge.ts";
 import {
@@ -77,6 +77,7 @@ function checkApplied(applied: unknown, fieldManager: string): asserts applied i
  * being created). Throws 409 Conflict with upstream's message unless `force`.
  */
 export function applyServerSideApply(current: JSONObject | undefined, applied: unknown, opts: ApplyOptions): ApplyResult {
+  applied = dropUnsafeKeys(applied);
   checkApplied(applied, opts.fieldManager);
   const kind = String(applied.kind ?? current?.kind ?? "");
   const apiVersion = String(applied.apiVersion ?? current?.apiVersion ?? "");

@@ -7,7 +7,7 @@
  * `$setElementOrder/<f>` (what kubectl apply sends).
  */
 import { StatusError } from "@servicenet/api";
-import { clone, deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
+import { clone, deepEqual, dropUnsafeKeys, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { lookupFieldMeta, type FieldMeta } from "./patch-meta.ts";
 
 const deleteFromPrefix = "$deleteFromPrimitiveList/";
@@ -16,7 +16,7 @@ const orderPrefix = "$setElementOrder/";
 /** Applies a strategic merge patch to a copy of `doc` using the merge rules of `schemaKind`. */
 export function applyStrategicMergePatch(doc: JSONValue, patch: unknown, schemaKind: string): JSONValue {
   if (!isObject(patch)) throw StatusError.badRequest("json: cannot unmarshal array into Go value of type map[string]interface {}");
-  return mergeMap(isObject(doc) ? clone(doc) : {}, patch, { kind: schemaKind, path: [] });
+  return mergeMap(isObject(doc) ? clone(doc) : {}, dropUnsafeKeys(patch), { kind: schemaKind, path: [] });
 }
 
 interface Ctx {
