@@ -116,6 +116,12 @@ describe.skipIf(!haveKubectl)("kubectl explain against the generated OpenAPI", (
     expect(out).toContain("IPFamilyPolicy represents the dual-stack-ness");
   });
 
+  it.each(["1.27", "1.30"].filter((v) => existsSync(`/usr/lib/google-cloud-sdk/bin/kubectl.${v}`)))("kubectl %s create passes its OpenAPI checks", async (v) => {
+    const file = join(cacheDir, "..", `svc-${v}.yaml`);
+    writeFileSync(file, `apiVersion: v1\nkind: Service\nmetadata:\n  name: web${v.replace(".", "")}\n  namespace: default\nspec:\n  ports:\n  - port: 80\n`);
+    expect(await runWith(`/usr/lib/google-cloud-sdk/bin/kubectl.${v}`, "create", "-f", file)).toContain("created");
+  });
+
   it("explain servicecidr.spec resolves the networking.k8s.io/v1 document", async () => {
     const out = await run("explain", "servicecidr.spec");
     expect(out).toContain("GROUP:      networking.k8s.io");
