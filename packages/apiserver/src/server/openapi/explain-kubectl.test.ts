@@ -126,5 +126,6 @@ describe.skipIf(!haveKubectl)("kubectl explain against the generated OpenAPI", (
     const out = await run("explain", "servicecidr.spec");
     expect(out).toContain("GROUP:      networking.k8s.io");
     expect(out).toMatch(/cidrs\s+<\[\]string>/);
+    expect(out).toMatch(/ServiceCIDRSpec define the CIDRs the user wants to use for allocating\s+ClusterIPs for Services\./);
   });
 });

@@ -4,5 +4,6 @@ export { buildOpenAPI, type OpenAPIDocuments, type OpenAPIOptions } from "./docu
 export { schemaNames, apiSchemaModules, packagePrefix, type SchemaModule } from "./schema-names.ts";
 export { groupVersion, gvPath, allVerbs, type OpenAPIResource } from "./resource.ts";
 export { serviceDocs, type FieldDoc } from "./service-descriptions.ts";
+export { networkingDocs } from "./networking-descriptions.ts";
 export type { OpenAPISchema } from "./zod-walk.ts";
 export { encodeOpenAPIV2Proto } from "./proto-v2.ts";

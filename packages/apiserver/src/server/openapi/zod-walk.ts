@@ -9,6 +9,7 @@
  * needs no zod dependency of its own; only the def kinds our API uses are handled.
  */
 import { lookupFieldMeta } from "../patch/index.ts";
+import { networkingDocs } from "./networking-descriptions.ts";
 import { serviceDocs, type FieldDoc } from "./service-descriptions.ts";
 
 export type OpenAPISchema = { [key: string]: unknown };
@@ -192,5 +193,6 @@ function object(ctx: WalkContext, shape: Record<string, ZodLike>, where: Where, 
   return out;
 }
 
-export const defaultDocs = serviceDocs;
+/** Every built-in field doc, by definition name. */
+export const defaultDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>>>> = { ...serviceDocs, ...networkingDocs };
 export type { ZodLike };
