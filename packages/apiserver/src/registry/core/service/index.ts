@@ -27,3 +27,5 @@ export type { ServicePortView, ServiceSpecView, ServiceView } from "./storage/se
 export { MetaTransaction, callbackTransaction, metaTransaction } from "./storage/transaction.ts";
 export type { Transaction, TransactionCallbacks } from "./storage/transaction.ts";
 export { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";
+export { newAllocatorsFromFlags, parseServiceClusterIPRanges } from "./storage/from-flags.ts";
+export type { AllocatorFlags, ServiceClusterIPRanges } from "./storage/from-flags.ts";

@@ -1,0 +1,43 @@
+/**
+ * Service REST strategy (pkg/registry/core/service/strategy.go). ClusterIP and NodePort
+ * allocation is NOT done here: it belongs to the Service storage pipeline (begin -> allocate ->
+ * strategy -> validate -> persist), which is wired in a later step. Until then a Service is
+ * defaulted and validated, and stored with whatever clusterIP(s) it was given.
+ */
+import { setDefaultsService, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate, type Service } from "@servicenet/api";
+import type { KubeObject } from "../../../storage/index.ts";
+import { resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
+import { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";
+import type { ServiceView } from "./storage/service-view.ts";
+
+const asService = (o: KubeObject): Service => o as unknown as Service;
+
+export const serviceStrategy: RESTStrategy = {
+  group: "",
+  kind: "Service",
+  namespaced: true,
+  allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: true,
+  returnDeletedObject: true,
+  defaults: (o) => {
+    (o as { spec?: unknown }).spec ??= {};
+    setDefaultsService(asService(o));
+  },
+  prepareForCreate: (o) => {
+    o["status"] = {};
+  },
+  prepareForUpdate: (o, old) => {
+    if (old["status"] === undefined) delete o["status"];
+    else o["status"] = structuredClone(old["status"]);
+    dropTypeDependentFields(o as unknown as ServiceView, old as unknown as ServiceView);
+    trimFieldsForDualStackDowngrade(o as unknown as ServiceView, old as unknown as ServiceView);
+  },
+  validate: (o) => validateServiceCreate(asService(o)),
+  validateUpdate: (o, old) => validateServiceUpdate(asService(o), asService(old)),
+  subresources: {
+    status: {
+      prepareForUpdate: resetForStatus,
+      validateUpdate: (o, old) => validateServiceStatusUpdate(asService(o), asService(old)),
+    },
+  },
+};
