@@ -1,3 +1,4 @@
 export * from "./name.ts";
 export * from "./labels.ts";
+export * from "./immutable.ts";
 export * from "./object-meta.ts";

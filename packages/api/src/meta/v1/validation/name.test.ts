@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isValidPortName, maskTrailingDash, nameIsDNS1035Label } from "./name.ts";
+import {
+  isDNS1035Label,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isValidPathSegmentName,
+  isValidPortName,
+  maskTrailingDash,
+  nameIsDNS1035Label,
+  nameIsDNSSubdomain,
+} from "./name.ts";
 import { isQualifiedName, isValidLabelValue } from "./labels.ts";
 
 const label1035 =
@@ -33,6 +42,35 @@ describe("DNS name validators (upstream messages)", () => {
     [`${"a".repeat(250)}.com`, ["must be no more than 253 characters"]],
   ])("isDNS1123Subdomain(%j)", (v, want) => expect(isDNS1123Subdomain(v)).toEqual(want));
 
+  it.each<[string, number]>([
+    ["kubernetes", 0],
+    ["a.b-c.d", 0],
+    ["Bad", 1],
+    ["-a", 1],
+    ["a".repeat(254), 1],
+    ["A".repeat(254), 2],
+  ])("isDNS1123Subdomain(%j) has %d errors", (v, n) => {
+    expect(isDNS1123Subdomain(v)).toHaveLength(n);
+  });
+
+  it("isDNS1123Subdomain uses upstream's message text", () => {
+    expect(isDNS1123Subdomain("Bad")[0]).toBe(subdomain);
+  });
+
+  it("lets a generateName prefix end in a dash", () => {
+    expect(nameIsDNSSubdomain("svc-", true)).toEqual([]);
+    expect(nameIsDNSSubdomain("svc-", false)).toHaveLength(1);
+  });
+
+  it.each<[string, string[]]>([
+    ["foo", []],
+    [".", ["may not be '.'"]],
+    ["..", ["may not be '..'"]],
+    ["a/b%", ["may not contain '/'", "may not contain '%'"]],
+  ])("isValidPathSegmentName(%j)", (v, want) => {
+    expect(isValidPathSegmentName(v)).toEqual(want);
+  });
+
   it("masks a trailing dash of a generateName as upstream (drops two characters)", () => {
     expect(maskTrailingDash("abc-")).toBe("aba");
     expect(maskTrailingDash("-")).toBe("-");
@@ -61,6 +99,17 @@ describe("qualified names and label values", () => {
     ["a/", ["name part must be non-empty", nameMsg]],
     ["a/b/c", [expect.stringMatching(/^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/)]],
   ])("isQualifiedName(%j)", (v, want) => expect(isQualifiedName(v)).toEqual(want));
+
+  it.each<[string, number]>([
+    ["kubernetes.io/service-name", 0],
+    ["app", 0],
+    ["/app", 1],
+    ["a/b/c", 1],
+    ["Example.com/app", 1],
+    ["app-", 1],
+  ])("isQualifiedName(%j) has %d errors", (v, n) => {
+    expect(isQualifiedName(v)).toHaveLength(n);
+  });
 
   it.each([
     ["", 0],

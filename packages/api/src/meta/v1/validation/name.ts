@@ -84,6 +84,15 @@ export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(pr
 /** `NameIsDNS1035Label`: Service names. */
 export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
 
+/**
+ * `path.IsValidPathSegmentName`: what may appear as one segment of a REST path
+ * (IPAddress parentRef resource/name/namespace): not "." or "..", no "/" or "%".
+ */
+export function isValidPathSegmentName(name: string): string[] {
+  if (name === "." || name === "..") return [`may not be '${name}'`];
+  return ["/", "%"].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+}
+
 /** `IsValidPortNum`: 1..65535. */
 export function isValidPortNum(port: number): string[] {
   return port >= 1 && port <= 65535 ? [] : [inclusiveRangeError(1, 65535)];

@@ -5,10 +5,9 @@
 import { field, type FieldErrorList } from "../../../errors/index.ts";
 import { finalizerDeleteDependents, finalizerOrphanDependents, type ObjectMeta, type OwnerReference } from "../object-meta.ts";
 import { validateAnnotations, validateLabels, isQualifiedName } from "./labels.ts";
+import { validateImmutableField } from "./immutable.ts";
 import { nameIsDNSLabel, nameIsDNSSubdomain, type NameValidator } from "./name.ts";
 
-/** "field is immutable" (upstream `FieldImmutableErrorMsg`). */
-export const fieldImmutableErrorMsg = "field is immutable";
 const isNegativeErrorMsg = "must be greater than or equal to 0";
 
 export interface ObjectMetaValidationOptions {
@@ -83,8 +82,10 @@ export function validateObjectMeta(meta: ObjectMeta, opts: ObjectMetaValidationO
   return [...errs, ...validateCommon(meta, opts.namespaced, path)];
 }
 
+// These metadata fields are scalars or pointers in Go: absent equals "", but a
+// pointer to 0 (deletionGracePeriodSeconds) differs from nil.
 function immutable(newVal: unknown, oldVal: unknown, path: string): FieldErrorList {
-  return (newVal ?? "") === (oldVal ?? "") ? [] : [field.invalid(path, newVal ?? "", fieldImmutableErrorMsg)];
+  return validateImmutableField(newVal ?? "", oldVal ?? "", path);
 }
 
 /**
