@@ -65,26 +65,43 @@ function jsonResponse(r: Rendered, cache: string, ifNoneMatch: string | undefine
   return { status: 200, headers, body: r.body };
 }
 
-/** Builds the documents for `resources` and returns the request handler. */
-export function createOpenAPIHandlers(resources: readonly OpenAPIResource[], opts: OpenAPIOptions = {}): OpenAPIHandlers {
-  const documents = buildOpenAPI(resources, opts);
-  const v2 = render(documents.v2);
+interface State {
+  documents: OpenAPIDocuments;
+  v2: Rendered;
+  v3: Map<string, Rendered>;
+  index: Rendered;
+}
+
+function renderAll(documents: OpenAPIDocuments): State {
   const v3 = new Map([...documents.v3].map(([gv, doc]) => [gv, render(doc)]));
   const index = render({
     paths: Object.fromEntries([...v3].map(([gv, r]) => [gv, { serverRelativeURL: `/openapi/v3/${gv}?hash=${r.hash}` }])),
   });
+  return { documents, v2: render(documents.v2), v3, index };
+}
+
+/**
+ * Returns the request handler for `resources`. Documents are generated on the
+ * first OpenAPI request (about 0.1-0.2 s for every served kind), not at server
+ * start, so that startup stays fast; the protobuf form is encoded on its first request.
+ */
+export function createOpenAPIHandlers(resources: readonly OpenAPIResource[], opts: OpenAPIOptions = {}): OpenAPIHandlers {
+  let state: State | undefined;
+  const get = (): State => (state ??= renderAll(buildOpenAPI(resources, opts)));
   let proto: Buffer | undefined;
-  // Encoded on first request: most servers never see a client that wants it.
-  const v2proto = (): Buffer => (proto ??= encodeOpenAPIV2Proto(documents.v2));
+  const v2proto = (): Buffer => (proto ??= encodeOpenAPIV2Proto(get().documents.v2));
   const notAcceptable = (): OpenAPIResponse =>
     statusResponse(StatusError.notAcceptable(`only the following media types are accepted: application/json, ${openAPIV2Protobuf}`));
 
   return {
-    documents,
+    get documents() {
+      return get().documents;
+    },
     handle(pathWithQuery, accept, ifNoneMatch) {
       const url = new URL(pathWithQuery, "http://localhost");
       const path = url.pathname.replace(/\/+$/, "");
       if (path !== "/openapi/v2" && path !== "/openapi/v3" && !path.startsWith("/openapi/v3/")) return undefined;
+      const { v2, v3, index } = get();
       if (path === "/openapi/v2" && acceptsV2Protobuf(accept)) {
         const r = jsonResponse(v2, "no-cache, private", ifNoneMatch);
         // kube-apiserver labels it application/octet-stream: Go's mime parser rejects the "@" of the real type.
