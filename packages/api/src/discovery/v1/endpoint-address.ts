@@ -1,10 +1,11 @@
 /**
- * Address checks EndpointSlice validation uses: `IsValidIPv4Address`,
- * `IsValidIPv6Address`, core's `ValidateEndpointIP` and `IsFullyQualifiedDomainName`.
+ * Address checks EndpointSlice validation uses besides core's `ValidateEndpointIP`
+ * (core/v1/validation/special-ip.ts): `IsValidIPv4Address`, `IsValidIPv6Address`
+ * and `IsFullyQualifiedDomainName`.
  */
 import { field, type FieldErrorList } from "../../errors/index.ts";
-import { parseIPSloppy, type IP } from "../../net/index.ts";
-import { isDNS1123Label, isDNS1123Subdomain } from "../../networking/v1/name.ts";
+import { isDNS1123Label, isDNS1123Subdomain } from "../../meta/v1/index.ts";
+import { parseIPSloppy } from "../../net/index.ts";
 
 /** `validation.IsValidIPv4Address`: sloppy parse, family IPv4 (::ffff:a.b.c.d counts). */
 export function isValidIPv4Address(path: string, value: string): FieldErrorList {
@@ -14,26 +15,6 @@ export function isValidIPv4Address(path: string, value: string): FieldErrorList 
 /** `validation.IsValidIPv6Address`. */
 export function isValidIPv6Address(path: string, value: string): FieldErrorList {
   return parseIPSloppy(value)?.family === "IPv6" ? [] : [field.invalid(path, value, "must be a valid IPv6 address")];
-}
-
-// Go's net.IP predicates, on our family-separated addresses.
-const isUnspecified = (ip: IP): boolean => ip.value === 0n;
-const isLoopback = (ip: IP): boolean => (ip.family === "IPv4" ? ip.value >> 24n === 127n : ip.value === 1n);
-const isLinkLocalUnicast = (ip: IP): boolean =>
-  ip.family === "IPv4" ? ip.value >> 16n === 0xa9fen : ip.value >> 118n === 0x3fan; // 169.254/16, fe80::/10
-const isLinkLocalMulticast = (ip: IP): boolean =>
-  ip.family === "IPv4" ? ip.value >> 8n === 0xe00000n : ip.value >> 120n === 0xffn && ((ip.value >> 112n) & 0x0fn) === 2n; // 224.0.0/24, ff02::/16 any flags
-
-/** Core `ValidateEndpointIP`: no unspecified, loopback or link-local (unicast or multicast) endpoints. */
-export function validateEndpointIP(path: string, value: string): FieldErrorList {
-  const ip = parseIPSloppy(value);
-  if (ip === null) return [field.invalid(path, value, "must be a valid IP address")];
-  const errs: FieldErrorList = [];
-  if (isUnspecified(ip)) errs.push(field.invalid(path, value, `may not be unspecified (${value})`));
-  if (isLoopback(ip)) errs.push(field.invalid(path, value, "may not be in the loopback range (127.0.0.0/8, ::1/128)"));
-  if (isLinkLocalUnicast(ip)) errs.push(field.invalid(path, value, "may not be in the link-local range (169.254.0.0/16, fe80::/10)"));
-  if (isLinkLocalMulticast(ip)) errs.push(field.invalid(path, value, "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"));
-  return errs;
 }
 
 /** `validation.IsFullyQualifiedDomainName`: a trailing dot is allowed; at least two labels. */

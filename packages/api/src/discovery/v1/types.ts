@@ -6,19 +6,9 @@
  * validation, not decoding, reports unsupported values with upstream's messages.
  */
 import { z } from "zod";
-import { LocalListMetaSchema, LocalObjectMetaSchema } from "../../networking/v1/meta-local.ts";
+import { ObjectReferenceSchema } from "../../core/v1/object-reference.ts";
+import { ListMetaSchema, ObjectMetaSchema } from "../../meta/v1/index.ts";
 import { discoveryV1APIVersion } from "./constants.ts";
-
-/** core/v1 ObjectReference as used by `targetRef` (kept internal to avoid clashing with core/v1). */
-const TargetRefSchema = z.object({
-  kind: z.string().optional(),
-  namespace: z.string().optional(),
-  name: z.string().optional(),
-  uid: z.string().optional(),
-  apiVersion: z.string().optional(),
-  resourceVersion: z.string().optional(),
-  fieldPath: z.string().optional(),
-});
 
 export const EndpointSliceConditionsSchema = z.object({
   ready: z.boolean().optional(),
@@ -35,7 +25,7 @@ export const EndpointSliceEndpointSchema = z.object({
   addresses: z.array(z.string()).default([]),
   conditions: EndpointSliceConditionsSchema.optional(),
   hostname: z.string().optional(),
-  targetRef: TargetRefSchema.optional(),
+  targetRef: ObjectReferenceSchema.optional(),
   deprecatedTopology: z.record(z.string(), z.string()).optional(),
   nodeName: z.string().optional(),
   zone: z.string().optional(),
@@ -52,7 +42,7 @@ export const EndpointSlicePortSchema = z.object({
 export const EndpointSliceSchema = z.object({
   apiVersion: z.literal(discoveryV1APIVersion).optional(),
   kind: z.literal("EndpointSlice").optional(),
-  metadata: LocalObjectMetaSchema.default({}),
+  metadata: ObjectMetaSchema.default({}),
   addressType: z.string().default(""),
   endpoints: z.array(EndpointSliceEndpointSchema).default([]),
   ports: z.array(EndpointSlicePortSchema).optional(),
@@ -61,7 +51,7 @@ export const EndpointSliceSchema = z.object({
 export const EndpointSliceListSchema = z.object({
   apiVersion: z.literal(discoveryV1APIVersion).optional(),
   kind: z.literal("EndpointSliceList").optional(),
-  metadata: LocalListMetaSchema.default({}),
+  metadata: ListMetaSchema.default({}),
   items: z.array(EndpointSliceSchema),
 });
 

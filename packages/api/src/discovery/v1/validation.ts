@@ -4,20 +4,24 @@
  * defaults before it validates (a port without protocol is otherwise Required).
  */
 import { field, type FieldErrorList } from "../../errors/index.ts";
-import { validateImmutableField } from "../../networking/v1/immutable.ts";
-import { isDNS1123Label, isQualifiedName, isValidLabelValue, nameIsDNSSubdomain, validateLabels, validateObjectMetaLocal } from "../../networking/v1/name.ts";
+import { validateEndpointIP } from "../../core/v1/validation/special-ip.ts";
+import {
+  isQualifiedName,
+  isValidLabelValue,
+  nameIsDNSSubdomain,
+  validateDNS1123Label,
+  validateImmutableField,
+  validateLabels,
+  validateObjectMeta,
+} from "../../meta/v1/index.ts";
 import { deprecatedEndpointSliceAddressTypes, endpointPortProtocols, endpointSliceAddressTypes, endpointSliceLimits as L } from "./constants.ts";
-import { isFullyQualifiedDomainName, isValidIPv4Address, isValidIPv6Address, validateEndpointIP } from "./endpoint-address.ts";
+import { isFullyQualifiedDomainName, isValidIPv4Address, isValidIPv6Address } from "./endpoint-address.ts";
 import type { EndpointSlice, EndpointSliceEndpoint, EndpointSliceHints, EndpointSlicePort } from "./types.ts";
 
 const zoneLabel = "topology.kubernetes.io/zone";
 
 /** `ValidateEndpointSliceName`: a DNS-1123 subdomain. */
 export const validateEndpointSliceName = nameIsDNSSubdomain;
-
-function dns1123Label(path: string, value: string): FieldErrorList {
-  return isDNS1123Label(value).map((m) => field.invalid(path, value, m));
-}
 
 function validateAddresses(ep: EndpointSliceEndpoint, addressType: string, path: string): FieldErrorList {
   const errs: FieldErrorList = [];
@@ -26,8 +30,8 @@ function validateAddresses(ep: EndpointSliceEndpoint, addressType: string, path:
   ep.addresses.forEach((a, i) => {
     const p = `${path}[${i}]`;
     // unknown address types fall through unvalidated, as upstream
-    if (addressType === "IPv4") errs.push(...isValidIPv4Address(p, a), ...validateEndpointIP(p, a));
-    else if (addressType === "IPv6") errs.push(...isValidIPv6Address(p, a), ...validateEndpointIP(p, a));
+    if (addressType === "IPv4") errs.push(...isValidIPv4Address(p, a), ...validateEndpointIP(a, p));
+    else if (addressType === "IPv6") errs.push(...isValidIPv6Address(p, a), ...validateEndpointIP(a, p));
     else if (addressType === "FQDN") errs.push(...isFullyQualifiedDomainName(p, a));
   });
   return errs;
@@ -62,7 +66,7 @@ function validateEndpoint(ep: EndpointSliceEndpoint, addressType: string, path: 
   if (Object.keys(topo).length > L.maxTopologyLabels) errs.push(field.tooMany(topoPath, Object.keys(topo).length, L.maxTopologyLabels));
   errs.push(...validateLabels(topo, topoPath));
   if (zoneLabel in topo) errs.push(field.internal(`${topoPath}[${zoneLabel}]`, "reserved key was not removed in conversion"));
-  if (ep.hostname !== undefined) errs.push(...dns1123Label(`${path}.hostname`, ep.hostname));
+  if (ep.hostname !== undefined) errs.push(...validateDNS1123Label(ep.hostname, `${path}.hostname`));
   if (ep.hints !== undefined) errs.push(...validateHints(ep.hints, `${path}.hints`));
   return errs;
 }
@@ -74,7 +78,7 @@ function validatePorts(ports: readonly EndpointSlicePort[]): FieldErrorList {
   ports.forEach((port, i) => {
     const p = `ports[${i}]`;
     const name = port.name ?? "";
-    if (name.length > 0) errs.push(...dns1123Label(`${p}.name`, name));
+    if (name.length > 0) errs.push(...validateDNS1123Label(name, `${p}.name`));
     if (names.has(name)) errs.push(field.duplicate(`${p}.name`, name));
     else names.add(name);
     if (port.protocol === undefined) errs.push(field.required(`${p}.protocol`));
@@ -95,7 +99,7 @@ function validateAddressType(addressType: string, valid: readonly string[]): Fie
 }
 
 function validate(slice: EndpointSlice, validAddressTypes: readonly string[]): FieldErrorList {
-  const errs = validateObjectMetaLocal(slice.metadata, true, validateEndpointSliceName);
+  const errs = validateObjectMeta(slice.metadata, { namespaced: true, nameValidator: validateEndpointSliceName });
   errs.push(...validateAddressType(slice.addressType, validAddressTypes));
   if (slice.endpoints.length > L.maxEndpoints) errs.push(field.tooMany("endpoints", slice.endpoints.length, L.maxEndpoints));
   else slice.endpoints.forEach((ep, i) => errs.push(...validateEndpoint(ep, slice.addressType, `endpoints[${i}]`)));
