@@ -6,7 +6,14 @@
  * ones with Kubernetes' messages.
  */
 import { z } from "zod";
-import { LocalConditionSchema, LocalListMetaSchema, LocalObjectMetaSchema } from "./meta-local.ts";
+import { ConditionSchema, conditionStatuses, ListMetaSchema, ObjectMetaSchema } from "../../meta/v1/index.ts";
+
+/**
+ * metav1.Condition with `status` limited to True/False/Unknown, as the
+ * ServiceCIDR CRD-style enum marker says; meta/v1's ConditionSchema keeps
+ * `status` a plain string for the kinds (Service) that do not restrict it.
+ */
+const ServiceCIDRConditionSchema = ConditionSchema.extend({ status: z.enum(conditionStatuses) });
 
 /** Builds the ServiceCIDR / IPAddress schemas for one networking.k8s.io version. */
 export function makeNetworkingSchemas<V extends string>(apiVersion: V) {
@@ -15,19 +22,19 @@ export function makeNetworkingSchemas<V extends string>(apiVersion: V) {
     cidrs: z.array(z.string()).optional(),
   });
   const ServiceCIDRStatusSchema = z.object({
-    conditions: z.array(LocalConditionSchema).optional(),
+    conditions: z.array(ServiceCIDRConditionSchema).optional(),
   });
   const ServiceCIDRSchema = z.object({
     apiVersion: z.literal(apiVersion).optional(),
     kind: z.literal("ServiceCIDR").optional(),
-    metadata: LocalObjectMetaSchema.default({}),
+    metadata: ObjectMetaSchema.default({}),
     spec: ServiceCIDRSpecSchema.default({}),
     status: ServiceCIDRStatusSchema.optional(),
   });
   const ServiceCIDRListSchema = z.object({
     apiVersion: z.literal(apiVersion).optional(),
     kind: z.literal("ServiceCIDRList").optional(),
-    metadata: LocalListMetaSchema.default({}),
+    metadata: ListMetaSchema.default({}),
     items: z.array(ServiceCIDRSchema),
   });
 
@@ -44,13 +51,13 @@ export function makeNetworkingSchemas<V extends string>(apiVersion: V) {
   const IPAddressSchema = z.object({
     apiVersion: z.literal(apiVersion).optional(),
     kind: z.literal("IPAddress").optional(),
-    metadata: LocalObjectMetaSchema.default({}),
+    metadata: ObjectMetaSchema.default({}),
     spec: IPAddressSpecSchema.default({}),
   });
   const IPAddressListSchema = z.object({
     apiVersion: z.literal(apiVersion).optional(),
     kind: z.literal("IPAddressList").optional(),
-    metadata: LocalListMetaSchema.default({}),
+    metadata: ListMetaSchema.default({}),
     items: z.array(IPAddressSchema),
   });
 
@@ -68,22 +75,23 @@ export function makeNetworkingSchemas<V extends string>(apiVersion: V) {
 
 export const networkingV1APIVersion = "networking.k8s.io/v1";
 
-const v1 = makeNetworkingSchemas(networkingV1APIVersion);
+export const {
+  ServiceCIDRSpecSchema,
+  ServiceCIDRStatusSchema,
+  ServiceCIDRSchema,
+  ServiceCIDRListSchema,
+  ParentReferenceSchema,
+  IPAddressSpecSchema,
+  IPAddressSchema,
+  IPAddressListSchema,
+} = makeNetworkingSchemas(networkingV1APIVersion);
 
-export const ServiceCIDRSpecSchema = v1.ServiceCIDRSpecSchema;
-export const ServiceCIDRStatusSchema = v1.ServiceCIDRStatusSchema;
-export const ServiceCIDRSchema = v1.ServiceCIDRSchema;
-export const ServiceCIDRListSchema = v1.ServiceCIDRListSchema;
-export const ParentReferenceSchema = v1.ParentReferenceSchema;
-export const IPAddressSpecSchema = v1.IPAddressSpecSchema;
-export const IPAddressSchema = v1.IPAddressSchema;
-export const IPAddressListSchema = v1.IPAddressListSchema;
-
+// The spec, status and reference shapes carry no apiVersion, so v1beta1 shares these types.
 export type ServiceCIDRSpec = z.infer<typeof ServiceCIDRSpecSchema>;
 export type ServiceCIDRStatus = z.infer<typeof ServiceCIDRStatusSchema>;
-export type ServiceCIDR = z.infer<typeof ServiceCIDRSchema>;
-export type ServiceCIDRList = z.infer<typeof ServiceCIDRListSchema>;
 export type ParentReference = z.infer<typeof ParentReferenceSchema>;
 export type IPAddressSpec = z.infer<typeof IPAddressSpecSchema>;
+export type ServiceCIDR = z.infer<typeof ServiceCIDRSchema>;
+export type ServiceCIDRList = z.infer<typeof ServiceCIDRListSchema>;
 export type IPAddress = z.infer<typeof IPAddressSchema>;
 export type IPAddressList = z.infer<typeof IPAddressListSchema>;

@@ -54,6 +54,17 @@ describe("validateServiceCIDR (upstream TestValidateServiceCIDR)", () => {
     expect(validateServiceCIDR(obj).map((e) => `${e.field} ${e.type}`)).toEqual(["metadata.name Invalid", "metadata.namespace Forbidden"]);
     expect(msgs(validateServiceCIDR(sc(["10.0.0.0/24"], "")))).toEqual(["metadata.name: Required value: name or generateName is required"]);
   });
+
+  // The shared meta/v1 validator checks annotations and label keys as upstream's ValidateObjectMeta does.
+  it("validates annotation and label keys with upstream's qualified-name message", () => {
+    const obj = ServiceCIDRSchema.parse({ metadata: { name: "a", annotations: { "a/b/c": "x" }, labels: { "a=b": "x" } }, spec: { cidrs: ["10.0.0.0/24"] } });
+    const got = msgs(validateServiceCIDR(obj));
+    expect(got).toHaveLength(2);
+    expect(got[0]).toBe(
+      "metadata.labels: Invalid value: \"a=b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    );
+    expect(got[1]).toMatch(/^metadata\.annotations: Invalid value: "a\/b\/c": a qualified name must consist of/);
+  });
 });
 
 describe("validateServiceCIDRUpdate", () => {

@@ -5,20 +5,28 @@
  */
 import { field, type FieldErrorList } from "../../errors/index.ts";
 import { isDualStackCIDRStrings, validateCanonicalCIDR, validateCanonicalIP } from "../../net/index.ts";
-import { fieldImmutableErrorMsg, validateImmutableField, validateObjectMetaUpdateLocal } from "./immutable.ts";
-import type { LocalObjectMeta } from "./meta-local.ts";
-import { isDNS1123Subdomain, isValidPathSegmentName, nameIsDNSSubdomain, validateObjectMetaLocal, type NameValidator } from "./name.ts";
+import {
+  fieldImmutableErrorMsg,
+  isDNS1123Subdomain,
+  isValidPathSegmentName,
+  nameIsDNSSubdomain,
+  validateImmutableField,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+  type NameValidator,
+  type ObjectMeta,
+} from "../../meta/v1/index.ts";
 import type { ParentReference } from "./types.ts";
 
 /** What ServiceCIDR validation reads; both API versions satisfy it. */
 export interface ServiceCIDRShape {
-  readonly metadata: LocalObjectMeta;
+  readonly metadata: ObjectMeta;
   readonly spec: { readonly cidrs?: string[] | undefined };
 }
 
 /** What IPAddress validation reads; both API versions satisfy it. */
 export interface IPAddressShape {
-  readonly metadata: LocalObjectMeta;
+  readonly metadata: ObjectMeta;
   readonly spec: { readonly parentRef?: ParentReference | undefined };
 }
 
@@ -34,7 +42,7 @@ export const validateIPAddressName: NameValidator = (name) => validateCanonicalI
  * Prefix length and overlap with other ServiceCIDRs are deliberately not checked.
  */
 export function validateServiceCIDR(obj: ServiceCIDRShape): FieldErrorList {
-  const errs = validateObjectMetaLocal(obj.metadata, false, validateServiceCIDRName);
+  const errs = validateObjectMeta(obj.metadata, { namespaced: false, nameValidator: validateServiceCIDRName });
   const cidrs = obj.spec.cidrs ?? [];
   const p = "spec.cidrs";
   if (cidrs.length === 0) return [...errs, field.required(p, "at least one CIDR required")];
@@ -53,7 +61,7 @@ export function validateServiceCIDR(obj: ServiceCIDRShape): FieldErrorList {
  * the registry strategy does, which checks the added CIDR.
  */
 export function validateServiceCIDRUpdate(update: ServiceCIDRShape, old: ServiceCIDRShape): FieldErrorList {
-  const errs = validateObjectMetaUpdateLocal(update.metadata, old.metadata);
+  const errs = validateObjectMetaUpdate(update.metadata, old.metadata);
   const next = update.spec.cidrs ?? [];
   const prev = old.spec.cidrs ?? [];
   if (next.length === prev.length) {
@@ -70,7 +78,7 @@ export function validateServiceCIDRUpdate(update: ServiceCIDRShape, old: Service
 
 /** `ValidateServiceCIDRStatusUpdate`: metadata update rules only. */
 export function validateServiceCIDRStatusUpdate(update: ServiceCIDRShape, old: ServiceCIDRShape): FieldErrorList {
-  return validateObjectMetaUpdateLocal(update.metadata, old.metadata);
+  return validateObjectMetaUpdate(update.metadata, old.metadata);
 }
 
 /** `validateIPAddressParentReference`. */
@@ -94,7 +102,10 @@ function validateParentReference(ref: ParentReference | undefined): FieldErrorLi
  * broadcast or link-local addresses at the API level) and parentRef is required.
  */
 export function validateIPAddress(obj: IPAddressShape): FieldErrorList {
-  return [...validateObjectMetaLocal(obj.metadata, false, validateIPAddressName), ...validateParentReference(obj.spec.parentRef)];
+  return [
+    ...validateObjectMeta(obj.metadata, { namespaced: false, nameValidator: validateIPAddressName }),
+    ...validateParentReference(obj.spec.parentRef),
+  ];
 }
 
 /**
@@ -103,7 +114,7 @@ export function validateIPAddress(obj: IPAddressShape): FieldErrorList {
  */
 export function validateIPAddressUpdate(update: IPAddressShape, old: IPAddressShape): FieldErrorList {
   return [
-    ...validateObjectMetaUpdateLocal(update.metadata, old.metadata),
+    ...validateObjectMetaUpdate(update.metadata, old.metadata),
     ...validateImmutableField(update.spec.parentRef, old.spec.parentRef, "spec.parentRef"),
   ];
 }
