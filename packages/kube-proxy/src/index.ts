@@ -1,2 +1,5 @@
-/** @servicenet/kube-proxy: an API client of the servicenet apiserver; it talks to it over HTTP only. */
+/** @servicenet/kube-proxy: per-family iptables and nftables proxiers under a meta proxier; an API client over HTTP only. */
 export const componentName = "kube-proxy" as const;
+export * from "./tracker/index.ts";
+export * from "./proxy/index.ts";
+export * from "./iptables/index.ts";
