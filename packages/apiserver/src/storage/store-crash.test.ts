@@ -1,9 +1,12 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { createStore } from "./storage.ts";
 import type { WatchEvent } from "./interfaces.ts";
-import { availableBackends, openTestStore, type TestStore } from "./testing.ts";
+import { availableBackends, lockSharedHistory, openTestStore, type TestStore } from "./testing.ts";
+
+// etcd round trips on a shared 2-core machine can be slow; correctness, not speed, is tested here.
+vi.setConfig({ testTimeout: 20_000 });
 
 const writer = fileURLToPath(new URL("./testdata/crash-writer.mjs", import.meta.url));
 
@@ -45,8 +48,8 @@ describe.each(durable)("crash safety on $backend", ({ backend, available }) => {
   it.skipIf(!available)("a writer killed with SIGKILL mid-burst loses no acknowledged write", { timeout: 30_000 }, async () => {
     t = await openTestStore(backend);
     // The parent's store only owns the data location; the child writes through its own connection.
-    const acked = await writeThenKill(t.config, 400);
-    expect(acked.length).toBeGreaterThanOrEqual(400);
+    const acked = await writeThenKill(t.config, 300);
+    expect(acked.length).toBeGreaterThanOrEqual(300);
     const reopened = await createStore(t.config);
     try {
       const present = new Set((await reopened.list("/registry/configmaps/crash")).items.map((o) => `/registry/configmaps/crash/${o.metadata.name}`));
@@ -59,6 +62,8 @@ describe.each(durable)("crash safety on $backend", ({ backend, available }) => {
   });
 
   it.skipIf(!available)("a watcher in another process sees the writer's events in revision order", { timeout: 30_000 }, async () => {
+    const unlock = await lockSharedHistory(backend);
+    onTestFinished(unlock);
     t = await openTestStore(backend);
     await t.store.create("/registry/unrelated/seed", { metadata: { name: "seed" } });
     const from = await t.store.currentRevision();

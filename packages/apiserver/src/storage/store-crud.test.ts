@@ -1,8 +1,11 @@
 import { StatusError } from "@servicenet/api/errors";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { withGroupResource } from "./group-resource.ts";
 import type { Store } from "./interfaces.ts";
 import { availableBackends, openTestStore, testObject, type TestStore } from "./testing.ts";
+
+// etcd round trips on a shared 2-core machine can be slow; correctness, not speed, is tested here.
+vi.setConfig({ testTimeout: 20_000 });
 
 const key = (name: string): string => `/registry/configmaps/default/${name}`;
 

@@ -1,7 +1,10 @@
 import { StatusError } from "@servicenet/api/errors";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { KubeObject, Store } from "./interfaces.ts";
-import { availableBackends, openTestStore, testObject, type TestStore } from "./testing.ts";
+import { availableBackends, lockSharedHistory, openTestStore, testObject, type TestStore } from "./testing.ts";
+
+// etcd round trips on a shared 2-core machine can be slow; correctness, not speed, is tested here.
+vi.setConfig({ testTimeout: 20_000 });
 
 const dir = "/registry/configmaps/";
 const key = (ns: string, name: string): string => `${dir}${ns}/${name}`;
@@ -27,13 +30,16 @@ async function statusOf(p: Promise<unknown>): Promise<StatusError> {
 describe.each(availableBackends())("list on $backend", ({ backend, available }) => {
   let t: TestStore;
   let store: Store;
+  let unlock: () => Promise<void> = async () => {};
   beforeEach(async () => {
     if (!available) return;
+    unlock = await lockSharedHistory(backend);
     t = await openTestStore(backend);
     store = t.store;
   });
   afterEach(async () => {
     if (available) await t.cleanup();
+    await unlock();
   });
 
   describe.skipIf(!available)("", () => {

@@ -1,7 +1,10 @@
 import { StatusError } from "@servicenet/api/errors";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Store, TxnOp } from "./interfaces.ts";
 import { availableBackends, openTestStore, testObject, type TestStore } from "./testing.ts";
+
+// etcd round trips on a shared 2-core machine can be slow; correctness, not speed, is tested here.
+vi.setConfig({ testTimeout: 20_000 });
 
 const svc = (name: string): string => `/registry/services/specs/default/${name}`;
 const ip = (addr: string): string => `/registry/ipaddresses/${addr}`;

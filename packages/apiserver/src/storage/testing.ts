@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Etcd3, EtcdLockFailedError } from "etcd3";
 import type { BackendName, KubeObject, Store, StoreConfig, WatchEvent } from "./interfaces.ts";
 import { createStore } from "./storage.ts";
 
@@ -62,7 +63,7 @@ export function testObject(name: string, extra: Record<string, unknown> = {}): K
 }
 
 /** Reads events until `n` arrived (or throws after `timeoutMs`), then closes the watch. */
-export async function collect(watch: AsyncIterable<WatchEvent>, n: number, timeoutMs = 3000): Promise<WatchEvent[]> {
+export async function collect(watch: AsyncIterable<WatchEvent>, n: number, timeoutMs = 10_000): Promise<WatchEvent[]> {
   const out: WatchEvent[] = [];
   const it = watch[Symbol.asyncIterator]();
   const deadline = Date.now() + timeoutMs;
@@ -78,4 +79,34 @@ export async function collect(watch: AsyncIterable<WatchEvent>, n: number, timeo
     await it.return?.();
   }
   return out;
+}
+
+/**
+ * A shared etcd has one history for everybody: a test that compacts it would break a concurrently
+ * running test (another vitest worker) that reads or watches from an old revision. Tests of either
+ * kind hold this cross-process lock (an etcd lock) while they run; other backends need none.
+ * Returns the release function.
+ */
+export async function lockSharedHistory(backend: BackendName): Promise<() => Promise<void>> {
+  const endpoints = etcdEndpointsFromEnv();
+  if (backend !== "etcd" || !endpoints) return async () => {};
+  const client = new Etcd3({ hosts: endpoints });
+  const lock = client.lock("/servicenet-test-locks/storage-history").ttl(30);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await lock.acquire();
+      break;
+    } catch (e) {
+      if (!(e instanceof EtcdLockFailedError) || Date.now() > deadline) {
+        client.close();
+        throw e;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+  return async () => {
+    await lock.release().catch(() => {});
+    client.close();
+  };
 }

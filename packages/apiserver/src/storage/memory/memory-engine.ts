@@ -15,6 +15,7 @@ interface Version {
 interface Subscriber {
   start: string;
   end: string;
+  from: number;
   handlers: KVWatchHandlers;
 }
 
@@ -88,7 +89,7 @@ class MemoryEngine implements KVEngine {
       return () => {};
     }
     const past = this.log.filter((e) => e.kv.modRevision >= fromRevision && e.kv.key >= start && e.kv.key < end);
-    const sub: Subscriber = { start, end, handlers };
+    const sub: Subscriber = { start, end, from: fromRevision, handlers };
     this.subscribers.add(sub);
     // Synchronous replay: nothing can be written between the replay and the subscription.
     if (past.length > 0) handlers.onEvents(past);
@@ -154,7 +155,7 @@ class MemoryEngine implements KVEngine {
   private publish(events: KVEvent[]): void {
     if (events.length === 0) return;
     for (const sub of this.subscribers) {
-      const mine = events.filter((e) => e.kv.key >= sub.start && e.kv.key < sub.end);
+      const mine = events.filter((e) => e.kv.modRevision >= sub.from && e.kv.key >= sub.start && e.kv.key < sub.end);
       if (mine.length > 0) sub.handlers.onEvents(mine);
       sub.handlers.onProgress?.(this.revision);
     }
