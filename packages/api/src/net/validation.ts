@@ -20,7 +20,10 @@ export const invalidIPMessage = "must be a valid IP address, (e.g. 10.9.8.7 or 2
 export const invalidCIDRMessage = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 export const invalidInterfaceAddressMessage = "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)";
 
-const canonicalMessage = (canonical: string): string => `must be in canonical form (${JSON.stringify(canonical)})`;
+/** No error when `value` is written exactly as `canonical`; else upstream's "must be in canonical form". */
+function requireCanonical(path: string, value: string, canonical: string): FieldErrorList {
+  return value === canonical ? [] : [field.invalid(path, value, `must be in canonical form (${JSON.stringify(canonical)})`)];
+}
 
 /**
  * Legacy IP validation (`IsValidIPForLegacyField`): sloppy parse; with
@@ -46,8 +49,7 @@ export function isValidIP(path: string, value: string): FieldErrorList {
 export function validateCanonicalIP(path: string, value: string): FieldErrorList {
   const errs = isValidIPForLegacyField(path, value, true);
   if (errs.length > 0) return errs;
-  const canonical = formatIP(parseIPSloppy(value)!);
-  return value === canonical ? [] : [field.invalid(path, value, canonicalMessage(canonical))];
+  return requireCanonical(path, value, formatIP(parseIPSloppy(value)!));
 }
 
 /**
@@ -74,8 +76,7 @@ export function isValidCIDR(path: string, value: string): FieldErrorList {
 export function validateCanonicalCIDR(path: string, value: string): FieldErrorList {
   const errs = isValidCIDRForLegacyField(path, value, true);
   if (errs.length > 0) return errs;
-  const canonical = formatCIDR(parseCIDRSloppy(value)!);
-  return value === canonical ? [] : [field.invalid(path, value, canonicalMessage(canonical))];
+  return requireCanonical(path, value, formatCIDR(parseCIDRSloppy(value)!));
 }
 
 /** Upstream `IsValidInterfaceAddress`: an "ifaddr" CIDR such as 192.168.1.5/24, in canonical form. */
@@ -83,6 +84,5 @@ export function isValidInterfaceAddress(path: string, value: string): FieldError
   const c = parseCIDRSloppy(value);
   const ip = c === null ? null : parseIPSloppy(value.slice(0, value.indexOf("/")));
   if (c === null || ip === null) return [field.invalid(path, value, invalidInterfaceAddressMessage)];
-  const canonical = `${formatIP(ip)}/${c.prefix}`;
-  return value === canonical ? [] : [field.invalid(path, value, canonicalMessage(canonical))];
+  return requireCanonical(path, value, `${formatIP(ip)}/${c.prefix}`);
 }
