@@ -5,16 +5,16 @@
  */
 import { field, type FieldErrorList } from "../../errors/index.ts";
 import { isDNS1123Label, isDNS1123Subdomain } from "../../meta/v1/index.ts";
-import { parseIPSloppy } from "../../net/index.ts";
+import { isIPv4String, isIPv6String } from "../../net/index.ts";
 
 /** `validation.IsValidIPv4Address`: sloppy parse, family IPv4 (::ffff:a.b.c.d counts). */
 export function isValidIPv4Address(path: string, value: string): FieldErrorList {
-  return parseIPSloppy(value)?.family === "IPv4" ? [] : [field.invalid(path, value, "must be a valid IPv4 address")];
+  return isIPv4String(value) ? [] : [field.invalid(path, value, "must be a valid IPv4 address")];
 }
 
 /** `validation.IsValidIPv6Address`. */
 export function isValidIPv6Address(path: string, value: string): FieldErrorList {
-  return parseIPSloppy(value)?.family === "IPv6" ? [] : [field.invalid(path, value, "must be a valid IPv6 address")];
+  return isIPv6String(value) ? [] : [field.invalid(path, value, "must be a valid IPv6 address")];
 }
 
 /** `validation.IsFullyQualifiedDomainName`: a trailing dot is allowed; at least two labels. */
