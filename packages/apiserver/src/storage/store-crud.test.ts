@@ -36,7 +36,8 @@ describe.each(availableBackends())("store CRUD on $backend", ({ backend, availab
       expect(obj.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       expect(obj.metadata.generation).toBe(1);
       expect(await store.get(key("a"))).toEqual(obj);
-      expect(await store.currentRevision()).toBe(Number(obj.metadata.resourceVersion));
+      // A shared etcd has other writers, so the global revision is only exact on private stores.
+      if (backend !== "etcd") expect(await store.currentRevision()).toBe(Number(obj.metadata.resourceVersion));
     });
 
     it("keeps a uid the registry already set", async () => {
@@ -61,7 +62,7 @@ describe.each(availableBackends())("store CRUD on $backend", ({ backend, availab
       const obj = await store.create(key("d"), testObject("d"), { dryRun: true });
       expect(obj.metadata.resourceVersion).toBeUndefined();
       expect(await store.get(key("d"), { ignoreNotFound: true })).toBeNull();
-      expect(await store.currentRevision()).toBe(rev);
+      if (backend !== "etcd") expect(await store.currentRevision()).toBe(rev); // etcd: shared, other writers
     });
 
     it("delete returns the last state and removes the key", async () => {
