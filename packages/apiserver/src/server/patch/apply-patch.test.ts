@@ -60,3 +60,25 @@ describe("applyPatch", () => {
     expect(s.message.startsWith(message)).toBe(true);
   });
 });
+
+describe("kubectl apply --server-side after client-side apply (csaupgrade)", () => {
+  it("takes the managedFields kubectl writes with a JSON patch, then applies without conflict", () => {
+    const now2 = new Date("2026-12-02T11:00:00Z");
+    // 1. kubectl apply (client-side) created the object: an Update entry for kubectl-client-side-apply.
+    const created = applyPatch("application/merge-patch+json", { ...live, metadata: { ...(live.metadata as JSONObject), resourceVersion: "5" } }, '{"spec":{"ports":[{"port":80,"protocol":"TCP","targetPort":8080}]}}', { ...opts, fieldManager: "kubectl-client-side-apply" }).object;
+    const csa = ((created.metadata as JSONObject).managedFields as JSONObject[])[0] as JSONObject;
+    expect(csa.manager).toBe("kubectl-client-side-apply");
+    // 2. kubectl moves those fields to its Apply manager with a JSON patch guarded by resourceVersion.
+    const upgraded = { ...csa, manager: "kubectl", operation: "Apply" };
+    const jsonPatch = JSON.stringify([
+      { op: "test", path: "/metadata/resourceVersion", value: "5" },
+      { op: "replace", path: "/metadata/managedFields", value: [upgraded] },
+    ]);
+    const migrated = applyPatch("application/json-patch+json", created, jsonPatch, { ...opts, fieldManager: "kubectl" }).object;
+    expect((migrated.metadata as JSONObject).managedFields).toEqual([upgraded]);
+    // 3. The server-side apply of a changed targetPort now belongs to kubectl: no conflict.
+    const applied = applyPatch("application/apply-patch+yaml", migrated, '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"ports":[{"port":80,"targetPort":9090}],"selector":{"app":"web"}}}', { ...opts, fieldManager: "kubectl", now: now2 }).object;
+    expect(((applied.spec as JSONObject).ports as JSONObject[])[0]?.targetPort).toBe(9090);
+    expect(((applied.metadata as JSONObject).managedFields as JSONObject[]).map((m) => m.manager)).toEqual(["kubectl"]);
+  });
+});
