@@ -1,5 +1,6 @@
 /** Session affinity, traffic policies, healthCheckNodePort and loadBalancerClass rules of Services. */
 import { field, type FieldErrorList } from "../../../errors/index.ts";
+import { fieldImmutableErrorMsg } from "../../../meta/v1/validation/immutable.ts";
 import { isValidPortNum } from "../../../meta/v1/validation/name.ts";
 import { validateQualifiedName } from "../../../meta/v1/validation/labels.ts";
 import {
@@ -66,7 +67,7 @@ export function validateServiceExternalTrafficPolicy(svc: Service): FieldErrorLi
 /** healthCheckNodePort is immutable while both old and new need a health check. */
 export function validateServiceExternalTrafficFieldsUpdate(before: Service, after: Service): FieldErrorList {
   if (needsHealthCheck(before.spec) && needsHealthCheck(after.spec) && (after.spec.healthCheckNodePort ?? 0) !== (before.spec.healthCheckNodePort ?? 0)) {
-    return [field.forbidden("spec.healthCheckNodePort", "field is immutable")];
+    return [field.forbidden("spec.healthCheckNodePort", fieldImmutableErrorMsg)];
   }
   return [];
 }
