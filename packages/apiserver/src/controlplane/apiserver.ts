@@ -1,0 +1,120 @@
+/**
+ * `startApiServer`: storage, bootstrap namespaces, TLS, token authentication and the HTTP(S)
+ * server in one call, for `servicenet up`, tests and e2e.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { StatusError } from "@servicenet/api";
+import { parseTokenFile, type UserInfo } from "../server/auth.ts";
+import { startServer, type RunningServer } from "../server/server.ts";
+import { ensureServingCerts } from "../server/tls.ts";
+import { createStore, type Store, type StoreConfig } from "../storage/index.ts";
+import { kubeconfigText } from "./kubeconfig.ts";
+
+export interface StartApiServerOptions {
+  /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
+  storage?: StoreConfig | Store;
+  /** Certificates and the token file live here; without it certs go nowhere and TLS is off unless `tls` is given. */
+  dataDir?: string;
+  /** true: serve HTTPS with certs from `dataDir`/pki (generated on first start); false: plain HTTP. */
+  tls?: boolean;
+  /** false disables bearer-token authentication (in-process tests only). Default true. */
+  auth?: boolean;
+  /** The token to accept; default: read from / generated into `dataDir`/tokens.csv, or random. */
+  token?: string;
+  host?: string;
+  port?: number;
+  log?: (line: string) => void;
+}
+
+export interface ApiServer {
+  url: string;
+  port: number;
+  /** The bearer token clients must send (undefined when auth is off). */
+  token: string | undefined;
+  /** PEM CA certificate of the serving certificate (undefined for HTTP). */
+  caCert: string | undefined;
+  store: Store;
+  server: RunningServer;
+  /** A kubeconfig for this server. */
+  kubeconfig(): string;
+  close(): Promise<void>;
+}
+
+/** Namespaces every cluster starts with. */
+export const bootstrapNamespaces = ["default", "kube-system", "kube-public", "kube-node-lease"] as const;
+
+function isStore(s: StoreConfig | Store): s is Store {
+  return typeof (s as Store).watch === "function";
+}
+
+function loadOrCreateToken(dataDir: string | undefined, given: string | undefined): Map<string, UserInfo> & { primary: string } {
+  let text: string;
+  const file = dataDir ? join(dataDir, "tokens.csv") : undefined;
+  if (given !== undefined) text = `${given},admin,admin,"system:masters"\n`;
+  else if (file && existsSync(file)) text = readFileSync(file, "utf8");
+  else {
+    text = `${randomBytes(24).toString("hex")},admin,admin,"system:masters"\n`;
+    if (file) writeFileSync(file, text, { mode: 0o600 });
+  }
+  const tokens = parseTokenFile(text) as Map<string, UserInfo> & { primary: string };
+  const first = [...tokens.keys()][0];
+  if (first === undefined) throw new Error(`token file ${file ?? ""} has no tokens`);
+  tokens.primary = first;
+  return tokens;
+}
+
+async function bootstrap(server: RunningServer): Promise<void> {
+  const ns = server.registry.stores.get("namespaces");
+  if (!ns) return;
+  for (const name of bootstrapNamespaces) {
+    try {
+      await ns.create(undefined, { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+    } catch (e) {
+      if (!(e instanceof StatusError && e.reason === "AlreadyExists")) throw e;
+    }
+  }
+}
+
+/** Starts an apiserver; resolves when it listens and the bootstrap namespaces exist. */
+export async function startApiServer(o: StartApiServerOptions = {}): Promise<ApiServer> {
+  const owned = !(o.storage && isStore(o.storage));
+  if (o.dataDir) mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+  const store = o.storage && isStore(o.storage) ? o.storage : await createStore(o.storage ?? { backend: "memory" });
+  const useTLS = o.tls ?? o.dataDir !== undefined;
+  if (useTLS && !o.dataDir) throw new Error("startApiServer: tls needs a dataDir for its certificates");
+  const certs = useTLS ? ensureServingCerts(join(o.dataDir!, "pki")) : undefined;
+  const tokens = o.auth === false ? undefined : loadOrCreateToken(o.dataDir, o.token);
+  let ready = false;
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      store,
+      ...(tokens ? { tokens } : {}),
+      ...(certs ? { tls: { key: certs.key, cert: certs.cert } } : {}),
+      ...(o.host ? { host: o.host } : {}),
+      port: o.port ?? 0,
+      ready: () => ready,
+      ...(o.log ? { log: o.log } : {}),
+    });
+  } catch (e) {
+    if (owned) await store.close();
+    throw e;
+  }
+  await bootstrap(server);
+  ready = true;
+  return {
+    url: server.url,
+    port: server.port,
+    token: tokens?.primary,
+    caCert: certs?.caCert,
+    store,
+    server,
+    kubeconfig: () => kubeconfigText({ server: server.url, token: tokens?.primary ?? "", ...(certs ? { caCert: certs.caCert } : {}) }),
+    close: async () => {
+      await server.close();
+      if (owned) await store.close();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/** The kubeconfig `servicenet up` writes for kubectl and the other components. */
+import { writeFileSync } from "node:fs";
+import { stringify } from "yaml";
+
+export interface KubeconfigOptions {
+  server: string;
+  caCert?: string;
+  token: string;
+  name?: string;
+}
+
+/** Kubeconfig YAML text for one cluster, user and context, all named `servicenet`. */
+export function kubeconfigText(o: KubeconfigOptions): string {
+  const name = o.name ?? "servicenet";
+  return stringify({
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [{ name, cluster: { server: o.server, ...(o.caCert ? { "certificate-authority-data": Buffer.from(o.caCert).toString("base64") } : {}) } }],
+    users: [{ name, user: { token: o.token } }],
+    contexts: [{ name, context: { cluster: name, user: name, namespace: "default" } }],
+    "current-context": name,
+    preferences: {},
+  });
+}
+
+/** Writes the kubeconfig with owner-only permissions (it holds a token). */
+export function writeKubeconfig(path: string, o: KubeconfigOptions): void {
+  writeFileSync(path, kubeconfigText(o), { mode: 0o600 });
+}

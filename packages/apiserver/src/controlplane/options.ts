@@ -1,0 +1,94 @@
+/**
+ * `servicenet up` flags, parsed and validated (kube-apiserver's names where one exists).
+ */
+import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR } from "@servicenet/api";
+
+export const clusterModes = ["v4", "v6", "v4v6", "v6v4"] as const;
+export type ClusterMode = (typeof clusterModes)[number];
+
+export const defaultServiceClusterIPRange = "10.96.0.0/16,fd00:10:96::/112";
+export const defaultPort = 6443;
+
+export interface UpOptions {
+  /** Service CIDRs in primary-first order, already arranged for `mode`. */
+  serviceClusterIPRanges: string[];
+  mode: ClusterMode;
+  /** etcd client URLs; empty means embedded SQLite. */
+  datastoreEndpoints: string[];
+  port: number;
+  bindAddress: string;
+  dataDir: string;
+  help: boolean;
+}
+
+export const usage = `Usage: servicenet up [flags]
+
+  --service-cluster-ip-range <cidrs>  Service CIDRs, comma separated (default ${defaultServiceClusterIPRange})
+  --mode v4|v6|v4v6|v6v4              cluster IP families; picks and orders the ranges (default v4v6)
+  --datastore-endpoint <url>          etcd client URL(s), comma separated (default: embedded SQLite)
+  --port <n>                          HTTPS port (default ${defaultPort}; 0 picks a free one)
+  --bind-address <ip>                 listen address (default 127.0.0.1)
+  --data-dir <dir>                    state directory (default ./.servicenet)
+`;
+
+/** Orders and filters ranges by family for the mode; throws when the mode cannot be met. */
+export function rangesForMode(ranges: readonly string[], mode: ClusterMode): string[] {
+  const v4 = ranges.find((r) => ipFamilyOfCIDRString(r) === "IPv4");
+  const v6 = ranges.find((r) => ipFamilyOfCIDRString(r) === "IPv6");
+  const need = (r: string | undefined, fam: string): string => {
+    if (r === undefined) throw new Error(`--mode ${mode} needs an ${fam} range in --service-cluster-ip-range`);
+    return r;
+  };
+  switch (mode) {
+    case "v4":
+      return [need(v4, "IPv4")];
+    case "v6":
+      return [need(v6, "IPv6")];
+    case "v4v6":
+      return [need(v4, "IPv4"), need(v6, "IPv6")];
+    case "v6v4":
+      return [need(v6, "IPv6"), need(v4, "IPv4")];
+  }
+}
+
+function value(argv: readonly string[], i: number, flag: string): string {
+  const v = argv[i + 1];
+  if (v === undefined || v.startsWith("--")) throw new Error(`flag ${flag} needs a value`);
+  return v;
+}
+
+/** Parses argv (without node and script). `--flag=value` and `--flag value` both work. */
+export function parseUpOptions(argv: readonly string[]): UpOptions {
+  const raw: Record<string, string> = {};
+  let help = false;
+  const args = argv.flatMap((a) => (a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a]));
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "up") continue;
+    if (a === "-h" || a === "--help") {
+      help = true;
+      continue;
+    }
+    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--port", "--bind-address", "--data-dir"].includes(a)) throw new Error(`unknown flag: ${a}`);
+    raw[a.slice(2)] = value(args, i, a);
+    i++;
+  }
+  const ranges = (raw["service-cluster-ip-range"] ?? defaultServiceClusterIPRange).split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const r of ranges) if (parseCIDR(r) === null) throw new Error(`--service-cluster-ip-range: invalid CIDR ${JSON.stringify(r)}`);
+  if (ranges.length > 2 || (ranges.length === 2 && !isDualStackCIDRStrings(ranges))) throw new Error("--service-cluster-ip-range: at most one IPv4 and one IPv6 CIDR");
+  const explicitMode = raw["mode"];
+  if (explicitMode !== undefined && !(clusterModes as readonly string[]).includes(explicitMode)) throw new Error(`--mode must be one of ${clusterModes.join(", ")}`);
+  // Without --mode, the ranges as given decide (first family primary).
+  const mode = (explicitMode ?? (ranges.length === 2 ? (ipFamilyOfCIDRString(ranges[0]!) === "IPv4" ? "v4v6" : "v6v4") : ipFamilyOfCIDRString(ranges[0] ?? "") === "IPv6" ? "v6" : "v4")) as ClusterMode;
+  const port = Number(raw["port"] ?? defaultPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: invalid port ${raw["port"]}`);
+  return {
+    serviceClusterIPRanges: rangesForMode(ranges, mode),
+    mode,
+    datastoreEndpoints: raw["datastore-endpoint"] ? raw["datastore-endpoint"].split(",").map((s) => s.trim()) : [],
+    port,
+    bindAddress: raw["bind-address"] ?? "127.0.0.1",
+    dataDir: raw["data-dir"] ?? ".servicenet",
+    help,
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Event REST strategy (pkg/registry/core/event/strategy.go), with the involvedObject.* field
+ * selectors `kubectl describe` uses to find an object's events.
+ */
+import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMeta } from "@servicenet/api";
+import type { KubeObject } from "../../../storage/index.ts";
+import type { RESTStrategy } from "../../generic/strategy.ts";
+
+const involvedFields = ["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"] as const;
+
+const meta = (o: KubeObject): ObjectMeta => o.metadata as ObjectMeta;
+
+export const eventStrategy: RESTStrategy = {
+  group: "",
+  kind: "Event",
+  namespaced: true,
+  allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: true,
+  prepareForCreate: () => {},
+  prepareForUpdate: () => {},
+  validate: (o) => validateObjectMeta(meta(o), { namespaced: true }),
+  validateUpdate: (o, old) => validateObjectMetaUpdate(meta(o), meta(old)),
+  selectableFieldNames: [...involvedFields.map((f) => `involvedObject.${f}`), "reason", "reportingComponent", "source", "type"],
+  selectableFields: (o) => {
+    const inv = (o["involvedObject"] ?? {}) as Record<string, unknown>;
+    const source = (o["source"] ?? {}) as Record<string, unknown>;
+    const out: Record<string, string> = {};
+    for (const f of involvedFields) out[`involvedObject.${f}`] = String(inv[f] ?? "");
+    out["reason"] = String(o["reason"] ?? "");
+    out["reportingComponent"] = String(o["reportingComponent"] ?? "");
+    out["source"] = String(source["component"] ?? o["reportingComponent"] ?? "");
+    out["type"] = String(o["type"] ?? "");
+    return out;
+  },
+};

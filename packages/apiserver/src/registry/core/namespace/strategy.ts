@@ -1,0 +1,34 @@
+/**
+ * Namespace REST strategy (pkg/registry/core/namespace/strategy.go). Deletion is handled by the
+ * registry's namespace deleter (see controlplane), which empties the namespace synchronously.
+ */
+import { namespaceCreateFinalizers, setDefaultsNamespace, validateNamespace, validateNamespaceUpdate, type Namespace } from "@servicenet/api";
+import type { KubeObject } from "../../../storage/index.ts";
+import { resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
+
+const asNamespace = (o: KubeObject): Namespace => o as unknown as Namespace;
+
+export const namespaceStrategy: RESTStrategy = {
+  group: "",
+  kind: "Namespace",
+  namespaced: false,
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  returnDeletedObject: true,
+  defaults: (o) => void setDefaultsNamespace(asNamespace(o)),
+  prepareForCreate: (o) => {
+    o["spec"] = { finalizers: [...namespaceCreateFinalizers] };
+    o["status"] = { phase: "Active" };
+    setDefaultsNamespace(asNamespace(o));
+  },
+  prepareForUpdate: (o, old) => {
+    o["spec"] = structuredClone(old["spec"] ?? {});
+    o["status"] = structuredClone(old["status"] ?? {});
+    setDefaultsNamespace(asNamespace(o));
+  },
+  validate: (o) => validateNamespace(asNamespace(o)),
+  validateUpdate: (o, old) => validateNamespaceUpdate(asNamespace(o), asNamespace(old)),
+  selectableFieldNames: ["status.phase"],
+  selectableFields: (o) => ({ "status.phase": String(((o["status"] ?? {}) as Record<string, unknown>)["phase"] ?? "") }),
+  subresources: { status: { prepareForUpdate: resetForStatus, validateUpdate: (o, old) => validateNamespaceUpdate(asNamespace(o), asNamespace(old)) } },
+};

@@ -1,0 +1,49 @@
+/**
+ * Pod REST strategy: the subset service networking needs (pod IPs, ready condition, node name).
+ * Upstream's full PodSpec validation is out of scope; spec changes other than through the
+ * status subresource are accepted as stored.
+ */
+import { setDefaultsPod, validateObjectMetaUpdate, validatePod, type Pod } from "@servicenet/api";
+import type { KubeObject } from "../../../storage/index.ts";
+import { resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
+
+const asPod = (o: KubeObject): Pod => o as unknown as Pod;
+const metaUpdate = (o: KubeObject, old: KubeObject) => validateObjectMetaUpdate(asPod(o).metadata, asPod(old).metadata);
+
+export const podStrategy: RESTStrategy = {
+  group: "",
+  kind: "Pod",
+  namespaced: true,
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  returnDeletedObject: true,
+  defaults: (o) => {
+    (o as { spec?: { containers?: unknown[] } }).spec ??= { containers: [] };
+    setDefaultsPod(asPod(o));
+  },
+  prepareForCreate: (o) => {
+    o["status"] = { phase: "Pending", qosClass: "BestEffort", ...((o["status"] as object | undefined) ?? {}) };
+  },
+  prepareForUpdate: (o, old) => {
+    if (old["status"] === undefined) delete o["status"];
+    else o["status"] = structuredClone(old["status"]);
+  },
+  validate: (o) => validatePod(asPod(o)),
+  validateUpdate: (o, old) => [...metaUpdate(o, old), ...validatePod(asPod(o))],
+  selectableFieldNames: ["spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"],
+  selectableFields: (o) => {
+    const spec = (o["spec"] ?? {}) as Record<string, unknown>;
+    const status = (o["status"] ?? {}) as Record<string, unknown>;
+    return {
+      "spec.nodeName": String(spec["nodeName"] ?? ""),
+      "spec.restartPolicy": String(spec["restartPolicy"] ?? ""),
+      "spec.schedulerName": String(spec["schedulerName"] ?? ""),
+      "spec.serviceAccountName": String(spec["serviceAccountName"] ?? ""),
+      "spec.hostNetwork": String(spec["hostNetwork"] ?? false),
+      "status.phase": String(status["phase"] ?? ""),
+      "status.podIP": String(status["podIP"] ?? ""),
+      "status.nominatedNodeName": String(status["nominatedNodeName"] ?? ""),
+    };
+  },
+  subresources: { status: { prepareForUpdate: resetForStatus, validateUpdate: metaUpdate } },
+};

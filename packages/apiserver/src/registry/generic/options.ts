@@ -1,0 +1,55 @@
+/** Options of the generic REST store's verbs, already parsed from the query string and body. */
+import type { KubeObject, Preconditions, ResourceVersionMatch } from "../../storage/index.ts";
+import type { FieldSelector } from "./selection/fields.ts";
+import type { LabelSelector } from "./selection/labels.ts";
+
+export interface ListParams {
+  labelSelector?: LabelSelector;
+  fieldSelector?: FieldSelector;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: ResourceVersionMatch;
+}
+
+export interface WatchParams {
+  labelSelector?: LabelSelector;
+  fieldSelector?: FieldSelector;
+  resourceVersion?: string;
+  allowBookmarks?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface WriteParams {
+  dryRun?: boolean;
+}
+
+export interface UpdateParams extends WriteParams {
+  /** "" for the main resource, "status" for the status subresource. */
+  subresource?: string;
+  /** Server-side apply may create (upstream forces AllowCreateOnUpdate for apply patches). */
+  forceAllowCreate?: boolean;
+}
+
+export interface DeleteParams extends WriteParams {
+  preconditions?: Preconditions;
+  propagationPolicy?: string;
+  gracePeriodSeconds?: number;
+}
+
+/**
+ * Produces the desired object from the stored one (null when absent): the PUT body, or the
+ * current object with a patch applied. Called again when the compare-and-swap loses a race.
+ */
+export type UpdatedObjectInfo = (current: KubeObject | null) => Promise<KubeObject>;
+
+export interface UpdateResult {
+  object: KubeObject;
+  created: boolean;
+}
+
+export interface DeleteResult {
+  object: KubeObject;
+  /** False when finalizers keep the object (it only got a deletionTimestamp). */
+  deleted: boolean;
+}

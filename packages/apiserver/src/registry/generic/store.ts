@@ -1,0 +1,236 @@
+/**
+ * The generic REST store (k8s.io/apiserver/pkg/registry/generic/registry/store.go): get, list,
+ * watch, create, update, delete and deletecollection over a storage `Store`, with the resource's
+ * strategy deciding what may change and what is valid.
+ */
+import { StatusError, type FieldError } from "@servicenet/api";
+import { objectKey, resourcePrefix, withGroupResource, type KubeObject, type ListResult, type Predicate, type Store, type WatchEvent } from "../../storage/index.ts";
+import { generateName, nowRFC3339 } from "./names.ts";
+import type { DeleteParams, DeleteResult, ListParams, UpdatedObjectInfo, UpdateParams, UpdateResult, WatchParams, WriteParams } from "./options.ts";
+import { checkSupportedFields, matchesFields, type FieldSelector } from "./selection/fields.ts";
+import { matchesLabels, type LabelSelector } from "./selection/labels.ts";
+import type { RESTStrategy } from "./strategy.ts";
+
+export interface GenericStoreConfig {
+  group: string;
+  /** Plural resource name (`services`). */
+  resource: string;
+  /** Storage path under /registry (`services/specs`). */
+  storagePath: string;
+  strategy: RESTStrategy;
+  /** Admission before a create in `namespace` (NamespaceLifecycle): throw to reject. */
+  admitCreate?: (namespace: string) => Promise<void>;
+  /** Runs before an object is really deleted (the namespace deleter empties the namespace). */
+  beforeDelete?: (obj: KubeObject) => Promise<void>;
+}
+
+/** One resource's REST storage. */
+export class GenericStore {
+  readonly config: GenericStoreConfig;
+  readonly strategy: RESTStrategy;
+  private readonly store: Store;
+
+  constructor(store: Store, config: GenericStoreConfig) {
+    this.config = config;
+    this.strategy = config.strategy;
+    this.store = withGroupResource(store, { group: config.group, resource: config.resource });
+  }
+
+  private key(namespace: string | undefined, name: string): string {
+    return objectKey(this.config.storagePath, this.strategy.namespaced ? namespace : undefined, name);
+  }
+
+  private prefix(namespace: string | undefined): string {
+    return resourcePrefix(this.config.storagePath, this.strategy.namespaced && namespace ? namespace : undefined);
+  }
+
+  private invalid(name: string, errs: FieldError[]): StatusError {
+    return StatusError.invalid({ group: this.strategy.group, kind: this.strategy.kind }, name, errs);
+  }
+
+  /** The field-selector attributes of an object (metadata.name, metadata.namespace and the strategy's). */
+  fieldsOf(obj: KubeObject): Record<string, string> {
+    const base: Record<string, string> = { "metadata.name": obj.metadata.name ?? "" };
+    if (this.strategy.namespaced) base["metadata.namespace"] = obj.metadata.namespace ?? "";
+    return { ...base, ...(this.strategy.selectableFields?.(obj) ?? {}) };
+  }
+
+  /** Builds the store predicate; rejects unsupported field labels with 400. */
+  predicate(labels: LabelSelector | undefined, fields: FieldSelector | undefined): Predicate | undefined {
+    if (fields && fields.length > 0) {
+      const names = new Set(["metadata.name", ...(this.strategy.namespaced ? ["metadata.namespace"] : []), ...(this.strategy.selectableFieldNames ?? [])]);
+      checkSupportedFields(fields, names);
+    }
+    const hasL = labels !== undefined && labels.length > 0;
+    const hasF = fields !== undefined && fields.length > 0;
+    if (!hasL && !hasF) return undefined;
+    return (obj) => (!hasL || matchesLabels(labels, obj.metadata["labels"] as Record<string, string> | undefined)) && (!hasF || matchesFields(fields, this.fieldsOf(obj)));
+  }
+
+  async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<KubeObject> {
+    return this.store.get(this.key(namespace, name), resourceVersion !== undefined ? { resourceVersion } : {});
+  }
+
+  async list(namespace: string | undefined, p: ListParams = {}): Promise<ListResult> {
+    const predicate = this.predicate(p.labelSelector, p.fieldSelector);
+    return this.store.list(this.prefix(namespace), {
+      ...(p.resourceVersion !== undefined ? { resourceVersion: p.resourceVersion } : {}),
+      ...(p.resourceVersionMatch ? { resourceVersionMatch: p.resourceVersionMatch } : {}),
+      ...(p.limit ? { limit: p.limit } : {}),
+      ...(p.continue ? { continue: p.continue } : {}),
+      ...(predicate ? { predicate } : {}),
+    });
+  }
+
+  watch(namespace: string | undefined, p: WatchParams = {}): AsyncIterable<WatchEvent> {
+    const predicate = this.predicate(p.labelSelector, p.fieldSelector);
+    return this.store.watch(this.prefix(namespace), {
+      recursive: true,
+      ...(p.resourceVersion !== undefined ? { resourceVersion: p.resourceVersion } : {}),
+      ...(predicate ? { predicate } : {}),
+      ...(p.allowBookmarks ? { allowBookmarks: true } : {}),
+      ...(p.signal ? { signal: p.signal } : {}),
+    });
+  }
+
+  /** Namespace from the URL onto the object; mismatches are BadRequest as upstream. */
+  private placeInNamespace(obj: KubeObject, namespace: string | undefined): void {
+    if (!this.strategy.namespaced) {
+      delete obj.metadata.namespace;
+      return;
+    }
+    const own = obj.metadata.namespace ?? "";
+    if (own !== "" && namespace !== undefined && own !== namespace) {
+      throw StatusError.badRequest("the namespace of the provided object does not match the namespace sent on the request");
+    }
+    if (namespace !== undefined) obj.metadata.namespace = namespace;
+  }
+
+  /** upstream rest.BeforeCreate: system fields, name generation, strategy, validation. */
+  private beforeCreate(obj: KubeObject, namespace: string | undefined): void {
+    this.placeInNamespace(obj, namespace);
+    const meta = obj.metadata;
+    if (!meta.name && typeof meta["generateName"] === "string" && meta["generateName"] !== "") meta.name = generateName(meta["generateName"]);
+    for (const k of ["uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"] as const) delete meta[k];
+    delete meta.resourceVersion;
+    meta.creationTimestamp = nowRFC3339();
+    meta.generation = 1;
+    this.strategy.prepareForCreate(obj);
+    const errs = this.strategy.validate(obj);
+    if (errs.length > 0) throw this.invalid(meta.name ?? "", errs);
+    this.strategy.canonicalize?.(obj);
+  }
+
+  async create(namespace: string | undefined, obj: KubeObject, p: WriteParams = {}): Promise<KubeObject> {
+    this.beforeCreate(obj, namespace);
+    if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "");
+    return this.store.create(this.key(obj.metadata.namespace, obj.metadata.name ?? ""), obj, p.dryRun ? { dryRun: true } : {});
+  }
+
+  /** upstream rest.BeforeUpdate for the main resource or a subresource. */
+  private beforeUpdate(obj: KubeObject, old: KubeObject, subresource: string): void {
+    const meta = obj.metadata;
+    meta.uid ??= old.metadata.uid;
+    meta.creationTimestamp ??= old.metadata.creationTimestamp;
+    if (old.metadata.deletionTimestamp !== undefined) meta.deletionTimestamp ??= old.metadata.deletionTimestamp;
+    meta.generation = old.metadata.generation;
+    let errs: FieldError[];
+    if (subresource !== "") {
+      const sub = this.strategy.subresources?.[subresource];
+      if (!sub) throw StatusError.notFound({ group: this.config.group, resource: `${this.config.resource}/${subresource}` }, meta.name ?? "");
+      sub.prepareForUpdate(obj, old);
+      errs = sub.validateUpdate(obj, old);
+    } else {
+      this.strategy.prepareForUpdate(obj, old);
+      errs = this.strategy.validateUpdate(obj, old);
+    }
+    if (errs.length > 0) throw this.invalid(meta.name ?? "", errs);
+    this.strategy.canonicalize?.(obj);
+  }
+
+  async update(namespace: string | undefined, name: string, objInfo: UpdatedObjectInfo, p: UpdateParams = {}): Promise<UpdateResult> {
+    const key = this.key(namespace, name);
+    const subresource = p.subresource ?? "";
+    let created = false;
+    const updated = await this.store.guaranteedUpdate(
+      key,
+      async (current) => {
+        const exists = current.metadata.name !== undefined;
+        const obj = await objInfo(exists ? current : null);
+        if ((obj.metadata.name ?? name) !== name) {
+          throw StatusError.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+        }
+        obj.metadata.name = name;
+        if (!exists) {
+          if (!(this.strategy.allowCreateOnUpdate || p.forceAllowCreate) || subresource !== "") {
+            throw StatusError.notFound({ group: this.config.group, resource: this.config.resource }, name);
+          }
+          this.beforeCreate(obj, namespace);
+          if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "");
+          created = true;
+          return obj;
+        }
+        created = false;
+        this.placeInNamespace(obj, namespace);
+        if (!obj.metadata.resourceVersion) {
+          if (!this.strategy.allowUnconditionalUpdate) {
+            throw this.invalid(name, [{ type: "Invalid", field: "metadata.resourceVersion", badValue: "0x0", detail: "must be specified for an update" }]);
+          }
+          obj.metadata.resourceVersion = current.metadata.resourceVersion;
+        }
+        this.beforeUpdate(obj, current, subresource);
+        return obj;
+      },
+      { ignoreNotFound: true, ...(p.dryRun ? { dryRun: true } : {}) },
+    );
+    // The last finalizer removed from a deleting object: it goes now (upstream deleteWithoutFinalizers).
+    if (!created && updated.metadata.deletionTimestamp !== undefined && ((updated.metadata["finalizers"] as string[] | undefined) ?? []).length === 0) {
+      const gone = await this.reallyDelete(key, updated, { preconditions: { resourceVersion: updated.metadata.resourceVersion ?? "" }, ...(p.dryRun ? { dryRun: true } : {}) });
+      return { object: gone, created: false };
+    }
+    return { object: updated, created };
+  }
+
+  private async reallyDelete(key: string, current: KubeObject, p: DeleteParams): Promise<KubeObject> {
+    if (this.config.beforeDelete && !p.dryRun) await this.config.beforeDelete(current);
+    return this.store.delete(key, {
+      ...(p.preconditions ? { preconditions: p.preconditions } : {}),
+      ...(p.dryRun ? { dryRun: true } : {}),
+      cachedExisting: current,
+    });
+  }
+
+  async delete(namespace: string | undefined, name: string, p: DeleteParams = {}): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    const current = await this.store.get(key);
+    const finalizers = (current.metadata["finalizers"] as string[] | undefined) ?? [];
+    if (finalizers.length === 0) return { object: await this.reallyDelete(key, current, p), deleted: true };
+    // Finalizers keep the object: mark it deleting and let their owners remove them.
+    if (current.metadata.deletionTimestamp !== undefined) return { object: current, deleted: false };
+    const marked = await this.store.guaranteedUpdate(
+      key,
+      (cur) => {
+        const next = structuredClone(cur);
+        next.metadata.deletionTimestamp ??= nowRFC3339();
+        next.metadata["deletionGracePeriodSeconds"] = 0;
+        return next;
+      },
+      { ...(p.preconditions ? { preconditions: p.preconditions } : {}), ...(p.dryRun ? { dryRun: true } : {}), cachedExisting: current },
+    );
+    return { object: marked, deleted: false };
+  }
+
+  async deleteCollection(namespace: string | undefined, listParams: ListParams, p: DeleteParams = {}): Promise<KubeObject[]> {
+    const { items } = await this.list(namespace, listParams);
+    const out: KubeObject[] = [];
+    for (const item of items) {
+      try {
+        out.push((await this.delete(item.metadata.namespace, item.metadata.name ?? "", p)).object);
+      } catch (e) {
+        // Someone else deleted it in between: that is the outcome we wanted.
+        if (!(e instanceof StatusError && e.reason === "NotFound")) throw e;
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The per-resource behaviour the generic REST store calls (upstream rest.RESTCreateStrategy,
+ * RESTUpdateStrategy, RESTDeleteStrategy and their status-subresource variants).
+ */
+import type { FieldError } from "@servicenet/api";
+import type { KubeObject } from "../../storage/index.ts";
+
+/** What a status (or other) subresource update may change. */
+export interface SubresourceStrategy {
+  prepareForUpdate(obj: KubeObject, old: KubeObject): void;
+  validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
+}
+
+export interface RESTStrategy {
+  /** Group and kind for Invalid errors (`Service "x" is invalid: ...`). */
+  group: string;
+  kind: string;
+  namespaced: boolean;
+  /** Versioned defaulting, applied to every decoded request body (SetDefaults_*). */
+  defaults?(obj: KubeObject): void;
+  /** Clears what users may not set on create (status, generation...). */
+  prepareForCreate(obj: KubeObject): void;
+  /** Copies what users may not change on update (status from `old`...). */
+  prepareForUpdate(obj: KubeObject, old: KubeObject): void;
+  validate(obj: KubeObject): FieldError[];
+  validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
+  /** Normalises an object before it is stored. */
+  canonicalize?(obj: KubeObject): void;
+  /** PUT of a missing object creates it (upstream AllowCreateOnUpdate). */
+  allowCreateOnUpdate: boolean;
+  /** PUT without metadata.resourceVersion is allowed (last write wins). */
+  allowUnconditionalUpdate: boolean;
+  /** DELETE answers with the deleted object instead of a Success Status. */
+  returnDeletedObject?: boolean;
+  /** Field-selector attributes beyond metadata.name/metadata.namespace (upstream GetAttrs). */
+  selectableFields?(obj: KubeObject): Record<string, string>;
+  /** Fields the above returns, for the 400 on anything else. */
+  selectableFieldNames?: readonly string[];
+  /** Subresources by name (`status`). */
+  subresources?: Readonly<Record<string, SubresourceStrategy>>;
+}
+
+/** A shallow JSON-equality test good enough for spec comparisons. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The main resource's update: status is owned by the status subresource, so it is carried over
+ * from the stored object; generation moves when the spec changes.
+ */
+export function keepStatus(obj: KubeObject, old: KubeObject): void {
+  if (old["status"] === undefined) delete obj["status"];
+  else obj["status"] = structuredClone(old["status"]);
+  bumpGeneration(obj, old);
+}
+
+/** metadata.generation + 1 when `spec` changed (upstream strategies for spec/status kinds). */
+export function bumpGeneration(obj: KubeObject, old: KubeObject): void {
+  const prev = typeof old.metadata.generation === "number" ? old.metadata.generation : 1;
+  obj.metadata.generation = jsonEqual(obj["spec"], old["spec"]) ? prev : prev + 1;
+}
+
+/**
+ * The status subresource's update: the spec and the user-facing metadata of `old` win
+ * (upstream `ResetObjectMetaForStatus` plus `newObj.Spec = oldObj.Spec`).
+ */
+export function resetForStatus(obj: KubeObject, old: KubeObject): void {
+  if (old["spec"] === undefined) delete obj["spec"];
+  else obj["spec"] = structuredClone(old["spec"]);
+  for (const k of ["labels", "annotations", "finalizers", "ownerReferences", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"] as const) {
+    if (old.metadata[k] === undefined) delete obj.metadata[k];
+    else (obj.metadata as Record<string, unknown>)[k] = structuredClone(old.metadata[k]);
+  }
+}
+
+/** The status subresource for kinds with spec + status and no special status validation. */
+export function plainStatusStrategy(validateMetaUpdate: (obj: KubeObject, old: KubeObject) => FieldError[]): SubresourceStrategy {
+  return { prepareForUpdate: resetForStatus, validateUpdate: validateMetaUpdate };
+}

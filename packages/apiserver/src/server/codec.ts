@@ -1,0 +1,108 @@
+/**
+ * Request body decoding as kube-apiserver does it: parse JSON or YAML, check apiVersion/kind
+ * against the endpoint, decode with the kind's zod schema (nulls dropped, unknown fields stripped),
+ * apply fieldValidation (Strict rejects, Warn warns, Ignore drops) and versioned defaulting.
+ */
+import { decodeObject, dropNulls, StatusError, unknownFieldMessage } from "@servicenet/api";
+import { parseAllDocuments } from "yaml";
+import type { KubeObject } from "../storage/index.ts";
+import type { BodyFormat } from "./negotiation.ts";
+import { apiVersionOf, type ResourceDef } from "./resources.ts";
+
+export type FieldValidation = "Strict" | "Warn" | "Ignore";
+
+/** The `fieldValidation` query parameter; upstream defaults to Warn. */
+export function parseFieldValidation(v: string | null): FieldValidation {
+  if (v === null || v === "") return "Warn";
+  if (v === "Strict" || v === "Warn" || v === "Ignore") return v;
+  throw StatusError.badRequest(`fieldValidation parameter unsupported: ${v}`);
+}
+
+/** Renders a JSON.parse failure in Go encoding/json's words. */
+export function goJSONError(e: unknown, text: string): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  const pos = /at position (\d+)/.exec(msg);
+  if (/Unexpected end of JSON input/.test(msg) || (pos !== null && Number(pos[1]) >= text.trimEnd().length)) return "unexpected end of JSON input";
+  const tok = /Unexpected token '?(.)'?|Unexpected non-whitespace character/.exec(msg);
+  if (tok) return tok[1] ? `invalid character '${tok[1]}' looking for beginning of value` : "invalid character after top-level value";
+  return msg;
+}
+
+function typeName(v: unknown): string {
+  if (Array.isArray(v)) return "array";
+  if (v === null) return "null";
+  return typeof v === "number" ? "number" : typeof v;
+}
+
+/** Parses raw body text into a JSON value (400 with a clear message otherwise). */
+export function parseBody(text: string, format: BodyFormat): unknown {
+  if (format === "json") {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (e) {
+      throw StatusError.badRequest(`couldn't get version/kind; json parse error: ${goJSONError(e, text)}`);
+    }
+  }
+  const docs = parseAllDocuments(text, { uniqueKeys: true });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const first = list[0];
+  const err = first?.errors[0];
+  if (err) throw StatusError.badRequest(`error converting YAML to JSON: yaml: ${err.message.split("\n")[0]}`);
+  if (list.length > 1) throw StatusError.badRequest("error converting YAML to JSON: yaml: multiple documents in one request body");
+  return first?.toJS() ?? null;
+}
+
+function zodMessage(kind: string, version: string, error: { issues: { path: PropertyKey[]; message: string; code?: string; expected?: unknown; input?: unknown }[] }): string {
+  const issue = error.issues[0];
+  const where = (issue?.path ?? []).filter((p) => typeof p === "string").join(".");
+  const detail =
+    issue?.code === "invalid_type"
+      ? `json: cannot unmarshal ${issue.input === undefined ? "value" : typeName(issue.input)} into Go struct field ${kind}.${where} of type ${String(issue.expected)}`
+      : `${where}: ${issue?.message ?? "invalid"}`;
+  return `${kind} in version "${version}" cannot be handled as a ${kind}: ${detail}`;
+}
+
+export interface Decoded {
+  obj: KubeObject;
+  warnings: string[];
+}
+
+/**
+ * Decodes an already parsed value for `def`: type meta check, schema, field validation, defaults.
+ * Used for request bodies and for the result of a patch.
+ */
+export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidation): Decoded {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw StatusError.badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${typeName(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  }
+  const raw = value as Record<string, unknown>;
+  const want = apiVersionOf(def);
+  if (raw["apiVersion"] !== undefined && raw["apiVersion"] !== "" && raw["apiVersion"] !== want) {
+    throw StatusError.badRequest(`the API version in the data (${String(raw["apiVersion"])}) does not match the expected API version (${want})`);
+  }
+  if (raw["kind"] !== undefined && raw["kind"] !== "" && raw["kind"] !== def.kind) {
+    throw StatusError.badRequest(`the kind in the data (${String(raw["kind"])}) does not match the expected kind (${def.kind})`);
+  }
+  const warnings: string[] = [];
+  let obj: Record<string, unknown>;
+  if (def.schema !== undefined) {
+    const r = decodeObject(def.schema as Parameters<typeof decodeObject>[0], { ...raw, apiVersion: want, kind: def.kind });
+    if (r.unknownFields.length > 0 && fv === "Strict") {
+      throw StatusError.badRequest(`strict decoding error: ${r.unknownFields.map(unknownFieldMessage).join(", ")}`);
+    }
+    if (fv === "Warn") warnings.push(...r.unknownFields.map(unknownFieldMessage));
+    if (!r.ok) throw StatusError.badRequest(zodMessage(def.kind, def.version, r.error as never));
+    obj = r.value as Record<string, unknown>;
+  } else {
+    obj = dropNulls(raw);
+  }
+  if (obj["metadata"] === undefined || typeof obj["metadata"] !== "object" || obj["metadata"] === null) obj["metadata"] = {};
+  const out = { apiVersion: want, kind: def.kind, ...obj } as KubeObject;
+  def.strategy.defaults?.(out);
+  return { obj: out, warnings };
+}
+
+/** Decodes a create/update request body. */
+export function decodeBody(def: ResourceDef, text: string, format: BodyFormat, fv: FieldValidation): Decoded {
+  return decodeValue(def, parseBody(text, format), fv);
+}

@@ -1,0 +1,109 @@
+/**
+ * API discovery: /api, /api/v1, /apis, /apis/<g>, /apis/<g>/<v> (legacy, k8s.io/apiserver
+ * endpoints/discovery) and aggregated discovery (apidiscovery.k8s.io v2 and v2beta1), which
+ * kubectl 1.26+ asks for first.
+ */
+import { apiVersionOf, groupVersions, type ResourceDef } from "./resources.ts";
+
+const serverAddress = [{ clientCIDR: "0.0.0.0/0", serverAddress: "" }];
+
+function versionsOf(table: readonly ResourceDef[], group: string): string[] {
+  return groupVersions(table).find((g) => g.group === group)?.versions ?? [];
+}
+
+/** GET /api */
+export function legacyAPIVersions(): unknown {
+  return { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: serverAddress };
+}
+
+function apiGroup(group: string, versions: string[]): Record<string, unknown> {
+  const gvs = versions.map((v) => ({ groupVersion: `${group}/${v}`, version: v }));
+  return { name: group, versions: gvs, preferredVersion: gvs[0] };
+}
+
+/** GET /apis */
+export function apiGroupList(table: readonly ResourceDef[]): unknown {
+  const groups = groupVersions(table).filter((g) => g.group !== "");
+  return { kind: "APIGroupList", apiVersion: "v1", groups: groups.map((g) => apiGroup(g.group, g.versions)) };
+}
+
+/** GET /apis/<group>, or undefined for an unknown group. */
+export function apiGroupDoc(table: readonly ResourceDef[], group: string): unknown {
+  const versions = versionsOf(table, group);
+  if (group === "" || versions.length === 0) return undefined;
+  return { kind: "APIGroup", apiVersion: "v1", ...apiGroup(group, versions) };
+}
+
+/** GET /api/v1 or /apis/<g>/<v>, or undefined for an unknown group version. */
+export function apiResourceList(table: readonly ResourceDef[], group: string, version: string): unknown {
+  const rs = table.filter((r) => r.group === group && r.version === version);
+  if (rs.length === 0) return undefined;
+  const resources: Record<string, unknown>[] = [];
+  for (const r of rs) {
+    resources.push({
+      name: r.resource,
+      singularName: r.singular,
+      namespaced: r.namespaced,
+      kind: r.kind,
+      verbs: r.verbs,
+      ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
+      ...(r.categories.length > 0 ? { categories: r.categories } : {}),
+    });
+    for (const s of r.subresources) resources.push({ name: `${r.resource}/${s}`, singularName: "", namespaced: r.namespaced, kind: r.kind, verbs: ["get", "patch", "update"] });
+  }
+  return { kind: "APIResourceList", apiVersion: "v1", groupVersion: apiVersionOf(rs[0]!), resources };
+}
+
+function discoveryResource(r: ResourceDef): Record<string, unknown> {
+  const responseKind = { group: r.group, version: r.version, kind: r.kind };
+  return {
+    resource: r.resource,
+    responseKind,
+    scope: r.namespaced ? "Namespaced" : "Cluster",
+    singularResource: r.singular,
+    verbs: r.verbs,
+    ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
+    ...(r.categories.length > 0 ? { categories: r.categories } : {}),
+    ...(r.subresources.length > 0
+      ? { subresources: r.subresources.map((s) => ({ subresource: s, responseKind, verbs: ["get", "patch", "update"] })) }
+      : {}),
+  };
+}
+
+/** The aggregated document for /api (legacy = true) or /apis, in apiVersion `apidiscovery.k8s.io/<v>`. */
+export function aggregatedDiscovery(table: readonly ResourceDef[], legacy: boolean, discoveryVersion: "v2" | "v2beta1"): unknown {
+  const groups = groupVersions(table).filter((g) => (g.group === "") === legacy);
+  return {
+    kind: "APIGroupDiscoveryList",
+    apiVersion: `apidiscovery.k8s.io/${discoveryVersion}`,
+    metadata: {},
+    items: groups.map((g) => ({
+      metadata: { name: g.group, creationTimestamp: null },
+      versions: g.versions.map((v) => ({
+        version: v,
+        resources: table.filter((r) => r.group === g.group && r.version === v).map(discoveryResource),
+        freshness: "Current",
+      })),
+    })),
+  };
+}
+
+/**
+ * Which aggregated discovery version the Accept header asks for first, if any: entries look like
+ * `application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`.
+ */
+export function wantsAggregated(accept: string | undefined): "v2" | "v2beta1" | undefined {
+  for (const part of (accept ?? "").split(",")) {
+    const params = new Map(part.split(";").slice(1).map((p) => p.trim().split("=") as [string, string]));
+    if (params.get("g") === "apidiscovery.k8s.io" && params.get("as") === "APIGroupDiscoveryList") {
+      const v = params.get("v");
+      if (v === "v2" || v === "v2beta1") return v;
+    }
+  }
+  return undefined;
+}
+
+/** The Content-Type the aggregated document must carry for client-go to accept it. */
+export function aggregatedContentType(v: "v2" | "v2beta1"): string {
+  return `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`;
+}

@@ -1,0 +1,74 @@
+/** Small node:http helpers: bounded body reading and Status/object responses. */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { StatusError, toStatusError } from "@servicenet/api";
+import { stringify as toYAML } from "yaml";
+import type { OutputFormat } from "./negotiation.ts";
+
+/** kube-apiserver's limit for a request body (3 MiB, `MaxRequestBodyBytes`). */
+export const maxRequestBodyBytes = 3 * 1024 * 1024;
+
+/** Reads the body, rejecting with 413 as soon as it exceeds `limit` bytes. */
+export function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"] ?? "0");
+    const tooLarge = (): StatusError => StatusError.requestEntityTooLarge(`limit is ${limit}`);
+    if (declared > limit) {
+      // Drain without buffering so the client sees the 413 instead of a reset.
+      req.resume();
+      reject(tooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on("data", (c: Buffer) => {
+      if (failed) return;
+      size += c.length;
+      if (size > limit) {
+        failed = true;
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => {
+      if (!failed) resolve(Buffer.concat(chunks));
+    });
+    req.on("error", (e) => {
+      if (!failed) {
+        failed = true;
+        reject(StatusError.badRequest(`error reading request body: ${e.message}`));
+      }
+    });
+  });
+}
+
+/** Serialises `body` for the negotiated format (Table/partial are JSON). */
+export function encode(body: unknown, format: OutputFormat): { text: string; contentType: string } {
+  if (format === "yaml") return { text: toYAML(body, { lineWidth: 0 }), contentType: "application/yaml" };
+  if (format === "table") return { text: JSON.stringify(body), contentType: "application/json;as=Table;v=v1;g=meta.k8s.io" };
+  return { text: JSON.stringify(body), contentType: "application/json" };
+}
+
+/** Writes a complete response with `Warning` headers (RFC 7234 299, as kube-apiserver sends them). */
+export function send(res: ServerResponse, code: number, body: unknown, format: OutputFormat = "json", warnings: readonly string[] = []): void {
+  const { text, contentType } = encode(body, format);
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const headers: Record<string, string | string[]> = { "Content-Type": contentType, "Cache-Control": "no-cache, private" };
+  if (warnings.length > 0) headers["Warning"] = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  res.writeHead(code, headers);
+  res.end(text);
+}
+
+/** Writes any error as a Status body with its code. */
+export function sendError(res: ServerResponse, err: unknown, format: OutputFormat = "json"): number {
+  const e = toStatusError(err);
+  const headers: Record<string, string> = {};
+  if (e.status.details?.retryAfterSeconds) headers["Retry-After"] = String(e.status.details.retryAfterSeconds);
+  if (!res.headersSent) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  send(res, e.code, e.status, format === "yaml" ? "yaml" : "json");
+  return e.code;
+}

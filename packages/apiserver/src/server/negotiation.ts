@@ -1,0 +1,54 @@
+/**
+ * Content negotiation: which representation the client accepts (JSON, YAML, meta.k8s.io Table,
+ * PartialObjectMetadata) and which media type a request body is in.
+ */
+import { StatusError } from "@servicenet/api";
+
+export type OutputFormat = "json" | "yaml" | "table" | "partial";
+
+interface MediaRange {
+  type: string;
+  params: Map<string, string>;
+}
+
+function parseAccept(accept: string): MediaRange[] {
+  return accept
+    .split(",")
+    .map((part) => {
+      const [type = "", ...ps] = part.split(";").map((s) => s.trim());
+      return { type: type.toLowerCase(), params: new Map(ps.map((p) => { const i = p.indexOf("="); return [p.slice(0, i).trim(), p.slice(i + 1).trim()] as [string, string]; })) };
+    })
+    .filter((m) => m.type !== "" && m.params.get("q") !== "0");
+}
+
+const notAcceptable = (): StatusError =>
+  StatusError.notAcceptable("only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf");
+
+/** The first acceptable representation in the client's order; 406 when there is none. */
+export function negotiateOutput(accept: string | undefined): OutputFormat {
+  if (accept === undefined || accept.trim() === "") return "json";
+  for (const m of parseAccept(accept)) {
+    const as = m.params.get("as");
+    const isJSON = m.type === "application/json";
+    if (as !== undefined) {
+      if (!isJSON || m.params.get("g") !== "meta.k8s.io" || !["v1", "v1beta1"].includes(m.params.get("v") ?? "")) continue;
+      if (as === "Table") return "table";
+      if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList") return "partial";
+      continue;
+    }
+    if (isJSON || m.type === "*/*" || m.type === "application/*") return "json";
+    if (m.type === "application/yaml") return "yaml";
+  }
+  throw notAcceptable();
+}
+
+/** Media types request bodies may use for create/update. */
+export type BodyFormat = "json" | "yaml";
+
+/** The body format from Content-Type; 415 for anything else (protobuf included: we only speak JSON/YAML). */
+export function bodyFormat(contentType: string | undefined): BodyFormat {
+  const base = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (base === "" || base === "application/json") return "json";
+  if (base === "application/yaml" || base === "application/x-yaml" || base === "text/yaml") return "yaml";
+  throw StatusError.unsupportedMediaType(base);
+}

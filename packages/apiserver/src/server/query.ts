@@ -1,0 +1,67 @@
+/** Query-string options of the resource verbs (metav1 ListOptions, CreateOptions, DeleteOptions). */
+import { StatusError, type DeleteOptions } from "@servicenet/api";
+import type { DeleteParams, ListParams } from "../registry/generic/options.ts";
+import { parseFieldSelector } from "../registry/generic/selection/fields.ts";
+import { parseLabelSelector } from "../registry/generic/selection/labels.ts";
+
+/** `dryRun=All` (the only defined value); anything else is 400 as upstream. */
+export function parseDryRun(q: URLSearchParams, body?: readonly string[]): boolean {
+  const vals = [...q.getAll("dryRun"), ...(body ?? [])].filter((v) => v !== "");
+  for (const v of vals) if (v !== "All") throw StatusError.badRequest(`Invalid dryRun value: ${v}; supported values: All`);
+  return vals.length > 0;
+}
+
+function intParam(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === "") return undefined;
+  if (!/^-?\d+$/.test(v)) throw StatusError.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+/** labelSelector, fieldSelector, limit, continue, resourceVersion, resourceVersionMatch. */
+export function parseListParams(q: URLSearchParams): ListParams {
+  const rvm = q.get("resourceVersionMatch") ?? "";
+  if (rvm !== "" && rvm !== "Exact" && rvm !== "NotOlderThan") throw StatusError.badRequest(`invalid resourceVersionMatch: ${rvm}`);
+  const limit = intParam(q, "limit");
+  return {
+    ...(q.get("labelSelector") ? { labelSelector: parseLabelSelector(q.get("labelSelector")!) } : {}),
+    ...(q.get("fieldSelector") ? { fieldSelector: parseFieldSelector(q.get("fieldSelector")!) } : {}),
+    ...(limit !== undefined && limit > 0 ? { limit } : {}),
+    ...(q.get("continue") ? { continue: q.get("continue")! } : {}),
+    ...(q.get("resourceVersion") !== null ? { resourceVersion: q.get("resourceVersion")! } : {}),
+    ...(rvm !== "" ? { resourceVersionMatch: rvm } : {}),
+  };
+}
+
+/** `timeoutSeconds` for watches. */
+export function parseTimeoutSeconds(q: URLSearchParams): number | undefined {
+  const t = intParam(q, "timeoutSeconds");
+  return t !== undefined && t > 0 ? t : undefined;
+}
+
+/** Query parameters and DeleteOptions body merged (the body wins where both are given). */
+export function parseDeleteParams(q: URLSearchParams, body: DeleteOptions | undefined): DeleteParams {
+  const propagation = body?.propagationPolicy ?? q.get("propagationPolicy") ?? undefined;
+  if (propagation !== undefined && !["Orphan", "Background", "Foreground"].includes(propagation)) {
+    throw StatusError.invalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", [
+      { type: "NotSupported", field: "propagationPolicy", badValue: propagation, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' },
+    ]);
+  }
+  const grace = body?.gracePeriodSeconds ?? intParam(q, "gracePeriodSeconds");
+  return {
+    ...(body?.preconditions ? { preconditions: { ...(body.preconditions.uid ? { uid: body.preconditions.uid } : {}), ...(body.preconditions.resourceVersion ? { resourceVersion: body.preconditions.resourceVersion } : {}) } } : {}),
+    ...(propagation ? { propagationPolicy: propagation } : {}),
+    ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}),
+    dryRun: parseDryRun(q, body?.dryRun),
+  };
+}
+
+/** The field manager: the `fieldManager` parameter, else the user agent's first word, as upstream. */
+export function fieldManagerOf(q: URLSearchParams, userAgent: string | undefined): string {
+  const m = q.get("fieldManager");
+  if (m !== null && m !== "") {
+    if (m.length > 128) throw StatusError.badRequest(`fieldManager: Too long: may not be more than 128 bytes`);
+    return m;
+  }
+  return (userAgent ?? "unknown").split("/")[0]!.slice(0, 128) || "unknown";
+}

@@ -1,0 +1,109 @@
+/**
+ * The resource table: every resource the server serves, per group version, with what discovery
+ * publishes (scope, verbs, short names, categories, singular name, kind) and what the handlers use
+ * (storage path, strategy, schema for decoding, table printer).
+ */
+import {
+  EndpointSliceSchema,
+  EndpointsSchema,
+  EventSchema,
+  IPAddressSchema,
+  NamespaceSchema,
+  NodeSchema,
+  PodSchema,
+  ServiceCIDRSchema,
+  ServiceSchema,
+} from "@servicenet/api";
+import { IPAddressSchema as IPAddressV1beta1Schema, ServiceCIDRSchema as ServiceCIDRV1beta1Schema } from "@servicenet/api/networking/v1beta1";
+import { leaseStrategy } from "../registry/coordination/lease/strategy.ts";
+import { endpointsStrategy } from "../registry/core/endpoints/strategy.ts";
+import { eventStrategy } from "../registry/core/event/strategy.ts";
+import { namespaceStrategy } from "../registry/core/namespace/strategy.ts";
+import { nodeStrategy } from "../registry/core/node/strategy.ts";
+import { podStrategy } from "../registry/core/pod/strategy.ts";
+import { serviceStrategy } from "../registry/core/service/strategy.ts";
+import { endpointSliceStrategy } from "../registry/discovery/endpointslice/strategy.ts";
+import type { RESTStrategy } from "../registry/generic/strategy.ts";
+import { ipAddressStrategy } from "../registry/networking/ipaddress/strategy.ts";
+import { serviceCIDRStrategy } from "../registry/networking/servicecidr/strategy.ts";
+import type { KubeObject } from "../storage/index.ts";
+import { toEventsV1 } from "./events-v1.ts";
+import type { TablePrinter } from "./printers/columns.ts";
+import { endpointsPrinter, namespacePrinter, nodePrinter, podPrinter, servicePrinter } from "./printers/core.ts";
+import { endpointSlicePrinter, eventPrinter, ipAddressPrinter, leasePrinter, serviceCIDRPrinter } from "./printers/other.ts";
+
+export const readWriteVerbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"] as const;
+export const readOnlyVerbs = ["get", "list", "watch"] as const;
+export const subresourceVerbs = ["get", "patch", "update"] as const;
+
+export interface ResourceDef {
+  group: string;
+  version: string;
+  /** Plural name, `services`. */
+  resource: string;
+  kind: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: readonly string[];
+  categories: readonly string[];
+  verbs: readonly string[];
+  subresources: readonly string[];
+  /** Storage path under /registry; resources sharing it share one GenericStore. */
+  storagePath: string;
+  strategy: RESTStrategy;
+  /** zod schema request bodies are decoded with; undefined = accepted as sent (no unknown-field checks). */
+  schema: unknown;
+  printer: TablePrinter;
+  /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
+  toVersion?: (obj: KubeObject) => KubeObject;
+}
+
+type Def = Omit<ResourceDef, "shortNames" | "categories" | "verbs" | "subresources"> & Partial<Pick<ResourceDef, "shortNames" | "categories" | "verbs" | "subresources">>;
+
+function def(d: Def): ResourceDef {
+  return { shortNames: [], categories: [], verbs: readWriteVerbs, subresources: [], ...d };
+}
+
+function networking(version: string, cidr: unknown, ip: unknown): ResourceDef[] {
+  const group = "networking.k8s.io";
+  return [
+    def({ group, version, resource: "servicecidrs", kind: "ServiceCIDR", singular: "servicecidr", namespaced: false, subresources: ["status"], storagePath: "servicecidrs", strategy: serviceCIDRStrategy, schema: cidr, printer: serviceCIDRPrinter }),
+    def({ group, version, resource: "ipaddresses", kind: "IPAddress", singular: "ipaddress", namespaced: false, shortNames: ["ip"], storagePath: "ipaddresses", strategy: ipAddressStrategy, schema: ip, printer: ipAddressPrinter }),
+  ];
+}
+
+/** Every served resource, in discovery order. */
+export const resourceTable: readonly ResourceDef[] = [
+  def({ group: "", version: "v1", resource: "endpoints", kind: "Endpoints", singular: "endpoints", namespaced: true, shortNames: ["ep"], storagePath: "services/endpoints", strategy: endpointsStrategy, schema: EndpointsSchema, printer: endpointsPrinter }),
+  def({ group: "", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, shortNames: ["ev"], storagePath: "events", strategy: eventStrategy, schema: EventSchema, printer: eventPrinter }),
+  def({ group: "", version: "v1", resource: "namespaces", kind: "Namespace", singular: "namespace", namespaced: false, shortNames: ["ns"], verbs: ["create", "delete", "get", "list", "patch", "update", "watch"], subresources: ["status"], storagePath: "namespaces", strategy: namespaceStrategy, schema: NamespaceSchema, printer: namespacePrinter }),
+  def({ group: "", version: "v1", resource: "nodes", kind: "Node", singular: "node", namespaced: false, shortNames: ["no"], subresources: ["status"], storagePath: "minions", strategy: nodeStrategy, schema: NodeSchema, printer: nodePrinter }),
+  def({ group: "", version: "v1", resource: "pods", kind: "Pod", singular: "pod", namespaced: true, shortNames: ["po"], categories: ["all"], subresources: ["status"], storagePath: "pods", strategy: podStrategy, schema: PodSchema, printer: podPrinter }),
+  def({ group: "", version: "v1", resource: "services", kind: "Service", singular: "service", namespaced: true, shortNames: ["svc"], categories: ["all"], verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], subresources: ["status"], storagePath: "services/specs", strategy: serviceStrategy, schema: ServiceSchema, printer: servicePrinter }),
+  def({ group: "coordination.k8s.io", version: "v1", resource: "leases", kind: "Lease", singular: "lease", namespaced: true, storagePath: "leases", strategy: leaseStrategy, schema: undefined, printer: leasePrinter }),
+  def({ group: "discovery.k8s.io", version: "v1", resource: "endpointslices", kind: "EndpointSlice", singular: "endpointslice", namespaced: true, storagePath: "endpointslices", strategy: endpointSliceStrategy, schema: EndpointSliceSchema, printer: endpointSlicePrinter }),
+  def({ group: "events.k8s.io", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, shortNames: ["ev"], verbs: readOnlyVerbs, storagePath: "events", strategy: eventStrategy, schema: undefined, printer: eventPrinter, toVersion: (o) => toEventsV1(o) as KubeObject }),
+  ...networking("v1", ServiceCIDRSchema, IPAddressSchema),
+  ...networking("v1beta1", ServiceCIDRV1beta1Schema, IPAddressV1beta1Schema),
+];
+
+/** Group versions in preference order (the first version of a group is preferred). */
+export function groupVersions(table: readonly ResourceDef[] = resourceTable): { group: string; versions: string[] }[] {
+  const out: { group: string; versions: string[] }[] = [];
+  for (const r of table) {
+    let g = out.find((x) => x.group === r.group);
+    if (!g) out.push((g = { group: r.group, versions: [] }));
+    if (!g.versions.includes(r.version)) g.versions.push(r.version);
+  }
+  return out;
+}
+
+/** `v1` or `networking.k8s.io/v1`. */
+export function apiVersionOf(r: Pick<ResourceDef, "group" | "version">): string {
+  return r.group === "" ? r.version : `${r.group}/${r.version}`;
+}
+
+/** The resource for a request path's group, version and plural name. */
+export function findResource(group: string, version: string, resource: string, table: readonly ResourceDef[] = resourceTable): ResourceDef | undefined {
+  return table.find((r) => r.group === group && r.version === version && r.resource === resource);
+}

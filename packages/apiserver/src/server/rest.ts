@@ -1,0 +1,205 @@
+/**
+ * The resource handlers (k8s.io/apiserver endpoints/handlers): get, list, watch, create, update,
+ * patch, delete and deletecollection, on top of the generic REST store.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { DeleteOptionsSchema, StatusError, type DeleteOptions } from "@servicenet/api";
+import type { GenericStore } from "../registry/generic/store.ts";
+import type { KubeObject } from "../storage/index.ts";
+import { decodeBody, decodeValue, parseBody, parseFieldValidation } from "./codec.ts";
+import { readBody, send } from "./http.ts";
+import { bodyFormat, type OutputFormat } from "./negotiation.ts";
+import { applyPatch, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
+import { renderList, renderObject } from "./present.ts";
+import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds } from "./query.ts";
+import type { RequestInfo } from "./request-info.ts";
+import { apiVersionOf, type ResourceDef } from "./resources.ts";
+import { serveWatch } from "./watch.ts";
+
+export interface ResourceRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  def: ResourceDef;
+  store: GenericStore;
+  query: URLSearchParams;
+  format: OutputFormat;
+  shutdown: AbortSignal;
+}
+
+const groupResource = (def: ResourceDef) => ({ group: def.group, resource: def.resource });
+
+/** 404 for unknown subresources, 405 for verbs the resource (or subresource) does not serve. */
+function checkVerb(def: ResourceDef, info: RequestInfo, method: string): void {
+  if (info.extra.length > 0 || (info.subresource !== "" && !def.subresources.includes(info.subresource))) {
+    throw new StatusError("NotFound", "the server could not find the requested resource");
+  }
+  const allowed: readonly string[] = info.subresource !== "" ? ["get", "update", "patch"] : def.verbs;
+  if (info.verb === "" || !allowed.includes(info.verb)) {
+    throw StatusError.methodNotSupported(groupResource(def), info.verb === "" ? method.toLowerCase() : info.verb);
+  }
+}
+
+/** Serves one resource request; returns the HTTP code written. */
+export async function handleResource(r: ResourceRequest): Promise<number> {
+  const { info, def } = r;
+  checkVerb(def, info, r.req.method ?? "");
+  if (def.namespaced && info.namespace === undefined && ["create", "update", "patch", "delete", "get"].includes(info.verb)) {
+    throw new StatusError("NotFound", "the server could not find the requested resource");
+  }
+  switch (info.verb) {
+    case "get":
+      return ok(r, 200, await r.store.get(info.namespace, info.name, r.query.get("resourceVersion") ?? undefined));
+    case "list": {
+      const list = await r.store.list(info.namespace, parseListParams(r.query));
+      send(r.res, 200, renderList(def, list, r.format, r.query), r.format);
+      return 200;
+    }
+    case "watch":
+      return watch(r);
+    case "create":
+      return create(r);
+    case "update":
+      return update(r);
+    case "patch":
+      return patch(r);
+    case "delete":
+      return remove(r);
+    case "deletecollection":
+      return removeCollection(r);
+    default:
+      throw StatusError.methodNotSupported(groupResource(def), info.verb);
+  }
+}
+
+function ok(r: ResourceRequest, code: number, obj: KubeObject, warnings: string[] = []): number {
+  send(r.res, code, renderObject(r.def, obj, r.format, r.query), r.format, warnings);
+  return code;
+}
+
+async function watch(r: ResourceRequest): Promise<number> {
+  const lp = parseListParams(r.query);
+  // A watch on /<resource>/<name> is a watch with metadata.name=<name>.
+  const fieldSelector = r.info.name !== "" ? [...(lp.fieldSelector ?? []), { field: "metadata.name", operator: "=" as const, value: r.info.name }] : lp.fieldSelector;
+  const timeout = parseTimeoutSeconds(r.query);
+  await serveWatch(r.req, r.res, {
+    def: r.def,
+    store: r.store,
+    namespace: r.info.namespace,
+    params: {
+      ...(lp.labelSelector ? { labelSelector: lp.labelSelector } : {}),
+      ...(fieldSelector ? { fieldSelector } : {}),
+      ...(lp.resourceVersion !== undefined ? { resourceVersion: lp.resourceVersion } : {}),
+      allowBookmarks: r.query.get("allowWatchBookmarks") === "true",
+    },
+    format: r.format,
+    query: r.query,
+    ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
+    sendInitialEvents: r.query.get("sendInitialEvents") === "true",
+    shutdown: r.shutdown,
+  });
+  return 200;
+}
+
+async function bodyText(r: ResourceRequest): Promise<string> {
+  return (await readBody(r.req)).toString("utf8");
+}
+
+function withManagedFields(r: ResourceRequest, old: KubeObject | undefined, obj: KubeObject): KubeObject {
+  const manager = fieldManagerOf(r.query, r.req.headers["user-agent"]);
+  return updateManagedFields(old as unknown as JSONObject | undefined, obj as unknown as JSONObject, manager, "Update", apiVersionOf(r.def), new Date(), r.info.subresource || undefined) as unknown as KubeObject;
+}
+
+async function create(r: ResourceRequest): Promise<number> {
+  const fv = parseFieldValidation(r.query.get("fieldValidation"));
+  const format = bodyFormat(r.req.headers["content-type"]);
+  const dryRun = parseDryRun(r.query);
+  fieldManagerOf(r.query, r.req.headers["user-agent"]);
+  const { obj, warnings } = decodeBody(r.def, await bodyText(r), format, fv);
+  const created = await r.store.create(r.info.namespace, withManagedFields(r, undefined, obj), { dryRun });
+  return ok(r, 201, created, warnings);
+}
+
+async function update(r: ResourceRequest): Promise<number> {
+  const fv = parseFieldValidation(r.query.get("fieldValidation"));
+  const format = bodyFormat(r.req.headers["content-type"]);
+  const dryRun = parseDryRun(r.query);
+  const { obj, warnings } = decodeBody(r.def, await bodyText(r), format, fv);
+  const result = await r.store.update(r.info.namespace, r.info.name, async (current) => withManagedFields(r, current ?? undefined, structuredClone(obj)), {
+    dryRun,
+    subresource: r.info.subresource,
+  });
+  return ok(r, result.created ? 201 : 200, result.object, warnings);
+}
+
+async function patch(r: ResourceRequest): Promise<number> {
+  const contentType = r.req.headers["content-type"] ?? "";
+  const type = patchTypeOf(contentType);
+  const fv = parseFieldValidation(r.query.get("fieldValidation"));
+  const dryRun = parseDryRun(r.query);
+  const isApply = type === "application/apply-patch+yaml";
+  const manager = fieldManagerOf(r.query, r.req.headers["user-agent"]);
+  if (isApply && r.query.get("fieldManager") === null) {
+    throw StatusError.badRequest("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
+  }
+  const text = await bodyText(r);
+  let warnings: string[] = [];
+  const result = await r.store.update(
+    r.info.namespace,
+    r.info.name,
+    async (current) => {
+      const patched = applyPatch(type, (current ?? undefined) as unknown as JSONObject | undefined, text, {
+        fieldManager: manager,
+        force: r.query.get("force") === "true",
+        schemaKind: r.def.kind,
+        apiVersion: apiVersionOf(r.def),
+        now: new Date(),
+        groupResource: { group: r.def.group, resource: r.def.resource },
+        name: r.info.name,
+        ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
+      });
+      const decoded = decodeValue(r.def, patched.object, fv);
+      warnings = decoded.warnings;
+      return decoded.obj;
+    },
+    { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply },
+  );
+  return ok(r, result.created ? 201 : 200, result.object, warnings);
+}
+
+async function deleteOptions(r: ResourceRequest): Promise<DeleteOptions | undefined> {
+  const text = (await bodyText(r)).trim();
+  if (text === "") return undefined;
+  const parsed = parseBody(text, bodyFormat(r.req.headers["content-type"]));
+  const d = DeleteOptionsSchema.safeParse(parsed);
+  if (!d.success) throw StatusError.badRequest(`DeleteOptions: ${d.error.issues[0]?.message ?? "invalid"}`);
+  return d.data;
+}
+
+function successStatus(r: ResourceRequest, obj: KubeObject): unknown {
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Success",
+    details: { name: obj.metadata.name ?? "", group: r.def.group, kind: r.def.resource, uid: obj.metadata.uid ?? "" },
+  };
+}
+
+async function remove(r: ResourceRequest): Promise<number> {
+  const params = parseDeleteParams(r.query, await deleteOptions(r));
+  const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, params);
+  if (!deleted) return ok(r, 202, object);
+  if (r.def.strategy.returnDeletedObject) return ok(r, 200, object);
+  send(r.res, 200, successStatus(r, object), r.format === "yaml" ? "yaml" : "json");
+  return 200;
+}
+
+async function removeCollection(r: ResourceRequest): Promise<number> {
+  const params = parseDeleteParams(r.query, await deleteOptions(r));
+  const lp = parseListParams(r.query);
+  const items = await r.store.deleteCollection(r.info.namespace, lp, params);
+  const rv = items.reduce((m, o) => Math.max(m, Number(o.metadata.resourceVersion ?? 0)), 0);
+  send(r.res, 200, renderList(r.def, { items, resourceVersion: String(rv) }, r.format, r.query), r.format);
+  return 200;
+}

@@ -1,0 +1,178 @@
+/**
+ * The apiserver's HTTP(S) front: authentication, routing of non-resource paths (health, version,
+ * metrics, discovery, OpenAPI) and resource paths, metrics and a structured log line per request.
+ * The server never crashes on bad input: every failure becomes a Status response.
+ */
+import { createServer as createHTTPServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHTTPSServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { StatusError } from "@servicenet/api";
+import type { Store } from "../storage/index.ts";
+import { authenticate, publicPaths, type UserInfo } from "./auth.ts";
+import { aggregatedContentType, aggregatedDiscovery, apiGroupDoc, apiGroupList, apiResourceList, legacyAPIVersions, wantsAggregated } from "./discovery.ts";
+import { send, sendError } from "./http.ts";
+import { RequestMetrics, type RequestLabels } from "./metrics.ts";
+import { negotiateOutput, type OutputFormat } from "./negotiation.ts";
+import { createOpenAPIHandlers, type OpenAPIResource } from "./openapi/index.ts";
+import { buildRegistry, type Registry } from "./registry.ts";
+import { parseRequestInfo } from "./request-info.ts";
+import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
+import { handleResource } from "./rest.ts";
+import { serverVersion, type VersionInfo } from "./version.ts";
+
+export interface APIServerConfig {
+  store: Store;
+  /** Bearer tokens; undefined disables authentication (in-process tests only). */
+  tokens?: ReadonlyMap<string, UserInfo>;
+  /** PEM key and certificate; plain HTTP without. */
+  tls?: { key: string; cert: string };
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  resources?: readonly ResourceDef[];
+  version?: VersionInfo;
+  /** /readyz answers 200 only when this returns true. */
+  ready?: () => boolean;
+  /** One JSON line per request; silent when omitted. */
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  server: Server;
+  metrics: RequestMetrics;
+  registry: Registry;
+  close(): Promise<void>;
+}
+
+const notFound = (): StatusError => new StatusError("NotFound", "the server could not find the requested resource");
+
+interface Routed {
+  code: number;
+  labels: RequestLabels;
+}
+
+/** Starts the server and resolves once it listens. */
+export async function startServer(cfg: APIServerConfig): Promise<RunningServer> {
+  const table = cfg.resources ?? resourceTable;
+  const registry = buildRegistry(cfg.store, table);
+  const metrics = new RequestMetrics();
+  const version = cfg.version ?? serverVersion();
+  const openapi = createOpenAPIHandlers(table.map((r) => ({ group: r.group, version: r.version, kind: r.kind, resource: r.resource, namespaced: r.namespaced, schema: r.schema, subresources: r.subresources, verbs: r.verbs })).filter((r) => r.schema !== undefined) as OpenAPIResource[], { version: version.gitVersion });
+  const shutdown = new AbortController();
+
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<Routed> => {
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const labels: RequestLabels = { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" };
+    if (path === "/healthz" || path === "/livez") return { code: text(res, 200, "ok"), labels };
+    if (path === "/readyz") return { code: (cfg.ready?.() ?? true) ? text(res, 200, "ok") : text(res, 503, "[-]ready failed: not ready yet\nreadyz check failed"), labels };
+    if (cfg.tokens && !publicPaths.has(path) && authenticate(cfg.tokens, req.headers.authorization) === undefined) throw StatusError.unauthorized();
+    if (path === "/version") return { code: json(res, version), labels };
+    if (path === "/metrics") return { code: text(res, 200, metrics.render(), "text/plain; version=0.0.4; charset=utf-8"), labels };
+    if (path.startsWith("/openapi/")) {
+      const r = openapi.handle(req.url ?? path, req.headers.accept, req.headers["if-none-match"]);
+      if (r === undefined) throw notFound();
+      res.writeHead(r.status, r.headers);
+      res.end(r.body);
+      return { code: r.status, labels };
+    }
+    const agg = wantsAggregated(req.headers.accept);
+    if (path === "/api" || path === "/apis") {
+      if (agg) {
+        res.writeHead(200, { "Content-Type": aggregatedContentType(agg), Vary: "Accept" });
+        res.end(JSON.stringify(aggregatedDiscovery(table, path === "/api", agg)));
+        return { code: 200, labels };
+      }
+      return { code: json(res, path === "/api" ? legacyAPIVersions() : apiGroupList(table)), labels };
+    }
+    const parts = path.split("/").filter((p) => p !== "");
+    if (parts[0] === "api" && parts.length === 2) return { code: json(res, apiResourceList(table, "", parts[1]!) ?? fail(notFound())), labels };
+    if (parts[0] === "apis" && parts.length === 2) return { code: json(res, apiGroupDoc(table, parts[1]!) ?? fail(notFound())), labels };
+    if (parts[0] === "apis" && parts.length === 3) return { code: json(res, apiResourceList(table, parts[1]!, parts[2]!) ?? fail(notFound())), labels };
+    const info = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
+    if (!info) throw notFound();
+    const def = findResource(info.group, info.version, info.resource, table);
+    if (!def) throw notFound();
+    Object.assign(labels, { verb: metricVerb(info.verb, req.method ?? ""), group: info.group, version: info.version, resource: info.resource, subresource: info.subresource, scope: info.name !== "" ? "resource" : info.namespace !== undefined ? "namespace" : "cluster" });
+    const format: OutputFormat = negotiateOutput(req.headers.accept);
+    const code = await handleResource({ req, res, info, def, store: registry.storeFor(def), query: url.searchParams, format, shutdown: shutdown.signal });
+    return { code, labels };
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = process.hrtime.bigint();
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://localhost");
+    } catch {
+      url = new URL("http://localhost/");
+    }
+    const finish = (code: number, labels: RequestLabels): void => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.observe(labels, code, seconds);
+      cfg.log?.(JSON.stringify({ ts: new Date().toISOString(), verb: labels.verb, uri: req.url, code, latencyMs: Math.round(seconds * 1e4) / 10, userAgent: req.headers["user-agent"] ?? "" }));
+    };
+    route(req, res, url).then(
+      (r) => finish(r.code, r.labels),
+      (e: unknown) => {
+        const wantsYAML = (req.headers.accept ?? "").startsWith("application/yaml");
+        const code = sendError(res, e, wantsYAML ? "yaml" : "json");
+        if (!(e instanceof StatusError)) cfg.log?.(JSON.stringify({ ts: new Date().toISOString(), level: "error", uri: req.url, error: e instanceof Error ? e.stack : String(e) }));
+        finish(code, { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" });
+      },
+    );
+  };
+
+  const server = cfg.tls ? createHTTPSServer({ key: cfg.tls.key, cert: cfg.tls.cert }, handler) : createHTTPServer(handler);
+  // Slowloris protection without cutting long watches: only the header phase is bounded.
+  server.headersTimeout = 60_000;
+  server.requestTimeout = 0;
+  server.on("clientError", (_e, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(cfg.port ?? 0, cfg.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = cfg.host ?? "127.0.0.1";
+  return {
+    url: `${cfg.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    server,
+    metrics,
+    registry,
+    close: () =>
+      new Promise<void>((resolve) => {
+        shutdown.abort();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function fail(e: StatusError): never {
+  throw e;
+}
+
+function json(res: ServerResponse, body: unknown): number {
+  send(res, 200, body);
+  return 200;
+}
+
+function text(res: ServerResponse, code: number, body: string, contentType = "text/plain; charset=utf-8"): number {
+  res.writeHead(code, { "Content-Type": contentType, "X-Content-Type-Options": "nosniff" });
+  res.end(body);
+  return code;
+}
+
+/** Upstream's metric verb: LIST and WATCH split from GET, APPLY from PATCH. */
+function metricVerb(verb: string, method: string): string {
+  if (verb === "list") return "LIST";
+  if (verb === "watch") return "WATCH";
+  return method;
+}

@@ -1,0 +1,83 @@
+/**
+ * Watch responses: a chunked stream of `{"type":..., "object":...}` JSON lines
+ * (k8s.io/apiserver endpoints/handlers/watch.go). Ends on timeoutSeconds, client disconnect,
+ * an ERROR event (e.g. 410 too old resource version) or server shutdown.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { StatusError } from "@servicenet/api";
+import type { GenericStore } from "../registry/generic/store.ts";
+import type { WatchParams } from "../registry/generic/options.ts";
+import type { KubeObject } from "../storage/index.ts";
+import type { OutputFormat } from "./negotiation.ts";
+import { present, tableOptions } from "./present.ts";
+import { buildTable } from "./printers/table.ts";
+import { apiVersionOf, type ResourceDef } from "./resources.ts";
+
+/** Upstream's default --min-request-timeout (a watch lasts this long when the client sets no timeout). */
+export const defaultWatchTimeoutSeconds = 1800;
+
+export interface WatchRequest {
+  def: ResourceDef;
+  store: GenericStore;
+  namespace: string | undefined;
+  params: WatchParams;
+  format: OutputFormat;
+  query: URLSearchParams;
+  timeoutSeconds?: number;
+  /** `sendInitialEvents=true`: ADDED for the current state, then a bookmark marking its end. */
+  sendInitialEvents?: boolean;
+  /** Aborted when the server shuts down. */
+  shutdown: AbortSignal;
+}
+
+/** Streams a watch to `res`; resolves when the stream ends. */
+export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: WatchRequest): Promise<void> {
+  const ac = new AbortController();
+  const stop = (): void => ac.abort();
+  req.on("close", stop);
+  res.on("close", stop);
+  w.shutdown.addEventListener("abort", stop, { once: true });
+  const timer = setTimeout(stop, (w.timeoutSeconds ?? defaultWatchTimeoutSeconds) * 1000);
+  let first = true;
+  const encodeObject = (obj: KubeObject): unknown => {
+    const o = present(w.def, obj);
+    if (w.format !== "table") return o;
+    const t = buildTable(w.def.printer, [o], { resourceVersion: obj.metadata.resourceVersion ?? "" }, { ...tableOptions(w.query), noHeaders: !first });
+    first = false;
+    return t;
+  };
+  const write = (type: string, object: unknown): void => {
+    if (!res.writableEnded) res.write(`${JSON.stringify({ type, object })}\n`);
+  };
+  const bookmark = (rv: string, annotations?: Record<string, string>): unknown => ({
+    kind: w.def.kind,
+    apiVersion: apiVersionOf(w.def),
+    metadata: { resourceVersion: rv, ...(annotations ? { annotations } : {}) },
+  });
+  res.writeHead(200, { "Content-Type": w.format === "table" ? "application/json;as=Table;v=v1;g=meta.k8s.io" : "application/json", "Cache-Control": "no-cache, private", "Transfer-Encoding": "chunked" });
+  res.flushHeaders();
+  try {
+    let params = { ...w.params, signal: ac.signal };
+    if (w.sendInitialEvents) {
+      const list = await w.store.list(w.namespace, { ...(params.labelSelector ? { labelSelector: params.labelSelector } : {}), ...(params.fieldSelector ? { fieldSelector: params.fieldSelector } : {}) });
+      for (const item of list.items) write("ADDED", encodeObject(item));
+      write("BOOKMARK", bookmark(list.resourceVersion, { "k8s.io/initial-events-end": "true" }));
+      params = { ...params, resourceVersion: list.resourceVersion };
+    }
+    for await (const ev of w.store.watch(w.namespace, params)) {
+      if (ev.type === "ERROR") {
+        write("ERROR", ev.object);
+        break;
+      }
+      if (ev.type === "BOOKMARK") write("BOOKMARK", bookmark(ev.object.metadata.resourceVersion ?? ""));
+      else write(ev.type, encodeObject(ev.object));
+    }
+  } catch (e) {
+    if (!ac.signal.aborted) write("ERROR", (e instanceof StatusError ? e : StatusError.internal(String(e))).status);
+  } finally {
+    clearTimeout(timer);
+    req.off("close", stop);
+    w.shutdown.removeEventListener("abort", stop);
+    if (!res.writableEnded) res.end();
+  }
+}
