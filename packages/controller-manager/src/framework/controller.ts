@@ -1,0 +1,101 @@
+/**
+ * The controller loop of R10: informer handlers enqueue keys, N workers
+ * take keys and call sync(key), handleErr retries with backoff up to
+ * maxRetries (15, as endpoints_controller.go and servicecidrs_controller.go).
+ */
+import { noopLogger, type Logger } from "./logger.ts";
+import type { Informer } from "./informer.ts";
+import type { RateLimitingQueue } from "./work-queue.ts";
+
+/** Retries before a key is dropped (upstream maxRetries). */
+export const defaultMaxRetries = 15;
+
+export interface ControllerSpec {
+  name: string;
+  queue: RateLimitingQueue<string>;
+  /** Reconciles one key; a thrown error requeues it with backoff. */
+  sync(key: string): Promise<void>;
+  /** Informers that must have synced before workers start. */
+  informers: readonly Informer<unknown>[];
+  maxRetries?: number;
+  logger?: Logger;
+  /** Poll interval of waitForCacheSync. */
+  syncPollMs?: number;
+}
+
+/**
+ * Resolves true once every informer has synced, false if `signal` aborts
+ * first (`cache.WaitForNamedCacheSync`).
+ */
+export async function waitForCacheSync(signal: AbortSignal, informers: readonly Informer<unknown>[], pollMs = 10): Promise<boolean> {
+  while (!signal.aborted) {
+    if (informers.every((i) => i.hasSynced())) return true;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, pollMs);
+      signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    });
+  }
+  return false;
+}
+
+/** Runs a controller: waits for caches, starts `workers` loops, shuts the queue down on abort. */
+export class Controller {
+  readonly #spec: ControllerSpec;
+  readonly #log: Logger;
+  readonly #maxRetries: number;
+
+  constructor(spec: ControllerSpec) {
+    this.#spec = spec;
+    this.#log = spec.logger ?? noopLogger;
+    this.#maxRetries = spec.maxRetries ?? defaultMaxRetries;
+  }
+
+  /** Resolves when `signal` aborts and every worker has finished its current key. */
+  async run(signal: AbortSignal, workers: number): Promise<void> {
+    const { name, queue } = this.#spec;
+    signal.addEventListener("abort", () => queue.shutDown(), { once: true });
+    this.#log.info("Starting controller", { controller: name, workers });
+    if (!(await waitForCacheSync(signal, this.#spec.informers, this.#spec.syncPollMs))) return;
+    this.#log.info("Caches are synced", { controller: name });
+    await Promise.all(Array.from({ length: workers }, () => this.#worker()));
+    this.#log.info("Shutting down controller", { controller: name });
+  }
+
+  async #worker(): Promise<void> {
+    while (await this.processNextWorkItem()) {
+      /* keep going until shutdown */
+    }
+  }
+
+  /** Takes one key and syncs it; false once the queue is shut down. */
+  async processNextWorkItem(): Promise<boolean> {
+    const { queue } = this.#spec;
+    const next = await queue.get();
+    if (next.shutdown) return false;
+    try {
+      await this.#spec.sync(next.item);
+      this.handleErr(undefined, next.item);
+    } catch (err) {
+      this.handleErr(err, next.item);
+    } finally {
+      queue.done(next.item);
+    }
+    return true;
+  }
+
+  /** Forgets a key on success; requeues it rate-limited on error until maxRetries, then drops it. */
+  handleErr(err: unknown, key: string): void {
+    const { queue, name } = this.#spec;
+    if (err === undefined) {
+      queue.forget(key);
+      return;
+    }
+    if (queue.numRequeues(key) < this.#maxRetries) {
+      this.#log.info("Error syncing, retrying", { controller: name, key, err });
+      queue.addRateLimited(key);
+      return;
+    }
+    this.#log.error("Dropping key out of the queue", { controller: name, key, err });
+    queue.forget(key);
+  }
+}
