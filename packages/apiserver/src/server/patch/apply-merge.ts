@@ -40,8 +40,9 @@ function merge(kind: string, live: JSONValue | undefined, config: JSONValue, nam
 
 /** Removes every path in `paths` (JSON-encoded FieldPaths) from `obj` in place, then drops containers left empty. */
 export function removePaths(kind: string, obj: JSONObject, paths: Iterable<string>): void {
-  // Deepest first, so that removing an item never shifts a sibling path still to be removed.
-  const sorted = [...paths].map(keyPath).sort((a, b) => b.length - a.length);
+  // Shallowest first: a removed list item takes its fields with it, and its key
+  // (which names it) is still intact when it is looked up. Items are found by key, not index.
+  const sorted = [...paths].map(keyPath).sort((a, b) => a.length - b.length);
   for (const p of sorted) removeOne(kind, obj, p);
 }
 

@@ -45,6 +45,16 @@ describe("applyServerSideApply", () => {
     expect((second.metadata as JSONObject).labels).toEqual({ app: "web" });
   });
 
+  it("does not prune a list whose own path the manager owned as an Update member", () => {
+    const csa = updateManagedFields(undefined, config([{ port: 80, protocol: "TCP" }, { port: 443, protocol: "TCP" }]), "kubectl-client-side-apply", "Update", "v1", now);
+    // kubectl's csaupgrade hands the Update entry (with "f:ports": {".": {}}) to the applier unchanged.
+    const mf = ((csa.metadata as JSONObject).managedFields as JSONObject[]).map((m) => ({ ...m, manager: "kubectl", operation: "Apply" }));
+    const migrated = { ...csa, metadata: { ...(csa.metadata as JSONObject), managedFields: mf } };
+    const out = applyServerSideApply(migrated, config([{ port: 80 }]), { fieldManager: "kubectl", now }).object;
+    // 443 is gone; 80's protocol is pruned too (the applier owned it and dropped it), as upstream does before defaulting restores TCP.
+    expect(spec(out).ports).toEqual([{ port: 80 }]);
+  });
+
   it("keeps a dropped field another manager also owns", () => {
     const a = applyServerSideApply(undefined, config([{ port: 80 }], { app: "web", tier: "fe" }), { fieldManager: "a", now }).object;
     const b = applyServerSideApply(a, { apiVersion: "v1", kind: "Service", metadata: { name: "web", labels: { tier: "fe" } } }, { fieldManager: "b", now }).object;

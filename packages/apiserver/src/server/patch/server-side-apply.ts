@@ -73,6 +73,21 @@ function checkApplied(applied: unknown, fieldManager: string): asserts applied i
 }
 
 /**
+ * What this manager owned before and no longer applies, minus anything still
+ * kept (applied or owned by others) and minus ancestors of kept paths: an
+ * Update entry marks `f:ports` itself as a member, but removing it would take
+ * the applied items with it (upstream's EnsureNamedFieldsAreMembers has the same effect).
+ */
+function prunable(lastSet: Set<string>, keep: Set<string>): string[] {
+  const ancestors = new Set<string>();
+  for (const k of keep) {
+    const p = keyPath(k);
+    for (let i = 1; i < p.length; i++) ancestors.add(JSON.stringify(p.slice(0, i)));
+  }
+  return [...lastSet].filter((p) => !keep.has(p) && !ancestors.has(p));
+}
+
+/**
  * Applies `applied` for `fieldManager` to `current` (undefined: the object is
  * being created). Throws 409 Conflict with upstream's message unless `force`.
  */
@@ -89,7 +104,7 @@ export function applyServerSideApply(current: JSONObject | undefined, applied: u
 
   const merged = mergeApplied(kind, current, applied) as JSONObject;
   const others = new Set([...managers].filter(([k]) => k !== id).flatMap(([, m]) => [...m.set]));
-  removePaths(kind, merged, [...lastSet].filter((p) => !configSet.has(p) && !others.has(p)));
+  removePaths(kind, merged, prunable(lastSet, new Set([...configSet, ...others])));
 
   const c = compareObjects(kind, current, merged, opts.subresource);
   const changed = new Set([...c.added, ...c.modified]);
