@@ -25,6 +25,16 @@ export function createSqliteEngine(cfg: SqliteEngineConfig): KVEngine {
 
 const maxId = Number.MAX_SAFE_INTEGER;
 
+/** Rows live at revision @rev in [@start, @end). */
+const liveAt =
+  "k.name >= @start AND k.name < @end AND k.id <= @rev AND k.deleted = 0 AND NOT EXISTS (SELECT 1 FROM kine s WHERE s.name = k.name AND s.prev_revision = k.id AND s.id <= @rev)";
+
+interface RangeParams {
+  start: string;
+  end: string;
+  rev: number;
+}
+
 interface PendingTxn {
   compares: readonly KVCompare[];
   writes: readonly KVWrite[];
@@ -52,12 +62,12 @@ class SqliteEngine implements KVEngine {
     this.stmt = {
       latest: db.prepare<[string], LogRow>("SELECT * FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1"),
       insert: db.prepare("INSERT INTO kine (name, created, deleted, create_revision, prev_revision, lease, value, old_value) VALUES (?, ?, ?, ?, ?, 0, ?, ?)"),
-      range: db.prepare<[string, string, number, number], LogRow>(
-        "SELECT k.* FROM kine k JOIN (SELECT MAX(id) AS mid FROM kine WHERE name >= ? AND name < ? AND id <= ? GROUP BY name) m ON k.id = m.mid WHERE k.deleted = 0 ORDER BY k.name LIMIT ?",
-      ),
-      count: db.prepare<[string, string, number], { n: number }>(
-        "SELECT COUNT(*) AS n FROM kine k JOIN (SELECT MAX(id) AS mid FROM kine WHERE name >= ? AND name < ? AND id <= ? GROUP BY name) m ON k.id = m.mid WHERE k.deleted = 0",
-      ),
+      // The live row of a key at a revision is its newest row at or below it: the row no other row
+      // at or below it names as prev_revision. Unlike kine's MAX(id) GROUP BY this walks the name
+      // index in order and stops at the limit (compaction keeps the property: it only deletes rows
+      // whose successor is deleted with them or is itself within the compacted range).
+      range: db.prepare<[RangeParams & { limit: number }], LogRow>(`SELECT k.* FROM kine k WHERE ${liveAt} ORDER BY k.name LIMIT @limit`),
+      count: db.prepare<[RangeParams], { n: number }>(`SELECT COUNT(*) AS n FROM kine k WHERE ${liveAt}`),
       current: db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'kine'"),
       compacted: db.prepare<[], { value: number }>("SELECT value FROM kine_meta WHERE key = 'compact_rev'"),
     };
@@ -76,7 +86,7 @@ class SqliteEngine implements KVEngine {
       this.checkNotCompacted(rev);
       const at = rev > 0 ? rev : this.revisionNow();
       const limit = opts.limit ?? 0;
-      const rows = this.stmt.range.all(start, end, at, limit > 0 ? limit + 1 : -1);
+      const rows = this.stmt.range.all({ start, end, rev: at, limit: limit > 0 ? limit + 1 : -1 });
       const more = limit > 0 && rows.length > limit;
       const kvs = (more ? rows.slice(0, limit) : rows).map((r) => live(r)!);
       return { kvs, revision: at, more };
@@ -85,7 +95,7 @@ class SqliteEngine implements KVEngine {
 
   async count(start: string, end: string, revision?: number): Promise<number> {
     this.checkNotCompacted(revision ?? 0);
-    return this.stmt.count.get(start, end, revision && revision > 0 ? revision : maxId)?.n ?? 0;
+    return this.stmt.count.get({ start, end, rev: revision && revision > 0 ? revision : maxId })?.n ?? 0;
   }
 
   /**
