@@ -118,6 +118,13 @@ describe.skipIf(!haveKubectl)("real kubectl through applyPatch", () => {
     expect(managers()).toEqual(["kubectl-client-side-apply/Update"]);
   });
 
+  it("client-side apply that drops a port sends $patch: delete and removes it", async () => {
+    expect((await run("apply", "-f", manifest(8081, "  - name: https\n    port: 443\n    targetPort: 8443\n  - name: dns\n    port: 53\n    protocol: UDP\n"))).code).toBe(0);
+    expect(ports().map((p) => p.port)).toEqual([80, 443, 53]);
+    expect((await run("apply", "-f", manifest(8081, "  - name: https\n    port: 443\n    targetPort: 8443\n"))).out).toBe("service/web configured\n");
+    expect(ports().map((p) => p.port)).toEqual([80, 443]);
+  });
+
   it("merge and JSON patch; a failed test prints upstream's text", async () => {
     expect((await run("patch", "svc", "web", "--type=merge", "-p", '{"metadata":{"labels":{"x":"y"}}}')).out).toBe("service/web patched\n");
     expect((await run("patch", "svc", "web", "--type=json", "-p", '[{"op":"replace","path":"/spec/ports/1/targetPort","value":9443}]')).out).toBe("service/web patched\n");
@@ -137,5 +144,14 @@ describe.skipIf(!haveKubectl)("real kubectl through applyPatch", () => {
     expect((await run("apply", "--server-side", "--force-conflicts", "-f", manifest(9090))).out).toBe("service/web serverside-applied\n");
     expect(ports()[0]?.targetPort).toBe(9090);
     expect(managers()).toContain("kubectl/Apply");
+    const again = await run("apply", "--server-side", "-f", manifest(9090));
+    expect(again).toEqual({ code: 0, out: "service/web serverside-applied\n" });
+  });
+
+  it("server-side apply creates a missing object", async () => {
+    stored = undefined;
+    expect(await run("apply", "--server-side", "-f", manifest(8080))).toEqual({ code: 0, out: "service/web serverside-applied\n" });
+    expect(managers()).toEqual(["kubectl/Apply"]);
+    expect(ports()).toEqual([{ name: "http", port: 80, targetPort: 8080 }]);
   });
 });
