@@ -90,6 +90,25 @@ describe.each(availableBackends())("watch on $backend", ({ backend, available })
       expect(Number((ev!.object as KubeObject).metadata.resourceVersion)).toBeGreaterThanOrEqual(Number(obj.metadata.resourceVersion));
     });
 
+    it("never sends a bookmark ahead of an event it has not delivered yet", async () => {
+      const start = await store.currentRevision();
+      await Promise.all(Array.from({ length: 16 }, async (_, w) => {
+        for (let i = 0; i < 10; i++) await store.create(key(`b${w}-${i}`), testObject(`b${w}-${i}`));
+      }));
+      const watch = store.watch(dir, { resourceVersion: String(start), recursive: true, allowBookmarks: true, bookmarkIntervalMs: 1 });
+      const seen: WatchEvent[] = [];
+      for await (const ev of watch) {
+        seen.push(ev);
+        if (seen.filter((e) => e.type === "ADDED").length === 160) break;
+      }
+      let bookmark = 0;
+      for (const ev of seen) {
+        const rv = Number((ev.object as KubeObject).metadata.resourceVersion);
+        if (ev.type === "BOOKMARK") bookmark = Math.max(bookmark, rv);
+        else expect(rv).toBeGreaterThan(bookmark);
+      }
+    });
+
     it("ends with a 410 Expired ERROR when the revision was compacted", async () => {
       const start = await store.currentRevision();
       await store.create(key("a"), testObject("a"));

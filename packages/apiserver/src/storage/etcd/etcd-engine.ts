@@ -107,7 +107,10 @@ class EtcdEngine implements KVEngine {
             prev: e.prev_kv ? toRaw(e.prev_kv) : null,
           }));
           if (events.length > 0) handlers.onEvents(events);
-          handlers.onProgress?.(Number(res.header.revision));
+          // The header revision of an event-less, non-"created" response (a progress notification,
+          // sent to synced watchers only) promises nothing older is pending. Responses replaying
+          // history carry the *current* revision with more history to come, so they do not count.
+          else if (!res.created) handlers.onProgress?.(Number(res.header.revision));
         });
         watcher.on("error", (err) => {
           // etcd cancels a watch from a compacted revision without a reason; assume compaction.
