@@ -7,6 +7,7 @@ import { decodeObject, dropNulls, StatusError, unknownFieldMessage } from "@serv
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../storage/index.ts";
 import type { BodyFormat } from "./negotiation.ts";
+import { decodeProtobufBody } from "./protobuf/decode.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
@@ -35,7 +36,9 @@ function typeName(v: unknown): string {
 }
 
 /** Parses raw body text into a JSON value (400 with a clear message otherwise). */
-export function parseBody(text: string, format: BodyFormat): unknown {
+export function parseBody(body: Buffer, format: BodyFormat): unknown {
+  if (format === "protobuf") return decodeProtobufBody(body);
+  const text = body.toString("utf8");
   if (format === "json") {
     try {
       return JSON.parse(text) as unknown;
@@ -103,6 +106,6 @@ export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidatio
 }
 
 /** Decodes a create/update request body. */
-export function decodeBody(def: ResourceDef, text: string, format: BodyFormat, fv: FieldValidation): Decoded {
-  return decodeValue(def, parseBody(text, format), fv);
+export function decodeBody(def: ResourceDef, body: Buffer, format: BodyFormat, fv: FieldValidation): Decoded {
+  return decodeValue(def, parseBody(body, format), fv);
 }

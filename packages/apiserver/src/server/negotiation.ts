@@ -43,12 +43,13 @@ export function negotiateOutput(accept: string | undefined): OutputFormat {
 }
 
 /** Media types request bodies may use for create/update. */
-export type BodyFormat = "json" | "yaml";
+export type BodyFormat = "json" | "yaml" | "protobuf";
 
-/** The body format from Content-Type; 415 for anything else (protobuf included: we only speak JSON/YAML). */
+/** The body format from Content-Type; 415 for anything else. */
 export function bodyFormat(contentType: string | undefined): BodyFormat {
   const base = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (base === "" || base === "application/json") return "json";
   if (base === "application/yaml" || base === "application/x-yaml" || base === "text/yaml") return "yaml";
+  if (base === "application/vnd.kubernetes.protobuf") return "protobuf";
   throw StatusError.unsupportedMediaType(base);
 }

@@ -105,6 +105,10 @@ async function bodyText(r: ResourceRequest): Promise<string> {
   return (await readBody(r.req)).toString("utf8");
 }
 
+async function bodyBytes(r: ResourceRequest): Promise<Buffer> {
+  return readBody(r.req);
+}
+
 function withManagedFields(r: ResourceRequest, old: KubeObject | undefined, obj: KubeObject): KubeObject {
   const manager = fieldManagerOf(r.query, r.req.headers["user-agent"]);
   return updateManagedFields(old as unknown as JSONObject | undefined, obj as unknown as JSONObject, manager, "Update", apiVersionOf(r.def), new Date(), r.info.subresource || undefined) as unknown as KubeObject;
@@ -115,7 +119,7 @@ async function create(r: ResourceRequest): Promise<number> {
   const format = bodyFormat(r.req.headers["content-type"]);
   const dryRun = parseDryRun(r.query);
   fieldManagerOf(r.query, r.req.headers["user-agent"]);
-  const { obj, warnings } = decodeBody(r.def, await bodyText(r), format, fv);
+  const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
   const created = await r.store.create(r.info.namespace, withManagedFields(r, undefined, obj), { dryRun });
   return ok(r, 201, created, warnings);
 }
@@ -124,7 +128,7 @@ async function update(r: ResourceRequest): Promise<number> {
   const fv = parseFieldValidation(r.query.get("fieldValidation"));
   const format = bodyFormat(r.req.headers["content-type"]);
   const dryRun = parseDryRun(r.query);
-  const { obj, warnings } = decodeBody(r.def, await bodyText(r), format, fv);
+  const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
   const result = await r.store.update(r.info.namespace, r.info.name, async (current) => withManagedFields(r, current ?? undefined, structuredClone(obj)), {
     dryRun,
     subresource: r.info.subresource,
@@ -168,9 +172,9 @@ async function patch(r: ResourceRequest): Promise<number> {
 }
 
 async function deleteOptions(r: ResourceRequest): Promise<DeleteOptions | undefined> {
-  const text = (await bodyText(r)).trim();
-  if (text === "") return undefined;
-  const parsed = parseBody(text, bodyFormat(r.req.headers["content-type"]));
+  const raw = await bodyBytes(r);
+  if (raw.toString("utf8").trim() === "") return undefined;
+  const parsed = parseBody(raw, bodyFormat(r.req.headers["content-type"]));
   const d = DeleteOptionsSchema.safeParse(parsed);
   if (!d.success) throw StatusError.badRequest(`DeleteOptions: ${d.error.issues[0]?.message ?? "invalid"}`);
   return d.data;
