@@ -3,3 +3,4 @@ export const componentName = "kube-proxy" as const;
 export * from "./tracker/index.ts";
 export * from "./proxy/index.ts";
 export * from "./iptables/index.ts";
+export * from "./nftables/index.ts";

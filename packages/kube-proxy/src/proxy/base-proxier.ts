@@ -40,6 +40,8 @@ export abstract class BaseProxier implements Provider {
   protected needFullSync = true;
   protected serviceCIDRs: string[] = [];
   protected nodeLabels: Record<string, string> = {};
+  /** The nftables proxier writes the service CIDRs into its fixed rules, which only full syncs rewrite. */
+  protected serviceCIDRsInBaseRules = false;
   #servicesSynced = false;
   #endpointSlicesSynced = false;
   #lastFullSync = 0;
@@ -132,6 +134,7 @@ export abstract class BaseProxier implements Provider {
     const mine = cidrsOfFamily(this.ipFamily, cidrs);
     if (mine.join(",") === this.serviceCIDRs.join(",")) return;
     this.serviceCIDRs = mine;
+    if (this.serviceCIDRsInBaseRules) this.needFullSync = true;
     this.sync();
   }
 
