@@ -97,6 +97,8 @@ export async function reconcileKubernetesService(rest: ServiceREST, opts: Kubern
     const spec = (next["spec"] ??= {}) as Record<string, unknown>;
     spec["ports"] = want.ports;
     spec["type"] = want.type;
+    // Upstream sends this through the API, which applies the versioned defaults (externalTrafficPolicy for NodePort).
+    rest.strategy.defaults?.(next);
     try {
       const { object } = await rest.update(kubernetesServiceNamespace, kubernetesServiceName, async () => structuredClone(next));
       return { action: "updated", service: object };
