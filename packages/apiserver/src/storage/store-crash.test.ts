@@ -48,8 +48,8 @@ describe.each(durable)("crash safety on $backend", ({ backend, available }) => {
   it.skipIf(!available)("a writer killed with SIGKILL mid-burst loses no acknowledged write", { timeout: 30_000 }, async () => {
     t = await openTestStore(backend);
     // The parent's store only owns the data location; the child writes through its own connection.
-    const acked = await writeThenKill(t.config, 300);
-    expect(acked.length).toBeGreaterThanOrEqual(300);
+    const acked = await writeThenKill(t.config, 200);
+    expect(acked.length).toBeGreaterThanOrEqual(200);
     const reopened = await createStore(t.config);
     try {
       const present = new Set((await reopened.list("/registry/configmaps/crash")).items.map((o) => `/registry/configmaps/crash/${o.metadata.name}`));
@@ -72,7 +72,7 @@ describe.each(durable)("crash safety on $backend", ({ backend, available }) => {
     const done = (async () => {
       for await (const ev of t!.store.watch("/registry/configmaps/crash", { resourceVersion: String(from), recursive: true, signal: ac.signal })) seen.push(ev);
     })();
-    const acked = await writeThenKill(t.config, 200);
+    const acked = await writeThenKill(t.config, 100);
     const deadline = Date.now() + 10_000;
     const names = (): Set<string> => new Set(seen.map((e) => (e.type === "ERROR" ? "" : `/registry/configmaps/crash/${e.object.metadata.name}`)));
     while (acked.some((k) => !names().has(k)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

@@ -53,8 +53,19 @@ export async function openTestStore(backend: BackendName, extra: Partial<StoreCo
     async cleanup() {
       await store.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
+      if (backend === "etcd" && config.prefix) await deleteEtcdPrefix(config.endpoints ?? [], config.prefix);
     },
   };
+}
+
+/** Removes a test's keys from a shared etcd. */
+async function deleteEtcdPrefix(endpoints: string[], prefix: string): Promise<void> {
+  const client = new Etcd3({ hosts: endpoints });
+  try {
+    await client.delete().prefix(prefix).exec();
+  } finally {
+    client.close();
+  }
 }
 
 /** A minimal object for `name`. */
