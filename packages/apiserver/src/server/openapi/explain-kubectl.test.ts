@@ -94,6 +94,14 @@ describe.skipIf(!haveKubectl)("kubectl explain against the generated OpenAPI", (
     expect(requests.some((r) => r.startsWith("GET /openapi/v3/api/v1?hash="))).toBe(true);
   });
 
+  it("explain service prints the kind's description and its fields", async () => {
+    const out = await run("explain", "service");
+    expect(out).toMatch(/DESCRIPTION:\s+Service is a named abstraction of software service \(for example, mysql\)/);
+    expect(out).toMatch(/metadata\s+<ObjectMeta>/);
+    expect(out).toMatch(/spec\s+<ServiceSpec>/);
+    expect(out).toMatch(/status\s+<ServiceStatus>/);
+  });
+
   it("explain service.spec.ports shows the ServicePort type and fields", async () => {
     const out = await run("explain", "service.spec.ports");
     expect(out).toContain("FIELD: ports <[]ServicePort>");
