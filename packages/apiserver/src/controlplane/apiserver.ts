@@ -19,6 +19,8 @@ export interface StartApiServerOptions {
   dataDir?: string;
   /** true: serve HTTPS with certs from `dataDir`/pki (generated on first start); false: plain HTTP. */
   tls?: boolean;
+  /** Where the CA and serving certificate live (default `dataDir`/pki); shared by tests to save openssl runs. */
+  pkiDir?: string;
   /** false disables bearer-token authentication (in-process tests only). Default true. */
   auth?: boolean;
   /** The token to accept; default: read from / generated into `dataDir`/tokens.csv, or random. */
@@ -84,7 +86,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
   const store = o.storage && isStore(o.storage) ? o.storage : await createStore(o.storage ?? { backend: "memory" });
   const useTLS = o.tls ?? o.dataDir !== undefined;
   if (useTLS && !o.dataDir) throw new Error("startApiServer: tls needs a dataDir for its certificates");
-  const certs = useTLS ? ensureServingCerts(join(o.dataDir!, "pki")) : undefined;
+  const certs = useTLS ? ensureServingCerts(o.pkiDir ?? join(o.dataDir!, "pki")) : undefined;
   const tokens = o.auth === false ? undefined : loadOrCreateToken(o.dataDir, o.token);
   let ready = false;
   let server: RunningServer;

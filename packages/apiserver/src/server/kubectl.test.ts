@@ -1,0 +1,109 @@
+/** Real kubectl 1.33 against an in-process server: the flows of issue 4, asserting on kubectl's output. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { haveKubectl, startTestServer, type TestServer } from "./testing.ts";
+
+const twoServices = `apiVersion: v1
+kind: Service
+metadata:
+  name: alpha
+  labels: {app: alpha}
+spec:
+  selector: {app: alpha}
+  ports: [{port: 80, targetPort: 8080}]
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: beta
+spec:
+  type: NodePort
+  clusterIP: 10.96.0.10
+  ports: [{name: https, port: 443, nodePort: 30443}]
+`;
+
+describe.skipIf(!haveKubectl())("real kubectl 1.33", () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it("lists the served resources with api-resources", async () => {
+    const r = await s.kubectl(["api-resources"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^services\s+svc\s+v1\s+true\s+Service$/m);
+    expect(r.stdout).toMatch(/^endpointslices\s+discovery\.k8s\.io\/v1\s+true\s+EndpointSlice$/m);
+    expect(r.stdout).toMatch(/^servicecidrs\s+networking\.k8s\.io\/v1\s+false\s+ServiceCIDR$/m);
+    expect(r.stdout).toMatch(/^namespaces\s+ns\s+v1\s+false\s+Namespace$/m);
+  });
+
+  it("creates two services from one multi-document file and gets them in every format", async () => {
+    const c = await s.kubectl(["create", "-f", "-"], { input: twoServices });
+    expect(c.stdout).toBe("service/alpha created\nservice/beta created\n");
+    const table = await s.kubectl(["get", "svc"]);
+    expect(table.stdout.split("\n")[0]).toMatch(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE$/);
+    expect(table.stdout).toMatch(/^beta\s+NodePort\s+10\.96\.0\.10\s+<none>\s+443:30443\/TCP\s+\d+s$/m);
+    const wide = await s.kubectl(["get", "svc", "-o", "wide"]);
+    expect(wide.stdout).toMatch(/^alpha\s+ClusterIP\s+<none>\s+<none>\s+80\/TCP\s+\d+s\s+app=alpha$/m);
+    const yaml = await s.kubectl(["get", "svc", "beta", "-o", "yaml"]);
+    expect(yaml.stdout).toContain("clusterIPs:\n  - 10.96.0.10");
+    const json = JSON.parse((await s.kubectl(["get", "svc", "-l", "app=alpha", "-o", "json"])).stdout) as { items: { metadata: { name: string } }[] };
+    expect(json.items.map((i) => i.metadata.name)).toEqual(["alpha"]);
+    const all = await s.kubectl(["get", "svc", "-A"]);
+    expect(all.stdout).toMatch(/^NAMESPACE\s+NAME\s+TYPE/);
+    expect(all.stdout).toMatch(/^default\s+alpha\s+ClusterIP/m);
+  });
+
+  it("applies twice with a change (client-side) and patches with all three types", async () => {
+    const doc = (port: number) => `apiVersion: v1\nkind: Service\nmetadata: {name: gamma}\nspec:\n  ports: [{port: ${port}}]\n`;
+    expect((await s.kubectl(["apply", "-f", "-"], { input: doc(80) })).stdout).toBe("service/gamma created\n");
+    expect((await s.kubectl(["apply", "-f", "-"], { input: doc(81) })).stdout).toBe("service/gamma configured\n");
+    expect((await s.kubectl(["get", "svc", "gamma", "-o", "jsonpath={.spec.ports[0].port}"])).stdout).toBe("81");
+    expect((await s.kubectl(["patch", "svc", "gamma", "--type=merge", "-p", '{"metadata":{"labels":{"tier":"web"}}}'])).stdout).toBe("service/gamma patched\n");
+    expect((await s.kubectl(["patch", "svc", "gamma", "--type=json", "-p", '[{"op":"replace","path":"/spec/ports/0/port","value":82}]'])).stdout).toBe("service/gamma patched\n");
+    expect((await s.kubectl(["patch", "svc", "gamma", "-p", '{"spec":{"ports":[{"port":82,"name":"web"}]}}'])).stdout).toBe("service/gamma patched\n");
+    const got = JSON.parse((await s.kubectl(["get", "svc", "gamma", "-o", "json"])).stdout) as { metadata: { labels: Record<string, string> }; spec: { ports: { port: number; name: string }[] } };
+    expect(got.metadata.labels).toEqual({ tier: "web" });
+    expect(got.spec.ports).toEqual([expect.objectContaining({ port: 82, name: "web" })]);
+  });
+
+  it("creates a service with `create service clusterip` (a protobuf body)", async () => {
+    const r = await s.kubectl(["create", "service", "clusterip", "web", "--tcp=80:8080"]);
+    expect(r.stdout, r.stderr).toBe("service/web created\n");
+    expect((await s.kubectl(["get", "svc", "web", "-o", "wide"])).stdout).toMatch(/^web\s+ClusterIP\s+<none>\s+<none>\s+80\/TCP\s+\d+s\s+app=web$/m);
+  });
+
+  it("sees a change through get -w", async () => {
+    const watching = s.kubectl(["get", "svc", "alpha", "-w", "--output-watch-events"], { timeoutMs: 4000 });
+    await new Promise((r) => setTimeout(r, 1200));
+    await s.kubectl(["label", "svc", "alpha", "seen=yes"]);
+    const w = await watching;
+    expect(w.stdout).toMatch(/^ADDED\s+alpha\s+ClusterIP/m);
+    expect(w.stdout).toMatch(/^MODIFIED\s+alpha\s+ClusterIP/m);
+  });
+
+  it("deletes and waits for deletion", async () => {
+    const waiting = s.kubectl(["wait", "--for=delete", "svc/gamma", "--timeout=5s"]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await s.kubectl(["delete", "svc", "gamma"])).stdout).toBe('service "gamma" deleted\n');
+    const w = await waiting;
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.stdout).toBe("service/gamma condition met\n");
+    expect((await s.kubectl(["get", "svc", "gamma"])).stderr).toBe('Error from server (NotFound): services "gamma" not found\n');
+  });
+
+  it("prints upstream's wording for an invalid Service and an unknown field", async () => {
+    const bad = "apiVersion: v1\nkind: Service\nmetadata: {name: bad}\nspec:\n  ipFamilyPolicy: Foo\n  ports: [{port: 80}]\n";
+    const r = await s.kubectl(["create", "-f", "-"], { input: bad });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toBe('The Service "bad" is invalid: spec.ipFamilyPolicy: Unsupported value: "Foo": supported values: "PreferDualStack", "RequireDualStack", "SingleStack"\n');
+    const unk = "apiVersion: v1\nkind: Service\nmetadata: {name: unk}\nspec:\n  foo: 1\n  ports: [{port: 80}]\n";
+    const strict = await s.kubectl(["create", "-f", "-", "--validate=strict"], { input: unk });
+    expect(strict.stderr).toBe('Error from server (BadRequest): error when creating "STDIN": strict decoding error: unknown field "spec.foo"\n');
+    const warn = await s.kubectl(["create", "-f", "-", "--validate=warn"], { input: unk });
+    expect(warn.stderr).toContain('Warning: unknown field "spec.foo"');
+    expect(warn.stdout).toBe("service/unk created\n");
+  });
+});

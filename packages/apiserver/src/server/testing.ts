@@ -1,0 +1,95 @@
+/**
+ * Test support: an in-process apiserver on port 0 with the memory store, HTTPS with certificates
+ * generated once per machine into the temp dir, a kubeconfig file, and a runner for real kubectl.
+ */
+import { execFile } from "node:child_process";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startApiServer, type ApiServer, type StartApiServerOptions } from "../controlplane/apiserver.ts";
+
+/** The kubectl the tests drive; tests skip (with a warning) when it is missing. */
+export const kubectl133 = "/usr/lib/google-cloud-sdk/bin/kubectl.1.33";
+
+export interface TestServer {
+  api: ApiServer;
+  kubeconfigPath: string;
+  dir: string;
+  /** Runs kubectl against the server; never rejects, the exit code is in the result. */
+  kubectl(args: readonly string[], opts?: { input?: string; timeoutMs?: number; bin?: string }): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** fetch() against the server with the bearer token (TLS checks off: the CA is ours). */
+  request(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string | Buffer; token?: string | null }): Promise<{ status: number; headers: Headers; text: string; json(): unknown }>;
+  close(): Promise<void>;
+}
+
+/** Starts a server for one test file. */
+export async function startTestServer(extra: Partial<StartApiServerOptions> = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), "servicenet-server-test-"));
+  // Certificates are slow-ish to make (openssl): share them between test files and runs.
+  const pki = join(tmpdir(), "servicenet-test-pki");
+  const dataDir = join(dir, "data");
+  const api = await startApiServer({ storage: { backend: "memory" }, dataDir, pkiDir: pki, tls: true, token: "test-token", port: 0, ...extra });
+  const kubeconfigPath = join(dir, "kubeconfig");
+  writeFileSync(kubeconfigPath, api.kubeconfig());
+  return {
+    api,
+    dir,
+    kubeconfigPath,
+    kubectl: (args, opts = {}) =>
+      new Promise((resolve) => {
+        const child = execFile(
+          opts.bin ?? kubectl133,
+          ["--kubeconfig", kubeconfigPath, ...args],
+          { timeout: opts.timeoutMs ?? 15_000, env: { ...process.env, KUBECACHEDIR: join(dir, "cache"), HOME: dir } },
+          (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
+        );
+        if (opts.input !== undefined) child.stdin?.end(opts.input);
+      }),
+    request: async (path, init = {}) => {
+      const headers: Record<string, string> = { ...(init.headers ?? {}) };
+      const token = init.token === undefined ? api.token : init.token;
+      if (token) headers["Authorization"] = `Bearer ${token}`;
+      const res = await insecureFetch(`${api.url}${path}`, { method: init.method ?? "GET", headers, ...(init.body !== undefined ? { body: init.body } : {}) });
+      return { status: res.status, headers: res.headers, text: res.text, json: () => JSON.parse(res.text) as unknown };
+    },
+    close: async () => {
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** True when the real kubectl 1.33 is on this machine; warns visibly otherwise. */
+export function haveKubectl(): boolean {
+  const ok = existsSync(kubectl133);
+  if (!ok) console.warn(`server tests: ${kubectl133} is missing, skipping the real-kubectl tests`);
+  return ok;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** HTTPS request trusting any certificate (node's fetch cannot take a CA per call). */
+async function insecureFetch(url: string, init: { method: string; headers: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
+  const request = url.startsWith("https:") ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: init.method, headers: init.headers, rejectUnauthorized: false }, (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(", ") : String(v));
+        resolve({ status: res.statusCode ?? 0, headers: h, text: Buffer.concat(chunks).toString("utf8") });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    if (init.body !== undefined) req.end(init.body);
+    else req.end();
+  });
+}
