@@ -1,0 +1,106 @@
+/**
+ * The Endpoints controller (pkg/controller/endpoint): Service and Pod events
+ * enqueue Service keys; syncService computes the desired Endpoints with
+ * computeEndpoints and writes it through an EndpointsClient.
+ */
+import type { Endpoints, Pod, Service } from "@servicenet/api";
+import { Controller } from "../framework/controller.ts";
+import type { Clock } from "../framework/clock.ts";
+import type { Informer } from "../framework/informer.ts";
+import { metaNamespaceKey, splitMetaNamespaceKey } from "../framework/keys.ts";
+import { noopLogger, type Logger } from "../framework/logger.ts";
+import { RateLimitingQueue } from "../framework/work-queue.ts";
+import { selectorMatches } from "../util/endpoint/pod.ts";
+import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
+import { computeEndpoints } from "./endpoints.ts";
+
+/** Writes of Endpoints objects; delete must treat NotFound as success. */
+export interface EndpointsClient {
+  create(namespace: string, endpoints: Endpoints): Promise<Endpoints>;
+  update(namespace: string, endpoints: Endpoints): Promise<Endpoints>;
+  delete(namespace: string, name: string): Promise<void>;
+}
+
+export interface EndpointsControllerDeps {
+  services: Informer<Service>;
+  pods: Informer<Pod>;
+  endpoints: Informer<Endpoints>;
+  client: EndpointsClient;
+  queue?: RateLimitingQueue<string>;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** Annotation of leader-election Endpoints, which are never ours to delete. */
+const leaderAnnotation = "control-plane.alpha.kubernetes.io/leader";
+
+export class EndpointsController {
+  readonly queue: RateLimitingQueue<string>;
+  readonly #d: EndpointsControllerDeps;
+  readonly #log: Logger;
+  readonly #triggers = new TriggerTimeTracker();
+  readonly #runner: Controller;
+
+  constructor(deps: EndpointsControllerDeps) {
+    this.#d = deps;
+    this.#log = deps.logger ?? noopLogger;
+    this.queue = deps.queue ?? new RateLimitingQueue<string>(deps.clock !== undefined ? { clock: deps.clock } : {});
+    const enqueue = (o: Service) => this.queue.add(metaNamespaceKey(o));
+    deps.services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
+    deps.pods.addEventHandler({
+      onAdd: (p) => this.#enqueueServicesOf([p]),
+      onUpdate: (o, n) => this.#enqueueServicesOf(o.metadata.resourceVersion === n.metadata.resourceVersion ? [] : [o, n]),
+      onDelete: (p) => this.#enqueueServicesOf([p]),
+    });
+    // A deleted Endpoints of a live Service is recreated on the next sync.
+    deps.endpoints.addEventHandler({ onDelete: (e) => this.queue.add(metaNamespaceKey(e)) });
+    this.#runner = new Controller({ name: "endpoint", queue: this.queue, sync: (k) => this.syncService(k), informers: [deps.services, deps.pods, deps.endpoints], logger: this.#log });
+  }
+
+  /** Waits for the caches, enqueues leftover Endpoints, runs `workers` workers until `signal` aborts. */
+  async run(signal: AbortSignal, workers: number): Promise<void> {
+    const started = this.#runner.run(signal, workers);
+    void this.#afterSync(signal);
+    await started;
+  }
+
+  async #afterSync(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted && ![this.#d.services, this.#d.endpoints].every((i) => i.hasSynced())) await new Promise((r) => setTimeout(r, 10));
+    this.checkLeftoverEndpoints();
+  }
+
+  /** Enqueues Endpoints whose Service is gone (upstream checkLeftoverEndpoints). */
+  checkLeftoverEndpoints(): void {
+    for (const ep of this.#d.endpoints.list()) {
+      if (ep.metadata.annotations?.[leaderAnnotation] !== undefined) continue;
+      const key = metaNamespaceKey(ep);
+      if (this.#d.services.get(key) === undefined) this.queue.add(key);
+    }
+  }
+
+  #enqueueServicesOf(pods: readonly Pod[]): void {
+    for (const svc of this.#d.services.list()) {
+      const sel = svc.spec.selector;
+      if (sel === undefined) continue;
+      if (pods.some((p) => p.metadata.namespace === svc.metadata.namespace && selectorMatches(sel, p.metadata.labels))) this.queue.add(metaNamespaceKey(svc));
+    }
+  }
+
+  /** Reconciles the Endpoints of Service `key` (`namespace/name`). */
+  async syncService(key: string): Promise<void> {
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    const service = this.#d.services.get(key);
+    const pods = this.#d.pods.list().filter((p) => p.metadata.namespace === namespace);
+    const existing = this.#d.endpoints.get(key);
+    if (service === undefined) {
+      this.#triggers.deleteService(key);
+      if (existing !== undefined) await this.#d.client.delete(namespace, name);
+      return;
+    }
+    const lastChangeTriggerTime = this.#triggers.compute(key, service, pods);
+    const plan = computeEndpoints({ service, pods, existing, lastChangeTriggerTime });
+    if (plan.action === "create") await this.#d.client.create(namespace, plan.endpoints);
+    else if (plan.action === "update") await this.#d.client.update(namespace, plan.endpoints);
+    if (plan.action === "create" || plan.action === "update") this.#log.info("Endpoints written", { key, action: plan.action });
+  }
+}
