@@ -43,6 +43,12 @@ describe("applyPatch", () => {
     expect(((r.object.metadata as JSONObject).managedFields as JSONObject[])[0]).toMatchObject({ manager: "kubectl", operation: "Apply" });
   });
 
+  it("reads apply YAML as YAML 1.1, like sigs.k8s.io/yaml", () => {
+    const body = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  publishNotReadyAddresses: yes\n";
+    const r = applyPatch("application/apply-patch+yaml", live, body, { ...opts, fieldManager: "k" });
+    expect((r.object.spec as JSONObject).publishNotReadyAddresses).toBe(true);
+  });
+
   it("server-side apply accepts a JSON body", () => {
     const r = applyPatch("application/apply-patch+yaml", live, '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"type":"NodePort"}}', { ...opts, fieldManager: "k" });
     expect((r.object.spec as JSONObject).type).toBe("NodePort");

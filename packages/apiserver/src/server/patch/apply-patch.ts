@@ -122,7 +122,8 @@ function applyPatchUnguarded(contentType: string, current: JSONObject | undefine
   if (type === "application/apply-patch+yaml") {
     let applied: unknown;
     try {
-      applied = parseYAML(patchBody) as unknown;
+      // YAML 1.1 as sigs.k8s.io/yaml (go-yaml v2) reads it: `yes`/`on` are booleans, `<<` merges.
+      applied = parseYAML(patchBody, { version: "1.1", merge: true }) as unknown;
     } catch (e) {
       throw StatusError.badRequest(`error decoding YAML: ${e instanceof Error ? e.message : String(e)}`);
     }
