@@ -35,6 +35,19 @@ const out = { date: new Date().toISOString(), machine, results };
 fs.mkdirSync(path.join(root, "bench"), { recursive: true });
 fs.writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(out, null, 2) + "\n");
 
+/**
+ * A result row is either `{name, metric, value, unit}` or a flat record whose string/boolean fields
+ * name the case and whose numeric fields are its figures (e.g. `{backend, concurrency, p99ms}`).
+ */
+function tableRows(r) {
+  if (r.metric !== undefined) return [`| ${r.package} | ${r.name} | ${r.metric} | ${r.value} | ${r.unit ?? ""} |`];
+  const { package: pkg, ...rest } = r;
+  const label = Object.entries(rest).filter(([k, v]) => typeof v !== "number" || k === "concurrency").map(([k, v]) => `${k}=${v}`).join(" ");
+  return Object.entries(rest)
+    .filter(([k, v]) => typeof v === "number" && k !== "concurrency")
+    .map(([k, v]) => `| ${pkg} | ${label} | ${k} | ${v} | |`);
+}
+
 const lines = [
   "# servicenet benchmarks",
   "",
@@ -42,7 +55,7 @@ const lines = [
   "",
   "| package | benchmark | figure | value | unit |",
   "| --- | --- | --- | --- | --- |",
-  ...results.map((r) => `| ${r.package} | ${r.name} | ${r.metric} | ${r.value} | ${r.unit ?? ""} |`),
+  ...results.flatMap(tableRows),
   "",
 ];
 fs.writeFileSync(path.join(root, "bench", "results.md"), lines.join("\n"));
