@@ -4,3 +4,6 @@ export * from "./tracker/index.ts";
 export * from "./proxy/index.ts";
 export * from "./iptables/index.ts";
 export * from "./nftables/index.ts";
+export * from "./metaproxier/index.ts";
+export * from "./metrics/index.ts";
+export * from "./runner/index.ts";

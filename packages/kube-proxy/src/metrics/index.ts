@@ -1,0 +1,4 @@
+/** Prometheus metrics of kube-proxy (pkg/proxy/metrics). */
+export { newProxyMetrics, networkProgrammingBuckets } from "./metrics.ts";
+export type { ProxyMetrics } from "./metrics.ts";
+export { Counter, Gauge, Histogram, Registry, exponentialBuckets } from "./registry.ts";

@@ -1,0 +1,86 @@
+/**
+ * Where rendered rules go: the kernel via iptables-restore / ip6tables-restore /
+ * nft, or files in a directory (dry-run).
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { IPFamily } from "@servicenet/api";
+import { jumpChains, jumpRuleArgs, kubeletJumpChains } from "../iptables/jump-chains.ts";
+import type { IptablesSyncResult } from "../iptables/proxier.ts";
+import type { NftablesSyncResult } from "../nftables/proxier.ts";
+import { inNetns, run } from "./exec.ts";
+
+export interface Applier<R> {
+  apply(result: R): Promise<void>;
+}
+
+/** Seconds iptables-restore waits for the xtables lock (`-w`). */
+export const xtablesLockWaitSeconds = 5;
+
+function iptablesBinaries(family: IPFamily): { iptables: string; restore: string } {
+  return family === "IPv4" ? { iptables: "iptables", restore: "iptables-restore" } : { iptables: "ip6tables", restore: "ip6tables-restore" };
+}
+
+/** Applies iptables results; on a full sync the jump rules are ensured first, as upstream does. */
+export class IptablesApplier implements Applier<IptablesSyncResult> {
+  readonly #netns: string | undefined;
+  readonly #localhostNodePorts: boolean;
+  constructor(opts: { netns?: string; localhostNodePorts?: boolean } = {}) {
+    this.#netns = opts.netns;
+    this.#localhostNodePorts = opts.localhostNodePorts ?? true;
+  }
+
+  async apply(result: IptablesSyncResult): Promise<void> {
+    const bin = iptablesBinaries(result.family);
+    if (result.full) await this.#ensureJumps(bin.iptables, result.family);
+    const argv = inNetns(this.#netns, [bin.restore, "-w", String(xtablesLockWaitSeconds), "--noflush", "--counters"]);
+    const r = await run(argv, result.data);
+    if (r.code !== 0) throw new Error(`${bin.restore} failed (exit ${r.code}): ${r.stderr.trim()}`);
+  }
+
+  async #ensureJumps(iptables: string, family: IPFamily): Promise<void> {
+    const kubelet = family === "IPv4" && this.#localhostNodePorts ? kubeletJumpChains : [];
+    for (const j of [...jumpChains, ...kubelet]) {
+      // EnsureChain: "already exists" is fine.
+      await run(inNetns(this.#netns, [iptables, "-w", String(xtablesLockWaitSeconds), "-t", j.table, "-N", j.dstChain]));
+      const rule = jumpRuleArgs(j);
+      const check = await run(inNetns(this.#netns, [iptables, "-w", String(xtablesLockWaitSeconds), "-t", j.table, "-C", j.srcChain, ...rule]));
+      if (check.code === 0) continue;
+      const ins = await run(inNetns(this.#netns, [iptables, "-w", String(xtablesLockWaitSeconds), "-t", j.table, "-I", j.srcChain, ...rule]));
+      if (ins.code !== 0) throw new Error(`${iptables} -t ${j.table} -I ${j.srcChain} failed: ${ins.stderr.trim()}`);
+    }
+  }
+}
+
+/** Applies nftables transactions with `nft -f -`. */
+export class NftablesApplier implements Applier<NftablesSyncResult> {
+  readonly #netns: string | undefined;
+  constructor(opts: { netns?: string } = {}) {
+    this.#netns = opts.netns;
+  }
+  async apply(result: NftablesSyncResult): Promise<void> {
+    const r = await run(inNetns(this.#netns, ["nft", "-f", "-"]), result.data);
+    if (r.code !== 0) throw new Error(`nft -f - failed (exit ${r.code}): ${r.stderr.trim()}`);
+  }
+}
+
+/** Dry-run: `<dir>/iptables-ipv4.rules`, `<dir>/nftables-ipv6.nft` ... hold the last sync's input. */
+export class DryRunApplier implements Applier<IptablesSyncResult | NftablesSyncResult> {
+  readonly #dir: string;
+  readonly #kind: "iptables" | "nftables";
+  constructor(dir: string, kind: "iptables" | "nftables") {
+    this.#dir = dir;
+    this.#kind = kind;
+  }
+  /** The file one family's rules are written to. */
+  fileFor(family: IPFamily): string {
+    const ext = this.#kind === "iptables" ? "rules" : "nft";
+    return join(this.#dir, `${this.#kind}-${family.toLowerCase()}.${ext}`);
+  }
+  async apply(result: IptablesSyncResult | NftablesSyncResult): Promise<void> {
+    await mkdir(this.#dir, { recursive: true });
+    await writeFile(this.fileFor(result.family), result.data);
+    // A full sync is the complete state; keep it apart so that partial ones do not hide it.
+    if (result.full) await writeFile(this.fileFor(result.family).replace(/\.(rules|nft)$/, ".full.$1"), result.data);
+  }
+}

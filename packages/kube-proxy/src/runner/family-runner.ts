@@ -1,0 +1,151 @@
+/**
+ * Drives one family proxier: coalesces sync requests with a minimum period
+ * (upstream's BoundedFrequencyRunner), applies each rendered sync, commits it
+ * on success, forces a full sync after a failure, and records the metrics.
+ */
+import type { IptablesProxier, IptablesSyncResult } from "../iptables/proxier.ts";
+import type { ProxyMetrics } from "../metrics/metrics.ts";
+import type { NftablesProxier, NftablesSyncResult } from "../nftables/proxier.ts";
+import type { Applier } from "./appliers.ts";
+
+type Backend =
+  | { readonly kind: "iptables"; readonly proxier: IptablesProxier; readonly applier: Applier<IptablesSyncResult> }
+  | { readonly kind: "nftables"; readonly proxier: NftablesProxier; readonly applier: Applier<NftablesSyncResult> };
+
+export interface FamilyRunnerOptions {
+  /** Syncs are at least this far apart (`--iptables-min-sync-period`, default 1 s). */
+  readonly minSyncPeriodMs?: number;
+  /** A sync is queued at least this often (`--iptables-sync-period`, default 30 s). */
+  readonly syncPeriodMs?: number;
+  readonly clock?: () => number;
+  readonly log?: (msg: string) => void;
+}
+
+export class FamilyRunner {
+  readonly #b: Backend;
+  readonly #metrics: ProxyMetrics;
+  readonly #minSync: number;
+  readonly #syncPeriod: number;
+  readonly #clock: () => number;
+  readonly #log: (msg: string) => void;
+  #running: Promise<void> | undefined;
+  #dirty = false;
+  #timer: NodeJS.Timeout | undefined;
+  #periodic: NodeJS.Timeout | undefined;
+  #lastRun = -Infinity;
+  #seenServiceChanges = 0;
+  #seenEndpointChanges = 0;
+
+  constructor(backend: Backend, metrics: ProxyMetrics, opts: FamilyRunnerOptions = {}) {
+    this.#b = backend;
+    this.#metrics = metrics;
+    this.#minSync = opts.minSyncPeriodMs ?? 1000;
+    this.#syncPeriod = opts.syncPeriodMs ?? 30_000;
+    this.#clock = opts.clock ?? Date.now;
+    this.#log = opts.log ?? ((m) => console.error(m));
+  }
+
+  get family(): string {
+    return this.#b.proxier.ipFamily;
+  }
+
+  /** Hooks into the proxier's sync requests and starts the periodic resync. */
+  start(): void {
+    this.#b.proxier.onSyncRequested = () => this.request();
+    this.#periodic = setInterval(() => this.request(), this.#syncPeriod);
+    this.#periodic.unref();
+  }
+
+  stop(): void {
+    this.#b.proxier.onSyncRequested = undefined;
+    clearInterval(this.#periodic);
+    clearTimeout(this.#timer);
+  }
+
+  /** Queues a sync: at once if the last one is old enough, otherwise when the minimum period ends. */
+  request(): void {
+    this.#metrics.syncProxyRulesLastQueuedTimestamp.set(this.#clock() / 1000, { ip_family: this.family });
+    if (this.#running !== undefined) {
+      this.#dirty = true;
+      return;
+    }
+    if (this.#timer !== undefined) return;
+    const wait = Math.max(0, this.#lastRun + this.#minSync - this.#clock());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.syncNow();
+    }, wait);
+  }
+
+  /** Runs one sync now (after any running one) and resolves when it is applied or has failed. */
+  async syncNow(): Promise<void> {
+    while (this.#running !== undefined) await this.#running;
+    this.#running = this.#syncOnce().finally(() => {
+      this.#running = undefined;
+      if (this.#dirty) {
+        this.#dirty = false;
+        this.request();
+      }
+    });
+    await this.#running;
+  }
+
+  async #syncOnce(): Promise<void> {
+    const labels = { ip_family: this.family };
+    this.#lastRun = this.#clock();
+    const start = performance.now();
+    const b = this.#b;
+    this.#recordChanges();
+    const result = b.kind === "iptables" ? b.proxier.syncProxyRules() : b.proxier.syncProxyRules();
+    if (result === null) return;
+    try {
+      if (b.kind === "iptables") {
+        await b.applier.apply(result as IptablesSyncResult);
+        b.proxier.commit(result as IptablesSyncResult);
+        this.#recordIptables(result as IptablesSyncResult);
+      } else {
+        await b.applier.apply(result as NftablesSyncResult);
+        b.proxier.commit(result as NftablesSyncResult);
+        for (const [set, n] of (result as NftablesSyncResult).elementCounts) this.#metrics.nftablesElements.set(n, { ...labels, set });
+      }
+      const now = this.#clock();
+      this.#metrics.syncProxyRulesLastTimestamp.set(now / 1000, labels);
+      for (const times of result.lastChangeTriggerTimes.values()) {
+        for (const t of times) this.#metrics.networkProgrammingLatency.observe((now - t) / 1000, labels);
+      }
+      this.#metrics.noLocalEndpointsTotal.set(result.noLocalEndpointsInternal, { ...labels, traffic_policy: "internal" });
+      this.#metrics.noLocalEndpointsTotal.set(result.noLocalEndpointsExternal, { ...labels, traffic_policy: "external" });
+    } catch (err) {
+      this.#log(`${b.kind} ${this.family} sync failed, next sync is full: ${(err as Error).message}`);
+      b.proxier.markNeedFullSync();
+      if (b.kind === "nftables") this.#metrics.nftablesSyncFailuresTotal.inc(labels);
+      else {
+        this.#metrics.iptablesRestoreFailuresTotal.inc(labels);
+        if (!result.full) this.#metrics.iptablesPartialRestoreFailuresTotal.inc(labels);
+      }
+    } finally {
+      const seconds = (performance.now() - start) / 1000;
+      this.#metrics.syncProxyRulesLatency.observe(seconds, labels);
+      (result.full ? this.#metrics.syncFullProxyRulesLatency : this.#metrics.syncPartialProxyRulesLatency).observe(seconds, labels);
+    }
+  }
+
+  #recordIptables(r: IptablesSyncResult): void {
+    const labels = { ip_family: this.family };
+    this.#metrics.iptablesRulesTotal.set(r.filterRules, { ...labels, table: "filter" });
+    this.#metrics.iptablesRulesLast.set(r.filterRules, { ...labels, table: "filter" });
+    this.#metrics.iptablesRulesTotal.set(r.natRulesTotal, { ...labels, table: "nat" });
+    this.#metrics.iptablesRulesLast.set(r.natRulesLast, { ...labels, table: "nat" });
+  }
+
+  #recordChanges(): void {
+    const labels = { ip_family: this.family };
+    const p = this.#b.proxier;
+    this.#metrics.serviceChangesTotal.inc(labels, p.serviceChanges.changesTotal - this.#seenServiceChanges);
+    this.#metrics.endpointChangesTotal.inc(labels, p.endpointsChanges.changesTotal - this.#seenEndpointChanges);
+    this.#seenServiceChanges = p.serviceChanges.changesTotal;
+    this.#seenEndpointChanges = p.endpointsChanges.changesTotal;
+    this.#metrics.serviceChangesPending.set(p.serviceChanges.pending, labels);
+    this.#metrics.endpointChangesPending.set(p.endpointsChanges.pending, labels);
+  }
+}
