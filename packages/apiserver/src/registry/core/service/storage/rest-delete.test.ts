@@ -1,7 +1,8 @@
 import { parseIP } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import type { KubeObject, WatchEvent } from "../../../../storage/index.ts";
-import { body, newTestREST, specOf } from "./rest-testing.ts";
+import { createStore } from "../../../../storage/index.ts";
+import { body, faultyStore, newTestREST, specOf } from "./rest-testing.ts";
 import { allocatorState, setExternalTrafficPolicy, setIPFamilyPolicy, setTypeLoadBalancer, setTypeNodePort } from "./testing.ts";
 
 describe("ServiceREST delete", () => {
@@ -44,6 +45,30 @@ describe("ServiceREST delete", () => {
     await expect(rest.get("default", "foo")).rejects.toMatchObject({ reason: "NotFound" });
     expect(allocatorState(t)).toBe(empty);
     expect(deleted).toEqual(["default/foo"]);
+  });
+
+  it("an update removing the last finalizer whose delete then fails keeps (commits) what it stored", async () => {
+    const fail = { delete: false };
+    const { rest, t } = await newTestREST("v4v6", faultyStore(await createStore({ backend: "memory" }), fail));
+    const b = body("foo");
+    b.metadata["finalizers"] = ["example.com/hold"];
+    await rest.create("default", b);
+    await rest.delete("default", "foo");
+    fail.delete = true;
+    await expect(
+      rest.update("default", "foo", async (cur) => {
+        const o = structuredClone(cur!);
+        o.metadata["finalizers"] = [];
+        (o["spec"] as Record<string, unknown>)["ipFamilyPolicy"] = "RequireDualStack";
+        return o;
+      }),
+    ).rejects.toThrow("injected");
+    const stored = await rest.get("default", "foo");
+    const secondary = specOf(stored).clusterIPs![1]!;
+    expect(t.ranges.get("IPv6")!.has(parseIP(secondary)!)).toBe(true);
+    fail.delete = false;
+    await rest.delete("default", "foo");
+    expect(t.ranges.get("IPv6")!.used()).toBe(0);
   });
 
   it("deleteCollection (namespace deletion) releases each Service's IPs", async () => {

@@ -43,11 +43,12 @@ export function specOf(obj: KubeObject): TestService["spec"] & { healthCheckNode
 }
 
 /** A Store whose writes fail on demand (fault injection after allocation). */
-export function faultyStore(inner: Store, fail: { create?: boolean; update?: boolean }): Store {
+export function faultyStore(inner: Store, fail: { create?: boolean; update?: boolean; delete?: boolean }): Store {
   return new Proxy(inner, {
     get(target, prop, receiver) {
       if (prop === "create" && fail.create) return async () => Promise.reject(new Error("injected storage failure"));
       if (prop === "guaranteedUpdate" && fail.update) return async () => Promise.reject(new Error("injected storage failure"));
+      if (prop === "delete" && fail.delete) return async () => Promise.reject(new Error("injected storage failure"));
       const v = Reflect.get(target, prop, receiver) as unknown;
       return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },

@@ -13,6 +13,7 @@ import type { Allocators } from "./alloc.ts";
 import type { AllocLogger } from "./alloc-cluster-ips.ts";
 import { defaultOnReadService, normalizeClusterIPs, patchAllocatedValues } from "./normalize.ts";
 import type { ServiceView } from "./service-view.ts";
+import { hookedStore, writeTrackers, type WriteTracker } from "./rest-store-hooks.ts";
 import { restoreServiceAllocations, type RestoreReport } from "./startup.ts";
 import type { Transaction } from "./transaction.ts";
 
@@ -31,12 +32,6 @@ const defaultLog: AllocLogger = (level, msg, fields) => {
 
 const asView = (o: KubeObject): ServiceView => o as unknown as ServiceView;
 
-/** True when the generic update ended by removing the last finalizer of a deleting object (it was deleted). */
-function deletedByUpdate(r: UpdateResult): boolean {
-  const meta = r.object.metadata;
-  return !r.created && meta.deletionTimestamp !== undefined && ((meta["finalizers"] as string[] | undefined) ?? []).length === 0;
-}
-
 /** Service storage: a GenericStore with upstream's BeginCreate/BeginUpdate/AfterDelete/Decorator. */
 export class ServiceREST extends GenericStore {
   readonly allocators: Allocators;
@@ -45,7 +40,10 @@ export class ServiceREST extends GenericStore {
   #restored: RestoreReport | null = null;
 
   constructor(store: Store, config: GenericStoreConfig, opts: ServiceRESTOptions) {
-    super(store, config);
+    const self: { rest?: ServiceREST } = {};
+    // Every real delete of the storage, whatever verb caused it, releases (upstream AfterDelete).
+    super(hookedStore(store, async (obj) => self.rest?.afterDelete(obj)), config);
+    self.rest = this;
     this.allocators = opts.allocators;
     this.#deleteEndpoints = opts.deleteEndpoints;
     this.#log = opts.log ?? defaultLog;
@@ -143,11 +141,7 @@ export class ServiceREST extends GenericStore {
     const dryRun = p.dryRun === true;
     const subresource = p.subresource ?? "";
     const pending: { txn: Transaction | null } = { txn: null };
-    const undo = async (): Promise<void> => {
-      const t = pending.txn;
-      pending.txn = null;
-      if (t) await t.revert();
-    };
+    const undo = (): Promise<void> => this.finish(pending, false);
     const wrapped: UpdatedObjectInfo = async (current) => {
       await undo();
       const obj = await objInfo(current);
@@ -156,25 +150,28 @@ export class ServiceREST extends GenericStore {
       pending.txn = current === null ? await this.beginCreate(obj, dryRun) : await this.beginUpdate(obj, current, dryRun);
       return obj;
     };
+    const tracker: WriteTracker = { written: false };
     let result: UpdateResult;
     try {
-      result = await super.update(namespace, name, wrapped, p);
+      result = await writeTrackers.run(tracker, () => super.update(namespace, name, wrapped, p));
     } catch (err) {
-      await undo();
+      // Written, then failed (the delete after the last finalizer went): the allocation is stored.
+      await this.finish(pending, tracker.written);
       throw err;
     }
-    const txn = pending.txn;
-    pending.txn = null;
-    if (txn) await txn.commit();
-    // The last finalizer removed (also through status): the generic store deleted the object.
-    if (deletedByUpdate(result) && !dryRun) await this.afterDelete(result.object);
+    await this.finish(pending, true);
     return { ...result, object: this.decorate(result.object) };
   }
 
-  /** Delete; once the object is really gone (not just marked), its IPs and ports are released. */
+  private async finish(pending: { txn: Transaction | null }, success: boolean): Promise<void> {
+    const t = pending.txn;
+    pending.txn = null;
+    if (t) await (success ? t.commit() : t.revert());
+  }
+
+  /** Delete; the storage hook releases IPs and ports once the object is really gone (not just marked). */
   override async delete(namespace: string | undefined, name: string, p: DeleteParams = {}): Promise<DeleteResult> {
     const res = await super.delete(namespace, name, p);
-    if (res.deleted && p.dryRun !== true) await this.afterDelete(res.object);
     return { ...res, object: this.decorate(res.object) };
   }
 
