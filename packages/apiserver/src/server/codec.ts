@@ -65,6 +65,17 @@ function zodMessage(kind: string, version: string, error: { issues: { path: Prop
   return `${kind} in version "${version}" cannot be handled as a ${kind}: ${detail}`;
 }
 
+/** metav1.Time has second precision: clients that send milliseconds (client-node's Dates) get them truncated. */
+function toRFC3339(v: unknown): unknown {
+  if (typeof v !== "string" || !/\.\d+Z$/.test(v)) return v;
+  return v.replace(/\.\d+Z$/, "Z");
+}
+
+function normaliseTimes(meta: Record<string, unknown>): void {
+  for (const k of ["creationTimestamp", "deletionTimestamp"]) if (meta[k] !== undefined) meta[k] = toRFC3339(meta[k]);
+  if (Array.isArray(meta["managedFields"])) for (const e of meta["managedFields"] as Record<string, unknown>[]) if (e && typeof e === "object" && e["time"] !== undefined) e["time"] = toRFC3339(e["time"]);
+}
+
 export interface Decoded {
   obj: KubeObject;
   warnings: string[];
@@ -100,6 +111,7 @@ export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidatio
     obj = dropNulls(raw);
   }
   if (obj["metadata"] === undefined || typeof obj["metadata"] !== "object" || obj["metadata"] === null) obj["metadata"] = {};
+  normaliseTimes(obj["metadata"] as Record<string, unknown>);
   const out = { apiVersion: want, kind: def.kind, ...obj } as KubeObject;
   def.strategy.defaults?.(out);
   return { obj: out, warnings };

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DeleteOptionsSchema, StatusError, type DeleteOptions } from "@servicenet/api";
+import { parse as parseYAML } from "yaml";
 import type { GenericStore } from "../registry/generic/store.ts";
 import type { KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeValue, parseBody, parseFieldValidation } from "./codec.ts";
@@ -109,6 +110,31 @@ async function bodyBytes(r: ResourceRequest): Promise<Buffer> {
   return readBody(r.req);
 }
 
+/** JSON with object keys sorted, so that equal objects compare equal whatever their key order. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v !== null && typeof v === "object") {
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(",")}}`;
+  }
+  return JSON.stringify(v);
+}
+
+function withoutManagedFields(o: KubeObject): string {
+  const { managedFields: _m, resourceVersion: _rv, ...meta } = o.metadata;
+  return canonical({ ...o, metadata: meta });
+}
+
+/**
+ * A request that changes nothing but managedFields bookkeeping is a no-op: the stored object is
+ * returned as is, so storage skips the write and the resourceVersion stays (as upstream).
+ */
+function keepNoOp(current: KubeObject | null, next: KubeObject): KubeObject {
+  if (current === null || withoutManagedFields(current) !== withoutManagedFields(next)) return next;
+  if (next.metadata.resourceVersion && next.metadata.resourceVersion !== current.metadata.resourceVersion) return next;
+  return current;
+}
+
 function withManagedFields(r: ResourceRequest, old: KubeObject | undefined, obj: KubeObject): KubeObject {
   const manager = fieldManagerOf(r.query, r.req.headers["user-agent"]);
   return updateManagedFields(old as unknown as JSONObject | undefined, obj as unknown as JSONObject, manager, "Update", apiVersionOf(r.def), new Date(), r.info.subresource || undefined) as unknown as KubeObject;
@@ -129,7 +155,7 @@ async function update(r: ResourceRequest): Promise<number> {
   const format = bodyFormat(r.req.headers["content-type"]);
   const dryRun = parseDryRun(r.query);
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
-  const result = await r.store.update(r.info.namespace, r.info.name, async (current) => withManagedFields(r, current ?? undefined, structuredClone(obj)), {
+  const result = await r.store.update(r.info.namespace, r.info.name, async (current) => keepNoOp(current, withManagedFields(r, current ?? undefined, structuredClone(obj))), {
     dryRun,
     subresource: r.info.subresource,
   });
@@ -147,6 +173,7 @@ async function patch(r: ResourceRequest): Promise<number> {
     throw StatusError.badRequest("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
   }
   const text = await bodyText(r);
+  if (isApply) checkApplyBody(r.def, text);
   let warnings: string[] = [];
   const result = await r.store.update(
     r.info.namespace,
@@ -164,11 +191,27 @@ async function patch(r: ResourceRequest): Promise<number> {
       });
       const decoded = decodeValue(r.def, patched.object, fv);
       warnings = decoded.warnings;
-      return decoded.obj;
+      return keepNoOp(current, decoded.obj);
     },
     { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply },
   );
   return ok(r, result.created ? 201 : 200, result.object, warnings);
+}
+
+/** An apply patch must be a whole object of this endpoint's apiVersion and kind (upstream 400s). */
+function checkApplyBody(def: ResourceDef, text: string): void {
+  let v: unknown;
+  try {
+    v = parseYAML(text) as unknown;
+  } catch {
+    return; // applyPatch reports YAML errors in upstream's words
+  }
+  if (v === null || typeof v !== "object" || Array.isArray(v)) throw StatusError.badRequest("error decoding patch: the apply patch is not an object");
+  const o = v as Record<string, unknown>;
+  if (typeof o["kind"] !== "string" || o["kind"] === "") throw StatusError.badRequest(`Object 'Kind' is missing in '${text.trim()}'`);
+  if (o["apiVersion"] !== apiVersionOf(def) || o["kind"] !== def.kind) {
+    throw StatusError.badRequest(`the API version in the data (${String(o["apiVersion"] ?? "")}) does not match the expected API version (${apiVersionOf(def)})`);
+  }
 }
 
 async function deleteOptions(r: ResourceRequest): Promise<DeleteOptions | undefined> {
