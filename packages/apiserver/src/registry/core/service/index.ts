@@ -29,3 +29,11 @@ export type { Transaction, TransactionCallbacks } from "./storage/transaction.ts
 export { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";
 export { newAllocatorsFromFlags, parseServiceClusterIPRanges } from "./storage/from-flags.ts";
 export type { AllocatorFlags, ServiceClusterIPRanges } from "./storage/from-flags.ts";
+
+export { ServiceREST } from "./storage/rest.ts";
+export type { ServiceRESTOptions } from "./storage/rest.ts";
+export { restoreServiceAllocations } from "./storage/startup.ts";
+export type { RestoreReport } from "./storage/startup.ts";
+export { kubernetesServiceIP, kubernetesServiceName, kubernetesServiceNamespace, reconcileKubernetesService } from "./storage/kubernetes-service.ts";
+export type { KubernetesServiceOptions, ReconcileAction } from "./storage/kubernetes-service.ts";
+export { initServiceStorage, newServiceREST, reconcileKubernetesServiceIn, serviceRESTOf, serviceStoragePath } from "./storage/startup-server.ts";
