@@ -45,7 +45,8 @@ export function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Pro
 
 /** Serialises `body` for the negotiated format (Table/partial are JSON). */
 export function encode(body: unknown, format: OutputFormat): { text: string; contentType: string } {
-  if (format === "yaml") return { text: toYAML(body, { lineWidth: 0 }), contentType: "application/yaml" };
+  // kube-apiserver goes JSON -> map -> YAML, so keys come out sorted.
+  if (format === "yaml") return { text: toYAML(body, { lineWidth: 0, sortMapEntries: true }), contentType: "application/yaml" };
   if (format === "table") return { text: JSON.stringify(body), contentType: "application/json;as=Table;v=v1;g=meta.k8s.io" };
   return { text: JSON.stringify(body), contentType: "application/json" };
 }

@@ -111,7 +111,9 @@ export function parseLabelSelector(selector: string): LabelSelector {
         i++;
         const values: string[] = [];
         for (;;) {
-          t = toks[i] ?? { kind: ")", text: "" };
+          const cur = toks[i];
+          if (cur === undefined) throw StatusError.badRequest("unable to parse requirement: found '', expected: ',', ')' or identifier");
+          t = cur;
           if (t.kind === ")") { i++; break; }
           if (t.kind === ",") { i++; if (values.length === 0 || toks[i - 2]?.kind === ",") values.push(""); continue; }
           if (t.kind !== "id") throw StatusError.badRequest(`unable to parse requirement: found '${t.text}', expected: ',', ')' or identifier`);
@@ -130,6 +132,7 @@ export function parseLabelSelector(selector: string): LabelSelector {
     if (sep === undefined) break;
     if (sep.kind !== ",") throw StatusError.badRequest(`found '${sep.text}', expected: ',' or 'end of string'`);
     i++;
+    if (i >= toks.length) throw StatusError.badRequest("found '', expected: !, identifier");
   }
   return reqs;
 }

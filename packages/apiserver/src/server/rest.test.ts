@@ -1,0 +1,101 @@
+/** REST semantics over HTTP: finalizers, dry-run, generateName, status subresource, namespaces, output formats. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./testing.ts";
+
+const json = { "Content-Type": "application/json" };
+type Obj = { metadata: { name: string; resourceVersion: string; deletionTimestamp?: string; finalizers?: string[]; generation?: number }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
+
+describe("REST semantics", () => {
+  let s: TestServer;
+  const post = async (path: string, body: unknown, query = "") => s.request(`${path}${query}`, { method: "POST", headers: json, body: JSON.stringify(body) });
+  const get = async (path: string, headers: Record<string, string> = {}) => s.request(path, { headers });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it("dryRun=All validates but persists nothing", async () => {
+    const r = await post("/api/v1/namespaces/default/services", { metadata: { name: "dry" }, spec: { ports: [{ port: 80 }] } }, "?dryRun=All");
+    expect(r.status).toBe(201);
+    expect((await get("/api/v1/namespaces/default/services/dry")).status).toBe(404);
+    expect((await post("/api/v1/namespaces/default/services", {}, "?dryRun=Some")).status).toBe(400);
+  });
+
+  it("generateName gives a name with a 5-character suffix", async () => {
+    const r = await post("/api/v1/namespaces/default/services", { metadata: { generateName: "gen-" }, spec: { ports: [{ port: 80 }] } });
+    expect((r.json() as Obj).metadata.name).toMatch(/^gen-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  });
+
+  it("keeps an object with finalizers until the last one is removed", async () => {
+    const base = "/apis/networking.k8s.io/v1/servicecidrs";
+    expect((await post(base, { metadata: { name: "extra", finalizers: ["example.com/keep"] }, spec: { cidrs: ["10.100.0.0/24"] } })).status).toBe(201);
+    const del = await s.request(`${base}/extra`, { method: "DELETE" });
+    expect(del.status).toBe(202);
+    const marked = (await get(`${base}/extra`)).json() as Obj;
+    expect(marked.metadata.deletionTimestamp).toMatch(/Z$/);
+    const patch = await s.request(`${base}/extra`, { method: "PATCH", headers: { "Content-Type": "application/merge-patch+json" }, body: '{"metadata":{"finalizers":null}}' });
+    expect(patch.status).toBe(200);
+    expect((await get(`${base}/extra`)).status).toBe(404);
+  });
+
+  it("the status subresource changes status only, the main resource spec only", async () => {
+    const base = "/apis/networking.k8s.io/v1/servicecidrs";
+    await post(base, { metadata: { name: "st" }, spec: { cidrs: ["10.101.0.0/24"] } });
+    const cond = { type: "Ready", status: "True", reason: "x", message: "", lastTransitionTime: "2025-01-01T00:00:00Z" };
+    const r = await s.request(`${base}/st/status`, { method: "PATCH", headers: { "Content-Type": "application/merge-patch+json" }, body: JSON.stringify({ spec: { cidrs: ["10.102.0.0/24"] }, status: { conditions: [cond] } }) });
+    expect(r.status).toBe(200);
+    const o = r.json() as Obj;
+    expect(o.spec).toEqual({ cidrs: ["10.101.0.0/24"] });
+    expect(o.status).toEqual({ conditions: [cond] });
+    const main = await s.request(`${base}/st`, { method: "PATCH", headers: { "Content-Type": "application/merge-patch+json" }, body: '{"status":{"conditions":[]},"metadata":{"labels":{"a":"b"}}}' });
+    expect((main.json() as Obj).status).toEqual({ conditions: [cond] });
+  });
+
+  it("rejects creates in a missing namespace and deleting a namespace empties it", async () => {
+    expect((await post("/api/v1/namespaces", { metadata: { name: "tmp" } })).status).toBe(201);
+    expect((await post("/api/v1/namespaces/tmp/services", { metadata: { name: "x" }, spec: { ports: [{ port: 80 }] } })).status).toBe(201);
+    expect((await s.request("/api/v1/namespaces/tmp", { method: "DELETE" })).status).toBe(200);
+    expect((await get("/api/v1/namespaces/tmp/services/x")).status).toBe(404);
+    expect((await s.request("/api/v1/namespaces/default", { method: "DELETE" })).status).toBe(403);
+  });
+
+  it("deletecollection honours the label selector", async () => {
+    for (const [n, l] of [["dc1", "a"], ["dc2", "a"], ["dc3", "b"]] as const) await post("/api/v1/namespaces/default/endpoints", { metadata: { name: n, labels: { g: l } } });
+    expect((await s.request("/api/v1/namespaces/default/endpoints?labelSelector=g%3Da", { method: "DELETE" })).status).toBe(200);
+    const left = (await get("/api/v1/namespaces/default/endpoints")).json() as { items: Obj[] };
+    expect(left.items.map((i) => i.metadata.name)).toEqual(["dc3"]);
+  });
+
+  it("serves YAML, Tables with includeObject, PartialObjectMetadata and paginated lists", async () => {
+    const yaml = await get("/api/v1/namespaces", { Accept: "application/yaml" });
+    expect(yaml.headers.get("content-type")).toBe("application/yaml");
+    expect(yaml.text).toMatch(/^apiVersion: v1\nitems:\n/);
+    const table = (await get("/apis/networking.k8s.io/v1/servicecidrs?includeObject=None", { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io" })).json() as { kind: string; columnDefinitions: { name: string }[]; rows: { cells: unknown[]; object?: unknown }[] };
+    expect(table.kind).toBe("Table");
+    expect(table.columnDefinitions.map((c) => c.name)).toEqual(["Name", "CIDRs", "Age"]);
+    expect(table.rows[0]?.cells.slice(0, 2)).toEqual(["st", "10.101.0.0/24"]);
+    expect(table.rows[0]?.object).toBeUndefined();
+    const partial = (await get("/api/v1/namespaces", { Accept: "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io" })).json() as { kind: string };
+    expect(partial.kind).toBe("PartialObjectMetadataList");
+    const page1 = (await get("/api/v1/namespaces?limit=2")).json() as { items: Obj[]; metadata: { continue?: string } };
+    expect(page1.items).toHaveLength(2);
+    const page2 = (await get(`/api/v1/namespaces?limit=2&continue=${encodeURIComponent(page1.metadata.continue ?? "")}`)).json() as { items: Obj[] };
+    expect(page2.items.map((i) => i.metadata.name)).not.toContain(page1.items[0]!.metadata.name);
+    expect((await get("/api/v1/namespaces", { Accept: "text/html" })).status).toBe(406);
+  });
+
+  it("serves aggregated discovery with its content type, and the legacy documents", async () => {
+    const accept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
+    const agg = await get("/apis", { Accept: accept });
+    expect(agg.headers.get("content-type")).toBe("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList");
+    const doc = agg.json() as { items: { metadata: { name: string } }[] };
+    expect(doc.items.map((g) => g.metadata.name)).toEqual(["coordination.k8s.io", "discovery.k8s.io", "events.k8s.io", "networking.k8s.io"]);
+    const core = (await get("/api/v1")).json() as { resources: { name: string; shortNames?: string[] }[] };
+    expect(core.resources.find((r) => r.name === "services")?.shortNames).toEqual(["svc"]);
+    expect(core.resources.map((r) => r.name)).toContain("services/status");
+    const group = (await get("/apis/networking.k8s.io")).json() as { preferredVersion: { version: string } };
+    expect(group.preferredVersion.version).toBe("v1");
+  });
+});
