@@ -10,7 +10,7 @@ import type { Informer } from "../framework/informer.ts";
 import { metaNamespaceKey, splitMetaNamespaceKey } from "../framework/keys.ts";
 import { noopLogger, type Logger } from "../framework/logger.ts";
 import { RateLimitingQueue } from "../framework/work-queue.ts";
-import { selectorMatches } from "../util/endpoint/pod.ts";
+import { podChanged, servicesForPods } from "../util/endpoint/services-for-pods.ts";
 import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
 import { computeEndpoints } from "./endpoints.ts";
 
@@ -49,7 +49,7 @@ export class EndpointsController {
     deps.services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
     deps.pods.addEventHandler({
       onAdd: (p) => this.#enqueueServicesOf([p]),
-      onUpdate: (o, n) => this.#enqueueServicesOf(o.metadata.resourceVersion === n.metadata.resourceVersion ? [] : [o, n]),
+      onUpdate: (o, n) => this.#enqueueServicesOf(podChanged(o, n) ? [o, n] : []),
       onDelete: (p) => this.#enqueueServicesOf([p]),
     });
     // A deleted Endpoints of a live Service is recreated on the next sync.
@@ -79,11 +79,7 @@ export class EndpointsController {
   }
 
   #enqueueServicesOf(pods: readonly Pod[]): void {
-    for (const svc of this.#d.services.list()) {
-      const sel = svc.spec.selector;
-      if (sel === undefined) continue;
-      if (pods.some((p) => p.metadata.namespace === svc.metadata.namespace && selectorMatches(sel, p.metadata.labels))) this.queue.add(metaNamespaceKey(svc));
-    }
+    for (const key of servicesForPods(this.#d.services.list(), pods)) this.queue.add(key);
   }
 
   /** Reconciles the Endpoints of Service `key` (`namespace/name`). */

@@ -1,0 +1,123 @@
+/**
+ * The EndpointSlice controller (pkg/controller/endpointslice): Service, Pod,
+ * Node and slice events enqueue Service keys; syncService runs the pure
+ * reconciler and writes its plan through an EndpointSliceClient.
+ */
+import { endpointSliceControllerName, endpointSliceManagedByLabel, endpointSliceServiceNameLabel, type EndpointSlice, type Node, type Pod, type Service } from "@servicenet/api";
+import type { Clock } from "../framework/clock.ts";
+import { Controller } from "../framework/controller.ts";
+import type { Informer } from "../framework/informer.ts";
+import { metaNamespaceKey, splitMetaNamespaceKey } from "../framework/keys.ts";
+import { noopLogger, type Logger } from "../framework/logger.ts";
+import { RateLimitingQueue } from "../framework/work-queue.ts";
+import { podChanged, servicesForPods } from "../util/endpoint/services-for-pods.ts";
+import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
+import { EndpointSliceTracker } from "./endpointslice-tracker.ts";
+import { reconcile } from "./reconciler.ts";
+
+/** Writes of EndpointSlices; delete must treat NotFound as success. */
+export interface EndpointSliceClient {
+  create(namespace: string, slice: EndpointSlice): Promise<EndpointSlice>;
+  update(namespace: string, slice: EndpointSlice): Promise<EndpointSlice>;
+  delete(namespace: string, name: string): Promise<void>;
+}
+
+export interface EndpointSliceControllerDeps {
+  services: Informer<Service>;
+  pods: Informer<Pod>;
+  /** Slices managed by this controller (informer filtered by the managed-by label). */
+  slices: Informer<EndpointSlice>;
+  /** Optional: with it, zones are filled and pods on unknown Nodes are held back, as upstream. */
+  nodes?: Informer<Node> | undefined;
+  client: EndpointSliceClient;
+  maxEndpointsPerSlice?: number;
+  queue?: RateLimitingQueue<string>;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** Error thrown by syncService when pods were left out; the key is retried with backoff. */
+export class PodsSkippedError extends Error {
+  override readonly name = "PodsSkippedError";
+}
+
+/** The informer has not yet seen our last writes for a Service; retried with backoff. */
+export class StaleInformerCacheError extends Error {
+  override readonly name = "StaleInformerCacheError";
+}
+
+export class EndpointSliceController {
+  readonly queue: RateLimitingQueue<string>;
+  readonly #d: EndpointSliceControllerDeps;
+  readonly #log: Logger;
+  readonly #triggers = new TriggerTimeTracker();
+  readonly #tracker = new EndpointSliceTracker();
+  readonly #runner: Controller;
+
+  constructor(deps: EndpointSliceControllerDeps) {
+    this.#d = deps;
+    this.#log = deps.logger ?? noopLogger;
+    this.queue = deps.queue ?? new RateLimitingQueue<string>(deps.clock !== undefined ? { clock: deps.clock } : {});
+    const enqueue = (o: Service) => this.queue.add(metaNamespaceKey(o));
+    deps.services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
+    const fanOut = (pods: Pod[]) => servicesForPods(deps.services.list(), pods).forEach((k) => this.queue.add(k));
+    deps.pods.addEventHandler({ onAdd: (p) => fanOut([p]), onUpdate: (o, n) => podChanged(o, n) && fanOut([o, n]), onDelete: (p) => fanOut([p]) });
+    // Someone else edited or deleted one of our slices: put it back.
+    const sliceEvent = (s: EndpointSlice) => {
+      const svc = s.metadata.labels?.[endpointSliceServiceNameLabel];
+      if (svc !== undefined && s.metadata.labels?.[endpointSliceManagedByLabel] === endpointSliceControllerName) this.queue.add(`${s.metadata.namespace}/${svc}`);
+    };
+    deps.slices.addEventHandler({ onAdd: sliceEvent, onUpdate: (_o, n) => sliceEvent(n), onDelete: sliceEvent });
+    // A new or relabelled Node can admit held-back pods: resync every Service that has pods on it.
+    deps.nodes?.addEventHandler({ onAdd: (n) => this.#nodeChanged(n), onUpdate: (_o, n) => this.#nodeChanged(n) });
+    const informers = [deps.services, deps.pods, deps.slices, ...(deps.nodes ? [deps.nodes] : [])];
+    this.#runner = new Controller({ name: "endpointslice", queue: this.queue, sync: (k) => this.syncService(k), informers, logger: this.#log });
+  }
+
+  run(signal: AbortSignal, workers: number): Promise<void> {
+    return this.#runner.run(signal, workers);
+  }
+
+  #nodeChanged(node: Node): void {
+    const pods = this.#d.pods.list().filter((p) => p.spec.nodeName === node.metadata.name);
+    servicesForPods(this.#d.services.list(), pods).forEach((k) => this.queue.add(k));
+  }
+
+  #slicesOf(namespace: string, name: string): EndpointSlice[] {
+    return this.#d.slices
+      .list()
+      .filter((s) => s.metadata.namespace === namespace && s.metadata.labels?.[endpointSliceServiceNameLabel] === name && s.metadata.labels?.[endpointSliceManagedByLabel] === endpointSliceControllerName);
+  }
+
+  async #delete(key: string, namespace: string, name: string): Promise<void> {
+    await this.#d.client.delete(namespace, name);
+    this.#tracker.deleted(key, name);
+  }
+
+  /** Reconciles the slices of Service `key`. */
+  async syncService(key: string): Promise<void> {
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    const service = this.#d.services.get(key);
+    const existing = this.#slicesOf(namespace, name);
+    if (this.#tracker.stale(key, existing)) throw new StaleInformerCacheError(`EndpointSlice informer cache is out of date for ${key}`);
+    if (service === undefined) {
+      // Upstream leaves this to the garbage collector via owner references; servicenet has none, so we delete.
+      this.#triggers.deleteService(key);
+      for (const s of existing) await this.#delete(key, namespace, s.metadata.name ?? "");
+      this.#tracker.deleteService(key);
+      return;
+    }
+    if (service.spec.type === "ExternalName" || service.spec.selector === undefined) return;
+    const pods = this.#d.pods.list().filter((p) => p.metadata.namespace === namespace);
+    const triggerTime = this.#triggers.compute(key, service, pods);
+    const nodes = this.#d.nodes ? new Map(this.#d.nodes.list().map((n) => [n.metadata.name ?? "", n])) : undefined;
+    const plan = reconcile({ service, pods, existingSlices: existing, nodes, maxEndpointsPerSlice: this.#d.maxEndpointsPerSlice, triggerTime });
+    for (const s of plan.toCreate) this.#tracker.written(key, await this.#d.client.create(namespace, s));
+    for (const s of plan.toUpdate) this.#tracker.written(key, await this.#d.client.update(namespace, s));
+    for (const s of plan.toDelete) await this.#delete(key, namespace, s.metadata.name ?? "");
+    if (plan.toCreate.length + plan.toUpdate.length + plan.toDelete.length > 0) {
+      this.#log.info("EndpointSlices written", { key, created: plan.toCreate.length, updated: plan.toUpdate.length, deleted: plan.toDelete.length });
+    }
+    if (plan.errors.length > 0) throw new PodsSkippedError(plan.errors.join("; "));
+  }
+}
