@@ -82,7 +82,8 @@ export const resourceTable: readonly ResourceDef[] = [
   def({ group: "", version: "v1", resource: "services", kind: "Service", singular: "service", namespaced: true, shortNames: ["svc"], categories: ["all"], verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], subresources: ["status"], storagePath: "services/specs", strategy: serviceStrategy, schema: ServiceSchema, printer: servicePrinter }),
   def({ group: "coordination.k8s.io", version: "v1", resource: "leases", kind: "Lease", singular: "lease", namespaced: true, storagePath: "leases", strategy: leaseStrategy, schema: undefined, printer: leasePrinter }),
   def({ group: "discovery.k8s.io", version: "v1", resource: "endpointslices", kind: "EndpointSlice", singular: "endpointslice", namespaced: true, storagePath: "endpointslices", strategy: endpointSliceStrategy, schema: EndpointSliceSchema, printer: endpointSlicePrinter }),
-  def({ group: "events.k8s.io", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, shortNames: ["ev"], verbs: readOnlyVerbs, storagePath: "events", strategy: eventStrategy, schema: undefined, printer: eventPrinter, toVersion: (o) => toEventsV1(o) as KubeObject }),
+  // Upstream also gives this one the short name "ev"; kubectl 1.33 then warns on every `get ev`.
+  def({ group: "events.k8s.io", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, verbs: readOnlyVerbs, storagePath: "events", strategy: eventStrategy, schema: undefined, printer: eventPrinter, toVersion: (o) => toEventsV1(o) as KubeObject }),
   ...networking("v1", ServiceCIDRSchema, IPAddressSchema),
   ...networking("v1beta1", ServiceCIDRV1beta1Schema, IPAddressV1beta1Schema),
 ];
