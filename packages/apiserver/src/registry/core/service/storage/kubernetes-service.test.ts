@@ -48,6 +48,10 @@ describe("reconcileKubernetesService", () => {
     expect(specOf(np.service)).toMatchObject({ type: "NodePort", ports: [{ nodePort: 30443 }] });
     expect(t.ports.has(30443)).toBe(true);
     expect((await reconcileKubernetesService(rest, { port: 6443, nodePort: 30443 })).action).toBe("unchanged");
+    const back = await reconcileKubernetesService(rest, { port: 6443 });
+    expect(back.action).toBe("updated");
+    expect(specOf(back.service).type).toBe("ClusterIP");
+    expect(t.ports.used()).toBe(0);
   });
 
   it("after a restart the IP stays held and the Service is unchanged", async () => {

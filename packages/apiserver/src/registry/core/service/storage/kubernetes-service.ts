@@ -95,6 +95,9 @@ export async function reconcileKubernetesService(rest: ServiceREST, opts: Kubern
     if (formatCorrect(existing, want)) return { action: "unchanged", service: existing };
     const next = structuredClone(existing);
     const spec = (next["spec"] ??= {}) as Record<string, unknown>;
+    // Upstream's PrepareForUpdate drops an unchanged externalTrafficPolicy when the type no longer
+    // needs it; strategy-fields' dropTypeDependentFields does not yet, so do it here.
+    if (want.type === "ClusterIP" && spec["type"] !== "ClusterIP") delete spec["externalTrafficPolicy"];
     spec["ports"] = want.ports;
     spec["type"] = want.type;
     // Upstream sends this through the API, which applies the versioned defaults (externalTrafficPolicy for NodePort).
