@@ -1,5 +1,5 @@
 /** Chain names and fixed strings of the iptables proxier (pkg/proxy/iptables/proxier.go). */
-import { sha256Base32 } from "../util/hash.ts";
+import { sha256Base32Prefix } from "../util/hash.ts";
 
 export const chains = {
   services: "KUBE-SERVICES",
@@ -17,7 +17,7 @@ export const serviceChainPrefixes = ["KUBE-SVC-", "KUBE-SVL-", "KUBE-EXT-", "KUB
 
 /** `portProtoHash`: the first 16 base32 characters of sha256(spn + protocol). */
 export function portProtoHash(servicePortName: string, protocol: string): string {
-  return sha256Base32(servicePortName + protocol).slice(0, 16);
+  return sha256Base32Prefix(servicePortName + protocol, 16);
 }
 
 /** The four per-service chains of one service port; they share one hash. */
@@ -36,7 +36,7 @@ export function serviceChainNames(servicePortName: string, protocol: string): Se
 
 /** `servicePortEndpointChainName`: KUBE-SEP- + hash of spn + protocol + "ip:port". */
 export function endpointChainName(servicePortName: string, protocol: string, endpoint: string): string {
-  return `KUBE-SEP-${sha256Base32(servicePortName + protocol + endpoint).slice(0, 16)}`;
+  return `KUBE-SEP-${sha256Base32Prefix(servicePortName + protocol + endpoint, 16)}`;
 }
 
 /** `isServiceChainName`: a chain this proxier owns and may delete when stale. */

@@ -8,9 +8,7 @@ import { BaseProxier } from "../proxy/base-proxier.ts";
 import type { BaseProxierOptions } from "../proxy/base-proxier.ts";
 import type { Endpoint } from "../proxy/endpoint.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
-import { namespacedNameString } from "../proxy/service-port-name.ts";
-import { chainLine, chains, endpointChainName, isServiceChainName, serviceChainNames } from "./names.ts";
-import type { ServiceChainNames } from "./names.ts";
+import { chainLine, chains, endpointChainName, serviceChainNames } from "./names.ts";
 import { writeServicePortRules } from "./service-rules.ts";
 import type { ServiceWriteContext } from "./service-rules.ts";
 
@@ -50,16 +48,33 @@ export interface IptablesSyncResult {
   readonly noLocalEndpointsInternal: number;
   readonly noLocalEndpointsExternal: number;
   readonly lastChangeTriggerTimes: ReadonlyMap<string, readonly number[]>;
-  readonly activeNatChains: ReadonlySet<string>;
 }
+
+/** The rendered lines of one service port, reused while its inputs are the same objects. */
+interface RenderedService {
+  readonly svc: ServicePortInfo;
+  readonly eps: readonly Endpoint[];
+  readonly large: boolean;
+  readonly filter: string[];
+  /** KUBE-SERVICES / KUBE-NODEPORTS rules: written on every sync. */
+  readonly natTop: string[];
+  /** The service's own chains: written on full syncs and when the service changed. */
+  readonly chains: string[];
+  readonly rules: string[];
+  readonly active: Set<string>;
+  readonly noLocalInternal: boolean;
+  readonly noLocalExternal: boolean;
+}
+
+const noEndpoints: readonly Endpoint[] = Object.freeze([]);
 
 export class IptablesProxier extends BaseProxier {
   readonly #opts: IptablesProxierOptions;
   readonly #mark: string;
-  /** nat chains of the last applied sync: what stale-chain cleanup compares with. */
-  #appliedNatChains = new Set<string>();
-  readonly #serviceNames = new WeakMap<ServicePortInfo, ServiceChainNames>();
-  readonly #endpointNames = new WeakMap<Endpoint, string>();
+  readonly #rendered = new Map<string, RenderedService>();
+  /** Chains that no service produces any more and that are not deleted yet (kept until a restore succeeds). */
+  #staleChains = new Set<string>();
+  #pendingStale: Set<string> | undefined;
 
   constructor(opts: IptablesProxierOptions) {
     super(opts);
@@ -75,19 +90,21 @@ export class IptablesProxier extends BaseProxier {
   /** Renders the rules, or returns null while not initialized (nothing may be written yet). */
   syncProxyRules(): IptablesSyncResult | null {
     if (!this.isInitialized()) return null;
-    const { full, services, endpoints } = this.takeChanges();
-    const changed = new Set([...services.updatedServices, ...endpoints.updatedServices]);
-    const out = this.#render(full, changed);
+    const { full, endpoints } = this.takeChanges();
+    const out = this.#render(full);
     return { ...out, family: this.ipFamily, full, lastChangeTriggerTimes: endpoints.lastChangeTriggerTimes };
   }
 
-  /** The runner reports a successful restore: remember what is now in the kernel. */
+  /** The runner reports a successful restore: the stale chains it deleted are gone. */
   commit(result: IptablesSyncResult): void {
-    this.#appliedNatChains = new Set(result.activeNatChains);
+    if (this.#pendingStale !== undefined) {
+      for (const c of this.#pendingStale) this.#staleChains.delete(c);
+      this.#pendingStale = undefined;
+    }
     this.markSynced(result.full);
   }
 
-  #render(full: boolean, changed: ReadonlySet<string>) {
+  #render(full: boolean) {
     const m = this.#mark;
     const v6 = this.ipFamily === "IPv6";
     const localhostNodePorts = !v6 && (this.#opts.localhostNodePorts ?? true);
@@ -106,59 +123,87 @@ export class IptablesProxier extends BaseProxier {
         `-A ${chains.kubeletFirewall} -m comment --comment "block incoming localnet connections" -d 127.0.0.0/8 ! -s 127.0.0.0/8 -m conntrack ! --ctstate RELATED,ESTABLISHED,DNAT -j DROP`,
       );
     }
-    const activeNatChains = new Set<string>();
     let totalEndpoints = 0;
     for (const key of this.svcPortMap.keys()) totalEndpoints += this.endpointsMap.get(key)?.length ?? 0;
-    const skippedChains: string[] = [];
-    const skippedRules: string[] = [];
+    const large = totalEndpoints > largeClusterEndpointsThreshold;
+    let skippedRules = 0;
     let noLocalInternal = 0;
     let noLocalExternal = 0;
-    const base = {
-      filterRules,
-      natRules,
-      activeNatChains,
-      clusterCIDR: this.#opts.clusterCIDR ?? "",
-      masqueradeAll: this.#opts.masqueradeAll ?? false,
-      largeClusterMode: totalEndpoints > largeClusterEndpointsThreshold,
-      nodeIPs: this.#opts.nodeIPs ?? [],
-      cidrContains: containsIP,
-    };
     for (const [key, svc] of this.svcPortMap) {
-      const skip = !full && !changed.has(namespacedNameString(svc.name));
-      const ctx: ServiceWriteContext = {
-        ...base,
-        svcChains: skip ? skippedChains : natChains,
-        svcRules: skip ? skippedRules : natRules,
-        names: this.#namesOf(svc),
-        endpointChain: (ep) => this.#endpointChainOf(svc, ep),
-      };
-      const stats = writeServicePortRules(ctx, svc, this.endpointsMap.get(key) ?? []);
-      if (stats.noLocalInternal) noLocalInternal++;
-      if (stats.noLocalExternal) noLocalExternal++;
+      const eps = this.endpointsMap.get(key) ?? noEndpoints;
+      let r = this.#rendered.get(key);
+      const fresh = r === undefined || r.svc !== svc || r.eps !== eps || r.large !== large;
+      if (fresh) {
+        const next = this.#renderService(svc, eps, large);
+        if (r !== undefined) for (const c of r.active) if (!next.active.has(c)) this.#staleChains.add(c);
+        for (const c of next.active) this.#staleChains.delete(c);
+        this.#rendered.set(key, (r = next));
+      }
+      if (r === undefined) continue;
+      for (const l of r.filter) filterRules.push(l);
+      for (const l of r.natTop) natRules.push(l);
+      // An unchanged service is left out of a partial restore: --noflush keeps its chains as they are.
+      if (full || fresh) {
+        for (const l of r.chains) natChains.push(l);
+        for (const l of r.rules) natRules.push(l);
+      } else {
+        skippedRules += r.rules.length;
+      }
+      if (r.noLocalInternal) noLocalInternal++;
+      if (r.noLocalExternal) noLocalExternal++;
     }
-    // Chains we created earlier that no sync needs any more: flush and delete them.
-    let deletedChains = 0;
-    for (const chain of this.#appliedNatChains) {
-      if (activeNatChains.has(chain) || !isServiceChainName(chain)) continue;
+    for (const [key, r] of this.#rendered) {
+      if (this.svcPortMap.has(key)) continue;
+      for (const c of r.active) this.#staleChains.add(c);
+      this.#rendered.delete(key);
+    }
+    // Chains no sync needs any more: flush them with their chain line, then delete them.
+    for (const chain of this.#staleChains) {
       natChains.push(chainLine(chain));
       natRules.push(`-X ${chain}`);
-      deletedChains++;
     }
+    const deletedChains = this.#staleChains.size;
+    this.#pendingStale = new Set(this.#staleChains);
     this.#writeNodePortsJump(natRules, v6, localhostNodePorts);
     if (!this.#opts.conntrackTCPLiberal) filterRules.push(`-A ${chains.forward} -m conntrack --ctstate INVALID -j DROP`);
     filterRules.push(`-A ${chains.forward} -m comment --comment "kubernetes forwarding rules" -m mark --mark ${m}/${m} -j ACCEPT`);
     filterRules.push(`-A ${chains.forward} -m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT`);
-    const data = ["*filter", ...filterChains, ...filterRules, "COMMIT", "*nat", ...natChains, ...natRules, "COMMIT", ""].join("\n");
+    const data =
+      "*filter\n" + filterChains.join("\n") + "\n" + join(filterRules) + "COMMIT\n*nat\n" + natChains.join("\n") + "\n" + join(natRules) + "COMMIT\n";
     return {
       data,
       filterRules: filterRules.length,
-      natRulesTotal: natRules.length + skippedRules.length - deletedChains,
+      natRulesTotal: natRules.length + skippedRules - deletedChains,
       natRulesLast: natRules.length - deletedChains,
       deletedChains,
       noLocalEndpointsInternal: noLocalInternal,
       noLocalEndpointsExternal: noLocalExternal,
-      activeNatChains,
     };
+  }
+
+  #renderService(svc: ServicePortInfo, eps: readonly Endpoint[], large: boolean): RenderedService {
+    const filter: string[] = [];
+    const natTop: string[] = [];
+    const svcChains: string[] = [];
+    const rules: string[] = [];
+    const active = new Set<string>();
+    const proto = svc.protocol.toLowerCase();
+    const ctx: ServiceWriteContext = {
+      filterRules: filter,
+      natRules: natTop,
+      svcChains,
+      svcRules: rules,
+      activeNatChains: active,
+      clusterCIDR: this.#opts.clusterCIDR ?? "",
+      masqueradeAll: this.#opts.masqueradeAll ?? false,
+      largeClusterMode: large,
+      nodeIPs: this.#opts.nodeIPs ?? [],
+      names: serviceChainNames(svc.nameString, proto),
+      endpointChain: (ep) => (ep.memo.iptablesChain ??= endpointChainName(svc.nameString, proto, ep.endpoint)),
+      cidrContains: containsIP,
+    };
+    const stats = writeServicePortRules(ctx, svc, eps);
+    return { svc, eps, large, filter, natTop, chains: svcChains, rules, active, noLocalInternal: stats.noLocalInternal, noLocalExternal: stats.noLocalExternal };
   }
 
   /** The tail call to KUBE-NODEPORTS; it must stay the last rule of KUBE-SERVICES. */
@@ -175,18 +220,11 @@ export class IptablesProxier extends BaseProxier {
       natRules.push(`${c} -d ${ip} -j ${chains.nodePorts}`);
     }
   }
+}
 
-  #namesOf(svc: ServicePortInfo): ServiceChainNames {
-    let n = this.#serviceNames.get(svc);
-    if (n === undefined) this.#serviceNames.set(svc, (n = serviceChainNames(svc.nameString, svc.protocol.toLowerCase())));
-    return n;
-  }
-
-  #endpointChainOf(svc: ServicePortInfo, ep: Endpoint): string {
-    let n = this.#endpointNames.get(ep);
-    if (n === undefined) this.#endpointNames.set(ep, (n = endpointChainName(svc.nameString, svc.protocol.toLowerCase(), ep.endpoint)));
-    return n;
-  }
+/** Lines joined with a trailing newline ("" for none). */
+function join(lines: readonly string[]): string {
+  return lines.length === 0 ? "" : lines.join("\n") + "\n";
 }
 
 function containsIP(cidr: string, ip: string): boolean {

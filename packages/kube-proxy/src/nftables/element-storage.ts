@@ -1,6 +1,8 @@
 /**
- * `nftElementStorage`: what the kernel's sets and maps hold, so that a partial
- * sync only adds and deletes the elements that changed.
+ * Map and set elements, and the `add element` / `delete element` lines that
+ * turn one service's previous elements into its current ones (upstream keeps
+ * an `nftElementStorage` for the same purpose: partial syncs only touch the
+ * elements that changed).
  */
 
 /** One element: its key (`10.0.0.1 . tcp . 80`) and the rest (` comment "..." : goto chain`). */
@@ -10,53 +12,24 @@ export interface Element {
   readonly rest: string;
 }
 
-/** Renders the text inside `{ }` of an element. */
-export function elementBody(e: Element, withValue: boolean): string {
-  return withValue ? `${e.key}${e.rest}` : e.key;
+/** `add element <table> <set> { key rest }`. */
+export function addElementLine(prefix: string, e: Element): string {
+  return `add element ${prefix} ${e.set} { ${e.key}${e.rest} }`;
 }
 
-export class ElementStorage {
-  /** set name -> key -> rest, as last committed. */
-  #applied = new Map<string, Map<string, string>>();
+/** `delete element <table> <set> { key }`. */
+export function deleteElementLine(prefix: string, e: Element): string {
+  return `delete element ${prefix} ${e.set} { ${e.key} }`;
+}
 
-  /** Every element currently recorded (for metrics). */
-  counts(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const [set, m] of this.#applied) out.set(set, m.size);
-    return out;
-  }
-
-  /**
-   * The `add element` / `delete element` lines that turn the applied contents
-   * into `desired`. After a table flush everything is added again.
-   */
-  diff(prefix: string, desired: readonly Element[], flushed: boolean): { deletes: string[]; adds: string[]; next: Map<string, Map<string, string>> } {
-    const next = new Map<string, Map<string, string>>();
-    for (const e of desired) {
-      let m = next.get(e.set);
-      if (m === undefined) next.set(e.set, (m = new Map()));
-      m.set(e.key, e.rest);
-    }
-    const deletes: string[] = [];
-    const adds: string[] = [];
-    const old = flushed ? new Map<string, Map<string, string>>() : this.#applied;
-    for (const [set, m] of old) {
-      const n = next.get(set);
-      for (const [key, rest] of m) {
-        const now = n?.get(key);
-        // A changed value needs delete + add: "add element" does not replace a map value.
-        if (now === undefined || now !== rest) deletes.push(`delete element ${prefix} ${set} { ${key} }`);
-      }
-    }
-    for (const [set, m] of next) {
-      const o = old.get(set);
-      for (const [key, rest] of m) if (o?.get(key) !== rest) adds.push(`add element ${prefix} ${set} { ${key}${rest} }`);
-    }
-    return { deletes, adds, next };
-  }
-
-  /** Records a diff's result as applied. */
-  commit(next: Map<string, Map<string, string>>): void {
-    this.#applied = next;
-  }
+/**
+ * Appends the deletes and adds that turn `before` into `after`. A changed value
+ * needs delete + add: `add element` does not replace the verdict of a map key.
+ */
+export function diffElements(prefix: string, before: readonly Element[], after: readonly Element[], deletes: string[], adds: string[]): void {
+  const id = (e: Element) => `${e.set} ${e.key}`;
+  const old = new Map(before.map((e) => [id(e), e]));
+  const now = new Map(after.map((e) => [id(e), e]));
+  for (const [k, e] of old) if (now.get(k)?.rest !== e.rest) deletes.push(deleteElementLine(prefix, e));
+  for (const [k, e] of now) if (old.get(k)?.rest !== e.rest) adds.push(addElementLine(prefix, e));
 }

@@ -1,6 +1,6 @@
 /** Object names of the nftables proxier (pkg/proxy/nftables/proxier.go). */
 import type { IPFamily } from "@servicenet/api";
-import { sha256Base32 } from "../util/hash.ts";
+import { sha256Base32Prefix } from "../util/hash.ts";
 
 export const kubeProxyTable = "kube-proxy";
 
@@ -27,7 +27,7 @@ const maxNameLength = 240;
 
 /** `hashAndTruncate`: 8 base32 characters of sha256(name), "-", name; long names end in "...". */
 export function hashAndTruncate(name: string): string {
-  const out = `${sha256Base32(name).slice(0, 8)}-${name}`;
+  const out = `${sha256Base32Prefix(name, 8)}-${name}`;
   return out.length > maxNameLength ? `${out.slice(0, maxNameLength - 3)}...` : out;
 }
 

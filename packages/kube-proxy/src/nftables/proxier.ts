@@ -9,12 +9,11 @@ import { BaseProxier } from "../proxy/base-proxier.ts";
 import type { BaseProxierOptions } from "../proxy/base-proxier.ts";
 import type { Endpoint } from "../proxy/endpoint.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
-import { namespacedNameString } from "../proxy/service-port-name.ts";
 import { baseRules } from "./base-rules.ts";
-import { ElementStorage } from "./element-storage.ts";
-import type { Element } from "./element-storage.ts";
+import { addElementLine, diffElements } from "./element-storage.ts";
 import { kubeProxyTable, nftEndpointChainBase, nftFamily, nftServiceChainBase } from "./names.ts";
 import { serviceObjects } from "./service-rules.ts";
+import type { ServiceObjects } from "./service-rules.ts";
 
 export interface NftablesProxierOptions extends BaseProxierOptions {
   readonly clusterCIDR?: string;
@@ -45,26 +44,26 @@ export interface NftablesSyncResult {
   readonly lastChangeTriggerTimes: ReadonlyMap<string, readonly number[]>;
 }
 
-interface PendingState {
-  readonly result: NftablesSyncResult;
-  readonly objects: Set<string>;
-  readonly stale: Map<string, number>;
-  readonly elements: Map<string, Map<string, string>>;
+/** What one service port rendered to, reused while its inputs are the same objects. */
+interface RenderedService {
+  readonly svc: ServicePortInfo;
+  readonly eps: readonly Endpoint[];
+  readonly objs: ServiceObjects;
+  /** "chain X" / "set X" for every per-service object it uses. */
+  readonly names: Set<string>;
 }
+
+const noEndpoints: readonly Endpoint[] = Object.freeze([]);
 
 export class NftablesProxier extends BaseProxier {
   readonly #opts: NftablesProxierOptions;
   readonly #mark: string;
   readonly #fam: ReturnType<typeof nftFamily>;
   readonly #prefix: string;
-  readonly #elements = new ElementStorage();
-  /** Per-service chains ("chain X") and affinity sets ("set X") that exist in the kernel. */
-  #objects = new Set<string>();
-  /** Objects no longer used: when they became stale. */
+  readonly #rendered = new Map<string, RenderedService>();
+  /** Objects no service uses any more, with the time they became unused (as last committed). */
   #stale = new Map<string, number>();
-  #pending: PendingState | undefined;
-  readonly #serviceBases = new WeakMap<ServicePortInfo, string>();
-  readonly #endpointBases = new WeakMap<Endpoint, string>();
+  #pendingStale: Map<string, number> | undefined;
 
   constructor(opts: NftablesProxierOptions) {
     super(opts);
@@ -79,121 +78,128 @@ export class NftablesProxier extends BaseProxier {
   /** Renders the transaction, or null while not initialized. */
   syncProxyRules(): NftablesSyncResult | null {
     if (!this.isInitialized()) return null;
-    const { full, services, endpoints } = this.takeChanges();
-    const changed = new Set([...services.updatedServices, ...endpoints.updatedServices]);
+    const { full, endpoints } = this.takeChanges();
     const t = this.#prefix;
     const tx: string[] = [`add table ${t} { comment "rules for kube-proxy" ; }`];
     if (full) {
       tx.push(`flush table ${t}`);
       tx.push(...baseRules({ family: this.ipFamily, mark: this.#mark, serviceCIDRs: this.serviceCIDRs, nodePortIPs: this.#opts.nodeIPs ?? [] }));
     }
-    const active = new Set<string>();
-    const elements: Element[] = [];
+    const deletes: string[] = [];
+    const adds: string[] = [];
+    const unused = new Set<string>();
+    const used = new Set<string>();
     let chainsWritten = 0;
     let noLocalInternal = 0;
     let noLocalExternal = 0;
-    const ctx = {
-      ip: this.#fam.ip,
-      addrType: this.#fam.addrType,
-      clusterCIDR: this.#opts.clusterCIDR ?? "",
-      masqueradeAll: this.#opts.masqueradeAll ?? false,
-      nodeIPs: this.#opts.nodeIPs ?? [],
-      cidrContains: containsIP,
-    };
     for (const [key, svc] of this.svcPortMap) {
-      const objs = serviceObjects(
-        { ...ctx, base: this.#baseOf(svc), endpointBase: (ep) => this.#endpointBaseOf(svc, ep) },
-        svc,
-        this.endpointsMap.get(key) ?? [],
-      );
-      elements.push(...objs.elements);
-      for (const s of objs.affinitySets) active.add(`set ${s.name}`);
-      for (const c of objs.chainOrder) active.add(`chain ${c}`);
-      if (objs.noLocalInternal) noLocalInternal++;
-      if (objs.noLocalExternal) noLocalExternal++;
-      if (!full && !changed.has(namespacedNameString(svc.name))) continue;
-      for (const s of objs.affinitySets) tx.push(`add set ${t} ${s.name} ${s.def}`);
-      for (const c of objs.chainOrder) {
-        tx.push(`add chain ${t} ${c}`);
-        if (!full && this.#objects.has(`chain ${c}`)) tx.push(`flush chain ${t} ${c}`);
+      const eps = this.endpointsMap.get(key) ?? noEndpoints;
+      const old = this.#rendered.get(key);
+      const fresh = old === undefined || old.svc !== svc || old.eps !== eps;
+      const r = fresh ? this.#renderService(svc, eps) : old;
+      if (fresh) {
+        if (old !== undefined) for (const n of old.names) if (!r.names.has(n)) unused.add(n);
+        for (const n of r.names) used.add(n);
+        if (!full) diffElements(t, old?.objs.elements ?? [], r.objs.elements, deletes, adds);
+        this.#rendered.set(key, r);
       }
-      for (const c of objs.chains) for (const r of c.rules) tx.push(`add rule ${t} ${c.name} ${r}`);
-      chainsWritten += objs.chains.length;
+      if (full) for (const e of r.objs.elements) adds.push(addElementLine(t, e));
+      if (full || fresh) chainsWritten += this.#writeService(tx, r, old, full);
+      if (r.objs.noLocalInternal) noLocalInternal++;
+      if (r.objs.noLocalExternal) noLocalExternal++;
     }
-    const diff = this.#elements.diff(t, elements, full);
-    tx.push(...diff.deletes, ...diff.adds);
-    const { lines: staleLines, stale, objects, deleted } = this.#staleObjects(active, full);
-    tx.push(...staleLines);
-    const counts = new Map<string, number>();
-    for (const [set, m] of diff.next) counts.set(set, m.size);
-    const result: NftablesSyncResult = {
+    for (const [key, r] of this.#rendered) {
+      if (this.svcPortMap.has(key)) continue;
+      for (const n of r.names) unused.add(n);
+      if (!full) diffElements(t, r.objs.elements, [], deletes, adds);
+      this.#rendered.delete(key);
+    }
+    tx.push(...deletes, ...adds);
+    const deleted = this.#staleObjects(tx, unused, used, full);
+    return {
       family: this.ipFamily,
       full,
       data: tx.join("\n") + "\n",
       chainsWritten,
-      elementsAdded: diff.adds.length,
-      elementsDeleted: diff.deletes.length,
+      elementsAdded: adds.length,
+      elementsDeleted: deletes.length,
       chainsDeleted: deleted,
-      elementCounts: counts,
+      elementCounts: this.#elementCounts(),
       noLocalEndpointsInternal: noLocalInternal,
       noLocalEndpointsExternal: noLocalExternal,
       lastChangeTriggerTimes: endpoints.lastChangeTriggerTimes,
     };
-    this.#pending = { result, objects, stale, elements: diff.next };
-    return result;
   }
 
-  /** The runner reports that `result` was applied: adopt its state. */
+  /** The runner reports that `result` was applied: adopt the stale-object bookkeeping. */
   commit(result: NftablesSyncResult): void {
-    const p = this.#pending;
-    if (p === undefined || p.result !== result) return;
-    this.#objects = p.objects;
-    this.#stale = p.stale;
-    this.#elements.commit(p.elements);
-    this.#pending = undefined;
+    if (this.#pendingStale !== undefined) this.#stale = this.#pendingStale;
+    this.#pendingStale = undefined;
     this.markSynced(result.full);
   }
 
-  /** Flushes newly stale chains now and deletes those stale for long enough. */
-  #staleObjects(active: Set<string>, full: boolean) {
+  #renderService(svc: ServicePortInfo, eps: readonly Endpoint[]): RenderedService {
+    const proto = svc.protocol.toLowerCase();
+    const objs = serviceObjects(
+      {
+        ip: this.#fam.ip,
+        addrType: this.#fam.addrType,
+        clusterCIDR: this.#opts.clusterCIDR ?? "",
+        masqueradeAll: this.#opts.masqueradeAll ?? false,
+        nodeIPs: this.#opts.nodeIPs ?? [],
+        cidrContains: containsIP,
+        base: nftServiceChainBase(svc.name.namespace, svc.name.name, proto, svc.name.port),
+        endpointBase: (ep) => (ep.memo.nftablesBase ??= nftEndpointChainBase(svc.name.namespace, svc.name.name, proto, svc.name.port, ep.ip, ep.port)),
+      },
+      svc,
+      eps,
+    );
+    const names = new Set([...objs.affinitySets.map((s) => `set ${s.name}`), ...objs.chainOrder.map((c) => `chain ${c}`)]);
+    return { svc, eps, objs, names };
+  }
+
+  /** Declares and fills one service's sets and chains; on a partial sync existing chains are flushed first. */
+  #writeService(tx: string[], r: RenderedService, previous: RenderedService | undefined, full: boolean): number {
+    const t = this.#prefix;
+    for (const s of r.objs.affinitySets) tx.push(`add set ${t} ${s.name} ${s.def}`);
+    for (const c of r.objs.chainOrder) {
+      tx.push(`add chain ${t} ${c}`);
+      const name = `chain ${c}`;
+      if (!full && (previous?.names.has(name) === true || this.#stale.has(name))) tx.push(`flush chain ${t} ${c}`);
+    }
+    for (const c of r.objs.chains) for (const rule of c.rules) tx.push(`add rule ${t} ${c.name} ${rule}`);
+    return r.objs.chains.length;
+  }
+
+  /**
+   * Unused chains are flushed at once (a table flush did that already on a full
+   * sync) and deleted only after the delay; returns the number deleted.
+   */
+  #staleObjects(tx: string[], unused: Set<string>, used: Set<string>, full: boolean): number {
     const now = this.clock();
     const delay = this.#opts.staleChainDelayMs ?? 1000;
-    const stale = new Map<string, number>();
-    const objects = new Set(active);
-    const lines: string[] = [];
+    const next = new Map(this.#stale);
+    for (const n of used) next.delete(n);
     let deleted = 0;
-    for (const obj of this.#objects) {
-      if (active.has(obj)) continue;
-      const since = this.#stale.get(obj);
-      if (since !== undefined && now - since >= delay) {
-        lines.push(`delete ${obj.startsWith("chain ") ? "chain" : "set"} ${this.#prefix} ${obj.slice(obj.indexOf(" ") + 1)}`);
-        deleted++;
-        continue;
-      }
-      // A table flush already emptied it; otherwise flush so nothing jumps through it any more.
-      if (since === undefined && !full && obj.startsWith("chain ")) lines.push(`flush chain ${this.#prefix} ${obj.slice(6)}`);
-      stale.set(obj, since ?? now);
-      objects.add(obj);
+    for (const [n, since] of next) {
+      if (now - since < delay) continue;
+      tx.push(`delete ${n.startsWith("chain ") ? "chain" : "set"} ${this.#prefix} ${n.slice(n.indexOf(" ") + 1)}`);
+      next.delete(n);
+      deleted++;
     }
-    return { lines, stale, objects, deleted };
+    for (const n of unused) {
+      if (used.has(n) || next.has(n)) continue;
+      if (!full && n.startsWith("chain ")) tx.push(`flush chain ${this.#prefix} ${n.slice(6)}`);
+      next.set(n, now);
+    }
+    this.#pendingStale = next;
+    return deleted;
   }
 
-  #baseOf(svc: ServicePortInfo): string {
-    let b = this.#serviceBases.get(svc);
-    if (b === undefined) {
-      b = nftServiceChainBase(svc.name.namespace, svc.name.name, svc.protocol.toLowerCase(), svc.name.port);
-      this.#serviceBases.set(svc, b);
-    }
-    return b;
-  }
-
-  #endpointBaseOf(svc: ServicePortInfo, ep: Endpoint): string {
-    let b = this.#endpointBases.get(ep);
-    if (b === undefined) {
-      b = nftEndpointChainBase(svc.name.namespace, svc.name.name, svc.protocol.toLowerCase(), svc.name.port, ep.ip, ep.port);
-      this.#endpointBases.set(ep, b);
-    }
-    return b;
+  #elementCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const r of this.#rendered.values()) for (const e of r.objs.elements) counts.set(e.set, (counts.get(e.set) ?? 0) + 1);
+    return counts;
   }
 }
 

@@ -13,11 +13,17 @@ export interface Endpoint {
   readonly terminating: boolean;
   readonly zoneHints: readonly string[];
   readonly nodeHints: readonly string[];
+  /**
+   * Names the proxier of this endpoint's family derives from it (chain names),
+   * memoised here because hashing 100k endpoints per sync is the expensive part.
+   * Not part of the endpoint's identity.
+   */
+  readonly memo: { iptablesChain?: string; nftablesBase?: string };
 }
 
-/** Builds an endpoint record (the value is frozen: maps compare and share them). */
-export function makeEndpoint(fields: Omit<Endpoint, "endpoint">): Endpoint {
-  return Object.freeze({ ...fields, endpoint: joinHostPort(fields.ip, fields.port) });
+/** Builds an endpoint record; every field but the name memo is frozen. */
+export function makeEndpoint(fields: Omit<Endpoint, "endpoint" | "memo">): Endpoint {
+  return Object.freeze({ ...fields, endpoint: joinHostPort(fields.ip, fields.port), memo: {} });
 }
 
 /** Orders endpoints as the EndpointSliceCache does (`byEndpoint`: by String()). */

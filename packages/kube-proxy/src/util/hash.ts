@@ -5,11 +5,17 @@ const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
 /** `base32.StdEncoding.EncodeToString` (RFC 4648 alphabet, `=` padding). */
 export function base32(bytes: Uint8Array): string {
+  let out = encode(bytes, bytes.length);
+  while (out.length % 8 !== 0) out += "=";
+  return out;
+}
+
+function encode(bytes: Uint8Array, n: number): string {
   let bits = 0;
   let value = 0;
   let out = "";
-  for (const b of bytes) {
-    value = ((value << 8) | b) & 0xffff;
+  for (let i = 0; i < n; i++) {
+    value = ((value << 8) | (bytes[i] ?? 0)) & 0xffff;
     bits += 8;
     while (bits >= 5) {
       out += alphabet[(value >>> (bits - 5)) & 31];
@@ -17,11 +23,20 @@ export function base32(bytes: Uint8Array): string {
     }
   }
   if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  while (out.length % 8 !== 0) out += "=";
   return out;
 }
 
-/** base32(sha256(s)): the encoded digest both backends truncate into chain names. */
+/**
+ * The first `chars` characters of base32(sha256(s)). Only the bytes those
+ * characters cover are encoded (16 characters = 10 bytes exactly), which gives
+ * the same prefix as encoding the whole digest and truncating.
+ */
+export function sha256Base32Prefix(s: string, chars: number): string {
+  const digest = createHash("sha256").update(s).digest();
+  return encode(digest, Math.ceil((chars * 5) / 8)).slice(0, chars);
+}
+
+/** base32(sha256(s)) in full. */
 export function sha256Base32(s: string): string {
   return base32(createHash("sha256").update(s).digest());
 }

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Rule-generation benchmark on the built dist: N dual-stack Services x E endpoints per family.
+// Times (per backend and family) the cold full sync (hashing chain names included), a warm full
+// sync, and the partial sync after one endpoint change. Writes bench/results-proxy.json.
+//   node bench/bench-proxy.mjs [--services 10000] [--endpoints 10] [--partial-runs 5]
+import { writeFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { IptablesProxier, NftablesProxier } from "../dist/index.js";
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? dflt : Number(process.argv[i + 1]);
+};
+const N = arg("services", 10000);
+const E = arg("endpoints", 10);
+const PARTIAL_RUNS = arg("partial-runs", 5);
+
+const hex = (n) => n.toString(16);
+function service(i) {
+  const hi = 1 + (i >> 8), lo = i & 255;
+  return {
+    metadata: { namespace: "scale", name: `svc-${i}` },
+    spec: {
+      type: "ClusterIP",
+      clusterIP: `10.96.${hi}.${lo}`,
+      clusterIPs: [`10.96.${hi}.${lo}`, `fd00:10:96::${hex(hi)}:${hex(lo)}`],
+      ipFamilies: ["IPv4", "IPv6"],
+      ports: [{ name: "http", port: 80, protocol: "TCP", targetPort: 8080 }],
+    },
+  };
+}
+function slice(i, family, shift = 0) {
+  const hi = 1 + (i >> 8), lo = i & 255;
+  const endpoints = Array.from({ length: E }, (_, j) => ({
+    addresses: [family === "IPv4" ? `10.${100 + j + shift}.${hi}.${lo}` : `fd00:10:${hex(100 + j + shift)}::${hex(hi)}:${hex(lo)}`],
+    nodeName: `node-${j}`,
+    conditions: { ready: true, serving: true, terminating: false },
+  }));
+  return {
+    metadata: { namespace: "scale", name: `svc-${i}-${family === "IPv4" ? "v4" : "v6"}`, labels: { "kubernetes.io/service-name": `svc-${i}` } },
+    addressType: family,
+    endpoints,
+    ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+  };
+}
+
+const services = Array.from({ length: N }, (_, i) => service(i));
+const results = [];
+const record = (name, value, metric = "duration") => results.push({ name, metric, value: Math.round(value * 100) / 100, unit: "ms" });
+const time = (fn) => {
+  const t0 = performance.now();
+  const r = fn();
+  return [performance.now() - t0, r];
+};
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+for (const [kind, Cls] of [["iptables", IptablesProxier], ["nftables", NftablesProxier]]) {
+  for (const family of ["IPv4", "IPv6"]) {
+    const fam = family.toLowerCase();
+    const p = new Cls({
+      ipFamily: family,
+      nodeName: "node-0",
+      clusterCIDR: family === "IPv4" ? "10.64.0.0/10" : "fd00:10::/32",
+      nodeIPs: [family === "IPv4" ? "192.168.0.2" : "2001:db8::2"],
+      serviceCIDRs: [family === "IPv4" ? "10.96.0.0/12" : "fd00:10:96::/108"],
+    });
+    const slices = services.map((_, i) => slice(i, family));
+    const [ingest] = time(() => {
+      for (const s of services) p.onServiceAdd(s);
+      for (const s of slices) p.onEndpointSliceAdd(s);
+      p.onServiceSynced();
+      p.onEndpointSlicesSynced();
+    });
+    record(`${kind}-${fam}-ingest-events`, ingest);
+    const [cold, r1] = time(() => p.syncProxyRules());
+    p.commit(r1);
+    record(`${kind}-${fam}-full-sync-cold`, cold);
+    p.markNeedFullSync();
+    const [warm, r2] = time(() => p.syncProxyRules());
+    p.commit(r2);
+    record(`${kind}-${fam}-full-sync-warm`, warm);
+    results.push({ name: `${kind}-${fam}-full-sync-output`, metric: "bytes", value: r2.data.length, unit: "bytes" });
+    const partial = [];
+    for (let k = 0; k < PARTIAL_RUNS; k++) {
+      const i = (k * 7919) % N;
+      p.onEndpointSliceUpdate(slices[i], slice(i, family, k + 1));
+      const [t, r] = time(() => p.syncProxyRules());
+      if (r.full) throw new Error("expected a partial sync");
+      p.commit(r);
+      partial.push(t);
+    }
+    record(`${kind}-${fam}-partial-sync-one-endpoint-change`, median(partial), "median duration");
+  }
+}
+
+const out = new URL("./results-proxy.json", import.meta.url);
+writeFileSync(out, JSON.stringify({ services: N, endpointsPerFamily: E, node: process.version, results }, null, 2) + "\n");
+const w = Math.max(...results.map((r) => r.name.length));
+console.log(`${"name".padEnd(w)}  ${"metric".padEnd(15)}  value`);
+for (const r of results) console.log(`${r.name.padEnd(w)}  ${r.metric.padEnd(15)}  ${r.value} ${r.unit}`);

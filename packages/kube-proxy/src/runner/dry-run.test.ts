@@ -1,0 +1,62 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { newProxyMetrics } from "../metrics/metrics.ts";
+import { newDualStackIptablesProxier } from "../metaproxier/dual-stack.ts";
+import { populate } from "../testing/feed.ts";
+import { overallServices, overallSlices, testNodeName } from "../testing/upstream-services.ts";
+import { DryRunApplier } from "./appliers.ts";
+import type { Applier } from "./appliers.ts";
+import { FamilyRunner } from "./family-runner.ts";
+import type { IptablesSyncResult } from "../iptables/proxier.ts";
+
+let dir = "";
+afterEach(async () => {
+  if (dir !== "") await rm(dir, { recursive: true, force: true });
+});
+
+describe("dry-run and sync metrics", () => {
+  it("writes one rules file per family and records latency and rule counts", async () => {
+    dir = await mkdtemp(join(tmpdir(), "sn-kp-dry-"));
+    const metrics = newProxyMetrics();
+    const d = newDualStackIptablesProxier({ ipv4: { nodeName: testNodeName, clusterCIDR: "10.0.0.0/8" }, ipv6: { nodeName: testNodeName } });
+    const applier = new DryRunApplier(dir, "iptables");
+    const runners = [d.ipv4, d.ipv6].map((p) => new FamilyRunner({ kind: "iptables", proxier: p, applier }, metrics));
+    populate(d.meta, overallServices(false), overallSlices());
+    for (const r of runners) await r.syncNow();
+    const v4 = await readFile(applier.fileFor("IPv4"), "utf8");
+    const v6 = await readFile(applier.fileFor("IPv6"), "utf8");
+    expect(v4).toContain("-A KUBE-SVC-XPGD46QRK7WJZT7O");
+    expect(v6).not.toContain("KUBE-SVC-");
+    expect(await readFile(join(dir, "iptables-ipv4.full.rules"), "utf8")).toBe(v4);
+    const text = metrics.registry.render();
+    expect(text).toContain('kubeproxy_sync_proxy_rules_duration_seconds_count{ip_family="IPv4"} 1');
+    expect(text).toContain('kubeproxy_sync_full_proxy_rules_duration_seconds_bucket{ip_family="IPv6",le="16.384"} 1');
+    expect(text).toContain('kubeproxy_sync_proxy_rules_service_changes_total{ip_family="IPv4"} 6');
+    expect(metrics.iptablesRulesTotal.get({ ip_family: "IPv4", table: "nat" })).toBe(v4.split("*nat")[1]?.split("\n").filter((l) => l.startsWith("-A")).length);
+    expect(metrics.noLocalEndpointsTotal.get({ ip_family: "IPv4", traffic_policy: "external" })).toBe(1);
+  });
+
+  it("a failed apply counts a restore failure and makes the next sync full", async () => {
+    const metrics = newProxyMetrics();
+    const d = newDualStackIptablesProxier({ ipv4: { nodeName: testNodeName }, ipv6: { nodeName: testNodeName } });
+    let fail = true;
+    const seen: boolean[] = [];
+    const applier: Applier<IptablesSyncResult> = {
+      apply: async (r) => {
+        seen.push(r.full);
+        if (fail) throw new Error("iptables-restore: line 3 failed");
+      },
+    };
+    const runner = new FamilyRunner({ kind: "iptables", proxier: d.ipv4, applier }, metrics, { log: () => {} });
+    populate(d.meta, overallServices(false), overallSlices());
+    await runner.syncNow();
+    fail = false;
+    await runner.syncNow();
+    await runner.syncNow();
+    expect(seen).toEqual([true, true, false]);
+    expect(metrics.iptablesRestoreFailuresTotal.get({ ip_family: "IPv4" })).toBe(1);
+    expect(metrics.iptablesPartialRestoreFailuresTotal.get({ ip_family: "IPv4" })).toBe(0);
+  });
+});
