@@ -40,6 +40,39 @@ describe("dropTypeDependentFields", () => {
     expect(svc.spec.healthCheckNodePort).toBeUndefined();
   });
 
+  it.each([
+    ["NodePort", "ClusterIP", true],
+    ["LoadBalancer", "ClusterIP", true],
+    ["NodePort", "LoadBalancer", false],
+  ])("%s -> %s drops an unchanged externalTrafficPolicy: %s", (from, to, dropped) => {
+    const old = makeService("foo", setExternalTrafficPolicy("Cluster"));
+    old.spec.type = from as "NodePort";
+    const svc = makeService("foo", setExternalTrafficPolicy("Cluster"));
+    svc.spec.type = to as "ClusterIP";
+    dropTypeDependentFields(svc, old);
+    expect(svc.spec.externalTrafficPolicy).toBe(dropped ? undefined : "Cluster");
+  });
+
+  it("NodePort -> ClusterIP keeps a changed externalTrafficPolicy, for validation to reject", () => {
+    const old = makeService("foo", setTypeNodePort, setExternalTrafficPolicy("Cluster"));
+    const svc = makeService("foo", setExternalTrafficPolicy("Local"));
+    dropTypeDependentFields(svc, old);
+    expect(svc.spec.externalTrafficPolicy).toBe("Local");
+  });
+
+  it("LoadBalancer -> NodePort drops unchanged allocateLoadBalancerNodePorts and loadBalancerClass", () => {
+    const old = makeService("foo", setTypeLoadBalancer);
+    Object.assign(old.spec, { allocateLoadBalancerNodePorts: true, loadBalancerClass: "example.com/lb" });
+    const svc = makeService("foo", setTypeNodePort);
+    Object.assign(svc.spec, { allocateLoadBalancerNodePorts: true, loadBalancerClass: "example.com/lb" });
+    dropTypeDependentFields(svc, old);
+    expect([svc.spec.allocateLoadBalancerNodePorts, svc.spec.loadBalancerClass]).toEqual([undefined, undefined]);
+    const changed = makeService("foo", setTypeNodePort);
+    Object.assign(changed.spec, { allocateLoadBalancerNodePorts: false, loadBalancerClass: "other.com/lb" });
+    dropTypeDependentFields(changed, old);
+    expect([changed.spec.allocateLoadBalancerNodePorts, changed.spec.loadBalancerClass]).toEqual([false, "other.com/lb"]);
+  });
+
   it("does nothing on create", () => {
     const svc = makeService("foo", setTypeExternalName, ...dual);
     dropTypeDependentFields(svc, null);

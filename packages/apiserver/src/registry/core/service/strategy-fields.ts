@@ -3,6 +3,7 @@
  * (PrepareForUpdate's dropTypeDependentFields and
  * trimFieldsForDualStackDowngrade), kept here so the strategy can call them.
  */
+import { externallyAccessible } from "@servicenet/api";
 import { needsClusterIP, needsHealthCheck, needsNodePort, sameIPFamilies } from "./storage/helpers.ts";
 import { IPFamilyPolicies, specOf, type ServiceView } from "./storage/service-view.ts";
 
@@ -46,6 +47,20 @@ export function dropTypeDependentFields(svc: ServiceView, old: ServiceView | nul
   if (needsHealthCheck(old) && !needsHealthCheck(svc) && (old.spec?.healthCheckNodePort ?? 0) === (spec.healthCheckNodePort ?? 0)) {
     delete spec.healthCheckNodePort;
   }
+  dropUnneededLoadBalancerFields(svc, old);
+  // Leaving NodePort/LoadBalancer (or dropping externalIPs): an unchanged policy would fail validation.
+  if (externallyAccessible(old.spec ?? {}) && !externallyAccessible(spec) && old.spec?.externalTrafficPolicy === spec.externalTrafficPolicy) {
+    delete spec.externalTrafficPolicy;
+  }
+}
+
+/** Leaving LoadBalancer: unchanged allocateLoadBalancerNodePorts and loadBalancerClass are dropped. */
+function dropUnneededLoadBalancerFields(svc: ServiceView, old: ServiceView): void {
+  const spec = specOf(svc);
+  if (old.spec?.type !== "LoadBalancer" || spec.type === "LoadBalancer") return;
+  const oldAlloc = old.spec.allocateLoadBalancerNodePorts;
+  if (oldAlloc !== undefined && spec.allocateLoadBalancerNodePorts === oldAlloc) delete spec.allocateLoadBalancerNodePorts;
+  if ((old.spec.loadBalancerClass ?? null) === (spec.loadBalancerClass ?? null)) delete spec.loadBalancerClass;
 }
 
 /** Update only: dual -> SingleStack drops the secondary clusterIP and family automatically. */

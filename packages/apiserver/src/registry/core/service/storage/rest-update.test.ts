@@ -104,10 +104,9 @@ describe("ServiceREST update", () => {
     }));
     const np = specOf(object).ports![0]!.nodePort!;
     expect(t.ports.has(np)).toBe(true);
-    // The client clears externalTrafficPolicy itself: strategy-fields' dropTypeDependentFields does not (yet).
+    // An unchanged externalTrafficPolicy is dropped by dropTypeDependentFields, as upstream.
     const back = await rest.update("default", "foo", edit((s) => {
       s["type"] = "ClusterIP";
-      delete s["externalTrafficPolicy"];
     }));
     expect(specOf(back.object).ports![0]!.nodePort).toBeUndefined();
     expect(t.ports.used()).toBe(0);
