@@ -7,6 +7,7 @@ import { decodeObject, dropNulls, StatusError, unknownFieldMessage } from "@serv
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../storage/index.ts";
 import type { BodyFormat } from "./negotiation.ts";
+import { duplicateFields } from "./json-duplicates.ts";
 import { decodeProtobufBody } from "./protobuf/decode.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 
@@ -35,32 +36,64 @@ function typeName(v: unknown): string {
   return typeof v === "number" ? "number" : typeof v;
 }
 
-/** Parses raw body text into a JSON value (400 with a clear message otherwise). */
-export function parseBody(body: Buffer, format: BodyFormat): unknown {
+/** A body that is not JSON/YAML at all (no version/kind can be read from it). */
+export class SyntaxDecodeError extends StatusError {
+  constructor(detail: string) {
+    super("BadRequest", detail);
+  }
+}
+
+/** Upstream summarizeData: the first 30 bytes, as text for JSON objects and hex otherwise. */
+function summarize(body: Buffer): string {
+  if (body.length === 0) return "<empty>";
+  const head = body.subarray(0, 30);
+  const s = body[0] === 0x7b ? head.toString("utf8") : head.toString("hex");
+  return body.length > 30 ? `${s} ...` : s;
+}
+
+/** Parses a body into a JSON value; duplicate keys are collected into `duplicates`. */
+export function parseBody(body: Buffer, format: BodyFormat, duplicates: string[] = []): unknown {
   if (format === "protobuf") return decodeProtobufBody(body);
   const text = body.toString("utf8");
   if (format === "json") {
+    let v: unknown;
     try {
-      return JSON.parse(text) as unknown;
+      v = JSON.parse(text) as unknown;
     } catch (e) {
-      throw StatusError.badRequest(`couldn't get version/kind; json parse error: ${goJSONError(e, text)}`);
+      throw new SyntaxDecodeError(`couldn't get version/kind; json parse error: ${goJSONError(e, text)}`);
     }
+    duplicates.push(...duplicateFields(text));
+    return v;
   }
-  const docs = parseAllDocuments(text, { uniqueKeys: true });
-  const list = Array.isArray(docs) ? docs : [docs];
-  const first = list[0];
-  const err = first?.errors[0];
-  if (err) throw StatusError.badRequest(`error converting YAML to JSON: yaml: ${err.message.split("\n")[0]}`);
-  if (list.length > 1) throw StatusError.badRequest("error converting YAML to JSON: yaml: multiple documents in one request body");
-  return first?.toJS() ?? null;
+  let docs = parseAllDocuments(text, { uniqueKeys: true });
+  let list = Array.isArray(docs) ? docs : [docs];
+  const dup = list[0]?.errors.find((e) => e.code === "DUPLICATE_KEY");
+  if (dup) {
+    duplicates.push(`yaml: unmarshal errors:\n  line ${dup.linePos?.[0].line ?? 0}: ${dup.message.split("\n")[0]}`);
+    docs = parseAllDocuments(text, { uniqueKeys: false });
+    list = Array.isArray(docs) ? docs : [docs];
+  }
+  const err = list[0]?.errors[0];
+  if (err) throw new SyntaxDecodeError(`error converting YAML to JSON: yaml: ${err.message.split("\n")[0]}`);
+  if (list.length > 1) throw new SyntaxDecodeError("error converting YAML to JSON: yaml: multiple documents in one request body");
+  return list[0]?.toJS() ?? null;
 }
 
-function zodMessage(kind: string, version: string, error: { issues: { path: PropertyKey[]; message: string; code?: string; expected?: unknown; input?: unknown }[] }): string {
+const goTypes: Record<string, string> = { number: "int32", string: "string", boolean: "bool", object: "object", array: "array" };
+
+function at(value: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = value;
+  for (const p of path) cur = cur !== null && typeof cur === "object" ? (cur as Record<PropertyKey, unknown>)[p] : undefined;
+  return cur;
+}
+
+/** A zod failure in encoding/json's words (`json: cannot unmarshal string into Go struct field ...`). */
+function zodMessage(kind: string, version: string, raw: unknown, error: { issues: { path: PropertyKey[]; message: string; code?: string; expected?: unknown }[] }): string {
   const issue = error.issues[0];
   const where = (issue?.path ?? []).filter((p) => typeof p === "string").join(".");
   const detail =
     issue?.code === "invalid_type"
-      ? `json: cannot unmarshal ${issue.input === undefined ? "value" : typeName(issue.input)} into Go struct field ${kind}.${where} of type ${String(issue.expected)}`
+      ? `json: cannot unmarshal ${typeName(at(raw, issue.path))} into Go struct field ${kind}.${where} of type ${goTypes[String(issue.expected)] ?? String(issue.expected)}`
       : `${where}: ${issue?.message ?? "invalid"}`;
   return `${kind} in version "${version}" cannot be handled as a ${kind}: ${detail}`;
 }
@@ -85,7 +118,7 @@ export interface Decoded {
  * Decodes an already parsed value for `def`: type meta check, schema, field validation, defaults.
  * Used for request bodies and for the result of a patch.
  */
-export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidation): Decoded {
+export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidation, duplicates: readonly string[] = []): Decoded {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw StatusError.badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${typeName(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   }
@@ -101,11 +134,13 @@ export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidatio
   let obj: Record<string, unknown>;
   if (def.schema !== undefined) {
     const r = decodeObject(def.schema as Parameters<typeof decodeObject>[0], { ...raw, apiVersion: want, kind: def.kind });
-    if (r.unknownFields.length > 0 && fv === "Strict") {
-      throw StatusError.badRequest(`strict decoding error: ${r.unknownFields.map(unknownFieldMessage).join(", ")}`);
+    const strict = [...r.unknownFields.map(unknownFieldMessage), ...duplicates.map((d) => (d.startsWith("yaml:") ? d : `duplicate field ${JSON.stringify(d)}`))];
+    if (strict.length > 0 && fv === "Strict") {
+      // transformDecodeError's wording: the kind and version the body named, then the decoder's error.
+      throw StatusError.badRequest(`${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: strict decoding error: ${strict.join(", ")}`);
     }
-    if (fv === "Warn") warnings.push(...r.unknownFields.map(unknownFieldMessage));
-    if (!r.ok) throw StatusError.badRequest(zodMessage(def.kind, def.version, r.error as never));
+    if (fv === "Warn") warnings.push(...strict);
+    if (!r.ok) throw StatusError.badRequest(zodMessage(def.kind, def.version, raw, r.error as never));
     obj = r.value as Record<string, unknown>;
   } else {
     obj = dropNulls(raw);
@@ -119,5 +154,13 @@ export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidatio
 
 /** Decodes a create/update request body. */
 export function decodeBody(def: ResourceDef, body: Buffer, format: BodyFormat, fv: FieldValidation): Decoded {
-  return decodeValue(def, parseBody(body, format), fv);
+  const duplicates: string[] = [];
+  let value: unknown;
+  try {
+    value = parseBody(body, format, duplicates);
+  } catch (e) {
+    if (!(e instanceof SyntaxDecodeError)) throw e;
+    throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${e.message} (${summarize(body)})`);
+  }
+  return decodeValue(def, value, fv, duplicates);
 }

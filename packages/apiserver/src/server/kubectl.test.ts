@@ -101,7 +101,7 @@ describe.skipIf(!haveKubectl())("real kubectl 1.33", () => {
     expect(r.stderr).toBe('The Service "bad" is invalid: spec.ipFamilyPolicy: Unsupported value: "Foo": supported values: "PreferDualStack", "RequireDualStack", "SingleStack"\n');
     const unk = "apiVersion: v1\nkind: Service\nmetadata: {name: unk}\nspec:\n  foo: 1\n  ports: [{port: 80}]\n";
     const strict = await s.kubectl(["create", "-f", "-", "--validate=strict"], { input: unk });
-    expect(strict.stderr).toBe('Error from server (BadRequest): error when creating "STDIN": strict decoding error: unknown field "spec.foo"\n');
+    expect(strict.stderr).toBe('Error from server (BadRequest): error when creating "STDIN": Service in version "v1" cannot be handled as a Service: strict decoding error: unknown field "spec.foo"\n');
     const warn = await s.kubectl(["create", "-f", "-", "--validate=warn"], { input: unk });
     expect(warn.stderr).toContain('Warning: unknown field "spec.foo"');
     expect(warn.stdout).toBe("service/unk created\n");

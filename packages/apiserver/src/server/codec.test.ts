@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { decodeBody } from "./codec.ts";
+import { duplicateFields } from "./json-duplicates.ts";
+import { findResource } from "./resources.ts";
+
+const services = findResource("", "v1", "services")!;
+const body = (s: string) => Buffer.from(s);
+
+describe("duplicateFields", () => {
+  it.each([
+    ['{"a":1}', []],
+    ['{"a":1,"a":2}', ["a"]],
+    ['{"spec":{"type":"A","type":"B"}}', ["spec.type"]],
+    ['{"spec":{"ports":[{"port":1,"port":2}]}}', ["spec.ports[0].port"]],
+    ['{"a":{"x":1},"b":{"x":1}}', []],
+    ['{"a":"\\"a\\"","a":1}', ["a"]],
+    ["not json", []],
+  ])("%s", (text, want) => {
+    expect(duplicateFields(text)).toEqual(want);
+  });
+});
+
+describe("decodeBody (fieldValidation and upstream's decode errors)", () => {
+  const svc = '{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"},"spec":{"foo":1,"ports":[{"port":80}],"type":"ClusterIP","type":"NodePort"}}';
+
+  it("Strict rejects unknown and duplicate fields in one message", () => {
+    expect(() => decodeBody(services, body(svc), "json", "Strict")).toThrowError(
+      'Service in version "v1" cannot be handled as a Service: strict decoding error: unknown field "spec.foo", duplicate field "spec.type"',
+    );
+  });
+
+  it("Warn decodes and returns one warning per problem; Ignore is silent", () => {
+    const w = decodeBody(services, body(svc), "json", "Warn");
+    expect(w.warnings).toEqual(['unknown field "spec.foo"', 'duplicate field "spec.type"']);
+    expect((w.obj["spec"] as Record<string, unknown>)["type"]).toBe("NodePort");
+    expect(decodeBody(services, body(svc), "json", "Ignore").warnings).toEqual([]);
+  });
+
+  it("applies defaults", () => {
+    const d = decodeBody(services, body('{"metadata":{"name":"a"},"spec":{"ports":[{"port":80}]}}'), "json", "Strict");
+    expect(d.obj).toMatchObject({ apiVersion: "v1", kind: "Service", spec: { type: "ClusterIP", sessionAffinity: "None", ports: [{ port: 80, protocol: "TCP", targetPort: 80 }] } });
+  });
+
+  it.each([
+    ['{"apiVersion":"v1"', "json", 'the object provided is unrecognized (must be of type Service): couldn\'t get version/kind; json parse error: unexpected end of JSON input ({"apiVersion":"v1")'],
+    ["", "json", "the object provided is unrecognized (must be of type Service): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)"],
+    ['{"apiVersion":"v2","kind":"Service"}', "json", "the API version in the data (v2) does not match the expected API version (v1)"],
+    ['{"kind":"Pod"}', "json", "the kind in the data (Pod) does not match the expected kind (Service)"],
+    ['{"spec":{"ports":[{"port":"x"}]}}', "json", 'Service in version "v1" cannot be handled as a Service: json: cannot unmarshal string into Go struct field Service.spec.ports.port of type int32'],
+    ["a: [1\n", "yaml", /^the object provided is unrecognized \(must be of type Service\): error converting YAML to JSON: yaml: /],
+  ] as const)("%j is a 400", (text, format, message) => {
+    expect(() => decodeBody(services, body(text), format, "Strict")).toThrowError(message);
+  });
+});
