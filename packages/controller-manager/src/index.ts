@@ -1,2 +1,30 @@
 /** @servicenet/controller-manager: an API client of the servicenet apiserver; it talks to it over HTTP only. */
 export const componentName = "controller-manager" as const;
+
+export * from "./framework/index.ts";
+export { computeEndpoints, desiredSubsets, podToEndpointAddress, truncateSubsets, endpointsOverCapacity, endpointsMaxCapacity } from "./endpoint/endpoints.ts";
+export type { EndpointsPlan, EndpointsInput } from "./endpoint/endpoints.ts";
+export { EndpointsController } from "./endpoint/endpoints-controller.ts";
+export type { EndpointsClient, EndpointsControllerDeps } from "./endpoint/endpoints-controller.ts";
+export { endpointsClient } from "./endpoint/endpoints-client.ts";
+export { reconcile } from "./endpointslice/reconciler.ts";
+export type { SliceChanges, ReconcileInput } from "./endpointslice/reconciler.ts";
+export { addressTypesForService, podToEndpoint, newEndpointSlice } from "./endpointslice/utils.ts";
+export type { SliceAddressType } from "./endpointslice/utils.ts";
+export { EndpointSliceController, StaleInformerCacheError, PodsSkippedError } from "./endpointslice/endpointslice-controller.ts";
+export type { EndpointSliceClient, EndpointSliceControllerDeps } from "./endpointslice/endpointslice-controller.ts";
+export { endpointSliceClient } from "./endpointslice/endpointslice-client.ts";
+export { decideServiceCIDR, orphanedIPs, deletionGracePeriodMs } from "./servicecidrs/decision.ts";
+export type { ServiceCIDRDecision, ServiceCIDRDecisionInput } from "./servicecidrs/decision.ts";
+export { ServiceCIDRController } from "./servicecidrs/servicecidrs-controller.ts";
+export type { ServiceCIDRClient, ServiceCIDRControllerDeps } from "./servicecidrs/servicecidrs-controller.ts";
+export { serviceCIDRClient } from "./servicecidrs/servicecidrs-client.ts";
+export { TriggerTimeTracker, endpointsLastChangeTriggerTime } from "./util/endpoint/trigger-time-tracker.ts";
+export { makeInformers } from "./app/informers.ts";
+export type { InformerSet } from "./app/informers.ts";
+export { runControllerManager } from "./app/run.ts";
+export type { RunOptions } from "./app/run.ts";
+export { loadKubeConfig, KubeconfigError } from "./app/kubeconfig.ts";
+export { parseOptions, knownControllers, UsageError } from "./app/options.ts";
+export type { Options, ControllerName } from "./app/options.ts";
+export { makeService, makePod, dualStackPods } from "./testing/fixtures.ts";

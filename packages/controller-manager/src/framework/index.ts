@@ -6,7 +6,7 @@ export type { RateLimiter } from "./rate-limiter.ts";
 export { WorkQueue, RateLimitingQueue } from "./work-queue.ts";
 export type { QueueItem, RateLimitingQueueOptions } from "./work-queue.ts";
 export { SharedInformer } from "./informer.ts";
-export type { EventHandlers, Informer, PlainList, SharedInformerOptions } from "./informer.ts";
+export type { EventHandlers, Informer, ObjectWithMeta, PlainList, SharedInformerOptions } from "./informer.ts";
 export { MemoryInformer } from "./memory-informer.ts";
 export { Controller, waitForCacheSync, defaultMaxRetries } from "./controller.ts";
 export type { ControllerSpec } from "./controller.ts";

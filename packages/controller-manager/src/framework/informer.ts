@@ -52,13 +52,18 @@ export interface SharedInformerOptions<T> {
 const maxRestartBackoffMs = 30_000;
 
 /** One informer per resource, shared by every controller that watches it. */
-export class SharedInformer<T extends KubernetesObject> implements Informer<T> {
+/** The object shape informers need: metadata with name, namespace and resourceVersion (timestamps as wire strings). */
+export interface ObjectWithMeta {
+  metadata?: { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined } | undefined;
+}
+
+export class SharedInformer<T extends ObjectWithMeta> implements Informer<T> {
   readonly #opts: SharedInformerOptions<T>;
   readonly #clock: Clock;
   readonly #log: Logger;
   readonly #handlers: EventHandlers<T>[] = [];
   readonly #last = new Map<string, T>();
-  readonly #lw: ReturnType<typeof makeInformer<T>>;
+  readonly #lw: ReturnType<typeof makeInformer<KubernetesObject>>;
   #synced = false;
   #stopped = true;
   #backoff: number;
@@ -70,10 +75,11 @@ export class SharedInformer<T extends KubernetesObject> implements Informer<T> {
     this.#clock = opts.clock ?? realClock;
     this.#log = opts.logger ?? noopLogger;
     this.#backoff = opts.restartBackoffMs ?? 1000;
-    this.#lw = makeInformer<T>(opts.kubeConfig, opts.path, () => this.#listOnce(), opts.labelSelector);
-    this.#lw.on("add", (o) => this.#onAddOrUpdate(o));
-    this.#lw.on("update", (o) => this.#onAddOrUpdate(o));
-    this.#lw.on("delete", (o) => this.#onDelete(o));
+    // client-node types objects with Date timestamps; ours are plain JSON, hence the casts at this boundary.
+    this.#lw = makeInformer<KubernetesObject>(opts.kubeConfig, opts.path, () => this.#listOnce() as never, opts.labelSelector);
+    this.#lw.on("add", (o) => this.#onAddOrUpdate(o as T));
+    this.#lw.on("update", (o) => this.#onAddOrUpdate(o as T));
+    this.#lw.on("delete", (o) => this.#onDelete(o as T));
     this.#lw.on("error", (err) => this.#onError(err));
   }
 
@@ -118,7 +124,7 @@ export class SharedInformer<T extends KubernetesObject> implements Informer<T> {
       this.#synced = true;
       this.#backoff = this.#opts.restartBackoffMs ?? 1000;
     });
-    return list as never;
+    return list;
   }
 
   #onAddOrUpdate(obj: T): void {

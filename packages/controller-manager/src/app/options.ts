@@ -1,0 +1,70 @@
+/** Command-line options of servicenet-controller-manager (a subset of kube-controller-manager's). */
+
+export const knownControllers = ["endpoint", "endpointslice", "servicecidr"] as const;
+export type ControllerName = (typeof knownControllers)[number];
+
+export interface Options {
+  kubeconfig: string;
+  leaderElect: boolean;
+  controllers: ControllerName[];
+  /** Lease namespace/name, as kube-controller-manager's --leader-elect-resource-*. */
+  leaseNamespace: string;
+  leaseName: string;
+  /** Workers per controller (--concurrent-*-syncs). */
+  workers: number;
+  /** Upstream's --use-service-account-credentials etc. are not modelled. */
+  help: boolean;
+}
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--leader-elect] [--controllers endpoint,endpointslice,servicecidr]
+  --kubeconfig PATH                 kubeconfig of the apiserver to talk to (required)
+  --leader-elect                    elect a leader through a coordination.k8s.io/v1 Lease before running controllers
+  --leader-elect-resource-namespace kube-system (default)
+  --leader-elect-resource-name      kube-controller-manager (default)
+  --controllers LIST                comma-separated; default all: ${knownControllers.join(",")}
+  --concurrent-syncs N              workers per controller (default 5)`;
+
+/** Parses argv (without node and script); throws UsageError with a clear message. */
+export function parseOptions(argv: readonly string[]): Options {
+  const o: Options = { kubeconfig: "", leaderElect: false, controllers: [...knownControllers], leaseNamespace: "kube-system", leaseName: "kube-controller-manager", workers: 5, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i]!;
+    const eq = raw.indexOf("=");
+    const flag = eq > 0 ? raw.slice(0, eq) : raw;
+    const value = (): string => {
+      const v = eq > 0 ? raw.slice(eq + 1) : argv[++i];
+      if (v === undefined || v === "") throw new UsageError(`flag ${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--kubeconfig": o.kubeconfig = value(); break;
+      case "--leader-elect": o.leaderElect = eq > 0 ? value() !== "false" : true; break;
+      case "--leader-elect-resource-namespace": o.leaseNamespace = value(); break;
+      case "--leader-elect-resource-name": o.leaseName = value(); break;
+      case "--controllers": o.controllers = parseControllers(value()); break;
+      case "--concurrent-syncs": {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1) throw new UsageError(`--concurrent-syncs must be a positive integer`);
+        o.workers = n;
+        break;
+      }
+      case "-h": case "--help": o.help = true; break;
+      default: throw new UsageError(`unknown flag: ${raw}`);
+    }
+  }
+  if (!o.help && o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
+  return o;
+}
+
+function parseControllers(list: string): ControllerName[] {
+  const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  // kube-controller-manager accepts "*" for all.
+  if (names.includes("*")) return [...knownControllers];
+  for (const n of names) if (!(knownControllers as readonly string[]).includes(n)) throw new UsageError(`unknown controller "${n}"; known: ${knownControllers.join(", ")}`);
+  if (names.length === 0) throw new UsageError("--controllers is empty");
+  return [...new Set(names)] as ControllerName[];
+}

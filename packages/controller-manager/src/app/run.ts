@@ -1,0 +1,73 @@
+/**
+ * Wires informers, controllers and (optionally) leader election into one
+ * running controller-manager, as cmd/kube-controller-manager/app does.
+ */
+import { hostname } from "node:os";
+import type { KubeConfig } from "@kubernetes/client-node";
+import { EndpointsController } from "../endpoint/endpoints-controller.ts";
+import { endpointsClient } from "../endpoint/endpoints-client.ts";
+import { EndpointSliceController } from "../endpointslice/endpointslice-controller.ts";
+import { endpointSliceClient } from "../endpointslice/endpointslice-client.ts";
+import type { SharedInformer, ObjectWithMeta } from "../framework/informer.ts";
+import { LeaderElector } from "../framework/leader-election.ts";
+import { leaseLock } from "../framework/lease-client.ts";
+import { noopLogger, type Logger } from "../framework/logger.ts";
+import { ServiceCIDRController } from "../servicecidrs/servicecidrs-controller.ts";
+import { serviceCIDRClient } from "../servicecidrs/servicecidrs-client.ts";
+import { makeInformers, type InformerSet } from "./informers.ts";
+import type { ControllerName } from "./options.ts";
+
+export interface RunOptions {
+  kubeConfig: KubeConfig;
+  controllers: readonly ControllerName[];
+  workers?: number;
+  leaderElect?: boolean;
+  leaseNamespace?: string;
+  leaseName?: string;
+  /** Leader-election identity; default `<hostname>_<pid>`. */
+  identity?: string;
+  logger?: Logger;
+}
+
+/** Starts the selected controllers; resolves when `signal` aborts (or leadership is lost, returning "lost"). */
+export async function runControllerManager(o: RunOptions, signal: AbortSignal): Promise<"stopped" | "lost"> {
+  const log = o.logger ?? noopLogger;
+  if (o.leaderElect !== true) {
+    await runControllers(o, signal, log);
+    return "stopped";
+  }
+  const identity = o.identity ?? `${hostname()}_${process.pid}`;
+  const elector = new LeaderElector({ client: leaseLock(o.kubeConfig, o.leaseNamespace ?? "kube-system", o.leaseName ?? "kube-controller-manager"), identity, logger: log });
+  log.info("attempting to acquire leader lease", { identity });
+  let running: Promise<void> = Promise.resolve();
+  const outcome = await elector.run(signal, (leading) => {
+    running = runControllers(o, leading, log);
+  });
+  await running;
+  return outcome;
+}
+
+async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): Promise<void> {
+  const inf = makeInformers(o.kubeConfig, { logger: log });
+  const workers = o.workers ?? 5;
+  const used = new Set<SharedInformer<ObjectWithMeta>>();
+  const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => (used.add(inf[k] as SharedInformer<ObjectWithMeta>), inf[k]);
+  const runs: Promise<void>[] = [];
+  const controllers: { run(signal: AbortSignal, workers: number): Promise<void> }[] = [];
+  if (o.controllers.includes("endpoint")) {
+    controllers.push(new EndpointsController({ services: use("services"), pods: use("pods"), endpoints: use("endpoints"), client: endpointsClient(o.kubeConfig), logger: log }));
+  }
+  if (o.controllers.includes("endpointslice")) {
+    controllers.push(
+      new EndpointSliceController({ services: use("services"), pods: use("pods"), slices: use("endpointSlices"), nodes: use("nodes"), client: endpointSliceClient(o.kubeConfig), logger: log }),
+    );
+  }
+  if (o.controllers.includes("servicecidr")) {
+    controllers.push(new ServiceCIDRController({ serviceCIDRs: use("serviceCIDRs"), ipAddresses: use("ipAddresses"), client: serviceCIDRClient(o.kubeConfig), logger: log }));
+  }
+  for (const c of controllers) runs.push(c.run(signal, workers));
+  // Informers start after every handler is registered, so no event is missed.
+  await Promise.all([...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err }))));
+  await Promise.all(runs);
+  await Promise.all([...used].map((i) => i.stop()));
+}
