@@ -106,4 +106,55 @@ describe.skipIf(!haveKubectl())("real kubectl 1.33", () => {
     expect(warn.stderr).toContain('Warning: unknown field "spec.foo"');
     expect(warn.stdout).toBe("service/unk created\n");
   });
+
+  it("applies server-side (create, then unchanged apply, then a conflict for another manager)", async () => {
+    const doc = (tier: string) => `apiVersion: v1\nkind: Service\nmetadata: {name: ssa, labels: {tier: ${tier}}}\nspec:\n  ports: [{port: 80}]\n`;
+    expect((await s.kubectl(["apply", "--server-side", "-f", "-"], { input: doc("a") })).stdout).toBe("service/ssa serverside-applied\n");
+    expect((await s.kubectl(["apply", "--server-side", "-f", "-"], { input: doc("a") })).stdout).toBe("service/ssa serverside-applied\n");
+    const other = await s.kubectl(["apply", "--server-side", "--field-manager=other", "-f", "-"], { input: doc("b") });
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .metadata.labels.tier');
+    const managers = JSON.parse((await s.kubectl(["get", "svc", "ssa", "-o", "json", "--show-managed-fields"])).stdout) as { metadata: { managedFields: { manager: string; operation: string }[] } };
+    expect(managers.metadata.managedFields).toEqual([expect.objectContaining({ manager: "kubectl", operation: "Apply" })]);
+  });
+
+  it("creates, prints and describes a ServiceCIDR and an IPAddress", async () => {
+    const docs = `apiVersion: networking.k8s.io/v1
+kind: ServiceCIDR
+metadata: {name: extra}
+spec:
+  cidrs: [10.200.0.0/24]
+---
+apiVersion: networking.k8s.io/v1
+kind: IPAddress
+metadata: {name: 10.200.0.5}
+spec:
+  parentRef: {group: "", resource: services, namespace: default, name: alpha}
+`;
+    expect((await s.kubectl(["create", "-f", "-"], { input: docs })).stdout).toBe("servicecidr.networking.k8s.io/extra created\nipaddress.networking.k8s.io/10.200.0.5 created\n");
+    expect((await s.kubectl(["get", "servicecidr"])).stdout).toMatch(/^NAME\s+CIDRS\s+AGE\nextra\s+10\.200\.0\.0\/24\s+\d+s\n$/);
+    expect((await s.kubectl(["get", "ipaddress"])).stdout).toMatch(/^NAME\s+PARENTREF\n10\.200\.0\.5\s+services\/default\/alpha\n$/);
+    const cidr = await s.kubectl(["describe", "servicecidr", "extra"]);
+    expect(cidr.stdout).toMatch(/^Name:\s+extra\n/);
+    expect(cidr.stdout).toMatch(/^CIDRs:\s+10\.200\.0\.0\/24$/m);
+    const ip = await s.kubectl(["describe", "ipaddress", "10.200.0.5"]);
+    expect(ip.stdout).toMatch(/^Parent Reference:\n\s+Group:\s*\n\s+Resource:\s+services\n\s+Namespace:\s+default\n\s+Name:\s+alpha$/m);
+    const svc = await s.kubectl(["describe", "svc", "beta"]);
+    expect(svc.stdout).toMatch(/^Type:\s+NodePort$/m);
+    expect(svc.stdout).toMatch(/^IP:\s+10\.96\.0\.10$/m);
+    expect(svc.stdout).toMatch(/^NodePort:\s+https\s+30443\/TCP$/m);
+  });
+
+  it("explains service.spec.ipFamilyPolicy from the published OpenAPI", async () => {
+    const r = await s.kubectl(["explain", "service.spec.ipFamilyPolicy"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^KIND:\s+Service\nVERSION:\s+v1\n\nFIELD: ipFamilyPolicy <string>/);
+  });
+
+  it.each(["1.27", "1.30"])("kubectl %s lists and creates too", async (v) => {
+    const bin = `/usr/lib/google-cloud-sdk/bin/kubectl.${v}`;
+    const r = await s.kubectl(["create", "service", "clusterip", `old-${v.replace(".", "-")}`, "--tcp=80"], { bin });
+    expect(r.stdout, r.stderr).toBe(`service/old-${v.replace(".", "-")} created\n`);
+    expect((await s.kubectl(["get", "svc", `old-${v.replace(".", "-")}`], { bin })).stdout).toMatch(/ClusterIP\s+<none>\s+<none>\s+80\/TCP/);
+  });
 });
