@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { parseUpOptions } from "./options.ts";
+
+describe("servicenet up flags", () => {
+  it.each([
+    [[], ["10.96.0.0/16", "fd00:10:96::/112"], "v4v6"],
+    [["--mode", "v4"], ["10.96.0.0/16"], "v4"],
+    [["--mode=v6"], ["fd00:10:96::/112"], "v6"],
+    [["--mode", "v6v4"], ["fd00:10:96::/112", "10.96.0.0/16"], "v6v4"],
+    [["--service-cluster-ip-range", "fd00::/108,10.0.0.0/16"], ["fd00::/108", "10.0.0.0/16"], "v6v4"],
+    [["--service-cluster-ip-range", "10.0.0.0/24"], ["10.0.0.0/24"], "v4"],
+    [["up", "--mode", "v4v6"], ["10.96.0.0/16", "fd00:10:96::/112"], "v4v6"],
+  ])("%j", (argv, ranges, mode) => {
+    const o = parseUpOptions(argv);
+    expect(o.serviceClusterIPRanges).toEqual(ranges);
+    expect(o.mode).toBe(mode);
+  });
+
+  it("defaults to SQLite in .servicenet on 127.0.0.1:6443 and takes etcd endpoints", () => {
+    expect(parseUpOptions([])).toMatchObject({ datastoreEndpoints: [], dataDir: ".servicenet", bindAddress: "127.0.0.1", port: 6443 });
+    expect(parseUpOptions(["--datastore-endpoint", "http://127.0.0.1:2379", "--port", "0"])).toMatchObject({ datastoreEndpoints: ["http://127.0.0.1:2379"], port: 0 });
+  });
+
+  it.each([
+    [["--mode", "v5"], "--mode must be one of"],
+    [["--mode", "v6", "--service-cluster-ip-range", "10.0.0.0/16"], "--mode v6 needs an IPv6 range"],
+    [["--service-cluster-ip-range", "10.0.0.0/16,10.1.0.0/16"], "at most one IPv4 and one IPv6 CIDR"],
+    [["--service-cluster-ip-range", "10.0.0.300/16"], "invalid CIDR"],
+    [["--port", "70000"], "invalid port"],
+    [["--bogus"], "unknown flag: --bogus"],
+    [["--port"], "flag --port needs a value"],
+  ])("rejects %j", (argv, msg) => {
+    expect(() => parseUpOptions(argv)).toThrowError(msg);
+  });
+});
