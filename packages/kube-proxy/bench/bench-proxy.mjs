@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Rule-generation benchmark on the built dist: N dual-stack Services x E endpoints per family.
 // Times (per backend and family) the cold full sync (hashing chain names included), a warm full
-// sync, and the partial sync after one endpoint change. Writes bench/results-proxy.json.
+// sync, and the partial sync after one endpoint change. Each backend/family runs in its own
+// process so that one case's heap does not slow the next. Writes bench/results-proxy.json.
 //   node bench/bench-proxy.mjs [--services 10000] [--endpoints 10] [--partial-runs 5]
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { IptablesProxier, NftablesProxier } from "../dist/index.js";
@@ -54,8 +56,27 @@ const time = (fn) => {
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+const caseIdx = process.argv.indexOf("--case");
+const only = caseIdx < 0 ? undefined : process.argv[caseIdx + 1];
+if (only === undefined) {
+  // Parent: one child per case, then the table and the JSON file.
+  for (const c of ["iptables:IPv4", "iptables:IPv6", "nftables:IPv4", "nftables:IPv6"]) {
+    const out = execFileSync(process.execPath, [...process.execArgv, new URL(import.meta.url).pathname, ...process.argv.slice(2), "--case", c], {
+      encoding: "utf8",
+      maxBuffer: 1 << 24,
+    });
+    results.push(...JSON.parse(out));
+  }
+  const file = new URL("./results-proxy.json", import.meta.url);
+  writeFileSync(file, JSON.stringify({ services: N, endpointsPerFamily: E, node: process.version, results }, null, 2) + "\n");
+  const w = Math.max(...results.map((r) => r.name.length));
+  console.log(`${"name".padEnd(w)}  ${"metric".padEnd(15)}  value`);
+  for (const r of results) console.log(`${r.name.padEnd(w)}  ${r.metric.padEnd(15)}  ${r.value} ${r.unit}`);
+  process.exit(0);
+}
 for (const [kind, Cls] of [["iptables", IptablesProxier], ["nftables", NftablesProxier]]) {
   for (const family of ["IPv4", "IPv6"]) {
+    if (only !== `${kind}:${family}`) continue;
     const fam = family.toLowerCase();
     const p = new Cls({
       ipFamily: family,
@@ -79,7 +100,10 @@ for (const [kind, Cls] of [["iptables", IptablesProxier], ["nftables", NftablesP
     const [warm, r2] = time(() => p.syncProxyRules());
     p.commit(r2);
     record(`${kind}-${fam}-full-sync-warm`, warm);
-    results.push({ name: `${kind}-${fam}-full-sync-output`, metric: "bytes", value: r2.data.length, unit: "bytes" });
+    // Generation returns chunks; joining them into the one string handed to the tool is timed apart.
+    const [joinMs, bytes] = time(() => r2.data.length);
+    record(`${kind}-${fam}-full-sync-join-text`, joinMs);
+    results.push({ name: `${kind}-${fam}-full-sync-output`, metric: "size", value: bytes, unit: "bytes" });
     const partial = [];
     for (let k = 0; k < PARTIAL_RUNS; k++) {
       const i = (k * 7919) % N;
@@ -93,8 +117,4 @@ for (const [kind, Cls] of [["iptables", IptablesProxier], ["nftables", NftablesP
   }
 }
 
-const out = new URL("./results-proxy.json", import.meta.url);
-writeFileSync(out, JSON.stringify({ services: N, endpointsPerFamily: E, node: process.version, results }, null, 2) + "\n");
-const w = Math.max(...results.map((r) => r.name.length));
-console.log(`${"name".padEnd(w)}  ${"metric".padEnd(15)}  value`);
-for (const r of results) console.log(`${r.name.padEnd(w)}  ${r.metric.padEnd(15)}  ${r.value} ${r.unit}`);
+process.stdout.write(JSON.stringify(results));

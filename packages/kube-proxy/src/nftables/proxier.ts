@@ -12,6 +12,8 @@ import type { ServicePortInfo } from "../proxy/service-port.ts";
 import { baseRules } from "./base-rules.ts";
 import { addElementLine, diffElements } from "./element-storage.ts";
 import { kubeProxyTable, nftEndpointChainBase, nftFamily, nftServiceChainBase } from "./names.ts";
+import { chunkedText } from "../util/text.ts";
+import type { ChunkedText } from "../util/text.ts";
 import { serviceObjects } from "./service-rules.ts";
 import type { ServiceObjects } from "./service-rules.ts";
 
@@ -27,11 +29,10 @@ export interface NftablesProxierOptions extends BaseProxierOptions {
   readonly staleChainDelayMs?: number;
 }
 
-export interface NftablesSyncResult {
+/** `data` is the `nft -f -` input. */
+export interface NftablesSyncResult extends ChunkedText {
   readonly family: BaseProxierOptions["ipFamily"];
   readonly full: boolean;
-  /** The `nft -f -` input. */
-  readonly data: string;
   /** Service/endpoint chains written in this transaction. */
   readonly chainsWritten: number;
   readonly elementsAdded: number;
@@ -51,6 +52,9 @@ interface RenderedService {
   readonly objs: ServiceObjects;
   /** "chain X" / "set X" for every per-service object it uses. */
   readonly names: Set<string>;
+  /** Pre-joined statements for a full sync (after a table flush): declarations and rules, then elements. */
+  readonly fullText: string;
+  readonly elementsText: string;
 }
 
 const noEndpoints: readonly Endpoint[] = Object.freeze([]);
@@ -103,8 +107,13 @@ export class NftablesProxier extends BaseProxier {
         if (!full) diffElements(t, old?.objs.elements ?? [], r.objs.elements, deletes, adds);
         this.#rendered.set(key, r);
       }
-      if (full) for (const e of r.objs.elements) adds.push(addElementLine(t, e));
-      if (full || fresh) chainsWritten += this.#writeService(tx, r, old, full);
+      if (full) {
+        if (r.fullText !== "") tx.push(r.fullText);
+        if (r.elementsText !== "") adds.push(r.elementsText);
+        chainsWritten += r.objs.chains.length;
+      } else if (fresh) {
+        chainsWritten += this.#writeService(tx, r, old);
+      }
       if (r.objs.noLocalInternal) noLocalInternal++;
       if (r.objs.noLocalExternal) noLocalExternal++;
     }
@@ -114,12 +123,12 @@ export class NftablesProxier extends BaseProxier {
       if (!full) diffElements(t, r.objs.elements, [], deletes, adds);
       this.#rendered.delete(key);
     }
-    tx.push(...deletes, ...adds);
+    for (const l of deletes) tx.push(l);
+    for (const l of adds) tx.push(l);
     const deleted = this.#staleObjects(tx, unused, used, full);
-    return {
+    return Object.assign(chunkedText(tx, "\n", "\n"), {
       family: this.ipFamily,
       full,
-      data: tx.join("\n") + "\n",
       chainsWritten,
       elementsAdded: adds.length,
       elementsDeleted: deletes.length,
@@ -128,7 +137,7 @@ export class NftablesProxier extends BaseProxier {
       noLocalEndpointsInternal: noLocalInternal,
       noLocalEndpointsExternal: noLocalExternal,
       lastChangeTriggerTimes: endpoints.lastChangeTriggerTimes,
-    };
+    });
   }
 
   /** The runner reports that `result` was applied: adopt the stale-object bookkeeping. */
@@ -155,17 +164,24 @@ export class NftablesProxier extends BaseProxier {
       eps,
     );
     const names = new Set([...objs.affinitySets.map((s) => `set ${s.name}`), ...objs.chainOrder.map((c) => `chain ${c}`)]);
-    return { svc, eps, objs, names };
+    const t = this.#prefix;
+    const decl = [
+      ...objs.affinitySets.map((s) => `add set ${t} ${s.name} ${s.def}`),
+      ...objs.chainOrder.map((c) => `add chain ${t} ${c}`),
+      ...objs.chains.flatMap((c) => c.rules.map((rule) => `add rule ${t} ${c.name} ${rule}`)),
+    ];
+    const elementsText = objs.elements.map((e) => addElementLine(t, e)).join("\n");
+    return { svc, eps, objs, names, fullText: decl.join("\n"), elementsText };
   }
 
-  /** Declares and fills one service's sets and chains; on a partial sync existing chains are flushed first. */
-  #writeService(tx: string[], r: RenderedService, previous: RenderedService | undefined, full: boolean): number {
+  /** Partial sync: declares and refills one service's sets and chains, flushing those that exist. */
+  #writeService(tx: string[], r: RenderedService, previous: RenderedService | undefined): number {
     const t = this.#prefix;
     for (const s of r.objs.affinitySets) tx.push(`add set ${t} ${s.name} ${s.def}`);
     for (const c of r.objs.chainOrder) {
       tx.push(`add chain ${t} ${c}`);
       const name = `chain ${c}`;
-      if (!full && (previous?.names.has(name) === true || this.#stale.has(name))) tx.push(`flush chain ${t} ${c}`);
+      if (previous?.names.has(name) === true || this.#stale.has(name)) tx.push(`flush chain ${t} ${c}`);
     }
     for (const c of r.objs.chains) for (const rule of c.rules) tx.push(`add rule ${t} ${c.name} ${rule}`);
     return r.objs.chains.length;
