@@ -25,6 +25,7 @@ describe("error responses", () => {
     ["404 for an unknown resource", "/api/v1/widgets", {}, 404, "NotFound"],
     ["404 for a missing object", "/api/v1/namespaces/default/services/missing", {}, 404, "NotFound"],
     ["405 for POST on events.k8s.io (read-only here)", "/apis/events.k8s.io/v1/namespaces/default/events", { method: "POST", headers: json, body: "{}" }, 405, "MethodNotAllowed"],
+    ["405 for POST across namespaces", "/api/v1/services", { method: "POST", headers: json, body: "{}" }, 405, "MethodNotAllowed"],
     ["409 for a duplicate name", "/api/v1/namespaces/default/services", { method: "POST", headers: json, body: svc("keep") }, 409, "AlreadyExists"],
     ["409 for a stale resourceVersion", "/api/v1/namespaces/default/services/keep", { method: "PUT", headers: json, body: svc("keep", { resourceVersion: "1" }) }, 409, "Conflict"],
     ["413 for a body over 3 MiB", "/api/v1/namespaces/default/services", { method: "POST", headers: json, body: "x".repeat(3 * 1024 * 1024 + 1) }, 413, "RequestEntityTooLarge"],
@@ -33,6 +34,7 @@ describe("error responses", () => {
     ["422 for an invalid Service", "/api/v1/namespaces/default/services", { method: "POST", headers: json, body: JSON.stringify({ metadata: { name: "Bad_Name" }, spec: { ports: [{ port: 80 }] } }) }, 422, "Invalid"],
     ["400 for malformed JSON", "/api/v1/namespaces/default/services", { method: "POST", headers: json, body: "{not json" }, 400, "BadRequest"],
     ["400 for malformed YAML", "/api/v1/namespaces/default/services", { method: "POST", headers: { "Content-Type": "application/yaml" }, body: "a: [1, 2\n" }, 400, "BadRequest"],
+    ["400 for a bad escape in the path", "/api/v1/namespaces/%E0%A4%A/services", {}, 400, "BadRequest"],
     ["404 for a missing namespace", "/api/v1/namespaces/nope/services", { method: "POST", headers: json, body: svc("x") }, 404, "NotFound"],
   ] as const)("%s", async (_name, path, init, code, reason) => {
     const r = await s.request(path, init as Parameters<TestServer["request"]>[1]);

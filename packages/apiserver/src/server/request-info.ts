@@ -3,6 +3,7 @@
  * endpoints/request RequestInfoFactory): group, version, namespace, resource, name,
  * subresource and verb.
  */
+import { StatusError } from "@servicenet/api";
 
 export interface RequestInfo {
   group: string;
@@ -41,7 +42,12 @@ function verbFor(method: string, hasName: boolean, watch: boolean): RequestInfo[
  * stop at the group version (discovery) or are not API paths at all.
  */
 export function parseRequestInfo(pathname: string, method: string, query: URLSearchParams): RequestInfo | undefined {
-  const parts = pathname.split("/").filter((p) => p !== "").map((p) => decodeURIComponent(p));
+  let parts: string[];
+  try {
+    parts = pathname.split("/").filter((p) => p !== "").map((p) => decodeURIComponent(p));
+  } catch {
+    throw StatusError.badRequest(`invalid escape in request path ${JSON.stringify(pathname)}`);
+  }
   let group: string;
   let version: string;
   let rest: string[];

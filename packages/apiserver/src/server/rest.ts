@@ -45,8 +45,10 @@ function checkVerb(def: ResourceDef, info: RequestInfo, method: string): void {
 export async function handleResource(r: ResourceRequest): Promise<number> {
   const { info, def } = r;
   checkVerb(def, info, r.req.method ?? "");
-  if (def.namespaced && info.namespace === undefined && ["create", "update", "patch", "delete", "get"].includes(info.verb)) {
-    throw new StatusError("NotFound", "the server could not find the requested resource");
+  // Namespaced resources only list and watch across namespaces (upstream registers nothing else there).
+  if (def.namespaced && info.namespace === undefined) {
+    if (info.name !== "") throw new StatusError("NotFound", "the server could not find the requested resource");
+    if (info.verb === "create" || info.verb === "deletecollection") throw new StatusError("MethodNotAllowed", "the server does not allow this method on the requested resource");
   }
   switch (info.verb) {
     case "get":
