@@ -12,6 +12,7 @@ import type { SharedInformer, ObjectWithMeta } from "../framework/informer.ts";
 import { LeaderElector } from "../framework/leader-election.ts";
 import { leaseLock } from "../framework/lease-client.ts";
 import { noopLogger, type Logger } from "../framework/logger.ts";
+import { describeError } from "../framework/plain.ts";
 import { ServiceCIDRController } from "../servicecidrs/servicecidrs-controller.ts";
 import { serviceCIDRClient } from "../servicecidrs/servicecidrs-client.ts";
 import { makeInformers, type InformerSet } from "./informers.ts";
@@ -67,7 +68,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   }
   for (const c of controllers) runs.push(c.run(signal, workers));
   // Informers start after every handler is registered, so no event is missed.
-  await Promise.all([...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err }))));
+  await Promise.all([...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err: describeError(err) }))));
   await Promise.all(runs);
   await Promise.all([...used].map((i) => i.stop()));
 }

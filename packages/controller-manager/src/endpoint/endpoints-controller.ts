@@ -4,7 +4,7 @@
  * computeEndpoints and writes it through an EndpointsClient.
  */
 import type { Endpoints, Pod, Service } from "@servicenet/api";
-import { Controller } from "../framework/controller.ts";
+import { Controller, waitForCacheSync } from "../framework/controller.ts";
 import type { Clock } from "../framework/clock.ts";
 import type { Informer } from "../framework/informer.ts";
 import { metaNamespaceKey, splitMetaNamespaceKey } from "../framework/keys.ts";
@@ -65,8 +65,7 @@ export class EndpointsController {
   }
 
   async #afterSync(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted && ![this.#d.services, this.#d.endpoints].every((i) => i.hasSynced())) await new Promise((r) => setTimeout(r, 10));
-    this.checkLeftoverEndpoints();
+    if (await waitForCacheSync(signal, [this.#d.services, this.#d.endpoints])) this.checkLeftoverEndpoints();
   }
 
   /** Enqueues Endpoints whose Service is gone (upstream checkLeftoverEndpoints). */

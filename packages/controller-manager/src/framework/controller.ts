@@ -4,6 +4,7 @@
  * maxRetries (15, as endpoints_controller.go and servicecidrs_controller.go).
  */
 import { noopLogger, type Logger } from "./logger.ts";
+import { describeError } from "./plain.ts";
 import type { Informer } from "./informer.ts";
 import type { RateLimitingQueue } from "./work-queue.ts";
 
@@ -31,8 +32,10 @@ export async function waitForCacheSync(signal: AbortSignal, informers: readonly 
   while (!signal.aborted) {
     if (informers.every((i) => i.hasSynced())) return true;
     await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, pollMs);
-      signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+      const onAbort = () => (clearTimeout(t), resolve());
+      // The listener goes with its timer, or every poll would leave one behind on the signal.
+      const t = setTimeout(() => (signal.removeEventListener("abort", onAbort), resolve()), pollMs);
+      signal.addEventListener("abort", onAbort, { once: true });
     });
   }
   return false;
@@ -91,11 +94,11 @@ export class Controller {
       return;
     }
     if (queue.numRequeues(key) < this.#maxRetries) {
-      this.#log.info("Error syncing, retrying", { controller: name, key, err });
+      this.#log.info("Error syncing, retrying", { controller: name, key, err: describeError(err) });
       queue.addRateLimited(key);
       return;
     }
-    this.#log.error("Dropping key out of the queue", { controller: name, key, err });
+    this.#log.error("Dropping key out of the queue", { controller: name, key, err: describeError(err) });
     queue.forget(key);
   }
 }

@@ -13,7 +13,7 @@ export type { ControllerSpec } from "./controller.ts";
 export { metaNamespaceKey, splitMetaNamespaceKey } from "./keys.ts";
 export { noopLogger, jsonLogger } from "./logger.ts";
 export type { Logger, LogFields } from "./logger.ts";
-export { toPlain, httpStatusOf, isNotFound, isConflict } from "./plain.ts";
+export { toPlain, httpStatusOf, isNotFound, isConflict, describeError } from "./plain.ts";
 export { LeaderElector, decideLease, releasedRecord, defaultLeaderElection, sleep } from "./leader-election.ts";
 export type { LeaseClient, LeaseRecord, ObservedLease, LeaseDecision, LeaseDecisionInput, LeaderElectorOptions } from "./leader-election.ts";
 export { leaseLock, leaseToRecord, recordToLease } from "./lease-client.ts";

@@ -9,6 +9,7 @@ import { makeInformer, type KubeConfig, type KubernetesObject } from "@kubernete
 import { realClock, type Clock, type TimerHandle } from "./clock.ts";
 import { metaNamespaceKey } from "./keys.ts";
 import { noopLogger, type Logger } from "./logger.ts";
+import { describeError } from "./plain.ts";
 
 /** Callbacks of `cache.ResourceEventHandlerFuncs`. */
 export interface EventHandlers<T> {
@@ -150,7 +151,7 @@ export class SharedInformer<T extends ObjectWithMeta> implements Informer<T> {
 
   #onError(err: unknown): void {
     if (this.#stopped) return;
-    this.#log.error("informer error, restarting", { path: this.#opts.path, err, backoffMs: this.#backoff });
+    this.#log.error("informer error, restarting", { path: this.#opts.path, err: describeError(err), backoffMs: this.#backoff });
     const delay = this.#backoff;
     this.#backoff = Math.min(maxRestartBackoffMs, this.#backoff * 2);
     this.#restartTimer = this.#clock.setTimeout(() => {

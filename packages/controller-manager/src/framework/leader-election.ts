@@ -7,6 +7,7 @@
  */
 import { realClock, type Clock } from "./clock.ts";
 import { noopLogger, type Logger } from "./logger.ts";
+import { describeError } from "./plain.ts";
 
 /** The Lease spec fields leader election uses (times in ms since the epoch). */
 export interface LeaseRecord {
@@ -122,7 +123,7 @@ export class LeaderElector {
       this.#observedAt = now;
       return true;
     } catch (err) {
-      this.#log.info("error acquiring or renewing lease", { identity: this.#o.identity, err });
+      this.#log.info("error acquiring or renewing lease", { identity: this.#o.identity, err: describeError(err) });
       return false;
     }
   }
@@ -163,7 +164,7 @@ export class LeaderElector {
       this.#observed = await this.#o.client.update(releasedRecord(this.#observed.record, this.#clock.now()), this.#observed.resourceVersion);
       return true;
     } catch (err) {
-      this.#log.error("failed to release lease", { err });
+      this.#log.error("failed to release lease", { err: describeError(err) });
       return false;
     }
   }

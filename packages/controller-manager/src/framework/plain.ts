@@ -28,3 +28,23 @@ export function httpStatusOf(err: unknown): number | undefined {
 export const isNotFound = (err: unknown): boolean => httpStatusOf(err) === 404;
 export const isConflict = (err: unknown): boolean => httpStatusOf(err) === 409;
 export const isAlreadyExists = isConflict;
+
+/**
+ * A one-line description of an error for logs. client-node's ApiException
+ * message embeds the whole response (body and headers); the Status inside
+ * says it better: "409 Conflict: Operation cannot be fulfilled on ...".
+ */
+export function describeError(err: unknown): string {
+  const code = httpStatusOf(err);
+  const body = (err as { body?: unknown } | null)?.body;
+  if (code !== undefined && typeof body === "string") {
+    try {
+      const status = JSON.parse(body) as { reason?: string; message?: string };
+      if (status.message !== undefined) return `${code} ${status.reason ?? ""}: ${status.message}`.replace(" :", ":");
+    } catch {
+      // not a Status body
+    }
+    return `HTTP ${code}: ${body.slice(0, 200)}`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
