@@ -11,6 +11,7 @@ import type { Endpoint } from "../proxy/endpoint.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
 import { baseRules } from "./base-rules.ts";
 import { addElementLine, diffElements } from "./element-storage.ts";
+import type { Element } from "./element-storage.ts";
 import { kubeProxyTable, nftEndpointChainBase, nftFamily, nftServiceChainBase } from "./names.ts";
 import { chunkedText } from "../util/text.ts";
 import type { ChunkedText } from "../util/text.ts";
@@ -49,9 +50,12 @@ export interface NftablesSyncResult extends ChunkedText {
 interface RenderedService {
   readonly svc: ServicePortInfo;
   readonly eps: readonly Endpoint[];
-  readonly objs: ServiceObjects;
-  /** "chain X" / "set X" for every per-service object it uses. */
+  /** Per-service chains and affinity sets it uses; affinity sets are the names starting "affinity-". */
   readonly names: Set<string>;
+  readonly elements: readonly Element[];
+  readonly chainCount: number;
+  readonly noLocalInternal: boolean;
+  readonly noLocalExternal: boolean;
   /** Pre-joined statements for a full sync (after a table flush): declarations and rules, then elements. */
   readonly fullText: string;
   readonly elementsText: string;
@@ -100,27 +104,31 @@ export class NftablesProxier extends BaseProxier {
       const eps = this.endpointsMap.get(key) ?? noEndpoints;
       const old = this.#rendered.get(key);
       const fresh = old === undefined || old.svc !== svc || old.eps !== eps;
-      const r = fresh ? this.#renderService(svc, eps) : old;
+      let r = old;
       if (fresh) {
+        const { rendered, objs } = this.#renderService(svc, eps);
+        r = rendered;
         if (old !== undefined) for (const n of old.names) if (!r.names.has(n)) unused.add(n);
         for (const n of r.names) used.add(n);
-        if (!full) diffElements(t, old?.objs.elements ?? [], r.objs.elements, deletes, adds);
+        if (!full) {
+          diffElements(t, old?.elements ?? [], r.elements, deletes, adds);
+          chainsWritten += this.#writeService(tx, objs, old);
+        }
         this.#rendered.set(key, r);
       }
+      if (r === undefined) continue;
       if (full) {
         if (r.fullText !== "") tx.push(r.fullText);
         if (r.elementsText !== "") adds.push(r.elementsText);
-        chainsWritten += r.objs.chains.length;
-      } else if (fresh) {
-        chainsWritten += this.#writeService(tx, r, old);
+        chainsWritten += r.chainCount;
       }
-      if (r.objs.noLocalInternal) noLocalInternal++;
-      if (r.objs.noLocalExternal) noLocalExternal++;
+      if (r.noLocalInternal) noLocalInternal++;
+      if (r.noLocalExternal) noLocalExternal++;
     }
     for (const [key, r] of this.#rendered) {
       if (this.svcPortMap.has(key)) continue;
       for (const n of r.names) unused.add(n);
-      if (!full) diffElements(t, r.objs.elements, [], deletes, adds);
+      if (!full) diffElements(t, r.elements, [], deletes, adds);
       this.#rendered.delete(key);
     }
     for (const l of deletes) tx.push(l);
@@ -147,7 +155,8 @@ export class NftablesProxier extends BaseProxier {
     this.markSynced(result.full);
   }
 
-  #renderService(svc: ServicePortInfo, eps: readonly Endpoint[]): RenderedService {
+  /** Renders one service port; `objs` (chains with their rules) is only kept for this sync's partial write. */
+  #renderService(svc: ServicePortInfo, eps: readonly Endpoint[]): { rendered: RenderedService; objs: ServiceObjects } {
     const proto = svc.protocol.toLowerCase();
     const objs = serviceObjects(
       {
@@ -163,7 +172,7 @@ export class NftablesProxier extends BaseProxier {
       svc,
       eps,
     );
-    const names = new Set([...objs.affinitySets.map((s) => `set ${s.name}`), ...objs.chainOrder.map((c) => `chain ${c}`)]);
+    const names = new Set([...objs.affinitySets.map((s) => s.name), ...objs.chainOrder]);
     const t = this.#prefix;
     const decl = [
       ...objs.affinitySets.map((s) => `add set ${t} ${s.name} ${s.def}`),
@@ -171,20 +180,30 @@ export class NftablesProxier extends BaseProxier {
       ...objs.chains.flatMap((c) => c.rules.map((rule) => `add rule ${t} ${c.name} ${rule}`)),
     ];
     const elementsText = objs.elements.map((e) => addElementLine(t, e)).join("\n");
-    return { svc, eps, objs, names, fullText: decl.join("\n"), elementsText };
+    const rendered: RenderedService = {
+      svc,
+      eps,
+      names,
+      elements: objs.elements,
+      chainCount: objs.chains.length,
+      noLocalInternal: objs.noLocalInternal,
+      noLocalExternal: objs.noLocalExternal,
+      fullText: decl.join("\n"),
+      elementsText,
+    };
+    return { rendered, objs };
   }
 
   /** Partial sync: declares and refills one service's sets and chains, flushing those that exist. */
-  #writeService(tx: string[], r: RenderedService, previous: RenderedService | undefined): number {
+  #writeService(tx: string[], objs: ServiceObjects, previous: RenderedService | undefined): number {
     const t = this.#prefix;
-    for (const s of r.objs.affinitySets) tx.push(`add set ${t} ${s.name} ${s.def}`);
-    for (const c of r.objs.chainOrder) {
+    for (const s of objs.affinitySets) tx.push(`add set ${t} ${s.name} ${s.def}`);
+    for (const c of objs.chainOrder) {
       tx.push(`add chain ${t} ${c}`);
-      const name = `chain ${c}`;
-      if (previous?.names.has(name) === true || this.#stale.has(name)) tx.push(`flush chain ${t} ${c}`);
+      if (previous?.names.has(c) === true || this.#stale.has(c)) tx.push(`flush chain ${t} ${c}`);
     }
-    for (const c of r.objs.chains) for (const rule of c.rules) tx.push(`add rule ${t} ${c.name} ${rule}`);
-    return r.objs.chains.length;
+    for (const c of objs.chains) for (const rule of c.rules) tx.push(`add rule ${t} ${c.name} ${rule}`);
+    return objs.chains.length;
   }
 
   /**
@@ -199,13 +218,13 @@ export class NftablesProxier extends BaseProxier {
     let deleted = 0;
     for (const [n, since] of next) {
       if (now - since < delay) continue;
-      tx.push(`delete ${n.startsWith("chain ") ? "chain" : "set"} ${this.#prefix} ${n.slice(n.indexOf(" ") + 1)}`);
+      tx.push(`delete ${isAffinitySet(n) ? "set" : "chain"} ${this.#prefix} ${n}`);
       next.delete(n);
       deleted++;
     }
     for (const n of unused) {
       if (used.has(n) || next.has(n)) continue;
-      if (!full && n.startsWith("chain ")) tx.push(`flush chain ${this.#prefix} ${n.slice(6)}`);
+      if (!full && !isAffinitySet(n)) tx.push(`flush chain ${this.#prefix} ${n}`);
       next.set(n, now);
     }
     this.#pendingStale = next;
@@ -214,9 +233,14 @@ export class NftablesProxier extends BaseProxier {
 
   #elementCounts(): Map<string, number> {
     const counts = new Map<string, number>();
-    for (const r of this.#rendered.values()) for (const e of r.objs.elements) counts.set(e.set, (counts.get(e.set) ?? 0) + 1);
+    for (const r of this.#rendered.values()) for (const e of r.elements) counts.set(e.set, (counts.get(e.set) ?? 0) + 1);
     return counts;
   }
+}
+
+/** Per-service objects are chains except the ClientIP affinity sets. */
+function isAffinitySet(name: string): boolean {
+  return name.startsWith("affinity-");
 }
 
 function containsIP(cidr: string, ip: string): boolean {

@@ -1,5 +1,9 @@
 /** Hashing helpers for chain names, as upstream builds them from sha256 and RFC 4648 base32. */
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
+
+// One-shot crypto.hash (Node >= 20.12) allocates far less than createHash().update().digest().
+const oneShot = (crypto as { hash?: (alg: string, data: string, enc: "buffer") => Buffer }).hash;
+const sha256 = oneShot !== undefined ? (s: string) => oneShot("sha256", s, "buffer") : (s: string) => crypto.createHash("sha256").update(s).digest();
 
 const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
@@ -32,13 +36,12 @@ function encode(bytes: Uint8Array, n: number): string {
  * the same prefix as encoding the whole digest and truncating.
  */
 export function sha256Base32Prefix(s: string, chars: number): string {
-  const digest = createHash("sha256").update(s).digest();
-  return encode(digest, Math.ceil((chars * 5) / 8)).slice(0, chars);
+  return encode(sha256(s), Math.ceil((chars * 5) / 8)).slice(0, chars);
 }
 
 /** base32(sha256(s)) in full. */
 export function sha256Base32(s: string): string {
-  return base32(createHash("sha256").update(s).digest());
+  return base32(sha256(s));
 }
 
 /** `net.JoinHostPort`: brackets around IPv6 addresses. */
