@@ -91,7 +91,7 @@ describe("REST semantics", () => {
     const agg = await get("/apis", { Accept: accept });
     expect(agg.headers.get("content-type")).toBe("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList");
     const doc = agg.json() as { items: { metadata: { name: string } }[] };
-    expect(doc.items.map((g) => g.metadata.name)).toEqual(["coordination.k8s.io", "discovery.k8s.io", "events.k8s.io", "networking.k8s.io"]);
+    expect(doc.items.map((g) => g.metadata.name)).toEqual(["coordination.k8s.io", "discovery.k8s.io", "events.k8s.io", "networking.k8s.io", "authentication.k8s.io", "authorization.k8s.io"]);
     const core = (await get("/api/v1")).json() as { resources: { name: string; shortNames?: string[] }[] };
     expect(core.resources.find((r) => r.name === "services")?.shortNames).toEqual(["svc"]);
     expect(core.resources.map((r) => r.name)).toContain("services/status");

@@ -10,14 +10,16 @@ import { StatusError } from "@servicenet/api";
 import type { Store } from "../storage/index.ts";
 import { authenticate, publicPaths, type UserInfo } from "./auth.ts";
 import { aggregatedContentType, aggregatedDiscovery, apiGroupDoc, apiGroupList, apiResourceList, legacyAPIVersions, wantsAggregated } from "./discovery.ts";
-import { send, sendError } from "./http.ts";
+import { parseBody } from "./codec.ts";
+import { readBody, send, sendError } from "./http.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
-import { negotiateOutput, type OutputFormat } from "./negotiation.ts";
+import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts";
 import { createOpenAPIHandlers, type OpenAPIResource } from "./openapi/index.ts";
 import { buildRegistry, type Registry } from "./registry.ts";
 import { parseRequestInfo } from "./request-info.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
+import { answerReview, isReview } from "./reviews.ts";
 import { serverVersion, type VersionInfo } from "./version.ts";
 
 export interface APIServerConfig {
@@ -67,7 +69,8 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     const labels: RequestLabels = { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" };
     if (path === "/healthz" || path === "/livez") return { code: text(res, 200, "ok"), labels };
     if (path === "/readyz") return { code: (cfg.ready?.() ?? true) ? text(res, 200, "ok") : text(res, 503, "[-]ready failed: not ready yet\nreadyz check failed"), labels };
-    if (cfg.tokens && !publicPaths.has(path) && authenticate(cfg.tokens, req.headers.authorization) === undefined) throw StatusError.unauthorized();
+    const user = cfg.tokens ? authenticate(cfg.tokens, req.headers.authorization) : undefined;
+    if (cfg.tokens && !publicPaths.has(path) && user === undefined) throw StatusError.unauthorized();
     if (path === "/version") return { code: json(res, version), labels };
     if (path === "/metrics") return { code: text(res, 200, metrics.render(), "text/plain; version=0.0.4; charset=utf-8"), labels };
     if (path.startsWith("/openapi/")) {
@@ -92,6 +95,16 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     if (parts[0] === "apis" && parts.length === 3) return { code: json(res, apiResourceList(table, parts[1]!, parts[2]!) ?? fail(notFound())), labels };
     const info = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
     if (!info) throw notFound();
+    if (info.verb === "create" && info.name === "" && info.namespace === undefined && isReview(info.group, info.version, info.resource)) {
+      // kubectl sends these as protobuf; the answer does not depend on the body, so it is not decoded then.
+      const format = bodyFormat(req.headers["content-type"]);
+      const raw = await readBody(req);
+      const answer = answerReview(info.group, info.version, info.resource, format === "protobuf" ? {} : parseBody(raw, format), user);
+      if (answer) {
+        send(res, 201, answer);
+        return { code: 201, labels: { ...labels, verb: "POST", group: info.group, version: info.version, resource: info.resource, scope: "cluster" } };
+      }
+    }
     const def = findResource(info.group, info.version, info.resource, table);
     if (!def) throw notFound();
     Object.assign(labels, { verb: metricVerb(info.verb, req.method ?? ""), group: info.group, version: info.version, resource: info.resource, subresource: info.subresource, scope: info.name !== "" ? "resource" : info.namespace !== undefined ? "namespace" : "cluster" });

@@ -1,0 +1,62 @@
+/**
+ * The two "review" APIs kubectl's `auth` commands call: authorization.k8s.io/v1
+ * SelfSubjectAccessReview (`kubectl auth can-i`) and authentication.k8s.io/v1 SelfSubjectReview
+ * (`kubectl auth whoami`). They are create-only and never stored. servicenet has no authorizer:
+ * every authenticated user is allowed everything, and the review says so.
+ */
+import { StatusError } from "@servicenet/api";
+import type { UserInfo } from "./auth.ts";
+
+export interface ReviewDef {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  singular: string;
+  answer(body: Record<string, unknown>, user: UserInfo): Record<string, unknown>;
+}
+
+const anonymous: UserInfo = { name: "system:anonymous", uid: "", groups: ["system:unauthenticated"] };
+
+export const reviewTable: readonly ReviewDef[] = [
+  {
+    group: "authentication.k8s.io",
+    version: "v1",
+    resource: "selfsubjectreviews",
+    kind: "SelfSubjectReview",
+    singular: "selfsubjectreview",
+    answer: (_body, user) => ({
+      apiVersion: "authentication.k8s.io/v1",
+      kind: "SelfSubjectReview",
+      metadata: { creationTimestamp: null },
+      status: { userInfo: { username: user.name, uid: user.uid, groups: user.groups } },
+    }),
+  },
+  {
+    group: "authorization.k8s.io",
+    version: "v1",
+    resource: "selfsubjectaccessreviews",
+    kind: "SelfSubjectAccessReview",
+    singular: "selfsubjectaccessreview",
+    answer: (body) => ({
+      apiVersion: "authorization.k8s.io/v1",
+      kind: "SelfSubjectAccessReview",
+      metadata: { creationTimestamp: null },
+      spec: body["spec"] ?? {},
+      status: { allowed: true, reason: "servicenet has no authorizer: every authenticated user may do everything" },
+    }),
+  },
+];
+
+/** True for the path of a review API. */
+export function isReview(group: string, version: string, resource: string): boolean {
+  return reviewTable.some((r) => r.group === group && r.version === version && r.resource === resource);
+}
+
+/** Answers POST /apis/<group>/<version>/<resource> for a review, or undefined for other paths. */
+export function answerReview(group: string, version: string, resource: string, body: unknown, user: UserInfo | undefined): Record<string, unknown> | undefined {
+  const def = reviewTable.find((r) => r.group === group && r.version === version && r.resource === resource);
+  if (!def) return undefined;
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind})`);
+  return def.answer(body as Record<string, unknown>, user ?? anonymous);
+}
