@@ -3,7 +3,7 @@
 // Times (per backend and family) the cold full sync (hashing chain names included), a warm full
 // sync, and the partial sync after one endpoint change. Each backend/family runs in its own
 // process so that one case's heap does not slow the next. Writes bench/results-proxy.json.
-//   node bench/bench-proxy.mjs [--services 10000] [--endpoints 10] [--partial-runs 5]
+//   node bench/bench-proxy.mjs [--services 10000] [--endpoints 10] [--partial-runs 21]
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -15,7 +15,7 @@ const arg = (name, dflt) => {
 };
 const N = arg("services", 10000);
 const E = arg("endpoints", 10);
-const PARTIAL_RUNS = arg("partial-runs", 5);
+const PARTIAL_RUNS = arg("partial-runs", 21);
 
 const hex = (n) => n.toString(16);
 function service(i) {

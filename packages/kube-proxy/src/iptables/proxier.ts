@@ -11,6 +11,7 @@ import type { ServicePortInfo } from "../proxy/service-port.ts";
 import { chainLine, chains, endpointChainName, serviceChainNames } from "./names.ts";
 import { chunkedText } from "../util/text.ts";
 import type { ChunkedText } from "../util/text.ts";
+import { forwardRules, kubeletFirewallRule, masqueradeRules, nodePortsJumpRules } from "./fixed-rules.ts";
 import { writeServicePortRules } from "./service-rules.ts";
 import type { ServiceWriteContext } from "./service-rules.ts";
 
@@ -116,17 +117,10 @@ export class IptablesProxier extends BaseProxier {
     const filterChains = [chains.services, chains.externalServices, chains.forward, chains.nodePorts, chains.proxyFirewall].map(chainLine);
     const natChains = [chains.services, chains.nodePorts, chains.postrouting, chains.markMasq].map(chainLine);
     const filterRules: string[] = [];
-    const natRules: string[] = [
-      `-A ${chains.postrouting} -m mark ! --mark ${m}/${m} -j RETURN`,
-      `-A ${chains.postrouting} -j MARK --xor-mark ${m}`,
-      `-A ${chains.postrouting} -m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE${this.#opts.randomFully === false ? "" : " --random-fully"}`,
-      `-A ${chains.markMasq} -j MARK --or-mark ${m}`,
-    ];
+    const natRules = masqueradeRules(m, this.#opts.randomFully ?? true);
     if (localhostNodePorts) {
       filterChains.push(chainLine(chains.kubeletFirewall));
-      filterRules.push(
-        `-A ${chains.kubeletFirewall} -m comment --comment "block incoming localnet connections" -d 127.0.0.0/8 ! -s 127.0.0.0/8 -m conntrack ! --ctstate RELATED,ESTABLISHED,DNAT -j DROP`,
-      );
+      filterRules.push(kubeletFirewallRule);
     }
     let totalEndpoints = 0;
     for (const key of this.svcPortMap.keys()) totalEndpoints += this.endpointsMap.get(key)?.length ?? 0;
@@ -180,11 +174,8 @@ export class IptablesProxier extends BaseProxier {
     const deletedChains = this.#staleChains.size;
     this.#pendingStale = new Set(this.#staleChains);
     const tail: string[] = [...deleteLines];
-    this.#writeNodePortsJump(tail, v6, localhostNodePorts);
-    const forward: string[] = [];
-    if (!this.#opts.conntrackTCPLiberal) forward.push(`-A ${chains.forward} -m conntrack --ctstate INVALID -j DROP`);
-    forward.push(`-A ${chains.forward} -m comment --comment "kubernetes forwarding rules" -m mark --mark ${m}/${m} -j ACCEPT`);
-    forward.push(`-A ${chains.forward} -m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT`);
+    tail.push(...nodePortsJumpRules(v6, localhostNodePorts, this.#opts.nodePortAddressesRestricted ? (this.#opts.nodeIPs ?? []) : undefined));
+    const forward = forwardRules(m, this.#opts.conntrackTCPLiberal ?? false);
     const text = chunkedText(
       [
         "*filter\n",
@@ -253,21 +244,6 @@ export class IptablesProxier extends BaseProxier {
       noLocalInternal: stats.noLocalInternal,
       noLocalExternal: stats.noLocalExternal,
     };
-  }
-
-  /** The tail call to KUBE-NODEPORTS; it must stay the last rule of KUBE-SERVICES. */
-  #writeNodePortsJump(natRules: string[], v6: boolean, localhostNodePorts: boolean): void {
-    const c = `-A ${chains.services} -m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain"`;
-    if (!this.#opts.nodePortAddressesRestricted) {
-      const dest = v6 ? " ! -d ::1/128" : localhostNodePorts ? "" : " ! -d 127.0.0.0/8";
-      natRules.push(`${c} -m addrtype --dst-type LOCAL${dest} -j ${chains.nodePorts}`);
-      return;
-    }
-    for (const ip of this.#opts.nodeIPs ?? []) {
-      const loopback = v6 ? ip === "::1" : ip.startsWith("127.");
-      if (loopback && (v6 || !localhostNodePorts)) continue;
-      natRules.push(`${c} -d ${ip} -j ${chains.nodePorts}`);
-    }
   }
 }
 
