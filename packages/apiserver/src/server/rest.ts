@@ -15,6 +15,7 @@ import { renderList, renderObject } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds } from "./query.ts";
 import type { RequestInfo } from "./request-info.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
+import { keepNoOp } from "./no-op.ts";
 import { serveWatch } from "./watch.ts";
 
 export interface ResourceRequest {
@@ -110,31 +111,6 @@ async function bodyText(r: ResourceRequest): Promise<string> {
 
 async function bodyBytes(r: ResourceRequest): Promise<Buffer> {
   return readBody(r.req);
-}
-
-/** JSON with object keys sorted, so that equal objects compare equal whatever their key order. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (v !== null && typeof v === "object") {
-    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(",")}}`;
-  }
-  return JSON.stringify(v);
-}
-
-function withoutManagedFields(o: KubeObject): string {
-  const { managedFields: _m, resourceVersion: _rv, ...meta } = o.metadata;
-  return canonical({ ...o, metadata: meta });
-}
-
-/**
- * A request that changes nothing but managedFields bookkeeping is a no-op: the stored object is
- * returned as is, so storage skips the write and the resourceVersion stays (as upstream).
- */
-function keepNoOp(current: KubeObject | null, next: KubeObject): KubeObject {
-  if (current === null || withoutManagedFields(current) !== withoutManagedFields(next)) return next;
-  if (next.metadata.resourceVersion && next.metadata.resourceVersion !== current.metadata.resourceVersion) return next;
-  return current;
 }
 
 function withManagedFields(r: ResourceRequest, old: KubeObject | undefined, obj: KubeObject): KubeObject {
