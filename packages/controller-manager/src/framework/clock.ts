@@ -16,7 +16,11 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
-/** The process clock; timers are unref'd so a pending backoff never keeps the process alive. */
+/**
+ * The process clock. Timers are ref'd on purpose: a candidate waiting for the
+ * Lease has nothing else keeping the event loop alive (an unref'd retry timer
+ * let the process exit silently).
+ */
 export const realClock: Clock = (() => {
   const timers = new Map<number, NodeJS.Timeout>();
   let next = 1;
@@ -28,7 +32,6 @@ export const realClock: Clock = (() => {
         timers.delete(id);
         fn();
       }, Math.max(0, ms));
-      t.unref?.();
       timers.set(id, t);
       return { id };
     },
