@@ -98,4 +98,30 @@ describe("REST semantics", () => {
     const group = (await get("/apis/networking.k8s.io")).json() as { preferredVersion: { version: string } };
     expect(group.preferredVersion.version).toBe("v1");
   });
+
+  it("checks delete preconditions", async () => {
+    const created = (await post("/api/v1/namespaces/default/endpoints", { metadata: { name: "pre" } })).json() as Obj & { metadata: { uid: string } };
+    const wrong = await s.request("/api/v1/namespaces/default/endpoints/pre", { method: "DELETE", headers: json, body: JSON.stringify({ preconditions: { uid: "other" } }) });
+    expect(wrong.status).toBe(409);
+    expect((wrong.json() as { message: string }).message).toContain("Precondition failed: UID in precondition: other");
+    const right = await s.request("/api/v1/namespaces/default/endpoints/pre", { method: "DELETE", headers: json, body: JSON.stringify({ preconditions: { uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion } }) });
+    expect(right.status).toBe(200);
+    expect(right.json()).toMatchObject({ kind: "Status", status: "Success", details: { name: "pre", kind: "endpoints" } });
+  });
+
+  it("selects pods by spec.nodeName and events by involvedObject, and rejects unknown field labels", async () => {
+    await post("/api/v1/namespaces/default/pods", { metadata: { name: "p1" }, spec: { nodeName: "n1", containers: [{ name: "c", image: "i" }] } });
+    await post("/api/v1/namespaces/default/pods", { metadata: { name: "p2" }, spec: { nodeName: "n2", containers: [{ name: "c", image: "i" }] } });
+    const pods = (await get("/api/v1/pods?fieldSelector=spec.nodeName%3Dn1")).json() as { items: Obj[] };
+    expect(pods.items.map((p) => p.metadata.name)).toEqual(["p1"]);
+    await post("/api/v1/namespaces/default/events", { metadata: { name: "e1" }, involvedObject: { kind: "Pod", name: "p1", namespace: "default" }, reason: "R" });
+    await post("/api/v1/namespaces/default/events", { metadata: { name: "e2" }, involvedObject: { kind: "Pod", name: "p2", namespace: "default" }, reason: "R" });
+    const evs = (await get("/api/v1/namespaces/default/events?fieldSelector=involvedObject.kind%3DPod,involvedObject.name%3Dp2")).json() as { items: Obj[] };
+    expect(evs.items.map((e) => e.metadata.name)).toEqual(["e2"]);
+    const v1 = (await get("/apis/events.k8s.io/v1/namespaces/default/events/e2")).json() as { apiVersion: string; regarding: { name: string } };
+    expect(v1).toMatchObject({ apiVersion: "events.k8s.io/v1", regarding: { name: "p2" } });
+    const bad = await get("/api/v1/pods?fieldSelector=spec.foo%3Dx");
+    expect(bad.status).toBe(400);
+    expect((bad.json() as { message: string }).message).toBe("field label not supported: spec.foo");
+  });
 });

@@ -78,7 +78,9 @@ interface RawResponse {
 async function insecureFetch(url: string, init: { method: string; headers: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
   const request = url.startsWith("https:") ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: init.method, headers: init.headers, rejectUnauthorized: false }, (res: IncomingMessage) => {
+    // DELETE bodies need an explicit length: node sends them neither chunked nor sized otherwise.
+    const headers = init.body !== undefined ? { ...init.headers, "Content-Length": String(Buffer.byteLength(init.body)) } : init.headers;
+    const req = request(url, { method: init.method, headers, rejectUnauthorized: false }, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
