@@ -71,4 +71,5 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   await Promise.all([...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err: describeError(err) }))));
   await Promise.all(runs);
   await Promise.all([...used].map((i) => i.stop()));
+  log.info("informers stopped");
 }

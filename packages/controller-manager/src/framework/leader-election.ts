@@ -162,6 +162,7 @@ export class LeaderElector {
     if (!this.isLeader || this.#observed === null) return false;
     try {
       this.#observed = await this.#o.client.update(releasedRecord(this.#observed.record, this.#clock.now()), this.#observed.resourceVersion);
+      this.#log.info("released lease", { identity: this.#o.identity });
       return true;
     } catch (err) {
       this.#log.error("failed to release lease", { err: describeError(err) });
