@@ -74,9 +74,12 @@ export class FakeAPIServer {
   }
 
   // /api/v1/namespaces/default/endpoints[/name] -> (/api/v1/endpoints, name)
+  // /apis/networking.k8s.io/v1/servicecidrs/x/status -> (/apis/networking.k8s.io/v1/servicecidrs, x)
   #route(pathname: string): { path: string; name?: string | undefined } {
-    const m = /^(\/apis?\/(?:[^/]+\/)?v1)\/namespaces\/([^/]+)\/([^/]+)(?:\/([^/]+))?$/.exec(pathname);
-    if (m) return { path: `${m[1]}/${m[3]}`, name: m[4] };
+    const ns = /^(\/apis?\/(?:[^/]+\/)?v1)\/namespaces\/([^/]+)\/([^/]+)(?:\/([^/]+))?(?:\/status)?$/.exec(pathname);
+    if (ns) return { path: `${ns[1]}/${ns[3]}`, name: ns[4] };
+    const cluster = /^(\/apis?\/(?:[^/]+\/)?v1\/[^/]+)\/([^/]+)(?:\/status)?$/.exec(pathname);
+    if (cluster && this.#collections.has(cluster[1]!)) return { path: cluster[1]!, name: cluster[2] };
     return { path: pathname };
   }
 
@@ -123,7 +126,8 @@ export class FakeAPIServer {
     this.writes.push(write);
     for (const l of this.#writeListeners) l(write);
     if (req.method === "DELETE") return this.#send(res, 200, { kind: "Status", status: "Success" });
-    const obj = { ...body, metadata: { ...body?.metadata, ...(name ? { name } : {}) } } as Obj;
+    const generated = body?.metadata?.["name"] === undefined && typeof body?.metadata?.["generateName"] === "string" ? `${body.metadata["generateName"]}${++this.#rv}` : undefined;
+    const obj = { ...body, metadata: { ...body?.metadata, ...(name ? { name } : {}), ...(generated ? { name: generated } : {}) } } as Obj;
     this.upsert(path, obj);
     return this.#send(res, req.method === "POST" ? 201 : 200, c.items.get(this.#key(obj)));
   }
