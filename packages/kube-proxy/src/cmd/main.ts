@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+/** `servicenet-kube-proxy`: runs until SIGINT/SIGTERM. */
+import { parseOptions, usage } from "./options.ts";
+import { runProxyServer } from "./server.ts";
+
+async function main(): Promise<void> {
+  let opts;
+  try {
+    opts = parseOptions(process.argv.slice(2));
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+  try {
+    const server = await runProxyServer(opts);
+    const where = opts.dryRunDir === undefined ? "programming the kernel" : `dry-run, writing rules to ${opts.dryRunDir}`;
+    console.error(`servicenet-kube-proxy: ${opts.proxyMode} mode, node ${opts.hostnameOverride}, ${where}; metrics on ${server.metricsAddress ?? "(off)"}`);
+    const shutdown = () => void server.stop().then(() => process.exit(0));
+    process.once("SIGINT", shutdown);
+    process.once("SIGTERM", shutdown);
+  } catch (err) {
+    console.error(`servicenet-kube-proxy: ${(err as Error).message}`);
+    process.exit(1);
+  }
+}
+
+void main();

@@ -1,0 +1,84 @@
+/** `servicenet-kube-proxy` flags (a subset of kube-proxy's, same names). */
+import { hostname } from "node:os";
+import { parseArgs } from "node:util";
+import { ipFamilyOfCIDRString, ipFamilyOfString } from "@servicenet/api";
+
+export interface ProxyServerOptions {
+  readonly kubeconfig: string;
+  readonly proxyMode: "iptables" | "nftables";
+  /** Write per-family rule files here instead of programming the kernel. */
+  readonly dryRunDir: string | undefined;
+  readonly hostnameOverride: string;
+  readonly clusterCIDRs: { readonly IPv4?: string; readonly IPv6?: string };
+  readonly nodeIPs: { readonly IPv4: string[]; readonly IPv6: string[] };
+  /** host:port of /metrics; "" disables it. */
+  readonly metricsBindAddress: string;
+  readonly minSyncPeriodMs: number;
+  readonly syncPeriodMs: number;
+}
+
+export const usage = `usage: servicenet-kube-proxy --kubeconfig FILE [--proxy-mode iptables|nftables] [--dry-run DIR]
+  [--hostname-override NAME] [--cluster-cidr CIDR[,CIDR]] [--node-ip IP[,IP]]
+  [--metrics-bind-address HOST:PORT] [--min-sync-period 1s] [--sync-period 30s]`;
+
+/** "1s", "500ms", "2m" or plain milliseconds. */
+export function parseDuration(s: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
+  if (m === null) throw new Error(`invalid duration ${JSON.stringify(s)}`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? "ms";
+  return n * (unit === "ms" ? 1 : unit === "s" ? 1000 : unit === "m" ? 60_000 : 3_600_000);
+}
+
+/** Parses argv (without node and script). Throws with a message on bad input. */
+export function parseOptions(argv: readonly string[]): ProxyServerOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      kubeconfig: { type: "string" },
+      "proxy-mode": { type: "string", default: "iptables" },
+      "dry-run": { type: "string" },
+      "hostname-override": { type: "string" },
+      "cluster-cidr": { type: "string", default: "" },
+      "node-ip": { type: "string", default: "" },
+      "metrics-bind-address": { type: "string", default: "127.0.0.1:10249" },
+      "min-sync-period": { type: "string", default: "1s" },
+      "sync-period": { type: "string", default: "30s" },
+    },
+    strict: true,
+  });
+  if (values.kubeconfig === undefined) throw new Error("--kubeconfig is required");
+  const mode = values["proxy-mode"];
+  if (mode !== "iptables" && mode !== "nftables") throw new Error(`--proxy-mode must be iptables or nftables, not ${JSON.stringify(mode)}`);
+  const clusterCIDRs: { IPv4?: string; IPv6?: string } = {};
+  for (const c of splitList(values["cluster-cidr"])) {
+    const fam = ipFamilyOfCIDRString(c);
+    if (fam === null) throw new Error(`--cluster-cidr: invalid CIDR ${JSON.stringify(c)}`);
+    if (clusterCIDRs[fam] !== undefined) throw new Error(`--cluster-cidr: two ${fam} CIDRs`);
+    clusterCIDRs[fam] = c;
+  }
+  const nodeIPs = { IPv4: [] as string[], IPv6: [] as string[] };
+  for (const ip of splitList(values["node-ip"])) {
+    const fam = ipFamilyOfString(ip);
+    if (fam === null) throw new Error(`--node-ip: invalid IP ${JSON.stringify(ip)}`);
+    nodeIPs[fam].push(ip);
+  }
+  return {
+    kubeconfig: values.kubeconfig,
+    proxyMode: mode,
+    dryRunDir: values["dry-run"],
+    hostnameOverride: values["hostname-override"] ?? hostname(),
+    clusterCIDRs,
+    nodeIPs,
+    metricsBindAddress: values["metrics-bind-address"],
+    minSyncPeriodMs: parseDuration(values["min-sync-period"]),
+    syncPeriodMs: parseDuration(values["sync-period"]),
+  };
+}
+
+function splitList(s: string): string[] {
+  return s
+    .split(",")
+    .map((x) => x.trim())
+    .filter((x) => x !== "");
+}

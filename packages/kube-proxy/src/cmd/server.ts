@@ -1,0 +1,102 @@
+/** `ProxyServer`: proxiers for both families, their runners, the informers and /metrics. */
+import { createServer } from "node:http";
+import type { Server } from "node:http";
+import * as k8s from "@kubernetes/client-node";
+import { newDualStackIptablesProxier, newDualStackNftablesProxier } from "../metaproxier/dual-stack.ts";
+import type { MetaProxier } from "../metaproxier/meta-proxier.ts";
+import { newProxyMetrics } from "../metrics/metrics.ts";
+import type { ProxyMetrics } from "../metrics/metrics.ts";
+import { DryRunApplier, IptablesApplier, NftablesApplier } from "../runner/appliers.ts";
+import { applyUnavailableReason } from "../runner/exec.ts";
+import { FamilyRunner } from "../runner/family-runner.ts";
+import { startInformers } from "./informers.ts";
+import type { ProxyServerOptions } from "./options.ts";
+
+export interface RunningProxyServer {
+  readonly metrics: ProxyMetrics;
+  readonly runners: readonly FamilyRunner[];
+  /** Address /metrics listens on, if enabled. */
+  readonly metricsAddress: string | undefined;
+  stop(): Promise<void>;
+}
+
+/** Tools a mode needs when it programs the kernel. */
+export function requiredTools(mode: ProxyServerOptions["proxyMode"]): string[] {
+  return mode === "iptables" ? ["iptables", "iptables-restore", "ip6tables", "ip6tables-restore"] : ["nft"];
+}
+
+function buildRunners(o: ProxyServerOptions, metrics: ProxyMetrics, log: (m: string) => void): { runners: FamilyRunner[]; meta: MetaProxier } {
+  const fam = (f: "IPv4" | "IPv6") => ({
+    nodeName: o.hostnameOverride,
+    clusterCIDR: o.clusterCIDRs[f] ?? "",
+    nodeIPs: o.nodeIPs[f],
+  });
+  const ropts = { minSyncPeriodMs: o.minSyncPeriodMs, syncPeriodMs: o.syncPeriodMs, log };
+  if (o.proxyMode === "iptables") {
+    const d = newDualStackIptablesProxier({ ipv4: fam("IPv4"), ipv6: fam("IPv6") });
+    const applier = (v6: boolean) => (o.dryRunDir !== undefined ? new DryRunApplier(o.dryRunDir, "iptables") : new IptablesApplier({ localhostNodePorts: !v6 }));
+    const runners = [
+      new FamilyRunner({ kind: "iptables", proxier: d.ipv4, applier: applier(false) }, metrics, ropts),
+      new FamilyRunner({ kind: "iptables", proxier: d.ipv6, applier: applier(true) }, metrics, ropts),
+    ];
+    return { runners, meta: d.meta };
+  }
+  const d = newDualStackNftablesProxier({ ipv4: fam("IPv4"), ipv6: fam("IPv6") });
+  const applier = () => (o.dryRunDir !== undefined ? new DryRunApplier(o.dryRunDir, "nftables") : new NftablesApplier());
+  const runners = [
+    new FamilyRunner({ kind: "nftables", proxier: d.ipv4, applier: applier() }, metrics, ropts),
+    new FamilyRunner({ kind: "nftables", proxier: d.ipv6, applier: applier() }, metrics, ropts),
+  ];
+  return { runners, meta: d.meta };
+}
+
+/**
+ * Starts kube-proxy. Without --dry-run it refuses to start (with the reason)
+ * when not root or the netfilter tools are missing.
+ */
+export async function runProxyServer(o: ProxyServerOptions, log: (m: string) => void = (m) => console.error(m)): Promise<RunningProxyServer> {
+  if (o.dryRunDir === undefined) {
+    const reason = applyUnavailableReason(requiredTools(o.proxyMode));
+    if (reason !== undefined) throw new Error(reason);
+  }
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(o.kubeconfig);
+  const metrics = newProxyMetrics();
+  const { runners, meta } = buildRunners(o, metrics, log);
+  for (const r of runners) r.start();
+  const informers = await startInformers(kc, meta, o.hostnameOverride, log);
+  const server = o.metricsBindAddress === "" ? undefined : await serveMetrics(o.metricsBindAddress, metrics);
+  const addr = server?.address();
+  return {
+    metrics,
+    runners,
+    metricsAddress: addr !== null && typeof addr === "object" ? `${addr.address}:${addr.port}` : undefined,
+    stop: async () => {
+      await informers.stop();
+      for (const r of runners) r.stop();
+      await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+    },
+  };
+}
+
+function serveMetrics(bind: string, metrics: ProxyMetrics): Promise<Server> {
+  const i = bind.lastIndexOf(":");
+  const host = bind.slice(0, i).replace(/^\[|\]$/g, "");
+  const port = Number(bind.slice(i + 1));
+  const server = createServer((req, res) => {
+    if (req.url === "/metrics") {
+      res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
+      res.end(metrics.registry.render());
+    } else if (req.url === "/healthz" || req.url === "/livez") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("ok");
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
