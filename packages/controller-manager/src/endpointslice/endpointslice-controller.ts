@@ -10,7 +10,7 @@ import type { Informer } from "../framework/informer.ts";
 import { metaNamespaceKey, splitMetaNamespaceKey } from "../framework/keys.ts";
 import { noopLogger, type Logger } from "../framework/logger.ts";
 import { RateLimitingQueue } from "../framework/work-queue.ts";
-import { podChanged, servicesForPods } from "../util/endpoint/services-for-pods.ts";
+import { podChanged, servicesForPods } from "../util/endpoint/pod.ts";
 import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
 import { EndpointSliceTracker } from "./endpointslice-tracker.ts";
 import { reconcile } from "./reconciler.ts";

@@ -22,8 +22,7 @@ import type { Informer } from "../framework/informer.ts";
 import { formatRFC3339Nano } from "../util/endpoint/trigger-time-tracker.ts";
 import { noopLogger, type Logger } from "../framework/logger.ts";
 import { RateLimitingQueue } from "../framework/work-queue.ts";
-import { decideServiceCIDR } from "./decision.ts";
-import { prefixContainsIP } from "./prefix.ts";
+import { decideServiceCIDR, prefixContainsIP } from "./decision.ts";
 
 /** Writes of ServiceCIDRs; both use the object's resourceVersion (409 on a stale one) and return the stored object. */
 export interface ServiceCIDRClient {

@@ -4,6 +4,7 @@
  * pkg/controller/util/endpoint).
  */
 import { ipFamilyOfString, type IPFamily, type Pod, type Service, type ServicePort } from "@servicenet/api";
+import { metaNamespaceKey } from "../../framework/keys.ts";
 
 /** True if every selector label is on the pod (`labels.SelectorFromSet`); an empty selector matches all. */
 export function selectorMatches(selector: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>> | undefined): boolean {
@@ -85,4 +86,20 @@ export function hostnameFor(pod: Pod, svc: Service): string | undefined {
   const subdomain = pod.spec["subdomain"];
   if (typeof hostname !== "string" || hostname === "") return undefined;
   return subdomain === svc.metadata.name && pod.metadata.namespace === svc.metadata.namespace ? hostname : undefined;
+}
+
+/** Keys of the Services (with a selector) that select any of `pods`. */
+export function servicesForPods(services: readonly Service[], pods: readonly Pod[]): Set<string> {
+  const keys = new Set<string>();
+  for (const svc of services) {
+    const sel = svc.spec.selector;
+    if (sel === undefined) continue;
+    if (pods.some((p) => p.metadata.namespace === svc.metadata.namespace && selectorMatches(sel, p.metadata.labels))) keys.add(metaNamespaceKey(svc));
+  }
+  return keys;
+}
+
+/** Pod updates that cannot change endpoints (same resourceVersion: a resync or relist) are ignored. */
+export function podChanged(oldPod: Pod, newPod: Pod): boolean {
+  return oldPod.metadata.resourceVersion !== newPod.metadata.resourceVersion || oldPod === newPod;
 }
