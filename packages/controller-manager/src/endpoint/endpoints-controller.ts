@@ -89,7 +89,8 @@ export class EndpointsController {
     const existing = this.#d.endpoints.get(key);
     if (service === undefined) {
       this.#triggers.deleteService(key);
-      if (existing !== undefined) await this.#d.client.delete(namespace, name);
+      // Always delete, as upstream: our cache may not have seen an Endpoints we created just before.
+      await this.#d.client.delete(namespace, name);
       return;
     }
     const lastChangeTriggerTime = this.#triggers.compute(key, service, pods);
