@@ -93,9 +93,15 @@ for (const [kind, Cls] of [["iptables", IptablesProxier], ["nftables", NftablesP
       p.onEndpointSlicesSynced();
     });
     record(`${kind}-${fam}-ingest-events`, ingest);
-    const [cold, r1] = time(() => p.syncProxyRules());
+    // The cold full sync in two parts: applying the tracked changes (slices -> endpoint lists,
+    // what upstream's EndpointsMap.Update does inside syncProxyRules), then rendering every rule.
+    const [trackers] = time(() => p.takeChanges());
+    const [render, r1] = time(() => p.syncProxyRules());
+    if (!r1.full) throw new Error("expected a full sync");
     p.commit(r1);
-    record(`${kind}-${fam}-full-sync-cold`, cold);
+    record(`${kind}-${fam}-full-sync-cold-apply-changes`, trackers);
+    record(`${kind}-${fam}-full-sync-cold-render`, render);
+    record(`${kind}-${fam}-full-sync-cold`, trackers + render);
     p.markNeedFullSync();
     const [warm, r2] = time(() => p.syncProxyRules());
     p.commit(r2);
