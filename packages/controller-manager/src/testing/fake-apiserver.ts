@@ -16,6 +16,8 @@ export interface RecordedWrite {
 interface Collection {
   items: Map<string, Record<string, unknown>>;
   watchers: Set<ServerResponse>;
+  /** Every event with its revision, so a watch from resourceVersion N replays what came after N. */
+  log: { rv: number; line: string }[];
 }
 
 type Obj = Record<string, unknown> & { metadata?: Record<string, unknown> };
@@ -34,7 +36,7 @@ export class FakeAPIServer {
 
   /** Registers a collection path such as `/api/v1/pods` with initial objects. */
   collection(path: string, items: Obj[] = []): this {
-    const c: Collection = { items: new Map(), watchers: new Set() };
+    const c: Collection = { items: new Map(), watchers: new Set(), log: [] };
     for (const o of items) c.items.set(this.#key(o), { ...o, metadata: { ...o.metadata, resourceVersion: String(++this.#rv) } });
     this.#collections.set(path, c);
     return this;
@@ -45,9 +47,12 @@ export class FakeAPIServer {
     const c = this.#collections.get(path)!;
     const key = this.#key(obj);
     const type = c.items.has(key) ? "MODIFIED" : "ADDED";
-    const stored = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(++this.#rv) } };
+    const rv = ++this.#rv;
+    const stored = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rv) } };
     c.items.set(key, stored);
-    for (const w of c.watchers) w.write(JSON.stringify({ type, object: stored }) + "\n");
+    const line = JSON.stringify({ type, object: stored }) + "\n";
+    c.log.push({ rv, line });
+    for (const w of c.watchers) w.write(line);
   }
 
   /** Resolves with the first write matching `pred` (past or future). */
@@ -102,6 +107,8 @@ export class FakeAPIServer {
         res.end(JSON.stringify({ type: "ERROR", object: { kind: "Status", code: 410, reason: "Expired" } }) + "\n");
         return;
       }
+      const from = Number(url.searchParams.get("resourceVersion") ?? "0");
+      for (const e of c.log) if (e.rv > from) res.write(e.line);
       c.watchers.add(res);
       res.on("close", () => c.watchers.delete(res));
       return;
