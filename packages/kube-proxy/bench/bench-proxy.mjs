@@ -3,11 +3,15 @@
 // Times (per backend and family) the cold full sync (hashing chain names included), a warm full
 // sync, and the partial sync after one endpoint change. Each backend/family runs in its own
 // process so that one case's heap does not slow the next. Writes bench/results-proxy.json.
-//   node bench/bench-proxy.mjs [--services 10000] [--endpoints 10] [--partial-runs 21]
+// With --apply-services M (root only) it also loads an M-service ruleset with iptables-restore /
+// ip6tables-restore / nft inside a network namespace it creates and deletes, and times that.
+//   node bench/bench-proxy.mjs [--services 10000] [--endpoints 10] [--partial-runs 21] [--apply-services 1000]
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { IptablesProxier, NftablesProxier } from "../dist/index.js";
+import { randomBytes } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { IptablesProxier, NftablesProxier, applyUnavailableReason, inNetns, run } from "../dist/index.js";
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -16,6 +20,7 @@ const arg = (name, dflt) => {
 const N = arg("services", 10000);
 const E = arg("endpoints", 10);
 const PARTIAL_RUNS = arg("partial-runs", 21);
+const APPLY_N = arg("apply-services", 0);
 
 const hex = (n) => n.toString(16);
 function service(i) {
@@ -47,6 +52,50 @@ function slice(i, family, shift = 0) {
 }
 
 const services = Array.from({ length: N }, (_, i) => service(i));
+function newProxier(Cls, family) {
+  return new Cls({
+    ipFamily: family,
+    nodeName: "node-0",
+    clusterCIDR: family === "IPv4" ? "10.64.0.0/10" : "fd00:10::/32",
+    nodeIPs: [family === "IPv4" ? "192.168.0.2" : "2001:db8::2"],
+    serviceCIDRs: [family === "IPv4" ? "10.96.0.0/12" : "fd00:10:96::/108"],
+  });
+}
+
+/** Loads an APPLY_N-service ruleset (full, then one partial) in a fresh netns and times the tool. */
+async function measureApply(kind, Cls, family) {
+  const tool = kind === "iptables" ? (family === "IPv4" ? "iptables-restore" : "ip6tables-restore") : "nft";
+  const why = applyUnavailableReason(["ip", tool]);
+  if (why !== undefined) {
+    process.stderr.write(`apply timing skipped: ${why}\n`);
+    return;
+  }
+  const ns = `sn-kp-bench-${randomBytes(4).toString("hex")}`;
+  if (spawnSync("ip", ["netns", "add", ns]).status !== 0) return;
+  try {
+    const argv = kind === "iptables" ? [tool, "-w", "5", "--noflush", "--counters"] : ["nft", "-f", "-"];
+    const p = newProxier(Cls, family);
+    const svcs = services.slice(0, APPLY_N);
+    const slices = svcs.map((_, i) => slice(i, family));
+    for (const s of svcs) p.onServiceAdd(s);
+    for (const s of slices) p.onEndpointSliceAdd(s);
+    p.setInitialized(true);
+    const fam = family.toLowerCase();
+    for (const [label, prepare] of [["full", () => {}], ["partial", () => p.onEndpointSliceUpdate(slices[0], slice(0, family, 1))]]) {
+      prepare();
+      const r = p.syncProxyRules();
+      const text = r.data;
+      const t0 = performance.now();
+      const res = await run(inNetns(ns, argv), text);
+      const ms = performance.now() - t0;
+      if (res.code !== 0) throw new Error(`${tool} failed: ${res.stderr.slice(0, 500)}`);
+      p.commit(r);
+      record(`${kind}-${fam}-apply-${label}-${APPLY_N}-services-in-netns`, ms);
+    }
+  } finally {
+    spawnSync("ip", ["netns", "del", ns]);
+  }
+}
 const results = [];
 const record = (name, value, metric = "duration") => results.push({ name, metric, value: Math.round(value * 100) / 100, unit: "ms" });
 const time = (fn) => {
@@ -78,13 +127,7 @@ for (const [kind, Cls] of [["iptables", IptablesProxier], ["nftables", NftablesP
   for (const family of ["IPv4", "IPv6"]) {
     if (only !== `${kind}:${family}`) continue;
     const fam = family.toLowerCase();
-    const p = new Cls({
-      ipFamily: family,
-      nodeName: "node-0",
-      clusterCIDR: family === "IPv4" ? "10.64.0.0/10" : "fd00:10::/32",
-      nodeIPs: [family === "IPv4" ? "192.168.0.2" : "2001:db8::2"],
-      serviceCIDRs: [family === "IPv4" ? "10.96.0.0/12" : "fd00:10:96::/108"],
-    });
+    const p = newProxier(Cls, family);
     const slices = services.map((_, i) => slice(i, family));
     const [ingest] = time(() => {
       for (const s of services) p.onServiceAdd(s);
@@ -120,6 +163,7 @@ for (const [kind, Cls] of [["iptables", IptablesProxier], ["nftables", NftablesP
       partial.push(t);
     }
     record(`${kind}-${fam}-partial-sync-one-endpoint-change`, median(partial), "median duration");
+    if (APPLY_N > 0) await measureApply(kind, Cls, family);
   }
 }
 

@@ -40,6 +40,8 @@ export class EndpointsChangeTracker {
   readonly #nodeName: string;
   readonly #startTime: number;
   readonly #services = new Map<string, ServiceSlices>();
+  /** Services with pending slices, so that a checkout does not walk every Service. */
+  readonly #dirty = new Set<string>();
   readonly #triggerTimes = new Map<string, number[]>();
   /** `sync_proxy_rules_endpoint_changes_total`. */
   changesTotal = 0;
@@ -63,6 +65,7 @@ export class EndpointsChangeTracker {
     if (changed) {
       if (svc === undefined) this.#services.set(keys.service, (svc = { applied: new Map(), pending: new Map() }));
       svc.pending.set(keys.slice, data);
+      this.#dirty.add(keys.service);
       this.#recordTriggerTime(keys.service, slice, remove);
     }
     return changed;
@@ -84,16 +87,15 @@ export class EndpointsChangeTracker {
 
   /** `sync_proxy_rules_endpoint_changes_pending`. */
   get pending(): number {
-    let n = 0;
-    for (const svc of this.#services.values()) if (svc.pending.size > 0) n++;
-    return n;
+    return this.#dirty.size;
   }
 
   /** `checkoutChanges`: (previous, current) endpoints per changed Service; pending becomes applied. */
   checkout(): { changes: Map<string, { previous: EndpointsMap; current: EndpointsMap }>; triggerTimes: Map<string, number[]> } {
     const changes = new Map<string, { previous: EndpointsMap; current: EndpointsMap }>();
-    for (const [key, svc] of this.#services) {
-      if (svc.pending.size === 0) continue;
+    for (const key of this.#dirty) {
+      const svc = this.#services.get(key);
+      if (svc === undefined || svc.pending.size === 0) continue;
       const previous = this.#endpointsOf(svc.applied);
       for (const [name, p] of svc.pending) {
         if (p.remove) svc.applied.delete(name);
@@ -103,6 +105,7 @@ export class EndpointsChangeTracker {
       changes.set(key, { previous, current: this.#endpointsOf(svc.applied) });
       if (svc.applied.size === 0) this.#services.delete(key);
     }
+    this.#dirty.clear();
     const triggerTimes = new Map(this.#triggerTimes);
     this.#triggerTimes.clear();
     return { changes, triggerTimes };
