@@ -67,7 +67,8 @@ interface RenderedService {
   readonly chains: string;
   readonly rules: string;
   readonly rulesCount: number;
-  readonly active: Set<string>;
+  /** Its chains (a list: a Set per service costs more than the rare stale diff). */
+  readonly active: readonly string[];
   readonly noLocalInternal: boolean;
   readonly noLocalExternal: boolean;
 }
@@ -139,8 +140,11 @@ export class IptablesProxier extends BaseProxier {
       const fresh = r === undefined || r.svc !== svc || r.eps !== eps || r.large !== large;
       if (fresh) {
         const next = this.#renderService(svc, eps, large);
-        if (r !== undefined) for (const c of r.active) if (!next.active.has(c)) this.#staleChains.add(c);
-        for (const c of next.active) this.#staleChains.delete(c);
+        if (r !== undefined) {
+          const now = new Set(next.active);
+          for (const c of r.active) if (!now.has(c)) this.#staleChains.add(c);
+        }
+        if (this.#staleChains.size > 0) for (const c of next.active) this.#staleChains.delete(c);
         this.#rendered.set(key, (r = next));
       }
       if (r === undefined) continue;
@@ -212,7 +216,7 @@ export class IptablesProxier extends BaseProxier {
     const natTop: string[] = [];
     const svcChains: string[] = [];
     const rules: string[] = [];
-    const active = new Set<string>();
+    const active: string[] = [];
     const proto = svc.protocol.toLowerCase();
     const ctx: ServiceWriteContext = {
       filterRules: filter,

@@ -16,7 +16,7 @@ export interface ServiceWriteContext {
   readonly natRules: string[];
   readonly svcChains: string[];
   readonly svcRules: string[];
-  readonly activeNatChains: Set<string>;
+  readonly activeNatChains: string[];
   /** `-s <cidr>` of the local detector, or "" when none is configured. */
   readonly clusterCIDR: string;
   readonly masqueradeAll: boolean;
@@ -97,12 +97,12 @@ export function writeServicePortRules(ctx: ServiceWriteContext, svc: ServicePort
   if (usesFWChain) writeFirewallChain(ctx, svc);
   if (usesClusterChain) {
     ctx.svcChains.push(chainLine(n.cluster));
-    ctx.activeNatChains.add(n.cluster);
+    ctx.activeNatChains.push(n.cluster);
     writeServiceToEndpointRules(ctx, svc, n.cluster, clusterEndpoints);
   }
   if (usesLocalChain) {
     ctx.svcChains.push(chainLine(n.local));
-    ctx.activeNatChains.add(n.local);
+    ctx.activeNatChains.push(n.local);
     writeServiceToEndpointRules(ctx, svc, n.local, localEndpoints);
   }
   for (const ep of allReachableEndpoints) writeEndpointChain(ctx, svc, ep, match);
@@ -113,7 +113,7 @@ function writeExternalChain(ctx: ServiceWriteContext, svc: ServicePortInfo, hasE
   const { external, cluster } = ctx.names;
   const spn = svc.nameString;
   ctx.svcChains.push(chainLine(external));
-  ctx.activeNatChains.add(external);
+  ctx.activeNatChains.push(external);
   if (!svc.externalPolicyLocal) {
     // Non-local endpoints may be on another node: masquerade so replies come back here.
     ctx.svcRules.push(`-A ${external} -m comment --comment "masquerade traffic for ${spn} external destinations" -j ${chains.markMasq}`);
@@ -130,7 +130,7 @@ function writeExternalChain(ctx: ServiceWriteContext, svc: ServicePortInfo, hasE
 function writeFirewallChain(ctx: ServiceWriteContext, svc: ServicePortInfo): void {
   const { firewall, external } = ctx.names;
   ctx.svcChains.push(chainLine(firewall));
-  ctx.activeNatChains.add(firewall);
+  ctx.activeNatChains.push(firewall);
   const args = `-A ${firewall} -m comment --comment "${svc.nameString} loadbalancer IP"`;
   let allowFromNode = false;
   for (const cidr of svc.loadBalancerSourceRanges) {
@@ -166,7 +166,7 @@ function writeServiceToEndpointRules(ctx: ServiceWriteContext, svc: ServicePortI
 function writeEndpointChain(ctx: ServiceWriteContext, svc: ServicePortInfo, ep: Endpoint, match: string): void {
   const sep = ctx.endpointChain(ep);
   ctx.svcChains.push(chainLine(sep));
-  ctx.activeNatChains.add(sep);
+  ctx.activeNatChains.push(sep);
   const head = `-A ${sep}${comment(ctx, svc.nameString)}`;
   // Hairpin: a pod reaching itself through the Service must be masqueraded.
   ctx.svcRules.push(`${head} -s ${ep.ip} -j ${chains.markMasq}`);

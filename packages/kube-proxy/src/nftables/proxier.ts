@@ -109,7 +109,8 @@ export class NftablesProxier extends BaseProxier {
         const { rendered, objs } = this.#renderService(svc, eps);
         r = rendered;
         if (old !== undefined) for (const n of old.names) if (!r.names.has(n)) unused.add(n);
-        for (const n of r.names) used.add(n);
+        // Only names that were or are about to become stale matter for the stale bookkeeping.
+        if (this.#stale.size > 0 || unused.size > 0) for (const n of r.names) if (this.#stale.has(n) || unused.has(n)) used.add(n);
         if (!full) {
           diffElements(t, old?.elements ?? [], r.elements, deletes, adds);
           chainsWritten += this.#writeService(tx, objs, old);
@@ -174,11 +175,10 @@ export class NftablesProxier extends BaseProxier {
     );
     const names = new Set([...objs.affinitySets.map((s) => s.name), ...objs.chainOrder]);
     const t = this.#prefix;
-    const decl = [
-      ...objs.affinitySets.map((s) => `add set ${t} ${s.name} ${s.def}`),
-      ...objs.chainOrder.map((c) => `add chain ${t} ${c}`),
-      ...objs.chains.flatMap((c) => c.rules.map((rule) => `add rule ${t} ${c.name} ${rule}`)),
-    ];
+    const decl: string[] = [];
+    for (const set of objs.affinitySets) decl.push(`add set ${t} ${set.name} ${set.def}`);
+    for (const c of objs.chainOrder) decl.push(`add chain ${t} ${c}`);
+    for (const c of objs.chains) for (const rule of c.rules) decl.push(`add rule ${t} ${c.name} ${rule}`);
     const elementsText = objs.elements.map((e) => addElementLine(t, e)).join("\n");
     const rendered: RenderedService = {
       svc,
