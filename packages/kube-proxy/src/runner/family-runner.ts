@@ -3,14 +3,21 @@
  * (upstream's BoundedFrequencyRunner), applies each rendered sync, commits it
  * on success, forces a full sync after a failure, and records the metrics.
  */
-import type { IptablesProxier, IptablesSyncResult } from "../iptables/proxier.ts";
+import type { IptablesSyncResult } from "../iptables/proxier.ts";
 import type { ProxyMetrics } from "../metrics/metrics.ts";
-import type { NftablesProxier, NftablesSyncResult } from "../nftables/proxier.ts";
+import type { NftablesSyncResult } from "../nftables/proxier.ts";
+import type { BaseProxier } from "../proxy/base-proxier.ts";
 import type { Applier } from "./appliers.ts";
 
+/** What the runner needs of a proxier: both family proxiers have this shape. */
+interface SyncingProxier<R> extends Pick<BaseProxier, "ipFamily" | "serviceChanges" | "endpointsChanges" | "markNeedFullSync" | "onSyncRequested"> {
+  syncProxyRules(): R | null;
+  commit(result: R): void;
+}
+
 type Backend =
-  | { readonly kind: "iptables"; readonly proxier: IptablesProxier; readonly applier: Applier<IptablesSyncResult> }
-  | { readonly kind: "nftables"; readonly proxier: NftablesProxier; readonly applier: Applier<NftablesSyncResult> };
+  | { readonly kind: "iptables"; readonly proxier: SyncingProxier<IptablesSyncResult>; readonly applier: Applier<IptablesSyncResult> }
+  | { readonly kind: "nftables"; readonly proxier: SyncingProxier<NftablesSyncResult>; readonly applier: Applier<NftablesSyncResult> };
 
 export interface FamilyRunnerOptions {
   /** Syncs are at least this far apart (`--iptables-min-sync-period`, default 1 s). */
@@ -93,21 +100,27 @@ export class FamilyRunner {
   async #syncOnce(): Promise<void> {
     const labels = { ip_family: this.family };
     this.#lastRun = this.#clock();
-    const start = performance.now();
-    const b = this.#b;
     this.#recordChanges();
-    const result = b.kind === "iptables" ? b.proxier.syncProxyRules() : b.proxier.syncProxyRules();
+    const b = this.#b;
+    if (b.kind === "iptables") await this.#run(b.proxier, b.applier, (r) => this.#recordIptables(r), this.#iptablesFailed());
+    else await this.#run(b.proxier, b.applier, (r) => this.#recordNftables(r), () => this.#metrics.nftablesSyncFailuresTotal.inc(labels));
+  }
+
+  /** One sync of either backend: render, apply, commit (or force a full sync), metrics. */
+  async #run<R extends IptablesSyncResult | NftablesSyncResult>(
+    proxier: SyncingProxier<R>,
+    applier: Applier<R>,
+    recordBackend: (r: R) => void,
+    recordFailure: (r: R) => void,
+  ): Promise<void> {
+    const labels = { ip_family: this.family };
+    const start = performance.now();
+    const result = proxier.syncProxyRules();
     if (result === null) return;
     try {
-      if (b.kind === "iptables") {
-        await b.applier.apply(result as IptablesSyncResult);
-        b.proxier.commit(result as IptablesSyncResult);
-        this.#recordIptables(result as IptablesSyncResult);
-      } else {
-        await b.applier.apply(result as NftablesSyncResult);
-        b.proxier.commit(result as NftablesSyncResult);
-        for (const [set, n] of (result as NftablesSyncResult).elementCounts) this.#metrics.nftablesElements.set(n, { ...labels, set });
-      }
+      await applier.apply(result);
+      proxier.commit(result);
+      recordBackend(result);
       const now = this.#clock();
       this.#metrics.syncProxyRulesLastTimestamp.set(now / 1000, labels);
       for (const times of result.lastChangeTriggerTimes.values()) {
@@ -116,18 +129,26 @@ export class FamilyRunner {
       this.#metrics.noLocalEndpointsTotal.set(result.noLocalEndpointsInternal, { ...labels, traffic_policy: "internal" });
       this.#metrics.noLocalEndpointsTotal.set(result.noLocalEndpointsExternal, { ...labels, traffic_policy: "external" });
     } catch (err) {
-      this.#log(`${b.kind} ${this.family} sync failed, next sync is full: ${(err as Error).message}`);
-      b.proxier.markNeedFullSync();
-      if (b.kind === "nftables") this.#metrics.nftablesSyncFailuresTotal.inc(labels);
-      else {
-        this.#metrics.iptablesRestoreFailuresTotal.inc(labels);
-        if (!result.full) this.#metrics.iptablesPartialRestoreFailuresTotal.inc(labels);
-      }
+      this.#log(`${this.#b.kind} ${this.family} sync failed, next sync is full: ${(err as Error).message}`);
+      proxier.markNeedFullSync();
+      recordFailure(result);
     } finally {
       const seconds = (performance.now() - start) / 1000;
       this.#metrics.syncProxyRulesLatency.observe(seconds, labels);
       (result.full ? this.#metrics.syncFullProxyRulesLatency : this.#metrics.syncPartialProxyRulesLatency).observe(seconds, labels);
     }
+  }
+
+  #iptablesFailed(): (r: IptablesSyncResult) => void {
+    return (r) => {
+      const labels = { ip_family: this.family };
+      this.#metrics.iptablesRestoreFailuresTotal.inc(labels);
+      if (!r.full) this.#metrics.iptablesPartialRestoreFailuresTotal.inc(labels);
+    };
+  }
+
+  #recordNftables(r: NftablesSyncResult): void {
+    for (const [set, n] of r.elementCounts) this.#metrics.nftablesElements.set(n, { ip_family: this.family, set });
   }
 
   #recordIptables(r: IptablesSyncResult): void {
