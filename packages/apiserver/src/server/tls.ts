@@ -5,6 +5,7 @@
  * reused on later starts, so kubeconfigs stay valid.
  */
 import { execFileSync } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -31,11 +32,12 @@ export function ensureServingCerts(dir: string, hosts: readonly string[] = ["127
   if (!existsSync(p("ca.crt")) || !existsSync(p("serving.crt")) || !existsSync(p("serving.key"))) {
     const san = hosts.map((h) => (/^[\d.]+$/.test(h) || h.includes(":") ? `IP:${h}` : `DNS:${h}`)).join(",");
     writeFileSync(p("serving.ext"), `subjectAltName=${san}\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`);
-    openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "ca.key"], dir);
+    // Keys come from node:crypto (PKCS#8, readable by every TLS stack); only the certificates need openssl.
+    for (const f of ["ca.key", "serving.key"]) {
+      const { privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+      writeFileSync(p(f), privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+    }
     openssl(["req", "-x509", "-new", "-key", "ca.key", "-sha256", "-days", "3650", "-subj", "/CN=servicenet-ca", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign,digitalSignature", "-out", "ca.crt"], dir);
-    openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "serving.key.tmp"], dir);
-    // PKCS#8 so that every TLS stack reads it.
-    openssl(["pkcs8", "-topk8", "-nocrypt", "-in", "serving.key.tmp", "-out", "serving.key"], dir);
     openssl(["req", "-new", "-key", "serving.key", "-subj", "/CN=servicenet-apiserver", "-out", "serving.csr"], dir);
     openssl(["x509", "-req", "-in", "serving.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", "3650", "-sha256", "-extfile", "serving.ext", "-out", "serving.crt"], dir);
   }
