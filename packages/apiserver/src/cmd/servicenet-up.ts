@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { startApiServer } from "../controlplane/apiserver.ts";
 import { parseUpOptions, usage, type UpOptions } from "../controlplane/options.ts";
+import { parseServiceClusterIPRanges } from "../registry/core/service/index.ts";
 import type { StoreConfig } from "../storage/index.ts";
 
 function storageFor(o: UpOptions): StoreConfig {
@@ -28,7 +29,12 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(usage);
     return 0;
   }
-  const api = await startApiServer({ storage: storageFor(o), dataDir: o.dataDir, tls: true, host: o.bindAddress, port: o.port });
+  const ranges = parseServiceClusterIPRanges(o.serviceClusterIPRanges.join(","));
+  if ("errors" in ranges) {
+    process.stderr.write(`servicenet: ${ranges.errors.join("; ")}\n`);
+    return 2;
+  }
+  const api = await startApiServer({ storage: storageFor(o), dataDir: o.dataDir, tls: true, host: o.bindAddress, port: o.port, serviceClusterIPRange: o.serviceClusterIPRanges.join(",") });
   const kubeconfigPath = join(o.dataDir, "kubeconfig");
   writeFileSync(kubeconfigPath, api.kubeconfig(), { mode: 0o600 });
   const rel = relative(process.cwd(), kubeconfigPath) || kubeconfigPath;

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { StatusError } from "@servicenet/api";
+import { newAllocatorsFromFlags, reconcileKubernetesServiceIn } from "../registry/core/service/index.ts";
 import { parseTokenFile, type UserInfo } from "../server/auth.ts";
 import { startServer, type RunningServer } from "../server/server.ts";
 import { ensureServingCerts } from "../server/tls.ts";
@@ -27,8 +28,15 @@ export interface StartApiServerOptions {
   token?: string;
   host?: string;
   port?: number;
+  /** `--service-cluster-ip-range`, primary first; default {@link defaultServiceClusterIPRange}. */
+  serviceClusterIPRange?: string;
+  /** `--service-node-port-range`; default 30000-32767. */
+  serviceNodePortRange?: string;
   log?: (line: string) => void;
 }
+
+/** The Service ranges `servicenet up` uses unless told otherwise (dual-stack, IPv4 primary). */
+export const defaultServiceClusterIPRange = "10.96.0.0/16,fd00:10:96::/112";
 
 export interface ApiServer {
   url: string;
@@ -88,11 +96,16 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
   if (useTLS && !o.dataDir) throw new Error("startApiServer: tls needs a dataDir for its certificates");
   const certs = useTLS ? ensureServingCerts(o.pkiDir ?? join(o.dataDir!, "pki")) : undefined;
   const tokens = o.auth === false ? undefined : loadOrCreateToken(o.dataDir, o.token);
+  const { alloc } = newAllocatorsFromFlags({
+    serviceClusterIPRange: o.serviceClusterIPRange ?? defaultServiceClusterIPRange,
+    ...(o.serviceNodePortRange ? { serviceNodePortRange: o.serviceNodePortRange } : {}),
+  });
   let ready = false;
   let server: RunningServer;
   try {
     server = await startServer({
       store,
+      serviceAllocators: alloc,
       ...(tokens ? { tokens } : {}),
       ...(certs ? { tls: { key: certs.key, cert: certs.cert } } : {}),
       ...(o.host ? { host: o.host } : {}),
@@ -105,6 +118,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     throw e;
   }
   await bootstrap(server);
+  await reconcileKubernetesServiceIn(server.registry.stores, { port: server.port });
   ready = true;
   return {
     url: server.url,

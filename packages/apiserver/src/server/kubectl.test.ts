@@ -46,7 +46,7 @@ describe.skipIf(!haveKubectl())("real kubectl 1.33", () => {
     expect(table.stdout.split("\n")[0]).toMatch(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE$/);
     expect(table.stdout).toMatch(/^beta\s+NodePort\s+10\.96\.0\.10\s+<none>\s+443:30443\/TCP\s+\d+s$/m);
     const wide = await s.kubectl(["get", "svc", "-o", "wide"]);
-    expect(wide.stdout).toMatch(/^alpha\s+ClusterIP\s+<none>\s+<none>\s+80\/TCP\s+\d+s\s+app=alpha$/m);
+    expect(wide.stdout).toMatch(/^alpha\s+ClusterIP\s+10\.96\.\d+\.\d+\s+<none>\s+80\/TCP\s+\d+s\s+app=alpha$/m);
     const yaml = await s.kubectl(["get", "svc", "beta", "-o", "yaml"]);
     expect(yaml.stdout).toContain("clusterIPs:\n  - 10.96.0.10");
     const json = JSON.parse((await s.kubectl(["get", "svc", "-l", "app=alpha", "-o", "json"])).stdout) as { items: { metadata: { name: string } }[] };
@@ -54,6 +54,8 @@ describe.skipIf(!haveKubectl())("real kubectl 1.33", () => {
     const all = await s.kubectl(["get", "svc", "-A"]);
     expect(all.stdout).toMatch(/^NAMESPACE\s+NAME\s+TYPE/);
     expect(all.stdout).toMatch(/^default\s+alpha\s+ClusterIP/m);
+    // kubernetes.default holds the first address of the primary range.
+    expect(all.stdout).toMatch(/^default\s+kubernetes\s+ClusterIP\s+10\.96\.0\.1\s+<none>\s+443\/TCP/m);
   });
 
   it("applies twice with a change (client-side) and patches with all three types", async () => {
@@ -72,7 +74,22 @@ describe.skipIf(!haveKubectl())("real kubectl 1.33", () => {
   it("creates a service with `create service clusterip` (a protobuf body)", async () => {
     const r = await s.kubectl(["create", "service", "clusterip", "web", "--tcp=80:8080"]);
     expect(r.stdout, r.stderr).toBe("service/web created\n");
-    expect((await s.kubectl(["get", "svc", "web", "-o", "wide"])).stdout).toMatch(/^web\s+ClusterIP\s+<none>\s+<none>\s+80\/TCP\s+\d+s\s+app=web$/m);
+    expect((await s.kubectl(["get", "svc", "web", "-o", "wide"])).stdout).toMatch(/^web\s+ClusterIP\s+10\.96\.\d+\.\d+\s+<none>\s+80\/TCP\s+\d+s\s+app=web$/m);
+  });
+
+  it("allocates one ClusterIP per family for a RequireDualStack Service and releases them on delete", async () => {
+    const doc = "apiVersion: v1\nkind: Service\nmetadata: {name: dual}\nspec:\n  ipFamilyPolicy: RequireDualStack\n  ports: [{port: 80}]\n";
+    expect((await s.kubectl(["create", "-f", "-"], { input: doc })).stdout).toBe("service/dual created\n");
+    const got = JSON.parse((await s.kubectl(["get", "svc", "dual", "-o", "json"])).stdout) as { spec: { clusterIPs: string[]; ipFamilies: string[] } };
+    expect(got.spec.ipFamilies).toEqual(["IPv4", "IPv6"]);
+    expect(got.spec.clusterIPs[0]).toMatch(/^10\.96\.\d+\.\d+$/);
+    expect(got.spec.clusterIPs[1]).toMatch(/^fd00:10:96::[0-9a-f]+$/);
+    const taken = await s.kubectl(["create", "service", "clusterip", "dup", "--tcp=80", `--clusterip=${got.spec.clusterIPs[0]}`]);
+    expect(taken.code).not.toBe(0);
+    expect(taken.stderr).toBe(`error: failed to create ClusterIP service: Service "dup" is invalid: spec.clusterIPs: Invalid value: []string{"${got.spec.clusterIPs[0]}"}: failed to allocate IP ${got.spec.clusterIPs[0]}: provided IP is already allocated\n`);
+    expect((await s.kubectl(["delete", "svc", "dual"])).stdout).toBe('service "dual" deleted\n');
+    const reuse = await s.kubectl(["create", "service", "clusterip", "dup", "--tcp=80", `--clusterip=${got.spec.clusterIPs[0]}`]);
+    expect(reuse.stdout, reuse.stderr).toBe("service/dup created\n");
   });
 
   it("sees a change through get -w", async () => {
@@ -161,6 +178,6 @@ spec:
     const bin = `/usr/lib/google-cloud-sdk/bin/kubectl.${v}`;
     const r = await s.kubectl(["create", "service", "clusterip", `old-${v.replace(".", "-")}`, "--tcp=80"], { bin });
     expect(r.stdout, r.stderr).toBe(`service/old-${v.replace(".", "-")} created\n`);
-    expect((await s.kubectl(["get", "svc", `old-${v.replace(".", "-")}`], { bin })).stdout).toMatch(/ClusterIP\s+<none>\s+<none>\s+80\/TCP/);
+    expect((await s.kubectl(["get", "svc", `old-${v.replace(".", "-")}`], { bin })).stdout).toMatch(/ClusterIP\s+10\.96\.\d+\.\d+\s+<none>\s+80\/TCP/);
   });
 });

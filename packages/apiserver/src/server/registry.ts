@@ -4,7 +4,8 @@
  * must exist and not be terminating) and namespace deletion emptying the namespace first.
  */
 import { StatusError } from "@servicenet/api";
-import { GenericStore } from "../registry/generic/store.ts";
+import { newServiceREST, serviceStoragePath, type Allocators } from "../registry/core/service/index.ts";
+import { GenericStore, type GenericStoreConfig } from "../registry/generic/store.ts";
 import type { KubeObject, Store } from "../storage/index.ts";
 import type { ResourceDef } from "./resources.ts";
 
@@ -17,8 +18,11 @@ export interface Registry {
   stores: ReadonlyMap<string, GenericStore>;
 }
 
-/** Builds the stores for `table` over `store`. */
-export function buildRegistry(store: Store, table: readonly ResourceDef[]): Registry {
+/**
+ * Builds the stores for `table` over `store`. With `serviceAllocators`, Services are stored by a
+ * ServiceREST that allocates ClusterIPs and NodePorts; without, they are stored as given.
+ */
+export function buildRegistry(store: Store, table: readonly ResourceDef[], serviceAllocators?: Allocators): Registry {
   const stores = new Map<string, GenericStore>();
   const namespaces = (): GenericStore | undefined => stores.get("namespaces");
 
@@ -39,17 +43,16 @@ export function buildRegistry(store: Store, table: readonly ResourceDef[]): Regi
 
   for (const def of table) {
     if (stores.has(def.storagePath)) continue;
-    stores.set(
-      def.storagePath,
-      new GenericStore(store, {
-        group: def.group,
-        resource: def.resource,
-        storagePath: def.storagePath,
-        strategy: def.strategy,
-        ...(def.namespaced ? { admitCreate } : {}),
-        ...(def.storagePath === "namespaces" ? { beforeDelete: emptyNamespace } : {}),
-      }),
-    );
+    const cfg: GenericStoreConfig = {
+      group: def.group,
+      resource: def.resource,
+      storagePath: def.storagePath,
+      strategy: def.strategy,
+      ...(def.namespaced ? { admitCreate } : {}),
+      ...(def.storagePath === "namespaces" ? { beforeDelete: emptyNamespace } : {}),
+    };
+    const services = def.storagePath === serviceStoragePath && serviceAllocators;
+    stores.set(def.storagePath, services ? newServiceREST(store, cfg, serviceAllocators, stores) : new GenericStore(store, cfg));
   }
   return {
     stores,

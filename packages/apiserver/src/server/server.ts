@@ -15,6 +15,7 @@ import { readBody, send, sendError } from "./http.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
 import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts";
 import { createOpenAPIHandlers, type OpenAPIResource } from "./openapi/index.ts";
+import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
 import { buildRegistry, type Registry } from "./registry.ts";
 import { parseRequestInfo } from "./request-info.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
@@ -24,6 +25,8 @@ import { serverVersion, type VersionInfo } from "./version.ts";
 
 export interface APIServerConfig {
   store: Store;
+  /** ClusterIP and NodePort allocators; without them Services keep whatever IPs they were given. */
+  serviceAllocators?: Allocators;
   /** Bearer tokens; undefined disables authentication (in-process tests only). */
   tokens?: ReadonlyMap<string, UserInfo>;
   /** PEM key and certificate; plain HTTP without. */
@@ -58,7 +61,9 @@ interface Routed {
 /** Starts the server and resolves once it listens. */
 export async function startServer(cfg: APIServerConfig): Promise<RunningServer> {
   const table = cfg.resources ?? resourceTable;
-  const registry = buildRegistry(cfg.store, table);
+  const registry = buildRegistry(cfg.store, table, cfg.serviceAllocators);
+  // Before the first request: an early create must not get an IP a stored Service holds.
+  await initServiceStorage(registry.stores);
   const metrics = new RequestMetrics();
   const version = cfg.version ?? serverVersion();
   const openapi = createOpenAPIHandlers(table.map((r) => ({ group: r.group, version: r.version, kind: r.kind, resource: r.resource, namespaced: r.namespaced, schema: r.schema, subresources: r.subresources, verbs: r.verbs })).filter((r) => r.schema !== undefined) as OpenAPIResource[], { version: version.gitVersion });
