@@ -5,6 +5,7 @@
  */
 import { createServer as createHTTPServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHTTPSServer } from "node:https";
+import { setMaxListeners } from "node:events";
 import type { AddressInfo } from "node:net";
 import { StatusError } from "@servicenet/api";
 import type { Store } from "../storage/index.ts";
@@ -68,6 +69,8 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   const version = cfg.version ?? serverVersion();
   const openapi = createOpenAPIHandlers(table.map((r) => ({ group: r.group, version: r.version, kind: r.kind, resource: r.resource, namespaced: r.namespaced, schema: r.schema, subresources: r.subresources, verbs: r.verbs })).filter((r) => r.schema !== undefined) as OpenAPIResource[], { version: version.gitVersion });
   const shutdown = new AbortController();
+  // Every open watch listens for shutdown: no listener limit.
+  setMaxListeners(0, shutdown.signal);
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<Routed> => {
     const path = url.pathname.replace(/\/+$/, "") || "/";
