@@ -1,0 +1,82 @@
+/**
+ * `get KIND [NAME...]`: the human-readable forms ask the server for a
+ * meta.k8s.io/v1 Table and print it with renderTable (kubectl's server-side
+ * printing); -o json|yaml prints the objects themselves.
+ */
+import { stringify } from "yaml";
+import { renderTable } from "../printers/render.ts";
+import type { Table } from "../printers/table.ts";
+import type { KubeObject } from "../types.ts";
+import { tableAccept } from "./client.ts";
+import { CLIError } from "./errors.ts";
+import { effectiveNamespace, type Context } from "./io.ts";
+import { findResource, resourcePath, type Resource } from "./resources.ts";
+
+const outputs = new Set(["", "wide", "json", "yaml"]);
+
+function collectionPath(ctx: Context, r: Resource, ns: string | undefined, name?: string): string {
+  const path = resourcePath(r, ns, name);
+  const sel = ctx.args.selector;
+  return name === undefined && sel !== undefined && sel !== "" ? `${path}?labelSelector=${encodeURIComponent(sel)}` : path;
+}
+
+/** kubectl's JSON printer: 4-space indent and a trailing newline. */
+function printJSON(ctx: Context, value: unknown): void {
+  ctx.io.stdout.write(JSON.stringify(value, null, 4) + "\n");
+}
+
+function printObjects(ctx: Context, objects: KubeObject[], single: boolean): void {
+  // Several objects (or a list request) become a v1 List, as kubectl prints them.
+  const value = single && objects.length === 1 ? objects[0] : { apiVersion: "v1", items: objects, kind: "List", metadata: { resourceVersion: "" } };
+  if (ctx.args.output === "json") printJSON(ctx, value);
+  else ctx.io.stdout.write(stringify(value));
+}
+
+/** "No resources found in NS namespace." for an empty namespaced list; kubectl writes it to stderr. */
+function noResources(ctx: Context, r: Resource, ns: string | undefined): void {
+  ctx.io.stderr.write(r.namespaced && ns !== undefined ? `No resources found in ${ns} namespace.\n` : "No resources found\n");
+}
+
+/** Runs `get`; returns the exit code. */
+export async function runGet(ctx: Context): Promise<number> {
+  const [kindArg, ...names] = ctx.args.positional;
+  if (kindArg === undefined) throw new CLIError(`error: You must specify the type of resource to get. Use "servicenet-kubectl get --help" for usage.`);
+  const r = findResource(kindArg);
+  if (r === undefined) throw new CLIError(`error: the server doesn't have a resource type "${kindArg}"`);
+  const output = ctx.args.output ?? "";
+  if (!outputs.has(output)) throw new CLIError(`error: unable to match a printer suitable for the output format "${output}", allowed formats are: json,wide,yaml`);
+  if (ctx.args.allNamespaces && names.length > 0) throw new CLIError("error: a resource cannot be retrieved by name across all namespaces");
+  const ns = !r.namespaced || ctx.args.allNamespaces ? undefined : effectiveNamespace(ctx);
+  const targets = names.length > 0 ? names : [undefined];
+
+  if (output === "json" || output === "yaml") {
+    const objects: KubeObject[] = [];
+    for (const name of targets) {
+      if (name !== undefined) objects.push(await ctx.client.get<KubeObject>(collectionPath(ctx, r, ns, name)));
+      else objects.push(...((await ctx.client.get<{ items?: KubeObject[] }>(collectionPath(ctx, r, ns))).items ?? []));
+    }
+    printObjects(ctx, objects, names.length === 1);
+    return 0;
+  }
+
+  const tables: Table[] = [];
+  for (const name of targets) tables.push(await ctx.client.get<Table>(collectionPath(ctx, r, ns, name), tableAccept));
+  const merged = mergeTables(tables);
+  if (merged === undefined || merged.rows.length === 0) {
+    noResources(ctx, r, ns);
+    return 0;
+  }
+  const withNamespace = ctx.args.allNamespaces && r.namespaced;
+  ctx.io.stdout.write(
+    renderTable(merged, { wide: output === "wide", withNamespace, noHeaders: ctx.args.noHeaders, showLabels: ctx.args.showLabels }),
+  );
+  return 0;
+}
+
+/** One table from several single-object tables (same kind, so the same columns). */
+function mergeTables(tables: Table[]): Table | undefined {
+  const [first, ...rest] = tables;
+  if (first === undefined) return undefined;
+  if (first.kind !== "Table") throw new CLIError("error: the server did not return a Table for an as=Table request");
+  return { ...first, rows: [...first.rows, ...rest.flatMap((t) => t.rows)] };
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+/**
+ * servicenet-kubectl: kubectl's describe/get for Service networking, plus the
+ * `usage servicecidr` view, over a kubeconfig (--kubeconfig, $KUBECONFIG,
+ * ~/.kube/config). `main` is exported so tests run it in-process.
+ */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs, type Args } from "./args.ts";
+import { kubeconfigPath, loadKubeConfig, newClient } from "./client.ts";
+import { runDescribe } from "./describe.ts";
+import { CLIError } from "./errors.ts";
+import { runGet } from "./get.ts";
+import type { Context, IO } from "./io.ts";
+import { runUsage } from "./usage.ts";
+
+export type { IO, Sink } from "./io.ts";
+
+export const usageText = `servicenet-kubectl controls the servicenet Service-networking control plane.
+
+Commands:
+  describe (service|svc|servicecidr|ipaddress|endpointslice|endpoints) NAME... [-n NS] [--show-events=false]
+  get (services|servicecidrs|ipaddresses|endpointslices|endpoints|events) [NAME...] [-n NS | -A]
+      [-o wide|json|yaml] [-l SELECTOR] [--no-headers] [--show-labels]
+  usage servicecidr [NAME] [-o json]
+
+Global flags:
+  --kubeconfig FILE   kubeconfig to use (default $KUBECONFIG, then ~/.kube/config)
+  -n, --namespace NS  namespace (default: the context's, else "default")
+`;
+
+const commands: Record<string, (ctx: Context) => Promise<number>> = {
+  describe: runDescribe,
+  get: runGet,
+  usage: runUsage,
+};
+
+function withNewline(s: string): string {
+  return s.endsWith("\n") ? s : s + "\n";
+}
+
+/** Runs the CLI with `argv` (no node/script prefix); resolves to the exit code. */
+export async function main(argv: readonly string[], io: IO): Promise<number> {
+  let args: Args;
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    return fail(io, err);
+  }
+  const [command, ...rest] = args.positional;
+  if (command === undefined || args.help) {
+    (command === undefined && !args.help ? io.stderr : io.stdout).write(usageText);
+    return command === undefined && !args.help ? 1 : 0;
+  }
+  const run = commands[command];
+  if (run === undefined) {
+    io.stderr.write(`error: unknown command "${command}" for "servicenet-kubectl"\n\n${usageText}`);
+    return 1;
+  }
+  try {
+    const explicit = args.kubeconfig !== undefined && args.kubeconfig !== "";
+    // Only --kubeconfig must exist; missing $KUBECONFIG or ~/.kube/config files are skipped, as in kubectl.
+    const kc = loadKubeConfig(kubeconfigPath(args.kubeconfig, io.env), explicit);
+    const ctx: Context = { args: { ...args, positional: rest }, client: newClient(kc), io, now: io.now?.() ?? new Date() };
+    return await run(ctx);
+  } catch (err) {
+    return fail(io, err);
+  }
+}
+
+function fail(io: IO, err: unknown): number {
+  if (err instanceof CLIError) {
+    io.stderr.write(withNewline(err.message));
+    return err.code;
+  }
+  io.stderr.write(withNewline(`error: ${err instanceof Error ? err.message : String(err)}`));
+  return 1;
+}
+
+/** True when this module is the process entry (also through the npm bin symlink). */
+function isEntry(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntry()) {
+  const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+  process.exitCode = code;
+}
