@@ -1,0 +1,60 @@
+/** kubectl's error wording (cmd/util/helpers.go) for API Status bodies and flags. */
+import { describe, expect, it } from "vitest";
+import { parseArgs } from "./args.ts";
+import { connectionErrorMessage, statusErrorMessage, type Status } from "./errors.ts";
+
+const notFound: Status = { kind: "Status", reason: "NotFound", code: 404, message: 'services "x" not found' };
+const invalidOne: Status = {
+  kind: "Status",
+  reason: "Invalid",
+  code: 422,
+  message: 'Service "x" is invalid: spec.ports: Required value',
+  details: { name: "x", kind: "Service", causes: [{ field: "spec.ports", message: "Required value" }] },
+};
+const invalidTwo: Status = {
+  ...invalidOne,
+  details: { name: "x", kind: "Service", causes: [{ field: "spec.ports", message: "Required value" }, { field: "spec.type", message: 'Unsupported value: "Foo"' }] },
+};
+
+describe("statusErrorMessage", () => {
+  it.each([
+    ["NotFound", 404, notFound, 'Error from server (NotFound): services "x" not found'],
+    ["Invalid, one cause", 422, invalidOne, 'The Service "x" is invalid: spec.ports: Required value'],
+    ["Invalid, several causes", 422, invalidTwo, 'The Service "x" is invalid: \n* spec.ports: Required value\n* spec.type: Unsupported value: "Foo"'],
+    ["Invalid without details", 422, { kind: "Status", reason: "Invalid", message: "m" }, "The request is invalid"],
+    ["Unauthorized", 401, { kind: "Status", reason: "Unauthorized", message: "Unauthorized" }, "error: You must be logged in to the server (Unauthorized)"],
+    ["no reason", 500, { kind: "Status", message: "boom" }, "Error from server: boom"],
+    ["not a Status", 502, undefined, "Error from server: bad gateway (502)"],
+  ] as const)("%s", (_name, code, status, want) => {
+    expect(statusErrorMessage(code, status, "bad gateway")).toBe(want);
+  });
+});
+
+describe("connectionErrorMessage", () => {
+  it.each([
+    [Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }), "[::1]:6443", "The connection to the server [::1]:6443 was refused - did you specify the right host or port?"],
+    [Object.assign(new Error("getaddrinfo ENOTFOUND nowhere"), { code: "ENOTFOUND" }), "nowhere:443", "Unable to connect to the server: getaddrinfo ENOTFOUND nowhere"],
+  ])("%s", (err, hostPort, want) => {
+    expect(connectionErrorMessage(err, hostPort)).toBe(want);
+  });
+});
+
+describe("parseArgs", () => {
+  it.each([
+    [["get", "svc", "-n", "kube-system"], { positional: ["get", "svc"], namespace: "kube-system" }],
+    [["get", "-nfoo", "svc"], { positional: ["get", "svc"], namespace: "foo" }],
+    [["get", "svc", "--namespace=bar", "-owide"], { namespace: "bar", output: "wide" }],
+    [["get", "svc", "-A", "-l", "app=web"], { allNamespaces: true, selector: "app=web" }],
+    [["describe", "svc", "x", "--show-events=false"], { showEvents: false }],
+    [["get", "--", "svc", "-x"], { positional: ["get", "svc", "-x"] }],
+  ])("%j", (argv, want) => {
+    expect(parseArgs(argv)).toMatchObject(want);
+  });
+
+  it.each([
+    [["get", "-o"], "error: flag needs an argument: -o"],
+    [["get", "-z"], "error: unknown shorthand flag: 'z' in -z"],
+  ])("%j fails", (argv, want) => {
+    expect(() => parseArgs(argv)).toThrow(want);
+  });
+});
