@@ -3,7 +3,7 @@
  * meta.k8s.io/v1 Table and print it with renderTable (kubectl's server-side
  * printing); -o json|yaml prints the objects themselves.
  */
-import { stringify } from "yaml";
+import { Document, Scalar, parse, visit } from "yaml";
 import { renderTable } from "../printers/render.ts";
 import type { Table } from "../printers/table.ts";
 import type { KubeObject } from "../types.ts";
@@ -20,6 +20,45 @@ function collectionPath(ctx: Context, r: Resource, ns: string | undefined, name?
   return name === undefined && sel !== undefined && sel !== "" ? `${path}?labelSelector=${encodeURIComponent(sel)}` : path;
 }
 
+/** Go's encoding/json writes map keys sorted (byte order); kubectl's objects are maps. */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
+}
+
+/**
+ * A string go-yaml v2 would resolve as a plain null, bool, number or
+ * timestamp (or empty): it double-quotes those. Flow-looking text ("{}") is
+ * not resolved by it and only needs single quotes.
+ */
+function ambiguous(s: string): boolean {
+  if (s === "") return true;
+  try {
+    const v: unknown = parse(s, { version: "1.1" });
+    return v === null || typeof v === "number" || typeof v === "boolean" || typeof v === "bigint" || v instanceof Date;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * sigs.k8s.io/yaml (go-yaml v2) style: YAML 1.1 resolution, double quotes
+ * for strings that would resolve to another type, single quotes where plain
+ * style is not possible, sequences not indented under their key.
+ */
+export function toKubectlYAML(value: unknown): string {
+  const doc = new Document(value, { version: "1.1" });
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === "string" && ambiguous(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  return doc.toString({ singleQuote: true, indentSeq: false, lineWidth: 0 });
+}
+
 /** kubectl's JSON printer: 4-space indent and a trailing newline. */
 function printJSON(ctx: Context, value: unknown): void {
   ctx.io.stdout.write(JSON.stringify(value, null, 4) + "\n");
@@ -27,9 +66,10 @@ function printJSON(ctx: Context, value: unknown): void {
 
 function printObjects(ctx: Context, objects: KubeObject[], single: boolean): void {
   // Several objects (or a list request) become a v1 List, as kubectl prints them.
-  const value = single && objects.length === 1 ? objects[0] : { apiVersion: "v1", items: objects, kind: "List", metadata: { resourceVersion: "" } };
+  const list = { apiVersion: "v1", items: objects, kind: "List", metadata: { resourceVersion: "" } };
+  const value = sortKeys(single && objects.length === 1 ? objects[0] : list);
   if (ctx.args.output === "json") printJSON(ctx, value);
-  else ctx.io.stdout.write(stringify(value));
+  else ctx.io.stdout.write(toKubectlYAML(value));
 }
 
 /** "No resources found in NS namespace." for an empty namespaced list; kubectl writes it to stderr. */

@@ -1,0 +1,66 @@
+/**
+ * The CLI against real kubectl 1.33 on the same fake apiserver: stdout,
+ * stderr and exit code must match byte for byte. Skipped (with a warning)
+ * when the binary is not installed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeAPIServer, type FakeAPIServer } from "../testing/fake-apiserver.ts";
+import { allFixtures } from "../testing/fixtures/index.ts";
+import { findKubectl, runKubectl, writeKubeconfig } from "../testing/kubectl-binary.ts";
+import { main } from "./kubectl.ts";
+
+const binary = findKubectl("1.33");
+if (binary === null) console.warn("kubectl 1.33 not installed: CLI differential tests skipped");
+
+const now = new Date();
+let api: FakeAPIServer;
+let kubeconfig: string;
+
+beforeAll(async () => {
+  api = await startFakeAPIServer(allFixtures(), () => now);
+  kubeconfig = writeKubeconfig(api.url);
+});
+afterAll(async () => {
+  await api.close();
+});
+
+async function ours(argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(["--kubeconfig", kubeconfig, ...argv], {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: {},
+    now: () => now,
+  });
+  return { stdout, stderr, code };
+}
+
+describe.skipIf(binary === null)("servicenet-kubectl vs kubectl 1.33", () => {
+  it.each(([
+    ["get", "services"],
+    ["get", "svc", "-o", "wide"],
+    ["get", "svc", "-A"],
+    ["get", "svc", "web-v4", "lb"],
+    ["get", "svc", "-l", "app=web", "--show-labels"],
+    ["get", "svc", "--no-headers"],
+    ["get", "servicecidrs"],
+    ["get", "ipaddresses", "-o", "wide"],
+    ["get", "endpointslices"],
+    ["get", "svc", "-l", "app=none"],
+    ["get", "servicecidrs", "-l", "app=none"],
+    ["get", "svc", "web-v4", "-o", "json"],
+    ["get", "svc", "web-v4", "-o", "yaml"],
+    ["get", "servicecidrs", "-o", "json"],
+    ["get", "ipaddresses", "-o", "yaml"],
+    ["get", "svc", "nope"],
+    ["get", "servicecidr", "nope"],
+    ["describe", "svc", "nope"],
+    ["describe", "ipaddress", "10.96.0.10"],
+    ["describe", "endpoints", "web-v4", "--show-events=false"],
+  ] as string[][]).map((argv) => [argv.join(" "), argv] as const))("%s", async (_name, argv) => {
+    const want = await runKubectl(binary ?? "", kubeconfig, argv);
+    const got = await ours(argv);
+    expect(got).toEqual(want);
+  });
+});
