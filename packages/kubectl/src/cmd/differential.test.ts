@@ -3,6 +3,8 @@
  * stderr and exit code must match byte for byte. Skipped (with a warning)
  * when the binary is not installed.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeAPIServer, type FakeAPIServer } from "../testing/fake-apiserver.ts";
 import { allFixtures } from "../testing/fixtures/index.ts";
@@ -31,7 +33,8 @@ async function ours(argv: string[]) {
     stdout: { write: (s: string) => (stdout += s) },
     stderr: { write: (s: string) => (stderr += s) },
     env: {},
-    now: () => now,
+    // kubectl ages events by its own clock, so ours runs on the real one too.
+    now: () => new Date(),
   });
   return { stdout, stderr, code };
 }
@@ -58,9 +61,24 @@ describe.skipIf(binary === null)("servicenet-kubectl vs kubectl 1.33", () => {
     ["describe", "svc", "nope"],
     ["describe", "ipaddress", "10.96.0.10"],
     ["describe", "endpoints", "web-v4", "--show-events=false"],
+    ["describe", "svc", "web-v4"],
+    ["describe", "service", "lb", "many"],
+    ["describe", "servicecidr", "dual"],
+    ["describe", "endpointslice", "web-v4-abcde"],
+    ["-n", "default", "get", "svc", "web-v4", "-o", "wide"],
   ] as string[][]).map((argv) => [argv.join(" "), argv] as const))("%s", async (_name, argv) => {
     const want = await runKubectl(binary ?? "", kubeconfig, argv);
     const got = await ours(argv);
     expect(got).toEqual(want);
+  });
+
+  it("a refused connection: same last stderr line and exit code (kubectl logs klog lines first)", async () => {
+    // A token, because kubectl prompts for a username on https without credentials.
+    const dead = join(kubeconfig, "..", "dead");
+    writeFileSync(dead, readFileSync(kubeconfig, "utf8").replace(api.url, "https://127.0.0.1:1").replace("user: {}", "user: {token: t}"));
+    const want = await runKubectl(binary ?? "", dead, ["get", "svc"]);
+    let stderr = "";
+    const code = await main(["--kubeconfig", dead, "get", "svc"], { stdout: { write: () => 0 }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
+    expect({ code, last: stderr.trimEnd().split("\n").at(-1) }).toEqual({ code: want.code, last: want.stderr.trimEnd().split("\n").at(-1) });
   });
 });
