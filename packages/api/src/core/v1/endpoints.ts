@@ -1,6 +1,6 @@
 /** core/v1 Endpoints (legacy; one address family, see reference §7). */
 import { z } from "zod";
-import { ListMetaSchema, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
 import { ObjectReferenceSchema } from "./object-reference.ts";
 
 export const EndpointAddressSchema = z.object({
@@ -34,10 +34,5 @@ export const EndpointsSchema = z.object({
 });
 export type Endpoints = z.infer<typeof EndpointsSchema>;
 
-export const EndpointsListSchema = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ListMetaSchema.default({}),
-  items: z.array(EndpointsSchema),
-});
+export const EndpointsListSchema = listSchemaOf(EndpointsSchema);
 export type EndpointsList = z.infer<typeof EndpointsListSchema>;

@@ -1,6 +1,6 @@
 /** core/v1 Event (what `kubectl describe` lists under Events:). */
 import { z } from "zod";
-import { ListMetaSchema, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
 import { MicroTimeSchema, TimeSchema } from "../../meta/v1/type-meta.ts";
 import { ObjectReferenceSchema } from "./object-reference.ts";
 
@@ -37,10 +37,5 @@ export const EventSchema = z.object({
 });
 export type Event = z.infer<typeof EventSchema>;
 
-export const EventListSchema = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ListMetaSchema.default({}),
-  items: z.array(EventSchema),
-});
+export const EventListSchema = listSchemaOf(EventSchema);
 export type EventList = z.infer<typeof EventListSchema>;

@@ -1,6 +1,6 @@
 /** core/v1 Namespace. */
 import { z } from "zod";
-import { ListMetaSchema, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
 import { coreConditionFields } from "./object-reference.ts";
 
 export const NamespaceSpecSchema = z.object({ finalizers: z.array(z.string()).optional() });
@@ -24,10 +24,5 @@ export const NamespaceSchema = z.object({
 });
 export type Namespace = z.infer<typeof NamespaceSchema>;
 
-export const NamespaceListSchema = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ListMetaSchema.default({}),
-  items: z.array(NamespaceSchema),
-});
+export const NamespaceListSchema = listSchemaOf(NamespaceSchema);
 export type NamespaceList = z.infer<typeof NamespaceListSchema>;

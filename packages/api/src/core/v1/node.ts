@@ -1,6 +1,6 @@
 /** core/v1 Node, the subset service networking reads (loose: other fields are kept). */
 import { z } from "zod";
-import { ListMetaSchema, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
 import { coreConditionFields } from "./object-reference.ts";
 
 export const NodeSpecSchema = z.looseObject({
@@ -32,10 +32,5 @@ export const NodeSchema = z.object({
 });
 export type Node = z.infer<typeof NodeSchema>;
 
-export const NodeListSchema = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ListMetaSchema.default({}),
-  items: z.array(NodeSchema),
-});
+export const NodeListSchema = listSchemaOf(NodeSchema);
 export type NodeList = z.infer<typeof NodeListSchema>;

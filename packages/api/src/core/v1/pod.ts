@@ -5,7 +5,7 @@
  * round-trip through the store.
  */
 import { z } from "zod";
-import { ListMetaSchema, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
 import { coreConditionFields } from "./object-reference.ts";
 
 export const ContainerPortSchema = z.object({
@@ -58,10 +58,5 @@ export const PodSchema = z.object({
 });
 export type Pod = z.infer<typeof PodSchema>;
 
-export const PodListSchema = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ListMetaSchema.default({}),
-  items: z.array(PodSchema),
-});
+export const PodListSchema = listSchemaOf(PodSchema);
 export type PodList = z.infer<typeof PodListSchema>;

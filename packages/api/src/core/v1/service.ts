@@ -1,7 +1,7 @@
 /** core/v1 Service: every ServiceSpec and ServiceStatus field, with Kubernetes JSON names. */
 import { z } from "zod";
 import { ConditionSchema } from "../../meta/v1/condition.ts";
-import { ListMetaSchema, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
 
 /** `intstr.IntOrString`: a port number or a named container port. */
 export const IntOrStringSchema = z.union([z.number().int(), z.string()]);
@@ -80,10 +80,5 @@ export const ServiceSchema = z.object({
 });
 export type Service = z.infer<typeof ServiceSchema>;
 
-export const ServiceListSchema = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ListMetaSchema.default({}),
-  items: z.array(ServiceSchema),
-});
+export const ServiceListSchema = listSchemaOf(ServiceSchema);
 export type ServiceList = z.infer<typeof ServiceListSchema>;

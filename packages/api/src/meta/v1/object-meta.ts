@@ -57,6 +57,16 @@ export const ListMetaSchema = z.object({
 });
 export type ListMeta = z.infer<typeof ListMetaSchema>;
 
+/** The `<Kind>List` wrapper core/v1 kinds share: loose apiVersion/kind, ListMeta, `items`. */
+export function listSchemaOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    apiVersion: z.string().optional(),
+    kind: z.string().optional(),
+    metadata: ListMetaSchema.default({}),
+    items: z.array(item),
+  });
+}
+
 /** Finalizers the garbage collector understands (metav1.FinalizerOrphanDependents/DeleteDependents). */
 export const finalizerOrphanDependents = "orphan";
 export const finalizerDeleteDependents = "foregroundDeletion";
