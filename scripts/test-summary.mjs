@@ -5,12 +5,14 @@ import fs from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+// `--e2e`: the heavy suites' report of packages/e2e only (`npm run test:e2e`).
+const e2e = process.argv.includes("--e2e");
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
-for (const pkg of fs.readdirSync(path.join(root, "packages"))) {
-  const file = path.join(root, "packages", pkg, ".vitest-results.json");
+for (const pkg of e2e ? ["e2e"] : fs.readdirSync(path.join(root, "packages"))) {
+  const file = path.join(root, "packages", pkg, e2e ? ".vitest-results-e2e.json" : ".vitest-results.json");
   if (!fs.existsSync(file)) {
     missing.push(pkg);
     continue;
@@ -21,5 +23,5 @@ for (const pkg of fs.readdirSync(path.join(root, "packages"))) {
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
 }
 if (missing.length > 0) console.log(`no test report from: ${missing.join(", ")}`);
-console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+console.log(`${e2e ? "e2e tests" : "tests"}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || missing.length > 0 ? 1 : 0);
