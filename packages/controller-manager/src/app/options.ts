@@ -1,4 +1,5 @@
 /** Command-line options of servicenet-controller-manager (a subset of kube-controller-manager's). */
+import { parseGoDuration } from "./duration.ts";
 
 export const knownControllers = ["endpoint", "endpointslice", "servicecidr"] as const;
 export type ControllerName = (typeof knownControllers)[number];
@@ -10,6 +11,10 @@ export interface Options {
   /** Lease namespace/name, as kube-controller-manager's --leader-elect-resource-*. */
   leaseNamespace: string;
   leaseName: string;
+  /** --leader-elect-lease-duration / -renew-deadline / -retry-period, in ms (upstream defaults 15s/10s/2s). */
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
   /** Workers per controller (--concurrent-*-syncs). */
   workers: number;
   /** Upstream's --use-service-account-credentials etc. are not modelled. */
@@ -25,12 +30,15 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --leader-elect                    elect a leader through a coordination.k8s.io/v1 Lease before running controllers
   --leader-elect-resource-namespace kube-system (default)
   --leader-elect-resource-name      kube-controller-manager (default)
+  --leader-elect-lease-duration D   how long non-leaders wait after the last observed renewal before taking over (default 15s)
+  --leader-elect-renew-deadline D   how long the leader retries renewing before giving up leadership (default 10s)
+  --leader-elect-retry-period D     wait between acquire/renew attempts (default 2s)
   --controllers LIST                comma-separated; default all: ${knownControllers.join(",")}
   --concurrent-syncs N              workers per controller (default 5)`;
 
 /** Parses argv (without node and script); throws UsageError with a clear message. */
 export function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { kubeconfig: "", leaderElect: false, controllers: [...knownControllers], leaseNamespace: "kube-system", leaseName: "kube-controller-manager", workers: 5, help: false };
+  const o: Options = { kubeconfig: "", leaderElect: false, controllers: [...knownControllers], leaseNamespace: "kube-system", leaseName: "kube-controller-manager", ...defaultLeaseTimings, workers: 5, help: false };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
     const eq = raw.indexOf("=");
@@ -45,6 +53,9 @@ export function parseOptions(argv: readonly string[]): Options {
       case "--leader-elect": o.leaderElect = eq > 0 ? value() !== "false" : true; break;
       case "--leader-elect-resource-namespace": o.leaseNamespace = value(); break;
       case "--leader-elect-resource-name": o.leaseName = value(); break;
+      case "--leader-elect-lease-duration": o.leaseDurationMs = durationFlag(flag, value()); break;
+      case "--leader-elect-renew-deadline": o.renewDeadlineMs = durationFlag(flag, value()); break;
+      case "--leader-elect-retry-period": o.retryPeriodMs = durationFlag(flag, value()); break;
       case "--controllers": o.controllers = parseControllers(value()); break;
       case "--concurrent-syncs": {
         const n = Number(value());
@@ -57,7 +68,29 @@ export function parseOptions(argv: readonly string[]): Options {
     }
   }
   if (!o.help && o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
+  if (o.leaderElect) validateLeaseTimings(o);
   return o;
+}
+
+/** kube-controller-manager's defaults (LeaderElectionConfiguration). */
+export const defaultLeaseTimings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 } as const;
+
+function durationFlag(flag: string, v: string): number {
+  try {
+    return parseGoDuration(v);
+  } catch (err) {
+    throw new UsageError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: ${(err as Error).message}`);
+  }
+}
+
+// client-go's NewLeaderElector checks, made usage errors here. The Lease stores whole seconds
+// (leaseDurationSeconds), so a lease under 1s would be written as 0: refused.
+function validateLeaseTimings(o: Options): void {
+  if (o.leaseDurationMs < 1000) throw new UsageError("--leader-elect-lease-duration must be at least 1s");
+  if (o.renewDeadlineMs <= 0) throw new UsageError("renewDeadline must be greater than zero");
+  if (o.retryPeriodMs <= 0) throw new UsageError("retryPeriod must be greater than zero");
+  if (o.leaseDurationMs <= o.renewDeadlineMs) throw new UsageError("leaseDuration must be greater than renewDeadline");
+  if (o.renewDeadlineMs <= 1.2 * o.retryPeriodMs) throw new UsageError("renewDeadline must be greater than retryPeriod*JitterFactor");
 }
 
 function parseControllers(list: string): ControllerName[] {

@@ -16,7 +16,7 @@ import { describeError } from "../framework/plain.ts";
 import { ServiceCIDRController } from "../servicecidrs/servicecidrs-controller.ts";
 import { serviceCIDRClient } from "../servicecidrs/servicecidrs-client.ts";
 import { makeInformers, type InformerSet } from "./informers.ts";
-import type { ControllerName } from "./options.ts";
+import { defaultLeaseTimings, type ControllerName } from "./options.ts";
 
 export interface RunOptions {
   kubeConfig: KubeConfig;
@@ -25,6 +25,10 @@ export interface RunOptions {
   leaderElect?: boolean;
   leaseNamespace?: string;
   leaseName?: string;
+  /** Lease timings in ms; default kube-controller-manager's 15s / 10s / 2s. */
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
   /** Leader-election identity; default `<hostname>_<pid>`. */
   identity?: string;
   logger?: Logger;
@@ -38,7 +42,14 @@ export async function runControllerManager(o: RunOptions, signal: AbortSignal): 
     return "stopped";
   }
   const identity = o.identity ?? `${hostname()}_${process.pid}`;
-  const elector = new LeaderElector({ client: leaseLock(o.kubeConfig, o.leaseNamespace ?? "kube-system", o.leaseName ?? "kube-controller-manager"), identity, logger: log });
+  const elector = new LeaderElector({
+    client: leaseLock(o.kubeConfig, o.leaseNamespace ?? "kube-system", o.leaseName ?? "kube-controller-manager"),
+    identity,
+    logger: log,
+    leaseDurationSeconds: (o.leaseDurationMs ?? defaultLeaseTimings.leaseDurationMs) / 1000,
+    renewDeadlineSeconds: (o.renewDeadlineMs ?? defaultLeaseTimings.renewDeadlineMs) / 1000,
+    retryPeriodSeconds: (o.retryPeriodMs ?? defaultLeaseTimings.retryPeriodMs) / 1000,
+  });
   log.info("attempting to acquire leader lease", { identity });
   let running: Promise<void> = Promise.resolve();
   const outcome = await elector.run(signal, (leading) => {

@@ -45,7 +45,18 @@ async function main(argv: readonly string[]): Promise<number> {
   process.on("SIGTERM", onSignal);
   log.info("starting", { server: kubeConfig.getCurrentCluster()?.server, controllers: opts.controllers, leaderElect: opts.leaderElect });
   const outcome = await runControllerManager(
-    { kubeConfig, controllers: opts.controllers, workers: opts.workers, leaderElect: opts.leaderElect, leaseNamespace: opts.leaseNamespace, leaseName: opts.leaseName, logger: log },
+    {
+      kubeConfig,
+      controllers: opts.controllers,
+      workers: opts.workers,
+      leaderElect: opts.leaderElect,
+      leaseNamespace: opts.leaseNamespace,
+      leaseName: opts.leaseName,
+      leaseDurationMs: opts.leaseDurationMs,
+      renewDeadlineMs: opts.renewDeadlineMs,
+      retryPeriodMs: opts.retryPeriodMs,
+      logger: log,
+    },
     stop.signal,
   );
   if (outcome === "lost") {

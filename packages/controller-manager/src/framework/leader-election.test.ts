@@ -109,6 +109,13 @@ describe("LeaderElector", () => {
     expect(() => new LeaderElector({ client, identity: "a", renewDeadlineSeconds: 2, retryPeriodSeconds: 2 })).toThrow(/renewDeadline/);
   });
 
+  it("writes whole seconds into the Lease, as client-go's int32(LeaseDuration / time.Second)", async () => {
+    const store = fakeLeaseStore();
+    const a = new LeaderElector({ client: store.client(), identity: "a", clock: new FakeClock(t0), leaseDurationSeconds: 3.5, renewDeadlineSeconds: 2, retryPeriodSeconds: 0.5 });
+    expect(await a.tryAcquireOrRenew()).toBe(true);
+    expect(store.current()?.record.leaseDurationSeconds).toBe(3);
+  });
+
   it("run: leads, stops leading when the lease is taken, and reports lost", async () => {
     const clock = new FakeClock(t0);
     const store = fakeLeaseStore();

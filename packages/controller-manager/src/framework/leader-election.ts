@@ -116,7 +116,8 @@ export class LeaderElector {
         this.#observed = got;
         this.#observedAt = now;
       } else if (got !== null) this.#observed = got;
-      const decision = decideLease({ current: got?.record ?? null, identity: this.#o.identity, now, leaseDurationSeconds: this.#o.leaseDurationSeconds, observedAt: this.#observedAt });
+      // The Lease holds whole seconds, as client-go's int32(LeaseDuration / time.Second).
+      const decision = decideLease({ current: got?.record ?? null, identity: this.#o.identity, now, leaseDurationSeconds: Math.trunc(this.#o.leaseDurationSeconds), observedAt: this.#observedAt });
       if (decision.action === "wait") return false;
       const written = decision.action === "create" ? await this.#o.client.create(decision.record) : await this.#o.client.update(decision.record, got!.resourceVersion);
       this.#observed = written;
