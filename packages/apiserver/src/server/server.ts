@@ -14,6 +14,7 @@ import { aggregatedContentType, aggregatedDiscovery, apiGroupDoc, apiGroupList, 
 import { parseBody } from "./codec.ts";
 import { readBody, send, sendError } from "./http.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
+import type { MetricsRegistry } from "../util/metrics/registry.ts";
 import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts";
 import { createOpenAPIHandlers, type OpenAPIResource } from "./openapi/index.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
@@ -41,6 +42,8 @@ export interface APIServerConfig {
   ready?: () => boolean;
   /** One JSON line per request; silent when omitted. */
   log?: (line: string) => void;
+  /** Component metrics (allocators, repair loops) served on /metrics after the request metrics. */
+  metricsRegistry?: MetricsRegistry;
 }
 
 export interface RunningServer {
@@ -80,7 +83,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     const user = cfg.tokens ? authenticate(cfg.tokens, req.headers.authorization) : undefined;
     if (cfg.tokens && !publicPaths.has(path) && user === undefined) throw StatusError.unauthorized();
     if (path === "/version") return { code: json(res, version), labels };
-    if (path === "/metrics") return { code: text(res, 200, metrics.render(), "text/plain; version=0.0.4; charset=utf-8"), labels };
+    if (path === "/metrics") return { code: text(res, 200, metrics.render() + (cfg.metricsRegistry?.render() ?? ""), "text/plain; version=0.0.4; charset=utf-8"), labels };
     if (path.startsWith("/openapi/")) {
       const r = openapi.handle(req.url ?? path, req.headers.accept, req.headers["if-none-match"]);
       if (r === undefined) throw notFound();

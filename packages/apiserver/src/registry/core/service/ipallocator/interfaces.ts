@@ -9,6 +9,12 @@
  */
 import { formatIP, type CIDR, type IP, type IPFamily } from "@servicenet/api";
 
+/** The Service an allocation is for (the IPAddress parentRef). */
+export interface ServiceRef {
+  namespace: string;
+  name: string;
+}
+
 /** Manages the allocation of IP addresses out of one range. */
 export interface IPAllocator {
   /** Reserves `ip`. Throws ErrNotInRange, ErrAllocated (or ErrNotReady for store-backed allocators). */
@@ -33,6 +39,13 @@ export interface IPAllocator {
   dryRun(): IPAllocator;
   /** Stops background work, if any. */
   destroy(): void;
+  /**
+   * `AllocateService`: like allocate, recording `svc` as the owner. Allocators that persist an
+   * owner (IPAddress objects) implement it; the registry prefers it over `allocate`.
+   */
+  allocateService?(svc: ServiceRef, ip: IP): Promise<void>;
+  /** `AllocateNextService`: like allocateNext, recording `svc` as the owner. */
+  allocateNextService?(svc: ServiceRef): Promise<IP>;
 }
 
 /** `range is full` */

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { MetricsRegistry } from "./registry.ts";
+
+describe("MetricsRegistry", () => {
+  it("renders counters, gauges and histograms in Prometheus text format", () => {
+    const r = new MetricsRegistry();
+    const c = r.counter("kube_apiserver_clusterip_allocator_allocation_total", "[ALPHA] Number of Cluster IPs allocations");
+    c.inc({ cidr: "10.0.0.0/24", scope: "dynamic" });
+    c.inc({ scope: "dynamic", cidr: "10.0.0.0/24" });
+    r.gauge("g", "[ALPHA] g").set({ cidr: 'a"b' }, 3);
+    r.histogram("h", "[ALPHA] h", [0.1, 1]).observe({ cidr: "x" }, 0.5);
+    expect(r.counter("kube_apiserver_clusterip_allocator_allocation_total", "")).toBe(c);
+    expect(c.get({ cidr: "10.0.0.0/24", scope: "dynamic" })).toBe(2);
+    expect(r.render()).toBe(
+      [
+        "# HELP kube_apiserver_clusterip_allocator_allocation_total [ALPHA] Number of Cluster IPs allocations",
+        "# TYPE kube_apiserver_clusterip_allocator_allocation_total counter",
+        'kube_apiserver_clusterip_allocator_allocation_total{cidr="10.0.0.0/24",scope="dynamic"} 2',
+        "# HELP g [ALPHA] g",
+        "# TYPE g gauge",
+        'g{cidr="a\\"b"} 3',
+        "# HELP h [ALPHA] h",
+        "# TYPE h histogram",
+        'h_bucket{cidr="x",le="0.1"} 0',
+        'h_bucket{cidr="x",le="1"} 1',
+        'h_bucket{cidr="x",le="+Inf"} 1',
+        'h_sum{cidr="x"} 0.5',
+        'h_count{cidr="x"} 1',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("renders nothing when empty", () => {
+    expect(new MetricsRegistry().render()).toBe("");
+  });
+});
