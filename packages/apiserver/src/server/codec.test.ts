@@ -52,3 +52,28 @@ describe("decodeBody (fieldValidation and upstream's decode errors)", () => {
     expect(() => decodeBody(services, body(text), format, "Strict")).toThrowError(message);
   });
 });
+
+describe("decodeBody for kinds without a schema (Lease)", () => {
+  const leases = findResource("coordination.k8s.io", "v1", "leases")!;
+
+  it.each([
+    ['{"metadata":{"name":5}}', "json: cannot unmarshal number into Go struct field Lease.metadata.name of type"],
+    ['{"metadata":{"name":"a","labels":"x"}}', "json: cannot unmarshal string into Go struct field Lease.metadata.labels of type"],
+    ['{"metadata":{"name":"a","annotations":{"k":[1]}}}', "json: cannot unmarshal array into Go struct field Lease.metadata.annotations.k of type"],
+    ['{"metadata":[]}', "json: cannot unmarshal array into Go struct field Lease.metadata of type"],
+  ])("%s is a 400 naming the field", (text, detail) => {
+    let err: unknown;
+    try {
+      decodeBody(leases, body(text), "json", "Warn");
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 400 });
+    expect((err as { status: { message: string } }).status.message.startsWith(`Lease in version "v1" cannot be handled as a Lease: ${detail} `)).toBe(true);
+  });
+
+  it("keeps the rest of the body as sent", () => {
+    const d = decodeBody(leases, body('{"metadata":{"name":"a","labels":{"k":"v"}},"spec":{"holderIdentity":"h","extra":1}}'), "json", "Strict");
+    expect(d.obj).toMatchObject({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "a", labels: { k: "v" } }, spec: { holderIdentity: "h", extra: 1 } });
+  });
+});

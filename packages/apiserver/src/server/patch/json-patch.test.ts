@@ -49,6 +49,23 @@ describe("applyJSONPatch (RFC 6902)", () => {
     expect((err as StatusError).status.message).toBe(message);
   });
 
+  it("stops doubling copies at the accumulated copy limit (422) instead of exhausting memory", () => {
+    // 40 doublings of a 1 KiB array would be 1 TiB; the limit trips after about 12.
+    const ops: unknown[] = [{ op: "add", path: "/spec/a", value: ["x".repeat(1024)] }];
+    for (let i = 0; i < 40; i++) ops.push({ op: "copy", from: "/spec/a", path: "/spec/a/-" });
+    let err: unknown;
+    try {
+      applyJSONPatch(doc, ops);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as StatusError).code).toBe(422);
+    expect(((err as Error).cause as Error).message).toMatch(/^Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 3145728$/);
+    // Copies under the limit still apply: 5 doublings nest 32 copies of the string.
+    const small = applyJSONPatch(doc, ops.slice(0, 6)) as { spec: { a: unknown[] } };
+    expect(JSON.stringify(small.spec.a).split("x".repeat(1024)).length - 1).toBe(32);
+  });
+
   it("keeps the operation's own message as the cause of a 422", () => {
     try {
       applyJSONPatch(doc, [{ op: "test", path: "/metadata/name", value: "db" }]);

@@ -19,6 +19,13 @@ export interface JSONPatchOperation {
 /** Upstream's maxJSONPatchOperations. */
 export const maxJSONPatchOperations = 10000;
 
+/**
+ * The most bytes `copy` operations may add to a document (evanphx/json-patch's
+ * AccumulatedCopySizeLimit, set to the request body limit): without it, a 1 KiB patch of doubling
+ * copies grows a document exponentially and exhausts the server's memory.
+ */
+export const maxAccumulatedCopyBytes = 3 * 1024 * 1024;
+
 /** The text NewGenericServerResponse(422) produces; the detail only goes to the error's cause. */
 const notApplied = "the server rejected our request due to an error in our request";
 
@@ -49,9 +56,10 @@ function jsonKind(v: unknown): string {
 export function applyJSONPatch(doc: JSONValue, ops: unknown): JSONValue {
   const decoded = decodeJSONPatch(dropUnsafeKeys(ops));
   let out = clone(doc);
+  const copied = { bytes: 0 };
   for (const op of decoded) {
     try {
-      out = applyOne(out, op);
+      out = applyOne(out, op, copied);
     } catch (e) {
       if (e instanceof StatusError) throw e;
       throw new StatusError("Invalid", notApplied, {}, { cause: e });
@@ -66,7 +74,7 @@ function requirePath(op: JSONPatchOperation, key: "path" | "from"): string[] {
   return parsePointer(p);
 }
 
-function applyOne(doc: JSONValue, op: JSONPatchOperation): JSONValue {
+function applyOne(doc: JSONValue, op: JSONPatchOperation, copied: { bytes: number }): JSONValue {
   switch (op.op) {
     case "add":
       return add(doc, requirePath(op, "path"), valueOf(op));
@@ -83,8 +91,14 @@ function applyOne(doc: JSONValue, op: JSONPatchOperation): JSONValue {
       const { doc: removed, value } = remove(doc, from);
       return add(removed, path, value);
     }
-    case "copy":
-      return add(doc, requirePath(op, "path"), clone(get(doc, requirePath(op, "from"))));
+    case "copy": {
+      const value = get(doc, requirePath(op, "from"));
+      copied.bytes += JSON.stringify(value).length;
+      if (copied.bytes > maxAccumulatedCopyBytes) {
+        throw new Error(`Unable to complete the copy, the accumulated size increase of copy is ${copied.bytes}, exceeding the limit ${maxAccumulatedCopyBytes}`);
+      }
+      return add(doc, requirePath(op, "path"), clone(value));
+    }
     case "test": {
       const path = requirePath(op, "path");
       if (!deepEqual(get(doc, path), valueOf(op))) throw new Error(`testing value ${op.path} failed: test failed`);
