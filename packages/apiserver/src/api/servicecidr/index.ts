@@ -1,0 +1,3 @@
+/** ServiceCIDR helpers (upstream pkg/api/servicecidr). */
+export { containsAddress, containsPrefix, isServiceCIDRReady, overlapsPrefix, prefixContainsIP, serviceCIDRPrefixes, serviceCIDRStrings } from "./servicecidr.ts";
+export type { ServiceCIDRLister } from "./servicecidr.ts";
