@@ -111,6 +111,16 @@ describe("computeEndpoints: lifecycle", () => {
     }
   });
 
+  it("no-op when the stored object only differs in key order (a LIST through client-node's serializer)", () => {
+    const service = makeService({ families: ["IPv4"] });
+    const created = plan({ service, pods: dualStackPods(2) });
+    const reverse = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(reverse) : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverse(x)])) : v;
+    const stored = reverse({ ...created, metadata: { ...created.metadata, resourceVersion: "5" } }) as Endpoints;
+    expect(JSON.stringify(stored.subsets)).not.toBe(JSON.stringify(created.subsets));
+    expect(computeEndpoints({ service, pods: dualStackPods(2), existing: stored }).action).toBe("none");
+  });
+
   it("pods of other namespaces or labels are not selected", () => {
     const pods = [makePod({ name: "x", ips: ["10.0.0.1"], namespace: "other" }), makePod({ name: "y", ips: ["10.0.0.2"], labels: { app: "db" } })];
     expect(addrs(plan({ service: makeService({ families: ["IPv4"] }), pods }))).toEqual([]);

@@ -101,10 +101,22 @@ function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<stri
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
-// Pod resourceVersion churn (annotation edits) must not rewrite Endpoints.
+/** JSON with object keys sorted and undefined members dropped: equal values give equal strings. */
+function canonicalJSON(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(",")}]`;
+  if (v !== null && typeof v === "object") {
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJSON(x)}`).join(",")}}`;
+  }
+  return JSON.stringify(v);
+}
+
+// Pod resourceVersion churn (annotation edits) must not rewrite Endpoints. The key order must not
+// matter either: a LIST comes through client-node's serializer (its own key order), a watch event
+// keeps the server's, and a restart (LIST only) must not rewrite every Endpoints object.
 function normalizeForCompare(subsets: readonly EndpointSubset[] | undefined): string {
   const strip = (a: EndpointAddress) => ({ ...a, targetRef: a.targetRef ? { ...a.targetRef, resourceVersion: undefined } : undefined });
-  return JSON.stringify(
+  return canonicalJSON(
     (subsets ?? []).map((s) => ({
       a: (s.addresses ?? []).map(strip).sort(compareEndpointAddresses),
       n: (s.notReadyAddresses ?? []).map(strip).sort(compareEndpointAddresses),
