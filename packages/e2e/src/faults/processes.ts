@@ -41,6 +41,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
+async function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once("error", () => resolve(false));
+    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
+  });
+}
+
+/** A free port whose successor is free too (etcd's client and peer ports). */
+export async function freePortPair(): Promise<number> {
+  for (;;) {
+    const p = await freePort();
+    if (p < 65535 && (await canBind(p + 1))) return p;
+  }
+}
+
 /** Spawns `cmd args` and captures its output. */
 export function startProc(name: string, cmd: string, args: readonly string[], cwd?: string): Proc {
   const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
