@@ -106,11 +106,20 @@ export class GenericStore {
     if (namespace !== undefined) obj.metadata.namespace = namespace;
   }
 
-  /** upstream rest.BeforeCreate: system fields, name generation, strategy, validation. */
-  private beforeCreate(obj: KubeObject, namespace: string | undefined): void {
+  /**
+   * Upstream Store.Create's "init metadata as early as possible": the request namespace and a
+   * generated name are in place before BeginCreate hooks run (allocators record the owner).
+   */
+  protected initCreateMetadata(obj: KubeObject, namespace: string | undefined): void {
     this.placeInNamespace(obj, namespace);
     const meta = obj.metadata;
     if (!meta.name && typeof meta["generateName"] === "string" && meta["generateName"] !== "") meta.name = generateName(meta["generateName"]);
+  }
+
+  /** upstream rest.BeforeCreate: system fields, name generation, strategy, validation. */
+  private beforeCreate(obj: KubeObject, namespace: string | undefined): void {
+    this.initCreateMetadata(obj, namespace);
+    const meta = obj.metadata;
     for (const k of ["uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"] as const) delete meta[k];
     delete meta.resourceVersion;
     meta.creationTimestamp = nowRFC3339();

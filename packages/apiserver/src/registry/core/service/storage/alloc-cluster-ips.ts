@@ -28,6 +28,8 @@ export type FamilyIPs = Map<string, string>;
  */
 export async function allocIPs(ctx: ClusterIPContext, svc: ServiceView, toAlloc: FamilyIPs, dryRun: boolean): Promise<FamilyIPs> {
   const allocated: FamilyIPs = new Map();
+  // IPAddress-backed allocators record the Service as the owner (parentRef).
+  const owner = { namespace: svc.metadata?.namespace ?? "", name: svc.metadata?.name ?? "" };
   try {
     for (const [family, ip] of toAlloc) {
       const real = ctx.serviceIPAllocatorsByFamily.get(family);
@@ -36,7 +38,7 @@ export async function allocIPs(ctx: ClusterIPContext, svc: ServiceView, toAlloc:
       if (ip === "") {
         let got;
         try {
-          got = await allocator.allocateNext();
+          got = allocator.allocateNextService ? await allocator.allocateNextService(owner) : await allocator.allocateNext();
         } catch (err) {
           throw StatusError.internal(`failed to allocate a serviceIP: ${(err as Error).message}`, err);
         }
@@ -46,7 +48,8 @@ export async function allocIPs(ctx: ClusterIPContext, svc: ServiceView, toAlloc:
       const parsed = parseIPSloppy(ip);
       if (!parsed) throw StatusError.internal(`failed to parse service IP "${ip}"`);
       try {
-        await allocator.allocate(parsed);
+        if (allocator.allocateService) await allocator.allocateService(owner, parsed);
+        else await allocator.allocate(parsed);
       } catch (err) {
         const el = [field.invalid("spec.clusterIPs", specOf(svc).clusterIPs, `failed to allocate IP ${ip}: ${(err as Error).message}`)];
         throw StatusError.invalid({ group: "", kind: "Service" }, nameOf(svc), el);

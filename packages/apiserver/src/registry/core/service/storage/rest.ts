@@ -98,6 +98,7 @@ export class ServiceREST extends GenericStore {
 
   /** BeginCreate: normalise and allocate, then the generic create; commit on success, revert on any error. */
   override async create(namespace: string | undefined, obj: KubeObject, p: WriteParams = {}): Promise<KubeObject> {
+    this.initCreateMetadata(obj, namespace);
     const txn = await this.beginCreate(obj, p.dryRun === true);
     let out: KubeObject;
     try {
@@ -147,6 +148,11 @@ export class ServiceREST extends GenericStore {
       const obj = await objInfo(current);
       // Upstream's status store has no BeginCreate/BeginUpdate: status writes never allocate.
       if (subresource !== "") return obj;
+      if (current === null) {
+        // Create-on-update (server-side apply): the owner's name and namespace come from the URL.
+        obj.metadata.name ??= name;
+        this.initCreateMetadata(obj, namespace);
+      }
       pending.txn = current === null ? await this.beginCreate(obj, dryRun) : await this.beginUpdate(obj, current, dryRun);
       return obj;
     };
