@@ -37,3 +37,12 @@ export type { RestoreReport } from "./storage/startup.ts";
 export { kubernetesServiceIP, kubernetesServiceName, kubernetesServiceNamespace, reconcileKubernetesService } from "./storage/kubernetes-service.ts";
 export type { KubernetesServiceOptions, ReconcileAction } from "./storage/kubernetes-service.ts";
 export { initServiceStorage, newServiceREST, reconcileKubernetesServiceIn, serviceRESTOf, serviceStoragePath } from "./storage/startup-server.ts";
+
+export { ErrRangeNotInitialized, rangeAllocationObject, secondaryServiceIPsKey, serviceIPAllocationsResource, serviceIPsKey, serviceNodePortAllocationsResource, serviceNodePortsKey, snapshotOf } from "./allocator/storage/keys.ts";
+export type { RangeAllocationSnapshot, RangeRegistry } from "./allocator/storage/keys.ts";
+export { StoredAllocator, StoredBitmap } from "./allocator/storage/storage.ts";
+export type { StoredAllocatorOptions, StoredAllocatorStats } from "./allocator/storage/storage.ts";
+export { StoredRange, dualWriteInitLogLine } from "./ipallocator/stored-range.ts";
+export type { StoredRangeOptions } from "./ipallocator/stored-range.ts";
+export { StoredPortAllocator } from "./portallocator/stored-port-allocator.ts";
+export type { StoredPortAllocatorOptions } from "./portallocator/stored-port-allocator.ts";

@@ -1,0 +1,227 @@
+/**
+ * The legacy ClusterIP allocator persisted in storage: upstream `ipallocator.New(cidr, factory)`
+ * with the factory of pkg/registry/core/rest/storage_core.go, an in-memory bitmap wrapped by the
+ * RangeAllocation storage (allocator/storage). Every allocate/allocateNext/release is a
+ * compare-and-swap of `/registry/ranges/serviceips` (or the secondary key), so apiservers sharing
+ * one store (legacy ones and dual-write ones alike) never hand out the same IP.
+ */
+import { formatCIDR, type CIDR, type IP, type IPFamily } from "@servicenet/api";
+import type { Store } from "../../../../storage/index.ts";
+import { AllocationBitmap } from "../allocator/bitmap.ts";
+import type { RandomSource } from "../allocator/interfaces.ts";
+import { serviceIPAllocationsResource, serviceIPsKey, type RangeAllocationSnapshot, type RangeRegistry } from "../allocator/storage/keys.ts";
+import { StoredAllocator, type StoredAllocatorStats } from "../allocator/storage/storage.ts";
+import { Range } from "./bitmap.ts";
+import { ErrNotInRange, type IPAllocator, type RangeAllocation } from "./interfaces.ts";
+import type { ClusterIPAllocatorMetrics } from "./metrics.ts";
+
+/** Upstream's klog line when dual write finds no bitmap on a new cluster. */
+export const dualWriteInitLogLine = "kube-apiserver started with IP allocator and dual write enabled but bitmap allocator does not exist, recreating it ...";
+
+/** Options of a StoredRange. */
+export interface StoredRangeOptions {
+  cidr: CIDR;
+  store: Store;
+  /** `serviceIPsKey` (default) for the primary family, `secondaryServiceIPsKey` for the secondary. */
+  key?: string;
+  random?: RandomSource;
+  /** Records the `kube_apiserver_clusterip_allocator_*` metrics with `cidr` = this range. */
+  metrics?: ClusterIPAllocatorMetrics;
+  log?: (msg: string) => void;
+  /** Most operations per storage write (default 512). */
+  maxBatch?: number;
+}
+
+type Scope = "static" | "dynamic";
+
+/** A persisted bitmap ClusterIP range (IPAllocator + RangeRegistry). */
+export class StoredRange implements IPAllocator, RangeRegistry {
+  readonly #range: Range;
+  readonly #stored: StoredAllocator;
+  readonly #o: StoredRangeOptions;
+  readonly #label: string;
+
+  constructor(o: StoredRangeOptions) {
+    this.#o = o;
+    this.#label = formatCIDR(o.cidr);
+    let bitmap: AllocationBitmap | undefined;
+    this.#range = new Range(o.cidr, { factory: (max, spec, offset) => (bitmap = new AllocationBitmap(max, spec, offset, o.random)) });
+    this.#stored = new StoredAllocator({ store: o.store, key: o.key ?? serviceIPsKey, resource: serviceIPAllocationsResource, state: bitmap!, maxBatch: o.maxBatch });
+    this.#setGauges();
+  }
+
+  /**
+   * Dual-write new-cluster initialisation (§4.2): when the RangeAllocation does not exist, create
+   * it empty for this CIDR, logging upstream's line. Returns true if this call created it. A
+   * concurrent apiserver winning the race is not an error here (upstream would fail to start).
+   */
+  async ensureInitialized(): Promise<boolean> {
+    if ((await this.#stored.get()) !== null) return false;
+    this.#o.log?.(dualWriteInitLogLine);
+    try {
+      await this.#stored.createOrUpdate({ range: this.#label, data: "" });
+      return true;
+    } catch (err) {
+      if ((await this.#stored.get()) !== null) return false;
+      throw err;
+    }
+  }
+
+  get(): Promise<RangeAllocationSnapshot | null> {
+    return this.#stored.get();
+  }
+
+  createOrUpdate(snapshot: RangeAllocationSnapshot): Promise<void> {
+    return this.#stored.createOrUpdate(snapshot).finally(() => this.#setGauges());
+  }
+
+  async allocate(ip: IP): Promise<void> {
+    if (!this.#range.contains(ip)) {
+      this.#count("static", false);
+      throw new ErrNotInRange(ip, this.#label);
+    }
+    await this.#measure("static", () => this.#stored.run(() => this.#range.allocateSync(ip)));
+  }
+
+  allocateNext(): Promise<IP> {
+    return this.#measure("dynamic", () => this.#stored.run(() => this.#range.allocateNextSync()));
+  }
+
+  async release(ip: IP): Promise<void> {
+    if (!this.#range.contains(ip)) return;
+    await this.#stored.run(() => this.#range.releaseSync(ip));
+    this.#setGauges();
+  }
+
+  /** True if `ip` is one of the usable addresses of the range. */
+  contains(ip: IP): boolean {
+    return this.#range.contains(ip);
+  }
+
+  /** The in-memory view; current as of this instance's last operation. */
+  has(ip: IP): boolean {
+    return this.#range.has(ip);
+  }
+
+  forEach(fn: (ip: IP) => void): void {
+    this.#range.forEach(fn);
+  }
+
+  used(): number {
+    return this.#range.used();
+  }
+
+  free(): number {
+    return this.#range.free();
+  }
+
+  size(): number {
+    return this.#range.size();
+  }
+
+  cidr(): CIDR {
+    return this.#range.cidr();
+  }
+
+  ipFamily(): IPFamily {
+    return this.#range.ipFamily();
+  }
+
+  /** The in-memory state as a RangeAllocation. */
+  snapshot(): RangeAllocation {
+    return this.#range.snapshot();
+  }
+
+  dryRun(): IPAllocator {
+    return new DryRunStoredRange(this);
+  }
+
+  /** Nothing to stop: the store belongs to the caller. */
+  destroy(): void {}
+
+  /** Coalescing counters of the underlying storage. */
+  stats(): StoredAllocatorStats {
+    return this.#stored.stats();
+  }
+
+  async #measure<T>(scope: Scope, fn: () => Promise<T>): Promise<T> {
+    const start = performance.now();
+    try {
+      const v = await fn();
+      this.#count(scope, true);
+      this.#o.metrics?.allocationDuration.observe({ cidr: this.#label }, (performance.now() - start) / 1000);
+      return v;
+    } catch (err) {
+      this.#count(scope, false);
+      throw err;
+    }
+  }
+
+  #count(scope: Scope, ok: boolean): void {
+    const m = this.#o.metrics;
+    if (!m) return;
+    (ok ? m.allocations : m.allocationErrors).inc({ cidr: this.#label, scope });
+    this.#setGauges();
+  }
+
+  #setGauges(): void {
+    const m = this.#o.metrics;
+    if (!m) return;
+    m.allocated.set({ cidr: this.#label }, this.#range.used());
+    m.available.set({ cidr: this.#label }, this.#range.free());
+  }
+}
+
+/** Upstream `dryRunRange` semantics over a StoredRange: range checks only, nothing stored. */
+class DryRunStoredRange implements IPAllocator {
+  readonly #real: StoredRange;
+
+  constructor(real: StoredRange) {
+    this.#real = real;
+  }
+
+  async allocate(ip: IP): Promise<void> {
+    if (!this.#real.contains(ip)) throw new ErrNotInRange(ip, formatCIDR(this.#real.cidr()));
+  }
+
+  /** The network address, without looking for a free one ("racy and not worth the effort"). */
+  async allocateNext(): Promise<IP> {
+    return this.#real.cidr().ip;
+  }
+
+  async release(): Promise<void> {}
+
+  contains(ip: IP): boolean {
+    return this.#real.contains(ip);
+  }
+
+  forEach(fn: (ip: IP) => void): void {
+    this.#real.forEach(fn);
+  }
+
+  cidr(): CIDR {
+    return this.#real.cidr();
+  }
+
+  ipFamily(): IPFamily {
+    return this.#real.ipFamily();
+  }
+
+  has(ip: IP): boolean {
+    return this.#real.has(ip);
+  }
+
+  free(): number {
+    return this.#real.free();
+  }
+
+  used(): number {
+    return this.#real.used();
+  }
+
+  dryRun(): IPAllocator {
+    return this;
+  }
+
+  destroy(): void {}
+}
