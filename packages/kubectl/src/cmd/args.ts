@@ -16,10 +16,22 @@ export interface Args {
   noHeaders: boolean;
   showLabels: boolean;
   help: boolean;
+  /** get -w / --watch, and --watch-only (no initial listing). */
+  watch: boolean;
+  watchOnly: boolean;
+  /** -f/--filename, repeatable; "-" is stdin. */
+  filenames: string[];
+  /** apply: --server-side is accepted (apply is always server-side here). */
+  serverSide: boolean;
+  fieldManager?: string;
+  forceConflicts: boolean;
+  /** delete: --ignore-not-found, and --wait (default true: wait for finalizers). */
+  ignoreNotFound: boolean;
+  wait: boolean;
 }
 
-type ValueFlag = "namespace" | "output" | "selector" | "kubeconfig";
-type BoolFlag = "allNamespaces" | "noHeaders" | "showLabels" | "help";
+type ValueFlag = "namespace" | "output" | "selector" | "kubeconfig" | "fieldManager";
+type BoolFlag = "allNamespaces" | "noHeaders" | "showLabels" | "help" | "watch" | "watchOnly" | "serverSide" | "forceConflicts" | "ignoreNotFound" | "wait";
 
 const valueFlags: Record<string, ValueFlag> = {
   "-n": "namespace",
@@ -29,6 +41,7 @@ const valueFlags: Record<string, ValueFlag> = {
   "-l": "selector",
   "--selector": "selector",
   "--kubeconfig": "kubeconfig",
+  "--field-manager": "fieldManager",
 };
 const boolFlags: Record<string, BoolFlag> = {
   "-A": "allNamespaces",
@@ -37,11 +50,32 @@ const boolFlags: Record<string, BoolFlag> = {
   "--show-labels": "showLabels",
   "-h": "help",
   "--help": "help",
+  "-w": "watch",
+  "--watch": "watch",
+  "--watch-only": "watchOnly",
+  "--server-side": "serverSide",
+  "--force-conflicts": "forceConflicts",
+  "--ignore-not-found": "ignoreNotFound",
+  "--wait": "wait",
 };
 
 /** Parses argv (without node and script). Unknown flags fail like cobra does. */
 export function parseArgs(argv: readonly string[]): Args {
-  const out: Args = { positional: [], allNamespaces: false, showEvents: true, noHeaders: false, showLabels: false, help: false };
+  const out: Args = {
+    positional: [],
+    allNamespaces: false,
+    showEvents: true,
+    noHeaders: false,
+    showLabels: false,
+    help: false,
+    watch: false,
+    watchOnly: false,
+    filenames: [],
+    serverSide: false,
+    forceConflicts: false,
+    ignoreNotFound: false,
+    wait: true,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] ?? "";
     if (a === "--") {
@@ -55,8 +89,18 @@ export function parseArgs(argv: readonly string[]): Args {
     const eq = a.indexOf("=");
     const key = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a.startsWith("--") ? a : a.slice(0, 2);
     const inline = a.startsWith("--") ? (eq > 0 ? a.slice(eq + 1) : undefined) : a.length > 2 ? a.slice(2).replace(/^=/, "") : undefined;
+    if (key === "--validate") {
+      // Accepted for kubectl compatibility; validation is the server's (fieldValidation=Strict).
+      continue;
+    }
     if (key === "--show-events") {
       out.showEvents = inline === undefined || inline === "true";
+      continue;
+    }
+    if (key === "-f" || key === "--filename") {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new CLIError(`error: flag needs an argument: ${a}`);
+      out.filenames.push(value);
       continue;
     }
     const vf = valueFlags[key];

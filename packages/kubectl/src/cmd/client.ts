@@ -9,14 +9,33 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
-import { CLIError, connectionErrorMessage, statusErrorMessage, type Status } from "./errors.ts";
+import { APIError, CLIError, connectionErrorMessage, statusErrorMessage, type Status } from "./errors.ts";
 
 /** Accept header kubectl sends for human-readable `get`. */
 export const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
 
+/** A request body and its media type, for create/apply/delete. */
+export interface RequestBody {
+  contentType: string;
+  data: string;
+}
+
+/** One line of a watch stream: {type, object}. */
+export interface WatchEvent {
+  type: string;
+  object: unknown;
+}
+
 export interface Client {
-  /** GET `path` (with query) and decode JSON; API failures throw CLIError in kubectl's words. */
+  /** GET `path` (with query) and decode JSON; API failures throw APIError (a CLIError in kubectl's words). */
   get<T>(path: string, accept?: string): Promise<T>;
+  /** Any verb with an optional body; same decoding and errors as `get`. */
+  request<T>(method: string, path: string, body?: RequestBody, accept?: string): Promise<T>;
+  /**
+   * Opens a watch (`path` must carry `watch=1`) and calls `onEvent` per line
+   * until the server ends the stream or `signal` aborts.
+   */
+  watch(path: string, accept: string, onEvent: (e: WatchEvent) => void, signal?: AbortSignal): Promise<void>;
   /** The kubeconfig context's namespace, or "default". */
   namespace: string;
 }
@@ -85,29 +104,52 @@ export function newClient(config: KubeConfig): Client {
   const namespace = ctx?.namespace !== undefined && ctx.namespace !== "" ? ctx.namespace : "default";
   const basePath = serverURL.pathname.replace(/\/$/, "");
 
-  const get = async <T>(path: string, accept = "application/json"): Promise<T> => {
-    const opts: RequestOptions = { method: "GET", headers: { Accept: accept } };
+  const options = async (method: string, accept: string, body?: RequestBody): Promise<RequestOptions> => {
+    const headers: Record<string, string> = { Accept: accept };
+    if (body !== undefined) {
+      headers["Content-Type"] = body.contentType;
+      // Node sends DELETE bodies unframed unless the length is given.
+      headers["Content-Length"] = String(Buffer.byteLength(body.data));
+    }
+    const opts: RequestOptions = { method, headers };
     try {
       await kc.applyToHTTPSOptions(opts);
     } catch (err) {
       throw new CLIError(`error: ${err instanceof Error ? err.message : String(err)}`);
     }
+    return opts;
+  };
+
+  const request = async <T>(method: string, path: string, body?: RequestBody, accept = "application/json"): Promise<T> => {
+    const opts = await options(method, accept, body);
     const url = new URL(basePath + path, serverURL);
-    const { status, body } = await send(url, opts, hostPort);
+    const { status, body: text } = await send(url, opts, hostPort, body?.data);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body);
+      parsed = JSON.parse(text);
     } catch {
       parsed = undefined;
     }
-    if (status < 200 || status > 299) throw new CLIError(statusErrorMessage(status, parsed as Status | undefined, body));
+    if (status < 200 || status > 299) throw apiError(status, parsed as Status | undefined, text);
     if (parsed === undefined) throw new CLIError(`error: the server returned a body that is not JSON (${status})`);
     return parsed as T;
   };
-  return { get, namespace };
+  const get = <T>(path: string, accept = "application/json"): Promise<T> => request<T>("GET", path, undefined, accept);
+
+  const watch = async (path: string, accept: string, onEvent: (e: WatchEvent) => void, signal?: AbortSignal): Promise<void> => {
+    const opts = await options("GET", accept);
+    if (signal !== undefined) opts.signal = signal;
+    const url = new URL(basePath + path, serverURL);
+    await stream(url, opts, hostPort, onEvent);
+  };
+  return { get, request, watch, namespace };
 }
 
-function send(url: URL, opts: RequestOptions, hostPort: string): Promise<{ status: number; body: string }> {
+function apiError(httpCode: number, status: Status | undefined, raw: string): APIError {
+  return new APIError(statusErrorMessage(httpCode, status, raw), httpCode, status?.kind === "Status" ? status : undefined);
+}
+
+function send(url: URL, opts: RequestOptions, hostPort: string, data?: string): Promise<{ status: number; body: string }> {
   const req = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const r = req(url, opts, (res) => {
@@ -117,6 +159,49 @@ function send(url: URL, opts: RequestOptions, hostPort: string): Promise<{ statu
       res.on("error", (err) => reject(new CLIError(connectionErrorMessage(err, hostPort))));
     });
     r.on("error", (err) => reject(new CLIError(connectionErrorMessage(err, hostPort))));
+    r.end(data);
+  });
+}
+
+/** Reads a watch response line by line; an abort ends it quietly. */
+function stream(url: URL, opts: RequestOptions, hostPort: string, onEvent: (e: WatchEvent) => void): Promise<void> {
+  const req = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const aborted = (): boolean => opts.signal?.aborted === true;
+  return new Promise((resolve, reject) => {
+    const r = req(url, opts, (res) => {
+      const code = res.statusCode ?? 0;
+      let buf = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        buf += chunk;
+        if (code < 200 || code > 299) return;
+        let nl: number;
+        while ((nl = buf.indexOf("\n")) >= 0) {
+          const line = buf.slice(0, nl).trim();
+          buf = buf.slice(nl + 1);
+          if (line === "") continue;
+          try {
+            onEvent(JSON.parse(line) as WatchEvent);
+          } catch (err) {
+            r.destroy();
+            reject(err);
+            return;
+          }
+        }
+      });
+      res.on("end", () => {
+        if (code >= 200 && code <= 299) return resolve();
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(buf);
+        } catch {
+          parsed = undefined;
+        }
+        reject(apiError(code, parsed as Status | undefined, buf));
+      });
+      res.on("error", (err) => (aborted() ? resolve() : reject(new CLIError(connectionErrorMessage(err, hostPort)))));
+    });
+    r.on("error", (err) => (aborted() ? resolve() : reject(new CLIError(connectionErrorMessage(err, hostPort)))));
     r.end();
   });
 }

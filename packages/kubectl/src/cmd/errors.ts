@@ -14,6 +14,18 @@ export class CLIError extends Error {
   }
 }
 
+/** A failed API call: the kubectl text plus the Status, so callers can re-word it (e.g. with a source file). */
+export class APIError extends CLIError {
+  readonly httpCode: number;
+  readonly status: Status | undefined;
+  constructor(message: string, httpCode: number, status: Status | undefined) {
+    super(message);
+    this.name = "APIError";
+    this.httpCode = httpCode;
+    this.status = status;
+  }
+}
+
 interface StatusCause {
   field?: string;
   message?: string;

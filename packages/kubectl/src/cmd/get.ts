@@ -11,17 +11,27 @@ import { tableAccept } from "./client.ts";
 import { CLIError } from "./errors.ts";
 import { effectiveNamespace, type Context } from "./io.ts";
 import { findResource, resourcePath, type Resource } from "./resources.ts";
+import { runWatch } from "./watch.ts";
 
 const outputs = new Set(["", "wide", "json", "yaml"]);
 
-function collectionPath(ctx: Context, r: Resource, ns: string | undefined, name?: string): string {
+/** The list (or object) path with -l applied to lists. */
+export function collectionPath(ctx: Context, r: Resource, ns: string | undefined, name?: string): string {
   const path = resourcePath(r, ns, name);
   const sel = ctx.args.selector;
   return name === undefined && sel !== undefined && sel !== "" ? `${path}?labelSelector=${encodeURIComponent(sel)}` : path;
 }
 
+/** kubectl hides metadata.managedFields in -o json|yaml (--show-managed-fields=false). */
+export function withoutManagedFields<T>(obj: T): T {
+  const o = obj as { metadata?: Record<string, unknown> } | null;
+  if (o === null || typeof o !== "object" || o.metadata === undefined || !("managedFields" in o.metadata)) return obj;
+  const { managedFields: _drop, ...metadata } = o.metadata;
+  return { ...o, metadata } as T;
+}
+
 /** Go's encoding/json writes map keys sorted (byte order); kubectl's objects are maps. */
-function sortKeys(value: unknown): unknown {
+export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== "object") return value;
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
@@ -60,14 +70,15 @@ export function toKubectlYAML(value: unknown): string {
 }
 
 /** kubectl's JSON printer: 4-space indent and a trailing newline. */
-function printJSON(ctx: Context, value: unknown): void {
+export function printJSON(ctx: Context, value: unknown): void {
   ctx.io.stdout.write(JSON.stringify(value, null, 4) + "\n");
 }
 
 function printObjects(ctx: Context, objects: KubeObject[], single: boolean): void {
   // Several objects (or a list request) become a v1 List, as kubectl prints them.
-  const list = { apiVersion: "v1", items: objects, kind: "List", metadata: { resourceVersion: "" } };
-  const value = sortKeys(single && objects.length === 1 ? objects[0] : list);
+  const items = objects.map(withoutManagedFields);
+  const list = { apiVersion: "v1", items, kind: "List", metadata: { resourceVersion: "" } };
+  const value = sortKeys(single && items.length === 1 ? items[0] : list);
   if (ctx.args.output === "json") printJSON(ctx, value);
   else ctx.io.stdout.write(toKubectlYAML(value));
 }
@@ -87,6 +98,7 @@ export async function runGet(ctx: Context): Promise<number> {
   if (!outputs.has(output)) throw new CLIError(`error: unable to match a printer suitable for the output format "${output}", allowed formats are: json,wide,yaml`);
   if (ctx.args.allNamespaces && names.length > 0) throw new CLIError("error: a resource cannot be retrieved by name across all namespaces");
   const ns = !r.namespaced || ctx.args.allNamespaces ? undefined : effectiveNamespace(ctx);
+  if (ctx.args.watch || ctx.args.watchOnly) return runWatch(ctx, r, ns, names);
   const targets = names.length > 0 ? names : [undefined];
 
   if (output === "json" || output === "yaml") {

@@ -12,6 +12,10 @@ export interface IO {
   env: Record<string, string | undefined>;
   /** The clock for ages; tests fix it so output is comparable. */
   now?: () => Date;
+  /** Reads all of standard input (for `-f -`); absent means empty input. */
+  stdin?: () => Promise<string>;
+  /** Ends a running `get -w` (the bin aborts on SIGINT/SIGTERM); absent means run until the server ends it. */
+  signal?: AbortSignal;
 }
 
 /** A resolved invocation: parsed flags, API client, streams. */

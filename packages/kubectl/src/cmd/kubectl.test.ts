@@ -145,7 +145,7 @@ describe("errors", () => {
 
   it.each([
     [["frobnicate"], 'error: unknown command "frobnicate"'],
-    [["get", "pods"], 'error: the server doesn\'t have a resource type "pods"'],
+    [["get", "frobs"], 'error: the server doesn\'t have a resource type "frobs"'],
     [["get", "svc", "--bogus"], "error: unknown flag: 'bogus' in --bogus"],
     [["get", "svc", "--kubeconfig", "/nonexistent/kc"], "error: stat /nonexistent/kc: no such file or directory"],
   ])("%j fails with exit 1", async (argv, message) => {

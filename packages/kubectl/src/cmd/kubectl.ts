@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * servicenet-kubectl: kubectl's describe/get for Service networking, plus the
- * `usage servicecidr` view, over a kubeconfig (--kubeconfig, $KUBECONFIG,
+ * servicenet-kubectl: kubectl's describe/get/create/apply/delete for Service
+ * networking, plus the `usage servicecidr` view, over a kubeconfig (--kubeconfig, $KUBECONFIG,
  * ~/.kube/config). `main` is exported so tests run it in-process.
  */
 import { realpathSync } from "node:fs";
@@ -11,6 +11,8 @@ import { kubeconfigPath, loadKubeConfig, newClient } from "./client.ts";
 import { runDescribe } from "./describe.ts";
 import { CLIError } from "./errors.ts";
 import { runGet } from "./get.ts";
+import { runApply, runCreate } from "./create-apply.ts";
+import { runDelete } from "./delete.ts";
 import type { Context, IO } from "./io.ts";
 import { runUsage } from "./usage.ts";
 
@@ -20,8 +22,11 @@ export const usageText = `servicenet-kubectl controls the servicenet Service-net
 
 Commands:
   describe (service|svc|servicecidr|ipaddress|endpointslice|endpoints) NAME... [-n NS] [--show-events=false]
-  get (services|servicecidrs|ipaddresses|endpointslices|endpoints|events) [NAME...] [-n NS | -A]
-      [-o wide|json|yaml] [-l SELECTOR] [--no-headers] [--show-labels]
+  get (services|servicecidrs|ipaddresses|endpointslices|endpoints|events|pods|nodes|namespaces) [NAME...] [-n NS | -A]
+      [-o wide|json|yaml] [-l SELECTOR] [--no-headers] [--show-labels] [-w | --watch-only]
+  create -f FILE|- [-f ...]
+  apply -f FILE|- [--server-side] [--field-manager NAME] [--force-conflicts]
+  delete (TYPE NAME... | TYPE/NAME... | -f FILE|-) [--ignore-not-found] [--wait=false]
   usage servicecidr [NAME] [-o json]
 
 Global flags:
@@ -32,6 +37,9 @@ Global flags:
 const commands: Record<string, (ctx: Context) => Promise<number>> = {
   describe: runDescribe,
   get: runGet,
+  create: runCreate,
+  apply: runApply,
+  delete: runDelete,
   usage: runUsage,
 };
 
@@ -88,7 +96,17 @@ function isEntry(): boolean {
   }
 }
 
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 if (isEntry()) {
-  const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
-  process.exitCode = code;
+  // Ctrl-C ends `get -w` with exit 0 after the output written so far, like kubectl.
+  const ac = new AbortController();
+  process.once("SIGINT", () => ac.abort());
+  process.once("SIGTERM", () => ac.abort());
+  const io: IO = { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: readStdin, signal: ac.signal };
+  process.exitCode = await main(process.argv.slice(2), io);
 }

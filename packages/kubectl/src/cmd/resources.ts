@@ -44,7 +44,24 @@ export const resources: readonly Resource[] = [
     aliases: ["ipaddress", "ipaddresses", "ip"],
   },
   { name: "events", group: "", version: "v1", kind: "Event", namespaced: true, aliases: ["event", "events", "ev"] },
+  { name: "pods", group: "", version: "v1", kind: "Pod", namespaced: true, aliases: ["pod", "pods", "po"] },
+  { name: "nodes", group: "", version: "v1", kind: "Node", namespaced: false, aliases: ["node", "nodes", "no"] },
+  { name: "namespaces", group: "", version: "v1", kind: "Namespace", namespaced: false, aliases: ["namespace", "namespaces", "ns"] },
 ];
+
+/** The resource serving `apiVersion` + `kind` (what kubectl's RESTMapper answers for a manifest). */
+export function resourceForKind(apiVersion: string, kind: string): Resource | undefined {
+  const slash = apiVersion.indexOf("/");
+  const group = slash < 0 ? "" : apiVersion.slice(0, slash);
+  const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+  return resources.find((r) => r.kind === kind && r.group === group && r.version === version);
+}
+
+/** "service" or "servicecidr.networking.k8s.io": how kubectl names an object's type in `created`/`deleted` lines. */
+export function kindName(r: Resource): string {
+  const k = r.kind.toLowerCase();
+  return r.group === "" ? k : `${k}.${r.group}`;
+}
 
 /** Finds a resource by any accepted spelling (case-insensitive, optionally "name.group"). */
 export function findResource(arg: string): Resource | undefined {

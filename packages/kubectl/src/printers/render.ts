@@ -31,31 +31,71 @@ function cellString(cell: unknown): string {
   return escapeTerminal(String(cell));
 }
 
+function headerLine(table: Table, opts: RenderOptions, shown: (i: number) => boolean): string {
+  const headers: string[] = [];
+  if (opts.withNamespace) headers.push("NAMESPACE");
+  table.columnDefinitions.forEach((c, i) => {
+    if (shown(i)) headers.push(c.name.toUpperCase());
+  });
+  if (opts.showLabels) headers.push("LABELS");
+  return headers.join("\t") + "\n";
+}
+
+function rowLine(table: Table, row: Table["rows"][number], opts: RenderOptions, shown: (i: number) => boolean): string {
+  const meta = (row.object as KubeObject | undefined)?.metadata;
+  const parts: string[] = [];
+  if (opts.withNamespace) parts.push(escapeTerminal(meta?.namespace ?? ""));
+  // Cells beyond the column definitions are ignored (https://issue.k8s.io/66379).
+  row.cells.forEach((cell, i) => {
+    if (i < table.columnDefinitions.length && shown(i)) parts.push(cellString(cell));
+  });
+  if (opts.showLabels) parts.push(formatLabels(meta?.labels));
+  return parts.join("\t") + "\n";
+}
+
+/**
+ * kubectl's HumanReadablePrinter over one tabwriter, for several Tables in a
+ * row (`get -w`): headers only once per set of column definitions, a Table
+ * without column definitions (later watch events) reuses the last ones, and
+ * column widths are remembered across flushes.
+ */
+export class TablePrinter {
+  private readonly tw = new TabWriter(getTabWriterOptions);
+  private readonly opts: RenderOptions;
+  private lastColumns: Table["columnDefinitions"] = [];
+  private printedHeaders = false;
+
+  constructor(opts: RenderOptions = {}) {
+    this.opts = opts;
+  }
+
+  /** Prints `table` and returns the text of this flush. */
+  print(input: Table): string {
+    let table = input;
+    let noHeaders = this.opts.noHeaders === true;
+    const same = JSON.stringify(table.columnDefinitions) === JSON.stringify(this.lastColumns);
+    if (this.printedHeaders && (table.columnDefinitions.length === 0 || same)) noHeaders = true;
+    if (table.columnDefinitions.length === 0) table = { ...table, columnDefinitions: this.lastColumns };
+    else if (!same) {
+      this.lastColumns = table.columnDefinitions;
+      this.printedHeaders = false;
+    }
+    if (table.rows.length > 0) this.printedHeaders = true;
+    const shown = (i: number): boolean => this.opts.wide === true || (table.columnDefinitions[i]?.priority ?? 0) === 0;
+    // printTable prints no header for a table without rows.
+    if (!noHeaders && table.rows.length > 0) this.tw.write(headerLine(table, this.opts, shown));
+    for (const row of table.rows) this.tw.write(rowLine(table, row, this.opts, shown));
+    this.tw.flush();
+    return this.tw.take();
+  }
+}
+
 /** renderTable: the text `kubectl get` prints for a server-side Table. */
 export function renderTable(table: Table, opts: RenderOptions = {}): string {
   const tw = new TabWriter(getTabWriterOptions);
-  const columns = table.columnDefinitions;
-  const shown = (i: number): boolean => opts.wide === true || (columns[i]?.priority ?? 0) === 0;
-  if (opts.noHeaders !== true) {
-    const headers: string[] = [];
-    if (opts.withNamespace) headers.push("NAMESPACE");
-    columns.forEach((c, i) => {
-      if (shown(i)) headers.push(c.name.toUpperCase());
-    });
-    if (opts.showLabels) headers.push("LABELS");
-    tw.write(headers.join("\t") + "\n");
-  }
-  for (const row of table.rows) {
-    const meta = (row.object as KubeObject | undefined)?.metadata;
-    const parts: string[] = [];
-    if (opts.withNamespace) parts.push(escapeTerminal(meta?.namespace ?? ""));
-    // Cells beyond the column definitions are ignored (https://issue.k8s.io/66379).
-    row.cells.forEach((cell, i) => {
-      if (i < columns.length && shown(i)) parts.push(cellString(cell));
-    });
-    if (opts.showLabels) parts.push(formatLabels(meta?.labels));
-    tw.write(parts.join("\t") + "\n");
-  }
+  const shown = (i: number): boolean => opts.wide === true || (table.columnDefinitions[i]?.priority ?? 0) === 0;
+  if (opts.noHeaders !== true) tw.write(headerLine(table, opts, shown));
+  for (const row of table.rows) tw.write(rowLine(table, row, opts, shown));
   tw.flush();
   return tw.output();
 }

@@ -19,12 +19,18 @@ export interface TabWriterOptions {
   tabwidth: number;
   padding: number;
   padchar: string;
+  /**
+   * liggitt/tabwriter's RememberWidths (cli-runtime's GetNewTabWriter sets
+   * it): a column never gets narrower than it was in an earlier block or
+   * flush, which keeps `get -w` rows aligned with the rows printed before.
+   */
+  rememberWidths?: boolean;
 }
 
 /** describe.go tabbedString: `out.Init(buf, 0, 8, 2, ' ', 0)`. */
 export const describeTabWriterOptions: TabWriterOptions = { minwidth: 0, tabwidth: 8, padding: 2, padchar: " " };
 /** cli-runtime printers.GetNewTabWriter: minwidth 6, tabwidth 4, padding 3, ' '. */
-export const getTabWriterOptions: TabWriterOptions = { minwidth: 6, tabwidth: 4, padding: 3, padchar: " " };
+export const getTabWriterOptions: TabWriterOptions = { minwidth: 6, tabwidth: 4, padding: 3, padchar: " ", rememberWidths: true };
 
 function runeCount(s: string): number {
   let n = 0;
@@ -39,6 +45,7 @@ export class TabWriter {
   private lines: Cell[][] = [[]];
   private cell = "";
   private widths: number[] = [];
+  private maxwidths: number[] = [];
 
   constructor(opts: TabWriterOptions = describeTabWriterOptions) {
     this.opts = opts;
@@ -72,6 +79,13 @@ export class TabWriter {
     return this.out;
   }
 
+  /** Returns the output flushed so far and forgets it (for streaming, as `get -w` writes each flush). */
+  take(): string {
+    const out = this.out;
+    this.out = "";
+    return out;
+  }
+
   private terminateCell(htab: boolean): number {
     const line = this.lines[this.lines.length - 1] as Cell[];
     line.push({ text: this.cell, width: runeCount(this.cell), htab });
@@ -102,6 +116,7 @@ export class TabWriter {
         const w = (l[column] as Cell).width + this.opts.padding;
         if (w > width) width = w;
       }
+      if (this.opts.rememberWidths === true) width = this.remember(width);
       this.widths.push(width);
       this.format(line0, t);
       this.widths.pop();
@@ -109,6 +124,17 @@ export class TabWriter {
       line0 = t;
     }
     this.writeLines(line0, line1);
+  }
+
+  /** The RememberWidths switch of liggitt/tabwriter's format, for the current column. */
+  private remember(width: number): number {
+    const column = this.widths.length;
+    if (this.maxwidths.length < column) this.maxwidths.push(...this.widths.slice(this.maxwidths.length));
+    const prev = this.maxwidths[column];
+    if (prev === undefined) this.maxwidths.push(width);
+    else if (prev > width) return prev;
+    else this.maxwidths[column] = width;
+    return width;
   }
 
   private writeLines(line0: number, line1: number): void {
