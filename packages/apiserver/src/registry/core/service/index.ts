@@ -46,3 +46,16 @@ export { StoredRange, dualWriteInitLogLine } from "./ipallocator/stored-range.ts
 export type { StoredRangeOptions } from "./ipallocator/stored-range.ts";
 export { StoredPortAllocator } from "./portallocator/stored-port-allocator.ts";
 export type { StoredPortAllocatorOptions } from "./portallocator/stored-port-allocator.ts";
+export { Repair, ipRepairComponent } from "./ipallocator/controller/repair.ts";
+export type { RepairOptions } from "./ipallocator/controller/repair.ts";
+export { numRepairsBeforeLeakCleanup, repairLoopInterval } from "./ipallocator/controller/repair-loop.ts";
+export { PortRepair, collectServiceNodePorts as collectRepairNodePorts, portRepairComponent } from "./portallocator/controller/repair.ts";
+export type { PortRepairOptions } from "./portallocator/controller/repair.ts";
+export { nodePortRepairMetrics } from "./portallocator/controller/metrics.ts";
+export type { NodePortRepairMetrics } from "./portallocator/controller/metrics.ts";
+
+export { RepairIPAddress, repairControllerName, repairLoopIntervalMs, repairMaxRetries, repairWorkers } from "./ipallocator/controller/repairip.ts";
+export type { RepairIPAddressOptions, RepairInformer } from "./ipallocator/controller/repairip.ts";
+export { orphanGracePeriodMs, recreateGracePeriodMs } from "./ipallocator/controller/repairip-sync.ts";
+export { FakeClock, realClock, sleep } from "./ipallocator/controller/repairip-clock.ts";
+export type { Clock, TimerHandle } from "./ipallocator/controller/repairip-clock.ts";
