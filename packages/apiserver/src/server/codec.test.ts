@@ -77,3 +77,28 @@ describe("decodeBody for kinds without a schema (Lease)", () => {
     expect(d.obj).toMatchObject({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "a", labels: { k: "v" } }, spec: { holderIdentity: "h", extra: 1 } });
   });
 });
+
+describe("parseBody limits (hostile bodies are 400s, not stack overflows or 500s)", () => {
+  const alias = 'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
+
+  it.each([
+    ["20000 nested JSON arrays", "[".repeat(20000) + "]".repeat(20000), "json", "json parse error: exceeded max depth of 100"],
+    ["20000 nested JSON objects", '{"a":'.repeat(20000) + "1" + "}".repeat(20000), "json", "json parse error: exceeded max depth of 100"],
+    ["20000 nested YAML flow sequences", "[".repeat(20000) + "]".repeat(20000), "yaml", "error converting YAML to JSON: yaml: exceeded max depth of 100"],
+    ["a YAML alias bomb", alias, "yaml", "error converting YAML to JSON: yaml: Excessive alias count indicates a resource exhaustion attack"],
+  ] as const)("%s", (_name, text, format, message) => {
+    let err: unknown;
+    try {
+      decodeBody(services, body(text), format, "Warn");
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 400 });
+    expect((err as { status: { message: string } }).status.message).toContain(message);
+  });
+
+  it("does not count brackets inside JSON strings", () => {
+    const d = decodeBody(services, body(JSON.stringify({ metadata: { name: "a", annotations: { x: "[".repeat(500) } }, spec: { ports: [{ port: 80 }] } })), "json", "Strict");
+    expect(d.obj.metadata.annotations).toEqual({ x: "[".repeat(500) });
+  });
+});

@@ -51,10 +51,34 @@ function summarize(body: Buffer): string {
   return body.length > 30 ? `${s} ...` : s;
 }
 
+/**
+ * Deepest `[`/`{` nesting a request body may have. Served kinds nest about 15 levels; upstream's
+ * decoder stops at 10000, but the recursive decoders here overflow the stack (a 500) long before.
+ * The patch bodies' limit is the same (patch/apply-patch.ts).
+ */
+export const maxBodyDepth = 100;
+
+/** True when `text` nests deeper than maxBodyDepth; JSON strings are skipped, YAML counts every bracket. */
+export function tooDeep(text: string, json: boolean): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 && json) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxBodyDepth) return true;
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return false;
+}
+
 /** Parses a body into a JSON value; duplicate keys are collected into `duplicates`. */
 export function parseBody(body: Buffer, format: BodyFormat, duplicates: string[] = []): unknown {
   if (format === "protobuf") return decodeProtobufBody(body);
   const text = body.toString("utf8");
+  if (tooDeep(text, format === "json")) {
+    throw new SyntaxDecodeError(format === "json" ? `couldn't get version/kind; json parse error: exceeded max depth of ${maxBodyDepth}` : `error converting YAML to JSON: yaml: exceeded max depth of ${maxBodyDepth}`);
+  }
   if (format === "json") {
     let v: unknown;
     try {
@@ -76,7 +100,12 @@ export function parseBody(body: Buffer, format: BodyFormat, duplicates: string[]
   const err = list[0]?.errors[0];
   if (err) throw new SyntaxDecodeError(`error converting YAML to JSON: yaml: ${err.message.split("\n")[0]}`);
   if (list.length > 1) throw new SyntaxDecodeError("error converting YAML to JSON: yaml: multiple documents in one request body");
-  return list[0]?.toJS() ?? null;
+  try {
+    return list[0]?.toJS() ?? null;
+  } catch (e) {
+    // Alias bombs ("Excessive alias count ...") and unresolvable aliases: the body's fault (400).
+    throw new SyntaxDecodeError(`error converting YAML to JSON: yaml: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+  }
 }
 
 const goTypes: Record<string, string> = { number: "int32", string: "string", boolean: "bool", object: "object", array: "array" };

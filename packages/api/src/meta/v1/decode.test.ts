@@ -24,6 +24,12 @@ describe("unknownFields", () => {
     ["several, in order", { a: 1, metadata: { nam: "x" }, b: 2 }, [".a", ".metadata.nam", ".b"]],
   ])("%s", (_n, obj, want) => expect(unknownFields(Thing, obj)).toEqual(want));
 
+  it("reports `constructor` and `__proto__` as unknown instead of walking Object.prototype", () => {
+    const body = JSON.parse('{"__proto__":{"x":1},"constructor":{"prototype":{}},"spec":{"toString":1}}') as unknown;
+    expect(unknownFields(Thing, body)).toEqual([".__proto__", ".constructor", ".spec.toString"]);
+    expect(decodeObject(Thing, body).ok).toBe(true);
+  });
+
   it("does not descend into opaque content", () => {
     expect(unknownFields(WatchEventSchema, { type: "ADDED", object: { whatever: { deep: 1 } } })).toEqual([]);
     expect(unknownFields(ObjectMetaSchema, { managedFields: [{ manager: "m", fieldsV1: { "f:spec": {} } }] })).toEqual([]);

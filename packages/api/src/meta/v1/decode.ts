@@ -51,7 +51,8 @@ function walk(schema: AnySchema, value: unknown, at: string, out: string[]): voi
   if (d.type === "object" && d.shape && isPlainObject(value)) {
     const open = d.catchall !== undefined && defOf(d.catchall).type !== "never";
     for (const [k, v] of Object.entries(value)) {
-      const child = d.shape[k];
+      // Own keys only: `constructor` or `__proto__` in a body must not find Object.prototype's.
+      const child = Object.hasOwn(d.shape, k) ? d.shape[k] : undefined;
       if (child) walk(child, v, `${at}.${k}`, out);
       else if (!open) out.push(`${at}.${k}`);
     }
