@@ -53,3 +53,9 @@ export { PortRepair, collectServiceNodePorts as collectRepairNodePorts, portRepa
 export type { PortRepairOptions } from "./portallocator/controller/repair.ts";
 export { nodePortRepairMetrics } from "./portallocator/controller/metrics.ts";
 export type { NodePortRepairMetrics } from "./portallocator/controller/metrics.ts";
+
+export { RepairIPAddress, repairControllerName, repairLoopIntervalMs, repairMaxRetries, repairWorkers } from "./ipallocator/controller/repairip.ts";
+export type { RepairIPAddressOptions, RepairInformer } from "./ipallocator/controller/repairip.ts";
+export { orphanGracePeriodMs, recreateGracePeriodMs } from "./ipallocator/controller/repairip-sync.ts";
+export { FakeClock, realClock, sleep } from "./ipallocator/controller/repairip-clock.ts";
+export type { Clock, TimerHandle } from "./ipallocator/controller/repairip-clock.ts";
