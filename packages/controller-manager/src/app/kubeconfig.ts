@@ -1,12 +1,16 @@
 /** Loading the --kubeconfig file with errors a person can act on. */
 import { existsSync } from "node:fs";
 import { KubeConfig } from "@kubernetes/client-node";
+import { reuseConnections } from "../framework/connection-reuse.ts";
 
 export class KubeconfigError extends Error {
   override readonly name = "KubeconfigError";
 }
 
-/** Loads and checks a kubeconfig: the file exists, parses, and its current context names a cluster with a valid server URL. */
+/**
+ * Loads and checks a kubeconfig: the file exists, parses, and its current context names a cluster
+ * with a valid server URL. Its API clients reuse keep-alive connections (`reuseConnections`).
+ */
 export function loadKubeConfig(path: string): KubeConfig {
   if (!existsSync(path)) throw new KubeconfigError(`kubeconfig ${path}: no such file`);
   const kc = new KubeConfig();
@@ -26,5 +30,5 @@ export function loadKubeConfig(path: string): KubeConfig {
   } catch (err) {
     throw new KubeconfigError(`kubeconfig ${path}: cluster "${cluster.name}" has an invalid server "${cluster.server}": ${err instanceof Error ? err.message : String(err)}`);
   }
-  return kc;
+  return reuseConnections(kc);
 }

@@ -24,6 +24,28 @@ describe("EndpointsController", () => {
     expect(calls).toEqual(["create default/web", "delete default/web"]);
   });
 
+  it("a sync that outruns the watch builds on our own last write: no second create, no stale update", async () => {
+    const calls: string[] = [];
+    let rv = 10;
+    const client: EndpointsClient = {
+      create: async (_ns, ep) => (calls.push(`create rv=${ep.metadata.resourceVersion ?? ""}`), { ...ep, metadata: { ...ep.metadata, resourceVersion: String(++rv) } }),
+      update: async (_ns, ep) => (calls.push(`update rv=${ep.metadata.resourceVersion}`), { ...ep, metadata: { ...ep.metadata, resourceVersion: String(++rv) } }),
+      delete: async () => {},
+    };
+    const inf = { services: new MemoryInformer([makeService({ families: ["IPv4"] })]), pods: new MemoryInformer(dualStackPods(2)), endpoints: new MemoryInformer<Endpoints>() };
+    const c = new EndpointsController({ ...inf, client });
+    await c.syncService("default/web");
+    inf.pods.set(dualStackPods(3)[2]!);
+    await c.syncService("default/web"); // the cache has not seen the create (rv 11)
+    inf.pods.set({ ...dualStackPods(4)[3]! });
+    await c.syncService("default/web"); // nor the update (rv 12)
+    expect(calls).toEqual(["create rv=", "update rv=11", "update rv=12"]);
+    // Once the cache holds a newer object (someone else's write), it wins again.
+    inf.endpoints.set({ apiVersion: "v1", kind: "Endpoints", metadata: { name: "web", namespace: "default", resourceVersion: "20" }, subsets: [] });
+    await c.syncService("default/web");
+    expect(calls.at(-1)).toBe("update rv=20");
+  });
+
   it("enqueues only Services whose selector matches the pod, old or new labels", async () => {
     const { c, inf } = setup([makeService({ name: "web" }), makeService({ name: "db", selector: { app: "db" } })], []);
     for (let i = c.queue.length; i > 0; i--) c.queue.done((await c.queue.get()).item!);

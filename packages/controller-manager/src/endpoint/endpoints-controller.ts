@@ -9,6 +9,7 @@ import type { Clock } from "../framework/clock.ts";
 import type { Informer } from "../framework/informer.ts";
 import { metaNamespaceKey, splitMetaNamespaceKey } from "../framework/keys.ts";
 import { noopLogger, type Logger } from "../framework/logger.ts";
+import { resourceVersionAtLeast } from "../framework/resource-version.ts";
 import { RateLimitingQueue } from "../framework/work-queue.ts";
 import { podChanged, servicesForPods } from "../util/endpoint/pod.ts";
 import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
@@ -40,6 +41,8 @@ export class EndpointsController {
   readonly #log: Logger;
   readonly #triggers = new TriggerTimeTracker();
   readonly #runner: Controller;
+  /** Our last write per key until the informer has caught up with it (read-your-writes). */
+  readonly #written = new Map<string, Endpoints>();
 
   constructor(deps: EndpointsControllerDeps) {
     this.#d = deps;
@@ -53,7 +56,12 @@ export class EndpointsController {
       onDelete: (p) => this.#enqueueServicesOf([p]),
     });
     // A deleted Endpoints of a live Service is recreated on the next sync.
-    deps.endpoints.addEventHandler({ onDelete: (e) => this.queue.add(metaNamespaceKey(e)) });
+    deps.endpoints.addEventHandler({
+      onDelete: (e) => {
+        this.#written.delete(metaNamespaceKey(e));
+        this.queue.add(metaNamespaceKey(e));
+      },
+    });
     this.#runner = new Controller({ name: "endpoint", queue: this.queue, sync: (k) => this.syncService(k), informers: [deps.services, deps.pods, deps.endpoints], logger: this.#log });
   }
 
@@ -86,17 +94,37 @@ export class EndpointsController {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const service = this.#d.services.get(key);
     const pods = this.#d.pods.list().filter((p) => p.metadata.namespace === namespace);
-    const existing = this.#d.endpoints.get(key);
+    const existing = this.#freshest(key);
     if (service === undefined) {
       this.#triggers.deleteService(key);
+      this.#written.delete(key);
       // Always delete, as upstream: our cache may not have seen an Endpoints we created just before.
       await this.#d.client.delete(namespace, name);
       return;
     }
     const lastChangeTriggerTime = this.#triggers.compute(key, service, pods);
     const plan = computeEndpoints({ service, pods, existing, lastChangeTriggerTime });
-    if (plan.action === "create") await this.#d.client.create(namespace, plan.endpoints);
-    else if (plan.action === "update") await this.#d.client.update(namespace, plan.endpoints);
+    if (plan.action === "create") this.#written.set(key, await this.#d.client.create(namespace, plan.endpoints));
+    else if (plan.action === "update") this.#written.set(key, await this.#d.client.update(namespace, plan.endpoints));
     if (plan.action === "create" || plan.action === "update") this.#log.info("Endpoints written", { key, action: plan.action });
+  }
+
+  /**
+   * The cached Endpoints of `key`, or our own last write if the informer has not delivered it yet.
+   * Upstream reconciles from the lister and gets 409 Conflict (or AlreadyExists after a create)
+   * whenever a second sync outruns the watch, then retries with backoff; under churn that is a
+   * wasted write and a delay per change.
+   */
+  #freshest(key: string): Endpoints | undefined {
+    const cached = this.#d.endpoints.get(key);
+    const ours = this.#written.get(key);
+    if (ours === undefined) return cached;
+    const rv = ours.metadata.resourceVersion ?? "";
+    const ordered = /^\d+$/.test(rv) && (cached === undefined || /^\d+$/.test(cached.metadata.resourceVersion ?? ""));
+    if (!ordered || resourceVersionAtLeast(cached?.metadata.resourceVersion, rv)) {
+      this.#written.delete(key); // caught up (or not comparable): the cache is the truth again
+      return cached;
+    }
+    return ours;
   }
 }

@@ -101,28 +101,30 @@ function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<stri
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
-/** JSON with object keys sorted and undefined members dropped: equal values give equal strings. */
-function canonicalJSON(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(",")}]`;
-  if (v !== null && typeof v === "object") {
-    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJSON(x)}`).join(",")}}`;
+/** Deep equality of JSON-like values, ignoring key order and members that are undefined. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
   }
-  return JSON.stringify(v);
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
+  const kb = Object.keys(rb).filter((k) => rb[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => sameValue(ra[k], rb[k]));
 }
 
 // Pod resourceVersion churn (annotation edits) must not rewrite Endpoints. The key order must not
 // matter either: a LIST comes through client-node's serializer (its own key order), a watch event
 // keeps the server's, and a restart (LIST only) must not rewrite every Endpoints object.
-function normalizeForCompare(subsets: readonly EndpointSubset[] | undefined): string {
+function normalizeForCompare(subsets: readonly EndpointSubset[] | undefined): unknown {
   const strip = (a: EndpointAddress) => ({ ...a, targetRef: a.targetRef ? { ...a.targetRef, resourceVersion: undefined } : undefined });
-  return canonicalJSON(
-    (subsets ?? []).map((s) => ({
-      a: (s.addresses ?? []).map(strip).sort(compareEndpointAddresses),
-      n: (s.notReadyAddresses ?? []).map(strip).sort(compareEndpointAddresses),
-      p: s.ports ?? [],
-    })),
-  );
+  return (subsets ?? []).map((s) => ({
+    a: (s.addresses ?? []).map(strip).sort(compareEndpointAddresses),
+    n: (s.notReadyAddresses ?? []).map(strip).sort(compareEndpointAddresses),
+    p: s.ports ?? [],
+  }));
 }
 
 /** What to do with the Endpoints of `service` (create, update, delete or nothing). */
@@ -136,7 +138,7 @@ export function computeEndpoints(input: EndpointsInput): EndpointsPlan {
   const svcLabels = svc.metadata.labels ?? {};
   const create = existing?.metadata.resourceVersion === undefined || existing.metadata.resourceVersion === "";
   const capacityOK = capacityAnnotationSetCorrectly(existing?.metadata.annotations, existing?.subsets);
-  if (!create && normalizeForCompare(existing?.subsets) === normalizeForCompare(subsets) && sameLabels(withoutHeadless(existing?.metadata.labels), svcLabels) && capacityOK) {
+  if (!create && sameValue(normalizeForCompare(existing?.subsets), normalizeForCompare(subsets)) && sameLabels(withoutHeadless(existing?.metadata.labels), svcLabels) && capacityOK) {
     return { action: "none" };
   }
   const annotations = { ...(create ? {} : existing?.metadata.annotations) };

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { EndpointSlice, Pod, Service } from "@servicenet/api";
+import { FakeClock } from "../framework/clock.ts";
+import type { Logger } from "../framework/logger.ts";
 import { MemoryInformer } from "../framework/memory-informer.ts";
 import { dualStackPods, makeService } from "../testing/fixtures.ts";
-import { EndpointSliceController, StaleInformerCacheError, type EndpointSliceClient } from "./endpointslice-controller.ts";
+import { EndpointSliceController, StaleInformerCacheError, staleCacheRecheckMs, type EndpointSliceClient } from "./endpointslice-controller.ts";
 
-function setup() {
+function setup(extra: { clock?: FakeClock; logger?: Logger; failUpdate?: string } = {}) {
   const services = new MemoryInformer<Service>([makeService()]);
   const pods = new MemoryInformer<Pod>(dualStackPods(3));
   const slices = new MemoryInformer<EndpointSlice>();
@@ -20,6 +22,7 @@ function setup() {
       return created;
     },
     async update(ns, s) {
+      if (s.metadata.name === extra.failUpdate) throw Object.assign(new Error("Internal error"), { code: 500 });
       const updated = { ...s, metadata: { ...s.metadata, namespace: ns, resourceVersion: String(++rv) } };
       server.set(s.metadata.name!, updated);
       calls.push(`update ${s.metadata.name}`);
@@ -30,7 +33,7 @@ function setup() {
       calls.push(`delete ${name}`);
     },
   };
-  const c = new EndpointSliceController({ services, pods, slices, client });
+  const c = new EndpointSliceController({ services, pods, slices, client, ...extra });
   /** Delivers the server state to the informer, as the watch would. */
   const deliver = () => {
     for (const s of server.values()) slices.set(s);
@@ -73,4 +76,61 @@ describe("EndpointSliceController.syncService", () => {
     pods.set({ ...dualStackPods(1)[0]!, metadata: { ...dualStackPods(1)[0]!.metadata, resourceVersion: "2" } });
     expect(c.queue.length).toBe(1);
   });
+
+  it("workers: a stale cache waits for our own write's watch event, without a rate-limited retry", async () => {
+    const clock = new FakeClock(1_000_000);
+    const logged: string[] = [];
+    const { c, server, slices, calls } = setup({ clock, logger: { info: (m) => logged.push(m), error: (m) => logged.push(m) } });
+    const stop = new AbortController();
+    const running = c.run(stop.signal, 1);
+    await until(() => calls.length === 2);
+    // Only the first create reaches the cache: the sync it triggers must neither write nor count as a failure.
+    slices.set(server.get("web-1")!);
+    await until(() => c.queue.length === 0 && logged.includes("Caches are synced"));
+    await flush();
+    expect(calls).toEqual(["create web-1", "create web-2"]);
+    expect(c.queue.numRequeues("default/web")).toBe(0);
+    expect(logged).not.toContain("Error syncing, retrying");
+    // The second create arrives: its event enqueues the Service, which now syncs to a no-op.
+    slices.set(server.get("web-2")!);
+    await until(() => c.queue.length === 0);
+    clock.step(staleCacheRecheckMs); // the safety-net re-add fires: still a no-op
+    await flush();
+    expect(calls).toHaveLength(2);
+    stop.abort();
+    await running;
+  });
+
+  it("writes the slices of both families together; a failed one is retried, the written one tracked", async () => {
+    const { c, server, calls, deliver, pods } = setup({ failUpdate: "web-2" });
+    await c.syncService("default/web");
+    deliver();
+    pods.set({ ...dualStackPods(4)[3]! });
+    await expect(c.syncService("default/web")).rejects.toThrow("Internal error");
+    expect(calls.slice(2).sort()).toEqual(["update web-1"]);
+    expect(server.get("web-1")!.endpoints).toHaveLength(4);
+    // web-1's update is tracked: reconciling before the cache has it is refused (no duplicate).
+    await expect(c.syncService("default/web")).rejects.toBeInstanceOf(StaleInformerCacheError);
+  });
+
+  it("a slice deleted by someone else before our cache saw our write is recreated, not waited for", async () => {
+    const { c, server, calls, slices } = setup();
+    await c.syncService("default/web");
+    const ours = server.get("web-2")!;
+    server.delete("web-2"); // deleted behind our back; the cache only ever sees the delete
+    slices.set(server.get("web-1")!);
+    slices.set(ours);
+    slices.remove("default/web-2");
+    await c.syncService("default/web");
+    expect(calls.slice(2)).toEqual(["create web-3"]);
+  });
 });
+
+async function flush(): Promise<void> {
+  for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+}
+
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 2));
+  expect(cond()).toBe(true);
+}

@@ -15,6 +15,15 @@ import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
 import { EndpointSliceTracker } from "./endpointslice-tracker.ts";
 import { reconcile } from "./reconciler.ts";
 
+/** How long a sync that met a stale cache waits at most for the watch to catch up (see #syncOrWait). */
+export const staleCacheRecheckMs = 1000;
+
+/** Awaits every promise (so each finished write is tracked), then throws the first failure. */
+async function settleAll(ps: readonly Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(ps)).find((r) => r.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
+}
+
 /** Writes of EndpointSlices; delete must treat NotFound as success. */
 export interface EndpointSliceClient {
   create(namespace: string, slice: EndpointSlice): Promise<EndpointSlice>;
@@ -67,11 +76,17 @@ export class EndpointSliceController {
       const svc = s.metadata.labels?.[endpointSliceServiceNameLabel];
       if (svc !== undefined && s.metadata.labels?.[endpointSliceManagedByLabel] === endpointSliceControllerName) this.queue.add(`${s.metadata.namespace}/${svc}`);
     };
-    deps.slices.addEventHandler({ onAdd: sliceEvent, onUpdate: (_o, n) => sliceEvent(n), onDelete: sliceEvent });
+    const sliceDeleted = (s: EndpointSlice) => {
+      // Deleted by someone else before our cache saw our write: that write can no longer show up.
+      const svc = s.metadata.labels?.[endpointSliceServiceNameLabel];
+      if (svc !== undefined && s.metadata.name) this.#tracker.observedDeletion(`${s.metadata.namespace}/${svc}`, s.metadata.name);
+      sliceEvent(s);
+    };
+    deps.slices.addEventHandler({ onAdd: sliceEvent, onUpdate: (_o, n) => sliceEvent(n), onDelete: sliceDeleted });
     // A new or relabelled Node can admit held-back pods: resync every Service that has pods on it.
     deps.nodes?.addEventHandler({ onAdd: (n) => this.#nodeChanged(n), onUpdate: (_o, n) => this.#nodeChanged(n) });
     const informers = [deps.services, deps.pods, deps.slices, ...(deps.nodes ? [deps.nodes] : [])];
-    this.#runner = new Controller({ name: "endpointslice", queue: this.queue, sync: (k) => this.syncService(k), informers, logger: this.#log });
+    this.#runner = new Controller({ name: "endpointslice", queue: this.queue, sync: (k) => this.#syncOrWait(k), informers, logger: this.#log });
   }
 
   run(signal: AbortSignal, workers: number): Promise<void> {
@@ -94,7 +109,22 @@ export class EndpointSliceController {
     this.#tracker.deleted(key, name);
   }
 
-  /** Reconciles the slices of Service `key`. */
+  /**
+   * syncService for the workers. A stale cache is not an error here: the watch event of our own
+   * last write is on its way and re-enqueues the Service (sliceEvent), so a rate-limited retry
+   * (5 ms doubling per failure, 10 qps overall) would only add latency under churn. The delayed
+   * re-add is a safety net in case that event never comes (e.g. a relist without it).
+   */
+  async #syncOrWait(key: string): Promise<void> {
+    try {
+      await this.syncService(key);
+    } catch (err) {
+      if (!(err instanceof StaleInformerCacheError)) throw err;
+      this.queue.addAfter(key, staleCacheRecheckMs);
+    }
+  }
+
+  /** Reconciles the slices of Service `key`; throws StaleInformerCacheError if the cache lacks our last writes. */
   async syncService(key: string): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const service = this.#d.services.get(key);
@@ -112,9 +142,12 @@ export class EndpointSliceController {
     const triggerTime = this.#triggers.compute(key, service, pods);
     const nodes = this.#d.nodes ? new Map(this.#d.nodes.list().map((n) => [n.metadata.name ?? "", n])) : undefined;
     const plan = reconcile({ service, pods, existingSlices: existing, nodes, maxEndpointsPerSlice: this.#d.maxEndpointsPerSlice, triggerTime });
-    for (const s of plan.toCreate) this.#tracker.written(key, await this.#d.client.create(namespace, s));
-    for (const s of plan.toUpdate) this.#tracker.written(key, await this.#d.client.update(namespace, s));
-    for (const s of plan.toDelete) await this.#delete(key, namespace, s.metadata.name ?? "");
+    // Creates, then updates, then deletes, as upstream (endpoints never vanish before their
+    // replacement exists); within each step the writes are independent objects (typically one per
+    // family), so they go out together instead of one round trip after the other.
+    await settleAll(plan.toCreate.map(async (s) => this.#tracker.written(key, await this.#d.client.create(namespace, s))));
+    await settleAll(plan.toUpdate.map(async (s) => this.#tracker.written(key, await this.#d.client.update(namespace, s))));
+    await settleAll(plan.toDelete.map((s) => this.#delete(key, namespace, s.metadata.name ?? "")));
     if (plan.toCreate.length + plan.toUpdate.length + plan.toDelete.length > 0) {
       this.#log.info("EndpointSlices written", { key, created: plan.toCreate.length, updated: plan.toUpdate.length, deleted: plan.toDelete.length });
     }

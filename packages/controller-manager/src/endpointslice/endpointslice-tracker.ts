@@ -4,15 +4,9 @@
  * Reconciling from such a cache would create duplicate slices.
  */
 import type { EndpointSlice } from "@servicenet/api";
+import { resourceVersionAtLeast } from "../framework/resource-version.ts";
 
 type Expect = { readonly kind: "present"; readonly resourceVersion: string } | { readonly kind: "deleted" };
-
-function rvAtLeast(have: string | undefined, want: string): boolean {
-  if (have === undefined) return false;
-  // resourceVersions are opaque; when both are integers (etcd/kine revisions) order them, else require equality.
-  if (/^\d+$/.test(have) && /^\d+$/.test(want)) return BigInt(have) >= BigInt(want);
-  return have === want;
-}
 
 export class EndpointSliceTracker {
   readonly #byService = new Map<string, Map<string, Expect>>();
@@ -45,12 +39,21 @@ export class EndpointSliceTracker {
     let stale = false;
     for (const [name, want] of m) {
       const have = byName.get(name);
-      const met = want.kind === "deleted" ? have === undefined : rvAtLeast(have?.metadata.resourceVersion, want.resourceVersion);
+      const met = want.kind === "deleted" ? have === undefined : resourceVersionAtLeast(have?.metadata.resourceVersion, want.resourceVersion);
       if (met) m.delete(name);
       else stale = true;
     }
     if (m.size === 0) this.#byService.delete(serviceKey);
     return stale;
+  }
+
+  /**
+   * A delete event for `name`: an expected write of it can no longer appear in the cache (someone
+   * deleted the slice after we wrote it), so stop waiting for it; the next sync recreates it.
+   */
+  observedDeletion(serviceKey: string, name: string): void {
+    const m = this.#byService.get(serviceKey);
+    if (m?.get(name)?.kind === "present") m.delete(name);
   }
 
   /** Forgets a Service whose slices are gone. */

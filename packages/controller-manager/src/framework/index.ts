@@ -17,3 +17,4 @@ export { toPlain, httpStatusOf, isNotFound, isConflict, describeError } from "./
 export { LeaderElector, decideLease, releasedRecord, defaultLeaderElection, sleep } from "./leader-election.ts";
 export type { LeaseClient, LeaseRecord, ObservedLease, LeaseDecision, LeaseDecisionInput, LeaderElectorOptions } from "./leader-election.ts";
 export { leaseLock, leaseToRecord, recordToLease } from "./lease-client.ts";
+export { reuseConnections } from "./connection-reuse.ts";
