@@ -5,3 +5,5 @@ export * from "./printers/index.ts";
 export * from "./usage/index.ts";
 export * from "./util/index.ts";
 export type * from "./types.ts";
+/** The `servicenet-kubectl` CLI in-process: `kubectlMain(argv, io)` resolves to the exit code. */
+export { main as kubectlMain, usageText as kubectlUsageText, type IO as KubectlIO, type Sink as KubectlSink } from "./cmd/kubectl.ts";

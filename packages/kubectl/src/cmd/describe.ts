@@ -17,11 +17,15 @@ interface List<T> {
   items?: T[];
 }
 
-/** Events about `obj`: kubectl 1.33 selects on kind, name and namespace of the involved object. */
+/**
+ * Events about `obj`: kubectl 1.33 (client-go events.Search) selects on name,
+ * namespace and kind of the involved object, and on its uid when it has one.
+ */
 async function searchEvents(ctx: Context, r: Resource, obj: KubeObject): Promise<Event[] | undefined> {
   if (!ctx.args.showEvents) return undefined;
   const ns = obj.metadata?.namespace ?? "";
-  const fs = `involvedObject.name=${obj.metadata?.name ?? ""},involvedObject.namespace=${ns},involvedObject.kind=${r.kind}`;
+  const uid = obj.metadata?.uid ?? "";
+  const fs = `involvedObject.name=${obj.metadata?.name ?? ""},involvedObject.namespace=${ns},involvedObject.kind=${r.kind}${uid === "" ? "" : `,involvedObject.uid=${uid}`}`;
   const events = mustResource("events");
   const path = `${resourcePath(events, r.namespaced ? ns : undefined)}?fieldSelector=${encodeURIComponent(fs)}`;
   try {
