@@ -4,7 +4,7 @@
  * concurrency check (2,000 concurrent allocateNext on one /21 from two independent ranges).
  */
 import { describe, expect, it } from "vitest";
-import { formatIP, parseCIDRSloppy, parseIPSloppy, type CIDR, type IP } from "@servicenet/api";
+import { StatusError, formatIP, parseCIDRSloppy, parseIPSloppy, type CIDR, type IP } from "@servicenet/api";
 import type { Store } from "../../../../storage/index.ts";
 import { MetricsRegistry } from "../../../../util/metrics/registry.ts";
 import { seededRandom } from "../allocator/random.ts";
@@ -14,6 +14,9 @@ import { Range } from "./bitmap.ts";
 import { ErrAllocated, ErrFull, ErrNotInRange } from "./interfaces.ts";
 import { clusterIPAllocatorMetrics } from "./metrics.ts";
 import { StoredRange, dualWriteInitLogLine } from "./stored-range.ts";
+import { PortAllocator } from "../portallocator/allocator.ts";
+import { Allocators } from "../storage/alloc.ts";
+import { makeService } from "../storage/testing.ts";
 
 const cidr = (s: string): CIDR => parseCIDRSloppy(s)!;
 const ip = (s: string): IP => parseIPSloppy(s)!;
@@ -41,6 +44,16 @@ describe.each(rangeBackends())("StoredRange on %s", (backend) => {
       expect(lines).toEqual([dualWriteInitLogLine]);
       expect(await a.get()).toMatchObject({ range: "10.0.0.0/24", data: "" });
       expect(formatIP(await a.allocateNext())).toMatch(/^10\.0\.0\./);
+    }),
+  );
+
+  it("through the Service registry an uninitialised range is upstream's 500", () =>
+    withStore(backend, async ({ store }) => {
+      const r = new StoredRange({ cidr: cidr("10.0.0.0/24"), store });
+      const alloc = new Allocators({ serviceIPAllocatorsByFamily: new Map([["IPv4", r]]), defaultServiceIPFamily: "IPv4", serviceNodePorts: PortAllocator.fromRangeString("30000-32767") });
+      const err = await alloc.allocateCreate(makeService("a"), false).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StatusError);
+      expect([(err as StatusError).code, (err as StatusError).message]).toEqual([500, "Internal error occurred: failed to allocate a serviceIP: cannot allocate resources of type serviceipallocations at this time"]);
     }),
   );
 
