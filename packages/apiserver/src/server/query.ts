@@ -11,10 +11,13 @@ export function parseDryRun(q: URLSearchParams, body?: readonly string[]): boole
   return vals.length > 0;
 }
 
+const int64Max = 2n ** 63n - 1n;
+
+/** An int64 query parameter (Go's strconv.ParseInt: out of range is as invalid as not a number). */
 function intParam(q: URLSearchParams, name: string): number | undefined {
   const v = q.get(name);
   if (v === null || v === "") return undefined;
-  if (!/^-?\d+$/.test(v)) throw StatusError.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
+  if (!/^-?\d+$/.test(v) || BigInt(v) > int64Max || BigInt(v) < -int64Max - 1n) throw StatusError.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
   return Number(v);
 }
 
@@ -26,7 +29,8 @@ export function parseListParams(q: URLSearchParams): ListParams {
   return {
     ...(q.get("labelSelector") ? { labelSelector: parseLabelSelector(q.get("labelSelector")!) } : {}),
     ...(q.get("fieldSelector") ? { fieldSelector: parseFieldSelector(q.get("fieldSelector")!) } : {}),
-    ...(limit !== undefined && limit > 0 ? { limit } : {}),
+    // A limit beyond 2^53 means "everything"; storage binds it as an integer (SQLite refuses 1e19).
+    ...(limit !== undefined && limit > 0 ? { limit: Math.min(limit, Number.MAX_SAFE_INTEGER) } : {}),
     ...(q.get("continue") ? { continue: q.get("continue")! } : {}),
     ...(q.get("resourceVersion") !== null ? { resourceVersion: q.get("resourceVersion")! } : {}),
     ...(rvm !== "" ? { resourceVersionMatch: rvm } : {}),
