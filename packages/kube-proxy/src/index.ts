@@ -9,5 +9,5 @@ export * from "./metrics/index.ts";
 export * from "./runner/index.ts";
 export { parseDuration, parseOptions, usage } from "./cmd/options.ts";
 export type { ProxyServerOptions } from "./cmd/options.ts";
-export { requiredTools, runProxyServer } from "./cmd/server.ts";
+export { ensureProxySysctls, requiredTools, runProxyServer } from "./cmd/server.ts";
 export type { RunningProxyServer } from "./cmd/server.ts";

@@ -9,6 +9,7 @@ import type { ProxyMetrics } from "../metrics/metrics.ts";
 import { DryRunApplier, IptablesApplier, NftablesApplier } from "../runner/appliers.ts";
 import { applyUnavailableReason } from "../runner/exec.ts";
 import { FamilyRunner } from "../runner/family-runner.ts";
+import { defaultSysctlRoot, ensureSysctl, routeLocalnetMessage, sysctlRouteLocalnet } from "../runner/sysctl.ts";
 import { startInformers } from "./informers.ts";
 import type { ProxyServerOptions } from "./options.ts";
 
@@ -51,6 +52,17 @@ function buildRunners(o: ProxyServerOptions, metrics: ProxyMetrics, log: (m: str
 }
 
 /**
+ * The sysctls the proxiers need, set as upstream's NewProxier does: route_localnet=1 for the
+ * IPv4 iptables proxier's localhost NodePorts (always on here: no --nodeport-addresses flag).
+ * Nothing in dry-run or nftables mode (nftables never accepts NodePorts on 127.0.0.1).
+ */
+export async function ensureProxySysctls(o: Pick<ProxyServerOptions, "proxyMode" | "dryRunDir">, log: (m: string) => void, root = defaultSysctlRoot): Promise<void> {
+  if (o.dryRunDir !== undefined || o.proxyMode !== "iptables") return;
+  log(routeLocalnetMessage);
+  await ensureSysctl(sysctlRouteLocalnet, 1, root);
+}
+
+/**
  * Starts kube-proxy. Without --dry-run it refuses to start (with the reason)
  * when not root or the netfilter tools are missing.
  */
@@ -59,6 +71,7 @@ export async function runProxyServer(o: ProxyServerOptions, log: (m: string) => 
     const reason = applyUnavailableReason(requiredTools(o.proxyMode));
     if (reason !== undefined) throw new Error(reason);
   }
+  await ensureProxySysctls(o, log);
   const kc = new k8s.KubeConfig();
   kc.loadFromFile(o.kubeconfig);
   const metrics = newProxyMetrics();

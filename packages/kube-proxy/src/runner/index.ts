@@ -5,3 +5,4 @@ export { applyUnavailableReason, inNetns, run } from "./exec.ts";
 export type { ExecResult } from "./exec.ts";
 export { FamilyRunner } from "./family-runner.ts";
 export type { FamilyRunnerOptions } from "./family-runner.ts";
+export { defaultSysctlRoot, ensureSysctl, getSysctl, routeLocalnetMessage, sysctlRouteLocalnet } from "./sysctl.ts";

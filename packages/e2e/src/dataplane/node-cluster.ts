@@ -1,0 +1,99 @@
+/**
+ * The real control plane and kube-proxy of a one-node cluster, all inside the node namespace
+ * (`ip netns exec <node> node packages/.../dist/...`): the apiserver on the node's 127.0.0.1:6443
+ * (SQLite in a temp dir), the controller-manager and kube-proxy as its API clients over HTTPS.
+ *
+ * The test process stays in the root namespace, where the node's loopback is unreachable. It talks
+ * to the apiserver through a bridge that needs no change to the root namespace: a forwarder in the
+ * node namespace accepts on a unix socket (the filesystem is shared across namespaces) and connects
+ * to 127.0.0.1:6443 there; the test listens on its own 127.0.0.1:<random> and pipes to that socket.
+ * The serving certificate has 127.0.0.1 in its SANs, so the same kubeconfig works on both ends.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, connect, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { KubeConfig } from "@kubernetes/client-node";
+import { clusterCIDRs, nodeIP, serviceCIDRs } from "./netns.ts";
+import { startInNetns, type NetnsProcess } from "./processes.ts";
+import { forwarder } from "./scripts.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+const dist = (pkg: string, file: string) => path.join(root, "packages", pkg, "dist", file);
+export const apiserverBin = dist("apiserver", "cmd/servicenet-up.js");
+export const controllerManagerBin = dist("controller-manager", "cmd/controller-manager.js");
+export const kubeProxyBin = dist("kube-proxy", "cmd/main.js");
+export const nodeName = "dp-node";
+
+export interface NodeCluster {
+  readonly dir: string;
+  /** For the test process (root namespace), through the bridge. */
+  readonly kubeConfig: KubeConfig;
+  readonly processes: NetnsProcess[];
+  /** ms from spawning the apiserver to kube-proxy's start line. */
+  readonly startMs: number;
+  /** Stops every process (kube-proxy first), closes the bridge, removes the temp dir. */
+  stop(): Promise<string[]>;
+}
+
+/** Starts apiserver, controller-manager and kube-proxy (`mode`) in namespace `ns`. */
+export async function startNodeCluster(ns: string, mode: "iptables" | "nftables", prefix: string): Promise<NodeCluster> {
+  const t0 = performance.now();
+  const dir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
+  const processes: NetnsProcess[] = [];
+  const sockets = new Set<Socket>();
+  let bridge: Server | undefined;
+  const stop = async (): Promise<string[]> => {
+    const codes: string[] = [];
+    for (const p of [...processes].reverse()) codes.push(`${p.name}=${await p.stop()}`);
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => (bridge === undefined ? r() : bridge.close(() => r())));
+    rmSync(dir, { recursive: true, force: true });
+    return codes;
+  };
+  try {
+    const kubeconfig = path.join(dir, "kubeconfig");
+    const api = startInNetns(ns, "apiserver", [apiserverBin, "--port", "6443", "--bind-address", "127.0.0.1", "--data-dir", dir, "--service-cluster-ip-range", `${serviceCIDRs.v4},${serviceCIDRs.v6}`]);
+    processes.push(api);
+    await api.waitFor(/servicenet ready/);
+    const sock = path.join(dir, "api.sock");
+    const fwd = startInNetns(ns, "api-forwarder", ["-e", forwarder, sock, "6443"]);
+    processes.push(fwd);
+    await fwd.waitFor(/forwarding/);
+    bridge = await listenBridge(sock, sockets);
+    const port = (bridge.address() as { port: number }).port;
+    const kubeConfig = new KubeConfig();
+    const text = readFileSync(kubeconfig, "utf8");
+    if (!text.includes("https://127.0.0.1:6443")) throw new Error(`unexpected kubeconfig server:\n${text}`);
+    kubeConfig.loadFromString(text.replace("https://127.0.0.1:6443", `https://127.0.0.1:${port}`));
+    const cm = startInNetns(ns, "controller-manager", [controllerManagerBin, "--kubeconfig", kubeconfig]);
+    processes.push(cm);
+    await cm.waitFor(/Caches are synced.*endpointslice/);
+    const kp = startInNetns(ns, "kube-proxy", [
+      kubeProxyBin, "--kubeconfig", kubeconfig, "--proxy-mode", mode, "--hostname-override", nodeName,
+      "--cluster-cidr", clusterCIDRs, "--node-ip", `${nodeIP.v4},${nodeIP.v6}`, "--metrics-bind-address", "127.0.0.1:10249",
+    ]);
+    processes.push(kp);
+    await kp.waitFor(/servicenet-kube-proxy: \w+ mode/);
+    return { dir, kubeConfig, processes, startMs: performance.now() - t0, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+function listenBridge(sock: string, sockets: Set<Socket>): Promise<Server> {
+  const server = createServer((c) => {
+    const u = connect(sock);
+    sockets.add(c).add(u);
+    c.pipe(u).pipe(c);
+    const done = () => (sockets.delete(c), sockets.delete(u), c.destroy(), u.destroy());
+    c.on("error", done).on("close", done);
+    u.on("error", done).on("close", done);
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server));
+  });
+}
