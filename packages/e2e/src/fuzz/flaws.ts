@@ -109,7 +109,8 @@ export function flawPatch(rng: Rng, d: Draft, t: Target, type: "json" | "merge" 
   const fns: Record<string, () => void> = {
     ...universal(rng, d),
     fieldValidation: () => d.params.push(param("fieldValidation", rng.pick(badWriteParams["fieldValidation"]!))),
-    fieldManager: () => d.params.push(param("fieldManager", rng.pick(badWriteParams["fieldManager"]!))),
+    // Replaces apply's own fieldManager: with two, the first one counts (upstream too).
+    fieldManager: () => (d.params = [...d.params.filter((p) => !p.startsWith("fieldManager=")), param("fieldManager", rng.pick(badWriteParams["fieldManager"]!))]),
     contentType: () => (d.headers["Content-Type"] = rng.pick(badPatchTypes)),
   };
   if (type === "json") {

@@ -32,12 +32,13 @@ export interface RawClient {
 }
 
 /** A keep-alive client for `url` trusting `ca`; requests time out after `timeoutMs`. */
-export function rawClient(url: string, ca: string, token: string, opts: { maxSockets?: number; timeoutMs?: number; streamWaitMs?: number } = {}): RawClient {
+export function rawClient(url: string, ca: string, token: string, opts: { maxSockets?: number; timeoutMs?: number; streamWaitMs?: number } = {}): RawClient & { retries(): number } {
   const u = new URL(url);
   const agent = new Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 16, ca });
   const timeoutMs = opts.timeoutMs ?? 20_000;
   const streamWaitMs = opts.streamWaitMs ?? 300;
-  const send = (r: RawRequest): Promise<RawResponse> =>
+  let retries = 0;
+  const once = (r: RawRequest): Promise<RawResponse> =>
     new Promise((resolve, reject) => {
       const headers: Record<string, string> = { ...(r.headers ?? {}) };
       const auth = r.auth === undefined ? `Bearer ${token}` : r.auth;
@@ -63,10 +64,22 @@ export function rawClient(url: string, ca: string, token: string, opts: { maxSoc
         res.on("close", () => finish(false));
       });
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms: ${r.method} ${r.path.slice(0, 200)}`)));
-      req.on("error", reject);
+      req.on("error", (e: Error & { code?: string }) => reject(Object.assign(e, { reusedSocket: req.reusedSocket })));
       req.end(r.body);
     });
-  return { send, close: () => agent.destroy() };
+  // A keep-alive socket the server closed while it was idle resets the next request on it
+  // (node's documented race): such a request never reached the server and is sent again, once.
+  const send = async (r: RawRequest): Promise<RawResponse> => {
+    try {
+      return await once(r);
+    } catch (e) {
+      const err = e as { code?: string; reusedSocket?: boolean };
+      if (!(err.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE"))) throw e;
+      retries++;
+      return once(r);
+    }
+  };
+  return { send, close: () => agent.destroy(), retries: () => retries };
 }
 
 /** A JSON GET through `client` (throws on a non-2xx answer). */

@@ -27,6 +27,8 @@ export interface FuzzReport {
   /** Flaw name → count (what made each write fail). */
   byFlaw: Record<string, number>;
   watchErrorsInStream: number;
+  /** Requests sent again after a reset on a reused keep-alive socket. */
+  retries: number;
   /** Requests whose answer broke a rule, with the reason. */
   violations: string[];
   healthChecks: number;
@@ -69,7 +71,7 @@ export async function runFuzz(server: ChildApiServer, discovered: Discovered, o:
   const concurrency = o.concurrency ?? 4;
   const batch = o.batch ?? 100;
   const client = rawClient(server.url, server.ca, server.token, { maxSockets: concurrency + 1, timeoutMs: 15_000 });
-  const report: FuzzReport = { requests: 0, ms: 0, byStatus: {}, byFlaw: {}, watchErrorsInStream: 0, violations: [], healthChecks: 0, endpoints: discovered.resources.length, nonResourcePaths: discovered.nonResource.length, seedsRefused: [], snapshotDiff: [], objects: 0, rssKiB: { before: server.rssKiB(), after: 0 } };
+  const report: FuzzReport = { requests: 0, ms: 0, byStatus: {}, byFlaw: {}, watchErrorsInStream: 0, retries: 0, violations: [], healthChecks: 0, endpoints: discovered.resources.length, nonResourcePaths: discovered.nonResource.length, seedsRefused: [], snapshotDiff: [], objects: 0, rssKiB: { before: server.rssKiB(), after: 0 } };
   const started = performance.now();
   // FUZZ_TRACE=1 prints every request with its answer and time (for finding what hangs).
   const trace = process.env["FUZZ_TRACE"] === "1";
@@ -108,6 +110,7 @@ export async function runFuzz(server: ChildApiServer, discovered: Discovered, o:
     }
     if (server.exited() === undefined) report.snapshotDiff = diffSnapshots(before, await snapshot(client, discovered.resources));
   } finally {
+    report.retries = client.retries();
     client.close();
   }
   report.ms = Math.round(performance.now() - started);
@@ -121,5 +124,5 @@ export function summarize(name: string, r: FuzzReport): string {
     .sort(([a], [b]) => Number(a) - Number(b))
     .map(([k, v]) => `${k}:${v}`)
     .join(" ");
-  return `${name}: ${r.requests} requests in ${r.ms} ms over ${r.endpoints} resource endpoints + ${r.nonResourcePaths} non-resource paths; status ${codes}; watch ERROR-in-stream ${r.watchErrorsInStream}; ${r.healthChecks} health checks; ${r.objects} objects unchanged=${r.snapshotDiff.length === 0}; apiserver RSS ${Math.round(r.rssKiB.before / 1024)} -> ${Math.round(r.rssKiB.after / 1024)} MiB; violations ${r.violations.length}`;
+  return `${name}: ${r.requests} requests in ${r.ms} ms over ${r.endpoints} resource endpoints + ${r.nonResourcePaths} non-resource paths; status ${codes}; watch ERROR-in-stream ${r.watchErrorsInStream}; ${r.retries} keep-alive retries; ${r.healthChecks} health checks; ${r.objects} objects unchanged=${r.snapshotDiff.length === 0}; apiserver RSS ${Math.round(r.rssKiB.before / 1024)} -> ${Math.round(r.rssKiB.after / 1024)} MiB; violations ${r.violations.length}`;
 }
