@@ -1,7 +1,8 @@
 /** kubectl's error wording (cmd/util/helpers.go) for API Status bodies and flags. */
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "./args.ts";
-import { connectionErrorMessage, statusErrorMessage, type Status } from "./errors.ts";
+import { APIError, CLIError, connectionErrorMessage, statusErrorMessage, type Status } from "./errors.ts";
+import { failureOf } from "./failures.ts";
 
 const notFound: Status = { kind: "Status", reason: "NotFound", code: 404, message: 'services "x" not found' };
 const invalidOne: Status = {
@@ -46,6 +47,9 @@ describe("parseArgs", () => {
     [["get", "svc", "--namespace=bar", "-owide"], { namespace: "bar", output: "wide" }],
     [["get", "svc", "-A", "-l", "app=web"], { allNamespaces: true, selector: "app=web" }],
     [["describe", "svc", "x", "--show-events=false"], { showEvents: false }],
+    [["apply", "-f", "a.yaml", "--filename=-", "--server-side", "--field-manager=m", "--force-conflicts"], { filenames: ["a.yaml", "-"], serverSide: true, fieldManager: "m", forceConflicts: true }],
+    [["delete", "svc", "x", "--ignore-not-found", "--wait=false"], { ignoreNotFound: true, wait: false }],
+    [["get", "svc", "-w", "--watch-only", "--validate=false"], { watch: true, watchOnly: true }],
     [["get", "--", "svc", "-x"], { positional: ["get", "svc", "-x"] }],
   ])("%j", (argv, want) => {
     expect(parseArgs(argv)).toMatchObject(want);
@@ -56,5 +60,23 @@ describe("parseArgs", () => {
     [["get", "-z"], "error: unknown shorthand flag: 'z' in -z"],
   ])("%j fails", (argv, want) => {
     expect(() => parseArgs(argv)).toThrow(want);
+  });
+});
+
+describe("failureOf (create/apply/delete aggregates)", () => {
+  const invalid = new APIError("unused", 422, {
+    ...invalidTwo,
+    message: 'Service "x" is invalid: [spec.ports: Required value, spec.type: Unsupported value: "Foo"]',
+  });
+  it("Invalid alone uses the causes; among others the message with its source", () => {
+    const f = failureOf(invalid, "creating", "svc.yaml");
+    expect(f.single).toBe('The Service "x" is invalid: \n* spec.ports: Required value\n* spec.type: Unsupported value: "Foo"');
+    expect(f.multi).toBe('Error from server (Invalid): error when creating "svc.yaml": Service "x" is invalid: [spec.ports: Required value, spec.type: Unsupported value: "Foo"]');
+  });
+  it("NotFound with and without a source; plain errors lose 'error: ' among others", () => {
+    const nf = new APIError("unused", 404, notFound);
+    expect(failureOf(nf, "deleting", "STDIN").single).toBe('Error from server (NotFound): error when deleting "STDIN": services "x" not found');
+    expect(failureOf(nf).multi).toBe('Error from server (NotFound): services "x" not found');
+    expect(failureOf(new CLIError("error: resource name may not be empty"))).toEqual({ single: "error: resource name may not be empty", multi: "resource name may not be empty" });
   });
 });

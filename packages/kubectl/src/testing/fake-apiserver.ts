@@ -1,7 +1,8 @@
 /**
- * A read-only fake kube-apiserver on node:http, enough for real kubectl's
- * `describe` and `get` (legacy discovery, GET of objects and lists with
- * equality label/field selectors, as=Table via this package's printers). It
+ * A fake kube-apiserver on node:http, enough for real kubectl's `describe`
+ * and `get` (legacy discovery, GET of objects and lists with equality
+ * label/field selectors, as=Table via this package's printers) and for the
+ * CLI's create/apply/delete/watch (fake-writes.ts). It
  * exists for differential tests: real kubectl and our describers read the
  * same objects.
  */
@@ -13,6 +14,7 @@ import { printServiceTable } from "../printers/service.ts";
 import { printEndpointSliceTable, printEndpointsTable } from "../printers/endpoints.ts";
 import { printIPAddressTable, printServiceCIDRTable } from "../printers/networking.ts";
 import { printEventTable, printNamespaceTable, printNodeTable, printPodTable } from "../printers/core.ts";
+import { handleWrite, startWatch, type FakeState } from "./fake-writes.ts";
 
 interface ResourceInfo {
   group: string;
@@ -42,6 +44,8 @@ export interface FakeAPIServer {
   server: Server;
   /** Replaces the served objects (kind and apiVersion pick the resource). */
   setObjects(objects: readonly KubeObject[]): void;
+  /** The objects as they are now (after writes). */
+  objects(): readonly KubeObject[];
   /** Requests seen, for assertions about what kubectl asked. */
   requests: string[];
   close(): Promise<void>;
@@ -72,11 +76,11 @@ function discovery(r: ResourceInfo): unknown {
 
 /** Starts the fake on 127.0.0.1 with an ephemeral port. */
 export async function startFakeAPIServer(initial: readonly KubeObject[] = [], now: () => Date = () => new Date()): Promise<FakeAPIServer> {
-  let objects: KubeObject[] = [...initial];
+  const state: FakeState = { objects: [...initial], managers: new Map(), watchers: new Set(), rv: 1, now };
   const requests: string[] = [];
   const groups = [...new Set(fakeResources.filter((r) => r.group !== "").map((r) => `${r.group}/${r.version}`))];
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string): void => {
     const url = new URL(req.url ?? "/", "http://x");
     requests.push(`${req.method} ${url.pathname}${url.search}`);
     const p = url.pathname.replace(/\/$/, "");
@@ -106,7 +110,11 @@ export async function startFakeAPIServer(initial: readonly KubeObject[] = [], no
     const info = fakeResources.find((r) => r.group === group && r.version === version && r.name === resource);
     if (info === undefined) return send(res, 404, { kind: "Status", apiVersion: "v1", status: "Failure", reason: "NotFound", code: 404, message: "the server could not find the requested resource" });
     const apiVersion = group === "" ? version : `${group}/${version}`;
-    let matches = objects.filter((o) => o.kind === info.kind && (namespace === undefined || o.metadata?.namespace === namespace));
+    if (req.method !== "GET") return handleWrite(state, req, res, body, info, info.namespaced ? namespace : undefined, name, url.searchParams);
+    if (url.searchParams.get("watch") === "true" || url.searchParams.get("watch") === "1") {
+      return startWatch(state, req, res, info, namespace, url.searchParams.get("fieldSelector"));
+    }
+    let matches = state.objects.filter((o) => o.kind === info.kind && (namespace === undefined || o.metadata?.namespace === namespace));
     if (name !== undefined) {
       const found = matches.find((o) => o.metadata?.name === name);
       if (found === undefined) {
@@ -120,14 +128,19 @@ export async function startFakeAPIServer(initial: readonly KubeObject[] = [], no
     }
     if ((req.headers.accept ?? "").includes("as=Table")) {
       const includeObject = url.searchParams.get("includeObject") === "None" ? "None" : "Object";
-      const table = info.table(matches as never[], { wide: true, now: now(), includeObject, listMeta: { resourceVersion: "1" } });
+      const table = info.table(matches as never[], { wide: true, now: now(), includeObject, listMeta: { resourceVersion: String(state.rv) } });
       return send(res, 200, table);
     }
     if (name !== undefined) return send(res, 200, matches[0]);
-    return send(res, 200, { kind: `${info.kind}List`, apiVersion, metadata: { resourceVersion: "1" }, items: matches });
+    return send(res, 200, { kind: `${info.kind}List`, apiVersion, metadata: { resourceVersion: String(state.rv) }, items: matches });
   };
 
-  const server = createServer(handle);
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (c: string) => (body += c));
+    req.on("end", () => handle(req, res, body));
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -135,8 +148,13 @@ export async function startFakeAPIServer(initial: readonly KubeObject[] = [], no
     server,
     requests,
     setObjects(next) {
-      objects = [...next];
+      state.objects = [...next];
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    objects: () => state.objects,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const w of state.watchers) w.res.end();
+        server.close(() => resolve());
+      }),
   };
 }
