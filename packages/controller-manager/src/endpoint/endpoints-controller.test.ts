@@ -46,6 +46,19 @@ describe("EndpointsController", () => {
     expect(calls.at(-1)).toBe("update rv=20");
   });
 
+  it("the trigger-time annotation only counts the Service's own pods", async () => {
+    const written: Endpoints[] = [];
+    const client: EndpointsClient = { create: async (_n, ep) => (written.push(ep), ep), update: async (_n, ep) => (written.push(ep), ep), delete: async () => {} };
+    const inf = { services: new MemoryInformer([makeService({ families: ["IPv4"] })]), pods: new MemoryInformer(dualStackPods(1)), endpoints: new MemoryInformer<Endpoints>() };
+    const c = new EndpointsController({ ...inf, client });
+    await c.syncService("default/web");
+    expect(written.at(-1)?.metadata.annotations?.["endpoints.kubernetes.io/last-change-trigger-time"]).toBe("2026-01-01T00:00:00Z"); // the Service's creation
+    inf.pods.set(makePod({ name: "db-0", ips: ["10.0.0.9"], labels: { app: "db" }, readyTransition: "2026-01-01T00:00:45Z" }));
+    inf.pods.set(makePod({ name: "web-9", ips: ["10.0.0.10"], readyTransition: "2026-01-01T00:01:00Z" }));
+    await c.syncService("default/web");
+    expect(written.at(-1)?.metadata.annotations?.["endpoints.kubernetes.io/last-change-trigger-time"]).toBe("2026-01-01T00:01:00Z");
+  });
+
   it("enqueues only Services whose selector matches the pod, old or new labels", async () => {
     const { c, inf } = setup([makeService({ name: "web" }), makeService({ name: "db", selector: { app: "db" } })], []);
     for (let i = c.queue.length; i > 0; i--) c.queue.done((await c.queue.get()).item!);

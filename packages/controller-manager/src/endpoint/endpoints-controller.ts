@@ -11,7 +11,7 @@ import { metaNamespaceKey, splitMetaNamespaceKey } from "../framework/keys.ts";
 import { noopLogger, type Logger } from "../framework/logger.ts";
 import { resourceVersionAtLeast } from "../framework/resource-version.ts";
 import { RateLimitingQueue } from "../framework/work-queue.ts";
-import { podChanged, servicesForPods } from "../util/endpoint/pod.ts";
+import { podChanged, selectorMatches, servicesForPods } from "../util/endpoint/pod.ts";
 import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
 import { computeEndpoints } from "./endpoints.ts";
 
@@ -93,7 +93,10 @@ export class EndpointsController {
   async syncService(key: string): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const service = this.#d.services.get(key);
-    const pods = this.#d.pods.list().filter((p) => p.metadata.namespace === namespace);
+    // Only the selected pods: the trigger time of a pod of another Service is not ours (and
+    // parsing every pod's timestamps per sync was the costliest step under churn).
+    const selector = service?.spec.selector;
+    const pods = selector === undefined ? [] : this.#d.pods.list().filter((p) => p.metadata.namespace === namespace && selectorMatches(selector, p.metadata.labels));
     const existing = this.#freshest(key);
     if (service === undefined) {
       this.#triggers.deleteService(key);

@@ -3,7 +3,7 @@ import type { EndpointSlice, Pod, Service } from "@servicenet/api";
 import { FakeClock } from "../framework/clock.ts";
 import type { Logger } from "../framework/logger.ts";
 import { MemoryInformer } from "../framework/memory-informer.ts";
-import { dualStackPods, makeService } from "../testing/fixtures.ts";
+import { dualStackPods, makePod, makeService } from "../testing/fixtures.ts";
 import { EndpointSliceController, StaleInformerCacheError, staleCacheRecheckMs, type EndpointSliceClient } from "./endpointslice-controller.ts";
 
 function setup(extra: { clock?: FakeClock; logger?: Logger; failUpdate?: string } = {}) {
@@ -57,6 +57,17 @@ describe("EndpointSliceController.syncService", () => {
     await c.syncService("default/web");
     expect(calls.slice(2)).toEqual(["delete web-2"]);
     expect([...server.values()].map((s) => s.addressType)).toEqual(["IPv4"]);
+  });
+
+  it("the trigger-time annotation only counts the Service's own pods", async () => {
+    const { c, server, deliver, pods } = setup();
+    await c.syncService("default/web");
+    deliver();
+    pods.set(makePod({ name: "db-0", ips: ["10.0.0.9", "fd00::9"], labels: { app: "db" }, readyTransition: "2026-01-01T00:00:45Z" }));
+    pods.set(makePod({ name: "web-9", ips: ["10.0.0.10", "fd00::10"], readyTransition: "2026-01-01T00:01:00Z" }));
+    await c.syncService("default/web");
+    const times = [...server.values()].map((s) => s.metadata.annotations?.["endpoints.kubernetes.io/last-change-trigger-time"]);
+    expect(times).toEqual(["2026-01-01T00:01:00Z", "2026-01-01T00:01:00Z"]);
   });
 
   it("a deleted Service has its slices deleted (no garbage collector in servicenet)", async () => {

@@ -10,7 +10,7 @@ import type { Informer } from "../framework/informer.ts";
 import { metaNamespaceKey, splitMetaNamespaceKey } from "../framework/keys.ts";
 import { noopLogger, type Logger } from "../framework/logger.ts";
 import { RateLimitingQueue } from "../framework/work-queue.ts";
-import { podChanged, servicesForPods } from "../util/endpoint/pod.ts";
+import { podChanged, selectorMatches, servicesForPods } from "../util/endpoint/pod.ts";
 import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
 import { EndpointSliceTracker } from "./endpointslice-tracker.ts";
 import { reconcile } from "./reconciler.ts";
@@ -138,7 +138,9 @@ export class EndpointSliceController {
       return;
     }
     if (service.spec.type === "ExternalName" || service.spec.selector === undefined) return;
-    const pods = this.#d.pods.list().filter((p) => p.metadata.namespace === namespace);
+    // Only the selected pods, for the trigger times as upstream (and to keep syncs cheap).
+    const selector = service.spec.selector;
+    const pods = this.#d.pods.list().filter((p) => p.metadata.namespace === namespace && selectorMatches(selector, p.metadata.labels));
     const triggerTime = this.#triggers.compute(key, service, pods);
     const nodes = this.#d.nodes ? new Map(this.#d.nodes.list().map((n) => [n.metadata.name ?? "", n])) : undefined;
     const plan = reconcile({ service, pods, existingSlices: existing, nodes, maxEndpointsPerSlice: this.#d.maxEndpointsPerSlice, triggerTime });

@@ -1,0 +1,192 @@
+#!/usr/bin/env node
+// Pod-ready -> EndpointSlice latency with the real processes: the apiserver (servicenet-up.js on
+// SQLite, dual-stack) and the controller-manager (dist/cmd/controller-manager.js, all controllers).
+// S dual-stack Services x P pods each are created not ready before the controller-manager starts;
+// then every pod is made ready once (a status PUT, as a kubelet would), one change in flight: the
+// headline figures, S*P changes. Latency of one change = from the apiserver's response to the
+// status update until a watch on EndpointSlices has seen the pod's endpoint ready in the slices of
+// both families. A second, paced run (open loop at --rate changes/s) flips --paced pods back to
+// not ready (unmeasured) and then to ready, to show queueing. Writes bench/results-pod-ready-latency.json.
+//   node bench/pod-ready-latency.bench.mjs [--services 20] [--pods 50] [--paced 300] [--rate 20]
+// BENCH_CPU_PROF=DIR: both processes write V8 CPU profiles there; BENCH_CM_LOG=FILE: the
+// controller-manager's log is saved there.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { CoreV1Api, KubeConfig, Watch } from "@kubernetes/client-node";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../../..");
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? dflt : Number(process.argv[i + 1]);
+};
+const S = arg("services", 20);
+const P = arg("pods", 50);
+const PACED = arg("paced", 300);
+const RATE = arg("rate", 20);
+
+/** Spawns `node file args`, resolving once a stdout/stderr line matches `ready`. */
+function start(file, args, readyRe) {
+  const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...prof, file, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  // Cheap to read: the child's stderr is a pipe, which Node writes synchronously on Linux, so a
+  // slow reader here would stall the controller-manager and show up as latency.
+  const chunks = [];
+  let size = 0;
+  let ready = false;
+  let tail = "";
+  const seen = new Promise((resolve, reject) => {
+    const on = (d) => {
+      const text = d.toString();
+      if (size < 8e6) (chunks.push(text), (size += text.length));
+      if (!ready) {
+        tail = (tail + text).slice(-4096);
+        if (readyRe.test(tail)) (ready = true), resolve();
+      }
+    };
+    child.stdout.on("data", on);
+    child.stderr.on("data", on);
+    child.once("exit", (code) => reject(new Error(`${path.basename(file)} exited ${code}:\n${chunks.join("").slice(-3000)}`)));
+  });
+  seen.catch(() => {}); // after readiness an exit is expected (we stop it); before, main awaits it
+  return { child, seen, output: () => chunks.join("") };
+}
+
+const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+const round = (x) => Math.round(x * 100) / 100;
+
+/** Tracks, per pod name, in which families its endpoint is ready; resolves waiters when both are. */
+function sliceWatcher() {
+  const readyIn = new Map(); // pod -> Set(addressType)
+  const waiters = new Map(); // pod -> resolve
+  let lastEventAt = performance.now();
+  const onEvent = (_type, slice) => {
+    lastEventAt = performance.now();
+    for (const e of slice.endpoints ?? []) {
+      const pod = e.targetRef?.name;
+      if (pod === undefined) continue;
+      let fams = readyIn.get(pod);
+      if (fams === undefined) readyIn.set(pod, (fams = new Set()));
+      if (e.conditions?.ready === true) fams.add(slice.addressType);
+      else fams.delete(slice.addressType);
+      if (fams.size === 2) waiters.get(pod)?.(performance.now());
+    }
+  };
+  return {
+    onEvent,
+    /** Resolves with the time both families showed `pod` ready (now, if they already did). */
+    whenReady(pod) {
+      if (readyIn.get(pod)?.size === 2) return Promise.resolve(performance.now());
+      return new Promise((resolve) => waiters.set(pod, resolve));
+    },
+    /** Resolves once no slice event came for `ms`. */
+    async quiet(ms) {
+      while (performance.now() - lastEventAt < ms) await new Promise((r) => setTimeout(r, 100));
+    },
+  };
+}
+
+/** Runs `fn` over 0..n-1 with `limit` in flight. */
+async function pool(n, limit, fn) {
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < n) await fn(next++);
+  }));
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(tmpdir(), "servicenet-bench-cm-"));
+  const procs = [];
+  try {
+    const api = start(path.join(root, "packages/apiserver/dist/cmd/servicenet-up.js"), ["--port", "0", "--data-dir", path.join(dir, "state")], /servicenet ready/);
+    procs.push(api);
+    await api.seen;
+    const kubeconfig = path.join(dir, "state", "kubeconfig");
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const core = kc.makeApiClient(CoreV1Api);
+
+    // Set-up (unmeasured, before the controller-manager runs): Services and not-ready pods.
+    for (let s = 0; s < S; s++) {
+      await core.createNamespacedService({ namespace: "default", body: { metadata: { name: `svc-${s}` }, spec: { ipFamilyPolicy: "RequireDualStack", selector: { app: `svc-${s}` }, ports: [{ name: "http", port: 80, targetPort: 8080 }] } } });
+    }
+    const pods = [];
+    await pool(S * P, 16, async (i) => {
+      const name = `pod-${i}`;
+      const created = await core.createNamespacedPod({ namespace: "default", body: { metadata: { name, labels: { app: `svc-${i % S}` } }, spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] } } });
+      const v4 = `10.244.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+      created.status = { phase: "Running", podIP: v4, podIPs: [{ ip: v4 }, { ip: `fd00:10:244::${(i + 1).toString(16)}` }], conditions: [{ type: "Ready", status: "False" }] };
+      pods[i] = await core.replaceNamespacedPodStatus({ name, namespace: "default", body: created });
+    });
+
+    const w = sliceWatcher();
+    const req = await new Watch(kc).watch("/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", {}, w.onEvent, () => {});
+    const cm = start(path.join(root, "packages/controller-manager/dist/cmd/controller-manager.js"), ["--kubeconfig", kubeconfig], /"Caches are synced","controller":"endpointslice"/);
+    procs.push(cm);
+    await cm.seen;
+    await w.quiet(2000); // the initial slices (all endpoints not ready) are written
+
+    const setReady = async (i, ready) => {
+      const pod = pods[i];
+      pod.status.conditions = [{ type: "Ready", status: ready ? "True" : "False", lastTransitionTime: new Date() }];
+      const sent = performance.now();
+      pods[i] = await core.replaceNamespacedPodStatus({ name: pod.metadata.name, namespace: "default", body: pod });
+      const acked = performance.now();
+      if (!ready) return undefined;
+      const seen = await w.whenReady(pod.metadata.name);
+      return { fromAck: Math.max(0, seen - acked), fromSend: seen - sent };
+    };
+
+    // Headline: every pod made ready once, one change in flight.
+    const seq = [];
+    for (let i = 0; i < S * P; i++) seq.push(await setReady(i, true));
+    // Paced: the first PACED pods back to not ready (unmeasured), then ready again at RATE/s.
+    await pool(PACED, 4, (i) => setReady(i, false));
+    await w.quiet(2000);
+    const paced = [];
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: PACED }, (_, k) => new Promise((r) => setTimeout(r, (k * 1000) / RATE)).then(() => setReady(k, true)).then((x) => paced.push(x))),
+    );
+    const pacedSeconds = (performance.now() - t0) / 1000;
+    req.abort();
+    const retries = (cm.output().match(/"msg":"Error syncing, retrying"/g) ?? []).length;
+    console.log(`controller-manager: ${retries} sync retries logged`);
+    if (process.env.BENCH_CM_LOG) writeFileSync(process.env.BENCH_CM_LOG, cm.output());
+
+    const label = `pod ready -> EndpointSlice watch (sqlite, dual-stack, ${S} svc x ${P} pods)`;
+    const results = [];
+    const summarize = (name, rows) => {
+      const a = rows.map((r) => r.fromAck).sort((x, y) => x - y);
+      const fields = { p50: percentile(a, 0.5), p99: percentile(a, 0.99), max: a[a.length - 1], mean: a.reduce((s, x) => s + x, 0) / a.length };
+      for (const [metric, value] of Object.entries(fields)) results.push({ name: `${label} ${name}`, metric, value: round(value), unit: "ms" });
+      console.log(`${name}: ${rows.length} changes  p50 ${round(fields.p50)} ms  p99 ${round(fields.p99)} ms  max ${round(fields.max)} ms`);
+      return a;
+    };
+    const all = summarize("sequential", seq);
+    summarize(`paced ${RATE}/s`, paced);
+    results.push({ name: `${label} sequential`, metric: "changes", value: all.length, unit: "" });
+    const env = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "", loadavg1m: loadavg()[0], date: new Date().toISOString(), pacedSeconds: round(pacedSeconds), controllerManagerRetries: retries };
+    writeFileSync(path.join(here, "results-pod-ready-latency.json"), JSON.stringify({ env, results }, null, 2) + "\n");
+  } finally {
+    for (const p of procs.reverse()) {
+      if (p.child.exitCode === null) {
+        const exited = new Promise((r) => p.child.once("exit", r));
+        p.child.kill("SIGTERM");
+        await exited;
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
