@@ -8,7 +8,8 @@ import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { startApiServer } from "../controlplane/apiserver.ts";
 import { parseUpOptions, usage, type UpOptions } from "../controlplane/options.ts";
-import { parseServiceClusterIPRanges } from "../registry/core/service/index.ts";
+import { allocatorMode, formatFeatureGates } from "../features/kube-features.ts";
+import { serviceClusterIPRangesFor } from "../registry/core/rest/service-ip-allocators.ts";
 import type { StoreConfig } from "../storage/index.ts";
 
 function storageFor(o: UpOptions): StoreConfig {
@@ -29,19 +30,28 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(usage);
     return 0;
   }
-  const ranges = parseServiceClusterIPRanges(o.serviceClusterIPRanges.join(","));
-  if ("errors" in ranges) {
-    process.stderr.write(`servicenet: ${ranges.errors.join("; ")}\n`);
+  try {
+    serviceClusterIPRangesFor(o.serviceClusterIPRanges.join(","), allocatorMode(o.featureGates));
+  } catch (e) {
+    process.stderr.write(`servicenet: ${(e as Error).message}\n`);
     return 2;
   }
-  const api = await startApiServer({ storage: storageFor(o), dataDir: o.dataDir, tls: true, host: o.bindAddress, port: o.port, serviceClusterIPRange: o.serviceClusterIPRanges.join(",") });
+  const api = await startApiServer({
+    storage: storageFor(o),
+    dataDir: o.dataDir,
+    tls: true,
+    host: o.bindAddress,
+    port: o.port,
+    serviceClusterIPRange: o.serviceClusterIPRanges.join(","),
+    featureGates: o.featureGates,
+  });
   const kubeconfigPath = join(o.dataDir, "kubeconfig");
   writeFileSync(kubeconfigPath, api.kubeconfig(), { mode: 0o600 });
   const rel = relative(process.cwd(), kubeconfigPath) || kubeconfigPath;
   const ms = Math.round(performance.now() - started);
   const datastore = o.datastoreEndpoints.length > 0 ? `etcd ${o.datastoreEndpoints.join(",")}` : `sqlite ${join(o.dataDir, "state.db")}`;
   process.stdout.write(
-    `servicenet ready in ${ms} ms: apiserver ${api.url} (${datastore}, mode ${o.mode}, service CIDRs ${o.serviceClusterIPRanges.join(",")})\n` +
+    `servicenet ready in ${ms} ms: apiserver ${api.url} (${datastore}, mode ${o.mode}, service CIDRs ${o.serviceClusterIPRanges.join(",")}, allocator ${api.serviceAllocators.mode}: ${formatFeatureGates(o.featureGates)})\n` +
       `  kubeconfig: ${rel}\n  try: kubectl --kubeconfig ${rel} get svc -A\n`,
   );
   await new Promise<void>((resolve) => {

@@ -6,7 +6,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { StatusError } from "@servicenet/api";
-import { newAllocatorsFromFlags, reconcileKubernetesServiceIn } from "../registry/core/service/index.ts";
+import { defaultFeatureGates, type FeatureGates } from "../features/kube-features.ts";
+import { newServiceAllocators, type ServiceAllocators } from "../registry/core/rest/service-ip-allocators.ts";
+import { reconcileKubernetesServiceIn } from "../registry/core/service/index.ts";
+import { MetricsRegistry } from "../util/metrics/registry.ts";
+import { startServiceIPControllers, type ServiceIPControllers } from "./controller/service-ip-controllers.ts";
 import { parseTokenFile, type UserInfo } from "../server/auth.ts";
 import { startServer, type RunningServer } from "../server/server.ts";
 import { ensureServingCerts } from "../server/tls.ts";
@@ -32,6 +36,10 @@ export interface StartApiServerOptions {
   serviceClusterIPRange?: string;
   /** `--service-node-port-range`; default 30000-32767. */
   serviceNodePortRange?: string;
+  /** `--feature-gates`; default the 1.33 gates (IPAddress allocator with dual-write). */
+  featureGates?: FeatureGates;
+  /** Period of the ClusterIP/NodePort repair loops; upstream's is 3 min. */
+  repairIntervalMs?: number;
   log?: (line: string) => void;
 }
 
@@ -47,6 +55,9 @@ export interface ApiServer {
   caCert: string | undefined;
   store: Store;
   server: RunningServer;
+  /** The ClusterIP/NodePort allocators and their mode. */
+  serviceAllocators: ServiceAllocators;
+  metrics: MetricsRegistry;
   /** A kubeconfig for this server. */
   kubeconfig(): string;
   close(): Promise<void>;
@@ -96,16 +107,29 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
   if (useTLS && !o.dataDir) throw new Error("startApiServer: tls needs a dataDir for its certificates");
   const certs = useTLS ? ensureServingCerts(o.pkiDir ?? join(o.dataDir!, "pki")) : undefined;
   const tokens = o.auth === false ? undefined : loadOrCreateToken(o.dataDir, o.token);
-  const { alloc } = newAllocatorsFromFlags({
-    serviceClusterIPRange: o.serviceClusterIPRange ?? defaultServiceClusterIPRange,
-    ...(o.serviceNodePortRange ? { serviceNodePortRange: o.serviceNodePortRange } : {}),
-  });
+  const metrics = new MetricsRegistry();
+  const logLine = (level: string, msg: string, fields?: Record<string, unknown>) => o.log?.(JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields }));
+  let sa: ServiceAllocators;
+  try {
+    sa = await newServiceAllocators({
+      store,
+      serviceClusterIPRange: o.serviceClusterIPRange ?? defaultServiceClusterIPRange,
+      ...(o.serviceNodePortRange ? { serviceNodePortRange: o.serviceNodePortRange } : {}),
+      featureGates: o.featureGates ?? defaultFeatureGates,
+      metrics,
+      log: logLine,
+    });
+  } catch (e) {
+    if (owned) await store.close();
+    throw e;
+  }
   let ready = false;
   let server: RunningServer;
   try {
     server = await startServer({
       store,
-      serviceAllocators: alloc,
+      serviceAllocators: sa.allocators,
+      metricsRegistry: metrics,
       ...(tokens ? { tokens } : {}),
       ...(certs ? { tls: { key: certs.key, cert: certs.cert } } : {}),
       ...(o.host ? { host: o.host } : {}),
@@ -114,11 +138,27 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(o.log ? { log: o.log } : {}),
     });
   } catch (e) {
+    sa.stop();
     if (owned) await store.close();
     throw e;
   }
-  await bootstrap(server);
-  await reconcileKubernetesServiceIn(server.registry.stores, { port: server.port });
+  let hooks: ServiceIPControllers;
+  try {
+    await bootstrap(server);
+    hooks = await startServiceIPControllers({
+      store,
+      allocators: sa,
+      metrics,
+      ...(o.repairIntervalMs !== undefined ? { repairIntervalMs: o.repairIntervalMs } : {}),
+      log: (msg) => logLine("info", msg),
+    });
+    await reconcileKubernetesServiceIn(server.registry.stores, { port: server.port });
+  } catch (e) {
+    await server.close();
+    sa.stop();
+    if (owned) await store.close();
+    throw e;
+  }
   ready = true;
   return {
     url: server.url,
@@ -127,9 +167,13 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     caCert: certs?.caCert,
     store,
     server,
+    serviceAllocators: sa,
+    metrics,
     kubeconfig: () => kubeconfigText({ server: server.url, token: tokens?.primary ?? "", ...(certs ? { caCert: certs.caCert } : {}) }),
     close: async () => {
+      hooks.stop();
       await server.close();
+      sa.stop();
       if (owned) await store.close();
     },
   };

@@ -2,6 +2,7 @@
  * `servicenet up` flags, parsed and validated (kube-apiserver's names where one exists).
  */
 import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR } from "@servicenet/api";
+import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from "../features/kube-features.ts";
 
 export const clusterModes = ["v4", "v6", "v4v6", "v6v4"] as const;
 export type ClusterMode = (typeof clusterModes)[number];
@@ -18,6 +19,8 @@ export interface UpOptions {
   port: number;
   bindAddress: string;
   dataDir: string;
+  /** `--feature-gates`, over the 1.33 defaults. */
+  featureGates: FeatureGates;
   help: boolean;
 }
 
@@ -29,6 +32,8 @@ export const usage = `Usage: servicenet up [flags]
   --port <n>                          HTTPS port (default ${defaultPort}; 0 picks a free one)
   --bind-address <ip>                 listen address (default 127.0.0.1)
   --data-dir <dir>                    state directory (default ./.servicenet)
+  --feature-gates <A=bool,...>        MultiCIDRServiceAllocator (default true) and
+                                      DisableAllocatorDualWrite (default false), as Kubernetes 1.33
 `;
 
 /** Orders and filters ranges by family for the mode; throws when the mode cannot be met. */
@@ -69,7 +74,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
       help = true;
       continue;
     }
-    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--port", "--bind-address", "--data-dir"].includes(a)) throw new Error(`unknown flag: ${a}`);
+    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--port", "--bind-address", "--data-dir", "--feature-gates"].includes(a)) throw new Error(`unknown flag: ${a}`);
     raw[a.slice(2)] = value(args, i, a);
     i++;
   }
@@ -89,6 +94,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     port,
     bindAddress: raw["bind-address"] ?? "127.0.0.1",
     dataDir: raw["data-dir"] ?? ".servicenet",
+    featureGates: raw["feature-gates"] !== undefined ? parseFeatureGates(raw["feature-gates"]) : { ...defaultFeatureGates },
     help,
   };
 }

@@ -149,8 +149,12 @@ spec:
   parentRef: {group: "", resource: services, namespace: default, name: alpha}
 `;
     expect((await s.kubectl(["create", "-f", "-"], { input: docs })).stdout).toBe("servicecidr.networking.k8s.io/extra created\nipaddress.networking.k8s.io/10.200.0.5 created\n");
-    expect((await s.kubectl(["get", "servicecidr"])).stdout).toMatch(/^NAME\s+CIDRS\s+AGE\nextra\s+10\.200\.0\.0\/24\s+\d+s\n$/);
-    expect((await s.kubectl(["get", "ipaddress"])).stdout).toMatch(/^NAME\s+PARENTREF\n10\.200\.0\.5\s+services\/default\/alpha\n$/);
+    // The default ServiceCIDR comes from the flags; every Service's ClusterIP has its IPAddress.
+    expect((await s.kubectl(["get", "servicecidr"])).stdout).toMatch(/^NAME\s+CIDRS\s+AGE\nextra\s+10\.200\.0\.0\/24\s+\d+s\nkubernetes\s+10\.96\.0\.0\/16,fd00:10:96::\/112\s+\d+[sm]\n$/);
+    const ips = (await s.kubectl(["get", "ipaddress"])).stdout;
+    expect(ips).toMatch(/^NAME\s+PARENTREF\n/);
+    expect(ips).toMatch(/^10\.200\.0\.5\s+services\/default\/alpha$/m);
+    expect(ips).toMatch(/^10\.96\.0\.1\s+services\/default\/kubernetes$/m);
     const cidr = await s.kubectl(["describe", "servicecidr", "extra"]);
     expect(cidr.stdout).toMatch(/^Name:\s+extra\n/);
     expect(cidr.stdout).toMatch(/^CIDRs:\s+10\.200\.0\.0\/24$/m);

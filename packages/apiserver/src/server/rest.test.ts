@@ -30,7 +30,10 @@ describe("REST semantics", () => {
 
   it("keeps an object with finalizers until the last one is removed", async () => {
     const base = "/apis/networking.k8s.io/v1/servicecidrs";
-    expect((await post(base, { metadata: { name: "extra", finalizers: ["example.com/keep"] }, spec: { cidrs: ["10.100.0.0/24"] } })).status).toBe(201);
+    const created = await post(base, { metadata: { name: "extra", finalizers: ["example.com/keep"] }, spec: { cidrs: ["10.100.0.0/24"] } });
+    expect(created.status).toBe(201);
+    // The apiserver protects every ServiceCIDR from the start (the controller-manager lifts it).
+    expect((created.json() as Obj).metadata["finalizers"]).toEqual(["example.com/keep", "networking.k8s.io/service-cidr-finalizer"]);
     const del = await s.request(`${base}/extra`, { method: "DELETE" });
     expect(del.status).toBe(202);
     const marked = (await get(`${base}/extra`)).json() as Obj;
@@ -75,7 +78,10 @@ describe("REST semantics", () => {
     const table = (await get("/apis/networking.k8s.io/v1/servicecidrs?includeObject=None", { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io" })).json() as { kind: string; columnDefinitions: { name: string }[]; rows: { cells: unknown[]; object?: unknown }[] };
     expect(table.kind).toBe("Table");
     expect(table.columnDefinitions.map((c) => c.name)).toEqual(["Name", "CIDRs", "Age"]);
-    expect(table.rows[0]?.cells.slice(0, 2)).toEqual(["st", "10.101.0.0/24"]);
+    expect(table.rows.map((r) => r.cells.slice(0, 2))).toEqual([
+      ["kubernetes", "10.96.0.0/16,fd00:10:96::/112"],
+      ["st", "10.101.0.0/24"],
+    ]);
     expect(table.rows[0]?.object).toBeUndefined();
     const partial = (await get("/api/v1/namespaces", { Accept: "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io" })).json() as { kind: string };
     expect(partial.kind).toBe("PartialObjectMetadataList");

@@ -1,5 +1,12 @@
-/** ServiceCIDR REST strategy (pkg/registry/networking/servicecidr/strategy.go). */
-import { validateServiceCIDR, validateServiceCIDRStatusUpdate, validateServiceCIDRUpdate, type ServiceCIDRShape } from "@servicenet/api";
+/**
+ * ServiceCIDR REST strategy (pkg/registry/networking/servicecidr/strategy.go).
+ *
+ * Deviation: the protection finalizer is added here on create. Upstream the controller-manager's
+ * ServiceCIDR controller adds it on the add event, which leaves a window (or, without a
+ * controller-manager, forever) in which a DELETE removes a ServiceCIDR whose IPs are in use.
+ * The controller-manager still removes it once nothing blocks the deletion.
+ */
+import { serviceCIDRProtectionFinalizer, validateServiceCIDR, validateServiceCIDRStatusUpdate, validateServiceCIDRUpdate, type ServiceCIDRShape } from "@servicenet/api";
 import type { KubeObject } from "../../../storage/index.ts";
 import { keepStatus, resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 
@@ -16,6 +23,8 @@ export const serviceCIDRStrategy: RESTStrategy = {
   allowUnconditionalUpdate: true,
   prepareForCreate: (o) => {
     o["status"] = {};
+    const finalizers = (o.metadata["finalizers"] as string[] | undefined) ?? [];
+    if (!finalizers.includes(serviceCIDRProtectionFinalizer)) o.metadata["finalizers"] = [...finalizers, serviceCIDRProtectionFinalizer];
   },
   prepareForUpdate: keepStatus,
   validate: (o) => validateServiceCIDR(asCIDR(o)),

@@ -32,6 +32,12 @@ export interface AllocatorsOptions {
   validateClusterIPsRelatedFields?: (svc: ServiceView) => FieldError[];
   /** Log sink for best-effort cleanup failures; defaults to console.warn for warnings and errors. */
   log?: AllocLogger;
+  /**
+   * Which allocators the registry fills from the stored Services at start: true (default) for
+   * in-memory ones, false for those that keep their state in storage (RangeAllocation bitmaps,
+   * IPAddress objects), which repair loops reconcile instead.
+   */
+  restoreFromServices?: { clusterIPs: boolean; nodePorts: boolean };
 }
 
 const defaultLog: AllocLogger = (level, msg, fields) => {
@@ -43,6 +49,7 @@ export class Allocators {
   readonly serviceIPAllocatorsByFamily: ReadonlyMap<IPFamily, IPAllocator>;
   readonly defaultServiceIPFamily: IPFamily;
   readonly serviceNodePorts: PortAllocatorInterface;
+  readonly restoreFromServices: { clusterIPs: boolean; nodePorts: boolean };
   readonly #families: IPFamilyContext;
   readonly #ips: ClusterIPContext;
   readonly #log: AllocLogger;
@@ -54,6 +61,7 @@ export class Allocators {
     this.serviceIPAllocatorsByFamily = opts.serviceIPAllocatorsByFamily;
     this.defaultServiceIPFamily = opts.defaultServiceIPFamily;
     this.serviceNodePorts = opts.serviceNodePorts;
+    this.restoreFromServices = opts.restoreFromServices ?? { clusterIPs: true, nodePorts: true };
     this.#log = opts.log ?? defaultLog;
     this.#families = {
       configuredFamilies: new Set(opts.serviceIPAllocatorsByFamily.keys()),

@@ -63,6 +63,8 @@ export class ServiceREST extends GenericStore {
    */
   async init(): Promise<RestoreReport> {
     if (this.#restored) return this.#restored;
+    const what = this.allocators.restoreFromServices;
+    if (!what.clusterIPs && !what.nodePorts) return (this.#restored = { clusterIPs: 0, nodePorts: 0, skipped: 0 });
     const { items } = await super.list(undefined, {});
     this.#restored = await restoreServiceAllocations(this.allocators, items.map((o) => asView(this.decorate(o))), this.#log);
     return this.#restored;

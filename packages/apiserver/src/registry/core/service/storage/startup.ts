@@ -77,8 +77,8 @@ async function restoreNodePorts(alloc: Allocators, svc: ServiceView, log: AllocL
 export async function restoreServiceAllocations(alloc: Allocators, services: readonly ServiceView[], log: AllocLogger): Promise<RestoreReport> {
   const report: RestoreReport = { clusterIPs: 0, nodePorts: 0, skipped: 0 };
   for (const svc of services) {
-    const [ips, ipSkipped] = await restoreClusterIPs(alloc, svc, log);
-    const [ports, portSkipped] = await restoreNodePorts(alloc, svc, log);
+    const [ips, ipSkipped] = alloc.restoreFromServices.clusterIPs ? await restoreClusterIPs(alloc, svc, log) : [0, 0];
+    const [ports, portSkipped] = alloc.restoreFromServices.nodePorts ? await restoreNodePorts(alloc, svc, log) : [0, 0];
     report.clusterIPs += ips;
     report.nodePorts += ports;
     report.skipped += ipSkipped + portSkipped;
