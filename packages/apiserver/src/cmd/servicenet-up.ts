@@ -44,6 +44,7 @@ async function main(argv: readonly string[]): Promise<number> {
     port: o.port,
     serviceClusterIPRange: o.serviceClusterIPRanges.join(","),
     featureGates: o.featureGates,
+    repairIntervalMs: o.repairIntervalMs,
   });
   const kubeconfigPath = join(o.dataDir, "kubeconfig");
   writeFileSync(kubeconfigPath, api.kubeconfig(), { mode: 0o600 });

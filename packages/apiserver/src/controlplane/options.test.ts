@@ -29,7 +29,16 @@ describe("servicenet up flags", () => {
     [["--port", "70000"], "invalid port"],
     [["--bogus"], "unknown flag: --bogus"],
     [["--port"], "flag --port needs a value"],
+    [["--feature-gates", "Foo=true"], "unrecognized feature gate: Foo"],
+    [["--feature-gates", "DisableAllocatorDualWrite=maybe"], "invalid value of DisableAllocatorDualWrite=maybe"],
+    [["--repair-interval", "3 minutes"], '--repair-interval: invalid duration "3 minutes"'],
   ])("rejects %j", (argv, msg) => {
     expect(() => parseUpOptions(argv)).toThrowError(msg);
+  });
+
+  it("takes --feature-gates over the 1.33 defaults and --repair-interval as a Go duration", () => {
+    expect(parseUpOptions([])).toMatchObject({ featureGates: { MultiCIDRServiceAllocator: true, DisableAllocatorDualWrite: false }, repairIntervalMs: 180_000 });
+    expect(parseUpOptions(["--feature-gates=MultiCIDRServiceAllocator=false", "--repair-interval", "1m30s"])).toMatchObject({ featureGates: { MultiCIDRServiceAllocator: false }, repairIntervalMs: 90_000 });
+    expect(parseUpOptions(["--repair-interval", "500ms"]).repairIntervalMs).toBe(500);
   });
 });

@@ -21,6 +21,8 @@ export interface UpOptions {
   dataDir: string;
   /** `--feature-gates`, over the 1.33 defaults. */
   featureGates: FeatureGates;
+  /** `--repair-interval` in ms: period of the ClusterIP/NodePort repair loops (upstream fixes 3 min). */
+  repairIntervalMs: number;
   help: boolean;
 }
 
@@ -34,6 +36,7 @@ export const usage = `Usage: servicenet up [flags]
   --data-dir <dir>                    state directory (default ./.servicenet)
   --feature-gates <A=bool,...>        MultiCIDRServiceAllocator (default true) and
                                       DisableAllocatorDualWrite (default false), as Kubernetes 1.33
+  --repair-interval <duration>        period of the ClusterIP and NodePort repair loops (default 3m)
 `;
 
 /** Orders and filters ranges by family for the mode; throws when the mode cannot be met. */
@@ -74,7 +77,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
       help = true;
       continue;
     }
-    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--port", "--bind-address", "--data-dir", "--feature-gates"].includes(a)) throw new Error(`unknown flag: ${a}`);
+    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--port", "--bind-address", "--data-dir", "--feature-gates", "--repair-interval"].includes(a)) throw new Error(`unknown flag: ${a}`);
     raw[a.slice(2)] = value(args, i, a);
     i++;
   }
@@ -95,6 +98,21 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     bindAddress: raw["bind-address"] ?? "127.0.0.1",
     dataDir: raw["data-dir"] ?? ".servicenet",
     featureGates: raw["feature-gates"] !== undefined ? parseFeatureGates(raw["feature-gates"]) : { ...defaultFeatureGates },
+    repairIntervalMs: raw["repair-interval"] !== undefined ? parseDurationMs(raw["repair-interval"], "--repair-interval") : 3 * 60_000,
     help,
   };
+}
+
+/** A Go-style duration ("500ms", "10s", "3m", "1h30m") in milliseconds; throws naming `flag`. */
+export function parseDurationMs(text: string, flag: string): number {
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
+  let total = 0;
+  let end = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    total += Number(m[1]) * units[m[2]!]!;
+    end = re.lastIndex;
+  }
+  if (text === "" || end !== text.length || total <= 0) throw new Error(`${flag}: invalid duration ${JSON.stringify(text)} (e.g. 30s, 3m)`);
+  return total;
 }
