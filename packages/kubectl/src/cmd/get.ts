@@ -126,7 +126,7 @@ export async function runGet(ctx: Context): Promise<number> {
 }
 
 /** One table from several single-object tables (same kind, so the same columns). */
-function mergeTables(tables: Table[]): Table | undefined {
+export function mergeTables(tables: Table[]): Table | undefined {
   const [first, ...rest] = tables;
   if (first === undefined) return undefined;
   if (first.kind !== "Table") throw new CLIError("error: the server did not return a Table for an as=Table request");

@@ -160,7 +160,11 @@ describe("get -w", () => {
     );
   });
 
-  it("refuses several names", async () => {
-    expect((await run(["get", "svc", "a", "b", "-w"])).stderr).toBe("error: watch is only supported on individual resources and resource collections, but 2 resources were found\n");
+  it("prints several names, then refuses to watch them", async () => {
+    const svc = (name: string) => ({ apiVersion: "v1", kind: "Service", metadata: { name, namespace: "default", creationTimestamp: new Date().toISOString() }, spec: { type: "ClusterIP", clusterIP: "10.0.0.1", ports: [{ port: 80, protocol: "TCP" }] } });
+    api.setObjects([svc("a"), svc("bb")] as KubeObject[]);
+    const r = await run(["get", "svc", "a", "bb", "-w"]);
+    expect(r.stdout.split("\n").map((l) => l.split(" ")[0])).toEqual(["NAME", "a", "bb", ""]);
+    expect(r).toMatchObject({ code: 1, stderr: "error: you may only watch a single resource or type of resource at a time\n" });
   });
 });

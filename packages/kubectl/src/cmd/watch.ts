@@ -10,7 +10,7 @@ import type { Table } from "../printers/table.ts";
 import type { KubeObject } from "../types.ts";
 import { tableAccept, type WatchEvent } from "./client.ts";
 import { APIError, CLIError, statusErrorMessage, type Status } from "./errors.ts";
-import { collectionPath, printJSON, sortKeys, toKubectlYAML, withoutManagedFields } from "./get.ts";
+import { collectionPath, mergeTables, printJSON, sortKeys, toKubectlYAML, withoutManagedFields } from "./get.ts";
 import type { Context } from "./io.ts";
 import type { Resource } from "./resources.ts";
 
@@ -49,11 +49,19 @@ function withQuery(path: string, params: Record<string, string>): string {
 
 /** Runs the watch; returns the exit code when the server ends the stream or the signal aborts it. */
 export async function runWatch(ctx: Context, r: Resource, ns: string | undefined, names: string[]): Promise<number> {
-  if (names.length > 1) throw new CLIError(`error: watch is only supported on individual resources and resource collections, but ${names.length} resources were found`);
   const name = names[0];
   const human = ctx.args.output !== "json" && ctx.args.output !== "yaml";
   const accept = human ? tableAccept : "application/json";
   const printer = human ? humanPrinter(ctx, r) : objectPrinter(ctx);
+  if (names.length > 1) {
+    // kubectl 1.33 prints the named objects, then refuses to watch them.
+    if (!ctx.args.watchOnly) {
+      const got: unknown[] = [];
+      for (const n of names) got.push(await ctx.client.get(collectionPath(ctx, r, ns, n), accept));
+      printer.initial(human ? (mergeTables(got as Table[]) as Table) : (got as KubeObject[]));
+    }
+    throw new CLIError("error: you may only watch a single resource or type of resource at a time");
+  }
 
   const got = await ctx.client.get<Table & { items?: KubeObject[]; metadata?: { resourceVersion?: string } }>(collectionPath(ctx, r, ns, name), accept);
   if (!ctx.args.watchOnly) printer.initial(human ? got : name !== undefined ? [got as KubeObject] : (got.items ?? []));
