@@ -201,7 +201,11 @@ export class GenericStore {
   }
 
   private async reallyDelete(key: string, current: KubeObject, p: DeleteParams): Promise<KubeObject> {
-    if (this.config.beforeDelete && !p.dryRun) await this.config.beforeDelete(current);
+    if (this.config.beforeDelete && !p.dryRun) {
+      // Preconditions first (as a dry run): a delete that fails them must not have emptied a namespace.
+      if (p.preconditions) await this.store.delete(key, { preconditions: p.preconditions, dryRun: true, cachedExisting: current });
+      await this.config.beforeDelete(current);
+    }
     return this.store.delete(key, {
       ...(p.preconditions ? { preconditions: p.preconditions } : {}),
       ...(p.dryRun ? { dryRun: true } : {}),

@@ -6,6 +6,7 @@
  * everything the Service held (AfterDelete); every object read is decorated with
  * defaultOnReadService so legacy objects show ipFamilies/ipFamilyPolicy.
  */
+import { field, StatusError } from "@servicenet/api";
 import type { KubeObject, ListResult, Store, WatchEvent } from "../../../../storage/index.ts";
 import { GenericStore, type GenericStoreConfig } from "../../../generic/store.ts";
 import type { DeleteParams, DeleteResult, ListParams, UpdatedObjectInfo, UpdateParams, UpdateResult, WatchParams, WriteParams } from "../../../generic/options.ts";
@@ -101,6 +102,8 @@ export class ServiceREST extends GenericStore {
   /** BeginCreate: normalise and allocate, then the generic create; commit on success, revert on any error. */
   override async create(namespace: string | undefined, obj: KubeObject, p: WriteParams = {}): Promise<KubeObject> {
     this.initCreateMetadata(obj, namespace);
+    // Upstream validates before it allocates; the IPAddress allocator needs the name for parentRef.
+    if (!obj.metadata.name) throw StatusError.invalid({ group: "", kind: "Service" }, "", [field.required("metadata.name", "name or generateName is required")]);
     const txn = await this.beginCreate(obj, p.dryRun === true);
     let out: KubeObject;
     try {
