@@ -105,11 +105,21 @@ describe.skipIf(!haveKubectl())("kubectl 1.33 vs servicenet-kubectl on the real 
 
   it("describe and get NAME of every object", async () => {
     const started = Date.now();
-    for (const [kind, namespace, name] of await everyObject()) {
+    const queue = (await everyObject()).flatMap(([kind, namespace, name]) => {
       const nsArgs = namespace === undefined ? [] : ["-n", namespace];
-      if (kinds.find((k) => k[0] === kind)?.[2]) await compare(["describe", kind, name, ...nsArgs]);
-      await compare(["get", kind, name, ...nsArgs]);
-    }
+      const describable = kinds.find((k) => k[0] === kind)?.[2] === true;
+      return [...(describable ? [["describe", kind, name, ...nsArgs]] : []), ["get", kind, name, ...nsArgs]];
+    });
+    // Two pairs at a time (each pair still runs its two CLIs back to back); failures are collected
+    // so one bad object does not hide the others.
+    const failures: string[] = [];
+    const worker = async () => {
+      for (let argv = queue.shift(); argv !== undefined; argv = queue.shift()) {
+        await compare(argv).catch((e: unknown) => failures.push(e instanceof Error ? e.message : String(e)));
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    expect(failures).toEqual([]);
     console.log(`kubectl e2e: describe/get per object in ${Date.now() - started} ms`);
   });
 
