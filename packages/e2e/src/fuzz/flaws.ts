@@ -150,7 +150,7 @@ export function flawDelete(rng: Rng, d: Draft, t: Target, collection: boolean): 
     },
   };
   if (collection) {
-    fns["selector"] = () => d.params.push(param(rng.pick(["labelSelector", "fieldSelector"]), rng.pick(["a in (", "!!", "spec.foo=1", "=", "a==b==c"])));
+    fns["selector"] = () => d.params.push(rng.chance(0.5) ? param("labelSelector", rng.pick(["a in (", "!!", "=", "a b", "x/y/z=1"])) : param("fieldSelector", rng.pick(["spec.foo=1", "=", "bogus.field=x"])));
   } else if (t.exists) {
     fns["uidPrecondition"] = () => {
       d.headers["Content-Type"] = "application/json";
