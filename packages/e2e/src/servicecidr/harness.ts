@@ -1,0 +1,169 @@
+/**
+ * Harness of the KEP-1880 suites (upstream test/integration/servicecidr): in-process apiservers in a
+ * chosen allocator mode on a shared open Store (memory or a temp SQLite file), a small JSON client
+ * over plain HTTP with the bearer token, and the controller-manager as a child process when a test
+ * needs ServiceCIDR Ready conditions and finalizer removal.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createStore, featureGatesForMode, startApiServer, type AllocatorMode, type ApiServer, type FeatureGates, type Store } from "@servicenet/apiserver";
+
+/** A decoded Kubernetes JSON object (the suites read fields ad hoc). */
+export type Json = any;
+
+/** The three allocator modes, in the order the suites run them. */
+export const allModes: readonly AllocatorMode[] = ["bitmap", "dual-write", "ipaddress"];
+/** The modes with IPAddress objects and ServiceCIDRs (MultiCIDRServiceAllocator on). */
+export const ipAddressModes: readonly AllocatorMode[] = ["dual-write", "ipaddress"];
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+export const apiserverBin = path.join(root, "packages/apiserver/dist/cmd/servicenet-up.js");
+const controllerManagerBin = path.join(root, "packages/controller-manager/dist/cmd/controller-manager.js");
+
+const token = "servicecidr-e2e-token";
+
+/** One HTTP answer. */
+export interface Reply {
+  status: number;
+  body: Json;
+}
+
+/** An in-process apiserver and a client for it. */
+export interface TestApi {
+  api: ApiServer;
+  url: string;
+  call(method: string, path: string, body?: unknown, contentType?: string): Promise<Reply>;
+  /** Like call, but throws unless the status is 2xx. */
+  must(method: string, path: string, body?: unknown, contentType?: string): Promise<Json>;
+  /** A kubeconfig file for this server (for the controller-manager). */
+  kubeconfigFile(): string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** An open store shared with other apiservers; default a fresh memory store owned by the server. */
+  store?: Store;
+  mode?: AllocatorMode;
+  featureGates?: FeatureGates;
+  /** `--service-cluster-ip-range`. */
+  range: string;
+  repairIntervalMs?: number;
+}
+
+/** Starts an apiserver over plain HTTP (token auth on) in `mode`. */
+export async function startApi(o: StartOptions): Promise<TestApi> {
+  const api = await startApiServer({
+    storage: o.store ?? { backend: "memory" },
+    tls: false,
+    token,
+    port: 0,
+    serviceClusterIPRange: o.range,
+    featureGates: o.featureGates ?? featureGatesForMode(o.mode ?? "dual-write"),
+    ...(o.repairIntervalMs !== undefined ? { repairIntervalMs: o.repairIntervalMs } : {}),
+  });
+  const call = async (method: string, p: string, body?: unknown, contentType = "application/json"): Promise<Reply> => {
+    const res = await fetch(`${api.url}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body !== undefined ? { "content-type": contentType } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    let parsed: Json = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // watch streams and plain-text answers stay text
+    }
+    return { status: res.status, body: parsed };
+  };
+  let kcDir: string | undefined;
+  return {
+    api,
+    url: api.url,
+    call,
+    async must(method, p, body, contentType) {
+      const r = await call(method, p, body, contentType);
+      if (r.status < 200 || r.status > 299) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body;
+    },
+    kubeconfigFile() {
+      kcDir ??= mkdtempSync(path.join(tmpdir(), "servicenet-servicecidr-"));
+      const file = path.join(kcDir, "kubeconfig");
+      // client-node refuses plain http unless TLS verification is marked as skipped.
+      writeFileSync(file, api.kubeconfig().replace(/^(\s+)server: (http:.*)$/m, "$1server: $2\n$1insecure-skip-tls-verify: true"));
+      return file;
+    },
+    async close() {
+      await api.close();
+      if (kcDir) rmSync(kcDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A SQLite store in a temp dir (for restarts across "processes" on one file), or memory. */
+export async function openStore(kind: "memory" | "sqlite" = "memory"): Promise<{ store: Store; close(): Promise<void> }> {
+  if (kind === "memory") {
+    const store = await createStore({ backend: "memory" });
+    return { store, close: () => store.close() };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "servicenet-servicecidr-db-"));
+  const store = await createStore({ backend: "sqlite", path: path.join(dir, "state.db") });
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The controller-manager child process (servicecidr controller only). */
+export interface ControllerManager {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves once the ServiceCIDR controller's caches are synced (slow to start on a loaded machine). */
+  synced(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts `controller-manager.js --kubeconfig <file> --controllers servicecidr`. */
+export function startControllerManager(kubeconfigFile: string): ControllerManager {
+  const child = spawn(process.execPath, [controllerManagerBin, "--kubeconfig", kubeconfigFile, "--controllers", "servicecidr"], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    child,
+    output: () => out,
+    synced: async (timeoutMs = 60_000) => {
+      await eventually("controller-manager synced", async () => {
+        if (child.exitCode !== null) throw new Error(`controller-manager exited ${child.exitCode}: ${out}`);
+        return /"msg":"Caches are synced","controller":"service-cidr-controller"/.test(out);
+      }, timeoutMs);
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** Polls `probe` every 100 ms until it returns a value other than undefined/false. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`${what}: not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
