@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createStore, featureGatesForMode, startApiServer, type AllocatorMode, type ApiServer, type FeatureGates, type Store } from "@servicenet/apiserver";
+import { createStore, featureGatesForMode, startApiServer, type AllocatorMode, type ApiServer, type FeatureGates, type Store, type StoreConfig } from "@servicenet/apiserver";
 
 /** A decoded Kubernetes JSON object (the suites read fields ad hoc). */
 export type Json = any;
@@ -44,8 +44,8 @@ export interface TestApi {
 }
 
 export interface StartOptions {
-  /** An open store shared with other apiservers; default a fresh memory store owned by the server. */
-  store?: Store;
+  /** An open store shared with other apiservers, or a config the server opens and closes (a restart); default a fresh memory store. */
+  store?: Store | StoreConfig;
   mode?: AllocatorMode;
   featureGates?: FeatureGates;
   /** `--service-cluster-ip-range`. */
@@ -103,7 +103,13 @@ export async function startApi(o: StartOptions): Promise<TestApi> {
   };
 }
 
-/** A SQLite store in a temp dir (for restarts across "processes" on one file), or memory. */
+/** A temp SQLite file: each apiserver given `config` opens and closes it, as a restarted process would. */
+export function sqliteFile(): { config: StoreConfig; remove(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), "servicenet-servicecidr-db-"));
+  return { config: { backend: "sqlite", path: path.join(dir, "state.db") }, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** An open memory or SQLite store to share between in-process apiservers. */
 export async function openStore(kind: "memory" | "sqlite" = "memory"): Promise<{ store: Store; close(): Promise<void> }> {
   if (kind === "memory") {
     const store = await createStore({ backend: "memory" });
