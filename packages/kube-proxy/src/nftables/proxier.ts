@@ -50,8 +50,6 @@ export interface NftablesSyncResult extends ChunkedText {
 interface RenderedService {
   readonly svc: ServicePortInfo;
   readonly eps: readonly Endpoint[];
-  /** Per-service chains and affinity sets it uses; affinity sets are the names starting "affinity-". */
-  readonly names: Set<string>;
   readonly elements: readonly Element[];
   readonly chainCount: number;
   readonly noLocalInternal: boolean;
@@ -108,12 +106,18 @@ export class NftablesProxier extends BaseProxier {
       if (fresh) {
         const { rendered, objs } = this.#renderService(svc, eps);
         r = rendered;
-        if (old !== undefined) for (const n of old.names) if (!r.names.has(n)) unused.add(n);
-        // Only names that were or are about to become stale matter for the stale bookkeeping.
-        if (this.#stale.size > 0 || unused.size > 0) for (const n of r.names) if (this.#stale.has(n) || unused.has(n)) used.add(n);
+        // Names are not kept per service (110k strings surviving every sync cost GC time); a
+        // changed service's previous names come from rendering its previous inputs again.
+        const oldNames = old === undefined ? undefined : this.#namesOf(old);
+        if (oldNames !== undefined || this.#stale.size > 0 || unused.size > 0) {
+          const names = namesOf(objs);
+          if (oldNames !== undefined) for (const n of oldNames) if (!names.has(n)) unused.add(n);
+          // Only names that were or are about to become stale matter for the stale bookkeeping.
+          if (this.#stale.size > 0 || unused.size > 0) for (const n of names) if (this.#stale.has(n) || unused.has(n)) used.add(n);
+        }
         if (!full) {
           diffElements(t, old?.elements ?? [], r.elements, deletes, adds);
-          chainsWritten += this.#writeService(tx, objs, old);
+          chainsWritten += this.#writeService(tx, objs, oldNames);
         }
         this.#rendered.set(key, r);
       }
@@ -128,7 +132,7 @@ export class NftablesProxier extends BaseProxier {
     }
     for (const [key, r] of this.#rendered) {
       if (this.svcPortMap.has(key)) continue;
-      for (const n of r.names) unused.add(n);
+      for (const n of this.#namesOf(r)) unused.add(n);
       if (!full) diffElements(t, r.elements, [], deletes, adds);
       this.#rendered.delete(key);
     }
@@ -156,10 +160,14 @@ export class NftablesProxier extends BaseProxier {
     this.markSynced(result.full);
   }
 
-  /** Renders one service port; `objs` (chains with their rules) is only kept for this sync's partial write. */
-  #renderService(svc: ServicePortInfo, eps: readonly Endpoint[]): { rendered: RenderedService; objs: ServiceObjects } {
+  /** The chains and affinity sets `r` uses (its inputs rendered again: names depend on nothing else). */
+  #namesOf(r: RenderedService): Set<string> {
+    return namesOf(this.#objects(r.svc, r.eps));
+  }
+
+  #objects(svc: ServicePortInfo, eps: readonly Endpoint[]): ServiceObjects {
     const proto = svc.protocol.toLowerCase();
-    const objs = serviceObjects(
+    return serviceObjects(
       {
         ip: this.#fam.ip,
         addrType: this.#fam.addrType,
@@ -173,7 +181,11 @@ export class NftablesProxier extends BaseProxier {
       svc,
       eps,
     );
-    const names = new Set([...objs.affinitySets.map((s) => s.name), ...objs.chainOrder]);
+  }
+
+  /** Renders one service port; `objs` (chains with their rules) is only kept for this sync's partial write. */
+  #renderService(svc: ServicePortInfo, eps: readonly Endpoint[]): { rendered: RenderedService; objs: ServiceObjects } {
+    const objs = this.#objects(svc, eps);
     const t = this.#prefix;
     const decl: string[] = [];
     for (const set of objs.affinitySets) decl.push(`add set ${t} ${set.name} ${set.def}`);
@@ -183,7 +195,6 @@ export class NftablesProxier extends BaseProxier {
     const rendered: RenderedService = {
       svc,
       eps,
-      names,
       elements: objs.elements,
       chainCount: objs.chains.length,
       noLocalInternal: objs.noLocalInternal,
@@ -195,12 +206,12 @@ export class NftablesProxier extends BaseProxier {
   }
 
   /** Partial sync: declares and refills one service's sets and chains, flushing those that exist. */
-  #writeService(tx: string[], objs: ServiceObjects, previous: RenderedService | undefined): number {
+  #writeService(tx: string[], objs: ServiceObjects, previous: ReadonlySet<string> | undefined): number {
     const t = this.#prefix;
     for (const s of objs.affinitySets) tx.push(`add set ${t} ${s.name} ${s.def}`);
     for (const c of objs.chainOrder) {
       tx.push(`add chain ${t} ${c}`);
-      if (previous?.names.has(c) === true || this.#stale.has(c)) tx.push(`flush chain ${t} ${c}`);
+      if (previous?.has(c) === true || this.#stale.has(c)) tx.push(`flush chain ${t} ${c}`);
     }
     for (const c of objs.chains) for (const rule of c.rules) tx.push(`add rule ${t} ${c.name} ${rule}`);
     return objs.chains.length;
@@ -236,6 +247,14 @@ export class NftablesProxier extends BaseProxier {
     for (const r of this.#rendered.values()) for (const e of r.elements) counts.set(e.set, (counts.get(e.set) ?? 0) + 1);
     return counts;
   }
+}
+
+/** Per-service chains and affinity sets of `objs`; affinity sets are the names starting "affinity-". */
+function namesOf(objs: ServiceObjects): Set<string> {
+  const names = new Set<string>();
+  for (const s of objs.affinitySets) names.add(s.name);
+  for (const c of objs.chainOrder) names.add(c);
+  return names;
 }
 
 /** Per-service objects are chains except the ClientIP affinity sets. */

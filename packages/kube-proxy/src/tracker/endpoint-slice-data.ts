@@ -5,6 +5,9 @@ import { compareEndpoints, makeEndpoint } from "../proxy/endpoint.ts";
 import type { Endpoint } from "../proxy/endpoint.ts";
 import { servicePortKey } from "../proxy/service-port-name.ts";
 
+/** One frozen empty list for the (usual) endpoints without hints: 100k of them survive every sync. */
+const noHints: readonly string[] = Object.freeze([]);
+
 /** Endpoints per Service port, keyed by `servicePortKey`. */
 export type EndpointsMap = Map<string, readonly Endpoint[]>;
 
@@ -48,8 +51,8 @@ export function endpointsFromSlices(slices: Iterable<EndpointSlice>, nodeName: s
           ready,
           serving: ep.conditions?.serving ?? true,
           terminating: ep.conditions?.terminating ?? false,
-          zoneHints: (ep.hints?.forZones ?? []).map((z) => z.name),
-          nodeHints: (ep.hints?.forNodes ?? []).map((n) => n.name),
+          zoneHints: ep.hints?.forZones === undefined ? noHints : ep.hints.forZones.map((z) => z.name),
+          nodeHints: ep.hints?.forNodes === undefined ? noHints : ep.hints.forNodes.map((n) => n.name),
         });
         eps.set(e.endpoint, e);
       }

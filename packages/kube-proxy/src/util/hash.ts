@@ -1,9 +1,5 @@
 /** Hashing helpers for chain names, as upstream builds them from sha256 and RFC 4648 base32. */
-import * as crypto from "node:crypto";
-
-// One-shot crypto.hash (Node >= 20.12) allocates far less than createHash().update().digest().
-const oneShot = (crypto as { hash?: (alg: string, data: string, enc: "buffer") => Buffer }).hash;
-const sha256 = oneShot !== undefined ? (s: string) => oneShot("sha256", s, "buffer") : (s: string) => crypto.createHash("sha256").update(s).digest();
+import { sha256 } from "./sha256.ts";
 
 const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
@@ -46,5 +42,6 @@ export function sha256Base32(s: string): string {
 
 /** `net.JoinHostPort`: brackets around IPv6 addresses. */
 export function joinHostPort(ip: string, port: number): string {
-  return ip.includes(":") ? `[${ip}]:${port}` : `${ip}:${port}`;
+  // Flat (join) rather than a cons-string tree: every endpoint keeps this string across syncs.
+  return ip.includes(":") ? ["[", ip, "]:", port].join("") : [ip, port].join(":");
 }
