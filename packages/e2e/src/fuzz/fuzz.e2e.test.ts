@@ -1,6 +1,6 @@
 /**
  * The big hostile-input run (`npm run test:e2e`): up to 20,000 seeded requests (bounded to about
- * 110 s of requests on a busy machine) over every discovered endpoint, plus the full auth sweep with
+ * 80 s of requests on a busy machine) over every discovered endpoint, plus the full auth sweep with
  * every bad credential, against `servicenet up` in a child process.
  */
 import { existsSync } from "node:fs";
@@ -33,13 +33,13 @@ describe.skipIf(!built)("hostile input against every endpoint (20,000 requests)"
   });
 
   it("20,000 hostile requests: no crash, no 5xx, Status errors, no write succeeds, data unchanged", async () => {
-    const r = await runFuzz(server, discovered, { seed: 1202, count: 20_000, concurrency: 4, batch: 250, deadlineMs: 110_000 });
+    const r = await runFuzz(server, discovered, { seed: 1202, count: 20_000, concurrency: 4, batch: 250, deadlineMs: 80_000 });
     console.log(summarize("fuzz (e2e)", r));
     console.log(`fuzz (e2e) flaws: ${Object.entries(r.byFlaw).map(([k, v]) => `${k}:${v}`).join(" ")}`);
     expect(r.violations.slice(0, 20)).toEqual([]);
     expect(r.snapshotDiff).toEqual([]);
-    // Bounded in time: on a loaded 2-core machine fewer than 20,000 fit; at least a quarter must.
-    expect(r.requests).toBeGreaterThanOrEqual(5000);
+    // Bounded in time: on a loaded 2-core machine fewer than 20,000 fit in 80 s; at least 3,000 must.
+    expect(r.requests).toBeGreaterThanOrEqual(3000);
     expect(server.exited()).toBeUndefined();
   });
 });
