@@ -5,7 +5,7 @@
  * count. Only API calls: the counts come from listing Services.
  */
 import { listAll, pool, type ApiClient, type Json } from "./api-client.ts";
-import { listManagedIPAddresses, serviceIPs, serviceNodePorts } from "./invariants.ts";
+import { canonicalIP, listManagedIPAddresses, serviceIPs, serviceNodePorts } from "./invariants.ts";
 
 /** Usable ClusterIPs of a CIDR as upstream's Range counts them (network address, IPv4 broadcast out; IPv6 capped at 2^16). */
 export function rangeCapacity(cidr: string): number {
@@ -39,6 +39,32 @@ export interface HeldCounts {
   nodePorts: number;
 }
 
+/** Addresses of a small CIDR (<= 2^16) that no Service holds, in canonical text; for failure messages. */
+export function unheldIPs(cidr: string, held: ReadonlySet<string>): string[] {
+  const [base, bitsText] = cidr.split("/") as [string, string];
+  const size = 2 ** ((cidr.includes(":") ? 128 : 32) - Number(bitsText));
+  const out: string[] = [];
+  for (let i = 1; i < size - (cidr.includes(":") ? 0 : 1) && i <= 65535; i++) {
+    let ip: string;
+    if (cidr.includes(":")) {
+      // Only bases ending in "::" (all the suites use): the offset lands in the last hextet.
+      const b = canonicalIP(base);
+      if (!b.endsWith("::")) throw new Error(`unheldIPs: unsupported IPv6 base ${cidr}`);
+      ip = canonicalIP(`${b}${i.toString(16)}`);
+    } else {
+      const n = (base.split(".").reduce((a, o) => a * 256 + Number(o), 0) + i) >>> 0;
+      ip = [24, 16, 8, 0].map((s) => (n >>> s) & 255).join(".");
+    }
+    if (!held.has(ip)) out.push(ip);
+  }
+  return out;
+}
+
+/** Every ClusterIP held by a Service. */
+export async function heldIPs(c: ApiClient): Promise<Set<string>> {
+  return new Set((await listAll(c, "/api/v1/services")).flatMap(serviceIPs));
+}
+
 /** Distinct IPv4/IPv6 ClusterIPs and NodePorts held by all Services. */
 export async function heldCounts(c: ApiClient): Promise<HeldCounts> {
   const services = await listAll(c, "/api/v1/services");
@@ -53,7 +79,7 @@ export async function heldCounts(c: ApiClient): Promise<HeldCounts> {
 const svc = (name: string, spec: Json): Json => ({ apiVersion: "v1", kind: "Service", metadata: { name, namespace: "default" }, spec: { selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }], ...spec } });
 
 /**
- * Fills a dual-stack cluster: NodePort RequireDualStack Services until the NodePorts run out,
+ * Fills a dual-stack cluster: two-port NodePort RequireDualStack Services until the NodePorts run out,
  * then ClusterIP RequireDualStack until the smaller family is full, then SingleStack Services of
  * the other family until it is full too. Orphaned IPAddress objects (KEP-1880 allocator) get up
  * to `graceMs` to be collected by repair before the fill is given up.
@@ -67,7 +93,9 @@ export async function fillDualStack(c: ApiClient, o: { v4Cidr: string; v6Cidr: s
   const refusals: string[] = [];
   for (;;) {
     const p = `${o.prefix}${round++}-`;
-    const np = await createUntilRefused(c, (i) => svc(`${p}np-${i}`, { type: "NodePort", ipFamilyPolicy: "RequireDualStack" }), 5000);
+    // Two NodePorts per Service: the ports (2,768) run out before the IPs of a /21 do.
+    const twoPorts = [{ name: "http", port: 80, targetPort: 8080 }, { name: "https", port: 443, targetPort: 8443 }];
+    const np = await createUntilRefused(c, (i) => svc(`${p}np-${i}`, { type: "NodePort", ipFamilyPolicy: "RequireDualStack", ports: twoPorts }), 5000);
     const dual = await createUntilRefused(c, (i) => svc(`${p}ds-${i}`, { ipFamilyPolicy: "RequireDualStack" }), 70_000);
     const v4 = await createUntilRefused(c, (i) => svc(`${p}v4-${i}`, { ipFamilyPolicy: "SingleStack", ipFamilies: ["IPv4"] }), 70_000);
     const v6 = await createUntilRefused(c, (i) => svc(`${p}v6-${i}`, { ipFamilyPolicy: "SingleStack", ipFamilies: ["IPv6"] }), 70_000);

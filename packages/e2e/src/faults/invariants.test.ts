@@ -65,3 +65,11 @@ describe("allocation invariants", () => {
     expect(typeof want === "number" ? rangeCapacity(input) : canonicalIP(input)).toBe(want);
   });
 });
+
+describe("unheldIPs", () => {
+  it("lists the addresses of a small range that nobody holds", async () => {
+    const { unheldIPs } = await import("./fill.ts");
+    expect(unheldIPs("10.0.0.0/29", new Set(["10.0.0.1", "10.0.0.3", "10.0.0.4", "10.0.0.5", "10.0.0.6"]))).toEqual(["10.0.0.2"]);
+    expect(unheldIPs("fd00::/125", new Set(["fd00::1", "fd00::2", "fd00::3", "fd00::5", "fd00::6", "fd00::7"]))).toEqual(["fd00::4"]);
+  });
+});

@@ -3,7 +3,7 @@
  * dist/cmd/servicenet-up.js), the controller-manager, and a private etcd. Each is a child process
  * with its output captured, a way to wait for a line, and kill/stop by its own pid only.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { accessSync, constants, mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -84,6 +84,12 @@ export function startProc(name: string, cmd: string, args: readonly string[], cw
         child.kill(signal);
       }),
   };
+}
+
+/** Whether the built `servicenet up` knows `flag` (its --help lists it); for flags landing in parallel work. */
+export function apiserverSupports(flag: string): boolean {
+  const script = path.join(root, "packages/apiserver/dist/cmd/servicenet-up.js");
+  return spawnSync(process.execPath, [script, "--help"], { encoding: "utf8" }).stdout.includes(flag);
 }
 
 /** `servicenet up` alone (no controller-manager, no kube-proxy), in `dataDir`, on `port`. */
