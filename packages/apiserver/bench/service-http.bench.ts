@@ -2,17 +2,16 @@
  * Service create benchmark through the HTTP API: an in-process apiserver (plain HTTP, auth off)
  * on SQLite in a dual-stack cluster (10.0.0.0/16,2000::/108); every POST is a PreferDualStack
  * Service, so each create allocates one IPv4 and one IPv6 ClusterIP. Creates/s and p50/p99 at
- * concurrency 1 and 16 over keep-alive connections from a worker-thread client
- * (this file in a worker thread). Writes bench/results-service-http.json.
+ * concurrency 1 and 16 over keep-alive connections from a worker-thread client (http-load.ts).
+ * Runs in the default allocator mode (dual-write). Writes bench/results-service-http.json.
  * Run: `npm run bench -w @servicenet/apiserver` (after the storage bench).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { Agent, request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { startApiServer } from "../src/controlplane/apiserver.ts";
+import { load, percentile } from "./http-load.ts";
 
 interface Run {
   concurrency: number;
@@ -25,81 +24,11 @@ interface Run {
 
 const counts: Record<number, number> = { 1: 3_000, 16: 10_000 };
 
-interface ClientJob {
-  url: string;
-  concurrency: number;
-  total: number;
-  warmup: number;
-}
-
-const body = (i: number | string): string =>
-  JSON.stringify({
-    apiVersion: "v1",
-    kind: "Service",
-    metadata: { name: `svc-${i}`, labels: { app: `svc-${i}`, tier: "backend" } },
-    spec: { ipFamilyPolicy: "PreferDualStack", selector: { app: `svc-${i}` }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
-  });
-
-/** One POST over `agent`; resolves with the status after the whole response was read. */
-function post(agent: Agent, url: string, payload: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const headers = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) };
-    const req = request(url, { method: "POST", agent, headers }, (res) => {
-      res.on("data", () => {});
-      res.on("end", () => resolve(res.statusCode ?? 0));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
-
-/** The load generator (worker thread): `concurrency` loops POSTing until `total` creates are done. */
-async function client({ url, concurrency, total, warmup }: ClientJob): Promise<{ seconds: number; latencies: number[] }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  // Warm up sockets, statements and the JIT (names not reused by the measured creates).
-  for (let i = 0; i < warmup; i++) await post(agent, url, body(`w${i}`));
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const i = next++;
-        const t0 = performance.now();
-        const status = await post(agent, url, body(i));
-        if (status !== 201) throw new Error(`create svc-${i}: HTTP ${status}`);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  return { seconds, latencies };
-}
-
-/**
- * Runs this file again as a worker thread that plays the client, so the client's own HTTP work
- * does not compete with the server for the main thread (a real client is another process).
- */
-function load(url: string, concurrency: number, total: number): Promise<{ seconds: number; latencies: number[] }> {
-  return new Promise((resolve, reject) => {
-    const job: ClientJob = { url, concurrency, total, warmup: 300 };
-    const w = new Worker(new URL(import.meta.url), { workerData: job });
-    w.once("message", (m: { seconds: number; latencies: number[] }) => resolve(m));
-    w.once("error", reject);
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
 async function run(concurrency: number): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-http-bench-"));
   const api = await startApiServer({ storage: { backend: "sqlite", path: join(dir, "bench.db") }, serviceClusterIPRange: "10.0.0.0/16,2000::/108", tls: false, auth: false, port: 0 });
   const total = counts[concurrency] ?? 3_000;
-  const { seconds, latencies } = await load(`${api.url}/api/v1/namespaces/default/services`, concurrency, total);
+  const { seconds, latencies } = await load({ url: `${api.url}/api/v1/namespaces/default/services`, concurrency, total, spec: { ipFamilyPolicy: "PreferDualStack" } });
   await api.close();
   rmSync(dir, { recursive: true, force: true });
   latencies.sort((a, b) => a - b);
@@ -130,5 +59,4 @@ async function main(): Promise<void> {
   console.log(`wrote ${out}`);
 }
 
-if (isMainThread) await main();
-else parentPort!.postMessage(await client(workerData as ClientJob));
+await main();
