@@ -139,6 +139,14 @@ describe.skipIf(!haveKubectl())("kubectl 1.33 vs servicenet-kubectl on the real 
     await compare(["delete", "frobs", "x"]);
   });
 
+  it("several types at once and partly missing names", async () => {
+    await compare(["get", "svc,servicecidr,ipaddress", "-A"]);
+    await compare(["get", "servicecidr,endpointslices", "-A", "-o", "wide"]);
+    await compare(["get", "svc,ep", "web-v4"]);
+    await compare(["get", "svc", "web-v4", "nope", "lb"]);
+    await compare(["get", "svc,ep", "web-v4", "-o", "json"]);
+  });
+
   it.each(steps.map((s) => [s.title, s] as const))("mutation: %s", async (_title, step) => {
     const k = instantiate(step, "kctl");
     const o = instantiate(step, "snet");

@@ -18,6 +18,8 @@ export interface RenderOptions {
   withNamespace?: boolean;
   /** --show-labels: a LABELS column. */
   showLabels?: boolean;
+  /** `kind/` before each name, as kubectl does when one `get` prints several types ("service/web"). */
+  withKind?: string;
 }
 
 /** Go's fmt.Sprint of a JSON-decoded cell. */
@@ -46,8 +48,10 @@ function rowLine(table: Table, row: Table["rows"][number], opts: RenderOptions, 
   const parts: string[] = [];
   if (opts.withNamespace) parts.push(escapeTerminal(meta?.namespace ?? ""));
   // Cells beyond the column definitions are ignored (https://issue.k8s.io/66379).
+  const nameColumn = Math.max(0, table.columnDefinitions.findIndex((c) => c.format === "name"));
   row.cells.forEach((cell, i) => {
-    if (i < table.columnDefinitions.length && shown(i)) parts.push(cellString(cell));
+    if (i >= table.columnDefinitions.length || !shown(i)) return;
+    parts.push(opts.withKind !== undefined && i === nameColumn ? `${opts.withKind}/${cellString(cell)}` : cellString(cell));
   });
   if (opts.showLabels) parts.push(formatLabels(meta?.labels));
   return parts.join("\t") + "\n";
