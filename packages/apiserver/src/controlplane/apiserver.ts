@@ -40,6 +40,8 @@ export interface StartApiServerOptions {
   featureGates?: FeatureGates;
   /** Period of the ClusterIP/NodePort repair loops; upstream's is 3 min. */
   repairIntervalMs?: number;
+  /** Period of the kubernetes.default reconciliation (recreated when deleted); upstream's 10 s. */
+  kubernetesServiceIntervalMs?: number;
   log?: (line: string) => void;
 }
 
@@ -159,6 +161,17 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     if (owned) await store.close();
     throw e;
   }
+  // Upstream's bootstrap controller re-runs every 10 s, so a deleted kubernetes.default comes back
+  // (the documented ServiceCIDR migration relies on it).
+  let reconciling = false;
+  const kubeTimer = setInterval(() => {
+    if (reconciling) return;
+    reconciling = true;
+    reconcileKubernetesServiceIn(server.registry.stores, { port: server.port })
+      .catch((e: unknown) => logLine("error", "unable to sync kubernetes service", { err: String(e) }))
+      .finally(() => (reconciling = false));
+  }, o.kubernetesServiceIntervalMs ?? 10_000);
+  kubeTimer.unref();
   ready = true;
   return {
     url: server.url,
@@ -171,6 +184,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     metrics,
     kubeconfig: () => kubeconfigText({ server: server.url, token: tokens?.primary ?? "", ...(certs ? { caCert: certs.caCert } : {}) }),
     close: async () => {
+      clearInterval(kubeTimer);
       hooks.stop();
       await server.close();
       sa.stop();

@@ -38,6 +38,8 @@ export interface TestApi {
   call(method: string, path: string, body?: unknown, contentType?: string): Promise<Reply>;
   /** Like call, but throws unless the status is 2xx. */
   must(method: string, path: string, body?: unknown, contentType?: string): Promise<Json>;
+  /** The apiserver's log lines other than per-request ones (for failure messages). */
+  logs(): string[];
   /** A kubeconfig file for this server (for the controller-manager). */
   kubeconfigFile(): string;
   close(): Promise<void>;
@@ -55,7 +57,11 @@ export interface StartOptions {
 
 /** Starts an apiserver over plain HTTP (token auth on) in `mode`. */
 export async function startApi(o: StartOptions): Promise<TestApi> {
+  const logs: string[] = [];
   const api = await startApiServer({
+    log: (line) => {
+      if (!line.includes('"verb":')) logs.push(line);
+    },
     storage: o.store ?? { backend: "memory" },
     tls: false,
     token,
@@ -84,6 +90,7 @@ export async function startApi(o: StartOptions): Promise<TestApi> {
     api,
     url: api.url,
     call,
+    logs: () => logs,
     async must(method, p, body, contentType) {
       const r = await call(method, p, body, contentType);
       if (r.status < 200 || r.status > 299) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
