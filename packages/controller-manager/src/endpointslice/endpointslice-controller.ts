@@ -62,6 +62,8 @@ export class EndpointSliceController {
   readonly #triggers = new TriggerTimeTracker();
   readonly #tracker = new EndpointSliceTracker();
   readonly #runner: Controller;
+  /** Services whose last sync met a stale cache and waits for our writes' events. */
+  readonly #waitingForCache = new Set<string>();
 
   constructor(deps: EndpointSliceControllerDeps) {
     this.#d = deps;
@@ -72,9 +74,14 @@ export class EndpointSliceController {
     const fanOut = (pods: Pod[]) => servicesForPods(deps.services.list(), pods).forEach((k) => this.queue.add(k));
     deps.pods.addEventHandler({ onAdd: (p) => fanOut([p]), onUpdate: (o, n) => podChanged(o, n) && fanOut([o, n]), onDelete: (p) => fanOut([p]) });
     // Someone else edited or deleted one of our slices: put it back.
+    // Our own writes coming back need no sync (upstream's tracker.ShouldSync), unless a sync is
+    // waiting for exactly that: it met a stale cache (#syncOrWait).
     const sliceEvent = (s: EndpointSlice) => {
       const svc = s.metadata.labels?.[endpointSliceServiceNameLabel];
-      if (svc !== undefined && s.metadata.labels?.[endpointSliceManagedByLabel] === endpointSliceControllerName) this.queue.add(`${s.metadata.namespace}/${svc}`);
+      if (svc === undefined || s.metadata.labels?.[endpointSliceManagedByLabel] !== endpointSliceControllerName) return;
+      const key = `${s.metadata.namespace}/${svc}`;
+      if (this.#tracker.isOwnWrite(key, s) && !this.#waitingForCache.has(key)) return;
+      this.queue.add(key);
     };
     const sliceDeleted = (s: EndpointSlice) => {
       // Deleted by someone else before our cache saw our write: that write can no longer show up.
@@ -118,8 +125,10 @@ export class EndpointSliceController {
   async #syncOrWait(key: string): Promise<void> {
     try {
       await this.syncService(key);
+      this.#waitingForCache.delete(key);
     } catch (err) {
       if (!(err instanceof StaleInformerCacheError)) throw err;
+      this.#waitingForCache.add(key);
       this.queue.addAfter(key, staleCacheRecheckMs);
     }
   }

@@ -47,6 +47,12 @@ export class EndpointSliceTracker {
     return stale;
   }
 
+  /** True if `slice` is exactly what we last wrote (an event of our own write; upstream ShouldSync is false). */
+  isOwnWrite(serviceKey: string, slice: EndpointSlice): boolean {
+    const want = this.#byService.get(serviceKey)?.get(slice.metadata.name ?? "");
+    return want?.kind === "present" && want.resourceVersion !== "" && want.resourceVersion === slice.metadata.resourceVersion;
+  }
+
   /**
    * A delete event for `name`: an expected write of it can no longer appear in the cache (someone
    * deleted the slice after we wrote it), so stop waiting for it; the next sync recreates it.
