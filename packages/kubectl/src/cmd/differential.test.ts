@@ -1,6 +1,6 @@
 /**
  * The CLI against real kubectl 1.33 on the same fake apiserver: stdout,
- * stderr and exit code must match byte for byte (31 invocations). Skipped (with a warning)
+ * stderr and exit code must match byte for byte (33 invocations). Skipped (with a warning)
  * when the binary is not installed.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -72,6 +72,8 @@ describe.skipIf(binary === null)("servicenet-kubectl vs kubectl 1.33", () => {
     ["get", "svc,ep", "web-v4", "-o", "yaml"],
     ["get", "svc", "web-v4", "nope"],
     ["get", "svc,svc", "--no-headers"],
+    ["get", "svc,servicecidr", "-o", "name"],
+    ["get", "svc", "-l", "app=none", "-o", "name"],
   ] as string[][]).map((argv) => [argv.join(" "), argv] as const))("%s", async (_name, argv) => {
     const want = await runKubectl(binary ?? "", kubeconfig, argv);
     const got = await ours(argv);

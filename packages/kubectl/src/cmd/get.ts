@@ -14,7 +14,7 @@ import { effectiveNamespace, type Context } from "./io.ts";
 import { findResource, kindName, resourcePath, type Resource } from "./resources.ts";
 import { runWatch } from "./watch.ts";
 
-const outputs = new Set(["", "wide", "json", "yaml"]);
+const outputs = new Set(["", "wide", "json", "yaml", "name"]);
 
 /** The list (or object) path with -l applied to lists. */
 export function collectionPath(ctx: Context, r: Resource, ns: string | undefined, name?: string): string {
@@ -129,15 +129,17 @@ export async function runGet(ctx: Context): Promise<number> {
   const targets = names.length > 0 ? names : [undefined];
   const failures: Failure[] = [];
 
-  if (output === "json" || output === "yaml") {
-    const objects: KubeObject[] = [];
+  if (output === "json" || output === "yaml" || output === "name") {
+    const objects: { r: Resource; o: KubeObject }[] = [];
     for (const r of types) {
       for (const name of targets) {
         const got = await fetchOrRecord<KubeObject & { items?: KubeObject[] }>(ctx, collectionPath(ctx, r, nsOf(r), name), "application/json", failures);
-        if (got !== undefined) objects.push(...(name !== undefined ? [got] : (got.items ?? [])));
+        if (got !== undefined) objects.push(...(name !== undefined ? [got] : (got.items ?? [])).map((o) => ({ r, o })));
       }
     }
-    if (names.length === 0 || objects.length > 0) printObjects(ctx, objects, names.length === 1 && types.length === 1);
+    // -o name: kubectl's NamePrinter, "service/web" per object.
+    if (output === "name") for (const { r, o } of objects) ctx.io.stdout.write(`${kindName(r)}/${o.metadata?.name ?? ""}\n`);
+    else if (names.length === 0 || objects.length > 0) printObjects(ctx, objects.map(({ o }) => o), names.length === 1 && types.length === 1);
     return reportFailures(ctx, failures);
   }
 

@@ -23,7 +23,7 @@ export const usageText = `servicenet-kubectl controls the servicenet Service-net
 Commands:
   describe (service|svc|servicecidr|ipaddress|endpointslice|endpoints) NAME... [-n NS] [--show-events=false]
   get (services|servicecidrs|ipaddresses|endpointslices|endpoints|events|pods|nodes|namespaces) [NAME...] [-n NS | -A]
-      [-o wide|json|yaml] [-l SELECTOR] [--no-headers] [--show-labels] [-w | --watch-only]
+      [-o wide|json|yaml|name] [-l SELECTOR] [--no-headers] [--show-labels] [-w | --watch-only]
   create -f FILE|- [-f ...]
   apply -f FILE|- [--server-side] [--field-manager NAME] [--force-conflicts]
   delete (TYPE NAME... | TYPE/NAME... | -f FILE|-) [--ignore-not-found] [--wait=false]
