@@ -18,6 +18,8 @@ export interface AllocationReport {
   youngOrphans: number;
   /** Service IPs without an IPAddress (only counted when IPAddress objects are in use). */
   missingIPAddresses: number;
+  /** The first of those, as "ip (namespace/name)". */
+  missingExamples: string[];
 }
 
 export const managedByLabel = "ipaddress.kubernetes.io/managed-by";
@@ -92,6 +94,7 @@ export async function checkAllocationInvariants(c: ApiClient, graceMs = 60_000):
     ipAddresses: addresses.length,
     youngOrphans,
     missingIPAddresses: addresses.length > 0 ? byIP.size - withAddress.size : 0,
+    missingExamples: addresses.length > 0 ? [...byIP].filter(([ip]) => !withAddress.has(ip)).slice(0, 10).map(([ip, holder]) => `${ip} (${holder})`) : [],
   };
   return { problems, report };
 }
