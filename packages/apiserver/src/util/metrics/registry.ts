@@ -130,6 +130,12 @@ export class HistogramVec extends Vec<Hist> {
 /** A set of metrics rendered together. Registering a name twice returns the first metric. */
 export class MetricsRegistry {
   readonly #metrics = new Map<string, Metric>();
+  readonly #collectors: (() => void)[] = [];
+
+  /** Runs `fn` before every render: gauges that are costly to keep current are set there. */
+  addCollector(fn: () => void): void {
+    this.#collectors.push(fn);
+  }
 
   #get<M extends Metric>(name: string, make: () => M): M {
     let m = this.#metrics.get(name);
@@ -151,6 +157,7 @@ export class MetricsRegistry {
 
   /** The exposition text (empty when nothing is registered). */
   render(): string {
+    for (const c of this.#collectors) c();
     const out: string[] = [];
     for (const m of this.#metrics.values()) m.render(out);
     return out.length === 0 ? "" : `${out.join("\n")}\n`;

@@ -59,6 +59,16 @@ export class MetaAllocator implements IPAllocator {
     this.#o = opts;
     const sync = (): void => this.syncAllocators();
     opts.serviceCIDRs.addEventHandler({ onAdd: sync, onUpdate: sync, onDelete: sync });
+    // Counting held IPs walks every IPAddress: done per scrape, never per allocation.
+    opts.metrics?.onCollect(() => this.#collectGauges());
+  }
+
+  #collectGauges(): void {
+    const used = new Map<IPAddressAllocator, number>(this.#ordered.map((e) => [e.allocator, 0]));
+    this.forEach((ip) => {
+      for (const a of used.keys()) if (a.contains(ip)) used.set(a, used.get(a)! + 1);
+    });
+    for (const [a, n] of used) a.setGauges(n);
   }
 
   /** Rebuilds the allocator set from the ServiceCIDR cache (called on every ServiceCIDR event). */

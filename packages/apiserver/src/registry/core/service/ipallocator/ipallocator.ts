@@ -76,15 +76,15 @@ export class IPAddressAllocator implements IPAllocator {
       throw e;
     }
     this.#o.metrics?.allocations.inc({ cidr: this.#cidrText, scope });
-    this.#updateGauges();
   }
 
-  #updateGauges(): void {
+  /** Sets the allocated/available gauges of this prefix to `used` (the MetaAllocator counts at scrape time). */
+  setGauges(used: number): void {
     const m = this.#o.metrics;
     if (!m) return;
-    const used = this.used();
     m.allocated.set({ cidr: this.#cidrText }, used);
-    m.available.set({ cidr: this.#cidrText }, this.free());
+    const f = this.#size - BigInt(used);
+    m.available.set({ cidr: this.#cidrText }, f < 0n ? 0 : f > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(f));
   }
 
   async allocate(): Promise<void> {
@@ -149,7 +149,6 @@ export class IPAddressAllocator implements IPAllocator {
   async release(ip: IP): Promise<void> {
     try {
       await this.#client.delete(formatIP(ip));
-      this.#updateGauges();
     } catch (e) {
       this.#o.log?.(`error releasing ip ${formatIP(ip)}: ${String(e)}`);
     }

@@ -13,6 +13,8 @@ export interface ClusterIPAllocatorMetrics {
   allocations: CounterVec;
   allocationErrors: CounterVec;
   allocationDuration: HistogramVec;
+  /** Registers a collector run before each /metrics render (for the gauges). */
+  onCollect(fn: () => void): void;
 }
 
 /** Registers (or finds) the allocator metrics in `r`. */
@@ -24,6 +26,7 @@ export function clusterIPAllocatorMetrics(r: MetricsRegistry): ClusterIPAllocato
     allocations: r.counter(`${p}_allocation_total`, "[ALPHA] Number of Cluster IPs allocations"),
     allocationErrors: r.counter(`${p}_allocation_errors_total`, "[ALPHA] Number of errors trying to allocate Cluster IPs"),
     allocationDuration: r.histogram(`${p}_allocation_duration_seconds`, "[ALPHA] Duration in seconds to allocate a Cluster IP by ServiceCIDR"),
+    onCollect: (fn) => r.addCollector(fn),
   };
 }
 
