@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { formatIP, parseCIDR } from "@servicenet/api";
+import { MetricsRegistry } from "../../../../util/metrics/registry.ts";
 import { Range } from "./bitmap.ts";
+import { clusterIPAllocatorMetrics } from "./metrics.ts";
 import { ErrAllocated, ErrFull, ErrMismatchedNetwork, ErrNotReady } from "./interfaces.ts";
 import { ip, newAllocatorHarness, svcRef, type AllocatorHarness } from "./testing.ts";
 
@@ -144,6 +146,23 @@ describe("MetaAllocator (upstream cidrallocator_test.go)", () => {
     await expect(dry.allocateService!(svcRef("c"), ip("10.9.0.1"))).rejects.toBeInstanceOf(ErrMismatchedNetwork);
     await h.settle();
     expect(h.meta.used()).toBe(1);
+  });
+
+  it("serves upstream's allocator metrics, gauges counted at scrape time", async () => {
+    const registry = new MetricsRegistry();
+    h = await newAllocatorHarness("IPv4", { metrics: clusterIPAllocatorMetrics(registry) });
+    await h.addServiceCIDR("a", "10.1.0.0/28");
+    await h.meta.allocateNextService(svcRef("x"));
+    await h.meta.allocateService(svcRef("y"), ip("10.1.0.3"));
+    await expect(h.meta.allocateService(svcRef("z"), ip("10.1.0.3"))).rejects.toBeInstanceOf(ErrAllocated);
+    await h.settle();
+    const text = registry.render();
+    expect(text).toContain('kube_apiserver_clusterip_allocator_allocated_ips{cidr="10.1.0.0/28"} 2');
+    expect(text).toContain('kube_apiserver_clusterip_allocator_available_ips{cidr="10.1.0.0/28"} 12');
+    expect(text).toContain('kube_apiserver_clusterip_allocator_allocation_total{cidr="10.1.0.0/28",scope="dynamic"} 1');
+    expect(text).toContain('kube_apiserver_clusterip_allocator_allocation_total{cidr="10.1.0.0/28",scope="static"} 1');
+    expect(text).toContain('kube_apiserver_clusterip_allocator_allocation_errors_total{cidr="10.1.0.0/28",scope="static"} 1');
+    expect(text).toContain('kube_apiserver_clusterip_allocator_allocation_duration_seconds_count{cidr="10.1.0.0/28"} 1');
   });
 
   it("is not ready before its informers synced", async () => {
