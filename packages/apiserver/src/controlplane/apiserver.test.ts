@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { featureGatesForMode } from "../features/kube-features.ts";
+import { createStore } from "../storage/index.ts";
 import { startApiServer, type ApiServer } from "./apiserver.ts";
 
 let api: ApiServer | undefined;
@@ -25,5 +27,21 @@ describe("startApiServer kubernetes.default loop", () => {
     }
     expect(got.status).toBe(200);
     expect(got.body.spec?.clusterIP).toBe("10.0.0.1");
+  });
+
+  it("starts although kubernetes.default cannot be updated (primary family changed), as upstream's bootstrap controller only logs", async () => {
+    const store = await createStore({ backend: "memory" });
+    try {
+      const v4 = await startApiServer({ storage: store, auth: false, tls: false, serviceClusterIPRange: "10.0.0.0/24", featureGates: featureGatesForMode("bitmap") });
+      await v4.close();
+      const lines: string[] = [];
+      api = await startApiServer({ storage: store, auth: false, tls: false, serviceClusterIPRange: "fd00::/112", featureGates: featureGatesForMode("bitmap"), log: (l) => lines.push(l) });
+      expect((await kubernetesService(api)).body.spec?.clusterIP).toBe("10.0.0.1");
+      expect(lines.some((l) => l.includes("unable to sync kubernetes service"))).toBe(true);
+    } finally {
+      await api?.close();
+      api = undefined;
+      await store.close();
+    }
   });
 });

@@ -154,7 +154,9 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(o.repairIntervalMs !== undefined ? { repairIntervalMs: o.repairIntervalMs } : {}),
       log: (msg) => logLine("info", msg),
     });
-    await reconcileKubernetesServiceIn(server.registry.stores, { port: server.port });
+    // As upstream's bootstrap controller: a failed sync is logged and retried, never fatal (after a
+    // change of the primary family the old kubernetes.default cannot be updated).
+    await reconcileKubernetesServiceIn(server.registry.stores, { port: server.port }).catch((e: unknown) => logLine("error", "unable to sync kubernetes service", { err: String(e) }));
   } catch (e) {
     await server.close();
     sa.stop();

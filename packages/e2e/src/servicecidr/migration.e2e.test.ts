@@ -148,6 +148,7 @@ describe.each(ipAddressModes)("TestServiceCIDRMigrationScenarios [%s]", (mode: A
     }
     expect((await s2.must("GET", `${servicesPath()}/svc-pre`)).spec.clusterIPs).toEqual(pre.spec.clusterIPs);
     const post = await s2.call("POST", servicesPath(), service("svc-post"));
+    console.log(`TestServiceCIDRMigrationScenarios [${mode}] ${tc.name}: default ${JSON.stringify(expected)}, post-migration create ${post.status === 201 ? `ok ${post.body.spec.clusterIPs}` : `failed ${post.status}: ${post.body.message}`}`);
     if (post.status !== 201) {
       expect(tc.expectedPostMigrationSvcError, JSON.stringify(post.body)).toBe(true);
       return;
