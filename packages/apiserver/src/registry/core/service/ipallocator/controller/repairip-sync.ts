@@ -177,8 +177,10 @@ export async function syncIPAddress(ctx: RepairSyncContext, key: string): Promis
   }
   if (serviceClusterIPs(svc).includes(name)) return;
   // "service create is called again": a retried create allocated a second IP for the same name.
+  // Also an update that allocates (a dual-stack upgrade) creates the IPAddress before the Service
+  // is stored. Timestamps have second precision, so the same second counts as "after".
   const ipCreated = createdAt(ipAddress);
-  if (ipCreated > createdAt(svc) && now - ipCreated < recreateGracePeriodMs) {
+  if (ipCreated >= createdAt(svc) && now - ipCreated < recreateGracePeriodMs) {
     ctx.requeueIPAddress(key, recreateGracePeriodMs - (now - ipCreated));
     return;
   }

@@ -158,6 +158,14 @@ const cases: Case[] = [
     events: ["Warning IPAddressWrongReference IPAddress: 10.0.1.2 for Service bar/test-svc has a wrong reference; cleaning up"],
   },
   {
+    name: "an IPAddress allocated in the Service's creation second (create then upgrade) waits for the Service update",
+    svcs: [newService("test-svc", ["10.0.1.1"], t + seconds(1))],
+    ipAddresses: [newIPAddress("10.0.1.1", "test-svc"), newIPAddress("10.0.1.2", "test-svc", t + seconds(1))],
+    cidrs: [kubernetes],
+    testTime: t + seconds(2),
+    expectedIPs: ["10.0.1.1", "10.0.1.2"],
+  },
+  {
     name: "Two Services with same ClusterIP",
     svcs: [newService("test-svc", ["10.0.1.1"], t + seconds(1)), newService("test-svc2", ["10.0.1.1"], t + seconds(1))],
     ipAddresses: [newIPAddress("10.0.1.1", "test-svc2")],
