@@ -60,8 +60,11 @@ export async function startServiceIPControllers(o: ServiceIPControllersOptions):
         }),
       );
     };
-    if (sa.mode === "bitmap") {
+    if (sa.mode !== "ipaddress") {
+      // bitmap: the legacy repair. dual-write: the same loop, quiet, only to free the bits of
+      // allocations that never became Services (see Repair's `quiet`).
       const [primary, secondary] = [sa.ranges.primary, sa.ranges.secondary];
+      const quiet = sa.mode === "dual-write";
       const legacy = new Repair({
         listServices,
         network: primary,
@@ -70,11 +73,12 @@ export async function startServiceIPControllers(o: ServiceIPControllersOptions):
         secondaryAlloc: secondary ? (sa.bitmaps.get(secondary.family) as StoredRange) : null,
         recorder: new StoreEventRecorder(o.store, { component: ipRepairComponent, ...(o.log ? { log: o.log } : {}) }),
         intervalMs: interval,
-        metrics: clusterIPRepairMetrics(o.metrics),
+        ...(quiet ? { quiet } : { metrics: clusterIPRepairMetrics(o.metrics) }),
         ...(o.log ? { log: o.log } : {}),
       });
       first((done) => legacy.runUntil(done, abort.signal), "the ClusterIP repair");
-    } else {
+    }
+    if (sa.mode !== "bitmap") {
       const services = new StoreInformer(o.store, "services/specs");
       services.start();
       stops.push(() => services.stop());

@@ -51,7 +51,7 @@ function svc(ns: string, name: string, ...clusterIPs: string[]): Service {
 
 const after = (r: MockRangeRegistry): Range => Range.fromSnapshot(r.updated!);
 
-function repair(services: Service[], primary: [string, RangeRegistry], secondary?: [string, RangeRegistry]) {
+function repair(services: Service[], primary: [string, RangeRegistry], secondary?: [string, RangeRegistry], quiet = false) {
   const recorder = new FakeRecorder();
   const metrics = clusterIPRepairMetrics(new MetricsRegistry());
   const r = new Repair({
@@ -63,6 +63,7 @@ function repair(services: Service[], primary: [string, RangeRegistry], secondary
     recorder,
     metrics,
     sleep: noSleep,
+    quiet,
   });
   return { r, recorder, metrics };
 }
@@ -121,6 +122,21 @@ describe("ClusterIP Repair (upstream repair_test.go)", () => {
       "Warning ClusterIPNotValid Cluster IP not-an-ip is not a valid IP; please recreate service",
     ]);
     expect(["repair", "outOfRange", "duplicate", "invalid"].map((type) => metrics.ipErrors.get({ type }))).toEqual([2, 1, 1, 1]);
+  });
+
+  it("quiet (the dual-write bitmap upkeep): the same bitmap, no events, no error metrics", async () => {
+    const reg = registryWith("192.168.1.0/24", "192.168.1.50");
+    const services = [svc("one", "one", "192.168.1.1"), svc("three", "three", "10.5.0.1"), svc("five", "five", "192.168.1.1")];
+    const { r, recorder, metrics } = repair(services, ["192.168.1.0/24", reg], undefined, true);
+    for (let i = 0; i < 3; i++) {
+      await r.runOnce();
+      reg.item = reg.updated!;
+    }
+    const a = after(reg);
+    // 192.168.1.50 (held by nobody) is freed after the third run, as in the loud mode.
+    expect([a.has(parseIPSloppy("192.168.1.1")!), a.has(parseIPSloppy("192.168.1.50")!)]).toEqual([true, false]);
+    expect(recorder.events).toEqual([]);
+    expect(["repair", "outOfRange", "duplicate"].map((type) => metrics.ipErrors.get({ type }))).toEqual([0, 0, 0]);
   });
 
   it("TestRepairWithExistingDualStack: each family's bitmap gets its own IPs; an unconfigured family is reported", async () => {

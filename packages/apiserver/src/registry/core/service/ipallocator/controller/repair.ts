@@ -37,6 +37,13 @@ export interface RepairOptions {
   pollTimeoutMs?: number;
   /** Builds the rebuilt ranges (tests inject failing ones). */
   newRange?: (cidr: CIDR) => Range;
+  /**
+   * Bitmap upkeep only, without events or error metrics: the dual-write apiserver runs it so
+   * that bits of allocations that never became Services (a crash between the bitmap write and
+   * the Service write) are freed after the usual 3 runs. Upstream runs no legacy repair in
+   * dual-write mode, so those bits leak there; RepairIPAddress reports the problems instead.
+   */
+  quiet?: boolean;
 }
 
 interface FamilyState {
@@ -124,9 +131,10 @@ export class Repair {
     if (!spec.clusterIP || spec.clusterIP === "None") return; // IsServiceIPSet
     const ips = spec.clusterIPs && spec.clusterIPs.length > 0 ? spec.clusterIPs : [spec.clusterIP];
     const warn = (reason: string, action: string, msg: string): void => {
-      events.push(this.#o.recorder.eventf(serviceReference(svc), "Warning", reason, action, msg));
+      if (!this.#o.quiet) events.push(this.#o.recorder.eventf(serviceReference(svc), "Warning", reason, action, msg));
     };
     const fail = (type: string, line: string): void => {
+      if (this.#o.quiet) return;
       this.#o.metrics?.ipErrors.inc({ type });
       this.#o.log?.(line);
     };
