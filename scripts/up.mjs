@@ -58,5 +58,9 @@ start("apiserver", "packages/apiserver/dist/cmd/servicenet-up.js", args, (line) 
   if (clientsStarted || !line.startsWith("servicenet ready")) return;
   clientsStarted = true;
   start("controller-manager", "packages/controller-manager/dist/cmd/controller-manager.js", ["--kubeconfig", kubeconfig]);
-  start("kube-proxy", "packages/kube-proxy/dist/cmd/main.js", ["--kubeconfig", kubeconfig, "--proxy-mode", "iptables", "--dry-run", path.join(dataDir, "kube-proxy")]);
+  // `--port 0` (tests, several clusters on one machine): the kube-proxy metrics port is ephemeral too.
+  const portFlag = args.indexOf("--port");
+  const ephemeral = (portFlag >= 0 && args[portFlag + 1] === "0") || args.includes("--port=0");
+  const metrics = ephemeral ? ["--metrics-bind-address", "127.0.0.1:0"] : [];
+  start("kube-proxy", "packages/kube-proxy/dist/cmd/main.js", ["--kubeconfig", kubeconfig, "--proxy-mode", "iptables", "--dry-run", path.join(dataDir, "kube-proxy"), ...metrics]);
 });

@@ -32,7 +32,9 @@ export async function startUpCluster(args: readonly string[] = [], timeoutMs = 2
   while (!/Caches are synced.*endpointslice/.test(out)) {
     if (child.exitCode !== null) throw new Error(`servicenet exited ${child.exitCode}:\n${out}`);
     if (Date.now() > deadline) {
-      child.kill("SIGKILL");
+      // SIGTERM: up.mjs stops its three children (a SIGKILL would orphan them).
+      child.kill("SIGTERM");
+      setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 5_000).unref();
       throw new Error(`servicenet not ready in ${timeoutMs} ms:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 50));
