@@ -44,6 +44,8 @@ export interface APIServerConfig {
   log?: (line: string) => void;
   /** Component metrics (allocators, repair loops) served on /metrics after the request metrics. */
   metricsRegistry?: MetricsRegistry;
+  /** Non-watch requests still unanswered after this get 504 (upstream --request-timeout, 60 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -137,9 +139,26 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       metrics.observe(labels, code, seconds);
       cfg.log?.(JSON.stringify({ ts: new Date().toISOString(), verb: labels.verb, uri: req.url, code, latencyMs: Math.round(seconds * 1e4) / 10, userAgent: req.headers["user-agent"] ?? "" }));
     };
+    // Upstream's timeout filter: a stuck storage call must not hang the client forever. The
+    // request itself goes on; its late answer is dropped (the response is already sent).
+    let timedOut = false;
+    const isWatch = /^(true|1)$/.test(url.searchParams.get("watch") ?? "") || url.pathname.includes("/watch/");
+    const timer = isWatch
+      ? undefined
+      : setTimeout(() => {
+          if (res.headersSent) return;
+          timedOut = true;
+          const code = sendError(res, StatusError.timeout("Timeout: request did not complete within requested timeout - context deadline exceeded"));
+          finish(code, { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" });
+        }, cfg.requestTimeoutMs ?? 60_000);
     route(req, res, url).then(
-      (r) => finish(r.code, r.labels),
+      (r) => {
+        clearTimeout(timer);
+        if (!timedOut) finish(r.code, r.labels);
+      },
       (e: unknown) => {
+        clearTimeout(timer);
+        if (timedOut) return;
         const wantsYAML = (req.headers.accept ?? "").startsWith("application/yaml");
         const code = sendError(res, e, wantsYAML ? "yaml" : "json");
         if (!(e instanceof StatusError)) cfg.log?.(JSON.stringify({ ts: new Date().toISOString(), level: "error", uri: req.url, error: e instanceof Error ? e.stack : String(e) }));
