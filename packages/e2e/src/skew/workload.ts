@@ -3,9 +3,9 @@
  * Services, plus pairs of static-IP Services that ask two apiservers for the same address at the
  * same time (upstream TestSkewAllocatorsRollout: exactly one of each pair may win).
  */
-import type { Json } from "../faults/api-client.ts";
-import { runBurst, type BurstResult } from "../faults/burst.ts";
-import { deleteServices } from "../faults/fill.ts";
+import { NetworkError, pool, type ApiClient, type ApiResponse, type Json } from "../faults/api-client.ts";
+import type { BurstResult } from "../faults/burst.ts";
+import { serviceIPs, serviceNodePorts } from "../faults/invariants.ts";
 import type { Member } from "./shared-cluster.ts";
 
 /** A ClusterIP Service `name` with `spec` merged in. */
@@ -56,12 +56,39 @@ export interface ShareResult extends BurstResult {
   perSecond: number;
 }
 
+/**
+ * One request, sent again once if a reused keep-alive socket was reset before any answer (node's
+ * idle-socket race; the server never saw the first one or the retry's 409/404 tells).
+ */
+export async function callRetryReset(c: ApiClient, method: string, path: string, body?: unknown): Promise<ApiResponse & { retried: boolean }> {
+  try {
+    return { ...(await c.call(method, path, body, 60_000)), retried: false };
+  } catch (e) {
+    if (!(e instanceof NetworkError) || !["ECONNRESET", "EPIPE"].includes(e.code)) throw e;
+    return { ...(await c.call(method, path, body, 60_000)), retried: true };
+  }
+}
+
 /** Runs every share at once (`concurrency` requests in flight per member). */
 export async function runShares(shares: readonly Share[], concurrency = 16): Promise<ShareResult[]> {
   return Promise.all(
     shares.map(async (s) => {
-      const r = await runBurst(s.member.client, s.bodies, { concurrency, timeoutMs: 60_000 });
-      return { ...r, member: s.member, perSecond: Math.round((r.acked.size * 1000) / Math.max(1, r.elapsedMs)) };
+      const started = performance.now();
+      const res: BurstResult = { acked: new Map(), rejected: new Map(), unknown: new Map(), notSent: [], elapsedMs: 0 };
+      await pool(s.bodies, concurrency, async (body) => {
+        const name: string = body.metadata.name;
+        try {
+          let r = await callRetryReset(s.member.client, "POST", "/api/v1/namespaces/default/services", body);
+          if (r.status === 409 && r.retried) r = await callRetryReset(s.member.client, "GET", `/api/v1/namespaces/default/services/${name}`);
+          if (r.status >= 200 && r.status < 300) res.acked.set(name, { clusterIPs: serviceIPs(r.body), nodePorts: serviceNodePorts(r.body) });
+          else res.rejected.set(name, `${r.status}: ${r.body?.message ?? "(no Status body)"}`);
+        } catch (e) {
+          if (!(e instanceof NetworkError)) throw e;
+          res.unknown.set(name, e.code);
+        }
+      });
+      res.elapsedMs = Math.round(performance.now() - started);
+      return { ...res, member: s.member, perSecond: Math.round((res.acked.size * 1000) / Math.max(1, res.elapsedMs)) };
     }),
   );
 }
@@ -69,7 +96,11 @@ export async function runShares(shares: readonly Share[], concurrency = 16): Pro
 /** Deletes `names` through `member`; resolves to the failed answers and the deletes/s. */
 export async function deleteOn(member: Member, names: readonly string[], concurrency = 16): Promise<{ bad: string[]; perSecond: number }> {
   const t = performance.now();
-  const bad = await deleteServices(member.client, names, concurrency);
+  const bad: string[] = [];
+  await pool(names, concurrency, async (name) => {
+    const r = await callRetryReset(member.client, "DELETE", `/api/v1/namespaces/default/services/${name}`);
+    if (r.status !== 200 && r.status !== 202 && !(r.status === 404 && r.retried)) bad.push(`${name}: ${r.status} ${r.body?.message}`);
+  });
   return { bad, perSecond: Math.round((names.length * 1000) / Math.max(1, performance.now() - t)) };
 }
 
