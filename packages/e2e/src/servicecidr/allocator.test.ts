@@ -130,6 +130,10 @@ describe("servicecidr skew rollout", () => {
     }, 15_000);
     expect(addrs.map((a: Json) => a.metadata.name)).toContain("10.0.0.1");
     expect(await expectIPAddressesFor(neu, svcs)).toEqual([]);
+    // both apiservers wrote the shared legacy bitmap: one bit per Service, kubernetes.default included
+    const range = (await store.get("/registry/ranges/serviceips")) as unknown as { range: string; data: string };
+    const bits = [...Buffer.from(range.data, "base64")].reduce((n, b) => n + b.toString(2).replaceAll("0", "").length, 0);
+    expect([range.range, bits]).toEqual(["10.0.0.0/24", 101]);
     console.log(`TestSkewAllocatorsRollout: 200 concurrent creates over 2 apiservers in ${ms} ms, ${statuses.filter((s) => s === 201).length} created, 101 IPAddresses`);
   }, 60_000);
 });
