@@ -28,7 +28,7 @@ function up(name: string, extra: readonly string[]): Run {
 
 const tooLarge = "specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12";
 
-describe("servicenet up --service-cluster-ip-range 10.0.0.0/8", () => {
+describe.concurrent("servicenet up --service-cluster-ip-range 10.0.0.0/8 (kube-apiserver TestClusterServiceIPRange rule)", () => {
   it.each([
     ["dual-write (default gates)", []],
     ["bitmap", ["--feature-gates", "MultiCIDRServiceAllocator=false"]],
