@@ -9,6 +9,7 @@
 import { cidrContains, cidrSize, formatCIDR, parseCIDRSloppy, type CIDR, type IP, type IPFamily } from "@servicenet/api";
 import { inMemoryBitmapFactory } from "../allocator/bitmap.ts";
 import type { AllocatorWithOffsetFactory, OffsetAllocator, RandomSource, Snapshottable } from "../allocator/interfaces.ts";
+import { RangeDryRun } from "./dry-run.ts";
 import { ErrAllocated, ErrFull, ErrMismatchedNetwork, ErrNotInRange, type IPAllocator, type RangeAllocation } from "./interfaces.ts";
 
 const IPV6_BITMAP_LIMIT = 65536n;
@@ -151,7 +152,7 @@ export class Range implements IPAllocator {
   }
 
   dryRun(): IPAllocator {
-    return new DryRunRange(this);
+    return new RangeDryRun(this);
   }
 
   destroy(): void {
@@ -176,58 +177,4 @@ export class Range implements IPAllocator {
       throw new Error(`restoring snapshot encountered ${(err as Error).message}`, { cause: err });
     }
   }
-}
-
-/**
- * `dryRunRange`: checks the range but never touches the bitmap. AllocateNext
- * returns the network address without looking for a free one, as upstream
- * does ("racy and not worth the effort").
- */
-class DryRunRange implements IPAllocator {
-  readonly #real: Range;
-
-  constructor(real: Range) {
-    this.#real = real;
-  }
-
-  async allocate(ip: IP): Promise<void> {
-    // Same range check as the real allocate; upstream does not check whether the IP is free.
-    if (!this.#real.contains(ip)) throw new ErrNotInRange(ip, formatCIDR(this.#real.cidr()));
-  }
-
-  async allocateNext(): Promise<IP> {
-    return this.#real.cidr().ip;
-  }
-
-  async release(): Promise<void> {}
-
-  forEach(fn: (ip: IP) => void): void {
-    this.#real.forEach(fn);
-  }
-
-  cidr(): CIDR {
-    return this.#real.cidr();
-  }
-
-  ipFamily(): IPFamily {
-    return this.#real.ipFamily();
-  }
-
-  has(ip: IP): boolean {
-    return this.#real.has(ip);
-  }
-
-  free(): number {
-    return this.#real.free();
-  }
-
-  used(): number {
-    return this.#real.used();
-  }
-
-  dryRun(): IPAllocator {
-    return this;
-  }
-
-  destroy(): void {}
 }

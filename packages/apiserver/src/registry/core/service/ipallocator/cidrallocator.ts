@@ -17,6 +17,7 @@
 import { cidrContainsCIDR, defaultServiceCIDRName, formatCIDR, formatIP, parseCIDR, serviceCIDRConditionReady, type CIDR, type IP, type IPFamily } from "@servicenet/api";
 import type { KubeObject } from "../../../../storage/index.ts";
 import type { Lister, StoreInformer } from "../../../../util/informer/store-informer.ts";
+import { DryRunView } from "./dry-run.ts";
 import { dualWriteAllocateNext, dualWriteAllocateStatic, type BitmapAllocator } from "./dual-write.ts";
 import { ErrFull, ErrMismatchedNetwork, ErrNotReady, type IPAllocator, type ServiceRef } from "./interfaces.ts";
 import { IPAddressAllocator, managedIPs, type IPAddressAllocatorOptions } from "./ipallocator.ts";
@@ -218,54 +219,24 @@ function contains(outer: CIDR, inner: CIDR): boolean {
   return outer.prefix < inner.prefix && cidrContainsCIDR(outer, inner);
 }
 
-class DryRunMetaAllocator implements IPAllocator {
-  readonly real: MetaAllocator;
+/** Dry run of the MetaAllocator: readiness and CIDR checks over all its allocators. */
+class DryRunMetaAllocator extends DryRunView {
+  readonly #meta: MetaAllocator;
 
-  constructor(real: MetaAllocator) {
-    this.real = real;
+  constructor(meta: MetaAllocator) {
+    super(meta);
+    this.#meta = meta;
   }
 
   async allocate(ip: IP): Promise<void> {
-    return this.allocateService({ namespace: "", name: "" }, ip);
+    if (!this.#meta.isSynced()) throw new ErrNotReady();
+    if (!this.#meta.allocatorFor(ip)) throw new ErrMismatchedNetwork();
   }
 
   async allocateNext(): Promise<IP> {
-    return this.allocateNextService();
-  }
-
-  async allocateService(_svc: ServiceRef, ip: IP): Promise<void> {
-    if (!this.real.isSynced()) throw new ErrNotReady();
-    if (!this.real.allocatorFor(ip)) throw new ErrMismatchedNetwork();
-  }
-
-  async allocateNextService(): Promise<IP> {
-    if (!this.real.isSynced()) throw new ErrNotReady();
-    const a = this.real.allocators().find((x) => x.ready);
+    if (!this.#meta.isSynced()) throw new ErrNotReady();
+    const a = this.#meta.allocators().find((x) => x.ready);
     if (!a) throw new ErrFull();
     return a.cidr().ip;
   }
-
-  async release(): Promise<void> {}
-  forEach(fn: (ip: IP) => void): void {
-    this.real.forEach(fn);
-  }
-  cidr(): CIDR {
-    return this.real.cidr();
-  }
-  ipFamily(): IPFamily {
-    return this.real.ipFamily();
-  }
-  has(ip: IP): boolean {
-    return this.real.has(ip);
-  }
-  free(): number {
-    return this.real.free();
-  }
-  used(): number {
-    return this.real.used();
-  }
-  dryRun(): IPAllocator {
-    return this;
-  }
-  destroy(): void {}
 }

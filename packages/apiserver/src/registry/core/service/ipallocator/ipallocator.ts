@@ -9,6 +9,7 @@ import { cidrBits, formatCIDR, formatIP, ipAllocatorControllerName, labelIPAddre
 import type { KubeObject } from "../../../../storage/index.ts";
 import type { Lister } from "../../../../util/informer/store-informer.ts";
 import { calculateRangeOffset } from "./bitmap.ts";
+import { RangeDryRun } from "./dry-run.ts";
 import { ErrAllocated, ErrFull, ErrNotInRange, ErrNotReady, type IPAllocator, type ServiceRef } from "./interfaces.ts";
 import { serviceIPAddress, type IPAddressClient } from "./ipaddress-client.ts";
 import type { ClusterIPAllocatorMetrics } from "./metrics.ts";
@@ -189,7 +190,7 @@ export class IPAddressAllocator implements IPAllocator {
   }
 
   dryRun(): IPAllocator {
-    return new DryRunIPAddressAllocator(this);
+    return new RangeDryRun(this, () => this.ready);
   }
 
   destroy(): void {}
@@ -203,63 +204,4 @@ export function* managedIPs(lister: Lister<KubeObject>, family: IPFamily): Itera
     const ip = parseIP(o.metadata.name ?? "");
     if (ip && ip.family === family) yield ip;
   }
-}
-
-/** Dry-run: dynamic returns the network address without looking; static only checks the range. */
-class DryRunIPAddressAllocator implements IPAllocator {
-  readonly #real: IPAddressAllocator;
-
-  constructor(real: IPAddressAllocator) {
-    this.#real = real;
-  }
-
-  async allocate(ip: IP): Promise<void> {
-    return this.allocateService({ namespace: "", name: "" }, ip);
-  }
-
-  async allocateNext(): Promise<IP> {
-    return this.#real.cidr().ip;
-  }
-
-  async allocateService(_svc: ServiceRef, ip: IP): Promise<void> {
-    if (!this.#real.ready) throw new ErrNotReady();
-    if (!this.#real.contains(ip)) throw new ErrNotInRange(ip, formatCIDR(this.#real.cidr()));
-  }
-
-  async allocateNextService(): Promise<IP> {
-    if (!this.#real.ready) throw new ErrNotReady();
-    return this.#real.cidr().ip;
-  }
-
-  async release(): Promise<void> {}
-
-  forEach(fn: (ip: IP) => void): void {
-    this.#real.forEach(fn);
-  }
-
-  cidr(): CIDR {
-    return this.#real.cidr();
-  }
-
-  ipFamily(): IPFamily {
-    return this.#real.ipFamily();
-  }
-
-  has(ip: IP): boolean {
-    return this.#real.has(ip);
-  }
-
-  free(): number {
-    return this.#real.free();
-  }
-
-  used(): number {
-    return this.#real.used();
-  }
-
-  dryRun(): IPAllocator {
-    return this;
-  }
-
-  destroy(): void {}
 }

@@ -12,6 +12,7 @@ import type { RandomSource } from "../allocator/interfaces.ts";
 import { serviceIPAllocationsResource, serviceIPsKey, type RangeAllocationSnapshot, type RangeRegistry } from "../allocator/storage/keys.ts";
 import { StoredAllocator, type StoredAllocatorStats } from "../allocator/storage/storage.ts";
 import { Range } from "./bitmap.ts";
+import { RangeDryRun } from "./dry-run.ts";
 import { ErrNotInRange, type IPAllocator, type RangeAllocation } from "./interfaces.ts";
 import type { ClusterIPAllocatorMetrics } from "./metrics.ts";
 
@@ -133,7 +134,7 @@ export class StoredRange implements IPAllocator, RangeRegistry {
   }
 
   dryRun(): IPAllocator {
-    return new DryRunStoredRange(this);
+    return new RangeDryRun(this);
   }
 
   /** Nothing to stop: the store belongs to the caller. */
@@ -170,58 +171,4 @@ export class StoredRange implements IPAllocator, RangeRegistry {
     m.allocated.set({ cidr: this.#label }, this.#range.used());
     m.available.set({ cidr: this.#label }, this.#range.free());
   }
-}
-
-/** Upstream `dryRunRange` semantics over a StoredRange: range checks only, nothing stored. */
-class DryRunStoredRange implements IPAllocator {
-  readonly #real: StoredRange;
-
-  constructor(real: StoredRange) {
-    this.#real = real;
-  }
-
-  async allocate(ip: IP): Promise<void> {
-    if (!this.#real.contains(ip)) throw new ErrNotInRange(ip, formatCIDR(this.#real.cidr()));
-  }
-
-  /** The network address, without looking for a free one ("racy and not worth the effort"). */
-  async allocateNext(): Promise<IP> {
-    return this.#real.cidr().ip;
-  }
-
-  async release(): Promise<void> {}
-
-  contains(ip: IP): boolean {
-    return this.#real.contains(ip);
-  }
-
-  forEach(fn: (ip: IP) => void): void {
-    this.#real.forEach(fn);
-  }
-
-  cidr(): CIDR {
-    return this.#real.cidr();
-  }
-
-  ipFamily(): IPFamily {
-    return this.#real.ipFamily();
-  }
-
-  has(ip: IP): boolean {
-    return this.#real.has(ip);
-  }
-
-  free(): number {
-    return this.#real.free();
-  }
-
-  used(): number {
-    return this.#real.used();
-  }
-
-  dryRun(): IPAllocator {
-    return this;
-  }
-
-  destroy(): void {}
 }
