@@ -108,7 +108,7 @@ export async function deleteOn(member: Member, names: readonly string[], concurr
 export function rejectionsByMessage(r: BurstResult): Map<string, number> {
   const m = new Map<string, number>();
   for (const v of r.rejected.values()) {
-    const k = v.replace(/\d+\.\d+\.\d+\.\d+/g, "<ip>");
+    const k = v.replace(/\d+\.\d+\.\d+\.\d+/g, "<ip>").replace(/Service "[^"]*"/, 'Service "<name>"');
     m.set(k, (m.get(k) ?? 0) + 1);
   }
   return m;
