@@ -125,10 +125,11 @@ async function startDefaultServiceCIDR(o: ServiceIPControllersOptions, signal: A
     ...(o.log ? { log: o.log } : {}),
   });
   await ctrl.start(signal);
-  // The first IP of the primary flag range is kubernetes.default's; the informer may lag the create.
+  // The first IP of the primary flag range is kubernetes.default's; the informer may lag the create
+  // (2 s at most: after a family change no ServiceCIDR ever holds it, and the Service loop retries).
   const meta = sa.metas.get(sa.ranges.primary.family)!;
   const first = addressAt(sa.ranges.primary, 1n);
-  for (let i = 0; i < 1000 && !meta.allocatorFor(first, true) && !signal.aborted; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 200 && !meta.allocatorFor(first, true) && !signal.aborted; i++) await new Promise((r) => setTimeout(r, 10));
   if (!meta.allocatorFor(first, true)) o.log?.(`no ServiceCIDR holds ${formatIP(first)} yet: kubernetes.default will wait for one`);
 }
 
