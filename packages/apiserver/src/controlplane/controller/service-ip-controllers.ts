@@ -16,7 +16,7 @@ import type { StoredRange } from "../../registry/core/service/ipallocator/stored
 import { nodePortRepairMetrics } from "../../registry/core/service/portallocator/controller/metrics.ts";
 import { PortRepair, portRepairComponent } from "../../registry/core/service/portallocator/controller/repair.ts";
 import type { StoredPortAllocator } from "../../registry/core/service/portallocator/stored-port-allocator.ts";
-import { resourcePrefix, type Store } from "../../storage/index.ts";
+import { objectKey, resourcePrefix, type Store } from "../../storage/index.ts";
 import { StoreEventRecorder } from "../../util/events/recorder.ts";
 import { StoreInformer } from "../../util/informer/store-informer.ts";
 import type { MetricsRegistry } from "../../util/metrics/registry.ts";
@@ -91,6 +91,7 @@ export async function startServiceIPControllers(o: ServiceIPControllersOptions):
         intervalMs: interval,
         metrics: clusterIPRepairMetrics(o.metrics),
         waitForDefaultServiceCIDR: true,
+        getService: (ns, name) => o.store.get(objectKey("services/specs", ns, name), { ignoreNotFound: true }),
         ...(o.log ? { log: o.log } : {}),
       });
       first((done) => repair.runUntil(done, abort.signal), "the IPAddress repair");

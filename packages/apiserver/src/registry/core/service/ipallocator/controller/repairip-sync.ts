@@ -30,6 +30,8 @@ export interface RepairSyncContext {
   inRange(ip: IP): boolean;
   /** Re-checks an IPAddress later (the workqueue's AddAfter). */
   requeueIPAddress(name: string, afterMs: number): void;
+  /** The stored Service (null when gone), to confirm a cached one before recreating its IPAddress. */
+  getService?(namespace: string, name: string): Promise<KubeObject | null>;
 }
 
 interface ParentRef {
@@ -85,6 +87,11 @@ async function recreateIPAddress(ctx: RepairSyncContext, ip: IP, svc: KubeObject
   await ctx.client.create(serviceIPAddress(ip, svcRef(svc)));
 }
 
+/** True if the stored Service `live` is the cached `svc` (same uid) and still holds `clusterIP`. */
+function holds(live: KubeObject | null, svc: KubeObject, clusterIP: string): boolean {
+  return live !== null && live.metadata.uid === svc.metadata.uid && serviceClusterIPs(live).includes(clusterIP);
+}
+
 /** Reconciles the ClusterIPs of the Service with cache key `namespace/name`; throws to be retried. */
 export async function syncService(ctx: RepairSyncContext, key: string): Promise<void> {
   const svc = ctx.services.get(key);
@@ -107,6 +114,9 @@ export async function syncService(ctx: RepairSyncContext, key: string): Promise<
     // The cache may lag an allocation made a moment ago: ask the store before "repairing".
     const ipAddress = ctx.ipAddresses.get(ipName) ?? (await ctx.client.get(ipName));
     if (!ipAddress) {
+      // A Service deleted through another apiserver may still be in this cache (watch lag): its
+      // IPAddress is gone for good, and recreating it would leave an orphan that blocks deletions.
+      if (ctx.getService && !holds(await ctx.getService(namespace, name), svc, clusterIP)) continue;
       ctx.metrics?.ipErrors.inc({ type: "repair" });
       await warn(ctx, svc, "Service", "ClusterIPNotAllocated", "ClusterIPAllocation", `Cluster IP [${family}]: ${ipName} is not allocated; repairing`);
       await ctx.client.create(serviceIPAddress(ip, { namespace, name }));

@@ -209,6 +209,23 @@ describe("TestRepairServiceIP", () => {
     expect(f.metrics.ipErrors.get({ type: "repair" })).toBe(1);
   });
 
+  it("does not recreate the IPAddress of a Service its cache still holds but storage no longer has (deleted elsewhere)", async () => {
+    const gone = newService("gone", ["10.0.1.9"]);
+    f = await newFakeRepair({ svcs: [gone], cidrs: [kubernetes], options: { getService: async () => null } });
+    await f.repair.runOnce();
+    expect(f.actions).toEqual([]);
+    expect(f.recorder.events).toEqual([]);
+  });
+
+  it("recreates it when storage confirms the Service", async () => {
+    f = await newFakeRepair({ svcs: [newService("here", ["10.0.1.9"])], cidrs: [kubernetes] });
+    const stored = f.store;
+    const withStore = await newFakeRepair({ svcs: [newService("here", ["10.0.1.9"])], cidrs: [kubernetes], options: { getService: (ns, name) => stored.get(`/registry/services/specs/${ns}/${name}`, { ignoreNotFound: true }) } });
+    await withStore.repair.runOnce();
+    expect(withStore.actions).toEqual([create]);
+    await withStore.close();
+  });
+
   it("skips headless Services", async () => {
     const headless = newService("headless", ["None"]);
     f = await newFakeRepair({ svcs: [headless], cidrs: [kubernetes] });

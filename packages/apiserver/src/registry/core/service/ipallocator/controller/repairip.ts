@@ -52,6 +52,8 @@ export interface RepairIPAddressOptions {
   /** Pause between first-pass attempts rejected as Forbidden (admission not ready yet); default 1 s. */
   firstPassRetryMs?: number;
   log?: (msg: string) => void;
+  /** Reads a Service from storage (see RepairSyncContext.getService); without it the cache is trusted. */
+  getService?: (namespace: string, name: string) => Promise<KubeObject | null>;
 }
 
 const pollMs = 100;
@@ -83,6 +85,7 @@ export class RepairIPAddress {
       metrics: opts.metrics,
       inRange: (ip) => this.#inRange(ip),
       requeueIPAddress: (name, ms) => this.#ipQueue.addAfter(name, ms),
+      ...(opts.getService ? { getService: opts.getService } : {}),
     };
     const interval = opts.intervalMs ?? repairLoopIntervalMs;
     opts.services.addEventHandler(enqueueAll(this.#svcQueue), interval);
