@@ -22,8 +22,8 @@ const total = Number(process.env["SKEW_CREATES"] ?? 4000);
 const pairs = Math.min(100, Math.floor(total / 40));
 const dynamic = total - 2 * pairs;
 const staticIP = (k: number): string => `10.96.0.${10 + k}`;
-const deletes = Math.floor(total / 4);
-const moreCreates = Math.floor(total / 7);
+const deletes = Math.floor(total / 8);
+const moreCreates = Math.floor(total / 14);
 
 const t0 = performance.now();
 const progress = (m: string): void => console.log(`skew +${Math.round((performance.now() - t0) / 1000)} s: ${m}`);
@@ -91,7 +91,7 @@ describe.each(backends)("skewed allocators (bitmap-only + dual-write) on one $na
     expect([...la!.rejected.values(), ...lb!.rejected.values()]).toEqual([]);
     const final = await settle(store, "IPAddress-only creates", (a) => a.missingIPAddresses.length === 0 && a.orphans.length === 0, 5_000);
 
-    const refusals = [...rejectionsByMessage(ra!), ...rejectionsByMessage(rb!)].map(([m, n]) => `${n}x ${m}`).join(" | ");
+    const refusals = [ra!, rb!].flatMap((r) => [...rejectionsByMessage(r)].map(([m, n]) => `${n}x on ${r.member.name}: ${m}`)).join(" | ");
     console.log(
       `e2e skew ${backend.name}: phase 1 ${ra!.acked.size + ra!.rejected.size} creates on bitmap-only at ${ra!.perSecond}/s and ${rb!.acked.size + rb!.rejected.size} on dual-write at ${rb!.perSecond}/s ` +
         `(${ra!.elapsedMs}/${rb!.elapsedMs} ms), ${created} acked, refused: ${refusals}; duplicates 0; right after: ${auditLine(afterCreate.audit)}; ` +
