@@ -3,6 +3,7 @@
  * Endpoints the controllers made, for the controller-manager restart and leader-election suites.
  */
 import { CoreV1Api, DiscoveryV1Api, type KubeConfig, type V1Pod, type V1ServiceSpec } from "@kubernetes/client-node";
+import { eventually as poll } from "../up/cluster.ts";
 
 /** API clients of one cluster. */
 export interface Clients {
@@ -98,18 +99,5 @@ export async function endpointsOf(c: Clients, svc: string): Promise<{ uid: strin
   }
 }
 
-/** Polls `probe` until it returns a value, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+/** Polls `probe` until it returns a value, or fails after `timeoutMs` (the shared e2e helper, 50 ms period). */
+export const eventually = <T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 50): Promise<T> => poll(probe, timeoutMs, everyMs);

@@ -4,6 +4,7 @@
  */
 import { execInNetns, runScriptInNetns } from "./processes.ts";
 import { httpClient } from "./scripts.ts";
+import { eventually } from "../up/cluster.ts";
 
 /** What n requests to one URL got: successes by endpoint (pod IP) and failures by error code. */
 export interface UrlResult {
@@ -39,21 +40,8 @@ export async function firstSuccess(ns: string, u: string, deadlineMs: number, lo
   return r.okAt;
 }
 
-/** Polls `probe` every 200 ms until it returns a value; throws with the last value after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms${last !== undefined ? ` (${String(last)})` : ""}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polls `probe` every 200 ms until it returns a value; throws naming `what` after `timeoutMs`. */
+export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> => eventually(probe, timeoutMs, 200, what);
 
 /** Every rule kube-proxy owns in the node namespace, both families, as the kernel reports it. */
 export async function ruleDump(node: string, mode: "iptables" | "nftables"): Promise<string> {
