@@ -13,8 +13,10 @@ const packages = fs.readdirSync(path.join(root, "packages")).filter((p) => {
   return Boolean(manifest.scripts?.bench);
 });
 
+// `--gather`: only collect the results the package benchmarks wrote last (after running some by hand).
+const gatherOnly = process.argv.includes("--gather");
 let failed = false;
-for (const p of packages) {
+for (const p of gatherOnly ? [] : packages) {
   console.log(`bench: ${p}`);
   const r = spawnSync("npm", ["run", "bench"], { cwd: path.join(root, "packages", p), stdio: "inherit" });
   if (r.status !== 0) failed = true;
