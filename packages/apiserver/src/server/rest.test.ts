@@ -35,12 +35,21 @@ describe("REST semantics", () => {
     // The apiserver protects every ServiceCIDR from the start (the controller-manager lifts it).
     expect((created.json() as Obj).metadata["finalizers"]).toEqual(["example.com/keep", "networking.k8s.io/service-cidr-finalizer"]);
     const del = await s.request(`${base}/extra`, { method: "DELETE" });
-    expect(del.status).toBe(202);
+    // 200 with the object, as upstream (202 only with orphanDependents=false).
+    expect(del.status).toBe(200);
     const marked = (await get(`${base}/extra`)).json() as Obj;
     expect(marked.metadata.deletionTimestamp).toMatch(/Z$/);
     const patch = await s.request(`${base}/extra`, { method: "PATCH", headers: { "Content-Type": "application/merge-patch+json" }, body: '{"metadata":{"finalizers":null}}' });
     expect(patch.status).toBe(200);
     expect((await get(`${base}/extra`)).status).toBe(404);
+  });
+
+  it("answers 202 for an object kept by finalizers only with orphanDependents=false", async () => {
+    const base = "/apis/networking.k8s.io/v1/servicecidrs";
+    expect((await post(base, { metadata: { name: "orphan-false" }, spec: { cidrs: ["10.103.0.0/24"] } })).status).toBe(201);
+    const del = await s.request(`${base}/orphan-false`, { method: "DELETE", headers: { "Content-Type": "application/json" }, body: '{"kind":"DeleteOptions","apiVersion":"v1","orphanDependents":false}' });
+    expect(del.status).toBe(202);
+    expect((del.json() as Obj).metadata.deletionTimestamp).toMatch(/Z$/);
   });
 
   it("the status subresource changes status only, the main resource spec only", async () => {
