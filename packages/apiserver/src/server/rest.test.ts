@@ -50,6 +50,8 @@ describe("REST semantics", () => {
     const del = await s.request(`${base}/orphan-false`, { method: "DELETE", headers: { "Content-Type": "application/json" }, body: '{"kind":"DeleteOptions","apiVersion":"v1","orphanDependents":false}' });
     expect(del.status).toBe(202);
     expect((del.json() as Obj).metadata.deletionTimestamp).toMatch(/Z$/);
+    const gone = await s.request(`${base}/orphan-false`, { method: "PATCH", headers: { "Content-Type": "application/merge-patch+json" }, body: '{"metadata":{"finalizers":null}}' });
+    expect(gone.status).toBe(200);
   });
 
   it("the status subresource changes status only, the main resource spec only", async () => {
