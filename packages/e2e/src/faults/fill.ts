@@ -5,7 +5,7 @@
  * count. Only API calls: the counts come from listing Services.
  */
 import { listAll, pool, type ApiClient, type Json } from "./api-client.ts";
-import { canonicalIP, listManagedIPAddresses, serviceIPs, serviceNodePorts } from "./invariants.ts";
+import { canonicalIP, serviceIPs, serviceNodePorts } from "./invariants.ts";
 
 /** Usable ClusterIPs of a CIDR as upstream's Range counts them (network address, IPv4 broadcast out; IPv6 capped at 2^16). */
 export function rangeCapacity(cidr: string): number {
@@ -81,10 +81,12 @@ const svc = (name: string, spec: Json): Json => ({ apiVersion: "v1", kind: "Serv
 /**
  * Fills a dual-stack cluster: two-port NodePort RequireDualStack Services until the NodePorts run out,
  * then ClusterIP RequireDualStack until the smaller family is full, then SingleStack Services of
- * the other family until it is full too. Orphaned IPAddress objects (KEP-1880 allocator) get up
- * to `graceMs` to be collected by repair before the fill is given up.
+ * the other family until it is full too. What a kill left held (orphaned IPAddress objects, bitmap
+ * bits and NodePorts of creates that never stored their Service) is freed by the repair loops
+ * (IPAddress orphans after 60 s, bits and NodePorts on the third pass); the fill retries until
+ * `graceMs` is over, so each leak has had its chance to be collected.
  */
-export async function fillDualStack(c: ApiClient, o: { v4Cidr: string; v6Cidr: string; prefix: string; graceMs?: number }): Promise<{ held: HeldCounts; created: number; refusals: string[]; ms: number }> {
+export async function fillDualStack(c: ApiClient, o: { v4Cidr: string; v6Cidr: string; prefix: string; graceMs?: number; nodePorts?: number }): Promise<{ held: HeldCounts; created: number; refusals: string[]; ms: number }> {
   const started = performance.now();
   const deadline = Date.now() + (o.graceMs ?? 60_000) + 15_000;
   const want = { v4: rangeCapacity(o.v4Cidr), v6: rangeCapacity(o.v6Cidr) };
@@ -102,11 +104,10 @@ export async function fillDualStack(c: ApiClient, o: { v4Cidr: string; v6Cidr: s
     created += np.created + dual.created + v4.created + v6.created;
     refusals.push(...np.refusals, ...dual.refusals, ...v4.refusals, ...v6.refusals);
     const held = await heldCounts(c);
-    const complete = held.v4 === want.v4 && held.v6 === want.v6;
-    if (complete || Date.now() > deadline || (await listManagedIPAddresses(c)).length === 0) {
+    const complete = held.v4 === want.v4 && held.v6 === want.v6 && (o.nodePorts === undefined || held.nodePorts === o.nodePorts);
+    if (complete || Date.now() > deadline) {
       return { held, created, refusals: [...new Set(refusals)], ms: Math.round(performance.now() - started) };
     }
-    // IPAddress objects exist: an orphan left by the kill holds an address until repair frees it.
     await new Promise((r) => setTimeout(r, 5_000));
   }
 }
