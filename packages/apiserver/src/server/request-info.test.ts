@@ -9,6 +9,9 @@ describe("parseRequestInfo (upstream RequestInfoFactory)", () => {
     ["GET", "/api/v1/namespaces/default/services", "", { namespace: "default", resource: "services", verb: "list" }],
     ["GET", "/api/v1/namespaces/default/services", "watch=true", { namespace: "default", resource: "services", verb: "watch" }],
     ["GET", "/api/v1/watch/namespaces/default/services", "", { namespace: "default", resource: "services", verb: "watch" }],
+    // The /watch/ prefix serves GET only: a PUT there was once stored as a status update (found by the e2e fuzz).
+    ["PUT", "/api/v1/watch/namespaces/fuzz/services/fuzz-svc/status", "", { namespace: "fuzz", resource: "services", name: "fuzz-svc", subresource: "status", verb: "" }],
+    ["DELETE", "/api/v1/watch/namespaces/default/services/web", "", { namespace: "default", resource: "services", name: "web", verb: "" }],
     ["GET", "/api/v1/namespaces/default/services/web", "", { name: "web", verb: "get" }],
     ["PUT", "/api/v1/namespaces/default/services/web/status", "", { name: "web", subresource: "status", verb: "update" }],
     ["GET", "/api/v1/namespaces/default", "", { namespace: undefined, resource: "namespaces", name: "default", verb: "get" }],

@@ -61,9 +61,12 @@ export function parseRequestInfo(pathname: string, method: string, query: URLSea
     rest = parts.slice(3);
   } else return undefined;
   let watch = query.get("watch") === "true" || query.get("watch") === "1";
-  // Deprecated `/watch/` path prefix, still honoured upstream.
+  // Deprecated `/watch/` path prefix, still honoured upstream; it only serves GET (upstream
+  // registers no other verb there), so a PUT to /watch/... must never become an update.
+  let watchPath = false;
   if (rest[0] === "watch") {
     watch = true;
+    watchPath = true;
     rest = rest.slice(1);
   }
   let namespace: string | undefined;
@@ -75,5 +78,6 @@ export function parseRequestInfo(pathname: string, method: string, query: URLSea
   const [resource = "", name = "", subresource = "", ...extra] = rest;
   // A namespace object addressed as /namespaces/<name>: that name is not a namespace scope.
   if (resource === "namespaces") namespace = undefined;
-  return { group, version, namespace, resource, name, subresource, verb: verbFor(method, name !== "", watch), extra };
+  const verb = watchPath && method !== "GET" && method !== "HEAD" ? "" : verbFor(method, name !== "", watch);
+  return { group, version, namespace, resource, name, subresource, verb, extra };
 }
