@@ -1,13 +1,15 @@
 import { defineConfig } from "vitest/config";
 
-// The heavy end-to-end suites only (`npm run test:e2e`); each file starts its own processes, so
-// files run one at a time on a 2-core machine to keep timings honest.
+// The heavy end-to-end suites only (`npm run test:e2e`). Two files at a time: most of their time is
+// spent waiting (grace periods, repair intervals, process starts), each starts its own processes on
+// free ports, and the two that wipe the shared etcd serialise on a lock (src/up/etcd-lock.ts).
 export default defineConfig({
   test: {
     include: ["src/**/*.e2e.test.ts"],
     restoreMocks: true,
     clearMocks: true,
-    fileParallelism: false,
+    fileParallelism: true,
+    maxWorkers: 2,
     testTimeout: 300_000,
     hookTimeout: 120_000,
     reporters: ["default", ["json", { outputFile: ".vitest-results-e2e.json" }]],

@@ -12,6 +12,7 @@ import { ackMismatches, burstService, runBurst, type Acked } from "./burst.ts";
 import { deleteServices, fillDualStack, heldIPs, rangeCapacity, unheldIPs } from "./fill.ts";
 import { expectAllocationInvariants, listManagedIPAddresses } from "./invariants.ts";
 import { apiserverSupports, deleteEtcdPrefix, freePort, startApiserverProc, tempDir, type Proc } from "./processes.ts";
+import { lockSharedEtcd } from "../up/etcd-lock.ts";
 
 const total = 2000;
 const killAfterAcks = 700;
@@ -27,25 +28,30 @@ interface Backend {
   args: string[];
   /** Clears what a previous run left (servicenet up keeps its keys under /registry/ with no prefix). */
   clean?: () => Promise<void>;
+  /** Takes the shared etcd for this suite alone (see up/etcd-lock.ts). */
+  lock?: () => Promise<() => void>;
 }
 
 const backends: Backend[] = [{ name: "sqlite", args: [] }];
-if (etcdEndpoint) backends.push({ name: "etcd", args: ["--datastore-endpoint", etcdEndpoint], clean: async () => void (await deleteEtcdPrefix(etcdEndpoint, "/registry/")) });
+if (etcdEndpoint) backends.push({ name: "etcd", args: ["--datastore-endpoint", etcdEndpoint], clean: async () => void (await deleteEtcdPrefix(etcdEndpoint, "/registry/")), lock: () => lockSharedEtcd() });
 
 describe.each(backends)("apiserver SIGKILL during a 2,000-create burst ($name)", (backend) => {
   // Made in the test, not at collection: a test filtered out by -t runs no afterAll to remove it.
   let dir = "";
   let proc: Proc | undefined;
   let c: ApiClient | undefined;
+  let unlock = (): void => {};
   afterAll(async () => {
     c?.close();
     await proc?.kill("SIGTERM");
     await backend.clean?.();
+    unlock();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it("keeps every acknowledged create, holds no IP or NodePort twice, and leaks nothing", async () => {
     dir = tempDir(`kill-${backend.name}`);
+    if (backend.lock) unlock = await backend.lock();
     await backend.clean?.();
     const port = await freePort();
     // Repair every 10 s (upstream's integration tests shorten it too): orphaned IPAddress objects

@@ -10,6 +10,7 @@ import path from "node:path";
 import { createStore, type Store } from "@servicenet/apiserver";
 import { apiClientFromKubeconfig, type ApiClient } from "../faults/api-client.ts";
 import { deleteEtcdPrefix, freePort, startApiserverProc, tempDir, type Proc } from "../faults/processes.ts";
+import { lockSharedEtcd } from "../up/etcd-lock.ts";
 
 /** Where the processes keep their state. */
 export interface SharedBackend {
@@ -54,6 +55,7 @@ export interface SharedCluster {
 /** Creates an empty shared control plane (etcd: the /registry/ prefix is wiped first and at stop). */
 export async function sharedCluster(backend: SharedBackend, prefix: string): Promise<SharedCluster> {
   const dir = tempDir(`${prefix}-${backend.name}`);
+  const unlock = backend.endpoint ? await lockSharedEtcd() : () => {};
   if (backend.endpoint) await deleteEtcdPrefix(backend.endpoint, "/registry/");
   const members: Member[] = [];
   let store: Store | undefined;
@@ -94,6 +96,7 @@ export async function sharedCluster(backend: SharedBackend, prefix: string): Pro
       await Promise.all(members.map((m) => m.proc.kill("SIGTERM")));
       await store?.close();
       if (backend.endpoint) await deleteEtcdPrefix(backend.endpoint, "/registry/");
+      unlock();
       rmSync(dir, { recursive: true, force: true });
     },
   };
