@@ -150,7 +150,8 @@ describe("MetaAllocator (upstream cidrallocator_test.go)", () => {
 
   it("serves upstream's allocator metrics, gauges counted at scrape time", async () => {
     const registry = new MetricsRegistry();
-    h = await newAllocatorHarness("IPv4", { metrics: clusterIPAllocatorMetrics(registry) });
+    // random: 0 makes the dynamic pick 10.1.0.1, so the static 10.1.0.3 below never collides with it.
+    h = await newAllocatorHarness("IPv4", { metrics: clusterIPAllocatorMetrics(registry), random: () => 0n });
     await h.addServiceCIDR("a", "10.1.0.0/28");
     await h.meta.allocateNextService(svcRef("x"));
     await h.meta.allocateService(svcRef("y"), ip("10.1.0.3"));
