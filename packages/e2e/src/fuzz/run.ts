@@ -29,6 +29,12 @@ export interface FuzzReport {
   watchErrorsInStream: number;
   /** Requests sent again after a reset on a reused keep-alive socket. */
   retries: number;
+  /**
+   * Connections the server reset under a request it refused before reading its whole body (a
+   * write never happens then; the health check after the batch proves the server lives). Counted,
+   * not a violation, and printed.
+   */
+  connectionResets: number;
   /** Requests whose answer broke a rule, with the reason. */
   violations: string[];
   healthChecks: number;
@@ -71,7 +77,7 @@ export async function runFuzz(server: ChildApiServer, discovered: Discovered, o:
   const concurrency = o.concurrency ?? 4;
   const batch = o.batch ?? 100;
   const client = rawClient(server.url, server.ca, server.token, { maxSockets: concurrency + 1, timeoutMs: 15_000 });
-  const report: FuzzReport = { requests: 0, ms: 0, byStatus: {}, byFlaw: {}, watchErrorsInStream: 0, retries: 0, violations: [], healthChecks: 0, endpoints: discovered.resources.length, nonResourcePaths: discovered.nonResource.length, seedsRefused: [], snapshotDiff: [], objects: 0, rssKiB: { before: server.rssKiB(), after: 0 } };
+  const report: FuzzReport = { requests: 0, ms: 0, byStatus: {}, byFlaw: {}, watchErrorsInStream: 0, retries: 0, connectionResets: 0, violations: [], healthChecks: 0, endpoints: discovered.resources.length, nonResourcePaths: discovered.nonResource.length, seedsRefused: [], snapshotDiff: [], objects: 0, rssKiB: { before: server.rssKiB(), after: 0 } };
   const started = performance.now();
   // FUZZ_TRACE=1 prints every request with its answer and time (for finding what hangs).
   const trace = process.env["FUZZ_TRACE"] === "1";
@@ -93,7 +99,9 @@ export async function runFuzz(server: ChildApiServer, discovered: Discovered, o:
             if (isWatchError(c, r)) report.watchErrorsInStream++;
             for (const v of checkAnswer(c, r)) report.violations.push(`${v} <- ${describeCase(c)}`);
           } catch (e) {
-            report.violations.push(`request failed: ${String(e)} <- ${describeCase(c)}`);
+            const code = (e as NodeJS.ErrnoException).code;
+            if ((code === "ECONNRESET" || code === "EPIPE") && c.body !== undefined) report.connectionResets++;
+            else report.violations.push(`request failed: ${String(e)} <- ${describeCase(c)}`);
           }
           report.requests++;
           report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
@@ -124,5 +132,5 @@ export function summarize(name: string, r: FuzzReport): string {
     .sort(([a], [b]) => Number(a) - Number(b))
     .map(([k, v]) => `${k}:${v}`)
     .join(" ");
-  return `${name}: ${r.requests} requests in ${r.ms} ms over ${r.endpoints} resource endpoints + ${r.nonResourcePaths} non-resource paths; status ${codes}; watch ERROR-in-stream ${r.watchErrorsInStream}; ${r.retries} keep-alive retries; ${r.healthChecks} health checks; ${r.objects} objects unchanged=${r.snapshotDiff.length === 0}; apiserver RSS ${Math.round(r.rssKiB.before / 1024)} -> ${Math.round(r.rssKiB.after / 1024)} MiB; violations ${r.violations.length}`;
+  return `${name}: ${r.requests} requests in ${r.ms} ms over ${r.endpoints} resource endpoints + ${r.nonResourcePaths} non-resource paths; status ${codes}; watch ERROR-in-stream ${r.watchErrorsInStream}; ${r.retries} keep-alive retries; ${r.connectionResets} connection resets; ${r.healthChecks} health checks; ${r.objects} objects unchanged=${r.snapshotDiff.length === 0}; apiserver RSS ${Math.round(r.rssKiB.before / 1024)} -> ${Math.round(r.rssKiB.after / 1024)} MiB; violations ${r.violations.length}`;
 }
