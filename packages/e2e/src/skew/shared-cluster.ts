@@ -11,6 +11,7 @@ import { createStore, type Store } from "@servicenet/apiserver";
 import { apiClientFromKubeconfig, type ApiClient } from "../faults/api-client.ts";
 import { deleteEtcdPrefix, freePort, startApiserverProc, tempDir, type Proc } from "../faults/processes.ts";
 import { lockSharedEtcd } from "../up/etcd-lock.ts";
+import { eventually } from "../up/cluster.ts";
 
 /** Where the processes keep their state. */
 export interface SharedBackend {
@@ -117,18 +118,5 @@ export function upArgs(gate: string, ranges: string, repairInterval = "2s"): str
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `probe` every `everyMs` until it returns a value other than undefined; throws with `what` after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 250): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms${last ? ` (last error: ${String(last)})` : ""}`);
-    await sleep(everyMs);
-  }
-}
+/** Polls `probe` every `everyMs` until it returns a value; throws naming `what` after `timeoutMs` (the shared e2e helper). */
+export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 250): Promise<T> => eventually(probe, timeoutMs, everyMs, what);
