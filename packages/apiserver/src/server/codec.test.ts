@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeBody } from "./codec.ts";
+import { decodeBody, parseBody } from "./codec.ts";
 import { duplicateFields } from "./json-duplicates.ts";
 import { findResource } from "./resources.ts";
 
@@ -17,6 +17,22 @@ describe("duplicateFields", () => {
     ["not json", []],
   ])("%s", (text, want) => {
     expect(duplicateFields(text)).toEqual(want);
+  });
+});
+
+describe("parseBody duplicate keys (members counted in the text against the parsed value)", () => {
+  it.each([
+    ['{"a":1}', []],
+    ['{"a":1,"a":2}', ["a"]],
+    ['{"l":[{"k":1},{"k":2,"k":3}]}', ["l[1].k"]],
+    ['{"a":"x:y","b":"\\":"}', []],
+    ['{"a":"\\"","a":"\\":"}', ["a"]],
+    ['{"m":{},"n":[[],[{}]],"o":{"p":{"q":1,"q":2}}}', ["o.p.q"]],
+    ['{"__proto__":1,"__proto__":2}', ["__proto__"]],
+  ])("%s", (text, want) => {
+    const duplicates: string[] = [];
+    parseBody(Buffer.from(text), "json", duplicates);
+    expect(duplicates).toEqual(want);
   });
 });
 

@@ -60,23 +60,46 @@ export const maxBodyDepth = 100;
 
 /** True when `text` nests deeper than maxBodyDepth; JSON strings are skipped, YAML counts every bracket. */
 export function tooDeep(text: string, json: boolean): boolean {
+  return scanDepth(text, json) < 0;
+}
+
+/**
+ * One pass over the text: -1 when it nests deeper than maxBodyDepth, else (for JSON) the number
+ * of object members it writes, which is the number of `:` outside strings.
+ */
+function scanDepth(text: string, json: boolean): number {
   let depth = 0;
+  let members = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 && json) {
       for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxBodyDepth) return true;
+      if (++depth > maxBodyDepth) return -1;
     } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+    else if (c === 0x3a) members++;
   }
-  return false;
+  return members;
+}
+
+/** Object members of a parsed JSON value (JSON.parse keeps one per duplicated key). */
+function countMembers(v: unknown): number {
+  if (v === null || typeof v !== "object") return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const x of v) n += countMembers(x);
+    return n;
+  }
+  for (const k in v) n += 1 + countMembers((v as Record<string, unknown>)[k]);
+  return n;
 }
 
 /** Parses a body into a JSON value; duplicate keys are collected into `duplicates`. */
 export function parseBody(body: Buffer, format: BodyFormat, duplicates: string[] = []): unknown {
   if (format === "protobuf") return decodeProtobufBody(body);
   const text = body.toString("utf8");
-  if (tooDeep(text, format === "json")) {
+  const members = scanDepth(text, format === "json");
+  if (members < 0) {
     throw new SyntaxDecodeError(format === "json" ? `couldn't get version/kind; json parse error: exceeded max depth of ${maxBodyDepth}` : `error converting YAML to JSON: yaml: exceeded max depth of ${maxBodyDepth}`);
   }
   if (format === "json") {
@@ -86,7 +109,8 @@ export function parseBody(body: Buffer, format: BodyFormat, duplicates: string[]
     } catch (e) {
       throw new SyntaxDecodeError(`couldn't get version/kind; json parse error: ${goJSONError(e, text)}`);
     }
-    duplicates.push(...duplicateFields(text));
+    // The full duplicate scan only when the text has more members than the value kept.
+    if (countMembers(v) !== members) duplicates.push(...duplicateFields(text));
     return v;
   }
   let docs = parseAllDocuments(text, { uniqueKeys: true });

@@ -29,51 +29,70 @@ function defOf(schema: AnySchema): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
-/** Peels wrappers that do not change the JSON shape (optional, nullable, default, lazy, pipe). */
+const wrappers = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"]);
+const unwrapped = new WeakMap<AnySchema, AnySchema>();
+
+/** Peels wrappers that do not change the JSON shape (optional, nullable, default, lazy, pipe); memoised per schema. */
 function unwrap(schema: AnySchema): AnySchema {
+  const known = unwrapped.get(schema);
+  if (known) return known;
   let s = schema;
   for (;;) {
     const d = defOf(s);
-    if (d.innerType && ["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"].includes(d.type)) s = d.innerType;
+    if (d.innerType && wrappers.has(d.type)) s = d.innerType;
     else if (d.type === "lazy" && d.getter) s = d.getter();
     else if (d.type === "pipe" && d.in) s = d.in;
-    else return s;
+    else break;
   }
+  unwrapped.set(schema, s);
+  return s;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function walk(schema: AnySchema, value: unknown, at: string, out: string[]): void {
+/** `path` holds the segments (`.spec`, `[0]`) to the value; they are joined only for an unknown field. */
+function walk(schema: AnySchema, value: unknown, path: string[], out: string[]): void {
   const s = unwrap(schema);
   const d = defOf(s);
   if (d.type === "object" && d.shape && isPlainObject(value)) {
     const open = d.catchall !== undefined && defOf(d.catchall).type !== "never";
-    for (const [k, v] of Object.entries(value)) {
+    for (const k of Object.keys(value)) {
       // Own keys only: `constructor` or `__proto__` in a body must not find Object.prototype's.
       const child = Object.hasOwn(d.shape, k) ? d.shape[k] : undefined;
-      if (child) walk(child, v, `${at}.${k}`, out);
-      else if (!open) out.push(`${at}.${k}`);
+      if (child) {
+        path.push(`.${k}`);
+        walk(child, value[k], path, out);
+        path.pop();
+      } else if (!open) out.push(`${path.join("")}.${k}`);
     }
   } else if (d.type === "array" && d.element && Array.isArray(value)) {
-    value.forEach((v, i) => walk(d.element!, v, `${at}[${i}]`, out));
+    for (let i = 0; i < value.length; i++) {
+      path.push(`[${i}]`);
+      walk(d.element, value[i], path, out);
+      path.pop();
+    }
   } else if (d.type === "record" && d.valueType && isPlainObject(value)) {
-    for (const [k, v] of Object.entries(value)) walk(d.valueType, v, `${at}[${k}]`, out);
+    for (const k of Object.keys(value)) {
+      path.push(`[${k}]`);
+      walk(d.valueType, value[k], path, out);
+      path.pop();
+    }
   } else if (d.type === "union" && d.options) {
     // The value matches one branch; report what that branch does not know (fewest unknowns).
     let best: string[] | null = null;
     for (const opt of d.options) {
       const acc: string[] = [];
-      walk(opt, value, at, acc);
+      walk(opt, value, path, acc);
       if (best === null || acc.length < best.length) best = acc;
     }
     out.push(...(best ?? []));
   } else if (d.type === "intersection" && d.left && d.right) {
     const l: string[] = [];
     const r: string[] = [];
-    walk(d.left, value, at, l);
-    walk(d.right, value, at, r);
+    walk(d.left, value, path, l);
+    walk(d.right, value, path, r);
     out.push(...l.filter((p) => r.includes(p)));
   }
 }
@@ -84,7 +103,7 @@ function walk(schema: AnySchema, value: unknown, at: string, out: string[]): voi
  */
 export function unknownFields(schema: AnySchema, obj: unknown): string[] {
   const out: string[] = [];
-  walk(schema, obj, "", out);
+  walk(schema, obj, [], out);
   return out;
 }
 

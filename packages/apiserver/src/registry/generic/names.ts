@@ -14,7 +14,15 @@ export function generateName(base: string): string {
   return b + s;
 }
 
-/** RFC 3339 with second precision, as metav1.Time serialises. */
+let lastSecond = -1;
+let lastText = "";
+
+/** RFC 3339 with second precision, as metav1.Time serialises (the text is reused within one second). */
 export function nowRFC3339(now = new Date()): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, "Z");
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastText = now.toISOString().replace(/\.\d{3}Z$/, "Z");
+    lastSecond = second;
+  }
+  return lastText;
 }
