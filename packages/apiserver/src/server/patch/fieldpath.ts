@@ -5,7 +5,7 @@
  * tree encoding managedFields uses (`{"f:spec":{"f:ports":{".":{}, ...}}}`).
  */
 import { isObject, type JSONObject, type JSONValue } from "./json-value.ts";
-import { lookupFieldMeta } from "./patch-meta.ts";
+import { kindMetaOf, lookupFieldMeta, type FieldMeta } from "./patch-meta.ts";
 
 /** One path; each element is a FieldsV1 key. */
 export type FieldPath = readonly string[];
@@ -16,28 +16,37 @@ export type FieldSet = Set<string>;
 export const pathKey = (p: FieldPath): string => JSON.stringify(p);
 export const keyPath = (k: string): string[] => JSON.parse(k) as string[];
 
-/** Fields the field manager never tracks (upstream's stripMeta set). */
-const stripped = new Set(
-  [["apiVersion"], ["kind"], ["metadata"], ...["name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation", "managedFields", "resourceVersion"].map((f) => ["metadata", f])].map(
-    (p) => pathKey(p.map((f) => `f:${f}`)),
-  ),
-);
+/** Fields the field manager never tracks (upstream's stripMeta set): these top-level fields and these of metadata. */
+const strippedTop = new Set(["apiVersion", "kind", "metadata"]);
+const strippedMeta = new Set(["name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation", "managedFields", "resourceVersion"]);
 
 /**
  * Fields a request may not own (upstream's ResetFieldsStrategy): the main
  * resource never manages `status`, the status subresource never `spec`.
  */
 export function resetFilter(subresource: string | undefined): (key: string) => boolean {
-  const prefix = subresource === "status" ? '["f:spec"' : '["f:status"';
+  return resetFilterOf(resetField(subresource));
+}
+
+/** The top-level field resetFilter leaves out for `subresource`. */
+export function resetField(subresource: string | undefined): string {
+  return subresource === "status" ? "spec" : "status";
+}
+
+function resetFilterOf(field: string): (key: string) => boolean {
+  const prefix = `[${JSON.stringify(`f:${field}`)}`;
   return (key) => !(key === `${prefix}]` || key.startsWith(`${prefix},`));
 }
 
-/** The element naming `item` of the list at `names` (field names only) of `kind`. */
-export function itemElement(kind: string, names: readonly string[], item: JSONValue, index: number): string {
-  const meta = lookupFieldMeta(kind, names);
+/** Sorted list-map key names per FieldMeta: the element text orders them by name. */
+const sortedKeys = new WeakMap<FieldMeta, readonly string[]>();
+
+/** The element naming `item` (at `index`) of a list whose metadata is `meta`. */
+export function elementOf(meta: FieldMeta | undefined, item: JSONValue, index: number): string {
   if (meta?.listType === "set") return `v:${JSON.stringify(item)}`;
   if (meta?.listType === "map" && isObject(item)) {
-    const keys = [...(meta.listMapKeys ?? [])].sort();
+    let keys = sortedKeys.get(meta);
+    if (keys === undefined) sortedKeys.set(meta, (keys = [...(meta.listMapKeys ?? [])].sort()));
     const o: JSONObject = {};
     for (const k of keys) {
       const v = item[k] ?? meta.keyDefaults?.[k];
@@ -48,87 +57,165 @@ export function itemElement(kind: string, names: readonly string[], item: JSONVa
   return `i:${index}`;
 }
 
-/** Visits every node of `obj` as structured-merge-diff would, with its path and whether it is a member. */
-export function walkFields(kind: string, obj: JSONValue, visit: (path: FieldPath, value: JSONValue, member: boolean) => void): void {
-  const walk = (v: JSONValue, path: string[], names: string[]): void => {
-    const meta = lookupFieldMeta(kind, names);
-    if (isObject(v)) {
-      const entries = Object.entries(v);
-      const leaf = meta?.mapType === "atomic" || (entries.length === 0 && path.length > 0);
-      if (path.length > 0) visit(path, v, leaf);
-      if (leaf) return;
-      for (const [k, c] of entries) walk(c, [...path, `f:${k}`], [...names, k]);
-    } else if (Array.isArray(v)) {
-      const atomic = (meta?.listType ?? "atomic") === "atomic";
-      visit(path, v, atomic);
-      if (atomic) return;
-      v.forEach((item, i) => {
-        const p = [...path, itemElement(kind, names, item, i)];
-        if (meta?.listType === "set" || !isObject(item)) visit(p, item, true);
-        else walk(item, p, names);
-      });
-    } else {
-      visit(path, v, true);
-    }
-  };
-  walk(obj, [], []);
+/** The element naming `item` of the list at `names` (field names only) of `kind`. */
+export function itemElement(kind: string, names: readonly string[], item: JSONValue, index: number): string {
+  return elementOf(lookupFieldMeta(kind, names), item, index);
 }
 
-/** True when a list item path (k: or v:) is itself a member: list items always are. */
-const isItem = (p: FieldPath): boolean => /^[kvi]:/.test(p[p.length - 1] ?? "");
+/** Visits every node of `obj` as structured-merge-diff would, with its path and whether it is a member. */
+export function walkFields(kind: string, obj: JSONValue, visit: (path: FieldPath, value: JSONValue, member: boolean) => void): void {
+  const path: string[] = [];
+  walkNodes(kind, obj, (_key, depth, _item, value, leaf) => visit(path.slice(0, depth), value, leaf), { path });
+}
+
+/**
+ * Called per node with its set key (pathKey of its path), path length,
+ * whether the path ends in a list item, its value and whether it is a leaf.
+ */
+type NodeVisitor = (key: string, depth: number, item: boolean, value: JSONValue, leaf: boolean) => void;
+
+interface WalkOptions {
+  /** Leave out this top-level field and everything under it (resetFilter's field). */
+  skipTop?: string;
+  /** Do not visit stripped paths (their descendants still are), as every field set leaves them out. */
+  strip?: boolean;
+  /** Mirrors the current path's elements; only the first `depth` entries are meaningful. */
+  path?: string[];
+}
+
+/**
+ * Bounded memo of a pure function of a string: field names and paths repeat
+ * across objects of a kind, and a full memo starts over rather than grow.
+ */
+function memo<T>(f: (s: string) => T, limit: number): (s: string) => T {
+  const cache = new Map<string, T>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined) {
+      if (cache.size >= limit) cache.clear();
+      cache.set(s, (v = f(s)));
+    }
+    return v;
+  };
+}
+
+/** `f:<name>`, one string per name. */
+const fieldElement = memo((name) => `f:${name}`, 8192);
+/** JSON text of `f:<name>`. */
+const fieldJSON = memo((name) => JSON.stringify(`f:${name}`), 8192);
+
+/**
+ * walkFields without the per-node path arrays: keys are built by appending
+ * one JSON-encoded element to the parent's key text, and the dotted field
+ * names index the kind's metadata table directly.
+ */
+function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkOptions = {}): void {
+  const table = kindMetaOf(kind);
+  const { skipTop, strip = false, path } = opts;
+  // `open` is the key without its closing bracket: `[` at the root, `["f:spec","f:ports"` below.
+  // `stripped` says this node is one of the stripped paths, `inMeta` that it is the top-level metadata.
+  const walk = (v: JSONValue, open: string, depth: number, names: string, nameCount: number, item: boolean, stripped: boolean, inMeta: boolean): void => {
+    const meta = table[names];
+    const key = depth === 0 ? "[]" : `${open}]`;
+    const show = !(strip && stripped);
+    if (isObject(v)) {
+      const keys = Object.keys(v);
+      const leaf = meta?.mapType === "atomic" || (keys.length === 0 && depth > 0);
+      if (depth > 0 && show) visit(key, depth, item, v, leaf);
+      if (leaf) return;
+      for (const k of keys) {
+        if (depth === 0 && k === skipTop) continue;
+        if (path) path[depth] = `f:${k}`;
+        const json = fieldJSON(k);
+        const childStripped = depth === 0 ? strippedTop.has(k) : inMeta && strippedMeta.has(k);
+        walk(v[k] as JSONValue, depth === 0 ? `[${json}` : `${open},${json}`, depth + 1, nameCount === 0 ? k : `${names}.${k}`, nameCount + 1, false, childStripped, depth === 0 && k === "metadata");
+      }
+    } else if (Array.isArray(v)) {
+      const atomic = (meta?.listType ?? "atomic") === "atomic";
+      if (show) visit(key, depth, item, v, atomic);
+      if (atomic) return;
+      const set = meta?.listType === "set";
+      for (let i = 0; i < v.length; i++) {
+        const it = v[i] as JSONValue;
+        const el = elementOf(meta, it, i);
+        if (path) path[depth] = el;
+        const json = JSON.stringify(el);
+        const open2 = depth === 0 ? `[${json}` : `${open},${json}`;
+        // Item paths end in k:/v:/i:, so they are never stripped.
+        if (set || !isObject(it)) visit(`${open2}]`, depth + 1, true, it, true);
+        else walk(it, open2, depth + 1, names, nameCount, true, false, false);
+      }
+    } else if (show) {
+      visit(key, depth, item, v, true);
+    }
+  };
+  walk(obj, "[", 0, "", 0, false, false, false);
+}
 
 /** ToFieldSet: the member paths of `obj` (scalars, atomic values, empty maps, list items). */
 export function toFieldSet(kind: string, obj: JSONValue): FieldSet {
   const out: FieldSet = new Set();
-  walkFields(kind, obj, (p, _v, member) => {
-    const k = pathKey(p);
-    if ((member || isItem(p)) && !stripped.has(k)) out.add(k);
-  });
+  walkNodes(kind, obj, (k, depth, item, _v, member) => {
+    if (member || item) out.add(k);
+  }, { strip: true });
   return out;
 }
 
-/** A node of an object: its value, whether it is a set member, and whether it is a leaf (compared by value). */
+/** A node of an object: its value, whether it is a set member, whether it is a leaf (compared by value), and its path length. */
 export interface NodeValue {
   value: JSONValue;
   member: boolean;
   leaf: boolean;
+  depth: number;
 }
 
-/** Every node of `obj` (members and intermediates) with its value, for comparisons. */
-export function nodeValues(kind: string, obj: JSONValue | undefined): Map<string, NodeValue> {
+/**
+ * Every node of `obj` (members and intermediates) with its value, for
+ * comparisons; `skipTop` leaves out a top-level field (resetFilter's).
+ */
+export function nodeValues(kind: string, obj: JSONValue | undefined, skipTop?: string): Map<string, NodeValue> {
   const out = new Map<string, NodeValue>();
   if (obj === undefined) return out;
-  walkFields(kind, obj, (p, value, leaf) => {
-    const k = pathKey(p);
-    if (!stripped.has(k)) out.set(k, { value, member: leaf || isItem(p), leaf });
-  });
+  walkNodes(
+    kind,
+    obj,
+    (k, depth, item, value, leaf) => {
+      out.set(k, { value, member: leaf || item, leaf, depth });
+    },
+    { skipTop, strip: true },
+  );
   return out;
 }
 
 /** Encodes a set as FieldsV1; "." marks a path that is a member and has children. */
 export function toFieldsV1(set: FieldSet): JSONObject {
+  // No need to sort first: collapse orders every level (compareElements is a total order).
   const root: JSONObject = {};
-  for (const k of [...set].sort()) {
+  for (const k of set) {
     let node = root;
-    for (const el of keyPath(k)) node = (node[el] ??= {}) as JSONObject;
+    for (const el of keyPath(k)) node = (Object.hasOwn(node, el) ? node[el] : (node[el] = {})) as JSONObject;
     node["."] = {};
   }
   return collapse(root);
 }
 
 function collapse(node: JSONObject): JSONObject {
-  const keys = Object.keys(node).filter((k) => k !== ".").sort(compareElements);
+  const keys = Object.keys(node);
+  const dot = keys.indexOf(".");
+  if (dot >= 0) keys.splice(dot, 1);
   if (keys.length === 0) return {};
+  if (keys.length > 1) keys.sort(compareElements);
   const out: JSONObject = {};
-  if ("." in node) out["."] = {};
+  if (dot >= 0) out["."] = {};
   for (const k of keys) out[k] = collapse(node[k] as JSONObject);
   return out;
 }
 
+const elementRank = (el: string): number => "fkvi".indexOf(el[0] ?? "");
+
 /** `f:` before `k:` before `v:` before `i:`, then by text, as structured-merge-diff sorts elements. */
 function compareElements(a: string, b: string): number {
-  const order = "fkvi";
-  const d = order.indexOf(a[0] ?? "") - order.indexOf(b[0] ?? "");
+  const d = elementRank(a) - elementRank(b);
   if (d !== 0) return d;
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -136,14 +223,112 @@ function compareElements(a: string, b: string): number {
 /** Decodes FieldsV1 into a set. */
 export function fromFieldsV1(fields: JSONValue | undefined): FieldSet {
   const out: FieldSet = new Set();
-  const walk = (node: JSONValue, path: string[]): void => {
+  const walk = (node: JSONValue, open: string, depth: number): void => {
     if (!isObject(node)) return;
     const keys = Object.keys(node);
-    if (path.length > 0 && (keys.length === 0 || keys.includes("."))) out.add(pathKey(path));
-    for (const k of keys) if (k !== ".") walk(node[k] as JSONValue, [...path, k]);
+    if (depth > 0 && (keys.length === 0 || keys.includes("."))) out.add(`${open}]`);
+    for (const k of keys) {
+      if (k === ".") continue;
+      const json = JSON.stringify(k);
+      walk(node[k] as JSONValue, depth === 0 ? `[${json}` : `${open},${json}`, depth + 1);
+    }
   };
-  walk(fields ?? {}, []);
+  walk(fields ?? {}, "[", 0);
   return out;
+}
+
+/**
+ * toFieldsV1(fromFieldsV1(fields)) straight from the tree, without parsing
+ * path strings: what an entry whose set did not change encodes to. With
+ * `keep`, paths of the tree it rejects are no members, which is
+ * toFieldsV1 of the decoded set filtered by `keep`.
+ */
+export function normalizeFieldsV1(fields: JSONValue | undefined, keep?: (key: string) => boolean): JSONObject {
+  return normalizeNode(fields ?? {}, "[", 0, keep) ?? {};
+}
+
+function normalizeNode(node: JSONValue, open: string, depth: number, keep: ((key: string) => boolean) | undefined): JSONObject | undefined {
+  if (!isObject(node)) return undefined;
+  const keys = Object.keys(node);
+  const member = depth > 0 && (keys.length === 0 || keys.includes(".")) && (keep === undefined || keep(`${open}]`));
+  const children: [string, JSONObject][] = [];
+  for (const k of keys) {
+    if (k === ".") continue;
+    const childOpen = keep === undefined ? "" : depth === 0 ? `[${JSON.stringify(k)}` : `${open},${JSON.stringify(k)}`;
+    const sub = normalizeNode(node[k] as JSONValue, childOpen, depth + 1, keep);
+    if (sub !== undefined) children.push([k, sub]);
+  }
+  if (children.length === 0) return member || depth === 0 ? {} : undefined;
+  if (children.length > 1) children.sort((a, b) => compareElements(a[0], b[0]));
+  const out: JSONObject = member ? { ".": {} } : {};
+  for (const [k, sub] of children) out[k] = sub;
+  return out;
+}
+
+/**
+ * The FieldsV1 an Update that creates `obj` records, built in one walk:
+ * equal to toFieldsV1 of compareObjects(kind, undefined, obj, subresource)'s
+ * added set (every node below the top level, top-level members, minus
+ * stripped and reset fields). Undefined when `obj` is not an object or a
+ * list names two items alike, which the set-based path handles.
+ */
+export function createdFieldsV1(kind: string, obj: JSONValue, subresource?: string): JSONObject | undefined {
+  if (!isObject(obj)) return undefined;
+  const table = kindMetaOf(kind);
+  const skip = resetField(subresource);
+  let duplicate = false;
+
+  // The subtree of `v` at depth >= 1, undefined when neither it nor anything below is recorded.
+  const node = (v: JSONValue, depth: number, names: string, nameCount: number, item: boolean, isStrippedNode: boolean, isMeta: boolean): JSONObject | undefined => {
+    const meta = table[names];
+    if (isObject(v)) {
+      const keys = Object.keys(v);
+      const leaf = meta?.mapType === "atomic" || keys.length === 0;
+      const added = !isStrippedNode && (leaf || item || depth > 1);
+      if (leaf) return added ? {} : undefined;
+      if (keys.length > 1) keys.sort();
+      let out: JSONObject | undefined;
+      for (const k of keys) {
+        const sub = node(v[k] as JSONValue, depth + 1, nameCount === 0 ? k : `${names}.${k}`, nameCount + 1, false, isMeta && strippedMeta.has(k), false);
+        if (sub === undefined) continue;
+        out ??= added ? { ".": {} } : {};
+        out[fieldElement(k)] = sub;
+      }
+      return out ?? (added ? {} : undefined);
+    }
+    if (Array.isArray(v)) {
+      const atomic = (meta?.listType ?? "atomic") === "atomic";
+      const added = !isStrippedNode && (atomic || item || depth > 1);
+      if (atomic || v.length === 0) return added ? {} : undefined;
+      const set = meta?.listType === "set";
+      const items: [string, JSONObject][] = [];
+      for (let i = 0; i < v.length; i++) {
+        const it = v[i] as JSONValue;
+        const el = elementOf(meta, it, i);
+        // Items are at depth >= 2, so always recorded.
+        items.push([el, set || !isObject(it) ? {} : (node(it, depth + 1, names, nameCount, true, false, false) as JSONObject)]);
+      }
+      if (items.length > 1) items.sort((a, b) => compareElements(a[0], b[0]));
+      const out: JSONObject = added ? { ".": {} } : {};
+      for (let i = 0; i < items.length; i++) {
+        const [el, sub] = items[i] as [string, JSONObject];
+        if (i > 0 && (items[i - 1] as [string, JSONObject])[0] === el) duplicate = true;
+        out[el] = sub;
+      }
+      return out;
+    }
+    return isStrippedNode ? undefined : {};
+  };
+
+  const keys = Object.keys(obj);
+  if (keys.length > 1) keys.sort();
+  const root: JSONObject = {};
+  for (const k of keys) {
+    if (k === skip) continue;
+    const sub = node(obj[k] as JSONValue, 1, k, 1, false, strippedTop.has(k), k === "metadata");
+    if (sub !== undefined) root[fieldElement(k)] = sub;
+  }
+  return duplicate ? undefined : root;
 }
 
 /** Renders a path as upstream's Path.String(): `.spec.ports[port=80,protocol="TCP"].targetPort`. */

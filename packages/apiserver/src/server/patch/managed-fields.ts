@@ -5,7 +5,7 @@
  * upstream sorts them.
  */
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
-import { fromFieldsV1, nodeValues, resetFilter, toFieldsV1, type FieldSet } from "./fieldpath.ts";
+import { createdFieldsV1, fromFieldsV1, nodeValues, normalizeFieldsV1, resetField, toFieldsV1, type FieldSet } from "./fieldpath.ts";
 
 /** A metav1.ManagedFieldsEntry. */
 export interface ManagedFieldsEntry {
@@ -21,8 +21,11 @@ export interface ManagedFieldsEntry {
 /** A decoded entry: identity, field set and whether it changed in this request. */
 export interface ManagerState {
   entry: Omit<ManagedFieldsEntry, "fieldsV1" | "fieldsType">;
+  /** Replaced, never changed in place: encoding compares it with `decoded.set`. */
   set: FieldSet;
   touched: boolean;
+  /** The entry's FieldsV1 as read and the set decoded from it; while `set` is that set, it encodes by normalizing the tree. */
+  decoded?: { fieldsV1: JSONValue | undefined; set: FieldSet };
 }
 
 /** Upstream's BuildManagerIdentifier: time and fields never count, apiVersion not for appliers. */
@@ -32,8 +35,16 @@ export function managerId(e: Pick<ManagedFieldsEntry, "manager" | "operation" | 
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */
 export function formatTime(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, "Z");
+  // Requests within one second share the text; remembering the last one spares toISOString and the regexp.
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== lastSecond || lastTime === undefined) {
+    lastTime = now.toISOString().replace(/\.\d{3}Z$/, "Z");
+    lastSecond = second;
+  }
+  return lastTime;
 }
+let lastSecond = NaN;
+let lastTime: string | undefined;
 
 /** Reads `metadata.managedFields` of `obj` into a map keyed by manager identity. */
 export function decodeManagedFields(obj: JSONValue | undefined): Map<string, ManagerState> {
@@ -44,16 +55,37 @@ export function decodeManagedFields(obj: JSONValue | undefined): Map<string, Man
   for (const raw of list) {
     if (!isObject(raw)) continue;
     const { fieldsV1, fieldsType: _t, ...entry } = raw as unknown as ManagedFieldsEntry;
-    out.set(managerId(entry), { entry, set: fromFieldsV1(fieldsV1), touched: false });
+    const set = fromFieldsV1(fieldsV1);
+    out.set(managerId(entry), { entry, set, touched: false, decoded: { fieldsV1, set } });
   }
   return out;
+}
+
+/** True when every path of `a` is in `b`. */
+function isSubset(a: FieldSet, b: FieldSet): boolean {
+  if (a.size > b.size) return false;
+  for (const p of a) if (!b.has(p)) return false;
+  return true;
+}
+
+/**
+ * toFieldsV1(m.set). A set that is still the decoded one, or a part of it
+ * (another manager took or removed paths), is encoded from the FieldsV1 it
+ * was read from, which spares parsing every path back.
+ */
+function encodeSet(m: ManagerState): JSONObject {
+  const d = m.decoded;
+  if (d === undefined) return toFieldsV1(m.set);
+  if (d.set === m.set) return normalizeFieldsV1(d.fieldsV1);
+  if (isSubset(m.set, d.set)) return normalizeFieldsV1(d.fieldsV1, (k) => m.set.has(k));
+  return toFieldsV1(m.set);
 }
 
 /** Encodes managers back into entries, dropping empty ones, sorted by operation, time, manager, apiVersion. */
 export function encodeManagedFields(managers: Map<string, ManagerState>): ManagedFieldsEntry[] {
   const entries = [...managers.values()]
     .filter((m) => m.set.size > 0)
-    .map((m) => ({ ...m.entry, fieldsType: "FieldsV1" as const, fieldsV1: toFieldsV1(m.set) }));
+    .map((m) => ({ ...m.entry, fieldsType: "FieldsV1" as const, fieldsV1: encodeSet(m) }));
   const cmp = (a: string | undefined, b: string | undefined): number => ((a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0);
   return entries.sort(
     (a, b) => cmp(a.operation, b.operation) || cmp(a.time, b.time) || cmp(a.manager, b.manager) || cmp(a.apiVersion, b.apiVersion) || cmp(a.subresource, b.subresource),
@@ -69,20 +101,15 @@ export interface Comparison {
 
 /** Compares `oldObj` with `newObj`; top-level struct fields (metadata, spec, status) are never "added" since Go always has them. */
 export function compareObjects(kind: string, oldObj: JSONValue | undefined, newObj: JSONValue, subresource?: string): Comparison {
-  const before = nodeValues(kind, oldObj);
-  const after = nodeValues(kind, newObj);
+  // The reset field (resetFilter) is left out of both walks rather than filtered afterwards.
+  const skip = resetField(subresource);
+  const before = nodeValues(kind, oldObj, skip);
+  const after = nodeValues(kind, newObj, skip);
   const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
-  const owned = resetFilter(subresource);
-  for (const k of [...before.keys(), ...after.keys()]) {
-    if (!owned(k)) {
-      before.delete(k);
-      after.delete(k);
-    }
-  }
   for (const [k, n] of after) {
     const o = before.get(k);
     if (o === undefined) {
-      if (n.member || (JSON.parse(k) as string[]).length > 1) c.added.add(k);
+      if (n.member || n.depth > 1) c.added.add(k);
     } else if (n.leaf && !deepEqual(o.value, n.value)) {
       c.modified.add(k);
     }
@@ -106,12 +133,46 @@ function managersFor(oldObj: JSONValue | undefined, newObj: JSONObject): Map<str
   return decodeManagedFields(oldObj);
 }
 
+/** True when `set` holds any path of `paths`. */
+function holdsAny(set: FieldSet, paths: FieldSet): boolean {
+  for (const p of paths) if (set.has(p)) return true;
+  return false;
+}
+
 /**
  * Records an Update (create, PUT, or a non-apply patch) by `manager`: it owns
  * every field it added or changed, other managers lose those fields, and
  * removed fields leave every set. Returns `newObj` with `metadata.managedFields`.
+ * A create without client-supplied managedFields builds its one entry's
+ * FieldsV1 in a single walk (createdFieldsV1); everything else takes the
+ * set-based path (updateManagedFieldsGeneral), which gives the same result.
  */
 export function updateManagedFields(
+  oldObj: JSONValue | undefined,
+  newObj: JSONObject,
+  manager: string,
+  operation: "Update" | "Apply",
+  apiVersion: string,
+  now: Date,
+  subresource?: string,
+): JSONObject {
+  if (oldObj === undefined) {
+    const list = isObject(newObj.metadata) ? newObj.metadata.managedFields : undefined;
+    if (!Array.isArray(list) || list.length === 0) {
+      const kind = typeof newObj.kind === "string" ? newObj.kind : "";
+      const fieldsV1 = createdFieldsV1(kind, newObj, subresource);
+      if (fieldsV1 !== undefined) {
+        if (Object.keys(fieldsV1).length === 0) return withManagedFields(newObj, []);
+        const entry = { manager, operation, apiVersion, ...(subresource ? { subresource } : {}), time: formatTime(now) };
+        return withManagedFields(newObj, [{ ...entry, fieldsType: "FieldsV1", fieldsV1 }]);
+      }
+    }
+  }
+  return updateManagedFieldsGeneral(oldObj, newObj, manager, operation, apiVersion, now, subresource);
+}
+
+/** updateManagedFields by field-set algebra for every case; exported so tests can hold the create fast path to it. */
+export function updateManagedFieldsGeneral(
   oldObj: JSONValue | undefined,
   newObj: JSONObject,
   manager: string,
@@ -123,17 +184,27 @@ export function updateManagedFields(
   const managers = managersFor(oldObj, newObj);
   const kind = typeof newObj.kind === "string" ? newObj.kind : "";
   const c = compareObjects(kind, oldObj, newObj, subresource);
-  const taken = new Set([...c.added, ...c.modified]);
+  const taken: FieldSet = new Set(c.added);
+  for (const p of c.modified) taken.add(p);
   const entry = { manager, operation, apiVersion, ...(subresource ? { subresource } : {}) };
   const id = managerId(entry);
   for (const [k, m] of managers) {
     if (k === id) continue;
+    // Sets are replaced only when a path actually leaves them (the filter keeps order either way).
+    if (!holdsAny(m.set, taken) && !holdsAny(m.set, c.removed)) {
+      m.touched = false;
+      continue;
+    }
     const before = m.set.size;
-    m.set = new Set([...m.set].filter((p) => !taken.has(p) && !c.removed.has(p)));
+    const kept: FieldSet = new Set();
+    for (const p of m.set) if (!taken.has(p) && !c.removed.has(p)) kept.add(p);
+    m.set = kept;
     m.touched = m.set.size !== before;
   }
   const own = managers.get(id) ?? { entry: { ...entry }, set: new Set<string>(), touched: true };
-  const set = new Set([...own.set, ...taken].filter((p) => !c.removed.has(p)));
+  const set: FieldSet = new Set();
+  for (const p of own.set) if (!c.removed.has(p)) set.add(p);
+  for (const p of taken) if (!c.removed.has(p)) set.add(p);
   if (set.size !== own.set.size || taken.size > 0) own.entry = { ...entry, time: formatTime(now) };
   own.set = set;
   managers.set(id, own);

@@ -116,10 +116,14 @@ export const kindMeta: Readonly<Record<string, KindMeta>> = {
   Event: objectMeta,
 };
 
+/** The metadata table of `kind`, keyed by dotted field names (ObjectMeta's rules for unlisted kinds). */
+export function kindMetaOf(kind: string): KindMeta {
+  return kindMeta[kind] ?? objectMeta;
+}
+
 /** The metadata of the field at `path` (names only) of `kind`, or undefined. */
 export function lookupFieldMeta(kind: string, path: readonly string[]): FieldMeta | undefined {
-  const meta = kindMeta[kind] ?? objectMeta;
-  return meta[path.join(".")];
+  return kindMetaOf(kind)[path.join(".")];
 }
 
 /** The list type the server-side-apply logic uses: untagged lists are atomic. */
