@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { createCases } from "./create-matrix.ts";
+import { createCases, type CreateCase, type Family } from "./create-matrix.ts";
 import { expectedError } from "./expect-error.ts";
 import { checkAnswer } from "./matrix-run.ts";
+
+const short = (f: Family): string => (f === "IPv4" ? "v4" : "v6");
+// A case as the reference names its row and column: "v4v6 unset PreferDualStack v6".
+const cellName = (c: CreateCase): string => `${c.mode} ${c.ips} ${c.policy ?? "unset"} ${c.families?.map(short).join("") ?? "unset"}`;
+const policyAbbrev = { SingleStack: "SS", PreferDualStack: "PDS", RequireDualStack: "RDS" } as const;
+// An outcome as the reference writes its cell: "PDS [v6,v4]" or "ERR".
+const outcome = (want: CreateCase["want"]): string => (want ? `${policyAbbrev[want.policy]} [${want.families.map(short).join(",")}]` : "ERR");
 
 describe("the create matrix the modes suite sends", () => {
   const cases = createCases();
@@ -10,6 +17,23 @@ describe("the create matrix the modes suite sends", () => {
     expect(cases).toHaveLength(520);
     expect(cases.filter((c) => c.mode === "v4" && c.ips === "v6")).toHaveLength(0);
     expect(cases.filter((c) => c.ips === "HeadlessSelectorless" && c.want === undefined)).toHaveLength(8);
+  });
+
+  // Cells copied here from the reference by hand, apart from the apiserver's transcription, so that
+  // a slip in that one table is still caught.
+  it.each([
+    ["v4v6", "unset", "PreferDualStack", "v6", "PDS [v6,v4]"],
+    ["v6v4", "unset", "SingleStack", "v4", "SS [v4]"],
+    ["v6v4", "v4", "RequireDualStack", "v4v6", "RDS [v4,v6]"],
+    ["v6v4", "v6", "unset", "v4", "ERR"],
+    ["v4v6", "v4v6", "unset", "unset", "ERR"],
+    ["v6v4", "v6v4", "PreferDualStack", "v6v4", "PDS [v6,v4]"],
+    ["v4", "Headless", "PreferDualStack", "v4", "PDS [v4]"],
+    ["v6", "HeadlessSelectorless", "unset", "unset", "RDS [v6,v4]"],
+    ["v4", "HeadlessSelectorless", "SingleStack", "v6", "SS [v6]"],
+  ])("reference cell %s clusterIPs:%s policy:%s families:%s is %s", (mode, ips, policy, families, cell) => {
+    const found = cases.filter((c) => cellName(c) === `${mode} ${ips} ${policy} ${families}`);
+    expect(found.map((c) => outcome(c.want))).toEqual([cell]);
   });
 
   it("derives an error message for exactly the cases the tables refuse", () => {
