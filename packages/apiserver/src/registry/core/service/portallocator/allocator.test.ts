@@ -119,4 +119,32 @@ describe("PortAllocationOperation", () => {
     expect(pa.used()).toBe(1);
     expect(pa.has(30001)).toBe(true);
   });
+
+  it("reserveNext takes all or none; allocateNext hands the reserved out; commit frees the unused", async () => {
+    const pa = new PortAllocator(parsePortRange("30000-30009"));
+    for (let i = 0; i < 7; i++) await pa.allocateNext();
+    const greedy = new PortAllocationOperation(pa, false);
+    await expect(greedy.reserveNext(4)).rejects.toThrow(ErrPortRangeFull);
+    expect(pa.used()).toBe(7); // nothing taken by the refusal
+    const op = new PortAllocationOperation(pa, false);
+    await op.reserveNext(3);
+    expect(pa.used()).toBe(10);
+    const first = await op.allocateNext();
+    expect(op.allocated).toContain(first);
+    await op.commit();
+    expect(pa.used()).toBe(8); // the two never handed out went back
+    expect(pa.has(first)).toBe(true);
+    const rolledBack = new PortAllocationOperation(pa, false);
+    await rolledBack.reserveNext(2);
+    await rolledBack.finish();
+    expect(pa.used()).toBe(8);
+  });
+
+  it("dry-run reserveNext takes nothing", async () => {
+    const pa = new PortAllocator(parsePortRange("30000-30001"));
+    const op = new PortAllocationOperation(pa, true);
+    await op.reserveNext(2);
+    expect(await op.allocateNext()).toBe(32769);
+    expect(pa.used()).toBe(0);
+  });
 });

@@ -81,6 +81,16 @@ export class PortAllocator implements PortAllocatorInterface {
     return this.portRange.base + offset;
   }
 
+  allocateNextN(n: number): Promise<number[]> {
+    return Promise.resolve().then(() => this.allocateNextNSync(n));
+  }
+
+  /** Synchronous `allocateNextN`: checks the free count first, so a refusal changes nothing. */
+  allocateNextNSync(n: number): number[] {
+    if (this.free() < n) throw new ErrPortRangeFull();
+    return Array.from({ length: n }, () => this.allocateNextSync());
+  }
+
   release(port: number): Promise<void> {
     return Promise.resolve().then(() => this.releaseSync(port));
   }

@@ -9,6 +9,11 @@ export interface PortAllocatorInterface {
   allocate(port: number): Promise<void>;
   /** Reserves some free port. Throws ErrPortRangeFull. */
   allocateNext(): Promise<number>;
+  /**
+   * Reserves `n` free ports in one operation, all or none: throws ErrPortRangeFull (taking
+   * nothing) when fewer than `n` are free. No upstream counterpart; see PortAllocationOperation.reserveNext.
+   */
+  allocateNextN(n: number): Promise<number[]>;
   /** Frees `port`; free or out-of-range ports are a no-op. */
   release(port: number): Promise<void>;
   /** Calls `fn` for every allocated port. */

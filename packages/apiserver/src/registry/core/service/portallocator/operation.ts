@@ -12,6 +12,8 @@ export class PortAllocationOperation {
   readonly #dryRun: boolean;
   readonly allocated: number[] = [];
   readonly releaseDeferred: number[] = [];
+  /** Ports taken by reserveNext that allocateNext has not handed out yet (also in `allocated`). */
+  readonly #reserved: number[] = [];
   #shouldRollback = true;
 
   /** `StartOperation(pa, dryRun)`: with dryRun nothing is ever allocated or released. */
@@ -46,6 +48,8 @@ export class PortAllocationOperation {
   async commit(): Promise<Error[]> {
     if (this.#dryRun) return [];
     const errors: Error[] = [];
+    // Reserved but never handed out: nothing refers to them.
+    for (const port of this.#reserved.splice(0)) this.releaseDeferred.push(port);
     for (const port of this.releaseDeferred) {
       try {
         await this.#pa.release(port);
@@ -74,6 +78,8 @@ export class PortAllocationOperation {
    * code ends up doing (its search loop `port < 100` never runs).
    */
   async allocateNext(): Promise<number> {
+    const reserved = this.#reserved.shift();
+    if (reserved !== undefined) return reserved;
     if (this.#dryRun) {
       const last = this.allocated.length === 0 ? 32768 : Math.max(...this.allocated);
       this.allocated.push(last + 1);
@@ -82,6 +88,21 @@ export class PortAllocationOperation {
     const port = await this.#pa.allocateNext();
     this.allocated.push(port);
     return port;
+  }
+
+  /**
+   * Takes `n` ports at once, all or none, for the next `n` allocateNext calls (deviation: upstream
+   * allocates them one by one). The stored allocator sends the operations that queue during a
+   * write as one batch, so concurrent requests move in lockstep: taken one by one, near the end
+   * of the range every request would hold its first port, fail on its second and roll back, and
+   * none would succeed. Throws ErrPortRangeFull, holding nothing new, when fewer than `n` are
+   * free. Dry-run reserves nothing (allocateNext then makes up its dummy values).
+   */
+  async reserveNext(n: number): Promise<void> {
+    if (this.#dryRun || n <= 0) return;
+    const ports = await this.#pa.allocateNextN(n);
+    this.allocated.push(...ports);
+    this.#reserved.push(...ports);
   }
 
   /** Marks `port` to be released when the operation commits. */

@@ -74,6 +74,11 @@ export class StoredPortAllocator implements PortAllocatorInterface, RangeRegistr
     return this.#stored.run(() => this.#ports.allocateNextSync());
   }
 
+  /** All `n` ports in one operation of the batched write, so they commit (or fail) together. */
+  allocateNextN(n: number): Promise<number[]> {
+    return this.#stored.run(() => this.#ports.allocateNextNSync(n));
+  }
+
   async release(port: number): Promise<void> {
     if (!Number.isInteger(port) || !portRangeContains(this.portRange, port)) return;
     await this.#stored.run(() => this.#ports.releaseSync(port));

@@ -33,10 +33,31 @@ function operationTransaction(op: PortAllocationOperation): Transaction {
   });
 }
 
-/** Create: ports sharing a port number share a nodePort; requested values are reserved, others allocated. */
+/** How many ports initNodePorts will take with allocateNext: one per service port number with no requested nodePort. */
+function createDynamicNodePorts(svc: ServiceView): number {
+  const ports = specOf(svc).ports ?? [];
+  const seen = new Set<number>();
+  let n = 0;
+  for (const sp of ports) {
+    if ((sp.nodePort ?? 0) === 0 && !shouldAllocateNodePorts(svc)) continue;
+    const port = sp.port ?? 0;
+    if (seen.has(port)) continue;
+    seen.add(port);
+    if (findRequestedNodePort(port, ports) === 0) n++;
+  }
+  return n;
+}
+
+/**
+ * Create: ports sharing a port number share a nodePort; requested values are reserved, others
+ * allocated. Deviation: the dynamic ones are all taken at the first of them, in one operation
+ * (PortAllocationOperation.reserveNext says why), so "range is full" comes there when they do not
+ * all fit, before a later requested port is checked.
+ */
 export async function initNodePorts(svc: ServiceView, op: PortAllocationOperation): Promise<void> {
   const ports = specOf(svc).ports ?? [];
   const byServicePort = new Map<number, number>();
+  let toReserve = createDynamicNodePorts(svc);
   for (let i = 0; i < ports.length; i++) {
     const sp = ports[i]!;
     const nodePort = sp.nodePort ?? 0;
@@ -55,6 +76,8 @@ export async function initNodePorts(svc: ServiceView, op: PortAllocationOperatio
       } else {
         let np: number;
         try {
+          if (toReserve > 1) await op.reserveNext(toReserve);
+          toReserve = 0;
           np = await op.allocateNext();
         } catch (err) {
           throw nodePortFailure(err);
@@ -115,12 +138,16 @@ export async function txnAllocNodePorts(pa: PortAllocatorInterface, svc: Service
   return txn;
 }
 
-/** Update: reserve new nodePorts, allocate missing ones, defer release of the old ones no longer used. */
+/**
+ * Update: reserve new nodePorts, allocate missing ones, defer release of the old ones no longer
+ * used. The missing ones are taken together at the first of them, as in initNodePorts.
+ */
 export async function updateNodePorts(svc: ServiceView, old: ServiceView, op: PortAllocationOperation): Promise<void> {
   const oldNumbers = collectServiceNodePorts(old);
   const seen: Array<{ protocol: string; nodePort: number }> = [];
   const portAllocated = new Set<number>();
   const ports = specOf(svc).ports ?? [];
+  let toReserve = shouldAllocateNodePorts(svc) ? ports.filter((p) => (p.nodePort ?? 0) === 0).length : 0;
   for (let i = 0; i < ports.length; i++) {
     const sp = ports[i]!;
     if ((sp.nodePort ?? 0) === 0 && !shouldAllocateNodePorts(svc)) continue;
@@ -136,6 +163,8 @@ export async function updateNodePorts(svc: ServiceView, old: ServiceView, op: Po
       }
     } else {
       try {
+        if (toReserve > 1) await op.reserveNext(toReserve);
+        toReserve = 0;
         nodePort = await op.allocateNext();
       } catch (err) {
         throw nodePortFailure(err);
