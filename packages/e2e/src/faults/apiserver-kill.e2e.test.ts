@@ -33,12 +33,7 @@ interface Backend {
 }
 
 const backends: Backend[] = [{ name: "sqlite", args: [] }];
-// Known open bug (session note): on etcd, 2 NodePorts taken by creates the SIGKILL cut off stay
-// allocated after the NodePort repair's third pass, so the refill misses them. Until it is fixed the
-// etcd case only runs with SERVICENET_E2E_KNOWN_BUGS=1.
-const etcdKnownBug = process.env["SERVICENET_E2E_KNOWN_BUGS"] !== "1";
-if (etcdEndpoint && etcdKnownBug) console.warn("faults/apiserver-kill: etcd case skipped: known bug, leaked NodePorts after a SIGKILL on etcd are not freed (set SERVICENET_E2E_KNOWN_BUGS=1 to run it)");
-if (etcdEndpoint && !etcdKnownBug) backends.push({ name: "etcd", args: ["--datastore-endpoint", etcdEndpoint], clean: async () => void (await deleteEtcdPrefix(etcdEndpoint, "/registry/")), lock: () => lockSharedEtcd() });
+if (etcdEndpoint) backends.push({ name: "etcd", args: ["--datastore-endpoint", etcdEndpoint], clean: async () => void (await deleteEtcdPrefix(etcdEndpoint, "/registry/")), lock: () => lockSharedEtcd() });
 
 describe.each(backends)("apiserver SIGKILL during a 2,000-create burst ($name)", (backend) => {
   // Made in the test, not at collection: a test filtered out by -t runs no afterAll to remove it.

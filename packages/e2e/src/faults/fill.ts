@@ -95,7 +95,10 @@ export async function fillDualStack(c: ApiClient, o: { v4Cidr: string; v6Cidr: s
   const refusals: string[] = [];
   for (;;) {
     const p = `${o.prefix}${round++}-`;
-    // Two NodePorts per Service: the ports (2,768) run out before the IPs of a /21 do.
+    // Two NodePorts per Service: the ports (2,768) run out before the IPs of a /21 do. A create
+    // takes both in one allocator operation; taken one by one, 16 concurrent creates near the end
+    // each held one, failed on the second and rolled back, leaving ports free that no later round
+    // takes (its IPs are gone by then), which on etcd looked like leaked NodePorts.
     const twoPorts = [{ name: "http", port: 80, targetPort: 8080 }, { name: "https", port: 443, targetPort: 8443 }];
     const np = await createUntilRefused(c, (i) => svc(`${p}np-${i}`, { type: "NodePort", ipFamilyPolicy: "RequireDualStack", ports: twoPorts }), 5000);
     const dual = await createUntilRefused(c, (i) => svc(`${p}ds-${i}`, { ipFamilyPolicy: "RequireDualStack" }), 70_000);
