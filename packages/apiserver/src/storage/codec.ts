@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { KubeObject, StoredObjectMeta } from "./interfaces.ts";
+import { jsonCopy, jsonCopyObject, notPlain, setMember } from "./json-copy.ts";
 
 /** JSON text to store for `obj`, without resourceVersion. */
 export function encode(obj: KubeObject): string {
@@ -18,22 +19,79 @@ export function decode(value: string, revision: number): KubeObject {
   return obj;
 }
 
+/**
+ * What reading back `value = encode(obj)` gives, before a revision is set (`JSON.parse(value)`).
+ * Built by copying `obj` rather than parsing `value`, so a write's result costs a tree copy instead
+ * of a JSON.parse; anything a JSON round trip would change other than dropped `undefined` members
+ * takes the parse. Call it right after `encode` (before any await), so the copy shows exactly the
+ * bytes written even if the caller mutates `obj` later; the result shares nothing with `obj`.
+ */
+export function storedCopy(obj: KubeObject, value: string): KubeObject {
+  return copyForStorage(obj) ?? (JSON.parse(value) as KubeObject);
+}
+
+/** `stored` (from `storedCopy`) as read at `revision`: the same object as `decode(value, revision)`. */
+export function atRevision(stored: KubeObject, revision: number): KubeObject {
+  stored.metadata.resourceVersion = String(revision);
+  return stored;
+}
+
+function copyForStorage(obj: KubeObject): KubeObject | null {
+  const rawMeta: unknown = obj.metadata ?? {};
+  if (typeof rawMeta !== "object" || rawMeta === null || Array.isArray(rawMeta)) return null;
+  const meta = jsonCopyObject(rawMeta, "resourceVersion");
+  if (meta === notPlain) return null;
+  const proto: unknown = Object.getPrototypeOf(obj);
+  if (proto !== Object.prototype && proto !== null) return null;
+  const out: Record<string, unknown> = {};
+  let placed = false;
+  for (const k of Object.keys(obj)) {
+    if (k === "metadata") {
+      out[k] = meta;
+      placed = true;
+      continue;
+    }
+    const v = obj[k];
+    if (v === undefined) continue;
+    if (k === "toJSON") return null;
+    const c = jsonCopy(v);
+    if (c === notPlain) return null;
+    setMember(out, k, c);
+  }
+  // encode's `{...obj, metadata}` keeps metadata where obj has it, else appends it.
+  if (!placed) out["metadata"] = meta;
+  return out as KubeObject;
+}
+
 /** A deep copy, so callers' tryUpdate functions can mutate what they get. */
 export function clone(obj: KubeObject): KubeObject {
-  return structuredClone(obj);
+  // Stored objects are JSON data, so the plain tree copy applies; anything else keeps structuredClone.
+  const copy = jsonCopy(obj);
+  return copy === notPlain ? structuredClone(obj) : (copy as KubeObject);
 }
+
+let stampSecond = -1;
+let stamp = "";
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */
 export function nowTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  // Formatting a Date costs more than the rest of a create's metadata; it only changes once a second.
+  const ms = Date.now();
+  const second = Math.floor(ms / 1000);
+  if (second !== stampSecond) {
+    stamp = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    stampSecond = second;
+  }
+  return stamp;
 }
 
 /** Fills uid, creationTimestamp and generation=1 where the registry has not already set them. */
 export function withCreateMeta(obj: KubeObject): KubeObject {
-  const meta: StoredObjectMeta = { ...(obj.metadata ?? {}) };
+  // Leaving resourceVersion out by destructuring, not `delete`: a delete turns the new metadata into a
+  // slow dictionary-mode object (measured: the create's metadata step and its encode, 7 us -> 3.5 us).
+  const { resourceVersion: _rv, ...meta }: StoredObjectMeta = obj.metadata ?? {};
   meta.uid ??= randomUUID();
   meta.creationTimestamp ??= nowTimestamp();
   meta.generation ??= 1;
-  delete meta.resourceVersion;
   return { ...obj, metadata: meta };
 }

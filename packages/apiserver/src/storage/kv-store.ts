@@ -3,7 +3,7 @@
  * Writes are compare-and-swap transactions on mod revisions; a lost race re-reads and retries.
  */
 import { StatusError } from "@servicenet/api/errors";
-import { clone, decode, encode, withCreateMeta } from "./codec.ts";
+import { atRevision, clone, decode, encode, storedCopy, withCreateMeta } from "./codec.ts";
 import { keyExists, keyNotFound, parseResourceVersion, preconditionFailed, staleObject, tooLargeResourceVersion } from "./errors.ts";
 import type {
   CreateOptions, DeleteOptions, GetOptions, GuaranteedUpdateOptions, KubeObject, ListOptions, ListResult,
@@ -34,13 +34,14 @@ export class KVStore implements Store {
   async create(key: string, obj: KubeObject, opts: CreateOptions = {}): Promise<KubeObject> {
     const toStore = withCreateMeta(obj);
     const value = encode(toStore);
+    const stored = storedCopy(toStore, value);
     if (opts.dryRun) {
       if (await this.engine.get(this.prefix + key)) throw keyExists(key);
-      return JSON.parse(value) as KubeObject;
+      return stored;
     }
     const res = await this.engine.txn([{ key: this.prefix + key, modRevision: 0 }], [{ type: "put", key: this.prefix + key, value }]);
     if (!res.succeeded) throw keyExists(key);
-    return decode(value, res.revisions[0]!);
+    return atRevision(stored, res.revisions[0]!);
   }
 
   get(key: string, opts?: GetOptions & { ignoreNotFound?: false }): Promise<KubeObject>;
@@ -103,7 +104,8 @@ export class KVStore implements Store {
         if (fromCachedCopy) { kv = undefined; fromCachedCopy = false; continue; }
         throw e;
       }
-      const value = encode(kv ? next : withCreateMeta(next));
+      const toStore = kv ? next : withCreateMeta(next);
+      const value = encode(toStore);
       if (kv && value === kv.value) {
         // Nothing to write; but a cached copy must be confirmed current first (upstream does the same).
         if (!fromCachedCopy) return current;
@@ -111,9 +113,10 @@ export class KVStore implements Store {
         fromCachedCopy = false;
         continue;
       }
-      if (opts.dryRun) return kv ? decode(value, kv.modRevision) : (JSON.parse(value) as KubeObject);
+      const stored = storedCopy(toStore, value);
+      if (opts.dryRun) return kv ? atRevision(stored, kv.modRevision) : stored;
       const res = await this.engine.txn([{ key: phys, modRevision: kv?.modRevision ?? 0 }], [{ type: "put", key: phys, value }]);
-      if (res.succeeded) return decode(value, res.revisions[0]!);
+      if (res.succeeded) return atRevision(stored, res.revisions[0]!);
       kv = res.current[0] ?? null;
       fromCachedCopy = false;
     }

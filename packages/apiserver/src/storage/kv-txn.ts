@@ -5,7 +5,7 @@
  * expectation raced another writer is retried, anything else is reported.
  */
 import { StatusError } from "@servicenet/api/errors";
-import { decode, encode, withCreateMeta } from "./codec.ts";
+import { atRevision, decode, encode, storedCopy, withCreateMeta } from "./codec.ts";
 import { keyExists, keyNotFound, staleObject } from "./errors.ts";
 import type { KubeObject, TxnOp, TxnResult } from "./interfaces.ts";
 import type { KVCompare, KVEngine, KVWrite, RawKV } from "./kv.ts";
@@ -20,7 +20,10 @@ export async function runTxn(engine: KVEngine, prefix: string, ops: readonly Txn
     seen.add(op.key);
   }
   if (ops.length === 0) return { revision: await engine.currentRevision(), objects: [] };
-  const values = ops.map((op) => (op.type === "create" ? encode(withCreateMeta(op.obj)) : op.type === "update" ? encode(op.obj) : ""));
+  const toStore = ops.map((op) => (op.type === "create" ? withCreateMeta(op.obj) : op.type === "update" ? op.obj : null));
+  const values = toStore.map((obj) => (obj ? encode(obj) : ""));
+  // The results, copied now: the ops' objects may change while the transaction is in flight.
+  const stored = toStore.map((obj, i) => (obj ? storedCopy(obj, values[i]!) : null));
   let current = await Promise.all(ops.map((op) => engine.get(prefix + op.key)));
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const compares: KVCompare[] = [];
@@ -36,7 +39,7 @@ export async function runTxn(engine: KVEngine, prefix: string, ops: readonly Txn
       const objects = ops.map((op, i): KubeObject => {
         const cur = current[i];
         if (op.type === "delete") return decode(cur!.value, cur!.modRevision);
-        return decode(values[i]!, res.revisions[i]!);
+        return atRevision(stored[i]!, res.revisions[i]!);
       });
       return { revision: Math.max(...res.revisions), objects };
     }

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { atRevision, clone, decode, encode, nowTimestamp, storedCopy, withCreateMeta } from "./codec.ts";
+import type { KubeObject } from "./interfaces.ts";
+
+/** What a write used to return: its own bytes parsed back. */
+const readBack = (obj: KubeObject, revision: number): KubeObject => decode(encode(obj), revision);
+
+const objects: Record<string, KubeObject> = {
+  service: withCreateMeta({
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "s", namespace: "ns", labels: { "2": "b", app: "a", "1": "c" }, annotations: { note: "x".repeat(40) } },
+    spec: { clusterIPs: ["10.0.0.1"], ports: [{ port: 80, targetPort: 8080, nodePort: undefined }], selector: {} },
+    status: { loadBalancer: {} },
+  }),
+  "stale resourceVersion in the input": { metadata: { resourceVersion: "3", name: "a" }, data: { resourceVersion: "kept" } },
+  "metadata last": { kind: "X", spec: { a: 1 }, metadata: { name: "m" } },
+  "undefined members": { kind: "X", gone: undefined, metadata: { name: "u", uid: undefined } },
+  "no metadata": { kind: "X" } as unknown as KubeObject,
+  "null metadata": { kind: "X", metadata: null } as unknown as KubeObject,
+  "a Date (JSON path)": { metadata: { name: "d", creationTimestamp: new Date(0) as unknown as string } },
+  "undefined in an array (JSON path)": { metadata: { name: "n" }, list: [undefined, 1] },
+  "toJSON (JSON path)": { metadata: { name: "t" }, spec: { toJSON: () => ({ replaced: true }) } },
+  "NaN (JSON path)": { metadata: { name: "n" }, spec: { n: Number.NaN } },
+};
+
+describe("storedCopy", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it.each(Object.entries(objects))("equals reading the written bytes back: %s", (_, obj) => {
+    const value = encode(obj);
+    const copy = atRevision(storedCopy(obj, value), 42);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(readBack(obj, 42)));
+    expect(copy).toStrictEqual(readBack(obj, 42));
+    expect(JSON.stringify(storedCopy(obj, value))).toBe(value);
+  });
+
+  it("does not parse the bytes of a plain object", () => {
+    const obj = objects["service"]!;
+    const value = encode(obj);
+    const parse = vi.spyOn(JSON, "parse");
+    atRevision(storedCopy(obj, value), 7);
+    expect(parse).not.toHaveBeenCalled();
+  });
+
+  it("shares nothing with the input, either way round", () => {
+    const obj = withCreateMeta({ metadata: { name: "a", labels: { x: "1" } }, spec: { ports: [{ port: 80 }] } });
+    const copy = atRevision(storedCopy(obj, encode(obj)), 9);
+    (obj["spec"] as { ports: { port: number }[] }).ports[0]!.port = 81;
+    (obj.metadata["labels"] as Record<string, string>)["x"] = "2";
+    expect(copy).toEqual(readBack({ ...obj, metadata: { ...obj.metadata, labels: { x: "1" } }, spec: { ports: [{ port: 80 }] } }, 9));
+    (copy["spec"] as { ports: { port: number }[] }).ports[0]!.port = 99;
+    expect((obj["spec"] as { ports: { port: number }[] }).ports[0]!.port).toBe(81);
+  });
+});
+
+describe("clone", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("copies a stored object deeply with a tree copy, not structuredClone", () => {
+    const stored = decode(encode(objects["service"]!), 5);
+    const sc = vi.spyOn(globalThis, "structuredClone");
+    const c = clone(stored);
+    expect(sc).not.toHaveBeenCalled();
+    expect(c).toStrictEqual(stored);
+    (c.metadata["labels"] as Record<string, string>)["app"] = "changed";
+    expect((stored.metadata["labels"] as Record<string, string>)["app"]).toBe("a");
+  });
+
+  it("falls back to structuredClone for what is not JSON data", () => {
+    const obj = { metadata: { name: "d" }, when: new Date(0) };
+    const c = clone(obj);
+    expect(c["when"]).toBeInstanceOf(Date);
+    expect(c["when"]).not.toBe(obj.when);
+  });
+});
+
+describe("withCreateMeta", () => {
+  it("fills what is missing, drops resourceVersion, keeps the members' order and the input", () => {
+    const input: KubeObject = { kind: "X", metadata: { name: "a", resourceVersion: "4", uid: "u", labels: {} }, spec: {} };
+    const out = withCreateMeta(input);
+    expect(Object.keys(out)).toEqual(["kind", "metadata", "spec"]);
+    expect(Object.keys(out.metadata)).toEqual(["name", "uid", "labels", "creationTimestamp", "generation"]);
+    expect(out.metadata.uid).toBe("u");
+    expect(input.metadata.resourceVersion).toBe("4");
+  });
+});
+
+describe("nowTimestamp", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("is the current second in RFC 3339, also right after the second changes", () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date("2024-05-06T07:08:09.999Z"));
+    expect(nowTimestamp()).toBe("2024-05-06T07:08:09Z");
+    vi.setSystemTime(new Date("2024-05-06T07:08:10.001Z"));
+    expect(nowTimestamp()).toBe("2024-05-06T07:08:10Z");
+    vi.setSystemTime(new Date("2024-05-06T07:08:10.500Z"));
+    expect(nowTimestamp()).toBe("2024-05-06T07:08:10Z");
+  });
+});
