@@ -4,11 +4,11 @@
  * reported as ADDED/DELETED, periodic BOOKMARKs, and a single 410 ERROR when history was compacted.
  */
 import { toStatusError } from "@servicenet/api/errors";
-import { decode } from "./codec.ts";
+import { clone, decode } from "./codec.ts";
 import { parseResourceVersion, watchTooOld } from "./errors.ts";
 import type { KubeObject, Predicate, WatchEvent, WatchOptions } from "./interfaces.ts";
 import { asDirectory } from "./keys.ts";
-import { prefixEnd, type KVEngine, type KVEvent } from "./kv.ts";
+import { prefixEnd, type KVEngine, type KVEvent, type RawKV } from "./kv.ts";
 import { listKV } from "./kv-list.ts";
 import { WatchStream } from "./watch-stream.ts";
 
@@ -84,20 +84,44 @@ async function singleKey(engine: KVEngine, physKey: string): Promise<{ items: Ku
   return { items: res.kvs.map((kv) => decode(kv.value, kv.modRevision)), resourceVersion: String(res.revision) };
 }
 
+/**
+ * Masters of values delivered to several subscribers (KVEvent.receivers): parsed once, never handed
+ * out while kept here. Every receiver but the last gets a deep copy, the last the master itself, so
+ * each watcher owns its objects (the Service watch and informers modify or keep what they get).
+ */
+const sharedValues = new WeakMap<RawKV, { obj: KubeObject; left: number }>();
+
+/** `decode(kv)` for one of `receivers` subscribers of the same event: a copy nobody else holds. */
+export function decodeShared(kv: RawKV, receivers: number): KubeObject {
+  if (receivers <= 1) return decode(kv.value, kv.modRevision);
+  let entry = sharedValues.get(kv);
+  if (!entry) {
+    entry = { obj: decode(kv.value, kv.modRevision), left: receivers };
+    sharedValues.set(kv, entry);
+  }
+  entry.left--;
+  if (entry.left > 0) return clone(entry.obj);
+  sharedValues.delete(kv);
+  return entry.obj;
+}
+
 /** One engine event as a watch event, or null when the predicate hides it on both sides. */
 export function translate(ev: KVEvent, predicate: Predicate | undefined): WatchEvent | null {
-  const prev = ev.prev ? decode(ev.prev.value, ev.prev.modRevision) : null;
-  const prevPasses = prev !== null && (!predicate || predicate(prev));
+  const receivers = ev.receivers ?? 1;
   if (ev.type === "delete") {
-    if (!prev || !prevPasses) return null;
+    if (!ev.prev) return null;
+    const prev = decodeShared(ev.prev, receivers);
+    if (predicate && !predicate(prev)) return null;
     prev.metadata.resourceVersion = String(ev.kv.modRevision);
     return { type: "DELETED", object: prev };
   }
-  const cur = decode(ev.kv.value, ev.kv.modRevision);
-  const curPasses = !predicate || predicate(cur);
-  const isCreate = prev === null;
-  if (curPasses) return { type: isCreate || !prevPasses ? "ADDED" : "MODIFIED", object: cur };
-  if (prevPasses && prev) {
+  // Without a predicate the old value does not matter: only whether there was one.
+  if (!predicate) return { type: ev.prev === null ? "ADDED" : "MODIFIED", object: decodeShared(ev.kv, receivers) };
+  const prev = ev.prev ? decodeShared(ev.prev, receivers) : null;
+  const prevPasses = prev !== null && predicate(prev);
+  const cur = decodeShared(ev.kv, receivers);
+  if (predicate(cur)) return { type: prev === null || !prevPasses ? "ADDED" : "MODIFIED", object: cur };
+  if (prevPasses) {
     // Left the predicate: the old content with the event's revision, as upstream's watcher sends.
     prev.metadata.resourceVersion = String(ev.kv.modRevision);
     return { type: "DELETED", object: prev };

@@ -42,6 +42,11 @@ export interface KVEvent {
   type: "put" | "delete";
   kv: RawKV;
   prev: RawKV | null;
+  /**
+   * How many watch subscriptions this very event object is delivered to (1 when unset). Lets the
+   * watch side parse the values once and hand every subscriber its own copy (see kv-watch.ts).
+   */
+  receivers?: number;
 }
 
 export interface KVWatchHandlers {

@@ -3,6 +3,7 @@
  * a global event log feeds watches, and everything runs synchronously in one tick so it is fast and
  * deterministic. Not durable, not shared between processes.
  */
+import { fanOut, type RangeSubscriber } from "../kv-fan-out.ts";
 import { CompactedError, type KVCompare, type KVEngine, type KVEvent, type KVRangeResult, type KVTxnResult, type KVWatchHandlers, type KVWrite, type RawKV } from "../kv.ts";
 
 /** One version of a key; `value === null` is a deletion tombstone. */
@@ -12,12 +13,7 @@ interface Version {
   value: string | null;
 }
 
-interface Subscriber {
-  start: string;
-  end: string;
-  from: number;
-  handlers: KVWatchHandlers;
-}
+type Subscriber = RangeSubscriber;
 
 /** Creates the memory engine. */
 export function createMemoryEngine(): KVEngine {
@@ -154,11 +150,8 @@ class MemoryEngine implements KVEngine {
 
   private publish(events: KVEvent[]): void {
     if (events.length === 0) return;
-    for (const sub of this.subscribers) {
-      const mine = events.filter((e) => e.kv.modRevision >= sub.from && e.kv.key >= sub.start && e.kv.key < sub.end);
-      if (mine.length > 0) sub.handlers.onEvents(mine);
-      sub.handlers.onProgress?.(this.revision);
-    }
+    fanOut(events, this.subscribers);
+    for (const sub of this.subscribers) sub.handlers.onProgress?.(this.revision);
   }
 }
 

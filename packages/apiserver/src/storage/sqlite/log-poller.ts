@@ -5,16 +5,12 @@
  */
 import type Database from "better-sqlite3";
 import type { KVEvent, KVWatchHandlers } from "../kv.ts";
+import { fanOut, type RangeSubscriber } from "../kv-fan-out.ts";
 import type { LogRow } from "./schema.ts";
 
 const batchSize = 500;
 
-interface Subscriber {
-  start: string;
-  end: string;
-  from: number;
-  handlers: KVWatchHandlers;
-}
+type Subscriber = RangeSubscriber;
 
 /** The event a log row stands for. */
 export function rowToEvent(r: LogRow): KVEvent {
@@ -84,11 +80,7 @@ export class LogPoller {
       const rows = this.after.all(this.last, batchSize);
       if (rows.length === 0) break;
       this.last = rows[rows.length - 1]!.id;
-      const events = rows.map(rowToEvent);
-      for (const sub of this.subs) {
-        const mine = events.filter((e) => e.kv.modRevision >= sub.from && e.kv.key >= sub.start && e.kv.key < sub.end);
-        if (mine.length > 0) sub.handlers.onEvents(mine);
-      }
+      fanOut(rows.map(rowToEvent), this.subs);
       if (rows.length < batchSize) break;
     }
     for (const sub of this.subs) sub.handlers.onProgress?.(this.last);
