@@ -5,14 +5,15 @@
  * long (k3s#11269: "database is locked" during big compactions).
  */
 import type Database from "better-sqlite3";
+import { sql } from "./queries.ts";
 
 const batch = 1000;
 
 /** Compacts the log of `db` up to `target`. */
 export async function compactLog(db: Database.Database, target: number, compactedNow: () => number): Promise<void> {
-  const superseded = db.prepare("DELETE FROM kine WHERE id IN (SELECT prev_revision FROM kine WHERE prev_revision != 0 AND id > ? AND id <= ?)");
-  const tombstones = db.prepare("DELETE FROM kine WHERE deleted = 1 AND id > ? AND id <= ?");
-  const record = db.prepare("INSERT INTO kine_meta (key, value) VALUES ('compact_rev', ?) ON CONFLICT(key) DO UPDATE SET value = MAX(value, excluded.value)");
+  const superseded = db.prepare(sql.compactSuperseded);
+  const tombstones = db.prepare(sql.compactTombstones);
+  const record = db.prepare(sql.recordCompact);
   const step = db.transaction((from: number, to: number) => {
     superseded.run(from, to);
     tombstones.run(from, to);

@@ -6,6 +6,7 @@
 import type Database from "better-sqlite3";
 import type { KVEvent, KVWatchHandlers } from "../kv.ts";
 import { fanOut, type RangeSubscriber } from "../kv-fan-out.ts";
+import { sql } from "./queries.ts";
 import type { LogRow } from "./schema.ts";
 
 const batchSize = 500;
@@ -34,8 +35,8 @@ export class LogPoller {
   constructor(db: Database.Database, intervalMs: number, revisionNow: () => number) {
     this.intervalMs = intervalMs;
     this.revisionNow = revisionNow;
-    this.after = db.prepare<[number, number], LogRow>("SELECT * FROM kine WHERE id > ? ORDER BY id LIMIT ?");
-    this.replay = db.prepare<[number, number, string, string], LogRow>("SELECT * FROM kine WHERE id >= ? AND id <= ? AND name >= ? AND name < ? ORDER BY id");
+    this.after = db.prepare<[number, number], LogRow>(sql.after);
+    this.replay = db.prepare<[number, number, string, string], LogRow>(sql.replay);
     this.last = revisionNow();
   }
 

@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Store } from "../interfaces.ts";
 import { createStore } from "../storage.ts";
 import { collect, testObject } from "../testing.ts";
+import { sql } from "./queries.ts";
+import { schemaSql } from "./schema.ts";
 
 const key = (name: string): string => `/registry/configmaps/default/${name}`;
 
@@ -83,5 +85,60 @@ describe("sqlite engine", () => {
     const second = await openStore();
     expect(await second.get(key("a"))).toEqual(a);
     expect(await second.currentRevision()).toBe(Number(a.metadata.resourceVersion));
+  });
+
+  it("runs every statement on an index or the rowid, without a table scan or a sort", () => {
+    const db = new Database(":memory:");
+    try {
+      db.exec(schemaSql);
+      const checked: string[] = [];
+      for (const [name, text] of Object.entries(sql)) {
+        const named = text.includes("@");
+        const args = named ? [{ start: "a", end: "b", rev: 1, limit: 1 }] : text.split("?").slice(1).map(() => 1);
+        const plan = db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...args).map((r) => (r as { detail: string }).detail);
+        // Plain inserts have no plan; sqlite_sequence holds one row per AUTOINCREMENT table.
+        if (name === "insert" || name === "recordCompact" || name === "current") continue;
+        expect(plan.join("; "), name).toMatch(/USING (COVERING )?INDEX|INTEGER PRIMARY KEY|PRIMARY KEY/);
+        expect(plan.join("; "), name).not.toMatch(/^SCAN kine\b|; SCAN kine\b|TEMP B-TREE/);
+        checked.push(name);
+      }
+      expect(checked).toEqual(["latest", "range", "count", "compacted", "after", "replay", "compactSuperseded", "compactTombstones"]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("drops kine's redundant name index from a database made before, and keeps its data", async () => {
+    const db = new Database(path);
+    db.exec(schemaSql);
+    db.exec("CREATE INDEX kine_name_index ON kine (name)");
+    db.close();
+    const first = await openStore();
+    const a = await first.create(key("a"), testObject("a"));
+    await first.guaranteedUpdate(key("a"), (cur) => ({ ...cur, data: { v: "2" } }));
+    const check = new Database(path, { readonly: true });
+    try {
+      const indexes = check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'kine' ORDER BY name").all();
+      expect(indexes.map((r) => (r as { name: string }).name)).toEqual(["kine_name_prev_revision_uindex", "kine_prev_revision_index"]);
+    } finally {
+      check.close();
+    }
+    const latest = await first.get(key("a"));
+    expect(latest["data"]).toEqual({ v: "2" });
+    expect(Number(latest.metadata.resourceVersion)).toBe(Number(a.metadata.resourceVersion) + 1);
+  });
+
+  it("finds a key's newest row across delete, re-create and compaction (rows chain by prev_revision)", async () => {
+    const store = await openStore();
+    await store.create(key("a"), testObject("a"));
+    await store.delete(key("a"));
+    await store.compact(await store.currentRevision());
+    const b = await store.create(key("a"), testObject("a", { data: { v: "b" } }));
+    await store.delete(key("a"));
+    const c = await store.create(key("a"), testObject("a", { data: { v: "c" } }));
+    const d = await store.guaranteedUpdate(key("a"), (cur) => ({ ...cur, data: { v: "d" } }));
+    expect(Number(c.metadata.resourceVersion)).toBeGreaterThan(Number(b.metadata.resourceVersion));
+    expect(await store.get(key("a"))).toEqual(d);
+    expect(d.metadata.uid).toBe(c.metadata.uid);
   });
 });

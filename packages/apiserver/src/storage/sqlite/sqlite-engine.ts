@@ -10,6 +10,7 @@ import { CompactedError, type KVCompare, type KVEngine, type KVRangeResult, type
 import { openPragmas, type LogRow } from "./schema.ts";
 import { LogPoller } from "./log-poller.ts";
 import { compactLog } from "./compact.ts";
+import { sql } from "./queries.ts";
 
 export interface SqliteEngineConfig {
   path: string;
@@ -24,10 +25,6 @@ export function createSqliteEngine(cfg: SqliteEngineConfig): KVEngine {
 }
 
 const maxId = Number.MAX_SAFE_INTEGER;
-
-/** Rows live at revision @rev in [@start, @end). */
-const liveAt =
-  "k.name >= @start AND k.name < @end AND k.id <= @rev AND k.deleted = 0 AND NOT EXISTS (SELECT 1 FROM kine s WHERE s.name = k.name AND s.prev_revision = k.id AND s.id <= @rev)";
 
 interface RangeParams {
   start: string;
@@ -60,16 +57,12 @@ class SqliteEngine implements KVEngine {
   constructor(db: Database.Database, pollIntervalMs: number) {
     this.db = db;
     this.stmt = {
-      latest: db.prepare<[string], LogRow>("SELECT * FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1"),
-      insert: db.prepare("INSERT INTO kine (name, created, deleted, create_revision, prev_revision, lease, value, old_value) VALUES (?, ?, ?, ?, ?, 0, ?, ?)"),
-      // The live row of a key at a revision is its newest row at or below it: the row no other row
-      // at or below it names as prev_revision. Unlike kine's MAX(id) GROUP BY this walks the name
-      // index in order and stops at the limit (compaction keeps the property: it only deletes rows
-      // whose successor is deleted with them or is itself within the compacted range).
-      range: db.prepare<[RangeParams & { limit: number }], LogRow>(`SELECT k.* FROM kine k WHERE ${liveAt} ORDER BY k.name LIMIT @limit`),
-      count: db.prepare<[RangeParams], { n: number }>(`SELECT COUNT(*) AS n FROM kine k WHERE ${liveAt}`),
-      current: db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'kine'"),
-      compacted: db.prepare<[], { value: number }>("SELECT value FROM kine_meta WHERE key = 'compact_rev'"),
+      latest: db.prepare<[string], LogRow>(sql.latest),
+      insert: db.prepare(sql.insert),
+      range: db.prepare<[RangeParams & { limit: number }], LogRow>(sql.range),
+      count: db.prepare<[RangeParams], { n: number }>(sql.count),
+      current: db.prepare<[], { seq: number }>(sql.current),
+      compacted: db.prepare<[], { value: number }>(sql.compacted),
     };
     this.txnFn = db.transaction((batch: readonly PendingTxn[]) => batch.map((t) => this.applyTxn(t.compares, t.writes))).immediate;
     this.poller = new LogPoller(db, pollIntervalMs, () => this.revisionNow());
@@ -127,11 +120,19 @@ class SqliteEngine implements KVEngine {
 
   /** Runs inside BEGIN IMMEDIATE: nobody else can write between the compares and the inserts. */
   private applyTxn(compares: readonly KVCompare[], writes: readonly KVWrite[]): KVTxnResult {
-    const current = compares.map((c) => live(this.stmt.latest.get(c.key)));
+    // The compared keys' newest rows, reused by their writes (a create or update compares and writes
+    // the same key): nothing else writes in between, and each write drops its key's entry.
+    const newest = new Map<string, LogRow | undefined>();
+    const current = compares.map((c) => {
+      const row = this.stmt.latest.get(c.key);
+      newest.set(c.key, row);
+      return live(row);
+    });
     if (compares.some((c, i) => (current[i]?.modRevision ?? 0) !== c.modRevision)) return { succeeded: false, revisions: [], current };
     const revisions: number[] = [];
     for (const w of writes) {
-      const last = this.stmt.latest.get(w.key);
+      const last = newest.has(w.key) ? newest.get(w.key) : this.stmt.latest.get(w.key);
+      newest.delete(w.key);
       const prev = live(last);
       const prevId = last?.id ?? 0;
       if (w.type === "put") {
