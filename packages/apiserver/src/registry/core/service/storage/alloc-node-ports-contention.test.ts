@@ -39,7 +39,7 @@ describe.each(rangeBackends())("NodePort creates racing for the last ports on %s
           const svc = makeService(`np-${i}`, setTypeNodePort, twoPorts);
           const txn = await txnAllocNodePorts(pa, svc, false);
           await txn.commit();
-          return svc.spec.ports.map((p) => p.nodePort);
+          return (svc.spec.ports ?? []).map((p) => p.nodePort);
         }),
       );
       const ok = results.filter((r) => r.status === "fulfilled");
