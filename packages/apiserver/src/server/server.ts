@@ -192,6 +192,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     close: () =>
       new Promise<void>((resolve) => {
         shutdown.abort();
+        registry.stop();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

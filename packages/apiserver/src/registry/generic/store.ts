@@ -22,6 +22,8 @@ export interface GenericStoreConfig {
   admitCreate?: (namespace: string) => Promise<void>;
   /** Runs before an object is really deleted (the namespace deleter empties the namespace). */
   beforeDelete?: (obj: KubeObject) => Promise<void>;
+  /** Told of every delete request before it acts (namespace admission stops trusting its cache). */
+  onDeleteRequest?: (namespace: string | undefined, name: string) => void;
 }
 
 /** One resource's REST storage. */
@@ -214,6 +216,7 @@ export class GenericStore {
   }
 
   async delete(namespace: string | undefined, name: string, p: DeleteParams = {}): Promise<DeleteResult> {
+    if (!p.dryRun) this.config.onDeleteRequest?.(namespace, name);
     const key = this.key(namespace, name);
     const current = await this.store.get(key);
     const finalizers = (current.metadata["finalizers"] as string[] | undefined) ?? [];
