@@ -124,7 +124,12 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
     expectBalanced(cl, N, want);
     chains = serviceChains(await ruleDump(t.node, mode), mode, "default/dp-web", baseline);
     expect(chains.length).toBeGreaterThan(0);
-    const metrics = await execInNetns(t.node, [process.execPath, "-e", "fetch('http://127.0.0.1:10249/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))"]);
+    // The latency is observed once the sync that programmed the rules has finished writing them,
+    // which can come a moment after the first packets get through: poll for it.
+    const metrics = await until("network programming latency observed in both families", async () => {
+      const text = await execInNetns(t.node, [process.execPath, "-e", "fetch('http://127.0.0.1:10249/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))"]);
+      return ["IPv4", "IPv6"].every((fam) => histogram(text, "kubeproxy_network_programming_duration_seconds", fam).count > 0) ? text : undefined;
+    });
     for (const fam of ["IPv4", "IPv6"]) {
       const h = histogram(metrics, "kubeproxy_network_programming_duration_seconds", fam);
       expect(h.count).toBeGreaterThan(0);

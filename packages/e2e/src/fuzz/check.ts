@@ -22,7 +22,17 @@ export function parseStatus(r: RawResponse): StatusBody | undefined {
   if (String(r.headers["content-type"] ?? "").startsWith("application/yaml")) {
     const field = (k: string): string | undefined => new RegExp(`^${k}: (.*)$`, "m").exec(text)?.[1]?.replace(/^"|"$/g, "");
     const code = field("code");
-    return { kind: field("kind"), apiVersion: field("apiVersion"), status: field("status"), code: code === undefined ? undefined : Number(code), reason: field("reason") ?? "", message: field("message") ?? "" };
+    // Cause reasons are indented list members (`    reason: ResourceVersionTooLarge`).
+    const causes = [...text.matchAll(/^[ \t]+(?:- )?reason: (.*)$/gm)].map((m) => ({ reason: m[1]! }));
+    return {
+      kind: field("kind"),
+      apiVersion: field("apiVersion"),
+      status: field("status"),
+      code: code === undefined ? undefined : Number(code),
+      reason: field("reason") ?? "",
+      message: field("message") ?? "",
+      ...(causes.length > 0 ? { details: { causes } } : {}),
+    };
   }
   try {
     return JSON.parse(text) as StatusBody;

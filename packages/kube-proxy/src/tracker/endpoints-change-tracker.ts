@@ -78,8 +78,10 @@ export class EndpointsChangeTracker {
     }
     const raw = slice.metadata.annotations?.[lastChangeTriggerTimeAnnotation];
     const t = raw === undefined ? NaN : Date.parse(raw);
-    // Times before this tracker started belong to changes a previous process programmed.
-    if (Number.isNaN(t) || t < this.#startTime) return;
+    // Times before this tracker started belong to changes a previous process programmed. Trigger
+    // times are often whole seconds (Pod condition and creation times), so a change made in the
+    // second the tracker started compares against the start truncated to its second.
+    if (Number.isNaN(t) || t < Math.floor(this.#startTime / 1000) * 1000) return;
     const list = this.#triggerTimes.get(service) ?? [];
     list.push(t);
     this.#triggerTimes.set(service, list);

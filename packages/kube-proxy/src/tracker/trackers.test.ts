@@ -94,4 +94,12 @@ describe("EndpointsChangeTracker", () => {
     const r = updateEndpointsMap(new Map(), t);
     expect(r.lastChangeTriggerTimes.get("ns/svc")).toEqual([Date.parse("2026-01-01T00:00:05.5Z")]);
   });
+
+  it("counts a whole-second trigger time from the second the tracker started in", () => {
+    const t = new EndpointsChangeTracker("IPv4", "me", Date.parse("2026-01-01T00:00:00.700Z"));
+    t.endpointSliceUpdate(slice(["10.1.1.1"], { [lastChangeTriggerTimeAnnotation]: "2026-01-01T00:00:00Z" }), false);
+    t.endpointSliceUpdate(slice(["10.1.1.2"], { [lastChangeTriggerTimeAnnotation]: "2025-12-31T23:59:59Z" }), false);
+    const r = updateEndpointsMap(new Map(), t);
+    expect(r.lastChangeTriggerTimes.get("ns/svc")).toEqual([Date.parse("2026-01-01T00:00:00Z")]);
+  });
 });
