@@ -2,6 +2,7 @@
  * Object <-> stored bytes. Stored JSON never contains `metadata.resourceVersion` (upstream's
  * `PrepareObjectForStorage`); the revision is set on the way out from the engine's mod revision.
  */
+import { formatRFC3339 } from "../util/time/rfc3339.ts";
 import { randomUUID } from "node:crypto";
 import type { KubeObject, StoredObjectMeta } from "./interfaces.ts";
 import { jsonCopy, jsonCopyObject, notPlain, setMember } from "./json-copy.ts";
@@ -70,19 +71,9 @@ export function clone(obj: KubeObject): KubeObject {
   return copy === notPlain ? structuredClone(obj) : (copy as KubeObject);
 }
 
-let stampSecond = -1;
-let stamp = "";
-
 /** RFC 3339 with second precision, as metav1.Time serialises. */
 export function nowTimestamp(): string {
-  // Formatting a Date costs more than the rest of a create's metadata; it only changes once a second.
-  const ms = Date.now();
-  const second = Math.floor(ms / 1000);
-  if (second !== stampSecond) {
-    stamp = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
-    stampSecond = second;
-  }
-  return stamp;
+  return formatRFC3339();
 }
 
 /** Fills uid, creationTimestamp and generation=1 where the registry has not already set them. */

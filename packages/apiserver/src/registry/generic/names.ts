@@ -1,5 +1,6 @@
 /** Name generation (upstream `names.SimpleNameGenerator`) and the object-meta system fields. */
 import { randomInt } from "node:crypto";
+import { formatRFC3339 } from "../../util/time/rfc3339.ts";
 
 // Upstream's alphabet: no vowels (no accidental words) and no confusable characters.
 const alphabet = "bcdfghjklmnpqrstvwxz2456789";
@@ -14,15 +15,7 @@ export function generateName(base: string): string {
   return b + s;
 }
 
-let lastSecond = -1;
-let lastText = "";
-
-/** RFC 3339 with second precision, as metav1.Time serialises (the text is reused within one second). */
+/** RFC 3339 with second precision, as metav1.Time serialises. */
 export function nowRFC3339(now = new Date()): string {
-  const second = Math.floor(now.getTime() / 1000);
-  if (second !== lastSecond) {
-    lastText = now.toISOString().replace(/\.\d{3}Z$/, "Z");
-    lastSecond = second;
-  }
-  return lastText;
+  return formatRFC3339(now);
 }

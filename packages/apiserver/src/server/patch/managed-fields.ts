@@ -4,6 +4,7 @@
  * (whoever changes a field takes it over) and encoding back, sorted as
  * upstream sorts them.
  */
+import { formatRFC3339 } from "../../util/time/rfc3339.ts";
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { createdFieldsV1, fromFieldsV1, nodeValues, normalizeFieldsV1, resetField, toFieldsV1, type FieldSet } from "./fieldpath.ts";
 
@@ -35,16 +36,8 @@ export function managerId(e: Pick<ManagedFieldsEntry, "manager" | "operation" | 
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */
 export function formatTime(now: Date): string {
-  // Requests within one second share the text; remembering the last one spares toISOString and the regexp.
-  const second = Math.floor(now.getTime() / 1000);
-  if (second !== lastSecond || lastTime === undefined) {
-    lastTime = now.toISOString().replace(/\.\d{3}Z$/, "Z");
-    lastSecond = second;
-  }
-  return lastTime;
+  return formatRFC3339(now);
 }
-let lastSecond = NaN;
-let lastTime: string | undefined;
 
 /** Reads `metadata.managedFields` of `obj` into a map keyed by manager identity. */
 export function decodeManagedFields(obj: JSONValue | undefined): Map<string, ManagerState> {
