@@ -60,6 +60,38 @@ describe("sqlite engine", () => {
     expect(evs.map((e) => e.type)).toEqual(["ADDED", "DELETED"]);
   });
 
+  it("waits for another connection's write lock from the event loop, not inside SQLite's busy handler", async () => {
+    const store = await openStore();
+    await store.create(key("seed"), testObject("seed"));
+    // Another writer (another process, in real life) holds the write lock.
+    const other = new Database(path);
+    other.exec("BEGIN IMMEDIATE");
+    let committed = false;
+    const created = store.create(key("a"), testObject("a")).then((o) => {
+      committed = true;
+      return o;
+    });
+    // With the blocking busy handler this timer could not fire until SQLite gave up after 30 s.
+    const ticks = await new Promise<number>((resolve) => {
+      let n = 0;
+      const t = setInterval(() => {
+        if (++n === 5) {
+          clearInterval(t);
+          resolve(n);
+        }
+      }, 2);
+    });
+    expect(ticks).toBe(5);
+    expect(committed).toBe(false);
+    // A second write queued while waiting is committed with the first, in order.
+    const second = store.create(key("b"), testObject("b"));
+    other.exec("COMMIT");
+    other.close();
+    const [a, b] = await Promise.all([created, second]);
+    expect(Number(b.metadata.resourceVersion)).toBe(Number(a.metadata.resourceVersion) + 1);
+    expect((await store.list("/registry/configmaps")).items.map((o) => o.metadata.name)).toEqual(["a", "b", "seed"]);
+  });
+
   it("compaction drops superseded rows and tombstones but keeps every live key", async () => {
     const store = await openStore();
     for (let i = 0; i < 5; i++) await store.create(key(`k${i}`), testObject(`k${i}`));

@@ -7,7 +7,8 @@
  */
 import Database from "better-sqlite3";
 import { CompactedError, type KVCompare, type KVEngine, type KVRangeResult, type KVTxnResult, type KVWatchHandlers, type KVWrite, type RawKV } from "../kv.ts";
-import { openPragmas, type LogRow } from "./schema.ts";
+import { busyTimeoutMs, openPragmas, type LogRow } from "./schema.ts";
+import { WriteLock } from "./write-lock.ts";
 import { LogPoller } from "./log-poller.ts";
 import { compactLog } from "./compact.ts";
 import { sql } from "./queries.ts";
@@ -51,6 +52,7 @@ class SqliteEngine implements KVEngine {
   private readonly poller: LogPoller;
   private readonly stmt;
   private readonly txnFn: (batch: readonly PendingTxn[]) => KVTxnResult[];
+  private readonly writeLock: WriteLock;
   /** Transactions submitted in this turn of the event loop; committed together (group commit). */
   private pending: PendingTxn[] = [];
 
@@ -65,6 +67,7 @@ class SqliteEngine implements KVEngine {
       compacted: db.prepare<[], { value: number }>(sql.compacted),
     };
     this.txnFn = db.transaction((batch: readonly PendingTxn[]) => batch.map((t) => this.applyTxn(t.compares, t.writes))).immediate;
+    this.writeLock = new WriteLock(db, busyTimeoutMs);
     this.poller = new LogPoller(db, pollIntervalMs, () => this.revisionNow());
   }
 
@@ -103,13 +106,24 @@ class SqliteEngine implements KVEngine {
     });
   }
 
-  private flush(): void {
+  /** Commits the queued batch; while another process holds the write lock, retries from the event loop (write-lock.ts). */
+  private flush(blocking = false): void {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
     let results: KVTxnResult[];
     try {
-      results = this.txnFn(batch);
+      if (blocking) results = this.txnFn(batch);
+      else {
+        const r = this.writeLock.tryWrite(() => this.txnFn(batch));
+        if (r.busy) {
+          // Those queued meanwhile go after it, in submission order, in the same retried batch.
+          this.pending = batch.concat(this.pending);
+          this.writeLock.scheduleRetry(() => this.flush());
+          return;
+        }
+        results = r.value;
+      }
     } catch (e) {
       for (const t of batch) t.reject(e);
       return;
@@ -169,7 +183,7 @@ class SqliteEngine implements KVEngine {
   }
 
   async close(): Promise<void> {
-    this.flush();
+    this.flush(true);
     this.poller.close();
     this.db.close();
   }
