@@ -4,7 +4,8 @@
  * dist/ (the `npm start` path); skipped with a warning when it has not been built.
  */
 import { spawn, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,8 +16,8 @@ const entry = join(dirname(fileURLToPath(import.meta.url)), "../../dist/cmd/serv
 const ready = existsSync(entry) && existsSync(kubectl133);
 if (!ready) console.warn(`servicenet-up test: ${entry} (run the build) or ${kubectl133} is missing, skipping`);
 
-function up(cwd: string): Promise<{ stop(): Promise<number | null>; line: string }> {
-  const child = spawn(process.execPath, [entry, "--port", "0"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+function up(cwd: string, extra: string[] = []): Promise<{ stop(): Promise<number | null>; line: string; pid: number }> {
+  const child = spawn(process.execPath, [entry, "--port", "0", ...extra], { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 10_000);
@@ -26,6 +27,7 @@ function up(cwd: string): Promise<{ stop(): Promise<number | null>; line: string
         clearTimeout(timer);
         resolve({
           line: out,
+          pid: child.pid!,
           stop: () =>
             new Promise((r) => {
               child.once("exit", (code) => r(code));
@@ -56,4 +58,52 @@ describe.skipIf(!ready)("servicenet up", () => {
     expect(kubectl("get", "svc", "persisted", "-o", "jsonpath={.metadata.name}")).toBe("persisted");
     expect(await second.stop()).toBe(0);
   }, 30_000);
+
+  it("--workers 2: two apiserver processes on one port and one SQLite file, a dead one replaced", async () => {
+    const wdir = mkdtempSync(join(tmpdir(), "servicenet-up-workers-"));
+    try {
+      const up2 = await up(wdir, ["--workers", "2", "--feature-gates", "DisableAllocatorDualWrite=true"]);
+      expect(up2.line).toMatch(/\(sqlite \.servicenet\/state\.db, 2 workers, mode v4v6, .* allocator ipaddress: /);
+      const kc = readFileSync(join(wdir, ".servicenet/kubeconfig"), "utf8");
+      const server = /server: (\S+)/.exec(kc)![1]!;
+      const ca = Buffer.from(/certificate-authority-data: (\S+)/.exec(kc)![1]!, "base64");
+      const token = /token: (\S+)/.exec(kc)![1]!;
+      const call = (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> =>
+        new Promise((resolve, reject) => {
+          // A new connection per call: the primary hands connections to the workers in turn.
+          const req = request(`${server}${path}`, { method, ca, agent: false, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } }, (res) => {
+            let text = "";
+            res.on("data", (c: Buffer) => (text += c.toString()));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown> }));
+          });
+          req.on("error", reject);
+          req.end(body === undefined ? undefined : JSON.stringify(body));
+        });
+      const svc = (name: string) => ({ apiVersion: "v1", kind: "Service", metadata: { name }, spec: { ipFamilyPolicy: "RequireDualStack", ports: [{ port: 80 }] } });
+      const created = await Promise.all(Array.from({ length: 40 }, (_, i) => call("POST", "/api/v1/namespaces/default/services", svc(`w${i}`))));
+      expect(created.map((r) => r.status)).toEqual(created.map(() => 201));
+      const ips = created.flatMap((r) => (r.json["spec"] as { clusterIPs: string[] }).clusterIPs);
+      expect(new Set(ips).size).toBe(80);
+      // Whichever worker answers, it sees every write (a shared datastore, not two clusters).
+      const ipaddresses = await call("GET", "/apis/networking.k8s.io/v1/ipaddresses");
+      // ... and kubernetes.default's one (SingleStack, primary family).
+      expect((ipaddresses.json["items"] as unknown[]).length).toBe(80 + 1);
+      const workers = execFileSync("pgrep", ["-P", String(up2.pid)], { encoding: "utf8" }).trim().split("\n").map(Number);
+      expect(workers).toHaveLength(2);
+      process.kill(workers[0]!, "SIGKILL");
+      let replaced: number[] = [];
+      for (let i = 0; i < 100 && !(replaced.length === 2 && !replaced.includes(workers[0]!)); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        replaced = execFileSync("pgrep", ["-P", String(up2.pid)], { encoding: "utf8" }).trim().split("\n").map(Number);
+      }
+      expect(replaced).toHaveLength(2);
+      expect(replaced).not.toContain(workers[0]);
+      const after = await Promise.all(Array.from({ length: 8 }, (_, i) => call("POST", "/api/v1/namespaces/default/services", svc(`x${i}`))));
+      expect(after.map((r) => r.status)).toEqual(after.map(() => 201));
+      expect(await up2.stop()).toBe(0);
+      expect(() => execFileSync("pgrep", ["-P", String(up2.pid)])).toThrow();
+    } finally {
+      rmSync(wdir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -2,19 +2,69 @@
 /**
  * `servicenet up` (`npm start`): the apiserver on embedded SQLite in ./.servicenet (or etcd with
  * --datastore-endpoint), a kubeconfig for kubectl, and a ready line. Ctrl-C stops cleanly; the
- * next start keeps all data. The controller-manager and kube-proxy join here once they exist.
+ * next start keeps all data. With --workers N, N apiserver processes share the port and the
+ * datastore (controlplane/workers.ts).
  */
 import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { startApiServer } from "../controlplane/apiserver.ts";
+import { prepareDataDir, startApiServer } from "../controlplane/apiserver.ts";
 import { parseUpOptions, usage, type UpOptions } from "../controlplane/options.ts";
+import { isWorker, reportReady, runWorkers, type WorkerReady } from "../controlplane/workers.ts";
 import { allocatorMode, formatFeatureGates } from "../features/kube-features.ts";
 import { serviceClusterIPRangesFor } from "../registry/core/rest/service-ip-allocators.ts";
 import type { StoreConfig } from "../storage/index.ts";
 
+/**
+ * With several workers each one's watches see the others' SQLite writes only by polling the log:
+ * 50 ms instead of kine's 1 s keeps a watch through one worker close behind a write through another.
+ */
+const workerPollIntervalMs = 50;
+
 function storageFor(o: UpOptions): StoreConfig {
   if (o.datastoreEndpoints.length > 0) return { backend: "etcd", endpoints: o.datastoreEndpoints, compaction: { intervalMs: 5 * 60_000 } };
-  return { backend: "sqlite", path: join(o.dataDir, "state.db"), compaction: { intervalMs: 5 * 60_000 } };
+  return { backend: "sqlite", path: join(o.dataDir, "state.db"), compaction: { intervalMs: 5 * 60_000 }, ...(o.workers > 1 ? { pollIntervalMs: workerPollIntervalMs } : {}) };
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}
+
+/** Writes the kubeconfig and prints the ready line. */
+function announce(o: UpOptions, r: Omit<WorkerReady, "type">, started: number): void {
+  const kubeconfigPath = join(o.dataDir, "kubeconfig");
+  writeFileSync(kubeconfigPath, r.kubeconfig, { mode: 0o600 });
+  const rel = relative(process.cwd(), kubeconfigPath) || kubeconfigPath;
+  const ms = Math.round(performance.now() - started);
+  const datastore = o.datastoreEndpoints.length > 0 ? `etcd ${o.datastoreEndpoints.join(",")}` : `sqlite ${join(o.dataDir, "state.db")}`;
+  const workers = o.workers > 1 ? `, ${o.workers} workers` : "";
+  process.stdout.write(
+    `servicenet ready in ${ms} ms: apiserver ${r.url} (${datastore}${workers}, mode ${o.mode}, service CIDRs ${o.serviceClusterIPRanges.join(",")}, allocator ${r.allocatorMode}: ${formatFeatureGates(o.featureGates)})\n` +
+      `  kubeconfig: ${rel}\n  try: kubectl --kubeconfig ${rel} get svc -A\n`,
+  );
+}
+
+async function serve(o: UpOptions, started: number): Promise<number> {
+  const api = await startApiServer({
+    storage: storageFor(o),
+    dataDir: o.dataDir,
+    tls: true,
+    host: o.bindAddress,
+    port: o.port,
+    serviceClusterIPRange: o.serviceClusterIPRanges.join(","),
+    featureGates: o.featureGates,
+    repairIntervalMs: o.repairIntervalMs,
+  });
+  const ready = { url: api.url, kubeconfig: api.kubeconfig(), allocatorMode: api.serviceAllocators.mode };
+  if (isWorker()) reportReady(ready);
+  else announce(o, ready, started);
+  await untilSignal();
+  if (!isWorker()) process.stdout.write("servicenet: stopping\n");
+  await api.close();
+  return 0;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -36,33 +86,11 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`servicenet: ${(e as Error).message}\n`);
     return 2;
   }
-  const api = await startApiServer({
-    storage: storageFor(o),
-    dataDir: o.dataDir,
-    tls: true,
-    host: o.bindAddress,
-    port: o.port,
-    serviceClusterIPRange: o.serviceClusterIPRanges.join(","),
-    featureGates: o.featureGates,
-    repairIntervalMs: o.repairIntervalMs,
-  });
-  const kubeconfigPath = join(o.dataDir, "kubeconfig");
-  writeFileSync(kubeconfigPath, api.kubeconfig(), { mode: 0o600 });
-  const rel = relative(process.cwd(), kubeconfigPath) || kubeconfigPath;
-  const ms = Math.round(performance.now() - started);
-  const datastore = o.datastoreEndpoints.length > 0 ? `etcd ${o.datastoreEndpoints.join(",")}` : `sqlite ${join(o.dataDir, "state.db")}`;
-  process.stdout.write(
-    `servicenet ready in ${ms} ms: apiserver ${api.url} (${datastore}, mode ${o.mode}, service CIDRs ${o.serviceClusterIPRanges.join(",")}, allocator ${api.serviceAllocators.mode}: ${formatFeatureGates(o.featureGates)})\n` +
-      `  kubeconfig: ${rel}\n  try: kubectl --kubeconfig ${rel} get svc -A\n`,
-  );
-  await new Promise<void>((resolve) => {
-    const stop = (): void => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-  process.stdout.write("servicenet: stopping\n");
-  await api.close();
-  return 0;
+  if (o.workers === 1 || isWorker()) return serve(o, started);
+  prepareDataDir(o.dataDir, { tls: true });
+  const code = await runWorkers({ count: o.workers, onReady: (r) => announce(o, r, started), log: (line) => process.stderr.write(`${line}\n`) });
+  process.stdout.write("servicenet: stopped\n");
+  return code;
 }
 
 main(process.argv.slice(2)).then(

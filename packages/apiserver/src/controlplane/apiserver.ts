@@ -100,6 +100,17 @@ async function bootstrap(server: RunningServer): Promise<void> {
   }
 }
 
+/**
+ * Creates `dataDir` with its serving certificates and token file, as `startApiServer` would on first
+ * start: done once by the primary before several workers start on the same directory, so that they
+ * all load the same CA and token instead of racing to generate their own.
+ */
+export function prepareDataDir(dataDir: string, opts: { tls: boolean }): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (opts.tls) ensureServingCerts(join(dataDir, "pki"));
+  loadOrCreateToken(dataDir, undefined);
+}
+
 /** Starts an apiserver; resolves when it listens and the bootstrap namespaces exist. */
 export async function startApiServer(o: StartApiServerOptions = {}): Promise<ApiServer> {
   const owned = !(o.storage && isStore(o.storage));

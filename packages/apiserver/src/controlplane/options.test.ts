@@ -19,6 +19,8 @@ describe("servicenet up flags", () => {
   it("defaults to SQLite in .servicenet on 127.0.0.1:6443 and takes etcd endpoints", () => {
     expect(parseUpOptions([])).toMatchObject({ datastoreEndpoints: [], dataDir: ".servicenet", bindAddress: "127.0.0.1", port: 6443 });
     expect(parseUpOptions(["--datastore-endpoint", "http://127.0.0.1:2379", "--port", "0"])).toMatchObject({ datastoreEndpoints: ["http://127.0.0.1:2379"], port: 0 });
+    expect(parseUpOptions([]).workers).toBe(1);
+    expect(parseUpOptions(["--workers=4"]).workers).toBe(4);
   });
 
   it.each([
@@ -32,6 +34,9 @@ describe("servicenet up flags", () => {
     [["--feature-gates", "Foo=true"], "unrecognized feature gate: Foo"],
     [["--feature-gates", "DisableAllocatorDualWrite=maybe"], "invalid value of DisableAllocatorDualWrite=maybe"],
     [["--repair-interval", "3 minutes"], '--repair-interval: invalid duration "3 minutes"'],
+    [["--workers", "0"], '--workers: must be an integer from 1 to 32, got "0"'],
+    [["--workers", "2.5"], '--workers: must be an integer from 1 to 32, got "2.5"'],
+    [["--workers", "33"], '--workers: must be an integer from 1 to 32, got "33"'],
   ])("rejects %j", (argv, msg) => {
     expect(() => parseUpOptions(argv)).toThrowError(msg);
   });

@@ -9,6 +9,7 @@ export type ClusterMode = (typeof clusterModes)[number];
 
 export const defaultServiceClusterIPRange = "10.96.0.0/16,fd00:10:96::/112";
 export const defaultPort = 6443;
+export const maxWorkers = 32;
 
 export interface UpOptions {
   /** Service CIDRs in primary-first order, already arranged for `mode`. */
@@ -23,6 +24,8 @@ export interface UpOptions {
   featureGates: FeatureGates;
   /** `--repair-interval` in ms: period of the ClusterIP/NodePort repair loops (upstream fixes 3 min). */
   repairIntervalMs: number;
+  /** `--workers`: apiserver processes sharing the port and the datastore (1: this process serves). */
+  workers: number;
   help: boolean;
 }
 
@@ -37,6 +40,8 @@ export const usage = `Usage: servicenet up [flags]
   --feature-gates <A=bool,...>        MultiCIDRServiceAllocator (default true) and
                                       DisableAllocatorDualWrite (default false), as Kubernetes 1.33
   --repair-interval <duration>        period of the ClusterIP and NodePort repair loops (default 3m)
+  --workers <n>                       apiserver processes on one port and one datastore, as several
+                                      kube-apiservers behind a load balancer (default 1, at most ${maxWorkers})
 `;
 
 /** Orders and filters ranges by family for the mode; throws when the mode cannot be met. */
@@ -77,7 +82,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
       help = true;
       continue;
     }
-    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--port", "--bind-address", "--data-dir", "--feature-gates", "--repair-interval"].includes(a)) throw new Error(`unknown flag: ${a}`);
+    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--port", "--bind-address", "--data-dir", "--feature-gates", "--repair-interval", "--workers"].includes(a)) throw new Error(`unknown flag: ${a}`);
     raw[a.slice(2)] = value(args, i, a);
     i++;
   }
@@ -90,6 +95,8 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   const mode = (explicitMode ?? (ranges.length === 2 ? (ipFamilyOfCIDRString(ranges[0]!) === "IPv4" ? "v4v6" : "v6v4") : ipFamilyOfCIDRString(ranges[0] ?? "") === "IPv6" ? "v6" : "v4")) as ClusterMode;
   const port = Number(raw["port"] ?? defaultPort);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: invalid port ${raw["port"]}`);
+  const workers = Number(raw["workers"] ?? 1);
+  if (!Number.isInteger(workers) || workers < 1 || workers > maxWorkers) throw new Error(`--workers: must be an integer from 1 to ${maxWorkers}, got ${JSON.stringify(raw["workers"])}`);
   return {
     serviceClusterIPRanges: rangesForMode(ranges, mode),
     mode,
@@ -99,6 +106,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     dataDir: raw["data-dir"] ?? ".servicenet",
     featureGates: raw["feature-gates"] !== undefined ? parseFeatureGates(raw["feature-gates"]) : { ...defaultFeatureGates },
     repairIntervalMs: raw["repair-interval"] !== undefined ? parseDurationMs(raw["repair-interval"], "--repair-interval") : 3 * 60_000,
+    workers,
     help,
   };
 }
