@@ -6,7 +6,7 @@
  * for writes of other processes on the same file, as kine does.
  */
 import Database from "better-sqlite3";
-import { CompactedError, type KVCompare, type KVEngine, type KVRangeResult, type KVTxnResult, type KVWatchHandlers, type KVWrite, type RawKV } from "../kv.ts";
+import { CompactedError, type KVCompare, type KVEngine, type KVEvent, type KVRangeResult, type KVTxnResult, type KVWatchHandlers, type KVWrite, type RawKV } from "../kv.ts";
 import { busyTimeoutMs, openPragmas, type LogRow } from "./schema.ts";
 import { WriteLock } from "./write-lock.ts";
 import { LogPoller } from "./log-poller.ts";
@@ -51,7 +51,7 @@ class SqliteEngine implements KVEngine {
   private readonly db: Database.Database;
   private readonly poller: LogPoller;
   private readonly stmt;
-  private readonly txnFn: (batch: readonly PendingTxn[]) => KVTxnResult[];
+  private readonly txnFn: (batch: readonly PendingTxn[], events: KVEvent[] | null) => KVTxnResult[];
   private readonly writeLock: WriteLock;
   /** Transactions submitted in this turn of the event loop; committed together (group commit). */
   private pending: PendingTxn[] = [];
@@ -66,7 +66,7 @@ class SqliteEngine implements KVEngine {
       current: db.prepare<[], { seq: number }>(sql.current),
       compacted: db.prepare<[], { value: number }>(sql.compacted),
     };
-    this.txnFn = db.transaction((batch: readonly PendingTxn[]) => batch.map((t) => this.applyTxn(t.compares, t.writes))).immediate;
+    this.txnFn = db.transaction((batch: readonly PendingTxn[], events: KVEvent[] | null) => batch.map((t) => this.applyTxn(t.compares, t.writes, events))).immediate;
     this.writeLock = new WriteLock(db, busyTimeoutMs);
     this.poller = new LogPoller(db, pollIntervalMs, () => this.revisionNow());
   }
@@ -112,10 +112,12 @@ class SqliteEngine implements KVEngine {
     this.pending = [];
     if (batch.length === 0) return;
     let results: KVTxnResult[];
+    // The batch's own log rows as watch events, so the poller need not read them back (log-poller.ts).
+    let events: KVEvent[] | null = null;
     try {
-      if (blocking) results = this.txnFn(batch);
+      if (blocking) results = this.txnFn(batch, null);
       else {
-        const r = this.writeLock.tryWrite(() => this.txnFn(batch));
+        const r = this.writeLock.tryWrite(() => this.txnFn(batch, (events = this.poller.listening() ? [] : null)));
         if (r.busy) {
           // Those queued meanwhile go after it, in submission order, in the same retried batch.
           this.pending = batch.concat(this.pending);
@@ -128,12 +130,13 @@ class SqliteEngine implements KVEngine {
       for (const t of batch) t.reject(e);
       return;
     }
-    this.poller.wake();
+    if (events) this.poller.committed(events);
+    else this.poller.wake();
     batch.forEach((t, i) => t.resolve(results[i]!));
   }
 
   /** Runs inside BEGIN IMMEDIATE: nobody else can write between the compares and the inserts. */
-  private applyTxn(compares: readonly KVCompare[], writes: readonly KVWrite[]): KVTxnResult {
+  private applyTxn(compares: readonly KVCompare[], writes: readonly KVWrite[], events: KVEvent[] | null): KVTxnResult {
     // The compared keys' newest rows, reused by their writes (a create or update compares and writes
     // the same key): nothing else writes in between, and each write drops its key's entry.
     const newest = new Map<string, LogRow | undefined>();
@@ -151,10 +154,15 @@ class SqliteEngine implements KVEngine {
       const prevId = last?.id ?? 0;
       if (w.type === "put") {
         const r = this.stmt.insert.run(w.key, prev ? 0 : 1, 0, prev?.createRevision ?? 0, prevId, w.value, prev?.value ?? null);
-        revisions.push(Number(r.lastInsertRowid));
+        const id = Number(r.lastInsertRowid);
+        revisions.push(id);
+        // Exactly what rowToEvent makes of the row just inserted.
+        events?.push({ type: "put", kv: { key: w.key, value: w.value, modRevision: id, createRevision: prev ? prev.createRevision : id }, prev: prev ? { ...prev, modRevision: prevId } : null });
       } else if (prev) {
         const r = this.stmt.insert.run(w.key, 0, 1, prev.createRevision, prevId, prev.value, prev.value);
-        revisions.push(Number(r.lastInsertRowid));
+        const id = Number(r.lastInsertRowid);
+        revisions.push(id);
+        events?.push({ type: "delete", kv: { key: w.key, value: "", modRevision: id, createRevision: prev.createRevision }, prev: { ...prev, modRevision: prevId } });
       }
     }
     return { succeeded: true, revisions, current: [] };
