@@ -1,0 +1,97 @@
+/**
+ * Service creates/s through the real CLI: `servicenet up` (built dist, HTTPS, bearer token, SQLite)
+ * with 1 and 2 `--workers`, driven by wrk (Debian package `wrk`, C, one thread, 16 keep-alive
+ * connections) so that the client costs little of a 2-core machine's CPU. Every POST is a new
+ * SingleStack Service in 10.0.0.0/14, i.e. one ClusterIP allocation. Modes: ipaddress
+ * (MultiCIDRServiceAllocator, DisableAllocatorDualWrite), dual-write (the 1.33 default), bitmap.
+ * Any non-201 answer fails the run. Writes bench/results-service-up-wrk.json.
+ * Run: `npm run bench -w @servicenet/apiserver` (skipped with a message without wrk or the build).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const entry = join(here, "../dist/cmd/servicenet-up.js");
+const seconds = Number(process.env["BENCH_SECONDS"] ?? 8);
+const gates = { ipaddress: "DisableAllocatorDualWrite=true", "dual-write": "DisableAllocatorDualWrite=false", bitmap: "MultiCIDRServiceAllocator=false" } as const;
+
+const lua = (token: string): string => `
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer ${token}"
+local counter = 0
+function request()
+  counter = counter + 1
+  local name = "svc-" .. counter
+  local body = '{"apiVersion":"v1","kind":"Service","metadata":{"name":"' .. name .. '","labels":{"app":"' .. name .. '","tier":"backend"}},"spec":{"selector":{"app":"' .. name .. '"},"ports":[{"name":"http","port":80,"targetPort":8080}]}}'
+  return wrk.format(nil, nil, nil, body)
+end
+local bad = 0
+function response(status) if status ~= 201 then bad = bad + 1 end end
+function done() io.write("NON201 " .. bad .. "\\n") end
+`;
+
+interface Figure {
+  createsPerSecond: number;
+  p50ms: number;
+  p99ms: number;
+}
+
+function ms(text: string): number {
+  const m = /([\d.]+)(us|ms|s)/.exec(text)!;
+  return Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1);
+}
+
+async function run(mode: keyof typeof gates, workers: number): Promise<Figure> {
+  const dir = mkdtempSync(join(tmpdir(), "servicenet-up-bench-"));
+  const child = spawn(process.execPath, [entry, "--port", "0", "--workers", String(workers), "--service-cluster-ip-range", "10.0.0.0/14", "--feature-gates", gates[mode]], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (c: Buffer) => {
+        out += c.toString();
+        const m = /apiserver (https:\/\/\S+)/.exec(out);
+        if (m && out.includes("try:")) resolve(m[1]!);
+      });
+      child.once("exit", (code) => reject(new Error(`servicenet up exited ${code}: ${out}`)));
+    });
+    const token = /token: (\S+)/.exec(readFileSync(join(dir, ".servicenet/kubeconfig"), "utf8"))![1]!;
+    writeFileSync(join(dir, "post.lua"), lua(token));
+    const r = spawnSync("wrk", ["-t1", "-c16", `-d${seconds}s`, "--latency", "-s", join(dir, "post.lua"), `${url}/api/v1/namespaces/default/services`], { encoding: "utf8" });
+    const out = r.stdout;
+    const bad = Number(/NON201 (\d+)/.exec(out)?.[1] ?? NaN);
+    if (bad !== 0) throw new Error(`wrk saw ${bad} non-201 answers:\n${out}${r.stderr}`);
+    return { createsPerSecond: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1])), p50ms: ms(/50%\s+(\S+)/.exec(out)![1]!), p99ms: ms(/99%\s+(\S+)/.exec(out)![1]!) };
+  } finally {
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGINT");
+    });
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(entry)) return console.log(`service-up-wrk bench: ${entry} is missing (run the build), skipping`);
+  if (spawnSync("wrk", ["--version"]).error) return console.log("service-up-wrk bench: wrk is not installed (apt-get install wrk), skipping");
+  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  const results: Array<{ name: string; metric: string; value: number; unit: string }> = [];
+  for (const mode of Object.keys(gates) as (keyof typeof gates)[]) {
+    for (const workers of [1, 2]) {
+      const f = await run(mode, workers);
+      const name = `service create (servicenet up, HTTPS + token, sqlite, ${mode}, ${workers} worker${workers > 1 ? "s" : ""}, wrk c16)`;
+      console.log(`${name.padEnd(92)} ${String(f.createsPerSecond).padStart(6)}/s  p50 ${f.p50ms.toFixed(2)} ms  p99 ${f.p99ms.toFixed(2)} ms`);
+      results.push({ name, metric: "creates/s", value: f.createsPerSecond, unit: "1/s" }, { name, metric: "p50", value: f.p50ms, unit: "ms" }, { name, metric: "p99", value: f.p99ms, unit: "ms" });
+    }
+  }
+  const out = join(here, "results-service-up-wrk.json");
+  const env = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "", loadavg1m: loadavg()[0], seconds, date: new Date().toISOString() };
+  writeFileSync(out, JSON.stringify({ env, results }, null, 2) + "\n");
+  console.log(`wrote ${out}`);
+}
+
+await main();
