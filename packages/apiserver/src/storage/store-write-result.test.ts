@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, expect, it, vi } from "vitest";
+import { describeEachBackend } from "./backend-suite.ts";
 import type { KubeObject, Store } from "./interfaces.ts";
-import { availableBackends, openTestStore, testObject, type TestStore } from "./testing.ts";
+import { testObject } from "./testing.ts";
 
 // etcd round trips on a shared 2-core machine can be slow; correctness, not speed, is tested here.
 vi.setConfig({ testTimeout: 20_000 });
@@ -23,85 +24,77 @@ function scribble(obj: KubeObject): void {
  * Writes build their result from the written object instead of parsing the bytes back (codec.ts
  * storedCopy). The result must still be exactly what was stored and belong to the caller alone.
  */
-describe.each(availableBackends())("write results on $backend", ({ backend, available }) => {
-  let t: TestStore;
+describeEachBackend("write results", (ctx) => {
   let store: Store;
-  beforeEach(async () => {
-    if (!available) return;
-    t = await openTestStore(backend);
-    store = t.store;
-  });
-  afterEach(async () => {
-    vi.restoreAllMocks();
-    if (available) await t.cleanup();
+  const backend = ctx.backend;
+  beforeEach(() => {
+    store = ctx.store;
   });
 
-  describe.skipIf(!available)("", () => {
-    it("create returns what was stored, untouched by later changes of the input, and the input by changes of it", async () => {
-      const input = nested("a");
-      const pending = store.create(key("a"), input);
-      scribble(input); // while the write is in flight
-      const created = await pending;
-      const stored = await store.get(key("a"));
-      expect(created).toEqual(stored);
-      expect(JSON.stringify(created)).toBe(JSON.stringify(stored));
-      expect(created.metadata.name).toBe("a");
-      scribble(created);
-      expect(input.metadata.name).toBe("scribbled");
-      expect((input["data"] as { deep: { v: string } }).deep.v).toBe("scribbled");
-      expect(await store.get(key("a"))).toEqual(stored);
-    });
+  it("create returns what was stored, untouched by later changes of the input, and the input by changes of it", async () => {
+    const input = nested("a");
+    const pending = store.create(key("a"), input);
+    scribble(input); // while the write is in flight
+    const created = await pending;
+    const stored = await store.get(key("a"));
+    expect(created).toEqual(stored);
+    expect(JSON.stringify(created)).toBe(JSON.stringify(stored));
+    expect(created.metadata.name).toBe("a");
+    scribble(created);
+    expect(input.metadata.name).toBe("scribbled");
+    expect((input["data"] as { deep: { v: string } }).deep.v).toBe("scribbled");
+    expect(await store.get(key("a"))).toEqual(stored);
+  });
 
-    it("create drops undefined members as the stored JSON does", async () => {
-      const created = await store.create(key("u"), testObject("u", { spec: { a: undefined, b: 1 } }));
-      expect(Object.keys(created["spec"] as object)).toEqual(["b"]);
-      expect(JSON.stringify(created)).toBe(JSON.stringify(await store.get(key("u"))));
-    });
+  it("create drops undefined members as the stored JSON does", async () => {
+    const created = await store.create(key("u"), testObject("u", { spec: { a: undefined, b: 1 } }));
+    expect(Object.keys(created["spec"] as object)).toEqual(["b"]);
+    expect(JSON.stringify(created)).toBe(JSON.stringify(await store.get(key("u"))));
+  });
 
-    it("guaranteedUpdate returns what was stored, even if the object tryUpdate returned changes afterwards", async () => {
-      await store.create(key("b"), nested("b"));
-      const desired = nested("b");
-      let returned: KubeObject | undefined;
-      let called!: () => void;
-      const tryUpdateRan = new Promise<void>((r) => (called = r));
-      const pending = store.guaranteedUpdate(key("b"), (cur) => {
-        returned = { ...cur, data: desired["data"] };
-        called();
-        return returned;
-      });
-      // After tryUpdate (and the encoding right after it), while the write may still be in flight.
-      await tryUpdateRan;
-      await new Promise((r) => setImmediate(r));
-      scribble(desired);
-      const updated = await pending;
-      const stored = await store.get(key("b"));
-      expect(JSON.stringify(updated)).toBe(JSON.stringify(stored));
-      expect((updated["data"] as { deep: { v: string } }).deep.v).toBe("1");
-      scribble(updated);
-      expect(await store.get(key("b"))).toEqual(stored);
-      expect(returned?.metadata.name).toBe("b");
+  it("guaranteedUpdate returns what was stored, even if the object tryUpdate returned changes afterwards", async () => {
+    await store.create(key("b"), nested("b"));
+    const desired = nested("b");
+    let returned: KubeObject | undefined;
+    let called!: () => void;
+    const tryUpdateRan = new Promise<void>((r) => (called = r));
+    const pending = store.guaranteedUpdate(key("b"), (cur) => {
+      returned = { ...cur, data: desired["data"] };
+      called();
+      return returned;
     });
+    // After tryUpdate (and the encoding right after it), while the write may still be in flight.
+    await tryUpdateRan;
+    await new Promise((r) => setImmediate(r));
+    scribble(desired);
+    const updated = await pending;
+    const stored = await store.get(key("b"));
+    expect(JSON.stringify(updated)).toBe(JSON.stringify(stored));
+    expect((updated["data"] as { deep: { v: string } }).deep.v).toBe("1");
+    scribble(updated);
+    expect(await store.get(key("b"))).toEqual(stored);
+    expect(returned?.metadata.name).toBe("b");
+  });
 
-    it("txn returns what was stored, untouched by later changes of the ops' objects", async () => {
-      const created = nested("c");
-      await store.create(key("d"), nested("d"));
-      const update = { ...(await store.get(key("d"))), data: { list: ["x"], deep: { v: "2" } } };
-      const pending = store.txn([
-        { type: "create", key: key("c"), obj: created },
-        { type: "update", key: key("d"), obj: update },
-      ]);
-      scribble(created);
-      scribble(update);
-      const res = await pending;
-      expect(JSON.stringify(res.objects[0])).toBe(JSON.stringify(await store.get(key("c"))));
-      expect(JSON.stringify(res.objects[1])).toBe(JSON.stringify(await store.get(key("d"))));
-      expect(res.objects[1]!.metadata.resourceVersion).not.toBe(update.metadata.resourceVersion);
-    });
+  it("txn returns what was stored, untouched by later changes of the ops' objects", async () => {
+    const created = nested("c");
+    await store.create(key("d"), nested("d"));
+    const update = { ...(await store.get(key("d"))), data: { list: ["x"], deep: { v: "2" } } };
+    const pending = store.txn([
+      { type: "create", key: key("c"), obj: created },
+      { type: "update", key: key("d"), obj: update },
+    ]);
+    scribble(created);
+    scribble(update);
+    const res = await pending;
+    expect(JSON.stringify(res.objects[0])).toBe(JSON.stringify(await store.get(key("c"))));
+    expect(JSON.stringify(res.objects[1])).toBe(JSON.stringify(await store.get(key("d"))));
+    expect(res.objects[1]!.metadata.resourceVersion).not.toBe(update.metadata.resourceVersion);
+  });
 
-    it.skipIf(backend === "etcd")("a create does not parse the object it has just written", async () => {
-      const parse = vi.spyOn(JSON, "parse");
-      await store.create(key("p"), nested("p"));
-      expect(parse).not.toHaveBeenCalled();
-    });
+  it.skipIf(backend === "etcd")("a create does not parse the object it has just written", async () => {
+    const parse = vi.spyOn(JSON, "parse");
+    await store.create(key("p"), nested("p"));
+    expect(parse).not.toHaveBeenCalled();
   });
 });
