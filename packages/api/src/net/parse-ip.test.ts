@@ -135,3 +135,54 @@ describe("bytes", () => {
     expect(() => ipFromBytes(new Uint8Array(5))).toThrow(RangeError);
   });
 });
+
+describe("IPv4 field parsing (char loop) against netip's field rules", () => {
+  // The rules as netip states them, written the slow, obvious way: four '.'-separated fields,
+  // each 0-255 in 1-3 decimal digits without a leading zero.
+  const reference = (s: string): bigint | null => {
+    const fields = s.split(".");
+    if (fields.length !== 4) return null;
+    let v = 0n;
+    for (const f of fields) {
+      if (!/^(0|[1-9][0-9]{0,2})$/.test(f) || Number(f) > 255) return null;
+      v = (v << 8n) | BigInt(f);
+    }
+    return v;
+  };
+  // A seeded generator (xorshift32), so a failure names an input that reproduces.
+  let seed = 0x9e3779b9;
+  const next = (n: number): number => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) % n;
+  };
+  const alphabet = "0123456789.0125.a ";
+  const inputs: string[] = ["0.0.0.0", "255.255.255.255", "1.2.3.4.", ".1.2.3", "1.2.3.256", "00.1.2.3", "1.2.3.0000", "1.2.3.1000", "١.2.3.4"];
+  for (let i = 0; i < 20_000; i++) {
+    let s = "";
+    const len = 1 + next(16);
+    for (let j = 0; j < len; j++) s += alphabet[next(alphabet.length)];
+    inputs.push(s);
+  }
+  // Well-formed quads with one field mangled, which random strings rarely hit.
+  for (let i = 0; i < 5_000; i++) {
+    const f = [next(300), next(256), next(256), next(256)].map(String);
+    const k = next(4);
+    f[k] = ["0" + f[k], f[k] + "0", "", f[k]!][next(4)]!;
+    inputs.push(f.join("."));
+  }
+
+  it("agrees with the reference on every generated input, bare and as the dotted tail of ::ffff:", () => {
+    for (const s of inputs) {
+      if (s.includes(":")) continue;
+      const want = reference(s);
+      const got = parseIP(s);
+      expect(got === null ? null : got.value, s).toBe(want);
+      // Without a '.', "::ffff:<s>" may be a plain hex group; only dotted tails exercise the IPv4 parser there.
+      if (!s.includes(".")) continue;
+      const mapped = parseIP(`::ffff:${s}`);
+      expect(mapped === null ? null : mapped.value, `::ffff:${s}`).toBe(want);
+    }
+  });
+});

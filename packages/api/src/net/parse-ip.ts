@@ -34,18 +34,42 @@ export function stripLeadingZeros(s: string): string {
   return s.replace(matchZeros, stripZerosTemplate);
 }
 
+/**
+ * netip's parseIPv4Fields as a number, or -1: exactly four decimal fields, each
+ * 0-255, 1-3 digits, no leading zeros. A char loop instead of split + regex per
+ * field: this runs for every ClusterIP and IPAddress name on the create path.
+ */
+function parseIPv4Number(s: string): number {
+  let value = 0;
+  let octet = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x2e) {
+      if (digits === 0 || dots === 3) return -1;
+      value = value * 256 + octet;
+      dots++;
+      octet = 0;
+      digits = 0;
+    } else if (c >= 0x30 && c <= 0x39) {
+      // "0" alone is fine, "01" is not; more than 3 digits can not be <= 255 without a leading zero.
+      if ((digits === 1 && octet === 0) || digits === 3) return -1;
+      octet = octet * 10 + (c - 0x30);
+      digits++;
+      if (octet > 255) return -1;
+    } else {
+      return -1;
+    }
+  }
+  if (digits === 0 || dots !== 3) return -1;
+  return value * 256 + octet;
+}
+
 /** netip's parseIPv4Fields: exactly four decimal fields, each 0-255, no leading zeros. */
 function parseIPv4Fields(s: string): bigint | null {
-  const fields = s.split(".");
-  if (fields.length !== 4) return null;
-  let value = 0n;
-  for (const f of fields) {
-    if (!/^(0|[1-9][0-9]{0,2})$/.test(f)) return null;
-    const n = Number(f);
-    if (n > 255) return null;
-    value = (value << 8n) | BigInt(n);
-  }
-  return value;
+  const n = parseIPv4Number(s);
+  return n < 0 ? null : BigInt(n);
 }
 
 /** netip's parseIPv6 without the zone: groups of 1-4 hex digits, one "::", optional trailing IPv4. */
@@ -86,19 +110,21 @@ function parseIPv6Body(s: string): bigint | null {
  * 128-bit and accepts a non-empty zone on IPv6. Returns null on any error.
  */
 export function parseAddr(s: string): ParsedAddr | null {
-  for (const c of s) {
-    if (c === ".") {
+  // Char codes, not `for...of`: no per-character strings; a surrogate never equals '.', ':' or '%'.
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x2e) {
       const v = parseIPv4Fields(s);
       return v === null ? null : { bits: 32, value: v, zone: "" };
     }
-    if (c === ":") {
+    if (c === 0x3a) {
       const pct = s.indexOf("%");
       const zone = pct === -1 ? "" : s.slice(pct + 1);
       if (pct !== -1 && zone === "") return null;
       const v = parseIPv6Body(pct === -1 ? s : s.slice(0, pct));
       return v === null ? null : { bits: 128, value: v, zone };
     }
-    if (c === "%") return null;
+    if (c === 0x25) return null;
   }
   return null;
 }
