@@ -4,7 +4,11 @@
  * connections) so that the client costs little of a 2-core machine's CPU. Every POST is a new
  * SingleStack Service in 10.0.0.0/14, i.e. one ClusterIP allocation. Modes: ipaddress
  * (MultiCIDRServiceAllocator, DisableAllocatorDualWrite), dual-write (the 1.33 default), bitmap.
- * Any non-201 answer fails the run. Writes bench/results-service-up-wrk.json.
+ * Any non-201 answer fails the run. Beside creates/s it reports the server's CPU per create (all
+ * its processes and threads, from /proc), which varies less than creates/s on a shared machine.
+ * Last, the same load against `floor-server.ts` (1 and 2 processes): a bare HTTPS server that writes
+ * the same two rows per create into the same SQLite table with nothing of Kubernetes, i.e. the most
+ * any Service create path in Node can reach here. Writes bench/results-service-up-wrk.json.
  * Run: `npm run bench -w @servicenet/apiserver` (skipped with a message without wrk or the build).
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -15,6 +19,8 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const entry = join(here, "../dist/cmd/servicenet-up.js");
+const floorEntry = join(here, "floor-server.ts");
+const registerTS = join(here, "../src/storage/testdata/register-ts.mjs");
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 8);
 const gates = { ipaddress: "DisableAllocatorDualWrite=true", "dual-write": "DisableAllocatorDualWrite=false", bitmap: "MultiCIDRServiceAllocator=false" } as const;
 
@@ -38,33 +44,56 @@ interface Figure {
   createsPerSecond: number;
   p50ms: number;
   p99ms: number;
+  /** CPU time of the server's processes (user + system, every thread) per create. */
+  cpuUsPerCreate: number;
 }
 
-function ms(text: string): number {
-  const m = /([\d.]+)(us|ms|s)/.exec(text)!;
-  return Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1);
+/** user + system clock ticks of `pid` and its child processes (all threads), or NaN without /proc. */
+function cpuTicks(pid: number): number {
+  try {
+    const own = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    return Number(own[11]) + Number(own[12]) + children.reduce((t, c) => t + cpuTicks(c), 0);
+  } catch {
+    return NaN;
+  }
 }
 
-async function run(mode: keyof typeof gates, workers: number): Promise<Figure> {
+const ticksPerSecond = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+
+/** Drives `url` with wrk for `seconds` (the Lua script above), measuring `pid`'s CPU meanwhile. */
+function load(dir: string, pid: number, url: string, token: string): Figure {
+  writeFileSync(join(dir, "post.lua"), lua(token));
+  const t0 = cpuTicks(pid);
+  const r = spawnSync("wrk", ["-t1", "-c16", `-d${seconds}s`, "--latency", "-s", join(dir, "post.lua"), `${url}/api/v1/namespaces/default/services`], { encoding: "utf8" });
+  const ticks = cpuTicks(pid) - t0;
+  const out = r.stdout;
+  const bad = Number(/NON201 (\d+)/.exec(out)?.[1] ?? NaN);
+  if (bad !== 0) throw new Error(`wrk saw ${bad} non-201 answers:\n${out}${r.stderr}`);
+  const createsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
+  return {
+    createsPerSecond: Math.round(createsPerSecond),
+    p50ms: ms(/50%\s+(\S+)/.exec(out)![1]!),
+    p99ms: ms(/99%\s+(\S+)/.exec(out)![1]!),
+    cpuUsPerCreate: Math.round((ticks / ticksPerSecond / (createsPerSecond * seconds)) * 1e6),
+  };
+}
+
+/** Starts `args` in a fresh directory, waits for `ready` on its stdout, runs `fn`, stops it with SIGINT. */
+async function withServer<T>(args: string[], ready: RegExp, fn: (dir: string, pid: number, url: string) => T): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-up-bench-"));
-  const child = spawn(process.execPath, [entry, "--port", "0", "--workers", String(workers), "--service-cluster-ip-range", "10.0.0.0/14", "--feature-gates", gates[mode]], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, args.map((a) => a.replace("$DIR", dir)), { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";
       child.stdout.on("data", (c: Buffer) => {
         out += c.toString();
-        const m = /apiserver (https:\/\/\S+)/.exec(out);
-        if (m && out.includes("try:")) resolve(m[1]!);
+        const m = ready.exec(out);
+        if (m) resolve(m[1]!);
       });
-      child.once("exit", (code) => reject(new Error(`servicenet up exited ${code}: ${out}`)));
+      child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}: ${out}`)));
     });
-    const token = /token: (\S+)/.exec(readFileSync(join(dir, ".servicenet/kubeconfig"), "utf8"))![1]!;
-    writeFileSync(join(dir, "post.lua"), lua(token));
-    const r = spawnSync("wrk", ["-t1", "-c16", `-d${seconds}s`, "--latency", "-s", join(dir, "post.lua"), `${url}/api/v1/namespaces/default/services`], { encoding: "utf8" });
-    const out = r.stdout;
-    const bad = Number(/NON201 (\d+)/.exec(out)?.[1] ?? NaN);
-    if (bad !== 0) throw new Error(`wrk saw ${bad} non-201 answers:\n${out}${r.stderr}`);
-    return { createsPerSecond: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1])), p50ms: ms(/50%\s+(\S+)/.exec(out)![1]!), p99ms: ms(/99%\s+(\S+)/.exec(out)![1]!) };
+    return fn(dir, child.pid!, url);
   } finally {
     await new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
@@ -75,19 +104,36 @@ async function run(mode: keyof typeof gates, workers: number): Promise<Figure> {
   }
 }
 
+function ms(text: string): number {
+  const m = /([\d.]+)(us|ms|s)/.exec(text)!;
+  return Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1);
+}
+
+function run(mode: keyof typeof gates, workers: number): Promise<Figure> {
+  const args = [entry, "--port", "0", "--workers", String(workers), "--service-cluster-ip-range", "10.0.0.0/14", "--feature-gates", gates[mode]];
+  return withServer(args, /apiserver (https:\/\/\S+)[^]*try:/, (dir, pid, url) => {
+    const token = /token: (\S+)/.exec(readFileSync(join(dir, ".servicenet/kubeconfig"), "utf8"))![1]!;
+    return load(dir, pid, url, token);
+  });
+}
+
+function runFloor(processes: number): Promise<Figure> {
+  return withServer(["--import", registerTS, floorEntry, "$DIR", String(processes)], /floor-server (https:\/\/\S+)/, (dir, pid, url) => load(dir, pid, url, "none"));
+}
+
 async function main(): Promise<void> {
   if (!existsSync(entry)) return console.log(`service-up-wrk bench: ${entry} is missing (run the build), skipping`);
   if (spawnSync("wrk", ["--version"]).error) return console.log("service-up-wrk bench: wrk is not installed (apt-get install wrk), skipping");
   console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   const results: Array<{ name: string; metric: string; value: number; unit: string }> = [];
+  const record = (name: string, f: Figure): void => {
+    console.log(`${name.padEnd(92)} ${String(f.createsPerSecond).padStart(6)}/s  p50 ${f.p50ms.toFixed(2)} ms  p99 ${f.p99ms.toFixed(2)} ms  cpu ${f.cpuUsPerCreate} us/create`);
+    results.push({ name, metric: "creates/s", value: f.createsPerSecond, unit: "1/s" }, { name, metric: "p50", value: f.p50ms, unit: "ms" }, { name, metric: "p99", value: f.p99ms, unit: "ms" }, { name, metric: "server cpu", value: f.cpuUsPerCreate, unit: "us/create" });
+  };
   for (const mode of Object.keys(gates) as (keyof typeof gates)[]) {
-    for (const workers of [1, 2]) {
-      const f = await run(mode, workers);
-      const name = `service create (servicenet up, HTTPS + token, sqlite, ${mode}, ${workers} worker${workers > 1 ? "s" : ""}, wrk c16)`;
-      console.log(`${name.padEnd(92)} ${String(f.createsPerSecond).padStart(6)}/s  p50 ${f.p50ms.toFixed(2)} ms  p99 ${f.p99ms.toFixed(2)} ms`);
-      results.push({ name, metric: "creates/s", value: f.createsPerSecond, unit: "1/s" }, { name, metric: "p50", value: f.p50ms, unit: "ms" }, { name, metric: "p99", value: f.p99ms, unit: "ms" });
-    }
+    for (const workers of [1, 2]) record(`service create (servicenet up, HTTPS + token, sqlite, ${mode}, ${workers} worker${workers > 1 ? "s" : ""}, wrk c16)`, await run(mode, workers));
   }
+  for (const processes of [1, 2]) record(`floor: bare HTTPS + 2 SQLite rows per create, no Kubernetes (floor-server.ts, ${processes} process${processes > 1 ? "es" : ""}, wrk c16)`, await runFloor(processes));
   const out = join(here, "results-service-up-wrk.json");
   const env = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "", loadavg1m: loadavg()[0], seconds, date: new Date().toISOString() };
   writeFileSync(out, JSON.stringify({ env, results }, null, 2) + "\n");

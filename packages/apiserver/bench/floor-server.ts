@@ -1,0 +1,109 @@
+/**
+ * The floor under `service-up-wrk.bench.ts`: the least a Service create through HTTPS on SQLite can
+ * cost on this machine. A bare node:https server that reads the POSTed Service, gives it a uid, a
+ * timestamp and a ClusterIP, and writes two rows (an IPAddress, then the Service) into the same kine
+ * table with the same pragmas as the apiserver (schema.ts), group-committed per event-loop turn with
+ * the apiserver's non-blocking retry of a busy write lock, then answers 201 with the object. No
+ * routing, authentication, decoding against a schema, defaulting, validation, admission, managed
+ * fields, allocator, watch fan-out or metrics: everything the apiserver adds on top of this is
+ * Kubernetes. With `--processes N` the server runs in N node:cluster processes on one port and one
+ * database, as `servicenet up --workers N` does.
+ *
+ * Run: `node --import ./src/storage/testdata/register-ts.mjs bench/floor-server.ts DIR [N]`; prints
+ * `floor-server https://127.0.0.1:PORT` once every process listens; SIGINT stops it.
+ */
+import cluster from "node:cluster";
+import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:https";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { openPragmas } from "../src/storage/sqlite/schema.ts";
+import { isBusy } from "../src/storage/sqlite/write-lock.ts";
+import { ensureServingCerts } from "../src/server/tls.ts";
+
+const [dir = ".", processesArg = "1"] = process.argv.slice(2);
+const processes = Number(processesArg);
+
+interface Row {
+  key: string;
+  value: string;
+  done: () => void;
+}
+
+/** Two-row creates with the engine's group commit: one BEGIN IMMEDIATE per event-loop turn. */
+function openLog(path: string): (key: string, value: string) => Promise<void> {
+  const db = new Database(path);
+  openPragmas(db);
+  db.pragma("busy_timeout = 0");
+  const latest = db.prepare("SELECT * FROM kine WHERE name = ? ORDER BY prev_revision DESC LIMIT 1");
+  const insert = db.prepare("INSERT INTO kine (name, created, deleted, create_revision, prev_revision, lease, value, old_value) VALUES (?, 1, 0, 0, 0, 0, ?, NULL)");
+  const commit = db.transaction((rows: readonly Row[]) => {
+    for (const r of rows) {
+      if (latest.get(r.key) !== undefined) throw new Error(`${r.key} exists`);
+      insert.run(r.key, r.value);
+    }
+  }).immediate;
+  let pending: Row[] = [];
+  const flush = (): void => {
+    const rows = pending;
+    pending = [];
+    try {
+      commit(rows);
+    } catch (e) {
+      if (!isBusy(e)) throw e;
+      pending = rows.concat(pending);
+      setImmediate(flush);
+      return;
+    }
+    for (const r of rows) r.done();
+  };
+  return (key, value) =>
+    new Promise((done) => {
+      pending.push({ key, value, done });
+      if (pending.length === 1) setImmediate(flush);
+    });
+}
+
+function serve(write: (key: string, value: string) => Promise<void>): Server {
+  let n = 0;
+  const tls = ensureServingCerts(join(dir, "pki"));
+  return createServer({ key: tls.key, cert: tls.cert }, (req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const svc = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      n++;
+      const ip = `10.${(process.pid >> 2) & 3}.${(n >> 8) & 255}.${n & 255}`;
+      const now = new Date().toISOString();
+      Object.assign(svc.metadata, { namespace: "default", uid: randomUUID(), creationTimestamp: now });
+      Object.assign(svc.spec, { clusterIP: ip, clusterIPs: [ip], type: "ClusterIP", ipFamilies: ["IPv4"], ipFamilyPolicy: "SingleStack" });
+      const ipAddress = { apiVersion: "networking.k8s.io/v1", kind: "IPAddress", metadata: { name: ip, uid: randomUUID(), creationTimestamp: now }, spec: { parentRef: { group: "", resource: "services", namespace: "default", name: svc.metadata.name } } };
+      await write(`/registry/ipaddresses/${ip}-${process.pid}-${n}`, JSON.stringify(ipAddress));
+      await write(`/registry/services/specs/default/${svc.metadata.name}-${process.pid}`, JSON.stringify(svc));
+      const body = JSON.stringify(svc);
+      res.writeHead(201, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+      res.end(body);
+    })();
+  });
+}
+
+if (cluster.isPrimary && processes > 1) {
+  ensureServingCerts(join(dir, "pki"));
+  let listening = 0;
+  for (let i = 0; i < processes; i++) {
+    cluster.fork().on("message", (m: { port?: number }) => {
+      if (m.port !== undefined && ++listening === processes) process.stdout.write(`floor-server https://127.0.0.1:${m.port}\n`);
+    });
+  }
+  process.once("SIGINT", () => process.exit(0));
+} else {
+  const server = serve(openLog(join(dir, "floor.db")));
+  server.listen(0, "127.0.0.1", () => {
+    const port = (server.address() as { port: number }).port;
+    if (cluster.isWorker) process.send?.({ port });
+    else process.stdout.write(`floor-server https://127.0.0.1:${port}\n`);
+  });
+  process.once("SIGINT", () => process.exit(0));
+  process.once("SIGTERM", () => process.exit(0));
+}
