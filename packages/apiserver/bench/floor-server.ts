@@ -6,8 +6,8 @@
  * the apiserver's non-blocking retry of a busy write lock, then answers 201 with the object. No
  * routing, authentication, decoding against a schema, defaulting, validation, admission, managed
  * fields, allocator, watch fan-out or metrics: everything the apiserver adds on top of this is
- * Kubernetes. With `--processes N` the server runs in N node:cluster processes on one port and one
- * database, as `servicenet up --workers N` does.
+ * Kubernetes. With a second argument N > 1 the server runs in N node:cluster processes on one port
+ * and one database, as `servicenet up --workers N` does.
  *
  * Run: `node --import ./src/storage/testdata/register-ts.mjs bench/floor-server.ts DIR [N]`; prints
  * `floor-server https://127.0.0.1:PORT` once every process listens; SIGINT stops it.
@@ -18,8 +18,9 @@ import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { openPragmas } from "../src/storage/sqlite/schema.ts";
-import { isBusy } from "../src/storage/sqlite/write-lock.ts";
+import { sql } from "../src/storage/sqlite/queries.ts";
+import { busyTimeoutMs, openPragmas } from "../src/storage/sqlite/schema.ts";
+import { WriteLock } from "../src/storage/sqlite/write-lock.ts";
 import { ensureServingCerts } from "../src/server/tls.ts";
 
 const [dir = ".", processesArg = "1"] = process.argv.slice(2);
@@ -31,29 +32,26 @@ interface Row {
   done: () => void;
 }
 
-/** Two-row creates with the engine's group commit: one BEGIN IMMEDIATE per event-loop turn. */
+/** Two-row creates with the engine's group commit (one BEGIN IMMEDIATE per event-loop turn) and its WriteLock. */
 function openLog(path: string): (key: string, value: string) => Promise<void> {
   const db = new Database(path);
   openPragmas(db);
-  db.pragma("busy_timeout = 0");
-  const latest = db.prepare("SELECT * FROM kine WHERE name = ? ORDER BY prev_revision DESC LIMIT 1");
-  const insert = db.prepare("INSERT INTO kine (name, created, deleted, create_revision, prev_revision, lease, value, old_value) VALUES (?, 1, 0, 0, 0, 0, ?, NULL)");
+  const lock = new WriteLock(db, busyTimeoutMs);
+  const latest = db.prepare(sql.latest);
+  const insert = db.prepare(sql.insert);
   const commit = db.transaction((rows: readonly Row[]) => {
     for (const r of rows) {
       if (latest.get(r.key) !== undefined) throw new Error(`${r.key} exists`);
-      insert.run(r.key, r.value);
+      insert.run(r.key, 1, 0, 0, 0, r.value, null);
     }
   }).immediate;
   let pending: Row[] = [];
   const flush = (): void => {
     const rows = pending;
     pending = [];
-    try {
-      commit(rows);
-    } catch (e) {
-      if (!isBusy(e)) throw e;
+    if (lock.tryWrite(() => commit(rows)).busy) {
       pending = rows.concat(pending);
-      setImmediate(flush);
+      lock.scheduleRetry(flush);
       return;
     }
     for (const r of rows) r.done();
