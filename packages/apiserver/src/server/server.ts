@@ -171,6 +171,9 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   // Slowloris protection without cutting long watches: only the header phase is bounded.
   server.headersTimeout = 60_000;
   server.requestTimeout = 0;
+  // kube-apiserver's IdleTimeout (90 s, client-go's idle-connection timeout). Node's 5 s default
+  // resets requests that pooled clients write onto a connection the server is just closing.
+  server.keepAliveTimeout = 90_000;
   server.on("clientError", (_e, socket) => {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
   });

@@ -3,7 +3,8 @@
  * what client-node hides: the raw status of every response, network errors told apart from API
  * errors, and a hard per-request timeout (so that a hang is a failure, not a stuck test).
  */
-import { Agent, request } from "node:https";
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
 
 /** A decoded Kubernetes JSON object (the suites read fields ad hoc). */
@@ -35,22 +36,43 @@ export interface ApiClient {
 export function apiClientFromKubeconfig(kubeconfigPath: string, maxSockets = 32): ApiClient {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfigPath);
-  const server = kc.getCurrentCluster()!.server;
   const caData = kc.getCurrentCluster()!.caData;
-  const token = kc.getCurrentUser()!.token ?? "";
-  const agent = new Agent({ keepAlive: true, maxSockets, ...(caData ? { ca: Buffer.from(caData, "base64").toString() } : {}) });
-  const url = new URL(server);
-  const call = (method: string, path: string, body?: unknown, timeoutMs = 30_000): Promise<ApiResponse> =>
+  return apiClient({ server: kc.getCurrentCluster()!.server, token: kc.getCurrentUser()!.token ?? "", maxSockets, ...(caData ? { ca: Buffer.from(caData, "base64").toString() } : {}) });
+}
+
+/** Where and how an {@link apiClient} connects. */
+export interface ApiClientOptions {
+  /** `https://…` or `http://…`. */
+  server: string;
+  token: string;
+  /** PEM CA bundle for an https server. */
+  ca?: string;
+  maxSockets?: number;
+}
+
+/**
+ * Methods sent again after a reset: GET and HEAD. A PUT or DELETE that had reached the server
+ * would answer the second time with 409 or 404, not with what the first attempt did.
+ */
+const retriable = new Set(["GET", "HEAD"]);
+
+/** A keep-alive client for one apiserver. */
+export function apiClient(opts: ApiClientOptions): ApiClient {
+  const url = new URL(opts.server);
+  const tls = url.protocol === "https:";
+  const agentOptions = { keepAlive: true, maxSockets: opts.maxSockets ?? 32, ...(opts.ca ? { ca: opts.ca } : {}) };
+  const agent = tls ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+  const send = tls ? httpsRequest : httpRequest;
+  const once = (method: string, path: string, data: Buffer | undefined, timeoutMs: number): Promise<ApiResponse> =>
     new Promise((resolve, reject) => {
-      const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      const req = request(
+      const req = send(
         {
           agent,
           host: url.hostname,
           port: url.port,
           method,
           path,
-          headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(data ? { "content-type": "application/json", "content-length": data.length } : {}) },
+          headers: { authorization: `Bearer ${opts.token}`, accept: "application/json", ...(data ? { "content-type": "application/json", "content-length": data.length } : {}) },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -75,11 +97,25 @@ export function apiClientFromKubeconfig(kubeconfigPath: string, maxSockets = 32)
       }, timeoutMs);
       req.on("error", (e) => {
         clearTimeout(timer);
-        reject(new NetworkError((e as NodeJS.ErrnoException).code ?? "EREQUEST", `${method} ${path}: ${e.message}`));
+        const code = (e as NodeJS.ErrnoException).code ?? "EREQUEST";
+        reject(Object.assign(new NetworkError(code, `${method} ${path}: ${e.message}`), { reusedSocket: req.reusedSocket }));
       });
       req.end(data);
     });
-  return { server, call, close: () => agent.destroy() };
+  // A keep-alive socket the server closes as idle can reset the next request written on it
+  // (node's documented race; node 20's agent ignores the server's Keep-Alive hint when the agent
+  // has no timeout). Like Go's transport, send an idempotent request again, once, on a new socket.
+  const call = async (method: string, path: string, body?: unknown, timeoutMs = 30_000): Promise<ApiResponse> => {
+    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    try {
+      return await once(method, path, data, timeoutMs);
+    } catch (e) {
+      const err = e as NetworkError & { reusedSocket?: boolean };
+      if (!(retriable.has(method) && err.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE"))) throw e;
+      return once(method, path, data, timeoutMs);
+    }
+  };
+  return { server: opts.server, call, close: () => agent.destroy() };
 }
 
 /** GET of a list path, all pages (limit 500). */
