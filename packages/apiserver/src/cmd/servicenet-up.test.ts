@@ -59,6 +59,18 @@ describe.skipIf(!ready)("servicenet up", () => {
     expect(await second.stop()).toBe(0);
   }, 30_000);
 
+  it("closes cleanly on SIGINT sent the moment the ready line is read (handlers are in place first)", async () => {
+    const sdir = mkdtempSync(join(tmpdir(), "servicenet-up-signal-"));
+    try {
+      // Before the fix about half of these died of the signal itself (exit code null).
+      const codes: (number | null)[] = [];
+      for (let i = 0; i < 6; i++) codes.push(await (await up(sdir)).stop());
+      expect(codes).toEqual([0, 0, 0, 0, 0, 0]);
+    } finally {
+      rmSync(sdir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("--workers 2: two apiserver processes on one port and one SQLite file, a dead one replaced", async () => {
     const wdir = mkdtempSync(join(tmpdir(), "servicenet-up-workers-"));
     try {

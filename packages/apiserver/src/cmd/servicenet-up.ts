@@ -59,9 +59,12 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     repairIntervalMs: o.repairIntervalMs,
   });
   const ready = { url: api.url, kubeconfig: api.kubeconfig(), allocatorMode: api.serviceAllocators.mode };
+  // Handlers first: a supervisor may send SIGINT/SIGTERM the moment it reads the ready line, and
+  // a signal with no handler yet would kill the process without closing the server and the store.
+  const signalled = untilSignal();
   if (isWorker()) reportReady(ready);
   else announce(o, ready, started);
-  await untilSignal();
+  await signalled;
   if (!isWorker()) process.stdout.write("servicenet: stopping\n");
   await api.close();
   return 0;

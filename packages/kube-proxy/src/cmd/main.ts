@@ -13,11 +13,12 @@ async function main(): Promise<void> {
   }
   try {
     const server = await runProxyServer(opts);
-    const where = opts.dryRunDir === undefined ? "programming the kernel" : `dry-run, writing rules to ${opts.dryRunDir}`;
-    console.error(`servicenet-kube-proxy: ${opts.proxyMode} mode, node ${opts.hostnameOverride}, ${where}; metrics on ${server.metricsAddress ?? "(off)"}`);
+    // Handlers before the status line: a supervisor may signal the moment it reads it.
     const shutdown = () => void server.stop().then(() => process.exit(0));
     process.once("SIGINT", shutdown);
     process.once("SIGTERM", shutdown);
+    const where = opts.dryRunDir === undefined ? "programming the kernel" : `dry-run, writing rules to ${opts.dryRunDir}`;
+    console.error(`servicenet-kube-proxy: ${opts.proxyMode} mode, node ${opts.hostnameOverride}, ${where}; metrics on ${server.metricsAddress ?? "(off)"}`);
   } catch (err) {
     console.error(`servicenet-kube-proxy: ${(err as Error).message}`);
     process.exit(1);
