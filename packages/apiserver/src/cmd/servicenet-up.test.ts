@@ -9,6 +9,7 @@ import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { kubectl133 } from "../server/testing.ts";
 
@@ -70,6 +71,30 @@ describe.skipIf(!ready)("servicenet up", () => {
       rmSync(sdir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it("--etcd-prefix: every object under the given root, none under /registry, and a restart finds them", async () => {
+    const pdir = mkdtempSync(join(tmpdir(), "servicenet-up-prefix-"));
+    try {
+      const first = await up(pdir, ["--etcd-prefix", "tenant-a/"]);
+      expect(first.line).toContain("(sqlite .servicenet/state.db under /tenant-a, mode v4v6");
+      expect(await first.stop()).toBe(0);
+      const db = new Database(join(pdir, ".servicenet/state.db"), { readonly: true });
+      const names = (db.prepare("SELECT DISTINCT name FROM kine").all() as { name: string }[]).map((r) => r.name);
+      db.close();
+      expect(names).toContain("/tenant-a/services/specs/default/kubernetes");
+      expect(names).toContain("/tenant-a/ranges/serviceips");
+      expect(names.filter((n) => !n.startsWith("/tenant-a/") && !n.startsWith("compact_rev_key"))).toEqual([]);
+      // The same root again: kubernetes.default is found, not allocated a second time.
+      const second = await up(pdir, ["--etcd-prefix", "/tenant-a"]);
+      expect(await second.stop()).toBe(0);
+      const again = new Database(join(pdir, ".servicenet/state.db"), { readonly: true });
+      const creates = again.prepare("SELECT COUNT(*) AS n FROM kine WHERE name = ? AND created = 1").get("/tenant-a/services/specs/default/kubernetes") as { n: number };
+      again.close();
+      expect(creates.n).toBe(1);
+    } finally {
+      rmSync(pdir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it("--workers 2: two apiserver processes on one port and one SQLite file, a dead one replaced", async () => {
     const wdir = mkdtempSync(join(tmpdir(), "servicenet-up-workers-"));

@@ -12,7 +12,7 @@ import { parseUpOptions, usage, type UpOptions } from "../controlplane/options.t
 import { isWorker, reportReady, runWorkers, type WorkerReady } from "../controlplane/workers.ts";
 import { allocatorMode, formatFeatureGates } from "../features/kube-features.ts";
 import { serviceClusterIPRangesFor } from "../registry/core/rest/service-ip-allocators.ts";
-import type { StoreConfig } from "../storage/index.ts";
+import { normalizeEtcdPrefix, registryRoot, type StoreConfig } from "../storage/index.ts";
 
 /**
  * With several workers each one's watches see the others' SQLite writes only by polling the log:
@@ -21,8 +21,9 @@ import type { StoreConfig } from "../storage/index.ts";
 const workerPollIntervalMs = 50;
 
 function storageFor(o: UpOptions): StoreConfig {
-  if (o.datastoreEndpoints.length > 0) return { backend: "etcd", endpoints: o.datastoreEndpoints, compaction: { intervalMs: 5 * 60_000 } };
-  return { backend: "sqlite", path: join(o.dataDir, "state.db"), compaction: { intervalMs: 5 * 60_000 }, ...(o.workers > 1 ? { pollIntervalMs: workerPollIntervalMs } : {}) };
+  const common = { compaction: { intervalMs: 5 * 60_000 }, etcdPrefix: o.etcdPrefix };
+  if (o.datastoreEndpoints.length > 0) return { backend: "etcd", endpoints: o.datastoreEndpoints, ...common };
+  return { backend: "sqlite", path: join(o.dataDir, "state.db"), ...common, ...(o.workers > 1 ? { pollIntervalMs: workerPollIntervalMs } : {}) };
 }
 
 function untilSignal(): Promise<void> {
@@ -39,7 +40,8 @@ function announce(o: UpOptions, r: Omit<WorkerReady, "type">, started: number): 
   writeFileSync(kubeconfigPath, r.kubeconfig, { mode: 0o600 });
   const rel = relative(process.cwd(), kubeconfigPath) || kubeconfigPath;
   const ms = Math.round(performance.now() - started);
-  const datastore = o.datastoreEndpoints.length > 0 ? `etcd ${o.datastoreEndpoints.join(",")}` : `sqlite ${join(o.dataDir, "state.db")}`;
+  const root = normalizeEtcdPrefix(o.etcdPrefix);
+  const datastore = (o.datastoreEndpoints.length > 0 ? `etcd ${o.datastoreEndpoints.join(",")}` : `sqlite ${join(o.dataDir, "state.db")}`) + (root === registryRoot ? "" : ` under ${root || "/"}`);
   const workers = o.workers > 1 ? `, ${o.workers} workers` : "";
   process.stdout.write(
     `servicenet ready in ${ms} ms: apiserver ${r.url} (${datastore}${workers}, mode ${o.mode}, service CIDRs ${o.serviceClusterIPRanges.join(",")}, allocator ${r.allocatorMode}: ${formatFeatureGates(o.featureGates)})\n` +

@@ -21,6 +21,8 @@ describe("servicenet up flags", () => {
     expect(parseUpOptions(["--datastore-endpoint", "http://127.0.0.1:2379", "--port", "0"])).toMatchObject({ datastoreEndpoints: ["http://127.0.0.1:2379"], port: 0 });
     expect(parseUpOptions([]).workers).toBe(1);
     expect(parseUpOptions(["--workers=4"]).workers).toBe(4);
+    expect(parseUpOptions([]).etcdPrefix).toBe("/registry");
+    expect(parseUpOptions(["--etcd-prefix", "/tenant-a"]).etcdPrefix).toBe("/tenant-a");
   });
 
   it.each([
@@ -31,6 +33,7 @@ describe("servicenet up flags", () => {
     [["--port", "70000"], "invalid port"],
     [["--bogus"], "unknown flag: --bogus"],
     [["--port"], "flag --port needs a value"],
+    [["--etcd-prefix"], "flag --etcd-prefix needs a value"],
     [["--feature-gates", "Foo=true"], "unrecognized feature gate: Foo"],
     [["--feature-gates", "DisableAllocatorDualWrite=maybe"], "invalid value of DisableAllocatorDualWrite=maybe"],
     [["--repair-interval", "3 minutes"], '--repair-interval: invalid duration "3 minutes"'],

@@ -17,6 +17,8 @@ export interface UpOptions {
   mode: ClusterMode;
   /** etcd client URLs; empty means embedded SQLite. */
   datastoreEndpoints: string[];
+  /** `--etcd-prefix`: the key root of every object in the datastore, as given (default /registry). */
+  etcdPrefix: string;
   port: number;
   bindAddress: string;
   dataDir: string;
@@ -34,6 +36,8 @@ export const usage = `Usage: servicenet up [flags]
   --service-cluster-ip-range <cidrs>  Service CIDRs, comma separated (default ${defaultServiceClusterIPRange})
   --mode v4|v6|v4v6|v6v4              cluster IP families; picks and orders the ranges (default v4v6)
   --datastore-endpoint <url>          etcd client URL(s), comma separated (default: embedded SQLite)
+  --etcd-prefix <path>                key root of every object in the datastore, etcd or SQLite
+                                      (default /registry); servers sharing one etcd need their own
   --port <n>                          HTTPS port (default ${defaultPort}; 0 picks a free one)
   --bind-address <ip>                 listen address (default 127.0.0.1)
   --data-dir <dir>                    state directory (default ./.servicenet)
@@ -82,7 +86,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
       help = true;
       continue;
     }
-    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--port", "--bind-address", "--data-dir", "--feature-gates", "--repair-interval", "--workers"].includes(a)) throw new Error(`unknown flag: ${a}`);
+    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--etcd-prefix", "--port", "--bind-address", "--data-dir", "--feature-gates", "--repair-interval", "--workers"].includes(a)) throw new Error(`unknown flag: ${a}`);
     raw[a.slice(2)] = value(args, i, a);
     i++;
   }
@@ -101,6 +105,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     serviceClusterIPRanges: rangesForMode(ranges, mode),
     mode,
     datastoreEndpoints: raw["datastore-endpoint"] ? raw["datastore-endpoint"].split(",").map((s) => s.trim()) : [],
+    etcdPrefix: raw["etcd-prefix"] ?? "/registry",
     port,
     bindAddress: raw["bind-address"] ?? "127.0.0.1",
     dataDir: raw["data-dir"] ?? ".servicenet",

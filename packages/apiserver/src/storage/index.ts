@@ -1,5 +1,6 @@
 export * from "./interfaces.ts";
 export { createStore } from "./storage.ts";
+export { normalizeEtcdPrefix } from "./key-root.ts";
 export { withGroupResource } from "./group-resource.ts";
 export { objectKey, resourcePrefix, nameFromKey, registryRoot } from "./keys.ts";
 export { optimisticLockErrorMsg, StorageError } from "./errors.ts";

@@ -210,6 +210,11 @@ export interface StoreConfig {
   endpoints?: string[];
   /** Physical key prefix prepended to every logical key (etcd key space / test isolation). */
   prefix?: string;
+  /**
+   * kube-apiserver's `--etcd-prefix`: the key root stored in place of `/registry` (after `prefix`),
+   * normalised as upstream does ("tenant-a/" is "/tenant-a"). Default `/registry`.
+   */
+  etcdPrefix?: string;
   compaction?: CompactionConfig;
   /** sqlite: how often the log is polled for writes of other processes (default 1000 ms, as kine). */
   pollIntervalMs?: number;

@@ -6,15 +6,19 @@ import { startCompactor } from "./compactor.ts";
 import { createEtcdEngine } from "./etcd/etcd-engine.ts";
 import type { Store, StoreConfig } from "./interfaces.ts";
 import type { KVEngine } from "./kv.ts";
+import { normalizeEtcdPrefix, withKeyRoot } from "./key-root.ts";
+import { registryRoot } from "./keys.ts";
 import { KVStore } from "./kv-store.ts";
 import { createMemoryEngine } from "./memory/memory-engine.ts";
 import { createSqliteEngine } from "./sqlite/sqlite-engine.ts";
 
 /** Opens a store on the configured backend and starts its compaction loop (if configured). */
 export async function createStore(cfg: StoreConfig): Promise<Store> {
-  const engine = await openEngine(cfg);
+  const prefix = cfg.prefix ?? "";
+  const root = normalizeEtcdPrefix(cfg.etcdPrefix ?? registryRoot);
+  const engine = withKeyRoot(await openEngine(cfg), prefix + registryRoot, prefix + root);
   let stop = (): void => {};
-  const store = new KVStore(engine, cfg.prefix ?? "", () => stop());
+  const store = new KVStore(engine, prefix, () => stop());
   if (cfg.compaction) stop = startCompactor(store, cfg.compaction);
   return store;
 }

@@ -5,6 +5,7 @@
  * twice, and that after deleting everything the ranges refill completely (nothing leaked).
  * Once on SQLite, once on etcd (SERVICENET_ETCD_ENDPOINTS).
  */
+import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiClientFromKubeconfig, listAll, type ApiClient } from "./api-client.ts";
@@ -26,14 +27,15 @@ interface Backend {
   name: string;
   /** Extra `servicenet up` flags. */
   args: string[];
-  /** Clears what a previous run left (servicenet up keeps its keys under /registry/ with no prefix). */
+  /** Removes the suite's keys (etcd: its own `--etcd-prefix`, nothing else on that etcd). */
   clean?: () => Promise<void>;
   /** Takes the shared etcd for this suite alone (see up/etcd-lock.ts). */
   lock?: () => Promise<() => void>;
 }
 
 const backends: Backend[] = [{ name: "sqlite", args: [] }];
-if (etcdEndpoint) backends.push({ name: "etcd", args: ["--datastore-endpoint", etcdEndpoint], clean: async () => void (await deleteEtcdPrefix(etcdEndpoint, "/registry/")), lock: () => lockSharedEtcd() });
+const etcdPrefix = `/servicenet-e2e/${randomUUID()}`;
+if (etcdEndpoint) backends.push({ name: "etcd", args: ["--datastore-endpoint", etcdEndpoint, "--etcd-prefix", etcdPrefix], clean: async () => void (await deleteEtcdPrefix(etcdEndpoint, `${etcdPrefix}/`)), lock: () => lockSharedEtcd() });
 
 describe.each(backends)("apiserver SIGKILL during a 2,000-create burst ($name)", (backend) => {
   // Made in the test, not at collection: a test filtered out by -t runs no afterAll to remove it.

@@ -5,6 +5,7 @@
  * `--datastore-endpoint`. `servicenet up` rewrites `<data-dir>/kubeconfig` with its own port, so
  * each process's kubeconfig is copied aside right after it became ready (starts are sequential).
  */
+import { randomUUID } from "node:crypto";
 import { copyFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createStore, type Store } from "@servicenet/apiserver";
@@ -53,15 +54,18 @@ export interface SharedCluster {
   stop(): Promise<void>;
 }
 
-/** Creates an empty shared control plane (etcd: the /registry/ prefix is wiped first and at stop). */
+/**
+ * Creates an empty shared control plane. On etcd its keys live under a fresh `--etcd-prefix`
+ * (`/servicenet-e2e/<uuid>`, deleted at stop), so nothing else on that etcd is touched.
+ */
 export async function sharedCluster(backend: SharedBackend, prefix: string): Promise<SharedCluster> {
   const dir = tempDir(`${prefix}-${backend.name}`);
   const unlock = backend.endpoint ? await lockSharedEtcd() : () => {};
-  if (backend.endpoint) await deleteEtcdPrefix(backend.endpoint, "/registry/");
+  const etcdPrefix = `/servicenet-e2e/${randomUUID()}`;
   const members: Member[] = [];
   let store: Store | undefined;
   const dataDir = (name: string): string => (backend.name === "sqlite" ? dir : path.join(dir, name));
-  const storageArgs = backend.endpoint ? ["--datastore-endpoint", backend.endpoint] : [];
+  const storageArgs = backend.endpoint ? ["--datastore-endpoint", backend.endpoint, "--etcd-prefix", etcdPrefix] : [];
   const launch = async (name: string, port: number, args: readonly string[]): Promise<{ proc: Proc; kubeconfigPath: string }> => {
     const proc = await startApiserverProc({ dataDir: dataDir(name), port, args: [...args, ...storageArgs] });
     const kubeconfigPath = path.join(dir, `kubeconfig-${name}`);
@@ -86,7 +90,7 @@ export async function sharedCluster(backend: SharedBackend, prefix: string): Pro
       m.args = [...args];
     },
     store: async () => {
-      store ??= await createStore(backend.endpoint ? { backend: "etcd", endpoints: [backend.endpoint] } : { backend: "sqlite", path: path.join(dir, "state.db"), pollIntervalMs: 200 });
+      store ??= await createStore(backend.endpoint ? { backend: "etcd", endpoints: [backend.endpoint], etcdPrefix } : { backend: "sqlite", path: path.join(dir, "state.db"), pollIntervalMs: 200 });
       return store;
     },
     stop: async () => {
@@ -96,7 +100,7 @@ export async function sharedCluster(backend: SharedBackend, prefix: string): Pro
       }
       await Promise.all(members.map((m) => m.proc.kill("SIGTERM")));
       await store?.close();
-      if (backend.endpoint) await deleteEtcdPrefix(backend.endpoint, "/registry/");
+      if (backend.endpoint) await deleteEtcdPrefix(backend.endpoint, `${etcdPrefix}/`);
       unlock();
       rmSync(dir, { recursive: true, force: true });
     },

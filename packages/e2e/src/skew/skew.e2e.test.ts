@@ -8,7 +8,7 @@
  * dual-write side's RepairIPAddress caught up, an IPAddress for every Service. Then both restart
  * IPAddress-only (`DisableAllocatorDualWrite=true`): the first repair pass gives every Service its
  * IPAddress before /readyz, and orphans are collected after the 60 s grace.
- * On SQLite (one state.db) and on etcd (SERVICENET_ETCD_ENDPOINTS; its /registry/ is wiped).
+ * On SQLite (one state.db) and on etcd (SERVICENET_ETCD_ENDPOINTS, under a fresh --etcd-prefix that is deleted afterwards).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { settle, orphanWaitMs } from "./settle.ts";
