@@ -56,6 +56,14 @@ export interface ApiClientOptions {
  */
 const retriable = new Set(["GET", "HEAD"]);
 
+/**
+ * True for a request that failed because the keep-alive socket it was written on had been closed
+ * by the server while idle (reset or broken pipe on a reused socket): it never ran.
+ */
+export function isIdleSocketReset(err: { code?: string; reusedSocket?: boolean }): boolean {
+  return err.reusedSocket === true && (err.code === "ECONNRESET" || err.code === "EPIPE");
+}
+
 /** A keep-alive client for one apiserver. */
 export function apiClient(opts: ApiClientOptions): ApiClient {
   const url = new URL(opts.server);
@@ -110,8 +118,7 @@ export function apiClient(opts: ApiClientOptions): ApiClient {
     try {
       return await once(method, path, data, timeoutMs);
     } catch (e) {
-      const err = e as NetworkError & { reusedSocket?: boolean };
-      if (!(retriable.has(method) && err.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE"))) throw e;
+      if (!(retriable.has(method) && isIdleSocketReset(e as NetworkError & { reusedSocket?: boolean }))) throw e;
       return once(method, path, data, timeoutMs);
     }
   };

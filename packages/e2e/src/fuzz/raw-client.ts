@@ -5,6 +5,7 @@
  */
 import { Agent, request } from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
+import { isIdleSocketReset } from "../faults/api-client.ts";
 
 export interface RawRequest {
   method: string;
@@ -73,8 +74,7 @@ export function rawClient(url: string, ca: string, token: string, opts: { maxSoc
     try {
       return await once(r);
     } catch (e) {
-      const err = e as { code?: string; reusedSocket?: boolean };
-      if (!(err.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE"))) throw e;
+      if (!isIdleSocketReset(e as { code?: string; reusedSocket?: boolean })) throw e;
       retries++;
       return once(r);
     }
