@@ -3,6 +3,7 @@
  */
 import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR } from "@servicenet/api";
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from "../features/kube-features.ts";
+import { registryRoot } from "../storage/keys.ts";
 
 export const clusterModes = ["v4", "v6", "v4v6", "v6v4"] as const;
 export type ClusterMode = (typeof clusterModes)[number];
@@ -105,7 +106,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     serviceClusterIPRanges: rangesForMode(ranges, mode),
     mode,
     datastoreEndpoints: raw["datastore-endpoint"] ? raw["datastore-endpoint"].split(",").map((s) => s.trim()) : [],
-    etcdPrefix: raw["etcd-prefix"] ?? "/registry",
+    etcdPrefix: raw["etcd-prefix"] ?? registryRoot,
     port,
     bindAddress: raw["bind-address"] ?? "127.0.0.1",
     dataDir: raw["data-dir"] ?? ".servicenet",

@@ -57,11 +57,7 @@ export function withKeyRoot(engine: KVEngine, from: string, to: string): KVEngin
       return { ...r, current: r.current.map((kv) => (kv === null ? null : upKV(kv))) };
     },
     watch: (start, end, fromRevision, handlers) =>
-      engine.watch(down(start), down(end), fromRevision, {
-        onEvents: (events) => handlers.onEvents(events.map(upEvent)),
-        ...(handlers.onProgress ? { onProgress: (rev: number) => handlers.onProgress!(rev) } : {}),
-        onError: (err, compacted) => handlers.onError(err, compacted),
-      }),
+      engine.watch(down(start), down(end), fromRevision, { ...handlers, onEvents: (events) => handlers.onEvents(events.map(upEvent)) }),
     currentRevision: () => engine.currentRevision(),
     compactedRevision: () => engine.compactedRevision(),
     compact: (revision) => engine.compact(revision),
