@@ -124,7 +124,7 @@ async function create(r: ResourceRequest): Promise<number> {
   const dryRun = parseDryRun(r.query);
   fieldManagerOf(r.query, r.req.headers["user-agent"]);
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
-  const created = await r.store.create(r.info.namespace, withManagedFields(r, undefined, obj), { dryRun });
+  const created = await r.store.create(r.info.namespace, withManagedFields(r, undefined, obj), { dryRun, warnings });
   return ok(r, 201, created, warnings);
 }
 
@@ -136,6 +136,7 @@ async function update(r: ResourceRequest): Promise<number> {
   const result = await r.store.update(r.info.namespace, r.info.name, async (current) => keepNoOp(current, withManagedFields(r, current ?? undefined, structuredClone(obj))), {
     dryRun,
     subresource: r.info.subresource,
+    warnings,
   });
   return ok(r, result.created ? 201 : 200, result.object, warnings);
 }
@@ -153,6 +154,7 @@ async function patch(r: ResourceRequest): Promise<number> {
   const text = await bodyText(r);
   if (isApply) checkApplyBody(r.def, text);
   let warnings: string[] = [];
+  const strategyWarnings: string[] = [];
   const result = await r.store.update(
     r.info.namespace,
     r.info.name,
@@ -171,9 +173,9 @@ async function patch(r: ResourceRequest): Promise<number> {
       warnings = decoded.warnings;
       return keepNoOp(current, decoded.obj);
     },
-    { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply },
+    { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings: strategyWarnings },
   );
-  return ok(r, result.created ? 201 : 200, result.object, warnings);
+  return ok(r, result.created ? 201 : 200, result.object, [...warnings, ...strategyWarnings]);
 }
 
 /** An apply patch must be a whole object of this endpoint's apiVersion and kind (upstream 400s). */

@@ -22,6 +22,12 @@ export interface WatchParams {
 
 export interface WriteParams {
   dryRun?: boolean;
+  /**
+   * Collects the strategy's warnings (upstream `warning.AddWarning` on the request context); the
+   * handler sends them as `Warning` headers. A message is recorded once, as upstream's recorder
+   * does, so a compare-and-swap retry adds nothing twice.
+   */
+  warnings?: string[];
 }
 
 export interface UpdateParams extends WriteParams {

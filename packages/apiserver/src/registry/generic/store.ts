@@ -119,7 +119,7 @@ export class GenericStore {
   }
 
   /** upstream rest.BeforeCreate: system fields, name generation, strategy, validation. */
-  private beforeCreate(obj: KubeObject, namespace: string | undefined): void {
+  private beforeCreate(obj: KubeObject, namespace: string | undefined, warnings?: string[]): void {
     this.initCreateMetadata(obj, namespace);
     const meta = obj.metadata;
     for (const k of ["uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"] as const) delete meta[k];
@@ -129,17 +129,18 @@ export class GenericStore {
     this.strategy.prepareForCreate(obj);
     const errs = this.strategy.validate(obj);
     if (errs.length > 0) throw this.invalid(meta.name ?? "", errs);
+    addWarnings(warnings, this.strategy.warningsOnCreate?.(obj));
     this.strategy.canonicalize?.(obj);
   }
 
   async create(namespace: string | undefined, obj: KubeObject, p: WriteParams = {}): Promise<KubeObject> {
-    this.beforeCreate(obj, namespace);
+    this.beforeCreate(obj, namespace, p.warnings);
     if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "");
     return this.store.create(this.key(obj.metadata.namespace, obj.metadata.name ?? ""), obj, p.dryRun ? { dryRun: true } : {});
   }
 
   /** upstream rest.BeforeUpdate for the main resource or a subresource. */
-  private beforeUpdate(obj: KubeObject, old: KubeObject, subresource: string): void {
+  private beforeUpdate(obj: KubeObject, old: KubeObject, subresource: string, warnings?: string[]): void {
     const meta = obj.metadata;
     meta.uid ??= old.metadata.uid;
     meta.creationTimestamp ??= old.metadata.creationTimestamp;
@@ -156,6 +157,7 @@ export class GenericStore {
       errs = this.strategy.validateUpdate(obj, old);
     }
     if (errs.length > 0) throw this.invalid(meta.name ?? "", errs);
+    if (subresource === "") addWarnings(warnings, this.strategy.warningsOnUpdate?.(obj, old));
     this.strategy.canonicalize?.(obj);
   }
 
@@ -176,7 +178,7 @@ export class GenericStore {
           if (!(this.strategy.allowCreateOnUpdate || p.forceAllowCreate) || subresource !== "") {
             throw StatusError.notFound({ group: this.config.group, resource: this.config.resource }, name);
           }
-          this.beforeCreate(obj, namespace);
+          this.beforeCreate(obj, namespace, p.warnings);
           if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "");
           created = true;
           return obj;
@@ -189,7 +191,7 @@ export class GenericStore {
           }
           obj.metadata.resourceVersion = current.metadata.resourceVersion;
         }
-        this.beforeUpdate(obj, current, subresource);
+        this.beforeUpdate(obj, current, subresource, p.warnings);
         return obj;
       },
       { ignoreNotFound: true, ...(p.dryRun ? { dryRun: true } : {}) },
@@ -249,4 +251,10 @@ export class GenericStore {
     }
     return out;
   }
+}
+
+/** Appends the messages `sink` does not hold yet (upstream's warning recorder dedupes). */
+function addWarnings(sink: string[] | undefined, warnings: readonly string[] | undefined): void {
+  if (!sink || !warnings) return;
+  for (const w of warnings) if (!sink.includes(w)) sink.push(w);
 }

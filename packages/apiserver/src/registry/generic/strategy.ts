@@ -24,6 +24,10 @@ export interface RESTStrategy {
   prepareForUpdate(obj: KubeObject, old: KubeObject): void;
   validate(obj: KubeObject): FieldError[];
   validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
+  /** Warnings for a valid new object, sent as `Warning` headers (upstream WarningsOnCreate). */
+  warningsOnCreate?(obj: KubeObject): string[];
+  /** Warnings for a valid update of the main resource (upstream WarningsOnUpdate). */
+  warningsOnUpdate?(obj: KubeObject, old: KubeObject): string[];
   /** Normalises an object before it is stored. */
   canonicalize?(obj: KubeObject): void;
   /** PUT of a missing object creates it (upstream AllowCreateOnUpdate). */

@@ -8,3 +8,4 @@ export * from "./endpoints.ts";
 export * from "./pod.ts";
 export * from "./namespace.ts";
 export * from "./node.ts";
+export * from "./service-warnings.ts";

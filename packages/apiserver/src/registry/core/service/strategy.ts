@@ -4,7 +4,7 @@
  * strategy -> validate -> persist), which is wired in a later step. Until then a Service is
  * defaulted and validated, and stored with whatever clusterIP(s) it was given.
  */
-import { setDefaultsService, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate, type Service } from "@servicenet/api";
+import { getWarningsForService, setDefaultsService, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate, type Service } from "@servicenet/api";
 import type { KubeObject } from "../../../storage/index.ts";
 import { resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 import { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";
@@ -39,6 +39,9 @@ export const serviceStrategy: RESTStrategy = {
   },
   validate: (o) => validateServiceCreate(asService(o)),
   validateUpdate: (o, old) => validateServiceUpdate(asService(o), asService(old)),
+  // Non-canonical IPs are accepted (and stored as sent), with upstream's warnings.
+  warningsOnCreate: (o) => getWarningsForService(asService(o)),
+  warningsOnUpdate: (o) => getWarningsForService(asService(o)),
   subresources: {
     status: {
       prepareForUpdate: resetForStatus,

@@ -25,8 +25,13 @@ describe("TestRepairIPAddress_syncIPAddress", () => {
     { name: "not managed by this controller", ip: ipAddress("2001:db8::11", "IPv6", "controller-foo", { group: "networking.gateway.k8s.io", resource: "gateway", name: "foo", namespace: "bar" }), testTime: testTimeNow, actions: [] },
     { name: "out of range", ip: ipAddress("fd00:db8::11", "IPv6", ipAllocatorControllerName, svcRef("foo")), testTime: testTimeNow, actions: [] },
     { name: "leaked ip", ip: ipAddress("10.0.1.1", "IPv6", ipAllocatorControllerName, svcRef("noexist")), testTime: testTimeNow + seconds(90), actions: [del] },
+    // The Service spells the address differently from the IPAddress name (issue #17).
+    { name: "ipv4 leading zeros", ip: ipAddress("10.0.1.1", "IPv4", ipAllocatorControllerName, svcRef("foo")), clusterIP: "010.000.001.001", testTime: testTimeNow + seconds(90), actions: [] },
+    { name: "ipv4-mapped ipv6", ip: ipAddress("10.0.1.1", "IPv4", ipAllocatorControllerName, svcRef("foo")), clusterIP: "::ffff:10.0.1.1", testTime: testTimeNow + seconds(90), actions: [] },
+    { name: "ipv6 not RFC 5952", ip: ipAddress("2001:db8::11", "IPv6", ipAllocatorControllerName, svcRef("foo")), clusterIP: "2001:DB8:0:0::0011", testTime: testTimeNow + seconds(90), actions: [] },
+    { name: "other address spelled oddly", ip: ipAddress("10.0.1.1", "IPv4", ipAllocatorControllerName, svcRef("foo")), clusterIP: "010.000.001.002", testTime: testTimeNow + seconds(90), actions: [del] },
   ])("$name", async (tc) => {
-    f = await newFakeRepair({ ipAddresses: [tc.ip], svcs: [newService("foo", [tc.ip.metadata.name!])], testTime: tc.testTime });
+    f = await newFakeRepair({ ipAddresses: [tc.ip], svcs: [newService("foo", ["clusterIP" in tc ? tc.clusterIP : tc.ip.metadata.name!])], testTime: tc.testTime });
     await f.repair.syncIPAddress(tc.ip.metadata.name!);
     expect(f.actions).toEqual(tc.actions);
   });

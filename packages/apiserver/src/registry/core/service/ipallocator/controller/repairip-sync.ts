@@ -55,6 +55,18 @@ export function serviceClusterIPs(svc: KubeObject): string[] {
   return spec.clusterIPs && spec.clusterIPs.length > 0 ? spec.clusterIPs : [spec.clusterIP];
 }
 
+/**
+ * True if one of the Service's ClusterIPs is the address `ip`, however it is spelled: a Service
+ * keeps the accepted spelling (`010.096.000.010`, `::ffff:10.96.0.10`, `FD00::A`) while its
+ * IPAddress is named canonically, so comparing strings would take it for an orphan.
+ */
+export function serviceHoldsIP(svc: KubeObject, ip: IP): boolean {
+  return serviceClusterIPs(svc).some((c) => {
+    const parsed = parseIPSloppy(c);
+    return parsed !== null && parsed.family === ip.family && parsed.value === ip.value;
+  });
+}
+
 /** The IPAddress is managed by the Service allocator (managed-by label). */
 export function managedByIPAllocator(ip: KubeObject): boolean {
   return labelsOf(ip)[labelIPAddressManagedBy] === ipAllocatorControllerName;
@@ -87,9 +99,9 @@ async function recreateIPAddress(ctx: RepairSyncContext, ip: IP, svc: KubeObject
   await ctx.client.create(serviceIPAddress(ip, svcRef(svc)));
 }
 
-/** True if the stored Service `live` is the cached `svc` (same uid) and still holds `clusterIP`. */
-function holds(live: KubeObject | null, svc: KubeObject, clusterIP: string): boolean {
-  return live !== null && live.metadata.uid === svc.metadata.uid && serviceClusterIPs(live).includes(clusterIP);
+/** True if the stored Service `live` is the cached `svc` (same uid) and still holds `ip`. */
+function holds(live: KubeObject | null, svc: KubeObject, ip: IP): boolean {
+  return live !== null && live.metadata.uid === svc.metadata.uid && serviceHoldsIP(live, ip);
 }
 
 /** Reconciles the ClusterIPs of the Service with cache key `namespace/name`; throws to be retried. */
@@ -116,7 +128,7 @@ export async function syncService(ctx: RepairSyncContext, key: string): Promise<
     if (!ipAddress) {
       // A Service deleted through another apiserver may still be in this cache (watch lag): its
       // IPAddress is gone for good, and recreating it would leave an orphan that blocks deletions.
-      if (ctx.getService && !holds(await ctx.getService(namespace, name), svc, clusterIP)) continue;
+      if (ctx.getService && !holds(await ctx.getService(namespace, name), svc, ip)) continue;
       ctx.metrics?.ipErrors.inc({ type: "repair" });
       await warn(ctx, svc, "Service", "ClusterIPNotAllocated", "ClusterIPAllocation", `Cluster IP [${family}]: ${ipName} is not allocated; repairing`);
       await ctx.client.create(serviceIPAddress(ip, { namespace, name }));
@@ -139,7 +151,7 @@ export async function syncService(ctx: RepairSyncContext, key: string): Promise<
         await recreateIPAddress(ctx, ip, svc);
         continue;
       }
-      if (serviceClusterIPs(refService).includes(ipAddress.metadata.name ?? "")) {
+      if (serviceHoldsIP(refService, ip)) {
         ctx.metrics?.ipErrors.inc({ type: "duplicate" });
         await warn(ctx, svc, "Service", "ClusterIPAlreadyAllocated", "ClusterIPAllocation", `Cluster IP [${family}]:${ipName} was assigned to multiple services; please recreate service`);
       }
@@ -185,7 +197,10 @@ export async function syncIPAddress(ctx: RepairSyncContext, key: string): Promis
     ctx.requeueIPAddress(key, orphanGracePeriodMs - lifetime);
     return;
   }
-  if (serviceClusterIPs(svc).includes(name)) return;
+  // Deviation: upstream compares `ipAddress.Name == clusterIP` as strings, so a Service whose
+  // accepted ClusterIP is not canonical loses its IPAddress here (and syncService recreates it).
+  const ip = parseIPSloppy(name);
+  if (ip !== null && serviceHoldsIP(svc, ip)) return;
   // "service create is called again": a retried create allocated a second IP for the same name.
   // Also an update that allocates (a dual-stack upgrade) creates the IPAddress before the Service
   // is stored. Timestamps have second precision, so the same second counts as "after".

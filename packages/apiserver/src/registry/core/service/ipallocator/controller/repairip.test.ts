@@ -173,6 +173,32 @@ const cases: Case[] = [
     expectedIPs: ["10.0.1.1"],
     events: ["Warning ClusterIPAlreadyAllocated Cluster IP [IPv4]:10.0.1.1 was assigned to multiple services; please recreate service"],
   },
+  // Issue #17: a Service keeps the accepted spelling of its ClusterIP, its IPAddress is named
+  // canonically; past every grace period the repair loop must leave both alone.
+  {
+    name: "non-canonical ClusterIPs match their canonical IPAddresses",
+    svcs: [newService("test-svc", ["010.000.001.001", "2001:DB8:0::0010"], t - seconds(1)), newService("mapped", ["::ffff:10.0.1.2"], t - seconds(1))],
+    ipAddresses: [newIPAddress("10.0.1.1", "test-svc"), newIPAddress("2001:db8::10", "test-svc"), newIPAddress("10.0.1.2", "mapped")],
+    cidrs: [kubernetes],
+    testTime: t + seconds(90),
+    expectedIPs: ["10.0.1.1", "2001:db8::10", "10.0.1.2"],
+  },
+  {
+    name: "a missing IPAddress of a non-canonical ClusterIP is created with the canonical name",
+    svcs: [newService("test-svc", ["010.000.001.001"], t + seconds(1))],
+    cidrs: [kubernetes],
+    expectedIPs: ["10.0.1.1"],
+    actions: [create],
+    events: ["Warning ClusterIPNotAllocated Cluster IP [IPv4]: 10.0.1.1 is not allocated; repairing"],
+  },
+  {
+    name: "Two Services with the same ClusterIP spelled differently",
+    svcs: [newService("test-svc", ["10.0.1.1"], t + seconds(1)), newService("test-svc2", ["010.0.1.01"], t + seconds(1))],
+    ipAddresses: [newIPAddress("10.0.1.1", "test-svc2")],
+    cidrs: [kubernetes],
+    expectedIPs: ["10.0.1.1"],
+    events: ["Warning ClusterIPAlreadyAllocated Cluster IP [IPv4]:10.0.1.1 was assigned to multiple services; please recreate service"],
+  },
 ];
 
 describe("TestRepairServiceIP", () => {
