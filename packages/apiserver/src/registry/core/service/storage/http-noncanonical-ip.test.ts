@@ -47,6 +47,14 @@ describe.concurrent.each<AllocatorMode>(["bitmap", "dual-write", "ipaddress"])("
       expect(r.obj.spec.clusterIPs).toEqual([spelling]);
       expect(r.warning).toBe(`299 - ${JSON.stringify(warning)}`);
     }
+    // Updates (PUT and patch) of a Service that keeps the spelling warn again, as upstream's WarningsOnUpdate.
+    const patched = await s.request(`${base}/odd-0`, { method: "PATCH", headers: { "Content-Type": "application/merge-patch+json" }, body: JSON.stringify({ metadata: { labels: { a: "b" } } }) });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.headers.get("warning")).toBe(`299 - ${JSON.stringify(cases[0]![2])}`);
+    const current = (await s.request(`${base}/odd-0`)).json() as Svc;
+    const put = await s.request(`${base}/odd-0`, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(current) });
+    expect(put.status, put.text).toBe(200);
+    expect(put.headers.get("warning")).toBe(`299 - ${JSON.stringify(cases[0]![2])}`);
     const before = await ipAddressUIDs();
     await new Promise((r) => setTimeout(r, pastRepairGraceMs));
     if (mode !== "bitmap") {
