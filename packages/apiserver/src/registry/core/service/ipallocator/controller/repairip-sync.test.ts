@@ -31,7 +31,7 @@ describe("TestRepairIPAddress_syncIPAddress", () => {
     { name: "ipv6 not RFC 5952", ip: ipAddress("2001:db8::11", "IPv6", ipAllocatorControllerName, svcRef("foo")), clusterIP: "2001:DB8:0:0::0011", testTime: testTimeNow + seconds(90), actions: [] },
     { name: "other address spelled oddly", ip: ipAddress("10.0.1.1", "IPv4", ipAllocatorControllerName, svcRef("foo")), clusterIP: "010.000.001.002", testTime: testTimeNow + seconds(90), actions: [del] },
   ])("$name", async (tc) => {
-    f = await newFakeRepair({ ipAddresses: [tc.ip], svcs: [newService("foo", ["clusterIP" in tc ? tc.clusterIP : tc.ip.metadata.name!])], testTime: tc.testTime });
+    f = await newFakeRepair({ ipAddresses: [tc.ip], svcs: [newService("foo", [("clusterIP" in tc ? tc.clusterIP : undefined) ?? tc.ip.metadata.name!])], testTime: tc.testTime });
     await f.repair.syncIPAddress(tc.ip.metadata.name!);
     expect(f.actions).toEqual(tc.actions);
   });
