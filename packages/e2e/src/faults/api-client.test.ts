@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { apiClient, NetworkError, type ApiClient } from "./api-client.ts";
+import { apiClient, NetworkError, warningTexts, type ApiClient } from "./api-client.ts";
 
 /**
  * An HTTP server that answers the first request on each connection and resets the connection
@@ -62,5 +62,12 @@ describe("api-client keep-alive reset", () => {
     const err = await client.call("GET", "/a").catch((e: unknown) => e);
     expect((err as NetworkError).code).toBe("ECONNRESET");
     expect(hits).toBe(1);
+  });
+});
+
+describe("warningTexts", () => {
+  it("unquotes every Warning header of rawHeaders, in order", () => {
+    const raw = ["Content-Type", "application/json", "Warning", '299 - "a \\"quoted\\" one"', "warning", '299 - "second"', "X", "y"];
+    expect(warningTexts(raw)).toEqual(['a "quoted" one', "second"]);
   });
 });

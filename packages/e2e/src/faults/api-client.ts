@@ -14,6 +14,19 @@ export type Json = any;
 export interface ApiResponse {
   status: number;
   body: Json;
+  /** The texts of the `Warning: 299 - "..."` headers, in order (absent when there were none). */
+  warnings?: string[];
+}
+
+/** The quoted texts of every `Warning` header in node's `rawHeaders` (name, value, name, value...). */
+export function warningTexts(rawHeaders: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() !== "warning") continue;
+    const m = /^\d{3} \S+ (".*")$/.exec(rawHeaders[i + 1]!);
+    if (m) out.push(JSON.parse(m[1]!) as string);
+  }
+  return out;
 }
 
 /** A request that got no HTTP answer: `code` is the socket error code or "TIMEOUT". */
@@ -95,7 +108,8 @@ export function apiClient(opts: ApiClientOptions): ApiClient {
             } catch {
               parsed = undefined;
             }
-            resolve({ status: res.statusCode ?? 0, body: parsed });
+            const warnings = warningTexts(res.rawHeaders);
+            resolve({ status: res.statusCode ?? 0, body: parsed, ...(warnings.length > 0 ? { warnings } : {}) });
           });
         },
       );

@@ -61,6 +61,9 @@ describe("allocation invariants", () => {
     ["fd00:10:96::/116", 4095],
     ["fd00::/64", 65535],
     ["fd00:0::1", "fd00::1"],
+    ["010.096.000.030", "10.96.0.30"],
+    ["::ffff:10.96.0.31", "10.96.0.31"],
+    ["FD00:10:96::AC", "fd00:10:96::ac"],
   ])("%s -> %s", (input, want) => {
     expect(typeof want === "number" ? rangeCapacity(input) : canonicalIP(input)).toBe(want);
   });

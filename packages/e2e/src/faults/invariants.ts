@@ -5,6 +5,7 @@
  * Service that holds that IP (an orphan may live for a grace period: upstream's RepairIPAddress
  * deletes orphans only after 60 s).
  */
+import { formatIP, parseIPSloppy } from "@servicenet/api";
 import { listAll, type ApiClient, type Json } from "./api-client.ts";
 
 /** Counts of what the check saw, for the suites' summary lines. */
@@ -25,9 +26,14 @@ export interface AllocationReport {
 export const managedByLabel = "ipaddress.kubernetes.io/managed-by";
 export const ipAllocatorManager = "ipallocator.k8s.io";
 
-/** Canonical text of an IP (IPv6 compressed and lower-case, as IPAddress names are). */
+/**
+ * Canonical text of an IP, as IPAddress names are: Services keep accepted non-canonical spellings
+ * (`010.096.000.030`, `::ffff:10.96.0.31`, `FD00::AC`), which name the same address. Text that is
+ * no IP comes back unchanged.
+ */
 export function canonicalIP(ip: string): string {
-  return ip.includes(":") ? new URL(`http://[${ip}]/`).hostname.slice(1, -1) : ip;
+  const parsed = parseIPSloppy(ip);
+  return parsed ? formatIP(parsed) : ip;
 }
 
 /** ClusterIPs of a Service that are real addresses (not "None", not empty). */
