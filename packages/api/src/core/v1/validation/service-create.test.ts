@@ -127,3 +127,35 @@ describe("validateServiceExternalTrafficPolicy (upstream rows)", () => {
     expect(validateServiceExternalTrafficPolicy(svc)).toHaveLength(numErrs);
   });
 });
+
+// Issue #17: the ClusterIP spellings kube-apiserver 1.33 takes (StrictIPCIDRValidation alpha, off)
+// and the ones it refuses, with validation.IsValidIPForLegacyField's message.
+describe("clusterIP spellings (1.33, StrictIPCIDRValidation off)", () => {
+  const withIP = (ip: string, family: string) => {
+    const s = makeValidService();
+    ips(s, ip, [ip]);
+    s.spec.ipFamilies = [family];
+    return s;
+  };
+  it.each([
+    ["010.096.000.030", "IPv4"],
+    ["0010.96.0.30", "IPv4"],
+    ["::ffff:10.96.0.31", "IPv4"],
+    ["::ffff:010.096.000.031", "IPv4"],
+    ["fd00:10:96::00ab", "IPv6"],
+    ["FD00:10:96::AC", "IPv6"],
+    ["fd00:10:96:0:0:0:0:ad", "IPv6"],
+  ])("accepts %s", (ip, family) => {
+    expect(validateServiceCreate(withIP(ip, family))).toEqual([]);
+  });
+  it.each([
+    ["10.96.0.256", "IPv4"],
+    ["0x0a.96.0.30", "IPv4"],
+    [" 10.96.0.30", "IPv4"],
+    ["10.96.30", "IPv4"],
+    ["fd00:10:96::000ab", "IPv6"],
+    ["fe80::1%eth0", "IPv6"],
+  ])("refuses %s", (ip, family) => {
+    expect(aggregateMessage(validateServiceCreate(withIP(ip, family)))).toBe(`spec.clusterIPs[0]: Invalid value: "${ip}": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)`);
+  });
+});
