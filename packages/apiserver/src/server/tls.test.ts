@@ -6,7 +6,7 @@
 import { X509Certificate } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { connect } from "node:tls";
 import { afterAll, describe, expect, it } from "vitest";
 import { ensureServingCerts, servingCertHosts } from "./tls.ts";
@@ -37,7 +37,8 @@ describe("serving certificate", () => {
   });
 
   it("re-issues a certificate that lacks the names, with the same CA and the names it had", () => {
-    const dir = tmp();
+    // Relative, as `servicenet up`'s default `.servicenet/pki` is.
+    const dir = relative(process.cwd(), tmp());
     const old = ensureServingCerts(dir, ["127.0.0.1", "::1", "localhost"]);
     expect(new X509Certificate(old.cert).checkHost("kubernetes.default.svc")).toBeUndefined();
     const now = ensureServingCerts(dir, servingCertHosts({ serviceClusterIPRange: "10.96.0.0/16" }));

@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { X509Certificate, generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { addressAt, formatIP, parseCIDRSloppy, parseIPSloppy } from "@servicenet/api";
 export interface TLSFiles {
   caCert: string;
@@ -90,6 +90,8 @@ export function ensureServingCerts(dir: string, hosts: readonly string[] = servi
  * certificate, so that another process starting on the same directory reads whole files.
  */
 function issue(dir: string, hosts: readonly string[], withCA: boolean): void {
+  // openssl runs in `tmp`, so the CA's path must not be relative.
+  dir = resolve(dir);
   const tmp = mkdtempSync(join(dir, ".issue-"));
   try {
     const t = (f: string): string => join(tmp, f);
