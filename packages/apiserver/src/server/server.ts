@@ -243,10 +243,12 @@ function healthChecks(cfg: APIServerConfig, shutdown: AbortSignal): HealthChecks
   };
 }
 
-/** `Connection: close` on the answer, and the socket destroyed once the answer is written. */
+/**
+ * `Connection: close` on the answer: node then shuts the connection once the answer is written
+ * (`socket.destroySoon`), whatever the peer does.
+ */
 function closeAfterReply(res: ServerResponse): void {
   res.setHeader("Connection", "close");
-  res.once("finish", () => res.socket?.destroy());
 }
 
 function fail(e: StatusError): never {

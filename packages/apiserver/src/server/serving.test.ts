@@ -97,12 +97,19 @@ describe("serving", () => {
 
   it("answers a request whose body stalls with the request timeout's 504, then closes the connection", async () => {
     const s = await start({ requestTimeoutMs: 300 }, false);
-    const sock = connect(s.port, "127.0.0.1");
-    const got = collect(sock);
+    // A client that keeps its side open after the server's FIN: the server must still let go.
+    const sock = connect({ port: s.port, host: "127.0.0.1", allowHalfOpen: true });
+    const chunks: Buffer[] = [];
+    sock.on("data", (c: Buffer) => chunks.push(c));
+    const ended = new Promise<void>((resolve) => sock.once("end", resolve));
     sock.write("POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"metadata\":");
-    const { data } = await got;
+    await ended;
+    const data = Buffer.concat(chunks).toString("latin1");
     expect(data).toMatch(/^HTTP\/1\.1 504 Gateway Timeout\r\n/);
     expect(data).toMatch(/\r\nConnection: close\r\n/i);
     expect(data).toContain('"reason":"Timeout"');
+    const connections = (): Promise<number> => new Promise((resolve, reject) => s.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+    while ((await connections()) > 0) await new Promise((r) => setTimeout(r, 50));
+    sock.destroy();
   });
 });
