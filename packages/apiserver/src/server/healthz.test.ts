@@ -4,7 +4,9 @@
  * /readyz and /version, and each health check has its own path (upstream healthz.go).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { namedCheck, pingHealthz, rootHealth, singleHealth } from "./healthz.ts";
+import { createStore } from "../storage/index.ts";
+import { namedCheck, pingHealthz, postStartHookHealthz, rootHealth, singleHealth } from "./healthz.ts";
+import { startServer } from "./server.ts";
 import { startTestServer, type TestServer } from "./testing.ts";
 
 const publicRoots = ["/healthz", "/livez", "/readyz", "/version"];
@@ -105,5 +107,30 @@ describe("health answers", () => {
   it("gives the error on the check's own path", async () => {
     expect(await singleHealth(broken)).toEqual({ code: 500, body: "internal server error: context deadline exceeded\n" });
     expect(await singleHealth(pingHealthz)).toEqual({ code: 200, body: "ok" });
+  });
+});
+
+describe("health of a server whose hook or datastore is not ready", () => {
+  it("fails the roots and the check's path until the hook finished, and when storage fails", async () => {
+    const store = await createStore({ backend: "memory" });
+    let finished = false;
+    const server = await startServer({ store, port: 0, postStartHooks: [postStartHookHealthz("x", () => finished)] });
+    try {
+      const get = async (path: string): Promise<[number, string]> => {
+        const r = await fetch(`${server.url}${path}`);
+        return [r.status, await r.text()];
+      };
+      expect(await get("/readyz")).toEqual([500, `${ok(["ping", "log", "etcd", "etcd-readiness", "informer-sync"])}[-]poststarthook/x failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n`]);
+      expect((await get("/livez"))[0]).toBe(500);
+      expect(await get("/healthz/poststarthook/x")).toEqual([500, "internal server error: not finished\n"]);
+      finished = true;
+      expect(await get("/readyz")).toEqual([200, "ok"]);
+      store.currentRevision = () => Promise.reject(new Error("etcdserver: request timed out"));
+      expect(await get("/healthz")).toEqual([500, `${ok(["ping", "log"])}[-]etcd failed: reason withheld\n${ok(["poststarthook/x"])}healthz check failed\n`]);
+      expect(await get("/livez/etcd")).toEqual([500, "internal server error: etcdserver: request timed out\n"]);
+    } finally {
+      await server.close();
+      await store.close();
+    }
   });
 });

@@ -114,6 +114,31 @@ export async function serveHealth(checks: HealthChecks, path: string, query: URL
   return c ? singleHealth(c) : undefined;
 }
 
+/**
+ * kube-apiserver's checks (`genericapiserver` `AddHealthChecks`, `AddReadyzChecks`, the
+ * `shutdown` and `informer-sync` readyz checks): ping, log, the datastore as `etcd`, the post-start
+ * hooks; /readyz adds `etcd-readiness`, `informer-sync` and `shutdown` (failing once `shutdown` aborted).
+ */
+export function apiserverHealthChecks(store: Store, hooks: readonly HealthChecker[], shutdown: AbortSignal): HealthChecks {
+  const live = [pingHealthz, logHealthz, storageHealthz("etcd", store), ...hooks];
+  return {
+    healthz: live,
+    livez: live,
+    readyz: [
+      pingHealthz,
+      logHealthz,
+      storageHealthz("etcd", store),
+      storageHealthz("etcd-readiness", store),
+      // The server reads storage directly: it has no informers that could be unsynced.
+      namedCheck("informer-sync", () => {}),
+      ...hooks,
+      namedCheck("shutdown", () => {
+        if (shutdown.aborted) throw new Error("process is shutting down");
+      }),
+    ],
+  };
+}
+
 /** Whether `path` is a health root or sub-path (for routing and authentication). */
 export function isHealthPath(path: string): boolean {
   return /^\/(healthz|livez|readyz)(\/|$)/.test(path);

@@ -13,7 +13,7 @@ import { authenticateRequest, publicPaths, type UserInfo } from "./auth.ts";
 import { aggregatedContentType, aggregatedDiscovery, apiGroupDoc, apiGroupList, apiResourceList, legacyAPIVersions, wantsAggregated } from "./discovery.ts";
 import { parseBody } from "./codec.ts";
 import { readBody, send, sendError } from "./http.ts";
-import { isHealthPath, logHealthz, namedCheck, pingHealthz, serveHealth, storageHealthz, type HealthChecker, type HealthChecks } from "./healthz.ts";
+import { apiserverHealthChecks, isHealthPath, serveHealth, type HealthChecker } from "./healthz.ts";
 import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
 import type { MetricsRegistry } from "../util/metrics/registry.ts";
@@ -80,7 +80,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: no listener limit.
   setMaxListeners(0, shutdown.signal);
-  const health = healthChecks(cfg, shutdown.signal);
+  const health = apiserverHealthChecks(cfg.store, cfg.postStartHooks ?? [], shutdown.signal);
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<Routed> => {
     const path = url.pathname.replace(/\/+$/, "") || "/";
@@ -214,32 +214,6 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
         server.close(() => resolve());
         server.closeAllConnections();
       }),
-  };
-}
-
-/**
- * kube-apiserver's checks (`genericapiserver` `AddHealthChecks`, `AddReadyzChecks`, the
- * `shutdown` and `informer-sync` readyz checks): ping, log, the datastore as `etcd`, the post-start
- * hooks; /readyz adds `etcd-readiness`, `informer-sync` and `shutdown`.
- */
-function healthChecks(cfg: APIServerConfig, shutdown: AbortSignal): HealthChecks {
-  const hooks = cfg.postStartHooks ?? [];
-  const live = [pingHealthz, logHealthz, storageHealthz("etcd", cfg.store), ...hooks];
-  return {
-    healthz: live,
-    livez: live,
-    readyz: [
-      pingHealthz,
-      logHealthz,
-      storageHealthz("etcd", cfg.store),
-      storageHealthz("etcd-readiness", cfg.store),
-      // The server reads storage directly: it has no informers that could be unsynced.
-      namedCheck("informer-sync", () => {}),
-      ...hooks,
-      namedCheck("shutdown", () => {
-        if (shutdown.aborted) throw new Error("process is shutting down");
-      }),
-    ],
   };
 }
 

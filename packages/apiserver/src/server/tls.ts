@@ -6,7 +6,7 @@
  * wanted names (one made by an older version) is re-issued by the same CA.
  */
 import { execFileSync } from "node:child_process";
-import { X509Certificate, generateKeyPairSync, randomBytes } from "node:crypto";
+import { X509Certificate, createPrivateKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { addressAt, formatIP, parseCIDRSloppy, parseIPSloppy } from "@servicenet/api";
@@ -82,7 +82,18 @@ export function ensureServingCerts(dir: string, hosts: readonly string[] = servi
     const missing = hosts.filter((h) => !have.includes(h));
     if (missing.length > 0) issue(dir, [...have, ...missing], false);
   }
-  return { caCert: readFileSync(p("ca.crt"), "utf8"), cert: readFileSync(p("serving.crt"), "utf8"), key: readFileSync(p("serving.key"), "utf8") };
+  return readPair(dir);
+}
+
+/**
+ * Reads the files; a key and certificate that do not match were read between another process's
+ * two renames, so they are read again.
+ */
+function readPair(dir: string): TLSFiles {
+  for (let attempt = 0; ; attempt++) {
+    const files = { caCert: readFileSync(join(dir, "ca.crt"), "utf8"), cert: readFileSync(join(dir, "serving.crt"), "utf8"), key: readFileSync(join(dir, "serving.key"), "utf8") };
+    if (attempt >= 10 || new X509Certificate(files.cert).checkPrivateKey(createPrivateKey(files.key))) return files;
+  }
 }
 
 /**
