@@ -92,7 +92,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   if (o.workers === 1 || isWorker()) return serve(o, started);
-  prepareDataDir(o.dataDir, { tls: true });
+  prepareDataDir(o.dataDir, { tls: true, host: o.bindAddress, serviceClusterIPRange: o.serviceClusterIPRanges.join(",") });
   const code = await runWorkers({ count: o.workers, onReady: (r) => announce(o, r, started), log: (line) => process.stderr.write(`${line}\n`) });
   process.stdout.write("servicenet: stopped\n");
   return code;

@@ -13,7 +13,9 @@ import { MetricsRegistry } from "../util/metrics/registry.ts";
 import { startServiceIPControllers, type ServiceIPControllers } from "./controller/service-ip-controllers.ts";
 import { parseTokenFile, type UserInfo } from "../server/auth.ts";
 import { startServer, type RunningServer } from "../server/server.ts";
-import { ensureServingCerts } from "../server/tls.ts";
+import { ensureServingCerts, servingCertHosts } from "../server/tls.ts";
+import { postStartHookHealthz } from "../server/healthz.ts";
+import type { ServingOptions } from "../server/serving.ts";
 import { createStore, type Store, type StoreConfig } from "../storage/index.ts";
 import { kubeconfigText } from "./kubeconfig.ts";
 
@@ -43,6 +45,8 @@ export interface StartApiServerOptions {
   /** Period of the kubernetes.default reconciliation (recreated when deleted); upstream's 10 s. */
   kubernetesServiceIntervalMs?: number;
   log?: (line: string) => void;
+  /** Header and TLS handshake deadlines; default upstream's (32 s). */
+  serving?: ServingOptions;
 }
 
 /** The Service ranges `servicenet up` uses unless told otherwise (dual-stack, IPv4 primary). */
@@ -105,10 +109,15 @@ async function bootstrap(server: RunningServer): Promise<void> {
  * start: done once by the primary before several workers start on the same directory, so that they
  * all load the same CA and token instead of racing to generate their own.
  */
-export function prepareDataDir(dataDir: string, opts: { tls: boolean }): void {
+export function prepareDataDir(dataDir: string, opts: { tls: boolean; host?: string; serviceClusterIPRange?: string }): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  if (opts.tls) ensureServingCerts(join(dataDir, "pki"));
+  if (opts.tls) ensureServingCerts(join(dataDir, "pki"), certHosts(opts));
   loadOrCreateToken(dataDir, undefined);
+}
+
+/** The serving certificate's names for a bind address and Service ranges. */
+function certHosts(o: { host?: string; serviceClusterIPRange?: string }): string[] {
+  return servingCertHosts({ ...(o.host ? { bindAddress: o.host } : {}), serviceClusterIPRange: o.serviceClusterIPRange ?? defaultServiceClusterIPRange });
 }
 
 /** Starts an apiserver; resolves when it listens and the bootstrap namespaces exist. */
@@ -118,7 +127,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
   const store = o.storage && isStore(o.storage) ? o.storage : await createStore(o.storage ?? { backend: "memory" });
   const useTLS = o.tls ?? o.dataDir !== undefined;
   if (useTLS && !o.dataDir) throw new Error("startApiServer: tls needs a dataDir for its certificates");
-  const certs = useTLS ? ensureServingCerts(o.pkiDir ?? join(o.dataDir!, "pki")) : undefined;
+  const certs = useTLS ? ensureServingCerts(o.pkiDir ?? join(o.dataDir!, "pki"), certHosts(o)) : undefined;
   const tokens = o.auth === false ? undefined : loadOrCreateToken(o.dataDir, o.token);
   const metrics = new MetricsRegistry();
   const logLine = (level: string, msg: string, fields?: Record<string, unknown>) => o.log?.(JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields }));
@@ -136,7 +145,13 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     if (owned) await store.close();
     throw e;
   }
-  let ready = false;
+  // upstream's post-start hooks of the same work: /healthz, /livez and /readyz fail until each finished.
+  const done = { namespaces: false, repair: false, kubernetesService: false };
+  const postStartHooks = [
+    postStartHookHealthz("start-system-namespaces-controller", () => done.namespaces),
+    postStartHookHealthz("start-service-ip-repair-controllers", () => done.repair),
+    postStartHookHealthz("bootstrap-controller", () => done.kubernetesService),
+  ];
   let server: RunningServer;
   try {
     server = await startServer({
@@ -147,8 +162,9 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(certs ? { tls: { key: certs.key, cert: certs.cert } } : {}),
       ...(o.host ? { host: o.host } : {}),
       port: o.port ?? 0,
-      ready: () => ready,
+      postStartHooks,
       ...(o.log ? { log: o.log } : {}),
+      ...(o.serving ? { serving: o.serving } : {}),
     });
   } catch (e) {
     sa.stop();
@@ -158,6 +174,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
   let hooks: ServiceIPControllers;
   try {
     await bootstrap(server);
+    done.namespaces = true;
     hooks = await startServiceIPControllers({
       store,
       allocators: sa,
@@ -165,9 +182,11 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(o.repairIntervalMs !== undefined ? { repairIntervalMs: o.repairIntervalMs } : {}),
       log: (msg) => logLine("info", msg),
     });
+    done.repair = true;
     // As upstream's bootstrap controller: a failed sync is logged and retried, never fatal (after a
     // change of the primary family the old kubernetes.default cannot be updated).
     await reconcileKubernetesServiceIn(server.registry.stores, { port: server.port }).catch((e: unknown) => logLine("error", "unable to sync kubernetes service", { err: String(e) }));
+    done.kubernetesService = true;
   } catch (e) {
     await server.close();
     sa.stop();
@@ -185,7 +204,6 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       .finally(() => (reconciling = false));
   }, o.kubernetesServiceIntervalMs ?? 10_000);
   kubeTimer.unref();
-  ready = true;
   return {
     url: server.url,
     port: server.port,

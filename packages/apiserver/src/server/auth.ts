@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { timingSafeEqual } from "node:crypto";
+import { StatusError } from "@servicenet/api";
 
 export interface UserInfo {
   name: string;
@@ -32,14 +33,31 @@ export function loadTokenFile(path: string): Map<string, UserInfo> {
   return parseTokenFile(readFileSync(path, "utf8"));
 }
 
-/** The user of an `Authorization: Bearer <token>` header, or undefined. */
-export function authenticate(tokens: ReadonlyMap<string, UserInfo>, header: string | undefined): UserInfo | undefined {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
-  if (!m) return undefined;
-  const given = Buffer.from(m[1]!);
-  for (const [token, user] of tokens) {
-    const t = Buffer.from(token);
-    if (t.length === given.length && timingSafeEqual(t, given)) return user;
+/**
+ * The user of a request's `Authorization` header, as upstream's bearer-token authenticator
+ * (`staging/src/k8s.io/apiserver/pkg/authentication/request/bearertoken/bearertoken.go`) in front
+ * of the anonymous one (`union.NewFailOnError` in `pkg/kubeapiserver/authenticator/config.go`):
+ * no header, another scheme or an empty token is anonymous (undefined); a bearer token that no
+ * user has is an error, never anonymous, so it is a 401 even on the public paths.
+ */
+export function authenticateRequest(tokens: ReadonlyMap<string, UserInfo>, header: string | undefined): UserInfo | undefined {
+  const auth = (header ?? "").trim();
+  if (auth === "") return undefined;
+  const parts = auth.split(" ");
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== "bearer") return undefined;
+  // "Bearer a b" authenticates "a", as upstream's split on single spaces does.
+  const token = parts[1]!;
+  if (token === "") return undefined;
+  const user = lookupToken(tokens, token);
+  if (user === undefined) throw StatusError.unauthorized();
+  return user;
+}
+
+function lookupToken(tokens: ReadonlyMap<string, UserInfo>, token: string): UserInfo | undefined {
+  const given = Buffer.from(token);
+  for (const [t, user] of tokens) {
+    const b = Buffer.from(t);
+    if (b.length === given.length && timingSafeEqual(b, given)) return user;
   }
   return undefined;
 }

@@ -9,10 +9,12 @@ import { setMaxListeners } from "node:events";
 import type { AddressInfo } from "node:net";
 import { StatusError } from "@servicenet/api";
 import type { Store } from "../storage/index.ts";
-import { authenticate, publicPaths, type UserInfo } from "./auth.ts";
+import { authenticateRequest, publicPaths, type UserInfo } from "./auth.ts";
 import { aggregatedContentType, aggregatedDiscovery, apiGroupDoc, apiGroupList, apiResourceList, legacyAPIVersions, wantsAggregated } from "./discovery.ts";
 import { parseBody } from "./codec.ts";
 import { readBody, send, sendError } from "./http.ts";
+import { apiserverHealthChecks, isHealthPath, serveHealth, type HealthChecker } from "./healthz.ts";
+import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
 import type { MetricsRegistry } from "../util/metrics/registry.ts";
 import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts";
@@ -38,14 +40,16 @@ export interface APIServerConfig {
   port?: number;
   resources?: readonly ResourceDef[];
   version?: VersionInfo;
-  /** /readyz answers 200 only when this returns true. */
-  ready?: () => boolean;
+  /** Post-start hooks' checks (`poststarthook/<name>`), in /healthz, /livez and /readyz until they finish. */
+  postStartHooks?: readonly HealthChecker[];
   /** One JSON line per request; silent when omitted. */
   log?: (line: string) => void;
   /** Component metrics (allocators, repair loops) served on /metrics after the request metrics. */
   metricsRegistry?: MetricsRegistry;
   /** Non-watch requests still unanswered after this get 504 (upstream --request-timeout, 60 s). */
   requestTimeoutMs?: number;
+  /** Header and TLS handshake deadlines (upstream's 32 s ReadHeaderTimeout by default). */
+  serving?: ServingOptions;
 }
 
 export interface RunningServer {
@@ -76,14 +80,19 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: no listener limit.
   setMaxListeners(0, shutdown.signal);
+  const health = apiserverHealthChecks(cfg.store, cfg.postStartHooks ?? [], shutdown.signal);
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<Routed> => {
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const labels: RequestLabels = { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" };
-    if (path === "/healthz" || path === "/livez") return { code: text(res, 200, "ok"), labels };
-    if (path === "/readyz") return { code: (cfg.ready?.() ?? true) ? text(res, 200, "ok") : text(res, 503, "[-]ready failed: not ready yet\nreadyz check failed"), labels };
-    const user = cfg.tokens ? authenticate(cfg.tokens, req.headers.authorization) : undefined;
+    // Authentication comes first, for every path: a wrong token is a 401 even where anonymous may read.
+    const user = cfg.tokens ? authenticateRequest(cfg.tokens, req.headers.authorization) : undefined;
     if (cfg.tokens && !publicPaths.has(path) && user === undefined) throw StatusError.unauthorized();
+    if (isHealthPath(path)) {
+      const h = await serveHealth(health, path, url.searchParams);
+      if (h === undefined) throw notFound();
+      return { code: text(res, h.code, h.body), labels };
+    }
     if (path === "/version") return { code: json(res, version), labels };
     if (path === "/metrics") return { code: text(res, 200, metrics.render() + (cfg.metricsRegistry?.render() ?? ""), "text/plain; version=0.0.4; charset=utf-8"), labels };
     if (path.startsWith("/openapi/")) {
@@ -148,6 +157,10 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       : setTimeout(() => {
           if (res.headersSent) return;
           timedOut = true;
+          // A body still arriving (or stalled) cannot be told apart from the next request on
+          // this connection, so the answer closes it, as net/http does after a handler returns
+          // with the body unread (`chunkWriter.writeHeader`: closeAfterReply).
+          if (!req.complete) closeAfterReply(res);
           const code = sendError(res, StatusError.timeout("Timeout: request did not complete within requested timeout - context deadline exceeded"));
           finish(code, { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" });
         }, cfg.requestTimeoutMs ?? 60_000);
@@ -167,9 +180,11 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     );
   };
 
-  const server = cfg.tls ? createHTTPSServer({ key: cfg.tls.key, cert: cfg.tls.cert }, handler) : createHTTPServer(handler);
-  // Slowloris protection without cutting long watches: only the header phase is bounded.
-  server.headersTimeout = 60_000;
+  const serving = cfg.serving ?? {};
+  const server = cfg.tls ? createHTTPSServer({ key: cfg.tls.key, cert: cfg.tls.cert, ...httpServerOptions(serving) }, handler) : createHTTPServer(httpServerOptions(serving), handler);
+  // Slowloris protection without cutting long watches: only the header phase (and the TLS
+  // handshake) is bounded.
+  configureServing(server, cfg.tls !== undefined, serving);
   server.requestTimeout = 0;
   // kube-apiserver's IdleTimeout (90 s, client-go's idle-connection timeout). Node's 5 s default
   // resets requests that pooled clients write onto a connection the server is just closing.
@@ -200,6 +215,14 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * `Connection: close` on the answer: node then shuts the connection once the answer is written
+ * (`socket.destroySoon`), whatever the peer does.
+ */
+function closeAfterReply(res: ServerResponse): void {
+  res.setHeader("Connection", "close");
 }
 
 function fail(e: StatusError): never {

@@ -1,7 +1,9 @@
 /**
  * Unauthenticated and wrong-credential requests against every endpoint and verb: each must be a
  * 401 Status before anything is read, decoded or written — except the paths servicenet serves to
- * anyone (/healthz, /livez, /readyz, /version, as upstream's system:public-info-viewer).
+ * anyone (/healthz, /livez, /readyz, /version, as upstream's system:public-info-viewer), which
+ * answer 200 without credentials and 401 to a wrong bearer token (upstream never lets a bad token
+ * fall back to anonymous).
  */
 import { statusProblem, parseStatus } from "./check.ts";
 import type { ChildApiServer } from "./child-apiserver.ts";
@@ -9,7 +11,7 @@ import { gvPath, type Discovered } from "./discovery-walk.ts";
 import { rawClient } from "./raw-client.ts";
 import { fuzzNamespace, seedFor } from "./seeds.ts";
 
-/** Paths answered without a valid token (servicenet: also with a wrong one, see README). */
+/** Paths answered without credentials. */
 export const publicPaths: readonly string[] = ["/healthz", "/livez", "/readyz", "/version"];
 
 export interface AuthReport {
@@ -19,9 +21,21 @@ export interface AuthReport {
   violations: string[];
 }
 
-/** `Authorization` header values that must not authenticate (null: no header at all). */
+/**
+ * `Authorization` header values that must not authenticate (null: no header at all). Not here:
+ * `Bearer <token> extra`, which upstream's authenticator takes as `<token>` (it splits on spaces).
+ */
 export function badCredentials(token: string): (string | null)[] {
-  return [null, "Bearer wrong-token", "Bearer ", "Bearer", `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, `Basic ${Buffer.from(`admin:${token}`).toString("base64")}`, `Bearer ${token} extra`, token, `Bearer\t${"x".repeat(8000)}`];
+  return [null, "Bearer wrong-token", "Bearer ", "Bearer", `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, `Basic ${Buffer.from(`admin:${token}`).toString("base64")}`, `Bearer  ${token}`, token, `Bearer\t${"x".repeat(8000)}`];
+}
+
+/**
+ * Whether a header is no credential (anonymous) rather than a wrong one, as upstream's
+ * `bearertoken.go` tells them apart: no header, another scheme, or an empty token.
+ */
+export function isAnonymous(auth: string | null): boolean {
+  const parts = (auth ?? "").trim().split(" ");
+  return parts.length < 2 || parts[0]!.toLowerCase() !== "bearer" || parts[1] === "";
 }
 
 /** Every path the auth sweep visits: collections, items, subresources and non-resource paths. */
@@ -61,7 +75,8 @@ export async function runAuthChecks(server: ChildApiServer, d: Discovered, o: { 
           const bare = path.split("?")[0]!;
           if (publicPaths.includes(bare)) {
             report.publicAnswers.set(`${method} ${bare} cred#${i}`, r.status);
-            if (r.status !== 200) report.violations.push(`${method} ${path} cred#${i}: public path answered ${r.status}`);
+            const want = isAnonymous(auth) ? 200 : 401;
+            if (r.status !== want) report.violations.push(`${method} ${path} cred#${i}: public path answered ${r.status} instead of ${want}`);
             return;
           }
           if (r.status !== 401) report.violations.push(`${method} ${path} cred#${i}: ${r.status} instead of 401: ${r.body.toString().slice(0, 160)}`);
