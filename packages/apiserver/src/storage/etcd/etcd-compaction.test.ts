@@ -14,6 +14,19 @@ vi.setConfig({ testTimeout: 30_000 });
 
 const endpoints = etcdEndpointsFromEnv();
 const etcdctl = ["/usr/bin/etcdctl", "/usr/local/bin/etcdctl"].find((p) => existsSync(p));
+
+/**
+ * `etcdctl compact <revision>`; where etcdctl is not installed (Debian's etcd-server does not bring
+ * it), the same Compact RPC through etcd's JSON gateway.
+ */
+async function externalCompact(revision: number): Promise<void> {
+  if (etcdctl) {
+    execFileSync(etcdctl, ["--endpoints", endpoints!.join(","), "compact", String(revision)], { env: { ...process.env, ETCDCTL_API: "3" }, stdio: "pipe" });
+    return;
+  }
+  const r = await fetch(`${endpoints![0]!.replace(/\/$/, "")}/v3/kv/compaction`, { method: "POST", body: JSON.stringify({ revision: String(revision) }) });
+  if (!r.ok) throw new Error(`etcd compaction: ${r.status} ${await r.text()}`);
+}
 if (!endpoints) console.warn("storage: SERVICENET_ETCD_ENDPOINTS is unset, skipping the etcd compaction tests");
 
 const dir = "/registry/configmaps/compaction/";
@@ -97,12 +110,12 @@ describe.skipIf(!endpoints)("etcd compaction under open watches", () => {
     }
   });
 
-  it.skipIf(!etcdctl)("reports etcd's compact revision after an `etcdctl compact` nobody told the store about", async () => {
+  it("reports etcd's compact revision after an `etcdctl compact` nobody told the store about", async () => {
     const { store } = t;
     const [open] = await openWatches(1);
     const [first] = await write(4, "c");
     const target = await store.currentRevision();
-    execFileSync(etcdctl!, ["--endpoints", endpoints!.join(","), "compact", String(target)], { env: { ...process.env, ETCDCTL_API: "3" }, stdio: "pipe" });
+    await externalCompact(target);
     const from = first!.metadata.resourceVersion!;
     const messages: string[] = [];
     for (let i = 0; i < 3; i++) messages.push(expired(await collect(store.watch(dir, { resourceVersion: from, recursive: true }), 2)));
