@@ -34,6 +34,8 @@ function isCompacted(e: unknown): boolean {
 class EtcdEngine implements KVEngine {
   readonly backend = "etcd" as const;
   private readonly client: Etcd3;
+  /** Cancel functions of the open watches, ended on close (they would re-open streams otherwise). */
+  private readonly watches = new Set<() => void>();
 
   constructor(client: Etcd3) {
     this.client = client;
@@ -81,7 +83,18 @@ class EtcdEngine implements KVEngine {
   }
 
   watch(start: string, end: string, fromRevision: number, handlers: KVWatchHandlers): () => void {
-    return openEtcdWatch(this.client.watchClient, { key: b(start), rangeEnd: endBuf(end) }, fromRevision, handlers);
+    const stop = openEtcdWatch(this.client.watchClient, { key: b(start), rangeEnd: endBuf(end) }, fromRevision, {
+      ...handlers,
+      onError: (err, compacted) => {
+        this.watches.delete(stop);
+        handlers.onError(err, compacted);
+      },
+    });
+    this.watches.add(stop);
+    return () => {
+      this.watches.delete(stop);
+      stop();
+    };
   }
 
   async currentRevision(): Promise<number> {
@@ -107,6 +120,8 @@ class EtcdEngine implements KVEngine {
   }
 
   async close(): Promise<void> {
+    for (const stop of this.watches) stop();
+    this.watches.clear();
     this.client.close();
   }
 }

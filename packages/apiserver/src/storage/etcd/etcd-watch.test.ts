@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { IWatchRequest, IWatchResponse, WatchClient } from "etcd3";
+import { ClientClosedError, type IWatchRequest, type IWatchResponse, type WatchClient } from "etcd3";
 import { describe, expect, it } from "vitest";
 import { CompactedError, type KVEvent } from "../kv.ts";
 import { openEtcdWatch } from "./etcd-watch.ts";
@@ -100,6 +100,14 @@ describe("openEtcdWatch", () => {
     await tick();
     expect(() => streams[0]!.emit("data", put("/a/x", 2))).not.toThrow();
     expect(errors.map(String)).toEqual(["Error: boom"]);
+  });
+
+  it("ends with an error instead of retrying once the client is closed", async () => {
+    const r = recorder();
+    const client = { watch: async () => Promise.reject(new ClientClosedError("WatchClient")) } as unknown as WatchClient;
+    openEtcdWatch(client, range, 1, r.handlers);
+    await tick();
+    expect(r.errors.map((e) => e.err instanceof ClientClosedError)).toEqual([true]);
   });
 
   it("cancels without reporting anything and never re-opens", async () => {

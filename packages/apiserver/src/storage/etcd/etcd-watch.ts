@@ -11,7 +11,7 @@
  * Nothing here throws into the gRPC stream: handler errors, stream errors and cancellations all
  * end in exactly one `onError` (or are retried), never in an uncaught exception.
  */
-import type { IDuplexStream, IKeyValue, IWatchRequest, IWatchResponse, WatchClient } from "etcd3";
+import { ClientClosedError, type IDuplexStream, type IKeyValue, type IWatchRequest, type IWatchResponse, type WatchClient } from "etcd3";
 import { CompactedError, type KVEvent, type KVWatchHandlers, type RawKV } from "../kv.ts";
 
 /** Delays before re-opening a broken stream (etcd unreachable, restarted, leader change). */
@@ -123,9 +123,11 @@ export function openEtcdWatch(client: WatchClient, range: EtcdWatchRange, fromRe
         s.on("end", () => broken(s));
         s.write({ create_request: { key: range.key, range_end: range.rangeEnd, start_revision: next, prev_kv: true, progress_notify: true } });
       },
-      () => {
+      (err: unknown) => {
         if (stopped) return;
-        timer = setTimeout(open, retryDelaysMs[Math.min(attempt++, retryDelaysMs.length - 1)]);
+        // A closed client never comes back; anything else (etcd unreachable) is retried.
+        if (err instanceof ClientClosedError) fail(err, false);
+        else timer = setTimeout(open, retryDelaysMs[Math.min(attempt++, retryDelaysMs.length - 1)]);
       },
     );
   };
