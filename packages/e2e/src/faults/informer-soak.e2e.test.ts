@@ -13,10 +13,11 @@
  */
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { KubeConfig, Watch, makeInformer, type KubernetesObject, type V1Pod, type V1Service } from "@kubernetes/client-node";
+import { KubeConfig, type KubernetesObject, type V1Pod, type V1Service } from "@kubernetes/client-node";
 import { afterAll, describe, expect, it } from "vitest";
-import { clientsFor, pool, slicesOf, summarize, type Clients } from "../controllers/objects.ts";
+import { clientsFor, pool, slicesOf, summarize } from "../controllers/objects.ts";
 import { eventually } from "../up/cluster.ts";
+import { retry, startInformer, startResumer, versions } from "./soak-watchers.ts";
 import { compactEtcd, etcdBinary, freePort, freePortPair, startApiserverProc, startControllerManagerProc, startEtcdProc, tempDir, type Proc } from "./processes.ts";
 
 const etcd = etcdBinary();
@@ -32,124 +33,6 @@ const svcName = (j: number): string => `soak-s${j}`;
 const podName = (i: number): string => `soak-p${i}`;
 const podIP = (i: number): string => `10.244.7.${i + 1}`;
 const rvOf = (o: KubernetesObject): number => Number(o.metadata?.resourceVersion);
-
-/** name -> resourceVersion of a list of objects. */
-const versions = (items: readonly KubernetesObject[]): Record<string, string> =>
-  Object.fromEntries(items.map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]).sort(([a], [b]) => a!.localeCompare(b!)));
-
-/** A client-node informer kept running across errors; counts its callbacks. */
-function startInformer<T extends KubernetesObject>(kc: KubeConfig, p: string, list: () => Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>) {
-  const informer = makeInformer<T>(kc, p, list as never);
-  const counts = { add: 0, update: 0, delete: 0, connect: 0, error: 0 };
-  let stopped = false;
-  informer.on("add", () => void counts.add++);
-  informer.on("update", () => void counts.update++);
-  informer.on("delete", () => void counts.delete++);
-  informer.on("connect", () => void counts.connect++);
-  informer.on("error", () => {
-    counts.error++;
-    if (!stopped) setTimeout(() => void informer.start().catch(() => {}), 200);
-  });
-  return {
-    informer,
-    counts,
-    start: () => informer.start(),
-    stop: async () => {
-      stopped = true;
-      await informer.stop();
-    },
-  };
-}
-
-/** A reflector-like pod watcher: resumes from its last resourceVersion, relists only after a 410. */
-function startResumer(kc: KubeConfig, c: Clients) {
-  const state = new Map<string, string>();
-  const seen = new Set<string>();
-  const relists: { before: number; at: number }[] = [];
-  const expired: string[] = [];
-  let events = 0;
-  let watches = 0;
-  let stopped = false;
-  let abort: AbortController | undefined;
-  const relist = async (): Promise<number> => {
-    while (!stopped) {
-      try {
-        const l = await c.core.listNamespacedPod({ namespace: ns });
-        state.clear();
-        for (const p of l.items) state.set(p.metadata!.name!, p.metadata!.resourceVersion!);
-        return Number(l.metadata!.resourceVersion);
-      } catch {
-        await sleep(200);
-      }
-    }
-    return 0;
-  };
-  let ready: () => void = () => {};
-  const listed = new Promise<void>((r) => (ready = r));
-  const loop = (async () => {
-    let rv = await relist();
-    // Writes before this first list reach the watcher through it, not as events.
-    relists.push({ before: 0, at: rv });
-    ready();
-    while (!stopped) {
-      let gone = false;
-      watches++;
-      await new Promise<void>((resolve) => {
-        const onEvent = (type: string, obj: V1Pod & { code?: number; message?: string }): void => {
-          if (type === "ERROR") {
-            if (obj.code === 410) {
-              gone = true;
-              expired.push(obj.message ?? "");
-            }
-            return;
-          }
-          events++;
-          const name = obj.metadata!.name!;
-          rv = rvOf(obj);
-          if (type === "DELETED") state.delete(name);
-          else {
-            state.set(name, obj.metadata!.resourceVersion!);
-            seen.add(`${name}@${rv}`);
-          }
-        };
-        new Watch(kc)
-          .watch(podsPath, { resourceVersion: String(rv) }, onEvent, () => resolve())
-          .then((a) => (abort = a), () => resolve());
-      });
-      if (gone) {
-        const before = rv;
-        rv = await relist();
-        relists.push({ before, at: rv });
-      } else if (!stopped) await sleep(100);
-    }
-  })();
-  return {
-    state,
-    seen,
-    relists,
-    expired,
-    /** Resolves once the first list is in. */
-    listed,
-    counts: () => ({ events, watches, relists: relists.length - 1 }),
-    stop: async () => {
-      stopped = true;
-      abort?.abort();
-      await loop;
-    },
-  };
-}
-
-/** Read-modify-write with retry on conflicts and on the apiserver being away (restarts). */
-async function retry<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (e) {
-      if (attempt > 200) throw e;
-      await sleep(50);
-    }
-  }
-}
 
 describe.skipIf(!etcd)("informers across apiserver restarts and etcd compaction", () => {
   let dir = "";
@@ -190,7 +73,7 @@ describe.skipIf(!etcd)("informers across apiserver restarts and etcd compaction"
     await podInformer.start();
     await svcInformer.start();
     stops.push(podInformer.stop, svcInformer.stop);
-    const resumer = startResumer(kc, c);
+    const resumer = startResumer(kc, c, ns);
     stops.push(resumer.stop);
     await resumer.listed;
 
