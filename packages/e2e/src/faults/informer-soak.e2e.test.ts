@@ -39,7 +39,8 @@ describe.skipIf(!etcd)("informers across apiserver restarts and etcd compaction"
   const procs: Proc[] = [];
   const stops: (() => Promise<void>)[] = [];
   afterAll(async () => {
-    for (const s of stops.reverse()) await s().catch(() => {});
+    // Bounded, so that a watcher stuck on a dead apiserver never keeps the processes alive.
+    for (const s of stops.reverse()) await Promise.race([s().catch(() => {}), sleep(5_000)]);
     for (const p of procs.reverse()) await p.kill("SIGTERM");
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
