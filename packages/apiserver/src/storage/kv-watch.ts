@@ -8,7 +8,7 @@ import { clone, decode } from "./codec.ts";
 import { parseResourceVersion, watchTooOld } from "./errors.ts";
 import type { KubeObject, Predicate, WatchEvent, WatchOptions } from "./interfaces.ts";
 import { asDirectory } from "./keys.ts";
-import { prefixEnd, type KVEngine, type KVEvent, type RawKV } from "./kv.ts";
+import { CompactedError, prefixEnd, type KVEngine, type KVEvent, type RawKV } from "./kv.ts";
 import { listKV } from "./kv-list.ts";
 import { WatchStream } from "./watch-stream.ts";
 
@@ -30,6 +30,9 @@ async function run(engine: KVEngine, physPrefix: string, key: string, opts: Watc
   const predicate = opts.predicate;
   const requested = parseResourceVersion(opts.resourceVersion);
   let from: number;
+  // Whether to re-read revision `from` itself for its siblings (SiblingFilter): only for a
+  // client's resourceVersion, and not at the compacted revision (sqlite keeps no history there).
+  let rereadFrom = false;
   if (requested === 0) {
     // "" and "0": the current state as synthetic ADDED events, then changes after it.
     const initial = opts.recursive
@@ -44,12 +47,14 @@ async function run(engine: KVEngine, physPrefix: string, key: string, opts: Watc
       return;
     }
     from = requested;
+    rereadFrom = requested > compacted;
   }
   if (stream.closed) return;
   let progress = from;
-  const cancel = engine.watch(start, end, from + 1, {
+  const siblings = rereadFrom ? new SiblingFilter(from) : null;
+  const cancel = engine.watch(start, end, siblings ? from : from + 1, {
     onEvents(events) {
-      for (const ev of events) {
+      for (const ev of siblings ? siblings.filter(events) : events) {
         const out = translate(ev, predicate);
         if (out) stream.push(out);
         progress = Math.max(progress, ev.kv.modRevision);
@@ -60,9 +65,12 @@ async function run(engine: KVEngine, physPrefix: string, key: string, opts: Watc
     },
     onError(err, compacted) {
       if (compacted) {
+        // The engine's revision is etcd's own compact_revision, also after a compaction by
+        // someone else; compact_rev_key only knows this apiserver's compactions.
+        const known = err instanceof CompactedError ? err.compactedRevision : 0;
         void engine.compactedRevision().then(
-          (c) => stream.push({ type: "ERROR", object: watchTooOld(requested || from, c).status }),
-          () => stream.push({ type: "ERROR", object: watchTooOld(requested || from, 0).status }),
+          (c) => stream.push({ type: "ERROR", object: watchTooOld(requested || from, Math.max(known, c)).status }),
+          () => stream.push({ type: "ERROR", object: watchTooOld(requested || from, known).status }),
         );
       } else {
         stream.push({ type: "ERROR", object: toStatusError(err).status });
@@ -76,6 +84,45 @@ async function run(engine: KVEngine, physPrefix: string, key: string, opts: Watc
     }, opts.bookmarkIntervalMs ?? defaultBookmarkMs);
     timer.unref?.();
     stream.onEnd(() => clearInterval(timer));
+  }
+}
+
+/**
+ * The events of a watch resumed from revision N (read from N itself): kube-apiserver delivers only
+ * events after N, and there every revision holds one object, so the client has N's. On etcd one
+ * multi-key txn (Store.txn) writes several objects at one revision N; a client that saw one of
+ * them and resumed from N would never see the others. So a revision N with two or more events in
+ * the watched range is delivered again in full (the client may see an object it already has, with
+ * the same resourceVersion); a lone event at N is dropped as the client has it.
+ */
+export class SiblingFilter {
+  private readonly revision: number;
+  private held: KVEvent | null = null;
+  private seen = 0;
+
+  constructor(revision: number) {
+    this.revision = revision;
+  }
+
+  filter(events: readonly KVEvent[]): KVEvent[] {
+    const out: KVEvent[] = [];
+    for (const ev of events) {
+      if (ev.kv.modRevision !== this.revision) {
+        this.held = null;
+        out.push(ev);
+        continue;
+      }
+      // Events come in revision order, so all of N's come before any later one.
+      this.seen++;
+      if (this.seen === 1) {
+        this.held = ev;
+        continue;
+      }
+      if (this.held) out.push(this.held);
+      this.held = null;
+      out.push(ev);
+    }
+    return out;
   }
 }
 

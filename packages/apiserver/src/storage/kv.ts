@@ -54,7 +54,10 @@ export interface KVWatchHandlers {
   onEvents(events: KVEvent[]): void;
   /** The engine now knows every change up to `revision` (drives bookmarks). */
   onProgress?(revision: number): void;
-  /** The watch cannot continue; `compacted` set when history was compacted away. */
+  /**
+   * The watch cannot continue; `compacted` set when history was compacted away, and then `err` is
+   * a CompactedError carrying the compacted revision the engine knows of.
+   */
   onError(err: unknown, compacted?: boolean): void;
 }
 

@@ -3,11 +3,12 @@
  * one to one (etcd is the model of KVEngine): CAS transactions compare `mod_revision`, reads at a
  * revision use `range.revision`, watches resume with `start_revision` and previous KVs. The
  * compacted revision is kept in `compact_rev_key`, as kube-apiserver keeps it, because etcd does
- * not report it (and the npm client drops `compact_revision` from canceled watches).
+ * not report it on reads; watches get it from etcd's `compact_revision` (etcd-watch.ts), which also
+ * covers compactions made by others (`etcdctl compact`, another apiserver).
  */
-import { Etcd3, GRPCOutOfRangeError, Range, type IKeyValue, type IRequestOp } from "etcd3";
-import { TxnBatcher } from "./txn-batcher.ts";
-import { CompactedError, type KVCompare, type KVEngine, type KVEvent, type KVRangeResult, type KVTxnResult, type KVWatchHandlers, type KVWrite, type RawKV } from "../kv.ts";
+import { Etcd3, GRPCOutOfRangeError, type IRequestOp } from "etcd3";
+import { openEtcdWatch, toRaw } from "./etcd-watch.ts";
+import { CompactedError, type KVCompare, type KVEngine, type KVRangeResult, type KVTxnResult, type KVWatchHandlers, type KVWrite, type RawKV } from "../kv.ts";
 
 export interface EtcdEngineConfig {
   endpoints: string[];
@@ -26,10 +27,6 @@ const b = (s: string): Buffer => Buffer.from(s, "utf8");
 /** Our "end of key space" sentinel is etcd's "\0" range end. */
 const endBuf = (end: string): Buffer => (end === "\u{10FFFF}" ? Buffer.from([0]) : b(end));
 
-function toRaw(kv: IKeyValue): RawKV {
-  return { key: kv.key.toString("utf8"), value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision), createRevision: Number(kv.create_revision) };
-}
-
 function isCompacted(e: unknown): boolean {
   return e instanceof GRPCOutOfRangeError || (e instanceof Error && /compacted/.test(e.message));
 }
@@ -37,11 +34,11 @@ function isCompacted(e: unknown): boolean {
 class EtcdEngine implements KVEngine {
   readonly backend = "etcd" as const;
   private readonly client: Etcd3;
-  private readonly batcher: TxnBatcher;
+  /** Cancel functions of the open watches, ended on close (they would re-open streams otherwise). */
+  private readonly watches = new Set<() => void>();
 
   constructor(client: Etcd3) {
     this.client = client;
-    this.batcher = new TxnBatcher((compares, writes) => this.rawTxn(compares, writes));
   }
 
   async get(key: string): Promise<RawKV | null> {
@@ -65,63 +62,38 @@ class EtcdEngine implements KVEngine {
     return Number(res.count);
   }
 
-  txn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<KVTxnResult> {
-    return this.batcher.submit({ compares, writes });
-  }
-
   /**
-   * One etcd Txn comparing every mod_revision. On failure the compared keys are read back in a
-   * second request (a failure branch of N ranges would make every create request twice as big,
-   * for the rare conflict); the read is only a hint for the retry, whose CAS checks again.
+   * One etcd Txn per call, comparing every mod_revision, so that every single-object write gets a
+   * revision of its own as in kube-apiserver (etcd3/store.go issues one Txn per write). Concurrent
+   * calls are all in flight at once on the one gRPC channel; etcd's raft batches their proposals
+   * and fsyncs. (Several writes of one multi-key txn share its revision; see kv-watch.ts.) On
+   * failure the compared keys are read back in a second request (a failure branch of N ranges
+   * would make every create request twice as big, for the rare conflict); the read is only a hint
+   * for the retry, whose CAS checks again.
    */
-  private async rawTxn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<{ succeeded: boolean; revision: number; current: (RawKV | null)[] }> {
+  async txn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<KVTxnResult> {
     const success: IRequestOp[] = writes.map((w) => (w.type === "put" ? { request_put: { key: b(w.key), value: b(w.value) } } : { request_delete_range: { key: b(w.key) } }));
     const res = await this.client.kv.txn({
       compare: compares.map((c) => ({ key: b(c.key), target: "Mod", result: "Equal", mod_revision: c.modRevision })),
       success,
     });
-    const revision = Number(res.header.revision);
-    if (res.succeeded) return { succeeded: true, revision, current: [] };
+    if (res.succeeded) return { succeeded: true, revisions: writes.map(() => Number(res.header.revision)), current: [] };
     const current = await Promise.all(compares.map((c) => this.get(c.key)));
-    return { succeeded: false, revision, current };
+    return { succeeded: false, revisions: [], current };
   }
 
   watch(start: string, end: string, fromRevision: number, handlers: KVWatchHandlers): () => void {
-    let cancelled = false;
-    const pending = this.client
-      .watch()
-      .inRange(new Range(b(start), endBuf(end)))
-      .startRevision(String(fromRevision))
-      .withPreviousKV()
-      .create();
-    pending.then(
-      (watcher) => {
-        if (cancelled) {
-          void watcher.cancel();
-          return;
-        }
-        watcher.on("data", (res) => {
-          const events: KVEvent[] = (res.events ?? []).map((e) => ({
-            type: e.type === "Delete" ? "delete" : "put",
-            kv: e.type === "Delete" ? { ...toRaw(e.kv), value: "" } : toRaw(e.kv),
-            prev: e.prev_kv ? toRaw(e.prev_kv) : null,
-          }));
-          if (events.length > 0) handlers.onEvents(events);
-          // The header revision of an event-less, non-"created" response (a progress notification,
-          // sent to synced watchers only) promises nothing older is pending. Responses replaying
-          // history carry the *current* revision with more history to come, so they do not count.
-          else if (!res.created) handlers.onProgress?.(Number(res.header.revision));
-        });
-        watcher.on("error", (err) => {
-          // etcd cancels a watch from a compacted revision without a reason; assume compaction.
-          handlers.onError(err, isCompacted(err) || /cancel/i.test(String(err)));
-        });
+    const stop = openEtcdWatch(this.client.watchClient, { key: b(start), rangeEnd: endBuf(end) }, fromRevision, {
+      ...handlers,
+      onError: (err, compacted) => {
+        this.watches.delete(stop);
+        handlers.onError(err, compacted);
       },
-      (err: unknown) => handlers.onError(err, isCompacted(err)),
-    );
+    });
+    this.watches.add(stop);
     return () => {
-      cancelled = true;
-      void pending.then((w) => w.cancel()).catch(() => {});
+      this.watches.delete(stop);
+      stop();
     };
   }
 
@@ -148,6 +120,8 @@ class EtcdEngine implements KVEngine {
   }
 
   async close(): Promise<void> {
+    for (const stop of this.watches) stop();
+    this.watches.clear();
     this.client.close();
   }
 }
