@@ -1,7 +1,7 @@
 /** Turning stored objects into responses: type meta per version, lists, Tables, partial metadata. */
 import type { KubeObject, ListResult } from "../storage/index.ts";
 import type { OutputFormat } from "./negotiation.ts";
-import { buildTable, type TableOptions } from "./printers/table.ts";
+import { buildTable, type TableOptions } from "./table.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 
 /** The object as this version serves it, apiVersion and kind first. */

@@ -10,7 +10,7 @@ import type { WatchParams } from "../registry/generic/options.ts";
 import type { KubeObject } from "../storage/index.ts";
 import type { OutputFormat } from "./negotiation.ts";
 import { present, tableOptions } from "./present.ts";
-import { buildTable } from "./printers/table.ts";
+import { buildTable } from "./table.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 
 /** Upstream's default --min-request-timeout (a watch lasts this long when the client sets no timeout). */
