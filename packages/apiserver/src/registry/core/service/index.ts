@@ -22,8 +22,6 @@ export type { AllocLogger, FamilyIPs } from "./storage/alloc-cluster-ips.ts";
 export { initIPFamilyFields } from "./storage/ip-family-fields.ts";
 export type { IPFamilyContext } from "./storage/ip-family-fields.ts";
 export { defaultOnReadIPFamilies, defaultOnReadService, normalizeClusterIPs, patchAllocatedValues } from "./storage/normalize.ts";
-export { ClusterIPNone, IPFamilyPolicies, ServiceTypes } from "./storage/service-view.ts";
-export type { ServicePortView, ServiceSpecView, ServiceView } from "./storage/service-view.ts";
 export { MetaTransaction, callbackTransaction, metaTransaction } from "./storage/transaction.ts";
 export type { Transaction, TransactionCallbacks } from "./storage/transaction.ts";
 export { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";
