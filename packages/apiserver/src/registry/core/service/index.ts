@@ -32,9 +32,7 @@ export { ServiceREST } from "./storage/rest.ts";
 export type { ServiceRESTOptions } from "./storage/rest.ts";
 export { restoreServiceAllocations } from "./storage/startup.ts";
 export type { RestoreReport } from "./storage/startup.ts";
-export { kubernetesServiceIP, kubernetesServiceName, kubernetesServiceNamespace, reconcileKubernetesService } from "./storage/kubernetes-service.ts";
-export type { KubernetesServiceOptions, ReconcileAction } from "./storage/kubernetes-service.ts";
-export { initServiceStorage, newServiceREST, reconcileKubernetesServiceIn, serviceRESTOf, serviceStoragePath } from "./storage/startup-server.ts";
+export { initServiceStorage, newServiceREST, serviceRESTOf, serviceStoragePath } from "./storage/startup-server.ts";
 
 export { ErrRangeNotInitialized, rangeAllocationObject, secondaryServiceIPsKey, serviceIPAllocationsResource, serviceIPsKey, serviceNodePortAllocationsResource, serviceNodePortsKey, snapshotOf } from "./allocator/storage/keys.ts";
 export type { RangeAllocationSnapshot, RangeRegistry } from "./allocator/storage/keys.ts";
