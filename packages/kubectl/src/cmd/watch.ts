@@ -5,13 +5,13 @@
  * header once, DELETED events printed like any other row; -o json|yaml
  * print each object (YAML documents separated by `---`).
  */
-import type { PartialObjectMetadata, Table } from "@servicenet/api";
+import type { PartialObjectMetadata, Status, Table, WatchEvent } from "@servicenet/api";
 import { sortKeys, toKubectlJSON } from "../printers/json.ts";
 import { withoutManagedFields } from "../printers/managed-fields.ts";
 import { TablePrinter } from "../printers/render.ts";
 import { toKubectlYAML } from "../printers/yaml.ts";
-import { tableAccept, type WatchEvent } from "./client.ts";
-import { APIError, CLIError, statusErrorMessage, type Status } from "./errors.ts";
+import { tableAccept } from "./client.ts";
+import { APIError, CLIError, statusErrorMessage } from "./errors.ts";
 import { collectionPath, mergeTables } from "./get-request.ts";
 import type { Context } from "./io.ts";
 import type { Resource } from "./resources.ts";
@@ -79,7 +79,7 @@ export async function runWatch(ctx: Context, r: Resource, ns: string | undefined
     await ctx.client.watch(
       withQuery(collectionPath(ctx, r, ns), params),
       accept,
-      (e: WatchEvent) => {
+      (e: WatchEvent<unknown>) => {
         if (e.type === "BOOKMARK") return;
         if (e.type === "ERROR") {
           const st = e.object as Status;
