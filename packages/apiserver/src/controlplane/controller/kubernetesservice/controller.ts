@@ -96,8 +96,8 @@ export async function reconcileKubernetesService(rest: ServiceREST, opts: Kubern
     if (formatCorrect(existing, want)) return { action: "unchanged", service: existing };
     const next = structuredClone(existing);
     const spec = (next["spec"] ??= {}) as Record<string, unknown>;
-    // Upstream's PrepareForUpdate drops an unchanged externalTrafficPolicy when the type no longer
-    // needs it; strategy-fields' dropTypeDependentFields does not yet, so do it here.
+    // The type no longer needs externalTrafficPolicy: drop it before the versioned defaults run on
+    // `next` (PrepareForUpdate's dropTypeDependentFields would drop an unchanged one as well).
     if (want.type === "ClusterIP" && spec["type"] !== "ClusterIP") delete spec["externalTrafficPolicy"];
     spec["ports"] = want.ports;
     spec["type"] = want.type;

@@ -1,6 +1,6 @@
 /**
  * `initIPFamilyFields` (upstream storage/alloc.go), split into named steps in
- * the exact upstream order (reference dual-stack-services.md §3.2). It
+ * the exact upstream order. It
  * defaults ipFamilyPolicy and ipFamilies for the cluster's configured
  * families and rejects combinations the cluster cannot serve, before any IP
  * is allocated.

@@ -92,7 +92,7 @@ export const setPorts = (...ports: Array<{ name?: string; port: number; protocol
   s.spec.ports = ports.map((p) => ({ protocol: "TCP", ...p }));
 };
 
-/** The four cluster modes of the reference, primary family first. */
+/** The four cluster modes of upstream storage_test.go (single-stack v4/v6, dual-stack either way), primary family first. */
 export const clusterModes = {
   v4: ["IPv4"],
   v6: ["IPv6"],
