@@ -1,5 +1,5 @@
 /** The Service table (pkg/printers/internalversion/printers.go printService). */
-import type { LoadBalancerIngress, Service, ServicePort, Table } from "@servicenet/api";
+import { serviceTypes, type LoadBalancerIngress, type Service, type ServicePort, type Table } from "@servicenet/api";
 import { compareGo, formatLabels } from "../strings.ts";
 import { ageColumn, column, generateTable, nameColumn, type PrintOptions, type RowOptions, type TableHandler } from "../tablegenerator.ts";
 import { translateTimestampSince } from "./time.ts";
@@ -23,15 +23,15 @@ export function getServiceExternalIP(svc: Service, wide: boolean): string {
   const spec = svc.spec ?? {};
   const externalIPs = spec.externalIPs ?? [];
   switch (spec.type) {
-    case "ClusterIP":
-    case "NodePort":
+    case serviceTypes.ClusterIP:
+    case serviceTypes.NodePort:
       return externalIPs.length > 0 ? externalIPs.join(",") : "<none>";
-    case "LoadBalancer": {
+    case serviceTypes.LoadBalancer: {
       const lb = loadBalancerStatusStringer(svc.status?.loadBalancer?.ingress ?? [], wide);
       if (externalIPs.length > 0) return [...(lb.length > 0 ? lb.split(",") : []), ...externalIPs].join(",");
       return lb.length > 0 ? lb : "<pending>";
     }
-    case "ExternalName":
+    case serviceTypes.ExternalName:
       return spec.externalName ?? "";
     default:
       return "<unknown>";
