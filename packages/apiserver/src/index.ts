@@ -1,5 +1,4 @@
 /** @servicenet/apiserver: storage, REST, allocation, repair and bootstrap. */
-export const componentName = "apiserver" as const;
 export * from "./storage/index.ts";
 export { startApiServer, bootstrapNamespaces, type ApiServer, type StartApiServerOptions } from "./controlplane/apiserver.ts";
 export { startServer, type APIServerConfig, type RunningServer } from "./server/server.ts";

@@ -1,6 +1,4 @@
 /** @servicenet/controller-manager: an API client of the servicenet apiserver; it talks to it over HTTP only. */
-export const componentName = "controller-manager" as const;
-
 export * from "./framework/index.ts";
 export { computeEndpoints, desiredSubsets, podToEndpointAddress, truncateSubsets, endpointsOverCapacity, endpointsMaxCapacity } from "./endpoint/endpoints.ts";
 export type { EndpointsPlan, EndpointsInput } from "./endpoint/endpoints.ts";
@@ -27,4 +25,3 @@ export type { RunOptions } from "./app/run.ts";
 export { loadKubeConfig, KubeconfigError } from "./app/kubeconfig.ts";
 export { parseOptions, knownControllers, UsageError } from "./app/options.ts";
 export type { Options, ControllerName } from "./app/options.ts";
-export { makeService, makePod, dualStackPods } from "./testing/fixtures.ts";

@@ -1,5 +1,4 @@
 /** @servicenet/kube-proxy: per-family iptables and nftables proxiers under a meta proxier; an API client over HTTP only. */
-export const componentName = "kube-proxy" as const;
 export * from "./tracker/index.ts";
 export * from "./proxy/index.ts";
 export * from "./iptables/index.ts";

@@ -1,7 +1,7 @@
 /** Turning stored objects into responses: type meta per version, lists, Tables, partial metadata. */
 import type { KubeObject, ListResult } from "../storage/index.ts";
 import type { OutputFormat } from "./negotiation.ts";
-import { buildTable, type TableOptions } from "./printers/table.ts";
+import { buildTable, type TableOptions } from "./table.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 
 /** The object as this version serves it, apiVersion and kind first. */
@@ -30,16 +30,16 @@ export function tableOptions(query: URLSearchParams): TableOptions {
 
 /** A single object in the negotiated representation. */
 export function renderObject(def: ResourceDef, obj: KubeObject, format: OutputFormat, query: URLSearchParams): unknown {
+  if (format === "table") return buildTable(def.printer, [obj], { resourceVersion: obj.metadata.resourceVersion ?? "" }, { ...tableOptions(query), present: (x) => present(def, x) });
   const o = present(def, obj);
-  if (format === "table") return buildTable(def.printer, [o], { resourceVersion: obj.metadata.resourceVersion ?? "" }, tableOptions(query));
   if (format === "partial") return partial(o);
   return o;
 }
 
 /** A list in the negotiated representation. */
 export function renderList(def: ResourceDef, r: ListResult, format: OutputFormat, query: URLSearchParams): unknown {
+  if (format === "table") return buildTable(def.printer, r.items, listMeta(r), { ...tableOptions(query), present: (x) => present(def, x) });
   const items = r.items.map((o) => present(def, o));
-  if (format === "table") return buildTable(def.printer, items, listMeta(r), tableOptions(query));
   if (format === "partial") return { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: listMeta(r), items: items.map(partial) };
   return { apiVersion: apiVersionOf(def), kind: `${def.kind}List`, metadata: listMeta(r), items };
 }

@@ -14,6 +14,19 @@ import {
   ServiceCIDRSchema,
   ServiceSchema,
 } from "@servicenet/api";
+import {
+  endpointSliceHandler,
+  endpointsHandler,
+  eventHandler,
+  ipAddressHandler,
+  leaseHandler,
+  namespaceHandler,
+  nodeHandler,
+  podHandler,
+  serviceCIDRHandler,
+  serviceHandler,
+  type TableHandler,
+} from "@servicenet/printers";
 import { IPAddressSchema as IPAddressV1beta1Schema, ServiceCIDRSchema as ServiceCIDRV1beta1Schema } from "@servicenet/api/networking/v1beta1";
 import { leaseStrategy } from "../registry/coordination/lease/strategy.ts";
 import { endpointsStrategy } from "../registry/core/endpoints/strategy.ts";
@@ -28,9 +41,6 @@ import { ipAddressStrategy } from "../registry/networking/ipaddress/strategy.ts"
 import { serviceCIDRStrategy } from "../registry/networking/servicecidr/strategy.ts";
 import type { KubeObject } from "../storage/index.ts";
 import { toEventsV1 } from "./events-v1.ts";
-import type { TablePrinter } from "./printers/columns.ts";
-import { endpointsPrinter, namespacePrinter, nodePrinter, podPrinter, servicePrinter } from "./printers/core.ts";
-import { endpointSlicePrinter, eventPrinter, ipAddressPrinter, leasePrinter, serviceCIDRPrinter } from "./printers/other.ts";
 
 export const readWriteVerbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"] as const;
 export const readOnlyVerbs = ["get", "list", "watch"] as const;
@@ -53,7 +63,8 @@ export interface ResourceDef {
   strategy: RESTStrategy;
   /** zod schema request bodies are decoded with; undefined = accepted as sent (no unknown-field checks). */
   schema: unknown;
-  printer: TablePrinter;
+  /** The Table handler (pkg/printers/internalversion) for `as=Table`. */
+  printer: TableHandler<KubeObject>;
   /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
   toVersion?: (obj: KubeObject) => KubeObject;
 }
@@ -67,23 +78,23 @@ function def(d: Def): ResourceDef {
 function networking(version: string, cidr: unknown, ip: unknown): ResourceDef[] {
   const group = "networking.k8s.io";
   return [
-    def({ group, version, resource: "servicecidrs", kind: "ServiceCIDR", singular: "servicecidr", namespaced: false, subresources: ["status"], storagePath: "servicecidrs", strategy: serviceCIDRStrategy, schema: cidr, printer: serviceCIDRPrinter }),
-    def({ group, version, resource: "ipaddresses", kind: "IPAddress", singular: "ipaddress", namespaced: false, shortNames: ["ip"], storagePath: "ipaddresses", strategy: ipAddressStrategy, schema: ip, printer: ipAddressPrinter }),
+    def({ group, version, resource: "servicecidrs", kind: "ServiceCIDR", singular: "servicecidr", namespaced: false, subresources: ["status"], storagePath: "servicecidrs", strategy: serviceCIDRStrategy, schema: cidr, printer: serviceCIDRHandler }),
+    def({ group, version, resource: "ipaddresses", kind: "IPAddress", singular: "ipaddress", namespaced: false, shortNames: ["ip"], storagePath: "ipaddresses", strategy: ipAddressStrategy, schema: ip, printer: ipAddressHandler }),
   ];
 }
 
 /** Every served resource, in discovery order. */
 export const resourceTable: readonly ResourceDef[] = [
-  def({ group: "", version: "v1", resource: "endpoints", kind: "Endpoints", singular: "endpoints", namespaced: true, shortNames: ["ep"], storagePath: "services/endpoints", strategy: endpointsStrategy, schema: EndpointsSchema, printer: endpointsPrinter }),
-  def({ group: "", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, shortNames: ["ev"], storagePath: "events", strategy: eventStrategy, schema: EventSchema, printer: eventPrinter }),
-  def({ group: "", version: "v1", resource: "namespaces", kind: "Namespace", singular: "namespace", namespaced: false, shortNames: ["ns"], verbs: ["create", "delete", "get", "list", "patch", "update", "watch"], subresources: ["status"], storagePath: "namespaces", strategy: namespaceStrategy, schema: NamespaceSchema, printer: namespacePrinter }),
-  def({ group: "", version: "v1", resource: "nodes", kind: "Node", singular: "node", namespaced: false, shortNames: ["no"], subresources: ["status"], storagePath: "minions", strategy: nodeStrategy, schema: NodeSchema, printer: nodePrinter }),
-  def({ group: "", version: "v1", resource: "pods", kind: "Pod", singular: "pod", namespaced: true, shortNames: ["po"], categories: ["all"], subresources: ["status"], storagePath: "pods", strategy: podStrategy, schema: PodSchema, printer: podPrinter }),
-  def({ group: "", version: "v1", resource: "services", kind: "Service", singular: "service", namespaced: true, shortNames: ["svc"], categories: ["all"], verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], subresources: ["status"], storagePath: "services/specs", strategy: serviceStrategy, schema: ServiceSchema, printer: servicePrinter }),
-  def({ group: "coordination.k8s.io", version: "v1", resource: "leases", kind: "Lease", singular: "lease", namespaced: true, storagePath: "leases", strategy: leaseStrategy, schema: undefined, printer: leasePrinter }),
-  def({ group: "discovery.k8s.io", version: "v1", resource: "endpointslices", kind: "EndpointSlice", singular: "endpointslice", namespaced: true, storagePath: "endpointslices", strategy: endpointSliceStrategy, schema: EndpointSliceSchema, printer: endpointSlicePrinter }),
+  def({ group: "", version: "v1", resource: "endpoints", kind: "Endpoints", singular: "endpoints", namespaced: true, shortNames: ["ep"], storagePath: "services/endpoints", strategy: endpointsStrategy, schema: EndpointsSchema, printer: endpointsHandler }),
+  def({ group: "", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, shortNames: ["ev"], storagePath: "events", strategy: eventStrategy, schema: EventSchema, printer: eventHandler }),
+  def({ group: "", version: "v1", resource: "namespaces", kind: "Namespace", singular: "namespace", namespaced: false, shortNames: ["ns"], verbs: ["create", "delete", "get", "list", "patch", "update", "watch"], subresources: ["status"], storagePath: "namespaces", strategy: namespaceStrategy, schema: NamespaceSchema, printer: namespaceHandler }),
+  def({ group: "", version: "v1", resource: "nodes", kind: "Node", singular: "node", namespaced: false, shortNames: ["no"], subresources: ["status"], storagePath: "minions", strategy: nodeStrategy, schema: NodeSchema, printer: nodeHandler }),
+  def({ group: "", version: "v1", resource: "pods", kind: "Pod", singular: "pod", namespaced: true, shortNames: ["po"], categories: ["all"], subresources: ["status"], storagePath: "pods", strategy: podStrategy, schema: PodSchema, printer: podHandler }),
+  def({ group: "", version: "v1", resource: "services", kind: "Service", singular: "service", namespaced: true, shortNames: ["svc"], categories: ["all"], verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], subresources: ["status"], storagePath: "services/specs", strategy: serviceStrategy, schema: ServiceSchema, printer: serviceHandler }),
+  def({ group: "coordination.k8s.io", version: "v1", resource: "leases", kind: "Lease", singular: "lease", namespaced: true, storagePath: "leases", strategy: leaseStrategy, schema: undefined, printer: leaseHandler }),
+  def({ group: "discovery.k8s.io", version: "v1", resource: "endpointslices", kind: "EndpointSlice", singular: "endpointslice", namespaced: true, storagePath: "endpointslices", strategy: endpointSliceStrategy, schema: EndpointSliceSchema, printer: endpointSliceHandler }),
   // Upstream also gives this one the short name "ev"; kubectl 1.33 then warns on every `get ev`.
-  def({ group: "events.k8s.io", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, verbs: readOnlyVerbs, storagePath: "events", strategy: eventStrategy, schema: undefined, printer: eventPrinter, toVersion: (o) => toEventsV1(o) as KubeObject }),
+  def({ group: "events.k8s.io", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, verbs: readOnlyVerbs, storagePath: "events", strategy: eventStrategy, schema: undefined, printer: eventHandler, toVersion: (o) => toEventsV1(o) as KubeObject }),
   ...networking("v1", ServiceCIDRSchema, IPAddressSchema),
   ...networking("v1beta1", ServiceCIDRV1beta1Schema, IPAddressV1beta1Schema),
 ];

@@ -137,6 +137,14 @@ describe("REST semantics", () => {
     expect(evs.items.map((e) => e.metadata.name)).toEqual(["e2"]);
     const v1 = (await get("/apis/events.k8s.io/v1/namespaces/default/events/e2")).json() as { apiVersion: string; regarding: { name: string } };
     expect(v1).toMatchObject({ apiVersion: "events.k8s.io/v1", regarding: { name: "p2" } });
+    // The Table prints the stored (core) Event, as upstream prints the internal object for either
+    // version; only the row object is the events.k8s.io/v1 one.
+    const tableAccept = { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io" };
+    const t = (await get("/apis/events.k8s.io/v1/namespaces/default/events/e2?includeObject=Object", tableAccept)).json() as { rows: { cells: unknown[]; object: { apiVersion: string } }[] };
+    expect(t.rows[0]?.cells.slice(2, 4)).toEqual(["R", "pod/p2"]);
+    expect(t.rows[0]?.object.apiVersion).toBe("events.k8s.io/v1");
+    const list = (await get("/apis/events.k8s.io/v1/namespaces/default/events", tableAccept)).json() as { rows: { cells: unknown[] }[] };
+    expect(list.rows.map((r) => r.cells[3])).toEqual(["pod/p1", "pod/p2"]);
     const bad = await get("/api/v1/pods?fieldSelector=spec.foo%3Dx");
     expect(bad.status).toBe(400);
     expect((bad.json() as { message: string }).message).toBe("field label not supported: spec.foo");

@@ -20,7 +20,7 @@ import type { MetricsRegistry } from "../util/metrics/registry.ts";
 import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts";
 import { createOpenAPIHandlers, type OpenAPIResource } from "./openapi/index.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
-import { buildRegistry, type Registry } from "./registry.ts";
+import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
 import { parseRequestInfo } from "./request-info.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
@@ -57,7 +57,8 @@ export interface RunningServer {
   port: number;
   server: Server;
   metrics: RequestMetrics;
-  registry: Registry;
+  /** The REST storage (one store per storage path). */
+  registry: RESTStorage;
   close(): Promise<void>;
 }
 
@@ -71,7 +72,7 @@ interface Routed {
 /** Starts the server and resolves once it listens. */
 export async function startServer(cfg: APIServerConfig): Promise<RunningServer> {
   const table = cfg.resources ?? resourceTable;
-  const registry = buildRegistry(cfg.store, table, cfg.serviceAllocators);
+  const registry = newRESTStorage(cfg.store, table, cfg.serviceAllocators);
   // Before the first request: an early create must not get an IP a stored Service holds.
   await initServiceStorage(registry.stores);
   const metrics = new RequestMetrics();

@@ -10,7 +10,7 @@ import type { WatchParams } from "../registry/generic/options.ts";
 import type { KubeObject } from "../storage/index.ts";
 import type { OutputFormat } from "./negotiation.ts";
 import { present, tableOptions } from "./present.ts";
-import { buildTable } from "./printers/table.ts";
+import { buildTable } from "./table.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 
 /** Upstream's default --min-request-timeout (a watch lasts this long when the client sets no timeout). */
@@ -40,9 +40,8 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   const timer = setTimeout(stop, (w.timeoutSeconds ?? defaultWatchTimeoutSeconds) * 1000);
   let first = true;
   const encodeObject = (obj: KubeObject): unknown => {
-    const o = present(w.def, obj);
-    if (w.format !== "table") return o;
-    const t = buildTable(w.def.printer, [o], { resourceVersion: obj.metadata.resourceVersion ?? "" }, { ...tableOptions(w.query), noHeaders: !first });
+    if (w.format !== "table") return present(w.def, obj);
+    const t = buildTable(w.def.printer, [obj], { resourceVersion: obj.metadata.resourceVersion ?? "" }, { ...tableOptions(w.query), noHeaders: !first, present: (x) => present(w.def, x) });
     first = false;
     return t;
   };

@@ -20,7 +20,7 @@ interface ReadPoint {
   startKey: string;
 }
 
-/** Applies upstream's list resourceVersion semantics (see reference §2.3). */
+/** Applies upstream's list resourceVersion semantics (k8s.io/apiserver/pkg/storage/etcd3/store.go GetList, resourceVersionMatch). */
 export function resolveReadPoint(prefix: string, opts: ListOptions): ReadPoint {
   const rv = opts.resourceVersion ?? "";
   const match = opts.resourceVersionMatch ?? "";

@@ -2,7 +2,7 @@
  * Small programs run with `ip netns exec NS node -e <script> ARGS` inside the namespaces: the
  * pods' echo server, the HTTP client the node and the client namespace send requests with, and
  * the forwarder that carries the test's API connections into the node namespace. Inline so that
- * nothing outside the repository is needed (the echo server is reference/kp-echo-server.js).
+ * nothing outside the repository is needed.
  */
 
 /** `echoServer PORT`: answers `endpoint=<local IP> client=<peer IP>` on [::]:PORT (v4-mapped too). */

@@ -4,10 +4,10 @@ import { expectedError } from "./expect-error.ts";
 import { checkAnswer } from "./matrix-run.ts";
 
 const short = (f: Family): string => (f === "IPv4" ? "v4" : "v6");
-// A case as the reference names its row and column: "v4v6 unset PreferDualStack v6".
+// A case as TestCreateInitIPFields names its row and column: "v4v6 unset PreferDualStack v6".
 const cellName = (c: CreateCase): string => `${c.mode} ${c.ips} ${c.policy ?? "unset"} ${c.families?.map(short).join("") ?? "unset"}`;
 const policyAbbrev = { SingleStack: "SS", PreferDualStack: "PDS", RequireDualStack: "RDS" } as const;
-// An outcome as the reference writes its cell: "PDS [v6,v4]" or "ERR".
+// An outcome as a cell of the table writes it: "PDS [v6,v4]" or "ERR".
 const outcome = (want: CreateCase["want"]): string => (want ? `${policyAbbrev[want.policy]} [${want.families.map(short).join(",")}]` : "ERR");
 
 describe("the create matrix the modes suite sends", () => {
@@ -19,7 +19,7 @@ describe("the create matrix the modes suite sends", () => {
     expect(cases.filter((c) => c.ips === "HeadlessSelectorless" && c.want === undefined)).toHaveLength(8);
   });
 
-  // Cells copied here from the reference by hand, apart from the apiserver's transcription, so that
+  // Cells copied here from upstream's cases by hand, apart from the apiserver's transcription, so that
   // a slip in that one table is still caught.
   it.each([
     ["v4v6", "unset", "PreferDualStack", "v6", "PDS [v6,v4]"],

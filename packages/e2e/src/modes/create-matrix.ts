@@ -1,6 +1,6 @@
 /**
- * Upstream's TestCreateInitIPFields outcome tables (kubernetes pkg/registry/core/service/storage,
- * transcribed in /work/shared/reference/dual-stack-services.md §3.5) as create cases: cluster mode
+ * Upstream's TestCreateInitIPFields outcome tables (kubernetes
+ * pkg/registry/core/service/storage/storage_test.go) as create cases: cluster mode
  * x given clusterIPs x ipFamilyPolicy x ipFamilies -> either ERR or the resulting policy and
  * families. The one transcription is the apiserver's (`@servicenet/apiserver/testing`), which its
  * own allocator and HTTP tests run too; the modes suite sends each case through the real

@@ -1,6 +1,6 @@
 /**
  * Which message upstream gives for a refused create of the matrix: the first field error of
- * initIPFamilyFields, in its order (reference §3.2 steps 4-11, messages from §4). The tables say
+ * initIPFamilyFields (storage/alloc.go), in its order, with validation.go's messages. The tables say
  * whether a case fails; this says how, and a fast test checks that the two agree on all 520 cases.
  */
 import type { CreateCase, Family, Mode } from "./create-matrix.ts";

@@ -43,14 +43,14 @@ describe("iptables golden output", () => {
   it.each([
     ["IPv4", "10.244.0.0/16", "ref-ipt4-clusterip.rules"],
     ["IPv6", "fd00:10:244::/56", "ref-ipt6-clusterip.rules"],
-  ] as const)("%s ClusterIP service matches reference §3.6 byte for byte", (family, cidr, file) => {
+  ] as const)("%s ClusterIP service matches the testdata iptables-restore text byte for byte", (family, cidr, file) => {
     const p = newProxier(family, { clusterCIDR: cidr });
     const { svc, slice } = kpWeb(family);
     populate(p, [svc], [slice]);
     expect(sync(p).data).toBe(fixture(file));
   });
 
-  it("IPv4 NodePort variant adds the reference's KUBE-EXT chain and rules in write order", () => {
+  it("IPv4 NodePort variant adds upstream's KUBE-EXT chain and rules in write order", () => {
     const p = newProxier("IPv4", { clusterCIDR: "10.244.0.0/16" });
     const { svc, slice } = kpWeb("IPv4", 30080);
     populate(p, [svc], [slice]);
@@ -74,7 +74,7 @@ describe("iptables golden output", () => {
     expect(r.natRulesTotal).toBe(r.data.split("*nat")[1]?.split("\n").filter((l) => l.startsWith("-A")).length);
   });
 
-  it("contains every line of the reference §3.5 excerpt for ns4/svc4", () => {
+  it("contains every line of upstream proxier_test.go TestOverallIPTablesRules for ns4/svc4", () => {
     const p = newProxier("IPv4");
     populate(p, overallServices(false), overallSlices());
     const lines = new Set(sync(p).data.split("\n"));

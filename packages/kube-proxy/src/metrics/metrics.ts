@@ -1,7 +1,7 @@
 /**
  * kube-proxy's sync metrics (pkg/proxy/metrics/metrics.go), subsystem
  * `kubeproxy`. Every series carries the family as label `ip_family`, the
- * direction of upstream 1.33+ (the label's exact name is unverified, reference §5).
+ * direction of upstream 1.33+ (the label's exact name is not verified against upstream).
  */
 import { Counter, Gauge, Histogram, Registry, exponentialBuckets } from "./registry.ts";
 

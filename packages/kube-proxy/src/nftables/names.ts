@@ -22,7 +22,7 @@ export function nftFamily(family: IPFamily): { table: string; addrType: string; 
   return family === "IPv4" ? { table: "ip", addrType: "ipv4_addr", ip: "ip" } : { table: "ip6", addrType: "ipv6_addr", ip: "ip6" };
 }
 
-// Upstream caps object names; the exact limit is flagged unverified in the reference (§4).
+// Upstream caps object names (pkg/proxy/nftables/proxier.go); the exact limit is not verified.
 const maxNameLength = 240;
 
 /** `hashAndTruncate`: 8 base32 characters of sha256(name), "-", name; long names end in "...". */

@@ -57,7 +57,7 @@ describe("nftables golden output", () => {
     expect(contents(sync(p).data)).toEqual(contents(fixture("upstream-overall.nft")));
   });
 
-  it("reference §4: the per-service part for default/kp-web appears verbatim, in order", () => {
+  it("the per-service part for default/kp-web appears verbatim, in order (pkg/proxy/nftables/proxier.go syncProxyRules)", () => {
     const p = newProxier({ clusterCIDR: "10.244.0.0/16", nodeIPs: ["10.244.0.1"], serviceCIDRs: ["10.96.0.0/16"] });
     const { svc, slice } = kpWeb("IPv4");
     populate(p, [svc], [slice]);
@@ -66,7 +66,7 @@ describe("nftables golden output", () => {
     expect(data.startsWith('add table ip kube-proxy { comment "rules for kube-proxy" ; }\nflush table ip kube-proxy\n')).toBe(true);
   });
 
-  it("reference §4 IPv6: same service chain name, '.' for ':' in endpoint chains, bracketed dnat", () => {
+  it("IPv6: same service chain name, '.' for ':' in endpoint chains, bracketed dnat", () => {
     const p = newProxier({ ipFamily: "IPv6", clusterCIDR: "fd00:10:244::/56", nodeIPs: ["fd00:10:244::1"], serviceCIDRs: ["fd00:10:96::/112"] });
     const { svc, slice } = kpWeb("IPv6");
     populate(p, [svc], [slice]);

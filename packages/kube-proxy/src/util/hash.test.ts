@@ -3,7 +3,7 @@ import { endpointChainName, serviceChainNames } from "../iptables/names.ts";
 import { nftEndpointChainBase, nftServiceChainBase } from "../nftables/names.ts";
 import { base32, joinHostPort } from "./hash.ts";
 
-describe("chain names recomputed against upstream test names (reference §3.2, §4)", () => {
+describe("chain names recomputed against the names in upstream pkg/proxy/iptables/proxier_test.go and nftables/proxier_test.go", () => {
   it.each([
     [serviceChainNames("ns1/svc1:p80", "tcp").cluster, "KUBE-SVC-XPGD46QRK7WJZT7O"],
     [endpointChainName("ns1/svc1:p80", "tcp", "10.180.0.1:80"), "KUBE-SEP-SXIVWICOYRO3J4NJ"],

@@ -9,7 +9,8 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
-import { APIError, CLIError, connectionErrorMessage, statusErrorMessage, type Status } from "./errors.ts";
+import type { Status, WatchEvent } from "@servicenet/api";
+import { APIError, CLIError, connectionErrorMessage, statusErrorMessage } from "./errors.ts";
 
 /** Accept header kubectl sends for human-readable `get`. */
 export const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
@@ -18,12 +19,6 @@ export const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,applica
 export interface RequestBody {
   contentType: string;
   data: string;
-}
-
-/** One line of a watch stream: {type, object}. */
-export interface WatchEvent {
-  type: string;
-  object: unknown;
 }
 
 export interface Client {
@@ -35,7 +30,7 @@ export interface Client {
    * Opens a watch (`path` must carry `watch=1`) and calls `onEvent` per line
    * until the server ends the stream or `signal` aborts.
    */
-  watch(path: string, accept: string, onEvent: (e: WatchEvent) => void, signal?: AbortSignal): Promise<void>;
+  watch(path: string, accept: string, onEvent: (e: WatchEvent<unknown>) => void, signal?: AbortSignal): Promise<void>;
   /** The kubeconfig context's namespace, or "default". */
   namespace: string;
 }
@@ -136,7 +131,7 @@ export function newClient(config: KubeConfig): Client {
   };
   const get = <T>(path: string, accept = "application/json"): Promise<T> => request<T>("GET", path, undefined, accept);
 
-  const watch = async (path: string, accept: string, onEvent: (e: WatchEvent) => void, signal?: AbortSignal): Promise<void> => {
+  const watch = async (path: string, accept: string, onEvent: (e: WatchEvent<unknown>) => void, signal?: AbortSignal): Promise<void> => {
     const opts = await options("GET", accept);
     if (signal !== undefined) opts.signal = signal;
     const url = new URL(basePath + path, serverURL);
@@ -164,7 +159,7 @@ function send(url: URL, opts: RequestOptions, hostPort: string, data?: string): 
 }
 
 /** Reads a watch response line by line; an abort ends it quietly. */
-function stream(url: URL, opts: RequestOptions, hostPort: string, onEvent: (e: WatchEvent) => void): Promise<void> {
+function stream(url: URL, opts: RequestOptions, hostPort: string, onEvent: (e: WatchEvent<unknown>) => void): Promise<void> {
   const req = url.protocol === "https:" ? httpsRequest : httpRequest;
   const aborted = (): boolean => opts.signal?.aborted === true;
   return new Promise((resolve, reject) => {
@@ -181,7 +176,7 @@ function stream(url: URL, opts: RequestOptions, hostPort: string, onEvent: (e: W
           buf = buf.slice(nl + 1);
           if (line === "") continue;
           try {
-            onEvent(JSON.parse(line) as WatchEvent);
+            onEvent(JSON.parse(line) as WatchEvent<unknown>);
           } catch (err) {
             r.destroy();
             reject(err);

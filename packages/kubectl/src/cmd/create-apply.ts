@@ -5,7 +5,7 @@
  * are sent one by one; failures are collected and reported at the end as
  * kubectl does, with exit code 1.
  */
-import type { KubeObject } from "../types.ts";
+import type { PartialObjectMetadata } from "@servicenet/api";
 import { APIError, CLIError } from "./errors.ts";
 import { failureOf, plainFailure, reportFailures, type Failure } from "./failures.ts";
 import type { Context } from "./io.ts";
@@ -45,7 +45,7 @@ export async function runCreate(ctx: Context): Promise<number> {
     const body = t.namespace === undefined ? m.object : { ...m.object, metadata: { ...m.object.metadata, namespace: t.namespace } };
     try {
       const path = `${resourcePath(t.resource, t.namespace)}?fieldManager=kubectl-create&fieldValidation=Strict`;
-      const created = await ctx.client.request<KubeObject>("POST", path, jsonBody(body));
+      const created = await ctx.client.request<PartialObjectMetadata>("POST", path, jsonBody(body));
       ctx.io.stdout.write(`${kindName(t.resource)}/${created.metadata?.name ?? t.name} created\n`);
     } catch (err) {
       failures.push(failureOf(err, "creating", m.source));

@@ -4,11 +4,11 @@
  * involvedObject, as kubectl's describe.searchEvents does), then prints with
  * this package's describers.
  */
+import type { EndpointSlice, Endpoints, Event, IPAddress, PartialObjectMetadata, Service, ServiceCIDR } from "@servicenet/api";
 import { describeService } from "../describe/service.ts";
 import { describeEndpointSlice, describeEndpoints } from "../describe/endpoints.ts";
 import { describeIPAddress, describeServiceCIDR } from "../describe/networking.ts";
 import type { DescribeOptions } from "../describe/common.ts";
-import type { EndpointSlice, Endpoints, Event, IPAddress, KubeObject, Service, ServiceCIDR } from "../types.ts";
 import { CLIError } from "./errors.ts";
 import { effectiveNamespace, type Context } from "./io.ts";
 import { findResource, mustResource, resourcePath, type Resource } from "./resources.ts";
@@ -21,7 +21,7 @@ interface List<T> {
  * Events about `obj`: kubectl 1.33 (client-go events.Search) selects on name,
  * namespace and kind of the involved object, and on its uid when it has one.
  */
-async function searchEvents(ctx: Context, r: Resource, obj: KubeObject): Promise<Event[] | undefined> {
+async function searchEvents(ctx: Context, r: Resource, obj: PartialObjectMetadata): Promise<Event[] | undefined> {
   if (!ctx.args.showEvents) return undefined;
   const ns = obj.metadata?.namespace ?? "";
   const uid = obj.metadata?.uid ?? "";
@@ -56,7 +56,7 @@ export async function runDescribe(ctx: Context): Promise<number> {
   const ns = r.namespaced ? effectiveNamespace(ctx) : undefined;
   const out: string[] = [];
   for (const name of names) {
-    const obj = await ctx.client.get<KubeObject>(resourcePath(r, ns, name));
+    const obj = await ctx.client.get<PartialObjectMetadata>(resourcePath(r, ns, name));
     const events = await searchEvents(ctx, r, obj);
     out.push(await describeOne(ctx, r, obj, events, opts));
   }
@@ -65,7 +65,7 @@ export async function runDescribe(ctx: Context): Promise<number> {
   return 0;
 }
 
-async function describeOne(ctx: Context, r: Resource, obj: KubeObject, events: Event[] | undefined, opts: DescribeOptions): Promise<string> {
+async function describeOne(ctx: Context, r: Resource, obj: PartialObjectMetadata, events: Event[] | undefined, opts: DescribeOptions): Promise<string> {
   switch (r.name) {
     case "services":
       return describeService(obj as Service, await serviceSlices(ctx, obj as Service), events, opts);

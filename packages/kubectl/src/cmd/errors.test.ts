@@ -1,7 +1,8 @@
 /** kubectl's error wording (cmd/util/helpers.go) for API Status bodies and flags. */
+import type { Status } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "./args.ts";
-import { APIError, CLIError, connectionErrorMessage, statusErrorMessage, type Status } from "./errors.ts";
+import { APIError, CLIError, connectionErrorMessage, statusErrorMessage } from "./errors.ts";
 import { failureOf } from "./failures.ts";
 
 const notFound: Status = { kind: "Status", reason: "NotFound", code: 404, message: 'services "x" not found' };

@@ -3,6 +3,7 @@
  * StandardErrorMessage). Every CLI failure is a CLIError carrying the exact
  * stderr text and the exit code.
  */
+import type { Status } from "@servicenet/api";
 
 /** A failure whose message is already in kubectl's wording. */
 export class CLIError extends Error {
@@ -24,20 +25,6 @@ export class APIError extends CLIError {
     this.httpCode = httpCode;
     this.status = status;
   }
-}
-
-interface StatusCause {
-  field?: string;
-  message?: string;
-}
-
-/** The subset of metav1.Status kubectl's error printing reads. */
-export interface Status {
-  kind?: string;
-  message?: string;
-  reason?: string;
-  code?: number;
-  details?: { name?: string; group?: string; kind?: string; causes?: StatusCause[] };
 }
 
 /** Capitalised kind for the Invalid message, as the apiserver's NewInvalid puts it in details.kind. */

@@ -4,7 +4,8 @@
  * cases (Invalid as "The Kind "name" is invalid: ..."), several are printed
  * one per line in StandardErrorMessage form. Each failure carries both texts.
  */
-import { APIError, CLIError, type Status } from "./errors.ts";
+import type { Status } from "@servicenet/api";
+import { APIError, CLIError } from "./errors.ts";
 import type { Context } from "./io.ts";
 import { statusErrorMessage } from "./errors.ts";
 

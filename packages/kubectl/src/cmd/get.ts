@@ -3,84 +3,27 @@
  * meta.k8s.io/v1 Table and print it with renderTable (kubectl's server-side
  * printing); -o json|yaml prints the objects themselves.
  */
-import { Document, Scalar, parse, visit } from "yaml";
+import type { PartialObjectMetadata, Table } from "@servicenet/api";
+import { sortKeys, toKubectlJSON } from "../printers/json.ts";
+import { withoutManagedFields } from "../printers/managed-fields.ts";
 import { renderTable } from "../printers/render.ts";
-import type { Table } from "../printers/table.ts";
-import type { KubeObject } from "../types.ts";
+import { toKubectlYAML } from "../printers/yaml.ts";
 import { tableAccept } from "./client.ts";
 import { APIError, CLIError } from "./errors.ts";
 import { failureOf, reportFailures, type Failure } from "./failures.ts";
+import { collectionPath, mergeTables } from "./get-request.ts";
 import { effectiveNamespace, type Context } from "./io.ts";
-import { findResource, kindName, resourcePath, type Resource } from "./resources.ts";
+import { findResource, kindName, type Resource } from "./resources.ts";
 import { runWatch } from "./watch.ts";
 
 const outputs = new Set(["", "wide", "json", "yaml", "name"]);
 
-/** The list (or object) path with -l applied to lists. */
-export function collectionPath(ctx: Context, r: Resource, ns: string | undefined, name?: string): string {
-  const path = resourcePath(r, ns, name);
-  const sel = ctx.args.selector;
-  return name === undefined && sel !== undefined && sel !== "" ? `${path}?labelSelector=${encodeURIComponent(sel)}` : path;
-}
-
-/** kubectl hides metadata.managedFields in -o json|yaml (--show-managed-fields=false). */
-export function withoutManagedFields<T>(obj: T): T {
-  const o = obj as { metadata?: Record<string, unknown> } | null;
-  if (o === null || typeof o !== "object" || o.metadata === undefined || !("managedFields" in o.metadata)) return obj;
-  const { managedFields: _drop, ...metadata } = o.metadata;
-  return { ...o, metadata } as T;
-}
-
-/** Go's encoding/json writes map keys sorted (byte order); kubectl's objects are maps. */
-export function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
-}
-
-/**
- * A string go-yaml v2 would resolve as a plain null, bool, number or
- * timestamp (or empty): it double-quotes those. Flow-looking text ("{}") is
- * not resolved by it and only needs single quotes.
- */
-function ambiguous(s: string): boolean {
-  if (s === "") return true;
-  try {
-    const v: unknown = parse(s, { version: "1.1" });
-    return v === null || typeof v === "number" || typeof v === "boolean" || typeof v === "bigint" || v instanceof Date;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * sigs.k8s.io/yaml (go-yaml v2) style: YAML 1.1 resolution, double quotes
- * for strings that would resolve to another type, single quotes where plain
- * style is not possible, sequences not indented under their key.
- */
-export function toKubectlYAML(value: unknown): string {
-  const doc = new Document(value, { version: "1.1" });
-  visit(doc, {
-    Scalar(_key, node) {
-      if (typeof node.value === "string" && ambiguous(node.value)) node.type = Scalar.QUOTE_DOUBLE;
-    },
-  });
-  return doc.toString({ singleQuote: true, indentSeq: false, lineWidth: 0 });
-}
-
-/** kubectl's JSON printer: 4-space indent and a trailing newline. */
-export function printJSON(ctx: Context, value: unknown): void {
-  ctx.io.stdout.write(JSON.stringify(value, null, 4) + "\n");
-}
-
-function printObjects(ctx: Context, objects: KubeObject[], single: boolean): void {
+function printObjects(ctx: Context, objects: PartialObjectMetadata[], single: boolean): void {
   // Several objects (or a list request) become a v1 List, as kubectl prints them.
   const items = objects.map(withoutManagedFields);
   const list = { apiVersion: "v1", items, kind: "List", metadata: { resourceVersion: "" } };
   const value = sortKeys(single && items.length === 1 ? items[0] : list);
-  if (ctx.args.output === "json") printJSON(ctx, value);
+  if (ctx.args.output === "json") ctx.io.stdout.write(toKubectlJSON(value));
   else ctx.io.stdout.write(toKubectlYAML(value));
 }
 
@@ -130,10 +73,10 @@ export async function runGet(ctx: Context): Promise<number> {
   const failures: Failure[] = [];
 
   if (output === "json" || output === "yaml" || output === "name") {
-    const objects: { r: Resource; o: KubeObject }[] = [];
+    const objects: { r: Resource; o: PartialObjectMetadata }[] = [];
     for (const r of types) {
       for (const name of targets) {
-        const got = await fetchOrRecord<KubeObject & { items?: KubeObject[] }>(ctx, collectionPath(ctx, r, nsOf(r), name), "application/json", failures);
+        const got = await fetchOrRecord<PartialObjectMetadata & { items?: PartialObjectMetadata[] }>(ctx, collectionPath(ctx, r, nsOf(r), name), "application/json", failures);
         if (got !== undefined) objects.push(...(name !== undefined ? [got] : (got.items ?? [])).map((o) => ({ r, o })));
       }
     }
@@ -173,12 +116,4 @@ export async function runGet(ctx: Context): Promise<number> {
   );
   ctx.io.stdout.write(out.join(ctx.args.noHeaders ? "" : "\n"));
   return reportFailures(ctx, failures);
-}
-
-/** One table from several single-object tables (same kind, so the same columns). */
-export function mergeTables(tables: Table[]): Table | undefined {
-  const [first, ...rest] = tables;
-  if (first === undefined) return undefined;
-  if (first.kind !== "Table") throw new CLIError("error: the server did not return a Table for an as=Table request");
-  return { ...first, rows: [...first.rows, ...rest.flatMap((t) => t.rows)] };
 }

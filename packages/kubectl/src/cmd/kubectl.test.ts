@@ -3,6 +3,7 @@
  * real kubeconfig file, compared with the library's own output for the same
  * objects.
  */
+import { printServiceCIDRTable, printServiceTable } from "@servicenet/printers";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,8 +11,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeService } from "../describe/service.ts";
 import { describeServiceCIDR } from "../describe/networking.ts";
-import { printServiceTable } from "../printers/service.ts";
-import { printServiceCIDRTable } from "../printers/networking.ts";
 import { renderTable } from "../printers/render.ts";
 import { serviceCIDRUsage } from "../usage/servicecidr-usage.ts";
 import { renderUsage, usageToJSON } from "../usage/render.ts";

@@ -4,9 +4,9 @@
  * documents skipped. Each object remembers its source ("STDIN" for `-`) for
  * kubectl's `error when creating "SOURCE"` wording.
  */
+import type { PartialObjectMetadata } from "@servicenet/api";
 import { readFileSync, statSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
-import type { KubeObject } from "../types.ts";
 import { CLIError } from "./errors.ts";
 import { plainFailure, type Failure } from "./failures.ts";
 import { effectiveNamespace, type Context } from "./io.ts";
@@ -14,7 +14,7 @@ import { resourceForKind, type Resource } from "./resources.ts";
 
 /** One object of a manifest and where it came from. */
 export interface ManifestObject {
-  object: KubeObject & Record<string, unknown>;
+  object: PartialObjectMetadata & Record<string, unknown>;
   source: string;
 }
 
@@ -35,7 +35,7 @@ function flatten(value: unknown, source: string, out: ManifestObject[]): void {
   }
   if (typeof o.kind !== "string" || o.kind === "") throw new CLIError(`error: error validating "${source}": error validating data: kind not set`);
   if (typeof o.apiVersion !== "string" || o.apiVersion === "") throw new CLIError(`error: error validating "${source}": error validating data: apiVersion not set`);
-  out.push({ object: o as KubeObject & Record<string, unknown>, source });
+  out.push({ object: o as PartialObjectMetadata & Record<string, unknown>, source });
 }
 
 /** Parses one file's text: YAML 1.1 as sigs.k8s.io/yaml reads it (JSON is YAML). */

@@ -4,6 +4,7 @@
  * binary against the servicenet apiserver (the e2e differential test checks
  * it byte for byte); here the flows and exit codes are pinned.
  */
+import type { PartialObjectMetadata } from "@servicenet/api";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +12,6 @@ import { afterAll, beforeEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeAPIServer, type FakeAPIServer } from "../testing/fake-apiserver.ts";
 import { writeKubeconfig } from "../testing/kubectl-binary.ts";
 import { applyConflictHint } from "./create-apply.ts";
-import type { KubeObject } from "../types.ts";
 import { main } from "./kubectl.ts";
 
 let api: FakeAPIServer;
@@ -136,7 +136,7 @@ describe("delete", () => {
 describe("get -w", () => {
   it("prints the table, then one row per event, until aborted", async () => {
     const svc = { apiVersion: "v1", kind: "Service", metadata: { name: "a", namespace: "default", creationTimestamp: new Date().toISOString() }, spec: { type: "ClusterIP", clusterIP: "10.0.0.1", ports: [{ port: 80, protocol: "TCP" }] } };
-    api.setObjects([svc as KubeObject]);
+    api.setObjects([svc as PartialObjectMetadata]);
     const ac = new AbortController();
     let seen = "";
     const watching = run(["get", "svc", "-w"], "", ac.signal, (s) => (seen = s));
@@ -162,7 +162,7 @@ describe("get -w", () => {
 
   it("prints several names, then refuses to watch them", async () => {
     const svc = (name: string) => ({ apiVersion: "v1", kind: "Service", metadata: { name, namespace: "default", creationTimestamp: new Date().toISOString() }, spec: { type: "ClusterIP", clusterIP: "10.0.0.1", ports: [{ port: 80, protocol: "TCP" }] } });
-    api.setObjects([svc("a"), svc("bb")] as KubeObject[]);
+    api.setObjects([svc("a"), svc("bb")] as PartialObjectMetadata[]);
     const r = await run(["get", "svc", "a", "bb", "-w"]);
     expect(r.stdout.split("\n").map((l) => l.split(" ")[0])).toEqual(["NAME", "a", "bb", ""]);
     expect(r).toMatchObject({ code: 1, stderr: "error: you may only watch a single resource or type of resource at a time\n" });

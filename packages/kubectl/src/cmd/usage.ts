@@ -3,9 +3,9 @@
  * (all namespaces) and prints how full each range is (a servicenet view, not
  * in upstream kubectl).
  */
+import type { IPAddress, Service, ServiceCIDR } from "@servicenet/api";
 import { serviceCIDRUsage } from "../usage/servicecidr-usage.ts";
 import { renderUsage, usageToJSON } from "../usage/render.ts";
-import type { IPAddress, Service, ServiceCIDR } from "../types.ts";
 import { CLIError } from "./errors.ts";
 import type { Context } from "./io.ts";
 import { findResource, mustResource, resourcePath } from "./resources.ts";

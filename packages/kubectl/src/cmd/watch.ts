@@ -5,17 +5,19 @@
  * header once, DELETED events printed like any other row; -o json|yaml
  * print each object (YAML documents separated by `---`).
  */
+import type { PartialObjectMetadata, Status, Table, WatchEvent } from "@servicenet/api";
+import { sortKeys, toKubectlJSON } from "../printers/json.ts";
+import { withoutManagedFields } from "../printers/managed-fields.ts";
 import { TablePrinter } from "../printers/render.ts";
-import type { Table } from "../printers/table.ts";
-import type { KubeObject } from "../types.ts";
-import { tableAccept, type WatchEvent } from "./client.ts";
-import { APIError, CLIError, statusErrorMessage, type Status } from "./errors.ts";
-import { collectionPath, mergeTables, printJSON, sortKeys, toKubectlYAML, withoutManagedFields } from "./get.ts";
+import { toKubectlYAML } from "../printers/yaml.ts";
+import { tableAccept } from "./client.ts";
+import { APIError, CLIError, statusErrorMessage } from "./errors.ts";
+import { collectionPath, mergeTables } from "./get-request.ts";
 import type { Context } from "./io.ts";
 import type { Resource } from "./resources.ts";
 
 interface ObjectPrinter {
-  initial(list: KubeObject[] | Table): void;
+  initial(list: PartialObjectMetadata[] | Table): void;
   event(obj: unknown): void;
 }
 
@@ -35,11 +37,11 @@ function humanPrinter(ctx: Context, r: Resource): ObjectPrinter {
 function objectPrinter(ctx: Context): ObjectPrinter {
   let count = 0;
   const one = (o: unknown): void => {
-    if (ctx.args.output === "json") printJSON(ctx, sortKeys(withoutManagedFields(o)));
+    if (ctx.args.output === "json") ctx.io.stdout.write(toKubectlJSON(sortKeys(withoutManagedFields(o))));
     else ctx.io.stdout.write((count > 0 ? "---\n" : "") + toKubectlYAML(sortKeys(withoutManagedFields(o))));
     count++;
   };
-  return { initial: (items) => (items as KubeObject[]).forEach(one), event: one };
+  return { initial: (items) => (items as PartialObjectMetadata[]).forEach(one), event: one };
 }
 
 function withQuery(path: string, params: Record<string, string>): string {
@@ -58,13 +60,13 @@ export async function runWatch(ctx: Context, r: Resource, ns: string | undefined
     if (!ctx.args.watchOnly) {
       const got: unknown[] = [];
       for (const n of names) got.push(await ctx.client.get(collectionPath(ctx, r, ns, n), accept));
-      printer.initial(human ? (mergeTables(got as Table[]) as Table) : (got as KubeObject[]));
+      printer.initial(human ? (mergeTables(got as Table[]) as Table) : (got as PartialObjectMetadata[]));
     }
     throw new CLIError("error: you may only watch a single resource or type of resource at a time");
   }
 
-  const got = await ctx.client.get<Table & { items?: KubeObject[]; metadata?: { resourceVersion?: string } }>(collectionPath(ctx, r, ns, name), accept);
-  if (!ctx.args.watchOnly) printer.initial(human ? got : name !== undefined ? [got as KubeObject] : (got.items ?? []));
+  const got = await ctx.client.get<Table & { items?: PartialObjectMetadata[]; metadata?: { resourceVersion?: string } }>(collectionPath(ctx, r, ns, name), accept);
+  if (!ctx.args.watchOnly) printer.initial(human ? got : name !== undefined ? [got as PartialObjectMetadata] : (got.items ?? []));
   const rv = got.metadata?.resourceVersion ?? "";
   const params: Record<string, string> = { watch: "true", resourceVersion: rv };
   if (name !== undefined) params.fieldSelector = `metadata.name=${name}`;
@@ -77,7 +79,7 @@ export async function runWatch(ctx: Context, r: Resource, ns: string | undefined
     await ctx.client.watch(
       withQuery(collectionPath(ctx, r, ns), params),
       accept,
-      (e: WatchEvent) => {
+      (e: WatchEvent<unknown>) => {
         if (e.type === "BOOKMARK") return;
         if (e.type === "ERROR") {
           const st = e.object as Status;

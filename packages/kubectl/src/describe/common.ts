@@ -1,7 +1,7 @@
 /** Helpers shared by describers: labels, annotations, events (describe.go). */
-import type { Event } from "../types.ts";
-import { byteLength, byteSlice, compareGo } from "../util/strings.ts";
-import { humanDuration, parseTime } from "../util/duration.ts";
+import type { Event } from "@servicenet/api";
+import { compareGo, humanDuration, parseTime } from "@servicenet/printers";
+import { byteLength, byteSlice } from "../util/strings.ts";
 import { LEVEL_0, LEVEL_1, type PrefixWriter } from "./prefix-writer.ts";
 
 /** Annotations kubectl never shows. */

@@ -2,8 +2,8 @@
  * Differential test: real kubectl 1.33 describes objects served by an
  * in-test fake apiserver; our describers must print the same bytes.
  */
+import type { Event, PartialObjectMetadata } from "@servicenet/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Event, KubeObject } from "../types.ts";
 import { startFakeAPIServer, type FakeAPIServer } from "../testing/fake-apiserver.ts";
 import { findKubectl, runKubectl, writeKubeconfig } from "../testing/kubectl-binary.ts";
 import { allFixtures, endpointSlices, endpoints, ipAddresses, networkingEvents, serviceCIDRs, serviceEvents, services } from "../testing/fixtures/index.ts";
@@ -16,11 +16,11 @@ if (kubectl === null) console.warn("kubectl 1.33 not found: skipping the describ
 
 const allEvents = [...serviceEvents, ...networkingEvents];
 /** The events kubectl's field-selector search returns for `obj`. */
-function eventsOf(obj: KubeObject): Event[] {
+function eventsOf(obj: PartialObjectMetadata): Event[] {
   const m = obj.metadata ?? {};
   return allEvents.filter((e) => e.involvedObject?.name === m.name && e.involvedObject?.uid === m.uid && e.involvedObject?.kind === obj.kind);
 }
-const named = <T extends KubeObject>(list: T[], n: string): T => {
+const named = <T extends PartialObjectMetadata>(list: T[], n: string): T => {
   const found = list.find((o) => o.metadata?.name === n);
   if (found === undefined) throw new Error(`no fixture ${n}`);
   return found;

@@ -1,5 +1,5 @@
 /** `kubectl describe endpoints` and `kubectl describe endpointslice` (describe.go). */
-import type { EndpointSlice, Endpoints, Event } from "../types.ts";
+import type { EndpointSlice, Endpoints, Event } from "@servicenet/api";
 import { LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3, tabbedString } from "./prefix-writer.ts";
 import { maybeDescribeEvents, printAnnotationsMultiline, printLabelsMultiline, type DescribeOptions } from "./common.ts";
 

@@ -1,5 +1,5 @@
 /** Deterministic inputs (fixed clock) for the golden describe tests. */
-import type { EndpointSlice, Event, Service } from "../types.ts";
+import type { EndpointSlice, Event, Service } from "@servicenet/api";
 import { describeService } from "./service.ts";
 import { describeEndpointSlice } from "./endpoints.ts";
 import { describeIPAddress, describeServiceCIDR } from "./networking.ts";
@@ -19,8 +19,8 @@ const slice = (addressType: string, port: number, ips: [string, boolean | undefi
   endpoints: ips.map(([ip, ready]) => ({ addresses: [ip], conditions: ready === undefined ? {} : { ready } })),
 });
 const events: Event[] = [
-  { kind: "Event", type: "Normal", reason: "IPAllocated", message: "allocated 10.96.0.20", source: { component: "ipallocator" }, firstTimestamp: "2026-01-30T10:00:00Z", lastTimestamp: "2026-01-30T10:00:00Z", count: 1 },
-  { kind: "Event", type: "Warning", reason: "SyncFailed", message: "boom", source: { component: "service-controller" }, firstTimestamp: "2026-01-25T12:00:00Z", lastTimestamp: "2026-02-01T11:55:00Z", count: 7 },
+  { kind: "Event", metadata: {}, involvedObject: {}, type: "Normal", reason: "IPAllocated", message: "allocated 10.96.0.20", source: { component: "ipallocator" }, firstTimestamp: "2026-01-30T10:00:00Z", lastTimestamp: "2026-01-30T10:00:00Z", count: 1 },
+  { kind: "Event", metadata: {}, involvedObject: {}, type: "Warning", reason: "SyncFailed", message: "boom", source: { component: "service-controller" }, firstTimestamp: "2026-01-25T12:00:00Z", lastTimestamp: "2026-02-01T11:55:00Z", count: 7 },
 ];
 
 /** Each entry renders one golden case. */

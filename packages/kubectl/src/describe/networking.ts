@@ -1,6 +1,6 @@
 /** `kubectl describe servicecidr` and `kubectl describe ipaddress` (describe.go, v1 and v1beta1 alike). */
-import type { Event, IPAddress, ServiceCIDR } from "../types.ts";
-import { formatRFC1123Z } from "../util/duration.ts";
+import type { Event, IPAddress, ServiceCIDR } from "@servicenet/api";
+import { formatRFC1123Z } from "../util/time.ts";
 import { LEVEL_0, LEVEL_1, tabbedString } from "./prefix-writer.ts";
 import { maybeDescribeEvents, printAnnotationsMultiline, printLabelsMultiline, type DescribeOptions } from "./common.ts";
 

@@ -1,6 +1,6 @@
 /** `kubectl describe service` (describe.go describeService, EndpointSlice-based since 1.33). */
-import type { EndpointSlice, Event, LoadBalancerIngress, Service } from "../types.ts";
-import { formatLabels, joinHostPort } from "../util/strings.ts";
+import type { EndpointSlice, Event, LoadBalancerIngress, Service } from "@servicenet/api";
+import { formatLabels, joinHostPort } from "@servicenet/printers";
 import { LEVEL_0, tabbedString } from "./prefix-writer.ts";
 import { maybeDescribeEvents, printAnnotationsMultiline, printLabelsMultiline, type DescribeOptions } from "./common.ts";
 

@@ -3,22 +3,18 @@
  * (as kube-apiserver would), real kubectl 1.33 prints them, and renderTable
  * must print the same bytes for the same Table and flags.
  */
+import type { PartialObjectMetadata, Table } from "@servicenet/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { KubeObject } from "../types.ts";
 import { startFakeAPIServer, type FakeAPIServer } from "../testing/fake-apiserver.ts";
 import { findKubectl, runKubectl, writeKubeconfig } from "../testing/kubectl-binary.ts";
 import { allFixtures, endpointSlices, endpoints, ipAddresses, networkingEvents, serviceCIDRs, serviceEvents, services } from "../testing/fixtures/index.ts";
-import type { PrintOptions, Table } from "./table.ts";
-import { printServiceTable } from "./service.ts";
-import { printEndpointSliceTable, printEndpointsTable } from "./endpoints.ts";
-import { printIPAddressTable, printServiceCIDRTable } from "./networking.ts";
-import { printEventTable } from "./core.ts";
+import { printEndpointSliceTable, printEndpointsTable, printEventTable, printIPAddressTable, printServiceCIDRTable, printServiceTable, type PrintOptions } from "@servicenet/printers";
 import { renderTable, type RenderOptions } from "./render.ts";
 
 const kubectl = findKubectl("1.33");
 if (kubectl === null) console.warn("kubectl 1.33 not found: skipping the get differential tests");
 
-const inDefault = <T extends KubeObject>(l: T[]): T[] => l.filter((o) => (o.metadata?.namespace ?? "default") === "default");
+const inDefault = <T extends PartialObjectMetadata>(l: T[]): T[] => l.filter((o) => (o.metadata?.namespace ?? "default") === "default");
 type Case = [string, string[], (o: PrintOptions) => Table, RenderOptions];
 const cases: Case[] = [
   ["services", ["get", "services"], (o) => printServiceTable(inDefault(services), o), {}],

@@ -1,7 +1,5 @@
-/** Table builders (what the apiserver returns for as=Table) and kubectl's Table renderer. */
-export * from "./table.ts";
-export * from "./service.ts";
-export * from "./endpoints.ts";
-export * from "./networking.ts";
-export * from "./core.ts";
+/**
+ * kubectl's human-readable printer of server-side Tables (cli-runtime printers/tableprinter.go).
+ * The Tables themselves come from @servicenet/printers.
+ */
 export * from "./render.ts";

@@ -4,10 +4,10 @@
  * priority>0 columns only with wide, cells cut at the first newline with "...",
  * columns padded to the widest cell + 3, the last column unpadded.
  */
-import type { KubeObject } from "../types.ts";
+import type { PartialObjectMetadata, Table } from "@servicenet/api";
+import { formatLabels } from "@servicenet/printers";
 import { TabWriter, getTabWriterOptions } from "../util/tabwriter.ts";
-import { escapeTerminal, formatLabels } from "../util/strings.ts";
-import type { Table } from "./table.ts";
+import { escapeTerminal } from "../util/strings.ts";
 
 export interface RenderOptions {
   /** -o wide: show priority>0 columns. */
@@ -44,7 +44,7 @@ function headerLine(table: Table, opts: RenderOptions, shown: (i: number) => boo
 }
 
 function rowLine(table: Table, row: Table["rows"][number], opts: RenderOptions, shown: (i: number) => boolean): string {
-  const meta = (row.object as KubeObject | undefined)?.metadata;
+  const meta = (row.object as PartialObjectMetadata | undefined)?.metadata;
   const parts: string[] = [];
   if (opts.withNamespace) parts.push(escapeTerminal(meta?.namespace ?? ""));
   // Cells beyond the column definitions are ignored (https://issue.k8s.io/66379).

@@ -4,10 +4,10 @@
  * another deleted (captured from the binary against the servicenet
  * apiserver): widths grow with a wider event row and never shrink back.
  */
+import type { Table } from "@servicenet/api";
+import { printServiceTable } from "@servicenet/printers";
 import { describe, expect, it } from "vitest";
 import { TablePrinter } from "./render.ts";
-import { printServiceTable } from "./service.ts";
-import type { Table } from "./table.ts";
 
 const columns = printServiceTable([], { wide: true }).columnDefinitions;
 const row = (cells: string[]) => ({ cells });

@@ -6,14 +6,21 @@
  * exists for differential tests: real kubectl and our describers read the
  * same objects.
  */
+import type { PartialObjectMetadata, Table } from "@servicenet/api";
+import {
+  printEndpointSliceTable,
+  printEndpointsTable,
+  printEventTable,
+  printIPAddressTable,
+  printNamespaceTable,
+  printNodeTable,
+  printPodTable,
+  printServiceCIDRTable,
+  printServiceTable,
+  type PrintOptions,
+} from "@servicenet/printers";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { KubeObject } from "../types.ts";
-import type { PrintOptions, Table } from "../printers/table.ts";
-import { printServiceTable } from "../printers/service.ts";
-import { printEndpointSliceTable, printEndpointsTable } from "../printers/endpoints.ts";
-import { printIPAddressTable, printServiceCIDRTable } from "../printers/networking.ts";
-import { printEventTable, printNamespaceTable, printNodeTable, printPodTable } from "../printers/core.ts";
 import { handleWrite, startWatch, type FakeState } from "./fake-writes.ts";
 
 interface ResourceInfo {
@@ -43,9 +50,9 @@ export interface FakeAPIServer {
   url: string;
   server: Server;
   /** Replaces the served objects (kind and apiVersion pick the resource). */
-  setObjects(objects: readonly KubeObject[]): void;
+  setObjects(objects: readonly PartialObjectMetadata[]): void;
   /** The objects as they are now (after writes). */
-  objects(): readonly KubeObject[];
+  objects(): readonly PartialObjectMetadata[];
   /** Requests seen, for assertions about what kubectl asked. */
   requests: string[];
   close(): Promise<void>;
@@ -75,7 +82,7 @@ function discovery(r: ResourceInfo): unknown {
 }
 
 /** Starts the fake on 127.0.0.1 with an ephemeral port. */
-export async function startFakeAPIServer(initial: readonly KubeObject[] = [], now: () => Date = () => new Date()): Promise<FakeAPIServer> {
+export async function startFakeAPIServer(initial: readonly PartialObjectMetadata[] = [], now: () => Date = () => new Date()): Promise<FakeAPIServer> {
   const state: FakeState = { objects: [...initial], managers: new Map(), watchers: new Set(), rv: 1, now };
   const requests: string[] = [];
   const groups = [...new Set(fakeResources.filter((r) => r.group !== "").map((r) => `${r.group}/${r.version}`))];

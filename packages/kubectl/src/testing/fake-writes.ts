@@ -5,9 +5,9 @@
  * off), DELETE (finalizers leave a deletionTimestamp), and watch streams of
  * JSON lines (Tables for as=Table). No validation and no defaulting.
  */
+import type { PartialObjectMetadata, Table } from "@servicenet/api";
+import type { PrintOptions } from "@servicenet/printers";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { KubeObject } from "../types.ts";
-import type { PrintOptions, Table } from "../printers/table.ts";
 
 /** What the fake knows of a resource (a subset of its ResourceInfo). */
 export interface WriteResource {
@@ -28,8 +28,8 @@ interface Watcher {
 
 /** Mutable state shared with the read path. */
 export interface FakeState {
-  objects: KubeObject[];
-  managers: Map<KubeObject, string>;
+  objects: PartialObjectMetadata[];
+  managers: Map<PartialObjectMetadata, string>;
   watchers: Set<Watcher>;
   rv: number;
   now: () => Date;
@@ -42,7 +42,7 @@ function reply(res: ServerResponse, code: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-function notify(state: FakeState, type: string, obj: KubeObject): void {
+function notify(state: FakeState, type: string, obj: PartialObjectMetadata): void {
   for (const w of state.watchers) {
     if (w.info.kind !== obj.kind || (w.namespace !== undefined && w.namespace !== obj.metadata?.namespace)) continue;
     if (w.name !== undefined && w.name !== obj.metadata?.name) continue;
@@ -62,7 +62,7 @@ export function startWatch(state: FakeState, req: IncomingMessage, res: ServerRe
   res.on("close", () => state.watchers.delete(w));
 }
 
-function stamp(state: FakeState, obj: KubeObject, namespace: string | undefined): KubeObject {
+function stamp(state: FakeState, obj: PartialObjectMetadata, namespace: string | undefined): PartialObjectMetadata {
   state.rv++;
   const metadata = { ...obj.metadata, resourceVersion: String(state.rv), uid: obj.metadata?.uid ?? `uid-fake-${state.rv}`, creationTimestamp: obj.metadata?.creationTimestamp ?? state.now().toISOString().replace(/\.\d+Z$/, "Z") };
   if (namespace !== undefined) metadata.namespace = namespace;
@@ -72,7 +72,7 @@ function stamp(state: FakeState, obj: KubeObject, namespace: string | undefined)
 /** Handles POST, PATCH (apply) and DELETE; `name` is undefined for a collection. */
 export function handleWrite(state: FakeState, req: IncomingMessage, res: ServerResponse, body: string, info: WriteResource, namespace: string | undefined, name: string | undefined, query: URLSearchParams): void {
   const gr = info.group === "" ? info.name : `${info.name}.${info.group}`;
-  const parsed = body === "" ? {} : (JSON.parse(body) as KubeObject);
+  const parsed = body === "" ? {} : (JSON.parse(body) as PartialObjectMetadata);
   const key = name ?? parsed.metadata?.name ?? "";
   const index = state.objects.findIndex((o) => o.kind === info.kind && o.metadata?.name === key && (!info.namespaced || o.metadata?.namespace === namespace));
   const current = state.objects[index];

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** Where the reference kubectl builds live on this machine. */
+/** Where the real kubectl builds are installed (Google Cloud SDK's versioned binaries). */
 export const kubectlBinaries: Record<string, string> = {
   "1.33": "/usr/lib/google-cloud-sdk/bin/kubectl.1.33",
   "1.32": "/usr/bin/kubectl",

@@ -1,5 +1,5 @@
+import type { IPAddress, Service, ServiceCIDR } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import type { IPAddress, Service, ServiceCIDR } from "../types.ts";
 import { serviceCIDRUsage, staticBandSize } from "./servicecidr-usage.ts";
 import { renderUsage, usageToJSON } from "./render.ts";
 
@@ -27,7 +27,7 @@ describe("staticBandSize (calculateRangeOffset)", () => {
 
 describe("serviceCIDRUsage", () => {
   const cidrs = [
-    sc("kubernetes", ["10.96.0.0/24", "fd00:10:96::/64"], { status: { conditions: [{ type: "Ready", status: "True" }] } }),
+    sc("kubernetes", ["10.96.0.0/24", "fd00:10:96::/64"], { status: { conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2025-01-01T00:00:00Z", reason: "", message: "" }] } }),
     sc("small", ["10.200.0.0/28"]),
   ];
   const ips = [

@@ -4,8 +4,8 @@
  * static (lower) and dynamic (upper) bands, and which Services hold its IPs.
  * Pure and BigInt throughout, so a /64 (or larger) is exact.
  */
+import type { IPAddress, Service, ServiceCIDR } from "@servicenet/api";
 import { addressAt, cidrContains, cidrSize, formatIP, parseCIDR, parseIP, type CIDR, type IP } from "@servicenet/api";
-import type { IPAddress, Service, ServiceCIDR } from "../types.ts";
 
 export interface UsageHolder {
   ip: string;

@@ -1,40 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TabWriter, describeTabWriterOptions, getTabWriterOptions } from "./tabwriter.ts";
-import { formatRFC1123Z, humanDuration } from "./duration.ts";
-import { formatLabels, joinHostPort } from "./strings.ts";
-
-const S = 1000;
-const M = 60 * S;
-const H = 60 * M;
-const D = 24 * H;
-
-describe("humanDuration (apimachinery duration_test cases)", () => {
-  it.each([
-    [-2 * S, "<invalid>"],
-    [-1 * S, "0s"],
-    [0, "0s"],
-    [1 * S, "1s"],
-    [119 * S, "119s"],
-    [2 * M, "2m"],
-    [2 * M + 30 * S, "2m30s"],
-    [9 * M + 59 * S, "9m59s"],
-    [10 * M, "10m"],
-    [179 * M, "179m"],
-    [3 * H, "3h"],
-    [7 * H + 59 * M, "7h59m"],
-    [8 * H, "8h"],
-    [47 * H + 59 * M, "47h"],
-    [48 * H, "2d"],
-    [8 * D - 1 * H, "7d23h"],
-    [8 * D, "8d"],
-    [2 * 365 * D - 1 * D, "729d"],
-    [2 * 365 * D, "2y"],
-    [3 * 365 * D + 10 * D, "3y10d"],
-    [8 * 365 * D, "8y"],
-  ])("%i ms -> %s", (ms, want) => {
-    expect(humanDuration(ms)).toBe(want);
-  });
-});
+import { formatRFC1123Z } from "./time.ts";
 
 describe("TabWriter (Go text/tabwriter semantics)", () => {
   const run = (text: string, opts = describeTabWriterOptions): string => {
@@ -66,15 +32,7 @@ describe("TabWriter (Go text/tabwriter semantics)", () => {
   });
 });
 
-describe("string helpers", () => {
-  it("formatLabels sorts the k=v strings as Go does", () => {
-    expect(formatLabels({ app: "x", "app.kubernetes.io/name": "y" })).toBe("app.kubernetes.io/name=y,app=x");
-    expect(formatLabels({})).toBe("<none>");
-  });
-  it("joinHostPort brackets IPv6", () => {
-    expect(joinHostPort("fd00::1", 80)).toBe("[fd00::1]:80");
-    expect(joinHostPort("10.0.0.1", 80)).toBe("10.0.0.1:80");
-  });
+describe("time formatting", () => {
   it.each([
     ["UTC", "Tue, 04 Mar 2025 05:06:07 +0000"],
     ["Asia/Kolkata", "Tue, 04 Mar 2025 10:36:07 +0530"],

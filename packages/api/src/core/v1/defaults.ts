@@ -2,7 +2,7 @@
  * Versioned defaulting of core/v1 (pkg/apis/core/v1/defaults.go). It runs on
  * decode, before the registry. It deliberately does NOT touch ipFamilyPolicy,
  * ipFamilies or clusterIPs: dual-stack defaulting depends on the cluster and
- * happens in the registry (reference §3.1).
+ * happens in the registry (pkg/registry/core/service/storage/alloc.go initIPFamilyFields).
  */
 import {
   defaultClientIPServiceAffinitySeconds,

@@ -1,4 +1,4 @@
-/** core/v1 Endpoints (legacy; one address family, see reference §7). */
+/** core/v1 Endpoints (legacy; one address family: pkg/controller/endpoint/endpoints_controller.go lists the first family only). */
 import { z } from "zod";
 import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
 import { ObjectReferenceSchema } from "./object-reference.ts";

@@ -17,9 +17,19 @@ export type NodeAddress = z.infer<typeof NodeAddressSchema>;
 export const NodeConditionSchema = z.object({ ...coreConditionFields, lastHeartbeatTime: z.string().optional() });
 export type NodeCondition = z.infer<typeof NodeConditionSchema>;
 
+/** NodeSystemInfo, the fields `kubectl get nodes -o wide` prints (loose: the rest is kept). */
+export const NodeSystemInfoSchema = z.looseObject({
+  kubeletVersion: z.string().optional(),
+  osImage: z.string().optional(),
+  kernelVersion: z.string().optional(),
+  containerRuntimeVersion: z.string().optional(),
+});
+export type NodeSystemInfo = z.infer<typeof NodeSystemInfoSchema>;
+
 export const NodeStatusSchema = z.looseObject({
   addresses: z.array(NodeAddressSchema).optional(),
   conditions: z.array(NodeConditionSchema).optional(),
+  nodeInfo: NodeSystemInfoSchema.optional(),
 });
 export type NodeStatus = z.infer<typeof NodeStatusSchema>;
 

@@ -24,10 +24,14 @@ export const ContainerSchema = z.looseObject({
 });
 export type Container = z.infer<typeof ContainerSchema>;
 
+export const PodReadinessGateSchema = z.object({ conditionType: z.string() });
+export type PodReadinessGate = z.infer<typeof PodReadinessGateSchema>;
+
 export const PodSpecSchema = z.looseObject({
   containers: z.array(ContainerSchema).default([]),
   nodeName: z.string().optional(),
   hostNetwork: z.boolean().optional(),
+  readinessGates: z.array(PodReadinessGateSchema).optional(),
 });
 export type PodSpec = z.infer<typeof PodSpecSchema>;
 
@@ -39,13 +43,43 @@ export type HostIP = z.infer<typeof HostIPSchema>;
 export const PodConditionSchema = z.object({ ...coreConditionFields, lastProbeTime: z.string().optional() });
 export type PodCondition = z.infer<typeof PodConditionSchema>;
 
+// Container states and statuses are loose too: only what the printers read is modelled
+// (pkg/printers/internalversion/printers.go printPod), the rest is kept.
+export const ContainerStateSchema = z.looseObject({
+  waiting: z.looseObject({ reason: z.string().optional(), message: z.string().optional() }).optional(),
+  running: z.looseObject({ startedAt: z.string().optional() }).optional(),
+  terminated: z
+    .looseObject({
+      exitCode: z.number().int().optional(),
+      signal: z.number().int().optional(),
+      reason: z.string().optional(),
+      message: z.string().optional(),
+      startedAt: z.string().optional(),
+      finishedAt: z.string().optional(),
+    })
+    .optional(),
+});
+export type ContainerState = z.infer<typeof ContainerStateSchema>;
+
+export const ContainerStatusSchema = z.looseObject({
+  name: z.string().optional(),
+  state: ContainerStateSchema.optional(),
+  lastState: ContainerStateSchema.optional(),
+  ready: z.boolean().optional(),
+  restartCount: z.number().int().optional(),
+});
+export type ContainerStatus = z.infer<typeof ContainerStatusSchema>;
+
 export const PodStatusSchema = z.looseObject({
   phase: z.string().optional(),
+  reason: z.string().optional(),
+  nominatedNodeName: z.string().optional(),
   conditions: z.array(PodConditionSchema).optional(),
   hostIP: z.string().optional(),
   hostIPs: z.array(HostIPSchema).optional(),
   podIP: z.string().optional(),
   podIPs: z.array(PodIPSchema).optional(),
+  containerStatuses: z.array(ContainerStatusSchema).optional(),
 });
 export type PodStatus = z.infer<typeof PodStatusSchema>;
 

@@ -73,6 +73,34 @@ describe("core/v1 schemas", () => {
     expect(NodeSchema.parse(node)).toEqual(node);
   });
 
+  it("keep the unmodelled fields of the container statuses and node info the printers read", () => {
+    const pod = {
+      metadata: { name: "p" },
+      spec: { containers: [{ name: "c" }], readinessGates: [{ conditionType: "example.com/ready" }] },
+      status: {
+        phase: "Running",
+        containerStatuses: [
+          {
+            name: "c",
+            image: "nginx",
+            imageID: "docker.io/library/nginx@sha256:0",
+            containerID: "containerd://1",
+            started: true,
+            ready: true,
+            restartCount: 2,
+            state: { running: { startedAt: "2025-01-01T00:00:00Z" } },
+            lastState: { terminated: { exitCode: 137, reason: "OOMKilled", finishedAt: "2025-01-01T00:00:00Z", containerID: "containerd://0" } },
+          },
+        ],
+      },
+    };
+    expect(unknownFields(PodSchema, pod)).toEqual([]);
+    expect(PodSchema.parse(pod)).toEqual(pod);
+    const node = { metadata: { name: "n1" }, spec: {}, status: { nodeInfo: { kubeletVersion: "v1.33.0", osImage: "Debian", machineID: "m", architecture: "amd64" } } };
+    expect(NodeSchema.parse(node)).toEqual(node);
+    expect(PodSchema.safeParse({ status: { containerStatuses: [{ restartCount: "2" }] } }).success).toBe(false);
+  });
+
   it.each([
     [EndpointsSchema, { metadata: { name: "e" }, subsets: [{ addresses: [{ ip: "10.1.0.5", nodeName: "n1", targetRef: { kind: "Pod", name: "p", namespace: "default" } }], ports: [{ port: 80, protocol: "TCP" }] }] }],
     [NamespaceSchema, { metadata: { name: "default" }, spec: { finalizers: ["kubernetes"] }, status: { phase: "Active" } }],

@@ -1,7 +1,8 @@
 /**
  * Cluster-IP, IP-family and policy validation of Services
  * (`ValidateServiceClusterIPsRelatedFields`, `validateUpgradeDowngradeClusterIPs`,
- * `validateUpgradeDowngradeIPFamilies`), reference §4.2 and §4.3.
+ * `validateUpgradeDowngradeIPFamilies` of pkg/apis/core/validation/validation.go, as
+ * ValidateService and ValidateServiceUpdate call them).
  */
 import { field, type FieldErrorList } from "../../../errors/index.ts";
 import { isDualStackIPStrings, isIPv6String, isValidIP } from "../../../net/index.ts";

@@ -1,4 +1,5 @@
-// Exact rendered messages of reference §4 (dual-stack-services.md), as kubectl would print them.
+// Exact rendered messages of pkg/apis/core/validation/validation.go ValidateService and
+// ValidateServiceUpdate, as kubectl would print them.
 import { describe, expect, it } from "vitest";
 import { fieldErrorString } from "../../../errors/index.ts";
 import type { Service, ServiceSpec } from "../service.ts";

@@ -6,7 +6,7 @@
  * the flags. It never replaces a mismatching object ("first apiserver wins"); it reports it.
  * Like the kubernetes.default Service reconciler it runs every 10 s.
  */
-import { defaultServiceCIDRName, serviceCIDRConditionReady, serviceCIDRControllerNames, serviceCIDRMessages } from "@servicenet/api";
+import { defaultServiceCIDRName, findCondition, serviceCIDRConditionReady, serviceCIDRControllerNames, serviceCIDRMessages, type Condition, type ServiceCIDR } from "@servicenet/api";
 import { GenericStore } from "../../../registry/generic/store.ts";
 import type { UpdatedObjectInfo, UpdateParams } from "../../../registry/generic/options.ts";
 import { serviceCIDRStrategy } from "../../../registry/networking/servicecidr/strategy.ts";
@@ -44,15 +44,8 @@ export interface DefaultServiceCIDRControllerOptions {
   log?: (msg: string) => void;
 }
 
-interface Condition {
-  type?: string;
-  status?: string;
-  reason?: string;
-  message?: string;
-}
-
 const cidrsOf = (sc: KubeObject): string[] => ((sc["spec"] as { cidrs?: string[] } | undefined)?.cidrs ?? []).slice();
-const readyOf = (sc: KubeObject): Condition | undefined => ((sc["status"] as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === serviceCIDRConditionReady);
+const readyOf = (sc: KubeObject): Condition | undefined => findCondition((sc as unknown as ServiceCIDR).status?.conditions, serviceCIDRConditionReady);
 /** Go's `%v` of a []string. */
 const goSlice = (a: readonly string[]): string => `[${a.join(" ")}]`;
 const sameCIDRs = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((c, i) => c === b[i]);

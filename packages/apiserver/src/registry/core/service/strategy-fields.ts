@@ -3,9 +3,9 @@
  * (PrepareForUpdate's dropTypeDependentFields and
  * trimFieldsForDualStackDowngrade), kept here so the strategy can call them.
  */
-import { externallyAccessible } from "@servicenet/api";
+import { externallyAccessible, ipFamilyPolicies, type Service } from "@servicenet/api";
 import { needsClusterIP, needsHealthCheck, needsNodePort, sameIPFamilies } from "./storage/helpers.ts";
-import { IPFamilyPolicies, specOf, type ServiceView } from "./storage/service-view.ts";
+import { specOf } from "./storage/service-view.ts";
 
 function sameStrings(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   const x = a ?? [];
@@ -14,13 +14,13 @@ function sameStrings(a: readonly string[] | undefined, b: readonly string[] | un
 }
 
 /** strategy.go `sameClusterIPs`: singular and plural both unchanged. */
-function sameClusterIPFields(old: ServiceView, svc: ServiceView): boolean {
+function sameClusterIPFields(old: Service, svc: Service): boolean {
   return (old.spec?.clusterIP ?? "") === (svc.spec?.clusterIP ?? "") && sameStrings(old.spec?.clusterIPs, svc.spec?.clusterIPs);
 }
 
 /** Users may add, remove or change ports as long as no net-new nodePort appears. */
-function sameNodePorts(old: ServiceView, svc: ServiceView): boolean {
-  const all = (s: ServiceView) => new Set((s.spec?.ports ?? []).map((p) => p.nodePort ?? 0).filter((n) => n !== 0));
+function sameNodePorts(old: Service, svc: Service): boolean {
+  const all = (s: Service) => new Set((s.spec?.ports ?? []).map((p) => p.nodePort ?? 0).filter((n) => n !== 0));
   const oldPorts = all(old);
   return [...all(svc)].every((n) => oldPorts.has(n));
 }
@@ -30,7 +30,7 @@ function sameNodePorts(old: ServiceView, svc: ServiceView): boolean {
  * them, but only if the user left them unchanged (a changed value must reach
  * validation and fail). The allocator releases the wiped values on commit.
  */
-export function dropTypeDependentFields(svc: ServiceView, old: ServiceView | null): void {
+export function dropTypeDependentFields(svc: Service, old: Service | null): void {
   if (old === null) return;
   const spec = specOf(svc);
   if (needsClusterIP(old) && !needsClusterIP(svc)) {
@@ -55,7 +55,7 @@ export function dropTypeDependentFields(svc: ServiceView, old: ServiceView | nul
 }
 
 /** Leaving LoadBalancer: unchanged allocateLoadBalancerNodePorts and loadBalancerClass are dropped. */
-function dropUnneededLoadBalancerFields(svc: ServiceView, old: ServiceView): void {
+function dropUnneededLoadBalancerFields(svc: Service, old: Service): void {
   const spec = specOf(svc);
   if (old.spec?.type !== "LoadBalancer" || spec.type === "LoadBalancer") return;
   const oldAlloc = old.spec.allocateLoadBalancerNodePorts;
@@ -64,12 +64,12 @@ function dropUnneededLoadBalancerFields(svc: ServiceView, old: ServiceView): voi
 }
 
 /** Update only: dual -> SingleStack drops the secondary clusterIP and family automatically. */
-export function trimFieldsForDualStackDowngrade(svc: ServiceView, old: ServiceView | null): void {
+export function trimFieldsForDualStackDowngrade(svc: Service, old: Service | null): void {
   if (old === null) return;
   const oldPolicy = old.spec?.ipFamilyPolicy;
-  const oldIsDual = oldPolicy === IPFamilyPolicies.RequireDualStack || oldPolicy === IPFamilyPolicies.PreferDualStack;
+  const oldIsDual = oldPolicy === ipFamilyPolicies.RequireDualStack || oldPolicy === ipFamilyPolicies.PreferDualStack;
   const spec = specOf(svc);
-  if (!oldIsDual || spec.ipFamilyPolicy !== IPFamilyPolicies.SingleStack) return;
+  if (!oldIsDual || spec.ipFamilyPolicy !== ipFamilyPolicies.SingleStack) return;
   if ((spec.clusterIPs?.length ?? 0) > 1) spec.clusterIPs = spec.clusterIPs!.slice(0, 1);
   if ((spec.ipFamilies?.length ?? 0) > 1) spec.ipFamilies = spec.ipFamilies!.slice(0, 1);
 }

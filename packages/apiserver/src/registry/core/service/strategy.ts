@@ -9,7 +9,6 @@ import type { KubeObject } from "../../../storage/index.ts";
 import { resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 import { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";
 import { normalizeClusterIPs, patchAllocatedValues } from "./storage/normalize.ts";
-import type { ServiceView } from "./storage/service-view.ts";
 
 const asService = (o: KubeObject): Service => o as unknown as Service;
 
@@ -26,16 +25,16 @@ export const serviceStrategy: RESTStrategy = {
   },
   prepareForCreate: (o) => {
     o["status"] = {};
-    normalizeClusterIPs(o as unknown as ServiceView, null);
+    normalizeClusterIPs(o as unknown as Service, null);
   },
   prepareForUpdate: (o, old) => {
     if (old["status"] === undefined) delete o["status"];
     else o["status"] = structuredClone(old["status"]);
     // What the Service storage's beginUpdate does before the strategy, minus allocation.
-    patchAllocatedValues(o as unknown as ServiceView, old as unknown as ServiceView);
-    normalizeClusterIPs(o as unknown as ServiceView, old as unknown as ServiceView);
-    dropTypeDependentFields(o as unknown as ServiceView, old as unknown as ServiceView);
-    trimFieldsForDualStackDowngrade(o as unknown as ServiceView, old as unknown as ServiceView);
+    patchAllocatedValues(o as unknown as Service, old as unknown as Service);
+    normalizeClusterIPs(o as unknown as Service, old as unknown as Service);
+    dropTypeDependentFields(o as unknown as Service, old as unknown as Service);
+    trimFieldsForDualStackDowngrade(o as unknown as Service, old as unknown as Service);
   },
   validate: (o) => validateServiceCreate(asService(o)),
   validateUpdate: (o, old) => validateServiceUpdate(asService(o), asService(old)),

@@ -3,10 +3,10 @@
  * allocClusterIPs, allocIPs, releaseIPs, updateClusterIPs and their
  * transactions). Maps are keyed by family and iterated in ipFamilies order.
  */
-import { StatusError, field, formatIP, parseIPSloppy } from "@servicenet/api";
+import { field, formatIP, parseIPSloppy, type Service, serviceTypes, StatusError } from "@servicenet/api";
 import type { IPAllocator } from "../ipallocator/interfaces.ts";
 import { isHeadlessClusterIPs, isMatchingPreferDualStackClusterIPFields } from "./helpers.ts";
-import { ServiceTypes, nameOf, specOf, type ServiceView } from "./service-view.ts";
+import { nameOf, specOf } from "./service-view.ts";
 import { callbackTransaction, type Transaction } from "./transaction.ts";
 
 /** Structured log sink; allocation never fails because of logging. */
@@ -26,7 +26,7 @@ export type FamilyIPs = Map<string, string>;
  * took are released before throwing: upstream returns them to a caller that
  * drops them, leaking until repair runs.
  */
-export async function allocIPs(ctx: ClusterIPContext, svc: ServiceView, toAlloc: FamilyIPs, dryRun: boolean): Promise<FamilyIPs> {
+export async function allocIPs(ctx: ClusterIPContext, svc: Service, toAlloc: FamilyIPs, dryRun: boolean): Promise<FamilyIPs> {
   const allocated: FamilyIPs = new Map();
   // IPAddress-backed allocators record the Service as the owner (parentRef).
   const owner = { namespace: svc.metadata?.namespace ?? "", name: svc.metadata?.name ?? "" };
@@ -87,9 +87,9 @@ export async function releaseIPs(ctx: ClusterIPContext, toRelease: FamilyIPs | n
  * a missing entry allocates the next free IP, a given one is reserved as-is.
  * Sets clusterIPs[i] and clusterIP = clusterIPs[0]. Returns what it allocated.
  */
-export async function allocClusterIPs(ctx: ClusterIPContext, svc: ServiceView, dryRun: boolean): Promise<FamilyIPs | null> {
+export async function allocClusterIPs(ctx: ClusterIPContext, svc: Service, dryRun: boolean): Promise<FamilyIPs | null> {
   const spec = specOf(svc);
-  if (spec.type === ServiceTypes.ExternalName) return null;
+  if (spec.type === serviceTypes.ExternalName) return null;
   if (isHeadlessClusterIPs(svc)) return null;
   const families = spec.ipFamilies ?? [];
   const ips = [...(spec.clusterIPs ?? [])];
@@ -110,7 +110,7 @@ export async function allocClusterIPs(ctx: ClusterIPContext, svc: ServiceView, d
 }
 
 /** Create: allocate ClusterIPs; revert releases them (never on dry-run, which allocated nothing). */
-export async function txnAllocClusterIPs(ctx: ClusterIPContext, svc: ServiceView, dryRun: boolean): Promise<Transaction> {
+export async function txnAllocClusterIPs(ctx: ClusterIPContext, svc: Service, dryRun: boolean): Promise<Transaction> {
   const toRelease = await allocClusterIPs(ctx, svc, dryRun);
   return callbackTransaction({
     revert: async () => {
@@ -132,21 +132,21 @@ export async function txnAllocClusterIPs(ctx: ClusterIPContext, svc: ServiceView
  */
 export async function updateClusterIPs(
   ctx: ClusterIPContext,
-  svc: ServiceView,
-  old: ServiceView,
+  svc: Service,
+  old: Service,
   dryRun: boolean,
 ): Promise<{ allocated: FamilyIPs | null; toRelease: FamilyIPs | null }> {
   const spec = specOf(svc);
   const oldSpec = specOf(old);
   const none = { allocated: null, toRelease: null };
   if (isMatchingPreferDualStackClusterIPFields(svc, old)) return none;
-  if (oldSpec.type === ServiceTypes.ExternalName && spec.type !== ServiceTypes.ExternalName) {
+  if (oldSpec.type === serviceTypes.ExternalName && spec.type !== serviceTypes.ExternalName) {
     return { allocated: await allocClusterIPs(ctx, svc, dryRun), toRelease: null };
   }
   if (isHeadlessClusterIPs(old)) return none;
   const oldFamilies = oldSpec.ipFamilies ?? [];
   const oldIPs = oldSpec.clusterIPs ?? [];
-  if (oldSpec.type !== ServiceTypes.ExternalName && spec.type === ServiceTypes.ExternalName) {
+  if (oldSpec.type !== serviceTypes.ExternalName && spec.type === serviceTypes.ExternalName) {
     const toRelease: FamilyIPs = new Map();
     oldFamilies.forEach((family, i) => {
       if (oldIPs[i] !== undefined) toRelease.set(family, oldIPs[i]);
@@ -170,7 +170,7 @@ export async function updateClusterIPs(
 }
 
 /** Update: revert releases what was newly allocated; commit releases what the update gave up. */
-export async function txnUpdateClusterIPs(ctx: ClusterIPContext, svc: ServiceView, old: ServiceView, dryRun: boolean): Promise<Transaction> {
+export async function txnUpdateClusterIPs(ctx: ClusterIPContext, svc: Service, old: Service, dryRun: boolean): Promise<Transaction> {
   const { allocated, toRelease } = await updateClusterIPs(ctx, svc, old, dryRun);
   const release = async (what: FamilyIPs | null, msg: string) => {
     try {
@@ -193,9 +193,9 @@ export async function txnUpdateClusterIPs(ctx: ClusterIPContext, svc: ServiceVie
 }
 
 /** Delete: releases every clusterIP by its parsed family (ExternalName and headless hold none). */
-export async function releaseClusterIPs(ctx: ClusterIPContext, svc: ServiceView): Promise<FamilyIPs> {
+export async function releaseClusterIPs(ctx: ClusterIPContext, svc: Service): Promise<FamilyIPs> {
   const spec = specOf(svc);
-  if (spec.type === ServiceTypes.ExternalName || isHeadlessClusterIPs(svc)) return new Map();
+  if (spec.type === serviceTypes.ExternalName || isHeadlessClusterIPs(svc)) return new Map();
   const toRelease: FamilyIPs = new Map();
   for (const ip of spec.clusterIPs ?? []) {
     toRelease.set(parseIPSloppy(ip)?.family === "IPv6" ? "IPv6" : "IPv4", ip);

@@ -1,7 +1,6 @@
 /**
  * Port of upstream storage_test.go TestCreateInitIPFields: every cluster mode
- * x clusterIPs x policy x families combination of reference
- * dual-stack-services.md §3.5 (520 cases), through allocateCreate.
+ * x clusterIPs x policy x families combination (520 cases), through allocateCreate.
  */
 import { parseIPSloppy, validateServiceCreate } from "@servicenet/api";
 import { describe, expect, it } from "vitest";

@@ -29,7 +29,7 @@ async function create(mode: ClusterMode, ...tweaks: Tweak[]) {
   return { t, svc, result: t.alloc.allocateCreate(svc, false) };
 }
 
-describe("TestCreateInvalidClusterIPInputs (reference §4.4 substrings)", () => {
+describe("TestCreateInvalidClusterIPInputs (storage_test.go, its error substrings)", () => {
   it.each<{ name: string; mode: ClusterMode; tweaks: Tweak[]; substrings: string[] }>([
     { name: "bad policy", mode: "v4v6", tweaks: [setIPFamilyPolicy("bogus")], substrings: ["Unsupported value"] },
     { name: "bad family", mode: "v4v6", tweaks: [setIPFamilies("IPv5")], substrings: ["Unsupported value"] },

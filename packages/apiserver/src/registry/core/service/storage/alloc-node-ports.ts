@@ -4,14 +4,14 @@
  * allocHealthCheckNodePort, updateHealthCheckNodePort). All work goes through
  * a PortAllocationOperation: allocations are immediate, releases deferred.
  */
-import { StatusError, field, path } from "@servicenet/api";
+import { field, path, type Service, serviceTypes, StatusError } from "@servicenet/api";
 import type { PortAllocatorInterface } from "../portallocator/interfaces.ts";
 import { PortAllocationOperation } from "../portallocator/operation.ts";
 import { collectServiceNodePorts, findRequestedNodePort, needsHealthCheck, needsNodePort, shouldAllocateNodePorts } from "./helpers.ts";
-import { ServiceTypes, nameOf, specOf, type ServiceView } from "./service-view.ts";
+import { nameOf, specOf } from "./service-view.ts";
 import { callbackTransaction, type Transaction } from "./transaction.ts";
 
-function invalidNodePort(svc: ServiceView, i: number, value: number, err: unknown): StatusError {
+function invalidNodePort(svc: Service, i: number, value: number, err: unknown): StatusError {
   return StatusError.invalid({ group: "", kind: "Service" }, nameOf(svc), [
     field.invalid(path("spec", "ports", i, "nodePort"), value, (err as Error).message),
   ]);
@@ -34,7 +34,7 @@ function operationTransaction(op: PortAllocationOperation): Transaction {
 }
 
 /** How many ports initNodePorts will take with allocateNext: one per service port number with no requested nodePort. */
-function createDynamicNodePorts(svc: ServiceView): number {
+function createDynamicNodePorts(svc: Service): number {
   const ports = specOf(svc).ports ?? [];
   const seen = new Set<number>();
   let n = 0;
@@ -54,7 +54,7 @@ function createDynamicNodePorts(svc: ServiceView): number {
  * (PortAllocationOperation.reserveNext says why), so "range is full" comes there when they do not
  * all fit, before a later requested port is checked.
  */
-export async function initNodePorts(svc: ServiceView, op: PortAllocationOperation): Promise<void> {
+export async function initNodePorts(svc: Service, op: PortAllocationOperation): Promise<void> {
   const ports = specOf(svc).ports ?? [];
   const byServicePort = new Map<number, number>();
   let toReserve = createDynamicNodePorts(svc);
@@ -100,7 +100,7 @@ export async function initNodePorts(svc: ServiceView, op: PortAllocationOperatio
 }
 
 /** Reserves the requested healthCheckNodePort or allocates one. */
-export async function allocHealthCheckNodePort(svc: ServiceView, op: PortAllocationOperation): Promise<void> {
+export async function allocHealthCheckNodePort(svc: Service, op: PortAllocationOperation): Promise<void> {
   const spec = specOf(svc);
   const requested = spec.healthCheckNodePort ?? 0;
   if (requested !== 0) {
@@ -119,7 +119,7 @@ export async function allocHealthCheckNodePort(svc: ServiceView, op: PortAllocat
 }
 
 /** Create: node ports for NodePort/LoadBalancer, and the HCNP for Local LoadBalancers. */
-export async function txnAllocNodePorts(pa: PortAllocatorInterface, svc: ServiceView, dryRun: boolean): Promise<Transaction> {
+export async function txnAllocNodePorts(pa: PortAllocatorInterface, svc: Service, dryRun: boolean): Promise<Transaction> {
   const op = new PortAllocationOperation(pa, dryRun);
   const txn = operationTransaction(op);
   try {
@@ -142,7 +142,7 @@ export async function txnAllocNodePorts(pa: PortAllocatorInterface, svc: Service
  * Update: reserve new nodePorts, allocate missing ones, defer release of the old ones no longer
  * used. The missing ones are taken together at the first of them, as in initNodePorts.
  */
-export async function updateNodePorts(svc: ServiceView, old: ServiceView, op: PortAllocationOperation): Promise<void> {
+export async function updateNodePorts(svc: Service, old: Service, op: PortAllocationOperation): Promise<void> {
   const oldNumbers = collectServiceNodePorts(old);
   const seen: Array<{ protocol: string; nodePort: number }> = [];
   const portAllocated = new Set<number>();
@@ -182,7 +182,7 @@ export async function updateNodePorts(svc: ServiceView, old: ServiceView, op: Po
 }
 
 /** Update: HCNP allocated when a service starts needing one, released (deferred) when it stops. */
-export async function updateHealthCheckNodePort(svc: ServiceView, old: ServiceView, op: PortAllocationOperation): Promise<void> {
+export async function updateHealthCheckNodePort(svc: Service, old: Service, op: PortAllocationOperation): Promise<void> {
   const needed = needsHealthCheck(old);
   const needs = needsHealthCheck(svc);
   if (!needed && needs) {
@@ -197,12 +197,12 @@ export async function updateHealthCheckNodePort(svc: ServiceView, old: ServiceVi
 }
 
 /** Update transaction for node ports (type changes release, NodePort/LB types update). */
-export async function txnUpdateNodePorts(pa: PortAllocatorInterface, svc: ServiceView, old: ServiceView, dryRun: boolean): Promise<Transaction> {
+export async function txnUpdateNodePorts(pa: PortAllocatorInterface, svc: Service, old: Service, dryRun: boolean): Promise<Transaction> {
   const op = new PortAllocationOperation(pa, dryRun);
   const txn = operationTransaction(op);
   const type = specOf(svc).type;
   try {
-    if (needsNodePort(old) && (type === ServiceTypes.ExternalName || type === ServiceTypes.ClusterIP)) {
+    if (needsNodePort(old) && (type === serviceTypes.ExternalName || type === serviceTypes.ClusterIP)) {
       for (const n of collectServiceNodePorts(old)) op.releaseDeferredPort(n);
     }
     if (needsNodePort(svc)) await updateNodePorts(svc, old, op);

@@ -1,7 +1,7 @@
 /**
  * Update-path allocation, after upstream TestUpdateIPsFromSingleStack,
  * TestUpdateIPsFromDualStack, TestUpdatePatchAllocatedValues and the
- * type-transition cases of TestFeatureType (reference §5-6). Each update runs
+ * type-transition cases of TestFeatureType (storage_test.go). Each update runs
  * BeginUpdate's order: defaultOnReadService(old), patchAllocatedValues,
  * normalizeClusterIPs, allocateUpdate.
  */

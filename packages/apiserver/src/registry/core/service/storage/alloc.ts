@@ -4,7 +4,7 @@
  * and the create/update/delete entry points the Service registry calls from
  * BeginCreate, BeginUpdate and AfterDelete.
  */
-import { validateServiceClusterIPsRelatedFields, type FieldError, type IPFamily } from "@servicenet/api";
+import { type FieldError, type IPFamily, type Service, validateServiceClusterIPsRelatedFields } from "@servicenet/api";
 import type { IPAllocator } from "../ipallocator/interfaces.ts";
 import type { PortAllocatorInterface } from "../portallocator/interfaces.ts";
 import {
@@ -17,7 +17,7 @@ import {
 import { txnAllocNodePorts, txnUpdateNodePorts } from "./alloc-node-ports.ts";
 import { collectServiceNodePorts, needsHealthCheck } from "./helpers.ts";
 import { initIPFamilyFields, type IPFamilyContext } from "./ip-family-fields.ts";
-import { nameOf, type ServiceView } from "./service-view.ts";
+import { nameOf } from "./service-view.ts";
 import { MetaTransaction, type Transaction } from "./transaction.ts";
 
 /** Construction options, named as upstream's struct fields. */
@@ -29,7 +29,7 @@ export interface AllocatorsOptions {
   /** The `--service-node-port-range` allocator. */
   serviceNodePorts: PortAllocatorInterface;
   /** Step 4 of initIPFamilyFields; defaults to @servicenet/api's `validateServiceClusterIPsRelatedFields`. */
-  validateClusterIPsRelatedFields?: (svc: ServiceView) => FieldError[];
+  validateClusterIPsRelatedFields?: (svc: Service) => FieldError[];
   /** Log sink for best-effort cleanup failures; defaults to console.warn for warnings and errors. */
   log?: AllocLogger;
   /**
@@ -80,7 +80,7 @@ export class Allocators {
    * Defaults ipFamilyPolicy/ipFamilies of `after` (mutated) for the cluster's
    * families; `before` is the stored object on update. Throws StatusError 422.
    */
-  initIPFamilyFields(after: ServiceView, before: ServiceView | null = null): void {
+  initIPFamilyFields(after: Service, before: Service | null = null): void {
     initIPFamilyFields(this.#families, after, before);
   }
 
@@ -88,7 +88,7 @@ export class Allocators {
    * BeginCreate: family defaulting (visible even on dry-run), then ClusterIPs,
    * then node ports. Commit the result when the write succeeded, revert otherwise.
    */
-  async allocateCreate(svc: ServiceView, dryRun: boolean): Promise<Transaction> {
+  async allocateCreate(svc: Service, dryRun: boolean): Promise<Transaction> {
     const result = new MetaTransaction();
     this.initIPFamilyFields(svc, null);
     result.add(await txnAllocClusterIPs(this.#ips, svc, dryRun));
@@ -106,7 +106,7 @@ export class Allocators {
    * and ports the update gives up are released only on commit, so a failed
    * update never loses the old values.
    */
-  async allocateUpdate(after: ServiceView, before: ServiceView, dryRun: boolean): Promise<Transaction> {
+  async allocateUpdate(after: Service, before: Service, dryRun: boolean): Promise<Transaction> {
     const result = new MetaTransaction();
     try {
       this.initIPFamilyFields(after, before);
@@ -120,7 +120,7 @@ export class Allocators {
   }
 
   /** AfterDelete (non-dry-run): releases every clusterIP, node port and the HCNP. Never throws. */
-  async releaseAllocatedResources(svc: ServiceView): Promise<void> {
+  async releaseAllocatedResources(svc: Service): Promise<void> {
     try {
       await releaseClusterIPs(this.#ips, svc);
     } catch (err) {

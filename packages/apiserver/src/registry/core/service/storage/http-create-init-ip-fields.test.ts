@@ -1,6 +1,5 @@
 /**
- * TestCreateInitIPFields through the HTTP API: all 520 cases of reference
- * dual-stack-services.md §3.5 POSTed to a started apiserver per cluster mode. Every success is
+ * TestCreateInitIPFields through the HTTP API: all 520 cases of upstream storage_test.go POSTed to a started apiserver per cluster mode. Every success is
  * deleted again so that requested IPs are free for the next row.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,5 @@
 /**
- * The cases of upstream storage_test.go TestCreateInitIPFields (reference dual-stack-services.md
- * §3.5, all 520), shared by the allocator-level port and the HTTP-level one: the outcomes of
+ * The cases of upstream storage_test.go TestCreateInitIPFields (all 520), shared by the allocator-level port and the HTTP-level one: the outcomes of
  * ./init-ip-fields-table.ts with the Service tweaks that request each row and column.
  */
 import { initIPFieldsOutcomes, type InitIPFieldsOutcome } from "./init-ip-fields-table.ts";

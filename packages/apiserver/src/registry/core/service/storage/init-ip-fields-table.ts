@@ -1,6 +1,6 @@
 /**
- * The outcome tables of upstream storage_test.go TestCreateInitIPFields (reference
- * dual-stack-services.md §3.5, all 520 cases) as plain data, and their parse into outcomes:
+ * The outcome tables of upstream pkg/registry/core/service/storage/storage_test.go
+ * TestCreateInitIPFields (all 520 cases) as plain data, and their parse into outcomes:
  * cluster mode x requested clusterIPs x ipFamilyPolicy x ipFamilies -> an Invalid error or the
  * resulting policy and families. No imports on purpose: `@servicenet/apiserver/testing` exposes
  * this to the e2e modes suite, which must not load the server to read a table.
@@ -26,7 +26,7 @@ export interface InitIPFieldsOutcome {
   want: { policy: InitIPFieldsPolicy; families: InitIPFieldsFamily[] } | null;
 }
 
-// Transcribed from the reference tables: "<mode> <policy> <cell per families column>".
+// Transcribed from TestCreateInitIPFields' cases: "<mode> <policy> <cell per families column>".
 export const initIPFieldsTables: Readonly<Record<InitIPFieldsIPs, string>> = {
   unset: `
     v4 unset SS:v4 SS:v4 ERR ERR ERR

@@ -1,11 +1,11 @@
 /**
  * `initIPFamilyFields` (upstream storage/alloc.go), split into named steps in
- * the exact upstream order (reference dual-stack-services.md §3.2). It
+ * the exact upstream order. It
  * defaults ipFamilyPolicy and ipFamilies for the cluster's configured
  * families and rejects combinations the cluster cannot serve, before any IP
  * is allocated.
  */
-import { StatusError, field, path, type FieldError } from "@servicenet/api";
+import { clusterIPNone, field, type FieldError, ipFamilyPolicies, path, type Service, serviceTypes, StatusError } from "@servicenet/api";
 import {
   familyOf,
   getIPFamilyPolicy,
@@ -16,7 +16,7 @@ import {
   sameClusterIPs,
   sameIPFamilies,
 } from "./helpers.ts";
-import { ClusterIPNone, IPFamilyPolicies, ServiceTypes, nameOf, otherFamily, specOf, type ServiceView } from "./service-view.ts";
+import { nameOf, otherFamily, specOf } from "./service-view.ts";
 
 /** What the steps need to know about the cluster. */
 export interface IPFamilyContext {
@@ -25,32 +25,32 @@ export interface IPFamilyContext {
   /** `--service-cluster-ip-range[0]`'s family. */
   readonly defaultFamily: string;
   /** `ValidateServiceClusterIPsRelatedFields` from @servicenet/api. */
-  readonly validateClusterIPsRelatedFields: (svc: ServiceView) => FieldError[];
+  readonly validateClusterIPsRelatedFields: (svc: Service) => FieldError[];
 }
 
 const serviceKind = { group: "", kind: "Service" } as const;
 
-function invalid(svc: ServiceView, errs: FieldError[]): StatusError {
+function invalid(svc: Service, errs: FieldError[]): StatusError {
   return StatusError.invalid(serviceKind, nameOf(svc), errs);
 }
 
 /** Step 3: an unset policy is inherited on update, RequireDualStack for headless selectorless, else SingleStack. */
-export function defaultIPFamilyPolicy(svc: ServiceView, old: ServiceView | null): void {
+export function defaultIPFamilyPolicy(svc: Service, old: Service | null): void {
   const spec = specOf(svc);
   if (spec.ipFamilyPolicy !== undefined) return;
   if (old !== null && old.spec?.ipFamilyPolicy !== undefined) {
     spec.ipFamilyPolicy = old.spec.ipFamilyPolicy;
-  } else if (spec.clusterIP === ClusterIPNone && hasEmptySelector(svc)) {
-    spec.ipFamilyPolicy = IPFamilyPolicies.RequireDualStack;
+  } else if (spec.clusterIP === clusterIPNone && hasEmptySelector(svc)) {
+    spec.ipFamilyPolicy = ipFamilyPolicies.RequireDualStack;
   } else {
-    spec.ipFamilyPolicy = IPFamilyPolicies.SingleStack;
+    spec.ipFamilyPolicy = ipFamilyPolicies.SingleStack;
   }
 }
 
 /** Step 5 (update only): SingleStack trims unchanged dual lists; other policies may not shrink them. */
-export function prepareUpdateFamilies(svc: ServiceView, old: ServiceView, el: FieldError[]): void {
+export function prepareUpdateFamilies(svc: Service, old: Service, el: FieldError[]): void {
   const spec = specOf(svc);
-  if (getIPFamilyPolicy(svc) === IPFamilyPolicies.SingleStack) {
+  if (getIPFamilyPolicy(svc) === ipFamilyPolicies.SingleStack) {
     // ClusterIPs[0] is immutable, so keeping it is safe; unchanged lists plus SingleStack is clear intent.
     if (sameClusterIPs(old, svc) && (spec.clusterIPs?.length ?? 0) > 1) spec.clusterIPs = spec.clusterIPs!.slice(0, 1);
     if (sameIPFamilies(old, svc) && (spec.ipFamilies?.length ?? 0) > 1) spec.ipFamilies = spec.ipFamilies!.slice(0, 1);
@@ -65,9 +65,9 @@ export function prepareUpdateFamilies(svc: ServiceView, old: ServiceView, el: Fi
 }
 
 /** Step 6: SingleStack with two IPs or two families. */
-export function checkSingleStackLists(svc: ServiceView, el: FieldError[]): void {
+export function checkSingleStackLists(svc: Service, el: FieldError[]): void {
   const spec = specOf(svc);
-  if (getIPFamilyPolicy(svc) !== IPFamilyPolicies.SingleStack) return;
+  if (getIPFamilyPolicy(svc) !== ipFamilyPolicies.SingleStack) return;
   if (spec.clusterIPs?.length === 2) {
     el.push(field.invalid("spec.ipFamilyPolicy", spec.ipFamilyPolicy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"));
   }
@@ -77,12 +77,12 @@ export function checkSingleStackLists(svc: ServiceView, el: FieldError[]): void 
 }
 
 /** Step 7: families missing for given clusterIPs are inferred from the IPs, if configured. */
-export function inferFamiliesFromClusterIPs(svc: ServiceView, ctx: IPFamilyContext, el: FieldError[]): void {
+export function inferFamiliesFromClusterIPs(svc: Service, ctx: IPFamilyContext, el: FieldError[]): void {
   const spec = specOf(svc);
   const ips = spec.clusterIPs ?? [];
   for (let i = 0; i < ips.length; i++) {
     const ip = ips[i]!;
-    if (ip === ClusterIPNone) break;
+    if (ip === clusterIPNone) break;
     const fam = familyOf(ip);
     if (i < (spec.ipFamilies?.length ?? 0)) continue;
     if (!ctx.configuredFamilies.has(fam)) {
@@ -94,18 +94,18 @@ export function inferFamiliesFromClusterIPs(svc: ServiceView, ctx: IPFamilyConte
 }
 
 /** Step 9: headless selectorless services get [primary(, other)] with no configured-family checks. */
-export function defaultHeadlessSelectorlessFamilies(svc: ServiceView, ctx: IPFamilyContext): void {
+export function defaultHeadlessSelectorlessFamilies(svc: Service, ctx: IPFamilyContext): void {
   const spec = specOf(svc);
   if (!spec.ipFamilies || spec.ipFamilies.length === 0) spec.ipFamilies = [ctx.defaultFamily];
-  if (spec.ipFamilies.length < 2 && spec.ipFamilyPolicy !== IPFamilyPolicies.SingleStack) {
+  if (spec.ipFamilies.length < 2 && spec.ipFamilyPolicy !== ipFamilyPolicies.SingleStack) {
     spec.ipFamilies = [...spec.ipFamilies, otherFamily(spec.ipFamilies[0]!)];
   }
 }
 
 /** Steps 10-11: RequireDualStack needs two families; every requested family must be configured. */
-export function checkConfiguredFamilies(svc: ServiceView, ctx: IPFamilyContext, el: FieldError[]): void {
+export function checkConfiguredFamilies(svc: Service, ctx: IPFamilyContext, el: FieldError[]): void {
   const spec = specOf(svc);
-  if (getIPFamilyPolicy(svc) === IPFamilyPolicies.RequireDualStack && ctx.configuredFamilies.size < 2) {
+  if (getIPFamilyPolicy(svc) === ipFamilyPolicies.RequireDualStack && ctx.configuredFamilies.size < 2) {
     el.push(field.invalid("spec.ipFamilyPolicy", spec.ipFamilyPolicy, "this cluster is not configured for dual-stack services"));
   }
   (spec.ipFamilies ?? []).forEach((fam, i) => {
@@ -114,10 +114,10 @@ export function checkConfiguredFamilies(svc: ServiceView, ctx: IPFamilyContext, 
 }
 
 /** Steps 12-13: no families gets the primary; a dual policy on a dual-stack cluster adds the other family. */
-export function completeFamilies(svc: ServiceView, ctx: IPFamilyContext): void {
+export function completeFamilies(svc: Service, ctx: IPFamilyContext): void {
   const spec = specOf(svc);
   if (!spec.ipFamilies || spec.ipFamilies.length === 0) spec.ipFamilies = [ctx.defaultFamily];
-  if (spec.ipFamilyPolicy !== IPFamilyPolicies.SingleStack && spec.ipFamilies.length === 1 && ctx.configuredFamilies.size === 2) {
+  if (spec.ipFamilyPolicy !== ipFamilyPolicies.SingleStack && spec.ipFamilies.length === 1 && ctx.configuredFamilies.size === 2) {
     const first = spec.ipFamilies[0];
     if (first === "IPv4" || first === "IPv6") spec.ipFamilies = [first, otherFamily(first)];
   }
@@ -127,10 +127,10 @@ export function completeFamilies(svc: ServiceView, ctx: IPFamilyContext): void {
  * Defaults ipFamilyPolicy/ipFamilies of `svc` (mutated) for create (`old`
  * null) or update. Throws StatusError Invalid (422) on any inconsistency.
  */
-export function initIPFamilyFields(ctx: IPFamilyContext, svc: ServiceView, old: ServiceView | null): void {
+export function initIPFamilyFields(ctx: IPFamilyContext, svc: Service, old: Service | null): void {
   const spec = specOf(svc);
   // 1. ExternalName: nothing to default.
-  if (spec.type === ServiceTypes.ExternalName) return;
+  if (spec.type === serviceTypes.ExternalName) return;
   // 2. PreferDualStack stickiness.
   if (isMatchingPreferDualStackClusterIPFields(svc, old)) return;
   // 3. Policy.
@@ -146,7 +146,7 @@ export function initIPFamilyFields(ctx: IPFamilyContext, svc: ServiceView, old: 
   // 8.
   if (el.length > 0) throw invalid(svc, el);
   // 9. Headless + selectorless allows what would otherwise be errors.
-  if (spec.clusterIP === ClusterIPNone && hasEmptySelector(svc)) {
+  if (spec.clusterIP === clusterIPNone && hasEmptySelector(svc)) {
     defaultHeadlessSelectorlessFamilies(svc, ctx);
     return;
   }

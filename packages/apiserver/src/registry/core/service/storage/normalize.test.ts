@@ -19,7 +19,7 @@ describe("normalizeClusterIPs", () => {
   });
 });
 
-describe("defaultOnReadService (reference §3.4, upstream TestServiceDefaultOnRead)", () => {
+describe("defaultOnReadService (storage.go defaultOnReadIPFamilies, upstream TestServiceDefaultOnRead)", () => {
   it.each<{ name: string; primary: string; tweaks: Tweak[]; want: { policy?: string; families?: string[]; clusterIPs?: string[] } }>([
     { name: "missing clusterIPs v4", primary: "IPv4", tweaks: [setClusterIP("10.0.0.1")], want: { policy: "SingleStack", families: ["IPv4"], clusterIPs: ["10.0.0.1"] } },
     { name: "missing clusterIPs v6", primary: "IPv4", tweaks: [setClusterIP("2000::1")], want: { policy: "SingleStack", families: ["IPv6"], clusterIPs: ["2000::1"] } },

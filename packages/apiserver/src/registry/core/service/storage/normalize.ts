@@ -3,9 +3,9 @@
  * allocation (normalizeClusterIPs, patchAllocatedValues) and on read
  * (defaultOnReadService, for objects stored before dual-stack fields existed).
  */
-import { isIPv6String } from "@servicenet/api";
+import { clusterIPNone, ipFamilyPolicies, isIPv6String, type Service, serviceTypes } from "@servicenet/api";
 import { hasEmptySelector, needsClusterIP, needsHealthCheck, needsNodePort, sameClusterIPs } from "./helpers.ts";
-import { ClusterIPNone, IPFamilyPolicies, ServiceTypes, otherFamily, specOf, type ServiceView } from "./service-view.ts";
+import { otherFamily, specOf } from "./service-view.ts";
 
 /**
  * Keeps clusterIP and clusterIPs in sync: old clients send only the singular
@@ -14,7 +14,7 @@ import { ClusterIPNone, IPFamilyPolicies, ServiceTypes, otherFamily, specOf, typ
  * singular was cleared or changed and the plural left as it was. Validation
  * judges whatever remains.
  */
-export function normalizeClusterIPs(after: ServiceView, before: ServiceView | null): void {
+export function normalizeClusterIPs(after: Service, before: Service | null): void {
   const spec = specOf(after);
   const clusterIP = spec.clusterIP ?? "";
   if (before === null) {
@@ -40,7 +40,7 @@ export function normalizeClusterIPs(after: ServiceView, before: ServiceView | nu
  * (clusterIP(s), nodePorts by port name, healthCheckNodePort). ipFamilies and
  * ipFamilyPolicy are deliberately not patched: initIPFamilyFields infers them.
  */
-export function patchAllocatedValues(after: ServiceView, before: ServiceView): void {
+export function patchAllocatedValues(after: Service, before: Service): void {
   const spec = specOf(after);
   const old = specOf(before);
   if (needsClusterIP(before) && needsClusterIP(after)) {
@@ -48,7 +48,7 @@ export function patchAllocatedValues(after: ServiceView, before: ServiceView): v
     if ((spec.clusterIPs?.length ?? 0) === 0 && (old.clusterIPs?.length ?? 0) > 0) spec.clusterIPs = old.clusterIPs;
   }
   if (needsNodePort(before) && needsNodePort(after)) {
-    const usedBy = (s: ServiceView) => new Set((s.spec?.ports ?? []).map((p) => p.nodePort ?? 0).filter((n) => n !== 0));
+    const usedBy = (s: Service) => new Set((s.spec?.ports ?? []).map((p) => p.nodePort ?? 0).filter((n) => n !== 0));
     const oldUsed = usedBy(before);
     const used = new Set([...usedBy(after)].filter((n) => oldUsed.has(n)));
     const byName = new Map<string, number>();
@@ -69,32 +69,32 @@ export function patchAllocatedValues(after: ServiceView, before: ServiceView): v
  * without them. Headless selectorless: RequireDualStack [primary, other];
  * headless with selector: SingleStack [primary]; headful: families from the IPs.
  */
-export function defaultOnReadIPFamilies(svc: ServiceView, primaryIPFamily: string): void {
+export function defaultOnReadIPFamilies(svc: Service, primaryIPFamily: string): void {
   if (!needsClusterIP(svc)) return;
   const spec = specOf(svc);
   if ((spec.ipFamilies?.length ?? 0) > 0) return;
-  if (spec.clusterIP === ClusterIPNone) {
+  if (spec.clusterIP === clusterIPNone) {
     if (hasEmptySelector(svc)) {
-      spec.ipFamilyPolicy = IPFamilyPolicies.RequireDualStack;
+      spec.ipFamilyPolicy = ipFamilyPolicies.RequireDualStack;
       spec.ipFamilies = [primaryIPFamily, otherFamily(primaryIPFamily)];
     } else {
-      spec.ipFamilyPolicy = IPFamilyPolicies.SingleStack;
+      spec.ipFamilyPolicy = ipFamilyPolicies.SingleStack;
       spec.ipFamilies = [primaryIPFamily];
     }
     return;
   }
   const ips = spec.clusterIPs ?? [];
   spec.ipFamilies = ips.map((ip) => (isIPv6String(ip) ? "IPv6" : "IPv4"));
-  if (ips.length === 1) spec.ipFamilyPolicy = IPFamilyPolicies.SingleStack;
-  else if (ips.length === 2) spec.ipFamilyPolicy = IPFamilyPolicies.RequireDualStack;
+  if (ips.length === 1) spec.ipFamilyPolicy = ipFamilyPolicies.SingleStack;
+  else if (ips.length === 2) spec.ipFamilyPolicy = ipFamilyPolicies.RequireDualStack;
 }
 
 /** Read-time defaulting of one stored Service (Get/List/Watch decorator, and `old` in BeginUpdate). */
-export function defaultOnReadService(svc: ServiceView | null | undefined, primaryIPFamily: string): void {
+export function defaultOnReadService(svc: Service | null | undefined, primaryIPFamily: string): void {
   if (!svc) return;
   normalizeClusterIPs(svc, null);
   defaultOnReadIPFamilies(svc, primaryIPFamily);
   // internalTrafficPolicy was once defaulted for ExternalName by mistake; hide it on read.
-  const spec = svc.spec as (ServiceView["spec"] & { internalTrafficPolicy?: unknown }) | undefined;
-  if (spec?.type === ServiceTypes.ExternalName && spec.internalTrafficPolicy !== undefined) delete spec.internalTrafficPolicy;
+  const spec = svc.spec as (Service["spec"] & { internalTrafficPolicy?: unknown }) | undefined;
+  if (spec?.type === serviceTypes.ExternalName && spec.internalTrafficPolicy !== undefined) delete spec.internalTrafficPolicy;
 }

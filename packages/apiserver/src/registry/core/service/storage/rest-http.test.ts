@@ -1,7 +1,7 @@
 /**
  * ServiceREST behind the real HTTP handlers (POST, PUT, merge/strategic/apply patches, DELETE):
  * the services entry of a started server's registry is swapped for a ServiceREST, which is what
- * the integration does in buildRegistry.
+ * the integration does in newRESTStorage.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../../../server/server.ts";

@@ -6,14 +6,13 @@
  * everything the Service held (AfterDelete); every object read is decorated with
  * defaultOnReadService so legacy objects show ipFamilies/ipFamilyPolicy.
  */
-import { field, StatusError } from "@servicenet/api";
+import { field, type Service, StatusError } from "@servicenet/api";
 import type { KubeObject, ListResult, Store, WatchEvent } from "../../../../storage/index.ts";
 import { GenericStore, type GenericStoreConfig } from "../../../generic/store.ts";
 import type { DeleteParams, DeleteResult, ListParams, UpdatedObjectInfo, UpdateParams, UpdateResult, WatchParams, WriteParams } from "../../../generic/options.ts";
 import type { Allocators } from "./alloc.ts";
 import type { AllocLogger } from "./alloc-cluster-ips.ts";
 import { defaultOnReadService, normalizeClusterIPs, patchAllocatedValues } from "./normalize.ts";
-import type { ServiceView } from "./service-view.ts";
 import { hookedStore, writeTrackers, type WriteTracker } from "./rest-store-hooks.ts";
 import { restoreServiceAllocations, type RestoreReport } from "./startup.ts";
 import type { Transaction } from "./transaction.ts";
@@ -31,7 +30,7 @@ const defaultLog: AllocLogger = (level, msg, fields) => {
   if (level !== "info") console.warn(`${level}: ${msg}`, fields ?? {});
 };
 
-const asView = (o: KubeObject): ServiceView => o as unknown as ServiceView;
+const asView = (o: KubeObject): Service => o as unknown as Service;
 
 /** Service storage: a GenericStore with upstream's BeginCreate/BeginUpdate/AfterDelete/Decorator. */
 export class ServiceREST extends GenericStore {

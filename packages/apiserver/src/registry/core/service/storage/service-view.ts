@@ -1,38 +1,17 @@
 /**
- * The Service types allocation works on (@servicenet/api core/v1), under the
- * names this module has always used. Missing values mean what Go's zero
- * values mean ("" type, 0 nodePort, nil slices).
+ * Small accessors allocation uses on @servicenet/api's Service. Missing values mean what Go's
+ * zero values mean ("" type, 0 nodePort, nil slices).
  */
-import type { IPFamily, Service, ServicePort, ServiceSpec } from "@servicenet/api";
-
-export type ServicePortView = ServicePort;
-export type ServiceSpecView = ServiceSpec;
-export type ServiceView = Service;
-
-export const ServiceTypes = {
-  ClusterIP: "ClusterIP",
-  NodePort: "NodePort",
-  LoadBalancer: "LoadBalancer",
-  ExternalName: "ExternalName",
-} as const;
-
-export const IPFamilyPolicies = {
-  SingleStack: "SingleStack",
-  PreferDualStack: "PreferDualStack",
-  RequireDualStack: "RequireDualStack",
-} as const;
-
-/** The value of `clusterIP` for headless services. */
-export const ClusterIPNone = "None";
+import type { IPFamily, Service, ServiceSpec } from "@servicenet/api";
 
 /** The spec of `svc`, created empty if absent so that callers can write to it. */
-export function specOf(svc: ServiceView): ServiceSpecView {
+export function specOf(svc: Service): ServiceSpec {
   svc.spec ??= {};
   return svc.spec;
 }
 
 /** The Service's name, for error messages. */
-export function nameOf(svc: ServiceView): string {
+export function nameOf(svc: Service): string {
   return svc.metadata?.name ?? "";
 }
 

@@ -3,7 +3,8 @@ import { createStore } from "../../../../storage/index.ts";
 import { GenericStore } from "../../../generic/store.ts";
 import { endpointsStrategy } from "../../endpoints/strategy.ts";
 import { body, serviceStoreConfig } from "./rest-testing.ts";
-import { initServiceStorage, newServiceREST, reconcileKubernetesServiceIn, serviceRESTOf } from "./startup-server.ts";
+import { reconcileKubernetesServiceIn } from "../../../../controlplane/controller/kubernetesservice/index.ts";
+import { initServiceStorage, newServiceREST, serviceRESTOf } from "./startup-server.ts";
 import { allocatorState, makeTestAllocators } from "./testing.ts";
 
 describe("server wiring helpers", () => {

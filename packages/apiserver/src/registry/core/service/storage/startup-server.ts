@@ -1,12 +1,11 @@
 /**
  * What the server's startup calls, so wiring ServiceREST in stays a few lines: construct the
- * services store, restore the allocators before the first request, reconcile kubernetes.default
- * once the `default` namespace exists.
+ * services store and restore the allocators before the first request (kubernetes.default is
+ * reconciled by controlplane/controller/kubernetesservice).
  */
 import type { Store } from "../../../../storage/index.ts";
 import type { GenericStore, GenericStoreConfig } from "../../../generic/store.ts";
 import type { Allocators } from "./alloc.ts";
-import { reconcileKubernetesService, type KubernetesServiceOptions, type ReconcileAction } from "./kubernetes-service.ts";
 import { ServiceREST } from "./rest.ts";
 import type { RestoreReport } from "./startup.ts";
 
@@ -33,10 +32,4 @@ export function serviceRESTOf(stores: ReadonlyMap<string, GenericStore>): Servic
 /** Restores the allocators from storage; call before the server accepts requests. */
 export async function initServiceStorage(stores: ReadonlyMap<string, GenericStore>): Promise<RestoreReport | undefined> {
   return serviceRESTOf(stores)?.init();
-}
-
-/** Reconciles kubernetes.default; call once the bootstrap namespaces exist. */
-export async function reconcileKubernetesServiceIn(stores: ReadonlyMap<string, GenericStore>, opts: KubernetesServiceOptions): Promise<ReconcileAction | undefined> {
-  const rest = serviceRESTOf(stores);
-  return rest ? (await reconcileKubernetesService(rest, opts)).action : undefined;
 }

@@ -5,13 +5,13 @@
  * are in memory only, so every start rebuilds them from the Services themselves. The persistent
  * snapshot and the periodic repair are a later issue (KEP-1880 IPAddress objects).
  */
-import { formatIP, parseIPSloppy } from "@servicenet/api";
+import { formatIP, parseIPSloppy, type Service } from "@servicenet/api";
 import { ErrAllocated, ErrNotInRange } from "../ipallocator/interfaces.ts";
 import { ErrPortAllocated, ErrPortNotInRange } from "../portallocator/interfaces.ts";
 import type { Allocators } from "./alloc.ts";
 import type { AllocLogger } from "./alloc-cluster-ips.ts";
 import { collectServiceNodePorts, isHeadlessClusterIPs, needsClusterIP, needsHealthCheck } from "./helpers.ts";
-import { nameOf, specOf, type ServiceView } from "./service-view.ts";
+import { nameOf, specOf } from "./service-view.ts";
 
 /** What a restore did: values marked allocated, and values skipped (with a log line each). */
 export interface RestoreReport {
@@ -21,7 +21,7 @@ export interface RestoreReport {
 }
 
 /** Marks the ClusterIPs of `svc` allocated; returns [marked, skipped]. */
-async function restoreClusterIPs(alloc: Allocators, svc: ServiceView, log: AllocLogger): Promise<[number, number]> {
+async function restoreClusterIPs(alloc: Allocators, svc: Service, log: AllocLogger): Promise<[number, number]> {
   if (!needsClusterIP(svc) || isHeadlessClusterIPs(svc)) return [0, 0];
   let marked = 0;
   let skipped = 0;
@@ -48,7 +48,7 @@ async function restoreClusterIPs(alloc: Allocators, svc: ServiceView, log: Alloc
 }
 
 /** Marks the NodePorts and healthCheckNodePort of `svc` allocated; returns [marked, skipped]. */
-async function restoreNodePorts(alloc: Allocators, svc: ServiceView, log: AllocLogger): Promise<[number, number]> {
+async function restoreNodePorts(alloc: Allocators, svc: Service, log: AllocLogger): Promise<[number, number]> {
   // One Service may use one nodePort for several protocols: count it once.
   const ports = new Set(collectServiceNodePorts(svc));
   const hcnp = specOf(svc).healthCheckNodePort ?? 0;
@@ -74,7 +74,7 @@ async function restoreNodePorts(alloc: Allocators, svc: ServiceView, log: AllocL
  * the configured ranges or families are logged and skipped; a value two stored Services share is
  * logged as an error (the first one keeps it). Call once, on empty allocators, before serving.
  */
-export async function restoreServiceAllocations(alloc: Allocators, services: readonly ServiceView[], log: AllocLogger): Promise<RestoreReport> {
+export async function restoreServiceAllocations(alloc: Allocators, services: readonly Service[], log: AllocLogger): Promise<RestoreReport> {
   const report: RestoreReport = { clusterIPs: 0, nodePorts: 0, skipped: 0 };
   for (const svc of services) {
     const [ips, ipSkipped] = alloc.restoreFromServices.clusterIPs ? await restoreClusterIPs(alloc, svc, log) : [0, 0];

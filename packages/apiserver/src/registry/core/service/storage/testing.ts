@@ -3,7 +3,7 @@
  * tweaks) and storage_test.go's newStorage: the cluster CIDRs 10.0.0.0/16 and
  * 2000::/108 and the default NodePort range. Exported for registry and HTTP tests.
  */
-import { parseCIDR, type IPFamily } from "@servicenet/api";
+import { type IPFamily, parseCIDR, type Service, type ServicePort, type ServiceSpec } from "@servicenet/api";
 import { seededRandom } from "../allocator/random.ts";
 import { Range } from "../ipallocator/bitmap.ts";
 import { PortAllocator } from "../portallocator/allocator.ts";
@@ -11,13 +11,12 @@ import { defaultNodePortRange } from "../portallocator/port-range.ts";
 import { Allocators } from "./alloc.ts";
 import { defaultOnReadService, normalizeClusterIPs, patchAllocatedValues } from "./normalize.ts";
 import type { Transaction } from "./transaction.ts";
-import type { ServicePortView, ServiceSpecView, ServiceView } from "./service-view.ts";
 
 /** A test Service: a view with a required spec. */
-export interface TestService extends ServiceView {
+export interface TestService extends Service {
   metadata: { name: string; namespace?: string };
-  spec: ServiceSpecView & {
-    ports?: Array<ServicePortView & { targetPort?: number | string }>;
+  spec: ServiceSpec & {
+    ports?: Array<ServicePort & { targetPort?: number | string }>;
     externalName?: string;
     sessionAffinity?: string;
     internalTrafficPolicy?: string;
@@ -93,7 +92,7 @@ export const setPorts = (...ports: Array<{ name?: string; port: number; protocol
   s.spec.ports = ports.map((p) => ({ protocol: "TCP", ...p }));
 };
 
-/** The four cluster modes of the reference, primary family first. */
+/** The four cluster modes of upstream storage_test.go (single-stack v4/v6, dual-stack either way), primary family first. */
 export const clusterModes = {
   v4: ["IPv4"],
   v6: ["IPv6"],

@@ -1,10 +1,13 @@
 /** Endpoints and EndpointSlice tables (printers.go printEndpoints, printEndpointSlice). */
-import type { EndpointSlice, Endpoints } from "../types.ts";
-import { translateTimestampSince } from "../util/duration.ts";
-import { joinHostPort } from "../util/strings.ts";
-import { ageColumn, buildTable, column, nameColumn, type PrintOptions, type Table, type TableColumnDefinition } from "./table.ts";
+import type { EndpointSlice, EndpointSliceEndpoint, EndpointSlicePort, Endpoints, Table } from "@servicenet/api";
+import { joinHostPort } from "../strings.ts";
+import { ageColumn, column, generateTable, nameColumn, type PrintOptions, type TableHandler } from "../tablegenerator.ts";
+import { translateTimestampSince } from "./time.ts";
 
-/** formatEndpoints: at most 3 "ip:port" entries, then " + N more..."; "<none>" when empty. */
+/**
+ * formatEndpoints: at most 3 "ip:port" entries (ports outer, addresses inner), then " + N more...";
+ * "<none>" when empty. `portNames` limits the ports (describe's use).
+ */
 export function formatEndpoints(ep: Endpoints, portNames: ReadonlySet<string> | null = null): string {
   const subsets = ep.subsets ?? [];
   if (subsets.length === 0) return "<none>";
@@ -16,6 +19,7 @@ export function formatEndpoints(ep: Endpoints, portNames: ReadonlySet<string> | 
     const addresses = ss.addresses ?? [];
     const ports = ss.ports ?? [];
     if (ports.length === 0) {
+      // Headless services may have no ports.
       count += addresses.length;
       for (const a of addresses) {
         if (list.length === max) {
@@ -44,18 +48,14 @@ export function formatEndpoints(ep: Endpoints, portNames: ReadonlySet<string> | 
 }
 
 /** NAME ENDPOINTS AGE. */
-export function endpointsColumns(): TableColumnDefinition[] {
-  return [nameColumn(), column("Endpoints", "The set of all endpoints is the union of all subsets."), ageColumn()];
-}
+export const endpointsHandler: TableHandler<Endpoints> = {
+  columnDefinitions: [nameColumn(), column("Endpoints", "The set of all endpoints is the union of all subsets."), ageColumn()],
+  printRow: (ep, { now }) => [ep.metadata?.name ?? "", formatEndpoints(ep), translateTimestampSince(ep.metadata?.creationTimestamp, now)],
+};
 
-/** printEndpointsTable: the Table the apiserver returns for endpoints. */
+/** The Table the apiserver returns for endpoints. */
 export function printEndpointsTable(items: readonly Endpoints[], opts: PrintOptions = {}): Table {
-  return buildTable(
-    endpointsColumns(),
-    items,
-    (ep, _wide, now) => [ep.metadata?.name ?? "", formatEndpoints(ep), translateTimestampSince(ep.metadata?.creationTimestamp, now)],
-    opts,
-  );
+  return generateTable(endpointsHandler, items, opts);
 }
 
 function listWithMoreString(list: string[], more: boolean, count: number, max: number): string {
@@ -64,8 +64,8 @@ function listWithMoreString(list: string[], more: boolean, count: number, max: n
   return ret === "" ? "<unset>" : ret;
 }
 
-/** formatDiscoveryPorts: port numbers (or names, or "*"), at most 3. */
-export function formatDiscoveryPorts(ports: EndpointSlice["ports"]): string {
+/** formatDiscoveryPorts: the port number, else the name (even ""), else "*"; at most 3. */
+export function formatDiscoveryPorts(ports: readonly EndpointSlicePort[] | null | undefined): string {
   const list: string[] = [];
   let more = false;
   let count = 0;
@@ -81,7 +81,7 @@ export function formatDiscoveryPorts(ports: EndpointSlice["ports"]): string {
 }
 
 /** formatDiscoveryEndpoints: every address of every endpoint, at most 3. */
-export function formatDiscoveryEndpoints(endpoints: EndpointSlice["endpoints"]): string {
+export function formatDiscoveryEndpoints(endpoints: readonly EndpointSliceEndpoint[] | null | undefined): string {
   const list: string[] = [];
   let more = false;
   let count = 0;
@@ -96,28 +96,24 @@ export function formatDiscoveryEndpoints(endpoints: EndpointSlice["endpoints"]):
 }
 
 /** NAME ADDRESSTYPE PORTS ENDPOINTS AGE. */
-export function endpointSliceColumns(): TableColumnDefinition[] {
-  return [
+export const endpointSliceHandler: TableHandler<EndpointSlice> = {
+  columnDefinitions: [
     nameColumn(),
     column("AddressType", "addressType specifies the type of address carried by this EndpointSlice."),
     column("Ports", "ports specifies the list of network ports exposed by each endpoint in this slice."),
     column("Endpoints", "endpoints is a list of unique endpoints in this slice."),
     ageColumn(),
-  ];
-}
+  ],
+  printRow: (eps, { now }) => [
+    eps.metadata?.name ?? "",
+    eps.addressType ?? "",
+    formatDiscoveryPorts(eps.ports),
+    formatDiscoveryEndpoints(eps.endpoints),
+    translateTimestampSince(eps.metadata?.creationTimestamp, now),
+  ],
+};
 
-/** printEndpointSliceTable: the Table the apiserver returns for endpointslices. */
+/** The Table the apiserver returns for endpointslices. */
 export function printEndpointSliceTable(items: readonly EndpointSlice[], opts: PrintOptions = {}): Table {
-  return buildTable(
-    endpointSliceColumns(),
-    items,
-    (eps, _wide, now) => [
-      eps.metadata?.name ?? "",
-      eps.addressType ?? "",
-      formatDiscoveryPorts(eps.ports),
-      formatDiscoveryEndpoints(eps.endpoints),
-      translateTimestampSince(eps.metadata?.creationTimestamp, now),
-    ],
-    opts,
-  );
+  return generateTable(endpointSliceHandler, items, opts);
 }

@@ -1,8 +1,8 @@
 import { parseIP } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import { kubernetesServiceIP, reconcileKubernetesService } from "./kubernetes-service.ts";
-import { body, newTestREST, specOf } from "./rest-testing.ts";
-import { setClusterIPs, type ClusterMode } from "./testing.ts";
+import { body, newTestREST, specOf } from "../../../registry/core/service/storage/rest-testing.ts";
+import { setClusterIPs, type ClusterMode } from "../../../registry/core/service/storage/testing.ts";
+import { kubernetesServiceIP, reconcileKubernetesService } from "./controller.ts";
 
 describe("reconcileKubernetesService", () => {
   it.each<[ClusterMode, string, string]>([

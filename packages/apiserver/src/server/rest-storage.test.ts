@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createStore, type KubeObject, type Store } from "../storage/index.ts";
-import { buildRegistry, type Registry } from "./registry.ts";
+import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
 import { resourceTable } from "./resources.ts";
 
 /**
@@ -40,12 +40,12 @@ const ep = (name: string): KubeObject => ({ apiVersion: "v1", kind: "Endpoints",
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("NamespaceLifecycle admission on create", () => {
-  let registry: Registry | undefined;
+  let registry: RESTStorage | undefined;
   afterEach(() => registry?.stop());
 
   const setup = async () => {
     const s = await countingStore();
-    registry = buildRegistry(s.store, resourceTable);
+    registry = newRESTStorage(s.store, resourceTable);
     const namespaces = registry.stores.get("namespaces")!;
     const endpoints = registry.stores.get("services/endpoints")!;
     return { ...s, namespaces, endpoints };

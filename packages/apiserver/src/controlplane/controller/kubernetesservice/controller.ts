@@ -5,8 +5,9 @@
  * Reconciliation rewrites only ports and type, as upstream; the IP is never changed.
  */
 import { StatusError, addressAt, formatIP } from "@servicenet/api";
-import type { KubeObject } from "../../../../storage/index.ts";
-import type { ServiceREST } from "./rest.ts";
+import type { GenericStore } from "../../../registry/generic/store.ts";
+import { serviceRESTOf, type ServiceREST } from "../../../registry/core/service/index.ts";
+import type { KubeObject } from "../../../storage/index.ts";
 
 export const kubernetesServiceName = "kubernetes";
 export const kubernetesServiceNamespace = "default";
@@ -95,8 +96,8 @@ export async function reconcileKubernetesService(rest: ServiceREST, opts: Kubern
     if (formatCorrect(existing, want)) return { action: "unchanged", service: existing };
     const next = structuredClone(existing);
     const spec = (next["spec"] ??= {}) as Record<string, unknown>;
-    // Upstream's PrepareForUpdate drops an unchanged externalTrafficPolicy when the type no longer
-    // needs it; strategy-fields' dropTypeDependentFields does not yet, so do it here.
+    // The type no longer needs externalTrafficPolicy: drop it before the versioned defaults run on
+    // `next` (PrepareForUpdate's dropTypeDependentFields would drop an unchanged one as well).
     if (want.type === "ClusterIP" && spec["type"] !== "ClusterIP") delete spec["externalTrafficPolicy"];
     spec["ports"] = want.ports;
     spec["type"] = want.type;
@@ -111,4 +112,10 @@ export async function reconcileKubernetesService(rest: ServiceREST, opts: Kubern
     }
   }
   throw StatusError.internal("could not reconcile the kubernetes service: too many conflicts");
+}
+
+/** Reconciles kubernetes.default through the registry's ServiceREST; call once the bootstrap namespaces exist. */
+export async function reconcileKubernetesServiceIn(stores: ReadonlyMap<string, GenericStore>, opts: KubernetesServiceOptions): Promise<ReconcileAction | undefined> {
+  const rest = serviceRESTOf(stores);
+  return rest ? (await reconcileKubernetesService(rest, opts)).action : undefined;
 }

@@ -1,6 +1,8 @@
 /**
- * One GenericStore per storage path, shared by every version that serves it, plus the two
- * cross-resource rules the registry needs: NamespaceLifecycle admission on create (the namespace
+ * The REST storage of every served resource (upstream pkg/controlplane/instance.go's
+ * RESTStorageProviders and pkg/registry/core/rest/storage_core.go NewLegacyRESTStorage): one
+ * GenericStore per storage path, shared by every version that serves it, plus the two
+ * cross-resource rules it needs: NamespaceLifecycle admission on create (the namespace
  * must exist and not be terminating) and namespace deletion emptying the namespace first.
  */
 import { StatusError } from "@servicenet/api";
@@ -13,7 +15,7 @@ import type { ResourceDef } from "./resources.ts";
 /** Namespaces that can never be deleted (upstream's immortal namespaces). */
 export const immortalNamespaces: ReadonlySet<string> = new Set(["default", "kube-system", "kube-public"]);
 
-export interface Registry {
+export interface RESTStorage {
   storeFor(def: Pick<ResourceDef, "storagePath">): GenericStore;
   /** Every distinct store, by storage path. */
   stores: ReadonlyMap<string, GenericStore>;
@@ -28,7 +30,7 @@ export const namespaceLiveLookupMs = 30_000;
  * Builds the stores for `table` over `store`. With `serviceAllocators`, Services are stored by a
  * ServiceREST that allocates ClusterIPs and NodePorts; without, they are stored as given.
  */
-export function buildRegistry(store: Store, table: readonly ResourceDef[], serviceAllocators?: Allocators): Registry {
+export function newRESTStorage(store: Store, table: readonly ResourceDef[], serviceAllocators?: Allocators): RESTStorage {
   const stores = new Map<string, GenericStore>();
   const namespaces = (): GenericStore | undefined => stores.get("namespaces");
 

@@ -1,0 +1,2 @@
+/** coordination.k8s.io/v1: Lease. */
+export * from "./lease.ts";

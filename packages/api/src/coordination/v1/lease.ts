@@ -1,0 +1,27 @@
+/**
+ * coordination.k8s.io/v1 Lease (k8s.io/api/coordination/v1 types.go). The apiserver stores Leases
+ * as sent; this is the shape readers (the Table printer, leader election) share.
+ */
+import { z } from "zod";
+import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { MicroTimeSchema } from "../../meta/v1/type-meta.ts";
+
+export const LeaseSpecSchema = z.looseObject({
+  holderIdentity: z.string().optional(),
+  leaseDurationSeconds: z.number().int().optional(),
+  acquireTime: MicroTimeSchema.optional(),
+  renewTime: MicroTimeSchema.optional(),
+  leaseTransitions: z.number().int().optional(),
+});
+export type LeaseSpec = z.infer<typeof LeaseSpecSchema>;
+
+export const LeaseSchema = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMetaSchema.default({}),
+  spec: LeaseSpecSchema.optional(),
+});
+export type Lease = z.infer<typeof LeaseSchema>;
+
+export const LeaseListSchema = listSchemaOf(LeaseSchema);
+export type LeaseList = z.infer<typeof LeaseListSchema>;

@@ -1,0 +1,8 @@
+/** pkg/printers/internalversion: the Table handler of each served kind. */
+export * from "./service.ts";
+export * from "./endpoints.ts";
+export * from "./networking.ts";
+export * from "./core.ts";
+export * from "./event.ts";
+export * from "./coordination.ts";
+export { parseTime, translateTimestampSince } from "./time.ts";
