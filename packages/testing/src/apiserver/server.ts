@@ -32,7 +32,7 @@ export interface FakeAPIServerOptions {
   /** The served resources (default: defaultResources). */
   resources?: readonly ResourceInfo[];
   /** Initial objects; their apiVersion and kind pick the resource. */
-  objects?: readonly KubeObject[];
+  objects?: readonly object[];
   table?: TableBuilder;
   /** Clock for creationTimestamp, deletionTimestamp and Table ages. */
   now?: () => Date;
@@ -80,7 +80,7 @@ export class FakeAPIServer {
   }
 
   /** Replaces every object (fixtures between tests). */
-  reset(objects: readonly KubeObject[]): void {
+  reset(objects: readonly object[]): void {
     this.tracker.clear();
     this.tracker.add(objects);
   }

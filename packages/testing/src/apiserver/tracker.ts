@@ -74,8 +74,8 @@ export class ObjectTracker {
    * Adds or replaces objects (fixtures), each stamped with a new resourceVersion and announced to
    * watches as ADDED or MODIFIED; `resource` is needed when the objects carry no kind.
    */
-  add(objects: readonly KubeObject[], resource?: string): void {
-    for (const obj of objects) {
+  add(objects: readonly object[], resource?: string): void {
+    for (const obj of objects as readonly KubeObject[]) {
       const r = resource === undefined ? this.resourceFor(obj) : this.resource(resource);
       const name = obj.metadata?.name ?? "";
       const existed = this.#objects.get(r)!.has(keyOf(obj.metadata?.namespace, name));
