@@ -4,6 +4,7 @@ import type { ServerResponse } from "node:http";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eventually } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseOptions } from "./options.ts";
 import { runProxyServer } from "./server.ts";
@@ -81,14 +82,6 @@ afterAll(async () => {
   await new Promise<void>((r) => api.close(() => r()));
   await rm(dir, { recursive: true, force: true });
 });
-
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
   it("lists and watches over HTTP and writes per-family rule files", async () => {
