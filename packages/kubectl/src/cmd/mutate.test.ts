@@ -1,6 +1,6 @@
 /**
  * create/apply/delete and get -w through main() against the fake apiserver
- * (fake-writes.ts). The wording is kubectl 1.33's, as observed with the real
+ * (@servicenet/testing's FakeAPIServer). The wording is kubectl 1.33's, as observed with the real
  * binary against the servicenet apiserver (the e2e differential test checks
  * it byte for byte); here the flows and exit codes are pinned.
  */
