@@ -18,7 +18,11 @@ async function watchLines(path: string, n: number, during: () => Promise<unknown
   const reader = res.body!.getReader();
   await during();
   let text = "";
-  while (text.split("\n").length <= n) text += new TextDecoder().decode((await reader.read()).value);
+  while (text.split("\n").length <= n) {
+    const chunk = await reader.read();
+    if (chunk.done) throw new Error(`watch ended after ${JSON.stringify(text)}`);
+    text += new TextDecoder().decode(chunk.value);
+  }
   await reader.cancel();
   return text.split("\n").slice(0, n).map((l) => JSON.parse(l) as Record<string, any>);
 }
