@@ -3,6 +3,7 @@ import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import type { Pod } from "@servicenet/api";
 import { FakeAPIServer, internalError, once } from "@servicenet/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { eventually } from "@servicenet/testing";
 import { makePod } from "../testing/fixtures.ts";
 import { SharedInformer } from "./informer.ts";
 import { toPlain } from "./plain.ts";
@@ -14,10 +15,7 @@ afterEach(async () => {
   await server?.stop();
 });
 
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(cond()).toBe(true);
-};
+const until = async (cond: () => boolean): Promise<void> => void (await eventually(cond, { timeoutMs: 2_000, intervalMs: 10 }));
 
 describe("SharedInformer", () => {
   it("syncs, gives (old, new) on update, restarts itself after a non-410 watch error", async () => {
