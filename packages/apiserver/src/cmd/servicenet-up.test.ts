@@ -14,8 +14,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { kubectl133 } from "../server/testing.ts";
 
 const entry = join(dirname(fileURLToPath(import.meta.url)), "../../dist/cmd/servicenet-up.js");
-const ready = existsSync(entry) && existsSync(kubectl133);
-if (!ready) console.warn(`servicenet-up test: ${entry} (run the build) or ${kubectl133} is missing, skipping`);
+const ready = existsSync(entry) && kubectl133 !== "";
+if (!ready) console.warn(`servicenet-up test: ${entry} (run the build) or kubectl 1.33 is missing, skipping`);
 
 function up(cwd: string, extra: string[] = []): Promise<{ stop(): Promise<number | null>; line: string; pid: number }> {
   const child = spawn(process.execPath, [entry, "--port", "0", ...extra], { cwd, stdio: ["ignore", "pipe", "pipe"] });

@@ -5,13 +5,14 @@
 import { execFile } from "node:child_process";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { findKubectl } from "@servicenet/testing";
 import { startApiServer, type ApiServer, type StartApiServerOptions } from "../controlplane/apiserver.ts";
 
-/** The kubectl the tests drive; tests skip (with a warning) when it is missing. */
-export const kubectl133 = "/usr/lib/google-cloud-sdk/bin/kubectl.1.33";
+/** The kubectl the tests drive ("" when there is none); tests skip (with a warning) when it is missing. */
+export const kubectl133 = findKubectl("1.33") ?? "";
 
 export interface TestServer {
   api: ApiServer;
@@ -63,9 +64,7 @@ export async function startTestServer(extra: Partial<StartApiServerOptions> = {}
 
 /** True when the real kubectl 1.33 is on this machine; warns visibly otherwise. */
 export function haveKubectl(): boolean {
-  const ok = existsSync(kubectl133);
-  if (!ok) console.warn(`server tests: ${kubectl133} is missing, skipping the real-kubectl tests`);
-  return ok;
+  return findKubectl("1.33", { warnAs: "server tests (real kubectl)" }) !== null;
 }
 
 interface RawResponse {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { eventually } from "@servicenet/testing";
 import type { EndpointSlice, Pod, Service } from "@servicenet/api";
 import { FakeClock } from "../framework/clock.ts";
 import type { Logger } from "../framework/logger.ts";
@@ -145,6 +146,5 @@ async function flush(): Promise<void> {
 }
 
 async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 2));
-  expect(cond()).toBe(true);
+  await eventually(cond, { timeoutMs: 1_000, intervalMs: 2 });
 }

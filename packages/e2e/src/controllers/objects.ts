@@ -3,7 +3,6 @@
  * Endpoints the controllers made, for the controller-manager restart and leader-election suites.
  */
 import { CoreV1Api, DiscoveryV1Api, type KubeConfig, type V1Pod, type V1ServiceSpec } from "@kubernetes/client-node";
-import { eventually as poll } from "../up/cluster.ts";
 
 /** API clients of one cluster. */
 export interface Clients {
@@ -99,5 +98,3 @@ export async function endpointsOf(c: Clients, svc: string): Promise<{ uid: strin
   }
 }
 
-/** Polls `probe` until it returns a value, or fails after `timeoutMs` (the shared e2e helper, 50 ms period). */
-export const eventually = <T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 50): Promise<T> => poll(probe, timeoutMs, everyMs);

@@ -4,8 +4,9 @@
  */
 import { CoordinationV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientsFor, createPod, createService, endpointsOf, eventually, pool, setReady, slicesOf, summarize, type Clients, type SliceView } from "./objects.ts";
-import { identityOf, startApiServerProcess, startControllerManager, waitSynced, type ApiServerProc, type Proc } from "./processes.ts";
+import { eventually } from "@servicenet/testing";
+import { clientsFor, createPod, createService, endpointsOf, pool, setReady, slicesOf, summarize, type Clients, type SliceView } from "./objects.ts";
+import { identityOf, startApiserverProc, startControllerManagerProc, waitSynced, type ApiserverProc, type Proc } from "../framework/processes.ts";
 
 const webPods = 150;
 const services = ["web", "single", "gone", "headless"] as const;
@@ -21,12 +22,12 @@ async function snapshot(c: Clients): Promise<Snapshot> {
 const uids = (slices: readonly SliceView[]) => slices.map((s) => s.uid).sort();
 
 describe("controller-manager SIGKILL and restart converge to the same objects", () => {
-  let api: ApiServerProc;
+  let api: ApiserverProc;
   let cm: Proc | undefined;
   let c: Clients;
   beforeAll(async () => {
-    api = await startApiServerProcess();
-    c = clientsFor(api.kubeConfig);
+    api = await startApiserverProc();
+    c = clientsFor(api.kubeConfig());
   });
   afterAll(async () => {
     await cm?.stop("SIGKILL");
@@ -35,7 +36,7 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
 
   let first: Snapshot;
   it(`reconciles web (${webPods} pods), single, gone and headless`, async () => {
-    cm = startControllerManager(api.kubeconfigPath);
+    cm = await startControllerManagerProc(api.kubeconfigPath, { synced: false });
     await waitSynced(cm);
     await createService(c, "web");
     await createService(c, "single", { ipFamilyPolicy: "SingleStack" });
@@ -47,8 +48,8 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
       const w = summarize(await slicesOf(c, "web"));
       const e = await endpointsOf(c, "web");
       return w["IPv4"]?.ready === webPods && w["IPv6"]?.ready === webPods && e?.ready === webPods ? w : undefined;
-    }, 60_000);
-    await eventually(async () => ((await endpointsOf(c, "headless"))?.ready === 3 && summarize(await slicesOf(c, "headless"))["IPv4"]?.ready === 3 ? true : undefined));
+    }, { timeoutMs: 60_000 });
+    await eventually(async () => ((await endpointsOf(c, "headless"))?.ready === 3 && summarize(await slicesOf(c, "headless"))["IPv4"]?.ready === 3 ? true : undefined), { timeoutMs: 20_000 });
     first = await snapshot(c);
     expect(summarize(first.web!.slices)).toEqual({ IPv4: { endpoints: 150, ready: 150, slices: 2, duplicates: [] }, IPv6: { endpoints: 150, ready: 150, slices: 2, duplicates: [] } });
     expect(Object.keys(summarize(first.single!.slices))).toEqual(["IPv4"]);
@@ -57,7 +58,7 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
   it("SIGKILL + restart with nothing changed: no write at all (same names, uids, resourceVersions)", async () => {
     const killedAt = Date.now();
     expect(await cm!.stop("SIGKILL")).toBeNull();
-    cm = startControllerManager(api.kubeconfigPath);
+    cm = await startControllerManagerProc(api.kubeconfigPath, { synced: false });
     const synced = await waitSynced(cm);
     await new Promise((r) => setTimeout(r, 3_000)); // give a wrong controller time to write
     expect(await snapshot(c)).toEqual(first);
@@ -86,7 +87,7 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
     for (let i = 0; i < 3; i++) await c.core.deleteNamespacedPod({ name: `gone-${i}`, namespace: "default" });
     await setReady(c, "web-0", true);
     const restartedAt = Date.now();
-    cm = startControllerManager(api.kubeconfigPath);
+    cm = await startControllerManagerProc(api.kubeconfigPath, { synced: false });
     const synced = await waitSynced(cm);
     const want = { endpoints: webPods + 20, ready: webPods + 20 - 49, slices: 2, duplicates: [] };
     const web = await eventually(async () => {
@@ -94,9 +95,9 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
       const w = summarize(s);
       const e = await endpointsOf(c, "web");
       return w["IPv4"]?.ready === want.ready && w["IPv6"]?.ready === want.ready && e?.ready === want.ready && e.notReady === 49 ? s : undefined;
-    }, 30_000);
+    }, { timeoutMs: 30_000 });
     const convergedAt = Date.now();
-    await eventually(async () => ((await slicesOf(c, "gone")).length === 0 && (await endpointsOf(c, "gone")) === null ? true : undefined));
+    await eventually(async () => ((await slicesOf(c, "gone")).length === 0 && (await endpointsOf(c, "gone")) === null ? true : undefined), { timeoutMs: 20_000 });
     await new Promise((r) => setTimeout(r, 2_000)); // settle: nothing more may be written
     expect(summarize(await slicesOf(c, "web"))).toEqual({ IPv4: want, IPv6: want });
     // Minimal churn: the web slices were updated in place, the other Services' objects not touched.
@@ -115,16 +116,16 @@ const lease = { duration: 4_000, renew: 3_000, retry: 500 };
 const leFlags = ["--leader-elect", `--leader-elect-lease-duration=${lease.duration}ms`, `--leader-elect-renew-deadline=${lease.renew}ms`, `--leader-elect-retry-period=${lease.retry}ms`];
 
 describe("two controller-managers with --leader-elect: one leads, the other takes over after the lease expires", () => {
-  let api: ApiServerProc;
+  let api: ApiserverProc;
   let a: Proc | undefined;
   let b: Proc | undefined;
   let c: Clients;
   let leases: CoordinationV1Api;
   const readLease = () => leases.readNamespacedLease({ name: "kube-controller-manager", namespace: "kube-system" });
   beforeAll(async () => {
-    api = await startApiServerProcess();
-    c = clientsFor(api.kubeConfig);
-    leases = api.kubeConfig.makeApiClient(CoordinationV1Api);
+    api = await startApiserverProc();
+    c = clientsFor(api.kubeConfig());
+    leases = api.kubeConfig().makeApiClient(CoordinationV1Api);
   });
   afterAll(async () => {
     await a?.stop("SIGKILL");
@@ -133,14 +134,14 @@ describe("two controller-managers with --leader-elect: one leads, the other take
   });
 
   it("only the leader holds the Lease and writes", async () => {
-    a = startControllerManager(api.kubeconfigPath, leFlags);
+    a = await startControllerManagerProc(api.kubeconfigPath, { flags: leFlags, synced: false });
     await a.waitFor(/"msg":"successfully acquired lease"/);
     await waitSynced(a);
-    b = startControllerManager(api.kubeconfigPath, leFlags);
+    b = await startControllerManagerProc(api.kubeconfigPath, { flags: leFlags, synced: false });
     await b.waitFor(/"msg":"attempting to acquire leader lease"/);
     await createService(c, "one");
     for (let i = 0; i < 3; i++) await createPod(c, "one", i, i);
-    await eventually(async () => (summarize(await slicesOf(c, "one"))["IPv6"]?.ready === 3 ? true : undefined));
+    await eventually(async () => (summarize(await slicesOf(c, "one"))["IPv6"]?.ready === 3 ? true : undefined), { timeoutMs: 20_000 });
     const l1 = await readLease();
     await new Promise((r) => setTimeout(r, 3 * lease.retry));
     const l2 = await readLease();
@@ -160,7 +161,7 @@ describe("two controller-managers with --leader-elect: one leads, the other take
     for (let i = 0; i < 3; i++) await createPod(c, "two", i, 10 + i);
     let sliceSeenAt = 0;
     const acquired = b!.waitFor(/"msg":"successfully acquired lease"/, 30_000);
-    const watch = eventually(async () => ((await slicesOf(c, "two")).length > 0 ? (sliceSeenAt = Date.now()) : undefined), 30_000, 20);
+    const watch = eventually(async () => ((await slicesOf(c, "two")).length > 0 ? (sliceSeenAt = Date.now()) : undefined), { timeoutMs: 30_000, intervalMs: 20 });
     const acquiredAt = await acquired;
     await watch;
     const takeover = acquiredAt - killedAt;
@@ -170,13 +171,13 @@ describe("two controller-managers with --leader-elect: one leads, the other take
     expect(sliceSeenAt).toBeGreaterThan(acquiredAt - 50); // no slice for "two" before b led (50 ms: log pipe delay)
     const l = await readLease();
     expect(l.spec).toMatchObject({ holderIdentity: identityOf(b!), leaseTransitions: 1 });
-    await eventually(async () => (summarize(await slicesOf(c, "two"))["IPv4"]?.ready === 3 && (await endpointsOf(c, "two"))?.ready === 3 ? true : undefined));
+    await eventually(async () => (summarize(await slicesOf(c, "two"))["IPv4"]?.ready === 3 && (await endpointsOf(c, "two"))?.ready === 3 ? true : undefined), { timeoutMs: 20_000 });
     // The new leader adopted the old leader's slices instead of duplicating them.
     expect(uids(await slicesOf(c, "one"))).toEqual(uids(before));
     // And it reconciles new changes.
     const flipAt = Date.now();
     await setReady(c, "one-0", false);
-    await eventually(async () => (summarize(await slicesOf(c, "one"))["IPv4"]?.ready === 2 ? true : undefined), 10_000, 20);
+    await eventually(async () => (summarize(await slicesOf(c, "one"))["IPv4"]?.ready === 2 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
     const flipMs = Date.now() - flipAt;
     expect(await b!.stop("SIGTERM")).toBe(0);
     expect((await readLease()).spec?.holderIdentity ?? "").toBe(""); // released on SIGTERM

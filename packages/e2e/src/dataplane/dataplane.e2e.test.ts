@@ -8,7 +8,7 @@ import { CoreV1Api, type V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTopology, dataplaneUnavailableReason, deleteTopology, namespacesWithPrefix, nodeIP, pod1, pod2, topologyNames, type Topology } from "./netns.ts";
 import { nodeName, startNodeCluster, type NodeCluster } from "./node-cluster.ts";
-import { execInNetns, startInNetns, type NetnsProcess } from "./processes.ts";
+import { execInNetns, startInNetns, type NetnsProcess } from "../framework/netns-process.ts";
 import { echoServer } from "./scripts.ts";
 import { firstSuccess, ruleDump, sample, serviceChains, until, url, type UrlResult } from "./traffic.ts";
 

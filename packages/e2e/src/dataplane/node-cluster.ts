@@ -13,17 +13,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { KubeConfig } from "@kubernetes/client-node";
+import { apiserverBin, controllerManagerBin, kubeProxyBin } from "../framework/bins.ts";
 import { clusterCIDRs, nodeIP, serviceCIDRs } from "./netns.ts";
-import { startInNetns, type NetnsProcess } from "./processes.ts";
+import { startInNetns, type NetnsProcess } from "../framework/netns-process.ts";
 import { forwarder } from "./scripts.ts";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const dist = (pkg: string, file: string) => path.join(root, "packages", pkg, "dist", file);
-export const apiserverBin = dist("apiserver", "cmd/servicenet-up.js");
-export const controllerManagerBin = dist("controller-manager", "cmd/controller-manager.js");
-export const kubeProxyBin = dist("kube-proxy", "cmd/main.js");
+export { apiserverBin, controllerManagerBin, kubeProxyBin };
 export const nodeName = "dp-node";
 
 export interface NodeCluster {

@@ -2,9 +2,9 @@
  * Requests from inside a namespace (the inline httpClient run with `ip netns exec`) and the
  * kernel's view of kube-proxy's rules (iptables-save / nft list, also run in the node namespace).
  */
-import { execInNetns, runScriptInNetns } from "./processes.ts";
+import { execInNetns, runScriptInNetns } from "../framework/netns-process.ts";
 import { httpClient } from "./scripts.ts";
-import { eventually } from "../up/cluster.ts";
+import { eventually } from "@servicenet/testing";
 
 /** What n requests to one URL got: successes by endpoint (pod IP) and failures by error code. */
 export interface UrlResult {
@@ -41,7 +41,7 @@ export async function firstSuccess(ns: string, u: string, deadlineMs: number, lo
 }
 
 /** Polls `probe` every 200 ms until it returns a value; throws naming `what` after `timeoutMs`. */
-export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> => eventually(probe, timeoutMs, 200, what);
+export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> => eventually(probe, { timeoutMs, intervalMs: 200, what });
 
 /** Every rule kube-proxy owns in the node namespace, both families, as the kernel reports it. */
 export async function ruleDump(node: string, mode: "iptables" | "nftables"): Promise<string> {

@@ -12,7 +12,7 @@ import { apiClientFromKubeconfig, listAll, type ApiClient } from "./api-client.t
 import { ackMismatches, burstService, runBurst, type Acked } from "./burst.ts";
 import { deleteServices, fillDualStack, heldIPs, rangeCapacity, unheldIPs } from "./fill.ts";
 import { expectAllocationInvariants, listManagedIPAddresses } from "./invariants.ts";
-import { apiserverSupports, deleteEtcdPrefix, freePort, startApiserverProc, tempDir, type Proc } from "./processes.ts";
+import { apiserverSupports, deleteEtcdPrefix, freePort, startApiserverProc, tempDir, type Proc } from "../framework/processes.ts";
 import { lockSharedEtcd } from "../up/etcd-lock.ts";
 
 const total = 2000;

@@ -9,7 +9,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiClientFromKubeconfig, listAll, pool, type ApiClient, type Json } from "./api-client.ts";
-import { freePort, startApiserverProc, startControllerManagerProc, tempDir, type Proc } from "./processes.ts";
+import { freePort, startApiserverProc, startControllerManagerProc, tempDir, type Proc } from "../framework/processes.ts";
 
 const services = 20;
 const pods = 200;

@@ -12,7 +12,7 @@ import { apiClientFromKubeconfig, listAll, type ApiClient } from "./api-client.t
 import { ackMismatches } from "./burst.ts";
 import { expectAllocationInvariants } from "./invariants.ts";
 import { ackedOf, errorSummary, startLoad } from "./load.ts";
-import { etcdBinary, freePort, freePortPair, startApiserverProc, startEtcdProc, tempDir, type Proc } from "./processes.ts";
+import { etcdBinary, freePort, freePortPair, startApiserverProc, startEtcdProc, tempDir, type Proc } from "../framework/processes.ts";
 
 const etcd = etcdBinary();
 if (!etcd) console.warn("faults/etcd-restart: no etcd binary on PATH; skipped");

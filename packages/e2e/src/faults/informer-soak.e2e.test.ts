@@ -16,9 +16,9 @@ import path from "node:path";
 import { KubeConfig, type KubernetesObject, type V1Pod, type V1Service } from "@kubernetes/client-node";
 import { afterAll, describe, expect, it } from "vitest";
 import { clientsFor, pool, slicesOf, summarize } from "../controllers/objects.ts";
-import { eventually } from "../up/cluster.ts";
+import { eventually } from "@servicenet/testing";
 import { retry, startInformer, startResumer, versions } from "./soak-watchers.ts";
-import { compactEtcd, etcdBinary, freePort, freePortPair, startApiserverProc, startControllerManagerProc, startEtcdProc, tempDir, type Proc } from "./processes.ts";
+import { compactEtcd, etcdBinary, freePort, freePortPair, startApiserverProc, startControllerManagerProc, startEtcdProc, tempDir, type Proc } from "../framework/processes.ts";
 
 const etcd = etcdBinary();
 if (!etcd) console.warn("faults/informer-soak: no etcd binary on PATH; skipped");
@@ -141,8 +141,8 @@ describe.skipIf(!etcd)("informers across apiserver restarts and etcd compaction"
     await eventually(async () => {
       const got = { pods: versions(podInformer.informer.list()), services: versions(svcInformer.informer.list()) };
       return JSON.stringify(got) === JSON.stringify(want) ? true : undefined;
-    }, 20_000, 100, "the client-node informers to reach the final state");
-    await eventually(async () => (JSON.stringify(Object.fromEntries([...resumer.state].sort())) === JSON.stringify(want.pods) ? true : undefined), 20_000, 100, "the resuming watcher to reach the final state");
+    }, { timeoutMs: 20_000, intervalMs: 100, what: "the client-node informers to reach the final state" });
+    await eventually(async () => (JSON.stringify(Object.fromEntries([...resumer.state].sort())) === JSON.stringify(want.pods) ? true : undefined), { timeoutMs: 20_000, intervalMs: 100, what: "the resuming watcher to reach the final state" });
     // The controller-manager's pod and service informers, through the EndpointSlices they drive.
     const wantEndpoints = (j: number): string[] =>
       finalPods.filter((p) => p.metadata!.labels!["app"] === svcName(j)).map((p) => `${p.status!.podIP} true`).sort();
@@ -152,7 +152,7 @@ describe.skipIf(!etcd)("informers across apiserver restarts and etcd compaction"
         if (JSON.stringify(eps) !== JSON.stringify(wantEndpoints(j))) return undefined;
       }
       return true;
-    }, 30_000, 200, "the controller-manager's EndpointSlices to list the final pods");
+    }, { timeoutMs: 30_000, intervalMs: 200, what: "the controller-manager's EndpointSlices to list the final pods" });
     const converged = performance.now();
 
     // Every acknowledged pod write reached the resuming watcher, unless a 410 relist covered it.

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, describe, it } from "vitest";
 import { apiClientFromKubeconfig, listAll, type ApiClient } from "./api-client.ts";
 import { expectAllocationInvariants } from "./invariants.ts";
-import { freePort, startApiserverProc, tempDir, type Proc } from "./processes.ts";
+import { freePort, startApiserverProc, tempDir, type Proc } from "../framework/processes.ts";
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const services = "/api/v1/namespaces/default/services";

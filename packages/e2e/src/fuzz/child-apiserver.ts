@@ -7,11 +7,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { apiserverBin } from "../framework/bins.ts";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 /** The built `servicenet up` entry point (run `npx nx run-many -t build` first). */
-export const servicenetUp = path.join(root, "packages/apiserver/dist/cmd/servicenet-up.js");
+export const servicenetUp = apiserverBin;
 
 export interface ChildApiServer {
   url: string;

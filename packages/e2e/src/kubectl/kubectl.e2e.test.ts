@@ -19,7 +19,7 @@ import { restClient, type Rest } from "./rest.ts";
 import { haveKubectl, maskAges, runKubectl, runOurs, type Result } from "./runners.ts";
 import { watchPairs } from "./watch.ts";
 
-if (!haveKubectl()) console.warn("kubectl 1.33 (/usr/lib/google-cloud-sdk/bin/kubectl.1.33) not installed: kubectl differential e2e skipped");
+if (!haveKubectl()) console.warn("kubectl 1.33 not found (set SERVICENET_KUBECTL_1_33 or SERVICENET_KUBECTL_DIR, or put kubectl.1.33 on PATH): kubectl differential e2e skipped");
 
 let api: ApiServer;
 let rest: Rest;

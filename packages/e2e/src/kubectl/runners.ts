@@ -4,12 +4,13 @@
  * through its exported main(); and the documented age normalization.
  */
 import { execFile, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { kubectlMain } from "@servicenet/kubectl";
+import { findKubectl } from "@servicenet/testing";
 
-export const kubectlBinary = "/usr/lib/google-cloud-sdk/bin/kubectl.1.33";
-export const haveKubectl = (): boolean => existsSync(kubectlBinary);
+/** Real kubectl 1.33 (findKubectl: SERVICENET_KUBECTL_1_33, SERVICENET_KUBECTL_DIR, gcloud's folder, PATH), "" when missing. */
+export const kubectlBinary = findKubectl("1.33") ?? "";
+export const haveKubectl = (): boolean => kubectlBinary !== "";
 
 export interface Result {
   code: number;

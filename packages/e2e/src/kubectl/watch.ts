@@ -5,15 +5,12 @@
  */
 import type { Rest } from "./rest.ts";
 import { runOurs, startKubectl, type Result } from "./runners.ts";
+import { eventually } from "@servicenet/testing";
 
 export const watchNS = "e2e-kubectl-watch";
 
 async function until(cond: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually(cond, { timeoutMs, what });
 }
 
 const lines = (s: string): number => s.split("\n").filter((l) => l !== "").length;

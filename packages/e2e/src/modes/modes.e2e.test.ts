@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClientFromKubeconfig, type ApiClient } from "../faults/api-client.ts";
 import { checkAllocationInvariants } from "../faults/invariants.ts";
-import { eventually, startUpCluster, type UpCluster } from "../up/cluster.ts";
+import { eventually } from "@servicenet/testing";
+import { startUpCluster, type UpCluster } from "../up/cluster.ts";
 import { familiesOf, type Mode } from "./create-matrix.ts";
 import { createWebPods, ruleProblems, sliceProblems } from "./endpoints-rules.ts";
 import { runCreateMatrix } from "./matrix-run.ts";
@@ -63,7 +64,7 @@ describe.each(modes)("cluster mode %s (npm start)", (mode) => {
     const slices = await eventually(async () => {
       const s = await sliceProblems(c, selecting);
       return s.problems.length === 0 ? s : undefined;
-    }, 20_000).catch(async (e: unknown) => {
+    }, { timeoutMs: 20_000 }).catch(async (e: unknown) => {
       throw new Error(`${String(e)}\n${(await sliceProblems(c, selecting)).problems.join("\n")}`);
     });
     const slicesMs = Math.round(performance.now() - t);
@@ -71,7 +72,7 @@ describe.each(modes)("cluster mode %s (npm start)", (mode) => {
     const rules = await eventually(async () => {
       const r = await ruleProblems(c, cluster.dir, ruled, "web-np");
       return r.problems.length === 0 ? r : undefined;
-    }, 20_000).catch(async (e: unknown) => {
+    }, { timeoutMs: 20_000 }).catch(async (e: unknown) => {
       throw new Error(`${String(e)}\n${(await ruleProblems(c, cluster.dir, ruled, "web-np")).problems.join("\n")}`);
     });
     summary.push(

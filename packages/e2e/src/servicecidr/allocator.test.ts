@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { objectKey, type AllocatorMode } from "@servicenet/apiserver";
 import { createService, expectIPAddressesFor, getIPAddress, listIPAddresses, listServices, service, servicesPath } from "./api.ts";
-import { allModes, eventually, ipAddressModes, openStore, startApi, type Json, type TestApi } from "./harness.ts";
+import { eventually } from "@servicenet/testing";
+import { allModes, ipAddressModes, openStore, startApi, type Json, type TestApi } from "./harness.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -74,15 +75,15 @@ describe.each(allModes)("servicecidr allocator [%s]", (mode: AllocatorMode) => {
     await store.create(objectKey("services/specs", "default", "test-svc"), raw);
     if (mode === "bitmap") {
       // The legacy Repair marks the IP in the bitmap: a later request for it is refused.
-      const r = await eventually("10.0.0.11 allocated in the bitmap", async () => {
+      const r = await eventually(async () => {
         const c = await t.call("POST", servicesPath(), service("other", { clusterIP: "10.0.0.11" }));
         if (c.status === 201) await t.must("DELETE", `${servicesPath()}/other`);
         return c.status === 422 ? c : undefined;
-      }, 10_000);
+      }, { what: "10.0.0.11 allocated in the bitmap", timeoutMs: 10_000 });
       expect(r.body.message).toContain("provided IP is already allocated");
       return;
     }
-    const a = await eventually("IPAddress 10.0.0.11", () => getIPAddress(t, "10.0.0.11"), 10_000);
+    const a = await eventually(() => getIPAddress(t, "10.0.0.11"), { what: "IPAddress 10.0.0.11", timeoutMs: 10_000 });
     expect(a.spec.parentRef).toMatchObject({ group: "", resource: "services", namespace: "default", name: "test-svc" });
   });
 });
@@ -96,7 +97,7 @@ describe.each(ipAddressModes)("servicecidr skew [new apiserver %s, old bitmap]",
     for (let i = 0; i < 5; i++) svcs.push(await createService(old, service(`svc-old-${i}`)));
     // Only dual-write keeps the bitmap the old apiserver reads; ipaddress mode would collide with it.
     if (newMode === "dual-write") for (let i = 0; i < 5; i++) svcs.push(await createService(neu, service(`svc-new-${i}`)));
-    await eventually("every Service has its IPAddress", async () => (await expectIPAddressesFor(neu, svcs)).length === 0, 10_000);
+    await eventually(async () => (await expectIPAddressesFor(neu, svcs)).length === 0, { what: "every Service has its IPAddress", timeoutMs: 10_000 });
     expect(new Set(clusterIPs(svcs)).size).toBe(svcs.length);
   });
 });
@@ -124,10 +125,10 @@ describe("servicecidr skew rollout", () => {
     const ips = clusterIPs(svcs);
     expect(new Set(ips).size).toBe(ips.length);
     expect(ips).toHaveLength(101);
-    const addrs = await eventually("101 IPAddresses", async () => {
+    const addrs = await eventually(async () => {
       const a = await listIPAddresses(neu);
       return a.length === 101 ? a : undefined;
-    }, 15_000);
+    }, { what: "101 IPAddresses", timeoutMs: 15_000 });
     expect(addrs.map((a: Json) => a.metadata.name)).toContain("10.0.0.1");
     expect(await expectIPAddressesFor(neu, svcs)).toEqual([]);
     // both apiservers wrote the shared legacy bitmap: one bit per Service, kubernetes.default included

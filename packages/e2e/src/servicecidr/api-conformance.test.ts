@@ -127,7 +127,7 @@ describe.each(allModes)("Service CIDRs [%s]", (mode) => {
       expect(r.body.message).toContain("the provided IP (203.0.113.10) is not in the valid range. The range of valid IPs is 10.96.0.0/16");
       return;
     }
-    const cm = startControllerManager(t.kubeconfigFile());
+    const cm = await startControllerManager(t.kubeconfigFile());
     cms.push(() => cm.stop());
     await cm.synced();
     await t.must("POST", serviceCIDRsPath, serviceCIDR("test-svc-cidr", "203.0.113.0/24"));

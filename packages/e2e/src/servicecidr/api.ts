@@ -2,7 +2,8 @@
  * Object builders and API calls the KEP-1880 suites share: Services (upstream's makeService),
  * ServiceCIDRs, IPAddresses, and waits on their state, all through the HTTP API.
  */
-import { eventually, type Json, type TestApi } from "./harness.ts";
+import { eventually } from "@servicenet/testing";
+import { type Json, type TestApi } from "./harness.ts";
 
 export const servicesPath = (ns = "default") => `/api/v1/namespaces/${ns}/services`;
 export const serviceCIDRsPath = "/apis/networking.k8s.io/v1/servicecidrs";
@@ -68,15 +69,15 @@ export function readyCondition(sc: Json): Json | undefined {
 
 /** Waits until the ServiceCIDR has Ready=True (set by the controller-manager or the default controller). */
 export async function waitServiceCIDRReady(t: TestApi, name: string, timeoutMs = 15_000): Promise<Json> {
-  return eventually(`ServiceCIDR ${name} Ready`, async () => {
+  return eventually(async () => {
     const sc = await getServiceCIDR(t, name);
     return readyCondition(sc)?.status === "True" ? sc : undefined;
-  }, timeoutMs);
+  }, { what: `ServiceCIDR ${name} Ready`, timeoutMs });
 }
 
 /** Waits until the ServiceCIDR is gone. */
 export async function waitServiceCIDRGone(t: TestApi, name: string, timeoutMs = 30_000): Promise<void> {
-  await eventually(`ServiceCIDR ${name} deleted`, async () => (await getServiceCIDR(t, name)) === undefined, timeoutMs);
+  await eventually(async () => (await getServiceCIDR(t, name)) === undefined, { what: `ServiceCIDR ${name} deleted`, timeoutMs });
 }
 
 /** Checks that each Service ClusterIP has an IPAddress whose parentRef names the Service. */

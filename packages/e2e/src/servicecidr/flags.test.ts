@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { apiserverBin, eventually } from "./harness.ts";
+import { eventually } from "@servicenet/testing";
+import { apiserverBin } from "../framework/bins.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "servicenet-servicecidr-flags-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,10 +42,10 @@ describe.concurrent("servicenet up --service-cluster-ip-range 10.0.0.0/8 (kube-a
   it("ipaddress (--feature-gates DisableAllocatorDualWrite=true): starts, serves the /8, stops on SIGTERM", async () => {
     const r = up("ipaddress", ["--feature-gates", "DisableAllocatorDualWrite=true"]);
     try {
-      await eventually("ready line", async () => {
+      await eventually(async () => {
         if (/servicenet: /.test(r.out()) && !/ready/.test(r.out())) throw new Error(r.out());
         return /^servicenet ready/m.test(r.out());
-      }, 60_000);
+      }, { what: "ready line", timeoutMs: 60_000 });
       expect(r.out()).toContain("allocator ipaddress");
       expect(r.out()).not.toContain(tooLarge);
     } finally {

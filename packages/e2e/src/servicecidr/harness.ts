@@ -4,11 +4,10 @@
  * over plain HTTP with the bearer token, and the controller-manager as a child process when a test
  * needs ServiceCIDR Ready conditions and finalizer removal.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { startControllerManagerProc, type Proc } from "../framework/processes.ts";
 import { createStore, featureGatesForMode, startApiServer, type AllocatorMode, type ApiServer, type FeatureGates, type Store, type StoreConfig } from "@servicenet/apiserver";
 
 /** A decoded Kubernetes JSON object (the suites read fields ad hoc). */
@@ -19,9 +18,6 @@ export const allModes: readonly AllocatorMode[] = ["bitmap", "dual-write", "ipad
 /** The modes with IPAddress objects and ServiceCIDRs (MultiCIDRServiceAllocator on). */
 export const ipAddressModes: readonly AllocatorMode[] = ["dual-write", "ipaddress"];
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-export const apiserverBin = path.join(root, "packages/apiserver/dist/cmd/servicenet-up.js");
-const controllerManagerBin = path.join(root, "packages/controller-manager/dist/cmd/controller-manager.js");
 
 const token = "servicecidr-e2e-token";
 
@@ -134,49 +130,21 @@ export async function openStore(kind: "memory" | "sqlite" = "memory"): Promise<{
 }
 
 /** The controller-manager child process (servicecidr controller only). */
-export interface ControllerManager {
-  child: ChildProcess;
-  output(): string;
+export interface ControllerManager extends Omit<Proc, "stop"> {
   /** Resolves once the ServiceCIDR controller's caches are synced (slow to start on a loaded machine). */
   synced(timeoutMs?: number): Promise<void>;
+  /** SIGTERM, resolved once it exited. */
   stop(): Promise<void>;
 }
 
-/** Starts `controller-manager.js --kubeconfig <file> --controllers servicecidr`. */
-export function startControllerManager(kubeconfigFile: string): ControllerManager {
-  const child = spawn(process.execPath, [controllerManagerBin, "--kubeconfig", kubeconfigFile, "--controllers", "servicecidr"], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
-    child,
-    output: () => out,
+/** Starts the controller-manager with `--controllers servicecidr` (framework/processes.ts). */
+export async function startControllerManager(kubeconfigFile: string): Promise<ControllerManager> {
+  const p = await startControllerManagerProc(kubeconfigFile, { flags: ["--controllers", "servicecidr"], synced: false });
+  const stop = p.stop;
+  return Object.assign(p, {
     synced: async (timeoutMs = 60_000) => {
-      await eventually("controller-manager synced", async () => {
-        if (child.exitCode !== null) throw new Error(`controller-manager exited ${child.exitCode}: ${out}`);
-        return /"msg":"Caches are synced","controller":"service-cidr-controller"/.test(out);
-      }, timeoutMs);
+      await p.waitFor(/"msg":"Caches are synced","controller":"service-cidr-controller"/, timeoutMs);
     },
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
-/** Polls `probe` every 100 ms until it returns a value other than undefined/false. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    stop: async () => void (await stop()),
+  });
 }

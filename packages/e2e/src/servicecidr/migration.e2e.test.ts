@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AllocatorMode } from "@servicenet/apiserver";
 import { createService, expectIPAddressesFor, getServiceCIDR, listServices, readyCondition, service, serviceCIDR, serviceCIDRsPath, servicesPath, waitServiceCIDRGone, waitServiceCIDRReady } from "./api.ts";
-import { eventually, ipAddressModes, sqliteFile, startApi, startControllerManager, type Json, type TestApi } from "./harness.ts";
+import { eventually } from "@servicenet/testing";
+import { ipAddressModes, sqliteFile, startApi, startControllerManager, type Json, type TestApi } from "./harness.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -23,7 +24,7 @@ async function api(o: Parameters<typeof startApi>[0]): Promise<TestApi> {
   return t;
 }
 async function controllerManager(t: TestApi) {
-  const cm = startControllerManager(t.kubeconfigFile());
+  const cm = await startControllerManager(t.kubeconfigFile());
   cleanups.push(() => cm.stop());
   await cm.synced();
   return cm;
@@ -50,7 +51,7 @@ describe.each(ipAddressModes)("TestMigrateServiceCIDR [%s]", (mode: AllocatorMod
     await waitServiceCIDRReady(s1, "migration-cidr", 60_000);
     // 4. delete the default: pending (finalizer, IPs left) with Ready=False
     await s1.must("DELETE", `${serviceCIDRsPath}/kubernetes`);
-    await eventually("kubernetes ServiceCIDR Ready=False", async () => readyCondition(await getServiceCIDR(s1, "kubernetes"))?.status === "False", 60_000);
+    await eventually(async () => readyCondition(await getServiceCIDR(s1, "kubernetes"))?.status === "False", { what: "kubernetes ServiceCIDR Ready=False", timeoutMs: 60_000 });
     // 5. recreate the Services: they land in the temporary ServiceCIDR
     for (const svc of (await listServices(s1)).filter((s: Json) => s.metadata.name !== "kubernetes")) {
       await s1.must("DELETE", `${servicesPath(svc.metadata.namespace)}/${svc.metadata.name}`);
@@ -64,15 +65,15 @@ describe.each(ipAddressModes)("TestMigrateServiceCIDR [%s]", (mode: AllocatorMod
     await controllerManager(s2);
     // 7. delete kubernetes.default: the old default goes, the new one comes from the flags, the Service gets 10.168.0.1
     await s2.must("DELETE", `${servicesPath()}/kubernetes`);
-    const newDef = await eventually("default ServiceCIDR is cidr2, Ready, with finalizer", async () => {
+    const newDef = await eventually(async () => {
       const sc = await getServiceCIDR(s2, "kubernetes");
       return sc?.spec.cidrs[0] === cidr2 && sc.metadata.finalizers?.length && readyCondition(sc)?.status === "True" ? sc : undefined;
-    }, 60_000);
+    }, { what: "default ServiceCIDR is cidr2, Ready, with finalizer", timeoutMs: 60_000 });
     expect(newDef.metadata.deletionTimestamp).toBeUndefined();
-    const kube = await eventually("kubernetes.default on 10.168.0.1", async () => {
+    const kube = await eventually(async () => {
       const r = await s2.call("GET", `${servicesPath()}/kubernetes`);
       return r.status === 200 && r.body.spec.clusterIP === "10.168.0.1" ? r.body : undefined;
-    }, 60_000).catch((e: Error) => {
+    }, { what: "kubernetes.default on 10.168.0.1", timeoutMs: 60_000 }).catch((e: Error) => {
       throw new Error(`${e.message}\n${s2.logs().slice(-15).join("\n")}`);
     });
     expect(kube.spec.clusterIPs).toEqual(["10.168.0.1"]);
@@ -116,10 +117,10 @@ const dualWriteCases = new Set(scenarios.slice(0, 6).map((s) => s.name).concat([
 const inCIDR = (cidr: string, ip: string) => (cidr.includes(":") ? ip.startsWith(cidr.split("::")[0]! + ":") : v4(cidr, ip));
 
 async function waitDefault(t: TestApi, cidrs: string[]): Promise<Json> {
-  return eventually(`default ServiceCIDR ${cidrs} Ready`, async () => {
+  return eventually(async () => {
     const sc = await getServiceCIDR(t, "kubernetes");
     return JSON.stringify(sc?.spec.cidrs) === JSON.stringify(cidrs) && readyCondition(sc)?.status === "True" ? sc : undefined;
-  }, 60_000);
+  }, { what: `default ServiceCIDR ${cidrs} Ready`, timeoutMs: 60_000 });
 }
 
 describe.each(ipAddressModes)("TestServiceCIDRMigrationScenarios [%s]", (mode: AllocatorMode) => {
@@ -164,7 +165,7 @@ describe.each(ipAddressModes)("TestEnableDisableServiceCIDR [gate on = %s]", (on
       const ips = svcs.map((x: Json) => x.spec.clusterIP);
       expect(new Set(ips).size, ips.join(" ")).toBe(ips.length);
       // with the gate on, the repair loop gives the bitmap-era Services their IPAddresses
-      if (mode !== "bitmap") await eventually("IPAddresses for every Service", async () => (await expectIPAddressesFor(s, svcs)).length === 0, 15_000);
+      if (mode !== "bitmap") await eventually(async () => (await expectIPAddressesFor(s, svcs)).length === 0, { what: "IPAddresses for every Service", timeoutMs: 15_000 });
       await s.close();
       return svcs;
     };

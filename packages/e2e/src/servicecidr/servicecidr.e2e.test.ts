@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AllocatorMode } from "@servicenet/apiserver";
 import { createService, getIPAddress, getServiceCIDR, readyCondition, service, serviceCIDR, serviceCIDRsPath, servicesPath, waitServiceCIDRGone, waitServiceCIDRReady } from "./api.ts";
-import { eventually, ipAddressModes, startApi, startControllerManager, type TestApi } from "./harness.ts";
+import { eventually } from "@servicenet/testing";
+import { ipAddressModes, startApi, startControllerManager, type TestApi } from "./harness.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -17,7 +18,7 @@ afterEach(async () => {
 async function withControllerManager(mode: AllocatorMode, range: string): Promise<TestApi> {
   const t = await startApi({ mode, range });
   cleanups.push(() => t.close());
-  const cm = startControllerManager(t.kubeconfigFile());
+  const cm = await startControllerManager(t.kubeconfigFile());
   cleanups.push(() => cm.stop());
   await cm.synced();
   return t;
@@ -80,10 +81,10 @@ describe.each(ipAddressModes)("ServiceCIDR [%s]", (mode) => {
     await waitServiceCIDRGone(t, "cidr2");
     // cidr3 is blocked by the Service's IPAddress: Ready=False Terminating, finalizer kept
     await t.must("DELETE", `${serviceCIDRsPath}/cidr3`);
-    const blocked = await eventually("cidr3 Ready=False", async () => {
+    const blocked = await eventually(async () => {
       const sc = await getServiceCIDR(t, "cidr3");
       return readyCondition(sc)?.status === "False" ? sc : undefined;
-    }, 30_000);
+    }, { what: "cidr3 Ready=False", timeoutMs: 30_000 });
     expect(readyCondition(blocked)).toMatchObject({ reason: "Terminating", message: "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR" });
     expect(blocked.metadata.finalizers).toEqual(["networking.k8s.io/service-cidr-finalizer"]);
     // no new allocation from a deleting ServiceCIDR
@@ -93,7 +94,7 @@ describe.each(ipAddressModes)("ServiceCIDR [%s]", (mode) => {
     expect(await getServiceCIDR(t, "cidr3")).toBeDefined();
     // delete the Service holding the IP: cidr3 goes
     await t.must("DELETE", `${servicesPath(ns)}/new-cidr-service`);
-    await eventually("IPAddress released", async () => (await getIPAddress(t, svc.spec.clusterIP)) === undefined);
+    await eventually(async () => (await getIPAddress(t, svc.spec.clusterIP)) === undefined, { what: "IPAddress released", timeoutMs: 15_000 });
     const t3 = performance.now();
     await waitServiceCIDRGone(t, "cidr3");
     console.log(`TestServiceCIDRDeletion [${mode}]: cidr1 gone ${Math.round(cidr1Ms)} ms after create, cidr3 ${Math.round(performance.now() - t3)} ms after its last IP went`);

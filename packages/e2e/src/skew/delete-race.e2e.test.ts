@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { listAll, type ApiClient, type Json } from "../faults/api-client.ts";
 import { deleteServices } from "../faults/fill.ts";
 import { serviceIPs } from "../faults/invariants.ts";
-import { startControllerManagerProc, type Proc } from "../faults/processes.ts";
+import { startControllerManagerProc, type Proc } from "../framework/processes.ts";
 import { createServiceCIDR, eventWithReason, getServiceCIDR, ipAddressesPath, readyCondition, serviceCIDRsPath } from "./api.ts";
 import { gates, sharedCluster, sleep, until, upArgs, type SharedCluster } from "./shared-cluster.ts";
 import { service } from "./workload.ts";

@@ -10,7 +10,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { listAll } from "../faults/api-client.ts";
 import { deleteServices } from "../faults/fill.ts";
-import { startControllerManagerProc, type Proc } from "../faults/processes.ts";
+import { startControllerManagerProc, type Proc } from "../framework/processes.ts";
 import { canonicalIP } from "../faults/invariants.ts";
 import { createServiceCIDR, getServiceCIDR, ipAddressesPath, readyCondition, serviceCIDRsPath } from "./api.ts";
 import { gates, sharedCluster, until, upArgs, type SharedCluster } from "./shared-cluster.ts";

@@ -10,9 +10,9 @@ import { copyFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createStore, type Store } from "@servicenet/apiserver";
 import { apiClientFromKubeconfig, type ApiClient } from "../faults/api-client.ts";
-import { deleteEtcdPrefix, freePort, startApiserverProc, tempDir, type Proc } from "../faults/processes.ts";
+import { deleteEtcdPrefix, freePort, startApiserverProc, tempDir, type Proc } from "../framework/processes.ts";
 import { lockSharedEtcd } from "../up/etcd-lock.ts";
-import { eventually } from "../up/cluster.ts";
+import { eventually } from "@servicenet/testing";
 
 /** Where the processes keep their state. */
 export interface SharedBackend {
@@ -123,4 +123,4 @@ export function upArgs(gate: string, ranges: string, repairInterval = "2s"): str
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `probe` every `everyMs` until it returns a value; throws naming `what` after `timeoutMs` (the shared e2e helper). */
-export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 250): Promise<T> => eventually(probe, timeoutMs, everyMs, what);
+export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 250): Promise<T> => eventually(probe, { timeoutMs, intervalMs: everyMs, what });

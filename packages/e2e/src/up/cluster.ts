@@ -58,23 +58,3 @@ export async function startUpCluster(args: readonly string[] = [], timeoutMs = 2
       }),
   };
 }
-
-/**
- * Polls `probe` every `everyMs` until it returns a value other than undefined (thrown errors count
- * as "not yet"); fails after `timeoutMs` naming `what` and the last error. Every e2e suite waits
- * with this one helper.
- */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 100, what = "condition"): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`${what} not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}

@@ -1,6 +1,7 @@
 import { CoreV1Api, DiscoveryV1Api, type V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, startUpCluster, type UpCluster } from "./cluster.ts";
+import { eventually } from "@servicenet/testing";
+import { startUpCluster, type UpCluster } from "./cluster.ts";
 
 const services = 20;
 const pods = 250;
@@ -52,13 +53,13 @@ describe("controller-manager against the real apiserver (npm start)", () => {
       await eventually(async () => {
         const got = await endpointsBySlice(name);
         return got["IPv4"] === want && got["IPv6"] === want ? got : undefined;
-      }, 30_000);
+      }, { timeoutMs: 30_000 });
       // The Endpoints controller runs on its own queue: wait for it too. Endpoints carry the primary family only.
       const addresses = await eventually(async () => {
         const ep = await core.readNamespacedEndpoints({ name, namespace: "default" });
         const a = ep.subsets?.[0]?.addresses ?? [];
         return a.length === want ? a : undefined;
-      }, 30_000);
+      }, { timeoutMs: 30_000 });
       expect(addresses.every((a) => !a.ip.includes(":"))).toBe(true);
     }
     console.log(`e2e: ${services} Services x ${pods} pods reconciled ${Math.round(performance.now() - started)} ms after the last pod status`);

@@ -7,13 +7,12 @@
 import { spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, startApiserverProc, tempDir, type Proc } from "../faults/processes.ts";
+import { apiserverBin, kubeProxyBin } from "../framework/bins.ts";
+import { freePort, startApiserverProc, tempDir, type Proc } from "../framework/processes.ts";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const kubeProxy = path.join(root, "packages/kube-proxy/dist/cmd/main.js");
-const upScript = path.join(root, "packages/apiserver/dist/cmd/servicenet-up.js");
+const kubeProxy = kubeProxyBin;
+const upScript = apiserverBin;
 const built = existsSync(kubeProxy) && existsSync(upScript);
 if (!built) console.warn(`up/signals: ${kubeProxy} or ${upScript} is missing (run the build), skipping`);
 

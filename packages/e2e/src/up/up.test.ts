@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { CoreV1Api, DiscoveryV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, startUpCluster, type UpCluster } from "./cluster.ts";
+import { eventually } from "@servicenet/testing";
+import { startUpCluster, type UpCluster } from "./cluster.ts";
 
 describe("npm start: apiserver + controller-manager + dry-run kube-proxy", () => {
   let c: UpCluster;

@@ -6,9 +6,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAPIServer, type FakeAPIServer } from "../testing/fake-apiserver.ts";
+import { findKubectl, startFakeAPIServer, type FakeAPIServer } from "@servicenet/testing";
+import { printerTables } from "../testing/tables.ts";
 import { allFixtures } from "../testing/fixtures/index.ts";
-import { findKubectl, runKubectl, writeKubeconfig } from "../testing/kubectl-binary.ts";
+import { runKubectl, writeKubeconfig } from "../testing/kubectl-binary.ts";
 import { main } from "./kubectl.ts";
 
 const binary = findKubectl("1.33");
@@ -19,11 +20,11 @@ let api: FakeAPIServer;
 let kubeconfig: string;
 
 beforeAll(async () => {
-  api = await startFakeAPIServer(allFixtures(), () => now);
+  api = await startFakeAPIServer({ objects: allFixtures(), table: printerTables, now: () => now });
   kubeconfig = writeKubeconfig(api.url);
 });
 afterAll(async () => {
-  await api.close();
+  await api.stop();
 });
 
 async function ours(argv: string[]) {

@@ -14,7 +14,8 @@ import { describeServiceCIDR } from "../describe/networking.ts";
 import { renderTable } from "../printers/render.ts";
 import { serviceCIDRUsage } from "../usage/servicecidr-usage.ts";
 import { renderUsage, usageToJSON } from "../usage/render.ts";
-import { startFakeAPIServer, type FakeAPIServer } from "../testing/fake-apiserver.ts";
+import { startFakeAPIServer, type FakeAPIServer } from "@servicenet/testing";
+import { printerTables } from "../testing/tables.ts";
 import { allFixtures, endpointSlices, ipAddresses, networkingEvents, serviceCIDRs, serviceEvents, services } from "../testing/fixtures/index.ts";
 import { main } from "./kubectl.ts";
 
@@ -44,13 +45,13 @@ async function run(argv: string[], env: Record<string, string | undefined> = { K
 }
 
 beforeAll(async () => {
-  api = await startFakeAPIServer(allFixtures(), () => now);
+  api = await startFakeAPIServer({ objects: allFixtures(), table: printerTables, now: () => now });
   dir = mkdtempSync(join(tmpdir(), "servicenet-kubectl-"));
   kubeconfig = join(dir, "config");
   writeKubeconfig(kubeconfig, api.url);
 });
 afterAll(async () => {
-  await api.close();
+  await api.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -107,10 +108,12 @@ describe("get", () => {
   });
 
   it("-o json prints the object; a list becomes a v1 List", async () => {
+    // The fixtures as the fake serves them: with the resourceVersion it stored them at.
+    const served = (resource: string, o: { metadata?: { namespace?: string; name?: string } }) => api.tracker.get(api.tracker.resource(resource), o.metadata?.namespace, o.metadata?.name ?? "");
     const one = await run(["get", "svc", "web-v4", "-o", "json"]);
-    expect(JSON.parse(one.stdout)).toEqual(byName(services, "web-v4"));
+    expect(JSON.parse(one.stdout)).toEqual(served("services", byName(services, "web-v4")));
     const list = await run(["get", "ipaddresses", "-o", "json"]);
-    expect(JSON.parse(list.stdout)).toEqual({ apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: JSON.parse(JSON.stringify(ipAddresses)) });
+    expect(JSON.parse(list.stdout)).toEqual({ apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: JSON.parse(JSON.stringify(ipAddresses.map((ip) => served("ipaddresses", ip)))) });
   });
 
   it("-l filters by label; an empty result says so on stderr", async () => {

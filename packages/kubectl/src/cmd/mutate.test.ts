@@ -1,6 +1,6 @@
 /**
  * create/apply/delete and get -w through main() against the fake apiserver
- * (fake-writes.ts). The wording is kubectl 1.33's, as observed with the real
+ * (@servicenet/testing's FakeAPIServer). The wording is kubectl 1.33's, as observed with the real
  * binary against the servicenet apiserver (the e2e differential test checks
  * it byte for byte); here the flows and exit codes are pinned.
  */
@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAPIServer, type FakeAPIServer } from "../testing/fake-apiserver.ts";
+import { startFakeAPIServer, type FakeAPIServer } from "@servicenet/testing";
+import { printerTables } from "../testing/tables.ts";
 import { writeKubeconfig } from "../testing/kubectl-binary.ts";
 import { applyConflictHint } from "./create-apply.ts";
 import { main } from "./kubectl.ts";
@@ -43,14 +44,14 @@ async function run(argv: string[], stdin = "", signal?: AbortSignal, onOut?: (s:
 }
 
 beforeAll(async () => {
-  api = await startFakeAPIServer([]);
+  api = await startFakeAPIServer({ table: printerTables });
   kubeconfig = writeKubeconfig(api.url);
   dir = mkdtempSync(join(tmpdir(), "servicenet-kubectl-mutate-"));
   writeFileSync(join(dir, "m.yaml"), manifest);
 });
-beforeEach(() => api.setObjects([]));
+beforeEach(() => api.reset([]));
 afterAll(async () => {
-  await api.close();
+  await api.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -58,7 +59,7 @@ describe("create -f", () => {
   it("creates every document and List item, then reports each AlreadyExists with the source", async () => {
     const file = join(dir, "m.yaml");
     expect(await run(["create", "-f", file])).toEqual({ code: 0, stdout: "service/web created\nservicecidr.networking.k8s.io/extra created\n", stderr: "" });
-    expect(api.objects().map((o) => `${o.kind}/${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`)).toEqual(["Service/default/web", "ServiceCIDR//extra"]);
+    expect(api.tracker.all().map((o) => `${o.kind}/${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`)).toEqual(["Service/default/web", "ServiceCIDR//extra"]);
     expect(await run(["create", "-f", file])).toEqual({
       code: 1,
       stdout: "",
@@ -113,11 +114,11 @@ describe("delete", () => {
   });
 
   it("waits for finalizers unless --wait=false", async () => {
-    api.setObjects([{ apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name: "held", finalizers: ["x/y"] } }]);
+    api.reset([{ apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name: "held", finalizers: ["x/y"] } }]);
     expect(await run(["delete", "servicecidr", "held", "--wait=false"])).toEqual({ code: 0, stdout: 'servicecidr.networking.k8s.io "held" deleted\n', stderr: "" });
     const waiting = run(["delete", "servicecidr", "held"]);
     await new Promise((r) => setTimeout(r, 300));
-    api.setObjects([]);
+    api.reset([]);
     expect((await waiting).code).toBe(0);
   });
 
@@ -136,7 +137,7 @@ describe("delete", () => {
 describe("get -w", () => {
   it("prints the table, then one row per event, until aborted", async () => {
     const svc = { apiVersion: "v1", kind: "Service", metadata: { name: "a", namespace: "default", creationTimestamp: new Date().toISOString() }, spec: { type: "ClusterIP", clusterIP: "10.0.0.1", ports: [{ port: 80, protocol: "TCP" }] } };
-    api.setObjects([svc as PartialObjectMetadata]);
+    api.reset([svc as PartialObjectMetadata]);
     const ac = new AbortController();
     let seen = "";
     const watching = run(["get", "svc", "-w"], "", ac.signal, (s) => (seen = s));
@@ -162,7 +163,7 @@ describe("get -w", () => {
 
   it("prints several names, then refuses to watch them", async () => {
     const svc = (name: string) => ({ apiVersion: "v1", kind: "Service", metadata: { name, namespace: "default", creationTimestamp: new Date().toISOString() }, spec: { type: "ClusterIP", clusterIP: "10.0.0.1", ports: [{ port: 80, protocol: "TCP" }] } });
-    api.setObjects([svc("a"), svc("bb")] as PartialObjectMetadata[]);
+    api.reset([svc("a"), svc("bb")] as PartialObjectMetadata[]);
     const r = await run(["get", "svc", "a", "bb", "-w"]);
     expect(r.stdout.split("\n").map((l) => l.split(" ")[0])).toEqual(["NAME", "a", "bb", ""]);
     expect(r).toMatchObject({ code: 1, stderr: "error: you may only watch a single resource or type of resource at a time\n" });

@@ -4,8 +4,9 @@
  */
 import type { Event, PartialObjectMetadata } from "@servicenet/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAPIServer, type FakeAPIServer } from "../testing/fake-apiserver.ts";
-import { findKubectl, runKubectl, writeKubeconfig } from "../testing/kubectl-binary.ts";
+import { findKubectl, startFakeAPIServer, type FakeAPIServer } from "@servicenet/testing";
+import { printerTables } from "../testing/tables.ts";
+import { runKubectl, writeKubeconfig } from "../testing/kubectl-binary.ts";
 import { allFixtures, endpointSlices, endpoints, ipAddresses, networkingEvents, serviceCIDRs, serviceEvents, services } from "../testing/fixtures/index.ts";
 import { describeService } from "./service.ts";
 import { describeEndpointSlice, describeEndpoints } from "./endpoints.ts";
@@ -47,11 +48,11 @@ describe.skipIf(kubectl === null)("describe is byte-identical with kubectl 1.33"
   let server: FakeAPIServer;
   let kubeconfig: string;
   beforeAll(async () => {
-    server = await startFakeAPIServer(allFixtures());
+    server = await startFakeAPIServer({ objects: allFixtures(), table: printerTables });
     kubeconfig = writeKubeconfig(server.url);
   });
   afterAll(async () => {
-    await server.close();
+    await server.stop();
   });
 
   it.each([...serviceCases, ...otherCases])("%s", async (_title, args, ours) => {

@@ -5,8 +5,9 @@
  */
 import type { PartialObjectMetadata, Table } from "@servicenet/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAPIServer, type FakeAPIServer } from "../testing/fake-apiserver.ts";
-import { findKubectl, runKubectl, writeKubeconfig } from "../testing/kubectl-binary.ts";
+import { findKubectl, startFakeAPIServer, type FakeAPIServer } from "@servicenet/testing";
+import { printerTables } from "../testing/tables.ts";
+import { runKubectl, writeKubeconfig } from "../testing/kubectl-binary.ts";
 import { allFixtures, endpointSlices, endpoints, ipAddresses, networkingEvents, serviceCIDRs, serviceEvents, services } from "../testing/fixtures/index.ts";
 import { printEndpointSliceTable, printEndpointsTable, printEventTable, printIPAddressTable, printServiceCIDRTable, printServiceTable, type PrintOptions } from "@servicenet/printers";
 import { renderTable, type RenderOptions } from "./render.ts";
@@ -36,11 +37,11 @@ describe.skipIf(kubectl === null)("get output is byte-identical with kubectl 1.3
   let server: FakeAPIServer;
   let kubeconfig: string;
   beforeAll(async () => {
-    server = await startFakeAPIServer(allFixtures());
+    server = await startFakeAPIServer({ objects: allFixtures(), table: printerTables });
     kubeconfig = writeKubeconfig(server.url);
   });
   afterAll(async () => {
-    await server.close();
+    await server.stop();
   });
 
   it.each(cases)("%s", async (_t, args, build, render) => {
@@ -50,10 +51,10 @@ describe.skipIf(kubectl === null)("get output is byte-identical with kubectl 1.3
   });
 
   it("prints nothing on stdout and kubectl's message on stderr for an empty list", async () => {
-    server.setObjects([]);
+    server.reset([]);
     const res = await runKubectl(kubectl as string, kubeconfig, ["get", "svc"]);
     expect(res.stdout).toBe("");
     expect(res.stderr).toBe("No resources found in default namespace.\n");
-    server.setObjects(allFixtures());
+    server.reset(allFixtures());
   });
 });

@@ -1,20 +1,11 @@
-/** Runs a real kubectl binary against a server URL with a throwaway kubeconfig and cache. */
+/**
+ * Runs a real kubectl binary (located by @servicenet/testing's findKubectl) against a server URL
+ * with a throwaway kubeconfig and cache.
+ */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-/** Where the real kubectl builds are installed (Google Cloud SDK's versioned binaries). */
-export const kubectlBinaries: Record<string, string> = {
-  "1.33": "/usr/lib/google-cloud-sdk/bin/kubectl.1.33",
-  "1.32": "/usr/bin/kubectl",
-};
-
-/** The path of kubectl `version`, or null when it is not installed. */
-export function findKubectl(version = "1.33"): string | null {
-  const p = kubectlBinaries[version];
-  return p !== undefined && existsSync(p) ? p : null;
-}
 
 /** Writes a kubeconfig for `server` (no auth) and returns its path. */
 export function writeKubeconfig(server: string): string {

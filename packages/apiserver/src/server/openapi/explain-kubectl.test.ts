@@ -4,20 +4,20 @@
  * `kubectl explain` prints. Skipped (with a warning) when kubectl is missing.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { findKubectl } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as core from "@servicenet/api/core/v1";
 import * as net from "@servicenet/api/networking/v1";
 import { createOpenAPIHandlers } from "./handlers.ts";
 import type { OpenAPIResource } from "./resource.ts";
 
-const kubectl = "/usr/lib/google-cloud-sdk/bin/kubectl.1.33";
-const haveKubectl = existsSync(kubectl);
-if (!haveKubectl) console.warn(`SKIPPED: ${kubectl} not found; kubectl explain test does not run`);
+const kubectl = findKubectl("1.33", { warnAs: "kubectl explain test" }) ?? "";
+const haveKubectl = kubectl !== "";
 
 const resources: OpenAPIResource[] = [
   { group: "", version: "v1", kind: "Service", resource: "services", namespaced: true, schema: core.ServiceSchema, listSchema: core.ServiceListSchema, subresources: ["status"] },
@@ -119,15 +119,15 @@ describe.skipIf(!haveKubectl)("kubectl explain against the generated OpenAPI", (
   });
 
   // kubectl 1.27 explains from /openapi/v2 in gnostic protobuf; later versions from /openapi/v3.
-  it.each(["1.27", "1.30", "1.32"].filter((v) => existsSync(`/usr/lib/google-cloud-sdk/bin/kubectl.${v}`)))("kubectl %s explains ipFamilyPolicy too", async (v) => {
-    const out = await runWith(`/usr/lib/google-cloud-sdk/bin/kubectl.${v}`, "explain", "service.spec.ipFamilyPolicy");
+  it.each(["1.27", "1.30", "1.32"].filter((v) => findKubectl(v, { warnAs: "kubectl explain test" }) !== null))("kubectl %s explains ipFamilyPolicy too", async (v) => {
+    const out = await runWith(findKubectl(v)!, "explain", "service.spec.ipFamilyPolicy");
     expect(out).toContain("IPFamilyPolicy represents the dual-stack-ness");
   });
 
-  it.each(["1.27", "1.30"].filter((v) => existsSync(`/usr/lib/google-cloud-sdk/bin/kubectl.${v}`)))("kubectl %s create passes its OpenAPI checks", async (v) => {
+  it.each(["1.27", "1.30"].filter((v) => findKubectl(v) !== null))("kubectl %s create passes its OpenAPI checks", async (v) => {
     const file = join(cacheDir, "..", `svc-${v}.yaml`);
     writeFileSync(file, `apiVersion: v1\nkind: Service\nmetadata:\n  name: web${v.replace(".", "")}\n  namespace: default\nspec:\n  ports:\n  - port: 80\n`);
-    expect(await runWith(`/usr/lib/google-cloud-sdk/bin/kubectl.${v}`, "create", "-f", file)).toContain("created");
+    expect(await runWith(findKubectl(v)!, "create", "-f", file)).toContain("created");
   });
 
   it("explain servicecidr.spec resolves the networking.k8s.io/v1 document", async () => {

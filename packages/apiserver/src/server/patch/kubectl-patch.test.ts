@@ -6,21 +6,21 @@
  * on the stored object. Skipped (with a warning) when kubectl is missing.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StatusError } from "@servicenet/api";
 import * as core from "@servicenet/api/core/v1";
+import { findKubectl } from "@servicenet/testing";
 import { createOpenAPIHandlers } from "../openapi/index.ts";
 import { applyPatch } from "./apply-patch.ts";
 import type { JSONObject } from "./json-value.ts";
 import { updateManagedFields } from "./managed-fields.ts";
 
-const kubectl = "/usr/lib/google-cloud-sdk/bin/kubectl.1.33";
-const haveKubectl = existsSync(kubectl);
-if (!haveKubectl) console.warn(`SKIPPED: ${kubectl} not found; kubectl patch/apply test does not run`);
+const kubectl = findKubectl("1.33", { warnAs: "kubectl patch/apply test" }) ?? "";
+const haveKubectl = kubectl !== "";
 
 const verbs = ["create", "delete", "get", "list", "patch", "update", "watch"];
 const discovery: Record<string, unknown> = {

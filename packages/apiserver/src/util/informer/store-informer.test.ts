@@ -1,12 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { eventually } from "@servicenet/testing";
 import { createStore, objectKey, type KubeObject, type Store } from "../../storage/index.ts";
 import { StoreInformer } from "./store-informer.ts";
 
 const cidr = (name: string, cidrs: string[]): KubeObject => ({ apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name }, spec: { cidrs } });
-const until = async (cond: () => boolean): Promise<void> => {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(cond()).toBe(true);
-};
+const until = async (cond: () => boolean): Promise<void> => void (await eventually(cond, { timeoutMs: 1_000, intervalMs: 5 }));
 
 describe("StoreInformer", () => {
   let store: Store;

@@ -1,5 +1,6 @@
 import { StatusError, serviceCIDRProtectionFinalizer } from "@servicenet/api";
 import { afterEach, describe, expect, it } from "vitest";
+import { eventually } from "@servicenet/testing";
 import { FakeClock } from "../../../registry/core/service/ipallocator/controller/repairip-clock.ts";
 import { createStore, objectKey, type KubeObject, type Store } from "../../../storage/index.ts";
 import { FakeRecorder } from "../../../util/events/recorder.ts";
@@ -62,8 +63,7 @@ async function newController(objects: KubeObject[], opts: { cidrs?: string[]; wr
 }
 
 async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 300 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(cond()).toBe(true);
+  await eventually(cond, { timeoutMs: 1_500, intervalMs: 5 });
 }
 
 const stored = async (f: Fixture): Promise<KubeObject | null> => f.store.get(key, { ignoreNotFound: true });

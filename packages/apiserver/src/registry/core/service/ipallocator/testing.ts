@@ -4,6 +4,7 @@ import { createStore, objectKey, resourcePrefix, type KubeObject, type Store } f
 import { StoreInformer } from "../../../../util/informer/store-informer.ts";
 import { MetaAllocator, type MetaAllocatorOptions } from "./cidrallocator.ts";
 import { ipAddressStoragePath, storeIPAddressClient, type IPAddressClient } from "./ipaddress-client.ts";
+import { eventually } from "@servicenet/testing";
 
 export interface AllocatorHarness {
   store: Store;
@@ -23,11 +24,7 @@ export interface AllocatorHarness {
 }
 
 async function until(cond: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  await eventually(cond, { timeoutMs: 2_000, intervalMs: 2, what });
 }
 
 /** Builds a MetaAllocator for `family` over a fresh memory store (or `store`). */

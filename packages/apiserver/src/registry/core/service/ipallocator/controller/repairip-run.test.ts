@@ -1,7 +1,8 @@
 import { StatusError } from "@servicenet/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { objectKey } from "../../../../../storage/index.ts";
-import { eventually, newFakeRepair, newIPAddress, newService, newServiceCIDR, seconds, serviceCIDRv4, serviceCIDRv6, testTimeNow, type FakeRepair } from "./repairip-testing.ts";
+import { eventually } from "@servicenet/testing";
+import { newFakeRepair, newIPAddress, newService, newServiceCIDR, seconds, serviceCIDRv4, serviceCIDRv6, testTimeNow, type FakeRepair } from "./repairip-testing.ts";
 
 const kubernetes = newServiceCIDR("kubernetes", serviceCIDRv4, serviceCIDRv6);
 const forbidden = (name: string): StatusError => StatusError.forbidden({ group: "networking.k8s.io", resource: "ipaddresses" }, name, "not yet ready to handle request");

@@ -91,11 +91,3 @@ export async function newFakeRepair(setup: FakeRepairSetup = {}): Promise<FakeRe
   };
 }
 
-/** Polls (real time, up to ~3 s) until `cond` holds; returns whether it did. */
-export async function eventually(cond: () => boolean | Promise<boolean>): Promise<boolean> {
-  for (let i = 0; i < 300; i++) {
-    if (await cond()) return true;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return cond();
-}

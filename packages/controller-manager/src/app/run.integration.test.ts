@@ -4,8 +4,8 @@
  */
 import { KubeConfig } from "@kubernetes/client-node";
 import type { EndpointSlice, Endpoints, ServiceCIDR } from "@servicenet/api";
+import { FakeAPIServer } from "@servicenet/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { FakeAPIServer } from "../testing/fake-apiserver.ts";
 import { dualStackPods, makeService } from "../testing/fixtures.ts";
 import { runControllerManager } from "./run.ts";
 
@@ -18,21 +18,18 @@ afterEach(async () => {
 
 describe("runControllerManager over HTTP", () => {
   it("writes Endpoints, one EndpointSlice per family, and the ServiceCIDR finalizer and Ready condition", async () => {
-    server = new FakeAPIServer()
-      .collection("/api/v1/services", [makeService() as never])
-      .collection("/api/v1/pods", dualStackPods(3) as never[])
-      .collection("/api/v1/endpoints")
-      .collection("/apis/discovery.k8s.io/v1/endpointslices")
-      .collection("/api/v1/nodes", [{ metadata: { name: "node-a" } }])
-      .collection("/apis/networking.k8s.io/v1/servicecidrs", [{ metadata: { name: "kubernetes" }, spec: { cidrs: ["10.96.0.0/16", "fd00:10:96::/112"] } }])
-      .collection("/apis/networking.k8s.io/v1/ipaddresses");
+    server = new FakeAPIServer();
+    server.tracker.add([makeService() as never]);
+    server.tracker.add(dualStackPods(3) as never[], "pods");
+    server.tracker.add([{ metadata: { name: "node-a" } }], "nodes");
+    server.tracker.add([{ metadata: { name: "kubernetes" }, spec: { cidrs: ["10.96.0.0/16", "fd00:10:96::/112"] } }], "servicecidrs");
     const kc = new KubeConfig();
     kc.loadFromClusterAndUser({ name: "fake", server: await server.start(), skipTLSVerify: true }, { name: "u", token: "t" });
     const done = runControllerManager({ kubeConfig: kc, controllers: ["endpoint", "endpointslice", "servicecidr"], workers: 2 }, stop.signal);
 
-    const ep = await server.waitForWrite((w) => w.method === "POST" && w.path.endsWith("/endpoints"));
+    const ep = await server.waitForAction((w) => w.method === "POST" && w.path.endsWith("/endpoints"));
     expect((ep.body as Endpoints).subsets?.[0]?.addresses).toHaveLength(3);
-    await server.waitForWrite((w) => w.method === "PUT" && w.path.endsWith("/servicecidrs/kubernetes/status"));
+    await server.waitForAction((w) => w.method === "PUT" && w.path.endsWith("/servicecidrs/kubernetes/status"));
     const slices = server.writes.filter((w) => w.method === "POST" && w.path === "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices");
     expect(slices.map((w) => (w.body as EndpointSlice).addressType).sort()).toEqual(["IPv4", "IPv6"]);
     const fin = server.writes.find((w) => w.method === "PUT" && w.path.endsWith("/servicecidrs/kubernetes"));

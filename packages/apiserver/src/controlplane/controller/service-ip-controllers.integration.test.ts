@@ -5,16 +5,10 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseIP } from "@servicenet/api";
+import { eventually } from "@servicenet/testing";
 import { featureGatesForMode, type AllocatorMode } from "../../features/kube-features.ts";
 import { startTestServer, type TestServer } from "../../server/testing.ts";
 
-async function eventually(cond: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
-    if (cond()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return cond();
-}
 
 describe.each<AllocatorMode>(["bitmap", "dual-write", "ipaddress"])("repair hooks in %s mode", (mode) => {
   let s: TestServer | undefined;
@@ -35,7 +29,7 @@ describe.each<AllocatorMode>(["bitmap", "dual-write", "ipaddress"])("repair hook
     // Any address the held Service did not get.
     const leakedIP = parseIP(heldIP.value === parseIP("10.0.0.200")!.value ? "10.0.0.201" : "10.0.0.200")!;
     if (bitmap) await bitmap.allocate(leakedIP);
-    expect(await eventually(() => !sa.ports.has(30200) && !(bitmap?.has(leakedIP) ?? false), 10_000)).toBe(true);
+    expect(await eventually(() => !sa.ports.has(30200) && !(bitmap?.has(leakedIP) ?? false), { timeoutMs: 10_000 })).toBe(true);
     expect(sa.ports.has(30100)).toBe(true);
     if (bitmap) expect(bitmap.has(heldIP)).toBe(true);
   });

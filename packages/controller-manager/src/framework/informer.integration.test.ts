@@ -1,8 +1,9 @@
 /** SharedInformer over client-node against an in-test fake apiserver. */
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import type { Pod } from "@servicenet/api";
+import { FakeAPIServer, internalError, once } from "@servicenet/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { FakeAPIServer } from "../testing/fake-apiserver.ts";
+import { eventually } from "@servicenet/testing";
 import { makePod } from "../testing/fixtures.ts";
 import { SharedInformer } from "./informer.ts";
 import { toPlain } from "./plain.ts";
@@ -14,15 +15,13 @@ afterEach(async () => {
   await server?.stop();
 });
 
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(cond()).toBe(true);
-};
+const until = async (cond: () => boolean): Promise<void> => void (await eventually(cond, { timeoutMs: 2_000, intervalMs: 10 }));
 
 describe("SharedInformer", () => {
   it("syncs, gives (old, new) on update, restarts itself after a non-410 watch error", async () => {
-    server = new FakeAPIServer().collection("/api/v1/pods", [makePod({ name: "a", ips: ["10.0.0.1"] }) as never]);
-    server.failNextWatch.add("/api/v1/pods");
+    server = new FakeAPIServer();
+    server.tracker.add([makePod({ name: "a", ips: ["10.0.0.1"] }) as never], "pods");
+    server.prependReactor("watch", "pods", once(() => ({ status: 500, body: internalError() })));
     const kc = new KubeConfig();
     kc.loadFromClusterAndUser({ name: "fake", server: await server.start(), skipTLSVerify: true }, { name: "u", token: "t" });
     const core = kc.makeApiClient(CoreV1Api);
@@ -40,7 +39,7 @@ describe("SharedInformer", () => {
     expect(typeof informer.get("default/a")?.status?.conditions?.[0]?.lastTransitionTime).toBe("string");
     // The first watch failed with 500; after the backoff the informer watches again and sees this update.
     await new Promise((r) => setTimeout(r, 100));
-    server.upsert("/api/v1/pods", makePod({ name: "a", ips: ["10.0.0.2"] }) as never);
+    server.tracker.add([makePod({ name: "a", ips: ["10.0.0.2"] }) as never], "pods");
     await until(() => events.length === 2);
     expect(events).toEqual(["add a", "update 10.0.0.1->10.0.0.2"]);
   });

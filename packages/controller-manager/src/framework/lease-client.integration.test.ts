@@ -1,7 +1,7 @@
 /** LeaseLock through client-node's CoordinationV1Api against an in-test fake apiserver. */
 import { KubeConfig } from "@kubernetes/client-node";
+import { FakeAPIServer } from "@servicenet/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { FakeAPIServer } from "../testing/fake-apiserver.ts";
 import { FakeClock } from "./clock.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { leaseLock } from "./lease-client.ts";
@@ -11,7 +11,7 @@ afterEach(async () => server?.stop());
 
 describe("leaseLock over HTTP", () => {
   it("creates the Lease, renews it with its resourceVersion, and a stale writer gets 409", async () => {
-    server = new FakeAPIServer().collection("/apis/coordination.k8s.io/v1/leases");
+    server = new FakeAPIServer();
     const kc = new KubeConfig();
     kc.loadFromClusterAndUser({ name: "fake", server: await server.start(), skipTLSVerify: true }, { name: "u", token: "t" });
     const clock = new FakeClock(Date.parse("2026-01-01T00:00:00Z"));

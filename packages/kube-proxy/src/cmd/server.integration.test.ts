@@ -1,9 +1,8 @@
-/** The CLI's server against a small in-test API server (lists and watches over HTTP), in dry-run mode. */
-import { createServer } from "node:http";
-import type { ServerResponse } from "node:http";
+/** The CLI's server against the fake apiserver of @servicenet/testing (lists and watches over HTTP), in dry-run mode. */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eventually, FakeAPIServer } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseOptions } from "./options.ts";
 import { runProxyServer } from "./server.ts";
@@ -30,65 +29,28 @@ const slice = (family: "IPv4" | "IPv6", ips: string[], rv: string) => ({
   ports: [{ name: "http", port: 8080, protocol: "TCP" }],
 });
 
-const lists: Record<string, { kind: string; apiVersion: string; items: unknown[] }> = {
-  "/api/v1/services": { kind: "ServiceList", apiVersion: "v1", items: [service] },
-  "/apis/discovery.k8s.io/v1/endpointslices": {
-    kind: "EndpointSliceList",
-    apiVersion: "discovery.k8s.io/v1",
-    items: [slice("IPv4", ["10.244.0.5", "10.244.0.6"], "2"), slice("IPv6", ["fd00:10:244::5"], "3")],
-  },
-  "/apis/networking.k8s.io/v1/servicecidrs": { kind: "ServiceCIDRList", apiVersion: "networking.k8s.io/v1", items: [] },
-  "/api/v1/nodes": { kind: "NodeList", apiVersion: "v1", items: [] },
-};
-const watchers = new Map<string, ServerResponse[]>();
-
-const api = createServer((req, res) => {
-  const url = new URL(req.url ?? "/", "http://x");
-  const list = lists[url.pathname];
-  if (list === undefined) {
-    res.writeHead(404, { "content-type": "application/json" });
-    res.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", code: 404 }));
-    return;
-  }
-  res.writeHead(200, { "content-type": "application/json" });
-  if (url.searchParams.get("watch") === "true") {
-    watchers.set(url.pathname, [...(watchers.get(url.pathname) ?? []), res]);
-    res.write("");
-    return;
-  }
-  res.end(JSON.stringify({ ...list, metadata: { resourceVersion: "10" } }));
-});
+// The one fake apiserver of the workspace: lists, and watches from the list's resourceVersion.
+const api = new FakeAPIServer({ objects: [service, slice("IPv4", ["10.244.0.5", "10.244.0.6"], "2"), slice("IPv6", ["fd00:10:244::5"], "3")] });
 
 let dir = "";
 let kubeconfig = "";
 let server: RunningProxyServer | undefined;
 
 beforeAll(async () => {
-  await new Promise<void>((r) => api.listen(0, "127.0.0.1", r));
-  const addr = api.address();
-  if (addr === null || typeof addr === "string") throw new Error("no address");
+  const url = await api.start();
   dir = await mkdtemp(join(tmpdir(), "sn-kp-cli-"));
   kubeconfig = join(dir, "kubeconfig");
   await writeFile(
     kubeconfig,
-    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${addr.port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${url}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`,
   );
 });
 
 afterAll(async () => {
   await server?.stop();
-  for (const rs of watchers.values()) for (const r of rs) r.end();
-  await new Promise<void>((r) => api.close(() => r()));
+  await api.stop();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
   it("lists and watches over HTTP and writes per-family rule files", async () => {
@@ -102,8 +64,7 @@ describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
     expect(await readFile(v4, "utf8")).toContain(":KUBE-SVC-5PNJSAMYWXRDMV6C - [0:0]");
 
     // A watch event: the IPv4 slice loses one endpoint; the next (partial) sync drops its chain.
-    const event = { type: "MODIFIED", object: slice("IPv4", ["10.244.0.5"], "11") };
-    for (const w of watchers.get("/apis/discovery.k8s.io/v1/endpointslices") ?? []) w.write(JSON.stringify(event) + "\n");
+    api.tracker.add([slice("IPv4", ["10.244.0.5"], "11")]);
     await eventually(async () => (await readFile(v4, "utf8")).includes("-X KUBE-SEP-ML44CQ5VA4U6ZY4S"));
 
     const res = await fetch(`http://${server.metricsAddress}/metrics`);

@@ -1,0 +1,7 @@
+/**
+ * The e2e framework (upstream: `test/e2e/framework` and `test/integration/framework`): the real
+ * processes of a cluster, each started from its package's `bin`.
+ */
+export { apiserverBin, binOf, controllerManagerBin, kubeProxyBin } from "./bins.ts";
+export * from "./processes.ts";
+export * from "./netns-process.ts";
