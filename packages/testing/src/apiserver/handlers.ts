@@ -4,7 +4,7 @@ import { mergePatch } from "./merge-patch.ts";
 import type { Action } from "./reactors.ts";
 import { apiVersionOf, groupResource, type ResourceInfo } from "./resources.ts";
 import { fieldMatcher, labelMatcher } from "./selectors.ts";
-import type { TableBuilder } from "./server.ts";
+import type { TableBuilder } from "./table.ts";
 import { conflict, failure, FakeStatusError } from "./status.ts";
 import type { KubeObject, ObjectTracker } from "./tracker.ts";
 import { serveWatch } from "./watch.ts";

@@ -13,20 +13,11 @@ import { handles, type Action, type Reactor, type ReactorEntry, type Verb } from
 import { requestInfo } from "./request-info.ts";
 import { defaultResources, type ResourceInfo } from "./resources.ts";
 import { failure } from "./status.ts";
-import { ObjectTracker, type KubeObject } from "./tracker.ts";
+import { ObjectTracker } from "./tracker.ts";
+import type { TableBuilder } from "./table.ts";
 
-export interface TableOptions {
-  now: Date;
-  includeObject: "None" | "Object" | "Metadata";
-  /** Set for lists and gets, absent for the one-row Tables of watch events. */
-  listMeta?: { resourceVersion: string };
-}
+export type { TableBuilder, TableOptions } from "./table.ts";
 
-/**
- * Builds the meta.k8s.io/v1 Table for objects of a resource (for `Accept: ...;as=Table`), or
- * returns undefined to answer with plain JSON as a server without a printer does.
- */
-export type TableBuilder = (resource: ResourceInfo, objects: KubeObject[], opts: TableOptions) => unknown;
 
 export interface FakeAPIServerOptions {
   /** The served resources (default: defaultResources). */
