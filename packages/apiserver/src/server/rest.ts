@@ -10,7 +10,7 @@ import type { KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeValue, parseBody, parseFieldValidation } from "./codec.ts";
 import { readBody, send } from "./http.ts";
 import { bodyFormat, type OutputFormat } from "./negotiation.ts";
-import { applyPatch, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
+import { applyPatch, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
 import { renderList, renderObject } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds } from "./query.ts";
 import type { RequestInfo } from "./request-info.ts";
@@ -168,6 +168,7 @@ async function patch(r: ResourceRequest): Promise<number> {
         ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
       });
       const decoded = decodeValue(r.def, patched.object, fv);
+      checkPatchedObject(current ?? undefined, decoded.obj, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined, groupResource: groupResource(r.def) });
       warnings = decoded.warnings;
       return keepNoOp(current, decoded.obj);
     },

@@ -141,9 +141,11 @@ export class GenericStore {
   /** upstream rest.BeforeUpdate for the main resource or a subresource. */
   private beforeUpdate(obj: KubeObject, old: KubeObject, subresource: string): void {
     const meta = obj.metadata;
-    meta.uid ??= old.metadata.uid;
-    meta.creationTimestamp ??= old.metadata.creationTimestamp;
-    if (old.metadata.deletionTimestamp !== undefined) meta.deletionTimestamp ??= old.metadata.deletionTimestamp;
+    // rest.BeforeUpdate: an update never changes these; a patch that removed metadata keeps them.
+    if (!meta.uid) meta.uid = old.metadata.uid;
+    if (old.metadata.creationTimestamp !== undefined) meta.creationTimestamp = old.metadata.creationTimestamp;
+    if (old.metadata.deletionTimestamp !== undefined) meta.deletionTimestamp = old.metadata.deletionTimestamp;
+    if (old.metadata["deletionGracePeriodSeconds"] !== undefined) meta["deletionGracePeriodSeconds"] ??= old.metadata["deletionGracePeriodSeconds"];
     meta.generation = old.metadata.generation;
     let errs: FieldError[];
     if (subresource !== "") {
