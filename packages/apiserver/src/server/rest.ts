@@ -167,7 +167,10 @@ async function patch(r: ResourceRequest): Promise<number> {
         name: r.info.name,
         ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
       });
-      const decoded = decodeValue(r.def, patched.object, fv);
+      // Upstream decodes a JSON or merge patch's result as JSON (type errors are 422 there); strategic
+      // merge and apply results go through unstructured conversion instead.
+      const jsonResult = type === "application/json-patch+json" || type === "application/merge-patch+json";
+      const decoded = decodeValue(r.def, patched.object, fv, [], { typeErrors: jsonResult ? "patch" : "none" });
       checkPatchedObject(current ?? undefined, decoded.obj, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined, groupResource: groupResource(r.def) });
       warnings = decoded.warnings;
       return keepNoOp(current, decoded.obj);

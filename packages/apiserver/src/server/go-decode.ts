@@ -1,0 +1,165 @@
+/**
+ * The type errors kube-apiserver's JSON decoder (sigs.k8s.io/json, a fork of encoding/json) finds
+ * while decoding a body into the Go struct of a served kind, in its words:
+ * `json: cannot unmarshal number 2147483648 into Go struct field ServicePort.spec.ports.port of type int32`.
+ * The zod schemas accept any JSON number for an integer field, so without this an int32 overflow
+ * reached validation and came back 422 instead of upstream's 400.
+ *
+ * As upstream: errors are found in document order and the first one is reported; nulls are zero
+ * values; an error from a type's own UnmarshalJSON (intstr.IntOrString, metav1.Time) stops decoding,
+ * carries no struct context, and wins over an earlier one.
+ */
+import { timeFields, type GoTypes } from "./go-types.ts";
+
+/** A zod schema, read through its `_zod.def` (the same introspection as @servicenet/api's decodeObject). */
+type Schema = unknown;
+interface Def {
+  type: string;
+  shape?: Record<string, Schema>;
+  innerType?: Schema;
+  element?: Schema;
+  valueType?: Schema;
+  options?: Schema[];
+  getter?: () => Schema;
+  in?: Schema;
+  checks?: unknown[];
+}
+
+const defOf = (s: Schema): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+const wrappers = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"]);
+
+function unwrap(s: Schema): Schema {
+  for (;;) {
+    const d = defOf(s);
+    if (d.innerType && wrappers.has(d.type)) s = d.innerType;
+    else if (d.type === "lazy" && d.getter) s = d.getter();
+    else if (d.type === "pipe" && d.in) s = d.in;
+    else return s;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** encoding/json's name for the JSON value kind in UnmarshalTypeError.Value. */
+function kindOf(v: unknown): string {
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "object") return "object";
+  return typeof v;
+}
+
+const int32Range = (n: number): boolean => n >= -2147483648 && n <= 2147483647;
+// 2^63 is where int64 ends; every double below it that is an integer fits.
+const int64Range = (n: number): boolean => n >= -9223372036854775808 && n < 9223372036854775808;
+
+/** Where the decoder is: the struct whose field it decodes and the JSON names from the root. */
+interface Context {
+  struct: string;
+  stack: readonly string[];
+  /** The value's path with list indices, for finding its literal in the body text. */
+  at: readonly (string | number)[];
+}
+
+/** A returned (not saved) error: decoding stops there. */
+class Stop {
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
+}
+
+/**
+ * The first decode error of `value` against `schema`, or undefined. `literal` gives a number's
+ * text as the body spelled it (Go quotes the literal: `number 1e30`), when the caller has the text.
+ */
+export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, literal?: (at: readonly (string | number)[]) => string | undefined): string | undefined {
+  let saved: string | undefined;
+  const numberText = (n: number, at: readonly (string | number)[]): string => literal?.(at) ?? (Number.isInteger(n) && Math.abs(n) >= 2 ** 53 ? BigInt(n).toString() : String(n));
+  const save = (valueKind: string, goType: string, ctx: Context): void => {
+    saved ??= ctx.stack.length > 0 ? `json: cannot unmarshal ${valueKind} into Go struct field ${ctx.struct}.${ctx.stack.join(".")} of type ${goType}` : `json: cannot unmarshal ${valueKind} into Go value of type ${goType}`;
+  };
+
+  const goTypeOf = (s: Schema, path: string): string => {
+    const d = defOf(unwrap(s));
+    switch (d.type) {
+      case "object":
+        return types.struct(path) ?? "struct";
+      case "array":
+        return `[]${goTypeOf(d.element as Schema, `${path}[]`)}`;
+      case "record":
+        return "map[string]string";
+      case "number":
+        return types.int(path);
+      case "boolean":
+        return "bool";
+      case "union":
+        return "intstr.IntOrString";
+      default:
+        return "string";
+    }
+  };
+
+  const walk = (s: Schema, v: unknown, path: string, field: string, ctx: Context): void => {
+    if (v === null) return; // a zero value, never an error
+    const d = defOf(unwrap(s));
+    if (timeFields.has(field) && d.type === "string") {
+      // metav1.Time.UnmarshalJSON: json.Unmarshal into a string, its error returned as is.
+      if (typeof v !== "string") throw new Stop(`json: cannot unmarshal ${kindOf(v)} into Go value of type string`);
+      return;
+    }
+    switch (d.type) {
+      case "object": {
+        const goType = goTypeOf(s, path);
+        if (!isObject(v)) return save(kindOf(v), goType, ctx);
+        const struct = goType.slice(goType.indexOf(".") + 1);
+        for (const [k, x] of Object.entries(v)) {
+          const f = d.shape?.[k];
+          if (f === undefined) continue; // unknown fields are fieldValidation's business
+          walk(f, x, path === "" ? k : `${path}.${k}`, k, { struct, stack: [...ctx.stack, k], at: [...ctx.at, k] });
+        }
+        return;
+      }
+      case "array":
+        if (!Array.isArray(v)) return save(kindOf(v), goTypeOf(s, path), ctx);
+        v.forEach((x, i) => walk(d.element as Schema, x, `${path}[]`, "", { ...ctx, at: [...ctx.at, i] }));
+        return;
+      case "record": {
+        // Only map[string]string fields; other records (fieldsV1) take any JSON.
+        if (defOf(unwrap(d.valueType as Schema)).type !== "string") return;
+        if (!isObject(v)) return save(kindOf(v), "map[string]string", ctx);
+        for (const x of Object.values(v)) if (x !== null && typeof x !== "string") save(kindOf(x), "string", ctx);
+        return;
+      }
+      case "number": {
+        const goType = types.int(path);
+        if (typeof v !== "number") return save(kindOf(v), goType, ctx);
+        if (!Number.isInteger(v) || !(goType === "int32" ? int32Range(v) : int64Range(v))) save(`number ${numberText(v, ctx.at)}`, goType, ctx);
+        return;
+      }
+      case "union": {
+        // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
+        if (typeof v === "string") return;
+        if (typeof v === "number" && Number.isInteger(v) && int32Range(v)) return;
+        throw new Stop(`json: cannot unmarshal ${typeof v === "number" ? `number ${numberText(v, ctx.at)}` : kindOf(v)} into Go value of type int32`);
+      }
+      case "boolean":
+        if (typeof v !== "boolean") save(kindOf(v), "bool", ctx);
+        return;
+      case "string":
+      case "enum":
+      case "literal":
+        if (typeof v !== "string") save(kindOf(v), "string", ctx);
+        return;
+      default:
+        return;
+    }
+  };
+
+  try {
+    walk(schema, value, "", "", { struct: "", stack: [], at: [] });
+  } catch (e) {
+    if (e instanceof Stop) return e.message;
+    throw e;
+  }
+  return saved;
+}
