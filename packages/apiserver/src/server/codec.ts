@@ -189,7 +189,9 @@ function checkGoTypes(def: ResourceDef, raw: Record<string, unknown>, opts: Deco
   if (mode === "body") throw StatusError.badRequest(`${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: ${msg}`);
   // jsonPatcher.applyPatchToCurrentObject: NewInvalid(schema.GroupKind{}, "", patch: Invalid value: <patched JSON>).
   // Upstream's JSON has Go's key order; this one has sorted keys, as encoding a Go map gives.
-  throw StatusError.invalid({ group: "", kind: "" }, "", [{ type: "Invalid", field: "patch", badValue: canonical(raw), detail: msg }]);
+  // Its StatusDetails has no group, kind or name (all empty, omitempty): causes only.
+  const { status } = StatusError.invalid({ group: "", kind: "" }, "", [{ type: "Invalid", field: "patch", badValue: canonical(raw), detail: msg }]);
+  throw new StatusError("Invalid", status.message ?? "", { causes: status.details?.causes ?? [] });
 }
 
 export interface Decoded {

@@ -30,6 +30,10 @@ describe("goDecodeError (sigs.k8s.io/json's UnmarshalTypeError text for the serv
     expect(decode(body)).toBe(want);
   });
 
+  it("skips unknown keys that name Object.prototype's members (found by the e2e fuzz: a 500)", () => {
+    expect(decode('{"constructor":{"prototype":{"x":1}},"__proto__":{"polluted":true},"toString":5,"spec":{"ports":[{"port":80,"hasOwnProperty":1}]}}')).toBeUndefined();
+  });
+
   it("accepts what Go accepts: nulls, bounds, named target ports, unknown fields", () => {
     expect(decode('{"metadata":{"name":null,"labels":{"a":null}},"spec":{"ports":[{"port":2147483647,"nodePort":-2147483648,"targetPort":"http"}],"bogus":1.5}}')).toBeUndefined();
   });

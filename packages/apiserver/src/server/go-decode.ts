@@ -113,8 +113,9 @@ export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, li
         if (!isObject(v)) return save(kindOf(v), goType, ctx);
         const struct = goType.slice(goType.indexOf(".") + 1);
         for (const [k, x] of Object.entries(v)) {
-          const f = d.shape?.[k];
-          if (f === undefined) continue; // unknown fields are fieldValidation's business
+          // Own keys only: a body's `constructor` or `__proto__` must not find Object.prototype's.
+          if (d.shape === undefined || !Object.hasOwn(d.shape, k)) continue; // unknown fields are fieldValidation's business
+          const f = d.shape[k];
           walk(f, x, path === "" ? k : `${path}.${k}`, k, { struct, stack: [...ctx.stack, k], at: [...ctx.at, k] });
         }
         return;
