@@ -34,6 +34,12 @@ describe("goDecodeError (sigs.k8s.io/json's UnmarshalTypeError text for the serv
     expect(decode('{"constructor":{"prototype":{"x":1}},"__proto__":{"polluted":true},"toString":5,"spec":{"ports":[{"port":80,"hasOwnProperty":1}]}}')).toBeUndefined();
   });
 
+  it("judges integers JSON.parse rounds by their text: int64's maximum fits, one more does not", () => {
+    expect(decode('{"metadata":{"generation":9223372036854775807,"deletionGracePeriodSeconds":-9223372036854775808}}')).toBeUndefined();
+    expect(decode('{"metadata":{"generation":9223372036854775809}}')).toBe("json: cannot unmarshal number 9223372036854775809 into Go struct field ObjectMeta.metadata.generation of type int64");
+    expect(decode('{"spec":{"ports":[{"port":80,"targetPort":15e-1}]}}')).toBe("json: cannot unmarshal number 15e-1 into Go value of type int32");
+  });
+
   it("accepts what Go accepts: nulls, bounds, named target ports, unknown fields", () => {
     expect(decode('{"metadata":{"name":null,"labels":{"a":null}},"spec":{"ports":[{"port":2147483647,"nodePort":-2147483648,"targetPort":"http"}],"bogus":1.5}}')).toBeUndefined();
   });

@@ -49,8 +49,6 @@ function kindOf(v: unknown): string {
 }
 
 const int32Range = (n: number): boolean => n >= -2147483648 && n <= 2147483647;
-// 2^63 is where int64 ends; every double below it that is an integer fits.
-const int64Range = (n: number): boolean => n >= -9223372036854775808 && n < 9223372036854775808;
 
 /** Where the decoder is: the struct whose field it decodes and the JSON names from the root. */
 interface Context {
@@ -74,7 +72,18 @@ class Stop {
  */
 export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, literal?: (at: readonly (string | number)[]) => string | undefined): string | undefined {
   let saved: string | undefined;
-  const numberText = (n: number, at: readonly (string | number)[]): string => literal?.(at) ?? (Number.isInteger(n) && Math.abs(n) >= 2 ** 53 ? BigInt(n).toString() : String(n));
+  // Each look-up scans the body text: a bounded number of them, so a body of many huge numbers stays linear.
+  let lookups = 16;
+  const numberText = (n: number, at: readonly (string | number)[]): string => (lookups-- > 0 ? literal?.(at) : undefined) ?? (Number.isInteger(n) && Math.abs(n) >= 2 ** 53 ? BigInt(n).toString() : String(n));
+  // strconv.ParseInt on the literal: an integer that JSON.parse rounded (2^63 - 1 becomes 2^63) is judged by its text.
+  const fitsInt = (n: number, goType: "int32" | "int64", at: readonly (string | number)[]): { ok: boolean; text?: string } => {
+    if (Number.isSafeInteger(n)) return { ok: goType === "int64" || int32Range(n) };
+    const text = numberText(n, at);
+    if (!/^-?\d+$/.test(text)) return { ok: false, text };
+    const b = BigInt(text);
+    const ok = goType === "int64" ? b >= -(2n ** 63n) && b < 2n ** 63n : b >= -(2n ** 31n) && b < 2n ** 31n;
+    return { ok, text };
+  };
   const save = (valueKind: string, goType: string, ctx: Context): void => {
     saved ??= ctx.stack.length > 0 ? `json: cannot unmarshal ${valueKind} into Go struct field ${ctx.struct}.${ctx.stack.join(".")} of type ${goType}` : `json: cannot unmarshal ${valueKind} into Go value of type ${goType}`;
   };
@@ -134,14 +143,17 @@ export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, li
       case "number": {
         const goType = types.int(path);
         if (typeof v !== "number") return save(kindOf(v), goType, ctx);
-        if (!Number.isInteger(v) || !(goType === "int32" ? int32Range(v) : int64Range(v))) save(`number ${numberText(v, ctx.at)}`, goType, ctx);
+        const fit = fitsInt(v, goType, ctx.at);
+        if (!fit.ok) save(`number ${fit.text ?? numberText(v, ctx.at)}`, goType, ctx);
         return;
       }
       case "union": {
         // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
         if (typeof v === "string") return;
-        if (typeof v === "number" && Number.isInteger(v) && int32Range(v)) return;
-        throw new Stop(`json: cannot unmarshal ${typeof v === "number" ? `number ${numberText(v, ctx.at)}` : kindOf(v)} into Go value of type int32`);
+        if (typeof v !== "number") throw new Stop(`json: cannot unmarshal ${kindOf(v)} into Go value of type int32`);
+        const fit = fitsInt(v, "int32", ctx.at);
+        if (!fit.ok) throw new Stop(`json: cannot unmarshal number ${fit.text ?? numberText(v, ctx.at)} into Go value of type int32`);
+        return;
       }
       case "boolean":
         if (typeof v !== "boolean") save(kindOf(v), "bool", ctx);
