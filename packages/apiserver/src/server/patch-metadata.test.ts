@@ -83,6 +83,14 @@ describe("PATCH of metadata (upstream's name, namespace and uid checks)", () => 
     expect(await stored(name)).toMatchObject({ name, uid: meta.uid, labels: meta.labels, annotations: meta.annotations, finalizers: meta.finalizers });
   });
 
+  it("a PUT body must carry the URL's name and namespace too (update.go checkName)", async () => {
+    const { name, meta } = await create();
+    const put = (metadata: Record<string, unknown>) => s.request(`${base}/${name}`, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ metadata, spec: { ports: [{ port: 80 }] } }) });
+    expect((await put({})).json()).toMatchObject(nameMismatch("", name));
+    expect((await put({ name, namespace: "kube-system" })).json()).toMatchObject({ code: 400, message: "the namespace of the object (kube-system) does not match the namespace on the request (default)" });
+    expect(await stored(name)).toEqual(meta);
+  });
+
   it("an apply that would create an object without a name is a 400, with a uid a 409", async () => {
     const noName = await patch("apply-new", "apply", "apiVersion: v1\nkind: Service\nspec:\n  ports:\n  - port: 80\n", "?fieldManager=tool");
     expect(noName.json()).toMatchObject(nameMismatch("", "apply-new"));

@@ -10,7 +10,7 @@ import type { KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeValue, parseBody, parseFieldValidation } from "./codec.ts";
 import { readBody, send } from "./http.ts";
 import { bodyFormat, type OutputFormat } from "./negotiation.ts";
-import { applyPatch, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
+import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
 import { renderList, renderObject } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds } from "./query.ts";
 import type { RequestInfo } from "./request-info.ts";
@@ -133,6 +133,7 @@ async function update(r: ResourceRequest): Promise<number> {
   const format = bodyFormat(r.req.headers["content-type"]);
   const dryRun = parseDryRun(r.query);
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
+  checkName(obj.metadata, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined });
   const result = await r.store.update(r.info.namespace, r.info.name, async (current) => keepNoOp(current, withManagedFields(r, current ?? undefined, structuredClone(obj))), {
     dryRun,
     subresource: r.info.subresource,

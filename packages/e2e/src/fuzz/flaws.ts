@@ -113,7 +113,8 @@ export function flawUpdate(rng: Rng, d: Draft, t: Target): void {
     syntax: () => (d.body = rng.pick([JSON.stringify(obj).slice(0, 1 + rng.int(40)), invalidUTF8(JSON.stringify(obj)), "", "[]", "null", "42"])),
     wrongKind: () => (obj["kind"] = rng.pick(otherKinds.filter((k) => k !== t.ep.kind))),
     wrongApiVersion: () => (obj["apiVersion"] = rng.pick(["v2", "apps/v1", `${t.apiVersion}x`])),
-    nameMismatch: () => setMeta(obj, "name", "fuzz-other-name"),
+    nameMismatch: () => setMeta(obj, "name", rng.pick(["fuzz-other-name", undefined, ""])),
+    ...(t.missingNamespacePath ? { namespaceMismatch: () => setMeta(obj, "namespace", "kube-system") } : {}),
     ...(t.exists ? { staleResourceVersion: () => setMeta(obj, "resourceVersion", rng.pick(["1", "2", "abc", "-1", "99999999999999999999"])) } : {}),
     ...decodeFlaws(rng, obj, t),
   };

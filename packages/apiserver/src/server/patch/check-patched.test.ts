@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StatusError } from "@servicenet/api";
-import { checkPatchedObject, type PatchTarget } from "./check-patched.ts";
+import { checkName, checkPatchedObject, type PatchTarget } from "./check-patched.ts";
 
 const services: PatchTarget = { name: "web", namespace: "default", groupResource: { group: "", resource: "services" } };
 const cidrs: PatchTarget = { name: "extra", namespace: undefined, groupResource: { group: "networking.k8s.io", resource: "servicecidrs" } };
@@ -34,5 +34,12 @@ describe("checkPatchedObject (patcher.applyPatch's checks, in upstream's order)"
     const cluster: Record<string, unknown> = { name: "extra", namespace: "default" };
     checkPatchedObject({ metadata: { name: "extra" } }, { metadata: cluster }, cidrs);
     expect(cluster).toEqual({ name: "extra" });
+  });
+
+  it("checkName (PUT bodies): a missing name is a mismatch; another namespace has its own message", () => {
+    expect(() => checkName({}, services)).toThrowError("the name of the object () does not match the name on the URL (web)");
+    expect(() => checkName({ name: "web", namespace: "kube-system" }, services)).toThrowError("the namespace of the object (kube-system) does not match the namespace on the request (default)");
+    expect(() => checkName({ name: "web" }, services)).not.toThrow();
+    expect(() => checkName({ name: "extra", namespace: "x" }, cidrs)).not.toThrow();
   });
 });

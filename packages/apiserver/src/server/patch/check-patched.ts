@@ -41,6 +41,21 @@ export function checkPatchedObject(current: object | undefined, patched: { metad
   if (name !== t.name) throw StatusError.badRequest(`the name of the object (${name}) does not match the name on the URL (${t.name})`);
 }
 
+/**
+ * handlers/rest.go checkName for an update (PUT) body, before storage: the name must be the URL's
+ * (a missing one too is a 400) and a namespace, when set, the request's.
+ */
+export function checkName(metadata: object, t: Omit<PatchTarget, "groupResource">): void {
+  const meta = metadata as Meta;
+  const name = str(meta.name);
+  if (name !== t.name) throw StatusError.badRequest(`the name of the object (${name}) does not match the name on the URL (${t.name})`);
+  const own = str(meta.namespace);
+  const requestNamespace = t.namespace ?? "";
+  if (requestNamespace !== "" && own !== "" && own !== requestNamespace) {
+    throw StatusError.badRequest(`the namespace of the object (${own}) does not match the namespace on the request (${requestNamespace})`);
+  }
+}
+
 /** rest.EnsureObjectNamespaceMatchesRequestNamespace: fills an unset namespace, clears it for cluster scope. */
 function ensureNamespace(meta: Meta, requestNamespace: string): void {
   const own = str(meta.namespace);
