@@ -7,7 +7,7 @@ import { decodeObject, dropNulls, ObjectMetaSchema, StatusError, unknownFieldMes
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../storage/index.ts";
 import type { BodyFormat } from "./negotiation.ts";
-import { goDecodeError } from "./go-decode.ts";
+import { goDecodeError, wrapUnstructuredInts } from "./go-decode.ts";
 import { goTypesOf } from "./go-types.ts";
 import { duplicateFields } from "./json-duplicates.ts";
 import { literalAt } from "./json-literal.ts";
@@ -192,6 +192,12 @@ function checkGoTypes(def: ResourceDef, raw: Record<string, unknown>, opts: Deco
   // Its StatusDetails has no group, kind or name (all empty, omitempty): causes only.
   const { status } = StatusError.invalid({ group: "", kind: "" }, "", [{ type: "Invalid", field: "patch", badValue: canonical(raw), detail: msg }]);
   throw new StatusError("Invalid", status.message ?? "", { causes: status.details?.causes ?? [] });
+}
+
+/** A strategic merge patch's result as upstream's unstructured conversion gives it: int32 overflows wrapped. */
+export function wrapPatchedInts(def: ResourceDef, value: unknown): void {
+  const types = goTypesOf(apiVersionOf(def), def.kind);
+  if (def.schema !== undefined && types !== undefined) wrapUnstructuredInts(def.schema, value, types);
 }
 
 export interface Decoded {

@@ -69,6 +69,15 @@ describe("decode errors and header limits as kube-apiserver", () => {
     expect(now.spec.ports[0]!.port).toBe(80);
   });
 
+  it("a strategic merge patch's int32 overflow wraps as upstream's unstructured conversion does, then fails validation", async () => {
+    await s.request(base, { method: "POST", headers: { "Content-Type": "application/json" }, body: body("smp", 80) });
+    const r = await s.request(`${base}/smp`, { method: "PATCH", headers: { "Content-Type": "application/strategic-merge-patch+json" }, body: '{"spec":{"ports":[{"port":2147483648}]}}' });
+    expect(r.status).toBe(422);
+    expect((r.json() as { message: string }).message).toBe(
+      'Service "smp" is invalid: [spec.ports[0].name: Required value, spec.ports[1].name: Required value, spec.ports[1].port: Invalid value: -2147483648: must be between 1 and 65535, inclusive, spec.ports[1].targetPort: Invalid value: -2147483648: must be between 1 and 65535, inclusive]',
+    );
+  });
+
   it("accepts request headers up to 1 MiB and answers larger ones with net/http's 431", async () => {
     const head = (size: number) => `GET /version HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.api.token}\r\nX-Big: ${"a".repeat(size)}\r\nConnection: close\r\n\r\n`;
     const ok = await rawRequest(s.api.url, head((1 << 20) - 1024));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EndpointSliceSchema, ServiceSchema } from "@servicenet/api";
-import { goDecodeError } from "./go-decode.ts";
+import { goDecodeError, wrapUnstructuredInts } from "./go-decode.ts";
 import { goTypesOf } from "./go-types.ts";
 import { literalAt } from "./json-literal.ts";
 
@@ -56,5 +56,13 @@ describe("literalAt", () => {
     expect(literalAt(text, ["b", 1, "c"])).toBe("99999999999999999999");
     expect(literalAt(text, ["b", 0])).toBe("1");
     expect(literalAt(text, ["x"])).toBeUndefined();
+  });
+});
+
+describe("wrapUnstructuredInts (runtime converter's int64 -> int32 Convert)", () => {
+  it("wraps int32 fields two's-complement, leaves int64 fields, IntOrString and in-range values", () => {
+    const v = { metadata: { generation: 2 ** 40 }, spec: { ports: [{ port: 2 ** 31, nodePort: 2 ** 32 + 80, targetPort: 2 ** 31 }, { port: 80 }], healthCheckNodePort: -(2 ** 31) - 1 } };
+    wrapUnstructuredInts(ServiceSchema, v, svc);
+    expect(v).toEqual({ metadata: { generation: 2 ** 40 }, spec: { ports: [{ port: -(2 ** 31), nodePort: 80, targetPort: 2 ** 31 }, { port: 80 }], healthCheckNodePort: 2 ** 31 - 1 } });
   });
 });

@@ -176,3 +176,29 @@ export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, li
   }
   return saved;
 }
+
+/**
+ * runtime.DefaultUnstructuredConverter's integer conversion (apimachinery runtime/converter.go
+ * fromUnstructured: `dv.Set(sv.Convert(dt))`): the result of a strategic merge patch reaches the
+ * Go struct through an unstructured map, where an int64 into an int32 field wraps silently (2^31
+ * becomes -2^31) and validation then judges the wrapped value. Rewrites `value` in place.
+ */
+export function wrapUnstructuredInts(schema: Schema, value: unknown, types: GoTypes): void {
+  const walk = (s: Schema, v: unknown, path: string): void => {
+    const d = defOf(unwrap(s));
+    if (d.type === "object" && isObject(v)) {
+      for (const k of Object.keys(v)) {
+        if (d.shape === undefined || !Object.hasOwn(d.shape, k)) continue;
+        const x = v[k];
+        const sub = path === "" ? k : `${path}.${k}`;
+        const f = d.shape[k] as Schema;
+        if (typeof x === "number" && defOf(unwrap(f)).type === "number" && types.int(sub) === "int32" && Number.isSafeInteger(x) && !int32Range(x)) {
+          v[k] = Number(BigInt.asIntN(32, BigInt(x)));
+        } else walk(f, x, sub);
+      }
+    } else if (d.type === "array" && Array.isArray(v)) {
+      for (const x of v) walk(d.element as Schema, x, `${path}[]`);
+    }
+  };
+  walk(schema, value, "");
+}

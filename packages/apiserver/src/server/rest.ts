@@ -7,7 +7,7 @@ import { DeleteOptionsSchema, StatusError, type DeleteOptions } from "@servicene
 import { parse as parseYAML } from "yaml";
 import type { GenericStore } from "../registry/generic/store.ts";
 import type { KubeObject } from "../storage/index.ts";
-import { decodeBody, decodeValue, parseBody, parseFieldValidation } from "./codec.ts";
+import { decodeBody, decodeValue, parseBody, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
 import { readBody, send } from "./http.ts";
 import { bodyFormat, type OutputFormat } from "./negotiation.ts";
 import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
@@ -171,6 +171,7 @@ async function patch(r: ResourceRequest): Promise<number> {
       // Upstream decodes a JSON or merge patch's result as JSON (type errors are 422 there); strategic
       // merge and apply results go through unstructured conversion instead.
       const jsonResult = type === "application/json-patch+json" || type === "application/merge-patch+json";
+      if (type === "application/strategic-merge-patch+json") wrapPatchedInts(r.def, patched.object);
       const decoded = decodeValue(r.def, patched.object, fv, [], { typeErrors: jsonResult ? "patch" : "none" });
       checkPatchedObject(current ?? undefined, decoded.obj, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined, groupResource: groupResource(r.def) });
       warnings = decoded.warnings;
