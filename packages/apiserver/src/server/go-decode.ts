@@ -53,6 +53,7 @@ const int32Range = (n: number): boolean => n >= -2147483648 && n <= 2147483647;
 /** Where the decoder is: the struct whose field it decodes and the JSON names from the root. */
 interface Context {
   struct: string;
+  /** Shared by the walk: valid only while the value is being looked at (messages are made then). */
   stack: readonly string[];
   /** The value's path with list indices, for finding its literal in the body text. */
   at: readonly (string | number)[];
@@ -125,13 +126,22 @@ export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, li
           // Own keys only: a body's `constructor` or `__proto__` must not find Object.prototype's.
           if (d.shape === undefined || !Object.hasOwn(d.shape, k)) continue; // unknown fields are fieldValidation's business
           const f = d.shape[k];
-          walk(f, x, path === "" ? k : `${path}.${k}`, k, { struct, stack: [...ctx.stack, k], at: [...ctx.at, k] });
+          // One stack and one path shared by the whole walk (pushed and popped): no arrays per field.
+          stack.push(k);
+          at.push(k);
+          walk(f, x, path === "" ? k : `${path}.${k}`, k, { struct, stack, at });
+          stack.pop();
+          at.pop();
         }
         return;
       }
       case "array":
         if (!Array.isArray(v)) return save(kindOf(v), goTypeOf(s, path), ctx);
-        v.forEach((x, i) => walk(d.element as Schema, x, `${path}[]`, "", { ...ctx, at: [...ctx.at, i] }));
+        v.forEach((x, i) => {
+          at.push(i);
+          walk(d.element as Schema, x, `${path}[]`, "", ctx);
+          at.pop();
+        });
         return;
       case "record": {
         // Only map[string]string fields; other records (fieldsV1) take any JSON.
@@ -168,8 +178,10 @@ export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, li
     }
   };
 
+  const stack: string[] = [];
+  const at: (string | number)[] = [];
   try {
-    walk(schema, value, "", "", { struct: "", stack: [], at: [] });
+    walk(schema, value, "", "", { struct: "", stack, at });
   } catch (e) {
     if (e instanceof Stop) return e.message;
     throw e;
