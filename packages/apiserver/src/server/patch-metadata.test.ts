@@ -83,12 +83,20 @@ describe("PATCH of metadata (upstream's name, namespace and uid checks)", () => 
     expect(await stored(name)).toMatchObject({ name, uid: meta.uid, labels: meta.labels, annotations: meta.annotations, finalizers: meta.finalizers });
   });
 
-  it("a PUT body must carry the URL's name and namespace too (update.go checkName)", async () => {
+  it("a PUT body must carry the URL's name and namespace too (update.go checkName), and its uid is a precondition", async () => {
     const { name, meta } = await create();
     const put = (metadata: Record<string, unknown>) => s.request(`${base}/${name}`, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ metadata, spec: { ports: [{ port: 80 }] } }) });
     expect((await put({})).json()).toMatchObject(nameMismatch("", name));
     expect((await put({ name, namespace: "kube-system" })).json()).toMatchObject({ code: 400, message: "the namespace of the object (kube-system) does not match the namespace on the request (default)" });
     expect(await stored(name)).toEqual(meta);
+    // A uid in a PUT body is a storage precondition (a patch's changed uid is the 422 above).
+    const other = await put({ name, uid: "other" });
+    expect(other.status).toBe(409);
+    expect(other.json()).toMatchObject({
+      reason: "Conflict",
+      message: `Operation cannot be fulfilled on services "${name}": StorageError: invalid object, Code: 4, Key: /registry/services/specs/default/${name}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: other, UID in object meta: ${meta.uid}`,
+    });
+    expect((await put({ name, uid: meta.uid, resourceVersion: meta.resourceVersion })).status).toBe(200);
   });
 
   it("an apply that would create an object without a name is a 400, with a uid a 409", async () => {

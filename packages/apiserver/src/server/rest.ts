@@ -134,9 +134,12 @@ async function update(r: ResourceRequest): Promise<number> {
   const dryRun = parseDryRun(r.query);
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
   checkName(obj.metadata, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined });
+  // A uid in the body is a storage precondition, as upstream's defaultUpdatedObjectInfo makes it: another uid is a 409.
+  const uid = obj.metadata.uid;
   const result = await r.store.update(r.info.namespace, r.info.name, async (current) => keepNoOp(current, withManagedFields(r, current ?? undefined, structuredClone(obj))), {
     dryRun,
     subresource: r.info.subresource,
+    ...(uid ? { preconditions: { uid } } : {}),
   });
   return ok(r, result.created ? 201 : 200, result.object, warnings);
 }

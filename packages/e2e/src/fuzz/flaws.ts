@@ -116,6 +116,8 @@ export function flawUpdate(rng: Rng, d: Draft, t: Target): void {
     nameMismatch: () => setMeta(obj, "name", rng.pick(["fuzz-other-name", undefined, ""])),
     ...(t.missingNamespacePath ? { namespaceMismatch: () => setMeta(obj, "namespace", "kube-system") } : {}),
     ...(t.exists ? { staleResourceVersion: () => setMeta(obj, "resourceVersion", rng.pick(["1", "2", "abc", "-1", "99999999999999999999"])) } : {}),
+    // A uid in a PUT body is a storage precondition: another one is a 409.
+    ...(t.exists ? { uidPrecondition: () => setMeta(obj, "uid", "00000000-0000-0000-0000-000000000000") } : {}),
     ...decodeFlaws(rng, obj, t),
   };
   oneOf(rng, t, d, fns);

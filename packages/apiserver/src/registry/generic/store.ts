@@ -194,7 +194,7 @@ export class GenericStore {
         this.beforeUpdate(obj, current, subresource);
         return obj;
       },
-      { ignoreNotFound: true, ...(p.dryRun ? { dryRun: true } : {}) },
+      { ignoreNotFound: true, ...(p.preconditions ? { preconditions: p.preconditions } : {}), ...(p.dryRun ? { dryRun: true } : {}) },
     );
     // The last finalizer removed from a deleting object: it goes now (upstream deleteWithoutFinalizers).
     if (!created && updated.metadata.deletionTimestamp !== undefined && ((updated.metadata["finalizers"] as string[] | undefined) ?? []).length === 0) {
