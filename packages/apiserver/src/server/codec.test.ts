@@ -62,7 +62,7 @@ describe("decodeBody (fieldValidation and upstream's decode errors)", () => {
     ["", "json", "the object provided is unrecognized (must be of type Service): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)"],
     ['{"apiVersion":"v2","kind":"Service"}', "json", "the API version in the data (v2) does not match the expected API version (v1)"],
     ['{"kind":"Pod"}', "json", "the kind in the data (Pod) does not match the expected kind (Service)"],
-    ['{"spec":{"ports":[{"port":"x"}]}}', "json", 'Service in version "v1" cannot be handled as a Service: json: cannot unmarshal string into Go struct field Service.spec.ports.port of type int32'],
+    ['{"spec":{"ports":[{"port":"x"}]}}', "json", 'Service in version "v1" cannot be handled as a Service: json: cannot unmarshal string into Go struct field ServicePort.spec.ports.port of type int32'],
     ["a: [1\n", "yaml", /^the object provided is unrecognized \(must be of type Service\): error converting YAML to JSON: yaml: /],
   ] as const)("%j is a 400", (text, format, message) => {
     expect(() => decodeBody(services, body(text), format, "Strict")).toThrowError(message);

@@ -7,7 +7,11 @@ import { decodeObject, dropNulls, ObjectMetaSchema, StatusError, unknownFieldMes
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../storage/index.ts";
 import type { BodyFormat } from "./negotiation.ts";
+import { goDecodeError, wrapUnstructuredInts } from "./go-decode.ts";
+import { goTypesOf } from "./go-types.ts";
 import { duplicateFields } from "./json-duplicates.ts";
+import { literalAt } from "./json-literal.ts";
+import { canonical } from "./no-op.ts";
 import { decodeProtobufBody } from "./protobuf/decode.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 
@@ -162,6 +166,40 @@ function normaliseTimes(meta: Record<string, unknown>): void {
   if (Array.isArray(meta["managedFields"])) for (const e of meta["managedFields"] as Record<string, unknown>[]) if (e && typeof e === "object" && e["time"] !== undefined) e["time"] = toRFC3339(e["time"]);
 }
 
+/** How decodeValue reports a Go type error (an int32 overflow, a string for a number...). */
+export interface DecodeOptions {
+  /**
+   * `body` (default): a create/update body, upstream's transformDecodeError 400. `patch`: the result
+   * of a JSON or merge patch, the jsonPatcher's 422 on the `patch` field. `none`: not checked
+   * (strategic merge and apply patches convert through unstructured maps upstream, with other rules).
+   */
+  typeErrors?: "body" | "patch" | "none";
+  /** The JSON body text, for quoting a bad number as it was written. */
+  text?: string;
+}
+
+/** Decodes `raw` into the kind's Go types as upstream's decoder would, throwing its first type error. */
+function checkGoTypes(def: ResourceDef, raw: Record<string, unknown>, opts: DecodeOptions): void {
+  const mode = opts.typeErrors ?? "body";
+  const types = goTypesOf(apiVersionOf(def), def.kind);
+  if (mode === "none" || def.schema === undefined || types === undefined) return;
+  const text = opts.text;
+  const msg = goDecodeError(def.schema, raw, types, text === undefined ? undefined : (at) => literalAt(text, at));
+  if (msg === undefined) return;
+  if (mode === "body") throw StatusError.badRequest(`${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: ${msg}`);
+  // jsonPatcher.applyPatchToCurrentObject: NewInvalid(schema.GroupKind{}, "", patch: Invalid value: <patched JSON>).
+  // Upstream's JSON has Go's key order; this one has sorted keys, as encoding a Go map gives.
+  // Its StatusDetails has no group, kind or name (all empty, omitempty): causes only.
+  const { status } = StatusError.invalid({ group: "", kind: "" }, "", [{ type: "Invalid", field: "patch", badValue: canonical(raw), detail: msg }]);
+  throw new StatusError("Invalid", status.message ?? "", { causes: status.details?.causes ?? [] });
+}
+
+/** A strategic merge patch's result as upstream's unstructured conversion gives it: int32 overflows wrapped. */
+export function wrapPatchedInts(def: ResourceDef, value: unknown): void {
+  const types = goTypesOf(apiVersionOf(def), def.kind);
+  if (def.schema !== undefined && types !== undefined) wrapUnstructuredInts(def.schema, value, types);
+}
+
 export interface Decoded {
   obj: KubeObject;
   warnings: string[];
@@ -171,7 +209,7 @@ export interface Decoded {
  * Decodes an already parsed value for `def`: type meta check, schema, field validation, defaults.
  * Used for request bodies and for the result of a patch.
  */
-export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidation, duplicates: readonly string[] = []): Decoded {
+export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidation, duplicates: readonly string[] = [], opts: DecodeOptions = {}): Decoded {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw StatusError.badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${typeName(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   }
@@ -185,6 +223,7 @@ export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidatio
   }
   const warnings: string[] = [];
   let obj: Record<string, unknown>;
+  checkGoTypes(def, raw, opts);
   if (def.schema !== undefined) {
     const r = decodeObject(def.schema as Parameters<typeof decodeObject>[0], { ...raw, apiVersion: want, kind: def.kind });
     const strict = [...r.unknownFields.map(unknownFieldMessage), ...duplicates.map((d) => (d.startsWith("yaml:") ? d : `duplicate field ${JSON.stringify(d)}`))];
@@ -219,5 +258,5 @@ export function decodeBody(def: ResourceDef, body: Buffer, format: BodyFormat, f
     if (!(e instanceof SyntaxDecodeError)) throw e;
     throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${e.message} (${summarize(body)})`);
   }
-  return decodeValue(def, value, fv, duplicates);
+  return decodeValue(def, value, fv, duplicates, format === "json" ? { text: body.toString("utf8") } : {});
 }

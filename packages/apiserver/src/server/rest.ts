@@ -7,10 +7,10 @@ import { DeleteOptionsSchema, StatusError, type DeleteOptions } from "@servicene
 import { parse as parseYAML } from "yaml";
 import type { GenericStore } from "../registry/generic/store.ts";
 import type { KubeObject } from "../storage/index.ts";
-import { decodeBody, decodeValue, parseBody, parseFieldValidation } from "./codec.ts";
+import { decodeBody, decodeValue, parseBody, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
 import { readBody, send } from "./http.ts";
 import { bodyFormat, type OutputFormat } from "./negotiation.ts";
-import { applyPatch, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
+import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
 import { renderList, renderObject } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds } from "./query.ts";
 import type { RequestInfo } from "./request-info.ts";
@@ -133,10 +133,14 @@ async function update(r: ResourceRequest): Promise<number> {
   const format = bodyFormat(r.req.headers["content-type"]);
   const dryRun = parseDryRun(r.query);
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
+  checkName(obj.metadata, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined });
+  // A uid in the body is a storage precondition, as upstream's defaultUpdatedObjectInfo makes it: another uid is a 409.
+  const uid = obj.metadata.uid;
   const result = await r.store.update(r.info.namespace, r.info.name, async (current) => keepNoOp(current, withManagedFields(r, current ?? undefined, structuredClone(obj))), {
     dryRun,
     subresource: r.info.subresource,
     warnings,
+    ...(uid ? { preconditions: { uid } } : {}),
   });
   return ok(r, result.created ? 201 : 200, result.object, warnings);
 }
@@ -169,7 +173,12 @@ async function patch(r: ResourceRequest): Promise<number> {
         name: r.info.name,
         ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
       });
-      const decoded = decodeValue(r.def, patched.object, fv);
+      // Upstream decodes a JSON or merge patch's result as JSON (type errors are 422 there); strategic
+      // merge and apply results go through unstructured conversion instead.
+      const jsonResult = type === "application/json-patch+json" || type === "application/merge-patch+json";
+      if (type === "application/strategic-merge-patch+json") wrapPatchedInts(r.def, patched.object);
+      const decoded = decodeValue(r.def, patched.object, fv, [], { typeErrors: jsonResult ? "patch" : "none" });
+      checkPatchedObject(current ?? undefined, decoded.obj, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined, groupResource: groupResource(r.def) });
       warnings = decoded.warnings;
       return keepNoOp(current, decoded.obj);
     },

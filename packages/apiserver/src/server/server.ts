@@ -62,6 +62,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Request line plus headers: kube-apiserver's MaxHeaderBytes (1 MiB, net/http's DefaultMaxHeaderBytes)
+ * plus the 4096 bytes of bufio slack net/http's initialReadLimitSize adds. Node's default is 16 KiB.
+ */
+export const maxHeaderSize = (1 << 20) + 4096;
+
+/** net/http's answer to headers over the limit (server.go, errTooLarge), byte for byte. */
+const headerTooLarge = "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large";
+
 const notFound = (): StatusError => new StatusError("NotFound", "the server could not find the requested resource");
 
 interface Routed {
@@ -182,7 +191,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   };
 
   const serving = cfg.serving ?? {};
-  const server = cfg.tls ? createHTTPSServer({ key: cfg.tls.key, cert: cfg.tls.cert, ...httpServerOptions(serving) }, handler) : createHTTPServer(httpServerOptions(serving), handler);
+  const server = cfg.tls ? createHTTPSServer({ key: cfg.tls.key, cert: cfg.tls.cert, ...httpServerOptions(serving), maxHeaderSize }, handler) : createHTTPServer({ ...httpServerOptions(serving), maxHeaderSize }, handler);
   // Slowloris protection without cutting long watches: only the header phase (and the TLS
   // handshake) is bounded.
   configureServing(server, cfg.tls !== undefined, serving);
@@ -190,8 +199,9 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   // kube-apiserver's IdleTimeout (90 s, client-go's idle-connection timeout). Node's 5 s default
   // resets requests that pooled clients write onto a connection the server is just closing.
   server.keepAliveTimeout = 90_000;
-  server.on("clientError", (_e, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+  server.on("clientError", (e: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    socket.end(e.code === "HPE_HEADER_OVERFLOW" ? headerTooLarge : "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -83,8 +83,23 @@ export function flawCreate(rng: Rng, d: Draft, t: Target): void {
       d.body = hostileYAML(rng);
     },
     ...(t.missingNamespacePath ? { missingNamespace: () => (d.path = t.missingNamespacePath!), namespaceMismatch: () => setMeta(obj, "namespace", "kube-system") } : {}),
+    ...decodeFlaws(rng, obj, t),
   };
   oneOf(rng, t, d, fns);
+}
+
+/**
+ * Numbers Go's decoder refuses (upstream 400 BadRequest): an int64 overflow of metadata.generation
+ * for every kind decoded into Go types (Lease bodies are kept as sent), an int32 overflow of a
+ * Service port. The body is serialised with JSON.stringify, which writes 2^63 exactly.
+ */
+function decodeFlaws(rng: Rng, obj: Record<string, unknown>, t: Target): Record<string, () => void> {
+  if (t.ep.group === "coordination.k8s.io") return {};
+  const out: Record<string, () => void> = { int64Overflow: () => setMeta(obj, "generation", rng.pick([2 ** 63, 1e30, -(2 ** 64)])) };
+  if (t.ep.resource === "services" && t.ep.group === "") {
+    out["int32Overflow"] = () => (obj["spec"] = { ports: [{ port: rng.pick([2 ** 31, -(2 ** 31) - 1, 2 ** 32]), targetPort: 80 }] });
+  }
+  return out;
 }
 
 /** PUT to an object or its status. */
@@ -98,8 +113,12 @@ export function flawUpdate(rng: Rng, d: Draft, t: Target): void {
     syntax: () => (d.body = rng.pick([JSON.stringify(obj).slice(0, 1 + rng.int(40)), invalidUTF8(JSON.stringify(obj)), "", "[]", "null", "42"])),
     wrongKind: () => (obj["kind"] = rng.pick(otherKinds.filter((k) => k !== t.ep.kind))),
     wrongApiVersion: () => (obj["apiVersion"] = rng.pick(["v2", "apps/v1", `${t.apiVersion}x`])),
-    nameMismatch: () => setMeta(obj, "name", "fuzz-other-name"),
+    nameMismatch: () => setMeta(obj, "name", rng.pick(["fuzz-other-name", undefined, ""])),
+    ...(t.missingNamespacePath ? { namespaceMismatch: () => setMeta(obj, "namespace", "kube-system") } : {}),
     ...(t.exists ? { staleResourceVersion: () => setMeta(obj, "resourceVersion", rng.pick(["1", "2", "abc", "-1", "99999999999999999999"])) } : {}),
+    // A uid in a PUT body is a storage precondition: another one is a 409.
+    ...(t.exists ? { uidPrecondition: () => setMeta(obj, "uid", "00000000-0000-0000-0000-000000000000") } : {}),
+    ...decodeFlaws(rng, obj, t),
   };
   oneOf(rng, t, d, fns);
 }
@@ -118,14 +137,22 @@ export function flawPatch(rng: Rng, d: Draft, t: Target, type: "json" | "merge" 
     fns["testFails"] = () => ops.push({ op: "test", path: "/metadata/name", value: "fuzz-definitely-not-this" });
     if (t.exists) fns["staleResourceVersion"] = () => ops.push({ op: "add", path: "/metadata/resourceVersion", value: "1" });
     if (!t.exists) fns["missingTarget"] = () => {};
+    // Upstream's checkName: the patched object must keep the URL's name (400), never a 200 that drops metadata.
+    if (t.exists) fns["removeMetadata"] = () => ops.push({ op: "remove", path: rng.pick(["/metadata", "/metadata/name"]) });
     fns["wrongKind"] = () => ops.push({ op: "add", path: "/kind", value: t.ep.kind === "Pod" ? "Service" : "Pod" });
   } else if (type === "apply") {
     fns["noFieldManager"] = () => (d.params = d.params.filter((p) => !p.startsWith("fieldManager=")));
     fns["wrongKind"] = () => ((d.obj as Record<string, unknown>)["kind"] = rng.pick(otherKinds.filter((k) => k !== t.ep.kind)));
     fns["syntax"] = () => (d.body = rng.pick(["a: [1\n", "\t- x", "{", "- a\n- b\n", "42", "key: value: other"]));
+    if (!t.exists) {
+      // An apply that creates: without a name it is checkName's 400, with a uid patcher.applyPatch's 409.
+      fns["applyCreateNoName"] = () => setMeta(d.obj, "name", undefined);
+      fns["applyCreateUID"] = () => setMeta(d.obj, "uid", "00000000-0000-0000-0000-00000000f022");
+    }
   } else {
     if (t.exists) fns["staleResourceVersion"] = () => setMeta(d.obj, "resourceVersion", "1");
     if (!t.exists) fns["missingTarget"] = () => {};
+    if (t.exists) fns["nullMetadata"] = () => ((d.obj as Record<string, unknown>)["metadata"] = rng.chance(0.5) ? null : { name: null });
     fns["wrongKind"] = () => ((d.obj as Record<string, unknown>)["kind"] = t.ep.kind === "Pod" ? "Service" : "Pod");
     fns["syntax"] = () => (d.body = rng.pick(["{", "[", "nul", '{"a":}', invalidUTF8("{}")]));
   }

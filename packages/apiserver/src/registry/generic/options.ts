@@ -35,6 +35,8 @@ export interface UpdateParams extends WriteParams {
   subresource?: string;
   /** Server-side apply may create (upstream forces AllowCreateOnUpdate for apply patches). */
   forceAllowCreate?: boolean;
+  /** A PUT body's uid (upstream defaultUpdatedObjectInfo.Preconditions): checked against the stored object. */
+  preconditions?: Preconditions;
 }
 
 export interface DeleteParams extends WriteParams {

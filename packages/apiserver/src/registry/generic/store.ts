@@ -142,9 +142,11 @@ export class GenericStore {
   /** upstream rest.BeforeUpdate for the main resource or a subresource. */
   private beforeUpdate(obj: KubeObject, old: KubeObject, subresource: string, warnings?: string[]): void {
     const meta = obj.metadata;
-    meta.uid ??= old.metadata.uid;
-    meta.creationTimestamp ??= old.metadata.creationTimestamp;
-    if (old.metadata.deletionTimestamp !== undefined) meta.deletionTimestamp ??= old.metadata.deletionTimestamp;
+    // rest.BeforeUpdate: an update never changes these; a patch that removed metadata keeps them.
+    if (!meta.uid) meta.uid = old.metadata.uid;
+    if (old.metadata.creationTimestamp !== undefined) meta.creationTimestamp = old.metadata.creationTimestamp;
+    if (old.metadata.deletionTimestamp !== undefined) meta.deletionTimestamp = old.metadata.deletionTimestamp;
+    if (old.metadata["deletionGracePeriodSeconds"] !== undefined) meta["deletionGracePeriodSeconds"] ??= old.metadata["deletionGracePeriodSeconds"];
     meta.generation = old.metadata.generation;
     let errs: FieldError[];
     if (subresource !== "") {
@@ -194,7 +196,7 @@ export class GenericStore {
         this.beforeUpdate(obj, current, subresource, p.warnings);
         return obj;
       },
-      { ignoreNotFound: true, ...(p.dryRun ? { dryRun: true } : {}) },
+      { ignoreNotFound: true, ...(p.preconditions ? { preconditions: p.preconditions } : {}), ...(p.dryRun ? { dryRun: true } : {}) },
     );
     // The last finalizer removed from a deleting object: it goes now (upstream deleteWithoutFinalizers).
     if (!created && updated.metadata.deletionTimestamp !== undefined && ((updated.metadata["finalizers"] as string[] | undefined) ?? []).length === 0) {

@@ -18,8 +18,12 @@ function merge(kind: string, live: JSONValue | undefined, config: JSONValue, nam
   if (isObject(config)) {
     if (!isObject(live) || meta?.mapType === "atomic") return config;
     for (const [k, v] of Object.entries(config)) {
-      if (v === null) delete live[k];
-      else live[k] = merge(kind, live[k], v, [...names, k]);
+      if (v === null) {
+        // structured-merge-diff merges a null map with a non-empty live one as an absent value:
+        // `metadata: null` keeps the live name, labels and finalizers (only pruning removes them).
+        if (keepsLive(kind, live[k], [...names, k])) continue;
+        delete live[k];
+      } else live[k] = merge(kind, live[k], v, [...names, k]);
     }
     return live;
   }
@@ -36,6 +40,10 @@ function merge(kind: string, live: JSONValue | undefined, config: JSONValue, nam
     return out;
   }
   return config;
+}
+
+function keepsLive(kind: string, live: JSONValue | undefined, names: string[]): boolean {
+  return isObject(live) && Object.keys(live).length > 0 && lookupFieldMeta(kind, names)?.mapType !== "atomic";
 }
 
 /** Removes every path in `paths` (JSON-encoded FieldPaths) from `obj` in place, then drops containers left empty. */

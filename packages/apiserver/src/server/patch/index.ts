@@ -8,3 +8,4 @@ export { applyPatch, patchTypeOf, patchContentTypes, type PatchContentType, type
 export { kindMeta, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
 export { toFieldSet, toFieldsV1, fromFieldsV1, pathString, type FieldSet, type FieldPath } from "./fieldpath.ts";
 export type { JSONValue, JSONObject } from "./json-value.ts";
+export { checkName, checkPatchedObject, type PatchTarget } from "./check-patched.ts";

@@ -171,4 +171,13 @@ describe("updateManagedFields", () => {
     expect(b).toContain("f:app");
     expect(mf.find((m) => m.manager === "b")?.time).toBe("2026-12-02T11:00:00Z");
   });
+
+  it("metadata: null keeps the live metadata (a null map merges as absent); a null scalar removes", () => {
+    const live = applyServerSideApply(undefined, config([{ port: 80 }]), { fieldManager: "other", now }).object;
+    (live.metadata as JSONObject).finalizers = ["example.com/keep"];
+    const applied: JSONObject = { apiVersion: "v1", kind: "Service", metadata: null, spec: { ports: [{ port: 80 }], sessionAffinity: null } };
+    const { object } = applyServerSideApply(live, applied, { fieldManager: "tool", now: later });
+    expect(object.metadata).toMatchObject({ name: "web", labels: { app: "web" }, finalizers: ["example.com/keep"] });
+    expect(spec(object).sessionAffinity).toBeUndefined();
+  });
 });

@@ -1,0 +1,216 @@
+/**
+ * The type errors kube-apiserver's JSON decoder (sigs.k8s.io/json, a fork of encoding/json) finds
+ * while decoding a body into the Go struct of a served kind, in its words:
+ * `json: cannot unmarshal number 2147483648 into Go struct field ServicePort.spec.ports.port of type int32`.
+ * The zod schemas accept any JSON number for an integer field, so without this an int32 overflow
+ * reached validation and came back 422 instead of upstream's 400.
+ *
+ * As upstream: errors are found in document order and the first one is reported; nulls are zero
+ * values; an error from a type's own UnmarshalJSON (intstr.IntOrString, metav1.Time) stops decoding,
+ * carries no struct context, and wins over an earlier one.
+ */
+import { timeFields, type GoTypes } from "./go-types.ts";
+
+/** A zod schema, read through its `_zod.def` (the same introspection as @servicenet/api's decodeObject). */
+type Schema = unknown;
+interface Def {
+  type: string;
+  shape?: Record<string, Schema>;
+  innerType?: Schema;
+  element?: Schema;
+  valueType?: Schema;
+  options?: Schema[];
+  getter?: () => Schema;
+  in?: Schema;
+  checks?: unknown[];
+}
+
+const defOf = (s: Schema): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+const wrappers = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"]);
+
+function unwrap(s: Schema): Schema {
+  for (;;) {
+    const d = defOf(s);
+    if (d.innerType && wrappers.has(d.type)) s = d.innerType;
+    else if (d.type === "lazy" && d.getter) s = d.getter();
+    else if (d.type === "pipe" && d.in) s = d.in;
+    else return s;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** encoding/json's name for the JSON value kind in UnmarshalTypeError.Value. */
+function kindOf(v: unknown): string {
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "object") return "object";
+  return typeof v;
+}
+
+const int32Range = (n: number): boolean => n >= -2147483648 && n <= 2147483647;
+
+/** Where the decoder is: the struct whose field it decodes and the JSON names from the root. */
+interface Context {
+  struct: string;
+  /** Shared by the walk: valid only while the value is being looked at (messages are made then). */
+  stack: readonly string[];
+  /** The value's path with list indices, for finding its literal in the body text. */
+  at: readonly (string | number)[];
+}
+
+/** A returned (not saved) error: decoding stops there. */
+class Stop {
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
+}
+
+/**
+ * The first decode error of `value` against `schema`, or undefined. `literal` gives a number's
+ * text as the body spelled it (Go quotes the literal: `number 1e30`), when the caller has the text.
+ */
+export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, literal?: (at: readonly (string | number)[]) => string | undefined): string | undefined {
+  let saved: string | undefined;
+  // Each look-up scans the body text: a bounded number of them, so a body of many huge numbers stays linear.
+  let lookups = 16;
+  const numberText = (n: number, at: readonly (string | number)[]): string => (lookups-- > 0 ? literal?.(at) : undefined) ?? (Number.isInteger(n) && Math.abs(n) >= 2 ** 53 ? BigInt(n).toString() : String(n));
+  // strconv.ParseInt on the literal: an integer that JSON.parse rounded (2^63 - 1 becomes 2^63) is judged by its text.
+  const fitsInt = (n: number, goType: "int32" | "int64", at: readonly (string | number)[]): { ok: boolean; text?: string } => {
+    if (Number.isSafeInteger(n)) return { ok: goType === "int64" || int32Range(n) };
+    const text = numberText(n, at);
+    if (!/^-?\d+$/.test(text)) return { ok: false, text };
+    const b = BigInt(text);
+    const ok = goType === "int64" ? b >= -(2n ** 63n) && b < 2n ** 63n : b >= -(2n ** 31n) && b < 2n ** 31n;
+    return { ok, text };
+  };
+  const save = (valueKind: string, goType: string, ctx: Context): void => {
+    saved ??= ctx.stack.length > 0 ? `json: cannot unmarshal ${valueKind} into Go struct field ${ctx.struct}.${ctx.stack.join(".")} of type ${goType}` : `json: cannot unmarshal ${valueKind} into Go value of type ${goType}`;
+  };
+
+  const goTypeOf = (s: Schema, path: string): string => {
+    const d = defOf(unwrap(s));
+    switch (d.type) {
+      case "object":
+        return types.struct(path) ?? "struct";
+      case "array":
+        return `[]${goTypeOf(d.element as Schema, `${path}[]`)}`;
+      case "record":
+        return "map[string]string";
+      case "number":
+        return types.int(path);
+      case "boolean":
+        return "bool";
+      case "union":
+        return "intstr.IntOrString";
+      default:
+        return "string";
+    }
+  };
+
+  const walk = (s: Schema, v: unknown, path: string, field: string, ctx: Context): void => {
+    if (v === null) return; // a zero value, never an error
+    const d = defOf(unwrap(s));
+    if (timeFields.has(field) && d.type === "string") {
+      // metav1.Time.UnmarshalJSON: json.Unmarshal into a string, its error returned as is.
+      if (typeof v !== "string") throw new Stop(`json: cannot unmarshal ${kindOf(v)} into Go value of type string`);
+      return;
+    }
+    switch (d.type) {
+      case "object": {
+        const goType = goTypeOf(s, path);
+        if (!isObject(v)) return save(kindOf(v), goType, ctx);
+        const struct = goType.slice(goType.indexOf(".") + 1);
+        for (const [k, x] of Object.entries(v)) {
+          // Own keys only: a body's `constructor` or `__proto__` must not find Object.prototype's.
+          if (d.shape === undefined || !Object.hasOwn(d.shape, k)) continue; // unknown fields are fieldValidation's business
+          const f = d.shape[k];
+          // One stack and one path shared by the whole walk (pushed and popped): no arrays per field.
+          stack.push(k);
+          at.push(k);
+          walk(f, x, path === "" ? k : `${path}.${k}`, k, { struct, stack, at });
+          stack.pop();
+          at.pop();
+        }
+        return;
+      }
+      case "array":
+        if (!Array.isArray(v)) return save(kindOf(v), goTypeOf(s, path), ctx);
+        v.forEach((x, i) => {
+          at.push(i);
+          walk(d.element as Schema, x, `${path}[]`, "", ctx);
+          at.pop();
+        });
+        return;
+      case "record": {
+        // Only map[string]string fields; other records (fieldsV1) take any JSON.
+        if (defOf(unwrap(d.valueType as Schema)).type !== "string") return;
+        if (!isObject(v)) return save(kindOf(v), "map[string]string", ctx);
+        for (const x of Object.values(v)) if (x !== null && typeof x !== "string") save(kindOf(x), "string", ctx);
+        return;
+      }
+      case "number": {
+        const goType = types.int(path);
+        if (typeof v !== "number") return save(kindOf(v), goType, ctx);
+        const fit = fitsInt(v, goType, ctx.at);
+        if (!fit.ok) save(`number ${fit.text ?? numberText(v, ctx.at)}`, goType, ctx);
+        return;
+      }
+      case "union": {
+        // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
+        if (typeof v === "string") return;
+        if (typeof v !== "number") throw new Stop(`json: cannot unmarshal ${kindOf(v)} into Go value of type int32`);
+        const fit = fitsInt(v, "int32", ctx.at);
+        if (!fit.ok) throw new Stop(`json: cannot unmarshal number ${fit.text ?? numberText(v, ctx.at)} into Go value of type int32`);
+        return;
+      }
+      case "boolean":
+        if (typeof v !== "boolean") save(kindOf(v), "bool", ctx);
+        return;
+      case "string":
+      case "enum":
+      case "literal":
+        if (typeof v !== "string") save(kindOf(v), "string", ctx);
+        return;
+      default:
+        return;
+    }
+  };
+
+  const stack: string[] = [];
+  const at: (string | number)[] = [];
+  try {
+    walk(schema, value, "", "", { struct: "", stack, at });
+  } catch (e) {
+    if (e instanceof Stop) return e.message;
+    throw e;
+  }
+  return saved;
+}
+
+/**
+ * runtime.DefaultUnstructuredConverter's integer conversion (apimachinery runtime/converter.go
+ * fromUnstructured: `dv.Set(sv.Convert(dt))`): the result of a strategic merge patch reaches the
+ * Go struct through an unstructured map, where an int64 into an int32 field wraps silently (2^31
+ * becomes -2^31) and validation then judges the wrapped value. Rewrites `value` in place.
+ */
+export function wrapUnstructuredInts(schema: Schema, value: unknown, types: GoTypes): void {
+  const walk = (s: Schema, v: unknown, path: string): void => {
+    const d = defOf(unwrap(s));
+    if (d.type === "object" && isObject(v)) {
+      for (const k of Object.keys(v)) {
+        if (d.shape === undefined || !Object.hasOwn(d.shape, k)) continue;
+        const x = v[k];
+        const sub = path === "" ? k : `${path}.${k}`;
+        const f = d.shape[k] as Schema;
+        if (typeof x === "number" && defOf(unwrap(f)).type === "number" && types.int(sub) === "int32" && Number.isSafeInteger(x) && !int32Range(x)) {
+          v[k] = Number(BigInt.asIntN(32, BigInt(x)));
+        } else walk(f, x, sub);
+      }
+    } else if (d.type === "array" && Array.isArray(v)) {
+      for (const x of v) walk(d.element as Schema, x, `${path}[]`);
+    }
+  };
+  walk(schema, value, "");
+}

@@ -1,0 +1,116 @@
+/**
+ * The Go types behind the served kinds, as far as encoding/json's error text names them: the
+ * struct type of every object (by JSON path, list items as `[]`) and the integer fields that are
+ * int64 (all others are int32). The types are those of k8s.io/api core/v1, discovery/v1,
+ * networking/v1(beta1) and k8s.io/apimachinery meta/v1.
+ */
+
+/** ObjectMeta and its parts, under `metadata`, for every kind. */
+const objectMeta: Record<string, string> = {
+  metadata: "v1.ObjectMeta",
+  "metadata.managedFields[]": "v1.ManagedFieldsEntry",
+  "metadata.ownerReferences[]": "v1.OwnerReference",
+};
+
+const service: Record<string, string> = {
+  "": "v1.Service",
+  spec: "v1.ServiceSpec",
+  "spec.ports[]": "v1.ServicePort",
+  "spec.sessionAffinityConfig": "v1.SessionAffinityConfig",
+  "spec.sessionAffinityConfig.clientIP": "v1.ClientIPConfig",
+  status: "v1.ServiceStatus",
+  "status.loadBalancer": "v1.LoadBalancerStatus",
+  "status.loadBalancer.ingress[]": "v1.LoadBalancerIngress",
+  "status.loadBalancer.ingress[].ports[]": "v1.PortStatus",
+  "status.conditions[]": "v1.Condition",
+};
+
+const endpoints: Record<string, string> = {
+  "": "v1.Endpoints",
+  "subsets[]": "v1.EndpointSubset",
+  "subsets[].addresses[]": "v1.EndpointAddress",
+  "subsets[].addresses[].targetRef": "v1.ObjectReference",
+  "subsets[].notReadyAddresses[]": "v1.EndpointAddress",
+  "subsets[].notReadyAddresses[].targetRef": "v1.ObjectReference",
+  "subsets[].ports[]": "v1.EndpointPort",
+};
+
+const event: Record<string, string> = {
+  "": "v1.Event",
+  involvedObject: "v1.ObjectReference",
+  source: "v1.EventSource",
+  series: "v1.EventSeries",
+  related: "v1.ObjectReference",
+};
+
+const namespace: Record<string, string> = { "": "v1.Namespace", spec: "v1.NamespaceSpec", status: "v1.NamespaceStatus", "status.conditions[]": "v1.NamespaceCondition" };
+
+const node: Record<string, string> = { "": "v1.Node", spec: "v1.NodeSpec", status: "v1.NodeStatus", "status.addresses[]": "v1.NodeAddress", "status.conditions[]": "v1.NodeCondition" };
+
+const pod: Record<string, string> = {
+  "": "v1.Pod",
+  spec: "v1.PodSpec",
+  "spec.containers[]": "v1.Container",
+  "spec.containers[].ports[]": "v1.ContainerPort",
+  status: "v1.PodStatus",
+  "status.conditions[]": "v1.PodCondition",
+  "status.hostIPs[]": "v1.HostIP",
+  "status.podIPs[]": "v1.PodIP",
+};
+
+const endpointSlice: Record<string, string> = {
+  "": "v1.EndpointSlice",
+  "endpoints[]": "v1.Endpoint",
+  "endpoints[].conditions": "v1.EndpointConditions",
+  "endpoints[].targetRef": "v1.ObjectReference",
+  "endpoints[].hints": "v1.EndpointHints",
+  "endpoints[].hints.forZones[]": "v1.ForZone",
+  "endpoints[].hints.forNodes[]": "v1.ForNode",
+  "ports[]": "v1.EndpointPort",
+};
+
+function serviceCIDR(pkg: string): Record<string, string> {
+  return { "": `${pkg}.ServiceCIDR`, spec: `${pkg}.ServiceCIDRSpec`, status: `${pkg}.ServiceCIDRStatus`, "status.conditions[]": "v1.Condition" };
+}
+
+function ipAddress(pkg: string): Record<string, string> {
+  return { "": `${pkg}.IPAddress`, spec: `${pkg}.IPAddressSpec`, "spec.parentRef": `${pkg}.ParentReference` };
+}
+
+const byKind: Record<string, Record<string, string>> = {
+  "v1/Service": service,
+  "v1/Endpoints": endpoints,
+  "v1/Event": event,
+  "v1/Namespace": namespace,
+  "v1/Node": node,
+  "v1/Pod": pod,
+  "discovery.k8s.io/v1/EndpointSlice": endpointSlice,
+  "networking.k8s.io/v1/ServiceCIDR": serviceCIDR("v1"),
+  "networking.k8s.io/v1beta1/ServiceCIDR": serviceCIDR("v1beta1"),
+  "networking.k8s.io/v1/IPAddress": ipAddress("v1"),
+  "networking.k8s.io/v1beta1/IPAddress": ipAddress("v1beta1"),
+};
+
+/** int64 fields (metav1's generation, grace period and Condition.observedGeneration); other integers are int32. */
+const int64Paths = new Set(["metadata.generation", "metadata.deletionGracePeriodSeconds", "status.conditions[].observedGeneration"]);
+
+/** Fields of type metav1.Time/MicroTime, whose UnmarshalJSON reads a JSON string (or null) only. */
+export const timeFields = new Set(["creationTimestamp", "deletionTimestamp", "time", "lastTransitionTime", "lastProbeTime", "lastHeartbeatTime", "firstTimestamp", "lastTimestamp", "eventTime", "lastObservedTime", "startTime"]);
+
+/** The Go type names of one kind; undefined for kinds not listed (no Go-typed checks for them). */
+export interface GoTypes {
+  /** The package-qualified struct type at `path` (`v1.ServicePort`), or undefined. */
+  struct(path: string): string | undefined;
+  /** `int32` or `int64` for the integer field at `path`. */
+  int(path: string): "int32" | "int64";
+}
+
+/** The Go types of `apiVersion`/`kind` (`v1`, `networking.k8s.io/v1beta1`). */
+export function goTypesOf(apiVersion: string, kind: string): GoTypes | undefined {
+  const table = byKind[`${apiVersion}/${kind}`];
+  if (table === undefined) return undefined;
+  return {
+    struct: (path) => table[path] ?? objectMeta[path],
+    int: (path) => (int64Paths.has(path) ? "int64" : "int32"),
+  };
+}
