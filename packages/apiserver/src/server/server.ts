@@ -16,7 +16,7 @@ import { readBody, send, sendError } from "./http.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
 import type { MetricsRegistry } from "../util/metrics/registry.ts";
 import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts";
-import { createOpenAPIHandlers, type OpenAPIResource } from "./openapi/index.ts";
+import { createOpenAPIHandlers } from "./openapi/index.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
 import { buildRegistry, type Registry } from "./registry.ts";
 import { parseRequestInfo } from "./request-info.ts";
@@ -72,7 +72,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   await initServiceStorage(registry.stores);
   const metrics = new RequestMetrics();
   const version = cfg.version ?? serverVersion();
-  const openapi = createOpenAPIHandlers(table.map((r) => ({ group: r.group, version: r.version, kind: r.kind, resource: r.resource, namespaced: r.namespaced, schema: r.schema, subresources: r.subresources, verbs: r.verbs })).filter((r) => r.schema !== undefined) as OpenAPIResource[], { version: version.gitVersion });
+  const openapi = createOpenAPIHandlers(table.map((r) => ({ group: r.group, version: r.version, kind: r.kind, resource: r.resource, namespaced: r.namespaced, schema: r.schema, subresources: r.subresources, verbs: r.verbs })).filter((r) => r.schema !== undefined), { version: version.gitVersion });
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: no listener limit.
   setMaxListeners(0, shutdown.signal);

@@ -19,8 +19,8 @@ afterEach(async () => {
 describe("runControllerManager over HTTP", () => {
   it("writes Endpoints, one EndpointSlice per family, and the ServiceCIDR finalizer and Ready condition", async () => {
     server = new FakeAPIServer()
-      .collection("/api/v1/services", [makeService() as never])
-      .collection("/api/v1/pods", dualStackPods(3) as never[])
+      .collection("/api/v1/services", [makeService()])
+      .collection("/api/v1/pods", dualStackPods(3))
       .collection("/api/v1/endpoints")
       .collection("/apis/discovery.k8s.io/v1/endpointslices")
       .collection("/api/v1/nodes", [{ metadata: { name: "node-a" } }])

@@ -23,8 +23,8 @@ const ips = (ep: unknown) => ((ep as Endpoints).subsets ?? []).flatMap((s) => (s
 describe("EndpointsController over HTTP", () => {
   it("lists and watches Services and Pods, creates then updates Endpoints; relists after a 410 watch", async () => {
     server = new FakeAPIServer()
-      .collection("/api/v1/services", [makeService() as never])
-      .collection("/api/v1/pods", dualStackPods(3) as never[])
+      .collection("/api/v1/services", [makeService()])
+      .collection("/api/v1/pods", dualStackPods(3))
       .collection("/api/v1/endpoints", []);
     server.expireNextWatch.add("/api/v1/pods");
     const url = await server.start();
@@ -42,7 +42,7 @@ describe("EndpointsController over HTTP", () => {
     expect((created.body as Endpoints).metadata).toMatchObject({ name: "web", namespace: "default" });
 
     // A fourth pod arrives over the watch; the update carries the stored resourceVersion.
-    server.upsert("/api/v1/pods", makePod({ name: "p9", ips: ["10.244.9.9", "fd00::9"] }) as never);
+    server.upsert("/api/v1/pods", makePod({ name: "p9", ips: ["10.244.9.9", "fd00::9"] }));
     const updated = await server.waitForWrite((w) => w.method === "PUT");
     expect(updated.path).toBe("/api/v1/namespaces/default/endpoints/web");
     expect(ips(updated.body)).toEqual(["10.244.0.1", "10.244.0.2", "10.244.0.3", "10.244.9.9"]);

@@ -21,7 +21,7 @@ const until = async (cond: () => boolean) => {
 
 describe("SharedInformer", () => {
   it("syncs, gives (old, new) on update, restarts itself after a non-410 watch error", async () => {
-    server = new FakeAPIServer().collection("/api/v1/pods", [makePod({ name: "a", ips: ["10.0.0.1"] }) as never]);
+    server = new FakeAPIServer().collection("/api/v1/pods", [makePod({ name: "a", ips: ["10.0.0.1"] })]);
     server.failNextWatch.add("/api/v1/pods");
     const kc = new KubeConfig();
     kc.loadFromClusterAndUser({ name: "fake", server: await server.start(), skipTLSVerify: true }, { name: "u", token: "t" });
@@ -40,7 +40,7 @@ describe("SharedInformer", () => {
     expect(typeof informer.get("default/a")?.status?.conditions?.[0]?.lastTransitionTime).toBe("string");
     // The first watch failed with 500; after the backoff the informer watches again and sees this update.
     await new Promise((r) => setTimeout(r, 100));
-    server.upsert("/api/v1/pods", makePod({ name: "a", ips: ["10.0.0.2"] }) as never);
+    server.upsert("/api/v1/pods", makePod({ name: "a", ips: ["10.0.0.2"] }));
     await until(() => events.length === 2);
     expect(events).toEqual(["add a", "update 10.0.0.1->10.0.0.2"]);
   });

@@ -75,7 +75,7 @@ export class FakeAPIServer {
   }
 
   #key(o: Obj): string {
-    return `${o.metadata?.["namespace"] ?? ""}/${o.metadata?.["name"] ?? ""}`;
+    return `${(o.metadata?.["namespace"] as string | undefined) ?? ""}/${(o.metadata?.["name"] as string | undefined) ?? ""}`;
   }
 
   // /api/v1/namespaces/default/endpoints[/name] -> (/api/v1/endpoints, name)

@@ -31,7 +31,7 @@ function startProc(args: readonly string[], cwd: string): Proc {
   const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
   const lines: { at: number; text: string }[] = [];
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  for (const stream of [child.stdout!, child.stderr!]) {
+  for (const stream of [child.stdout, child.stderr]) {
     let buf = "";
     stream.on("data", (d: Buffer) => {
       buf += d.toString();

@@ -61,8 +61,8 @@ export async function freePortPair(): Promise<number> {
 export function startProc(name: string, cmd: string, args: readonly string[], cwd?: string): Proc {
   const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
-  child.stdout!.on("data", (d) => (out += d.toString()));
-  child.stderr!.on("data", (d) => (out += d.toString()));
+  child.stdout.on("data", (d) => (out += d.toString()));
+  child.stderr.on("data", (d) => (out += d.toString()));
   const alive = (): boolean => child.exitCode === null && child.signalCode === null;
   return {
     name,

@@ -46,7 +46,7 @@ export async function listIPAddresses(t: TestApi, labelSelector?: string): Promi
 }
 
 /** The IPAddress named `ip`, or undefined (404). */
-export async function getIPAddress(t: TestApi, ip: string): Promise<Json | undefined> {
+export async function getIPAddress(t: TestApi, ip: string): Promise<Json> {
   const r = await t.call("GET", `${ipAddressesPath}/${ip}`);
   if (r.status === 404) return undefined;
   if (r.status !== 200) throw new Error(`GET ipaddress ${ip}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -54,7 +54,7 @@ export async function getIPAddress(t: TestApi, ip: string): Promise<Json | undef
 }
 
 /** The ServiceCIDR `name`, or undefined (404). */
-export async function getServiceCIDR(t: TestApi, name: string): Promise<Json | undefined> {
+export async function getServiceCIDR(t: TestApi, name: string): Promise<Json> {
   const r = await t.call("GET", `${serviceCIDRsPath}/${name}`);
   if (r.status === 404) return undefined;
   if (r.status !== 200) throw new Error(`GET servicecidr ${name}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -62,7 +62,7 @@ export async function getServiceCIDR(t: TestApi, name: string): Promise<Json | u
 }
 
 /** The Ready condition of a ServiceCIDR, if any. */
-export function readyCondition(sc: Json): Json | undefined {
+export function readyCondition(sc: Json): Json {
   return (sc?.status?.conditions ?? []).find((c: Json) => c.type === "Ready");
 }
 

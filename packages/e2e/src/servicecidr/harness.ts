@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { createStore, featureGatesForMode, startApiServer, type AllocatorMode, type ApiServer, type FeatureGates, type Store, type StoreConfig } from "@servicenet/apiserver";
 
 /** A decoded Kubernetes JSON object (the suites read fields ad hoc). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- decoded JSON is read ad hoc; the suites assert on it
 export type Json = any;
 
 /** The three allocator modes, in the order the suites run them. */
@@ -146,8 +147,8 @@ export interface ControllerManager {
 export function startControllerManager(kubeconfigFile: string): ControllerManager {
   const child = spawn(process.execPath, [controllerManagerBin, "--kubeconfig", kubeconfigFile, "--controllers", "servicecidr"], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
     child,
@@ -168,15 +169,15 @@ export function startControllerManager(kubeconfigFile: string): ControllerManage
 /** Polls `probe` every 100 ms until it returns a value other than undefined/false. */
 export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let last: unknown;
+  let last: string | undefined;
   for (;;) {
     try {
       const v = await probe();
       if (v !== undefined && v !== false) return v;
     } catch (e) {
-      last = e;
+      last = String(e);
     }
-    if (Date.now() > deadline) throw new Error(`${what}: not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not met in ${timeoutMs} ms${last ? `: ${last}` : ""}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

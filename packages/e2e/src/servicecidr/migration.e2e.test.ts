@@ -116,7 +116,7 @@ const dualWriteCases = new Set(scenarios.slice(0, 6).map((s) => s.name).concat([
 const inCIDR = (cidr: string, ip: string) => (cidr.includes(":") ? ip.startsWith(cidr.split("::")[0]! + ":") : v4(cidr, ip));
 
 async function waitDefault(t: TestApi, cidrs: string[]): Promise<Json> {
-  return eventually(`default ServiceCIDR ${cidrs} Ready`, async () => {
+  return eventually(`default ServiceCIDR ${cidrs.join(",")} Ready`, async () => {
     const sc = await getServiceCIDR(t, "kubernetes");
     return JSON.stringify(sc?.spec.cidrs) === JSON.stringify(cidrs) && readyCondition(sc)?.status === "True" ? sc : undefined;
   }, 60_000);

@@ -66,15 +66,15 @@ export async function startUpCluster(args: readonly string[] = [], timeoutMs = 2
  */
 export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 100, what = "condition"): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let last: unknown;
+  let last: string | undefined;
   for (;;) {
     try {
       const v = await probe();
       if (v !== undefined) return v;
     } catch (e) {
-      last = e;
+      last = String(e);
     }
-    if (Date.now() > deadline) throw new Error(`${what} not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
+    if (Date.now() > deadline) throw new Error(`${what} not met in ${timeoutMs} ms${last ? `: ${last}` : ""}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

@@ -8,7 +8,7 @@ import { describeService } from "../describe/service.ts";
 import { describeEndpointSlice, describeEndpoints } from "../describe/endpoints.ts";
 import { describeIPAddress, describeServiceCIDR } from "../describe/networking.ts";
 import type { DescribeOptions } from "../describe/common.ts";
-import type { EndpointSlice, Endpoints, Event, IPAddress, KubeObject, Service, ServiceCIDR } from "../types.ts";
+import type { EndpointSlice, Event, KubeObject, Service } from "../types.ts";
 import { CLIError } from "./errors.ts";
 import { effectiveNamespace, type Context } from "./io.ts";
 import { findResource, mustResource, resourcePath, type Resource } from "./resources.ts";
@@ -68,14 +68,14 @@ export async function runDescribe(ctx: Context): Promise<number> {
 async function describeOne(ctx: Context, r: Resource, obj: KubeObject, events: Event[] | undefined, opts: DescribeOptions): Promise<string> {
   switch (r.name) {
     case "services":
-      return describeService(obj as Service, await serviceSlices(ctx, obj as Service), events, opts);
+      return describeService(obj, await serviceSlices(ctx, obj), events, opts);
     case "servicecidrs":
-      return describeServiceCIDR(obj as ServiceCIDR, events, opts);
+      return describeServiceCIDR(obj, events, opts);
     case "ipaddresses":
-      return describeIPAddress(obj as IPAddress, events, opts);
+      return describeIPAddress(obj, events, opts);
     case "endpointslices":
-      return describeEndpointSlice(obj as EndpointSlice, events, opts);
+      return describeEndpointSlice(obj, events, opts);
     default:
-      return describeEndpoints(obj as Endpoints, events, opts);
+      return describeEndpoints(obj, events, opts);
   }
 }

@@ -8,14 +8,14 @@ const lb = (ingress: { ip?: string; hostname?: string }[], externalIPs: string[]
 
 describe("service cells (printers.go)", () => {
   it.each([
-    ["ClusterIP without external IPs", { spec: { type: "ClusterIP" } } as Service, false, "<none>"],
-    ["NodePort with external IPs", { spec: { type: "NodePort", externalIPs: ["1.1.1.1", "2.2.2.2"] } } as Service, false, "1.1.1.1,2.2.2.2"],
+    ["ClusterIP without external IPs", { spec: { type: "ClusterIP" } }, false, "<none>"],
+    ["NodePort with external IPs", { spec: { type: "NodePort", externalIPs: ["1.1.1.1", "2.2.2.2"] } }, false, "1.1.1.1,2.2.2.2"],
     ["pending LoadBalancer", lb([]), false, "<pending>"],
     ["LoadBalancer clipped to 16 bytes", lb([{ hostname: "a-very-long-hostname.example.com" }]), false, "a-very-long-h..."],
     ["LoadBalancer not clipped when wide", lb([{ hostname: "a-very-long-hostname.example.com" }]), true, "a-very-long-hostname.example.com"],
     ["LoadBalancer sorted and joined with external IPs", lb([{ ip: "9.9.9.9" }, { ip: "1.2.3.4" }], ["5.5.5.5"]), true, "1.2.3.4,9.9.9.9,5.5.5.5"],
-    ["ExternalName", { spec: { type: "ExternalName", externalName: "x.example" } } as Service, false, "x.example"],
-    ["unknown type", { spec: {} } as Service, false, "<unknown>"],
+    ["ExternalName", { spec: { type: "ExternalName", externalName: "x.example" } }, false, "x.example"],
+    ["unknown type", { spec: {} }, false, "<unknown>"],
   ])("%s", (_n, svc, wide, want) => {
     expect(getServiceExternalIP(svc, wide)).toBe(want);
   });

@@ -67,7 +67,7 @@ function parseSelector(s: string | null): [string, string][] {
 function fieldValue(obj: unknown, path: string): string {
   let cur: unknown = obj;
   for (const part of path.split(".")) cur = (cur as Record<string, unknown> | undefined)?.[part];
-  return cur === undefined || cur === null ? "" : String(cur);
+  return typeof cur === "string" || typeof cur === "number" || typeof cur === "boolean" ? String(cur) : "";
 }
 
 function discovery(r: ResourceInfo): unknown {

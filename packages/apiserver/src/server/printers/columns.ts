@@ -73,7 +73,9 @@ export function arr(v: unknown): unknown[] {
 }
 
 export function str(v: unknown): string {
-  return typeof v === "string" ? v : v === undefined || v === null ? "" : String(v);
+  if (typeof v === "string") return v;
+  if (v === undefined || v === null) return "";
+  return typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v);
 }
 
 /** `a=b,c=d` sorted by key, "<none>" when empty (upstream labels.FormatLabels). */

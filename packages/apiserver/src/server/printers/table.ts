@@ -33,5 +33,5 @@ export function buildTable(printer: TablePrinter | undefined, objs: readonly Kub
     metadata: listMeta,
     columnDefinitions: opts.noHeaders ? [] : p.columns,
     rows,
-  } as Table;
+  };
 }

@@ -35,7 +35,7 @@ describe("TxnBatcher", () => {
     const res = await Promise.all([b.submit(create("a")), b.submit(create("a")), b.submit(create("b"))]);
     expect(f.batches).toEqual([["a", "b"], ["a"]]);
     expect(res.map((r) => r.succeeded)).toEqual([true, false, true]);
-    expect(res[1]!.current[0]?.modRevision).toBe(1);
+    expect(res[1].current[0]?.modRevision).toBe(1);
   });
 
   it("answers the member whose compare failed and resends the others", async () => {
