@@ -1,19 +1,22 @@
 // ESLint flat config: typescript-eslint's type-aware rules over every package, plus import cycles.
+import { readdirSync } from "node:fs";
 import tseslint from "typescript-eslint";
 import importX from "eslint-plugin-import-x";
+
+const root = import.meta.dirname;
+const packages = readdirSync(`${root}/packages`);
 
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "**/.nx/**", "**/coverage/**", "bench/tmp/**", ".servicenet/**"] },
   ...tseslint.configs.recommendedTypeChecked,
+  // One TypeScript program per package: its tsconfig.test.json covers sources, tests, benches and Vitest
+  // configs; tsconfig.tools.json covers the root scripts and this file.
+  ...packages.map((p) => ({
+    files: [`packages/${p}/**`],
+    languageOptions: { parserOptions: { project: [`packages/${p}/tsconfig.test.json`], tsconfigRootDir: root } },
+  })),
+  { files: ["*.mjs", "scripts/**"], languageOptions: { parserOptions: { project: ["tsconfig.tools.json"], tsconfigRootDir: root } } },
   {
-    languageOptions: {
-      parserOptions: {
-        // Each package's tsconfig.test.json covers its sources, tests, benches and Vitest configs;
-        // tsconfig.tools.json covers the root scripts and this file.
-        project: ["packages/*/tsconfig.test.json", "tsconfig.tools.json"],
-        tsconfigRootDir: import.meta.dirname,
-      },
-    },
     plugins: { "import-x": importX },
     settings: {
       "import-x/extensions": [".ts", ".mts", ".js", ".mjs"],
@@ -32,7 +35,10 @@ export default tseslint.config(
       // so that a synchronous throw (CompactedError, StatusError) reaches the caller as a rejection.
       "@typescript-eslint/require-await": "off",
       // TypeScript's own convention: a leading underscore marks a deliberately unused binding.
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
     },
   },
 );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../../storage/index.ts";
-import { humanDuration } from "./columns.ts";
+import { humanDuration, str } from "./columns.ts";
 import { endpointsPrinter, servicePrinter } from "./core.ts";
 import { endpointSlicePrinter, eventPrinter, ipAddressPrinter } from "./other.ts";
 
@@ -25,6 +25,20 @@ describe("humanDuration (apimachinery duration.HumanDuration)", () => {
     [9 * 365 * 24 * 3600_000, "9y"],
   ])("%d ms is %s", (ms, want) => {
     expect(humanDuration(ms)).toBe(want);
+  });
+});
+
+describe("str (a JSON-decoded cell as text)", () => {
+  it.each([
+    ["abc", "abc"],
+    [undefined, ""],
+    [null, ""],
+    [3, "3"],
+    [false, "false"],
+    [{ a: 1 }, '{"a":1}'],
+    [["x", 2], '["x",2]'],
+  ])("%j is %s", (v, want) => {
+    expect(str(v)).toBe(want);
   });
 });
 
