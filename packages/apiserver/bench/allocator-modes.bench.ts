@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { formatIP, parseCIDR, type IPFamily } from "@servicenet/api";
+import { formatIP, parseCIDR, type IP } from "@servicenet/api";
 import { startApiServer } from "../src/controlplane/apiserver.ts";
 import { featureGatesForMode, type AllocatorMode } from "../src/features/kube-features.ts";
 import { newServiceAllocators } from "../src/registry/core/rest/service-ip-allocators.ts";
@@ -49,7 +49,7 @@ async function preallocate(store: Store, c: Case, n: number): Promise<void> {
   if (n === 0) return;
   const cidr = parseCIDR(c.range)!;
   const bitmap = new Range(cidr.family === "IPv6" ? parseCIDR("fd00:10:96::/112")! : cidr);
-  const ips = c.mode === "ipaddress" && cidr.family === "IPv6" ? Array.from({ length: n }, (_, i) => ({ family: "IPv6" as IPFamily, value: cidr.ip.value + 1000n + BigInt(i) * 7919n })) : Array.from({ length: n }, () => bitmap.allocateNextSync());
+  const ips = c.mode === "ipaddress" && cidr.family === "IPv6" ? Array.from({ length: n }, (_, i): IP => ({ family: "IPv6", value: cidr.ip.value + 1000n + BigInt(i) * 7919n })) : Array.from({ length: n }, () => bitmap.allocateNextSync());
   if (c.mode !== "ipaddress") await store.create(serviceIPsKey, rangeAllocationObject(bitmap.snapshot()));
   if (c.mode === "bitmap") return;
   for (let i = 0; i < ips.length; i += 1000) {

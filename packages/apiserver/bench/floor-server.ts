@@ -39,6 +39,7 @@ function openLog(path: string): (key: string, value: string) => Promise<void> {
   const lock = new WriteLock(db, busyTimeoutMs);
   const latest = db.prepare(sql.latest);
   const insert = db.prepare(sql.insert);
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- better-sqlite3 builds .immediate as a closure over the transaction; it needs no `this`
   const commit = db.transaction((rows: readonly Row[]) => {
     for (const r of rows) {
       if (latest.get(r.key) !== undefined) throw new Error(`${r.key} exists`);

@@ -41,10 +41,16 @@ function start(file, args, readyRe) {
   const seen = new Promise((resolve, reject) => {
     const on = (d) => {
       const text = d.toString();
-      if (size < 8e6) (chunks.push(text), (size += text.length));
+      if (size < 8e6) {
+        chunks.push(text);
+        size += text.length;
+      }
       if (!ready) {
         tail = (tail + text).slice(-4096);
-        if (readyRe.test(tail)) (ready = true), resolve();
+        if (readyRe.test(tail)) {
+          ready = true;
+          resolve();
+        }
       }
     };
     child.stdout.on("data", on);

@@ -81,7 +81,7 @@ async function measureApply(kind, Cls, family) {
     for (const s of slices) p.onEndpointSliceAdd(s);
     p.setInitialized(true);
     const fam = family.toLowerCase();
-    for (const [label, prepare] of [["full", () => {}], ["partial", () => p.onEndpointSliceUpdate(slices[0], slice(0, family, 1))]]) {
+    for (const { label, prepare } of [{ label: "full", prepare: () => {} }, { label: "partial", prepare: () => p.onEndpointSliceUpdate(slices[0], slice(0, family, 1)) }]) {
       prepare();
       const r = p.syncProxyRules();
       const text = r.data;
@@ -123,7 +123,7 @@ if (only === undefined) {
   for (const r of results) console.log(`${r.name.padEnd(w)}  ${r.metric.padEnd(15)}  ${r.value} ${r.unit}`);
   process.exit(0);
 }
-for (const [kind, Cls] of [["iptables", IptablesProxier], ["nftables", NftablesProxier]]) {
+for (const { kind, Cls } of [{ kind: "iptables", Cls: IptablesProxier }, { kind: "nftables", Cls: NftablesProxier }]) {
   for (const family of ["IPv4", "IPv6"]) {
     if (only !== `${kind}:${family}`) continue;
     const fam = family.toLowerCase();

@@ -216,10 +216,10 @@ export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidatio
   const raw = value as Record<string, unknown>;
   const want = apiVersionOf(def);
   if (raw["apiVersion"] !== undefined && raw["apiVersion"] !== "" && raw["apiVersion"] !== want) {
-    throw StatusError.badRequest(`the API version in the data (${String(raw["apiVersion"])}) does not match the expected API version (${want})`);
+    throw StatusError.badRequest(`the API version in the data (${typeof raw["apiVersion"] === "string" ? raw["apiVersion"] : JSON.stringify(raw["apiVersion"])}) does not match the expected API version (${want})`);
   }
   if (raw["kind"] !== undefined && raw["kind"] !== "" && raw["kind"] !== def.kind) {
-    throw StatusError.badRequest(`the kind in the data (${String(raw["kind"])}) does not match the expected kind (${def.kind})`);
+    throw StatusError.badRequest(`the kind in the data (${typeof raw["kind"] === "string" ? raw["kind"] : JSON.stringify(raw["kind"])}) does not match the expected kind (${def.kind})`);
   }
   const warnings: string[] = [];
   let obj: Record<string, unknown>;
@@ -232,14 +232,14 @@ export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidatio
       throw StatusError.badRequest(`${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: strict decoding error: ${strict.join(", ")}`);
     }
     if (fv === "Warn") warnings.push(...strict);
-    if (!r.ok) throw StatusError.badRequest(zodMessage(def.kind, def.version, raw, r.error as never));
+    if (!r.ok) throw StatusError.badRequest(zodMessage(def.kind, def.version, raw, r.error));
     obj = r.value as Record<string, unknown>;
   } else {
     obj = dropNulls(raw);
     // Kinds without a schema (Lease) still have a typed ObjectMeta: Go's decoder rejects
     // `metadata.name: 5` or `labels: "x"`, and validation would otherwise crash on them (500).
     const m = ObjectMetaSchema.safeParse(obj["metadata"] ?? {});
-    if (!m.success) throw StatusError.badRequest(zodMessage(def.kind, def.version, raw, { issues: m.error.issues.map((i) => ({ ...i, path: ["metadata", ...i.path] })) } as never));
+    if (!m.success) throw StatusError.badRequest(zodMessage(def.kind, def.version, raw, { issues: m.error.issues.map((i) => ({ ...i, path: ["metadata", ...i.path] })) }));
   }
   if (obj["metadata"] === undefined || typeof obj["metadata"] !== "object" || obj["metadata"] === null) obj["metadata"] = {};
   normaliseTimes(obj["metadata"] as Record<string, unknown>);

@@ -37,7 +37,7 @@ describe("error responses", () => {
     ["400 for a bad escape in the path", "/api/v1/namespaces/%E0%A4%A/services", {}, 400, "BadRequest"],
     ["404 for a missing namespace", "/api/v1/namespaces/nope/services", { method: "POST", headers: json, body: svc("x") }, 404, "NotFound"],
   ] as const)("%s", async (_name, path, init, code, reason) => {
-    const r = await s.request(path, init as Parameters<TestServer["request"]>[1]);
+    const r = await s.request(path, init);
     expect(r.status).toBe(code);
     const st = status(r.text);
     expect(st).toMatchObject({ kind: "Status", code, reason });

@@ -8,7 +8,7 @@ import { apiVersionOf, type ResourceDef } from "./resources.ts";
 export function present(def: ResourceDef, obj: KubeObject): KubeObject {
   if (def.toVersion) return def.toVersion(obj);
   const { apiVersion: _a, kind: _k, ...rest } = obj;
-  return { apiVersion: apiVersionOf(def), kind: def.kind, ...rest } as KubeObject;
+  return { apiVersion: apiVersionOf(def), kind: def.kind, ...rest };
 }
 
 function listMeta(r: Pick<ListResult, "resourceVersion" | "continue" | "remainingItemCount">): Record<string, unknown> {

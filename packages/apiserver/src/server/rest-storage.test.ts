@@ -21,7 +21,7 @@ async function countingStore(): Promise<{ store: Store; namespaceGets: () => num
       if (prop === "watch") {
         return (key: string, opts: object) => ({
           async *[Symbol.asyncIterator]() {
-            for await (const ev of target.watch(key, opts as never)) {
+            for await (const ev of target.watch(key, opts)) {
               await tick(300);
               yield ev;
             }

@@ -199,7 +199,7 @@ function checkApplyBody(def: ResourceDef, text: string): void {
   const o = v as Record<string, unknown>;
   if (typeof o["kind"] !== "string" || o["kind"] === "") throw StatusError.badRequest(`Object 'Kind' is missing in '${text.trim()}'`);
   if (o["apiVersion"] !== apiVersionOf(def) || o["kind"] !== def.kind) {
-    throw StatusError.badRequest(`the API version in the data (${String(o["apiVersion"] ?? "")}) does not match the expected API version (${apiVersionOf(def)})`);
+    throw StatusError.badRequest(`the API version in the data (${typeof o["apiVersion"] === "string" ? o["apiVersion"] : JSON.stringify(o["apiVersion"] ?? "")}) does not match the expected API version (${apiVersionOf(def)})`);
   }
 }
 
@@ -227,7 +227,7 @@ async function remove(r: ResourceRequest): Promise<number> {
   const params = parseDeleteParams(r.query, opts);
   const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, params);
   // Upstream answers 202 for an object kept by finalizers only when orphanDependents=false was asked.
-  const orphanFalse = (opts as { orphanDependents?: boolean } | undefined)?.orphanDependents === false || r.query.get("orphanDependents") === "false";
+  const orphanFalse = (opts)?.orphanDependents === false || r.query.get("orphanDependents") === "false";
   if (!deleted) return ok(r, orphanFalse ? 202 : 200, object);
   if (r.def.strategy.returnDeletedObject) return ok(r, 200, object);
   send(r.res, 200, successStatus(r, object), r.format === "yaml" ? "yaml" : "json");

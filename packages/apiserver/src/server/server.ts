@@ -18,7 +18,7 @@ import { configureServing, httpServerOptions, type ServingOptions } from "./serv
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
 import type { MetricsRegistry } from "../util/metrics/registry.ts";
 import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts";
-import { createOpenAPIHandlers, type OpenAPIResource } from "./openapi/index.ts";
+import { createOpenAPIHandlers } from "./openapi/index.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
 import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
 import { parseRequestInfo } from "./request-info.ts";
@@ -86,7 +86,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   await initServiceStorage(registry.stores);
   const metrics = new RequestMetrics();
   const version = cfg.version ?? serverVersion();
-  const openapi = createOpenAPIHandlers(table.map((r) => ({ group: r.group, version: r.version, kind: r.kind, resource: r.resource, namespaced: r.namespaced, schema: r.schema, subresources: r.subresources, verbs: r.verbs })).filter((r) => r.schema !== undefined) as OpenAPIResource[], { version: version.gitVersion });
+  const openapi = createOpenAPIHandlers(table.map((r) => ({ group: r.group, version: r.version, kind: r.kind, resource: r.resource, namespaced: r.namespaced, schema: r.schema, subresources: r.subresources, verbs: r.verbs })).filter((r) => r.schema !== undefined), { version: version.gitVersion });
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: no listener limit.
   setMaxListeners(0, shutdown.signal);

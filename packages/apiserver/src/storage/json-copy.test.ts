@@ -41,7 +41,7 @@ describe("jsonCopy", () => {
     date: { t: new Date(0) },
     map: { m: new Map() },
     "undefined in an array": [1, undefined],
-    "array hole": [1, , 2], // eslint-disable-line no-sparse-arrays
+    "array hole": [1, , 2],
     NaN: { n: Number.NaN },
     Infinity: [Infinity],
     function: { f: () => 1 },

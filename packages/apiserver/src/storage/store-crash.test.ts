@@ -70,7 +70,7 @@ describe.each(durable)("crash safety on $backend", ({ backend, available }) => {
     const ac = new AbortController();
     const seen: WatchEvent[] = [];
     const done = (async () => {
-      for await (const ev of t!.store.watch("/registry/configmaps/crash", { resourceVersion: String(from), recursive: true, signal: ac.signal })) seen.push(ev);
+      for await (const ev of t.store.watch("/registry/configmaps/crash", { resourceVersion: String(from), recursive: true, signal: ac.signal })) seen.push(ev);
     })();
     const acked = await writeThenKill(t.config, 100);
     const deadline = Date.now() + 10_000;

@@ -63,7 +63,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   const inf = makeInformers(o.kubeConfig, { logger: log });
   const workers = o.workers ?? 5;
   const used = new Set<SharedInformer<ObjectWithMeta>>();
-  const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => (used.add(inf[k] as SharedInformer<ObjectWithMeta>), inf[k]);
+  const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => (used.add(inf[k]), inf[k]);
   const runs: Promise<void>[] = [];
   const controllers: { run(signal: AbortSignal, workers: number): Promise<void> }[] = [];
   if (o.controllers.includes("endpoint")) {

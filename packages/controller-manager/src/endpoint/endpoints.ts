@@ -148,7 +148,7 @@ export function computeEndpoints(input: EndpointsInput): EndpointsPlan {
   else delete annotations[endpointsOverCapacity];
   const labels = withoutHeadless(svcLabels);
   if (!isServiceIPSet(svc)) labels[labelServiceHeadless] = "";
-  const base = create ? { name: svc.metadata.name, namespace: svc.metadata.namespace } : existing!.metadata;
+  const base = create ? { name: svc.metadata.name, namespace: svc.metadata.namespace } : existing.metadata;
   const endpoints: Endpoints = { apiVersion: "v1", kind: "Endpoints", metadata: { ...base, labels, annotations }, subsets };
   return { action: create ? "create" : "update", endpoints };
 }

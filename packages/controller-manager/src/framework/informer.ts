@@ -77,7 +77,7 @@ export class SharedInformer<T extends ObjectWithMeta> implements Informer<T> {
     this.#log = opts.logger ?? noopLogger;
     this.#backoff = opts.restartBackoffMs ?? 1000;
     // client-node types objects with Date timestamps; ours are plain JSON, hence the casts at this boundary.
-    this.#lw = makeInformer<KubernetesObject>(opts.kubeConfig, opts.path, () => this.#listOnce() as never, opts.labelSelector);
+    this.#lw = makeInformer<KubernetesObject>(opts.kubeConfig, opts.path, () => this.#listOnce(), opts.labelSelector);
     this.#lw.on("add", (o) => this.#onAddOrUpdate(o as T));
     this.#lw.on("update", (o) => this.#onAddOrUpdate(o as T));
     this.#lw.on("delete", (o) => this.#onDelete(o as T));

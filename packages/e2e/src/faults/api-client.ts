@@ -8,6 +8,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
 
 /** A decoded Kubernetes JSON object (the suites read fields ad hoc). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- decoded JSON is read ad hoc; the suites assert on it
 export type Json = any;
 
 /** One HTTP answer: the status code and the decoded JSON body (undefined when not JSON). */

@@ -29,7 +29,10 @@ function expected(): Map<string, { IPv4: string[]; IPv6: string[] }> {
     e.IPv4.push(v4(i));
     e.IPv6.push(v6(i));
   }
-  for (const e of m.values()) (e.IPv4.sort(), e.IPv6.sort());
+  for (const e of m.values()) {
+    e.IPv4.sort();
+    e.IPv6.sort();
+  }
   return m;
 }
 

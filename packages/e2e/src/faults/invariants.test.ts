@@ -40,7 +40,7 @@ describe("allocation invariants", () => {
     ["an old orphan IPAddress", [svc("a", ["10.0.0.1"])], [ipAddress("10.0.0.1", "a", 0), ipAddress("10.0.0.9", "gone", 120_000)], "IPAddress 10.0.0.9"],
     ["an IPAddress pointing at the wrong Service", [svc("a", ["10.0.0.1"]), svc("b", ["10.0.0.2"])], [ipAddress("10.0.0.1", "b", 120_000)], "IPAddress 10.0.0.1"],
   ])("flags %s", async (_, services, addresses, want) => {
-    const { problems } = await checkAllocationInvariants(fake(services as Json[], addresses as Json[] | null));
+    const { problems } = await checkAllocationInvariants(fake(services, addresses));
     expect(problems.join("\n")).toContain(want);
   });
 

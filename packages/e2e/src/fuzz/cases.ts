@@ -49,7 +49,7 @@ function paths(rng: Rng, ep: Endpoint): { collection: string; name: string; exis
   const roll = rng.next();
   const hostileName = roll < 0.25;
   const exists = !hostileName && roll < 0.75 && seed !== undefined && ns === fuzzNamespace && !clusterWide;
-  const name = hostileName ? rng.pick(hostileNames) : exists ? seed!.name : `fuzz-missing-${rng.int(1000)}`;
+  const name = hostileName ? rng.pick(hostileNames) : exists ? seed.name : `fuzz-missing-${rng.int(1000)}`;
   const item = `${collection}/${name}${ep.subresource ? `/${ep.subresource}` : ""}`;
   return { collection, name, exists, hostileName, item, clusterWide };
 }

@@ -76,7 +76,7 @@ export function checkAnswer(c: FuzzCase, r: RawResponse): string[] {
   const out: string[] = [];
   if (isParserReject(c, r)) return out;
   const s = r.status >= 400 && c.method !== "HEAD" ? parseStatus(r) : undefined;
-  if (r.status >= 500 && !(r.status === 504 && isTooLargeRV(s))) out.push(`HTTP ${r.status}: ${String(s?.message ?? r.body.toString("utf8").slice(0, 200))}`);
+  if (r.status >= 500 && !(r.status === 504 && isTooLargeRV(s))) out.push(`HTTP ${r.status}: ${typeof s?.message === "string" ? s.message : r.body.toString("utf8").slice(0, 200)}`);
   if (r.status >= 400 && c.method !== "HEAD") {
     const p = statusProblem(s, r.status);
     if (p) out.push(`HTTP ${r.status}: ${p}: ${r.body.toString("utf8").slice(0, 200)}`);

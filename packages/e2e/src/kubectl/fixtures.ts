@@ -134,7 +134,8 @@ const collection: Record<string, (o: Obj) => string> = {
 };
 
 function nsOf(o: Obj): string {
-  return String((o.metadata as Obj).namespace ?? ns);
+  const n = (o.metadata as Obj).namespace;
+  return typeof n === "string" ? n : ns;
 }
 
 /** The REST path of `o` itself. */

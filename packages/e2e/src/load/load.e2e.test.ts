@@ -62,7 +62,7 @@ describe.skipIf(!built)("load: 10,000 dual-stack Services, 60,000 endpoints, 50 
     console.log(
       `load create (target ${services} Services, ${services * 2} slices, ${services * 2 * perSlice} endpoints): ${svc.done} Services in ${Math.round(svc.ms)} ms (${Math.round(svc.done / (svc.ms / 1000))}/s, c${concurrency}; per 1,000: ${windows.join(", ")}/s)${svc.cutShort ? " CUT SHORT by the deadline" : ""}; ` +
         `${slices.done} EndpointSlices (${slices.done * perSlice} endpoints) in ${Math.round(slices.ms)} ms (${Math.round(slices.done / (slices.ms / 1000))}/s)${slices.cutShort ? " CUT SHORT by the deadline" : ""}; ` +
-        `apiserver RSS ${mib(rss["start"]!)} -> ${mib(rss["services"]!)} (Services) -> ${mib(rss["slices"]!)} MiB (slices)`,
+        `apiserver RSS ${mib(rss["start"]!)} -> ${mib(rss["services"])} (Services) -> ${mib(rss["slices"])} MiB (slices)`,
     );
     expect(svc.errors).toEqual([]);
     expect(slices.errors).toEqual([]);
@@ -86,7 +86,7 @@ describe.skipIf(!built)("load: 10,000 dual-stack Services, 60,000 endpoints, 50 
       results.push(`${what} ${whole.items} items whole ${Math.round(whole.ms)} ms (${mib(whole.bytes / 1024)} MiB), limit=500 ${paged.pages} pages ${Math.round(paged.ms)} ms`);
     }
     rss["lists"] = server.rssKiB();
-    console.log(`load list: ${results.join("; ")}; apiserver RSS after lists ${mib(rss["lists"]!)} MiB`);
+    console.log(`load list: ${results.join("; ")}; apiserver RSS after lists ${mib(rss["lists"])} MiB`);
     expect(createdServices).toBeGreaterThan(0);
   });
 

@@ -120,7 +120,7 @@ describe("servicecidr skew rollout", () => {
     const ms = Math.round(performance.now() - started);
     const statuses = results.flat().map((r) => r.status);
     expect(statuses.filter((s) => s !== 201)).toHaveLength(100);
-    for (const [a, b] of results) expect([a!.status, b!.status].sort()).toEqual([201, 422]);
+    for (const [a, b] of results) expect([a.status, b.status].sort()).toEqual([201, 422]);
     const svcs = await listServices(neu);
     const ips = clusterIPs(svcs);
     expect(new Set(ips).size).toBe(ips.length);

@@ -132,7 +132,7 @@ describe.each(allModes)("Service CIDRs [%s]", (mode) => {
     await cm.synced();
     await t.must("POST", serviceCIDRsPath, serviceCIDR("test-svc-cidr", "203.0.113.0/24"));
     await waitServiceCIDRReady(t, "test-svc-cidr");
-    let svc: Json | undefined;
+    let svc: Json;
     for (let i = 10; i < 15 && !svc; i++) {
       const r = await t.call("POST", servicesPath(), service("svc-cidr", { type: "NodePort", clusterIP: `203.0.113.${i}` }));
       if (r.status === 201) svc = r.body;

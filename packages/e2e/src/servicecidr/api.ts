@@ -47,7 +47,7 @@ export async function listIPAddresses(t: TestApi, labelSelector?: string): Promi
 }
 
 /** The IPAddress named `ip`, or undefined (404). */
-export async function getIPAddress(t: TestApi, ip: string): Promise<Json | undefined> {
+export async function getIPAddress(t: TestApi, ip: string): Promise<Json> {
   const r = await t.call("GET", `${ipAddressesPath}/${ip}`);
   if (r.status === 404) return undefined;
   if (r.status !== 200) throw new Error(`GET ipaddress ${ip}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -55,7 +55,7 @@ export async function getIPAddress(t: TestApi, ip: string): Promise<Json | undef
 }
 
 /** The ServiceCIDR `name`, or undefined (404). */
-export async function getServiceCIDR(t: TestApi, name: string): Promise<Json | undefined> {
+export async function getServiceCIDR(t: TestApi, name: string): Promise<Json> {
   const r = await t.call("GET", `${serviceCIDRsPath}/${name}`);
   if (r.status === 404) return undefined;
   if (r.status !== 200) throw new Error(`GET servicecidr ${name}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -63,7 +63,7 @@ export async function getServiceCIDR(t: TestApi, name: string): Promise<Json | u
 }
 
 /** The Ready condition of a ServiceCIDR, if any. */
-export function readyCondition(sc: Json): Json | undefined {
+export function readyCondition(sc: Json): Json {
   return (sc?.status?.conditions ?? []).find((c: Json) => c.type === "Ready");
 }
 

@@ -22,8 +22,8 @@ interface Run {
 function up(name: string, extra: readonly string[]): Run {
   const child = spawn(process.execPath, [apiserverBin, "--port", "0", "--data-dir", path.join(dir, name), "--service-cluster-ip-range", "10.0.0.0/8", ...extra], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
   return { out: () => out, code: new Promise((r) => child.once("exit", (c) => r(c))), stop: () => void child.kill("SIGTERM") };
 }
 

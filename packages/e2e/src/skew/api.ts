@@ -16,7 +16,7 @@ export async function eventsAbout(c: ApiClient, namespace: string | undefined, k
 }
 
 /** The first Event about `kind`/`name` with `reason`, or undefined. */
-export async function eventWithReason(c: ApiClient, namespace: string | undefined, kind: string, name: string, reason: string): Promise<Json | undefined> {
+export async function eventWithReason(c: ApiClient, namespace: string | undefined, kind: string, name: string, reason: string): Promise<Json> {
   return (await eventsAbout(c, namespace, kind, name)).find((e) => e.reason === reason);
 }
 
@@ -33,7 +33,7 @@ export async function createServiceCIDR(c: ApiClient, name: string, cidrs: strin
 }
 
 /** The ServiceCIDR, or undefined when it is gone. */
-export async function getServiceCIDR(c: ApiClient, name: string): Promise<Json | undefined> {
+export async function getServiceCIDR(c: ApiClient, name: string): Promise<Json> {
   const r = await c.call("GET", `${serviceCIDRsPath}/${name}`);
   if (r.status === 404) return undefined;
   if (r.status !== 200) throw new Error(`get ServiceCIDR ${name}: ${r.status} ${r.body?.message}`);
@@ -41,7 +41,7 @@ export async function getServiceCIDR(c: ApiClient, name: string): Promise<Json |
 }
 
 /** The Ready condition of a ServiceCIDR object. */
-export function readyCondition(sc: Json | undefined): Json | undefined {
+export function readyCondition(sc: Json): Json {
   return sc?.status?.conditions?.find((c: Json) => c.type === "Ready");
 }
 

@@ -109,7 +109,7 @@ describe("legacy Repair (bitmap-only apiserver)", () => {
     const leaked = ["10.96.0.250", "10.96.0.251", "10.96.0.252", "10.96.0.253"].filter((a) => !held.has(a)).slice(0, 2);
     const t = performance.now();
     await store.guaranteedUpdate(serviceIPsKey, (cur) => {
-      const held = decodeRangeAllocation(String(cur["range"]), String(cur["data"] ?? ""));
+      const held = decodeRangeAllocation(String(cur["range"]), typeof cur["data"] === "string" ? cur["data"] : "");
       for (const [, a] of cleared) held.delete(a);
       for (const a of leaked) held.add(a);
       return { ...cur, data: encodeRangeAllocation(String(cur["range"]), held) };

@@ -49,8 +49,8 @@ export interface StoredBitmap {
 export async function readBitmap(store: Store, key: string): Promise<StoredBitmap | null> {
   const o = await store.get(key, { ignoreNotFound: true });
   if (!o) return null;
-  const range = String(o["range"] ?? "");
-  return { cidr: parseCIDR(range)!, ips: decodeRangeAllocation(range, String(o["data"] ?? "")), object: o };
+  const range = typeof o["range"] === "string" ? o["range"] : "";
+  return { cidr: parseCIDR(range)!, ips: decodeRangeAllocation(range, typeof o["data"] === "string" ? o["data"] : ""), object: o };
 }
 
 /** Everything the audit compares. */

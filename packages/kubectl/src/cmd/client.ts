@@ -53,7 +53,7 @@ export function loadKubeConfig(path: string, explicit: boolean): KubeConfig {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
-  } catch (err) {
+  } catch {
     if (!explicit) return kc; // no config at all: kubectl falls back to localhost:8080
     throw new CLIError(`error: stat ${path}: no such file or directory`);
   }
@@ -179,7 +179,7 @@ function stream(url: URL, opts: RequestOptions, hostPort: string, onEvent: (e: W
             onEvent(JSON.parse(line) as WatchEvent<unknown>);
           } catch (err) {
             r.destroy();
-            reject(err);
+            reject(err instanceof Error ? err : new Error(String(err)));
             return;
           }
         }

@@ -29,8 +29,8 @@ function cellString(cell: unknown): string {
     return brk >= 0 ? escapeTerminal(cell.slice(0, brk)) + "..." : escapeTerminal(cell);
   }
   if (cell === null || cell === undefined) return "<nil>";
-  if (typeof cell === "object") return escapeTerminal(JSON.stringify(cell));
-  return escapeTerminal(String(cell));
+  if (typeof cell === "number" || typeof cell === "boolean") return escapeTerminal(String(cell));
+  return escapeTerminal(JSON.stringify(cell));
 }
 
 function headerLine(table: Table, opts: RenderOptions, shown: (i: number) => boolean): string {

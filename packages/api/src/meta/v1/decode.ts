@@ -131,7 +131,7 @@ export function decodeObject<S extends AnySchema>(schema: S, body: unknown): Dec
   const unknown = unknownFields(schema, cleaned);
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) return { ok: false, error: parsed.error, unknownFields: unknown };
-  return { ok: true, value: parsed.data as z.infer<S>, unknownFields: unknown };
+  return { ok: true, value: parsed.data, unknownFields: unknown };
 }
 
 /** Upstream's wording for one unknown field: `unknown field "spec.foo"` (no leading dot). */

@@ -97,7 +97,7 @@ describe("buildOpenAPI v3", () => {
 });
 
 describe("buildOpenAPI v2", () => {
-  const v2 = docs.v2 as S;
+  const v2: S = docs.v2;
   it("is swagger 2.0 with every definition and #/definitions refs only", () => {
     expect(v2.swagger).toBe("2.0");
     const text = JSON.stringify(v2);

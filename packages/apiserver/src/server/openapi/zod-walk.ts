@@ -156,7 +156,7 @@ function convertInner(ctx: WalkContext, s: ZodLike, where: Where, defName: strin
     case "record":
       return { type: "object", additionalProperties: isZod(def.valueType) ? convert(ctx, def.valueType, { kind: where.kind, path: [...where.path, "*"] }) : {} };
     case "union":
-      return union(ctx, def.options as ZodLike[], where);
+      return union(ctx, def.options as ZodLike[]);
     case "object":
       return object(ctx, def.shape as Record<string, ZodLike>, where, defName);
     default:
@@ -165,7 +165,7 @@ function convertInner(ctx: WalkContext, s: ZodLike, where: Where, defName: strin
   }
 }
 
-function union(ctx: WalkContext, options: ZodLike[], where: Where): OpenAPISchema {
+function union(ctx: WalkContext, options: ZodLike[]): OpenAPISchema {
   const types = new Set(options.map((o) => unwrap(o).inner._zod.def.type));
   if (types.has("number") && types.has("string") && types.size === 2) {
     ctx.defs.set(intOrString, {

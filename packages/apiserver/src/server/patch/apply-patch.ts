@@ -139,7 +139,7 @@ function applyPatchUnguarded(contentType: string, current: JSONObject | undefine
   const patched = patchOnce(type, current, patchBody, opts.schemaKind);
   if (!isObject(patched)) throw StatusError.badRequest("the patched object is not a JSON object");
   if (opts.fieldManager === "") return { object: patched, created: false };
-  const apiVersion = opts.apiVersion ?? String(current.apiVersion ?? "");
+  const apiVersion = opts.apiVersion ?? (typeof current.apiVersion === "string" ? current.apiVersion : "");
   return { object: updateManagedFields(current, patched, opts.fieldManager, "Update", apiVersion, opts.now, opts.subresource), created: false };
 }
 

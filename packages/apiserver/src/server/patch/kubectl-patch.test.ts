@@ -108,7 +108,7 @@ describe.skipIf(!haveKubectl)("real kubectl through applyPatch", () => {
     return file;
   };
   const ports = (): JSONObject[] => ((stored?.spec as JSONObject).ports as JSONObject[]) ?? [];
-  const managers = (): string[] => (((stored?.metadata as JSONObject).managedFields as JSONObject[]) ?? []).map((m) => `${m.manager}/${m.operation}`);
+  const managers = (): string[] => (((stored?.metadata as JSONObject).managedFields as JSONObject[]) ?? []).map((m) => `${m.manager as string}/${m.operation as string}`);
 
   it("client-side apply creates, then configures through a strategic merge patch", async () => {
     expect(await run("apply", "-f", manifest(8080))).toEqual({ code: 0, out: "service/web created\n" });

@@ -164,10 +164,11 @@ const oracle = (() => {
     if (set.size !== own.set.size || taken.size > 0) own.entry = { ...entry, time: formatTime(now) };
     own.set = set;
     managers.set(id, own);
-    const cmp = (a: JSONValue | undefined, b: JSONValue | undefined): number => (String(a ?? "") < String(b ?? "") ? -1 : String(a ?? "") > String(b ?? "") ? 1 : 0);
+    const s = (v: JSONValue | undefined): string => (typeof v === "string" ? v : "");
+    const cmp = (a: JSONValue | undefined, b: JSONValue | undefined): number => (s(a) < s(b) ? -1 : s(a) > s(b) ? 1 : 0);
     const entries = [...managers.values()]
       .filter((m) => m.set.size > 0)
-      .map((m) => ({ ...m.entry, fieldsType: "FieldsV1", fieldsV1: encode(m.set) }) as Record<string, JSONValue>)
+      .map((m): Record<string, JSONValue> => ({ ...m.entry, fieldsType: "FieldsV1", fieldsV1: encode(m.set) }))
       .sort((a, b) => cmp(a.operation, b.operation) || cmp(a.time, b.time) || cmp(a.manager, b.manager) || cmp(a.apiVersion, b.apiVersion) || cmp(a.subresource, b.subresource));
     const metadata = isObject(newObj.metadata) ? { ...newObj.metadata } : {};
     if (entries.length > 0) metadata.managedFields = entries;
@@ -208,9 +209,9 @@ const objects: [string, JSONObject][] = [
   ["Service, empty spec", svc({})],
   ["Service, only stripped metadata", { apiVersion: "v1", kind: "Service", metadata: { name: "a", namespace: "b", uid: "u", resourceVersion: "1", generation: 2, creationTimestamp: "2026-01-01T00:00:00Z" } }],
   ["Service, finalizers and ownerReferences", svc({ ports: [] }, { name: "f", finalizers: ["a/b", "c/d", "a/b"], ownerReferences: [{ uid: "1", kind: "X", name: "y" }, { uid: "2", kind: "X", name: "z" }] })],
-  ["Service, stripped field that is an object", svc({ type: "ClusterIP" }, { name: { odd: true } as unknown as JSONValue, labels: { "": "empty", "a.b": "dot" } } as JSONObject)],
+  ["Service, stripped field that is an object", svc({ type: "ClusterIP" }, { name: { odd: true }, labels: { "": "empty", "a.b": "dot" } })],
   ["Service, duplicate ports (fast path declines)", svc({ ports: [{ port: 80, protocol: "TCP", name: "a" }, { port: 80, name: "b", targetPort: 1 }] })],
-  ["Service, port list with a scalar item", svc({ ports: [80 as unknown as JSONValue, { port: 81 }, {}] })],
+  ["Service, port list with a scalar item", svc({ ports: [80, { port: 81 }, {}] })],
   ["Service, unknown top-level fields", { ...svc({ type: "NodePort" }), extra: [1, 2], flag: true, nested: { deep: { deeper: [] } }, empty: {} }],
   ["Service, no metadata", { apiVersion: "v1", kind: "Service", spec: { type: "ClusterIP" } }],
   ["Service, nothing recorded", { apiVersion: "v1", kind: "Service" }],
@@ -235,7 +236,7 @@ const objects: [string, JSONObject][] = [
 describe("createdFieldsV1 (the create fast path)", () => {
   it.each(objects)("%s: equals the added set's FieldsV1, for the main resource and the status subresource", (_name, obj) => {
     for (const sub of [undefined, "status"]) {
-      const kind = String(obj.kind ?? "");
+      const kind = typeof obj.kind === "string" ? obj.kind : "";
       const fast = createdFieldsV1(kind, obj, sub);
       if (fast === undefined) continue;
       expect(text(fast)).toBe(text(oracle.toFieldsV1Of(oracle.compare(kind, undefined, obj, sub).added)));

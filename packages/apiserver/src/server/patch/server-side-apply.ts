@@ -94,8 +94,8 @@ function prunable(lastSet: Set<string>, keep: Set<string>): string[] {
 export function applyServerSideApply(current: JSONObject | undefined, applied: unknown, opts: ApplyOptions): ApplyResult {
   applied = dropUnsafeKeys(applied);
   checkApplied(applied, opts.fieldManager);
-  const kind = String(applied.kind ?? current?.kind ?? "");
-  const apiVersion = String(applied.apiVersion ?? current?.apiVersion ?? "");
+  const kind = [applied.kind, current?.kind].find((v): v is string => typeof v === "string") ?? "";
+  const apiVersion = [applied.apiVersion, current?.apiVersion].find((v): v is string => typeof v === "string") ?? "";
   const managers = decodeManagedFields(current);
   const entry = { manager: opts.fieldManager, operation: "Apply" as const, apiVersion, ...(opts.subresource ? { subresource: opts.subresource } : {}) };
   const id = managerId(entry);

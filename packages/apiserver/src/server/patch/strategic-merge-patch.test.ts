@@ -35,8 +35,8 @@ describe("applyStrategicMergePatch: Service", () => {
     ["$patch: replace on a map", { spec: { selector: { $patch: "replace", x: "y" } } }, (o) => spec(o).selector, { x: "y" }],
     ["$patch: delete on a map", { spec: { selector: { $patch: "delete" } } }, (o) => spec(o).selector, {}],
     ["null deletes a field", { spec: { clusterIPs: null } }, (o) => "clusterIPs" in spec(o), false],
-    ["finalizers merge as a set", { metadata: { finalizers: ["b", "a"] } }, (o) => ((o as JSONObject).metadata as JSONObject).finalizers, ["a", "b"]],
-    ["$deleteFromPrimitiveList", { metadata: { "$deleteFromPrimitiveList/finalizers": ["a"] } }, (o) => ((o as JSONObject).metadata as JSONObject).finalizers, []],
+    ["finalizers merge as a set", { metadata: { finalizers: ["b", "a"] } }, (o) => ((o).metadata as JSONObject).finalizers, ["a", "b"]],
+    ["$deleteFromPrimitiveList", { metadata: { "$deleteFromPrimitiveList/finalizers": ["a"] } }, (o) => ((o).metadata as JSONObject).finalizers, []],
     ["$retainKeys drops other keys", { spec: { $retainKeys: ["ports", "selector"], selector: { a: "b" } } }, (o) => Object.keys(spec(o)).sort(), ["ports", "selector"]],
   ])("%s", (_name, patch, pick, want) => {
     expect(pick(applyStrategicMergePatch(svc, patch, "Service") as JSONObject)).toEqual(want);

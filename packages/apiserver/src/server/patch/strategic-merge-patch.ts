@@ -33,7 +33,7 @@ function mergeMap(original: JSONObject, patch: JSONObject, ctx: Ctx, strategy?: 
   if (directive !== undefined) {
     if (directive === "replace") return stripDirectives(withoutKey(patch, "$patch"), ctx) as JSONObject;
     if (directive === "delete") return {};
-    if (directive !== "merge") throw StatusError.badRequest(`unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
+    if (directive !== "merge") throw StatusError.badRequest(`unknown patch type: ${typeof directive === "string" ? directive : JSON.stringify(directive)} in map: ${JSON.stringify(patch)}`);
   }
   if (strategy?.includes("retainKeys") || patch.$retainKeys !== undefined) retainKeys(original, patch);
   for (const [k, v] of Object.entries(patch)) {

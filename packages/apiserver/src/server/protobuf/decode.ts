@@ -54,7 +54,7 @@ export function decodeMessage(name: string, bytes: Uint8Array): Record<string, u
     if (!fs.repeated && (v === "" || v === 0 || v === false)) continue;
     if (fs.type === "map") {
       const [k, val] = v as [string, string];
-      out[fs.name] = { ...((out[fs.name] as Record<string, string> | undefined) ?? {}), [k]: val };
+      out[fs.name] = { ...((out[fs.name]) ?? {}), [k]: val };
     } else if (fs.repeated) {
       const list = (out[fs.name] as unknown[] | undefined) ?? [];
       list.push(v);
@@ -73,7 +73,7 @@ export function decodeProtobufBody(body: Uint8Array): Record<string, unknown> {
   const tm = fields.find((f) => f.no === 1)?.bytes;
   const raw = fields.find((f) => f.no === 2)?.bytes ?? new Uint8Array();
   const typeMeta = tm ? decodeMessage("TypeMeta", tm) : {};
-  const kind = String(typeMeta["kind"] ?? "");
+  const kind = typeof typeMeta["kind"] === "string" ? typeMeta["kind"] : "";
   if (!(kind in messages) || !["Service", "Namespace"].includes(kind)) {
     throw new StatusError("UnsupportedMediaType", `the body of the request was in an unknown format - protobuf is only accepted for Service and Namespace (got kind ${JSON.stringify(kind)}); send application/json`);
   }

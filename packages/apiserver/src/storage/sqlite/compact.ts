@@ -14,6 +14,7 @@ export async function compactLog(db: Database.Database, target: number, compacte
   const superseded = db.prepare(sql.compactSuperseded);
   const tombstones = db.prepare(sql.compactTombstones);
   const record = db.prepare(sql.recordCompact);
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- better-sqlite3 builds .immediate as a closure over the transaction; it needs no `this`
   const step = db.transaction((from: number, to: number) => {
     superseded.run(from, to);
     tombstones.run(from, to);

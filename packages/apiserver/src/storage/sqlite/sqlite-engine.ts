@@ -66,6 +66,7 @@ class SqliteEngine implements KVEngine {
       current: db.prepare<[], { seq: number }>(sql.current),
       compacted: db.prepare<[], { value: number }>(sql.compacted),
     };
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- better-sqlite3 builds .immediate as a closure over the transaction; it needs no `this`
     this.txnFn = db.transaction((batch: readonly PendingTxn[], events: KVEvent[] | null) => batch.map((t) => this.applyTxn(t.compares, t.writes, events))).immediate;
     this.writeLock = new WriteLock(db, busyTimeoutMs);
     this.poller = new LogPoller(db, pollIntervalMs, () => this.revisionNow());

@@ -184,7 +184,7 @@ export class DefaultServiceCIDRController {
       status: { conditions: [{ type: serviceCIDRConditionReady, status: "True", lastTransitionTime: rfc3339(now), reason: "", message: serviceCIDRMessages.defaultReady }] },
     };
     const objInfo: UpdatedObjectInfo = async (cur) => {
-      if (!cur) return applied as KubeObject;
+      if (!cur) return applied;
       return applyServerSideApply(cur as unknown as JSONObject, applied, { fieldManager: defaultServiceCIDRControllerName, force: true, now: new Date(now), subresource: "status" }).object as unknown as KubeObject;
     };
     const params: UpdateParams = { subresource: "status" };

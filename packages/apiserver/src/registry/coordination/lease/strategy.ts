@@ -3,7 +3,7 @@ import { field, validateObjectMeta, validateObjectMetaUpdate, type FieldError, t
 import type { KubeObject } from "../../../storage/index.ts";
 import type { RESTStrategy } from "../../generic/strategy.ts";
 
-const meta = (o: KubeObject): ObjectMeta => o.metadata as ObjectMeta;
+const meta = (o: KubeObject): ObjectMeta => o.metadata;
 
 function validateSpec(o: KubeObject): FieldError[] {
   const spec = (o["spec"] ?? {}) as Record<string, unknown>;

@@ -3,7 +3,7 @@ import { setDefaultsEndpoints, validateEndpoints, validateEndpointsUpdate, type 
 import type { KubeObject } from "../../../storage/index.ts";
 import type { RESTStrategy } from "../../generic/strategy.ts";
 
-const asEndpoints = (o: KubeObject): Endpoints => o as unknown as Endpoints;
+const asEndpoints = (o: KubeObject): Endpoints => o;
 
 export const endpointsStrategy: RESTStrategy = {
   group: "",

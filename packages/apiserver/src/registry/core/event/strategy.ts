@@ -8,7 +8,7 @@ import type { RESTStrategy } from "../../generic/strategy.ts";
 
 const involvedFields = ["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"] as const;
 
-const meta = (o: KubeObject): ObjectMeta => o.metadata as ObjectMeta;
+const meta = (o: KubeObject): ObjectMeta => o.metadata;
 
 export const eventStrategy: RESTStrategy = {
   group: "",
@@ -25,11 +25,13 @@ export const eventStrategy: RESTStrategy = {
     const inv = (o["involvedObject"] ?? {}) as Record<string, unknown>;
     const source = (o["source"] ?? {}) as Record<string, unknown>;
     const out: Record<string, string> = {};
-    for (const f of involvedFields) out[`involvedObject.${f}`] = String(inv[f] ?? "");
-    out["reason"] = String(o["reason"] ?? "");
-    out["reportingComponent"] = String(o["reportingComponent"] ?? "");
-    out["source"] = String(source["component"] ?? o["reportingComponent"] ?? "");
-    out["type"] = String(o["type"] ?? "");
+    for (const f of involvedFields) out[`involvedObject.${f}`] = str(inv[f]);
+    out["reason"] = str(o["reason"]);
+    out["reportingComponent"] = str(o["reportingComponent"]);
+    out["source"] = str(source["component"] ?? o["reportingComponent"]);
+    out["type"] = str(o["type"]);
     return out;
   },
 };
+
+const str = (v: unknown): string => (typeof v === "string" ? v : "");

@@ -6,7 +6,7 @@ import { namespaceCreateFinalizers, setDefaultsNamespace, validateNamespace, val
 import type { KubeObject } from "../../../storage/index.ts";
 import { resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 
-const asNamespace = (o: KubeObject): Namespace => o as unknown as Namespace;
+const asNamespace = (o: KubeObject): Namespace => o;
 
 export const namespaceStrategy: RESTStrategy = {
   group: "",
@@ -29,6 +29,8 @@ export const namespaceStrategy: RESTStrategy = {
   validate: (o) => validateNamespace(asNamespace(o)),
   validateUpdate: (o, old) => validateNamespaceUpdate(asNamespace(o), asNamespace(old)),
   selectableFieldNames: ["status.phase"],
-  selectableFields: (o) => ({ "status.phase": String(((o["status"] ?? {}) as Record<string, unknown>)["phase"] ?? "") }),
+  selectableFields: (o) => ({ "status.phase": str(((o["status"] ?? {}) as Record<string, unknown>)["phase"]) }),
   subresources: { status: { prepareForUpdate: resetForStatus, validateUpdate: (o, old) => validateNamespaceUpdate(asNamespace(o), asNamespace(old)) } },
 };
+
+const str = (v: unknown): string => (typeof v === "string" ? v : "");

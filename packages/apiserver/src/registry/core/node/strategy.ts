@@ -19,6 +19,6 @@ export const nodeStrategy: RESTStrategy = {
   validate: (o) => validateNode(asNode(o)),
   validateUpdate: (o, old) => validateNodeUpdate(asNode(o), asNode(old)),
   selectableFieldNames: ["spec.unschedulable"],
-  selectableFields: (o) => ({ "spec.unschedulable": String(((o["spec"] ?? {}) as Record<string, unknown>)["unschedulable"] ?? false) }),
+  selectableFields: (o) => ({ "spec.unschedulable": String(((o["spec"] ?? {}) as Record<string, unknown>)["unschedulable"] === true) }),
   subresources: { status: { prepareForUpdate: resetForStatus, validateUpdate: (o, old) => validateNodeUpdate(asNode(o), asNode(old)) } },
 };

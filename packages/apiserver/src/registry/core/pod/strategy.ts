@@ -22,7 +22,7 @@ export const podStrategy: RESTStrategy = {
     setDefaultsPod(asPod(o));
   },
   prepareForCreate: (o) => {
-    o["status"] = { phase: "Pending", qosClass: "BestEffort", ...((o["status"] as object | undefined) ?? {}) };
+    o["status"] = { phase: "Pending", qosClass: "BestEffort", ...((o["status"]) ?? {}) };
   },
   prepareForUpdate: (o, old) => {
     if (old["status"] === undefined) delete o["status"];
@@ -35,15 +35,17 @@ export const podStrategy: RESTStrategy = {
     const spec = (o["spec"] ?? {}) as Record<string, unknown>;
     const status = (o["status"] ?? {}) as Record<string, unknown>;
     return {
-      "spec.nodeName": String(spec["nodeName"] ?? ""),
-      "spec.restartPolicy": String(spec["restartPolicy"] ?? ""),
-      "spec.schedulerName": String(spec["schedulerName"] ?? ""),
-      "spec.serviceAccountName": String(spec["serviceAccountName"] ?? ""),
-      "spec.hostNetwork": String(spec["hostNetwork"] ?? false),
-      "status.phase": String(status["phase"] ?? ""),
-      "status.podIP": String(status["podIP"] ?? ""),
-      "status.nominatedNodeName": String(status["nominatedNodeName"] ?? ""),
+      "spec.nodeName": str(spec["nodeName"]),
+      "spec.restartPolicy": str(spec["restartPolicy"]),
+      "spec.schedulerName": str(spec["schedulerName"]),
+      "spec.serviceAccountName": str(spec["serviceAccountName"]),
+      "spec.hostNetwork": String(spec["hostNetwork"] === true),
+      "status.phase": str(status["phase"]),
+      "status.podIP": str(status["podIP"]),
+      "status.nominatedNodeName": str(status["nominatedNodeName"]),
     };
   },
   subresources: { status: { prepareForUpdate: resetForStatus, validateUpdate: metaUpdate } },
 };
+
+const str = (v: unknown): string => (typeof v === "string" ? v : "");

@@ -46,9 +46,9 @@ describe("dropTypeDependentFields", () => {
     ["NodePort", "LoadBalancer", false],
   ])("%s -> %s drops an unchanged externalTrafficPolicy: %s", (from, to, dropped) => {
     const old = makeService("foo", setExternalTrafficPolicy("Cluster"));
-    old.spec.type = from as "NodePort";
+    old.spec.type = from;
     const svc = makeService("foo", setExternalTrafficPolicy("Cluster"));
-    svc.spec.type = to as "ClusterIP";
+    svc.spec.type = to;
     dropTypeDependentFields(svc, old);
     expect(svc.spec.externalTrafficPolicy).toBe(dropped ? undefined : "Cluster");
   });

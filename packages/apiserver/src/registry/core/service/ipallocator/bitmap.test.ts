@@ -118,7 +118,7 @@ describe("ipallocator Range", () => {
   it("64 concurrent allocateNext calls never return one IP twice", async () => {
     const r = new Range(cidr("10.0.0.0/26"), { random: seededRandom(11) }); // 62 usable
     const results = await Promise.allSettled(Array.from({ length: 64 }, () => r.allocateNext()));
-    const ok = results.filter((x) => x.status === "fulfilled").map((x) => formatIP((x as PromiseFulfilledResult<IP>).value));
+    const ok = results.filter((x) => x.status === "fulfilled").map((x) => formatIP((x).value));
     expect(ok.length).toBe(62);
     expect(new Set(ok).size).toBe(62);
     expect(results.filter((x) => x.status === "rejected").length).toBe(2);

@@ -16,7 +16,7 @@
  */
 import { cidrContainsCIDR, defaultServiceCIDRName, formatCIDR, formatIP, parseCIDR, serviceCIDRConditionReady, type CIDR, type IP, type IPFamily } from "@servicenet/api";
 import type { KubeObject } from "../../../../storage/index.ts";
-import type { Lister, StoreInformer } from "../../../../util/informer/store-informer.ts";
+import type { StoreInformer } from "../../../../util/informer/store-informer.ts";
 import { DryRunView } from "./dry-run.ts";
 import { dualWriteAllocateNext, dualWriteAllocateStatic, type BitmapAllocator } from "./dual-write.ts";
 import { ErrFull, ErrMismatchedNetwork, ErrNotReady, type IPAllocator, type ServiceRef } from "./interfaces.ts";
@@ -89,7 +89,7 @@ export class MetaAllocator implements IPAllocator {
         want.set(key, w);
       }
     }
-    for (const [key, e] of this.#entries) if (!want.has(key)) this.#entries.delete(key) && e.allocator.destroy();
+    for (const [key, e] of this.#entries) if (!want.has(key) && this.#entries.delete(key)) e.allocator.destroy();
     for (const [key, w] of want) {
       let e = this.#entries.get(key);
       if (!e) {
@@ -171,7 +171,7 @@ export class MetaAllocator implements IPAllocator {
   }
 
   forEach(fn: (ip: IP) => void): void {
-    for (const ip of managedIPs(this.#o.ipAddresses as Lister<KubeObject>, this.#o.family)) fn(ip);
+    for (const ip of managedIPs(this.#o.ipAddresses, this.#o.family)) fn(ip);
   }
 
   /** The flag CIDR of this family (kubernetes.default takes its first IP). */

@@ -43,7 +43,7 @@ describe.each(rangeBackends())("NodePort creates racing for the last ports on %s
         }),
       );
       const ok = results.filter((r) => r.status === "fulfilled");
-      const refused = results.filter((r) => r.status === "rejected").map((r) => ((r as PromiseRejectedResult).reason as Error).message);
+      const refused = results.filter((r) => r.status === "rejected").map((r) => ((r).reason as Error).message);
       expect(ok.length).toBe(5);
       expect(new Set(refused)).toEqual(new Set(["Internal error occurred: failed to allocate a nodePort: range is full"]));
       expect(pa.used()).toBe(100);

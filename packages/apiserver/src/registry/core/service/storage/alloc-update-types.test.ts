@@ -21,7 +21,6 @@ import {
   setTypeExternalName,
   setTypeLoadBalancer,
   setTypeNodePort,
-  type TestService,
   type Tweak,
 } from "./testing.ts";
 
@@ -126,7 +125,7 @@ describe("type transitions", () => {
     expect(t.ports.has(hcnp)).toBe(true);
 
     const back = putObject(setTypeLoadBalancer, setExternalTrafficPolicy("Cluster"));
-    const txn = await beginUpdate(t, local as TestService, back);
+    const txn = await beginUpdate(t, local, back);
     expect(t.ports.has(hcnp)).toBe(true);
     await txn.commit();
     expect(t.ports.has(hcnp)).toBe(false);

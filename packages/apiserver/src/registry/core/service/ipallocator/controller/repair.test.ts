@@ -46,7 +46,7 @@ function registryWith(c: string, ...ips: string[]): MockRangeRegistry {
 }
 
 function svc(ns: string, name: string, ...clusterIPs: string[]): Service {
-  return { metadata: { namespace: ns, name }, spec: { clusterIP: clusterIPs[0] ?? "", clusterIPs } } as Service;
+  return { metadata: { namespace: ns, name }, spec: { clusterIP: clusterIPs[0] ?? "", clusterIPs } };
 }
 
 const after = (r: MockRangeRegistry): Range => Range.fromSnapshot(r.updated!);

@@ -45,7 +45,7 @@ function registryWith(...ports: number[]): MockRangeRegistry {
 }
 
 function svc(ns: string, ports: Partial<ServicePort>[], healthCheckNodePort?: number): Service {
-  return { metadata: { namespace: ns, name: ns }, spec: { ports: ports.map((p, i) => ({ port: 80 + i, ...p })), ...(healthCheckNodePort ? { healthCheckNodePort } : {}) } } as Service;
+  return { metadata: { namespace: ns, name: ns }, spec: { ports: ports.map((p, i) => ({ port: 80 + i, ...p })), ...(healthCheckNodePort ? { healthCheckNodePort } : {}) } };
 }
 
 const after = (r: MockRangeRegistry): PortAllocator => PortAllocator.fromSnapshot(r.updated!);
