@@ -9,7 +9,7 @@ import { StatusError } from "@servicenet/api";
 import { defaultFeatureGates, type FeatureGates } from "../features/kube-features.ts";
 import { newServiceAllocators, type ServiceAllocators } from "../registry/core/rest/service-ip-allocators.ts";
 import { reconcileKubernetesServiceIn } from "../registry/core/service/index.ts";
-import { MetricsRegistry } from "../util/metrics/registry.ts";
+import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { startServiceIPControllers, type ServiceIPControllers } from "./controller/service-ip-controllers.ts";
 import { parseTokenFile, type UserInfo } from "../server/auth.ts";
 import { startServer, type RunningServer } from "../server/server.ts";

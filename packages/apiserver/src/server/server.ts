@@ -14,7 +14,7 @@ import { aggregatedContentType, aggregatedDiscovery, apiGroupDoc, apiGroupList, 
 import { parseBody } from "./codec.ts";
 import { readBody, send, sendError } from "./http.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
-import type { MetricsRegistry } from "../util/metrics/registry.ts";
+import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts";
 import { createOpenAPIHandlers, type OpenAPIResource } from "./openapi/index.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";

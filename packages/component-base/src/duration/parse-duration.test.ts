@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseGoDuration } from "./duration.ts";
+import { parseGoDuration } from "./parse-duration.ts";
 
 describe("parseGoDuration", () => {
   it.each([

@@ -1,6 +1,7 @@
 /**
- * A small Prometheus registry for component metrics (counters, gauges, histograms with labels),
- * rendered after the request metrics on `/metrics`. Names carry their namespace and subsystem
+ * The one Prometheus registry of every component (component-base/metrics over
+ * prometheus/client_golang): counters, gauges and histograms with labels, rendered in the text
+ * exposition format 0.0.4 (prometheus/common expfmt). Names carry their namespace and subsystem
  * already joined, as upstream's `metrics.NewCounterVec(Namespace, Subsystem, Name)` exposes them;
  * `ALPHA` metrics get upstream's `[ALPHA] ` help prefix.
  */
@@ -8,7 +9,19 @@
 /** Upstream prometheus.DefBuckets. */
 export const defBuckets: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-type Labels = Record<string, string>;
+/** `prometheus.ExponentialBuckets(start, factor, count)`. */
+export function exponentialBuckets(start: number, factor: number, count: number): number[] {
+  return Array.from({ length: count }, (_, i) => start * factor ** i);
+}
+
+/** A sample value as expfmt writes it: `+Inf`, `-Inf` and `NaN` spelled out. */
+export function formatValue(v: number): string {
+  if (v === Infinity) return "+Inf";
+  if (v === -Infinity) return "-Inf";
+  return Number.isNaN(v) ? "NaN" : String(v);
+}
+
+export type Labels = Readonly<Record<string, string>>;
 
 function labelKey(labels: Labels): string {
   return Object.keys(labels)
@@ -69,7 +82,7 @@ export class CounterVec extends Vec<{ v: number }> {
   }
 
   protected renderValue(out: string[], k: string, v: { v: number }): void {
-    out.push(`${this.name}${braces(k)} ${v.v}`);
+    out.push(`${this.name}${braces(k)} ${formatValue(v.v)}`);
   }
 }
 
@@ -88,7 +101,7 @@ export class GaugeVec extends Vec<{ v: number }> {
   }
 
   protected renderValue(out: string[], k: string, v: { v: number }): void {
-    out.push(`${this.name}${braces(k)} ${v.v}`);
+    out.push(`${this.name}${braces(k)} ${formatValue(v.v)}`);
   }
 }
 
@@ -122,8 +135,8 @@ export class HistogramVec extends Vec<Hist> {
   }
 
   protected renderValue(out: string[], k: string, h: Hist): void {
-    this.#buckets.forEach((b, i) => out.push(`${this.name}_bucket${braces(k, `le="${b}"`)} ${h.counts[i]}`));
-    out.push(`${this.name}_bucket${braces(k, 'le="+Inf"')} ${h.count}`, `${this.name}_sum${braces(k)} ${h.sum}`, `${this.name}_count${braces(k)} ${h.count}`);
+    this.#buckets.forEach((b, i) => out.push(`${this.name}_bucket${braces(k, `le="${formatValue(b)}"`)} ${h.counts[i]}`));
+    out.push(`${this.name}_bucket${braces(k, 'le="+Inf"')} ${h.count}`, `${this.name}_sum${braces(k)} ${formatValue(h.sum)}`, `${this.name}_count${braces(k)} ${h.count}`);
   }
 }
 

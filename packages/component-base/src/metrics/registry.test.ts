@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MetricsRegistry } from "./registry.ts";
+import { MetricsRegistry, exponentialBuckets } from "./registry.ts";
 
 describe("MetricsRegistry", () => {
   it("renders counters, gauges and histograms in Prometheus text format", () => {
@@ -33,5 +33,18 @@ describe("MetricsRegistry", () => {
 
   it("renders nothing when empty", () => {
     expect(new MetricsRegistry().render()).toBe("");
+  });
+
+  it("spells out infinities and NaN as expfmt does (kube-proxy's renderer did; the apiserver's wrote Infinity)", () => {
+    const r = new MetricsRegistry();
+    const g = r.gauge("g", "g");
+    g.set({ a: "1" }, Infinity);
+    g.set({ a: "2" }, -Infinity);
+    g.set({ a: "3" }, NaN);
+    expect(r.render()).toBe('# HELP g g\n# TYPE g gauge\ng{a="1"} +Inf\ng{a="2"} -Inf\ng{a="3"} NaN\n');
+  });
+
+  it("exponentialBuckets", () => {
+    expect(exponentialBuckets(0.001, 2, 4)).toEqual([0.001, 0.002, 0.004, 0.008]);
   });
 });
