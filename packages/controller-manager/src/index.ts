@@ -24,7 +24,7 @@ export { makeInformers } from "./app/informers.ts";
 export type { InformerSet } from "./app/informers.ts";
 export { runControllerManager } from "./app/run.ts";
 export type { RunOptions } from "./app/run.ts";
-export { loadKubeConfig, KubeconfigError } from "./app/kubeconfig.ts";
+
 export { parseOptions, knownControllers, UsageError } from "./app/options.ts";
 export type { Options, ControllerName } from "./app/options.ts";
 export { makeService, makePod, dualStackPods } from "./testing/fixtures.ts";

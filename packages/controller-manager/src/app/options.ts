@@ -1,5 +1,5 @@
 /** Command-line options of servicenet-controller-manager (a subset of kube-controller-manager's). */
-import { parseGoDuration } from "./duration.ts";
+import { parseGoDuration } from "@servicenet/component-base/duration";
 
 export const knownControllers = ["endpoint", "endpointslice", "servicecidr"] as const;
 export type ControllerName = (typeof knownControllers)[number];

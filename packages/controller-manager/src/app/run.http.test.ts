@@ -5,7 +5,7 @@
 import { KubeConfig } from "@kubernetes/client-node";
 import type { EndpointSlice, Endpoints, ServiceCIDR } from "@servicenet/api";
 import { afterEach, describe, expect, it } from "vitest";
-import { FakeAPIServer } from "../testing/fake-apiserver.ts";
+import { FakeAPIServer } from "@servicenet/client/testing";
 import { dualStackPods, makeService } from "../testing/fixtures.ts";
 import { runControllerManager } from "./run.ts";
 

@@ -6,7 +6,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import type { Endpoints } from "@servicenet/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeInformers } from "../app/informers.ts";
-import { FakeAPIServer } from "../testing/fake-apiserver.ts";
+import { FakeAPIServer } from "@servicenet/client/testing";
 import { dualStackPods, makePod, makeService } from "../testing/fixtures.ts";
 import { endpointsClient } from "./endpoints-client.ts";
 import { EndpointsController } from "./endpoints-controller.ts";
