@@ -47,4 +47,19 @@ describe("MetricsRegistry", () => {
   it("exponentialBuckets", () => {
     expect(exponentialBuckets(0.001, 2, 4)).toEqual([0.001, 0.002, 0.004, 0.008]);
   });
+
+  it("with() hands out the series of one label set, sharing it with inc/observe by labels", () => {
+    const r = new MetricsRegistry();
+    const c = r.counter("c", "c");
+    const child = c.with({ b: "2", a: "1" });
+    child.inc();
+    child.inc(2);
+    c.inc({ a: "1", b: "2" });
+    expect(c.get({ a: "1", b: "2" })).toBe(4);
+    const h = r.histogram("h", "h", [1]);
+    h.with({ x: "y" }).observe(0.5);
+    h.observe({ x: "y" }, 2);
+    expect(h.count({ x: "y" })).toBe(2);
+    expect(r.render()).toContain('h_bucket{x="y",le="1"} 1\n');
+  });
 });
