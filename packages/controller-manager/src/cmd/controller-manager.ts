@@ -34,7 +34,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     throw err;
   }
-  const log = jsonLogger("controller-manager");
+  const log = jsonLogger("controller-manager", { verbosity: opts.verbosity });
   const stop = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {
     if (stop.signal.aborted) process.exit(1); // a second signal forces exit
