@@ -1,52 +1,150 @@
 #!/usr/bin/env node
-// Module-boundary check (the design's one rule): controller-manager, kube-proxy and kubectl are API
-// clients; they may not depend on or import @servicenet/apiserver. No package may deep-import another
-// (only the `exports` map of each package is public).
+// Module-boundary check: the workspace's declared layering (the design's one direction of
+// dependency, Kubernetes' own: apimachinery types, then client-go and component-base as shared
+// libraries, then components that talk to the apiserver only over HTTP). A package may depend on
+// and import only the workspace packages its layer allows, only through their `exports` map.
+// `--self-test` (also run before every check) proves the rules on a table of cases.
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const clients = ["controller-manager", "kube-proxy", "kubectl"];
-const problems = [];
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-function walk(dir) {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) walk(p);
-    else if (/\.(ts|mts|js|mjs)$/.test(entry.name)) check(p);
+const api = "@servicenet/api";
+const base = "@servicenet/component-base";
+const client = "@servicenet/client";
+const components = ["@servicenet/apiserver", "@servicenet/controller-manager", "@servicenet/kube-proxy", "@servicenet/kubectl"];
+
+/** Which workspace packages each package may use. Everything not listed is forbidden. */
+export const layering = {
+  [api]: [],
+  [base]: [api],
+  [client]: [api, base],
+  "@servicenet/apiserver": [api, base, client],
+  // API clients: never the apiserver, exactly as in Kubernetes (real kubectl can replace ours).
+  "@servicenet/controller-manager": [api, base, client],
+  "@servicenet/kube-proxy": [api, base, client],
+  "@servicenet/kubectl": [api, base, client],
+  // The end-to-end suites start every component.
+  "@servicenet/e2e": [api, base, client, ...components],
+};
+
+const why = (from, to) => {
+  if ((from === client || from === base) && components.includes(to)) return `${from} is a shared library; components use it, never the other way round`;
+  if (to === "@servicenet/apiserver") return `${from} talks to the apiserver over HTTP only`;
+  if (from === api) return `${api} is the bottom layer`;
+  return `${from} may use only ${layering[from]?.join(", ") || "no workspace package"}`;
+};
+
+/**
+ * The problem with `spec` imported from package `from`, or null. `exportsOf(name)` returns the
+ * keys of a package's exports map (undefined for an unknown package).
+ */
+export function checkImport(from, spec, exportsOf) {
+  const m = /^(@servicenet\/[^/]+)(\/.*)?$/.exec(spec);
+  if (m === null) return spec.startsWith("../../") && /packages\//.test(spec) ? `reaches into another package with ${spec}` : null;
+  const [, to, sub] = m;
+  if (to === from) return `imports its own package as ${spec}: use a relative import`;
+  if (!(layering[from] ?? []).includes(to)) return `imports ${spec}: ${why(from, to)}`;
+  if (sub !== undefined && /^\/(src|dist)\b/.test(sub)) return `deep-imports ${spec}: use the package's public entry point`;
+  const keys = exportsOf(to);
+  if (keys !== undefined && !keys.includes(`.${sub ?? ""}`)) return `imports ${spec}, which ${to}'s exports map does not offer`;
+  return null;
+}
+
+/** The problems of a manifest's workspace dependencies. */
+export function checkDependencies(from, deps) {
+  return Object.keys(deps)
+    .filter((d) => d.startsWith("@servicenet/") && !(layering[from] ?? []).includes(d))
+    .map((d) => `depends on ${d}: ${why(from, d)}`);
+}
+
+function selfTest() {
+  const exportsOf = (name) => (name === client ? [".", "./tools/cache", "./util/workqueue"] : name in layering ? ["."] : undefined);
+  const cases = [
+    ["@servicenet/controller-manager", "@servicenet/client/tools/cache", null],
+    ["@servicenet/controller-manager", "@servicenet/apiserver", "over HTTP only"],
+    ["@servicenet/kubectl", "@servicenet/apiserver/storage", "over HTTP only"],
+    ["@servicenet/kube-proxy", "@servicenet/apiserver", "over HTTP only"],
+    ["@servicenet/kube-proxy", "@servicenet/client/tools/nope", "exports map does not offer"],
+    ["@servicenet/kube-proxy", "@servicenet/client/src/tools/cache/index.ts", "deep-imports"],
+    [client, "@servicenet/controller-manager", "shared library"],
+    [client, "@servicenet/apiserver", "shared library"],
+    [base, client, "may use only @servicenet/api"],
+    [base, api, null],
+    [api, base, "bottom layer"],
+    ["@servicenet/apiserver", "@servicenet/client/util/workqueue", null],
+    ["@servicenet/apiserver", "@servicenet/kubectl", "may use only"],
+    ["@servicenet/e2e", "@servicenet/apiserver", null],
+    ["@servicenet/kubectl", "../../apiserver/src/x.ts", null],
+    ["@servicenet/kubectl", "../../packages/apiserver/src/x.ts", "reaches into another package"],
+    ["@servicenet/kubectl", "@kubernetes/client-node", null],
+  ];
+  const failures = [];
+  for (const [from, spec, want] of cases) {
+    const got = checkImport(from, spec, exportsOf);
+    if (want === null ? got !== null : got === null || !got.includes(want)) failures.push(`${from} -> ${spec}: got ${JSON.stringify(got)}, want ${want === null ? "no problem" : JSON.stringify(want)}`);
   }
+  const depProblems = checkDependencies(client, { [api]: "^0.0.0", "@servicenet/kubectl": "^0.0.0", yaml: "~2" });
+  if (depProblems.length !== 1 || !depProblems[0].includes("@servicenet/kubectl")) failures.push(`checkDependencies: got ${JSON.stringify(depProblems)}`);
+  return failures;
 }
 
 const importRe = /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
-let current = "";
-function check(file) {
-  const text = fs.readFileSync(file, "utf8");
-  for (const m of text.matchAll(importRe)) {
-    const spec = m[1] ?? m[2];
-    if (clients.includes(current) && spec.startsWith("@servicenet/apiserver")) {
-      problems.push(`${path.relative(root, file)} imports ${spec}: ${current} talks to the apiserver over HTTP only`);
-    }
-    if (/^@servicenet\/[^/]+\/(src|dist)\b/.test(spec)) {
-      problems.push(`${path.relative(root, file)} deep-imports ${spec}: use the package's public entry point`);
-    }
-    if (spec.startsWith("../../") && /packages\//.test(spec)) {
-      problems.push(`${path.relative(root, file)} reaches into another package with ${spec}`);
-    }
+
+function walk(dir, visit) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(p, visit);
+    else if (/\.(ts|mts|js|mjs)$/.test(entry.name)) visit(p);
   }
 }
 
-for (const pkg of fs.readdirSync(path.join(root, "packages"))) {
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, "packages", pkg, "package.json"), "utf8"));
-  const deps = { ...manifest.dependencies, ...manifest.devDependencies, ...manifest.peerDependencies };
-  if (clients.includes(pkg) && "@servicenet/apiserver" in deps) {
-    problems.push(`packages/${pkg}/package.json depends on @servicenet/apiserver`);
+function checkWorkspace() {
+  const manifests = new Map();
+  for (const dir of fs.readdirSync(path.join(root, "packages"))) {
+    const file = path.join(root, "packages", dir, "package.json");
+    if (fs.existsSync(file)) manifests.set(dir, JSON.parse(fs.readFileSync(file, "utf8")));
   }
-  current = pkg;
-  walk(path.join(root, "packages", pkg, "src"));
+  const byName = new Map([...manifests.values()].map((m) => [m.name, m]));
+  const exportsOf = (name) => (byName.has(name) ? Object.keys(byName.get(name).exports ?? { ".": "" }) : undefined);
+  const problems = [];
+  for (const [dir, manifest] of manifests) {
+    const from = manifest.name;
+    if (!(from in layering)) {
+      problems.push(`packages/${dir}: ${from} has no place in the layering (scripts/check-boundaries.mjs)`);
+      continue;
+    }
+    for (const p of checkDependencies(from, { ...manifest.dependencies, ...manifest.devDependencies, ...manifest.peerDependencies })) problems.push(`packages/${dir}/package.json ${p}`);
+    for (const sub of ["src", "bench"]) {
+      const d = path.join(root, "packages", dir, sub);
+      if (!fs.existsSync(d)) continue;
+      walk(d, (file) => {
+        for (const m of fs.readFileSync(file, "utf8").matchAll(importRe)) {
+          const problem = checkImport(from, m[1] ?? m[2], exportsOf);
+          if (problem !== null) problems.push(`${path.relative(root, file)} ${problem}`);
+        }
+      });
+    }
+  }
+  return problems;
 }
 
-if (problems.length > 0) {
-  console.error("module boundary violations:\n  " + problems.join("\n  "));
-  process.exit(1);
+const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const failures = selfTest();
+  if (failures.length > 0) {
+    console.error("check-boundaries self-test failed:\n  " + failures.join("\n  "));
+    process.exit(1);
+  }
+  if (process.argv.includes("--self-test")) {
+    console.log("check-boundaries self-test: ok");
+    process.exit(0);
+  }
+  const problems = checkWorkspace();
+  if (problems.length > 0) {
+    console.error("module boundary violations:\n  " + problems.join("\n  "));
+    process.exit(1);
+  }
+  console.log("module boundaries: ok (api <- component-base <- client <- apiserver, controller-manager, kube-proxy, kubectl <- e2e; no client imports the apiserver)");
 }
-console.log("module boundaries: ok (controller-manager, kube-proxy, kubectl do not import apiserver)");
