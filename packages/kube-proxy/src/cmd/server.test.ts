@@ -41,6 +41,8 @@ const lists: Record<string, { kind: string; apiVersion: string; items: unknown[]
   "/api/v1/nodes": { kind: "NodeList", apiVersion: "v1", items: [] },
 };
 const watchers = new Map<string, ServerResponse[]>();
+/** Query strings of every LIST and WATCH, by path. */
+const queries = new Map<string, string[]>();
 
 const api = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://x");
@@ -50,6 +52,7 @@ const api = createServer((req, res) => {
     res.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", code: 404 }));
     return;
   }
+  queries.set(url.pathname, [...(queries.get(url.pathname) ?? []), url.search]);
   res.writeHead(200, { "content-type": "application/json" });
   if (url.searchParams.get("watch") === "true") {
     watchers.set(url.pathname, [...(watchers.get(url.pathname) ?? []), res]);
@@ -110,6 +113,13 @@ describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
     const text = await res.text();
     expect(text).toContain('kubeproxy_sync_partial_proxy_rules_duration_seconds_count{ip_family="IPv4"} 1');
     expect(text).toContain('kubeproxy_sync_proxy_rules_endpoint_changes_total{ip_family="IPv4"} 2');
+
+    // Only this node, on LIST and on WATCH (upstream's field selector; the WATCH used to see every Node).
+    const nodeQueries = (queries.get("/api/v1/nodes") ?? []).map((q) => new URLSearchParams(q));
+    expect(nodeQueries.map((q) => [q.get("watch"), q.get("fieldSelector")])).toEqual([
+      [null, "metadata.name=node-a"],
+      ["true", "metadata.name=node-a"],
+    ]);
   });
 
   it.each([
