@@ -127,4 +127,17 @@ describe("Reflector", () => {
     await flush();
     expect(lw.watches.length).toBe(1);
   });
+
+  it("stop() during a LIST returns at once and drops what the LIST brings", async () => {
+    const { lw, seen, r } = setup();
+    let release!: (v: { metadata: { resourceVersion: string }; items: Obj[] }) => void;
+    lw.list = () => new Promise((resolve) => (release = resolve));
+    r.run();
+    await flush();
+    await r.stop();
+    release({ metadata: { resourceVersion: "10" }, items: [obj("a", "1")] });
+    await flush();
+    expect(seen).toEqual([]);
+    expect(lw.watches.length).toBe(0);
+  });
 });

@@ -68,12 +68,14 @@ export class Reflector<T> {
     this.#running ??= this.#loop();
   }
 
-  /** Stops the rounds and closes the watch; resolves when the loop has ended. */
+  /**
+   * Stops the rounds and closes the watch. It does not wait for a LIST in flight (a hung server
+   * would hold shutdown); whatever that LIST returns is dropped, as is every later event.
+   */
   async stop(): Promise<void> {
     this.#stop.abort();
     this.#watch?.abort();
     this.#endWatch?.(null);
-    await this.#running;
   }
 
   get #stopped(): boolean {
