@@ -34,7 +34,8 @@ describe("SharedInformer", () => {
     await flush();
     clock.step(800);
     await flush();
-    expect(events).toEqual(["add a@1", "add b@2", "add c@3", "delete c@3", "update b@2->15", "add d@16"]);
+    // DeltaFIFO.Replace order: listed objects first, then deletes of what vanished.
+    expect(events).toEqual(["add a@1", "add b@2", "add c@3", "update b@2->15", "add d@16", "delete c@3"]);
     expect(inf.list().map((o) => o.metadata.name).sort()).toEqual(["a", "b", "d"]);
   });
 
@@ -78,5 +79,26 @@ describe("SharedInformer", () => {
     await flush();
     lw.current.emit({ type: "ADDED", object: obj("b", "11") });
     expect(inf.list().map((o) => o.metadata.name)).toEqual(["A", "B"]);
+  });
+
+  it("resyncs each handler at its own period, and keeps going when a handler throws", async () => {
+    const { clock, lw, inf } = setup();
+    lw.lists.push({ metadata: { resourceVersion: "10" }, items: [obj("a", "1")] });
+    const fast: string[] = [];
+    const slow: string[] = [];
+    inf.addEventHandler({ onUpdate: () => fast.push("u") }, 100);
+    inf.addEventHandler({ onUpdate: () => slow.push("u") }, 250);
+    inf.addEventHandler({
+      onAdd: () => {
+        throw new Error("handler bug");
+      },
+    });
+    await inf.start();
+    await inf.waitForSync();
+    expect(inf.get("a")?.metadata.resourceVersion).toBe("1");
+    clock.step(500);
+    expect([fast.length, slow.length]).toEqual([5, 2]);
+    lw.current.emit({ type: "ADDED", object: obj("b", "11") });
+    expect(inf.get("b")).toBeDefined();
   });
 });

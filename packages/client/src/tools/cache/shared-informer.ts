@@ -37,7 +37,7 @@ export interface ObjectWithMeta {
 }
 
 interface CommonOptions<T> {
-  /** Re-deliver every cached object as an update this often; 0 disables resync. */
+  /** Default resync period of handlers: re-deliver every cached object as an update this often; 0 disables resync. */
   resyncMs?: number;
   clock?: Clock;
   logger?: Logger;
@@ -53,36 +53,53 @@ interface CommonOptions<T> {
 export type SharedInformerOptions<T> = CommonOptions<T> & ({ listerWatcher: ListerWatcher<T>; name?: string } | ListWatchOptions<T>);
 
 /** One informer per resource, shared by every controller that watches it (`SharedIndexInformer`). */
+interface Registration<T> {
+  readonly handlers: EventHandlers<T>;
+  readonly resyncMs: number;
+  timer?: TimerHandle | undefined;
+}
+
 export class SharedInformer<T extends ObjectWithMeta> implements Informer<T> {
   readonly #clock: Clock;
-  readonly #handlers: EventHandlers<T>[] = [];
+  readonly #log: Logger;
+  readonly #regs: Registration<T>[] = [];
   readonly #indexer: Indexer<T>;
   readonly #reflector: Reflector<T>;
   readonly #resyncMs: number;
   readonly #transform: (obj: unknown) => T;
+  readonly #syncWaiters: (() => void)[] = [];
+  readonly #name: string;
   #synced = false;
-  #resyncTimer: TimerHandle | undefined;
+  #started = false;
 
   constructor(opts: SharedInformerOptions<T>) {
     this.#clock = opts.clock ?? realClock;
+    this.#log = opts.logger ?? noopLogger;
     this.#resyncMs = opts.resyncMs ?? 0;
     this.#transform = opts.transform ?? ((o) => o as T);
     this.#indexer = new Indexer<T>(opts.indexers);
     const lw = "listerWatcher" in opts ? opts.listerWatcher : newListWatch(opts);
     const name = "listerWatcher" in opts ? (opts.name ?? "informer") : opts.path;
+    this.#name = name;
     const sink = {
       replace: (items: T[]) => this.#replace(items),
       add: (o: T) => this.#upsert(o),
       update: (o: T) => this.#upsert(o),
       delete: (o: T) => this.#delete(o),
     };
-    this.#reflector = new Reflector<T>(lw, sink, { name, clock: this.#clock, logger: opts.logger ?? noopLogger, ...(opts.backoff ? { backoff: opts.backoff } : {}) });
+    this.#reflector = new Reflector<T>(lw, sink, { name, clock: this.#clock, logger: this.#log, ...(opts.backoff ? { backoff: opts.backoff } : {}) });
   }
 
-  addEventHandler(handlers: EventHandlers<T>): void {
-    this.#handlers.push(handlers);
+  /**
+   * Adds handlers (`AddEventHandlerWithResyncPeriod`); `resyncMs` (default: the informer's) > 0
+   * re-delivers every cached object to these handlers as update(o, o) that often.
+   */
+  addEventHandler(handlers: EventHandlers<T>, resyncMs = this.#resyncMs): void {
+    const reg: Registration<T> = { handlers, resyncMs };
+    this.#regs.push(reg);
     // A late handler still sees every cached object, as a shared informer replays adds.
-    for (const o of this.#indexer.list()) handlers.onAdd?.(o);
+    for (const o of this.#indexer.list()) this.#call(reg, () => handlers.onAdd?.(o));
+    if (this.#started) this.#scheduleResync(reg);
   }
 
   list(): readonly T[] {
@@ -102,6 +119,11 @@ export class SharedInformer<T extends ObjectWithMeta> implements Informer<T> {
     return this.#synced;
   }
 
+  /** Resolves once the first list has been delivered. */
+  waitForSync(): Promise<void> {
+    return this.#synced ? Promise.resolve() : new Promise((r) => this.#syncWaiters.push(r));
+  }
+
   /** The resourceVersion of the last list or event applied. */
   get lastSyncResourceVersion(): string {
     return this.#reflector.lastSyncResourceVersion;
@@ -109,26 +131,35 @@ export class SharedInformer<T extends ObjectWithMeta> implements Informer<T> {
 
   /** Starts list+watch in the background (`Run`); hasSynced() turns true after the first list. */
   async start(): Promise<void> {
-    this.#scheduleResync();
+    if (this.#started) return;
+    this.#started = true;
+    for (const reg of this.#regs) this.#scheduleResync(reg);
     this.#reflector.run();
   }
 
   async stop(): Promise<void> {
-    if (this.#resyncTimer !== undefined) this.#clock.clearTimeout(this.#resyncTimer);
-    this.#resyncTimer = undefined;
+    this.#started = false;
+    for (const reg of this.#regs) {
+      if (reg.timer !== undefined) this.#clock.clearTimeout(reg.timer);
+      reg.timer = undefined;
+    }
     await this.#reflector.stop();
   }
 
+  // DeltaFIFO.Replace order: the listed objects first, then deletes for keys the list no longer has.
   #replace(raw: T[]): void {
     const items = raw.map((o) => this.#transform(o));
     const keep = new Set(items.map((o) => metaNamespaceKey(o)));
-    for (const key of this.#indexer.listKeys()) if (!keep.has(key)) this.#notifyDelete(this.#indexer.delete(key)!);
     for (const o of items) {
       const old = this.#indexer.upsert(o);
       if (old === undefined) this.#notifyAdd(o);
       else if (old.metadata?.resourceVersion === undefined || old.metadata.resourceVersion !== o.metadata?.resourceVersion) this.#notifyUpdate(old, o);
     }
-    this.#synced = true;
+    for (const key of this.#indexer.listKeys()) if (!keep.has(key)) this.#notifyDelete(this.#indexer.delete(key)!);
+    if (!this.#synced) {
+      this.#synced = true;
+      for (const w of this.#syncWaiters.splice(0)) w();
+    }
   }
 
   #upsert(raw: T): void {
@@ -145,23 +176,33 @@ export class SharedInformer<T extends ObjectWithMeta> implements Informer<T> {
   }
 
   #notifyAdd(o: T): void {
-    for (const h of this.#handlers) h.onAdd?.(o);
+    for (const r of this.#regs) this.#call(r, () => r.handlers.onAdd?.(o));
   }
 
   #notifyUpdate(old: T, o: T): void {
-    for (const h of this.#handlers) h.onUpdate?.(old, o);
+    for (const r of this.#regs) this.#call(r, () => r.handlers.onUpdate?.(old, o));
   }
 
   #notifyDelete(o: T): void {
-    for (const h of this.#handlers) h.onDelete?.(o);
+    for (const r of this.#regs) this.#call(r, () => r.handlers.onDelete?.(o));
   }
 
-  #scheduleResync(): void {
-    if (this.#resyncMs <= 0 || this.#resyncTimer !== undefined) return;
-    this.#resyncTimer = this.#clock.setTimeout(() => {
-      this.#resyncTimer = undefined;
-      for (const o of this.#indexer.list()) this.#notifyUpdate(o, o);
-      this.#scheduleResync();
-    }, this.#resyncMs);
+  // A failing handler must not break the cache or the other handlers (utilruntime.HandleError).
+  #call(_reg: Registration<T>, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.#log.error("informer event handler failed", { informer: this.#name, err: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  #scheduleResync(reg: Registration<T>): void {
+    if (reg.resyncMs <= 0 || reg.timer !== undefined) return;
+    reg.timer = this.#clock.setTimeout(() => {
+      reg.timer = undefined;
+      if (!this.#started) return;
+      for (const o of this.#indexer.list()) this.#call(reg, () => reg.handlers.onUpdate?.(o, o));
+      this.#scheduleResync(reg);
+    }, reg.resyncMs);
   }
 }
