@@ -22,6 +22,6 @@ export { makeInformers } from "./app/informers.ts";
 export type { InformerSet } from "./app/informers.ts";
 export { runControllerManager } from "./app/run.ts";
 export type { RunOptions } from "./app/run.ts";
-export { loadKubeConfig, KubeconfigError } from "./app/kubeconfig.ts";
+
 export { parseOptions, knownControllers, UsageError } from "./app/options.ts";
 export type { Options, ControllerName } from "./app/options.ts";

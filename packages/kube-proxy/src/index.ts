@@ -6,7 +6,7 @@ export * from "./nftables/index.ts";
 export * from "./metaproxier/index.ts";
 export * from "./metrics/index.ts";
 export * from "./runner/index.ts";
-export { parseDuration, parseOptions, usage } from "./cmd/options.ts";
+export { parseOptions, usage } from "./cmd/options.ts";
 export type { ProxyServerOptions } from "./cmd/options.ts";
 export { ensureProxySysctls, requiredTools, runProxyServer } from "./cmd/server.ts";
 export type { RunningProxyServer } from "./cmd/server.ts";

@@ -48,5 +48,7 @@ describe("servicenet up flags", () => {
     expect(parseUpOptions([])).toMatchObject({ featureGates: { MultiCIDRServiceAllocator: true, DisableAllocatorDualWrite: false }, repairIntervalMs: 180_000 });
     expect(parseUpOptions(["--feature-gates=MultiCIDRServiceAllocator=false", "--repair-interval", "1m30s"])).toMatchObject({ featureGates: { MultiCIDRServiceAllocator: false }, repairIntervalMs: 90_000 });
     expect(parseUpOptions(["--repair-interval", "500ms"]).repairIntervalMs).toBe(500);
+    // time.ParseDuration units beyond ms (the hand-written parser knew only ms, s, m and h).
+    expect(parseUpOptions(["--repair-interval", "1500000us"]).repairIntervalMs).toBe(1500);
   });
 });

@@ -2,6 +2,7 @@
  * `servicenet up` flags, parsed and validated (kube-apiserver's names where one exists).
  */
 import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR } from "@servicenet/api";
+import { parseGoDuration } from "@servicenet/component-base/duration";
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from "../features/kube-features.ts";
 import { registryRoot } from "../storage/keys.ts";
 
@@ -117,16 +118,14 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   };
 }
 
-/** A Go-style duration ("500ms", "10s", "3m", "1h30m") in milliseconds; throws naming `flag`. */
+/** A Go duration (time.ParseDuration: "500ms", "10s", "3m", "1h30m") in milliseconds, > 0; throws naming `flag`. */
 export function parseDurationMs(text: string, flag: string): number {
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
-  let total = 0;
-  let end = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    total += Number(m[1]) * units[m[2]!]!;
-    end = re.lastIndex;
+  let total: number;
+  try {
+    total = parseGoDuration(text);
+  } catch {
+    total = NaN;
   }
-  if (text === "" || end !== text.length || total <= 0) throw new Error(`${flag}: invalid duration ${JSON.stringify(text)} (e.g. 30s, 3m)`);
+  if (!(total > 0)) throw new Error(`${flag}: invalid duration ${JSON.stringify(text)} (e.g. 30s, 3m)`);
   return total;
 }

@@ -66,7 +66,7 @@ describe("error responses", () => {
     for (const p of ["/healthz", "/livez", "/readyz", "/version"]) expect((await s.request(p, { token: null })).status).toBe(200);
     expect((await s.request("/metrics", { token: null })).status).toBe(401);
     const m = await s.request("/metrics");
-    expect(m.text).toMatch(/^apiserver_request_total\{verb="POST",group="",version="v1",resource="services",subresource="",scope="namespace",component="apiserver",code="201"\} \d+$/m);
+    expect(m.text).toMatch(/^apiserver_request_total\{code="201",component="apiserver",group="",resource="services",scope="namespace",subresource="",verb="POST",version="v1"\} \d+$/m);
     expect(m.text).toContain("apiserver_request_duration_seconds_bucket{");
   });
 

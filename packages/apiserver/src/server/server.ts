@@ -16,7 +16,7 @@ import { readBody, send, sendError } from "./http.ts";
 import { apiserverHealthChecks, isHealthPath, serveHealth, type HealthChecker } from "./healthz.ts";
 import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
-import type { MetricsRegistry } from "../util/metrics/registry.ts";
+import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts";
 import { createOpenAPIHandlers } from "./openapi/index.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";

@@ -5,10 +5,10 @@
  */
 import { CoreV1Api, DiscoveryV1Api, NetworkingV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { endpointSliceControllerName, endpointSliceManagedByLabel, type EndpointSlice, type Endpoints, type IPAddress, type Node, type Pod, type Service, type ServiceCIDR } from "@servicenet/api";
-import type { Clock } from "../framework/clock.ts";
-import { SharedInformer, type PlainList } from "../framework/informer.ts";
-import type { Logger } from "../framework/logger.ts";
-import { toPlain } from "../framework/plain.ts";
+import type { Clock } from "@servicenet/component-base/clock";
+import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
+import type { Logger } from "@servicenet/component-base/logs";
+import { toPlain } from "@servicenet/client/rest";
 
 export interface InformerSet {
   services: SharedInformer<Service>;

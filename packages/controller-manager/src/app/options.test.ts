@@ -5,7 +5,9 @@ describe("parseOptions", () => {
   it.each([
     [["--kubeconfig", "k"], { kubeconfig: "k", leaderElect: false, controllers: ["endpoint", "endpointslice", "servicecidr"], workers: 5 }],
     [["--kubeconfig=k", "--leader-elect", "--controllers", "endpointslice,servicecidr"], { leaderElect: true, controllers: ["endpointslice", "servicecidr"] }],
-    [["--kubeconfig", "k", "--leader-elect=false", "--controllers=*", "--concurrent-syncs", "2"], { leaderElect: false, controllers: ["endpoint", "endpointslice", "servicecidr"], workers: 2 }],
+    [["--kubeconfig", "k", "--leader-elect=false", "--controllers=*", "--concurrent-syncs", "2"], { leaderElect: false, controllers: ["endpoint", "endpointslice", "servicecidr"], workers: 2, verbosity: 0 }],
+    [["--kubeconfig", "k", "-v", "4"], { verbosity: 4 }],
+    [["--kubeconfig", "k", "--v=2"], { verbosity: 2 }],
   ])("%j", (argv, want) => {
     expect(parseOptions(argv)).toMatchObject(want);
   });
@@ -16,6 +18,7 @@ describe("parseOptions", () => {
     [["--kubeconfig", "k", "--controllers", "endpoint,nope"], 'unknown controller "nope"'],
     [["--kubeconfig", "k", "--bogus"], "unknown flag: --bogus"],
     [["--kubeconfig", "k", "--concurrent-syncs", "0"], "--concurrent-syncs must be a positive integer"],
+    [["--kubeconfig", "k", "--v", "high"], 'invalid argument "high" for "-v, --v" flag'],
   ])("%j is a usage error", (argv, msg) => {
     expect(() => parseOptions(argv)).toThrow(msg);
   });

@@ -1,5 +1,6 @@
 /** Command-line options of servicenet-controller-manager (a subset of kube-controller-manager's). */
-import { parseGoDuration } from "./duration.ts";
+import { parseGoDuration } from "@servicenet/component-base/duration";
+import { parseVerbosity } from "@servicenet/component-base/logs";
 
 export const knownControllers = ["endpoint", "endpointslice", "servicecidr"] as const;
 export type ControllerName = (typeof knownControllers)[number];
@@ -17,6 +18,8 @@ export interface Options {
   retryPeriodMs: number;
   /** Workers per controller (--concurrent-*-syncs). */
   workers: number;
+  /** klog's -v: log verbosity (V(n) lines are written when n <= v). */
+  verbosity: number;
   /** Upstream's --use-service-account-credentials etc. are not modelled. */
   help: boolean;
 }
@@ -34,11 +37,12 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --leader-elect-renew-deadline D   how long the leader retries renewing before giving up leadership (default 10s)
   --leader-elect-retry-period D     wait between acquire/renew attempts (default 2s)
   --controllers LIST                comma-separated; default all: ${knownControllers.join(",")}
-  --concurrent-syncs N              workers per controller (default 5)`;
+  --concurrent-syncs N              workers per controller (default 5)
+  -v, --v N                         log verbosity, klog's levels (default 0)`;
 
 /** Parses argv (without node and script); throws UsageError with a clear message. */
 export function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { kubeconfig: "", leaderElect: false, controllers: [...knownControllers], leaseNamespace: "kube-system", leaseName: "kube-controller-manager", ...defaultLeaseTimings, workers: 5, help: false };
+  const o: Options = { kubeconfig: "", leaderElect: false, controllers: [...knownControllers], leaseNamespace: "kube-system", leaseName: "kube-controller-manager", ...defaultLeaseTimings, workers: 5, verbosity: 0, help: false };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
     const eq = raw.indexOf("=");
@@ -63,6 +67,7 @@ export function parseOptions(argv: readonly string[]): Options {
         o.workers = n;
         break;
       }
+      case "-v": case "--v": o.verbosity = verbosityFlag(value()); break;
       case "-h": case "--help": o.help = true; break;
       default: throw new UsageError(`unknown flag: ${raw}`);
     }
@@ -80,6 +85,14 @@ function durationFlag(flag: string, v: string): number {
     return parseGoDuration(v);
   } catch (err) {
     throw new UsageError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: ${(err as Error).message}`);
+  }
+}
+
+function verbosityFlag(v: string): number {
+  try {
+    return parseVerbosity(v);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
 }
 

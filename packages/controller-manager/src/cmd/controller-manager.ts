@@ -4,10 +4,10 @@
  * servicecidr controllers against an apiserver named by --kubeconfig.
  * Exit codes: 0 stopped by SIGINT/SIGTERM, 1 fatal error, 2 usage error.
  */
-import { loadKubeConfig, KubeconfigError } from "../app/kubeconfig.ts";
+import { loadKubeConfig, KubeconfigError } from "@servicenet/client/tools/clientcmd";
+import { jsonLogger } from "@servicenet/component-base/logs";
 import { parseOptions, usage, UsageError } from "../app/options.ts";
 import { runControllerManager } from "../app/run.ts";
-import { jsonLogger } from "../framework/logger.ts";
 
 async function main(argv: readonly string[]): Promise<number> {
   let opts;
@@ -34,7 +34,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     throw err;
   }
-  const log = jsonLogger("controller-manager");
+  const log = jsonLogger("controller-manager", { verbosity: opts.verbosity });
   const stop = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {
     if (stop.signal.aborted) process.exit(1); // a second signal forces exit

@@ -1,7 +1,8 @@
 /** EndpointsClient over client-node's CoreV1Api. */
 import { CoreV1Api, type KubeConfig, type V1Endpoints } from "@kubernetes/client-node";
 import type { Endpoints } from "@servicenet/api";
-import { isNotFound, toPlain } from "../framework/plain.ts";
+import { isNotFound } from "@servicenet/client/errors";
+import { toPlain } from "@servicenet/client/rest";
 import type { EndpointsClient } from "./endpoints-controller.ts";
 
 /** Creates, replaces and deletes Endpoints through the apiserver's HTTP API. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Endpoints, Pod, Service } from "@servicenet/api";
-import { MemoryInformer } from "../framework/memory-informer.ts";
+import { MemoryInformer } from "@servicenet/client/tools/cache";
 import { dualStackPods, makePod, makeService } from "../testing/fixtures.ts";
 import { EndpointsController, type EndpointsClient } from "./endpoints-controller.ts";
 
@@ -61,10 +61,10 @@ describe("EndpointsController", () => {
 
   it("enqueues only Services whose selector matches the pod, old or new labels", async () => {
     const { c, inf } = setup([makeService({ name: "web" }), makeService({ name: "db", selector: { app: "db" } })], []);
-    for (let i = c.queue.length; i > 0; i--) c.queue.done((await c.queue.get()).item!);
+    for (let i = c.queue.len(); i > 0; i--) c.queue.done((await c.queue.get())!);
     inf.pods.set(makePod({ name: "x", ips: ["10.0.0.1"], labels: { app: "db" } }));
-    expect((await c.queue.get()).item).toBe("default/db");
-    expect(c.queue.length).toBe(0);
+    expect(await c.queue.get()).toBe("default/db");
+    expect(c.queue.len()).toBe(0);
   });
 
   it("finds Endpoints left over from deleted Services, but not leader-election ones", () => {
@@ -72,6 +72,6 @@ describe("EndpointsController", () => {
     const leader: Endpoints = { metadata: { name: "kcm", namespace: "kube-system", annotations: { "control-plane.alpha.kubernetes.io/leader": "{}" } } };
     const { c } = setup([], [], [leftover, leader]);
     c.checkLeftoverEndpoints();
-    expect(c.queue.length).toBe(1);
+    expect(c.queue.len()).toBe(1);
   });
 });

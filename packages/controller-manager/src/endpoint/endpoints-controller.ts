@@ -4,13 +4,12 @@
  * computeEndpoints and writes it through an EndpointsClient.
  */
 import type { Endpoints, Pod, Service } from "@servicenet/api";
-import { Controller, waitForCacheSync } from "../framework/controller.ts";
-import type { Clock } from "../framework/clock.ts";
-import type { Informer } from "../framework/informer.ts";
-import { metaNamespaceKey, splitMetaNamespaceKey } from "../framework/keys.ts";
-import { noopLogger, type Logger } from "../framework/logger.ts";
+import { Controller } from "../framework/controller.ts";
+import { waitForCacheSync, type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
+import type { Clock } from "@servicenet/component-base/clock";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { resourceVersionAtLeast } from "../framework/resource-version.ts";
-import { RateLimitingQueue } from "../framework/work-queue.ts";
 import { podChanged, selectorMatches, servicesForPods } from "../util/endpoint/pod.ts";
 import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
 import { computeEndpoints } from "./endpoints.ts";
@@ -47,7 +46,7 @@ export class EndpointsController {
   constructor(deps: EndpointsControllerDeps) {
     this.#d = deps;
     this.#log = deps.logger ?? noopLogger;
-    this.queue = deps.queue ?? new RateLimitingQueue<string>(deps.clock !== undefined ? { clock: deps.clock } : {});
+    this.queue = deps.queue ?? new RateLimitingQueue<string>("endpoint", deps.clock);
     const enqueue = (o: Service) => this.queue.add(metaNamespaceKey(o));
     deps.services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
     deps.pods.addEventHandler({

@@ -1,7 +1,8 @@
 /** EndpointSliceClient over client-node's DiscoveryV1Api. */
 import { DiscoveryV1Api, type KubeConfig, type V1EndpointSlice } from "@kubernetes/client-node";
 import type { EndpointSlice } from "@servicenet/api";
-import { isNotFound, toPlain } from "../framework/plain.ts";
+import { isNotFound } from "@servicenet/client/errors";
+import { toPlain } from "@servicenet/client/rest";
 import type { EndpointSliceClient } from "./endpointslice-controller.ts";
 
 /** Creates, replaces and deletes EndpointSlices through the apiserver's HTTP API. */

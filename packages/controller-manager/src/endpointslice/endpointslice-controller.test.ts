@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
 import type { EndpointSlice, Pod, Service } from "@servicenet/api";
-import { FakeClock } from "../framework/clock.ts";
-import type { Logger } from "../framework/logger.ts";
-import { MemoryInformer } from "../framework/memory-informer.ts";
+import { FakeClock } from "@servicenet/component-base/clock";
+import type { Logger } from "@servicenet/component-base/logs";
+import { MemoryInformer } from "@servicenet/client/tools/cache";
 import { dualStackPods, makePod, makeService } from "../testing/fixtures.ts";
 import { EndpointSliceController, StaleInformerCacheError, staleCacheRecheckMs, type EndpointSliceClient } from "./endpointslice-controller.ts";
 
@@ -82,11 +82,11 @@ describe("EndpointSliceController.syncService", () => {
 
   it("pod events enqueue the selecting Service", async () => {
     const { c, pods } = setup();
-    expect(c.queue.length).toBe(1); // the Service's own add
+    expect(c.queue.len()).toBe(1); // the Service's own add
     const first = await c.queue.get();
-    c.queue.done(first.item!);
+    c.queue.done(first!);
     pods.set({ ...dualStackPods(1)[0]!, metadata: { ...dualStackPods(1)[0]!.metadata, resourceVersion: "2" } });
-    expect(c.queue.length).toBe(1);
+    expect(c.queue.len()).toBe(1);
   });
 
   it("workers: our own writes' events need no sync; a stale cache waits for them without a rate-limited retry", async () => {
@@ -97,10 +97,10 @@ describe("EndpointSliceController.syncService", () => {
     const running = c.run(stop.signal, 1);
     await until(() => calls.length === 2);
     slices.set(server.get("web-1")!); // exactly what we wrote: nothing to do
-    expect(c.queue.length).toBe(0);
+    expect(c.queue.len()).toBe(0);
     // A pod change before the cache has web-2: the sync refuses, without counting a failure...
     pods.set(dualStackPods(4)[3]!);
-    await until(() => c.queue.length === 0);
+    await until(() => c.queue.len() === 0);
     await flush();
     expect(calls).toHaveLength(2);
     expect(c.queue.numRequeues("default/web")).toBe(0);

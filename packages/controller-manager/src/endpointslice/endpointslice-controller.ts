@@ -4,12 +4,11 @@
  * reconciler and writes its plan through an EndpointSliceClient.
  */
 import { endpointSliceControllerName, endpointSliceManagedByLabel, endpointSliceServiceNameLabel, type EndpointSlice, type Node, type Pod, type Service } from "@servicenet/api";
-import type { Clock } from "../framework/clock.ts";
+import type { Clock } from "@servicenet/component-base/clock";
+import { type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
-import type { Informer } from "../framework/informer.ts";
-import { metaNamespaceKey, splitMetaNamespaceKey } from "../framework/keys.ts";
-import { noopLogger, type Logger } from "../framework/logger.ts";
-import { RateLimitingQueue } from "../framework/work-queue.ts";
 import { podChanged, selectorMatches, servicesForPods } from "../util/endpoint/pod.ts";
 import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
 import { EndpointSliceTracker } from "./endpointslice-tracker.ts";
@@ -68,7 +67,7 @@ export class EndpointSliceController {
   constructor(deps: EndpointSliceControllerDeps) {
     this.#d = deps;
     this.#log = deps.logger ?? noopLogger;
-    this.queue = deps.queue ?? new RateLimitingQueue<string>(deps.clock !== undefined ? { clock: deps.clock } : {});
+    this.queue = deps.queue ?? new RateLimitingQueue<string>("endpoint_slice", deps.clock);
     const enqueue = (o: Service) => this.queue.add(metaNamespaceKey(o));
     deps.services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
     const fanOut = (pods: Pod[]) => servicesForPods(deps.services.list(), pods).forEach((k) => this.queue.add(k));

@@ -3,10 +3,10 @@
  * take keys and call sync(key), handleErr retries with backoff up to
  * maxRetries (15, as endpoints_controller.go and servicecidrs_controller.go).
  */
-import { noopLogger, type Logger } from "./logger.ts";
-import { describeError } from "./plain.ts";
-import type { Informer } from "./informer.ts";
-import type { RateLimitingQueue } from "./work-queue.ts";
+import { describeError } from "@servicenet/client/errors";
+import { waitForCacheSync, type Informer } from "@servicenet/client/tools/cache";
+import type { RateLimitingQueue } from "@servicenet/client/util/workqueue";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 
 /** Retries before a key is dropped (upstream maxRetries). */
 export const defaultMaxRetries = 15;
@@ -22,23 +22,6 @@ export interface ControllerSpec {
   logger?: Logger;
   /** Poll interval of waitForCacheSync. */
   syncPollMs?: number;
-}
-
-/**
- * Resolves true once every informer has synced, false if `signal` aborts
- * first (`cache.WaitForNamedCacheSync`).
- */
-export async function waitForCacheSync(signal: AbortSignal, informers: readonly Informer<unknown>[], pollMs = 10): Promise<boolean> {
-  while (!signal.aborted) {
-    if (informers.every((i) => i.hasSynced())) return true;
-    await new Promise<void>((resolve) => {
-      const onAbort = () => (clearTimeout(t), resolve());
-      // The listener goes with its timer, or every poll would leave one behind on the signal.
-      const t = setTimeout(() => (signal.removeEventListener("abort", onAbort), resolve()), pollMs);
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
-  }
-  return false;
 }
 
 /** Runs a controller: waits for caches, starts `workers` loops, shuts the queue down on abort. */
@@ -73,15 +56,15 @@ export class Controller {
   /** Takes one key and syncs it; false once the queue is shut down. */
   async processNextWorkItem(): Promise<boolean> {
     const { queue } = this.#spec;
-    const next = await queue.get();
-    if (next.shutdown) return false;
+    const key = await queue.get();
+    if (key === undefined) return false;
     try {
-      await this.#spec.sync(next.item);
-      this.handleErr(undefined, next.item);
+      await this.#spec.sync(key);
+      this.handleErr(undefined, key);
     } catch (err) {
-      this.handleErr(err, next.item);
+      this.handleErr(err, key);
     } finally {
-      queue.done(next.item);
+      queue.done(key);
     }
     return true;
   }

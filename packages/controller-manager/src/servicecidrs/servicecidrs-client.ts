@@ -1,7 +1,7 @@
 /** ServiceCIDRClient over client-node's NetworkingV1Api. */
 import { NetworkingV1Api, type KubeConfig, type V1ServiceCIDR } from "@kubernetes/client-node";
 import type { ServiceCIDR } from "@servicenet/api";
-import { toPlain } from "../framework/plain.ts";
+import { toPlain } from "@servicenet/client/rest";
 import type { ServiceCIDRClient } from "./servicecidrs-controller.ts";
 
 /**

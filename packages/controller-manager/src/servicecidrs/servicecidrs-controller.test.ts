@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { IPAddress, ServiceCIDR } from "@servicenet/api";
-import { FakeClock } from "../framework/clock.ts";
-import { MemoryInformer } from "../framework/memory-informer.ts";
+import { FakeClock } from "@servicenet/component-base/clock";
+import { MemoryInformer } from "@servicenet/client/tools/cache";
 import { ServiceCIDRController, type ServiceCIDRClient } from "./servicecidrs-controller.ts";
 
 const finalizer = "networking.k8s.io/service-cidr-finalizer";
@@ -45,15 +45,15 @@ describe("ServiceCIDRController.sync", () => {
     expect(writes).toEqual(["Ready=False/Terminating"]);
     ips.remove("10.1.0.7"); // the IPAddress delete event enqueues the ServiceCIDR
     const next = await c.queue.get();
-    expect(next.item).toBe("extra");
+    expect(next).toBe("extra");
     c.queue.done("extra");
     clock.step(4_000);
     await c.sync("extra");
     expect(writes).toHaveLength(1); // still in the grace period: requeued after 6 s, no write
     clock.step(5_999);
-    expect(c.queue.length).toBe(0);
+    expect(c.queue.len()).toBe(0);
     clock.step(1);
-    expect(c.queue.length).toBe(1);
+    expect(c.queue.len()).toBe(1);
     await c.sync("extra");
     expect(writes.at(-1)).toBe("finalizers=");
   });

@@ -16,12 +16,12 @@ import {
   type IPAddress,
   type ServiceCIDR,
 } from "@servicenet/api";
-import { realClock, type Clock } from "../framework/clock.ts";
+import { realClock, type Clock } from "@servicenet/component-base/clock";
+import type { Informer } from "@servicenet/client/tools/cache";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
-import type { Informer } from "../framework/informer.ts";
 import { formatRFC3339Nano } from "../util/endpoint/trigger-time-tracker.ts";
-import { noopLogger, type Logger } from "../framework/logger.ts";
-import { RateLimitingQueue } from "../framework/work-queue.ts";
 import { decideServiceCIDR, prefixContainsIP } from "./decision.ts";
 
 /** Writes of ServiceCIDRs; both use the object's resourceVersion (409 on a stale one) and return the stored object. */
@@ -54,7 +54,7 @@ export class ServiceCIDRController {
     this.#d = deps;
     this.#clock = deps.clock ?? realClock;
     this.#log = deps.logger ?? noopLogger;
-    this.queue = deps.queue ?? new RateLimitingQueue<string>({ clock: this.#clock });
+    this.queue = deps.queue ?? new RateLimitingQueue<string>("servicecidrs", this.#clock);
     // Overlapping ServiceCIDRs are re-evaluated too: one may be the cover that lets another go (or stops being it).
     const withOverlaps = (sc: ServiceCIDR) => {
       this.queue.add(sc.metadata.name ?? "");

@@ -1,11 +1,14 @@
 /**
- * ListWatch informers (client-node) feeding a Provider: Services, EndpointSlices
- * (discovery.k8s.io/v1), ServiceCIDRs (networking.k8s.io/v1) and this node.
- * kube-proxy is an ordinary API client: everything goes over HTTP.
+ * The informers feeding a Provider: Services, EndpointSlices (discovery.k8s.io/v1), ServiceCIDRs
+ * (networking.k8s.io/v1) and this node, each @servicenet/client's SharedInformer, with objects
+ * decoded through our schemas. kube-proxy is an ordinary API client: everything goes over HTTP.
  */
 import * as k8s from "@kubernetes/client-node";
 import { EndpointSliceSchema, NodeSchema, ServiceCIDRSchema, ServiceSchema } from "@servicenet/api";
 import type { ServiceCIDR } from "@servicenet/api";
+import { toPlain } from "@servicenet/client/rest";
+import { SharedInformer, waitForCacheSync, type EventHandlers, type ObjectWithMeta, type PlainList } from "@servicenet/client/tools/cache";
+import type { Logger } from "@servicenet/component-base/logs";
 import type { Provider } from "../proxy/provider.ts";
 import { serviceCIDRStrings } from "../proxy/provider.ts";
 
@@ -13,103 +16,77 @@ export interface RunningInformers {
   stop(): Promise<void>;
 }
 
-/** client-node objects carry Dates and class instances: back to JSON, then through our schemas. */
-function decode<T>(schema: { parse(v: unknown): T }, obj: unknown): T {
-  return schema.parse(JSON.parse(JSON.stringify(obj)));
+interface Spec<T extends ObjectWithMeta> {
+  path: string;
+  list: () => Promise<unknown>;
+  listType: string;
+  schema: { parse(v: unknown): T };
+  fieldSelector?: string;
+  handlers: EventHandlers<T>;
+  /** Called once, after the handlers have seen the first list. */
+  synced: () => void;
 }
 
-const keyOf = (o: k8s.KubernetesObject) => `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
-
-interface Handlers<T> {
-  add(o: T): void;
-  update(old: T, o: T): void;
-  delete(o: T): void;
-  synced(): void;
-}
-
-/** One informer; `synced` fires once, after the handlers have seen the first list. */
-function watchResource<T>(
-  kc: k8s.KubeConfig,
-  path: string,
-  list: () => Promise<k8s.KubernetesListObject<k8s.KubernetesObject>>,
-  schema: { parse(v: unknown): T },
-  h: Handlers<T>,
-  log: (msg: string) => void,
-  stopped: () => boolean,
-): k8s.Informer<k8s.KubernetesObject> {
-  const seen = new Map<string, T>();
-  let synced = false;
-  const listAndMark = async () => {
-    const l = await list();
-    // The informer hands the items to the add/update handlers synchronously after this
-    // promise resolves; setImmediate runs after that.
-    if (!synced) setImmediate(() => ((synced = true), h.synced()));
-    return l;
-  };
-  const inf = k8s.makeInformer(kc, path, listAndMark);
-  const upsert = (raw: k8s.KubernetesObject) => {
-    const o = decode(schema, raw);
-    const old = seen.get(keyOf(raw));
-    seen.set(keyOf(raw), o);
-    if (old === undefined) h.add(o);
-    else h.update(old, o);
-  };
-  inf.on("add", upsert);
-  inf.on("update", upsert);
-  inf.on("delete", (raw) => {
-    const old = seen.get(keyOf(raw)) ?? decode(schema, raw);
-    seen.delete(keyOf(raw));
-    h.delete(old);
+/** One informer with its handlers registered before it starts. */
+function informer<T extends ObjectWithMeta>(kc: k8s.KubeConfig, s: Spec<T>, logger: Logger): { inf: SharedInformer<T>; synced: () => void } {
+  const inf = new SharedInformer<T>({
+    kubeConfig: kc,
+    path: s.path,
+    list: async () => toPlain<PlainList<T>>(await s.list(), s.listType),
+    ...(s.fieldSelector !== undefined ? { fieldSelector: s.fieldSelector } : {}),
+    transform: (o) => s.schema.parse(o),
+    logger,
   });
-  inf.on("error", (err: unknown) => {
-    if (stopped()) return;
-    log(`watch ${path} failed, restarting in 2s: ${String(err)}`);
-    setTimeout(() => void inf.start().catch(() => {}), 2000).unref();
-  });
-  return inf;
+  inf.addEventHandler(s.handlers);
+  return { inf, synced: s.synced };
 }
 
-/** Starts the informers and resolves once all have listed. */
-export async function startInformers(kc: k8s.KubeConfig, p: Provider, nodeName: string, log: (msg: string) => void): Promise<RunningInformers> {
+/**
+ * Starts the informers (upstream's informerFactory.Start): it does not wait for them, as
+ * kube-proxy serves /metrics and /healthz while the caches fill. Each `synced` runs once its
+ * informer has delivered its first list.
+ */
+export async function startInformers(kc: k8s.KubeConfig, p: Provider, nodeName: string, logger: Logger): Promise<RunningInformers> {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const discovery = kc.makeApiClient(k8s.DiscoveryV1Api);
   const networking = kc.makeApiClient(k8s.NetworkingV1Api);
   const cidrs = new Map<string, ServiceCIDR>();
-  let stopped = false;
-  const isStopped = () => stopped;
   const cidrsChanged = () => p.onServiceCIDRsChanged(serviceCIDRStrings([...cidrs.values()]));
+  // As upstream's NewProxyServer: this node only, by field selector on both LIST and WATCH.
+  const nodeSelector = `metadata.name=${nodeName}`;
   const informers = [
-    watchResource(kc, "/api/v1/services", () => core.listServiceForAllNamespaces(), ServiceSchema, {
-      add: (s) => p.onServiceAdd(s),
-      update: (o, s) => p.onServiceUpdate(o, s),
-      delete: (s) => p.onServiceDelete(s),
+    informer(kc, {
+      path: "/api/v1/services", listType: "V1ServiceList", schema: ServiceSchema, list: () => core.listServiceForAllNamespaces(),
+      handlers: { onAdd: (s) => p.onServiceAdd(s), onUpdate: (o, s) => p.onServiceUpdate(o, s), onDelete: (s) => p.onServiceDelete(s) },
       synced: () => p.onServiceSynced(),
-    }, log, isStopped),
-    watchResource(kc, "/apis/discovery.k8s.io/v1/endpointslices", () => discovery.listEndpointSliceForAllNamespaces(), EndpointSliceSchema, {
-      add: (s) => p.onEndpointSliceAdd(s),
-      update: (o, s) => p.onEndpointSliceUpdate(o, s),
-      delete: (s) => p.onEndpointSliceDelete(s),
+    }, logger),
+    informer(kc, {
+      path: "/apis/discovery.k8s.io/v1/endpointslices", listType: "V1EndpointSliceList", schema: EndpointSliceSchema, list: () => discovery.listEndpointSliceForAllNamespaces(),
+      handlers: { onAdd: (s) => p.onEndpointSliceAdd(s), onUpdate: (o, s) => p.onEndpointSliceUpdate(o, s), onDelete: (s) => p.onEndpointSliceDelete(s) },
       synced: () => p.onEndpointSlicesSynced(),
-    }, log, isStopped),
-    watchResource(kc, "/apis/networking.k8s.io/v1/servicecidrs", () => networking.listServiceCIDR(), ServiceCIDRSchema, {
-      add: (c) => (cidrs.set(c.metadata.name ?? "", c), cidrsChanged()),
-      update: (_o, c) => (cidrs.set(c.metadata.name ?? "", c), cidrsChanged()),
-      delete: (c) => (cidrs.delete(c.metadata.name ?? ""), cidrsChanged()),
+    }, logger),
+    informer(kc, {
+      path: "/apis/networking.k8s.io/v1/servicecidrs", listType: "V1ServiceCIDRList", schema: ServiceCIDRSchema, list: () => networking.listServiceCIDR(),
+      handlers: {
+        onAdd: (c) => (cidrs.set(c.metadata.name ?? "", c), cidrsChanged()),
+        onUpdate: (_o, c) => (cidrs.set(c.metadata.name ?? "", c), cidrsChanged()),
+        onDelete: (c) => (cidrs.delete(c.metadata.name ?? ""), cidrsChanged()),
+      },
       synced: () => {},
-    }, log, isStopped),
-    watchResource(kc, "/api/v1/nodes", () => core.listNode({ fieldSelector: `metadata.name=${nodeName}` }), NodeSchema, {
-      add: (n) => p.onNodeAdd(n),
-      update: (o, n) => p.onNodeUpdate(o, n),
-      delete: (n) => p.onNodeDelete(n),
+    }, logger),
+    informer(kc, {
+      path: "/api/v1/nodes", listType: "V1NodeList", schema: NodeSchema, fieldSelector: nodeSelector, list: () => core.listNode({ fieldSelector: nodeSelector }),
+      handlers: { onAdd: (n) => p.onNodeAdd(n), onUpdate: (o, n) => p.onNodeUpdate(o, n), onDelete: (n) => p.onNodeDelete(n) },
       synced: () => p.onNodeSynced(),
-      // The watch sees every Node (makeInformer takes no field selector); the proxiers ignore other nodes.
-    }, log, isStopped),
+    }, logger),
   ];
-  await Promise.all(informers.map((i) => i.start()));
+  for (const { inf } of informers) await inf.start();
+  const stopped = new AbortController();
+  for (const { inf, synced } of informers) void waitForCacheSync(stopped.signal, [inf]).then((ok) => ok && synced());
   return {
     stop: async () => {
-      stopped = true;
-      await Promise.all(informers.map((i) => i.stop()));
+      stopped.abort();
+      await Promise.all(informers.map(({ inf }) => inf.stop()));
     },
   };
 }

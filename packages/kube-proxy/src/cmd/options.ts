@@ -2,6 +2,7 @@
 import { hostname } from "node:os";
 import { parseArgs } from "node:util";
 import { ipFamilyOfCIDRString, ipFamilyOfString } from "@servicenet/api";
+import { parseGoDuration } from "@servicenet/component-base/duration";
 
 export interface ProxyServerOptions {
   readonly kubeconfig: string;
@@ -20,15 +21,6 @@ export interface ProxyServerOptions {
 export const usage = `usage: servicenet-kube-proxy --kubeconfig FILE [--proxy-mode iptables|nftables] [--dry-run DIR]
   [--hostname-override NAME] [--cluster-cidr CIDR[,CIDR]] [--node-ip IP[,IP]]
   [--metrics-bind-address HOST:PORT] [--min-sync-period 1s] [--sync-period 30s]`;
-
-/** "1s", "500ms", "2m" or plain milliseconds. */
-export function parseDuration(s: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
-  if (m === null) throw new Error(`invalid duration ${JSON.stringify(s)}`);
-  const n = Number(m[1]);
-  const unit = m[2] ?? "ms";
-  return n * (unit === "ms" ? 1 : unit === "s" ? 1000 : unit === "m" ? 60_000 : 3_600_000);
-}
 
 /** Parses argv (without node and script). Throws with a message on bad input. */
 export function parseOptions(argv: readonly string[]): ProxyServerOptions {
@@ -71,8 +63,8 @@ export function parseOptions(argv: readonly string[]): ProxyServerOptions {
     clusterCIDRs,
     nodeIPs,
     metricsBindAddress: values["metrics-bind-address"],
-    minSyncPeriodMs: parseDuration(values["min-sync-period"]),
-    syncPeriodMs: parseDuration(values["sync-period"]),
+    minSyncPeriodMs: parseGoDuration(values["min-sync-period"]),
+    syncPeriodMs: parseGoDuration(values["sync-period"]),
   };
 }
 

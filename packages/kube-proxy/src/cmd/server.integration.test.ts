@@ -71,13 +71,26 @@ describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
     const text = await res.text();
     expect(text).toContain('kubeproxy_sync_partial_proxy_rules_duration_seconds_count{ip_family="IPv4"} 1');
     expect(text).toContain('kubeproxy_sync_proxy_rules_endpoint_changes_total{ip_family="IPv4"} 2');
+
+    // Only this node, on LIST and on WATCH (upstream's field selector; the WATCH used to see every Node).
+    const nodeQueries = api.actions.filter((a) => a.resource.name === "nodes").map((a) => [a.verb, a.query.get("fieldSelector")]);
+    expect(nodeQueries).toEqual([
+      ["list", "metadata.name=node-a"],
+      ["watch", "metadata.name=node-a"],
+    ]);
   });
 
   it.each([
     [["--proxy-mode", "ipvs", "--kubeconfig", "k"], "--proxy-mode must be iptables or nftables"],
     [["--cluster-cidr", "10.0.0.0/8,10.1.0.0/16", "--kubeconfig", "k"], "two IPv4 CIDRs"],
     [[], "--kubeconfig is required"],
+    // A duration flag is a Go time.Duration: a bare number is not milliseconds, it is an error.
+    [["--min-sync-period", "500", "--kubeconfig", "k"], 'time: invalid duration "500"'],
   ])("rejects bad flags %j", (argv, msg) => {
     expect(() => parseOptions(argv)).toThrow(msg);
+  });
+
+  it("parses --sync-period and --min-sync-period as Go durations", () => {
+    expect(parseOptions(["--kubeconfig", "k", "--sync-period", "1m30s", "--min-sync-period", "250ms"])).toMatchObject({ syncPeriodMs: 90_000, minSyncPeriodMs: 250 });
   });
 });

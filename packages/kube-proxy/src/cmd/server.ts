@@ -1,7 +1,8 @@
 /** `ProxyServer`: proxiers for both families, their runners, the informers and /metrics. */
 import { createServer } from "node:http";
 import type { Server } from "node:http";
-import * as k8s from "@kubernetes/client-node";
+import { loadKubeConfig } from "@servicenet/client/tools/clientcmd";
+import { textLogger } from "@servicenet/component-base/logs";
 import { newDualStackIptablesProxier, newDualStackNftablesProxier } from "../metaproxier/dual-stack.ts";
 import type { MetaProxier } from "../metaproxier/meta-proxier.ts";
 import { newProxyMetrics } from "../metrics/metrics.ts";
@@ -72,12 +73,11 @@ export async function runProxyServer(o: ProxyServerOptions, log: (m: string) => 
     if (reason !== undefined) throw new Error(reason);
   }
   await ensureProxySysctls(o, log);
-  const kc = new k8s.KubeConfig();
-  kc.loadFromFile(o.kubeconfig);
+  const kc = loadKubeConfig(o.kubeconfig);
   const metrics = newProxyMetrics();
   const { runners, meta } = buildRunners(o, metrics, log);
   for (const r of runners) r.start();
-  const informers = await startInformers(kc, meta, o.hostnameOverride, log);
+  const informers = await startInformers(kc, meta, o.hostnameOverride, textLogger(log));
   const server = o.metricsBindAddress === "" ? undefined : await serveMetrics(o.metricsBindAddress, metrics);
   const addr = server?.address();
   return {

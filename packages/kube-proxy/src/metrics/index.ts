@@ -1,4 +1,3 @@
 /** Prometheus metrics of kube-proxy (pkg/proxy/metrics). */
 export { newProxyMetrics, networkProgrammingBuckets } from "./metrics.ts";
 export type { ProxyMetrics } from "./metrics.ts";
-export { Counter, Gauge, Histogram, Registry, exponentialBuckets } from "./registry.ts";

@@ -71,7 +71,7 @@ export class FamilyRunner {
 
   /** Queues a sync: at once if the last one is old enough, otherwise when the minimum period ends. */
   request(): void {
-    this.#metrics.syncProxyRulesLastQueuedTimestamp.set(this.#clock() / 1000, { ip_family: this.family });
+    this.#metrics.syncProxyRulesLastQueuedTimestamp.set({ ip_family: this.family }, this.#clock() / 1000);
     if (this.#running !== undefined) {
       this.#dirty = true;
       return;
@@ -122,20 +122,20 @@ export class FamilyRunner {
       proxier.commit(result);
       recordBackend(result);
       const now = this.#clock();
-      this.#metrics.syncProxyRulesLastTimestamp.set(now / 1000, labels);
+      this.#metrics.syncProxyRulesLastTimestamp.set(labels, now / 1000);
       for (const times of result.lastChangeTriggerTimes.values()) {
-        for (const t of times) this.#metrics.networkProgrammingLatency.observe((now - t) / 1000, labels);
+        for (const t of times) this.#metrics.networkProgrammingLatency.observe(labels, (now - t) / 1000);
       }
-      this.#metrics.noLocalEndpointsTotal.set(result.noLocalEndpointsInternal, { ...labels, traffic_policy: "internal" });
-      this.#metrics.noLocalEndpointsTotal.set(result.noLocalEndpointsExternal, { ...labels, traffic_policy: "external" });
+      this.#metrics.noLocalEndpointsTotal.set({ ...labels, traffic_policy: "internal" }, result.noLocalEndpointsInternal);
+      this.#metrics.noLocalEndpointsTotal.set({ ...labels, traffic_policy: "external" }, result.noLocalEndpointsExternal);
     } catch (err) {
       this.#log(`${this.#b.kind} ${this.family} sync failed, next sync is full: ${(err as Error).message}`);
       proxier.markNeedFullSync();
       recordFailure(result);
     } finally {
       const seconds = (performance.now() - start) / 1000;
-      this.#metrics.syncProxyRulesLatency.observe(seconds, labels);
-      (result.full ? this.#metrics.syncFullProxyRulesLatency : this.#metrics.syncPartialProxyRulesLatency).observe(seconds, labels);
+      this.#metrics.syncProxyRulesLatency.observe(labels, seconds);
+      (result.full ? this.#metrics.syncFullProxyRulesLatency : this.#metrics.syncPartialProxyRulesLatency).observe(labels, seconds);
     }
   }
 
@@ -148,15 +148,15 @@ export class FamilyRunner {
   }
 
   #recordNftables(r: NftablesSyncResult): void {
-    for (const [set, n] of r.elementCounts) this.#metrics.nftablesElements.set(n, { ip_family: this.family, set });
+    for (const [set, n] of r.elementCounts) this.#metrics.nftablesElements.set({ ip_family: this.family, set }, n);
   }
 
   #recordIptables(r: IptablesSyncResult): void {
     const labels = { ip_family: this.family };
-    this.#metrics.iptablesRulesTotal.set(r.filterRules, { ...labels, table: "filter" });
-    this.#metrics.iptablesRulesLast.set(r.filterRules, { ...labels, table: "filter" });
-    this.#metrics.iptablesRulesTotal.set(r.natRulesTotal, { ...labels, table: "nat" });
-    this.#metrics.iptablesRulesLast.set(r.natRulesLast, { ...labels, table: "nat" });
+    this.#metrics.iptablesRulesTotal.set({ ...labels, table: "filter" }, r.filterRules);
+    this.#metrics.iptablesRulesLast.set({ ...labels, table: "filter" }, r.filterRules);
+    this.#metrics.iptablesRulesTotal.set({ ...labels, table: "nat" }, r.natRulesTotal);
+    this.#metrics.iptablesRulesLast.set({ ...labels, table: "nat" }, r.natRulesLast);
   }
 
   #recordChanges(): void {
@@ -166,7 +166,7 @@ export class FamilyRunner {
     this.#metrics.endpointChangesTotal.inc(labels, p.endpointsChanges.changesTotal - this.#seenEndpointChanges);
     this.#seenServiceChanges = p.serviceChanges.changesTotal;
     this.#seenEndpointChanges = p.endpointsChanges.changesTotal;
-    this.#metrics.serviceChangesPending.set(p.serviceChanges.pending, labels);
-    this.#metrics.endpointChangesPending.set(p.endpointsChanges.pending, labels);
+    this.#metrics.serviceChangesPending.set(labels, p.serviceChanges.pending);
+    this.#metrics.endpointChangesPending.set(labels, p.endpointsChanges.pending);
   }
 }

@@ -4,12 +4,11 @@
  * (applyToHTTPSOptions); requests go through node:http/https so the CLI can
  * send kubectl's Accept headers (server-side Tables) and see raw Status bodies.
  */
-import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
-import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import type { Status, WatchEvent } from "@servicenet/api";
+import { KubeconfigError, kubeconfigPath, loadKubeConfig as loadClientConfig } from "@servicenet/client/tools/clientcmd";
 import { APIError, CLIError, connectionErrorMessage, statusErrorMessage } from "./errors.ts";
 
 /** Accept header kubectl sends for human-readable `get`. */
@@ -35,34 +34,23 @@ export interface Client {
   namespace: string;
 }
 
-/**
- * Which kubeconfig file to read: --kubeconfig, else the first existing
- * $KUBECONFIG entry, else ~/.kube/config (kubectl merges every $KUBECONFIG
- * file; we read only the first, see README).
- */
-export function kubeconfigPath(flag: string | undefined, env: Record<string, string | undefined>): string {
-  if (flag !== undefined && flag !== "") return flag;
-  const list = (env.KUBECONFIG ?? "").split(":").filter((p) => p !== "");
-  if (list.length > 0) return list[0] ?? "";
-  return join(env.HOME ?? "", ".kube", "config");
-}
+/** Which kubeconfig file to read (clientcmd's loading rules). */
+export { kubeconfigPath };
 
-/** Loads the kubeconfig, failing like kubectl on a missing or unparsable explicit file. */
+/** Loads the kubeconfig (clientcmd's loader), failing like kubectl on a missing or unparsable explicit file. */
 export function loadKubeConfig(path: string, explicit: boolean): KubeConfig {
-  const kc = new KubeConfig();
-  let text: string;
   try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    if (!explicit) return kc; // no config at all: kubectl falls back to localhost:8080
-    throw new CLIError(`error: stat ${path}: no such file or directory`);
-  }
-  try {
-    kc.loadFromString(text);
+    // kubectl checks the context only when it connects; without one it falls back to localhost:8080.
+    return loadClientConfig(path, { validate: false, reuseConnections: false });
   } catch (err) {
-    throw new CLIError(`error: error loading config file "${path}": ${err instanceof Error ? err.message : String(err)}`);
+    if (!(err instanceof KubeconfigError)) throw err;
+    if (err.reason === "NotFound") {
+      if (!explicit) return new KubeConfig(); // no config at all: kubectl falls back to localhost:8080
+      throw new CLIError(`error: stat ${path}: no such file or directory`);
+    }
+    const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
+    throw new CLIError(`error: error loading config file "${path}": ${cause}`);
   }
-  return kc;
 }
 
 function hostPortOf(server: URL): string {

@@ -19,7 +19,7 @@ import type { StoredPortAllocator } from "../../registry/core/service/portalloca
 import { objectKey, resourcePrefix, type Store } from "../../storage/index.ts";
 import { StoreEventRecorder } from "../../util/events/recorder.ts";
 import { StoreInformer } from "../../util/informer/store-informer.ts";
-import type { MetricsRegistry } from "../../util/metrics/registry.ts";
+import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { DefaultServiceCIDRController, defaultServiceCIDRControllerName, newServiceCIDRStore } from "./defaultservicecidr/index.ts";
 
 export interface ServiceIPControllersOptions {

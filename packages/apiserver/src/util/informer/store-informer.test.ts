@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
-import { createStore, objectKey, type KubeObject, type Store } from "../../storage/index.ts";
-import { StoreInformer } from "./store-informer.ts";
+import { createStore, objectKey, resourcePrefix, type KubeObject, type Store } from "../../storage/index.ts";
+import { StoreInformer, storeListWatch } from "./store-informer.ts";
 
 const cidr = (name: string, cidrs: string[]): KubeObject => ({ apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name }, spec: { cidrs } });
 const until = async (cond: () => boolean): Promise<void> => void (await eventually(cond, { timeoutMs: 1_000, intervalMs: 5 }));
@@ -52,5 +52,54 @@ describe("StoreInformer", () => {
     inf.addEventHandler({ onUpdate: (o, n) => void (o === n && resyncs++) }, 10);
     inf.start();
     await until(() => resyncs >= 2);
+  });
+
+  it("relists after a 410 ERROR event and re-watches without a relist after any other watch failure", async () => {
+    store = await createStore({ backend: "memory" });
+    await store.create(objectKey("servicecidrs", undefined, "a"), cidr("a", ["10.0.0.0/24"]));
+    let lists = 0;
+    const watchFaults: ("expired" | "broken")[] = ["expired", "broken"];
+    const base = store;
+    const faulty = new Proxy(base, {
+      get(target, prop, receiver) {
+        if (prop === "list") return (...args: Parameters<Store["list"]>) => (lists++, target.list(...args));
+        if (prop === "watch") {
+          return (...args: Parameters<Store["watch"]>) => {
+            const fault = watchFaults.shift();
+            if (fault === undefined) return target.watch(...args);
+            return (async function* () {
+              if (fault === "expired") yield { type: "ERROR" as const, object: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "too old resource version", reason: "Expired", code: 410 } as never };
+              else throw new Error("connection to the datastore lost");
+            })();
+          };
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    inf = new StoreInformer(faulty, "servicecidrs", { relistDelayMs: 1 });
+    const seen: string[] = [];
+    inf.addEventHandler({ onAdd: (o) => seen.push(`add ${o.metadata.name}`), onUpdate: (_, o) => seen.push(`update ${o.metadata.name}`) });
+    inf.start();
+    await inf.waitForSync();
+    await until(() => watchFaults.length === 0);
+    await store.create(objectKey("servicecidrs", undefined, "b"), cidr("b", ["fd00::/64"]));
+    await until(() => seen.length === 2);
+    // One relist for the 410, none for the broken watch; the relist re-delivered nothing unchanged.
+    expect(lists).toBe(2);
+    expect(seen).toEqual(["add a", "add b"]);
+  });
+
+  it("storeListWatch lists with the revision and watches from it", async () => {
+    store = await createStore({ backend: "memory" });
+    await store.create(objectKey("servicecidrs", undefined, "a"), cidr("a", ["10.0.0.0/24"]));
+    const lw = storeListWatch<KubeObject>(store, resourcePrefix("servicecidrs"));
+    const list = await lw.list();
+    expect(list.items.map((o) => o.metadata.name)).toEqual(["a"]);
+    const events: string[] = [];
+    const h = await lw.watch(list.metadata!.resourceVersion!, (e) => events.push(`${e.type} ${(e.object as KubeObject).metadata.name}`), () => events.push("done"));
+    await store.create(objectKey("servicecidrs", undefined, "b"), cidr("b", ["fd00::/64"]));
+    await until(() => events.length === 1);
+    h.abort();
+    expect(events).toEqual(["ADDED b"]);
   });
 });

@@ -1,11 +1,15 @@
 /**
- * An in-process shared informer over a storage prefix (the apiserver-side counterpart of
- * client-go's SharedIndexInformer): list, then watch from the list's revision, keep a cache keyed
- * `namespace/name` (or `name` for cluster-scoped objects), call handlers in event order, relist
- * after a 410 or a broken watch, and re-deliver every object to handlers that asked for a resync.
- * The apiserver's own controllers (allocators, repair loops, the default ServiceCIDR controller)
- * read through these caches as upstream reads through informers of its loopback client.
+ * An in-process shared informer over a storage prefix: client-go's SharedIndexInformer (the one in
+ * @servicenet/client) fed by a ListerWatcher over the Store instead of HTTP. It lists, watches
+ * from the list's revision, keeps a cache keyed `namespace/name` (or `name` for cluster-scoped
+ * objects), calls handlers in event order, relists after a 410, and re-delivers every object to
+ * handlers that asked for a resync. The apiserver's own controllers (allocators, repair loops, the
+ * default ServiceCIDR controller) read through these caches as upstream reads through informers
+ * of its loopback client.
  */
+import { SharedInformer, type ListerWatcher } from "@servicenet/client/tools/cache";
+import { backgroundClock } from "@servicenet/component-base/clock";
+import { textLogger } from "@servicenet/component-base/logs";
 import { resourcePrefix, type KubeObject, type Store } from "../../storage/index.ts";
 
 /** Callbacks; they must not throw (errors are logged and dropped, as client-go handlers' panics are not). */
@@ -24,7 +28,7 @@ export interface Lister<T> {
 }
 
 export interface StoreInformerOptions {
-  /** Delay before relisting after a watch error (default 200 ms). */
+  /** First backoff before a new list/watch round after an error (default 200 ms, doubling to 30 s). */
   relistDelayMs?: number;
   log?: (msg: string) => void;
 }
@@ -35,128 +39,81 @@ export function objectCacheKey(obj: KubeObject): string {
   return ns ? `${ns}/${obj.metadata.name ?? ""}` : (obj.metadata.name ?? "");
 }
 
-interface Registration<T> {
-  handlers: InformerHandlers<T>;
-  resyncMs: number;
-  timer?: NodeJS.Timeout;
+/** `cache.ListerWatcher` over the Store: LIST the prefix, WATCH it recursively from a revision. */
+export function storeListWatch<T extends KubeObject>(store: Store, prefix: string): ListerWatcher<T> {
+  return {
+    async list() {
+      const res = await store.list(prefix);
+      return { metadata: { resourceVersion: res.resourceVersion }, items: res.items as T[] };
+    },
+    async watch(resourceVersion, onEvent, done) {
+      const ac = new AbortController();
+      void (async () => {
+        try {
+          for await (const ev of store.watch(prefix, { recursive: true, resourceVersion, signal: ac.signal })) {
+            onEvent(ev);
+            if (ev.type === "ERROR" || ac.signal.aborted) return; // an ERROR event ends the stream
+          }
+          if (!ac.signal.aborted) done(null);
+        } catch (err) {
+          if (!ac.signal.aborted) done(err);
+        }
+      })();
+      return { abort: () => ac.abort() };
+    },
+  };
 }
 
-/** A list+watch cache of every object under `/registry/<storagePath>/`. */
+/**
+ * A list+watch cache of every object under `/registry/<storagePath>/`: @servicenet/client's one
+ * Reflector and SharedInformer (relist on 410, deletes on relist, per-handler resync, handler
+ * errors logged) over the Store instead of HTTP.
+ */
 export class StoreInformer<T extends KubeObject = KubeObject> implements Lister<T> {
-  readonly #store: Store;
-  readonly #prefix: string;
-  readonly #opts: StoreInformerOptions;
-  readonly #cache = new Map<string, T>();
-  readonly #regs: Registration<T>[] = [];
-  readonly #syncWaiters: (() => void)[] = [];
-  #synced = false;
-  #abort: AbortController | null = null;
+  readonly #inf: SharedInformer<T>;
 
   /** `storagePath` as in the resource table (`servicecidrs`, `services/specs`). */
   constructor(store: Store, storagePath: string, opts: StoreInformerOptions = {}) {
-    this.#store = store;
-    this.#prefix = resourcePrefix(storagePath);
-    this.#opts = opts;
+    const prefix = resourcePrefix(storagePath);
+    const log = opts.log;
+    this.#inf = new SharedInformer<T>({
+      listerWatcher: storeListWatch<T>(store, prefix),
+      name: prefix,
+      // Loops beside a server: pending timers never keep the process alive.
+      clock: backgroundClock,
+      backoff: { initialMs: opts.relistDelayMs ?? 200 },
+      ...(log ? { logger: textLogger((line) => log(`informer ${prefix}: ${line}`)) } : {}),
+    });
   }
 
   /** Registers handlers; existing objects are delivered as adds. `resyncMs` > 0 re-delivers all objects periodically. */
   addEventHandler(handlers: InformerHandlers<T>, resyncMs = 0): void {
-    const reg: Registration<T> = { handlers, resyncMs };
-    this.#regs.push(reg);
-    for (const obj of this.#cache.values()) this.#call(() => handlers.onAdd?.(obj));
-    if (resyncMs > 0 && this.#abort) this.#startResync(reg);
+    this.#inf.addEventHandler(handlers, resyncMs);
   }
 
   get(key: string): T | undefined {
-    return this.#cache.get(key);
+    return this.#inf.get(key);
   }
 
   list(): T[] {
-    return [...this.#cache.values()];
+    return [...this.#inf.list()];
   }
 
   hasSynced(): boolean {
-    return this.#synced;
+    return this.#inf.hasSynced();
   }
 
   /** Resolves after the first list has been delivered. */
   waitForSync(): Promise<void> {
-    return this.#synced ? Promise.resolve() : new Promise((r) => this.#syncWaiters.push(r));
+    return this.#inf.waitForSync();
   }
 
   /** Starts list+watch in the background; idempotent. */
   start(): void {
-    if (this.#abort) return;
-    this.#abort = new AbortController();
-    for (const reg of this.#regs) if (reg.resyncMs > 0) this.#startResync(reg);
-    void this.#run(this.#abort.signal);
+    void this.#inf.start();
   }
 
   stop(): void {
-    this.#abort?.abort();
-    for (const reg of this.#regs) clearInterval(reg.timer);
-  }
-
-  #startResync(reg: Registration<T>): void {
-    reg.timer = setInterval(() => {
-      for (const obj of this.#cache.values()) this.#call(() => reg.handlers.onUpdate?.(obj, obj));
-    }, reg.resyncMs);
-    reg.timer.unref();
-  }
-
-  #call(fn: () => void): void {
-    try {
-      fn();
-    } catch (e) {
-      this.#opts.log?.(`informer ${this.#prefix}: handler failed: ${String(e)}`);
-    }
-  }
-
-  async #run(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        const rv = await this.#relist();
-        for await (const ev of this.#store.watch(this.#prefix, { recursive: true, resourceVersion: rv, signal })) {
-          if (ev.type === "ERROR") break;
-          if (ev.type === "BOOKMARK") continue;
-          this.#apply(ev.type, ev.object as T);
-        }
-      } catch (e) {
-        if (signal.aborted) return;
-        this.#opts.log?.(`informer ${this.#prefix}: ${String(e)}; relisting`);
-      }
-      if (!signal.aborted) await new Promise((r) => setTimeout(r, this.#opts.relistDelayMs ?? 200));
-    }
-  }
-
-  /** Lists, replaces the cache and tells the handlers what changed since the last state. */
-  async #relist(): Promise<string> {
-    const res = await this.#store.list(this.#prefix);
-    const seen = new Set<string>();
-    for (const obj of res.items as T[]) {
-      const key = objectCacheKey(obj);
-      seen.add(key);
-      const old = this.#cache.get(key);
-      if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) continue;
-      this.#apply(old ? "MODIFIED" : "ADDED", obj);
-    }
-    for (const [key, old] of [...this.#cache]) if (!seen.has(key)) this.#apply("DELETED", old);
-    if (!this.#synced) {
-      this.#synced = true;
-      for (const w of this.#syncWaiters.splice(0)) w();
-    }
-    return res.resourceVersion;
-  }
-
-  #apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T): void {
-    const key = objectCacheKey(obj);
-    const old = this.#cache.get(key);
-    if (type === "DELETED") {
-      this.#cache.delete(key);
-      for (const r of this.#regs) this.#call(() => r.handlers.onDelete?.(old ?? obj));
-      return;
-    }
-    this.#cache.set(key, obj);
-    for (const r of this.#regs) this.#call(() => (old ? r.handlers.onUpdate?.(old, obj) : r.handlers.onAdd?.(obj)));
+    void this.#inf.stop();
   }
 }

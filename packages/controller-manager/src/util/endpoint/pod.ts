@@ -4,7 +4,7 @@
  * pkg/controller/util/endpoint).
  */
 import { ipFamilyOfString, type IPFamily, type Pod, type Service, type ServicePort } from "@servicenet/api";
-import { metaNamespaceKey } from "../../framework/keys.ts";
+import { metaNamespaceKey } from "@servicenet/client/tools/cache";
 
 /** True if every selector label is on the pod (`labels.SelectorFromSet`); an empty selector matches all. */
 export function selectorMatches(selector: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>> | undefined): boolean {

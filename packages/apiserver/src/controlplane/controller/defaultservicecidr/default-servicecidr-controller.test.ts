@@ -1,7 +1,7 @@
 import { StatusError, serviceCIDRProtectionFinalizer } from "@servicenet/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
-import { FakeClock } from "../../../registry/core/service/ipallocator/controller/repairip-clock.ts";
+import { FakeClock } from "@servicenet/component-base/clock";
 import { createStore, objectKey, type KubeObject, type Store } from "../../../storage/index.ts";
 import { FakeRecorder } from "../../../util/events/recorder.ts";
 import { StoreInformer } from "../../../util/informer/store-informer.ts";

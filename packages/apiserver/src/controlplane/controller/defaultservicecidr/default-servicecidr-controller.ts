@@ -10,7 +10,7 @@ import { defaultServiceCIDRName, findCondition, serviceCIDRConditionReady, servi
 import { GenericStore } from "../../../registry/generic/store.ts";
 import type { UpdatedObjectInfo, UpdateParams } from "../../../registry/generic/options.ts";
 import { serviceCIDRStrategy } from "../../../registry/networking/servicecidr/strategy.ts";
-import { realClock, sleep, type Clock } from "../../../registry/core/service/ipallocator/controller/repairip-clock.ts";
+import { backgroundClock as realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { applyServerSideApply, type JSONObject } from "../../../server/patch/index.ts";
 import type { KubeObject, Store } from "../../../storage/index.ts";
 import { referenceOf, type EventRecorder } from "../../../util/events/recorder.ts";

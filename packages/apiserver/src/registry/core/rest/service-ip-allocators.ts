@@ -12,7 +12,7 @@ import type { CIDR, IPFamily } from "@servicenet/api";
 import { allocatorMode, type AllocatorMode, type FeatureGates } from "../../../features/kube-features.ts";
 import type { Store } from "../../../storage/index.ts";
 import { StoreInformer } from "../../../util/informer/store-informer.ts";
-import type { MetricsRegistry } from "../../../util/metrics/registry.ts";
+import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import type { RandomSource } from "../service/allocator/interfaces.ts";
 import { StoredRange } from "../service/ipallocator/stored-range.ts";
 import { StoredPortAllocator } from "../service/portallocator/stored-port-allocator.ts";

@@ -53,5 +53,3 @@ export type { NodePortRepairMetrics } from "./portallocator/controller/metrics.t
 export { RepairIPAddress, repairControllerName, repairLoopIntervalMs, repairMaxRetries, repairWorkers } from "./ipallocator/controller/repairip.ts";
 export type { RepairIPAddressOptions, RepairInformer } from "./ipallocator/controller/repairip.ts";
 export { orphanGracePeriodMs, recreateGracePeriodMs } from "./ipallocator/controller/repairip-sync.ts";
-export { FakeClock, realClock, sleep } from "./ipallocator/controller/repairip-clock.ts";
-export type { Clock, TimerHandle } from "./ipallocator/controller/repairip-clock.ts";

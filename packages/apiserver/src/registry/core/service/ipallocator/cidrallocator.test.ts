@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { formatIP, parseCIDR } from "@servicenet/api";
-import { MetricsRegistry } from "../../../../util/metrics/registry.ts";
+import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { Range } from "./bitmap.ts";
 import { clusterIPAllocatorMetrics } from "./metrics.ts";
 import { ErrAllocated, ErrFull, ErrMismatchedNetwork, ErrNotReady } from "./interfaces.ts";

@@ -4,7 +4,7 @@
  * (and `scope` = static|dynamic for the counters). Both the bitmap Range and the IPAddress
  * allocator record them.
  */
-import type { CounterVec, GaugeVec, HistogramVec, MetricsRegistry } from "../../../../util/metrics/registry.ts";
+import type { CounterVec, GaugeVec, HistogramVec, MetricsRegistry } from "@servicenet/component-base/metrics";
 
 /** The allocator metric vectors of one registry. */
 export interface ClusterIPAllocatorMetrics {

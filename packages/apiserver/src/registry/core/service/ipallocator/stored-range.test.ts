@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { StatusError, formatIP, parseCIDRSloppy, parseIPSloppy, type CIDR, type IP } from "@servicenet/api";
 import type { Store } from "../../../../storage/index.ts";
-import { MetricsRegistry } from "../../../../util/metrics/registry.ts";
+import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { seededRandom } from "../allocator/random.ts";
 import { secondaryServiceIPsKey, serviceIPsKey } from "../allocator/storage/keys.ts";
 import { rangeBackends, reopen, withStore } from "../allocator/storage/testing.ts";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { StatusError, parseCIDRSloppy, parseIPSloppy, type CIDR, type Service } from "@servicenet/api";
 import { FakeRecorder } from "../../../../../util/events/recorder.ts";
-import { MetricsRegistry } from "../../../../../util/metrics/registry.ts";
+import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import type { RangeAllocationSnapshot, RangeRegistry } from "../../allocator/storage/keys.ts";
 import { rangeBackends, withStore } from "../../allocator/storage/testing.ts";
 import { Range } from "../bitmap.ts";

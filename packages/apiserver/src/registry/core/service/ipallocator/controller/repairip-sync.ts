@@ -11,7 +11,7 @@ import { referenceOf, type EventRecorder } from "../../../../../util/events/reco
 import type { Lister } from "../../../../../util/informer/store-informer.ts";
 import { serviceIPAddress, type IPAddressClient } from "../ipaddress-client.ts";
 import type { ClusterIPRepairMetrics } from "../metrics.ts";
-import type { Clock } from "./repairip-clock.ts";
+import type { Clock } from "@servicenet/component-base/clock";
 
 /** Orphan IPAddresses are kept this long after creation ("default timeout value on the kube-apiserver"). */
 export const orphanGracePeriodMs = 60_000;

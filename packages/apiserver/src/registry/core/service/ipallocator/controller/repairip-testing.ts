@@ -3,10 +3,10 @@ import { ipAllocatorControllerName, labelIPAddressFamily, labelIPAddressManagedB
 import { createStore, objectKey, type KubeObject, type Store } from "../../../../../storage/index.ts";
 import { FakeRecorder } from "../../../../../util/events/recorder.ts";
 import { StoreInformer } from "../../../../../util/informer/store-informer.ts";
-import { MetricsRegistry } from "../../../../../util/metrics/registry.ts";
+import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { storeIPAddressClient, type IPAddressClient } from "../ipaddress-client.ts";
 import { clusterIPRepairMetrics, type ClusterIPRepairMetrics } from "../metrics.ts";
-import { FakeClock } from "./repairip-clock.ts";
+import { FakeClock } from "@servicenet/component-base/clock";
 import { RepairIPAddress, type RepairIPAddressOptions } from "./repairip.ts";
 
 export const serviceCIDRv4 = "10.0.0.0/16";

@@ -14,8 +14,8 @@ import type { EventRecorder } from "../../../../../util/events/recorder.ts";
 import { objectCacheKey, type InformerHandlers, type Lister } from "../../../../../util/informer/store-informer.ts";
 import type { IPAddressClient } from "../ipaddress-client.ts";
 import type { ClusterIPRepairMetrics } from "../metrics.ts";
-import { realClock, sleep, type Clock } from "./repairip-clock.ts";
-import { RateLimitingQueue } from "./repairip-queue.ts";
+import { backgroundClock as realClock, sleep, type Clock } from "@servicenet/component-base/clock";
+import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { managedByIPAllocator, syncIPAddress, syncService, type RepairSyncContext } from "./repairip-sync.ts";
 
 /** upstream repairLoopInterval. */

@@ -2,7 +2,7 @@
  * NodePort repair metrics (upstream portallocator/controller/metrics.go, namespace apiserver,
  * subsystem nodeport_repair, ALPHA), the counterparts of the clusterip_repair ones.
  */
-import type { CounterVec, MetricsRegistry } from "../../../../../util/metrics/registry.ts";
+import type { CounterVec, MetricsRegistry } from "@servicenet/component-base/metrics";
 
 /** The NodePort repair metric vectors of one registry. */
 export interface NodePortRepairMetrics {

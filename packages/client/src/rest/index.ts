@@ -1,0 +1,2 @@
+/** client-go rest's role: client-node models as plain wire JSON. */
+export { toPlain, asBody } from "./plain.ts";

@@ -1,0 +1,15 @@
+/** client-go tools/cache: the one reflector, shared informer, indexer and keys. */
+export { SharedInformer } from "./shared-informer.ts";
+export type { EventHandlers, Informer, ObjectWithMeta, SharedInformerOptions } from "./shared-informer.ts";
+export { Reflector } from "./reflector.ts";
+export type { ReflectorOptions, ReflectorSink } from "./reflector.ts";
+export { newListWatch } from "./list-watch.ts";
+export type { ListerWatcher, ListWatchOptions, PlainList, WatchEvent, WatchHandle } from "./list-watch.ts";
+export { BackoffManager, reflectorBackoff } from "./backoff.ts";
+export type { BackoffOptions } from "./backoff.ts";
+export { Indexer, metaNamespaceIndexFunc, namespaceIndex } from "./store.ts";
+export type { IndexFunc, Indexers } from "./store.ts";
+export { MemoryInformer } from "./memory-informer.ts";
+export { metaNamespaceKey, splitMetaNamespaceKey } from "./keys.ts";
+export type { HasMeta } from "./keys.ts";
+export { waitForCacheSync } from "./wait-for-cache-sync.ts";

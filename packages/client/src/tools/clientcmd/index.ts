@@ -1,0 +1,4 @@
+/** client-go tools/clientcmd: loading rules, kubeconfig loading with validation, keep-alive connections. */
+export { loadKubeConfig, kubeconfigPath, validateCurrentContext, KubeconfigError } from "./loader.ts";
+export type { KubeconfigErrorReason, LoadKubeConfigOptions } from "./loader.ts";
+export { reuseConnections } from "./connection-reuse.ts";

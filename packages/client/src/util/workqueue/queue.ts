@@ -1,0 +1,83 @@
+/**
+ * The work queue of client-go's util/workqueue/queue.go (`workqueue.Typed`): a key is queued at
+ * most once, a key being processed is never handed to a second worker, and a key re-added while
+ * it is processed is queued again only when the worker calls done(). ShutDown lets workers drain
+ * what is queued; get() reports shutdown (undefined) only once the queue is empty.
+ */
+
+/** A deduplicating FIFO with processing tracking. `T` must not include undefined (get()'s shutdown value). */
+export class WorkQueue<T = string> {
+  /** The queue's name (client-go's QueueConfig.Name, for logs and metrics). */
+  readonly name: string;
+  readonly #queue: T[] = [];
+  readonly #dirty = new Set<T>();
+  readonly #processing = new Set<T>();
+  readonly #waiters: ((v: T | undefined) => void)[] = [];
+  #shuttingDown = false;
+
+  constructor(name = "") {
+    this.name = name;
+  }
+
+  /** Marks `item` as needing processing; no-op if it is already queued or after shutDown. */
+  add(item: T): void {
+    if (this.#shuttingDown || this.#dirty.has(item)) return;
+    this.#dirty.add(item);
+    // Processing items are re-queued by done(), so one key never runs twice at once.
+    if (this.#processing.has(item)) return;
+    this.#queue.push(item);
+    this.#wake();
+  }
+
+  /**
+   * Waits for the next item, which the caller must pass to done() when finished; undefined once
+   * the queue is shut down and drained (client-go's `shutdown == true`).
+   */
+  get(): Promise<T | undefined> {
+    if (this.#queue.length > 0 || this.#shuttingDown) return Promise.resolve(this.#take());
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Ends processing of `item`; re-queues it if it was added meanwhile. */
+  done(item: T): void {
+    this.#processing.delete(item);
+    if (this.#dirty.has(item)) {
+      this.#queue.push(item);
+      this.#wake();
+    }
+  }
+
+  /** Stops accepting items; waiting workers get undefined once the queue is drained. */
+  shutDown(): void {
+    this.#shuttingDown = true;
+    this.#wake();
+  }
+
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /** Number of queued (not processing) items (`Len`). */
+  len(): number {
+    return this.#queue.length;
+  }
+
+  /** True while `item` is handed out and not yet done. */
+  isProcessing(item: T): boolean {
+    return this.#processing.has(item);
+  }
+
+  #take(): T | undefined {
+    if (this.#queue.length === 0) return undefined;
+    const item = this.#queue.shift() as T;
+    this.#processing.add(item);
+    this.#dirty.delete(item);
+    return item;
+  }
+
+  #wake(): void {
+    while (this.#waiters.length > 0 && (this.#queue.length > 0 || this.#shuttingDown)) {
+      this.#waiters.shift()!(this.#take());
+    }
+  }
+}

@@ -1,0 +1,3 @@
+/** component-base/metrics: the one registry and Prometheus text renderer. */
+export { MetricsRegistry, CounterVec, GaugeVec, HistogramVec, defBuckets, exponentialBuckets, formatValue } from "./registry.ts";
+export type { Labels } from "./registry.ts";
