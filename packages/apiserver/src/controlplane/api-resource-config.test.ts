@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfigurationMap } from "../server/resourceconfig/helpers.ts";
+import { resourceTable } from "../server/resources.ts";
+import { reviewTable } from "../server/reviews.ts";
 import { servedAPIs } from "./api-resource-config.ts";
 import { parseUpOptions } from "./options.ts";
 
@@ -52,6 +54,10 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
     ["foo.io/v1=true,bar.io/v1=false", "unknown api groups foo.io,bar.io"],
   ])("%j: %s", (flag, message) => {
     expect(() => servedAPIs(flag)).toThrow(new Error(message));
+  });
+
+  it("the default is the server's default tables", () => {
+    expect(servedAPIs("")).toEqual({ resources: resourceTable, reviews: reviewTable });
   });
 
   it("refuses to switch off the core group servicenet cannot run without", () => {

@@ -28,6 +28,7 @@ describe("without --runtime-config (the 1.33 defaults)", () => {
     expect(await versionsOf(s, "networking.k8s.io")).toEqual({ legacy: ["v1"], aggregated: ["v1"] });
     expect(await versionsOf(s, "authentication.k8s.io")).toEqual({ legacy: ["v1"], aggregated: ["v1"] });
     expect((await s.request("/apis/networking.k8s.io/v1alpha1")).status).toBe(404);
+    expect(Object.keys(((await s.request("/openapi/v3")).json() as { paths: object }).paths)).not.toContain("apis/networking.k8s.io/v1alpha1");
     expect((await s.request("/apis/networking.k8s.io/v1beta1/servicecidrs")).status).toBe(404);
     const r = await s.request("/apis/authentication.k8s.io/v1beta1/selfsubjectreviews", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiVersion: "authentication.k8s.io/v1beta1", kind: "SelfSubjectReview" }) });
     expect(r.status).toBe(404);
@@ -55,6 +56,7 @@ describe("--runtime-config networking.k8s.io/v1alpha1=true,api/beta=true,authent
     const list = (await s.request("/apis/networking.k8s.io/v1alpha1")).json() as { groupVersion: string; resources: { name: string }[] };
     expect(list.groupVersion).toBe("networking.k8s.io/v1alpha1");
     expect(list.resources.map((r) => r.name)).toEqual(["servicecidrs", "servicecidrs/status", "ipaddresses"]);
+    expect(Object.keys(((await s.request("/openapi/v3")).json() as { paths: object }).paths)).toEqual(expect.arrayContaining(["apis/networking.k8s.io/v1alpha1", "apis/networking.k8s.io/v1beta1"]));
   });
 
   it("shares one storage between v1alpha1 and v1: create, read, update and delete across versions", async () => {
