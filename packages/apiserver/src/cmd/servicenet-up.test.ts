@@ -3,7 +3,7 @@
  * kubectl can use, a clean stop on SIGINT and a restart that keeps the data. Runs the built
  * dist/ (the `npm start` path); skipped with a warning when it has not been built.
  */
-import { spawn, execFileSync } from "node:child_process";
+import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
@@ -71,6 +71,21 @@ describe.skipIf(!ready)("servicenet up", () => {
       rmSync(sdir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it("--runtime-config reaches the server (discovery lists v1alpha1); a bad value exits 2 (a flag error) with upstream's message", async () => {
+    const sub = mkdtempSync(join(dir, "rc-"));
+    const u = await up(sub, ["--runtime-config", "networking.k8s.io/v1alpha1=true"]);
+    try {
+      const k = (...args: string[]) => execFileSync(kubectl133, ["--kubeconfig", join(sub, ".servicenet/kubeconfig"), ...args], { encoding: "utf8", env: { ...process.env, HOME: sub } });
+      expect(k("api-versions").split("\n")).toEqual(expect.arrayContaining(["networking.k8s.io/v1", "networking.k8s.io/v1alpha1"]));
+      expect(k("api-versions")).not.toContain("networking.k8s.io/v1beta1");
+    } finally {
+      expect(await u.stop()).toBe(0);
+    }
+    const bad = spawnSync(process.execPath, [entry, "--port", "0", "--runtime-config", "foo.io/v1=true"], { cwd: sub, encoding: "utf8" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("servicenet: --runtime-config: unknown api groups foo.io");
+  });
 
   it("--etcd-prefix: every object under the given root, none under /registry, and a restart finds them", async () => {
     const pdir = mkdtempSync(join(tmpdir(), "servicenet-up-prefix-"));

@@ -59,6 +59,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     serviceClusterIPRange: o.serviceClusterIPRanges.join(","),
     featureGates: o.featureGates,
     repairIntervalMs: o.repairIntervalMs,
+    runtimeConfig: o.runtimeConfig,
   });
   const ready = { url: api.url, kubeconfig: api.kubeconfig(), allocatorMode: api.serviceAllocators.mode };
   // Handlers first: a supervisor may send SIGINT/SIGTERM the moment it reads the ready line, and

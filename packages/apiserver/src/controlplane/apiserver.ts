@@ -18,6 +18,7 @@ import { postStartHookHealthz } from "../server/healthz.ts";
 import type { ServingOptions } from "../server/serving.ts";
 import { createStore, type Store, type StoreConfig } from "../storage/index.ts";
 import { kubeconfigText } from "./kubeconfig.ts";
+import { servedAPIs } from "./api-resource-config.ts";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
@@ -44,6 +45,11 @@ export interface StartApiServerOptions {
   repairIntervalMs?: number;
   /** Period of the kubernetes.default reconciliation (recreated when deleted); upstream's 10 s. */
   kubernetesServiceIntervalMs?: number;
+  /**
+   * `--runtime-config` (kube-apiserver's grammar): beta and alpha versions to serve, e.g.
+   * `networking.k8s.io/v1alpha1=true`; default "" (GA versions only, as 1.33).
+   */
+  runtimeConfig?: string;
   log?: (line: string) => void;
   /** Header and TLS handshake deadlines; default upstream's (32 s). */
   serving?: ServingOptions;
@@ -122,6 +128,8 @@ function certHosts(o: { host?: string; serviceClusterIPRange?: string }): string
 
 /** Starts an apiserver; resolves when it listens and the bootstrap namespaces exist. */
 export async function startApiServer(o: StartApiServerOptions = {}): Promise<ApiServer> {
+  // A bad --runtime-config fails before anything is opened.
+  const apis = servedAPIs(o.runtimeConfig ?? "");
   const owned = !(o.storage && isStore(o.storage));
   if (o.dataDir) mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
   const store = o.storage && isStore(o.storage) ? o.storage : await createStore(o.storage ?? { backend: "memory" });
@@ -163,6 +171,8 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(o.host ? { host: o.host } : {}),
       port: o.port ?? 0,
       postStartHooks,
+      resources: apis.resources,
+      reviews: apis.reviews,
       ...(o.log ? { log: o.log } : {}),
       ...(o.serving ? { serving: o.serving } : {}),
     });

@@ -5,6 +5,7 @@ import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR } from "@servic
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from "../features/kube-features.ts";
 import { registryRoot } from "../storage/keys.ts";
+import { servedAPIs } from "./api-resource-config.ts";
 
 export const clusterModes = ["v4", "v6", "v4v6", "v6v4"] as const;
 export type ClusterMode = (typeof clusterModes)[number];
@@ -28,6 +29,8 @@ export interface UpOptions {
   featureGates: FeatureGates;
   /** `--repair-interval` in ms: period of the ClusterIP/NodePort repair loops (upstream fixes 3 min). */
   repairIntervalMs: number;
+  /** `--runtime-config`, validated: the beta/alpha versions to serve besides the GA ones ("" = none). */
+  runtimeConfig: string;
   /** `--workers`: apiserver processes sharing the port and the datastore (1: this process serves). */
   workers: number;
   help: boolean;
@@ -46,6 +49,10 @@ export const usage = `Usage: servicenet up [flags]
   --feature-gates <A=bool,...>        MultiCIDRServiceAllocator (default true) and
                                       DisableAllocatorDualWrite (default false), as Kubernetes 1.33
   --repair-interval <duration>        period of the ClusterIP and NodePort repair loops (default 3m)
+  --runtime-config <key=bool,...>     kube-apiserver's: serve versions off by default, e.g.
+                                      networking.k8s.io/v1alpha1=true (kubectl 1.27-1.30 describe),
+                                      networking.k8s.io/v1beta1=true (1.31-1.32),
+                                      authentication.k8s.io/v1beta1=true (1.27 auth whoami), api/all=true
   --workers <n>                       apiserver processes on one port and one datastore, as several
                                       kube-apiservers behind a load balancer (default 1, at most ${maxWorkers})
 `;
@@ -88,7 +95,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
       help = true;
       continue;
     }
-    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--etcd-prefix", "--port", "--bind-address", "--data-dir", "--feature-gates", "--repair-interval", "--workers"].includes(a)) throw new Error(`unknown flag: ${a}`);
+    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--etcd-prefix", "--port", "--bind-address", "--data-dir", "--feature-gates", "--repair-interval", "--runtime-config", "--workers"].includes(a)) throw new Error(`unknown flag: ${a}`);
     raw[a.slice(2)] = value(args, i, a);
     i++;
   }
@@ -103,6 +110,12 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: invalid port ${raw["port"]}`);
   const workers = Number(raw["workers"] ?? 1);
   if (!Number.isInteger(workers) || workers < 1 || workers > maxWorkers) throw new Error(`--workers: must be an integer from 1 to ${maxWorkers}, got ${JSON.stringify(raw["workers"])}`);
+  const runtimeConfig = raw["runtime-config"] ?? "";
+  try {
+    servedAPIs(runtimeConfig);
+  } catch (e) {
+    throw new Error(`--runtime-config: ${(e as Error).message.replace(/^--runtime-config: /, "")}`);
+  }
   return {
     serviceClusterIPRanges: rangesForMode(ranges, mode),
     mode,
@@ -113,6 +126,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     dataDir: raw["data-dir"] ?? ".servicenet",
     featureGates: raw["feature-gates"] !== undefined ? parseFeatureGates(raw["feature-gates"]) : { ...defaultFeatureGates },
     repairIntervalMs: raw["repair-interval"] !== undefined ? parseDurationMs(raw["repair-interval"], "--repair-interval") : 3 * 60_000,
+    runtimeConfig,
     workers,
     help,
   };

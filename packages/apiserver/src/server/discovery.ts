@@ -4,11 +4,11 @@
  * kubectl 1.26+ asks for first.
  */
 import { apiVersionOf, groupVersions, type ResourceDef } from "./resources.ts";
-import { reviewTable } from "./reviews.ts";
+import { reviewTable, type ReviewDef } from "./reviews.ts";
 
 /** Review APIs as discovery entries: create-only, cluster-scoped, no storage. */
-function withReviews(table: readonly ResourceDef[]): readonly ResourceDef[] {
-  const reviews = reviewTable.map((r) => ({ ...r, namespaced: false, shortNames: [], categories: [], verbs: ["create"], subresources: [] }) as unknown as ResourceDef);
+function withReviews(table: readonly ResourceDef[], served: readonly ReviewDef[]): readonly ResourceDef[] {
+  const reviews = served.map((r) => ({ ...r, namespaced: false, shortNames: [], categories: [], verbs: ["create"], subresources: [] }) as unknown as ResourceDef);
   return [...table, ...reviews];
 }
 
@@ -29,23 +29,23 @@ function apiGroup(group: string, versions: string[]): Record<string, unknown> {
 }
 
 /** GET /apis */
-export function apiGroupList(served: readonly ResourceDef[]): unknown {
-  const table = withReviews(served);
+export function apiGroupList(served: readonly ResourceDef[], reviews: readonly ReviewDef[] = reviewTable): unknown {
+  const table = withReviews(served, reviews);
   const groups = groupVersions(table).filter((g) => g.group !== "");
   return { kind: "APIGroupList", apiVersion: "v1", groups: groups.map((g) => apiGroup(g.group, g.versions)) };
 }
 
 /** GET /apis/<group>, or undefined for an unknown group. */
-export function apiGroupDoc(served: readonly ResourceDef[], group: string): unknown {
-  const table = withReviews(served);
+export function apiGroupDoc(served: readonly ResourceDef[], group: string, reviews: readonly ReviewDef[] = reviewTable): unknown {
+  const table = withReviews(served, reviews);
   const versions = versionsOf(table, group);
   if (group === "" || versions.length === 0) return undefined;
   return { kind: "APIGroup", apiVersion: "v1", ...apiGroup(group, versions) };
 }
 
 /** GET /api/v1 or /apis/<g>/<v>, or undefined for an unknown group version. */
-export function apiResourceList(served: readonly ResourceDef[], group: string, version: string): unknown {
-  const table = withReviews(served);
+export function apiResourceList(served: readonly ResourceDef[], group: string, version: string, reviews: readonly ReviewDef[] = reviewTable): unknown {
+  const table = withReviews(served, reviews);
   const rs = table.filter((r) => r.group === group && r.version === version);
   if (rs.length === 0) return undefined;
   const resources: Record<string, unknown>[] = [];
@@ -81,8 +81,8 @@ function discoveryResource(r: ResourceDef): Record<string, unknown> {
 }
 
 /** The aggregated document for /api (legacy = true) or /apis, in apiVersion `apidiscovery.k8s.io/<v>`. */
-export function aggregatedDiscovery(served: readonly ResourceDef[], legacy: boolean, discoveryVersion: "v2" | "v2beta1"): unknown {
-  const table = withReviews(served);
+export function aggregatedDiscovery(served: readonly ResourceDef[], legacy: boolean, discoveryVersion: "v2" | "v2beta1", reviews: readonly ReviewDef[] = reviewTable): unknown {
+  const table = withReviews(served, reviews);
   const groups = groupVersions(table).filter((g) => (g.group === "") === legacy);
   return {
     kind: "APIGroupDiscoveryList",

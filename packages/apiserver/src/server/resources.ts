@@ -27,6 +27,7 @@ import {
   serviceHandler,
   type TableHandler,
 } from "@servicenet/printers";
+import { IPAddressSchema as IPAddressV1alpha1Schema, ServiceCIDRSchema as ServiceCIDRV1alpha1Schema } from "@servicenet/api/networking/v1alpha1";
 import { IPAddressSchema as IPAddressV1beta1Schema, ServiceCIDRSchema as ServiceCIDRV1beta1Schema } from "@servicenet/api/networking/v1beta1";
 import { leaseStrategy } from "../registry/coordination/lease/strategy.ts";
 import { endpointsStrategy } from "../registry/core/endpoints/strategy.ts";
@@ -83,8 +84,11 @@ function networking(version: string, cidr: unknown, ip: unknown): ResourceDef[] 
   ];
 }
 
-/** Every served resource, in discovery order. */
-export const resourceTable: readonly ResourceDef[] = [
+/**
+ * Every resource the server can serve, in discovery order (a group's preferred version first).
+ * Which of them it serves is `--runtime-config`'s choice (`controlplane/api-resource-config.ts`).
+ */
+export const servableResources: readonly ResourceDef[] = [
   def({ group: "", version: "v1", resource: "endpoints", kind: "Endpoints", singular: "endpoints", namespaced: true, shortNames: ["ep"], storagePath: "services/endpoints", strategy: endpointsStrategy, schema: EndpointsSchema, printer: endpointsHandler }),
   def({ group: "", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, shortNames: ["ev"], storagePath: "events", strategy: eventStrategy, schema: EventSchema, printer: eventHandler }),
   def({ group: "", version: "v1", resource: "namespaces", kind: "Namespace", singular: "namespace", namespaced: false, shortNames: ["ns"], verbs: ["create", "delete", "get", "list", "patch", "update", "watch"], subresources: ["status"], storagePath: "namespaces", strategy: namespaceStrategy, schema: NamespaceSchema, printer: namespaceHandler }),
@@ -97,7 +101,18 @@ export const resourceTable: readonly ResourceDef[] = [
   def({ group: "events.k8s.io", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, verbs: readOnlyVerbs, storagePath: "events", strategy: eventStrategy, schema: undefined, printer: eventHandler, toVersion: (o) => toEventsV1(o) as KubeObject }),
   ...networking("v1", ServiceCIDRSchema, IPAddressSchema),
   ...networking("v1beta1", ServiceCIDRV1beta1Schema, IPAddressV1beta1Schema),
+  // Kubernetes 1.27-1.30's version, which their kubectl asks for in `describe servicecidr|ipaddress`.
+  ...networking("v1alpha1", ServiceCIDRV1alpha1Schema, IPAddressV1alpha1Schema),
 ];
+
+const gaVersion = /^v\d+$/;
+
+/**
+ * The resources served by default: the GA versions only. As kube-apiserver 1.33
+ * (pkg/controlplane/instance.go betaAPIGroupVersionsDisabledByDefault,
+ * alphaAPIGroupVersionsDisabledByDefault), beta and alpha versions need `--runtime-config`.
+ */
+export const resourceTable: readonly ResourceDef[] = servableResources.filter((r) => gaVersion.test(r.version));
 
 /** Group versions in preference order (the first version of a group is preferred). */
 export function groupVersions(table: readonly ResourceDef[] = resourceTable): { group: string; versions: string[] }[] {

@@ -24,7 +24,7 @@ import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
 import { parseRequestInfo } from "./request-info.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
-import { answerReview, isReview } from "./reviews.ts";
+import { answerReview, isReview, reviewTable, type ReviewDef } from "./reviews.ts";
 import { serverVersion, type VersionInfo } from "./version.ts";
 
 export interface APIServerConfig {
@@ -38,7 +38,10 @@ export interface APIServerConfig {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** The served resources (`--runtime-config`'s choice); default {@link resourceTable}. */
   resources?: readonly ResourceDef[];
+  /** The served review APIs; default {@link reviewTable}. */
+  reviews?: readonly ReviewDef[];
   version?: VersionInfo;
   /** Post-start hooks' checks (`poststarthook/<name>`), in /healthz, /livez and /readyz until they finish. */
   postStartHooks?: readonly HealthChecker[];
@@ -81,6 +84,7 @@ interface Routed {
 /** Starts the server and resolves once it listens. */
 export async function startServer(cfg: APIServerConfig): Promise<RunningServer> {
   const table = cfg.resources ?? resourceTable;
+  const reviews = cfg.reviews ?? reviewTable;
   const registry = newRESTStorage(cfg.store, table, cfg.serviceAllocators);
   // Before the first request: an early create must not get an IP a stored Service holds.
   await initServiceStorage(registry.stores);
@@ -116,22 +120,22 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     if (path === "/api" || path === "/apis") {
       if (agg) {
         res.writeHead(200, { "Content-Type": aggregatedContentType(agg), Vary: "Accept" });
-        res.end(JSON.stringify(aggregatedDiscovery(table, path === "/api", agg)));
+        res.end(JSON.stringify(aggregatedDiscovery(table, path === "/api", agg, reviews)));
         return { code: 200, labels };
       }
-      return { code: json(res, path === "/api" ? legacyAPIVersions() : apiGroupList(table)), labels };
+      return { code: json(res, path === "/api" ? legacyAPIVersions() : apiGroupList(table, reviews)), labels };
     }
     const parts = path.split("/").filter((p) => p !== "");
-    if (parts[0] === "api" && parts.length === 2) return { code: json(res, apiResourceList(table, "", parts[1]!) ?? fail(notFound())), labels };
-    if (parts[0] === "apis" && parts.length === 2) return { code: json(res, apiGroupDoc(table, parts[1]!) ?? fail(notFound())), labels };
-    if (parts[0] === "apis" && parts.length === 3) return { code: json(res, apiResourceList(table, parts[1]!, parts[2]!) ?? fail(notFound())), labels };
+    if (parts[0] === "api" && parts.length === 2) return { code: json(res, apiResourceList(table, "", parts[1]!, reviews) ?? fail(notFound())), labels };
+    if (parts[0] === "apis" && parts.length === 2) return { code: json(res, apiGroupDoc(table, parts[1]!, reviews) ?? fail(notFound())), labels };
+    if (parts[0] === "apis" && parts.length === 3) return { code: json(res, apiResourceList(table, parts[1]!, parts[2]!, reviews) ?? fail(notFound())), labels };
     const info = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
     if (!info) throw notFound();
-    if (info.verb === "create" && info.name === "" && info.namespace === undefined && isReview(info.group, info.version, info.resource)) {
+    if (info.verb === "create" && info.name === "" && info.namespace === undefined && isReview(info.group, info.version, info.resource, reviews)) {
       // kubectl sends these as protobuf; the answer does not depend on the body, so it is not decoded then.
       const format = bodyFormat(req.headers["content-type"]);
       const raw = await readBody(req);
-      const answer = answerReview(info.group, info.version, info.resource, format === "protobuf" ? {} : parseBody(raw, format), user);
+      const answer = answerReview(info.group, info.version, info.resource, format === "protobuf" ? {} : parseBody(raw, format), user, reviews);
       if (answer) {
         send(res, 201, answer);
         return { code: 201, labels: { ...labels, verb: "POST", group: info.group, version: info.version, resource: info.resource, scope: "cluster" } };

@@ -25,7 +25,8 @@ export function useFuzzTarget(): FuzzTarget {
   let server: ChildApiServer | undefined;
   let discovered: Discovered | undefined;
   beforeAll(async () => {
-    server = await startChildApiServer();
+    // Every version the server can serve (beta and alpha are off by default), so they are fuzzed too.
+    server = await startChildApiServer(["--runtime-config", "api/all=true"]);
     const p = await prepare(server);
     discovered = p.discovered;
     expect(p.seedsRefused).toEqual([]);

@@ -51,4 +51,4 @@ function forVersion(version: string): Record<string, Record<string, FieldDoc>> {
   };
 }
 
-export const networkingDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>>>> = { ...forVersion("v1"), ...forVersion("v1beta1") };
+export const networkingDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>>>> = { ...forVersion("v1"), ...forVersion("v1beta1"), ...forVersion("v1alpha1") };

@@ -8,6 +8,7 @@ import * as corev1 from "@servicenet/api/core/v1";
 import * as discoveryv1 from "@servicenet/api/discovery/v1";
 import * as metav1 from "@servicenet/api/meta/v1";
 import * as networkingv1 from "@servicenet/api/networking/v1";
+import * as networkingv1alpha1 from "@servicenet/api/networking/v1alpha1";
 import * as networkingv1beta1 from "@servicenet/api/networking/v1beta1";
 
 /** Our export names where they differ from the Go type name. */
@@ -32,6 +33,7 @@ export const apiSchemaModules: readonly SchemaModule[] = [
   { prefix: "io.k8s.api.discovery.v1", exports: discoveryv1, renames },
   { prefix: "io.k8s.api.networking.v1", exports: networkingv1 },
   { prefix: "io.k8s.api.networking.v1beta1", exports: networkingv1beta1 },
+  { prefix: "io.k8s.api.networking.v1alpha1", exports: networkingv1alpha1 },
 ];
 
 /** Builds the identity map from schema object to definition name. */
