@@ -28,7 +28,7 @@ export async function eventually<T>(probe: () => T | undefined | false | Promise
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`${what} not met in ${timeoutMs} ms${last === undefined ? "" : `: ${String(last)}`}`);
+    if (Date.now() > deadline) throw new Error(`${what} not met in ${timeoutMs} ms${last === undefined ? "" : `: ${last instanceof Error ? String(last) : JSON.stringify(last)}`}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

@@ -18,7 +18,7 @@ function rawRequest(url: string, request: string): Promise<string> {
     const socket = connect({ host: u.hostname, port: Number(u.port), rejectUnauthorized: false }, () => socket.end(request));
     socket.on("data", (c: Buffer) => chunks.push(c));
     socket.on("end", () => resolve(Buffer.concat(chunks).toString("latin1")));
-    socket.on("error", (e) => (chunks.length > 0 ? resolve(Buffer.concat(chunks).toString("latin1")) : reject(e)));
+    socket.on("error", (e: Error) => (chunks.length > 0 ? resolve(Buffer.concat(chunks).toString("latin1")) : reject(e)));
     socket.setTimeout(5000, () => socket.destroy());
   });
 }

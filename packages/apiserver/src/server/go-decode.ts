@@ -25,7 +25,7 @@ interface Def {
   checks?: unknown[];
 }
 
-const defOf = (s: Schema): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+const defOf = (s: Schema): Def => (s as { _zod: { def: Def } })._zod.def;
 const wrappers = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"]);
 
 function unwrap(s: Schema): Schema {
@@ -60,12 +60,7 @@ interface Context {
 }
 
 /** A returned (not saved) error: decoding stops there. */
-class Stop {
-  readonly message: string;
-  constructor(message: string) {
-    this.message = message;
-  }
-}
+class Stop extends Error {}
 
 /**
  * The first decode error of `value` against `schema`, or undefined. `literal` gives a number's
@@ -95,7 +90,7 @@ export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, li
       case "object":
         return types.struct(path) ?? "struct";
       case "array":
-        return `[]${goTypeOf(d.element as Schema, `${path}[]`)}`;
+        return `[]${goTypeOf(d.element, `${path}[]`)}`;
       case "record":
         return "map[string]string";
       case "number":
@@ -139,13 +134,13 @@ export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, li
         if (!Array.isArray(v)) return save(kindOf(v), goTypeOf(s, path), ctx);
         v.forEach((x, i) => {
           at.push(i);
-          walk(d.element as Schema, x, `${path}[]`, "", ctx);
+          walk(d.element, x, `${path}[]`, "", ctx);
           at.pop();
         });
         return;
       case "record": {
         // Only map[string]string fields; other records (fieldsV1) take any JSON.
-        if (defOf(unwrap(d.valueType as Schema)).type !== "string") return;
+        if (defOf(unwrap(d.valueType)).type !== "string") return;
         if (!isObject(v)) return save(kindOf(v), "map[string]string", ctx);
         for (const x of Object.values(v)) if (x !== null && typeof x !== "string") save(kindOf(x), "string", ctx);
         return;
@@ -203,13 +198,13 @@ export function wrapUnstructuredInts(schema: Schema, value: unknown, types: GoTy
         if (d.shape === undefined || !Object.hasOwn(d.shape, k)) continue;
         const x = v[k];
         const sub = path === "" ? k : `${path}.${k}`;
-        const f = d.shape[k] as Schema;
+        const f = d.shape[k];
         if (typeof x === "number" && defOf(unwrap(f)).type === "number" && types.int(sub) === "int32" && Number.isSafeInteger(x) && !int32Range(x)) {
           v[k] = Number(BigInt.asIntN(32, BigInt(x)));
         } else walk(f, x, sub);
       }
     } else if (d.type === "array" && Array.isArray(v)) {
-      for (const x of v) walk(d.element as Schema, x, `${path}[]`);
+      for (const x of v) walk(d.element, x, `${path}[]`);
     }
   };
   walk(schema, value, "");

@@ -47,7 +47,7 @@ interface WireStatus {
 function parseStatus(body: unknown): WireStatus | undefined {
   const parsed = typeof body === "string" ? safeJSON(body) : body;
   if (typeof parsed !== "object" || parsed === null || (parsed as WireStatus).kind !== "Status") return undefined;
-  return parsed as WireStatus;
+  return parsed;
 }
 
 function safeJSON(text: string): unknown {

@@ -19,8 +19,8 @@ afterEach(async () => {
 describe("runControllerManager over HTTP", () => {
   it("writes Endpoints, one EndpointSlice per family, and the ServiceCIDR finalizer and Ready condition", async () => {
     server = new FakeAPIServer();
-    server.tracker.add([makeService() as never]);
-    server.tracker.add(dualStackPods(3) as never[], "pods");
+    server.tracker.add([makeService()]);
+    server.tracker.add(dualStackPods(3), "pods");
     server.tracker.add([{ metadata: { name: "node-a" } }], "nodes");
     server.tracker.add([{ metadata: { name: "kubernetes" }, spec: { cidrs: ["10.96.0.0/16", "fd00:10:96::/112"] } }], "servicecidrs");
     const kc = new KubeConfig();

@@ -23,8 +23,8 @@ const ips = (ep: unknown) => ((ep as Endpoints).subsets ?? []).flatMap((s) => (s
 describe("EndpointsController over HTTP", () => {
   it("lists and watches Services and Pods, creates then updates Endpoints; relists after a 410 watch", async () => {
     server = new FakeAPIServer();
-    server.tracker.add([makeService() as never]);
-    server.tracker.add(dualStackPods(3) as never[], "pods");
+    server.tracker.add([makeService()]);
+    server.tracker.add(dualStackPods(3), "pods");
     server.prependReactor("watch", "pods", once(() => ({ events: [{ type: "ERROR", object: expired() }] })));
     const url = await server.start();
     const kc = new KubeConfig();
@@ -41,7 +41,7 @@ describe("EndpointsController over HTTP", () => {
     expect((created.body as Endpoints).metadata).toMatchObject({ name: "web", namespace: "default" });
 
     // A fourth pod arrives over the watch; the update carries the stored resourceVersion.
-    server.tracker.add([makePod({ name: "p9", ips: ["10.244.9.9", "fd00::9"] }) as never], "pods");
+    server.tracker.add([makePod({ name: "p9", ips: ["10.244.9.9", "fd00::9"] })], "pods");
     const updated = await server.waitForAction((w) => w.method === "PUT");
     expect(updated.path).toBe("/api/v1/namespaces/default/endpoints/web");
     expect(ips(updated.body)).toEqual(["10.244.0.1", "10.244.0.2", "10.244.0.3", "10.244.9.9"]);

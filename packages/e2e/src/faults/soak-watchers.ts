@@ -16,7 +16,7 @@ export const versions = (items: readonly KubernetesObject[]): Record<string, str
 
 /** A client-node informer kept running across errors; counts its callbacks. */
 export function startInformer<T extends KubernetesObject>(kc: KubeConfig, p: string, list: () => Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>) {
-  const informer = makeInformer<T>(kc, p, list as never);
+  const informer = makeInformer<T>(kc, p, list);
   const counts = { add: 0, update: 0, delete: 0, connect: 0, error: 0 };
   let stopped = false;
   informer.on("add", () => void counts.add++);

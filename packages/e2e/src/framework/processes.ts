@@ -75,7 +75,7 @@ export function startProc(name: string, cmd: string, args: readonly string[], cw
   const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const lines: { at: number; text: string }[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) {
+  for (const stream of [child.stdout, child.stderr]) {
     let buf = "";
     stream.on("data", (d: Buffer) => {
       out += d.toString();

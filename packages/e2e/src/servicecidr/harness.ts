@@ -11,6 +11,7 @@ import { startControllerManagerProc, type Proc } from "../framework/processes.ts
 import { createStore, featureGatesForMode, startApiServer, type AllocatorMode, type ApiServer, type FeatureGates, type Store, type StoreConfig } from "@servicenet/apiserver";
 
 /** A decoded Kubernetes JSON object (the suites read fields ad hoc). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- decoded JSON is read ad hoc; the suites assert on it
 export type Json = any;
 
 /** The three allocator modes, in the order the suites run them. */
@@ -140,7 +141,7 @@ export interface ControllerManager extends Omit<Proc, "stop"> {
 /** Starts the controller-manager with `--controllers servicecidr` (framework/processes.ts). */
 export async function startControllerManager(kubeconfigFile: string): Promise<ControllerManager> {
   const p = await startControllerManagerProc(kubeconfigFile, { flags: ["--controllers", "servicecidr"], synced: false });
-  const stop = p.stop;
+  const stop = p.stop.bind(p);
   return Object.assign(p, {
     synced: async (timeoutMs = 60_000) => {
       await p.waitFor(/"msg":"Caches are synced","controller":"service-cidr-controller"/, timeoutMs);

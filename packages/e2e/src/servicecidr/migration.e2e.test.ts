@@ -120,7 +120,7 @@ async function waitDefault(t: TestApi, cidrs: string[]): Promise<Json> {
   return eventually(async () => {
     const sc = await getServiceCIDR(t, "kubernetes");
     return JSON.stringify(sc?.spec.cidrs) === JSON.stringify(cidrs) && readyCondition(sc)?.status === "True" ? sc : undefined;
-  }, { what: `default ServiceCIDR ${cidrs} Ready`, timeoutMs: 60_000 });
+  }, { what: `default ServiceCIDR ${cidrs.join(",")} Ready`, timeoutMs: 60_000 });
 }
 
 describe.each(ipAddressModes)("TestServiceCIDRMigrationScenarios [%s]", (mode: AllocatorMode) => {

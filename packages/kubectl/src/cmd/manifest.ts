@@ -35,7 +35,7 @@ function flatten(value: unknown, source: string, out: ManifestObject[]): void {
   }
   if (typeof o.kind !== "string" || o.kind === "") throw new CLIError(`error: error validating "${source}": error validating data: kind not set`);
   if (typeof o.apiVersion !== "string" || o.apiVersion === "") throw new CLIError(`error: error validating "${source}": error validating data: apiVersion not set`);
-  out.push({ object: o as PartialObjectMetadata & Record<string, unknown>, source });
+  out.push({ object: o, source });
 }
 
 /** Parses one file's text: YAML 1.1 as sigs.k8s.io/yaml reads it (JSON is YAML). */

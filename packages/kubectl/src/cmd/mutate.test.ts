@@ -137,7 +137,7 @@ describe("delete", () => {
 describe("get -w", () => {
   it("prints the table, then one row per event, until aborted", async () => {
     const svc = { apiVersion: "v1", kind: "Service", metadata: { name: "a", namespace: "default", creationTimestamp: new Date().toISOString() }, spec: { type: "ClusterIP", clusterIP: "10.0.0.1", ports: [{ port: 80, protocol: "TCP" }] } };
-    api.reset([svc as PartialObjectMetadata]);
+    api.reset([svc]);
     const ac = new AbortController();
     let seen = "";
     const watching = run(["get", "svc", "-w"], "", ac.signal, (s) => (seen = s));

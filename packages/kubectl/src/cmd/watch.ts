@@ -66,7 +66,7 @@ export async function runWatch(ctx: Context, r: Resource, ns: string | undefined
   }
 
   const got = await ctx.client.get<Table & { items?: PartialObjectMetadata[]; metadata?: { resourceVersion?: string } }>(collectionPath(ctx, r, ns, name), accept);
-  if (!ctx.args.watchOnly) printer.initial(human ? got : name !== undefined ? [got as PartialObjectMetadata] : (got.items ?? []));
+  if (!ctx.args.watchOnly) printer.initial(human ? got : name !== undefined ? [got] : (got.items ?? []));
   const rv = got.metadata?.resourceVersion ?? "";
   const params: Record<string, string> = { watch: "true", resourceVersion: rv };
   if (name !== undefined) params.fieldSelector = `metadata.name=${name}`;

@@ -97,7 +97,7 @@ describe("IPAddress PARENTREF", () => {
   });
 
   it("rows keep the age cell", () => {
-    expect(ipAddressHandler.printRow({ metadata: meta, spec: { parentRef: { group: "", resource: "services", namespace: "default", name: "web" } } } as IPAddress, wide)).toEqual(["x", "services/default/web", "10m"]);
+    expect(ipAddressHandler.printRow({ metadata: meta, spec: { parentRef: { group: "", resource: "services", namespace: "default", name: "web" } } }, wide)).toEqual(["x", "services/default/web", "10m"]);
   });
 });
 

@@ -43,7 +43,7 @@ function labelTerm(t: string): (labels: Record<string, string>) => boolean {
 export function labelMatcher(selector: string | null): Matcher {
   const checks = terms(selector ?? "").map(labelTerm);
   return (obj) => {
-    const labels = ((obj as { metadata?: { labels?: Record<string, string> } }).metadata?.labels ?? {}) as Record<string, string>;
+    const labels = ((obj as { metadata?: { labels?: Record<string, string> } }).metadata?.labels ?? {});
     return checks.every((c) => c(labels));
   };
 }
@@ -51,7 +51,10 @@ export function labelMatcher(selector: string | null): Matcher {
 function fieldValue(obj: unknown, path: string): string {
   let cur: unknown = obj;
   for (const part of path.split(".")) cur = (cur as Record<string, unknown> | undefined)?.[part];
-  return cur === undefined || cur === null ? "" : String(cur);
+  if (cur === undefined || cur === null) return "";
+  if (typeof cur === "string") return cur;
+  if (typeof cur === "number" || typeof cur === "boolean" || typeof cur === "bigint") return String(cur);
+  return JSON.stringify(cur) ?? "";
 }
 
 /** A matcher for a fieldSelector query value (any dotted path of the object). */

@@ -7,13 +7,17 @@ afterEach(async () => api?.stop());
 
 const svc = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: "v1", kind: "Service", metadata: { name, namespace: "default", labels }, spec: { clusterIP: "10.0.0.1" } });
 
+// Decoded JSON bodies, read field by field in assertions.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire JSON is untyped; the assertions check its shape
+type Json = Record<string, any>;
+
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${api!.url}${path}`, { method, headers: { "content-type": "application/json", ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Json };
 }
 
 /** Reads `n` lines of a watch stream. */
-async function watchLines(path: string, n: number, during: () => Promise<unknown> = async () => {}): Promise<Record<string, any>[]> {
+async function watchLines(path: string, n: number, during: () => Promise<unknown> = async () => {}): Promise<Json[]> {
   const res = await fetch(`${api!.url}${path}`);
   const reader = res.body!.getReader();
   await during();
@@ -24,7 +28,7 @@ async function watchLines(path: string, n: number, during: () => Promise<unknown
     text += new TextDecoder().decode(chunk.value);
   }
   await reader.cancel();
-  return text.split("\n").slice(0, n).map((l) => JSON.parse(l) as Record<string, any>);
+  return text.split("\n").slice(0, n).map((l) => JSON.parse(l) as Json);
 }
 
 describe("FakeAPIServer", () => {

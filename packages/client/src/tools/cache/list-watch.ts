@@ -13,7 +13,8 @@ export interface PlainList<T> {
 
 /** One watch event as the server sends it (`watch.Event`). */
 export interface WatchEvent {
-  type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR" | string;
+  /** "ADDED", "MODIFIED", "DELETED", "BOOKMARK" or "ERROR"; kept open for what a server may add. */
+  type: string;
   object: unknown;
 }
 

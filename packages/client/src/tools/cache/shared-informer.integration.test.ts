@@ -28,7 +28,7 @@ const lists = (server: FakeAPIServer): number => server.actions.filter((a) => a.
 
 async function start(pods: Pod[]) {
   server = new FakeAPIServer();
-  server.tracker.add(pods as never[], "pods");
+  server.tracker.add(pods, "pods");
   const kc = new KubeConfig();
   kc.loadFromClusterAndUser({ name: "fake", server: await server.start(), skipTLSVerify: true }, { name: "u", token: "t" });
   const core = kc.makeApiClient(CoreV1Api);
