@@ -12,7 +12,10 @@ import { writeKubeconfig, kubeconfigText } from "../controlplane/kubeconfig.ts";
 import { resourceTable } from "../server/resources.ts";
 import { resourcePrefix } from "../storage/index.ts";
 import type { StoreInformer } from "../util/informer/store-informer.ts";
+import { startControllers, type TestControllerName } from "./controllers.ts";
 import { restoreStore, snapshotStore, type StoreSnapshot } from "./snapshot.ts";
+
+export type { TestControllerName } from "./controllers.ts";
 
 export interface TestEnvironmentOptions extends Omit<StartApiServerOptions, "dataDir" | "tls" | "auth"> {
   /** Serve HTTPS with a generated CA (embedded in the kubeconfig). Default false: plain HTTP. */
@@ -21,6 +24,12 @@ export interface TestEnvironmentOptions extends Omit<StartApiServerOptions, "dat
   auth?: boolean;
   /** Where HTTPS certificates are kept; default one directory under the temp dir shared by all runs. */
   pkiDir?: string;
+  /**
+   * controller-manager controllers to run against the server (over HTTP, through its kubeconfig),
+   * e.g. `["endpoint", "endpointslice"]`; needs the optional peers @servicenet/controller-manager
+   * and @kubernetes/client-node. Default none.
+   */
+  controllers?: readonly TestControllerName[];
 }
 
 export interface TestEnvironment {
@@ -38,8 +47,8 @@ export interface TestEnvironment {
   api: ApiServer;
   /**
    * Deletes every object created since start and puts back what bootstrap created (namespaces
-   * default/kube-system/kube-public/kube-node-lease, the kubernetes Service, its IPAddress and
-   * EndpointSlice, the default ServiceCIDR, the allocation ranges). Released ClusterIPs and
+   * default/kube-system/kube-public/kube-node-lease, the kubernetes Service and its IPAddress,
+   * the default ServiceCIDR, the allocation ranges). Released ClusterIPs and
    * NodePorts can be allocated again as soon as it resolves. Watches see the deletions.
    */
   reset(): Promise<void>;
@@ -52,13 +61,14 @@ const cacheSyncTimeoutMs = 5_000;
 
 /** Starts an apiserver for a test file; see {@link TestEnvironment}. */
 export async function startTestEnvironment(o: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
+  const { controllers, ...serverOptions } = o;
   const dir = mkdtempSync(join(tmpdir(), "servicenet-envtest-"));
   const tls = o.tls ?? false;
   let api: ApiServer;
   try {
     api = await startApiServer({
       storage: { backend: "memory" },
-      ...o,
+      ...serverOptions,
       dataDir: join(dir, "data"),
       tls,
       auth: o.auth ?? false,
@@ -71,6 +81,17 @@ export async function startTestEnvironment(o: TestEnvironmentOptions = {}): Prom
   const kubeconfigPath = join(dir, "kubeconfig");
   const kc = { server: api.url, token: api.token ?? "", ...(api.caCert ? { caCert: api.caCert } : {}) };
   writeKubeconfig(kubeconfigPath, kc);
+  let stopControllers = async (): Promise<void> => {};
+  const text = kubeconfigText(kc);
+  if (controllers?.length) {
+    try {
+      stopControllers = await startControllers(text, controllers);
+    } catch (e) {
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
+  }
   const paths = [...new Set(resourceTable.map((d) => d.storagePath))];
   let snapshot: StoreSnapshot = await snapshotStore(api.store, paths);
   const informers = [
@@ -79,7 +100,7 @@ export async function startTestEnvironment(o: TestEnvironmentOptions = {}): Prom
   ] as const;
   return {
     url: api.url,
-    kubeconfig: kubeconfigText(kc),
+    kubeconfig: text,
     kubeconfigPath,
     token: api.token,
     caCert: api.caCert,
@@ -91,6 +112,7 @@ export async function startTestEnvironment(o: TestEnvironmentOptions = {}): Prom
       for (const [path, inf] of informers) if (inf) await cacheMatches(inf, snapshot, path);
     },
     stop: async () => {
+      await stopControllers();
       await api.close();
       rmSync(dir, { recursive: true, force: true });
     },
