@@ -81,6 +81,9 @@ export async function startTestEnvironment(o: TestEnvironmentOptions = {}): Prom
   const kubeconfigPath = join(dir, "kubeconfig");
   const kc = { server: api.url, token: api.token ?? "", ...(api.caCert ? { caCert: api.caCert } : {}) };
   writeKubeconfig(kubeconfigPath, kc);
+  // Taken before any controller runs: reset() returns to what bootstrap alone made.
+  const paths = [...new Set(resourceTable.map((d) => d.storagePath))];
+  let snapshot: StoreSnapshot = await snapshotStore(api.store, paths);
   let stopControllers = async (): Promise<void> => {};
   const text = kubeconfigText(kc);
   if (controllers?.length) {
@@ -92,8 +95,6 @@ export async function startTestEnvironment(o: TestEnvironmentOptions = {}): Prom
       throw e;
     }
   }
-  const paths = [...new Set(resourceTable.map((d) => d.storagePath))];
-  let snapshot: StoreSnapshot = await snapshotStore(api.store, paths);
   const informers = [
     ["servicecidrs", api.serviceAllocators.serviceCIDRs],
     ["ipaddresses", api.serviceAllocators.ipAddresses],
