@@ -2,12 +2,20 @@
 // `npm start`: the whole local control plane. Starts `servicenet up` (the apiserver on embedded
 // SQLite, or etcd with --datastore-endpoint; every flag is passed through), and once it is ready,
 // the controller-manager and a kube-proxy in dry-run mode (rule files, nothing applied), both as
-// plain API clients of the kubeconfig it wrote. Ctrl-C stops all three.
+// plain API clients of the kubeconfig it wrote. Ctrl-C stops all three. Ports: scripts/up-ports.mjs.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { splitUpArgs } from "./up-ports.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const args = process.argv.slice(2);
+let split;
+try {
+  split = splitUpArgs(process.argv.slice(2));
+} catch (e) {
+  process.stderr.write(`servicenet: ${e.message}\n`);
+  process.exit(2);
+}
+const { upArgs: args, proxyArgs } = split;
 const dataDirFlag = args.indexOf("--data-dir");
 const dataDir = dataDirFlag >= 0 && args[dataDirFlag + 1] ? args[dataDirFlag + 1] : ".servicenet";
 const kubeconfig = path.join(dataDir, "kubeconfig");
@@ -58,9 +66,5 @@ start("apiserver", "packages/apiserver/dist/cmd/servicenet-up.js", args, (line) 
   if (clientsStarted || !line.startsWith("servicenet ready")) return;
   clientsStarted = true;
   start("controller-manager", "packages/controller-manager/dist/cmd/controller-manager.js", ["--kubeconfig", kubeconfig]);
-  // `--port 0` (tests, several clusters on one machine): the kube-proxy metrics port is ephemeral too.
-  const portFlag = args.indexOf("--port");
-  const ephemeral = (portFlag >= 0 && args[portFlag + 1] === "0") || args.includes("--port=0");
-  const metrics = ephemeral ? ["--metrics-bind-address", "127.0.0.1:0"] : [];
-  start("kube-proxy", "packages/kube-proxy/dist/cmd/main.js", ["--kubeconfig", kubeconfig, "--proxy-mode", "iptables", "--dry-run", path.join(dataDir, "kube-proxy"), ...metrics]);
+  start("kube-proxy", "packages/kube-proxy/dist/cmd/main.js", ["--kubeconfig", kubeconfig, "--proxy-mode", "iptables", "--dry-run", path.join(dataDir, "kube-proxy"), ...proxyArgs]);
 });

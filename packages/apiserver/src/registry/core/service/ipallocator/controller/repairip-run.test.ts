@@ -119,4 +119,16 @@ describe("RepairIPAddress.runUntil", () => {
     ac.abort();
     await run;
   });
+
+  it("waits for informers that report their sync instead of sleeping a poll period (no clock step needed)", async () => {
+    f = await newFakeRepair({ cidrs: [kubernetes], unstarted: true });
+    ac = new AbortController();
+    let first = false;
+    const run = f.repair.runUntil(() => (first = true), ac.signal);
+    for (const i of f.informers) i.start();
+    // The fake clock never moves: a 100 ms cache-sync poll would never end.
+    expect(await eventually(() => first)).toBe(true);
+    ac.abort();
+    await run;
+  });
 });

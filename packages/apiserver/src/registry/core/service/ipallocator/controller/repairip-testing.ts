@@ -58,6 +58,8 @@ export interface FakeRepairSetup {
   /** Wraps the recording client (to inject failures). */
   client?: (c: IPAddressClient) => IPAddressClient;
   options?: Partial<RepairIPAddressOptions>;
+  /** Leave the informers unstarted (the test starts them through `informers`). */
+  unstarted?: boolean;
 }
 
 /** Stores the objects, starts synced informers and builds the controller on them. */
@@ -80,8 +82,10 @@ export async function newFakeRepair(setup: FakeRepairSetup = {}): Promise<FakeRe
   const metrics = clusterIPRepairMetrics(new MetricsRegistry());
   const client = setup.client ? setup.client(recording) : recording;
   const repair = new RepairIPAddress({ services, serviceCIDRs, ipAddresses, client, recorder, clock, metrics, intervalMs: 0, ...setup.options });
-  for (const i of informers) i.start();
-  await Promise.all(informers.map((i) => i.waitForSync()));
+  if (!setup.unstarted) {
+    for (const i of informers) i.start();
+    await Promise.all(informers.map((i) => i.waitForSync()));
+  }
   return {
     repair, store, clock, recorder, metrics, actions, raw, informers,
     close: async () => {

@@ -139,7 +139,7 @@ export class RepairIPAddress {
    */
   async runUntil(onFirstSuccess: () => void, signal: AbortSignal): Promise<void> {
     try {
-      if (!(await this.#waitUntil(() => this.#synced(), signal))) return;
+      if (!(await this.#waitForCaches(signal))) return;
       if (this.#o.waitForDefaultServiceCIDR !== false && !(await this.#waitUntil(() => this.#o.serviceCIDRs.get(defaultServiceCIDRName) !== undefined, signal))) return;
       if (!(await this.#firstPass(signal))) return;
       onFirstSuccess();
@@ -155,6 +155,24 @@ export class RepairIPAddress {
 
   #synced(): boolean {
     return this.#o.services.hasSynced() && this.#o.serviceCIDRs.hasSynced() && this.#o.ipAddresses.hasSynced();
+  }
+
+  /**
+   * cache.WaitForCacheSync: upstream polls every 100 ms. Informers that can tell when their first
+   * list is in are awaited first, so that a fresh apiserver does not sleep a whole poll period
+   * (most of an in-memory start); the poll stays for the others.
+   */
+  async #waitForCaches(signal: AbortSignal): Promise<boolean> {
+    const { services, serviceCIDRs, ipAddresses } = this.#o;
+    const waits = [services, serviceCIDRs, ipAddresses].map((i) => i.waitForSync?.());
+    if (!this.#synced() && waits.every((w) => w !== undefined) && !signal.aborted) {
+      let onAbort = (): void => undefined;
+      const aborted = new Promise<void>((r) => (onAbort = r));
+      signal.addEventListener("abort", onAbort, { once: true });
+      await Promise.race([Promise.all(waits), aborted]);
+      signal.removeEventListener("abort", onAbort);
+    }
+    return this.#waitUntil(() => this.#synced(), signal);
   }
 
   async #waitUntil(cond: () => boolean, signal: AbortSignal): Promise<boolean> {
