@@ -21,6 +21,7 @@ export { TriggerTimeTracker, endpointsLastChangeTriggerTime } from "./util/endpo
 export { makeInformers } from "./app/informers.ts";
 export type { InformerSet } from "./app/informers.ts";
 export { runControllerManager } from "./app/run.ts";
+export { testEnvironmentControllers, type TestEnvironmentControllerName, type TestEnvironmentControllers } from "./app/test-environment.ts";
 export type { RunOptions } from "./app/run.ts";
 
 export { parseOptions, knownControllers, UsageError } from "./app/options.ts";

@@ -12,10 +12,13 @@ import { writeKubeconfig, kubeconfigText } from "../controlplane/kubeconfig.ts";
 import { resourceTable } from "../server/resources.ts";
 import { resourcePrefix } from "../storage/index.ts";
 import type { StoreInformer } from "../util/informer/store-informer.ts";
-import { startControllers, type TestControllerName } from "./controllers.ts";
 import { restoreStore, snapshotStore, type StoreSnapshot } from "./snapshot.ts";
 
-export type { TestControllerName } from "./controllers.ts";
+/**
+ * Starts controllers against the environment's kubeconfig (YAML text) and returns how to stop
+ * them: `testEnvironmentControllers([...])` of @servicenet/controller-manager is one.
+ */
+export type TestEnvironmentControllers = (kubeconfig: string) => Promise<() => Promise<void>>;
 
 export interface TestEnvironmentOptions extends Omit<StartApiServerOptions, "dataDir" | "tls" | "auth"> {
   /** Serve HTTPS with a generated CA (embedded in the kubeconfig). Default false: plain HTTP. */
@@ -25,11 +28,11 @@ export interface TestEnvironmentOptions extends Omit<StartApiServerOptions, "dat
   /** Where HTTPS certificates are kept; default one directory under the temp dir shared by all runs. */
   pkiDir?: string;
   /**
-   * controller-manager controllers to run against the server (over HTTP, through its kubeconfig),
-   * e.g. `["endpoint", "endpointslice"]`; needs the optional peers @servicenet/controller-manager
-   * and @kubernetes/client-node. Default none.
+   * Controllers to run against the server over HTTP, through its kubeconfig, e.g.
+   * `testEnvironmentControllers(["endpoint", "endpointslice"])` from @servicenet/controller-manager
+   * (the apiserver never imports a controller: they are API clients). Default none.
    */
-  controllers?: readonly TestControllerName[];
+  controllers?: TestEnvironmentControllers;
 }
 
 export interface TestEnvironment {
@@ -86,9 +89,9 @@ export async function startTestEnvironment(o: TestEnvironmentOptions = {}): Prom
   let snapshot: StoreSnapshot = await snapshotStore(api.store, paths);
   let stopControllers = async (): Promise<void> => {};
   const text = kubeconfigText(kc);
-  if (controllers?.length) {
+  if (controllers) {
     try {
-      stopControllers = await startControllers(text, controllers);
+      stopControllers = await controllers(text);
     } catch (e) {
       await api.close();
       rmSync(dir, { recursive: true, force: true });

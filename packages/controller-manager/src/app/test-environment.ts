@@ -1,0 +1,33 @@
+/**
+ * Controllers for `@servicenet/apiserver/envtest`: this package's `runControllerManager` in the
+ * test's process, still a plain API client over HTTP with the environment's kubeconfig, as
+ * `npm start` runs it in a process of its own. The apiserver takes the returned starter and never
+ * imports this package (components talk to each other over HTTP only).
+ */
+import { KubeConfig } from "@kubernetes/client-node";
+import { runControllerManager } from "./run.ts";
+
+/**
+ * The controllers a test environment can run. Not `servicecidr`: it writes a finalizer on the
+ * bootstrap ServiceCIDR, which the environment's `reset()` would keep taking away.
+ */
+export type TestEnvironmentControllerName = "endpoint" | "endpointslice";
+
+/** Starts controllers against a kubeconfig (YAML text); the returned function stops them. */
+export type TestEnvironmentControllers = (kubeconfig: string) => Promise<() => Promise<void>>;
+
+/** `startTestEnvironment({ controllers: testEnvironmentControllers(["endpoint", "endpointslice"]) })`. */
+export function testEnvironmentControllers(names: readonly TestEnvironmentControllerName[]): TestEnvironmentControllers {
+  return (kubeconfig) => {
+    const kc = new KubeConfig();
+    kc.loadFromString(kubeconfig);
+    const abort = new AbortController();
+    const running = runControllerManager({ kubeConfig: kc, controllers: names }, abort.signal);
+    // A controller-manager that fails on its own is reported when the environment stops.
+    running.catch(() => undefined);
+    return Promise.resolve(async () => {
+      abort.abort();
+      await running;
+    });
+  };
+}
