@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrorString } from "../../errors/index.ts";
-import { EndpointSliceSchema, setDefaultsEndpointSlice, type EndpointSlice } from "./types.ts";
+import { setDefaultsEndpointSlice } from "./defaults.ts";
+import { EndpointSliceSchema, type EndpointSlice } from "./types.ts";
 import { validateEndpointSlice, validateEndpointSliceUpdate } from "./validation.ts";
 
 const slice = (over: Record<string, unknown> = {}): EndpointSlice =>

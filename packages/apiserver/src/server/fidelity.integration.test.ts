@@ -1,0 +1,43 @@
+/** What every client sees: server-side defaulting, validation lists, timestamps and output shape as kube-apiserver 1.33. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { haveKubectl, startTestServer, type TestServer } from "./testing.ts";
+
+const json = { "Content-Type": "application/json" };
+
+describe("server fidelity", () => {
+  let s: TestServer;
+  const post = async (path: string, body: unknown) => s.request(path, { method: "POST", headers: json, body: JSON.stringify(body) });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it("defaults EndpointSlice ports[].name to \"\" and ports[].protocol to TCP (SetDefaults_EndpointPort)", async () => {
+    const r = await post("/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", {
+      metadata: { name: "es-defaults" },
+      addressType: "IPv4",
+      endpoints: [{ addresses: ["10.0.0.1"] }],
+      ports: [{ port: 80 }],
+    });
+    expect(r.status, r.text).toBe(201);
+    expect((r.json() as { ports: unknown }).ports).toEqual([{ name: "", protocol: "TCP", port: 80 }]);
+  });
+
+  it.skipIf(!haveKubectl())("real kubectl 1.33 describes a Service whose slice has an unnamed port", async () => {
+    const svc = await post("/api/v1/namespaces/default/services", { metadata: { name: "unnamed" }, spec: { selector: { app: "u" }, ports: [{ port: 80 }] } });
+    expect(svc.status, svc.text).toBe(201);
+    const es = await post("/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", {
+      metadata: { name: "unnamed-abc", labels: { "kubernetes.io/service-name": "unnamed" } },
+      addressType: "IPv4",
+      endpoints: [{ addresses: ["10.0.0.7"] }],
+      ports: [{ port: 8080 }],
+    });
+    expect(es.status, es.text).toBe(201);
+    const r = await s.kubectl(["describe", "svc", "unnamed"]);
+    expect(r.stderr).not.toMatch(/panic/);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Endpoints:\s+10\.0\.0\.7:8080/);
+  });
+});
