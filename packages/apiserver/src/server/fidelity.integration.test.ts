@@ -40,4 +40,16 @@ describe("server fidelity", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Endpoints:\s+10\.0\.0\.7:8080/);
   });
+
+  it("a ServiceCIDR update changing a CIDR reports only \"field is immutable\" (strategy ValidateUpdate)", async () => {
+    const base = "/apis/networking.k8s.io/v1/servicecidrs";
+    const c = await post(base, { metadata: { name: "immut" }, spec: { cidrs: ["10.120.0.0/24"] } });
+    expect(c.status, c.text).toBe(201);
+    const obj = c.json() as { spec: { cidrs: string[] } };
+    obj.spec.cidrs = ["10.120.0.1/24"];
+    const r = await s.request(`${base}/immut`, { method: "PUT", headers: json, body: JSON.stringify(obj) });
+    expect(r.status).toBe(422);
+    const causes = (r.json() as { details: { causes: { field: string; message: string }[] } }).details.causes;
+    expect(causes).toEqual([{ reason: "FieldValueInvalid", field: "spec.cidrs[0]", message: 'Invalid value: "10.120.0.1/24": field is immutable' }]);
+  });
 });
