@@ -52,4 +52,14 @@ describe("server fidelity", () => {
     const causes = (r.json() as { details: { causes: { field: string; message: string }[] } }).details.causes;
     expect(causes).toEqual([{ reason: "FieldValueInvalid", field: "spec.cidrs[0]", message: 'Invalid value: "10.120.0.1/24": field is immutable' }]);
   });
+
+  it("returns a Service's empty status as {loadBalancer: {}}, as Go's encoder does", async () => {
+    const c = await post("/api/v1/namespaces/default/services", { metadata: { name: "st-empty" }, spec: { ports: [{ port: 80 }] } });
+    expect(c.status, c.text).toBe(201);
+    const created = c.json() as { status: unknown; metadata: Record<string, unknown> };
+    expect(created.status).toEqual({ loadBalancer: {} });
+    const r = await s.request("/api/v1/namespaces/default/services/st-empty/status", { method: "PUT", headers: json, body: JSON.stringify({ ...created, status: {} }) });
+    expect(r.status, r.text).toBe(200);
+    expect((r.json() as { status: unknown }).status).toEqual({ loadBalancer: {} });
+  });
 });
