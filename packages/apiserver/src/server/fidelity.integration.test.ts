@@ -62,4 +62,55 @@ describe("server fidelity", () => {
     expect(r.status, r.text).toBe(200);
     expect((r.json() as { status: unknown }).status).toEqual({ loadBalancer: {} });
   });
+
+  describe("metav1.Time and Condition decoding", () => {
+    const base = "/apis/networking.k8s.io/v1/servicecidrs";
+    const putStatus = async (conditions: unknown[]) => {
+      const cur = (await s.request(`${base}/times`)).json() as Record<string, unknown>;
+      return s.request(`${base}/times/status`, { method: "PUT", headers: json, body: JSON.stringify({ ...cur, status: { conditions } }) });
+    };
+    const cond = { type: "Ready", status: "True", reason: "r", message: "" };
+    beforeAll(async () => {
+      expect((await post(base, { metadata: { name: "times" }, spec: { cidrs: ["10.121.0.0/24"] } })).status).toBe(201);
+    });
+
+    it.each<[string, Record<string, unknown>]>([
+      ["absent", cond],
+      ["null", { ...cond, lastTransitionTime: null }],
+    ])("a %s lastTransitionTime is Go's zero time, returned as null", async (_, c) => {
+      const r = await putStatus([c]);
+      expect(r.status, r.text).toBe(200);
+      expect((r.json() as { status: { conditions: unknown[] } }).status.conditions).toEqual([{ ...cond, lastTransitionTime: null }]);
+    });
+
+    it("stores a time with an offset and fraction in UTC, whole seconds", async () => {
+      const r = await putStatus([{ ...cond, lastTransitionTime: "2024-07-01T14:34:56.789+02:00" }]);
+      expect(r.status, r.text).toBe(200);
+      const got = (await s.request(`${base}/times`)).json() as { status: { conditions: { lastTransitionTime: string }[] } };
+      expect(got.status.conditions[0]!.lastTransitionTime).toBe("2024-07-01T12:34:56Z");
+    });
+
+    it("rejects an unparsable time with Go's decoder message", async () => {
+      const r = await putStatus([{ ...cond, lastTransitionTime: "garbage" }]);
+      expect(r.status).toBe(400);
+      expect((r.json() as { message: string }).message).toBe(
+        'ServiceCIDR in version "v1" cannot be handled as a ServiceCIDR: parsing time "garbage" as "2006-01-02T15:04:05Z07:00": cannot parse "garbage" as "2006"',
+      );
+    });
+  });
+
+  it("stores an Event's MicroTime eventTime with microseconds in UTC", async () => {
+    const r = await post("/api/v1/namespaces/default/events", {
+      metadata: { name: "ev-micro" },
+      involvedObject: { kind: "Service", namespace: "default", name: "x" },
+      reason: "R",
+      eventTime: "2024-07-01T14:34:56.5+02:00",
+      reportingComponent: "test",
+      reportingInstance: "i",
+      action: "A",
+      type: "Normal",
+    });
+    expect(r.status, r.text).toBe(201);
+    expect((r.json() as { eventTime: string }).eventTime).toBe("2024-07-01T12:34:56.500000Z");
+  });
 });
