@@ -113,4 +113,37 @@ describe("server fidelity", () => {
     expect(r.status, r.text).toBe(201);
     expect((r.json() as { eventTime: string }).eventTime).toBe("2024-07-01T12:34:56.500000Z");
   });
+
+  describe("v1 Endpoints deprecation warning (apiserver/pkg/endpoints/deprecation)", () => {
+    const warning = '299 - "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"';
+    const ep = { metadata: { name: "dep" }, subsets: [{ addresses: [{ ip: "10.0.0.9" }], ports: [{ port: 80 }] }] };
+
+    it("is sent on create, get, list, update, delete, watch and errors, first among warnings", async () => {
+      const base = "/api/v1/namespaces/default/endpoints";
+      const created = await post(base, ep);
+      expect(created.status, created.text).toBe(201);
+      expect(created.headers.get("warning")).toBe(warning);
+      expect((await s.request(`${base}/dep`)).headers.get("warning")).toBe(warning);
+      expect((await s.request(base)).headers.get("warning")).toBe(warning);
+      expect((await s.request("/api/v1/endpoints")).headers.get("warning")).toBe(warning);
+      expect((await s.request(`${base}/missing`)).headers.get("warning")).toBe(warning);
+      const withUnknown = await s.request(`${base}/dep`, { method: "PUT", headers: json, body: JSON.stringify({ ...(created.json() as object), bogus: 1 }) });
+      expect(withUnknown.status, withUnknown.text).toBe(200);
+      expect(withUnknown.headers.get("warning")).toBe(`${warning}, 299 - "unknown field \\"bogus\\""`);
+      const w = await s.request(`${base}?watch=true&timeoutSeconds=1`);
+      expect(w.headers.get("warning")).toBe(warning);
+      expect((await s.request(`${base}/dep`, { method: "DELETE" })).headers.get("warning")).toBe(warning);
+    });
+
+    it("is not sent for EndpointSlices or Services", async () => {
+      expect((await s.request("/apis/discovery.k8s.io/v1/namespaces/default/endpointslices")).headers.get("warning")).toBeNull();
+      expect((await s.request("/api/v1/namespaces/default/services")).headers.get("warning")).toBeNull();
+    });
+
+    it.skipIf(!haveKubectl())("real kubectl 1.33 prints it on get endpoints", async () => {
+      const r = await s.kubectl(["get", "endpoints", "-n", "default"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain("Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice");
+    });
+  });
 });
