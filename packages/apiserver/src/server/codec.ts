@@ -145,9 +145,11 @@ function at(value: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** A zod failure in encoding/json's words (`json: cannot unmarshal string into Go struct field ...`). */
-function zodMessage(kind: string, version: string, raw: unknown, error: { issues: { path: PropertyKey[]; message: string; code?: string; expected?: unknown }[] }): string {
+function zodMessage(kind: string, version: string, raw: unknown, error: { issues: { path: PropertyKey[]; message: string; code?: string; expected?: unknown; params?: { goDecodeError?: boolean } }[] }): string {
   const issue = error.issues[0];
   const where = (issue?.path ?? []).filter((p) => typeof p === "string").join(".");
+  // A type's own UnmarshalJSON error (metav1.Time's `parsing time …`) carries no field path in Go.
+  if (issue?.params?.goDecodeError === true) return `${kind} in version "${version}" cannot be handled as a ${kind}: ${issue.message}`;
   const detail =
     issue?.code === "invalid_type"
       ? `json: cannot unmarshal ${typeName(at(raw, issue.path))} into Go struct field ${kind}.${where} of type ${goTypes[String(issue.expected)] ?? String(issue.expected)}`

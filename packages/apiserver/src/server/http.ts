@@ -59,7 +59,10 @@ export function send(res: ServerResponse, code: number, body: unknown, format: O
     return;
   }
   const headers: Record<string, string | string[]> = { "Content-Type": contentType, "Cache-Control": "no-cache, private" };
-  if (warnings.length > 0) headers["Warning"] = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  // Warnings already on the response (an API deprecation) come first, as upstream's recorder appends.
+  const prior = res.getHeader("Warning");
+  const all = [...(prior === undefined ? [] : Array.isArray(prior) ? prior : [String(prior)]), ...warnings.map((w) => `299 - ${JSON.stringify(w)}`)];
+  if (all.length > 0) headers["Warning"] = all;
   res.writeHead(code, headers);
   res.end(text);
 }

@@ -8,6 +8,7 @@ import { parse as parseYAML } from "yaml";
 import type { GenericStore } from "../registry/generic/store.ts";
 import type { KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeValue, parseBody, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
+import { deprecationWarning, warningHeader } from "./deprecation.ts";
 import { readBody, send } from "./http.ts";
 import { bodyFormat, type OutputFormat } from "./negotiation.ts";
 import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
@@ -45,6 +46,9 @@ function checkVerb(def: ResourceDef, info: RequestInfo, method: string): void {
 /** Serves one resource request; returns the HTTP code written. */
 export async function handleResource(r: ResourceRequest): Promise<number> {
   const { info, def } = r;
+  // Before anything can fail: upstream adds the deprecation warning ahead of the handler.
+  const deprecated = deprecationWarning(def);
+  if (deprecated !== undefined) r.res.setHeader("Warning", [warningHeader(deprecated)]);
   checkVerb(def, info, r.req.method ?? "");
   // Namespaced resources only list and watch across namespaces (upstream registers nothing else there).
   if (def.namespaced && info.namespace === undefined) {

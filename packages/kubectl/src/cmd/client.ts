@@ -77,8 +77,35 @@ function forPlainHTTP(kc: KubeConfig): KubeConfig {
   return copy;
 }
 
-/** Builds a Client for the kubeconfig's current context. */
-export function newClient(config: KubeConfig): Client {
+/**
+ * The texts of the RFC 7234 code-299 `Warning` headers of a response, in order
+ * (client-go `rest/warnings.go` parseWarningHeaders: other codes are ignored).
+ */
+export function warningTexts(rawHeaders: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() !== "warning") continue;
+    for (const m of rawHeaders[i + 1]!.matchAll(/(\d{3}) \S+ "((?:[^"\\]|\\.)*)"/g)) {
+      if (m[1] === "299") out.push(m[2]!.replace(/\\(.)/g, "$1"));
+    }
+  }
+  return out;
+}
+
+/**
+ * Builds a Client for the kubeconfig's current context. `onWarning` gets each
+ * server warning once per client, as kubectl's deduplicating WarningWriter
+ * prints them (`Warning: <text>` on stderr).
+ */
+export function newClient(config: KubeConfig, onWarning?: (text: string) => void): Client {
+  const seen = new Set<string>();
+  const warn = (rawHeaders: readonly string[]): void => {
+    for (const w of warningTexts(rawHeaders)) {
+      if (seen.has(w)) continue;
+      seen.add(w);
+      onWarning?.(w);
+    }
+  };
   const kc = forPlainHTTP(config);
   const cluster = kc.getCurrentCluster();
   const serverURL = new URL(cluster?.server ?? "http://localhost:8080");
@@ -106,7 +133,7 @@ export function newClient(config: KubeConfig): Client {
   const request = async <T>(method: string, path: string, body?: RequestBody, accept = "application/json"): Promise<T> => {
     const opts = await options(method, accept, body);
     const url = new URL(basePath + path, serverURL);
-    const { status, body: text } = await send(url, opts, hostPort, body?.data);
+    const { status, body: text } = await send(url, opts, hostPort, body?.data, warn);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -123,7 +150,7 @@ export function newClient(config: KubeConfig): Client {
     const opts = await options("GET", accept);
     if (signal !== undefined) opts.signal = signal;
     const url = new URL(basePath + path, serverURL);
-    await stream(url, opts, hostPort, onEvent);
+    await stream(url, opts, hostPort, onEvent, warn);
   };
   return { get, request, watch, namespace };
 }
@@ -132,10 +159,11 @@ function apiError(httpCode: number, status: Status | undefined, raw: string): AP
   return new APIError(statusErrorMessage(httpCode, status, raw), httpCode, status?.kind === "Status" ? status : undefined);
 }
 
-function send(url: URL, opts: RequestOptions, hostPort: string, data?: string): Promise<{ status: number; body: string }> {
+function send(url: URL, opts: RequestOptions, hostPort: string, data: string | undefined, warn: (rawHeaders: string[]) => void): Promise<{ status: number; body: string }> {
   const req = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const r = req(url, opts, (res) => {
+      warn(res.rawHeaders);
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
@@ -147,11 +175,12 @@ function send(url: URL, opts: RequestOptions, hostPort: string, data?: string): 
 }
 
 /** Reads a watch response line by line; an abort ends it quietly. */
-function stream(url: URL, opts: RequestOptions, hostPort: string, onEvent: (e: WatchEvent<unknown>) => void): Promise<void> {
+function stream(url: URL, opts: RequestOptions, hostPort: string, onEvent: (e: WatchEvent<unknown>) => void, warn: (rawHeaders: string[]) => void): Promise<void> {
   const req = url.protocol === "https:" ? httpsRequest : httpRequest;
   const aborted = (): boolean => opts.signal?.aborted === true;
   return new Promise((resolve, reject) => {
     const r = req(url, opts, (res) => {
+      warn(res.rawHeaders);
       const code = res.statusCode ?? 0;
       let buf = "";
       res.setEncoding("utf8");

@@ -7,8 +7,8 @@ export {
   EndpointSlicePortSchema,
   EndpointSliceSchema,
   EndpointSliceListSchema,
-  setDefaultsEndpointSlice,
 } from "./types.ts";
+export { setDefaultsEndpointSlice } from "./defaults.ts";
 export type {
   EndpointSliceConditions,
   EndpointSliceHints,

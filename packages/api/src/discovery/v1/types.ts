@@ -62,11 +62,3 @@ export type EndpointSlicePort = z.infer<typeof EndpointSlicePortSchema>;
 export type EndpointSlice = z.infer<typeof EndpointSliceSchema>;
 export type EndpointSliceList = z.infer<typeof EndpointSliceListSchema>;
 
-/**
- * v1 defaulting (`SetDefaults_EndpointPort`): a port without name gets "",
- * without protocol gets "TCP". Returns a new object.
- */
-export function setDefaultsEndpointSlice(slice: EndpointSlice): EndpointSlice {
-  if (slice.ports === undefined) return slice;
-  return { ...slice, ports: slice.ports.map((p) => ({ ...p, name: p.name ?? "", protocol: p.protocol ?? "TCP" })) };
-}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrorString } from "../../errors/index.ts";
-import { EndpointSliceSchema, setDefaultsEndpointSlice, type EndpointSlice } from "./types.ts";
+import { setDefaultsEndpointSlice } from "./defaults.ts";
+import { EndpointSliceSchema, type EndpointSlice } from "./types.ts";
 import { validateEndpointSlice, validateEndpointSliceUpdate } from "./validation.ts";
 
 const slice = (over: Record<string, unknown> = {}): EndpointSlice =>
@@ -58,6 +59,8 @@ describe("validateEndpointSlice", () => {
   it.each<[Record<string, unknown>, string]>([
     [{ endpoints: eps(["2001:db8::1"]) }, 'endpoints[0].addresses[0]: Invalid value: "2001:db8::1": must be a valid IPv4 address'],
     [{ endpoints: eps(["127.0.0.1"]) }, 'endpoints[0].addresses[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)'],
+    [{ endpoints: eps(["10.0.0.256"]) }, 'endpoints[0].addresses[0]: Invalid value: "10.0.0.256": must be a valid IPv4 address'],
+    [{ addressType: "IPv6", endpoints: eps(["not-an-ip"]) }, 'endpoints[0].addresses[0]: Invalid value: "not-an-ip": must be a valid IPv6 address'],
     [{ addressType: "IPv6", endpoints: eps(["::"]) }, 'endpoints[0].addresses[0]: Invalid value: "::": may not be unspecified (::)'],
     [{ endpoints: eps([]) }, "endpoints[0].addresses: Required value: must contain at least 1 address"],
     [{ addressType: "" }, "addressType: Required value"],

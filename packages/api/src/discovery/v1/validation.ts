@@ -23,6 +23,11 @@ const zoneLabel = "topology.kubernetes.io/zone";
 /** `ValidateEndpointSliceName`: a DNS-1123 subdomain. */
 export const validateEndpointSliceName = nameIsDNSSubdomain;
 
+/** The family's parse errors, or (only when there are none) `ValidateEndpointIP`'s. */
+function ipThenSpecial(ipErrs: FieldErrorList, a: string, p: string): FieldErrorList {
+  return ipErrs.length > 0 ? ipErrs : validateEndpointIP(a, p);
+}
+
 function validateAddresses(ep: EndpointSliceEndpoint, addressType: string, path: string): FieldErrorList {
   const errs: FieldErrorList = [];
   if (ep.addresses.length === 0) errs.push(field.required(path, "must contain at least 1 address"));
@@ -30,8 +35,9 @@ function validateAddresses(ep: EndpointSliceEndpoint, addressType: string, path:
   ep.addresses.forEach((a, i) => {
     const p = `${path}[${i}]`;
     // unknown address types fall through unvalidated, as upstream
-    if (addressType === "IPv4") errs.push(...isValidIPv4Address(p, a), ...validateEndpointIP(a, p));
-    else if (addressType === "IPv6") errs.push(...isValidIPv6Address(p, a), ...validateEndpointIP(a, p));
+    // The special-IP check runs only on an address that parsed, so a malformed one is reported once.
+    if (addressType === "IPv4") errs.push(...ipThenSpecial(isValidIPv4Address(p, a), a, p));
+    else if (addressType === "IPv6") errs.push(...ipThenSpecial(isValidIPv6Address(p, a), a, p));
     else if (addressType === "FQDN") errs.push(...isFullyQualifiedDomainName(p, a));
   });
   return errs;

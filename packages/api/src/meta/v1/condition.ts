@@ -1,6 +1,6 @@
 /** metav1.Condition, the standard condition shape (used by ServiceCIDR, Service status). */
 import { z } from "zod";
-import { TimeSchema } from "./type-meta.ts";
+import { NullableTimeSchema } from "./type-meta.ts";
 
 export const conditionStatuses = ["True", "False", "Unknown"] as const;
 export type ConditionStatus = (typeof conditionStatuses)[number];
@@ -9,7 +9,8 @@ export const ConditionSchema = z.object({
   type: z.string(),
   status: z.string(),
   observedGeneration: z.number().int().optional(),
-  lastTransitionTime: TimeSchema,
+  // Go's zero time when absent, written back as null (the field has no omitempty).
+  lastTransitionTime: NullableTimeSchema,
   reason: z.string(),
   message: z.string(),
 });

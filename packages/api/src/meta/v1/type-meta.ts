@@ -1,5 +1,6 @@
 /** TypeMeta and the time formats of k8s.io/apimachinery/pkg/apis/meta/v1. */
 import { z } from "zod";
+import { formatParsedMicroTime, formatParsedTime, parseRFC3339 } from "./time.ts";
 
 /** `apiVersion` and `kind`, inlined into every top-level object. */
 export const TypeMetaSchema = z.object({
@@ -8,15 +9,41 @@ export const TypeMetaSchema = z.object({
 });
 export type TypeMeta = z.infer<typeof TypeMetaSchema>;
 
+/** Zod refinement turning a Go `time.Parse` failure into an issue the apiserver prints bare, as Go's decoder does. */
+function goTimeIssue(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: "custom", message, params: { goDecodeError: true } });
+  return z.NEVER;
+}
+
 /**
- * `metav1.Time`: RFC 3339 with second precision, e.g. `2024-01-02T03:04:05Z`.
- * Kept as a string so that a stored object round-trips byte for byte.
+ * `metav1.Time`: parsed as Go's `time.Parse(time.RFC3339, …)` (offsets and
+ * fractions accepted) and normalised as `MarshalJSON` writes it: UTC, whole
+ * seconds, e.g. `2024-07-01T14:34:56.7+02:00` becomes `2024-07-01T12:34:56Z`.
+ * A string that does not parse is an issue with Go's `parsing time …` message.
  */
-export const TimeSchema = z.string();
+export const TimeSchema = z.string().transform((s, ctx) => {
+  const t = parseRFC3339(s);
+  return typeof t === "string" ? goTimeIssue(ctx, t) : formatParsedTime(t);
+});
 export type Time = z.infer<typeof TimeSchema>;
 
-/** `metav1.MicroTime`: RFC 3339 with microseconds, e.g. `2024-01-02T03:04:05.123456Z`. */
-export const MicroTimeSchema = z.string();
+/**
+ * A non-omitempty `metav1.Time` field (e.g. `Condition.lastTransitionTime`):
+ * absent or `null` is Go's zero time, which `MarshalJSON` writes as `null`.
+ */
+export const NullableTimeSchema = TimeSchema.nullable()
+  .optional()
+  .transform((t) => t ?? null);
+
+/**
+ * `metav1.MicroTime`: normalised to UTC with six fractional digits, e.g.
+ * `2024-07-01T12:34:56.100000Z`. Deviation: upstream's `time.Parse(RFC3339Micro, …)`
+ * wants exactly six digits; any RFC 3339 fraction (or none) is accepted here.
+ */
+export const MicroTimeSchema = z.string().transform((s, ctx) => {
+  const t = parseRFC3339(s);
+  return typeof t === "string" ? goTimeIssue(ctx, t) : formatParsedMicroTime(t);
+});
 export type MicroTime = z.infer<typeof MicroTimeSchema>;
 
 /** Formats a Date as `metav1.Time` does (seconds, UTC, `Z`). */

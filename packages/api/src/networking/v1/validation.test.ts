@@ -49,6 +49,22 @@ describe("validateServiceCIDR (upstream TestValidateServiceCIDR)", () => {
     expect(got[0]).toContain(want);
   });
 
+  // 1.33's validateServiceCIDRSpec checks each CIDR before the families, so both are reported.
+  it.each<[string[], string[]]>([
+    [
+      ["10.0.0.256/24", "10.1.0.0/24"],
+      [
+        'spec.cidrs[0]: Invalid value: "10.0.0.256/24": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+        'spec.cidrs: Invalid value: {"cidrs":["10.0.0.256/24","10.1.0.0/24"]}: may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64',
+      ],
+    ],
+    [["10.0.0.1/24", "10.1.0.0/24"], ['spec.cidrs[0]: Invalid value: "10.0.0.1/24": must not have bits set beyond the prefix length', "may specify no more than one IP for each IP family"]],
+  ])("%j reports the CIDR, then the family error", (cidrs, want) => {
+    const got = msgs(validateServiceCIDR(sc(cidrs)));
+    expect(got).toHaveLength(want.length);
+    want.forEach((w, i) => expect(got[i]).toContain(w));
+  });
+
   it("checks the name as a DNS subdomain and forbids a namespace", () => {
     const obj = ServiceCIDRSchema.parse({ metadata: { name: "Bad_Name", namespace: "default" }, spec: { cidrs: ["10.0.0.0/24"] } });
     expect(validateServiceCIDR(obj).map((e) => `${e.field} ${e.type}`)).toEqual(["metadata.name Invalid", "metadata.namespace Forbidden"]);
@@ -76,6 +92,9 @@ describe("validateServiceCIDRUpdate", () => {
     ["Failed update, single to dual changing the primary", ["192.168.0.0/24"], ["10.0.0.0/16", "fd00:1234::/64"], ['spec.cidrs[0]: Invalid value: "10.0.0.0/16": field is immutable']],
     ["Failed update, dual to single", ["192.168.0.0/24", "fd00:1234::/64"], ["192.168.0.0/24"], ["field is immutable"]],
     ["Failed update, reorder", ["192.168.0.0/24", "fd00:1234::/64"], ["fd00:1234::/64", "192.168.0.0/24"], ["spec.cidrs[0]", "spec.cidrs[1]"]],
+    ["Failed update, single stack to an invalid CIDR: immutable only", ["192.168.0.0/24"], ["asdasdasd"], ['spec.cidrs[0]: Invalid value: "asdasdasd": field is immutable']],
+    ["Failed update, same-family second CIDR", ["192.168.0.0/24"], ["192.168.0.0/24", "10.0.0.0/16"], ["may specify no more than one IP for each IP family"]],
+    ["Failed update, invalid second CIDR", ["192.168.0.0/24"], ["192.168.0.0/24", "fd00::1/64"], ['spec.cidrs[1]: Invalid value: "fd00::1/64": must not have bits set beyond the prefix length']],
   ])("%s", (_name, oldCIDRs, newCIDRs, want) => {
     const got = msgs(validateServiceCIDRUpdate(sc(newCIDRs), sc(oldCIDRs)));
     expect(got).toHaveLength(want.length);

@@ -37,28 +37,38 @@ export const validateServiceCIDRName: NameValidator = nameIsDNSSubdomain;
 export const validateIPAddressName: NameValidator = (name) => validateCanonicalIP("", name).map((e) => e.detail);
 
 /**
- * `ValidateServiceCIDR`: metadata, then 1-2 CIDRs, one per family, each strict
- * and canonical. The count and family checks stop validation early, as upstream.
+ * `ValidateServiceCIDR`: metadata, then the spec (see `validateServiceCIDRSpec`).
  * Prefix length and overlap with other ServiceCIDRs are deliberately not checked.
  */
 export function validateServiceCIDR(obj: ServiceCIDRShape): FieldErrorList {
   const errs = validateObjectMeta(obj.metadata, { namespaced: false, nameValidator: validateServiceCIDRName });
-  const cidrs = obj.spec.cidrs ?? [];
+  return [...errs, ...validateServiceCIDRSpec(obj.spec)];
+}
+
+/**
+ * `validateServiceCIDRSpec` (1.33): 1-2 CIDRs (the count checks stop early),
+ * each strict and canonical at `spec.cidrs[i]`, and then, for two, one per
+ * family; invalid CIDRs are reported before the family error.
+ */
+function validateServiceCIDRSpec(spec: ServiceCIDRShape["spec"]): FieldErrorList {
+  const cidrs = spec.cidrs ?? [];
   const p = "spec.cidrs";
-  if (cidrs.length === 0) return [...errs, field.required(p, "at least one CIDR required")];
-  if (cidrs.length > 2) return [...errs, field.invalid(p, obj.spec, "may only hold up to 2 values")];
-  if (cidrs.length === 2 && !isDualStackCIDRStrings(cidrs)) {
-    return [...errs, field.invalid(p, obj.spec, "may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64")];
-  }
+  if (cidrs.length === 0) return [field.required(p, "at least one CIDR required")];
+  if (cidrs.length > 2) return [field.invalid(p, spec, "may only hold up to 2 values")];
+  const errs: FieldErrorList = [];
   cidrs.forEach((c, i) => errs.push(...validateCanonicalCIDR(`${p}[${i}]`, c)));
+  if (cidrs.length === 2 && !isDualStackCIDRStrings(cidrs)) {
+    errs.push(field.invalid(p, spec, "may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64"));
+  }
   return errs;
 }
 
 /**
- * `ValidateServiceCIDRUpdate`: metadata update rules; spec.cidrs immutable except
- * that a single-CIDR object may gain a second CIDR (1.33+, issue #131261) as long
- * as the first one is unchanged. Callers run `validateServiceCIDR(new)` too, as
- * the registry strategy does, which checks the added CIDR.
+ * `ValidateServiceCIDRUpdate` (1.33): metadata update rules; spec.cidrs
+ * immutable except that a single-CIDR object may gain a second CIDR (issue
+ * #131261) as long as the first one is unchanged, and only then is the spec
+ * validated again. The registry strategy runs nothing else on update, so an
+ * immutable-field error never comes with create-time errors.
  */
 export function validateServiceCIDRUpdate(update: ServiceCIDRShape, old: ServiceCIDRShape): FieldErrorList {
   const errs = validateObjectMetaUpdate(update.metadata, old.metadata);
@@ -70,6 +80,7 @@ export function validateServiceCIDRUpdate(update: ServiceCIDRShape, old: Service
     });
   } else if (prev.length === 1 && next.length === 2) {
     if (next[0] !== prev[0]) errs.push(field.invalid("spec.cidrs[0]", next[0], fieldImmutableErrorMsg));
+    errs.push(...validateServiceCIDRSpec(update.spec));
   } else {
     errs.push(field.invalid("spec.cidrs", next, fieldImmutableErrorMsg));
   }

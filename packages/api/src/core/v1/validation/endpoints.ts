@@ -9,11 +9,12 @@ import { validateProtocol } from "./ports.ts";
 import { validateEndpointIP } from "./special-ip.ts";
 
 function validateEndpointAddress(a: EndpointAddress, path: string): FieldErrorList {
-  const errs = [...isValidIP(`${path}.ip`, a.ip)];
+  const ipErrs = isValidIP(`${path}.ip`, a.ip);
+  const errs = [...ipErrs];
   if ((a.hostname ?? "").length > 0) errs.push(...validateDNS1123Label(a.hostname!, `${path}.hostname`));
   if (a.nodeName !== undefined) errs.push(...nameIsDNSSubdomain(a.nodeName, false).map((m) => field.invalid(`${path}.nodeName`, a.nodeName, m)));
-  // Upstream runs this even after IsValidIP failed, so a bad IP is reported twice.
-  errs.push(...validateEndpointIP(a.ip, `${path}.ip`));
+  // 1.33 reports a malformed IP once: the special-range check only runs on an IP that parsed.
+  if (ipErrs.length === 0) errs.push(...validateEndpointIP(a.ip, `${path}.ip`));
   return errs;
 }
 

@@ -12,6 +12,15 @@ import { normalizeClusterIPs, patchAllocatedValues } from "./storage/normalize.t
 
 const asService = (o: KubeObject): Service => o as unknown as Service;
 
+/**
+ * Go encodes `ServiceStatus.LoadBalancer` (a struct, so `omitempty` never drops it) even when
+ * empty: every Service kube-apiserver returns has at least `status: {loadBalancer: {}}`.
+ */
+function withLoadBalancerStatus(o: KubeObject): void {
+  const status = (o["status"] ??= {}) as { loadBalancer?: unknown };
+  status.loadBalancer ??= {};
+}
+
 export const serviceStrategy: RESTStrategy = {
   group: "",
   kind: "Service",
@@ -24,7 +33,7 @@ export const serviceStrategy: RESTStrategy = {
     setDefaultsService(asService(o));
   },
   prepareForCreate: (o) => {
-    o["status"] = {};
+    o["status"] = { loadBalancer: {} };
     normalizeClusterIPs(o as unknown as Service, null);
   },
   prepareForUpdate: (o, old) => {
@@ -35,6 +44,7 @@ export const serviceStrategy: RESTStrategy = {
     normalizeClusterIPs(o as unknown as Service, old as unknown as Service);
     dropTypeDependentFields(o as unknown as Service, old as unknown as Service);
     trimFieldsForDualStackDowngrade(o as unknown as Service, old as unknown as Service);
+    withLoadBalancerStatus(o);
   },
   validate: (o) => validateServiceCreate(asService(o)),
   validateUpdate: (o, old) => validateServiceUpdate(asService(o), asService(old)),
@@ -43,7 +53,10 @@ export const serviceStrategy: RESTStrategy = {
   warningsOnUpdate: (o) => getWarningsForService(asService(o)),
   subresources: {
     status: {
-      prepareForUpdate: resetForStatus,
+      prepareForUpdate: (o, old) => {
+        resetForStatus(o, old);
+        withLoadBalancerStatus(o);
+      },
       validateUpdate: (o, old) => validateServiceStatusUpdate(asService(o), asService(old)),
     },
   },

@@ -28,7 +28,9 @@ export const serviceCIDRStrategy: RESTStrategy = {
   },
   prepareForUpdate: keepStatus,
   validate: (o) => validateServiceCIDR(asCIDR(o)),
-  validateUpdate: (o, old) => [...validateServiceCIDRUpdate(asCIDR(o), asCIDR(old)), ...validateServiceCIDR(asCIDR(o)).filter((e) => !e.field.startsWith("metadata"))],
+  // Upstream's ValidateUpdate runs ValidateServiceCIDRUpdate alone (it re-validates the spec itself
+  // when a second CIDR is added).
+  validateUpdate: (o, old) => validateServiceCIDRUpdate(asCIDR(o), asCIDR(old)),
   subresources: {
     status: { prepareForUpdate: resetForStatus, validateUpdate: (o, old) => validateServiceCIDRStatusUpdate(asCIDR(o), asCIDR(old)) },
   },
