@@ -31,7 +31,7 @@ export function resolveLocation(lock: Lockfile, from: string, name: string): str
   let dir = from;
   for (;;) {
     const key = dir === "" ? `node_modules/${name}` : `${dir}/node_modules/${name}`;
-    if (lock.packages[key] && !lock.packages[key]!.link) return key;
+    if (lock.packages[key] && !lock.packages[key].link) return key;
     if (dir === "") return undefined;
     const i = dir.lastIndexOf("/node_modules/");
     dir = i < 0 ? "" : dir.slice(0, i);
