@@ -32,7 +32,13 @@ for (const p of packages) {
   }
 }
 
-const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? "unknown", memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
+const machine = {
+  cpus: os.cpus().length,
+  model: os.cpus()[0]?.model ?? "unknown",
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+};
 const out = { date: new Date().toISOString(), machine, results };
 fs.mkdirSync(path.join(root, "bench"), { recursive: true });
 fs.writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(out, null, 2) + "\n");
@@ -44,7 +50,10 @@ fs.writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(out, n
 function tableRows(r) {
   if (r.metric !== undefined) return [`| ${r.package} | ${r.name} | ${r.metric} | ${r.value} | ${r.unit ?? ""} |`];
   const { package: pkg, ...rest } = r;
-  const label = Object.entries(rest).filter(([k, v]) => typeof v !== "number" || k === "concurrency").map(([k, v]) => `${k}=${v}`).join(" ");
+  const label = Object.entries(rest)
+    .filter(([k, v]) => typeof v !== "number" || k === "concurrency")
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ");
   return Object.entries(rest)
     .filter(([k, v]) => typeof v === "number" && k !== "concurrency")
     .map(([k, v]) => `| ${pkg} | ${label} | ${k} | ${v} | |`);

@@ -40,8 +40,10 @@ export const layering = {
 };
 
 const why = (from, to) => {
-  if (from === testing && components.includes(to)) return `${testing} depends on no component (pass what it needs in, e.g. a Table builder)`;
-  if ((from === client || from === base) && components.includes(to)) return `${from} is a shared library; components use it, never the other way round`;
+  if (from === testing && components.includes(to))
+    return `${testing} depends on no component (pass what it needs in, e.g. a Table builder)`;
+  if ((from === client || from === base) && components.includes(to))
+    return `${from} is a shared library; components use it, never the other way round`;
   if (to === "@servicenet/apiserver") return `${from} talks to the apiserver over HTTP only`;
   if (from === api) return `${api} is the bottom layer`;
   return `${from} may use only ${layering[from]?.join(", ") || "no workspace package"}`;
@@ -71,7 +73,8 @@ export function checkDependencies(from, deps, devDeps = {}) {
     .filter((d) => d.startsWith("@servicenet/") && !(layering[from] ?? []).includes(d))
     .map((d) => `depends on ${d}: ${d === testing ? `${testing} belongs in devDependencies only` : why(from, d)}`);
   for (const d of Object.keys(devDeps)) {
-    if (d.startsWith("@servicenet/") && d !== testing && !(layering[from] ?? []).includes(d)) problems.push(`depends on ${d}: ${why(from, d)}`);
+    if (d.startsWith("@servicenet/") && d !== testing && !(layering[from] ?? []).includes(d))
+      problems.push(`depends on ${d}: ${why(from, d)}`);
   }
   return problems;
 }
@@ -109,14 +112,20 @@ function selfTest() {
   const failures = [];
   for (const [from, spec, want] of cases) {
     const got = checkImport(from, spec, exportsOf);
-    if (want === null ? got !== null : got === null || !got.includes(want)) failures.push(`${from} -> ${spec}: got ${JSON.stringify(got)}, want ${want === null ? "no problem" : JSON.stringify(want)}`);
+    if (want === null ? got !== null : got === null || !got.includes(want))
+      failures.push(`${from} -> ${spec}: got ${JSON.stringify(got)}, want ${want === null ? "no problem" : JSON.stringify(want)}`);
   }
   const depProblems = checkDependencies(client, { [api]: "^0.0.0", "@servicenet/kubectl": "^0.0.0", yaml: "~2" });
-  if (depProblems.length !== 1 || !depProblems[0].includes("@servicenet/kubectl")) failures.push(`checkDependencies: got ${JSON.stringify(depProblems)}`);
-  if (checkImport("@servicenet/kubectl", testing, exportsOf, { testSource: true }) !== null) failures.push("a test source may import @servicenet/testing");
-  if (checkImport("@servicenet/e2e", testing, exportsOf, { privatePackage: true }) !== null) failures.push("a private package may import @servicenet/testing");
-  if (checkDependencies("@servicenet/kubectl", {}, { [testing]: "^0.0.0" }).length !== 0) failures.push("@servicenet/testing is allowed in devDependencies");
-  if (checkDependencies("@servicenet/kubectl", { [testing]: "^0.0.0" }).length !== 1) failures.push("@servicenet/testing is refused in dependencies");
+  if (depProblems.length !== 1 || !depProblems[0].includes("@servicenet/kubectl"))
+    failures.push(`checkDependencies: got ${JSON.stringify(depProblems)}`);
+  if (checkImport("@servicenet/kubectl", testing, exportsOf, { testSource: true }) !== null)
+    failures.push("a test source may import @servicenet/testing");
+  if (checkImport("@servicenet/e2e", testing, exportsOf, { privatePackage: true }) !== null)
+    failures.push("a private package may import @servicenet/testing");
+  if (checkDependencies("@servicenet/kubectl", {}, { [testing]: "^0.0.0" }).length !== 0)
+    failures.push("@servicenet/testing is allowed in devDependencies");
+  if (checkDependencies("@servicenet/kubectl", { [testing]: "^0.0.0" }).length !== 1)
+    failures.push("@servicenet/testing is refused in dependencies");
   return failures;
 }
 
@@ -146,14 +155,18 @@ function checkWorkspace() {
       continue;
     }
     if (from === testing && manifest.private !== true) problems.push(`packages/${dir}/package.json: ${testing} must be private`);
-    for (const p of checkDependencies(from, { ...manifest.dependencies, ...manifest.peerDependencies }, manifest.devDependencies ?? {})) problems.push(`packages/${dir}/package.json ${p}`);
+    for (const p of checkDependencies(from, { ...manifest.dependencies, ...manifest.peerDependencies }, manifest.devDependencies ?? {}))
+      problems.push(`packages/${dir}/package.json ${p}`);
     for (const sub of ["src", "bench"]) {
       const d = path.join(root, "packages", dir, sub);
       if (!fs.existsSync(d)) continue;
       walk(d, (file) => {
         for (const m of fs.readFileSync(file, "utf8").matchAll(importRe)) {
           const rel = path.relative(root, file);
-          const problem = checkImport(from, m[1] ?? m[2], exportsOf, { testSource: isTestSource(rel), privatePackage: manifest.private === true });
+          const problem = checkImport(from, m[1] ?? m[2], exportsOf, {
+            testSource: isTestSource(rel),
+            privatePackage: manifest.private === true,
+          });
           if (problem !== null) problems.push(`${rel} ${problem}`);
         }
       });
@@ -178,5 +191,7 @@ if (isMain) {
     console.error("module boundary violations:\n  " + problems.join("\n  "));
     process.exit(1);
   }
-  console.log("module boundaries: ok (api <- component-base <- client <- apiserver, controller-manager, kube-proxy, kubectl <- e2e; printers for apiserver and kubectl; no client imports the apiserver; @servicenet/testing only in tests)");
+  console.log(
+    "module boundaries: ok (api <- component-base <- client <- apiserver, controller-manager, kube-proxy, kubectl <- e2e; printers for apiserver and kubectl; no client imports the apiserver; @servicenet/testing only in tests)",
+  );
 }

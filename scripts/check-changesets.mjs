@@ -16,7 +16,10 @@ for (const dir of fs.readdirSync(path.join(root, "packages"))) {
 
 const problems = [];
 const dir = path.join(root, ".changeset");
-for (const name of fs.readdirSync(dir).filter((f) => f.endsWith(".md") && f !== "README.md").sort()) {
+for (const name of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".md") && f !== "README.md")
+  .sort()) {
   const text = fs.readFileSync(path.join(dir, name), "utf8");
   const m = /^---\r?\n([\s\S]*?)^---\r?$/m.exec(text);
   if (!m || m.index !== 0) {
@@ -27,7 +30,8 @@ for (const name of fs.readdirSync(dir).filter((f) => f.endsWith(".md") && f !== 
     const entry = /^\s*["']?([^"':]+)["']?\s*:\s*(major|minor|patch)\s*$/.exec(line);
     if (!entry) problems.push(`.changeset/${name}: cannot read "${line}"`);
     else if (!packages.has(entry[1])) problems.push(`.changeset/${name}: ${entry[1]} is not a workspace package`);
-    else if (packages.get(entry[1])) problems.push(`.changeset/${name}: ${entry[1]} is private (not versioned); say it in the text, leave it out of the front matter`);
+    else if (packages.get(entry[1]))
+      problems.push(`.changeset/${name}: ${entry[1]} is private (not versioned); say it in the text, leave it out of the front matter`);
   }
 }
 

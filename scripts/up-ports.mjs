@@ -36,7 +36,9 @@ export function splitUpArgs(args) {
     const port = Number(lastFlag(upArgs, "--port") ?? defaultAPIServerPort);
     const derived = port === 0 ? 0 : upstreamMetricsPort + (port - defaultAPIServerPort);
     if (!Number.isInteger(derived) || derived < 0 || derived > 65535) {
-      throw new Error(`kube-proxy's metrics port derived from --port ${port} (${derived}) is out of range: pass --metrics-bind-address HOST:PORT`);
+      throw new Error(
+        `kube-proxy's metrics port derived from --port ${port} (${derived}) is out of range: pass --metrics-bind-address HOST:PORT`,
+      );
     }
     metrics = `127.0.0.1:${derived}`;
   }

@@ -66,5 +66,13 @@ start("apiserver", "packages/apiserver/dist/cmd/servicenet-up.js", args, (line) 
   if (clientsStarted || !line.startsWith("servicenet ready")) return;
   clientsStarted = true;
   start("controller-manager", "packages/controller-manager/dist/cmd/controller-manager.js", ["--kubeconfig", kubeconfig]);
-  start("kube-proxy", "packages/kube-proxy/dist/cmd/main.js", ["--kubeconfig", kubeconfig, "--proxy-mode", "iptables", "--dry-run", path.join(dataDir, "kube-proxy"), ...proxyArgs]);
+  start("kube-proxy", "packages/kube-proxy/dist/cmd/main.js", [
+    "--kubeconfig",
+    kubeconfig,
+    "--proxy-mode",
+    "iptables",
+    "--dry-run",
+    path.join(dataDir, "kube-proxy"),
+    ...proxyArgs,
+  ]);
 });

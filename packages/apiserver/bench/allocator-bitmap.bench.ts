@@ -40,8 +40,18 @@ function inMemorySync(): void {
     perSlice.push(Number(process.hrtime.bigint() - t0) / n);
   }
   const avg = perSlice.reduce((a, b) => a + b, 0) / perSlice.length;
-  results.push({ name: "bitmap Range.allocateNext (in memory, /12, sync)", metric: "ns/op (first 500k)", value: Math.round(avg), unit: "ns" });
-  results.push({ name: "bitmap Range.allocateNext (in memory, /12, sync)", metric: "ns/op (400k-500k allocated)", value: Math.round(perSlice.at(-1)!), unit: "ns" });
+  results.push({
+    name: "bitmap Range.allocateNext (in memory, /12, sync)",
+    metric: "ns/op (first 500k)",
+    value: Math.round(avg),
+    unit: "ns",
+  });
+  results.push({
+    name: "bitmap Range.allocateNext (in memory, /12, sync)",
+    metric: "ns/op (400k-500k allocated)",
+    value: Math.round(perSlice.at(-1)!),
+    unit: "ns",
+  });
   runs.push({ bench: "in-memory sync /12", slices: slices.slice(1), nsPerOp: perSlice.map(Math.round), used: r.used() });
 }
 
@@ -51,7 +61,12 @@ async function inMemoryAsync(): Promise<void> {
   const t0 = process.hrtime.bigint();
   for (let j = 0; j < n; j++) await r.allocateNext();
   const ns = Number(process.hrtime.bigint() - t0) / n;
-  results.push({ name: "bitmap Range.allocateNext (in memory, /12, awaited)", metric: "ns/op (first 200k)", value: Math.round(ns), unit: "ns" });
+  results.push({
+    name: "bitmap Range.allocateNext (in memory, /12, awaited)",
+    metric: "ns/op (first 200k)",
+    value: Math.round(ns),
+    unit: "ns",
+  });
   runs.push({ bench: "in-memory awaited /12", ops: n, nsPerOp: Math.round(ns) });
 }
 
@@ -81,7 +96,17 @@ async function stored(backend: BackendName, concurrency: number, total: number):
     const name = `StoredRange.allocateNext (${backend}, /16)`;
     results.push({ name, metric: `allocations/s c${concurrency}`, value: perSecond, unit: "1/s" });
     results.push({ name, metric: `p99 c${concurrency}`, value: +lat[Math.floor(lat.length * 0.99)]!.toFixed(3), unit: "ms" });
-    runs.push({ backend, concurrency, allocations: total, seconds: +seconds.toFixed(3), allocationsPerSecond: perSecond, writes, opsPerWrite: +(total / writes).toFixed(1), p50ms: +lat[Math.floor(lat.length * 0.5)]!.toFixed(3), p99ms: +lat[Math.floor(lat.length * 0.99)]!.toFixed(3) });
+    runs.push({
+      backend,
+      concurrency,
+      allocations: total,
+      seconds: +seconds.toFixed(3),
+      allocationsPerSecond: perSecond,
+      writes,
+      opsPerWrite: +(total / writes).toFixed(1),
+      p50ms: +lat[Math.floor(lat.length * 0.5)]!.toFixed(3),
+      p99ms: +lat[Math.floor(lat.length * 0.99)]!.toFixed(3),
+    });
     console.log(`${name} c${concurrency}: ${perSecond}/s, ${writes} writes (${(total / writes).toFixed(1)} ops/write)`);
   } finally {
     await t.cleanup();
@@ -89,7 +114,11 @@ async function stored(backend: BackendName, concurrency: number, total: number):
 }
 
 async function main(): Promise<void> {
-  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   inMemorySync();
   await inMemoryAsync();
   console.log(results.map((r) => `${r.name} ${r.metric}: ${r.value} ${r.unit}`).join("\n"));
@@ -98,7 +127,13 @@ async function main(): Promise<void> {
   await stored("memory", 16, 20_000);
   if (etcdEndpointsFromEnv()) await stored("etcd", 16, 6_000);
   else console.warn("allocator bench: SERVICENET_ETCD_ENDPOINTS is unset, skipping etcd");
-  const env = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "", loadavg1m: loadavg()[0], date: new Date().toISOString() };
+  const env = {
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? "",
+    loadavg1m: loadavg()[0],
+    date: new Date().toISOString(),
+  };
   const out = join(dirname(fileURLToPath(import.meta.url)), "results-allocator-bitmap.json");
   writeFileSync(out, JSON.stringify({ env, results, runs }, null, 2) + "\n");
   console.log(`wrote ${out}`);

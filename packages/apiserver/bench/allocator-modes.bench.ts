@@ -45,15 +45,34 @@ const concurrency = 16;
 /** Writes `n` held addresses (bitmap bits and/or IPAddress objects, as the mode keeps them) straight to storage. */
 async function preallocate(store: Store, c: Case, n: number): Promise<void> {
   // What the default ServiceCIDR controller would have created.
-  if (c.mode !== "bitmap") await store.create(objectKey("servicecidrs", undefined, "kubernetes"), { apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name: "kubernetes", creationTimestamp: new Date().toISOString() }, spec: { cidrs: [c.range] } });
+  if (c.mode !== "bitmap")
+    await store.create(objectKey("servicecidrs", undefined, "kubernetes"), {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "ServiceCIDR",
+      metadata: { name: "kubernetes", creationTimestamp: new Date().toISOString() },
+      spec: { cidrs: [c.range] },
+    });
   if (n === 0) return;
   const cidr = parseCIDR(c.range)!;
   const bitmap = new Range(cidr.family === "IPv6" ? parseCIDR("fd00:10:96::/112")! : cidr);
-  const ips = c.mode === "ipaddress" && cidr.family === "IPv6" ? Array.from({ length: n }, (_, i): IP => ({ family: "IPv6", value: cidr.ip.value + 1000n + BigInt(i) * 7919n })) : Array.from({ length: n }, () => bitmap.allocateNextSync());
+  const ips =
+    c.mode === "ipaddress" && cidr.family === "IPv6"
+      ? Array.from({ length: n }, (_, i): IP => ({ family: "IPv6", value: cidr.ip.value + 1000n + BigInt(i) * 7919n }))
+      : Array.from({ length: n }, () => bitmap.allocateNextSync());
   if (c.mode !== "ipaddress") await store.create(serviceIPsKey, rangeAllocationObject(bitmap.snapshot()));
   if (c.mode === "bitmap") return;
   for (let i = 0; i < ips.length; i += 1000) {
-    await Promise.all(ips.slice(i, i + 1000).map((ip, j) => store.create(objectKey("ipaddresses", undefined, formatIP(ip)), { ...serviceIPAddress(ip, { namespace: "default", name: `held-${i + j}` }), metadata: { ...serviceIPAddress(ip, { namespace: "default", name: "x" }).metadata, creationTimestamp: new Date().toISOString() } })));
+    await Promise.all(
+      ips.slice(i, i + 1000).map((ip, j) =>
+        store.create(objectKey("ipaddresses", undefined, formatIP(ip)), {
+          ...serviceIPAddress(ip, { namespace: "default", name: `held-${i + j}` }),
+          metadata: {
+            ...serviceIPAddress(ip, { namespace: "default", name: "x" }).metadata,
+            creationTimestamp: new Date().toISOString(),
+          },
+        }),
+      ),
+    );
   }
 }
 
@@ -98,8 +117,20 @@ async function overHTTP(c: Case, n: number): Promise<Figure> {
   const pre = await createStore({ backend: "sqlite", path });
   await preallocate(pre, c, n);
   await pre.close();
-  const api = await startApiServer({ storage: { backend: "sqlite", path }, serviceClusterIPRange: c.range, featureGates: featureGatesForMode(c.mode), tls: false, auth: false, port: 0 });
-  const { seconds, latencies } = await load({ url: `${api.url}/api/v1/namespaces/default/services`, concurrency, total: ops.http, spec: {} });
+  const api = await startApiServer({
+    storage: { backend: "sqlite", path },
+    serviceClusterIPRange: c.range,
+    featureGates: featureGatesForMode(c.mode),
+    tls: false,
+    auth: false,
+    port: 0,
+  });
+  const { seconds, latencies } = await load({
+    url: `${api.url}/api/v1/namespaces/default/services`,
+    concurrency,
+    total: ops.http,
+    spec: {},
+  });
   await api.close();
   rmSync(dir, { recursive: true, force: true });
   latencies.sort((x, y) => x - y);
@@ -107,7 +138,11 @@ async function overHTTP(c: Case, n: number): Promise<Figure> {
 }
 
 async function main(): Promise<void> {
-  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const results: Array<{ name: string; metric: string; value: number; unit: string }> = [];
   const base = new Map<string, number>();
   for (const where of ["in-process", "HTTP"] as const) {
@@ -118,14 +153,26 @@ async function main(): Promise<void> {
         const key = `${where}/${c.range.includes(":") ? "v6" : "v4"}/${n}`;
         if (c.mode === "bitmap") base.set(key, f.perSecond);
         const ratio = base.get(key.replace("/v6/", "/v4/"));
-        console.log(`${name.padEnd(86)} ${String(f.perSecond).padStart(6)}/s  p99 ${f.p99ms.toFixed(2)} ms${ratio ? `  x${(f.perSecond / ratio).toFixed(2)} of bitmap` : ""}`);
-        results.push({ name, metric: "allocations/s c16", value: f.perSecond, unit: "1/s" }, { name, metric: "p99 c16", value: f.p99ms, unit: "ms" });
-        if (ratio && c.mode !== "bitmap") results.push({ name, metric: "ratio to bitmap", value: Number((f.perSecond / ratio).toFixed(2)), unit: "" });
+        console.log(
+          `${name.padEnd(86)} ${String(f.perSecond).padStart(6)}/s  p99 ${f.p99ms.toFixed(2)} ms${ratio ? `  x${(f.perSecond / ratio).toFixed(2)} of bitmap` : ""}`,
+        );
+        results.push(
+          { name, metric: "allocations/s c16", value: f.perSecond, unit: "1/s" },
+          { name, metric: "p99 c16", value: f.p99ms, unit: "ms" },
+        );
+        if (ratio && c.mode !== "bitmap")
+          results.push({ name, metric: "ratio to bitmap", value: Number((f.perSecond / ratio).toFixed(2)), unit: "" });
       }
     }
   }
   const out = join(dirname(fileURLToPath(import.meta.url)), "results-allocator-modes.json");
-  const env = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "", loadavg1m: loadavg()[0], date: new Date().toISOString() };
+  const env = {
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? "",
+    loadavg1m: loadavg()[0],
+    date: new Date().toISOString(),
+  };
   writeFileSync(out, JSON.stringify({ env, results }, null, 2) + "\n");
   console.log(`wrote ${out}`);
 }

@@ -31,13 +31,22 @@ async function startTimes(n: number): Promise<number[]> {
 /** Creates one test's objects over HTTP, as a client would (the server defaults them). */
 async function userObjects(env: TestEnvironment, i: number): Promise<void> {
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${env.url}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${env.url}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
   };
   const ns = `t${i}`;
   await post("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
   for (let j = 0; j < 5; j++) {
-    await post(`/api/v1/namespaces/${ns}/services`, { apiVersion: "v1", kind: "Service", metadata: { name: `s${j}` }, spec: { type: "NodePort", ports: [{ port: 80 }] } });
+    await post(`/api/v1/namespaces/${ns}/services`, {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: `s${j}` },
+      spec: { type: "NodePort", ports: [{ port: 80 }] },
+    });
     await post(`/api/v1/namespaces/${ns}/endpoints`, { apiVersion: "v1", kind: "Endpoints", metadata: { name: `s${j}` }, subsets: [] });
   }
 }
@@ -66,4 +75,11 @@ const results = [
 ];
 for (const r of results) console.log(`${r.name}: ${r.metric} ${r.value.toFixed(2)} ${r.unit} (target <= ${r.target})`);
 const out = join(dirname(fileURLToPath(import.meta.url)), "results-envtest.json");
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), results, runs: { start, reset } }, null, 2) + "\n");
+writeFileSync(
+  out,
+  JSON.stringify(
+    { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), results, runs: { start, reset } },
+    null,
+    2,
+  ) + "\n",
+);

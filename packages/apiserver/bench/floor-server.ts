@@ -77,7 +77,12 @@ function serve(write: (key: string, value: string) => Promise<void>): Server {
       const now = new Date().toISOString();
       Object.assign(svc.metadata, { namespace: "default", uid: randomUUID(), creationTimestamp: now });
       Object.assign(svc.spec, { clusterIP: ip, clusterIPs: [ip], type: "ClusterIP", ipFamilies: ["IPv4"], ipFamilyPolicy: "SingleStack" });
-      const ipAddress = { apiVersion: "networking.k8s.io/v1", kind: "IPAddress", metadata: { name: ip, uid: randomUUID(), creationTimestamp: now }, spec: { parentRef: { group: "", resource: "services", namespace: "default", name: svc.metadata.name } } };
+      const ipAddress = {
+        apiVersion: "networking.k8s.io/v1",
+        kind: "IPAddress",
+        metadata: { name: ip, uid: randomUUID(), creationTimestamp: now },
+        spec: { parentRef: { group: "", resource: "services", namespace: "default", name: svc.metadata.name } },
+      };
       await write(`/registry/ipaddresses/${ip}-${process.pid}-${n}`, JSON.stringify(ipAddress));
       await write(`/registry/services/specs/default/${svc.metadata.name}-${process.pid}`, JSON.stringify(svc));
       const body = JSON.stringify(svc);

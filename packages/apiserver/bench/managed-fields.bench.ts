@@ -40,7 +40,10 @@ function createBody(i: number): JSONObject {
 function updatePair(): [JSONObject, JSONObject] {
   const created = updateManagedFields(undefined, createBody(1), "kubectl-create", "Update", "v1", now);
   const meta = created.metadata as JSONObject;
-  const stored: JSONObject = { ...created, metadata: { ...meta, uid: "3f1c7a52-1111-4222-8333-944455556666", resourceVersion: "12345", creationTimestamp: "2026-12-02T10:00:00Z" } };
+  const stored: JSONObject = {
+    ...created,
+    metadata: { ...meta, uid: "3f1c7a52-1111-4222-8333-944455556666", resourceVersion: "12345", creationTimestamp: "2026-12-02T10:00:00Z" },
+  };
   // Separate copies, as a stored object and a decoded request body are.
   const next = structuredClone(stored);
   ((next.metadata as JSONObject).labels as JSONObject).tier = "frontend";
@@ -69,8 +72,16 @@ const bodies = Array.from({ length: 64 }, (_, i) => createBody(i));
 const [stored, next] = updatePair();
 let i = 0;
 const results = [
-  { name: "updateManagedFields create (Service, defaulted)", value: usPerOp(() => updateManagedFields(undefined, bodies[i++ & 63] as JSONObject, "kubectl-create", "Update", "v1", now)), unit: "µs/op" },
-  { name: "updateManagedFields update (one label changed, other manager)", value: usPerOp(() => updateManagedFields(stored, next, "kubectl-edit", "Update", "v1", later)), unit: "µs/op" },
+  {
+    name: "updateManagedFields create (Service, defaulted)",
+    value: usPerOp(() => updateManagedFields(undefined, bodies[i++ & 63] as JSONObject, "kubectl-create", "Update", "v1", now)),
+    unit: "µs/op",
+  },
+  {
+    name: "updateManagedFields update (one label changed, other manager)",
+    value: usPerOp(() => updateManagedFields(stored, next, "kubectl-edit", "Update", "v1", later)),
+    unit: "µs/op",
+  },
 ];
 const out = {
   env: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, loadavg1m: loadavg()[0], date: new Date().toISOString() },

@@ -22,7 +22,11 @@ const entry = join(here, "../dist/cmd/servicenet-up.js");
 const floorEntry = join(here, "floor-server.ts");
 const registerTS = join(here, "../src/storage/testdata/register-ts.mjs");
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 8);
-const gates = { ipaddress: "DisableAllocatorDualWrite=true", "dual-write": "DisableAllocatorDualWrite=false", bitmap: "MultiCIDRServiceAllocator=false" } as const;
+const gates = {
+  ipaddress: "DisableAllocatorDualWrite=true",
+  "dual-write": "DisableAllocatorDualWrite=false",
+  bitmap: "MultiCIDRServiceAllocator=false",
+} as const;
 
 const lua = (token: string): string => `
 wrk.method = "POST"
@@ -65,7 +69,11 @@ const ticksPerSecond = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf
 function load(dir: string, pid: number, url: string, token: string): Figure {
   writeFileSync(join(dir, "post.lua"), lua(token));
   const t0 = cpuTicks(pid);
-  const r = spawnSync("wrk", ["-t1", "-c16", `-d${seconds}s`, "--latency", "-s", join(dir, "post.lua"), `${url}/api/v1/namespaces/default/services`], { encoding: "utf8" });
+  const r = spawnSync(
+    "wrk",
+    ["-t1", "-c16", `-d${seconds}s`, "--latency", "-s", join(dir, "post.lua"), `${url}/api/v1/namespaces/default/services`],
+    { encoding: "utf8" },
+  );
   const ticks = cpuTicks(pid) - t0;
   const out = r.stdout;
   const bad = Number(/NON201 (\d+)/.exec(out)?.[1] ?? NaN);
@@ -82,7 +90,11 @@ function load(dir: string, pid: number, url: string, token: string): Figure {
 /** Starts `args` in a fresh directory, waits for `ready` on its stdout, runs `fn`, stops it with SIGINT. */
 async function withServer<T>(args: string[], ready: RegExp, fn: (dir: string, pid: number, url: string) => T): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-up-bench-"));
-  const child = spawn(process.execPath, args.map((a) => a.replace("$DIR", dir)), { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    args.map((a) => a.replace("$DIR", dir)),
+    { cwd: dir, stdio: ["ignore", "pipe", "inherit"] },
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";
@@ -110,7 +122,17 @@ function ms(text: string): number {
 }
 
 function run(mode: keyof typeof gates, workers: number): Promise<Figure> {
-  const args = [entry, "--port", "0", "--workers", String(workers), "--service-cluster-ip-range", "10.0.0.0/14", "--feature-gates", gates[mode]];
+  const args = [
+    entry,
+    "--port",
+    "0",
+    "--workers",
+    String(workers),
+    "--service-cluster-ip-range",
+    "10.0.0.0/14",
+    "--feature-gates",
+    gates[mode],
+  ];
   return withServer(args, /apiserver (https:\/\/\S+)[^]*try:/, (dir, pid, url) => {
     const token = /token: (\S+)/.exec(readFileSync(join(dir, ".servicenet/kubeconfig"), "utf8"))![1]!;
     return load(dir, pid, url, token);
@@ -118,24 +140,53 @@ function run(mode: keyof typeof gates, workers: number): Promise<Figure> {
 }
 
 function runFloor(processes: number): Promise<Figure> {
-  return withServer(["--import", registerTS, floorEntry, "$DIR", String(processes)], /floor-server (https:\/\/\S+)/, (dir, pid, url) => load(dir, pid, url, "none"));
+  return withServer(["--import", registerTS, floorEntry, "$DIR", String(processes)], /floor-server (https:\/\/\S+)/, (dir, pid, url) =>
+    load(dir, pid, url, "none"),
+  );
 }
 
 async function main(): Promise<void> {
   if (!existsSync(entry)) return console.log(`service-up-wrk bench: ${entry} is missing (run the build), skipping`);
-  if (spawnSync("wrk", ["--version"]).error) return console.log("service-up-wrk bench: wrk is not installed (apt-get install wrk), skipping");
-  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  if (spawnSync("wrk", ["--version"]).error)
+    return console.log("service-up-wrk bench: wrk is not installed (apt-get install wrk), skipping");
+  console.log(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const results: Array<{ name: string; metric: string; value: number; unit: string }> = [];
   const record = (name: string, f: Figure): void => {
-    console.log(`${name.padEnd(92)} ${String(f.createsPerSecond).padStart(6)}/s  p50 ${f.p50ms.toFixed(2)} ms  p99 ${f.p99ms.toFixed(2)} ms  cpu ${f.cpuUsPerCreate} us/create`);
-    results.push({ name, metric: "creates/s", value: f.createsPerSecond, unit: "1/s" }, { name, metric: "p50", value: f.p50ms, unit: "ms" }, { name, metric: "p99", value: f.p99ms, unit: "ms" }, { name, metric: "server cpu", value: f.cpuUsPerCreate, unit: "us/create" });
+    console.log(
+      `${name.padEnd(92)} ${String(f.createsPerSecond).padStart(6)}/s  p50 ${f.p50ms.toFixed(2)} ms  p99 ${f.p99ms.toFixed(2)} ms  cpu ${f.cpuUsPerCreate} us/create`,
+    );
+    results.push(
+      { name, metric: "creates/s", value: f.createsPerSecond, unit: "1/s" },
+      { name, metric: "p50", value: f.p50ms, unit: "ms" },
+      { name, metric: "p99", value: f.p99ms, unit: "ms" },
+      { name, metric: "server cpu", value: f.cpuUsPerCreate, unit: "us/create" },
+    );
   };
   for (const mode of Object.keys(gates) as (keyof typeof gates)[]) {
-    for (const workers of [1, 2]) record(`service create (servicenet up, HTTPS + token, sqlite, ${mode}, ${workers} worker${workers > 1 ? "s" : ""}, wrk c16)`, await run(mode, workers));
+    for (const workers of [1, 2])
+      record(
+        `service create (servicenet up, HTTPS + token, sqlite, ${mode}, ${workers} worker${workers > 1 ? "s" : ""}, wrk c16)`,
+        await run(mode, workers),
+      );
   }
-  for (const processes of [1, 2]) record(`floor: bare HTTPS + 2 SQLite rows per create, no Kubernetes (floor-server.ts, ${processes} process${processes > 1 ? "es" : ""}, wrk c16)`, await runFloor(processes));
+  for (const processes of [1, 2])
+    record(
+      `floor: bare HTTPS + 2 SQLite rows per create, no Kubernetes (floor-server.ts, ${processes} process${processes > 1 ? "es" : ""}, wrk c16)`,
+      await runFloor(processes),
+    );
   const out = join(here, "results-service-up-wrk.json");
-  const env = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "", loadavg1m: loadavg()[0], seconds, date: new Date().toISOString() };
+  const env = {
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? "",
+    loadavg1m: loadavg()[0],
+    seconds,
+    date: new Date().toISOString(),
+  };
   writeFileSync(out, JSON.stringify({ env, results }, null, 2) + "\n");
   console.log(`wrote ${out}`);
 }

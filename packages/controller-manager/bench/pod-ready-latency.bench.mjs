@@ -98,16 +98,22 @@ function sliceWatcher() {
 /** Runs `fn` over 0..n-1 with `limit` in flight. */
 async function pool(n, limit, fn) {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < n) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
 }
 
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), "servicenet-bench-cm-"));
   const procs = [];
   try {
-    const api = start(path.join(root, "packages/apiserver/dist/cmd/servicenet-up.js"), ["--port", "0", "--data-dir", path.join(dir, "state")], /servicenet ready/);
+    const api = start(
+      path.join(root, "packages/apiserver/dist/cmd/servicenet-up.js"),
+      ["--port", "0", "--data-dir", path.join(dir, "state")],
+      /servicenet ready/,
+    );
     procs.push(api);
     await api.seen;
     const kubeconfig = path.join(dir, "state", "kubeconfig");
@@ -117,14 +123,35 @@ async function main() {
 
     // Set-up (unmeasured, before the controller-manager runs): Services and not-ready pods.
     for (let s = 0; s < S; s++) {
-      await core.createNamespacedService({ namespace: "default", body: { metadata: { name: `svc-${s}` }, spec: { ipFamilyPolicy: "RequireDualStack", selector: { app: `svc-${s}` }, ports: [{ name: "http", port: 80, targetPort: 8080 }] } } });
+      await core.createNamespacedService({
+        namespace: "default",
+        body: {
+          metadata: { name: `svc-${s}` },
+          spec: {
+            ipFamilyPolicy: "RequireDualStack",
+            selector: { app: `svc-${s}` },
+            ports: [{ name: "http", port: 80, targetPort: 8080 }],
+          },
+        },
+      });
     }
     const pods = [];
     await pool(S * P, 16, async (i) => {
       const name = `pod-${i}`;
-      const created = await core.createNamespacedPod({ namespace: "default", body: { metadata: { name, labels: { app: `svc-${i % S}` } }, spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] } } });
+      const created = await core.createNamespacedPod({
+        namespace: "default",
+        body: {
+          metadata: { name, labels: { app: `svc-${i % S}` } },
+          spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
+        },
+      });
       const v4 = `10.244.${Math.floor(i / 250)}.${(i % 250) + 1}`;
-      created.status = { phase: "Running", podIP: v4, podIPs: [{ ip: v4 }, { ip: `fd00:10:244::${(i + 1).toString(16)}` }], conditions: [{ type: "Ready", status: "False" }] };
+      created.status = {
+        phase: "Running",
+        podIP: v4,
+        podIPs: [{ ip: v4 }, { ip: `fd00:10:244::${(i + 1).toString(16)}` }],
+        conditions: [{ type: "Ready", status: "False" }],
+      };
       pods[i] = await core.replaceNamespacedPodStatus({ name, namespace: "default", body: created });
     });
 
@@ -133,11 +160,21 @@ async function main() {
     // The floor: when the same pod change reaches a watcher of pods (the controller-manager's
     // informer sees it no sooner), without any controller work or slice write.
     const podSeen = new Map(); // pod -> time its Ready=True event arrived
-    const podReq = await new Watch(kc).watch("/api/v1/namespaces/default/pods", {}, (_t, pod) => {
-      if (pod.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True")) podSeen.set(pod.metadata.name, performance.now());
-      else podSeen.delete(pod.metadata.name);
-    }, () => {});
-    const cm = start(path.join(root, "packages/controller-manager/dist/cmd/controller-manager.js"), ["--kubeconfig", kubeconfig, ...(process.env.BENCH_CM_FLAGS ?? "").split(" ").filter(Boolean)], /"Caches are synced","controller":"endpointslice"/);
+    const podReq = await new Watch(kc).watch(
+      "/api/v1/namespaces/default/pods",
+      {},
+      (_t, pod) => {
+        if (pod.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"))
+          podSeen.set(pod.metadata.name, performance.now());
+        else podSeen.delete(pod.metadata.name);
+      },
+      () => {},
+    );
+    const cm = start(
+      path.join(root, "packages/controller-manager/dist/cmd/controller-manager.js"),
+      ["--kubeconfig", kubeconfig, ...(process.env.BENCH_CM_FLAGS ?? "").split(" ").filter(Boolean)],
+      /"Caches are synced","controller":"endpointslice"/,
+    );
     procs.push(cm);
     await cm.seen;
     await w.quiet(2000); // the initial slices (all endpoints not ready) are written
@@ -163,7 +200,9 @@ async function main() {
     const paced = [];
     const t0 = performance.now();
     await Promise.all(
-      Array.from({ length: PACED }, (_, k) => new Promise((r) => setTimeout(r, (k * 1000) / RATE)).then(() => setReady(k, true)).then((x) => paced.push(x))),
+      Array.from({ length: PACED }, (_, k) =>
+        new Promise((r) => setTimeout(r, (k * 1000) / RATE)).then(() => setReady(k, true)).then((x) => paced.push(x)),
+      ),
     );
     const pacedSeconds = (performance.now() - t0) / 1000;
     req.abort();
@@ -176,8 +215,14 @@ async function main() {
     const results = [];
     const summarize = (name, rows, field = "fromAck") => {
       const a = rows.map((r) => r[field]).sort((x, y) => x - y);
-      const fields = { p50: percentile(a, 0.5), p99: percentile(a, 0.99), max: a[a.length - 1], mean: a.reduce((s, x) => s + x, 0) / a.length };
-      for (const [metric, value] of Object.entries(fields)) results.push({ name: `${label} ${name}`, metric, value: round(value), unit: "ms" });
+      const fields = {
+        p50: percentile(a, 0.5),
+        p99: percentile(a, 0.99),
+        max: a[a.length - 1],
+        mean: a.reduce((s, x) => s + x, 0) / a.length,
+      };
+      for (const [metric, value] of Object.entries(fields))
+        results.push({ name: `${label} ${name}`, metric, value: round(value), unit: "ms" });
       console.log(`${name}: ${rows.length} changes  p50 ${round(fields.p50)} ms  p99 ${round(fields.p99)} ms  max ${round(fields.max)} ms`);
       return a;
     };
@@ -185,7 +230,15 @@ async function main() {
     summarize(`paced ${RATE}/s`, paced);
     summarize("sequential, pod watch only (floor)", seq, "podWatch");
     results.push({ name: `${label} sequential`, metric: "changes", value: all.length, unit: "" });
-    const env = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "", loadavg1m: loadavg()[0], date: new Date().toISOString(), pacedSeconds: round(pacedSeconds), controllerManagerRetries: retries };
+    const env = {
+      node: process.version,
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? "",
+      loadavg1m: loadavg()[0],
+      date: new Date().toISOString(),
+      pacedSeconds: round(pacedSeconds),
+      controllerManagerRetries: retries,
+    };
     writeFileSync(path.join(here, "results-pod-ready-latency.json"), JSON.stringify({ env, results }, null, 2) + "\n");
   } finally {
     for (const p of procs.reverse()) {

@@ -1,6 +1,13 @@
 /** @servicenet/controller-manager: an API client of the servicenet apiserver; it talks to it over HTTP only. */
 export * from "./framework/index.ts";
-export { computeEndpoints, desiredSubsets, podToEndpointAddress, truncateSubsets, endpointsOverCapacity, endpointsMaxCapacity } from "./endpoint/endpoints.ts";
+export {
+  computeEndpoints,
+  desiredSubsets,
+  podToEndpointAddress,
+  truncateSubsets,
+  endpointsOverCapacity,
+  endpointsMaxCapacity,
+} from "./endpoint/endpoints.ts";
 export type { EndpointsPlan, EndpointsInput } from "./endpoint/endpoints.ts";
 export { EndpointsController } from "./endpoint/endpoints-controller.ts";
 export type { EndpointsClient, EndpointsControllerDeps } from "./endpoint/endpoints-controller.ts";

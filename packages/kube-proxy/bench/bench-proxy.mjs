@@ -24,7 +24,8 @@ const APPLY_N = arg("apply-services", 0);
 
 const hex = (n) => n.toString(16);
 function service(i) {
-  const hi = 1 + (i >> 8), lo = i & 255;
+  const hi = 1 + (i >> 8),
+    lo = i & 255;
   return {
     metadata: { namespace: "scale", name: `svc-${i}` },
     spec: {
@@ -37,14 +38,19 @@ function service(i) {
   };
 }
 function slice(i, family, shift = 0) {
-  const hi = 1 + (i >> 8), lo = i & 255;
+  const hi = 1 + (i >> 8),
+    lo = i & 255;
   const endpoints = Array.from({ length: E }, (_, j) => ({
     addresses: [family === "IPv4" ? `10.${100 + j + shift}.${hi}.${lo}` : `fd00:10:${hex(100 + j + shift)}::${hex(hi)}:${hex(lo)}`],
     nodeName: `node-${j}`,
     conditions: { ready: true, serving: true, terminating: false },
   }));
   return {
-    metadata: { namespace: "scale", name: `svc-${i}-${family === "IPv4" ? "v4" : "v6"}`, labels: { "kubernetes.io/service-name": `svc-${i}` } },
+    metadata: {
+      namespace: "scale",
+      name: `svc-${i}-${family === "IPv4" ? "v4" : "v6"}`,
+      labels: { "kubernetes.io/service-name": `svc-${i}` },
+    },
     addressType: family,
     endpoints,
     ports: [{ name: "http", port: 8080, protocol: "TCP" }],
@@ -81,7 +87,10 @@ async function measureApply(kind, Cls, family) {
     for (const s of slices) p.onEndpointSliceAdd(s);
     p.setInitialized(true);
     const fam = family.toLowerCase();
-    for (const { label, prepare } of [{ label: "full", prepare: () => {} }, { label: "partial", prepare: () => p.onEndpointSliceUpdate(slices[0], slice(0, family, 1)) }]) {
+    for (const { label, prepare } of [
+      { label: "full", prepare: () => {} },
+      { label: "partial", prepare: () => p.onEndpointSliceUpdate(slices[0], slice(0, family, 1)) },
+    ]) {
       prepare();
       const r = p.syncProxyRules();
       const text = r.data;
@@ -110,10 +119,14 @@ const only = caseIdx < 0 ? undefined : process.argv[caseIdx + 1];
 if (only === undefined) {
   // Parent: one child per case, then the table and the JSON file.
   for (const c of ["iptables:IPv4", "iptables:IPv6", "nftables:IPv4", "nftables:IPv6"]) {
-    const out = execFileSync(process.execPath, [...process.execArgv, new URL(import.meta.url).pathname, ...process.argv.slice(2), "--case", c], {
-      encoding: "utf8",
-      maxBuffer: 1 << 24,
-    });
+    const out = execFileSync(
+      process.execPath,
+      [...process.execArgv, new URL(import.meta.url).pathname, ...process.argv.slice(2), "--case", c],
+      {
+        encoding: "utf8",
+        maxBuffer: 1 << 24,
+      },
+    );
     results.push(...JSON.parse(out));
   }
   const file = new URL("./results-proxy.json", import.meta.url);
@@ -123,7 +136,10 @@ if (only === undefined) {
   for (const r of results) console.log(`${r.name.padEnd(w)}  ${r.metric.padEnd(15)}  ${r.value} ${r.unit}`);
   process.exit(0);
 }
-for (const { kind, Cls } of [{ kind: "iptables", Cls: IptablesProxier }, { kind: "nftables", Cls: NftablesProxier }]) {
+for (const { kind, Cls } of [
+  { kind: "iptables", Cls: IptablesProxier },
+  { kind: "nftables", Cls: NftablesProxier },
+]) {
   for (const family of ["IPv4", "IPv6"]) {
     if (only !== `${kind}:${family}`) continue;
     const fam = family.toLowerCase();

@@ -66,7 +66,11 @@ function rowObject(obj: PartialObjectMetadata, mode: IncludeObject): unknown {
  * GenerateTable: one row per object; without `wide` the priority-1 columns are dropped (the
  * rows then carry only the priority-0 cells), with `noHeaders` all column definitions are.
  */
-export function generateTable<T extends PartialObjectMetadata>(handler: TableHandler<T>, items: readonly T[], opts: PrintOptions = {}): Table {
+export function generateTable<T extends PartialObjectMetadata>(
+  handler: TableHandler<T>,
+  items: readonly T[],
+  opts: PrintOptions = {},
+): Table {
   const rowOpts: RowOptions = { wide: opts.wide ?? false, now: opts.now ?? new Date() };
   const mode = opts.includeObject ?? "Object";
   const rows = items.map((item): TableRow => {

@@ -15,7 +15,9 @@ describe("eventually", () => {
       calls++;
       throw new Error("connection refused");
     };
-    await expect(eventually(probe, { timeoutMs: 20, intervalMs: 1, what: "apiserver ready" })).rejects.toThrow(/^apiserver ready not met in 20 ms: Error: connection refused$/);
+    await expect(eventually(probe, { timeoutMs: 20, intervalMs: 1, what: "apiserver ready" })).rejects.toThrow(
+      /^apiserver ready not met in 20 ms: Error: connection refused$/,
+    );
     expect(calls).toBeGreaterThan(1);
   });
 

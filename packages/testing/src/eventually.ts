@@ -17,7 +17,10 @@ export interface EventuallyOptions {
  * that value. A probe that throws counts as "not yet". After `timeoutMs` it rejects, naming
  * `what` and the probe's last error, so a test fails with the reason instead of a bare `false`.
  */
-export async function eventually<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, opts: EventuallyOptions = {}): Promise<T> {
+export async function eventually<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  opts: EventuallyOptions = {},
+): Promise<T> {
   const { timeoutMs = 10_000, intervalMs = 50, what = "condition" } = opts;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -28,7 +31,10 @@ export async function eventually<T>(probe: () => T | undefined | false | Promise
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`${what} not met in ${timeoutMs} ms${last === undefined ? "" : `: ${last instanceof Error ? String(last) : JSON.stringify(last)}`}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${what} not met in ${timeoutMs} ms${last === undefined ? "" : `: ${last instanceof Error ? String(last) : JSON.stringify(last)}`}`,
+      );
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

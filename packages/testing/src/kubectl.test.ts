@@ -30,7 +30,12 @@ describe("findKubectl", () => {
     ["next to gcloud, symlink resolved", { PATH: usrBin }, "1.33", sdkKubectl],
     ["on PATH", { PATH: [usrBin, join(root, "path-only")].join(":") }, "1.30", pathOnly],
     ["SERVICENET_KUBECTL_DIR over gcloud", { PATH: usrBin, SERVICENET_KUBECTL_DIR: dir }, "1.33", dirKubectl],
-    ["the per-version variable over everything", { PATH: usrBin, SERVICENET_KUBECTL_DIR: dir, SERVICENET_KUBECTL_1_33: sdkKubectl }, "1.33", sdkKubectl],
+    [
+      "the per-version variable over everything",
+      { PATH: usrBin, SERVICENET_KUBECTL_DIR: dir, SERVICENET_KUBECTL_1_33: sdkKubectl },
+      "1.33",
+      sdkKubectl,
+    ],
     ["a per-version variable naming nothing", { PATH: usrBin, SERVICENET_KUBECTL_1_33: join(root, "nope") }, "1.33", null],
     ["missing", { PATH: usrBin }, "1.27", null],
   ])("%s", (_name, env, version, want) => {

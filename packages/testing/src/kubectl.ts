@@ -28,7 +28,11 @@ function executable(p: string): boolean {
 }
 
 function onPath(name: string, env: FindKubectlOptions["env"] & object): string[] {
-  return (env["PATH"] ?? "").split(delimiter).filter((d) => d !== "").map((d) => join(d, name)).filter(executable);
+  return (env["PATH"] ?? "")
+    .split(delimiter)
+    .filter((d) => d !== "")
+    .map((d) => join(d, name))
+    .filter(executable);
 }
 
 /** The folder of `readlink -f $(command -v gcloud)`: the SDK ships kubectl.1.NN next to it. */
@@ -68,7 +72,9 @@ export function findKubectl(version = "1.33", opts: FindKubectlOptions = {}): st
     if (key !== undefined) cache.set(key, found);
   }
   if (found === null && opts.warnAs !== undefined) {
-    console.warn(`${opts.warnAs}: kubectl ${version} not found (set ${kubectlEnvVar(version)} or SERVICENET_KUBECTL_DIR, or put kubectl.${version} on PATH); skipping`);
+    console.warn(
+      `${opts.warnAs}: kubectl ${version} not found (set ${kubectlEnvVar(version)} or SERVICENET_KUBECTL_DIR, or put kubectl.${version} on PATH); skipping`,
+    );
   }
   return found;
 }

@@ -5,11 +5,20 @@ describe("field errors render as upstream's field.Error", () => {
   it.each([
     [field.required("spec.ipFamilyPolicy"), "spec.ipFamilyPolicy: Required value"],
     [field.required("spec.ports", "must specify at least one"), "spec.ports: Required value: must specify at least one"],
-    [field.invalid("spec.clusterIPs[0]", "10.0.0.256", "must be a valid IP address"), 'spec.clusterIPs[0]: Invalid value: "10.0.0.256": must be a valid IP address'],
-    [field.invalid("spec.ports[0].port", 70000, "must be between 1 and 65535, inclusive"), "spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive"],
+    [
+      field.invalid("spec.clusterIPs[0]", "10.0.0.256", "must be a valid IP address"),
+      'spec.clusterIPs[0]: Invalid value: "10.0.0.256": must be a valid IP address',
+    ],
+    [
+      field.invalid("spec.ports[0].port", 70000, "must be between 1 and 65535, inclusive"),
+      "spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive",
+    ],
     [field.invalid("spec.ipFamilies", ["IPv4", "IPv4"], "x"), 'spec.ipFamilies: Invalid value: []string{"IPv4", "IPv4"}: x'],
     [field.duplicate("spec.ipFamilies[1]", "IPv4"), 'spec.ipFamilies[1]: Duplicate value: "IPv4"'],
-    [field.notSupported("spec.type", "Foo", ["ClusterIP", "NodePort"]), 'spec.type: Unsupported value: "Foo": supported values: "ClusterIP", "NodePort"'],
+    [
+      field.notSupported("spec.type", "Foo", ["ClusterIP", "NodePort"]),
+      'spec.type: Unsupported value: "Foo": supported values: "ClusterIP", "NodePort"',
+    ],
     [field.forbidden("spec.clusterIPs", "may not change once set"), "spec.clusterIPs: Forbidden: may not change once set"],
     [field.tooMany("spec.ipFamilies", 3, 2), "spec.ipFamilies: Too many: 3: must have at most 2 items"],
     [field.tooMany("spec.cidrs", -1, 1), "spec.cidrs: Too many: must have at most 1 item"],

@@ -86,9 +86,19 @@ export const field = {
   notSupported: (path: string, value: unknown, valid: readonly string[]): FieldError =>
     make("NotSupported", path, value, valid.length > 0 ? `supported values: ${valid.map((v) => JSON.stringify(v)).join(", ")}` : ""),
   tooLong: (path: string, value: unknown, maxLength: number): FieldError =>
-    make("TooLong", path, value, maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? "byte" : "bytes"}` : "value is too long"),
+    make(
+      "TooLong",
+      path,
+      value,
+      maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? "byte" : "bytes"}` : "value is too long",
+    ),
   tooMany: (path: string, actual: number, max: number): FieldError =>
-    make("TooMany", path, actual >= 0 ? actual : omitValue, max >= 0 ? `must have at most ${max} ${max === 1 ? "item" : "items"}` : "has too many items"),
+    make(
+      "TooMany",
+      path,
+      actual >= 0 ? actual : omitValue,
+      max >= 0 ? `must have at most ${max} ${max === 1 ? "item" : "items"}` : "has too many items",
+    ),
 };
 
 /** Joins path segments: `path("spec", "clusterIPs", 0)` is `spec.clusterIPs[0]`. */

@@ -35,8 +35,14 @@ describe("StatusError", () => {
   });
 
   it("renders Conflict with upstream's prefix", () => {
-    const e = StatusError.conflict(services, "web", "the object has been modified; please apply your changes to the latest version and try again");
-    expect(e.message).toBe('Operation cannot be fulfilled on services "web": the object has been modified; please apply your changes to the latest version and try again');
+    const e = StatusError.conflict(
+      services,
+      "web",
+      "the object has been modified; please apply your changes to the latest version and try again",
+    );
+    expect(e.message).toBe(
+      'Operation cannot be fulfilled on services "web": the object has been modified; please apply your changes to the latest version and try again',
+    );
     expect(isConflict(e)).toBe(true);
   });
 

@@ -152,7 +152,12 @@ export class StatusError extends Error {
 
   /** `services "web" is forbidden: <detail>` */
   static forbidden(gr: GroupResource, name: string, detail: string): StatusError {
-    const what = gr.resource === "" ? "forbidden" : name === "" ? `${groupResourceString(gr)} is forbidden` : `${groupResourceString(gr)} "${name}" is forbidden`;
+    const what =
+      gr.resource === ""
+        ? "forbidden"
+        : name === ""
+          ? `${groupResourceString(gr)} is forbidden`
+          : `${groupResourceString(gr)} "${name}" is forbidden`;
     return new StatusError("Forbidden", `${what}: ${detail}`, { name, group: gr.group, kind: gr.resource });
   }
 
@@ -178,7 +183,10 @@ export class StatusError extends Error {
   }
 
   static unsupportedMediaType(contentType: string): StatusError {
-    return new StatusError("UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml (got ${JSON.stringify(contentType)})`);
+    return new StatusError(
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml (got ${JSON.stringify(contentType)})`,
+    );
   }
 
   static requestEntityTooLarge(detail: string): StatusError {

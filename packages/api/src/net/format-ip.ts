@@ -15,7 +15,7 @@ function formatIPv6(value: bigint): string {
   for (let shift = 112n; shift >= 0n; shift -= 16n) groups.push(Number((value >> shift) & 0xffffn));
   let bestStart = -1;
   let bestLen = 1; // a single zero group is never compressed
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

@@ -45,7 +45,8 @@ const table: Array<[string, string | null, string | null]> = [
 ];
 
 describe("parseIP / parseIPSloppy", () => {
-  const show = (ip: { family: string; value: bigint } | null): string | null => (ip === null ? null : `${ip.family} ${ip.value.toString(16)}`);
+  const show = (ip: { family: string; value: bigint } | null): string | null =>
+    ip === null ? null : `${ip.family} ${ip.value.toString(16)}`;
   it.each(table)("%j strict=%j sloppy=%j", (input, strict, sloppy) => {
     expect(show(parseIP(input))).toBe(strict);
     expect(show(parseIPSloppy(input))).toBe(sloppy);
@@ -158,7 +159,17 @@ describe("IPv4 field parsing (char loop) against netip's field rules", () => {
     return (seed >>> 0) % n;
   };
   const alphabet = "0123456789.0125.a ";
-  const inputs: string[] = ["0.0.0.0", "255.255.255.255", "1.2.3.4.", ".1.2.3", "1.2.3.256", "00.1.2.3", "1.2.3.0000", "1.2.3.1000", "١.2.3.4"];
+  const inputs: string[] = [
+    "0.0.0.0",
+    "255.255.255.255",
+    "1.2.3.4.",
+    ".1.2.3",
+    "1.2.3.256",
+    "00.1.2.3",
+    "1.2.3.0000",
+    "1.2.3.1000",
+    "١.2.3.4",
+  ];
   for (let i = 0; i < 20_000; i++) {
     let s = "";
     const len = 1 + next(16);

@@ -25,8 +25,7 @@ const v4MappedPrefix = 0xffffn << 32n;
 const low32 = 0xffffffffn;
 
 /** Upstream's `matchZeros` from k8s.io/utils/net/parse.go, verbatim. */
-const matchZeros =
-  /(^|:)0*(0|[1-9][0-9]*)\.0*(0|[1-9][0-9]*)\.0*(0|[1-9][0-9]*)\.0*(0|[1-9][0-9]*)((\/)0*(0|[1-9][0-9]*))?$/;
+const matchZeros = /(^|:)0*(0|[1-9][0-9]*)\.0*(0|[1-9][0-9]*)\.0*(0|[1-9][0-9]*)\.0*(0|[1-9][0-9]*)((\/)0*(0|[1-9][0-9]*))?$/;
 const stripZerosTemplate = "$1$2.$3.$4.$5$7$8";
 
 /** Removes leading zeros from a trailing dotted quad (and its prefix length), as upstream does. */

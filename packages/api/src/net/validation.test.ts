@@ -36,9 +36,7 @@ describe("IP validators", () => {
   });
 
   it("renders as kube-apiserver does", () => {
-    expect(fieldErrorString(isValidIP("spec.clusterIPs[1]", "None")[0]!)).toBe(
-      `spec.clusterIPs[1]: Invalid value: "None": ${BAD_IP}`,
-    );
+    expect(fieldErrorString(isValidIP("spec.clusterIPs[1]", "None")[0]!)).toBe(`spec.clusterIPs[1]: Invalid value: "None": ${BAD_IP}`);
   });
 });
 
@@ -83,7 +81,10 @@ describe("warnings", () => {
     ["1.2.3.4", []],
     ["bogus", []],
     ["1.2.3.04", ['f: non-standard IP address "1.2.3.04" will be considered invalid in a future Kubernetes release: use "1.2.3.4"']],
-    ["::ffff:1.2.3.4", ['f: non-standard IP address "::ffff:1.2.3.4" will be considered invalid in a future Kubernetes release: use "1.2.3.4"']],
+    [
+      "::ffff:1.2.3.4",
+      ['f: non-standard IP address "::ffff:1.2.3.4" will be considered invalid in a future Kubernetes release: use "1.2.3.4"'],
+    ],
     ["2001:db8:0:0::1", ['f: IPv6 address "2001:db8:0:0::1" should be in RFC 5952 canonical format ("2001:db8::1")']],
   ])("IP %j", (value, want) => {
     expect(getWarningsForIP("f", value)).toEqual(want);
@@ -92,12 +93,12 @@ describe("warnings", () => {
   it.each<[string, string[]]>([
     ["10.0.0.0/8", []],
     ["10.0.0.1/8", ['f: CIDR value "10.0.0.1/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.0.0.1/32"?)']],
-    ["010.0.0.0/8", ['f: non-standard CIDR value "010.0.0.0/8" will be considered invalid in a future Kubernetes release: use "10.0.0.0/8"']],
-    ["FD00::/64", ['f: IPv6 CIDR value "FD00::/64" should be in RFC 5952 canonical format ("fd00::/64")']],
     [
-      "fd00::1/64",
-      ['f: CIDR value "fd00::1/64" is ambiguous in this context (should be "fd00::/64" or "fd00::1/128"?)'],
+      "010.0.0.0/8",
+      ['f: non-standard CIDR value "010.0.0.0/8" will be considered invalid in a future Kubernetes release: use "10.0.0.0/8"'],
     ],
+    ["FD00::/64", ['f: IPv6 CIDR value "FD00::/64" should be in RFC 5952 canonical format ("fd00::/64")']],
+    ["fd00::1/64", ['f: CIDR value "fd00::1/64" is ambiguous in this context (should be "fd00::/64" or "fd00::1/128"?)']],
   ])("CIDR %j", (value, want) => {
     expect(getWarningsForCIDR("f", value)).toEqual(want);
   });

@@ -15,7 +15,9 @@ export function getWarningsForIP(path: string, value: string): string[] {
   if (ip === null) return [];
   const addr = parseAddr(value);
   if (addr === null || is4In6(addr)) {
-    return [`${path}: non-standard IP address ${q(value)} will be considered invalid in a future Kubernetes release: use ${q(formatIP(ip))}`];
+    return [
+      `${path}: non-standard IP address ${q(value)} will be considered invalid in a future Kubernetes release: use ${q(formatIP(ip))}`,
+    ];
   }
   if (addr.bits === 128 && formatIP(ip) !== value) {
     return [`${path}: IPv6 address ${q(value)} should be in RFC 5952 canonical format (${q(formatIP(ip))})`];
@@ -39,7 +41,9 @@ export function getWarningsForCIDR(path: string, value: string): string[] {
   }
   const p = parsePrefix(value, true);
   if (p === null || is4In6(p.addr)) {
-    warnings.push(`${path}: non-standard CIDR value ${q(value)} will be considered invalid in a future Kubernetes release: use ${q(formatCIDR(c))}`);
+    warnings.push(
+      `${path}: non-standard CIDR value ${q(value)} will be considered invalid in a future Kubernetes release: use ${q(formatCIDR(c))}`,
+    );
   }
   if (warnings.length === 0 && p !== null && p.addr.bits === 128) {
     const canonical = `${formatIP({ family: "IPv6", value: p.addr.value })}/${p.prefix}`;

@@ -45,11 +45,17 @@ function up(cwd: string, extra: string[] = []): Promise<{ stop(): Promise<number
 describe.skipIf(!ready)("servicenet up", () => {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-up-test-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const kubectl = (...args: string[]) => execFileSync(kubectl133, ["--kubeconfig", join(dir, ".servicenet/kubeconfig"), ...args], { encoding: "utf8", env: { ...process.env, HOME: dir } });
+  const kubectl = (...args: string[]) =>
+    execFileSync(kubectl133, ["--kubeconfig", join(dir, ".servicenet/kubeconfig"), ...args], {
+      encoding: "utf8",
+      env: { ...process.env, HOME: dir },
+    });
 
   it("starts, serves kubectl, stops on SIGINT and keeps data across a restart", async () => {
     const first = await up(dir);
-    expect(first.line).toMatch(/^servicenet ready in \d+ ms: apiserver https:\/\/127\.0\.0\.1:\d+ \(sqlite \.servicenet\/state\.db, mode v4v6, service CIDRs 10\.96\.0\.0\/16,fd00:10:96::\/112, allocator dual-write: MultiCIDRServiceAllocator=true,DisableAllocatorDualWrite=false\)\n {2}kubeconfig: \.servicenet\/kubeconfig\n {2}try: kubectl --kubeconfig \.servicenet\/kubeconfig get svc -A\n$/);
+    expect(first.line).toMatch(
+      /^servicenet ready in \d+ ms: apiserver https:\/\/127\.0\.0\.1:\d+ \(sqlite \.servicenet\/state\.db, mode v4v6, service CIDRs 10\.96\.0\.0\/16,fd00:10:96::\/112, allocator dual-write: MultiCIDRServiceAllocator=true,DisableAllocatorDualWrite=false\)\n {2}kubeconfig: \.servicenet\/kubeconfig\n {2}try: kubectl --kubeconfig \.servicenet\/kubeconfig get svc -A\n$/,
+    );
     expect(kubectl("create", "service", "clusterip", "persisted", "--tcp=80")).toBe("service/persisted created\n");
     expect(await first.stop()).toBe(0);
     const second = await up(dir);
@@ -76,7 +82,11 @@ describe.skipIf(!ready)("servicenet up", () => {
     const sub = mkdtempSync(join(dir, "rc-"));
     const u = await up(sub, ["--runtime-config", "networking.k8s.io/v1alpha1=true"]);
     try {
-      const k = (...args: string[]) => execFileSync(kubectl133, ["--kubeconfig", join(sub, ".servicenet/kubeconfig"), ...args], { encoding: "utf8", env: { ...process.env, HOME: sub } });
+      const k = (...args: string[]) =>
+        execFileSync(kubectl133, ["--kubeconfig", join(sub, ".servicenet/kubeconfig"), ...args], {
+          encoding: "utf8",
+          env: { ...process.env, HOME: sub },
+        });
       expect(k("api-versions").split("\n")).toEqual(expect.arrayContaining(["networking.k8s.io/v1", "networking.k8s.io/v1alpha1"]));
       expect(k("api-versions")).not.toContain("networking.k8s.io/v1beta1");
     } finally {
@@ -103,7 +113,9 @@ describe.skipIf(!ready)("servicenet up", () => {
       const second = await up(pdir, ["--etcd-prefix", "/tenant-a"]);
       expect(await second.stop()).toBe(0);
       const again = new Database(join(pdir, ".servicenet/state.db"), { readonly: true });
-      const creates = again.prepare("SELECT COUNT(*) AS n FROM kine WHERE name = ? AND created = 1").get("/tenant-a/services/specs/default/kubernetes") as { n: number };
+      const creates = again
+        .prepare("SELECT COUNT(*) AS n FROM kine WHERE name = ? AND created = 1")
+        .get("/tenant-a/services/specs/default/kubernetes") as { n: number };
       again.close();
       expect(creates.n).toBe(1);
     } finally {
@@ -123,16 +135,27 @@ describe.skipIf(!ready)("servicenet up", () => {
       const call = (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> =>
         new Promise((resolve, reject) => {
           // A new connection per call: the primary hands connections to the workers in turn.
-          const req = request(`${server}${path}`, { method, ca, agent: false, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } }, (res) => {
-            let text = "";
-            res.on("data", (c: Buffer) => (text += c.toString()));
-            res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown> }));
-          });
+          const req = request(
+            `${server}${path}`,
+            { method, ca, agent: false, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } },
+            (res) => {
+              let text = "";
+              res.on("data", (c: Buffer) => (text += c.toString()));
+              res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown> }));
+            },
+          );
           req.on("error", reject);
           req.end(body === undefined ? undefined : JSON.stringify(body));
         });
-      const svc = (name: string) => ({ apiVersion: "v1", kind: "Service", metadata: { name }, spec: { ipFamilyPolicy: "RequireDualStack", ports: [{ port: 80 }] } });
-      const created = await Promise.all(Array.from({ length: 40 }, (_, i) => call("POST", "/api/v1/namespaces/default/services", svc(`w${i}`))));
+      const svc = (name: string) => ({
+        apiVersion: "v1",
+        kind: "Service",
+        metadata: { name },
+        spec: { ipFamilyPolicy: "RequireDualStack", ports: [{ port: 80 }] },
+      });
+      const created = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => call("POST", "/api/v1/namespaces/default/services", svc(`w${i}`))),
+      );
       expect(created.map((r) => r.status)).toEqual(created.map(() => 201));
       const ips = created.flatMap((r) => (r.json["spec"] as { clusterIPs: string[] }).clusterIPs);
       expect(new Set(ips).size).toBe(80);
@@ -140,17 +163,25 @@ describe.skipIf(!ready)("servicenet up", () => {
       const ipaddresses = await call("GET", "/apis/networking.k8s.io/v1/ipaddresses");
       // ... and kubernetes.default's one (SingleStack, primary family).
       expect((ipaddresses.json["items"] as unknown[]).length).toBe(80 + 1);
-      const workers = execFileSync("pgrep", ["-P", String(up2.pid)], { encoding: "utf8" }).trim().split("\n").map(Number);
+      const workers = execFileSync("pgrep", ["-P", String(up2.pid)], { encoding: "utf8" })
+        .trim()
+        .split("\n")
+        .map(Number);
       expect(workers).toHaveLength(2);
       process.kill(workers[0]!, "SIGKILL");
       let replaced: number[] = [];
       for (let i = 0; i < 100 && !(replaced.length === 2 && !replaced.includes(workers[0]!)); i++) {
         await new Promise((r) => setTimeout(r, 100));
-        replaced = execFileSync("pgrep", ["-P", String(up2.pid)], { encoding: "utf8" }).trim().split("\n").map(Number);
+        replaced = execFileSync("pgrep", ["-P", String(up2.pid)], { encoding: "utf8" })
+          .trim()
+          .split("\n")
+          .map(Number);
       }
       expect(replaced).toHaveLength(2);
       expect(replaced).not.toContain(workers[0]);
-      const after = await Promise.all(Array.from({ length: 8 }, (_, i) => call("POST", "/api/v1/namespaces/default/services", svc(`x${i}`))));
+      const after = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => call("POST", "/api/v1/namespaces/default/services", svc(`x${i}`))),
+      );
       expect(after.map((r) => r.status)).toEqual(after.map(() => 201));
       expect(await up2.stop()).toBe(0);
       expect(() => execFileSync("pgrep", ["-P", String(up2.pid)])).toThrow();

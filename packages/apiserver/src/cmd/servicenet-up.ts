@@ -23,7 +23,12 @@ const workerPollIntervalMs = 50;
 function storageFor(o: UpOptions): StoreConfig {
   const common = { compaction: { intervalMs: 5 * 60_000 }, etcdPrefix: o.etcdPrefix };
   if (o.datastoreEndpoints.length > 0) return { backend: "etcd", endpoints: o.datastoreEndpoints, ...common };
-  return { backend: "sqlite", path: join(o.dataDir, "state.db"), ...common, ...(o.workers > 1 ? { pollIntervalMs: workerPollIntervalMs } : {}) };
+  return {
+    backend: "sqlite",
+    path: join(o.dataDir, "state.db"),
+    ...common,
+    ...(o.workers > 1 ? { pollIntervalMs: workerPollIntervalMs } : {}),
+  };
 }
 
 function untilSignal(): Promise<void> {
@@ -41,7 +46,9 @@ function announce(o: UpOptions, r: Omit<WorkerReady, "type">, started: number): 
   const rel = relative(process.cwd(), kubeconfigPath) || kubeconfigPath;
   const ms = Math.round(performance.now() - started);
   const root = normalizeEtcdPrefix(o.etcdPrefix);
-  const datastore = (o.datastoreEndpoints.length > 0 ? `etcd ${o.datastoreEndpoints.join(",")}` : `sqlite ${join(o.dataDir, "state.db")}`) + (root === registryRoot ? "" : ` under ${root || "/"}`);
+  const datastore =
+    (o.datastoreEndpoints.length > 0 ? `etcd ${o.datastoreEndpoints.join(",")}` : `sqlite ${join(o.dataDir, "state.db")}`) +
+    (root === registryRoot ? "" : ` under ${root || "/"}`);
   const workers = o.workers > 1 ? `, ${o.workers} workers` : "";
   process.stdout.write(
     `servicenet ready in ${ms} ms: apiserver ${r.url} (${datastore}${workers}, mode ${o.mode}, service CIDRs ${o.serviceClusterIPRanges.join(",")}, allocator ${r.allocatorMode}: ${formatFeatureGates(o.featureGates)})\n` +
@@ -94,7 +101,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (o.workers === 1 || isWorker()) return serve(o, started);
   prepareDataDir(o.dataDir, { tls: true, host: o.bindAddress, serviceClusterIPRange: o.serviceClusterIPRanges.join(",") });
-  const code = await runWorkers({ count: o.workers, onReady: (r) => announce(o, r, started), log: (line) => process.stderr.write(`${line}\n`) });
+  const code = await runWorkers({
+    count: o.workers,
+    onReady: (r) => announce(o, r, started),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   process.stdout.write("servicenet: stopped\n");
   return code;
 }

@@ -7,7 +7,9 @@ import { parseUpOptions } from "./options.ts";
 
 const served = (flag: string): string[] => {
   const a = servedAPIs(flag);
-  return [...a.resources, ...a.reviews].filter((r) => r.group === "networking.k8s.io" || r.group === "authentication.k8s.io").map((r) => `${r.group}/${r.version}/${r.resource}`);
+  return [...a.resources, ...a.reviews]
+    .filter((r) => r.group === "networking.k8s.io" || r.group === "authentication.k8s.io")
+    .map((r) => `${r.group}/${r.version}/${r.resource}`);
 };
 
 const ga = ["networking.k8s.io/v1/servicecidrs", "networking.k8s.io/v1/ipaddresses", "authentication.k8s.io/v1/selfsubjectreviews"];
@@ -15,7 +17,13 @@ const ga = ["networking.k8s.io/v1/servicecidrs", "networking.k8s.io/v1/ipaddress
 describe("parseConfigurationMap (cliflag ConfigurationMap)", () => {
   it.each([
     ["a/v1=true", [["a/v1", "true"]]],
-    [" a/v1 = false ,b/v2", [["a/v1", "false"], ["b/v2", ""]]],
+    [
+      " a/v1 = false ,b/v2",
+      [
+        ["a/v1", "false"],
+        ["b/v2", ""],
+      ],
+    ],
     ["a/v1=x=y,,", [["a/v1", "x=y"]]],
     ["a/v1=true,a/v1=false", [["a/v1", "false"]]],
   ])("%j", (text, want) => {
@@ -26,17 +34,68 @@ describe("parseConfigurationMap (cliflag ConfigurationMap)", () => {
 describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
   it.each([
     ["", ga],
-    ["networking.k8s.io/v1alpha1=true", [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ga[2]]],
-    ["networking.k8s.io/v1alpha1", [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ga[2]]],
-    ["networking.k8s.io/v1beta1=1", [...ga.slice(0, 2), "networking.k8s.io/v1beta1/servicecidrs", "networking.k8s.io/v1beta1/ipaddresses", ga[2]]],
+    [
+      "networking.k8s.io/v1alpha1=true",
+      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ga[2]],
+    ],
+    [
+      "networking.k8s.io/v1alpha1",
+      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ga[2]],
+    ],
+    [
+      "networking.k8s.io/v1beta1=1",
+      [...ga.slice(0, 2), "networking.k8s.io/v1beta1/servicecidrs", "networking.k8s.io/v1beta1/ipaddresses", ga[2]],
+    ],
     ["networking.k8s.io/v1alpha1/ipaddresses=true", [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/ipaddresses", ga[2]]],
-    ["networking.k8s.io/v1alpha1=true,networking.k8s.io/v1alpha1/servicecidrs=false", [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/ipaddresses", ga[2]]],
+    [
+      "networking.k8s.io/v1alpha1=true,networking.k8s.io/v1alpha1/servicecidrs=false",
+      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/ipaddresses", ga[2]],
+    ],
     ["authentication.k8s.io/v1beta1=true", [...ga, "authentication.k8s.io/v1beta1/selfsubjectreviews"]],
-    ["api/alpha=true", [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ga[2], "authentication.k8s.io/v1alpha1/selfsubjectreviews"]],
-    ["api/beta=true", [...ga.slice(0, 2), "networking.k8s.io/v1beta1/servicecidrs", "networking.k8s.io/v1beta1/ipaddresses", ga[2], "authentication.k8s.io/v1beta1/selfsubjectreviews"]],
-    ["api/all=true", [...ga.slice(0, 2), "networking.k8s.io/v1beta1/servicecidrs", "networking.k8s.io/v1beta1/ipaddresses", "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ga[2], "authentication.k8s.io/v1beta1/selfsubjectreviews", "authentication.k8s.io/v1alpha1/selfsubjectreviews"]],
+    [
+      "api/alpha=true",
+      [
+        ...ga.slice(0, 2),
+        "networking.k8s.io/v1alpha1/servicecidrs",
+        "networking.k8s.io/v1alpha1/ipaddresses",
+        ga[2],
+        "authentication.k8s.io/v1alpha1/selfsubjectreviews",
+      ],
+    ],
+    [
+      "api/beta=true",
+      [
+        ...ga.slice(0, 2),
+        "networking.k8s.io/v1beta1/servicecidrs",
+        "networking.k8s.io/v1beta1/ipaddresses",
+        ga[2],
+        "authentication.k8s.io/v1beta1/selfsubjectreviews",
+      ],
+    ],
+    [
+      "api/all=true",
+      [
+        ...ga.slice(0, 2),
+        "networking.k8s.io/v1beta1/servicecidrs",
+        "networking.k8s.io/v1beta1/ipaddresses",
+        "networking.k8s.io/v1alpha1/servicecidrs",
+        "networking.k8s.io/v1alpha1/ipaddresses",
+        ga[2],
+        "authentication.k8s.io/v1beta1/selfsubjectreviews",
+        "authentication.k8s.io/v1alpha1/selfsubjectreviews",
+      ],
+    ],
     // Versions beat api/all, resources beat versions.
-    ["api/all=true,networking.k8s.io/v1beta1=false,authentication.k8s.io/v1alpha1/selfsubjectreviews=false", [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ga[2], "authentication.k8s.io/v1beta1/selfsubjectreviews"]],
+    [
+      "api/all=true,networking.k8s.io/v1beta1=false,authentication.k8s.io/v1alpha1/selfsubjectreviews=false",
+      [
+        ...ga.slice(0, 2),
+        "networking.k8s.io/v1alpha1/servicecidrs",
+        "networking.k8s.io/v1alpha1/ipaddresses",
+        ga[2],
+        "authentication.k8s.io/v1beta1/selfsubjectreviews",
+      ],
+    ],
     ["networking.k8s.io/v1=false", [ga[2]]],
   ])("%j", (flag, want) => {
     expect(served(flag)).toEqual(want);
@@ -46,9 +105,15 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
     ["api/all=false", "invalid key with only api/all=false"],
     ["api/all=yes", "invalid value api/all=yes"],
     ["api/alpha", "invalid value api/alpha="],
-    ["networking.k8s.io/v1alpha1=maybe", 'invalid value of networking.k8s.io/v1alpha1: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax'],
+    [
+      "networking.k8s.io/v1alpha1=maybe",
+      'invalid value of networking.k8s.io/v1alpha1: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax',
+    ],
     ["networking.k8s.io/v2=true", "group version networking.k8s.io/v2 that has not been registered"],
-    ["networking.k8s.io/v1alpha1/ServiceCIDRs=true", 'invalid key networking.k8s.io/v1alpha1/ServiceCIDRs: group/version/resource and resource is always lowercase plural, not "ServiceCIDRs"'],
+    [
+      "networking.k8s.io/v1alpha1/ServiceCIDRs=true",
+      'invalid key networking.k8s.io/v1alpha1/ServiceCIDRs: group/version/resource and resource is always lowercase plural, not "ServiceCIDRs"',
+    ],
     ["networking.k8s.io=true", "runtime-config invalid key networking.k8s.io"],
     ["a/b/c/d=true", "runtime-config invalid key a/b/c/d"],
     ["foo.io/v1=true,bar.io/v1=false", "unknown api groups foo.io,bar.io"],
@@ -68,6 +133,8 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
     expect(parseUpOptions([]).runtimeConfig).toBe("");
     expect(parseUpOptions(["--runtime-config", "networking.k8s.io/v1alpha1=true"]).runtimeConfig).toBe("networking.k8s.io/v1alpha1=true");
     expect(parseUpOptions(["--runtime-config=api/all=true"]).runtimeConfig).toBe("api/all=true");
-    expect(() => parseUpOptions(["--runtime-config", "api/all=false"])).toThrow(new Error("--runtime-config: invalid key with only api/all=false"));
+    expect(() => parseUpOptions(["--runtime-config", "api/all=false"])).toThrow(
+      new Error("--runtime-config: invalid key with only api/all=false"),
+    );
   });
 });

@@ -40,6 +40,7 @@ export function servedAPIs(runtimeConfig = ""): ServedAPIs {
   const resources = servableResources.filter(enabled);
   // Nothing works without the core group's namespaces (bootstrap, admission); upstream's
   // `api/all=false` alone is refused for the same reason.
-  if (!resources.some((r) => r.group === "" && r.resource === "namespaces")) throw new Error("--runtime-config: the core group v1 (namespaces) cannot be disabled");
+  if (!resources.some((r) => r.group === "" && r.resource === "namespaces"))
+    throw new Error("--runtime-config: the core group v1 (namespaces) cannot be disabled");
   return { resources, reviews: servableReviews.filter(enabled) };
 }

@@ -32,10 +32,23 @@ describe("startApiServer kubernetes.default loop", () => {
   it("starts although kubernetes.default cannot be updated (primary family changed), as upstream's bootstrap controller only logs", async () => {
     const store = await createStore({ backend: "memory" });
     try {
-      const v4 = await startApiServer({ storage: store, auth: false, tls: false, serviceClusterIPRange: "10.0.0.0/24", featureGates: featureGatesForMode("bitmap") });
+      const v4 = await startApiServer({
+        storage: store,
+        auth: false,
+        tls: false,
+        serviceClusterIPRange: "10.0.0.0/24",
+        featureGates: featureGatesForMode("bitmap"),
+      });
       await v4.close();
       const lines: string[] = [];
-      api = await startApiServer({ storage: store, auth: false, tls: false, serviceClusterIPRange: "fd00::/112", featureGates: featureGatesForMode("bitmap"), log: (l) => lines.push(l) });
+      api = await startApiServer({
+        storage: store,
+        auth: false,
+        tls: false,
+        serviceClusterIPRange: "fd00::/112",
+        featureGates: featureGatesForMode("bitmap"),
+        log: (l) => lines.push(l),
+      });
       expect((await kubernetesService(api)).body.spec?.clusterIP).toBe("10.0.0.1");
       expect(lines.some((l) => l.includes("unable to sync kubernetes service"))).toBe(true);
     } finally {

@@ -123,7 +123,10 @@ export function prepareDataDir(dataDir: string, opts: { tls: boolean; host?: str
 
 /** The serving certificate's names for a bind address and Service ranges. */
 function certHosts(o: { host?: string; serviceClusterIPRange?: string }): string[] {
-  return servingCertHosts({ ...(o.host ? { bindAddress: o.host } : {}), serviceClusterIPRange: o.serviceClusterIPRange ?? defaultServiceClusterIPRange });
+  return servingCertHosts({
+    ...(o.host ? { bindAddress: o.host } : {}),
+    serviceClusterIPRange: o.serviceClusterIPRange ?? defaultServiceClusterIPRange,
+  });
 }
 
 /** Starts an apiserver; resolves when it listens and the bootstrap namespaces exist. */
@@ -138,7 +141,8 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
   const certs = useTLS ? ensureServingCerts(o.pkiDir ?? join(o.dataDir!, "pki"), certHosts(o)) : undefined;
   const tokens = o.auth === false ? undefined : loadOrCreateToken(o.dataDir, o.token);
   const metrics = new MetricsRegistry();
-  const logLine = (level: string, msg: string, fields?: Record<string, unknown>) => o.log?.(JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields }));
+  const logLine = (level: string, msg: string, fields?: Record<string, unknown>) =>
+    o.log?.(JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields }));
   let sa: ServiceAllocators;
   try {
     sa = await newServiceAllocators({
@@ -195,7 +199,9 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     done.repair = true;
     // As upstream's bootstrap controller: a failed sync is logged and retried, never fatal (after a
     // change of the primary family the old kubernetes.default cannot be updated).
-    await reconcileKubernetesServiceIn(server.registry.stores, { port: server.port }).catch((e: unknown) => logLine("error", "unable to sync kubernetes service", { err: String(e) }));
+    await reconcileKubernetesServiceIn(server.registry.stores, { port: server.port }).catch((e: unknown) =>
+      logLine("error", "unable to sync kubernetes service", { err: String(e) }),
+    );
     done.kubernetesService = true;
   } catch (e) {
     await server.close();

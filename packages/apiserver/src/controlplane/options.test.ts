@@ -18,7 +18,10 @@ describe("servicenet up flags", () => {
 
   it("defaults to SQLite in .servicenet on 127.0.0.1:6443 and takes etcd endpoints", () => {
     expect(parseUpOptions([])).toMatchObject({ datastoreEndpoints: [], dataDir: ".servicenet", bindAddress: "127.0.0.1", port: 6443 });
-    expect(parseUpOptions(["--datastore-endpoint", "http://127.0.0.1:2379", "--port", "0"])).toMatchObject({ datastoreEndpoints: ["http://127.0.0.1:2379"], port: 0 });
+    expect(parseUpOptions(["--datastore-endpoint", "http://127.0.0.1:2379", "--port", "0"])).toMatchObject({
+      datastoreEndpoints: ["http://127.0.0.1:2379"],
+      port: 0,
+    });
     expect(parseUpOptions([]).workers).toBe(1);
     expect(parseUpOptions(["--workers=4"]).workers).toBe(4);
     expect(parseUpOptions([]).etcdPrefix).toBe("/registry");
@@ -45,8 +48,14 @@ describe("servicenet up flags", () => {
   });
 
   it("takes --feature-gates over the 1.33 defaults and --repair-interval as a Go duration", () => {
-    expect(parseUpOptions([])).toMatchObject({ featureGates: { MultiCIDRServiceAllocator: true, DisableAllocatorDualWrite: false }, repairIntervalMs: 180_000 });
-    expect(parseUpOptions(["--feature-gates=MultiCIDRServiceAllocator=false", "--repair-interval", "1m30s"])).toMatchObject({ featureGates: { MultiCIDRServiceAllocator: false }, repairIntervalMs: 90_000 });
+    expect(parseUpOptions([])).toMatchObject({
+      featureGates: { MultiCIDRServiceAllocator: true, DisableAllocatorDualWrite: false },
+      repairIntervalMs: 180_000,
+    });
+    expect(parseUpOptions(["--feature-gates=MultiCIDRServiceAllocator=false", "--repair-interval", "1m30s"])).toMatchObject({
+      featureGates: { MultiCIDRServiceAllocator: false },
+      repairIntervalMs: 90_000,
+    });
     expect(parseUpOptions(["--repair-interval", "500ms"]).repairIntervalMs).toBe(500);
     // time.ParseDuration units beyond ms (the hand-written parser knew only ms, s, m and h).
     expect(parseUpOptions(["--repair-interval", "1500000us"]).repairIntervalMs).toBe(1500);

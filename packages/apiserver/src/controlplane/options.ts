@@ -87,7 +87,9 @@ function value(argv: readonly string[], i: number, flag: string): string {
 export function parseUpOptions(argv: readonly string[]): UpOptions {
   const raw: Record<string, string> = {};
   let help = false;
-  const args = argv.flatMap((a) => (a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a]));
+  const args = argv.flatMap((a) =>
+    a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a],
+  );
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === "up") continue;
@@ -95,21 +97,49 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
       help = true;
       continue;
     }
-    if (!["--service-cluster-ip-range", "--mode", "--datastore-endpoint", "--etcd-prefix", "--port", "--bind-address", "--data-dir", "--feature-gates", "--repair-interval", "--runtime-config", "--workers"].includes(a)) throw new Error(`unknown flag: ${a}`);
+    if (
+      ![
+        "--service-cluster-ip-range",
+        "--mode",
+        "--datastore-endpoint",
+        "--etcd-prefix",
+        "--port",
+        "--bind-address",
+        "--data-dir",
+        "--feature-gates",
+        "--repair-interval",
+        "--runtime-config",
+        "--workers",
+      ].includes(a)
+    )
+      throw new Error(`unknown flag: ${a}`);
     raw[a.slice(2)] = value(args, i, a);
     i++;
   }
-  const ranges = (raw["service-cluster-ip-range"] ?? defaultServiceClusterIPRange).split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const ranges = (raw["service-cluster-ip-range"] ?? defaultServiceClusterIPRange)
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   for (const r of ranges) if (parseCIDR(r) === null) throw new Error(`--service-cluster-ip-range: invalid CIDR ${JSON.stringify(r)}`);
-  if (ranges.length > 2 || (ranges.length === 2 && !isDualStackCIDRStrings(ranges))) throw new Error("--service-cluster-ip-range: at most one IPv4 and one IPv6 CIDR");
+  if (ranges.length > 2 || (ranges.length === 2 && !isDualStackCIDRStrings(ranges)))
+    throw new Error("--service-cluster-ip-range: at most one IPv4 and one IPv6 CIDR");
   const explicitMode = raw["mode"];
-  if (explicitMode !== undefined && !(clusterModes as readonly string[]).includes(explicitMode)) throw new Error(`--mode must be one of ${clusterModes.join(", ")}`);
+  if (explicitMode !== undefined && !(clusterModes as readonly string[]).includes(explicitMode))
+    throw new Error(`--mode must be one of ${clusterModes.join(", ")}`);
   // Without --mode, the ranges as given decide (first family primary).
-  const mode = (explicitMode ?? (ranges.length === 2 ? (ipFamilyOfCIDRString(ranges[0]!) === "IPv4" ? "v4v6" : "v6v4") : ipFamilyOfCIDRString(ranges[0] ?? "") === "IPv6" ? "v6" : "v4")) as ClusterMode;
+  const mode = (explicitMode ??
+    (ranges.length === 2
+      ? ipFamilyOfCIDRString(ranges[0]!) === "IPv4"
+        ? "v4v6"
+        : "v6v4"
+      : ipFamilyOfCIDRString(ranges[0] ?? "") === "IPv6"
+        ? "v6"
+        : "v4")) as ClusterMode;
   const port = Number(raw["port"] ?? defaultPort);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: invalid port ${raw["port"]}`);
   const workers = Number(raw["workers"] ?? 1);
-  if (!Number.isInteger(workers) || workers < 1 || workers > maxWorkers) throw new Error(`--workers: must be an integer from 1 to ${maxWorkers}, got ${JSON.stringify(raw["workers"])}`);
+  if (!Number.isInteger(workers) || workers < 1 || workers > maxWorkers)
+    throw new Error(`--workers: must be an integer from 1 to ${maxWorkers}, got ${JSON.stringify(raw["workers"])}`);
   const runtimeConfig = raw["runtime-config"] ?? "";
   try {
     servedAPIs(runtimeConfig);

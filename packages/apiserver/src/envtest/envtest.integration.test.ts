@@ -39,7 +39,9 @@ describe.each([
   });
 
   it.skipIf(!kubectl)("gives a kubeconfig real kubectl accepts", async () => {
-    const { stdout } = await run(kubectl, ["--kubeconfig", env.kubeconfigPath, "get", "svc", "kubernetes", "-o", "name"], { env: { ...process.env, KUBECACHEDIR: `${env.kubeconfigPath}.cache` } });
+    const { stdout } = await run(kubectl, ["--kubeconfig", env.kubeconfigPath, "get", "svc", "kubernetes", "-o", "name"], {
+      env: { ...process.env, KUBECACHEDIR: `${env.kubeconfigPath}.cache` },
+    });
     expect(stdout.trim()).toBe("service/kubernetes");
   });
 
@@ -48,7 +50,10 @@ describe.each([
     await core.createNamespace({ body: { metadata: { name: "t1" } } });
     await core.createNamespacedService({ namespace: "t1", body: svc("web", "10.96.0.50") });
     const def = await core.readNamespace({ name: "default" });
-    await core.replaceNamespace({ name: "default", body: { ...def, metadata: { ...def.metadata, labels: { ...def.metadata?.labels, touched: "yes" } } } });
+    await core.replaceNamespace({
+      name: "default",
+      body: { ...def, metadata: { ...def.metadata, labels: { ...def.metadata?.labels, touched: "yes" } } },
+    });
     const before = (await net.listIPAddress()).items.map((i) => i.metadata?.name);
     expect(before).toContain("10.96.0.50");
 

@@ -42,7 +42,11 @@ export function restoreOps(then: StoreSnapshot, now: StoreSnapshot): TxnOp[] {
     const old = then.get(key);
     if (!old) ops.push({ type: "delete", key, expectedRevision: cur.metadata.resourceVersion ?? "" });
     else if (old.metadata.resourceVersion !== cur.metadata.resourceVersion) {
-      ops.push({ type: "update", key, obj: { ...old, metadata: { ...old.metadata, resourceVersion: cur.metadata.resourceVersion ?? "" } } });
+      ops.push({
+        type: "update",
+        key,
+        obj: { ...old, metadata: { ...old.metadata, resourceVersion: cur.metadata.resourceVersion ?? "" } },
+      });
     }
   }
   for (const [key, old] of then) {
@@ -57,7 +61,11 @@ export function restoreOps(then: StoreSnapshot, now: StoreSnapshot): TxnOp[] {
  * Brings the store back to `then`. Returns the snapshot to restore next time: `then` with the
  * resourceVersions the restored objects got, so that an untouched object is not rewritten again.
  */
-export async function restoreStore(store: Store, then: StoreSnapshot, storagePaths: Iterable<string>): Promise<{ snapshot: StoreSnapshot; writes: number }> {
+export async function restoreStore(
+  store: Store,
+  then: StoreSnapshot,
+  storagePaths: Iterable<string>,
+): Promise<{ snapshot: StoreSnapshot; writes: number }> {
   const ops = restoreOps(then, await snapshotStore(store, storagePaths));
   const next = new Map(then);
   for (let i = 0; i < ops.length; i += maxOpsPerTxn) {

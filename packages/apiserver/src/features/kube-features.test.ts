@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { allocatorMode, defaultFeatureGates, featureGatesForMode, formatFeatureGates, parseFeatureGates, type AllocatorMode } from "./kube-features.ts";
+import {
+  allocatorMode,
+  defaultFeatureGates,
+  featureGatesForMode,
+  formatFeatureGates,
+  parseFeatureGates,
+  type AllocatorMode,
+} from "./kube-features.ts";
 
 describe("parseFeatureGates", () => {
   it("defaults to the 1.33 gates: dual-write", () => {
@@ -19,7 +26,10 @@ describe("parseFeatureGates", () => {
   it.each([
     ["Foo=true", "unrecognized feature gate: Foo"],
     ["MultiCIDRServiceAllocator", "missing bool value for MultiCIDRServiceAllocator"],
-    ["DisableAllocatorDualWrite=yes", 'invalid value of DisableAllocatorDualWrite=yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
+    [
+      "DisableAllocatorDualWrite=yes",
+      'invalid value of DisableAllocatorDualWrite=yes, err: strconv.ParseBool: parsing "yes": invalid syntax',
+    ],
   ])("rejects %s", (flag, msg) => {
     expect(() => parseFeatureGates(flag)).toThrow(msg);
   });

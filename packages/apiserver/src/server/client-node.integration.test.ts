@@ -18,7 +18,10 @@ describe("@kubernetes/client-node", () => {
   });
 
   it("creates, lists, reads, replaces and deletes a Service", async () => {
-    const body: V1Service = { metadata: { name: "cn", labels: { app: "cn" } }, spec: { selector: { app: "cn" }, ports: [{ port: 80, targetPort: 8080 }] } };
+    const body: V1Service = {
+      metadata: { name: "cn", labels: { app: "cn" } },
+      spec: { selector: { app: "cn" }, ports: [{ port: 80, targetPort: 8080 }] },
+    };
     const created = await core.createNamespacedService({ namespace: "default", body });
     expect(created.metadata?.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(created.spec?.ports?.[0]).toMatchObject({ port: 80, protocol: "TCP", targetPort: 8080 });
@@ -53,7 +56,11 @@ describe("@kubernetes/client-node", () => {
     try {
       await core.createNamespacedService({ namespace: "default", body: { metadata: { name: "inf" }, spec: { ports: [{ port: 80 }] } } });
       await wait(() => seen.includes("ADDED inf"));
-      await core.patchNamespacedService({ name: "inf", namespace: "default", body: [{ op: "add", path: "/metadata/labels", value: { x: "y" } }] });
+      await core.patchNamespacedService({
+        name: "inf",
+        namespace: "default",
+        body: [{ op: "add", path: "/metadata/labels", value: { x: "y" } }],
+      });
       await wait(() => seen.includes("MODIFIED inf"));
       await core.deleteNamespacedService({ name: "inf", namespace: "default" });
       await wait(() => seen.includes("DELETED inf"));

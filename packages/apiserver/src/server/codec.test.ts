@@ -37,7 +37,8 @@ describe("parseBody duplicate keys (members counted in the text against the pars
 });
 
 describe("decodeBody (fieldValidation and upstream's decode errors)", () => {
-  const svc = '{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"},"spec":{"foo":1,"ports":[{"port":80}],"type":"ClusterIP","type":"NodePort"}}';
+  const svc =
+    '{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"},"spec":{"foo":1,"ports":[{"port":80}],"type":"ClusterIP","type":"NodePort"}}';
 
   it("Strict rejects unknown and duplicate fields in one message", () => {
     expect(() => decodeBody(services, body(svc), "json", "Strict")).toThrowError(
@@ -54,15 +55,31 @@ describe("decodeBody (fieldValidation and upstream's decode errors)", () => {
 
   it("applies defaults", () => {
     const d = decodeBody(services, body('{"metadata":{"name":"a"},"spec":{"ports":[{"port":80}]}}'), "json", "Strict");
-    expect(d.obj).toMatchObject({ apiVersion: "v1", kind: "Service", spec: { type: "ClusterIP", sessionAffinity: "None", ports: [{ port: 80, protocol: "TCP", targetPort: 80 }] } });
+    expect(d.obj).toMatchObject({
+      apiVersion: "v1",
+      kind: "Service",
+      spec: { type: "ClusterIP", sessionAffinity: "None", ports: [{ port: 80, protocol: "TCP", targetPort: 80 }] },
+    });
   });
 
   it.each([
-    ['{"apiVersion":"v1"', "json", 'the object provided is unrecognized (must be of type Service): couldn\'t get version/kind; json parse error: unexpected end of JSON input ({"apiVersion":"v1")'],
-    ["", "json", "the object provided is unrecognized (must be of type Service): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)"],
+    [
+      '{"apiVersion":"v1"',
+      "json",
+      'the object provided is unrecognized (must be of type Service): couldn\'t get version/kind; json parse error: unexpected end of JSON input ({"apiVersion":"v1")',
+    ],
+    [
+      "",
+      "json",
+      "the object provided is unrecognized (must be of type Service): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)",
+    ],
     ['{"apiVersion":"v2","kind":"Service"}', "json", "the API version in the data (v2) does not match the expected API version (v1)"],
     ['{"kind":"Pod"}', "json", "the kind in the data (Pod) does not match the expected kind (Service)"],
-    ['{"spec":{"ports":[{"port":"x"}]}}', "json", 'Service in version "v1" cannot be handled as a Service: json: cannot unmarshal string into Go struct field ServicePort.spec.ports.port of type int32'],
+    [
+      '{"spec":{"ports":[{"port":"x"}]}}',
+      "json",
+      'Service in version "v1" cannot be handled as a Service: json: cannot unmarshal string into Go struct field ServicePort.spec.ports.port of type int32',
+    ],
     ["a: [1\n", "yaml", /^the object provided is unrecognized \(must be of type Service\): error converting YAML to JSON: yaml: /],
   ] as const)("%j is a 400", (text, format, message) => {
     expect(() => decodeBody(services, body(text), format, "Strict")).toThrowError(message);
@@ -75,7 +92,10 @@ describe("decodeBody for kinds without a schema (Lease)", () => {
   it.each([
     ['{"metadata":{"name":5}}', "json: cannot unmarshal number into Go struct field Lease.metadata.name of type"],
     ['{"metadata":{"name":"a","labels":"x"}}', "json: cannot unmarshal string into Go struct field Lease.metadata.labels of type"],
-    ['{"metadata":{"name":"a","annotations":{"k":[1]}}}', "json: cannot unmarshal array into Go struct field Lease.metadata.annotations.k of type"],
+    [
+      '{"metadata":{"name":"a","annotations":{"k":[1]}}}',
+      "json: cannot unmarshal array into Go struct field Lease.metadata.annotations.k of type",
+    ],
     ['{"metadata":[]}', "json: cannot unmarshal array into Go struct field Lease.metadata of type"],
   ])("%s is a 400 naming the field", (text, detail) => {
     let err: unknown;
@@ -85,23 +105,46 @@ describe("decodeBody for kinds without a schema (Lease)", () => {
       err = e;
     }
     expect(err).toMatchObject({ code: 400 });
-    expect((err as { status: { message: string } }).status.message.startsWith(`Lease in version "v1" cannot be handled as a Lease: ${detail} `)).toBe(true);
+    expect(
+      (err as { status: { message: string } }).status.message.startsWith(`Lease in version "v1" cannot be handled as a Lease: ${detail} `),
+    ).toBe(true);
   });
 
   it("keeps the rest of the body as sent", () => {
-    const d = decodeBody(leases, body('{"metadata":{"name":"a","labels":{"k":"v"}},"spec":{"holderIdentity":"h","extra":1}}'), "json", "Strict");
-    expect(d.obj).toMatchObject({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "a", labels: { k: "v" } }, spec: { holderIdentity: "h", extra: 1 } });
+    const d = decodeBody(
+      leases,
+      body('{"metadata":{"name":"a","labels":{"k":"v"}},"spec":{"holderIdentity":"h","extra":1}}'),
+      "json",
+      "Strict",
+    );
+    expect(d.obj).toMatchObject({
+      apiVersion: "coordination.k8s.io/v1",
+      kind: "Lease",
+      metadata: { name: "a", labels: { k: "v" } },
+      spec: { holderIdentity: "h", extra: 1 },
+    });
   });
 });
 
 describe("parseBody limits (hostile bodies are 400s, not stack overflows or 500s)", () => {
-  const alias = 'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
+  const alias =
+    'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
 
   it.each([
     ["20000 nested JSON arrays", "[".repeat(20000) + "]".repeat(20000), "json", "json parse error: exceeded max depth of 100"],
     ["20000 nested JSON objects", '{"a":'.repeat(20000) + "1" + "}".repeat(20000), "json", "json parse error: exceeded max depth of 100"],
-    ["20000 nested YAML flow sequences", "[".repeat(20000) + "]".repeat(20000), "yaml", "error converting YAML to JSON: yaml: exceeded max depth of 100"],
-    ["a YAML alias bomb", alias, "yaml", "error converting YAML to JSON: yaml: Excessive alias count indicates a resource exhaustion attack"],
+    [
+      "20000 nested YAML flow sequences",
+      "[".repeat(20000) + "]".repeat(20000),
+      "yaml",
+      "error converting YAML to JSON: yaml: exceeded max depth of 100",
+    ],
+    [
+      "a YAML alias bomb",
+      alias,
+      "yaml",
+      "error converting YAML to JSON: yaml: Excessive alias count indicates a resource exhaustion attack",
+    ],
   ] as const)("%s", (_name, text, format, message) => {
     let err: unknown;
     try {
@@ -114,7 +157,12 @@ describe("parseBody limits (hostile bodies are 400s, not stack overflows or 500s
   });
 
   it("does not count brackets inside JSON strings", () => {
-    const d = decodeBody(services, body(JSON.stringify({ metadata: { name: "a", annotations: { x: "[".repeat(500) } }, spec: { ports: [{ port: 80 }] } })), "json", "Strict");
+    const d = decodeBody(
+      services,
+      body(JSON.stringify({ metadata: { name: "a", annotations: { x: "[".repeat(500) } }, spec: { ports: [{ port: 80 }] } })),
+      "json",
+      "Strict",
+    );
     expect(d.obj.metadata.annotations).toEqual({ x: "[".repeat(500) });
   });
 });

@@ -28,7 +28,8 @@ export function parseFieldValidation(v: string | null): FieldValidation {
 export function goJSONError(e: unknown, text: string): string {
   const msg = e instanceof Error ? e.message : String(e);
   const pos = /at position (\d+)/.exec(msg);
-  if (/Unexpected end of JSON input/.test(msg) || (pos !== null && Number(pos[1]) >= text.trimEnd().length)) return "unexpected end of JSON input";
+  if (/Unexpected end of JSON input/.test(msg) || (pos !== null && Number(pos[1]) >= text.trimEnd().length))
+    return "unexpected end of JSON input";
   const tok = /Unexpected token '?(.)'?|Unexpected non-whitespace character/.exec(msg);
   if (tok) return tok[1] ? `invalid character '${tok[1]}' looking for beginning of value` : "invalid character after top-level value";
   return msg;
@@ -104,7 +105,11 @@ export function parseBody(body: Buffer, format: BodyFormat, duplicates: string[]
   const text = body.toString("utf8");
   const members = scanDepth(text, format === "json");
   if (members < 0) {
-    throw new SyntaxDecodeError(format === "json" ? `couldn't get version/kind; json parse error: exceeded max depth of ${maxBodyDepth}` : `error converting YAML to JSON: yaml: exceeded max depth of ${maxBodyDepth}`);
+    throw new SyntaxDecodeError(
+      format === "json"
+        ? `couldn't get version/kind; json parse error: exceeded max depth of ${maxBodyDepth}`
+        : `error converting YAML to JSON: yaml: exceeded max depth of ${maxBodyDepth}`,
+    );
   }
   if (format === "json") {
     let v: unknown;
@@ -145,7 +150,12 @@ function at(value: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** A zod failure in encoding/json's words (`json: cannot unmarshal string into Go struct field ...`). */
-function zodMessage(kind: string, version: string, raw: unknown, error: { issues: { path: PropertyKey[]; message: string; code?: string; expected?: unknown; params?: { goDecodeError?: boolean } }[] }): string {
+function zodMessage(
+  kind: string,
+  version: string,
+  raw: unknown,
+  error: { issues: { path: PropertyKey[]; message: string; code?: string; expected?: unknown; params?: { goDecodeError?: boolean } }[] },
+): string {
   const issue = error.issues[0];
   const where = (issue?.path ?? []).filter((p) => typeof p === "string").join(".");
   // A type's own UnmarshalJSON error (metav1.Time's `parsing time …`) carries no field path in Go.
@@ -165,7 +175,9 @@ function toRFC3339(v: unknown): unknown {
 
 function normaliseTimes(meta: Record<string, unknown>): void {
   for (const k of ["creationTimestamp", "deletionTimestamp"]) if (meta[k] !== undefined) meta[k] = toRFC3339(meta[k]);
-  if (Array.isArray(meta["managedFields"])) for (const e of meta["managedFields"] as Record<string, unknown>[]) if (e && typeof e === "object" && e["time"] !== undefined) e["time"] = toRFC3339(e["time"]);
+  if (Array.isArray(meta["managedFields"]))
+    for (const e of meta["managedFields"] as Record<string, unknown>[])
+      if (e && typeof e === "object" && e["time"] !== undefined) e["time"] = toRFC3339(e["time"]);
 }
 
 /** How decodeValue reports a Go type error (an int32 overflow, a string for a number...). */
@@ -188,11 +200,14 @@ function checkGoTypes(def: ResourceDef, raw: Record<string, unknown>, opts: Deco
   const text = opts.text;
   const msg = goDecodeError(def.schema, raw, types, text === undefined ? undefined : (at) => literalAt(text, at));
   if (msg === undefined) return;
-  if (mode === "body") throw StatusError.badRequest(`${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: ${msg}`);
+  if (mode === "body")
+    throw StatusError.badRequest(`${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: ${msg}`);
   // jsonPatcher.applyPatchToCurrentObject: NewInvalid(schema.GroupKind{}, "", patch: Invalid value: <patched JSON>).
   // Upstream's JSON has Go's key order; this one has sorted keys, as encoding a Go map gives.
   // Its StatusDetails has no group, kind or name (all empty, omitempty): causes only.
-  const { status } = StatusError.invalid({ group: "", kind: "" }, "", [{ type: "Invalid", field: "patch", badValue: canonical(raw), detail: msg }]);
+  const { status } = StatusError.invalid({ group: "", kind: "" }, "", [
+    { type: "Invalid", field: "patch", badValue: canonical(raw), detail: msg },
+  ]);
   throw new StatusError("Invalid", status.message ?? "", { causes: status.details?.causes ?? [] });
 }
 
@@ -211,27 +226,44 @@ export interface Decoded {
  * Decodes an already parsed value for `def`: type meta check, schema, field validation, defaults.
  * Used for request bodies and for the result of a patch.
  */
-export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidation, duplicates: readonly string[] = [], opts: DecodeOptions = {}): Decoded {
+export function decodeValue(
+  def: ResourceDef,
+  value: unknown,
+  fv: FieldValidation,
+  duplicates: readonly string[] = [],
+  opts: DecodeOptions = {},
+): Decoded {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw StatusError.badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${typeName(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+    throw StatusError.badRequest(
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${typeName(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+    );
   }
   const raw = value as Record<string, unknown>;
   const want = apiVersionOf(def);
   if (raw["apiVersion"] !== undefined && raw["apiVersion"] !== "" && raw["apiVersion"] !== want) {
-    throw StatusError.badRequest(`the API version in the data (${typeof raw["apiVersion"] === "string" ? raw["apiVersion"] : JSON.stringify(raw["apiVersion"])}) does not match the expected API version (${want})`);
+    throw StatusError.badRequest(
+      `the API version in the data (${typeof raw["apiVersion"] === "string" ? raw["apiVersion"] : JSON.stringify(raw["apiVersion"])}) does not match the expected API version (${want})`,
+    );
   }
   if (raw["kind"] !== undefined && raw["kind"] !== "" && raw["kind"] !== def.kind) {
-    throw StatusError.badRequest(`the kind in the data (${typeof raw["kind"] === "string" ? raw["kind"] : JSON.stringify(raw["kind"])}) does not match the expected kind (${def.kind})`);
+    throw StatusError.badRequest(
+      `the kind in the data (${typeof raw["kind"] === "string" ? raw["kind"] : JSON.stringify(raw["kind"])}) does not match the expected kind (${def.kind})`,
+    );
   }
   const warnings: string[] = [];
   let obj: Record<string, unknown>;
   checkGoTypes(def, raw, opts);
   if (def.schema !== undefined) {
     const r = decodeObject(def.schema as Parameters<typeof decodeObject>[0], { ...raw, apiVersion: want, kind: def.kind });
-    const strict = [...r.unknownFields.map(unknownFieldMessage), ...duplicates.map((d) => (d.startsWith("yaml:") ? d : `duplicate field ${JSON.stringify(d)}`))];
+    const strict = [
+      ...r.unknownFields.map(unknownFieldMessage),
+      ...duplicates.map((d) => (d.startsWith("yaml:") ? d : `duplicate field ${JSON.stringify(d)}`)),
+    ];
     if (strict.length > 0 && fv === "Strict") {
       // transformDecodeError's wording: the kind and version the body named, then the decoder's error.
-      throw StatusError.badRequest(`${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: strict decoding error: ${strict.join(", ")}`);
+      throw StatusError.badRequest(
+        `${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: strict decoding error: ${strict.join(", ")}`,
+      );
     }
     if (fv === "Warn") warnings.push(...strict);
     if (!r.ok) throw StatusError.badRequest(zodMessage(def.kind, def.version, raw, r.error));
@@ -241,7 +273,10 @@ export function decodeValue(def: ResourceDef, value: unknown, fv: FieldValidatio
     // Kinds without a schema (Lease) still have a typed ObjectMeta: Go's decoder rejects
     // `metadata.name: 5` or `labels: "x"`, and validation would otherwise crash on them (500).
     const m = ObjectMetaSchema.safeParse(obj["metadata"] ?? {});
-    if (!m.success) throw StatusError.badRequest(zodMessage(def.kind, def.version, raw, { issues: m.error.issues.map((i) => ({ ...i, path: ["metadata", ...i.path] })) }));
+    if (!m.success)
+      throw StatusError.badRequest(
+        zodMessage(def.kind, def.version, raw, { issues: m.error.issues.map((i) => ({ ...i, path: ["metadata", ...i.path] })) }),
+      );
   }
   if (obj["metadata"] === undefined || typeof obj["metadata"] !== "object" || obj["metadata"] === null) obj["metadata"] = {};
   normaliseTimes(obj["metadata"] as Record<string, unknown>);

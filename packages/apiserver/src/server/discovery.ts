@@ -8,7 +8,9 @@ import { reviewTable, type ReviewDef } from "./reviews.ts";
 
 /** Review APIs as discovery entries: create-only, cluster-scoped, no storage. */
 function withReviews(table: readonly ResourceDef[], served: readonly ReviewDef[]): readonly ResourceDef[] {
-  const reviews = served.map((r) => ({ ...r, namespaced: false, shortNames: [], categories: [], verbs: ["create"], subresources: [] }) as unknown as ResourceDef);
+  const reviews = served.map(
+    (r) => ({ ...r, namespaced: false, shortNames: [], categories: [], verbs: ["create"], subresources: [] }) as unknown as ResourceDef,
+  );
   return [...table, ...reviews];
 }
 
@@ -44,7 +46,12 @@ export function apiGroupDoc(served: readonly ResourceDef[], group: string, revie
 }
 
 /** GET /api/v1 or /apis/<g>/<v>, or undefined for an unknown group version. */
-export function apiResourceList(served: readonly ResourceDef[], group: string, version: string, reviews: readonly ReviewDef[] = reviewTable): unknown {
+export function apiResourceList(
+  served: readonly ResourceDef[],
+  group: string,
+  version: string,
+  reviews: readonly ReviewDef[] = reviewTable,
+): unknown {
   const table = withReviews(served, reviews);
   const rs = table.filter((r) => r.group === group && r.version === version);
   if (rs.length === 0) return undefined;
@@ -59,7 +66,14 @@ export function apiResourceList(served: readonly ResourceDef[], group: string, v
       ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
       ...(r.categories.length > 0 ? { categories: r.categories } : {}),
     });
-    for (const s of r.subresources) resources.push({ name: `${r.resource}/${s}`, singularName: "", namespaced: r.namespaced, kind: r.kind, verbs: ["get", "patch", "update"] });
+    for (const s of r.subresources)
+      resources.push({
+        name: `${r.resource}/${s}`,
+        singularName: "",
+        namespaced: r.namespaced,
+        kind: r.kind,
+        verbs: ["get", "patch", "update"],
+      });
   }
   return { kind: "APIResourceList", apiVersion: "v1", groupVersion: apiVersionOf(rs[0]!), resources };
 }
@@ -81,7 +95,12 @@ function discoveryResource(r: ResourceDef): Record<string, unknown> {
 }
 
 /** The aggregated document for /api (legacy = true) or /apis, in apiVersion `apidiscovery.k8s.io/<v>`. */
-export function aggregatedDiscovery(served: readonly ResourceDef[], legacy: boolean, discoveryVersion: "v2" | "v2beta1", reviews: readonly ReviewDef[] = reviewTable): unknown {
+export function aggregatedDiscovery(
+  served: readonly ResourceDef[],
+  legacy: boolean,
+  discoveryVersion: "v2" | "v2beta1",
+  reviews: readonly ReviewDef[] = reviewTable,
+): unknown {
   const table = withReviews(served, reviews);
   const groups = groupVersions(table).filter((g) => (g.group === "") === legacy);
   return {
@@ -105,7 +124,12 @@ export function aggregatedDiscovery(served: readonly ResourceDef[], legacy: bool
  */
 export function wantsAggregated(accept: string | undefined): "v2" | "v2beta1" | undefined {
   for (const part of (accept ?? "").split(",")) {
-    const params = new Map(part.split(";").slice(1).map((p) => p.trim().split("=") as [string, string]));
+    const params = new Map(
+      part
+        .split(";")
+        .slice(1)
+        .map((p) => p.trim().split("=") as [string, string]),
+    );
     if (params.get("g") === "apidiscovery.k8s.io" && params.get("as") === "APIGroupDiscoveryList") {
       const v = params.get("v");
       if (v === "v2" || v === "v2beta1") return v;

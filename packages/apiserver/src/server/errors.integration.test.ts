@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./testing.ts";
 
-const svc = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({ apiVersion: "v1", kind: "Service", metadata: { name, ...extra }, spec: { ports: [{ port: 80 }] } });
+const svc = (name: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ apiVersion: "v1", kind: "Service", metadata: { name, ...extra }, spec: { ports: [{ port: 80 }] } });
 const json = { "Content-Type": "application/json" };
 
 describe("error responses", () => {
@@ -24,16 +25,70 @@ describe("error responses", () => {
     ["404 for an unknown path", "/nope", {}, 404, "NotFound"],
     ["404 for an unknown resource", "/api/v1/widgets", {}, 404, "NotFound"],
     ["404 for a missing object", "/api/v1/namespaces/default/services/missing", {}, 404, "NotFound"],
-    ["405 for POST on events.k8s.io (read-only here)", "/apis/events.k8s.io/v1/namespaces/default/events", { method: "POST", headers: json, body: "{}" }, 405, "MethodNotAllowed"],
+    [
+      "405 for POST on events.k8s.io (read-only here)",
+      "/apis/events.k8s.io/v1/namespaces/default/events",
+      { method: "POST", headers: json, body: "{}" },
+      405,
+      "MethodNotAllowed",
+    ],
     ["405 for POST across namespaces", "/api/v1/services", { method: "POST", headers: json, body: "{}" }, 405, "MethodNotAllowed"],
-    ["409 for a duplicate name", "/api/v1/namespaces/default/services", { method: "POST", headers: json, body: svc("keep") }, 409, "AlreadyExists"],
-    ["409 for a stale resourceVersion", "/api/v1/namespaces/default/services/keep", { method: "PUT", headers: json, body: svc("keep", { resourceVersion: "1" }) }, 409, "Conflict"],
-    ["413 for a body over 3 MiB", "/api/v1/namespaces/default/services", { method: "POST", headers: json, body: "x".repeat(3 * 1024 * 1024 + 1) }, 413, "RequestEntityTooLarge"],
-    ["415 for an unknown body type", "/api/v1/namespaces/default/services", { method: "POST", headers: { "Content-Type": "text/csv" }, body: "a,b" }, 415, "UnsupportedMediaType"],
-    ["415 for an unknown patch type", "/api/v1/namespaces/default/services/keep", { method: "PATCH", headers: json, body: "{}" }, 415, "UnsupportedMediaType"],
-    ["422 for an invalid Service", "/api/v1/namespaces/default/services", { method: "POST", headers: json, body: JSON.stringify({ metadata: { name: "Bad_Name" }, spec: { ports: [{ port: 80 }] } }) }, 422, "Invalid"],
-    ["400 for malformed JSON", "/api/v1/namespaces/default/services", { method: "POST", headers: json, body: "{not json" }, 400, "BadRequest"],
-    ["400 for malformed YAML", "/api/v1/namespaces/default/services", { method: "POST", headers: { "Content-Type": "application/yaml" }, body: "a: [1, 2\n" }, 400, "BadRequest"],
+    [
+      "409 for a duplicate name",
+      "/api/v1/namespaces/default/services",
+      { method: "POST", headers: json, body: svc("keep") },
+      409,
+      "AlreadyExists",
+    ],
+    [
+      "409 for a stale resourceVersion",
+      "/api/v1/namespaces/default/services/keep",
+      { method: "PUT", headers: json, body: svc("keep", { resourceVersion: "1" }) },
+      409,
+      "Conflict",
+    ],
+    [
+      "413 for a body over 3 MiB",
+      "/api/v1/namespaces/default/services",
+      { method: "POST", headers: json, body: "x".repeat(3 * 1024 * 1024 + 1) },
+      413,
+      "RequestEntityTooLarge",
+    ],
+    [
+      "415 for an unknown body type",
+      "/api/v1/namespaces/default/services",
+      { method: "POST", headers: { "Content-Type": "text/csv" }, body: "a,b" },
+      415,
+      "UnsupportedMediaType",
+    ],
+    [
+      "415 for an unknown patch type",
+      "/api/v1/namespaces/default/services/keep",
+      { method: "PATCH", headers: json, body: "{}" },
+      415,
+      "UnsupportedMediaType",
+    ],
+    [
+      "422 for an invalid Service",
+      "/api/v1/namespaces/default/services",
+      { method: "POST", headers: json, body: JSON.stringify({ metadata: { name: "Bad_Name" }, spec: { ports: [{ port: 80 }] } }) },
+      422,
+      "Invalid",
+    ],
+    [
+      "400 for malformed JSON",
+      "/api/v1/namespaces/default/services",
+      { method: "POST", headers: json, body: "{not json" },
+      400,
+      "BadRequest",
+    ],
+    [
+      "400 for malformed YAML",
+      "/api/v1/namespaces/default/services",
+      { method: "POST", headers: { "Content-Type": "application/yaml" }, body: "a: [1, 2\n" },
+      400,
+      "BadRequest",
+    ],
     ["400 for a bad escape in the path", "/api/v1/namespaces/%E0%A4%A/services", {}, 400, "BadRequest"],
     ["404 for a missing namespace", "/api/v1/namespaces/nope/services", { method: "POST", headers: json, body: svc("x") }, 404, "NotFound"],
   ] as const)("%s", async (_name, path, init, code, reason) => {
@@ -46,8 +101,14 @@ describe("error responses", () => {
   it("names the namespace in the NotFound message and the path in the 422", async () => {
     const r = await s.request("/api/v1/namespaces/nope/services", { method: "POST", headers: json, body: svc("x") });
     expect(status(r.text).message).toBe('namespaces "nope" not found');
-    const bad = await s.request("/api/v1/namespaces/default/services", { method: "POST", headers: json, body: JSON.stringify({ metadata: { name: "Bad_Name" }, spec: { ports: [{ port: 80 }] } }) });
-    expect(status(bad.text).message).toMatch(/^Service "Bad_Name" is invalid: metadata\.name: Invalid value: "Bad_Name": a DNS-1035 label must consist of lower case alphanumeric characters/);
+    const bad = await s.request("/api/v1/namespaces/default/services", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ metadata: { name: "Bad_Name" }, spec: { ports: [{ port: 80 }] } }),
+    });
+    expect(status(bad.text).message).toMatch(
+      /^Service "Bad_Name" is invalid: metadata\.name: Invalid value: "Bad_Name": a DNS-1035 label must consist of lower case alphanumeric characters/,
+    );
   });
 
   it("answers 410 Expired to a watch from a compacted resourceVersion", async () => {
@@ -66,7 +127,9 @@ describe("error responses", () => {
     for (const p of ["/healthz", "/livez", "/readyz", "/version"]) expect((await s.request(p, { token: null })).status).toBe(200);
     expect((await s.request("/metrics", { token: null })).status).toBe(401);
     const m = await s.request("/metrics");
-    expect(m.text).toMatch(/^apiserver_request_total\{code="201",component="apiserver",group="",resource="services",scope="namespace",subresource="",verb="POST",version="v1"\} \d+$/m);
+    expect(m.text).toMatch(
+      /^apiserver_request_total\{code="201",component="apiserver",group="",resource="services",scope="namespace",subresource="",verb="POST",version="v1"\} \d+$/m,
+    );
     expect(m.text).toContain("apiserver_request_duration_seconds_bucket{");
   });
 
@@ -93,18 +156,32 @@ describe("error responses", () => {
     ];
     for (let i = 1; i < valid.length; i += 7) bodies.push(valid.slice(0, i));
     for (let i = 0; i < 40; i++) bodies.push(randomBytes(1 + i * 37));
-    const types = ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf", "application/merge-patch+json", "application/json-patch+json", "application/strategic-merge-patch+json", "application/apply-patch+yaml"];
+    const types = [
+      "application/json",
+      "application/yaml",
+      "application/vnd.kubernetes.protobuf",
+      "application/merge-patch+json",
+      "application/json-patch+json",
+      "application/strategic-merge-patch+json",
+      "application/apply-patch+yaml",
+    ];
     for (const [i, body] of bodies.entries()) {
       const ct = types[i % types.length]!;
       const patch = ct.includes("patch");
-      const r = await s.request(patch ? "/api/v1/namespaces/default/services/keep?fieldManager=fuzz" : "/api/v1/namespaces/default/services", { method: patch ? "PATCH" : "POST", headers: { "Content-Type": ct }, body });
+      const r = await s.request(
+        patch ? "/api/v1/namespaces/default/services/keep?fieldManager=fuzz" : "/api/v1/namespaces/default/services",
+        { method: patch ? "PATCH" : "POST", headers: { "Content-Type": ct }, body },
+      );
       // A few bodies are valid no-op patches (`{}`); everything else must be a 4xx Status.
       expect(r.status, `${ct} ${String(body).slice(0, 40)}`).toBeLessThan(500);
       if (r.status >= 400) expect(status(r.text).kind).toBe("Status");
       else expect(String(body).length).toBeLessThan(20);
     }
     const after = await s.request("/api/v1/services");
-    const names = (t: string) => (JSON.parse(t) as { items: { metadata: { name: string; resourceVersion: string } }[] }).items.map((i) => `${i.metadata.name}@${i.metadata.resourceVersion}`);
+    const names = (t: string) =>
+      (JSON.parse(t) as { items: { metadata: { name: string; resourceVersion: string } }[] }).items.map(
+        (i) => `${i.metadata.name}@${i.metadata.resourceVersion}`,
+      );
     expect(names(after.text)).toEqual(names(before.text));
     expect((await s.request("/healthz")).status).toBe(200);
   });

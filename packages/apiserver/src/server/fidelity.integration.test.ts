@@ -14,7 +14,7 @@ describe("server fidelity", () => {
     await s?.close();
   });
 
-  it("defaults EndpointSlice ports[].name to \"\" and ports[].protocol to TCP (SetDefaults_EndpointPort)", async () => {
+  it('defaults EndpointSlice ports[].name to "" and ports[].protocol to TCP (SetDefaults_EndpointPort)', async () => {
     const r = await post("/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", {
       metadata: { name: "es-defaults" },
       addressType: "IPv4",
@@ -26,7 +26,10 @@ describe("server fidelity", () => {
   });
 
   it.skipIf(!haveKubectl())("real kubectl 1.33 describes a Service whose slice has an unnamed port", async () => {
-    const svc = await post("/api/v1/namespaces/default/services", { metadata: { name: "unnamed" }, spec: { selector: { app: "u" }, ports: [{ port: 80 }] } });
+    const svc = await post("/api/v1/namespaces/default/services", {
+      metadata: { name: "unnamed" },
+      spec: { selector: { app: "u" }, ports: [{ port: 80 }] },
+    });
     expect(svc.status, svc.text).toBe(201);
     const es = await post("/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", {
       metadata: { name: "unnamed-abc", labels: { "kubernetes.io/service-name": "unnamed" } },
@@ -41,7 +44,7 @@ describe("server fidelity", () => {
     expect(r.stdout).toMatch(/Endpoints:\s+10\.0\.0\.7:8080/);
   });
 
-  it("a ServiceCIDR update changing a CIDR reports only \"field is immutable\" (strategy ValidateUpdate)", async () => {
+  it('a ServiceCIDR update changing a CIDR reports only "field is immutable" (strategy ValidateUpdate)', async () => {
     const base = "/apis/networking.k8s.io/v1/servicecidrs";
     const c = await post(base, { metadata: { name: "immut" }, spec: { cidrs: ["10.120.0.0/24"] } });
     expect(c.status, c.text).toBe(201);
@@ -50,7 +53,9 @@ describe("server fidelity", () => {
     const r = await s.request(`${base}/immut`, { method: "PUT", headers: json, body: JSON.stringify(obj) });
     expect(r.status).toBe(422);
     const causes = (r.json() as { details: { causes: { field: string; message: string }[] } }).details.causes;
-    expect(causes).toEqual([{ reason: "FieldValueInvalid", field: "spec.cidrs[0]", message: 'Invalid value: "10.120.0.1/24": field is immutable' }]);
+    expect(causes).toEqual([
+      { reason: "FieldValueInvalid", field: "spec.cidrs[0]", message: 'Invalid value: "10.120.0.1/24": field is immutable' },
+    ]);
   });
 
   it("returns a Service's empty status as {loadBalancer: {}}, as Go's encoder does", async () => {
@@ -58,7 +63,11 @@ describe("server fidelity", () => {
     expect(c.status, c.text).toBe(201);
     const created = c.json() as { status: unknown; metadata: Record<string, unknown> };
     expect(created.status).toEqual({ loadBalancer: {} });
-    const r = await s.request("/api/v1/namespaces/default/services/st-empty/status", { method: "PUT", headers: json, body: JSON.stringify({ ...created, status: {} }) });
+    const r = await s.request("/api/v1/namespaces/default/services/st-empty/status", {
+      method: "PUT",
+      headers: json,
+      body: JSON.stringify({ ...created, status: {} }),
+    });
     expect(r.status, r.text).toBe(200);
     expect((r.json() as { status: unknown }).status).toEqual({ loadBalancer: {} });
   });
@@ -127,7 +136,11 @@ describe("server fidelity", () => {
       expect((await s.request(base)).headers.get("warning")).toBe(warning);
       expect((await s.request("/api/v1/endpoints")).headers.get("warning")).toBe(warning);
       expect((await s.request(`${base}/missing`)).headers.get("warning")).toBe(warning);
-      const withUnknown = await s.request(`${base}/dep`, { method: "PUT", headers: json, body: JSON.stringify({ ...(created.json() as object), bogus: 1 }) });
+      const withUnknown = await s.request(`${base}/dep`, {
+        method: "PUT",
+        headers: json,
+        body: JSON.stringify({ ...(created.json() as object), bogus: 1 }),
+      });
       expect(withUnknown.status, withUnknown.text).toBe(200);
       expect(withUnknown.headers.get("warning")).toBe(`${warning}, 299 - "unknown field \\"bogus\\""`);
       const w = await s.request(`${base}?watch=true&timeoutSeconds=1`);

@@ -66,11 +66,17 @@ class Stop extends Error {}
  * The first decode error of `value` against `schema`, or undefined. `literal` gives a number's
  * text as the body spelled it (Go quotes the literal: `number 1e30`), when the caller has the text.
  */
-export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, literal?: (at: readonly (string | number)[]) => string | undefined): string | undefined {
+export function goDecodeError(
+  schema: Schema,
+  value: unknown,
+  types: GoTypes,
+  literal?: (at: readonly (string | number)[]) => string | undefined,
+): string | undefined {
   let saved: string | undefined;
   // Each look-up scans the body text: a bounded number of them, so a body of many huge numbers stays linear.
   let lookups = 16;
-  const numberText = (n: number, at: readonly (string | number)[]): string => (lookups-- > 0 ? literal?.(at) : undefined) ?? (Number.isInteger(n) && Math.abs(n) >= 2 ** 53 ? BigInt(n).toString() : String(n));
+  const numberText = (n: number, at: readonly (string | number)[]): string =>
+    (lookups-- > 0 ? literal?.(at) : undefined) ?? (Number.isInteger(n) && Math.abs(n) >= 2 ** 53 ? BigInt(n).toString() : String(n));
   // strconv.ParseInt on the literal: an integer that JSON.parse rounded (2^63 - 1 becomes 2^63) is judged by its text.
   const fitsInt = (n: number, goType: "int32" | "int64", at: readonly (string | number)[]): { ok: boolean; text?: string } => {
     if (Number.isSafeInteger(n)) return { ok: goType === "int64" || int32Range(n) };
@@ -81,7 +87,10 @@ export function goDecodeError(schema: Schema, value: unknown, types: GoTypes, li
     return { ok, text };
   };
   const save = (valueKind: string, goType: string, ctx: Context): void => {
-    saved ??= ctx.stack.length > 0 ? `json: cannot unmarshal ${valueKind} into Go struct field ${ctx.struct}.${ctx.stack.join(".")} of type ${goType}` : `json: cannot unmarshal ${valueKind} into Go value of type ${goType}`;
+    saved ??=
+      ctx.stack.length > 0
+        ? `json: cannot unmarshal ${valueKind} into Go struct field ${ctx.struct}.${ctx.stack.join(".")} of type ${goType}`
+        : `json: cannot unmarshal ${valueKind} into Go value of type ${goType}`;
   };
 
   const goTypeOf = (s: Schema, path: string): string => {
@@ -199,7 +208,13 @@ export function wrapUnstructuredInts(schema: Schema, value: unknown, types: GoTy
         const x = v[k];
         const sub = path === "" ? k : `${path}.${k}`;
         const f = d.shape[k];
-        if (typeof x === "number" && defOf(unwrap(f)).type === "number" && types.int(sub) === "int32" && Number.isSafeInteger(x) && !int32Range(x)) {
+        if (
+          typeof x === "number" &&
+          defOf(unwrap(f)).type === "number" &&
+          types.int(sub) === "int32" &&
+          Number.isSafeInteger(x) &&
+          !int32Range(x)
+        ) {
           v[k] = Number(BigInt.asIntN(32, BigInt(x)));
         } else walk(f, x, sub);
       }

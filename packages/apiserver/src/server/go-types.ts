@@ -43,9 +43,20 @@ const event: Record<string, string> = {
   related: "v1.ObjectReference",
 };
 
-const namespace: Record<string, string> = { "": "v1.Namespace", spec: "v1.NamespaceSpec", status: "v1.NamespaceStatus", "status.conditions[]": "v1.NamespaceCondition" };
+const namespace: Record<string, string> = {
+  "": "v1.Namespace",
+  spec: "v1.NamespaceSpec",
+  status: "v1.NamespaceStatus",
+  "status.conditions[]": "v1.NamespaceCondition",
+};
 
-const node: Record<string, string> = { "": "v1.Node", spec: "v1.NodeSpec", status: "v1.NodeStatus", "status.addresses[]": "v1.NodeAddress", "status.conditions[]": "v1.NodeCondition" };
+const node: Record<string, string> = {
+  "": "v1.Node",
+  spec: "v1.NodeSpec",
+  status: "v1.NodeStatus",
+  "status.addresses[]": "v1.NodeAddress",
+  "status.conditions[]": "v1.NodeCondition",
+};
 
 const pod: Record<string, string> = {
   "": "v1.Pod",
@@ -70,7 +81,12 @@ const endpointSlice: Record<string, string> = {
 };
 
 function serviceCIDR(pkg: string): Record<string, string> {
-  return { "": `${pkg}.ServiceCIDR`, spec: `${pkg}.ServiceCIDRSpec`, status: `${pkg}.ServiceCIDRStatus`, "status.conditions[]": "v1.Condition" };
+  return {
+    "": `${pkg}.ServiceCIDR`,
+    spec: `${pkg}.ServiceCIDRSpec`,
+    status: `${pkg}.ServiceCIDRStatus`,
+    "status.conditions[]": "v1.Condition",
+  };
 }
 
 function ipAddress(pkg: string): Record<string, string> {
@@ -95,7 +111,19 @@ const byKind: Record<string, Record<string, string>> = {
 const int64Paths = new Set(["metadata.generation", "metadata.deletionGracePeriodSeconds", "status.conditions[].observedGeneration"]);
 
 /** Fields of type metav1.Time/MicroTime, whose UnmarshalJSON reads a JSON string (or null) only. */
-export const timeFields = new Set(["creationTimestamp", "deletionTimestamp", "time", "lastTransitionTime", "lastProbeTime", "lastHeartbeatTime", "firstTimestamp", "lastTimestamp", "eventTime", "lastObservedTime", "startTime"]);
+export const timeFields = new Set([
+  "creationTimestamp",
+  "deletionTimestamp",
+  "time",
+  "lastTransitionTime",
+  "lastProbeTime",
+  "lastHeartbeatTime",
+  "firstTimestamp",
+  "lastTimestamp",
+  "eventTime",
+  "lastObservedTime",
+  "startTime",
+]);
 
 /** The Go type names of one kind; undefined for kinds not listed (no Go-typed checks for them). */
 export interface GoTypes {

@@ -10,7 +10,11 @@ import { startServer } from "./server.ts";
 import { startTestServer, type TestServer } from "./testing.ts";
 
 const publicRoots = ["/healthz", "/livez", "/readyz", "/version"];
-const hooks = ["poststarthook/start-system-namespaces-controller", "poststarthook/start-service-ip-repair-controllers", "poststarthook/bootstrap-controller"];
+const hooks = [
+  "poststarthook/start-system-namespaces-controller",
+  "poststarthook/start-service-ip-repair-controllers",
+  "poststarthook/bootstrap-controller",
+];
 const ok = (names: readonly string[]): string => names.map((n) => `[+]${n} ok\n`).join("");
 
 describe("authentication of the public paths", () => {
@@ -33,7 +37,8 @@ describe("authentication of the public paths", () => {
   it.each(publicRoots)("lets anonymous requests (no bearer token) read %s", async (path) => {
     expect((await s.request(path, { token: null })).status).toBe(200);
     // Another scheme, or an empty bearer token, is no token (upstream bearertoken.go).
-    for (const authorization of ["Basic YWRtaW46eA==", "Bearer", "Bearer ", "test-token"]) expect((await s.request(path, { token: null, headers: { Authorization: authorization } })).status, authorization).toBe(200);
+    for (const authorization of ["Basic YWRtaW46eA==", "Bearer", "Bearer ", "test-token"])
+      expect((await s.request(path, { token: null, headers: { Authorization: authorization } })).status, authorization).toBe(200);
   });
 
   it("takes the first word after Bearer as the token, as upstream's split on spaces", async () => {
@@ -73,7 +78,15 @@ describe("health endpoints", () => {
   });
 
   it("serves each check on its own path and 404 for an unknown one", async () => {
-    for (const path of ["/healthz/ping", "/healthz/log", "/livez/etcd", "/readyz/etcd-readiness", "/readyz/informer-sync", "/readyz/shutdown", ...hooks.map((h) => `/livez/${h}`)]) {
+    for (const path of [
+      "/healthz/ping",
+      "/healthz/log",
+      "/livez/etcd",
+      "/readyz/etcd-readiness",
+      "/readyz/informer-sync",
+      "/readyz/shutdown",
+      ...hooks.map((h) => `/livez/${h}`),
+    ]) {
       const r = await s.request(path);
       expect(r.status, path).toBe(200);
       expect(r.text, path).toBe("ok");
@@ -97,7 +110,10 @@ describe("health answers", () => {
   });
 
   it("fails the root with 500, every check listed and the reason withheld", async () => {
-    expect(await rootHealth("readyz", [pingHealthz, broken], new URLSearchParams())).toEqual({ code: 500, body: "[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n" });
+    expect(await rootHealth("readyz", [pingHealthz, broken], new URLSearchParams())).toEqual({
+      code: 500,
+      body: "[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n",
+    });
   });
 
   it("passes the root once the failing check is excluded", async () => {
@@ -120,13 +136,19 @@ describe("health of a server whose hook or datastore is not ready", () => {
         const r = await fetch(`${server.url}${path}`);
         return [r.status, await r.text()];
       };
-      expect(await get("/readyz")).toEqual([500, `${ok(["ping", "log", "etcd", "etcd-readiness", "informer-sync"])}[-]poststarthook/x failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n`]);
+      expect(await get("/readyz")).toEqual([
+        500,
+        `${ok(["ping", "log", "etcd", "etcd-readiness", "informer-sync"])}[-]poststarthook/x failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n`,
+      ]);
       expect((await get("/livez"))[0]).toBe(500);
       expect(await get("/healthz/poststarthook/x")).toEqual([500, "internal server error: not finished\n"]);
       finished = true;
       expect(await get("/readyz")).toEqual([200, "ok"]);
       store.currentRevision = () => Promise.reject(new Error("etcdserver: request timed out"));
-      expect(await get("/healthz")).toEqual([500, `${ok(["ping", "log"])}[-]etcd failed: reason withheld\n${ok(["poststarthook/x"])}healthz check failed\n`]);
+      expect(await get("/healthz")).toEqual([
+        500,
+        `${ok(["ping", "log"])}[-]etcd failed: reason withheld\n${ok(["poststarthook/x"])}healthz check failed\n`,
+      ]);
       expect(await get("/livez/etcd")).toEqual([500, "internal server error: etcdserver: request timed out\n"]);
     } finally {
       await server.close();

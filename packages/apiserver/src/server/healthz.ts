@@ -85,7 +85,11 @@ export async function rootHealth(root: string, checks: readonly HealthChecker[],
       failed = true;
     } else out += `[+]${c.name} ok\n`;
   }
-  if (excluded.size > 0) out += `warn: some health checks cannot be excluded: no matches for ${[...excluded].sort().map((n) => JSON.stringify(n)).join(",")}\n`;
+  if (excluded.size > 0)
+    out += `warn: some health checks cannot be excluded: no matches for ${[...excluded]
+      .sort()
+      .map((n) => JSON.stringify(n))
+      .join(",")}\n`;
   // http.Error appends a newline; the verbose success output ends with one too.
   if (failed) return { code: 500, body: `${out}${root} check failed\n` };
   if (!query.has("verbose")) return { code: 200, body: "ok" };

@@ -52,7 +52,13 @@ export function encode(body: unknown, format: OutputFormat): { text: string; con
 }
 
 /** Writes a complete response with `Warning` headers (RFC 7234 299, as kube-apiserver sends them). */
-export function send(res: ServerResponse, code: number, body: unknown, format: OutputFormat = "json", warnings: readonly string[] = []): void {
+export function send(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  format: OutputFormat = "json",
+  warnings: readonly string[] = [],
+): void {
   const { text, contentType } = encode(body, format);
   if (res.headersSent) {
     res.end();
@@ -61,7 +67,10 @@ export function send(res: ServerResponse, code: number, body: unknown, format: O
   const headers: Record<string, string | string[]> = { "Content-Type": contentType, "Cache-Control": "no-cache, private" };
   // Warnings already on the response (an API deprecation) come first, as upstream's recorder appends.
   const prior = res.getHeader("Warning");
-  const all = [...(prior === undefined ? [] : Array.isArray(prior) ? prior : [String(prior)]), ...warnings.map((w) => `299 - ${JSON.stringify(w)}`)];
+  const all = [
+    ...(prior === undefined ? [] : Array.isArray(prior) ? prior : [String(prior)]),
+    ...warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+  ];
   if (all.length > 0) headers["Warning"] = all;
   res.writeHead(code, headers);
   res.end(text);

@@ -18,15 +18,22 @@ describe("RequestMetrics", () => {
     expect(text).toContain(`apiserver_request_duration_seconds_bucket{${base},le="0.005"} 2\n`);
     expect(text).toContain(`apiserver_request_duration_seconds_bucket{${base},le="0.05"} 3\n`);
     expect(text).toContain(`apiserver_request_duration_seconds_count{${base}} 3\n`);
-    expect(text).toContain('apiserver_request_duration_seconds_bucket{component="apiserver",group="",resource="endpoints",scope="namespace",subresource="",verb="POST",version="v1",le="1.5"} 0\n');
-    expect(text).toContain('apiserver_request_duration_seconds_bucket{component="apiserver",group="",resource="endpoints",scope="namespace",subresource="",verb="POST",version="v1",le="2"} 1\n');
+    expect(text).toContain(
+      'apiserver_request_duration_seconds_bucket{component="apiserver",group="",resource="endpoints",scope="namespace",subresource="",verb="POST",version="v1",le="1.5"} 0\n',
+    );
+    expect(text).toContain(
+      'apiserver_request_duration_seconds_bucket{component="apiserver",group="",resource="endpoints",scope="namespace",subresource="",verb="POST",version="v1",le="2"} 1\n',
+    );
   });
 
   it("keeps label sets apart whose values only differ in where a separator would fall", () => {
     const m = new RequestMetrics();
     m.observe({ ...create, group: "a", version: "" }, 200, 0.001);
     m.observe({ ...create, group: "", version: "a" }, 200, 0.001);
-    const totals = m.render().split("\n").filter((l) => l.startsWith("apiserver_request_total{"));
+    const totals = m
+      .render()
+      .split("\n")
+      .filter((l) => l.startsWith("apiserver_request_total{"));
     expect(totals).toHaveLength(2);
   });
 
@@ -35,7 +42,9 @@ describe("RequestMetrics", () => {
     m.observe({ ...create, verb: "WATCH", resource: 'a"b\\c\nd' }, 200, 5);
     const text = m.render();
     expect(text).toContain('resource="a\\"b\\\\c\\nd"');
-    expect(text).toContain('apiserver_request_total{code="200",component="apiserver",group="",resource="a\\"b\\\\c\\nd",scope="namespace",subresource="",verb="WATCH",version="v1"} 1');
+    expect(text).toContain(
+      'apiserver_request_total{code="200",component="apiserver",group="",resource="a\\"b\\\\c\\nd",scope="namespace",subresource="",verb="WATCH",version="v1"} 1',
+    );
     expect(text).not.toMatch(/apiserver_request_duration_seconds_count\{[^}]*verb="WATCH"/);
   });
 });

@@ -16,13 +16,23 @@ function parseAccept(accept: string): MediaRange[] {
     .split(",")
     .map((part) => {
       const [type = "", ...ps] = part.split(";").map((s) => s.trim());
-      return { type: type.toLowerCase(), params: new Map(ps.map((p) => { const i = p.indexOf("="); return [p.slice(0, i).trim(), p.slice(i + 1).trim()] as [string, string]; })) };
+      return {
+        type: type.toLowerCase(),
+        params: new Map(
+          ps.map((p) => {
+            const i = p.indexOf("=");
+            return [p.slice(0, i).trim(), p.slice(i + 1).trim()] as [string, string];
+          }),
+        ),
+      };
     })
     .filter((m) => m.type !== "" && m.params.get("q") !== "0");
 }
 
 const notAcceptable = (): StatusError =>
-  StatusError.notAcceptable("only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf");
+  StatusError.notAcceptable(
+    "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+  );
 
 /** The first acceptable representation in the client's order; 406 when there is none. */
 export function negotiateOutput(accept: string | undefined): OutputFormat {

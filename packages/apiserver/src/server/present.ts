@@ -30,7 +30,13 @@ export function tableOptions(query: URLSearchParams): TableOptions {
 
 /** A single object in the negotiated representation. */
 export function renderObject(def: ResourceDef, obj: KubeObject, format: OutputFormat, query: URLSearchParams): unknown {
-  if (format === "table") return buildTable(def.printer, [obj], { resourceVersion: obj.metadata.resourceVersion ?? "" }, { ...tableOptions(query), present: (x) => present(def, x) });
+  if (format === "table")
+    return buildTable(
+      def.printer,
+      [obj],
+      { resourceVersion: obj.metadata.resourceVersion ?? "" },
+      { ...tableOptions(query), present: (x) => present(def, x) },
+    );
   const o = present(def, obj);
   if (format === "partial") return partial(o);
   return o;
@@ -40,6 +46,7 @@ export function renderObject(def: ResourceDef, obj: KubeObject, format: OutputFo
 export function renderList(def: ResourceDef, r: ListResult, format: OutputFormat, query: URLSearchParams): unknown {
   if (format === "table") return buildTable(def.printer, r.items, listMeta(r), { ...tableOptions(query), present: (x) => present(def, x) });
   const items = r.items.map((o) => present(def, o));
-  if (format === "partial") return { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: listMeta(r), items: items.map(partial) };
+  if (format === "partial")
+    return { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: listMeta(r), items: items.map(partial) };
   return { apiVersion: apiVersionOf(def), kind: `${def.kind}List`, metadata: listMeta(r), items };
 }

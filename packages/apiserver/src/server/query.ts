@@ -17,7 +17,8 @@ const int64Max = 2n ** 63n - 1n;
 function intParam(q: URLSearchParams, name: string): number | undefined {
   const v = q.get(name);
   if (v === null || v === "") return undefined;
-  if (!/^-?\d+$/.test(v) || BigInt(v) > int64Max || BigInt(v) < -int64Max - 1n) throw StatusError.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
+  if (!/^-?\d+$/.test(v) || BigInt(v) > int64Max || BigInt(v) < -int64Max - 1n)
+    throw StatusError.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
   return Number(v);
 }
 
@@ -48,12 +49,24 @@ export function parseDeleteParams(q: URLSearchParams, body: DeleteOptions | unde
   const propagation = body?.propagationPolicy ?? q.get("propagationPolicy") ?? undefined;
   if (propagation !== undefined && !["Orphan", "Background", "Foreground"].includes(propagation)) {
     throw StatusError.invalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", [
-      { type: "NotSupported", field: "propagationPolicy", badValue: propagation, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' },
+      {
+        type: "NotSupported",
+        field: "propagationPolicy",
+        badValue: propagation,
+        detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
+      },
     ]);
   }
   const grace = body?.gracePeriodSeconds ?? intParam(q, "gracePeriodSeconds");
   return {
-    ...(body?.preconditions ? { preconditions: { ...(body.preconditions.uid ? { uid: body.preconditions.uid } : {}), ...(body.preconditions.resourceVersion ? { resourceVersion: body.preconditions.resourceVersion } : {}) } } : {}),
+    ...(body?.preconditions
+      ? {
+          preconditions: {
+            ...(body.preconditions.uid ? { uid: body.preconditions.uid } : {}),
+            ...(body.preconditions.resourceVersion ? { resourceVersion: body.preconditions.resourceVersion } : {}),
+          },
+        }
+      : {}),
     ...(propagation ? { propagationPolicy: propagation } : {}),
     ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}),
     dryRun: parseDryRun(q, body?.dryRun),

@@ -10,15 +10,30 @@ describe("parseRequestInfo (upstream RequestInfoFactory)", () => {
     ["GET", "/api/v1/namespaces/default/services", "watch=true", { namespace: "default", resource: "services", verb: "watch" }],
     ["GET", "/api/v1/watch/namespaces/default/services", "", { namespace: "default", resource: "services", verb: "watch" }],
     // The /watch/ prefix serves GET only: a PUT there was once stored as a status update (found by the e2e fuzz).
-    ["PUT", "/api/v1/watch/namespaces/fuzz/services/fuzz-svc/status", "", { namespace: "fuzz", resource: "services", name: "fuzz-svc", subresource: "status", verb: "" }],
+    [
+      "PUT",
+      "/api/v1/watch/namespaces/fuzz/services/fuzz-svc/status",
+      "",
+      { namespace: "fuzz", resource: "services", name: "fuzz-svc", subresource: "status", verb: "" },
+    ],
     ["DELETE", "/api/v1/watch/namespaces/default/services/web", "", { namespace: "default", resource: "services", name: "web", verb: "" }],
     ["GET", "/api/v1/namespaces/default/services/web", "", { name: "web", verb: "get" }],
     ["PUT", "/api/v1/namespaces/default/services/web/status", "", { name: "web", subresource: "status", verb: "update" }],
     ["GET", "/api/v1/namespaces/default", "", { namespace: undefined, resource: "namespaces", name: "default", verb: "get" }],
     ["PUT", "/api/v1/namespaces/default/status", "", { resource: "namespaces", name: "default", subresource: "status", verb: "update" }],
-    ["DELETE", "/apis/networking.k8s.io/v1/servicecidrs", "", { group: "networking.k8s.io", version: "v1", resource: "servicecidrs", verb: "deletecollection" }],
+    [
+      "DELETE",
+      "/apis/networking.k8s.io/v1/servicecidrs",
+      "",
+      { group: "networking.k8s.io", version: "v1", resource: "servicecidrs", verb: "deletecollection" },
+    ],
     ["DELETE", "/apis/networking.k8s.io/v1/servicecidrs/kubernetes", "", { name: "kubernetes", verb: "delete" }],
-    ["PATCH", "/apis/discovery.k8s.io/v1/namespaces/ns1/endpointslices/s", "", { group: "discovery.k8s.io", namespace: "ns1", resource: "endpointslices", name: "s", verb: "patch" }],
+    [
+      "PATCH",
+      "/apis/discovery.k8s.io/v1/namespaces/ns1/endpointslices/s",
+      "",
+      { group: "discovery.k8s.io", namespace: "ns1", resource: "endpointslices", name: "s", verb: "patch" },
+    ],
     ["POST", "/api/v1/namespaces/default/services", "", { verb: "create" }],
     ["OPTIONS", "/api/v1/services", "", { verb: "" }],
   ])("%s %s?%s", (method, path, query, want) => {

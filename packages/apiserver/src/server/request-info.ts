@@ -44,7 +44,10 @@ function verbFor(method: string, hasName: boolean, watch: boolean): RequestInfo[
 export function parseRequestInfo(pathname: string, method: string, query: URLSearchParams): RequestInfo | undefined {
   let parts: string[];
   try {
-    parts = pathname.split("/").filter((p) => p !== "").map((p) => decodeURIComponent(p));
+    parts = pathname
+      .split("/")
+      .filter((p) => p !== "")
+      .map((p) => decodeURIComponent(p));
   } catch {
     throw StatusError.badRequest(`invalid escape in request path ${JSON.stringify(pathname)}`);
   }

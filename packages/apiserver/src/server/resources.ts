@@ -27,8 +27,14 @@ import {
   serviceHandler,
   type TableHandler,
 } from "@servicenet/printers";
-import { IPAddressSchema as IPAddressV1alpha1Schema, ServiceCIDRSchema as ServiceCIDRV1alpha1Schema } from "@servicenet/api/networking/v1alpha1";
-import { IPAddressSchema as IPAddressV1beta1Schema, ServiceCIDRSchema as ServiceCIDRV1beta1Schema } from "@servicenet/api/networking/v1beta1";
+import {
+  IPAddressSchema as IPAddressV1alpha1Schema,
+  ServiceCIDRSchema as ServiceCIDRV1alpha1Schema,
+} from "@servicenet/api/networking/v1alpha1";
+import {
+  IPAddressSchema as IPAddressV1beta1Schema,
+  ServiceCIDRSchema as ServiceCIDRV1beta1Schema,
+} from "@servicenet/api/networking/v1beta1";
 import { leaseStrategy } from "../registry/coordination/lease/strategy.ts";
 import { endpointsStrategy } from "../registry/core/endpoints/strategy.ts";
 import { eventStrategy } from "../registry/core/event/strategy.ts";
@@ -70,7 +76,8 @@ export interface ResourceDef {
   toVersion?: (obj: KubeObject) => KubeObject;
 }
 
-type Def = Omit<ResourceDef, "shortNames" | "categories" | "verbs" | "subresources"> & Partial<Pick<ResourceDef, "shortNames" | "categories" | "verbs" | "subresources">>;
+type Def = Omit<ResourceDef, "shortNames" | "categories" | "verbs" | "subresources"> &
+  Partial<Pick<ResourceDef, "shortNames" | "categories" | "verbs" | "subresources">>;
 
 function def(d: Def): ResourceDef {
   return { shortNames: [], categories: [], verbs: readWriteVerbs, subresources: [], ...d };
@@ -79,8 +86,32 @@ function def(d: Def): ResourceDef {
 function networking(version: string, cidr: unknown, ip: unknown): ResourceDef[] {
   const group = "networking.k8s.io";
   return [
-    def({ group, version, resource: "servicecidrs", kind: "ServiceCIDR", singular: "servicecidr", namespaced: false, subresources: ["status"], storagePath: "servicecidrs", strategy: serviceCIDRStrategy, schema: cidr, printer: serviceCIDRHandler }),
-    def({ group, version, resource: "ipaddresses", kind: "IPAddress", singular: "ipaddress", namespaced: false, shortNames: ["ip"], storagePath: "ipaddresses", strategy: ipAddressStrategy, schema: ip, printer: ipAddressHandler }),
+    def({
+      group,
+      version,
+      resource: "servicecidrs",
+      kind: "ServiceCIDR",
+      singular: "servicecidr",
+      namespaced: false,
+      subresources: ["status"],
+      storagePath: "servicecidrs",
+      strategy: serviceCIDRStrategy,
+      schema: cidr,
+      printer: serviceCIDRHandler,
+    }),
+    def({
+      group,
+      version,
+      resource: "ipaddresses",
+      kind: "IPAddress",
+      singular: "ipaddress",
+      namespaced: false,
+      shortNames: ["ip"],
+      storagePath: "ipaddresses",
+      strategy: ipAddressStrategy,
+      schema: ip,
+      printer: ipAddressHandler,
+    }),
   ];
 }
 
@@ -89,16 +120,131 @@ function networking(version: string, cidr: unknown, ip: unknown): ResourceDef[] 
  * Which of them it serves is `--runtime-config`'s choice (`controlplane/api-resource-config.ts`).
  */
 export const servableResources: readonly ResourceDef[] = [
-  def({ group: "", version: "v1", resource: "endpoints", kind: "Endpoints", singular: "endpoints", namespaced: true, shortNames: ["ep"], storagePath: "services/endpoints", strategy: endpointsStrategy, schema: EndpointsSchema, printer: endpointsHandler }),
-  def({ group: "", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, shortNames: ["ev"], storagePath: "events", strategy: eventStrategy, schema: EventSchema, printer: eventHandler }),
-  def({ group: "", version: "v1", resource: "namespaces", kind: "Namespace", singular: "namespace", namespaced: false, shortNames: ["ns"], verbs: ["create", "delete", "get", "list", "patch", "update", "watch"], subresources: ["status"], storagePath: "namespaces", strategy: namespaceStrategy, schema: NamespaceSchema, printer: namespaceHandler }),
-  def({ group: "", version: "v1", resource: "nodes", kind: "Node", singular: "node", namespaced: false, shortNames: ["no"], subresources: ["status"], storagePath: "minions", strategy: nodeStrategy, schema: NodeSchema, printer: nodeHandler }),
-  def({ group: "", version: "v1", resource: "pods", kind: "Pod", singular: "pod", namespaced: true, shortNames: ["po"], categories: ["all"], subresources: ["status"], storagePath: "pods", strategy: podStrategy, schema: PodSchema, printer: podHandler }),
-  def({ group: "", version: "v1", resource: "services", kind: "Service", singular: "service", namespaced: true, shortNames: ["svc"], categories: ["all"], verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"], subresources: ["status"], storagePath: "services/specs", strategy: serviceStrategy, schema: ServiceSchema, printer: serviceHandler }),
-  def({ group: "coordination.k8s.io", version: "v1", resource: "leases", kind: "Lease", singular: "lease", namespaced: true, storagePath: "leases", strategy: leaseStrategy, schema: undefined, printer: leaseHandler }),
-  def({ group: "discovery.k8s.io", version: "v1", resource: "endpointslices", kind: "EndpointSlice", singular: "endpointslice", namespaced: true, storagePath: "endpointslices", strategy: endpointSliceStrategy, schema: EndpointSliceSchema, printer: endpointSliceHandler }),
+  def({
+    group: "",
+    version: "v1",
+    resource: "endpoints",
+    kind: "Endpoints",
+    singular: "endpoints",
+    namespaced: true,
+    shortNames: ["ep"],
+    storagePath: "services/endpoints",
+    strategy: endpointsStrategy,
+    schema: EndpointsSchema,
+    printer: endpointsHandler,
+  }),
+  def({
+    group: "",
+    version: "v1",
+    resource: "events",
+    kind: "Event",
+    singular: "event",
+    namespaced: true,
+    shortNames: ["ev"],
+    storagePath: "events",
+    strategy: eventStrategy,
+    schema: EventSchema,
+    printer: eventHandler,
+  }),
+  def({
+    group: "",
+    version: "v1",
+    resource: "namespaces",
+    kind: "Namespace",
+    singular: "namespace",
+    namespaced: false,
+    shortNames: ["ns"],
+    verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
+    subresources: ["status"],
+    storagePath: "namespaces",
+    strategy: namespaceStrategy,
+    schema: NamespaceSchema,
+    printer: namespaceHandler,
+  }),
+  def({
+    group: "",
+    version: "v1",
+    resource: "nodes",
+    kind: "Node",
+    singular: "node",
+    namespaced: false,
+    shortNames: ["no"],
+    subresources: ["status"],
+    storagePath: "minions",
+    strategy: nodeStrategy,
+    schema: NodeSchema,
+    printer: nodeHandler,
+  }),
+  def({
+    group: "",
+    version: "v1",
+    resource: "pods",
+    kind: "Pod",
+    singular: "pod",
+    namespaced: true,
+    shortNames: ["po"],
+    categories: ["all"],
+    subresources: ["status"],
+    storagePath: "pods",
+    strategy: podStrategy,
+    schema: PodSchema,
+    printer: podHandler,
+  }),
+  def({
+    group: "",
+    version: "v1",
+    resource: "services",
+    kind: "Service",
+    singular: "service",
+    namespaced: true,
+    shortNames: ["svc"],
+    categories: ["all"],
+    verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+    subresources: ["status"],
+    storagePath: "services/specs",
+    strategy: serviceStrategy,
+    schema: ServiceSchema,
+    printer: serviceHandler,
+  }),
+  def({
+    group: "coordination.k8s.io",
+    version: "v1",
+    resource: "leases",
+    kind: "Lease",
+    singular: "lease",
+    namespaced: true,
+    storagePath: "leases",
+    strategy: leaseStrategy,
+    schema: undefined,
+    printer: leaseHandler,
+  }),
+  def({
+    group: "discovery.k8s.io",
+    version: "v1",
+    resource: "endpointslices",
+    kind: "EndpointSlice",
+    singular: "endpointslice",
+    namespaced: true,
+    storagePath: "endpointslices",
+    strategy: endpointSliceStrategy,
+    schema: EndpointSliceSchema,
+    printer: endpointSliceHandler,
+  }),
   // Upstream also gives this one the short name "ev"; kubectl 1.33 then warns on every `get ev`.
-  def({ group: "events.k8s.io", version: "v1", resource: "events", kind: "Event", singular: "event", namespaced: true, verbs: readOnlyVerbs, storagePath: "events", strategy: eventStrategy, schema: undefined, printer: eventHandler, toVersion: (o) => toEventsV1(o) as KubeObject }),
+  def({
+    group: "events.k8s.io",
+    version: "v1",
+    resource: "events",
+    kind: "Event",
+    singular: "event",
+    namespaced: true,
+    verbs: readOnlyVerbs,
+    storagePath: "events",
+    strategy: eventStrategy,
+    schema: undefined,
+    printer: eventHandler,
+    toVersion: (o) => toEventsV1(o) as KubeObject,
+  }),
   ...networking("v1", ServiceCIDRSchema, IPAddressSchema),
   ...networking("v1beta1", ServiceCIDRV1beta1Schema, IPAddressV1beta1Schema),
   // Kubernetes 1.27-1.30's version, which their kubectl asks for in `describe servicecidr|ipaddress`.
@@ -131,6 +277,11 @@ export function apiVersionOf(r: Pick<ResourceDef, "group" | "version">): string 
 }
 
 /** The resource for a request path's group, version and plural name. */
-export function findResource(group: string, version: string, resource: string, table: readonly ResourceDef[] = resourceTable): ResourceDef | undefined {
+export function findResource(
+  group: string,
+  version: string,
+  resource: string,
+  table: readonly ResourceDef[] = resourceTable,
+): ResourceDef | undefined {
   return table.find((r) => r.group === group && r.version === version && r.resource === resource);
 }

@@ -35,7 +35,11 @@ async function countingStore(): Promise<{ store: Store; namespaceGets: () => num
   return { store, namespaceGets: () => gets };
 }
 
-const ns = (name: string, finalizers?: string[]): KubeObject => ({ apiVersion: "v1", kind: "Namespace", metadata: { name, ...(finalizers ? { finalizers } : {}) } });
+const ns = (name: string, finalizers?: string[]): KubeObject => ({
+  apiVersion: "v1",
+  kind: "Namespace",
+  metadata: { name, ...(finalizers ? { finalizers } : {}) },
+});
 const ep = (name: string): KubeObject => ({ apiVersion: "v1", kind: "Endpoints", metadata: { name } });
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -78,7 +82,9 @@ describe("NamespaceLifecycle admission on create", () => {
     await tick(400);
     await namespaces.delete(undefined, "held");
     await expect(endpoints.create("held", ep("b"))).rejects.toMatchObject({ code: 403, reason: "Forbidden" });
-    await expect(endpoints.create("held", ep("c"))).rejects.toThrow("unable to create new content in namespace held because it is being terminated");
+    await expect(endpoints.create("held", ep("c"))).rejects.toThrow(
+      "unable to create new content in namespace held because it is being terminated",
+    );
   });
 
   it("answers 404 for a namespace that never existed", async () => {

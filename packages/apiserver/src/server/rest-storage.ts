@@ -58,13 +58,18 @@ export function newRESTStorage(store: Store, table: readonly ResourceDef[], serv
     if (!nsStore || ns === "") return;
     const obj = cachedNamespace(ns) ?? (await nsStore.get(undefined, ns));
     if (obj.metadata.deletionTimestamp !== undefined) {
-      throw StatusError.forbidden({ group: "", resource: "" }, "", `unable to create new content in namespace ${ns} because it is being terminated`);
+      throw StatusError.forbidden(
+        { group: "", resource: "" },
+        "",
+        `unable to create new content in namespace ${ns} because it is being terminated`,
+      );
     }
   };
 
   const emptyNamespace = async (obj: KubeObject): Promise<void> => {
     const name = obj.metadata.name ?? "";
-    if (immortalNamespaces.has(name)) throw StatusError.forbidden({ group: "", resource: "namespaces" }, name, "this namespace may not be deleted");
+    if (immortalNamespaces.has(name))
+      throw StatusError.forbidden({ group: "", resource: "namespaces" }, name, "this namespace may not be deleted");
     for (const s of stores.values()) if (s.strategy.namespaced) await s.deleteCollection(name, {});
   };
 
@@ -76,7 +81,12 @@ export function newRESTStorage(store: Store, table: readonly ResourceDef[], serv
       storagePath: def.storagePath,
       strategy: def.strategy,
       ...(def.namespaced ? { admitCreate } : {}),
-      ...(def.storagePath === "namespaces" ? { beforeDelete: emptyNamespace, onDeleteRequest: (_ns: string | undefined, name: string) => void liveLookupUntil.set(name, Date.now() + namespaceLiveLookupMs) } : {}),
+      ...(def.storagePath === "namespaces"
+        ? {
+            beforeDelete: emptyNamespace,
+            onDeleteRequest: (_ns: string | undefined, name: string) => void liveLookupUntil.set(name, Date.now() + namespaceLiveLookupMs),
+          }
+        : {}),
     };
     const services = def.storagePath === serviceStoragePath && serviceAllocators;
     stores.set(def.storagePath, services ? newServiceREST(store, cfg, serviceAllocators, stores) : new GenericStore(store, cfg));

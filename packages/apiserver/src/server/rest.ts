@@ -53,7 +53,8 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
   // Namespaced resources only list and watch across namespaces (upstream registers nothing else there).
   if (def.namespaced && info.namespace === undefined) {
     if (info.name !== "") throw new StatusError("NotFound", "the server could not find the requested resource");
-    if (info.verb === "create" || info.verb === "deletecollection") throw new StatusError("MethodNotAllowed", "the server does not allow this method on the requested resource");
+    if (info.verb === "create" || info.verb === "deletecollection")
+      throw new StatusError("MethodNotAllowed", "the server does not allow this method on the requested resource");
   }
   switch (info.verb) {
     case "get":
@@ -88,7 +89,10 @@ function ok(r: ResourceRequest, code: number, obj: KubeObject, warnings: string[
 async function watch(r: ResourceRequest): Promise<number> {
   const lp = parseListParams(r.query);
   // A watch on /<resource>/<name> is a watch with metadata.name=<name>.
-  const fieldSelector = r.info.name !== "" ? [...(lp.fieldSelector ?? []), { field: "metadata.name", operator: "=" as const, value: r.info.name }] : lp.fieldSelector;
+  const fieldSelector =
+    r.info.name !== ""
+      ? [...(lp.fieldSelector ?? []), { field: "metadata.name", operator: "=" as const, value: r.info.name }]
+      : lp.fieldSelector;
   const timeout = parseTimeoutSeconds(r.query);
   await serveWatch(r.req, r.res, {
     def: r.def,
@@ -119,7 +123,15 @@ async function bodyBytes(r: ResourceRequest): Promise<Buffer> {
 
 function withManagedFields(r: ResourceRequest, old: KubeObject | undefined, obj: KubeObject): KubeObject {
   const manager = fieldManagerOf(r.query, r.req.headers["user-agent"]);
-  return updateManagedFields(old as unknown as JSONObject | undefined, obj as unknown as JSONObject, manager, "Update", apiVersionOf(r.def), new Date(), r.info.subresource || undefined) as unknown as KubeObject;
+  return updateManagedFields(
+    old as unknown as JSONObject | undefined,
+    obj as unknown as JSONObject,
+    manager,
+    "Update",
+    apiVersionOf(r.def),
+    new Date(),
+    r.info.subresource || undefined,
+  ) as unknown as KubeObject;
 }
 
 async function create(r: ResourceRequest): Promise<number> {
@@ -140,12 +152,17 @@ async function update(r: ResourceRequest): Promise<number> {
   checkName(obj.metadata, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined });
   // A uid in the body is a storage precondition, as upstream's defaultUpdatedObjectInfo makes it: another uid is a 409.
   const uid = obj.metadata.uid;
-  const result = await r.store.update(r.info.namespace, r.info.name, async (current) => keepNoOp(current, withManagedFields(r, current ?? undefined, structuredClone(obj))), {
-    dryRun,
-    subresource: r.info.subresource,
-    warnings,
-    ...(uid ? { preconditions: { uid } } : {}),
-  });
+  const result = await r.store.update(
+    r.info.namespace,
+    r.info.name,
+    async (current) => keepNoOp(current, withManagedFields(r, current ?? undefined, structuredClone(obj))),
+    {
+      dryRun,
+      subresource: r.info.subresource,
+      warnings,
+      ...(uid ? { preconditions: { uid } } : {}),
+    },
+  );
   return ok(r, result.created ? 201 : 200, result.object, warnings);
 }
 
@@ -157,7 +174,7 @@ async function patch(r: ResourceRequest): Promise<number> {
   const isApply = type === "application/apply-patch+yaml";
   const manager = fieldManagerOf(r.query, r.req.headers["user-agent"]);
   if (isApply && r.query.get("fieldManager") === null) {
-    throw StatusError.badRequest("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
+    throw StatusError.badRequest('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
   }
   const text = await bodyText(r);
   if (isApply) checkApplyBody(r.def, text);
@@ -182,7 +199,11 @@ async function patch(r: ResourceRequest): Promise<number> {
       const jsonResult = type === "application/json-patch+json" || type === "application/merge-patch+json";
       if (type === "application/strategic-merge-patch+json") wrapPatchedInts(r.def, patched.object);
       const decoded = decodeValue(r.def, patched.object, fv, [], { typeErrors: jsonResult ? "patch" : "none" });
-      checkPatchedObject(current ?? undefined, decoded.obj, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined, groupResource: groupResource(r.def) });
+      checkPatchedObject(current ?? undefined, decoded.obj, {
+        name: r.info.name,
+        namespace: r.def.namespaced ? r.info.namespace : undefined,
+        groupResource: groupResource(r.def),
+      });
       warnings = decoded.warnings;
       return keepNoOp(current, decoded.obj);
     },
@@ -199,11 +220,14 @@ function checkApplyBody(def: ResourceDef, text: string): void {
   } catch {
     return; // applyPatch reports YAML errors in upstream's words
   }
-  if (v === null || typeof v !== "object" || Array.isArray(v)) throw StatusError.badRequest("error decoding patch: the apply patch is not an object");
+  if (v === null || typeof v !== "object" || Array.isArray(v))
+    throw StatusError.badRequest("error decoding patch: the apply patch is not an object");
   const o = v as Record<string, unknown>;
   if (typeof o["kind"] !== "string" || o["kind"] === "") throw StatusError.badRequest(`Object 'Kind' is missing in '${text.trim()}'`);
   if (o["apiVersion"] !== apiVersionOf(def) || o["kind"] !== def.kind) {
-    throw StatusError.badRequest(`the API version in the data (${typeof o["apiVersion"] === "string" ? o["apiVersion"] : JSON.stringify(o["apiVersion"] ?? "")}) does not match the expected API version (${apiVersionOf(def)})`);
+    throw StatusError.badRequest(
+      `the API version in the data (${typeof o["apiVersion"] === "string" ? o["apiVersion"] : JSON.stringify(o["apiVersion"] ?? "")}) does not match the expected API version (${apiVersionOf(def)})`,
+    );
   }
 }
 
@@ -231,7 +255,7 @@ async function remove(r: ResourceRequest): Promise<number> {
   const params = parseDeleteParams(r.query, opts);
   const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, params);
   // Upstream answers 202 for an object kept by finalizers only when orphanDependents=false was asked.
-  const orphanFalse = (opts)?.orphanDependents === false || r.query.get("orphanDependents") === "false";
+  const orphanFalse = opts?.orphanDependents === false || r.query.get("orphanDependents") === "false";
   if (!deleted) return ok(r, orphanFalse ? 202 : 200, object);
   if (r.def.strategy.returnDeletedObject) return ok(r, 200, object);
   send(r.res, 200, successStatus(r, object), r.format === "yaml" ? "yaml" : "json");

@@ -65,9 +65,17 @@ export function isReview(group: string, version: string, resource: string, revie
 }
 
 /** Answers POST /apis/<group>/<version>/<resource> for a review, or undefined for other paths. */
-export function answerReview(group: string, version: string, resource: string, body: unknown, user: UserInfo | undefined, reviews: readonly ReviewDef[] = reviewTable): Record<string, unknown> | undefined {
+export function answerReview(
+  group: string,
+  version: string,
+  resource: string,
+  body: unknown,
+  user: UserInfo | undefined,
+  reviews: readonly ReviewDef[] = reviewTable,
+): Record<string, unknown> | undefined {
   const def = reviews.find((r) => r.group === group && r.version === version && r.resource === resource);
   if (!def) return undefined;
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind})`);
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind})`);
   return def.answer(body as Record<string, unknown>, user ?? anonymous);
 }

@@ -10,7 +10,15 @@ import type { AddressInfo } from "node:net";
 import { StatusError } from "@servicenet/api";
 import type { Store } from "../storage/index.ts";
 import { authenticateRequest, publicPaths, type UserInfo } from "./auth.ts";
-import { aggregatedContentType, aggregatedDiscovery, apiGroupDoc, apiGroupList, apiResourceList, legacyAPIVersions, wantsAggregated } from "./discovery.ts";
+import {
+  aggregatedContentType,
+  aggregatedDiscovery,
+  apiGroupDoc,
+  apiGroupList,
+  apiResourceList,
+  legacyAPIVersions,
+  wantsAggregated,
+} from "./discovery.ts";
 import { parseBody } from "./codec.ts";
 import { readBody, send, sendError } from "./http.ts";
 import { apiserverHealthChecks, isHealthPath, serveHealth, type HealthChecker } from "./healthz.ts";
@@ -72,7 +80,8 @@ export interface RunningServer {
 export const maxHeaderSize = (1 << 20) + 4096;
 
 /** net/http's answer to headers over the limit (server.go, errTooLarge), byte for byte. */
-const headerTooLarge = "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large";
+const headerTooLarge =
+  "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large";
 
 const notFound = (): StatusError => new StatusError("NotFound", "the server could not find the requested resource");
 
@@ -90,7 +99,21 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   await initServiceStorage(registry.stores);
   const metrics = new RequestMetrics();
   const version = cfg.version ?? serverVersion();
-  const openapi = createOpenAPIHandlers(table.map((r) => ({ group: r.group, version: r.version, kind: r.kind, resource: r.resource, namespaced: r.namespaced, schema: r.schema, subresources: r.subresources, verbs: r.verbs })).filter((r) => r.schema !== undefined), { version: version.gitVersion });
+  const openapi = createOpenAPIHandlers(
+    table
+      .map((r) => ({
+        group: r.group,
+        version: r.version,
+        kind: r.kind,
+        resource: r.resource,
+        namespaced: r.namespaced,
+        schema: r.schema,
+        subresources: r.subresources,
+        verbs: r.verbs,
+      }))
+      .filter((r) => r.schema !== undefined),
+    { version: version.gitVersion },
+  );
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: no listener limit.
   setMaxListeners(0, shutdown.signal);
@@ -108,7 +131,11 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       return { code: text(res, h.code, h.body), labels };
     }
     if (path === "/version") return { code: json(res, version), labels };
-    if (path === "/metrics") return { code: text(res, 200, metrics.render() + (cfg.metricsRegistry?.render() ?? ""), "text/plain; version=0.0.4; charset=utf-8"), labels };
+    if (path === "/metrics")
+      return {
+        code: text(res, 200, metrics.render() + (cfg.metricsRegistry?.render() ?? ""), "text/plain; version=0.0.4; charset=utf-8"),
+        labels,
+      };
     if (path.startsWith("/openapi/")) {
       const r = openapi.handle(req.url ?? path, req.headers.accept, req.headers["if-none-match"]);
       if (r === undefined) throw notFound();
@@ -126,26 +153,60 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       return { code: json(res, path === "/api" ? legacyAPIVersions() : apiGroupList(table, reviews)), labels };
     }
     const parts = path.split("/").filter((p) => p !== "");
-    if (parts[0] === "api" && parts.length === 2) return { code: json(res, apiResourceList(table, "", parts[1]!, reviews) ?? fail(notFound())), labels };
-    if (parts[0] === "apis" && parts.length === 2) return { code: json(res, apiGroupDoc(table, parts[1]!, reviews) ?? fail(notFound())), labels };
-    if (parts[0] === "apis" && parts.length === 3) return { code: json(res, apiResourceList(table, parts[1]!, parts[2]!, reviews) ?? fail(notFound())), labels };
+    if (parts[0] === "api" && parts.length === 2)
+      return { code: json(res, apiResourceList(table, "", parts[1]!, reviews) ?? fail(notFound())), labels };
+    if (parts[0] === "apis" && parts.length === 2)
+      return { code: json(res, apiGroupDoc(table, parts[1]!, reviews) ?? fail(notFound())), labels };
+    if (parts[0] === "apis" && parts.length === 3)
+      return { code: json(res, apiResourceList(table, parts[1]!, parts[2]!, reviews) ?? fail(notFound())), labels };
     const info = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
     if (!info) throw notFound();
-    if (info.verb === "create" && info.name === "" && info.namespace === undefined && isReview(info.group, info.version, info.resource, reviews)) {
+    if (
+      info.verb === "create" &&
+      info.name === "" &&
+      info.namespace === undefined &&
+      isReview(info.group, info.version, info.resource, reviews)
+    ) {
       // kubectl sends these as protobuf; the answer does not depend on the body, so it is not decoded then.
       const format = bodyFormat(req.headers["content-type"]);
       const raw = await readBody(req);
-      const answer = answerReview(info.group, info.version, info.resource, format === "protobuf" ? {} : parseBody(raw, format), user, reviews);
+      const answer = answerReview(
+        info.group,
+        info.version,
+        info.resource,
+        format === "protobuf" ? {} : parseBody(raw, format),
+        user,
+        reviews,
+      );
       if (answer) {
         send(res, 201, answer);
-        return { code: 201, labels: { ...labels, verb: "POST", group: info.group, version: info.version, resource: info.resource, scope: "cluster" } };
+        return {
+          code: 201,
+          labels: { ...labels, verb: "POST", group: info.group, version: info.version, resource: info.resource, scope: "cluster" },
+        };
       }
     }
     const def = findResource(info.group, info.version, info.resource, table);
     if (!def) throw notFound();
-    Object.assign(labels, { verb: metricVerb(info.verb, req.method ?? ""), group: info.group, version: info.version, resource: info.resource, subresource: info.subresource, scope: info.name !== "" ? "resource" : info.namespace !== undefined ? "namespace" : "cluster" });
+    Object.assign(labels, {
+      verb: metricVerb(info.verb, req.method ?? ""),
+      group: info.group,
+      version: info.version,
+      resource: info.resource,
+      subresource: info.subresource,
+      scope: info.name !== "" ? "resource" : info.namespace !== undefined ? "namespace" : "cluster",
+    });
     const format: OutputFormat = negotiateOutput(req.headers.accept);
-    const code = await handleResource({ req, res, info, def, store: registry.storeFor(def), query: url.searchParams, format, shutdown: shutdown.signal });
+    const code = await handleResource({
+      req,
+      res,
+      info,
+      def,
+      store: registry.storeFor(def),
+      query: url.searchParams,
+      format,
+      shutdown: shutdown.signal,
+    });
     return { code, labels };
   };
 
@@ -160,7 +221,16 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     const finish = (code: number, labels: RequestLabels): void => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observe(labels, code, seconds);
-      cfg.log?.(JSON.stringify({ ts: new Date().toISOString(), verb: labels.verb, uri: req.url, code, latencyMs: Math.round(seconds * 1e4) / 10, userAgent: req.headers["user-agent"] ?? "" }));
+      cfg.log?.(
+        JSON.stringify({
+          ts: new Date().toISOString(),
+          verb: labels.verb,
+          uri: req.url,
+          code,
+          latencyMs: Math.round(seconds * 1e4) / 10,
+          userAgent: req.headers["user-agent"] ?? "",
+        }),
+      );
     };
     // Upstream's timeout filter: a stuck storage call must not hang the client forever. The
     // request itself goes on; its late answer is dropped (the response is already sent).
@@ -175,7 +245,10 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
           // this connection, so the answer closes it, as net/http does after a handler returns
           // with the body unread (`chunkWriter.writeHeader`: closeAfterReply).
           if (!req.complete) closeAfterReply(res);
-          const code = sendError(res, StatusError.timeout("Timeout: request did not complete within requested timeout - context deadline exceeded"));
+          const code = sendError(
+            res,
+            StatusError.timeout("Timeout: request did not complete within requested timeout - context deadline exceeded"),
+          );
           finish(code, { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" });
         }, cfg.requestTimeoutMs ?? 60_000);
     route(req, res, url).then(
@@ -188,14 +261,19 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
         if (timedOut) return;
         const wantsYAML = (req.headers.accept ?? "").startsWith("application/yaml");
         const code = sendError(res, e, wantsYAML ? "yaml" : "json");
-        if (!(e instanceof StatusError)) cfg.log?.(JSON.stringify({ ts: new Date().toISOString(), level: "error", uri: req.url, error: e instanceof Error ? e.stack : String(e) }));
+        if (!(e instanceof StatusError))
+          cfg.log?.(
+            JSON.stringify({ ts: new Date().toISOString(), level: "error", uri: req.url, error: e instanceof Error ? e.stack : String(e) }),
+          );
         finish(code, { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" });
       },
     );
   };
 
   const serving = cfg.serving ?? {};
-  const server = cfg.tls ? createHTTPSServer({ key: cfg.tls.key, cert: cfg.tls.cert, ...httpServerOptions(serving), maxHeaderSize }, handler) : createHTTPServer({ ...httpServerOptions(serving), maxHeaderSize }, handler);
+  const server = cfg.tls
+    ? createHTTPSServer({ key: cfg.tls.key, cert: cfg.tls.cert, ...httpServerOptions(serving), maxHeaderSize }, handler)
+    : createHTTPServer({ ...httpServerOptions(serving), maxHeaderSize }, handler);
   // Slowloris protection without cutting long watches: only the header phase (and the TLS
   // handshake) is bounded.
   configureServing(server, cfg.tls !== undefined, serving);

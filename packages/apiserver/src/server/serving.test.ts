@@ -51,7 +51,11 @@ describe("serving", () => {
     return server;
   };
 
-  it.each(["GET /api HTTP/1.1\r\nHost: x\r\n\r\n", "POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", "HEAD /healthz HTTP/1.0\r\n\r\n"])("answers plain HTTP on the TLS port as net/http does: %j", async (request) => {
+  it.each([
+    "GET /api HTTP/1.1\r\nHost: x\r\n\r\n",
+    "POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+    "HEAD /healthz HTTP/1.0\r\n\r\n",
+  ])("answers plain HTTP on the TLS port as net/http does: %j", async (request) => {
     const s = await start();
     const sock = connect(s.port, "127.0.0.1");
     const got = collect(sock);
@@ -102,13 +106,14 @@ describe("serving", () => {
     const chunks: Buffer[] = [];
     sock.on("data", (c: Buffer) => chunks.push(c));
     const ended = new Promise<void>((resolve) => sock.once("end", resolve));
-    sock.write("POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"metadata\":");
+    sock.write('POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"metadata":');
     await ended;
     const data = Buffer.concat(chunks).toString("latin1");
     expect(data).toMatch(/^HTTP\/1\.1 504 Gateway Timeout\r\n/);
     expect(data).toMatch(/\r\nConnection: close\r\n/i);
     expect(data).toContain('"reason":"Timeout"');
-    const connections = (): Promise<number> => new Promise((resolve, reject) => s.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+    const connections = (): Promise<number> =>
+      new Promise((resolve, reject) => s.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
     while ((await connections()) > 0) await new Promise((r) => setTimeout(r, 50));
     sock.destroy();
   });

@@ -68,7 +68,10 @@ function guardTLSConnections(server: Server, handshakeTimeoutMs: number): void {
   server.on("connection", (raw: Socket) => {
     const key = peer(raw);
     // Go's handshake read fails at the deadline and the connection is closed, nothing written.
-    deadlines.set(key, setTimeout(() => raw.destroy(), handshakeTimeoutMs));
+    deadlines.set(
+      key,
+      setTimeout(() => raw.destroy(), handshakeTimeoutMs),
+    );
     raw.once("close", () => {
       clearTimeout(deadlines.get(key));
       deadlines.delete(key);

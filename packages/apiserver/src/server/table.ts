@@ -22,7 +22,12 @@ export interface TableOptions {
 }
 
 /** One row per object; list metadata as given. */
-export function buildTable(handler: TableHandler<KubeObject>, objs: readonly KubeObject[], listMeta: Record<string, unknown>, opts: TableOptions = {}): Table {
+export function buildTable(
+  handler: TableHandler<KubeObject>,
+  objs: readonly KubeObject[],
+  listMeta: Record<string, unknown>,
+  opts: TableOptions = {},
+): Table {
   const includeObject = opts.includeObject ?? "Metadata";
   const table = generateTable(handler, objs, { wide: true, includeObject, noHeaders: opts.noHeaders, now: opts.now, listMeta });
   const present = opts.present;

@@ -19,9 +19,15 @@ export interface TestServer {
   kubeconfigPath: string;
   dir: string;
   /** Runs kubectl against the server; never rejects, the exit code is in the result. */
-  kubectl(args: readonly string[], opts?: { input?: string; timeoutMs?: number; bin?: string }): Promise<{ code: number; stdout: string; stderr: string }>;
+  kubectl(
+    args: readonly string[],
+    opts?: { input?: string; timeoutMs?: number; bin?: string },
+  ): Promise<{ code: number; stdout: string; stderr: string }>;
   /** fetch() against the server with the bearer token (TLS checks off: the CA is ours). */
-  request(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string | Buffer; token?: string | null }): Promise<{ status: number; headers: Headers; text: string; json(): unknown }>;
+  request(
+    path: string,
+    init?: { method?: string; headers?: Record<string, string>; body?: string | Buffer; token?: string | null },
+  ): Promise<{ status: number; headers: Headers; text: string; json(): unknown }>;
   close(): Promise<void>;
 }
 
@@ -31,7 +37,15 @@ export async function startTestServer(extra: Partial<StartApiServerOptions> = {}
   // Certificates are slow-ish to make (openssl): share them between test files and runs.
   const pki = join(tmpdir(), "servicenet-test-pki");
   const dataDir = join(dir, "data");
-  const api = await startApiServer({ storage: { backend: "memory" }, dataDir, pkiDir: pki, tls: true, token: "test-token", port: 0, ...extra });
+  const api = await startApiServer({
+    storage: { backend: "memory" },
+    dataDir,
+    pkiDir: pki,
+    tls: true,
+    token: "test-token",
+    port: 0,
+    ...extra,
+  });
   const kubeconfigPath = join(dir, "kubeconfig");
   writeFileSync(kubeconfigPath, api.kubeconfig());
   return {
@@ -52,7 +66,11 @@ export async function startTestServer(extra: Partial<StartApiServerOptions> = {}
       const headers: Record<string, string> = { ...(init.headers ?? {}) };
       const token = init.token === undefined ? api.token : init.token;
       if (token) headers["Authorization"] = `Bearer ${token}`;
-      const res = await insecureFetch(`${api.url}${path}`, { method: init.method ?? "GET", headers, ...(init.body !== undefined ? { body: init.body } : {}) });
+      const res = await insecureFetch(`${api.url}${path}`, {
+        method: init.method ?? "GET",
+        headers,
+        ...(init.body !== undefined ? { body: init.body } : {}),
+      });
       return { status: res.status, headers: res.headers, text: res.text, json: () => JSON.parse(res.text) as unknown };
     },
     close: async () => {
@@ -74,7 +92,10 @@ interface RawResponse {
 }
 
 /** HTTPS request trusting any certificate (node's fetch cannot take a CA per call). */
-async function insecureFetch(url: string, init: { method: string; headers: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
+async function insecureFetch(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string | Buffer },
+): Promise<RawResponse> {
   const request = url.startsWith("https:") ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     // DELETE bodies need an explicit length: node sends them neither chunked nor sized otherwise.

@@ -23,7 +23,13 @@ describe("request timeout", () => {
     server = await startServer({ store, port: 0, requestTimeoutMs: 200 });
     const res = await fetch(`${server.url}/api/v1/services`);
     expect(res.status).toBe(504);
-    expect(await res.json()).toMatchObject({ kind: "Status", status: "Failure", reason: "Timeout", code: 504, message: "Timeout: request did not complete within requested timeout - context deadline exceeded" });
+    expect(await res.json()).toMatchObject({
+      kind: "Status",
+      status: "Failure",
+      reason: "Timeout",
+      code: 504,
+      message: "Timeout: request did not complete within requested timeout - context deadline exceeded",
+    });
     release();
     expect((await fetch(`${server.url}/api/v1/namespaces`)).status).toBe(200);
   });
@@ -36,7 +42,11 @@ describe("request timeout", () => {
     expect(res.status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
     const reader = res.body!.getReader();
-    await fetch(`${server.url}/api/v1/namespaces`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: "late" } }) });
+    await fetch(`${server.url}/api/v1/namespaces`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: "late" } }),
+    });
     const { value } = await reader.read();
     expect(new TextDecoder().decode(value)).toContain('"late"');
     ac.abort();

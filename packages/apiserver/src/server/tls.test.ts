@@ -26,10 +26,25 @@ describe("serving certificate", () => {
   });
 
   it("names the kubernetes Service, the first ClusterIP of each range, the bind address and loopback", () => {
-    expect(servingCertHosts({ bindAddress: "192.168.1.10", serviceClusterIPRange: "10.96.0.0/16,fd00:10:96::/112" })).toEqual([...upstreamNames, "127.0.0.1", "::1", "192.168.1.10", "10.96.0.1", "fd00:10:96::1"]);
+    expect(servingCertHosts({ bindAddress: "192.168.1.10", serviceClusterIPRange: "10.96.0.0/16,fd00:10:96::/112" })).toEqual([
+      ...upstreamNames,
+      "127.0.0.1",
+      "::1",
+      "192.168.1.10",
+      "10.96.0.1",
+      "fd00:10:96::1",
+    ]);
     // A wildcard bind address is no name (upstream adds localhost then, which is always there).
-    expect(servingCertHosts({ bindAddress: "0.0.0.0", serviceClusterIPRange: "10.0.0.0/24" })).toEqual([...upstreamNames, "127.0.0.1", "::1", "10.0.0.1"]);
-    const certs = ensureServingCerts(tmp(), servingCertHosts({ bindAddress: "192.168.1.10", serviceClusterIPRange: "10.96.0.0/16,fd00:10:96::/112" }));
+    expect(servingCertHosts({ bindAddress: "0.0.0.0", serviceClusterIPRange: "10.0.0.0/24" })).toEqual([
+      ...upstreamNames,
+      "127.0.0.1",
+      "::1",
+      "10.0.0.1",
+    ]);
+    const certs = ensureServingCerts(
+      tmp(),
+      servingCertHosts({ bindAddress: "192.168.1.10", serviceClusterIPRange: "10.96.0.0/16,fd00:10:96::/112" }),
+    );
     const cert = new X509Certificate(certs.cert);
     for (const dns of upstreamNames) expect(cert.checkHost(dns, { wildcards: false }), dns).toBe(dns);
     for (const ip of ["127.0.0.1", "::1", "192.168.1.10", "10.96.0.1", "fd00:10:96::1"]) expect(cert.checkIP(ip), ip).toBe(ip);

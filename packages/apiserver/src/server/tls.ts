@@ -21,7 +21,10 @@ function openssl(args: string[], cwd: string): void {
     execFileSync("openssl", args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
   } catch (e) {
     const err = e as { code?: string; stderr?: Buffer };
-    if (err.code === "ENOENT") throw new Error("the openssl CLI is needed to generate the serving certificate on first start (install openssl, or pass --tls-cert-file/--tls-private-key-file)");
+    if (err.code === "ENOENT")
+      throw new Error(
+        "the openssl CLI is needed to generate the serving certificate on first start (install openssl, or pass --tls-cert-file/--tls-private-key-file)",
+      );
     throw new Error(`openssl ${args[0]} failed: ${err.stderr?.toString() ?? String(e)}`);
   }
 }
@@ -36,7 +39,15 @@ function openssl(args: string[], cwd: string): void {
  * clients that reach the apiserver through that Service verify it.
  */
 export function servingCertHosts(o: { bindAddress?: string; serviceClusterIPRange?: string } = {}): string[] {
-  const hosts = ["kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local", "localhost", "127.0.0.1", "::1"];
+  const hosts = [
+    "kubernetes",
+    "kubernetes.default",
+    "kubernetes.default.svc",
+    "kubernetes.default.svc.cluster.local",
+    "localhost",
+    "127.0.0.1",
+    "::1",
+  ];
   const bind = o.bindAddress !== undefined ? parseIPSloppy(o.bindAddress) : null;
   if (bind && bind.value !== 0n) hosts.push(formatIP(bind));
   for (const r of (o.serviceClusterIPRange ?? "").split(",")) {
@@ -91,7 +102,11 @@ export function ensureServingCerts(dir: string, hosts: readonly string[] = servi
  */
 function readPair(dir: string): TLSFiles {
   for (let attempt = 0; ; attempt++) {
-    const files = { caCert: readFileSync(join(dir, "ca.crt"), "utf8"), cert: readFileSync(join(dir, "serving.crt"), "utf8"), key: readFileSync(join(dir, "serving.key"), "utf8") };
+    const files = {
+      caCert: readFileSync(join(dir, "ca.crt"), "utf8"),
+      cert: readFileSync(join(dir, "serving.crt"), "utf8"),
+      key: readFileSync(join(dir, "serving.key"), "utf8"),
+    };
     if (attempt >= 10 || new X509Certificate(files.cert).checkPrivateKey(createPrivateKey(files.key))) return files;
   }
 }
@@ -107,18 +122,64 @@ function issue(dir: string, hosts: readonly string[], withCA: boolean): void {
   try {
     const t = (f: string): string => join(tmp, f);
     const san = hosts.map((h) => (parseIPSloppy(h) ? `IP:${h}` : `DNS:${h}`)).join(",");
-    writeFileSync(t("serving.ext"), `subjectAltName=${san}\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`);
+    writeFileSync(
+      t("serving.ext"),
+      `subjectAltName=${san}\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`,
+    );
     // Keys come from node:crypto (PKCS#8, readable by every TLS stack); only the certificates need openssl.
     for (const f of withCA ? ["ca.key", "serving.key"] : ["serving.key"]) {
       const { privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
       writeFileSync(t(f), privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
     }
     const ca = withCA ? tmp : dir;
-    if (withCA) openssl(["req", "-x509", "-new", "-key", "ca.key", "-sha256", "-days", "3650", "-subj", "/CN=servicenet-ca", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign,digitalSignature", "-out", "ca.crt"], tmp);
+    if (withCA)
+      openssl(
+        [
+          "req",
+          "-x509",
+          "-new",
+          "-key",
+          "ca.key",
+          "-sha256",
+          "-days",
+          "3650",
+          "-subj",
+          "/CN=servicenet-ca",
+          "-addext",
+          "basicConstraints=critical,CA:TRUE",
+          "-addext",
+          "keyUsage=critical,keyCertSign,cRLSign,digitalSignature",
+          "-out",
+          "ca.crt",
+        ],
+        tmp,
+      );
     openssl(["req", "-new", "-key", "serving.key", "-subj", "/CN=servicenet-apiserver", "-out", "serving.csr"], tmp);
     const serial = `0x${randomBytes(16).toString("hex")}`;
-    openssl(["x509", "-req", "-in", "serving.csr", "-CA", join(ca, "ca.crt"), "-CAkey", join(ca, "ca.key"), "-set_serial", serial, "-days", "3650", "-sha256", "-extfile", "serving.ext", "-out", "serving.crt"], tmp);
-    for (const f of withCA ? ["ca.key", "ca.crt", "serving.key", "serving.crt"] : ["serving.key", "serving.crt"]) renameSync(t(f), join(dir, f));
+    openssl(
+      [
+        "x509",
+        "-req",
+        "-in",
+        "serving.csr",
+        "-CA",
+        join(ca, "ca.crt"),
+        "-CAkey",
+        join(ca, "ca.key"),
+        "-set_serial",
+        serial,
+        "-days",
+        "3650",
+        "-sha256",
+        "-extfile",
+        "serving.ext",
+        "-out",
+        "serving.crt",
+      ],
+      tmp,
+    );
+    for (const f of withCA ? ["ca.key", "ca.crt", "serving.key", "serving.crt"] : ["serving.key", "serving.crt"])
+      renameSync(t(f), join(dir, f));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

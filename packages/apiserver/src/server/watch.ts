@@ -41,7 +41,12 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   let first = true;
   const encodeObject = (obj: KubeObject): unknown => {
     if (w.format !== "table") return present(w.def, obj);
-    const t = buildTable(w.def.printer, [obj], { resourceVersion: obj.metadata.resourceVersion ?? "" }, { ...tableOptions(w.query), noHeaders: !first, present: (x) => present(w.def, x) });
+    const t = buildTable(
+      w.def.printer,
+      [obj],
+      { resourceVersion: obj.metadata.resourceVersion ?? "" },
+      { ...tableOptions(w.query), noHeaders: !first, present: (x) => present(w.def, x) },
+    );
     first = false;
     return t;
   };
@@ -53,12 +58,19 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
     apiVersion: apiVersionOf(w.def),
     metadata: { resourceVersion: rv, ...(annotations ? { annotations } : {}) },
   });
-  res.writeHead(200, { "Content-Type": w.format === "table" ? "application/json;as=Table;v=v1;g=meta.k8s.io" : "application/json", "Cache-Control": "no-cache, private", "Transfer-Encoding": "chunked" });
+  res.writeHead(200, {
+    "Content-Type": w.format === "table" ? "application/json;as=Table;v=v1;g=meta.k8s.io" : "application/json",
+    "Cache-Control": "no-cache, private",
+    "Transfer-Encoding": "chunked",
+  });
   res.flushHeaders();
   try {
     let params = { ...w.params, signal: ac.signal };
     if (w.sendInitialEvents) {
-      const list = await w.store.list(w.namespace, { ...(params.labelSelector ? { labelSelector: params.labelSelector } : {}), ...(params.fieldSelector ? { fieldSelector: params.fieldSelector } : {}) });
+      const list = await w.store.list(w.namespace, {
+        ...(params.labelSelector ? { labelSelector: params.labelSelector } : {}),
+        ...(params.fieldSelector ? { fieldSelector: params.fieldSelector } : {}),
+      });
       for (const item of list.items) write("ADDED", encodeObject(item));
       write("BOOKMARK", bookmark(list.resourceVersion, { "k8s.io/initial-events-end": "true" }));
       params = { ...params, resourceVersion: list.resourceVersion };

@@ -6,7 +6,11 @@
 import type { CompactionConfig, Store } from "./interfaces.ts";
 
 /** Starts the loop; returns a stop function. Errors are reported to `onError` and the loop goes on. */
-export function startCompactor(store: Pick<Store, "currentRevision" | "compactedRevision" | "compact">, cfg: CompactionConfig, onError: (e: unknown) => void = () => {}): () => void {
+export function startCompactor(
+  store: Pick<Store, "currentRevision" | "compactedRevision" | "compact">,
+  cfg: CompactionConfig,
+  onError: (e: unknown) => void = () => {},
+): () => void {
   if (cfg.intervalMs <= 0) return () => {};
   const minRetain = cfg.minRetain ?? 1000;
   let previous = 0;

@@ -12,10 +12,26 @@ describe("continue tokens", () => {
 
   it.each([
     ["not base64 json", "%%%", "incorrect encoded start resourceVersion"],
-    ["another version", Buffer.from(JSON.stringify({ v: "x", rv: 1, start: "a" })).toString("base64url"), 'server does not recognize this encoded version "x"'],
-    ["rv 0", Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: 0, start: "a" })).toString("base64url"), "incorrect encoded start resourceVersion"],
-    ["empty start", Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: 3, start: "" })).toString("base64url"), "encoded start key empty"],
-    ["path traversal", Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: 3, start: "../secrets/x" })).toString("base64url"), "path traversal"],
+    [
+      "another version",
+      Buffer.from(JSON.stringify({ v: "x", rv: 1, start: "a" })).toString("base64url"),
+      'server does not recognize this encoded version "x"',
+    ],
+    [
+      "rv 0",
+      Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: 0, start: "a" })).toString("base64url"),
+      "incorrect encoded start resourceVersion",
+    ],
+    [
+      "empty start",
+      Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: 3, start: "" })).toString("base64url"),
+      "encoded start key empty",
+    ],
+    [
+      "path traversal",
+      Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: 3, start: "../secrets/x" })).toString("base64url"),
+      "path traversal",
+    ],
   ])("rejects %s with 400", (_n, tok, text) => {
     expect(() => decodeContinue(tok, prefix)).toThrow(text);
     try {

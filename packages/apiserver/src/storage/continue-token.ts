@@ -27,14 +27,16 @@ export function decodeContinue(token: string, prefix: string): { startKey: strin
   } catch {
     throw invalid("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
   }
-  if (body.v !== tokenVersion) throw invalid(`continue key is not valid: server does not recognize this encoded version "${String(body.v)}"`);
+  if (body.v !== tokenVersion)
+    throw invalid(`continue key is not valid: server does not recognize this encoded version "${String(body.v)}"`);
   if (typeof body.rv !== "number" || !Number.isInteger(body.rv) || body.rv === 0) {
     throw invalid("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
   }
   const start = body.start;
   if (typeof start !== "string" || start.length === 0) throw invalid("continue key is not valid: encoded start key empty");
   // Upstream path.Clean-checks the key; a token must not walk out of the listed prefix.
-  if (start.split("/").some((seg) => seg === ".." || seg === ".")) throw invalid("continue key is not valid: path traversal attempt detected");
+  if (start.split("/").some((seg) => seg === ".." || seg === "."))
+    throw invalid("continue key is not valid: path traversal attempt detected");
   return { startKey: prefix + start, revision: body.rv };
 }
 

@@ -39,7 +39,12 @@ export class StorageError extends StatusError {
 }
 
 function build(kind: Kind, gr: GroupResource, name: string, detail: string): { reason: string; message: string; details?: StatusDetails } {
-  const e = kind === "notFound" ? StatusError.notFound(gr, name) : kind === "alreadyExists" ? StatusError.alreadyExists(gr, name) : StatusError.conflict(gr, name, detail);
+  const e =
+    kind === "notFound"
+      ? StatusError.notFound(gr, name)
+      : kind === "alreadyExists"
+        ? StatusError.alreadyExists(gr, name)
+        : StatusError.conflict(gr, name, detail);
   return { reason: e.reason, message: e.message, ...(e.status.details ? { details: e.status.details } : {}) };
 }
 

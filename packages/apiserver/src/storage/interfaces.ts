@@ -126,8 +126,7 @@ export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ER
  * ERROR carries a Status (410 Expired: "too old resource version: N (C)") and ends the stream.
  */
 export type WatchEvent =
-  | { type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK"; object: KubeObject }
-  | { type: "ERROR"; object: StatusObject };
+  { type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK"; object: KubeObject } | { type: "ERROR"; object: StatusObject };
 
 /**
  * One operation of a multi-key transaction. `expectedRevision` (or, for update, a non-empty

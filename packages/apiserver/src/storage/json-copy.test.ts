@@ -48,7 +48,11 @@ describe("jsonCopy", () => {
     symbol: { s: Symbol("s") },
     bigint: { b: 1n },
     toJSON: { toJSON: () => "x" },
-    "class instance": { c: new (class Thing { x = 1; })() },
+    "class instance": {
+      c: new (class Thing {
+        x = 1;
+      })(),
+    },
   };
 
   it.each(Object.entries(notJSON))("gives up on %s (the caller takes the JSON path)", (_, v) => {
@@ -62,6 +66,9 @@ describe("jsonCopy", () => {
   });
 
   it("jsonCopyObject leaves out the skipped member", () => {
-    expect(jsonCopyObject({ a: 1, resourceVersion: "5", b: { resourceVersion: "6" } }, "resourceVersion")).toEqual({ a: 1, b: { resourceVersion: "6" } });
+    expect(jsonCopyObject({ a: 1, resourceVersion: "5", b: { resourceVersion: "6" } }, "resourceVersion")).toEqual({
+      a: 1,
+      b: { resourceVersion: "6" },
+    });
   });
 });

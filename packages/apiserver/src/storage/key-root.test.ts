@@ -8,7 +8,7 @@ import { collect, testObject } from "./testing.ts";
 
 const cm = (name: string): string => `/registry/configmaps/default/${name}`;
 
-describe("normalizeEtcdPrefix (upstream path.Join(\"/\", prefix))", () => {
+describe('normalizeEtcdPrefix (upstream path.Join("/", prefix))', () => {
   it.each([
     ["/registry", "/registry"],
     ["tenant-a", "/tenant-a"],
@@ -28,7 +28,11 @@ describe("withKeyRoot on the memory engine", () => {
     const events = collect(watch, 3);
     for (const n of ["a", "b", "c"]) await store.create(cm(n), testObject(n));
     const raw = await engine.range("", "\u{10FFFF}", {});
-    expect(raw.kvs.map((kv) => kv.key)).toEqual(["/tenant-a/configmaps/default/a", "/tenant-a/configmaps/default/b", "/tenant-a/configmaps/default/c"]);
+    expect(raw.kvs.map((kv) => kv.key)).toEqual([
+      "/tenant-a/configmaps/default/a",
+      "/tenant-a/configmaps/default/b",
+      "/tenant-a/configmaps/default/c",
+    ]);
     const page1 = await store.list("/registry/configmaps/default", { limit: 2 });
     expect(page1.items.map((o) => o.metadata.name)).toEqual(["a", "b"]);
     const page2 = await store.list("/registry/configmaps/default", { limit: 2, continue: page1.continue! });

@@ -30,11 +30,14 @@ export function resolveReadPoint(prefix: string, opts: ListOptions): ReadPoint {
     return { revision: tok.revision === -1 ? 0 : tok.revision, minimum: 0, fromContinue: true, startKey: tok.startKey };
   }
   if (match !== "" && rv === "") throw StatusError.badRequest("resourceVersionMatch is forbidden unless resourceVersion is provided");
-  if (match !== "" && match !== "Exact" && match !== "NotOlderThan") throw StatusError.badRequest(`unsupported resourceVersionMatch: ${JSON.stringify(match)}`);
+  if (match !== "" && match !== "Exact" && match !== "NotOlderThan")
+    throw StatusError.badRequest(`unsupported resourceVersionMatch: ${JSON.stringify(match)}`);
   const n = parseResourceVersion(rv);
   if (match === "Exact" && n === 0) throw StatusError.badRequest(`resourceVersionMatch "Exact" is forbidden for resourceVersion "0"`);
   const exact = match === "Exact" || (match === "" && n > 0 && (opts.limit ?? 0) > 0);
-  return exact ? { revision: n, minimum: 0, fromContinue: false, startKey: prefix } : { revision: 0, minimum: n, fromContinue: false, startKey: prefix };
+  return exact
+    ? { revision: n, minimum: 0, fromContinue: false, startKey: prefix }
+    : { revision: 0, minimum: n, fromContinue: false, startKey: prefix };
 }
 
 /** Lists `prefix` (a directory key ending in "/"). */
@@ -58,7 +61,8 @@ export async function listKV(engine: KVEngine, physPrefix: string, logicalPrefix
     try {
       res = await engine.range(cursor, end, { revision, limit: page });
     } catch (e) {
-      if (e instanceof CompactedError) throw point.fromContinue ? expiredContinue(physPrefix + logicalPrefix, cursor) : StatusError.expired(listTooOldMsg);
+      if (e instanceof CompactedError)
+        throw point.fromContinue ? expiredContinue(physPrefix + logicalPrefix, cursor) : StatusError.expired(listTooOldMsg);
       throw e;
     }
     revision = res.revision;

@@ -6,8 +6,20 @@ import { StatusError } from "@servicenet/api/errors";
 import { atRevision, clone, decode, encode, storedCopy, withCreateMeta } from "./codec.ts";
 import { keyExists, keyNotFound, parseResourceVersion, preconditionFailed, staleObject, tooLargeResourceVersion } from "./errors.ts";
 import type {
-  CreateOptions, DeleteOptions, GetOptions, GuaranteedUpdateOptions, KubeObject, ListOptions, ListResult,
-  Preconditions, Store, TryUpdate, TxnOp, TxnResult, WatchEvent, WatchOptions,
+  CreateOptions,
+  DeleteOptions,
+  GetOptions,
+  GuaranteedUpdateOptions,
+  KubeObject,
+  ListOptions,
+  ListResult,
+  Preconditions,
+  Store,
+  TryUpdate,
+  TxnOp,
+  TxnResult,
+  WatchEvent,
+  WatchOptions,
 } from "./interfaces.ts";
 import { asDirectory } from "./keys.ts";
 import { prefixEnd, type KVEngine, type RawKV } from "./kv.ts";
@@ -74,7 +86,11 @@ export class KVStore implements Store {
         await opts.validateDeletion?.(clone(current));
       } catch (e) {
         // A cached copy may be stale; only a fresh read may fail the delete.
-        if (fromCachedCopy) { kv = null; fromCachedCopy = false; continue; }
+        if (fromCachedCopy) {
+          kv = null;
+          fromCachedCopy = false;
+          continue;
+        }
         throw e;
       }
       if (opts.dryRun) return current;
@@ -101,7 +117,11 @@ export class KVStore implements Store {
         const rv = next.metadata?.resourceVersion;
         if (rv !== undefined && rv !== "" && rv !== (current.metadata.resourceVersion ?? "")) throw staleObject(key);
       } catch (e) {
-        if (fromCachedCopy) { kv = undefined; fromCachedCopy = false; continue; }
+        if (fromCachedCopy) {
+          kv = undefined;
+          fromCachedCopy = false;
+          continue;
+        }
         throw e;
       }
       const toStore = kv ? next : withCreateMeta(next);
@@ -164,7 +184,8 @@ export function checkPreconditions(key: string, pre: Preconditions | undefined, 
   const uid = obj.metadata.uid ?? "";
   if (pre.uid !== undefined && pre.uid !== uid) throw preconditionFailed(key, "UID", pre.uid, uid);
   const rv = obj.metadata.resourceVersion ?? "";
-  if (pre.resourceVersion !== undefined && pre.resourceVersion !== rv) throw preconditionFailed(key, "ResourceVersion", pre.resourceVersion, rv);
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== rv)
+    throw preconditionFailed(key, "ResourceVersion", pre.resourceVersion, rv);
 }
 
 /** The caller's cached object as a raw kv guess (its bytes re-encoded, its revision as mod revision). */

@@ -32,7 +32,9 @@ export async function runTxn(engine: KVEngine, prefix: string, ops: readonly Txn
       const cur = current[i] ?? null;
       check(op, cur);
       compares.push({ key: prefix + op.key, modRevision: cur?.modRevision ?? 0 });
-      writes.push(op.type === "delete" ? { type: "delete", key: prefix + op.key } : { type: "put", key: prefix + op.key, value: values[i]! });
+      writes.push(
+        op.type === "delete" ? { type: "delete", key: prefix + op.key } : { type: "put", key: prefix + op.key, value: values[i]! },
+      );
     });
     const res = await engine.txn(compares, writes);
     if (res.succeeded) {

@@ -78,11 +78,23 @@ async function run(backend: BackendName, concurrency: number): Promise<Result> {
   rmSync(dir, { recursive: true, force: true });
   latencies.sort((a, b) => a - b);
   const round = (n: number, d = 3): number => Number(n.toFixed(d));
-  return { backend, concurrency, creates: total, seconds: round(seconds), createsPerSecond: Math.round(total / seconds), p50ms: round(percentile(latencies, 50)), p99ms: round(percentile(latencies, 99)) };
+  return {
+    backend,
+    concurrency,
+    creates: total,
+    seconds: round(seconds),
+    createsPerSecond: Math.round(total / seconds),
+    p50ms: round(percentile(latencies, 50)),
+    p99ms: round(percentile(latencies, 99)),
+  };
 }
 
 async function main(): Promise<void> {
-  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const backends: BackendName[] = ["memory", "sqlite"];
   if (etcdEndpointsFromEnv()) backends.push("etcd");
   else console.warn("bench: SERVICENET_ETCD_ENDPOINTS is unset, skipping etcd");
@@ -91,13 +103,21 @@ async function main(): Promise<void> {
     for (const concurrency of [1, 16]) {
       const r = await run(backend, concurrency);
       results.push(r);
-      console.log(`${backend.padEnd(7)} c=${String(concurrency).padStart(2)}  ${String(r.createsPerSecond).padStart(7)} creates/s  p50 ${r.p50ms.toFixed(3)} ms  p99 ${r.p99ms.toFixed(3)} ms  (${r.creates} in ${r.seconds}s)`);
+      console.log(
+        `${backend.padEnd(7)} c=${String(concurrency).padStart(2)}  ${String(r.createsPerSecond).padStart(7)} creates/s  p50 ${r.p50ms.toFixed(3)} ms  p99 ${r.p99ms.toFixed(3)} ms  (${r.creates} in ${r.seconds}s)`,
+      );
     }
   }
   const out = join(dirname(fileURLToPath(import.meta.url)), "../../bench/results-storage.json");
   mkdirSync(dirname(out), { recursive: true });
   // The load average says how much the machine was shared while measuring (figures vary with it).
-  const env = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "", loadavg1m: loadavg()[0], date: new Date().toISOString() };
+  const env = {
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? "",
+    loadavg1m: loadavg()[0],
+    date: new Date().toISOString(),
+  };
   writeFileSync(out, JSON.stringify({ env, results }, null, 2) + "\n");
   console.log(`wrote ${out}`);
 }

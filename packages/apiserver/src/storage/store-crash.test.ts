@@ -52,7 +52,9 @@ describe.each(durable)("crash safety on $backend", ({ backend, available }) => {
     expect(acked.length).toBeGreaterThanOrEqual(200);
     const reopened = await createStore(t.config);
     try {
-      const present = new Set((await reopened.list("/registry/configmaps/crash")).items.map((o) => `/registry/configmaps/crash/${o.metadata.name}`));
+      const present = new Set(
+        (await reopened.list("/registry/configmaps/crash")).items.map((o) => `/registry/configmaps/crash/${o.metadata.name}`),
+      );
       const lost = acked.filter((k) => !present.has(k));
       expect(lost).toEqual([]);
       expect(present.size).toBeGreaterThanOrEqual(acked.length);
@@ -70,11 +72,17 @@ describe.each(durable)("crash safety on $backend", ({ backend, available }) => {
     const ac = new AbortController();
     const seen: WatchEvent[] = [];
     const done = (async () => {
-      for await (const ev of t.store.watch("/registry/configmaps/crash", { resourceVersion: String(from), recursive: true, signal: ac.signal })) seen.push(ev);
+      for await (const ev of t.store.watch("/registry/configmaps/crash", {
+        resourceVersion: String(from),
+        recursive: true,
+        signal: ac.signal,
+      }))
+        seen.push(ev);
     })();
     const acked = await writeThenKill(t.config, 100);
     const deadline = Date.now() + 10_000;
-    const names = (): Set<string> => new Set(seen.map((e) => (e.type === "ERROR" ? "" : `/registry/configmaps/crash/${e.object.metadata.name}`)));
+    const names = (): Set<string> =>
+      new Set(seen.map((e) => (e.type === "ERROR" ? "" : `/registry/configmaps/crash/${e.object.metadata.name}`)));
     while (acked.some((k) => !names().has(k)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     ac.abort();
     await done;

@@ -11,7 +11,10 @@ vi.setConfig({ testTimeout: 20_000 });
 const key = (name: string): string => `/registry/configmaps/default/${name}`;
 
 async function statusOf(p: Promise<unknown>): Promise<StatusError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   if (!(e instanceof StatusError)) throw new Error(`expected a StatusError, got ${String(e)}`);
   return e;
 }
@@ -76,7 +79,9 @@ describeEachBackend("store CRUD", (ctx) => {
     const obj = await store.create(key("p"), testObject("p"));
     const e = await statusOf(store.delete(key("p"), { preconditions }));
     expect(e.reason).toBe("Conflict");
-    expect(e.message).toContain(`Operation cannot be fulfilled on configmaps "p": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/p`);
+    expect(e.message).toContain(
+      `Operation cannot be fulfilled on configmaps "p": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/p`,
+    );
     expect(e.message).toContain(text);
     expect(await store.get(key("p"))).toEqual(obj);
     await store.delete(key("p"), { preconditions: { uid: obj.metadata.uid!, resourceVersion: obj.metadata.resourceVersion! } });
@@ -85,7 +90,13 @@ describeEachBackend("store CRUD", (ctx) => {
 
   it("validateDeletion can veto a delete", async () => {
     await store.create(key("v"), testObject("v"));
-    await expect(store.delete(key("v"), { validateDeletion: () => { throw StatusError.badRequest("no"); } })).rejects.toThrow("no");
+    await expect(
+      store.delete(key("v"), {
+        validateDeletion: () => {
+          throw StatusError.badRequest("no");
+        },
+      }),
+    ).rejects.toThrow("no");
     expect(await store.get(key("v"), { ignoreNotFound: true })).not.toBeNull();
   });
 

@@ -33,7 +33,10 @@ describeEachBackend("multi-key transactions", (ctx) => {
       "a create of an existing key",
       async (s) => {
         await s.create(ip("10.0.0.10"), { metadata: { name: "10.0.0.10" } });
-        return [{ type: "create", key: svc("web"), obj: testObject("web") }, { type: "create", key: ip("10.0.0.10"), obj: { metadata: { name: "10.0.0.10" } } }];
+        return [
+          { type: "create", key: svc("web"), obj: testObject("web") },
+          { type: "create", key: ip("10.0.0.10"), obj: { metadata: { name: "10.0.0.10" } } },
+        ];
       },
       "AlreadyExists",
       'ipaddresses "10.0.0.10" already exists',
@@ -45,13 +48,26 @@ describeEachBackend("multi-key transactions", (ctx) => {
         await s.guaranteedUpdate("/registry/ranges/serviceips", (cur) => ({ ...cur, data: "AQ==" }));
         return [
           { type: "create", key: svc("web"), obj: testObject("web") },
-          { type: "update", key: "/registry/ranges/serviceips", obj: { ...bitmap, data: "Aw==" }, expectedRevision: bitmap.metadata.resourceVersion! },
+          {
+            type: "update",
+            key: "/registry/ranges/serviceips",
+            obj: { ...bitmap, data: "Aw==" },
+            expectedRevision: bitmap.metadata.resourceVersion!,
+          },
         ];
       },
       "Conflict",
       'Operation cannot be fulfilled on ranges "serviceips": the object has been modified; please apply your changes to the latest version and try again',
     ],
-    ["a delete of a missing key", async () => [{ type: "create", key: svc("web"), obj: testObject("web") }, { type: "delete", key: ip("10.0.0.99") }], "NotFound", 'ipaddresses "10.0.0.99" not found'],
+    [
+      "a delete of a missing key",
+      async () => [
+        { type: "create", key: svc("web"), obj: testObject("web") },
+        { type: "delete", key: ip("10.0.0.99") },
+      ],
+      "NotFound",
+      'ipaddresses "10.0.0.99" not found',
+    ],
   ])("applies nothing when one op fails: %s", async (_name, setup, reason, message) => {
     const ops = await setup(store);
     const rev = await store.currentRevision();

@@ -50,7 +50,9 @@ describeEachBackend("GuaranteedUpdate", (ctx) => {
   it("fails NotFound on a missing key unless ignoreNotFound, which creates it", async () => {
     const e = await store.guaranteedUpdate(key("n"), (cur) => cur).catch((x: unknown) => x);
     expect((e as StatusError).reason).toBe("NotFound");
-    const made = await store.guaranteedUpdate(key("n"), (cur) => ({ ...testObject("n"), metadata: { ...cur.metadata, name: "n" } }), { ignoreNotFound: true });
+    const made = await store.guaranteedUpdate(key("n"), (cur) => ({ ...testObject("n"), metadata: { ...cur.metadata, name: "n" } }), {
+      ignoreNotFound: true,
+    });
     expect(made.metadata.uid).toBeTruthy();
     expect(await store.get(key("n"))).toEqual(made);
   });
@@ -66,7 +68,14 @@ describeEachBackend("GuaranteedUpdate", (ctx) => {
     const v1 = await store.create(key("a"), withCounter(testObject("a"), 1));
     await store.guaranteedUpdate(key("a"), (cur) => withCounter(cur, 5));
     const seen: number[] = [];
-    const out = await store.guaranteedUpdate(key("a"), (cur) => { seen.push(counter(cur)); return withCounter(cur, counter(cur) + 1); }, { cachedExisting: v1 });
+    const out = await store.guaranteedUpdate(
+      key("a"),
+      (cur) => {
+        seen.push(counter(cur));
+        return withCounter(cur, counter(cur) + 1);
+      },
+      { cachedExisting: v1 },
+    );
     expect(seen).toEqual([1, 5]);
     expect(counter(out)).toBe(6);
   });

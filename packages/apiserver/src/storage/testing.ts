@@ -13,7 +13,12 @@ import { createStore } from "./storage.ts";
 /** etcd endpoints for tests, from SERVICENET_ETCD_ENDPOINTS (comma separated), or undefined. */
 export function etcdEndpointsFromEnv(): string[] | undefined {
   const v = process.env["SERVICENET_ETCD_ENDPOINTS"];
-  return v ? v.split(",").map((s) => s.trim()).filter((s) => s !== "") : undefined;
+  return v
+    ? v
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "")
+    : undefined;
 }
 
 /** The backends a contract suite can run on here; warns once about a skipped etcd. */

@@ -1,2 +1,11 @@
 /** client-node failures mapped to @servicenet/api's StatusError family (client-go rest + apimachinery errors). */
-export { toStatusError, httpStatusOf, describeError, isNotFound, isAlreadyExists, isConflict, isInvalid, isResourceExpired } from "./status.ts";
+export {
+  toStatusError,
+  httpStatusOf,
+  describeError,
+  isNotFound,
+  isAlreadyExists,
+  isConflict,
+  isInvalid,
+  isResourceExpired,
+} from "./status.ts";

@@ -5,7 +5,17 @@
  * Callers test errors by Status reason, never by HTTP code alone: 409 is both AlreadyExists and
  * Conflict.
  */
-import { StatusError, isAlreadyExists as hasAlreadyExists, isConflict as hasConflict, isInvalid as hasInvalid, isNotFound as hasNotFound, isResourceExpired as hasExpired, statusReasons, type StatusDetails, type StatusReason } from "@servicenet/api/errors";
+import {
+  StatusError,
+  isAlreadyExists as hasAlreadyExists,
+  isConflict as hasConflict,
+  isInvalid as hasInvalid,
+  isNotFound as hasNotFound,
+  isResourceExpired as hasExpired,
+  statusReasons,
+  type StatusDetails,
+  type StatusReason,
+} from "@servicenet/api/errors";
 
 /** The HTTP status of a client-node ApiException (or a watch error), if any. */
 export function httpStatusOf(err: unknown): number | undefined {
@@ -81,7 +91,8 @@ export function toStatusError(err: unknown): StatusError | undefined {
 
 function genericMessage(err: unknown, code: number): string {
   const body = (err as { body?: unknown } | null)?.body;
-  if (typeof body === "string" && body.trim() !== "") return `the server responded with the status code ${code} but did not return more information: ${body.slice(0, 200)}`;
+  if (typeof body === "string" && body.trim() !== "")
+    return `the server responded with the status code ${code} but did not return more information: ${body.slice(0, 200)}`;
   return `the server responded with the status code ${code} but did not return more information`;
 }
 
@@ -112,7 +123,8 @@ export function describeError(err: unknown): string {
   const body = (err as { body?: unknown } | null)?.body;
   if (code !== undefined && typeof body === "string") {
     const status = parseStatus(body);
-    if (typeof status?.message === "string") return `${code} ${typeof status.reason === "string" ? status.reason : ""}: ${status.message}`.replace(" :", ":");
+    if (typeof status?.message === "string")
+      return `${code} ${typeof status.reason === "string" ? status.reason : ""}: ${status.message}`.replace(" :", ":");
     return `HTTP ${code}: ${body.slice(0, 200)}`;
   }
   return err instanceof Error ? err.message : String(err);

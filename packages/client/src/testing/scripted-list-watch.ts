@@ -5,7 +5,9 @@ export interface Obj {
   metadata: { name: string; namespace?: string; resourceVersion: string; labels?: Record<string, string> };
 }
 
-export const obj = (name: string, rv: string, labels?: Record<string, string>): Obj => ({ metadata: { name, resourceVersion: rv, ...(labels ? { labels } : {}) } });
+export const obj = (name: string, rv: string, labels?: Record<string, string>): Obj => ({
+  metadata: { name, resourceVersion: rv, ...(labels ? { labels } : {}) },
+});
 
 interface OpenWatch {
   rv: string;

@@ -38,10 +38,13 @@ export class RealClock implements Clock {
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = this.#next++;
-    const t = setTimeout(() => {
-      this.#timers.delete(id);
-      fn();
-    }, Math.max(0, ms));
+    const t = setTimeout(
+      () => {
+        this.#timers.delete(id);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     if (this.#unref) t.unref();
     this.#timers.set(id, t);
     return { id };

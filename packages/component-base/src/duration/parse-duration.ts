@@ -1,6 +1,6 @@
 /** Go's time.ParseDuration for flag values ("15s", "1m30s", "500ms", "1.5h"), in milliseconds (metav1.Duration flags). */
 
-const unitMs: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const unitMs: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
  * Parses a Go duration string; throws with Go's wording (`time: invalid duration "x"`) otherwise.

@@ -4,7 +4,10 @@ import { V, jsonLogger, noopLogger, parseVerbosity, textLogger } from "./logger.
 describe("V", () => {
   const capture = (verbosity?: number) => {
     const lines: { level: string; msg: string }[] = [];
-    const log = jsonLogger("test", { ...(verbosity !== undefined ? { verbosity } : {}), write: (l) => lines.push(JSON.parse(l) as { level: string; msg: string }) });
+    const log = jsonLogger("test", {
+      ...(verbosity !== undefined ? { verbosity } : {}),
+      write: (l) => lines.push(JSON.parse(l) as { level: string; msg: string }),
+    });
     return { log, lines };
   };
 
@@ -33,7 +36,11 @@ describe("V", () => {
 });
 
 describe("parseVerbosity", () => {
-  it.each([["0", 0], ["4", 4], ["10", 10]])("%s", (s, n) => expect(parseVerbosity(s)).toBe(n));
+  it.each([
+    ["0", 0],
+    ["4", 4],
+    ["10", 10],
+  ])("%s", (s, n) => expect(parseVerbosity(s)).toBe(n));
   it.each(["", "-1", "x", "1.5", "99999999999"])("%j is invalid", (s) => expect(() => parseVerbosity(s)).toThrow(/invalid argument/));
 });
 

@@ -47,7 +47,8 @@ export function jsonLogger(component: string, options: JSONLoggerOptions = {}): 
  * (for components whose output is plain lines, as kube-proxy's).
  */
 export function textLogger(write: (line: string) => void, options: { verbosity?: number } = {}): Logger {
-  const emit = (msg: string, fields?: LogFields) => write([msg, ...Object.entries(fields ?? {}).map(([k, v]) => `${k}=${formatValue(v)}`)].join(" "));
+  const emit = (msg: string, fields?: LogFields) =>
+    write([msg, ...Object.entries(fields ?? {}).map(([k, v]) => `${k}=${formatValue(v)}`)].join(" "));
   return { info: emit, error: emit, verbosity: options.verbosity ?? 0 };
 }
 
@@ -66,6 +67,9 @@ function errorReplacer(_k: string, v: unknown): unknown {
  * Throws with pflag's wording for anything else.
  */
 export function parseVerbosity(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 2 ** 31 - 1) throw new Error(`invalid argument ${JSON.stringify(value)} for "-v, --v" flag: strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+  if (!/^\d+$/.test(value) || Number(value) > 2 ** 31 - 1)
+    throw new Error(
+      `invalid argument ${JSON.stringify(value)} for "-v, --v" flag: strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`,
+    );
   return Number(value);
 }

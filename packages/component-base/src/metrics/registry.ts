@@ -161,7 +161,11 @@ export class HistogramVec extends Vec<Hist> {
 
   protected renderValue(out: string[], k: string, h: Hist): void {
     this.#buckets.forEach((b, i) => out.push(`${this.name}_bucket${braces(k, `le="${formatValue(b)}"`)} ${h.counts[i]}`));
-    out.push(`${this.name}_bucket${braces(k, 'le="+Inf"')} ${h.count}`, `${this.name}_sum${braces(k)} ${formatValue(h.sum)}`, `${this.name}_count${braces(k)} ${h.count}`);
+    out.push(
+      `${this.name}_bucket${braces(k, 'le="+Inf"')} ${h.count}`,
+      `${this.name}_sum${braces(k)} ${formatValue(h.sum)}`,
+      `${this.name}_count${braces(k)} ${h.count}`,
+    );
   }
 }
 

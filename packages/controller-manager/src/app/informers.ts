@@ -4,7 +4,17 @@
  * the same path.
  */
 import { CoreV1Api, DiscoveryV1Api, NetworkingV1Api, type KubeConfig } from "@kubernetes/client-node";
-import { endpointSliceControllerName, endpointSliceManagedByLabel, type EndpointSlice, type Endpoints, type IPAddress, type Node, type Pod, type Service, type ServiceCIDR } from "@servicenet/api";
+import {
+  endpointSliceControllerName,
+  endpointSliceManagedByLabel,
+  type EndpointSlice,
+  type Endpoints,
+  type IPAddress,
+  type Node,
+  type Pod,
+  type Service,
+  type ServiceCIDR,
+} from "@servicenet/api";
 import type { Clock } from "@servicenet/component-base/clock";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import type { Logger } from "@servicenet/component-base/logs";
@@ -31,16 +41,29 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
   const core = kc.makeApiClient(CoreV1Api);
   const discovery = kc.makeApiClient(DiscoveryV1Api);
   const net = kc.makeApiClient(NetworkingV1Api);
-  const base = { kubeConfig: kc, ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}), ...(o.clock ? { clock: o.clock } : {}), ...(o.logger ? { logger: o.logger } : {}) };
+  const base = {
+    kubeConfig: kc,
+    ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}),
+    ...(o.clock ? { clock: o.clock } : {}),
+    ...(o.logger ? { logger: o.logger } : {}),
+  };
   const plain =
     <T>(type: string, list: () => Promise<unknown>) =>
     async (): Promise<PlainList<T>> =>
       toPlain<PlainList<T>>(await list(), type);
   const managedBy = `${endpointSliceManagedByLabel}=${endpointSliceControllerName}`;
   return {
-    services: new SharedInformer({ ...base, path: "/api/v1/services", list: plain("V1ServiceList", () => core.listServiceForAllNamespaces()) }),
+    services: new SharedInformer({
+      ...base,
+      path: "/api/v1/services",
+      list: plain("V1ServiceList", () => core.listServiceForAllNamespaces()),
+    }),
     pods: new SharedInformer({ ...base, path: "/api/v1/pods", list: plain("V1PodList", () => core.listPodForAllNamespaces()) }),
-    endpoints: new SharedInformer({ ...base, path: "/api/v1/endpoints", list: plain("V1EndpointsList", () => core.listEndpointsForAllNamespaces()) }),
+    endpoints: new SharedInformer({
+      ...base,
+      path: "/api/v1/endpoints",
+      list: plain("V1EndpointsList", () => core.listEndpointsForAllNamespaces()),
+    }),
     endpointSlices: new SharedInformer({
       ...base,
       path: "/apis/discovery.k8s.io/v1/endpointslices",
@@ -48,7 +71,15 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       list: plain("V1EndpointSliceList", () => discovery.listEndpointSliceForAllNamespaces({ labelSelector: managedBy })),
     }),
     nodes: new SharedInformer({ ...base, path: "/api/v1/nodes", list: plain("V1NodeList", () => core.listNode()) }),
-    serviceCIDRs: new SharedInformer({ ...base, path: "/apis/networking.k8s.io/v1/servicecidrs", list: plain("V1ServiceCIDRList", () => net.listServiceCIDR()) }),
-    ipAddresses: new SharedInformer({ ...base, path: "/apis/networking.k8s.io/v1/ipaddresses", list: plain("V1IPAddressList", () => net.listIPAddress()) }),
+    serviceCIDRs: new SharedInformer({
+      ...base,
+      path: "/apis/networking.k8s.io/v1/servicecidrs",
+      list: plain("V1ServiceCIDRList", () => net.listServiceCIDR()),
+    }),
+    ipAddresses: new SharedInformer({
+      ...base,
+      path: "/apis/networking.k8s.io/v1/ipaddresses",
+      list: plain("V1IPAddressList", () => net.listIPAddress()),
+    }),
   };
 }

@@ -4,8 +4,14 @@ import { parseOptions } from "./options.ts";
 describe("parseOptions", () => {
   it.each([
     [["--kubeconfig", "k"], { kubeconfig: "k", leaderElect: false, controllers: ["endpoint", "endpointslice", "servicecidr"], workers: 5 }],
-    [["--kubeconfig=k", "--leader-elect", "--controllers", "endpointslice,servicecidr"], { leaderElect: true, controllers: ["endpointslice", "servicecidr"] }],
-    [["--kubeconfig", "k", "--leader-elect=false", "--controllers=*", "--concurrent-syncs", "2"], { leaderElect: false, controllers: ["endpoint", "endpointslice", "servicecidr"], workers: 2, verbosity: 0 }],
+    [
+      ["--kubeconfig=k", "--leader-elect", "--controllers", "endpointslice,servicecidr"],
+      { leaderElect: true, controllers: ["endpointslice", "servicecidr"] },
+    ],
+    [
+      ["--kubeconfig", "k", "--leader-elect=false", "--controllers=*", "--concurrent-syncs", "2"],
+      { leaderElect: false, controllers: ["endpoint", "endpointslice", "servicecidr"], workers: 2, verbosity: 0 },
+    ],
     [["--kubeconfig", "k", "-v", "4"], { verbosity: 4 }],
     [["--kubeconfig", "k", "--v=2"], { verbosity: 2 }],
   ])("%j", (argv, want) => {
@@ -27,7 +33,19 @@ describe("parseOptions", () => {
 describe("leader-election timing flags", () => {
   it.each([
     [["--kubeconfig", "k"], { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 }],
-    [["--kubeconfig", "k", "--leader-elect", "--leader-elect-lease-duration=3s", "--leader-elect-renew-deadline", "2s", "--leader-elect-retry-period", "500ms"], { leaderElect: true, leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 500 }],
+    [
+      [
+        "--kubeconfig",
+        "k",
+        "--leader-elect",
+        "--leader-elect-lease-duration=3s",
+        "--leader-elect-renew-deadline",
+        "2s",
+        "--leader-elect-retry-period",
+        "500ms",
+      ],
+      { leaderElect: true, leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 500 },
+    ],
     [["--kubeconfig", "k", "--leader-elect", "--leader-elect-lease-duration", "1m30s"], { leaseDurationMs: 90_000 }],
     // Without --leader-elect the timings are not checked against each other (upstream ignores them then).
     [["--kubeconfig", "k", "--leader-elect-renew-deadline", "1h"], { leaderElect: false, renewDeadlineMs: 3_600_000 }],
@@ -36,12 +54,18 @@ describe("leader-election timing flags", () => {
   });
 
   it.each([
-    [["--leader-elect-lease-duration", "15"], 'invalid argument "15" for "--leader-elect-lease-duration" flag: time: invalid duration "15"'],
+    [
+      ["--leader-elect-lease-duration", "15"],
+      'invalid argument "15" for "--leader-elect-lease-duration" flag: time: invalid duration "15"',
+    ],
     [["--leader-elect-retry-period", "2x"], 'time: invalid duration "2x"'],
     [["--leader-elect-lease-duration", "10s"], "leaseDuration must be greater than renewDeadline"],
     [["--leader-elect-renew-deadline", "2s"], "renewDeadline must be greater than retryPeriod*JitterFactor"],
     [["--leader-elect-retry-period", "0"], "retryPeriod must be greater than zero"],
-    [["--leader-elect-lease-duration", "900ms", "--leader-elect-renew-deadline", "500ms", "--leader-elect-retry-period", "100ms"], "--leader-elect-lease-duration must be at least 1s"],
+    [
+      ["--leader-elect-lease-duration", "900ms", "--leader-elect-renew-deadline", "500ms", "--leader-elect-retry-period", "100ms"],
+      "--leader-elect-lease-duration must be at least 1s",
+    ],
   ])("%j is a usage error with --leader-elect", (flags, msg) => {
     expect(() => parseOptions(["--kubeconfig", "k", "--leader-elect", ...flags])).toThrow(msg);
   });

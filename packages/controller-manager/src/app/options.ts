@@ -42,7 +42,17 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
 
 /** Parses argv (without node and script); throws UsageError with a clear message. */
 export function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { kubeconfig: "", leaderElect: false, controllers: [...knownControllers], leaseNamespace: "kube-system", leaseName: "kube-controller-manager", ...defaultLeaseTimings, workers: 5, verbosity: 0, help: false };
+  const o: Options = {
+    kubeconfig: "",
+    leaderElect: false,
+    controllers: [...knownControllers],
+    leaseNamespace: "kube-system",
+    leaseName: "kube-controller-manager",
+    ...defaultLeaseTimings,
+    workers: 5,
+    verbosity: 0,
+    help: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
     const eq = raw.indexOf("=");
@@ -53,23 +63,46 @@ export function parseOptions(argv: readonly string[]): Options {
       return v;
     };
     switch (flag) {
-      case "--kubeconfig": o.kubeconfig = value(); break;
-      case "--leader-elect": o.leaderElect = eq > 0 ? value() !== "false" : true; break;
-      case "--leader-elect-resource-namespace": o.leaseNamespace = value(); break;
-      case "--leader-elect-resource-name": o.leaseName = value(); break;
-      case "--leader-elect-lease-duration": o.leaseDurationMs = durationFlag(flag, value()); break;
-      case "--leader-elect-renew-deadline": o.renewDeadlineMs = durationFlag(flag, value()); break;
-      case "--leader-elect-retry-period": o.retryPeriodMs = durationFlag(flag, value()); break;
-      case "--controllers": o.controllers = parseControllers(value()); break;
+      case "--kubeconfig":
+        o.kubeconfig = value();
+        break;
+      case "--leader-elect":
+        o.leaderElect = eq > 0 ? value() !== "false" : true;
+        break;
+      case "--leader-elect-resource-namespace":
+        o.leaseNamespace = value();
+        break;
+      case "--leader-elect-resource-name":
+        o.leaseName = value();
+        break;
+      case "--leader-elect-lease-duration":
+        o.leaseDurationMs = durationFlag(flag, value());
+        break;
+      case "--leader-elect-renew-deadline":
+        o.renewDeadlineMs = durationFlag(flag, value());
+        break;
+      case "--leader-elect-retry-period":
+        o.retryPeriodMs = durationFlag(flag, value());
+        break;
+      case "--controllers":
+        o.controllers = parseControllers(value());
+        break;
       case "--concurrent-syncs": {
         const n = Number(value());
         if (!Number.isInteger(n) || n < 1) throw new UsageError(`--concurrent-syncs must be a positive integer`);
         o.workers = n;
         break;
       }
-      case "-v": case "--v": o.verbosity = verbosityFlag(value()); break;
-      case "-h": case "--help": o.help = true; break;
-      default: throw new UsageError(`unknown flag: ${raw}`);
+      case "-v":
+      case "--v":
+        o.verbosity = verbosityFlag(value());
+        break;
+      case "-h":
+      case "--help":
+        o.help = true;
+        break;
+      default:
+        throw new UsageError(`unknown flag: ${raw}`);
     }
   }
   if (!o.help && o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
@@ -107,10 +140,15 @@ function validateLeaseTimings(o: Options): void {
 }
 
 function parseControllers(list: string): ControllerName[] {
-  const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const names = list
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   // kube-controller-manager accepts "*" for all.
   if (names.includes("*")) return [...knownControllers];
-  for (const n of names) if (!(knownControllers as readonly string[]).includes(n)) throw new UsageError(`unknown controller "${n}"; known: ${knownControllers.join(", ")}`);
+  for (const n of names)
+    if (!(knownControllers as readonly string[]).includes(n))
+      throw new UsageError(`unknown controller "${n}"; known: ${knownControllers.join(", ")}`);
   if (names.length === 0) throw new UsageError("--controllers is empty");
   return [...new Set(names)] as ControllerName[];
 }

@@ -25,17 +25,24 @@ describe("runControllerManager over HTTP", () => {
     server.tracker.add([{ metadata: { name: "kubernetes" }, spec: { cidrs: ["10.96.0.0/16", "fd00:10:96::/112"] } }], "servicecidrs");
     const kc = new KubeConfig();
     kc.loadFromClusterAndUser({ name: "fake", server: await server.start(), skipTLSVerify: true }, { name: "u", token: "t" });
-    const done = runControllerManager({ kubeConfig: kc, controllers: ["endpoint", "endpointslice", "servicecidr"], workers: 2 }, stop.signal);
+    const done = runControllerManager(
+      { kubeConfig: kc, controllers: ["endpoint", "endpointslice", "servicecidr"], workers: 2 },
+      stop.signal,
+    );
 
     const ep = await server.waitForAction((w) => w.method === "POST" && w.path.endsWith("/endpoints"));
     expect((ep.body as Endpoints).subsets?.[0]?.addresses).toHaveLength(3);
     await server.waitForAction((w) => w.method === "PUT" && w.path.endsWith("/servicecidrs/kubernetes/status"));
-    const slices = server.writes.filter((w) => w.method === "POST" && w.path === "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices");
+    const slices = server.writes.filter(
+      (w) => w.method === "POST" && w.path === "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices",
+    );
     expect(slices.map((w) => (w.body as EndpointSlice).addressType).sort()).toEqual(["IPv4", "IPv6"]);
     const fin = server.writes.find((w) => w.method === "PUT" && w.path.endsWith("/servicecidrs/kubernetes"));
     expect((fin?.body as ServiceCIDR).metadata.finalizers).toEqual(["networking.k8s.io/service-cidr-finalizer"]);
     const status = server.writes.find((w) => w.path.endsWith("/status"));
-    expect((status?.body as ServiceCIDR).status?.conditions).toEqual([expect.objectContaining({ type: "Ready", status: "True", reason: "", message: "Kubernetes Service CIDR is ready" })]);
+    expect((status?.body as ServiceCIDR).status?.conditions).toEqual([
+      expect.objectContaining({ type: "Ready", status: "True", reason: "", message: "Kubernetes Service CIDR is ready" }),
+    ]);
 
     stop.abort();
     expect(await done).toBe("stopped");

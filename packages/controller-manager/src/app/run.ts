@@ -66,19 +66,43 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   const runs: Promise<void>[] = [];
   const controllers: { run(signal: AbortSignal, workers: number): Promise<void> }[] = [];
   if (o.controllers.includes("endpoint")) {
-    controllers.push(new EndpointsController({ services: use("services"), pods: use("pods"), endpoints: use("endpoints"), client: endpointsClient(o.kubeConfig), logger: log }));
+    controllers.push(
+      new EndpointsController({
+        services: use("services"),
+        pods: use("pods"),
+        endpoints: use("endpoints"),
+        client: endpointsClient(o.kubeConfig),
+        logger: log,
+      }),
+    );
   }
   if (o.controllers.includes("endpointslice")) {
     controllers.push(
-      new EndpointSliceController({ services: use("services"), pods: use("pods"), slices: use("endpointSlices"), nodes: use("nodes"), client: endpointSliceClient(o.kubeConfig), logger: log }),
+      new EndpointSliceController({
+        services: use("services"),
+        pods: use("pods"),
+        slices: use("endpointSlices"),
+        nodes: use("nodes"),
+        client: endpointSliceClient(o.kubeConfig),
+        logger: log,
+      }),
     );
   }
   if (o.controllers.includes("servicecidr")) {
-    controllers.push(new ServiceCIDRController({ serviceCIDRs: use("serviceCIDRs"), ipAddresses: use("ipAddresses"), client: serviceCIDRClient(o.kubeConfig), logger: log }));
+    controllers.push(
+      new ServiceCIDRController({
+        serviceCIDRs: use("serviceCIDRs"),
+        ipAddresses: use("ipAddresses"),
+        client: serviceCIDRClient(o.kubeConfig),
+        logger: log,
+      }),
+    );
   }
   for (const c of controllers) runs.push(c.run(signal, workers));
   // Informers start after every handler is registered, so no event is missed.
-  await Promise.all([...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err: describeError(err) }))));
+  await Promise.all(
+    [...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err: describeError(err) }))),
+  );
   await Promise.all(runs);
   await Promise.all([...used].map((i) => i.stop()));
   log.info("informers stopped");

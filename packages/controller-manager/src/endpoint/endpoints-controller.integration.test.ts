@@ -25,7 +25,11 @@ describe("EndpointsController over HTTP", () => {
     server = new FakeAPIServer();
     server.tracker.add([makeService()]);
     server.tracker.add(dualStackPods(3), "pods");
-    server.prependReactor("watch", "pods", once(() => ({ events: [{ type: "ERROR", object: expired() }] })));
+    server.prependReactor(
+      "watch",
+      "pods",
+      once(() => ({ events: [{ type: "ERROR", object: expired() }] })),
+    );
     const url = await server.start();
     const kc = new KubeConfig();
     kc.loadFromClusterAndUser({ name: "fake", server: url, skipTLSVerify: true }, { name: "u", token: "t" });

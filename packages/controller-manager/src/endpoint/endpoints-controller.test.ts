@@ -28,11 +28,21 @@ describe("EndpointsController", () => {
     const calls: string[] = [];
     let rv = 10;
     const client: EndpointsClient = {
-      create: async (_ns, ep) => (calls.push(`create rv=${ep.metadata.resourceVersion ?? ""}`), { ...ep, metadata: { ...ep.metadata, resourceVersion: String(++rv) } }),
-      update: async (_ns, ep) => (calls.push(`update rv=${ep.metadata.resourceVersion}`), { ...ep, metadata: { ...ep.metadata, resourceVersion: String(++rv) } }),
+      create: async (_ns, ep) => (
+        calls.push(`create rv=${ep.metadata.resourceVersion ?? ""}`),
+        { ...ep, metadata: { ...ep.metadata, resourceVersion: String(++rv) } }
+      ),
+      update: async (_ns, ep) => (
+        calls.push(`update rv=${ep.metadata.resourceVersion}`),
+        { ...ep, metadata: { ...ep.metadata, resourceVersion: String(++rv) } }
+      ),
       delete: async () => {},
     };
-    const inf = { services: new MemoryInformer([makeService({ families: ["IPv4"] })]), pods: new MemoryInformer(dualStackPods(2)), endpoints: new MemoryInformer<Endpoints>() };
+    const inf = {
+      services: new MemoryInformer([makeService({ families: ["IPv4"] })]),
+      pods: new MemoryInformer(dualStackPods(2)),
+      endpoints: new MemoryInformer<Endpoints>(),
+    };
     const c = new EndpointsController({ ...inf, client });
     await c.syncService("default/web");
     inf.pods.set(dualStackPods(3)[2]!);
@@ -41,15 +51,28 @@ describe("EndpointsController", () => {
     await c.syncService("default/web"); // nor the update (rv 12)
     expect(calls).toEqual(["create rv=", "update rv=11", "update rv=12"]);
     // Once the cache holds a newer object (someone else's write), it wins again.
-    inf.endpoints.set({ apiVersion: "v1", kind: "Endpoints", metadata: { name: "web", namespace: "default", resourceVersion: "20" }, subsets: [] });
+    inf.endpoints.set({
+      apiVersion: "v1",
+      kind: "Endpoints",
+      metadata: { name: "web", namespace: "default", resourceVersion: "20" },
+      subsets: [],
+    });
     await c.syncService("default/web");
     expect(calls.at(-1)).toBe("update rv=20");
   });
 
   it("the trigger-time annotation only counts the Service's own pods", async () => {
     const written: Endpoints[] = [];
-    const client: EndpointsClient = { create: async (_n, ep) => (written.push(ep), ep), update: async (_n, ep) => (written.push(ep), ep), delete: async () => {} };
-    const inf = { services: new MemoryInformer([makeService({ families: ["IPv4"] })]), pods: new MemoryInformer(dualStackPods(1)), endpoints: new MemoryInformer<Endpoints>() };
+    const client: EndpointsClient = {
+      create: async (_n, ep) => (written.push(ep), ep),
+      update: async (_n, ep) => (written.push(ep), ep),
+      delete: async () => {},
+    };
+    const inf = {
+      services: new MemoryInformer([makeService({ families: ["IPv4"] })]),
+      pods: new MemoryInformer(dualStackPods(1)),
+      endpoints: new MemoryInformer<Endpoints>(),
+    };
     const c = new EndpointsController({ ...inf, client });
     await c.syncService("default/web");
     expect(written.at(-1)?.metadata.annotations?.["endpoints.kubernetes.io/last-change-trigger-time"]).toBe("2026-01-01T00:00:00Z"); // the Service's creation
@@ -69,7 +92,9 @@ describe("EndpointsController", () => {
 
   it("finds Endpoints left over from deleted Services, but not leader-election ones", () => {
     const leftover: Endpoints = { metadata: { name: "gone", namespace: "default" } };
-    const leader: Endpoints = { metadata: { name: "kcm", namespace: "kube-system", annotations: { "control-plane.alpha.kubernetes.io/leader": "{}" } } };
+    const leader: Endpoints = {
+      metadata: { name: "kcm", namespace: "kube-system", annotations: { "control-plane.alpha.kubernetes.io/leader": "{}" } },
+    };
     const { c } = setup([], [], [leftover, leader]);
     c.checkLeftoverEndpoints();
     expect(c.queue.len()).toBe(1);

@@ -61,7 +61,13 @@ export class EndpointsController {
         this.queue.add(metaNamespaceKey(e));
       },
     });
-    this.#runner = new Controller({ name: "endpoint", queue: this.queue, sync: (k) => this.syncService(k), informers: [deps.services, deps.pods, deps.endpoints], logger: this.#log });
+    this.#runner = new Controller({
+      name: "endpoint",
+      queue: this.queue,
+      sync: (k) => this.syncService(k),
+      informers: [deps.services, deps.pods, deps.endpoints],
+      logger: this.#log,
+    });
   }
 
   /** Waits for the caches, enqueues leftover Endpoints, runs `workers` workers until `signal` aborts. */
@@ -95,7 +101,10 @@ export class EndpointsController {
     // Only the selected pods: the trigger time of a pod of another Service is not ours (and
     // parsing every pod's timestamps per sync was the costliest step under churn).
     const selector = service?.spec.selector;
-    const pods = selector === undefined ? [] : this.#d.pods.list().filter((p) => p.metadata.namespace === namespace && selectorMatches(selector, p.metadata.labels));
+    const pods =
+      selector === undefined
+        ? []
+        : this.#d.pods.list().filter((p) => p.metadata.namespace === namespace && selectorMatches(selector, p.metadata.labels));
     const existing = this.#freshest(key);
     if (service === undefined) {
       this.#triggers.deleteService(key);

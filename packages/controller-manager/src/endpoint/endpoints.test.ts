@@ -21,7 +21,10 @@ describe("computeEndpoints: primary family only", () => {
     const ep = plan({ service: makeService({ families: [...families] }), pods: dualStackPods(3) });
     expect(addrs(ep)).toEqual(want);
     expect(ep.subsets?.[0]?.ports).toEqual([{ name: "http", port: 8080, protocol: "TCP" }]);
-    expect(ep.subsets?.[0]?.addresses?.[0]).toMatchObject({ nodeName: "node-a", targetRef: { kind: "Pod", name: "p0", namespace: "default", uid: "uid-p0" } });
+    expect(ep.subsets?.[0]?.addresses?.[0]).toMatchObject({
+      nodeName: "node-a",
+      targetRef: { kind: "Pod", name: "p0", namespace: "default", uid: "uid-p0" },
+    });
   });
 
   it.each([
@@ -34,13 +37,22 @@ describe("computeEndpoints: primary family only", () => {
   });
 
   it("skips pods without an IP of the family, terminal pods and pods without IPs", () => {
-    const pods = [makePod({ name: "v4only", ips: ["10.244.9.9"] }), makePod({ name: "v6", ips: ["fd00::1"] }), makePod({ name: "done", ips: ["fd00::2"], phase: "Succeeded" }), makePod({ name: "noip" })];
+    const pods = [
+      makePod({ name: "v4only", ips: ["10.244.9.9"] }),
+      makePod({ name: "v6", ips: ["fd00::1"] }),
+      makePod({ name: "done", ips: ["fd00::2"], phase: "Succeeded" }),
+      makePod({ name: "noip" }),
+    ];
     expect(addrs(plan({ service: makeService({ families: ["IPv6", "IPv4"] }), pods }))).toEqual(["fd00::1"]);
   });
 });
 
 describe("computeEndpoints: readiness", () => {
-  const pods = [makePod({ name: "a", ips: ["10.0.0.1"] }), makePod({ name: "b", ips: ["10.0.0.2"], ready: false }), makePod({ name: "c", ips: ["10.0.0.3"], deleting: true })];
+  const pods = [
+    makePod({ name: "a", ips: ["10.0.0.1"] }),
+    makePod({ name: "b", ips: ["10.0.0.2"], ready: false }),
+    makePod({ name: "c", ips: ["10.0.0.3"], deleting: true }),
+  ];
 
   it("not-ready pods go to notReadyAddresses; terminating pods are dropped", () => {
     const ep = plan({ service: makeService({ families: ["IPv4"] }), pods });
@@ -73,12 +85,20 @@ describe("computeEndpoints: ports", () => {
   it("a headless Service without ports publishes addresses without ports", () => {
     const svc = makeService({ families: ["IPv4"], clusterIP: "None", ports: [] });
     const ep = plan({ service: svc, pods: dualStackPods(2) });
-    expect(ep.subsets).toEqual([{ addresses: [expect.objectContaining({ ip: "10.244.0.1" }), expect.objectContaining({ ip: "10.244.0.2" })] }]);
+    expect(ep.subsets).toEqual([
+      { addresses: [expect.objectContaining({ ip: "10.244.0.1" }), expect.objectContaining({ ip: "10.244.0.2" })] },
+    ]);
     expect(ep.metadata.labels).toEqual({ "service.kubernetes.io/headless": "" });
   });
 
   it("multiple ports on the same pods pack into one subset", () => {
-    const svc = makeService({ families: ["IPv4"], ports: [{ name: "b", port: 2, targetPort: 2002 }, { name: "a", port: 1, targetPort: 2001 }] });
+    const svc = makeService({
+      families: ["IPv4"],
+      ports: [
+        { name: "b", port: 2, targetPort: 2002 },
+        { name: "a", port: 1, targetPort: 2001 },
+      ],
+    });
     const subsets = desiredSubsets(svc, dualStackPods(2));
     expect(subsets).toHaveLength(1);
     expect(subsets[0]?.ports?.map((p) => p.name)).toEqual(["a", "b"]);
@@ -100,7 +120,12 @@ describe("computeEndpoints: lifecycle", () => {
   it("create, then no-op when nothing changed, update with the trigger time when a pod changes", () => {
     const service = makeService({ families: ["IPv4"], labels: { team: "a" } });
     const created = plan({ service, pods: dualStackPods(2), lastChangeTriggerTime: "2026-01-01T00:00:30Z" });
-    expect(created.metadata).toMatchObject({ name: "web", namespace: "default", labels: { team: "a" }, annotations: { "endpoints.kubernetes.io/last-change-trigger-time": "2026-01-01T00:00:30Z" } });
+    expect(created.metadata).toMatchObject({
+      name: "web",
+      namespace: "default",
+      labels: { team: "a" },
+      annotations: { "endpoints.kubernetes.io/last-change-trigger-time": "2026-01-01T00:00:30Z" },
+    });
     const stored = { ...created, metadata: { ...created.metadata, resourceVersion: "5" } };
     expect(computeEndpoints({ service, pods: dualStackPods(2), existing: stored }).action).toBe("none");
     const updated = computeEndpoints({ service, pods: dualStackPods(3), existing: stored });
@@ -115,14 +140,25 @@ describe("computeEndpoints: lifecycle", () => {
     const service = makeService({ families: ["IPv4"] });
     const created = plan({ service, pods: dualStackPods(2) });
     const reverse = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(reverse) : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverse(x)])) : v;
+      Array.isArray(v)
+        ? v.map(reverse)
+        : v !== null && typeof v === "object"
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reverse(x)]),
+            )
+          : v;
     const stored = reverse({ ...created, metadata: { ...created.metadata, resourceVersion: "5" } }) as Endpoints;
     expect(JSON.stringify(stored.subsets)).not.toBe(JSON.stringify(created.subsets));
     expect(computeEndpoints({ service, pods: dualStackPods(2), existing: stored }).action).toBe("none");
   });
 
   it("pods of other namespaces or labels are not selected", () => {
-    const pods = [makePod({ name: "x", ips: ["10.0.0.1"], namespace: "other" }), makePod({ name: "y", ips: ["10.0.0.2"], labels: { app: "db" } })];
+    const pods = [
+      makePod({ name: "x", ips: ["10.0.0.1"], namespace: "other" }),
+      makePod({ name: "y", ips: ["10.0.0.2"], labels: { app: "db" } }),
+    ];
     expect(addrs(plan({ service: makeService({ families: ["IPv4"] }), pods }))).toEqual([]);
   });
 });

@@ -4,9 +4,26 @@
  * Service and its pods call for. Legacy Endpoints carry one address per pod,
  * in the Service's primary family only (reference dual-stack §7).
  */
-import { labelServiceHeadless, type EndpointAddress, type EndpointPort, type Endpoints, type EndpointSubset, type Pod, type Service } from "@servicenet/api";
+import {
+  labelServiceHeadless,
+  type EndpointAddress,
+  type EndpointPort,
+  type Endpoints,
+  type EndpointSubset,
+  type Pod,
+  type Service,
+} from "@servicenet/api";
 import { compareEndpointAddresses, repackSubsets } from "../util/endpoint/repack.ts";
-import { endpointsFamily, findPort, hostnameFor, isPodReady, isServiceIPSet, podIPsOfFamily, selectorMatches, shouldPodBeInEndpoints } from "../util/endpoint/pod.ts";
+import {
+  endpointsFamily,
+  findPort,
+  hostnameFor,
+  isPodReady,
+  isServiceIPSet,
+  podIPsOfFamily,
+  selectorMatches,
+  shouldPodBeInEndpoints,
+} from "../util/endpoint/pod.ts";
 import { endpointsLastChangeTriggerTime } from "../util/endpoint/trigger-time-tracker.ts";
 
 /** Annotation set when addresses were cut to maxCapacity. */
@@ -35,7 +52,10 @@ export interface EndpointsInput {
 export function podToEndpointAddress(svc: Service, pod: Pod): EndpointAddress | null {
   const ip = podIPsOfFamily(pod, endpointsFamily(svc, pod))[0];
   if (ip === undefined) return null;
-  const addr: EndpointAddress = { ip, targetRef: { kind: "Pod", namespace: pod.metadata.namespace ?? "", name: pod.metadata.name ?? "", uid: pod.metadata.uid ?? "" } };
+  const addr: EndpointAddress = {
+    ip,
+    targetRef: { kind: "Pod", namespace: pod.metadata.namespace ?? "", name: pod.metadata.name ?? "", uid: pod.metadata.uid ?? "" },
+  };
   if (pod.spec.nodeName) addr.nodeName = pod.spec.nodeName;
   const hostname = hostnameFor(pod, svc);
   if (hostname !== undefined) addr.hostname = hostname;
@@ -138,7 +158,12 @@ export function computeEndpoints(input: EndpointsInput): EndpointsPlan {
   const svcLabels = svc.metadata.labels ?? {};
   const create = existing?.metadata.resourceVersion === undefined || existing.metadata.resourceVersion === "";
   const capacityOK = capacityAnnotationSetCorrectly(existing?.metadata.annotations, existing?.subsets);
-  if (!create && sameValue(normalizeForCompare(existing?.subsets), normalizeForCompare(subsets)) && sameLabels(withoutHeadless(existing?.metadata.labels), svcLabels) && capacityOK) {
+  if (
+    !create &&
+    sameValue(normalizeForCompare(existing?.subsets), normalizeForCompare(subsets)) &&
+    sameLabels(withoutHeadless(existing?.metadata.labels), svcLabels) &&
+    capacityOK
+  ) {
     return { action: "none" };
   }
   const annotations = { ...(create ? {} : existing?.metadata.annotations) };
@@ -154,7 +179,10 @@ export function computeEndpoints(input: EndpointsInput): EndpointsPlan {
 }
 
 /** Over capacity counts as wrong (it must be truncated); under it, the annotation must be absent. */
-function capacityAnnotationSetCorrectly(annotations: Readonly<Record<string, string>> | undefined, subsets: readonly EndpointSubset[] | undefined): boolean {
+function capacityAnnotationSetCorrectly(
+  annotations: Readonly<Record<string, string>> | undefined,
+  subsets: readonly EndpointSubset[] | undefined,
+): boolean {
   const n = (subsets ?? []).reduce((acc, s) => acc + (s.addresses?.length ?? 0) + (s.notReadyAddresses?.length ?? 0), 0);
   if (n > endpointsMaxCapacity) return false;
   return annotations?.[endpointsOverCapacity] === undefined;

@@ -10,11 +10,17 @@ export function endpointSliceClient(kubeConfig: KubeConfig): EndpointSliceClient
   const api = kubeConfig.makeApiClient(DiscoveryV1Api);
   return {
     async create(namespace, slice) {
-      return toPlain<EndpointSlice>(await api.createNamespacedEndpointSlice({ namespace, body: slice as V1EndpointSlice }), "V1EndpointSlice");
+      return toPlain<EndpointSlice>(
+        await api.createNamespacedEndpointSlice({ namespace, body: slice as V1EndpointSlice }),
+        "V1EndpointSlice",
+      );
     },
     async update(namespace, slice) {
       const name = slice.metadata.name ?? "";
-      return toPlain<EndpointSlice>(await api.replaceNamespacedEndpointSlice({ name, namespace, body: slice as V1EndpointSlice }), "V1EndpointSlice");
+      return toPlain<EndpointSlice>(
+        await api.replaceNamespacedEndpointSlice({ name, namespace, body: slice as V1EndpointSlice }),
+        "V1EndpointSlice",
+      );
     },
     async delete(namespace, name) {
       try {

@@ -5,7 +5,12 @@ import { FakeClock } from "@servicenet/component-base/clock";
 import type { Logger } from "@servicenet/component-base/logs";
 import { MemoryInformer } from "@servicenet/client/tools/cache";
 import { dualStackPods, makePod, makeService } from "../testing/fixtures.ts";
-import { EndpointSliceController, StaleInformerCacheError, staleCacheRecheckMs, type EndpointSliceClient } from "./endpointslice-controller.ts";
+import {
+  EndpointSliceController,
+  StaleInformerCacheError,
+  staleCacheRecheckMs,
+  type EndpointSliceClient,
+} from "./endpointslice-controller.ts";
 
 function setup(extra: { clock?: FakeClock; logger?: Logger; failUpdate?: string } = {}) {
   const services = new MemoryInformer<Service>([makeService()]);
@@ -17,7 +22,10 @@ function setup(extra: { clock?: FakeClock; logger?: Logger; failUpdate?: string 
   const calls: string[] = [];
   const client: EndpointSliceClient = {
     async create(ns, s) {
-      const created = { ...s, metadata: { ...s.metadata, name: `${s.metadata.generateName}${++n}`, namespace: ns, resourceVersion: String(++rv) } };
+      const created = {
+        ...s,
+        metadata: { ...s.metadata, name: `${s.metadata.generateName}${++n}`, namespace: ns, resourceVersion: String(++rv) },
+      };
       server.set(created.metadata.name, created);
       calls.push(`create ${created.metadata.name}`);
       return created;

@@ -3,7 +3,15 @@
  * Node and slice events enqueue Service keys; syncService runs the pure
  * reconciler and writes its plan through an EndpointSliceClient.
  */
-import { endpointSliceControllerName, endpointSliceManagedByLabel, endpointSliceServiceNameLabel, type EndpointSlice, type Node, type Pod, type Service } from "@servicenet/api";
+import {
+  endpointSliceControllerName,
+  endpointSliceManagedByLabel,
+  endpointSliceServiceNameLabel,
+  type EndpointSlice,
+  type Node,
+  type Pod,
+  type Service,
+} from "@servicenet/api";
 import type { Clock } from "@servicenet/component-base/clock";
 import { type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
@@ -71,7 +79,11 @@ export class EndpointSliceController {
     const enqueue = (o: Service) => this.queue.add(metaNamespaceKey(o));
     deps.services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
     const fanOut = (pods: Pod[]) => servicesForPods(deps.services.list(), pods).forEach((k) => this.queue.add(k));
-    deps.pods.addEventHandler({ onAdd: (p) => fanOut([p]), onUpdate: (o, n) => podChanged(o, n) && fanOut([o, n]), onDelete: (p) => fanOut([p]) });
+    deps.pods.addEventHandler({
+      onAdd: (p) => fanOut([p]),
+      onUpdate: (o, n) => podChanged(o, n) && fanOut([o, n]),
+      onDelete: (p) => fanOut([p]),
+    });
     // Someone else edited or deleted one of our slices: put it back.
     // Our own writes coming back need no sync (upstream's tracker.ShouldSync), unless a sync is
     // waiting for exactly that: it met a stale cache (#syncOrWait).
@@ -92,7 +104,13 @@ export class EndpointSliceController {
     // A new or relabelled Node can admit held-back pods: resync every Service that has pods on it.
     deps.nodes?.addEventHandler({ onAdd: (n) => this.#nodeChanged(n), onUpdate: (_o, n) => this.#nodeChanged(n) });
     const informers = [deps.services, deps.pods, deps.slices, ...(deps.nodes ? [deps.nodes] : [])];
-    this.#runner = new Controller({ name: "endpointslice", queue: this.queue, sync: (k) => this.#syncOrWait(k), informers, logger: this.#log });
+    this.#runner = new Controller({
+      name: "endpointslice",
+      queue: this.queue,
+      sync: (k) => this.#syncOrWait(k),
+      informers,
+      logger: this.#log,
+    });
   }
 
   run(signal: AbortSignal, workers: number): Promise<void> {
@@ -107,7 +125,12 @@ export class EndpointSliceController {
   #slicesOf(namespace: string, name: string): EndpointSlice[] {
     return this.#d.slices
       .list()
-      .filter((s) => s.metadata.namespace === namespace && s.metadata.labels?.[endpointSliceServiceNameLabel] === name && s.metadata.labels?.[endpointSliceManagedByLabel] === endpointSliceControllerName);
+      .filter(
+        (s) =>
+          s.metadata.namespace === namespace &&
+          s.metadata.labels?.[endpointSliceServiceNameLabel] === name &&
+          s.metadata.labels?.[endpointSliceManagedByLabel] === endpointSliceControllerName,
+      );
   }
 
   async #delete(key: string, namespace: string, name: string): Promise<void> {
@@ -151,7 +174,14 @@ export class EndpointSliceController {
     const pods = this.#d.pods.list().filter((p) => p.metadata.namespace === namespace && selectorMatches(selector, p.metadata.labels));
     const triggerTime = this.#triggers.compute(key, service, pods);
     const nodes = this.#d.nodes ? new Map(this.#d.nodes.list().map((n) => [n.metadata.name ?? "", n])) : undefined;
-    const plan = reconcile({ service, pods, existingSlices: existing, nodes, maxEndpointsPerSlice: this.#d.maxEndpointsPerSlice, triggerTime });
+    const plan = reconcile({
+      service,
+      pods,
+      existingSlices: existing,
+      nodes,
+      maxEndpointsPerSlice: this.#d.maxEndpointsPerSlice,
+      triggerTime,
+    });
     // Creates, then updates, then deletes, as upstream (endpoints never vanish before their
     // replacement exists); within each step the writes are independent objects (typically one per
     // family), so they go out together instead of one round trip after the other.
@@ -159,7 +189,12 @@ export class EndpointSliceController {
     await settleAll(plan.toUpdate.map(async (s) => this.#tracker.written(key, await this.#d.client.update(namespace, s))));
     await settleAll(plan.toDelete.map((s) => this.#delete(key, namespace, s.metadata.name ?? "")));
     if (plan.toCreate.length + plan.toUpdate.length + plan.toDelete.length > 0) {
-      this.#log.info("EndpointSlices written", { key, created: plan.toCreate.length, updated: plan.toUpdate.length, deleted: plan.toDelete.length });
+      this.#log.info("EndpointSlices written", {
+        key,
+        created: plan.toCreate.length,
+        updated: plan.toUpdate.length,
+        deleted: plan.toDelete.length,
+      });
     }
     if (plan.errors.length > 0) throw new PodsSkippedError(plan.errors.join("; "));
   }

@@ -39,7 +39,8 @@ export class EndpointSliceTracker {
     let stale = false;
     for (const [name, want] of m) {
       const have = byName.get(name);
-      const met = want.kind === "deleted" ? have === undefined : resourceVersionAtLeast(have?.metadata.resourceVersion, want.resourceVersion);
+      const met =
+        want.kind === "deleted" ? have === undefined : resourceVersionAtLeast(have?.metadata.resourceVersion, want.resourceVersion);
       if (met) m.delete(name);
       else stale = true;
     }

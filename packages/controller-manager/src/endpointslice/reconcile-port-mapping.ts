@@ -69,7 +69,11 @@ export function reconcileByPortMapping(
   while (desired.size > 0) {
     let fill: EndpointSlice | undefined;
     if (desired.size < max && unchanged.size > 0) {
-      const candidate = sliceToFill([...unchanged].map((n) => byName.get(n)!), desired.size, max);
+      const candidate = sliceToFill(
+        [...unchanged].map((n) => byName.get(n)!),
+        desired.size,
+        max,
+      );
       if (candidate !== undefined) {
         fill = { ...candidate, endpoints: [...candidate.endpoints] };
         byName.set(fill.metadata.name ?? "", fill);

@@ -7,12 +7,22 @@ import { reconcile, type SliceChanges } from "./reconciler.ts";
 function apply(existing: readonly EndpointSlice[], c: SliceChanges, seq = { n: 0 }): EndpointSlice[] {
   const gone = new Set([...c.toDelete, ...c.toUpdate].map((s) => s.metadata.name));
   const kept = existing.filter((s) => !gone.has(s.metadata.name));
-  const created = c.toCreate.map((s) => ({ ...s, metadata: { ...s.metadata, name: `${s.metadata.generateName}${++seq.n}`, resourceVersion: "1" } }));
-  const updated = c.toUpdate.map((s) => ({ ...s, metadata: { ...s.metadata, resourceVersion: String(Number(s.metadata.resourceVersion ?? "1") + 1) } }));
+  const created = c.toCreate.map((s) => ({
+    ...s,
+    metadata: { ...s.metadata, name: `${s.metadata.generateName}${++seq.n}`, resourceVersion: "1" },
+  }));
+  const updated = c.toUpdate.map((s) => ({
+    ...s,
+    metadata: { ...s.metadata, resourceVersion: String(Number(s.metadata.resourceVersion ?? "1") + 1) },
+  }));
   return [...kept, ...created, ...updated];
 }
 
-const sizes = (slices: readonly EndpointSlice[], type: string) => slices.filter((s) => s.addressType === type).map((s) => s.endpoints.length).sort((a, b) => b - a);
+const sizes = (slices: readonly EndpointSlice[], type: string) =>
+  slices
+    .filter((s) => s.addressType === type)
+    .map((s) => s.endpoints.length)
+    .sort((a, b) => b - a);
 const counts = (c: SliceChanges) => ({ create: c.toCreate.length, update: c.toUpdate.length, delete: c.toDelete.length });
 
 function converge(service: Service, pods: Pod[], existing: EndpointSlice[] = []): EndpointSlice[] {
@@ -64,7 +74,11 @@ describe("reconcile: one slice set per family", () => {
 
   it("an unchanged Service and pods plan nothing", () => {
     const slices = converge(makeService(), dualStackPods(3));
-    expect(counts(reconcile({ service: makeService(), pods: dualStackPods(3), existingSlices: slices }))).toEqual({ create: 0, update: 0, delete: 0 });
+    expect(counts(reconcile({ service: makeService(), pods: dualStackPods(3), existingSlices: slices }))).toEqual({
+      create: 0,
+      update: 0,
+      delete: 0,
+    });
   });
 });
 
@@ -83,7 +97,11 @@ describe("reconcile: conditions", () => {
   });
 
   it("publishNotReadyAddresses marks every endpoint ready", () => {
-    const c = reconcile({ service: makeService({ publishNotReadyAddresses: true }), pods: dualStackPods(1, { ready: false }), existingSlices: [] });
+    const c = reconcile({
+      service: makeService({ publishNotReadyAddresses: true }),
+      pods: dualStackPods(1, { ready: false }),
+      existingSlices: [],
+    });
     expect(c.toCreate[0]?.endpoints[0]?.conditions).toEqual({ ready: true, serving: false, terminating: false });
   });
 });
@@ -134,7 +152,10 @@ describe("reconcile: sizing and churn", () => {
   });
 
   it("slices owned by an older Service of the same name are deleted", () => {
-    const old = converge(makeService(), dualStackPods(1)).map((s) => ({ ...s, metadata: { ...s.metadata, ownerReferences: [{ apiVersion: "v1", kind: "Service", name: "web", uid: "old" }] } }));
+    const old = converge(makeService(), dualStackPods(1)).map((s) => ({
+      ...s,
+      metadata: { ...s.metadata, ownerReferences: [{ apiVersion: "v1", kind: "Service", name: "web", uid: "old" }] },
+    }));
     const c = reconcile({ service: makeService(), pods: dualStackPods(1), existingSlices: old });
     expect(counts(c)).toEqual({ create: 2, update: 0, delete: 2 });
   });

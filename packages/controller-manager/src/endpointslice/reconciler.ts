@@ -5,11 +5,28 @@
  * (reference dual-stack §7), grouped by port map, at most
  * maxEndpointsPerSlice endpoints each, changing as few slices as possible.
  */
-import { defaultMaxEndpointsPerSlice, type EndpointSlice, type EndpointSliceEndpoint, type EndpointSlicePort, type Node, type Pod, type Service } from "@servicenet/api";
+import {
+  defaultMaxEndpointsPerSlice,
+  type EndpointSlice,
+  type EndpointSliceEndpoint,
+  type EndpointSlicePort,
+  type Node,
+  type Pod,
+  type Service,
+} from "@servicenet/api";
 import { selectorMatches, shouldPodBeInEndpoints } from "../util/endpoint/pod.ts";
 import { endpointsLastChangeTriggerTime } from "../util/endpoint/trigger-time-tracker.ts";
 import { reconcileByPortMapping } from "./reconcile-port-mapping.ts";
-import { addressTypesForService, endpointKey, endpointPorts, newEndpointSlice, ownedBy, portMapKey, podToEndpoint, type SliceAddressType } from "./utils.ts";
+import {
+  addressTypesForService,
+  endpointKey,
+  endpointPorts,
+  newEndpointSlice,
+  ownedBy,
+  portMapKey,
+  podToEndpoint,
+  type SliceAddressType,
+} from "./utils.ts";
 
 export interface SliceChanges {
   toCreate: EndpointSlice[];
@@ -82,7 +99,9 @@ function desiredByPortMap(input: ReconcileInput, addressType: SliceAddressType, 
     const node = nodeName ? input.nodes?.get(nodeName) : undefined;
     // A pod on a Node we do not know is left out (and the Service retried), unless not-ready addresses are published.
     if (nodeName && input.nodes !== undefined && node === undefined && svc.spec.publishNotReadyAddresses !== true) {
-      errors.push(`skipping Pod ${pod.metadata.name} for Service ${svc.metadata.namespace}/${svc.metadata.name}: Node ${nodeName} Not Found`);
+      errors.push(
+        `skipping Pod ${pod.metadata.name} for Service ${svc.metadata.namespace}/${svc.metadata.name}: Node ${nodeName} Not Found`,
+      );
       continue;
     }
     const ep = podToEndpoint(pod, node, svc, addressType);
@@ -142,7 +161,7 @@ function finalize(svc: Service, c: SliceChanges): SliceChanges {
   const toDelete = [...c.toDelete];
   const toCreate = [...c.toCreate];
   const toUpdate = [...c.toUpdate];
-  for (let i = 0; i < toDelete.length && toCreate.length > 0; ) {
+  for (let i = 0; i < toDelete.length && toCreate.length > 0;) {
     const del = toDelete[i]!;
     const create = toCreate[toCreate.length - 1]!;
     if (del.addressType === create.addressType && ownedBy(del, svc)) {

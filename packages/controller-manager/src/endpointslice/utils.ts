@@ -82,7 +82,8 @@ export function endpointKey(ep: EndpointSliceEndpoint): string {
 export function endpointsEqualBeyondKey(a: EndpointSliceEndpoint, b: EndpointSliceEndpoint): boolean {
   const ca = a.conditions ?? {};
   const cb = b.conditions ?? {};
-  const ref = (e: EndpointSliceEndpoint) => JSON.stringify([e.targetRef?.kind, e.targetRef?.namespace, e.targetRef?.name, e.targetRef?.uid]);
+  const ref = (e: EndpointSliceEndpoint) =>
+    JSON.stringify([e.targetRef?.kind, e.targetRef?.namespace, e.targetRef?.name, e.targetRef?.uid]);
   return (
     (a.nodeName ?? "") === (b.nodeName ?? "") &&
     (a.zone ?? "") === (b.zone ?? "") &&
@@ -127,7 +128,16 @@ export function newEndpointSlice(svc: Service, addressType: SliceAddressType, po
       generateName: `${svc.metadata.name ?? ""}-`,
       namespace: svc.metadata.namespace,
       labels: sliceLabels(undefined, svc).labels,
-      ownerReferences: [{ apiVersion: "v1", kind: "Service", name: svc.metadata.name ?? "", uid: svc.metadata.uid ?? "", controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: "v1",
+          kind: "Service",
+          name: svc.metadata.name ?? "",
+          uid: svc.metadata.uid ?? "",
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     addressType,
     endpoints: [],

@@ -7,10 +7,16 @@ const t0 = Date.parse(deletedAt);
 const finalizer = "networking.k8s.io/service-cidr-finalizer";
 
 function cidr(name: string, cidrs: string[], o: { deleting?: boolean; finalizers?: string[] } = {}): ServiceCIDR {
-  return { metadata: { name, finalizers: o.finalizers ?? [finalizer], ...(o.deleting ? { deletionTimestamp: deletedAt } : {}) }, spec: { cidrs } };
+  return {
+    metadata: { name, finalizers: o.finalizers ?? [finalizer], ...(o.deleting ? { deletionTimestamp: deletedAt } : {}) },
+    spec: { cidrs },
+  };
 }
 function ip(name: string, managedBy = "ipallocator.k8s.io"): IPAddress {
-  return { metadata: { name, labels: { "ipaddress.kubernetes.io/managed-by": managedBy } }, spec: { parentRef: { group: "", resource: "services", namespace: "default", name: "s" } } };
+  return {
+    metadata: { name, labels: { "ipaddress.kubernetes.io/managed-by": managedBy } },
+    spec: { parentRef: { group: "", resource: "services", namespace: "default", name: "s" } },
+  };
 }
 
 describe("decideServiceCIDR: live ServiceCIDR", () => {
@@ -20,12 +26,21 @@ describe("decideServiceCIDR: live ServiceCIDR", () => {
     ["with other finalizers only: add ours", ["example.com/x"], true],
   ])("%s, Ready=True", (_n, finalizers, add) => {
     const d = decideServiceCIDR({ cidr: cidr("a", ["10.0.0.0/24"], { finalizers }), allCIDRs: [], ipAddresses: [], now: t0 });
-    expect(d).toEqual({ addFinalizer: add, removeFinalizer: false, ready: { status: "True", reason: "", message: "Kubernetes Service CIDR is ready" }, blockingIPs: [] });
+    expect(d).toEqual({
+      addFinalizer: add,
+      removeFinalizer: false,
+      ready: { status: "True", reason: "", message: "Kubernetes Service CIDR is ready" },
+      blockingIPs: [],
+    });
   });
 });
 
 describe("decideServiceCIDR: deleting ServiceCIDR", () => {
-  const blocked = { status: "False", reason: "Terminating", message: "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR" };
+  const blocked = {
+    status: "False",
+    reason: "Terminating",
+    message: "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR",
+  };
   const a = cidr("a", ["10.0.0.0/24", "fd00::/120"], { deleting: true });
 
   it.each([
@@ -33,7 +48,12 @@ describe("decideServiceCIDR: deleting ServiceCIDR", () => {
     ["an IPv6 IPAddress only it covers blocks", [a], [ip("fd00::10")], ["fd00::10"]],
     ["a live ServiceCIDR covering the IP releases", [a, cidr("b", ["10.0.0.0/16"])], [ip("10.0.0.5")], []],
     ["a live ServiceCIDR with a smaller range covering the IP releases", [a, cidr("b", ["10.0.0.0/28"])], [ip("10.0.0.5")], []],
-    ["a deleting ServiceCIDR covering the IP does not count", [a, cidr("b", ["10.0.0.0/16"], { deleting: true })], [ip("10.0.0.5")], ["10.0.0.5"]],
+    [
+      "a deleting ServiceCIDR covering the IP does not count",
+      [a, cidr("b", ["10.0.0.0/16"], { deleting: true })],
+      [ip("10.0.0.5")],
+      ["10.0.0.5"],
+    ],
     ["IPs not managed by the allocator are ignored", [a], [ip("10.0.0.5", "someone-else")], []],
     ["IPs outside it are ignored", [a], [ip("10.1.0.5")], []],
     // 10.0.0.16 is the network address of b's 10.0.0.16/28, so b does not cover it (PrefixContainsIP).

@@ -80,7 +80,9 @@ const isDeleting = (sc: ServiceCIDR) => sc.metadata.deletionTimestamp !== undefi
 /** The IPAddresses that would be left outside every (live) ServiceCIDR if `cidr` went away (`canDeleteCIDR`). */
 export function orphanedIPs(input: Omit<ServiceCIDRDecisionInput, "now">): string[] {
   const { cidr: sc } = input;
-  const others = input.allCIDRs.filter((o) => o.metadata.name !== sc.metadata.name && (input.deletingCIDRsCover === true || !isDeleting(o)));
+  const others = input.allCIDRs.filter(
+    (o) => o.metadata.name !== sc.metadata.name && (input.deletingCIDRsCover === true || !isDeleting(o)),
+  );
   const mine = (sc.spec.cidrs ?? []).map(parseCIDR).filter((c) => c !== null);
   const otherPrefixes = others.flatMap((o) => (o.spec.cidrs ?? []).map(parseCIDR).filter((c) => c !== null));
   // Shortcut: every CIDR of sc lies inside another ServiceCIDR's CIDR, so nothing can be orphaned.
@@ -100,12 +102,22 @@ export function decideServiceCIDR(input: ServiceCIDRDecisionInput): ServiceCIDRD
   const { cidr: sc, now } = input;
   const hasFinalizer = (sc.metadata.finalizers ?? []).includes(serviceCIDRProtectionFinalizer);
   if (!isDeleting(sc)) {
-    return { addFinalizer: !hasFinalizer, removeFinalizer: false, ready: { status: "True", reason: "", message: serviceCIDRMessages.ready }, blockingIPs: [] };
+    return {
+      addFinalizer: !hasFinalizer,
+      removeFinalizer: false,
+      ready: { status: "True", reason: "", message: serviceCIDRMessages.ready },
+      blockingIPs: [],
+    };
   }
   const blockingIPs = orphanedIPs(input);
   if (blockingIPs.length > 0) {
     // The finalizer stays; an IPAddress delete event re-evaluates.
-    return { addFinalizer: false, removeFinalizer: false, ready: { status: "False", reason: serviceCIDRReasonTerminating, message: serviceCIDRMessages.terminating }, blockingIPs };
+    return {
+      addFinalizer: false,
+      removeFinalizer: false,
+      ready: { status: "False", reason: serviceCIDRReasonTerminating, message: serviceCIDRMessages.terminating },
+      blockingIPs,
+    };
   }
   const deletedAt = Date.parse(sc.metadata.deletionTimestamp!);
   const remaining = deletionGracePeriodMs - (now - (Number.isNaN(deletedAt) ? now : deletedAt));

@@ -37,9 +37,15 @@ describe("ServiceCIDRController.sync", () => {
   });
 
   it("blocks while an IPAddress is only in it, then releases after the grace period", async () => {
-    const deleting: ServiceCIDR = { metadata: { name: "extra", finalizers: [finalizer], deletionTimestamp: "2026-01-01T00:00:00Z" }, spec: { cidrs: ["10.1.0.0/24"] } };
+    const deleting: ServiceCIDR = {
+      metadata: { name: "extra", finalizers: [finalizer], deletionTimestamp: "2026-01-01T00:00:00Z" },
+      spec: { cidrs: ["10.1.0.0/24"] },
+    };
     const { c, clock, ips, writes } = setup(deleting);
-    const ipa: IPAddress = { metadata: { name: "10.1.0.7", labels: { "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io" } }, spec: {} };
+    const ipa: IPAddress = {
+      metadata: { name: "10.1.0.7", labels: { "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io" } },
+      spec: {},
+    };
     ips.set(ipa);
     await c.sync("extra");
     expect(writes).toEqual(["Ready=False/Terminating"]);

@@ -58,7 +58,8 @@ export class ServiceCIDRController {
     // Overlapping ServiceCIDRs are re-evaluated too: one may be the cover that lets another go (or stops being it).
     const withOverlaps = (sc: ServiceCIDR) => {
       this.queue.add(sc.metadata.name ?? "");
-      for (const o of deps.serviceCIDRs.list()) if (prefixes(o).some((p) => prefixes(sc).some((q) => cidrsOverlap(p, q)))) this.queue.add(o.metadata.name ?? "");
+      for (const o of deps.serviceCIDRs.list())
+        if (prefixes(o).some((p) => prefixes(sc).some((q) => cidrsOverlap(p, q)))) this.queue.add(o.metadata.name ?? "");
     };
     deps.serviceCIDRs.addEventHandler({ onAdd: withOverlaps, onUpdate: (_o, n) => withOverlaps(n), onDelete: withOverlaps });
     // An IPAddress add may block a deletion; a delete may unblock one.
@@ -66,10 +67,17 @@ export class ServiceCIDRController {
       if (ipa.metadata.labels?.[labelIPAddressManagedBy] !== ipAllocatorControllerName) return;
       const ip = parseIP(ipa.metadata.name ?? "");
       if (ip === null) return;
-      for (const sc of deps.serviceCIDRs.list()) if (prefixes(sc).some((p) => prefixContainsIP(p, ip))) this.queue.add(sc.metadata.name ?? "");
+      for (const sc of deps.serviceCIDRs.list())
+        if (prefixes(sc).some((p) => prefixContainsIP(p, ip))) this.queue.add(sc.metadata.name ?? "");
     };
     deps.ipAddresses.addEventHandler({ onAdd: byIP, onDelete: byIP });
-    this.#runner = new Controller({ name: "service-cidr-controller", queue: this.queue, sync: (k) => this.sync(k), informers: [deps.serviceCIDRs, deps.ipAddresses], logger: this.#log });
+    this.#runner = new Controller({
+      name: "service-cidr-controller",
+      queue: this.queue,
+      sync: (k) => this.sync(k),
+      informers: [deps.serviceCIDRs, deps.ipAddresses],
+      logger: this.#log,
+    });
   }
 
   run(signal: AbortSignal, workers: number): Promise<void> {
@@ -90,19 +98,30 @@ export class ServiceCIDRController {
     const finalizers = sc.metadata.finalizers ?? [];
     if (d.addFinalizer) sc = await this.#d.client.updateFinalizers(sc, [...finalizers, serviceCIDRProtectionFinalizer]);
     if (d.removeFinalizer) {
-      await this.#d.client.updateFinalizers(sc, finalizers.filter((f) => f !== serviceCIDRProtectionFinalizer));
+      await this.#d.client.updateFinalizers(
+        sc,
+        finalizers.filter((f) => f !== serviceCIDRProtectionFinalizer),
+      );
       this.#log.info("Removed finalizer from ServiceCIDR", { name });
       return;
     }
-    if (d.blockingIPs.length > 0) this.#log.info("Deleting ServiceCIDR blocked by IP address", { name, ips: d.blockingIPs.slice(0, 10), count: d.blockingIPs.length });
+    if (d.blockingIPs.length > 0)
+      this.#log.info("Deleting ServiceCIDR blocked by IP address", { name, ips: d.blockingIPs.slice(0, 10), count: d.blockingIPs.length });
     if (d.requeueAfterMs !== undefined) this.queue.addAfter(name, d.requeueAfterMs);
     if (d.ready !== undefined) await this.#setReady(sc, d.ready);
   }
 
   async #setReady(sc: ServiceCIDR, ready: { status: "True" | "False"; reason: string; message: string }): Promise<void> {
     const conditions: Condition[] = [...(sc.status?.conditions ?? [])];
-    const next: Condition = { type: serviceCIDRConditionReady, ...ready, lastTransitionTime: formatRFC3339Nano(Math.floor(this.#clock.now() / 1000) * 1000) };
+    const next: Condition = {
+      type: serviceCIDRConditionReady,
+      ...ready,
+      lastTransitionTime: formatRFC3339Nano(Math.floor(this.#clock.now() / 1000) * 1000),
+    };
     if (!setCondition(conditions, next)) return;
-    await this.#d.client.updateStatus({ ...sc, status: { ...sc.status, conditions: conditions as NonNullable<ServiceCIDR["status"]>["conditions"] } });
+    await this.#d.client.updateStatus({
+      ...sc,
+      status: { ...sc.status, conditions: conditions as NonNullable<ServiceCIDR["status"]>["conditions"] },
+    });
   }
 }

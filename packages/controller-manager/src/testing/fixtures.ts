@@ -32,7 +32,14 @@ export function makeService(o: ServiceOpts = {}): Service {
   return {
     apiVersion: "v1",
     kind: "Service",
-    metadata: { name: o.name ?? "web", namespace: o.namespace ?? "default", uid: `uid-svc-${o.name ?? "web"}`, resourceVersion: "1", creationTimestamp: "2026-01-01T00:00:00Z", ...(o.labels ? { labels: o.labels } : {}) },
+    metadata: {
+      name: o.name ?? "web",
+      namespace: o.namespace ?? "default",
+      uid: `uid-svc-${o.name ?? "web"}`,
+      resourceVersion: "1",
+      creationTimestamp: "2026-01-01T00:00:00Z",
+      ...(o.labels ? { labels: o.labels } : {}),
+    },
     spec,
   };
 }
@@ -64,17 +71,29 @@ export function makePod(o: PodOpts): Pod {
       labels: o.labels ?? { app: "web" },
       ...(o.deleting ? { deletionTimestamp: "2026-01-01T00:01:00Z" } : {}),
     },
-    spec: { containers: [{ name: "c", ports: o.containerPorts ?? [{ name: "http", containerPort: 8080, protocol: "TCP" }] }], ...(o.nodeName ? { nodeName: o.nodeName } : {}) },
+    spec: {
+      containers: [{ name: "c", ports: o.containerPorts ?? [{ name: "http", containerPort: 8080, protocol: "TCP" }] }],
+      ...(o.nodeName ? { nodeName: o.nodeName } : {}),
+    },
     status: {
       phase: o.phase ?? "Running",
       ...(ips[0] !== undefined ? { podIP: ips[0] } : {}),
       podIPs: ips.map((ip) => ({ ip })),
-      conditions: [{ type: "Ready", status: o.ready === false ? "False" : "True", lastTransitionTime: o.readyTransition ?? "2026-01-01T00:00:30Z" }],
+      conditions: [
+        { type: "Ready", status: o.ready === false ? "False" : "True", lastTransitionTime: o.readyTransition ?? "2026-01-01T00:00:30Z" },
+      ],
     },
   };
 }
 
 /** `n` dual-stack pods p0..p(n-1) with 10.244.x.y and fd00:244::x:y addresses. */
 export function dualStackPods(n: number, over: Partial<PodOpts> = {}): Pod[] {
-  return Array.from({ length: n }, (_, i) => makePod({ name: `p${i}`, ips: [`10.244.${i >> 8}.${(i & 255) + 1}`, `fd00:244::${(i >> 8).toString(16)}:${((i & 255) + 1).toString(16)}`], nodeName: "node-a", ...over }));
+  return Array.from({ length: n }, (_, i) =>
+    makePod({
+      name: `p${i}`,
+      ips: [`10.244.${i >> 8}.${(i & 255) + 1}`, `fd00:244::${(i >> 8).toString(16)}:${((i & 255) + 1).toString(16)}`],
+      nodeName: "node-a",
+      ...over,
+    }),
+  );
 }

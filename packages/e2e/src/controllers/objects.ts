@@ -17,24 +17,37 @@ export function clientsFor(kc: KubeConfig): Clients {
 /** Runs `fn` over `items` with at most `limit` in flight. */
 export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 /** A Service selecting `app: <name>` with one named port. */
 export async function createService(c: Clients, name: string, spec: V1ServiceSpec = { ipFamilyPolicy: "RequireDualStack" }): Promise<void> {
-  await c.core.createNamespacedService({ namespace: "default", body: { metadata: { name }, spec: { selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }], ...spec } } });
+  await c.core.createNamespacedService({
+    namespace: "default",
+    body: { metadata: { name }, spec: { selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }], ...spec } },
+  });
 }
 
 /** Pod `<app>-<i>` with dual-stack podIPs derived from `index` (unique across the test). */
 export async function createPod(c: Clients, app: string, i: number, index: number, ready = true): Promise<void> {
   const name = `${app}-${i}`;
-  const body: V1Pod = { metadata: { name, labels: { app } }, spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] } };
+  const body: V1Pod = {
+    metadata: { name, labels: { app } },
+    spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
+  };
   const created = await c.core.createNamespacedPod({ namespace: "default", body });
   const v4 = `10.244.${Math.floor(index / 250)}.${(index % 250) + 1}`;
   const v6 = `fd00:10:244::${(index + 1).toString(16)}`;
-  created.status = { phase: "Running", podIP: v4, podIPs: [{ ip: v4 }, { ip: v6 }], conditions: [{ type: "Ready", status: ready ? "True" : "False" }] };
+  created.status = {
+    phase: "Running",
+    podIP: v4,
+    podIPs: [{ ip: v4 }, { ip: v6 }],
+    conditions: [{ type: "Ready", status: ready ? "True" : "False" }],
+  };
   await c.core.replaceNamespacedPodStatus({ name, namespace: "default", body: created });
 }
 
@@ -69,7 +82,9 @@ export async function slicesOf(c: Clients, svc: string): Promise<SliceView[]> {
 }
 
 /** Per address type: endpoint count, ready count, slice count, and addresses listed more than once. */
-export function summarize(slices: readonly SliceView[]): Record<string, { endpoints: number; ready: number; slices: number; duplicates: string[] }> {
+export function summarize(
+  slices: readonly SliceView[],
+): Record<string, { endpoints: number; ready: number; slices: number; duplicates: string[] }> {
   const out: Record<string, { endpoints: number; ready: number; slices: number; duplicates: string[]; seen?: Set<string> }> = {};
   for (const s of slices) {
     const f = (out[s.addressType] ??= { endpoints: 0, ready: 0, slices: 0, duplicates: [], seen: new Set() });
@@ -87,14 +102,21 @@ export function summarize(slices: readonly SliceView[]): Record<string, { endpoi
 }
 
 /** The Endpoints object of `svc` (uid, resourceVersion, ready/notReady counts), or null if absent. */
-export async function endpointsOf(c: Clients, svc: string): Promise<{ uid: string; resourceVersion: string; ready: number; notReady: number } | null> {
+export async function endpointsOf(
+  c: Clients,
+  svc: string,
+): Promise<{ uid: string; resourceVersion: string; ready: number; notReady: number } | null> {
   try {
     const ep = await c.core.readNamespacedEndpoints({ name: svc, namespace: "default" });
     const sum = (k: "addresses" | "notReadyAddresses") => (ep.subsets ?? []).reduce((n, s) => n + (s[k]?.length ?? 0), 0);
-    return { uid: ep.metadata!.uid!, resourceVersion: ep.metadata!.resourceVersion!, ready: sum("addresses"), notReady: sum("notReadyAddresses") };
+    return {
+      uid: ep.metadata!.uid!,
+      resourceVersion: ep.metadata!.resourceVersion!,
+      ready: sum("addresses"),
+      notReady: sum("notReadyAddresses"),
+    };
   } catch (err) {
     if ((err as { code?: number }).code === 404) return null;
     throw err;
   }
 }
-

@@ -5,8 +5,26 @@
 import { CoordinationV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
-import { clientsFor, createPod, createService, endpointsOf, pool, setReady, slicesOf, summarize, type Clients, type SliceView } from "./objects.ts";
-import { identityOf, startApiserverProc, startControllerManagerProc, waitSynced, type ApiserverProc, type Proc } from "../framework/processes.ts";
+import {
+  clientsFor,
+  createPod,
+  createService,
+  endpointsOf,
+  pool,
+  setReady,
+  slicesOf,
+  summarize,
+  type Clients,
+  type SliceView,
+} from "./objects.ts";
+import {
+  identityOf,
+  startApiserverProc,
+  startControllerManagerProc,
+  waitSynced,
+  type ApiserverProc,
+  type Proc,
+} from "../framework/processes.ts";
 
 const webPods = 150;
 const services = ["web", "single", "gone", "headless"] as const;
@@ -42,16 +60,31 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
     await createService(c, "single", { ipFamilyPolicy: "SingleStack" });
     await createService(c, "gone");
     await createService(c, "headless", { clusterIP: "None" });
-    await pool(Array.from({ length: webPods }, (_, i) => i), 16, (i) => createPod(c, "web", i, i));
-    for (const [k, app] of ["single", "gone", "headless"].entries()) for (let i = 0; i < 3; i++) await createPod(c, app, i, 200 + 10 * k + i);
-    await eventually(async () => {
-      const w = summarize(await slicesOf(c, "web"));
-      const e = await endpointsOf(c, "web");
-      return w["IPv4"]?.ready === webPods && w["IPv6"]?.ready === webPods && e?.ready === webPods ? w : undefined;
-    }, { timeoutMs: 60_000 });
-    await eventually(async () => ((await endpointsOf(c, "headless"))?.ready === 3 && summarize(await slicesOf(c, "headless"))["IPv4"]?.ready === 3 ? true : undefined), { timeoutMs: 20_000 });
+    await pool(
+      Array.from({ length: webPods }, (_, i) => i),
+      16,
+      (i) => createPod(c, "web", i, i),
+    );
+    for (const [k, app] of ["single", "gone", "headless"].entries())
+      for (let i = 0; i < 3; i++) await createPod(c, app, i, 200 + 10 * k + i);
+    await eventually(
+      async () => {
+        const w = summarize(await slicesOf(c, "web"));
+        const e = await endpointsOf(c, "web");
+        return w["IPv4"]?.ready === webPods && w["IPv6"]?.ready === webPods && e?.ready === webPods ? w : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    await eventually(
+      async () =>
+        (await endpointsOf(c, "headless"))?.ready === 3 && summarize(await slicesOf(c, "headless"))["IPv4"]?.ready === 3 ? true : undefined,
+      { timeoutMs: 20_000 },
+    );
     first = await snapshot(c);
-    expect(summarize(first.web!.slices)).toEqual({ IPv4: { endpoints: 150, ready: 150, slices: 2, duplicates: [] }, IPv6: { endpoints: 150, ready: 150, slices: 2, duplicates: [] } });
+    expect(summarize(first.web!.slices)).toEqual({
+      IPv4: { endpoints: 150, ready: 150, slices: 2, duplicates: [] },
+      IPv6: { endpoints: 150, ready: 150, slices: 2, duplicates: [] },
+    });
     expect(Object.keys(summarize(first.single!.slices))).toEqual(["IPv4"]);
   }, 120_000);
 
@@ -63,7 +96,9 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
     await new Promise((r) => setTimeout(r, 3_000)); // give a wrong controller time to write
     expect(await snapshot(c)).toEqual(first);
     expect(cm.count(/"msg":"(EndpointSlices|Endpoints) written"/)).toBe(0);
-    console.log(`e2e restart: controller-manager SIGKILLed and restarted, caches synced ${synced - killedAt} ms after the kill; 0 writes, ${Object.values(first).reduce((n, s) => n + s.slices.length, 0)} slices unchanged`);
+    console.log(
+      `e2e restart: controller-manager SIGKILLed and restarted, caches synced ${synced - killedAt} ms after the kill; 0 writes, ${Object.values(first).reduce((n, s) => n + s.slices.length, 0)} slices unchanged`,
+    );
   }, 60_000);
 
   it("SIGKILL mid-reconcile, changes while down, restart: converges without duplicates or leftovers", async () => {
@@ -90,14 +125,21 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
     cm = await startControllerManagerProc(api.kubeconfigPath, { synced: false });
     const synced = await waitSynced(cm);
     const want = { endpoints: webPods + 20, ready: webPods + 20 - 49, slices: 2, duplicates: [] };
-    const web = await eventually(async () => {
-      const s = await slicesOf(c, "web");
-      const w = summarize(s);
-      const e = await endpointsOf(c, "web");
-      return w["IPv4"]?.ready === want.ready && w["IPv6"]?.ready === want.ready && e?.ready === want.ready && e.notReady === 49 ? s : undefined;
-    }, { timeoutMs: 30_000 });
+    const web = await eventually(
+      async () => {
+        const s = await slicesOf(c, "web");
+        const w = summarize(s);
+        const e = await endpointsOf(c, "web");
+        return w["IPv4"]?.ready === want.ready && w["IPv6"]?.ready === want.ready && e?.ready === want.ready && e.notReady === 49
+          ? s
+          : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     const convergedAt = Date.now();
-    await eventually(async () => ((await slicesOf(c, "gone")).length === 0 && (await endpointsOf(c, "gone")) === null ? true : undefined), { timeoutMs: 20_000 });
+    await eventually(async () => ((await slicesOf(c, "gone")).length === 0 && (await endpointsOf(c, "gone")) === null ? true : undefined), {
+      timeoutMs: 20_000,
+    });
     await new Promise((r) => setTimeout(r, 2_000)); // settle: nothing more may be written
     expect(summarize(await slicesOf(c, "web"))).toEqual({ IPv4: want, IPv6: want });
     // Minimal churn: the web slices were updated in place, the other Services' objects not touched.
@@ -108,12 +150,19 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
     expect(now.single).toEqual(first.single);
     expect(now.headless).toEqual(first.headless);
     expect(now.gone).toEqual({ slices: [], endpoints: null });
-    console.log(`e2e restart: SIGKILL after ${writesSeen} slice write(s), ${sentAtKill} of a 70-change burst sent; the rest sent and 4 more changes made while down (${restartedAt - killedAt} ms); after the restart caches synced in ${synced - restartedAt} ms and all converged ${convergedAt - synced} ms later; web 170 endpoints / 121 ready in 2+2 slices, same uids; gone's slices and Endpoints deleted`);
+    console.log(
+      `e2e restart: SIGKILL after ${writesSeen} slice write(s), ${sentAtKill} of a 70-change burst sent; the rest sent and 4 more changes made while down (${restartedAt - killedAt} ms); after the restart caches synced in ${synced - restartedAt} ms and all converged ${convergedAt - synced} ms later; web 170 endpoints / 121 ready in 2+2 slices, same uids; gone's slices and Endpoints deleted`,
+    );
   }, 120_000);
 });
 
 const lease = { duration: 4_000, renew: 3_000, retry: 500 };
-const leFlags = ["--leader-elect", `--leader-elect-lease-duration=${lease.duration}ms`, `--leader-elect-renew-deadline=${lease.renew}ms`, `--leader-elect-retry-period=${lease.retry}ms`];
+const leFlags = [
+  "--leader-elect",
+  `--leader-elect-lease-duration=${lease.duration}ms`,
+  `--leader-elect-renew-deadline=${lease.renew}ms`,
+  `--leader-elect-retry-period=${lease.retry}ms`,
+];
 
 describe("two controller-managers with --leader-elect: one leads, the other takes over after the lease expires", () => {
   let api: ApiserverProc;
@@ -161,7 +210,10 @@ describe("two controller-managers with --leader-elect: one leads, the other take
     for (let i = 0; i < 3; i++) await createPod(c, "two", i, 10 + i);
     let sliceSeenAt = 0;
     const acquired = b!.waitFor(/"msg":"successfully acquired lease"/, 30_000);
-    const watch = eventually(async () => ((await slicesOf(c, "two")).length > 0 ? (sliceSeenAt = Date.now()) : undefined), { timeoutMs: 30_000, intervalMs: 20 });
+    const watch = eventually(async () => ((await slicesOf(c, "two")).length > 0 ? (sliceSeenAt = Date.now()) : undefined), {
+      timeoutMs: 30_000,
+      intervalMs: 20,
+    });
     const acquiredAt = await acquired;
     await watch;
     const takeover = acquiredAt - killedAt;
@@ -171,13 +223,20 @@ describe("two controller-managers with --leader-elect: one leads, the other take
     expect(sliceSeenAt).toBeGreaterThan(acquiredAt - 50); // no slice for "two" before b led (50 ms: log pipe delay)
     const l = await readLease();
     expect(l.spec).toMatchObject({ holderIdentity: identityOf(b!), leaseTransitions: 1 });
-    await eventually(async () => (summarize(await slicesOf(c, "two"))["IPv4"]?.ready === 3 && (await endpointsOf(c, "two"))?.ready === 3 ? true : undefined), { timeoutMs: 20_000 });
+    await eventually(
+      async () =>
+        summarize(await slicesOf(c, "two"))["IPv4"]?.ready === 3 && (await endpointsOf(c, "two"))?.ready === 3 ? true : undefined,
+      { timeoutMs: 20_000 },
+    );
     // The new leader adopted the old leader's slices instead of duplicating them.
     expect(uids(await slicesOf(c, "one"))).toEqual(uids(before));
     // And it reconciles new changes.
     const flipAt = Date.now();
     await setReady(c, "one-0", false);
-    await eventually(async () => (summarize(await slicesOf(c, "one"))["IPv4"]?.ready === 2 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
+    await eventually(async () => (summarize(await slicesOf(c, "one"))["IPv4"]?.ready === 2 ? true : undefined), {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    });
     const flipMs = Date.now() - flipAt;
     expect(await b!.stop("SIGTERM")).toBe(0);
     expect((await readLease()).spec?.holderIdentity ?? "").toBe(""); // released on SIGTERM

@@ -6,7 +6,17 @@
 import { randomBytes } from "node:crypto";
 import { CoreV1Api, type V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTopology, dataplaneUnavailableReason, deleteTopology, namespacesWithPrefix, nodeIP, pod1, pod2, topologyNames, type Topology } from "./netns.ts";
+import {
+  createTopology,
+  dataplaneUnavailableReason,
+  deleteTopology,
+  namespacesWithPrefix,
+  nodeIP,
+  pod1,
+  pod2,
+  topologyNames,
+  type Topology,
+} from "./netns.ts";
 import { nodeName, startNodeCluster, type NodeCluster } from "./node-cluster.ts";
 import { execInNetns, startInNetns, type NetnsProcess } from "../framework/netns-process.ts";
 import { echoServer } from "./scripts.ts";
@@ -18,12 +28,20 @@ const runPrefix = `sn-dp-${randomBytes(3).toString("hex")}`;
 const N = 16; // per target; P(one backend never answers | 2 backends, 50/50) = 2^-15
 
 function podBody(name: string): V1Pod {
-  return { metadata: { name, labels: { app: "dp-web" } }, spec: { nodeName, containers: [{ name: "echo", image: "echo", ports: [{ containerPort: 8080 }] }] } };
+  return {
+    metadata: { name, labels: { app: "dp-web" } },
+    spec: { nodeName, containers: [{ name: "echo", image: "echo", ports: [{ containerPort: 8080 }] }] },
+  };
 }
 
 async function setPodStatus(core: CoreV1Api, name: string, ip: { v4: string; v6: string }, ready: boolean): Promise<void> {
   const pod = await core.readNamespacedPod({ name, namespace: "default" });
-  pod.status = { phase: "Running", podIP: ip.v4, podIPs: [{ ip: ip.v4 }, { ip: ip.v6 }], conditions: [{ type: "Ready", status: ready ? "True" : "False" }] };
+  pod.status = {
+    phase: "Running",
+    podIP: ip.v4,
+    podIPs: [{ ip: ip.v4 }, { ip: ip.v6 }],
+    conditions: [{ type: "Ready", status: ready ? "True" : "False" }],
+  };
   await core.replaceNamespacedPodStatus({ name, namespace: "default", body: pod });
 }
 
@@ -63,19 +81,39 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
       m.startMs = c.startMs;
       core = c.kubeConfig.makeApiClient(CoreV1Api);
       // No kubelet registers the node; the EndpointSlice controller skips pods of unknown nodes.
-      await core.createNode({ body: { metadata: { name: nodeName }, status: { addresses: [{ type: "InternalIP", address: nodeIP.v4 }, { type: "InternalIP", address: nodeIP.v6 }] } } });
-      for (const [name, ip] of [["dp-web-1", pod1], ["dp-web-2", pod2]] as const) {
+      await core.createNode({
+        body: {
+          metadata: { name: nodeName },
+          status: {
+            addresses: [
+              { type: "InternalIP", address: nodeIP.v4 },
+              { type: "InternalIP", address: nodeIP.v6 },
+            ],
+          },
+        },
+      });
+      for (const [name, ip] of [
+        ["dp-web-1", pod1],
+        ["dp-web-2", pod2],
+      ] as const) {
         await core.createNamespacedPod({ namespace: "default", body: podBody(name) });
         await setPodStatus(core, name, ip, true);
       }
       // kube-proxy's first (full) sync of both families, so that the Service below meets a
       // running proxier and the baseline holds its fixed chains.
       const t0 = performance.now();
-      const synced = mode === "iptables" ? /default\/kubernetes:https has no endpoints[\s\S]*\*nat[\s\S]*\*nat/ : /table ip kube-proxy[\s\S]*table ip6 kube-proxy/;
-      baseline = await until("kube-proxy's first sync", async () => {
-        const d = await ruleDump(t.node, mode);
-        return synced.test(d) ? d : undefined;
-      }, 60_000);
+      const synced =
+        mode === "iptables"
+          ? /default\/kubernetes:https has no endpoints[\s\S]*\*nat[\s\S]*\*nat/
+          : /table ip kube-proxy[\s\S]*table ip6 kube-proxy/;
+      baseline = await until(
+        "kube-proxy's first sync",
+        async () => {
+          const d = await ruleDump(t.node, mode);
+          return synced.test(d) ? d : undefined;
+        },
+        60_000,
+      );
       m.firstSyncMs = performance.now() - t0;
     } catch (e) {
       await cleanup();
@@ -97,18 +135,33 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
   afterAll(async () => {
     await cleanup();
     expect(namespacesWithPrefix(prefix)).toEqual([]);
-    console.log(`dataplane ${mode}: ${Object.entries(m).map(([k, v]) => `${k}=${Math.round(v)}`).join(" ")}`);
+    console.log(
+      `dataplane ${mode}: ${Object.entries(m)
+        .map(([k, v]) => `${k}=${Math.round(v)}`)
+        .join(" ")}`,
+    );
   }, 60_000);
 
   it("Service create -> both ClusterIPs and the NodePort reach both pods, from the node and from the client", async () => {
     const created = Date.now();
     const svc = await core.createNamespacedService({
       namespace: "default",
-      body: { metadata: { name: "dp-web" }, spec: { type: "NodePort", ipFamilyPolicy: "RequireDualStack", selector: { app: "dp-web" }, ports: [{ name: "http", port: 80, targetPort: 8080 }] } },
+      body: {
+        metadata: { name: "dp-web" },
+        spec: {
+          type: "NodePort",
+          ipFamilyPolicy: "RequireDualStack",
+          selector: { app: "dp-web" },
+          ports: [{ name: "http", port: 80, targetPort: 8080 }],
+        },
+      },
     });
     const [v4, v6] = svc.spec!.clusterIPs!;
     ips = { v4: v4!, v6: v6!, nodePort: svc.spec!.ports![0]!.nodePort! };
-    const [ok4, ok6] = await Promise.all([firstSuccess(t.node, url(ips.v4, 80), created + 30_000, nodeIP.v4), firstSuccess(t.node, url(ips.v6, 80), created + 30_000, nodeIP.v6)]);
+    const [ok4, ok6] = await Promise.all([
+      firstSuccess(t.node, url(ips.v4, 80), created + 30_000, nodeIP.v4),
+      firstSuccess(t.node, url(ips.v6, 80), created + 30_000, nodeIP.v6),
+    ]);
     m.firstOkV4Ms = ok4 - created;
     m.firstOkV6Ms = ok6 - created;
     // The first answer may predate the second pod's endpoint: wait until every url sees both.
@@ -127,8 +180,14 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
     // The latency is observed once the sync that programmed the rules has finished writing them,
     // which can come a moment after the first packets get through: poll for it.
     const metrics = await until("network programming latency observed in both families", async () => {
-      const text = await execInNetns(t.node, [process.execPath, "-e", "fetch('http://127.0.0.1:10249/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))"]);
-      return ["IPv4", "IPv6"].every((fam) => histogram(text, "kubeproxy_network_programming_duration_seconds", fam).count > 0) ? text : undefined;
+      const text = await execInNetns(t.node, [
+        process.execPath,
+        "-e",
+        "fetch('http://127.0.0.1:10249/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))",
+      ]);
+      return ["IPv4", "IPv6"].every((fam) => histogram(text, "kubeproxy_network_programming_duration_seconds", fam).count > 0)
+        ? text
+        : undefined;
     });
     for (const fam of ["IPv4", "IPv6"]) {
       const h = histogram(metrics, "kubeproxy_network_programming_duration_seconds", fam);
@@ -150,7 +209,9 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
     await core.deleteNamespacedPod({ name: "dp-web-1", namespace: "default" });
     await until("dp-web-1 gone from the dataplane", async () => {
       const r = await sample(t.node, fromNode(), 4);
-      return Object.values(r).every((x) => x.ok === 4 && x.endpoints[pod1.v4] === undefined && x.endpoints[pod1.v6] === undefined) ? true : undefined;
+      return Object.values(r).every((x) => x.ok === 4 && x.endpoints[pod1.v4] === undefined && x.endpoints[pod1.v6] === undefined)
+        ? true
+        : undefined;
     });
     m.oneBackendMs = performance.now() - t0;
     const [n, cl] = await Promise.all([sample(t.node, fromNode(), 6), sample(t.client, fromNode(), 6)]);
@@ -172,8 +233,18 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
     m.refusedMs = performance.now() - t0;
     const cl = await sample(t.client, fromNode(), 2, 3000);
     expect({ node: n, client: refused(cl) ? "all refused" : cl }).toEqual({ node: n, client: "all refused" });
-    const slowest = (r: Record<string, UrlResult>, v6: boolean) => Math.max(...Object.entries(r).filter(([u]) => u.includes("[") === v6).map(([, x]) => x.maxMs));
-    Object.assign(m, { refusedNodeV4MaxMs: slowest(n, false), refusedNodeV6MaxMs: slowest(n, true), refusedClientV4MaxMs: slowest(cl, false), refusedClientV6MaxMs: slowest(cl, true) });
+    const slowest = (r: Record<string, UrlResult>, v6: boolean) =>
+      Math.max(
+        ...Object.entries(r)
+          .filter(([u]) => u.includes("[") === v6)
+          .map(([, x]) => x.maxMs),
+      );
+    Object.assign(m, {
+      refusedNodeV4MaxMs: slowest(n, false),
+      refusedNodeV6MaxMs: slowest(n, true),
+      refusedClientV4MaxMs: slowest(cl, false),
+      refusedClientV6MaxMs: slowest(cl, true),
+    });
   });
 
   it("Service delete -> its chains and ClusterIPs leave the kernel's rules", async () => {
@@ -183,11 +254,19 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
     expect(before).toContain(ips.v6);
     const t0 = performance.now();
     await core.deleteNamespacedService({ name: "dp-web", namespace: "default" });
-    const after = await until("service rules removed", async () => {
-      const d = await ruleDump(t.node, mode);
-      const left = [...chains.filter((ch) => d.includes(ch)), ...[ips.v4, ips.v6].filter((ip) => d.includes(ip)), ...(d.includes("dp-web") ? ["dp-web"] : [])];
-      return left.length === 0 ? d : undefined;
-    }, 30_000);
+    const after = await until(
+      "service rules removed",
+      async () => {
+        const d = await ruleDump(t.node, mode);
+        const left = [
+          ...chains.filter((ch) => d.includes(ch)),
+          ...[ips.v4, ips.v6].filter((ip) => d.includes(ip)),
+          ...(d.includes("dp-web") ? ["dp-web"] : []),
+        ];
+        return left.length === 0 ? d : undefined;
+      },
+      30_000,
+    );
     m.rulesRemovedMs = performance.now() - t0;
     expect(after).toContain(mode === "iptables" ? "KUBE-SERVICES" : "table ip6 kube-proxy");
   });

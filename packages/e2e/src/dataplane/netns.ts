@@ -38,7 +38,13 @@ export function sh(argv: readonly string[], input?: string): string {
 /** Why this suite cannot run here (not root, tool missing, netns refused), or undefined. */
 export function dataplaneUnavailableReason(): string | undefined {
   if (typeof process.getuid === "function" && process.getuid() !== 0) return "not running as root";
-  for (const [tool, arg] of [["ip", "-V"], ["iptables", "-V"], ["ip6tables", "-V"], ["iptables-restore", "--version"], ["nft", "--version"]] as const) {
+  for (const [tool, arg] of [
+    ["ip", "-V"],
+    ["iptables", "-V"],
+    ["ip6tables", "-V"],
+    ["iptables-restore", "--version"],
+    ["nft", "--version"],
+  ] as const) {
     const r = spawnSync(tool, [arg], { stdio: "ignore" });
     if (r.error !== undefined || r.status !== 0) return `${tool} is missing (Debian: apt-get install iproute2 iptables nftables)`;
   }
@@ -97,7 +103,19 @@ export function createTopology(t: Topology): void {
   // What a CNI plugin / node setup does; kube-proxy itself does not enable forwarding. The ICMP
   // rate limits (1 error per second and destination by default) would turn the second REJECT in
   // a row into a silent drop, i.e. a timeout instead of "connection refused".
-  sh(["ip", "netns", "exec", t.node, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1", "net.ipv4.icmp_ratelimit=0", "net.ipv6.icmp.ratelimit=0"]);
+  sh([
+    "ip",
+    "netns",
+    "exec",
+    t.node,
+    "sysctl",
+    "-q",
+    "-w",
+    "net.ipv4.ip_forward=1",
+    "net.ipv6.conf.all.forwarding=1",
+    "net.ipv4.icmp_ratelimit=0",
+    "net.ipv6.icmp.ratelimit=0",
+  ]);
 }
 
 /** Deletes every namespace of the topology that still exists; never throws. */

@@ -50,7 +50,17 @@ export async function startNodeCluster(ns: string, mode: "iptables" | "nftables"
   };
   try {
     const kubeconfig = path.join(dir, "kubeconfig");
-    const api = startInNetns(ns, "apiserver", [apiserverBin, "--port", "6443", "--bind-address", "127.0.0.1", "--data-dir", dir, "--service-cluster-ip-range", `${serviceCIDRs.v4},${serviceCIDRs.v6}`]);
+    const api = startInNetns(ns, "apiserver", [
+      apiserverBin,
+      "--port",
+      "6443",
+      "--bind-address",
+      "127.0.0.1",
+      "--data-dir",
+      dir,
+      "--service-cluster-ip-range",
+      `${serviceCIDRs.v4},${serviceCIDRs.v6}`,
+    ]);
     processes.push(api);
     await api.waitFor(/servicenet ready/);
     const sock = path.join(dir, "api.sock");
@@ -67,8 +77,19 @@ export async function startNodeCluster(ns: string, mode: "iptables" | "nftables"
     processes.push(cm);
     await cm.waitFor(/Caches are synced.*endpointslice/);
     const kp = startInNetns(ns, "kube-proxy", [
-      kubeProxyBin, "--kubeconfig", kubeconfig, "--proxy-mode", mode, "--hostname-override", nodeName,
-      "--cluster-cidr", clusterCIDRs, "--node-ip", `${nodeIP.v4},${nodeIP.v6}`, "--metrics-bind-address", "127.0.0.1:10249",
+      kubeProxyBin,
+      "--kubeconfig",
+      kubeconfig,
+      "--proxy-mode",
+      mode,
+      "--hostname-override",
+      nodeName,
+      "--cluster-cidr",
+      clusterCIDRs,
+      "--node-ip",
+      `${nodeIP.v4},${nodeIP.v6}`,
+      "--metrics-bind-address",
+      "127.0.0.1:10249",
     ]);
     processes.push(kp);
     await kp.waitFor(/servicenet-kube-proxy: \w+ mode/);

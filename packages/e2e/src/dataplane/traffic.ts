@@ -41,7 +41,8 @@ export async function firstSuccess(ns: string, u: string, deadlineMs: number, lo
 }
 
 /** Polls `probe` every 200 ms until it returns a value; throws naming `what` after `timeoutMs`. */
-export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> => eventually(probe, { timeoutMs, intervalMs: 200, what });
+export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> =>
+  eventually(probe, { timeoutMs, intervalMs: 200, what });
 
 /** Every rule kube-proxy owns in the node namespace, both families, as the kernel reports it. */
 export async function ruleDump(node: string, mode: "iptables" | "nftables"): Promise<string> {

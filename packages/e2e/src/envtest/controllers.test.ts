@@ -20,17 +20,31 @@ describe("envtest with controllers", () => {
     kc.loadFromString(env.kubeconfig);
     const core = kc.makeApiClient(CoreV1Api);
     const discovery = kc.makeApiClient(DiscoveryV1Api);
-    const slices = async () => (await discovery.listEndpointSliceForAllNamespaces()).items.map((s) => `${s.metadata?.namespace}/${s.metadata?.name}`);
+    const slices = async () =>
+      (await discovery.listEndpointSliceForAllNamespaces()).items.map((s) => `${s.metadata?.namespace}/${s.metadata?.name}`);
     const before = await slices();
     await core.createNamespace({ body: { metadata: { name: "ctl" } } });
-    await core.createNamespacedService({ namespace: "ctl", body: { metadata: { name: "web" }, spec: { selector: { app: "web" }, ports: [{ port: 80, targetPort: 8080 }] } } });
-    await core.createNamespacedPod({ namespace: "ctl", body: { metadata: { name: "web-1", labels: { app: "web" } }, spec: { containers: [{ name: "c", image: "x" }] } } });
+    await core.createNamespacedService({
+      namespace: "ctl",
+      body: { metadata: { name: "web" }, spec: { selector: { app: "web" }, ports: [{ port: 80, targetPort: 8080 }] } },
+    });
+    await core.createNamespacedPod({
+      namespace: "ctl",
+      body: { metadata: { name: "web-1", labels: { app: "web" } }, spec: { containers: [{ name: "c", image: "x" }] } },
+    });
     const pod = await core.readNamespacedPod({ namespace: "ctl", name: "web-1" });
     pod.status = { phase: "Running", podIP: "10.244.0.5", podIPs: [{ ip: "10.244.0.5" }], conditions: [{ type: "Ready", status: "True" }] };
     await core.replaceNamespacedPodStatus({ namespace: "ctl", name: "web-1", body: pod });
-    const sliceIPs = async () => (await discovery.listNamespacedEndpointSlice({ namespace: "ctl" })).items.flatMap((s) => s.endpoints.flatMap((e) => e.addresses));
+    const sliceIPs = async () =>
+      (await discovery.listNamespacedEndpointSlice({ namespace: "ctl" })).items.flatMap((s) => s.endpoints.flatMap((e) => e.addresses));
     expect(await eventually(async () => (await sliceIPs()).includes("10.244.0.5"), { timeoutMs: 10_000 })).toBe(true);
-    expect(await eventually(async () => (await core.readNamespacedEndpoints({ namespace: "ctl", name: "web" }).catch(() => undefined))?.subsets?.[0]?.addresses?.[0]?.ip === "10.244.0.5")).toBe(true);
+    expect(
+      await eventually(
+        async () =>
+          (await core.readNamespacedEndpoints({ namespace: "ctl", name: "web" }).catch(() => undefined))?.subsets?.[0]?.addresses?.[0]
+            ?.ip === "10.244.0.5",
+      ),
+    ).toBe(true);
     await env.reset();
     expect(await slices()).toEqual(before);
   });

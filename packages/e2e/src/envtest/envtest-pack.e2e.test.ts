@@ -51,8 +51,14 @@ describe("envtest from the packed tarballs", () => {
     const t0 = Date.now();
     p = await newScratchProject(repoRoot, ["api", "printers", "apiserver"], ["@kubernetes/client-node", "vitest"]);
     console.log(`scratch project packed and installed offline in ${Date.now() - t0} ms`);
-    const example = readmeExample().replace("startTestEnvironment()", 'startTestEnvironment(JSON.parse(process.env.ENVTEST_OPTIONS ?? "{}"))');
-    writeFileSync(join(p.dir, "example.test.js"), example.replace(/, type TestEnvironment/, "").replace(/: (TestEnvironment|CoreV1Api|string)\b/g, ""));
+    const example = readmeExample().replace(
+      "startTestEnvironment()",
+      'startTestEnvironment(JSON.parse(process.env.ENVTEST_OPTIONS ?? "{}"))',
+    );
+    writeFileSync(
+      join(p.dir, "example.test.js"),
+      example.replace(/, type TestEnvironment/, "").replace(/: (TestEnvironment|CoreV1Api|string)\b/g, ""),
+    );
     writeFileSync(join(p.dir, "times.mjs"), timingScript);
   }, 90_000);
   afterAll(() => p && rmSync(p.dir, { recursive: true, force: true }));
@@ -60,13 +66,22 @@ describe("envtest from the packed tarballs", () => {
   it.each([
     { name: "HTTP", options: {} },
     { name: "HTTPS with a token", options: { tls: true, auth: true } },
-  ])("runs the README example with client-node over $name and prints start/reset times", async ({ name, options }) => {
-    const env = { ENVTEST_OPTIONS: JSON.stringify(options) };
-    const res = await p.exec("npx", ["vitest", "run", "example.test.js", "--reporter=verbose"], env);
-    expect(res.stdout).toMatch(/allocates a ClusterIP/);
-    expect(res.stdout).toMatch(/1 passed/);
-    const { starts, resets } = JSON.parse((await p.exec("node", ["times.mjs"], env)).stdout.trim().split("\n").pop()!) as { starts: number[]; resets: number[] };
-    console.log(`envtest over ${name}: start ${starts.map((x) => x.toFixed(1)).join(" ")} ms (median ${median(starts).toFixed(1)}), reset ${resets.map((x) => x.toFixed(2)).join(" ")} ms (median ${median(resets).toFixed(2)})`);
-    expect(resets).toHaveLength(6);
-  }, 60_000);
+  ])(
+    "runs the README example with client-node over $name and prints start/reset times",
+    async ({ name, options }) => {
+      const env = { ENVTEST_OPTIONS: JSON.stringify(options) };
+      const res = await p.exec("npx", ["vitest", "run", "example.test.js", "--reporter=verbose"], env);
+      expect(res.stdout).toMatch(/allocates a ClusterIP/);
+      expect(res.stdout).toMatch(/1 passed/);
+      const { starts, resets } = JSON.parse((await p.exec("node", ["times.mjs"], env)).stdout.trim().split("\n").pop()!) as {
+        starts: number[];
+        resets: number[];
+      };
+      console.log(
+        `envtest over ${name}: start ${starts.map((x) => x.toFixed(1)).join(" ")} ms (median ${median(starts).toFixed(1)}), reset ${resets.map((x) => x.toFixed(2)).join(" ")} ms (median ${median(resets).toFixed(2)})`,
+      );
+      expect(resets).toHaveLength(6);
+    },
+    60_000,
+  );
 });

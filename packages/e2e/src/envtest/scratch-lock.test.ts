@@ -27,8 +27,21 @@ describe("resolveLocation", () => {
 
 describe("scratchLock", () => {
   it("keeps the closure at its locations, moves workspace-nested deps under @servicenet and drops dev flags", () => {
-    const lock = scratchLock(ws, "scratch", [{ from: "packages/apiserver", name: "yaml" }, { from: "", name: "a" }], { a: "1.0.0" });
-    expect(Object.keys(lock.packages)).toEqual(["", "node_modules/@servicenet/apiserver/node_modules/yaml", "node_modules/a", "node_modules/a/node_modules/b"]);
+    const lock = scratchLock(
+      ws,
+      "scratch",
+      [
+        { from: "packages/apiserver", name: "yaml" },
+        { from: "", name: "a" },
+      ],
+      { a: "1.0.0" },
+    );
+    expect(Object.keys(lock.packages)).toEqual([
+      "",
+      "node_modules/@servicenet/apiserver/node_modules/yaml",
+      "node_modules/a",
+      "node_modules/a/node_modules/b",
+    ]);
     expect(lock.packages["node_modules/@servicenet/apiserver/node_modules/yaml"]).toEqual({ version: "2.8.1", integrity: "sha512-new" });
     expect(lock.packages[""]).toEqual({ name: "scratch", dependencies: { a: "1.0.0" } });
   });

@@ -23,10 +23,21 @@ export interface ScratchProject {
  * Packs `workspaces` (directory names under packages/, in dependency order) from `repoRoot` and
  * installs them plus `registryDeps` (names the workspace lock holds at its root).
  */
-export async function newScratchProject(repoRoot: string, workspaces: readonly string[], registryDeps: readonly string[]): Promise<ScratchProject> {
+export async function newScratchProject(
+  repoRoot: string,
+  workspaces: readonly string[],
+  registryDeps: readonly string[],
+): Promise<ScratchProject> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-scratch-"));
-  await run("npm", ["pack", "--silent", "--pack-destination", dir, ...workspaces.flatMap((w) => ["-w", `packages/${w}`])], { cwd: repoRoot, timeout: 60_000 });
-  const tarballs = new Map(readdirSync(dir).filter((f) => f.endsWith(".tgz")).map((f) => [f.replace(/^servicenet-(.*)-\d+\.\d+\.\d+\.tgz$/, "$1"), f]));
+  await run("npm", ["pack", "--silent", "--pack-destination", dir, ...workspaces.flatMap((w) => ["-w", `packages/${w}`])], {
+    cwd: repoRoot,
+    timeout: 60_000,
+  });
+  const tarballs = new Map(
+    readdirSync(dir)
+      .filter((f) => f.endsWith(".tgz"))
+      .map((f) => [f.replace(/^servicenet-(.*)-\d+\.\d+\.\d+\.tgz$/, "$1"), f]),
+  );
   const workspaceLock = JSON.parse(readFileSync(join(repoRoot, "package-lock.json"), "utf8"));
   const dependencies: Record<string, string> = {};
   const roots: LockRoot[] = [];
@@ -34,8 +45,11 @@ export async function newScratchProject(repoRoot: string, workspaces: readonly s
     const tgz = tarballs.get(w);
     if (!tgz) throw new Error(`npm pack made no tarball for packages/${w} (got ${[...tarballs.values()].join(", ")})`);
     dependencies[`@servicenet/${w}`] = `file:${tgz}`;
-    const manifest = JSON.parse(readFileSync(join(repoRoot, "packages", w, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
-    for (const d of Object.keys(manifest.dependencies ?? {})) if (!d.startsWith("@servicenet/")) roots.push({ from: `packages/${w}`, name: d });
+    const manifest = JSON.parse(readFileSync(join(repoRoot, "packages", w, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const d of Object.keys(manifest.dependencies ?? {}))
+      if (!d.startsWith("@servicenet/")) roots.push({ from: `packages/${w}`, name: d });
   }
   for (const d of registryDeps) {
     dependencies[d] = workspaceLock.packages[`node_modules/${d}`].version;
@@ -43,7 +57,8 @@ export async function newScratchProject(repoRoot: string, workspaces: readonly s
   }
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module", dependencies }, null, 2));
   writeFileSync(join(dir, "package-lock.json"), JSON.stringify(scratchLock(workspaceLock, "scratch", roots, dependencies), null, 2));
-  const exec: ScratchProject["exec"] = (cmd, args, env = {}) => run(cmd, [...args], { cwd: dir, timeout: 60_000, env: { ...process.env, ...env } });
+  const exec: ScratchProject["exec"] = (cmd, args, env = {}) =>
+    run(cmd, [...args], { cwd: dir, timeout: 60_000, env: { ...process.env, ...env } });
   await exec("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts"]);
   return { dir, exec };
 }

@@ -51,7 +51,12 @@ export function apiClientFromKubeconfig(kubeconfigPath: string, maxSockets = 32)
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfigPath);
   const caData = kc.getCurrentCluster()!.caData;
-  return apiClient({ server: kc.getCurrentCluster()!.server, token: kc.getCurrentUser()!.token ?? "", maxSockets, ...(caData ? { ca: Buffer.from(caData, "base64").toString() } : {}) });
+  return apiClient({
+    server: kc.getCurrentCluster()!.server,
+    token: kc.getCurrentUser()!.token ?? "",
+    maxSockets,
+    ...(caData ? { ca: Buffer.from(caData, "base64").toString() } : {}),
+  });
 }
 
 /** Where and how an {@link apiClient} connects. */
@@ -94,7 +99,11 @@ export function apiClient(opts: ApiClientOptions): ApiClient {
           port: url.port,
           method,
           path,
-          headers: { authorization: `Bearer ${opts.token}`, accept: "application/json", ...(data ? { "content-type": "application/json", "content-length": data.length } : {}) },
+          headers: {
+            authorization: `Bearer ${opts.token}`,
+            accept: "application/json",
+            ...(data ? { "content-type": "application/json", "content-length": data.length } : {}),
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];

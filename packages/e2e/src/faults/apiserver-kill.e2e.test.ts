@@ -35,7 +35,13 @@ interface Backend {
 
 const backends: Backend[] = [{ name: "sqlite", args: [] }];
 const etcdPrefix = `/servicenet-e2e/${randomUUID()}`;
-if (etcdEndpoint) backends.push({ name: "etcd", args: ["--datastore-endpoint", etcdEndpoint, "--etcd-prefix", etcdPrefix], clean: async () => void (await deleteEtcdPrefix(etcdEndpoint, `${etcdPrefix}/`)), lock: () => lockSharedEtcd() });
+if (etcdEndpoint)
+  backends.push({
+    name: "etcd",
+    args: ["--datastore-endpoint", etcdEndpoint, "--etcd-prefix", etcdPrefix],
+    clean: async () => void (await deleteEtcdPrefix(etcdEndpoint, `${etcdPrefix}/`)),
+    lock: () => lockSharedEtcd(),
+  });
 
 describe.each(backends)("apiserver SIGKILL during a 2,000-create burst ($name)", (backend) => {
   // Made in the test, not at collection: a test filtered out by -t runs no afterAll to remove it.

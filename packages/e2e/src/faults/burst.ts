@@ -67,7 +67,8 @@ export async function runBurst(c: ApiClient, bodies: readonly Json[], o: BurstOp
     sent.add(name);
     try {
       let r = await c.call("POST", "/api/v1/namespaces/default/services", body, o.timeoutMs);
-      if (r.status === 409 && o.adoptExisting) r = await c.call("GET", `/api/v1/namespaces/default/services/${name}`, undefined, o.timeoutMs);
+      if (r.status === 409 && o.adoptExisting)
+        r = await c.call("GET", `/api/v1/namespaces/default/services/${name}`, undefined, o.timeoutMs);
       if (r.status >= 200 && r.status < 300) {
         res.acked.set(name, { clusterIPs: serviceIPs(r.body), nodePorts: serviceNodePorts(r.body) });
         o.onAck?.(res.acked.size);
@@ -90,8 +91,10 @@ export function ackMismatches(acked: ReadonlyMap<string, Acked>, stored: readonl
   for (const [name, a] of acked) {
     const s = byName.get(name);
     if (!s) out.push(`${name}: acknowledged but missing`);
-    else if (JSON.stringify(serviceIPs(s)) !== JSON.stringify(a.clusterIPs)) out.push(`${name}: clusterIPs ${JSON.stringify(serviceIPs(s))}, acknowledged ${JSON.stringify(a.clusterIPs)}`);
-    else if (JSON.stringify(serviceNodePorts(s)) !== JSON.stringify(a.nodePorts)) out.push(`${name}: nodePorts ${JSON.stringify(serviceNodePorts(s))}, acknowledged ${JSON.stringify(a.nodePorts)}`);
+    else if (JSON.stringify(serviceIPs(s)) !== JSON.stringify(a.clusterIPs))
+      out.push(`${name}: clusterIPs ${JSON.stringify(serviceIPs(s))}, acknowledged ${JSON.stringify(a.clusterIPs)}`);
+    else if (JSON.stringify(serviceNodePorts(s)) !== JSON.stringify(a.nodePorts))
+      out.push(`${name}: nodePorts ${JSON.stringify(serviceNodePorts(s))}, acknowledged ${JSON.stringify(a.nodePorts)}`);
   }
   return out;
 }

@@ -38,19 +38,25 @@ function expected(): Map<string, { IPv4: string[]; IPv6: string[] }> {
 
 /** Differences between the stored slices/Endpoints and `expected()`; [] once converged. */
 async function divergence(c: ApiClient): Promise<{ problems: string[]; slices: Json[] }> {
-  const slices = (await listAll(c, "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices")).filter((s) => s.metadata.labels?.["kubernetes.io/service-name"]?.startsWith("svc-"));
+  const slices = (await listAll(c, "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices")).filter((s) =>
+    s.metadata.labels?.["kubernetes.io/service-name"]?.startsWith("svc-"),
+  );
   const endpoints = await listAll(c, "/api/v1/namespaces/default/endpoints");
   const problems: string[] = [];
   for (const [name, want] of expected()) {
     for (const fam of ["IPv4", "IPv6"] as const) {
       const mine = slices.filter((s) => s.metadata.labels["kubernetes.io/service-name"] === name && s.addressType === fam);
       if (mine.length !== 1) problems.push(`${name} ${fam}: ${mine.length} slices`);
-      const addrs = mine.flatMap((s) => (s.endpoints ?? []).filter((e: Json) => e.conditions?.ready).flatMap((e: Json) => e.addresses as string[])).sort();
-      if (JSON.stringify(addrs) !== JSON.stringify(want[fam])) problems.push(`${name} ${fam}: ${addrs.length} ready addresses, want ${want[fam].length}`);
+      const addrs = mine
+        .flatMap((s) => (s.endpoints ?? []).filter((e: Json) => e.conditions?.ready).flatMap((e: Json) => e.addresses as string[]))
+        .sort();
+      if (JSON.stringify(addrs) !== JSON.stringify(want[fam]))
+        problems.push(`${name} ${fam}: ${addrs.length} ready addresses, want ${want[fam].length}`);
     }
     const ep = endpoints.find((e) => e.metadata.name === name);
     const epAddrs = (ep?.subsets ?? []).flatMap((s: Json) => (s.addresses ?? []).map((a: Json) => a.ip as string)).sort();
-    if (JSON.stringify(epAddrs) !== JSON.stringify(want.IPv4)) problems.push(`${name} Endpoints: ${epAddrs.length} addresses, want ${want.IPv4.length}`);
+    if (JSON.stringify(epAddrs) !== JSON.stringify(want.IPv4))
+      problems.push(`${name} Endpoints: ${epAddrs.length} addresses, want ${want.IPv4.length}`);
   }
   return { problems, slices };
 }
@@ -75,7 +81,10 @@ describe("controller-manager SIGKILLed mid-reconcile", () => {
     procs.push(cm);
     const names = Array.from({ length: services }, (_, i) => `svc-${i}`);
     await pool(names, 8, async (name) => {
-      const r = await c!.call("POST", "/api/v1/namespaces/default/services", { metadata: { name }, spec: { ipFamilyPolicy: "RequireDualStack", selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }] } });
+      const r = await c!.call("POST", "/api/v1/namespaces/default/services", {
+        metadata: { name },
+        spec: { ipFamilyPolicy: "RequireDualStack", selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
+      });
       expect(r.status).toBe(201);
     });
     const indexes = Array.from({ length: pods }, (_, i) => i);
@@ -83,11 +92,19 @@ describe("controller-manager SIGKILLed mid-reconcile", () => {
     let killedAt = 0;
     const podsStart = performance.now();
     await pool(indexes, 16, async (i) => {
-      const body = { metadata: { name: `pod-${i}`, labels: { app: `svc-${i % services}` } }, spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] } };
+      const body = {
+        metadata: { name: `pod-${i}`, labels: { app: `svc-${i % services}` } },
+        spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
+      };
       const created = await c!.call("POST", "/api/v1/namespaces/default/pods", body);
       expect(created.status).toBe(201);
       const pod = created.body;
-      pod.status = { phase: "Running", podIP: v4(i), podIPs: [{ ip: v4(i) }, { ip: v6(i) }], conditions: [{ type: "Ready", status: "True" }] };
+      pod.status = {
+        phase: "Running",
+        podIP: v4(i),
+        podIPs: [{ ip: v4(i) }, { ip: v6(i) }],
+        conditions: [{ type: "Ready", status: "True" }],
+      };
       expect((await c!.call("PUT", `/api/v1/namespaces/default/pods/pod-${i}/status`, pod)).status).toBe(200);
       // Kill mid-reconcile: half of the pod statuses are in, the controllers are busy with them.
       if (++written === pods / 2) {

@@ -36,7 +36,11 @@ describe.skipIf(!etcd)("etcd killed and restarted under create load", () => {
     const etcdDir = path.join(dir, "etcd");
     let db = await startEtcdProc({ bin: etcd!, dataDir: etcdDir, port: etcdPort });
     procs.push(db);
-    const api = await startApiserverProc({ dataDir: path.join(dir, "up"), port: await freePort(), args: ["--datastore-endpoint", db.endpoint] });
+    const api = await startApiserverProc({
+      dataDir: path.join(dir, "up"),
+      port: await freePort(),
+      args: ["--datastore-endpoint", db.endpoint],
+    });
     procs.push(api);
     c = apiClientFromKubeconfig(api.kubeconfigPath);
 
@@ -52,7 +56,10 @@ describe.skipIf(!etcd)("etcd killed and restarted under create load", () => {
     // Recovered = a create that started after etcd was back was acknowledged.
     const deadline = Date.now() + 60_000;
     while (!load.samples.some((s) => s.created && s.start >= etcdReadyAt) && Date.now() < deadline) await sleep(50);
-    const recoveredAt = load.samples.filter((s) => s.created && s.start >= etcdReadyAt).map((s) => s.end).sort((a, b) => a - b)[0];
+    const recoveredAt = load.samples
+      .filter((s) => s.created && s.start >= etcdReadyAt)
+      .map((s) => s.end)
+      .sort((a, b) => a - b)[0];
     await sleep(2_000);
     const samples = await load.stop();
 
@@ -63,7 +70,9 @@ describe.skipIf(!etcd)("etcd killed and restarted under create load", () => {
     expect(unanswered.map((s) => `${s.name}: ${s.error?.message}`).slice(0, 5)).toEqual([]);
     // Every error is a proper Status: 5xx, kind Status, a message, code matching the HTTP status.
     const errors = samples.filter((s) => s.error);
-    const improper = errors.filter((s) => !(s.status >= 500 && s.error?.kind === "Status" && s.error.code === s.status && (s.error.message ?? "") !== ""));
+    const improper = errors.filter(
+      (s) => !(s.status >= 500 && s.error?.kind === "Status" && s.error.code === s.status && (s.error.message ?? "") !== ""),
+    );
     expect(improper.map((s) => `${s.status} ${JSON.stringify(s.error)}`).slice(0, 5)).toEqual([]);
 
     const acked = ackedOf(samples);
@@ -71,7 +80,10 @@ describe.skipIf(!etcd)("etcd killed and restarted under create load", () => {
     expect(ackMismatches(acked, stored)).toEqual([]);
     const report = await expectAllocationInvariants(c);
     // Creating and deleting work normally afterwards.
-    const after = await c.call("POST", "/api/v1/namespaces/default/services", { metadata: { name: "after-outage" }, spec: { ipFamilyPolicy: "RequireDualStack", ports: [{ port: 80 }] } });
+    const after = await c.call("POST", "/api/v1/namespaces/default/services", {
+      metadata: { name: "after-outage" },
+      spec: { ipFamilyPolicy: "RequireDualStack", ports: [{ port: 80 }] },
+    });
     expect(after.status).toBe(201);
     expect((await c.call("DELETE", "/api/v1/namespaces/default/services/after-outage")).status).toBe(200);
 

@@ -14,7 +14,12 @@ export function rangeCapacity(cidr: string): number {
 }
 
 /** Creates Services from `makeBody(i)` until one is refused; returns how many were created and the refusals. */
-export async function createUntilRefused(c: ApiClient, makeBody: (i: number) => Json, max: number, concurrency = 16): Promise<{ created: number; refusals: string[] }> {
+export async function createUntilRefused(
+  c: ApiClient,
+  makeBody: (i: number) => Json,
+  max: number,
+  concurrency = 16,
+): Promise<{ created: number; refusals: string[] }> {
   let created = 0;
   let stop = false;
   const refusals: string[] = [];
@@ -76,7 +81,12 @@ export async function heldCounts(c: ApiClient): Promise<HeldCounts> {
   };
 }
 
-const svc = (name: string, spec: Json): Json => ({ apiVersion: "v1", kind: "Service", metadata: { name, namespace: "default" }, spec: { selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }], ...spec } });
+const svc = (name: string, spec: Json): Json => ({
+  apiVersion: "v1",
+  kind: "Service",
+  metadata: { name, namespace: "default" },
+  spec: { selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }], ...spec },
+});
 
 /**
  * Fills a dual-stack cluster: two-port NodePort RequireDualStack Services until the NodePorts run out,
@@ -86,7 +96,10 @@ const svc = (name: string, spec: Json): Json => ({ apiVersion: "v1", kind: "Serv
  * (IPAddress orphans after 60 s, bits and NodePorts on the third pass); the fill retries until
  * `graceMs` is over, so each leak has had its chance to be collected.
  */
-export async function fillDualStack(c: ApiClient, o: { v4Cidr: string; v6Cidr: string; prefix: string; graceMs?: number; nodePorts?: number }): Promise<{ held: HeldCounts; created: number; refusals: string[]; ms: number }> {
+export async function fillDualStack(
+  c: ApiClient,
+  o: { v4Cidr: string; v6Cidr: string; prefix: string; graceMs?: number; nodePorts?: number },
+): Promise<{ held: HeldCounts; created: number; refusals: string[]; ms: number }> {
   const started = performance.now();
   const deadline = Date.now() + (o.graceMs ?? 60_000) + 15_000;
   const want = { v4: rangeCapacity(o.v4Cidr), v6: rangeCapacity(o.v6Cidr) };
@@ -99,8 +112,15 @@ export async function fillDualStack(c: ApiClient, o: { v4Cidr: string; v6Cidr: s
     // takes both in one allocator operation; taken one by one, 16 concurrent creates near the end
     // each held one, failed on the second and rolled back, leaving ports free that no later round
     // takes (its IPs are gone by then), which on etcd looked like leaked NodePorts.
-    const twoPorts = [{ name: "http", port: 80, targetPort: 8080 }, { name: "https", port: 443, targetPort: 8443 }];
-    const np = await createUntilRefused(c, (i) => svc(`${p}np-${i}`, { type: "NodePort", ipFamilyPolicy: "RequireDualStack", ports: twoPorts }), 5000);
+    const twoPorts = [
+      { name: "http", port: 80, targetPort: 8080 },
+      { name: "https", port: 443, targetPort: 8443 },
+    ];
+    const np = await createUntilRefused(
+      c,
+      (i) => svc(`${p}np-${i}`, { type: "NodePort", ipFamilyPolicy: "RequireDualStack", ports: twoPorts }),
+      5000,
+    );
     const dual = await createUntilRefused(c, (i) => svc(`${p}ds-${i}`, { ipFamilyPolicy: "RequireDualStack" }), 70_000);
     const v4 = await createUntilRefused(c, (i) => svc(`${p}v4-${i}`, { ipFamilyPolicy: "SingleStack", ipFamilies: ["IPv4"] }), 70_000);
     const v6 = await createUntilRefused(c, (i) => svc(`${p}v6-${i}`, { ipFamilyPolicy: "SingleStack", ipFamilies: ["IPv6"] }), 70_000);

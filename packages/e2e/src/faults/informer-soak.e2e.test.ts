@@ -18,7 +18,17 @@ import { afterAll, describe, expect, it } from "vitest";
 import { clientsFor, pool, slicesOf, summarize } from "../controllers/objects.ts";
 import { eventually } from "@servicenet/testing";
 import { retry, startInformer, startResumer, versions } from "./soak-watchers.ts";
-import { compactEtcd, etcdBinary, freePort, freePortPair, startApiserverProc, startControllerManagerProc, startEtcdProc, tempDir, type Proc } from "../framework/processes.ts";
+import {
+  compactEtcd,
+  etcdBinary,
+  freePort,
+  freePortPair,
+  startApiserverProc,
+  startControllerManagerProc,
+  startEtcdProc,
+  tempDir,
+  type Proc,
+} from "../framework/processes.ts";
 
 const etcd = etcdBinary();
 if (!etcd) console.warn("faults/informer-soak: no etcd binary on PATH; skipped");
@@ -65,12 +75,21 @@ describe.skipIf(!etcd)("informers across apiserver restarts and etcd compaction"
 
     const acked = new Map<string, number>();
     const ack = (o: KubernetesObject): void => void acked.set(`${o.metadata!.name}@${o.metadata!.resourceVersion}`, rvOf(o));
-    await pool(Array.from({ length: services }, (_, j) => j), 8, async (j) => {
-      await c.core.createNamespacedService({ namespace: ns, body: { metadata: { name: svcName(j) }, spec: { selector: { app: svcName(j) }, ports: [{ port: 80, targetPort: 8080 }] } } });
-    });
+    await pool(
+      Array.from({ length: services }, (_, j) => j),
+      8,
+      async (j) => {
+        await c.core.createNamespacedService({
+          namespace: ns,
+          body: { metadata: { name: svcName(j) }, spec: { selector: { app: svcName(j) }, ports: [{ port: 80, targetPort: 8080 }] } },
+        });
+      },
+    );
 
     const podInformer = startInformer<V1Pod>(kc, podsPath, () => c.core.listNamespacedPod({ namespace: ns }));
-    const svcInformer = startInformer<V1Service>(kc, `/api/v1/namespaces/${ns}/services`, () => c.core.listNamespacedService({ namespace: ns }));
+    const svcInformer = startInformer<V1Service>(kc, `/api/v1/namespaces/${ns}/services`, () =>
+      c.core.listNamespacedService({ namespace: ns }),
+    );
     await podInformer.start();
     await svcInformer.start();
     stops.push(podInformer.stop, svcInformer.stop);
@@ -78,12 +97,22 @@ describe.skipIf(!etcd)("informers across apiserver restarts and etcd compaction"
     stops.push(resumer.stop);
     await resumer.listed;
 
-    await pool(Array.from({ length: pods }, (_, i) => i), 16, async (i) => {
-      const created = await c.core.createNamespacedPod({ namespace: ns, body: { metadata: { name: podName(i), labels: { app: svcName(i % services) } }, spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] } } });
-      ack(created);
-      created.status = { phase: "Running", podIP: podIP(i), podIPs: [{ ip: podIP(i) }], conditions: [{ type: "Ready", status: "True" }] };
-      ack(await c.core.replaceNamespacedPodStatus({ name: podName(i), namespace: ns, body: created }));
-    });
+    await pool(
+      Array.from({ length: pods }, (_, i) => i),
+      16,
+      async (i) => {
+        const created = await c.core.createNamespacedPod({
+          namespace: ns,
+          body: {
+            metadata: { name: podName(i), labels: { app: svcName(i % services) } },
+            spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
+          },
+        });
+        ack(created);
+        created.status = { phase: "Running", podIP: podIP(i), podIPs: [{ ip: podIP(i) }], conditions: [{ type: "Ready", status: "True" }] };
+        ack(await c.core.replaceNamespacedPodStatus({ name: podName(i), namespace: ns, body: created }));
+      },
+    );
 
     const compact = (): Promise<number> => compactEtcd(db.endpoint);
     const faults: Record<number, () => Promise<string>> = {
@@ -112,47 +141,74 @@ describe.skipIf(!etcd)("informers across apiserver restarts and etcd compaction"
     for (let r = 1; r <= rounds; r++) {
       // Concurrent writes (they used to share resourceVersions on etcd): relabel every pod to the
       // next Service, annotate every Service.
-      await pool(Array.from({ length: pods }, (_, i) => i), 16, async (i) => {
-        await retry(async () => {
-          const p = await c.core.readNamespacedPod({ name: podName(i), namespace: ns });
-          p.metadata!.labels = { app: svcName((i + r) % services) };
-          ack(await c.core.replaceNamespacedPod({ name: podName(i), namespace: ns, body: p }));
-        });
-      });
-      await pool(Array.from({ length: services }, (_, j) => j), 16, async (j) => {
-        await retry(async () => {
-          const s = await c.core.readNamespacedService({ name: svcName(j), namespace: ns });
-          s.metadata!.annotations = { round: String(r) };
-          await c.core.replaceNamespacedService({ name: svcName(j), namespace: ns, body: s });
-        });
-      });
+      await pool(
+        Array.from({ length: pods }, (_, i) => i),
+        16,
+        async (i) => {
+          await retry(async () => {
+            const p = await c.core.readNamespacedPod({ name: podName(i), namespace: ns });
+            p.metadata!.labels = { app: svcName((i + r) % services) };
+            ack(await c.core.replaceNamespacedPod({ name: podName(i), namespace: ns, body: p }));
+          });
+        },
+      );
+      await pool(
+        Array.from({ length: services }, (_, j) => j),
+        16,
+        async (j) => {
+          await retry(async () => {
+            const s = await c.core.readNamespacedService({ name: svcName(j), namespace: ns });
+            s.metadata!.annotations = { round: String(r) };
+            await c.core.replaceNamespacedService({ name: svcName(j), namespace: ns, body: s });
+          });
+        },
+      );
       const fault = faults[r - 1];
       const at = performance.now();
       if (fault) done.push(`${await fault()} (${Math.round(performance.now() - at)} ms)`);
     }
     // Delete every third pod and the last two Services: informers must drop them.
-    await pool(Array.from({ length: pods }, (_, i) => i).filter((i) => i % 3 === 0), 8, (i) => retry(() => c.core.deleteNamespacedPod({ name: podName(i), namespace: ns })));
+    await pool(
+      Array.from({ length: pods }, (_, i) => i).filter((i) => i % 3 === 0),
+      8,
+      (i) => retry(() => c.core.deleteNamespacedPod({ name: podName(i), namespace: ns })),
+    );
     for (const j of [services - 1, services - 2]) await retry(() => c.core.deleteNamespacedService({ name: svcName(j), namespace: ns }));
     const writesDone = performance.now();
 
     const finalPods = (await c.core.listNamespacedPod({ namespace: ns })).items;
     const finalSvcs = (await c.core.listNamespacedService({ namespace: ns })).items;
     const want = { pods: versions(finalPods), services: versions(finalSvcs) };
-    await eventually(async () => {
-      const got = { pods: versions(podInformer.informer.list()), services: versions(svcInformer.informer.list()) };
-      return JSON.stringify(got) === JSON.stringify(want) ? true : undefined;
-    }, { timeoutMs: 20_000, intervalMs: 100, what: "the client-node informers to reach the final state" });
-    await eventually(async () => (JSON.stringify(Object.fromEntries([...resumer.state].sort())) === JSON.stringify(want.pods) ? true : undefined), { timeoutMs: 20_000, intervalMs: 100, what: "the resuming watcher to reach the final state" });
+    await eventually(
+      async () => {
+        const got = { pods: versions(podInformer.informer.list()), services: versions(svcInformer.informer.list()) };
+        return JSON.stringify(got) === JSON.stringify(want) ? true : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 100, what: "the client-node informers to reach the final state" },
+    );
+    await eventually(
+      async () => (JSON.stringify(Object.fromEntries([...resumer.state].sort())) === JSON.stringify(want.pods) ? true : undefined),
+      { timeoutMs: 20_000, intervalMs: 100, what: "the resuming watcher to reach the final state" },
+    );
     // The controller-manager's pod and service informers, through the EndpointSlices they drive.
     const wantEndpoints = (j: number): string[] =>
-      finalPods.filter((p) => p.metadata!.labels!["app"] === svcName(j)).map((p) => `${p.status!.podIP} true`).sort();
-    await eventually(async () => {
-      for (let j = 0; j < services - 2; j++) {
-        const eps = (await slicesOf(c, svcName(j))).filter((s) => s.addressType === "IPv4").flatMap((s) => s.endpoints).sort();
-        if (JSON.stringify(eps) !== JSON.stringify(wantEndpoints(j))) return undefined;
-      }
-      return true;
-    }, { timeoutMs: 30_000, intervalMs: 200, what: "the controller-manager's EndpointSlices to list the final pods" });
+      finalPods
+        .filter((p) => p.metadata!.labels!["app"] === svcName(j))
+        .map((p) => `${p.status!.podIP} true`)
+        .sort();
+    await eventually(
+      async () => {
+        for (let j = 0; j < services - 2; j++) {
+          const eps = (await slicesOf(c, svcName(j)))
+            .filter((s) => s.addressType === "IPv4")
+            .flatMap((s) => s.endpoints)
+            .sort();
+          if (JSON.stringify(eps) !== JSON.stringify(wantEndpoints(j))) return undefined;
+        }
+        return true;
+      },
+      { timeoutMs: 30_000, intervalMs: 200, what: "the controller-manager's EndpointSlices to list the final pods" },
+    );
     const converged = performance.now();
 
     // Every acknowledged pod write reached the resuming watcher, unless a 410 relist covered it.
@@ -163,7 +219,10 @@ describe.skipIf(!etcd)("informers across apiserver restarts and etcd compaction"
     expect(api.alive(), `apiserver died:\n${api.output().slice(-3000)}`).toBe(true);
     expect(lost).toEqual([]);
     expect(distinct, "acknowledged pod writes sharing a resourceVersion").toBe(acked.size);
-    expect(resumer.expired.every((m) => /^too old resource version: \d+ \(\d+\)$/.test(m) && !m.endsWith("(0)")), resumer.expired.join("\n")).toBe(true);
+    expect(
+      resumer.expired.every((m) => /^too old resource version: \d+ \(\d+\)$/.test(m) && !m.endsWith("(0)")),
+      resumer.expired.join("\n"),
+    ).toBe(true);
     const sum = summarize(await slicesOf(c, svcName(0)));
     console.log(
       `e2e faults/informer-soak: ${acked.size} acknowledged pod writes (${distinct} distinct resourceVersions), ${rounds} rounds, faults: ${done.join("; ")}; ` +

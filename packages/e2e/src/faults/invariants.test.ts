@@ -9,7 +9,11 @@ const svc = (name: string, clusterIPs: string[], nodePorts: number[] = []): Json
   spec: { clusterIP: clusterIPs[0], clusterIPs, ports: nodePorts.map((nodePort) => ({ port: 80, nodePort })) },
 });
 const ipAddress = (ip: string, ref: string, ageMs: number): Json => ({
-  metadata: { name: ip, labels: { "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io" }, creationTimestamp: new Date(Date.now() - ageMs).toISOString() },
+  metadata: {
+    name: ip,
+    labels: { "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io" },
+    creationTimestamp: new Date(Date.now() - ageMs).toISOString(),
+  },
   spec: { parentRef: { group: "", resource: "services", namespace: "default", name: ref } },
 });
 
@@ -28,31 +32,58 @@ function fake(services: Json[], addresses: Json[] | null): ApiClient {
 
 describe("allocation invariants", () => {
   it("passes distinct IPs and ports, and IPAddresses that match their Services", async () => {
-    const { problems, report } = await checkAllocationInvariants(fake([svc("a", ["10.0.0.1", "fd00::1"], [30001]), svc("b", ["10.0.0.2"], [30002])], [ipAddress("10.0.0.1", "a", 0), ipAddress("fd00::1", "a", 0), ipAddress("10.0.0.2", "b", 0)]));
+    const { problems, report } = await checkAllocationInvariants(
+      fake(
+        [svc("a", ["10.0.0.1", "fd00::1"], [30001]), svc("b", ["10.0.0.2"], [30002])],
+        [ipAddress("10.0.0.1", "a", 0), ipAddress("fd00::1", "a", 0), ipAddress("10.0.0.2", "b", 0)],
+      ),
+    );
     expect(problems).toEqual([]);
     expect(report).toMatchObject({ services: 2, clusterIPs: 3, nodePorts: 2, ipAddresses: 3, missingIPAddresses: 0 });
   });
 
   it.each([
-    ["a ClusterIP held twice", [svc("a", ["10.0.0.1"]), svc("b", ["10.0.0.1"])], null, "ClusterIP 10.0.0.1 held by default/a and default/b"],
+    [
+      "a ClusterIP held twice",
+      [svc("a", ["10.0.0.1"]), svc("b", ["10.0.0.1"])],
+      null,
+      "ClusterIP 10.0.0.1 held by default/a and default/b",
+    ],
     ["an IPv6 ClusterIP held twice in two spellings", [svc("a", ["fd00::1"]), svc("b", ["FD00:0::1"])], null, "ClusterIP fd00::1 held by"],
     ["a NodePort held twice", [svc("a", ["10.0.0.1"], [30001]), svc("b", ["10.0.0.2"], [30001])], null, "NodePort 30001 held by"],
-    ["an old orphan IPAddress", [svc("a", ["10.0.0.1"])], [ipAddress("10.0.0.1", "a", 0), ipAddress("10.0.0.9", "gone", 120_000)], "IPAddress 10.0.0.9"],
-    ["an IPAddress pointing at the wrong Service", [svc("a", ["10.0.0.1"]), svc("b", ["10.0.0.2"])], [ipAddress("10.0.0.1", "b", 120_000)], "IPAddress 10.0.0.1"],
+    [
+      "an old orphan IPAddress",
+      [svc("a", ["10.0.0.1"])],
+      [ipAddress("10.0.0.1", "a", 0), ipAddress("10.0.0.9", "gone", 120_000)],
+      "IPAddress 10.0.0.9",
+    ],
+    [
+      "an IPAddress pointing at the wrong Service",
+      [svc("a", ["10.0.0.1"]), svc("b", ["10.0.0.2"])],
+      [ipAddress("10.0.0.1", "b", 120_000)],
+      "IPAddress 10.0.0.1",
+    ],
   ])("flags %s", async (_, services, addresses, want) => {
     const { problems } = await checkAllocationInvariants(fake(services, addresses));
     expect(problems.join("\n")).toContain(want);
   });
 
   it("gives an orphan IPAddress the grace period", async () => {
-    const { problems, report } = await checkAllocationInvariants(fake([svc("a", ["10.0.0.1"])], [ipAddress("10.0.0.1", "a", 0), ipAddress("10.0.0.9", "gone", 5_000)]));
+    const { problems, report } = await checkAllocationInvariants(
+      fake([svc("a", ["10.0.0.1"])], [ipAddress("10.0.0.1", "a", 0), ipAddress("10.0.0.9", "gone", 5_000)]),
+    );
     expect(problems).toEqual([]);
     expect(report.youngOrphans).toBe(1);
   });
 
   it("compares acknowledged creates with what is stored", () => {
-    const acked = new Map([["a", { clusterIPs: ["10.0.0.1"], nodePorts: [] }], ["b", { clusterIPs: ["10.0.0.2"], nodePorts: [] }]]);
-    expect(ackMismatches(acked, [svc("a", ["10.0.0.1"]), svc("b", ["10.0.0.3"])])).toEqual(['b: clusterIPs ["10.0.0.3"], acknowledged ["10.0.0.2"]']);
+    const acked = new Map([
+      ["a", { clusterIPs: ["10.0.0.1"], nodePorts: [] }],
+      ["b", { clusterIPs: ["10.0.0.2"], nodePorts: [] }],
+    ]);
+    expect(ackMismatches(acked, [svc("a", ["10.0.0.1"]), svc("b", ["10.0.0.3"])])).toEqual([
+      'b: clusterIPs ["10.0.0.3"], acknowledged ["10.0.0.2"]',
+    ]);
     expect(ackMismatches(acked, [svc("a", ["10.0.0.1"])])).toEqual(["b: acknowledged but missing"]);
   });
 

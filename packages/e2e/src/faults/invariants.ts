@@ -91,7 +91,10 @@ export async function checkAllocationInvariants(c: ApiClient, graceMs = 60_000):
     }
     const age = Date.now() - Date.parse(a.metadata.creationTimestamp ?? "");
     if (age < graceMs) youngOrphans++;
-    else problems.push(`IPAddress ${ip} (parentRef ${ref.resource}/${refKey}, age ${Math.round(age / 1000)} s) is not held by that Service (holder: ${holder ?? "none"})`);
+    else
+      problems.push(
+        `IPAddress ${ip} (parentRef ${ref.resource}/${refKey}, age ${Math.round(age / 1000)} s) is not held by that Service (holder: ${holder ?? "none"})`,
+      );
   }
   const report: AllocationReport = {
     services: services.length,
@@ -100,7 +103,13 @@ export async function checkAllocationInvariants(c: ApiClient, graceMs = 60_000):
     ipAddresses: addresses.length,
     youngOrphans,
     missingIPAddresses: addresses.length > 0 ? byIP.size - withAddress.size : 0,
-    missingExamples: addresses.length > 0 ? [...byIP].filter(([ip]) => !withAddress.has(ip)).slice(0, 10).map(([ip, holder]) => `${ip} (${holder})`) : [],
+    missingExamples:
+      addresses.length > 0
+        ? [...byIP]
+            .filter(([ip]) => !withAddress.has(ip))
+            .slice(0, 10)
+            .map(([ip, holder]) => `${ip} (${holder})`)
+        : [],
   };
   return { problems, report };
 }
@@ -116,7 +125,8 @@ export async function expectAllocationInvariants(c: ApiClient, graceMs = 60_000)
     const serviceLevel = problems.filter((p) => !p.startsWith("IPAddress"));
     if (serviceLevel.length > 0) throw new Error(`allocation invariants violated:\n${serviceLevel.slice(0, 20).join("\n")}`);
     if (problems.length === 0) return report;
-    if (Date.now() > deadline) throw new Error(`IPAddress invariants still violated after ${graceMs} ms:\n${problems.slice(0, 20).join("\n")}`);
+    if (Date.now() > deadline)
+      throw new Error(`IPAddress invariants still violated after ${graceMs} ms:\n${problems.slice(0, 20).join("\n")}`);
     await new Promise((r) => setTimeout(r, 2_000));
   }
 }

@@ -62,7 +62,9 @@ export function startLoad(c: ApiClient, o: { prefix: string; concurrency?: numbe
 
 /** Acknowledged creates of a load as name -> {clusterIPs, nodePorts}. */
 export function ackedOf(samples: readonly LoadSample[]): Map<string, { clusterIPs: string[]; nodePorts: number[] }> {
-  return new Map(samples.filter((s) => s.created).map((s) => [s.name, { clusterIPs: serviceIPs(s.created), nodePorts: serviceNodePorts(s.created) }]));
+  return new Map(
+    samples.filter((s) => s.created).map((s) => [s.name, { clusterIPs: serviceIPs(s.created), nodePorts: serviceNodePorts(s.created) }]),
+  );
 }
 
 /** "503 ×12, 500 ×3" style counts of the error answers, with one message per status. */

@@ -21,10 +21,26 @@ const watchMs = 7_000;
 
 /** [spelling, canonical, warning] as the issue reported them. */
 const cases: Array<[string, string, string]> = [
-  ["010.096.000.030", "10.96.0.30", 'spec.clusterIPs[0]: non-standard IP address "010.096.000.030" will be considered invalid in a future Kubernetes release: use "10.96.0.30"'],
-  ["::ffff:10.96.0.31", "10.96.0.31", 'spec.clusterIPs[0]: non-standard IP address "::ffff:10.96.0.31" will be considered invalid in a future Kubernetes release: use "10.96.0.31"'],
-  ["fd00:10:96::00ab", "fd00:10:96::ab", 'spec.clusterIPs[0]: IPv6 address "fd00:10:96::00ab" should be in RFC 5952 canonical format ("fd00:10:96::ab")'],
-  ["FD00:10:96::AC", "fd00:10:96::ac", 'spec.clusterIPs[0]: IPv6 address "FD00:10:96::AC" should be in RFC 5952 canonical format ("fd00:10:96::ac")'],
+  [
+    "010.096.000.030",
+    "10.96.0.30",
+    'spec.clusterIPs[0]: non-standard IP address "010.096.000.030" will be considered invalid in a future Kubernetes release: use "10.96.0.30"',
+  ],
+  [
+    "::ffff:10.96.0.31",
+    "10.96.0.31",
+    'spec.clusterIPs[0]: non-standard IP address "::ffff:10.96.0.31" will be considered invalid in a future Kubernetes release: use "10.96.0.31"',
+  ],
+  [
+    "fd00:10:96::00ab",
+    "fd00:10:96::ab",
+    'spec.clusterIPs[0]: IPv6 address "fd00:10:96::00ab" should be in RFC 5952 canonical format ("fd00:10:96::ab")',
+  ],
+  [
+    "FD00:10:96::AC",
+    "fd00:10:96::ac",
+    'spec.clusterIPs[0]: IPv6 address "FD00:10:96::AC" should be in RFC 5952 canonical format ("fd00:10:96::ac")',
+  ],
 ];
 const familyOf = (ip: string): string[] => (ip.includes(":") && !ip.includes(".") ? ["IPv6"] : ["IPv4"]);
 
@@ -49,7 +65,10 @@ describe.concurrent.each([
     c = apiClientFromKubeconfig(proc.kubeconfigPath);
 
     for (const [i, [spelling, , warning]] of cases.entries()) {
-      const r = await c.call("POST", services, { metadata: { name: `odd-${i}` }, spec: { clusterIP: spelling, ipFamilies: familyOf(spelling), ports: [{ port: 80 }] } });
+      const r = await c.call("POST", services, {
+        metadata: { name: `odd-${i}` },
+        spec: { clusterIP: spelling, ipFamilies: familyOf(spelling), ports: [{ port: 80 }] },
+      });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       expect(r.body.spec.clusterIPs).toEqual([spelling]);
       expect(r.warnings).toEqual([warning]);
@@ -70,10 +89,15 @@ describe.concurrent.each([
     expect(missing).toEqual([]);
     expect([...changed]).toEqual([]);
     for (const [i, [, canonical]] of cases.entries()) {
-      const r = await c.call("POST", services, { metadata: { name: `dup-${i}` }, spec: { clusterIP: canonical, ipFamilies: familyOf(canonical), ports: [{ port: 80 }] } });
+      const r = await c.call("POST", services, {
+        metadata: { name: `dup-${i}` },
+        spec: { clusterIP: canonical, ipFamilies: familyOf(canonical), ports: [{ port: 80 }] },
+      });
       expect(r.status, `${canonical}: ${JSON.stringify(r.body)}`).toBe(422);
     }
     const report = await expectAllocationInvariants(c, 5_000);
-    console.log(`e2e faults/noncanonical-clusterip (${mode}): ${cases.length} odd spellings kept with warnings; ${samples} IPAddress samples over ${watchMs} ms, none missing or recreated; canonical duplicates refused; ${report.clusterIPs} ClusterIPs, none held twice`);
+    console.log(
+      `e2e faults/noncanonical-clusterip (${mode}): ${cases.length} odd spellings kept with warnings; ${samples} IPAddress samples over ${watchMs} ms, none missing or recreated; canonical duplicates refused; ${report.clusterIPs} ClusterIPs, none held twice`,
+    );
   });
 });

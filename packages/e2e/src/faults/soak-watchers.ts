@@ -15,7 +15,11 @@ export const versions = (items: readonly KubernetesObject[]): Record<string, str
   Object.fromEntries(items.map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]).sort(([a], [b]) => a!.localeCompare(b!)));
 
 /** A client-node informer kept running across errors; counts its callbacks. */
-export function startInformer<T extends KubernetesObject>(kc: KubeConfig, p: string, list: () => Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>) {
+export function startInformer<T extends KubernetesObject>(
+  kc: KubeConfig,
+  p: string,
+  list: () => Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>,
+) {
   const informer = makeInformer<T>(kc, p, list);
   const counts = { add: 0, update: 0, delete: 0, connect: 0, error: 0 };
   let stopped = false;
@@ -92,7 +96,10 @@ export function startResumer(kc: KubeConfig, c: Clients, ns: string) {
         };
         new Watch(kc)
           .watch(podsPath, { resourceVersion: String(rv) }, onEvent, () => resolve())
-          .then((a) => (abort = a), () => resolve());
+          .then(
+            (a) => (abort = a),
+            () => resolve(),
+          );
       });
       if (gone) {
         const before = rv;

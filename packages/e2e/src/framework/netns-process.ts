@@ -30,7 +30,8 @@ export function startInNetns(ns: string, name: string, args: readonly string[]):
     waitFor: async (re, timeoutMs = 20_000) => {
       const deadline = Date.now() + timeoutMs;
       while (!re.test(out)) {
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${out}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${out}`);
         if (Date.now() > deadline) throw new Error(`${name}: no ${re} in ${timeoutMs} ms:\n${out}`);
         await new Promise((r) => setTimeout(r, 25));
       }
@@ -73,6 +74,8 @@ export function execInNetns(ns: string, argv: readonly string[]): Promise<string
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`${argv.join(" ")} in ${ns} exited ${code}: ${err.trim()}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${argv.join(" ")} in ${ns} exited ${code}: ${err.trim()}`)),
+    );
   });
 }

@@ -141,7 +141,12 @@ export interface ApiserverProc extends Proc {
 export async function startApiserverProc(o: { dataDir?: string; port?: number; args?: readonly string[] } = {}): Promise<ApiserverProc> {
   const own = o.dataDir === undefined ? tempDir("e2e-apiserver") : undefined;
   const dataDir = o.dataDir ?? path.join(own!, "state");
-  const p = startProc("apiserver", process.execPath, [apiserverBin, "--port", String(o.port ?? 0), "--data-dir", dataDir, ...(o.args ?? [])], own);
+  const p = startProc(
+    "apiserver",
+    process.execPath,
+    [apiserverBin, "--port", String(o.port ?? 0), "--data-dir", dataDir, ...(o.args ?? [])],
+    own,
+  );
   const removeOwn = (): void => {
     if (own !== undefined) rmSync(own, { recursive: true, force: true });
   };
@@ -172,8 +177,16 @@ export async function startApiserverProc(o: { dataDir?: string; port?: number; a
  * The controller-manager for a kubeconfig with extra `flags`; resolves once a line matches
  * `synced` (default: the EndpointSlice controller's caches are synced), or at once with `false`.
  */
-export async function startControllerManagerProc(kubeconfigPath: string, o: { flags?: readonly string[]; synced?: RegExp | false; timeoutMs?: number } = {}): Promise<Proc> {
-  const p = startProc("controller-manager", process.execPath, [controllerManagerBin, "--kubeconfig", kubeconfigPath, ...(o.flags ?? [])], path.dirname(kubeconfigPath));
+export async function startControllerManagerProc(
+  kubeconfigPath: string,
+  o: { flags?: readonly string[]; synced?: RegExp | false; timeoutMs?: number } = {},
+): Promise<Proc> {
+  const p = startProc(
+    "controller-manager",
+    process.execPath,
+    [controllerManagerBin, "--kubeconfig", kubeconfigPath, ...(o.flags ?? [])],
+    path.dirname(kubeconfigPath),
+  );
   const synced = o.synced ?? /Caches are synced.*endpointslice/;
   if (synced !== false) await p.waitFor(synced, o.timeoutMs ?? 30_000);
   return p;
@@ -210,10 +223,20 @@ export async function startEtcdProc(o: { bin: string; dataDir: string; port: num
   const client = `http://127.0.0.1:${o.port}`;
   const peer = `http://127.0.0.1:${o.port + 1}`;
   const p = startProc("etcd", o.bin, [
-    "--name", "default", "--data-dir", o.dataDir,
-    "--listen-client-urls", client, "--advertise-client-urls", client,
-    "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-    "--initial-cluster", `default=${peer}`,
+    "--name",
+    "default",
+    "--data-dir",
+    o.dataDir,
+    "--listen-client-urls",
+    client,
+    "--advertise-client-urls",
+    client,
+    "--listen-peer-urls",
+    peer,
+    "--initial-advertise-peer-urls",
+    peer,
+    "--initial-cluster",
+    `default=${peer}`,
   ]);
   await p.waitFor(/ready to serve client requests|serving insecure client requests/, 30_000);
   return Object.assign(p, { endpoint: client });
@@ -224,7 +247,10 @@ export async function deleteEtcdPrefix(endpoint: string, prefix: string): Promis
   const b64 = (s: string): string => Buffer.from(s).toString("base64");
   // range_end = prefix with its last byte incremented: the whole "directory".
   const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-  const r = await fetch(`${endpoint.replace(/\/$/, "")}/v3/kv/deleterange`, { method: "POST", body: JSON.stringify({ key: b64(prefix), range_end: b64(end) }) });
+  const r = await fetch(`${endpoint.replace(/\/$/, "")}/v3/kv/deleterange`, {
+    method: "POST",
+    body: JSON.stringify({ key: b64(prefix), range_end: b64(end) }),
+  });
   if (!r.ok) throw new Error(`etcd deleterange ${prefix}: ${r.status} ${await r.text()}`);
   const body = (await r.json()) as { deleted?: string };
   return Number(body.deleted ?? 0);
@@ -242,7 +268,11 @@ export async function compactEtcd(endpoint: string): Promise<number> {
   const revision = Number(((await range.json()) as { header: { revision: string } }).header.revision);
   const etcd = etcdBinary();
   const etcdctl = etcd ? path.join(path.dirname(etcd), "etcdctl") : "";
-  if (etcdctl && spawnSync(etcdctl, ["--endpoints", endpoint, "compact", String(revision)], { env: { ...process.env, ETCDCTL_API: "3" } }).status === 0) return revision;
+  if (
+    etcdctl &&
+    spawnSync(etcdctl, ["--endpoints", endpoint, "compact", String(revision)], { env: { ...process.env, ETCDCTL_API: "3" } }).status === 0
+  )
+    return revision;
   const r = await fetch(`${base}/v3/kv/compaction`, { method: "POST", body: JSON.stringify({ revision: String(revision) }) });
   if (!r.ok) throw new Error(`etcd compaction to ${revision}: ${r.status} ${await r.text()}`);
   return revision;

@@ -26,7 +26,18 @@ export interface AuthReport {
  * `Bearer <token> extra`, which upstream's authenticator takes as `<token>` (it splits on spaces).
  */
 export function badCredentials(token: string): (string | null)[] {
-  return [null, "Bearer wrong-token", "Bearer ", "Bearer", `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, `Basic ${Buffer.from(`admin:${token}`).toString("base64")}`, `Bearer  ${token}`, token, `Bearer\t${"x".repeat(8000)}`];
+  return [
+    null,
+    "Bearer wrong-token",
+    "Bearer ",
+    "Bearer",
+    `Bearer ${token}x`,
+    `Bearer ${token.slice(0, -1)}`,
+    `Basic ${Buffer.from(`admin:${token}`).toString("base64")}`,
+    `Bearer  ${token}`,
+    token,
+    `Bearer\t${"x".repeat(8000)}`,
+  ];
 }
 
 /**
@@ -57,7 +68,11 @@ export function authPaths(d: Discovered): string[] {
 }
 
 /** Runs the sweep: `paths x methods x credentials` (the first `credentials` of them), one request each. */
-export async function runAuthChecks(server: ChildApiServer, d: Discovered, o: { methods?: readonly string[]; credentials?: number } = {}): Promise<AuthReport> {
+export async function runAuthChecks(
+  server: ChildApiServer,
+  d: Discovered,
+  o: { methods?: readonly string[]; credentials?: number } = {},
+): Promise<AuthReport> {
   const methods = o.methods ?? ["GET", "POST", "PUT", "PATCH", "DELETE"];
   const client = rawClient(server.url, server.ca, server.token, { maxSockets: 4, timeoutMs: 10_000, streamWaitMs: 2000 });
   const report: AuthReport = { requests: 0, publicAnswers: new Map(), violations: [] };
@@ -69,17 +84,28 @@ export async function runAuthChecks(server: ChildApiServer, d: Discovered, o: { 
         jobs.push(async () => {
           // A body that would be a valid write if authentication let it through.
           const body = method === "GET" ? undefined : method === "DELETE" ? "" : '{"metadata":{"name":"auth-probe"}}';
-          const headers: Record<string, string> = { "Content-Type": method === "PATCH" ? "application/merge-patch+json" : "application/json" };
-          const r = await client.send({ method, path, auth, headers, ...(body !== undefined ? { body } : {}), stream: path.includes("watch=true") });
+          const headers: Record<string, string> = {
+            "Content-Type": method === "PATCH" ? "application/merge-patch+json" : "application/json",
+          };
+          const r = await client.send({
+            method,
+            path,
+            auth,
+            headers,
+            ...(body !== undefined ? { body } : {}),
+            stream: path.includes("watch=true"),
+          });
           report.requests++;
           const bare = path.split("?")[0]!;
           if (publicPaths.includes(bare)) {
             report.publicAnswers.set(`${method} ${bare} cred#${i}`, r.status);
             const want = isAnonymous(auth) ? 200 : 401;
-            if (r.status !== want) report.violations.push(`${method} ${path} cred#${i}: public path answered ${r.status} instead of ${want}`);
+            if (r.status !== want)
+              report.violations.push(`${method} ${path} cred#${i}: public path answered ${r.status} instead of ${want}`);
             return;
           }
-          if (r.status !== 401) report.violations.push(`${method} ${path} cred#${i}: ${r.status} instead of 401: ${r.body.toString().slice(0, 160)}`);
+          if (r.status !== 401)
+            report.violations.push(`${method} ${path} cred#${i}: ${r.status} instead of 401: ${r.body.toString().slice(0, 160)}`);
           else {
             const p = statusProblem(parseStatus(r), 401);
             if (p) report.violations.push(`${method} ${path} cred#${i}: ${p}`);

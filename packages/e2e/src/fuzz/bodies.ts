@@ -62,10 +62,26 @@ export function mutateContent(rng: Rng, obj: Record<string, unknown>): void {
         obj[rng.pick(topKeys.length > 0 ? topKeys : ["spec"])] = hugeMarker;
         break;
       case 7:
-        meta[rng.pick(["finalizers", "ownerReferences", "managedFields", "generateName", "uid", "creationTimestamp", "deletionTimestamp", "generation"])] = hostileValue(rng);
+        meta[
+          rng.pick([
+            "finalizers",
+            "ownerReferences",
+            "managedFields",
+            "generateName",
+            "uid",
+            "creationTimestamp",
+            "deletionTimestamp",
+            "generation",
+          ])
+        ] = hostileValue(rng);
         break;
       default:
-        obj["spec"] = { $patch: rng.pick(["delete", "replace", "merge", "bogus"]), $retainKeys: hostileValue(rng), "$setElementOrder/ports": hostileValue(rng), "$deleteFromPrimitiveList/x": hostileValue(rng) };
+        obj["spec"] = {
+          $patch: rng.pick(["delete", "replace", "merge", "bogus"]),
+          $retainKeys: hostileValue(rng),
+          "$setElementOrder/ports": hostileValue(rng),
+          "$deleteFromPrimitiveList/x": hostileValue(rng),
+        };
     }
   }
 }
@@ -78,10 +94,28 @@ export function toText(rng: Rng, obj: unknown, tricks = true): string {
 
 /** A JSON patch: 1-6 hostile operations (the flaw, if any, is appended by the caller). */
 export function hostileJSONPatchOps(rng: Rng): Record<string, unknown>[] {
-  const paths = ["", "/", "/spec", "/spec/ports/0", "/spec/ports/-", "/spec/ports/99999999999", "/spec/ports/-1", "/spec/ports/01", "/metadata/labels/a~1b", "/metadata/labels/~2", "/status", "/a/b/c/d", "/spec/selector/app", "/~0~1~"];
+  const paths = [
+    "",
+    "/",
+    "/spec",
+    "/spec/ports/0",
+    "/spec/ports/-",
+    "/spec/ports/99999999999",
+    "/spec/ports/-1",
+    "/spec/ports/01",
+    "/metadata/labels/a~1b",
+    "/metadata/labels/~2",
+    "/status",
+    "/a/b/c/d",
+    "/spec/selector/app",
+    "/~0~1~",
+  ];
   const ops: Record<string, unknown>[] = [];
   for (let n = 1 + rng.int(6); n > 0; n--) {
-    const op: Record<string, unknown> = { op: rng.pick(["add", "remove", "replace", "move", "copy", "test", "bogus", "ADD", ""]), path: rng.pick(paths) };
+    const op: Record<string, unknown> = {
+      op: rng.pick(["add", "remove", "replace", "move", "copy", "test", "bogus", "ADD", ""]),
+      path: rng.pick(paths),
+    };
     if (rng.chance(0.7)) op["value"] = hostileValue(rng);
     if (rng.chance(0.3)) op["from"] = rng.pick(paths);
     if (rng.chance(0.1)) op["path"] = hostileValue(rng);
@@ -92,7 +126,11 @@ export function hostileJSONPatchOps(rng: Rng): Record<string, unknown>[] {
 
 /** A JSON patch of doubling copies (the amplification attack; the server must cap copies). */
 export function copyBombOps(rng: Rng): Record<string, unknown>[] {
-  const ops: Record<string, unknown>[] = [{ op: "add", path: "/metadata/annotations", value: {} }, { op: "add", path: "/metadata/annotations/x", value: "x".repeat(1024) }, { op: "add", path: "/bomb", value: ["x".repeat(1024)] }];
+  const ops: Record<string, unknown>[] = [
+    { op: "add", path: "/metadata/annotations", value: {} },
+    { op: "add", path: "/metadata/annotations/x", value: "x".repeat(1024) },
+    { op: "add", path: "/bomb", value: ["x".repeat(1024)] },
+  ];
   for (let i = 20 + rng.int(20); i > 0; i--) ops.push({ op: "copy", from: "/bomb", path: "/bomb/-" });
   return ops;
 }

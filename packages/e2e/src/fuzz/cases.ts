@@ -19,9 +19,32 @@ export interface FuzzCase extends RawRequest {
   flaw: string;
 }
 
-const patchTypes = { json: "application/json-patch+json", merge: "application/merge-patch+json", strategic: "application/strategic-merge-patch+json", apply: "application/apply-patch+yaml" } as const;
+const patchTypes = {
+  json: "application/json-patch+json",
+  merge: "application/merge-patch+json",
+  strategic: "application/strategic-merge-patch+json",
+  apply: "application/apply-patch+yaml",
+} as const;
 const oddMethods = ["OPTIONS", "PROPFIND", "TRACE", "HEAD", "FOO", "get"];
-const unknownPaths = ["/apis/garbage", "/api/v2", "/apis/networking.k8s.io/v9/servicecidrs", "/openapi/v4", "/openapi/v3/apis/garbage/v1", "//", "/api/v1/namespaces/fuzz/services/fuzz-svc/status/extra", "/api/v1/namespaces/fuzz/services/fuzz-svc/scale", "/api/v1/namespaces/fuzz/services/fuzz-svc/proxy", "/api/v1/namespaces/fuzz/pods/fuzz-pod/log", "/api/v1/namespaces/fuzz/pods/fuzz-pod/exec", "/api/v1/nodes/fuzz-node/proxy/x", "/apis/apidiscovery.k8s.io/v2", "/.well-known/openid-configuration", "/logs", "/debug/pprof/", "/api/v1/watch/namespaces/fuzz/services/fuzz-svc/status"];
+const unknownPaths = [
+  "/apis/garbage",
+  "/api/v2",
+  "/apis/networking.k8s.io/v9/servicecidrs",
+  "/openapi/v4",
+  "/openapi/v3/apis/garbage/v1",
+  "//",
+  "/api/v1/namespaces/fuzz/services/fuzz-svc/status/extra",
+  "/api/v1/namespaces/fuzz/services/fuzz-svc/scale",
+  "/api/v1/namespaces/fuzz/services/fuzz-svc/proxy",
+  "/api/v1/namespaces/fuzz/pods/fuzz-pod/log",
+  "/api/v1/namespaces/fuzz/pods/fuzz-pod/exec",
+  "/api/v1/nodes/fuzz-node/proxy/x",
+  "/apis/apidiscovery.k8s.io/v2",
+  "/.well-known/openid-configuration",
+  "/logs",
+  "/debug/pprof/",
+  "/api/v1/watch/namespaces/fuzz/services/fuzz-svc/status",
+];
 
 /** Generates request `i` of the run with seed `seed` (the same pair always gives the same request). */
 export function generateCase(seed: number, i: number, d: Discovered): FuzzCase {
@@ -40,7 +63,10 @@ function apiVersionOf(ep: Endpoint): string {
 }
 
 /** Collection path (`ns` undefined: across namespaces) and an item name for `ep`. */
-function paths(rng: Rng, ep: Endpoint): { collection: string; name: string; exists: boolean; hostileName: boolean; item: string; clusterWide: boolean } {
+function paths(
+  rng: Rng,
+  ep: Endpoint,
+): { collection: string; name: string; exists: boolean; hostileName: boolean; item: string; clusterWide: boolean } {
   const gv = gvPath(ep.group, ep.version);
   const ns = rng.chance(0.9) ? fuzzNamespace : rng.pick(["fuzz-missing-ns", "..", "%2F", "UPPER", "kube-system", "%ZZ"]);
   const clusterWide = ep.namespaced && rng.chance(0.1);
@@ -58,7 +84,15 @@ function finish(d: Draft, label: string): FuzzCase {
   let body = d.body;
   if (body === undefined && d.obj !== undefined) body = typeof d.obj === "string" ? d.obj : JSON.stringify(d.obj);
   const stream = d.method === "GET" && (/(^|&|\?)watch=(true|1)(&|$)/.test(queryString(d.params)) || /\/watch\//.test(d.path));
-  return { method: d.method, path: d.path + queryString(d.params), headers: d.headers, ...(body !== undefined ? { body } : {}), stream, label: `${label}${d.flaw ? ` ${d.flaw}` : ""}`, flaw: d.flaw };
+  return {
+    method: d.method,
+    path: d.path + queryString(d.params),
+    headers: d.headers,
+    ...(body !== undefined ? { body } : {}),
+    stream,
+    label: `${label}${d.flaw ? ` ${d.flaw}` : ""}`,
+    flaw: d.flaw,
+  };
 }
 
 function nonResource(rng: Rng, d: Discovered): FuzzCase {
@@ -68,7 +102,14 @@ function nonResource(rng: Rng, d: Discovered): FuzzCase {
   if (rng.chance(0.4)) headers["Accept"] = rng.pick(accepts);
   if (rng.chance(0.2)) headers["If-None-Match"] = rng.pick(['"garbage"', "*", "x".repeat(2000)]);
   const params = rng.chance(0.5) ? randomParams(rng, { ...readParams, hash: ["garbage", ""], timeout: ["1s", "-1", "garbage"] }) : [];
-  const draft: Draft = { method, path, params, headers, flaw: "", ...(method !== "GET" && rng.chance(0.5) ? { body: toText(rng, { a: 1 }) } : {}) };
+  const draft: Draft = {
+    method,
+    path,
+    params,
+    headers,
+    flaw: "",
+    ...(method !== "GET" && rng.chance(0.5) ? { body: toText(rng, { a: 1 }) } : {}),
+  };
   return finish(draft, `${method} ${path.split("/").slice(0, 4).join("/")}`);
 }
 
@@ -78,30 +119,57 @@ function read(rng: Rng, ep: Endpoint, watch: boolean): FuzzCase {
   const params = randomParams(rng, readParams, watch ? rng.int(2) : 1 + rng.int(3));
   let path = item ? p.item : p.collection;
   if (watch) {
-    if (rng.chance(0.5)) params.push(param("resourceVersion", rng.pick(["abc", "-1", "1.5", "0x1", "\u0000", "1", "0", "99999999999999999999", "18446744073709551616"])));
+    if (rng.chance(0.5))
+      params.push(
+        param("resourceVersion", rng.pick(["abc", "-1", "1.5", "0x1", "\u0000", "1", "0", "99999999999999999999", "18446744073709551616"])),
+      );
     if (rng.chance(0.3)) path = path.replace(/^(\/api\/v1|\/apis\/[^/]+\/[^/]+)/, "$1/watch");
     else params.push(param("watch", rng.pick(["true", "1", "yes", "0", "false"])));
     if (rng.chance(0.7)) params.push(param("timeoutSeconds", rng.pick(["1", "1", "1", "-1", "abc", "0", "99999999999999999999"])));
   }
   const headers: Record<string, string> = rng.chance(0.3) ? { Accept: rng.pick(accepts) } : {};
-  return finish({ method: "GET", path, params, headers, flaw: "" }, `${watch ? "WATCH" : "GET"} ${ep.resource}${ep.subresource ? `/${ep.subresource}` : ""}`);
+  return finish(
+    { method: "GET", path, params, headers, flaw: "" },
+    `${watch ? "WATCH" : "GET"} ${ep.resource}${ep.subresource ? `/${ep.subresource}` : ""}`,
+  );
 }
 
 function odd(rng: Rng, ep: Endpoint): FuzzCase {
   const p = paths(rng, ep);
   const method = rng.pick(oddMethods);
-  return finish({ method, path: rng.chance(0.5) ? p.item : p.collection, params: [], headers: {}, flaw: method === "HEAD" || method === "get" ? "" : "method" }, `${method} ${ep.resource}`);
+  return finish(
+    {
+      method,
+      path: rng.chance(0.5) ? p.item : p.collection,
+      params: [],
+      headers: {},
+      flaw: method === "HEAD" || method === "get" ? "" : "method",
+    },
+    `${method} ${ep.resource}`,
+  );
 }
 
 function write(rng: Rng, ep: Endpoint): FuzzCase {
   const p = paths(rng, ep);
   const seed = seedFor(ep.group, ep.resource);
   const base = (name: unknown): Record<string, unknown> => {
-    const o: Record<string, unknown> = { apiVersion: apiVersionOf(ep), kind: ep.kind, ...(seed ? seed.body(String(name)) : { metadata: { name } }) };
+    const o: Record<string, unknown> = {
+      apiVersion: apiVersionOf(ep),
+      kind: ep.kind,
+      ...(seed ? seed.body(String(name)) : { metadata: { name } }),
+    };
     mutateContent(rng, o);
     return o;
   };
-  const t: Target = { ep, apiVersion: apiVersionOf(ep), exists: p.exists, hostileName: p.hostileName, ...(ep.namespaced ? { missingNamespacePath: p.collection.replace(`/namespaces/${fuzzNamespace}/`, "/namespaces/fuzz-missing-ns/") } : {}) };
+  const t: Target = {
+    ep,
+    apiVersion: apiVersionOf(ep),
+    exists: p.exists,
+    hostileName: p.hostileName,
+    ...(ep.namespaced
+      ? { missingNamespacePath: p.collection.replace(`/namespaces/${fuzzNamespace}/`, "/namespaces/fuzz-missing-ns/") }
+      : {}),
+  };
   const label = `${ep.resource}${ep.subresource ? `/${ep.subresource}` : ""}`;
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (rng.chance(0.2)) headers["Accept"] = rng.pick(accepts);
@@ -128,12 +196,16 @@ function write(rng: Rng, ep: Endpoint): FuzzCase {
 function patch(rng: Rng, path: string, t: Target, label: string): FuzzCase {
   const type = rng.pick(["json", "merge", "strategic", "apply"] as const);
   const headers: Record<string, string> = { "Content-Type": patchTypes[type] };
-  const params = type === "apply" ? [param("fieldManager", "fuzz"), ...(rng.chance(0.3) ? [param("force", rng.pick(["true", "false", "maybe"]))] : [])] : [];
+  const params =
+    type === "apply"
+      ? [param("fieldManager", "fuzz"), ...(rng.chance(0.3) ? [param("force", rng.pick(["true", "false", "maybe"]))] : [])]
+      : [];
   let obj: unknown;
   if (type === "json") obj = rng.chance(0.05) ? copyBombOps(rng) : hostileJSONPatchOps(rng);
   else {
     const seed = seedFor(t.ep.group, t.ep.resource);
-    const o: Record<string, unknown> = type === "apply" ? { apiVersion: t.apiVersion, kind: t.ep.kind, ...(seed ? seed.body(seed.name) : {}) } : {};
+    const o: Record<string, unknown> =
+      type === "apply" ? { apiVersion: t.apiVersion, kind: t.ep.kind, ...(seed ? seed.body(seed.name) : {}) } : {};
     if (type === "apply") delete (o["metadata"] as Record<string, unknown> | undefined)?.["name"];
     mutateContent(rng, o);
     obj = o;

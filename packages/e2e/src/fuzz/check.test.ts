@@ -17,8 +17,19 @@ metadata: {}
 reason: Timeout
 status: Failure
 `;
-const answer = (body: string, contentType: string): RawResponse => ({ status: 504, headers: { "content-type": contentType }, body: Buffer.from(body), cut: false });
-const listEvents = { method: "GET", path: "/api/v1/events?resourceVersion=99999999999999999999", headers: { accept: "application/yaml" }, label: "GET events", flaw: "" } as unknown as FuzzCase;
+const answer = (body: string, contentType: string): RawResponse => ({
+  status: 504,
+  headers: { "content-type": contentType },
+  body: Buffer.from(body),
+  cut: false,
+});
+const listEvents = {
+  method: "GET",
+  path: "/api/v1/events?resourceVersion=99999999999999999999",
+  headers: { accept: "application/yaml" },
+  label: "GET events",
+  flaw: "",
+} as unknown as FuzzCase;
 
 describe("fuzz answer checks", () => {
   it("reads the causes of a YAML Status, so upstream's 504 for a future resourceVersion is allowed in YAML too", () => {

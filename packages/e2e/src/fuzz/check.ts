@@ -59,8 +59,18 @@ function isTooLargeRV(s: StatusBody | undefined): boolean {
 /** An object a write returned: stored (or would be) — a flawed write must never produce one. */
 function looksStored(r: RawResponse): boolean {
   try {
-    const o = JSON.parse(r.body.toString("utf8")) as { kind?: string; status?: unknown; metadata?: { uid?: string; resourceVersion?: string }; items?: unknown };
-    return o.metadata?.uid !== undefined || o.metadata?.resourceVersion !== undefined || (o.kind === "Status" && o.status === "Success") || Array.isArray(o.items);
+    const o = JSON.parse(r.body.toString("utf8")) as {
+      kind?: string;
+      status?: unknown;
+      metadata?: { uid?: string; resourceVersion?: string };
+      items?: unknown;
+    };
+    return (
+      o.metadata?.uid !== undefined ||
+      o.metadata?.resourceVersion !== undefined ||
+      (o.kind === "Status" && o.status === "Success") ||
+      Array.isArray(o.items)
+    );
   } catch {
     return false;
   }
@@ -68,7 +78,11 @@ function looksStored(r: RawResponse): boolean {
 
 /** The parser's own 400 (node's llhttp: invalid method or request line): no body, no Status. */
 function isParserReject(c: FuzzCase, r: RawResponse): boolean {
-  return r.status === 400 && r.body.length === 0 && !["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND"].includes(c.method);
+  return (
+    r.status === 400 &&
+    r.body.length === 0 &&
+    !["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND"].includes(c.method)
+  );
 }
 
 /** The problems with one answer (empty when it is acceptable). */
@@ -76,7 +90,8 @@ export function checkAnswer(c: FuzzCase, r: RawResponse): string[] {
   const out: string[] = [];
   if (isParserReject(c, r)) return out;
   const s = r.status >= 400 && c.method !== "HEAD" ? parseStatus(r) : undefined;
-  if (r.status >= 500 && !(r.status === 504 && isTooLargeRV(s))) out.push(`HTTP ${r.status}: ${typeof s?.message === "string" ? s.message : r.body.toString("utf8").slice(0, 200)}`);
+  if (r.status >= 500 && !(r.status === 504 && isTooLargeRV(s)))
+    out.push(`HTTP ${r.status}: ${typeof s?.message === "string" ? s.message : r.body.toString("utf8").slice(0, 200)}`);
   if (r.status >= 400 && c.method !== "HEAD") {
     const p = statusProblem(s, r.status);
     if (p) out.push(`HTTP ${r.status}: ${p}: ${r.body.toString("utf8").slice(0, 200)}`);

@@ -36,10 +36,17 @@ export function readRssKiB(pid: number): number {
 }
 
 /** Starts `servicenet up --port 0` in a fresh data directory; resolves on its ready line. */
-export async function startChildApiServer(args: readonly string[] = [], timeoutMs = 20_000, nodeArgs: readonly string[] = []): Promise<ChildApiServer> {
+export async function startChildApiServer(
+  args: readonly string[] = [],
+  timeoutMs = 20_000,
+  nodeArgs: readonly string[] = [],
+): Promise<ChildApiServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "servicenet-e2e-child-"));
   const dataDir = path.join(dir, "data");
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, servicenetUp, "--port", "0", "--data-dir", dataDir, ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, servicenetUp, "--port", "0", "--data-dir", dataDir, ...args], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let exit: number | string | undefined;
   child.stdout!.on("data", (d) => (out += d.toString()));

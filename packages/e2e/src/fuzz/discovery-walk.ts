@@ -80,8 +80,12 @@ export async function snapshot(client: RawClient, resources: readonly Endpoint[]
   const out: Snapshot = new Map();
   for (const r of resources) {
     if (r.subresource !== "" || !r.verbs.includes("list")) continue;
-    const list = await getJSON<{ items: { metadata: { namespace?: string; name: string; resourceVersion: string } }[] }>(client, `${gvPath(r.group, r.version)}/${r.resource}`);
-    for (const i of list.items) out.set(`${gvPath(r.group, r.version)}/${r.resource}/${i.metadata.namespace ?? ""}/${i.metadata.name}`, i.metadata.resourceVersion);
+    const list = await getJSON<{ items: { metadata: { namespace?: string; name: string; resourceVersion: string } }[] }>(
+      client,
+      `${gvPath(r.group, r.version)}/${r.resource}`,
+    );
+    for (const i of list.items)
+      out.set(`${gvPath(r.group, r.version)}/${r.resource}/${i.metadata.namespace ?? ""}/${i.metadata.name}`, i.metadata.resourceVersion);
   }
   return out;
 }

@@ -32,15 +32,49 @@ export interface Target {
   missingNamespacePath?: string;
 }
 
-const badContentTypes = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/cbor", "application/xml", "image/png", "application/json-patch+json"];
-const badPatchTypes = ["application/json", "text/plain", "application/yaml", "application/x-www-form-urlencoded", "application/merge-patch+yaml", "application/strategic-merge-patch+json+json", "application/apply-patch+json"];
-const badNames: readonly unknown[] = ["Bad_Name", "a/b", "..", "UPPER", "x".repeat(300), "-x", "a b", "\u0000", "\u00e9", "a..b", 5, ["a"], { a: 1 }, true];
+const badContentTypes = [
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/cbor",
+  "application/xml",
+  "image/png",
+  "application/json-patch+json",
+];
+const badPatchTypes = [
+  "application/json",
+  "text/plain",
+  "application/yaml",
+  "application/x-www-form-urlencoded",
+  "application/merge-patch+yaml",
+  "application/strategic-merge-patch+json+json",
+  "application/apply-patch+json",
+];
+const badNames: readonly unknown[] = [
+  "Bad_Name",
+  "a/b",
+  "..",
+  "UPPER",
+  "x".repeat(300),
+  "-x",
+  "a b",
+  "\u0000",
+  "\u00e9",
+  "a..b",
+  5,
+  ["a"],
+  { a: 1 },
+  true,
+];
 const otherKinds = ["Pod", "Service", "Namespace", "Lease", "Deployment", "Status", "List", "service"];
 
 function setMeta(obj: unknown, key: string, value: unknown): void {
   if (obj !== null && typeof obj === "object" && !Array.isArray(obj)) {
     const o = obj as Record<string, unknown>;
-    const meta = o["metadata"] !== null && typeof o["metadata"] === "object" && !Array.isArray(o["metadata"]) ? (o["metadata"] as Record<string, unknown>) : (o["metadata"] = {});
+    const meta =
+      o["metadata"] !== null && typeof o["metadata"] === "object" && !Array.isArray(o["metadata"])
+        ? (o["metadata"] as Record<string, unknown>)
+        : (o["metadata"] = {});
     meta[key] = value;
   }
 }
@@ -70,7 +104,17 @@ export function flawCreate(rng: Rng, d: Draft, t: Target): void {
     fieldValidation: () => d.params.push(param("fieldValidation", rng.pick(badWriteParams["fieldValidation"]!))),
     fieldManager: () => d.params.push(param("fieldManager", rng.pick(badWriteParams["fieldManager"]!))),
     contentType: () => (d.headers["Content-Type"] = rng.pick(badContentTypes)),
-    syntax: () => (d.body = rng.pick([JSON.stringify(obj).slice(0, 1 + rng.int(40)), invalidUTF8(JSON.stringify(obj)), "{", "}", "\u0000", "nul", "[1,]", '{"a":1,}'])),
+    syntax: () =>
+      (d.body = rng.pick([
+        JSON.stringify(obj).slice(0, 1 + rng.int(40)),
+        invalidUTF8(JSON.stringify(obj)),
+        "{",
+        "}",
+        "\u0000",
+        "nul",
+        "[1,]",
+        '{"a":1,}',
+      ])),
     wrongKind: () => (obj["kind"] = rng.pick(otherKinds.filter((k) => k !== t.ep.kind))),
     wrongApiVersion: () => (obj["apiVersion"] = rng.pick(["v2", "apps/v1", `${t.apiVersion}x`, "networking.k8s.io/v1alpha1", 5, ["v1"]])),
     badName: () => setMeta(obj, "name", rng.pick(badNames)),
@@ -82,7 +126,9 @@ export function flawCreate(rng: Rng, d: Draft, t: Target): void {
       d.headers["Content-Type"] = rng.pick(["application/yaml", "application/x-yaml", "text/yaml"]);
       d.body = hostileYAML(rng);
     },
-    ...(t.missingNamespacePath ? { missingNamespace: () => (d.path = t.missingNamespacePath!), namespaceMismatch: () => setMeta(obj, "namespace", "kube-system") } : {}),
+    ...(t.missingNamespacePath
+      ? { missingNamespace: () => (d.path = t.missingNamespacePath!), namespaceMismatch: () => setMeta(obj, "namespace", "kube-system") }
+      : {}),
     ...decodeFlaws(rng, obj, t),
   };
   oneOf(rng, t, d, fns);
@@ -110,12 +156,15 @@ export function flawUpdate(rng: Rng, d: Draft, t: Target): void {
     fieldValidation: () => d.params.push(param("fieldValidation", rng.pick(badWriteParams["fieldValidation"]!))),
     fieldManager: () => d.params.push(param("fieldManager", rng.pick(badWriteParams["fieldManager"]!))),
     contentType: () => (d.headers["Content-Type"] = rng.pick(badContentTypes)),
-    syntax: () => (d.body = rng.pick([JSON.stringify(obj).slice(0, 1 + rng.int(40)), invalidUTF8(JSON.stringify(obj)), "", "[]", "null", "42"])),
+    syntax: () =>
+      (d.body = rng.pick([JSON.stringify(obj).slice(0, 1 + rng.int(40)), invalidUTF8(JSON.stringify(obj)), "", "[]", "null", "42"])),
     wrongKind: () => (obj["kind"] = rng.pick(otherKinds.filter((k) => k !== t.ep.kind))),
     wrongApiVersion: () => (obj["apiVersion"] = rng.pick(["v2", "apps/v1", `${t.apiVersion}x`])),
     nameMismatch: () => setMeta(obj, "name", rng.pick(["fuzz-other-name", undefined, ""])),
     ...(t.missingNamespacePath ? { namespaceMismatch: () => setMeta(obj, "namespace", "kube-system") } : {}),
-    ...(t.exists ? { staleResourceVersion: () => setMeta(obj, "resourceVersion", rng.pick(["1", "2", "abc", "-1", "99999999999999999999"])) } : {}),
+    ...(t.exists
+      ? { staleResourceVersion: () => setMeta(obj, "resourceVersion", rng.pick(["1", "2", "abc", "-1", "99999999999999999999"])) }
+      : {}),
     // A uid in a PUT body is a storage precondition: another one is a 409.
     ...(t.exists ? { uidPrecondition: () => setMeta(obj, "uid", "00000000-0000-0000-0000-000000000000") } : {}),
     ...decodeFlaws(rng, obj, t),
@@ -129,7 +178,11 @@ export function flawPatch(rng: Rng, d: Draft, t: Target, type: "json" | "merge" 
     ...universal(rng, d),
     fieldValidation: () => d.params.push(param("fieldValidation", rng.pick(badWriteParams["fieldValidation"]!))),
     // Replaces apply's own fieldManager: with two, the first one counts (upstream too).
-    fieldManager: () => (d.params = [...d.params.filter((p) => !p.startsWith("fieldManager=")), param("fieldManager", rng.pick(badWriteParams["fieldManager"]!))]),
+    fieldManager: () =>
+      (d.params = [
+        ...d.params.filter((p) => !p.startsWith("fieldManager=")),
+        param("fieldManager", rng.pick(badWriteParams["fieldManager"]!)),
+      ]),
     contentType: () => (d.headers["Content-Type"] = rng.pick(badPatchTypes)),
   };
   if (type === "json") {
@@ -165,7 +218,15 @@ export function flawDelete(rng: Rng, d: Draft, t: Target, collection: boolean): 
     params: () => d.params.push(...randomParams(rng, badDeleteParams, 1)),
     syntax: () => {
       d.headers["Content-Type"] = rng.pick(["application/json", "application/yaml"]);
-      d.body = rng.pick(["{", "[1", '{"gracePeriodSeconds":"x"}', '{"propagationPolicy":"Bogus"}', '{"preconditions":"x"}', '{"dryRun":["Bogus"]}', "a: [1\n"]);
+      d.body = rng.pick([
+        "{",
+        "[1",
+        '{"gracePeriodSeconds":"x"}',
+        '{"propagationPolicy":"Bogus"}',
+        '{"preconditions":"x"}',
+        '{"dryRun":["Bogus"]}',
+        "a: [1\n",
+      ]);
     },
     contentType: () => {
       d.headers["Content-Type"] = rng.pick(badContentTypes);
@@ -177,7 +238,12 @@ export function flawDelete(rng: Rng, d: Draft, t: Target, collection: boolean): 
     },
   };
   if (collection) {
-    fns["selector"] = () => d.params.push(rng.chance(0.5) ? param("labelSelector", rng.pick(["a in (", "!!", "=", "a b", "x/y/z=1"])) : param("fieldSelector", rng.pick(["spec.foo=1", "=", "bogus.field=x"])));
+    fns["selector"] = () =>
+      d.params.push(
+        rng.chance(0.5)
+          ? param("labelSelector", rng.pick(["a in (", "!!", "=", "a b", "x/y/z=1"]))
+          : param("fieldSelector", rng.pick(["spec.foo=1", "=", "bogus.field=x"])),
+      );
   } else if (t.exists) {
     fns["uidPrecondition"] = () => {
       d.headers["Content-Type"] = "application/json";

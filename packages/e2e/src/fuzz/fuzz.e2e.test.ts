@@ -20,9 +20,19 @@ describe.skipIf(!built)("hostile input against every endpoint (20,000 requests)"
   });
 
   it("20,000 hostile requests: no crash, no 5xx, Status errors, no write succeeds, data unchanged", async () => {
-    const r = await runFuzz(target.server(), target.discovered(), { seed: 1202, count: 20_000, concurrency: 4, batch: 250, deadlineMs: 80_000 });
+    const r = await runFuzz(target.server(), target.discovered(), {
+      seed: 1202,
+      count: 20_000,
+      concurrency: 4,
+      batch: 250,
+      deadlineMs: 80_000,
+    });
     console.log(summarize("fuzz (e2e)", r));
-    console.log(`fuzz (e2e) flaws: ${Object.entries(r.byFlaw).map(([k, v]) => `${k}:${v}`).join(" ")}`);
+    console.log(
+      `fuzz (e2e) flaws: ${Object.entries(r.byFlaw)
+        .map(([k, v]) => `${k}:${v}`)
+        .join(" ")}`,
+    );
     expect(r.violations.slice(0, 20)).toEqual([]);
     expect(r.snapshotDiff).toEqual([]);
     // Bounded in time: on a loaded 2-core machine fewer than 20,000 fit in 80 s; at least 3,000 must.

@@ -23,9 +23,23 @@ describe.skipIf(!built)("hostile input against every endpoint (fast)", () => {
   }, 60_000);
 
   it("discovers every group version, resource and subresource", () => {
-    const names = target.discovered().resources.map((r) => `${r.group}/${r.version}/${r.resource}${r.subresource ? `/${r.subresource}` : ""}`);
-    expect(names).toEqual(expect.arrayContaining(["/v1/services", "/v1/services/status", "discovery.k8s.io/v1/endpointslices", "networking.k8s.io/v1beta1/servicecidrs/status", "networking.k8s.io/v1alpha1/ipaddresses", "authentication.k8s.io/v1alpha1/selfsubjectreviews", "coordination.k8s.io/v1/leases"]));
-    expect(target.discovered().nonResource).toEqual(expect.arrayContaining(["/openapi/v2", "/openapi/v3", "/openapi/v3/api/v1", "/version", "/metrics", "/readyz"]));
+    const names = target
+      .discovered()
+      .resources.map((r) => `${r.group}/${r.version}/${r.resource}${r.subresource ? `/${r.subresource}` : ""}`);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "/v1/services",
+        "/v1/services/status",
+        "discovery.k8s.io/v1/endpointslices",
+        "networking.k8s.io/v1beta1/servicecidrs/status",
+        "networking.k8s.io/v1alpha1/ipaddresses",
+        "authentication.k8s.io/v1alpha1/selfsubjectreviews",
+        "coordination.k8s.io/v1/leases",
+      ]),
+    );
+    expect(target.discovered().nonResource).toEqual(
+      expect.arrayContaining(["/openapi/v2", "/openapi/v3", "/openapi/v3/api/v1", "/version", "/metrics", "/readyz"]),
+    );
   });
 
   it("refuses missing and wrong credentials with a 401 Status everywhere but the public paths", async () => {

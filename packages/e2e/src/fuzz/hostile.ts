@@ -112,7 +112,11 @@ export function hostileValue(rng: Rng, depth = 0): unknown {
       return Array.from({ length: rng.int(4) }, () => hostileValue(rng, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      for (let i = rng.int(4); i > 0; i--) o[rng.pick(["a", "name", "port", "spec", "metadata", "ip", "$patch", "$retainKeys", "constructor", "toString"])] = hostileValue(rng, depth + 1);
+      for (let i = rng.int(4); i > 0; i--)
+        o[rng.pick(["a", "name", "port", "spec", "metadata", "ip", "$patch", "$retainKeys", "constructor", "toString"])] = hostileValue(
+          rng,
+          depth + 1,
+        );
       return o;
     }
   }
@@ -166,7 +170,12 @@ export function protobufGarbage(rng: Rng): Buffer {
     Buffer.concat([magic, tail]),
     Buffer.concat([magic, Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f])]),
     Buffer.concat([magic, Buffer.from([0x12, 0x05, 0x0a, 0x03, 0x61])]),
-    Buffer.concat([magic, Buffer.from([0x0a, 0x02, 0x76, 0x31, 0x12, 0x07]), Buffer.from("Service"), Buffer.from([0x1a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01])]),
+    Buffer.concat([
+      magic,
+      Buffer.from([0x0a, 0x02, 0x76, 0x31, 0x12, 0x07]),
+      Buffer.from("Service"),
+      Buffer.from([0x1a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]),
+    ]),
     tail,
   ];
   return rng.pick(variants);

@@ -33,7 +33,12 @@ export interface RawClient {
 }
 
 /** A keep-alive client for `url` trusting `ca`; requests time out after `timeoutMs`. */
-export function rawClient(url: string, ca: string, token: string, opts: { maxSockets?: number; timeoutMs?: number; streamWaitMs?: number } = {}): RawClient & { retries(): number } {
+export function rawClient(
+  url: string,
+  ca: string,
+  token: string,
+  opts: { maxSockets?: number; timeoutMs?: number; streamWaitMs?: number } = {},
+): RawClient & { retries(): number } {
   const u = new URL(url);
   const agent = new Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 16, ca });
   const timeoutMs = opts.timeoutMs ?? 20_000;

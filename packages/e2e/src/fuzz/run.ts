@@ -77,7 +77,23 @@ export async function runFuzz(server: ChildApiServer, discovered: Discovered, o:
   const concurrency = o.concurrency ?? 4;
   const batch = o.batch ?? 100;
   const client = rawClient(server.url, server.ca, server.token, { maxSockets: concurrency + 1, timeoutMs: 15_000 });
-  const report: FuzzReport = { requests: 0, ms: 0, byStatus: {}, byFlaw: {}, watchErrorsInStream: 0, retries: 0, connectionResets: 0, violations: [], healthChecks: 0, endpoints: discovered.resources.length, nonResourcePaths: discovered.nonResource.length, seedsRefused: [], snapshotDiff: [], objects: 0, rssKiB: { before: server.rssKiB(), after: 0 } };
+  const report: FuzzReport = {
+    requests: 0,
+    ms: 0,
+    byStatus: {},
+    byFlaw: {},
+    watchErrorsInStream: 0,
+    retries: 0,
+    connectionResets: 0,
+    violations: [],
+    healthChecks: 0,
+    endpoints: discovered.resources.length,
+    nonResourcePaths: discovered.nonResource.length,
+    seedsRefused: [],
+    snapshotDiff: [],
+    objects: 0,
+    rssKiB: { before: server.rssKiB(), after: 0 },
+  };
   const started = performance.now();
   // FUZZ_TRACE=1 prints every request with its answer and time (for finding what hangs).
   const trace = process.env["FUZZ_TRACE"] === "1";
@@ -94,7 +110,10 @@ export async function runFuzz(server: ChildApiServer, discovered: Discovered, o:
           const t0 = performance.now();
           try {
             const r = await client.send(c);
-            if (trace) process.stderr.write(`fuzz #${next - 1} ${r.status} ${Math.round(performance.now() - t0)}ms ${describeCase(c).slice(0, 300)}\n`);
+            if (trace)
+              process.stderr.write(
+                `fuzz #${next - 1} ${r.status} ${Math.round(performance.now() - t0)}ms ${describeCase(c).slice(0, 300)}\n`,
+              );
             status = r.status;
             if (isWatchError(c, r)) report.watchErrorsInStream++;
             for (const v of checkAnswer(c, r)) report.violations.push(`${v} <- ${describeCase(c)}`);

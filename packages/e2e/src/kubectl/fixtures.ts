@@ -17,7 +17,12 @@ export const otherNS = "e2e-kubectl-other";
 export const holdFinalizer = "e2e.servicenet.io/hold";
 
 type Obj = Record<string, unknown>;
-const port = (p: number, target: number | string, name?: string): Obj => ({ ...(name ? { name } : {}), port: p, targetPort: target, protocol: "TCP" });
+const port = (p: number, target: number | string, name?: string): Obj => ({
+  ...(name ? { name } : {}),
+  port: p,
+  targetPort: target,
+  protocol: "TCP",
+});
 
 function service(name: string, spec: Obj, namespace = ns, labels: Record<string, string> = { app: name }): Obj {
   return { apiVersion: "v1", kind: "Service", metadata: { name, namespace, labels }, spec };
@@ -27,12 +32,28 @@ function service(name: string, spec: Obj, namespace = ns, labels: Record<string,
 export const services: Obj[] = [
   service("web-v4", { ipFamilyPolicy: "SingleStack", ipFamilies: ["IPv4"], selector: { app: "web-v4" }, ports: [port(80, 8080, "http")] }),
   service("web-v6", { ipFamilyPolicy: "SingleStack", ipFamilies: ["IPv6"], selector: { app: "web-v6" }, ports: [port(80, 8080)] }),
-  service("dual-v4v6", { ipFamilyPolicy: "PreferDualStack", ipFamilies: ["IPv4", "IPv6"], selector: { app: "dual" }, ports: [port(80, 8080, "http"), port(443, 8443, "https")] }),
-  service("dual-v6v4", { ipFamilyPolicy: "RequireDualStack", ipFamilies: ["IPv6", "IPv4"], selector: { app: "dual" }, ports: [port(53, 5353)] }),
+  service("dual-v4v6", {
+    ipFamilyPolicy: "PreferDualStack",
+    ipFamilies: ["IPv4", "IPv6"],
+    selector: { app: "dual" },
+    ports: [port(80, 8080, "http"), port(443, 8443, "https")],
+  }),
+  service("dual-v6v4", {
+    ipFamilyPolicy: "RequireDualStack",
+    ipFamilies: ["IPv6", "IPv4"],
+    selector: { app: "dual" },
+    ports: [port(53, 5353)],
+  }),
   service("headless-sel", { clusterIP: "None", selector: { app: "db" }, ports: [port(5432, 5432)] }),
   service("headless-nosel", { clusterIP: "None", ports: [port(9000, 9000)] }),
   service("nodeport", { type: "NodePort", selector: { app: "np" }, externalIPs: ["192.0.2.50"], ports: [port(80, 8080)] }),
-  service("lb", { type: "LoadBalancer", ipFamilyPolicy: "PreferDualStack", selector: { app: "lb" }, loadBalancerSourceRanges: ["203.0.113.0/24"], ports: [port(443, 8443)] }),
+  service("lb", {
+    type: "LoadBalancer",
+    ipFamilyPolicy: "PreferDualStack",
+    selector: { app: "lb" },
+    loadBalancerSourceRanges: ["203.0.113.0/24"],
+    ports: [port(443, 8443)],
+  }),
   service("extname", { type: "ExternalName", externalName: "db.example.com" }),
   service("no-endpoints", { selector: { app: "nothing" }, ports: [port(8080, 8080)], sessionAffinity: "ClientIP" }),
   service("web-other", { selector: { app: "other" }, ports: [port(80, 80)] }, otherNS),
@@ -45,18 +66,52 @@ function slice(svc: string, suffix: string, addressType: "IPv4" | "IPv6", addres
   return {
     apiVersion: "discovery.k8s.io/v1",
     kind: "EndpointSlice",
-    metadata: { name: `${svc}-${suffix}`, namespace: ns, labels: { "kubernetes.io/service-name": svc, "endpointslice.kubernetes.io/managed-by": "e2e.servicenet.io" } },
+    metadata: {
+      name: `${svc}-${suffix}`,
+      namespace: ns,
+      labels: { "kubernetes.io/service-name": svc, "endpointslice.kubernetes.io/managed-by": "e2e.servicenet.io" },
+    },
     addressType,
-    endpoints: addresses.map((a, i) => ({ addresses: a, conditions: { ready: ready && i !== 2, serving: true, terminating: false }, nodeName: `node-${i}`, targetRef: { kind: "Pod", namespace: ns, name: `${svc}-pod-${i}` } })),
+    endpoints: addresses.map((a, i) => ({
+      addresses: a,
+      conditions: { ready: ready && i !== 2, serving: true, terminating: false },
+      nodeName: `node-${i}`,
+      targetRef: { kind: "Pod", namespace: ns, name: `${svc}-pod-${i}` },
+    })),
     ports,
   };
 }
 
 export const endpointSlices: Obj[] = [
   slice("web-v4", "a1b2c", "IPv4", [["10.244.0.5"], ["10.244.1.6"], ["10.244.2.7"]], [{ name: "http", port: 8080, protocol: "TCP" }]),
-  slice("dual-v4v6", "4xq7z", "IPv4", [["10.244.0.8"], ["10.244.1.9"]], [{ name: "http", port: 8080, protocol: "TCP" }, { name: "https", port: 8443, protocol: "TCP" }]),
-  slice("dual-v4v6", "6pk2m", "IPv6", [["fd00:244::8"], ["fd00:244:1::9"]], [{ name: "http", port: 8080, protocol: "TCP" }, { name: "https", port: 8443, protocol: "TCP" }]),
-  slice("headless-sel", "h8d9s", "IPv4", [["10.244.3.1"], ["10.244.3.2"], ["10.244.3.3"], ["10.244.3.4"]], [{ name: "", port: 5432, protocol: "TCP" }], false),
+  slice(
+    "dual-v4v6",
+    "4xq7z",
+    "IPv4",
+    [["10.244.0.8"], ["10.244.1.9"]],
+    [
+      { name: "http", port: 8080, protocol: "TCP" },
+      { name: "https", port: 8443, protocol: "TCP" },
+    ],
+  ),
+  slice(
+    "dual-v4v6",
+    "6pk2m",
+    "IPv6",
+    [["fd00:244::8"], ["fd00:244:1::9"]],
+    [
+      { name: "http", port: 8080, protocol: "TCP" },
+      { name: "https", port: 8443, protocol: "TCP" },
+    ],
+  ),
+  slice(
+    "headless-sel",
+    "h8d9s",
+    "IPv4",
+    [["10.244.3.1"], ["10.244.3.2"], ["10.244.3.3"], ["10.244.3.4"]],
+    [{ name: "", port: 5432, protocol: "TCP" }],
+    false,
+  ),
 ];
 
 export const endpoints: Obj[] = [
@@ -64,17 +119,38 @@ export const endpoints: Obj[] = [
     apiVersion: "v1",
     kind: "Endpoints",
     metadata: { name: "web-v4", namespace: ns, labels: { app: "web-v4" } },
-    subsets: [{ addresses: [{ ip: "10.244.0.5" }, { ip: "10.244.1.6" }], notReadyAddresses: [{ ip: "10.244.2.7" }], ports: [{ name: "http", port: 8080, protocol: "TCP" }] }],
+    subsets: [
+      {
+        addresses: [{ ip: "10.244.0.5" }, { ip: "10.244.1.6" }],
+        notReadyAddresses: [{ ip: "10.244.2.7" }],
+        ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+      },
+    ],
   },
   {
     apiVersion: "v1",
     kind: "Endpoints",
     metadata: { name: "headless-nosel", namespace: ns },
-    subsets: [{ addresses: [{ ip: "192.0.2.100" }, { ip: "192.0.2.101" }, { ip: "192.0.2.102" }, { ip: "192.0.2.103" }], ports: [{ port: 9000, protocol: "TCP" }] }],
+    subsets: [
+      {
+        addresses: [{ ip: "192.0.2.100" }, { ip: "192.0.2.101" }, { ip: "192.0.2.102" }, { ip: "192.0.2.103" }],
+        ports: [{ port: 9000, protocol: "TCP" }],
+      },
+    ],
   },
 ];
 
-function event(name: string, kind: string, objName: string, objNS: string, type: string, reason: string, message: string, count: number, apiVersion = "v1"): Obj {
+function event(
+  name: string,
+  kind: string,
+  objName: string,
+  objNS: string,
+  type: string,
+  reason: string,
+  message: string,
+  count: number,
+  apiVersion = "v1",
+): Obj {
   const first = new Date(Date.now() - 10 * 24 * 3600_000 - 3600_000).toISOString().replace(/\.\d+Z$/, "Z");
   const last = new Date(Date.now() - 10 * 24 * 3600_000).toISOString().replace(/\.\d+Z$/, "Z");
   return {
@@ -95,7 +171,16 @@ function event(name: string, kind: string, objName: string, objNS: string, type:
 
 export const events: Obj[] = [
   event("web-v4.1", "Service", "web-v4", ns, "Normal", "Created", "Service created by the kubectl e2e test", 1),
-  event("web-v4.2", "Service", "web-v4", ns, "Warning", "FailedToUpdateEndpointSlices", "Error updating Endpoint Slices for Service default/web-v4: test", 3),
+  event(
+    "web-v4.2",
+    "Service",
+    "web-v4",
+    ns,
+    "Warning",
+    "FailedToUpdateEndpointSlices",
+    "Error updating Endpoint Slices for Service default/web-v4: test",
+    3,
+  ),
   event("lb.1", "Service", "lb", ns, "Normal", "EnsuringLoadBalancer", "Ensuring load balancer", 2),
   event("cidr-v4.1", "ServiceCIDR", "cidr-v4", "", "Normal", "Ready", "ServiceCIDR is ready", 1, "networking.k8s.io/v1"),
 ];
@@ -121,7 +206,11 @@ const ipAddress = (ip: string, svc: string): Obj => ({
 });
 
 /** Hand-made IPAddresses, inside cidr-v4/cidr-dual (no Service is allocated from there at a fixed address). */
-export const ipAddresses: Obj[] = [ipAddress("10.200.0.77", "web-v4"), ipAddress("10.201.0.78", "dual-v4v6"), ipAddress("fd00:201::79", "dual-v4v6")];
+export const ipAddresses: Obj[] = [
+  ipAddress("10.200.0.77", "web-v4"),
+  ipAddress("10.201.0.78", "dual-v4v6"),
+  ipAddress("fd00:201::79", "dual-v4v6"),
+];
 
 const collection: Record<string, (o: Obj) => string> = {
   Namespace: () => "/api/v1/namespaces",

@@ -19,7 +19,10 @@ import { restClient, type Rest } from "./rest.ts";
 import { haveKubectl, maskAges, runKubectl, runOurs, type Result } from "./runners.ts";
 import { watchPairs } from "./watch.ts";
 
-if (!haveKubectl()) console.warn("kubectl 1.33 not found (set SERVICENET_KUBECTL_1_33 or SERVICENET_KUBECTL_DIR, or put kubectl.1.33 on PATH): kubectl differential e2e skipped");
+if (!haveKubectl())
+  console.warn(
+    "kubectl 1.33 not found (set SERVICENET_KUBECTL_1_33 or SERVICENET_KUBECTL_DIR, or put kubectl.1.33 on PATH): kubectl differential e2e skipped",
+  );
 
 let api: ApiServer;
 let rest: Rest;
@@ -85,18 +88,26 @@ describe.skipIf(!haveKubectl())("kubectl 1.33 vs servicenet-kubectl on the real 
     if (rest !== undefined) {
       await releaseDeleting(rest);
       for (const p of ["kctl", "snet"]) {
-        for (const n of leftoverCIDRs(p)) await rest.call("PATCH", `/apis/networking.k8s.io/v1/servicecidrs/${n}`, { metadata: { finalizers: null } }).catch(() => undefined);
+        for (const n of leftoverCIDRs(p))
+          await rest
+            .call("PATCH", `/apis/networking.k8s.io/v1/servicecidrs/${n}`, { metadata: { finalizers: null } })
+            .catch(() => undefined);
       }
     }
     await api?.close();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    console.log(`kubectl e2e: ${tally.commands} command pairs, ${tally.exact} byte-identical, ${tally.masked} identical after masking ages`);
+    console.log(
+      `kubectl e2e: ${tally.commands} command pairs, ${tally.exact} byte-identical, ${tally.masked} identical after masking ages`,
+    );
   });
 
   it("has at least 20 objects, a deleting ServiceCIDR and a LoadBalancer with ingress", async () => {
     const all = await everyObject();
     expect(all.length).toBeGreaterThanOrEqual(20);
-    const deleting = await rest.call<{ metadata: { deletionTimestamp?: string } }>("GET", "/apis/networking.k8s.io/v1/servicecidrs/cidr-deleting");
+    const deleting = await rest.call<{ metadata: { deletionTimestamp?: string } }>(
+      "GET",
+      "/apis/networking.k8s.io/v1/servicecidrs/cidr-deleting",
+    );
     expect(deleting.metadata.deletionTimestamp).toBeDefined();
     const lb = await rest.call<{ status: { loadBalancer: { ingress?: unknown[] } } }>("GET", "/api/v1/namespaces/default/services/lb");
     expect(lb.status.loadBalancer.ingress).toHaveLength(3);

@@ -30,7 +30,13 @@ export function runKubectl(kubeconfig: string, dir: string, argv: readonly strin
 }
 
 /** servicenet-kubectl in-process with the same kubeconfig. */
-export async function runOurs(kubeconfig: string, argv: readonly string[], input?: string, signal?: AbortSignal, onOut?: (stdoutSoFar: string) => void): Promise<Result> {
+export async function runOurs(
+  kubeconfig: string,
+  argv: readonly string[],
+  input?: string,
+  signal?: AbortSignal,
+  onOut?: (stdoutSoFar: string) => void,
+): Promise<Result> {
   let stdout = "";
   let stderr = "";
   const code = await kubectlMain(["--kubeconfig", kubeconfig, ...argv], {
@@ -44,7 +50,11 @@ export async function runOurs(kubeconfig: string, argv: readonly string[], input
 }
 
 /** A long-running kubectl (get -w): its output so far, and stop() = SIGINT then the result. */
-export function startKubectl(kubeconfig: string, dir: string, argv: readonly string[]): { output: () => string; stop: () => Promise<Result> } {
+export function startKubectl(
+  kubeconfig: string,
+  dir: string,
+  argv: readonly string[],
+): { output: () => string; stop: () => Promise<Result> } {
   const env = { ...process.env, HOME: dir, KUBECACHEDIR: join(dir, "cache"), KUBECTL_KUBERC: "false" };
   const child = spawn(kubectlBinary, ["--kubeconfig", kubeconfig, ...argv], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
@@ -73,7 +83,5 @@ const ageCell = new RegExp(String.raw`(?<=^|\s)${age}(?=\s|\)|$)`, "gm");
  * before the age and every other cell must still match byte for byte.
  */
 export function maskAges(text: string): string {
-  return text
-    .replace(ageCell, "<age>")
-    .replace(/(<age>|\bAGE|LAST SEEN) {2,}(?=\S)/g, "$1 ");
+  return text.replace(ageCell, "<age>").replace(/(<age>|\bAGE|LAST SEEN) {2,}(?=\S)/g, "$1 ");
 }

@@ -28,7 +28,12 @@ export interface WatchPair {
  */
 export async function watchPairs(rest: Rest, kubeconfig: string, dir: string): Promise<WatchPair[]> {
   await rest.call("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: watchNS } });
-  const svc = (name: string) => ({ apiVersion: "v1", kind: "Service", metadata: { name, labels: { app: name } }, spec: { selector: { app: name }, ports: [{ port: 80 }] } });
+  const svc = (name: string) => ({
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name, labels: { app: name } },
+    spec: { selector: { app: name }, ports: [{ port: 80 }] },
+  });
   await rest.call("POST", `/api/v1/namespaces/${watchNS}/services`, svc("w-initial"));
   const variants = [
     { argv: ["get", "svc", "-n", watchNS, "-w"], before: 2, after: 5 },
@@ -50,7 +55,10 @@ export async function watchPairs(rest: Rest, kubeconfig: string, dir: string): P
   await rest.call("PATCH", `${path}/w-created-with-a-longer-name`, { metadata: { labels: { tier: "e2e" } } });
   await rest.call("DELETE", `${path}/w-created-with-a-longer-name`);
   for (const r of running) {
-    await until(() => lines(r.kubectl.output()) >= r.v.after && lines(r.seen.ours) >= r.v.after, `${r.v.argv.join(" ")} to print the events`);
+    await until(
+      () => lines(r.kubectl.output()) >= r.v.after && lines(r.seen.ours) >= r.v.after,
+      `${r.v.argv.join(" ")} to print the events`,
+    );
   }
   const out: WatchPair[] = [];
   for (const r of running) {

@@ -54,10 +54,22 @@ describe.skipIf(!built)("load: 10,000 dual-stack Services, 60,000 endpoints, 50 
       deadline - 40_000,
     );
     // Creates/s per successive 1,000 Services: shows whether a create gets slower as they accumulate.
-    const windows = Array.from({ length: Math.floor(doneAt.length / 1000) }, (_, k) => Math.round(1000 / ((doneAt[k * 1000 + 999]! - (k === 0 ? doneAt[0]! : doneAt[k * 1000 - 1]!)) / 1000)));
+    const windows = Array.from({ length: Math.floor(doneAt.length / 1000) }, (_, k) =>
+      Math.round(1000 / ((doneAt[k * 1000 + 999]! - (k === 0 ? doneAt[0]! : doneAt[k * 1000 - 1]!)) / 1000)),
+    );
     createdServices = svc.done;
     rss["services"] = server.rssKiB();
-    const slices = await pool(svc.done * 2, concurrency, (j) => create(client, `/apis/discovery.k8s.io/v1/namespaces/${loadNamespace}/endpointslices`, sliceBody(j % 2 === 0 ? 4 : 6, j >> 1, perSlice)), deadline);
+    const slices = await pool(
+      svc.done * 2,
+      concurrency,
+      (j) =>
+        create(
+          client,
+          `/apis/discovery.k8s.io/v1/namespaces/${loadNamespace}/endpointslices`,
+          sliceBody(j % 2 === 0 ? 4 : 6, j >> 1, perSlice),
+        ),
+      deadline,
+    );
     rss["slices"] = server.rssKiB();
     console.log(
       `load create (target ${services} Services, ${services * 2} slices, ${services * 2 * perSlice} endpoints): ${svc.done} Services in ${Math.round(svc.ms)} ms (${Math.round(svc.done / (svc.ms / 1000))}/s, c${concurrency}; per 1,000: ${windows.join(", ")}/s)${svc.cutShort ? " CUT SHORT by the deadline" : ""}; ` +
@@ -69,7 +81,10 @@ describe.skipIf(!built)("load: 10,000 dual-stack Services, 60,000 endpoints, 50 
     expect(svc.done).toBeGreaterThanOrEqual(Math.min(services, 1000));
     if (!slices.cutShort) expect(slices.done).toBe(svc.done * 2);
     // Every Service is dual-stack: RequireDualStack must get both families, PreferDualStack too here.
-    const one = await getJSON<{ spec: { clusterIPs: string[]; ipFamilies: string[] } }>(client, `/api/v1/namespaces/${loadNamespace}/services/svc-0`);
+    const one = await getJSON<{ spec: { clusterIPs: string[]; ipFamilies: string[] } }>(
+      client,
+      `/api/v1/namespaces/${loadNamespace}/services/svc-0`,
+    );
     expect(one.spec.ipFamilies).toEqual(["IPv4", "IPv6"]);
     expect(one.spec.clusterIPs).toHaveLength(2);
   });
@@ -83,7 +98,9 @@ describe.skipIf(!built)("load: 10,000 dual-stack Services, 60,000 endpoints, 50 
       const whole = await timedList(client, path);
       const paged = await timedList(client, path, 500);
       expect(paged.items).toBe(whole.items);
-      results.push(`${what} ${whole.items} items whole ${Math.round(whole.ms)} ms (${mib(whole.bytes / 1024)} MiB), limit=500 ${paged.pages} pages ${Math.round(paged.ms)} ms`);
+      results.push(
+        `${what} ${whole.items} items whole ${Math.round(whole.ms)} ms (${mib(whole.bytes / 1024)} MiB), limit=500 ${paged.pages} pages ${Math.round(paged.ms)} ms`,
+      );
     }
     rss["lists"] = server.rssKiB();
     console.log(`load list: ${results.join("; ")}; apiserver RSS after lists ${mib(rss["lists"])} MiB`);
@@ -92,21 +109,36 @@ describe.skipIf(!built)("load: 10,000 dual-stack Services, 60,000 endpoints, 50 
 
   it(`fans a burst of ${burst} updates out to ${watchers} watchers`, async () => {
     const list = await getJSON<{ metadata: { resourceVersion: string } }>(client, `/api/v1/namespaces/${loadNamespace}/services?limit=1`);
-    const tagOf = (o: Record<string, unknown>): string | undefined => ((o["metadata"] as { labels?: Record<string, string> }).labels ?? {})["burst"];
-    const ws = await openWatchers(server.url, server.ca, server.token, `/api/v1/namespaces/${loadNamespace}/services?watch=true&resourceVersion=${list.metadata.resourceVersion}&timeoutSeconds=300`, watchers, tagOf);
+    const tagOf = (o: Record<string, unknown>): string | undefined =>
+      ((o["metadata"] as { labels?: Record<string, string> }).labels ?? {})["burst"];
+    const ws = await openWatchers(
+      server.url,
+      server.ca,
+      server.token,
+      `/api/v1/namespaces/${loadNamespace}/services?watch=true&resourceVersion=${list.metadata.resourceVersion}&timeoutSeconds=300`,
+      watchers,
+      tagOf,
+    );
     try {
       const sentAt = new Map<string, number>();
       const tags = Array.from({ length: burst }, (_, i) => `b${i}`);
       const started = performance.now();
       const r = await pool(burst, 8, async (i) => {
         sentAt.set(tags[i]!, performance.now());
-        const res = await client.send({ method: "PATCH", path: `/api/v1/namespaces/${loadNamespace}/services/svc-${i % createdServices}`, headers: { "Content-Type": "application/merge-patch+json" }, body: JSON.stringify({ metadata: { labels: { burst: tags[i] } } }) });
+        const res = await client.send({
+          method: "PATCH",
+          path: `/api/v1/namespaces/${loadNamespace}/services/svc-${i % createdServices}`,
+          headers: { "Content-Type": "application/merge-patch+json" },
+          body: JSON.stringify({ metadata: { labels: { burst: tags[i] } } }),
+        });
         if (res.status !== 200) throw new Error(`${res.status} ${res.body.toString().slice(0, 200)}`);
       });
       const missing = await waitForAll(ws, tags, 60_000);
       const lat = ws.flatMap((w) => tags.filter((t) => w.seen.has(t)).map((t) => w.seen.get(t)! - sentAt.get(t)!));
       const allIn = Math.max(...ws.flatMap((w) => [...w.seen.values()])) - started;
-      console.log(`load watch: ${burst} updates in ${Math.round(r.ms)} ms, ${watchers} watchers, ${lat.length}/${burst * watchers} deliveries in ${Math.round(allIn)} ms, latency (update sent -> event received) p50 ${percentile(lat, 50).toFixed(1)} ms p99 ${percentile(lat, 99).toFixed(1)} ms max ${percentile(lat, 100).toFixed(1)} ms; apiserver RSS ${mib(server.rssKiB())} MiB`);
+      console.log(
+        `load watch: ${burst} updates in ${Math.round(r.ms)} ms, ${watchers} watchers, ${lat.length}/${burst * watchers} deliveries in ${Math.round(allIn)} ms, latency (update sent -> event received) p50 ${percentile(lat, 50).toFixed(1)} ms p99 ${percentile(lat, 99).toFixed(1)} ms max ${percentile(lat, 100).toFixed(1)} ms; apiserver RSS ${mib(server.rssKiB())} MiB`,
+      );
       expect(r.errors).toEqual([]);
       expect(missing).toBe(0);
       expect(ws.flatMap((w) => w.problems)).toEqual([]);

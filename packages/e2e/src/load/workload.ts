@@ -14,7 +14,11 @@ export function serviceBody(i: number): string {
     apiVersion: "v1",
     kind: "Service",
     metadata: { name: `svc-${i}`, labels: { app: `app-${i % 100}`, load: "true" } },
-    spec: { ipFamilyPolicy: i % 2 === 0 ? "RequireDualStack" : "PreferDualStack", selector: { app: `app-${i}` }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
+    spec: {
+      ipFamilyPolicy: i % 2 === 0 ? "RequireDualStack" : "PreferDualStack",
+      selector: { app: `app-${i}` },
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+    },
   });
 }
 
@@ -30,9 +34,16 @@ export function sliceBody(family: 4 | 6, i: number, perSlice: number): string {
   return JSON.stringify({
     apiVersion: "discovery.k8s.io/v1",
     kind: "EndpointSlice",
-    metadata: { name: `svc-${i}-ipv${family}`, labels: { "kubernetes.io/service-name": `svc-${i}`, "endpointslice.kubernetes.io/managed-by": "load.e2e" } },
+    metadata: {
+      name: `svc-${i}-ipv${family}`,
+      labels: { "kubernetes.io/service-name": `svc-${i}`, "endpointslice.kubernetes.io/managed-by": "load.e2e" },
+    },
     addressType: family === 4 ? "IPv4" : "IPv6",
-    endpoints: Array.from({ length: perSlice }, (_, k) => ({ addresses: [endpointIP(family, i, k, perSlice)], conditions: { ready: true, serving: true, terminating: false }, targetRef: { kind: "Pod", namespace: loadNamespace, name: `pod-${i}-${k}` } })),
+    endpoints: Array.from({ length: perSlice }, (_, k) => ({
+      addresses: [endpointIP(family, i, k, perSlice)],
+      conditions: { ready: true, serving: true, terminating: false },
+      targetRef: { kind: "Pod", namespace: loadNamespace, name: `pod-${i}-${k}` },
+    })),
     ports: [{ name: "http", port: 8080, protocol: "TCP" }],
   });
 }
@@ -80,7 +91,11 @@ export async function create(client: RawClient, path: string, body: string): Pro
 }
 
 /** Lists `path` whole (limit 0) or page by page; returns items, pages, bytes and milliseconds. */
-export async function timedList(client: RawClient, path: string, limit = 0): Promise<{ items: number; pages: number; bytes: number; ms: number }> {
+export async function timedList(
+  client: RawClient,
+  path: string,
+  limit = 0,
+): Promise<{ items: number; pages: number; bytes: number; ms: number }> {
   const started = performance.now();
   let items = 0;
   let pages = 0;

@@ -20,9 +20,17 @@ export const webPods = [
 /** Creates the web pods and sets their status (podIPs of both families, Ready) as a kubelet would. */
 export async function createWebPods(c: ApiClient): Promise<void> {
   for (const p of webPods) {
-    const r = await c.call("POST", "/api/v1/namespaces/default/pods", { metadata: { name: p.name, labels: { app: "web" } }, spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] } });
+    const r = await c.call("POST", "/api/v1/namespaces/default/pods", {
+      metadata: { name: p.name, labels: { app: "web" } },
+      spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
+    });
     if (r.status !== 201) throw new Error(`pod ${p.name}: ${r.status} ${r.body?.message}`);
-    r.body.status = { phase: "Running", podIP: p.ips[0], podIPs: p.ips.map((ip) => ({ ip })), conditions: [{ type: "Ready", status: "True" }] };
+    r.body.status = {
+      phase: "Running",
+      podIP: p.ips[0],
+      podIPs: p.ips.map((ip) => ({ ip })),
+      conditions: [{ type: "Ready", status: "True" }],
+    };
     const s = await c.call("PUT", `/api/v1/namespaces/default/pods/${p.name}/status`, r.body);
     if (s.status !== 200) throw new Error(`pod ${p.name} status: ${s.status} ${s.body?.message}`);
   }
@@ -39,11 +47,16 @@ export async function sliceProblems(c: ApiClient, names: readonly string[]): Pro
     count += mine.length;
     const types = mine.map((s) => s.addressType as string).sort();
     const want = [...(svc.spec.ipFamilies as string[])].sort();
-    if (JSON.stringify(types) !== JSON.stringify(want)) p.push(`${name}: slices ${JSON.stringify(types)}, families ${JSON.stringify(want)}`);
+    if (JSON.stringify(types) !== JSON.stringify(want))
+      p.push(`${name}: slices ${JSON.stringify(types)}, families ${JSON.stringify(want)}`);
     for (const s of mine) {
-      const got = (s.endpoints ?? []).filter((e: Json) => e.conditions?.ready).flatMap((e: Json) => e.addresses as string[]).sort();
+      const got = (s.endpoints ?? [])
+        .filter((e: Json) => e.conditions?.ready)
+        .flatMap((e: Json) => e.addresses as string[])
+        .sort();
       const expect = webPods.flatMap((w) => w.ips.filter((ip) => familyOfIP(ip) === s.addressType)).sort();
-      if (JSON.stringify(got) !== JSON.stringify(expect)) p.push(`${name} ${s.addressType}: endpoints ${JSON.stringify(got)}, want ${JSON.stringify(expect)}`);
+      if (JSON.stringify(got) !== JSON.stringify(expect))
+        p.push(`${name} ${s.addressType}: endpoints ${JSON.stringify(got)}, want ${JSON.stringify(expect)}`);
     }
   }
   return { problems: p, slices: count };
@@ -56,7 +69,12 @@ export function rulesOf(dir: string, f: Family): string {
 }
 
 /** Rule problems for `names` (Services of any kind) and the NodePort Service; [] once kube-proxy synced. */
-export async function ruleProblems(c: ApiClient, dir: string, names: readonly string[], nodePortService: string): Promise<{ problems: string[]; lines: Record<Family, number> }> {
+export async function ruleProblems(
+  c: ApiClient,
+  dir: string,
+  names: readonly string[],
+  nodePortService: string,
+): Promise<{ problems: string[]; lines: Record<Family, number> }> {
   const files: Record<Family, string> = { IPv4: rulesOf(dir, "IPv4"), IPv6: rulesOf(dir, "IPv6") };
   const p: string[] = [];
   for (const name of names) {
@@ -71,7 +89,8 @@ export async function ruleProblems(c: ApiClient, dir: string, names: readonly st
         continue;
       }
       if (!text.includes(`-d ${ip} --dport 80`)) p.push(`${name}: ${f} rules lack -d ${ip} --dport 80`);
-      if (nodePort !== undefined && !text.split("\n").some((l) => l.startsWith("-A KUBE-NODEPORTS") && l.includes(`--dport ${nodePort}`))) p.push(`${name}: ${f} rules lack KUBE-NODEPORTS --dport ${nodePort}`);
+      if (nodePort !== undefined && !text.split("\n").some((l) => l.startsWith("-A KUBE-NODEPORTS") && l.includes(`--dport ${nodePort}`)))
+        p.push(`${name}: ${f} rules lack KUBE-NODEPORTS --dport ${nodePort}`);
     }
   }
   return { problems: p, lines: { IPv4: files.IPv4.split("\n").length, IPv6: files.IPv6.split("\n").length } };

@@ -26,13 +26,22 @@ export function expectedError(c: CreateCase): ExpectedFieldError | undefined {
   const cluster = clusterFamilies(c.mode);
   // Step 4, ValidateServiceClusterIPsRelatedFields: an IP against the family at its index.
   for (let i = 0; i < Math.min(ipFams.length, fams.length); i++) {
-    if (ipFams[i] !== fams[i]) return { field: `spec.clusterIPs[${i}]`, detail: `expected an ${fams[i]} value as indicated by \`ipFamilies[${i}]\`` };
+    if (ipFams[i] !== fams[i])
+      return { field: `spec.clusterIPs[${i}]`, detail: `expected an ${fams[i]} value as indicated by \`ipFamilies[${i}]\`` };
   }
   const policy = c.policy ?? (selectorless ? "RequireDualStack" : "SingleStack");
   // Step 6: SingleStack with two IPs or two families.
   if (policy === "SingleStack") {
-    if (ipFams.length === 2) return { field: "spec.ipFamilyPolicy", detail: "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified" };
-    if (fams.length === 2) return { field: "spec.ipFamilyPolicy", detail: "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified" };
+    if (ipFams.length === 2)
+      return {
+        field: "spec.ipFamilyPolicy",
+        detail: "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified",
+      };
+    if (fams.length === 2)
+      return {
+        field: "spec.ipFamilyPolicy",
+        detail: "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified",
+      };
   }
   // Step 7: families inferred from IPs beyond the given families must be configured.
   const all = [...fams];
@@ -43,7 +52,9 @@ export function expectedError(c: CreateCase): ExpectedFieldError | undefined {
   // Step 9: selectorless headless skips the configured-family checks.
   if (selectorless) return undefined;
   // Step 10 and 11.
-  if (policy === "RequireDualStack" && cluster.length < 2) return { field: "spec.ipFamilyPolicy", detail: "this cluster is not configured for dual-stack services" };
-  for (const [i, f] of all.entries()) if (!cluster.includes(f)) return { field: `spec.ipFamilies[${i}]`, detail: "not configured on this cluster" };
+  if (policy === "RequireDualStack" && cluster.length < 2)
+    return { field: "spec.ipFamilyPolicy", detail: "this cluster is not configured for dual-stack services" };
+  for (const [i, f] of all.entries())
+    if (!cluster.includes(f)) return { field: `spec.ipFamilies[${i}]`, detail: "not configured on this cluster" };
   return undefined;
 }

@@ -45,14 +45,16 @@ export function checkAnswer(c: CreateCase, name: string, given: string[], status
     const e = expectedError(c)!;
     const msg: string = body?.message ?? "";
     if (status !== 422 || body?.reason !== "Invalid") return [`${label}: want 422 Invalid, got ${status} ${msg}`];
-    if (!msg.startsWith(`Service "${name}" is invalid: `) || !msg.includes(`${e.field}: `) || !msg.includes(e.detail)) return [`${label}: want "${e.field}: ... ${e.detail}", got "${msg}"`];
+    if (!msg.startsWith(`Service "${name}" is invalid: `) || !msg.includes(`${e.field}: `) || !msg.includes(e.detail))
+      return [`${label}: want "${e.field}: ... ${e.detail}", got "${msg}"`];
     return [];
   }
   if (status !== 201) return [`${label}: want 201, got ${status} ${body?.message}`];
   const s = body.spec;
   const out: string[] = [];
   if (s.ipFamilyPolicy !== c.want.policy) out.push(`${label}: policy ${s.ipFamilyPolicy}, want ${c.want.policy}`);
-  if (JSON.stringify(s.ipFamilies) !== JSON.stringify(c.want.families)) out.push(`${label}: families ${JSON.stringify(s.ipFamilies)}, want ${JSON.stringify(c.want.families)}`);
+  if (JSON.stringify(s.ipFamilies) !== JSON.stringify(c.want.families))
+    out.push(`${label}: families ${JSON.stringify(s.ipFamilies)}, want ${JSON.stringify(c.want.families)}`);
   const ips: string[] = s.clusterIPs ?? [];
   if (given[0] === "None") {
     if (JSON.stringify(ips) !== '["None"]' || s.clusterIP !== "None") out.push(`${label}: headless got ${JSON.stringify(ips)}`);
@@ -71,7 +73,10 @@ export function checkAnswer(c: CreateCase, name: string, given: string[], status
 }
 
 /** Runs every case of `mode`; returns the counts and every discrepancy. */
-export async function runCreateMatrix(c: ApiClient, mode: Mode): Promise<{ cases: number; created: number; refused: number; problems: string[] }> {
+export async function runCreateMatrix(
+  c: ApiClient,
+  mode: Mode,
+): Promise<{ cases: number; created: number; refused: number; problems: string[] }> {
   const cases = createCases().filter((k) => k.mode === mode);
   const problems: string[] = [];
   let created = 0;

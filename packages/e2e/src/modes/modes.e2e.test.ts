@@ -47,7 +47,9 @@ describe.each(modes)("cluster mode %s (npm start)", (mode) => {
     const t = performance.now();
     const r = await runCreateMatrix(c, mode);
     expect(r.problems.slice(0, 15)).toEqual([]);
-    summary.push(`matrix ${r.cases} creates (${r.created} created, ${r.refused} refused with upstream's 422) in ${Math.round(performance.now() - t)} ms`);
+    summary.push(
+      `matrix ${r.cases} creates (${r.created} created, ${r.refused} refused with upstream's 422) in ${Math.round(performance.now() - t)} ms`,
+    );
   });
 
   it("upgrades SingleStack to PreferDualStack/RequireDualStack and downgrades back", async () => {
@@ -61,18 +63,24 @@ describe.each(modes)("cluster mode %s (npm start)", (mode) => {
     await createWebPods(c);
     const t = performance.now();
     const selecting = ["web-ss", "web-pds", "web-hl", "web-np", ...(fams.length === 2 ? ["web-other"] : [])];
-    const slices = await eventually(async () => {
-      const s = await sliceProblems(c, selecting);
-      return s.problems.length === 0 ? s : undefined;
-    }, { timeoutMs: 20_000 }).catch(async (e: unknown) => {
+    const slices = await eventually(
+      async () => {
+        const s = await sliceProblems(c, selecting);
+        return s.problems.length === 0 ? s : undefined;
+      },
+      { timeoutMs: 20_000 },
+    ).catch(async (e: unknown) => {
       throw new Error(`${String(e)}\n${(await sliceProblems(c, selecting)).problems.join("\n")}`);
     });
     const slicesMs = Math.round(performance.now() - t);
     const ruled = [...selecting, "hl-nosel", "ext", "up-pds", "up-rds"];
-    const rules = await eventually(async () => {
-      const r = await ruleProblems(c, cluster.dir, ruled, "web-np");
-      return r.problems.length === 0 ? r : undefined;
-    }, { timeoutMs: 20_000 }).catch(async (e: unknown) => {
+    const rules = await eventually(
+      async () => {
+        const r = await ruleProblems(c, cluster.dir, ruled, "web-np");
+        return r.problems.length === 0 ? r : undefined;
+      },
+      { timeoutMs: 20_000 },
+    ).catch(async (e: unknown) => {
       throw new Error(`${String(e)}\n${(await ruleProblems(c, cluster.dir, ruled, "web-np")).problems.join("\n")}`);
     });
     summary.push(
@@ -85,6 +93,8 @@ describe.each(modes)("cluster mode %s (npm start)", (mode) => {
     const { problems, report } = await checkAllocationInvariants(c);
     expect(problems).toEqual([]);
     if (report.ipAddresses > 0) expect(report.missingExamples, "Service IPs without an IPAddress object").toEqual([]);
-    summary.push(`${report.services} Services hold ${report.clusterIPs} ClusterIPs and ${report.nodePorts} NodePorts, none twice; ${report.ipAddresses} IPAddress objects`);
+    summary.push(
+      `${report.services} Services hold ${report.clusterIPs} ClusterIPs and ${report.nodePorts} NodePorts, none twice; ${report.ipAddresses} IPAddress objects`,
+    );
   });
 });

@@ -51,12 +51,17 @@ describe.each(allModes)("servicecidr allocator [%s]", (mode: AllocatorMode) => {
     }
     expect(await expectIPAddressesFor(t, svcs)).toEqual([]);
     const a = await getIPAddress(t, svcs[0].spec.clusterIP);
-    expect(a.metadata.labels).toEqual({ "ipaddress.kubernetes.io/ip-family": "IPv4", "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io" });
+    expect(a.metadata.labels).toEqual({
+      "ipaddress.kubernetes.io/ip-family": "IPv4",
+      "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io",
+    });
   });
 
   it("TestServiceAllocIPAddress: a /64 Service range (ipaddress mode only; the 20-bit flag limit otherwise)", async () => {
     if (mode !== "ipaddress") {
-      await expect(startApi({ mode, range: "2001:db8::/64" })).rejects.toThrow("specified --service-cluster-ip-range is too large; for 128-bit addresses, the mask must be >= 108");
+      await expect(startApi({ mode, range: "2001:db8::/64" })).rejects.toThrow(
+        "specified --service-cluster-ip-range is too large; for 128-bit addresses, the mask must be >= 108",
+      );
       return;
     }
     const t = await api({ mode, range: "2001:db8::/64" });
@@ -71,15 +76,30 @@ describe.each(allModes)("servicecidr allocator [%s]", (mode: AllocatorMode) => {
   it("TestMigrateService: a Service written straight to storage gets its IPAddress from the repair loop", async () => {
     const store = await sharedStore();
     const t = await api({ store, mode, range: "10.0.0.0/24", repairIntervalMs: 1_000 });
-    const raw = { apiVersion: "v1", kind: "Service", metadata: { name: "test-svc", namespace: "default" }, spec: { type: "ClusterIP", clusterIP: "10.0.0.11", clusterIPs: ["10.0.0.11"], ipFamilies: ["IPv4"], ipFamilyPolicy: "SingleStack", ports: [{ port: 80, protocol: "TCP", targetPort: 80 }] } };
+    const raw = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "test-svc", namespace: "default" },
+      spec: {
+        type: "ClusterIP",
+        clusterIP: "10.0.0.11",
+        clusterIPs: ["10.0.0.11"],
+        ipFamilies: ["IPv4"],
+        ipFamilyPolicy: "SingleStack",
+        ports: [{ port: 80, protocol: "TCP", targetPort: 80 }],
+      },
+    };
     await store.create(objectKey("services/specs", "default", "test-svc"), raw);
     if (mode === "bitmap") {
       // The legacy Repair marks the IP in the bitmap: a later request for it is refused.
-      const r = await eventually(async () => {
-        const c = await t.call("POST", servicesPath(), service("other", { clusterIP: "10.0.0.11" }));
-        if (c.status === 201) await t.must("DELETE", `${servicesPath()}/other`);
-        return c.status === 422 ? c : undefined;
-      }, { what: "10.0.0.11 allocated in the bitmap", timeoutMs: 10_000 });
+      const r = await eventually(
+        async () => {
+          const c = await t.call("POST", servicesPath(), service("other", { clusterIP: "10.0.0.11" }));
+          if (c.status === 201) await t.must("DELETE", `${servicesPath()}/other`);
+          return c.status === 422 ? c : undefined;
+        },
+        { what: "10.0.0.11 allocated in the bitmap", timeoutMs: 10_000 },
+      );
       expect(r.body.message).toContain("provided IP is already allocated");
       return;
     }
@@ -97,7 +117,10 @@ describe.each(ipAddressModes)("servicecidr skew [new apiserver %s, old bitmap]",
     for (let i = 0; i < 5; i++) svcs.push(await createService(old, service(`svc-old-${i}`)));
     // Only dual-write keeps the bitmap the old apiserver reads; ipaddress mode would collide with it.
     if (newMode === "dual-write") for (let i = 0; i < 5; i++) svcs.push(await createService(neu, service(`svc-new-${i}`)));
-    await eventually(async () => (await expectIPAddressesFor(neu, svcs)).length === 0, { what: "every Service has its IPAddress", timeoutMs: 10_000 });
+    await eventually(async () => (await expectIPAddressesFor(neu, svcs)).length === 0, {
+      what: "every Service has its IPAddress",
+      timeoutMs: 10_000,
+    });
     expect(new Set(clusterIPs(svcs)).size).toBe(svcs.length);
   });
 });
@@ -125,16 +148,21 @@ describe("servicecidr skew rollout", () => {
     const ips = clusterIPs(svcs);
     expect(new Set(ips).size).toBe(ips.length);
     expect(ips).toHaveLength(101);
-    const addrs = await eventually(async () => {
-      const a = await listIPAddresses(neu);
-      return a.length === 101 ? a : undefined;
-    }, { what: "101 IPAddresses", timeoutMs: 15_000 });
+    const addrs = await eventually(
+      async () => {
+        const a = await listIPAddresses(neu);
+        return a.length === 101 ? a : undefined;
+      },
+      { what: "101 IPAddresses", timeoutMs: 15_000 },
+    );
     expect(addrs.map((a: Json) => a.metadata.name)).toContain("10.0.0.1");
     expect(await expectIPAddressesFor(neu, svcs)).toEqual([]);
     // both apiservers wrote the shared legacy bitmap: one bit per Service, kubernetes.default included
     const range = (await store.get("/registry/ranges/serviceips")) as unknown as { range: string; data: string };
     const bits = [...Buffer.from(range.data, "base64")].reduce((n, b) => n + b.toString(2).replaceAll("0", "").length, 0);
     expect([range.range, bits]).toEqual(["10.0.0.0/24", 101]);
-    console.log(`TestSkewAllocatorsRollout: 200 concurrent creates over 2 apiservers in ${ms} ms, ${statuses.filter((s) => s === 201).length} created, 101 IPAddresses`);
+    console.log(
+      `TestSkewAllocatorsRollout: 200 concurrent creates over 2 apiservers in ${ms} ms, ${statuses.filter((s) => s === 201).length} created, 101 IPAddresses`,
+    );
   }, 60_000);
 });

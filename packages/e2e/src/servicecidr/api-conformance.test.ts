@@ -6,7 +6,17 @@
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { AllocatorMode } from "@servicenet/apiserver";
-import { getIPAddress, getServiceCIDR, ipAddressesPath, readyCondition, service, serviceCIDR, serviceCIDRsPath, servicesPath, waitServiceCIDRReady } from "./api.ts";
+import {
+  getIPAddress,
+  getServiceCIDR,
+  ipAddressesPath,
+  readyCondition,
+  service,
+  serviceCIDR,
+  serviceCIDRsPath,
+  servicesPath,
+  waitServiceCIDRReady,
+} from "./api.ts";
 import { allModes, ipAddressModes, startApi, startControllerManager, type Json, type TestApi } from "./harness.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -19,7 +29,11 @@ async function api(mode: AllocatorMode, range = "10.96.0.0/16"): Promise<TestApi
   return t;
 }
 const merge = "application/merge-patch+json";
-const events = (text: string): Json[] => text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+const events = (text: string): Json[] =>
+  text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l));
 /** The events of a watch from `rv` (the server ends it after one second). */
 async function watchFrom(t: TestApi, path: string, rv: string, query = ""): Promise<Json[]> {
   const r = await t.call("GET", `${path}?watch=true&resourceVersion=${rv}&timeoutSeconds=1${query}`);
@@ -44,20 +58,39 @@ describe.each(ipAddressModes)("ServiceCIDR API [%s]", (mode) => {
     const patched = await t.must("PATCH", `${serviceCIDRsPath}/kubernetes`, { metadata: { annotations: { patched: "true" } } }, merge);
     expect(patched.metadata.annotations.patched).toBe("true");
     expect(BigInt(patched.metadata.resourceVersion)).toBeGreaterThan(BigInt(def.metadata.resourceVersion));
-    const updated = await t.must("PUT", `${serviceCIDRsPath}/kubernetes`, { ...patched, metadata: { ...patched.metadata, annotations: { ...patched.metadata.annotations, updated: "true" } } });
+    const updated = await t.must("PUT", `${serviceCIDRsPath}/kubernetes`, {
+      ...patched,
+      metadata: { ...patched.metadata, annotations: { ...patched.metadata.annotations, updated: "true" } },
+    });
     expect(updated.metadata.annotations).toMatchObject({ patched: "true", updated: "true" });
     expect(updated.spec.cidrs).toEqual(["10.96.0.0/16"]);
     // create, status update and status patch, deletecollection on a second one
-    const created = await t.must("POST", serviceCIDRsPath, { ...serviceCIDR("e2e-cidr", "10.200.0.0/24"), metadata: { name: "e2e-cidr", labels: { e2e: "true" } } });
+    const created = await t.must("POST", serviceCIDRsPath, {
+      ...serviceCIDR("e2e-cidr", "10.200.0.0/24"),
+      metadata: { name: "e2e-cidr", labels: { e2e: "true" } },
+    });
     expect(created.metadata.finalizers).toEqual(["networking.k8s.io/service-cidr-finalizer"]);
-    const cond = { type: "Ready", status: "False", reason: "E2E", message: "set by the test", lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, "Z") };
+    const cond = {
+      type: "Ready",
+      status: "False",
+      reason: "E2E",
+      message: "set by the test",
+      lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    };
     const su = await t.must("PUT", `${serviceCIDRsPath}/e2e-cidr/status`, { ...created, status: { conditions: [cond] } });
     expect(readyCondition(su)).toMatchObject({ status: "False", reason: "E2E" });
-    const sp = await t.must("PATCH", `${serviceCIDRsPath}/e2e-cidr/status`, { status: { conditions: [{ ...cond, status: "True", reason: "E2EPatched" }] } }, merge);
+    const sp = await t.must(
+      "PATCH",
+      `${serviceCIDRsPath}/e2e-cidr/status`,
+      { status: { conditions: [{ ...cond, status: "True", reason: "E2EPatched" }] } },
+      merge,
+    );
     expect(readyCondition(sp)).toMatchObject({ status: "True", reason: "E2EPatched" });
     // watch sees the default's two changes and the new object
     const seen = await watchFrom(t, serviceCIDRsPath, list0.metadata.resourceVersion);
-    expect(seen.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(expect.arrayContaining(["MODIFIED kubernetes", "ADDED e2e-cidr"]));
+    expect(seen.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(
+      expect.arrayContaining(["MODIFIED kubernetes", "ADDED e2e-cidr"]),
+    );
     // delete: the finalizer keeps it (Terminating) until removed
     const del = await t.call("DELETE", `${serviceCIDRsPath}/e2e-cidr`);
     expect([200, 202]).toContain(del.status);
@@ -65,7 +98,10 @@ describe.each(ipAddressModes)("ServiceCIDR API [%s]", (mode) => {
     expect(terminating.metadata.deletionTimestamp).toBeDefined();
     await t.must("PATCH", `${serviceCIDRsPath}/e2e-cidr`, { metadata: { finalizers: null } }, merge);
     expect(await getServiceCIDR(t, "e2e-cidr")).toBeUndefined();
-    await t.must("POST", serviceCIDRsPath, { ...serviceCIDR("e2e-cidr-2", "10.201.0.0/24"), metadata: { name: "e2e-cidr-2", labels: { e2e: "true" } } });
+    await t.must("POST", serviceCIDRsPath, {
+      ...serviceCIDR("e2e-cidr-2", "10.201.0.0/24"),
+      metadata: { name: "e2e-cidr-2", labels: { e2e: "true" } },
+    });
     await t.must("DELETE", `${serviceCIDRsPath}?labelSelector=e2e%3Dtrue`);
     expect((await getServiceCIDR(t, "e2e-cidr-2")).metadata.deletionTimestamp).toBeDefined();
   });
@@ -84,7 +120,12 @@ describe.each(allModes)("IPAddress API [%s]", (mode) => {
     const t = await api(mode);
     const rv0 = (await t.must("GET", ipAddressesPath)).metadata.resourceVersion;
     const parentRef = { group: "example.com", resource: "gateways", namespace: "default", name: "e2e" };
-    const mk = (name: string, type: string) => ({ apiVersion: "networking.k8s.io/v1", kind: "IPAddress", metadata: { name, labels: { type } }, spec: { parentRef } });
+    const mk = (name: string, type: string) => ({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "IPAddress",
+      metadata: { name, labels: { type } },
+      spec: { parentRef },
+    });
     // 1. create
     const b = await t.must("POST", ipAddressesPath, mk("255.255.255.255", "broadcast"));
     await t.must("POST", ipAddressesPath, mk("fe80::42:1dff:fe84:f9e2", "link-local"));
@@ -94,7 +135,10 @@ describe.each(allModes)("IPAddress API [%s]", (mode) => {
     expect(p.metadata.annotations.patched).toBe("true");
     expect(BigInt(p.metadata.resourceVersion)).toBeGreaterThan(BigInt(b.metadata.resourceVersion));
     // 3. update
-    const u = await t.must("PUT", `${ipAddressesPath}/255.255.255.255`, { ...p, metadata: { ...p.metadata, annotations: { patched: "true", updated: "true" } } });
+    const u = await t.must("PUT", `${ipAddressesPath}/255.255.255.255`, {
+      ...p,
+      metadata: { ...p.metadata, annotations: { patched: "true", updated: "true" } },
+    });
     expect(u.metadata.annotations.updated).toBe("true");
     // 4. get
     expect((await getIPAddress(t, "255.255.255.255")).metadata.annotations).toEqual({ patched: "true", updated: "true" });
@@ -139,7 +183,11 @@ describe.each(allModes)("Service CIDRs [%s]", (mode) => {
     }
     expect(svc.spec.clusterIP).toBe("203.0.113.10");
     expect(svc.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
-    expect((await getIPAddress(t, "203.0.113.10")).spec.parentRef).toMatchObject({ resource: "services", namespace: "default", name: "svc-cidr" });
+    expect((await getIPAddress(t, "203.0.113.10")).spec.parentRef).toMatchObject({
+      resource: "services",
+      namespace: "default",
+      name: "svc-cidr",
+    });
     await cm.stop();
   }, 90_000);
 });

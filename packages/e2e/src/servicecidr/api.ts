@@ -69,10 +69,13 @@ export function readyCondition(sc: Json): Json {
 
 /** Waits until the ServiceCIDR has Ready=True (set by the controller-manager or the default controller). */
 export async function waitServiceCIDRReady(t: TestApi, name: string, timeoutMs = 15_000): Promise<Json> {
-  return eventually(async () => {
-    const sc = await getServiceCIDR(t, name);
-    return readyCondition(sc)?.status === "True" ? sc : undefined;
-  }, { what: `ServiceCIDR ${name} Ready`, timeoutMs });
+  return eventually(
+    async () => {
+      const sc = await getServiceCIDR(t, name);
+      return readyCondition(sc)?.status === "True" ? sc : undefined;
+    },
+    { what: `ServiceCIDR ${name} Ready`, timeoutMs },
+  );
 }
 
 /** Waits until the ServiceCIDR is gone. */
@@ -88,7 +91,8 @@ export async function expectIPAddressesFor(t: TestApi, svcs: readonly Json[]): P
       const a = await getIPAddress(t, ip);
       const ref = a?.spec?.parentRef;
       if (!a) problems.push(`${s.metadata.name}: no IPAddress ${ip}`);
-      else if (ref?.resource !== "services" || ref?.name !== s.metadata.name || ref?.namespace !== s.metadata.namespace) problems.push(`${s.metadata.name}: IPAddress ${ip} has parentRef ${JSON.stringify(ref)}`);
+      else if (ref?.resource !== "services" || ref?.name !== s.metadata.name || ref?.namespace !== s.metadata.namespace)
+        problems.push(`${s.metadata.name}: IPAddress ${ip} has parentRef ${JSON.stringify(ref)}`);
     }
   }
   return problems;

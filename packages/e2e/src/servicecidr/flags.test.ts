@@ -20,7 +20,11 @@ interface Run {
   stop(): void;
 }
 function up(name: string, extra: readonly string[]): Run {
-  const child = spawn(process.execPath, [apiserverBin, "--port", "0", "--data-dir", path.join(dir, name), "--service-cluster-ip-range", "10.0.0.0/8", ...extra], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [apiserverBin, "--port", "0", "--data-dir", path.join(dir, name), "--service-cluster-ip-range", "10.0.0.0/8", ...extra],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));
@@ -33,19 +37,26 @@ describe.concurrent("servicenet up --service-cluster-ip-range 10.0.0.0/8 (kube-a
   it.each([
     ["dual-write (default gates)", []],
     ["bitmap", ["--feature-gates", "MultiCIDRServiceAllocator=false"]],
-  ])("%s: exits 2 with upstream's too-large message", async (_name, flags) => {
-    const r = up(`fatal-${flags.length}`, flags);
-    expect(await r.code).toBe(2);
-    expect(r.out()).toContain(tooLarge);
-  }, 60_000);
+  ])(
+    "%s: exits 2 with upstream's too-large message",
+    async (_name, flags) => {
+      const r = up(`fatal-${flags.length}`, flags);
+      expect(await r.code).toBe(2);
+      expect(r.out()).toContain(tooLarge);
+    },
+    60_000,
+  );
 
   it("ipaddress (--feature-gates DisableAllocatorDualWrite=true): starts, serves the /8, stops on SIGTERM", async () => {
     const r = up("ipaddress", ["--feature-gates", "DisableAllocatorDualWrite=true"]);
     try {
-      await eventually(async () => {
-        if (/servicenet: /.test(r.out()) && !/ready/.test(r.out())) throw new Error(r.out());
-        return /^servicenet ready/m.test(r.out());
-      }, { what: "ready line", timeoutMs: 60_000 });
+      await eventually(
+        async () => {
+          if (/servicenet: /.test(r.out()) && !/ready/.test(r.out())) throw new Error(r.out());
+          return /^servicenet ready/m.test(r.out());
+        },
+        { what: "ready line", timeoutMs: 60_000 },
+      );
       expect(r.out()).toContain("allocator ipaddress");
       expect(r.out()).not.toContain(tooLarge);
     } finally {

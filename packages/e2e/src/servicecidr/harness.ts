@@ -8,7 +8,16 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startControllerManagerProc, type Proc } from "../framework/processes.ts";
-import { createStore, featureGatesForMode, startApiServer, type AllocatorMode, type ApiServer, type FeatureGates, type Store, type StoreConfig } from "@servicenet/apiserver";
+import {
+  createStore,
+  featureGatesForMode,
+  startApiServer,
+  type AllocatorMode,
+  type ApiServer,
+  type FeatureGates,
+  type Store,
+  type StoreConfig,
+} from "@servicenet/apiserver";
 
 /** A decoded Kubernetes JSON object (the suites read fields ad hoc). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- decoded JSON is read ad hoc; the suites assert on it
@@ -18,7 +27,6 @@ export type Json = any;
 export const allModes: readonly AllocatorMode[] = ["bitmap", "dual-write", "ipaddress"];
 /** The modes with IPAddress objects and ServiceCIDRs (MultiCIDRServiceAllocator on). */
 export const ipAddressModes: readonly AllocatorMode[] = ["dual-write", "ipaddress"];
-
 
 const token = "servicecidr-e2e-token";
 
@@ -70,7 +78,11 @@ export async function startApi(o: StartOptions): Promise<TestApi> {
   const call = async (method: string, p: string, body?: unknown, contentType = "application/json"): Promise<Reply> => {
     const res = await fetch(`${api.url}${p}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body !== undefined ? { "content-type": contentType } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: "application/json",
+        ...(body !== undefined ? { "content-type": contentType } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await res.text();

@@ -5,7 +5,19 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { AllocatorMode } from "@servicenet/apiserver";
-import { createService, expectIPAddressesFor, getServiceCIDR, listServices, readyCondition, service, serviceCIDR, serviceCIDRsPath, servicesPath, waitServiceCIDRGone, waitServiceCIDRReady } from "./api.ts";
+import {
+  createService,
+  expectIPAddressesFor,
+  getServiceCIDR,
+  listServices,
+  readyCondition,
+  service,
+  serviceCIDR,
+  serviceCIDRsPath,
+  servicesPath,
+  waitServiceCIDRGone,
+  waitServiceCIDRReady,
+} from "./api.ts";
 import { eventually } from "@servicenet/testing";
 import { ipAddressModes, sqliteFile, startApi, startControllerManager, type Json, type TestApi } from "./harness.ts";
 
@@ -51,7 +63,10 @@ describe.each(ipAddressModes)("TestMigrateServiceCIDR [%s]", (mode: AllocatorMod
     await waitServiceCIDRReady(s1, "migration-cidr", 60_000);
     // 4. delete the default: pending (finalizer, IPs left) with Ready=False
     await s1.must("DELETE", `${serviceCIDRsPath}/kubernetes`);
-    await eventually(async () => readyCondition(await getServiceCIDR(s1, "kubernetes"))?.status === "False", { what: "kubernetes ServiceCIDR Ready=False", timeoutMs: 60_000 });
+    await eventually(async () => readyCondition(await getServiceCIDR(s1, "kubernetes"))?.status === "False", {
+      what: "kubernetes ServiceCIDR Ready=False",
+      timeoutMs: 60_000,
+    });
     // 5. recreate the Services: they land in the temporary ServiceCIDR
     for (const svc of (await listServices(s1)).filter((s: Json) => s.metadata.name !== "kubernetes")) {
       await s1.must("DELETE", `${servicesPath(svc.metadata.namespace)}/${svc.metadata.name}`);
@@ -65,15 +80,21 @@ describe.each(ipAddressModes)("TestMigrateServiceCIDR [%s]", (mode: AllocatorMod
     await controllerManager(s2);
     // 7. delete kubernetes.default: the old default goes, the new one comes from the flags, the Service gets 10.168.0.1
     await s2.must("DELETE", `${servicesPath()}/kubernetes`);
-    const newDef = await eventually(async () => {
-      const sc = await getServiceCIDR(s2, "kubernetes");
-      return sc?.spec.cidrs[0] === cidr2 && sc.metadata.finalizers?.length && readyCondition(sc)?.status === "True" ? sc : undefined;
-    }, { what: "default ServiceCIDR is cidr2, Ready, with finalizer", timeoutMs: 60_000 });
+    const newDef = await eventually(
+      async () => {
+        const sc = await getServiceCIDR(s2, "kubernetes");
+        return sc?.spec.cidrs[0] === cidr2 && sc.metadata.finalizers?.length && readyCondition(sc)?.status === "True" ? sc : undefined;
+      },
+      { what: "default ServiceCIDR is cidr2, Ready, with finalizer", timeoutMs: 60_000 },
+    );
     expect(newDef.metadata.deletionTimestamp).toBeUndefined();
-    const kube = await eventually(async () => {
-      const r = await s2.call("GET", `${servicesPath()}/kubernetes`);
-      return r.status === 200 && r.body.spec.clusterIP === "10.168.0.1" ? r.body : undefined;
-    }, { what: "kubernetes.default on 10.168.0.1", timeoutMs: 60_000 }).catch((e: Error) => {
+    const kube = await eventually(
+      async () => {
+        const r = await s2.call("GET", `${servicesPath()}/kubernetes`);
+        return r.status === 200 && r.body.spec.clusterIP === "10.168.0.1" ? r.body : undefined;
+      },
+      { what: "kubernetes.default on 10.168.0.1", timeoutMs: 60_000 },
+    ).catch((e: Error) => {
       throw new Error(`${e.message}\n${s2.logs().slice(-15).join("\n")}`);
     });
     expect(kube.spec.clusterIPs).toEqual(["10.168.0.1"]);
@@ -103,53 +124,109 @@ const scenarios: Scenario[] = [
   { name: "IPv6,IPv4 -> IPv6,IPv4 (no change)", initial: [v6Small, v4Small], migrated: [v6Small, v4Small] },
   { name: "IPv4 -> IPv4,IPv6 (upgrade)", initial: [v4Small], migrated: [v4Small, v6Big] },
   { name: "IPv6 -> IPv6,IPv4 (upgrade)", initial: [v6Small], migrated: [v6Small, v4Big] },
-  { name: "IPv4,IPv6 -> IPv6,IPv4 (change primary)", initial: [v4Small, v6Small], migrated: [v6Small, v4Small], expectedPostMigrationSvcError: true, expectInconsistentState: true },
-  { name: "IPv6,IPv4 -> IPv4,IPv6 (change primary)", initial: [v6Small, v4Small], migrated: [v4Small, v6Small], expectedPostMigrationSvcError: true, expectInconsistentState: true },
+  {
+    name: "IPv4,IPv6 -> IPv6,IPv4 (change primary)",
+    initial: [v4Small, v6Small],
+    migrated: [v6Small, v4Small],
+    expectedPostMigrationSvcError: true,
+    expectInconsistentState: true,
+  },
+  {
+    name: "IPv6,IPv4 -> IPv4,IPv6 (change primary)",
+    initial: [v6Small, v4Small],
+    migrated: [v4Small, v6Small],
+    expectedPostMigrationSvcError: true,
+    expectInconsistentState: true,
+  },
   { name: "IPv4,IPv6 -> IPv4 (downgrade)", initial: [v4Small, v6Small], migrated: [v4Small], expectInconsistentState: true },
-  { name: "IPv4,IPv6 -> IPv6 (downgrade)", initial: [v4Small, v6Small], migrated: [v6Small], expectedPostMigrationSvcError: true, expectInconsistentState: true },
-  { name: "IPv4 -> IPv6 (change family)", initial: [v4Small], migrated: [v6Small], expectedPostMigrationSvcError: true, expectInconsistentState: true },
-  { name: "IPv6 -> IPv4 (change family)", initial: [v6Small], migrated: [v4Small], expectedPostMigrationSvcError: true, expectInconsistentState: true },
-  { name: "IPv4 -> IPv6,IPv4 (upgrade, change primary)", initial: [v4Small], migrated: [v6Big, v4Small], expectedPostMigrationSvcError: true, expectInconsistentState: true },
-  { name: "IPv6 -> IPv4,IPv6 (upgrade, change primary)", initial: [v6Small], migrated: [v4Big, v6Small], expectedPostMigrationSvcError: true, expectInconsistentState: true },
+  {
+    name: "IPv4,IPv6 -> IPv6 (downgrade)",
+    initial: [v4Small, v6Small],
+    migrated: [v6Small],
+    expectedPostMigrationSvcError: true,
+    expectInconsistentState: true,
+  },
+  {
+    name: "IPv4 -> IPv6 (change family)",
+    initial: [v4Small],
+    migrated: [v6Small],
+    expectedPostMigrationSvcError: true,
+    expectInconsistentState: true,
+  },
+  {
+    name: "IPv6 -> IPv4 (change family)",
+    initial: [v6Small],
+    migrated: [v4Small],
+    expectedPostMigrationSvcError: true,
+    expectInconsistentState: true,
+  },
+  {
+    name: "IPv4 -> IPv6,IPv4 (upgrade, change primary)",
+    initial: [v4Small],
+    migrated: [v6Big, v4Small],
+    expectedPostMigrationSvcError: true,
+    expectInconsistentState: true,
+  },
+  {
+    name: "IPv6 -> IPv4,IPv6 (upgrade, change primary)",
+    initial: [v6Small],
+    migrated: [v4Big, v6Small],
+    expectedPostMigrationSvcError: true,
+    expectInconsistentState: true,
+  },
 ];
 // dual-write runs the cases the brief requires; ipaddress (upstream's default gates for this test) runs all 14.
-const dualWriteCases = new Set(scenarios.slice(0, 6).map((s) => s.name).concat(["IPv4,IPv6 -> IPv4 (downgrade)", "IPv4 -> IPv6 (change family)"]));
+const dualWriteCases = new Set(
+  scenarios
+    .slice(0, 6)
+    .map((s) => s.name)
+    .concat(["IPv4,IPv6 -> IPv4 (downgrade)", "IPv4 -> IPv6 (change family)"]),
+);
 const inCIDR = (cidr: string, ip: string) => (cidr.includes(":") ? ip.startsWith(cidr.split("::")[0]! + ":") : v4(cidr, ip));
 
 async function waitDefault(t: TestApi, cidrs: string[]): Promise<Json> {
-  return eventually(async () => {
-    const sc = await getServiceCIDR(t, "kubernetes");
-    return JSON.stringify(sc?.spec.cidrs) === JSON.stringify(cidrs) && readyCondition(sc)?.status === "True" ? sc : undefined;
-  }, { what: `default ServiceCIDR ${cidrs.join(",")} Ready`, timeoutMs: 60_000 });
+  return eventually(
+    async () => {
+      const sc = await getServiceCIDR(t, "kubernetes");
+      return JSON.stringify(sc?.spec.cidrs) === JSON.stringify(cidrs) && readyCondition(sc)?.status === "True" ? sc : undefined;
+    },
+    { what: `default ServiceCIDR ${cidrs.join(",")} Ready`, timeoutMs: 60_000 },
+  );
 }
 
 describe.each(ipAddressModes)("TestServiceCIDRMigrationScenarios [%s]", (mode: AllocatorMode) => {
   const cases = scenarios.filter((s) => mode === "ipaddress" || dualWriteCases.has(s.name));
-  it.each(cases)("TestServiceCIDRMigrationScenarios: $name", async (tc) => {
-    const store = db();
-    const s1 = await api({ store, mode, range: tc.initial.join(",") });
-    await waitDefault(s1, tc.initial);
-    const pre = await createService(s1, service("svc-pre"));
-    expect(inCIDR(tc.initial[0]!, pre.spec.clusterIPs[0])).toBe(true);
-    await s1.close();
-    const s2 = await api({ store, mode, range: tc.migrated.join(",") });
-    const expected = tc.expectInconsistentState ? tc.initial : tc.migrated;
-    await waitDefault(s2, expected);
-    if (tc.expectInconsistentState) {
-      const events = (await s2.must("GET", "/api/v1/events")).items as Json[];
-      expect(events.map((e) => e.reason)).toContain("KubernetesDefaultServiceCIDRInconsistent");
-    }
-    expect((await s2.must("GET", `${servicesPath()}/svc-pre`)).spec.clusterIPs).toEqual(pre.spec.clusterIPs);
-    const post = await s2.call("POST", servicesPath(), service("svc-post"));
-    console.log(`TestServiceCIDRMigrationScenarios [${mode}] ${tc.name}: default ${JSON.stringify(expected)}, post-migration create ${post.status === 201 ? `ok ${post.body.spec.clusterIPs}` : `failed ${post.status}: ${post.body.message}`}`);
-    if (post.status !== 201) {
-      expect(tc.expectedPostMigrationSvcError, JSON.stringify(post.body)).toBe(true);
-      return;
-    }
-    // upstream: success where an error was expected ends the case
-    if (tc.expectedPostMigrationSvcError) return;
-    expect(inCIDR(expected[0]!, post.body.spec.clusterIPs[0]), post.body.spec.clusterIPs[0]).toBe(true);
-  }, 120_000);
+  it.each(cases)(
+    "TestServiceCIDRMigrationScenarios: $name",
+    async (tc) => {
+      const store = db();
+      const s1 = await api({ store, mode, range: tc.initial.join(",") });
+      await waitDefault(s1, tc.initial);
+      const pre = await createService(s1, service("svc-pre"));
+      expect(inCIDR(tc.initial[0]!, pre.spec.clusterIPs[0])).toBe(true);
+      await s1.close();
+      const s2 = await api({ store, mode, range: tc.migrated.join(",") });
+      const expected = tc.expectInconsistentState ? tc.initial : tc.migrated;
+      await waitDefault(s2, expected);
+      if (tc.expectInconsistentState) {
+        const events = (await s2.must("GET", "/api/v1/events")).items as Json[];
+        expect(events.map((e) => e.reason)).toContain("KubernetesDefaultServiceCIDRInconsistent");
+      }
+      expect((await s2.must("GET", `${servicesPath()}/svc-pre`)).spec.clusterIPs).toEqual(pre.spec.clusterIPs);
+      const post = await s2.call("POST", servicesPath(), service("svc-post"));
+      console.log(
+        `TestServiceCIDRMigrationScenarios [${mode}] ${tc.name}: default ${JSON.stringify(expected)}, post-migration create ${post.status === 201 ? `ok ${post.body.spec.clusterIPs}` : `failed ${post.status}: ${post.body.message}`}`,
+      );
+      if (post.status !== 201) {
+        expect(tc.expectedPostMigrationSvcError, JSON.stringify(post.body)).toBe(true);
+        return;
+      }
+      // upstream: success where an error was expected ends the case
+      if (tc.expectedPostMigrationSvcError) return;
+      expect(inCIDR(expected[0]!, post.body.spec.clusterIPs[0]), post.body.spec.clusterIPs[0]).toBe(true);
+    },
+    120_000,
+  );
 });
 
 describe.each(ipAddressModes)("TestEnableDisableServiceCIDR [gate on = %s]", (onMode: AllocatorMode) => {
@@ -165,7 +242,11 @@ describe.each(ipAddressModes)("TestEnableDisableServiceCIDR [gate on = %s]", (on
       const ips = svcs.map((x: Json) => x.spec.clusterIP);
       expect(new Set(ips).size, ips.join(" ")).toBe(ips.length);
       // with the gate on, the repair loop gives the bitmap-era Services their IPAddresses
-      if (mode !== "bitmap") await eventually(async () => (await expectIPAddressesFor(s, svcs)).length === 0, { what: "IPAddresses for every Service", timeoutMs: 15_000 });
+      if (mode !== "bitmap")
+        await eventually(async () => (await expectIPAddressesFor(s, svcs)).length === 0, {
+          what: "IPAddresses for every Service",
+          timeoutMs: 15_000,
+        });
       await s.close();
       return svcs;
     };

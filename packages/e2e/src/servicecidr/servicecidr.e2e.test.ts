@@ -7,7 +7,18 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { AllocatorMode } from "@servicenet/apiserver";
-import { createService, getIPAddress, getServiceCIDR, readyCondition, service, serviceCIDR, serviceCIDRsPath, servicesPath, waitServiceCIDRGone, waitServiceCIDRReady } from "./api.ts";
+import {
+  createService,
+  getIPAddress,
+  getServiceCIDR,
+  readyCondition,
+  service,
+  serviceCIDR,
+  serviceCIDRsPath,
+  servicesPath,
+  waitServiceCIDRGone,
+  waitServiceCIDRReady,
+} from "./api.ts";
 import { eventually } from "@servicenet/testing";
 import { ipAddressModes, startApi, startControllerManager, type TestApi } from "./harness.ts";
 
@@ -54,7 +65,9 @@ describe.each(ipAddressModes)("ServiceCIDR [%s]", (mode) => {
       const s = await createService(t, service(`service-${i}`));
       expect(inCIDR(s.spec.clusterIP, "10.168.0.")).toBe(true);
     }
-    console.log(`TestServiceAllocNewServiceCIDR [${mode}]: 140 Services from the new ServiceCIDR in ${Math.round(performance.now() - started)} ms`);
+    console.log(
+      `TestServiceAllocNewServiceCIDR [${mode}]: 140 Services from the new ServiceCIDR in ${Math.round(performance.now() - started)} ms`,
+    );
   });
 
   it("TestServiceCIDRDeletion: contained ServiceCIDRs delete at once, the last one holding an IP waits for its Service", async () => {
@@ -81,11 +94,17 @@ describe.each(ipAddressModes)("ServiceCIDR [%s]", (mode) => {
     await waitServiceCIDRGone(t, "cidr2");
     // cidr3 is blocked by the Service's IPAddress: Ready=False Terminating, finalizer kept
     await t.must("DELETE", `${serviceCIDRsPath}/cidr3`);
-    const blocked = await eventually(async () => {
-      const sc = await getServiceCIDR(t, "cidr3");
-      return readyCondition(sc)?.status === "False" ? sc : undefined;
-    }, { what: "cidr3 Ready=False", timeoutMs: 30_000 });
-    expect(readyCondition(blocked)).toMatchObject({ reason: "Terminating", message: "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR" });
+    const blocked = await eventually(
+      async () => {
+        const sc = await getServiceCIDR(t, "cidr3");
+        return readyCondition(sc)?.status === "False" ? sc : undefined;
+      },
+      { what: "cidr3 Ready=False", timeoutMs: 30_000 },
+    );
+    expect(readyCondition(blocked)).toMatchObject({
+      reason: "Terminating",
+      message: "There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR",
+    });
     expect(blocked.metadata.finalizers).toEqual(["networking.k8s.io/service-cidr-finalizer"]);
     // no new allocation from a deleting ServiceCIDR
     const r = await t.call("POST", servicesPath(ns), service("after-delete"));
@@ -94,9 +113,14 @@ describe.each(ipAddressModes)("ServiceCIDR [%s]", (mode) => {
     expect(await getServiceCIDR(t, "cidr3")).toBeDefined();
     // delete the Service holding the IP: cidr3 goes
     await t.must("DELETE", `${servicesPath(ns)}/new-cidr-service`);
-    await eventually(async () => (await getIPAddress(t, svc.spec.clusterIP)) === undefined, { what: "IPAddress released", timeoutMs: 15_000 });
+    await eventually(async () => (await getIPAddress(t, svc.spec.clusterIP)) === undefined, {
+      what: "IPAddress released",
+      timeoutMs: 15_000,
+    });
     const t3 = performance.now();
     await waitServiceCIDRGone(t, "cidr3");
-    console.log(`TestServiceCIDRDeletion [${mode}]: cidr1 gone ${Math.round(cidr1Ms)} ms after create, cidr3 ${Math.round(performance.now() - t3)} ms after its last IP went`);
+    console.log(
+      `TestServiceCIDRDeletion [${mode}]: cidr1 gone ${Math.round(cidr1Ms)} ms after create, cidr3 ${Math.round(performance.now() - t3)} ms after its last IP went`,
+    );
   });
 });

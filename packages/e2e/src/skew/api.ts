@@ -16,7 +16,13 @@ export async function eventsAbout(c: ApiClient, namespace: string | undefined, k
 }
 
 /** The first Event about `kind`/`name` with `reason`, or undefined. */
-export async function eventWithReason(c: ApiClient, namespace: string | undefined, kind: string, name: string, reason: string): Promise<Json> {
+export async function eventWithReason(
+  c: ApiClient,
+  namespace: string | undefined,
+  kind: string,
+  name: string,
+  reason: string,
+): Promise<Json> {
   return (await eventsAbout(c, namespace, kind, name)).find((e) => e.reason === reason);
 }
 
@@ -58,7 +64,13 @@ export function managedIPAddress(ip: string, ref: { namespace: string; name: str
   return {
     apiVersion: "networking.k8s.io/v1",
     kind: "IPAddress",
-    metadata: { name: ip, labels: { "ipaddress.kubernetes.io/ip-family": ip.includes(":") ? "IPv6" : "IPv4", "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io" } },
+    metadata: {
+      name: ip,
+      labels: {
+        "ipaddress.kubernetes.io/ip-family": ip.includes(":") ? "IPv6" : "IPv4",
+        "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io",
+      },
+    },
     spec: { parentRef: { group: "", resource: "services", namespace: ref.namespace, name: ref.name } },
   };
 }

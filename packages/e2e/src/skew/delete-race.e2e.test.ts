@@ -29,11 +29,20 @@ const createForMs = 3_000;
 function uncovered(services: Json[], cidrs: Json[]): string[] {
   const live = cidrs.filter((sc) => !sc.metadata.deletionTimestamp || readyCondition(sc)?.reason === "Terminating");
   const prefixes = live.flatMap((sc) => (sc.spec.cidrs as string[]).map((p) => parseCIDR(p)!));
-  return services.flatMap((s) => serviceIPs(s).filter((ip) => !prefixes.some((p) => cidrContains(p, parseIP(ip)!))).map((ip) => `${s.metadata.name} ${ip}`));
+  return services.flatMap((s) =>
+    serviceIPs(s)
+      .filter((ip) => !prefixes.some((p) => cidrContains(p, parseIP(ip)!)))
+      .map((ip) => `${s.metadata.name} ${ip}`),
+  );
 }
 
 /** Creates Services on `c` for `ms` (4 in flight), alternating dynamic and static IPs in `net`. */
-async function createStream(c: ApiClient, prefix: string, net: string, ms: number): Promise<{ ok: Map<string, string>; refused: Map<string, number> }> {
+async function createStream(
+  c: ApiClient,
+  prefix: string,
+  net: string,
+  ms: number,
+): Promise<{ ok: Map<string, string>; refused: Map<string, number> }> {
   const ok = new Map<string, string>();
   const refused = new Map<string, number>();
   const end = Date.now() + ms;
@@ -46,7 +55,9 @@ async function createStream(c: ApiClient, prefix: string, net: string, ms: numbe
         const r = await c.call("POST", "/api/v1/namespaces/default/services", service(`${prefix}-${i}`, spec));
         if (r.status === 201) ok.set(`${prefix}-${i}`, r.body.spec.clusterIP);
         else {
-          const m = `${r.status} ${String(r.body?.message).replace(/\d+\.\d+\.\d+\.\d+/g, "<ip>").replace(/"[^"]*"/, '"<name>"')}`;
+          const m = `${r.status} ${String(r.body?.message)
+            .replace(/\d+\.\d+\.\d+\.\d+/g, "<ip>")
+            .replace(/"[^"]*"/, '"<name>"')}`;
           refused.set(m, (refused.get(m) ?? 0) + 1);
         }
       }
@@ -87,7 +98,8 @@ describe("ServiceCIDR deleted on apiserver A while apiserver B allocates from it
     const a = await cluster.add("a", upArgs(gates.dualWrite, flagRange));
     const b = await cluster.add("b", upArgs(gates.ipaddress, flagRange));
     cm = await startControllerManagerProc(a.kubeconfigPath);
-    for (let i = 0; i < 13; i++) expect((await a.client.call("POST", "/api/v1/namespaces/default/services", service(`fill-${i}`))).status).toBe(201);
+    for (let i = 0; i < 13; i++)
+      expect((await a.client.call("POST", "/api/v1/namespaces/default/services", service(`fill-${i}`))).status).toBe(201);
     const lines: string[] = [];
 
     for (const [r, round] of rounds.entries()) {
@@ -95,10 +107,22 @@ describe("ServiceCIDR deleted on apiserver A while apiserver B allocates from it
       const net = `10.100.${r}`;
       await createServiceCIDR(a.client, name, [`${net}.0/24`]);
       // B allocates from it once its informer saw it (SQLite: polled every second).
-      await until(`${name} usable on B`, async () => ((await b.client.call("POST", "/api/v1/namespaces/default/services", service(`${name}-first`, { clusterIP: `${net}.2` }))).status === 201 ? true : undefined), 15_000);
+      await until(
+        `${name} usable on B`,
+        async () =>
+          (await b.client.call("POST", "/api/v1/namespaces/default/services", service(`${name}-first`, { clusterIP: `${net}.2` })))
+            .status === 201
+            ? true
+            : undefined,
+        15_000,
+      );
       if (!round.keepFirst) {
         expect(await deleteServices(b.client, [`${name}-first`])).toEqual([]);
-        await until(`${name}-first's IPAddress gone`, async () => ((await a.client.call("GET", `${ipAddressesPath}/${net}.2`)).status === 404 ? true : undefined), 10_000);
+        await until(
+          `${name}-first's IPAddress gone`,
+          async () => ((await a.client.call("GET", `${ipAddressesPath}/${net}.2`)).status === 404 ? true : undefined),
+          10_000,
+        );
         await sleep(3_000);
         await reap(b.client, net);
       }
@@ -110,12 +134,18 @@ describe("ServiceCIDR deleted on apiserver A while apiserver B allocates from it
       const deletedAt = Date.now() - started;
       const { ok, refused } = await stream;
       // Settled: gone, or blocked (Ready=False Terminating) and staying that way past the 10 s grace.
-      const outcome = await until(`${name} settled`, async () => {
-        const sc = await getServiceCIDR(a.client, name);
-        if (!sc) return "deleted";
-        const rc = readyCondition(sc);
-        return rc?.status === "False" && rc.reason === "Terminating" && Date.now() - started > deletedAt + 11_000 ? "blocked (Ready=False Terminating)" : undefined;
-      }, 30_000);
+      const outcome = await until(
+        `${name} settled`,
+        async () => {
+          const sc = await getServiceCIDR(a.client, name);
+          if (!sc) return "deleted";
+          const rc = readyCondition(sc);
+          return rc?.status === "False" && rc.reason === "Terminating" && Date.now() - started > deletedAt + 11_000
+            ? "blocked (Ready=False Terminating)"
+            : undefined;
+        },
+        30_000,
+      );
       const services = await listAll(a.client, "/api/v1/services");
       const cidrs = await listAll(a.client, serviceCIDRsPath);
       expect(uncovered(services, cidrs), `round ${r}: Services outside every live ServiceCIDR`).toEqual([]);
@@ -124,16 +154,22 @@ describe("ServiceCIDR deleted on apiserver A while apiserver B allocates from it
       // Release: its Services go, then so must it.
       const relAt = Date.now();
       expect(await deleteServices(a.client, landed)).toEqual([]);
-      await until(`${name} gone after its Services`, async () => {
-        if ((await getServiceCIDR(a.client, name)) === undefined) return true;
-        await reap(b.client, net);
-        return undefined;
-      }, 25_000);
+      await until(
+        `${name} gone after its Services`,
+        async () => {
+          if ((await getServiceCIDR(a.client, name)) === undefined) return true;
+          await reap(b.client, net);
+          return undefined;
+        },
+        25_000,
+      );
       lines.push(
         `round ${r} (${round.keepFirst ? "in use before" : "empty before"}, deleted ${deletedAt} ms into the stream): ${ok.size} creates on B succeeded, ` +
           `${landed.length} Services in the deleting CIDR -> ${outcome}; refused: ${[...refused].map(([m, n]) => `${n}x ${m}`).join(" | ") || "none"}; gone ${Date.now() - relAt} ms after its Services were deleted`,
       );
     }
-    console.log(`e2e skew/delete-race: ${lines.join("; ")}; IPAddresses recreated for deleted Services (bug, removed by hand): ${recreated.length}${recreated.length ? ` [${recreated.join("; ")}]` : ""}`);
+    console.log(
+      `e2e skew/delete-race: ${lines.join("; ")}; IPAddresses recreated for deleted Services (bug, removed by hand): ${recreated.length}${recreated.length ? ` [${recreated.join("; ")}]` : ""}`,
+    );
   });
 });

@@ -12,7 +12,17 @@
  * The orphans are made first so that their 60 s run while the other cases do.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ipAddressesPath, createServiceCIDR, createServices, dropFinalizers, eventWithReason, getServiceCIDR, managedIPAddress, serviceCIDRsPath, writeServiceToStorage } from "./api.ts";
+import {
+  ipAddressesPath,
+  createServiceCIDR,
+  createServices,
+  dropFinalizers,
+  eventWithReason,
+  getServiceCIDR,
+  managedIPAddress,
+  serviceCIDRsPath,
+  writeServiceToStorage,
+} from "./api.ts";
 import { gates, sharedCluster, until, upArgs, type Member, type SharedCluster } from "./shared-cluster.ts";
 import { decodeRangeAllocation, encodeRangeAllocation, readBitmap, serviceIPsKey } from "./storage-audit.ts";
 import { service } from "./workload.ts";
@@ -47,7 +57,10 @@ afterAll(async () => {
 
 describe("RepairIPAddress (dual-write apiserver)", () => {
   it("recreates IPAddress objects deleted or relabelled by hand (ClusterIPNotAllocated)", async () => {
-    const ips = await createServices(ip.client, Array.from({ length: 10 }, (_, i) => service(`fix-${i}`)));
+    const ips = await createServices(
+      ip.client,
+      Array.from({ length: 10 }, (_, i) => service(`fix-${i}`)),
+    );
     const victims = [...ips].slice(0, 6);
     const t = performance.now();
     for (const [, [a]] of victims.slice(0, 4)) expect((await ip.client.call("DELETE", `${ipAddressesPath}/${a}`)).status).toBe(200);
@@ -57,15 +70,28 @@ describe("RepairIPAddress (dual-write apiserver)", () => {
       cur.metadata.labels["ipaddress.kubernetes.io/ip-family"] = "IPv6";
       expect((await ip.client.call("PUT", `${ipAddressesPath}/${a}`, cur)).status).toBe(200);
     }
-    await until("IPAddresses restored", async () => {
-      for (const [name, [a]] of victims) {
-        const r = await ip.client.call("GET", `${ipAddressesPath}/${a}`);
-        if (r.status !== 200 || r.body.spec.parentRef.name !== name || r.body.metadata.labels["ipaddress.kubernetes.io/ip-family"] !== "IPv4") return undefined;
-      }
-      return true;
-    }, 30_000);
+    await until(
+      "IPAddresses restored",
+      async () => {
+        for (const [name, [a]] of victims) {
+          const r = await ip.client.call("GET", `${ipAddressesPath}/${a}`);
+          if (
+            r.status !== 200 ||
+            r.body.spec.parentRef.name !== name ||
+            r.body.metadata.labels["ipaddress.kubernetes.io/ip-family"] !== "IPv4"
+          )
+            return undefined;
+        }
+        return true;
+      },
+      30_000,
+    );
     const ms = Math.round(performance.now() - t);
-    const ev = await until("ClusterIPNotAllocated event", () => eventWithReason(ip.client, "default", "Service", victims[0]![0], "ClusterIPNotAllocated"), 10_000);
+    const ev = await until(
+      "ClusterIPNotAllocated event",
+      () => eventWithReason(ip.client, "default", "Service", victims[0]![0], "ClusterIPNotAllocated"),
+      10_000,
+    );
     expect(ev.message).toBe(`Cluster IP [IPv4]: ${victims[0]![1][0]} is not allocated; repairing`);
     results.push(`4 deleted + 2 relabelled IPAddresses restored in ${ms} ms`);
   });
@@ -74,7 +100,11 @@ describe("RepairIPAddress (dual-write apiserver)", () => {
     const store = await ipCluster!.store();
     const t = performance.now();
     await writeServiceToStorage(store, "outside", "10.250.0.5");
-    const ev = await until("ClusterIPOutOfRange event", () => eventWithReason(ip.client, "default", "Service", "outside", "ClusterIPOutOfRange"), 20_000);
+    const ev = await until(
+      "ClusterIPOutOfRange event",
+      () => eventWithReason(ip.client, "default", "Service", "outside", "ClusterIPOutOfRange"),
+      20_000,
+    );
     expect(ev.type).toBe("Warning");
     expect(ev.message).toBe("Cluster IP [IPv4]: 10.250.0.5 is not within any configured Service CIDR; please recreate service");
     expect((await ip.client.call("GET", `${ipAddressesPath}/10.250.0.5`)).status, "no IPAddress is made for it").toBe(404);
@@ -83,17 +113,25 @@ describe("RepairIPAddress (dual-write apiserver)", () => {
 
   it("reports ClusterIPOutOfRange once a force-deleted ServiceCIDR leaves its Service uncovered", async () => {
     await createServiceCIDR(ip.client, "doomed", ["10.240.0.0/24"]);
-    const created = await until("a Service in the new ServiceCIDR", async () => {
-      const r = await ip.client.call("POST", "/api/v1/namespaces/default/services", service("in-doomed", { clusterIP: "10.240.0.10" }));
-      return r.status === 201 ? r.body : undefined;
-    }, 15_000);
+    const created = await until(
+      "a Service in the new ServiceCIDR",
+      async () => {
+        const r = await ip.client.call("POST", "/api/v1/namespaces/default/services", service("in-doomed", { clusterIP: "10.240.0.10" }));
+        return r.status === 201 ? r.body : undefined;
+      },
+      15_000,
+    );
     expect(created.spec.clusterIP).toBe("10.240.0.10");
     // A delete the finalizer holds up: servicenet answers 202 (upstream 200); either way it is pending.
     expect([200, 202]).toContain((await ip.client.call("DELETE", `${serviceCIDRsPath}/doomed`)).status);
     await dropFinalizers(ip.client, "doomed");
     const t = performance.now();
     expect(await getServiceCIDR(ip.client, "doomed")).toBeUndefined();
-    const ev = await until("ClusterIPOutOfRange event", () => eventWithReason(ip.client, "default", "Service", "in-doomed", "ClusterIPOutOfRange"), 20_000);
+    const ev = await until(
+      "ClusterIPOutOfRange event",
+      () => eventWithReason(ip.client, "default", "Service", "in-doomed", "ClusterIPOutOfRange"),
+      20_000,
+    );
     expect(ev.message).toBe("Cluster IP [IPv4]: 10.240.0.10 is not within any configured Service CIDR; please recreate service");
     results.push(`Service left outside by a force-deleted ServiceCIDR: ClusterIPOutOfRange after ${Math.round(performance.now() - t)} ms`);
   });
@@ -101,7 +139,10 @@ describe("RepairIPAddress (dual-write apiserver)", () => {
 
 describe("legacy Repair (bitmap-only apiserver)", () => {
   it("restores cleared bits (ClusterIPNotAllocated) and frees bits no Service holds after 3 passes", async () => {
-    const ips = await createServices(bm.client, Array.from({ length: 10 }, (_, i) => service(`bits-${i}`)));
+    const ips = await createServices(
+      bm.client,
+      Array.from({ length: 10 }, (_, i) => service(`bits-${i}`)),
+    );
     const store = await bmCluster!.store();
     const cleared = [...ips].slice(0, 3).map(([n, [a]]) => [n, a!] as const);
     // Two addresses no Service holds (dynamic allocation is random in the upper band).
@@ -114,17 +155,29 @@ describe("legacy Repair (bitmap-only apiserver)", () => {
       for (const a of leaked) held.add(a);
       return { ...cur, data: encodeRangeAllocation(String(cur["range"]), held) };
     });
-    await until("cleared bits restored", async () => {
-      const b = await readBitmap(store, serviceIPsKey);
-      return cleared.every(([, a]) => b!.ips.has(a)) ? true : undefined;
-    }, 20_000);
+    await until(
+      "cleared bits restored",
+      async () => {
+        const b = await readBitmap(store, serviceIPsKey);
+        return cleared.every(([, a]) => b!.ips.has(a)) ? true : undefined;
+      },
+      20_000,
+    );
     const restoreMs = Math.round(performance.now() - t);
-    const ev = await until("ClusterIPNotAllocated event", () => eventWithReason(bm.client, "default", "Service", cleared[0]![0], "ClusterIPNotAllocated"), 10_000);
+    const ev = await until(
+      "ClusterIPNotAllocated event",
+      () => eventWithReason(bm.client, "default", "Service", cleared[0]![0], "ClusterIPNotAllocated"),
+      10_000,
+    );
     expect(ev.message).toBe(`Cluster IP [IPv4]:${cleared[0]![1]} is not allocated; repairing`);
-    await until("leaked bits freed", async () => {
-      const b = await readBitmap(store, serviceIPsKey);
-      return leaked.every((a) => !b!.ips.has(a)) ? true : undefined;
-    }, 30_000);
+    await until(
+      "leaked bits freed",
+      async () => {
+        const b = await readBitmap(store, serviceIPsKey);
+        return leaked.every((a) => !b!.ips.has(a)) ? true : undefined;
+      },
+      30_000,
+    );
     results.push(`bitmap: 3 cleared bits restored in ${restoreMs} ms, 2 leaked bits freed in ${Math.round(performance.now() - t)} ms`);
   });
 
@@ -132,7 +185,11 @@ describe("legacy Repair (bitmap-only apiserver)", () => {
     const store = await bmCluster!.store();
     const t = performance.now();
     await writeServiceToStorage(store, "outside", "10.250.0.5");
-    const ev = await until("ClusterIPOutOfRange event", () => eventWithReason(bm.client, "default", "Service", "outside", "ClusterIPOutOfRange"), 20_000);
+    const ev = await until(
+      "ClusterIPOutOfRange event",
+      () => eventWithReason(bm.client, "default", "Service", "outside", "ClusterIPOutOfRange"),
+      20_000,
+    );
     expect(ev.message).toBe(`Cluster IP [IPv4]:10.250.0.5 is not within the service CIDR ${range}; please recreate service`);
     results.push(`bitmap: stored Service at 10.250.0.5: ClusterIPOutOfRange after ${Math.round(performance.now() - t)} ms`);
   });
@@ -140,10 +197,15 @@ describe("legacy Repair (bitmap-only apiserver)", () => {
 
 describe("RepairIPAddress orphans", () => {
   it("collects hand-made IPAddresses of nonexistent Services after the 60 s grace", async () => {
-    await until("orphans collected", async () => {
-      for (const a of orphanIPs) if ((await ip.client.call("GET", `${ipAddressesPath}/${a}`)).status !== 404) return undefined;
-      return true;
-    }, 90_000, 500);
+    await until(
+      "orphans collected",
+      async () => {
+        for (const a of orphanIPs) if ((await ip.client.call("GET", `${ipAddressesPath}/${a}`)).status !== 404) return undefined;
+        return true;
+      },
+      90_000,
+      500,
+    );
     const ms = Math.round(performance.now() - orphansMadeAt);
     expect(ms, "not before the 60 s grace").toBeGreaterThanOrEqual(59_000);
     const ev = await eventWithReason(ip.client, undefined, "IPAddress", orphanIPs[0]!, "IPAddressNotAllocated").catch(() => undefined);

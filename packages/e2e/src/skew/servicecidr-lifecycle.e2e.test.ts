@@ -51,9 +51,17 @@ describe.each([
 
     await createServiceCIDR(c, "second", [second]);
     const readyAt = performance.now();
-    await until("second Ready=True", async () => (readyCondition(await getServiceCIDR(c, "second"))?.status === "True" ? true : undefined), 15_000);
+    await until(
+      "second Ready=True",
+      async () => (readyCondition(await getServiceCIDR(c, "second"))?.status === "True" ? true : undefined),
+      15_000,
+    );
     const readyMs = Math.round(performance.now() - readyAt);
-    const more = await until("creates land in the second ServiceCIDR", async () => ((await post("more-0")).status === 201 ? true : undefined), 10_000);
+    const more = await until(
+      "creates land in the second ServiceCIDR",
+      async () => ((await post("more-0")).status === 201 ? true : undefined),
+      10_000,
+    );
     expect(more).toBe(true);
     const moreNames = ["more-0"];
     for (let i = 1; i < 20; i++) {
@@ -70,18 +78,26 @@ describe.each([
     // Delete it while 20 Services use it: blocked, Ready=False Terminating.
     const delAt = performance.now();
     expect([200, 202]).toContain((await c.call("DELETE", `${serviceCIDRsPath}/second`)).status);
-    const blocked = await until("second Terminating", async () => {
-      const sc = await getServiceCIDR(c, "second");
-      const rc = readyCondition(sc);
-      return rc?.status === "False" && rc.reason === "Terminating" ? sc : undefined;
-    }, 25_000);
+    const blocked = await until(
+      "second Terminating",
+      async () => {
+        const sc = await getServiceCIDR(c, "second");
+        const rc = readyCondition(sc);
+        return rc?.status === "False" && rc.reason === "Terminating" ? sc : undefined;
+      },
+      25_000,
+    );
     const blockedMs = Math.round(performance.now() - delAt);
     expect(blocked.metadata.deletionTimestamp).toBeTruthy();
     expect(readyCondition(blocked).message).toBeTruthy();
     // A deleting ServiceCIDR is never allocated from: the cluster is full again.
     const refused = await post("while-terminating");
     expect(refused.status).not.toBe(201);
-    const staticIn = await c.call("POST", "/api/v1/namespaces/default/services", service("static-in-terminating", { clusterIP: "10.97.0.200" }));
+    const staticIn = await c.call(
+      "POST",
+      "/api/v1/namespaces/default/services",
+      service("static-in-terminating", { clusterIP: "10.97.0.200" }),
+    );
     expect(staticIn.status, "a static IP of a deleting ServiceCIDR").toBe(422);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await getServiceCIDR(c, "second"), "still blocked").toBeDefined();

@@ -90,13 +90,20 @@ export async function sharedCluster(backend: SharedBackend, prefix: string): Pro
       m.args = [...args];
     },
     store: async () => {
-      store ??= await createStore(backend.endpoint ? { backend: "etcd", endpoints: [backend.endpoint], etcdPrefix } : { backend: "sqlite", path: path.join(dir, "state.db"), pollIntervalMs: 200 });
+      store ??= await createStore(
+        backend.endpoint
+          ? { backend: "etcd", endpoints: [backend.endpoint], etcdPrefix }
+          : { backend: "sqlite", path: path.join(dir, "state.db"), pollIntervalMs: 200 },
+      );
       return store;
     },
     stop: async () => {
       for (const m of members) {
         m.client.close();
-        if (!m.proc.alive()) console.warn(`${prefix}: apiserver ${m.name} had exited (${m.proc.child.exitCode ?? m.proc.child.signalCode}):\n${m.proc.output().slice(-3000)}`);
+        if (!m.proc.alive())
+          console.warn(
+            `${prefix}: apiserver ${m.name} had exited (${m.proc.child.exitCode ?? m.proc.child.signalCode}):\n${m.proc.output().slice(-3000)}`,
+          );
       }
       await Promise.all(members.map((m) => m.proc.kill("SIGTERM")));
       await store?.close();
@@ -123,4 +130,5 @@ export function upArgs(gate: string, ranges: string, repairInterval = "2s"): str
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `probe` every `everyMs` until it returns a value; throws naming `what` after `timeoutMs` (the shared e2e helper). */
-export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 250): Promise<T> => eventually(probe, { timeoutMs, intervalMs: everyMs, what });
+export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 250): Promise<T> =>
+  eventually(probe, { timeoutMs, intervalMs: everyMs, what });

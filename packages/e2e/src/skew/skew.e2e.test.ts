@@ -48,9 +48,16 @@ describe.each(backends)("skewed allocators (bitmap-only + dual-write) on one $na
     progress(`phase 1: ${ra!.acked.size}+${rb!.acked.size} acked in ${ra!.elapsedMs}/${rb!.elapsedMs} ms`);
     for (const r of [ra!, rb!]) expect([...r.unknown.values()], `${r.member.name}: creates without an answer`).toEqual([]);
     const rejected = [...ra!.rejected, ...rb!.rejected];
-    expect(rejected.every(([n]) => n.includes("-static-")), `dynamic creates refused: ${rejected.filter(([n]) => !n.includes("-static-")).slice(0, 3).join("; ")}`).toBe(true);
+    expect(
+      rejected.every(([n]) => n.includes("-static-")),
+      `dynamic creates refused: ${rejected
+        .filter(([n]) => !n.includes("-static-"))
+        .slice(0, 3)
+        .join("; ")}`,
+    ).toBe(true);
     expect(rejected.length, "exactly one create of each contested static IP fails").toBe(pairs);
-    for (let k = 0; k < pairs; k++) expect(Number(ra!.acked.has(`skew-static-a-${k}`)) + Number(rb!.acked.has(`skew-static-b-${k}`))).toBe(1);
+    for (let k = 0; k < pairs; k++)
+      expect(Number(ra!.acked.has(`skew-static-a-${k}`)) + Number(rb!.acked.has(`skew-static-b-${k}`))).toBe(1);
     const created = ra!.acked.size + rb!.acked.size;
     const afterCreate = await settle(store, "after the creates", (a) => a.missingBits.length === 0);
     const ipaddrs = await settle(store, "IPAddresses for the bitmap side's Services", (a) => a.missingIPAddresses.length === 0, 60_000);
@@ -63,15 +70,28 @@ describe.each(backends)("skewed allocators (bitmap-only + dual-write) on one $na
     const victims = names.filter((_, i) => i % Math.floor(names.length / deletes) === 0).slice(0, deletes);
     const more = skewShares(old, neu, { prefix: "skew2", dynamic: moreCreates, pairs: 0, staticIP, dualStack: true });
     const [da, db, [ma, mb]] = await Promise.all([
-      deleteOn(old, victims.filter((_, i) => i % 2 === 0), 8),
-      deleteOn(neu, victims.filter((_, i) => i % 2 === 1), 8),
+      deleteOn(
+        old,
+        victims.filter((_, i) => i % 2 === 0),
+        8,
+      ),
+      deleteOn(
+        neu,
+        victims.filter((_, i) => i % 2 === 1),
+        8,
+      ),
       runShares(more, 8),
     ]);
     progress(`phase 2 done: deletes ${da.perSecond}/${db.perSecond}/s`);
     expect([...da.bad, ...db.bad]).toEqual([]);
     expect([...ma!.rejected.values(), ...mb!.rejected.values(), ...ma!.unknown.values(), ...mb!.unknown.values()]).toEqual([]);
     const afterDelete = await settle(store, "after the deletes", (a) => a.missingBits.length === 0, 5_000);
-    const p2 = await settle(store, "phase 2 converged (IPAddresses and bitmap)", (a) => a.missingIPAddresses.length === 0 && a.extraBits.length === 0, 60_000);
+    const p2 = await settle(
+      store,
+      "phase 2 converged (IPAddresses and bitmap)",
+      (a) => a.missingIPAddresses.length === 0 && a.extraBits.length === 0,
+      60_000,
+    );
     expect(p2.audit.services).toBe(created + 1 - deletes + moreCreates);
     const orphansBefore = p2.audit.orphans.length;
     progress(`phase 2 settled in ${p2.ms} ms`);
@@ -84,7 +104,12 @@ describe.each(backends)("skewed allocators (bitmap-only + dual-write) on one $na
     const ready = await settle(store, "IPAddress-only after restart", (a) => a.missingIPAddresses.length === 0, 1_000);
     progress(`phase 3 restarted in ${restartMs} ms: ${auditLine(ready.audit)}`);
     const orphanStart = performance.now();
-    await settle(store, "orphans collected after the 60 s grace", (a) => a.orphans.length === 0 && a.missingIPAddresses.length === 0, orphanWaitMs(ready.audit));
+    await settle(
+      store,
+      "orphans collected after the 60 s grace",
+      (a) => a.orphans.length === 0 && a.missingIPAddresses.length === 0,
+      orphanWaitMs(ready.audit),
+    );
     const orphanMs = Math.round(performance.now() - orphanStart);
     const last = skewShares(old, neu, { prefix: "skew3", dynamic: 200, pairs: 0, staticIP, dualStack: true });
     const [la, lb] = await runShares(last, 8);

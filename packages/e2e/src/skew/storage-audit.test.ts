@@ -20,7 +20,10 @@ describe("RangeAllocation data (base64 of big.Int.Bytes(), bit i = network+1+i)"
   });
 });
 
-const svc = (name: string, ...ips: string[]) => ({ metadata: { namespace: "default", name }, spec: { clusterIP: ips[0], clusterIPs: ips } });
+const svc = (name: string, ...ips: string[]) => ({
+  metadata: { namespace: "default", name },
+  spec: { clusterIP: ips[0], clusterIPs: ips },
+});
 const ipa = (ip: string, name: string, created = "2026-01-01T00:00:00Z") => ({
   metadata: { name: ip, creationTimestamp: created, labels: { "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io" } },
   spec: { parentRef: { group: "", resource: "services", namespace: "default", name } },
@@ -47,7 +50,12 @@ describe("audit", () => {
   });
 
   it("passes a consistent view", () => {
-    const a = audit({ services: [svc("a", "10.0.0.1")], ipAddresses: [ipa("10.0.0.1", "a")], serviceCIDRs: [], bitmaps: [bitmap(["10.0.0.1"])] });
+    const a = audit({
+      services: [svc("a", "10.0.0.1")],
+      ipAddresses: [ipa("10.0.0.1", "a")],
+      serviceCIDRs: [],
+      bitmaps: [bitmap(["10.0.0.1"])],
+    });
     expect([a.duplicates, a.missingIPAddresses, a.missingBits, a.extraBits, a.orphans]).toEqual([[], [], [], [], []]);
   });
 });

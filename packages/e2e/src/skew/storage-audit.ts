@@ -70,7 +70,12 @@ export async function readView(store: Store): Promise<StorageView> {
     readBitmap(store, serviceIPsKey),
     readBitmap(store, secondaryServiceIPsKey),
   ]);
-  return { services: services.items, ipAddresses: ipAddresses.items, serviceCIDRs: serviceCIDRs.items, bitmaps: [b1, b2].filter((b) => b !== null) };
+  return {
+    services: services.items,
+    ipAddresses: ipAddresses.items,
+    serviceCIDRs: serviceCIDRs.items,
+    bitmaps: [b1, b2].filter((b) => b !== null),
+  };
 }
 
 /** What is wrong (or merely pending) in a view. */

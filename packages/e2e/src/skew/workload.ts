@@ -10,7 +10,12 @@ import type { Member } from "./shared-cluster.ts";
 
 /** A ClusterIP Service `name` with `spec` merged in. */
 export function service(name: string, spec: Json = {}): Json {
-  return { apiVersion: "v1", kind: "Service", metadata: { name, namespace: "default" }, spec: { selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }], ...spec } };
+  return {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name, namespace: "default" },
+    spec: { selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }], ...spec },
+  };
 }
 
 /** The i-th dynamic Service: 1/4 PreferDualStack, 1/8 SingleStack IPv6, the rest the primary (IPv4) family. */
@@ -31,7 +36,11 @@ export interface Share {
  * IPs (`staticIP(k)`), one body per member per IP, placed next to each other in the send order so
  * that both requests are in flight together.
  */
-export function skewShares(a: Member, b: Member, o: { prefix: string; dynamic: number; pairs: number; staticIP: (k: number) => string; dualStack: boolean }): [Share, Share] {
+export function skewShares(
+  a: Member,
+  b: Member,
+  o: { prefix: string; dynamic: number; pairs: number; staticIP: (k: number) => string; dualStack: boolean },
+): [Share, Share] {
   const sa: Json[] = [];
   const sb: Json[] = [];
   const every = Math.max(1, Math.floor(o.dynamic / 2 / Math.max(1, o.pairs)));
@@ -60,7 +69,12 @@ export interface ShareResult extends BurstResult {
  * One request, sent again once if a reused keep-alive socket was reset before any answer (node's
  * idle-socket race; the server never saw the first one or the retry's 409/404 tells).
  */
-export async function callRetryReset(c: ApiClient, method: string, path: string, body?: unknown): Promise<ApiResponse & { retried: boolean }> {
+export async function callRetryReset(
+  c: ApiClient,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiResponse & { retried: boolean }> {
   try {
     return { ...(await c.call(method, path, body, 60_000)), retried: false };
   } catch (e) {
@@ -79,8 +93,10 @@ export async function runShares(shares: readonly Share[], concurrency = 16): Pro
         const name: string = body.metadata.name;
         try {
           let r = await callRetryReset(s.member.client, "POST", "/api/v1/namespaces/default/services", body);
-          if (r.status === 409 && r.retried) r = await callRetryReset(s.member.client, "GET", `/api/v1/namespaces/default/services/${name}`);
-          if (r.status >= 200 && r.status < 300) res.acked.set(name, { clusterIPs: serviceIPs(r.body), nodePorts: serviceNodePorts(r.body) });
+          if (r.status === 409 && r.retried)
+            r = await callRetryReset(s.member.client, "GET", `/api/v1/namespaces/default/services/${name}`);
+          if (r.status >= 200 && r.status < 300)
+            res.acked.set(name, { clusterIPs: serviceIPs(r.body), nodePorts: serviceNodePorts(r.body) });
           else res.rejected.set(name, `${r.status}: ${r.body?.message ?? "(no Status body)"}`);
         } catch (e) {
           if (!(e instanceof NetworkError)) throw e;

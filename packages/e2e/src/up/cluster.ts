@@ -24,7 +24,10 @@ export interface UpCluster {
 /** Starts scripts/up.mjs with `args` and resolves once the controller-manager's caches are synced. */
 export async function startUpCluster(args: readonly string[] = [], timeoutMs = 20_000): Promise<UpCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), "servicenet-e2e-"));
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, "scripts/up.mjs"), "--port", "0", ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, "scripts/up.mjs"), "--port", "0", ...args], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d.toString()));
   child.stderr!.on("data", (d) => (out += d.toString()));

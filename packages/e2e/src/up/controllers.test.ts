@@ -9,9 +9,11 @@ const pods = 250;
 /** Runs `fn` over `items` with at most `limit` in flight. */
 async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 describe("controller-manager against the real apiserver (npm start)", () => {
@@ -37,32 +39,54 @@ describe("controller-manager against the real apiserver (npm start)", () => {
   it(`reconciles ${pods} dual-stack pods behind ${services} dual-stack Services`, async () => {
     const names = Array.from({ length: services }, (_, i) => `svc-${i}`);
     await pool(names, 8, (name) =>
-      core.createNamespacedService({ namespace: "default", body: { metadata: { name }, spec: { ipFamilyPolicy: "RequireDualStack", selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }] } } }),
+      core.createNamespacedService({
+        namespace: "default",
+        body: {
+          metadata: { name },
+          spec: { ipFamilyPolicy: "RequireDualStack", selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
+        },
+      }),
     );
     const indexes = Array.from({ length: pods }, (_, i) => i);
     await pool(indexes, 16, async (i) => {
-      const body: V1Pod = { metadata: { name: `pod-${i}`, labels: { app: `svc-${i % services}` } }, spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] } };
+      const body: V1Pod = {
+        metadata: { name: `pod-${i}`, labels: { app: `svc-${i % services}` } },
+        spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
+      };
       const created = await core.createNamespacedPod({ namespace: "default", body });
       const v4 = `10.244.${Math.floor(i / 250)}.${(i % 250) + 1}`;
-      created.status = { phase: "Running", podIP: v4, podIPs: [{ ip: v4 }, { ip: `fd00:10:244::${(i + 1).toString(16)}` }], conditions: [{ type: "Ready", status: "True" }] };
+      created.status = {
+        phase: "Running",
+        podIP: v4,
+        podIPs: [{ ip: v4 }, { ip: `fd00:10:244::${(i + 1).toString(16)}` }],
+        conditions: [{ type: "Ready", status: "True" }],
+      };
       await core.replaceNamespacedPodStatus({ name: `pod-${i}`, namespace: "default", body: created });
     });
     const started = performance.now();
     for (const [i, name] of names.entries()) {
       const want = Math.floor(pods / services) + (i < pods % services ? 1 : 0);
-      await eventually(async () => {
-        const got = await endpointsBySlice(name);
-        return got["IPv4"] === want && got["IPv6"] === want ? got : undefined;
-      }, { timeoutMs: 30_000 });
+      await eventually(
+        async () => {
+          const got = await endpointsBySlice(name);
+          return got["IPv4"] === want && got["IPv6"] === want ? got : undefined;
+        },
+        { timeoutMs: 30_000 },
+      );
       // The Endpoints controller runs on its own queue: wait for it too. Endpoints carry the primary family only.
-      const addresses = await eventually(async () => {
-        const ep = await core.readNamespacedEndpoints({ name, namespace: "default" });
-        const a = ep.subsets?.[0]?.addresses ?? [];
-        return a.length === want ? a : undefined;
-      }, { timeoutMs: 30_000 });
+      const addresses = await eventually(
+        async () => {
+          const ep = await core.readNamespacedEndpoints({ name, namespace: "default" });
+          const a = ep.subsets?.[0]?.addresses ?? [];
+          return a.length === want ? a : undefined;
+        },
+        { timeoutMs: 30_000 },
+      );
       expect(addresses.every((a) => !a.ip.includes(":"))).toBe(true);
     }
-    console.log(`e2e: ${services} Services x ${pods} pods reconciled ${Math.round(performance.now() - started)} ms after the last pod status`);
+    console.log(
+      `e2e: ${services} Services x ${pods} pods reconciled ${Math.round(performance.now() - started)} ms after the last pod status`,
+    );
   }, 120_000);
 
   it("propagates a readiness change and deletes the IPv6 slices on a downgrade to SingleStack", async () => {

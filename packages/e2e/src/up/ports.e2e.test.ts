@@ -39,7 +39,10 @@ describe("npm start ports follow --port", () => {
     const p2 = await freeBase([p1]);
     clusters.push(await startUpCluster(["--port", String(p1)], 40_000));
     clusters.push(await startUpCluster(["--port", String(p2)], 40_000));
-    for (const [c, port] of [[clusters[0]!, p1], [clusters[1]!, p2]] as const) {
+    for (const [c, port] of [
+      [clusters[0]!, p1],
+      [clusters[1]!, p2],
+    ] as const) {
       expect(c.kubeConfig.getCurrentCluster()?.server).toBe(`https://127.0.0.1:${port}`);
       const svc = await c.kubeConfig.makeApiClient(CoreV1Api).readNamespacedService({ name: "kubernetes", namespace: "default" });
       expect(svc.spec?.ports?.[0]?.port).toBe(443);

@@ -46,7 +46,18 @@ describe.skipIf(!built)("signals right after the start-up line", () => {
     api = await startApiserverProc({ dataDir: path.join(dir, "up"), port: await freePort() });
     const runs: { code: number | null; signal: NodeJS.Signals | null }[] = [];
     for (let i = 0; i < 6; i++) {
-      const r = await signalOnStartLine(["--kubeconfig", api.kubeconfigPath, "--proxy-mode", "iptables", "--dry-run", path.join(dir, `kp-${i}`), "--metrics-bind-address", "127.0.0.1:0", "--hostname-override", "node-a"]);
+      const r = await signalOnStartLine([
+        "--kubeconfig",
+        api.kubeconfigPath,
+        "--proxy-mode",
+        "iptables",
+        "--dry-run",
+        path.join(dir, `kp-${i}`),
+        "--metrics-bind-address",
+        "127.0.0.1:0",
+        "--hostname-override",
+        "node-a",
+      ]);
       runs.push({ code: r.code, signal: r.signal });
       if (r.code !== 0 && r.signal === null) throw new Error(`kube-proxy failed (${r.code}):\n${r.out.slice(-2000)}`);
     }

@@ -26,16 +26,30 @@ describe("npm start: apiserver + controller-manager + dry-run kube-proxy", () =>
     const discovery = c.kubeConfig.makeApiClient(DiscoveryV1Api);
     const svc = await core.createNamespacedService({
       namespace: "default",
-      body: { metadata: { name: "web" }, spec: { ipFamilyPolicy: "RequireDualStack", selector: { app: "web" }, ports: [{ name: "http", port: 80, targetPort: 8080 }] } },
+      body: {
+        metadata: { name: "web" },
+        spec: { ipFamilyPolicy: "RequireDualStack", selector: { app: "web" }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
+      },
     });
     expect(svc.spec?.ipFamilies).toEqual(["IPv4", "IPv6"]);
     const [v4, v6] = svc.spec!.clusterIPs!;
     expect(v4).toMatch(/^10\.96\./);
     expect(v6).toMatch(/^fd00:10:96::/);
 
-    await core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "web-1", labels: { app: "web" } }, spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] } } });
+    await core.createNamespacedPod({
+      namespace: "default",
+      body: {
+        metadata: { name: "web-1", labels: { app: "web" } },
+        spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
+      },
+    });
     const pod = await core.readNamespacedPod({ name: "web-1", namespace: "default" });
-    pod.status = { phase: "Running", podIP: "10.244.0.5", podIPs: [{ ip: "10.244.0.5" }, { ip: "fd00:10:244::5" }], conditions: [{ type: "Ready", status: "True" }] };
+    pod.status = {
+      phase: "Running",
+      podIP: "10.244.0.5",
+      podIPs: [{ ip: "10.244.0.5" }, { ip: "fd00:10:244::5" }],
+      conditions: [{ type: "Ready", status: "True" }],
+    };
     await core.replaceNamespacedPodStatus({ name: "web-1", namespace: "default", body: pod });
 
     const slices = await eventually(async () => {
@@ -43,7 +57,10 @@ describe("npm start: apiserver + controller-manager + dry-run kube-proxy", () =>
       const ready = l.items.filter((s) => (s.endpoints ?? []).length === 1);
       return ready.length === 2 ? ready : undefined;
     });
-    expect(slices.map((s) => `${s.addressType} ${s.endpoints[0]!.addresses.join(",")}`).sort()).toEqual(["IPv4 10.244.0.5", "IPv6 fd00:10:244::5"]);
+    expect(slices.map((s) => `${s.addressType} ${s.endpoints[0]!.addresses.join(",")}`).sort()).toEqual([
+      "IPv4 10.244.0.5",
+      "IPv6 fd00:10:244::5",
+    ]);
 
     const rules = (fam: string) => readFileSync(path.join(c.dir, ".servicenet", "kube-proxy", `iptables-${fam}.rules`), "utf8");
     await eventually(async () => (rules("ipv4").includes("--to-destination 10.244.0.5:8080") ? true : undefined));

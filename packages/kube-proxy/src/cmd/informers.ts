@@ -28,7 +28,11 @@ interface Spec<T extends ObjectWithMeta> {
 }
 
 /** One informer with its handlers registered before it starts. */
-function informer<T extends ObjectWithMeta>(kc: k8s.KubeConfig, s: Spec<T>, logger: Logger): { inf: SharedInformer<T>; synced: () => void } {
+function informer<T extends ObjectWithMeta>(
+  kc: k8s.KubeConfig,
+  s: Spec<T>,
+  logger: Logger,
+): { inf: SharedInformer<T>; synced: () => void } {
   const inf = new SharedInformer<T>({
     kubeConfig: kc,
     path: s.path,
@@ -55,30 +59,63 @@ export async function startInformers(kc: k8s.KubeConfig, p: Provider, nodeName: 
   // As upstream's NewProxyServer: this node only, by field selector on both LIST and WATCH.
   const nodeSelector = `metadata.name=${nodeName}`;
   const informers = [
-    informer(kc, {
-      path: "/api/v1/services", listType: "V1ServiceList", schema: ServiceSchema, list: () => core.listServiceForAllNamespaces(),
-      handlers: { onAdd: (s) => p.onServiceAdd(s), onUpdate: (o, s) => p.onServiceUpdate(o, s), onDelete: (s) => p.onServiceDelete(s) },
-      synced: () => p.onServiceSynced(),
-    }, logger),
-    informer(kc, {
-      path: "/apis/discovery.k8s.io/v1/endpointslices", listType: "V1EndpointSliceList", schema: EndpointSliceSchema, list: () => discovery.listEndpointSliceForAllNamespaces(),
-      handlers: { onAdd: (s) => p.onEndpointSliceAdd(s), onUpdate: (o, s) => p.onEndpointSliceUpdate(o, s), onDelete: (s) => p.onEndpointSliceDelete(s) },
-      synced: () => p.onEndpointSlicesSynced(),
-    }, logger),
-    informer(kc, {
-      path: "/apis/networking.k8s.io/v1/servicecidrs", listType: "V1ServiceCIDRList", schema: ServiceCIDRSchema, list: () => networking.listServiceCIDR(),
-      handlers: {
-        onAdd: (c) => (cidrs.set(c.metadata.name ?? "", c), cidrsChanged()),
-        onUpdate: (_o, c) => (cidrs.set(c.metadata.name ?? "", c), cidrsChanged()),
-        onDelete: (c) => (cidrs.delete(c.metadata.name ?? ""), cidrsChanged()),
+    informer(
+      kc,
+      {
+        path: "/api/v1/services",
+        listType: "V1ServiceList",
+        schema: ServiceSchema,
+        list: () => core.listServiceForAllNamespaces(),
+        handlers: { onAdd: (s) => p.onServiceAdd(s), onUpdate: (o, s) => p.onServiceUpdate(o, s), onDelete: (s) => p.onServiceDelete(s) },
+        synced: () => p.onServiceSynced(),
       },
-      synced: () => {},
-    }, logger),
-    informer(kc, {
-      path: "/api/v1/nodes", listType: "V1NodeList", schema: NodeSchema, fieldSelector: nodeSelector, list: () => core.listNode({ fieldSelector: nodeSelector }),
-      handlers: { onAdd: (n) => p.onNodeAdd(n), onUpdate: (o, n) => p.onNodeUpdate(o, n), onDelete: (n) => p.onNodeDelete(n) },
-      synced: () => p.onNodeSynced(),
-    }, logger),
+      logger,
+    ),
+    informer(
+      kc,
+      {
+        path: "/apis/discovery.k8s.io/v1/endpointslices",
+        listType: "V1EndpointSliceList",
+        schema: EndpointSliceSchema,
+        list: () => discovery.listEndpointSliceForAllNamespaces(),
+        handlers: {
+          onAdd: (s) => p.onEndpointSliceAdd(s),
+          onUpdate: (o, s) => p.onEndpointSliceUpdate(o, s),
+          onDelete: (s) => p.onEndpointSliceDelete(s),
+        },
+        synced: () => p.onEndpointSlicesSynced(),
+      },
+      logger,
+    ),
+    informer(
+      kc,
+      {
+        path: "/apis/networking.k8s.io/v1/servicecidrs",
+        listType: "V1ServiceCIDRList",
+        schema: ServiceCIDRSchema,
+        list: () => networking.listServiceCIDR(),
+        handlers: {
+          onAdd: (c) => (cidrs.set(c.metadata.name ?? "", c), cidrsChanged()),
+          onUpdate: (_o, c) => (cidrs.set(c.metadata.name ?? "", c), cidrsChanged()),
+          onDelete: (c) => (cidrs.delete(c.metadata.name ?? ""), cidrsChanged()),
+        },
+        synced: () => {},
+      },
+      logger,
+    ),
+    informer(
+      kc,
+      {
+        path: "/api/v1/nodes",
+        listType: "V1NodeList",
+        schema: NodeSchema,
+        fieldSelector: nodeSelector,
+        list: () => core.listNode({ fieldSelector: nodeSelector }),
+        handlers: { onAdd: (n) => p.onNodeAdd(n), onUpdate: (o, n) => p.onNodeUpdate(o, n), onDelete: (n) => p.onNodeDelete(n) },
+        synced: () => p.onNodeSynced(),
+      },
+      logger,
+    ),
   ];
   for (const { inf } of informers) await inf.start();
   const stopped = new AbortController();

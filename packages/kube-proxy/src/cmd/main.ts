@@ -18,7 +18,9 @@ async function main(): Promise<void> {
     process.once("SIGINT", shutdown);
     process.once("SIGTERM", shutdown);
     const where = opts.dryRunDir === undefined ? "programming the kernel" : `dry-run, writing rules to ${opts.dryRunDir}`;
-    console.error(`servicenet-kube-proxy: ${opts.proxyMode} mode, node ${opts.hostnameOverride}, ${where}; metrics on ${server.metricsAddress ?? "(off)"}`);
+    console.error(
+      `servicenet-kube-proxy: ${opts.proxyMode} mode, node ${opts.hostnameOverride}, ${where}; metrics on ${server.metricsAddress ?? "(off)"}`,
+    );
   } catch (err) {
     console.error(`servicenet-kube-proxy: ${(err as Error).message}`);
     process.exit(1);

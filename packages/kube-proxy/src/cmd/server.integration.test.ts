@@ -30,7 +30,9 @@ const slice = (family: "IPv4" | "IPv6", ips: string[], rv: string) => ({
 });
 
 // The one fake apiserver of the workspace: lists, and watches from the list's resourceVersion.
-const api = new FakeAPIServer({ objects: [service, slice("IPv4", ["10.244.0.5", "10.244.0.6"], "2"), slice("IPv6", ["fd00:10:244::5"], "3")] });
+const api = new FakeAPIServer({
+  objects: [service, slice("IPv4", ["10.244.0.5", "10.244.0.6"], "2"), slice("IPv6", ["fd00:10:244::5"], "3")],
+});
 
 let dir = "";
 let kubeconfig = "";
@@ -55,7 +57,20 @@ afterAll(async () => {
 describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
   it("lists and watches over HTTP and writes per-family rule files", async () => {
     const out = join(dir, "rules");
-    const opts = parseOptions(["--kubeconfig", kubeconfig, "--dry-run", out, "--hostname-override", "node-a", "--cluster-cidr", "10.244.0.0/16,fd00:10:244::/56", "--metrics-bind-address", "127.0.0.1:0", "--min-sync-period", "0s"]);
+    const opts = parseOptions([
+      "--kubeconfig",
+      kubeconfig,
+      "--dry-run",
+      out,
+      "--hostname-override",
+      "node-a",
+      "--cluster-cidr",
+      "10.244.0.0/16,fd00:10:244::/56",
+      "--metrics-bind-address",
+      "127.0.0.1:0",
+      "--min-sync-period",
+      "0s",
+    ]);
     server = await runProxyServer(opts, () => {});
     const v4 = join(out, "iptables-ipv4.rules");
     const v6 = join(out, "iptables-ipv6.rules");
@@ -91,6 +106,9 @@ describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
   });
 
   it("parses --sync-period and --min-sync-period as Go durations", () => {
-    expect(parseOptions(["--kubeconfig", "k", "--sync-period", "1m30s", "--min-sync-period", "250ms"])).toMatchObject({ syncPeriodMs: 90_000, minSyncPeriodMs: 250 });
+    expect(parseOptions(["--kubeconfig", "k", "--sync-period", "1m30s", "--min-sync-period", "250ms"])).toMatchObject({
+      syncPeriodMs: 90_000,
+      minSyncPeriodMs: 250,
+    });
   });
 });

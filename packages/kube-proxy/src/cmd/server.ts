@@ -27,7 +27,11 @@ export function requiredTools(mode: ProxyServerOptions["proxyMode"]): string[] {
   return mode === "iptables" ? ["iptables", "iptables-restore", "ip6tables", "ip6tables-restore"] : ["nft"];
 }
 
-function buildRunners(o: ProxyServerOptions, metrics: ProxyMetrics, log: (m: string) => void): { runners: FamilyRunner[]; meta: MetaProxier } {
+function buildRunners(
+  o: ProxyServerOptions,
+  metrics: ProxyMetrics,
+  log: (m: string) => void,
+): { runners: FamilyRunner[]; meta: MetaProxier } {
   const fam = (f: "IPv4" | "IPv6") => ({
     nodeName: o.hostnameOverride,
     clusterCIDR: o.clusterCIDRs[f] ?? "",
@@ -36,7 +40,8 @@ function buildRunners(o: ProxyServerOptions, metrics: ProxyMetrics, log: (m: str
   const ropts = { minSyncPeriodMs: o.minSyncPeriodMs, syncPeriodMs: o.syncPeriodMs, log };
   if (o.proxyMode === "iptables") {
     const d = newDualStackIptablesProxier({ ipv4: fam("IPv4"), ipv6: fam("IPv6") });
-    const applier = (v6: boolean) => (o.dryRunDir !== undefined ? new DryRunApplier(o.dryRunDir, "iptables") : new IptablesApplier({ localhostNodePorts: !v6 }));
+    const applier = (v6: boolean) =>
+      o.dryRunDir !== undefined ? new DryRunApplier(o.dryRunDir, "iptables") : new IptablesApplier({ localhostNodePorts: !v6 });
     const runners = [
       new FamilyRunner({ kind: "iptables", proxier: d.ipv4, applier: applier(false) }, metrics, ropts),
       new FamilyRunner({ kind: "iptables", proxier: d.ipv6, applier: applier(true) }, metrics, ropts),
@@ -57,7 +62,11 @@ function buildRunners(o: ProxyServerOptions, metrics: ProxyMetrics, log: (m: str
  * IPv4 iptables proxier's localhost NodePorts (always on here: no --nodeport-addresses flag).
  * Nothing in dry-run or nftables mode (nftables never accepts NodePorts on 127.0.0.1).
  */
-export async function ensureProxySysctls(o: Pick<ProxyServerOptions, "proxyMode" | "dryRunDir">, log: (m: string) => void, root = defaultSysctlRoot): Promise<void> {
+export async function ensureProxySysctls(
+  o: Pick<ProxyServerOptions, "proxyMode" | "dryRunDir">,
+  log: (m: string) => void,
+  root = defaultSysctlRoot,
+): Promise<void> {
   if (o.dryRunDir !== undefined || o.proxyMode !== "iptables") return;
   log(routeLocalnetMessage);
   await ensureSysctl(sysctlRouteLocalnet, 1, root);
@@ -67,7 +76,10 @@ export async function ensureProxySysctls(o: Pick<ProxyServerOptions, "proxyMode"
  * Starts kube-proxy. Without --dry-run it refuses to start (with the reason)
  * when not root or the netfilter tools are missing.
  */
-export async function runProxyServer(o: ProxyServerOptions, log: (m: string) => void = (m) => console.error(m)): Promise<RunningProxyServer> {
+export async function runProxyServer(
+  o: ProxyServerOptions,
+  log: (m: string) => void = (m) => console.error(m),
+): Promise<RunningProxyServer> {
   if (o.dryRunDir === undefined) {
     const reason = applyUnavailableReason(requiredTools(o.proxyMode));
     if (reason !== undefined) throw new Error(reason);

@@ -19,7 +19,9 @@ export const kubeletFirewallRule = `-A ${chains.kubeletFirewall} -m comment --co
 export function forwardRules(mark: string, conntrackTCPLiberal: boolean): string[] {
   const out = conntrackTCPLiberal ? [] : [`-A ${chains.forward} -m conntrack --ctstate INVALID -j DROP`];
   out.push(`-A ${chains.forward} -m comment --comment "kubernetes forwarding rules" -m mark --mark ${mark}/${mark} -j ACCEPT`);
-  out.push(`-A ${chains.forward} -m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT`);
+  out.push(
+    `-A ${chains.forward} -m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT`,
+  );
   return out;
 }
 

@@ -16,8 +16,20 @@ export interface JumpChain {
 const ctNew = ["-m", "conntrack", "--ctstate", "NEW"] as const;
 
 export const jumpChains: readonly JumpChain[] = [
-  { table: "filter", dstChain: chains.externalServices, srcChain: "INPUT", comment: "kubernetes externally-visible service portals", extraArgs: ctNew },
-  { table: "filter", dstChain: chains.externalServices, srcChain: "FORWARD", comment: "kubernetes externally-visible service portals", extraArgs: ctNew },
+  {
+    table: "filter",
+    dstChain: chains.externalServices,
+    srcChain: "INPUT",
+    comment: "kubernetes externally-visible service portals",
+    extraArgs: ctNew,
+  },
+  {
+    table: "filter",
+    dstChain: chains.externalServices,
+    srcChain: "FORWARD",
+    comment: "kubernetes externally-visible service portals",
+    extraArgs: ctNew,
+  },
   { table: "filter", dstChain: chains.nodePorts, srcChain: "INPUT", comment: "kubernetes health check service ports", extraArgs: [] },
   { table: "filter", dstChain: chains.services, srcChain: "FORWARD", comment: "kubernetes service portals", extraArgs: ctNew },
   { table: "filter", dstChain: chains.services, srcChain: "OUTPUT", comment: "kubernetes service portals", extraArgs: ctNew },

@@ -11,7 +11,12 @@ import type { IptablesProxierOptions, IptablesSyncResult } from "./proxier.ts";
 const fixture = (name: string) => readFileSync(new URL(`./testdata/${name}`, import.meta.url), "utf8");
 
 function newProxier(family: IPFamily, extra: Partial<IptablesProxierOptions> = {}): IptablesProxier {
-  return new IptablesProxier({ ipFamily: family, nodeName: testNodeName, clusterCIDR: family === "IPv4" ? "10.0.0.0/8" : "fd00:10::/64", ...extra });
+  return new IptablesProxier({
+    ipFamily: family,
+    nodeName: testNodeName,
+    clusterCIDR: family === "IPv4" ? "10.0.0.0/8" : "fd00:10::/64",
+    ...extra,
+  });
 }
 
 function sync(p: IptablesProxier): IptablesSyncResult {
@@ -58,7 +63,7 @@ describe("iptables golden output", () => {
     const lines = fixture("ref-ipt4-clusterip.rules").split("\n");
     const svcChain = lines.findIndex((l) => l.startsWith(":KUBE-SVC-"));
     lines.splice(svcChain, 0, ":KUBE-EXT-5PNJSAMYWXRDMV6C - [0:0]");
-    const capture = lines.findIndex((l) => l.startsWith("-A KUBE-SERVICES -m comment --comment \"default/kp-web:http cluster IP\""));
+    const capture = lines.findIndex((l) => l.startsWith('-A KUBE-SERVICES -m comment --comment "default/kp-web:http cluster IP"'));
     lines.splice(capture + 1, 0, nodePortRule ?? "");
     const masq = lines.findIndex((l) => l.includes("! -s 10.244.0.0/16 -j KUBE-MARK-MASQ"));
     lines.splice(masq + 1, 0, extMasq ?? "", extJump ?? "");
@@ -71,7 +76,12 @@ describe("iptables golden output", () => {
     const r = sync(p);
     expect(parseRestore(r.data)).toEqual(parseRestore(fixture("upstream-overall.rules")));
     // The nat rule count metric counts what was written.
-    expect(r.natRulesTotal).toBe(r.data.split("*nat")[1]?.split("\n").filter((l) => l.startsWith("-A")).length);
+    expect(r.natRulesTotal).toBe(
+      r.data
+        .split("*nat")[1]
+        ?.split("\n")
+        .filter((l) => l.startsWith("-A")).length,
+    );
   });
 
   it("contains every line of upstream proxier_test.go TestOverallIPTablesRules for ns4/svc4", () => {

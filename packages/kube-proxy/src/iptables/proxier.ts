@@ -146,7 +146,9 @@ export class IptablesProxier extends BaseProxier {
     const deletedChains = this.#staleChains.size;
     this.#pendingStale = new Set(this.#staleChains);
     const tail: string[] = [...deleteLines];
-    tail.push(...nodePortsJumpRules(v6, localhostNodePorts, this.#opts.nodePortAddressesRestricted ? (this.#opts.nodeIPs ?? []) : undefined));
+    tail.push(
+      ...nodePortsJumpRules(v6, localhostNodePorts, this.#opts.nodePortAddressesRestricted ? (this.#opts.nodeIPs ?? []) : undefined),
+    );
     const forward = forwardRules(m, this.#opts.conntrackTCPLiberal ?? false);
     const text = chunkedText(
       [

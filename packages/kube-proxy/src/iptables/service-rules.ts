@@ -38,7 +38,8 @@ export function writeServicePortRules(ctx: ServiceWriteContext, svc: ServicePort
   const spn = svc.nameString;
   const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints } = categorizeEndpoints(all, svc);
   const n = ctx.names;
-  const usesClusterChain = clusterEndpoints.length > 0 && (!svc.internalPolicyLocal || (externallyAccessible(svc) && !svc.externalPolicyLocal));
+  const usesClusterChain =
+    clusterEndpoints.length > 0 && (!svc.internalPolicyLocal || (externallyAccessible(svc) && !svc.externalPolicyLocal));
   const usesLocalChain = localEndpoints.length > 0 && (svc.internalPolicyLocal || (externallyAccessible(svc) && svc.externalPolicyLocal));
   const internalChain = svc.internalPolicyLocal ? n.local : n.cluster;
   const hasInternal = hasAnyEndpoints && (!svc.internalPolicyLocal || localEndpoints.length > 0);
@@ -54,20 +55,27 @@ export function writeServicePortRules(ctx: ServiceWriteContext, svc: ServicePort
 
   // Capture the clusterIP.
   if (hasInternal) {
-    ctx.natRules.push(`-A ${chains.services} -m comment --comment "${spn} cluster IP" ${match} -d ${svc.clusterIP} ${dport} -j ${internalChain}`);
+    ctx.natRules.push(
+      `-A ${chains.services} -m comment --comment "${spn} cluster IP" ${match} -d ${svc.clusterIP} ${dport} -j ${internalChain}`,
+    );
   } else {
     ctx.filterRules.push(`-A ${chains.services} -m comment --comment ${intComment} ${match} -d ${svc.clusterIP} ${dport} -j ${intTarget}`);
   }
   // Capture externalIPs.
   for (const ip of svc.externalIPs) {
-    if (hasAnyEndpoints) ctx.natRules.push(`-A ${chains.services} -m comment --comment "${spn} external IP" ${match} -d ${ip} ${dport} -j ${n.external}`);
-    if (!hasExternal) ctx.filterRules.push(`-A ${chains.externalServices} -m comment --comment ${extComment} ${match} -d ${ip} ${dport} -j ${extTarget}`);
+    if (hasAnyEndpoints)
+      ctx.natRules.push(`-A ${chains.services} -m comment --comment "${spn} external IP" ${match} -d ${ip} ${dport} -j ${n.external}`);
+    if (!hasExternal)
+      ctx.filterRules.push(`-A ${chains.externalServices} -m comment --comment ${extComment} ${match} -d ${ip} ${dport} -j ${extTarget}`);
   }
   // Capture load-balancer ingress.
   for (const ip of svc.loadBalancerVIPs) {
-    if (hasAnyEndpoints) ctx.natRules.push(`-A ${chains.services} -m comment --comment "${spn} loadbalancer IP" ${match} -d ${ip} ${dport} -j ${lbChain}`);
+    if (hasAnyEndpoints)
+      ctx.natRules.push(`-A ${chains.services} -m comment --comment "${spn} loadbalancer IP" ${match} -d ${ip} ${dport} -j ${lbChain}`);
     if (usesFWChain) {
-      ctx.filterRules.push(`-A ${chains.proxyFirewall} -m comment --comment "${spn} traffic not accepted by ${n.firewall}" ${match} -d ${ip} ${dport} -j DROP`);
+      ctx.filterRules.push(
+        `-A ${chains.proxyFirewall} -m comment --comment "${spn} traffic not accepted by ${n.firewall}" ${match} -d ${ip} ${dport} -j DROP`,
+      );
     }
   }
   if (!hasExternal) {
@@ -77,14 +85,19 @@ export function writeServicePortRules(ctx: ServiceWriteContext, svc: ServicePort
   }
   // Capture nodeports.
   if (svc.nodePort !== 0) {
-    if (hasAnyEndpoints) ctx.natRules.push(`-A ${chains.nodePorts} -m comment --comment ${spn} ${match} --dport ${svc.nodePort} -j ${n.external}`);
+    if (hasAnyEndpoints)
+      ctx.natRules.push(`-A ${chains.nodePorts} -m comment --comment ${spn} ${match} --dport ${svc.nodePort} -j ${n.external}`);
     if (!hasExternal) {
-      ctx.filterRules.push(`-A ${chains.externalServices} -m comment --comment ${extComment} -m addrtype --dst-type LOCAL ${match} --dport ${svc.nodePort} -j ${extTarget}`);
+      ctx.filterRules.push(
+        `-A ${chains.externalServices} -m comment --comment ${extComment} -m addrtype --dst-type LOCAL ${match} --dport ${svc.nodePort} -j ${extTarget}`,
+      );
     }
   }
   // Capture healthCheckNodePorts: accepted whether or not there are local endpoints.
   if (svc.healthCheckNodePort !== 0) {
-    ctx.filterRules.push(`-A ${chains.nodePorts} -m comment --comment "${spn} health check node port" -m tcp -p tcp --dport ${svc.healthCheckNodePort} -j ACCEPT`);
+    ctx.filterRules.push(
+      `-A ${chains.nodePorts} -m comment --comment "${spn} health check node port" -m tcp -p tcp --dport ${svc.healthCheckNodePort} -j ACCEPT`,
+    );
   }
 
   const rules = ctx.svcRules;
@@ -119,10 +132,16 @@ function writeExternalChain(ctx: ServiceWriteContext, svc: ServicePortInfo, hasE
     ctx.svcRules.push(`-A ${external} -m comment --comment "masquerade traffic for ${spn} external destinations" -j ${chains.markMasq}`);
   } else {
     if (ctx.clusterCIDR !== "") {
-      ctx.svcRules.push(`-A ${external} -m comment --comment "pod traffic for ${spn} external destinations" -s ${ctx.clusterCIDR} -j ${cluster}`);
+      ctx.svcRules.push(
+        `-A ${external} -m comment --comment "pod traffic for ${spn} external destinations" -s ${ctx.clusterCIDR} -j ${cluster}`,
+      );
     }
-    ctx.svcRules.push(`-A ${external} -m comment --comment "masquerade LOCAL traffic for ${spn} external destinations" -m addrtype --src-type LOCAL -j ${chains.markMasq}`);
-    ctx.svcRules.push(`-A ${external} -m comment --comment "route LOCAL traffic for ${spn} external destinations" -m addrtype --src-type LOCAL -j ${cluster}`);
+    ctx.svcRules.push(
+      `-A ${external} -m comment --comment "masquerade LOCAL traffic for ${spn} external destinations" -m addrtype --src-type LOCAL -j ${chains.markMasq}`,
+    );
+    ctx.svcRules.push(
+      `-A ${external} -m comment --comment "route LOCAL traffic for ${spn} external destinations" -m addrtype --src-type LOCAL -j ${cluster}`,
+    );
   }
   if (hasExternal) ctx.svcRules.push(`-A ${external} -j ${policyChain}`);
 }

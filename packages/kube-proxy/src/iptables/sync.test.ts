@@ -49,7 +49,9 @@ describe("partial syncs (KEP-3453)", () => {
     expect(nat).toContain(oldSep);
     expect(parseRestore(r.data).nat?.rules["-X"]).toEqual([`-X ${oldSep}`]);
     // KUBE-SERVICES is always complete.
-    expect(r.data).toContain(`-A KUBE-SERVICES -m comment --comment "ns4/svc4:p80 cluster IP" -m tcp -p tcp -d 172.30.0.44 --dport 80 -j ${svc4.cluster}`);
+    expect(r.data).toContain(
+      `-A KUBE-SERVICES -m comment --comment "ns4/svc4:p80 cluster IP" -m tcp -p tcp -d 172.30.0.44 --dport 80 -j ${svc4.cluster}`,
+    );
     expect(r.natRulesTotal).toBeGreaterThan(r.natRulesLast);
   });
 
@@ -85,9 +87,14 @@ describe("partial syncs (KEP-3453)", () => {
     sync(p);
     p.onServiceDelete(services[3]!);
     const r = sync(p);
-    expect(r.data).not.toContain("-A KUBE-SERVICES -m comment --comment \"ns4/svc4:p80");
+    expect(r.data).not.toContain('-A KUBE-SERVICES -m comment --comment "ns4/svc4:p80');
     expect(parseRestore(r.data).nat?.rules["-X"]?.sort()).toEqual(
-      [svc4.cluster, svc4.external, endpointChainName("ns4/svc4:p80", "tcp", "10.180.0.4:80"), endpointChainName("ns4/svc4:p80", "tcp", "10.180.0.5:80")]
+      [
+        svc4.cluster,
+        svc4.external,
+        endpointChainName("ns4/svc4:p80", "tcp", "10.180.0.4:80"),
+        endpointChainName("ns4/svc4:p80", "tcp", "10.180.0.5:80"),
+      ]
         .map((c) => `-X ${c}`)
         .sort(),
     );
@@ -124,22 +131,34 @@ describe("service features", () => {
     const rules = parseRestore(data).nat?.rules[svc1.cluster] ?? [];
     expect(rules.slice(1)).toEqual([
       ...["10.180.0.1", "10.180.0.2", "10.180.0.3"].map(
-        (ip) => `-A ${svc1.cluster} -m comment --comment "ns1/svc1:p80 -> ${ip}:80" -m recent --name ${sep(ip)} --rcheck --seconds 300 --reap -j ${sep(ip)}`,
+        (ip) =>
+          `-A ${svc1.cluster} -m comment --comment "ns1/svc1:p80 -> ${ip}:80" -m recent --name ${sep(ip)} --rcheck --seconds 300 --reap -j ${sep(ip)}`,
       ),
       `-A ${svc1.cluster} -m comment --comment "ns1/svc1:p80 -> 10.180.0.1:80" -m statistic --mode random --probability 0.3333333333 -j ${sep("10.180.0.1")}`,
       `-A ${svc1.cluster} -m comment --comment "ns1/svc1:p80 -> 10.180.0.2:80" -m statistic --mode random --probability 0.5000000000 -j ${sep("10.180.0.2")}`,
       `-A ${svc1.cluster} -m comment --comment "ns1/svc1:p80 -> 10.180.0.3:80" -j ${sep("10.180.0.3")}`,
     ]);
-    expect(data).toContain(`-A ${sep("10.180.0.2")} -m comment --comment ns1/svc1:p80 -m recent --name ${sep("10.180.0.2")} --set -m tcp -p tcp -j DNAT --to-destination 10.180.0.2:80`);
+    expect(data).toContain(
+      `-A ${sep("10.180.0.2")} -m comment --comment ns1/svc1:p80 -m recent --name ${sep("10.180.0.2")} --set -m tcp -p tcp -j DNAT --to-destination 10.180.0.2:80`,
+    );
   });
 
   it("externalTrafficPolicy Local sends external traffic to KUBE-SVL with only local endpoints", () => {
     const data = single(
-      (s) => ((s.spec.type = "NodePort"), (s.spec.externalTrafficPolicy = "Local"), (s.spec.ports = [{ name: "p80", port: 80, protocol: "TCP", nodePort: 3001 }])),
-      [{ ip: "10.180.0.1", node: testNodeName }, { ip: "10.180.0.2", node: "other" }],
+      (s) => (
+        (s.spec.type = "NodePort"),
+        (s.spec.externalTrafficPolicy = "Local"),
+        (s.spec.ports = [{ name: "p80", port: 80, protocol: "TCP", nodePort: 3001 }])
+      ),
+      [
+        { ip: "10.180.0.1", node: testNodeName },
+        { ip: "10.180.0.2", node: "other" },
+      ],
     );
     const nat = parseRestore(data).nat!;
-    expect(nat.rules[svc1.local]).toEqual([`-A ${svc1.local} -m comment --comment "ns1/svc1:p80 -> 10.180.0.1:80" -j ${sep("10.180.0.1")}`]);
+    expect(nat.rules[svc1.local]).toEqual([
+      `-A ${svc1.local} -m comment --comment "ns1/svc1:p80 -> 10.180.0.1:80" -j ${sep("10.180.0.1")}`,
+    ]);
     expect(nat.rules[svc1.external]?.at(-1)).toBe(`-A ${svc1.external} -j ${svc1.local}`);
     expect(nat.rules[svc1.cluster]).toHaveLength(3);
     expect(data).toContain(`-A KUBE-NODEPORTS -m comment --comment ns1/svc1:p80 -m tcp -p tcp --dport 3001 -j ${svc1.external}`);
@@ -154,7 +173,10 @@ describe("service features", () => {
   });
 
   it("no endpoints: REJECT for ClusterIP and NodePort in filter, no nat chains", () => {
-    const data = single((s) => ((s.spec.type = "NodePort"), (s.spec.ports = [{ name: "p80", port: 80, protocol: "TCP", nodePort: 3001 }])), []);
+    const data = single(
+      (s) => ((s.spec.type = "NodePort"), (s.spec.ports = [{ name: "p80", port: 80, protocol: "TCP", nodePort: 3001 }])),
+      [],
+    );
     const filter = parseRestore(data).filter!;
     expect(filter.rules["KUBE-SERVICES"]).toEqual([
       '-A KUBE-SERVICES -m comment --comment "ns1/svc1:p80 has no endpoints" -m tcp -p tcp -d 172.30.0.41 --dport 80 -j REJECT',
@@ -166,7 +188,12 @@ describe("service features", () => {
   });
 
   it("falls back to serving+terminating endpoints when none is ready", () => {
-    const data = single(() => {}, [{ ip: "10.180.0.1", ready: false, terminating: true }, { ip: "10.180.0.2", ready: false }]);
-    expect(parseRestore(data).nat?.rules[svc1.cluster]?.at(-1)).toBe(`-A ${svc1.cluster} -m comment --comment "ns1/svc1:p80 -> 10.180.0.1:80" -j ${sep("10.180.0.1")}`);
+    const data = single(() => {}, [
+      { ip: "10.180.0.1", ready: false, terminating: true },
+      { ip: "10.180.0.2", ready: false },
+    ]);
+    expect(parseRestore(data).nat?.rules[svc1.cluster]?.at(-1)).toBe(
+      `-A ${svc1.cluster} -m comment --comment "ns1/svc1:p80 -> 10.180.0.1:80" -j ${sep("10.180.0.1")}`,
+    );
   });
 });

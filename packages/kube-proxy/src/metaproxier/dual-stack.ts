@@ -16,14 +16,20 @@ export interface DualStack<P> {
 }
 
 /** The iptables pair; localhost NodePorts are never enabled for IPv6, as upstream. */
-export function newDualStackIptablesProxier(opts: PerFamily<IptablesProxierOptions>, meta: MetaProxierOptions = {}): DualStack<IptablesProxier> {
+export function newDualStackIptablesProxier(
+  opts: PerFamily<IptablesProxierOptions>,
+  meta: MetaProxierOptions = {},
+): DualStack<IptablesProxier> {
   const ipv4 = new IptablesProxier({ ...opts.ipv4, ipFamily: "IPv4" });
   const ipv6 = new IptablesProxier({ ...opts.ipv6, ipFamily: "IPv6", localhostNodePorts: false });
   return { meta: new MetaProxier(ipv4, ipv6, meta), ipv4, ipv6 };
 }
 
 /** The nftables pair. */
-export function newDualStackNftablesProxier(opts: PerFamily<NftablesProxierOptions>, meta: MetaProxierOptions = {}): DualStack<NftablesProxier> {
+export function newDualStackNftablesProxier(
+  opts: PerFamily<NftablesProxierOptions>,
+  meta: MetaProxierOptions = {},
+): DualStack<NftablesProxier> {
   const ipv4 = new NftablesProxier({ ...opts.ipv4, ipFamily: "IPv4" });
   const ipv6 = new NftablesProxier({ ...opts.ipv6, ipFamily: "IPv6" });
   return { meta: new MetaProxier(ipv4, ipv6, meta), ipv4, ipv6 };

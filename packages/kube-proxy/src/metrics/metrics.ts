@@ -20,24 +20,64 @@ export function newProxyMetrics() {
   const syncBuckets = exponentialBuckets(0.001, 2, 15);
   const m = {
     registry,
-    syncProxyRulesLatency: registry.histogram("kubeproxy_sync_proxy_rules_duration_seconds", "SyncProxyRules latency in seconds", syncBuckets),
-    syncFullProxyRulesLatency: registry.histogram("kubeproxy_sync_full_proxy_rules_duration_seconds", "SyncProxyRules latency in seconds for full resyncs", syncBuckets),
-    syncPartialProxyRulesLatency: registry.histogram("kubeproxy_sync_partial_proxy_rules_duration_seconds", "SyncProxyRules latency in seconds for partial resyncs", syncBuckets),
-    networkProgrammingLatency: registry.histogram("kubeproxy_network_programming_duration_seconds", "In Cluster Network Programming Latency in seconds", networkProgrammingBuckets()),
-    syncProxyRulesLastTimestamp: registry.gauge("kubeproxy_sync_proxy_rules_last_timestamp_seconds", "The last time proxy rules were successfully synced"),
-    syncProxyRulesLastQueuedTimestamp: registry.gauge("kubeproxy_sync_proxy_rules_last_queued_timestamp_seconds", "The last time a sync of proxy rules was queued"),
+    syncProxyRulesLatency: registry.histogram(
+      "kubeproxy_sync_proxy_rules_duration_seconds",
+      "SyncProxyRules latency in seconds",
+      syncBuckets,
+    ),
+    syncFullProxyRulesLatency: registry.histogram(
+      "kubeproxy_sync_full_proxy_rules_duration_seconds",
+      "SyncProxyRules latency in seconds for full resyncs",
+      syncBuckets,
+    ),
+    syncPartialProxyRulesLatency: registry.histogram(
+      "kubeproxy_sync_partial_proxy_rules_duration_seconds",
+      "SyncProxyRules latency in seconds for partial resyncs",
+      syncBuckets,
+    ),
+    networkProgrammingLatency: registry.histogram(
+      "kubeproxy_network_programming_duration_seconds",
+      "In Cluster Network Programming Latency in seconds",
+      networkProgrammingBuckets(),
+    ),
+    syncProxyRulesLastTimestamp: registry.gauge(
+      "kubeproxy_sync_proxy_rules_last_timestamp_seconds",
+      "The last time proxy rules were successfully synced",
+    ),
+    syncProxyRulesLastQueuedTimestamp: registry.gauge(
+      "kubeproxy_sync_proxy_rules_last_queued_timestamp_seconds",
+      "The last time a sync of proxy rules was queued",
+    ),
     endpointChangesPending: registry.gauge("kubeproxy_sync_proxy_rules_endpoint_changes_pending", "Pending proxy rules Endpoint changes"),
     endpointChangesTotal: registry.counter("kubeproxy_sync_proxy_rules_endpoint_changes_total", "Cumulative proxy rules Endpoint changes"),
     serviceChangesPending: registry.gauge("kubeproxy_sync_proxy_rules_service_changes_pending", "Pending proxy rules Service changes"),
     serviceChangesTotal: registry.counter("kubeproxy_sync_proxy_rules_service_changes_total", "Cumulative proxy rules Service changes"),
-    noLocalEndpointsTotal: registry.gauge("kubeproxy_sync_proxy_rules_no_local_endpoints_total", "Number of services with a Local traffic policy and no endpoints"),
+    noLocalEndpointsTotal: registry.gauge(
+      "kubeproxy_sync_proxy_rules_no_local_endpoints_total",
+      "Number of services with a Local traffic policy and no endpoints",
+    ),
     iptablesRulesTotal: registry.gauge("kubeproxy_sync_proxy_rules_iptables_total", "Total number of iptables rules owned by kube-proxy"),
-    iptablesRulesLast: registry.gauge("kubeproxy_sync_proxy_rules_iptables_last", "Number of iptables rules written by kube-proxy in last sync"),
-    iptablesRestoreFailuresTotal: registry.counter("kubeproxy_sync_proxy_rules_iptables_restore_failures_total", "Cumulative proxy iptables restore failures"),
-    iptablesPartialRestoreFailuresTotal: registry.counter("kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total", "Cumulative proxy iptables partial restore failures"),
-    nftablesSyncFailuresTotal: registry.counter("kubeproxy_sync_proxy_rules_nftables_sync_failures_total", "Cumulative proxy nftables sync failures"),
+    iptablesRulesLast: registry.gauge(
+      "kubeproxy_sync_proxy_rules_iptables_last",
+      "Number of iptables rules written by kube-proxy in last sync",
+    ),
+    iptablesRestoreFailuresTotal: registry.counter(
+      "kubeproxy_sync_proxy_rules_iptables_restore_failures_total",
+      "Cumulative proxy iptables restore failures",
+    ),
+    iptablesPartialRestoreFailuresTotal: registry.counter(
+      "kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total",
+      "Cumulative proxy iptables partial restore failures",
+    ),
+    nftablesSyncFailuresTotal: registry.counter(
+      "kubeproxy_sync_proxy_rules_nftables_sync_failures_total",
+      "Cumulative proxy nftables sync failures",
+    ),
     // servicenet addition (no upstream counterpart): element counts of the nftables sets and maps.
-    nftablesElements: registry.gauge("kubeproxy_sync_proxy_rules_nftables_elements", "Number of elements in kube-proxy's nftables sets and maps"),
+    nftablesElements: registry.gauge(
+      "kubeproxy_sync_proxy_rules_nftables_elements",
+      "Number of elements in kube-proxy's nftables sets and maps",
+    ),
   };
   return m;
 }

@@ -73,7 +73,9 @@ export function baseRules(o: BaseRulesOptions): string[] {
   r("nat-prerouting", "jump services");
   // With explicit node IPs NodePorts are matched on @nodeport-ips, otherwise on every local non-loopback address.
   const nodePortMatch =
-    o.nodePortIPs.length > 0 ? `${f.ip} daddr @${sets.nodePortIPs}` : `fib daddr type local ${f.ip} daddr != ${o.family === "IPv4" ? "127.0.0.0/8" : "::1"}`;
+    o.nodePortIPs.length > 0
+      ? `${f.ip} daddr @${sets.nodePortIPs}`
+      : `fib daddr type local ${f.ip} daddr != ${o.family === "IPv4" ? "127.0.0.0/8" : "::1"}`;
   r("nodeport-endpoints-check", `${nodePortMatch} meta l4proto . th dport vmap @${maps.noEndpointNodePorts}`);
   r("reject-chain", "reject");
   r("services", `${f.ip} daddr . meta l4proto . th dport vmap @${maps.serviceIPs}`);

@@ -26,7 +26,13 @@ export function deleteElementLine(prefix: string, e: Element): string {
  * Appends the deletes and adds that turn `before` into `after`. A changed value
  * needs delete + add: `add element` does not replace the verdict of a map key.
  */
-export function diffElements(prefix: string, before: readonly Element[], after: readonly Element[], deletes: string[], adds: string[]): void {
+export function diffElements(
+  prefix: string,
+  before: readonly Element[],
+  after: readonly Element[],
+  deletes: string[],
+  adds: string[],
+): void {
   const id = (e: Element) => `${e.set} ${e.key}`;
   const old = new Map(before.map((e) => [id(e), e]));
   const now = new Map(after.map((e) => [id(e), e]));

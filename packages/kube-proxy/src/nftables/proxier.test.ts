@@ -67,7 +67,12 @@ describe("nftables golden output", () => {
   });
 
   it("IPv6: same service chain name, '.' for ':' in endpoint chains, bracketed dnat", () => {
-    const p = newProxier({ ipFamily: "IPv6", clusterCIDR: "fd00:10:244::/56", nodeIPs: ["fd00:10:244::1"], serviceCIDRs: ["fd00:10:96::/112"] });
+    const p = newProxier({
+      ipFamily: "IPv6",
+      clusterCIDR: "fd00:10:244::/56",
+      nodeIPs: ["fd00:10:244::1"],
+      serviceCIDRs: ["fd00:10:96::/112"],
+    });
     const { svc, slice } = kpWeb("IPv6");
     populate(p, [svc], [slice]);
     const data = sync(p).data;
@@ -76,7 +81,9 @@ describe("nftables golden output", () => {
       "add rule ip6 kube-proxy endpoint-FGEVSRXK-default/kp-web/tcp/http__fd00.10.244..5/8080 meta l4proto tcp dnat to [fd00:10:244::5]:8080\n",
     );
     expect(data).toContain("add chain ip6 kube-proxy endpoint-HUUIXR7Y-default/kp-web/tcp/http__fd00.10.244..6/8080\n");
-    expect(data).toContain("add element ip6 kube-proxy service-ips { fd00:10:96::10 . tcp . 80 : goto service-5LTONX6P-default/kp-web/tcp/http }\n");
+    expect(data).toContain(
+      "add element ip6 kube-proxy service-ips { fd00:10:96::10 . tcp . 80 : goto service-5LTONX6P-default/kp-web/tcp/http }\n",
+    );
     expect(data).toContain('add set ip6 kube-proxy cluster-ips { type ipv6_addr ; comment "Active ClusterIPs" ; }');
   });
 });
@@ -108,7 +115,10 @@ describe("nftables incremental transactions", () => {
     expect(r.chainsWritten).toBe(2);
     now += 1500;
     const later = sync(p);
-    expect(later.data.trimEnd().split("\n")).toEqual(['add table ip kube-proxy { comment "rules for kube-proxy" ; }', `delete chain ip kube-proxy ${oldEp}`]);
+    expect(later.data.trimEnd().split("\n")).toEqual([
+      'add table ip kube-proxy { comment "rules for kube-proxy" ; }',
+      `delete chain ip kube-proxy ${oldEp}`,
+    ]);
   });
 
   it("scaling to zero moves the ClusterIP from service-ips to no-endpoint-services (reject)", () => {
@@ -118,7 +128,9 @@ describe("nftables incremental transactions", () => {
     p.onEndpointSliceDelete(overallSlices()[0]!);
     const lines = sync(p).data.trimEnd().split("\n");
     expect(lines).toContain("delete element ip kube-proxy service-ips { 172.30.0.41 . tcp . 80 }");
-    expect(lines).toContain('add element ip kube-proxy no-endpoint-services { 172.30.0.41 . tcp . 80 comment "ns1/svc1:p80" : goto reject-chain }');
+    expect(lines).toContain(
+      'add element ip kube-proxy no-endpoint-services { 172.30.0.41 . tcp . 80 comment "ns1/svc1:p80" : goto reject-chain }',
+    );
     expect(lines).toContain(`flush chain ip kube-proxy ${svc1Chain}`);
     expect(lines).not.toContain("delete element ip kube-proxy cluster-ips { 172.30.0.41 }");
   });

@@ -89,7 +89,9 @@ export class NftablesProxier extends BaseProxier {
     const tx: string[] = [`add table ${t} { comment "rules for kube-proxy" ; }`];
     if (full) {
       tx.push(`flush table ${t}`);
-      tx.push(...baseRules({ family: this.ipFamily, mark: this.#mark, serviceCIDRs: this.serviceCIDRs, nodePortIPs: this.#opts.nodeIPs ?? [] }));
+      tx.push(
+        ...baseRules({ family: this.ipFamily, mark: this.#mark, serviceCIDRs: this.serviceCIDRs, nodePortIPs: this.#opts.nodeIPs ?? [] }),
+      );
     }
     const deletes: string[] = [];
     const adds: string[] = [];
@@ -176,7 +178,8 @@ export class NftablesProxier extends BaseProxier {
         nodeIPs: this.#opts.nodeIPs ?? [],
         cidrContains: containsIP,
         base: nftServiceChainBase(svc.name.namespace, svc.name.name, proto, svc.name.port),
-        endpointBase: (ep) => (ep.memo.nftablesBase ??= nftEndpointChainBase(svc.name.namespace, svc.name.name, proto, svc.name.port, ep.ip, ep.port)),
+        endpointBase: (ep) =>
+          (ep.memo.nftablesBase ??= nftEndpointChainBase(svc.name.namespace, svc.name.name, proto, svc.name.port, ep.ip, ep.port)),
       },
       svc,
       eps,

@@ -89,7 +89,10 @@ export function serviceObjects(ctx: NftServiceContext, svc: ServicePortInfo, all
   if (usesExternal) chains.push({ name: external, rules: externalRules(ctx, svc, cluster, hasExternal ? externalPolicyChain : "") });
   if (usesFW) chains.push({ name: firewall, rules: [firewallRule(ctx, svc)] });
   const affinitySets = svc.sessionAffinityClientIP
-    ? epChains.map((e) => ({ name: e.affinity, def: `{ type ${ctx.addrType} ; flags dynamic,timeout ; timeout ${svc.stickyMaxAgeSeconds}s ; }` }))
+    ? epChains.map((e) => ({
+        name: e.affinity,
+        def: `{ type ${ctx.addrType} ; flags dynamic,timeout ; timeout ${svc.stickyMaxAgeSeconds}s ; }`,
+      }))
     : [];
   return {
     affinitySets,

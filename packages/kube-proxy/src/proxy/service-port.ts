@@ -105,17 +105,14 @@ export function newServicePortInfo(svc: Service, family: IPFamily, clusterIP: st
     nodePort: port.nodePort ?? 0,
     loadBalancerVIPs: loadBalancerVIPs(family, svc),
     sessionAffinityClientIP: affinity,
-    stickyMaxAgeSeconds: affinity
-      ? (svc.spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? defaultStickyMaxAgeSeconds)
-      : 0,
+    stickyMaxAgeSeconds: affinity ? (svc.spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? defaultStickyMaxAgeSeconds) : 0,
     externalIPs: ipsOfFamily(family, svc.spec.externalIPs ?? []),
     loadBalancerSourceRanges: cidrsOfFamily(family, svc.spec.loadBalancerSourceRanges ?? []),
     healthCheckNodePort: needsHealthCheck(svc) ? (svc.spec.healthCheckNodePort ?? 0) : 0,
     externalPolicyLocal: svc.spec.externalTrafficPolicy === "Local" && externallyAccessibleType(svc),
     internalPolicyLocal: svc.spec.internalTrafficPolicy === "Local",
     // The deprecated annotation wins, as upstream reads it first.
-    hintsAnnotation:
-      annotations["service.kubernetes.io/topology-aware-hints"] ?? annotations["service.kubernetes.io/topology-mode"] ?? "",
+    hintsAnnotation: annotations["service.kubernetes.io/topology-aware-hints"] ?? annotations["service.kubernetes.io/topology-mode"] ?? "",
   });
 }
 

@@ -19,7 +19,9 @@ export interface Applier<R> {
 export const xtablesLockWaitSeconds = 5;
 
 function iptablesBinaries(family: IPFamily): { iptables: string; restore: string } {
-  return family === "IPv4" ? { iptables: "iptables", restore: "iptables-restore" } : { iptables: "ip6tables", restore: "ip6tables-restore" };
+  return family === "IPv4"
+    ? { iptables: "iptables", restore: "iptables-restore" }
+    : { iptables: "ip6tables", restore: "ip6tables-restore" };
 }
 
 /** Applies iptables results; on a full sync the jump rules are ensured first, as upstream does. */
@@ -28,7 +30,9 @@ export class IptablesApplier implements Applier<IptablesSyncResult> {
   readonly #localhostNodePorts: boolean;
   readonly #run: (argv: readonly string[], input?: string) => Promise<ExecResult>;
   /** `exec` replaces running the tools (tests). */
-  constructor(opts: { netns?: string; localhostNodePorts?: boolean; exec?: (argv: readonly string[], input?: string) => Promise<ExecResult> } = {}) {
+  constructor(
+    opts: { netns?: string; localhostNodePorts?: boolean; exec?: (argv: readonly string[], input?: string) => Promise<ExecResult> } = {},
+  ) {
     this.#netns = opts.netns;
     this.#localhostNodePorts = opts.localhostNodePorts ?? true;
     this.#run = opts.exec ?? run;

@@ -20,7 +20,10 @@ describe("dry-run and sync metrics", () => {
   it("writes one rules file per family and records latency and rule counts", async () => {
     dir = await mkdtemp(join(tmpdir(), "sn-kp-dry-"));
     const metrics = newProxyMetrics();
-    const d = newDualStackIptablesProxier({ ipv4: { nodeName: testNodeName, clusterCIDR: "10.0.0.0/8" }, ipv6: { nodeName: testNodeName } });
+    const d = newDualStackIptablesProxier({
+      ipv4: { nodeName: testNodeName, clusterCIDR: "10.0.0.0/8" },
+      ipv6: { nodeName: testNodeName },
+    });
     const applier = new DryRunApplier(dir, "iptables");
     const runners = [d.ipv4, d.ipv6].map((p) => new FamilyRunner({ kind: "iptables", proxier: p, applier }, metrics));
     populate(d.meta, overallServices(false), overallSlices());
@@ -34,7 +37,12 @@ describe("dry-run and sync metrics", () => {
     expect(text).toContain('kubeproxy_sync_proxy_rules_duration_seconds_count{ip_family="IPv4"} 1');
     expect(text).toContain('kubeproxy_sync_full_proxy_rules_duration_seconds_bucket{ip_family="IPv6",le="16.384"} 1');
     expect(text).toContain('kubeproxy_sync_proxy_rules_service_changes_total{ip_family="IPv4"} 6');
-    expect(metrics.iptablesRulesTotal.get({ ip_family: "IPv4", table: "nat" })).toBe(v4.split("*nat")[1]?.split("\n").filter((l) => l.startsWith("-A")).length);
+    expect(metrics.iptablesRulesTotal.get({ ip_family: "IPv4", table: "nat" })).toBe(
+      v4
+        .split("*nat")[1]
+        ?.split("\n")
+        .filter((l) => l.startsWith("-A")).length,
+    );
     expect(metrics.noLocalEndpointsTotal.get({ ip_family: "IPv4", traffic_policy: "external" })).toBe(1);
   });
 

@@ -10,7 +10,10 @@ import type { BaseProxier } from "../proxy/base-proxier.ts";
 import type { Applier } from "./appliers.ts";
 
 /** What the runner needs of a proxier: both family proxiers have this shape. */
-interface SyncingProxier<R> extends Pick<BaseProxier, "ipFamily" | "serviceChanges" | "endpointsChanges" | "markNeedFullSync" | "onSyncRequested"> {
+interface SyncingProxier<R> extends Pick<
+  BaseProxier,
+  "ipFamily" | "serviceChanges" | "endpointsChanges" | "markNeedFullSync" | "onSyncRequested"
+> {
   syncProxyRules(): R | null;
   commit(result: R): void;
 }
@@ -103,7 +106,13 @@ export class FamilyRunner {
     this.#recordChanges();
     const b = this.#b;
     if (b.kind === "iptables") await this.#run(b.proxier, b.applier, (r) => this.#recordIptables(r), this.#iptablesFailed());
-    else await this.#run(b.proxier, b.applier, (r) => this.#recordNftables(r), () => this.#metrics.nftablesSyncFailuresTotal.inc(labels));
+    else
+      await this.#run(
+        b.proxier,
+        b.applier,
+        (r) => this.#recordNftables(r),
+        () => this.#metrics.nftablesSyncFailuresTotal.inc(labels),
+      );
   }
 
   /** One sync of either backend: render, apply, commit (or force a full sync), metrics. */

@@ -21,8 +21,16 @@ const ops = (calls: string[]) => calls.map((c) => c.split(" ")[5] ?? c.split(" "
 describe("IptablesApplier jump rules", () => {
   const n = jumpChains.length + kubeletJumpChains.length;
   const cases = [
-    { name: "fresh node: check, create chain, insert, for every jump", existing: () => false, want: [...Array.from({ length: n }, () => ["-C", "-N", "-I"]).flat(), "iptables-restore"] },
-    { name: "jumps in place: one check each, no -N", existing: () => true, want: [...Array.from({ length: n }, () => "-C"), "iptables-restore"] },
+    {
+      name: "fresh node: check, create chain, insert, for every jump",
+      existing: () => false,
+      want: [...Array.from({ length: n }, () => ["-C", "-N", "-I"]).flat(), "iptables-restore"],
+    },
+    {
+      name: "jumps in place: one check each, no -N",
+      existing: () => true,
+      want: [...Array.from({ length: n }, () => "-C"), "iptables-restore"],
+    },
   ];
   it.each(cases)("$name", async ({ existing, want }) => {
     const t = fakeTools(existing);

@@ -57,17 +57,29 @@ describe.skipIf(skipReason !== undefined)(`real apply in netns ${netns}`, { time
   it("iptables: jump rules, a full restore per family, then a partial restore that deletes the stale SEP chain", async () => {
     const metrics = newProxyMetrics();
     const d = newDualStackIptablesProxier({ ipv4: opts("10.244.0.0/16", "10.244.0.1"), ipv6: opts("fd00:10:244::/56", "fd00:10:244::1") });
-    const r4 = new FamilyRunner({ kind: "iptables", proxier: d.ipv4, applier: new IptablesApplier({ netns }) }, metrics, { minSyncPeriodMs: 0 });
-    const r6 = new FamilyRunner({ kind: "iptables", proxier: d.ipv6, applier: new IptablesApplier({ netns, localhostNodePorts: false }) }, metrics, { minSyncPeriodMs: 0 });
+    const r4 = new FamilyRunner({ kind: "iptables", proxier: d.ipv4, applier: new IptablesApplier({ netns }) }, metrics, {
+      minSyncPeriodMs: 0,
+    });
+    const r6 = new FamilyRunner(
+      { kind: "iptables", proxier: d.ipv6, applier: new IptablesApplier({ netns, localhostNodePorts: false }) },
+      metrics,
+      { minSyncPeriodMs: 0 },
+    );
     populate(d.meta, [svc], [v4Before, v6Before]);
     await r4.syncNow();
     await r6.syncNow();
     const nat4 = inNs("iptables-save", "-t", "nat");
-    expect(nat4).toContain("-A OUTPUT -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES");
-    expect(nat4).toContain("-A KUBE-SEP-QANGYENAPPVL3U3P -p tcp -m comment --comment \"default/kp-web:http\" -m tcp -j DNAT --to-destination 10.244.0.5:8080");
-    expect(nat4).toContain("-A KUBE-NODEPORTS -p tcp -m comment --comment \"default/kp-web:http\" -m tcp --dport 30080 -j KUBE-EXT-5PNJSAMYWXRDMV6C");
+    expect(nat4).toContain('-A OUTPUT -m comment --comment "kubernetes service portals" -j KUBE-SERVICES');
+    expect(nat4).toContain(
+      '-A KUBE-SEP-QANGYENAPPVL3U3P -p tcp -m comment --comment "default/kp-web:http" -m tcp -j DNAT --to-destination 10.244.0.5:8080',
+    );
+    expect(nat4).toContain(
+      '-A KUBE-NODEPORTS -p tcp -m comment --comment "default/kp-web:http" -m tcp --dport 30080 -j KUBE-EXT-5PNJSAMYWXRDMV6C',
+    );
     const nat6 = inNs("ip6tables-save", "-t", "nat");
-    expect(nat6).toContain("-A KUBE-SERVICES -d fd00:10:96::10/128 -p tcp -m comment --comment \"default/kp-web:http cluster IP\" -m tcp --dport 80 -j KUBE-SVC-5PNJSAMYWXRDMV6C");
+    expect(nat6).toContain(
+      '-A KUBE-SERVICES -d fd00:10:96::10/128 -p tcp -m comment --comment "default/kp-web:http cluster IP" -m tcp --dport 80 -j KUBE-SVC-5PNJSAMYWXRDMV6C',
+    );
     expect(nat6).toContain(":KUBE-SEP-YVALE6PFULBT37DA");
 
     d.meta.onEndpointSliceUpdate(v4Before, v4After);
@@ -89,8 +101,14 @@ describe.skipIf(skipReason !== undefined)(`real apply in netns ${netns}`, { time
       ipv4: { ...opts("10.244.0.0/16", "10.244.0.1"), serviceCIDRs: ["10.96.0.0/16"], clock },
       ipv6: { ...opts("fd00:10:244::/56", "fd00:10:244::1"), serviceCIDRs: ["fd00:10:96::/112"], clock },
     });
-    const r4 = new FamilyRunner({ kind: "nftables", proxier: d.ipv4, applier: new NftablesApplier({ netns }) }, metrics, { minSyncPeriodMs: 0, clock });
-    const r6 = new FamilyRunner({ kind: "nftables", proxier: d.ipv6, applier: new NftablesApplier({ netns }) }, metrics, { minSyncPeriodMs: 0, clock });
+    const r4 = new FamilyRunner({ kind: "nftables", proxier: d.ipv4, applier: new NftablesApplier({ netns }) }, metrics, {
+      minSyncPeriodMs: 0,
+      clock,
+    });
+    const r6 = new FamilyRunner({ kind: "nftables", proxier: d.ipv6, applier: new NftablesApplier({ netns }) }, metrics, {
+      minSyncPeriodMs: 0,
+      clock,
+    });
     populate(d.meta, [svc], [v4Before, v6Before]);
     await r4.syncNow();
     await r6.syncNow();
@@ -99,7 +117,9 @@ describe.skipIf(skipReason !== undefined)(`real apply in netns ${netns}`, { time
     const t4 = inNs("nft", "list", "table", "ip", "kube-proxy");
     expect(t4).toContain("chain service-5LTONX6P-default/kp-web/tcp/http");
     expect(t4).toMatch(/10\.96\.0\.10 \. tcp \. 80 : goto service-5LTONX6P-default\/kp-web\/tcp\/http/);
-    expect(inNs("nft", "list", "table", "ip6", "kube-proxy")).toContain("chain endpoint-FGEVSRXK-default/kp-web/tcp/http__fd00.10.244..5/8080");
+    expect(inNs("nft", "list", "table", "ip6", "kube-proxy")).toContain(
+      "chain endpoint-FGEVSRXK-default/kp-web/tcp/http__fd00.10.244..5/8080",
+    );
 
     d.meta.onEndpointSliceUpdate(v4Before, v4After);
     await r4.syncNow();

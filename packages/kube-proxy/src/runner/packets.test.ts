@@ -42,7 +42,13 @@ const slice = makeTestEndpointSlice("default", "kp-web", 1, (e) => {
   e.endpoints = [{ addresses: ["10.244.0.5"] }, { addresses: ["10.244.0.6"] }];
   e.ports = [tcpPort("http", 8080)];
 });
-const opts = { ipFamily: "IPv4" as const, nodeName: "node", clusterCIDR: "10.244.0.0/16", nodeIPs: ["10.244.0.99"], serviceCIDRs: ["10.96.0.0/16"] };
+const opts = {
+  ipFamily: "IPv4" as const,
+  nodeName: "node",
+  clusterCIDR: "10.244.0.0/16",
+  nodeIPs: ["10.244.0.99"],
+  serviceCIDRs: ["10.96.0.0/16"],
+};
 
 let server: ChildProcess | undefined;
 

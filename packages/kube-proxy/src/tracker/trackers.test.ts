@@ -15,7 +15,9 @@ const dual = (mutate: (s: Service) => void = () => {}) =>
     s.spec.externalIPs = ["1.1.1.1", "2001:db8::1"];
     s.spec.loadBalancerSourceRanges = ["1.2.0.0/16", "2001:db8::/32"];
     s.spec.ports = [{ name: "p", port: 80, protocol: "TCP", nodePort: 30001 }];
-    s.status = { loadBalancer: { ingress: [{ ip: "5.5.5.5" }, { ip: "2001:db8::5" }, { ip: "6.6.6.6", ipMode: "Proxy" }, { hostname: "lb.example" }] } };
+    s.status = {
+      loadBalancer: { ingress: [{ ip: "5.5.5.5" }, { ip: "2001:db8::5" }, { ip: "6.6.6.6", ipMode: "Proxy" }, { hostname: "lb.example" }] },
+    };
     mutate(s);
   });
 

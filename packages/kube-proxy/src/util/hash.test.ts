@@ -13,9 +13,18 @@ describe("chain names recomputed against the names in upstream pkg/proxy/iptable
     [endpointChainName("ns4/svc4:p80", "tcp", "10.180.0.5:80"), "KUBE-SEP-C6EBXVWJJZMIWKLZ"],
     [serviceChainNames("ns5/svc5:p80", "tcp").firewall, "KUBE-FW-NUKIZ6OKUXPJNT4C"],
     [`service-${nftServiceChainBase("ns1", "svc1", "tcp", "p80")}`, "service-ULMVA6XW-ns1/svc1/tcp/p80"],
-    [`endpoint-${nftEndpointChainBase("ns1", "svc1", "tcp", "p80", "10.180.0.1", 80)}`, "endpoint-5OJB2KTY-ns1/svc1/tcp/p80__10.180.0.1/80"],
-    [`endpoint-${nftEndpointChainBase("ns4", "svc4", "tcp", "p80", "10.180.0.5", 80)}`, "endpoint-5RFCDDV7-ns4/svc4/tcp/p80__10.180.0.5/80"],
-    [`endpoint-${nftEndpointChainBase("default", "kp-web", "tcp", "http", "fd00:10:244::5", 8080)}`, "endpoint-FGEVSRXK-default/kp-web/tcp/http__fd00.10.244..5/8080"],
+    [
+      `endpoint-${nftEndpointChainBase("ns1", "svc1", "tcp", "p80", "10.180.0.1", 80)}`,
+      "endpoint-5OJB2KTY-ns1/svc1/tcp/p80__10.180.0.1/80",
+    ],
+    [
+      `endpoint-${nftEndpointChainBase("ns4", "svc4", "tcp", "p80", "10.180.0.5", 80)}`,
+      "endpoint-5RFCDDV7-ns4/svc4/tcp/p80__10.180.0.5/80",
+    ],
+    [
+      `endpoint-${nftEndpointChainBase("default", "kp-web", "tcp", "http", "fd00:10:244::5", 8080)}`,
+      "endpoint-FGEVSRXK-default/kp-web/tcp/http__fd00.10.244..5/8080",
+    ],
   ])("%s", (got, want) => {
     expect(got).toBe(want);
   });

@@ -31,7 +31,17 @@ export interface Args {
 }
 
 type ValueFlag = "namespace" | "output" | "selector" | "kubeconfig" | "fieldManager";
-type BoolFlag = "allNamespaces" | "noHeaders" | "showLabels" | "help" | "watch" | "watchOnly" | "serverSide" | "forceConflicts" | "ignoreNotFound" | "wait";
+type BoolFlag =
+  | "allNamespaces"
+  | "noHeaders"
+  | "showLabels"
+  | "help"
+  | "watch"
+  | "watchOnly"
+  | "serverSide"
+  | "forceConflicts"
+  | "ignoreNotFound"
+  | "wait";
 
 const valueFlags: Record<string, ValueFlag> = {
   "-n": "namespace",

@@ -5,7 +5,11 @@ import { newClient, warningTexts } from "./client.ts";
 
 describe("warningTexts (client-go parseWarningHeaders)", () => {
   it.each<[string, string[], string[]]>([
-    ["one", ["Warning", '299 - "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"'], ["v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"]],
+    [
+      "one",
+      ["Warning", '299 - "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"'],
+      ["v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"],
+    ],
     ["escaped quotes", ["warning", '299 - "unknown field \\"spec.foo\\""'], ['unknown field "spec.foo"']],
     ["two in one value", ["Warning", '299 - "a", 299 - "b"'], ["a", "b"]],
     ["two header lines", ["Warning", '299 - "a"', "Content-Type", "application/json", "Warning", '299 - "b"'], ["a", "b"]],
@@ -32,7 +36,12 @@ describe("newClient warnings", () => {
 
   it("reports each server warning once per client, as kubectl's deduplicating writer", async () => {
     const kc = new KubeConfig();
-    kc.loadFromOptions({ clusters: [{ name: "c", server: url }], users: [{ name: "u" }], contexts: [{ name: "x", cluster: "c", user: "u" }], currentContext: "x" });
+    kc.loadFromOptions({
+      clusters: [{ name: "c", server: url }],
+      users: [{ name: "u" }],
+      contexts: [{ name: "x", cluster: "c", user: "u" }],
+      currentContext: "x",
+    });
     const got: string[] = [];
     const client = newClient(kc, (w) => got.push(w));
     await client.get("/api/v1/namespaces/default/endpoints");

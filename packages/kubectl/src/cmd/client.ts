@@ -12,7 +12,8 @@ import { KubeconfigError, kubeconfigPath, loadKubeConfig as loadClientConfig } f
 import { APIError, CLIError, connectionErrorMessage, statusErrorMessage } from "./errors.ts";
 
 /** Accept header kubectl sends for human-readable `get`. */
-export const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+export const tableAccept =
+  "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
 
 /** A request body and its media type, for create/apply/delete. */
 export interface RequestBody {
@@ -159,7 +160,13 @@ function apiError(httpCode: number, status: Status | undefined, raw: string): AP
   return new APIError(statusErrorMessage(httpCode, status, raw), httpCode, status?.kind === "Status" ? status : undefined);
 }
 
-function send(url: URL, opts: RequestOptions, hostPort: string, data: string | undefined, warn: (rawHeaders: string[]) => void): Promise<{ status: number; body: string }> {
+function send(
+  url: URL,
+  opts: RequestOptions,
+  hostPort: string,
+  data: string | undefined,
+  warn: (rawHeaders: string[]) => void,
+): Promise<{ status: number; body: string }> {
   const req = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const r = req(url, opts, (res) => {
@@ -175,7 +182,13 @@ function send(url: URL, opts: RequestOptions, hostPort: string, data: string | u
 }
 
 /** Reads a watch response line by line; an abort ends it quietly. */
-function stream(url: URL, opts: RequestOptions, hostPort: string, onEvent: (e: WatchEvent<unknown>) => void, warn: (rawHeaders: string[]) => void): Promise<void> {
+function stream(
+  url: URL,
+  opts: RequestOptions,
+  hostPort: string,
+  onEvent: (e: WatchEvent<unknown>) => void,
+  warn: (rawHeaders: string[]) => void,
+): Promise<void> {
   const req = url.protocol === "https:" ? httpsRequest : httpRequest;
   const aborted = (): boolean => opts.signal?.aborted === true;
   return new Promise((resolve, reject) => {

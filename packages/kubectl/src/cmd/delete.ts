@@ -17,7 +17,10 @@ Example resource specifications include:
    '<resource> <name>'
    '<resource>'`;
 
-const deleteOptions = { contentType: "application/json", data: JSON.stringify({ kind: "DeleteOptions", apiVersion: "v1", propagationPolicy: "Background" }) };
+const deleteOptions = {
+  contentType: "application/json",
+  data: JSON.stringify({ kind: "DeleteOptions", apiVersion: "v1", propagationPolicy: "Background" }),
+};
 
 /** The objects named on the command line. */
 function argTargets(ctx: Context): Target[] {
@@ -62,7 +65,10 @@ export async function runDelete(ctx: Context): Promise<number> {
   const unmapped: Failure[] = [];
   const items: { target: Target; source?: string }[] = [];
   if (ctx.args.filenames.length > 0) {
-    if (ctx.args.positional.length > 0) throw new CLIError("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'");
+    if (ctx.args.positional.length > 0)
+      throw new CLIError(
+        "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'",
+      );
     const objects = await readManifests(ctx, "delete");
     if (objects.length === 0) {
       ctx.io.stdout.write("No resources found\n");
@@ -79,7 +85,11 @@ export async function runDelete(ctx: Context): Promise<number> {
   const pending: Target[] = [];
   for (const { target: t, source } of items) {
     try {
-      const res = await ctx.client.request<{ kind?: string; metadata?: { deletionTimestamp?: string } }>("DELETE", resourcePath(t.resource, t.namespace, t.name), deleteOptions);
+      const res = await ctx.client.request<{ kind?: string; metadata?: { deletionTimestamp?: string } }>(
+        "DELETE",
+        resourcePath(t.resource, t.namespace, t.name),
+        deleteOptions,
+      );
       ctx.io.stdout.write(`${kindName(t.resource)} "${t.name}" deleted\n`);
       // A returned object (not a Status) is still there, held by finalizers.
       if (res.kind !== "Status" && res.metadata?.deletionTimestamp !== undefined) pending.push(t);

@@ -48,7 +48,8 @@ const describable = new Set(["services", "servicecidrs", "ipaddresses", "endpoin
 /** Runs `describe`; returns the exit code. */
 export async function runDescribe(ctx: Context): Promise<number> {
   const [kindArg, ...names] = ctx.args.positional;
-  if (kindArg === undefined) throw new CLIError(`error: You must specify the type of resource to describe. Use "servicenet-kubectl describe --help" for usage.`);
+  if (kindArg === undefined)
+    throw new CLIError(`error: You must specify the type of resource to describe. Use "servicenet-kubectl describe --help" for usage.`);
   const r = findResource(kindArg);
   if (r === undefined || !describable.has(r.name)) throw new CLIError(`error: the server doesn't have a resource type "${kindArg}"`);
   if (names.length === 0) throw new CLIError(`error: describe ${kindArg} needs a NAME (listing every object is not supported)`);
@@ -65,7 +66,13 @@ export async function runDescribe(ctx: Context): Promise<number> {
   return 0;
 }
 
-async function describeOne(ctx: Context, r: Resource, obj: PartialObjectMetadata, events: Event[] | undefined, opts: DescribeOptions): Promise<string> {
+async function describeOne(
+  ctx: Context,
+  r: Resource,
+  obj: PartialObjectMetadata,
+  events: Event[] | undefined,
+  opts: DescribeOptions,
+): Promise<string> {
   switch (r.name) {
     case "services":
       return describeService(obj as Service, await serviceSlices(ctx, obj as Service), events, opts);

@@ -41,41 +41,45 @@ async function ours(argv: string[]) {
 }
 
 describe.skipIf(binary === null)("servicenet-kubectl vs kubectl 1.33", () => {
-  it.each(([
-    ["get", "services"],
-    ["get", "svc", "-o", "wide"],
-    ["get", "svc", "-A"],
-    ["get", "svc", "web-v4", "lb"],
-    ["get", "svc", "-l", "app=web", "--show-labels"],
-    ["get", "svc", "--no-headers"],
-    ["get", "servicecidrs"],
-    ["get", "ipaddresses", "-o", "wide"],
-    ["get", "endpointslices"],
-    ["get", "svc", "-l", "app=none"],
-    ["get", "servicecidrs", "-l", "app=none"],
-    ["get", "svc", "web-v4", "-o", "json"],
-    ["get", "svc", "web-v4", "-o", "yaml"],
-    ["get", "servicecidrs", "-o", "json"],
-    ["get", "ipaddresses", "-o", "yaml"],
-    ["get", "svc", "nope"],
-    ["get", "servicecidr", "nope"],
-    ["describe", "svc", "nope"],
-    ["describe", "ipaddress", "10.96.0.10"],
-    ["describe", "endpoints", "web-v4", "--show-events=false"],
-    ["describe", "svc", "web-v4"],
-    ["describe", "service", "lb", "many"],
-    ["describe", "servicecidr", "dual"],
-    ["describe", "endpointslice", "web-v4-abcde"],
-    ["-n", "default", "get", "svc", "web-v4", "-o", "wide"],
-    ["get", "svc,servicecidr"],
-    ["get", "svc,ep", "-A", "-o", "wide"],
-    ["get", "servicecidr,svc,ip", "-A"],
-    ["get", "svc,ep", "web-v4", "-o", "yaml"],
-    ["get", "svc", "web-v4", "nope"],
-    ["get", "svc,svc", "--no-headers"],
-    ["get", "svc,servicecidr", "-o", "name"],
-    ["get", "svc", "-l", "app=none", "-o", "name"],
-  ] as string[][]).map((argv) => [argv.join(" "), argv] as const))("%s", async (_name, argv) => {
+  it.each(
+    (
+      [
+        ["get", "services"],
+        ["get", "svc", "-o", "wide"],
+        ["get", "svc", "-A"],
+        ["get", "svc", "web-v4", "lb"],
+        ["get", "svc", "-l", "app=web", "--show-labels"],
+        ["get", "svc", "--no-headers"],
+        ["get", "servicecidrs"],
+        ["get", "ipaddresses", "-o", "wide"],
+        ["get", "endpointslices"],
+        ["get", "svc", "-l", "app=none"],
+        ["get", "servicecidrs", "-l", "app=none"],
+        ["get", "svc", "web-v4", "-o", "json"],
+        ["get", "svc", "web-v4", "-o", "yaml"],
+        ["get", "servicecidrs", "-o", "json"],
+        ["get", "ipaddresses", "-o", "yaml"],
+        ["get", "svc", "nope"],
+        ["get", "servicecidr", "nope"],
+        ["describe", "svc", "nope"],
+        ["describe", "ipaddress", "10.96.0.10"],
+        ["describe", "endpoints", "web-v4", "--show-events=false"],
+        ["describe", "svc", "web-v4"],
+        ["describe", "service", "lb", "many"],
+        ["describe", "servicecidr", "dual"],
+        ["describe", "endpointslice", "web-v4-abcde"],
+        ["-n", "default", "get", "svc", "web-v4", "-o", "wide"],
+        ["get", "svc,servicecidr"],
+        ["get", "svc,ep", "-A", "-o", "wide"],
+        ["get", "servicecidr,svc,ip", "-A"],
+        ["get", "svc,ep", "web-v4", "-o", "yaml"],
+        ["get", "svc", "web-v4", "nope"],
+        ["get", "svc,svc", "--no-headers"],
+        ["get", "svc,servicecidr", "-o", "name"],
+        ["get", "svc", "-l", "app=none", "-o", "name"],
+      ] as string[][]
+    ).map((argv) => [argv.join(" "), argv] as const),
+  )("%s", async (_name, argv) => {
     const want = await runKubectl(binary ?? "", kubeconfig, argv);
     const got = await ours(argv);
     expect(got).toEqual(want);
@@ -87,7 +91,14 @@ describe.skipIf(binary === null)("servicenet-kubectl vs kubectl 1.33", () => {
     writeFileSync(dead, readFileSync(kubeconfig, "utf8").replace(api.url, "https://127.0.0.1:1").replace("user: {}", "user: {token: t}"));
     const want = await runKubectl(binary ?? "", dead, ["get", "svc"]);
     let stderr = "";
-    const code = await main(["--kubeconfig", dead, "get", "svc"], { stdout: { write: () => 0 }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
-    expect({ code, last: stderr.trimEnd().split("\n").at(-1) }).toEqual({ code: want.code, last: want.stderr.trimEnd().split("\n").at(-1) });
+    const code = await main(["--kubeconfig", dead, "get", "svc"], {
+      stdout: { write: () => 0 },
+      stderr: { write: (s: string) => (stderr += s) },
+      env: {},
+    });
+    expect({ code, last: stderr.trimEnd().split("\n").at(-1) }).toEqual({
+      code: want.code,
+      last: want.stderr.trimEnd().split("\n").at(-1),
+    });
   });
 });

@@ -58,10 +58,12 @@ async function fetchOrRecord<T>(ctx: Context, path: string, accept: string, fail
 /** Runs `get`; returns the exit code. */
 export async function runGet(ctx: Context): Promise<number> {
   const [kindArg, ...names] = ctx.args.positional;
-  if (kindArg === undefined) throw new CLIError(`error: You must specify the type of resource to get. Use "servicenet-kubectl get --help" for usage.`);
+  if (kindArg === undefined)
+    throw new CLIError(`error: You must specify the type of resource to get. Use "servicenet-kubectl get --help" for usage.`);
   const types = parseTypes(kindArg);
   const output = ctx.args.output ?? "";
-  if (!outputs.has(output)) throw new CLIError(`error: unable to match a printer suitable for the output format "${output}", allowed formats are: json,wide,yaml`);
+  if (!outputs.has(output))
+    throw new CLIError(`error: unable to match a printer suitable for the output format "${output}", allowed formats are: json,wide,yaml`);
   if (ctx.args.allNamespaces && names.length > 0) throw new CLIError("error: a resource cannot be retrieved by name across all namespaces");
   const nsOf = (r: Resource) => (!r.namespaced || ctx.args.allNamespaces ? undefined : effectiveNamespace(ctx));
   const first = types[0] as Resource;
@@ -76,13 +78,23 @@ export async function runGet(ctx: Context): Promise<number> {
     const objects: { r: Resource; o: PartialObjectMetadata }[] = [];
     for (const r of types) {
       for (const name of targets) {
-        const got = await fetchOrRecord<PartialObjectMetadata & { items?: PartialObjectMetadata[] }>(ctx, collectionPath(ctx, r, nsOf(r), name), "application/json", failures);
+        const got = await fetchOrRecord<PartialObjectMetadata & { items?: PartialObjectMetadata[] }>(
+          ctx,
+          collectionPath(ctx, r, nsOf(r), name),
+          "application/json",
+          failures,
+        );
         if (got !== undefined) objects.push(...(name !== undefined ? [got] : (got.items ?? [])).map((o) => ({ r, o })));
       }
     }
     // -o name: kubectl's NamePrinter, "service/web" per object.
     if (output === "name") for (const { r, o } of objects) ctx.io.stdout.write(`${kindName(r)}/${o.metadata?.name ?? ""}\n`);
-    else if (names.length === 0 || objects.length > 0) printObjects(ctx, objects.map(({ o }) => o), names.length === 1 && types.length === 1);
+    else if (names.length === 0 || objects.length > 0)
+      printObjects(
+        ctx,
+        objects.map(({ o }) => o),
+        names.length === 1 && types.length === 1,
+      );
     return reportFailures(ctx, failures);
   }
 
@@ -104,7 +116,13 @@ export async function runGet(ctx: Context): Promise<number> {
   // kubectl 1.33 prefixes names with their kind when the results (empty lists too) span several
   // kinds; with -A a cluster-scoped kind after a namespaced one keeps an (empty) NAMESPACE column.
   const mixed = perType.length > 1;
-  const afterNamespaced = (r: Resource) => perType.slice(0, perType.findIndex((p) => p.r === r)).some((p) => p.r.namespaced);
+  const afterNamespaced = (r: Resource) =>
+    perType
+      .slice(
+        0,
+        perType.findIndex((p) => p.r === r),
+      )
+      .some((p) => p.r.namespaced);
   const out = printed.map(({ r, table }) =>
     renderTable(table, {
       wide: output === "wide",

@@ -16,7 +16,15 @@ import { serviceCIDRUsage } from "../usage/servicecidr-usage.ts";
 import { renderUsage, usageToJSON } from "../usage/render.ts";
 import { startFakeAPIServer, type FakeAPIServer } from "@servicenet/testing";
 import { printerTables } from "../testing/tables.ts";
-import { allFixtures, endpointSlices, ipAddresses, networkingEvents, serviceCIDRs, serviceEvents, services } from "../testing/fixtures/index.ts";
+import {
+  allFixtures,
+  endpointSlices,
+  ipAddresses,
+  networkingEvents,
+  serviceCIDRs,
+  serviceEvents,
+  services,
+} from "../testing/fixtures/index.ts";
 import { main } from "./kubectl.ts";
 
 const now = new Date();
@@ -84,7 +92,9 @@ describe("describe", () => {
     api.requests.length = 0;
     await run(["describe", "service", "web-v4"]);
     const ev = api.requests.find((q) => q.includes("/events?"));
-    expect(decodeURIComponent(ev ?? "")).toContain("fieldSelector=involvedObject.name=web-v4,involvedObject.namespace=default,involvedObject.kind=Service");
+    expect(decodeURIComponent(ev ?? "")).toContain(
+      "fieldSelector=involvedObject.name=web-v4,involvedObject.namespace=default,involvedObject.kind=Service",
+    );
     expect(networkingEvents.length + serviceEvents.length).toBeGreaterThan(0);
   });
 });
@@ -109,11 +119,17 @@ describe("get", () => {
 
   it("-o json prints the object; a list becomes a v1 List", async () => {
     // The fixtures as the fake serves them: with the resourceVersion it stored them at.
-    const served = (resource: string, o: { metadata?: { namespace?: string; name?: string } }) => api.tracker.get(api.tracker.resource(resource), o.metadata?.namespace, o.metadata?.name ?? "");
+    const served = (resource: string, o: { metadata?: { namespace?: string; name?: string } }) =>
+      api.tracker.get(api.tracker.resource(resource), o.metadata?.namespace, o.metadata?.name ?? "");
     const one = await run(["get", "svc", "web-v4", "-o", "json"]);
     expect(JSON.parse(one.stdout)).toEqual(served("services", byName(services, "web-v4")));
     const list = await run(["get", "ipaddresses", "-o", "json"]);
-    expect(JSON.parse(list.stdout)).toEqual({ apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: JSON.parse(JSON.stringify(ipAddresses.map((ip) => served("ipaddresses", ip)))) });
+    expect(JSON.parse(list.stdout)).toEqual({
+      apiVersion: "v1",
+      kind: "List",
+      metadata: { resourceVersion: "" },
+      items: JSON.parse(JSON.stringify(ipAddresses.map((ip) => served("ipaddresses", ip)))),
+    });
   });
 
   it("-l filters by label; an empty result says so on stderr", async () => {

@@ -69,7 +69,12 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     const explicit = args.kubeconfig !== undefined && args.kubeconfig !== "";
     // Only --kubeconfig must exist; missing $KUBECONFIG or ~/.kube/config files are skipped, as in kubectl.
     const kc = loadKubeConfig(kubeconfigPath(args.kubeconfig, io.env), explicit);
-    const ctx: Context = { args: { ...args, positional: rest }, client: newClient(kc, (w) => io.stderr.write(`Warning: ${w}\n`)), io, now: io.now?.() ?? new Date() };
+    const ctx: Context = {
+      args: { ...args, positional: rest },
+      client: newClient(kc, (w) => io.stderr.write(`Warning: ${w}\n`)),
+      io,
+      now: io.now?.() ?? new Date(),
+    };
     return await run(ctx);
   } catch (err) {
     return fail(io, err);

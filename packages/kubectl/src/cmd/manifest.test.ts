@@ -2,15 +2,28 @@
 import { describe, expect, it } from "vitest";
 import { parseManifest } from "./manifest.ts";
 
-const names = (text: string) => parseManifest(text, "f.yaml").map((m) => `${String(m.object.kind)}/${m.object.metadata?.name ?? ""}@${m.source}`);
+const names = (text: string) =>
+  parseManifest(text, "f.yaml").map((m) => `${String(m.object.kind)}/${m.object.metadata?.name ?? ""}@${m.source}`);
 
 describe("parseManifest", () => {
   it.each([
     ["one YAML document", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n", ["Service/a@f.yaml"]],
-    ["documents with empty ones between", "---\napiVersion: v1\nkind: Service\nmetadata: {name: a}\n---\n---\napiVersion: v1\nkind: Endpoints\nmetadata: {name: b}\n", ["Service/a@f.yaml", "Endpoints/b@f.yaml"]],
+    [
+      "documents with empty ones between",
+      "---\napiVersion: v1\nkind: Service\nmetadata: {name: a}\n---\n---\napiVersion: v1\nkind: Endpoints\nmetadata: {name: b}\n",
+      ["Service/a@f.yaml", "Endpoints/b@f.yaml"],
+    ],
     ["JSON", '{"apiVersion":"v1","kind":"Service","metadata":{"name":"j"}}', ["Service/j@f.yaml"]],
-    ["a v1 List, nested", "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: a}}\n- {apiVersion: v1, kind: List, items: [{apiVersion: v1, kind: Service, metadata: {name: b}}]}\n", ["Service/a@f.yaml", "Service/b@f.yaml"]],
-    ["a typed list (ServiceList)", "apiVersion: v1\nkind: ServiceList\nitems: [{apiVersion: v1, kind: Service, metadata: {name: c}}]\n", ["Service/c@f.yaml"]],
+    [
+      "a v1 List, nested",
+      "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: a}}\n- {apiVersion: v1, kind: List, items: [{apiVersion: v1, kind: Service, metadata: {name: b}}]}\n",
+      ["Service/a@f.yaml", "Service/b@f.yaml"],
+    ],
+    [
+      "a typed list (ServiceList)",
+      "apiVersion: v1\nkind: ServiceList\nitems: [{apiVersion: v1, kind: Service, metadata: {name: c}}]\n",
+      ["Service/c@f.yaml"],
+    ],
     ["nothing", "\n# only a comment\n", []],
   ])("%s", (_name, text, want) => {
     expect(names(text)).toEqual(want);
@@ -24,7 +37,11 @@ describe("parseManifest", () => {
   it.each([
     ["bad YAML", "a: [\n", /^error: error parsing f\.yaml: error converting YAML to JSON: yaml: /],
     ["no kind", "apiVersion: v1\nmetadata: {name: a}\n", /^error: error validating "f\.yaml": error validating data: kind not set$/],
-    ["no apiVersion", "kind: Service\nmetadata: {name: a}\n", /^error: error validating "f\.yaml": error validating data: apiVersion not set$/],
+    [
+      "no apiVersion",
+      "kind: Service\nmetadata: {name: a}\n",
+      /^error: error validating "f\.yaml": error validating data: apiVersion not set$/,
+    ],
     ["a scalar document", "hello\n", /cannot unmarshal string/],
   ])("%s fails", (_name, text, want) => {
     expect(() => parseManifest(text, "f.yaml")).toThrow(want);

@@ -26,15 +26,19 @@ function isList(o: Record<string, unknown>): boolean {
 function flatten(value: unknown, source: string, out: ManifestObject[]): void {
   if (value === null || value === undefined) return;
   if (typeof value !== "object" || Array.isArray(value)) {
-    throw new CLIError(`error: error parsing ${source}: error unmarshaling JSON: json: cannot unmarshal ${Array.isArray(value) ? "array" : typeof value} into Go value of type map[string]interface {}`);
+    throw new CLIError(
+      `error: error parsing ${source}: error unmarshaling JSON: json: cannot unmarshal ${Array.isArray(value) ? "array" : typeof value} into Go value of type map[string]interface {}`,
+    );
   }
   const o = value as Record<string, unknown>;
   if (isList(o)) {
     for (const item of o.items as unknown[]) flatten(item, source, out);
     return;
   }
-  if (typeof o.kind !== "string" || o.kind === "") throw new CLIError(`error: error validating "${source}": error validating data: kind not set`);
-  if (typeof o.apiVersion !== "string" || o.apiVersion === "") throw new CLIError(`error: error validating "${source}": error validating data: apiVersion not set`);
+  if (typeof o.kind !== "string" || o.kind === "")
+    throw new CLIError(`error: error validating "${source}": error validating data: kind not set`);
+  if (typeof o.apiVersion !== "string" || o.apiVersion === "")
+    throw new CLIError(`error: error validating "${source}": error validating data: apiVersion not set`);
   out.push({ object: o, source });
 }
 
@@ -46,7 +50,9 @@ export function parseManifest(text: string, source: string): ManifestObject[] {
     if (err !== undefined) {
       const line = err.linePos?.[0].line;
       const msg = err.message.split("\n")[0] ?? "";
-      throw new CLIError(`error: error parsing ${source}: error converting YAML to JSON: yaml: ${line === undefined ? "" : `line ${line}: `}${msg}`);
+      throw new CLIError(
+        `error: error parsing ${source}: error converting YAML to JSON: yaml: ${line === undefined ? "" : `line ${line}: `}${msg}`,
+      );
     }
     flatten(doc.toJS({ maxAliasCount: 100 }), source, out);
   }
@@ -105,7 +111,9 @@ export function resolveTarget(ctx: Context, m: ManifestObject): Target | Failure
   if (!resource.namespaced) return { resource, namespace: undefined, name };
   const flag = ctx.args.namespace;
   if (flag !== undefined && objNS !== "" && objNS !== flag) {
-    throw new CLIError(`error: the namespace from the provided object "${objNS}" does not match the namespace "${flag}". You must pass '--namespace=${objNS}' to perform this operation.`);
+    throw new CLIError(
+      `error: the namespace from the provided object "${objNS}" does not match the namespace "${flag}". You must pass '--namespace=${objNS}' to perform this operation.`,
+    );
   }
   return { resource, namespace: objNS !== "" ? objNS : effectiveNamespace(ctx), name };
 }

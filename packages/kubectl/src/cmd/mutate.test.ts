@@ -58,8 +58,15 @@ afterAll(async () => {
 describe("create -f", () => {
   it("creates every document and List item, then reports each AlreadyExists with the source", async () => {
     const file = join(dir, "m.yaml");
-    expect(await run(["create", "-f", file])).toEqual({ code: 0, stdout: "service/web created\nservicecidr.networking.k8s.io/extra created\n", stderr: "" });
-    expect(api.tracker.all().map((o) => `${o.kind}/${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`)).toEqual(["Service/default/web", "ServiceCIDR//extra"]);
+    expect(await run(["create", "-f", file])).toEqual({
+      code: 0,
+      stdout: "service/web created\nservicecidr.networking.k8s.io/extra created\n",
+      stderr: "",
+    });
+    expect(api.tracker.all().map((o) => `${o.kind}/${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`)).toEqual([
+      "Service/default/web",
+      "ServiceCIDR//extra",
+    ]);
     expect(await run(["create", "-f", file])).toEqual({
       code: 1,
       stdout: "",
@@ -78,8 +85,16 @@ describe("create -f", () => {
     [["create"], "", "error: must specify one of -f and -k\n"],
     [["create", "-f", "-"], "", "error: no objects passed to create\n"],
     [["create", "-f", "/nonexistent.yaml"], "", 'error: the path "/nonexistent.yaml" does not exist\n'],
-    [["create", "-f", "-"], "apiVersion: v1\nkind: Frob\nmetadata: {name: f}\n", 'error: resource mapping not found for name: "f" namespace: "" from "STDIN": no matches for kind "Frob" in version "v1"\nensure CRDs are installed first\n'],
-    [["create", "-f", "-", "-n", "default"], "apiVersion: v1\nkind: Service\nmetadata: {name: x, namespace: other}\n", `error: the namespace from the provided object "other" does not match the namespace "default". You must pass '--namespace=other' to perform this operation.\n`],
+    [
+      ["create", "-f", "-"],
+      "apiVersion: v1\nkind: Frob\nmetadata: {name: f}\n",
+      'error: resource mapping not found for name: "f" namespace: "" from "STDIN": no matches for kind "Frob" in version "v1"\nensure CRDs are installed first\n',
+    ],
+    [
+      ["create", "-f", "-", "-n", "default"],
+      "apiVersion: v1\nkind: Service\nmetadata: {name: x, namespace: other}\n",
+      `error: the namespace from the provided object "other" does not match the namespace "default". You must pass '--namespace=other' to perform this operation.\n`,
+    ],
   ])("%j fails: %s", async (argv, stdin, stderr) => {
     expect(await run(argv, stdin)).toEqual({ code: 1, stdout: "", stderr });
   });
@@ -88,24 +103,48 @@ describe("create -f", () => {
 describe("apply -f (server-side)", () => {
   it("applies with field manager kubectl, conflicts for another manager, and forces", async () => {
     const file = join(dir, "m.yaml");
-    expect(await run(["apply", "--server-side", "-f", file])).toEqual({ code: 0, stdout: "service/web serverside-applied\nservicecidr.networking.k8s.io/extra serverside-applied\n", stderr: "" });
-    expect(api.requests.filter((r) => r.startsWith("PATCH")).at(0)).toBe("PATCH /api/v1/namespaces/default/services/web?fieldManager=kubectl&fieldValidation=Strict&force=false");
+    expect(await run(["apply", "--server-side", "-f", file])).toEqual({
+      code: 0,
+      stdout: "service/web serverside-applied\nservicecidr.networking.k8s.io/extra serverside-applied\n",
+      stderr: "",
+    });
+    expect(api.requests.filter((r) => r.startsWith("PATCH")).at(0)).toBe(
+      "PATCH /api/v1/namespaces/default/services/web?fieldManager=kubectl&fieldValidation=Strict&force=false",
+    );
     const svcOnly = manifest.split("---")[0] ?? "";
     const conflict = await run(["apply", "-f", "-", "--field-manager", "other"], svcOnly);
-    expect(conflict).toEqual({ code: 1, stdout: "", stderr: `error: Apply failed with 1 conflict: conflict with "kubectl": .spec\n${applyConflictHint}\n` });
-    expect((await run(["apply", "-f", "-", "--field-manager=other", "--force-conflicts"], svcOnly)).stdout).toBe("service/web serverside-applied\n");
+    expect(conflict).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `error: Apply failed with 1 conflict: conflict with "kubectl": .spec\n${applyConflictHint}\n`,
+    });
+    expect((await run(["apply", "-f", "-", "--field-manager=other", "--force-conflicts"], svcOnly)).stdout).toBe(
+      "service/web serverside-applied\n",
+    );
   });
 
   it("refuses an object without a name", async () => {
-    expect(await run(["apply", "-f", "-"], "apiVersion: v1\nkind: Service\nmetadata: {}\n")).toEqual({ code: 1, stdout: "", stderr: "error: resource name may not be empty\n" });
+    expect(await run(["apply", "-f", "-"], "apiVersion: v1\nkind: Service\nmetadata: {}\n")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: resource name may not be empty\n",
+    });
   });
 });
 
 describe("delete", () => {
   it("deletes by TYPE NAME, TYPE/NAME and -f; NotFound unless --ignore-not-found", async () => {
     await run(["create", "-f", join(dir, "m.yaml")]);
-    expect(await run(["delete", "svc", "web", "nope"])).toEqual({ code: 1, stdout: 'service "web" deleted\n', stderr: 'Error from server (NotFound): services "nope" not found\n' });
-    expect(await run(["delete", "servicecidr/extra"])).toEqual({ code: 0, stdout: 'servicecidr.networking.k8s.io "extra" deleted\n', stderr: "" });
+    expect(await run(["delete", "svc", "web", "nope"])).toEqual({
+      code: 1,
+      stdout: 'service "web" deleted\n',
+      stderr: 'Error from server (NotFound): services "nope" not found\n',
+    });
+    expect(await run(["delete", "servicecidr/extra"])).toEqual({
+      code: 0,
+      stdout: 'servicecidr.networking.k8s.io "extra" deleted\n',
+      stderr: "",
+    });
     expect(await run(["delete", "svc", "web", "--ignore-not-found"])).toEqual({ code: 0, stdout: "", stderr: "" });
     const file = join(dir, "m.yaml");
     expect((await run(["delete", "-f", file])).stderr).toBe(
@@ -115,7 +154,11 @@ describe("delete", () => {
 
   it("waits for finalizers unless --wait=false", async () => {
     api.reset([{ apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name: "held", finalizers: ["x/y"] } }]);
-    expect(await run(["delete", "servicecidr", "held", "--wait=false"])).toEqual({ code: 0, stdout: 'servicecidr.networking.k8s.io "held" deleted\n', stderr: "" });
+    expect(await run(["delete", "servicecidr", "held", "--wait=false"])).toEqual({
+      code: 0,
+      stdout: 'servicecidr.networking.k8s.io "held" deleted\n',
+      stderr: "",
+    });
     const waiting = run(["delete", "servicecidr", "held"]);
     await new Promise((r) => setTimeout(r, 300));
     api.reset([]);
@@ -136,14 +179,22 @@ describe("delete", () => {
 
 describe("get -w", () => {
   it("prints the table, then one row per event, until aborted", async () => {
-    const svc = { apiVersion: "v1", kind: "Service", metadata: { name: "a", namespace: "default", creationTimestamp: new Date().toISOString() }, spec: { type: "ClusterIP", clusterIP: "10.0.0.1", ports: [{ port: 80, protocol: "TCP" }] } };
+    const svc = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "a", namespace: "default", creationTimestamp: new Date().toISOString() },
+      spec: { type: "ClusterIP", clusterIP: "10.0.0.1", ports: [{ port: 80, protocol: "TCP" }] },
+    };
     api.reset([svc]);
     const ac = new AbortController();
     let seen = "";
     const watching = run(["get", "svc", "-w"], "", ac.signal, (s) => (seen = s));
     while (!seen.includes("a ")) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 100));
-    await run(["create", "-f", "-"], "apiVersion: v1\nkind: Service\nmetadata: {name: a-much-longer-name}\nspec: {type: ClusterIP, clusterIP: 10.0.0.2, ports: [{port: 8080, protocol: TCP}]}\n");
+    await run(
+      ["create", "-f", "-"],
+      "apiVersion: v1\nkind: Service\nmetadata: {name: a-much-longer-name}\nspec: {type: ClusterIP, clusterIP: 10.0.0.2, ports: [{port: 8080, protocol: TCP}]}\n",
+    );
     await run(["delete", "svc", "a"]);
     while (seen.split("\n").length < 5) await new Promise((r) => setTimeout(r, 20));
     ac.abort();
@@ -162,7 +213,12 @@ describe("get -w", () => {
   });
 
   it("prints several names, then refuses to watch them", async () => {
-    const svc = (name: string) => ({ apiVersion: "v1", kind: "Service", metadata: { name, namespace: "default", creationTimestamp: new Date().toISOString() }, spec: { type: "ClusterIP", clusterIP: "10.0.0.1", ports: [{ port: 80, protocol: "TCP" }] } });
+    const svc = (name: string) => ({
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name, namespace: "default", creationTimestamp: new Date().toISOString() },
+      spec: { type: "ClusterIP", clusterIP: "10.0.0.1", ports: [{ port: 80, protocol: "TCP" }] },
+    });
     api.reset([svc("a"), svc("bb")] as PartialObjectMetadata[]);
     const r = await run(["get", "svc", "a", "bb", "-w"]);
     expect(r.stdout.split("\n").map((l) => l.split(" ")[0])).toEqual(["NAME", "a", "bb", ""]);

@@ -65,7 +65,10 @@ export async function runWatch(ctx: Context, r: Resource, ns: string | undefined
     throw new CLIError("error: you may only watch a single resource or type of resource at a time");
   }
 
-  const got = await ctx.client.get<Table & { items?: PartialObjectMetadata[]; metadata?: { resourceVersion?: string } }>(collectionPath(ctx, r, ns, name), accept);
+  const got = await ctx.client.get<Table & { items?: PartialObjectMetadata[]; metadata?: { resourceVersion?: string } }>(
+    collectionPath(ctx, r, ns, name),
+    accept,
+  );
   if (!ctx.args.watchOnly) printer.initial(human ? got : name !== undefined ? [got] : (got.items ?? []));
   const rv = got.metadata?.resourceVersion ?? "";
   const params: Record<string, string> = { watch: "true", resourceVersion: rv };

@@ -38,14 +38,12 @@ export function printLabelsMultiline(w: PrefixWriter, title: string, labels: Rec
 }
 
 /** printAnnotationsMultiline: long or multi-line values wrap under the key, cut at 138 bytes. */
-export function printAnnotationsMultiline(
-  w: PrefixWriter,
-  title: string,
-  annotations: Record<string, string> | null | undefined,
-): void {
+export function printAnnotationsMultiline(w: PrefixWriter, title: string, annotations: Record<string, string> | null | undefined): void {
   w.write(LEVEL_0, `${title}:\t`);
   const all = annotations ?? {};
-  const keys = Object.keys(all).filter((k) => !skipAnnotations.has(k)).sort(compareGo);
+  const keys = Object.keys(all)
+    .filter((k) => !skipAnnotations.has(k))
+    .sort(compareGo);
   if (keys.length === 0) {
     w.writeLine("<none>");
     return;

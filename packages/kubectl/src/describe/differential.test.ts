@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findKubectl, startFakeAPIServer, type FakeAPIServer } from "@servicenet/testing";
 import { printerTables } from "../testing/tables.ts";
 import { runKubectl, writeKubeconfig } from "../testing/kubectl-binary.ts";
-import { allFixtures, endpointSlices, endpoints, ipAddresses, networkingEvents, serviceCIDRs, serviceEvents, services } from "../testing/fixtures/index.ts";
+import {
+  allFixtures,
+  endpointSlices,
+  endpoints,
+  ipAddresses,
+  networkingEvents,
+  serviceCIDRs,
+  serviceEvents,
+  services,
+} from "../testing/fixtures/index.ts";
 import { describeService } from "./service.ts";
 import { describeEndpointSlice, describeEndpoints } from "./endpoints.ts";
 import { describeIPAddress, describeServiceCIDR } from "./networking.ts";
@@ -19,7 +28,9 @@ const allEvents = [...serviceEvents, ...networkingEvents];
 /** The events kubectl's field-selector search returns for `obj`. */
 function eventsOf(obj: PartialObjectMetadata): Event[] {
   const m = obj.metadata ?? {};
-  return allEvents.filter((e) => e.involvedObject?.name === m.name && e.involvedObject?.uid === m.uid && e.involvedObject?.kind === obj.kind);
+  return allEvents.filter(
+    (e) => e.involvedObject?.name === m.name && e.involvedObject?.uid === m.uid && e.involvedObject?.kind === obj.kind,
+  );
 }
 const named = <T extends PartialObjectMetadata>(list: T[], n: string): T => {
   const found = list.find((o) => o.metadata?.name === n);
@@ -34,14 +45,34 @@ const serviceCases: Case[] = services.map((s) => {
   return [`service ${name}`, ["describe", "service", name], () => describeService(s, slices, eventsOf(s))];
 });
 const otherCases: Case[] = [
-  ...serviceCIDRs.map((sc): Case => [`servicecidr ${sc.metadata?.name}`, ["describe", "servicecidr", sc.metadata?.name ?? ""], () => describeServiceCIDR(sc, eventsOf(sc))]),
-  ...ipAddresses.map((ip): Case => [`ipaddress ${ip.metadata?.name}`, ["describe", "ipaddress", ip.metadata?.name ?? ""], () => describeIPAddress(ip, eventsOf(ip))]),
+  ...serviceCIDRs.map((sc): Case => [
+    `servicecidr ${sc.metadata?.name}`,
+    ["describe", "servicecidr", sc.metadata?.name ?? ""],
+    () => describeServiceCIDR(sc, eventsOf(sc)),
+  ]),
+  ...ipAddresses.map((ip): Case => [
+    `ipaddress ${ip.metadata?.name}`,
+    ["describe", "ipaddress", ip.metadata?.name ?? ""],
+    () => describeIPAddress(ip, eventsOf(ip)),
+  ]),
   ...["web-v4-abcde", "headless-xyz", "dual-v6v4-v6", "orphan-empty"].map((n): Case => {
     const eps = named(endpointSlices, n);
     return [`endpointslice ${n}`, ["describe", "endpointslice", n], () => describeEndpointSlice(eps, eventsOf(eps))];
   }),
-  ...endpoints.map((ep): Case => [`endpoints ${ep.metadata?.name}`, ["describe", "endpoints", ep.metadata?.name ?? ""], () => describeEndpoints(ep, eventsOf(ep))]),
-  ["service web-v4 --show-events=false", ["describe", "service", "web-v4", "--show-events=false"], () => describeService(named(services, "web-v4"), endpointSlices.filter((e) => e.metadata?.name === "web-v4-abcde"))],
+  ...endpoints.map((ep): Case => [
+    `endpoints ${ep.metadata?.name}`,
+    ["describe", "endpoints", ep.metadata?.name ?? ""],
+    () => describeEndpoints(ep, eventsOf(ep)),
+  ]),
+  [
+    "service web-v4 --show-events=false",
+    ["describe", "service", "web-v4", "--show-events=false"],
+    () =>
+      describeService(
+        named(services, "web-v4"),
+        endpointSlices.filter((e) => e.metadata?.name === "web-v4-abcde"),
+      ),
+  ],
 ];
 
 describe.skipIf(kubectl === null)("describe is byte-identical with kubectl 1.33", () => {

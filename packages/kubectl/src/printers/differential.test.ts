@@ -8,8 +8,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findKubectl, startFakeAPIServer, type FakeAPIServer } from "@servicenet/testing";
 import { printerTables } from "../testing/tables.ts";
 import { runKubectl, writeKubeconfig } from "../testing/kubectl-binary.ts";
-import { allFixtures, endpointSlices, endpoints, ipAddresses, networkingEvents, serviceCIDRs, serviceEvents, services } from "../testing/fixtures/index.ts";
-import { printEndpointSliceTable, printEndpointsTable, printEventTable, printIPAddressTable, printServiceCIDRTable, printServiceTable, type PrintOptions } from "@servicenet/printers";
+import {
+  allFixtures,
+  endpointSlices,
+  endpoints,
+  ipAddresses,
+  networkingEvents,
+  serviceCIDRs,
+  serviceEvents,
+  services,
+} from "../testing/fixtures/index.ts";
+import {
+  printEndpointSliceTable,
+  printEndpointsTable,
+  printEventTable,
+  printIPAddressTable,
+  printServiceCIDRTable,
+  printServiceTable,
+  type PrintOptions,
+} from "@servicenet/printers";
 import { renderTable, type RenderOptions } from "./render.ts";
 
 const kubectl = findKubectl("1.33");
@@ -23,7 +40,16 @@ const cases: Case[] = [
   ["services -A", ["get", "svc", "-A"], (o) => printServiceTable(services, o), { withNamespace: true }],
   ["services --show-labels", ["get", "svc", "--show-labels"], (o) => printServiceTable(services, o), { showLabels: true }],
   ["services --no-headers", ["get", "svc", "--no-headers"], (o) => printServiceTable(services, o), { noHeaders: true }],
-  ["one service", ["get", "svc", "lb"], (o) => printServiceTable(services.filter((s) => s.metadata?.name === "lb"), o), {}],
+  [
+    "one service",
+    ["get", "svc", "lb"],
+    (o) =>
+      printServiceTable(
+        services.filter((s) => s.metadata?.name === "lb"),
+        o,
+      ),
+    {},
+  ],
   ["endpointslices", ["get", "endpointslices"], (o) => printEndpointSliceTable(endpointSlices, o), {}],
   ["endpoints", ["get", "endpoints"], (o) => printEndpointsTable(endpoints, o), {}],
   ["servicecidrs", ["get", "servicecidrs"], (o) => printServiceCIDRTable(serviceCIDRs, o), {}],

@@ -48,7 +48,10 @@ function rowLine(table: Table, row: Table["rows"][number], opts: RenderOptions, 
   const parts: string[] = [];
   if (opts.withNamespace) parts.push(escapeTerminal(meta?.namespace ?? ""));
   // Cells beyond the column definitions are ignored (https://issue.k8s.io/66379).
-  const nameColumn = Math.max(0, table.columnDefinitions.findIndex((c) => c.format === "name"));
+  const nameColumn = Math.max(
+    0,
+    table.columnDefinitions.findIndex((c) => c.format === "name"),
+  );
   row.cells.forEach((cell, i) => {
     if (i >= table.columnDefinitions.length || !shown(i)) return;
     parts.push(opts.withKind !== undefined && i === nameColumn ? `${opts.withKind}/${cellString(cell)}` : cellString(cell));

@@ -11,7 +11,13 @@ import { TablePrinter } from "./render.ts";
 
 const columns = printServiceTable([], { wide: true }).columnDefinitions;
 const row = (cells: string[]) => ({ cells });
-const table = (rows: string[][], withColumns = true): Table => ({ kind: "Table", apiVersion: "meta.k8s.io/v1", metadata: {}, columnDefinitions: withColumns ? columns : [], rows: rows.map(row) });
+const table = (rows: string[][], withColumns = true): Table => ({
+  kind: "Table",
+  apiVersion: "meta.k8s.io/v1",
+  metadata: {},
+  columnDefinitions: withColumns ? columns : [],
+  rows: rows.map(row),
+});
 
 const initial = [
   ["kubernetes", "ClusterIP", "10.96.0.1", "<none>", "443/TCP", "25s", "<none>"],

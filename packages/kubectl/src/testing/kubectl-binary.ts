@@ -28,9 +28,14 @@ export interface KubectlResult {
 export function runKubectl(binary: string, kubeconfig: string, args: string[]): Promise<KubectlResult> {
   const cacheDir = join(kubeconfig, "..", "cache");
   return new Promise((resolve) => {
-    execFile(binary, ["--kubeconfig", kubeconfig, "--cache-dir", cacheDir, ...args], { env: { ...process.env, KUBECTL_KUBERC: "false" } }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === "number" ? err.code : 1;
-      resolve({ stdout, stderr, code });
-    });
+    execFile(
+      binary,
+      ["--kubeconfig", kubeconfig, "--cache-dir", cacheDir, ...args],
+      { env: { ...process.env, KUBECTL_KUBERC: "false" } },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === "number" ? err.code : 1;
+        resolve({ stdout, stderr, code });
+      },
+    );
   });
 }

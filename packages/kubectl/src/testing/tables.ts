@@ -30,7 +30,11 @@ const printers: Record<string, (items: never[], opts: PrintOptions) => Table> = 
 };
 
 /** Renders `objects` of `resource` as a Table, or undefined for a resource without a printer. */
-export function printerTables(resource: { name: string }, objects: PartialObjectMetadata[], opts: { now: Date; includeObject: "None" | "Object" | "Metadata"; listMeta?: { resourceVersion: string } }): Table | undefined {
+export function printerTables(
+  resource: { name: string },
+  objects: PartialObjectMetadata[],
+  opts: { now: Date; includeObject: "None" | "Object" | "Metadata"; listMeta?: { resourceVersion: string } },
+): Table | undefined {
   const print = printers[resource.name];
   if (print === undefined) return undefined;
   const includeObject = opts.includeObject === "None" ? "None" : "Object";

@@ -76,7 +76,13 @@ function parentString(ip: IPAddress): string {
 }
 
 /** Usage of one CIDR of one ServiceCIDR. */
-function rangeUsage(sc: ServiceCIDR, cidrText: string, c: CIDR, ips: { ip: IP; obj: IPAddress }[], svcIPs: ReturnType<typeof serviceIPIndex>): RangeUsage {
+function rangeUsage(
+  sc: ServiceCIDR,
+  cidrText: string,
+  c: CIDR,
+  ips: { ip: IP; obj: IPAddress }[],
+  svcIPs: ReturnType<typeof serviceIPIndex>,
+): RangeUsage {
   const { first, last, size } = rangeBounds(c);
   const offset = staticBandSize(cidrSize(c));
   const dynFirst = first + offset;
@@ -95,7 +101,9 @@ function rangeUsage(sc: ServiceCIDR, cidrText: string, c: CIDR, ips: { ip: IP; o
     seen.add(text);
     const ref = obj.spec?.parentRef;
     const holder: UsageHolder = { ip: text, band, parent: parentString(obj) };
-    const owner = (svcIPs.get(text) ?? []).find((s) => ref?.resource === "services" && !ref.group && s.namespace === ref.namespace && s.name === ref.name);
+    const owner = (svcIPs.get(text) ?? []).find(
+      (s) => ref?.resource === "services" && !ref.group && s.namespace === ref.namespace && s.name === ref.name,
+    );
     if (owner !== undefined) holder.service = owner;
     holders.push(holder);
   }
@@ -107,7 +115,12 @@ function rangeUsage(sc: ServiceCIDR, cidrText: string, c: CIDR, ips: { ip: IP; o
   }
   const allocated = staticUsed + dynamicUsed;
   const ready = (sc.status?.conditions ?? []).find((x) => x.type === "Ready")?.status ?? "Unknown";
-  const band = (lo: bigint, hi: bigint, used: bigint) => ({ first: hi >= lo ? fmtAt(c, lo) : null, last: hi >= lo ? fmtAt(c, hi) : null, size: hi >= lo ? hi - lo + 1n : 0n, used });
+  const band = (lo: bigint, hi: bigint, used: bigint) => ({
+    first: hi >= lo ? fmtAt(c, lo) : null,
+    last: hi >= lo ? fmtAt(c, hi) : null,
+    size: hi >= lo ? hi - lo + 1n : 0n,
+    used,
+  });
   return {
     serviceCIDR: sc.metadata?.name ?? "",
     family: c.family,

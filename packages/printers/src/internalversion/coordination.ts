@@ -5,8 +5,16 @@ import { translateTimestampSince } from "./time.ts";
 
 /** NAME HOLDER AGE. */
 export const leaseHandler: TableHandler<Lease> = {
-  columnDefinitions: [nameColumn(), column("Holder", "holderIdentity contains the identity of the holder of a current lease."), ageColumn()],
-  printRow: (l, { now }) => [l.metadata?.name ?? "", l.spec?.holderIdentity ?? "", translateTimestampSince(l.metadata?.creationTimestamp, now)],
+  columnDefinitions: [
+    nameColumn(),
+    column("Holder", "holderIdentity contains the identity of the holder of a current lease."),
+    ageColumn(),
+  ],
+  printRow: (l, { now }) => [
+    l.metadata?.name ?? "",
+    l.spec?.holderIdentity ?? "",
+    translateTimestampSince(l.metadata?.creationTimestamp, now),
+  ],
 };
 
 /** The Table the apiserver returns for leases. */

@@ -28,8 +28,15 @@ function printPod(pod: Pod, { wide, now }: RowOptions): unknown[] {
   }
   if (pod.metadata?.deletionTimestamp) reason = status.reason === "NodeLost" ? "Unknown" : "Terminating";
   const total = (pod.spec?.containers ?? []).length;
-  const restartsCell = lastRestart === null ? String(restarts) : `${restarts} (${humanDuration(now.getTime() - lastRestart.getTime())} ago)`;
-  const cells: unknown[] = [pod.metadata?.name ?? "", `${ready}/${total}`, reason, restartsCell, translateTimestampSince(pod.metadata?.creationTimestamp, now)];
+  const restartsCell =
+    lastRestart === null ? String(restarts) : `${restarts} (${humanDuration(now.getTime() - lastRestart.getTime())} ago)`;
+  const cells: unknown[] = [
+    pod.metadata?.name ?? "",
+    `${ready}/${total}`,
+    reason,
+    restartsCell,
+    translateTimestampSince(pod.metadata?.creationTimestamp, now),
+  ];
   if (wide) {
     const gates = pod.spec?.readinessGates ?? [];
     const trueConds = new Set((status.conditions ?? []).filter((c) => c.status === "True").map((c) => c.type));
@@ -45,7 +52,10 @@ export const podHandler: TableHandler<Pod> = {
     nameColumn(),
     column("Ready", "The aggregate readiness state of this pod for accepting traffic."),
     column("Status", "The aggregate status of the containers in this pod."),
-    column("Restarts", "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted."),
+    column(
+      "Restarts",
+      "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.",
+    ),
     ageColumn(),
     column("IP", "podIP address allocated to the pod.", { priority: 1 }),
     column("Node", "NodeName indicates in which node this pod is scheduled.", { priority: 1 }),
@@ -89,7 +99,13 @@ function printNode(node: Node, { wide, now }: RowOptions): unknown[] {
   ];
   if (wide) {
     const addr = (t: string): string => (node.status?.addresses ?? []).find((a) => a.type === t)?.address ?? "<none>";
-    cells.push(addr("InternalIP"), addr("ExternalIP"), info.osImage || "<unknown>", info.kernelVersion || "<unknown>", info.containerRuntimeVersion || "<unknown>");
+    cells.push(
+      addr("InternalIP"),
+      addr("ExternalIP"),
+      info.osImage || "<unknown>",
+      info.kernelVersion || "<unknown>",
+      info.containerRuntimeVersion || "<unknown>",
+    );
   }
   return cells;
 }
@@ -106,7 +122,9 @@ export const nodeHandler: TableHandler<Node> = {
     column("External-IP", "List of addresses reachable to the node.", { priority: 1 }),
     column("OS-Image", "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).", { priority: 1 }),
     column("Kernel-Version", "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", { priority: 1 }),
-    column("Container-Runtime", "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).", { priority: 1 }),
+    column("Container-Runtime", "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).", {
+      priority: 1,
+    }),
   ],
   printRow: printNode,
 };
@@ -119,7 +137,11 @@ export function printNodeTable(items: readonly Node[], opts: PrintOptions = {}):
 /** NAME STATUS AGE. */
 export const namespaceHandler: TableHandler<Namespace> = {
   columnDefinitions: [nameColumn(), column("Status", "The status of the namespace"), ageColumn()],
-  printRow: (ns, { now }) => [ns.metadata?.name ?? "", ns.status?.phase ?? "", translateTimestampSince(ns.metadata?.creationTimestamp, now)],
+  printRow: (ns, { now }) => [
+    ns.metadata?.name ?? "",
+    ns.status?.phase ?? "",
+    translateTimestampSince(ns.metadata?.creationTimestamp, now),
+  ],
 };
 
 /** The Table the apiserver returns for namespaces. */

@@ -6,7 +6,11 @@ import { translateTimestampSince } from "./time.ts";
 /** NAME CIDRS AGE; spec.cidrs ","-joined. */
 export const serviceCIDRHandler: TableHandler<ServiceCIDR> = {
   columnDefinitions: [nameColumn(), column("CIDRs", "list of IP blocks in CIDR notation"), ageColumn()],
-  printRow: (sc, { now }) => [sc.metadata?.name ?? "", (sc.spec?.cidrs ?? []).join(","), translateTimestampSince(sc.metadata?.creationTimestamp, now)],
+  printRow: (sc, { now }) => [
+    sc.metadata?.name ?? "",
+    (sc.spec?.cidrs ?? []).join(","),
+    translateTimestampSince(sc.metadata?.creationTimestamp, now),
+  ],
 };
 
 /** The Table the apiserver returns for servicecidrs. */
@@ -29,7 +33,10 @@ export function formatParentRef(ip: IPAddress): string {
  * kubectl drops (cells beyond the columns are ignored); kept for fidelity.
  */
 export const ipAddressHandler: TableHandler<IPAddress> = {
-  columnDefinitions: [nameColumn(), column("ParentRef", "ParentRef references the resource (usually a Service) that this IP address is assigned to.")],
+  columnDefinitions: [
+    nameColumn(),
+    column("ParentRef", "ParentRef references the resource (usually a Service) that this IP address is assigned to."),
+  ],
   printRow: (ip, { now }) => [ip.metadata?.name ?? "", formatParentRef(ip), translateTimestampSince(ip.metadata?.creationTimestamp, now)],
 };
 

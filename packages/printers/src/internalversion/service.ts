@@ -68,7 +68,10 @@ export const serviceHandler: TableHandler<Service> = {
     nameColumn(),
     column("Type", "type determines how the Service is exposed. Defaults to ClusterIP."),
     column("Cluster-IP", "clusterIP is the IP address of the service and is usually assigned randomly."),
-    column("External-IP", "externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service."),
+    column(
+      "External-IP",
+      "externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.",
+    ),
     column("Port(s)", "The list of ports that are exposed by this service."),
     ageColumn(),
     column("Selector", "Route service traffic to pods with label keys and values matching this selector.", { priority: 1 }),

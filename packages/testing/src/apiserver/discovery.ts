@@ -6,7 +6,11 @@ import { apiVersionOf, type ResourceInfo } from "./resources.ts";
 
 const allVerbs = ["create", "delete", "get", "list", "patch", "update", "watch"];
 
-export const apiVersions = { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "127.0.0.1" }] };
+export const apiVersions = {
+  kind: "APIVersions",
+  versions: ["v1"],
+  serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "127.0.0.1" }],
+};
 
 function groupVersions(resources: readonly ResourceInfo[], group: string): { groupVersion: string; version: string }[] {
   const versions = [...new Set(resources.filter((r) => r.group === group).map((r) => r.version))];
@@ -25,7 +29,9 @@ export function apiGroupList(resources: readonly ResourceInfo[]): unknown {
 
 /** The APIGroup document of `/apis/{group}`, or undefined when no resource is in it. */
 export function apiGroupDoc(resources: readonly ResourceInfo[], group: string): unknown {
-  return resources.some((r) => r.group === group) ? { kind: "APIGroup", apiVersion: "v1", ...(apiGroup(resources, group) as object) } : undefined;
+  return resources.some((r) => r.group === group)
+    ? { kind: "APIGroup", apiVersion: "v1", ...(apiGroup(resources, group) as object) }
+    : undefined;
 }
 
 /** The APIResourceList of one group version, or undefined when it serves nothing. */
@@ -36,6 +42,13 @@ export function apiResourceList(resources: readonly ResourceInfo[], group: strin
     kind: "APIResourceList",
     apiVersion: "v1",
     groupVersion: apiVersionOf(rs[0]!),
-    resources: rs.map((r) => ({ name: r.name, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: r.verbs ?? allVerbs, ...(r.shortNames ? { shortNames: r.shortNames } : {}) })),
+    resources: rs.map((r) => ({
+      name: r.name,
+      singularName: r.singular,
+      namespaced: r.namespaced,
+      kind: r.kind,
+      verbs: r.verbs ?? allVerbs,
+      ...(r.shortNames ? { shortNames: r.shortNames } : {}),
+    })),
   };
 }

@@ -24,7 +24,11 @@ export function send(res: ServerResponse, code: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-const withKind = (r: ResourceInfo, o: KubeObject): KubeObject => ({ ...o, apiVersion: o.apiVersion ?? apiVersionOf(r), kind: o.kind ?? r.kind });
+const withKind = (r: ResourceInfo, o: KubeObject): KubeObject => ({
+  ...o,
+  apiVersion: o.apiVersion ?? apiVersionOf(r),
+  kind: o.kind ?? r.kind,
+});
 
 /** Serves the action from the tracker; StatusErrors become their Status responses. */
 export function handleResource(ctx: HandlerContext, res: ServerResponse): void {
@@ -42,12 +46,18 @@ function serve(ctx: HandlerContext, res: ServerResponse): void {
   const body = (a.body ?? {}) as KubeObject;
   const wantsTable = ctx.table !== undefined && ctx.accept.includes("as=Table");
   const table = (objs: KubeObject[], listMeta?: { resourceVersion: string }): unknown => {
-    const includeObject = a.query.get("includeObject") === "None" ? "None" : a.query.get("includeObject") === "Metadata" ? "Metadata" : "Object";
+    const includeObject =
+      a.query.get("includeObject") === "None" ? "None" : a.query.get("includeObject") === "Metadata" ? "Metadata" : "Object";
     return ctx.table!(r, objs, { now: ctx.now(), includeObject, ...(listMeta ? { listMeta } : {}) });
   };
   switch (a.verb) {
     case "watch":
-      return serveWatch(tracker, { resource: r, namespace: a.namespace, query: a.query, table: wantsTable ? (o) => table([o]) ?? o : undefined }, res, ctx.streams);
+      return serveWatch(
+        tracker,
+        { resource: r, namespace: a.namespace, query: a.query, table: wantsTable ? (o) => table([o]) ?? o : undefined },
+        res,
+        ctx.streams,
+      );
     case "get": {
       const got = tracker.get(r, a.namespace, a.name!);
       const t = wantsTable ? table([got], { resourceVersion: tracker.resourceVersion() }) : undefined;
@@ -70,7 +80,13 @@ function serve(ctx: HandlerContext, res: ServerResponse): void {
     case "delete": {
       const { deleted, object } = tracker.delete(r, a.namespace, a.name!);
       if (!deleted) return send(res, 200, withKind(r, object));
-      return send(res, 200, { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details: { name: a.name, group: r.group, kind: r.name, uid: object.metadata?.uid } });
+      return send(res, 200, {
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Success",
+        details: { name: a.name, group: r.group, kind: r.name, uid: object.metadata?.uid },
+      });
     }
   }
 }
@@ -91,7 +107,10 @@ function patch(ctx: HandlerContext, res: ServerResponse, body: KubeObject): void
     const manager = a.query.get("fieldManager") ?? "";
     const owner = current === undefined ? undefined : owners.get(key);
     if (owner !== undefined && owner !== manager && a.query.get("force") !== "true") {
-      throw new FakeStatusError({ ...conflict(r, name, "").status, message: `Apply failed with 1 conflict: conflict with "${owner}": .spec` });
+      throw new FakeStatusError({
+        ...conflict(r, name, "").status,
+        message: `Apply failed with 1 conflict: conflict with "${owner}": .spec`,
+      });
     }
     owners.set(key, manager);
     const applied = { ...body, metadata: { ...body.metadata, resourceVersion: undefined } } as KubeObject;
@@ -101,7 +120,28 @@ function patch(ctx: HandlerContext, res: ServerResponse, body: KubeObject): void
   if (type === "application/merge-patch+json" || type === "application/strategic-merge-patch+json") {
     if (current === undefined) return void tracker.get(r, a.namespace, name);
     const merged = mergePatch(current, body) as KubeObject;
-    return send(res, 200, withKind(r, tracker.update(r, { ...merged, metadata: { ...merged.metadata, resourceVersion: body.metadata?.resourceVersion } }, a.namespace, name, a.subresource)));
+    return send(
+      res,
+      200,
+      withKind(
+        r,
+        tracker.update(
+          r,
+          { ...merged, metadata: { ...merged.metadata, resourceVersion: body.metadata?.resourceVersion } },
+          a.namespace,
+          name,
+          a.subresource,
+        ),
+      ),
+    );
   }
-  send(res, 415, failure(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/apply-patch+yaml, application/merge-patch+json, application/strategic-merge-patch+json`));
+  send(
+    res,
+    415,
+    failure(
+      415,
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - accepted media types include: application/apply-patch+yaml, application/merge-patch+json, application/strategic-merge-patch+json`,
+    ),
+  );
 }

@@ -43,7 +43,7 @@ function labelTerm(t: string): (labels: Record<string, string>) => boolean {
 export function labelMatcher(selector: string | null): Matcher {
   const checks = terms(selector ?? "").map(labelTerm);
   return (obj) => {
-    const labels = ((obj as { metadata?: { labels?: Record<string, string> } }).metadata?.labels ?? {});
+    const labels = (obj as { metadata?: { labels?: Record<string, string> } }).metadata?.labels ?? {};
     return checks.every((c) => c(labels));
   };
 }

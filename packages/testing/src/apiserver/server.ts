@@ -18,7 +18,6 @@ import type { TableBuilder } from "./table.ts";
 
 export type { TableBuilder, TableOptions } from "./table.ts";
 
-
 export interface FakeAPIServerOptions {
   /** The served resources (default: defaultResources). */
   resources?: readonly ResourceInfo[];
@@ -123,26 +122,58 @@ export class FakeAPIServer {
     if (p === "/version") return send(res, 200, { major: "1", minor: "33", gitVersion: "v1.33.0-servicenet-fake" });
     const group = /^\/apis\/([^/]+)$/.exec(p)?.[1];
     const info = requestInfo(p);
-    const doc = group !== undefined ? apiGroupDoc(resources, group) : info !== undefined && info.resource === undefined ? apiResourceList(resources, info.group, info.version) : undefined;
+    const doc =
+      group !== undefined
+        ? apiGroupDoc(resources, group)
+        : info !== undefined && info.resource === undefined
+          ? apiResourceList(resources, info.group, info.version)
+          : undefined;
     if (doc !== undefined) return send(res, 200, doc);
-    const resource = info === undefined ? undefined : resources.find((r) => r.group === info.group && r.version === info.version && r.name === info.resource);
-    if (info === undefined || resource === undefined) return send(res, 404, failure(404, "NotFound", "the server could not find the requested resource"));
+    const resource =
+      info === undefined
+        ? undefined
+        : resources.find((r) => r.group === info.group && r.version === info.version && r.name === info.resource);
+    if (info === undefined || resource === undefined)
+      return send(res, 404, failure(404, "NotFound", "the server could not find the requested resource"));
     let decoded: unknown;
     try {
       decoded = body === "" ? undefined : JSON.parse(body);
     } catch (e) {
       return send(res, 400, failure(400, "BadRequest", `error decoding request body: ${String(e)}`));
     }
-    const action: Action = { verb: verbOf(req.method ?? "GET", info.name, url.searchParams), method: req.method ?? "GET", path: url.pathname, query: url.searchParams, resource, namespace: resource.namespaced ? info.namespace : undefined, name: info.name, subresource: info.subresource, body: decoded };
+    const action: Action = {
+      verb: verbOf(req.method ?? "GET", info.name, url.searchParams),
+      method: req.method ?? "GET",
+      path: url.pathname,
+      query: url.searchParams,
+      resource,
+      namespace: resource.namespaced ? info.namespace : undefined,
+      name: info.name,
+      subresource: info.subresource,
+      body: decoded,
+    };
     this.#actions.push(action);
     for (const w of [...this.#waiters]) w(action);
-    const reaction = this.#reactors.filter((e) => handles(e, action)).reduce<ReturnType<Reactor>>((got, e) => got ?? e.react(action), undefined);
+    const reaction = this.#reactors
+      .filter((e) => handles(e, action))
+      .reduce<ReturnType<Reactor>>((got, e) => got ?? e.react(action), undefined);
     if (reaction !== undefined && "events" in reaction) {
       res.writeHead(200, { "Content-Type": "application/json" });
       return void res.end(reaction.events.map((e) => JSON.stringify(e) + "\n").join(""));
     }
     if (reaction !== undefined) return send(res, reaction.status, reaction.body);
-    handleResource({ tracker: this.tracker, action, accept: req.headers.accept ?? "", contentType: req.headers["content-type"] ?? "", table: this.#table, now: this.#now, streams: this.#streams }, res);
+    handleResource(
+      {
+        tracker: this.tracker,
+        action,
+        accept: req.headers.accept ?? "",
+        contentType: req.headers["content-type"] ?? "",
+        table: this.#table,
+        now: this.#now,
+        streams: this.#streams,
+      },
+      res,
+    );
   }
 }
 

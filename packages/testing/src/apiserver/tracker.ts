@@ -65,7 +65,9 @@ export class ObjectTracker {
 
   /** The resource of an object from its apiVersion and kind. */
   resourceFor(obj: KubeObject): ResourceInfo {
-    const r = this.resources.find((x) => x.kind === obj.kind && apiVersionOf(x) === obj.apiVersion) ?? this.resources.find((x) => x.kind === obj.kind);
+    const r =
+      this.resources.find((x) => x.kind === obj.kind && apiVersionOf(x) === obj.apiVersion) ??
+      this.resources.find((x) => x.kind === obj.kind);
     if (r === undefined) throw new Error(`fake apiserver: no resource for ${obj.apiVersion}/${obj.kind}`);
     return r;
   }
@@ -108,10 +110,19 @@ export class ObjectTracker {
   /** POST: AlreadyExists when the name is taken; generateName picks a fresh name. */
   create(r: ResourceInfo, obj: KubeObject, namespace: string | undefined): KubeObject {
     const meta = { ...obj.metadata };
-    if (meta.name === undefined && meta.generateName !== undefined) meta.name = `${meta.generateName}${(++this.#generated).toString(36).padStart(5, "x")}`;
+    if (meta.name === undefined && meta.generateName !== undefined)
+      meta.name = `${meta.generateName}${(++this.#generated).toString(36).padStart(5, "x")}`;
     const name = meta.name ?? "";
     if (this.#objects.get(r)!.has(keyOf(namespace, name))) throw alreadyExists(r, name);
-    const stamped = { ...obj, metadata: { ...meta, uid: meta.uid ?? `uid-fake-${this.#rv + 1}`, creationTimestamp: meta.creationTimestamp ?? this.#timestamp(), ...(namespace === undefined ? {} : { namespace }) } };
+    const stamped = {
+      ...obj,
+      metadata: {
+        ...meta,
+        uid: meta.uid ?? `uid-fake-${this.#rv + 1}`,
+        creationTimestamp: meta.creationTimestamp ?? this.#timestamp(),
+        ...(namespace === undefined ? {} : { namespace }),
+      },
+    };
     return this.#store(r, stamped, "ADDED");
   }
 
@@ -130,7 +141,19 @@ export class ObjectTracker {
     if (rv !== undefined && rv !== "" && rv !== current.metadata?.resourceVersion) {
       throw conflict(r, name, "the object has been modified; please apply your changes to the latest version and try again");
     }
-    const next = subresource === "status" ? { ...current, status: obj["status"] } : { ...obj, metadata: { ...obj.metadata, name, uid: current.metadata?.uid, creationTimestamp: current.metadata?.creationTimestamp, ...(namespace === undefined ? {} : { namespace }) } };
+    const next =
+      subresource === "status"
+        ? { ...current, status: obj["status"] }
+        : {
+            ...obj,
+            metadata: {
+              ...obj.metadata,
+              name,
+              uid: current.metadata?.uid,
+              creationTimestamp: current.metadata?.creationTimestamp,
+              ...(namespace === undefined ? {} : { namespace }),
+            },
+          };
     return this.#store(r, next, "MODIFIED");
   }
 
@@ -138,7 +161,10 @@ export class ObjectTracker {
   delete(r: ResourceInfo, namespace: string | undefined, name: string): { deleted: boolean; object: KubeObject } {
     const current = this.get(r, namespace, name);
     if ((current.metadata?.finalizers ?? []).length > 0) {
-      const deleting = { ...current, metadata: { ...current.metadata, deletionTimestamp: current.metadata?.deletionTimestamp ?? this.#now().toISOString() } };
+      const deleting = {
+        ...current,
+        metadata: { ...current.metadata, deletionTimestamp: current.metadata?.deletionTimestamp ?? this.#now().toISOString() },
+      };
       return { deleted: false, object: this.#store(r, deleting, "MODIFIED") };
     }
     this.#objects.get(r)!.delete(keyOf(namespace, name));
@@ -161,7 +187,9 @@ export class ObjectTracker {
   }
 
   #timestamp(): string {
-    return this.#now().toISOString().replace(/\.\d+Z$/, "Z");
+    return this.#now()
+      .toISOString()
+      .replace(/\.\d+Z$/, "Z");
   }
 
   #store(r: ResourceInfo, obj: KubeObject, type: EventType): KubeObject {

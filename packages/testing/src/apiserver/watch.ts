@@ -27,14 +27,19 @@ export function openStream(res: ServerResponse): void {
 export function serveWatch(tracker: ObjectTracker, req: WatchRequest, res: ServerResponse, streams: Set<ServerResponse>): void {
   const labels = labelMatcher(req.query.get("labelSelector"));
   const fields = fieldMatcher(req.query.get("fieldSelector"));
-  const matches = (e: TrackerEvent): boolean => e.resource === req.resource && (req.namespace === undefined || e.object.metadata?.namespace === req.namespace) && labels(e.object) && fields(e.object);
+  const matches = (e: TrackerEvent): boolean =>
+    e.resource === req.resource &&
+    (req.namespace === undefined || e.object.metadata?.namespace === req.namespace) &&
+    labels(e.object) &&
+    fields(e.object);
   const send = (type: string, obj: KubeObject): void => {
     res.write(JSON.stringify({ type, object: req.table ? req.table(obj) : obj }) + "\n");
   };
   openStream(res);
   const rv = req.query.get("resourceVersion");
   if (rv === null || rv === "" || rv === "0") {
-    for (const obj of tracker.list(req.resource, req.namespace)) if (matches({ rv: 0, type: "ADDED", resource: req.resource, object: obj })) send("ADDED", obj);
+    for (const obj of tracker.list(req.resource, req.namespace))
+      if (matches({ rv: 0, type: "ADDED", resource: req.resource, object: obj })) send("ADDED", obj);
   } else {
     for (const e of tracker.since(Number(rv))) if (matches(e)) send(e.type, e.object);
   }

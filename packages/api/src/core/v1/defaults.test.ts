@@ -6,14 +6,12 @@ const svc = (spec: ServiceSpec, status?: Service["status"]): Service => ({ metad
 
 describe("setDefaultsService (v1 SetDefaults_Service)", () => {
   it.each<[string, ServiceSpec, ServiceSpec]>([
-    [
-      "empty spec becomes a ClusterIP service",
-      {},
-      { sessionAffinity: "None", type: "ClusterIP", internalTrafficPolicy: "Cluster" },
-    ],
+    ["empty spec becomes a ClusterIP service", {}, { sessionAffinity: "None", type: "ClusterIP", internalTrafficPolicy: "Cluster" }],
     [
       "ports get TCP and targetPort = port (absent, 0 and empty string)",
-      { ports: [{ port: 80 }, { port: 81, targetPort: 0 }, { port: 82, targetPort: "" }, { port: 83, targetPort: "http", protocol: "UDP" }] },
+      {
+        ports: [{ port: 80 }, { port: 81, targetPort: 0 }, { port: 82, targetPort: "" }, { port: 83, targetPort: "http", protocol: "UDP" }],
+      },
       {
         ports: [
           { port: 80, protocol: "TCP", targetPort: 80 },
@@ -29,12 +27,22 @@ describe("setDefaultsService (v1 SetDefaults_Service)", () => {
     [
       "ClientIP affinity gets a 10800 s timeout",
       { sessionAffinity: "ClientIP" },
-      { sessionAffinity: "ClientIP", sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } }, type: "ClusterIP", internalTrafficPolicy: "Cluster" },
+      {
+        sessionAffinity: "ClientIP",
+        sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } },
+        type: "ClusterIP",
+        internalTrafficPolicy: "Cluster",
+      },
     ],
     [
       "an explicit ClientIP timeout is kept",
       { sessionAffinity: "ClientIP", sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } } },
-      { sessionAffinity: "ClientIP", sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } }, type: "ClusterIP", internalTrafficPolicy: "Cluster" },
+      {
+        sessionAffinity: "ClientIP",
+        sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } },
+        type: "ClusterIP",
+        internalTrafficPolicy: "Cluster",
+      },
     ],
     [
       "None affinity drops a config",
@@ -49,12 +57,24 @@ describe("setDefaultsService (v1 SetDefaults_Service)", () => {
     [
       "ClusterIP with externalIPs is externally accessible",
       { externalIPs: ["192.0.2.1"] },
-      { externalIPs: ["192.0.2.1"], sessionAffinity: "None", type: "ClusterIP", externalTrafficPolicy: "Cluster", internalTrafficPolicy: "Cluster" },
+      {
+        externalIPs: ["192.0.2.1"],
+        sessionAffinity: "None",
+        type: "ClusterIP",
+        externalTrafficPolicy: "Cluster",
+        internalTrafficPolicy: "Cluster",
+      },
     ],
     [
       "LoadBalancer gets allocateLoadBalancerNodePorts and keeps an explicit Local",
       { type: "LoadBalancer", externalTrafficPolicy: "Local" },
-      { type: "LoadBalancer", sessionAffinity: "None", externalTrafficPolicy: "Local", internalTrafficPolicy: "Cluster", allocateLoadBalancerNodePorts: true },
+      {
+        type: "LoadBalancer",
+        sessionAffinity: "None",
+        externalTrafficPolicy: "Local",
+        internalTrafficPolicy: "Cluster",
+        allocateLoadBalancerNodePorts: true,
+      },
     ],
     [
       "ExternalName gets neither traffic policy",
@@ -75,9 +95,15 @@ describe("setDefaultsService (v1 SetDefaults_Service)", () => {
   });
 
   it("defaults LoadBalancer ingress ipMode to VIP unless the gate is off", () => {
-    const status = { loadBalancer: { ingress: [{ ip: "192.0.2.1" }, { hostname: "lb.example.com" }, { ip: "192.0.2.2", ipMode: "Proxy" }] } };
+    const status = {
+      loadBalancer: { ingress: [{ ip: "192.0.2.1" }, { hostname: "lb.example.com" }, { ip: "192.0.2.2", ipMode: "Proxy" }] },
+    };
     const on = setDefaultsService(svc({ type: "LoadBalancer" }, structuredClone(status)));
-    expect(on.status?.loadBalancer?.ingress).toEqual([{ ip: "192.0.2.1", ipMode: "VIP" }, { hostname: "lb.example.com" }, { ip: "192.0.2.2", ipMode: "Proxy" }]);
+    expect(on.status?.loadBalancer?.ingress).toEqual([
+      { ip: "192.0.2.1", ipMode: "VIP" },
+      { hostname: "lb.example.com" },
+      { ip: "192.0.2.2", ipMode: "Proxy" },
+    ]);
     const off = setDefaultsService(svc({ type: "LoadBalancer" }, structuredClone(status)), { loadBalancerIPMode: false });
     expect(off.status?.loadBalancer?.ingress?.[0]).toEqual({ ip: "192.0.2.1" });
   });
@@ -85,7 +111,10 @@ describe("setDefaultsService (v1 SetDefaults_Service)", () => {
 
 describe("other defaults", () => {
   it("Pod container ports get TCP; hostNetwork copies containerPort to hostPort", () => {
-    const pod = setDefaultsPod({ metadata: {}, spec: { hostNetwork: true, containers: [{ name: "c", ports: [{ containerPort: 53, protocol: "UDP" }, { containerPort: 80 }] }] } });
+    const pod = setDefaultsPod({
+      metadata: {},
+      spec: { hostNetwork: true, containers: [{ name: "c", ports: [{ containerPort: 53, protocol: "UDP" }, { containerPort: 80 }] }] },
+    });
     expect(pod.spec.containers[0]?.ports).toEqual([
       { containerPort: 53, protocol: "UDP", hostPort: 53 },
       { containerPort: 80, protocol: "TCP", hostPort: 80 },
@@ -96,11 +125,17 @@ describe("other defaults", () => {
 
   it("Endpoints ports get TCP", () => {
     const ep = setDefaultsEndpoints({ metadata: {}, subsets: [{ ports: [{ port: 80 }, { port: 53, protocol: "UDP" }] }] });
-    expect(ep.subsets?.[0]?.ports).toEqual([{ port: 80, protocol: "TCP" }, { port: 53, protocol: "UDP" }]);
+    expect(ep.subsets?.[0]?.ports).toEqual([
+      { port: 80, protocol: "TCP" },
+      { port: 53, protocol: "UDP" },
+    ]);
   });
 
   it("Namespace gets the metadata.name label and phase Active", () => {
-    expect(setDefaultsNamespace({ metadata: { name: "dev" } })).toEqual({ metadata: { name: "dev", labels: { "kubernetes.io/metadata.name": "dev" } }, status: { phase: "Active" } });
+    expect(setDefaultsNamespace({ metadata: { name: "dev" } })).toEqual({
+      metadata: { name: "dev", labels: { "kubernetes.io/metadata.name": "dev" } },
+      status: { phase: "Active" },
+    });
     expect(setDefaultsNamespace({ metadata: { generateName: "dev-" } }).metadata.labels).toBeUndefined();
   });
 });

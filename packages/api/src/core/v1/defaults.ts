@@ -65,13 +65,17 @@ export function setDefaultsService(svc: Service, gates: DefaultingGates = {}): S
     if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === "") p.targetPort = p.port;
   }
   if (externallyAccessible(spec) && !spec.externalTrafficPolicy) spec.externalTrafficPolicy = serviceExternalTrafficPolicies.Cluster;
-  if (spec.internalTrafficPolicy === undefined && [serviceTypes.NodePort, serviceTypes.LoadBalancer, serviceTypes.ClusterIP].includes(spec.type as never)) {
+  if (
+    spec.internalTrafficPolicy === undefined &&
+    [serviceTypes.NodePort, serviceTypes.LoadBalancer, serviceTypes.ClusterIP].includes(spec.type as never)
+  ) {
     spec.internalTrafficPolicy = serviceInternalTrafficPolicies.Cluster;
   }
   if (spec.type === serviceTypes.LoadBalancer) {
     if (spec.allocateLoadBalancerNodePorts === undefined) spec.allocateLoadBalancerNodePorts = true;
     if (gates.loadBalancerIPMode ?? true) {
-      for (const ing of svc.status?.loadBalancer?.ingress ?? []) if (ing.ip && ing.ipMode === undefined) ing.ipMode = loadBalancerIPModes.VIP;
+      for (const ing of svc.status?.loadBalancer?.ingress ?? [])
+        if (ing.ip && ing.ipMode === undefined) ing.ipMode = loadBalancerIPModes.VIP;
     }
   }
   return svc;

@@ -18,7 +18,16 @@ const kubectlService = {
     resourceVersion: "42",
     creationTimestamp: "2024-05-01T10:00:00Z",
     labels: { app: "web" },
-    managedFields: [{ manager: "kubectl-client-side-apply", operation: "Update", apiVersion: "v1", time: "2024-05-01T10:00:00Z", fieldsType: "FieldsV1", fieldsV1: { "f:spec": { "f:ports": {} } } }],
+    managedFields: [
+      {
+        manager: "kubectl-client-side-apply",
+        operation: "Update",
+        apiVersion: "v1",
+        time: "2024-05-01T10:00:00Z",
+        fieldsType: "FieldsV1",
+        fieldsV1: { "f:spec": { "f:ports": {} } },
+      },
+    ],
   },
   spec: {
     allocateLoadBalancerNodePorts: true,
@@ -64,12 +73,20 @@ describe("core/v1 schemas", () => {
   it("keep unmodelled Pod and Node fields (loose objects)", () => {
     const pod = {
       metadata: { name: "p" },
-      spec: { containers: [{ name: "c", image: "nginx", imagePullPolicy: "Always", ports: [{ containerPort: 80 }] }], restartPolicy: "Always", nodeName: "n1" },
+      spec: {
+        containers: [{ name: "c", image: "nginx", imagePullPolicy: "Always", ports: [{ containerPort: 80 }] }],
+        restartPolicy: "Always",
+        nodeName: "n1",
+      },
       status: { phase: "Running", podIP: "10.1.0.5", podIPs: [{ ip: "10.1.0.5" }, { ip: "fd00::5" }], qosClass: "BestEffort" },
     };
     expect(unknownFields(PodSchema, pod)).toEqual([]);
     expect(PodSchema.parse(pod)).toEqual(pod);
-    const node = { metadata: { name: "n1" }, spec: { podCIDRs: ["10.1.0.0/24"], taints: [] }, status: { addresses: [{ type: "InternalIP", address: "192.168.1.2" }], nodeInfo: { kubeletVersion: "v1.31.0" } } };
+    const node = {
+      metadata: { name: "n1" },
+      spec: { podCIDRs: ["10.1.0.0/24"], taints: [] },
+      status: { addresses: [{ type: "InternalIP", address: "192.168.1.2" }], nodeInfo: { kubeletVersion: "v1.31.0" } },
+    };
     expect(NodeSchema.parse(node)).toEqual(node);
   });
 
@@ -89,20 +106,37 @@ describe("core/v1 schemas", () => {
             ready: true,
             restartCount: 2,
             state: { running: { startedAt: "2025-01-01T00:00:00Z" } },
-            lastState: { terminated: { exitCode: 137, reason: "OOMKilled", finishedAt: "2025-01-01T00:00:00Z", containerID: "containerd://0" } },
+            lastState: {
+              terminated: { exitCode: 137, reason: "OOMKilled", finishedAt: "2025-01-01T00:00:00Z", containerID: "containerd://0" },
+            },
           },
         ],
       },
     };
     expect(unknownFields(PodSchema, pod)).toEqual([]);
     expect(PodSchema.parse(pod)).toEqual(pod);
-    const node = { metadata: { name: "n1" }, spec: {}, status: { nodeInfo: { kubeletVersion: "v1.33.0", osImage: "Debian", machineID: "m", architecture: "amd64" } } };
+    const node = {
+      metadata: { name: "n1" },
+      spec: {},
+      status: { nodeInfo: { kubeletVersion: "v1.33.0", osImage: "Debian", machineID: "m", architecture: "amd64" } },
+    };
     expect(NodeSchema.parse(node)).toEqual(node);
     expect(PodSchema.safeParse({ status: { containerStatuses: [{ restartCount: "2" }] } }).success).toBe(false);
   });
 
   it.each([
-    [EndpointsSchema, { metadata: { name: "e" }, subsets: [{ addresses: [{ ip: "10.1.0.5", nodeName: "n1", targetRef: { kind: "Pod", name: "p", namespace: "default" } }], ports: [{ port: 80, protocol: "TCP" }] }] }],
+    [
+      EndpointsSchema,
+      {
+        metadata: { name: "e" },
+        subsets: [
+          {
+            addresses: [{ ip: "10.1.0.5", nodeName: "n1", targetRef: { kind: "Pod", name: "p", namespace: "default" } }],
+            ports: [{ port: 80, protocol: "TCP" }],
+          },
+        ],
+      },
+    ],
     [NamespaceSchema, { metadata: { name: "default" }, spec: { finalizers: ["kubernetes"] }, status: { phase: "Active" } }],
     [
       EventSchema,

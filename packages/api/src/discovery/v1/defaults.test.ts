@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { setDefaultsEndpointSlice } from "./defaults.ts";
 import type { EndpointSlice } from "./types.ts";
 
-const slice = (ports: EndpointSlice["ports"]): EndpointSlice => ({ addressType: "IPv4", endpoints: [], ports, metadata: { name: "s", namespace: "d" } });
+const slice = (ports: EndpointSlice["ports"]): EndpointSlice => ({
+  addressType: "IPv4",
+  endpoints: [],
+  ports,
+  metadata: { name: "s", namespace: "d" },
+});
 
 describe("setDefaultsEndpointSlice", () => {
   it.each<[string, EndpointSlice["ports"], EndpointSlice["ports"]]>([

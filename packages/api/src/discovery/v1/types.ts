@@ -61,4 +61,3 @@ export type EndpointSliceEndpoint = z.infer<typeof EndpointSliceEndpointSchema>;
 export type EndpointSlicePort = z.infer<typeof EndpointSlicePortSchema>;
 export type EndpointSlice = z.infer<typeof EndpointSliceSchema>;
 export type EndpointSliceList = z.infer<typeof EndpointSliceListSchema>;
-

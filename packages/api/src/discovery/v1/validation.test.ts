@@ -42,7 +42,16 @@ describe("validateEndpointSlice", () => {
     ["FQDN one label", { addressType: "FQDN", endpoints: eps(["localhost"]) }, 1],
     ["bad hostname", { endpoints: eps(["10.0.0.1"], { hostname: "Bad_Host" }) }, 1],
     ["bad nodeName", { endpoints: eps(["10.0.0.1"], { nodeName: "Node_1" }) }, 1],
-    ["duplicate port names", { ports: [{ name: "a", protocol: "TCP" }, { name: "a", protocol: "UDP" }] }, 1],
+    [
+      "duplicate port names",
+      {
+        ports: [
+          { name: "a", protocol: "TCP" },
+          { name: "a", protocol: "UDP" },
+        ],
+      },
+      1,
+    ],
     ["two unnamed ports", { ports: [{ protocol: "TCP" }, { protocol: "UDP" }] }, 1],
     ["bad protocol", { ports: [{ name: "a", protocol: "ICMP" }] }, 1],
     ["bad port name", { ports: [{ name: "HTTP", protocol: "TCP" }] }, 1],
@@ -58,9 +67,15 @@ describe("validateEndpointSlice", () => {
 
   it.each<[Record<string, unknown>, string]>([
     [{ endpoints: eps(["2001:db8::1"]) }, 'endpoints[0].addresses[0]: Invalid value: "2001:db8::1": must be a valid IPv4 address'],
-    [{ endpoints: eps(["127.0.0.1"]) }, 'endpoints[0].addresses[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)'],
+    [
+      { endpoints: eps(["127.0.0.1"]) },
+      'endpoints[0].addresses[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
+    ],
     [{ endpoints: eps(["10.0.0.256"]) }, 'endpoints[0].addresses[0]: Invalid value: "10.0.0.256": must be a valid IPv4 address'],
-    [{ addressType: "IPv6", endpoints: eps(["not-an-ip"]) }, 'endpoints[0].addresses[0]: Invalid value: "not-an-ip": must be a valid IPv6 address'],
+    [
+      { addressType: "IPv6", endpoints: eps(["not-an-ip"]) },
+      'endpoints[0].addresses[0]: Invalid value: "not-an-ip": must be a valid IPv6 address',
+    ],
     [{ addressType: "IPv6", endpoints: eps(["::"]) }, 'endpoints[0].addresses[0]: Invalid value: "::": may not be unspecified (::)'],
     [{ endpoints: eps([]) }, "endpoints[0].addresses: Required value: must contain at least 1 address"],
     [{ addressType: "" }, "addressType: Required value"],
@@ -68,7 +83,10 @@ describe("validateEndpointSlice", () => {
     [{ ports: [{ name: "a", protocol: "ICMP" }] }, 'ports[0].protocol: Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"'],
     [{ ports: [{ protocol: "TCP" }, { protocol: "UDP" }] }, 'ports[1].name: Duplicate value: ""'],
     [{ endpoints: many(1001, () => ({ addresses: ["10.0.0.1"] })) }, "endpoints: Too many: 1001: must have at most 1000 items"],
-    [{ addressType: "FQDN", endpoints: eps(["localhost"]) }, 'endpoints[0].addresses[0]: Invalid value: "localhost": should be a domain with at least two segments separated by dots'],
+    [
+      { addressType: "FQDN", endpoints: eps(["localhost"]) },
+      'endpoints[0].addresses[0]: Invalid value: "localhost": should be a domain with at least two segments separated by dots',
+    ],
   ])("%j -> %s", (over, want) => {
     expect(msgs(slice(over))).toEqual([want]);
   });

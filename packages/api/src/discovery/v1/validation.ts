@@ -14,7 +14,12 @@ import {
   validateLabels,
   validateObjectMeta,
 } from "../../meta/v1/index.ts";
-import { deprecatedEndpointSliceAddressTypes, endpointPortProtocols, endpointSliceAddressTypes, endpointSliceLimits as L } from "./constants.ts";
+import {
+  deprecatedEndpointSliceAddressTypes,
+  endpointPortProtocols,
+  endpointSliceAddressTypes,
+  endpointSliceLimits as L,
+} from "./constants.ts";
 import { isFullyQualifiedDomainName, isValidIPv4Address, isValidIPv6Address } from "./endpoint-address.ts";
 import type { EndpointSlice, EndpointSliceEndpoint, EndpointSliceHints, EndpointSlicePort } from "./types.ts";
 
@@ -43,7 +48,12 @@ function validateAddresses(ep: EndpointSliceEndpoint, addressType: string, path:
   return errs;
 }
 
-function validateNamedHints(hints: ReadonlyArray<{ name: string }>, path: string, max: number, check: (n: string) => string[]): FieldErrorList {
+function validateNamedHints(
+  hints: ReadonlyArray<{ name: string }>,
+  path: string,
+  max: number,
+  check: (n: string) => string[],
+): FieldErrorList {
   if (hints.length > max) return [field.tooMany(path, hints.length, max)];
   const errs: FieldErrorList = [];
   const seen = new Set<string>();

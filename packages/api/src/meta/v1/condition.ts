@@ -32,7 +32,11 @@ export function setCondition(conditions: Condition[], next: Condition): boolean 
     return true;
   }
   const cur = conditions[i]!;
-  const changed = cur.status !== next.status || cur.reason !== next.reason || cur.message !== next.message || cur.observedGeneration !== next.observedGeneration;
+  const changed =
+    cur.status !== next.status ||
+    cur.reason !== next.reason ||
+    cur.message !== next.message ||
+    cur.observedGeneration !== next.observedGeneration;
   conditions[i] = { ...next, lastTransitionTime: cur.status === next.status ? cur.lastTransitionTime : next.lastTransitionTime };
   return changed;
 }

@@ -116,9 +116,7 @@ export function dropNulls<T>(value: T): T {
   return out as T;
 }
 
-export type DecodeResult<T> =
-  | { ok: true; value: T; unknownFields: string[] }
-  | { ok: false; error: z.ZodError; unknownFields: string[] };
+export type DecodeResult<T> = { ok: true; value: T; unknownFields: string[] } | { ok: false; error: z.ZodError; unknownFields: string[] };
 
 /**
  * Decodes a parsed JSON body: nulls dropped, unknown fields listed (and

@@ -43,13 +43,19 @@ describe("time schemas", () => {
   it("reject an unparsable time with Go's message, marked as a decoder error", () => {
     const r = TimeSchema.safeParse("garbage");
     expect(r.success).toBe(false);
-    expect(r.error?.issues[0]).toMatchObject({ code: "custom", message: `parsing time "garbage" as ${L}: cannot parse "garbage" as "2006"`, params: { goDecodeError: true } });
+    expect(r.error?.issues[0]).toMatchObject({
+      code: "custom",
+      message: `parsing time "garbage" as ${L}: cannot parse "garbage" as "2006"`,
+      params: { goDecodeError: true },
+    });
   });
 
   it("decode an absent or null Condition.lastTransitionTime as Go's zero time (null)", () => {
     const base = { type: "Ready", status: "True", reason: "r", message: "" };
     expect(ConditionSchema.parse(base).lastTransitionTime).toBeNull();
     expect(ConditionSchema.parse({ ...base, lastTransitionTime: null }).lastTransitionTime).toBeNull();
-    expect(ConditionSchema.parse({ ...base, lastTransitionTime: "2024-07-01T12:34:56+00:00" }).lastTransitionTime).toBe("2024-07-01T12:34:56Z");
+    expect(ConditionSchema.parse({ ...base, lastTransitionTime: "2024-07-01T12:34:56+00:00" }).lastTransitionTime).toBe(
+      "2024-07-01T12:34:56Z",
+    );
   });
 });

@@ -58,7 +58,13 @@ describe("validateServiceCIDR (upstream TestValidateServiceCIDR)", () => {
         'spec.cidrs: Invalid value: {"cidrs":["10.0.0.256/24","10.1.0.0/24"]}: may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64',
       ],
     ],
-    [["10.0.0.1/24", "10.1.0.0/24"], ['spec.cidrs[0]: Invalid value: "10.0.0.1/24": must not have bits set beyond the prefix length', "may specify no more than one IP for each IP family"]],
+    [
+      ["10.0.0.1/24", "10.1.0.0/24"],
+      [
+        'spec.cidrs[0]: Invalid value: "10.0.0.1/24": must not have bits set beyond the prefix length',
+        "may specify no more than one IP for each IP family",
+      ],
+    ],
   ])("%j reports the CIDR, then the family error", (cidrs, want) => {
     const got = msgs(validateServiceCIDR(sc(cidrs)));
     expect(got).toHaveLength(want.length);
@@ -73,7 +79,10 @@ describe("validateServiceCIDR (upstream TestValidateServiceCIDR)", () => {
 
   // The shared meta/v1 validator checks annotations and label keys as upstream's ValidateObjectMeta does.
   it("validates annotation and label keys with upstream's qualified-name message", () => {
-    const obj = ServiceCIDRSchema.parse({ metadata: { name: "a", annotations: { "a/b/c": "x" }, labels: { "a=b": "x" } }, spec: { cidrs: ["10.0.0.0/24"] } });
+    const obj = ServiceCIDRSchema.parse({
+      metadata: { name: "a", annotations: { "a/b/c": "x" }, labels: { "a=b": "x" } },
+      spec: { cidrs: ["10.0.0.0/24"] },
+    });
     const got = msgs(validateServiceCIDR(obj));
     expect(got).toHaveLength(2);
     expect(got[0]).toBe(
@@ -86,15 +95,50 @@ describe("validateServiceCIDR (upstream TestValidateServiceCIDR)", () => {
 describe("validateServiceCIDRUpdate", () => {
   it.each<[string, string[], string[], string[]]>([
     ["Successful update, no changes", ["192.168.0.0/24", "fd00:1234::/64"], ["192.168.0.0/24", "fd00:1234::/64"], []],
-    ["Failed update, update spec.CIDRs single stack", ["192.168.0.0/24"], ["10.0.0.0/16"], ['spec.cidrs[0]: Invalid value: "10.0.0.0/16": field is immutable']],
-    ["Failed update, update spec.CIDRs dual stack", ["192.168.0.0/24", "fd00:1234::/64"], ["10.0.0.0/16", "fd00:1234::/64"], ['spec.cidrs[0]: Invalid value: "10.0.0.0/16": field is immutable']],
+    [
+      "Failed update, update spec.CIDRs single stack",
+      ["192.168.0.0/24"],
+      ["10.0.0.0/16"],
+      ['spec.cidrs[0]: Invalid value: "10.0.0.0/16": field is immutable'],
+    ],
+    [
+      "Failed update, update spec.CIDRs dual stack",
+      ["192.168.0.0/24", "fd00:1234::/64"],
+      ["10.0.0.0/16", "fd00:1234::/64"],
+      ['spec.cidrs[0]: Invalid value: "10.0.0.0/16": field is immutable'],
+    ],
     ["Successful update, single to dual stack (1.33+)", ["192.168.0.0/24"], ["192.168.0.0/24", "fd00:1234::/64"], []],
-    ["Failed update, single to dual changing the primary", ["192.168.0.0/24"], ["10.0.0.0/16", "fd00:1234::/64"], ['spec.cidrs[0]: Invalid value: "10.0.0.0/16": field is immutable']],
+    [
+      "Failed update, single to dual changing the primary",
+      ["192.168.0.0/24"],
+      ["10.0.0.0/16", "fd00:1234::/64"],
+      ['spec.cidrs[0]: Invalid value: "10.0.0.0/16": field is immutable'],
+    ],
     ["Failed update, dual to single", ["192.168.0.0/24", "fd00:1234::/64"], ["192.168.0.0/24"], ["field is immutable"]],
-    ["Failed update, reorder", ["192.168.0.0/24", "fd00:1234::/64"], ["fd00:1234::/64", "192.168.0.0/24"], ["spec.cidrs[0]", "spec.cidrs[1]"]],
-    ["Failed update, single stack to an invalid CIDR: immutable only", ["192.168.0.0/24"], ["asdasdasd"], ['spec.cidrs[0]: Invalid value: "asdasdasd": field is immutable']],
-    ["Failed update, same-family second CIDR", ["192.168.0.0/24"], ["192.168.0.0/24", "10.0.0.0/16"], ["may specify no more than one IP for each IP family"]],
-    ["Failed update, invalid second CIDR", ["192.168.0.0/24"], ["192.168.0.0/24", "fd00::1/64"], ['spec.cidrs[1]: Invalid value: "fd00::1/64": must not have bits set beyond the prefix length']],
+    [
+      "Failed update, reorder",
+      ["192.168.0.0/24", "fd00:1234::/64"],
+      ["fd00:1234::/64", "192.168.0.0/24"],
+      ["spec.cidrs[0]", "spec.cidrs[1]"],
+    ],
+    [
+      "Failed update, single stack to an invalid CIDR: immutable only",
+      ["192.168.0.0/24"],
+      ["asdasdasd"],
+      ['spec.cidrs[0]: Invalid value: "asdasdasd": field is immutable'],
+    ],
+    [
+      "Failed update, same-family second CIDR",
+      ["192.168.0.0/24"],
+      ["192.168.0.0/24", "10.0.0.0/16"],
+      ["may specify no more than one IP for each IP family"],
+    ],
+    [
+      "Failed update, invalid second CIDR",
+      ["192.168.0.0/24"],
+      ["192.168.0.0/24", "fd00::1/64"],
+      ['spec.cidrs[1]: Invalid value: "fd00::1/64": must not have bits set beyond the prefix length'],
+    ],
   ])("%s", (_name, oldCIDRs, newCIDRs, want) => {
     const got = msgs(validateServiceCIDRUpdate(sc(newCIDRs), sc(oldCIDRs)));
     expect(got).toHaveLength(want.length);
@@ -111,11 +155,20 @@ describe("validateServiceCIDRUpdate", () => {
 
   it("status updates check only metadata", () => {
     expect(validateServiceCIDRStatusUpdate(sc(["10.0.0.0/24"]), sc(["10.0.0.0/24"]))).toEqual([]);
-    const deleting = ServiceCIDRSchema.parse({ metadata: { name: "test-name", resourceVersion: "1", deletionTimestamp: "2024-01-01T00:00:00Z" } });
-    const added = ServiceCIDRSchema.parse({
-      metadata: { name: "test-name", resourceVersion: "2", deletionTimestamp: "2024-01-01T00:00:00Z", finalizers: ["networking.k8s.io/service-cidr-finalizer"] },
+    const deleting = ServiceCIDRSchema.parse({
+      metadata: { name: "test-name", resourceVersion: "1", deletionTimestamp: "2024-01-01T00:00:00Z" },
     });
-    expect(msgs(validateServiceCIDRStatusUpdate(added, deleting))[0]).toContain("no new finalizers can be added if the object is being deleted");
+    const added = ServiceCIDRSchema.parse({
+      metadata: {
+        name: "test-name",
+        resourceVersion: "2",
+        deletionTimestamp: "2024-01-01T00:00:00Z",
+        finalizers: ["networking.k8s.io/service-cidr-finalizer"],
+      },
+    });
+    expect(msgs(validateServiceCIDRStatusUpdate(added, deleting))[0]).toContain(
+      "no new finalizers can be added if the object is being deleted",
+    );
   });
 });
 
@@ -128,7 +181,12 @@ describe("validateIPAddress (upstream TestValidateIPAddress)", () => {
     ["empty-ipaddress-bad-name", "test-name", goodRef, 1],
     ["empty-ipaddress-bad-name-no-parent-reference", "test-name", undefined, 2],
     ["good-ipaddress", "192.168.1.1", goodRef, 0],
-    ["good-ipaddress-gateway", "192.168.1.1", { group: "gateway.networking.k8s.io", resource: "gateway", name: "foo", namespace: "bar" }, 0],
+    [
+      "good-ipaddress-gateway",
+      "192.168.1.1",
+      { group: "gateway.networking.k8s.io", resource: "gateway", name: "foo", namespace: "bar" },
+      0,
+    ],
     ["good-ipv6address", "2001:4860:4860::8888", goodRef, 0],
     ["non-canonical-ipv6address", "2001:4860:4860:0::8888", goodRef, 1],
     ["missing-ipaddress-reference", "192.168.1.1", undefined, 1],
@@ -148,12 +206,16 @@ describe("validateIPAddress (upstream TestValidateIPAddress)", () => {
     ["::ffff:1.2.3.4", goodRef, ['metadata.name: Invalid value: "::ffff:1.2.3.4": must not be an IPv4-mapped IPv6 address']],
     ["test-name", goodRef, ['metadata.name: Invalid value: "test-name": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)']],
     ["10.0.0.1", undefined, ["spec.parentRef: Required value"]],
-    ["10.0.0.1", { resource: "..", name: "a/b%c", namespace: "." }, [
-      'spec.parentRef.resource: Invalid value: "..": may not be \'..\'',
-      'spec.parentRef.name: Invalid value: "a/b%c": may not contain \'/\'',
-      'spec.parentRef.name: Invalid value: "a/b%c": may not contain \'%\'',
-      'spec.parentRef.namespace: Invalid value: ".": may not be \'.\'',
-    ]],
+    [
+      "10.0.0.1",
+      { resource: "..", name: "a/b%c", namespace: "." },
+      [
+        "spec.parentRef.resource: Invalid value: \"..\": may not be '..'",
+        "spec.parentRef.name: Invalid value: \"a/b%c\": may not contain '/'",
+        "spec.parentRef.name: Invalid value: \"a/b%c\": may not contain '%'",
+        "spec.parentRef.namespace: Invalid value: \".\": may not be '.'",
+      ],
+    ],
     ["10.0.0.1", { group: "", resource: "", name: "" }, ["spec.parentRef.resource: Required value", "spec.parentRef.name: Required value"]],
   ])("%s %j", (name, ref, want) => {
     expect(msgs(validateIPAddress(ipa(name, ref)))).toEqual(want);
@@ -173,18 +235,33 @@ describe("validateIPAddressUpdate", () => {
   });
 
   it("allows label and annotation changes", () => {
-    const next = IPAddressSchema.parse({ metadata: { name: "10.0.0.1", resourceVersion: "2", labels: { a: "b" }, annotations: { x: "y" } }, spec: { parentRef: goodRef } });
+    const next = IPAddressSchema.parse({
+      metadata: { name: "10.0.0.1", resourceVersion: "2", labels: { a: "b" }, annotations: { x: "y" } },
+      spec: { parentRef: goodRef },
+    });
     expect(validateIPAddressUpdate(next, ipa("10.0.0.1", goodRef))).toEqual([]);
   });
 });
 
 describe("schemas", () => {
   it("v1 and v1beta1 share shape and differ in apiVersion", () => {
-    const body = { apiVersion: "networking.k8s.io/v1beta1", kind: "ServiceCIDR", metadata: { name: "a" }, spec: { cidrs: ["10.0.0.0/24"] } };
+    const body = {
+      apiVersion: "networking.k8s.io/v1beta1",
+      kind: "ServiceCIDR",
+      metadata: { name: "a" },
+      spec: { cidrs: ["10.0.0.0/24"] },
+    };
     expect(beta.ServiceCIDRSchema.parse(body).spec.cidrs).toEqual(["10.0.0.0/24"]);
     expect(ServiceCIDRSchema.safeParse(body).success).toBe(false);
     expect(beta.validateServiceCIDR(beta.ServiceCIDRSchema.parse(body))).toEqual([]);
-    expect(IPAddressSchema.parse({ apiVersion: "networking.k8s.io/v1", kind: "IPAddress", metadata: { name: "10.0.0.1" }, spec: { parentRef: goodRef } }).spec.parentRef).toEqual(goodRef);
+    expect(
+      IPAddressSchema.parse({
+        apiVersion: "networking.k8s.io/v1",
+        kind: "IPAddress",
+        metadata: { name: "10.0.0.1" },
+        spec: { parentRef: goodRef },
+      }).spec.parentRef,
+    ).toEqual(goodRef);
   });
 
   it("drops unknown fields (there is no parentRef.uid)", () => {
@@ -193,8 +270,16 @@ describe("schemas", () => {
   });
 
   it("parses status conditions", () => {
-    const cond = { type: "Ready", status: "True", lastTransitionTime: "2024-01-01T00:00:00Z", reason: "", message: "Kubernetes Service CIDR is ready" };
+    const cond = {
+      type: "Ready",
+      status: "True",
+      lastTransitionTime: "2024-01-01T00:00:00Z",
+      reason: "",
+      message: "Kubernetes Service CIDR is ready",
+    };
     expect(ServiceCIDRSchema.parse({ metadata: { name: "a" }, status: { conditions: [cond] } }).status?.conditions).toEqual([cond]);
-    expect(ServiceCIDRSchema.safeParse({ metadata: { name: "a" }, status: { conditions: [{ ...cond, status: "Maybe" }] } }).success).toBe(false);
+    expect(ServiceCIDRSchema.safeParse({ metadata: { name: "a" }, status: { conditions: [{ ...cond, status: "Maybe" }] } }).success).toBe(
+      false,
+    );
   });
 });

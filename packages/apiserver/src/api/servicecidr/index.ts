@@ -1,3 +1,11 @@
 /** ServiceCIDR helpers (upstream pkg/api/servicecidr). */
-export { containsAddress, containsPrefix, isServiceCIDRReady, overlapsPrefix, prefixContainsIP, serviceCIDRPrefixes, serviceCIDRStrings } from "./servicecidr.ts";
+export {
+  containsAddress,
+  containsPrefix,
+  isServiceCIDRReady,
+  overlapsPrefix,
+  prefixContainsIP,
+  serviceCIDRPrefixes,
+  serviceCIDRStrings,
+} from "./servicecidr.ts";
 export type { ServiceCIDRLister } from "./servicecidr.ts";

@@ -3,7 +3,12 @@ import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../../storage/index.ts";
 import { containsAddress, containsPrefix, isServiceCIDRReady, overlapsPrefix, prefixContainsIP } from "./servicecidr.ts";
 
-const sc = (name: string, ...cidrs: string[]): KubeObject => ({ apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name }, spec: { cidrs } });
+const sc = (name: string, ...cidrs: string[]): KubeObject => ({
+  apiVersion: "networking.k8s.io/v1",
+  kind: "ServiceCIDR",
+  metadata: { name },
+  spec: { cidrs },
+});
 const lister = (...items: KubeObject[]) => ({ list: () => items });
 const P = (s: string): CIDR => parseCIDR(s)!;
 const A = (s: string): IP => parseIP(s)!;

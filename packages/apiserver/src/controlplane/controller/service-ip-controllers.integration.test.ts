@@ -9,18 +9,27 @@ import { eventually } from "@servicenet/testing";
 import { featureGatesForMode, type AllocatorMode } from "../../features/kube-features.ts";
 import { startTestServer, type TestServer } from "../../server/testing.ts";
 
-
 describe.each<AllocatorMode>(["bitmap", "dual-write", "ipaddress"])("repair hooks in %s mode", (mode) => {
   let s: TestServer | undefined;
   afterEach(async () => s?.close());
 
   it("frees leaked NodePorts and bitmap bits after three runs, keeps the held ones", async () => {
-    s = await startTestServer({ tls: false, serviceClusterIPRange: "10.0.0.0/24", featureGates: featureGatesForMode(mode), repairIntervalMs: 100 });
+    s = await startTestServer({
+      tls: false,
+      serviceClusterIPRange: "10.0.0.0/24",
+      featureGates: featureGatesForMode(mode),
+      repairIntervalMs: 100,
+    });
     const sa = s.api.serviceAllocators;
     const held = await s.request("/api/v1/namespaces/default/services", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ apiVersion: "v1", kind: "Service", metadata: { name: "np" }, spec: { type: "NodePort", ports: [{ port: 80, nodePort: 30100 }] } }),
+      body: JSON.stringify({
+        apiVersion: "v1",
+        kind: "Service",
+        metadata: { name: "np" },
+        spec: { type: "NodePort", ports: [{ port: 80, nodePort: 30100 }] },
+      }),
     });
     expect(held.status).toBe(201);
     const heldIP = parseIP((held.json() as { spec: { clusterIP: string } }).spec.clusterIP)!;

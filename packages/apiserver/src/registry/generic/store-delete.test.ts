@@ -12,7 +12,13 @@ describe("GenericStore.delete with beforeDelete", () => {
   beforeAll(async () => {
     store = await createStore({ backend: "memory" });
     emptied = [];
-    leases = new GenericStore(store, { group: "coordination.k8s.io", resource: "leases", storagePath: "leases", strategy: leaseStrategy, beforeDelete: async (o: KubeObject) => void emptied.push(o.metadata.name ?? "") });
+    leases = new GenericStore(store, {
+      group: "coordination.k8s.io",
+      resource: "leases",
+      storagePath: "leases",
+      strategy: leaseStrategy,
+      beforeDelete: async (o: KubeObject) => void emptied.push(o.metadata.name ?? ""),
+    });
     uid = (await leases.create("ns", { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "a" } })).metadata.uid ?? "";
   });
   afterAll(async () => {

@@ -4,9 +4,27 @@
  * strategy deciding what may change and what is valid.
  */
 import { StatusError, type FieldError } from "@servicenet/api";
-import { objectKey, resourcePrefix, withGroupResource, type KubeObject, type ListResult, type Predicate, type Store, type WatchEvent } from "../../storage/index.ts";
+import {
+  objectKey,
+  resourcePrefix,
+  withGroupResource,
+  type KubeObject,
+  type ListResult,
+  type Predicate,
+  type Store,
+  type WatchEvent,
+} from "../../storage/index.ts";
 import { generateName, nowRFC3339 } from "./names.ts";
-import type { DeleteParams, DeleteResult, ListParams, UpdatedObjectInfo, UpdateParams, UpdateResult, WatchParams, WriteParams } from "./options.ts";
+import type {
+  DeleteParams,
+  DeleteResult,
+  ListParams,
+  UpdatedObjectInfo,
+  UpdateParams,
+  UpdateResult,
+  WatchParams,
+  WriteParams,
+} from "./options.ts";
 import { checkSupportedFields, matchesFields, type FieldSelector } from "./selection/fields.ts";
 import { matchesLabels, type LabelSelector } from "./selection/labels.ts";
 import type { RESTStrategy } from "./strategy.ts";
@@ -60,13 +78,19 @@ export class GenericStore {
   /** Builds the store predicate; rejects unsupported field labels with 400. */
   predicate(labels: LabelSelector | undefined, fields: FieldSelector | undefined): Predicate | undefined {
     if (fields && fields.length > 0) {
-      const names = new Set(["metadata.name", ...(this.strategy.namespaced ? ["metadata.namespace"] : []), ...(this.strategy.selectableFieldNames ?? [])]);
+      const names = new Set([
+        "metadata.name",
+        ...(this.strategy.namespaced ? ["metadata.namespace"] : []),
+        ...(this.strategy.selectableFieldNames ?? []),
+      ]);
       checkSupportedFields(fields, names);
     }
     const hasL = labels !== undefined && labels.length > 0;
     const hasF = fields !== undefined && fields.length > 0;
     if (!hasL && !hasF) return undefined;
-    return (obj) => (!hasL || matchesLabels(labels, obj.metadata["labels"] as Record<string, string> | undefined)) && (!hasF || matchesFields(fields, this.fieldsOf(obj)));
+    return (obj) =>
+      (!hasL || matchesLabels(labels, obj.metadata["labels"] as Record<string, string> | undefined)) &&
+      (!hasF || matchesFields(fields, this.fieldsOf(obj)));
   }
 
   async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<KubeObject> {
@@ -115,7 +139,8 @@ export class GenericStore {
   protected initCreateMetadata(obj: KubeObject, namespace: string | undefined): void {
     this.placeInNamespace(obj, namespace);
     const meta = obj.metadata;
-    if (!meta.name && typeof meta["generateName"] === "string" && meta["generateName"] !== "") meta.name = generateName(meta["generateName"]);
+    if (!meta.name && typeof meta["generateName"] === "string" && meta["generateName"] !== "")
+      meta.name = generateName(meta["generateName"]);
   }
 
   /** upstream rest.BeforeCreate: system fields, name generation, strategy, validation. */
@@ -146,12 +171,14 @@ export class GenericStore {
     if (!meta.uid) meta.uid = old.metadata.uid;
     if (old.metadata.creationTimestamp !== undefined) meta.creationTimestamp = old.metadata.creationTimestamp;
     if (old.metadata.deletionTimestamp !== undefined) meta.deletionTimestamp = old.metadata.deletionTimestamp;
-    if (old.metadata["deletionGracePeriodSeconds"] !== undefined) meta["deletionGracePeriodSeconds"] ??= old.metadata["deletionGracePeriodSeconds"];
+    if (old.metadata["deletionGracePeriodSeconds"] !== undefined)
+      meta["deletionGracePeriodSeconds"] ??= old.metadata["deletionGracePeriodSeconds"];
     meta.generation = old.metadata.generation;
     let errs: FieldError[];
     if (subresource !== "") {
       const sub = this.strategy.subresources?.[subresource];
-      if (!sub) throw StatusError.notFound({ group: this.config.group, resource: `${this.config.resource}/${subresource}` }, meta.name ?? "");
+      if (!sub)
+        throw StatusError.notFound({ group: this.config.group, resource: `${this.config.resource}/${subresource}` }, meta.name ?? "");
       sub.prepareForUpdate(obj, old);
       errs = sub.validateUpdate(obj, old);
     } else {
@@ -189,7 +216,9 @@ export class GenericStore {
         this.placeInNamespace(obj, namespace);
         if (!obj.metadata.resourceVersion) {
           if (!this.strategy.allowUnconditionalUpdate) {
-            throw this.invalid(name, [{ type: "Invalid", field: "metadata.resourceVersion", badValue: "0x0", detail: "must be specified for an update" }]);
+            throw this.invalid(name, [
+              { type: "Invalid", field: "metadata.resourceVersion", badValue: "0x0", detail: "must be specified for an update" },
+            ]);
           }
           obj.metadata.resourceVersion = current.metadata.resourceVersion;
         }
@@ -199,8 +228,15 @@ export class GenericStore {
       { ignoreNotFound: true, ...(p.preconditions ? { preconditions: p.preconditions } : {}), ...(p.dryRun ? { dryRun: true } : {}) },
     );
     // The last finalizer removed from a deleting object: it goes now (upstream deleteWithoutFinalizers).
-    if (!created && updated.metadata.deletionTimestamp !== undefined && ((updated.metadata["finalizers"] as string[] | undefined) ?? []).length === 0) {
-      const gone = await this.reallyDelete(key, updated, { preconditions: { resourceVersion: updated.metadata.resourceVersion ?? "" }, ...(p.dryRun ? { dryRun: true } : {}) });
+    if (
+      !created &&
+      updated.metadata.deletionTimestamp !== undefined &&
+      ((updated.metadata["finalizers"] as string[] | undefined) ?? []).length === 0
+    ) {
+      const gone = await this.reallyDelete(key, updated, {
+        preconditions: { resourceVersion: updated.metadata.resourceVersion ?? "" },
+        ...(p.dryRun ? { dryRun: true } : {}),
+      });
       return { object: gone, created: false };
     }
     return { object: updated, created };

@@ -72,7 +72,15 @@ export function bumpGeneration(obj: KubeObject, old: KubeObject): void {
 export function resetForStatus(obj: KubeObject, old: KubeObject): void {
   if (old["spec"] === undefined) delete obj["spec"];
   else obj["spec"] = structuredClone(old["spec"]);
-  for (const k of ["labels", "annotations", "finalizers", "ownerReferences", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"] as const) {
+  for (const k of [
+    "labels",
+    "annotations",
+    "finalizers",
+    "ownerReferences",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "generation",
+  ] as const) {
     if (old.metadata[k] === undefined) delete obj.metadata[k];
     else (obj.metadata as Record<string, unknown>)[k] = structuredClone(old.metadata[k]);
   }

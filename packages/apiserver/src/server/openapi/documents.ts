@@ -66,8 +66,20 @@ function defineResource(ctx: WalkContext, r: OpenAPIResource): Roots {
 
 function ensureMetaDefs(ctx: WalkContext): void {
   const fallback: Record<string, OpenAPISchema> = {
-    ListMeta: { type: "object", properties: { continue: { type: "string" }, remainingItemCount: { type: "integer", format: "int64" }, resourceVersion: { type: "string" }, selfLink: { type: "string" } } },
-    Status: { type: "object", description: "Status is a return value for calls that don't return other objects.", "x-kubernetes-preserve-unknown-fields": true },
+    ListMeta: {
+      type: "object",
+      properties: {
+        continue: { type: "string" },
+        remainingItemCount: { type: "integer", format: "int64" },
+        resourceVersion: { type: "string" },
+        selfLink: { type: "string" },
+      },
+    },
+    Status: {
+      type: "object",
+      description: "Status is a return value for calls that don't return other objects.",
+      "x-kubernetes-preserve-unknown-fields": true,
+    },
     Patch: { type: "object", description: "Patch is provided to give a concrete name and type to the Kubernetes PATCH request body." },
   };
   for (const [name, def] of Object.entries(fallback)) if (!ctx.defs.has(meta + name)) ctx.defs.set(meta + name, def);
@@ -97,7 +109,8 @@ function reachable(defs: Map<string, OpenAPISchema>, roots: unknown): Set<string
 /** v3 -> v2: `#/definitions/` refs, and single-ref `allOf` folded into `$ref` with siblings as kube-openapi does for v2. */
 function toV2(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(toV2);
-  if (typeof v !== "object" || v === null) return typeof v === "string" && v.startsWith(refPrefix) ? `#/definitions/${v.slice(refPrefix.length)}` : v;
+  if (typeof v !== "object" || v === null)
+    return typeof v === "string" && v.startsWith(refPrefix) ? `#/definitions/${v.slice(refPrefix.length)}` : v;
   const o = v as OpenAPISchema;
   const allOf = o.allOf;
   if (Array.isArray(allOf) && allOf.length === 1) {

@@ -20,8 +20,26 @@ const kubectl = findKubectl("1.33", { warnAs: "kubectl explain test" }) ?? "";
 const haveKubectl = kubectl !== "";
 
 const resources: OpenAPIResource[] = [
-  { group: "", version: "v1", kind: "Service", resource: "services", namespaced: true, schema: core.ServiceSchema, listSchema: core.ServiceListSchema, subresources: ["status"] },
-  { group: "networking.k8s.io", version: "v1", kind: "ServiceCIDR", resource: "servicecidrs", namespaced: false, schema: net.ServiceCIDRSchema, listSchema: net.ServiceCIDRListSchema, subresources: ["status"] },
+  {
+    group: "",
+    version: "v1",
+    kind: "Service",
+    resource: "services",
+    namespaced: true,
+    schema: core.ServiceSchema,
+    listSchema: core.ServiceListSchema,
+    subresources: ["status"],
+  },
+  {
+    group: "networking.k8s.io",
+    version: "v1",
+    kind: "ServiceCIDR",
+    resource: "servicecidrs",
+    namespaced: false,
+    schema: net.ServiceCIDRSchema,
+    listSchema: net.ServiceCIDRListSchema,
+    subresources: ["status"],
+  },
 ];
 
 const verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
@@ -31,10 +49,24 @@ const discovery: Record<string, unknown> = {
   "/apis": {
     kind: "APIGroupList",
     apiVersion: "v1",
-    groups: [{ name: "networking.k8s.io", versions: [{ groupVersion: "networking.k8s.io/v1", version: "v1" }], preferredVersion: { groupVersion: "networking.k8s.io/v1", version: "v1" } }],
+    groups: [
+      {
+        name: "networking.k8s.io",
+        versions: [{ groupVersion: "networking.k8s.io/v1", version: "v1" }],
+        preferredVersion: { groupVersion: "networking.k8s.io/v1", version: "v1" },
+      },
+    ],
   },
-  "/api/v1": { kind: "APIResourceList", groupVersion: "v1", resources: [{ name: "services", singularName: "service", namespaced: true, kind: "Service", verbs, shortNames: ["svc"] }] },
-  "/apis/networking.k8s.io/v1": { kind: "APIResourceList", groupVersion: "networking.k8s.io/v1", resources: [{ name: "servicecidrs", singularName: "servicecidr", namespaced: false, kind: "ServiceCIDR", verbs }] },
+  "/api/v1": {
+    kind: "APIResourceList",
+    groupVersion: "v1",
+    resources: [{ name: "services", singularName: "service", namespaced: true, kind: "Service", verbs, shortNames: ["svc"] }],
+  },
+  "/apis/networking.k8s.io/v1": {
+    kind: "APIResourceList",
+    groupVersion: "networking.k8s.io/v1",
+    resources: [{ name: "servicecidrs", singularName: "servicecidr", namespaced: false, kind: "ServiceCIDR", verbs }],
+  },
 };
 
 describe.skipIf(!haveKubectl)("kubectl explain against the generated OpenAPI", () => {
@@ -60,7 +92,10 @@ describe.skipIf(!haveKubectl)("kubectl explain against the generated OpenAPI", (
         return;
       }
       const body = discovery[(req.url ?? "").split("?")[0] ?? ""];
-      if (body === undefined) res.writeHead(404, { "Content-Type": "application/json" }).end('{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}');
+      if (body === undefined)
+        res
+          .writeHead(404, { "Content-Type": "application/json" })
+          .end('{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}');
       else res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(body));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -80,7 +115,9 @@ describe.skipIf(!haveKubectl)("kubectl explain against the generated OpenAPI", (
 
   const run = async (...args: string[]): Promise<string> => runWith(kubectl, ...args);
   const runWith = async (binary: string, ...args: string[]): Promise<string> => {
-    const { stdout } = await promisify(execFile)(binary, ["--kubeconfig", kubeconfig, "--cache-dir", cacheDir, ...args], { timeout: 20000 });
+    const { stdout } = await promisify(execFile)(binary, ["--kubeconfig", kubeconfig, "--cache-dir", cacheDir, ...args], {
+      timeout: 20000,
+    });
     return stdout;
   };
 
@@ -115,18 +152,26 @@ describe.skipIf(!haveKubectl)("kubectl explain against the generated OpenAPI", (
     writeFileSync(file, "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: default\nspec:\n  ports:\n  - port: 80\n");
     const out = await run("create", "-f", file);
     expect(out).toContain("service/web created");
-    expect(requests.some((r) => r.startsWith("POST /api/v1/namespaces/default/services?fieldManager=kubectl-create&fieldValidation=Strict"))).toBe(true);
+    expect(
+      requests.some((r) => r.startsWith("POST /api/v1/namespaces/default/services?fieldManager=kubectl-create&fieldValidation=Strict")),
+    ).toBe(true);
   });
 
   // kubectl 1.27 explains from /openapi/v2 in gnostic protobuf; later versions from /openapi/v3.
-  it.each(["1.27", "1.30", "1.32"].filter((v) => findKubectl(v, { warnAs: "kubectl explain test" }) !== null))("kubectl %s explains ipFamilyPolicy too", async (v) => {
-    const out = await runWith(findKubectl(v)!, "explain", "service.spec.ipFamilyPolicy");
-    expect(out).toContain("IPFamilyPolicy represents the dual-stack-ness");
-  });
+  it.each(["1.27", "1.30", "1.32"].filter((v) => findKubectl(v, { warnAs: "kubectl explain test" }) !== null))(
+    "kubectl %s explains ipFamilyPolicy too",
+    async (v) => {
+      const out = await runWith(findKubectl(v)!, "explain", "service.spec.ipFamilyPolicy");
+      expect(out).toContain("IPFamilyPolicy represents the dual-stack-ness");
+    },
+  );
 
   it.each(["1.27", "1.30"].filter((v) => findKubectl(v) !== null))("kubectl %s create passes its OpenAPI checks", async (v) => {
     const file = join(cacheDir, "..", `svc-${v}.yaml`);
-    writeFileSync(file, `apiVersion: v1\nkind: Service\nmetadata:\n  name: web${v.replace(".", "")}\n  namespace: default\nspec:\n  ports:\n  - port: 80\n`);
+    writeFileSync(
+      file,
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: web${v.replace(".", "")}\n  namespace: default\nspec:\n  ports:\n  - port: 80\n`,
+    );
     expect(await runWith(findKubectl(v)!, "create", "-f", file)).toContain("created");
   });
 

@@ -5,8 +5,23 @@ import * as net from "@servicenet/api/networking/v1";
 import { acceptsJSON, createOpenAPIHandlers, openAPIV2Protobuf, type OpenAPIResponse } from "./handlers.ts";
 
 const handlers = createOpenAPIHandlers([
-  { group: "", version: "v1", kind: "Service", resource: "services", namespaced: true, schema: core.ServiceSchema, listSchema: core.ServiceListSchema },
-  { group: "networking.k8s.io", version: "v1", kind: "ServiceCIDR", resource: "servicecidrs", namespaced: false, schema: net.ServiceCIDRSchema },
+  {
+    group: "",
+    version: "v1",
+    kind: "Service",
+    resource: "services",
+    namespaced: true,
+    schema: core.ServiceSchema,
+    listSchema: core.ServiceListSchema,
+  },
+  {
+    group: "networking.k8s.io",
+    version: "v1",
+    kind: "ServiceCIDR",
+    resource: "servicecidrs",
+    namespaced: false,
+    schema: net.ServiceCIDRSchema,
+  },
 ]);
 
 const get = (path: string, accept = "application/json", inm?: string): OpenAPIResponse => {

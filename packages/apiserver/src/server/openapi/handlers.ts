@@ -38,7 +38,10 @@ function render(doc: unknown): Rendered {
 function accepts(accept: string | undefined, wanted: (type: string) => boolean): boolean {
   if (accept === undefined || accept.trim() === "") return false;
   return accept.split(",").some((part) => {
-    const [type = "", ...params] = part.trim().split(";").map((s) => s.trim().toLowerCase());
+    const [type = "", ...params] = part
+      .trim()
+      .split(";")
+      .map((s) => s.trim().toLowerCase());
     return !params.some((p) => p === "q=0") && wanted(type);
   });
 }

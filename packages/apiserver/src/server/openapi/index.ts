@@ -1,5 +1,12 @@
 /** OpenAPI v2 and v3 documents generated from the zod schemas, and their HTTP handlers. */
-export { createOpenAPIHandlers, acceptsJSON, acceptsV2Protobuf, openAPIV2Protobuf, type OpenAPIHandlers, type OpenAPIResponse } from "./handlers.ts";
+export {
+  createOpenAPIHandlers,
+  acceptsJSON,
+  acceptsV2Protobuf,
+  openAPIV2Protobuf,
+  type OpenAPIHandlers,
+  type OpenAPIResponse,
+} from "./handlers.ts";
 export { buildOpenAPI, type OpenAPIDocuments, type OpenAPIOptions } from "./documents.ts";
 export { schemaNames, apiSchemaModules, packagePrefix, type SchemaModule } from "./schema-names.ts";
 export { groupVersion, gvPath, allVerbs, type OpenAPIResource } from "./resource.ts";

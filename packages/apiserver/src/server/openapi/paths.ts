@@ -22,10 +22,16 @@ function param(flavor: Flavor, name: string, where: "query" | "path", type: stri
 }
 
 const queryDocs: Record<string, [string, string]> = {
-  dryRun: ["string", "When present, indicates that modifications should not be persisted. Valid values are: - All: all dry run stages will be processed"],
+  dryRun: [
+    "string",
+    "When present, indicates that modifications should not be persisted. Valid values are: - All: all dry run stages will be processed",
+  ],
   fieldManager: ["string", "fieldManager is a name associated with the actor or entity that is making these changes."],
-  fieldValidation: ["string", "fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore - Warn - Strict"],
-  force: ["boolean", "Force is going to \"force\" Apply requests. It means user will re-acquire conflicting fields owned by other people."],
+  fieldValidation: [
+    "string",
+    "fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore - Warn - Strict",
+  ],
+  force: ["boolean", 'Force is going to "force" Apply requests. It means user will re-acquire conflicting fields owned by other people.'],
   labelSelector: ["string", "A selector to restrict the list of returned objects by their labels. Defaults to everything."],
   fieldSelector: ["string", "A selector to restrict the list of returned objects by their fields. Defaults to everything."],
   limit: ["integer", "limit is a maximum number of responses to return for a list call."],
@@ -33,7 +39,7 @@ const queryDocs: Record<string, [string, string]> = {
   resourceVersion: ["string", "resourceVersion sets a constraint on what resource versions a request may be served from."],
   watch: ["boolean", "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications."],
   timeoutSeconds: ["integer", "Timeout for the list/watch call."],
-  allowWatchBookmarks: ["boolean", "allowWatchBookmarks requests watch events with type \"BOOKMARK\"."],
+  allowWatchBookmarks: ["boolean", 'allowWatchBookmarks requests watch events with type "BOOKMARK".'],
   gracePeriodSeconds: ["integer", "The duration in seconds before the object should be deleted."],
   propagationPolicy: ["string", "Whether and how garbage collection will be performed."],
 };
@@ -46,14 +52,26 @@ function queries(flavor: Flavor, names: readonly string[]): OpenAPISchema[] {
 }
 
 const mediaJSON = ["application/json", "application/yaml"];
-const patchTypes = ["application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json", "application/apply-patch+yaml"];
+const patchTypes = [
+  "application/json-patch+json",
+  "application/merge-patch+json",
+  "application/strategic-merge-patch+json",
+  "application/apply-patch+yaml",
+];
 
 function response(flavor: Flavor, schema: OpenAPISchema): OpenAPISchema {
   if (flavor === "v2") return { "200": { description: "OK", schema }, "401": { description: "Unauthorized" } };
-  return { "200": { description: "OK", content: Object.fromEntries(mediaJSON.map((m) => [m, { schema }])) }, "401": { description: "Unauthorized" } };
+  return {
+    "200": { description: "OK", content: Object.fromEntries(mediaJSON.map((m) => [m, { schema }])) },
+    "401": { description: "Unauthorized" },
+  };
 }
 
-function body(flavor: Flavor, schema: OpenAPISchema, types: readonly string[]): { parameters: OpenAPISchema[]; requestBody?: OpenAPISchema } {
+function body(
+  flavor: Flavor,
+  schema: OpenAPISchema,
+  types: readonly string[],
+): { parameters: OpenAPISchema[]; requestBody?: OpenAPISchema } {
   if (flavor === "v2") return { parameters: [{ name: "body", in: "body", required: true, schema }] };
   return { parameters: [], requestBody: { content: Object.fromEntries(types.map((t) => [t, { schema }])), required: true } };
 }
@@ -82,12 +100,37 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
   const ns = r.namespaced ? "/namespaces/{namespace}" : "";
   const gvk = { group: r.group, kind: r.kind, version: r.version };
   const write = ["dryRun", "fieldManager", "fieldValidation"];
-  const listQ = ["allowWatchBookmarks", "continue", "fieldSelector", "labelSelector", "limit", "resourceVersion", "timeoutSeconds", "watch"];
+  const listQ = [
+    "allowWatchBookmarks",
+    "continue",
+    "fieldSelector",
+    "labelSelector",
+    "limit",
+    "resourceVersion",
+    "timeoutSeconds",
+    "watch",
+  ];
   const status = `${metaPrefix}Status`;
   const item = (sub: string): Op[] => [
     { verb: "get", action: "get", method: "get", id: operationId("read", r, r.namespaced, sub), returns: objectDef, query: [] },
-    { verb: "update", action: "put", method: "put", id: operationId("replace", r, r.namespaced, sub), returns: objectDef, query: write, body: { schema: objectDef, types: ["application/json"] } },
-    { verb: "patch", action: "patch", method: "patch", id: operationId("patch", r, r.namespaced, sub), returns: objectDef, query: [...write, "force"], body: { schema: `${metaPrefix}Patch`, types: patchTypes } },
+    {
+      verb: "update",
+      action: "put",
+      method: "put",
+      id: operationId("replace", r, r.namespaced, sub),
+      returns: objectDef,
+      query: write,
+      body: { schema: objectDef, types: ["application/json"] },
+    },
+    {
+      verb: "patch",
+      action: "patch",
+      method: "patch",
+      id: operationId("patch", r, r.namespaced, sub),
+      returns: objectDef,
+      query: [...write, "force"],
+      body: { schema: `${metaPrefix}Patch`, types: patchTypes },
+    },
   ];
   const out: Record<string, OpenAPISchema> = {};
   const add = (path: string, ops: Op[], pathParams: string[]): void => {
@@ -95,7 +138,15 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
     if (served.length === 0) return;
     const pathItem: OpenAPISchema = {
       parameters: [
-        ...pathParams.map((p) => param(flavor, p, "path", "string", p === "name" ? `name of the ${r.kind}` : "object name and auth scope, such as for teams and projects")),
+        ...pathParams.map((p) =>
+          param(
+            flavor,
+            p,
+            "path",
+            "string",
+            p === "name" ? `name of the ${r.kind}` : "object name and auth scope, such as for teams and projects",
+          ),
+        ),
         param(flavor, "pretty", "query", "string", "If 'true', then the output is pretty printed."),
       ],
     };
@@ -115,20 +166,63 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
     out[path] = pathItem;
   };
   const nsParams = r.namespaced ? ["namespace"] : [];
-  add(`${base}${ns}/${r.resource}`, [
-    { verb: "list", action: "list", method: "get", id: operationId("list", r, r.namespaced), returns: listDef, query: listQ },
-    { verb: "create", action: "post", method: "post", id: operationId("create", r, r.namespaced), returns: objectDef, query: write, body: { schema: objectDef, types: ["application/json"] } },
-    { verb: "deletecollection", action: "deletecollection", method: "delete", id: operationId("deletecollection", r, r.namespaced), returns: status, query: ["dryRun", "labelSelector", "fieldSelector", "gracePeriodSeconds", "propagationPolicy"] },
-  ], nsParams);
-  add(`${base}${ns}/${r.resource}/{name}`, [
-    ...item(""),
-    { verb: "delete", action: "delete", method: "delete", id: operationId("delete", r, r.namespaced), returns: status, query: ["dryRun", "gracePeriodSeconds", "propagationPolicy"] },
-  ], [...nsParams, "name"]);
+  add(
+    `${base}${ns}/${r.resource}`,
+    [
+      { verb: "list", action: "list", method: "get", id: operationId("list", r, r.namespaced), returns: listDef, query: listQ },
+      {
+        verb: "create",
+        action: "post",
+        method: "post",
+        id: operationId("create", r, r.namespaced),
+        returns: objectDef,
+        query: write,
+        body: { schema: objectDef, types: ["application/json"] },
+      },
+      {
+        verb: "deletecollection",
+        action: "deletecollection",
+        method: "delete",
+        id: operationId("deletecollection", r, r.namespaced),
+        returns: status,
+        query: ["dryRun", "labelSelector", "fieldSelector", "gracePeriodSeconds", "propagationPolicy"],
+      },
+    ],
+    nsParams,
+  );
+  add(
+    `${base}${ns}/${r.resource}/{name}`,
+    [
+      ...item(""),
+      {
+        verb: "delete",
+        action: "delete",
+        method: "delete",
+        id: operationId("delete", r, r.namespaced),
+        returns: status,
+        query: ["dryRun", "gracePeriodSeconds", "propagationPolicy"],
+      },
+    ],
+    [...nsParams, "name"],
+  );
   for (const sub of r.subresources ?? []) {
     add(`${base}${ns}/${r.resource}/{name}/${sub}`, item(sub.replace(/^./, (c) => c.toUpperCase())), [...nsParams, "name"]);
   }
   if (r.namespaced) {
-    add(`${base}/${r.resource}`, [{ verb: "list", action: "list", method: "get", id: operationId("list", r, false, "ForAllNamespaces"), returns: listDef, query: listQ }], []);
+    add(
+      `${base}/${r.resource}`,
+      [
+        {
+          verb: "list",
+          action: "list",
+          method: "get",
+          id: operationId("list", r, false, "ForAllNamespaces"),
+          returns: listDef,
+          query: listQ,
+        },
+      ],
+      [],
+    );
   }
   return out;
 }

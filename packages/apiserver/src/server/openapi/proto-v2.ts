@@ -66,7 +66,12 @@ function schema(v: unknown): Msg {
   m.strs(19, s.required);
   if (Array.isArray(s.enum)) for (const e of s.enum) m.msg(20, any(e));
   if (s.additionalProperties !== undefined) {
-    m.msg(21, typeof s.additionalProperties === "boolean" ? new Msg().bool(2, s.additionalProperties) : new Msg().msg(1, schema(s.additionalProperties)));
+    m.msg(
+      21,
+      typeof s.additionalProperties === "boolean"
+        ? new Msg().bool(2, s.additionalProperties)
+        : new Msg().msg(1, schema(s.additionalProperties)),
+    );
   }
   if (typeof s.type === "string") m.msg(22, new Msg().str(1, s.type));
   if (s.items !== undefined) m.msg(23, new Msg().msg(1, schema(s.items)));
@@ -84,7 +89,13 @@ function parameter(v: unknown): Msg {
   }
   // Query and path sub-schemas share the first fields; their `type` sits at 6 and 5.
   const isPath = p.in === "path";
-  const sub = new Msg().bool(1, p.required).str(2, p.in).str(3, p.description).str(4, p.name).str(isPath ? 5 : 6, p.type).bool(isPath ? 19 : 20, p.uniqueItems);
+  const sub = new Msg()
+    .bool(1, p.required)
+    .str(2, p.in)
+    .str(3, p.description)
+    .str(4, p.name)
+    .str(isPath ? 5 : 6, p.type)
+    .bool(isPath ? 19 : 20, p.uniqueItems);
   return new Msg().msg(1, new Msg().msg(2, new Msg().msg(isPath ? 4 : 3, sub)));
 }
 
@@ -105,7 +116,13 @@ function operation(v: unknown): Msg {
 function pathItem(v: unknown): Msg {
   const p = obj(v);
   const m = new Msg();
-  const fields: [string, number][] = [["get", 2], ["put", 3], ["post", 4], ["delete", 5], ["patch", 8]];
+  const fields: [string, number][] = [
+    ["get", 2],
+    ["put", 3],
+    ["post", 4],
+    ["delete", 5],
+    ["patch", 8],
+  ];
   for (const [method, n] of fields) if (p[method] !== undefined) m.msg(n, operation(p[method]));
   if (Array.isArray(p.parameters)) for (const x of p.parameters) m.msg(9, parameter(x));
   return vendor(m, 10, p);
@@ -119,7 +136,11 @@ export function encodeOpenAPIV2Proto(doc: unknown): Buffer {
   const paths = new Msg();
   for (const [k, v] of Object.entries(obj(d.paths))) paths.msg(2, new Msg().str(1, k).msg(2, pathItem(v)));
   m.msg(8, paths).msg(9, named(1, d.definitions, schema));
-  for (const req of Array.isArray(d.security) ? d.security : []) m.msg(12, named(1, req, () => new Msg()));
+  for (const req of Array.isArray(d.security) ? d.security : [])
+    m.msg(
+      12,
+      named(1, req, () => new Msg()),
+    );
   const sec = new Msg();
   for (const [k, v] of Object.entries(obj(d.securityDefinitions))) {
     const s = obj(v);

@@ -103,11 +103,14 @@ export function convert(ctx: WalkContext, s: ZodLike, where: Where): OpenAPISche
   const { inner, description } = unwrap(s);
   const doc = where.owner !== undefined && where.field !== undefined ? ctx.docs?.[where.owner]?.[where.field] : undefined;
   // IntOrString is a union in zod and a named string format in Kubernetes; never name it by its export.
-  const named = inner._zod.def.type === "union" ? undefined : (ctx.names.get(inner) ?? (inner._zod.def.type === "object" ? hintedName(where, inner) : undefined));
+  const named =
+    inner._zod.def.type === "union"
+      ? undefined
+      : (ctx.names.get(inner) ?? (inner._zod.def.type === "object" ? hintedName(where, inner) : undefined));
   let out: OpenAPISchema;
   if (named !== undefined) {
     const ref = defineNamed(ctx, named, inner, { kind: where.kind, path: where.path });
-    out = description ?? doc ? { allOf: [ref] } : ref;
+    out = (description ?? doc) ? { allOf: [ref] } : ref;
   } else {
     out = convertInner(ctx, inner, where, undefined);
   }
@@ -138,7 +141,9 @@ function convertInner(ctx: WalkContext, s: ZodLike, where: Where, defName: strin
     case "string":
       return bag.format === "datetime" ? { type: "string", format: "date-time" } : { type: "string" };
     case "number":
-      return typeof bag.format === "string" && /int/.test(bag.format) ? { type: "integer", format: bag.format === "int64" ? "int64" : "int32" } : { type: "number", format: "double" };
+      return typeof bag.format === "string" && /int/.test(bag.format)
+        ? { type: "integer", format: bag.format === "int64" ? "int64" : "int32" }
+        : { type: "number", format: "double" };
     case "bigint":
       return { type: "integer", format: "int64" };
     case "boolean":
@@ -152,9 +157,15 @@ function convertInner(ctx: WalkContext, s: ZodLike, where: Where, defName: strin
       return { type: typeof values[0] === "number" ? "integer" : typeof values[0] === "boolean" ? "boolean" : "string" };
     }
     case "array":
-      return { type: "array", items: isZod(def.element) ? convert(ctx, def.element, { kind: where.kind, path: where.path, item: true }) : {} };
+      return {
+        type: "array",
+        items: isZod(def.element) ? convert(ctx, def.element, { kind: where.kind, path: where.path, item: true }) : {},
+      };
     case "record":
-      return { type: "object", additionalProperties: isZod(def.valueType) ? convert(ctx, def.valueType, { kind: where.kind, path: [...where.path, "*"] }) : {} };
+      return {
+        type: "object",
+        additionalProperties: isZod(def.valueType) ? convert(ctx, def.valueType, { kind: where.kind, path: [...where.path, "*"] }) : {},
+      };
     case "union":
       return union(ctx, def.options as ZodLike[]);
     case "object":
@@ -171,7 +182,8 @@ function union(ctx: WalkContext, options: ZodLike[]): OpenAPISchema {
     ctx.defs.set(intOrString, {
       type: "string",
       format: "int-or-string",
-      description: "IntOrString is a type that can hold an int32 or a string.  When used in JSON or YAML marshalling and unmarshalling, it produces or consumes the inner type.  This allows you to have, for example, a JSON field that can accept a name or number.",
+      description:
+        "IntOrString is a type that can hold an int32 or a string.  When used in JSON or YAML marshalling and unmarshalling, it produces or consumes the inner type.  This allows you to have, for example, a JSON field that can accept a name or number.",
     });
     return { $ref: refPrefix + intOrString };
   }
@@ -185,7 +197,11 @@ function object(ctx: WalkContext, shape: Record<string, ZodLike>, where: Where, 
   const required: string[] = [];
   for (const [k, v] of Object.entries(shape)) {
     if (!isZod(v)) continue;
-    properties[k] = convert(ctx, v, { kind: where.kind, path: [...where.path, k], ...(defName !== undefined ? { owner: defName, field: k } : {}) });
+    properties[k] = convert(ctx, v, {
+      kind: where.kind,
+      path: [...where.path, k],
+      ...(defName !== undefined ? { owner: defName, field: k } : {}),
+    });
     if (!unwrap(v).optional && v._zod.optin !== "optional") required.push(k);
   }
   const out: OpenAPISchema = { type: "object", properties };

@@ -24,10 +24,25 @@ function statusOf(f: () => unknown): { code: number; message: string } {
 
 describe("applyPatch", () => {
   it.each<[string, string, (o: JSONObject) => unknown, unknown]>([
-    ["application/json-patch+json", '[{"op":"replace","path":"/spec/selector/app","value":"db"}]', (o) => (o.spec as JSONObject).selector, { app: "db" }],
+    [
+      "application/json-patch+json",
+      '[{"op":"replace","path":"/spec/selector/app","value":"db"}]',
+      (o) => (o.spec as JSONObject).selector,
+      { app: "db" },
+    ],
     ["application/merge-patch+json", '{"spec":{"ports":[{"port":81}]}}', (o) => (o.spec as JSONObject).ports, [{ port: 81 }]],
-    ["application/strategic-merge-patch+json", '{"spec":{"ports":[{"port":81}]}}', (o) => ((o.spec as JSONObject).ports as JSONObject[]).length, 2],
-    ["application/merge-patch+json; charset=utf-8", '{"metadata":{"labels":{"a":"b"}}}', (o) => (o.metadata as JSONObject).labels, { a: "b" }],
+    [
+      "application/strategic-merge-patch+json",
+      '{"spec":{"ports":[{"port":81}]}}',
+      (o) => ((o.spec as JSONObject).ports as JSONObject[]).length,
+      2,
+    ],
+    [
+      "application/merge-patch+json; charset=utf-8",
+      '{"metadata":{"labels":{"a":"b"}}}',
+      (o) => (o.metadata as JSONObject).labels,
+      { a: "b" },
+    ],
   ])("%s", (type, body, pick, want) => {
     const r = applyPatch(type, live, body, opts);
     expect(pick(r.object)).toEqual(want);
@@ -50,12 +65,23 @@ describe("applyPatch", () => {
   });
 
   it("server-side apply accepts a JSON body", () => {
-    const r = applyPatch("application/apply-patch+yaml", live, '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"type":"NodePort"}}', { ...opts, fieldManager: "k" });
+    const r = applyPatch(
+      "application/apply-patch+yaml",
+      live,
+      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"type":"NodePort"}}',
+      { ...opts, fieldManager: "k" },
+    );
     expect((r.object.spec as JSONObject).type).toBe("NodePort");
   });
 
   it.each<[string, string, JSONObject | undefined, number, string]>([
-    ["text/plain", "{}", live, 415, "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml"],
+    [
+      "text/plain",
+      "{}",
+      live,
+      415,
+      "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml",
+    ],
     ["application/strategic-merge-patch+json", "{", live, 400, "unexpected end of JSON input"],
     ["application/merge-patch+json", "xyz", live, 400, "invalid character 'x' looking for beginning of value"],
     ["application/apply-patch+yaml", "a: [", live, 400, "error decoding YAML: "],
@@ -71,7 +97,12 @@ describe("kubectl apply --server-side after client-side apply (csaupgrade)", () 
   it("takes the managedFields kubectl writes with a JSON patch, then applies without conflict", () => {
     const now2 = new Date("2026-12-02T11:00:00Z");
     // 1. kubectl apply (client-side) created the object: an Update entry for kubectl-client-side-apply.
-    const created = applyPatch("application/merge-patch+json", { ...live, metadata: { ...(live.metadata as JSONObject), resourceVersion: "5" } }, '{"spec":{"ports":[{"port":80,"protocol":"TCP","targetPort":8080}]}}', { ...opts, fieldManager: "kubectl-client-side-apply" }).object;
+    const created = applyPatch(
+      "application/merge-patch+json",
+      { ...live, metadata: { ...(live.metadata as JSONObject), resourceVersion: "5" } },
+      '{"spec":{"ports":[{"port":80,"protocol":"TCP","targetPort":8080}]}}',
+      { ...opts, fieldManager: "kubectl-client-side-apply" },
+    ).object;
     const csa = ((created.metadata as JSONObject).managedFields as JSONObject[])[0] as JSONObject;
     expect(csa.manager).toBe("kubectl-client-side-apply");
     // 2. kubectl moves those fields to its Apply manager with a JSON patch guarded by resourceVersion.
@@ -83,7 +114,12 @@ describe("kubectl apply --server-side after client-side apply (csaupgrade)", () 
     const migrated = applyPatch("application/json-patch+json", created, jsonPatch, { ...opts, fieldManager: "kubectl" }).object;
     expect((migrated.metadata as JSONObject).managedFields).toEqual([upgraded]);
     // 3. The server-side apply of a changed targetPort now belongs to kubectl: no conflict.
-    const applied = applyPatch("application/apply-patch+yaml", migrated, '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"ports":[{"port":80,"targetPort":9090}],"selector":{"app":"web"}}}', { ...opts, fieldManager: "kubectl", now: now2 }).object;
+    const applied = applyPatch(
+      "application/apply-patch+yaml",
+      migrated,
+      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"ports":[{"port":80,"targetPort":9090}],"selector":{"app":"web"}}}',
+      { ...opts, fieldManager: "kubectl", now: now2 },
+    ).object;
     expect(((applied.spec as JSONObject).ports as JSONObject[])[0]?.targetPort).toBe(9090);
     expect(((applied.metadata as JSONObject).managedFields as JSONObject[]).map((m) => m.manager)).toEqual(["kubectl"]);
   });

@@ -140,7 +140,10 @@ function applyPatchUnguarded(contentType: string, current: JSONObject | undefine
   if (!isObject(patched)) throw StatusError.badRequest("the patched object is not a JSON object");
   if (opts.fieldManager === "") return { object: patched, created: false };
   const apiVersion = opts.apiVersion ?? (typeof current.apiVersion === "string" ? current.apiVersion : "");
-  return { object: updateManagedFields(current, patched, opts.fieldManager, "Update", apiVersion, opts.now, opts.subresource), created: false };
+  return {
+    object: updateManagedFields(current, patched, opts.fieldManager, "Update", apiVersion, opts.now, opts.subresource),
+    created: false,
+  };
 }
 
 function patchOnce(type: PatchContentType, current: JSONObject, body: string, kind: string): JSONValue {

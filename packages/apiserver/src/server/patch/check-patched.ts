@@ -34,7 +34,11 @@ export function checkPatchedObject(current: object | undefined, patched: { metad
   const meta = patched.metadata as Meta;
   const uid = str(meta.uid);
   if (current === undefined && uid !== "") {
-    throw StatusError.conflict(t.groupResource, t.name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
+    throw StatusError.conflict(
+      t.groupResource,
+      t.name,
+      `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`,
+    );
   }
   ensureNamespace(meta, t.namespace ?? "");
   const name = str(meta.name);

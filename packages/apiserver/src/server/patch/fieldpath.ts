@@ -18,7 +18,17 @@ export const keyPath = (k: string): string[] => JSON.parse(k) as string[];
 
 /** Fields the field manager never tracks (upstream's stripMeta set): these top-level fields and these of metadata. */
 const strippedTop = new Set(["apiVersion", "kind", "metadata"]);
-const strippedMeta = new Set(["name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation", "managedFields", "resourceVersion"]);
+const strippedMeta = new Set([
+  "name",
+  "namespace",
+  "creationTimestamp",
+  "selfLink",
+  "uid",
+  "clusterName",
+  "generation",
+  "managedFields",
+  "resourceVersion",
+]);
 
 /**
  * Fields a request may not own (upstream's ResetFieldsStrategy): the main
@@ -114,7 +124,16 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
   const { skipTop, strip = false, path } = opts;
   // `open` is the key without its closing bracket: `[` at the root, `["f:spec","f:ports"` below.
   // `stripped` says this node is one of the stripped paths, `inMeta` that it is the top-level metadata.
-  const walk = (v: JSONValue, open: string, depth: number, names: string, nameCount: number, item: boolean, stripped: boolean, inMeta: boolean): void => {
+  const walk = (
+    v: JSONValue,
+    open: string,
+    depth: number,
+    names: string,
+    nameCount: number,
+    item: boolean,
+    stripped: boolean,
+    inMeta: boolean,
+  ): void => {
     const meta = table[names];
     const key = depth === 0 ? "[]" : `${open}]`;
     const show = !(strip && stripped);
@@ -128,7 +147,16 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
         if (path) path[depth] = `f:${k}`;
         const json = fieldJSON(k);
         const childStripped = depth === 0 ? strippedTop.has(k) : inMeta && strippedMeta.has(k);
-        walk(v[k] as JSONValue, depth === 0 ? `[${json}` : `${open},${json}`, depth + 1, nameCount === 0 ? k : `${names}.${k}`, nameCount + 1, false, childStripped, depth === 0 && k === "metadata");
+        walk(
+          v[k] as JSONValue,
+          depth === 0 ? `[${json}` : `${open},${json}`,
+          depth + 1,
+          nameCount === 0 ? k : `${names}.${k}`,
+          nameCount + 1,
+          false,
+          childStripped,
+          depth === 0 && k === "metadata",
+        );
       }
     } else if (Array.isArray(v)) {
       const atomic = (meta?.listType ?? "atomic") === "atomic";
@@ -155,9 +183,14 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
 /** ToFieldSet: the member paths of `obj` (scalars, atomic values, empty maps, list items). */
 export function toFieldSet(kind: string, obj: JSONValue): FieldSet {
   const out: FieldSet = new Set();
-  walkNodes(kind, obj, (k, depth, item, _v, member) => {
-    if (member || item) out.add(k);
-  }, { strip: true });
+  walkNodes(
+    kind,
+    obj,
+    (k, depth, item, _v, member) => {
+      if (member || item) out.add(k);
+    },
+    { strip: true },
+  );
   return out;
 }
 
@@ -279,7 +312,15 @@ export function createdFieldsV1(kind: string, obj: JSONValue, subresource?: stri
   let duplicate = false;
 
   // The subtree of `v` at depth >= 1, undefined when neither it nor anything below is recorded.
-  const node = (v: JSONValue, depth: number, names: string, nameCount: number, item: boolean, isStrippedNode: boolean, isMeta: boolean): JSONObject | undefined => {
+  const node = (
+    v: JSONValue,
+    depth: number,
+    names: string,
+    nameCount: number,
+    item: boolean,
+    isStrippedNode: boolean,
+    isMeta: boolean,
+  ): JSONObject | undefined => {
     const meta = table[names];
     if (isObject(v)) {
       const keys = Object.keys(v);
@@ -289,7 +330,15 @@ export function createdFieldsV1(kind: string, obj: JSONValue, subresource?: stri
       if (keys.length > 1) keys.sort();
       let out: JSONObject | undefined;
       for (const k of keys) {
-        const sub = node(v[k] as JSONValue, depth + 1, nameCount === 0 ? k : `${names}.${k}`, nameCount + 1, false, isMeta && strippedMeta.has(k), false);
+        const sub = node(
+          v[k] as JSONValue,
+          depth + 1,
+          nameCount === 0 ? k : `${names}.${k}`,
+          nameCount + 1,
+          false,
+          isMeta && strippedMeta.has(k),
+          false,
+        );
         if (sub === undefined) continue;
         out ??= added ? { ".": {} } : {};
         out[fieldElement(k)] = sub;
@@ -340,7 +389,9 @@ export function pathString(p: FieldPath): string {
       if (el.startsWith("i:")) return `[${body}]`;
       if (el.startsWith("v:")) return `[=${body}]`;
       const keys = JSON.parse(body) as JSONObject;
-      return `[${Object.entries(keys).map(([n, v]) => `${n}=${JSON.stringify(v)}`).join(",")}]`;
+      return `[${Object.entries(keys)
+        .map(([n, v]) => `${n}=${JSON.stringify(v)}`)
+        .join(",")}]`;
     })
     .join("");
 }

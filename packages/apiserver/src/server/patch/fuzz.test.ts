@@ -19,7 +19,7 @@ const valid: Record<string, string> = {
 
 // A small deterministic generator, so that a failure is reproducible.
 function rng(seed: number): () => number {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 function mutate(body: string, r: () => number): string {

@@ -95,7 +95,9 @@ function applyOne(doc: JSONValue, op: JSONPatchOperation, copied: { bytes: numbe
       const value = get(doc, requirePath(op, "from"));
       copied.bytes += JSON.stringify(value).length;
       if (copied.bytes > maxAccumulatedCopyBytes) {
-        throw new Error(`Unable to complete the copy, the accumulated size increase of copy is ${copied.bytes}, exceeding the limit ${maxAccumulatedCopyBytes}`);
+        throw new Error(
+          `Unable to complete the copy, the accumulated size increase of copy is ${copied.bytes}, exceeding the limit ${maxAccumulatedCopyBytes}`,
+        );
       }
       return add(doc, requirePath(op, "path"), clone(value));
     }

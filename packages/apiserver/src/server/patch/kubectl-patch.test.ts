@@ -26,7 +26,11 @@ const verbs = ["create", "delete", "get", "list", "patch", "update", "watch"];
 const discovery: Record<string, unknown> = {
   "/api": { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [] },
   "/apis": { kind: "APIGroupList", apiVersion: "v1", groups: [] },
-  "/api/v1": { kind: "APIResourceList", groupVersion: "v1", resources: [{ name: "services", singularName: "service", namespaced: true, kind: "Service", verbs, shortNames: ["svc"] }] },
+  "/api/v1": {
+    kind: "APIResourceList",
+    groupVersion: "v1",
+    resources: [{ name: "services", singularName: "service", namespaced: true, kind: "Service", verbs, shortNames: ["svc"] }],
+  },
 };
 const item = "/api/v1/namespaces/default/services/web";
 
@@ -35,7 +39,9 @@ function send(res: ServerResponse, code: number, body: unknown): void {
 }
 
 describe.skipIf(!haveKubectl)("real kubectl through applyPatch", () => {
-  const openapi = createOpenAPIHandlers([{ group: "", version: "v1", kind: "Service", resource: "services", namespaced: true, schema: core.ServiceSchema }]);
+  const openapi = createOpenAPIHandlers([
+    { group: "", version: "v1", kind: "Service", resource: "services", namespaced: true, schema: core.ServiceSchema },
+  ]);
   let stored: JSONObject | undefined;
   let rv = 1;
   let server: Server;
@@ -92,42 +98,69 @@ describe.skipIf(!haveKubectl)("real kubectl through applyPatch", () => {
     dir = mkdtempSync(join(tmpdir(), "patch-kubectl-"));
     kubeconfig = join(dir, "kubeconfig");
     const port = (server.address() as { port: number }).port;
-    writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters:\n- name: t\n  cluster:\n    server: http://127.0.0.1:${port}\ncontexts:\n- name: t\n  context:\n    cluster: t\n    namespace: default\nusers: []\ncurrent-context: t\n`);
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: t\n  cluster:\n    server: http://127.0.0.1:${port}\ncontexts:\n- name: t\n  context:\n    cluster: t\n    namespace: default\nusers: []\ncurrent-context: t\n`,
+    );
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const run = (...args: string[]): Promise<{ code: number; out: string }> =>
     new Promise((resolve) => {
-      execFile(kubectl, ["--kubeconfig", kubeconfig, "--cache-dir", join(dir, "cache"), ...args], { timeout: 20000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr });
-      });
+      execFile(
+        kubectl,
+        ["--kubeconfig", kubeconfig, "--cache-dir", join(dir, "cache"), ...args],
+        { timeout: 20000 },
+        (err, stdout, stderr) => {
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr });
+        },
+      );
     });
   const manifest = (targetPort: number, extraPort = ""): string => {
     const file = join(dir, `svc-${targetPort}${extraPort ? "-2" : ""}.yaml`);
-    writeFileSync(file, `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n  - name: http\n    port: 80\n    targetPort: ${targetPort}\n${extraPort}`);
+    writeFileSync(
+      file,
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n  - name: http\n    port: 80\n    targetPort: ${targetPort}\n${extraPort}`,
+    );
     return file;
   };
   const ports = (): JSONObject[] => ((stored?.spec as JSONObject).ports as JSONObject[]) ?? [];
-  const managers = (): string[] => (((stored?.metadata as JSONObject).managedFields as JSONObject[]) ?? []).map((m) => `${m.manager as string}/${m.operation as string}`);
+  const managers = (): string[] =>
+    (((stored?.metadata as JSONObject).managedFields as JSONObject[]) ?? []).map((m) => `${m.manager as string}/${m.operation as string}`);
 
   it("client-side apply creates, then configures through a strategic merge patch", async () => {
     expect(await run("apply", "-f", manifest(8080))).toEqual({ code: 0, out: "service/web created\n" });
     const second = await run("apply", "-f", manifest(8081, "  - name: https\n    port: 443\n    targetPort: 8443\n"));
     expect(second).toEqual({ code: 0, out: "service/web configured\n" });
-    expect(ports().map((p) => [p.port, p.targetPort])).toEqual([[80, 8081], [443, 8443]]);
+    expect(ports().map((p) => [p.port, p.targetPort])).toEqual([
+      [80, 8081],
+      [443, 8443],
+    ]);
     expect(managers()).toEqual(["kubectl-client-side-apply/Update"]);
   });
 
   it("client-side apply that drops a port sends $patch: delete and removes it", async () => {
-    expect((await run("apply", "-f", manifest(8081, "  - name: https\n    port: 443\n    targetPort: 8443\n  - name: dns\n    port: 53\n    protocol: UDP\n"))).code).toBe(0);
+    expect(
+      (
+        await run(
+          "apply",
+          "-f",
+          manifest(8081, "  - name: https\n    port: 443\n    targetPort: 8443\n  - name: dns\n    port: 53\n    protocol: UDP\n"),
+        )
+      ).code,
+    ).toBe(0);
     expect(ports().map((p) => p.port)).toEqual([80, 443, 53]);
-    expect((await run("apply", "-f", manifest(8081, "  - name: https\n    port: 443\n    targetPort: 8443\n"))).out).toBe("service/web configured\n");
+    expect((await run("apply", "-f", manifest(8081, "  - name: https\n    port: 443\n    targetPort: 8443\n"))).out).toBe(
+      "service/web configured\n",
+    );
     expect(ports().map((p) => p.port)).toEqual([80, 443]);
   });
 
   it("merge and JSON patch; a failed test prints upstream's text", async () => {
     expect((await run("patch", "svc", "web", "--type=merge", "-p", '{"metadata":{"labels":{"x":"y"}}}')).out).toBe("service/web patched\n");
-    expect((await run("patch", "svc", "web", "--type=json", "-p", '[{"op":"replace","path":"/spec/ports/1/targetPort","value":9443}]')).out).toBe("service/web patched\n");
+    expect(
+      (await run("patch", "svc", "web", "--type=json", "-p", '[{"op":"replace","path":"/spec/ports/1/targetPort","value":9443}]')).out,
+    ).toBe("service/web patched\n");
     expect(ports()[1]?.targetPort).toBe(9443);
     const failed = await run("patch", "svc", "web", "--type=json", "-p", '[{"op":"test","path":"/metadata/name","value":"db"}]');
     expect(failed.code).not.toBe(0);
@@ -135,11 +168,21 @@ describe.skipIf(!haveKubectl)("real kubectl through applyPatch", () => {
   });
 
   it("server-side apply conflicts with another manager's field, and --force-conflicts takes it", async () => {
-    await run("patch", "svc", "web", "--type=strategic", "--field-manager=tuner", "-p", '{"spec":{"ports":[{"port":80,"targetPort":7070}]}}');
+    await run(
+      "patch",
+      "svc",
+      "web",
+      "--type=strategic",
+      "--field-manager=tuner",
+      "-p",
+      '{"spec":{"ports":[{"port":80,"targetPort":7070}]}}',
+    );
     expect(ports()[0]?.targetPort).toBe(7070);
     const conflict = await run("apply", "--server-side", "-f", manifest(9090));
     expect(conflict.code).not.toBe(0);
-    expect(conflict.out).toContain('Apply failed with 1 conflict: conflict with "tuner" using v1: .spec.ports[port=80,protocol="TCP"].targetPort');
+    expect(conflict.out).toContain(
+      'Apply failed with 1 conflict: conflict with "tuner" using v1: .spec.ports[port=80,protocol="TCP"].targetPort',
+    );
     expect(ports()[0]?.targetPort).toBe(7070);
     expect((await run("apply", "--server-side", "--force-conflicts", "-f", manifest(9090))).out).toBe("service/web serverside-applied\n");
     expect(ports()[0]?.targetPort).toBe(9090);

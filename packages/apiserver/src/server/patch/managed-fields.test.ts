@@ -15,9 +15,14 @@ const oracle = (() => {
   const pathKey = (p: readonly string[]): string => JSON.stringify(p);
   const keyPath = (k: string): string[] => JSON.parse(k) as string[];
   const stripped = new Set(
-    [["apiVersion"], ["kind"], ["metadata"], ...["name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation", "managedFields", "resourceVersion"].map((f) => ["metadata", f])].map(
-      (p) => pathKey(p.map((f) => `f:${f}`)),
-    ),
+    [
+      ["apiVersion"],
+      ["kind"],
+      ["metadata"],
+      ...["name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation", "managedFields", "resourceVersion"].map(
+        (f) => ["metadata", f],
+      ),
+    ].map((p) => pathKey(p.map((f) => `f:${f}`))),
   );
   function resetFilter(subresource: string | undefined): (key: string) => boolean {
     const prefix = subresource === "status" ? '["f:spec"' : '["f:status"';
@@ -81,7 +86,9 @@ const oracle = (() => {
     return collapse(root);
   }
   function collapse(node: JSONObject): JSONObject {
-    const keys = Object.keys(node).filter((k) => k !== ".").sort(compareElements);
+    const keys = Object.keys(node)
+      .filter((k) => k !== ".")
+      .sort(compareElements);
     if (keys.length === 0) return {};
     const out: JSONObject = {};
     if ("." in node) out["."] = {};
@@ -127,7 +134,12 @@ const oracle = (() => {
   function fromFieldsV1Of(fields: JSONValue): Set<string> {
     return decodeSet(fields);
   }
-  function compare(kind: string, oldObj: JSONValue | undefined, newObj: JSONValue, subresource?: string): { added: Set<string>; modified: Set<string>; removed: Set<string> } {
+  function compare(
+    kind: string,
+    oldObj: JSONValue | undefined,
+    newObj: JSONValue,
+    subresource?: string,
+  ): { added: Set<string>; modified: Set<string>; removed: Set<string> } {
     const before = nodeValues(kind, oldObj);
     const after = nodeValues(kind, newObj);
     const c = { added: new Set<string>(), modified: new Set<string>(), removed: new Set<string>() };
@@ -149,7 +161,14 @@ const oracle = (() => {
     for (const k of before.keys()) if (!after.has(k)) c.removed.add(k);
     return c;
   }
-  function update(oldObj: JSONValue | undefined, newObj: JSONObject, manager: string, apiVersion: string, now: Date, subresource?: string): JSONObject {
+  function update(
+    oldObj: JSONValue | undefined,
+    newObj: JSONObject,
+    manager: string,
+    apiVersion: string,
+    now: Date,
+    subresource?: string,
+  ): JSONObject {
     const oldList = isObject(oldObj) && isObject(oldObj.metadata) ? oldObj.metadata.managedFields : undefined;
     const newList = isObject(newObj.metadata) ? newObj.metadata.managedFields : undefined;
     const managers = Array.isArray(newList) && !deepEqual(oldList, newList) ? decodeManagers(newObj) : decodeManagers(oldObj);
@@ -169,7 +188,14 @@ const oracle = (() => {
     const entries = [...managers.values()]
       .filter((m) => m.set.size > 0)
       .map((m): Record<string, JSONValue> => ({ ...m.entry, fieldsType: "FieldsV1", fieldsV1: encode(m.set) }))
-      .sort((a, b) => cmp(a.operation, b.operation) || cmp(a.time, b.time) || cmp(a.manager, b.manager) || cmp(a.apiVersion, b.apiVersion) || cmp(a.subresource, b.subresource));
+      .sort(
+        (a, b) =>
+          cmp(a.operation, b.operation) ||
+          cmp(a.time, b.time) ||
+          cmp(a.manager, b.manager) ||
+          cmp(a.apiVersion, b.apiVersion) ||
+          cmp(a.subresource, b.subresource),
+      );
     const metadata = isObject(newObj.metadata) ? { ...newObj.metadata } : {};
     if (entries.length > 0) metadata.managedFields = entries;
     else delete metadata.managedFields;
@@ -182,7 +208,13 @@ const now = new Date("2026-12-02T10:00:00.123Z");
 const later = new Date("2026-12-02T11:00:00Z");
 const text = (v: unknown): string => JSON.stringify(v);
 
-const svc = (spec: JSONObject, metadata: JSONObject = { name: "web", namespace: "default" }, extra: JSONObject = {}): JSONObject => ({ apiVersion: "v1", kind: "Service", metadata, spec, ...extra });
+const svc = (spec: JSONObject, metadata: JSONObject = { name: "web", namespace: "default" }, extra: JSONObject = {}): JSONObject => ({
+  apiVersion: "v1",
+  kind: "Service",
+  metadata,
+  spec,
+  ...extra,
+});
 const defaulted: JSONObject = svc(
   {
     selector: { app: "svc-1" },
@@ -202,17 +234,80 @@ const defaulted: JSONObject = svc(
 /** Objects of many shapes, including odd ones the decoders would refuse later (the bookkeeping runs first). */
 const objects: [string, JSONObject][] = [
   ["defaulted Service (bench/http-load.ts body)", defaulted],
-  ["Service, ports without protocol", svc({ ports: [{ port: 80 }, { port: 53, protocol: "UDP", name: "dns" }, { port: 443, targetPort: "https" }] })],
-  ["Service, dual-stack", svc({ type: "ClusterIP", ipFamilyPolicy: "RequireDualStack", ipFamilies: ["IPv4", "IPv6"], clusterIPs: ["10.0.0.10", "fd00::10"], ports: [{ port: 80, protocol: "TCP" }] })],
-  ["Service, LoadBalancer with status", svc({ type: "LoadBalancer", ports: [{ port: 80, nodePort: 30080, protocol: "TCP" }], loadBalancerSourceRanges: ["10.0.0.0/8"], externalIPs: [] }, { name: "lb", annotations: { "a.b/c": "x", "q\"uote": "y" } }, { status: { loadBalancer: { ingress: [{ ip: "1.2.3.4", ports: [{ port: 80, protocol: "TCP" }] }] }, conditions: [{ type: "Ready", status: "True" }] } })],
-  ["Service, ExternalName, empty maps", svc({ type: "ExternalName", externalName: "db.example.com", selector: {} }, { name: "x", labels: {}, annotations: {} })],
+  [
+    "Service, ports without protocol",
+    svc({ ports: [{ port: 80 }, { port: 53, protocol: "UDP", name: "dns" }, { port: 443, targetPort: "https" }] }),
+  ],
+  [
+    "Service, dual-stack",
+    svc({
+      type: "ClusterIP",
+      ipFamilyPolicy: "RequireDualStack",
+      ipFamilies: ["IPv4", "IPv6"],
+      clusterIPs: ["10.0.0.10", "fd00::10"],
+      ports: [{ port: 80, protocol: "TCP" }],
+    }),
+  ],
+  [
+    "Service, LoadBalancer with status",
+    svc(
+      {
+        type: "LoadBalancer",
+        ports: [{ port: 80, nodePort: 30080, protocol: "TCP" }],
+        loadBalancerSourceRanges: ["10.0.0.0/8"],
+        externalIPs: [],
+      },
+      { name: "lb", annotations: { "a.b/c": "x", 'q"uote': "y" } },
+      {
+        status: {
+          loadBalancer: { ingress: [{ ip: "1.2.3.4", ports: [{ port: 80, protocol: "TCP" }] }] },
+          conditions: [{ type: "Ready", status: "True" }],
+        },
+      },
+    ),
+  ],
+  [
+    "Service, ExternalName, empty maps",
+    svc({ type: "ExternalName", externalName: "db.example.com", selector: {} }, { name: "x", labels: {}, annotations: {} }),
+  ],
   ["Service, empty spec", svc({})],
-  ["Service, only stripped metadata", { apiVersion: "v1", kind: "Service", metadata: { name: "a", namespace: "b", uid: "u", resourceVersion: "1", generation: 2, creationTimestamp: "2026-01-01T00:00:00Z" } }],
-  ["Service, finalizers and ownerReferences", svc({ ports: [] }, { name: "f", finalizers: ["a/b", "c/d", "a/b"], ownerReferences: [{ uid: "1", kind: "X", name: "y" }, { uid: "2", kind: "X", name: "z" }] })],
+  [
+    "Service, only stripped metadata",
+    {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "a", namespace: "b", uid: "u", resourceVersion: "1", generation: 2, creationTimestamp: "2026-01-01T00:00:00Z" },
+    },
+  ],
+  [
+    "Service, finalizers and ownerReferences",
+    svc(
+      { ports: [] },
+      {
+        name: "f",
+        finalizers: ["a/b", "c/d", "a/b"],
+        ownerReferences: [
+          { uid: "1", kind: "X", name: "y" },
+          { uid: "2", kind: "X", name: "z" },
+        ],
+      },
+    ),
+  ],
   ["Service, stripped field that is an object", svc({ type: "ClusterIP" }, { name: { odd: true }, labels: { "": "empty", "a.b": "dot" } })],
-  ["Service, duplicate ports (fast path declines)", svc({ ports: [{ port: 80, protocol: "TCP", name: "a" }, { port: 80, name: "b", targetPort: 1 }] })],
+  [
+    "Service, duplicate ports (fast path declines)",
+    svc({
+      ports: [
+        { port: 80, protocol: "TCP", name: "a" },
+        { port: 80, name: "b", targetPort: 1 },
+      ],
+    }),
+  ],
   ["Service, port list with a scalar item", svc({ ports: [80, { port: 81 }, {}] })],
-  ["Service, unknown top-level fields", { ...svc({ type: "NodePort" }), extra: [1, 2], flag: true, nested: { deep: { deeper: [] } }, empty: {} }],
+  [
+    "Service, unknown top-level fields",
+    { ...svc({ type: "NodePort" }), extra: [1, 2], flag: true, nested: { deep: { deeper: [] } }, empty: {} },
+  ],
   ["Service, no metadata", { apiVersion: "v1", kind: "Service", spec: { type: "ClusterIP" } }],
   ["Service, nothing recorded", { apiVersion: "v1", kind: "Service" }],
   [
@@ -220,17 +315,77 @@ const objects: [string, JSONObject][] = [
     {
       apiVersion: "discovery.k8s.io/v1",
       kind: "EndpointSlice",
-      metadata: { name: "web-abc", namespace: "default", labels: { "kubernetes.io/service-name": "web", "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io" }, ownerReferences: [{ apiVersion: "v1", kind: "Service", name: "web", uid: "u1", controller: true, blockOwnerDeletion: true }] },
+      metadata: {
+        name: "web-abc",
+        namespace: "default",
+        labels: { "kubernetes.io/service-name": "web", "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io" },
+        ownerReferences: [{ apiVersion: "v1", kind: "Service", name: "web", uid: "u1", controller: true, blockOwnerDeletion: true }],
+      },
       addressType: "IPv4",
-      endpoints: [{ addresses: ["10.1.0.5"], conditions: { ready: true, serving: true, terminating: false }, nodeName: "n1", targetRef: { kind: "Pod", name: "p", namespace: "default", uid: "u2" } }],
+      endpoints: [
+        {
+          addresses: ["10.1.0.5"],
+          conditions: { ready: true, serving: true, terminating: false },
+          nodeName: "n1",
+          targetRef: { kind: "Pod", name: "p", namespace: "default", uid: "u2" },
+        },
+      ],
       ports: [{ name: "http", port: 8080, protocol: "TCP" }],
     },
   ],
-  ["IPAddress", { apiVersion: "networking.k8s.io/v1", kind: "IPAddress", metadata: { name: "10.0.12.34", labels: { "ipaddress.kubernetes.io/ip-family": "IPv4", "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io" } }, spec: { parentRef: { group: "", resource: "services", namespace: "default", name: "svc-1" } } }],
-  ["ServiceCIDR", { apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name: "kubernetes" }, spec: { cidrs: ["10.0.0.0/16", "fd00::/108"] }, status: { conditions: [{ type: "Ready", status: "True", reason: "", message: "", lastTransitionTime: "2026-01-01T00:00:00Z" }] } }],
-  ["Pod (container ports with key defaults, sets in Node)", { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { containers: [{ name: "c", image: "i", ports: [{ containerPort: 80 }, { containerPort: 53, protocol: "UDP" }], env: [{ name: "A", value: "1" }] }] } }],
-  ["Node (set of scalars)", { apiVersion: "v1", kind: "Node", metadata: { name: "n" }, spec: { podCIDRs: ["10.1.0.0/24", "fd00:1::/64"], taints: [{ key: "k", effect: "NoSchedule" }] } }],
-  ["unknown kind", { apiVersion: "x/v1", kind: "Widget", metadata: { name: "w", finalizers: ["z", "a"] }, spec: { list: [{ a: 1 }], map: { b: 2 } } }],
+  [
+    "IPAddress",
+    {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "IPAddress",
+      metadata: {
+        name: "10.0.12.34",
+        labels: { "ipaddress.kubernetes.io/ip-family": "IPv4", "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io" },
+      },
+      spec: { parentRef: { group: "", resource: "services", namespace: "default", name: "svc-1" } },
+    },
+  ],
+  [
+    "ServiceCIDR",
+    {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "ServiceCIDR",
+      metadata: { name: "kubernetes" },
+      spec: { cidrs: ["10.0.0.0/16", "fd00::/108"] },
+      status: { conditions: [{ type: "Ready", status: "True", reason: "", message: "", lastTransitionTime: "2026-01-01T00:00:00Z" }] },
+    },
+  ],
+  [
+    "Pod (container ports with key defaults, sets in Node)",
+    {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p" },
+      spec: {
+        containers: [
+          {
+            name: "c",
+            image: "i",
+            ports: [{ containerPort: 80 }, { containerPort: 53, protocol: "UDP" }],
+            env: [{ name: "A", value: "1" }],
+          },
+        ],
+      },
+    },
+  ],
+  [
+    "Node (set of scalars)",
+    {
+      apiVersion: "v1",
+      kind: "Node",
+      metadata: { name: "n" },
+      spec: { podCIDRs: ["10.1.0.0/24", "fd00:1::/64"], taints: [{ key: "k", effect: "NoSchedule" }] },
+    },
+  ],
+  [
+    "unknown kind",
+    { apiVersion: "x/v1", kind: "Widget", metadata: { name: "w", finalizers: ["z", "a"] }, spec: { list: [{ a: 1 }], map: { b: 2 } } },
+  ],
 ];
 
 describe("createdFieldsV1 (the create fast path)", () => {
@@ -255,7 +410,9 @@ describe("createdFieldsV1 (the create fast path)", () => {
   it("declines a list that names two items alike, and the set-based path merges them", () => {
     const dup = objects.find(([n]) => n.startsWith("Service, duplicate ports"))?.[1] as JSONObject;
     expect(createdFieldsV1("Service", dup)).toBeUndefined();
-    expect(text(updateManagedFields(undefined, dup, "m", "Update", "v1", now))).toContain('"k:{\\"port\\":80,\\"protocol\\":\\"TCP\\"}":{".":{},"f:name":{},"f:port":{},"f:protocol":{},"f:targetPort":{}}');
+    expect(text(updateManagedFields(undefined, dup, "m", "Update", "v1", now))).toContain(
+      '"k:{\\"port\\":80,\\"protocol\\":\\"TCP\\"}":{".":{},"f:name":{},"f:port":{},"f:protocol":{},"f:targetPort":{}}',
+    );
   });
 
   it("records the defaulted Service as upstream's field manager does (golden)", () => {
@@ -276,7 +433,10 @@ describe("createdFieldsV1 (the create fast path)", () => {
               "f:internalTrafficPolicy": {},
               "f:ipFamilies": {},
               "f:ipFamilyPolicy": {},
-              "f:ports": { ".": {}, 'k:{"port":80,"protocol":"TCP"}': { ".": {}, "f:name": {}, "f:port": {}, "f:protocol": {}, "f:targetPort": {} } },
+              "f:ports": {
+                ".": {},
+                'k:{"port":80,"protocol":"TCP"}': { ".": {}, "f:name": {}, "f:port": {}, "f:protocol": {}, "f:targetPort": {} },
+              },
               "f:selector": {},
               "f:sessionAffinity": {},
               "f:type": {},
@@ -288,7 +448,22 @@ describe("createdFieldsV1 (the create fast path)", () => {
   });
 
   it("keeps a client's managedFields on create (general path)", () => {
-    const given = { ...defaulted, metadata: { ...(defaulted.metadata as JSONObject), managedFields: [{ manager: "x", operation: "Update", apiVersion: "v1", time: "2026-01-01T00:00:00Z", fieldsType: "FieldsV1", fieldsV1: { "f:spec": { "f:type": {}, "f:other": {} } } }] } };
+    const given = {
+      ...defaulted,
+      metadata: {
+        ...(defaulted.metadata as JSONObject),
+        managedFields: [
+          {
+            manager: "x",
+            operation: "Update",
+            apiVersion: "v1",
+            time: "2026-01-01T00:00:00Z",
+            fieldsType: "FieldsV1",
+            fieldsV1: { "f:spec": { "f:type": {}, "f:other": {} } },
+          },
+        ],
+      },
+    };
     const want = text(oracle.update(undefined, given, "m", "v1", now));
     expect(text(updateManagedFields(undefined, given, "m", "Update", "v1", now))).toBe(want);
     expect(want).toContain('"manager":"x"');
@@ -304,17 +479,87 @@ describe("updateManagedFields on updates = the original implementation", () => {
   const spec = (o: JSONObject): JSONObject => o.spec as JSONObject;
   const meta = (o: JSONObject): JSONObject => o.metadata as JSONObject;
   const stored = oracle.update(undefined, defaulted, "kubectl-create", "v1", now);
-  const withStatusOwner = oracle.update(stored, mutate(stored, (c) => void ((c.status as JSONObject).loadBalancer = { ingress: [{ ip: "1.2.3.4" }] })), "lb-controller", "v1", now, "status");
+  const withStatusOwner = oracle.update(
+    stored,
+    mutate(stored, (c) => void ((c.status as JSONObject).loadBalancer = { ingress: [{ ip: "1.2.3.4" }] })),
+    "lb-controller",
+    "v1",
+    now,
+    "status",
+  );
   const cases: [string, JSONObject, JSONObject, string, string | undefined][] = [
-    ["a label changed by another manager", stored, mutate(stored, (c) => void ((meta(c).labels as JSONObject).tier = "frontend")), "kubectl-edit", undefined],
-    ["a label changed by the same manager", stored, mutate(stored, (c) => void ((meta(c).labels as JSONObject).tier = "frontend")), "kubectl-create", undefined],
-    ["a port added by the same manager", stored, mutate(stored, (c) => void (spec(c).ports = [...(spec(c).ports as JSONObject[]), { port: 53, protocol: "UDP" }])), "kubectl-create", undefined],
+    [
+      "a label changed by another manager",
+      stored,
+      mutate(stored, (c) => void ((meta(c).labels as JSONObject).tier = "frontend")),
+      "kubectl-edit",
+      undefined,
+    ],
+    [
+      "a label changed by the same manager",
+      stored,
+      mutate(stored, (c) => void ((meta(c).labels as JSONObject).tier = "frontend")),
+      "kubectl-create",
+      undefined,
+    ],
+    [
+      "a port added by the same manager",
+      stored,
+      mutate(stored, (c) => void (spec(c).ports = [...(spec(c).ports as JSONObject[]), { port: 53, protocol: "UDP" }])),
+      "kubectl-create",
+      undefined,
+    ],
     ["nothing changed", stored, structuredClone(stored), "kubectl-edit", undefined],
-    ["a port added and the selector removed", stored, mutate(stored, (c) => { spec(c).ports = [...(spec(c).ports as JSONObject[]), { port: 443, protocol: "TCP", targetPort: 8443 }]; delete spec(c).selector; }), "b", undefined],
-    ["every field removed", stored, { apiVersion: "v1", kind: "Service", metadata: { name: "svc-1", managedFields: meta(stored).managedFields as JSONValue } }, "b", undefined],
-    ["status by a controller (owner untouched)", stored, mutate(stored, (c) => void ((c.status as JSONObject).loadBalancer = { ingress: [{ ip: "1.2.3.4" }] })), "lb-controller", "status"],
-    ["spec change with a status owner present", withStatusOwner, mutate(withStatusOwner, (c) => void (spec(c).sessionAffinity = "ClientIP")), "kubectl-edit", undefined],
-    ["client rewrites managedFields", stored, mutate(stored, (c) => void (meta(c).managedFields = [{ manager: "z", operation: "Apply", apiVersion: "v1", fieldsType: "FieldsV1", fieldsV1: { "f:spec": { "f:type": { ".": {} }, "f:ports": { "f:x": 1 } }, "f:metadata": {} } }])), "kubectl-edit", undefined],
+    [
+      "a port added and the selector removed",
+      stored,
+      mutate(stored, (c) => {
+        spec(c).ports = [...(spec(c).ports as JSONObject[]), { port: 443, protocol: "TCP", targetPort: 8443 }];
+        delete spec(c).selector;
+      }),
+      "b",
+      undefined,
+    ],
+    [
+      "every field removed",
+      stored,
+      { apiVersion: "v1", kind: "Service", metadata: { name: "svc-1", managedFields: meta(stored).managedFields as JSONValue } },
+      "b",
+      undefined,
+    ],
+    [
+      "status by a controller (owner untouched)",
+      stored,
+      mutate(stored, (c) => void ((c.status as JSONObject).loadBalancer = { ingress: [{ ip: "1.2.3.4" }] })),
+      "lb-controller",
+      "status",
+    ],
+    [
+      "spec change with a status owner present",
+      withStatusOwner,
+      mutate(withStatusOwner, (c) => void (spec(c).sessionAffinity = "ClientIP")),
+      "kubectl-edit",
+      undefined,
+    ],
+    [
+      "client rewrites managedFields",
+      stored,
+      mutate(
+        stored,
+        (c) =>
+          void (meta(c).managedFields = [
+            {
+              manager: "z",
+              operation: "Apply",
+              apiVersion: "v1",
+              fieldsType: "FieldsV1",
+              fieldsV1: { "f:spec": { "f:type": { ".": {} }, "f:ports": { "f:x": 1 } }, "f:metadata": {} },
+            },
+          ]),
+      ),
+      "kubectl-edit",
+      undefined,
+    ],
     ["client clears managedFields", stored, mutate(stored, (c) => void (meta(c).managedFields = [])), "kubectl-edit", undefined],
     ["old object is not an object", 7 as unknown as JSONObject, defaulted, "m", undefined],
   ];
@@ -327,7 +572,16 @@ describe("updateManagedFields on updates = the original implementation", () => {
 describe("normalizeFieldsV1", () => {
   it.each<[string, JSONValue]>([
     ["canonical", { "f:a": { ".": {}, "f:b": {} } }],
-    ["unsorted, with '.' on a leaf and a childless intermediate", { "i:1": {}, "k:{\"a\":1}": { "f:z": {}, "f:y": { ".": {} } }, "f:x": { "f:gone": 5 }, "v:\"q\"": {}, "f:a": { ".": { odd: 1 }, "f:b": {} } }],
+    [
+      "unsorted, with '.' on a leaf and a childless intermediate",
+      {
+        "i:1": {},
+        'k:{"a":1}': { "f:z": {}, "f:y": { ".": {} } },
+        "f:x": { "f:gone": 5 },
+        'v:"q"': {},
+        "f:a": { ".": { odd: 1 }, "f:b": {} },
+      },
+    ],
     ["not an object", 3],
     ["empty", {}],
     ["unknown prefixes", { "x:1": {}, "": { "f:a": {} }, "f:": {} }],
@@ -339,14 +593,20 @@ describe("normalizeFieldsV1", () => {
 
 describe("random create and update sequences = the original implementation", () => {
   // A small deterministic generator, so that a failure is reproducible.
-  const rng = (seed: number): (() => number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const pick = <T,>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-  const some = <T,>(r: () => number, xs: readonly T[]): T[] => xs.filter(() => r() < 0.5);
+  const rng =
+    (seed: number): (() => number) =>
+    () =>
+      (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+  const some = <T>(r: () => number, xs: readonly T[]): T[] => xs.filter(() => r() < 0.5);
 
   function randomService(r: () => number): JSONObject {
     const metadata: JSONObject = { name: "web", namespace: "default" };
     if (r() < 0.8) metadata.labels = Object.fromEntries(some(r, ["app", "tier", "a.b/c", "x"]).map((k) => [k, pick(r, ["1", "2"])]));
-    if (r() < 0.4) metadata.annotations = Object.fromEntries(some(r, ["note", "kubectl.kubernetes.io/last-applied-configuration"]).map((k) => [k, pick(r, ["a", "b"])]));
+    if (r() < 0.4)
+      metadata.annotations = Object.fromEntries(
+        some(r, ["note", "kubectl.kubernetes.io/last-applied-configuration"]).map((k) => [k, pick(r, ["a", "b"])]),
+      );
     if (r() < 0.2) metadata.finalizers = some(r, ["a/b", "c/d", "a/b"]);
     const spec: JSONObject = {};
     for (const [k, vs] of [
@@ -354,7 +614,8 @@ describe("random create and update sequences = the original implementation", () 
       ["sessionAffinity", ["None", "ClientIP"]],
       ["ipFamilyPolicy", ["SingleStack", "PreferDualStack"]],
       ["clusterIP", ["10.0.0.1", "None"]],
-    ] as const) if (r() < 0.7) spec[k] = pick(r, vs);
+    ] as const)
+      if (r() < 0.7) spec[k] = pick(r, vs);
     if (r() < 0.6) spec.ipFamilies = some(r, ["IPv4", "IPv6"]);
     if (r() < 0.7) spec.selector = Object.fromEntries(some(r, ["app", "tier"]).map((k) => [k, pick(r, ["1", "2"])]));
     if (r() < 0.8) {
@@ -367,7 +628,11 @@ describe("random create and update sequences = the original implementation", () 
       });
     }
     const obj: JSONObject = { apiVersion: "v1", kind: "Service", metadata, spec };
-    if (r() < 0.4) obj.status = { loadBalancer: r() < 0.5 ? {} : { ingress: [{ ip: pick(r, ["1.1.1.1", "2.2.2.2"]) }] }, ...(r() < 0.5 ? { conditions: [{ type: "Ready", status: pick(r, ["True", "False"]) }] } : {}) };
+    if (r() < 0.4)
+      obj.status = {
+        loadBalancer: r() < 0.5 ? {} : { ingress: [{ ip: pick(r, ["1.1.1.1", "2.2.2.2"]) }] },
+        ...(r() < 0.5 ? { conditions: [{ type: "Ready", status: pick(r, ["True", "False"]) }] } : {}),
+      };
     return obj;
   }
 
@@ -378,7 +643,8 @@ describe("random create and update sequences = the original implementation", () 
       for (let step = 0; step < 60; step++) {
         const next = randomService(r);
         const keepManaged = stored !== undefined && r() < 0.9;
-        if (keepManaged) (next.metadata as JSONObject).managedFields = structuredClone((stored?.metadata as JSONObject).managedFields ?? null);
+        if (keepManaged)
+          (next.metadata as JSONObject).managedFields = structuredClone((stored?.metadata as JSONObject).managedFields ?? null);
         const manager = pick(r, ["a", "b", "c"]);
         const sub = r() < 0.25 ? "status" : undefined;
         const when = new Date(now.getTime() + step * 1000);

@@ -81,7 +81,12 @@ export function encodeManagedFields(managers: Map<string, ManagerState>): Manage
     .map((m) => ({ ...m.entry, fieldsType: "FieldsV1" as const, fieldsV1: encodeSet(m) }));
   const cmp = (a: string | undefined, b: string | undefined): number => ((a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0);
   return entries.sort(
-    (a, b) => cmp(a.operation, b.operation) || cmp(a.time, b.time) || cmp(a.manager, b.manager) || cmp(a.apiVersion, b.apiVersion) || cmp(a.subresource, b.subresource),
+    (a, b) =>
+      cmp(a.operation, b.operation) ||
+      cmp(a.time, b.time) ||
+      cmp(a.manager, b.manager) ||
+      cmp(a.apiVersion, b.apiVersion) ||
+      cmp(a.subresource, b.subresource),
   );
 }
 

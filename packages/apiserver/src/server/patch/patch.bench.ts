@@ -17,7 +17,14 @@ const base: JSONObject = updateManagedFields(
     apiVersion: "v1",
     kind: "Service",
     metadata: { name: "web", namespace: "default", labels: { app: "web", tier: "fe" } },
-    spec: { ports: [{ name: "http", port: 80, protocol: "TCP", targetPort: 8080 }, { name: "https", port: 443, protocol: "TCP", targetPort: 8443 }], selector: { app: "web" }, type: "ClusterIP" },
+    spec: {
+      ports: [
+        { name: "http", port: 80, protocol: "TCP", targetPort: 8080 },
+        { name: "https", port: 443, protocol: "TCP", targetPort: 8443 },
+      ],
+      selector: { app: "web" },
+      type: "ClusterIP",
+    },
   },
   "kubectl-create",
   "Update",
@@ -28,8 +35,14 @@ const base: JSONObject = updateManagedFields(
 const cases: [string, string][] = [
   ["application/json-patch+json", '[{"op":"replace","path":"/spec/ports/0/targetPort","value":9090}]'],
   ["application/merge-patch+json", '{"metadata":{"labels":{"v":"2"}}}'],
-  ["application/strategic-merge-patch+json", '{"spec":{"$setElementOrder/ports":[{"port":80},{"port":443}],"ports":[{"port":80,"targetPort":9090}]}}'],
-  ["application/apply-patch+yaml", '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"ports":[{"port":80,"targetPort":8080}]}}'],
+  [
+    "application/strategic-merge-patch+json",
+    '{"spec":{"$setElementOrder/ports":[{"port":80},{"port":443}],"ports":[{"port":80,"targetPort":9090}]}}',
+  ],
+  [
+    "application/apply-patch+yaml",
+    '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"ports":[{"port":80,"targetPort":8080}]}}',
+  ],
 ];
 
 function opsPerSecond(f: () => void, ms = 500): number {
@@ -48,9 +61,24 @@ for (const [type, body] of cases) {
   results[type] = opsPerSecond(() => applyPatch(type, base, body, { fieldManager: "bench", schemaKind: "Service", now }));
 }
 const resources = [
-  { group: "", version: "v1", kind: "Service", resource: "services", namespaced: true, schema: core.ServiceSchema, listSchema: core.ServiceListSchema },
+  {
+    group: "",
+    version: "v1",
+    kind: "Service",
+    resource: "services",
+    namespaced: true,
+    schema: core.ServiceSchema,
+    listSchema: core.ServiceListSchema,
+  },
   { group: "", version: "v1", kind: "Pod", resource: "pods", namespaced: true, schema: core.PodSchema, listSchema: core.PodListSchema },
-  { group: "networking.k8s.io", version: "v1", kind: "ServiceCIDR", resource: "servicecidrs", namespaced: false, schema: net.ServiceCIDRSchema },
+  {
+    group: "networking.k8s.io",
+    version: "v1",
+    kind: "ServiceCIDR",
+    resource: "servicecidrs",
+    namespaced: false,
+    schema: net.ServiceCIDRSchema,
+  },
 ];
 let t = performance.now();
 const docs = buildOpenAPI(resources);

@@ -18,7 +18,10 @@ const spec = (o: JSONObject): JSONObject => o.spec as JSONObject;
 
 describe("applyServerSideApply", () => {
   it("creates with an Apply entry in FieldsV1", () => {
-    const { object, managedFields } = applyServerSideApply(undefined, config([{ port: 80, targetPort: 8080 }]), { fieldManager: "kubectl", now });
+    const { object, managedFields } = applyServerSideApply(undefined, config([{ port: 80, targetPort: 8080 }]), {
+      fieldManager: "kubectl",
+      now,
+    });
     expect(managedFields).toEqual([
       {
         manager: "kubectl",
@@ -39,14 +42,27 @@ describe("applyServerSideApply", () => {
   });
 
   it("prunes fields the manager applied before and no longer applies", () => {
-    const first = applyServerSideApply(undefined, config([{ port: 80 }, { port: 443 }], { app: "web", tier: "fe" }), { fieldManager: "kubectl", now }).object;
+    const first = applyServerSideApply(undefined, config([{ port: 80 }, { port: 443 }], { app: "web", tier: "fe" }), {
+      fieldManager: "kubectl",
+      now,
+    }).object;
     const second = applyServerSideApply(first, config([{ port: 80 }]), { fieldManager: "kubectl", now: later }).object;
     expect(spec(second).ports).toEqual([{ port: 80 }]);
     expect((second.metadata as JSONObject).labels).toEqual({ app: "web" });
   });
 
   it("does not prune a list whose own path the manager owned as an Update member", () => {
-    const csa = updateManagedFields(undefined, config([{ port: 80, protocol: "TCP" }, { port: 443, protocol: "TCP" }]), "kubectl-client-side-apply", "Update", "v1", now);
+    const csa = updateManagedFields(
+      undefined,
+      config([
+        { port: 80, protocol: "TCP" },
+        { port: 443, protocol: "TCP" },
+      ]),
+      "kubectl-client-side-apply",
+      "Update",
+      "v1",
+      now,
+    );
     // kubectl's csaupgrade hands the Update entry (with "f:ports": {".": {}}) to the applier unchanged.
     const mf = ((csa.metadata as JSONObject).managedFields as JSONObject[]).map((m) => ({ ...m, manager: "kubectl", operation: "Apply" }));
     const migrated = { ...csa, metadata: { ...(csa.metadata as JSONObject), managedFields: mf } };
@@ -57,20 +73,44 @@ describe("applyServerSideApply", () => {
 
   it("keeps a dropped field another manager also owns", () => {
     const a = applyServerSideApply(undefined, config([{ port: 80 }], { app: "web", tier: "fe" }), { fieldManager: "a", now }).object;
-    const b = applyServerSideApply(a, { apiVersion: "v1", kind: "Service", metadata: { name: "web", labels: { tier: "fe" } } }, { fieldManager: "b", now }).object;
+    const b = applyServerSideApply(
+      a,
+      { apiVersion: "v1", kind: "Service", metadata: { name: "web", labels: { tier: "fe" } } },
+      { fieldManager: "b", now },
+    ).object;
     const c = applyServerSideApply(b, config([{ port: 80 }]), { fieldManager: "a", now }).object;
     expect((c.metadata as JSONObject).labels).toEqual({ app: "web", tier: "fe" });
   });
 
   it("merges ports by port+protocol, defaulting protocol to TCP", () => {
-    const live = { ...config([{ port: 80, protocol: "TCP", targetPort: 8080, name: "http" }]), spec: { ...spec(config([])), ports: [{ port: 80, protocol: "TCP", targetPort: 8080, name: "http" }], type: "ClusterIP" } };
-    const out = applyServerSideApply(live, config([{ port: 80, targetPort: 9090 }, { port: 53, protocol: "UDP" }]), { fieldManager: "m", now }).object;
-    expect(spec(out).ports).toEqual([{ port: 80, protocol: "TCP", targetPort: 9090, name: "http" }, { port: 53, protocol: "UDP" }]);
+    const live = {
+      ...config([{ port: 80, protocol: "TCP", targetPort: 8080, name: "http" }]),
+      spec: { ...spec(config([])), ports: [{ port: 80, protocol: "TCP", targetPort: 8080, name: "http" }], type: "ClusterIP" },
+    };
+    const out = applyServerSideApply(
+      live,
+      config([
+        { port: 80, targetPort: 9090 },
+        { port: 53, protocol: "UDP" },
+      ]),
+      { fieldManager: "m", now },
+    ).object;
+    expect(spec(out).ports).toEqual([
+      { port: 80, protocol: "TCP", targetPort: 9090, name: "http" },
+      { port: 53, protocol: "UDP" },
+    ]);
     expect(spec(out).type).toBe("ClusterIP");
   });
 
   const clientSideCreated = (): JSONObject =>
-    updateManagedFields(undefined, config([{ port: 80, protocol: "TCP", targetPort: 8080 }]), "kubectl-client-side-apply", "Update", "v1", now);
+    updateManagedFields(
+      undefined,
+      config([{ port: 80, protocol: "TCP", targetPort: 8080 }]),
+      "kubectl-client-side-apply",
+      "Update",
+      "v1",
+      now,
+    );
 
   it("conflicts with an Update manager that owns the field, with upstream's text", () => {
     let err: unknown;
@@ -83,8 +123,16 @@ describe("applyServerSideApply", () => {
     const s = (err as StatusError).status;
     expect(s.code).toBe(409);
     expect(s.reason).toBe("Conflict");
-    expect(s.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .spec.ports[port=80,protocol="TCP"].targetPort');
-    expect(s.details?.causes).toEqual([{ reason: "FieldManagerConflict", message: 'conflict with "kubectl-client-side-apply" using v1', field: '.spec.ports[port=80,protocol="TCP"].targetPort' }]);
+    expect(s.message).toBe(
+      'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .spec.ports[port=80,protocol="TCP"].targetPort',
+    );
+    expect(s.details?.causes).toEqual([
+      {
+        reason: "FieldManagerConflict",
+        message: 'conflict with "kubectl-client-side-apply" using v1',
+        field: '.spec.ports[port=80,protocol="TCP"].targetPort',
+      },
+    ]);
   });
 
   it("lists several conflicts grouped by manager", () => {
@@ -96,13 +144,20 @@ describe("applyServerSideApply", () => {
   });
 
   it("does not conflict when the applied value equals the live one, and shares ownership", () => {
-    const { managedFields } = applyServerSideApply(clientSideCreated(), config([{ port: 80, targetPort: 8080 }]), { fieldManager: "kubectl", now });
+    const { managedFields } = applyServerSideApply(clientSideCreated(), config([{ port: 80, targetPort: 8080 }]), {
+      fieldManager: "kubectl",
+      now,
+    });
     expect(managedFields.map((m) => `${m.manager}/${m.operation}`)).toEqual(["kubectl/Apply", "kubectl-client-side-apply/Update"]);
     expect(JSON.stringify(managedFields[1]?.fieldsV1)).toContain("f:targetPort");
   });
 
   it("with force takes the field over", () => {
-    const { object, managedFields } = applyServerSideApply(clientSideCreated(), config([{ port: 80, targetPort: 9090 }]), { fieldManager: "kubectl", force: true, now });
+    const { object, managedFields } = applyServerSideApply(clientSideCreated(), config([{ port: 80, targetPort: 9090 }]), {
+      fieldManager: "kubectl",
+      force: true,
+      now,
+    });
     expect((spec(object).ports as JSONObject[])[0]?.targetPort).toBe(9090);
     const csa = managedFields.find((m) => m.manager === "kubectl-client-side-apply");
     expect(JSON.stringify(csa?.fieldsV1)).not.toContain("f:targetPort");
@@ -153,7 +208,10 @@ describe("updateManagedFields", () => {
         fieldsType: "FieldsV1",
         fieldsV1: {
           "f:metadata": { "f:annotations": { ".": {}, "f:note": {} }, "f:labels": { ".": {}, "f:app": {} } },
-          "f:spec": { "f:ports": { ".": {}, 'k:{"port":80,"protocol":"TCP"}': { ".": {}, "f:port": {}, "f:protocol": {} } }, "f:selector": {} },
+          "f:spec": {
+            "f:ports": { ".": {}, 'k:{"port":80,"protocol":"TCP"}': { ".": {}, "f:port": {}, "f:protocol": {} } },
+            "f:selector": {},
+          },
         },
       },
     ]);
@@ -161,7 +219,11 @@ describe("updateManagedFields", () => {
 
   it("moves a changed field to the updater and drops removed fields", () => {
     const created = updateManagedFields(undefined, config([{ port: 80, protocol: "TCP" }]), "a", "Update", "v1", now);
-    const changed = { ...created, metadata: { ...(created.metadata as JSONObject), labels: { app: "db" } }, spec: { ports: [{ port: 80, protocol: "TCP" }] } };
+    const changed = {
+      ...created,
+      metadata: { ...(created.metadata as JSONObject), labels: { app: "db" } },
+      spec: { ports: [{ port: 80, protocol: "TCP" }] },
+    };
     const out = updateManagedFields(created, changed, "b", "Update", "v1", later);
     const mf = (out.metadata as JSONObject).managedFields as JSONObject[];
     const a = JSON.stringify(mf.find((m) => m.manager === "a"));
@@ -175,7 +237,12 @@ describe("updateManagedFields", () => {
   it("metadata: null keeps the live metadata (a null map merges as absent); a null scalar removes", () => {
     const live = applyServerSideApply(undefined, config([{ port: 80 }]), { fieldManager: "other", now }).object;
     (live.metadata as JSONObject).finalizers = ["example.com/keep"];
-    const applied: JSONObject = { apiVersion: "v1", kind: "Service", metadata: null, spec: { ports: [{ port: 80 }], sessionAffinity: null } };
+    const applied: JSONObject = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: null,
+      spec: { ports: [{ port: 80 }], sessionAffinity: null },
+    };
     const { object } = applyServerSideApply(live, applied, { fieldManager: "tool", now: later });
     expect(object.metadata).toMatchObject({ name: "web", labels: { app: "web" }, finalizers: ["example.com/keep"] });
     expect(spec(object).sessionAffinity).toBeUndefined();

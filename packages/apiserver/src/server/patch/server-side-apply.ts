@@ -40,7 +40,11 @@ function printManager(m: ManagerState): string {
 }
 
 function conflictError(conflicts: { manager: ManagerState; path: string }[]): StatusError {
-  const causes: StatusCause[] = conflicts.map((c) => ({ reason: "FieldManagerConflict", message: `conflict with ${printManager(c.manager)}`, field: c.path }));
+  const causes: StatusCause[] = conflicts.map((c) => ({
+    reason: "FieldManagerConflict",
+    message: `conflict with ${printManager(c.manager)}`,
+    field: c.path,
+  }));
   let message: string;
   if (conflicts.length === 1) {
     const c = conflicts[0] as { manager: ManagerState; path: string };
@@ -63,7 +67,9 @@ function conflictError(conflicts: { manager: ManagerState; path: string }[]): St
 
 function checkApplied(applied: unknown, fieldManager: string): asserts applied is JSONObject {
   if (fieldManager === "") {
-    throw StatusError.invalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [field.required("fieldManager", "is required for apply patch")]);
+    throw StatusError.invalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [
+      field.required("fieldManager", "is required for apply patch"),
+    ]);
   }
   if (!isObject(applied)) throw StatusError.badRequest("error decoding YAML: the applied configuration is not an object");
   const meta = applied.metadata;
@@ -97,7 +103,12 @@ export function applyServerSideApply(current: JSONObject | undefined, applied: u
   const kind = [applied.kind, current?.kind].find((v): v is string => typeof v === "string") ?? "";
   const apiVersion = [applied.apiVersion, current?.apiVersion].find((v): v is string => typeof v === "string") ?? "";
   const managers = decodeManagedFields(current);
-  const entry = { manager: opts.fieldManager, operation: "Apply" as const, apiVersion, ...(opts.subresource ? { subresource: opts.subresource } : {}) };
+  const entry = {
+    manager: opts.fieldManager,
+    operation: "Apply" as const,
+    apiVersion,
+    ...(opts.subresource ? { subresource: opts.subresource } : {}),
+  };
   const id = managerId(entry);
   const configSet = new Set([...toFieldSet(kind, applied)].filter(resetFilter(opts.subresource)));
   const lastSet = managers.get(id)?.set ?? new Set<string>();
@@ -121,7 +132,8 @@ export function applyServerSideApply(current: JSONObject | undefined, applied: u
   }
   const prev = managers.get(id);
   const setChanged = prev === undefined || prev.set.size !== configSet.size || [...configSet].some((p) => !prev.set.has(p));
-  const time = setChanged || changed.size > 0 || c.removed.size > 0 || prev?.entry.time === undefined ? formatTime(opts.now) : prev.entry.time;
+  const time =
+    setChanged || changed.size > 0 || c.removed.size > 0 || prev?.entry.time === undefined ? formatTime(opts.now) : prev.entry.time;
   managers.set(id, { entry: { ...entry, time }, set: configSet, touched: true });
   const managedFields = encodeManagedFields(managers);
   return { object: withManagedFields(merged, managedFields), managedFields };

@@ -22,12 +22,27 @@ const spec = (o: JSONValue): JSONObject => (o as JSONObject).spec as JSONObject;
 
 describe("applyStrategicMergePatch: Service", () => {
   it.each<[string, JSONObject, (out: JSONObject) => unknown, unknown]>([
-    ["ports merge by port", { spec: { ports: [{ port: 80, targetPort: 9090 }] } }, (o) => spec(o).ports, [
-      { name: "http", port: 80, protocol: "TCP", targetPort: 9090 },
-      { name: "https", port: 443, protocol: "TCP", targetPort: 8443 },
-    ]],
-    ["new port appended", { spec: { ports: [{ port: 53, protocol: "UDP" }] } }, (o) => (spec(o).ports as JSONObject[]).map((p) => p.port), [80, 443, 53]],
-    ["$patch: delete removes one port", { spec: { ports: [{ port: 443, $patch: "delete" }] } }, (o) => (spec(o).ports as JSONObject[]).map((p) => p.port), [80]],
+    [
+      "ports merge by port",
+      { spec: { ports: [{ port: 80, targetPort: 9090 }] } },
+      (o) => spec(o).ports,
+      [
+        { name: "http", port: 80, protocol: "TCP", targetPort: 9090 },
+        { name: "https", port: 443, protocol: "TCP", targetPort: 8443 },
+      ],
+    ],
+    [
+      "new port appended",
+      { spec: { ports: [{ port: 53, protocol: "UDP" }] } },
+      (o) => (spec(o).ports as JSONObject[]).map((p) => p.port),
+      [80, 443, 53],
+    ],
+    [
+      "$patch: delete removes one port",
+      { spec: { ports: [{ port: 443, $patch: "delete" }] } },
+      (o) => (spec(o).ports as JSONObject[]).map((p) => p.port),
+      [80],
+    ],
     ["$patch: replace on the list", { spec: { ports: [{ $patch: "replace" }, { port: 1 }] } }, (o) => spec(o).ports, [{ port: 1 }]],
     ["clusterIPs is atomic (replace)", { spec: { clusterIPs: ["10.96.0.11"] } }, (o) => spec(o).clusterIPs, ["10.96.0.11"]],
     ["ipFamilies is atomic (replace)", { spec: { ipFamilies: ["IPv6"] } }, (o) => spec(o).ipFamilies, ["IPv6"]],
@@ -35,9 +50,19 @@ describe("applyStrategicMergePatch: Service", () => {
     ["$patch: replace on a map", { spec: { selector: { $patch: "replace", x: "y" } } }, (o) => spec(o).selector, { x: "y" }],
     ["$patch: delete on a map", { spec: { selector: { $patch: "delete" } } }, (o) => spec(o).selector, {}],
     ["null deletes a field", { spec: { clusterIPs: null } }, (o) => "clusterIPs" in spec(o), false],
-    ["finalizers merge as a set", { metadata: { finalizers: ["b", "a"] } }, (o) => ((o).metadata as JSONObject).finalizers, ["a", "b"]],
-    ["$deleteFromPrimitiveList", { metadata: { "$deleteFromPrimitiveList/finalizers": ["a"] } }, (o) => ((o).metadata as JSONObject).finalizers, []],
-    ["$retainKeys drops other keys", { spec: { $retainKeys: ["ports", "selector"], selector: { a: "b" } } }, (o) => Object.keys(spec(o)).sort(), ["ports", "selector"]],
+    ["finalizers merge as a set", { metadata: { finalizers: ["b", "a"] } }, (o) => (o.metadata as JSONObject).finalizers, ["a", "b"]],
+    [
+      "$deleteFromPrimitiveList",
+      { metadata: { "$deleteFromPrimitiveList/finalizers": ["a"] } },
+      (o) => (o.metadata as JSONObject).finalizers,
+      [],
+    ],
+    [
+      "$retainKeys drops other keys",
+      { spec: { $retainKeys: ["ports", "selector"], selector: { a: "b" } } },
+      (o) => Object.keys(spec(o)).sort(),
+      ["ports", "selector"],
+    ],
   ])("%s", (_name, patch, pick, want) => {
     expect(pick(applyStrategicMergePatch(svc, patch, "Service") as JSONObject)).toEqual(want);
   });
@@ -48,7 +73,11 @@ describe("applyStrategicMergePatch: Service", () => {
       metadata: { annotations: { "kubectl.kubernetes.io/last-applied-configuration": "{}" } },
       spec: {
         "$setElementOrder/ports": [{ port: 53 }, { port: 80 }],
-        ports: [{ port: 53, protocol: "UDP", name: "dns", targetPort: 53 }, { port: 80, targetPort: 8081 }, { $patch: "delete", port: 443 }],
+        ports: [
+          { port: 53, protocol: "UDP", name: "dns", targetPort: 53 },
+          { port: 80, targetPort: 8081 },
+          { $patch: "delete", port: 443 },
+        ],
       },
     };
     const out = applyStrategicMergePatch(svc, patch, "Service") as JSONObject;
@@ -90,19 +119,90 @@ describe("applyStrategicMergePatch: Service", () => {
 describe("applyStrategicMergePatch: other kinds", () => {
   const pod: JSONObject = {
     kind: "Pod",
-    spec: { containers: [{ name: "a", image: "x", ports: [{ containerPort: 80 }] }, { name: "b", image: "y" }] },
+    spec: {
+      containers: [
+        { name: "a", image: "x", ports: [{ containerPort: 80 }] },
+        { name: "b", image: "y" },
+      ],
+    },
     status: { conditions: [{ type: "Ready", status: "False" }], podIPs: [{ ip: "10.0.0.1" }] },
   };
   it.each<[string, string, JSONValue, JSONObject, (o: JSONObject) => unknown, unknown]>([
-    ["containers by name", "Pod", pod, { spec: { containers: [{ name: "b", image: "z" }] } }, (o) => ((o.spec as JSONObject).containers as JSONObject[]).map((c) => c.image), ["x", "z"]],
-    ["container ports by containerPort", "Pod", pod, { spec: { containers: [{ name: "a", ports: [{ containerPort: 81 }] }] } }, (o) => (((o.spec as JSONObject).containers as JSONObject[])[0] as JSONObject).ports, [{ containerPort: 80 }, { containerPort: 81 }]],
-    ["pod conditions by type", "Pod", pod, { status: { conditions: [{ type: "Ready", status: "True" }] } }, (o) => (o.status as JSONObject).conditions, [{ type: "Ready", status: "True" }]],
-    ["podIPs by ip", "Pod", pod, { status: { podIPs: [{ ip: "fd00::1" }] } }, (o) => (o.status as JSONObject).podIPs, [{ ip: "10.0.0.1" }, { ip: "fd00::1" }]],
-    ["Endpoints subsets are atomic", "Endpoints", { subsets: [{ addresses: [{ ip: "1.1.1.1" }] }] }, { subsets: [{ ports: [{ port: 1 }] }] }, (o) => o.subsets, [{ ports: [{ port: 1 }] }]],
-    ["EndpointSlice endpoints are atomic", "EndpointSlice", { endpoints: [{ addresses: ["1.1.1.1"] }] }, { endpoints: [{ addresses: ["2.2.2.2"] }] }, (o) => o.endpoints, [{ addresses: ["2.2.2.2"] }]],
-    ["ServiceCIDR conditions by type", "ServiceCIDR", { status: { conditions: [{ type: "Ready", status: "True" }, { type: "X" }] } }, { status: { conditions: [{ type: "X", status: "False" }] } }, (o) => (o.status as JSONObject).conditions, [{ type: "Ready", status: "True" }, { type: "X", status: "False" }]],
-    ["Node addresses by type", "Node", { status: { addresses: [{ type: "InternalIP", address: "1.1.1.1" }] } }, { status: { addresses: [{ type: "Hostname", address: "n1" }] } }, (o) => ((o.status as JSONObject).addresses as JSONObject[]).length, 2],
-    ["unknown kind: lists replace", "Widget", { spec: { items: [1, 2] } }, { spec: { items: [3] } }, (o) => (o.spec as JSONObject).items, [3]],
+    [
+      "containers by name",
+      "Pod",
+      pod,
+      { spec: { containers: [{ name: "b", image: "z" }] } },
+      (o) => ((o.spec as JSONObject).containers as JSONObject[]).map((c) => c.image),
+      ["x", "z"],
+    ],
+    [
+      "container ports by containerPort",
+      "Pod",
+      pod,
+      { spec: { containers: [{ name: "a", ports: [{ containerPort: 81 }] }] } },
+      (o) => (((o.spec as JSONObject).containers as JSONObject[])[0] as JSONObject).ports,
+      [{ containerPort: 80 }, { containerPort: 81 }],
+    ],
+    [
+      "pod conditions by type",
+      "Pod",
+      pod,
+      { status: { conditions: [{ type: "Ready", status: "True" }] } },
+      (o) => (o.status as JSONObject).conditions,
+      [{ type: "Ready", status: "True" }],
+    ],
+    [
+      "podIPs by ip",
+      "Pod",
+      pod,
+      { status: { podIPs: [{ ip: "fd00::1" }] } },
+      (o) => (o.status as JSONObject).podIPs,
+      [{ ip: "10.0.0.1" }, { ip: "fd00::1" }],
+    ],
+    [
+      "Endpoints subsets are atomic",
+      "Endpoints",
+      { subsets: [{ addresses: [{ ip: "1.1.1.1" }] }] },
+      { subsets: [{ ports: [{ port: 1 }] }] },
+      (o) => o.subsets,
+      [{ ports: [{ port: 1 }] }],
+    ],
+    [
+      "EndpointSlice endpoints are atomic",
+      "EndpointSlice",
+      { endpoints: [{ addresses: ["1.1.1.1"] }] },
+      { endpoints: [{ addresses: ["2.2.2.2"] }] },
+      (o) => o.endpoints,
+      [{ addresses: ["2.2.2.2"] }],
+    ],
+    [
+      "ServiceCIDR conditions by type",
+      "ServiceCIDR",
+      { status: { conditions: [{ type: "Ready", status: "True" }, { type: "X" }] } },
+      { status: { conditions: [{ type: "X", status: "False" }] } },
+      (o) => (o.status as JSONObject).conditions,
+      [
+        { type: "Ready", status: "True" },
+        { type: "X", status: "False" },
+      ],
+    ],
+    [
+      "Node addresses by type",
+      "Node",
+      { status: { addresses: [{ type: "InternalIP", address: "1.1.1.1" }] } },
+      { status: { addresses: [{ type: "Hostname", address: "n1" }] } },
+      (o) => ((o.status as JSONObject).addresses as JSONObject[]).length,
+      2,
+    ],
+    [
+      "unknown kind: lists replace",
+      "Widget",
+      { spec: { items: [1, 2] } },
+      { spec: { items: [3] } },
+      (o) => (o.spec as JSONObject).items,
+      [3],
+    ],
   ])("%s", (_n, kind, doc, patch, pick, want) => {
     expect(pick(applyStrategicMergePatch(doc, patch, kind) as JSONObject)).toEqual(want);
   });

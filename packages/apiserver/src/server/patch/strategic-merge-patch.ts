@@ -33,7 +33,10 @@ function mergeMap(original: JSONObject, patch: JSONObject, ctx: Ctx, strategy?: 
   if (directive !== undefined) {
     if (directive === "replace") return stripDirectives(withoutKey(patch, "$patch"), ctx) as JSONObject;
     if (directive === "delete") return {};
-    if (directive !== "merge") throw StatusError.badRequest(`unknown patch type: ${typeof directive === "string" ? directive : JSON.stringify(directive)} in map: ${JSON.stringify(patch)}`);
+    if (directive !== "merge")
+      throw StatusError.badRequest(
+        `unknown patch type: ${typeof directive === "string" ? directive : JSON.stringify(directive)} in map: ${JSON.stringify(patch)}`,
+      );
   }
   if (strategy?.includes("retainKeys") || patch.$retainKeys !== undefined) retainKeys(original, patch);
   for (const [k, v] of Object.entries(patch)) {
@@ -50,7 +53,8 @@ function mergeMap(original: JSONObject, patch: JSONObject, ctx: Ctx, strategy?: 
     const meta = lookupFieldMeta(ctx.kind, field.path);
     const cur = original[k];
     if (isObject(v)) {
-      original[k] = meta?.patchStrategy === "replace" || !isObject(cur) ? stripDirectives(v, field) : mergeMap(cur, v, field, meta?.patchStrategy);
+      original[k] =
+        meta?.patchStrategy === "replace" || !isObject(cur) ? stripDirectives(v, field) : mergeMap(cur, v, field, meta?.patchStrategy);
     } else if (Array.isArray(v)) {
       original[k] = mergeList(Array.isArray(cur) ? cur : [], v, field, meta);
     } else {
@@ -85,9 +89,14 @@ function retainKeys(original: JSONObject, patch: JSONObject): void {
   if (!Array.isArray(keys)) throw StatusError.badRequest("invalid patch format of retainKeys");
   for (const k of Object.keys(patch)) {
     if (k.startsWith("$") || keys.includes(k)) continue;
-    throw new StatusError("Invalid", "the server rejected our request due to an error in our request", {}, {
-      cause: new Error("patch content doesn't match retainKeys list"),
-    });
+    throw new StatusError(
+      "Invalid",
+      "the server rejected our request due to an error in our request",
+      {},
+      {
+        cause: new Error("patch content doesn't match retainKeys list"),
+      },
+    );
   }
   for (const k of Object.keys(original)) if (!keys.includes(k)) delete original[k];
 }

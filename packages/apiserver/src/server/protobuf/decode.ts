@@ -36,7 +36,10 @@ function value(spec: FieldSpec, f: WireField): unknown {
   if (t === "intorstring") return decodeIntOrString(f.bytes);
   if (t === "map") {
     const e = readFields(f.bytes);
-    return [text.decode(e.find((x) => x.no === 1)?.bytes ?? new Uint8Array()), text.decode(e.find((x) => x.no === 2)?.bytes ?? new Uint8Array())];
+    return [
+      text.decode(e.find((x) => x.no === 1)?.bytes ?? new Uint8Array()),
+      text.decode(e.find((x) => x.no === 2)?.bytes ?? new Uint8Array()),
+    ];
   }
   return decodeMessage(t.message, f.bytes);
 }
@@ -54,7 +57,7 @@ export function decodeMessage(name: string, bytes: Uint8Array): Record<string, u
     if (!fs.repeated && (v === "" || v === 0 || v === false)) continue;
     if (fs.type === "map") {
       const [k, val] = v as [string, string];
-      out[fs.name] = { ...((out[fs.name]) ?? {}), [k]: val };
+      out[fs.name] = { ...(out[fs.name] ?? {}), [k]: val };
     } else if (fs.repeated) {
       const list = (out[fs.name] as unknown[] | undefined) ?? [];
       list.push(v);
@@ -75,7 +78,10 @@ export function decodeProtobufBody(body: Uint8Array): Record<string, unknown> {
   const typeMeta = tm ? decodeMessage("TypeMeta", tm) : {};
   const kind = typeof typeMeta["kind"] === "string" ? typeMeta["kind"] : "";
   if (!(kind in messages) || !["Service", "Namespace"].includes(kind)) {
-    throw new StatusError("UnsupportedMediaType", `the body of the request was in an unknown format - protobuf is only accepted for Service and Namespace (got kind ${JSON.stringify(kind)}); send application/json`);
+    throw new StatusError(
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - protobuf is only accepted for Service and Namespace (got kind ${JSON.stringify(kind)}); send application/json`,
+    );
   }
   return { apiVersion: typeMeta["apiVersion"], kind, ...decodeMessage(kind, raw) };
 }

@@ -71,7 +71,11 @@ export function validateRuntimeConfig(overrides: ReadonlyMap<string, string>, re
  * order), then `group/version`, then `group/version/resource` preferences, which win. Throws
  * with upstream's message on a bad value or an unregistered version.
  */
-export function mergeAPIResourceConfigs(config: ResourceConfig, overrides: ReadonlyMap<string, string>, registry: GroupVersionRegistry): ResourceConfig {
+export function mergeAPIResourceConfigs(
+  config: ResourceConfig,
+  overrides: ReadonlyMap<string, string>,
+  registry: GroupVersionRegistry,
+): ResourceConfig {
   for (const [flag, matcher] of groupVersionMatchers) {
     const value = overrides.get(flag);
     if (value === undefined) continue;
@@ -87,7 +91,8 @@ export function mergeAPIResourceConfigs(config: ResourceConfig, overrides: Reado
     if (tokens.length < 2 || tokens.length > 3) continue;
     const gv = parseGroupVersion(`${tokens[0]}/${tokens[1]}`);
     if (!registry.isGroupRegistered(gv.group)) continue;
-    if (!registry.isVersionRegistered(gv)) throw new Error(`group version ${gv.group === "" ? gv.version : `${gv.group}/${gv.version}`} that has not been registered`);
+    if (!registry.isVersionRegistered(gv))
+      throw new Error(`group version ${gv.group === "" ? gv.version : `${gv.group}/${gv.version}`} that has not been registered`);
     let enabled = true;
     if (value !== "") {
       try {
@@ -99,7 +104,10 @@ export function mergeAPIResourceConfigs(config: ResourceConfig, overrides: Reado
     if (tokens.length === 2) versionPrefs.push({ gv, enabled });
     else {
       const resource = tokens[2]!;
-      if (resource.toLowerCase() !== resource) throw new Error(`invalid key ${key}: group/version/resource and resource is always lowercase plural, not ${JSON.stringify(resource)}`);
+      if (resource.toLowerCase() !== resource)
+        throw new Error(
+          `invalid key ${key}: group/version/resource and resource is always lowercase plural, not ${JSON.stringify(resource)}`,
+        );
       resourcePrefs.push({ gv, resource, enabled });
     }
   }
@@ -109,7 +117,11 @@ export function mergeAPIResourceConfigs(config: ResourceConfig, overrides: Reado
 }
 
 /** Validate, then merge over `defaults`: the ResourceConfig a `--runtime-config` value selects. Throws on the first error. */
-export function resolveRuntimeConfig(defaults: ResourceConfig, overrides: ReadonlyMap<string, string>, registry: GroupVersionRegistry): ResourceConfig {
+export function resolveRuntimeConfig(
+  defaults: ResourceConfig,
+  overrides: ReadonlyMap<string, string>,
+  registry: GroupVersionRegistry,
+): ResourceConfig {
   const errs = validateRuntimeConfig(overrides, registry);
   if (errs.length > 0) throw new Error(errs.join(", "));
   return mergeAPIResourceConfigs(defaults, overrides, registry);

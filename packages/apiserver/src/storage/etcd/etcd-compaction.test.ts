@@ -21,10 +21,16 @@ const etcdctl = ["/usr/bin/etcdctl", "/usr/local/bin/etcdctl"].find((p) => exist
  */
 async function externalCompact(revision: number): Promise<void> {
   if (etcdctl) {
-    execFileSync(etcdctl, ["--endpoints", endpoints!.join(","), "compact", String(revision)], { env: { ...process.env, ETCDCTL_API: "3" }, stdio: "pipe" });
+    execFileSync(etcdctl, ["--endpoints", endpoints!.join(","), "compact", String(revision)], {
+      env: { ...process.env, ETCDCTL_API: "3" },
+      stdio: "pipe",
+    });
     return;
   }
-  const r = await fetch(`${endpoints![0]!.replace(/\/$/, "")}/v3/kv/compaction`, { method: "POST", body: JSON.stringify({ revision: String(revision) }) });
+  const r = await fetch(`${endpoints![0]!.replace(/\/$/, "")}/v3/kv/compaction`, {
+    method: "POST",
+    body: JSON.stringify({ revision: String(revision) }),
+  });
   if (!r.ok) throw new Error(`etcd compaction: ${r.status} ${await r.text()}`);
 }
 if (!endpoints) console.warn("storage: SERVICENET_ETCD_ENDPOINTS is unset, skipping the etcd compaction tests");
@@ -97,9 +103,12 @@ describe.skipIf(!endpoints)("etcd compaction under open watches", () => {
     await write(5, "a");
     const target = await store.currentRevision();
     await store.compact(target);
-    expect(expired(await collect(store.watch(dir, { resourceVersion: start, recursive: true }), 2))).toBe(`too old resource version: ${start} (${target})`);
+    expect(expired(await collect(store.watch(dir, { resourceVersion: start, recursive: true }), 2))).toBe(
+      `too old resource version: ${start} (${target})`,
+    );
     // Repeatedly, and with the store's other watches on the same connection still running.
-    for (let i = 0; i < 3; i++) expect(expired(await collect(store.watch(dir, { resourceVersion: start, recursive: true }), 2))).toContain(`(${target})`);
+    for (let i = 0; i < 3; i++)
+      expect(expired(await collect(store.watch(dir, { resourceVersion: start, recursive: true }), 2))).toContain(`(${target})`);
     await write(3, "b");
     await until(() => open.every((w) => w.events.length === 9), "the open watches to see all 9 creates");
     await new Promise((r) => setTimeout(r, 300));

@@ -8,7 +8,16 @@
  */
 import { Etcd3, GRPCOutOfRangeError, type IRequestOp } from "etcd3";
 import { openEtcdWatch, toRaw } from "./etcd-watch.ts";
-import { CompactedError, type KVCompare, type KVEngine, type KVRangeResult, type KVTxnResult, type KVWatchHandlers, type KVWrite, type RawKV } from "../kv.ts";
+import {
+  CompactedError,
+  type KVCompare,
+  type KVEngine,
+  type KVRangeResult,
+  type KVTxnResult,
+  type KVWatchHandlers,
+  type KVWrite,
+  type RawKV,
+} from "../kv.ts";
 
 export interface EtcdEngineConfig {
   endpoints: string[];
@@ -49,7 +58,12 @@ class EtcdEngine implements KVEngine {
 
   async range(start: string, end: string, opts: { revision?: number; limit?: number }): Promise<KVRangeResult> {
     try {
-      const res = await this.client.kv.range({ key: b(start), range_end: endBuf(end), revision: opts.revision ?? 0, limit: opts.limit ?? 0 });
+      const res = await this.client.kv.range({
+        key: b(start),
+        range_end: endBuf(end),
+        revision: opts.revision ?? 0,
+        limit: opts.limit ?? 0,
+      });
       return { kvs: res.kvs.map(toRaw), revision: opts.revision || Number(res.header.revision), more: res.more };
     } catch (e) {
       if (isCompacted(e)) throw new CompactedError(await this.compactedRevision());
@@ -72,7 +86,9 @@ class EtcdEngine implements KVEngine {
    * for the retry, whose CAS checks again.
    */
   async txn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<KVTxnResult> {
-    const success: IRequestOp[] = writes.map((w) => (w.type === "put" ? { request_put: { key: b(w.key), value: b(w.value) } } : { request_delete_range: { key: b(w.key) } }));
+    const success: IRequestOp[] = writes.map((w) =>
+      w.type === "put" ? { request_put: { key: b(w.key), value: b(w.value) } } : { request_delete_range: { key: b(w.key) } },
+    );
     const res = await this.client.kv.txn({
       compare: compares.map((c) => ({ key: b(c.key), target: "Mod", result: "Equal", mod_revision: c.modRevision })),
       success,

@@ -36,10 +36,27 @@ function fakeClient(): { client: WatchClient; streams: FakeStream[] } {
 }
 
 const header = (revision: number) => ({ cluster_id: "1", member_id: "1", revision: String(revision), raft_term: "2" });
-const kv = (key: string, rev: number) => ({ key: Buffer.from(key), value: Buffer.from("{}"), mod_revision: String(rev), create_revision: String(rev), version: "1", lease: "0" });
+const kv = (key: string, rev: number) => ({
+  key: Buffer.from(key),
+  value: Buffer.from("{}"),
+  mod_revision: String(rev),
+  create_revision: String(rev),
+  version: "1",
+  lease: "0",
+});
 const response = (r: Partial<IWatchResponse>): IWatchResponse =>
-  ({ header: header(10), watch_id: "0", created: false, canceled: false, compact_revision: "0", cancel_reason: "", events: [], ...r }) as IWatchResponse;
-const put = (key: string, rev: number) => response({ header: header(rev), events: [{ type: "Put", kv: kv(key, rev) }] as IWatchResponse["events"] });
+  ({
+    header: header(10),
+    watch_id: "0",
+    created: false,
+    canceled: false,
+    compact_revision: "0",
+    cancel_reason: "",
+    events: [],
+    ...r,
+  }) as IWatchResponse;
+const put = (key: string, rev: number) =>
+  response({ header: header(rev), events: [{ type: "Put", kv: kv(key, rev) }] as IWatchResponse["events"] });
 const tick = () => new Promise((r) => setImmediate(r));
 const range = { key: Buffer.from("/a/"), rangeEnd: Buffer.from("/a0") };
 
@@ -47,7 +64,16 @@ function recorder() {
   const events: KVEvent[] = [];
   const errors: { err: unknown; compacted: boolean | undefined }[] = [];
   const progress: number[] = [];
-  return { events, errors, progress, handlers: { onEvents: (e: KVEvent[]) => void events.push(...e), onError: (err: unknown, compacted?: boolean) => void errors.push({ err, compacted }), onProgress: (r: number) => void progress.push(r) } };
+  return {
+    events,
+    errors,
+    progress,
+    handlers: {
+      onEvents: (e: KVEvent[]) => void events.push(...e),
+      onError: (err: unknown, compacted?: boolean) => void errors.push({ err, compacted }),
+      onProgress: (r: number) => void progress.push(r),
+    },
+  };
 }
 
 describe("openEtcdWatch", () => {
@@ -56,7 +82,9 @@ describe("openEtcdWatch", () => {
     const r = recorder();
     openEtcdWatch(client, range, 5, r.handlers);
     await tick();
-    expect(streams[0]!.writes).toEqual([{ create_request: { key: range.key, range_end: range.rangeEnd, start_revision: 5, prev_kv: true, progress_notify: true } }]);
+    expect(streams[0]!.writes).toEqual([
+      { create_request: { key: range.key, range_end: range.rangeEnd, start_revision: 5, prev_kv: true, progress_notify: true } },
+    ]);
     streams[0]!.emit("data", response({ created: true }));
     streams[0]!.emit("data", put("/a/x", 6));
     streams[0]!.emit("data", response({ header: header(9) }));
@@ -96,7 +124,12 @@ describe("openEtcdWatch", () => {
   it("turns a throwing handler into one onError instead of an exception in the stream", async () => {
     const { client, streams } = fakeClient();
     const errors: unknown[] = [];
-    openEtcdWatch(client, range, 1, { onEvents: () => { throw new Error("boom"); }, onError: (e) => void errors.push(e) });
+    openEtcdWatch(client, range, 1, {
+      onEvents: () => {
+        throw new Error("boom");
+      },
+      onError: (e) => void errors.push(e),
+    });
     await tick();
     expect(() => streams[0]!.emit("data", put("/a/x", 2))).not.toThrow();
     expect(errors.map(String)).toEqual(["Error: boom"]);

@@ -25,7 +25,12 @@ export interface EtcdWatchRange {
 }
 
 export function toRaw(kv: IKeyValue): RawKV {
-  return { key: kv.key.toString("utf8"), value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision), createRevision: Number(kv.create_revision) };
+  return {
+    key: kv.key.toString("utf8"),
+    value: kv.value.toString("utf8"),
+    modRevision: Number(kv.mod_revision),
+    createRevision: Number(kv.create_revision),
+  };
 }
 
 function toEvents(res: IWatchResponse): KVEvent[] {
@@ -121,7 +126,9 @@ export function openEtcdWatch(client: WatchClient, range: EtcdWatchRange, fromRe
         });
         s.on("error", () => broken(s));
         s.on("end", () => broken(s));
-        s.write({ create_request: { key: range.key, range_end: range.rangeEnd, start_revision: next, prev_kv: true, progress_notify: true } });
+        s.write({
+          create_request: { key: range.key, range_end: range.rangeEnd, start_revision: next, prev_kv: true, progress_notify: true },
+        });
       },
       (err: unknown) => {
         if (stopped) return;

@@ -44,7 +44,9 @@ async function measure(concurrency: number): Promise<void> {
   await client.delete().prefix(prefix).exec();
   client.close();
   const distinct = new Set(rvs).size;
-  console.log(`concurrency ${String(concurrency).padStart(3)}: ${Math.round(count / seconds)} creates/s, ${distinct}/${count} distinct resourceVersions`);
+  console.log(
+    `concurrency ${String(concurrency).padStart(3)}: ${Math.round(count / seconds)} creates/s, ${distinct}/${count} distinct resourceVersions`,
+  );
 }
 
 console.log(`etcd ${endpoints.join(",")}, ${count} creates per run, load average ${loadavg()[0]!.toFixed(1)}`);

@@ -4,7 +4,17 @@
  * deterministic. Not durable, not shared between processes.
  */
 import { fanOut, type RangeSubscriber } from "../kv-fan-out.ts";
-import { CompactedError, type KVCompare, type KVEngine, type KVEvent, type KVRangeResult, type KVTxnResult, type KVWatchHandlers, type KVWrite, type RawKV } from "../kv.ts";
+import {
+  CompactedError,
+  type KVCompare,
+  type KVEngine,
+  type KVEvent,
+  type KVRangeResult,
+  type KVTxnResult,
+  type KVWatchHandlers,
+  type KVWrite,
+  type RawKV,
+} from "../kv.ts";
 
 /** One version of a key; `value === null` is a deletion tombstone. */
 interface Version {
@@ -71,7 +81,12 @@ class MemoryEngine implements KVEngine {
       const createRevision = w.type === "put" ? (prev?.createRevision ?? rev) : 0;
       const value = w.type === "put" ? w.value : null;
       this.versions(w.key).push({ modRevision: rev, createRevision, value });
-      const kv: RawKV = { key: w.key, value: value ?? "", modRevision: rev, createRevision: createRevision || (prev?.createRevision ?? rev) };
+      const kv: RawKV = {
+        key: w.key,
+        value: value ?? "",
+        modRevision: rev,
+        createRevision: createRevision || (prev?.createRevision ?? rev),
+      };
       events.push({ type: w.type, kv, prev });
     }
     this.log.push(...events);

@@ -13,7 +13,8 @@ export const sql = {
   // newest row also has the largest prev_revision: ordering by it walks the unique
   // (name, prev_revision) index backwards and stops at the first row, with no sort.
   latest: "SELECT * FROM kine WHERE name = ? ORDER BY prev_revision DESC LIMIT 1",
-  insert: "INSERT INTO kine (name, created, deleted, create_revision, prev_revision, lease, value, old_value) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+  insert:
+    "INSERT INTO kine (name, created, deleted, create_revision, prev_revision, lease, value, old_value) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
   // The live row of a key at a revision is its newest row at or below it: the row no other row
   // at or below it names as prev_revision. Unlike kine's MAX(id) GROUP BY this walks the
   // (name, prev_revision) index in name order and stops at the limit (compaction keeps the
@@ -29,5 +30,6 @@ export const sql = {
   // Compaction.
   compactSuperseded: "DELETE FROM kine WHERE id IN (SELECT prev_revision FROM kine WHERE prev_revision != 0 AND id > ? AND id <= ?)",
   compactTombstones: "DELETE FROM kine WHERE deleted = 1 AND id > ? AND id <= ?",
-  recordCompact: "INSERT INTO kine_meta (key, value) VALUES ('compact_rev', ?) ON CONFLICT(key) DO UPDATE SET value = MAX(value, excluded.value)",
+  recordCompact:
+    "INSERT INTO kine_meta (key, value) VALUES ('compact_rev', ?) ON CONFLICT(key) DO UPDATE SET value = MAX(value, excluded.value)",
 } as const;

@@ -102,7 +102,10 @@ describe("sqlite engine", () => {
     for (let i = 0; i < 6; i++) {
       const w = i % 3 === 2 ? b : a;
       await w.create(key(`k${i}`), testObject(`k${i}`));
-      await Promise.all([a.guaranteedUpdate(key(`k${i}`), (cur) => ({ ...cur, data: { i: String(i) } })), b.create(key(`o${i}`), testObject(`o${i}`))]);
+      await Promise.all([
+        a.guaranteedUpdate(key(`k${i}`), (cur) => ({ ...cur, data: { i: String(i) } })),
+        b.create(key(`o${i}`), testObject(`o${i}`)),
+      ]);
       if (i % 2 === 1) await w.delete(key(`k${i}`));
     }
     const n = 6 * 3 + 3;
@@ -123,7 +126,10 @@ describe("sqlite engine", () => {
     await store.compact(await store.currentRevision());
     const db = new Database(path, { readonly: true });
     try {
-      const names = db.prepare("SELECT name FROM kine ORDER BY name").all().map((r) => (r as { name: string }).name);
+      const names = db
+        .prepare("SELECT name FROM kine ORDER BY name")
+        .all()
+        .map((r) => (r as { name: string }).name);
       expect(names).toEqual(["k0", "k2", "k3", "k4"].map(key));
     } finally {
       db.close();
@@ -149,8 +155,16 @@ describe("sqlite engine", () => {
       const checked: string[] = [];
       for (const [name, text] of Object.entries(sql)) {
         const named = text.includes("@");
-        const args = named ? [{ start: "a", end: "b", rev: 1, limit: 1 }] : text.split("?").slice(1).map(() => 1);
-        const plan = db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...args).map((r) => (r as { detail: string }).detail);
+        const args = named
+          ? [{ start: "a", end: "b", rev: 1, limit: 1 }]
+          : text
+              .split("?")
+              .slice(1)
+              .map(() => 1);
+        const plan = db
+          .prepare(`EXPLAIN QUERY PLAN ${text}`)
+          .all(...args)
+          .map((r) => (r as { detail: string }).detail);
         // Plain inserts have no plan; sqlite_sequence holds one row per AUTOINCREMENT table.
         if (name === "insert" || name === "recordCompact" || name === "current") continue;
         expect(plan.join("; "), name).toMatch(/USING (COVERING )?INDEX|INTEGER PRIMARY KEY|PRIMARY KEY/);

@@ -6,7 +6,17 @@
  * for writes of other processes on the same file, as kine does.
  */
 import Database from "better-sqlite3";
-import { CompactedError, type KVCompare, type KVEngine, type KVEvent, type KVRangeResult, type KVTxnResult, type KVWatchHandlers, type KVWrite, type RawKV } from "../kv.ts";
+import {
+  CompactedError,
+  type KVCompare,
+  type KVEngine,
+  type KVEvent,
+  type KVRangeResult,
+  type KVTxnResult,
+  type KVWatchHandlers,
+  type KVWrite,
+  type RawKV,
+} from "../kv.ts";
 import { busyTimeoutMs, openPragmas, type LogRow } from "./schema.ts";
 import { WriteLock } from "./write-lock.ts";
 import { LogPoller } from "./log-poller.ts";
@@ -67,7 +77,9 @@ class SqliteEngine implements KVEngine {
       compacted: db.prepare<[], { value: number }>(sql.compacted),
     };
     // eslint-disable-next-line @typescript-eslint/unbound-method -- better-sqlite3 builds .immediate as a closure over the transaction; it needs no `this`
-    this.txnFn = db.transaction((batch: readonly PendingTxn[], events: KVEvent[] | null) => batch.map((t) => this.applyTxn(t.compares, t.writes, events))).immediate;
+    this.txnFn = db.transaction((batch: readonly PendingTxn[], events: KVEvent[] | null) =>
+      batch.map((t) => this.applyTxn(t.compares, t.writes, events)),
+    ).immediate;
     this.writeLock = new WriteLock(db, busyTimeoutMs);
     this.poller = new LogPoller(db, pollIntervalMs, () => this.revisionNow());
   }
@@ -79,15 +91,17 @@ class SqliteEngine implements KVEngine {
   async range(start: string, end: string, opts: { revision?: number; limit?: number }): Promise<KVRangeResult> {
     const rev = opts.revision ?? 0;
     // One read transaction, so the revision and the rows agree even with another process writing.
-    return this.db.transaction(() => {
-      this.checkNotCompacted(rev);
-      const at = rev > 0 ? rev : this.revisionNow();
-      const limit = opts.limit ?? 0;
-      const rows = this.stmt.range.all({ start, end, rev: at, limit: limit > 0 ? limit + 1 : -1 });
-      const more = limit > 0 && rows.length > limit;
-      const kvs = (more ? rows.slice(0, limit) : rows).map((r) => live(r)!);
-      return { kvs, revision: at, more };
-    }).deferred();
+    return this.db
+      .transaction(() => {
+        this.checkNotCompacted(rev);
+        const at = rev > 0 ? rev : this.revisionNow();
+        const limit = opts.limit ?? 0;
+        const rows = this.stmt.range.all({ start, end, rev: at, limit: limit > 0 ? limit + 1 : -1 });
+        const more = limit > 0 && rows.length > limit;
+        const kvs = (more ? rows.slice(0, limit) : rows).map((r) => live(r)!);
+        return { kvs, revision: at, more };
+      })
+      .deferred();
   }
 
   async count(start: string, end: string, revision?: number): Promise<number> {
@@ -158,12 +172,20 @@ class SqliteEngine implements KVEngine {
         const id = Number(r.lastInsertRowid);
         revisions.push(id);
         // Exactly what rowToEvent makes of the row just inserted.
-        events?.push({ type: "put", kv: { key: w.key, value: w.value, modRevision: id, createRevision: prev ? prev.createRevision : id }, prev: prev ? { ...prev, modRevision: prevId } : null });
+        events?.push({
+          type: "put",
+          kv: { key: w.key, value: w.value, modRevision: id, createRevision: prev ? prev.createRevision : id },
+          prev: prev ? { ...prev, modRevision: prevId } : null,
+        });
       } else if (prev) {
         const r = this.stmt.insert.run(w.key, 0, 1, prev.createRevision, prevId, prev.value, prev.value);
         const id = Number(r.lastInsertRowid);
         revisions.push(id);
-        events?.push({ type: "delete", kv: { key: w.key, value: "", modRevision: id, createRevision: prev.createRevision }, prev: { ...prev, modRevision: prevId } });
+        events?.push({
+          type: "delete",
+          kv: { key: w.key, value: "", modRevision: id, createRevision: prev.createRevision },
+          prev: { ...prev, modRevision: prevId },
+        });
       }
     }
     return { succeeded: true, revisions, current: [] };

@@ -10,7 +10,12 @@ async function worker() {
   for (;;) {
     const name = `obj-${next++}`;
     const key = `/registry/configmaps/crash/${name}`;
-    await store.create(key, { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "crash" }, data: { payload: "x".repeat(512) } });
+    await store.create(key, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name, namespace: "crash" },
+      data: { payload: "x".repeat(512) },
+    });
     process.stdout.write(`ack ${key}\n`);
   }
 }

@@ -9,12 +9,37 @@ describe("StoreEventRecorder", () => {
     const store = await createStore({ backend: "memory" });
     const t = new Date("2026-01-02T03:04:05.678Z");
     const rec = new StoreEventRecorder(store, { component: "ipallocator-repair-controller", now: () => t });
-    await rec.eventf(svc, "Warning", "ClusterIPOutOfRange", "ClusterIPAllocation", "Cluster IP [IPv4]: 1.2.3.4 is not within any configured Service CIDR; please recreate service");
-    await rec.eventf(svc, "Warning", "ClusterIPOutOfRange", "ClusterIPAllocation", "Cluster IP [IPv4]: 1.2.3.4 is not within any configured Service CIDR; please recreate service");
-    await rec.eventf({ kind: "ServiceCIDR", apiVersion: "networking.k8s.io/v1", name: "kubernetes" }, "Warning", "KubernetesDefaultServiceCIDRInconsistent", "", "x");
+    await rec.eventf(
+      svc,
+      "Warning",
+      "ClusterIPOutOfRange",
+      "ClusterIPAllocation",
+      "Cluster IP [IPv4]: 1.2.3.4 is not within any configured Service CIDR; please recreate service",
+    );
+    await rec.eventf(
+      svc,
+      "Warning",
+      "ClusterIPOutOfRange",
+      "ClusterIPAllocation",
+      "Cluster IP [IPv4]: 1.2.3.4 is not within any configured Service CIDR; please recreate service",
+    );
+    await rec.eventf(
+      { kind: "ServiceCIDR", apiVersion: "networking.k8s.io/v1", name: "kubernetes" },
+      "Warning",
+      "KubernetesDefaultServiceCIDRInconsistent",
+      "",
+      "x",
+    );
     const ns1 = (await store.list(resourcePrefix("events", "ns1"))).items;
     expect(ns1).toHaveLength(1);
-    expect(ns1[0]).toMatchObject({ count: 2, type: "Warning", reason: "ClusterIPOutOfRange", lastTimestamp: "2026-01-02T03:04:05Z", involvedObject: { kind: "Service", name: "web", namespace: "ns1", uid: "u1" }, source: { component: "ipallocator-repair-controller" } });
+    expect(ns1[0]).toMatchObject({
+      count: 2,
+      type: "Warning",
+      reason: "ClusterIPOutOfRange",
+      lastTimestamp: "2026-01-02T03:04:05Z",
+      involvedObject: { kind: "Service", name: "web", namespace: "ns1", uid: "u1" },
+      source: { component: "ipallocator-repair-controller" },
+    });
     const def = (await store.list(resourcePrefix("events", "default"))).items;
     expect(def[0]).toMatchObject({ involvedObject: { kind: "ServiceCIDR", name: "kubernetes", namespace: "" } });
     await store.close();
@@ -31,7 +56,13 @@ describe("StoreEventRecorder", () => {
 
   it("FakeRecorder keeps upstream's test strings", async () => {
     const f = new FakeRecorder();
-    await f.eventf(svc, "Warning", "ClusterIPNotAllocated", "ClusterIPAllocation", "Cluster IP [IPv4]: 10.0.1.1 is not allocated; repairing");
+    await f.eventf(
+      svc,
+      "Warning",
+      "ClusterIPNotAllocated",
+      "ClusterIPAllocation",
+      "Cluster IP [IPv4]: 10.0.1.1 is not allocated; repairing",
+    );
     expect(f.events).toEqual(["Warning ClusterIPNotAllocated Cluster IP [IPv4]: 10.0.1.1 is not allocated; repairing"]);
   });
 });

@@ -28,7 +28,14 @@ export interface EventRecorder {
 /** The reference of a stored object of `kind` in `apiVersion`. */
 export function referenceOf(obj: KubeObject, kind: string, apiVersion: string): ObjectReference {
   const m = obj.metadata;
-  return { kind, apiVersion, name: m.name ?? "", ...(m.namespace ? { namespace: m.namespace } : {}), ...(m.uid ? { uid: m.uid } : {}), ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}) };
+  return {
+    kind,
+    apiVersion,
+    name: m.name ?? "",
+    ...(m.namespace ? { namespace: m.namespace } : {}),
+    ...(m.uid ? { uid: m.uid } : {}),
+    ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}),
+  };
 }
 
 export interface StoreEventRecorderOptions {
@@ -52,14 +59,24 @@ export class StoreEventRecorder implements EventRecorder {
     this.#o = opts;
   }
 
-  async eventf(regarding: ObjectReference, eventtype: "Normal" | "Warning", reason: string, action: string, message: string): Promise<void> {
+  async eventf(
+    regarding: ObjectReference,
+    eventtype: "Normal" | "Warning",
+    reason: string,
+    action: string,
+    message: string,
+  ): Promise<void> {
     const now = (this.#o.now?.() ?? new Date()).toISOString().replace(/\.\d+Z$/, "Z");
     const ns = regarding.namespace || "default";
     const corr = JSON.stringify([regarding.kind, ns, regarding.name, regarding.uid ?? "", eventtype, reason, message]);
     try {
       const existing = this.#seen.get(corr);
       if (existing !== undefined) {
-        const bumped = await this.#store.guaranteedUpdate(existing, (cur) => ({ ...cur, count: Number(cur["count"] ?? 1) + 1, lastTimestamp: now }), { ignoreNotFound: false }).catch(() => null);
+        const bumped = await this.#store
+          .guaranteedUpdate(existing, (cur) => ({ ...cur, count: Number(cur["count"] ?? 1) + 1, lastTimestamp: now }), {
+            ignoreNotFound: false,
+          })
+          .catch(() => null);
         if (bumped) return;
       }
       const name = `${regarding.name}.${randomBytes(8).toString("hex")}`;

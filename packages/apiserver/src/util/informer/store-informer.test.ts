@@ -3,7 +3,12 @@ import { eventually } from "@servicenet/testing";
 import { createStore, objectKey, resourcePrefix, type KubeObject, type Store } from "../../storage/index.ts";
 import { StoreInformer, storeListWatch } from "./store-informer.ts";
 
-const cidr = (name: string, cidrs: string[]): KubeObject => ({ apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name }, spec: { cidrs } });
+const cidr = (name: string, cidrs: string[]): KubeObject => ({
+  apiVersion: "networking.k8s.io/v1",
+  kind: "ServiceCIDR",
+  metadata: { name },
+  spec: { cidrs },
+});
 const until = async (cond: () => boolean): Promise<void> => void (await eventually(cond, { timeoutMs: 1_000, intervalMs: 5 }));
 
 describe("StoreInformer", () => {
@@ -19,13 +24,20 @@ describe("StoreInformer", () => {
     await store.create(objectKey("servicecidrs", undefined, "a"), cidr("a", ["10.0.0.0/24"]));
     inf = new StoreInformer(store, "servicecidrs");
     const seen: string[] = [];
-    inf.addEventHandler({ onAdd: (o) => seen.push(`add ${o.metadata.name}`), onUpdate: (_, o) => seen.push(`update ${o.metadata.name}`), onDelete: (o) => seen.push(`delete ${o.metadata.name}`) });
+    inf.addEventHandler({
+      onAdd: (o) => seen.push(`add ${o.metadata.name}`),
+      onUpdate: (_, o) => seen.push(`update ${o.metadata.name}`),
+      onDelete: (o) => seen.push(`delete ${o.metadata.name}`),
+    });
     inf.start();
     await inf.waitForSync();
     expect(inf.hasSynced()).toBe(true);
     expect(inf.get("a")?.spec).toEqual({ cidrs: ["10.0.0.0/24"] });
     await store.create(objectKey("servicecidrs", undefined, "b"), cidr("b", ["fd00::/64"]));
-    await store.guaranteedUpdate(objectKey("servicecidrs", undefined, "a"), (cur) => ({ ...cur, metadata: { ...cur.metadata, labels: { x: "y" } } }));
+    await store.guaranteedUpdate(objectKey("servicecidrs", undefined, "a"), (cur) => ({
+      ...cur,
+      metadata: { ...cur.metadata, labels: { x: "y" } },
+    }));
     await store.delete(objectKey("servicecidrs", undefined, "b"));
     await until(() => seen.length === 4);
     expect(seen).toEqual(["add a", "add b", "update a", "delete b"]);
@@ -68,7 +80,19 @@ describe("StoreInformer", () => {
             const fault = watchFaults.shift();
             if (fault === undefined) return target.watch(...args);
             return (async function* () {
-              if (fault === "expired") yield { type: "ERROR" as const, object: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "too old resource version", reason: "Expired", code: 410 } as never };
+              if (fault === "expired")
+                yield {
+                  type: "ERROR" as const,
+                  object: {
+                    kind: "Status",
+                    apiVersion: "v1",
+                    metadata: {},
+                    status: "Failure",
+                    message: "too old resource version",
+                    reason: "Expired",
+                    code: 410,
+                  } as never,
+                };
               else throw new Error("connection to the datastore lost");
             })();
           };
@@ -96,7 +120,11 @@ describe("StoreInformer", () => {
     const list = await lw.list();
     expect(list.items.map((o) => o.metadata.name)).toEqual(["a"]);
     const events: string[] = [];
-    const h = await lw.watch(list.metadata!.resourceVersion!, (e) => events.push(`${e.type} ${(e.object as KubeObject).metadata.name}`), () => events.push("done"));
+    const h = await lw.watch(
+      list.metadata!.resourceVersion!,
+      (e) => events.push(`${e.type} ${(e.object as KubeObject).metadata.name}`),
+      () => events.push("done"),
+    );
     await store.create(objectKey("servicecidrs", undefined, "b"), cidr("b", ["fd00::/64"]));
     await until(() => events.length === 1);
     h.abort();

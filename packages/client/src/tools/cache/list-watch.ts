@@ -54,9 +54,14 @@ export function newListWatch<T>(o: ListWatchOptions<T>): ListerWatcher<T> {
       if (o.labelSelector !== undefined) params["labelSelector"] = o.labelSelector;
       if (o.fieldSelector !== undefined) params["fieldSelector"] = o.fieldSelector;
       let aborted = false;
-      const controller = await watcher.watch(o.path, params, (type: string, object: unknown) => onEvent({ type, object }), (err: unknown) => {
-        if (!aborted) done(err ?? null);
-      });
+      const controller = await watcher.watch(
+        o.path,
+        params,
+        (type: string, object: unknown) => onEvent({ type, object }),
+        (err: unknown) => {
+          if (!aborted) done(err ?? null);
+        },
+      );
       return {
         abort() {
           aborted = true;

@@ -3,7 +3,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Reflector } from "./reflector.ts";
 import { flush, obj, ScriptedListWatch, type Obj } from "../../testing/scripted-list-watch.ts";
 
-const expired = { kind: "Status", apiVersion: "v1", status: "Failure", code: 410, reason: "Expired", message: "too old resource version: 5 (20)" };
+const expired = {
+  kind: "Status",
+  apiVersion: "v1",
+  status: "Failure",
+  code: 410,
+  reason: "Expired",
+  message: "too old resource version: 5 (20)",
+};
 
 function setup() {
   const clock = new FakeClock(0);
@@ -54,7 +61,11 @@ describe("Reflector", () => {
   it("relists after a 410 ERROR event, only after the backoff (800 ms, then 1.6 s)", async () => {
     const { clock, lw, seen, r } = setup();
     running = r;
-    lw.lists.push({ metadata: { resourceVersion: "10" }, items: [obj("a", "9")] }, { metadata: { resourceVersion: "20" }, items: [obj("a", "9")] }, { metadata: { resourceVersion: "30" }, items: [] });
+    lw.lists.push(
+      { metadata: { resourceVersion: "10" }, items: [obj("a", "9")] },
+      { metadata: { resourceVersion: "20" }, items: [obj("a", "9")] },
+      { metadata: { resourceVersion: "30" }, items: [] },
+    );
     r.run();
     await flush();
     lw.current.emit({ type: "ERROR", object: expired });

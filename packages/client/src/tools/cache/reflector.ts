@@ -87,7 +87,12 @@ export class Reflector<T> {
       const err = await this.#listAndWatch();
       if (this.#stopped) return;
       const delay = this.#backoff.next();
-      this.#log.error("list/watch failed, retrying", { reflector: this.#name, err: describeError(err), backoffMs: Math.round(delay), relist: this.#rv === "" });
+      this.#log.error("list/watch failed, retrying", {
+        reflector: this.#name,
+        err: describeError(err),
+        backoffMs: Math.round(delay),
+        relist: this.#rv === "",
+      });
       if (!(await sleep(this.#clock, delay, this.#stop.signal))) return;
     }
   }
@@ -113,7 +118,9 @@ export class Reflector<T> {
         continue;
       }
       if (err !== null && isResourceExpired(err)) this.#rv = "";
-      return err ?? new Error(`very short watch: ${this.#name}: Unexpected watch close - watch lasted less than a second and no items received`);
+      return (
+        err ?? new Error(`very short watch: ${this.#name}: Unexpected watch close - watch lasted less than a second and no items received`)
+      );
     }
   }
 

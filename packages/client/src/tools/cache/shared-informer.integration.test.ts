@@ -50,7 +50,11 @@ async function start(pods: Pod[]) {
 describe("SharedInformer", () => {
   it("syncs, gives (old, new) on update, restarts itself after a non-410 watch error", async () => {
     const { server, informer, events } = await start([makePod("a", "10.0.0.1")]);
-    server.prependReactor("watch", "pods", once(() => ({ status: 500, body: internalError() })));
+    server.prependReactor(
+      "watch",
+      "pods",
+      once(() => ({ status: 500, body: internalError() })),
+    );
     await informer.start();
     await until(() => informer.hasSynced());
     expect(informer.get("default/a")?.metadata.name).toBe("a");
@@ -67,7 +71,11 @@ describe("SharedInformer", () => {
 
   it("relists after a 410 Expired watch event, delivering only what changed, and sees deletes", async () => {
     const { server, informer, events } = await start([makePod("a", "10.0.0.1"), makePod("b", "10.0.0.3")]);
-    server.prependReactor("watch", "pods", once(() => ({ events: [{ type: "ERROR", object: expired() }] })));
+    server.prependReactor(
+      "watch",
+      "pods",
+      once(() => ({ events: [{ type: "ERROR", object: expired() }] })),
+    );
     await informer.start();
     await until(() => lists(server) >= 2);
     // The relist found a and b unchanged: no update events for them.

@@ -9,7 +9,13 @@ afterEach(async () => inf?.stop());
 function setup(extra: { resyncMs?: number } = {}) {
   const clock = new FakeClock(0);
   const lw = new ScriptedListWatch();
-  inf = new SharedInformer<Obj>({ listerWatcher: lw, clock, backoff: { jitter: 0 }, indexers: { app: (o) => (o.metadata.labels?.["app"] ? [o.metadata.labels["app"]] : []) }, ...extra });
+  inf = new SharedInformer<Obj>({
+    listerWatcher: lw,
+    clock,
+    backoff: { jitter: 0 },
+    indexers: { app: (o) => (o.metadata.labels?.["app"] ? [o.metadata.labels["app"]] : []) },
+    ...extra,
+  });
   const events: string[] = [];
   inf.addEventHandler({
     onAdd: (o) => events.push(`add ${o.metadata.name}@${o.metadata.resourceVersion}`),
@@ -36,7 +42,12 @@ describe("SharedInformer", () => {
     await flush();
     // DeltaFIFO.Replace order: listed objects first, then deletes of what vanished.
     expect(events).toEqual(["add a@1", "add b@2", "add c@3", "update b@2->15", "add d@16", "delete c@3"]);
-    expect(inf.list().map((o) => o.metadata.name).sort()).toEqual(["a", "b", "d"]);
+    expect(
+      inf
+        .list()
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(["a", "b", "d"]);
   });
 
   it("delivers watch MODIFIED as (old, new) and a delete with the last cached state", async () => {
@@ -73,7 +84,11 @@ describe("SharedInformer", () => {
   it("applies the transform to listed and watched objects", async () => {
     const clock = new FakeClock(0);
     const lw = new ScriptedListWatch();
-    inf = new SharedInformer<Obj>({ listerWatcher: lw, clock, transform: (o) => ({ metadata: { ...(o as Obj).metadata, name: (o as Obj).metadata.name.toUpperCase() } }) });
+    inf = new SharedInformer<Obj>({
+      listerWatcher: lw,
+      clock,
+      transform: (o) => ({ metadata: { ...(o as Obj).metadata, name: (o as Obj).metadata.name.toUpperCase() } }),
+    });
     lw.lists.push({ metadata: { resourceVersion: "10" }, items: [obj("a", "1")] });
     await inf.start();
     await flush();

@@ -87,7 +87,12 @@ export class SharedInformer<T extends ObjectWithMeta> implements Informer<T> {
       update: (o: T) => this.#upsert(o),
       delete: (o: T) => this.#delete(o),
     };
-    this.#reflector = new Reflector<T>(lw, sink, { name, clock: this.#clock, logger: this.#log, ...(opts.backoff ? { backoff: opts.backoff } : {}) });
+    this.#reflector = new Reflector<T>(lw, sink, {
+      name,
+      clock: this.#clock,
+      logger: this.#log,
+      ...(opts.backoff ? { backoff: opts.backoff } : {}),
+    });
   }
 
   /**
@@ -153,7 +158,8 @@ export class SharedInformer<T extends ObjectWithMeta> implements Informer<T> {
     for (const o of items) {
       const old = this.#indexer.upsert(o);
       if (old === undefined) this.#notifyAdd(o);
-      else if (old.metadata?.resourceVersion === undefined || old.metadata.resourceVersion !== o.metadata?.resourceVersion) this.#notifyUpdate(old, o);
+      else if (old.metadata?.resourceVersion === undefined || old.metadata.resourceVersion !== o.metadata?.resourceVersion)
+        this.#notifyUpdate(old, o);
     }
     for (const key of this.#indexer.listKeys()) if (!keep.has(key)) this.#notifyDelete(this.#indexer.delete(key)!);
     if (!this.#synced) {

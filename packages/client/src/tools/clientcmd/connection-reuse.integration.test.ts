@@ -9,7 +9,9 @@ describe("reuseConnections", () => {
   let connections = 0;
   let url = "";
   beforeAll(async () => {
-    server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"kind":"NamespaceList","apiVersion":"v1","metadata":{},"items":[]}'));
+    server = createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end('{"kind":"NamespaceList","apiVersion":"v1","metadata":{},"items":[]}'),
+    );
     server.on("connection", () => connections++);
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -18,7 +20,12 @@ describe("reuseConnections", () => {
 
   const kubeConfig = () => {
     const kc = new KubeConfig();
-    kc.loadFromOptions({ clusters: [{ name: "c", server: url, skipTLSVerify: true }], users: [{ name: "u", token: "t" }], contexts: [{ name: "x", cluster: "c", user: "u" }], currentContext: "x" });
+    kc.loadFromOptions({
+      clusters: [{ name: "c", server: url, skipTLSVerify: true }],
+      users: [{ name: "u", token: "t" }],
+      contexts: [{ name: "x", cluster: "c", user: "u" }],
+      currentContext: "x",
+    });
     return kc;
   };
   const fiveLists = async (kc: KubeConfig) => {

@@ -74,6 +74,10 @@ export function validateCurrentContext(kc: KubeConfig, path: string): void {
     const url = new URL(cluster.server);
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`unsupported scheme ${url.protocol}`);
   } catch (err) {
-    throw new KubeconfigError("InvalidServer", path, `kubeconfig ${path}: cluster "${cluster.name}" has an invalid server "${cluster.server}": ${err instanceof Error ? err.message : String(err)}`);
+    throw new KubeconfigError(
+      "InvalidServer",
+      path,
+      `kubeconfig ${path}: cluster "${cluster.name}" has an invalid server "${cluster.server}": ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }

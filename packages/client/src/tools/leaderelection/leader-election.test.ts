@@ -3,15 +3,34 @@ import { FakeClock } from "@servicenet/component-base/clock";
 import { decideLease, LeaderElector, type LeaseClient, type LeaseRecord, type ObservedLease } from "./leader-election.ts";
 
 const t0 = 1_000_000;
-const rec = (over: Partial<LeaseRecord>): LeaseRecord => ({ holderIdentity: "b", leaseDurationSeconds: 15, acquireTime: t0, renewTime: t0, leaseTransitions: 3, ...over });
+const rec = (over: Partial<LeaseRecord>): LeaseRecord => ({
+  holderIdentity: "b",
+  leaseDurationSeconds: 15,
+  acquireTime: t0,
+  renewTime: t0,
+  leaseTransitions: 3,
+  ...over,
+});
 
 describe("decideLease", () => {
   it.each([
     ["no lease: create with us as holder", null, t0, t0 + 1, { action: "create", holder: "a", transitions: 0 }],
     ["held by b, observed 14.999 s ago: wait", rec({}), t0, t0 + 14_999, { action: "wait" }],
     ["held by b, observed 15 s ago: take over, transitions+1", rec({}), t0, t0 + 15_000, { action: "update", holder: "a", transitions: 4 }],
-    ["released (empty holder): take over at once", rec({ holderIdentity: "" }), t0, t0 + 1, { action: "update", holder: "a", transitions: 4 }],
-    ["held by us: renew keeps acquireTime and transitions", rec({ holderIdentity: "a" }), t0, t0 + 2000, { action: "update", holder: "a", transitions: 3 }],
+    [
+      "released (empty holder): take over at once",
+      rec({ holderIdentity: "" }),
+      t0,
+      t0 + 1,
+      { action: "update", holder: "a", transitions: 4 },
+    ],
+    [
+      "held by us: renew keeps acquireTime and transitions",
+      rec({ holderIdentity: "a" }),
+      t0,
+      t0 + 2000,
+      { action: "update", holder: "a", transitions: 3 },
+    ],
   ] as const)("%s", (_name, current, observedAt, now, want) => {
     const d = decideLease({ current, identity: "a", now, leaseDurationSeconds: 15, observedAt });
     expect(d.action).toBe(want.action);
@@ -24,7 +43,13 @@ describe("decideLease", () => {
 
   it("measures expiry from local observation time, not the remote renewTime", () => {
     // renewTime is an hour old (skewed remote clock) but we only just saw the record: still wait.
-    const d = decideLease({ current: rec({ renewTime: t0 - 3600_000 }), identity: "a", now: t0 + 1000, leaseDurationSeconds: 15, observedAt: t0 });
+    const d = decideLease({
+      current: rec({ renewTime: t0 - 3600_000 }),
+      identity: "a",
+      now: t0 + 1000,
+      leaseDurationSeconds: 15,
+      observedAt: t0,
+    });
     expect(d.action).toBe("wait");
   });
 });
@@ -111,7 +136,14 @@ describe("LeaderElector", () => {
 
   it("writes whole seconds into the Lease, as client-go's int32(LeaseDuration / time.Second)", async () => {
     const store = fakeLeaseStore();
-    const a = new LeaderElector({ client: store.client(), identity: "a", clock: new FakeClock(t0), leaseDurationSeconds: 3.5, renewDeadlineSeconds: 2, retryPeriodSeconds: 0.5 });
+    const a = new LeaderElector({
+      client: store.client(),
+      identity: "a",
+      clock: new FakeClock(t0),
+      leaseDurationSeconds: 3.5,
+      renewDeadlineSeconds: 2,
+      retryPeriodSeconds: 0.5,
+    });
     expect(await a.tryAcquireOrRenew()).toBe(true);
     expect(store.current()?.record.leaseDurationSeconds).toBe(3);
   });

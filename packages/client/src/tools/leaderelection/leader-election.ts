@@ -117,9 +117,18 @@ export class LeaderElector {
         this.#observedAt = now;
       } else if (got !== null) this.#observed = got;
       // The Lease holds whole seconds, as client-go's int32(LeaseDuration / time.Second).
-      const decision = decideLease({ current: got?.record ?? null, identity: this.#o.identity, now, leaseDurationSeconds: Math.trunc(this.#o.leaseDurationSeconds), observedAt: this.#observedAt });
+      const decision = decideLease({
+        current: got?.record ?? null,
+        identity: this.#o.identity,
+        now,
+        leaseDurationSeconds: Math.trunc(this.#o.leaseDurationSeconds),
+        observedAt: this.#observedAt,
+      });
       if (decision.action === "wait") return false;
-      const written = decision.action === "create" ? await this.#o.client.create(decision.record) : await this.#o.client.update(decision.record, got!.resourceVersion);
+      const written =
+        decision.action === "create"
+          ? await this.#o.client.create(decision.record)
+          : await this.#o.client.update(decision.record, got!.resourceVersion);
       this.#observed = written;
       this.#observedAt = now;
       return true;
@@ -162,7 +171,10 @@ export class LeaderElector {
   async release(): Promise<boolean> {
     if (!this.isLeader || this.#observed === null) return false;
     try {
-      this.#observed = await this.#o.client.update(releasedRecord(this.#observed.record, this.#clock.now()), this.#observed.resourceVersion);
+      this.#observed = await this.#o.client.update(
+        releasedRecord(this.#observed.record, this.#clock.now()),
+        this.#observed.resourceVersion,
+      );
       this.#log.info("released lease", { identity: this.#o.identity });
       return true;
     } catch (err) {

@@ -56,7 +56,9 @@ export function leaseLock(kubeConfig: KubeConfig, namespace: string, name: strin
       return leaseToRecord(await api.createNamespacedLease({ namespace, body: recordToLease(name, namespace, record) }));
     },
     async update(record, resourceVersion) {
-      return leaseToRecord(await api.replaceNamespacedLease({ name, namespace, body: recordToLease(name, namespace, record, resourceVersion) }));
+      return leaseToRecord(
+        await api.replaceNamespacedLease({ name, namespace, body: recordToLease(name, namespace, record, resourceVersion) }),
+      );
     },
   };
 }

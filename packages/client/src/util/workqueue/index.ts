@@ -1,5 +1,10 @@
 /** client-go util/workqueue: the one work queue (typed, delaying, rate-limited) and its rate limiters. */
 export { WorkQueue } from "./queue.ts";
 export { RateLimitingQueue } from "./rate-limiting-queue.ts";
-export { ItemExponentialFailureRateLimiter, BucketRateLimiter, MaxOfRateLimiter, defaultControllerRateLimiter } from "./default-rate-limiters.ts";
+export {
+  ItemExponentialFailureRateLimiter,
+  BucketRateLimiter,
+  MaxOfRateLimiter,
+  defaultControllerRateLimiter,
+} from "./default-rate-limiters.ts";
 export type { RateLimiter } from "./default-rate-limiters.ts";

@@ -73,7 +73,8 @@ export function findPort(pod: Pod, sp: ServicePort): number | null {
   if (typeof target === "number") return target;
   if (/^\d+$/.test(target)) return Number(target);
   const protocol = sp.protocol ?? "TCP";
-  const initSidecars = (pod.spec["initContainers"] as Pod["spec"]["containers"] | undefined)?.filter((c) => c["restartPolicy"] === "Always") ?? [];
+  const initSidecars =
+    (pod.spec["initContainers"] as Pod["spec"]["containers"] | undefined)?.filter((c) => c["restartPolicy"] === "Always") ?? [];
   for (const c of [...pod.spec.containers, ...initSidecars]) {
     for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? "TCP") === protocol) return p.containerPort;
   }
@@ -94,7 +95,8 @@ export function servicesForPods(services: readonly Service[], pods: readonly Pod
   for (const svc of services) {
     const sel = svc.spec.selector;
     if (sel === undefined) continue;
-    if (pods.some((p) => p.metadata.namespace === svc.metadata.namespace && selectorMatches(sel, p.metadata.labels))) keys.add(metaNamespaceKey(svc));
+    if (pods.some((p) => p.metadata.namespace === svc.metadata.namespace && selectorMatches(sel, p.metadata.labels)))
+      keys.add(metaNamespaceKey(svc));
   }
   return keys;
 }

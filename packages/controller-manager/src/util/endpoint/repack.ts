@@ -65,7 +65,10 @@ export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubse
   // address-set key -> ports offered by exactly that set
   const bySet = new Map<string, { ready: Map<string, boolean>; ports: EndpointPort[] }>();
   for (const { port, ready } of byPort.values()) {
-    const setKey = [...ready.entries()].map(([k, r]) => `${k}=${r}`).sort().join("|");
+    const setKey = [...ready.entries()]
+      .map(([k, r]) => `${k}=${r}`)
+      .sort()
+      .join("|");
     const entry = bySet.get(setKey) ?? { ready, ports: [] };
     bySet.set(setKey, entry);
     if (port !== null) entry.ports.push(port);

@@ -9,7 +9,10 @@ describe("TriggerTimeTracker", () => {
     const pods = [makePod({ name: "a", readyTransition: "2026-01-01T00:00:30Z" })];
     expect(t.compute("default/web", svc, pods)).toBe("2026-01-01T00:00:00Z");
     expect(t.compute("default/web", svc, pods)).toBeUndefined();
-    const later = [makePod({ name: "a", readyTransition: "2026-01-01T00:02:00Z" }), makePod({ name: "b", readyTransition: "2026-01-01T00:01:00.5Z" })];
+    const later = [
+      makePod({ name: "a", readyTransition: "2026-01-01T00:02:00Z" }),
+      makePod({ name: "b", readyTransition: "2026-01-01T00:01:00.5Z" }),
+    ];
     expect(t.compute("default/web", svc, later)).toBe("2026-01-01T00:01:00.5Z");
     t.deleteService("default/web");
     expect(t.compute("default/web", svc, later)).toBe("2026-01-01T00:00:00Z");

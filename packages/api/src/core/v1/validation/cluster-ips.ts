@@ -32,7 +32,8 @@ function validateFamiliesAndPolicy(svc: Service): FieldErrorList {
   const errs: FieldErrorList = [];
   const seen = new Set<string>();
   (svc.spec.ipFamilies ?? []).forEach((fam, i) => {
-    if (!(supportedServiceIPFamilies as readonly string[]).includes(fam)) errs.push(field.notSupported(`spec.ipFamilies[${i}]`, fam, supportedServiceIPFamilies));
+    if (!(supportedServiceIPFamilies as readonly string[]).includes(fam))
+      errs.push(field.notSupported(`spec.ipFamilies[${i}]`, fam, supportedServiceIPFamilies));
     // No duplicates also means at most one of each family, in any order.
     if (seen.has(fam)) errs.push(field.duplicate(`spec.ipFamilies[${i}]`, fam));
     seen.add(fam);
@@ -106,7 +107,13 @@ export function validateUpgradeDowngradeClusterIPs(oldSvc: Service, svc: Service
     if (newIPs.length === 0) errs.push(field.invalid("spec.clusterIPs[0]", newIPs, "primary clusterIP can not be unset"));
     if (oldIPs.length > 0 && newIPs.length > 0 && newIPs[0] !== oldIPs[0]) errs.push(...changed(0));
     if (newIPs.length === 1 && !isSingleStack(svc)) {
-      errs.push(field.invalid("spec.ipFamilyPolicy", svc.spec.ipFamilyPolicy, "must be set to 'SingleStack' when releasing the secondary clusterIP"));
+      errs.push(
+        field.invalid(
+          "spec.ipFamilyPolicy",
+          svc.spec.ipFamilyPolicy,
+          "must be set to 'SingleStack' when releasing the secondary clusterIP",
+        ),
+      );
     }
   } else if (oldIPs.length > 0 && newIPs[0] !== oldIPs[0]) {
     errs.push(...changed(0));
@@ -132,7 +139,9 @@ export function validateUpgradeDowngradeIPFamilies(oldSvc: Service, svc: Service
     if (newIPs.length === 0) errs.push(field.invalid("spec.ipFamilies[0]", newFams, "primary ipFamily can not be unset"));
     if (newFams.length > 0 && newFams[0] !== oldFams[0]) errs.push(field.invalid("spec.ipFamilies[0]", newIPs, "may not change once set"));
     if (newFams.length === 1 && !isSingleStack(svc)) {
-      errs.push(field.invalid("spec.ipFamilyPolicy", svc.spec.ipFamilyPolicy, "must be set to 'SingleStack' when releasing the secondary ipFamily"));
+      errs.push(
+        field.invalid("spec.ipFamilyPolicy", svc.spec.ipFamilyPolicy, "must be set to 'SingleStack' when releasing the secondary ipFamily"),
+      );
     }
   } else if (oldFams.length > 0 && newFams.length > 0 && newFams[0] !== oldFams[0]) {
     errs.push(field.invalid("spec.ipFamilies[0]", newIPs, "may not change once set"));

@@ -12,7 +12,8 @@ function validateEndpointAddress(a: EndpointAddress, path: string): FieldErrorLi
   const ipErrs = isValidIP(`${path}.ip`, a.ip);
   const errs = [...ipErrs];
   if ((a.hostname ?? "").length > 0) errs.push(...validateDNS1123Label(a.hostname!, `${path}.hostname`));
-  if (a.nodeName !== undefined) errs.push(...nameIsDNSSubdomain(a.nodeName, false).map((m) => field.invalid(`${path}.nodeName`, a.nodeName, m)));
+  if (a.nodeName !== undefined)
+    errs.push(...nameIsDNSSubdomain(a.nodeName, false).map((m) => field.invalid(`${path}.nodeName`, a.nodeName, m)));
   // 1.33 reports a malformed IP once: the special-range check only runs on an IP that parsed.
   if (ipErrs.length === 0) errs.push(...validateEndpointIP(a.ip, `${path}.ip`));
   return errs;

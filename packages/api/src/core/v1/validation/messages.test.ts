@@ -3,7 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrorString } from "../../../errors/index.ts";
 import type { Service, ServiceSpec } from "../service.ts";
-import { validateServiceClusterIPsRelatedFields, validateUpgradeDowngradeClusterIPs, validateUpgradeDowngradeIPFamilies } from "./cluster-ips.ts";
+import {
+  validateServiceClusterIPsRelatedFields,
+  validateUpgradeDowngradeClusterIPs,
+  validateUpgradeDowngradeIPFamilies,
+} from "./cluster-ips.ts";
 import { validateService } from "./service.ts";
 import { makeValidService } from "./testing.ts";
 
@@ -18,25 +22,52 @@ const badIP = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
 describe("validateServiceClusterIPsRelatedFields messages", () => {
   it.each<[string, Partial<ServiceSpec>, string[]]>([
     ["clusterIP without clusterIPs", { clusterIP: "10.0.0.1" }, ["spec.clusterIPs: Required value"]],
-    ["first value mismatch", { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.2"] }, ['spec.clusterIPs: Invalid value: []string{"10.0.0.2"}: first value must match `clusterIP`']],
+    [
+      "first value mismatch",
+      { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.2"] },
+      ['spec.clusterIPs: Invalid value: []string{"10.0.0.2"}: first value must match `clusterIP`'],
+    ],
     [
       "clusterIPs without clusterIP, and the empty string",
       { clusterIPs: [""] },
-      ['spec.clusterIPs: Invalid value: []string{""}: must be empty when `clusterIP` is not specified', `spec.clusterIPs[0]: Invalid value: "": ${badIP}`],
+      [
+        'spec.clusterIPs: Invalid value: []string{""}: must be empty when `clusterIP` is not specified',
+        `spec.clusterIPs[0]: Invalid value: "": ${badIP}`,
+      ],
     ],
     ["bad family", { ipFamilies: ["IPv5"] }, ['spec.ipFamilies[0]: Unsupported value: "IPv5": supported values: "IPv4", "IPv6"']],
     ["duplicate family", { ipFamilies: ["IPv4", "IPv6", "IPv4"] }, ['spec.ipFamilies[2]: Duplicate value: "IPv4"']],
-    ["bad policy", { ipFamilyPolicy: "Dual" }, ['spec.ipFamilyPolicy: Unsupported value: "Dual": supported values: "PreferDualStack", "RequireDualStack", "SingleStack"']],
-    ["None not alone", { clusterIP: "None", clusterIPs: ["None", "2001::1"] }, ['spec.clusterIPs: Invalid value: []string{"None", "2001::1"}: \'None\' must be the first and only value']],
+    [
+      "bad policy",
+      { ipFamilyPolicy: "Dual" },
+      ['spec.ipFamilyPolicy: Unsupported value: "Dual": supported values: "PreferDualStack", "RequireDualStack", "SingleStack"'],
+    ],
+    [
+      "None not alone",
+      { clusterIP: "None", clusterIPs: ["None", "2001::1"] },
+      ['spec.clusterIPs: Invalid value: []string{"None", "2001::1"}: \'None\' must be the first and only value'],
+    ],
     ["None second", { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1", "None"] }, [`spec.clusterIPs[1]: Invalid value: "None": ${badIP}`]],
     [
       "three IPs",
       { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1", "2001::1", "10.0.0.2"] },
       ['spec.clusterIPs: Invalid value: []string{"10.0.0.1", "2001::1", "10.0.0.2"}: may only hold up to 2 values'],
     ],
-    ["same family twice", { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1", "10.0.0.2"] }, ['spec.clusterIPs: Invalid value: []string{"10.0.0.1", "10.0.0.2"}: may specify no more than one IP for each IP family']],
-    ["v4 family, v6 IP", { clusterIP: "2001::1", clusterIPs: ["2001::1"], ipFamilies: ["IPv4"] }, ['spec.clusterIPs[0]: Invalid value: "2001::1": expected an IPv4 value as indicated by `ipFamilies[0]`']],
-    ["v6 family, v4 IP", { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1"], ipFamilies: ["IPv6"] }, ['spec.clusterIPs[0]: Invalid value: "10.0.0.1": expected an IPv6 value as indicated by `ipFamilies[0]`']],
+    [
+      "same family twice",
+      { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1", "10.0.0.2"] },
+      ['spec.clusterIPs: Invalid value: []string{"10.0.0.1", "10.0.0.2"}: may specify no more than one IP for each IP family'],
+    ],
+    [
+      "v4 family, v6 IP",
+      { clusterIP: "2001::1", clusterIPs: ["2001::1"], ipFamilies: ["IPv4"] },
+      ['spec.clusterIPs[0]: Invalid value: "2001::1": expected an IPv4 value as indicated by `ipFamilies[0]`'],
+    ],
+    [
+      "v6 family, v4 IP",
+      { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1"], ipFamilies: ["IPv6"] },
+      ['spec.clusterIPs[0]: Invalid value: "10.0.0.1": expected an IPv6 value as indicated by `ipFamilies[0]`'],
+    ],
     ["SingleStack with two families is left to the registry", { ipFamilyPolicy: "SingleStack", ipFamilies: ["IPv4", "IPv6"] }, []],
     ["ExternalName is not checked here", { type: "ExternalName", clusterIPs: ["garbage"] }, []],
   ])("%s", (_n, spec, want) => expect(render(validateServiceClusterIPsRelatedFields(svc(spec)))).toEqual(want));
@@ -44,11 +75,32 @@ describe("validateServiceClusterIPsRelatedFields messages", () => {
 
 describe("validateService type rules", () => {
   it.each<[string, Partial<ServiceSpec>, string[]]>([
-    ["headless LoadBalancer", { type: "LoadBalancer", allocateLoadBalancerNodePorts: true, externalTrafficPolicy: "Cluster", clusterIP: "None", clusterIPs: ["None"] }, ['spec.clusterIPs[0]: Invalid value: "None": may not be set to \'None\' for LoadBalancer services']],
-    ["headless NodePort", { type: "NodePort", externalTrafficPolicy: "Cluster", clusterIP: "None", clusterIPs: ["None"] }, ['spec.clusterIPs[0]: Invalid value: "None": may not be set to \'None\' for NodePort services']],
+    [
+      "headless LoadBalancer",
+      {
+        type: "LoadBalancer",
+        allocateLoadBalancerNodePorts: true,
+        externalTrafficPolicy: "Cluster",
+        clusterIP: "None",
+        clusterIPs: ["None"],
+      },
+      ["spec.clusterIPs[0]: Invalid value: \"None\": may not be set to 'None' for LoadBalancer services"],
+    ],
+    [
+      "headless NodePort",
+      { type: "NodePort", externalTrafficPolicy: "Cluster", clusterIP: "None", clusterIPs: ["None"] },
+      ["spec.clusterIPs[0]: Invalid value: \"None\": may not be set to 'None' for NodePort services"],
+    ],
     [
       "ExternalName with IP fields",
-      { type: "ExternalName", externalName: "example.com.", clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1"], ipFamilies: ["IPv4"], ipFamilyPolicy: "SingleStack" },
+      {
+        type: "ExternalName",
+        externalName: "example.com.",
+        clusterIP: "10.0.0.1",
+        clusterIPs: ["10.0.0.1"],
+        ipFamilies: ["IPv4"],
+        ipFamilyPolicy: "SingleStack",
+      },
       [
         "spec.clusterIPs: Forbidden: may not be set for ExternalName services",
         "spec.ipFamilies: Forbidden: may not be set for ExternalName services",
@@ -56,22 +108,71 @@ describe("validateService type rules", () => {
       ],
     ],
     ["ExternalName without a name", { type: "ExternalName" }, ["spec.externalName: Required value"]],
-    ["nodePort on ClusterIP", { ports: [{ name: "p", protocol: "TCP", port: 80, targetPort: 80, nodePort: 30080 }] }, ["spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"]],
-    ["LB without allocateLoadBalancerNodePorts", { type: "LoadBalancer", externalTrafficPolicy: "Cluster" }, ["allocateLoadBalancerNodePorts: Required value"]],
-    ["bad type", { type: "Headless" }, ['spec.type: Unsupported value: "Headless": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"']],
-    ["port range", { ports: [{ name: "p", protocol: "TCP", port: 70000, targetPort: 80 }] }, ["spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive"]],
-    ["bad protocol", { ports: [{ name: "p", protocol: "ICMP", port: 80, targetPort: 80 }] }, ['spec.ports[0].protocol: Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"']],
+    [
+      "nodePort on ClusterIP",
+      { ports: [{ name: "p", protocol: "TCP", port: 80, targetPort: 80, nodePort: 30080 }] },
+      ["spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"],
+    ],
+    [
+      "LB without allocateLoadBalancerNodePorts",
+      { type: "LoadBalancer", externalTrafficPolicy: "Cluster" },
+      ["allocateLoadBalancerNodePorts: Required value"],
+    ],
+    [
+      "bad type",
+      { type: "Headless" },
+      ['spec.type: Unsupported value: "Headless": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"'],
+    ],
+    [
+      "port range",
+      { ports: [{ name: "p", protocol: "TCP", port: 70000, targetPort: 80 }] },
+      ["spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive"],
+    ],
+    [
+      "bad protocol",
+      { ports: [{ name: "p", protocol: "ICMP", port: 80, targetPort: 80 }] },
+      ['spec.ports[0].protocol: Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"'],
+    ],
     [
       "duplicate port and name",
-      { ports: [{ name: "p", protocol: "TCP", port: 80, targetPort: 80 }, { name: "p", protocol: "TCP", port: 80, targetPort: 81 }] },
+      {
+        ports: [
+          { name: "p", protocol: "TCP", port: 80, targetPort: 80 },
+          { name: "p", protocol: "TCP", port: 80, targetPort: 81 },
+        ],
+      },
       ['spec.ports[1].name: Duplicate value: "p"', 'spec.ports[1]: Duplicate value: {"port":80,"protocol":"TCP"}'],
     ],
-    ["source ranges on ClusterIP", { loadBalancerSourceRanges: ["10.0.0.0/8"] }, ["spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer'"]],
-    ["external IP link-local", { externalTrafficPolicy: "Cluster", externalIPs: ["169.254.1.1"] }, ['spec.externalIPs[0]: Invalid value: "169.254.1.1": may not be in the link-local range (169.254.0.0/16, fe80::/10)']],
-    ["ClientIP without timeout config", { sessionAffinity: "ClientIP" }, ["spec.sessionAffinityConfig: Required value: when session affinity type is ClientIP"]],
-    ["timeout too long", { sessionAffinity: "ClientIP", sessionAffinityConfig: { clientIP: { timeoutSeconds: 86401 } } }, ["spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 86401: must be greater than 0 and less than 86400"]],
-    ["ETP on ClusterIP", { externalTrafficPolicy: "Local" }, ['spec.externalTrafficPolicy: Invalid value: "Local": may only be set for externally-accessible services']],
-    ["HCNP required for LB Local", { type: "LoadBalancer", allocateLoadBalancerNodePorts: true, externalTrafficPolicy: "Local" }, ["spec.healthCheckNodePort: Required value"]],
+    [
+      "source ranges on ClusterIP",
+      { loadBalancerSourceRanges: ["10.0.0.0/8"] },
+      ["spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer'"],
+    ],
+    [
+      "external IP link-local",
+      { externalTrafficPolicy: "Cluster", externalIPs: ["169.254.1.1"] },
+      ['spec.externalIPs[0]: Invalid value: "169.254.1.1": may not be in the link-local range (169.254.0.0/16, fe80::/10)'],
+    ],
+    [
+      "ClientIP without timeout config",
+      { sessionAffinity: "ClientIP" },
+      ["spec.sessionAffinityConfig: Required value: when session affinity type is ClientIP"],
+    ],
+    [
+      "timeout too long",
+      { sessionAffinity: "ClientIP", sessionAffinityConfig: { clientIP: { timeoutSeconds: 86401 } } },
+      ["spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 86401: must be greater than 0 and less than 86400"],
+    ],
+    [
+      "ETP on ClusterIP",
+      { externalTrafficPolicy: "Local" },
+      ['spec.externalTrafficPolicy: Invalid value: "Local": may only be set for externally-accessible services'],
+    ],
+    [
+      "HCNP required for LB Local",
+      { type: "LoadBalancer", allocateLoadBalancerNodePorts: true, externalTrafficPolicy: "Local" },
+      ["spec.healthCheckNodePort: Required value"],
+    ],
     ["ITP required", { internalTrafficPolicy: undefined }, ["spec.internalTrafficPolicy: Required value"]],
   ])("%s", (_n, spec, want) => {
     const s = svc(spec);
@@ -89,23 +190,64 @@ describe("validateService type rules", () => {
 });
 
 describe("upgrade/downgrade messages", () => {
-  const dual = { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1", "2000::1"], ipFamilies: ["IPv4", "IPv6"], ipFamilyPolicy: "RequireDualStack" };
+  const dual = {
+    clusterIP: "10.0.0.1",
+    clusterIPs: ["10.0.0.1", "2000::1"],
+    ipFamilies: ["IPv4", "IPv6"],
+    ipFamilyPolicy: "RequireDualStack",
+  };
   it.each<[string, Partial<ServiceSpec>, Partial<ServiceSpec>, string[]]>([
-    ["primary unset", { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1"] }, { clusterIP: "", clusterIPs: [] }, ["spec.clusterIPs[0]: Invalid value: []string{}: primary clusterIP can not be unset"]],
-    ["secondary changed", dual, { ...dual, clusterIPs: ["10.0.0.1", "2000::2"] }, ['spec.clusterIPs[1]: Invalid value: []string{"10.0.0.1", "2000::2"}: may not change once set']],
+    [
+      "primary unset",
+      { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1"] },
+      { clusterIP: "", clusterIPs: [] },
+      ["spec.clusterIPs[0]: Invalid value: []string{}: primary clusterIP can not be unset"],
+    ],
+    [
+      "secondary changed",
+      dual,
+      { ...dual, clusterIPs: ["10.0.0.1", "2000::2"] },
+      ['spec.clusterIPs[1]: Invalid value: []string{"10.0.0.1", "2000::2"}: may not change once set'],
+    ],
     [
       "release without SingleStack",
       dual,
       { ...dual, clusterIPs: ["10.0.0.1"], ipFamilies: ["IPv4"], ipFamilyPolicy: "PreferDualStack" },
       [
-        'spec.ipFamilyPolicy: Invalid value: "PreferDualStack": must be set to \'SingleStack\' when releasing the secondary clusterIP',
-        'spec.ipFamilyPolicy: Invalid value: "PreferDualStack": must be set to \'SingleStack\' when releasing the secondary ipFamily',
+        "spec.ipFamilyPolicy: Invalid value: \"PreferDualStack\": must be set to 'SingleStack' when releasing the secondary clusterIP",
+        "spec.ipFamilyPolicy: Invalid value: \"PreferDualStack\": must be set to 'SingleStack' when releasing the secondary ipFamily",
       ],
     ],
-    ["policy unset on release", dual, { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1"], ipFamilies: ["IPv4", "IPv6"] }, ["spec.ipFamilyPolicy: Invalid value: null: must be set to 'SingleStack' when releasing the secondary clusterIP"]],
-    ["families reordered (always index 0)", dual, { ...dual, ipFamilies: ["IPv6", "IPv4"] }, ['spec.ipFamilies[0]: Invalid value: []string{"IPv6", "IPv4"}: may not change once set', 'spec.ipFamilies[0]: Invalid value: []string{"IPv6", "IPv4"}: may not change once set']],
-    ["families primary unset", { ...dual, clusterIPs: ["10.0.0.1"], ipFamilies: ["IPv4"] }, { clusterIP: "", clusterIPs: [], ipFamilies: [] }, ['spec.clusterIPs[0]: Invalid value: []string{}: primary clusterIP can not be unset', "spec.ipFamilies[0]: Invalid value: []string{}: primary ipFamily can not be unset"]],
-    ["headless may change families", { clusterIP: "None", clusterIPs: ["None"], ipFamilies: ["IPv4"] }, { clusterIP: "None", clusterIPs: ["None"], ipFamilies: ["IPv6", "IPv4"] }, []],
+    [
+      "policy unset on release",
+      dual,
+      { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1"], ipFamilies: ["IPv4", "IPv6"] },
+      ["spec.ipFamilyPolicy: Invalid value: null: must be set to 'SingleStack' when releasing the secondary clusterIP"],
+    ],
+    [
+      "families reordered (always index 0)",
+      dual,
+      { ...dual, ipFamilies: ["IPv6", "IPv4"] },
+      [
+        'spec.ipFamilies[0]: Invalid value: []string{"IPv6", "IPv4"}: may not change once set',
+        'spec.ipFamilies[0]: Invalid value: []string{"IPv6", "IPv4"}: may not change once set',
+      ],
+    ],
+    [
+      "families primary unset",
+      { ...dual, clusterIPs: ["10.0.0.1"], ipFamilies: ["IPv4"] },
+      { clusterIP: "", clusterIPs: [], ipFamilies: [] },
+      [
+        "spec.clusterIPs[0]: Invalid value: []string{}: primary clusterIP can not be unset",
+        "spec.ipFamilies[0]: Invalid value: []string{}: primary ipFamily can not be unset",
+      ],
+    ],
+    [
+      "headless may change families",
+      { clusterIP: "None", clusterIPs: ["None"], ipFamilies: ["IPv4"] },
+      { clusterIP: "None", clusterIPs: ["None"], ipFamilies: ["IPv6", "IPv4"] },
+      [],
+    ],
     ["to ExternalName skips both", dual, { type: "ExternalName", externalName: "x" }, []],
   ])("%s", (_n, before, after, want) => {
     const o = svc(before);

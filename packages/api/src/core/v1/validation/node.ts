@@ -9,7 +9,8 @@ function validatePodCIDRs(node: Node): FieldErrorList {
   const errs: FieldErrorList = [];
   cidrs.forEach((c, i) => errs.push(...isValidCIDR(`spec.podCIDRs[${i}]`, c)));
   if (cidrs.length > 1) {
-    if (!isDualStackCIDRStrings(cidrs) || cidrs.length > 2) errs.push(field.invalid("spec.podCIDRs", cidrs, "may specify no more than one CIDR for each IP family"));
+    if (!isDualStackCIDRStrings(cidrs) || cidrs.length > 2)
+      errs.push(field.invalid("spec.podCIDRs", cidrs, "may specify no more than one CIDR for each IP family"));
     const seen = new Set<string>();
     cidrs.forEach((c, i) => {
       if (seen.has(c)) errs.push(field.duplicate(`spec.podCIDRs[${i}]`, c));
@@ -30,7 +31,7 @@ export function validateNodeUpdate(node: Node, oldNode: Node): FieldErrorList {
   const oldCIDRs = oldNode.spec.podCIDRs ?? [];
   const newCIDRs = node.spec.podCIDRs ?? [];
   if (oldCIDRs.length > 0 && (oldCIDRs.length !== newCIDRs.length || oldCIDRs.some((c, i) => c !== newCIDRs[i]))) {
-    errs.push(field.forbidden("spec.podCIDRs", "node updates may not change podCIDR except from \"\" to valid"));
+    errs.push(field.forbidden("spec.podCIDRs", 'node updates may not change podCIDR except from "" to valid'));
   }
   const seen = new Set<string>();
   (node.status?.addresses ?? []).forEach((a, i) => {

@@ -27,7 +27,8 @@ function validateContainers(pod: Pod): FieldErrorList {
       const pp = `${p}.ports[${j}]`;
       if ((port.name ?? "").length > 0) errs.push(...isValidPortName(port.name!).map((m) => field.invalid(`${pp}.name`, port.name, m)));
       errs.push(...isValidPortNum(port.containerPort).map((m) => field.invalid(`${pp}.containerPort`, port.containerPort, m)));
-      if ((port.hostPort ?? 0) !== 0) errs.push(...isValidPortNum(port.hostPort!).map((m) => field.invalid(`${pp}.hostPort`, port.hostPort, m)));
+      if ((port.hostPort ?? 0) !== 0)
+        errs.push(...isValidPortNum(port.hostPort!).map((m) => field.invalid(`${pp}.hostPort`, port.hostPort, m)));
       errs.push(...validateProtocol(port.protocol, `${pp}.protocol`));
     });
   });
@@ -38,12 +39,18 @@ function validateContainers(pod: Pod): FieldErrorList {
  * One IP list of the status (podIPs or hostIPs): valid IPs, at most one per
  * family, no duplicates, and entry 0 equal to the singular field.
  */
-function validateIPList(list: ReadonlyArray<{ ip: string }>, single: string | undefined, listPath: string, singleName: string): FieldErrorList {
+function validateIPList(
+  list: ReadonlyArray<{ ip: string }>,
+  single: string | undefined,
+  listPath: string,
+  singleName: string,
+): FieldErrorList {
   const errs: FieldErrorList = [];
   list.forEach((e, i) => errs.push(...isValidIP(`${listPath}[${i}]`, e.ip)));
   if (list.length > 1) {
     const ips = list.map((e) => e.ip);
-    if (!isDualStackIPStrings(ips) || ips.length > 2) errs.push(field.invalid(listPath, list, "may specify no more than one IP for each IP family"));
+    if (!isDualStackIPStrings(ips) || ips.length > 2)
+      errs.push(field.invalid(listPath, list, "may specify no more than one IP for each IP family"));
     const seen = new Set<string>();
     list.forEach((e, i) => {
       if (seen.has(e.ip)) errs.push(field.duplicate(`${listPath}[${i}]`, e));
@@ -51,7 +58,8 @@ function validateIPList(list: ReadonlyArray<{ ip: string }>, single: string | un
     });
   }
   const first = list[0];
-  if (first !== undefined && first.ip !== (single ?? "")) errs.push(field.invalid(`${listPath}[0].ip`, first.ip, `must be equal to \`${singleName}\``));
+  if (first !== undefined && first.ip !== (single ?? ""))
+    errs.push(field.invalid(`${listPath}[0].ip`, first.ip, `must be equal to \`${singleName}\``));
   return errs;
 }
 

@@ -10,7 +10,9 @@ export const supportedPortProtocols = ["SCTP", "TCP", "UDP"] as const;
 /** `protocol`: Required when empty, else one of SCTP/TCP/UDP. */
 export function validateProtocol(protocol: string | undefined, path: string): FieldErrorList {
   if (!protocol) return [field.required(path)];
-  return (supportedPortProtocols as readonly string[]).includes(protocol) ? [] : [field.notSupported(path, protocol, supportedPortProtocols)];
+  return (supportedPortProtocols as readonly string[]).includes(protocol)
+    ? []
+    : [field.notSupported(path, protocol, supportedPortProtocols)];
 }
 
 /** `ValidatePortNumOrName`: a number in 1..65535 or an IANA service name. */

@@ -3,12 +3,7 @@ import { field, type FieldErrorList } from "../../../errors/index.ts";
 import { fieldImmutableErrorMsg } from "../../../meta/v1/validation/immutable.ts";
 import { isValidPortNum } from "../../../meta/v1/validation/name.ts";
 import { validateQualifiedName } from "../../../meta/v1/validation/labels.ts";
-import {
-  maxClientIPServiceAffinitySeconds,
-  serviceAffinities,
-  serviceTrafficDistributionPreferClose,
-  serviceTypes,
-} from "../constants.ts";
+import { maxClientIPServiceAffinitySeconds, serviceAffinities, serviceTrafficDistributionPreferClose, serviceTypes } from "../constants.ts";
 import { externallyAccessible, needsHealthCheck } from "../defaults.ts";
 import type { Service } from "../service.ts";
 
@@ -28,7 +23,9 @@ export function validateSessionAffinity(svc: Service): FieldErrorList {
     return [field.notSupported("spec.sessionAffinity", spec.sessionAffinity, supportedSessionAffinityTypes)];
   }
   if (spec.sessionAffinity === serviceAffinities.None) {
-    return spec.sessionAffinityConfig !== undefined ? [field.forbidden(p, `must not be set when session affinity is ${serviceAffinities.None}`)] : [];
+    return spec.sessionAffinityConfig !== undefined
+      ? [field.forbidden(p, `must not be set when session affinity is ${serviceAffinities.None}`)]
+      : [];
   }
   const cfg = spec.sessionAffinityConfig;
   if (cfg === undefined) return [field.required(p, whenClientIP)];
@@ -55,7 +52,14 @@ export function validateServiceExternalTrafficPolicy(svc: Service): FieldErrorLi
   }
   const hcnp = spec.healthCheckNodePort ?? 0;
   if (!needsHealthCheck(spec)) {
-    if (hcnp !== 0) errs.push(field.invalid("spec.healthCheckNodePort", hcnp, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+    if (hcnp !== 0)
+      errs.push(
+        field.invalid(
+          "spec.healthCheckNodePort",
+          hcnp,
+          "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+        ),
+      );
   } else if (hcnp === 0) {
     errs.push(field.required("spec.healthCheckNodePort"));
   } else {
@@ -66,7 +70,11 @@ export function validateServiceExternalTrafficPolicy(svc: Service): FieldErrorLi
 
 /** healthCheckNodePort is immutable while both old and new need a health check. */
 export function validateServiceExternalTrafficFieldsUpdate(before: Service, after: Service): FieldErrorList {
-  if (needsHealthCheck(before.spec) && needsHealthCheck(after.spec) && (after.spec.healthCheckNodePort ?? 0) !== (before.spec.healthCheckNodePort ?? 0)) {
+  if (
+    needsHealthCheck(before.spec) &&
+    needsHealthCheck(after.spec) &&
+    (after.spec.healthCheckNodePort ?? 0) !== (before.spec.healthCheckNodePort ?? 0)
+  ) {
     return [field.forbidden("spec.healthCheckNodePort", fieldImmutableErrorMsg)];
   }
   return [];
@@ -77,9 +85,13 @@ export function validateServiceInternalTrafficFieldsValue(svc: Service): FieldEr
   const itp = svc.spec.internalTrafficPolicy;
   const t = svc.spec.type;
   if (itp === undefined) {
-    return t === serviceTypes.NodePort || t === serviceTypes.LoadBalancer || t === serviceTypes.ClusterIP ? [field.required("spec.internalTrafficPolicy")] : [];
+    return t === serviceTypes.NodePort || t === serviceTypes.LoadBalancer || t === serviceTypes.ClusterIP
+      ? [field.required("spec.internalTrafficPolicy")]
+      : [];
   }
-  return (supportedInternalTrafficPolicies as readonly string[]).includes(itp) ? [] : [field.notSupported("spec.internalTrafficPolicy", itp, supportedInternalTrafficPolicies)];
+  return (supportedInternalTrafficPolicies as readonly string[]).includes(itp)
+    ? []
+    : [field.notSupported("spec.internalTrafficPolicy", itp, supportedInternalTrafficPolicies)];
 }
 
 /** trafficDistribution, when set, must be PreferClose. */

@@ -50,16 +50,39 @@ const rows: Array<[string, Tweak, number]> = [
   ["remove type", (_o, n) => set(n, { type: "" }), 1],
   ["change type -> nodeport", (_o, n) => set(n, np), 0],
   ["add loadBalancerSourceRanges", (o, n) => (set(o, lb), set(n, { ...lbNew, loadBalancerSourceRanges: ["10.0.0.0/8"] })), 0],
-  ["update loadBalancerSourceRanges", (o, n) => (set(o, { ...lb, loadBalancerSourceRanges: ["10.0.0.0/8"] }), set(n, { ...lbNew, loadBalancerSourceRanges: ["10.100.0.0/16"] })), 0],
+  [
+    "update loadBalancerSourceRanges",
+    (o, n) => (
+      set(o, { ...lb, loadBalancerSourceRanges: ["10.0.0.0/8"] }),
+      set(n, { ...lbNew, loadBalancerSourceRanges: ["10.100.0.0/16"] })
+    ),
+    0,
+  ],
   ["LoadBalancer type cannot have None ClusterIP", (_o, n) => set(n, { ...none, ...lbNew }), 1],
   ["`None` ClusterIP can NOT be changed", (o, n) => (set(o, none), set(n, v4)), 1],
   ["`None` ClusterIP can NOT be removed", (o, n) => (set(o, none), set(n, empty)), 1],
   ["ClusterIP can NOT be changed to None", (o, n) => (set(o, v4), set(n, none)), 1],
   ...typeRows,
-  ["LoadBalancer can change AllocateLoadBalancerNodePorts from true to false", (o, n) => (set(o, lb), set(n, { ...lbNew, allocateLoadBalancerNodePorts: false })), 0],
-  ["LoadBalancer can change AllocateLoadBalancerNodePorts from false to true", (o, n) => (set(o, { ...lb, allocateLoadBalancerNodePorts: false }), set(n, lbNew)), 0],
-  ["ExternalName can change its empty ClusterIP when changing type to ClusterIP", (o, n) => (set(o, { type: "ExternalName", ...empty }), set(n, v4b)), 0],
-  ["ExternalName can change its set ClusterIP when changing type to ClusterIP", (o, n) => (set(o, { type: "ExternalName", ...v4 }), set(n, v4b)), 0],
+  [
+    "LoadBalancer can change AllocateLoadBalancerNodePorts from true to false",
+    (o, n) => (set(o, lb), set(n, { ...lbNew, allocateLoadBalancerNodePorts: false })),
+    0,
+  ],
+  [
+    "LoadBalancer can change AllocateLoadBalancerNodePorts from false to true",
+    (o, n) => (set(o, { ...lb, allocateLoadBalancerNodePorts: false }), set(n, lbNew)),
+    0,
+  ],
+  [
+    "ExternalName can change its empty ClusterIP when changing type to ClusterIP",
+    (o, n) => (set(o, { type: "ExternalName", ...empty }), set(n, v4b)),
+    0,
+  ],
+  [
+    "ExternalName can change its set ClusterIP when changing type to ClusterIP",
+    (o, n) => (set(o, { type: "ExternalName", ...v4 }), set(n, v4b)),
+    0,
+  ],
   [
     "invalid node port with clusterIP None",
     (o, n) => {
@@ -81,44 +104,196 @@ const rows: Array<[string, Tweak, number]> = [
     },
     3,
   ],
-  ["valid: convert to ExternalName", (o, n) => (set(o, { clusterIP: "10.0.0.10", clusterIPs: ["10.0.0.10"], ipFamilies: ["IPv4"], ipFamilyPolicy: SS }), set(n, { type: "ExternalName", externalName: "foo" })), 0],
+  [
+    "valid: convert to ExternalName",
+    (o, n) => (
+      set(o, { clusterIP: "10.0.0.10", clusterIPs: ["10.0.0.10"], ipFamilies: ["IPv4"], ipFamilyPolicy: SS }),
+      set(n, { type: "ExternalName", externalName: "foo" })
+    ),
+    0,
+  ],
   ["same ServiceIPFamily", (o, n) => (set(o, { ipFamilies: ["IPv4"] }), set(n, { ipFamilies: ["IPv4"] })), 0],
-  ["same ServiceIPFamily, change IPFamilyPolicy to singleStack", (o, n) => (set(o, { ipFamilies: ["IPv4"] }), set(n, { ipFamilyPolicy: SS, ipFamilies: ["IPv4"] })), 0],
-  ["same ServiceIPFamily, change IPFamilyPolicy singleStack => requireDualStack", (o, n) => (set(o, { ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }), set(n, { ipFamilyPolicy: RDS, ipFamilies: ["IPv4"] })), 0],
-  ["add a new ServiceIPFamily", (o, n) => (set(o, { ipFamilyPolicy: RDS, ipFamilies: ["IPv4"] }), set(n, { ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })), 0],
-  ["ExternalName while changing Service IPFamily", (o, n) => (set(o, { type: "ExternalName", externalName: "somename" }), set(n, { type: "ExternalName", externalName: "somename" })), 0],
+  [
+    "same ServiceIPFamily, change IPFamilyPolicy to singleStack",
+    (o, n) => (set(o, { ipFamilies: ["IPv4"] }), set(n, { ipFamilyPolicy: SS, ipFamilies: ["IPv4"] })),
+    0,
+  ],
+  [
+    "same ServiceIPFamily, change IPFamilyPolicy singleStack => requireDualStack",
+    (o, n) => (set(o, { ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }), set(n, { ipFamilyPolicy: RDS, ipFamilies: ["IPv4"] })),
+    0,
+  ],
+  [
+    "add a new ServiceIPFamily",
+    (o, n) => (set(o, { ipFamilyPolicy: RDS, ipFamilies: ["IPv4"] }), set(n, { ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })),
+    0,
+  ],
+  [
+    "ExternalName while changing Service IPFamily",
+    (o, n) => (set(o, { type: "ExternalName", externalName: "somename" }), set(n, { type: "ExternalName", externalName: "somename" })),
+    0,
+  ],
   ["setting ipfamily from nil to v4", (_o, n) => set(n, { externalName: "somename", ipFamilies: ["IPv4"] }), 0],
   ["setting ipfamily from nil to v6", (_o, n) => set(n, { externalName: "somename", ipFamilies: ["IPv6"] }), 0],
   ["change primary ServiceIPFamily", (o, n) => (set(o, { ...v4, ipFamilies: ["IPv4"] }), set(n, { ...v4, ipFamilies: ["IPv6"] })), 2],
   // upgrade + downgrade from/to dual-stack
   // (upstream sets the old object's policy here, a typo kept for fidelity: the new policy stays unset)
-  ["valid: upgrade to dual stack with requiredDualStack", (o, n) => (set(o, { ...v4, ipFamilyPolicy: RDS, ipFamilies: ["IPv4"] }), set(n, { ...v4, ipFamilies: ["IPv4"] })), 0],
-  ["valid: upgrade to dual stack with preferDualStack", (o, n) => (set(o, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }), set(n, { ...v4, ipFamilyPolicy: PDS, ipFamilies: ["IPv4"] })), 0],
-  ["valid: upgrade to dual stack, no specific secondary ip", (o, n) => (set(o, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }), set(n, { ...v4, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })), 0],
-  ["valid: upgrade to dual stack, with specific secondary ip", (o, n) => (set(o, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }), set(n, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })), 0],
-  ["valid: downgrade from dual to single", (o, n) => (set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }), set(n, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] })), 0],
-  ["valid: change families for a headless service", (o, n) => (set(o, { ...none, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }), set(n, { ...none, ipFamilyPolicy: RDS, ipFamilies: ["IPv6", "IPv4"] })), 0],
-  ["valid: upgrade a headless service", (o, n) => (set(o, { ...none, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }), set(n, { ...none, ipFamilyPolicy: RDS, ipFamilies: ["IPv6", "IPv4"] })), 0],
-  ["valid: downgrade a headless service", (o, n) => (set(o, { ...none, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }), set(n, { ...none, ipFamilyPolicy: SS, ipFamilies: ["IPv6"] })), 0],
+  [
+    "valid: upgrade to dual stack with requiredDualStack",
+    (o, n) => (set(o, { ...v4, ipFamilyPolicy: RDS, ipFamilies: ["IPv4"] }), set(n, { ...v4, ipFamilies: ["IPv4"] })),
+    0,
+  ],
+  [
+    "valid: upgrade to dual stack with preferDualStack",
+    (o, n) => (set(o, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }), set(n, { ...v4, ipFamilyPolicy: PDS, ipFamilies: ["IPv4"] })),
+    0,
+  ],
+  [
+    "valid: upgrade to dual stack, no specific secondary ip",
+    (o, n) => (
+      set(o, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }),
+      set(n, { ...v4, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })
+    ),
+    0,
+  ],
+  [
+    "valid: upgrade to dual stack, with specific secondary ip",
+    (o, n) => (
+      set(o, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }),
+      set(n, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })
+    ),
+    0,
+  ],
+  [
+    "valid: downgrade from dual to single",
+    (o, n) => (
+      set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }),
+      set(n, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] })
+    ),
+    0,
+  ],
+  [
+    "valid: change families for a headless service",
+    (o, n) => (
+      set(o, { ...none, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }),
+      set(n, { ...none, ipFamilyPolicy: RDS, ipFamilies: ["IPv6", "IPv4"] })
+    ),
+    0,
+  ],
+  [
+    "valid: upgrade a headless service",
+    (o, n) => (
+      set(o, { ...none, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }),
+      set(n, { ...none, ipFamilyPolicy: RDS, ipFamilies: ["IPv6", "IPv4"] })
+    ),
+    0,
+  ],
+  [
+    "valid: downgrade a headless service",
+    (o, n) => (
+      set(o, { ...none, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }),
+      set(n, { ...none, ipFamilyPolicy: SS, ipFamilies: ["IPv6"] })
+    ),
+    0,
+  ],
   [
     "invalid flip families",
-    (o, n) => (set(o, { clusterIP: "1.2.3.40", clusterIPs: ["1.2.3.4", "2001::1"], ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }), set(n, { clusterIP: "2001::1", clusterIPs: ["2001::1", "1.2.3.5"], ipFamilyPolicy: RDS, ipFamilies: ["IPv6", "IPv4"] })),
+    (o, n) => (
+      set(o, { clusterIP: "1.2.3.40", clusterIPs: ["1.2.3.4", "2001::1"], ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }),
+      set(n, { clusterIP: "2001::1", clusterIPs: ["2001::1", "1.2.3.5"], ipFamilyPolicy: RDS, ipFamilies: ["IPv6", "IPv4"] })
+    ),
     4,
   ],
-  ["invalid change first ip, in dualstack service", (o, n) => (set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }), set(n, { clusterIP: "1.2.3.5", clusterIPs: ["1.2.3.5", "2001::1"], ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })), 1],
-  ["invalid, change second ip in dualstack service", (o, n) => (set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }), set(n, { clusterIP: "1.2.3.4", clusterIPs: ["1.2.3.4", "2002::1"], ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })), 1],
-  ["downgrade keeping the families (trimmed in strategy)", (o, n) => (set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }), set(n, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4", "IPv6"] })), 0],
-  ["invalid, downgrade without changing to singleStack", (o, n) => (set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }), set(n, { ...v4, ipFamilyPolicy: RDS, ipFamilies: ["IPv4"] })), 2],
-  ["invalid, downgrade and change primary ip", (o, n) => (set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }), set(n, { ...v4b, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] })), 1],
-  ["invalid: upgrade to dual stack and change primary", (o, n) => (set(o, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }), set(n, { ...v4b, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })), 1],
-  ["update to valid app protocol", (o, n) => ((o.spec.ports = [{ name: "a", port: 443, targetPort: 3000, protocol: "TCP" }]), (n.spec.ports = [{ name: "a", port: 443, targetPort: 3000, protocol: "TCP", appProtocol: "https" }])), 0],
-  ["update to invalid app protocol", (o, n) => ((o.spec.ports = [{ name: "a", port: 443, targetPort: 3000, protocol: "TCP" }]), (n.spec.ports = [{ name: "a", port: 443, targetPort: 3000, protocol: "TCP", appProtocol: "~https" }])), 1],
+  [
+    "invalid change first ip, in dualstack service",
+    (o, n) => (
+      set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }),
+      set(n, { clusterIP: "1.2.3.5", clusterIPs: ["1.2.3.5", "2001::1"], ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })
+    ),
+    1,
+  ],
+  [
+    "invalid, change second ip in dualstack service",
+    (o, n) => (
+      set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }),
+      set(n, { clusterIP: "1.2.3.4", clusterIPs: ["1.2.3.4", "2002::1"], ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })
+    ),
+    1,
+  ],
+  [
+    "downgrade keeping the families (trimmed in strategy)",
+    (o, n) => (
+      set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }),
+      set(n, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4", "IPv6"] })
+    ),
+    0,
+  ],
+  [
+    "invalid, downgrade without changing to singleStack",
+    (o, n) => (
+      set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }),
+      set(n, { ...v4, ipFamilyPolicy: RDS, ipFamilies: ["IPv4"] })
+    ),
+    2,
+  ],
+  [
+    "invalid, downgrade and change primary ip",
+    (o, n) => (
+      set(o, { ...dual, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] }),
+      set(n, { ...v4b, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] })
+    ),
+    1,
+  ],
+  [
+    "invalid: upgrade to dual stack and change primary",
+    (o, n) => (
+      set(o, { ...v4, ipFamilyPolicy: SS, ipFamilies: ["IPv4"] }),
+      set(n, { ...v4b, ipFamilyPolicy: RDS, ipFamilies: ["IPv4", "IPv6"] })
+    ),
+    1,
+  ],
+  [
+    "update to valid app protocol",
+    (o, n) => (
+      (o.spec.ports = [{ name: "a", port: 443, targetPort: 3000, protocol: "TCP" }]),
+      (n.spec.ports = [{ name: "a", port: 443, targetPort: 3000, protocol: "TCP", appProtocol: "https" }])
+    ),
+    0,
+  ],
+  [
+    "update to invalid app protocol",
+    (o, n) => (
+      (o.spec.ports = [{ name: "a", port: 443, targetPort: 3000, protocol: "TCP" }]),
+      (n.spec.ports = [{ name: "a", port: 443, targetPort: 3000, protocol: "TCP", appProtocol: "~https" }])
+    ),
+    1,
+  ],
   ["Set AllocateLoadBalancerNodePorts when type is not LoadBalancer", (_o, n) => set(n, { allocateLoadBalancerNodePorts: true }), 1],
-  ["update LoadBalancer type of service without change LoadBalancerClass", (o, n) => (set(o, { ...lb, loadBalancerClass: "test.com/test-old" }), set(n, { ...lbNew, loadBalancerClass: "test.com/test-old" })), 0],
-  ["invalid: change LoadBalancerClass when update service", (o, n) => (set(o, { ...lb, loadBalancerClass: "test.com/test-old" }), set(n, { ...lbNew, loadBalancerClass: "test.com/test-new" })), 1],
-  ["invalid: unset LoadBalancerClass when update service", (o, n) => (set(o, { ...lb, loadBalancerClass: "test.com/test-old" }), set(n, lbNew)), 1],
-  ["invalid: set LoadBalancerClass when update service", (o, n) => (set(o, lb), set(n, { ...lbNew, loadBalancerClass: "test.com/test-new" })), 1],
-  ["update to LoadBalancer type of service with valid LoadBalancerClass", (_o, n) => set(n, { ...lbNew, loadBalancerClass: "test.com/test-load-balancer-class" }), 0],
+  [
+    "update LoadBalancer type of service without change LoadBalancerClass",
+    (o, n) => (set(o, { ...lb, loadBalancerClass: "test.com/test-old" }), set(n, { ...lbNew, loadBalancerClass: "test.com/test-old" })),
+    0,
+  ],
+  [
+    "invalid: change LoadBalancerClass when update service",
+    (o, n) => (set(o, { ...lb, loadBalancerClass: "test.com/test-old" }), set(n, { ...lbNew, loadBalancerClass: "test.com/test-new" })),
+    1,
+  ],
+  [
+    "invalid: unset LoadBalancerClass when update service",
+    (o, n) => (set(o, { ...lb, loadBalancerClass: "test.com/test-old" }), set(n, lbNew)),
+    1,
+  ],
+  [
+    "invalid: set LoadBalancerClass when update service",
+    (o, n) => (set(o, lb), set(n, { ...lbNew, loadBalancerClass: "test.com/test-new" })),
+    1,
+  ],
+  [
+    "update to LoadBalancer type of service with valid LoadBalancerClass",
+    (_o, n) => set(n, { ...lbNew, loadBalancerClass: "test.com/test-load-balancer-class" }),
+    0,
+  ],
 ];
 
 describe("validateServiceUpdate (upstream TestValidateServiceUpdate rows)", () => {

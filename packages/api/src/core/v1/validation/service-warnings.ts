@@ -23,7 +23,9 @@ export function getWarningsForService(svc: Service | null | undefined): string[]
   }
   (spec.externalIPs ?? []).forEach((ip, i) => warnings.push(...getWarningsForIP(`spec.externalIPs[${i}]`, ip)));
   if (spec.loadBalancerIP) warnings.push(...getWarningsForIP("spec.loadBalancerIP", spec.loadBalancerIP));
-  (spec.loadBalancerSourceRanges ?? []).forEach((cidr, i) => warnings.push(...getWarningsForCIDR(`spec.loadBalancerSourceRanges[${i}]`, cidr)));
+  (spec.loadBalancerSourceRanges ?? []).forEach((cidr, i) =>
+    warnings.push(...getWarningsForCIDR(`spec.loadBalancerSourceRanges[${i}]`, cidr)),
+  );
   if (spec.type === serviceTypes.ExternalName && (spec.externalIPs?.length ?? 0) > 0) {
     warnings.push(`spec.externalIPs is ignored when spec.type is "${serviceTypes.ExternalName}"`);
   }

@@ -17,7 +17,12 @@ import {
   serviceTypes,
 } from "../constants.ts";
 import type { Service } from "../service.ts";
-import { isHeadlessService, validateServiceClusterIPsRelatedFields, validateUpgradeDowngradeClusterIPs, validateUpgradeDowngradeIPFamilies } from "./cluster-ips.ts";
+import {
+  isHeadlessService,
+  validateServiceClusterIPsRelatedFields,
+  validateUpgradeDowngradeClusterIPs,
+  validateUpgradeDowngradeIPFamilies,
+} from "./cluster-ips.ts";
 import { validateServicePort } from "./ports.ts";
 import {
   validateLoadBalancerClassField,
@@ -69,10 +74,14 @@ function validateTypeAndNodePorts(svc: Service): FieldErrorList {
   const spec = svc.spec;
   const errs: FieldErrorList = [];
   if (!spec.type) errs.push(field.required("spec.type"));
-  else if (!(supportedServiceTypes as readonly string[]).includes(spec.type)) errs.push(field.notSupported("spec.type", spec.type, supportedServiceTypes));
+  else if (!(supportedServiceTypes as readonly string[]).includes(spec.type))
+    errs.push(field.notSupported("spec.type", spec.type, supportedServiceTypes));
   const ports = spec.ports ?? [];
   if (spec.type === serviceTypes.ClusterIP) {
-    ports.forEach((p, i) => (p.nodePort ?? 0) !== 0 && errs.push(field.forbidden(`spec.ports[${i}].nodePort`, "may not be used when `type` is 'ClusterIP'")));
+    ports.forEach(
+      (p, i) =>
+        (p.nodePort ?? 0) !== 0 && errs.push(field.forbidden(`spec.ports[${i}].nodePort`, "may not be used when `type` is 'ClusterIP'")),
+    );
   }
   // Duplicates are judged on (protocol, nodePort) and on (protocol, port).
   const nodePorts = new Set<string>();
@@ -120,9 +129,16 @@ export function validateService(svc: Service): FieldErrorList {
   const hints = ann[deprecatedAnnotationTopologyAwareHints];
   const mode = ann[annotationTopologyMode];
   if (hints !== undefined && mode !== undefined && hints !== mode) {
-    errs.push(field.invalid(keyPath("metadata.annotations", annotationTopologyMode), mode, `must match annotations[${deprecatedAnnotationTopologyAwareHints}] when both are specified`));
+    errs.push(
+      field.invalid(
+        keyPath("metadata.annotations", annotationTopologyMode),
+        mode,
+        `must match annotations[${deprecatedAnnotationTopologyAwareHints}] when both are specified`,
+      ),
+    );
   }
-  if ((spec.ports?.length ?? 0) === 0 && !isHeadlessService(svc) && spec.type !== serviceTypes.ExternalName) errs.push(field.required("spec.ports"));
+  if ((spec.ports?.length ?? 0) === 0 && !isHeadlessService(svc) && spec.type !== serviceTypes.ExternalName)
+    errs.push(field.required("spec.ports"));
   errs.push(...validateTypeSpecific(svc));
   const names = new Set<string>();
   const ports = spec.ports ?? [];
@@ -137,7 +153,8 @@ export function validateService(svc: Service): FieldErrorList {
     errs.push(field.forbidden("spec.allocateLoadBalancerNodePorts", "may only be used when `type` is 'LoadBalancer'"));
   }
   // Upstream reports this one without the `spec.` prefix.
-  if (spec.type === serviceTypes.LoadBalancer && spec.allocateLoadBalancerNodePorts === undefined) errs.push(field.required("allocateLoadBalancerNodePorts"));
+  if (spec.type === serviceTypes.LoadBalancer && spec.allocateLoadBalancerNodePorts === undefined)
+    errs.push(field.required("allocateLoadBalancerNodePorts"));
   errs.push(...validateLoadBalancerClassField(undefined, svc));
   errs.push(...validateServiceExternalTrafficPolicy(svc));
   errs.push(...validateServiceInternalTrafficFieldsValue(svc));

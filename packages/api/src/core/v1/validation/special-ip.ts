@@ -32,8 +32,10 @@ export function validateNonSpecialIP(ipAddress: string, path: string): FieldErro
   const errs: FieldErrorList = [];
   if (ip.value === 0n) errs.push(field.invalid(path, ipAddress, `may not be unspecified (${ipAddress})`));
   if (within(loopback, ip)) errs.push(field.invalid(path, ipAddress, "may not be in the loopback range (127.0.0.0/8, ::1/128)"));
-  if (within(linkLocalUnicast, ip)) errs.push(field.invalid(path, ipAddress, "may not be in the link-local range (169.254.0.0/16, fe80::/10)"));
-  if (isLinkLocalMulticast(ip)) errs.push(field.invalid(path, ipAddress, "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"));
+  if (within(linkLocalUnicast, ip))
+    errs.push(field.invalid(path, ipAddress, "may not be in the link-local range (169.254.0.0/16, fe80::/10)"));
+  if (isLinkLocalMulticast(ip))
+    errs.push(field.invalid(path, ipAddress, "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"));
   return errs;
 }
 

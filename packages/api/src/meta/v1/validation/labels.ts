@@ -9,7 +9,8 @@ import { emptyError, isDNS1123Label, isDNS1123Subdomain, maxLenError, regexError
 const qualifiedNameCharFmt = "[A-Za-z0-9]";
 const qualifiedNameExtCharFmt = "[-A-Za-z0-9_.]";
 const qualifiedNameFmt = `(${qualifiedNameCharFmt}${qualifiedNameExtCharFmt}*)?${qualifiedNameCharFmt}`;
-const qualifiedNameErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const qualifiedNameErrMsg =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const qualifiedNameMaxLength = 63;
 const qualifiedNameRe = new RegExp(`^${qualifiedNameFmt}$`);
 
@@ -41,7 +42,8 @@ export function isQualifiedName(value: string): string[] {
   }
   if (name.length === 0) errs.push(`name part ${emptyError}`);
   else if (name.length > qualifiedNameMaxLength) errs.push(`name part ${maxLenError(qualifiedNameMaxLength)}`);
-  if (!qualifiedNameRe.test(name)) errs.push(`name part ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, "MyName", "my.name", "123-abc")}`);
+  if (!qualifiedNameRe.test(name))
+    errs.push(`name part ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, "MyName", "my.name", "123-abc")}`);
   return errs;
 }
 

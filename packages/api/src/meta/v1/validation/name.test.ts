@@ -97,7 +97,14 @@ describe("qualified names and label values", () => {
     ["NoUppercaseOrSpecialCharsLike=Equals", [nameMsg]],
     ["/x", ["prefix part must be non-empty"]],
     ["a/", ["name part must be non-empty", nameMsg]],
-    ["a/b/c", [expect.stringMatching(/^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/)]],
+    [
+      "a/b/c",
+      [
+        expect.stringMatching(
+          /^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/,
+        ),
+      ],
+    ],
   ])("isQualifiedName(%j)", (v, want) => expect(isQualifiedName(v)).toEqual(want));
 
   it.each<[string, number]>([

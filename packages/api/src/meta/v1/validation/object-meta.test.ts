@@ -12,10 +12,30 @@ describe("validateObjectMeta", () => {
     ["missing name", (m) => delete m.name, true, ["metadata.name: Required value: name or generateName is required"]],
     ["missing namespace", (m) => delete m.namespace, true, ["metadata.namespace: Required value"]],
     ["namespace on cluster-scoped", () => {}, false, ["metadata.namespace: Forbidden: not allowed on this type"]],
-    ["negative generation", (m) => (m.generation = -1), true, ["metadata.generation: Invalid value: -1: must be greater than or equal to 0"]],
-    ["bad label value", (m) => (m.labels = { a: "-x" }), true, [expect.stringContaining('metadata.labels: Invalid value: "-x": a valid label must be')]],
-    ["bad annotation key", (m) => (m.annotations = { "a=b": "" }), true, [expect.stringContaining('metadata.annotations: Invalid value: "a=b": name part must consist')]],
-    ["both GC finalizers", (m) => (m.finalizers = ["orphan", "foregroundDeletion"]), true, [expect.stringContaining("finalizer orphan and foregroundDeletion cannot be both set")]],
+    [
+      "negative generation",
+      (m) => (m.generation = -1),
+      true,
+      ["metadata.generation: Invalid value: -1: must be greater than or equal to 0"],
+    ],
+    [
+      "bad label value",
+      (m) => (m.labels = { a: "-x" }),
+      true,
+      [expect.stringContaining('metadata.labels: Invalid value: "-x": a valid label must be')],
+    ],
+    [
+      "bad annotation key",
+      (m) => (m.annotations = { "a=b": "" }),
+      true,
+      [expect.stringContaining('metadata.annotations: Invalid value: "a=b": name part must consist')],
+    ],
+    [
+      "both GC finalizers",
+      (m) => (m.finalizers = ["orphan", "foregroundDeletion"]),
+      true,
+      [expect.stringContaining("finalizer orphan and foregroundDeletion cannot be both set")],
+    ],
   ])("%s", (_n, tweak, namespaced, want) => {
     const m = base();
     tweak(m);
@@ -35,13 +55,27 @@ describe("validateObjectMetaUpdate", () => {
     ["rename", (n) => (n.name = "web2"), ['metadata.name: Invalid value: "web2": field is immutable']],
     ["namespace", (n) => (n.namespace = "x"), ['metadata.namespace: Invalid value: "x": field is immutable']],
     ["uid", (n, o) => ((o.uid = "a"), (n.uid = "b")), ['metadata.uid: Invalid value: "b": field is immutable']],
-    ["creationTimestamp", (n, o) => ((o.creationTimestamp = "2024-01-01T00:00:00Z"), (n.creationTimestamp = "2024-01-02T00:00:00Z")), ['metadata.creationTimestamp: Invalid value: "2024-01-02T00:00:00Z": field is immutable']],
-    ["no resourceVersion", (n) => delete n.resourceVersion, ['metadata.resourceVersion: Invalid value: "": must be specified for an update']],
-    ["generation decremented", (n, o) => ((o.generation = 2), (n.generation = 1)), ["metadata.generation: Invalid value: 1: must not be decremented"]],
+    [
+      "creationTimestamp",
+      (n, o) => ((o.creationTimestamp = "2024-01-01T00:00:00Z"), (n.creationTimestamp = "2024-01-02T00:00:00Z")),
+      ['metadata.creationTimestamp: Invalid value: "2024-01-02T00:00:00Z": field is immutable'],
+    ],
+    [
+      "no resourceVersion",
+      (n) => delete n.resourceVersion,
+      ['metadata.resourceVersion: Invalid value: "": must be specified for an update'],
+    ],
+    [
+      "generation decremented",
+      (n, o) => ((o.generation = 2), (n.generation = 1)),
+      ["metadata.generation: Invalid value: 1: must not be decremented"],
+    ],
     [
       "new finalizer while deleting",
       (n, o) => ((o.deletionTimestamp = n.deletionTimestamp = "2024-01-01T00:00:00Z"), (n.finalizers = ["x/y"])),
-      ['metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"x/y"}'],
+      [
+        'metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"x/y"}',
+      ],
     ],
   ])("%s", (_n, tweak, want) => {
     const n = base();

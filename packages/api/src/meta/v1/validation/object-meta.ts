@@ -28,11 +28,18 @@ function validateOwnerReferences(refs: readonly OwnerReference[] | undefined, pa
     if (ref.kind.length === 0) errs.push(field.invalid(`${path}.kind`, ref.kind, "must not be empty"));
     if (ref.name.length === 0) errs.push(field.invalid(`${path}.name`, ref.name, "must not be empty"));
     if (ref.uid.length === 0) errs.push(field.invalid(`${path}.uid`, ref.uid, "must not be empty"));
-    if (ref.apiVersion === "v1" && ref.kind === "Event") errs.push(field.invalid(path, ref, "/v1, Kind=Event is disallowed from being an owner"));
+    if (ref.apiVersion === "v1" && ref.kind === "Event")
+      errs.push(field.invalid(path, ref, "/v1, Kind=Event is disallowed from being an owner"));
     if (ref.controller === true) {
       const cur = `${ref.kind}/${ref.name}`;
       if (firstController !== "") {
-        errs.push(field.invalid(path, refs, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`));
+        errs.push(
+          field.invalid(
+            path,
+            refs,
+            `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`,
+          ),
+        );
       } else firstController = cur;
     }
   }
@@ -43,7 +50,9 @@ function validateFinalizers(finalizers: readonly string[] | undefined, path: str
   const errs: FieldErrorList = [];
   for (const f of finalizers ?? []) errs.push(...isQualifiedName(f).map((m) => field.invalid(path, f, m)));
   if (finalizers?.includes(finalizerOrphanDependents) && finalizers.includes(finalizerDeleteDependents)) {
-    errs.push(field.invalid(path, finalizers, `finalizer ${finalizerOrphanDependents} and ${finalizerDeleteDependents} cannot be both set`));
+    errs.push(
+      field.invalid(path, finalizers, `finalizer ${finalizerOrphanDependents} and ${finalizerDeleteDependents} cannot be both set`),
+    );
   }
   return errs;
 }
@@ -99,11 +108,17 @@ export function validateObjectMetaUpdate(newMeta: ObjectMeta, oldMeta: ObjectMet
     const extra = [...new Set(newMeta.finalizers ?? [])].filter((f) => !(oldMeta.finalizers ?? []).includes(f)).sort();
     if (extra.length > 0) {
       const list = `[]string{${extra.map((f) => JSON.stringify(f)).join(", ")}}`;
-      errs.push(field.forbidden(`${path}.finalizers`, `no new finalizers can be added if the object is being deleted, found new finalizers ${list}`));
+      errs.push(
+        field.forbidden(
+          `${path}.finalizers`,
+          `no new finalizers can be added if the object is being deleted, found new finalizers ${list}`,
+        ),
+      );
     }
   }
   if ((newMeta.resourceVersion ?? "") === "") errs.push(field.invalid(`${path}.resourceVersion`, "", "must be specified for an update"));
-  if ((newMeta.generation ?? 0) < (oldMeta.generation ?? 0)) errs.push(field.invalid(`${path}.generation`, newMeta.generation ?? 0, "must not be decremented"));
+  if ((newMeta.generation ?? 0) < (oldMeta.generation ?? 0))
+    errs.push(field.invalid(`${path}.generation`, newMeta.generation ?? 0, "must not be decremented"));
   errs.push(...immutable(newMeta.name, oldMeta.name, `${path}.name`));
   errs.push(...immutable(newMeta.namespace, oldMeta.namespace, `${path}.namespace`));
   errs.push(...immutable(newMeta.uid, oldMeta.uid, `${path}.uid`));

@@ -11,10 +11,21 @@ const defaultIPv4CIDR = "10.16.0.0/16";
 const defaultIPv6CIDR = "2001:db8::/64";
 const key = objectKey("servicecidrs", undefined, "kubernetes");
 
-const serviceCIDR = (name: string, cidrs: string[], extra: { conditions?: unknown[]; deletionTimestamp?: string; finalizers?: string[] } = {}): KubeObject => ({
+const serviceCIDR = (
+  name: string,
+  cidrs: string[],
+  extra: { conditions?: unknown[]; deletionTimestamp?: string; finalizers?: string[] } = {},
+): KubeObject => ({
   apiVersion: "networking.k8s.io/v1",
   kind: "ServiceCIDR",
-  metadata: { name, uid: `uid-${name}`, creationTimestamp: "2026-01-01T00:00:00Z", ...(extra.deletionTimestamp ? { deletionTimestamp: extra.deletionTimestamp, finalizers: extra.finalizers ?? [serviceCIDRProtectionFinalizer] } : {}) },
+  metadata: {
+    name,
+    uid: `uid-${name}`,
+    creationTimestamp: "2026-01-01T00:00:00Z",
+    ...(extra.deletionTimestamp
+      ? { deletionTimestamp: extra.deletionTimestamp, finalizers: extra.finalizers ?? [serviceCIDRProtectionFinalizer] }
+      : {}),
+  },
   spec: { cidrs },
   ...(extra.conditions ? { status: { conditions: extra.conditions } } : {}),
 });
@@ -37,7 +48,10 @@ afterEach(async () => {
   fx = undefined;
 });
 
-async function newController(objects: KubeObject[], opts: { cidrs?: string[]; wrap?: (w: ServiceCIDRWriter) => ServiceCIDRWriter } = {}): Promise<Fixture> {
+async function newController(
+  objects: KubeObject[],
+  opts: { cidrs?: string[]; wrap?: (w: ServiceCIDRWriter) => ServiceCIDRWriter } = {},
+): Promise<Fixture> {
   const store = await createStore({ backend: "memory" });
   for (const o of objects) await store.create(objectKey("servicecidrs", undefined, o.metadata.name!), o);
   const gs = newServiceCIDRStore(store);
@@ -45,17 +59,30 @@ async function newController(objects: KubeObject[], opts: { cidrs?: string[]; wr
   const recording: ServiceCIDRWriter = {
     create: (ns, obj, p) => (actions.push(["create", "servicecidrs"]), gs.create(ns, obj, p)),
     // The status write is a server-side apply upstream (a "patch" action); spec writes are updates.
-    update: (ns, name, info, p) => (actions.push([p?.subresource === "status" ? "patch" : "update", "servicecidrs"]), gs.update(ns, name, info, p)),
+    update: (ns, name, info, p) => (
+      actions.push([p?.subresource === "status" ? "patch" : "update", "servicecidrs"]),
+      gs.update(ns, name, info, p)
+    ),
   };
   const informer = new StoreInformer(store, "servicecidrs");
   informer.start();
   await informer.waitForSync();
   const recorder = new FakeRecorder();
   const clock = new FakeClock(Date.UTC(2026, 0, 2));
-  const controller = new DefaultServiceCIDRController({ cidrs: opts.cidrs ?? [defaultIPv4CIDR, defaultIPv6CIDR], serviceCIDRs: opts.wrap ? opts.wrap(recording) : recording, informer, recorder, clock });
+  const controller = new DefaultServiceCIDRController({
+    cidrs: opts.cidrs ?? [defaultIPv4CIDR, defaultIPv6CIDR],
+    serviceCIDRs: opts.wrap ? opts.wrap(recording) : recording,
+    informer,
+    recorder,
+    clock,
+  });
   const sync = async (): Promise<void> => {
     const list = await store.list("/registry/servicecidrs/");
-    await until(() => list.items.every((o) => informer.get(o.metadata.name!)?.metadata.resourceVersion === o.metadata.resourceVersion) && informer.list().length === list.items.length);
+    await until(
+      () =>
+        list.items.every((o) => informer.get(o.metadata.name!)?.metadata.resourceVersion === o.metadata.resourceVersion) &&
+        informer.list().length === list.items.length,
+    );
     await controller.sync();
   };
   fx = { store, informer, controller, recorder, clock, actions, sync };
@@ -73,12 +100,27 @@ describe("TestControllerSync", () => {
   it("no existing service CIDRs", async () => {
     const f = await newController([]);
     await f.sync();
-    expect(f.actions).toEqual([["create", "servicecidrs"], ["patch", "servicecidrs"]]);
+    expect(f.actions).toEqual([
+      ["create", "servicecidrs"],
+      ["patch", "servicecidrs"],
+    ]);
     const sc = await stored(f);
     expect(sc?.["spec"]).toEqual({ cidrs: [defaultIPv4CIDR, defaultIPv6CIDR] });
     expect(sc?.metadata["finalizers"]).toEqual([serviceCIDRProtectionFinalizer]);
-    expect(conditionsOf(sc)).toEqual([{ type: "Ready", status: "True", lastTransitionTime: "2026-01-02T00:00:00Z", reason: "", message: "Kubernetes default Service CIDR is ready" }]);
-    const managers = (sc?.metadata["managedFields"] as { manager: string; operation: string; subresource?: string }[]).map((m) => [m.manager, m.operation, m.subresource]);
+    expect(conditionsOf(sc)).toEqual([
+      {
+        type: "Ready",
+        status: "True",
+        lastTransitionTime: "2026-01-02T00:00:00Z",
+        reason: "",
+        message: "Kubernetes default Service CIDR is ready",
+      },
+    ]);
+    const managers = (sc?.metadata["managedFields"] as { manager: string; operation: string; subresource?: string }[]).map((m) => [
+      m.manager,
+      m.operation,
+      m.subresource,
+    ]);
     expect(managers).toContainEqual(["kubernetes-service-cidr-controller", "Apply", "status"]);
     expect(f.recorder.events).toEqual([]);
   });
@@ -93,10 +135,22 @@ describe("TestControllerSync", () => {
   });
 
   it("existing default service CIDR with Ready=Unknown gets Ready=True", async () => {
-    const f = await newController([serviceCIDR("kubernetes", [defaultIPv4CIDR, defaultIPv6CIDR], { conditions: [{ type: "Ready", status: "Unknown", reason: "Starting", message: "", lastTransitionTime: "2026-01-01T00:00:00Z" }] })]);
+    const f = await newController([
+      serviceCIDR("kubernetes", [defaultIPv4CIDR, defaultIPv6CIDR], {
+        conditions: [{ type: "Ready", status: "Unknown", reason: "Starting", message: "", lastTransitionTime: "2026-01-01T00:00:00Z" }],
+      }),
+    ]);
     await f.sync();
     expect(f.actions).toEqual([["patch", "servicecidrs"]]);
-    expect(conditionsOf(await stored(f))).toEqual([{ type: "Ready", status: "True", lastTransitionTime: "2026-01-02T00:00:00Z", reason: "", message: "Kubernetes default Service CIDR is ready" }]);
+    expect(conditionsOf(await stored(f))).toEqual([
+      {
+        type: "Ready",
+        status: "True",
+        lastTransitionTime: "2026-01-02T00:00:00Z",
+        reason: "",
+        message: "Kubernetes default Service CIDR is ready",
+      },
+    ]);
   });
 
   it("existing default service CIDR not matching cidrs", async () => {
@@ -105,12 +159,26 @@ describe("TestControllerSync", () => {
     await f.sync();
     expect(f.actions).toEqual([]);
     // Reported once per process.
-    expect(f.recorder.events).toEqual(["Warning KubernetesDefaultServiceCIDRInconsistent The default ServiceCIDR [fd00::/112] does not match the controller flag configurations [10.16.0.0/16 2001:db8::/64]"]);
+    expect(f.recorder.events).toEqual([
+      "Warning KubernetesDefaultServiceCIDRInconsistent The default ServiceCIDR [fd00::/112] does not match the controller flag configurations [10.16.0.0/16 2001:db8::/64]",
+    ]);
     expect(await stored(f)).toMatchObject({ spec: { cidrs: ["fd00::/112"] } });
   });
 
   it("existing default service CIDR not ready", async () => {
-    const f = await newController([serviceCIDR("kubernetes", [defaultIPv4CIDR, defaultIPv6CIDR], { conditions: [{ type: "Ready", status: "False", reason: "SomethingWrong", message: "the network is down", lastTransitionTime: "2026-01-01T00:00:00Z" }] })]);
+    const f = await newController([
+      serviceCIDR("kubernetes", [defaultIPv4CIDR, defaultIPv6CIDR], {
+        conditions: [
+          {
+            type: "Ready",
+            status: "False",
+            reason: "SomethingWrong",
+            message: "the network is down",
+            lastTransitionTime: "2026-01-01T00:00:00Z",
+          },
+        ],
+      }),
+    ]);
     await f.sync();
     await f.sync();
     expect(f.actions).toEqual([]);
@@ -119,25 +187,45 @@ describe("TestControllerSync", () => {
   });
 
   it("existing default service CIDR being deleted", async () => {
-    const f = await newController([serviceCIDR("kubernetes", [defaultIPv4CIDR, defaultIPv6CIDR], { deletionTimestamp: "2026-01-01T12:00:00Z" })]);
+    const f = await newController([
+      serviceCIDR("kubernetes", [defaultIPv4CIDR, defaultIPv6CIDR], { deletionTimestamp: "2026-01-01T12:00:00Z" }),
+    ]);
     await f.sync();
     expect(f.actions).toEqual([]);
     expect(f.recorder.events).toEqual([]);
     // The controller-manager removes the finalizer; once it is gone the default is recreated from the flags.
     await f.store.delete(key);
     await f.sync();
-    expect(f.actions).toEqual([["create", "servicecidrs"], ["patch", "servicecidrs"]]);
+    expect(f.actions).toEqual([
+      ["create", "servicecidrs"],
+      ["patch", "servicecidrs"],
+    ]);
     expect((await stored(f))?.metadata.deletionTimestamp).toBeUndefined();
   });
 
   it("existing service CIDRs but not default", async () => {
     const f = await newController([serviceCIDR("non-default-cidr", [defaultIPv4CIDR, defaultIPv6CIDR])]);
     await f.sync();
-    expect(f.actions).toEqual([["create", "servicecidrs"], ["patch", "servicecidrs"]]);
+    expect(f.actions).toEqual([
+      ["create", "servicecidrs"],
+      ["patch", "servicecidrs"],
+    ]);
   });
 
   it("existing default service CIDR single stack upgraded to dual stack", async () => {
-    const f = await newController([serviceCIDR("kubernetes", [defaultIPv4CIDR], { conditions: [{ type: "Ready", status: "True", reason: "", message: "Kubernetes default Service CIDR is ready", lastTransitionTime: "2026-01-01T00:00:00Z" }] })]);
+    const f = await newController([
+      serviceCIDR("kubernetes", [defaultIPv4CIDR], {
+        conditions: [
+          {
+            type: "Ready",
+            status: "True",
+            reason: "",
+            message: "Kubernetes default Service CIDR is ready",
+            lastTransitionTime: "2026-01-01T00:00:00Z",
+          },
+        ],
+      }),
+    ]);
     await f.sync();
     expect(f.actions).toEqual([["update", "servicecidrs"]]);
     expect((await stored(f))?.["spec"]).toEqual({ cidrs: [defaultIPv4CIDR, defaultIPv6CIDR] });
@@ -150,33 +238,50 @@ describe("TestControllerSync", () => {
     const f = await newController([serviceCIDR("kubernetes", ["10.99.0.0/16"])]);
     await f.sync();
     expect(f.actions).toEqual([]);
-    expect(f.recorder.events).toEqual(["Warning KubernetesDefaultServiceCIDRInconsistent The default ServiceCIDR [10.99.0.0/16] does not match the controller flag configurations [10.16.0.0/16 2001:db8::/64]"]);
+    expect(f.recorder.events).toEqual([
+      "Warning KubernetesDefaultServiceCIDRInconsistent The default ServiceCIDR [10.99.0.0/16] does not match the controller flag configurations [10.16.0.0/16 2001:db8::/64]",
+    ]);
   });
 
   it("existing default service CIDR dual stack is not downgraded by single-stack flags", async () => {
     const f = await newController([serviceCIDR("kubernetes", [defaultIPv4CIDR, defaultIPv6CIDR])], { cidrs: [defaultIPv4CIDR] });
     await f.sync();
     expect(f.actions).toEqual([]);
-    expect(f.recorder.events).toEqual(["Warning KubernetesDefaultServiceCIDRInconsistent The default ServiceCIDR [10.16.0.0/16 2001:db8::/64] does not match the controller flag configurations [10.16.0.0/16]"]);
+    expect(f.recorder.events).toEqual([
+      "Warning KubernetesDefaultServiceCIDRInconsistent The default ServiceCIDR [10.16.0.0/16 2001:db8::/64] does not match the controller flag configurations [10.16.0.0/16]",
+    ]);
   });
 
   it("reports a failed upgrade", async () => {
-    const f = await newController([serviceCIDR("kubernetes", [defaultIPv4CIDR])], { wrap: (w) => ({ ...w, update: () => Promise.reject(StatusError.internal("storage is read-only")) }) });
+    const f = await newController([serviceCIDR("kubernetes", [defaultIPv4CIDR])], {
+      wrap: (w) => ({ ...w, update: () => Promise.reject(StatusError.internal("storage is read-only")) }),
+    });
     await f.sync();
-    expect(f.recorder.events).toEqual(["Warning KubernetesDefaultServiceCIDRError The default ServiceCIDR can not be upgraded from 10.16.0.0/16 to dual stack [10.16.0.0/16 2001:db8::/64] : Internal error occurred: storage is read-only"]);
+    expect(f.recorder.events).toEqual([
+      "Warning KubernetesDefaultServiceCIDRError The default ServiceCIDR can not be upgraded from 10.16.0.0/16 to dual stack [10.16.0.0/16 2001:db8::/64] : Internal error occurred: storage is read-only",
+    ]);
   });
 
   it("reports a failed status update", async () => {
-    const f = await newController([serviceCIDR("kubernetes", [defaultIPv4CIDR, defaultIPv6CIDR])], { wrap: (w) => ({ ...w, update: () => Promise.reject(StatusError.internal("nope")) }) });
+    const f = await newController([serviceCIDR("kubernetes", [defaultIPv4CIDR, defaultIPv6CIDR])], {
+      wrap: (w) => ({ ...w, update: () => Promise.reject(StatusError.internal("nope")) }),
+    });
     await f.sync();
-    expect(f.recorder.events).toEqual(["Warning KubernetesDefaultServiceCIDRError The default ServiceCIDR Status can not be set to Ready=True"]);
+    expect(f.recorder.events).toEqual([
+      "Warning KubernetesDefaultServiceCIDRError The default ServiceCIDR Status can not be set to Ready=True",
+    ]);
   });
 });
 
 describe("DefaultServiceCIDRController.start", () => {
   it("polls every 100 ms until the first sync succeeds, then syncs every 10 s", async () => {
     let failures = 2;
-    const f = await newController([], { wrap: (w) => ({ ...w, create: (ns, obj, p) => (failures-- > 0 ? Promise.reject(StatusError.internal("not yet")) : w.create(ns, obj, p)) }) });
+    const f = await newController([], {
+      wrap: (w) => ({
+        ...w,
+        create: (ns, obj, p) => (failures-- > 0 ? Promise.reject(StatusError.internal("not yet")) : w.create(ns, obj, p)),
+      }),
+    });
     const ac = new AbortController();
     let started = false;
     const start = f.controller.start(ac.signal).then(() => (started = true));
@@ -186,9 +291,15 @@ describe("DefaultServiceCIDRController.start", () => {
       f.clock.step(100);
     }
     await start;
-    expect(f.recorder.events).toEqual(["Warning KubernetesDefaultServiceCIDRError The default ServiceCIDR can not be created", "Warning KubernetesDefaultServiceCIDRError The default ServiceCIDR can not be created"]);
+    expect(f.recorder.events).toEqual([
+      "Warning KubernetesDefaultServiceCIDRError The default ServiceCIDR can not be created",
+      "Warning KubernetesDefaultServiceCIDRError The default ServiceCIDR can not be created",
+    ]);
     // (the two rejected creates never reached the recording writer)
-    expect(f.actions).toEqual([["create", "servicecidrs"], ["patch", "servicecidrs"]]);
+    expect(f.actions).toEqual([
+      ["create", "servicecidrs"],
+      ["patch", "servicecidrs"],
+    ]);
     // Someone deletes it (finalizer already removed): the 10 s loop recreates it.
     await f.store.guaranteedUpdate(key, (cur) => ({ ...cur, metadata: { ...cur.metadata, finalizers: [] } }));
     await f.store.delete(key);

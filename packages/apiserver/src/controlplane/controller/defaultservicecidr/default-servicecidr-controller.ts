@@ -6,7 +6,15 @@
  * the flags. It never replaces a mismatching object ("first apiserver wins"); it reports it.
  * Like the kubernetes.default Service reconciler it runs every 10 s.
  */
-import { defaultServiceCIDRName, findCondition, serviceCIDRConditionReady, serviceCIDRControllerNames, serviceCIDRMessages, type Condition, type ServiceCIDR } from "@servicenet/api";
+import {
+  defaultServiceCIDRName,
+  findCondition,
+  serviceCIDRConditionReady,
+  serviceCIDRControllerNames,
+  serviceCIDRMessages,
+  type Condition,
+  type ServiceCIDR,
+} from "@servicenet/api";
 import { GenericStore } from "../../../registry/generic/store.ts";
 import type { UpdatedObjectInfo, UpdateParams } from "../../../registry/generic/options.ts";
 import { serviceCIDRStrategy } from "../../../registry/networking/servicecidr/strategy.ts";
@@ -28,7 +36,12 @@ export type ServiceCIDRWriter = Pick<GenericStore, "create" | "update">;
 
 /** A GenericStore for `servicecidrs` over `store`. */
 export function newServiceCIDRStore(store: Store): GenericStore {
-  return new GenericStore(store, { group: "networking.k8s.io", resource: "servicecidrs", storagePath: "servicecidrs", strategy: serviceCIDRStrategy });
+  return new GenericStore(store, {
+    group: "networking.k8s.io",
+    resource: "servicecidrs",
+    storagePath: "servicecidrs",
+    strategy: serviceCIDRStrategy,
+  });
 }
 
 export interface DefaultServiceCIDRControllerOptions {
@@ -45,7 +58,8 @@ export interface DefaultServiceCIDRControllerOptions {
 }
 
 const cidrsOf = (sc: KubeObject): string[] => ((sc["spec"] as { cidrs?: string[] } | undefined)?.cidrs ?? []).slice();
-const readyOf = (sc: KubeObject): Condition | undefined => findCondition((sc as unknown as ServiceCIDR).status?.conditions, serviceCIDRConditionReady);
+const readyOf = (sc: KubeObject): Condition | undefined =>
+  findCondition((sc as unknown as ServiceCIDR).status?.conditions, serviceCIDRConditionReady);
 /** Go's `%v` of a []string. */
 const goSlice = (a: readonly string[]): string => `[${a.join(" ")}]`;
 const sameCIDRs = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((c, i) => c === b[i]);
@@ -116,7 +130,12 @@ export class DefaultServiceCIDRController {
       return;
     }
     this.#o.log?.(`${defaultServiceCIDRControllerName}: creating default ServiceCIDR with CIDRs: ${goSlice(this.#cidrs)}`);
-    const desired: KubeObject = { apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name: defaultServiceCIDRName }, spec: { cidrs: [...this.#cidrs] } };
+    const desired: KubeObject = {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "ServiceCIDR",
+      metadata: { name: defaultServiceCIDRName },
+      spec: { cidrs: [...this.#cidrs] },
+    };
     let created: KubeObject;
     try {
       created = await this.#o.serviceCIDRs.create(undefined, structuredClone(desired));
@@ -132,7 +151,9 @@ export class DefaultServiceCIDRController {
   }
 
   async #upgrade(existing: KubeObject): Promise<void> {
-    this.#o.log?.(`${defaultServiceCIDRControllerName}: updating default ServiceCIDR from single-stack (${goSlice(cidrsOf(existing))}) to dual-stack (${goSlice(this.#cidrs)})`);
+    this.#o.log?.(
+      `${defaultServiceCIDRControllerName}: updating default ServiceCIDR from single-stack (${goSlice(cidrsOf(existing))}) to dual-stack (${goSlice(this.#cidrs)})`,
+    );
     try {
       await this.#o.serviceCIDRs.update(undefined, defaultServiceCIDRName, async (cur) => {
         const next = structuredClone(cur ?? existing);
@@ -141,7 +162,11 @@ export class DefaultServiceCIDRController {
         return next;
       });
     } catch (e) {
-      await this.#warn(existing, "KubernetesDefaultServiceCIDRError", `The default ServiceCIDR can not be upgraded from ${this.#cidrs[0]} to dual stack ${goSlice(this.#cidrs)} : ${errText(e)}`);
+      await this.#warn(
+        existing,
+        "KubernetesDefaultServiceCIDRError",
+        `The default ServiceCIDR can not be upgraded from ${this.#cidrs[0]} to dual stack ${goSlice(this.#cidrs)} : ${errText(e)}`,
+      );
     }
   }
 
@@ -150,8 +175,14 @@ export class DefaultServiceCIDRController {
     if (sc.metadata.deletionTimestamp) return;
     if (!sameCIDRs(this.#cidrs, cidrsOf(sc))) {
       if (!this.#reportedMismatchedCIDRs) {
-        this.#o.log?.(`${defaultServiceCIDRControllerName}: inconsistent ServiceCIDR status for ${defaultServiceCIDRName}, controller configuration: ${goSlice(this.#cidrs)}, ServiceCIDR configuration: ${goSlice(cidrsOf(sc))}. Configure the flags to match current ServiceCIDR or manually delete it.`);
-        await this.#warn(sc, "KubernetesDefaultServiceCIDRInconsistent", `The default ServiceCIDR ${goSlice(cidrsOf(sc))} does not match the controller flag configurations ${goSlice(this.#cidrs)}`);
+        this.#o.log?.(
+          `${defaultServiceCIDRControllerName}: inconsistent ServiceCIDR status for ${defaultServiceCIDRName}, controller configuration: ${goSlice(this.#cidrs)}, ServiceCIDR configuration: ${goSlice(cidrsOf(sc))}. Configure the flags to match current ServiceCIDR or manually delete it.`,
+        );
+        await this.#warn(
+          sc,
+          "KubernetesDefaultServiceCIDRInconsistent",
+          `The default ServiceCIDR ${goSlice(cidrsOf(sc))} does not match the controller flag configurations ${goSlice(this.#cidrs)}`,
+        );
         this.#reportedMismatchedCIDRs = true;
       }
       return;
@@ -181,11 +212,26 @@ export class DefaultServiceCIDRController {
       apiVersion: "networking.k8s.io/v1",
       kind: "ServiceCIDR",
       metadata: { name: defaultServiceCIDRName },
-      status: { conditions: [{ type: serviceCIDRConditionReady, status: "True", lastTransitionTime: rfc3339(now), reason: "", message: serviceCIDRMessages.defaultReady }] },
+      status: {
+        conditions: [
+          {
+            type: serviceCIDRConditionReady,
+            status: "True",
+            lastTransitionTime: rfc3339(now),
+            reason: "",
+            message: serviceCIDRMessages.defaultReady,
+          },
+        ],
+      },
     };
     const objInfo: UpdatedObjectInfo = async (cur) => {
       if (!cur) return applied;
-      return applyServerSideApply(cur as unknown as JSONObject, applied, { fieldManager: defaultServiceCIDRControllerName, force: true, now: new Date(now), subresource: "status" }).object as unknown as KubeObject;
+      return applyServerSideApply(cur as unknown as JSONObject, applied, {
+        fieldManager: defaultServiceCIDRControllerName,
+        force: true,
+        now: new Date(now),
+        subresource: "status",
+      }).object as unknown as KubeObject;
     };
     const params: UpdateParams = { subresource: "status" };
     await this.#o.serviceCIDRs.update(undefined, defaultServiceCIDRName, objInfo, params);

@@ -15,7 +15,11 @@ describe("reconcileKubernetesService", () => {
     expect(kubernetesServiceIP(rest)).toBe(ip);
     const { action, service } = await reconcileKubernetesService(rest, { port: 6443 });
     expect(action).toBe("created");
-    expect(service.metadata).toMatchObject({ name: "kubernetes", namespace: "default", labels: { provider: "kubernetes", component: "apiserver" } });
+    expect(service.metadata).toMatchObject({
+      name: "kubernetes",
+      namespace: "default",
+      labels: { provider: "kubernetes", component: "apiserver" },
+    });
     expect(specOf(service)).toMatchObject({
       type: "ClusterIP",
       clusterIP: ip,

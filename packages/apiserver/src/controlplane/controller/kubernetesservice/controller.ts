@@ -51,7 +51,11 @@ function desiredService(rest: ServiceREST, opts: KubernetesServiceOptions): Kube
   return {
     apiVersion: "v1",
     kind: "Service",
-    metadata: { name: kubernetesServiceName, namespace: kubernetesServiceNamespace, labels: { provider: "kubernetes", component: "apiserver" } },
+    metadata: {
+      name: kubernetesServiceName,
+      namespace: kubernetesServiceNamespace,
+      labels: { provider: "kubernetes", component: "apiserver" },
+    },
     spec: { type, clusterIP: kubernetesServiceIP(rest), ipFamilyPolicy: "SingleStack", sessionAffinity: "None", ports },
   };
 }
@@ -73,7 +77,10 @@ function formatCorrect(svc: KubeObject, want: { ports: PortSpec[]; type: string 
  * Creates the `kubernetes` Service if absent, or resets its ports and type if someone changed
  * them. The `default` namespace must exist (NamespaceLifecycle admission applies).
  */
-export async function reconcileKubernetesService(rest: ServiceREST, opts: KubernetesServiceOptions): Promise<{ action: ReconcileAction; service: KubeObject }> {
+export async function reconcileKubernetesService(
+  rest: ServiceREST,
+  opts: KubernetesServiceOptions,
+): Promise<{ action: ReconcileAction; service: KubeObject }> {
   const want = desiredPorts(opts);
   for (let attempt = 0; attempt < 3; attempt++) {
     let existing: KubeObject | null = null;
@@ -115,7 +122,10 @@ export async function reconcileKubernetesService(rest: ServiceREST, opts: Kubern
 }
 
 /** Reconciles kubernetes.default through the registry's ServiceREST; call once the bootstrap namespaces exist. */
-export async function reconcileKubernetesServiceIn(stores: ReadonlyMap<string, GenericStore>, opts: KubernetesServiceOptions): Promise<ReconcileAction | undefined> {
+export async function reconcileKubernetesServiceIn(
+  stores: ReadonlyMap<string, GenericStore>,
+  opts: KubernetesServiceOptions,
+): Promise<ReconcileAction | undefined> {
   const rest = serviceRESTOf(stores);
   return rest ? (await reconcileKubernetesService(rest, opts)).action : undefined;
 }

@@ -2,7 +2,13 @@
  * Namespace REST strategy (pkg/registry/core/namespace/strategy.go). Deletion is handled by the
  * registry's namespace deleter (see controlplane), which empties the namespace synchronously.
  */
-import { namespaceCreateFinalizers, setDefaultsNamespace, validateNamespace, validateNamespaceUpdate, type Namespace } from "@servicenet/api";
+import {
+  namespaceCreateFinalizers,
+  setDefaultsNamespace,
+  validateNamespace,
+  validateNamespaceUpdate,
+  type Namespace,
+} from "@servicenet/api";
 import type { KubeObject } from "../../../storage/index.ts";
 import { resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 
@@ -30,7 +36,9 @@ export const namespaceStrategy: RESTStrategy = {
   validateUpdate: (o, old) => validateNamespaceUpdate(asNamespace(o), asNamespace(old)),
   selectableFieldNames: ["status.phase"],
   selectableFields: (o) => ({ "status.phase": str(((o["status"] ?? {}) as Record<string, unknown>)["phase"]) }),
-  subresources: { status: { prepareForUpdate: resetForStatus, validateUpdate: (o, old) => validateNamespaceUpdate(asNamespace(o), asNamespace(old)) } },
+  subresources: {
+    status: { prepareForUpdate: resetForStatus, validateUpdate: (o, old) => validateNamespaceUpdate(asNamespace(o), asNamespace(old)) },
+  },
 };
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");

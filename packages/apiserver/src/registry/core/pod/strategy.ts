@@ -22,7 +22,7 @@ export const podStrategy: RESTStrategy = {
     setDefaultsPod(asPod(o));
   },
   prepareForCreate: (o) => {
-    o["status"] = { phase: "Pending", qosClass: "BestEffort", ...((o["status"]) ?? {}) };
+    o["status"] = { phase: "Pending", qosClass: "BestEffort", ...(o["status"] ?? {}) };
   },
   prepareForUpdate: (o, old) => {
     if (old["status"] === undefined) delete o["status"];
@@ -30,7 +30,16 @@ export const podStrategy: RESTStrategy = {
   },
   validate: (o) => validatePod(asPod(o)),
   validateUpdate: (o, old) => [...metaUpdate(o, old), ...validatePod(asPod(o))],
-  selectableFieldNames: ["spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"],
+  selectableFieldNames: [
+    "spec.nodeName",
+    "spec.restartPolicy",
+    "spec.schedulerName",
+    "spec.serviceAccountName",
+    "spec.hostNetwork",
+    "status.phase",
+    "status.podIP",
+    "status.nominatedNodeName",
+  ],
   selectableFields: (o) => {
     const spec = (o["spec"] ?? {}) as Record<string, unknown>;
     const status = (o["status"] ?? {}) as Record<string, unknown>;

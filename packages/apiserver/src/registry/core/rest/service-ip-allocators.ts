@@ -81,14 +81,25 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
   const bitmapFactory: BitmapFactory =
     cfg.bitmapFactory ??
     (async (cidr, key) => {
-      const r = Object.assign(new StoredRange({ cidr, store: cfg.store, key, log: warn, ...(cfg.random ? { random: cfg.random } : {}), ...(metrics ? { metrics } : {}) }), { persisted: true });
+      const r = Object.assign(
+        new StoredRange({
+          cidr,
+          store: cfg.store,
+          key,
+          log: warn,
+          ...(cfg.random ? { random: cfg.random } : {}),
+          ...(metrics ? { metrics } : {}),
+        }),
+        { persisted: true },
+      );
       // Dual-write on a new cluster: nobody runs the legacy repair that would create the bitmap.
       if (mode === "dual-write") await r.ensureInitialized();
       return r;
     });
   const bitmaps = new Map<IPFamily, BitmapAllocator & { persisted?: boolean }>();
   if (mode !== "ipaddress") {
-    for (const [i, c] of flagCIDRs.entries()) bitmaps.set(c.family, await bitmapFactory(c, i === 0 ? serviceIPsKey : secondaryServiceIPsKey, i === 0));
+    for (const [i, c] of flagCIDRs.entries())
+      bitmaps.set(c.family, await bitmapFactory(c, i === 0 ? serviceIPsKey : secondaryServiceIPsKey, i === 0));
   }
   const byFamily = new Map<IPFamily, IPAllocator>();
   const metas = new Map<IPFamily, MetaAllocator>();
@@ -103,7 +114,16 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
     const client = storeIPAddressClient(cfg.store);
     for (const c of flagCIDRs) {
       const bitmap = bitmaps.get(c.family);
-      const meta = new MetaAllocator({ family: c.family, client, serviceCIDRs, ipAddresses, flagCIDR: c, log, ...(bitmap ? { bitmap } : {}), ...(metrics ? { metrics } : {}) });
+      const meta = new MetaAllocator({
+        family: c.family,
+        client,
+        serviceCIDRs,
+        ipAddresses,
+        flagCIDR: c,
+        log,
+        ...(bitmap ? { bitmap } : {}),
+        ...(metrics ? { metrics } : {}),
+      });
       metas.set(c.family, meta);
       byFamily.set(c.family, meta);
     }
@@ -114,7 +134,9 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
   const portRange = cfg.serviceNodePortRange ? parsePortRange(cfg.serviceNodePortRange) : defaultNodePortRange;
   const ports = cfg.portAllocatorFactory
     ? await cfg.portAllocatorFactory(portRange)
-    : Object.assign(new StoredPortAllocator({ portRange, store: cfg.store, log: warn, ...(cfg.random ? { random: cfg.random } : {}) }), { persisted: true });
+    : Object.assign(new StoredPortAllocator({ portRange, store: cfg.store, log: warn, ...(cfg.random ? { random: cfg.random } : {}) }), {
+        persisted: true,
+      });
   const inMemoryIPs = mode === "bitmap" && [...bitmaps.values()].some((b) => !b.persisted);
   const allocators = new Allocators({
     serviceIPAllocatorsByFamily: byFamily,

@@ -34,7 +34,16 @@ export { restoreServiceAllocations } from "./storage/startup.ts";
 export type { RestoreReport } from "./storage/startup.ts";
 export { initServiceStorage, newServiceREST, serviceRESTOf, serviceStoragePath } from "./storage/startup-server.ts";
 
-export { ErrRangeNotInitialized, rangeAllocationObject, secondaryServiceIPsKey, serviceIPAllocationsResource, serviceIPsKey, serviceNodePortAllocationsResource, serviceNodePortsKey, snapshotOf } from "./allocator/storage/keys.ts";
+export {
+  ErrRangeNotInitialized,
+  rangeAllocationObject,
+  secondaryServiceIPsKey,
+  serviceIPAllocationsResource,
+  serviceIPsKey,
+  serviceNodePortAllocationsResource,
+  serviceNodePortsKey,
+  snapshotOf,
+} from "./allocator/storage/keys.ts";
 export type { RangeAllocationSnapshot, RangeRegistry } from "./allocator/storage/keys.ts";
 export { StoredAllocator, StoredBitmap } from "./allocator/storage/storage.ts";
 export type { StoredAllocatorOptions, StoredAllocatorStats } from "./allocator/storage/storage.ts";
@@ -50,6 +59,12 @@ export type { PortRepairOptions } from "./portallocator/controller/repair.ts";
 export { nodePortRepairMetrics } from "./portallocator/controller/metrics.ts";
 export type { NodePortRepairMetrics } from "./portallocator/controller/metrics.ts";
 
-export { RepairIPAddress, repairControllerName, repairLoopIntervalMs, repairMaxRetries, repairWorkers } from "./ipallocator/controller/repairip.ts";
+export {
+  RepairIPAddress,
+  repairControllerName,
+  repairLoopIntervalMs,
+  repairMaxRetries,
+  repairWorkers,
+} from "./ipallocator/controller/repairip.ts";
 export type { RepairIPAddressOptions, RepairInformer } from "./ipallocator/controller/repairip.ts";
 export { orphanGracePeriodMs, recreateGracePeriodMs } from "./ipallocator/controller/repairip-sync.ts";

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { makeService, setClusterIPs, setExternalTrafficPolicy, setIPFamilies, setIPFamilyPolicy, setNodePorts, setTypeExternalName, setTypeLoadBalancer, setTypeNodePort } from "./storage/testing.ts";
+import {
+  makeService,
+  setClusterIPs,
+  setExternalTrafficPolicy,
+  setIPFamilies,
+  setIPFamilyPolicy,
+  setNodePorts,
+  setTypeExternalName,
+  setTypeLoadBalancer,
+  setTypeNodePort,
+} from "./storage/testing.ts";
 import { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";
 
 const dual = [setClusterIPs("10.0.0.1", "2000::1"), setIPFamilies("IPv4", "IPv6"), setIPFamilyPolicy("RequireDualStack")];
@@ -9,7 +19,12 @@ describe("dropTypeDependentFields", () => {
     const old = makeService("foo", ...dual);
     const svc = makeService("foo", ...dual, setTypeExternalName);
     dropTypeDependentFields(svc, old);
-    expect([svc.spec.clusterIP, svc.spec.clusterIPs, svc.spec.ipFamilies, svc.spec.ipFamilyPolicy]).toEqual(["", undefined, undefined, undefined]);
+    expect([svc.spec.clusterIP, svc.spec.clusterIPs, svc.spec.ipFamilies, svc.spec.ipFamilyPolicy]).toEqual([
+      "",
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it("-> ExternalName keeps fields the user changed, for validation to reject", () => {

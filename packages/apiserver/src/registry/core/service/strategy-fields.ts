@@ -49,7 +49,11 @@ export function dropTypeDependentFields(svc: Service, old: Service | null): void
   }
   dropUnneededLoadBalancerFields(svc, old);
   // Leaving NodePort/LoadBalancer (or dropping externalIPs): an unchanged policy would fail validation.
-  if (externallyAccessible(old.spec ?? {}) && !externallyAccessible(spec) && old.spec?.externalTrafficPolicy === spec.externalTrafficPolicy) {
+  if (
+    externallyAccessible(old.spec ?? {}) &&
+    !externallyAccessible(spec) &&
+    old.spec?.externalTrafficPolicy === spec.externalTrafficPolicy
+  ) {
     delete spec.externalTrafficPolicy;
   }
 }

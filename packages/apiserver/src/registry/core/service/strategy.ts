@@ -4,7 +4,14 @@
  * strategy -> validate -> persist), which is wired in a later step. Until then a Service is
  * defaulted and validated, and stored with whatever clusterIP(s) it was given.
  */
-import { getWarningsForService, setDefaultsService, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate, type Service } from "@servicenet/api";
+import {
+  getWarningsForService,
+  setDefaultsService,
+  validateServiceCreate,
+  validateServiceStatusUpdate,
+  validateServiceUpdate,
+  type Service,
+} from "@servicenet/api";
 import type { KubeObject } from "../../../storage/index.ts";
 import { resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 import { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";

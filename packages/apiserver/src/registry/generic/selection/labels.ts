@@ -15,7 +15,7 @@ export interface LabelRequirement {
 
 export type LabelSelector = readonly LabelRequirement[];
 
-type Tok = { kind: "id" | "op" | "(" | ")" | "," ; text: string };
+type Tok = { kind: "id" | "op" | "(" | ")" | ","; text: string };
 
 const opChars = new Set(["=", "!", ">", "<"]);
 
@@ -31,7 +31,7 @@ function lex(s: string): Tok[] {
       i++;
     } else if (opChars.has(c)) {
       let j = i + 1;
-      while (j < s.length && (s[j] === "=")) j++;
+      while (j < s.length && s[j] === "=") j++;
       out.push({ kind: "op", text: s.slice(i, j) });
       i = j;
     } else {
@@ -53,13 +53,19 @@ const labelKeyRe = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9
 
 function checkKey(sel: string, key: string): void {
   if (!labelKeyRe.test(key) || key.length > 317) {
-    throw bad(sel, `<nil>: Invalid value: ${JSON.stringify(key)}: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`);
+    throw bad(
+      sel,
+      `<nil>: Invalid value: ${JSON.stringify(key)}: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    );
   }
 }
 
 function checkValue(sel: string, v: string): void {
   if (v.length > 63 || !labelValueRe.test(v)) {
-    throw bad(sel, `values[0][key]: Invalid value: ${JSON.stringify(v)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`);
+    throw bad(
+      sel,
+      `values[0][key]: Invalid value: ${JSON.stringify(v)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+    );
   }
 }
 
@@ -100,7 +106,8 @@ export function parseLabelSelector(selector: string): LabelSelector {
           reqs.push({ key, operator: op === "!=" ? "!=" : "=", values: [v] });
         } else if (op === ">" || op === "<") {
           const v = expectValue();
-          if (!/^-?\d+$/.test(v)) throw StatusError.badRequest(`unable to parse requirement: for 'Gt', 'Lt' operators, the value must be an integer`);
+          if (!/^-?\d+$/.test(v))
+            throw StatusError.badRequest(`unable to parse requirement: for 'Gt', 'Lt' operators, the value must be an integer`);
           reqs.push({ key, operator: op === ">" ? "gt" : "lt", values: [v] });
         } else {
           throw StatusError.badRequest(`unable to parse requirement: found '${op}', expected: '=', '!=', '==', 'in', notin'`);
@@ -114,9 +121,17 @@ export function parseLabelSelector(selector: string): LabelSelector {
           const cur = toks[i];
           if (cur === undefined) throw StatusError.badRequest("unable to parse requirement: found '', expected: ',', ')' or identifier");
           t = cur;
-          if (t.kind === ")") { i++; break; }
-          if (t.kind === ",") { i++; if (values.length === 0 || toks[i - 2]?.kind === ",") values.push(""); continue; }
-          if (t.kind !== "id") throw StatusError.badRequest(`unable to parse requirement: found '${t.text}', expected: ',', ')' or identifier`);
+          if (t.kind === ")") {
+            i++;
+            break;
+          }
+          if (t.kind === ",") {
+            i++;
+            if (values.length === 0 || toks[i - 2]?.kind === ",") values.push("");
+            continue;
+          }
+          if (t.kind !== "id")
+            throw StatusError.badRequest(`unable to parse requirement: found '${t.text}', expected: ',', ')' or identifier`);
           checkValue(selector, t.text);
           values.push(t.text);
           i++;

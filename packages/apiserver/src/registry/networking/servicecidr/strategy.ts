@@ -6,7 +6,13 @@
  * controller-manager, forever) in which a DELETE removes a ServiceCIDR whose IPs are in use.
  * The controller-manager still removes it once nothing blocks the deletion.
  */
-import { serviceCIDRProtectionFinalizer, validateServiceCIDR, validateServiceCIDRStatusUpdate, validateServiceCIDRUpdate, type ServiceCIDRShape } from "@servicenet/api";
+import {
+  serviceCIDRProtectionFinalizer,
+  validateServiceCIDR,
+  validateServiceCIDRStatusUpdate,
+  validateServiceCIDRUpdate,
+  type ServiceCIDRShape,
+} from "@servicenet/api";
 import type { KubeObject } from "../../../storage/index.ts";
 import { keepStatus, resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 

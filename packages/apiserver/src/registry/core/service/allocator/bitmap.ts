@@ -180,6 +180,5 @@ export class AllocationBitmap implements OffsetAllocator, Snapshottable {
 
 /** The allocator factory for in-memory bitmaps, with an injectable random source. */
 export function inMemoryBitmapFactory(random?: RandomSource) {
-  return (max: number, rangeSpec: string, offset: number): AllocationBitmap =>
-    new AllocationBitmap(max, rangeSpec, offset, random);
+  return (max: number, rangeSpec: string, offset: number): AllocationBitmap => new AllocationBitmap(max, rangeSpec, offset, random);
 }

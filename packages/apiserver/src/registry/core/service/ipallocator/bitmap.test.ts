@@ -10,10 +10,38 @@ const cidr = (s: string) => parseCIDR(s)!;
 describe("ipallocator Range", () => {
   // Rows after upstream ipallocator TestAllocate.
   it.each([
-    { name: "IPv4 /24", cidr: "192.168.1.0/24", free: 254, released: "192.168.1.5", outOfRange: ["192.168.0.1", "192.168.1.0", "192.168.1.255", "192.168.2.2"], allocated: "192.168.1.1" },
-    { name: "IPv4 /25", cidr: "192.168.1.0/25", free: 126, released: "192.168.1.5", outOfRange: ["192.168.1.0", "192.168.1.127", "192.168.1.128"], allocated: "192.168.1.1" },
-    { name: "IPv6 /116", cidr: "2001:db8:1::/116", free: 4095, released: "2001:db8:1::5", outOfRange: ["2001:db8:1::", "2001:db8::1", "2001:db8:1::1000"], allocated: "2001:db8:1::1" },
-    { name: "IPv6 /108 capped at 2^16", cidr: "2000::/108", free: 65535, released: "2000::5", outOfRange: ["2000::", "2000::1:0", "2000::f:ffff"], allocated: "2000::ffff" },
+    {
+      name: "IPv4 /24",
+      cidr: "192.168.1.0/24",
+      free: 254,
+      released: "192.168.1.5",
+      outOfRange: ["192.168.0.1", "192.168.1.0", "192.168.1.255", "192.168.2.2"],
+      allocated: "192.168.1.1",
+    },
+    {
+      name: "IPv4 /25",
+      cidr: "192.168.1.0/25",
+      free: 126,
+      released: "192.168.1.5",
+      outOfRange: ["192.168.1.0", "192.168.1.127", "192.168.1.128"],
+      allocated: "192.168.1.1",
+    },
+    {
+      name: "IPv6 /116",
+      cidr: "2001:db8:1::/116",
+      free: 4095,
+      released: "2001:db8:1::5",
+      outOfRange: ["2001:db8:1::", "2001:db8::1", "2001:db8:1::1000"],
+      allocated: "2001:db8:1::1",
+    },
+    {
+      name: "IPv6 /108 capped at 2^16",
+      cidr: "2000::/108",
+      free: 65535,
+      released: "2000::5",
+      outOfRange: ["2000::", "2000::1:0", "2000::f:ffff"],
+      allocated: "2000::ffff",
+    },
   ])("$name", async (tc) => {
     const r = new Range(cidr(tc.cidr), { random: seededRandom(3) });
     expect(r.free()).toBe(tc.free);
@@ -118,7 +146,7 @@ describe("ipallocator Range", () => {
   it("64 concurrent allocateNext calls never return one IP twice", async () => {
     const r = new Range(cidr("10.0.0.0/26"), { random: seededRandom(11) }); // 62 usable
     const results = await Promise.allSettled(Array.from({ length: 64 }, () => r.allocateNext()));
-    const ok = results.filter((x) => x.status === "fulfilled").map((x) => formatIP((x).value));
+    const ok = results.filter((x) => x.status === "fulfilled").map((x) => formatIP(x.value));
     expect(ok.length).toBe(62);
     expect(new Set(ok).size).toBe(62);
     expect(results.filter((x) => x.status === "rejected").length).toBe(2);

@@ -114,7 +114,10 @@ describe("MetaAllocator (upstream cidrallocator_test.go)", () => {
   it("a ServiceCIDR with Ready=False is skipped; no Ready condition counts as ready", async () => {
     h = await newAllocatorHarness("IPv4");
     await h.addServiceCIDR("a", "10.1.0.0/28");
-    await h.store.guaranteedUpdate("/registry/servicecidrs/a", (cur) => ({ ...cur, status: { conditions: [{ type: "Ready", status: "False" }] } }));
+    await h.store.guaranteedUpdate("/registry/servicecidrs/a", (cur) => ({
+      ...cur,
+      status: { conditions: [{ type: "Ready", status: "False" }] },
+    }));
     await new Promise((r) => setTimeout(r, 20));
     await expect(h.meta.allocateNextService(svcRef("x"))).rejects.toBeInstanceOf(ErrFull);
   });
@@ -203,7 +206,13 @@ describe("MetaAllocator dual-write (upstream TestCIDRAllocateDualWrite*)", () =>
 
   it("keeps the bit of an IP held only as an IPAddress and moves on", async () => {
     const bitmap = await withBitmap("10.0.0.0/29");
-    for (let i = 1; i <= 5; i++) await h.client.create({ apiVersion: "networking.k8s.io/v1", kind: "IPAddress", metadata: { name: `10.0.0.${i}` }, spec: { parentRef: { resource: "services", namespace: "default", name: "old" } } });
+    for (let i = 1; i <= 5; i++)
+      await h.client.create({
+        apiVersion: "networking.k8s.io/v1",
+        kind: "IPAddress",
+        metadata: { name: `10.0.0.${i}` },
+        spec: { parentRef: { resource: "services", namespace: "default", name: "old" } },
+      });
     await h.settle();
     expect(formatIP(await h.meta.allocateNextService(svcRef("x")))).toBe("10.0.0.6");
     await h.settle();

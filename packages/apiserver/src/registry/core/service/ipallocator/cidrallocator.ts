@@ -14,7 +14,17 @@
  * which serialises allocations per family. Unique IPAddress names already make concurrent
  * allocations safe, so none is held here.
  */
-import { cidrContainsCIDR, defaultServiceCIDRName, formatCIDR, formatIP, parseCIDR, serviceCIDRConditionReady, type CIDR, type IP, type IPFamily } from "@servicenet/api";
+import {
+  cidrContainsCIDR,
+  defaultServiceCIDRName,
+  formatCIDR,
+  formatIP,
+  parseCIDR,
+  serviceCIDRConditionReady,
+  type CIDR,
+  type IP,
+  type IPFamily,
+} from "@servicenet/api";
 import type { KubeObject } from "../../../../storage/index.ts";
 import type { StoreInformer } from "../../../../util/informer/store-informer.ts";
 import { DryRunView } from "./dry-run.ts";
@@ -94,7 +104,11 @@ export class MetaAllocator implements IPAllocator {
       let e = this.#entries.get(key);
       if (!e) {
         try {
-          e = { allocator: new IPAddressAllocator(w.cidr, this.#o.client, this.#o.ipAddresses, this.#o), serviceCIDRs: w.names, rank: w.rank };
+          e = {
+            allocator: new IPAddressAllocator(w.cidr, this.#o.client, this.#o.ipAddresses, this.#o),
+            serviceCIDRs: w.names,
+            rank: w.rank,
+          };
         } catch (err) {
           this.#o.log?.(`can not build an allocator for ServiceCIDR prefix ${key}: ${(err as Error).message}`);
           continue;
@@ -164,7 +178,8 @@ export class MetaAllocator implements IPAllocator {
    * the object to the repair loop). Errors are logged, never thrown.
    */
   async release(ip: IP): Promise<void> {
-    if (this.#o.bitmap?.contains(ip)) await this.#o.bitmap.release(ip).catch((e: unknown) => this.#o.log?.(`bitmap release of ${formatIP(ip)}: ${String(e)}`));
+    if (this.#o.bitmap?.contains(ip))
+      await this.#o.bitmap.release(ip).catch((e: unknown) => this.#o.log?.(`bitmap release of ${formatIP(ip)}: ${String(e)}`));
     const a = this.allocatorFor(ip, true);
     if (a) return a.release(ip);
     await this.#o.client.delete(formatIP(ip)).catch((e: unknown) => this.#o.log?.(`error releasing ip ${formatIP(ip)}: ${String(e)}`));
@@ -198,7 +213,10 @@ export class MetaAllocator implements IPAllocator {
   /** Free addresses of the top-level prefixes (contained ones would count twice). */
   free(): number {
     const tops = this.#ordered.filter((e) => !this.#ordered.some((o) => o !== e && contains(o.allocator.cidr(), e.allocator.cidr())));
-    return Math.min(Number.MAX_SAFE_INTEGER, tops.reduce((sum, e) => sum + e.allocator.free(), 0));
+    return Math.min(
+      Number.MAX_SAFE_INTEGER,
+      tops.reduce((sum, e) => sum + e.allocator.free(), 0),
+    );
   }
 
   /** Dry-run: the same readiness and range checks, nothing written; dynamic returns a network address. */

@@ -27,10 +27,16 @@ export interface BitmapAllocator extends IPAllocator {
 /** Attempts per CIDR to find an IP both stores agree is free before moving on. */
 const maxConfirmAttempts = 16;
 
-const sameCIDR = (a: IPAllocator, b: IPAllocator): boolean => a.cidr().family === b.cidr().family && a.cidr().ip.value === b.cidr().ip.value && a.cidr().prefix === b.cidr().prefix;
+const sameCIDR = (a: IPAllocator, b: IPAllocator): boolean =>
+  a.cidr().family === b.cidr().family && a.cidr().ip.value === b.cidr().ip.value && a.cidr().prefix === b.cidr().prefix;
 
 /** Static dual-write allocation of `ip` from `allocator`. */
-export async function dualWriteAllocateStatic(bitmap: BitmapAllocator, allocator: IPAddressAllocator, svc: ServiceRef, ip: IP): Promise<void> {
+export async function dualWriteAllocateStatic(
+  bitmap: BitmapAllocator,
+  allocator: IPAddressAllocator,
+  svc: ServiceRef,
+  ip: IP,
+): Promise<void> {
   const covered = bitmap.contains(ip);
   if (covered) await bitmap.allocate(ip);
   try {

@@ -21,7 +21,12 @@ export const ipAddressStoragePath = "ipaddresses";
 
 /** An IPAddressClient over the IPAddress REST store of `store`. */
 export function storeIPAddressClient(store: Store): IPAddressClient {
-  const gs = new GenericStore(store, { group: "networking.k8s.io", resource: "ipaddresses", storagePath: ipAddressStoragePath, strategy: ipAddressStrategy });
+  const gs = new GenericStore(store, {
+    group: "networking.k8s.io",
+    resource: "ipaddresses",
+    storagePath: ipAddressStoragePath,
+    strategy: ipAddressStrategy,
+  });
   return {
     create: (obj) => gs.create(undefined, obj),
     delete: async (name) => void (await gs.delete(undefined, name)),

@@ -26,7 +26,9 @@ describe("IPAddressAllocator (upstream ipallocator_test.go)", () => {
 
   it("refuses IPv6 prefixes shorter than /64", async () => {
     h = await newAllocatorHarness("IPv6");
-    expect(() => new IPAddressAllocator(cidr("fd00::/63"), h.client, h.ipAddresses)).toThrow("shortest allowed prefix length for service CIDR is 64, got 63");
+    expect(() => new IPAddressAllocator(cidr("fd00::/63"), h.client, h.ipAddresses)).toThrow(
+      "shortest allowed prefix length for service CIDR is 64, got 63",
+    );
   });
 
   it("never allocates the network or IPv4 broadcast address; the IPv6 all-ones address is fine", async () => {
@@ -34,7 +36,9 @@ describe("IPAddressAllocator (upstream ipallocator_test.go)", () => {
     const v4 = new IPAddressAllocator(cidr("192.168.1.0/24"), h.client, h.ipAddresses);
     await expect(v4.allocateService(svcRef("a"), ip("192.168.1.0"))).rejects.toBeInstanceOf(ErrNotInRange);
     await expect(v4.allocateService(svcRef("a"), ip("192.168.1.255"))).rejects.toBeInstanceOf(ErrNotInRange);
-    await expect(v4.allocateService(svcRef("a"), ip("192.168.2.1"))).rejects.toThrow("the provided IP (192.168.2.1) is not in the valid range. The range of valid IPs is 192.168.1.0/24");
+    await expect(v4.allocateService(svcRef("a"), ip("192.168.2.1"))).rejects.toThrow(
+      "the provided IP (192.168.2.1) is not in the valid range. The range of valid IPs is 192.168.1.0/24",
+    );
     await v4.allocateService(svcRef("a"), ip("192.168.1.254"));
     await expect(v4.allocateService(svcRef("b"), ip("192.168.1.254"))).rejects.toBeInstanceOf(ErrAllocated);
     const v6 = new IPAddressAllocator(cidr("2001:db8::/64"), h.client, h.ipAddresses);
@@ -90,7 +94,12 @@ describe("IPAddressAllocator (upstream ipallocator_test.go)", () => {
     const b = new IPAddressAllocator(cidr("10.0.1.0/24"), h.client, h.ipAddresses);
     await a.allocateService(svcRef("a"), ip("10.0.0.5"));
     await b.allocateService(svcRef("b"), ip("10.0.1.5"));
-    await h.client.create({ apiVersion: "networking.k8s.io/v1", kind: "IPAddress", metadata: { name: "10.0.0.6" }, spec: { parentRef: { resource: "gateways", group: "gateway.networking.k8s.io", name: "g" } } });
+    await h.client.create({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "IPAddress",
+      metadata: { name: "10.0.0.6" },
+      spec: { parentRef: { resource: "gateways", group: "gateway.networking.k8s.io", name: "g" } },
+    });
     await h.settle();
     expect([a.used(), b.used(), a.free()]).toEqual([1, 1, 253]);
   });

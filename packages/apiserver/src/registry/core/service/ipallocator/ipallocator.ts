@@ -5,7 +5,18 @@
  * never both create it. The informer cache only spares doomed creates. All address maths is BigInt
  * (a /64 must never allocate outside itself, upstream #138374).
  */
-import { cidrBits, formatCIDR, formatIP, ipAllocatorControllerName, labelIPAddressFamily, labelIPAddressManagedBy, parseIP, type CIDR, type IP, type IPFamily } from "@servicenet/api";
+import {
+  cidrBits,
+  formatCIDR,
+  formatIP,
+  ipAllocatorControllerName,
+  labelIPAddressFamily,
+  labelIPAddressManagedBy,
+  parseIP,
+  type CIDR,
+  type IP,
+  type IPFamily,
+} from "@servicenet/api";
 import type { KubeObject } from "../../../../storage/index.ts";
 import type { Lister } from "../../../../util/informer/store-informer.ts";
 import { calculateRangeOffset } from "./bitmap.ts";
@@ -47,7 +58,8 @@ export class IPAddressAllocator implements IPAllocator {
 
   /** Throws `shortest allowed prefix length for service CIDR is 64, got N` for IPv6 prefixes shorter than /64. */
   constructor(cidr: CIDR, client: IPAddressClient, lister: Lister<KubeObject>, opts: IPAddressAllocatorOptions = {}) {
-    if (cidr.family === "IPv6" && cidr.prefix < 64) throw new Error(`shortest allowed prefix length for service CIDR is 64, got ${cidr.prefix}`);
+    if (cidr.family === "IPv6" && cidr.prefix < 64)
+      throw new Error(`shortest allowed prefix length for service CIDR is 64, got ${cidr.prefix}`);
     this.#cidr = cidr;
     this.#cidrText = formatCIDR(cidr);
     this.#client = client;
@@ -119,7 +131,8 @@ export class IPAddressAllocator implements IPAllocator {
     this.#check();
     const started = performance.now();
     const offsetAddress = this.#first + this.#rangeOffset;
-    const ip = (await this.#scan(svc, offsetAddress, this.#size - this.#rangeOffset)) ?? (await this.#scan(svc, this.#first, this.#rangeOffset));
+    const ip =
+      (await this.#scan(svc, offsetAddress, this.#size - this.#rangeOffset)) ?? (await this.#scan(svc, this.#first, this.#rangeOffset));
     if (ip === null) {
       this.#o.metrics?.allocationErrors.inc({ cidr: this.#cidrText, scope: "dynamic" });
       throw new ErrFull();

@@ -25,7 +25,10 @@ export function clusterIPAllocatorMetrics(r: MetricsRegistry): ClusterIPAllocato
     available: r.gauge(`${p}_available_ips`, "[ALPHA] Gauge measuring the number of available IPs for Services"),
     allocations: r.counter(`${p}_allocation_total`, "[ALPHA] Number of Cluster IPs allocations"),
     allocationErrors: r.counter(`${p}_allocation_errors_total`, "[ALPHA] Number of errors trying to allocate Cluster IPs"),
-    allocationDuration: r.histogram(`${p}_allocation_duration_seconds`, "[ALPHA] Duration in seconds to allocate a Cluster IP by ServiceCIDR"),
+    allocationDuration: r.histogram(
+      `${p}_allocation_duration_seconds`,
+      "[ALPHA] Duration in seconds to allocate a Cluster IP by ServiceCIDR",
+    ),
     onCollect: (fn) => r.addCollector(fn),
   };
 }
@@ -39,7 +42,13 @@ export interface ClusterIPRepairMetrics {
 
 export function clusterIPRepairMetrics(r: MetricsRegistry): ClusterIPRepairMetrics {
   return {
-    ipErrors: r.counter("apiserver_clusterip_repair_ip_errors_total", "[ALPHA] Number of errors detected on clusterips by the repair loop broken down by type of error: leak, repair, full, outOfRange, duplicate, unknown, invalid"),
-    reconcileErrors: r.counter("apiserver_clusterip_repair_reconcile_errors_total", "[ALPHA] Number of reconciliation failures on the clusterip repair reconcile loop"),
+    ipErrors: r.counter(
+      "apiserver_clusterip_repair_ip_errors_total",
+      "[ALPHA] Number of errors detected on clusterips by the repair loop broken down by type of error: leak, repair, full, outOfRange, duplicate, unknown, invalid",
+    ),
+    reconcileErrors: r.counter(
+      "apiserver_clusterip_repair_reconcile_errors_total",
+      "[ALPHA] Number of reconciliation failures on the clusterip repair reconcile loop",
+    ),
   };
 }

@@ -44,18 +44,23 @@ describe.each(rangeBackends())("StoredRange on %s", (backend) => {
       expect(lines).toEqual([dualWriteInitLogLine]);
       expect(await a.get()).toMatchObject({ range: "10.0.0.0/24", data: "" });
       expect(formatIP(await a.allocateNext())).toMatch(/^10\.0\.0\./);
-    }),
-  );
+    }));
 
   it("through the Service registry an uninitialised range is upstream's 500", () =>
     withStore(backend, async ({ store }) => {
       const r = new StoredRange({ cidr: cidr("10.0.0.0/24"), store });
-      const alloc = new Allocators({ serviceIPAllocatorsByFamily: new Map([["IPv4", r]]), defaultServiceIPFamily: "IPv4", serviceNodePorts: PortAllocator.fromRangeString("30000-32767") });
+      const alloc = new Allocators({
+        serviceIPAllocatorsByFamily: new Map([["IPv4", r]]),
+        defaultServiceIPFamily: "IPv4",
+        serviceNodePorts: PortAllocator.fromRangeString("30000-32767"),
+      });
       const err = await alloc.allocateCreate(makeService("a"), false).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StatusError);
-      expect([(err as StatusError).code, (err as StatusError).message]).toEqual([500, "Internal error occurred: failed to allocate a serviceIP: cannot allocate resources of type serviceipallocations at this time"]);
-    }),
-  );
+      expect([(err as StatusError).code, (err as StatusError).message]).toEqual([
+        500,
+        "Internal error occurred: failed to allocate a serviceIP: cannot allocate resources of type serviceipallocations at this time",
+      ]);
+    }));
 
   it.each([
     { name: "in range, free", cidr: "192.168.1.0/24", ip: "192.168.1.10", err: null },
@@ -88,8 +93,7 @@ describe.each(rangeBackends())("StoredRange on %s", (backend) => {
       await b.release(ip("10.0.0.3"));
       expect(formatIP(await a.allocateNext())).toBe("10.0.0.3");
       expect(await storedUsed(store)).toBe(6);
-    }),
-  );
+    }));
 
   it("the secondary key is independent of the primary one", () =>
     withStore(backend, async ({ store }) => {
@@ -99,8 +103,7 @@ describe.each(rangeBackends())("StoredRange on %s", (backend) => {
       await v6.allocate(ip("fd00::1"));
       expect([await storedUsed(store), await storedUsed(store, secondaryServiceIPsKey)]).toEqual([1, 1]);
       expect(v6.ipFamily()).toBe("IPv6");
-    }),
-  );
+    }));
 
   it("dryRun checks the range and never writes", () =>
     withStore(backend, async ({ store }) => {
@@ -112,8 +115,7 @@ describe.each(rangeBackends())("StoredRange on %s", (backend) => {
       expect(formatIP(await dry.allocateNext())).toBe("10.0.0.0");
       await dry.release(ip("10.0.0.7"));
       expect([(await r.get())!.resourceVersion, r.used(), r.has(ip("10.0.0.7"))]).toEqual([before, 0, false]);
-    }),
-  );
+    }));
 
   it("records the clusterip_allocator metrics by CIDR and scope", () =>
     withStore(backend, async ({ store }) => {
@@ -130,36 +132,42 @@ describe.each(rangeBackends())("StoredRange on %s", (backend) => {
       expect(m.allocations.get({ ...l, scope: "dynamic" })).toBe(1);
       expect([m.allocated.get(l), m.available.get(l)]).toEqual([2, 4]);
       expect(m.allocationDuration.count(l)).toBe(2);
-    }),
-  );
+    }));
 
-  it.each(backend === "memory" ? ["one Store"] : ["one Store", "two Store instances"])("two apiservers (%s): 2,000 concurrent allocateNext on a /21, no IP twice, stored bitmap = successes", (variant) =>
-    withStore(backend, async (t) => {
-      // "two Store instances": each apiserver opens the sqlite file / etcd itself, as two processes would.
-      const second = variant === "one Store" ? t.store : await reopen(t);
-      try {
-        const a = await initialized(t.store, "10.1.0.0/21", 11);
-        const b = await initialized(second, "10.1.0.0/21", 12);
-        // 16 workers per apiserver, each issuing its next allocateNext as soon as the last one
-        // returned: the two ranges' batches interleave, so most writes lose a race or restore.
-        const ok: string[] = [];
-        const failures: string[] = [];
-        let issued = 0;
-        const worker = async (r: StoredRange): Promise<void> => {
-          while (issued < 2000) {
-            issued++;
-            await r.allocateNext().then((v) => ok.push(formatIP(v)), (e: unknown) => failures.push(String(e)));
-          }
-        };
-        await Promise.all(Array.from({ length: 32 }, (_, i) => worker(i % 2 ? a : b)));
-        expect(failures).toEqual([]);
-        expect(ok.length).toBe(2000);
-        expect(new Set(ok).size).toBe(ok.length);
-        expect(await storedUsed(t.store)).toBe(ok.length);
-        console.log(`stored range ${backend}, ${variant}: 2000 allocateNext from 2 ranges, writes a=${a.stats().writes} b=${b.stats().writes}`);
-      } finally {
-        if (second !== t.store) await second.close();
-      }
-    }),
+  it.each(backend === "memory" ? ["one Store"] : ["one Store", "two Store instances"])(
+    "two apiservers (%s): 2,000 concurrent allocateNext on a /21, no IP twice, stored bitmap = successes",
+    (variant) =>
+      withStore(backend, async (t) => {
+        // "two Store instances": each apiserver opens the sqlite file / etcd itself, as two processes would.
+        const second = variant === "one Store" ? t.store : await reopen(t);
+        try {
+          const a = await initialized(t.store, "10.1.0.0/21", 11);
+          const b = await initialized(second, "10.1.0.0/21", 12);
+          // 16 workers per apiserver, each issuing its next allocateNext as soon as the last one
+          // returned: the two ranges' batches interleave, so most writes lose a race or restore.
+          const ok: string[] = [];
+          const failures: string[] = [];
+          let issued = 0;
+          const worker = async (r: StoredRange): Promise<void> => {
+            while (issued < 2000) {
+              issued++;
+              await r.allocateNext().then(
+                (v) => ok.push(formatIP(v)),
+                (e: unknown) => failures.push(String(e)),
+              );
+            }
+          };
+          await Promise.all(Array.from({ length: 32 }, (_, i) => worker(i % 2 ? a : b)));
+          expect(failures).toEqual([]);
+          expect(ok.length).toBe(2000);
+          expect(new Set(ok).size).toBe(ok.length);
+          expect(await storedUsed(t.store)).toBe(ok.length);
+          console.log(
+            `stored range ${backend}, ${variant}: 2000 allocateNext from 2 ranges, writes a=${a.stats().writes} b=${b.stats().writes}`,
+          );
+        } finally {
+          if (second !== t.store) await second.close();
+        }
+      }),
   );
 });

@@ -9,7 +9,12 @@ import { formatCIDR, type CIDR, type IP, type IPFamily } from "@servicenet/api";
 import type { Store } from "../../../../storage/index.ts";
 import { AllocationBitmap } from "../allocator/bitmap.ts";
 import type { RandomSource } from "../allocator/interfaces.ts";
-import { serviceIPAllocationsResource, serviceIPsKey, type RangeAllocationSnapshot, type RangeRegistry } from "../allocator/storage/keys.ts";
+import {
+  serviceIPAllocationsResource,
+  serviceIPsKey,
+  type RangeAllocationSnapshot,
+  type RangeRegistry,
+} from "../allocator/storage/keys.ts";
 import { StoredAllocator, type StoredAllocatorStats } from "../allocator/storage/storage.ts";
 import { Range } from "./bitmap.ts";
 import { RangeDryRun } from "./dry-run.ts";
@@ -17,7 +22,8 @@ import { ErrNotInRange, type IPAllocator, type RangeAllocation } from "./interfa
 import type { ClusterIPAllocatorMetrics } from "./metrics.ts";
 
 /** Upstream's klog line when dual write finds no bitmap on a new cluster. */
-export const dualWriteInitLogLine = "kube-apiserver started with IP allocator and dual write enabled but bitmap allocator does not exist, recreating it ...";
+export const dualWriteInitLogLine =
+  "kube-apiserver started with IP allocator and dual write enabled but bitmap allocator does not exist, recreating it ...";
 
 /** Options of a StoredRange. */
 export interface StoredRangeOptions {
@@ -47,7 +53,13 @@ export class StoredRange implements IPAllocator, RangeRegistry {
     this.#label = formatCIDR(o.cidr);
     let bitmap: AllocationBitmap | undefined;
     this.#range = new Range(o.cidr, { factory: (max, spec, offset) => (bitmap = new AllocationBitmap(max, spec, offset, o.random)) });
-    this.#stored = new StoredAllocator({ store: o.store, key: o.key ?? serviceIPsKey, resource: serviceIPAllocationsResource, state: bitmap!, maxBatch: o.maxBatch });
+    this.#stored = new StoredAllocator({
+      store: o.store,
+      key: o.key ?? serviceIPsKey,
+      resource: serviceIPAllocationsResource,
+      state: bitmap!,
+      maxBatch: o.maxBatch,
+    });
     this.#setGauges();
   }
 

@@ -28,7 +28,11 @@ async function until(cond: () => boolean | Promise<boolean>, what: string): Prom
 }
 
 /** Builds a MetaAllocator for `family` over a fresh memory store (or `store`). */
-export async function newAllocatorHarness(family: IPFamily, extra: Partial<MetaAllocatorOptions> = {}, given?: Store): Promise<AllocatorHarness> {
+export async function newAllocatorHarness(
+  family: IPFamily,
+  extra: Partial<MetaAllocatorOptions> = {},
+  given?: Store,
+): Promise<AllocatorHarness> {
   const store = given ?? (await createStore({ backend: "memory" }));
   const client = storeIPAddressClient(store);
   const serviceCIDRs = new StoreInformer(store, "servicecidrs");
@@ -50,19 +54,30 @@ export async function newAllocatorHarness(family: IPFamily, extra: Partial<MetaA
     ipAddresses,
     meta,
     addServiceCIDR: async (name, ...cidrs) => {
-      const obj: KubeObject = { apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name, creationTimestamp: new Date().toISOString() }, spec: { cidrs } };
-      await store.guaranteedUpdate(key(name), (cur) => ({ ...obj, metadata: { ...obj.metadata, ...cur.metadata, name } }), { ignoreNotFound: true });
+      const obj: KubeObject = {
+        apiVersion: "networking.k8s.io/v1",
+        kind: "ServiceCIDR",
+        metadata: { name, creationTimestamp: new Date().toISOString() },
+        spec: { cidrs },
+      };
+      await store.guaranteedUpdate(key(name), (cur) => ({ ...obj, metadata: { ...obj.metadata, ...cur.metadata, name } }), {
+        ignoreNotFound: true,
+      });
       await until(() => rvSeen(key(name)), `ServiceCIDR ${name}`);
     },
     markDeleting: async (name) => {
-      await store.guaranteedUpdate(key(name), (cur) => ({ ...cur, metadata: { ...cur.metadata, deletionTimestamp: new Date().toISOString() } }));
+      await store.guaranteedUpdate(key(name), (cur) => ({
+        ...cur,
+        metadata: { ...cur.metadata, deletionTimestamp: new Date().toISOString() },
+      }));
       await until(() => rvSeen(key(name)), `ServiceCIDR ${name} deleting`);
     },
     removeServiceCIDR: async (name) => {
       await store.delete(key(name));
       await until(() => rvSeen(key(name)), `ServiceCIDR ${name} gone`);
     },
-    settle: () => until(async () => (await store.count(resourcePrefix(ipAddressStoragePath))) === ipAddresses.list().length, "IPAddress cache"),
+    settle: () =>
+      until(async () => (await store.count(resourcePrefix(ipAddressStoragePath))) === ipAddresses.list().length, "IPAddress cache"),
     close: async () => {
       meta.destroy();
       serviceCIDRs.stop();

@@ -47,9 +47,7 @@ describe("PortAllocator", () => {
     await expect(pa.allocate(30000)).rejects.toThrow(ErrPortAllocated);
     await expect(pa.allocate(30000)).rejects.toThrow("provided port is already allocated");
     await expect(pa.allocate(29999)).rejects.toThrow(ErrPortNotInRange);
-    await expect(pa.allocate(32768)).rejects.toThrow(
-      "provided port is not in the valid range. The range of valid ports is 30000-32767",
-    );
+    await expect(pa.allocate(32768)).rejects.toThrow("provided port is not in the valid range. The range of valid ports is 30000-32767");
     expect(pa.used()).toBe(1);
     await pa.release(30000);
     await pa.release(1); // out of range: ignored

@@ -16,9 +16,10 @@ function ports(store: Store, range: string, seed = 1): StoredPortAllocator {
 describe.each(rangeBackends())("StoredPortAllocator on %s", (backend) => {
   it("refuses to allocate before the RangeAllocation exists", () =>
     withStore(backend, async ({ store }) => {
-      await expect(ports(store, "30000-32767").allocateNext()).rejects.toThrow("cannot allocate resources of type servicenodeportallocations at this time");
-    }),
-  );
+      await expect(ports(store, "30000-32767").allocateNext()).rejects.toThrow(
+        "cannot allocate resources of type servicenodeportallocations at this time",
+      );
+    }));
 
   it.each([
     { name: "first port", port: 30000, err: null },
@@ -50,6 +51,5 @@ describe.each(rangeBackends())("StoredPortAllocator on %s", (backend) => {
       const obj = await store.get(serviceNodePortsKey);
       expect(obj).toMatchObject({ kind: "RangeAllocation", range: "30000-30009" });
       expect(PortAllocator.fromSnapshot({ range: obj["range"] as string, data: obj["data"] as string }).used()).toBe(10);
-    }),
-  );
+    }));
 });

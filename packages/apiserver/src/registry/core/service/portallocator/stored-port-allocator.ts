@@ -7,7 +7,12 @@
 import type { Store } from "../../../../storage/index.ts";
 import { AllocationBitmap } from "../allocator/bitmap.ts";
 import type { RandomSource } from "../allocator/interfaces.ts";
-import { serviceNodePortAllocationsResource, serviceNodePortsKey, type RangeAllocationSnapshot, type RangeRegistry } from "../allocator/storage/keys.ts";
+import {
+  serviceNodePortAllocationsResource,
+  serviceNodePortsKey,
+  type RangeAllocationSnapshot,
+  type RangeRegistry,
+} from "../allocator/storage/keys.ts";
 import { StoredAllocator, type StoredAllocatorStats } from "../allocator/storage/storage.ts";
 import type { RangeAllocation } from "../ipallocator/interfaces.ts";
 import { PortAllocator } from "./allocator.ts";
@@ -36,8 +41,16 @@ export class StoredPortAllocator implements PortAllocatorInterface, RangeRegistr
     this.portRange = o.portRange;
     this.#log = o.log;
     let bitmap: AllocationBitmap | undefined;
-    this.#ports = new PortAllocator(o.portRange, { factory: (max, spec, offset) => (bitmap = new AllocationBitmap(max, spec, offset, o.random)) });
-    this.#stored = new StoredAllocator({ store: o.store, key: o.key ?? serviceNodePortsKey, resource: serviceNodePortAllocationsResource, state: bitmap!, maxBatch: o.maxBatch });
+    this.#ports = new PortAllocator(o.portRange, {
+      factory: (max, spec, offset) => (bitmap = new AllocationBitmap(max, spec, offset, o.random)),
+    });
+    this.#stored = new StoredAllocator({
+      store: o.store,
+      key: o.key ?? serviceNodePortsKey,
+      resource: serviceNodePortAllocationsResource,
+      state: bitmap!,
+      maxBatch: o.maxBatch,
+    });
   }
 
   /**

@@ -182,7 +182,8 @@ export async function txnUpdateClusterIPs(ctx: ClusterIPContext, svc: Service, o
   return callbackTransaction({
     commit: async () => {
       if (dryRun) return;
-      if (allocated && allocated.size > 0) ctx.log("info", "allocated clusterIPs", { service: nameOf(svc), clusterIPs: Object.fromEntries(allocated) });
+      if (allocated && allocated.size > 0)
+        ctx.log("info", "allocated clusterIPs", { service: nameOf(svc), clusterIPs: Object.fromEntries(allocated) });
       await release(toRelease, "failed to clean up after successful service update");
     },
     revert: async () => {

@@ -9,7 +9,12 @@ import { initIPFieldsCases } from "./init-ip-fields-cases.ts";
 import { normalizeClusterIPs } from "./normalize.ts";
 import { makeService, makeTestAllocators } from "./testing.ts";
 
-const ipsFor: Record<string, string[]> = { v4: ["10.0.0.1"], v6: ["2000::1"], v4v6: ["10.0.0.1", "2000::1"], v6v4: ["2000::1", "10.0.0.1"] };
+const ipsFor: Record<string, string[]> = {
+  v4: ["10.0.0.1"],
+  v6: ["2000::1"],
+  v4v6: ["10.0.0.1", "2000::1"],
+  v6v4: ["2000::1", "10.0.0.1"],
+};
 
 describe("TestCreateInitIPFields", () => {
   const all = initIPFieldsCases(ipsFor);

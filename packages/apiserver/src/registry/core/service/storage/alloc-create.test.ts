@@ -33,24 +33,98 @@ describe("TestCreateInvalidClusterIPInputs (storage_test.go, its error substring
   it.each<{ name: string; mode: ClusterMode; tweaks: Tweak[]; substrings: string[] }>([
     { name: "bad policy", mode: "v4v6", tweaks: [setIPFamilyPolicy("bogus")], substrings: ["Unsupported value"] },
     { name: "bad family", mode: "v4v6", tweaks: [setIPFamilies("IPv5")], substrings: ["Unsupported value"] },
-    { name: "RequireDualStack on single-stack", mode: "v4", tweaks: [setIPFamilyPolicy("RequireDualStack")], substrings: ["cluster is not configured for dual-stack"] },
+    {
+      name: "RequireDualStack on single-stack",
+      mode: "v4",
+      tweaks: [setIPFamilyPolicy("RequireDualStack")],
+      substrings: ["cluster is not configured for dual-stack"],
+    },
     { name: "family not configured", mode: "v4", tweaks: [setIPFamilies("IPv6")], substrings: ["not configured on this cluster"] },
-    { name: "IP family not configured", mode: "v6", tweaks: [setClusterIPs("10.0.0.1")], substrings: ["IPv4 is not configured on this cluster"] },
-    { name: "SingleStack with two families", mode: "v4v6", tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv4", "IPv6")], substrings: ["when multiple IP families are specified"] },
-    { name: "SingleStack with two IPs", mode: "v4v6", tweaks: [setIPFamilyPolicy("SingleStack"), setClusterIPs("10.0.0.1", "2000::1")], substrings: ["when multiple cluster IPs are specified"] },
-    { name: "duplicate family", mode: "v4v6", tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv4", "IPv4")], substrings: ["Duplicate value"] },
-    { name: "invalid secondary IP", mode: "v4v6", tweaks: [setIPFamilyPolicy("RequireDualStack"), setClusterIPs("10.0.0.1", "not-an-ip")], substrings: ["must be a valid IP"] },
-    { name: "IP does not match family", mode: "v4v6", tweaks: [setIPFamilyPolicy("RequireDualStack"), setIPFamilies("IPv4", "IPv6"), setClusterIPs("2000::1", "10.0.0.1")], substrings: ["expected an IPv4 value as indicated"] },
-    { name: "two IPs of one family", mode: "v4v6", tweaks: [setIPFamilyPolicy("RequireDualStack"), setClusterIPs("10.0.0.1", "10.0.0.2")], substrings: ["no more than one IP for each IP family"] },
-    { name: "three IPs", mode: "v4v6", tweaks: [setIPFamilyPolicy("RequireDualStack"), setClusterIPs("10.0.0.1", "2000::1", "10.0.0.2")], substrings: ["only hold up to 2 values"] },
-    { name: "empty string IP", mode: "v4", tweaks: [(s: TestService) => { s.spec.clusterIPs = [""]; }], substrings: ["must be empty when", "must be a valid IP"] },
-    { name: "out of range", mode: "v4", tweaks: [setClusterIPs("10.1.0.1")], substrings: ["failed to allocate IP 10.1.0.1: the provided IP (10.1.0.1) is not in the valid range. The range of valid IPs is 10.0.0.0/16"] },
-    { name: "network address", mode: "v4", tweaks: [setClusterIPs("10.0.0.0")], substrings: ["failed to allocate IP 10.0.0.0", "not in the valid range"] },
-    { name: "out of the IPv6 bitmap window", mode: "v6", tweaks: [setClusterIPs("2000::1:0")], substrings: ["failed to allocate IP 2000::1:0", "not in the valid range"] },
+    {
+      name: "IP family not configured",
+      mode: "v6",
+      tweaks: [setClusterIPs("10.0.0.1")],
+      substrings: ["IPv4 is not configured on this cluster"],
+    },
+    {
+      name: "SingleStack with two families",
+      mode: "v4v6",
+      tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv4", "IPv6")],
+      substrings: ["when multiple IP families are specified"],
+    },
+    {
+      name: "SingleStack with two IPs",
+      mode: "v4v6",
+      tweaks: [setIPFamilyPolicy("SingleStack"), setClusterIPs("10.0.0.1", "2000::1")],
+      substrings: ["when multiple cluster IPs are specified"],
+    },
+    {
+      name: "duplicate family",
+      mode: "v4v6",
+      tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv4", "IPv4")],
+      substrings: ["Duplicate value"],
+    },
+    {
+      name: "invalid secondary IP",
+      mode: "v4v6",
+      tweaks: [setIPFamilyPolicy("RequireDualStack"), setClusterIPs("10.0.0.1", "not-an-ip")],
+      substrings: ["must be a valid IP"],
+    },
+    {
+      name: "IP does not match family",
+      mode: "v4v6",
+      tweaks: [setIPFamilyPolicy("RequireDualStack"), setIPFamilies("IPv4", "IPv6"), setClusterIPs("2000::1", "10.0.0.1")],
+      substrings: ["expected an IPv4 value as indicated"],
+    },
+    {
+      name: "two IPs of one family",
+      mode: "v4v6",
+      tweaks: [setIPFamilyPolicy("RequireDualStack"), setClusterIPs("10.0.0.1", "10.0.0.2")],
+      substrings: ["no more than one IP for each IP family"],
+    },
+    {
+      name: "three IPs",
+      mode: "v4v6",
+      tweaks: [setIPFamilyPolicy("RequireDualStack"), setClusterIPs("10.0.0.1", "2000::1", "10.0.0.2")],
+      substrings: ["only hold up to 2 values"],
+    },
+    {
+      name: "empty string IP",
+      mode: "v4",
+      tweaks: [
+        (s: TestService) => {
+          s.spec.clusterIPs = [""];
+        },
+      ],
+      substrings: ["must be empty when", "must be a valid IP"],
+    },
+    {
+      name: "out of range",
+      mode: "v4",
+      tweaks: [setClusterIPs("10.1.0.1")],
+      substrings: [
+        "failed to allocate IP 10.1.0.1: the provided IP (10.1.0.1) is not in the valid range. The range of valid IPs is 10.0.0.0/16",
+      ],
+    },
+    {
+      name: "network address",
+      mode: "v4",
+      tweaks: [setClusterIPs("10.0.0.0")],
+      substrings: ["failed to allocate IP 10.0.0.0", "not in the valid range"],
+    },
+    {
+      name: "out of the IPv6 bitmap window",
+      mode: "v6",
+      tweaks: [setClusterIPs("2000::1:0")],
+      substrings: ["failed to allocate IP 2000::1:0", "not in the valid range"],
+    },
   ])("$name", async ({ mode, tweaks, substrings }) => {
     const { t, result } = await create(mode, ...tweaks);
     const before = allocatorState(makeTestAllocators(mode));
-    const err = await result.then(() => null, (e: unknown) => e);
+    const err = await result.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(StatusError);
     expect((err as StatusError).code).toBe(422);
     expect((err as StatusError).message).toMatch(/^Service "foo" is invalid: /);
@@ -109,7 +183,11 @@ describe("TestCreateDryRun", () => {
     { name: "v4v6 unset", mode: "v4v6", tweaks: [setIPFamilyPolicy("PreferDualStack")] },
     { name: "v4v6 set", mode: "v4v6", tweaks: [setIPFamilyPolicy("PreferDualStack"), setClusterIPs("10.0.0.1", "2000::1")] },
     { name: "NodePort", mode: "v4", tweaks: [setTypeNodePort] },
-    { name: "LoadBalancer with nodePort and HCNP", mode: "v4", tweaks: [setTypeLoadBalancer, setNodePorts(30093), setExternalTrafficPolicy("Local")] },
+    {
+      name: "LoadBalancer with nodePort and HCNP",
+      mode: "v4",
+      tweaks: [setTypeLoadBalancer, setNodePorts(30093), setExternalTrafficPolicy("Local")],
+    },
   ])("$name: the response is populated, the allocators untouched", async ({ mode, tweaks }) => {
     const t = makeTestAllocators(mode);
     const before = allocatorState(t);

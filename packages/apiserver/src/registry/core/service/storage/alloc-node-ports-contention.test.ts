@@ -43,15 +43,14 @@ describe.each(rangeBackends())("NodePort creates racing for the last ports on %s
         }),
       );
       const ok = results.filter((r) => r.status === "fulfilled");
-      const refused = results.filter((r) => r.status === "rejected").map((r) => ((r).reason as Error).message);
+      const refused = results.filter((r) => r.status === "rejected").map((r) => (r.reason as Error).message);
       expect(ok.length).toBe(5);
       expect(new Set(refused)).toEqual(new Set(["Internal error occurred: failed to allocate a nodePort: range is full"]));
       expect(pa.used()).toBe(100);
       // Storage agrees with memory: a fresh allocator on the same store finds the range full.
       const other = new StoredPortAllocator({ portRange: parsePortRange("30000-30099"), store, random: seededRandom(2) });
       await expect(other.allocateNext()).rejects.toThrow("range is full");
-    }),
-  );
+    }));
 
   it("16 concurrent ClusterIP-to-NodePort updates of two-port Services over 10 free ports: 5 succeed", () =>
     withStore(backend, async ({ store }) => {
@@ -66,6 +65,5 @@ describe.each(rangeBackends())("NodePort creates racing for the last ports on %s
       );
       expect(results.filter((r) => r.status === "fulfilled").length).toBe(5);
       expect(pa.used()).toBe(100);
-    }),
-  );
+    }));
 });

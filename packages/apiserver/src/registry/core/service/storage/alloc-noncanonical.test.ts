@@ -29,7 +29,12 @@ describe.each<AllocatorMode>(["bitmap", "dual-write", "ipaddress"])("allocator m
   async function setup(): Promise<ServiceAllocators> {
     store = await createStore({ backend: "memory" });
     // The ServiceCIDR the default-ServiceCIDR controller would create (no Ready condition counts as ready).
-    await store.create(objectKey("servicecidrs", undefined, "kubernetes"), { apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name: "kubernetes" }, spec: { cidrs: ["10.0.0.0/16", "2000::/108"] } });
+    await store.create(objectKey("servicecidrs", undefined, "kubernetes"), {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "ServiceCIDR",
+      metadata: { name: "kubernetes" },
+      spec: { cidrs: ["10.0.0.0/16", "2000::/108"] },
+    });
     sa = await newServiceAllocators({ store, serviceClusterIPRange: "10.0.0.0/16,2000::/108", featureGates: featureGatesForMode(mode) });
     await until(() => [...sa!.metas.values()].every((m) => m.allocators().length > 0));
     // Bitmap mode: the legacy repair loop would create the RangeAllocation objects.
@@ -51,7 +56,8 @@ describe.each<AllocatorMode>(["bitmap", "dual-write", "ipaddress"])("allocator m
     const ip = parseIP(text)!;
     return sa!.bitmaps.get(ip.family)?.has(ip);
   };
-  const ipAddressNames = async (): Promise<string[]> => (await store!.list(resourcePrefix(ipAddressStoragePath))).items.map((o) => o.metadata.name!).sort();
+  const ipAddressNames = async (): Promise<string[]> =>
+    (await store!.list(resourcePrefix(ipAddressStoragePath))).items.map((o) => o.metadata.name!).sort();
 
   it("create keeps the spelling and holds the parsed address; the canonical form is taken; delete releases it", async () => {
     await setup();
@@ -63,7 +69,11 @@ describe.each<AllocatorMode>(["bitmap", "dual-write", "ipaddress"])("allocator m
     if (mode !== "ipaddress") expect(["10.0.0.10", "10.0.0.11", "2000::b"].map(bit)).toEqual([true, true, true]);
     if (mode !== "bitmap") expect(await ipAddressNames()).toEqual(["10.0.0.10", "10.0.0.11", "2000::b"]);
 
-    for (const [name, ip, tweaks] of [["a", "10.0.0.10", []], ["b", "10.0.0.011", []], ["c", "2000::b", [setIPFamilies("IPv6")]]] as const) {
+    for (const [name, ip, tweaks] of [
+      ["a", "10.0.0.10", []],
+      ["b", "10.0.0.011", []],
+      ["c", "2000::b", [setIPFamilies("IPv6")]],
+    ] as const) {
       await expect(create(name, ...tweaks, setClusterIPs(ip)), ip).rejects.toThrow("provided IP is already allocated");
     }
 

@@ -21,10 +21,32 @@ const ip = (s: string) => parseIPSloppy(s)!;
 describe("NodePort allocation on create (upstream TestCreateInitNodePorts)", () => {
   it.each([
     { name: "one port", ports: [{ name: "p", port: 80 }], distinct: 1 },
-    { name: "two ports", ports: [{ name: "p", port: 80 }, { name: "q", port: 81 }], distinct: 2 },
-    { name: "same port, two protocols share a nodePort", ports: [{ name: "p", port: 53, protocol: "TCP" }, { name: "q", port: 53, protocol: "UDP" }], distinct: 1 },
+    {
+      name: "two ports",
+      ports: [
+        { name: "p", port: 80 },
+        { name: "q", port: 81 },
+      ],
+      distinct: 2,
+    },
+    {
+      name: "same port, two protocols share a nodePort",
+      ports: [
+        { name: "p", port: 53, protocol: "TCP" },
+        { name: "q", port: 53, protocol: "UDP" },
+      ],
+      distinct: 1,
+    },
     { name: "requested nodePort is honoured", ports: [{ name: "p", port: 80, nodePort: 30080 }], distinct: 1, want: [30080] },
-    { name: "requested on the second entry of a shared port", ports: [{ name: "p", port: 53 }, { name: "q", port: 53, protocol: "UDP", nodePort: 30053 }], distinct: 1, want: [30053, 30053] },
+    {
+      name: "requested on the second entry of a shared port",
+      ports: [
+        { name: "p", port: 53 },
+        { name: "q", port: 53, protocol: "UDP", nodePort: 30053 },
+      ],
+      distinct: 1,
+      want: [30053, 30053],
+    },
   ])("$name", async ({ ports, distinct, want }) => {
     const t = makeTestAllocators("v4");
     const svc = makeService("foo", setTypeNodePort, setPorts(...ports));
@@ -48,7 +70,12 @@ describe("NodePort allocation on create (upstream TestCreateInitNodePorts)", () 
     const t = makeTestAllocators("v4v6");
     await t.ports.allocate(30100);
     const before = allocatorState(t);
-    const svc = makeService("foo", setTypeNodePort, setIPFamilyPolicy("RequireDualStack"), setPorts({ name: "a", port: 80 }, { name: "b", port: 81, nodePort: 30100 }));
+    const svc = makeService(
+      "foo",
+      setTypeNodePort,
+      setIPFamilyPolicy("RequireDualStack"),
+      setPorts({ name: "a", port: 80 }, { name: "b", port: 81, nodePort: 30100 }),
+    );
     await expect(t.alloc.allocateCreate(svc, false)).rejects.toThrow(
       'Service "foo" is invalid: spec.ports[1].nodePort: Invalid value: 30100: provided port is already allocated',
     );
@@ -95,7 +122,13 @@ describe("rollback", () => {
     const t = makeTestAllocators("v6v4");
     await (await t.alloc.allocateCreate(makeService("keep", setTypeNodePort), false)).commit();
     const before = allocatorState(t);
-    const svc = makeService("foo", setTypeLoadBalancer, setExternalTrafficPolicy("Local"), setIPFamilyPolicy("RequireDualStack"), setPorts({ name: "a", port: 80 }, { name: "b", port: 443 }));
+    const svc = makeService(
+      "foo",
+      setTypeLoadBalancer,
+      setExternalTrafficPolicy("Local"),
+      setIPFamilyPolicy("RequireDualStack"),
+      setPorts({ name: "a", port: 80 }, { name: "b", port: 443 }),
+    );
     const txn = await t.alloc.allocateCreate(svc, false);
     expect(allocatorState(t)).not.toBe(before);
     expect(t.ports.used()).toBe(1 + 3);
@@ -164,7 +197,13 @@ describe("releaseAllocatedResources (delete)", () => {
   it.each<[string, (s: TestService) => void]>([
     ["ClusterIP", () => {}],
     ["NodePort", setTypeNodePort],
-    ["LoadBalancer etp Local", (s) => { setTypeLoadBalancer(s); setExternalTrafficPolicy("Local")(s); }],
+    [
+      "LoadBalancer etp Local",
+      (s) => {
+        setTypeLoadBalancer(s);
+        setExternalTrafficPolicy("Local")(s);
+      },
+    ],
     ["headless", setHeadless],
     ["ExternalName", setTypeExternalName],
   ])("%s: everything allocated is released", async (_name, tweak) => {

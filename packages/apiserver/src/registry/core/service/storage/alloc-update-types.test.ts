@@ -112,7 +112,9 @@ describe("type transitions", () => {
     const stored = await createStored(t, setTypeNodePort, setPorts({ name: "a", port: 80 }, { name: "b", port: 81 }));
     const before = allocatorState(t);
     const after = makeService("foo", setTypeNodePort, setPorts({ name: "a", port: 80 }, { name: "b", port: 81, nodePort: 30600 }));
-    await expect(beginUpdate(t, stored, after)).rejects.toThrow("spec.ports[1].nodePort: Invalid value: 30600: provided port is already allocated");
+    await expect(beginUpdate(t, stored, after)).rejects.toThrow(
+      "spec.ports[1].nodePort: Invalid value: 30600: provided port is already allocated",
+    );
     expect(allocatorState(t)).toBe(before);
   });
 
@@ -141,12 +143,22 @@ describe("PreferDualStack stickiness", () => {
     const v4 = Range.fromSnapshot(single.ranges.get("IPv4")!.snapshot());
     const v6 = Range.fromCIDRString("2000::/108");
     const dual = new Allocators({
-      serviceIPAllocatorsByFamily: new Map([["IPv4", v4], ["IPv6", v6]]),
+      serviceIPAllocatorsByFamily: new Map([
+        ["IPv4", v4],
+        ["IPv6", v6],
+      ]),
       defaultServiceIPFamily: "IPv4",
       serviceNodePorts: single.ports,
       log: () => {},
     });
-    const t = { alloc: dual, ranges: new Map([["IPv4", v4], ["IPv6", v6]] as const), ports: single.ports };
+    const t = {
+      alloc: dual,
+      ranges: new Map([
+        ["IPv4", v4],
+        ["IPv6", v6],
+      ] as const),
+      ports: single.ports,
+    };
     const resubmit = structuredClone(stored);
     await (await beginUpdate(t, stored, resubmit)).commit();
     expect(resubmit.spec.ipFamilies).toEqual(["IPv4"]);
@@ -165,11 +177,21 @@ describe("PreferDualStack stickiness", () => {
 describe("TestUpdatePatchAllocatedValues", () => {
   it("resubmitting without clusterIP(s), nodePorts and HCNP keeps the allocated values", async () => {
     const t = makeTestAllocators("v4v6");
-    const stored = await createStored(t, setTypeLoadBalancer, setExternalTrafficPolicy("Local"), setIPFamilyPolicy("PreferDualStack"),
-      setPorts({ name: "http", port: 80 }, { name: "https", port: 443 }));
+    const stored = await createStored(
+      t,
+      setTypeLoadBalancer,
+      setExternalTrafficPolicy("Local"),
+      setIPFamilyPolicy("PreferDualStack"),
+      setPorts({ name: "http", port: 80 }, { name: "https", port: 443 }),
+    );
     const before = allocatorState(t);
-    const after = makeService("foo", setTypeLoadBalancer, setExternalTrafficPolicy("Local"), setIPFamilyPolicy("PreferDualStack"),
-      setPorts({ name: "https", port: 443 }, { name: "http", port: 80 }));
+    const after = makeService(
+      "foo",
+      setTypeLoadBalancer,
+      setExternalTrafficPolicy("Local"),
+      setIPFamilyPolicy("PreferDualStack"),
+      setPorts({ name: "https", port: 443 }, { name: "http", port: 80 }),
+    );
     await (await beginUpdate(t, stored, after)).commit();
     expect(after.spec.clusterIP).toBe(stored.spec.clusterIP);
     expect(after.spec.clusterIPs).toEqual(stored.spec.clusterIPs);

@@ -38,16 +38,58 @@ describe("TestUpdateIPsFromSingleStack (before: SingleStack IPv4 ClusterIP)", ()
   const rows: Row[] = [
     { name: "policy:unset families:unset", tweaks: [], want: { policy: "SingleStack", families: ["IPv4"] } },
     { name: "policy:unset families:v4", tweaks: [setIPFamilies("IPv4")], want: { policy: "SingleStack", families: ["IPv4"] } },
-    { name: "policy:unset families:v4v6", tweaks: [setIPFamilies("IPv4", "IPv6")], want: { error: "when multiple IP families are specified" } },
-    { name: "policy:SingleStack families:v4v6", tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv4", "IPv6")], want: { error: "when multiple IP families are specified" } },
-    { name: "policy:PreferDualStack families:unset", tweaks: [setIPFamilyPolicy("PreferDualStack")], want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] } },
-    { name: "policy:PreferDualStack families:v4", tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv4")], want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] } },
-    { name: "policy:PreferDualStack families:v4v6", tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv4", "IPv6")], want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] } },
-    { name: "policy:PreferDualStack families:v6v4 (primary family may not change)", tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv6", "IPv4")], want: { error: "expected an IPv6 value as indicated" } },
-    { name: "policy:RequireDualStack families:unset", tweaks: [setIPFamilyPolicy("RequireDualStack")], want: { policy: "RequireDualStack", families: ["IPv4", "IPv6"] } },
-    { name: "policy:RequireDualStack families:v4v6", tweaks: [setIPFamilyPolicy("RequireDualStack"), setIPFamilies("IPv4", "IPv6")], want: { policy: "RequireDualStack", families: ["IPv4", "IPv6"] } },
-    { name: "single-stack cluster policy:RequireDualStack", mode: "v4", tweaks: [setIPFamilyPolicy("RequireDualStack")], want: { error: "this cluster is not configured for dual-stack services" } },
-    { name: "single-stack cluster policy:PreferDualStack", mode: "v4", tweaks: [setIPFamilyPolicy("PreferDualStack")], want: { policy: "PreferDualStack", families: ["IPv4"] } },
+    {
+      name: "policy:unset families:v4v6",
+      tweaks: [setIPFamilies("IPv4", "IPv6")],
+      want: { error: "when multiple IP families are specified" },
+    },
+    {
+      name: "policy:SingleStack families:v4v6",
+      tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv4", "IPv6")],
+      want: { error: "when multiple IP families are specified" },
+    },
+    {
+      name: "policy:PreferDualStack families:unset",
+      tweaks: [setIPFamilyPolicy("PreferDualStack")],
+      want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] },
+    },
+    {
+      name: "policy:PreferDualStack families:v4",
+      tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv4")],
+      want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] },
+    },
+    {
+      name: "policy:PreferDualStack families:v4v6",
+      tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv4", "IPv6")],
+      want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] },
+    },
+    {
+      name: "policy:PreferDualStack families:v6v4 (primary family may not change)",
+      tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv6", "IPv4")],
+      want: { error: "expected an IPv6 value as indicated" },
+    },
+    {
+      name: "policy:RequireDualStack families:unset",
+      tweaks: [setIPFamilyPolicy("RequireDualStack")],
+      want: { policy: "RequireDualStack", families: ["IPv4", "IPv6"] },
+    },
+    {
+      name: "policy:RequireDualStack families:v4v6",
+      tweaks: [setIPFamilyPolicy("RequireDualStack"), setIPFamilies("IPv4", "IPv6")],
+      want: { policy: "RequireDualStack", families: ["IPv4", "IPv6"] },
+    },
+    {
+      name: "single-stack cluster policy:RequireDualStack",
+      mode: "v4",
+      tweaks: [setIPFamilyPolicy("RequireDualStack")],
+      want: { error: "this cluster is not configured for dual-stack services" },
+    },
+    {
+      name: "single-stack cluster policy:PreferDualStack",
+      mode: "v4",
+      tweaks: [setIPFamilyPolicy("PreferDualStack")],
+      want: { policy: "PreferDualStack", families: ["IPv4"] },
+    },
   ];
 
   it.each(rows)("$name", async ({ mode, tweaks, want }) => {
@@ -129,13 +171,41 @@ describe("TestUpdateIPsFromSingleStack (before: SingleStack IPv4 ClusterIP)", ()
 describe("TestUpdateIPsFromDualStack (before: RequireDualStack IPv4,IPv6)", () => {
   const rows: Row[] = [
     { name: "policy:unset families:unset", tweaks: [], want: { policy: "RequireDualStack", families: ["IPv4", "IPv6"] } },
-    { name: "policy:PreferDualStack families:unset", tweaks: [setIPFamilyPolicy("PreferDualStack")], want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] } },
-    { name: "policy:SingleStack families:unset (downgrade)", tweaks: [setIPFamilyPolicy("SingleStack")], want: { policy: "SingleStack", families: ["IPv4"] } },
-    { name: "policy:SingleStack families:v4v6 unchanged (downgrade)", tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv4", "IPv6")], want: { policy: "SingleStack", families: ["IPv4"] } },
-    { name: "policy:SingleStack families:v4 (downgrade)", tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv4")], want: { policy: "SingleStack", families: ["IPv4"] } },
-    { name: "policy:SingleStack families:v6", tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv6")], want: { error: "expected an IPv6 value as indicated" } },
-    { name: "policy:unset families:v4 (inherited RequireDualStack)", tweaks: [setIPFamilies("IPv4")], want: { error: "must be 'SingleStack' to release the secondary IP family" } },
-    { name: "policy:PreferDualStack families:v4", tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv4")], want: { error: "must be 'SingleStack' to release the secondary IP family" } },
+    {
+      name: "policy:PreferDualStack families:unset",
+      tweaks: [setIPFamilyPolicy("PreferDualStack")],
+      want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] },
+    },
+    {
+      name: "policy:SingleStack families:unset (downgrade)",
+      tweaks: [setIPFamilyPolicy("SingleStack")],
+      want: { policy: "SingleStack", families: ["IPv4"] },
+    },
+    {
+      name: "policy:SingleStack families:v4v6 unchanged (downgrade)",
+      tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv4", "IPv6")],
+      want: { policy: "SingleStack", families: ["IPv4"] },
+    },
+    {
+      name: "policy:SingleStack families:v4 (downgrade)",
+      tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv4")],
+      want: { policy: "SingleStack", families: ["IPv4"] },
+    },
+    {
+      name: "policy:SingleStack families:v6",
+      tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv6")],
+      want: { error: "expected an IPv6 value as indicated" },
+    },
+    {
+      name: "policy:unset families:v4 (inherited RequireDualStack)",
+      tweaks: [setIPFamilies("IPv4")],
+      want: { error: "must be 'SingleStack' to release the secondary IP family" },
+    },
+    {
+      name: "policy:PreferDualStack families:v4",
+      tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv4")],
+      want: { error: "must be 'SingleStack' to release the secondary IP family" },
+    },
   ];
 
   it.each(rows)("$name", async ({ tweaks, want }) => {
@@ -174,7 +244,9 @@ describe("TestUpdateIPsFromDualStack (before: RequireDualStack IPv4,IPv6)", () =
     const after = putObject(setIPFamilyPolicy("PreferDualStack"), setClusterIPs(stored.spec.clusterIP!));
     const err = await beginUpdate(t, stored, after).catch((e: unknown) => e);
     expect((err as StatusError).code).toBe(422);
-    expect((err as Error).message).toContain("spec.ipFamilyPolicy: Invalid value: \"PreferDualStack\": must be 'SingleStack' to release the secondary cluster IP");
+    expect((err as Error).message).toContain(
+      "spec.ipFamilyPolicy: Invalid value: \"PreferDualStack\": must be 'SingleStack' to release the secondary cluster IP",
+    );
   });
 
   it("a dual-stack service on a cluster that lost its secondary family releases nothing there", async () => {

@@ -52,7 +52,9 @@ async function nearlyFull(): Promise<Row[]> {
   while (r.free() > 100) r.allocateNextSync();
   const t0 = performance.now();
   for (let i = 0; i < 100; i++) r.allocateNextSync();
-  return [{ name: "AllocateNext /16 last 100 of 65534", metric: "mean", value: Number(((performance.now() - t0) / 100).toFixed(4)), unit: "ms" }];
+  return [
+    { name: "AllocateNext /16 last 100 of 65534", metric: "mean", value: Number(((performance.now() - t0) / 100).toFixed(4)), unit: "ms" },
+  ];
 }
 
 const results = [...(await creates(20_000, 1)), ...(await creates(20_000, 16)), ...(await nearlyFull())];

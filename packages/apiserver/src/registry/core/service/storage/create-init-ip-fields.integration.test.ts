@@ -11,7 +11,12 @@ import { clusterModes, makeService, type ClusterMode } from "./testing.ts";
 const rangeFlag = (mode: ClusterMode): string => clusterModes[mode].map((f) => (f === "IPv4" ? "10.0.0.0/16" : "2000::/108")).join(",");
 
 // Not .1: the kubernetes Service holds the first address of each range.
-const ipsFor: Record<string, string[]> = { v4: ["10.0.0.10"], v6: ["2000::10"], v4v6: ["10.0.0.10", "2000::10"], v6v4: ["2000::10", "10.0.0.10"] };
+const ipsFor: Record<string, string[]> = {
+  v4: ["10.0.0.10"],
+  v6: ["2000::10"],
+  v4v6: ["10.0.0.10", "2000::10"],
+  v6v4: ["2000::10", "10.0.0.10"],
+};
 
 function rowsByMode(): Map<ClusterMode, InitIPFieldsCase[]> {
   const out = new Map<ClusterMode, InitIPFieldsCase[]>();

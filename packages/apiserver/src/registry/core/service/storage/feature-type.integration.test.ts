@@ -7,7 +7,16 @@ import { formatIP } from "@servicenet/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../../server/testing.ts";
 import type { ServiceREST } from "./rest.ts";
-import { makeService, setIPFamilyPolicy, setTypeClusterIP, setTypeExternalName, setTypeLoadBalancer, setTypeNodePort, type TestService, type Tweak } from "./testing.ts";
+import {
+  makeService,
+  setIPFamilyPolicy,
+  setTypeClusterIP,
+  setTypeExternalName,
+  setTypeLoadBalancer,
+  setTypeNodePort,
+  type TestService,
+  type Tweak,
+} from "./testing.ts";
 
 let s: TestServer;
 let n = 0;
@@ -18,8 +27,16 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-async function send(method: string, url: string, svc: TestService): Promise<{ status: number; spec: TestService["spec"]; message: string }> {
-  const res = await s.request(url, { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiVersion: "v1", kind: "Service", ...svc }) });
+async function send(
+  method: string,
+  url: string,
+  svc: TestService,
+): Promise<{ status: number; spec: TestService["spec"]; message: string }> {
+  const res = await s.request(url, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ apiVersion: "v1", kind: "Service", ...svc }),
+  });
   const obj = res.json() as { spec: TestService["spec"]; message: string };
   return { status: res.status, spec: obj.spec, message: obj.message };
 }

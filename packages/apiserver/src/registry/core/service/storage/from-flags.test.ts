@@ -35,7 +35,10 @@ describe("parseServiceClusterIPRanges (kube-apiserver flag validation)", () => {
 
 describe("newAllocatorsFromFlags", () => {
   it("builds one allocator per family, primary first, with the node port range", async () => {
-    const { alloc, ranges, ports } = newAllocatorsFromFlags({ serviceClusterIPRange: "fd00::/108,10.96.0.0/16", serviceNodePortRange: "31000-31099" });
+    const { alloc, ranges, ports } = newAllocatorsFromFlags({
+      serviceClusterIPRange: "fd00::/108,10.96.0.0/16",
+      serviceNodePortRange: "31000-31099",
+    });
     expect(alloc.defaultServiceIPFamily).toBe("IPv6");
     expect([...ranges.keys()]).toEqual(["IPv6", "IPv4"]);
     expect(alloc.isDualStack()).toBe(true);

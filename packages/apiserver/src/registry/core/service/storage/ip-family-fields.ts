@@ -69,10 +69,22 @@ export function checkSingleStackLists(svc: Service, el: FieldError[]): void {
   const spec = specOf(svc);
   if (getIPFamilyPolicy(svc) !== ipFamilyPolicies.SingleStack) return;
   if (spec.clusterIPs?.length === 2) {
-    el.push(field.invalid("spec.ipFamilyPolicy", spec.ipFamilyPolicy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"));
+    el.push(
+      field.invalid(
+        "spec.ipFamilyPolicy",
+        spec.ipFamilyPolicy,
+        "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified",
+      ),
+    );
   }
   if (spec.ipFamilies?.length === 2) {
-    el.push(field.invalid("spec.ipFamilyPolicy", spec.ipFamilyPolicy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"));
+    el.push(
+      field.invalid(
+        "spec.ipFamilyPolicy",
+        spec.ipFamilyPolicy,
+        "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified",
+      ),
+    );
   }
 }
 

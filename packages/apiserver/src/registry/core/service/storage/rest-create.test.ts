@@ -15,7 +15,10 @@ import {
 const cidrs = { IPv4: parseCIDR("10.0.0.0/16")!, IPv6: parseCIDR("2000::/108")! };
 
 async function rejection(p: Promise<unknown>): Promise<StatusError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(StatusError);
   return err as StatusError;
 }
@@ -52,7 +55,9 @@ describe("ServiceREST create", () => {
     expect(specOf(out).clusterIPs).toEqual(["10.0.0.5", "2000::5"]);
     const before = allocatorState(t);
     // The IPv6 address is free, so it is taken before IPv4 fails: it must be given back.
-    const err = await rejection(rest.create("default", body("b", setClusterIPs("2000::9", "10.0.0.5"), setIPFamilyPolicy("RequireDualStack"))));
+    const err = await rejection(
+      rest.create("default", body("b", setClusterIPs("2000::9", "10.0.0.5"), setIPFamilyPolicy("RequireDualStack"))),
+    );
     expect(err.code).toBe(422);
     expect(err.message).toContain("provided IP is already allocated");
     expect(allocatorState(t)).toBe(before);

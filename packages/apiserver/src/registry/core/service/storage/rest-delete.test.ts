@@ -9,7 +9,10 @@ describe("ServiceREST delete", () => {
   it("releases every ClusterIP, NodePort and the healthCheckNodePort", async () => {
     const { rest, t } = await newTestREST("v4v6");
     const empty = allocatorState(t);
-    const out = await rest.create("default", body("foo", setTypeLoadBalancer, setExternalTrafficPolicy("Local"), setIPFamilyPolicy("RequireDualStack")));
+    const out = await rest.create(
+      "default",
+      body("foo", setTypeLoadBalancer, setExternalTrafficPolicy("Local"), setIPFamilyPolicy("RequireDualStack")),
+    );
     expect(specOf(out).healthCheckNodePort).toBeGreaterThan(0);
     expect(t.ports.used()).toBe(2);
     const res = await rest.delete("default", "foo");
@@ -103,7 +106,12 @@ describe("ServiceREST restart and read path", () => {
     const first = await newTestREST("v4v6");
     const legacy = (name: string, ips: string[], nodePort?: number): KubeObject => ({
       metadata: { name, namespace: "default" },
-      spec: { type: nodePort ? "NodePort" : "ClusterIP", clusterIP: ips[0], clusterIPs: ips, ports: [{ port: 80, protocol: "TCP", ...(nodePort ? { nodePort } : {}) }] },
+      spec: {
+        type: nodePort ? "NodePort" : "ClusterIP",
+        clusterIP: ips[0],
+        clusterIPs: ips,
+        ports: [{ port: 80, protocol: "TCP", ...(nodePort ? { nodePort } : {}) }],
+      },
     });
     await first.store.create("/registry/services/specs/default/out", legacy("out", ["192.168.0.1"], 40000));
     await first.store.create("/registry/services/specs/default/in", legacy("in", ["10.0.0.7", "2000::7"], 30007));
@@ -121,7 +129,10 @@ describe("ServiceREST restart and read path", () => {
 
   it("get, list and watch show ipFamilies/ipFamilyPolicy for legacy objects", async () => {
     const { rest, store } = await newTestREST("v4v6");
-    await store.create("/registry/services/specs/default/old", { metadata: { name: "old", namespace: "default" }, spec: { type: "ClusterIP", clusterIP: "10.0.0.9", ports: [{ port: 80 }] } });
+    await store.create("/registry/services/specs/default/old", {
+      metadata: { name: "old", namespace: "default" },
+      spec: { type: "ClusterIP", clusterIP: "10.0.0.9", ports: [{ port: 80 }] },
+    });
     const want = { clusterIPs: ["10.0.0.9"], ipFamilies: ["IPv4"], ipFamilyPolicy: "SingleStack" };
     expect(specOf(await rest.get("default", "old"))).toMatchObject(want);
     expect(specOf((await rest.list("default")).items[0]!)).toMatchObject(want);

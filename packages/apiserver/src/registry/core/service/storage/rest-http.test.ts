@@ -15,7 +15,12 @@ let server: RunningServer;
 let t: TestAllocators;
 const base = (): string => `${server.url}/api/v1/namespaces/default/services`;
 
-async function call(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<{ code: number; obj: KubeObject }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = "application/json",
+): Promise<{ code: number; obj: KubeObject }> {
   const res = await fetch(path, {
     method,
     headers: { "Content-Type": contentType, Accept: "application/json" },
@@ -55,12 +60,22 @@ describe("ServiceREST over HTTP", () => {
   });
 
   it("merge patch upgrades to dual-stack and to NodePort; strategic patch back to ClusterIP releases the port", async () => {
-    const up = await call("PATCH", `${base()}/web`, { spec: { ipFamilyPolicy: "RequireDualStack", type: "NodePort" } }, "application/merge-patch+json");
+    const up = await call(
+      "PATCH",
+      `${base()}/web`,
+      { spec: { ipFamilyPolicy: "RequireDualStack", type: "NodePort" } },
+      "application/merge-patch+json",
+    );
     expect(up.code).toBe(200);
     expect(specOf(up.obj).clusterIPs).toHaveLength(2);
     const np = specOf(up.obj).ports![0]!.nodePort!;
     expect(t.ports.has(np)).toBe(true);
-    const down = await call("PATCH", `${base()}/web`, { spec: { type: "ClusterIP", externalTrafficPolicy: null } }, "application/strategic-merge-patch+json");
+    const down = await call(
+      "PATCH",
+      `${base()}/web`,
+      { spec: { type: "ClusterIP", externalTrafficPolicy: null } },
+      "application/strategic-merge-patch+json",
+    );
     expect(down.code).toBe(200);
     expect(t.ports.used()).toBe(0);
   });
@@ -71,7 +86,11 @@ describe("ServiceREST over HTTP", () => {
     expect(put.code).toBe(200);
     expect(specOf(put.obj).clusterIPs).toEqual(specOf(before).clusterIPs);
     const state = allocatorState(t);
-    const bad = await call("PUT", `${base()}/web`, svc({ ipFamilyPolicy: "RequireDualStack", type: "NodePort", sessionAffinity: "Sometimes" }));
+    const bad = await call(
+      "PUT",
+      `${base()}/web`,
+      svc({ ipFamilyPolicy: "RequireDualStack", type: "NodePort", sessionAffinity: "Sometimes" }),
+    );
     expect(bad.code).toBe(422);
     expect(allocatorState(t)).toBe(state);
   });

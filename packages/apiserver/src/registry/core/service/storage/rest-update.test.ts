@@ -7,11 +7,13 @@ import { allocatorState, setIPFamilyPolicy, setTypeNodePort } from "./testing.ts
 const key = "/registry/services/specs/default/foo";
 
 /** An update function editing the current object (as a patch does: it keeps the resourceVersion). */
-const edit = (fn: (spec: Record<string, unknown>, obj: KubeObject) => void) => async (cur: KubeObject | null): Promise<KubeObject> => {
-  const o = structuredClone(cur!);
-  fn(o["spec"] as Record<string, unknown>, o);
-  return o;
-};
+const edit =
+  (fn: (spec: Record<string, unknown>, obj: KubeObject) => void) =>
+  async (cur: KubeObject | null): Promise<KubeObject> => {
+    const o = structuredClone(cur!);
+    fn(o["spec"] as Record<string, unknown>, o);
+    return o;
+  };
 
 /** A Store recording, at the moment each update is written, what `probe` says. */
 function probingStore(inner: Store, probe: () => unknown, seen: unknown[]): Store {
@@ -19,11 +21,15 @@ function probingStore(inner: Store, probe: () => unknown, seen: unknown[]): Stor
     get(target, prop, receiver) {
       if (prop === "guaranteedUpdate") {
         return (k: string, fn: TryUpdate, opts?: object) =>
-          target.guaranteedUpdate(k, async (cur) => {
-            const next = await fn(cur);
-            seen.push(probe());
-            return next;
-          }, opts);
+          target.guaranteedUpdate(
+            k,
+            async (cur) => {
+              const next = await fn(cur);
+              seen.push(probe());
+              return next;
+            },
+            opts,
+          );
       }
       const v = Reflect.get(target, prop, receiver) as unknown;
       return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
@@ -35,7 +41,11 @@ describe("ServiceREST update", () => {
   it("upgrades single -> dual: the secondary is allocated and stored", async () => {
     const { rest, t } = await newTestREST("v4v6");
     await rest.create("default", body("foo"));
-    const { object } = await rest.update("default", "foo", edit((s) => (s["ipFamilyPolicy"] = "RequireDualStack")));
+    const { object } = await rest.update(
+      "default",
+      "foo",
+      edit((s) => (s["ipFamilyPolicy"] = "RequireDualStack")),
+    );
     const ips = specOf(object).clusterIPs!;
     expect(specOf(object).ipFamilies).toEqual(["IPv4", "IPv6"]);
     expect(ips).toHaveLength(2);
@@ -48,18 +58,31 @@ describe("ServiceREST update", () => {
     const fail = { update: false };
     let secondary = "";
     const v6held = (): boolean => t.ranges.get("IPv6")!.has(parseIP(secondary)!);
-    const store = faultyStore(probingStore(await createStore({ backend: "memory" }), () => v6held(), seen), fail);
+    const store = faultyStore(
+      probingStore(await createStore({ backend: "memory" }), () => v6held(), seen),
+      fail,
+    );
     const { rest, t } = await newTestREST("v4v6", store);
     const created = await rest.create("default", body("foo", setIPFamilyPolicy("RequireDualStack")));
     secondary = specOf(created).clusterIPs![1]!;
 
     fail.update = true;
     const before = allocatorState(t);
-    await expect(rest.update("default", "foo", edit((s) => (s["ipFamilyPolicy"] = "SingleStack")))).rejects.toThrow("injected");
+    await expect(
+      rest.update(
+        "default",
+        "foo",
+        edit((s) => (s["ipFamilyPolicy"] = "SingleStack")),
+      ),
+    ).rejects.toThrow("injected");
     expect(allocatorState(t)).toBe(before);
 
     fail.update = false;
-    const { object } = await rest.update("default", "foo", edit((s) => (s["ipFamilyPolicy"] = "SingleStack")));
+    const { object } = await rest.update(
+      "default",
+      "foo",
+      edit((s) => (s["ipFamilyPolicy"] = "SingleStack")),
+    );
     expect(specOf(object).clusterIPs).toEqual([specOf(created).clusterIPs![0]]);
     expect(specOf(object).ipFamilies).toEqual(["IPv4"]);
     expect(seen).toEqual([true]);
@@ -71,11 +94,15 @@ describe("ServiceREST update", () => {
     await rest.create("default", body("foo"));
     const before = allocatorState(t);
     const err = await rest
-      .update("default", "foo", edit((s) => {
-        s["ipFamilyPolicy"] = "RequireDualStack";
-        s["type"] = "NodePort";
-        s["sessionAffinity"] = "Sometimes";
-      }))
+      .update(
+        "default",
+        "foo",
+        edit((s) => {
+          s["ipFamilyPolicy"] = "RequireDualStack";
+          s["type"] = "NodePort";
+          s["sessionAffinity"] = "Sometimes";
+        }),
+      )
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 422 });
     expect(allocatorState(t)).toBe(before);
@@ -98,16 +125,24 @@ describe("ServiceREST update", () => {
     const { rest, t } = await newTestREST("v4");
     await rest.create("default", body("foo"));
     expect(t.ports.used()).toBe(0);
-    const { object } = await rest.update("default", "foo", edit((s) => {
-      s["type"] = "NodePort";
-      s["externalTrafficPolicy"] = "Cluster";
-    }));
+    const { object } = await rest.update(
+      "default",
+      "foo",
+      edit((s) => {
+        s["type"] = "NodePort";
+        s["externalTrafficPolicy"] = "Cluster";
+      }),
+    );
     const np = specOf(object).ports![0]!.nodePort!;
     expect(t.ports.has(np)).toBe(true);
     // An unchanged externalTrafficPolicy is dropped by dropTypeDependentFields, as upstream.
-    const back = await rest.update("default", "foo", edit((s) => {
-      s["type"] = "ClusterIP";
-    }));
+    const back = await rest.update(
+      "default",
+      "foo",
+      edit((s) => {
+        s["type"] = "ClusterIP";
+      }),
+    );
     expect(specOf(back.object).ports![0]!.nodePort).toBeUndefined();
     expect(t.ports.used()).toBe(0);
   });
@@ -116,7 +151,12 @@ describe("ServiceREST update", () => {
     const { rest, t } = await newTestREST("v4v6");
     const created = await rest.create("default", body("foo"));
     const before = allocatorState(t);
-    const { object } = await rest.update("default", "foo", edit((s) => (s["ipFamilyPolicy"] = "RequireDualStack")), { dryRun: true });
+    const { object } = await rest.update(
+      "default",
+      "foo",
+      edit((s) => (s["ipFamilyPolicy"] = "RequireDualStack")),
+      { dryRun: true },
+    );
     expect(specOf(object).clusterIPs).toHaveLength(2);
     expect(allocatorState(t)).toBe(before);
     expect((await rest.get("default", "foo")).metadata.resourceVersion).toBe(created.metadata.resourceVersion);
@@ -151,10 +191,17 @@ describe("ServiceREST update", () => {
     const { rest, t } = await newTestREST("v4v6");
     await rest.create("default", body("foo"));
     const before = allocatorState(t);
-    await rest.update("default", "foo", edit((s, o) => {
-      s["ipFamilyPolicy"] = "RequireDualStack";
-      o["status"] = { conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2026-01-01T00:00:00Z", reason: "Ok", message: "fine" }] };
-    }), { subresource: "status" });
+    await rest.update(
+      "default",
+      "foo",
+      edit((s, o) => {
+        s["ipFamilyPolicy"] = "RequireDualStack";
+        o["status"] = {
+          conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2026-01-01T00:00:00Z", reason: "Ok", message: "fine" }],
+        };
+      }),
+      { subresource: "status" },
+    );
     expect(allocatorState(t)).toBe(before);
     const stored = await rest.get("default", "foo");
     expect(specOf(stored).clusterIPs).toHaveLength(1);

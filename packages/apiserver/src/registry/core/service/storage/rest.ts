@@ -9,7 +9,16 @@
 import { field, type Service, StatusError } from "@servicenet/api";
 import type { KubeObject, ListResult, Store, WatchEvent } from "../../../../storage/index.ts";
 import { GenericStore, type GenericStoreConfig } from "../../../generic/store.ts";
-import type { DeleteParams, DeleteResult, ListParams, UpdatedObjectInfo, UpdateParams, UpdateResult, WatchParams, WriteParams } from "../../../generic/options.ts";
+import type {
+  DeleteParams,
+  DeleteResult,
+  ListParams,
+  UpdatedObjectInfo,
+  UpdateParams,
+  UpdateResult,
+  WatchParams,
+  WriteParams,
+} from "../../../generic/options.ts";
 import type { Allocators } from "./alloc.ts";
 import type { AllocLogger } from "./alloc-cluster-ips.ts";
 import { defaultOnReadService, normalizeClusterIPs, patchAllocatedValues } from "./normalize.ts";
@@ -42,7 +51,10 @@ export class ServiceREST extends GenericStore {
   constructor(store: Store, config: GenericStoreConfig, opts: ServiceRESTOptions) {
     const self: { rest?: ServiceREST } = {};
     // Every real delete of the storage, whatever verb caused it, releases (upstream AfterDelete).
-    super(hookedStore(store, async (obj) => self.rest?.afterDelete(obj)), config);
+    super(
+      hookedStore(store, async (obj) => self.rest?.afterDelete(obj)),
+      config,
+    );
     self.rest = this;
     this.allocators = opts.allocators;
     this.#deleteEndpoints = opts.deleteEndpoints;
@@ -66,7 +78,11 @@ export class ServiceREST extends GenericStore {
     const what = this.allocators.restoreFromServices;
     if (!what.clusterIPs && !what.nodePorts) return (this.#restored = { clusterIPs: 0, nodePorts: 0, skipped: 0 });
     const { items } = await super.list(undefined, {});
-    this.#restored = await restoreServiceAllocations(this.allocators, items.map((o) => asView(this.decorate(o))), this.#log);
+    this.#restored = await restoreServiceAllocations(
+      this.allocators,
+      items.map((o) => asView(this.decorate(o))),
+      this.#log,
+    );
     return this.#restored;
   }
 
@@ -102,7 +118,8 @@ export class ServiceREST extends GenericStore {
   override async create(namespace: string | undefined, obj: KubeObject, p: WriteParams = {}): Promise<KubeObject> {
     this.initCreateMetadata(obj, namespace);
     // Upstream validates before it allocates; the IPAddress allocator needs the name for parentRef.
-    if (!obj.metadata.name) throw StatusError.invalid({ group: "", kind: "Service" }, "", [field.required("metadata.name", "name or generateName is required")]);
+    if (!obj.metadata.name)
+      throw StatusError.invalid({ group: "", kind: "Service" }, "", [field.required("metadata.name", "name or generateName is required")]);
     const txn = await this.beginCreate(obj, p.dryRun === true);
     let out: KubeObject;
     try {
@@ -142,7 +159,12 @@ export class ServiceREST extends GenericStore {
    * function again, so the previous attempt's allocation is reverted first. Only the outcome of
    * the final attempt is committed (deferred releases happen then) or reverted.
    */
-  override async update(namespace: string | undefined, name: string, objInfo: UpdatedObjectInfo, p: UpdateParams = {}): Promise<UpdateResult> {
+  override async update(
+    namespace: string | undefined,
+    name: string,
+    objInfo: UpdatedObjectInfo,
+    p: UpdateParams = {},
+  ): Promise<UpdateResult> {
     const dryRun = p.dryRun === true;
     const subresource = p.subresource ?? "";
     const pending: { txn: Transaction | null } = { txn: null };

@@ -12,7 +12,10 @@ describe("server wiring helpers", () => {
     const store = await createStore({ backend: "memory" });
     const t = makeTestAllocators("v4v6");
     const stores = new Map<string, GenericStore>();
-    stores.set("services/endpoints", new GenericStore(store, { group: "", resource: "endpoints", storagePath: "services/endpoints", strategy: endpointsStrategy }));
+    stores.set(
+      "services/endpoints",
+      new GenericStore(store, { group: "", resource: "endpoints", storagePath: "services/endpoints", strategy: endpointsStrategy }),
+    );
     stores.set("services/specs", newServiceREST(store, serviceStoreConfig, t.alloc, stores));
     const empty = allocatorState(t);
 

@@ -16,10 +16,17 @@ export const serviceStoragePath = "services/specs";
  * The services entry of the registry: a ServiceREST over `store` whose AfterDelete also deletes
  * the Endpoints of the same name through `stores` (looked up lazily, the map is still filling).
  */
-export function newServiceREST(store: Store, config: GenericStoreConfig, allocators: Allocators, stores?: ReadonlyMap<string, GenericStore>): ServiceREST {
+export function newServiceREST(
+  store: Store,
+  config: GenericStoreConfig,
+  allocators: Allocators,
+  stores?: ReadonlyMap<string, GenericStore>,
+): ServiceREST {
   return new ServiceREST(store, config, {
     allocators,
-    ...(stores ? { deleteEndpoints: async (ns: string, name: string) => void (await stores.get("services/endpoints")?.delete(ns, name)) } : {}),
+    ...(stores
+      ? { deleteEndpoints: async (ns: string, name: string) => void (await stores.get("services/endpoints")?.delete(ns, name)) }
+      : {}),
   });
 }
 

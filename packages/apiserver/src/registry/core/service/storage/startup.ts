@@ -40,7 +40,8 @@ async function restoreClusterIPs(alloc: Allocators, svc: Service, log: AllocLogg
     } catch (err) {
       skipped++;
       if (err instanceof ErrNotInRange) log("warn", `Not restoring ClusterIP ${formatIP(ip)} of service ${nameOf(svc)}: ${err.message}`);
-      else if (err instanceof ErrAllocated) log("error", `ClusterIP ${formatIP(ip)} of service ${nameOf(svc)} is also held by another service`);
+      else if (err instanceof ErrAllocated)
+        log("error", `ClusterIP ${formatIP(ip)} of service ${nameOf(svc)} is also held by another service`);
       else throw err;
     }
   }

@@ -56,41 +56,57 @@ export const setTypeExternalName: Tweak = (s) => {
   s.spec.externalName = "foo.example.com";
 };
 /** SetClusterIPs: sets clusterIP to the first and clusterIPs to all. */
-export const setClusterIPs = (...ips: string[]): Tweak => (s) => {
-  s.spec.clusterIP = ips[0];
-  s.spec.clusterIPs = ips;
-};
+export const setClusterIPs =
+  (...ips: string[]): Tweak =>
+  (s) => {
+    s.spec.clusterIP = ips[0];
+    s.spec.clusterIPs = ips;
+  };
 /** SetClusterIP: the singular field only (an old client). */
-export const setClusterIP = (ip: string): Tweak => (s) => {
-  s.spec.clusterIP = ip;
-};
+export const setClusterIP =
+  (ip: string): Tweak =>
+  (s) => {
+    s.spec.clusterIP = ip;
+  };
 export const setHeadless: Tweak = (s) => {
   s.spec.type = "ClusterIP";
   s.spec.clusterIP = "None";
   s.spec.clusterIPs = ["None"];
 };
-export const setIPFamilies = (...families: string[]): Tweak => (s) => {
-  s.spec.ipFamilies = families;
-};
-export const setIPFamilyPolicy = (policy: string): Tweak => (s) => {
-  s.spec.ipFamilyPolicy = policy;
-};
+export const setIPFamilies =
+  (...families: string[]): Tweak =>
+  (s) => {
+    s.spec.ipFamilies = families;
+  };
+export const setIPFamilyPolicy =
+  (policy: string): Tweak =>
+  (s) => {
+    s.spec.ipFamilyPolicy = policy;
+  };
 /** SetSelector(nil) upstream yields an empty map: selectorless. */
-export const setSelector = (sel: Record<string, string>): Tweak => (s) => {
-  s.spec.selector = sel;
-};
-export const setExternalTrafficPolicy = (etp: string): Tweak => (s) => {
-  s.spec.externalTrafficPolicy = etp;
-};
-export const setNodePorts = (...ports: number[]): Tweak => (s) => {
-  ports.forEach((np, i) => {
-    const p = s.spec.ports?.[i];
-    if (p) p.nodePort = np;
-  });
-};
-export const setPorts = (...ports: Array<{ name?: string; port: number; protocol?: string; nodePort?: number }>): Tweak => (s) => {
-  s.spec.ports = ports.map((p) => ({ protocol: "TCP", ...p }));
-};
+export const setSelector =
+  (sel: Record<string, string>): Tweak =>
+  (s) => {
+    s.spec.selector = sel;
+  };
+export const setExternalTrafficPolicy =
+  (etp: string): Tweak =>
+  (s) => {
+    s.spec.externalTrafficPolicy = etp;
+  };
+export const setNodePorts =
+  (...ports: number[]): Tweak =>
+  (s) => {
+    ports.forEach((np, i) => {
+      const p = s.spec.ports?.[i];
+      if (p) p.nodePort = np;
+    });
+  };
+export const setPorts =
+  (...ports: Array<{ name?: string; port: number; protocol?: string; nodePort?: number }>): Tweak =>
+  (s) => {
+    s.spec.ports = ports.map((p) => ({ protocol: "TCP", ...p }));
+  };
 
 /** The four cluster modes of upstream storage_test.go (single-stack v4/v6, dual-stack either way), primary family first. */
 export const clusterModes = {

@@ -32,7 +32,11 @@ beforeAll(async () => {
 afterAll(async () => s.close());
 
 async function send(method: string, url: string, svc: TestService): Promise<{ status: number; spec: Spec; message: string }> {
-  const res = await s.request(url, { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiVersion: "v1", kind: "Service", ...svc }) });
+  const res = await s.request(url, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ apiVersion: "v1", kind: "Service", ...svc }),
+  });
   const obj = res.json() as { spec: Spec; message: string };
   return { status: res.status, spec: obj.spec, message: obj.message };
 }
@@ -85,31 +89,81 @@ async function checkRow(before: Tweak[], { tweaks, want }: Row): Promise<void> {
 describe("TestUpdateIPsFromSingleStack over HTTP (before: SingleStack IPv4)", () => {
   it.each<Row>([
     { name: "policy:unset families:unset", tweaks: [], want: { policy: "SingleStack", families: ["IPv4"] } },
-    { name: "policy:unset families:v4v6", tweaks: [setIPFamilies("IPv4", "IPv6")], want: { error: "when multiple IP families are specified" } },
-    { name: "policy:PreferDualStack families:unset", tweaks: [setIPFamilyPolicy("PreferDualStack")], want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] } },
-    { name: "policy:PreferDualStack families:v6v4 (primary may not change)", tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv6", "IPv4")], want: { error: "expected an IPv6 value as indicated" } },
-    { name: "policy:RequireDualStack families:v4v6", tweaks: [setIPFamilyPolicy("RequireDualStack"), setIPFamilies("IPv4", "IPv6")], want: { policy: "RequireDualStack", families: ["IPv4", "IPv6"] } },
+    {
+      name: "policy:unset families:v4v6",
+      tweaks: [setIPFamilies("IPv4", "IPv6")],
+      want: { error: "when multiple IP families are specified" },
+    },
+    {
+      name: "policy:PreferDualStack families:unset",
+      tweaks: [setIPFamilyPolicy("PreferDualStack")],
+      want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] },
+    },
+    {
+      name: "policy:PreferDualStack families:v6v4 (primary may not change)",
+      tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv6", "IPv4")],
+      want: { error: "expected an IPv6 value as indicated" },
+    },
+    {
+      name: "policy:RequireDualStack families:v4v6",
+      tweaks: [setIPFamilyPolicy("RequireDualStack"), setIPFamilies("IPv4", "IPv6")],
+      want: { policy: "RequireDualStack", families: ["IPv4", "IPv6"] },
+    },
   ])("$name", (row) => checkRow([setIPFamilyPolicy("SingleStack")], row));
 });
 
 describe("TestUpdateIPsFromDualStack over HTTP (before: RequireDualStack IPv4,IPv6)", () => {
   it.each<Row>([
     { name: "policy:unset families:unset", tweaks: [], want: { policy: "RequireDualStack", families: ["IPv4", "IPv6"] } },
-    { name: "policy:PreferDualStack families:unset", tweaks: [setIPFamilyPolicy("PreferDualStack")], want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] } },
-    { name: "policy:SingleStack families:unset (downgrade releases the secondary)", tweaks: [setIPFamilyPolicy("SingleStack")], want: { policy: "SingleStack", families: ["IPv4"] } },
-    { name: "policy:SingleStack families:v4 (downgrade)", tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv4")], want: { policy: "SingleStack", families: ["IPv4"] } },
-    { name: "policy:SingleStack families:v6", tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv6")], want: { error: "expected an IPv6 value as indicated" } },
-    { name: "policy:PreferDualStack families:v4", tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv4")], want: { error: "must be 'SingleStack' to release the secondary IP family" } },
+    {
+      name: "policy:PreferDualStack families:unset",
+      tweaks: [setIPFamilyPolicy("PreferDualStack")],
+      want: { policy: "PreferDualStack", families: ["IPv4", "IPv6"] },
+    },
+    {
+      name: "policy:SingleStack families:unset (downgrade releases the secondary)",
+      tweaks: [setIPFamilyPolicy("SingleStack")],
+      want: { policy: "SingleStack", families: ["IPv4"] },
+    },
+    {
+      name: "policy:SingleStack families:v4 (downgrade)",
+      tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv4")],
+      want: { policy: "SingleStack", families: ["IPv4"] },
+    },
+    {
+      name: "policy:SingleStack families:v6",
+      tweaks: [setIPFamilyPolicy("SingleStack"), setIPFamilies("IPv6")],
+      want: { error: "expected an IPv6 value as indicated" },
+    },
+    {
+      name: "policy:PreferDualStack families:v4",
+      tweaks: [setIPFamilyPolicy("PreferDualStack"), setIPFamilies("IPv4")],
+      want: { error: "must be 'SingleStack' to release the secondary IP family" },
+    },
   ])("$name", (row) => checkRow([setIPFamilyPolicy("RequireDualStack")], row));
 });
 
 describe("TestUpdatePatchAllocatedValues over HTTP", () => {
   it("PUT without clusterIP(s), nodePorts and healthCheckNodePort keeps the allocated values", async () => {
-    const ports = [{ name: "http", port: 80 }, { name: "https", port: 443 }];
-    const { name, spec: old } = await created(setTypeLoadBalancer, setExternalTrafficPolicy("Local"), setIPFamilyPolicy("PreferDualStack"), setPorts(...ports));
+    const ports = [
+      { name: "http", port: 80 },
+      { name: "https", port: 443 },
+    ];
+    const { name, spec: old } = await created(
+      setTypeLoadBalancer,
+      setExternalTrafficPolicy("Local"),
+      setIPFamilyPolicy("PreferDualStack"),
+      setPorts(...ports),
+    );
     expect(old.healthCheckNodePort).toBeGreaterThan(0);
     // Reordered ports: values follow the port (by name), not the position.
-    const r = await put(name, setTypeLoadBalancer, setExternalTrafficPolicy("Local"), setIPFamilyPolicy("PreferDualStack"), setPorts(ports[1]!, ports[0]!));
+    const r = await put(
+      name,
+      setTypeLoadBalancer,
+      setExternalTrafficPolicy("Local"),
+      setIPFamilyPolicy("PreferDualStack"),
+      setPorts(ports[1]!, ports[0]!),
+    );
     expect(r.status, r.message).toBe(200);
     expect(r.spec.clusterIP).toBe(old.clusterIP);
     expect(r.spec.clusterIPs).toEqual(old.clusterIPs);

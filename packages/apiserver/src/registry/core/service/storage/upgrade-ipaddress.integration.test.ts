@@ -12,7 +12,12 @@ type Svc = { metadata: Record<string, unknown>; spec: { clusterIPs?: string[]; i
 describe.each<AllocatorMode>(["dual-write", "ipaddress"])("allocator mode %s", (mode) => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ tls: false, serviceClusterIPRange: "10.0.0.0/16,2000::/108", featureGates: featureGatesForMode(mode), repairIntervalMs: 500 });
+    s = await startTestServer({
+      tls: false,
+      serviceClusterIPRange: "10.0.0.0/16,2000::/108",
+      featureGates: featureGatesForMode(mode),
+      repairIntervalMs: 500,
+    });
   });
   afterAll(async () => s.close());
 
@@ -25,7 +30,12 @@ describe.each<AllocatorMode>(["dual-write", "ipaddress"])("allocator mode %s", (
   const ipAddresses = async () => (await s.api.store.list(resourcePrefix("ipaddresses"))).items.map((o) => o.metadata.name).sort();
 
   it("SingleStack -> RequireDualStack by PUT: the new secondary has its IPAddress, still after the repair grace", async () => {
-    const created = await send("POST", base, { apiVersion: "v1", kind: "Service", metadata: { name: "up" }, spec: { ports: [{ port: 80 }] } });
+    const created = await send("POST", base, {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "up" },
+      spec: { ports: [{ port: 80 }] },
+    });
     const got = (await s.request(`${base}/up`)).json() as Svc;
     got.spec.ipFamilyPolicy = "RequireDualStack";
     const upgraded = await send("PUT", `${base}/up`, got);
@@ -34,7 +44,10 @@ describe.each<AllocatorMode>(["dual-write", "ipaddress"])("allocator mode %s", (
     expect(await ipAddresses()).toEqual(expect.arrayContaining(upgraded.spec.clusterIPs!));
     await new Promise((r) => setTimeout(r, 6_500));
     expect(await ipAddresses()).toEqual(expect.arrayContaining(upgraded.spec.clusterIPs!));
-    const down = { ...upgraded, spec: { ...upgraded.spec, ipFamilyPolicy: "SingleStack", ipFamilies: ["IPv4"], clusterIPs: [upgraded.spec.clusterIPs![0]] } };
+    const down = {
+      ...upgraded,
+      spec: { ...upgraded.spec, ipFamilyPolicy: "SingleStack", ipFamilies: ["IPv4"], clusterIPs: [upgraded.spec.clusterIPs![0]] },
+    };
     await send("PUT", `${base}/up`, down);
     expect(await ipAddresses()).not.toContain(upgraded.spec.clusterIPs![1]);
   });

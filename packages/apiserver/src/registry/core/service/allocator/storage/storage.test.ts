@@ -6,7 +6,13 @@ import { describe, expect, it } from "vitest";
 import { StatusError } from "@servicenet/api";
 import { AllocationBitmap } from "../bitmap.ts";
 import { seededRandom } from "../random.ts";
-import { ErrRangeNotInitialized, serviceIPAllocationsResource, serviceIPsKey, serviceNodePortAllocationsResource, serviceNodePortsKey } from "./keys.ts";
+import {
+  ErrRangeNotInitialized,
+  serviceIPAllocationsResource,
+  serviceIPsKey,
+  serviceNodePortAllocationsResource,
+  serviceNodePortsKey,
+} from "./keys.ts";
 import { StoredBitmap } from "./storage.ts";
 import { failingWrites, rangeBackends, reopen, withStore } from "./testing.ts";
 import type { Store } from "../../../../../storage/index.ts";
@@ -44,8 +50,7 @@ describe.each(rangeBackends())("allocator storage on %s", (backend) => {
       expect(await a.allocate(2)).toBe(true);
       const raw = await store.get(serviceIPsKey);
       expect(raw).toMatchObject({ apiVersion: "v1", kind: "RangeAllocation", metadata: { name: "" }, range: spec, data: "BA==" });
-    }),
-  );
+    }));
 
   it("coalesces concurrent operations into fewer writes, each with its own result", () =>
     withStore(backend, async ({ store }) => {
@@ -59,8 +64,7 @@ describe.each(rangeBackends())("allocator storage on %s", (backend) => {
       const fresh = newBitmap(store, 9);
       await fresh.release(-1); // any operation restores
       expect(fresh.free()).toBe(254 - 200 - (got.includes(253) ? 0 : 1));
-    }),
-  );
+    }));
 
   it("a failed write rejects the whole batch and restores the committed state", () =>
     withStore(backend, async ({ store }) => {
@@ -71,7 +75,11 @@ describe.each(rangeBackends())("allocator storage on %s", (backend) => {
       expect(await a.allocate(5)).toBe(true);
       f.fail(1);
       const batch = await Promise.allSettled([a.allocate(6), a.allocateNext(), a.release(5)]);
-      expect(batch.map((r) => (r.status === "rejected" ? (r.reason as Error).message : "ok"))).toEqual([outage.message, outage.message, outage.message]);
+      expect(batch.map((r) => (r.status === "rejected" ? (r.reason as Error).message : "ok"))).toEqual([
+        outage.message,
+        outage.message,
+        outage.message,
+      ]);
       expect(a.has(5)).toBe(true);
       expect(a.has(6)).toBe(false);
       expect(a.free()).toBe(253);
@@ -79,8 +87,7 @@ describe.each(rangeBackends())("allocator storage on %s", (backend) => {
       const b = newBitmap(store, 3);
       await b.release(-1);
       expect([b.has(5), b.has(6), b.free()]).toEqual([true, true, 252]);
-    }),
-  );
+    }));
 
   it.each([
     { name: "create when already initialized", first: true, rv: "", want: "another caller has already initialized the resource" },
@@ -106,18 +113,21 @@ describe.each(rangeBackends())("allocator storage on %s", (backend) => {
       await a.createOrUpdate({ range: spec, data: Buffer.from([0x80]).toString("base64"), resourceVersion: snap!.resourceVersion });
       expect([a.has(1), a.has(7)]).toEqual([false, true]);
       expect(await a.allocate(7)).toBe(false);
-    }),
-  );
+    }));
 
   it("a stored bitmap of another range fails every operation", () =>
     withStore(backend, async ({ store }) => {
       const a = newBitmap(store);
       await a.createOrUpdate({ range: spec, data: "" });
-      const other = new StoredBitmap({ store, key: serviceIPsKey, resource: serviceIPAllocationsResource, bitmap: new AllocationBitmap(254, "10.0.0.0/24", 16) });
+      const other = new StoredBitmap({
+        store,
+        key: serviceIPsKey,
+        resource: serviceIPAllocationsResource,
+        bitmap: new AllocationBitmap(254, "10.0.0.0/24", 16),
+      });
       await expect(other.allocateNext()).rejects.toThrow("the provided range does not match the current range");
       expect(other.free()).toBe(254);
-    }),
-  );
+    }));
 
   it("two Store instances on the same data share the bitmap", () =>
     withStore(backend, async (t) => {
@@ -127,11 +137,13 @@ describe.each(rangeBackends())("allocator storage on %s", (backend) => {
         const a = newBitmap(t.store, 1);
         const b = newBitmap(second, 2);
         await a.createOrUpdate({ range: spec, data: "" });
-        const [x, y] = await Promise.all([Promise.all(Array.from({ length: 50 }, () => a.allocateNext())), Promise.all(Array.from({ length: 50 }, () => b.allocateNext()))]);
+        const [x, y] = await Promise.all([
+          Promise.all(Array.from({ length: 50 }, () => a.allocateNext())),
+          Promise.all(Array.from({ length: 50 }, () => b.allocateNext())),
+        ]);
         expect(new Set([...x, ...y]).size).toBe(100);
       } finally {
         await second.close();
       }
-    }),
-  );
+    }));
 });

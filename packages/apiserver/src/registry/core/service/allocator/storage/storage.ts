@@ -133,7 +133,8 @@ export class StoredAllocator implements RangeRegistry {
           continue;
         }
         const batch: PendingOp[] = [];
-        while (batch.length < this.#maxBatch && this.#queue[0]?.kind === "op") batch.push((this.#queue.shift() as { pending: PendingOp }).pending);
+        while (batch.length < this.#maxBatch && this.#queue[0]?.kind === "op")
+          batch.push((this.#queue.shift() as { pending: PendingOp }).pending);
         await this.#commit(batch);
       }
     } finally {

@@ -57,7 +57,12 @@ export async function retryOnConflict(fn: () => Promise<void>, sleep: Sleep = de
  * error, which ends the poll at once; the code's stated intent ("if etcd server is not running we
  * should wait for some time and fail only then") is what this does: retry errors until timeout.
  */
-export async function pollImmediate<T>(intervalMs: number, timeoutMs: number, get: () => Promise<T>, sleep: Sleep = defaultSleep): Promise<T> {
+export async function pollImmediate<T>(
+  intervalMs: number,
+  timeoutMs: number,
+  get: () => Promise<T>,
+  sleep: Sleep = defaultSleep,
+): Promise<T> {
   for (let waited = 0; ; waited += intervalMs) {
     try {
       return await get();
@@ -73,7 +78,14 @@ export async function pollImmediate<T>(intervalMs: number, timeoutMs: number, ge
  * ends, until `signal` aborts; `onFirstSuccess` is called once, after the first run that
  * succeeded. Errors go to `onError` (upstream runtime.HandleError) and never stop the loop.
  */
-export async function runUntil(runOnce: () => Promise<void>, intervalMs: number, onFirstSuccess: () => void, signal: AbortSignal, onError: (err: unknown) => void, sleep: Sleep = defaultSleep): Promise<void> {
+export async function runUntil(
+  runOnce: () => Promise<void>,
+  intervalMs: number,
+  onFirstSuccess: () => void,
+  signal: AbortSignal,
+  onError: (err: unknown) => void,
+  sleep: Sleep = defaultSleep,
+): Promise<void> {
   let succeeded = false;
   while (!signal.aborted) {
     try {
@@ -95,7 +107,13 @@ export async function runUntil(runOnce: () => Promise<void>, intervalMs: number,
  * run. A first sighting starts the counter at numRepairsBeforeLeakCleanup−1; while it is above
  * 0 the value stays allocated (`keep`) and the counter drops; then it is left out (`leaked`).
  */
-export function checkLeaked<K>(leaks: Map<K, number>, candidates: readonly K[], keep: (k: K) => void, leaked: (k: K) => void, flagged: (k: K) => void): void {
+export function checkLeaked<K>(
+  leaks: Map<K, number>,
+  candidates: readonly K[],
+  keep: (k: K) => void,
+  leaked: (k: K) => void,
+  flagged: (k: K) => void,
+): void {
   for (const k of candidates) {
     let count = leaks.get(k);
     if (count === undefined) {

@@ -86,7 +86,13 @@ describe("ClusterIP Repair (upstream repair_test.go)", () => {
 
   it.each([
     { name: "IPv4", nets: [["192.168.1.0/24", "192.168.1.10"]] },
-    { name: "dual stack", nets: [["192.168.1.0/24", "192.168.1.10"], ["2000::/108", "2000::1"]] },
+    {
+      name: "dual stack",
+      nets: [
+        ["192.168.1.0/24", "192.168.1.10"],
+        ["2000::/108", "2000::1"],
+      ],
+    },
   ])("TestRepairLeak ($name): an unreferenced IP is freed on the third run", async ({ nets }) => {
     const regs = nets.map(([c, ip]) => registryWith(c!, ip!));
     const { r, metrics } = repair([], [nets[0]![0]!, regs[0]!], nets[1] ? [nets[1][0]!, regs[1]!] : undefined);
@@ -153,11 +159,15 @@ describe("ClusterIP Repair (upstream repair_test.go)", () => {
     const { r, recorder } = repair(services, ["192.168.1.0/24", v4], ["2000::/108", v6]);
     await r.runOnce();
     expect([after(v4).used(), after(v6).used()]).toEqual([3, 2]);
-    expect(recorder.events.filter((e) => e.includes("ClusterIPAlreadyAllocated"))).toEqual(["Warning ClusterIPAlreadyAllocated Cluster IP [IPv6]:2000::1 was assigned to multiple services; please recreate service"]);
+    expect(recorder.events.filter((e) => e.includes("ClusterIPAlreadyAllocated"))).toEqual([
+      "Warning ClusterIPAlreadyAllocated Cluster IP [IPv6]:2000::1 was assigned to multiple services; please recreate service",
+    ]);
     expect(recorder.events.filter((e) => e.includes("OutOfRange"))).toHaveLength(2);
     const single = repair(services.slice(0, 1), ["192.168.1.0/24", registryWith("192.168.1.0/24")]);
     await single.r.runOnce();
-    expect(single.recorder.events).toContain("Warning ClusterIPNotValid Cluster IP 2000::1(IPv6) is of ip family that is no longer configured on cluster; please recreate service");
+    expect(single.recorder.events).toContain(
+      "Warning ClusterIPNotValid Cluster IP 2000::1(IPv6) is of ip family that is no longer configured on cluster; please recreate service",
+    );
   });
 
   it.each([
@@ -176,9 +186,20 @@ describe("ClusterIP Repair (upstream repair_test.go)", () => {
     full.allocateSync = () => {
       throw new ErrFull();
     };
-    const r = new Repair({ listServices: async () => [svc("a", "a", "10.0.0.5")], network: cidr("10.0.0.0/24"), alloc: registryWith("10.0.0.0/24"), recorder, sleep: noSleep, newRange: () => full });
-    await expect(r.runOnce()).rejects.toThrow("the service CIDR 10.0.0.0/24 is full; you must widen the CIDR in order to create new services for Cluster IP [IPv4]:10.0.0.5");
-    expect(recorder.events).toEqual(["Warning ServiceCIDRFull Service CIDR 10.0.0.0/24 is full; you must widen the CIDR in order to create new services for Cluster IP [IPv4]:10.0.0.5"]);
+    const r = new Repair({
+      listServices: async () => [svc("a", "a", "10.0.0.5")],
+      network: cidr("10.0.0.0/24"),
+      alloc: registryWith("10.0.0.0/24"),
+      recorder,
+      sleep: noSleep,
+      newRange: () => full,
+    });
+    await expect(r.runOnce()).rejects.toThrow(
+      "the service CIDR 10.0.0.0/24 is full; you must widen the CIDR in order to create new services for Cluster IP [IPv4]:10.0.0.5",
+    );
+    expect(recorder.events).toEqual([
+      "Warning ServiceCIDRFull Service CIDR 10.0.0.0/24 is full; you must widen the CIDR in order to create new services for Cluster IP [IPv4]:10.0.0.5",
+    ]);
   });
 
   it("a conflicting write is retried with a fresh snapshot", async () => {
@@ -186,7 +207,8 @@ describe("ClusterIP Repair (upstream repair_test.go)", () => {
     let conflicts = 1;
     const inner = reg.createOrUpdate.bind(reg);
     reg.createOrUpdate = async (s) => {
-      if (conflicts-- > 0) throw StatusError.conflict({ group: "", resource: "serviceipallocations" }, "", "the provided resource version does not match");
+      if (conflicts-- > 0)
+        throw StatusError.conflict({ group: "", resource: "serviceipallocations" }, "", "the provided resource version does not match");
       return inner(s);
     };
     const { r } = repair([svc("a", "a", "10.0.0.5")], ["10.0.0.0/24", reg]);
@@ -204,7 +226,15 @@ describe("ClusterIP Repair (upstream repair_test.go)", () => {
     const ctl = new AbortController();
     let first = 0;
     const errors: string[] = [];
-    const r = new Repair({ listServices, network: cidr("10.0.0.0/24"), alloc: reg, recorder: new FakeRecorder(), log: (m) => errors.push(m), intervalMs: 180_000, sleep: async () => void (calls >= 4 && ctl.abort()) });
+    const r = new Repair({
+      listServices,
+      network: cidr("10.0.0.0/24"),
+      alloc: reg,
+      recorder: new FakeRecorder(),
+      log: (m) => errors.push(m),
+      intervalMs: 180_000,
+      sleep: async () => void (calls >= 4 && ctl.abort()),
+    });
     await r.runUntil(() => first++, ctl.signal);
     expect([first, calls]).toEqual([1, 4]);
     expect(errors[0]).toBe("unable to refresh the service IP block: etcd down");
@@ -227,15 +257,18 @@ describe.each(rangeBackends())("ClusterIP Repair over StoredRange on %s", (backe
       await fresh.release(parseIPSloppy("10.0.0.1")!);
       expect([fresh.has(parseIPSloppy("10.0.0.10")!), fresh.has(parseIPSloppy("10.0.0.20")!), fresh.used()]).toEqual([true, false, 1]);
       expect(recorder.events.filter((e) => e.includes("ClusterIPNotAllocated"))).toHaveLength(2);
-    }),
-  );
+    }));
 });
 
 describe("ClusterIP Repair with non-canonical ClusterIPs (issue #17)", () => {
   it("keys the bitmap on the parsed address: a held odd spelling is neither repaired nor leaked, a second spelling is a duplicate", async () => {
     const v4 = registryWith("192.168.1.0/24", "192.168.1.10", "192.168.1.11");
     const v6 = registryWith("2000::/108", "2000::a");
-    const services = [svc("ns", "zeros", "192.168.001.010", "2000:0:0::000A"), svc("ns", "mapped", "::ffff:192.168.1.11"), svc("ns", "twin", "192.168.1.10")];
+    const services = [
+      svc("ns", "zeros", "192.168.001.010", "2000:0:0::000A"),
+      svc("ns", "mapped", "::ffff:192.168.1.11"),
+      svc("ns", "twin", "192.168.1.10"),
+    ];
     const { r, recorder, metrics } = repair(services, ["192.168.1.0/24", v4], ["2000::/108", v6]);
     // Past the three-run leak hold-off: nothing a Service holds may be freed.
     for (let i = 0; i < 4; i++) {
@@ -247,7 +280,11 @@ describe("ClusterIP Repair with non-canonical ClusterIPs (issue #17)", () => {
     expect(after(v4).has(parseIPSloppy("192.168.1.11")!)).toBe(true);
     expect(after(v6).has(parseIPSloppy("2000::a")!)).toBe(true);
     expect(after(v4).used() + after(v6).used()).toBe(3);
-    expect(new Set(recorder.events)).toEqual(new Set(["Warning ClusterIPAlreadyAllocated Cluster IP [IPv4]:192.168.1.10 was assigned to multiple services; please recreate service"]));
+    expect(new Set(recorder.events)).toEqual(
+      new Set([
+        "Warning ClusterIPAlreadyAllocated Cluster IP [IPv4]:192.168.1.10 was assigned to multiple services; please recreate service",
+      ]),
+    );
     expect(metrics.ipErrors.get({ type: "repair" })).toBe(0);
     expect(metrics.ipErrors.get({ type: "leak" })).toBe(0);
   });

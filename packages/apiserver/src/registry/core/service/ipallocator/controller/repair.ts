@@ -12,7 +12,18 @@ import type { RangeAllocationSnapshot, RangeRegistry } from "../../allocator/sto
 import { Range } from "../bitmap.ts";
 import { ErrAllocated, ErrFull, ErrNotInRange } from "../interfaces.ts";
 import type { ClusterIPRepairMetrics } from "../metrics.ts";
-import { checkLeaked, defaultSleep, isConflict, pollImmediate, repairLoopInterval, retryOnConflict, runUntil, serviceKey, serviceReference, type Sleep } from "./repair-loop.ts";
+import {
+  checkLeaked,
+  defaultSleep,
+  isConflict,
+  pollImmediate,
+  repairLoopInterval,
+  retryOnConflict,
+  runUntil,
+  serviceKey,
+  serviceReference,
+  type Sleep,
+} from "./repair-loop.ts";
 
 /** The events' source / reporting controller. */
 export const ipRepairComponent = "ipallocator-repair-controller";
@@ -72,7 +83,14 @@ export class Repair {
 
   /** Runs now and every interval until `signal` aborts; `onFirstSuccess` after the first good run. */
   runUntil(onFirstSuccess: () => void, signal: AbortSignal): Promise<void> {
-    return runUntil(() => this.runOnce(), this.#o.intervalMs ?? repairLoopInterval, onFirstSuccess, signal, (e) => this.#o.log?.(String(e instanceof Error ? e.message : e)), this.#o.sleep ?? defaultSleep);
+    return runUntil(
+      () => this.runOnce(),
+      this.#o.intervalMs ?? repairLoopInterval,
+      onFirstSuccess,
+      signal,
+      (e) => this.#o.log?.(String(e instanceof Error ? e.message : e)),
+      this.#o.sleep ?? defaultSleep,
+    );
   }
 
   /** One verification pass, retried on conflict; throws if it could not complete. */
@@ -88,9 +106,15 @@ export class Repair {
   async #snapshots(): Promise<Map<IPFamily, RangeAllocationSnapshot>> {
     const out = new Map<IPFamily, RangeAllocationSnapshot>();
     try {
-      await pollImmediate(this.#o.pollIntervalMs ?? 1000, this.#o.pollTimeoutMs ?? 10_000, async () => {
-        for (const [family, f] of this.#families) if (!out.has(family)) out.set(family, (await f.alloc.get()) ?? { range: "", data: "", resourceVersion: "" });
-      }, this.#o.sleep ?? defaultSleep);
+      await pollImmediate(
+        this.#o.pollIntervalMs ?? 1000,
+        this.#o.pollTimeoutMs ?? 10_000,
+        async () => {
+          for (const [family, f] of this.#families)
+            if (!out.has(family)) out.set(family, (await f.alloc.get()) ?? { range: "", data: "", resourceVersion: "" });
+        },
+        this.#o.sleep ?? defaultSleep,
+      );
     } catch (err) {
       throw new Error(`unable to refresh the service IP block: ${(err as Error).message}`, { cause: err });
     }
@@ -105,7 +129,9 @@ export class Repair {
       try {
         stored.set(family, Range.fromSnapshot(snap));
       } catch (err) {
-        throw new Error(`unable to rebuild allocator from snapshots for family:${family} with error:${(err as Error).message}`, { cause: err });
+        throw new Error(`unable to rebuild allocator from snapshots for family:${family} with error:${(err as Error).message}`, {
+          cause: err,
+        });
       }
     }
     let services: Service[];
@@ -149,8 +175,15 @@ export class Repair {
       const actual = rebuilt.get(family);
       const s = formatIP(ip);
       if (!actual) {
-        fail("invalid", `the cluster IP ${s}(${family}) for service ${serviceKey(svc)} is of ip family that is no longer configured on cluster; please recreate`);
-        warn("ClusterIPNotValid", "ClusterIPValidation", `Cluster IP ${s}(${family}) is of ip family that is no longer configured on cluster; please recreate service`);
+        fail(
+          "invalid",
+          `the cluster IP ${s}(${family}) for service ${serviceKey(svc)} is of ip family that is no longer configured on cluster; please recreate`,
+        );
+        warn(
+          "ClusterIPNotValid",
+          "ClusterIPValidation",
+          `Cluster IP ${s}(${family}) is of ip family that is no longer configured on cluster; please recreate service`,
+        );
         continue;
       }
       try {
@@ -158,24 +191,47 @@ export class Repair {
       } catch (err) {
         const network = formatCIDR(this.#families.get(family)!.network);
         if (err instanceof ErrAllocated) {
-          fail("duplicate", `the cluster IP [${family}]:${s} for service ${serviceKey(svc)} was assigned to multiple services; please recreate`);
-          warn("ClusterIPAlreadyAllocated", "ClusterIPAllocation", `Cluster IP [${family}]:${s} was assigned to multiple services; please recreate service`);
+          fail(
+            "duplicate",
+            `the cluster IP [${family}]:${s} for service ${serviceKey(svc)} was assigned to multiple services; please recreate`,
+          );
+          warn(
+            "ClusterIPAlreadyAllocated",
+            "ClusterIPAllocation",
+            `Cluster IP [${family}]:${s} was assigned to multiple services; please recreate service`,
+          );
           continue;
         }
         if (err instanceof ErrNotInRange) {
-          fail("outOfRange", `the cluster IP [${family}]:${s} for service ${serviceKey(svc)} is not within the service CIDR ${network}; please recreate`);
-          warn("ClusterIPOutOfRange", "ClusterIPAllocation", `Cluster IP [${family}]:${s} is not within the service CIDR ${network}; please recreate service`);
+          fail(
+            "outOfRange",
+            `the cluster IP [${family}]:${s} for service ${serviceKey(svc)} is not within the service CIDR ${network}; please recreate`,
+          );
+          warn(
+            "ClusterIPOutOfRange",
+            "ClusterIPAllocation",
+            `Cluster IP [${family}]:${s} is not within the service CIDR ${network}; please recreate service`,
+          );
           continue;
         }
         if (err instanceof ErrFull) {
           const cidr = formatCIDR(actual.cidr());
           this.#o.metrics?.ipErrors.inc({ type: "full" });
-          warn("ServiceCIDRFull", "ClusterIPAllocation", `Service CIDR ${cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [${family}]:${s}`);
-          throw new Error(`the service CIDR ${cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [${family}]:${s}`);
+          warn(
+            "ServiceCIDRFull",
+            "ClusterIPAllocation",
+            `Service CIDR ${cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [${family}]:${s}`,
+          );
+          throw new Error(
+            `the service CIDR ${cidr} is full; you must widen the CIDR in order to create new services for Cluster IP [${family}]:${s}`,
+          );
         }
         this.#o.metrics?.ipErrors.inc({ type: "unknown" });
         warn("UnknownError", "ClusterIPAllocation", `Unable to allocate cluster IP [${family}]:${s} due to an unknown error`);
-        throw new Error(`unable to allocate cluster IP [${family}]:${s} for service ${serviceKey(svc)} due to an unknown error, exiting: ${(err as Error).message}`, { cause: err });
+        throw new Error(
+          `unable to allocate cluster IP [${family}]:${s} for service ${serviceKey(svc)} due to an unknown error, exiting: ${(err as Error).message}`,
+          { cause: err },
+        );
       }
       const was = stored.get(family);
       if (was?.has(ip)) {

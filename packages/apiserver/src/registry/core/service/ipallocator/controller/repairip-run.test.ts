@@ -2,10 +2,21 @@ import { StatusError } from "@servicenet/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { objectKey } from "../../../../../storage/index.ts";
 import { eventually } from "@servicenet/testing";
-import { newFakeRepair, newIPAddress, newService, newServiceCIDR, seconds, serviceCIDRv4, serviceCIDRv6, testTimeNow, type FakeRepair } from "./repairip-testing.ts";
+import {
+  newFakeRepair,
+  newIPAddress,
+  newService,
+  newServiceCIDR,
+  seconds,
+  serviceCIDRv4,
+  serviceCIDRv6,
+  testTimeNow,
+  type FakeRepair,
+} from "./repairip-testing.ts";
 
 const kubernetes = newServiceCIDR("kubernetes", serviceCIDRv4, serviceCIDRv6);
-const forbidden = (name: string): StatusError => StatusError.forbidden({ group: "networking.k8s.io", resource: "ipaddresses" }, name, "not yet ready to handle request");
+const forbidden = (name: string): StatusError =>
+  StatusError.forbidden({ group: "networking.k8s.io", resource: "ipaddresses" }, name, "not yet ready to handle request");
 
 describe("RepairIPAddress.runUntil", () => {
   let f: FakeRepair | undefined;
@@ -17,7 +28,11 @@ describe("RepairIPAddress.runUntil", () => {
   });
 
   it("TestRunUntilSucceedsOnFirstAttempt, then repairs Services created later through the workers", async () => {
-    f = await newFakeRepair({ cidrs: [kubernetes], svcs: [newService("test-svc", ["10.0.1.1"])], ipAddresses: [newIPAddress("10.0.1.1", "test-svc")] });
+    f = await newFakeRepair({
+      cidrs: [kubernetes],
+      svcs: [newService("test-svc", ["10.0.1.1"])],
+      ipAddresses: [newIPAddress("10.0.1.1", "test-svc")],
+    });
     ac = new AbortController();
     let first = 0;
     const run = f.repair.runUntil(() => first++, ac.signal);
@@ -32,7 +47,11 @@ describe("RepairIPAddress.runUntil", () => {
   });
 
   it("deletes an orphan IPAddress only once the 60 s grace from its creationTimestamp has passed", async () => {
-    f = await newFakeRepair({ cidrs: [kubernetes], ipAddresses: [newIPAddress("10.0.1.1", "never-created")], testTime: testTimeNow + seconds(10) });
+    f = await newFakeRepair({
+      cidrs: [kubernetes],
+      ipAddresses: [newIPAddress("10.0.1.1", "never-created")],
+      testTime: testTimeNow + seconds(10),
+    });
     ac = new AbortController();
     let first = false;
     const run = f.repair.runUntil(() => (first = true), ac.signal);
@@ -43,7 +62,9 @@ describe("RepairIPAddress.runUntil", () => {
     expect(await f.raw.get("10.0.1.1")).not.toBeNull();
     f.clock.step(seconds(1)); // 60 s old
     expect(await eventually(async () => (await f!.raw.get("10.0.1.1")) === null)).toBe(true);
-    expect(f.recorder.events).toEqual(["Warning IPAddressNotAllocated IPAddress: 10.0.1.1 for Service bar/never-created appears to have leaked: cleaning up"]);
+    expect(f.recorder.events).toEqual([
+      "Warning IPAddressNotAllocated IPAddress: 10.0.1.1 for Service bar/never-created appears to have leaked: cleaning up",
+    ]);
     ac.abort();
     await run;
   });
@@ -72,7 +93,11 @@ describe("RepairIPAddress.runUntil", () => {
   });
 
   it("TestRunUntilExitsOnContextCancellation: never calls onFirstSuccess when stopped before a first success", async () => {
-    f = await newFakeRepair({ cidrs: [kubernetes], svcs: [newService("test-svc", ["10.0.1.1"])], client: (c) => ({ ...c, create: (o) => Promise.reject(forbidden(o.metadata.name ?? "")) }) });
+    f = await newFakeRepair({
+      cidrs: [kubernetes],
+      svcs: [newService("test-svc", ["10.0.1.1"])],
+      client: (c) => ({ ...c, create: (o) => Promise.reject(forbidden(o.metadata.name ?? "")) }),
+    });
     ac = new AbortController();
     let first = false;
     const run = f.repair.runUntil(() => (first = true), ac.signal);
@@ -83,7 +108,11 @@ describe("RepairIPAddress.runUntil", () => {
   });
 
   it("rejects when the first pass fails with anything but Forbidden", async () => {
-    f = await newFakeRepair({ cidrs: [kubernetes], svcs: [newService("test-svc", ["10.0.1.1"])], client: (c) => ({ ...c, create: () => Promise.reject(StatusError.internal("etcd is gone")) }) });
+    f = await newFakeRepair({
+      cidrs: [kubernetes],
+      svcs: [newService("test-svc", ["10.0.1.1"])],
+      client: (c) => ({ ...c, create: () => Promise.reject(StatusError.internal("etcd is gone")) }),
+    });
     ac = new AbortController();
     await expect(f.repair.runUntil(() => {}, ac.signal)).rejects.toThrow("etcd is gone");
   });

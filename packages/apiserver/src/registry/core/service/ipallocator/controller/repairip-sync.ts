@@ -5,7 +5,14 @@
  * Service`. syncService checks it from the Service side (missing, wrong reference, duplicate,
  * wrong labels); syncIPAddress removes IPAddresses no Service holds (orphans, after a grace period).
  */
-import { formatIP, ipAllocatorControllerName, labelIPAddressFamily, labelIPAddressManagedBy, parseIPSloppy, type IP } from "@servicenet/api";
+import {
+  formatIP,
+  ipAllocatorControllerName,
+  labelIPAddressFamily,
+  labelIPAddressManagedBy,
+  parseIPSloppy,
+  type IP,
+} from "@servicenet/api";
 import type { KubeObject } from "../../../../../storage/index.ts";
 import { referenceOf, type EventRecorder } from "../../../../../util/events/recorder.ts";
 import type { Lister } from "../../../../../util/informer/store-informer.ts";
@@ -41,12 +48,15 @@ interface ParentRef {
   name?: string;
 }
 
-const parentRefOf = (ip: KubeObject): ParentRef | undefined => (ip["spec"] as { parentRef?: ParentRef } | undefined)?.parentRef ?? undefined;
+const parentRefOf = (ip: KubeObject): ParentRef | undefined =>
+  (ip["spec"] as { parentRef?: ParentRef } | undefined)?.parentRef ?? undefined;
 const labelsOf = (o: KubeObject): Record<string, string> => (o.metadata["labels"] as Record<string, string> | undefined) ?? {};
 const createdAt = (o: KubeObject): number => Date.parse(o.metadata.creationTimestamp ?? "") || 0;
-const isCoreServiceRef = (ref: ParentRef | undefined): ref is ParentRef => ref !== undefined && (ref.group ?? "") === "" && ref.resource === "services";
+const isCoreServiceRef = (ref: ParentRef | undefined): ref is ParentRef =>
+  ref !== undefined && (ref.group ?? "") === "" && ref.resource === "services";
 /** Go's `%v` of a *ParentReference: `&{group resource namespace name}`. */
-const formatRef = (ref: ParentRef | undefined): string => (ref ? `&{${ref.group ?? ""} ${ref.resource ?? ""} ${ref.namespace ?? ""} ${ref.name ?? ""}}` : "<nil>");
+const formatRef = (ref: ParentRef | undefined): string =>
+  ref ? `&{${ref.group ?? ""} ${ref.resource ?? ""} ${ref.namespace ?? ""} ${ref.name ?? ""}}` : "<nil>";
 
 /** The Service's ClusterIPs (clusterIPs, or clusterIP for objects written before dual-stack). */
 export function serviceClusterIPs(svc: KubeObject): string[] {
@@ -81,7 +91,14 @@ function svcRef(svc: KubeObject): { namespace: string; name: string } {
   return { namespace: svc.metadata.namespace ?? "", name: svc.metadata.name ?? "" };
 }
 
-async function warn(ctx: RepairSyncContext, obj: KubeObject, kind: "Service" | "IPAddress", reason: string, action: string, message: string): Promise<void> {
+async function warn(
+  ctx: RepairSyncContext,
+  obj: KubeObject,
+  kind: "Service" | "IPAddress",
+  reason: string,
+  action: string,
+  message: string,
+): Promise<void> {
   const apiVersion = kind === "Service" ? "v1" : "networking.k8s.io/v1";
   await ctx.recorder.eventf(referenceOf(obj, kind, apiVersion), "Warning", reason, action, message);
 }
@@ -113,14 +130,28 @@ export async function syncService(ctx: RepairSyncContext, key: string): Promise<
     const ip = parseIPSloppy(clusterIP);
     if (ip === null) {
       ctx.metrics?.ipErrors.inc({ type: "invalid" });
-      await warn(ctx, svc, "Service", "ClusterIPNotValid", "ClusterIPValidation", `Cluster IP ${clusterIP} is not a valid IP; please recreate Service`);
+      await warn(
+        ctx,
+        svc,
+        "Service",
+        "ClusterIPNotValid",
+        "ClusterIPValidation",
+        `Cluster IP ${clusterIP} is not a valid IP; please recreate Service`,
+      );
       continue;
     }
     const family = ip.family;
     const ipName = formatIP(ip);
     if (!ctx.inRange(ip)) {
       ctx.metrics?.ipErrors.inc({ type: "outOfRange" });
-      await warn(ctx, svc, "Service", "ClusterIPOutOfRange", "ClusterIPAllocation", `Cluster IP [${family}]: ${ipName} is not within any configured Service CIDR; please recreate service`);
+      await warn(
+        ctx,
+        svc,
+        "Service",
+        "ClusterIPOutOfRange",
+        "ClusterIPAllocation",
+        `Cluster IP [${family}]: ${ipName} is not within any configured Service CIDR; please recreate service`,
+      );
       continue;
     }
     // The cache may lag an allocation made a moment ago: ask the store before "repairing".
@@ -130,7 +161,14 @@ export async function syncService(ctx: RepairSyncContext, key: string): Promise<
       // IPAddress is gone for good, and recreating it would leave an orphan that blocks deletions.
       if (ctx.getService && !holds(await ctx.getService(namespace, name), svc, ip)) continue;
       ctx.metrics?.ipErrors.inc({ type: "repair" });
-      await warn(ctx, svc, "Service", "ClusterIPNotAllocated", "ClusterIPAllocation", `Cluster IP [${family}]: ${ipName} is not allocated; repairing`);
+      await warn(
+        ctx,
+        svc,
+        "Service",
+        "ClusterIPNotAllocated",
+        "ClusterIPAllocation",
+        `Cluster IP [${family}]: ${ipName} is not allocated; repairing`,
+      );
       await ctx.client.create(serviceIPAddress(ip, { namespace, name }));
       continue;
     }
@@ -153,7 +191,14 @@ export async function syncService(ctx: RepairSyncContext, key: string): Promise<
       }
       if (serviceHoldsIP(refService, ip)) {
         ctx.metrics?.ipErrors.inc({ type: "duplicate" });
-        await warn(ctx, svc, "Service", "ClusterIPAlreadyAllocated", "ClusterIPAllocation", `Cluster IP [${family}]:${ipName} was assigned to multiple services; please recreate service`);
+        await warn(
+          ctx,
+          svc,
+          "Service",
+          "ClusterIPAlreadyAllocated",
+          "ClusterIPAllocation",
+          `Cluster IP [${family}]:${ipName} was assigned to multiple services; please recreate service`,
+        );
       }
     }
     if (!hasAllocatorLabels(ipAddress)) await recreateIPAddress(ctx, ip, svc);
@@ -179,7 +224,14 @@ export async function syncIPAddress(ctx: RepairSyncContext, key: string): Promis
   const name = ipAddress.metadata.name ?? "";
   const ref = parentRefOf(ipAddress);
   if (!isCoreServiceRef(ref)) {
-    await warn(ctx, ipAddress, "IPAddress", "IPAddressNotAllocated", "IPAddressAllocation", `IPAddress ${name} appears to have been modified, not referencing a Service ${formatRef(ref)}: cleaning up`);
+    await warn(
+      ctx,
+      ipAddress,
+      "IPAddress",
+      "IPAddressNotAllocated",
+      "IPAddressAllocation",
+      `IPAddress ${name} appears to have been modified, not referencing a Service ${formatRef(ref)}: cleaning up`,
+    );
     await deleteExamined(ctx, ipAddress);
     return;
   }
@@ -190,7 +242,14 @@ export async function syncIPAddress(ctx: RepairSyncContext, key: string): Promis
     const lifetime = now - createdAt(ipAddress);
     if (lifetime >= orphanGracePeriodMs) {
       ctx.metrics?.ipErrors.inc({ type: "leak" });
-      await warn(ctx, ipAddress, "IPAddress", "IPAddressNotAllocated", "IPAddressAllocation", `IPAddress: ${name} for Service ${ref.namespace ?? ""}/${ref.name ?? ""} appears to have leaked: cleaning up`);
+      await warn(
+        ctx,
+        ipAddress,
+        "IPAddress",
+        "IPAddressNotAllocated",
+        "IPAddressAllocation",
+        `IPAddress: ${name} for Service ${ref.namespace ?? ""}/${ref.name ?? ""} appears to have leaked: cleaning up`,
+      );
       await deleteExamined(ctx, ipAddress);
       return;
     }
@@ -210,6 +269,13 @@ export async function syncIPAddress(ctx: RepairSyncContext, key: string): Promis
     return;
   }
   const { namespace, name: svcName } = svcRef(svc);
-  await warn(ctx, ipAddress, "IPAddress", "IPAddressWrongReference", "IPAddressAllocation", `IPAddress: ${name} for Service ${namespace}/${svcName} has a wrong reference; cleaning up`);
+  await warn(
+    ctx,
+    ipAddress,
+    "IPAddress",
+    "IPAddressWrongReference",
+    "IPAddressAllocation",
+    `IPAddress: ${name} for Service ${namespace}/${svcName} has a wrong reference; cleaning up`,
+  );
   await deleteExamined(ctx, ipAddress);
 }

@@ -18,7 +18,12 @@ export const seconds = (n: number): number => n * 1000;
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
 
 export function newService(name: string, ips: string[], created = testTimeNow): KubeObject {
-  return { apiVersion: "v1", kind: "Service", metadata: { namespace: "bar", name, uid: `svc-${name}`, creationTimestamp: iso(created) }, spec: { clusterIP: ips[0], clusterIPs: ips, type: "ClusterIP" } };
+  return {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { namespace: "bar", name, uid: `svc-${name}`, creationTimestamp: iso(created) },
+    spec: { clusterIP: ips[0], clusterIPs: ips, type: "ClusterIP" },
+  };
 }
 
 /** The IPAddress the allocator would have created for `svcName`, created at `created`. */
@@ -27,13 +32,23 @@ export function newIPAddress(name: string, svcName: string, created = testTimeNo
   return {
     apiVersion: "networking.k8s.io/v1",
     kind: "IPAddress",
-    metadata: { name, uid: `ip-${name}`, creationTimestamp: iso(created), labels: { [labelIPAddressFamily]: family, [labelIPAddressManagedBy]: ipAllocatorControllerName } },
+    metadata: {
+      name,
+      uid: `ip-${name}`,
+      creationTimestamp: iso(created),
+      labels: { [labelIPAddressFamily]: family, [labelIPAddressManagedBy]: ipAllocatorControllerName },
+    },
     spec: { parentRef: { group: "", resource: "services", namespace: "bar", name: svcName } },
   };
 }
 
 export function newServiceCIDR(name: string, ...cidrs: string[]): KubeObject {
-  return { apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name, uid: `cidr-${name}`, creationTimestamp: iso(testTimeNow) }, spec: { cidrs } };
+  return {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "ServiceCIDR",
+    metadata: { name, uid: `cidr-${name}`, creationTimestamp: iso(testTimeNow) },
+    spec: { cidrs },
+  };
 }
 
 export interface FakeRepair {
@@ -75,23 +90,43 @@ export async function newFakeRepair(setup: FakeRepairSetup = {}): Promise<FakeRe
     delete: (n) => (actions.push(["delete", "ipaddresses"]), raw.delete(n)),
     get: (n) => raw.get(n),
   };
-  const informers = [new StoreInformer(store, "services/specs"), new StoreInformer(store, "servicecidrs"), new StoreInformer(store, "ipaddresses")];
+  const informers = [
+    new StoreInformer(store, "services/specs"),
+    new StoreInformer(store, "servicecidrs"),
+    new StoreInformer(store, "ipaddresses"),
+  ];
   const [services, serviceCIDRs, ipAddresses] = informers as [StoreInformer, StoreInformer, StoreInformer];
   const clock = new FakeClock(setup.testTime ?? testTimeNow);
   const recorder = new FakeRecorder();
   const metrics = clusterIPRepairMetrics(new MetricsRegistry());
   const client = setup.client ? setup.client(recording) : recording;
-  const repair = new RepairIPAddress({ services, serviceCIDRs, ipAddresses, client, recorder, clock, metrics, intervalMs: 0, ...setup.options });
+  const repair = new RepairIPAddress({
+    services,
+    serviceCIDRs,
+    ipAddresses,
+    client,
+    recorder,
+    clock,
+    metrics,
+    intervalMs: 0,
+    ...setup.options,
+  });
   if (!setup.unstarted) {
     for (const i of informers) i.start();
     await Promise.all(informers.map((i) => i.waitForSync()));
   }
   return {
-    repair, store, clock, recorder, metrics, actions, raw, informers,
+    repair,
+    store,
+    clock,
+    recorder,
+    metrics,
+    actions,
+    raw,
+    informers,
     close: async () => {
       for (const i of informers) i.stop();
       await store.close();
     },
   };
 }
-

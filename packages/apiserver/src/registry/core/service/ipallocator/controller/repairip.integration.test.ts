@@ -21,12 +21,26 @@ describe("default ServiceCIDR + RepairIPAddress on one store", () => {
   it("creates the default ServiceCIDR, then an IPAddress and an Event for every Service without one", async () => {
     store = await createStore({ backend: "memory" });
     const n = 300;
-    for (let i = 0; i < n; i++) await store.create(objectKey("services/specs", "bar", `s${i}`), newService(`s${i}`, [`10.96.${(i + 1) >> 8}.${(i + 1) & 255}`]));
+    for (let i = 0; i < n; i++)
+      await store.create(objectKey("services/specs", "bar", `s${i}`), newService(`s${i}`, [`10.96.${(i + 1) >> 8}.${(i + 1) & 255}`]));
     await store.create(objectKey("services/specs", "bar", "outside"), newService("outside", ["192.0.2.10"]));
-    const [services, serviceCIDRs, ipAddresses] = ["services/specs", "servicecidrs", "ipaddresses"].map((p) => new StoreInformer(store!, p)) as [StoreInformer, StoreInformer, StoreInformer];
+    const [services, serviceCIDRs, ipAddresses] = ["services/specs", "servicecidrs", "ipaddresses"].map(
+      (p) => new StoreInformer(store!, p),
+    ) as [StoreInformer, StoreInformer, StoreInformer];
     informers.push(services, serviceCIDRs, ipAddresses);
-    const repair = new RepairIPAddress({ services, serviceCIDRs, ipAddresses, client: storeIPAddressClient(store), recorder: new StoreEventRecorder(store, { component: "ipallocator-repair-controller" }) });
-    const def = new DefaultServiceCIDRController({ cidrs: ["10.96.0.0/16", "fd00:10:96::/112"], serviceCIDRs: newServiceCIDRStore(store), informer: serviceCIDRs, recorder: new StoreEventRecorder(store, { component: "kubernetes-service-cidr-controller" }) });
+    const repair = new RepairIPAddress({
+      services,
+      serviceCIDRs,
+      ipAddresses,
+      client: storeIPAddressClient(store),
+      recorder: new StoreEventRecorder(store, { component: "ipallocator-repair-controller" }),
+    });
+    const def = new DefaultServiceCIDRController({
+      cidrs: ["10.96.0.0/16", "fd00:10:96::/112"],
+      serviceCIDRs: newServiceCIDRStore(store),
+      informer: serviceCIDRs,
+      recorder: new StoreEventRecorder(store, { component: "kubernetes-service-cidr-controller" }),
+    });
     for (const i of informers) i.start();
 
     const t0 = performance.now();
@@ -38,16 +52,32 @@ describe("default ServiceCIDR + RepairIPAddress on one store", () => {
 
     const ips = await store.list("/registry/ipaddresses/");
     expect(ips.items.length).toBe(n);
-    expect(ips.items.find((o) => o.metadata.name === "10.96.0.1")?.["spec"]).toEqual({ parentRef: { group: "", resource: "services", namespace: "bar", name: "s0" } });
+    expect(ips.items.find((o) => o.metadata.name === "10.96.0.1")?.["spec"]).toEqual({
+      parentRef: { group: "", resource: "services", namespace: "bar", name: "s0" },
+    });
     const events = (await store.list("/registry/events/")).items;
     const byReason = (r: string) => events.filter((e) => e["reason"] === r);
     expect(byReason("ClusterIPNotAllocated")).toHaveLength(n);
-    expect(byReason("ClusterIPOutOfRange").map((e) => [e["message"], e["action"], (e["source"] as { component: string }).component, (e["involvedObject"] as { name: string }).name])).toEqual([
-      ["Cluster IP [IPv4]: 192.0.2.10 is not within any configured Service CIDR; please recreate service", "ClusterIPAllocation", "ipallocator-repair-controller", "outside"],
+    expect(
+      byReason("ClusterIPOutOfRange").map((e) => [
+        e["message"],
+        e["action"],
+        (e["source"] as { component: string }).component,
+        (e["involvedObject"] as { name: string }).name,
+      ]),
+    ).toEqual([
+      [
+        "Cluster IP [IPv4]: 192.0.2.10 is not within any configured Service CIDR; please recreate service",
+        "ClusterIPAllocation",
+        "ipallocator-repair-controller",
+        "outside",
+      ],
     ]);
     const kubernetes = await store.get(objectKey("servicecidrs", undefined, "kubernetes"));
     expect((kubernetes["status"] as { conditions: { status: string }[] }).conditions[0]?.status).toBe("True");
-    console.log(`repairip first pass: default ServiceCIDR created + ${n} bitmap-era Services migrated (IPAddress + Event each) in ${ms.toFixed(0)} ms (memory store)`);
+    console.log(
+      `repairip first pass: default ServiceCIDR created + ${n} bitmap-era Services migrated (IPAddress + Event each) in ${ms.toFixed(0)} ms (memory store)`,
+    );
     ac.abort();
     await run;
     await def.stopped();

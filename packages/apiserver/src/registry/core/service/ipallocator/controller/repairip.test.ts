@@ -1,7 +1,17 @@
 import { ipAllocatorControllerName, labelIPAddressFamily, labelIPAddressManagedBy } from "@servicenet/api";
 import { afterEach, describe, expect, it } from "vitest";
 import type { KubeObject } from "../../../../../storage/index.ts";
-import { newFakeRepair, newIPAddress, newService, newServiceCIDR, seconds, serviceCIDRv4, serviceCIDRv6, testTimeNow, type FakeRepair } from "./repairip-testing.ts";
+import {
+  newFakeRepair,
+  newIPAddress,
+  newService,
+  newServiceCIDR,
+  seconds,
+  serviceCIDRv4,
+  serviceCIDRv6,
+  testTimeNow,
+  type FakeRepair,
+} from "./repairip-testing.ts";
 
 interface Case {
   name: string;
@@ -20,7 +30,13 @@ const create = ["create", "ipaddresses"];
 const del = ["delete", "ipaddresses"];
 
 const cases: Case[] = [
-  { name: "no changes needed single stack", svcs: [newService("test-svc", ["10.0.1.1"], t + seconds(1))], ipAddresses: [newIPAddress("10.0.1.1", "test-svc")], cidrs: [kubernetes], expectedIPs: ["10.0.1.1"] },
+  {
+    name: "no changes needed single stack",
+    svcs: [newService("test-svc", ["10.0.1.1"], t + seconds(1))],
+    ipAddresses: [newIPAddress("10.0.1.1", "test-svc")],
+    cidrs: [kubernetes],
+    expectedIPs: ["10.0.1.1"],
+  },
   {
     name: "no changes needed dual stack",
     svcs: [newService("test-svc", ["10.0.1.1", "2001:db8::10"], t + seconds(1))],
@@ -36,14 +52,24 @@ const cases: Case[] = [
     expectedIPs: ["192.168.0.1", "2001:db8:a:b::10"],
   },
   // these two cases simulate migrating from bitmaps to IPAddress objects
-  { name: "create IPAddress single stack", svcs: [newService("test-svc", ["10.0.1.1"], t + seconds(1))], cidrs: [kubernetes], expectedIPs: ["10.0.1.1"], actions: [create], events: ["Warning ClusterIPNotAllocated Cluster IP [IPv4]: 10.0.1.1 is not allocated; repairing"] },
+  {
+    name: "create IPAddress single stack",
+    svcs: [newService("test-svc", ["10.0.1.1"], t + seconds(1))],
+    cidrs: [kubernetes],
+    expectedIPs: ["10.0.1.1"],
+    actions: [create],
+    events: ["Warning ClusterIPNotAllocated Cluster IP [IPv4]: 10.0.1.1 is not allocated; repairing"],
+  },
   {
     name: "create IPAddresses dual stack",
     svcs: [newService("test-svc", ["10.0.1.1", "2001:db8::10"], t + seconds(1))],
     cidrs: [kubernetes],
     expectedIPs: ["10.0.1.1", "2001:db8::10"],
     actions: [create, create],
-    events: ["Warning ClusterIPNotAllocated Cluster IP [IPv4]: 10.0.1.1 is not allocated; repairing", "Warning ClusterIPNotAllocated Cluster IP [IPv6]: 2001:db8::10 is not allocated; repairing"],
+    events: [
+      "Warning ClusterIPNotAllocated Cluster IP [IPv4]: 10.0.1.1 is not allocated; repairing",
+      "Warning ClusterIPNotAllocated Cluster IP [IPv6]: 2001:db8::10 is not allocated; repairing",
+    ],
   },
   {
     name: "create IPAddress single stack from secondary",
@@ -80,9 +106,16 @@ const cases: Case[] = [
     ipAddresses: [newIPAddress("192.168.1.1", "test-svc"), newIPAddress("2001:db8::10", "test-svc")],
     cidrs: [kubernetes],
     expectedIPs: ["2001:db8::10"],
-    events: ["Warning ClusterIPOutOfRange Cluster IP [IPv4]: 192.168.1.1 is not within any configured Service CIDR; please recreate service"],
+    events: [
+      "Warning ClusterIPOutOfRange Cluster IP [IPv4]: 192.168.1.1 is not within any configured Service CIDR; please recreate service",
+    ],
   },
-  { name: "one IP orphan within grace period", ipAddresses: [newIPAddress("10.0.1.1", "test-svc")], cidrs: [kubernetes], expectedIPs: ["10.0.1.1"] },
+  {
+    name: "one IP orphan within grace period",
+    ipAddresses: [newIPAddress("10.0.1.1", "test-svc")],
+    cidrs: [kubernetes],
+    expectedIPs: ["10.0.1.1"],
+  },
   {
     name: "one IP orphan after grace period",
     ipAddresses: [newIPAddress("10.0.1.1", "test-svc")],
@@ -105,7 +138,9 @@ const cases: Case[] = [
     ipAddresses: [newIPAddress("10.0.255.255", "test-svc")],
     cidrs: [kubernetes],
     expectedIPs: ["10.0.255.255"],
-    events: ["Warning ClusterIPOutOfRange Cluster IP [IPv4]: 10.0.255.255 is not within any configured Service CIDR; please recreate service"],
+    events: [
+      "Warning ClusterIPOutOfRange Cluster IP [IPv4]: 10.0.255.255 is not within any configured Service CIDR; please recreate service",
+    ],
   },
   {
     name: "one IPv6 out of range matching the subnet address",
@@ -113,7 +148,9 @@ const cases: Case[] = [
     ipAddresses: [newIPAddress("2001:db8::", "test-svc")],
     cidrs: [kubernetes],
     expectedIPs: ["2001:db8::"],
-    events: ["Warning ClusterIPOutOfRange Cluster IP [IPv6]: 2001:db8:: is not within any configured Service CIDR; please recreate service"],
+    events: [
+      "Warning ClusterIPOutOfRange Cluster IP [IPv6]: 2001:db8:: is not within any configured Service CIDR; please recreate service",
+    ],
   },
   {
     name: "one IPv6 matching the broadcast address",
@@ -122,7 +159,12 @@ const cases: Case[] = [
     cidrs: [kubernetes],
     expectedIPs: ["2001:db8::ffff:ffff:ffff:ffff"],
   },
-  { name: "one IP orphan matching the broadcast address within grace period", ipAddresses: [newIPAddress("10.0.255.255", "test-svc")], cidrs: [kubernetes], expectedIPs: ["10.0.255.255"] },
+  {
+    name: "one IP orphan matching the broadcast address within grace period",
+    ipAddresses: [newIPAddress("10.0.255.255", "test-svc")],
+    cidrs: [kubernetes],
+    expectedIPs: ["10.0.255.255"],
+  },
   {
     name: "one IP orphan matching the broadcast address after grace period",
     ipAddresses: [newIPAddress("10.0.255.255", "test-svc")],
@@ -177,7 +219,10 @@ const cases: Case[] = [
   // canonically; past every grace period the repair loop must leave both alone.
   {
     name: "non-canonical ClusterIPs match their canonical IPAddresses",
-    svcs: [newService("test-svc", ["010.000.001.001", "2001:DB8:0::0010"], t - seconds(1)), newService("mapped", ["::ffff:10.0.1.2"], t - seconds(1))],
+    svcs: [
+      newService("test-svc", ["010.000.001.001", "2001:DB8:0::0010"], t - seconds(1)),
+      newService("mapped", ["::ffff:10.0.1.2"], t - seconds(1)),
+    ],
     ipAddresses: [newIPAddress("10.0.1.1", "test-svc"), newIPAddress("2001:db8::10", "test-svc"), newIPAddress("10.0.1.2", "mapped")],
     cidrs: [kubernetes],
     testTime: t + seconds(90),
@@ -223,11 +268,17 @@ describe("TestRepairServiceIP", () => {
     await f.repair.runOnce();
     expect(f.actions).toEqual([del, create]);
     expect(f.recorder.events).toEqual([]);
-    expect((await f.raw.get("10.0.1.1"))?.metadata["labels"]).toEqual({ [labelIPAddressFamily]: "IPv4", [labelIPAddressManagedBy]: ipAllocatorControllerName });
+    expect((await f.raw.get("10.0.1.1"))?.metadata["labels"]).toEqual({
+      [labelIPAddressFamily]: "IPv4",
+      [labelIPAddressManagedBy]: ipAllocatorControllerName,
+    });
   });
 
   it("reports an unparseable ClusterIP and counts the metrics by type", async () => {
-    f = await newFakeRepair({ svcs: [newService("bad", ["not-an-ip"]), newService("out", ["192.168.9.9"]), newService("missing", ["10.0.7.7"])], cidrs: [kubernetes] });
+    f = await newFakeRepair({
+      svcs: [newService("bad", ["not-an-ip"]), newService("out", ["192.168.9.9"]), newService("missing", ["10.0.7.7"])],
+      cidrs: [kubernetes],
+    });
     await f.repair.runOnce();
     expect(f.recorder.events).toContain("Warning ClusterIPNotValid Cluster IP not-an-ip is not a valid IP; please recreate Service");
     expect(f.metrics.ipErrors.get({ type: "invalid" })).toBe(1);
@@ -246,7 +297,11 @@ describe("TestRepairServiceIP", () => {
   it("recreates it when storage confirms the Service", async () => {
     f = await newFakeRepair({ svcs: [newService("here", ["10.0.1.9"])], cidrs: [kubernetes] });
     const stored = f.store;
-    const withStore = await newFakeRepair({ svcs: [newService("here", ["10.0.1.9"])], cidrs: [kubernetes], options: { getService: (ns, name) => stored.get(`/registry/services/specs/${ns}/${name}`, { ignoreNotFound: true }) } });
+    const withStore = await newFakeRepair({
+      svcs: [newService("here", ["10.0.1.9"])],
+      cidrs: [kubernetes],
+      options: { getService: (ns, name) => stored.get(`/registry/services/specs/${ns}/${name}`, { ignoreNotFound: true }) },
+    });
     await withStore.repair.runOnce();
     expect(withStore.actions).toEqual([create]);
     await withStore.close();

@@ -140,12 +140,22 @@ export class RepairIPAddress {
   async runUntil(onFirstSuccess: () => void, signal: AbortSignal): Promise<void> {
     try {
       if (!(await this.#waitForCaches(signal))) return;
-      if (this.#o.waitForDefaultServiceCIDR !== false && !(await this.#waitUntil(() => this.#o.serviceCIDRs.get(defaultServiceCIDRName) !== undefined, signal))) return;
+      if (
+        this.#o.waitForDefaultServiceCIDR !== false &&
+        !(await this.#waitUntil(() => this.#o.serviceCIDRs.get(defaultServiceCIDRName) !== undefined, signal))
+      )
+        return;
       if (!(await this.#firstPass(signal))) return;
       onFirstSuccess();
       const workers = [this.#worker(this.#cidrQueue, async () => this.syncCIDRs())];
-      for (let i = 0; i < repairWorkers; i++) workers.push(this.#worker(this.#svcQueue, (k) => this.syncService(k)), this.#worker(this.#ipQueue, (k) => this.syncIPAddress(k)));
-      await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+      for (let i = 0; i < repairWorkers; i++)
+        workers.push(
+          this.#worker(this.#svcQueue, (k) => this.syncService(k)),
+          this.#worker(this.#ipQueue, (k) => this.syncIPAddress(k)),
+        );
+      await new Promise<void>((resolve) =>
+        signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true }),
+      );
       this.#shutDown();
       await Promise.all(workers);
     } finally {

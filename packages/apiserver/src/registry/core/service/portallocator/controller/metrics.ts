@@ -14,7 +14,13 @@ export interface NodePortRepairMetrics {
 /** Registers (or finds) the NodePort repair metrics in `r`. */
 export function nodePortRepairMetrics(r: MetricsRegistry): NodePortRepairMetrics {
   return {
-    portErrors: r.counter("apiserver_nodeport_repair_port_errors_total", "[ALPHA] Number of errors detected on ports by the repair loop broken down by type of error: leak, repair, full, outOfRange, duplicate, unknown"),
-    reconcileErrors: r.counter("apiserver_nodeport_repair_reconcile_errors_total", "[ALPHA] Number of reconciliation failures on the nodeport repair reconcile loop"),
+    portErrors: r.counter(
+      "apiserver_nodeport_repair_port_errors_total",
+      "[ALPHA] Number of errors detected on ports by the repair loop broken down by type of error: leak, repair, full, outOfRange, duplicate, unknown",
+    ),
+    reconcileErrors: r.counter(
+      "apiserver_nodeport_repair_reconcile_errors_total",
+      "[ALPHA] Number of reconciliation failures on the nodeport repair reconcile loop",
+    ),
   };
 }

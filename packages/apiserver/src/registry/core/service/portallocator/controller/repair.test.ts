@@ -45,7 +45,10 @@ function registryWith(...ports: number[]): MockRangeRegistry {
 }
 
 function svc(ns: string, ports: Partial<ServicePort>[], healthCheckNodePort?: number): Service {
-  return { metadata: { namespace: ns, name: ns }, spec: { ports: ports.map((p, i) => ({ port: 80 + i, ...p })), ...(healthCheckNodePort ? { healthCheckNodePort } : {}) } };
+  return {
+    metadata: { namespace: ns, name: ns },
+    spec: { ports: ports.map((p, i) => ({ port: 80 + i, ...p })), ...(healthCheckNodePort ? { healthCheckNodePort } : {}) },
+  };
 }
 
 const after = (r: MockRangeRegistry): PortAllocator => PortAllocator.fromSnapshot(r.updated!);
@@ -53,7 +56,11 @@ const after = (r: MockRangeRegistry): PortAllocator => PortAllocator.fromSnapsho
 function repair(services: Service[], alloc: RangeRegistry) {
   const recorder = new FakeRecorder();
   const metrics = nodePortRepairMetrics(new MetricsRegistry());
-  return { r: new PortRepair({ listServices: async () => services, portRange: pr, alloc, recorder, metrics, sleep: noSleep }), recorder, metrics };
+  return {
+    r: new PortRepair({ listServices: async () => services, portRange: pr, alloc, recorder, metrics, sleep: noSleep }),
+    recorder,
+    metrics,
+  };
 }
 
 describe("NodePort Repair (upstream repair_test.go)", () => {
@@ -104,9 +111,33 @@ describe("NodePort Repair (upstream repair_test.go)", () => {
   });
 
   it.each([
-    { name: "no duplicated nodePorts", ports: [{ nodePort: 111, protocol: "TCP" }, { nodePort: 112, protocol: "UDP" }], hc: 0, want: [111, 112] },
-    { name: "same nodePort, same protocol: listed twice", ports: [{ nodePort: 111, protocol: "TCP" }, { nodePort: 111, protocol: "TCP" }], hc: 0, want: [111, 111] },
-    { name: "same nodePort, different protocols: listed once", ports: [{ nodePort: 111, protocol: "TCP" }, { nodePort: 111, protocol: "UDP" }], hc: 0, want: [111] },
+    {
+      name: "no duplicated nodePorts",
+      ports: [
+        { nodePort: 111, protocol: "TCP" },
+        { nodePort: 112, protocol: "UDP" },
+      ],
+      hc: 0,
+      want: [111, 112],
+    },
+    {
+      name: "same nodePort, same protocol: listed twice",
+      ports: [
+        { nodePort: 111, protocol: "TCP" },
+        { nodePort: 111, protocol: "TCP" },
+      ],
+      hc: 0,
+      want: [111, 111],
+    },
+    {
+      name: "same nodePort, different protocols: listed once",
+      ports: [
+        { nodePort: 111, protocol: "TCP" },
+        { nodePort: 111, protocol: "UDP" },
+      ],
+      hc: 0,
+      want: [111],
+    },
     { name: "healthCheckNodePort distinct", ports: [{ nodePort: 111, protocol: "TCP" }], hc: 150, want: [111, 150] },
     { name: "healthCheckNodePort equal to a TCP nodePort", ports: [{ nodePort: 111, protocol: "TCP" }], hc: 111, want: [111, 111] },
     { name: "healthCheckNodePort equal to a UDP nodePort", ports: [{ nodePort: 111, protocol: "UDP" }], hc: 111, want: [111] },
@@ -120,7 +151,13 @@ describe.each(rangeBackends())("NodePort Repair over StoredPortAllocator on %s",
     withStore(backend, async ({ store }) => {
       const ports = new StoredPortAllocator({ portRange: pr, store });
       const recorder = new FakeRecorder();
-      const r = new PortRepair({ listServices: async () => [svc("a", [{ nodePort: 150 }])], portRange: pr, alloc: ports, recorder, sleep: noSleep });
+      const r = new PortRepair({
+        listServices: async () => [svc("a", [{ nodePort: 150 }])],
+        portRange: pr,
+        alloc: ports,
+        recorder,
+        sleep: noSleep,
+      });
       await r.runOnce();
       expect(ports.has(150)).toBe(true);
       await ports.allocate(160);
@@ -129,7 +166,9 @@ describe.each(rangeBackends())("NodePort Repair over StoredPortAllocator on %s",
       const fresh = new StoredPortAllocator({ portRange: pr, store });
       await fresh.release(100);
       expect([fresh.has(150), fresh.has(160), fresh.used()]).toEqual([true, false, 1]);
-      expect(recorder.events).toEqual(["Warning PortNotAllocated Port 150 is not allocated; repairing", "Warning PortNotAllocated Port 150 is not allocated; repairing"]);
-    }),
-  );
+      expect(recorder.events).toEqual([
+        "Warning PortNotAllocated Port 150 is not allocated; repairing",
+        "Warning PortNotAllocated Port 150 is not allocated; repairing",
+      ]);
+    }));
 });

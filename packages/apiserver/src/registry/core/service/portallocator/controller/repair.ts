@@ -8,7 +8,18 @@
 import type { Service } from "@servicenet/api";
 import type { EventRecorder } from "../../../../../util/events/recorder.ts";
 import type { RangeAllocationSnapshot, RangeRegistry } from "../../allocator/storage/keys.ts";
-import { checkLeaked, defaultSleep, isConflict, pollImmediate, repairLoopInterval, retryOnConflict, runUntil, serviceKey, serviceReference, type Sleep } from "../../ipallocator/controller/repair-loop.ts";
+import {
+  checkLeaked,
+  defaultSleep,
+  isConflict,
+  pollImmediate,
+  repairLoopInterval,
+  retryOnConflict,
+  runUntil,
+  serviceKey,
+  serviceReference,
+  type Sleep,
+} from "../../ipallocator/controller/repair-loop.ts";
 import { PortAllocator } from "../allocator.ts";
 import { ErrPortAllocated, ErrPortNotInRange, ErrPortRangeFull } from "../interfaces.ts";
 import { formatPortRange, type PortRange } from "../port-range.ts";
@@ -74,7 +85,14 @@ export class PortRepair {
   }
 
   runUntil(onFirstSuccess: () => void, signal: AbortSignal): Promise<void> {
-    return runUntil(() => this.runOnce(), this.#o.intervalMs ?? repairLoopInterval, onFirstSuccess, signal, (e) => this.#o.log?.(String(e instanceof Error ? e.message : e)), this.#o.sleep ?? defaultSleep);
+    return runUntil(
+      () => this.runOnce(),
+      this.#o.intervalMs ?? repairLoopInterval,
+      onFirstSuccess,
+      signal,
+      (e) => this.#o.log?.(String(e instanceof Error ? e.message : e)),
+      this.#o.sleep ?? defaultSleep,
+    );
   }
 
   async runOnce(): Promise<void> {
@@ -90,7 +108,12 @@ export class PortRepair {
     const sleep = this.#o.sleep ?? defaultSleep;
     let snapshot: RangeAllocationSnapshot;
     try {
-      snapshot = (await pollImmediate(this.#o.pollIntervalMs ?? 1000, this.#o.pollTimeoutMs ?? 10_000, () => this.#o.alloc.get(), sleep)) ?? { range: "", data: "", resourceVersion: "" };
+      snapshot = (await pollImmediate(
+        this.#o.pollIntervalMs ?? 1000,
+        this.#o.pollTimeoutMs ?? 10_000,
+        () => this.#o.alloc.get(),
+        sleep,
+      )) ?? { range: "", data: "", resourceVersion: "" };
     } catch (err) {
       throw new Error(`unable to refresh the port allocations: ${(err as Error).message}`, { cause: err });
     }
@@ -154,7 +177,10 @@ export class PortRepair {
         }
         this.#o.metrics?.portErrors.inc({ type: "unknown" });
         warn("UnknownError", `Unable to allocate port ${port} due to an unknown error`);
-        throw new Error(`unable to allocate port ${port} for service ${serviceKey(svc)} due to an unknown error, exiting: ${(err as Error).message}`, { cause: err });
+        throw new Error(
+          `unable to allocate port ${port} for service ${serviceKey(svc)} due to an unknown error, exiting: ${(err as Error).message}`,
+          { cause: err },
+        );
       }
       if (stored.has(port)) {
         stored.releaseSync(port); // what stays in `stored` is a leak candidate
