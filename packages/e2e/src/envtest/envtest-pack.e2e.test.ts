@@ -49,7 +49,11 @@ describe("envtest from the packed tarballs", () => {
   let p: ScratchProject;
   beforeAll(async () => {
     const t0 = Date.now();
-    p = await newScratchProject(repoRoot, ["api", "printers", "apiserver"], ["@kubernetes/client-node", "vitest"]);
+    p = await newScratchProject(
+      repoRoot,
+      ["api", "component-base", "client", "printers", "apiserver"],
+      ["@kubernetes/client-node", "vitest"],
+    );
     console.log(`scratch project packed and installed offline in ${Date.now() - t0} ms`);
     const example = readmeExample().replace(
       "startTestEnvironment()",

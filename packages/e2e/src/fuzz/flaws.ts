@@ -116,7 +116,11 @@ export function flawCreate(rng: Rng, d: Draft, t: Target): void {
         '{"a":1,}',
       ])),
     wrongKind: () => (obj["kind"] = rng.pick(otherKinds.filter((k) => k !== t.ep.kind))),
-    wrongApiVersion: () => (obj["apiVersion"] = rng.pick(["v2", "apps/v1", `${t.apiVersion}x`, "networking.k8s.io/v1alpha1", 5, ["v1"]])),
+    // Never the target's own version: networking.k8s.io/v1alpha1 is served (the fuzz server runs with api/all=true).
+    wrongApiVersion: () =>
+      (obj["apiVersion"] = rng.pick(
+        ["v2", "apps/v1", `${t.apiVersion}x`, "networking.k8s.io/v1alpha1", 5, ["v1"]].filter((v) => v !== t.apiVersion),
+      )),
     badName: () => setMeta(obj, "name", rng.pick(badNames)),
     protobuf: () => {
       d.headers["Content-Type"] = "application/vnd.kubernetes.protobuf";

@@ -6,7 +6,7 @@
  * everything the Service held (AfterDelete); every object read is decorated with
  * defaultOnReadService so legacy objects show ipFamilies/ipFamilyPolicy.
  */
-import { field, type Service, StatusError } from "@servicenet/api";
+import { field, type Service, StatusError, validateObjectMeta, validateServiceName } from "@servicenet/api";
 import type { KubeObject, ListResult, Store, WatchEvent } from "../../../../storage/index.ts";
 import { GenericStore, type GenericStoreConfig } from "../../../generic/store.ts";
 import type {
@@ -120,6 +120,11 @@ export class ServiceREST extends GenericStore {
     // Upstream validates before it allocates; the IPAddress allocator needs the name for parentRef.
     if (!obj.metadata.name)
       throw StatusError.invalid({ group: "", kind: "Service" }, "", [field.required("metadata.name", "name or generateName is required")]);
+    // An invalid name would otherwise fail as the IPAddress's parentRef.name (a 500 from the allocator).
+    const nameErrors = validateObjectMeta(obj.metadata, { namespaced: true, nameValidator: validateServiceName }).filter(
+      (e) => e.field === "metadata.name",
+    );
+    if (nameErrors.length > 0) throw StatusError.invalid({ group: "", kind: "Service" }, obj.metadata.name, nameErrors);
     const txn = await this.beginCreate(obj, p.dryRun === true);
     let out: KubeObject;
     try {
