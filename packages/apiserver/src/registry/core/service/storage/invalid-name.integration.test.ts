@@ -1,12 +1,13 @@
 /** A Service whose name is invalid is refused with 422 before any ClusterIP is allocated (found by the fuzz suite as a 500). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEnvironment, type TestEnvironment } from "../../../../envtest/index.ts";
+import { defaultFeatureGates, type FeatureGates } from "../../../../features/kube-features.ts";
 
 describe.each([
-  ["dual-write (default gates)", {}],
-  ["IPAddress only", { DisableAllocatorDualWrite: true }],
-  ["bitmap only", { MultiCIDRServiceAllocator: false }],
-])("Service create with an invalid name, %s", (_mode, featureGates) => {
+  ["dual-write (default gates)", defaultFeatureGates],
+  ["IPAddress only", { ...defaultFeatureGates, DisableAllocatorDualWrite: true }],
+  ["bitmap only", { ...defaultFeatureGates, MultiCIDRServiceAllocator: false }],
+] satisfies [string, FeatureGates][])("Service create with an invalid name, %s", (_mode, featureGates) => {
   let env: TestEnvironment;
   beforeAll(async () => {
     env = await startTestEnvironment({ featureGates });
