@@ -81,8 +81,8 @@ function load(dir: string, pid: number, url: string, token: string): Figure {
   const createsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
   return {
     createsPerSecond: Math.round(createsPerSecond),
-    p50ms: ms(/50%\s+(\S+)/.exec(out)![1]!),
-    p99ms: ms(/99%\s+(\S+)/.exec(out)![1]!),
+    p50ms: ms(percentile(out, "50%", r.stderr)),
+    p99ms: ms(percentile(out, "99%", r.stderr)),
     cpuUsPerCreate: Math.round((ticks / ticksPerSecond / (createsPerSecond * seconds)) * 1e6),
   };
 }
@@ -116,9 +116,20 @@ async function withServer<T>(args: string[], ready: RegExp, fn: (dir: string, pi
   }
 }
 
+/** The `--latency` figure of percentile `p` in wrk's output; a run that printed none fails with what wrk said. */
+function percentile(out: string, p: string, stderr: string): string {
+  // Anchored: the thread-stats lines end in percentages too ("... 95.50%" then "Req/Sec").
+  const m = new RegExp(`^\\s*${p}\\s+(\\S+)`, "m").exec(out);
+  if (!m) throw new Error(`wrk printed no ${p} latency:\n${out}${stderr}`);
+  return m[1]!;
+}
+
+/** wrk's latency figures (`812.00us`, `7.14ms`, `1.20s`, `2.00m`) in ms. */
 function ms(text: string): number {
-  const m = /([\d.]+)(us|ms|s)/.exec(text)!;
-  return Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1);
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  if (!m) throw new Error(`wrk printed a latency this bench cannot read: ${JSON.stringify(text)}`);
+  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as "us" | "ms" | "s" | "m"];
+  return Number(m[1]) * scale;
 }
 
 function run(mode: keyof typeof gates, workers: number): Promise<Figure> {
