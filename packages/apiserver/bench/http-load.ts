@@ -13,6 +13,10 @@ export interface ClientJob {
   warmup: number;
   /** Spec of every Service (ports are added). */
   spec: Record<string, unknown>;
+  /** Name prefix (default `svc`), so that several loads can fill one server. */
+  prefix?: string;
+  /** Stamp each body with its send time (epoch ms) in this annotation, for watch delivery latency. */
+  sentAnnotation?: string;
 }
 
 export interface LoadResult {
@@ -20,12 +24,16 @@ export interface LoadResult {
   latencies: number[];
 }
 
-const body = (i: number | string, spec: Record<string, unknown>): string =>
+const body = (i: number | string, spec: Record<string, unknown>, prefix = "svc", sentAnnotation?: string): string =>
   JSON.stringify({
     apiVersion: "v1",
     kind: "Service",
-    metadata: { name: `svc-${i}`, labels: { app: `svc-${i}`, tier: "backend" } },
-    spec: { ...spec, selector: { app: `svc-${i}` }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
+    metadata: {
+      name: `${prefix}-${i}`,
+      labels: { app: `${prefix}-${i}`, tier: "backend" },
+      ...(sentAnnotation ? { annotations: { [sentAnnotation]: String(performance.timeOrigin + performance.now()) } } : {}),
+    },
+    spec: { ...spec, selector: { app: `${prefix}-${i}` }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
   });
 
 /** One POST over `agent`; resolves with the status after the whole response was read. */
@@ -43,10 +51,10 @@ function post(agent: Agent, url: string, payload: string): Promise<number> {
 }
 
 /** `concurrency` loops POSTing until `total` creates are done (after `warmup` unmeasured ones). */
-async function client({ url, concurrency, total, warmup, spec }: ClientJob): Promise<LoadResult> {
+async function client({ url, concurrency, total, warmup, spec, prefix, sentAnnotation }: ClientJob): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   // Warm up sockets, statements and the JIT (names not reused by the measured creates).
-  for (let i = 0; i < warmup; i++) await post(agent, url, body(`w${i}`, spec));
+  for (let i = 0; i < warmup; i++) await post(agent, url, body(`w${i}`, spec, prefix));
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -55,8 +63,8 @@ async function client({ url, concurrency, total, warmup, spec }: ClientJob): Pro
       while (next < total) {
         const i = next++;
         const t0 = performance.now();
-        const status = await post(agent, url, body(i, spec));
-        if (status !== 201) throw new Error(`create svc-${i}: HTTP ${status}`);
+        const status = await post(agent, url, body(i, spec, prefix, sentAnnotation));
+        if (status !== 201) throw new Error(`create ${prefix ?? "svc"}-${i}: HTTP ${status}`);
         latencies.push(performance.now() - t0);
       }
     }),
