@@ -9,16 +9,16 @@ import type Database from "better-sqlite3";
 import type { KVEvent, KVWatchHandlers } from "../kv.ts";
 import { fanOut, type RangeSubscriber } from "../kv-fan-out.ts";
 import { sql } from "./queries.ts";
-import type { LogRow } from "./schema.ts";
+import type { LogRowWithPrev } from "./schema.ts";
 
 const batchSize = 500;
 
 type Subscriber = RangeSubscriber;
 
 /** The event a log row stands for. */
-export function rowToEvent(r: LogRow): KVEvent {
+export function rowToEvent(r: LogRowWithPrev): KVEvent {
   const createRevision = r.created ? r.id : r.create_revision;
-  const prev = r.old_value === null ? null : { key: r.name, value: r.old_value, modRevision: r.prev_revision, createRevision };
+  const prev = r.prev_value === null ? null : { key: r.name, value: r.prev_value, modRevision: r.prev_revision, createRevision };
   if (r.deleted) return { type: "delete", kv: { key: r.name, value: "", modRevision: r.id, createRevision }, prev };
   return { type: "put", kv: { key: r.name, value: r.value ?? "", modRevision: r.id, createRevision }, prev };
 }
@@ -39,8 +39,8 @@ export class LogPoller {
   constructor(db: Database.Database, intervalMs: number, revisionNow: () => number) {
     this.intervalMs = intervalMs;
     this.revisionNow = revisionNow;
-    this.after = db.prepare<[number, number], LogRow>(sql.after);
-    this.replay = db.prepare<[number, number, string, string], LogRow>(sql.replay);
+    this.after = db.prepare<[number, number], LogRowWithPrev>(sql.after);
+    this.replay = db.prepare<[number, number, string, string], LogRowWithPrev>(sql.replay);
     this.last = revisionNow();
   }
 

@@ -50,7 +50,7 @@ export function openPragmas(db: Database.Database): void {
   db.exec(schemaSql);
 }
 
-/** One row of the log. */
+/** One row of the log as the queries read it (queries.ts: old_value only through prev_value). */
 export interface LogRow {
   id: number;
   name: string;
@@ -59,5 +59,9 @@ export interface LogRow {
   create_revision: number;
   prev_revision: number;
   value: string | null;
-  old_value: string | null;
+}
+
+/** A row of the log poller's queries: with the previous value of the key. */
+export interface LogRowWithPrev extends LogRow {
+  prev_value: string | null;
 }

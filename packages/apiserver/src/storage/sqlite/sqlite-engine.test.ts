@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Store } from "../interfaces.ts";
+import type { Store, WatchEvent } from "../interfaces.ts";
 import { createStore } from "../storage.ts";
 import { collect, testObject } from "../testing.ts";
 import { sql } from "./queries.ts";
@@ -195,6 +195,60 @@ describe("sqlite engine", () => {
     const latest = await first.get(key("a"));
     expect(latest["data"]).toEqual({ v: "2" });
     expect(Number(latest.metadata.resourceVersion)).toBe(Number(a.metadata.resourceVersion) + 1);
+  });
+
+  it("writes no old_value: watch events take the previous value from the prev_revision row, across compaction", async () => {
+    const writer = await openStore();
+    // Revision 0 would mean "from the current state": seed one row first.
+    await writer.create("/registry/unrelated/seed", testObject("seed"));
+    const a = await writer.create(key("a"), testObject("a", { data: { v: "1" } }));
+    await writer.guaranteedUpdate(key("a"), (cur) => ({ ...cur, data: { v: "2" } }));
+    await writer.delete(key("a"));
+    await writer.create(key("a"), testObject("a", { data: { v: "3" } }));
+    const r0 = Number(a.metadata.resourceVersion);
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare("SELECT COUNT(*) AS n FROM kine WHERE old_value IS NOT NULL").get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+    // Another connection reads the rows back (the replay and poll queries), as a second process would.
+    const reader = await openStore();
+    const seen = (evs: WatchEvent[]) => evs.map((e) => [e.type, (e.object as Record<string, unknown>)["data"]]);
+    const all = await collect(reader.watch("/registry/configmaps", { resourceVersion: String(r0 - 1), recursive: true }), 4);
+    expect(seen(all)).toEqual([
+      ["ADDED", { v: "1" }],
+      ["MODIFIED", { v: "2" }],
+      ["DELETED", { v: "2" }],
+      // A create after a delete: its prev_revision is the tombstone, which is no previous value.
+      ["ADDED", { v: "3" }],
+    ]);
+    await writer.compact(r0 + 1);
+    const after = await collect(reader.watch("/registry/configmaps", { resourceVersion: String(r0 + 1), recursive: true }), 2);
+    expect(seen(after)).toEqual([
+      ["DELETED", { v: "2" }],
+      ["ADDED", { v: "3" }],
+    ]);
+  });
+
+  it("still reads old_value from rows written by earlier versions", async () => {
+    const store = await openStore();
+    await store.create("/registry/unrelated/seed", testObject("seed"));
+    const from = await store.currentRevision();
+    const db = new Database(path);
+    try {
+      const v1 = JSON.stringify(testObject("old", { data: { v: "1" } }));
+      const v2 = JSON.stringify(testObject("old", { data: { v: "2" } }));
+      const ins = db.prepare(sql.insert);
+      const first = Number(ins.run(key("old"), 1, 0, 0, 0, v1, null).lastInsertRowid);
+      // An earlier version's update row: the previous value copied into old_value.
+      ins.run(key("old"), 0, 0, first, first, v2, v1);
+      db.prepare("DELETE FROM kine WHERE id = ?").run(first);
+    } finally {
+      db.close();
+    }
+    const evs = await collect(store.watch("/registry/configmaps", { resourceVersion: String(from), recursive: true }), 1);
+    expect(evs.map((e) => [e.type, (e.object as Record<string, unknown>)["data"]])).toEqual([["MODIFIED", { v: "2" }]]);
   });
 
   it("finds a key's newest row across delete, re-create and compaction (rows chain by prev_revision)", async () => {

@@ -168,7 +168,8 @@ class SqliteEngine implements KVEngine {
       const prev = live(last);
       const prevId = last?.id ?? 0;
       if (w.type === "put") {
-        const r = this.stmt.insert.run(w.key, prev ? 0 : 1, 0, prev?.createRevision ?? 0, prevId, w.value, prev?.value ?? null);
+        // old_value stays NULL: readers take it from the prev_revision row (queries.ts prevValue).
+        const r = this.stmt.insert.run(w.key, prev ? 0 : 1, 0, prev?.createRevision ?? 0, prevId, w.value, null);
         const id = Number(r.lastInsertRowid);
         revisions.push(id);
         // Exactly what rowToEvent makes of the row just inserted.
@@ -178,7 +179,7 @@ class SqliteEngine implements KVEngine {
           prev: prev ? { ...prev, modRevision: prevId } : null,
         });
       } else if (prev) {
-        const r = this.stmt.insert.run(w.key, 0, 1, prev.createRevision, prevId, prev.value, prev.value);
+        const r = this.stmt.insert.run(w.key, 0, 1, prev.createRevision, prevId, prev.value, null);
         const id = Number(r.lastInsertRowid);
         revisions.push(id);
         events?.push({
