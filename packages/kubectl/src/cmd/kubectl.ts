@@ -15,6 +15,7 @@ import { runApply, runCreate } from "./create-apply.ts";
 import { runDelete } from "./delete.ts";
 import type { Context, IO } from "./io.ts";
 import { runUsage } from "./usage.ts";
+import { encodeGoString } from "../util/strings.ts";
 
 export type { IO, Sink } from "./io.ts";
 
@@ -112,6 +113,8 @@ if (isEntry()) {
   const ac = new AbortController();
   process.once("SIGINT", () => ac.abort());
   process.once("SIGTERM", () => ac.abort());
-  const io: IO = { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: readStdin, signal: ac.signal };
+  // Strings are written as Go would write their bytes (see encodeGoString: cut annotations).
+  const stdout = { write: (s: string) => process.stdout.write(encodeGoString(s)) };
+  const io: IO = { stdout, stderr: process.stderr, env: process.env, stdin: readStdin, signal: ac.signal };
   process.exitCode = await main(process.argv.slice(2), io);
 }
