@@ -71,10 +71,30 @@ describe.skipIf(!haveKubectl())("upstream fixture corpus: kubectl 1.33 vs servic
   });
 
   it.each(["foo", "bar", "printers"])("every kind in namespace %s: describe (all) and get -o wide", async (ns) => {
-    for (const type of ["services", "endpointslices", "events"]) {
+    for (const type of ["services", "endpointslices", "endpoints", "events"]) {
       await compare(["get", type, "-o", "wide", "-n", ns]);
       if (type !== "events") await compare(["describe", type, "-n", ns]);
     }
+  });
+
+  it.each(
+    (
+      [
+        ["describe", "svc", "test", "-n", "foo"],
+        ["describe", "svc", "service4", "-n", "printers"],
+        ["describe", "servicecidr", "foo"],
+        ["describe", "svc", "nope", "-n", "foo"],
+        ["describe", "svc", "test1", "nope", "test2", "-n", "foo"],
+        ["describe", "svc/test1", "svc/nope", "-n", "foo"],
+        ["describe", "svc/test1", "endpointslice/test1-abcde", "-n", "foo"],
+        ["describe", "ep,endpointslices", "bar", "-n", "foo"],
+        ["describe", "svc", "-l", "none=here", "-n", "foo"],
+        ["describe", "svc", "-A"],
+        ["describe", "endpointslices", "-A", "-l", "kubernetes.io/service-name=test2"],
+      ] as string[][]
+    ).map((argv) => [argv.join(" "), argv] as const),
+  )("describe argument forms: %s", async (_name, argv) => {
+    await compare([...argv]);
   });
 
   it("cluster-scoped kinds: describe (all) and get -o wide", async () => {
