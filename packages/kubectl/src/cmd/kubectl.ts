@@ -22,7 +22,8 @@ export type { IO, Sink } from "./io.ts";
 export const usageText = `servicenet-kubectl controls the servicenet Service-networking control plane.
 
 Commands:
-  describe (service|svc|servicecidr|ipaddress|endpointslice|endpoints) NAME... [-n NS] [--show-events=false]
+  describe (TYPE[,TYPE...] [NAME_OR_PREFIX...] | TYPE/NAME...) [-n NS | -A] [-l SELECTOR] [--show-events=false]
+      TYPE: service|svc|servicecidr|ipaddress|endpointslice|endpoints
   get (services|servicecidrs|ipaddresses|endpointslices|endpoints|events|pods|nodes|namespaces) [NAME...] [-n NS | -A]
       [-o wide|json|yaml|name] [-l SELECTOR] [--no-headers] [--show-labels] [-w | --watch-only]
   create -f FILE|- [-f ...]
