@@ -8,7 +8,7 @@ import { describeService } from "../describe/service.ts";
 import { describeEndpointSlice, describeEndpoints } from "../describe/endpoints.ts";
 import { describeIPAddress, describeServiceCIDR } from "../describe/networking.ts";
 import type { DescribeOptions } from "../describe/common.ts";
-import { goLocalLocation } from "../util/zoneinfo.ts";
+import { goLocalLocation, type Location } from "../util/zoneinfo.ts";
 import type { Context } from "./io.ts";
 import { mustResource, resourcePath, type Resource } from "./resources.ts";
 
@@ -42,11 +42,24 @@ async function serviceSlices(ctx: Context, svc: Service): Promise<EndpointSlice[
   return (await ctx.client.get<List<EndpointSlice>>(path)).items ?? [];
 }
 
+const locations = new Map<string | undefined, Location>();
+
+/** time.Local for this invocation's $TZ, loaded once per value. */
+function localLocation(env: Record<string, string | undefined>): Location {
+  const tz = env["TZ"];
+  let loc = locations.get(tz);
+  if (loc === undefined) {
+    loc = goLocalLocation(env);
+    locations.set(tz, loc);
+  }
+  return loc;
+}
+
 /** The describe text of `obj` (a `r` object), with its events unless --show-events=false. */
 export async function describeObject(ctx: Context, r: Resource, obj: PartialObjectMetadata): Promise<string> {
   const events = await searchEvents(ctx, r, obj);
   // time.Local as the kubectl process would load it: from this invocation's $TZ.
-  const opts: DescribeOptions = { now: ctx.now, location: goLocalLocation(ctx.io.env) };
+  const opts: DescribeOptions = { now: ctx.now, location: localLocation(ctx.io.env) };
   switch (r.name) {
     case "services":
       return describeService(obj as Service, await serviceSlices(ctx, obj as Service), events, opts);

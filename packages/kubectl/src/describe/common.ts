@@ -75,9 +75,12 @@ function since(ts: string | null | undefined, now: Date): string {
   return d === null ? "<unknown>" : humanDuration(sinceMs(now, d));
 }
 
-/** A metav1.Time as Go compares it; the zero time (also absent) is the earliest. */
+/** Go's zero time (0001-01-01T00:00:00Z) in Unix milliseconds: what an absent lastTimestamp compares as. */
+const zeroTimeMs = -62135596800000;
+
+/** lastTimestamp as Go's Time.Before compares it (absent is the zero time, year 0 is before it). */
 function lastTimestampMs(e: Event): number {
-  return parseTime(e.lastTimestamp)?.getTime() ?? -Infinity;
+  return parseTime(e.lastTimestamp)?.getTime() ?? zeroTimeMs;
 }
 
 /**
