@@ -2,7 +2,7 @@
  * Issue 20's generated corpus: objects transcribed from upstream's own test fixtures
  * (`@servicenet/kubectl` testdata/corpus/corpus.json) are created on a real in-process
  * apiserver, then real kubectl 1.33 and servicenet-kubectl run `describe` and `get -o wide`
- * for every object (`get` only for Events and Pods, which this CLI does not describe), and
+ * for every object (`get` only for Events, Pods and Nodes, which this CLI does not describe), and
  * per kind and namespace; stdout, stderr and exit code must be byte-identical. Only if two runs straddle an age boundary (retried twice first) are ages
  * masked; the summary line counts the byte-identical pairs.
  */
@@ -59,7 +59,7 @@ describe.skipIf(!haveKubectl())("upstream fixture corpus: kubectl 1.33 vs servic
       const type = kindInfo[o.kind]?.type ?? "";
       const ns = o.metadata.namespace === undefined ? [] : ["-n", o.metadata.namespace];
       const runs =
-        o.kind === "Event" || o.kind === "Pod"
+        o.kind === "Event" || o.kind === "Pod" || o.kind === "Node"
           ? [["get", type, o.metadata.name, "-o", "wide", ...ns]]
           : [
               ["describe", type, o.metadata.name, ...ns],
@@ -102,5 +102,8 @@ describe.skipIf(!haveKubectl())("upstream fixture corpus: kubectl 1.33 vs servic
       await compare(["get", type, "-o", "wide"]);
       await compare(["describe", type]);
     }
+    // The corpus namespaces and nodes: get only (this CLI does not describe them).
+    await compare(["get", "nodes", "-o", "wide"]);
+    for (const ns of ["foo", "bar", "printers"]) await compare(["get", "namespace", ns, "-o", "wide"]);
   });
 });

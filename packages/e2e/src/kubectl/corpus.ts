@@ -28,6 +28,7 @@ export const kindInfo: Record<string, { type: string; collection: (ns?: string) 
   Service: { type: "service", collection: (ns) => `/api/v1/namespaces/${ns ?? ""}/services` },
   EndpointSlice: { type: "endpointslice", collection: (ns) => `/apis/discovery.k8s.io/v1/namespaces/${ns ?? ""}/endpointslices` },
   Endpoints: { type: "endpoints", collection: (ns) => `/api/v1/namespaces/${ns ?? ""}/endpoints` },
+  Node: { type: "node", collection: () => "/api/v1/nodes" },
   Pod: { type: "pod", collection: (ns) => `/api/v1/namespaces/${ns ?? ""}/pods` },
   Event: { type: "event", collection: (ns) => `/api/v1/namespaces/${ns ?? ""}/events` },
   ServiceCIDR: { type: "servicecidr", collection: () => "/apis/networking.k8s.io/v1/servicecidrs" },
