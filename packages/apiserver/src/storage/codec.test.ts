@@ -80,7 +80,7 @@ describe("withCreateMeta", () => {
     const input: KubeObject = { kind: "X", metadata: { name: "a", resourceVersion: "4", uid: "u", labels: {} }, spec: {} };
     const out = withCreateMeta(input);
     expect(Object.keys(out)).toEqual(["kind", "metadata", "spec"]);
-    expect(Object.keys(out.metadata)).toEqual(["name", "uid", "labels", "creationTimestamp", "generation"]);
+    expect(Object.keys(out.metadata)).toEqual(["name", "uid", "labels", "creationTimestamp"]);
     expect(out.metadata.uid).toBe("u");
     expect(input.metadata.resourceVersion).toBe("4");
   });

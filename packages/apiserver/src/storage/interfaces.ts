@@ -151,7 +151,7 @@ export type BackendName = "memory" | "sqlite" | "etcd";
 export interface Store {
   readonly backend: BackendName;
 
-  /** Creates `key` if absent (AlreadyExists otherwise). Fills uid, creationTimestamp, generation=1 when missing. */
+  /** Creates `key` if absent (AlreadyExists otherwise). Fills uid and creationTimestamp when missing. */
   create(key: string, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject>;
 
   /** The object at `key` (NotFound, or null with ignoreNotFound). */

@@ -15,13 +15,15 @@ import { runApply, runCreate } from "./create-apply.ts";
 import { runDelete } from "./delete.ts";
 import type { Context, IO } from "./io.ts";
 import { runUsage } from "./usage.ts";
+import { encodeGoString } from "../util/strings.ts";
 
 export type { IO, Sink } from "./io.ts";
 
 export const usageText = `servicenet-kubectl controls the servicenet Service-networking control plane.
 
 Commands:
-  describe (service|svc|servicecidr|ipaddress|endpointslice|endpoints) NAME... [-n NS] [--show-events=false]
+  describe (TYPE[,TYPE...] [NAME_OR_PREFIX...] | TYPE/NAME...) [-n NS | -A] [-l SELECTOR] [--show-events=false]
+      TYPE: service|svc|servicecidr|ipaddress|endpointslice|endpoints
   get (services|servicecidrs|ipaddresses|endpointslices|endpoints|events|pods|nodes|namespaces) [NAME...] [-n NS | -A]
       [-o wide|json|yaml|name] [-l SELECTOR] [--no-headers] [--show-labels] [-w | --watch-only]
   create -f FILE|- [-f ...]
@@ -112,6 +114,8 @@ if (isEntry()) {
   const ac = new AbortController();
   process.once("SIGINT", () => ac.abort());
   process.once("SIGTERM", () => ac.abort());
-  const io: IO = { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: readStdin, signal: ac.signal };
+  // Strings are written as Go would write their bytes (see encodeGoString: cut annotations).
+  const stdout = { write: (s: string) => process.stdout.write(encodeGoString(s)) };
+  const io: IO = { stdout, stderr: process.stderr, env: process.env, stdin: readStdin, signal: ac.signal };
   process.exitCode = await main(process.argv.slice(2), io);
 }

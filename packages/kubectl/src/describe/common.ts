@@ -1,7 +1,9 @@
 /** Helpers shared by describers: labels, annotations, events (describe.go). */
 import type { Event } from "@servicenet/api";
-import { compareGo, humanDuration, parseTime } from "@servicenet/printers";
-import { byteLength, byteSlice } from "../util/strings.ts";
+import { compareGo, humanDuration, parseTime, sinceMs } from "@servicenet/printers";
+import { goSort } from "../util/go-sort.ts";
+import { byteLength, byteSlice, goTrimSpace } from "../util/strings.ts";
+import type { Location } from "../util/zoneinfo.ts";
 import { LEVEL_0, LEVEL_1, type PrefixWriter } from "./prefix-writer.ts";
 
 /** Annotations kubectl never shows. */
@@ -18,6 +20,8 @@ export interface DescribeOptions {
    * Traffic Distribution lines (from upstream source, not binary-verified).
    */
   kubectlMinor?: number;
+  /** time.Local for printed times (default: read from this process's $TZ and zoneinfo, as Go does). */
+  location?: Location;
 }
 
 /** printLabelsMultiline: "Title:\t<none>" or one "k=v" per line, sorted. */
@@ -65,19 +69,27 @@ function shorten(s: string, max: number): string {
   return byteLength(s) > max ? byteSlice(s, max) + "..." : s;
 }
 
-/** translateTimestampSince / translateMicroTimestampSince with "<unknown>" for zero times. */
+/** translateTimestampSince / translateMicroTimestampSince: "<unknown>" for zero times, time.Since saturating. */
 function since(ts: string | null | undefined, now: Date): string {
   const d = parseTime(ts);
-  return d === null ? "<unknown>" : humanDuration(now.getTime() - d.getTime());
+  return d === null ? "<unknown>" : humanDuration(sinceMs(now, d));
 }
 
-/** kubectl/pkg/util/event eventTime: the time events are sorted by. */
-function eventSortTime(e: Event): number {
-  const series = parseTime(e.series?.lastObservedTime);
-  if (e.series !== undefined && e.series !== null) return series?.getTime() ?? -Infinity;
-  const last = parseTime(e.lastTimestamp);
-  if (last !== null) return last.getTime();
-  return parseTime(e.eventTime)?.getTime() ?? -Infinity;
+/** Go's zero time (0001-01-01T00:00:00Z) in Unix milliseconds: what an absent lastTimestamp compares as. */
+const zeroTimeMs = -62135596800000;
+
+/** lastTimestamp as Go's Time.Before compares it (absent is the zero time, year 0 is before it). */
+function lastTimestampMs(e: Event): number {
+  return parseTime(e.lastTimestamp)?.getTime() ?? zeroTimeMs;
+}
+
+/**
+ * kubectl/pkg/util/event SortableEvents: Less compares lastTimestamp only (Before), and
+ * DescribeEvents sorts with sort.Sort, so events with equal times land where Go's
+ * pdqsort puts them (goSort), not in input order.
+ */
+export function sortEvents(events: readonly Event[]): Event[] {
+  return goSort([...events], (a, b) => lastTimestampMs(a) < lastTimestampMs(b));
 }
 
 /** DescribeEvents: "Events:\t<none>" or a separately aligned table sorted by time. */
@@ -87,7 +99,7 @@ export function describeEvents(events: readonly Event[], w: PrefixWriter, now: D
     return;
   }
   w.flush();
-  const sorted = [...events].sort((a, b) => eventSortTime(a) - eventSortTime(b));
+  const sorted = sortEvents(events);
   w.write(LEVEL_0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
   w.write(LEVEL_1, "----\t------\t----\t----\t-------\n");
   for (const e of sorted) {
@@ -102,7 +114,7 @@ export function describeEvents(events: readonly Event[], w: PrefixWriter, now: D
       interval = first;
     }
     const source = e.source?.component || e.reportingComponent || "";
-    w.write(LEVEL_1, `${e.type ?? ""}\t${e.reason ?? ""}\t${interval}\t${source}\t${(e.message ?? "").trim()}\n`);
+    w.write(LEVEL_1, `${e.type ?? ""}\t${e.reason ?? ""}\t${interval}\t${source}\t${goTrimSpace(e.message ?? "")}\n`);
   }
 }
 

@@ -19,7 +19,7 @@ export function describeServiceCIDR(sc: ServiceCIDR, events?: readonly Event[], 
       w.write(LEVEL_1, "Type\tStatus\tLastTransitionTime\tReason\tMessage\n");
       w.write(LEVEL_1, "----\t------\t------------------\t------\t-------\n");
       for (const c of conditions) {
-        const when = formatRFC1123Z(c.lastTransitionTime);
+        const when = formatRFC1123Z(c.lastTransitionTime, opts.location);
         w.write(LEVEL_1, `${c.type ?? ""}\t${c.status ?? ""}\t${when}\t${c.reason ?? ""}\t${c.message ?? ""}\n`);
       }
     }

@@ -2,4 +2,7 @@
 export { TabWriter, describeTabWriterOptions, getTabWriterOptions } from "./tabwriter.ts";
 export type { TabWriterOptions } from "./tabwriter.ts";
 export { formatRFC1123Z } from "./time.ts";
-export { escapeTerminal } from "./strings.ts";
+export { byteSlice, encodeGoString, escapeTerminal, goTrimSpace } from "./strings.ts";
+export { goSort } from "./go-sort.ts";
+export { goLocalLocation, lookupOffset, parseTZif, utc } from "./zoneinfo.ts";
+export type { Location } from "./zoneinfo.ts";

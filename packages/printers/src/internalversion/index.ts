@@ -5,4 +5,4 @@ export * from "./networking.ts";
 export * from "./core.ts";
 export * from "./event.ts";
 export * from "./coordination.ts";
-export { parseTime, translateTimestampSince } from "./time.ts";
+export { parseTime, sinceMs, translateTimestampSince } from "./time.ts";

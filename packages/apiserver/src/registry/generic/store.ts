@@ -150,7 +150,8 @@ export class GenericStore {
     for (const k of ["uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"] as const) delete meta[k];
     delete meta.resourceVersion;
     meta.creationTimestamp = nowRFC3339();
-    meta.generation = 1;
+    // rest.BeforeCreate leaves metadata.generation alone: only strategies that track it set it
+    // (EndpointSlice and Pod set 1); other kinds store what was sent, normally nothing.
     this.strategy.prepareForCreate(obj);
     const errs = this.strategy.validate(obj);
     if (errs.length > 0) throw this.invalid(meta.name ?? "", errs);

@@ -51,17 +51,19 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /**
  * The main resource's update: status is owned by the status subresource, so it is carried over
- * from the stored object; generation moves when the spec changes.
+ * from the stored object. Generation stays the stored one (rest.BeforeUpdate).
  */
 export function keepStatus(obj: KubeObject, old: KubeObject): void {
   if (old["status"] === undefined) delete obj["status"];
   else obj["status"] = structuredClone(old["status"]);
-  bumpGeneration(obj, old);
 }
 
-/** metadata.generation + 1 when `spec` changed (upstream strategies for spec/status kinds). */
+/**
+ * metadata.generation + 1 when `spec` changed, for the strategies that track generation
+ * (pod strategy.go updatePodGeneration: oldPod.Generation + 1).
+ */
 export function bumpGeneration(obj: KubeObject, old: KubeObject): void {
-  const prev = typeof old.metadata.generation === "number" ? old.metadata.generation : 1;
+  const prev = typeof old.metadata.generation === "number" ? old.metadata.generation : 0;
   obj.metadata.generation = jsonEqual(obj["spec"], old["spec"]) ? prev : prev + 1;
 }
 

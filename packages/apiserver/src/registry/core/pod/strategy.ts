@@ -5,7 +5,7 @@
  */
 import { setDefaultsPod, validateObjectMetaUpdate, validatePod, type Pod } from "@servicenet/api";
 import type { KubeObject } from "../../../storage/index.ts";
-import { resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
+import { bumpGeneration, resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 
 const asPod = (o: KubeObject): Pod => o as unknown as Pod;
 const metaUpdate = (o: KubeObject, old: KubeObject) => validateObjectMetaUpdate(asPod(o).metadata, asPod(old).metadata);
@@ -23,10 +23,13 @@ export const podStrategy: RESTStrategy = {
   },
   prepareForCreate: (o) => {
     o["status"] = { phase: "Pending", qosClass: "BestEffort", ...(o["status"] ?? {}) };
+    // Pods track metadata.generation since 1.33 (PrepareForCreate: Generation = 1).
+    o.metadata.generation = 1;
   },
   prepareForUpdate: (o, old) => {
     if (old["status"] === undefined) delete o["status"];
     else o["status"] = structuredClone(old["status"]);
+    bumpGeneration(o, old);
   },
   validate: (o) => validatePod(asPod(o)),
   validateUpdate: (o, old) => [...metaUpdate(o, old), ...validatePod(asPod(o))],

@@ -1,10 +1,14 @@
 /** EndpointSlice REST strategy (pkg/registry/discovery/endpointslice/strategy.go). */
 import { setDefaultsEndpointSlice, validateEndpointSlice, validateEndpointSliceUpdate, type EndpointSlice } from "@servicenet/api";
 import type { KubeObject } from "../../../storage/index.ts";
-import type { RESTStrategy } from "../../generic/strategy.ts";
+import { jsonEqual, type RESTStrategy } from "../../generic/strategy.ts";
 
 const asSlice = (o: KubeObject): EndpointSlice => o as unknown as EndpointSlice;
-const content = (o: KubeObject): unknown => [o["addressType"], o["endpoints"], o["ports"]];
+/** Everything but metadata, plus the labels: what upstream's PrepareForUpdate compares. */
+const content = (o: KubeObject): unknown => {
+  const { metadata, apiVersion: _a, kind: _k, ...rest } = o;
+  return [rest, metadata.labels ?? {}];
+};
 
 export const endpointSliceStrategy: RESTStrategy = {
   group: "discovery.k8s.io",
@@ -13,10 +17,12 @@ export const endpointSliceStrategy: RESTStrategy = {
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
   defaults: (o) => void setDefaultsEndpointSlice(asSlice(o)),
-  prepareForCreate: () => {},
+  prepareForCreate: (o) => {
+    o.metadata.generation = 1;
+  },
   prepareForUpdate: (o, old) => {
-    // Slices have no spec: generation follows the endpoints/ports content.
-    o.metadata.generation = (old.metadata.generation ?? 1) + (JSON.stringify(content(o)) === JSON.stringify(content(old)) ? 0 : 1);
+    // Slices have no spec: anything but metadata, or the labels, changing bumps the generation.
+    if (!jsonEqual(content(o), content(old))) o.metadata.generation = (old.metadata.generation ?? 0) + 1;
   },
   validate: (o) => validateEndpointSlice(asSlice(o)),
   validateUpdate: (o, old) => validateEndpointSliceUpdate(asSlice(o), asSlice(old)),

@@ -1,0 +1,75 @@
+/**
+ * One object through its describer (kubectl/pkg/describe): for a Service its EndpointSlices
+ * (label kubernetes.io/service-name), and for every kind the Events found the way client-go's
+ * events.Search finds them.
+ */
+import type { EndpointSlice, Endpoints, Event, IPAddress, PartialObjectMetadata, Service, ServiceCIDR } from "@servicenet/api";
+import { describeService } from "../describe/service.ts";
+import { describeEndpointSlice, describeEndpoints } from "../describe/endpoints.ts";
+import { describeIPAddress, describeServiceCIDR } from "../describe/networking.ts";
+import type { DescribeOptions } from "../describe/common.ts";
+import { goLocalLocation, type Location } from "../util/zoneinfo.ts";
+import type { Context } from "./io.ts";
+import { mustResource, resourcePath, type Resource } from "./resources.ts";
+
+interface List<T> {
+  items?: T[];
+}
+
+/**
+ * Events about `obj`: kubectl 1.33 (client-go events.Search) selects on name,
+ * namespace and kind of the involved object, and on its uid when it has one.
+ */
+async function searchEvents(ctx: Context, r: Resource, obj: PartialObjectMetadata): Promise<Event[] | undefined> {
+  if (!ctx.args.showEvents) return undefined;
+  const ns = obj.metadata?.namespace ?? "";
+  const uid = obj.metadata?.uid ?? "";
+  const fs = `involvedObject.name=${obj.metadata?.name ?? ""},involvedObject.namespace=${ns},involvedObject.kind=${r.kind}${uid === "" ? "" : `,involvedObject.uid=${uid}`}`;
+  const events = mustResource("events");
+  const path = `${resourcePath(events, r.namespaced ? ns : undefined)}?fieldSelector=${encodeURIComponent(fs)}`;
+  try {
+    return (await ctx.client.get<List<Event>>(path)).items ?? [];
+  } catch {
+    // describe prints no Events section when the search fails, rather than failing.
+    return undefined;
+  }
+}
+
+async function serviceSlices(ctx: Context, svc: Service): Promise<EndpointSlice[]> {
+  const slices = mustResource("endpointslices");
+  const sel = `kubernetes.io/service-name=${svc.metadata?.name ?? ""}`;
+  const path = `${resourcePath(slices, svc.metadata?.namespace ?? "")}?labelSelector=${encodeURIComponent(sel)}`;
+  return (await ctx.client.get<List<EndpointSlice>>(path)).items ?? [];
+}
+
+const locations = new Map<string | undefined, Location>();
+
+/** time.Local for this invocation's $TZ, loaded once per value. */
+function localLocation(env: Record<string, string | undefined>): Location {
+  const tz = env["TZ"];
+  let loc = locations.get(tz);
+  if (loc === undefined) {
+    loc = goLocalLocation(env);
+    locations.set(tz, loc);
+  }
+  return loc;
+}
+
+/** The describe text of `obj` (a `r` object), with its events unless --show-events=false. */
+export async function describeObject(ctx: Context, r: Resource, obj: PartialObjectMetadata): Promise<string> {
+  const events = await searchEvents(ctx, r, obj);
+  // time.Local as the kubectl process would load it: from this invocation's $TZ.
+  const opts: DescribeOptions = { now: ctx.now, location: localLocation(ctx.io.env) };
+  switch (r.name) {
+    case "services":
+      return describeService(obj as Service, await serviceSlices(ctx, obj as Service), events, opts);
+    case "servicecidrs":
+      return describeServiceCIDR(obj as ServiceCIDR, events, opts);
+    case "ipaddresses":
+      return describeIPAddress(obj as IPAddress, events, opts);
+    case "endpointslices":
+      return describeEndpointSlice(obj as EndpointSlice, events, opts);
+    default:
+      return describeEndpoints(obj as Endpoints, events, opts);
+  }
+}
