@@ -9,6 +9,7 @@ import { StatusError } from "@servicenet/api";
 import { defaultFeatureGates, type FeatureGates } from "../features/kube-features.ts";
 import { newServiceAllocators, type ServiceAllocators } from "../registry/core/rest/service-ip-allocators.ts";
 import { KubernetesServiceController, defaultAdvertiseAddress } from "./controller/kubernetesservice/index.ts";
+import { startIdentityLeaseControllers } from "./controller/apiserverleasegc/index.ts";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { startServiceIPControllers, type ServiceIPControllers } from "./controller/service-ip-controllers.ts";
 import { parseTokenFile, type UserInfo } from "../server/auth.ts";
@@ -194,6 +195,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
   }
   let hooks: ServiceIPControllers;
   let kubernetesService: KubernetesServiceController;
+  let identity: { stop(): void } | undefined;
   try {
     await bootstrap(server);
     done.namespaces = true;
@@ -221,6 +223,10 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     });
     await kubernetesService.start();
     done.kubernetesService = true;
+    const leases = server.registry.stores.get("leases");
+    identity = leases
+      ? startIdentityLeaseControllers({ leases, log: (msg, err) => logLine("error", msg, { err: String(err) }) })
+      : undefined;
   } catch (e) {
     await server.close();
     sa.stop();
@@ -240,6 +246,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     close: async () => {
       // First, while storage is open: take this apiserver's address out of the kubernetes endpoints.
       await kubernetesService.stop();
+      identity?.stop();
       hooks.stop();
       await server.close();
       sa.stop();
