@@ -143,3 +143,29 @@ describe("event handlers", () => {
     expect(c.queue.len()).toBe(3);
   });
 });
+
+describe("finalize", () => {
+  it("drops the item when the namespace is terminating (creates would keep failing)", async () => {
+    const terminating = Object.assign(new Error("forbidden"), {
+      code: 403,
+      body: JSON.stringify({
+        kind: "Status",
+        apiVersion: "v1",
+        status: "Failure",
+        reason: "Forbidden",
+        code: 403,
+        message: 'endpointslices "test-ep-" is forbidden: unable to create new content in namespace test because it is being terminated',
+        details: {
+          causes: [{ reason: "NamespaceTerminating", message: "namespace test is being terminated", field: "metadata.namespace" }],
+        },
+      }),
+    });
+    const failing = new EndpointSliceMirroringController({
+      endpoints: new MemoryInformer<Endpoints>([makeEndpoints()]),
+      services: new MemoryInformer<Service>([selectorless()]),
+      slices: new MemoryInformer<EndpointSlice>(),
+      client: { create: () => Promise.reject(terminating), update: () => Promise.reject(new Error("no")), delete: async () => {} },
+    });
+    await expect(failing.syncEndpoints("test/test-ep")).resolves.toBeUndefined();
+  });
+});

@@ -15,6 +15,7 @@ import {
 import type { Clock } from "@servicenet/component-base/clock";
 import { type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { toStatusError } from "@servicenet/client/errors";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
 import { StaleInformerCacheError, type EndpointSliceClient } from "../endpointslice/endpointslice-controller.ts";
@@ -39,6 +40,11 @@ export interface EndpointSliceMirroringControllerDeps {
   queue?: RateLimitingQueue<string>;
   clock?: Clock;
   logger?: Logger;
+}
+
+/** upstream errors.HasStatusCause (a StatusCause's Type is "reason" in JSON). */
+function hasStatusCause(err: unknown, type: string): boolean {
+  return (toStatusError(err)?.status.details?.causes ?? []).some((c) => c.reason === type);
 }
 
 /** A Service without a selector (Go's nil map: absent; the API never returns an empty one). */
@@ -155,7 +161,15 @@ export class EndpointSliceMirroringController {
         { endpoints: key, reason: "TooManyAddressesToMirror" },
       );
     // upstream finalize: creates, updates, deletes.
-    for (const s of plan.toCreate) this.#tracker.written(key, await this.#d.client.create(namespace, s));
+    for (const s of plan.toCreate) {
+      try {
+        this.#tracker.written(key, await this.#d.client.create(namespace, s));
+      } catch (e) {
+        // A terminating namespace refuses creates for good: drop the item.
+        if (hasStatusCause(e, "NamespaceTerminating")) return;
+        throw e;
+      }
+    }
     for (const s of plan.toUpdate) this.#tracker.written(key, await this.#d.client.update(namespace, s));
     for (const s of plan.toDelete) {
       await this.#d.client.delete(namespace, s.metadata.name ?? "");
