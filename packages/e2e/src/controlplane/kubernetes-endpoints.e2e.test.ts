@@ -70,6 +70,21 @@ describe.skipIf(!haveKubectl()).each(backends)("default/kubernetes endpoints fol
     });
   });
 
+  it("holds an APIServerIdentity Lease in kube-system", async () => {
+    const names = await kubectl(
+      "get",
+      "leases",
+      "-n",
+      "kube-system",
+      "-l",
+      "apiserver.kubernetes.io/identity=kube-apiserver",
+      "-o",
+      "name",
+    );
+    // One per host (the name hashes the hostname), as upstream.
+    expect(names).toMatch(/^lease.coordination.k8s.io\/apiserver-[a-z2-7]{26}\n$/);
+  });
+
   it("adds a second apiserver, and drops it within the lease TTL after SIGKILL", async () => {
     const b = await cluster.add("b", ["--advertise-address", addrB]);
     await eventually(async () => expect(await listed()).toEqual(both(`${addrA} ${addrB}`)), { timeoutMs: 15_000 });
