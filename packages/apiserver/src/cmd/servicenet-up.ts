@@ -62,6 +62,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     dataDir: o.dataDir,
     tls: true,
     host: o.bindAddress,
+    ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
     port: o.port,
     serviceClusterIPRange: o.serviceClusterIPRanges.join(","),
     featureGates: o.featureGates,

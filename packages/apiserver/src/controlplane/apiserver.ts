@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { StatusError } from "@servicenet/api";
 import { defaultFeatureGates, type FeatureGates } from "../features/kube-features.ts";
 import { newServiceAllocators, type ServiceAllocators } from "../registry/core/rest/service-ip-allocators.ts";
-import { reconcileKubernetesServiceIn } from "./controller/kubernetesservice/index.ts";
+import { KubernetesServiceController, defaultAdvertiseAddress } from "./controller/kubernetesservice/index.ts";
+import { startIdentityLeaseControllers } from "./controller/apiserverleasegc/index.ts";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { startServiceIPControllers, type ServiceIPControllers } from "./controller/service-ip-controllers.ts";
 import { parseTokenFile, type UserInfo } from "../server/auth.ts";
@@ -45,6 +46,13 @@ export interface StartApiServerOptions {
   repairIntervalMs?: number;
   /** Period of the kubernetes.default reconciliation (recreated when deleted); upstream's 10 s. */
   kubernetesServiceIntervalMs?: number;
+  /**
+   * `--advertise-address`: this apiserver's address in the `kubernetes` Endpoints and EndpointSlice
+   * (default: `host`, or a host interface when `host` is unspecified or absent).
+   */
+  advertiseAddress?: string;
+  /** TTL of this apiserver's master lease; upstream's DefaultEndpointReconcilerTTL is 15 s. */
+  endpointReconcilerTTLMs?: number;
   /**
    * `--runtime-config` (kube-apiserver's grammar): beta and alpha versions to serve, e.g.
    * `networking.k8s.io/v1alpha1=true`; default "" (GA versions only, as 1.33).
@@ -186,6 +194,8 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     throw e;
   }
   let hooks: ServiceIPControllers;
+  let kubernetesService: KubernetesServiceController;
+  let identity: { stop(): void } | undefined;
   try {
     await bootstrap(server);
     done.namespaces = true;
@@ -197,29 +207,32 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       log: (msg) => logLine("info", msg),
     });
     done.repair = true;
-    // As upstream's bootstrap controller: a failed sync is logged and retried, never fatal (after a
-    // change of the primary family the old kubernetes.default cannot be updated).
-    await reconcileKubernetesServiceIn(server.registry.stores, { port: server.port }).catch((e: unknown) =>
-      logLine("error", "unable to sync kubernetes service", { err: String(e) }),
-    );
+    // upstream's bootstrap controller (kubernetesservice): kubernetes.default and its endpoints now
+    // and every 10 s, so a deleted kubernetes.default comes back (the documented ServiceCIDR
+    // migration relies on it) and the endpoints follow the live apiservers. A failed sync is
+    // logged and retried, never fatal (after a change of the primary family the old
+    // kubernetes.default cannot be updated).
+    kubernetesService = new KubernetesServiceController({
+      stores: server.registry.stores,
+      store,
+      port: server.port,
+      advertiseAddress: o.advertiseAddress ?? defaultAdvertiseAddress(o.host),
+      ...(o.kubernetesServiceIntervalMs !== undefined ? { intervalMs: o.kubernetesServiceIntervalMs } : {}),
+      ...(o.endpointReconcilerTTLMs !== undefined ? { leaseTTLMs: o.endpointReconcilerTTLMs } : {}),
+      log: (level, msg, fields) => logLine(level, msg, fields),
+    });
+    await kubernetesService.start();
     done.kubernetesService = true;
+    const leases = server.registry.stores.get("leases");
+    identity = leases
+      ? startIdentityLeaseControllers({ leases, log: (msg, err) => logLine("error", msg, { err: String(err) }) })
+      : undefined;
   } catch (e) {
     await server.close();
     sa.stop();
     if (owned) await store.close();
     throw e;
   }
-  // Upstream's bootstrap controller re-runs every 10 s, so a deleted kubernetes.default comes back
-  // (the documented ServiceCIDR migration relies on it).
-  let reconciling = false;
-  const kubeTimer = setInterval(() => {
-    if (reconciling) return;
-    reconciling = true;
-    reconcileKubernetesServiceIn(server.registry.stores, { port: server.port })
-      .catch((e: unknown) => logLine("error", "unable to sync kubernetes service", { err: String(e) }))
-      .finally(() => (reconciling = false));
-  }, o.kubernetesServiceIntervalMs ?? 10_000);
-  kubeTimer.unref();
   return {
     url: server.url,
     port: server.port,
@@ -231,7 +244,9 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     metrics,
     kubeconfig: () => kubeconfigText({ server: server.url, token: tokens?.primary ?? "", ...(certs ? { caCert: certs.caCert } : {}) }),
     close: async () => {
-      clearInterval(kubeTimer);
+      // First, while storage is open: take this apiserver's address out of the kubernetes endpoints.
+      await kubernetesService.stop();
+      identity?.stop();
       hooks.stop();
       await server.close();
       sa.stop();

@@ -28,6 +28,12 @@ describe("servicenet up flags", () => {
     expect(parseUpOptions(["--etcd-prefix", "/tenant-a"]).etcdPrefix).toBe("/tenant-a");
   });
 
+  it("takes --advertise-address as kube-apiserver (an IP; unset means derived from the bind address)", () => {
+    expect(parseUpOptions([]).advertiseAddress).toBeUndefined();
+    expect(parseUpOptions(["--advertise-address", "192.0.2.10"]).advertiseAddress).toBe("192.0.2.10");
+    expect(() => parseUpOptions(["--advertise-address", "not-an-ip"])).toThrow('--advertise-address: invalid IP address "not-an-ip"');
+  });
+
   it.each([
     [["--mode", "v5"], "--mode must be one of"],
     [["--mode", "v6", "--service-cluster-ip-range", "10.0.0.0/16"], "--mode v6 needs an IPv6 range"],

@@ -1,7 +1,7 @@
 /**
  * `servicenet up` flags, parsed and validated (kube-apiserver's names where one exists).
  */
-import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR } from "@servicenet/api";
+import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR, parseIP } from "@servicenet/api";
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from "../features/kube-features.ts";
 import { registryRoot } from "../storage/keys.ts";
@@ -24,6 +24,8 @@ export interface UpOptions {
   etcdPrefix: string;
   port: number;
   bindAddress: string;
+  /** `--advertise-address`: this apiserver's address in the kubernetes Endpoints (default from the bind address). */
+  advertiseAddress: string | undefined;
   dataDir: string;
   /** `--feature-gates`, over the 1.33 defaults. */
   featureGates: FeatureGates;
@@ -45,6 +47,8 @@ export const usage = `Usage: servicenet up [flags]
                                       (default /registry); servers sharing one etcd need their own
   --port <n>                          HTTPS port (default ${defaultPort}; 0 picks a free one)
   --bind-address <ip>                 listen address (default 127.0.0.1)
+  --advertise-address <ip>            address listed in the kubernetes Service's endpoints
+                                      (default the bind address)
   --data-dir <dir>                    state directory (default ./.servicenet)
   --feature-gates <A=bool,...>        MultiCIDRServiceAllocator (default true) and
                                       DisableAllocatorDualWrite (default false), as Kubernetes 1.33
@@ -105,6 +109,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--etcd-prefix",
         "--port",
         "--bind-address",
+        "--advertise-address",
         "--data-dir",
         "--feature-gates",
         "--repair-interval",
@@ -140,6 +145,9 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   const workers = Number(raw["workers"] ?? 1);
   if (!Number.isInteger(workers) || workers < 1 || workers > maxWorkers)
     throw new Error(`--workers: must be an integer from 1 to ${maxWorkers}, got ${JSON.stringify(raw["workers"])}`);
+  const advertiseAddress = raw["advertise-address"];
+  if (advertiseAddress !== undefined && parseIP(advertiseAddress) === null)
+    throw new Error(`--advertise-address: invalid IP address ${JSON.stringify(advertiseAddress)}`);
   const runtimeConfig = raw["runtime-config"] ?? "";
   try {
     servedAPIs(runtimeConfig);
@@ -153,6 +161,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     etcdPrefix: raw["etcd-prefix"] ?? registryRoot,
     port,
     bindAddress: raw["bind-address"] ?? "127.0.0.1",
+    advertiseAddress,
     dataDir: raw["data-dir"] ?? ".servicenet",
     featureGates: raw["feature-gates"] !== undefined ? parseFeatureGates(raw["feature-gates"]) : { ...defaultFeatureGates },
     repairIntervalMs: raw["repair-interval"] !== undefined ? parseDurationMs(raw["repair-interval"], "--repair-interval") : 3 * 60_000,

@@ -112,7 +112,7 @@ describe("REST semantics", () => {
     ] as const)
       await post("/api/v1/namespaces/default/endpoints", { metadata: { name: n, labels: { g: l } } });
     expect((await s.request("/api/v1/namespaces/default/endpoints?labelSelector=g%3Da", { method: "DELETE" })).status).toBe(200);
-    const left = (await get("/api/v1/namespaces/default/endpoints")).json() as { items: Obj[] };
+    const left = (await get("/api/v1/namespaces/default/endpoints?labelSelector=g")).json() as { items: Obj[] };
     expect(left.items.map((i) => i.metadata.name)).toEqual(["dc3"]);
   });
 

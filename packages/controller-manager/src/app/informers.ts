@@ -7,6 +7,7 @@ import { CoreV1Api, DiscoveryV1Api, NetworkingV1Api, type KubeConfig } from "@ku
 import {
   endpointSliceControllerName,
   endpointSliceManagedByLabel,
+  endpointSliceMirroringControllerName,
   type EndpointSlice,
   type Endpoints,
   type IPAddress,
@@ -25,6 +26,8 @@ export interface InformerSet {
   pods: SharedInformer<Pod>;
   endpoints: SharedInformer<Endpoints>;
   endpointSlices: SharedInformer<EndpointSlice>;
+  /** EndpointSlices of the mirroring controller (its own managed-by value). */
+  mirroredEndpointSlices: SharedInformer<EndpointSlice>;
   nodes: SharedInformer<Node>;
   serviceCIDRs: SharedInformer<ServiceCIDR>;
   ipAddresses: SharedInformer<IPAddress>;
@@ -52,6 +55,7 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
     async (): Promise<PlainList<T>> =>
       toPlain<PlainList<T>>(await list(), type);
   const managedBy = `${endpointSliceManagedByLabel}=${endpointSliceControllerName}`;
+  const mirroredBy = `${endpointSliceManagedByLabel}=${endpointSliceMirroringControllerName}`;
   return {
     services: new SharedInformer({
       ...base,
@@ -69,6 +73,12 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       path: "/apis/discovery.k8s.io/v1/endpointslices",
       labelSelector: managedBy,
       list: plain("V1EndpointSliceList", () => discovery.listEndpointSliceForAllNamespaces({ labelSelector: managedBy })),
+    }),
+    mirroredEndpointSlices: new SharedInformer({
+      ...base,
+      path: "/apis/discovery.k8s.io/v1/endpointslices",
+      labelSelector: mirroredBy,
+      list: plain("V1EndpointSliceList", () => discovery.listEndpointSliceForAllNamespaces({ labelSelector: mirroredBy })),
     }),
     nodes: new SharedInformer({ ...base, path: "/api/v1/nodes", list: plain("V1NodeList", () => core.listNode()) }),
     serviceCIDRs: new SharedInformer({

@@ -2,7 +2,7 @@
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
 
-export const knownControllers = ["endpoint", "endpointslice", "servicecidr"] as const;
+export const knownControllers = ["endpoint", "endpointslice", "endpointslicemirroring", "servicecidr"] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
 export interface Options {

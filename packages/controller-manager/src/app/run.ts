@@ -8,6 +8,7 @@ import { EndpointsController } from "../endpoint/endpoints-controller.ts";
 import { endpointsClient } from "../endpoint/endpoints-client.ts";
 import { EndpointSliceController } from "../endpointslice/endpointslice-controller.ts";
 import { endpointSliceClient } from "../endpointslice/endpointslice-client.ts";
+import { EndpointSliceMirroringController } from "../endpointslicemirroring/endpointslicemirroring-controller.ts";
 import type { SharedInformer, ObjectWithMeta } from "@servicenet/client/tools/cache";
 import { LeaderElector, leaseLock } from "@servicenet/client/tools/leaderelection";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
@@ -83,6 +84,17 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         pods: use("pods"),
         slices: use("endpointSlices"),
         nodes: use("nodes"),
+        client: endpointSliceClient(o.kubeConfig),
+        logger: log,
+      }),
+    );
+  }
+  if (o.controllers.includes("endpointslicemirroring")) {
+    controllers.push(
+      new EndpointSliceMirroringController({
+        endpoints: use("endpoints"),
+        services: use("services"),
+        slices: use("mirroredEndpointSlices"),
         client: endpointSliceClient(o.kubeConfig),
         logger: log,
       }),

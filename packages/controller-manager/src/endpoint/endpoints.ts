@@ -5,7 +5,9 @@
  * in the Service's primary family only (reference dual-stack §7).
  */
 import {
+  compareEndpointAddresses,
   labelServiceHeadless,
+  repackSubsets,
   type EndpointAddress,
   type EndpointPort,
   type Endpoints,
@@ -13,7 +15,6 @@ import {
   type Pod,
   type Service,
 } from "@servicenet/api";
-import { compareEndpointAddresses, repackSubsets } from "../util/endpoint/repack.ts";
 import {
   endpointsFamily,
   findPort,

@@ -3,6 +3,7 @@ export * from "./constants.ts";
 export * from "./object-reference.ts";
 export * from "./service.ts";
 export * from "./endpoints.ts";
+export * from "./endpoints-util.ts";
 export * from "./pod.ts";
 export * from "./node.ts";
 export * from "./namespace.ts";

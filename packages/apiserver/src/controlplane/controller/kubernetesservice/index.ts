@@ -7,3 +7,5 @@ export {
   reconcileKubernetesServiceIn,
 } from "./controller.ts";
 export type { KubernetesServiceOptions, ReconcileAction } from "./controller.ts";
+export { KubernetesServiceController, defaultAdvertiseAddress, defaultEndpointIntervalMs } from "./run.ts";
+export type { KubernetesServiceControllerOptions } from "./run.ts";

@@ -3,7 +3,7 @@
  * one subset per distinct address set, each carrying every port those
  * addresses offer.
  */
-import type { EndpointAddress, EndpointPort, EndpointSubset } from "@servicenet/api";
+import type { EndpointAddress, EndpointPort, EndpointSubset } from "./endpoints.ts";
 
 const noPortSentinel = "<none>";
 
@@ -47,6 +47,9 @@ export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubse
     const ports: (EndpointPort | null)[] = s.ports !== undefined && s.ports.length > 0 ? s.ports : [null];
     for (const port of ports) {
       const pk = port === null ? noPortSentinel : portKey(port);
+      // As upstream's mapAddressByPort, a port enters the map only with an address: a subset
+      // without addresses packs to nothing.
+      if ((s.addresses ?? []).length + (s.notReadyAddresses ?? []).length === 0) continue;
       const entry = byPort.get(pk) ?? { port, ready: new Map<string, boolean>() };
       byPort.set(pk, entry);
       for (const a of s.addresses ?? []) {

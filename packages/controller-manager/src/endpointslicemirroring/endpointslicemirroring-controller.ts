@@ -1,0 +1,179 @@
+/**
+ * The EndpointSlice mirroring controller (upstream pkg/controller/endpointslicemirroring,
+ * endpointslicemirroring_controller.go): Endpoints of Services without a selector are mirrored into
+ * EndpointSlices managed by `endpointslicemirroring-controller.k8s.io`, so that EndpointSlice
+ * consumers (kube-proxy) see hand-written Endpoints too.
+ */
+import {
+  endpointSliceManagedByLabel,
+  endpointSliceMirroringControllerName,
+  endpointSliceServiceNameLabel,
+  type EndpointSlice,
+  type Endpoints,
+  type Service,
+} from "@servicenet/api";
+import type { Clock } from "@servicenet/component-base/clock";
+import { type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { toStatusError } from "@servicenet/client/errors";
+import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
+import { Controller } from "../framework/controller.ts";
+import { StaleInformerCacheError, type EndpointSliceClient } from "../endpointslice/endpointslice-controller.ts";
+import { EndpointSliceTracker } from "../endpointslice/endpointslice-tracker.ts";
+import { reconcile } from "./reconciler.ts";
+import {
+  defaultMirroringMaxEndpointsPerSubset,
+  endpointsControllerKey,
+  hasLeaderElection,
+  managedByController,
+  skipMirror,
+} from "./utils.ts";
+
+export interface EndpointSliceMirroringControllerDeps {
+  endpoints: Informer<Endpoints>;
+  services: Informer<Service>;
+  /** Slices managed by this controller (informer filtered by the managed-by label). */
+  slices: Informer<EndpointSlice>;
+  client: EndpointSliceClient;
+  /** `--mirroring-max-endpoints-per-subset`; default 1000. */
+  maxEndpointsPerSubset?: number;
+  queue?: RateLimitingQueue<string>;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** upstream errors.HasStatusCause (a StatusCause's Type is "reason" in JSON). */
+function hasStatusCause(err: unknown, type: string): boolean {
+  return (toStatusError(err)?.status.details?.causes ?? []).some((c) => c.reason === type);
+}
+
+/** A Service without a selector (Go's nil map: absent; the API never returns an empty one). */
+function selectorless(svc: Service): boolean {
+  return svc.spec.selector === undefined || svc.spec.selector === null;
+}
+
+/** upstream shouldMirror: not skip-mirror labelled and not a leader-election lock. */
+export function shouldMirror(endpoints: Endpoints | undefined): boolean {
+  return endpoints !== undefined && !skipMirror(endpoints.metadata?.labels) && !hasLeaderElection(endpoints.metadata?.annotations);
+}
+
+export class EndpointSliceMirroringController {
+  readonly queue: RateLimitingQueue<string>;
+  readonly #d: EndpointSliceMirroringControllerDeps;
+  readonly #log: Logger;
+  readonly #tracker = new EndpointSliceTracker();
+  readonly #runner: Controller;
+
+  constructor(deps: EndpointSliceMirroringControllerDeps) {
+    this.#d = deps;
+    this.#log = deps.logger ?? noopLogger;
+    this.queue = deps.queue ?? new RateLimitingQueue<string>("endpoint_slice_mirroring", deps.clock);
+    const add = (o: { metadata?: { namespace?: string; name?: string } }) => this.queue.add(metaNamespaceKey(o));
+    deps.services.addEventHandler({
+      onAdd: (s) => selectorless(s) && add(s),
+      // Only a selector appearing or going away changes whether the Endpoints are mirrored.
+      onUpdate: (o, n) => selectorless(o) !== selectorless(n) && add(n),
+      onDelete: (s) => selectorless(s) && add(s),
+    });
+    deps.endpoints.addEventHandler({
+      onAdd: (e) => shouldMirror(e) && add(e),
+      onUpdate: (o, n) => (shouldMirror(o) || shouldMirror(n)) && add(n),
+      onDelete: (e) => shouldMirror(e) && add(e),
+    });
+    // Someone else changed or deleted one of our slices: reconcile; our own writes coming back need nothing.
+    const sliceEvent = (s: EndpointSlice): void => {
+      const key = endpointsControllerKey(s);
+      if (key === undefined || !managedByController(s) || this.#tracker.isOwnWrite(key, s)) return;
+      this.queue.add(key);
+    };
+    deps.slices.addEventHandler({
+      onAdd: sliceEvent,
+      onUpdate: (_o, n) => sliceEvent(n),
+      onDelete: (s) => {
+        const key = endpointsControllerKey(s);
+        if (key !== undefined && s.metadata.name) this.#tracker.observedDeletion(key, s.metadata.name);
+        sliceEvent(s);
+      },
+    });
+    this.#runner = new Controller({
+      name: "endpointslicemirroring",
+      queue: this.queue,
+      sync: (k) => this.syncEndpoints(k),
+      informers: [deps.endpoints, deps.services, deps.slices],
+      logger: this.#log,
+    });
+  }
+
+  run(signal: AbortSignal, workers: number): Promise<void> {
+    return this.#runner.run(signal, workers);
+  }
+
+  /** upstream endpointSlicesMirroredForService. */
+  #mirroredSlices(namespace: string, name: string): EndpointSlice[] {
+    return this.#d.slices
+      .list()
+      .filter(
+        (s) =>
+          s.metadata.namespace === namespace &&
+          s.metadata.labels?.[endpointSliceServiceNameLabel] === name &&
+          s.metadata.labels?.[endpointSliceManagedByLabel] === endpointSliceMirroringControllerName,
+      );
+  }
+
+  /** upstream deleteMirroredSlices. */
+  async #deleteMirroredSlices(key: string, namespace: string, name: string): Promise<void> {
+    this.#tracker.deleteService(key);
+    const slices = this.#mirroredSlices(namespace, name);
+    const failed: unknown[] = [];
+    for (const s of slices) {
+      try {
+        await this.#d.client.delete(namespace, s.metadata.name ?? "");
+      } catch (e) {
+        failed.push(e);
+      }
+    }
+    if (failed.length > 0)
+      throw new Error(
+        `error(s) deleting ${failed.length}/${slices.length} EndpointSlices for ${key} Endpoints, including: ${String(failed[0])}`,
+      );
+  }
+
+  /** upstream syncEndpoints. */
+  async syncEndpoints(key: string): Promise<void> {
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    const endpoints = this.#d.endpoints.get(key);
+    const svc = this.#d.services.get(key);
+    // Gone, opted out, no Service, or a Service with a selector (the EndpointSlice controller's): no mirrors.
+    if (!shouldMirror(endpoints) || svc === undefined || !selectorless(svc)) return this.#deleteMirroredSlices(key, namespace, name);
+    const existing = this.#mirroredSlices(namespace, name);
+    if (this.#tracker.stale(key, existing)) throw new StaleInformerCacheError("EndpointSlice informer cache is out of date");
+    const max = this.#d.maxEndpointsPerSubset ?? defaultMirroringMaxEndpointsPerSubset;
+    const plan = reconcile(endpoints!, existing, max);
+    if (plan.invalidAddresses > 0)
+      this.#log.info("Skipped invalid IP addresses when mirroring to EndpointSlices", {
+        endpoints: key,
+        reason: "InvalidIPAddress",
+        count: plan.invalidAddresses,
+      });
+    if (plan.addressesSkipped > plan.invalidAddresses)
+      this.#log.info(
+        `A max of ${max} addresses can be mirrored to EndpointSlices per Endpoints subset. ${plan.addressesSkipped} addresses were skipped`,
+        { endpoints: key, reason: "TooManyAddressesToMirror" },
+      );
+    // upstream finalize: creates, updates, deletes.
+    for (const s of plan.toCreate) {
+      try {
+        this.#tracker.written(key, await this.#d.client.create(namespace, s));
+      } catch (e) {
+        // A terminating namespace refuses creates for good: drop the item.
+        if (hasStatusCause(e, "NamespaceTerminating")) return;
+        throw e;
+      }
+    }
+    for (const s of plan.toUpdate) this.#tracker.written(key, await this.#d.client.update(namespace, s));
+    for (const s of plan.toDelete) {
+      await this.#d.client.delete(namespace, s.metadata.name ?? "");
+      this.#tracker.deleted(key, s.metadata.name ?? "");
+    }
+  }
+}
