@@ -14,6 +14,8 @@ import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { describeError } from "@servicenet/client/errors";
 import { ServiceCIDRController } from "../servicecidrs/servicecidrs-controller.ts";
 import { serviceCIDRClient } from "../servicecidrs/servicecidrs-client.ts";
+import { invalidOwnerRefEventReporter } from "../garbagecollector/events.ts";
+import { GarbageCollectorController } from "../garbagecollector/garbagecollector-controller.ts";
 import { makeInformers, type InformerSet } from "./informers.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
 
@@ -98,7 +100,18 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
       }),
     );
   }
-  for (const c of controllers) runs.push(c.run(signal, workers));
+  if (o.controllers.includes("garbagecollector")) {
+    // Its own metadata informers, one per deletable resource found through discovery (upstream's GraphBuilder monitors).
+    controllers.push(
+      new GarbageCollectorController({
+        kubeConfig: o.kubeConfig,
+        reportInvalidOwnerRef: invalidOwnerRefEventReporter(o.kubeConfig, log),
+        logger: log,
+      }),
+    );
+  }
+  for (const c of controllers)
+    runs.push(c.run(signal, workers).catch((err: unknown) => log.error("controller failed", { err: describeError(err) })));
   // Informers start after every handler is registered, so no event is missed.
   await Promise.all(
     [...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err: describeError(err) }))),

@@ -162,9 +162,8 @@ export class EndpointSliceController {
     const existing = this.#slicesOf(namespace, name);
     if (this.#tracker.stale(key, existing)) throw new StaleInformerCacheError(`EndpointSlice informer cache is out of date for ${key}`);
     if (service === undefined) {
-      // Upstream leaves this to the garbage collector via owner references; servicenet has none, so we delete.
+      // The slices carry an ownerReference to the Service: the garbage collector deletes them (upstream syncService).
       this.#triggers.deleteService(key);
-      for (const s of existing) await this.#delete(key, namespace, s.metadata.name ?? "");
       this.#tracker.deleteService(key);
       return;
     }
