@@ -16,6 +16,8 @@ describe("parseOptions", () => {
       { leaderElect: false, controllers: ["endpoint", "endpointslice", "servicecidr", "garbagecollector"], workers: 2, verbosity: 0 },
     ],
     [["--kubeconfig", "k", "-v", "4"], { verbosity: 4 }],
+    [["--kubeconfig", "k", "--concurrent-gc-syncs", "3"], { gcWorkers: 3, workers: 5 }],
+    [["--kubeconfig", "k"], { gcWorkers: 20 }],
     [["--kubeconfig", "k", "--v=2"], { verbosity: 2 }],
   ])("%j", (argv, want) => {
     expect(parseOptions(argv)).toMatchObject(want);

@@ -23,6 +23,8 @@ export interface RunOptions {
   kubeConfig: KubeConfig;
   controllers: readonly ControllerName[];
   workers?: number;
+  /** Garbage-collector workers (kube-controller-manager's --concurrent-gc-syncs, default 20). */
+  gcWorkers?: number;
   leaderElect?: boolean;
   leaseNamespace?: string;
   leaseName?: string;
@@ -66,7 +68,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   const used = new Set<SharedInformer<ObjectWithMeta>>();
   const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => (used.add(inf[k]), inf[k]);
   const runs: Promise<void>[] = [];
-  const controllers: { run(signal: AbortSignal, workers: number): Promise<void> }[] = [];
+  const controllers: { run(signal: AbortSignal, workers: number): Promise<void>; workers?: number }[] = [];
   if (o.controllers.includes("endpoint")) {
     controllers.push(
       new EndpointsController({
@@ -107,11 +109,12 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         kubeConfig: o.kubeConfig,
         reportInvalidOwnerRef: invalidOwnerRefEventReporter(o.kubeConfig, log),
         logger: log,
+        workers: o.gcWorkers ?? 20,
       }),
     );
   }
   for (const c of controllers)
-    runs.push(c.run(signal, workers).catch((err: unknown) => log.error("controller failed", { err: describeError(err) })));
+    runs.push(c.run(signal, c.workers ?? workers).catch((err: unknown) => log.error("controller failed", { err: describeError(err) })));
   // Informers start after every handler is registered, so no event is missed.
   await Promise.all(
     [...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err: describeError(err) }))),

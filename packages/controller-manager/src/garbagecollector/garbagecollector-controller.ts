@@ -27,6 +27,8 @@ export interface GarbageCollectorControllerOptions {
   reportInvalidOwnerRef?: InvalidOwnerRefReporter;
   clock?: Clock;
   logger?: Logger;
+  /** Workers per queue when run() is given none (upstream ConcurrentGCSyncs, 20). */
+  workers?: number;
 }
 
 /** The metadata the graph needs, with apiVersion/kind (list items lack them). */
@@ -50,6 +52,7 @@ function toMeta(r: APIResource, o: unknown): MetaObject {
 
 export class GarbageCollectorController {
   readonly attemptToDelete: RateLimitingQueue<string>;
+  readonly workers: number;
   readonly attemptToOrphan: RateLimitingQueue<string>;
   readonly #o: GarbageCollectorControllerOptions;
   readonly #client: RawClient;
@@ -61,6 +64,7 @@ export class GarbageCollectorController {
     this.#o = o;
     this.#client = o.client ?? rawClient(o.kubeConfig);
     this.#log = o.logger ?? noopLogger;
+    this.workers = o.workers ?? 20;
     this.attemptToDelete = new RateLimitingQueue<string>("garbage_collector_attempt_to_delete", o.clock);
     this.attemptToOrphan = new RateLimitingQueue<string>("garbage_collector_attempt_to_orphan", o.clock);
   }

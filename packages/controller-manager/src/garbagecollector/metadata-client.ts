@@ -4,8 +4,8 @@
  * kubeconfig's credentials and TLS (client-node's applyToHTTPSOptions). A non-2xx answer throws
  * an HTTPError that @servicenet/client/errors reads as the server's Status.
  */
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest, type RequestOptions } from "node:https";
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
 
 /** A non-2xx answer: `code` and the raw `body` (a Status), as client-node's ApiException carries them. */
@@ -45,6 +45,18 @@ export function rawClient(config: KubeConfig): RawClient {
   const kc = forPlainHTTP(config);
   const server = new URL(kc.getCurrentCluster()?.server ?? "http://localhost:8080");
   const base = server.pathname.replace(/\/$/, "");
+  // applyToHTTPSOptions builds a new agent (a new connection and TLS handshake) per request; one
+  // keep-alive copy of it is kept instead, as client-go keeps one transport per rest config.
+  let agent: HttpAgent | undefined;
+  const pooled = (fresh: unknown): HttpAgent | undefined => {
+    if (!(fresh instanceof HttpAgent)) return undefined;
+    if (agent === undefined) {
+      const options = { ...(fresh as HttpAgent & { options: object }).options, keepAlive: true };
+      agent = fresh instanceof HttpsAgent ? new HttpsAgent(options) : new HttpAgent(options);
+    }
+    fresh.destroy();
+    return agent;
+  };
   return {
     async request<T>(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<T> {
       const data = body === undefined ? undefined : JSON.stringify(body);
@@ -58,6 +70,7 @@ export function rawClient(config: KubeConfig): RawClient {
       }
       const opts: RequestOptions = { method, headers };
       await kc.applyToHTTPSOptions(opts);
+      opts.agent = pooled(opts.agent) ?? opts.agent;
       const { status, text } = await send(new URL(base + path, server), opts, data);
       if (status < 200 || status > 299) throw new HTTPError(status, text);
       return JSON.parse(text) as T;
