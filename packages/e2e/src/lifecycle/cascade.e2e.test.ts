@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
 import { startApiserverProc, startControllerManagerProc, type ApiserverProc, type Proc } from "../framework/processes.ts";
-import { haveKubectl, kubectlBinary, runKubectl } from "../kubectl/runners.ts";
+import { haveKubectl, kubectlBinary, runKubectl, runOurs } from "../kubectl/runners.ts";
 
 const ns = "cascade";
 
@@ -137,5 +137,33 @@ describe.skipIf(!haveKubectl())("kubectl delete --cascade against the garbage co
       'jsonpath={range .items[*]}{.metadata.name}:{.metadata.ownerReferences}{"\\n"}{end}',
     );
     expect(refs.stdout.split("\n").filter((l) => l.startsWith("or-"))).toEqual(["or-0:", "or-1:", "or-2:"]);
+  });
+
+  it("servicenet-kubectl delete --cascade: the same output, and it waits the same way", async () => {
+    await ownerWithPods("ours-fg", 1, { blockOwnerDeletion: true }, ["example.com/hold"]);
+    await ownerWithPods("ours-or", 2);
+    let printed = "";
+    const fg = runOurs(
+      api.kubeconfigPath,
+      ["-n", ns, "delete", "service", "ours-fg", "--cascade=foreground"],
+      undefined,
+      undefined,
+      (o) => {
+        printed = o;
+      },
+    );
+    await eventually(() => printed === 'service "ours-fg" deleted\n', { timeoutMs: 15_000, what: "deleted line" });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await k("-n", ns, "get", "service", "ours-fg", "-o", "jsonpath={.metadata.finalizers}")).stdout).toBe('["foregroundDeletion"]');
+    expect(
+      (await k("-n", ns, "patch", "pod", "ours-fg-0", "--type=json", "-p", '[{"op":"remove","path":"/metadata/finalizers"}]')).code,
+    ).toBe(0);
+    expect(await fg).toEqual({ code: 0, stdout: 'service "ours-fg" deleted\n', stderr: "" });
+    expect(await runOurs(api.kubeconfigPath, ["-n", ns, "delete", "service", "ours-or", "--cascade=orphan"])).toEqual({
+      code: 0,
+      stdout: 'service "ours-or" deleted\n',
+      stderr: "",
+    });
+    expect(await podNames("ours-or")).toEqual(["pod/ours-or-0", "pod/ours-or-1"]);
   });
 });
