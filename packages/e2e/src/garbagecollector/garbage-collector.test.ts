@@ -224,4 +224,28 @@ describe("garbage collector over HTTP", () => {
       ["pb", []],
     ]);
   });
+
+  it("TestStressingCascadingDeletion (scaled down): owners deleted in background and with orphan at once", async () => {
+    const ns = await newNamespace();
+    const owners = 10;
+    const podsPerOwner = 5;
+    for (let i = 0; i < owners; i++) {
+      const o = await newOwner(ns, `owner-${i}`);
+      await Promise.all(Array.from({ length: podsPerOwner }, (_, j) => newPod(ns, `p-${i}-${j}`, [o])));
+    }
+    // Even owners cascade, odd ones orphan, all in flight together.
+    await Promise.all(
+      Array.from({ length: owners }, (_, i) =>
+        core.deleteNamespacedService({ namespace: ns, name: `owner-${i}`, propagationPolicy: i % 2 === 0 ? "Background" : "Orphan" }),
+      ),
+    );
+    await eventually(async () => (await core.listNamespacedService({ namespace: ns })).items.length === 0, { what: "owners gone" });
+    const want = Array.from({ length: owners }, (_, i) => i)
+      .filter((i) => i % 2 === 1)
+      .flatMap((i) => Array.from({ length: podsPerOwner }, (_, j) => `p-${i}-${j}`))
+      .sort();
+    await eventually(async () => JSON.stringify(await podNames(ns)) === JSON.stringify(want), { what: "only orphaned pods left" });
+    const pods = (await core.listNamespacedPod({ namespace: ns })).items;
+    expect(pods.filter((p) => (p.metadata?.ownerReferences ?? []).length > 0)).toEqual([]);
+  });
 });
