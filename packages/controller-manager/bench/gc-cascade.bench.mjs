@@ -117,11 +117,19 @@ async function main() {
         `${mode}: ${N} pods collected in ${results[mode].podsGoneMs} ms (${results[mode].podsPerSecond}/s), owner gone after ${results[mode].ownerGoneMs} ms`,
       );
     }
+    const rows = Object.entries(results).flatMap(([mode, r]) => {
+      const name = `GC ${mode} deletion of one Service owning ${N} pods (sqlite, real processes)`;
+      return [
+        { name, metric: "pods collected/s", value: r.podsPerSecond, unit: "1/s" },
+        { name, metric: "owner DELETE to last pod gone", value: r.podsGoneMs, unit: "ms" },
+        { name, metric: "owner DELETE to owner gone", value: r.ownerGoneMs, unit: "ms" },
+      ];
+    });
     const out = {
       date: new Date().toISOString(),
       cpus: cpus().length,
       loadavg: loadavg().map((x) => Math.round(x * 100) / 100),
-      ...results,
+      results: rows,
     };
     writeFileSync(path.join(here, "results-gc-cascade.json"), JSON.stringify(out, null, 2) + "\n");
   } finally {
