@@ -90,6 +90,19 @@ describe("EndpointSliceController.syncService", () => {
     expect(server.size).toBe(before);
   });
 
+  it("slices pending deletion are dropped and replaced (upstream dropEndpointSlicesPendingDeletion)", async () => {
+    const { c, deliver, slices, server, calls } = setup();
+    await c.syncService("default/web");
+    deliver();
+    await c.syncService("default/web");
+    const held = [...server.values()].find((s) => s.addressType === "IPv4")!;
+    // Marked deleting (a finalizer keeps it), e.g. by the garbage collector.
+    slices.set({ ...held, metadata: { ...held.metadata, deletionTimestamp: "2026-01-01T00:00:00Z", resourceVersion: "999" } });
+    calls.length = 0;
+    await c.syncService("default/web");
+    expect(calls).toEqual([expect.stringMatching(/^create web-/)]);
+  });
+
   it("pod events enqueue the selecting Service", async () => {
     const { c, pods } = setup();
     expect(c.queue.len()).toBe(1); // the Service's own add
