@@ -54,6 +54,16 @@ describe("DELETE with propagationPolicy", () => {
     expect((r.json() as Obj).metadata.finalizers).toEqual(finalizers);
   });
 
+  it("answers 202 for orphanDependents=false (any ParseBool spelling) on an object kept by a finalizer", async () => {
+    const r0 = await s.request(base, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ metadata: { name: "held", finalizers: ["example.com/x"] }, spec: { ports: [{ port: 80 }] } }),
+    });
+    expect(r0.status).toBe(201);
+    expect((await s.request(`${base}/held?orphanDependents=0`, { method: "DELETE" })).status).toBe(202);
+  });
+
   it("refuses orphanDependents together with propagationPolicy (ValidateDeleteOptions)", async () => {
     await create("both");
     const r = await s.request(`${base}/both`, {
