@@ -22,6 +22,15 @@ function intParam(q: URLSearchParams, name: string): number | undefined {
   return Number(v);
 }
 
+/** A bool query parameter (Go's strconv.ParseBool spellings). */
+function boolParam(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null || v === "") return undefined;
+  if (["1", "t", "T", "true", "TRUE", "True"].includes(v)) return true;
+  if (["0", "f", "F", "false", "FALSE", "False"].includes(v)) return false;
+  throw StatusError.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
+}
+
 /** labelSelector, fieldSelector, limit, continue, resourceVersion, resourceVersionMatch. */
 export function parseListParams(q: URLSearchParams): ListParams {
   const rvm = q.get("resourceVersionMatch") ?? "";
@@ -57,6 +66,18 @@ export function parseDeleteParams(q: URLSearchParams, body: DeleteOptions | unde
       },
     ]);
   }
+  const orphan = body?.orphanDependents ?? boolParam(q, "orphanDependents");
+  // ValidateDeleteOptions: the deprecated field and its replacement exclude each other.
+  if (orphan !== undefined && propagation !== undefined) {
+    throw StatusError.invalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", [
+      {
+        type: "Invalid",
+        field: "propagationPolicy",
+        badValue: propagation,
+        detail: "orphanDependents and deletionPropagation cannot be both set",
+      },
+    ]);
+  }
   const grace = body?.gracePeriodSeconds ?? intParam(q, "gracePeriodSeconds");
   return {
     ...(body?.preconditions
@@ -68,6 +89,7 @@ export function parseDeleteParams(q: URLSearchParams, body: DeleteOptions | unde
         }
       : {}),
     ...(propagation ? { propagationPolicy: propagation } : {}),
+    ...(orphan !== undefined ? { orphanDependents: orphan } : {}),
     ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}),
     dryRun: parseDryRun(q, body?.dryRun),
   };

@@ -255,7 +255,7 @@ async function remove(r: ResourceRequest): Promise<number> {
   const params = parseDeleteParams(r.query, opts);
   const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, params);
   // Upstream answers 202 for an object kept by finalizers only when orphanDependents=false was asked.
-  const orphanFalse = opts?.orphanDependents === false || r.query.get("orphanDependents") === "false";
+  const orphanFalse = params.orphanDependents === false;
   if (!deleted) return ok(r, orphanFalse ? 202 : 200, object);
   if (r.def.strategy.returnDeletedObject) return ok(r, 200, object);
   send(r.res, 200, successStatus(r, object), r.format === "yaml" ? "yaml" : "json");

@@ -2,7 +2,7 @@
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
 
-export const knownControllers = ["endpoint", "endpointslice", "endpointslicemirroring", "servicecidr"] as const;
+export const knownControllers = ["endpoint", "endpointslice", "endpointslicemirroring", "servicecidr", "garbagecollector"] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
 export interface Options {
@@ -18,6 +18,8 @@ export interface Options {
   retryPeriodMs: number;
   /** Workers per controller (--concurrent-*-syncs). */
   workers: number;
+  /** Garbage-collector workers (--concurrent-gc-syncs, upstream default 20). */
+  gcWorkers: number;
   /** klog's -v: log verbosity (V(n) lines are written when n <= v). */
   verbosity: number;
   /** Upstream's --use-service-account-credentials etc. are not modelled. */
@@ -28,7 +30,7 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--leader-elect] [--controllers endpoint,endpointslice,servicecidr]
+export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--leader-elect] [--controllers endpoint,endpointslice,servicecidr,garbagecollector]
   --kubeconfig PATH                 kubeconfig of the apiserver to talk to (required)
   --leader-elect                    elect a leader through a coordination.k8s.io/v1 Lease before running controllers
   --leader-elect-resource-namespace kube-system (default)
@@ -38,6 +40,7 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --leader-elect-retry-period D     wait between acquire/renew attempts (default 2s)
   --controllers LIST                comma-separated; default all: ${knownControllers.join(",")}
   --concurrent-syncs N              workers per controller (default 5)
+  --concurrent-gc-syncs N           garbage collector workers (default 20)
   -v, --v N                         log verbosity, klog's levels (default 0)`;
 
 /** Parses argv (without node and script); throws UsageError with a clear message. */
@@ -50,6 +53,7 @@ export function parseOptions(argv: readonly string[]): Options {
     leaseName: "kube-controller-manager",
     ...defaultLeaseTimings,
     workers: 5,
+    gcWorkers: 20,
     verbosity: 0,
     help: false,
   };
@@ -91,6 +95,12 @@ export function parseOptions(argv: readonly string[]): Options {
         const n = Number(value());
         if (!Number.isInteger(n) || n < 1) throw new UsageError(`--concurrent-syncs must be a positive integer`);
         o.workers = n;
+        break;
+      }
+      case "--concurrent-gc-syncs": {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1) throw new UsageError(`--concurrent-gc-syncs must be a positive integer`);
+        o.gcWorkers = n;
         break;
       }
       case "-v":

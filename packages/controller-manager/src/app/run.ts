@@ -15,6 +15,8 @@ import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { describeError } from "@servicenet/client/errors";
 import { ServiceCIDRController } from "../servicecidrs/servicecidrs-controller.ts";
 import { serviceCIDRClient } from "../servicecidrs/servicecidrs-client.ts";
+import { invalidOwnerRefEventReporter } from "../garbagecollector/events.ts";
+import { GarbageCollectorController } from "../garbagecollector/garbagecollector-controller.ts";
 import { makeInformers, type InformerSet } from "./informers.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
 
@@ -22,6 +24,8 @@ export interface RunOptions {
   kubeConfig: KubeConfig;
   controllers: readonly ControllerName[];
   workers?: number;
+  /** Garbage-collector workers (kube-controller-manager's --concurrent-gc-syncs, default 20). */
+  gcWorkers?: number;
   leaderElect?: boolean;
   leaseNamespace?: string;
   leaseName?: string;
@@ -65,7 +69,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   const used = new Set<SharedInformer<ObjectWithMeta>>();
   const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => (used.add(inf[k]), inf[k]);
   const runs: Promise<void>[] = [];
-  const controllers: { run(signal: AbortSignal, workers: number): Promise<void> }[] = [];
+  const controllers: { run(signal: AbortSignal, workers: number): Promise<void>; workers?: number }[] = [];
   if (o.controllers.includes("endpoint")) {
     controllers.push(
       new EndpointsController({
@@ -110,7 +114,19 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
       }),
     );
   }
-  for (const c of controllers) runs.push(c.run(signal, workers));
+  if (o.controllers.includes("garbagecollector")) {
+    // Its own metadata informers, one per deletable resource found through discovery (upstream's GraphBuilder monitors).
+    controllers.push(
+      new GarbageCollectorController({
+        kubeConfig: o.kubeConfig,
+        reportInvalidOwnerRef: invalidOwnerRefEventReporter(o.kubeConfig, log),
+        logger: log,
+        workers: o.gcWorkers ?? 20,
+      }),
+    );
+  }
+  for (const c of controllers)
+    runs.push(c.run(signal, c.workers ?? workers).catch((err: unknown) => log.error("controller failed", { err: describeError(err) })));
   // Informers start after every handler is registered, so no event is missed.
   await Promise.all(
     [...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err: describeError(err) }))),

@@ -49,6 +49,7 @@ async function main(argv: readonly string[]): Promise<number> {
       kubeConfig,
       controllers: opts.controllers,
       workers: opts.workers,
+      gcWorkers: opts.gcWorkers,
       leaderElect: opts.leaderElect,
       leaseNamespace: opts.leaseNamespace,
       leaseName: opts.leaseName,

@@ -79,13 +79,28 @@ describe("EndpointSliceController.syncService", () => {
     expect(times).toEqual(["2026-01-01T00:01:00Z", "2026-01-01T00:01:00Z"]);
   });
 
-  it("a deleted Service has its slices deleted (no garbage collector in servicenet)", async () => {
+  it("a deleted Service's slices are left to the garbage collector (their ownerReference), as upstream", async () => {
     const { c, services, deliver, server } = setup();
     await c.syncService("default/web");
     deliver();
+    const before = server.size;
     services.remove("default/web");
     await c.syncService("default/web");
-    expect(server.size).toBe(0);
+    expect(before).toBe(2);
+    expect(server.size).toBe(before);
+  });
+
+  it("slices pending deletion are dropped and replaced (upstream dropEndpointSlicesPendingDeletion)", async () => {
+    const { c, deliver, slices, server, calls } = setup();
+    await c.syncService("default/web");
+    deliver();
+    await c.syncService("default/web");
+    const held = [...server.values()].find((s) => s.addressType === "IPv4")!;
+    // Marked deleting (a finalizer keeps it), e.g. by the garbage collector.
+    slices.set({ ...held, metadata: { ...held.metadata, deletionTimestamp: "2026-01-01T00:00:00Z", resourceVersion: "999" } });
+    calls.length = 0;
+    await c.syncService("default/web");
+    expect(calls).toEqual([expect.stringMatching(/^create web-/)]);
   });
 
   it("pod events enqueue the selecting Service", async () => {

@@ -159,12 +159,13 @@ export class EndpointSliceController {
   async syncService(key: string): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const service = this.#d.services.get(key);
-    const existing = this.#slicesOf(namespace, name);
+    // Slices marked for deletion (by the garbage collector, say) are dropped, so the controller
+    // cannot get stuck on them (upstream dropEndpointSlicesPendingDeletion).
+    const existing = this.#slicesOf(namespace, name).filter((s) => s.metadata.deletionTimestamp === undefined);
     if (this.#tracker.stale(key, existing)) throw new StaleInformerCacheError(`EndpointSlice informer cache is out of date for ${key}`);
     if (service === undefined) {
-      // Upstream leaves this to the garbage collector via owner references; servicenet has none, so we delete.
+      // The slices carry an ownerReference to the Service: the garbage collector deletes them (upstream syncService).
       this.#triggers.deleteService(key);
-      for (const s of existing) await this.#delete(key, namespace, s.metadata.name ?? "");
       this.#tracker.deleteService(key);
       return;
     }

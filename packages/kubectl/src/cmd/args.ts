@@ -28,6 +28,8 @@ export interface Args {
   /** delete: --ignore-not-found, and --wait (default true: wait for finalizers). */
   ignoreNotFound: boolean;
   wait: boolean;
+  /** delete: --cascade (cobra NoOptDefVal "background": a bare --cascade takes no next argument). */
+  cascade?: string;
 }
 
 type ValueFlag = "namespace" | "output" | "selector" | "kubeconfig" | "fieldManager";
@@ -101,6 +103,10 @@ export function parseArgs(argv: readonly string[]): Args {
     const inline = a.startsWith("--") ? (eq > 0 ? a.slice(eq + 1) : undefined) : a.length > 2 ? a.slice(2).replace(/^=/, "") : undefined;
     if (key === "--validate") {
       // Accepted for kubectl compatibility; validation is the server's (fieldValidation=Strict).
+      continue;
+    }
+    if (key === "--cascade") {
+      out.cascade = inline ?? "background";
       continue;
     }
     if (key === "--show-events") {

@@ -1,6 +1,6 @@
 /**
  * `delete TYPE NAME...`, `delete TYPE/NAME...` and `delete -f FILE`: DELETE
- * with propagationPolicy Background, `KIND "name" deleted` per object,
+ * with the propagationPolicy of --cascade (background by default), `KIND "name" deleted` per object,
  * NotFound reported (or skipped with --ignore-not-found), and, as kubectl's
  * default --wait=true, waiting until objects held by finalizers are gone.
  */
@@ -17,10 +17,29 @@ Example resource specifications include:
    '<resource> <name>'
    '<resource>'`;
 
-const deleteOptions = {
+/**
+ * kubectl's GetCascadingStrategy: background (the default), foreground or orphan; the deprecated
+ * booleans mean background (true) and orphan (false).
+ */
+export function cascadingStrategy(flag: string | undefined): "Background" | "Foreground" | "Orphan" {
+  switch (flag ?? "background") {
+    case "background":
+      return "Background";
+    case "foreground":
+      return "Foreground";
+    case "orphan":
+      return "Orphan";
+  }
+  // strconv.ParseBool's spellings.
+  if (["1", "t", "T", "true", "TRUE", "True"].includes(flag!)) return "Background";
+  if (["0", "f", "F", "false", "FALSE", "False"].includes(flag!)) return "Orphan";
+  throw new CLIError(`error: invalid cascade value (${flag}). Must be "background", "foreground", or "orphan"`);
+}
+
+const deleteOptions = (propagationPolicy: string) => ({
   contentType: "application/json",
-  data: JSON.stringify({ kind: "DeleteOptions", apiVersion: "v1", propagationPolicy: "Background" }),
-};
+  data: JSON.stringify({ kind: "DeleteOptions", apiVersion: "v1", propagationPolicy }),
+});
 
 /** The objects named on the command line. */
 function argTargets(ctx: Context): Target[] {
@@ -60,6 +79,7 @@ async function waitGone(ctx: Context, t: Target): Promise<void> {
 
 /** Runs `delete`; returns the exit code. */
 export async function runDelete(ctx: Context): Promise<number> {
+  const options = deleteOptions(cascadingStrategy(ctx.args.cascade));
   const failures: Failure[] = [];
   // kubectl reports manifest objects of unknown kinds after the delete errors, never with "error: ".
   const unmapped: Failure[] = [];
@@ -88,7 +108,7 @@ export async function runDelete(ctx: Context): Promise<number> {
       const res = await ctx.client.request<{ kind?: string; metadata?: { deletionTimestamp?: string } }>(
         "DELETE",
         resourcePath(t.resource, t.namespace, t.name),
-        deleteOptions,
+        options,
       );
       ctx.io.stdout.write(`${kindName(t.resource)} "${t.name}" deleted\n`);
       // A returned object (not a Status) is still there, held by finalizers.

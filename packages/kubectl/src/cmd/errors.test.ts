@@ -78,6 +78,9 @@ describe("parseArgs", () => {
       { filenames: ["a.yaml", "-"], serverSide: true, fieldManager: "m", forceConflicts: true },
     ],
     [["delete", "svc", "x", "--ignore-not-found", "--wait=false"], { ignoreNotFound: true, wait: false }],
+    [["delete", "svc", "x", "--cascade=orphan"], { cascade: "orphan", positional: ["delete", "svc", "x"] }],
+    // NoOptDefVal: a bare --cascade is "background" and the next word stays an argument, as in cobra.
+    [["delete", "svc", "--cascade", "foreground"], { cascade: "background", positional: ["delete", "svc", "foreground"] }],
     [["get", "svc", "-w", "--watch-only", "--validate=false"], { watch: true, watchOnly: true }],
     [["get", "--", "svc", "-x"], { positional: ["get", "svc", "-x"] }],
   ])("%j", (argv, want) => {

@@ -152,6 +152,29 @@ describe("delete", () => {
     );
   });
 
+  it.each([
+    [[], "Background"],
+    [["--cascade"], "Background"],
+    [["--cascade=foreground"], "Foreground"],
+    [["--cascade=orphan"], "Orphan"],
+    [["--cascade=background"], "Background"],
+    [["--cascade=false"], "Orphan"],
+    [["--cascade=true"], "Background"],
+  ])("delete %j sends propagationPolicy %s (kubectl's GetCascadingStrategy)", async (flags, policy) => {
+    api.reset([{ apiVersion: "v1", kind: "Service", metadata: { name: "web", namespace: "default" }, spec: { ports: [{ port: 80 }] } }]);
+    expect(await run(["delete", "svc", "web", ...flags])).toEqual({ code: 0, stdout: 'service "web" deleted\n', stderr: "" });
+    const del = api.writes.filter((w) => w.verb === "delete").at(-1);
+    expect(del?.body).toMatchObject({ propagationPolicy: policy });
+  });
+
+  it("refuses an unknown --cascade value as kubectl does", async () => {
+    expect(await run(["delete", "svc", "web", "--cascade=sideways"])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'error: invalid cascade value (sideways). Must be "background", "foreground", or "orphan"\n',
+    });
+  });
+
   it("waits for finalizers unless --wait=false", async () => {
     api.reset([{ apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name: "held", finalizers: ["x/y"] } }]);
     expect(await run(["delete", "servicecidr", "held", "--wait=false"])).toEqual({

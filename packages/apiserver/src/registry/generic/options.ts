@@ -42,6 +42,8 @@ export interface UpdateParams extends WriteParams {
 export interface DeleteParams extends WriteParams {
   preconditions?: Preconditions;
   propagationPolicy?: string;
+  /** The deprecated DeleteOptions.orphanDependents (never set together with propagationPolicy). */
+  orphanDependents?: boolean;
   gracePeriodSeconds?: number;
 }
 

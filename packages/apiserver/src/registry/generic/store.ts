@@ -14,6 +14,7 @@ import {
   type Store,
   type WatchEvent,
 } from "../../storage/index.ts";
+import { deletionFinalizersForGarbageCollection, markAsDeleting } from "./gc-finalizers.ts";
 import { generateName, nowRFC3339 } from "./names.ts";
 import type {
   DeleteParams,
@@ -256,24 +257,37 @@ export class GenericStore {
     });
   }
 
+  /**
+   * upstream Store.Delete for kinds without graceful deletion: the garbage collector's finalizers
+   * (`orphan`, `foregroundDeletion`) are set as the options and the resource's default policy
+   * decide; an object left with any finalizer is only marked deleting (deletionTimestamp, grace
+   * period 0) and stays until its finalizers are removed; one without is deleted now.
+   */
   async delete(namespace: string | undefined, name: string, p: DeleteParams = {}): Promise<DeleteResult> {
     if (!p.dryRun) this.config.onDeleteRequest?.(namespace, name);
     const key = this.key(namespace, name);
     const current = await this.store.get(key);
-    const finalizers = (current.metadata["finalizers"] as string[] | undefined) ?? [];
-    if (finalizers.length === 0) return { object: await this.reallyDelete(key, current, p), deleted: true };
-    // Finalizers keep the object: mark it deleting and let their owners remove them.
-    if (current.metadata.deletionTimestamp !== undefined) return { object: current, deleted: false };
+    const policy = this.strategy.defaultGarbageCollectionPolicy ?? "DeleteDependents";
+    const gc = deletionFinalizersForGarbageCollection(policy, current.metadata, p);
+    const pending = ((current.metadata["finalizers"] as string[] | undefined) ?? []).length > 0;
+    if (!pending && !gc.changed) return { object: await this.reallyDelete(key, current, p), deleted: true };
+    // updateForGracefulDeletionAndFinalizers: set the finalizers and mark the object deleting in
+    // one compare-and-swap; an object left without finalizers is deleted instead (errDeleteNow).
+    let deleteNow = false;
     const marked = await this.store.guaranteedUpdate(
       key,
       (cur) => {
         const next = structuredClone(cur);
-        next.metadata.deletionTimestamp ??= nowRFC3339();
-        next.metadata["deletionGracePeriodSeconds"] = 0;
+        const r = deletionFinalizersForGarbageCollection(policy, next.metadata, p);
+        if (r.changed) setFinalizers(next, r.finalizers);
+        deleteNow = ((next.metadata["finalizers"] as string[] | undefined) ?? []).length === 0;
+        if (deleteNow) return cur;
+        markAsDeleting(next);
         return next;
       },
       { ...(p.preconditions ? { preconditions: p.preconditions } : {}), ...(p.dryRun ? { dryRun: true } : {}), cachedExisting: current },
     );
+    if (deleteNow) return { object: await this.reallyDelete(key, marked, p), deleted: true };
     return { object: marked, deleted: false };
   }
 
@@ -290,6 +304,12 @@ export class GenericStore {
     }
     return out;
   }
+}
+
+/** Sets metadata.finalizers, dropping the field when empty (Go's omitempty). */
+function setFinalizers(obj: KubeObject, finalizers: string[]): void {
+  if (finalizers.length > 0) obj.metadata["finalizers"] = finalizers;
+  else delete obj.metadata["finalizers"];
 }
 
 /** Appends the messages `sink` does not hold yet (upstream's warning recorder dedupes). */

@@ -4,6 +4,7 @@
  */
 import type { FieldError } from "@servicenet/api";
 import type { KubeObject } from "../../storage/index.ts";
+import type { GarbageCollectionPolicy } from "./gc-finalizers.ts";
 
 /** What a status (or other) subresource update may change. */
 export interface SubresourceStrategy {
@@ -34,6 +35,8 @@ export interface RESTStrategy {
   allowCreateOnUpdate: boolean;
   /** PUT without metadata.resourceVersion is allowed (last write wins). */
   allowUnconditionalUpdate: boolean;
+  /** rest.GarbageCollectionDeleteStrategy's DefaultGarbageCollectionPolicy; default DeleteDependents. */
+  defaultGarbageCollectionPolicy?: GarbageCollectionPolicy;
   /** DELETE answers with the deleted object instead of a Success Status. */
   returnDeletedObject?: boolean;
   /** Field-selector attributes beyond metadata.name/metadata.namespace (upstream GetAttrs). */

@@ -1,0 +1,134 @@
+/**
+ * The garbage collector's run loop (upstream garbagecollector.go Run, graph_builder.go
+ * startMonitors): discovery picks every deletable resource, one metadata informer per resource
+ * feeds the graph, and once all have synced the attemptToDelete and attemptToOrphan workers start.
+ * Both queues retry without limit, as upstream's (a dropped key would leave garbage forever).
+ */
+import type { KubeConfig } from "@kubernetes/client-node";
+import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
+import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
+import { describeError } from "@servicenet/client/errors";
+import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { Controller } from "../framework/controller.ts";
+import { discover, resourcePath, type APIResource, type Discovery } from "./discovery.ts";
+import { GarbageCollector } from "./garbagecollector.ts";
+import { AbsentOwnerCache, GraphBuilder, type InvalidOwnerRefReporter, type MetaObject } from "./graph-builder.ts";
+import { rawClient, type RawClient } from "./metadata-client.ts";
+import { Operations } from "./operations.ts";
+
+/** Wait between failed discovery attempts. */
+const discoveryRetryMs = 1000;
+
+export interface GarbageCollectorControllerOptions {
+  kubeConfig: KubeConfig;
+  /** Test seam: the client for discovery, GETs and writes (default over the kubeconfig). */
+  client?: RawClient;
+  reportInvalidOwnerRef?: InvalidOwnerRefReporter;
+  clock?: Clock;
+  logger?: Logger;
+  /** Workers per queue when run() is given none (upstream ConcurrentGCSyncs, 20). */
+  workers?: number;
+}
+
+/** The metadata the graph needs, with apiVersion/kind (list items lack them). */
+function toMeta(r: APIResource, o: unknown): MetaObject {
+  const m = (o as { metadata?: MetaObject["metadata"] }).metadata ?? {};
+  const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
+  return {
+    apiVersion,
+    kind: r.kind,
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      deletionTimestamp: m.deletionTimestamp,
+      finalizers: m.finalizers,
+      ownerReferences: m.ownerReferences,
+    },
+  };
+}
+
+export class GarbageCollectorController {
+  readonly attemptToDelete: RateLimitingQueue<string>;
+  readonly workers: number;
+  readonly attemptToOrphan: RateLimitingQueue<string>;
+  readonly #o: GarbageCollectorControllerOptions;
+  readonly #client: RawClient;
+  readonly #log: Logger;
+  readonly #monitors: SharedInformer<MetaObject>[] = [];
+  graph: GraphBuilder | undefined;
+
+  constructor(o: GarbageCollectorControllerOptions) {
+    this.#o = o;
+    this.#client = o.client ?? rawClient(o.kubeConfig);
+    this.#log = o.logger ?? noopLogger;
+    this.workers = o.workers ?? 20;
+    this.attemptToDelete = new RateLimitingQueue<string>("garbage_collector_attempt_to_delete", o.clock);
+    this.attemptToOrphan = new RateLimitingQueue<string>("garbage_collector_attempt_to_orphan", o.clock);
+  }
+
+  /** Discovers resources, starts the monitors and the workers; resolves when `signal` aborts. */
+  async run(signal: AbortSignal, workers: number): Promise<void> {
+    const discovery = await this.#discoverUntilDone(signal);
+    if (discovery === undefined) return;
+    const absent = new AbsentOwnerCache();
+    const graph = new GraphBuilder({
+      attemptToDelete: this.attemptToDelete,
+      attemptToOrphan: this.attemptToOrphan,
+      absentOwnerCache: absent,
+      ...(this.#o.reportInvalidOwnerRef ? { reportInvalidOwnerRef: this.#o.reportInvalidOwnerRef } : {}),
+      logger: this.#log,
+    });
+    this.graph = graph;
+    for (const r of discovery.deletable) this.#monitors.push(this.#monitor(r, graph));
+    const gc = new GarbageCollector(graph, new Operations(this.#client, discovery), absent, this.#log);
+    const runner = (name: string, queue: RateLimitingQueue<string>, sync: (uid: string) => Promise<void>) =>
+      new Controller({ name, queue, sync, informers: this.#monitors, maxRetries: Number.POSITIVE_INFINITY, logger: this.#log });
+    const deleters = runner("garbagecollector", this.attemptToDelete, (uid) => gc.attemptToDeleteWorker(uid));
+    const orphaners = runner("garbagecollector-orphan", this.attemptToOrphan, (uid) => gc.attemptToOrphanWorker(uid));
+    this.#log.info("garbage collector monitoring resources", {
+      resources: discovery.deletable.map((r) => `${r.group}/${r.version}/${r.resource}`),
+    });
+    const running = Promise.all([deleters.run(signal, workers), orphaners.run(signal, workers)]);
+    await Promise.all(this.#monitors.map((m) => m.start()));
+    await running;
+    await Promise.all(this.#monitors.map((m) => m.stop()));
+  }
+
+  // Discovery failing (the apiserver not up yet) is retried, as upstream's GC waits for it.
+  async #discoverUntilDone(signal: AbortSignal): Promise<Discovery | undefined> {
+    const clock = this.#o.clock ?? realClock;
+    while (!signal.aborted) {
+      try {
+        return await discover(this.#client);
+      } catch (err) {
+        this.#log.error("failed to discover deletable resources", { err: describeError(err) });
+        await sleep(clock, discoveryRetryMs, signal);
+      }
+    }
+    return undefined;
+  }
+
+  #monitor(r: APIResource, graph: GraphBuilder): SharedInformer<MetaObject> {
+    const path = resourcePath(r, "");
+    const inf = new SharedInformer<MetaObject>({
+      kubeConfig: this.#o.kubeConfig,
+      path,
+      list: async () => this.#client.request<PlainList<MetaObject>>("GET", path),
+      transform: (o) => toMeta(r, o),
+      ...(this.#o.clock ? { clock: this.#o.clock } : {}),
+      logger: this.#log,
+    });
+    inf.addEventHandler({
+      onAdd: (obj) => graph.processGraphChange({ type: "add", obj }),
+      onUpdate: (oldObj, obj) => {
+        // A relist of an unchanged object is no change (upstream's handler compares resourceVersions).
+        if (oldObj.metadata.resourceVersion !== obj.metadata.resourceVersion) graph.processGraphChange({ type: "update", obj, oldObj });
+      },
+      onDelete: (obj) => graph.processGraphChange({ type: "delete", obj }),
+    });
+    return inf;
+  }
+}
