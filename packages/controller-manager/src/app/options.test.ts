@@ -3,14 +3,17 @@ import { parseOptions } from "./options.ts";
 
 describe("parseOptions", () => {
   it.each([
-    [["--kubeconfig", "k"], { kubeconfig: "k", leaderElect: false, controllers: ["endpoint", "endpointslice", "servicecidr"], workers: 5 }],
+    [
+      ["--kubeconfig", "k"],
+      { kubeconfig: "k", leaderElect: false, controllers: ["endpoint", "endpointslice", "namespace", "servicecidr"], workers: 5 },
+    ],
     [
       ["--kubeconfig=k", "--leader-elect", "--controllers", "endpointslice,servicecidr"],
       { leaderElect: true, controllers: ["endpointslice", "servicecidr"] },
     ],
     [
       ["--kubeconfig", "k", "--leader-elect=false", "--controllers=*", "--concurrent-syncs", "2"],
-      { leaderElect: false, controllers: ["endpoint", "endpointslice", "servicecidr"], workers: 2, verbosity: 0 },
+      { leaderElect: false, controllers: ["endpoint", "endpointslice", "namespace", "servicecidr"], workers: 2, verbosity: 0 },
     ],
     [["--kubeconfig", "k", "-v", "4"], { verbosity: 4 }],
     [["--kubeconfig", "k", "--v=2"], { verbosity: 2 }],

@@ -26,7 +26,12 @@ export const namespaceStrategy: RESTStrategy = {
   returnDeletedObject: true,
   defaults: (o) => void setDefaultsNamespace(asNamespace(o)),
   prepareForCreate: (o) => {
-    o["spec"] = { finalizers: [...namespaceCreateFinalizers] };
+    // On create the kubernetes finalizer is required; finalizers the request lists are kept.
+    const had = asNamespace(o).spec?.finalizers ?? [];
+    o["spec"] = {
+      finalizers:
+        had.length === 0 ? [...namespaceCreateFinalizers] : [...had, ...namespaceCreateFinalizers.filter((f) => !had.includes(f))],
+    };
     o["status"] = { phase: "Active" };
     setDefaultsNamespace(asNamespace(o));
   },
