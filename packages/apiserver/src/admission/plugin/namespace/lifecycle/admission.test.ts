@@ -1,5 +1,6 @@
 /** NamespaceLifecycle, named after upstream's plugin/pkg/admission/namespace/lifecycle/admission_test.go. */
-import { StatusError, type KubeObject } from "@servicenet/api";
+import { StatusError } from "@servicenet/api";
+import type { KubeObject } from "../../../../storage/index.ts";
 import { describe, expect, it } from "vitest";
 import { Lifecycle, type Attributes } from "./admission.ts";
 
