@@ -21,9 +21,12 @@ import { ResourcesRemainingError, type NamespacedResourcesDeleter } from "./dele
 /** How long a deleted namespace waits before it is processed (upstream namespaceDeletionGracePeriod). */
 export const namespaceDeletionGracePeriodMs = 5_000;
 
+/** What the controller needs of the deleter (NamespacedResourcesDeleterInterface). */
+export type NamespaceDeleter = Pick<NamespacedResourcesDeleter, "delete" | "initOpCache">;
+
 export interface NamespaceControllerDeps {
   namespaces: Informer<Namespace>;
-  deleter: NamespacedResourcesDeleter;
+  deleter: NamespaceDeleter;
   clock?: Clock;
   logger?: Logger;
   /** Default namespaceDeletionGracePeriodMs; tests shorten it. */
