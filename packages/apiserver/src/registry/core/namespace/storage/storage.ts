@@ -69,9 +69,8 @@ export class NamespaceREST extends GenericStore {
    * always); the first request marks it terminating (finalizers or not); a later one deletes it
    * only once spec.finalizers is empty (the generic delete then honours metadata.finalizers).
    */
-  override async delete(namespace: string | undefined, name: string, p: DeleteParams = {}): Promise<DeleteResult> {
+  override async delete(_namespace: string | undefined, name: string, p: DeleteParams = {}): Promise<DeleteResult> {
     this.admission?.admitDelete(name);
-    if (!p.dryRun) this.config.onDeleteRequest?.(namespace, name);
     const current = await this.get(undefined, name);
     const preconditions = checkPreconditions(current, p);
     if (current.metadata.deletionTimestamp === undefined || current.metadata.deletionTimestamp === null) {
