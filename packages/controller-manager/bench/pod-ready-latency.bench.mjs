@@ -10,12 +10,12 @@
 //   node bench/pod-ready-latency.bench.mjs [--services 20] [--pods 50] [--paced 300] [--rate 20]
 // BENCH_CM_FLAGS="--controllers endpointslice": extra controller-manager flags. BENCH_CPU_PROF=DIR: both processes write V8 CPU profiles there; BENCH_CM_LOG=FILE: the
 // controller-manager's log is saved there.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CoreV1Api, KubeConfig, Watch } from "@kubernetes/client-node";
+import { pool, start } from "./processes.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
@@ -27,39 +27,6 @@ const S = arg("services", 20);
 const P = arg("pods", 50);
 const PACED = arg("paced", 300);
 const RATE = arg("rate", 20);
-
-/** Spawns `node file args`, resolving once a stdout/stderr line matches `ready`. */
-function start(file, args, readyRe) {
-  const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...prof, file, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  // Cheap to read: the child's stderr is a pipe, which Node writes synchronously on Linux, so a
-  // slow reader here would stall the controller-manager and show up as latency.
-  const chunks = [];
-  let size = 0;
-  let ready = false;
-  let tail = "";
-  const seen = new Promise((resolve, reject) => {
-    const on = (d) => {
-      const text = d.toString();
-      if (size < 8e6) {
-        chunks.push(text);
-        size += text.length;
-      }
-      if (!ready) {
-        tail = (tail + text).slice(-4096);
-        if (readyRe.test(tail)) {
-          ready = true;
-          resolve();
-        }
-      }
-    };
-    child.stdout.on("data", on);
-    child.stderr.on("data", on);
-    child.once("exit", (code) => reject(new Error(`${path.basename(file)} exited ${code}:\n${chunks.join("").slice(-3000)}`)));
-  });
-  seen.catch(() => {}); // after readiness an exit is expected (we stop it); before, main awaits it
-  return { child, seen, output: () => chunks.join("") };
-}
 
 const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 const round = (x) => Math.round(x * 100) / 100;
@@ -93,16 +60,6 @@ function sliceWatcher() {
       while (performance.now() - lastEventAt < ms) await new Promise((r) => setTimeout(r, 100));
     },
   };
-}
-
-/** Runs `fn` over 0..n-1 with `limit` in flight. */
-async function pool(n, limit, fn) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < n) await fn(next++);
-    }),
-  );
 }
 
 async function main() {

@@ -24,6 +24,13 @@ export type { ServiceCIDRDecision, ServiceCIDRDecisionInput } from "./servicecid
 export { ServiceCIDRController } from "./servicecidrs/servicecidrs-controller.ts";
 export type { ServiceCIDRClient, ServiceCIDRControllerDeps } from "./servicecidrs/servicecidrs-controller.ts";
 export { serviceCIDRClient } from "./servicecidrs/servicecidrs-client.ts";
+export { NamespaceController, namespaceDeletionGracePeriodMs } from "./namespace/namespace-controller.ts";
+export type { NamespaceControllerDeps } from "./namespace/namespace-controller.ts";
+export { NamespacedResourcesDeleter, ResourcesRemainingError, finalized } from "./namespace/deletion/namespaced-resources-deleter.ts";
+export type { NamespacedResourcesDeleterOptions } from "./namespace/deletion/namespaced-resources-deleter.ts";
+export { ErrGroupDiscoveryFailed, serverPreferredNamespacedResources } from "./namespace/deletion/discovery.ts";
+export type { APIResourceList, DiscoveryResult, GroupVersionResource } from "./namespace/deletion/discovery.ts";
+export { restRequester, type RESTRequest } from "./namespace/deletion/rest-client.ts";
 export { TriggerTimeTracker, endpointsLastChangeTriggerTime } from "./util/endpoint/trigger-time-tracker.ts";
 export { makeInformers } from "./app/informers.ts";
 export type { InformerSet } from "./app/informers.ts";

@@ -29,7 +29,7 @@ export interface TestEnvironmentOptions extends Omit<StartApiServerOptions, "dat
   pkiDir?: string;
   /**
    * Controllers to run against the server over HTTP, through its kubeconfig, e.g.
-   * `testEnvironmentControllers(["endpoint", "endpointslice"])` from @servicenet/controller-manager
+   * `testEnvironmentControllers(["endpoint", "endpointslice", "namespace"])` from @servicenet/controller-manager
    * (the apiserver never imports a controller: they are API clients). Default none.
    */
   controllers?: TestEnvironmentControllers;

@@ -3,7 +3,7 @@
  * endpoints/discovery) and aggregated discovery (apidiscovery.k8s.io v2 and v2beta1), which
  * kubectl 1.26+ asks for first.
  */
-import { apiVersionOf, groupVersions, type ResourceDef } from "./resources.ts";
+import { apiVersionOf, groupVersions, verbsOfSubresource, type ResourceDef } from "./resources.ts";
 import { reviewTable, type ReviewDef } from "./reviews.ts";
 
 /** Review APIs as discovery entries: create-only, cluster-scoped, no storage. */
@@ -72,7 +72,7 @@ export function apiResourceList(
         singularName: "",
         namespaced: r.namespaced,
         kind: r.kind,
-        verbs: ["get", "patch", "update"],
+        verbs: verbsOfSubresource(r, s),
       });
   }
   return { kind: "APIResourceList", apiVersion: "v1", groupVersion: apiVersionOf(rs[0]!), resources };
@@ -89,7 +89,7 @@ function discoveryResource(r: ResourceDef): Record<string, unknown> {
     ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
     ...(r.categories.length > 0 ? { categories: r.categories } : {}),
     ...(r.subresources.length > 0
-      ? { subresources: r.subresources.map((s) => ({ subresource: s, responseKind, verbs: ["get", "patch", "update"] })) }
+      ? { subresources: r.subresources.map((s) => ({ subresource: s, responseKind, verbs: verbsOfSubresource(r, s) })) }
       : {}),
   };
 }

@@ -65,6 +65,8 @@ export interface ResourceDef {
   categories: readonly string[];
   verbs: readonly string[];
   subresources: readonly string[];
+  /** Verbs of a subresource that does not serve get/patch/update (namespaces/finalize: update only). */
+  subresourceVerbs?: Readonly<Record<string, readonly string[]>>;
   /** Storage path under /registry; resources sharing it share one GenericStore. */
   storagePath: string;
   strategy: RESTStrategy;
@@ -74,6 +76,11 @@ export interface ResourceDef {
   printer: TableHandler<KubeObject>;
   /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
   toVersion?: (obj: KubeObject) => KubeObject;
+}
+
+/** The verbs one subresource serves (discovery and the 405 check). */
+export function verbsOfSubresource(r: Pick<ResourceDef, "subresourceVerbs">, subresource: string): readonly string[] {
+  return r.subresourceVerbs?.[subresource] ?? subresourceVerbs;
 }
 
 type Def = Omit<ResourceDef, "shortNames" | "categories" | "verbs" | "subresources"> &
@@ -155,7 +162,9 @@ export const servableResources: readonly ResourceDef[] = [
     namespaced: false,
     shortNames: ["ns"],
     verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
-    subresources: ["status"],
+    // upstream's FinalizeREST serves PUT only (NamespaceInterface.Finalize).
+    subresources: ["finalize", "status"],
+    subresourceVerbs: { finalize: ["update"] },
     storagePath: "namespaces",
     strategy: namespaceStrategy,
     schema: NamespaceSchema,

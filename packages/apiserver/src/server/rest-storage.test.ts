@@ -71,8 +71,12 @@ describe("NamespaceLifecycle admission on create", () => {
     await namespaces.create(undefined, ns("gone"));
     await endpoints.create("gone", ep("a"));
     await tick(400);
+    // The DELETE only marks it Terminating (upstream's namespace registry): new content is Forbidden...
     await namespaces.delete(undefined, "gone");
-    await expect(endpoints.create("gone", ep("b"))).rejects.toMatchObject({ code: 404, reason: "NotFound" });
+    await expect(endpoints.create("gone", ep("b"))).rejects.toMatchObject({ code: 403, reason: "Forbidden" });
+    // ...and once the namespace controller has finalized it, the namespace is gone: NotFound.
+    await namespaces.update(undefined, "gone", async (cur) => ({ ...cur!, spec: { finalizers: [] } }), { subresource: "finalize" });
+    await expect(endpoints.create("gone", ep("c"))).rejects.toMatchObject({ code: 404, reason: "NotFound" });
   });
 
   it("refuses at once a create in a namespace just marked Terminating", async () => {

@@ -15,7 +15,7 @@ import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFi
 import { renderList, renderObject } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds } from "./query.ts";
 import type { RequestInfo } from "./request-info.ts";
-import { apiVersionOf, type ResourceDef } from "./resources.ts";
+import { apiVersionOf, verbsOfSubresource, type ResourceDef } from "./resources.ts";
 import { keepNoOp } from "./no-op.ts";
 import { serveWatch } from "./watch.ts";
 
@@ -37,7 +37,7 @@ function checkVerb(def: ResourceDef, info: RequestInfo, method: string): void {
   if (info.extra.length > 0 || (info.subresource !== "" && !def.subresources.includes(info.subresource))) {
     throw new StatusError("NotFound", "the server could not find the requested resource");
   }
-  const allowed: readonly string[] = info.subresource !== "" ? ["get", "update", "patch"] : def.verbs;
+  const allowed: readonly string[] = info.subresource !== "" ? verbsOfSubresource(def, info.subresource) : def.verbs;
   if (info.verb === "" || !allowed.includes(info.verb)) {
     throw StatusError.methodNotSupported(groupResource(def), info.verb === "" ? method.toLowerCase() : info.verb);
   }

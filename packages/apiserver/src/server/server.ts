@@ -108,7 +108,8 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
         resource: r.resource,
         namespaced: r.namespaced,
         schema: r.schema,
-        subresources: r.subresources,
+        // The OpenAPI paths document get/put/patch subresources (not namespaces/finalize).
+        subresources: r.subresources.filter((s) => r.subresourceVerbs?.[s] === undefined),
         verbs: r.verbs,
       }))
       .filter((r) => r.schema !== undefined),

@@ -1,6 +1,7 @@
 /** client-node failures mapped to @servicenet/api's StatusError family (client-go rest + apimachinery errors). */
 export {
   toStatusError,
+  hasStatusCause,
   httpStatusOf,
   describeError,
   isNotFound,

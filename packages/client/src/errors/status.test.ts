@@ -1,7 +1,16 @@
 import { ApiException } from "@kubernetes/client-node";
 import { StatusError } from "@servicenet/api/errors";
 import { describe, expect, it } from "vitest";
-import { describeError, httpStatusOf, isAlreadyExists, isConflict, isNotFound, isResourceExpired, toStatusError } from "./status.ts";
+import {
+  describeError,
+  hasStatusCause,
+  httpStatusOf,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  isResourceExpired,
+  toStatusError,
+} from "./status.ts";
 
 const statusBody = (code: number, reason: string, message: string) =>
   JSON.stringify({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", code, reason, message });
@@ -83,5 +92,17 @@ describe("toStatusError", () => {
     const own = StatusError.gone("gone");
     expect(toStatusError(own)).toBe(own);
     expect(isResourceExpired(own)).toBe(true);
+  });
+});
+
+describe("hasStatusCause", () => {
+  const body = (causes: unknown) => JSON.stringify({ kind: "Status", reason: "Forbidden", code: 403, message: "m", details: { causes } });
+  it.each([
+    ["the cause listed", { code: 403, body: body([{ reason: "NamespaceTerminating", field: "metadata.namespace" }]) }, true],
+    ["another cause", { code: 403, body: body([{ reason: "FieldValueInvalid" }]) }, false],
+    ["no details", { code: 403, body: JSON.stringify({ kind: "Status", reason: "Forbidden", code: 403 }) }, false],
+    ["no HTTP status", new Error("ECONNREFUSED"), false],
+  ])("%s", (_n, err, want) => {
+    expect(hasStatusCause(err, "NamespaceTerminating")).toBe(want);
   });
 });

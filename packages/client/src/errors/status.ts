@@ -103,6 +103,11 @@ const by =
     return e !== undefined && test(e);
   };
 
+/** apierrors.HasStatusCause: the error's Status lists a cause of type `name` (`details.causes[].reason`). */
+export function hasStatusCause(err: unknown, name: string): boolean {
+  return toStatusError(err)?.status.details?.causes?.some((c) => c.reason === name) ?? false;
+}
+
 /** apierrors.IsNotFound over client-node errors. */
 export const isNotFound = by(hasNotFound);
 /** apierrors.IsAlreadyExists: a 409 whose Status says AlreadyExists (not any 409). */

@@ -11,6 +11,7 @@ import {
   type EndpointSlice,
   type Endpoints,
   type IPAddress,
+  type Namespace,
   type Node,
   type Pod,
   type Service,
@@ -31,7 +32,11 @@ export interface InformerSet {
   nodes: SharedInformer<Node>;
   serviceCIDRs: SharedInformer<ServiceCIDR>;
   ipAddresses: SharedInformer<IPAddress>;
+  namespaces: SharedInformer<Namespace>;
 }
+
+/** kube-controller-manager's --namespace-sync-period default: deleting namespaces are looked at again this often. */
+export const namespaceSyncPeriodMs = 5 * 60_000;
 
 export interface InformerOptions {
   resyncMs?: number;
@@ -85,6 +90,12 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       ...base,
       path: "/apis/networking.k8s.io/v1/servicecidrs",
       list: plain("V1ServiceCIDRList", () => net.listServiceCIDR()),
+    }),
+    namespaces: new SharedInformer({
+      ...base,
+      resyncMs: o.resyncMs ?? namespaceSyncPeriodMs,
+      path: "/api/v1/namespaces",
+      list: plain("V1NamespaceList", () => core.listNamespace()),
     }),
     ipAddresses: new SharedInformer({
       ...base,

@@ -2,7 +2,7 @@
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
 
-export const knownControllers = ["endpoint", "endpointslice", "endpointslicemirroring", "servicecidr", "garbagecollector"] as const;
+export const knownControllers = ["endpoint", "endpointslice", "endpointslicemirroring", "namespace", "servicecidr", "garbagecollector"] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
 export interface Options {
@@ -30,7 +30,7 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--leader-elect] [--controllers endpoint,endpointslice,servicecidr,garbagecollector]
+export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--leader-elect] [--controllers endpoint,endpointslice,endpointslicemirroring,namespace,servicecidr,garbagecollector]
   --kubeconfig PATH                 kubeconfig of the apiserver to talk to (required)
   --leader-elect                    elect a leader through a coordination.k8s.io/v1 Lease before running controllers
   --leader-elect-resource-namespace kube-system (default)

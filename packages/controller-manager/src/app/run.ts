@@ -13,6 +13,9 @@ import type { SharedInformer, ObjectWithMeta } from "@servicenet/client/tools/ca
 import { LeaderElector, leaseLock } from "@servicenet/client/tools/leaderelection";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { describeError } from "@servicenet/client/errors";
+import { NamespacedResourcesDeleter } from "../namespace/deletion/namespaced-resources-deleter.ts";
+import { restRequester } from "../namespace/deletion/rest-client.ts";
+import { NamespaceController } from "../namespace/namespace-controller.ts";
 import { ServiceCIDRController } from "../servicecidrs/servicecidrs-controller.ts";
 import { serviceCIDRClient } from "../servicecidrs/servicecidrs-client.ts";
 import { invalidOwnerRefEventReporter } from "../garbagecollector/events.ts";
@@ -36,6 +39,8 @@ export interface RunOptions {
   /** Leader-election identity; default `<hostname>_<pid>`. */
   identity?: string;
   logger?: Logger;
+  /** The namespace controller's wait before it processes a deleted namespace (default upstream's 5 s). */
+  namespaceDeletionGracePeriodMs?: number;
 }
 
 /** Starts the selected controllers; resolves when `signal` aborts (or leadership is lost, returning "lost"). */
@@ -111,6 +116,16 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         ipAddresses: use("ipAddresses"),
         client: serviceCIDRClient(o.kubeConfig),
         logger: log,
+      }),
+    );
+  }
+  if (o.controllers.includes("namespace")) {
+    controllers.push(
+      new NamespaceController({
+        namespaces: use("namespaces"),
+        deleter: new NamespacedResourcesDeleter({ request: restRequester(o.kubeConfig), logger: log }),
+        logger: log,
+        ...(o.namespaceDeletionGracePeriodMs !== undefined ? { deletionGracePeriodMs: o.namespaceDeletionGracePeriodMs } : {}),
       }),
     );
   }

@@ -15,7 +15,46 @@ function setup(services: Service[], pods: Pod[], endpoints: Endpoints[] = []) {
   return { calls, inf, c: new EndpointsController({ ...inf, client }) };
 }
 
+/** The 403 NamespaceLifecycle answers for a create in a terminating namespace, as client-node reports it. */
+const terminatingNamespaceError = () =>
+  Object.assign(new Error("Forbidden"), {
+    code: 403,
+    body: JSON.stringify({
+      kind: "Status",
+      reason: "Forbidden",
+      code: 403,
+      message: 'endpoints "web" is forbidden: unable to create new content in namespace default because it is being terminated',
+      details: {
+        name: "web",
+        kind: "endpoints",
+        causes: [{ reason: "NamespaceTerminating", message: "namespace default is being terminated", field: "metadata.namespace" }],
+      },
+    }),
+  });
+
 describe("EndpointsController", () => {
+  it("drops a Service whose namespace is terminating (upstream: creates will keep failing); other 403s are errors", async () => {
+    const inf = {
+      services: new MemoryInformer([makeService()]),
+      pods: new MemoryInformer(dualStackPods(2)),
+      endpoints: new MemoryInformer<Endpoints>(),
+    };
+    const failing = (err: () => Error): EndpointsClient => ({
+      create: () => Promise.reject(err()),
+      update: async (_ns, ep) => ep,
+      delete: async () => {},
+    });
+    await expect(
+      new EndpointsController({ ...inf, client: failing(terminatingNamespaceError) }).syncService("default/web"),
+    ).resolves.toBeUndefined();
+    const forbidden = () =>
+      Object.assign(new Error("Forbidden"), {
+        code: 403,
+        body: JSON.stringify({ kind: "Status", reason: "Forbidden", code: 403, message: "no" }),
+      });
+    await expect(new EndpointsController({ ...inf, client: failing(forbidden) }).syncService("default/web")).rejects.toThrow("Forbidden");
+  });
+
   it("creates Endpoints for a selected Service and deletes them once the Service is gone", async () => {
     const { c, calls, inf } = setup([makeService()], dualStackPods(2));
     await c.syncService("default/web");

@@ -3,7 +3,8 @@
  * enqueue Service keys; syncService computes the desired Endpoints with
  * computeEndpoints and writes it through an EndpointsClient.
  */
-import type { Endpoints, Pod, Service } from "@servicenet/api";
+import { namespaceTerminatingCause, type Endpoints, type Pod, type Service } from "@servicenet/api";
+import { hasStatusCause } from "@servicenet/client/errors";
 import { Controller } from "../framework/controller.ts";
 import { waitForCacheSync, type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
 import type { Clock } from "@servicenet/component-base/clock";
@@ -115,8 +116,15 @@ export class EndpointsController {
     }
     const lastChangeTriggerTime = this.#triggers.compute(key, service, pods);
     const plan = computeEndpoints({ service, pods, existing, lastChangeTriggerTime });
-    if (plan.action === "create") this.#written.set(key, await this.#d.client.create(namespace, plan.endpoints));
-    else if (plan.action === "update") this.#written.set(key, await this.#d.client.update(namespace, plan.endpoints));
+    if (plan.action === "create") {
+      try {
+        this.#written.set(key, await this.#d.client.create(namespace, plan.endpoints));
+      } catch (err) {
+        // If the namespace is terminating, creates will continue to fail: drop the item (upstream syncService).
+        if (hasStatusCause(err, namespaceTerminatingCause)) return;
+        throw err;
+      }
+    } else if (plan.action === "update") this.#written.set(key, await this.#d.client.update(namespace, plan.endpoints));
     if (plan.action === "create" || plan.action === "update") this.#log.info("Endpoints written", { key, action: plan.action });
   }
 

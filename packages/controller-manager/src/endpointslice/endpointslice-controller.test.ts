@@ -52,6 +52,28 @@ function setup(extra: { clock?: FakeClock; logger?: Logger; failUpdate?: string 
 }
 
 describe("EndpointSliceController.syncService", () => {
+  it("drops a Service whose namespace is terminating (upstream reconciler finalize)", async () => {
+    const { c } = setup();
+    const terminating = Object.assign(new Error("Forbidden"), {
+      code: 403,
+      body: JSON.stringify({
+        kind: "Status",
+        reason: "Forbidden",
+        code: 403,
+        message: "x",
+        details: { causes: [{ reason: "NamespaceTerminating" }] },
+      }),
+    });
+    const failing = new EndpointSliceController({
+      services: new MemoryInformer<Service>([makeService()]),
+      pods: new MemoryInformer<Pod>(dualStackPods(3)),
+      slices: new MemoryInformer<EndpointSlice>(),
+      client: { create: () => Promise.reject(terminating), update: (_ns, s) => Promise.resolve(s), delete: () => Promise.resolve() },
+    });
+    await expect(failing.syncService("default/web")).resolves.toBeUndefined();
+    await expect(c.syncService("default/web")).resolves.toBeUndefined();
+  });
+
   it("creates one slice per family, refuses to reconcile from a stale cache, then converges without duplicates", async () => {
     const { c, server, calls, deliver, services } = setup();
     await c.syncService("default/web");

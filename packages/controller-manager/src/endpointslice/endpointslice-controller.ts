@@ -7,6 +7,7 @@ import {
   endpointSliceControllerName,
   endpointSliceManagedByLabel,
   endpointSliceServiceNameLabel,
+  namespaceTerminatingCause,
   type EndpointSlice,
   type Node,
   type Pod,
@@ -14,6 +15,7 @@ import {
 } from "@servicenet/api";
 import type { Clock } from "@servicenet/component-base/clock";
 import { type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
+import { hasStatusCause } from "@servicenet/client/errors";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
@@ -186,7 +188,13 @@ export class EndpointSliceController {
     // Creates, then updates, then deletes, as upstream (endpoints never vanish before their
     // replacement exists); within each step the writes are independent objects (typically one per
     // family), so they go out together instead of one round trip after the other.
-    await settleAll(plan.toCreate.map(async (s) => this.#tracker.written(key, await this.#d.client.create(namespace, s))));
+    try {
+      await settleAll(plan.toCreate.map(async (s) => this.#tracker.written(key, await this.#d.client.create(namespace, s))));
+    } catch (err) {
+      // If the namespace is terminating, creates will continue to fail: drop the item (upstream reconciler finalize).
+      if (hasStatusCause(err, namespaceTerminatingCause)) return;
+      throw err;
+    }
     await settleAll(plan.toUpdate.map(async (s) => this.#tracker.written(key, await this.#d.client.update(namespace, s))));
     await settleAll(plan.toDelete.map((s) => this.#delete(key, namespace, s.metadata.name ?? "")));
     if (plan.toCreate.length + plan.toUpdate.length + plan.toDelete.length > 0) {

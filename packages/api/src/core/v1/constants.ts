@@ -49,6 +49,19 @@ export type NamespacePhase = (typeof namespacePhases)[keyof typeof namespacePhas
 /** The finalizer the namespace controller owns (`spec.finalizers`). */
 export const finalizerKubernetes = "kubernetes";
 
+/** Namespace condition types the namespace controller maintains while a namespace terminates. */
+export const namespaceConditionTypes = {
+  DeletionDiscoveryFailure: "NamespaceDeletionDiscoveryFailure",
+  DeletionGVParsingFailure: "NamespaceDeletionGroupVersionParsingFailure",
+  DeletionContentFailure: "NamespaceDeletionContentFailure",
+  ContentRemaining: "NamespaceContentRemaining",
+  FinalizersRemaining: "NamespaceFinalizersRemaining",
+} as const;
+export type NamespaceConditionType = (typeof namespaceConditionTypes)[keyof typeof namespaceConditionTypes];
+
+/** The StatusCause type NamespaceLifecycle admission adds when it refuses content in a terminating namespace. */
+export const namespaceTerminatingCause = "NamespaceTerminating";
+
 export const nodeAddressTypes = {
   Hostname: "Hostname",
   InternalIP: "InternalIP",

@@ -37,12 +37,17 @@ export interface GenericStoreConfig {
   /** Storage path under /registry (`services/specs`). */
   storagePath: string;
   strategy: RESTStrategy;
-  /** Admission before a create in `namespace` (NamespaceLifecycle): throw to reject. */
-  admitCreate?: (namespace: string) => Promise<void>;
+  /** Admission before a create of `obj` in `namespace` (NamespaceLifecycle): throw to reject. */
+  admitCreate?: (namespace: string, obj: KubeObject) => Promise<void>;
   /** Runs before an object is really deleted (the namespace deleter empties the namespace). */
   beforeDelete?: (obj: KubeObject) => Promise<void>;
   /** Told of every delete request before it acts (namespace admission stops trusting its cache). */
   onDeleteRequest?: (namespace: string | undefined, name: string) => void;
+  /**
+   * A further condition before an update that left a deleting object without finalizers deletes
+   * it (upstream Store.ShouldDeleteDuringUpdate; namespaces also wait for spec.finalizers).
+   */
+  shouldDeleteDuringUpdate?: (obj: KubeObject) => boolean;
 }
 
 /** One resource's REST storage. */
@@ -162,7 +167,7 @@ export class GenericStore {
 
   async create(namespace: string | undefined, obj: KubeObject, p: WriteParams = {}): Promise<KubeObject> {
     this.beforeCreate(obj, namespace, p.warnings);
-    if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "");
+    if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "", obj);
     return this.store.create(this.key(obj.metadata.namespace, obj.metadata.name ?? ""), obj, p.dryRun ? { dryRun: true } : {});
   }
 
@@ -210,7 +215,7 @@ export class GenericStore {
             throw StatusError.notFound({ group: this.config.group, resource: this.config.resource }, name);
           }
           this.beforeCreate(obj, namespace, p.warnings);
-          if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "");
+          if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "", obj);
           created = true;
           return obj;
         }
@@ -233,7 +238,8 @@ export class GenericStore {
     if (
       !created &&
       updated.metadata.deletionTimestamp !== undefined &&
-      ((updated.metadata["finalizers"] as string[] | undefined) ?? []).length === 0
+      ((updated.metadata["finalizers"] as string[] | undefined) ?? []).length === 0 &&
+      (this.config.shouldDeleteDuringUpdate?.(updated) ?? true)
     ) {
       const gone = await this.reallyDelete(key, updated, {
         preconditions: { resourceVersion: updated.metadata.resourceVersion ?? "" },

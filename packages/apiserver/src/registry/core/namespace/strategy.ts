@@ -1,11 +1,14 @@
 /**
- * Namespace REST strategy (pkg/registry/core/namespace/strategy.go). Deletion is handled by the
- * registry's namespace deleter (see controlplane), which empties the namespace synchronously.
+ * Namespace REST strategy (pkg/registry/core/namespace/strategy.go): the main resource, and the
+ * status and finalize subresources' strategies (namespaceStatusStrategy, namespaceFinalizeStrategy).
+ * Deletion rules live in storage/storage.ts; the namespace controller empties a terminating namespace.
  */
 import {
   namespaceCreateFinalizers,
   setDefaultsNamespace,
   validateNamespace,
+  validateNamespaceFinalizeUpdate,
+  validateNamespaceStatusUpdate,
   validateNamespaceUpdate,
   type Namespace,
 } from "@servicenet/api";
@@ -23,7 +26,12 @@ export const namespaceStrategy: RESTStrategy = {
   returnDeletedObject: true,
   defaults: (o) => void setDefaultsNamespace(asNamespace(o)),
   prepareForCreate: (o) => {
-    o["spec"] = { finalizers: [...namespaceCreateFinalizers] };
+    // On create the kubernetes finalizer is required; finalizers the request lists are kept.
+    const had = asNamespace(o).spec?.finalizers ?? [];
+    o["spec"] = {
+      finalizers:
+        had.length === 0 ? [...namespaceCreateFinalizers] : [...had, ...namespaceCreateFinalizers.filter((f) => !had.includes(f))],
+    };
     o["status"] = { phase: "Active" };
     setDefaultsNamespace(asNamespace(o));
   },
@@ -37,7 +45,18 @@ export const namespaceStrategy: RESTStrategy = {
   selectableFieldNames: ["status.phase"],
   selectableFields: (o) => ({ "status.phase": str(((o["status"] ?? {}) as Record<string, unknown>)["phase"]) }),
   subresources: {
-    status: { prepareForUpdate: resetForStatus, validateUpdate: (o, old) => validateNamespaceUpdate(asNamespace(o), asNamespace(old)) },
+    status: {
+      prepareForUpdate: resetForStatus,
+      validateUpdate: (o, old) => validateNamespaceStatusUpdate(asNamespace(o), asNamespace(old)),
+    },
+    // namespaceFinalizeStrategy: spec.finalizers (and metadata) from the request, status kept.
+    finalize: {
+      prepareForUpdate: (o, old) => {
+        o["status"] = structuredClone(old["status"] ?? {});
+        if (o["spec"] === undefined) o["spec"] = {};
+      },
+      validateUpdate: (o, old) => validateNamespaceFinalizeUpdate(asNamespace(o), asNamespace(old)),
+    },
   },
 };
 
