@@ -90,15 +90,34 @@ const reset = await resetTimes(20);
 const results = [
   { name: "envtest start (memory, http)", metric: "median", value: median(start), unit: "ms", target: 50 },
   { name: "envtest reset (1 namespace, 5 NodePort Services, 5 Endpoints)", metric: "median", value: median(reset), unit: "ms", target: 5 },
-  { name: "envtest cold start (new node process, import, start)", metric: "median", value: median(cold.map((c) => c.ms)), unit: "ms", target: 1000 },
-  { name: "envtest process RSS with one environment up", metric: "median", value: median(cold.map((c) => c.rssMiB)), unit: "MiB", target: 200 },
+  {
+    name: "envtest cold start (new node process, import, start)",
+    metric: "median",
+    value: median(cold.map((c) => c.ms)),
+    unit: "ms",
+    target: 1000,
+  },
+  {
+    name: "envtest process RSS with one environment up",
+    metric: "median",
+    value: median(cold.map((c) => c.rssMiB)),
+    unit: "MiB",
+    target: 200,
+  },
 ];
 for (const r of results) console.log(`${r.name}: ${r.metric} ${r.value.toFixed(2)} ${r.unit} (target <= ${r.target})`);
 const out = join(dirname(fileURLToPath(import.meta.url)), "results-envtest.json");
 writeFileSync(
   out,
   JSON.stringify(
-    { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), results, runs: { start, reset, cold } },
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      loadavg: loadavg(),
+      results,
+      runs: { start, reset, cold },
+    },
     null,
     2,
   ) + "\n",
