@@ -73,12 +73,17 @@ const service = (name: string, spec: V1Service["spec"]): V1Service => ({
 describe("the usage page of each Service range", () => {
   let cluster: UpCluster | undefined;
   const out = tempDir("usage-page");
+  const kubectlHTML = path.join(out, "kubectl-usage.html");
+  const apiserverHTML = path.join(out, "apiserver-usage.html");
+  /** Addresses (IPAddress objects) per CIDR, and the (ServiceCIDR, CIDR) pairs, as the API has them. */
+  let inCIDR: (cidr: string) => number = () => 0;
+  let cidrs: { name: string; cidr: string }[] = [];
   afterAll(async () => {
     await cluster?.stop();
     console.log(`usage-page: pages and screenshots kept in ${out}`);
   });
 
-  it("renders /16, /112, /64 and a deleting ServiceCIDR with the API's numbers", async () => {
+  it("writes both pages for /16, /112, /64 and a deleting ServiceCIDR", async () => {
     cluster = await startUpCluster([], 40_000);
     const kc = cluster.kubeConfig;
     const net = kc.makeApiClient(NetworkingV1Api);
@@ -112,47 +117,51 @@ describe("the usage page of each Service range", () => {
     expect(old.metadata?.deletionTimestamp).toBeDefined();
 
     const ips = (await net.listIPAddress()).items.map((i) => i.metadata!.name!);
-    const cidrs = (await net.listServiceCIDR()).items.flatMap((c) => c.spec!.cidrs!.map((cidr) => ({ name: c.metadata!.name!, cidr })));
-    const inCIDR = (cidr: string) => ips.filter((ip) => cidrContains(parseCIDR(cidr)!, parseIP(ip)!)).length;
+    cidrs = (await net.listServiceCIDR()).items.flatMap((c) => c.spec!.cidrs!.map((cidr) => ({ name: c.metadata!.name!, cidr })));
+    inCIDR = (cidr: string) => ips.filter((ip) => cidrContains(parseCIDR(cidr)!, parseIP(ip)!)).length;
 
-    const kubectlHTML = path.join(out, "kubectl-usage.html");
     writeFileSync(kubectlHTML, await kubectl(cluster.kubeconfigPath, ["usage", "servicecidr", "--output", "html"]));
     const page = await getText(kc, "/servicenet/usage");
     expect(page.status).toBe(200);
-    const apiserverHTML = path.join(out, "apiserver-usage.html");
     writeFileSync(apiserverHTML, page.body);
-    if (chromium === undefined) return;
-
-    for (const [view, file] of [
-      ["kubectl", kubectlHTML],
-      ["apiserver", apiserverHTML],
-    ] as const) {
-      const png = path.join(out, `${view}-usage.png`);
-      const { dom } = await renderPage(chromium, file, png, { width: 1200, height: 4200 });
-      console.log(`usage-page: ${view} screenshot ${png}`);
-      const got = sections(dom);
-      expect(got.map((s) => `${s["name"]} ${s["cidr"]}`).sort()).toEqual(cidrs.map((c) => `${c.name} ${c.cidr}`).sort());
-      for (const s of got) {
-        expect(s["allocated"], `${view} ${s["cidr"]}`).toBe(String(inCIDR(s["cidr"]!)));
-        expect(BigInt(s["allocated"]!) + BigInt(s["free"]!)).toBe(BigInt(s["size"]!));
-        // Chromium drew every cell, and a /64 stays a few hundred of them.
-        expect(s["rendered-cells"]).toBe(s["cells"]);
-        expect(Number(s["cells"])).toBeLessThan(1_000);
-      }
-      const by = (cidr: string) => got.find((s) => s["cidr"] === cidr)!;
-      expect(by("10.96.0.0/16")).toMatchObject({ size: "65534", "static-size": "256", status: "Ready" });
-      expect(by("fd00:10:96::/112")).toMatchObject({ size: "65535", "static-size": "256" });
-      expect(by("fd00:20::/64")).toMatchObject({ size: "18446744073709551615", "static-size": "256", allocated: "2" });
-      expect(by("10.201.0.0/24")).toMatchObject({ status: "Terminating", allocated: "1", "static-size": "16" });
-      expect(Number(by("10.96.0.0/16")["static-used"])).toBeGreaterThanOrEqual(2); // kubernetes 10.96.0.1 and pinned 10.96.0.20
-      if (view === "apiserver") {
-        // Only the apiserver reads the bitmaps: the flag ranges have one, in step with the IPAddresses.
-        expect(by("10.96.0.0/16")).toMatchObject({ "only-in-bitmap": "0", "only-in-ipaddress": "0" });
-        expect(by("fd00:10:96::/112")).toMatchObject({ "only-in-bitmap": "0", "only-in-ipaddress": "0" });
-        expect(by("fd00:20::/64")["only-in-bitmap"]).toBeUndefined();
-      } else {
-        expect(dom).toContain("not served over the API");
-      }
-    }
+    expect(page.body.match(/<section class="range/g)).toHaveLength(cidrs.length);
   }, 180_000);
+
+  it.skipIf(chromium === undefined)(
+    "renders both in headless Chromium with the API's numbers",
+    async () => {
+      for (const [view, file] of [
+        ["kubectl", kubectlHTML],
+        ["apiserver", apiserverHTML],
+      ] as const) {
+        const png = path.join(out, `${view}-usage.png`);
+        const { dom } = await renderPage(chromium!, file, png, { width: 1200, height: 4200 });
+        console.log(`usage-page: ${view} screenshot ${png}`);
+        const got = sections(dom);
+        expect(got.map((s) => `${s["name"]} ${s["cidr"]}`).sort()).toEqual(cidrs.map((c) => `${c.name} ${c.cidr}`).sort());
+        for (const s of got) {
+          expect(s["allocated"], `${view} ${s["cidr"]}`).toBe(String(inCIDR(s["cidr"]!)));
+          expect(BigInt(s["allocated"]!) + BigInt(s["free"]!)).toBe(BigInt(s["size"]!));
+          // Chromium drew every cell, and a /64 stays a few hundred of them.
+          expect(s["rendered-cells"]).toBe(s["cells"]);
+          expect(Number(s["cells"])).toBeLessThan(1_000);
+        }
+        const by = (cidr: string) => got.find((s) => s["cidr"] === cidr)!;
+        expect(by("10.96.0.0/16")).toMatchObject({ size: "65534", "static-size": "256", status: "Ready" });
+        expect(by("fd00:10:96::/112")).toMatchObject({ size: "65535", "static-size": "256" });
+        expect(by("fd00:20::/64")).toMatchObject({ size: "18446744073709551615", "static-size": "256", allocated: "2" });
+        expect(by("10.201.0.0/24")).toMatchObject({ status: "Terminating", allocated: "1", "static-size": "16" });
+        expect(Number(by("10.96.0.0/16")["static-used"])).toBeGreaterThanOrEqual(2); // kubernetes 10.96.0.1 and pinned 10.96.0.20
+        if (view === "apiserver") {
+          // Only the apiserver reads the bitmaps: the flag ranges have one, in step with the IPAddresses.
+          expect(by("10.96.0.0/16")).toMatchObject({ "only-in-bitmap": "0", "only-in-ipaddress": "0" });
+          expect(by("fd00:10:96::/112")).toMatchObject({ "only-in-bitmap": "0", "only-in-ipaddress": "0" });
+          expect(by("fd00:20::/64")["only-in-bitmap"]).toBeUndefined();
+        } else {
+          expect(dom).toContain("not served over the API");
+        }
+      }
+    },
+    120_000,
+  );
 });
