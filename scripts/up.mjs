@@ -3,69 +3,119 @@
 // SQLite, or etcd with --datastore-endpoint; every flag is passed through), and once it is ready,
 // the controller-manager and a kube-proxy in dry-run mode (rule files, nothing applied), both as
 // plain API clients of the kubeconfig it wrote. Ctrl-C stops all three. Ports: scripts/up-ports.mjs.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { splitUpArgs } from "./up-ports.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+/**
+ * `--build` (what `npm start` passes): builds every package first, quietly, with one progress line
+ * instead of the build tool's output (shown only when the build fails).
+ */
+function build() {
+  const started = Date.now();
+  process.stdout.write("servicenet: building the packages (nx; the first build takes a minute or two, later ones are cached) ...\n");
+  const r = spawnSync("npx", ["nx", "run-many", "-t", "build", "--output-style=static"], {
+    cwd: root,
+    encoding: "utf8",
+    env: { NX_DAEMON: "false", NX_NO_CLOUD: "true", NX_TUI: "false", ...process.env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0) {
+    process.stderr.write(`${r.stdout ?? ""}${r.stderr ?? ""}servicenet: the build failed (${r.error?.message ?? `exit ${r.status}`})\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`servicenet: built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+let argv = process.argv.slice(2);
+if (argv.includes("--build")) {
+  argv = argv.filter((a) => a !== "--build");
+  build();
+}
 let split;
 try {
-  split = splitUpArgs(process.argv.slice(2));
+  split = splitUpArgs(argv);
 } catch (e) {
   process.stderr.write(`servicenet: ${e.message}\n`);
   process.exit(2);
 }
-const { upArgs: args, proxyArgs } = split;
+const { upArgs: args, proxyArgs, controllerManagerArgs } = split;
 const dataDirFlag = args.indexOf("--data-dir");
 const dataDir = dataDirFlag >= 0 && args[dataDirFlag + 1] ? args[dataDirFlag + 1] : ".servicenet";
 const kubeconfig = path.join(dataDir, "kubeconfig");
 const children = [];
 let stopping = false;
 
-function start(name, file, argv, onLine) {
-  const child = spawn(process.execPath, [path.join(root, file), ...argv], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
+/** Writes `stream`'s output line by line, each prefixed (a chunk may end mid-line). */
+function pipeLines(stream, out, prefix, onLine) {
   let buf = "";
-  child.stdout.on("data", (d) => {
+  stream.on("data", (d) => {
     buf += d.toString();
     let i;
     while ((i = buf.indexOf("\n")) >= 0) {
       const line = buf.slice(0, i);
       buf = buf.slice(i + 1);
-      process.stdout.write(name === "apiserver" ? `${line}\n` : `[${name}] ${line}\n`);
+      out.write(`${prefix}${line}\n`);
       onLine?.(line);
     }
   });
-  child.stderr.on("data", (d) => process.stderr.write(`[${name}] ${d}`));
+  stream.on("end", () => buf !== "" && out.write(`${prefix}${buf}\n`));
+}
+
+function start(name, file, argv, onLine) {
+  // Its own process group: Ctrl-C in the terminal reaches only this script, which then stops the
+  // clients before the apiserver, so no client sees its watches cut and logs an error on the way out.
+  const child = spawn(process.execPath, [path.join(root, file), ...argv], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  children.push(child);
+  const prefix = name === "apiserver" ? "" : `[${name}] `;
+  pipeLines(child.stdout, process.stdout, prefix, onLine);
+  pipeLines(child.stderr, process.stderr, prefix);
   child.on("exit", (code, signal) => {
     if (stopping) return;
     process.stderr.write(`servicenet: ${name} exited (${signal ?? code}); stopping\n`);
-    stop(code === 0 ? 1 : (code ?? 1));
+    void stop(code === 0 ? 1 : (code ?? 1));
   });
   return child;
 }
 
-function stop(code = 0) {
-  stopping = true;
-  let left = children.filter((c) => c.exitCode === null && c.signalCode === null);
-  if (left.length === 0) process.exit(code);
-  for (const c of left) {
-    c.on("exit", () => {
-      left = left.filter((x) => x !== c);
-      if (left.length === 0) process.exit(code);
-    });
+const running = (c) => c.exitCode === null && c.signalCode === null;
+
+/** SIGTERM to `c`; resolves when it has exited. */
+function terminate(c) {
+  return new Promise((resolve) => {
+    if (!running(c)) return resolve();
+    c.once("exit", () => resolve());
     c.kill("SIGTERM");
-  }
+  });
 }
 
-process.once("SIGINT", () => stop(0));
-process.once("SIGTERM", () => stop(0));
+/** Stops the clients (controller-manager, kube-proxy) first, then the apiserver they watch. */
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  const [apiserver, ...clients] = children;
+  await Promise.all(clients.map(terminate));
+  if (apiserver) await terminate(apiserver);
+  process.exit(code);
+}
+
+// If this script dies without its handlers running, its children (own process groups) must not linger.
+process.on("exit", () => {
+  for (const c of children) if (running(c)) c.kill("SIGTERM");
+});
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
 
 let clientsStarted = false;
 start("apiserver", "packages/apiserver/dist/cmd/servicenet-up.js", args, (line) => {
   if (clientsStarted || !line.startsWith("servicenet ready")) return;
   clientsStarted = true;
-  start("controller-manager", "packages/controller-manager/dist/cmd/controller-manager.js", ["--kubeconfig", kubeconfig]);
+  start("controller-manager", "packages/controller-manager/dist/cmd/controller-manager.js", [
+    "--kubeconfig",
+    kubeconfig,
+    ...controllerManagerArgs,
+  ]);
   start("kube-proxy", "packages/kube-proxy/dist/cmd/main.js", [
     "--kubeconfig",
     kubeconfig,

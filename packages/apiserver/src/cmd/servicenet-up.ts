@@ -56,6 +56,18 @@ function announce(o: UpOptions, r: Omit<WorkerReady, "type">, started: number): 
   );
 }
 
+/**
+ * The apiserver's log lines (JSON) filtered by `-v`: warnings and errors always, info lines from
+ * V(2), request lines (upstream's httplog, V(3)) from V(3).
+ */
+function verbosityFilter(verbosity: number, write: (line: string) => void): (line: string) => void {
+  return (line) => {
+    const level = /"level":"(\w+)"/.exec(line)?.[1];
+    const v = level === undefined ? 3 : level === "info" ? 2 : 0;
+    if (v <= verbosity) write(`${line}\n`);
+  };
+}
+
 async function serve(o: UpOptions, started: number): Promise<number> {
   const api = await startApiServer({
     storage: storageFor(o),
@@ -68,6 +80,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     featureGates: o.featureGates,
     repairIntervalMs: o.repairIntervalMs,
     runtimeConfig: o.runtimeConfig,
+    log: verbosityFilter(o.verbosity, (l) => void process.stderr.write(l)),
   });
   const ready = { url: api.url, kubeconfig: api.kubeconfig(), allocatorMode: api.serviceAllocators.mode };
   // Handlers first: a supervisor may send SIGINT/SIGTERM the moment it reads the ready line, and

@@ -16,6 +16,20 @@ describe("servicenet up flags", () => {
     expect(o.mode).toBe(mode);
   });
 
+  it.each([
+    [[], 0],
+    [["-v", "2"], 2],
+    [["--v", "3"], 3],
+    [["-v=4"], 4],
+    [["--v=5", "--port", "0"], 5],
+  ])("klog's -v: %j", (argv, v) => {
+    expect(parseUpOptions(argv).verbosity).toBe(v);
+  });
+
+  it("rejects a -v that is not a level as pflag does", () => {
+    expect(() => parseUpOptions(["-v", "high"])).toThrow('invalid argument "high" for "-v, --v" flag');
+  });
+
   it("defaults to SQLite in .servicenet on 127.0.0.1:6443 and takes etcd endpoints", () => {
     expect(parseUpOptions([])).toMatchObject({ datastoreEndpoints: [], dataDir: ".servicenet", bindAddress: "127.0.0.1", port: 6443 });
     expect(parseUpOptions(["--datastore-endpoint", "http://127.0.0.1:2379", "--port", "0"])).toMatchObject({

@@ -3,6 +3,7 @@
  */
 import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR, parseIP } from "@servicenet/api";
 import { parseGoDuration } from "@servicenet/component-base/duration";
+import { parseVerbosity } from "@servicenet/component-base/logs";
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from "../features/kube-features.ts";
 import { registryRoot } from "../storage/keys.ts";
 import { servedAPIs } from "./api-resource-config.ts";
@@ -35,6 +36,8 @@ export interface UpOptions {
   runtimeConfig: string;
   /** `--workers`: apiserver processes sharing the port and the datastore (1: this process serves). */
   workers: number;
+  /** klog's `-v`: 0 prints warnings and errors only, 2 the apiserver's info lines, 3 every request. */
+  verbosity: number;
   help: boolean;
 }
 
@@ -59,6 +62,8 @@ export const usage = `Usage: servicenet up [flags]
                                       authentication.k8s.io/v1beta1=true (1.27 auth whoami), api/all=true
   --workers <n>                       apiserver processes on one port and one datastore, as several
                                       kube-apiservers behind a load balancer (default 1, at most ${maxWorkers})
+  -v, --v <n>                         log verbosity, klog's levels: 0 warnings and errors only (default),
+                                      2 the apiserver's info lines, 3 one line per request
 `;
 
 /** Orders and filters ranges by family for the mode; throws when the mode cannot be met. */
@@ -92,13 +97,18 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   const raw: Record<string, string> = {};
   let help = false;
   const args = argv.flatMap((a) =>
-    a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a],
+    (a.startsWith("--") || a.startsWith("-v=")) && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a],
   );
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === "up") continue;
     if (a === "-h" || a === "--help") {
       help = true;
+      continue;
+    }
+    if (a === "-v" || a === "--v") {
+      raw["v"] = value(args, i, a);
+      i++;
       continue;
     }
     if (
@@ -167,6 +177,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     repairIntervalMs: raw["repair-interval"] !== undefined ? parseDurationMs(raw["repair-interval"], "--repair-interval") : 3 * 60_000,
     runtimeConfig,
     workers,
+    verbosity: parseVerbosity(raw["v"] ?? "0"),
     help,
   };
 }

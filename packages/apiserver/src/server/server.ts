@@ -34,6 +34,7 @@ import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
 import { answerReview, isReview, reviewTable, type ReviewDef } from "./reviews.ts";
 import { serverVersion, type VersionInfo } from "./version.ts";
+import { usagePage, usagePagePath } from "./usage-page.ts";
 
 export interface APIServerConfig {
   store: Store;
@@ -137,6 +138,8 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
         code: text(res, 200, metrics.render() + (cfg.metricsRegistry?.render() ?? ""), "text/plain; version=0.0.4; charset=utf-8"),
         labels,
       };
+    if (path === usagePagePath)
+      return { code: text(res, 200, await usagePage(cfg.store, url.searchParams.get("name") ?? ""), "text/html; charset=utf-8"), labels };
     if (path.startsWith("/openapi/")) {
       const r = openapi.handle(req.url ?? path, req.headers.accept, req.headers["if-none-match"]);
       if (r === undefined) throw notFound();

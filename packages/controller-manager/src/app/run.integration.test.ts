@@ -32,14 +32,17 @@ describe("runControllerManager over HTTP", () => {
 
     const ep = await server.waitForAction((w) => w.method === "POST" && w.path.endsWith("/endpoints"));
     expect((ep.body as Endpoints).subsets?.[0]?.addresses).toHaveLength(3);
-    await server.waitForAction((w) => w.method === "PUT" && w.path.endsWith("/servicecidrs/kubernetes/status"));
+    await server.waitForAction((w) => w.method === "PATCH" && w.path.endsWith("/servicecidrs/kubernetes/status"));
     const slices = server.writes.filter(
       (w) => w.method === "POST" && w.path === "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices",
     );
     expect(slices.map((w) => (w.body as EndpointSlice).addressType).sort()).toEqual(["IPv4", "IPv6"]);
-    const fin = server.writes.find((w) => w.method === "PUT" && w.path.endsWith("/servicecidrs/kubernetes"));
-    expect((fin?.body as ServiceCIDR).metadata.finalizers).toEqual(["networking.k8s.io/service-cidr-finalizer"]);
+    // Upstream's patches: a strategic-merge patch adding the finalizer, then the Ready condition (no resourceVersion in either).
+    const fin = server.writes.find((w) => w.method === "PATCH" && w.path.endsWith("/servicecidrs/kubernetes"));
+    expect(fin?.body).toEqual({ metadata: { finalizers: ["networking.k8s.io/service-cidr-finalizer"] } });
     const status = server.writes.find((w) => w.path.endsWith("/status"));
+    expect(status?.method).toBe("PATCH");
+    expect((status?.body as ServiceCIDR).metadata).toBeUndefined();
     expect((status?.body as ServiceCIDR).status?.conditions).toEqual([
       expect.objectContaining({ type: "Ready", status: "True", reason: "", message: "Kubernetes Service CIDR is ready" }),
     ]);

@@ -8,7 +8,7 @@ import { hasStatusCause } from "@servicenet/client/errors";
 import { Controller } from "../framework/controller.ts";
 import { waitForCacheSync, type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
 import type { Clock } from "@servicenet/component-base/clock";
-import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { resourceVersionAtLeast } from "../framework/resource-version.ts";
 import { podChanged, selectorMatches, servicesForPods } from "../util/endpoint/pod.ts";
@@ -125,7 +125,8 @@ export class EndpointsController {
         throw err;
       }
     } else if (plan.action === "update") this.#written.set(key, await this.#d.client.update(namespace, plan.endpoints));
-    if (plan.action === "create" || plan.action === "update") this.#log.info("Endpoints written", { key, action: plan.action });
+    // Per-object writes are debug output, as upstream's logger.V(4).Info("Update endpoints").
+    if (plan.action === "create" || plan.action === "update") V(this.#log, 4).info("Endpoints written", { key, action: plan.action });
   }
 
   /**

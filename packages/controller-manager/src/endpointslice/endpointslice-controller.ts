@@ -16,7 +16,7 @@ import {
 import type { Clock } from "@servicenet/component-base/clock";
 import { type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
 import { hasStatusCause } from "@servicenet/client/errors";
-import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
 import { podChanged, selectorMatches, servicesForPods } from "../util/endpoint/pod.ts";
@@ -198,7 +198,8 @@ export class EndpointSliceController {
     await settleAll(plan.toUpdate.map(async (s) => this.#tracker.written(key, await this.#d.client.update(namespace, s))));
     await settleAll(plan.toDelete.map((s) => this.#delete(key, namespace, s.metadata.name ?? "")));
     if (plan.toCreate.length + plan.toUpdate.length + plan.toDelete.length > 0) {
-      this.#log.info("EndpointSlices written", {
+      // Debug output: upstream's reconciler logs nothing per write at the default level.
+      V(this.#log, 4).info("EndpointSlices written", {
         key,
         created: plan.toCreate.length,
         updated: plan.toUpdate.length,

@@ -3,10 +3,10 @@
  * take keys and call sync(key), handleErr retries with backoff up to
  * maxRetries (15, as endpoints_controller.go and servicecidrs_controller.go).
  */
-import { describeError } from "@servicenet/client/errors";
+import { describeError, isConflict } from "@servicenet/client/errors";
 import { waitForCacheSync, type Informer } from "@servicenet/client/tools/cache";
 import type { RateLimitingQueue } from "@servicenet/client/util/workqueue";
-import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 
 /** Retries before a key is dropped (upstream maxRetries). */
 export const defaultMaxRetries = 15;
@@ -77,7 +77,10 @@ export class Controller {
       return;
     }
     if (queue.numRequeues(key) < this.#maxRetries) {
-      this.#log.info("Error syncing, retrying", { controller: name, key, err: describeError(err) });
+      // A retry is not news at the default level: upstream's controllers log it at V(2)
+      // (servicecidrs_controller.go processNext), and a 409 Conflict from a cache one write behind
+      // is routine, so it is debug output (V(4)). Only a dropped key is an error.
+      V(this.#log, isConflict(err) ? 4 : 2).info("Error syncing, retrying", { controller: name, key, err: describeError(err) });
       queue.addRateLimited(key);
       return;
     }

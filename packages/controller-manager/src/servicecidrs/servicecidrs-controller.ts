@@ -18,7 +18,7 @@ import {
 } from "@servicenet/api";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import type { Informer } from "@servicenet/client/tools/cache";
-import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
 import { formatRFC3339Nano } from "../util/endpoint/trigger-time-tracker.ts";
@@ -102,7 +102,7 @@ export class ServiceCIDRController {
         sc,
         finalizers.filter((f) => f !== serviceCIDRProtectionFinalizer),
       );
-      this.#log.info("Removed finalizer from ServiceCIDR", { name });
+      V(this.#log, 4).info("Removed protection finalizer from ServiceCIDR", { name });
       return;
     }
     if (d.blockingIPs.length > 0)

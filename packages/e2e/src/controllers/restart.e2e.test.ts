@@ -26,6 +26,9 @@ import {
   type Proc,
 } from "../framework/processes.ts";
 
+/** These suites count the controllers' writes, which are debug output (V(4)) since issue #23. */
+const writesLogged = ["-v", "4"];
+
 const webPods = 150;
 const services = ["web", "single", "gone", "headless"] as const;
 
@@ -54,7 +57,7 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
 
   let first: Snapshot;
   it(`reconciles web (${webPods} pods), single, gone and headless`, async () => {
-    cm = await startControllerManagerProc(api.kubeconfigPath, { synced: false });
+    cm = await startControllerManagerProc(api.kubeconfigPath, { flags: writesLogged, synced: false });
     await waitSynced(cm);
     await createService(c, "web");
     await createService(c, "single", { ipFamilyPolicy: "SingleStack" });
@@ -91,7 +94,7 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
   it("SIGKILL + restart with nothing changed: no write at all (same names, uids, resourceVersions)", async () => {
     const killedAt = Date.now();
     expect(await cm!.stop("SIGKILL")).toBeNull();
-    cm = await startControllerManagerProc(api.kubeconfigPath, { synced: false });
+    cm = await startControllerManagerProc(api.kubeconfigPath, { flags: writesLogged, synced: false });
     const synced = await waitSynced(cm);
     await new Promise((r) => setTimeout(r, 3_000)); // give a wrong controller time to write
     expect(await snapshot(c)).toEqual(first);
@@ -122,7 +125,7 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
     for (let i = 0; i < 3; i++) await c.core.deleteNamespacedPod({ name: `gone-${i}`, namespace: "default" });
     await setReady(c, "web-0", true);
     const restartedAt = Date.now();
-    cm = await startControllerManagerProc(api.kubeconfigPath, { synced: false });
+    cm = await startControllerManagerProc(api.kubeconfigPath, { flags: writesLogged, synced: false });
     const synced = await waitSynced(cm);
     const want = { endpoints: webPods + 20, ready: webPods + 20 - 49, slices: 2, duplicates: [] };
     const web = await eventually(
@@ -158,6 +161,7 @@ describe("controller-manager SIGKILL and restart converge to the same objects", 
 
 const lease = { duration: 4_000, renew: 3_000, retry: 500 };
 const leFlags = [
+  ...writesLogged,
   "--leader-elect",
   `--leader-elect-lease-duration=${lease.duration}ms`,
   `--leader-elect-renew-deadline=${lease.renew}ms`,

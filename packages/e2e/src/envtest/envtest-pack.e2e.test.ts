@@ -1,7 +1,9 @@
 /**
  * servicenet issue #23: the apiserver README's envtest example, run as a user would run it: the
  * packed tarballs installed into a scratch project (offline), the example as a Vitest file there,
- * over HTTP and over HTTPS with a token; a small script prints start and reset times.
+ * over HTTP and over HTTPS with a token, and the README's Jest example under jest (pinned as a
+ * devDependency of this package so that it installs from the lock); a small script prints start
+ * and reset times.
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -11,14 +13,17 @@ import { newScratchProject, type ScratchProject } from "./scratch-project.ts";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
 
-/** The ```ts block of the README's "Test environment" section. */
-function readmeExample(): string {
+/** The ```ts (Vitest) or ```js (Jest) block of the README's "Test environment" section. */
+function readmeExample(lang = "ts"): string {
   const readme = readFileSync(join(repoRoot, "packages/apiserver/README.md"), "utf8");
   const section = readme.slice(readme.indexOf("## Test environment"));
-  const m = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!m?.[1]) throw new Error("no ```ts example in the apiserver README's Test environment section");
+  const m = new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(section);
+  if (!m?.[1]) throw new Error(`no \`\`\`${lang} example in the apiserver README's Test environment section`);
   return m[1];
 }
+
+/** The Jest configuration the README gives (its package.json "jest" key), as `jest --config` takes it. */
+const jestConfig = JSON.stringify({ testEnvironment: "node", transform: {}, testMatch: ["**/*.test.mjs"] });
 
 const timingScript = `
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
@@ -52,7 +57,7 @@ describe("envtest from the packed tarballs", () => {
     p = await newScratchProject(
       repoRoot,
       ["api", "component-base", "client", "printers", "apiserver"],
-      ["@kubernetes/client-node", "vitest"],
+      ["@kubernetes/client-node", "vitest", "jest"],
     );
     console.log(`scratch project packed and installed offline in ${Date.now() - t0} ms`);
     const example = readmeExample().replace(
@@ -64,6 +69,7 @@ describe("envtest from the packed tarballs", () => {
       example.replace(/, type TestEnvironment/, "").replace(/: (TestEnvironment|CoreV1Api|string)\b/g, ""),
     );
     writeFileSync(join(p.dir, "times.mjs"), timingScript);
+    writeFileSync(join(p.dir, "envtest.test.mjs"), readmeExample("js"));
   }, 90_000);
   afterAll(() => p && rmSync(p.dir, { recursive: true, force: true }));
 
@@ -88,4 +94,11 @@ describe("envtest from the packed tarballs", () => {
     },
     60_000,
   );
+
+  it("runs the README's Jest example under jest (ES modules behind --experimental-vm-modules)", async () => {
+    const res = await p.exec("npx", ["jest", "--config", jestConfig, "--verbose"], { NODE_OPTIONS: "--experimental-vm-modules" });
+    const out = res.stdout + res.stderr;
+    expect(out).toMatch(/✓ allocates a ClusterIP/);
+    expect(out).toMatch(/Tests:\s+1 passed, 1 total/);
+  }, 60_000);
 });

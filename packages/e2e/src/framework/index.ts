@@ -5,3 +5,4 @@
 export { apiserverBin, binOf, controllerManagerBin, kubeProxyBin } from "./bins.ts";
 export * from "./processes.ts";
 export * from "./netns-process.ts";
+export { findChromium, renderPage } from "./chromium.ts";

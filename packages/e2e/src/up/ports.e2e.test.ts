@@ -1,7 +1,8 @@
 /**
  * servicenet issue #23 item 4: every port of `npm start` follows `--port`, so two clusters with
- * different `--port`s run side by side on one machine (apiserver and kube-proxy's /metrics+/healthz;
- * the controller-manager serves none), and an explicit `--metrics-bind-address` wins.
+ * different `--port`s run side by side on one machine (apiserver, kube-proxy's /metrics and its
+ * --healthz-bind-address server with upstream's /healthz JSON; the controller-manager serves none),
+ * and an explicit `--metrics-bind-address` wins.
  */
 import { createServer } from "node:net";
 import { CoreV1Api } from "@kubernetes/client-node";
@@ -11,6 +12,8 @@ import { startUpCluster, type UpCluster } from "./cluster.ts";
 
 /** kube-proxy's metrics port for an apiserver `--port` (scripts/up-ports.mjs). */
 const metricsPortFor = (port: number) => 10249 + (port - 6443);
+/** kube-proxy's healthz port for an apiserver `--port` (scripts/up-ports.mjs). */
+const healthzPortFor = (port: number) => 10256 + (port - 6443);
 
 const canListen = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -23,8 +26,10 @@ const canListen = (port: number) =>
 async function freeBase(avoid: number[]): Promise<number> {
   for (;;) {
     const p = 20_000 + Math.floor(Math.random() * 30_000);
-    if (avoid.some((a) => Math.abs(a - p) < 2 || Math.abs(metricsPortFor(a) - p) < 2)) continue;
-    if ((await canListen(p)) && (await canListen(metricsPortFor(p)))) return p;
+    const mine = [p, metricsPortFor(p), healthzPortFor(p)];
+    const theirs = avoid.flatMap((a) => [a, metricsPortFor(a), healthzPortFor(a)]);
+    if (mine.some((m) => theirs.some((t) => Math.abs(t - m) < 2))) continue;
+    if ((await canListen(p)) && (await canListen(metricsPortFor(p))) && (await canListen(healthzPortFor(p)))) return p;
   }
 }
 
@@ -47,8 +52,18 @@ describe("npm start ports follow --port", () => {
       const svc = await c.kubeConfig.makeApiClient(CoreV1Api).readNamespacedService({ name: "kubernetes", namespace: "default" });
       expect(svc.spec?.ports?.[0]?.port).toBe(443);
       expect(await eventually(() => c.output().includes(`metrics on 127.0.0.1:${metricsPortFor(port)}`))).toBe(true);
-      const healthz = await fetch(`http://127.0.0.1:${metricsPortFor(port)}/healthz`);
+      expect((await fetch(`http://127.0.0.1:${metricsPortFor(port)}/healthz`)).status).toBe(200);
+      // kube-proxy's own health server (pkg/proxy/healthcheck/proxier_health.go), its port derived too.
+      expect(c.output()).toContain(`healthz on 127.0.0.1:${healthzPortFor(port)}`);
+      const healthz = await fetch(`http://127.0.0.1:${healthzPortFor(port)}/healthz`);
       expect(healthz.status).toBe(200);
+      expect(healthz.headers.get("content-type")).toBe("application/json");
+      const body = (await healthz.json()) as { lastUpdated: string; currentTime: string; nodeEligible: boolean };
+      expect(body.nodeEligible).toBe(true);
+      expect(body.currentTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? \+0000 UTC m=\+\d+\.\d{9}$/);
+      const livez = await fetch(`http://127.0.0.1:${healthzPortFor(port)}/livez`);
+      expect(livez.status).toBe(200);
+      expect(Object.keys((await livez.json()) as object)).toEqual(["lastUpdated", "currentTime"]);
     }
   }, 120_000);
 

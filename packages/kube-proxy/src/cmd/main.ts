@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     process.once("SIGTERM", shutdown);
     const where = opts.dryRunDir === undefined ? "programming the kernel" : `dry-run, writing rules to ${opts.dryRunDir}`;
     console.error(
-      `servicenet-kube-proxy: ${opts.proxyMode} mode, node ${opts.hostnameOverride}, ${where}; metrics on ${server.metricsAddress ?? "(off)"}`,
+      `servicenet-kube-proxy: ${opts.proxyMode} mode, node ${opts.hostnameOverride}, ${where}; metrics on ${server.metricsAddress ?? "(off)"}, healthz on ${server.healthzAddress ?? "(off)"}`,
     );
   } catch (err) {
     console.error(`servicenet-kube-proxy: ${(err as Error).message}`);

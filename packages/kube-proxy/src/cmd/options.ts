@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { parseArgs } from "node:util";
 import { ipFamilyOfCIDRString, ipFamilyOfString } from "@servicenet/api";
 import { parseGoDuration } from "@servicenet/component-base/duration";
+import { parseVerbosity } from "@servicenet/component-base/logs";
 
 export interface ProxyServerOptions {
   readonly kubeconfig: string;
@@ -14,13 +15,18 @@ export interface ProxyServerOptions {
   readonly nodeIPs: { readonly IPv4: string[]; readonly IPv6: string[] };
   /** host:port of /metrics; "" disables it. */
   readonly metricsBindAddress: string;
+  /** host:port of /healthz and /livez (upstream default 0.0.0.0:10256; loopback here); "" disables it. */
+  readonly healthzBindAddress: string;
+  /** klog's -v: V(n) lines are written when n <= verbosity. */
+  readonly verbosity: number;
   readonly minSyncPeriodMs: number;
   readonly syncPeriodMs: number;
 }
 
 export const usage = `usage: servicenet-kube-proxy --kubeconfig FILE [--proxy-mode iptables|nftables] [--dry-run DIR]
   [--hostname-override NAME] [--cluster-cidr CIDR[,CIDR]] [--node-ip IP[,IP]]
-  [--metrics-bind-address HOST:PORT] [--min-sync-period 1s] [--sync-period 30s]`;
+  [--metrics-bind-address HOST:PORT] [--healthz-bind-address HOST:PORT] [--min-sync-period 1s] [--sync-period 30s]
+  [-v N]`;
 
 /** Parses argv (without node and script). Throws with a message on bad input. */
 export function parseOptions(argv: readonly string[]): ProxyServerOptions {
@@ -34,6 +40,8 @@ export function parseOptions(argv: readonly string[]): ProxyServerOptions {
       "cluster-cidr": { type: "string", default: "" },
       "node-ip": { type: "string", default: "" },
       "metrics-bind-address": { type: "string", default: "127.0.0.1:10249" },
+      "healthz-bind-address": { type: "string", default: "127.0.0.1:10256" },
+      v: { type: "string", short: "v", default: "0" },
       "min-sync-period": { type: "string", default: "1s" },
       "sync-period": { type: "string", default: "30s" },
     },
@@ -63,6 +71,8 @@ export function parseOptions(argv: readonly string[]): ProxyServerOptions {
     clusterCIDRs,
     nodeIPs,
     metricsBindAddress: values["metrics-bind-address"],
+    healthzBindAddress: values["healthz-bind-address"],
+    verbosity: parseVerbosity(values.v.replace(/^=/, "")), // "-v=4" reaches parseArgs as "=4"
     minSyncPeriodMs: parseGoDuration(values["min-sync-period"]),
     syncPeriodMs: parseGoDuration(values["sync-period"]),
   };

@@ -68,6 +68,8 @@ describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
       "10.244.0.0/16,fd00:10:244::/56",
       "--metrics-bind-address",
       "127.0.0.1:0",
+      "--healthz-bind-address",
+      "127.0.0.1:0",
       "--min-sync-period",
       "0s",
     ]);
@@ -87,6 +89,13 @@ describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
     expect(text).toContain('kubeproxy_sync_partial_proxy_rules_duration_seconds_count{ip_family="IPv4"} 1');
     expect(text).toContain('kubeproxy_sync_proxy_rules_endpoint_changes_total{ip_family="IPv4"} 2');
 
+    // The health server (proxier_health.go): both families synced, so healthy, this node eligible.
+    const healthz = await fetch(`http://${server.healthzAddress}/healthz`);
+    expect(healthz.status).toBe(200);
+    expect(healthz.headers.get("content-type")).toBe("application/json");
+    expect(await healthz.text()).toMatch(/^\{"lastUpdated": "[^"]+ \+0000 UTC m=\+[\d.]+","currentTime": "[^"]+", "nodeEligible": true\}$/);
+    expect((await fetch(`http://${server.healthzAddress}/livez`)).status).toBe(200);
+
     // Only this node, on LIST and on WATCH (upstream's field selector; the WATCH used to see every Node).
     const nodeQueries = api.actions.filter((a) => a.resource.name === "nodes").map((a) => [a.verb, a.query.get("fieldSelector")]);
     expect(nodeQueries).toEqual([
@@ -103,6 +112,16 @@ describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
     [["--min-sync-period", "500", "--kubeconfig", "k"], 'time: invalid duration "500"'],
   ])("rejects bad flags %j", (argv, msg) => {
     expect(() => parseOptions(argv)).toThrow(msg);
+  });
+
+  it("parses -v, --healthz-bind-address and its loopback default", () => {
+    expect(parseOptions(["--kubeconfig", "k"])).toMatchObject({ healthzBindAddress: "127.0.0.1:10256", verbosity: 0 });
+    expect(parseOptions(["--kubeconfig", "k", "-v=4", "--healthz-bind-address", ""])).toMatchObject({
+      healthzBindAddress: "",
+      verbosity: 4,
+    });
+    expect(parseOptions(["--kubeconfig", "k", "--v", "2"])).toMatchObject({ verbosity: 2 });
+    expect(() => parseOptions(["--kubeconfig", "k", "-v", "x"])).toThrow('invalid argument "x" for "-v, --v" flag');
   });
 
   it("parses --sync-period and --min-sync-period as Go durations", () => {

@@ -1,10 +1,12 @@
-/** `ProxyServer`: proxiers for both families, their runners, the informers and /metrics. */
+/** `ProxyServer`: proxiers for both families, their runners, the informers, /metrics and /healthz. */
 import { createServer } from "node:http";
 import type { Server } from "node:http";
 import { loadKubeConfig } from "@servicenet/client/tools/clientcmd";
 import { textLogger } from "@servicenet/component-base/logs";
 import { newDualStackIptablesProxier, newDualStackNftablesProxier } from "../metaproxier/dual-stack.ts";
 import type { MetaProxier } from "../metaproxier/meta-proxier.ts";
+import { ProxierHealthServer } from "../healthcheck/proxier-health.ts";
+import { withNodeHealth } from "../healthcheck/node-health.ts";
 import { newProxyMetrics } from "../metrics/metrics.ts";
 import type { ProxyMetrics } from "../metrics/metrics.ts";
 import { DryRunApplier, IptablesApplier, NftablesApplier } from "../runner/appliers.ts";
@@ -19,6 +21,8 @@ export interface RunningProxyServer {
   readonly runners: readonly FamilyRunner[];
   /** Address /metrics listens on, if enabled. */
   readonly metricsAddress: string | undefined;
+  /** Address /healthz and /livez listen on, if enabled. */
+  readonly healthzAddress: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -31,13 +35,14 @@ function buildRunners(
   o: ProxyServerOptions,
   metrics: ProxyMetrics,
   log: (m: string) => void,
+  health: ProxierHealthServer,
 ): { runners: FamilyRunner[]; meta: MetaProxier } {
   const fam = (f: "IPv4" | "IPv6") => ({
     nodeName: o.hostnameOverride,
     clusterCIDR: o.clusterCIDRs[f] ?? "",
     nodeIPs: o.nodeIPs[f],
   });
-  const ropts = { minSyncPeriodMs: o.minSyncPeriodMs, syncPeriodMs: o.syncPeriodMs, log };
+  const ropts = { minSyncPeriodMs: o.minSyncPeriodMs, syncPeriodMs: o.syncPeriodMs, log, health };
   if (o.proxyMode === "iptables") {
     const d = newDualStackIptablesProxier({ ipv4: fam("IPv4"), ipv6: fam("IPv6") });
     const applier = (v6: boolean) =>
@@ -87,21 +92,38 @@ export async function runProxyServer(
   await ensureProxySysctls(o, log);
   const kc = loadKubeConfig(o.kubeconfig);
   const metrics = newProxyMetrics();
-  const { runners, meta } = buildRunners(o, metrics, log);
+  // cmd/kube-proxy/app/server.go: NewProxierHealthServer(HealthzBindAddress, 2*SyncPeriod).
+  const health = new ProxierHealthServer({ healthTimeoutMs: 2 * o.syncPeriodMs });
+  const { runners, meta } = buildRunners(o, metrics, log, health);
   for (const r of runners) r.start();
-  const informers = await startInformers(kc, meta, o.hostnameOverride, textLogger(log));
-  const server = o.metricsBindAddress === "" ? undefined : await serveMetrics(o.metricsBindAddress, metrics);
-  const addr = server?.address();
+  const informers = await startInformers(kc, withNodeHealth(meta, health), o.hostnameOverride, textLogger(log, { verbosity: o.verbosity }));
+  const servers: Server[] = [];
+  const closeAll = async () => {
+    await informers.stop();
+    for (const r of runners) r.stop();
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  };
+  try {
+    if (o.metricsBindAddress !== "") servers.push(await serveMetrics(o.metricsBindAddress, metrics));
+    if (o.healthzBindAddress !== "") servers.push(await health.listen(o.healthzBindAddress));
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+  const metricsServer = o.metricsBindAddress === "" ? undefined : servers[0];
+  const healthzServer = o.healthzBindAddress === "" ? undefined : servers[servers.length - 1];
   return {
     metrics,
     runners,
-    metricsAddress: addr !== null && typeof addr === "object" ? `${addr.address}:${addr.port}` : undefined,
-    stop: async () => {
-      await informers.stop();
-      for (const r of runners) r.stop();
-      await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
-    },
+    metricsAddress: addressOf(metricsServer),
+    healthzAddress: addressOf(healthzServer),
+    stop: closeAll,
   };
+}
+
+function addressOf(server: Server | undefined): string | undefined {
+  const addr = server?.address();
+  return addr !== null && typeof addr === "object" ? `${addr.address}:${addr.port}` : undefined;
 }
 
 function serveMetrics(bind: string, metrics: ProxyMetrics): Promise<Server> {
@@ -109,6 +131,7 @@ function serveMetrics(bind: string, metrics: ProxyMetrics): Promise<Server> {
   const host = bind.slice(0, i).replace(/^\[|\]$/g, "");
   const port = Number(bind.slice(i + 1));
   const server = createServer((req, res) => {
+    // The metrics server's own /healthz is a plain "ok" (upstream installs healthz.InstallHandler there too).
     if (req.url === "/metrics") {
       res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
       res.end(metrics.registry.render());
@@ -121,7 +144,7 @@ function serveMetrics(bind: string, metrics: ProxyMetrics): Promise<Server> {
     }
   });
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (e) => reject(new Error(`failed to start metrics server on ${bind}: ${e.message}`)));
     server.listen(port, host, () => resolve(server));
   });
 }

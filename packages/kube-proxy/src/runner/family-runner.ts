@@ -8,6 +8,7 @@ import type { ProxyMetrics } from "../metrics/metrics.ts";
 import type { NftablesSyncResult } from "../nftables/proxier.ts";
 import type { BaseProxier } from "../proxy/base-proxier.ts";
 import type { Applier } from "./appliers.ts";
+import type { ProxierHealthUpdater } from "../healthcheck/proxier-health.ts";
 
 /** What the runner needs of a proxier: both family proxiers have this shape. */
 interface SyncingProxier<R> extends Pick<
@@ -29,6 +30,8 @@ export interface FamilyRunnerOptions {
   readonly syncPeriodMs?: number;
   readonly clock?: () => number;
   readonly log?: (msg: string) => void;
+  /** Told of every queued and every applied sync (the healthz server). */
+  readonly health?: ProxierHealthUpdater;
 }
 
 export class FamilyRunner {
@@ -38,6 +41,7 @@ export class FamilyRunner {
   readonly #syncPeriod: number;
   readonly #clock: () => number;
   readonly #log: (msg: string) => void;
+  readonly #health: ProxierHealthUpdater | undefined;
   #running: Promise<void> | undefined;
   #dirty = false;
   #timer: NodeJS.Timeout | undefined;
@@ -53,6 +57,7 @@ export class FamilyRunner {
     this.#syncPeriod = opts.syncPeriodMs ?? 30_000;
     this.#clock = opts.clock ?? Date.now;
     this.#log = opts.log ?? ((m) => console.error(m));
+    this.#health = opts.health;
   }
 
   get family(): string {
@@ -75,6 +80,7 @@ export class FamilyRunner {
   /** Queues a sync: at once if the last one is old enough, otherwise when the minimum period ends. */
   request(): void {
     this.#metrics.syncProxyRulesLastQueuedTimestamp.set({ ip_family: this.family }, this.#clock() / 1000);
+    this.#health?.queuedUpdate(this.family);
     if (this.#running !== undefined) {
       this.#dirty = true;
       return;
@@ -130,6 +136,7 @@ export class FamilyRunner {
       await applier.apply(result);
       proxier.commit(result);
       recordBackend(result);
+      this.#health?.updated(this.family);
       const now = this.#clock();
       this.#metrics.syncProxyRulesLastTimestamp.set(labels, now / 1000);
       for (const times of result.lastChangeTriggerTimes.values()) {

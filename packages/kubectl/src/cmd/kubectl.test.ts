@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeService } from "../describe/service.ts";
 import { describeServiceCIDR } from "../describe/networking.ts";
 import { renderTable } from "../printers/render.ts";
-import { serviceCIDRUsage } from "../usage/servicecidr-usage.ts";
+import { serviceCIDRUsage } from "@servicenet/printers/usage";
 import { renderUsage, usageToJSON } from "../usage/render.ts";
 import { startFakeAPIServer, type FakeAPIServer } from "@servicenet/testing";
 import { printerTables } from "../testing/tables.ts";
@@ -192,5 +192,21 @@ describe("usage", () => {
     const name = serviceCIDRs[0]?.metadata?.name ?? "";
     const r = await run(["usage", "servicecidr", name]);
     expect(r.stdout).toBe(renderUsage(serviceCIDRUsage(serviceCIDRs, ipAddresses, services, name)));
+  });
+
+  it("servicecidr -o html is the page of every range, saying a client has no bitmap", async () => {
+    const r = await run(["usage", "servicecidr", "--output", "html"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith("<!DOCTYPE html>")).toBe(true);
+    const usage = serviceCIDRUsage(serviceCIDRs, ipAddresses, services);
+    expect(r.stdout.match(/<section class="range/g)).toHaveLength(usage.length);
+    for (const u of usage) expect(r.stdout).toContain(`data-cidr="${u.cidr}" data-status=`);
+    expect(r.stdout).toContain("not served over the API");
+  });
+
+  it("rejects other output formats", async () => {
+    const r = await run(["usage", "servicecidr", "-o", "yaml"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('usage supports -o json and -o html only, not "yaml"');
   });
 });

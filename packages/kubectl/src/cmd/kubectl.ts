@@ -29,7 +29,7 @@ Commands:
   create -f FILE|- [-f ...]
   apply -f FILE|- [--server-side] [--field-manager NAME] [--force-conflicts]
   delete (TYPE NAME... | TYPE/NAME... | -f FILE|-) [--ignore-not-found] [--wait=false]
-  usage servicecidr [NAME] [-o json]
+  usage servicecidr [NAME] [-o json|html]
 
 Global flags:
   --kubeconfig FILE   kubeconfig to use (default $KUBECONFIG, then ~/.kube/config)

@@ -4,7 +4,7 @@
  * in upstream kubectl).
  */
 import type { IPAddress, Service, ServiceCIDR } from "@servicenet/api";
-import { serviceCIDRUsage } from "../usage/servicecidr-usage.ts";
+import { renderUsageHTML, serviceCIDRUsage } from "@servicenet/printers/usage";
 import { renderUsage, usageToJSON } from "../usage/render.ts";
 import { CLIError } from "./errors.ts";
 import type { Context } from "./io.ts";
@@ -22,7 +22,8 @@ export async function runUsage(ctx: Context): Promise<number> {
   }
   if (extra.length > 0) throw new CLIError("error: usage servicecidr takes at most one NAME");
   const output = ctx.args.output ?? "";
-  if (output !== "" && output !== "json") throw new CLIError(`error: usage supports -o json only, not "${output}"`);
+  if (output !== "" && output !== "json" && output !== "html")
+    throw new CLIError(`error: usage supports -o json and -o html only, not "${output}"`);
   const [cidrs, ips, services] = await Promise.all([
     list<ServiceCIDR>(ctx, "servicecidrs"),
     list<IPAddress>(ctx, "ipaddresses"),
@@ -32,6 +33,13 @@ export async function runUsage(ctx: Context): Promise<number> {
     throw new CLIError(`Error from server (NotFound): servicecidrs.networking.k8s.io "${name}" not found`);
   }
   const usage = serviceCIDRUsage(cidrs, ips, services, name);
-  ctx.io.stdout.write(output === "json" ? usageToJSON(usage) : renderUsage(usage));
+  // html: one self-contained page (`-o html > usage.html`); a client cannot read the bitmaps, the page says so.
+  const text =
+    output === "json"
+      ? usageToJSON(usage)
+      : output === "html"
+        ? renderUsageHTML(usage, { source: "servicenet-kubectl usage" })
+        : renderUsage(usage);
+  ctx.io.stdout.write(text);
   return 0;
 }

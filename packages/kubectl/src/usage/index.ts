@@ -1,4 +1,4 @@
-/** The `usage servicecidr` view (not in upstream kubectl). */
-export { serviceCIDRUsage, staticBandSize } from "./servicecidr-usage.ts";
-export type { RangeUsage, UsageHolder } from "./servicecidr-usage.ts";
+/** The `usage servicecidr` view (not in upstream kubectl); the model and the HTML page live in @servicenet/printers/usage. */
+export { serviceCIDRUsage, staticBandSize, renderUsageHTML } from "@servicenet/printers/usage";
+export type { RangeUsage, UsageHolder } from "@servicenet/printers/usage";
 export { renderUsage, usageToJSON } from "./render.ts";

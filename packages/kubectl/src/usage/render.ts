@@ -1,13 +1,6 @@
 /** Human and JSON renderings of `usage servicecidr`. */
 import { TabWriter, getTabWriterOptions } from "../util/tabwriter.ts";
-import type { RangeUsage } from "./servicecidr-usage.ts";
-
-/** Percent with one decimal, exact for BigInt counts ("0.0%" for an empty range). */
-function percent(used: bigint, size: bigint): string {
-  if (size === 0n) return "0.0%";
-  const tenths = (used * 1000n + size / 2n) / size;
-  return `${tenths / 10n}.${tenths % 10n}%`;
-}
+import { percent, type RangeUsage } from "@servicenet/printers/usage";
 
 function bandRange(b: RangeUsage["static"]): string {
   return b.first === null || b.last === null ? "(none)" : `${b.first}-${b.last}`;

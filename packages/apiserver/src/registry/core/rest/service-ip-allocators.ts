@@ -14,7 +14,7 @@ import type { Store } from "../../../storage/index.ts";
 import { StoreInformer } from "../../../util/informer/store-informer.ts";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import type { RandomSource } from "../service/allocator/interfaces.ts";
-import { StoredRange } from "../service/ipallocator/stored-range.ts";
+import { StoredRange, dualWriteInitLogLine } from "../service/ipallocator/stored-range.ts";
 import { StoredPortAllocator } from "../service/portallocator/stored-port-allocator.ts";
 import { secondaryServiceIPsKey, serviceIPsKey } from "../service/allocator/storage/keys.ts";
 import { MetaAllocator } from "../service/ipallocator/cidrallocator.ts";
@@ -78,6 +78,8 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
   const flagCIDRs = [ranges.primary, ranges.secondary].filter((c): c is CIDR => c !== null);
   const metrics = cfg.metrics ? clusterIPAllocatorMetrics(cfg.metrics) : undefined;
   const warn = (m: string) => cfg.log?.("warn", m);
+  // A new cluster creating its bitmaps is news only at -v=2: upstream's klog.Infof (storage_core.go).
+  const bitmapLog = (m: string) => cfg.log?.(m === dualWriteInitLogLine || m.endsWith("does not exist, creating it") ? "info" : "warn", m);
   const bitmapFactory: BitmapFactory =
     cfg.bitmapFactory ??
     (async (cidr, key) => {
@@ -86,7 +88,7 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
           cidr,
           store: cfg.store,
           key,
-          log: warn,
+          log: bitmapLog,
           ...(cfg.random ? { random: cfg.random } : {}),
           ...(metrics ? { metrics } : {}),
         }),
@@ -134,9 +136,12 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
   const portRange = cfg.serviceNodePortRange ? parsePortRange(cfg.serviceNodePortRange) : defaultNodePortRange;
   const ports = cfg.portAllocatorFactory
     ? await cfg.portAllocatorFactory(portRange)
-    : Object.assign(new StoredPortAllocator({ portRange, store: cfg.store, log: warn, ...(cfg.random ? { random: cfg.random } : {}) }), {
-        persisted: true,
-      });
+    : Object.assign(
+        new StoredPortAllocator({ portRange, store: cfg.store, log: bitmapLog, ...(cfg.random ? { random: cfg.random } : {}) }),
+        {
+          persisted: true,
+        },
+      );
   const inMemoryIPs = mode === "bitmap" && [...bitmaps.values()].some((b) => !b.persisted);
   const allocators = new Allocators({
     serviceIPAllocatorsByFamily: byFamily,

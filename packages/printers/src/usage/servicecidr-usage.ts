@@ -2,10 +2,12 @@
  * `usage servicecidr [NAME]`, a view upstream kubectl lacks: for each
  * ServiceCIDR and family, how full the range is, split into the KEP-3070
  * static (lower) and dynamic (upper) bands, and which Services hold its IPs.
- * Pure and BigInt throughout, so a /64 (or larger) is exact.
+ * Pure and BigInt throughout, so a /64 (or larger) is exact. With the legacy
+ * bitmaps (RangeAllocation, which only the apiserver can read: it is not served
+ * over the API), also where the bitmap and the IPAddress objects disagree.
  */
 import type { IPAddress, Service, ServiceCIDR } from "@servicenet/api";
-import { addressAt, cidrContains, cidrSize, formatIP, parseCIDR, parseIP, type CIDR, type IP } from "@servicenet/api";
+import { addressAt, cidrContains, cidrSize, formatCIDR, formatIP, parseCIDR, parseIP, type CIDR, type IP } from "@servicenet/api";
 
 export interface UsageHolder {
   ip: string;
@@ -32,6 +34,20 @@ export interface RangeUsage {
   /** Ready condition status, or "Unknown" when absent (upstream treats that as ready). */
   ready: string;
   deleting: boolean;
+  /** Bitmap vs IPAddress objects, when the caller could read the range's RangeAllocation. */
+  bitmap?: BitmapView;
+}
+
+/** Where the legacy bitmap of a range and its IPAddress objects disagree (dual-write mode). */
+export interface BitmapView {
+  /** The RangeAllocation's range (a flag CIDR). */
+  range: string;
+  /** Allocated in the bitmap. */
+  allocated: number;
+  /** In the bitmap, with no IPAddress object. */
+  onlyInBitmap: string[];
+  /** An IPAddress object, not in the bitmap. */
+  onlyInIPAddress: string[];
 }
 
 /**
@@ -82,6 +98,7 @@ function rangeUsage(
   c: CIDR,
   ips: { ip: IP; obj: IPAddress }[],
   svcIPs: ReturnType<typeof serviceIPIndex>,
+  bitmaps: ReadonlyMap<string, readonly string[]>,
 ): RangeUsage {
   const { first, last, size } = rangeBounds(c);
   const offset = staticBandSize(cidrSize(c));
@@ -121,7 +138,9 @@ function rangeUsage(
     size: hi >= lo ? hi - lo + 1n : 0n,
     used,
   });
+  const bitmap = bitmapView(c, seen, bitmaps);
   return {
+    ...(bitmap === undefined ? {} : { bitmap }),
     serviceCIDR: sc.metadata?.name ?? "",
     family: c.family,
     cidr: cidrText,
@@ -139,15 +158,34 @@ function rangeUsage(
 
 const addrValue = (s: string): bigint => parseIP(s)?.value ?? 0n;
 
+/** The bitmap of exactly this CIDR (bitmaps exist for the flag ranges only), compared with `seen`. */
+function bitmapView(c: CIDR, seen: ReadonlySet<string>, bitmaps: ReadonlyMap<string, readonly string[]>): BitmapView | undefined {
+  const key = formatCIDR(c);
+  for (const [range, allocated] of bitmaps) {
+    const r = parseCIDR(range);
+    if (r === null || formatCIDR(r) !== key) continue;
+    const inBitmap = new Set(allocated.flatMap((s) => (parseIP(s) === null ? [] : [formatIP(parseIP(s)!)])));
+    return {
+      range,
+      allocated: inBitmap.size,
+      onlyInBitmap: [...inBitmap].filter((ip) => !seen.has(ip)).sort((a, b) => (addrValue(a) < addrValue(b) ? -1 : 1)),
+      onlyInIPAddress: [...seen].filter((ip) => !inBitmap.has(ip)).sort((a, b) => (addrValue(a) < addrValue(b) ? -1 : 1)),
+    };
+  }
+  return undefined;
+}
+
 /**
  * serviceCIDRUsage: one entry per (ServiceCIDR, CIDR), in ServiceCIDR order.
- * With `name`, only that ServiceCIDR; throws if it does not exist.
+ * With `name`, only that ServiceCIDR; throws if it does not exist. `bitmaps` (range -> allocated
+ * IPs of its RangeAllocation) adds the bitmap-vs-IPAddress view to the ranges it covers.
  */
 export function serviceCIDRUsage(
   serviceCIDRs: readonly ServiceCIDR[],
   ipAddresses: readonly IPAddress[],
   services: readonly Service[],
   name?: string,
+  bitmaps: ReadonlyMap<string, readonly string[]> = new Map(),
 ): RangeUsage[] {
   const selected = name === undefined ? serviceCIDRs : serviceCIDRs.filter((s) => s.metadata?.name === name);
   if (name !== undefined && selected.length === 0) throw new Error(`servicecidrs.networking.k8s.io "${name}" not found`);
@@ -159,7 +197,7 @@ export function serviceCIDRUsage(
   return selected.flatMap((sc) =>
     (sc.spec?.cidrs ?? []).flatMap((text) => {
       const c = parseCIDR(text);
-      return c === null ? [] : [rangeUsage(sc, text, c, ips, svcIPs)];
+      return c === null ? [] : [rangeUsage(sc, text, c, ips, svcIPs, bitmaps)];
     }),
   );
 }

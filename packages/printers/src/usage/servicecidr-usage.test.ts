@@ -1,7 +1,6 @@
 import type { IPAddress, Service, ServiceCIDR } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { serviceCIDRUsage, staticBandSize } from "./servicecidr-usage.ts";
-import { renderUsage, usageToJSON } from "./render.ts";
 
 const sc = (name: string, cidrs: string[], extra: Partial<ServiceCIDR> = {}): ServiceCIDR => ({
   kind: "ServiceCIDR",
@@ -98,18 +97,5 @@ describe("serviceCIDRUsage", () => {
   it("filters by name and reports NotFound like kubectl", () => {
     expect(serviceCIDRUsage(cidrs, ips, services, "small")).toHaveLength(1);
     expect(() => serviceCIDRUsage(cidrs, ips, services, "nope")).toThrow('servicecidrs.networking.k8s.io "nope" not found');
-  });
-
-  it("renders a table and JSON with BigInts as strings", () => {
-    const text = renderUsage(usage);
-    expect(text.split("\n")[0]).toBe(
-      "NAME         FAMILY   CIDR              STATUS                SIZE                   ALLOCATED   FREE                   USED   STATIC (USED/SIZE)   DYNAMIC (USED/SIZE)",
-    );
-    expect(text).toContain(
-      "kubernetes   IPv6     fd00:10:96::/64   Ready                 18446744073709551615   3           18446744073709551612   0.0%   2/256                1/18446744073709551359",
-    );
-    expect(text).toContain("  10.96.0.77    -         <no IPAddress>                legacy/old");
-    const json = JSON.parse(usageToJSON(usage)) as { items: { size: string }[] };
-    expect(json.items[1]?.size).toBe("18446744073709551615");
   });
 });
