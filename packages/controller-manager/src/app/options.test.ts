@@ -18,7 +18,12 @@ describe("parseOptions", () => {
     ],
     [
       ["--kubeconfig", "k", "--leader-elect=false", "--controllers=*", "--concurrent-syncs", "2"],
-      { leaderElect: false, controllers: ["endpoint", "endpointslice", "endpointslicemirroring", "namespace", "servicecidr", "garbagecollector"], workers: 2, verbosity: 0 },
+      {
+        leaderElect: false,
+        controllers: ["endpoint", "endpointslice", "endpointslicemirroring", "namespace", "servicecidr", "garbagecollector"],
+        workers: 2,
+        verbosity: 0,
+      },
     ],
     [["--kubeconfig", "k", "-v", "4"], { verbosity: 4 }],
     [["--kubeconfig", "k", "--concurrent-gc-syncs", "3"], { gcWorkers: 3, workers: 5 }],

@@ -2,7 +2,14 @@
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
 
-export const knownControllers = ["endpoint", "endpointslice", "endpointslicemirroring", "namespace", "servicecidr", "garbagecollector"] as const;
+export const knownControllers = [
+  "endpoint",
+  "endpointslice",
+  "endpointslicemirroring",
+  "namespace",
+  "servicecidr",
+  "garbagecollector",
+] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
 export interface Options {
