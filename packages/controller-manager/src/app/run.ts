@@ -18,7 +18,8 @@ import { restRequester } from "../namespace/deletion/rest-client.ts";
 import { NamespaceController } from "../namespace/namespace-controller.ts";
 import { ServiceCIDRController } from "../servicecidrs/servicecidrs-controller.ts";
 import { serviceCIDRClient } from "../servicecidrs/servicecidrs-client.ts";
-import { invalidOwnerRefEventReporter } from "../garbagecollector/events.ts";
+import { garbageCollectorEventSource, invalidOwnerRefEventReporter } from "../garbagecollector/events.ts";
+import { clientNodeEventSink, EventBroadcaster } from "@servicenet/client/tools/record";
 import { GarbageCollectorController } from "../garbagecollector/garbagecollector-controller.ts";
 import { makeInformers, type InformerSet } from "./informers.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
@@ -75,6 +76,10 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => (used.add(inf[k]), inf[k]);
   const runs: Promise<void>[] = [];
   const controllers: { run(signal: AbortSignal, workers: number): Promise<void>; workers?: number }[] = [];
+  // One event broadcaster for the process (kube-controller-manager's), writing through the kubeconfig's client.
+  const events = new EventBroadcaster({ logger: log });
+  events.startRecordingToSink(clientNodeEventSink(o.kubeConfig));
+  events.startStructuredLogging(3);
   if (o.controllers.includes("endpoint")) {
     controllers.push(
       new EndpointsController({
@@ -134,7 +139,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
     controllers.push(
       new GarbageCollectorController({
         kubeConfig: o.kubeConfig,
-        reportInvalidOwnerRef: invalidOwnerRefEventReporter(o.kubeConfig, log),
+        reportInvalidOwnerRef: invalidOwnerRefEventReporter(events.newRecorder(garbageCollectorEventSource)),
         logger: log,
         workers: o.gcWorkers ?? 20,
       }),
@@ -147,6 +152,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
     [...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err: describeError(err) }))),
   );
   await Promise.all(runs);
+  events.shutdown();
   await Promise.all([...used].map((i) => i.stop()));
   log.info("informers stopped");
 }
