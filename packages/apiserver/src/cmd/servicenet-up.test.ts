@@ -19,15 +19,19 @@ if (!ready) console.warn(`servicenet-up test: ${entry} (run the build) or kubect
 
 function up(cwd: string, extra: string[] = []): Promise<{ stop(): Promise<number | null>; line: string; pid: number }> {
   const child = spawn(process.execPath, [entry, "--port", "0", ...extra], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  // `out` (both streams) explains a failure; the ready line is stdout's alone: log lines (the
+  // lease reconciler's "Resetting endpoints" warning on a new cluster) go to stderr.
   let out = "";
+  let stdout = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 10_000);
     child.stdout.on("data", (c: Buffer) => {
       out += c.toString();
-      if (out.includes("try: kubectl")) {
+      stdout += c.toString();
+      if (stdout.includes("try: kubectl")) {
         clearTimeout(timer);
         resolve({
-          line: out,
+          line: stdout,
           pid: child.pid!,
           stop: () =>
             new Promise((r) => {
