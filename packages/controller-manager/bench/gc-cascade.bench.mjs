@@ -7,43 +7,17 @@
 // gone (every pod deleted first, then the foregroundDeletion finalizer removed). Writes
 // bench/results-gc-cascade.json.
 //   node bench/gc-cascade.bench.mjs [--pods 1000]
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { pool, start } from "./processes.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
 const i = process.argv.indexOf("--pods");
 const N = i < 0 ? 1000 : Number(process.argv[i + 1]);
-
-/** Spawns `node file args`, resolving once an output line matches `ready`. */
-function start(file, args, readyRe) {
-  const child = spawn(process.execPath, [file, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let tail = "";
-  const seen = new Promise((resolve, reject) => {
-    const on = (d) => {
-      tail = (tail + d.toString()).slice(-8192);
-      if (readyRe.test(tail)) resolve();
-    };
-    child.stdout.on("data", on);
-    child.stderr.on("data", on);
-    child.once("exit", (code) => reject(new Error(`${path.basename(file)} exited ${code}:\n${tail.slice(-3000)}`)));
-  });
-  seen.catch(() => {});
-  return { child, seen };
-}
-
-async function pool(n, limit, fn) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < n) await fn(next++);
-    }),
-  );
-}
 
 async function waitFor(probe) {
   for (;;) {
