@@ -39,8 +39,6 @@ export interface GenericStoreConfig {
   strategy: RESTStrategy;
   /** Admission before a create of `obj` in `namespace` (NamespaceLifecycle): throw to reject. */
   admitCreate?: (namespace: string, obj: KubeObject) => Promise<void>;
-  /** Runs before an object is really deleted (the namespace deleter empties the namespace). */
-  beforeDelete?: (obj: KubeObject) => Promise<void>;
   /** Told of every delete request before it acts (namespace admission stops trusting its cache). */
   onDeleteRequest?: (namespace: string | undefined, name: string) => void;
   /**
@@ -251,11 +249,6 @@ export class GenericStore {
   }
 
   private async reallyDelete(key: string, current: KubeObject, p: DeleteParams): Promise<KubeObject> {
-    if (this.config.beforeDelete && !p.dryRun) {
-      // Preconditions first (as a dry run): a delete that fails them must not have emptied a namespace.
-      if (p.preconditions) await this.store.delete(key, { preconditions: p.preconditions, dryRun: true, cachedExisting: current });
-      await this.config.beforeDelete(current);
-    }
     return this.store.delete(key, {
       ...(p.preconditions ? { preconditions: p.preconditions } : {}),
       ...(p.dryRun ? { dryRun: true } : {}),
