@@ -6,4 +6,5 @@ export * from "./core/v1/index.ts";
 export * from "./discovery/v1/index.ts";
 export * from "./networking/v1/index.ts";
 export * from "./coordination/v1/index.ts";
+export * from "./rbac/v1/index.ts";
 // networking/v1beta1 repeats v1's names; it is reachable as the subpath `@servicenet/api/networking/v1beta1`.

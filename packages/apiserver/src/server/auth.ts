@@ -5,12 +5,9 @@
 import { readFileSync } from "node:fs";
 import { timingSafeEqual } from "node:crypto";
 import { StatusError } from "@servicenet/api";
+import type { UserInfo } from "../authentication/user/user.ts";
 
-export interface UserInfo {
-  name: string;
-  uid: string;
-  groups: string[];
-}
+export type { UserInfo };
 
 /** Paths anyone may read (upstream's system:public-info-viewer and health checks). */
 export const publicPaths: ReadonlySet<string> = new Set(["/healthz", "/livez", "/readyz", "/version"]);

@@ -7,5 +7,6 @@ export * from "./table.ts";
 export * from "./watch-event.ts";
 export * from "./partial-object-metadata.ts";
 export * from "./delete-options.ts";
+export * from "./label-selector.ts";
 export * from "./decode.ts";
 export * from "./validation/index.ts";

@@ -1,0 +1,2 @@
+/** rbac.authorization.k8s.io/v1: Role, ClusterRole, RoleBinding, ClusterRoleBinding. */
+export * from "./types.ts";

@@ -1,0 +1,81 @@
+/**
+ * The authorizer contract (staging/src/k8s.io/apiserver/pkg/authorization/authorizer/interfaces.go):
+ * request attributes in, a decision and a reason out. RBAC, AlwaysAllow and the union of
+ * `--authorization-mode` implement it; the server's filter, impersonation, the access reviews and
+ * the RBAC storage's escalation checks call it.
+ */
+import type { PolicyRule } from "@servicenet/api";
+import type { UserInfo } from "../../authentication/user/user.ts";
+
+/** authorizer.Attributes (AttributesRecord): what a request asks to do. */
+export interface Attributes {
+  user: UserInfo | undefined;
+  /** get, list, watch, create, update, patch, delete, deletecollection, or a special verb (impersonate, bind, escalate, use); lower-case HTTP method for non-resource requests. */
+  verb: string;
+  namespace: string;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  resourceRequest: boolean;
+  /** The URL path for non-resource requests. */
+  path: string;
+}
+
+/** authorizer.Decision. */
+export type Decision = "Deny" | "Allow" | "NoOpinion";
+
+export interface AuthorizationResult {
+  decision: Decision;
+  reason: string;
+  /** An evaluation error; the decision still stands (upstream returns both). */
+  error?: string;
+}
+
+/** authorizer.Authorizer. */
+export interface Authorizer {
+  authorize(a: Attributes): AuthorizationResult | Promise<AuthorizationResult>;
+}
+
+/** authorizer.ResourceRuleInfo / NonResourceRuleInfo, as SelfSubjectRulesReview lists them. */
+export interface ResourceRuleInfo {
+  verbs: string[];
+  apiGroups: string[];
+  resources: string[];
+  resourceNames: string[];
+}
+export interface NonResourceRuleInfo {
+  verbs: string[];
+  nonResourceURLs: string[];
+}
+
+/** authorizer.RuleResolver: the rules a user holds in a namespace ("" = cluster-wide only). */
+export interface RuleResolver {
+  rulesFor(
+    user: UserInfo,
+    namespace: string,
+  ): Promise<{ resourceRules: ResourceRuleInfo[]; nonResourceRules: NonResourceRuleInfo[]; incomplete: boolean; error?: string }>;
+}
+
+/** The rules source the RBAC authorizer and the escalation checks share (pkg/registry/rbac/validation/rule.go AuthorizationRuleResolver). */
+export interface AuthorizationRuleResolver {
+  /** Every rule that applies to the user in the namespace (cluster-wide bindings included); errors are collected, not thrown. */
+  rulesFor(user: UserInfo, namespace: string): Promise<{ rules: PolicyRule[]; errors: string[] }>;
+}
+
+/** A new attributes record with empty defaults. */
+export function attributes(a: Partial<Attributes> & Pick<Attributes, "verb">): Attributes {
+  return {
+    user: undefined,
+    namespace: "",
+    apiGroup: "",
+    apiVersion: "",
+    resource: "",
+    subresource: "",
+    name: "",
+    resourceRequest: false,
+    path: "",
+    ...a,
+  };
+}
