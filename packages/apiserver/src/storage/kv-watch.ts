@@ -147,9 +147,29 @@ export function decodeShared(kv: RawKV, receivers: number): KubeObject {
     sharedValues.set(kv, entry);
   }
   entry.left--;
-  if (entry.left > 0) return clone(entry.obj);
+  // The entry, not the RawKV, marks the copies: an engine may keep its RawKVs (memory's replay
+  // log), while the entry goes once every receiver has dropped its copy.
+  if (entry.left > 0) return markOrigin(clone(entry.obj), entry);
   sharedValues.delete(kv);
-  return entry.obj;
+  return markOrigin(entry.obj, entry);
+}
+
+const origin = Symbol("servicenet.sharedOrigin");
+
+/** Non-enumerable, so spreads, JSON and structuredClone leave it behind. */
+function markOrigin(obj: KubeObject, from: object): KubeObject {
+  Object.defineProperty(obj, origin, { value: from, enumerable: false, configurable: true });
+  return obj;
+}
+
+/**
+ * The stored value a watch event's object was decoded from, when several watchers got a copy of
+ * it: watchers that serialise it unchanged can share one encoding (upstream's cachingObject in
+ * `staging/src/k8s.io/apiserver/pkg/storage/cacher/caching_object.go`). Undefined for objects only
+ * one watcher got.
+ */
+export function sharedOrigin(obj: KubeObject): object | undefined {
+  return (obj as { [origin]?: object })[origin];
 }
 
 /** One engine event as a watch event, or null when the predicate hides it on both sides. */
