@@ -53,6 +53,8 @@ export interface StartApiServerOptions {
   advertiseAddress?: string;
   /** TTL of this apiserver's master lease; upstream's DefaultEndpointReconcilerTTL is 15 s. */
   endpointReconcilerTTLMs?: number;
+  /** One of `servicenet up --workers N` (N > 1): the workers share one master lease (see KubernetesServiceController). */
+  sharedMasterLease?: boolean;
   /**
    * `--runtime-config` (kube-apiserver's grammar): beta and alpha versions to serve, e.g.
    * `networking.k8s.io/v1alpha1=true`; default "" (GA versions only, as 1.33).
@@ -219,6 +221,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       advertiseAddress: o.advertiseAddress ?? defaultAdvertiseAddress(o.host),
       ...(o.kubernetesServiceIntervalMs !== undefined ? { intervalMs: o.kubernetesServiceIntervalMs } : {}),
       ...(o.endpointReconcilerTTLMs !== undefined ? { leaseTTLMs: o.endpointReconcilerTTLMs } : {}),
+      ...(o.sharedMasterLease ? { sharedLease: true } : {}),
       log: (level, msg, fields) => logLine(level, msg, fields),
     });
     await kubernetesService.start();

@@ -104,3 +104,35 @@ describe("kubernetes.default endpoints (lease endpoint reconciler)", () => {
     expect(await addresses(b)).toEqual({ endpoints: ["192.0.2.2"], slice: ["192.0.2.2"] });
   });
 });
+
+describe("kubernetes.default endpoints with a lease shared by workers (servicenet up --workers)", () => {
+  async function worker(store: Store, shared: boolean, lines: string[]): Promise<ApiServer> {
+    return startApiServer({
+      storage: store,
+      auth: false,
+      tls: false,
+      serviceClusterIPRange: "10.0.0.0/24",
+      advertiseAddress: "192.0.2.9",
+      kubernetesServiceIntervalMs: 100,
+      ...(shared ? { sharedMasterLease: true } : {}),
+      log: (l) => lines.push(l),
+    });
+  }
+  const errors = (lines: string[]): string[] => lines.filter((l) => l.includes('"level":"error"'));
+
+  it.each([
+    { shared: true, errorLines: 0 },
+    // Without it, the second worker takes the first one's lease for a stale one, and the last to stop finds it gone.
+    { shared: false, errorLines: 2 },
+  ])("sharedMasterLease=$shared: two workers on one address log $errorLines errors from start to stop", async ({ shared, errorLines }) => {
+    const store = await createStore({ backend: "memory" });
+    opened.push(store);
+    const lines: string[] = [];
+    const a = await worker(store, shared, lines);
+    const b = await worker(store, shared, lines);
+    await eventually(async () => expect((await addresses(b)).endpoints).toEqual(["192.0.2.9"]));
+    await a.close();
+    await b.close();
+    expect(errors(lines)).toHaveLength(errorLines);
+  });
+});

@@ -34,6 +34,12 @@ export interface KubernetesServiceControllerOptions {
   intervalMs?: number;
   /** Lease TTL; upstream's DefaultEndpointReconcilerTTL is 15 s. */
   leaseTTLMs?: number;
+  /**
+   * `servicenet up --workers N`: the N processes are one apiserver with one address, so they share
+   * one lease. A starting worker does not take a sibling's live lease for a stale one, and a stopping
+   * worker finding the lease already gone (a sibling removed it) is the expected end, not an error.
+   */
+  sharedLease?: boolean;
   log: (level: "info" | "error" | "warning", msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -87,7 +93,7 @@ export class KubernetesServiceController {
     const { advertiseAddress: ip, port } = this.#o;
     if (ip === undefined)
       this.#o.log("warning", "no advertise address (no non-loopback interface): the kubernetes Service's endpoints are not reconciled");
-    else
+    else if (!this.#o.sharedLease)
       try {
         await this.reconciler.removeEndpoints(kubernetesServiceName, ip, endpointPortSpec(port));
         this.#o.log(
@@ -130,9 +136,10 @@ export class KubernetesServiceController {
     this.reconciler.stopReconciling();
     const ip = this.#o.advertiseAddress;
     if (ip === undefined) return void (await this.#running);
-    const removal = this.reconciler
-      .removeEndpoints(kubernetesServiceName, ip, endpointPortSpec(this.#o.port))
-      .catch((e: unknown) => this.#o.log("error", "Unable to remove endpoints from kubernetes service", { err: String(e) }));
+    const removal = this.reconciler.removeEndpoints(kubernetesServiceName, ip, endpointPortSpec(this.#o.port)).catch((e: unknown) => {
+      if (this.#o.sharedLease && (e as { reason?: string }).reason === "NotFound") return;
+      this.#o.log("error", "Unable to remove endpoints from kubernetes service", { err: String(e) });
+    });
     let timeout: NodeJS.Timeout | undefined;
     const timedOut = new Promise<void>((resolve) => {
       timeout = setTimeout(
