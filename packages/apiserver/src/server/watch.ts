@@ -70,7 +70,8 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   });
   res.flushHeaders();
   try {
-    let params = { ...w.params, signal: ac.signal };
+    // Only serialised here (the Service watch's read-time defaulting is idempotent): one shared copy per event.
+    let params = { ...w.params, signal: ac.signal, readOnly: true };
     if (w.sendInitialEvents) {
       const list = await w.store.list(w.namespace, {
         ...(params.labelSelector ? { labelSelector: params.labelSelector } : {}),

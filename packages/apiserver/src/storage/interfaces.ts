@@ -116,6 +116,12 @@ export interface WatchOptions {
   bookmarkIntervalMs?: number;
   /** Closing the signal ends the iteration. Breaking out of `for await` closes it too. */
   signal?: AbortSignal;
+  /**
+   * The consumer never changes the objects it gets, beyond idempotent read-time defaulting (the
+   * HTTP watch only serialises them): it may share one copy of an event's object with the other
+   * read-only watchers of that event instead of getting its own deep copy.
+   */
+  readOnly?: boolean;
 }
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";

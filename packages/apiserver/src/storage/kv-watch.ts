@@ -55,7 +55,7 @@ async function run(engine: KVEngine, physPrefix: string, key: string, opts: Watc
   const cancel = engine.watch(start, end, siblings ? from : from + 1, {
     onEvents(events) {
       for (const ev of siblings ? siblings.filter(events) : events) {
-        const out = translate(ev, predicate);
+        const out = translate(ev, predicate, opts.readOnly === true);
         if (out) stream.push(out);
         progress = Math.max(progress, ev.kv.modRevision);
       }
@@ -135,11 +135,19 @@ async function singleKey(engine: KVEngine, physKey: string): Promise<{ items: Ku
  * Masters of values delivered to several subscribers (KVEvent.receivers): parsed once, never handed
  * out while kept here. Every receiver but the last gets a deep copy, the last the master itself, so
  * each watcher owns its objects (the Service watch and informers modify or keep what they get).
+ * Read-only receivers (the HTTP watch, which only serialises; WatchOptions.readOnly) share one copy.
  */
-const sharedValues = new WeakMap<RawKV, { obj: KubeObject; left: number }>();
+const sharedValues = new WeakMap<RawKV, SharedValue>();
 
-/** `decode(kv)` for one of `receivers` subscribers of the same event: a copy nobody else holds. */
-export function decodeShared(kv: RawKV, receivers: number): KubeObject {
+interface SharedValue {
+  obj: KubeObject;
+  left: number;
+  /** The one copy every read-only receiver gets. */
+  readOnly?: KubeObject;
+}
+
+/** `decode(kv)` for one of `receivers` subscribers of the same event: a copy nobody else holds, or the read-only receivers' shared copy. */
+export function decodeShared(kv: RawKV, receivers: number, readOnly = false): KubeObject {
   if (receivers <= 1) return decode(kv.value, kv.modRevision);
   let entry = sharedValues.get(kv);
   if (!entry) {
@@ -147,11 +155,11 @@ export function decodeShared(kv: RawKV, receivers: number): KubeObject {
     sharedValues.set(kv, entry);
   }
   entry.left--;
+  if (entry.left <= 0) sharedValues.delete(kv);
   // The entry, not the RawKV, marks the copies: an engine may keep its RawKVs (memory's replay
   // log), while the entry goes once every receiver has dropped its copy.
-  if (entry.left > 0) return markOrigin(clone(entry.obj), entry);
-  sharedValues.delete(kv);
-  return markOrigin(entry.obj, entry);
+  if (readOnly) return (entry.readOnly ??= markOrigin(entry.left > 0 ? clone(entry.obj) : entry.obj, entry));
+  return markOrigin(entry.left > 0 ? clone(entry.obj) : entry.obj, entry);
 }
 
 const origin = Symbol("servicenet.sharedOrigin");
@@ -173,25 +181,38 @@ export function sharedOrigin(obj: KubeObject): object | undefined {
 }
 
 /** One engine event as a watch event, or null when the predicate hides it on both sides. */
-export function translate(ev: KVEvent, predicate: Predicate | undefined): WatchEvent | null {
+export function translate(ev: KVEvent, predicate: Predicate | undefined, readOnly = false): WatchEvent | null {
   const receivers = ev.receivers ?? 1;
+  const take = (kv: RawKV): KubeObject => decodeShared(kv, receivers, readOnly);
   if (ev.type === "delete") {
     if (!ev.prev) return null;
-    const prev = decodeShared(ev.prev, receivers);
+    const prev = take(ev.prev);
     if (predicate && !predicate(prev)) return null;
-    prev.metadata.resourceVersion = String(ev.kv.modRevision);
-    return { type: "DELETED", object: prev };
+    return { type: "DELETED", object: atRevision(prev, ev.kv.modRevision, readOnly) };
   }
   // Without a predicate the old value does not matter: only whether there was one.
-  if (!predicate) return { type: ev.prev === null ? "ADDED" : "MODIFIED", object: decodeShared(ev.kv, receivers) };
-  const prev = ev.prev ? decodeShared(ev.prev, receivers) : null;
+  if (!predicate) return { type: ev.prev === null ? "ADDED" : "MODIFIED", object: take(ev.kv) };
+  const prev = ev.prev ? take(ev.prev) : null;
   const prevPasses = prev !== null && predicate(prev);
-  const cur = decodeShared(ev.kv, receivers);
+  const cur = take(ev.kv);
   if (predicate(cur)) return { type: prev === null || !prevPasses ? "ADDED" : "MODIFIED", object: cur };
   if (prevPasses) {
     // Left the predicate: the old content with the event's revision, as upstream's watcher sends.
-    prev.metadata.resourceVersion = String(ev.kv.modRevision);
-    return { type: "DELETED", object: prev };
+    return { type: "DELETED", object: atRevision(prev, ev.kv.modRevision, readOnly) };
   }
   return null;
+}
+
+/**
+ * The old value reported at the deleting revision. A read-only receivers' shared copy is not
+ * changed in place: an engine may hand the same RawKV to another event (as its current value).
+ */
+function atRevision(obj: KubeObject, revision: number, shared: boolean): KubeObject {
+  if (!shared) {
+    obj.metadata.resourceVersion = String(revision);
+    return obj;
+  }
+  const from = sharedOrigin(obj);
+  const out = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } };
+  return from === undefined ? out : markOrigin(out, from);
 }

@@ -18,6 +18,8 @@ export interface WatchParams {
   resourceVersion?: string;
   allowBookmarks?: boolean;
   signal?: AbortSignal;
+  /** See storage WatchOptions.readOnly. */
+  readOnly?: boolean;
 }
 
 export interface WriteParams {

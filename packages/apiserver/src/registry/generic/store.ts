@@ -120,6 +120,7 @@ export class GenericStore {
       ...(predicate ? { predicate } : {}),
       ...(p.allowBookmarks ? { allowBookmarks: true } : {}),
       ...(p.signal ? { signal: p.signal } : {}),
+      ...(p.readOnly ? { readOnly: true } : {}),
     });
   }
 
