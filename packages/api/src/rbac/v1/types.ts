@@ -58,11 +58,7 @@ export const RoleSchema = z.object({
 });
 export type Role = z.infer<typeof RoleSchema>;
 
-export const ClusterRoleSchema = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMetaSchema.default({}),
-  rules: z.array(PolicyRuleSchema).nullish(),
+export const ClusterRoleSchema = RoleSchema.extend({
   aggregationRule: AggregationRuleSchema.optional(),
 });
 export type ClusterRole = z.infer<typeof ClusterRoleSchema>;
@@ -76,13 +72,8 @@ export const RoleBindingSchema = z.object({
 });
 export type RoleBinding = z.infer<typeof RoleBindingSchema>;
 
-export const ClusterRoleBindingSchema = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: ObjectMetaSchema.default({}),
-  subjects: z.array(SubjectSchema).nullish(),
-  roleRef: RoleRefSchema,
-});
+/** The same shape as a RoleBinding; its roleRef may only name a ClusterRole (validation). */
+export const ClusterRoleBindingSchema = RoleBindingSchema.extend({});
 export type ClusterRoleBinding = z.infer<typeof ClusterRoleBindingSchema>;
 
 export const RoleListSchema = listSchemaOf(RoleSchema);
