@@ -73,6 +73,23 @@ describe.skipIf(!haveKubectl())("kubectl 1.33 and servicenet-kubectl on RBAC obj
     expect({ ...got!, stdout: maskAges(got!.stdout) }).toEqual({ ...want!, stdout: maskAges(want!.stdout) });
   };
 
+  it("create -f, apply --server-side and delete of RBAC manifests (each CLI on its own copies)", async () => {
+    const manifest = (p: string) =>
+      [
+        `apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: ${p}-r, namespace: team}\nrules: [{apiGroups: [""], resources: [pods], verbs: [get]}]`,
+        `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: ${p}-crb}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}\nsubjects: [{kind: User, name: ${p}}]`,
+      ].join("\n---\n");
+    for (const verb of [
+      ["create", "-f", "-"],
+      ["apply", "--server-side", "-f", "-"],
+      ["delete", "-f", "-"],
+    ]) {
+      const want = await runKubectl(env.kubeconfigPath, dir, verb, manifest("k"));
+      const got = await runOurs(env.kubeconfigPath, verb, manifest("o"));
+      expect({ ...got, stdout: got.stdout.replaceAll("/o-", "/k-").replaceAll('"o-', '"k-') }).toEqual(want);
+    }
+  });
+
   it.each(
     [
       ["get", "roles", "-n", "team", "-o", "wide"],
