@@ -73,6 +73,30 @@ describe.skipIf(!haveKubectl())("kubectl 1.33 and servicenet-kubectl on RBAC obj
     expect({ ...got!, stdout: maskAges(got!.stdout) }).toEqual({ ...want!, stdout: maskAges(want!.stdout) });
   };
 
+  it("serves the Tables kube-apiserver serves: CREATED AT (date) for roles, wide subject columns for bindings", async () => {
+    const table = async (path: string) => {
+      const res = await fetch(`${env.url}${path}`, { headers: { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io" } });
+      return (await res.json()) as { columnDefinitions: { name: string; type: string; priority: number }[]; rows: { cells: unknown[] }[] };
+    };
+    const roles = await table("/apis/rbac.authorization.k8s.io/v1/namespaces/team/roles");
+    expect(roles.columnDefinitions.map((c) => [c.name, c.type, c.priority])).toEqual([
+      ["Name", "string", 0],
+      ["Created At", "date", 0],
+    ]);
+    expect(roles.rows.map((r) => r.cells[0])).toEqual(["reader"]);
+    expect(roles.rows[0]!.cells[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const bindings = await table("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/admins");
+    expect(bindings.columnDefinitions.map((c) => [c.name, c.priority])).toEqual([
+      ["Name", 0],
+      ["Role", 0],
+      ["Age", 0],
+      ["Users", 1],
+      ["Groups", 1],
+      ["ServiceAccounts", 1],
+    ]);
+    expect(bindings.rows[0]!.cells.filter((_, i) => i !== 2)).toEqual(["admins", "ClusterRole/pod-admin", "jane", "devs", "ci/builder"]);
+  });
+
   it("create -f, apply --server-side and delete of RBAC manifests (each CLI on its own copies)", async () => {
     const manifest = (p: string) =>
       [
