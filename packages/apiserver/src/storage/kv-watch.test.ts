@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { KubeObject } from "./interfaces.ts";
 import type { KVEvent, RawKV } from "./kv.ts";
 import { decodeShared, sharedOrigin, translate } from "./kv-watch.ts";
 
@@ -41,7 +42,7 @@ describe("decodeShared", () => {
 });
 
 describe("translate with read-only receivers", () => {
-  const web = (o: { metadata: { labels?: unknown } }): boolean => (o.metadata.labels as Record<string, string>)["app"] === "web";
+  const web = (o: KubeObject): boolean => (o.metadata["labels"] as Record<string, string> | undefined)?.["app"] === "web";
 
   it("reports a value leaving the predicate at the event's revision without changing the shared copy", () => {
     const before = raw("d", 8, { app: "web" });
