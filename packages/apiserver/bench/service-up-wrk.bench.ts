@@ -10,6 +10,9 @@
  * the same two rows per create into the same SQLite table with nothing of Kubernetes, i.e. the most
  * any Service create path in Node can reach here. Writes bench/results-service-up-wrk.json.
  * Run: `npm run bench -w @servicenet/apiserver` (skipped with a message without wrk or the build).
+ * For a short comparison of a few modes: `BENCH_MODES=ipaddress,dual-write,floor BENCH_WORKERS=1
+ * BENCH_SECONDS=5 node --import ./src/storage/testdata/register-ts.mjs bench/service-up-wrk.bench.ts`
+ * (BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, goes to the servers' node).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -22,6 +25,14 @@ const entry = join(here, "../dist/cmd/servicenet-up.js");
 const floorEntry = join(here, "floor-server.ts");
 const registerTS = join(here, "../src/storage/testdata/register-ts.mjs");
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 8);
+/** Comma-separated filters (default: all): modes plus "floor", and worker/process counts. */
+const only = (name: string): ((v: string) => boolean) => {
+  const want = process.env[name]?.split(",").filter(Boolean);
+  return (v) => !want || want.includes(v);
+};
+const wantMode = only("BENCH_MODES");
+const wantWorkers = only("BENCH_WORKERS");
+const serverNodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
 const gates = {
   ipaddress: "DisableAllocatorDualWrite=true",
   "dual-write": "DisableAllocatorDualWrite=false",
@@ -90,11 +101,10 @@ function load(dir: string, pid: number, url: string, token: string): Figure {
 /** Starts `args` in a fresh directory, waits for `ready` on its stdout, runs `fn`, stops it with SIGINT. */
 async function withServer<T>(args: string[], ready: RegExp, fn: (dir: string, pid: number, url: string) => T): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-up-bench-"));
-  const child = spawn(
-    process.execPath,
-    args.map((a) => a.replace("$DIR", dir)),
-    { cwd: dir, stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const child = spawn(process.execPath, [...serverNodeArgs, ...args.map((a) => a.replace("$DIR", dir))], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";
@@ -177,18 +187,20 @@ async function main(): Promise<void> {
       { name, metric: "server cpu", value: f.cpuUsPerCreate, unit: "us/create" },
     );
   };
-  for (const mode of Object.keys(gates) as (keyof typeof gates)[]) {
-    for (const workers of [1, 2])
+  for (const mode of (Object.keys(gates) as (keyof typeof gates)[]).filter(wantMode)) {
+    for (const workers of [1, 2].filter((w) => wantWorkers(String(w))))
       record(
         `service create (servicenet up, HTTPS + token, sqlite, ${mode}, ${workers} worker${workers > 1 ? "s" : ""}, wrk c16)`,
         await run(mode, workers),
       );
   }
-  for (const processes of [1, 2])
+  for (const processes of [1, 2].filter((p) => wantMode("floor") && wantWorkers(String(p))))
     record(
       `floor: bare HTTPS + 2 SQLite rows per create, no Kubernetes (floor-server.ts, ${processes} process${processes > 1 ? "es" : ""}, wrk c16)`,
       await runFloor(processes),
     );
+  const filtered = ["BENCH_MODES", "BENCH_WORKERS"].some((v) => process.env[v]);
+  if (filtered) return console.log("filtered run (BENCH_MODES/BENCH_WORKERS): results file left as it is");
   const out = join(here, "results-service-up-wrk.json");
   const env = {
     node: process.version,
