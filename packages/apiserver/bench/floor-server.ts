@@ -9,6 +9,11 @@
  * Kubernetes. With a second argument N > 1 the server runs in N node:cluster processes on one port
  * and one database, as `servicenet up --workers N` does.
  *
+ * With FLOOR_ETCD=<endpoints> the two writes go to etcd instead, each as the apiserver's etcd
+ * engine sends a create (one Txn: the key's mod revision must be 0, then put), through the same etcd3
+ * client, all of a process's writes in flight at once on its one gRPC channel (keys under
+ * FLOOR_ETCD_PREFIX, default `/floor-<pid>`): the etcd floor.
+ *
  * Run: `node --import ./src/storage/testdata/register-ts.mjs bench/floor-server.ts DIR [N]`; prints
  * `floor-server https://127.0.0.1:PORT` once every process listens; SIGINT stops it.
  */
@@ -18,6 +23,7 @@ import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { Etcd3 } from "etcd3";
 import { sql } from "../src/storage/sqlite/queries.ts";
 import { busyTimeoutMs, openPragmas } from "../src/storage/sqlite/schema.ts";
 import { WriteLock } from "../src/storage/sqlite/write-lock.ts";
@@ -64,6 +70,19 @@ function openLog(path: string): (key: string, value: string) => Promise<void> {
     });
 }
 
+/** Two creates per Service on etcd, each one Txn (mod revision 0, then put) as etcd-engine.ts sends it. */
+function openEtcd(endpoints: string, prefix: string): (key: string, value: string) => Promise<void> {
+  const client = new Etcd3({ hosts: endpoints.split(",") });
+  return async (key, value) => {
+    const k = Buffer.from(prefix + key);
+    const res = await client.kv.txn({
+      compare: [{ key: k, target: "Mod", result: "Equal", mod_revision: 0 }],
+      success: [{ request_put: { key: k, value: Buffer.from(value) } }],
+    });
+    if (!res.succeeded) throw new Error(`${key} exists`);
+  };
+}
+
 function serve(write: (key: string, value: string) => Promise<void>): Server {
   let n = 0;
   const tls = ensureServingCerts(join(dir, "pki"));
@@ -102,7 +121,8 @@ if (cluster.isPrimary && processes > 1) {
   }
   process.once("SIGINT", () => process.exit(0));
 } else {
-  const server = serve(openLog(join(dir, "floor.db")));
+  const etcd = process.env["FLOOR_ETCD"];
+  const server = serve(etcd ? openEtcd(etcd, process.env["FLOOR_ETCD_PREFIX"] ?? `/floor-${process.pid}`) : openLog(join(dir, "floor.db")));
   server.listen(0, "127.0.0.1", () => {
     const port = (server.address() as { port: number }).port;
     if (cluster.isWorker) process.send?.({ port });

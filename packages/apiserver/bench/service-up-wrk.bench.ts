@@ -10,11 +10,18 @@
  * the same two rows per create into the same SQLite table with nothing of Kubernetes, i.e. the most
  * any Service create path in Node can reach here. Writes bench/results-service-up-wrk.json.
  * Run: `npm run bench -w @servicenet/apiserver` (skipped with a message without wrk or the build).
+ * With etcd (SERVICENET_ETCD_ENDPOINTS, default http://127.0.0.1:23790) the ipaddress and dual-write
+ * modes run once more on etcd, against an etcd floor (floor-server.ts with FLOOR_ETCD), each server
+ * under a key root of its own. Last, the ratios the performance issue sets targets for.
+ * For a short comparison of a few modes: `BENCH_MODES=ipaddress,dual-write,floor,etcd BENCH_WORKERS=1
+ * BENCH_SECONDS=5 node --import ./src/storage/testdata/register-ts.mjs bench/service-up-wrk.bench.ts`
+ * (BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, goes to the servers' node).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { Etcd3 } from "etcd3";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -22,6 +29,14 @@ const entry = join(here, "../dist/cmd/servicenet-up.js");
 const floorEntry = join(here, "floor-server.ts");
 const registerTS = join(here, "../src/storage/testdata/register-ts.mjs");
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 8);
+/** Comma-separated filters (default: all): modes plus "floor", and worker/process counts. */
+const only = (name: string): ((v: string) => boolean) => {
+  const want = process.env[name]?.split(",").filter(Boolean);
+  return (v) => !want || want.includes(v);
+};
+const wantMode = only("BENCH_MODES");
+const wantWorkers = only("BENCH_WORKERS");
+const serverNodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
 const gates = {
   ipaddress: "DisableAllocatorDualWrite=true",
   "dual-write": "DisableAllocatorDualWrite=false",
@@ -88,13 +103,18 @@ function load(dir: string, pid: number, url: string, token: string): Figure {
 }
 
 /** Starts `args` in a fresh directory, waits for `ready` on its stdout, runs `fn`, stops it with SIGINT. */
-async function withServer<T>(args: string[], ready: RegExp, fn: (dir: string, pid: number, url: string) => T): Promise<T> {
+async function withServer<T>(
+  args: string[],
+  ready: RegExp,
+  fn: (dir: string, pid: number, url: string) => T,
+  env: Record<string, string> = {},
+): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-up-bench-"));
-  const child = spawn(
-    process.execPath,
-    args.map((a) => a.replace("$DIR", dir)),
-    { cwd: dir, stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const child = spawn(process.execPath, [...serverNodeArgs, ...args.map((a) => a.replace("$DIR", dir))], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";
@@ -132,7 +152,10 @@ function ms(text: string): number {
   return Number(m[1]) * scale;
 }
 
-function run(mode: keyof typeof gates, workers: number): Promise<Figure> {
+/** etcd for the etcd rows (skipped when it does not answer). */
+const etcdEndpoint = process.env["SERVICENET_ETCD_ENDPOINTS"] ?? "http://127.0.0.1:23790";
+
+function run(mode: keyof typeof gates, workers: number, etcd = false): Promise<Figure> {
   const args = [
     entry,
     "--port",
@@ -143,6 +166,8 @@ function run(mode: keyof typeof gates, workers: number): Promise<Figure> {
     "10.0.0.0/14",
     "--feature-gates",
     gates[mode],
+    // A fresh key root per run: the runs share the one etcd.
+    ...(etcd ? ["--datastore-endpoint", etcdEndpoint, "--etcd-prefix", etcdRoot()] : []),
   ];
   return withServer(args, /apiserver (https:\/\/\S+)[^]*try:/, (dir, pid, url) => {
     const token = /token: (\S+)/.exec(readFileSync(join(dir, ".servicenet/kubeconfig"), "utf8"))![1]!;
@@ -150,10 +175,59 @@ function run(mode: keyof typeof gates, workers: number): Promise<Figure> {
   });
 }
 
-function runFloor(processes: number): Promise<Figure> {
-  return withServer(["--import", registerTS, floorEntry, "$DIR", String(processes)], /floor-server (https:\/\/\S+)/, (dir, pid, url) =>
-    load(dir, pid, url, "none"),
+function runFloor(processes: number, etcd = false): Promise<Figure> {
+  return withServer(
+    ["--import", registerTS, floorEntry, "$DIR", String(processes)],
+    /floor-server (https:\/\/\S+)/,
+    (dir, pid, url) => load(dir, pid, url, "none"),
+    etcd ? { FLOOR_ETCD: etcdEndpoint, FLOOR_ETCD_PREFIX: etcdRoot() } : {},
   );
+}
+
+/** Key roots the etcd runs wrote under, deleted at the end. */
+const etcdRoots: string[] = [];
+function etcdRoot(): string {
+  const root = `/servicenet-bench-${process.pid}-${etcdRoots.length}`;
+  etcdRoots.push(root);
+  return root;
+}
+
+async function dropEtcdRoots(): Promise<void> {
+  if (etcdRoots.length === 0) return;
+  const client = new Etcd3({ hosts: etcdEndpoint.split(",") });
+  try {
+    for (const root of etcdRoots) await client.delete().prefix(`${root}/`);
+  } finally {
+    client.close();
+  }
+}
+
+/** True when etcd answers its health endpoint. */
+async function etcdUp(): Promise<boolean> {
+  try {
+    return (await fetch(`${etcdEndpoint.split(",")[0]}/health`, { signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** The ratios the performance issue sets targets for, of the figures this run measured. */
+function printRatios(f: Record<string, Figure>): void {
+  const pairs: [string, string, string][] = [
+    ["dual-write / ipaddress (sqlite, 1 worker; target >= 0.9)", "dual-write 1", "ipaddress 1"],
+    ["ipaddress / floor (sqlite, 1 worker; target >= 0.5)", "ipaddress 1", "floor 1"],
+    ["dual-write / floor (sqlite, 1 worker; target >= 0.5)", "dual-write 1", "floor 1"],
+    ["bitmap / floor (sqlite, 1 worker; target >= 0.5)", "bitmap 1", "floor 1"],
+    ["etcd ipaddress / etcd floor (1 worker; target >= 0.5)", "etcd ipaddress 1", "etcd floor 1"],
+    ["etcd dual-write / etcd floor (1 worker; target >= 0.5)", "etcd dual-write 1", "etcd floor 1"],
+  ];
+  for (const [label, a, b] of pairs) {
+    const x = f[a];
+    const y = f[b];
+    if (!x || !y) continue;
+    const cpu = (x.cpuUsPerCreate / y.cpuUsPerCreate).toFixed(2);
+    console.log(`ratio ${label.padEnd(60)} creates/s ${(x.createsPerSecond / y.createsPerSecond).toFixed(2)}  cpu/create ${cpu}x`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -166,6 +240,7 @@ async function main(): Promise<void> {
       .join(" ")}`,
   );
   const results: Array<{ name: string; metric: string; value: number; unit: string }> = [];
+  const figures: Record<string, Figure> = {};
   const record = (name: string, f: Figure): void => {
     console.log(
       `${name.padEnd(92)} ${String(f.createsPerSecond).padStart(6)}/s  p50 ${f.p50ms.toFixed(2)} ms  p99 ${f.p99ms.toFixed(2)} ms  cpu ${f.cpuUsPerCreate} us/create`,
@@ -177,18 +252,34 @@ async function main(): Promise<void> {
       { name, metric: "server cpu", value: f.cpuUsPerCreate, unit: "us/create" },
     );
   };
-  for (const mode of Object.keys(gates) as (keyof typeof gates)[]) {
-    for (const workers of [1, 2])
+  for (const mode of (Object.keys(gates) as (keyof typeof gates)[]).filter(wantMode)) {
+    for (const workers of [1, 2].filter((w) => wantWorkers(String(w))))
       record(
         `service create (servicenet up, HTTPS + token, sqlite, ${mode}, ${workers} worker${workers > 1 ? "s" : ""}, wrk c16)`,
-        await run(mode, workers),
+        (figures[`${mode} ${workers}`] = await run(mode, workers)),
       );
   }
-  for (const processes of [1, 2])
+  for (const processes of [1, 2].filter((p) => wantMode("floor") && wantWorkers(String(p))))
     record(
       `floor: bare HTTPS + 2 SQLite rows per create, no Kubernetes (floor-server.ts, ${processes} process${processes > 1 ? "es" : ""}, wrk c16)`,
-      await runFloor(processes),
+      (figures[`floor ${processes}`] = await runFloor(processes)),
     );
+  // etcd: the allocator modes on the etcd backend against the etcd floor (two create Txns per Service).
+  if (wantMode("etcd") && (await etcdUp())) {
+    for (const mode of ["ipaddress", "dual-write"] as const)
+      record(
+        `service create (servicenet up, HTTPS + token, etcd, ${mode}, 1 worker, wrk c16)`,
+        (figures[`etcd ${mode} 1`] = await run(mode, 1, true)),
+      );
+    record(
+      "etcd floor: bare HTTPS + 2 etcd create Txns per create, no Kubernetes (floor-server.ts FLOOR_ETCD, 1 process, wrk c16)",
+      (figures["etcd floor 1"] = await runFloor(1, true)),
+    );
+    await dropEtcdRoots();
+  } else if (wantMode("etcd")) console.log(`service-up-wrk bench: etcd at ${etcdEndpoint} does not answer, etcd rows skipped`);
+  printRatios(figures);
+  const filtered = ["BENCH_MODES", "BENCH_WORKERS"].some((v) => process.env[v]);
+  if (filtered) return console.log("filtered run (BENCH_MODES/BENCH_WORKERS): results file left as it is");
   const out = join(here, "results-service-up-wrk.json");
   const env = {
     node: process.version,

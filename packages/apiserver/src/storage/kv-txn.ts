@@ -24,14 +24,23 @@ export async function runTxn(engine: KVEngine, prefix: string, ops: readonly Txn
   const values = toStore.map((obj) => (obj ? encode(obj) : ""));
   // The results, copied now: the ops' objects may change while the transaction is in flight.
   const stored = toStore.map((obj, i) => (obj ? storedCopy(obj, values[i]!) : null));
-  let current = await Promise.all(ops.map((op) => engine.get(prefix + op.key)));
+  // An op that states what it expects needs no read first: the expectation is its compare, and a
+  // failed compare hands back the key's current state for check() to name the error (or retry).
+  const guessed = ops.map(expectedModRevision);
+  let current: (RawKV | null)[] | null = null;
+  if (guessed.includes(undefined))
+    current = await Promise.all(ops.map((op, i) => (guessed[i] === undefined ? engine.get(prefix + op.key) : Promise.resolve(null))));
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const compares: KVCompare[] = [];
     const writes: KVWrite[] = [];
     ops.forEach((op, i) => {
-      const cur = current[i] ?? null;
-      check(op, cur);
-      compares.push({ key: prefix + op.key, modRevision: cur?.modRevision ?? 0 });
+      const cur = current?.[i] ?? null;
+      let modRevision = guessed[i];
+      if (attempt > 0 || modRevision === undefined) {
+        check(op, cur);
+        modRevision = cur?.modRevision ?? 0;
+      }
+      compares.push({ key: prefix + op.key, modRevision });
       writes.push(
         op.type === "delete" ? { type: "delete", key: prefix + op.key } : { type: "put", key: prefix + op.key, value: values[i]! },
       );
@@ -39,7 +48,7 @@ export async function runTxn(engine: KVEngine, prefix: string, ops: readonly Txn
     const res = await engine.txn(compares, writes);
     if (res.succeeded) {
       const objects = ops.map((op, i): KubeObject => {
-        const cur = current[i];
+        const cur = current?.[i];
         if (op.type === "delete") return decode(cur!.value, cur!.modRevision);
         return atRevision(stored[i]!, res.revisions[i]!);
       });
@@ -48,6 +57,20 @@ export async function runTxn(engine: KVEngine, prefix: string, ops: readonly Txn
     current = res.current;
   }
   throw StatusError.internal("too many conflicts in transaction");
+}
+
+/**
+ * The mod revision `op` can be compared against without reading the key: 0 for a create, the
+ * stated revision for an update. Deletes are always read (their result is the deleted object).
+ */
+function expectedModRevision(op: TxnOp): number | undefined {
+  if (op.type === "create") return 0;
+  if (op.type !== "update") return undefined;
+  const rv = op.expectedRevision ?? op.obj.metadata?.resourceVersion;
+  if (rv === undefined || rv === "") return undefined;
+  const n = Number(rv);
+  // A malformed expectation takes the read path, where check() reports it as a conflict.
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 /** Throws the error an op deserves against the current state of its key. */

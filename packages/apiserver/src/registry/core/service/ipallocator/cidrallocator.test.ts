@@ -4,7 +4,10 @@ import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { Range } from "./bitmap.ts";
 import { clusterIPAllocatorMetrics } from "./metrics.ts";
 import { ErrAllocated, ErrFull, ErrMismatchedNetwork, ErrNotReady } from "./interfaces.ts";
+import { StoredRange } from "./stored-range.ts";
 import { ip, newAllocatorHarness, svcRef, type AllocatorHarness } from "./testing.ts";
+import { serviceIPsKey } from "../allocator/storage/keys.ts";
+import { createStore } from "../../../../storage/index.ts";
 
 let h: AllocatorHarness;
 afterEach(async () => h?.close());
@@ -237,5 +240,44 @@ describe("MetaAllocator dual-write (upstream TestCIDRAllocateDualWrite*)", () =>
     await drain(h);
     expect(bitmap.used()).toBe(2);
     expect(h.meta.used()).toBe(16);
+  });
+
+  it("writes the RangeAllocation once per several creates when requests arrive on successive event-loop turns", async () => {
+    const store = await createStore({ backend: "memory" });
+    const bitmap = new StoredRange({ cidr: parseCIDR("10.0.0.0/14")!, store });
+    await bitmap.ensureInitialized();
+    h = await newAllocatorHarness("IPv4", { bitmap }, store);
+    await h.addServiceCIDR("kubernetes", "10.0.0.0/14");
+    const rev = async () => (await store.get(serviceIPsKey)).metadata.resourceVersion;
+    const before = { rev: await rev(), writes: bitmap.stats().writes };
+    // 32 Service creates at concurrency 16, each next one reaching the allocator one turn after
+    // the previous (as a loaded apiserver's requests do), each also creating its IPAddress.
+    const turn = () => new Promise<void>((r) => setImmediate(r));
+    let n = 0;
+    const caller = async (): Promise<string[]> => {
+      const got: string[] = [];
+      while (n < 32) {
+        const name = `s${n++}`;
+        got.push(formatIP(await h.meta.allocateNextService(svcRef(name))));
+        await turn();
+      }
+      return got;
+    };
+    const callers: Promise<string[]>[] = [];
+    for (let i = 0; i < 16; i++) {
+      callers.push(caller());
+      await turn();
+    }
+    const ips = (await Promise.all(callers)).flat();
+    expect(new Set(ips).size).toBe(32);
+    const writes = bitmap.stats().writes - before.writes;
+    // One snapshot write per event-loop turn would be 32; batches gather up to 4 busy turns.
+    expect(writes).toBeLessThanOrEqual(10);
+    expect(await rev()).not.toBe(before.rev);
+    await h.settle();
+    const fresh = new StoredRange({ cidr: parseCIDR("10.0.0.0/14")!, store });
+    // Another apiserver's bitmap sees every one of them taken.
+    for (const t of ips) await expect(fresh.allocate(ip(t))).rejects.toBeInstanceOf(ErrAllocated);
+    await store.close();
   });
 });

@@ -14,7 +14,7 @@ import {
   serviceNodePortsKey,
 } from "./keys.ts";
 import { StoredBitmap } from "./storage.ts";
-import { failingWrites, rangeBackends, reopen, withStore } from "./testing.ts";
+import { countingStore, failingWrites, rangeBackends, reopen, withStore } from "./testing.ts";
 import type { Store } from "../../../../../storage/index.ts";
 
 const spec = "192.168.1.0/24";
@@ -87,6 +87,49 @@ describe.each(rangeBackends())("allocator storage on %s", (backend) => {
       const b = newBitmap(store, 3);
       await b.release(-1);
       expect([b.has(5), b.has(6), b.free()]).toEqual([true, true, 252]);
+    }));
+
+  it("writes on its own last revision without reading the object, one write and one revision per batch", () =>
+    withStore(backend, async ({ store }) => {
+      const c = countingStore(store);
+      const a = newBitmap(c.store);
+      await a.createOrUpdate({ range: spec, data: "" });
+      c.calls.clear();
+      const rev0 = await store.currentRevision();
+      for (let i = 0; i < 5; i++) await a.allocateNext();
+      await Promise.all(Array.from({ length: 20 }, () => a.allocateNext()));
+      expect(Object.fromEntries(c.calls)).toEqual({ txn: 6 });
+      expect((await store.currentRevision()) - rev0).toBe(6);
+      expect(a.stats()).toMatchObject({ writes: 6, blindWrites: 6, ops: 25 });
+      const fresh = newBitmap(store, 9);
+      await fresh.release(-1);
+      expect(fresh.free()).toBe(254 - 25);
+    }));
+
+  it("a write on a revision another allocator moved on re-reads and re-applies the batch", () =>
+    withStore(backend, async ({ store }) => {
+      const a = newBitmap(store, 1);
+      const b = newBitmap(store, 2);
+      await a.createOrUpdate({ range: spec, data: "" });
+      expect(await a.allocate(3)).toBe(true);
+      expect(await b.allocate(4)).toBe(true); // a's revision is stale now
+      expect(await a.allocate(4)).toBe(false);
+      expect(await a.allocate(5)).toBe(true);
+      // allocate(4): its write on the old revision lost, the re-read found 4 taken (nothing written)
+      expect(a.stats()).toMatchObject({ writes: 3, blindWrites: 3 });
+      expect([a.has(3), a.has(4), a.has(5)]).toEqual([true, true, true]);
+      expect(await b.allocate(5)).toBe(false);
+      expect(await b.allocate(3)).toBe(false);
+    }));
+
+  it("an answer that changes nothing is confirmed against storage, not the memory", () =>
+    withStore(backend, async ({ store }) => {
+      const a = newBitmap(store, 1);
+      const b = newBitmap(store, 2);
+      await a.createOrUpdate({ range: spec, data: "" });
+      expect(await a.allocate(7)).toBe(true);
+      await b.release(7); // b catches up with storage, then frees 7
+      expect(await a.allocate(7)).toBe(true); // a's memory still had 7
     }));
 
   it.each([

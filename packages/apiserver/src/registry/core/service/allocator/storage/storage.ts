@@ -12,9 +12,16 @@
  * re-applies the whole batch (inside guaranteedUpdate); any other failure rejects the whole
  * batch and puts the memory back to the last committed state, so memory never holds an
  * allocation storage does not have.
+ *
+ * Also for throughput: while the memory is the object this instance last wrote, a batch is
+ * written without reading it first, as a transaction expecting that revision (the read, decode
+ * and re-encode of a /14's 43 kB snapshot cost more than the write). The compare-and-swap is the
+ * same one guaranteedUpdate does: if anyone else wrote meanwhile, the memory is rolled back and
+ * the batch re-applied on a fresh read, as above. A batch that changes nothing still takes the
+ * read path, so an answer such as ErrAllocated is always confirmed against storage.
  */
 import { StatusError } from "@servicenet/api";
-import type { KubeObject, Store } from "../../../../../storage/index.ts";
+import { StorageError, type KubeObject, type Store } from "../../../../../storage/index.ts";
 import type { BitmapSnapshot, OffsetAllocator, Snapshottable } from "../interfaces.ts";
 import { ErrRangeNotInitialized, rangeAllocationObject, snapshotOf, type RangeAllocationSnapshot, type RangeRegistry } from "./keys.ts";
 
@@ -25,6 +32,12 @@ interface PendingOp {
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   outcome?: Outcome;
+}
+
+/** A committed write: the stored object and the memory it holds. */
+interface Written {
+  obj: KubeObject;
+  state: BitmapSnapshot;
 }
 
 type Task = { kind: "op"; pending: PendingOp } | { kind: "exclusive"; run: () => Promise<void> };
@@ -40,12 +53,16 @@ export interface StoredAllocatorOptions {
   state: Snapshottable;
   /** Most operations per write (default 512). */
   maxBatch?: number;
+  /** Most event-loop turns a write waits for more operations (default 4; see #gather). */
+  batchTurns?: number;
 }
 
 /** Write counters, to see the coalescing at work (tests, benchmarks). */
 export interface StoredAllocatorStats {
-  /** guaranteedUpdate calls made for operations. */
+  /** Writes attempted for operations (guaranteedUpdate calls and transactions on the known revision). */
   writes: number;
+  /** Of `writes`, those sent without reading the object first (transactions on the known revision). */
+  blindWrites: number;
   /** Operations settled. */
   ops: number;
 }
@@ -60,10 +77,13 @@ export class StoredAllocator implements RangeRegistry {
   readonly #store: Store;
   readonly #state: Snapshottable;
   readonly #maxBatch: number;
+  readonly #batchTurns: number;
   readonly #queue: Task[] = [];
-  readonly #stats: StoredAllocatorStats = { writes: 0, ops: 0 };
+  readonly #stats: StoredAllocatorStats = { writes: 0, blindWrites: 0, ops: 0 };
   /** resourceVersion the memory corresponds to ("" = never read: restore on first use). */
   #last = "";
+  /** The stored object as this instance last wrote it (its revision is `#last`), if it did. */
+  #lastWritten: KubeObject | null = null;
   /** The memory as of `#last`, to roll back to. */
   #committed: BitmapSnapshot;
   /** Memory may differ from `#committed` (a batch is being applied). */
@@ -76,6 +96,7 @@ export class StoredAllocator implements RangeRegistry {
     this.#store = o.store;
     this.#state = o.state;
     this.#maxBatch = Math.max(1, o.maxBatch ?? 512);
+    this.#batchTurns = Math.max(1, o.batchTurns ?? 4);
     this.#committed = o.state.snapshot();
   }
 
@@ -123,9 +144,8 @@ export class StoredAllocator implements RangeRegistry {
 
   async #drain(): Promise<void> {
     try {
-      // Let the callers of this tick queue up first, so their operations share the first write.
-      await Promise.resolve();
       while (this.#queue.length > 0) {
+        await this.#gather();
         const head = this.#queue[0]!;
         if (head.kind === "exclusive") {
           this.#queue.shift();
@@ -142,21 +162,24 @@ export class StoredAllocator implements RangeRegistry {
     }
   }
 
+  /**
+   * Lets operations queue up before a write: the rest of this event-loop turn, and further turns
+   * (up to `batchTurns`) while each brings more. A lone caller waits one turn; under load one
+   * snapshot write carries the allocations of several turns of requests.
+   */
+  async #gather(): Promise<void> {
+    let seen = -1;
+    for (let turn = 0; turn < this.#batchTurns && this.#queue.length !== seen && this.#queue.length < this.#maxBatch; turn++) {
+      seen = this.#queue.length;
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  }
+
   async #commit(batch: PendingOp[]): Promise<void> {
-    let written: BitmapSnapshot | null = null;
     this.#stats.writes++;
     try {
-      const obj = await this.#store.guaranteedUpdate(
-        this.key,
-        (current) => {
-          written = this.#apply(current, batch);
-          return rangeAllocationObject({ range: written.rangeSpec, data: toBase64(written.data) }, current);
-        },
-        { ignoreNotFound: true },
-      );
-      this.#last = obj.metadata.resourceVersion ?? "";
-      this.#committed = written!;
-      this.#dirty = false;
+      const done = (await this.#writeOnLast(batch)) ?? (await this.#readModifyWrite(batch));
+      this.#adopt(done.obj, done.state);
     } catch (err) {
       this.#rollback();
       for (const p of batch) p.reject(err);
@@ -171,6 +194,55 @@ export class StoredAllocator implements RangeRegistry {
     this.#stats.ops += batch.length;
   }
 
+  /** Upstream's tryUpdate round: read, catch up, apply, compare-and-swap (retried on a lost race). */
+  async #readModifyWrite(batch: PendingOp[]): Promise<Written> {
+    let state: BitmapSnapshot | null = null;
+    const obj = await this.#store.guaranteedUpdate(
+      this.key,
+      (current) => {
+        state = this.#apply(current, batch);
+        return rangeAllocationObject({ range: state.rangeSpec, data: toBase64(state.data) }, current);
+      },
+      { ignoreNotFound: true },
+    );
+    return { obj, state: state! };
+  }
+
+  /**
+   * The batch applied to the memory and written as a transaction expecting `#last`, without a
+   * read. Null (memory rolled back) when that is not possible or the revision moved on: the
+   * caller then takes the guaranteedUpdate path. Other storage errors are thrown.
+   */
+  async #writeOnLast(batch: PendingOp[]): Promise<Written | null> {
+    const base = this.#lastWritten;
+    if (!base || this.#dirty || base.metadata.resourceVersion !== this.#last) return null;
+    this.#dirty = true;
+    this.#run(batch);
+    const next = this.#state.snapshot();
+    if (sameSnapshot(next, this.#committed)) {
+      this.#rollback();
+      return null;
+    }
+    const obj = rangeAllocationObject({ range: next.rangeSpec, data: toBase64(next.data) }, base);
+    this.#stats.blindWrites++;
+    try {
+      const res = await this.#store.txn([{ type: "update", key: this.key, obj, expectedRevision: this.#last }]);
+      return { obj: res.objects[0]!, state: next };
+    } catch (err) {
+      if (!(err instanceof StorageError && (err.kind === "conflict" || err.kind === "notFound"))) throw err;
+      this.#rollback();
+      return null;
+    }
+  }
+
+  /** The write of `obj` (holding `state`) committed: the memory is now that revision. */
+  #adopt(obj: KubeObject, state: BitmapSnapshot): void {
+    this.#last = obj.metadata.resourceVersion ?? "";
+    this.#lastWritten = obj;
+    this.#committed = state;
+    this.#dirty = false;
+  }
+
   /** The tryUpdate body: refuse an uninitialised range, catch up with storage, apply the batch. */
   #apply(current: KubeObject, batch: PendingOp[]): BitmapSnapshot {
     const rv = current.metadata.resourceVersion ?? "";
@@ -180,6 +252,11 @@ export class StoredAllocator implements RangeRegistry {
       this.#state.restore(s.range, fromBase64(s.data));
     }
     this.#dirty = true;
+    this.#run(batch);
+    return this.#state.snapshot();
+  }
+
+  #run(batch: PendingOp[]): void {
     for (const p of batch) {
       try {
         p.outcome = { ok: true, value: p.op() };
@@ -187,7 +264,6 @@ export class StoredAllocator implements RangeRegistry {
         p.outcome = { ok: false, error };
       }
     }
-    return this.#state.snapshot();
   }
 
   #rollback(): void {
@@ -214,12 +290,15 @@ export class StoredAllocator implements RangeRegistry {
     } catch (err) {
       // Written but not ours to adopt (another range): make the next operation re-read and fail.
       this.#last = "";
+      this.#lastWritten = null;
       throw err;
     }
-    this.#last = obj.metadata.resourceVersion ?? "";
-    this.#committed = this.#state.snapshot();
-    this.#dirty = false;
+    this.#adopt(obj, this.#state.snapshot());
   }
+}
+
+function sameSnapshot(a: BitmapSnapshot, b: BitmapSnapshot): boolean {
+  return a.rangeSpec === b.rangeSpec && Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).equals(b.data);
 }
 
 /** Upstream's `Etcd` allocator.Interface: offset operations on a persisted bitmap. */

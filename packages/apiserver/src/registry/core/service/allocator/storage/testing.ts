@@ -3,7 +3,7 @@
  * SERVICENET_ETCD_ENDPOINTS), a fresh isolated store per test, and a store wrapper that
  * injects write failures.
  */
-import type { BackendName, GuaranteedUpdateOptions, KubeObject, Store, TryUpdate } from "../../../../../storage/index.ts";
+import type { BackendName, GuaranteedUpdateOptions, KubeObject, Store, TryUpdate, TxnOp, TxnResult } from "../../../../../storage/index.ts";
 import { createStore } from "../../../../../storage/index.ts";
 import { etcdEndpointsFromEnv, openTestStore, type TestStore } from "../../../../../storage/testing.ts";
 
@@ -35,8 +35,9 @@ export async function reopen(t: TestStore): Promise<Store> {
 }
 
 /**
- * `store` whose next `failures` guaranteedUpdate calls of `key` run tryUpdate and then fail
- * with `error` instead of writing (a storage outage after the read).
+ * `store` whose next `failures` writes of `key` fail with `error` instead of writing (a storage
+ * outage after the read): guaranteedUpdate calls run tryUpdate first, transactions touching `key`
+ * (the allocator's writes on its known revision) fail as sent.
  */
 export function failingWrites(store: Store, key: string, error: Error): { store: Store; fail(n: number): void } {
   let failures = 0;
@@ -47,13 +48,35 @@ export function failingWrites(store: Store, key: string, error: Error): { store:
     await tryUpdate(structuredClone(current));
     throw error;
   };
+  const txn = async (ops: readonly TxnOp[]): Promise<TxnResult> => {
+    if (failures === 0 || !ops.some((op) => op.key === key)) return store.txn(ops);
+    failures--;
+    throw error;
+  };
   // A Proxy, not Object.create: the backends keep private fields that need the real `this`.
   const wrapped = new Proxy(store, {
     get(target, prop) {
       if (prop === "guaranteedUpdate") return guaranteedUpdate;
+      if (prop === "txn") return txn;
       const v: unknown = Reflect.get(target, prop, target);
       return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
   return { store: wrapped, fail: (n) => (failures = n) };
+}
+
+/** `store` counting its calls by method name (reads and writes a caller makes). */
+export function countingStore(store: Store): { store: Store; calls: Map<string, number> } {
+  const calls = new Map<string, number>();
+  const wrapped = new Proxy(store, {
+    get(target, prop) {
+      const v: unknown = Reflect.get(target, prop, target);
+      if (typeof v !== "function") return v;
+      return (...a: unknown[]) => {
+        calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
+        return (v as (...a: unknown[]) => unknown).apply(target, a);
+      };
+    },
+  });
+  return { store: wrapped, calls };
 }
