@@ -4,15 +4,28 @@
  */
 import type { PolicyRule } from "@servicenet/api";
 
+/** The API group, resource and (optional) resource name simple rules merge on. */
+export interface SimpleResource {
+  group: string;
+  resource: string;
+  resourceNameExist: boolean;
+  resourceName: string;
+}
+
+const none: SimpleResource = { group: "", resource: "", resourceNameExist: false, resourceName: "" };
+
 /**
  * isSimpleResourceRule: verbs, one API group, one resource, at most one resource name and
- * nothing else; the key identifies the rules that may merge.
+ * nothing else.
  */
-function simpleResourceKey(rule: PolicyRule): string | undefined {
+export function isSimpleResourceRule(rule: PolicyRule): { resource: SimpleResource; simple: boolean } {
   const names = rule.resourceNames ?? [];
-  if (names.length > 1 || (rule.nonResourceURLs ?? []).length > 0) return undefined;
-  if ((rule.apiGroups ?? []).length !== 1 || (rule.resources ?? []).length !== 1) return undefined;
-  return JSON.stringify([rule.apiGroups![0], rule.resources![0], names.length > 0, names[0] ?? ""]);
+  if (names.length > 1 || (rule.nonResourceURLs ?? []).length > 0) return { resource: none, simple: false };
+  const groups = rule.apiGroups ?? [];
+  const resources = rule.resources ?? [];
+  if (groups.length !== 1 || resources.length !== 1) return { resource: none, simple: false };
+  const resource = { group: groups[0]!, resource: resources[0]!, resourceNameExist: names.length > 0, resourceName: names[0] ?? "" };
+  return { resource, simple: true };
 }
 
 /**
@@ -23,14 +36,20 @@ export function compactRules(rules: readonly PolicyRule[]): PolicyRule[] {
   const compacted: PolicyRule[] = [];
   const simple = new Map<string, PolicyRule>();
   for (const rule of rules) {
-    const key = simpleResourceKey(rule);
-    if (key === undefined) {
+    const { resource, simple: isSimple } = isSimpleResourceRule(rule);
+    if (!isSimple) {
       compacted.push(rule);
       continue;
     }
+    const key = JSON.stringify(resource);
     const existing = simple.get(key);
-    if (existing === undefined) simple.set(key, structuredClone(rule));
-    else for (const verb of rule.verbs) if (!existing.verbs.includes(verb)) existing.verbs.push(verb);
+    if (existing === undefined) {
+      simple.set(key, structuredClone(rule));
+      continue;
+    }
+    // Merging into a rule without verbs starts its list.
+    existing.verbs ??= [];
+    for (const verb of rule.verbs ?? []) if (!existing.verbs.includes(verb)) existing.verbs.push(verb);
   }
   return [...compacted, ...simple.values()];
 }

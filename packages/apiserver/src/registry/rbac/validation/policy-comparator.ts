@@ -23,7 +23,7 @@ export function breakdownRule(rule: PolicyRule): PolicyRule[] {
   const subrules: PolicyRule[] = [];
   for (const group of rule.apiGroups ?? []) {
     for (const resource of rule.resources ?? []) {
-      for (const verb of rule.verbs) {
+      for (const verb of rule.verbs ?? []) {
         if ((rule.resourceNames ?? []).length > 0) {
           for (const resourceName of rule.resourceNames ?? [])
             subrules.push({ apiGroups: [group], resources: [resource], verbs: [verb], resourceNames: [resourceName] });
@@ -34,7 +34,8 @@ export function breakdownRule(rule: PolicyRule): PolicyRule[] {
     }
   }
   // Non-resource URLs only combine with verbs.
-  for (const url of rule.nonResourceURLs ?? []) for (const verb of rule.verbs) subrules.push({ nonResourceURLs: [url], verbs: [verb] });
+  for (const url of rule.nonResourceURLs ?? [])
+    for (const verb of rule.verbs ?? []) subrules.push({ nonResourceURLs: [url], verbs: [verb] });
   return subrules;
 }
 
