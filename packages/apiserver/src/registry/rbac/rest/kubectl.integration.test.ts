@@ -95,6 +95,13 @@ describe.skipIf(!haveKubectl())("kubectl 1.33 create role|clusterrole|rolebindin
     );
   });
 
+  it("explains them from the published OpenAPI", async () => {
+    const r = await s.kubectl(["explain", "rolebinding.roleRef"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("FIELD: roleRef <RoleRef>");
+    expect(r.stdout).toMatch(/name\t<string> -required-\n\s+Name is the name of resource being referenced/);
+  });
+
   it("lists them with get", async () => {
     const r = await s.kubectl(["get", "roles,rolebindings"]);
     expect(r.code, r.stderr).toBe(0);
