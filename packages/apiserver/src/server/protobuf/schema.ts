@@ -82,7 +82,13 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   NamespaceStatus: { 1: s("phase") },
   LabelSelector: { 1: { name: "matchLabels", type: "map" }, 2: m("matchExpressions", "LabelSelectorRequirement", true) },
   LabelSelectorRequirement: { 1: s("key"), 2: s("operator"), 3: s("values", true) },
-  PolicyRule: { 1: s("verbs", true), 2: s("apiGroups", true), 3: s("resources", true), 4: s("resourceNames", true), 5: s("nonResourceURLs", true) },
+  PolicyRule: {
+    1: s("verbs", true),
+    2: s("apiGroups", true),
+    3: s("resources", true),
+    4: s("resourceNames", true),
+    5: s("nonResourceURLs", true),
+  },
   AggregationRule: { 1: m("clusterRoleSelectors", "LabelSelector", true) },
   Role: { 1: m("metadata", "ObjectMeta"), 2: m("rules", "PolicyRule", true) },
   ClusterRole: { 1: m("metadata", "ObjectMeta"), 2: m("rules", "PolicyRule", true), 3: m("aggregationRule", "AggregationRule") },
@@ -93,4 +99,11 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
 };
 
 /** The kinds whose protobuf request bodies are decoded (the rest get 415). */
-export const protobufKinds: ReadonlySet<string> = new Set(["Service", "Namespace", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"]);
+export const protobufKinds: ReadonlySet<string> = new Set([
+  "Service",
+  "Namespace",
+  "Role",
+  "ClusterRole",
+  "RoleBinding",
+  "ClusterRoleBinding",
+]);
