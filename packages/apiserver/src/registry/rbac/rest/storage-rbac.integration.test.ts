@@ -153,6 +153,14 @@ describe("RBAC kinds over HTTP", () => {
     );
   });
 
+  it("answers Go type errors with the rbac/v1 struct names", async () => {
+    const r = await req("admin-token", `/apis/${g}/v1/clusterrolebindings`, "POST", { metadata: { name: "typed" }, roleRef: { kind: 5 } });
+    expect(r.status).toBe(400);
+    expect(r.json().message).toBe(
+      'ClusterRoleBinding in version "v1" cannot be handled as a ClusterRoleBinding: json: cannot unmarshal number into Go struct field RoleRef.roleRef.kind of type string',
+    );
+  });
+
   it("refuses a role or binding granting rights the user lacks, allows one within them", async () => {
     const grantPods = { metadata: { name: "pods" }, rules: [{ verbs: ["get", "delete"], apiGroups: [""], resources: ["pods"] }] };
     const bob = await req("bob-token", `/apis/${g}/v1/namespaces/myns/roles`, "POST", grantPods);
