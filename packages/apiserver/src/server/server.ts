@@ -29,6 +29,7 @@ import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts
 import { createOpenAPIHandlers } from "./openapi/index.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
 import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
+import type { AuthorizationRuleResolver, Authorizer } from "../authorization/authorizer/interfaces.ts";
 import { parseRequestInfo } from "./request-info.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
@@ -42,6 +43,10 @@ export interface APIServerConfig {
   serviceAllocators?: Allocators;
   /** Bearer tokens; undefined disables authentication (in-process tests only). */
   tokens?: ReadonlyMap<string, UserInfo>;
+  /** Answers the RBAC storages' `escalate` and `bind` checks (pkg/registry/rbac/escalation_check.go). */
+  authorizer?: Authorizer;
+  /** The rules users hold; with it, RBAC writes are checked for escalation (none are without). */
+  ruleResolver?: AuthorizationRuleResolver;
   /** PEM key and certificate; plain HTTP without. */
   tls?: { key: string; cert: string };
   host?: string;
@@ -95,7 +100,10 @@ interface Routed {
 export async function startServer(cfg: APIServerConfig): Promise<RunningServer> {
   const table = cfg.resources ?? resourceTable;
   const reviews = cfg.reviews ?? reviewTable;
-  const registry = newRESTStorage(cfg.store, table, cfg.serviceAllocators);
+  const registry = newRESTStorage(cfg.store, table, cfg.serviceAllocators, {
+    ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
+    ...(cfg.ruleResolver ? { ruleResolver: cfg.ruleResolver } : {}),
+  });
   // Before the first request: an early create must not get an IP a stored Service holds.
   await initServiceStorage(registry.stores);
   const metrics = new RequestMetrics();
@@ -210,6 +218,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       query: url.searchParams,
       format,
       shutdown: shutdown.signal,
+      ...(user ? { user } : {}),
     });
     return { code, labels };
   };

@@ -1,7 +1,15 @@
-/** ClusterRole REST strategy (pkg/registry/rbac/clusterrole/strategy.go): no status, validation.ValidateClusterRole. */
-import { isValidPathSegmentName, validateObjectMeta, validateObjectMetaUpdate } from "@servicenet/api";
-import type { KubeObject } from "../../../storage/index.ts";
+/**
+ * ClusterRole REST strategy (pkg/registry/rbac/clusterrole/strategy.go): cluster-scoped, create on
+ * update and unconditional update allowed, no status. An update may keep invalid label values in
+ * aggregation selectors when the stored role already had them (hasInvalidLabelValueInLabelSelector).
+ */
+import { validateClusterRole, validateClusterRoleUpdate, validateLabelSelector, type RoleShape } from "@servicenet/api";
 import type { RESTStrategy } from "../../generic/strategy.ts";
+
+/** hasInvalidLabelValueInLabelSelector: some aggregation selector fails strict validation. */
+export function hasInvalidLabelValueInLabelSelector(role: RoleShape): boolean {
+  return (role.aggregationRule?.clusterRoleSelectors ?? []).some((s) => validateLabelSelector(s, {}, "").length > 0);
+}
 
 export const clusterRoleStrategy: RESTStrategy = {
   group: "rbac.authorization.k8s.io",
@@ -11,9 +19,9 @@ export const clusterRoleStrategy: RESTStrategy = {
   allowUnconditionalUpdate: true,
   prepareForCreate: () => {},
   prepareForUpdate: () => {},
-  validate: (o: KubeObject) => validateObjectMeta(o.metadata, { namespaced: false, nameValidator: isValidPathSegmentName }),
-  validateUpdate: (o: KubeObject, old: KubeObject) => [
-    ...validateObjectMeta(o.metadata, { namespaced: false, nameValidator: isValidPathSegmentName }),
-    ...validateObjectMetaUpdate(o.metadata, old.metadata),
-  ],
+  validate: (o) => validateClusterRole(o, { allowInvalidLabelValueInSelector: false }),
+  validateUpdate: (o, old) => {
+    const opts = { allowInvalidLabelValueInSelector: hasInvalidLabelValueInLabelSelector(old) };
+    return [...validateClusterRole(o, opts), ...validateClusterRoleUpdate(o, old, opts)];
+  },
 };

@@ -1,6 +1,9 @@
-/** ClusterRoleBinding REST strategy (pkg/registry/rbac/clusterrolebinding/strategy.go): no status, validation.ValidateClusterRoleBinding. */
-import { isValidPathSegmentName, validateObjectMeta, validateObjectMetaUpdate } from "@servicenet/api";
-import type { KubeObject } from "../../../storage/index.ts";
+/**
+ * ClusterRoleBinding REST strategy (pkg/registry/rbac/clusterrolebinding/strategy.go):
+ * cluster-scoped, create on update and unconditional update allowed, no status; roleRef is
+ * immutable. Defaulting is pkg/apis/rbac/v1/defaults.go SetDefaults_ClusterRoleBinding.
+ */
+import { setDefaultsRoleBinding, validateClusterRoleBinding, validateClusterRoleBindingUpdate } from "@servicenet/api";
 import type { RESTStrategy } from "../../generic/strategy.ts";
 
 export const clusterRoleBindingStrategy: RESTStrategy = {
@@ -9,11 +12,9 @@ export const clusterRoleBindingStrategy: RESTStrategy = {
   namespaced: false,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
+  defaults: (o) => setDefaultsRoleBinding(o as Parameters<typeof setDefaultsRoleBinding>[0]),
   prepareForCreate: () => {},
   prepareForUpdate: () => {},
-  validate: (o: KubeObject) => validateObjectMeta(o.metadata, { namespaced: false, nameValidator: isValidPathSegmentName }),
-  validateUpdate: (o: KubeObject, old: KubeObject) => [
-    ...validateObjectMeta(o.metadata, { namespaced: false, nameValidator: isValidPathSegmentName }),
-    ...validateObjectMetaUpdate(o.metadata, old.metadata),
-  ],
+  validate: (o) => validateClusterRoleBinding(o),
+  validateUpdate: (o, old) => [...validateClusterRoleBinding(o), ...validateClusterRoleBindingUpdate(o, old)],
 };

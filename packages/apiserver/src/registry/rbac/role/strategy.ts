@@ -1,6 +1,9 @@
-/** Role REST strategy (pkg/registry/rbac/role/strategy.go): no status, validation.ValidateRole. */
-import { isValidPathSegmentName, validateObjectMeta, validateObjectMetaUpdate } from "@servicenet/api";
-import type { KubeObject } from "../../../storage/index.ts";
+/**
+ * Role REST strategy (pkg/registry/rbac/role/strategy.go): namespaced, create on update and
+ * unconditional update allowed, no status. ValidateUpdate is ValidateRole followed by
+ * ValidateRoleUpdate (which validates the role again), as upstream.
+ */
+import { validateRole, validateRoleUpdate } from "@servicenet/api";
 import type { RESTStrategy } from "../../generic/strategy.ts";
 
 export const roleStrategy: RESTStrategy = {
@@ -11,9 +14,6 @@ export const roleStrategy: RESTStrategy = {
   allowUnconditionalUpdate: true,
   prepareForCreate: () => {},
   prepareForUpdate: () => {},
-  validate: (o: KubeObject) => validateObjectMeta(o.metadata, { namespaced: true, nameValidator: isValidPathSegmentName }),
-  validateUpdate: (o: KubeObject, old: KubeObject) => [
-    ...validateObjectMeta(o.metadata, { namespaced: true, nameValidator: isValidPathSegmentName }),
-    ...validateObjectMetaUpdate(o.metadata, old.metadata),
-  ],
+  validate: (o) => validateRole(o),
+  validateUpdate: (o, old) => [...validateRole(o), ...validateRoleUpdate(o, old)],
 };

@@ -1,6 +1,9 @@
-/** RoleBinding REST strategy (pkg/registry/rbac/rolebinding/strategy.go): no status, validation.ValidateRoleBinding. */
-import { isValidPathSegmentName, validateObjectMeta, validateObjectMetaUpdate } from "@servicenet/api";
-import type { KubeObject } from "../../../storage/index.ts";
+/**
+ * RoleBinding REST strategy (pkg/registry/rbac/rolebinding/strategy.go): namespaced, create on
+ * update and unconditional update allowed, no status; roleRef is immutable. Defaulting is
+ * pkg/apis/rbac/v1/defaults.go SetDefaults_RoleBinding and SetDefaults_Subject.
+ */
+import { setDefaultsRoleBinding, validateRoleBinding, validateRoleBindingUpdate } from "@servicenet/api";
 import type { RESTStrategy } from "../../generic/strategy.ts";
 
 export const roleBindingStrategy: RESTStrategy = {
@@ -9,11 +12,9 @@ export const roleBindingStrategy: RESTStrategy = {
   namespaced: true,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
+  defaults: (o) => setDefaultsRoleBinding(o as Parameters<typeof setDefaultsRoleBinding>[0]),
   prepareForCreate: () => {},
   prepareForUpdate: () => {},
-  validate: (o: KubeObject) => validateObjectMeta(o.metadata, { namespaced: true, nameValidator: isValidPathSegmentName }),
-  validateUpdate: (o: KubeObject, old: KubeObject) => [
-    ...validateObjectMeta(o.metadata, { namespaced: true, nameValidator: isValidPathSegmentName }),
-    ...validateObjectMetaUpdate(o.metadata, old.metadata),
-  ],
+  validate: (o) => validateRoleBinding(o),
+  validateUpdate: (o, old) => [...validateRoleBinding(o), ...validateRoleBindingUpdate(o, old)],
 };
