@@ -19,7 +19,9 @@ function buildControllerRoles(): { roles: ClusterRole[]; bindings: ClusterRoleBi
   const bindings: ClusterRoleBinding[] = [];
   const addControllerRole = (name: string, rules: PolicyRule[]): void => {
     const roleName = saRolePrefix + name;
-    roles.push(addDefaultMetadata({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: roleName }, rules }));
+    roles.push(
+      addDefaultMetadata({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: roleName }, rules }),
+    );
     bindings.push(addDefaultMetadata(newClusterBinding(roleName).sas("kube-system", name).binding()));
   };
 
@@ -67,7 +69,10 @@ function buildControllerRoles(): { roles: ClusterRole[]; bindings: ClusterRoleBi
     newRule("get", "list", "watch", "patch", "update").groups(networkingGroup).resources("servicecidrs").rule(),
     newRule("patch", "update").groups(networkingGroup).resources("servicecidrs/finalizers").rule(),
     newRule("patch", "update").groups(networkingGroup).resources("servicecidrs/status").rule(),
-    newRule(...Read).groups(networkingGroup).resources("ipaddresses").rule(),
+    newRule(...Read)
+      .groups(networkingGroup)
+      .resources("ipaddresses")
+      .rule(),
     eventsRule(),
   ]);
   return { roles, bindings };

@@ -21,7 +21,8 @@ function golden(file: string): Item[] {
   });
 }
 
-const byName = <T extends { metadata: { name?: string } }>(xs: T[]): T[] => [...xs].sort((a, b) => (a.metadata.name ?? "").localeCompare(b.metadata.name ?? ""));
+const byName = <T extends { metadata: { name?: string } }>(xs: T[]): T[] =>
+  [...xs].sort((a, b) => (a.metadata.name ?? "").localeCompare(b.metadata.name ?? ""));
 
 describe("bootstrap policy (golden, upstream testdata)", () => {
   it("TestBootstrapClusterRoles", () => {

@@ -6,7 +6,14 @@
  */
 import type { ClusterRole, ClusterRoleBinding, ObjectMeta, PolicyRule } from "@servicenet/api";
 import { autoUpdateAnnotationKey } from "@servicenet/api/rbac/v1";
-import { allAuthenticated, allUnauthenticated, kubeControllerManager, kubeProxy, monitoringGroup, systemPrivilegedGroup } from "../../../../../../authentication/user/user.ts";
+import {
+  allAuthenticated,
+  allUnauthenticated,
+  kubeControllerManager,
+  kubeProxy,
+  monitoringGroup,
+  systemPrivilegedGroup,
+} from "../../../../../../authentication/user/user.ts";
 import { newClusterBinding, newRule } from "./helpers.ts";
 
 export const Write = ["create", "update", "patch", "delete", "deletecollection"];
@@ -46,12 +53,24 @@ export function addDefaultMetadata<T extends { metadata: ObjectMeta }>(obj: T): 
   return obj;
 }
 
-function clusterRole(name: string, rules: PolicyRule[] | null, extra: Partial<ClusterRole> & { labels?: Record<string, string> } = {}): ClusterRole {
+function clusterRole(
+  name: string,
+  rules: PolicyRule[] | null,
+  extra: Partial<ClusterRole> & { labels?: Record<string, string> } = {},
+): ClusterRole {
   const { labels, ...rest } = extra;
-  return { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name, ...(labels ? { labels } : {}) }, rules, ...rest };
+  return {
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRole",
+    metadata: { name, ...(labels ? { labels } : {}) },
+    rules,
+    ...rest,
+  };
 }
 
-const aggregationRule = (label: string): ClusterRole["aggregationRule"] => ({ clusterRoleSelectors: [{ matchLabels: { [label]: "true" } }] });
+const aggregationRule = (label: string): ClusterRole["aggregationRule"] => ({
+  clusterRoleSelectors: [{ matchLabels: { [label]: "true" } }],
+});
 
 /** NodeProxierRules. */
 function nodeProxierRules(): PolicyRule[] {
@@ -65,13 +84,17 @@ function nodeProxierRules(): PolicyRule[] {
 
 /** ClusterRoles: the bootstrap cluster roles servicenet ships, in upstream's order. */
 export function clusterRoles(): ClusterRole[] {
-  const monitoringRules = [newRule("get").urls("/metrics", "/metrics/slis", "/livez", "/readyz", "/healthz", "/livez/*", "/readyz/*", "/healthz/*").rule()];
+  const monitoringRules = [
+    newRule("get").urls("/metrics", "/metrics/slis", "/livez", "/readyz", "/healthz", "/livez/*", "/readyz/*", "/healthz/*").rule(),
+  ];
   const roles: ClusterRole[] = [
     // a "root" role which can do absolutely anything
     clusterRole("cluster-admin", [newRule("*").groups("*").resources("*").rule(), newRule("*").urls("*").rule()]),
     // a role which provides just enough power to determine if the server is ready and discover API versions for negotiation
     clusterRole("system:discovery", [
-      newRule("get").urls("/livez", "/readyz", "/healthz", "/version", "/version/", "/openapi", "/openapi/*", "/api", "/api/*", "/apis", "/apis/*").rule(),
+      newRule("get")
+        .urls("/livez", "/readyz", "/healthz", "/version", "/version/", "/openapi", "/openapi/*", "/api", "/api/*", "/apis", "/apis/*")
+        .rule(),
     ]),
     // a role which provides minimal read access to the monitoring endpoints
     clusterRole("system:monitoring", monitoringRules),
@@ -119,35 +142,88 @@ export function clusterRoles(): ClusterRole[] {
 function aggregateToAdminRules(): PolicyRule[] {
   return [
     newRule("create").groups(authorizationGroup).resources("localsubjectaccessreviews").rule(),
-    newRule(...ReadWrite).groups(rbacGroup).resources("roles", "rolebindings").rule(),
+    newRule(...ReadWrite)
+      .groups(rbacGroup)
+      .resources("roles", "rolebindings")
+      .rule(),
   ];
 }
 
 function aggregateToEditRules(): PolicyRule[] {
   return [
     // Allow read on escalating resources
-    newRule(...Read).groups(legacyGroup).resources("pods/attach", "pods/proxy", "pods/exec", "pods/portforward", "secrets", "services/proxy").rule(),
+    newRule(...Read)
+      .groups(legacyGroup)
+      .resources("pods/attach", "pods/proxy", "pods/exec", "pods/portforward", "secrets", "services/proxy")
+      .rule(),
     newRule("impersonate").groups(legacyGroup).resources("serviceaccounts").rule(),
-    newRule(...Write).groups(legacyGroup).resources("pods", "pods/attach", "pods/proxy", "pods/exec", "pods/portforward").rule(),
+    newRule(...Write)
+      .groups(legacyGroup)
+      .resources("pods", "pods/attach", "pods/proxy", "pods/exec", "pods/portforward")
+      .rule(),
     newRule("create").groups(legacyGroup).resources("pods/eviction").rule(),
     newRule(...Write)
       .groups(legacyGroup)
-      .resources("replicationcontrollers", "replicationcontrollers/scale", "serviceaccounts", "services", "services/proxy", "persistentvolumeclaims", "configmaps", "secrets", "events")
+      .resources(
+        "replicationcontrollers",
+        "replicationcontrollers/scale",
+        "serviceaccounts",
+        "services",
+        "services/proxy",
+        "persistentvolumeclaims",
+        "configmaps",
+        "secrets",
+        "events",
+      )
       .rule(),
     newRule("create").groups(legacyGroup).resources("serviceaccounts/token").rule(),
     newRule(...Write)
       .groups(appsGroup)
-      .resources("statefulsets", "statefulsets/scale", "daemonsets", "deployments", "deployments/scale", "deployments/rollback", "replicasets", "replicasets/scale")
+      .resources(
+        "statefulsets",
+        "statefulsets/scale",
+        "daemonsets",
+        "deployments",
+        "deployments/scale",
+        "deployments/rollback",
+        "replicasets",
+        "replicasets/scale",
+      )
       .rule(),
-    newRule(...Write).groups(autoscalingGroup).resources("horizontalpodautoscalers").rule(),
-    newRule(...Write).groups(batchGroup).resources("jobs", "cronjobs").rule(),
+    newRule(...Write)
+      .groups(autoscalingGroup)
+      .resources("horizontalpodautoscalers")
+      .rule(),
+    newRule(...Write)
+      .groups(batchGroup)
+      .resources("jobs", "cronjobs")
+      .rule(),
     newRule(...Write)
       .groups(extensionsGroup)
-      .resources("daemonsets", "deployments", "deployments/scale", "deployments/rollback", "ingresses", "replicasets", "replicasets/scale", "replicationcontrollers/scale", "networkpolicies")
+      .resources(
+        "daemonsets",
+        "deployments",
+        "deployments/scale",
+        "deployments/rollback",
+        "ingresses",
+        "replicasets",
+        "replicasets/scale",
+        "replicationcontrollers/scale",
+        "networkpolicies",
+      )
       .rule(),
-    newRule(...Write).groups(policyGroup).resources("poddisruptionbudgets").rule(),
-    newRule(...Write).groups(networkingGroup).resources("networkpolicies", "ingresses").rule(),
-    newRule(...ReadWrite).groups(coordinationGroup).resources("leases").rule(),
+    newRule(...Write)
+      .groups(policyGroup)
+      .resources("poddisruptionbudgets")
+      .rule(),
+    newRule(...Write)
+      .groups(networkingGroup)
+      .resources("networkpolicies", "ingresses")
+      .rule(),
+    newRule(...ReadWrite)
+      .groups(coordinationGroup)
+      .resources("leases")
+      .rule(),
   ];
 }
 
@@ -170,12 +246,28 @@ function aggregateToViewRules(): PolicyRule[] {
       .rule(),
     newRule(...Read)
       .groups(legacyGroup)
-      .resources("limitranges", "resourcequotas", "bindings", "events", "pods/status", "resourcequotas/status", "namespaces/status", "replicationcontrollers/status", "pods/log")
+      .resources(
+        "limitranges",
+        "resourcequotas",
+        "bindings",
+        "events",
+        "pods/status",
+        "resourcequotas/status",
+        "namespaces/status",
+        "replicationcontrollers/status",
+        "pods/log",
+      )
       .rule(),
     // read access to namespaces at the namespace scope means you can read *this* namespace.  This can be used as an
     // indicator of which namespaces you have access to.
-    newRule(...Read).groups(legacyGroup).resources("namespaces").rule(),
-    newRule(...Read).groups(discoveryGroup).resources("endpointslices").rule(),
+    newRule(...Read)
+      .groups(legacyGroup)
+      .resources("namespaces")
+      .rule(),
+    newRule(...Read)
+      .groups(discoveryGroup)
+      .resources("endpointslices")
+      .rule(),
     newRule(...Read)
       .groups(appsGroup)
       .resources(
@@ -193,8 +285,14 @@ function aggregateToViewRules(): PolicyRule[] {
         "replicasets/scale",
       )
       .rule(),
-    newRule(...Read).groups(autoscalingGroup).resources("horizontalpodautoscalers", "horizontalpodautoscalers/status").rule(),
-    newRule(...Read).groups(batchGroup).resources("jobs", "cronjobs", "cronjobs/status", "jobs/status").rule(),
+    newRule(...Read)
+      .groups(autoscalingGroup)
+      .resources("horizontalpodautoscalers", "horizontalpodautoscalers/status")
+      .rule(),
+    newRule(...Read)
+      .groups(batchGroup)
+      .resources("jobs", "cronjobs", "cronjobs/status", "jobs/status")
+      .rule(),
     newRule(...Read)
       .groups(extensionsGroup)
       .resources(
@@ -212,8 +310,14 @@ function aggregateToViewRules(): PolicyRule[] {
         "networkpolicies",
       )
       .rule(),
-    newRule(...Read).groups(policyGroup).resources("poddisruptionbudgets", "poddisruptionbudgets/status").rule(),
-    newRule(...Read).groups(networkingGroup).resources("ingresses", "ingresses/status", "networkpolicies").rule(),
+    newRule(...Read)
+      .groups(policyGroup)
+      .resources("poddisruptionbudgets", "poddisruptionbudgets/status")
+      .rule(),
+    newRule(...Read)
+      .groups(networkingGroup)
+      .resources("ingresses", "ingresses/status", "networkpolicies")
+      .rule(),
   ];
 }
 
