@@ -30,21 +30,15 @@ describe("ensureRBACPolicy (rbac/bootstrap-roles)", () => {
 
     // A user trims a role and a binding; another role is protected from updates.
     await roles.update(undefined, "system:discovery", async (cur) => ({ ...cur!, rules: [] }));
-    await bindings.update(
-      undefined,
-      "system:basic-user",
-      async (cur) => ({ ...cur!, subjects: [{ kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "extra" }] }),
-    );
-    await roles.update(
-      undefined,
-      "system:monitoring",
-      async (cur) =>
-        ({
-          ...cur!,
-          metadata: { ...cur!.metadata, annotations: { "rbac.authorization.kubernetes.io/autoupdate": "false" } },
-          rules: [],
-        }),
-    );
+    await bindings.update(undefined, "system:basic-user", async (cur) => ({
+      ...cur!,
+      subjects: [{ kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "extra" }],
+    }));
+    await roles.update(undefined, "system:monitoring", async (cur) => ({
+      ...cur!,
+      metadata: { ...cur!.metadata, annotations: { "rbac.authorization.kubernetes.io/autoupdate": "false" } },
+      rules: [],
+    }));
     lines.length = 0;
     await ensureRBACPolicy(bootstrapPolicy(), reg.stores, (_, m) => lines.push(m));
     expect(((await roles.get(undefined, "system:discovery")) as unknown as ClusterRole).rules).toHaveLength(11);
