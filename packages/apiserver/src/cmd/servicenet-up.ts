@@ -80,6 +80,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     featureGates: o.featureGates,
     repairIntervalMs: o.repairIntervalMs,
     runtimeConfig: o.runtimeConfig,
+    authorizationModes: o.authorizationModes,
     log: verbosityFilter(o.verbosity, (l) => void process.stderr.write(l)),
   });
   const ready = { url: api.url, kubeconfig: api.kubeconfig(), allocatorMode: api.serviceAllocators.mode };
