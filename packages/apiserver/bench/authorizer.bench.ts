@@ -127,7 +127,7 @@ async function run(mode: string): Promise<{ mode: string; createsPerSecond: numb
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0];
-  const runs = [];
+  const runs: Awaited<ReturnType<typeof run>>[] = [];
   // Alternate the modes so that drift in the machine's load hits both.
   for (const mode of ["AlwaysAllow", "RBAC", "AlwaysAllow", "RBAC"]) {
     const r = await run(mode);
