@@ -1,10 +1,10 @@
 /**
  * Decodes `application/vnd.kubernetes.protobuf` request bodies into JSON objects. kubectl's typed
- * commands (`kubectl create service clusterip`, `kubectl create namespace`) send protobuf and
- * nothing else does; kinds outside `schema.ts` get 415 so clients can tell.
+ * commands (`kubectl create service clusterip`, `kubectl create namespace`, `kubectl create role`
+ * and the other RBAC ones) send protobuf and nothing else does; other kinds get 415 so clients can tell.
  */
 import { StatusError } from "@servicenet/api";
-import { messages, type FieldSpec, type MessageSpec } from "./schema.ts";
+import { messages, protobufKinds, type FieldSpec, type MessageSpec } from "./schema.ts";
 import { readFields, varintNumber, type WireField } from "./wire.ts";
 
 /** The 4-byte prefix of every Kubernetes protobuf body. */
@@ -12,21 +12,6 @@ export const protobufMagic = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 export const protobufContentType = "application/vnd.kubernetes.protobuf";
 
 const text = new TextDecoder("utf-8", { fatal: false });
-
-/** The kinds a protobuf request body may carry. */
-const topLevelKinds: ReadonlySet<string> = new Set([
-  "Service",
-  "Namespace",
-  "SelfSubjectAccessReview",
-  "SubjectAccessReview",
-  "LocalSubjectAccessReview",
-  "SelfSubjectRulesReview",
-  "SelfSubjectReview",
-  "Role",
-  "ClusterRole",
-  "RoleBinding",
-  "ClusterRoleBinding",
-]);
 
 function decodeTime(bytes: Uint8Array): string {
   const f = readFields(bytes);
@@ -92,10 +77,10 @@ export function decodeProtobufBody(body: Uint8Array): Record<string, unknown> {
   const raw = fields.find((f) => f.no === 2)?.bytes ?? new Uint8Array();
   const typeMeta = tm ? decodeMessage("TypeMeta", tm) : {};
   const kind = typeof typeMeta["kind"] === "string" ? typeMeta["kind"] : "";
-  if (!(kind in messages) || !topLevelKinds.has(kind)) {
+  if (!(kind in messages) || !protobufKinds.has(kind)) {
     throw new StatusError(
       "UnsupportedMediaType",
-      `the body of the request was in an unknown format - protobuf is only accepted for ${[...topLevelKinds].join(", ")} (got kind ${JSON.stringify(kind)}); send application/json`,
+      `the body of the request was in an unknown format - protobuf is only accepted for ${[...protobufKinds].join(", ")} (got kind ${JSON.stringify(kind)}); send application/json`,
     );
   }
   return { apiVersion: typeMeta["apiVersion"], kind, ...decodeMessage(kind, raw) };

@@ -1,8 +1,9 @@
 /**
  * Field numbers of the Kubernetes protobuf messages servicenet accepts as request bodies
- * (k8s.io/api/core/v1/generated.proto, k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto).
- * Only what kubectl's typed commands send (`create service ...`, `create namespace`, the `auth`
- * reviews) is covered.
+ * (k8s.io/api/core/v1/generated.proto, k8s.io/api/rbac/v1/generated.proto,
+ * k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto). Only what kubectl's typed commands send
+ * (`create service ...`, `create namespace`, `create role|clusterrole|rolebinding|clusterrolebinding`,
+ * the `auth` reviews, k8s.io/api/authorization/v1 and authentication/v1) is covered.
  */
 
 export type FieldType = "string" | "int" | "bool" | "time" | "intorstring" | "map" | { message: string };
@@ -103,7 +104,10 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   },
   SelfSubjectRulesReview: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "SelfSubjectRulesReviewSpec") },
   SelfSubjectRulesReviewSpec: { 1: s("namespace") },
-  // k8s.io/api/rbac/v1/generated.proto: `kubectl create role|clusterrole|rolebinding|clusterrolebinding`.
+  // k8s.io/api/authentication/v1/generated.proto (kubectl auth whoami).
+  SelfSubjectReview: { 1: m("metadata", "ObjectMeta") },
+  LabelSelector: { 1: { name: "matchLabels", type: "map" }, 2: m("matchExpressions", "LabelSelectorRequirement", true) },
+  LabelSelectorRequirement: { 1: s("key"), 2: s("operator"), 3: s("values", true) },
   PolicyRule: {
     1: s("verbs", true),
     2: s("apiGroups", true),
@@ -111,15 +115,26 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
     4: s("resourceNames", true),
     5: s("nonResourceURLs", true),
   },
+  AggregationRule: { 1: m("clusterRoleSelectors", "LabelSelector", true) },
   Role: { 1: m("metadata", "ObjectMeta"), 2: m("rules", "PolicyRule", true) },
   ClusterRole: { 1: m("metadata", "ObjectMeta"), 2: m("rules", "PolicyRule", true), 3: m("aggregationRule", "AggregationRule") },
-  AggregationRule: { 1: m("clusterRoleSelectors", "LabelSelector", true) },
-  LabelSelector: { 1: { name: "matchLabels", type: "map" }, 2: m("matchExpressions", "LabelSelectorRequirement", true) },
-  LabelSelectorRequirement: { 1: s("key"), 2: s("operator"), 3: s("values", true) },
   Subject: { 1: s("kind"), 2: s("apiGroup"), 3: s("name"), 4: s("namespace") },
   RoleRef: { 1: s("apiGroup"), 2: s("kind"), 3: s("name") },
   RoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
   ClusterRoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
-  // k8s.io/api/authentication/v1/generated.proto (kubectl auth whoami).
-  SelfSubjectReview: { 1: m("metadata", "ObjectMeta") },
 };
+
+/** The kinds whose protobuf request bodies are decoded (the rest get 415). */
+export const protobufKinds: ReadonlySet<string> = new Set([
+  "Service",
+  "Namespace",
+  "Role",
+  "ClusterRole",
+  "RoleBinding",
+  "ClusterRoleBinding",
+  "SelfSubjectAccessReview",
+  "SubjectAccessReview",
+  "LocalSubjectAccessReview",
+  "SelfSubjectRulesReview",
+  "SelfSubjectReview",
+]);
