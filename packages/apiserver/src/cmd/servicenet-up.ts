@@ -81,6 +81,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     repairIntervalMs: o.repairIntervalMs,
     runtimeConfig: o.runtimeConfig,
     ...(o.workers > 1 ? { sharedMasterLease: true } : {}),
+    authorizationModes: o.authorizationModes,
     log: verbosityFilter(o.verbosity, (l) => void process.stderr.write(l)),
   });
   const ready = { url: api.url, kubeconfig: api.kubeconfig(), allocatorMode: api.serviceAllocators.mode };

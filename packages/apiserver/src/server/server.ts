@@ -29,11 +29,12 @@ import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts
 import { createOpenAPIHandlers } from "./openapi/index.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
 import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
-import type { AuthorizationRuleResolver, Authorizer } from "../authorization/authorizer/interfaces.ts";
+import type { AuthorizationRuleResolver, Authorizer, RuleResolver } from "../authorization/authorizer/interfaces.ts";
 import { parseRequestInfo } from "./request-info.ts";
+import { authorizeRequest } from "./filters/authorization.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
-import { answerReview, isReview, reviewTable, type ReviewDef } from "./reviews.ts";
+import { answerReview, findReview, reviewTable, type ReviewDef } from "./reviews.ts";
 import { serverVersion, type VersionInfo } from "./version.ts";
 import { usagePage, usagePagePath } from "./usage-page.ts";
 
@@ -43,10 +44,15 @@ export interface APIServerConfig {
   serviceAllocators?: Allocators;
   /** Bearer tokens; undefined disables authentication (in-process tests only). */
   tokens?: ReadonlyMap<string, UserInfo>;
-  /** Answers the RBAC storages' `escalate` and `bind` checks (pkg/registry/rbac/escalation_check.go). */
+  /**
+   * Authorizes every request (filters/authorization.ts) and answers the RBAC storages' `escalate`
+   * and `bind` checks; undefined allows everything (in-process tests).
+   */
   authorizer?: Authorizer;
   /** The rules users hold; with it, RBAC writes are checked for escalation (none are without). */
   ruleResolver?: AuthorizationRuleResolver;
+  /** The authorization modes' rules (authorizer.RuleResolver), for SelfSubjectRulesReview; undefined lists `*`. */
+  authorizerRuleResolver?: RuleResolver;
   /** PEM key and certificate; plain HTTP without. */
   tls?: { key: string; cert: string };
   host?: string;
@@ -135,6 +141,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     // Authentication comes first, for every path: a wrong token is a 401 even where anonymous may read.
     const user = cfg.tokens ? authenticateRequest(cfg.tokens, req.headers.authorization) : undefined;
     if (cfg.tokens && !publicPaths.has(path) && user === undefined) throw StatusError.unauthorized();
+    await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams);
     if (isHealthPath(path)) {
       const h = await serveHealth(health, path, url.searchParams);
       if (h === undefined) throw notFound();
@@ -173,30 +180,21 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       return { code: json(res, apiResourceList(table, parts[1]!, parts[2]!, reviews) ?? fail(notFound())), labels };
     const info = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
     if (!info) throw notFound();
-    if (
-      info.verb === "create" &&
-      info.name === "" &&
-      info.namespace === undefined &&
-      isReview(info.group, info.version, info.resource, reviews)
-    ) {
-      // kubectl sends these as protobuf; the answer does not depend on the body, so it is not decoded then.
+    const review =
+      info.verb === "create" && info.name === ""
+        ? findReview(info.group, info.version, info.resource, info.namespace !== undefined, reviews)
+        : undefined;
+    if (review) {
       const format = bodyFormat(req.headers["content-type"]);
-      const raw = await readBody(req);
-      const answer = answerReview(
-        info.group,
-        info.version,
-        info.resource,
-        format === "protobuf" ? {} : parseBody(raw, format),
+      const answer = await answerReview(review, parseBody(await readBody(req), format), {
         user,
-        reviews,
-      );
-      if (answer) {
-        send(res, 201, answer);
-        return {
-          code: 201,
-          labels: { ...labels, verb: "POST", group: info.group, version: info.version, resource: info.resource, scope: "cluster" },
-        };
-      }
+        namespace: info.namespace ?? "",
+        authorizer: cfg.authorizer,
+        ruleResolver: cfg.authorizerRuleResolver,
+      });
+      send(res, 201, answer);
+      const scope = info.namespace !== undefined ? "namespace" : "cluster";
+      return { code: 201, labels: { ...labels, verb: "POST", group: info.group, version: info.version, resource: info.resource, scope } };
     }
     const def = findResource(info.group, info.version, info.resource, table);
     if (!def) throw notFound();

@@ -1,0 +1,103 @@
+// After pkg/registry/authorization/*/rest_test.go and pkg/apis/authorization/validation/validation_test.go.
+import { describe, expect, it } from "vitest";
+import { StatusError } from "@servicenet/api";
+import type { Attributes, Authorizer, RuleResolver } from "../../authorization/authorizer/interfaces.ts";
+import {
+  localSubjectAccessReview,
+  selfSubjectAccessReview,
+  selfSubjectRulesReview,
+  subjectAccessReview,
+  type ReviewContext,
+} from "./rest.ts";
+
+const alice = { name: "alice", uid: "a", groups: ["system:authenticated"] };
+const seen: Attributes[] = [];
+const authorizer: Authorizer = {
+  authorize: (a) => {
+    seen.push(a);
+    return a.verb === "list" ? { decision: "Allow", reason: "RBAC: allowed by x" } : { decision: "NoOpinion", reason: "" };
+  },
+};
+const rules: RuleResolver = {
+  rulesFor: () =>
+    Promise.resolve({
+      resourceRules: [{ verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: [] }],
+      nonResourceRules: [],
+      incomplete: false,
+    }),
+};
+const ctx = (o: Partial<ReviewContext> = {}): ReviewContext => ({ user: alice, namespace: "", authorizer, ruleResolver: rules, ...o });
+const err = async (p: Promise<unknown>): Promise<StatusError> =>
+  (await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as StatusError;
+
+describe("SelfSubjectAccessReview", () => {
+  it("asks the authorizer as the requesting user, every version when none is given", async () => {
+    const r = await selfSubjectAccessReview(
+      { spec: { resourceAttributes: { namespace: "ns", verb: "list", resource: "services" } } },
+      ctx(),
+    );
+    expect(r["status"]).toEqual({ allowed: true, reason: "RBAC: allowed by x" });
+    expect(seen.at(-1)).toMatchObject({
+      user: alice,
+      verb: "list",
+      namespace: "ns",
+      resource: "services",
+      apiVersion: "*",
+      resourceRequest: true,
+    });
+    const no = await selfSubjectAccessReview({ spec: { nonResourceAttributes: { path: "/metrics", verb: "get" } } }, ctx());
+    expect(no["status"]).toEqual({ allowed: false });
+    expect(seen.at(-1)).toMatchObject({ verb: "get", path: "/metrics", resourceRequest: false });
+  });
+  it("TestValidateSelfSAR", async () => {
+    expect((await err(selfSubjectAccessReview({ spec: {} }, ctx()))).message).toBe(
+      'SelfSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: (*authorization.NonResourceAttributes)(nil): exactly one of nonResourceAttributes or resourceAttributes must be specified',
+    );
+    expect(
+      (await err(selfSubjectAccessReview({ spec: { resourceAttributes: {}, nonResourceAttributes: { path: "/x", verb: "get" } } }, ctx())))
+        .message,
+    ).toContain(
+      'spec.nonResourceAttributes: Invalid value: &authorization.NonResourceAttributes{Path:"/x", Verb:"get"}: cannot be specified in combination with resourceAttributes',
+    );
+    expect((await err(selfSubjectAccessReview({ metadata: { name: "x" }, spec: { resourceAttributes: {} } }, ctx()))).message).toContain(
+      "metadata: Invalid value",
+    );
+  });
+});
+
+describe("SubjectAccessReview and LocalSubjectAccessReview", () => {
+  it("ask as the spec's user and require a user or group", async () => {
+    await subjectAccessReview({ spec: { user: "bob", groups: ["g"], resourceAttributes: { verb: "list" } } }, ctx());
+    expect(seen.at(-1)?.user).toEqual({ name: "bob", uid: "", groups: ["g"] });
+    expect((await err(subjectAccessReview({ spec: { resourceAttributes: {} } }, ctx()))).message).toContain(
+      'spec.user: Invalid value: "": at least one of user or group must be specified',
+    );
+  });
+  it("TestValidateLocalSAR: namespaces must match, non-resource attributes are refused", async () => {
+    const body = { metadata: { namespace: "ns" }, spec: { user: "bob", resourceAttributes: { namespace: "other", verb: "list" } } };
+    expect((await err(localSubjectAccessReview(body, ctx({ namespace: "ns" })))).message).toContain(
+      'spec.resourceAttributes.namespace: Invalid value: "other": must match metadata.namespace',
+    );
+    const nr = { metadata: { namespace: "ns" }, spec: { user: "bob", nonResourceAttributes: { path: "/", verb: "get" } } };
+    expect((await err(localSubjectAccessReview(nr, ctx({ namespace: "ns" })))).message).toContain("disallowed on this kind of request");
+    const ok = { metadata: { namespace: "ns" }, spec: { user: "bob", resourceAttributes: { namespace: "ns", verb: "list" } } };
+    expect((await err(localSubjectAccessReview(ok, ctx({ namespace: "elsewhere" })))).message).toBe(
+      "spec.resourceAttributes.namespace must match namespace: elsewhere",
+    );
+    expect((await localSubjectAccessReview(ok, ctx({ namespace: "ns" })))["status"]).toMatchObject({ allowed: true });
+  });
+});
+
+describe("SelfSubjectRulesReview", () => {
+  it("lists the user's rules in the namespace and needs one", async () => {
+    expect((await selfSubjectRulesReview({ spec: { namespace: "ns" } }, ctx()))["status"]).toEqual({
+      resourceRules: [{ verbs: ["get"], apiGroups: [""], resources: ["pods"] }],
+      nonResourceRules: [],
+      incomplete: false,
+    });
+    expect((await err(selfSubjectRulesReview({ spec: {} }, ctx()))).message).toBe("no namespace on request");
+  });
+});
