@@ -36,6 +36,12 @@ export interface UpOptions {
   runtimeConfig: string;
   /** `--workers`: apiserver processes sharing the port and the datastore (1: this process serves). */
   workers: number;
+  /** `--token-auth-file`: kube-apiserver's token CSV instead of the generated `<data-dir>/tokens.csv`. */
+  tokenAuthFile: string | undefined;
+  /** `--client-ca-file`: CA of accepted client certificates (default the generated cluster CA). */
+  clientCAFile: string | undefined;
+  /** `--anonymous-auth` (default true): requests without credentials are system:anonymous. */
+  anonymousAuth: boolean;
   /** klog's `-v`: 0 prints warnings and errors only, 2 the apiserver's info lines, 3 every request. */
   verbosity: number;
   help: boolean;
@@ -62,6 +68,11 @@ export const usage = `Usage: servicenet up [flags]
                                       authentication.k8s.io/v1beta1=true (1.27 auth whoami), api/all=true
   --workers <n>                       apiserver processes on one port and one datastore, as several
                                       kube-apiservers behind a load balancer (default 1, at most ${maxWorkers})
+  --token-auth-file <file>            bearer tokens, kube-apiserver's CSV (token,user,uid,"group1,group2");
+                                      default <data-dir>/tokens.csv (admin and controller tokens)
+  --client-ca-file <file>             CA of client certificates (CN = user, O = groups);
+                                      default the generated cluster CA <data-dir>/pki/ca.crt
+  --anonymous-auth <bool>             requests without credentials are system:anonymous (default true)
   -v, --v <n>                         log verbosity, klog's levels: 0 warnings and errors only (default),
                                       2 the apiserver's info lines, 3 one line per request
 `;
@@ -125,6 +136,9 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--repair-interval",
         "--runtime-config",
         "--workers",
+        "--token-auth-file",
+        "--client-ca-file",
+        "--anonymous-auth",
       ].includes(a)
     )
       throw new Error(`unknown flag: ${a}`);
@@ -164,6 +178,8 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   } catch (e) {
     throw new Error(`--runtime-config: ${(e as Error).message.replace(/^--runtime-config: /, "")}`);
   }
+  const anonymousAuth = raw["anonymous-auth"] ?? "true";
+  if (anonymousAuth !== "true" && anonymousAuth !== "false") throw new Error(`--anonymous-auth: invalid boolean ${JSON.stringify(anonymousAuth)}`);
   return {
     serviceClusterIPRanges: rangesForMode(ranges, mode),
     mode,
@@ -177,6 +193,9 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     repairIntervalMs: raw["repair-interval"] !== undefined ? parseDurationMs(raw["repair-interval"], "--repair-interval") : 3 * 60_000,
     runtimeConfig,
     workers,
+    tokenAuthFile: raw["token-auth-file"],
+    clientCAFile: raw["client-ca-file"],
+    anonymousAuth: anonymousAuth === "true",
     verbosity: parseVerbosity(raw["v"] ?? "0"),
     help,
   };

@@ -5,7 +5,7 @@
  * every authenticated user is allowed everything, and the review says so.
  */
 import { StatusError } from "@servicenet/api";
-import type { UserInfo } from "./auth.ts";
+import type { UserInfo } from "../authentication/user/user.ts";
 
 export interface ReviewDef {
   group: string;

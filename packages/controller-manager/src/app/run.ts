@@ -22,6 +22,7 @@ import { garbageCollectorEventSource, invalidOwnerRefEventReporter } from "../ga
 import { clientNodeEventSink, EventBroadcaster } from "@servicenet/client/tools/record";
 import { GarbageCollectorController } from "../garbagecollector/garbagecollector-controller.ts";
 import { makeInformers, type InformerSet } from "./informers.ts";
+import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
 
 export interface RunOptions {
@@ -40,6 +41,8 @@ export interface RunOptions {
   /** Leader-election identity; default `<hostname>_<pid>`. */
   identity?: string;
   logger?: Logger;
+  /** --use-service-account-credentials: each controller under its own identity (client-builder.ts). */
+  useServiceAccountCredentials?: boolean;
   /** The namespace controller's wait before it processes a deleted namespace (default upstream's 5 s). */
   namespaceDeletionGracePeriodMs?: number;
 }
@@ -71,6 +74,8 @@ export async function runControllerManager(o: RunOptions, signal: AbortSignal): 
 
 async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): Promise<void> {
   const inf = makeInformers(o.kubeConfig, { logger: log });
+  // Informers and events use the controller-manager's own identity (upstream's "shared-informers" client).
+  const cb = o.useServiceAccountCredentials ? serviceAccountClientBuilder(o.kubeConfig) : simpleClientBuilder(o.kubeConfig);
   const workers = o.workers ?? 5;
   const used = new Set<SharedInformer<ObjectWithMeta>>();
   const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => (used.add(inf[k]), inf[k]);
@@ -86,7 +91,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         services: use("services"),
         pods: use("pods"),
         endpoints: use("endpoints"),
-        client: endpointsClient(o.kubeConfig),
+        client: endpointsClient(cb.configFor("endpoint-controller")),
         logger: log,
       }),
     );
@@ -98,7 +103,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         pods: use("pods"),
         slices: use("endpointSlices"),
         nodes: use("nodes"),
-        client: endpointSliceClient(o.kubeConfig),
+        client: endpointSliceClient(cb.configFor("endpointslice-controller")),
         logger: log,
       }),
     );
@@ -109,7 +114,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         endpoints: use("endpoints"),
         services: use("services"),
         slices: use("mirroredEndpointSlices"),
-        client: endpointSliceClient(o.kubeConfig),
+        client: endpointSliceClient(cb.configFor("endpointslicemirroring-controller")),
         logger: log,
       }),
     );
@@ -119,7 +124,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
       new ServiceCIDRController({
         serviceCIDRs: use("serviceCIDRs"),
         ipAddresses: use("ipAddresses"),
-        client: serviceCIDRClient(o.kubeConfig),
+        client: serviceCIDRClient(cb.configFor("service-cidrs-controller")),
         logger: log,
       }),
     );
@@ -128,7 +133,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
     controllers.push(
       new NamespaceController({
         namespaces: use("namespaces"),
-        deleter: new NamespacedResourcesDeleter({ request: restRequester(o.kubeConfig), logger: log }),
+        deleter: new NamespacedResourcesDeleter({ request: restRequester(cb.configFor("namespace-controller")), logger: log }),
         logger: log,
         ...(o.namespaceDeletionGracePeriodMs !== undefined ? { deletionGracePeriodMs: o.namespaceDeletionGracePeriodMs } : {}),
       }),
@@ -138,7 +143,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
     // Its own metadata informers, one per deletable resource found through discovery (upstream's GraphBuilder monitors).
     controllers.push(
       new GarbageCollectorController({
-        kubeConfig: o.kubeConfig,
+        kubeConfig: cb.configFor("generic-garbage-collector"),
         reportInvalidOwnerRef: invalidOwnerRefEventReporter(events.newRecorder(garbageCollectorEventSource)),
         logger: log,
         workers: o.gcWorkers ?? 20,
