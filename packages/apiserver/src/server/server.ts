@@ -14,7 +14,7 @@ import type { UserInfo } from "../authentication/user/user.ts";
 import type { AuthRequest, Authenticator } from "../authentication/authenticator/interfaces.ts";
 import { newAuthenticator } from "../authentication/authenticator-config.ts";
 import type { Authorizer } from "../authorization/authorizer/interfaces.ts";
-import { impersonate } from "./filters/impersonation.ts";
+import { ImpersonationRequestError, impersonate } from "./filters/impersonation.ts";
 import { auditFields, type AuditInfo } from "./audit.ts";
 import {
   aggregatedContentType,
@@ -147,7 +147,12 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     audit.user = user;
     if (user !== undefined && Object.keys(req.headers).some((h) => h.startsWith("impersonate-"))) {
       // Without an authorizer everything is allowed (AlwaysAllow), impersonation too.
-      user = await impersonate(cfg.authorizer ?? alwaysAllow, user, req.headers);
+      try {
+        user = await impersonate(cfg.authorizer ?? alwaysAllow, user, req.headersDistinct);
+      } catch (e) {
+        if (!(e instanceof ImpersonationRequestError)) throw e;
+        return { code: text(res, 500, `Internal Server Error: ${JSON.stringify(req.url ?? "")}: ${e.message}\n`), labels };
+      }
       audit.impersonatedUser = user;
     }
     if (isHealthPath(path)) {

@@ -202,11 +202,22 @@ export function ensureClientCert(dir: string, file: string, cn: string, orgs: re
   const crt = join(dir, `${file}.crt`);
   const keyPath = join(dir, `${file}.key`);
   const subject = `${orgs.map((o) => `O=${o}`).join("\n")}${orgs.length > 0 ? "\n" : ""}CN=${cn}`;
-  if (existsSync(crt) && existsSync(keyPath)) {
-    const have = { cert: readFileSync(crt, "utf8"), key: readFileSync(keyPath, "utf8") };
-    const x = new X509Certificate(have.cert);
-    if (x.subject === subject && x.checkPrivateKey(createPrivateKey(have.key))) return have;
+  // Another process may be issuing the same files: a key and certificate that do not match were
+  // read between its two renames, so they are read again (and issued by us at most once).
+  let issued = false;
+  for (let attempt = 0; ; attempt++) {
+    const have = existsSync(crt) && existsSync(keyPath) ? { cert: readFileSync(crt, "utf8"), key: readFileSync(keyPath, "utf8") } : undefined;
+    const x = have ? new X509Certificate(have.cert) : undefined;
+    const matches = have && x ? x.checkPrivateKey(createPrivateKey(have.key)) : false;
+    if (have && x && matches && x.subject === subject) return have;
+    if (have && x && !matches && attempt < 10) continue;
+    if (issued) throw new Error(`client certificate ${crt}: issued but not readable`);
+    issueClientCert(dir, crt, keyPath, cn, orgs);
+    issued = true;
   }
+}
+
+function issueClientCert(dir: string, crt: string, keyPath: string, cn: string, orgs: readonly string[]): void {
   const tmp = mkdtempSync(join(dir, ".issue-"));
   try {
     const t = (f: string): string => join(tmp, f);
@@ -214,7 +225,7 @@ export function ensureClientCert(dir: string, file: string, cn: string, orgs: re
     writeFileSync(t("client.key"), privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
     writeFileSync(t("client.ext"), "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n");
     const subj = `${orgs.map((o) => `/O=${o}`).join("")}/CN=${cn}`;
-    openssl(["req", "-new", "-key", "client.key", "-subj", subj, "-multivalue-rdn", "-out", "client.csr"], tmp);
+    openssl(["req", "-new", "-key", "client.key", "-subj", subj, "-out", "client.csr"], tmp);
     openssl(
       [
         "x509",
@@ -242,5 +253,4 @@ export function ensureClientCert(dir: string, file: string, cn: string, orgs: re
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  return { cert: readFileSync(crt, "utf8"), key: readFileSync(keyPath, "utf8") };
 }

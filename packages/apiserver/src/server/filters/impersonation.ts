@@ -57,7 +57,12 @@ function formatRequests(rs: readonly ImpersonationRequest[]): string {
   return `[${rs.map(one).join(" ")}]`;
 }
 
-/** buildImpersonationRequests: what the headers ask for; groups, extras or a uid without a user are a BadRequest. */
+/** The headers ask for groups, extras or a uid without a user: upstream answers a plain-text 500 (responsewriters.InternalError). */
+export class ImpersonationRequestError extends Error {
+  override readonly name = "ImpersonationRequestError";
+}
+
+/** buildImpersonationRequests: what the headers ask for; groups, extras or a uid without a user are an {@link ImpersonationRequestError}. */
 export function buildImpersonationRequests(headers: Headers): ImpersonationRequest[] {
   const out: ImpersonationRequest[] = [];
   const requestedUser = values(headers, impersonateUserHeader)[0] ?? "";
@@ -79,7 +84,7 @@ export function buildImpersonationRequests(headers: Headers): ImpersonationReque
   const hasUID = uid.length > 0;
   if (hasUID) out.push({ kind: "UID", name: uid });
   if ((groups.length > 0 || hasUserExtra || hasUID) && !hasUser)
-    throw StatusError.badRequest(`requested ${formatRequests(out)} without impersonating a user`);
+    throw new ImpersonationRequestError(`requested ${formatRequests(out)} without impersonating a user`);
   return out;
 }
 
@@ -94,7 +99,7 @@ function forbidden(a: Attributes, reason: string): StatusError {
 
 /**
  * WithImpersonation: the user the request acts as (the requester itself without impersonation
- * headers). Throws upstream's BadRequest/Forbidden Status errors.
+ * headers). Throws upstream's Forbidden Status or an {@link ImpersonationRequestError}.
  */
 export async function impersonate(authorizer: Authorizer, requestor: UserInfo, headers: Headers): Promise<UserInfo> {
   const requests = buildImpersonationRequests(headers);
