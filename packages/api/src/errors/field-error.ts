@@ -24,6 +24,17 @@ export type FieldErrorType = keyof typeof fieldErrorTypes;
 /** Marks a bad value that is not printed (upstream's `omitValue`). */
 export const omitValue: unique symbol = Symbol("omitValue");
 
+/**
+ * A bad value printed verbatim: Go's `%#v` of a struct (`rbac.RoleRef{APIGroup:"", Kind:"", Name:""}`),
+ * which has no JSON equivalent.
+ */
+export class GoValue {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 /** One problem with one field. `field` is a path such as `spec.clusterIPs[0]`. */
 export interface FieldError {
   readonly type: FieldErrorType;
@@ -40,6 +51,7 @@ const valueless: ReadonlySet<FieldErrorType> = new Set(["Required", "Forbidden",
 /** Renders a bad value the way Go's fmt does for the types validators pass. */
 function formatValue(value: unknown): string {
   if (value === null || value === undefined) return "null";
+  if (value instanceof GoValue) return value.text;
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
   if (Array.isArray(value)) return `[]${goSliceType(value)}{${value.map(formatValue).join(", ")}}`;

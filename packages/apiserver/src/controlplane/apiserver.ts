@@ -22,6 +22,7 @@ import type { ServingOptions } from "../server/serving.ts";
 import { createStore, type Store, type StoreConfig } from "../storage/index.ts";
 import { kubeconfigText } from "./kubeconfig.ts";
 import { servedAPIs } from "./api-resource-config.ts";
+import { newControlPlaneAuthorization, type ControlPlaneAuthorization } from "./authorization.ts";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
@@ -69,6 +70,8 @@ export interface StartApiServerOptions {
   log?: (line: string) => void;
   /** Header and TLS handshake deadlines; default upstream's (32 s). */
   serving?: ServingOptions;
+  /** `--authorization-mode`; default RBAC, or AlwaysAllow when `auth` is false. */
+  authorizationModes?: readonly string[];
 }
 
 /** The Service ranges `servicenet up` uses unless told otherwise (dual-stack, IPv4 primary). */
@@ -197,16 +200,28 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     if (owned) await store.close();
     throw e;
   }
+  let authz: ControlPlaneAuthorization;
+  try {
+    authz = await newControlPlaneAuthorization(store, o.authorizationModes ?? (o.auth === false ? ["AlwaysAllow"] : ["RBAC"]));
+  } catch (e) {
+    sa.stop();
+    if (owned) await store.close();
+    throw e;
+  }
   // upstream's post-start hooks of the same work: /healthz, /livez and /readyz fail until each finished.
   const done = { namespaces: false, repair: false, kubernetesService: false };
   const postStartHooks = [
     postStartHookHealthz("start-system-namespaces-controller", () => done.namespaces),
     postStartHookHealthz("start-service-ip-repair-controllers", () => done.repair),
     postStartHookHealthz("bootstrap-controller", () => done.kubernetesService),
+    ...authz.postStartHooks,
   ];
   let server: RunningServer;
   try {
     server = await startServer({
+      authorizer: authz.authorizer,
+      ...(authz.ruleResolver ? { ruleResolver: authz.ruleResolver } : {}),
+      authorizerRuleResolver: authz.rulesReviewer,
       store,
       serviceAllocators: sa.allocators,
       metricsRegistry: metrics,
@@ -223,6 +238,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(o.serving ? { serving: o.serving } : {}),
     });
   } catch (e) {
+    authz.stop();
     sa.stop();
     if (owned) await store.close();
     throw e;
@@ -233,6 +249,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
   try {
     await bootstrap(server);
     done.namespaces = true;
+    await authz.bootstrap(server.registry.stores, (level, msg) => logLine(level, msg));
     hooks = await startServiceIPControllers({
       store,
       allocators: sa,
@@ -263,6 +280,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       : undefined;
   } catch (e) {
     await server.close();
+    authz.stop();
     sa.stop();
     if (owned) await store.close();
     throw e;
@@ -296,6 +314,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       identity?.stop();
       hooks.stop();
       await server.close();
+      authz.stop();
       sa.stop();
       if (owned) await store.close();
     },

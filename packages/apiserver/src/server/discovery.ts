@@ -6,10 +6,18 @@
 import { apiVersionOf, groupVersions, verbsOfSubresource, type ResourceDef } from "./resources.ts";
 import { reviewTable, type ReviewDef } from "./reviews.ts";
 
-/** Review APIs as discovery entries: create-only, cluster-scoped, no storage. */
+/** Review APIs as discovery entries: create-only, no storage (LocalSubjectAccessReview is namespaced). */
 function withReviews(table: readonly ResourceDef[], served: readonly ReviewDef[]): readonly ResourceDef[] {
   const reviews = served.map(
-    (r) => ({ ...r, namespaced: false, shortNames: [], categories: [], verbs: ["create"], subresources: [] }) as unknown as ResourceDef,
+    (r) =>
+      ({
+        ...r,
+        namespaced: r.namespaced ?? false,
+        shortNames: [],
+        categories: [],
+        verbs: ["create"],
+        subresources: [],
+      }) as unknown as ResourceDef,
   );
   return [...table, ...reviews];
 }

@@ -2,7 +2,7 @@
  * The Go types behind the served kinds, as far as encoding/json's error text names them: the
  * struct type of every object (by JSON path, list items as `[]`) and the integer fields that are
  * int64 (all others are int32). The types are those of k8s.io/api core/v1, discovery/v1,
- * networking/v1(beta1) and k8s.io/apimachinery meta/v1.
+ * networking/v1(beta1), rbac/v1 and k8s.io/apimachinery meta/v1.
  */
 
 /** ObjectMeta and its parts, under `metadata`, for every kind. */
@@ -93,6 +93,16 @@ function ipAddress(pkg: string): Record<string, string> {
   return { "": `${pkg}.IPAddress`, spec: `${pkg}.IPAddressSpec`, "spec.parentRef": `${pkg}.ParentReference` };
 }
 
+const rbacRole = { "": "v1.Role", "rules[]": "v1.PolicyRule" };
+const rbacClusterRole = {
+  "": "v1.ClusterRole",
+  "rules[]": "v1.PolicyRule",
+  aggregationRule: "v1.AggregationRule",
+  "aggregationRule.clusterRoleSelectors[]": "v1.LabelSelector",
+  "aggregationRule.clusterRoleSelectors[].matchExpressions[]": "v1.LabelSelectorRequirement",
+};
+const rbacBinding = (kind: string) => ({ "": `v1.${kind}`, "subjects[]": "v1.Subject", roleRef: "v1.RoleRef" });
+
 const byKind: Record<string, Record<string, string>> = {
   "v1/Service": service,
   "v1/Endpoints": endpoints,
@@ -105,6 +115,10 @@ const byKind: Record<string, Record<string, string>> = {
   "networking.k8s.io/v1beta1/ServiceCIDR": serviceCIDR("v1beta1"),
   "networking.k8s.io/v1/IPAddress": ipAddress("v1"),
   "networking.k8s.io/v1beta1/IPAddress": ipAddress("v1beta1"),
+  "rbac.authorization.k8s.io/v1/Role": rbacRole,
+  "rbac.authorization.k8s.io/v1/ClusterRole": rbacClusterRole,
+  "rbac.authorization.k8s.io/v1/RoleBinding": rbacBinding("RoleBinding"),
+  "rbac.authorization.k8s.io/v1/ClusterRoleBinding": rbacBinding("ClusterRoleBinding"),
 };
 
 /** int64 fields (metav1's generation, grace period and Condition.observedGeneration); other integers are int32. */

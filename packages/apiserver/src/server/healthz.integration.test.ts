@@ -14,6 +14,8 @@ const hooks = [
   "poststarthook/start-system-namespaces-controller",
   "poststarthook/start-service-ip-repair-controllers",
   "poststarthook/bootstrap-controller",
+  // kube-apiserver's RBAC storage hook: the bootstrap policy is reconciled at start-up.
+  "poststarthook/rbac/bootstrap-roles",
 ];
 const ok = (names: readonly string[]): string => names.map((n) => `[+]${n} ok\n`).join("");
 

@@ -14,15 +14,20 @@ import {
   ServiceCIDRSchema,
   ServiceSchema,
 } from "@servicenet/api";
+import { ClusterRoleBindingSchema, ClusterRoleSchema, RoleBindingSchema, RoleSchema } from "@servicenet/api/rbac/v1";
 import {
   endpointSliceHandler,
   endpointsHandler,
   eventHandler,
+  clusterRoleBindingHandler,
+  clusterRoleHandler,
   ipAddressHandler,
   leaseHandler,
   namespaceHandler,
   nodeHandler,
   podHandler,
+  roleBindingHandler,
+  roleHandler,
   serviceCIDRHandler,
   serviceHandler,
   type TableHandler,
@@ -46,6 +51,10 @@ import { endpointSliceStrategy } from "../registry/discovery/endpointslice/strat
 import type { RESTStrategy } from "../registry/generic/strategy.ts";
 import { ipAddressStrategy } from "../registry/networking/ipaddress/strategy.ts";
 import { serviceCIDRStrategy } from "../registry/networking/servicecidr/strategy.ts";
+import { clusterRoleStrategy } from "../registry/rbac/clusterrole/strategy.ts";
+import { clusterRoleBindingStrategy } from "../registry/rbac/clusterrolebinding/strategy.ts";
+import { roleStrategy } from "../registry/rbac/role/strategy.ts";
+import { roleBindingStrategy } from "../registry/rbac/rolebinding/strategy.ts";
 import type { KubeObject } from "../storage/index.ts";
 import { toEventsV1 } from "./events-v1.ts";
 
@@ -118,6 +127,65 @@ function networking(version: string, cidr: unknown, ip: unknown): ResourceDef[] 
       strategy: ipAddressStrategy,
       schema: ip,
       printer: ipAddressHandler,
+    }),
+  ];
+}
+
+/**
+ * rbac.authorization.k8s.io/v1 (pkg/registry/rbac/rest/storage_rbac.go): stored under upstream's
+ * keys (`/registry/roles/<ns>/<name>`, `/registry/clusterroles/<name>`, ...), no subresources.
+ */
+function rbac(): ResourceDef[] {
+  const group = "rbac.authorization.k8s.io";
+  const version = "v1";
+  return [
+    def({
+      group,
+      version,
+      resource: "clusterrolebindings",
+      kind: "ClusterRoleBinding",
+      singular: "clusterrolebinding",
+      namespaced: false,
+      storagePath: "clusterrolebindings",
+      strategy: clusterRoleBindingStrategy,
+      schema: ClusterRoleBindingSchema,
+      printer: clusterRoleBindingHandler,
+    }),
+    def({
+      group,
+      version,
+      resource: "clusterroles",
+      kind: "ClusterRole",
+      singular: "clusterrole",
+      namespaced: false,
+      storagePath: "clusterroles",
+      strategy: clusterRoleStrategy,
+      schema: ClusterRoleSchema,
+      printer: clusterRoleHandler,
+    }),
+    def({
+      group,
+      version,
+      resource: "rolebindings",
+      kind: "RoleBinding",
+      singular: "rolebinding",
+      namespaced: true,
+      storagePath: "rolebindings",
+      strategy: roleBindingStrategy,
+      schema: RoleBindingSchema,
+      printer: roleBindingHandler,
+    }),
+    def({
+      group,
+      version,
+      resource: "roles",
+      kind: "Role",
+      singular: "role",
+      namespaced: true,
+      storagePath: "roles",
+      strategy: roleStrategy,
+      schema: RoleSchema,
+      printer: roleHandler,
     }),
   ];
 }
@@ -258,6 +326,7 @@ export const servableResources: readonly ResourceDef[] = [
   ...networking("v1beta1", ServiceCIDRV1beta1Schema, IPAddressV1beta1Schema),
   // Kubernetes 1.27-1.30's version, which their kubectl asks for in `describe servicecidr|ipaddress`.
   ...networking("v1alpha1", ServiceCIDRV1alpha1Schema, IPAddressV1alpha1Schema),
+  ...rbac(),
 ];
 
 const gaVersion = /^v\d+$/;

@@ -11,6 +11,8 @@ import { Lifecycle } from "../admission/plugin/namespace/lifecycle/admission.ts"
 import { NamespaceREST } from "../registry/core/namespace/storage/storage.ts";
 import { newServiceREST, serviceStoragePath, type Allocators } from "../registry/core/service/index.ts";
 import { GenericStore, type GenericStoreConfig } from "../registry/generic/store.ts";
+import type { RBACStorageOptions } from "../registry/rbac/policybased.ts";
+import { newRBACStorage } from "../registry/rbac/rest/storage-rbac.ts";
 import type { Store } from "../storage/index.ts";
 import { StoreInformer } from "../util/informer/store-informer.ts";
 import type { ResourceDef } from "./resources.ts";
@@ -25,9 +27,15 @@ export interface RESTStorage {
 
 /**
  * Builds the stores for `table` over `store`. With `serviceAllocators`, Services are stored by a
- * ServiceREST that allocates ClusterIPs and NodePorts; without, they are stored as given.
+ * ServiceREST that allocates ClusterIPs and NodePorts; without, they are stored as given. `rbac`
+ * is what the RBAC storages check writes with (no checks without a rule resolver).
  */
-export function newRESTStorage(store: Store, table: readonly ResourceDef[], serviceAllocators?: Allocators): RESTStorage {
+export function newRESTStorage(
+  store: Store,
+  table: readonly ResourceDef[],
+  serviceAllocators?: Allocators,
+  rbac: RBACStorageOptions = {},
+): RESTStorage {
   const stores = new Map<string, GenericStore>();
   // NamespaceLifecycle reads namespaces from an informer cache, as upstream's admission plugin does
   // (a storage read per create showed in profiles).
@@ -59,7 +67,7 @@ export function newRESTStorage(store: Store, table: readonly ResourceDef[], serv
         ? new NamespaceREST(store, cfg, lifecycle)
         : services
           ? newServiceREST(store, cfg, serviceAllocators, stores)
-          : new GenericStore(store, cfg);
+          : (newRBACStorage(store, cfg, rbac) ?? new GenericStore(store, cfg));
     stores.set(def.storagePath, rest);
   }
   return {

@@ -160,6 +160,7 @@ describe("REST semantics", () => {
       "discovery.k8s.io",
       "events.k8s.io",
       "networking.k8s.io",
+      "rbac.authorization.k8s.io",
       "authentication.k8s.io",
       "authorization.k8s.io",
     ]);
@@ -168,6 +169,14 @@ describe("REST semantics", () => {
     expect(core.resources.map((r) => r.name)).toContain("services/status");
     const group = (await get("/apis/networking.k8s.io")).json() as { preferredVersion: { version: string } };
     expect(group.preferredVersion.version).toBe("v1");
+    // pkg/registry/rbac/rest/storage_rbac.go: two cluster-scoped and two namespaced kinds, no subresources.
+    const rbac = (await get("/apis/rbac.authorization.k8s.io/v1")).json() as { resources: { name: string; namespaced: boolean }[] };
+    expect(rbac.resources.map((r) => [r.name, r.namespaced])).toEqual([
+      ["clusterrolebindings", false],
+      ["clusterroles", false],
+      ["rolebindings", true],
+      ["roles", true],
+    ]);
   });
 
   it("checks delete preconditions", async () => {

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DeleteOptionsSchema, StatusError, type DeleteOptions } from "@servicenet/api";
 import { parse as parseYAML } from "yaml";
+import type { UserInfo } from "../authentication/user/user.ts";
 import type { GenericStore } from "../registry/generic/store.ts";
 import type { KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeValue, parseBody, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
@@ -28,6 +29,8 @@ export interface ResourceRequest {
   query: URLSearchParams;
   format: OutputFormat;
   shutdown: AbortSignal;
+  /** The authenticated user (undefined without authentication), for the stores' write checks. */
+  user?: UserInfo;
 }
 
 const groupResource = (def: ResourceDef) => ({ group: def.group, resource: def.resource });
@@ -134,13 +137,16 @@ function withManagedFields(r: ResourceRequest, old: KubeObject | undefined, obj:
   ) as unknown as KubeObject;
 }
 
+/** The request's user for the store (upstream's request context carries it). */
+const userOf = (r: ResourceRequest): { user?: UserInfo } => (r.user ? { user: r.user } : {});
+
 async function create(r: ResourceRequest): Promise<number> {
   const fv = parseFieldValidation(r.query.get("fieldValidation"));
   const format = bodyFormat(r.req.headers["content-type"]);
   const dryRun = parseDryRun(r.query);
   fieldManagerOf(r.query, r.req.headers["user-agent"]);
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
-  const created = await r.store.create(r.info.namespace, withManagedFields(r, undefined, obj), { dryRun, warnings });
+  const created = await r.store.create(r.info.namespace, withManagedFields(r, undefined, obj), { dryRun, warnings, ...userOf(r) });
   return ok(r, 201, created, warnings);
 }
 
@@ -161,6 +167,7 @@ async function update(r: ResourceRequest): Promise<number> {
       subresource: r.info.subresource,
       warnings,
       ...(uid ? { preconditions: { uid } } : {}),
+      ...userOf(r),
     },
   );
   return ok(r, result.created ? 201 : 200, result.object, warnings);
@@ -207,7 +214,7 @@ async function patch(r: ResourceRequest): Promise<number> {
       warnings = decoded.warnings;
       return keepNoOp(current, decoded.obj);
     },
-    { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings: strategyWarnings },
+    { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings: strategyWarnings, ...userOf(r) },
   );
   return ok(r, result.created ? 201 : 200, result.object, [...warnings, ...strategyWarnings]);
 }

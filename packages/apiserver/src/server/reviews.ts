@@ -1,11 +1,19 @@
 /**
- * The two "review" APIs kubectl's `auth` commands call: authorization.k8s.io/v1
- * SelfSubjectAccessReview (`kubectl auth can-i`) and authentication.k8s.io/v1 SelfSubjectReview
- * (`kubectl auth whoami`). They are create-only and never stored. servicenet has no authorizer:
- * every authenticated user is allowed everything, and the review says so.
+ * The "review" APIs: authentication.k8s.io SelfSubjectReview (`kubectl auth whoami`) and the
+ * authorization.k8s.io/v1 access reviews (`kubectl auth can-i`, `can-i --list`), answered by the
+ * server's authorizer (pkg/registry/authorization). They are create-only and never stored.
  */
 import { StatusError } from "@servicenet/api";
 import type { UserInfo } from "../authentication/user/user.ts";
+import {
+  localSubjectAccessReview,
+  selfSubjectAccessReview,
+  selfSubjectRulesReview,
+  subjectAccessReview,
+  type ReviewContext,
+} from "../registry/authorization/rest.ts";
+
+export type { ReviewContext };
 
 export interface ReviewDef {
   group: string;
@@ -13,7 +21,17 @@ export interface ReviewDef {
   resource: string;
   kind: string;
   singular: string;
-  answer(body: Record<string, unknown>, user: UserInfo): Record<string, unknown>;
+  /** LocalSubjectAccessReview is posted to a namespace. */
+  namespaced?: boolean;
+  answer(
+    body: Record<string, unknown>,
+    ctx: ReviewContext & { user: UserInfo },
+  ): Record<string, unknown> | Promise<Record<string, unknown>>;
+}
+
+/** An authorization.k8s.io/v1 review. */
+function authorizationReview(resource: string, kind: string, answer: ReviewDef["answer"], namespaced = false): ReviewDef {
+  return { group: "authorization.k8s.io", version: "v1", resource, kind, singular: kind.toLowerCase(), namespaced, answer };
 }
 
 const anonymous: UserInfo = { name: "system:anonymous", uid: "", groups: ["system:unauthenticated"] };
@@ -26,7 +44,7 @@ function selfSubjectReview(version: string): ReviewDef {
     resource: "selfsubjectreviews",
     kind: "SelfSubjectReview",
     singular: "selfsubjectreview",
-    answer: (_body, user) => ({
+    answer: (_body, { user }) => ({
       apiVersion: `authentication.k8s.io/${version}`,
       kind: "SelfSubjectReview",
       metadata: { creationTimestamp: null },
@@ -38,20 +56,10 @@ function selfSubjectReview(version: string): ReviewDef {
 /** Every review the server can serve; `--runtime-config` picks (v1beta1 and v1alpha1 are off by default). */
 export const servableReviews: readonly ReviewDef[] = [
   selfSubjectReview("v1"),
-  {
-    group: "authorization.k8s.io",
-    version: "v1",
-    resource: "selfsubjectaccessreviews",
-    kind: "SelfSubjectAccessReview",
-    singular: "selfsubjectaccessreview",
-    answer: (body) => ({
-      apiVersion: "authorization.k8s.io/v1",
-      kind: "SelfSubjectAccessReview",
-      metadata: { creationTimestamp: null },
-      spec: body["spec"] ?? {},
-      status: { allowed: true, reason: "servicenet has no authorizer: every authenticated user may do everything" },
-    }),
-  },
+  authorizationReview("selfsubjectaccessreviews", "SelfSubjectAccessReview", selfSubjectAccessReview),
+  authorizationReview("subjectaccessreviews", "SubjectAccessReview", subjectAccessReview),
+  authorizationReview("localsubjectaccessreviews", "LocalSubjectAccessReview", localSubjectAccessReview, true),
+  authorizationReview("selfsubjectrulesreviews", "SelfSubjectRulesReview", selfSubjectRulesReview),
   selfSubjectReview("v1beta1"),
   selfSubjectReview("v1alpha1"),
 ];
@@ -64,18 +72,22 @@ export function isReview(group: string, version: string, resource: string, revie
   return reviews.some((r) => r.group === group && r.version === version && r.resource === resource);
 }
 
-/** Answers POST /apis/<group>/<version>/<resource> for a review, or undefined for other paths. */
-export function answerReview(
+/** The review served at POST /apis/<group>/<version>/[namespaces/<ns>/]<resource>, or undefined. */
+export function findReview(
   group: string,
   version: string,
   resource: string,
-  body: unknown,
-  user: UserInfo | undefined,
+  namespaced: boolean,
   reviews: readonly ReviewDef[] = reviewTable,
-): Record<string, unknown> | undefined {
-  const def = reviews.find((r) => r.group === group && r.version === version && r.resource === resource);
-  if (!def) return undefined;
+): ReviewDef | undefined {
+  return reviews.find(
+    (r) => r.group === group && r.version === version && r.resource === resource && (r.namespaced ?? false) === namespaced,
+  );
+}
+
+/** Answers a review's create with the request's user (anonymous without one). */
+export async function answerReview(def: ReviewDef, body: unknown, ctx: ReviewContext): Promise<Record<string, unknown>> {
   if (body === null || typeof body !== "object" || Array.isArray(body))
     throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind})`);
-  return def.answer(body as Record<string, unknown>, user ?? anonymous);
+  return def.answer(body as Record<string, unknown>, { ...ctx, user: ctx.user ?? anonymous });
 }

@@ -13,7 +13,6 @@ import type { TLSSocket } from "node:tls";
 import type { UserInfo } from "../authentication/user/user.ts";
 import type { AuthRequest, Authenticator } from "../authentication/authenticator/interfaces.ts";
 import { newAuthenticator } from "../authentication/authenticator-config.ts";
-import type { Authorizer } from "../authorization/authorizer/interfaces.ts";
 import { ImpersonationRequestError, impersonate } from "./filters/impersonation.ts";
 import { auditFields, type AuditInfo } from "./audit.ts";
 import {
@@ -35,10 +34,12 @@ import { bodyFormat, negotiateOutput, type OutputFormat } from "./negotiation.ts
 import { createOpenAPIHandlers } from "./openapi/index.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
 import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
+import type { AuthorizationRuleResolver, Authorizer, RuleResolver } from "../authorization/authorizer/interfaces.ts";
 import { parseRequestInfo } from "./request-info.ts";
+import { authorizeRequest } from "./filters/authorization.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
-import { answerReview, isReview, reviewTable, type ReviewDef } from "./reviews.ts";
+import { answerReview, findReview, reviewTable, type ReviewDef } from "./reviews.ts";
 import { serverVersion, type VersionInfo } from "./version.ts";
 import { usagePage, usagePagePath } from "./usage-page.ts";
 
@@ -52,8 +53,15 @@ export interface APIServerConfig {
   clientCA?: string;
   /** `--anonymous-auth` (default true): requests without credentials are system:anonymous. */
   anonymousAuth?: boolean;
-  /** Decides impersonation (and, with the authorization filter, every request); without it impersonation is refused. */
+  /**
+   * Authorizes every request (filters/authorization.ts) and answers the RBAC storages' `escalate`
+   * and `bind` checks; undefined allows everything (in-process tests).
+   */
   authorizer?: Authorizer;
+  /** The rules users hold; with it, RBAC writes are checked for escalation (none are without). */
+  ruleResolver?: AuthorizationRuleResolver;
+  /** The authorization modes' rules (authorizer.RuleResolver), for SelfSubjectRulesReview; undefined lists `*`. */
+  authorizerRuleResolver?: RuleResolver;
   /** PEM key and certificate; plain HTTP without. */
   tls?: { key: string; cert: string };
   host?: string;
@@ -109,7 +117,10 @@ interface Routed {
 export async function startServer(cfg: APIServerConfig): Promise<RunningServer> {
   const table = cfg.resources ?? resourceTable;
   const reviews = cfg.reviews ?? reviewTable;
-  const registry = newRESTStorage(cfg.store, table, cfg.serviceAllocators);
+  const registry = newRESTStorage(cfg.store, table, cfg.serviceAllocators, {
+    ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
+    ...(cfg.ruleResolver ? { ruleResolver: cfg.ruleResolver } : {}),
+  });
   // Before the first request: an early create must not get an IP a stored Service holds.
   await initServiceStorage(registry.stores);
   const metrics = new RequestMetrics();
@@ -155,6 +166,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       }
       audit.impersonatedUser = user;
     }
+    await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams);
     if (isHealthPath(path)) {
       const h = await serveHealth(health, path, url.searchParams);
       if (h === undefined) throw notFound();
@@ -194,30 +206,21 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     const info = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
     if (!info) throw notFound();
     audit.info = info;
-    if (
-      info.verb === "create" &&
-      info.name === "" &&
-      info.namespace === undefined &&
-      isReview(info.group, info.version, info.resource, reviews)
-    ) {
-      // kubectl sends these as protobuf; the answer does not depend on the body, so it is not decoded then.
+    const review =
+      info.verb === "create" && info.name === ""
+        ? findReview(info.group, info.version, info.resource, info.namespace !== undefined, reviews)
+        : undefined;
+    if (review) {
       const format = bodyFormat(req.headers["content-type"]);
-      const raw = await readBody(req);
-      const answer = answerReview(
-        info.group,
-        info.version,
-        info.resource,
-        format === "protobuf" ? {} : parseBody(raw, format),
+      const answer = await answerReview(review, parseBody(await readBody(req), format), {
         user,
-        reviews,
-      );
-      if (answer) {
-        send(res, 201, answer);
-        return {
-          code: 201,
-          labels: { ...labels, verb: "POST", group: info.group, version: info.version, resource: info.resource, scope: "cluster" },
-        };
-      }
+        namespace: info.namespace ?? "",
+        authorizer: cfg.authorizer,
+        ruleResolver: cfg.authorizerRuleResolver,
+      });
+      send(res, 201, answer);
+      const scope = info.namespace !== undefined ? "namespace" : "cluster";
+      return { code: 201, labels: { ...labels, verb: "POST", group: info.group, version: info.version, resource: info.resource, scope } };
     }
     const def = findResource(info.group, info.version, info.resource, table);
     if (!def) throw notFound();
@@ -239,6 +242,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       query: url.searchParams,
       format,
       shutdown: shutdown.signal,
+      ...(user ? { user } : {}),
     });
     return { code, labels };
   };

@@ -6,3 +6,4 @@ export * from "./core.ts";
 export * from "./event.ts";
 export * from "./coordination.ts";
 export { parseTime, sinceMs, translateTimestampSince } from "./time.ts";
+export * from "./rbac.ts";

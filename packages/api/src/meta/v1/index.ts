@@ -8,5 +8,6 @@ export * from "./watch-event.ts";
 export * from "./partial-object-metadata.ts";
 export * from "./delete-options.ts";
 export * from "./label-selector.ts";
+export * from "./label-selector-helpers.ts";
 export * from "./decode.ts";
 export * from "./validation/index.ts";

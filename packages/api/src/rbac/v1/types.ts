@@ -21,8 +21,10 @@ export const userKind = "User";
 /** The annotation that lets start-up reconciliation overwrite a bootstrap role or binding (default "true"). */
 export const autoUpdateAnnotationKey = "rbac.authorization.kubernetes.io/autoupdate";
 
+// Fields Go decodes as zero values when absent default here too, so that a missing one is
+// validation's 422 (`rules[0].verbs: Required value`), not a decoding error.
 export const PolicyRuleSchema = z.object({
-  verbs: z.array(z.string()),
+  verbs: z.array(z.string()).default([]),
   apiGroups: z.array(z.string()).optional(),
   resources: z.array(z.string()).optional(),
   resourceNames: z.array(z.string()).optional(),
@@ -31,17 +33,17 @@ export const PolicyRuleSchema = z.object({
 export type PolicyRule = z.infer<typeof PolicyRuleSchema>;
 
 export const SubjectSchema = z.object({
-  kind: z.string(),
+  kind: z.string().default(""),
   apiGroup: z.string().optional(),
-  name: z.string(),
+  name: z.string().default(""),
   namespace: z.string().optional(),
 });
 export type Subject = z.infer<typeof SubjectSchema>;
 
 export const RoleRefSchema = z.object({
-  apiGroup: z.string(),
-  kind: z.string(),
-  name: z.string(),
+  apiGroup: z.string().default(""),
+  kind: z.string().default(""),
+  name: z.string().default(""),
 });
 export type RoleRef = z.infer<typeof RoleRefSchema>;
 
@@ -72,7 +74,7 @@ export const RoleBindingSchema = z.object({
   kind: z.string().optional(),
   metadata: ObjectMetaSchema.default({}),
   subjects: z.array(SubjectSchema).nullish(),
-  roleRef: RoleRefSchema,
+  roleRef: RoleRefSchema.default({ apiGroup: "", kind: "", name: "" }),
 });
 export type RoleBinding = z.infer<typeof RoleBindingSchema>;
 
@@ -81,7 +83,7 @@ export const ClusterRoleBindingSchema = z.object({
   kind: z.string().optional(),
   metadata: ObjectMetaSchema.default({}),
   subjects: z.array(SubjectSchema).nullish(),
-  roleRef: RoleRefSchema,
+  roleRef: RoleRefSchema.default({ apiGroup: "", kind: "", name: "" }),
 });
 export type ClusterRoleBinding = z.infer<typeof ClusterRoleBindingSchema>;
 

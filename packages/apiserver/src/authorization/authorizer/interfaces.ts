@@ -4,7 +4,7 @@
  * `--authorization-mode` implement it; the server's filter, impersonation, the access reviews and
  * the RBAC storage's escalation checks call it.
  */
-import type { PolicyRule } from "@servicenet/api";
+import type { PolicyRule, RoleRef } from "@servicenet/api";
 import type { UserInfo } from "../../authentication/user/user.ts";
 
 /** authorizer.Attributes (AttributesRecord): what a request asks to do. */
@@ -62,6 +62,11 @@ export interface RuleResolver {
 export interface AuthorizationRuleResolver {
   /** Every rule that applies to the user in the namespace (cluster-wide bindings included); errors are collected, not thrown. */
   rulesFor(user: UserInfo, namespace: string): Promise<{ rules: PolicyRule[]; errors: string[] }>;
+  /**
+   * GetRoleReferenceRules: the rules of the Role or ClusterRole a binding in `namespace` ("" for a
+   * ClusterRoleBinding) references; rejects (NotFound StatusError) when it cannot be read.
+   */
+  getRoleReferenceRules(roleRef: RoleRef, namespace: string): Promise<PolicyRule[]>;
 }
 
 /** A new attributes record with empty defaults. */

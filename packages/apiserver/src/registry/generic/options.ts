@@ -1,4 +1,5 @@
 /** Options of the generic REST store's verbs, already parsed from the query string and body. */
+import type { UserInfo } from "../../authentication/user/user.ts";
 import type { KubeObject, Preconditions, ResourceVersionMatch } from "../../storage/index.ts";
 import type { FieldSelector } from "./selection/fields.ts";
 import type { LabelSelector } from "./selection/labels.ts";
@@ -28,6 +29,11 @@ export interface WriteParams {
    * does, so a compare-and-swap retry adds nothing twice.
    */
   warnings?: string[];
+  /**
+   * The request's authenticated user (upstream request.UserFrom(ctx)), for stores that check it
+   * (RBAC escalation prevention); undefined without authentication.
+   */
+  user?: UserInfo;
 }
 
 export interface UpdateParams extends WriteParams {

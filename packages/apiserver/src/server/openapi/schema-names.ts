@@ -10,6 +10,7 @@ import * as metav1 from "@servicenet/api/meta/v1";
 import * as networkingv1 from "@servicenet/api/networking/v1";
 import * as networkingv1alpha1 from "@servicenet/api/networking/v1alpha1";
 import * as networkingv1beta1 from "@servicenet/api/networking/v1beta1";
+import * as rbacv1 from "@servicenet/api/rbac/v1";
 
 /** Our export names where they differ from the Go type name. */
 const renames: Readonly<Record<string, string>> = {
@@ -34,6 +35,7 @@ export const apiSchemaModules: readonly SchemaModule[] = [
   { prefix: "io.k8s.api.networking.v1", exports: networkingv1 },
   { prefix: "io.k8s.api.networking.v1beta1", exports: networkingv1beta1 },
   { prefix: "io.k8s.api.networking.v1alpha1", exports: networkingv1alpha1 },
+  { prefix: "io.k8s.api.rbac.v1", exports: rbacv1 },
 ];
 
 /** Builds the identity map from schema object to definition name. */

@@ -13,6 +13,21 @@ export const protobufContentType = "application/vnd.kubernetes.protobuf";
 
 const text = new TextDecoder("utf-8", { fatal: false });
 
+/** The kinds a protobuf request body may carry. */
+const topLevelKinds: ReadonlySet<string> = new Set([
+  "Service",
+  "Namespace",
+  "SelfSubjectAccessReview",
+  "SubjectAccessReview",
+  "LocalSubjectAccessReview",
+  "SelfSubjectRulesReview",
+  "SelfSubjectReview",
+  "Role",
+  "ClusterRole",
+  "RoleBinding",
+  "ClusterRoleBinding",
+]);
+
 function decodeTime(bytes: Uint8Array): string {
   const f = readFields(bytes);
   const secs = varintNumber(f.find((x) => x.no === 1)?.varint ?? 0n);
@@ -77,10 +92,10 @@ export function decodeProtobufBody(body: Uint8Array): Record<string, unknown> {
   const raw = fields.find((f) => f.no === 2)?.bytes ?? new Uint8Array();
   const typeMeta = tm ? decodeMessage("TypeMeta", tm) : {};
   const kind = typeof typeMeta["kind"] === "string" ? typeMeta["kind"] : "";
-  if (!(kind in messages) || !["Service", "Namespace"].includes(kind)) {
+  if (!(kind in messages) || !topLevelKinds.has(kind)) {
     throw new StatusError(
       "UnsupportedMediaType",
-      `the body of the request was in an unknown format - protobuf is only accepted for Service and Namespace (got kind ${JSON.stringify(kind)}); send application/json`,
+      `the body of the request was in an unknown format - protobuf is only accepted for ${[...topLevelKinds].join(", ")} (got kind ${JSON.stringify(kind)}); send application/json`,
     );
   }
   return { apiVersion: typeMeta["apiVersion"], kind, ...decodeMessage(kind, raw) };

@@ -1,7 +1,8 @@
 /**
  * Field numbers of the Kubernetes protobuf messages servicenet accepts as request bodies
  * (k8s.io/api/core/v1/generated.proto, k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto).
- * Only what kubectl's typed commands send (`create service ...`, `create namespace`) is covered.
+ * Only what kubectl's typed commands send (`create service ...`, `create namespace`, the `auth`
+ * reviews) is covered.
  */
 
 export type FieldType = "string" | "int" | "bool" | "time" | "intorstring" | "map" | { message: string };
@@ -78,4 +79,47 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   Namespace: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "NamespaceSpec"), 3: m("status", "NamespaceStatus") },
   NamespaceSpec: { 1: s("finalizers", true) },
   NamespaceStatus: { 1: s("phase") },
+  // k8s.io/api/authorization/v1/generated.proto: the reviews kubectl's `auth can-i` sends.
+  SelfSubjectAccessReview: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "SelfSubjectAccessReviewSpec") },
+  SelfSubjectAccessReviewSpec: { 1: m("resourceAttributes", "ResourceAttributes"), 2: m("nonResourceAttributes", "NonResourceAttributes") },
+  ResourceAttributes: {
+    1: s("namespace"),
+    2: s("verb"),
+    3: s("group"),
+    4: s("version"),
+    5: s("resource"),
+    6: s("subresource"),
+    7: s("name"),
+  },
+  NonResourceAttributes: { 1: s("path"), 2: s("verb") },
+  SubjectAccessReview: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "SubjectAccessReviewSpec") },
+  LocalSubjectAccessReview: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "SubjectAccessReviewSpec") },
+  SubjectAccessReviewSpec: {
+    1: m("resourceAttributes", "ResourceAttributes"),
+    2: m("nonResourceAttributes", "NonResourceAttributes"),
+    3: s("user"),
+    4: s("groups", true),
+    6: s("uid"),
+  },
+  SelfSubjectRulesReview: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "SelfSubjectRulesReviewSpec") },
+  SelfSubjectRulesReviewSpec: { 1: s("namespace") },
+  // k8s.io/api/rbac/v1/generated.proto: `kubectl create role|clusterrole|rolebinding|clusterrolebinding`.
+  PolicyRule: {
+    1: s("verbs", true),
+    2: s("apiGroups", true),
+    3: s("resources", true),
+    4: s("resourceNames", true),
+    5: s("nonResourceURLs", true),
+  },
+  Role: { 1: m("metadata", "ObjectMeta"), 2: m("rules", "PolicyRule", true) },
+  ClusterRole: { 1: m("metadata", "ObjectMeta"), 2: m("rules", "PolicyRule", true), 3: m("aggregationRule", "AggregationRule") },
+  AggregationRule: { 1: m("clusterRoleSelectors", "LabelSelector", true) },
+  LabelSelector: { 1: { name: "matchLabels", type: "map" }, 2: m("matchExpressions", "LabelSelectorRequirement", true) },
+  LabelSelectorRequirement: { 1: s("key"), 2: s("operator"), 3: s("values", true) },
+  Subject: { 1: s("kind"), 2: s("apiGroup"), 3: s("name"), 4: s("namespace") },
+  RoleRef: { 1: s("apiGroup"), 2: s("kind"), 3: s("name") },
+  RoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
+  ClusterRoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
+  // k8s.io/api/authentication/v1/generated.proto (kubectl auth whoami).
+  SelfSubjectReview: { 1: m("metadata", "ObjectMeta") },
 };

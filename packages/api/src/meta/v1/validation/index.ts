@@ -2,3 +2,4 @@ export * from "./name.ts";
 export * from "./labels.ts";
 export * from "./immutable.ts";
 export * from "./object-meta.ts";
+export * from "./label-selector.ts";

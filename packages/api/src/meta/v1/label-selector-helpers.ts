@@ -1,0 +1,56 @@
+/**
+ * apimachinery pkg/apis/meta/v1/helpers.go LabelSelectorAsSelector, as a matcher: a nil selector
+ * matches nothing, an empty one everything; matchLabels are Equals requirements, matchExpressions
+ * In / NotIn / Exists / DoesNotExist (pkg/labels selector.go Requirement.Matches).
+ */
+import type { LabelSelector } from "./label-selector.ts";
+
+/** Tells whether a label set is selected. */
+export type LabelMatcher = (labels: Readonly<Record<string, string>> | null | undefined) => boolean;
+
+const nothing: LabelMatcher = () => false;
+const everything: LabelMatcher = () => true;
+
+function requirement(key: string, operator: string, values: readonly string[]): LabelMatcher {
+  const has = (l: Readonly<Record<string, string>>) => Object.prototype.hasOwnProperty.call(l, key);
+  switch (operator) {
+    case "In":
+    case "NotIn": {
+      // labels.NewRequirement: set-based operators need at least one value.
+      if (values.length === 0) throw new Error(`values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty`);
+      const set = new Set(values);
+      const inSet = (l: Readonly<Record<string, string>>) => has(l) && set.has(l[key]!);
+      return operator === "In" ? (l) => inSet(l ?? {}) : (l) => !inSet(l ?? {});
+    }
+    case "Exists":
+    case "DoesNotExist":
+      if (values.length !== 0)
+        throw new Error(`values: Invalid value: ${goStrings(values)}: values set must be empty for exists and does not exist`);
+      return operator === "Exists" ? (l) => has(l ?? {}) : (l) => !has(l ?? {});
+    default:
+      throw new Error(`"${operator}" is not a valid label selector operator`);
+  }
+}
+
+/** fmt's %#v of a []string, as NewRequirement's errors print values. */
+function goStrings(values: readonly string[]): string {
+  return `[]string{${values.map((v) => JSON.stringify(v)).join(", ")}}`;
+}
+
+/**
+ * LabelSelectorAsSelector: the matcher of a metav1.LabelSelector. Throws for an unknown operator
+ * or a values list that does not fit its operator, with labels.NewRequirement's messages.
+ */
+export function labelSelectorAsSelector(ps: LabelSelector | null | undefined): LabelMatcher {
+  if (ps === null || ps === undefined) return nothing;
+  const matchLabels = Object.entries(ps.matchLabels ?? {});
+  const expressions = ps.matchExpressions ?? [];
+  if (matchLabels.length + expressions.length === 0) return everything;
+  const reqs: LabelMatcher[] = matchLabels.map(
+    ([k, v]) =>
+      (l) =>
+        l !== null && l !== undefined && l[k] === v && Object.prototype.hasOwnProperty.call(l, k),
+  );
+  for (const e of expressions) reqs.push(requirement(e.key, e.operator, e.values ?? []));
+  return (labels) => reqs.every((r) => r(labels));
+}

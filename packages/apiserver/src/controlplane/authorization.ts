@@ -1,0 +1,63 @@
+/**
+ * The control plane's authorization (pkg/controlplane/apiserver's BuildAuthorizer plus the RBAC
+ * storage's post-start hook): the `--authorization-mode` union, the RBAC listers it reads (the
+ * apiserver's informers of the four RBAC kinds), and `rbac/bootstrap-roles`.
+ */
+import type { AuthorizationRuleResolver, Authorizer, RuleResolver } from "../authorization/authorizer/interfaces.ts";
+import { newAuthorizer } from "../kubeapiserver/authorizer/config.ts";
+import { RBACInformers } from "../plugin/pkg/auth/authorizer/rbac/listers.ts";
+import type { GenericStore } from "../registry/generic/store.ts";
+import { bootstrapPolicy, ensureRBACPolicy } from "../registry/rbac/rest/ensure-rbac-policy.ts";
+import { DefaultRuleResolver } from "../registry/rbac/validation/rule.ts";
+import { postStartHookHealthz, type HealthChecker } from "../server/healthz.ts";
+import type { Store } from "../storage/index.ts";
+
+export interface ControlPlaneAuthorization {
+  authorizer: Authorizer;
+  /** The RBAC rule resolver (escalation checks); undefined without RBAC. */
+  ruleResolver: AuthorizationRuleResolver | undefined;
+  /** The union's rules (SelfSubjectRulesReview). */
+  rulesReviewer: RuleResolver;
+  /** `poststarthook/rbac/bootstrap-roles` (only with RBAC). */
+  postStartHooks: HealthChecker[];
+  /** Runs the post-start hook and waits until the caches hold its bindings; resolves at once without RBAC. */
+  bootstrap(stores: ReadonlyMap<string, GenericStore>, log: (level: string, msg: string) => void): Promise<void>;
+  stop(): void;
+}
+
+/** Builds the authorizer for `modes`, starting (and syncing) the RBAC informers when RBAC is one of them. */
+export async function newControlPlaneAuthorization(store: Store, modes: readonly string[]): Promise<ControlPlaneAuthorization> {
+  let informers: RBACInformers | undefined;
+  let resolver: DefaultRuleResolver | undefined;
+  const cfg = newAuthorizer(modes, () => {
+    informers = new RBACInformers(store);
+    resolver = new DefaultRuleResolver(informers, informers, informers, informers);
+    return resolver;
+  });
+  if (informers) {
+    informers.start();
+    await informers.waitForSync();
+  }
+  let done = false;
+  return {
+    authorizer: cfg.authorizer,
+    ruleResolver: resolver,
+    rulesReviewer: cfg.ruleResolver,
+    postStartHooks: cfg.rbac ? [postStartHookHealthz("rbac/bootstrap-roles", () => done)] : [],
+    async bootstrap(stores, log) {
+      if (!informers) return;
+      const policy = bootstrapPolicy();
+      await ensureRBACPolicy(policy, stores, log);
+      // The authorizer reads the caches: wait until they hold what was just written.
+      const inf = informers;
+      const want = policy.clusterRoleBindings.map((b) => b.metadata.name ?? "");
+      const deadline = Date.now() + 10_000;
+      while (!want.every((n) => inf.clusterRoleBindings.get(n) !== undefined) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 5));
+      done = true;
+    },
+    stop() {
+      informers?.stop();
+    },
+  };
+}

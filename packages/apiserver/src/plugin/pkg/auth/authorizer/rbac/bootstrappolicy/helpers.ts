@@ -1,0 +1,94 @@
+/**
+ * The builders bootstrappolicy writes its roles with (pkg/apis/rbac/v1/helpers.go
+ * PolicyRuleBuilder, ClusterRoleBindingBuilder): each list of a rule is sorted, as `Rule()` does.
+ */
+import type { ClusterRoleBinding, PolicyRule, Subject } from "@servicenet/api";
+import { rbacGroupName } from "@servicenet/api/rbac/v1";
+
+const sorted = (xs: string[]): string[] => [...xs].sort();
+
+/** PolicyRuleBuilder: `newRule("get").groups("").resources("pods").rule()`. */
+export class PolicyRuleBuilder {
+  readonly #r: Required<PolicyRule>;
+
+  constructor(verbs: string[]) {
+    this.#r = { verbs, apiGroups: [], resources: [], resourceNames: [], nonResourceURLs: [] };
+  }
+
+  groups(...groups: string[]): this {
+    this.#r.apiGroups.push(...groups);
+    return this;
+  }
+
+  resources(...resources: string[]): this {
+    this.#r.resources.push(...resources);
+    return this;
+  }
+
+  names(...names: string[]): this {
+    this.#r.resourceNames.push(...names);
+    return this;
+  }
+
+  urls(...urls: string[]): this {
+    this.#r.nonResourceURLs.push(...urls);
+    return this;
+  }
+
+  /** RuleOrDie: the rule with every list sorted and empty lists left out. */
+  rule(): PolicyRule {
+    const r = this.#r;
+    const out: PolicyRule = { verbs: sorted(r.verbs) };
+    if (r.apiGroups.length > 0) out.apiGroups = sorted(r.apiGroups);
+    if (r.resources.length > 0) out.resources = sorted(r.resources);
+    if (r.resourceNames.length > 0) out.resourceNames = sorted(r.resourceNames);
+    if (r.nonResourceURLs.length > 0) out.nonResourceURLs = sorted(r.nonResourceURLs);
+    return out;
+  }
+}
+
+/** NewRule. */
+export function newRule(...verbs: string[]): PolicyRuleBuilder {
+  return new PolicyRuleBuilder(verbs);
+}
+
+/** ClusterRoleBindingBuilder: `newClusterBinding("view").groups(...).users(...).sas(ns, name)`. */
+export class ClusterRoleBindingBuilder {
+  readonly #name: string;
+  readonly #subjects: Subject[] = [];
+
+  constructor(clusterRoleName: string) {
+    this.#name = clusterRoleName;
+  }
+
+  groups(...groups: string[]): this {
+    for (const name of groups) this.#subjects.push({ kind: "Group", apiGroup: rbacGroupName, name });
+    return this;
+  }
+
+  users(...users: string[]): this {
+    for (const name of users) this.#subjects.push({ kind: "User", apiGroup: rbacGroupName, name });
+    return this;
+  }
+
+  sas(namespace: string, ...names: string[]): this {
+    for (const name of names) this.#subjects.push({ kind: "ServiceAccount", namespace, name });
+    return this;
+  }
+
+  /** BindingOrDie: named after the role. */
+  binding(): ClusterRoleBinding {
+    return {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRoleBinding",
+      metadata: { name: this.#name },
+      roleRef: { apiGroup: rbacGroupName, kind: "ClusterRole", name: this.#name },
+      subjects: this.#subjects,
+    };
+  }
+}
+
+/** NewClusterBinding. */
+export function newClusterBinding(clusterRoleName: string): ClusterRoleBindingBuilder {
+  return new ClusterRoleBindingBuilder(clusterRoleName);
+}

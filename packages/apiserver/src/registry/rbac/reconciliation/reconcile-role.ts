@@ -1,0 +1,129 @@
+/**
+ * pkg/registry/rbac/reconciliation/reconcile_role.go: bring a stored ClusterRole up to an expected
+ * one. Missing rules and aggregation selectors are added (never removed unless asked), expected
+ * labels and annotations merged in; a role annotated `rbac.authorization.kubernetes.io/autoupdate:
+ * "false"` is reported and left alone.
+ */
+import { StatusError, type ClusterRole, type PolicyRule } from "@servicenet/api";
+import { autoUpdateAnnotationKey } from "@servicenet/api/rbac/v1";
+import type { LabelSelector } from "@servicenet/api";
+import { covers } from "../validation/policy-comparator.ts";
+
+export type ReconcileOperation = "none" | "create" | "update" | "recreate";
+
+/** The stored roles reconciliation reads and writes (ClusterRoleModifier). */
+export interface RoleModifier {
+  get(name: string): Promise<ClusterRole>;
+  create(role: ClusterRole): Promise<ClusterRole>;
+  update(role: ClusterRole): Promise<ClusterRole>;
+}
+
+/** ReconcileClusterRoleResult. */
+export interface ReconcileRoleResult {
+  role: ClusterRole;
+  missingRules: PolicyRule[];
+  extraRules: PolicyRule[];
+  missingAggregationRuleSelectors: LabelSelector[];
+  extraAggregationRuleSelectors: LabelSelector[];
+  operation: ReconcileOperation;
+  protected: boolean;
+}
+
+/** merge: later maps win; undefined when every map is. */
+export function merge(...maps: (Record<string, string> | undefined)[]): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  for (const m of maps) if (m) out = { ...out, ...m };
+  return out;
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** aggregationRuleCovers: the expected selectors the existing rule lacks. */
+function aggregationRuleCovers(owner: ClusterRole["aggregationRule"], servant: ClusterRole["aggregationRule"]): LabelSelector[] {
+  const have = owner?.clusterRoleSelectors ?? [];
+  return (servant?.clusterRoleSelectors ?? []).filter((s) => !have.some((o) => same(o, s)));
+}
+
+/** computeReconciledRole. */
+export function computeReconciledRole(existing: ClusterRole, expected: ClusterRole, removeExtraPermissions: boolean): ReconcileRoleResult {
+  const role: ClusterRole = structuredClone(existing);
+  let operation: ReconcileOperation = "none";
+  const annotations = merge(expected.metadata.annotations, role.metadata.annotations);
+  if (annotations) role.metadata.annotations = annotations;
+  if (!same(role.metadata.annotations, existing.metadata.annotations)) operation = "update";
+  const labels = merge(expected.metadata.labels, role.metadata.labels);
+  if (labels) role.metadata.labels = labels;
+  if (!same(role.metadata.labels, existing.metadata.labels)) operation = "update";
+
+  const expectedRules = expected.rules ?? [];
+  const existingRules = existing.rules ?? [];
+  // Don't compute extra permissions if expected and existing roles are both aggregated.
+  const extraRules =
+    expected.aggregationRule === undefined || existing.aggregationRule === undefined ? covers(expectedRules, existingRules).uncovered : [];
+  const missingRules = covers(existingRules, expectedRules).uncovered;
+  if (!removeExtraPermissions && missingRules.length > 0) {
+    role.rules = [...(role.rules ?? []), ...missingRules];
+    operation = "update";
+  } else if (removeExtraPermissions && (missingRules.length > 0 || extraRules.length > 0)) {
+    role.rules = expected.rules ?? null;
+    operation = "update";
+  }
+
+  const extraSelectors = aggregationRuleCovers(expected.aggregationRule, existing.aggregationRule);
+  const missingSelectors = aggregationRuleCovers(existing.aggregationRule, expected.aggregationRule);
+  if (expected.aggregationRule === undefined && existing.aggregationRule !== undefined) {
+    // we didn't expect this to be an aggregated role at all, remove the existing aggregation
+    delete role.aggregationRule;
+    operation = "update";
+  } else if (!removeExtraPermissions && missingSelectors.length > 0) {
+    role.aggregationRule = { clusterRoleSelectors: [...(role.aggregationRule?.clusterRoleSelectors ?? []), ...missingSelectors] };
+    operation = "update";
+  } else if (removeExtraPermissions && (missingSelectors.length > 0 || extraSelectors.length > 0)) {
+    if (expected.aggregationRule) role.aggregationRule = expected.aggregationRule;
+    operation = "update";
+  }
+  return {
+    role,
+    missingRules,
+    extraRules,
+    missingAggregationRuleSelectors: missingSelectors,
+    extraAggregationRuleSelectors: extraSelectors,
+    operation,
+    protected: existing.metadata.annotations?.[autoUpdateAnnotationKey] === "false",
+  };
+}
+
+/** ReconcileRoleOptions.Run: reads, computes, and (with `confirm`) writes; re-runs on a create or delete race. */
+export async function reconcileRole(
+  expected: ClusterRole,
+  client: RoleModifier,
+  opts: { confirm: boolean; removeExtraPermissions?: boolean },
+  attempts = 0,
+): Promise<ReconcileRoleResult> {
+  let result: ReconcileRoleResult;
+  try {
+    result = computeReconciledRole(await client.get(expected.metadata.name ?? ""), expected, opts.removeExtraPermissions ?? false);
+  } catch (e) {
+    if (!(e instanceof StatusError && e.reason === "NotFound")) throw e;
+    result = {
+      role: expected,
+      missingRules: expected.rules ?? [],
+      extraRules: [],
+      missingAggregationRuleSelectors: expected.aggregationRule?.clusterRoleSelectors ?? [],
+      extraAggregationRuleSelectors: [],
+      operation: "create",
+      protected: false,
+    };
+  }
+  if (result.protected || !opts.confirm) return result;
+  try {
+    if (result.operation === "create") result.role = await client.create(result.role);
+    else if (result.operation === "update") result.role = await client.update(result.role);
+  } catch (e) {
+    const race = e instanceof StatusError && (e.reason === "AlreadyExists" || e.reason === "NotFound");
+    if (!race) throw e;
+    if (attempts > 3) throw new Error(`failed to reconcile ${expected.metadata.name ?? ""}: ${e.message}`, { cause: e });
+    return reconcileRole(expected, client, opts, attempts + 1);
+  }
+  return result;
+}

@@ -1,0 +1,93 @@
+/**
+ * The authorization filter (staging/src/k8s.io/apiserver/pkg/endpoints/filters/authorization.go):
+ * every request, resource or not, is turned into authorizer attributes (GetAuthorizerAttributes)
+ * and refused with upstream's Forbidden Status (endpoints/handlers/responsewriters/errors.go)
+ * unless the authorizer allows it.
+ */
+import { StatusError } from "@servicenet/api";
+import { anonymousUser, type UserInfo } from "../../authentication/user/user.ts";
+import type { Attributes, Authorizer } from "../../authorization/authorizer/interfaces.ts";
+import { parseRequestInfo } from "../request-info.ts";
+
+/**
+ * GetAuthorizerAttributes: resource requests carry the request info's verb, group, version,
+ * namespace, resource, subresource and name; everything else is a non-resource request with the
+ * lower-case HTTP method as verb and the raw URL path.
+ */
+export function getAuthorizerAttributes(user: UserInfo, method: string, rawPath: string, query: URLSearchParams): Attributes {
+  const base: Attributes = {
+    user,
+    verb: method.toLowerCase(),
+    namespace: "",
+    apiGroup: "",
+    apiVersion: "",
+    resource: "",
+    subresource: "",
+    name: "",
+    resourceRequest: false,
+    path: rawPath,
+  };
+  const info = parseRequestInfo(rawPath, method, query);
+  if (info === undefined || info.verb === "") return base;
+  let name = info.name;
+  // A list or watch of one object by field selector is about that name (request/requestinfo.go).
+  if (name === "" && (info.verb === "list" || info.verb === "watch")) name = fieldSelectorName(query.get("fieldSelector") ?? "");
+  // A Namespace is its own namespace: `get namespaces` in a RoleBinding of "ns" reads namespace "ns".
+  const namespace = info.namespace ?? (info.resource === "namespaces" ? info.name : "");
+  return {
+    ...base,
+    verb: info.verb,
+    namespace,
+    apiGroup: info.group,
+    apiVersion: info.version,
+    resource: info.resource,
+    subresource: info.subresource,
+    name,
+    resourceRequest: true,
+  };
+}
+
+/** fields.Selector.RequiresExactMatch("metadata.name") on a field selector string. */
+function fieldSelectorName(selector: string): string {
+  for (const term of selector.split(",")) {
+    const m = /^\s*metadata\.name\s*==?\s*(.*?)\s*$/.exec(term);
+    if (m && !m[1]!.includes("/") && m[1] !== "." && m[1] !== "..") return m[1]!;
+  }
+  return "";
+}
+
+/** forbiddenMessage (responsewriters/errors.go). */
+export function forbiddenMessage(a: Attributes): string {
+  const username = a.user?.name ?? "";
+  if (!a.resourceRequest) return `User ${JSON.stringify(username)} cannot ${a.verb} path ${JSON.stringify(a.path)}`;
+  const resource = a.subresource !== "" ? `${a.resource}/${a.subresource}` : a.resource;
+  const what = `User ${JSON.stringify(username)} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.apiGroup)}`;
+  return a.namespace !== "" ? `${what} in the namespace ${JSON.stringify(a.namespace)}` : `${what} at the cluster scope`;
+}
+
+/** ForbiddenStatusError: `services is forbidden: User "alice" cannot list ...[: reason]`, details name/group/kind. */
+export function forbiddenStatusError(a: Attributes, reason: string): StatusError {
+  const msg = reason === "" ? forbiddenMessage(a) : `${forbiddenMessage(a)}: ${reason}`;
+  return StatusError.forbidden({ group: a.apiGroup, resource: a.resource }, a.name, msg);
+}
+
+/**
+ * WithAuthorization: resolves when the request may go on and throws the Forbidden Status (or an
+ * internal error when the authorizer failed without allowing) otherwise. Without an authorizer
+ * everything is allowed; a request without a user is the anonymous user.
+ */
+export async function authorizeRequest(
+  authorizer: Authorizer | undefined,
+  user: UserInfo | undefined,
+  method: string,
+  rawPath: string,
+  query: URLSearchParams,
+): Promise<void> {
+  if (authorizer === undefined) return;
+  const attrs = getAuthorizerAttributes(user ?? anonymousUser, method, rawPath, query);
+  const r = await authorizer.authorize(attrs);
+  // An authorizer like RBAC can meet evaluation errors and still allow: the decision comes first.
+  if (r.decision === "Allow") return;
+  if (r.error !== undefined) throw StatusError.internal(r.error);
+  throw forbiddenStatusError(attrs, r.reason);
+}
