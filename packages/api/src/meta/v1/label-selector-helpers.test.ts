@@ -7,7 +7,7 @@ import type { LabelSelector } from "./label-selector.ts";
 describe("TestLabelSelectorAsSelector", () => {
   const matchLabels = { foo: "bar" };
   const matchExpressions = [{ key: "baz", operator: "In", values: ["qux", "norf"] }];
-  const sets = [{}, { foo: "bar" }, { baz: "qux" }, { foo: "bar", baz: "norf" }, { foo: "bar", baz: "x" }];
+  const sets: Record<string, string>[] = [{}, { foo: "bar" }, { baz: "qux" }, { foo: "bar", baz: "norf" }, { foo: "bar", baz: "x" }];
   it.each<[string, LabelSelector | null, boolean[]]>([
     ["nil: labels.Nothing()", null, [false, false, false, false, false]],
     ["empty: labels.Everything()", {}, [true, true, true, true, true]],

@@ -12,5 +12,6 @@ export { schemaNames, apiSchemaModules, packagePrefix, type SchemaModule } from 
 export { groupVersion, gvPath, allVerbs, type OpenAPIResource } from "./resource.ts";
 export { serviceDocs, type FieldDoc } from "./service-descriptions.ts";
 export { networkingDocs } from "./networking-descriptions.ts";
+export { rbacDocs } from "./rbac-descriptions.ts";
 export type { OpenAPISchema } from "./zod-walk.ts";
 export { encodeOpenAPIV2Proto } from "./proto-v2.ts";

@@ -9,6 +9,8 @@
 export interface FieldDoc {
   description: string;
   enum?: readonly string[];
+  /** Listed as required although the zod schema defaults it (Go's non-omitempty fields). */
+  required?: boolean;
 }
 
 const conv = "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md";

@@ -10,6 +10,7 @@
  */
 import { lookupFieldMeta } from "../patch/index.ts";
 import { networkingDocs } from "./networking-descriptions.ts";
+import { rbacDocs } from "./rbac-descriptions.ts";
 import { serviceDocs, type FieldDoc } from "./service-descriptions.ts";
 
 export type OpenAPISchema = { [key: string]: unknown };
@@ -202,7 +203,8 @@ function object(ctx: WalkContext, shape: Record<string, ZodLike>, where: Where, 
       path: [...where.path, k],
       ...(defName !== undefined ? { owner: defName, field: k } : {}),
     });
-    if (!unwrap(v).optional && v._zod.optin !== "optional") required.push(k);
+    const forced = defName !== undefined && ctx.docs?.[defName]?.[k]?.required === true;
+    if (forced || (!unwrap(v).optional && v._zod.optin !== "optional")) required.push(k);
   }
   const out: OpenAPISchema = { type: "object", properties };
   if (required.length > 0) out.required = required.sort();
@@ -210,5 +212,9 @@ function object(ctx: WalkContext, shape: Record<string, ZodLike>, where: Where, 
 }
 
 /** Every built-in field doc, by definition name. */
-export const defaultDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>>>> = { ...serviceDocs, ...networkingDocs };
+export const defaultDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>>>> = {
+  ...serviceDocs,
+  ...networkingDocs,
+  ...rbacDocs,
+};
 export type { ZodLike };
