@@ -3,11 +3,12 @@
  * through client-node's typed API (turned into plain JSON) plus a WATCH on
  * the same path.
  */
-import { CoreV1Api, DiscoveryV1Api, NetworkingV1Api, type KubeConfig } from "@kubernetes/client-node";
+import { CoreV1Api, DiscoveryV1Api, NetworkingV1Api, RbacAuthorizationV1Api, type KubeConfig } from "@kubernetes/client-node";
 import {
   endpointSliceControllerName,
   endpointSliceManagedByLabel,
   endpointSliceMirroringControllerName,
+  type ClusterRole,
   type EndpointSlice,
   type Endpoints,
   type IPAddress,
@@ -33,6 +34,7 @@ export interface InformerSet {
   serviceCIDRs: SharedInformer<ServiceCIDR>;
   ipAddresses: SharedInformer<IPAddress>;
   namespaces: SharedInformer<Namespace>;
+  clusterRoles: SharedInformer<ClusterRole>;
 }
 
 /** kube-controller-manager's --namespace-sync-period default: deleting namespaces are looked at again this often. */
@@ -49,6 +51,7 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
   const core = kc.makeApiClient(CoreV1Api);
   const discovery = kc.makeApiClient(DiscoveryV1Api);
   const net = kc.makeApiClient(NetworkingV1Api);
+  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
   const base = {
     kubeConfig: kc,
     ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}),
@@ -101,6 +104,11 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       ...base,
       path: "/apis/networking.k8s.io/v1/ipaddresses",
       list: plain("V1IPAddressList", () => net.listIPAddress()),
+    }),
+    clusterRoles: new SharedInformer({
+      ...base,
+      path: "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+      list: plain("V1ClusterRoleList", () => rbac.listClusterRole()),
     }),
   };
 }

@@ -8,7 +8,15 @@ describe("parseOptions", () => {
       {
         kubeconfig: "k",
         leaderElect: false,
-        controllers: ["endpoint", "endpointslice", "endpointslicemirroring", "namespace", "servicecidr", "garbagecollector"],
+        controllers: [
+          "endpoint",
+          "endpointslice",
+          "endpointslicemirroring",
+          "namespace",
+          "servicecidr",
+          "garbagecollector",
+          "clusterrole-aggregation",
+        ],
         workers: 5,
       },
     ],
@@ -20,7 +28,15 @@ describe("parseOptions", () => {
       ["--kubeconfig", "k", "--leader-elect=false", "--controllers=*", "--concurrent-syncs", "2"],
       {
         leaderElect: false,
-        controllers: ["endpoint", "endpointslice", "endpointslicemirroring", "namespace", "servicecidr", "garbagecollector"],
+        controllers: [
+          "endpoint",
+          "endpointslice",
+          "endpointslicemirroring",
+          "namespace",
+          "servicecidr",
+          "garbagecollector",
+          "clusterrole-aggregation",
+        ],
         workers: 2,
         verbosity: 0,
       },

@@ -9,6 +9,7 @@ export const knownControllers = [
   "namespace",
   "servicecidr",
   "garbagecollector",
+  "clusterrole-aggregation",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
@@ -38,7 +39,7 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--leader-elect] [--controllers endpoint,endpointslice,endpointslicemirroring,namespace,servicecidr,garbagecollector]
+export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--leader-elect] [--controllers endpoint,endpointslice,endpointslicemirroring,namespace,servicecidr,garbagecollector,clusterrole-aggregation]
   --kubeconfig PATH                 kubeconfig of the apiserver to talk to (required)
   --leader-elect                    elect a leader through a coordination.k8s.io/v1 Lease before running controllers
   --leader-elect-resource-namespace kube-system (default)

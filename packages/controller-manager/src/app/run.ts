@@ -21,6 +21,8 @@ import { serviceCIDRClient } from "../servicecidrs/servicecidrs-client.ts";
 import { garbageCollectorEventSource, invalidOwnerRefEventReporter } from "../garbagecollector/events.ts";
 import { clientNodeEventSink, EventBroadcaster } from "@servicenet/client/tools/record";
 import { GarbageCollectorController } from "../garbagecollector/garbagecollector-controller.ts";
+import { ClusterRoleAggregationController } from "../clusterroleaggregation/clusterroleaggregation-controller.ts";
+import { clusterRoleClient } from "../clusterroleaggregation/clusterroles-client.ts";
 import { makeInformers, type InformerSet } from "./informers.ts";
 import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
@@ -148,6 +150,11 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         logger: log,
         workers: o.gcWorkers ?? 20,
       }),
+    );
+  }
+  if (o.controllers.includes("clusterrole-aggregation")) {
+    controllers.push(
+      new ClusterRoleAggregationController({ clusterRoles: use("clusterRoles"), client: clusterRoleClient(o.kubeConfig), logger: log }),
     );
   }
   for (const c of controllers)

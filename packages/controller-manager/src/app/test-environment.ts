@@ -11,7 +11,7 @@ import { runControllerManager } from "./run.ts";
  * The controllers a test environment can run. Not `servicecidr`: it writes a finalizer on the
  * bootstrap ServiceCIDR, which the environment's `reset()` would keep taking away.
  */
-export type TestEnvironmentControllerName = "endpoint" | "endpointslice" | "namespace" | "garbagecollector";
+export type TestEnvironmentControllerName = "endpoint" | "endpointslice" | "namespace" | "garbagecollector" | "clusterrole-aggregation";
 
 /** Starts controllers against a kubeconfig (YAML text); the returned function stops them. */
 export type TestEnvironmentControllers = (kubeconfig: string) => Promise<() => Promise<void>>;

@@ -71,7 +71,7 @@ describe.skipIf(!haveKubectl())("upstream fixture corpus: kubectl 1.33 vs servic
   });
 
   it.each(["foo", "bar", "printers"])("every kind in namespace %s: describe (all) and get -o wide", async (ns) => {
-    for (const type of ["services", "endpointslices", "endpoints", "events", "pods"]) {
+    for (const type of ["services", "endpointslices", "endpoints", "events", "pods", "rolebindings"]) {
       await compare(["get", type, "-o", "wide", "-n", ns]);
       if (type !== "events" && type !== "pods") await compare(["describe", type, "-n", ns]);
     }
@@ -98,7 +98,7 @@ describe.skipIf(!haveKubectl())("upstream fixture corpus: kubectl 1.33 vs servic
   });
 
   it("cluster-scoped kinds: describe (all) and get -o wide", async () => {
-    for (const type of ["servicecidrs", "ipaddresses"]) {
+    for (const type of ["servicecidrs", "ipaddresses", "clusterrolebindings"]) {
       await compare(["get", type, "-o", "wide"]);
       await compare(["describe", type]);
     }

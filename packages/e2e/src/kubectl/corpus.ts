@@ -33,6 +33,8 @@ export const kindInfo: Record<string, { type: string; collection: (ns?: string) 
   Event: { type: "event", collection: (ns) => `/api/v1/namespaces/${ns ?? ""}/events` },
   ServiceCIDR: { type: "servicecidr", collection: () => "/apis/networking.k8s.io/v1/servicecidrs" },
   IPAddress: { type: "ipaddress", collection: () => "/apis/networking.k8s.io/v1/ipaddresses" },
+  RoleBinding: { type: "rolebinding", collection: (ns) => `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns ?? ""}/rolebindings` },
+  ClusterRoleBinding: { type: "clusterrolebinding", collection: () => "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings" },
 };
 
 /** Drops the values the server allocates (Service cluster IPs and node ports), so it picks free ones. */

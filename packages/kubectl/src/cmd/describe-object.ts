@@ -3,10 +3,23 @@
  * (label kubernetes.io/service-name), and for every kind the Events found the way client-go's
  * events.Search finds them.
  */
-import type { EndpointSlice, Endpoints, Event, IPAddress, PartialObjectMetadata, Service, ServiceCIDR } from "@servicenet/api";
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  EndpointSlice,
+  Endpoints,
+  Event,
+  IPAddress,
+  PartialObjectMetadata,
+  Role,
+  RoleBinding,
+  Service,
+  ServiceCIDR,
+} from "@servicenet/api";
 import { describeService } from "../describe/service.ts";
 import { describeEndpointSlice, describeEndpoints } from "../describe/endpoints.ts";
 import { describeIPAddress, describeServiceCIDR } from "../describe/networking.ts";
+import { describeClusterRole, describeClusterRoleBinding, describeRole, describeRoleBinding } from "../describe/rbac.ts";
 import type { DescribeOptions } from "../describe/common.ts";
 import { goLocalLocation, type Location } from "../util/zoneinfo.ts";
 import type { Context } from "./io.ts";
@@ -57,6 +70,17 @@ function localLocation(env: Record<string, string | undefined>): Location {
 
 /** The describe text of `obj` (a `r` object), with its events unless --show-events=false. */
 export async function describeObject(ctx: Context, r: Resource, obj: PartialObjectMetadata): Promise<string> {
+  // The RBAC describers print no events and search for none.
+  switch (r.name) {
+    case "roles":
+      return describeRole(obj as Role);
+    case "clusterroles":
+      return describeClusterRole(obj as ClusterRole);
+    case "rolebindings":
+      return describeRoleBinding(obj as RoleBinding);
+    case "clusterrolebindings":
+      return describeClusterRoleBinding(obj as ClusterRoleBinding);
+  }
   const events = await searchEvents(ctx, r, obj);
   // time.Local as the kubectl process would load it: from this invocation's $TZ.
   const opts: DescribeOptions = { now: ctx.now, location: localLocation(ctx.io.env) };

@@ -23,7 +23,17 @@ interface Request {
   name?: string;
 }
 
-const describable = new Set(["services", "servicecidrs", "ipaddresses", "endpointslices", "endpoints"]);
+const describable = new Set([
+  "services",
+  "servicecidrs",
+  "ipaddresses",
+  "endpointslices",
+  "endpoints",
+  "roles",
+  "clusterroles",
+  "rolebindings",
+  "clusterrolebindings",
+]);
 
 function resolveType(t: string): Resource {
   const r = findResource(t);

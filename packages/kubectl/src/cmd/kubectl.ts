@@ -23,7 +23,7 @@ export const usageText = `servicenet-kubectl controls the servicenet Service-net
 
 Commands:
   describe (TYPE[,TYPE...] [NAME_OR_PREFIX...] | TYPE/NAME...) [-n NS | -A] [-l SELECTOR] [--show-events=false]
-      TYPE: service|svc|servicecidr|ipaddress|endpointslice|endpoints
+      TYPE: service|svc|servicecidr|ipaddress|endpointslice|endpoints|role|clusterrole|rolebinding|clusterrolebinding
   get (services|servicecidrs|ipaddresses|endpointslices|endpoints|events|pods|nodes|namespaces) [NAME...] [-n NS | -A]
       [-o wide|json|yaml|name] [-l SELECTOR] [--no-headers] [--show-labels] [-w | --watch-only]
   create -f FILE|- [-f ...]

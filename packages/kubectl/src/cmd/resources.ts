@@ -47,7 +47,17 @@ export const resources: readonly Resource[] = [
   { name: "pods", group: "", version: "v1", kind: "Pod", namespaced: true, aliases: ["pod", "pods", "po"] },
   { name: "nodes", group: "", version: "v1", kind: "Node", namespaced: false, aliases: ["node", "nodes", "no"] },
   { name: "namespaces", group: "", version: "v1", kind: "Namespace", namespaced: false, aliases: ["namespace", "namespaces", "ns"] },
+  ...rbac("roles", "Role", true),
+  ...rbac("clusterroles", "ClusterRole", false),
+  ...rbac("rolebindings", "RoleBinding", true),
+  ...rbac("clusterrolebindings", "ClusterRoleBinding", false),
 ];
+
+/** An rbac.authorization.k8s.io/v1 resource: singular and plural, no short names (as discovery has them). */
+function rbac(name: string, kind: string, namespaced: boolean): Resource[] {
+  const singular = kind.toLowerCase();
+  return [{ name, group: "rbac.authorization.k8s.io", version: "v1", kind, namespaced, aliases: [singular, name] }];
+}
 
 /** The resource serving `apiVersion` + `kind` (what kubectl's RESTMapper answers for a manifest). */
 export function resourceForKind(apiVersion: string, kind: string): Resource | undefined {

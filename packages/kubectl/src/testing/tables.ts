@@ -5,6 +5,8 @@
  */
 import type { PartialObjectMetadata, Table } from "@servicenet/api";
 import {
+  printClusterRoleBindingTable,
+  printClusterRoleTable,
   printEndpointSliceTable,
   printEndpointsTable,
   printEventTable,
@@ -12,6 +14,8 @@ import {
   printNamespaceTable,
   printNodeTable,
   printPodTable,
+  printRoleBindingTable,
+  printRoleTable,
   printServiceCIDRTable,
   printServiceTable,
   type PrintOptions,
@@ -27,6 +31,10 @@ const printers: Record<string, (items: never[], opts: PrintOptions) => Table> = 
   endpointslices: printEndpointSliceTable,
   servicecidrs: printServiceCIDRTable,
   ipaddresses: printIPAddressTable,
+  roles: printRoleTable,
+  clusterroles: printClusterRoleTable,
+  rolebindings: printRoleBindingTable,
+  clusterrolebindings: printClusterRoleBindingTable,
 };
 
 /** Renders `objects` of `resource` as a Table, or undefined for a resource without a printer. */

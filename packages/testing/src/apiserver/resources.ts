@@ -59,3 +59,20 @@ export const defaultResources: readonly ResourceInfo[] = [
     allowCreateOnUpdate: true,
   },
 ];
+
+const rbac = "rbac.authorization.k8s.io";
+
+/** rbac.authorization.k8s.io/v1, for tests of RBAC clients (not served unless a test asks for it). */
+export const rbacResources: readonly ResourceInfo[] = [
+  { group: rbac, version: "v1", name: "roles", singular: "role", kind: "Role", namespaced: true },
+  { group: rbac, version: "v1", name: "rolebindings", singular: "rolebinding", kind: "RoleBinding", namespaced: true },
+  { group: rbac, version: "v1", name: "clusterroles", singular: "clusterrole", kind: "ClusterRole", namespaced: false },
+  {
+    group: rbac,
+    version: "v1",
+    name: "clusterrolebindings",
+    singular: "clusterrolebinding",
+    kind: "ClusterRoleBinding",
+    namespaced: false,
+  },
+];
