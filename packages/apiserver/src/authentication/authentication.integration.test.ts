@@ -93,13 +93,36 @@ describe.skipIf(!haveKubectl())("authentication with real kubectl 1.33", () => {
     expect((await s.request("/version", { token: "nope" })).status).toBe(401);
   });
 
-  it("takes a request without credentials as system:anonymous in system:unauthenticated", async () => {
-    const r = await s.request("/apis/authentication.k8s.io/v1/selfsubjectreviews", {
-      method: "POST",
-      token: null,
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" }),
+  it("takes a request without credentials as system:anonymous in system:unauthenticated, whom RBAC refuses", async () => {
+    const r = await s.request("/api/v1/namespaces/default/services", { token: null });
+    expect(r.status).toBe(403);
+    expect(r.json()).toMatchObject({
+      reason: "Forbidden",
+      message: 'services is forbidden: User "system:anonymous" cannot list resource "services" in API group "" in the namespace "default"',
     });
+    // system:public-info-viewer: system:unauthenticated may read /version.
+    expect((await s.request("/version", { token: null })).status).toBe(200);
+    const line = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["uri"] === "/api/v1/namespaces/default/services" && l["code"] === 403);
+    expect(line).toMatchObject({ user: { username: "system:anonymous", groups: ["system:unauthenticated"] }, objectRef: { resource: "services", namespace: "default" } });
+  });
+
+  it("refuses impersonation to a user without the impersonate verb, with upstream's message", async () => {
+    const alice = kubeconfigFor("alice2", { token: "alice-token" });
+    const r = await s.kubectl(["--kubeconfig", alice, "get", "svc", "--as", "bob"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Error from server (Forbidden): users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope');
+  });
+
+  it("with --anonymous-auth=false answers a request without credentials with 401", async () => {
+    const t = await startTestServer({ anonymousAuth: false });
+    try {
+      expect((await t.request("/version", { token: null })).status).toBe(401);
+      expect((await t.request("/version")).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
     expect(r.status).toBe(201);
     expect((r.json() as Whoami).status.userInfo).toMatchObject({ username: "system:anonymous", groups: ["system:unauthenticated"] });
   });
