@@ -17,6 +17,8 @@ export interface ClientJob {
   prefix?: string;
   /** Stamp each body with its send time (epoch ms) in this annotation, for watch delivery latency. */
   sentAnnotation?: string;
+  /** Extra request headers (an Authorization bearer token). */
+  headers?: Record<string, string>;
 }
 
 export interface LoadResult {
@@ -37,9 +39,9 @@ const body = (i: number | string, spec: Record<string, unknown>, prefix = "svc",
   });
 
 /** One POST over `agent`; resolves with the status after the whole response was read. */
-function post(agent: Agent, url: string, payload: string): Promise<number> {
+function post(agent: Agent, url: string, payload: string, extra: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const headers = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) };
+    const headers = { ...extra, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) };
     const req = request(url, { method: "POST", agent, headers }, (res) => {
       res.on("data", () => {});
       res.on("end", () => resolve(res.statusCode ?? 0));
@@ -51,10 +53,10 @@ function post(agent: Agent, url: string, payload: string): Promise<number> {
 }
 
 /** `concurrency` loops POSTing until `total` creates are done (after `warmup` unmeasured ones). */
-async function client({ url, concurrency, total, warmup, spec, prefix, sentAnnotation }: ClientJob): Promise<LoadResult> {
+async function client({ url, concurrency, total, warmup, spec, prefix, sentAnnotation, headers }: ClientJob): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   // Warm up sockets, statements and the JIT (names not reused by the measured creates).
-  for (let i = 0; i < warmup; i++) await post(agent, url, body(`w${i}`, spec, prefix));
+  for (let i = 0; i < warmup; i++) await post(agent, url, body(`w${i}`, spec, prefix), headers);
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -63,7 +65,7 @@ async function client({ url, concurrency, total, warmup, spec, prefix, sentAnnot
       while (next < total) {
         const i = next++;
         const t0 = performance.now();
-        const status = await post(agent, url, body(i, spec, prefix, sentAnnotation));
+        const status = await post(agent, url, body(i, spec, prefix, sentAnnotation), headers);
         if (status !== 201) throw new Error(`create ${prefix ?? "svc"}-${i}: HTTP ${status}`);
         latencies.push(performance.now() - t0);
       }

@@ -86,6 +86,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     ...(o.tokenAuthFile !== undefined ? { tokenAuthFile: o.tokenAuthFile } : {}),
     ...(o.clientCAFile !== undefined ? { clientCAFile: o.clientCAFile } : {}),
     anonymousAuth: o.anonymousAuth,
+    authorizationModes: o.authorizationModes,
     log: verbosityFilter(o.verbosity, (l) => void process.stderr.write(l)),
   });
   const ready = { url: api.url, kubeconfig: api.kubeconfig(), componentKubeconfigs: api.componentKubeconfigs(), allocatorMode: api.serviceAllocators.mode };

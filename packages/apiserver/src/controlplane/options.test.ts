@@ -81,3 +81,17 @@ describe("servicenet up flags", () => {
     expect(parseUpOptions(["--repair-interval", "1500000us"]).repairIntervalMs).toBe(1500);
   });
 });
+
+describe("--authorization-mode", () => {
+  it("defaults to RBAC and takes kube-apiserver's comma list", () => {
+    expect(parseUpOptions([]).authorizationModes).toEqual(["RBAC"]);
+    expect(parseUpOptions(["--authorization-mode", "AlwaysAllow"]).authorizationModes).toEqual(["AlwaysAllow"]);
+    expect(parseUpOptions(["--authorization-mode", "RBAC,AlwaysDeny"]).authorizationModes).toEqual(["RBAC", "AlwaysDeny"]);
+  });
+  it("rejects unknown and repeated modes with upstream's messages", () => {
+    expect(() => parseUpOptions(["--authorization-mode", "Webhook"])).toThrow(
+      '--authorization-mode: authorization-mode "Webhook" is not a valid mode',
+    );
+    expect(() => parseUpOptions(["--authorization-mode", "RBAC,RBAC"])).toThrow("has mode specified more than once");
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * `servicenet up` flags, parsed and validated (kube-apiserver's names where one exists).
  */
+import { defaultAuthorizationModes, parseAuthorizationModes } from "../kubeapiserver/authorizer/config.ts";
 import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR, parseIP } from "@servicenet/api";
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
@@ -42,6 +43,8 @@ export interface UpOptions {
   clientCAFile: string | undefined;
   /** `--anonymous-auth` (default true): requests without credentials are system:anonymous. */
   anonymousAuth: boolean;
+  /** `--authorization-mode`, validated: the authorizers in order (default RBAC). */
+  authorizationModes: string[];
   /** klog's `-v`: 0 prints warnings and errors only, 2 the apiserver's info lines, 3 every request. */
   verbosity: number;
   help: boolean;
@@ -66,6 +69,9 @@ export const usage = `Usage: servicenet up [flags]
                                       networking.k8s.io/v1alpha1=true (kubectl 1.27-1.30 describe),
                                       networking.k8s.io/v1beta1=true (1.31-1.32),
                                       authentication.k8s.io/v1beta1=true (1.27 auth whoami), api/all=true
+  --authorization-mode <modes>        kube-apiserver's: authorizers in order, comma separated, of
+                                      RBAC, AlwaysAllow and AlwaysDeny (default RBAC); system:masters
+                                      is always allowed first
   --workers <n>                       apiserver processes on one port and one datastore, as several
                                       kube-apiservers behind a load balancer (default 1, at most ${maxWorkers})
   --token-auth-file <file>            bearer tokens, kube-apiserver's CSV (token,user,uid,"group1,group2");
@@ -135,6 +141,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--feature-gates",
         "--repair-interval",
         "--runtime-config",
+        "--authorization-mode",
         "--workers",
         "--token-auth-file",
         "--client-ca-file",
@@ -180,6 +187,12 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   }
   const anonymousAuth = raw["anonymous-auth"] ?? "true";
   if (anonymousAuth !== "true" && anonymousAuth !== "false") throw new Error(`--anonymous-auth: invalid boolean ${JSON.stringify(anonymousAuth)}`);
+  let authorizationModes: string[];
+  try {
+    authorizationModes = parseAuthorizationModes(raw["authorization-mode"] ?? defaultAuthorizationModes.join(","));
+  } catch (e) {
+    throw new Error(`--authorization-mode: ${(e as Error).message}`);
+  }
   return {
     serviceClusterIPRanges: rangesForMode(ranges, mode),
     mode,
@@ -192,6 +205,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     featureGates: raw["feature-gates"] !== undefined ? parseFeatureGates(raw["feature-gates"]) : { ...defaultFeatureGates },
     repairIntervalMs: raw["repair-interval"] !== undefined ? parseDurationMs(raw["repair-interval"], "--repair-interval") : 3 * 60_000,
     runtimeConfig,
+    authorizationModes,
     workers,
     tokenAuthFile: raw["token-auth-file"],
     clientCAFile: raw["client-ca-file"],

@@ -26,7 +26,7 @@ export interface ReviewContext {
 
 type Body = Record<string, unknown>;
 
-const specOf = (body: Body): SubjectAccessReviewSpec => (body["spec"] ?? {});
+const specOf = (body: Body): SubjectAccessReviewSpec => body["spec"] ?? {};
 const metaOf = (body: Body): ReviewMeta | undefined => body["metadata"] as ReviewMeta | undefined;
 
 /** ResourceAttributesFrom: an empty version means every version. */
