@@ -63,7 +63,14 @@ describe.skipIf(!ready)("servicenet up", () => {
     expect(kubectl("create", "service", "clusterip", "persisted", "--tcp=80")).toBe("service/persisted created\n");
     // kubectl as kubeadm's admin; the controller-manager and kube-proxy each under their own identity.
     const whoami = (kc: string): string =>
-      kubectl("--kubeconfig", join(dir, ".servicenet", kc), "auth", "whoami", "-o", "jsonpath={.status.userInfo.username} {.status.userInfo.groups}");
+      kubectl(
+        "--kubeconfig",
+        join(dir, ".servicenet", kc),
+        "auth",
+        "whoami",
+        "-o",
+        "jsonpath={.status.userInfo.username} {.status.userInfo.groups}",
+      );
     expect(whoami("kubeconfig")).toBe('kubernetes-admin ["system:masters","system:authenticated"]');
     expect(whoami("controller-manager.kubeconfig")).toBe('system:kube-controller-manager ["system:authenticated"]');
     expect(whoami("kube-proxy.kubeconfig")).toBe('system:kube-proxy ["system:authenticated"]');

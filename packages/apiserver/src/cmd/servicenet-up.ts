@@ -89,7 +89,12 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     authorizationModes: o.authorizationModes,
     log: verbosityFilter(o.verbosity, (l) => void process.stderr.write(l)),
   });
-  const ready = { url: api.url, kubeconfig: api.kubeconfig(), componentKubeconfigs: api.componentKubeconfigs(), allocatorMode: api.serviceAllocators.mode };
+  const ready = {
+    url: api.url,
+    kubeconfig: api.kubeconfig(),
+    componentKubeconfigs: api.componentKubeconfigs(),
+    allocatorMode: api.serviceAllocators.mode,
+  };
   // Handlers first: a supervisor may send SIGINT/SIGTERM the moment it reads the ready line, and
   // a signal with no handler yet would kill the process without closing the server and the store.
   const signalled = untilSignal();

@@ -324,7 +324,11 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
 /** The client certificates of the admin and the components, issued by the cluster CA on first start. */
 function issueComponentCerts(pki: string): { admin: ClientCert; controllerManager: ClientCert; kubeProxy: ClientCert } {
   const issue = (c: { file: string; cn: string; orgs: readonly string[] }) => ensureClientCert(pki, c.file, c.cn, c.orgs);
-  return { admin: issue(componentCerts.admin), controllerManager: issue(componentCerts.controllerManager), kubeProxy: issue(componentCerts.kubeProxy) };
+  return {
+    admin: issue(componentCerts.admin),
+    controllerManager: issue(componentCerts.controllerManager),
+    kubeProxy: issue(componentCerts.kubeProxy),
+  };
 }
 
 /** A kubeconfig user's credentials: the client certificate when there is one, else the token. */

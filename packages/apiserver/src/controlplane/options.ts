@@ -186,7 +186,8 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     throw new Error(`--runtime-config: ${(e as Error).message.replace(/^--runtime-config: /, "")}`);
   }
   const anonymousAuth = raw["anonymous-auth"] ?? "true";
-  if (anonymousAuth !== "true" && anonymousAuth !== "false") throw new Error(`--anonymous-auth: invalid boolean ${JSON.stringify(anonymousAuth)}`);
+  if (anonymousAuth !== "true" && anonymousAuth !== "false")
+    throw new Error(`--anonymous-auth: invalid boolean ${JSON.stringify(anonymousAuth)}`);
   let authorizationModes: string[];
   try {
     authorizationModes = parseAuthorizationModes(raw["authorization-mode"] ?? defaultAuthorizationModes.join(","));

@@ -166,7 +166,14 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       }
       audit.impersonatedUser = user;
     }
-    await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams);
+    try {
+      await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams);
+    } catch (e) {
+      // The audit record of a refused request still names the object it was about.
+      const refused = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
+      if (refused && refused.resource !== "") audit.info = refused;
+      throw e;
+    }
     if (isHealthPath(path)) {
       const h = await serveHealth(health, path, url.searchParams);
       if (h === undefined) throw notFound();
@@ -373,7 +380,14 @@ async function authenticate(a: Authenticator, req: IncomingMessage, log?: (line:
   try {
     resp = await a.authenticateRequest(r);
   } catch (e) {
-    log?.(JSON.stringify({ ts: new Date().toISOString(), level: "error", msg: "Unable to authenticate the request", err: (e as Error).message }));
+    log?.(
+      JSON.stringify({
+        ts: new Date().toISOString(),
+        level: "error",
+        msg: "Unable to authenticate the request",
+        err: (e as Error).message,
+      }),
+    );
     throw StatusError.unauthorized();
   }
   if (resp === undefined) throw StatusError.unauthorized();

@@ -206,7 +206,8 @@ export function ensureClientCert(dir: string, file: string, cn: string, orgs: re
   // read between its two renames, so they are read again (and issued by us at most once).
   let issued = false;
   for (let attempt = 0; ; attempt++) {
-    const have = existsSync(crt) && existsSync(keyPath) ? { cert: readFileSync(crt, "utf8"), key: readFileSync(keyPath, "utf8") } : undefined;
+    const have =
+      existsSync(crt) && existsSync(keyPath) ? { cert: readFileSync(crt, "utf8"), key: readFileSync(keyPath, "utf8") } : undefined;
     const x = have ? new X509Certificate(have.cert) : undefined;
     const matches = have && x ? x.checkPrivateKey(createPrivateKey(have.key)) : false;
     if (have && x && matches && x.subject === subject) return have;
@@ -223,7 +224,10 @@ function issueClientCert(dir: string, crt: string, keyPath: string, cn: string, 
     const t = (f: string): string => join(tmp, f);
     const { privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
     writeFileSync(t("client.key"), privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
-    writeFileSync(t("client.ext"), "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n");
+    writeFileSync(
+      t("client.ext"),
+      "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n",
+    );
     const subj = `${orgs.map((o) => `/O=${o}`).join("")}/CN=${cn}`;
     openssl(["req", "-new", "-key", "client.key", "-subj", subj, "-out", "client.csr"], tmp);
     openssl(

@@ -154,7 +154,11 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   }
   if (o.controllers.includes("clusterrole-aggregation")) {
     controllers.push(
-      new ClusterRoleAggregationController({ clusterRoles: use("clusterRoles"), client: clusterRoleClient(cb.configFor("clusterrole-aggregation-controller")), logger: log }),
+      new ClusterRoleAggregationController({
+        clusterRoles: use("clusterRoles"),
+        client: clusterRoleClient(cb.configFor("clusterrole-aggregation-controller")),
+        logger: log,
+      }),
     );
   }
   for (const c of controllers)

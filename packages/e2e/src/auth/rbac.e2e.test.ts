@@ -89,8 +89,19 @@ current-context: c
     execFileSync("openssl", ["req", "-new", "-key", key, "-subj", subj, "-out", join(work, `${name}.csr`)], { stdio: "ignore" });
     execFileSync(
       "openssl",
-      ["x509", "-req", "-in", join(work, `${name}.csr`), "-CA", join(pki, "ca.crt"), "-CAkey", join(pki, "ca.key"), "-CAcreateserial", "-days", "1"]
-        .concat(["-extfile", join(work, `${name}.ext`), "-out", join(work, `${name}.crt`)]),
+      [
+        "x509",
+        "-req",
+        "-in",
+        join(work, `${name}.csr`),
+        "-CA",
+        join(pki, "ca.crt"),
+        "-CAkey",
+        join(pki, "ca.key"),
+        "-CAcreateserial",
+        "-days",
+        "1",
+      ].concat(["-extfile", join(work, `${name}.ext`), "-out", join(work, `${name}.crt`)]),
       { stdio: "ignore" },
     );
     writeKubeconfig(name, { "client-certificate": join(work, `${name}.crt`), "client-key": key });
@@ -120,8 +131,15 @@ current-context: c
 
   it("knows who is who: whoami for the admin certificate, token users and certificate users", async () => {
     const whoami = async (who: string) => JSON.parse(await ok(who, ["auth", "whoami", "-o", "json"])) as { status: { userInfo: unknown } };
-    expect((await whoami("admin")).status.userInfo).toMatchObject({ username: "kubernetes-admin", groups: ["system:masters", "system:authenticated"] });
-    expect((await whoami("alice")).status.userInfo).toMatchObject({ username: "alice", uid: "alice-uid", groups: ["devs", "system:authenticated"] });
+    expect((await whoami("admin")).status.userInfo).toMatchObject({
+      username: "kubernetes-admin",
+      groups: ["system:masters", "system:authenticated"],
+    });
+    expect((await whoami("alice")).status.userInfo).toMatchObject({
+      username: "alice",
+      uid: "alice-uid",
+      groups: ["devs", "system:authenticated"],
+    });
     expect((await whoami("dave")).status.userInfo).toMatchObject({ username: "dave", groups: ["qa", "ops", "system:authenticated"] });
   });
 
@@ -160,7 +178,9 @@ current-context: c
     await ok("admin", ["create", "rolebinding", "bob-admin", "--clusterrole=admin", "--user=bob", "-n", "team"]);
     await eventually(async () => (await k("bob", ["get", "rolebindings", "-n", "team"])).code === 0, { timeoutMs: 10_000 });
     // What bob holds he may grant ...
-    expect(await ok("bob", ["create", "rolebinding", "alice-edit", "--clusterrole=edit", "--user=alice", "-n", "team"])).toContain("created");
+    expect(await ok("bob", ["create", "rolebinding", "alice-edit", "--clusterrole=edit", "--user=alice", "-n", "team"])).toContain(
+      "created",
+    );
     // ... but not more.
     const r = await k("bob", ["create", "rolebinding", "bob-root", "--clusterrole=cluster-admin", "--user=bob", "-n", "team"]);
     expect(r.code).toBe(1);
@@ -184,7 +204,9 @@ current-context: c
     );
     // The user is checked first, then each group (impersonation.go's order).
     const g = await k("bob", ["get", "services", "-n", "team", "--as", "bob", "--as-group", "system:masters"]);
-    expect(g.stderr).toContain('users "bob" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope');
+    expect(g.stderr).toContain(
+      'users "bob" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope',
+    );
   });
 
   it("answers auth can-i, single and --list", async () => {
@@ -194,7 +216,9 @@ current-context: c
     expect(no.code).toBe(1);
     // An impersonated user has only the groups asked for (and system:authenticated), not its certificate's.
     expect((await k("admin", ["auth", "can-i", "create", "services", "--as", "carol", "-n", "team"])).stdout).toBe("no\n");
-    expect((await k("admin", ["auth", "can-i", "create", "services", "--as", "carol", "--as-group", "qa", "-n", "team"])).stdout).toBe("yes\n");
+    expect((await k("admin", ["auth", "can-i", "create", "services", "--as", "carol", "--as-group", "qa", "-n", "team"])).stdout).toBe(
+      "yes\n",
+    );
     expect((await k("carol", ["auth", "can-i", "create", "services", "-n", "team"])).stdout).toBe("yes\n");
     expect((await k("carol", ["auth", "can-i", "create", "services", "-n", "default"])).stdout).toBe("no\n");
     expect((await k("admin", ["auth", "can-i", "*", "*"])).stdout).toBe("yes\n");
@@ -209,9 +233,12 @@ current-context: c
     const c = clientsFor(cluster.kubeConfig);
     await createService(c, "identity-check", { ipFamilyPolicy: "SingleStack" });
     await createPod(c, "identity-check", 0, 7);
-    expect(await eventually(async () => (await slicesOf(c, "identity-check")).some((s) => s.endpoints.length === 1), { timeoutMs: 30_000 })).toBe(true);
+    expect(
+      await eventually(async () => (await slicesOf(c, "identity-check")).some((s) => s.endpoints.length === 1), { timeoutMs: 30_000 }),
+    ).toBe(true);
     const whoami = async (who: string) =>
-      (JSON.parse(await ok(who, ["auth", "whoami", "-o", "json"])) as { status: { userInfo: { username: string } } }).status.userInfo.username;
+      (JSON.parse(await ok(who, ["auth", "whoami", "-o", "json"])) as { status: { userInfo: { username: string } } }).status.userInfo
+        .username;
     expect(await whoami("controller-manager")).toBe("system:kube-controller-manager");
     expect(await whoami("kube-proxy")).toBe("system:kube-proxy");
     // The request log says who wrote what: the slice by the endpointslice controller's service account.
@@ -222,10 +249,14 @@ current-context: c
       .map((l) => JSON.parse(l) as { user?: { username: string }; auditVerb?: string; objectRef?: { resource: string } });
     const writers = (resource: string) =>
       new Set(requests.filter((r) => r.objectRef?.resource === resource && r.auditVerb === "create").map((r) => r.user?.username));
-    await eventually(() => writers("endpointslices").has("system:serviceaccount:kube-system:endpointslice-controller"), { timeoutMs: 10_000 });
+    await eventually(() => writers("endpointslices").has("system:serviceaccount:kube-system:endpointslice-controller"), {
+      timeoutMs: 10_000,
+    });
     expect(writers("endpoints")).toContain("system:serviceaccount:kube-system:endpoint-controller");
     // Watches are still open (a request is logged when it ends): the informers' lists show who reads.
-    const readers = new Set(requests.filter((r) => r.objectRef?.resource === "services" && r.auditVerb === "list").map((r) => r.user?.username));
+    const readers = new Set(
+      requests.filter((r) => r.objectRef?.resource === "services" && r.auditVerb === "list").map((r) => r.user?.username),
+    );
     expect(readers).toContain("system:kube-proxy");
     expect(readers).toContain("system:kube-controller-manager");
     const componentLines = cluster
@@ -233,7 +264,11 @@ current-context: c
       .split("\n")
       .filter((l) => l.startsWith("[controller-manager]") || l.startsWith("[kube-proxy]"));
     expect(componentLines.filter((l) => /forbidden|Forbidden|Unauthorized/.test(l))).toEqual([]);
-    const refused = requests.filter((r) => /^system:(kube-|serviceaccount:kube-system:)/.test(r.user?.username ?? "") && [401, 403].includes((r as { code?: number }).code ?? 0));
+    const refused = requests.filter(
+      (r) =>
+        /^system:(kube-|serviceaccount:kube-system:)/.test(r.user?.username ?? "") &&
+        [401, 403].includes((r as { code?: number }).code ?? 0),
+    );
     expect(refused).toEqual([]);
   });
 });

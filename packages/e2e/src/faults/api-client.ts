@@ -95,7 +95,12 @@ export function isIdleSocketReset(err: { code?: string; reusedSocket?: boolean }
 export function apiClient(opts: ApiClientOptions): ApiClient {
   const url = new URL(opts.server);
   const tls = url.protocol === "https:";
-  const agentOptions = { keepAlive: true, maxSockets: opts.maxSockets ?? 32, ...(opts.ca ? { ca: opts.ca } : {}), ...(opts.cert && opts.key ? { cert: opts.cert, key: opts.key } : {}) };
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: opts.maxSockets ?? 32,
+    ...(opts.ca ? { ca: opts.ca } : {}),
+    ...(opts.cert && opts.key ? { cert: opts.cert, key: opts.key } : {}),
+  };
   const agent = tls ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   const send = tls ? httpsRequest : httpRequest;
   const once = (method: string, path: string, data: Buffer | undefined, timeoutMs: number): Promise<ApiResponse> =>

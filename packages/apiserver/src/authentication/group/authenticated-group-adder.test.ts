@@ -12,7 +12,10 @@ describe("AuthenticatedGroupAdder", () => {
   });
 
   it("TestAuthenticatedGroupAdderNoDuplicate", async () => {
-    expect(await groupsOf({ name: "user", uid: "", groups: ["some-group", "system:authenticated"] })).toEqual(["some-group", "system:authenticated"]);
+    expect(await groupsOf({ name: "user", uid: "", groups: ["some-group", "system:authenticated"] })).toEqual([
+      "some-group",
+      "system:authenticated",
+    ]);
   });
 
   it("leaves system:unauthenticated members and the anonymous user alone", async () => {
@@ -21,6 +24,8 @@ describe("AuthenticatedGroupAdder", () => {
   });
 
   it("passes an unclaimed request on unclaimed", async () => {
-    expect(await new AuthenticatedGroupAdder({ authenticateRequest: () => undefined }).authenticateRequest({ headers: {} })).toBeUndefined();
+    expect(
+      await new AuthenticatedGroupAdder({ authenticateRequest: () => undefined }).authenticateRequest({ headers: {} }),
+    ).toBeUndefined();
   });
 });

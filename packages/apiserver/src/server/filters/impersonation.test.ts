@@ -29,7 +29,13 @@ const impersonateAuthorizer: Authorizer = {
       a.apiGroup === "authentication.k8s.io"
     )
       return allow;
-    if (g[1] === "extra-setter-project" && imp && a.resource === "userextras" && a.subresource === "project" && a.apiGroup === "authentication.k8s.io")
+    if (
+      g[1] === "extra-setter-project" &&
+      imp &&
+      a.resource === "userextras" &&
+      a.subresource === "project" &&
+      a.apiGroup === "authentication.k8s.io"
+    )
       return allow;
     if (g[0] === "everything-impersonater" && imp) {
       if (a.resource === "users" && a.apiGroup === "") return allow;
@@ -66,7 +72,13 @@ const cases: Case[] = [
   { name: "impersonating-group-without-user", user: u("tester"), impersonationGroups: ["some-group"], expectedCode: 500 },
   { name: "impersonating-extra-without-user", user: u("tester"), impersonationUserExtras: { scopes: ["scope-a"] }, expectedCode: 500 },
   { name: "impersonating-uid-without-user", user: u("tester"), impersonationUid: "some-uid", expectedCode: 500 },
-  { name: "disallowed-group", user: u("dev", ["wheel"]), impersonationUser: "system:admin", impersonationGroups: ["some-group"], expectedCode: 403 },
+  {
+    name: "disallowed-group",
+    user: u("dev", ["wheel"]),
+    impersonationUser: "system:admin",
+    impersonationGroups: ["some-group"],
+    expectedCode: 403,
+  },
   {
     name: "allowed-group",
     user: u("dev", ["wheel", "group-impersonater"]),
@@ -236,14 +248,16 @@ describe("TestImpersonationFilter", () => {
   });
 
   it("refuses with upstream's Forbidden message naming the impersonated resource", async () => {
-    const err = await impersonate(impersonateAuthorizer, u("dev", ["sa-impersonater"]), { "impersonate-user": "tester" }).catch((e: unknown) => e);
+    const err = await impersonate(impersonateAuthorizer, u("dev", ["sa-impersonater"]), { "impersonate-user": "tester" }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(StatusError);
     expect((err as StatusError).message).toBe(
       'users "tester" is forbidden: User "dev" cannot impersonate resource "users" in API group "" at the cluster scope: deny by default',
     );
-    const sa = await impersonate(impersonateAuthorizer, u("dev", ["wheel"]), { "impersonate-user": "system:serviceaccount:ns1:builder" }).catch(
-      (e: unknown) => e,
-    );
+    const sa = await impersonate(impersonateAuthorizer, u("dev", ["wheel"]), {
+      "impersonate-user": "system:serviceaccount:ns1:builder",
+    }).catch((e: unknown) => e);
     expect((sa as StatusError).message).toBe(
       'serviceaccounts "builder" is forbidden: User "dev" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "ns1": deny by default',
     );

@@ -4,6 +4,10 @@ import { AnonymousAuthenticator } from "./anonymous.ts";
 // anonymous_test.go
 describe("anonymous", () => {
   it("TestAnonymous", () => {
-    expect(new AnonymousAuthenticator().authenticateRequest().user).toEqual({ name: "system:anonymous", uid: "", groups: ["system:unauthenticated"] });
+    expect(new AnonymousAuthenticator().authenticateRequest().user).toEqual({
+      name: "system:anonymous",
+      uid: "",
+      groups: ["system:unauthenticated"],
+    });
   });
 });

@@ -11,9 +11,19 @@ describe("TestX509", () => {
   const cases: { name: string; cert?: PeerCertificate; verified?: boolean; user?: { name: string; groups: string[] }; err?: string }[] = [
     { name: "non-tls" },
     { name: "tls, no certs", cert: {} },
-    { name: "self signed", cert: cert({ CN: "client" }), verified: false, err: "verifying certificate SN=10, SKID=AB:CD failed: x509: certificate signed by unknown authority" },
+    {
+      name: "self signed",
+      cert: cert({ CN: "client" }),
+      verified: false,
+      err: "verifying certificate SN=10, SKID=AB:CD failed: x509: certificate signed by unknown authority",
+    },
     { name: "client cert", cert: cert({ CN: "client_cert" }), verified: true, user: { name: "client_cert", groups: [] } },
-    { name: "client cert with one O", cert: cert({ CN: "client_cert", O: "group1" }), verified: true, user: { name: "client_cert", groups: ["group1"] } },
+    {
+      name: "client cert with one O",
+      cert: cert({ CN: "client_cert", O: "group1" }),
+      verified: true,
+      user: { name: "client_cert", groups: ["group1"] },
+    },
     {
       name: "client cert with multiple Os",
       cert: cert({ CN: "client_cert", O: ["group1", "group2"] }),
@@ -35,7 +45,11 @@ describe("TestX509", () => {
 
 describe("CommonNameUserConversion", () => {
   it("takes the leaf's CN as name and its Os as groups", () => {
-    expect(commonNameUserConversion([cert({ CN: "foo", O: ["a", "b"] }), cert({ CN: "ca" })])?.user).toEqual({ name: "foo", uid: "", groups: ["a", "b"] });
+    expect(commonNameUserConversion([cert({ CN: "foo", O: ["a", "b"] }), cert({ CN: "ca" })])?.user).toEqual({
+      name: "foo",
+      uid: "",
+      groups: ["a", "b"],
+    });
     expect(commonNameUserConversion([cert({ CN: "" })])).toBeUndefined();
   });
 });

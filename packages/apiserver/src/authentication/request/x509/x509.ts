@@ -51,7 +51,9 @@ export class X509Authenticator implements Authenticator {
     const leaf = req.peerCertificate;
     if (leaf === undefined || leaf.subject === undefined) return undefined;
     if (!req.peerVerified)
-      throw new Error(`verifying certificate ${certificateIdentifier(leaf)} failed: x509: ${req.peerVerifyError ?? "certificate signed by unknown authority"}`);
+      throw new Error(
+        `verifying certificate ${certificateIdentifier(leaf)} failed: x509: ${req.peerVerifyError ?? "certificate signed by unknown authority"}`,
+      );
     return this.user(peerChain(leaf));
   }
 }

@@ -28,13 +28,15 @@ token7,user7,uid7,"group1,group2",otherdata
   });
 
   it("TestBadTokenFile", () => {
-    expect(() => parseTokenFile('token1,user1,uid1\ntoken2,user2,uid2\ntoken3,user3\ntoken4\n', "f")).toThrow(
+    expect(() => parseTokenFile("token1,user1,uid1\ntoken2,user2,uid2\ntoken3,user3\ntoken4\n", "f")).toThrow(
       "token file 'f' must have at least 3 columns (token, user name, user uid), found 2",
     );
   });
 
   it("TestInsufficientColumnsTokenFile", () => {
-    expect(() => parseTokenFile("token4\n", "f")).toThrow("token file 'f' must have at least 3 columns (token, user name, user uid), found 1");
+    expect(() => parseTokenFile("token4\n", "f")).toThrow(
+      "token file 'f' must have at least 3 columns (token, user name, user uid), found 1",
+    );
   });
 
   it("TestEmptyTokenTokenFile", () => {
