@@ -43,7 +43,9 @@ try {
 const { upArgs: args, proxyArgs, controllerManagerArgs } = split;
 const dataDirFlag = args.indexOf("--data-dir");
 const dataDir = dataDirFlag >= 0 && args[dataDirFlag + 1] ? args[dataDirFlag + 1] : ".servicenet";
-const kubeconfig = path.join(dataDir, "kubeconfig");
+// Each component under its own identity: servicenet up writes these next to kubectl's admin kubeconfig.
+const controllerManagerKubeconfig = path.join(dataDir, "controller-manager.kubeconfig");
+const kubeProxyKubeconfig = path.join(dataDir, "kube-proxy.kubeconfig");
 const children = [];
 let stopping = false;
 
@@ -113,12 +115,13 @@ start("apiserver", "packages/apiserver/dist/cmd/servicenet-up.js", args, (line) 
   clientsStarted = true;
   start("controller-manager", "packages/controller-manager/dist/cmd/controller-manager.js", [
     "--kubeconfig",
-    kubeconfig,
+    controllerManagerKubeconfig,
+    "--use-service-account-credentials",
     ...controllerManagerArgs,
   ]);
   start("kube-proxy", "packages/kube-proxy/dist/cmd/main.js", [
     "--kubeconfig",
-    kubeconfig,
+    kubeProxyKubeconfig,
     "--proxy-mode",
     "iptables",
     "--dry-run",

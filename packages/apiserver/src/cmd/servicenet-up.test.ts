@@ -61,6 +61,21 @@ describe.skipIf(!ready)("servicenet up", () => {
       /^servicenet ready in \d+ ms: apiserver https:\/\/127\.0\.0\.1:\d+ \(sqlite \.servicenet\/state\.db, mode v4v6, service CIDRs 10\.96\.0\.0\/16,fd00:10:96::\/112, allocator dual-write: MultiCIDRServiceAllocator=true,DisableAllocatorDualWrite=false\)\n {2}kubeconfig: \.servicenet\/kubeconfig\n {2}try: kubectl --kubeconfig \.servicenet\/kubeconfig get svc -A\n$/,
     );
     expect(kubectl("create", "service", "clusterip", "persisted", "--tcp=80")).toBe("service/persisted created\n");
+    // kubectl as kubeadm's admin; the controller-manager and kube-proxy each under their own identity.
+    const whoami = (kc: string): string =>
+      kubectl(
+        "--kubeconfig",
+        join(dir, ".servicenet", kc),
+        "auth",
+        "whoami",
+        "-o",
+        "jsonpath={.status.userInfo.username} {.status.userInfo.groups}",
+      );
+    expect(whoami("kubeconfig")).toBe('kubernetes-admin ["system:masters","system:authenticated"]');
+    expect(whoami("controller-manager.kubeconfig")).toBe('system:kube-controller-manager ["system:authenticated"]');
+    expect(whoami("kube-proxy.kubeconfig")).toBe('system:kube-proxy ["system:authenticated"]');
+    const cm = readFileSync(join(dir, ".servicenet/controller-manager.kubeconfig"), "utf8");
+    expect(cm).toContain("name: system:serviceaccount:kube-system:endpointslice-controller");
     expect(await first.stop()).toBe(0);
     const second = await up(dir);
     const ms = Number(/ready in (\d+) ms/.exec(second.line)?.[1]);
@@ -135,13 +150,15 @@ describe.skipIf(!ready)("servicenet up", () => {
       const kc = readFileSync(join(wdir, ".servicenet/kubeconfig"), "utf8");
       const server = /server: (\S+)/.exec(kc)![1]!;
       const ca = Buffer.from(/certificate-authority-data: (\S+)/.exec(kc)![1]!, "base64");
-      const token = /token: (\S+)/.exec(kc)![1]!;
+      // The admin kubeconfig holds a client certificate (CN kubernetes-admin, O system:masters).
+      const cert = Buffer.from(/client-certificate-data: (\S+)/.exec(kc)![1]!, "base64");
+      const key = Buffer.from(/client-key-data: (\S+)/.exec(kc)![1]!, "base64");
       const call = (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> =>
         new Promise((resolve, reject) => {
           // A new connection per call: the primary hands connections to the workers in turn.
           const req = request(
             `${server}${path}`,
-            { method, ca, agent: false, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } },
+            { method, ca, cert, key, agent: false, headers: { "content-type": "application/json" } },
             (res) => {
               let text = "";
               res.on("data", (c: Buffer) => (text += c.toString()));

@@ -43,6 +43,9 @@ function untilSignal(): Promise<void> {
 function announce(o: UpOptions, r: Omit<WorkerReady, "type">, started: number): void {
   const kubeconfigPath = join(o.dataDir, "kubeconfig");
   writeFileSync(kubeconfigPath, r.kubeconfig, { mode: 0o600 });
+  // Each component under its own identity (identities.ts), as kubeadm's controller-manager.conf.
+  writeFileSync(join(o.dataDir, "controller-manager.kubeconfig"), r.componentKubeconfigs.controllerManager, { mode: 0o600 });
+  writeFileSync(join(o.dataDir, "kube-proxy.kubeconfig"), r.componentKubeconfigs.kubeProxy, { mode: 0o600 });
   const rel = relative(process.cwd(), kubeconfigPath) || kubeconfigPath;
   const ms = Math.round(performance.now() - started);
   const root = normalizeEtcdPrefix(o.etcdPrefix);
@@ -81,10 +84,18 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     repairIntervalMs: o.repairIntervalMs,
     runtimeConfig: o.runtimeConfig,
     ...(o.workers > 1 ? { sharedMasterLease: true } : {}),
+    ...(o.tokenAuthFile !== undefined ? { tokenAuthFile: o.tokenAuthFile } : {}),
+    ...(o.clientCAFile !== undefined ? { clientCAFile: o.clientCAFile } : {}),
+    anonymousAuth: o.anonymousAuth,
     authorizationModes: o.authorizationModes,
     log: verbosityFilter(o.verbosity, (l) => void process.stderr.write(l)),
   });
-  const ready = { url: api.url, kubeconfig: api.kubeconfig(), allocatorMode: api.serviceAllocators.mode };
+  const ready = {
+    url: api.url,
+    kubeconfig: api.kubeconfig(),
+    componentKubeconfigs: api.componentKubeconfigs(),
+    allocatorMode: api.serviceAllocators.mode,
+  };
   // Handlers first: a supervisor may send SIGINT/SIGTERM the moment it reads the ready line, and
   // a signal with no handler yet would kill the process without closing the server and the store.
   const signalled = untilSignal();

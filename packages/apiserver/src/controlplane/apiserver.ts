@@ -12,9 +12,11 @@ import { KubernetesServiceController, defaultAdvertiseAddress } from "./controll
 import { startIdentityLeaseControllers } from "./controller/apiserverleasegc/index.ts";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { startServiceIPControllers, type ServiceIPControllers } from "./controller/service-ip-controllers.ts";
-import { parseTokenFile, type UserInfo } from "../server/auth.ts";
+import type { UserInfo } from "../authentication/user/user.ts";
+import { parseTokenFile } from "../authentication/token/tokenfile/tokenfile.ts";
+import { componentCerts, controllerServiceAccounts, controllerTokenLine, controllerTokens, serviceAccountUsername } from "./identities.ts";
 import { startServer, type RunningServer } from "../server/server.ts";
-import { ensureServingCerts, servingCertHosts } from "../server/tls.ts";
+import { ensureClientCert, ensureServingCerts, servingCertHosts, type ClientCert } from "../server/tls.ts";
 import { postStartHookHealthz } from "../server/healthz.ts";
 import type { ServingOptions } from "../server/serving.ts";
 import { createStore, type Store, type StoreConfig } from "../storage/index.ts";
@@ -35,6 +37,12 @@ export interface StartApiServerOptions {
   auth?: boolean;
   /** The token to accept; default: read from / generated into `dataDir`/tokens.csv, or random. */
   token?: string;
+  /** `--token-auth-file`: the token file to use instead of `dataDir`/tokens.csv (read, never written). */
+  tokenAuthFile?: string;
+  /** `--client-ca-file` (path): the CA client certificates must chain to; default the generated cluster CA (with TLS). */
+  clientCAFile?: string;
+  /** `--anonymous-auth` (default true). */
+  anonymousAuth?: boolean;
   host?: string;
   port?: number;
   /** `--service-cluster-ip-range`, primary first; default {@link defaultServiceClusterIPRange}. */
@@ -83,8 +91,10 @@ export interface ApiServer {
   /** The ClusterIP/NodePort allocators and their mode. */
   serviceAllocators: ServiceAllocators;
   metrics: MetricsRegistry;
-  /** A kubeconfig for this server. */
+  /** The admin kubeconfig: a client certificate in system:masters with TLS (kubeadm's admin.conf), else the token. */
   kubeconfig(): string;
+  /** The controller-manager's kubeconfig (its own identity plus one user per controller) and kube-proxy's. */
+  componentKubeconfigs(): { controllerManager: string; kubeProxy: string };
   close(): Promise<void>;
 }
 
@@ -95,16 +105,31 @@ function isStore(s: StoreConfig | Store): s is Store {
   return typeof (s as Store).watch === "function";
 }
 
-function loadOrCreateToken(dataDir: string | undefined, given: string | undefined): Map<string, UserInfo> & { primary: string } {
+/**
+ * The token file: `--token-auth-file` as given, else `dataDir`/tokens.csv, made on first start with
+ * an admin token (system:masters) and completed with a token per controller identity
+ * (identities.ts) when one is missing. The first token is the one tests and tools use.
+ */
+function loadOrCreateToken(
+  dataDir: string | undefined,
+  given: string | undefined,
+  tokenAuthFile?: string,
+): Map<string, UserInfo> & { primary: string } {
   let text: string;
-  const file = dataDir ? join(dataDir, "tokens.csv") : undefined;
-  if (given !== undefined) text = `${given},admin,admin,"system:masters"\n`;
+  const file = tokenAuthFile ?? (dataDir ? join(dataDir, "tokens.csv") : undefined);
+  if (tokenAuthFile !== undefined) text = readFileSync(tokenAuthFile, "utf8");
+  else if (given !== undefined) text = `${given},admin,admin,"system:masters"\n`;
   else if (file && existsSync(file)) text = readFileSync(file, "utf8");
-  else {
-    text = `${randomBytes(24).toString("hex")},admin,admin,"system:masters"\n`;
-    if (file) writeFileSync(file, text, { mode: 0o600 });
+  else text = `${randomBytes(24).toString("hex")},admin,admin,"system:masters"\n`;
+  if (tokenAuthFile === undefined) {
+    const have = new Set([...parseTokenFile(text).values()].map((u) => u.name));
+    const missing = controllerServiceAccounts.filter((n) => !have.has(serviceAccountUsername("kube-system", n)));
+    if (missing.length > 0) {
+      text = (text.endsWith("\n") || text === "" ? text : `${text}\n`) + missing.map(controllerTokenLine).join("");
+      if (file && given === undefined) writeFileSync(file, text, { mode: 0o600 });
+    }
   }
-  const tokens = parseTokenFile(text) as Map<string, UserInfo> & { primary: string };
+  const tokens = parseTokenFile(text, file ?? "") as Map<string, UserInfo> & { primary: string };
   const first = [...tokens.keys()][0];
   if (first === undefined) throw new Error(`token file ${file ?? ""} has no tokens`);
   tokens.primary = first;
@@ -130,7 +155,11 @@ async function bootstrap(server: RunningServer): Promise<void> {
  */
 export function prepareDataDir(dataDir: string, opts: { tls: boolean; host?: string; serviceClusterIPRange?: string }): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  if (opts.tls) ensureServingCerts(join(dataDir, "pki"), certHosts(opts));
+  if (opts.tls) {
+    const pki = join(dataDir, "pki");
+    ensureServingCerts(pki, certHosts(opts));
+    for (const c of Object.values(componentCerts)) ensureClientCert(pki, c.file, c.cn, c.orgs);
+  }
   loadOrCreateToken(dataDir, undefined);
 }
 
@@ -152,7 +181,10 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
   const useTLS = o.tls ?? o.dataDir !== undefined;
   if (useTLS && !o.dataDir) throw new Error("startApiServer: tls needs a dataDir for its certificates");
   const certs = useTLS ? ensureServingCerts(o.pkiDir ?? join(o.dataDir!, "pki"), certHosts(o)) : undefined;
-  const tokens = o.auth === false ? undefined : loadOrCreateToken(o.dataDir, o.token);
+  const tokens = o.auth === false ? undefined : loadOrCreateToken(o.dataDir, o.token, o.tokenAuthFile);
+  const pki = o.pkiDir ?? (o.dataDir ? join(o.dataDir, "pki") : undefined);
+  const clientCerts = certs && pki && tokens ? issueComponentCerts(pki) : undefined;
+  const clientCA = o.clientCAFile !== undefined ? readFileSync(o.clientCAFile, "utf8") : certs?.caCert;
   const metrics = new MetricsRegistry();
   const logLine = (level: string, msg: string, fields?: Record<string, unknown>) =>
     o.log?.(JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields }));
@@ -196,6 +228,8 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       serviceAllocators: sa.allocators,
       metricsRegistry: metrics,
       ...(tokens ? { tokens } : {}),
+      ...(tokens && clientCA ? { clientCA } : {}),
+      ...(o.anonymousAuth !== undefined ? { anonymousAuth: o.anonymousAuth } : {}),
       ...(certs ? { tls: { key: certs.key, cert: certs.cert } } : {}),
       ...(o.host ? { host: o.host } : {}),
       port: o.port ?? 0,
@@ -254,6 +288,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     if (owned) await store.close();
     throw e;
   }
+  const ca = certs ? { caCert: certs.caCert } : {};
   return {
     url: server.url,
     port: server.port,
@@ -263,7 +298,19 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     server,
     serviceAllocators: sa,
     metrics,
-    kubeconfig: () => kubeconfigText({ server: server.url, token: tokens?.primary ?? "", ...(certs ? { caCert: certs.caCert } : {}) }),
+    kubeconfig: () => kubeconfigText({ server: server.url, ...credentials(clientCerts?.admin, tokens?.primary), ...ca }),
+    componentKubeconfigs: () => {
+      const sa = tokens ? controllerTokens(tokens) : new Map<string, string>();
+      return {
+        controllerManager: kubeconfigText({
+          server: server.url,
+          ...credentials(clientCerts?.controllerManager, tokens?.primary),
+          ...ca,
+          extraUsers: [...sa].map(([name, token]) => ({ name: serviceAccountUsername("kube-system", name), token })),
+        }),
+        kubeProxy: kubeconfigText({ server: server.url, ...credentials(clientCerts?.kubeProxy, tokens?.primary), ...ca }),
+      };
+    },
     close: async () => {
       // First, while storage is open: take this apiserver's address out of the kubernetes endpoints.
       await kubernetesService.stop();
@@ -275,4 +322,19 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       if (owned) await store.close();
     },
   };
+}
+
+/** The client certificates of the admin and the components, issued by the cluster CA on first start. */
+function issueComponentCerts(pki: string): { admin: ClientCert; controllerManager: ClientCert; kubeProxy: ClientCert } {
+  const issue = (c: { file: string; cn: string; orgs: readonly string[] }) => ensureClientCert(pki, c.file, c.cn, c.orgs);
+  return {
+    admin: issue(componentCerts.admin),
+    controllerManager: issue(componentCerts.controllerManager),
+    kubeProxy: issue(componentCerts.kubeProxy),
+  };
+}
+
+/** A kubeconfig user's credentials: the client certificate when there is one, else the token. */
+function credentials(cert: ClientCert | undefined, token: string | undefined): { clientCert?: string; clientKey?: string; token?: string } {
+  return cert ? { clientCert: cert.cert, clientKey: cert.key } : { token: token ?? "" };
 }

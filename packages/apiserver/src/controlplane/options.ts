@@ -37,6 +37,12 @@ export interface UpOptions {
   runtimeConfig: string;
   /** `--workers`: apiserver processes sharing the port and the datastore (1: this process serves). */
   workers: number;
+  /** `--token-auth-file`: kube-apiserver's token CSV instead of the generated `<data-dir>/tokens.csv`. */
+  tokenAuthFile: string | undefined;
+  /** `--client-ca-file`: CA of accepted client certificates (default the generated cluster CA). */
+  clientCAFile: string | undefined;
+  /** `--anonymous-auth` (default true): requests without credentials are system:anonymous. */
+  anonymousAuth: boolean;
   /** `--authorization-mode`, validated: the authorizers in order (default RBAC). */
   authorizationModes: string[];
   /** klog's `-v`: 0 prints warnings and errors only, 2 the apiserver's info lines, 3 every request. */
@@ -68,6 +74,11 @@ export const usage = `Usage: servicenet up [flags]
                                       is always allowed first
   --workers <n>                       apiserver processes on one port and one datastore, as several
                                       kube-apiservers behind a load balancer (default 1, at most ${maxWorkers})
+  --token-auth-file <file>            bearer tokens, kube-apiserver's CSV (token,user,uid,"group1,group2");
+                                      default <data-dir>/tokens.csv (admin and controller tokens)
+  --client-ca-file <file>             CA of client certificates (CN = user, O = groups);
+                                      default the generated cluster CA <data-dir>/pki/ca.crt
+  --anonymous-auth <bool>             requests without credentials are system:anonymous (default true)
   -v, --v <n>                         log verbosity, klog's levels: 0 warnings and errors only (default),
                                       2 the apiserver's info lines, 3 one line per request
 `;
@@ -132,6 +143,9 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--runtime-config",
         "--authorization-mode",
         "--workers",
+        "--token-auth-file",
+        "--client-ca-file",
+        "--anonymous-auth",
       ].includes(a)
     )
       throw new Error(`unknown flag: ${a}`);
@@ -171,6 +185,9 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   } catch (e) {
     throw new Error(`--runtime-config: ${(e as Error).message.replace(/^--runtime-config: /, "")}`);
   }
+  const anonymousAuth = raw["anonymous-auth"] ?? "true";
+  if (anonymousAuth !== "true" && anonymousAuth !== "false")
+    throw new Error(`--anonymous-auth: invalid boolean ${JSON.stringify(anonymousAuth)}`);
   let authorizationModes: string[];
   try {
     authorizationModes = parseAuthorizationModes(raw["authorization-mode"] ?? defaultAuthorizationModes.join(","));
@@ -191,6 +208,9 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     runtimeConfig,
     authorizationModes,
     workers,
+    tokenAuthFile: raw["token-auth-file"],
+    clientCAFile: raw["client-ca-file"],
+    anonymousAuth: anonymousAuth === "true",
     verbosity: parseVerbosity(raw["v"] ?? "0"),
     help,
   };

@@ -14,6 +14,8 @@ export interface WorkerReady {
   type: "servicenet-ready";
   url: string;
   kubeconfig: string;
+  /** The controller-manager's and kube-proxy's kubeconfigs. */
+  componentKubeconfigs: { controllerManager: string; kubeProxy: string };
   allocatorMode: string;
 }
 

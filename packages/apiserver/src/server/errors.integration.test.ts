@@ -20,7 +20,8 @@ describe("error responses", () => {
   const status = (text: string) => JSON.parse(text) as { kind: string; code: number; reason: string; message: string };
 
   it.each([
-    ["401 without a token", "/api/v1/services", { token: null }, 401, "Unauthorized"],
+    // No credentials: system:anonymous, whom RBAC grants nothing here (upstream's 403, not 401).
+    ["403 without a token", "/api/v1/services", { token: null }, 403, "Forbidden"],
     ["401 with a wrong token", "/api/v1/services", { token: "nope" }, 401, "Unauthorized"],
     ["404 for an unknown path", "/nope", {}, 404, "NotFound"],
     ["404 for an unknown resource", "/api/v1/widgets", {}, 404, "NotFound"],
@@ -125,7 +126,9 @@ describe("error responses", () => {
 
   it("keeps /healthz, /livez, /readyz and /version open and /metrics closed", async () => {
     for (const p of ["/healthz", "/livez", "/readyz", "/version"]) expect((await s.request(p, { token: null })).status).toBe(200);
-    expect((await s.request("/metrics", { token: null })).status).toBe(401);
+    const anon = await s.request("/metrics", { token: null });
+    expect(anon.status).toBe(403);
+    expect(anon.json()).toMatchObject({ reason: "Forbidden", message: 'forbidden: User "system:anonymous" cannot get path "/metrics"' });
     const m = await s.request("/metrics");
     expect(m.text).toMatch(
       /^apiserver_request_total\{code="201",component="apiserver",group="",resource="services",scope="namespace",subresource="",verb="POST",version="v1"\} \d+$/m,

@@ -100,8 +100,13 @@ describe("health endpoints", () => {
     }
   });
 
-  it("keeps the check paths closed to anonymous requests (upstream: system:monitoring only) and a wrong token is 401", async () => {
-    expect((await s.request("/readyz/etcd", { token: null })).status).toBe(401);
+  it("keeps the check paths closed to anonymous requests (upstream: system:monitoring only, 403) and a wrong token is 401", async () => {
+    const anon = await s.request("/readyz/etcd", { token: null });
+    expect(anon.status).toBe(403);
+    expect(anon.json()).toMatchObject({
+      reason: "Forbidden",
+      message: 'forbidden: User "system:anonymous" cannot get path "/readyz/etcd"',
+    });
     expect((await s.request("/readyz/etcd", { token: "wrong" })).status).toBe(401);
   });
 });

@@ -195,10 +195,10 @@ spec:
     expect(svc.stdout).toMatch(/^NodePort:\s+https\s+30443\/TCP$/m);
   });
 
-  it("answers auth can-i and auth whoami (the admin is in system:masters)", async () => {
+  it("answers auth can-i and auth whoami (the kubeconfig's client certificate: kubernetes-admin in system:masters)", async () => {
     expect((await s.kubectl(["auth", "can-i", "create", "services"])).stdout).toBe("yes\n");
     const who = await s.kubectl(["auth", "whoami"]);
-    expect(who.stdout).toMatch(/^ATTRIBUTE\s+VALUE\nUsername\s+admin\nUID\s+admin\nGroups\s+\[system:masters system:authenticated\]\n$/);
+    expect(who.stdout).toMatch(/^ATTRIBUTE\s+VALUE\nUsername\s+kubernetes-admin\nGroups\s+\[system:masters system:authenticated\]\n$/);
   });
 
   it("explains service.spec.ipFamilyPolicy from the published OpenAPI", async () => {

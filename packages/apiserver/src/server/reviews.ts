@@ -4,7 +4,7 @@
  * server's authorizer (pkg/registry/authorization). They are create-only and never stored.
  */
 import { StatusError } from "@servicenet/api";
-import type { UserInfo } from "./auth.ts";
+import type { UserInfo } from "../authentication/user/user.ts";
 import {
   localSubjectAccessReview,
   selfSubjectAccessReview,

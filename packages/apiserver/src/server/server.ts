@@ -9,7 +9,12 @@ import { setMaxListeners } from "node:events";
 import type { AddressInfo } from "node:net";
 import { StatusError } from "@servicenet/api";
 import type { Store } from "../storage/index.ts";
-import { authenticateRequest, publicPaths, type UserInfo } from "./auth.ts";
+import type { TLSSocket } from "node:tls";
+import type { UserInfo } from "../authentication/user/user.ts";
+import type { AuthRequest, Authenticator } from "../authentication/authenticator/interfaces.ts";
+import { newAuthenticator } from "../authentication/authenticator-config.ts";
+import { ImpersonationRequestError, impersonate } from "./filters/impersonation.ts";
+import { auditFields, type AuditInfo } from "./audit.ts";
 import {
   aggregatedContentType,
   aggregatedDiscovery,
@@ -44,6 +49,10 @@ export interface APIServerConfig {
   serviceAllocators?: Allocators;
   /** Bearer tokens; undefined disables authentication (in-process tests only). */
   tokens?: ReadonlyMap<string, UserInfo>;
+  /** `--client-ca-file` (PEM): client certificates signed by it authenticate (with `tokens` set). */
+  clientCA?: string;
+  /** `--anonymous-auth` (default true): requests without credentials are system:anonymous. */
+  anonymousAuth?: boolean;
   /**
    * Authorizes every request (filters/authorization.ts) and answers the RBAC storages' `escalate`
    * and `bind` checks; undefined allows everything (in-process tests).
@@ -95,6 +104,8 @@ export const maxHeaderSize = (1 << 20) + 4096;
 const headerTooLarge =
   "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large";
 
+const alwaysAllow: Authorizer = { authorize: () => ({ decision: "Allow", reason: "" }) };
+
 const notFound = (): StatusError => new StatusError("NotFound", "the server could not find the requested resource");
 
 interface Routed {
@@ -135,13 +146,34 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   setMaxListeners(0, shutdown.signal);
   const health = apiserverHealthChecks(cfg.store, cfg.postStartHooks ?? [], shutdown.signal);
 
-  const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<Routed> => {
+  const authenticator = cfg.tokens
+    ? newAuthenticator({ tokens: cfg.tokens, clientCA: cfg.clientCA !== undefined, anonymous: cfg.anonymousAuth ?? true })
+    : undefined;
+
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL, audit: AuditInfo): Promise<Routed> => {
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const labels: RequestLabels = { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" };
-    // Authentication comes first, for every path: a wrong token is a 401 even where anonymous may read.
-    const user = cfg.tokens ? authenticateRequest(cfg.tokens, req.headers.authorization) : undefined;
-    if (cfg.tokens && !publicPaths.has(path) && user === undefined) throw StatusError.unauthorized();
-    await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams);
+    // upstream's handler chain: authentication, impersonation, then authorization, for every path.
+    let user = authenticator ? await authenticate(authenticator, req, cfg.log) : undefined;
+    audit.user = user;
+    if (user !== undefined && Object.keys(req.headers).some((h) => h.startsWith("impersonate-"))) {
+      // Without an authorizer everything is allowed (AlwaysAllow), impersonation too.
+      try {
+        user = await impersonate(cfg.authorizer ?? alwaysAllow, user, req.headersDistinct);
+      } catch (e) {
+        if (!(e instanceof ImpersonationRequestError)) throw e;
+        return { code: text(res, 500, `Internal Server Error: ${JSON.stringify(req.url ?? "")}: ${e.message}\n`), labels };
+      }
+      audit.impersonatedUser = user;
+    }
+    try {
+      await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams);
+    } catch (e) {
+      // The audit record of a refused request still names the object it was about.
+      const refused = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
+      if (refused && refused.resource !== "") audit.info = refused;
+      throw e;
+    }
     if (isHealthPath(path)) {
       const h = await serveHealth(health, path, url.searchParams);
       if (h === undefined) throw notFound();
@@ -180,6 +212,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       return { code: json(res, apiResourceList(table, parts[1]!, parts[2]!, reviews) ?? fail(notFound())), labels };
     const info = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
     if (!info) throw notFound();
+    audit.info = info;
     const review =
       info.verb === "create" && info.name === ""
         ? findReview(info.group, info.version, info.resource, info.namespace !== undefined, reviews)
@@ -229,6 +262,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     } catch {
       url = new URL("http://localhost/");
     }
+    const audit: AuditInfo = {};
     const finish = (code: number, labels: RequestLabels): void => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observe(labels, code, seconds);
@@ -240,6 +274,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
           code,
           latencyMs: Math.round(seconds * 1e4) / 10,
           userAgent: req.headers["user-agent"] ?? "",
+          ...auditFields(audit, req.method ?? "", url.pathname, code),
         }),
       );
     };
@@ -262,7 +297,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
           );
           finish(code, { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" });
         }, cfg.requestTimeoutMs ?? 60_000);
-    route(req, res, url).then(
+    route(req, res, url, audit).then(
       (r) => {
         clearTimeout(timer);
         if (!timedOut) finish(r.code, r.labels);
@@ -282,8 +317,11 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   };
 
   const serving = cfg.serving ?? {};
+  // With a client CA the server asks for a certificate but lets the x509 authenticator judge it
+  // (Go's tls.RequestClientCert), so token and anonymous clients still connect.
+  const clientAuth = cfg.clientCA !== undefined ? { requestCert: true, rejectUnauthorized: false, ca: cfg.clientCA } : {};
   const server = cfg.tls
-    ? createHTTPSServer({ key: cfg.tls.key, cert: cfg.tls.cert, ...httpServerOptions(serving), maxHeaderSize }, handler)
+    ? createHTTPSServer({ key: cfg.tls.key, cert: cfg.tls.cert, ...clientAuth, ...httpServerOptions(serving), maxHeaderSize }, handler)
     : createHTTPServer({ ...httpServerOptions(serving), maxHeaderSize }, handler);
   // Slowloris protection without cutting long watches: only the header phase (and the TLS
   // handshake) is bounded.
@@ -319,6 +357,42 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * WithAuthentication (endpoints/filters/authentication.go): the request's user, or a 401 when no
+ * authenticator claims it or one rejects its credential. The Authorization header is not passed on.
+ */
+async function authenticate(a: Authenticator, req: IncomingMessage, log?: (line: string) => void): Promise<UserInfo> {
+  const socket = req.socket as Partial<TLSSocket>;
+  const cert = socket.getPeerCertificate?.(true);
+  const r: AuthRequest = {
+    headers: req.headers,
+    ...(cert && Object.keys(cert).length > 0
+      ? {
+          peerCertificate: cert,
+          peerVerified: socket.authorized === true,
+          ...(socket.authorizationError ? { peerVerifyError: String(socket.authorizationError) } : {}),
+        }
+      : {}),
+  };
+  let resp;
+  try {
+    resp = await a.authenticateRequest(r);
+  } catch (e) {
+    log?.(
+      JSON.stringify({
+        ts: new Date().toISOString(),
+        level: "error",
+        msg: "Unable to authenticate the request",
+        err: (e as Error).message,
+      }),
+    );
+    throw StatusError.unauthorized();
+  }
+  if (resp === undefined) throw StatusError.unauthorized();
+  delete req.headers.authorization;
+  return resp.user;
 }
 
 /**

@@ -184,3 +184,77 @@ function issue(dir: string, hosts: readonly string[], withCA: boolean): void {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
+
+/** A client certificate and key (PEM) for the x509 authenticator. */
+export interface ClientCert {
+  cert: string;
+  key: string;
+}
+
+/**
+ * Loads `dir`/`file`.{crt,key}, issuing them first (signed by the CA of {@link ensureServingCerts})
+ * when absent or when the subject differs: CN the user, one O per group, extendedKeyUsage
+ * clientAuth, as kubeadm's `admin.conf` and component certificates
+ * (cmd/kubeadm/app/phases/kubeconfig). Call after ensureServingCerts made the CA.
+ */
+export function ensureClientCert(dir: string, file: string, cn: string, orgs: readonly string[] = []): ClientCert {
+  dir = resolve(dir);
+  const crt = join(dir, `${file}.crt`);
+  const keyPath = join(dir, `${file}.key`);
+  const subject = `${orgs.map((o) => `O=${o}`).join("\n")}${orgs.length > 0 ? "\n" : ""}CN=${cn}`;
+  // Another process may be issuing the same files: a key and certificate that do not match were
+  // read between its two renames, so they are read again (and issued by us at most once).
+  let issued = false;
+  for (let attempt = 0; ; attempt++) {
+    const have =
+      existsSync(crt) && existsSync(keyPath) ? { cert: readFileSync(crt, "utf8"), key: readFileSync(keyPath, "utf8") } : undefined;
+    const x = have ? new X509Certificate(have.cert) : undefined;
+    const matches = have && x ? x.checkPrivateKey(createPrivateKey(have.key)) : false;
+    if (have && x && matches && x.subject === subject) return have;
+    if (have && x && !matches && attempt < 10) continue;
+    if (issued) throw new Error(`client certificate ${crt}: issued but not readable`);
+    issueClientCert(dir, crt, keyPath, cn, orgs);
+    issued = true;
+  }
+}
+
+function issueClientCert(dir: string, crt: string, keyPath: string, cn: string, orgs: readonly string[]): void {
+  const tmp = mkdtempSync(join(dir, ".issue-"));
+  try {
+    const t = (f: string): string => join(tmp, f);
+    const { privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+    writeFileSync(t("client.key"), privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+    writeFileSync(
+      t("client.ext"),
+      "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n",
+    );
+    const subj = `${orgs.map((o) => `/O=${o}`).join("")}/CN=${cn}`;
+    openssl(["req", "-new", "-key", "client.key", "-subj", subj, "-out", "client.csr"], tmp);
+    openssl(
+      [
+        "x509",
+        "-req",
+        "-in",
+        "client.csr",
+        "-CA",
+        join(dir, "ca.crt"),
+        "-CAkey",
+        join(dir, "ca.key"),
+        "-set_serial",
+        `0x${randomBytes(16).toString("hex")}`,
+        "-days",
+        "3650",
+        "-sha256",
+        "-extfile",
+        "client.ext",
+        "-out",
+        "client.crt",
+      ],
+      tmp,
+    );
+    renameSync(t("client.key"), keyPath);
+    renameSync(t("client.crt"), crt);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -64,12 +64,13 @@ describe("/servicenet/usage", () => {
     expect(r.text).toMatch(/class="cell [a-z]+ mismatch"/);
   });
 
-  it("picks one ServiceCIDR with ?name=, 404s an unknown one and needs a token", async () => {
+  it("picks one ServiceCIDR with ?name=, 404s an unknown one, 403 for anonymous and 401 for a wrong token", async () => {
     const one = await s.request("/servicenet/usage?name=kubernetes");
     expect(one.text.match(/<section class="range/g)).toHaveLength(2);
     const missing = await s.request("/servicenet/usage?name=nope");
     expect(missing.status).toBe(404);
     expect(missing.json()).toMatchObject({ reason: "NotFound", message: 'servicecidrs.networking.k8s.io "nope" not found' });
-    expect((await s.request("/servicenet/usage", { token: null })).status).toBe(401);
+    expect((await s.request("/servicenet/usage", { token: null })).status).toBe(403);
+    expect((await s.request("/servicenet/usage", { token: "wrong" })).status).toBe(401);
   });
 });

@@ -18,8 +18,11 @@ describe("parseOptions", () => {
           "clusterrole-aggregation",
         ],
         workers: 5,
+        useServiceAccountCredentials: false,
       },
     ],
+    [["--kubeconfig", "k", "--use-service-account-credentials"], { useServiceAccountCredentials: true }],
+    [["--kubeconfig", "k", "--use-service-account-credentials=false"], { useServiceAccountCredentials: false }],
     [
       ["--kubeconfig=k", "--leader-elect", "--controllers", "endpointslice,servicecidr"],
       { leaderElect: true, controllers: ["endpointslice", "servicecidr"] },

@@ -30,7 +30,8 @@ export interface Options {
   gcWorkers: number;
   /** klog's -v: log verbosity (V(n) lines are written when n <= v). */
   verbosity: number;
-  /** Upstream's --use-service-account-credentials etc. are not modelled. */
+  /** --use-service-account-credentials: each controller with its own identity's credentials from the kubeconfig. */
+  useServiceAccountCredentials: boolean;
   help: boolean;
 }
 
@@ -46,6 +47,8 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --leader-elect-lease-duration D   how long non-leaders wait after the last observed renewal before taking over (default 15s)
   --leader-elect-renew-deadline D   how long the leader retries renewing before giving up leadership (default 10s)
   --leader-elect-retry-period D     wait between acquire/renew attempts (default 2s)
+  --use-service-account-credentials each controller runs as system:serviceaccount:kube-system:<controller>,
+                                    with that user's credentials from the kubeconfig (else the main ones)
   --controllers LIST                comma-separated; default all: ${knownControllers.join(",")}
   --concurrent-syncs N              workers per controller (default 5)
   --concurrent-gc-syncs N           garbage collector workers (default 20)
@@ -63,6 +66,7 @@ export function parseOptions(argv: readonly string[]): Options {
     workers: 5,
     gcWorkers: 20,
     verbosity: 0,
+    useServiceAccountCredentials: false,
     help: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -77,6 +81,9 @@ export function parseOptions(argv: readonly string[]): Options {
     switch (flag) {
       case "--kubeconfig":
         o.kubeconfig = value();
+        break;
+      case "--use-service-account-credentials":
+        o.useServiceAccountCredentials = eq > 0 ? value() !== "false" : true;
         break;
       case "--leader-elect":
         o.leaderElect = eq > 0 ? value() !== "false" : true;

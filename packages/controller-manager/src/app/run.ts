@@ -24,6 +24,7 @@ import { GarbageCollectorController } from "../garbagecollector/garbagecollector
 import { ClusterRoleAggregationController } from "../clusterroleaggregation/clusterroleaggregation-controller.ts";
 import { clusterRoleClient } from "../clusterroleaggregation/clusterroles-client.ts";
 import { makeInformers, type InformerSet } from "./informers.ts";
+import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
 
 export interface RunOptions {
@@ -42,6 +43,8 @@ export interface RunOptions {
   /** Leader-election identity; default `<hostname>_<pid>`. */
   identity?: string;
   logger?: Logger;
+  /** --use-service-account-credentials: each controller under its own identity (client-builder.ts). */
+  useServiceAccountCredentials?: boolean;
   /** The namespace controller's wait before it processes a deleted namespace (default upstream's 5 s). */
   namespaceDeletionGracePeriodMs?: number;
 }
@@ -73,6 +76,8 @@ export async function runControllerManager(o: RunOptions, signal: AbortSignal): 
 
 async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): Promise<void> {
   const inf = makeInformers(o.kubeConfig, { logger: log });
+  // Informers and events use the controller-manager's own identity (upstream's "shared-informers" client).
+  const cb = o.useServiceAccountCredentials ? serviceAccountClientBuilder(o.kubeConfig) : simpleClientBuilder(o.kubeConfig);
   const workers = o.workers ?? 5;
   const used = new Set<SharedInformer<ObjectWithMeta>>();
   const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => (used.add(inf[k]), inf[k]);
@@ -88,7 +93,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         services: use("services"),
         pods: use("pods"),
         endpoints: use("endpoints"),
-        client: endpointsClient(o.kubeConfig),
+        client: endpointsClient(cb.configFor("endpoint-controller")),
         logger: log,
       }),
     );
@@ -100,7 +105,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         pods: use("pods"),
         slices: use("endpointSlices"),
         nodes: use("nodes"),
-        client: endpointSliceClient(o.kubeConfig),
+        client: endpointSliceClient(cb.configFor("endpointslice-controller")),
         logger: log,
       }),
     );
@@ -111,7 +116,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         endpoints: use("endpoints"),
         services: use("services"),
         slices: use("mirroredEndpointSlices"),
-        client: endpointSliceClient(o.kubeConfig),
+        client: endpointSliceClient(cb.configFor("endpointslicemirroring-controller")),
         logger: log,
       }),
     );
@@ -121,7 +126,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
       new ServiceCIDRController({
         serviceCIDRs: use("serviceCIDRs"),
         ipAddresses: use("ipAddresses"),
-        client: serviceCIDRClient(o.kubeConfig),
+        client: serviceCIDRClient(cb.configFor("service-cidrs-controller")),
         logger: log,
       }),
     );
@@ -130,7 +135,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
     controllers.push(
       new NamespaceController({
         namespaces: use("namespaces"),
-        deleter: new NamespacedResourcesDeleter({ request: restRequester(o.kubeConfig), logger: log }),
+        deleter: new NamespacedResourcesDeleter({ request: restRequester(cb.configFor("namespace-controller")), logger: log }),
         logger: log,
         ...(o.namespaceDeletionGracePeriodMs !== undefined ? { deletionGracePeriodMs: o.namespaceDeletionGracePeriodMs } : {}),
       }),
@@ -140,7 +145,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
     // Its own metadata informers, one per deletable resource found through discovery (upstream's GraphBuilder monitors).
     controllers.push(
       new GarbageCollectorController({
-        kubeConfig: o.kubeConfig,
+        kubeConfig: cb.configFor("generic-garbage-collector"),
         reportInvalidOwnerRef: invalidOwnerRefEventReporter(events.newRecorder(garbageCollectorEventSource)),
         logger: log,
         workers: o.gcWorkers ?? 20,
@@ -149,7 +154,11 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   }
   if (o.controllers.includes("clusterrole-aggregation")) {
     controllers.push(
-      new ClusterRoleAggregationController({ clusterRoles: use("clusterRoles"), client: clusterRoleClient(o.kubeConfig), logger: log }),
+      new ClusterRoleAggregationController({
+        clusterRoles: use("clusterRoles"),
+        client: clusterRoleClient(cb.configFor("clusterrole-aggregation-controller")),
+        logger: log,
+      }),
     );
   }
   for (const c of controllers)

@@ -46,16 +46,21 @@ export interface ApiClient {
   close(): void;
 }
 
-/** Reads server, CA and token from the kubeconfig `servicenet up` wrote. */
+/** Reads server, CA and credentials (client certificate or token) from the kubeconfig `servicenet up` wrote. */
 export function apiClientFromKubeconfig(kubeconfigPath: string, maxSockets = 32): ApiClient {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfigPath);
   const caData = kc.getCurrentCluster()!.caData;
+  const user = kc.getCurrentUser()!;
+  const pem = (data: string | undefined): string | undefined => (data ? Buffer.from(data, "base64").toString() : undefined);
+  const cert = pem(user.certData);
+  const key = pem(user.keyData);
   return apiClient({
     server: kc.getCurrentCluster()!.server,
-    token: kc.getCurrentUser()!.token ?? "",
+    token: user.token ?? "",
     maxSockets,
     ...(caData ? { ca: Buffer.from(caData, "base64").toString() } : {}),
+    ...(cert && key ? { cert, key } : {}),
   });
 }
 
@@ -66,6 +71,9 @@ export interface ApiClientOptions {
   token: string;
   /** PEM CA bundle for an https server. */
   ca?: string;
+  /** PEM client certificate and key (x509 authentication). */
+  cert?: string;
+  key?: string;
   maxSockets?: number;
 }
 
@@ -87,7 +95,12 @@ export function isIdleSocketReset(err: { code?: string; reusedSocket?: boolean }
 export function apiClient(opts: ApiClientOptions): ApiClient {
   const url = new URL(opts.server);
   const tls = url.protocol === "https:";
-  const agentOptions = { keepAlive: true, maxSockets: opts.maxSockets ?? 32, ...(opts.ca ? { ca: opts.ca } : {}) };
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: opts.maxSockets ?? 32,
+    ...(opts.ca ? { ca: opts.ca } : {}),
+    ...(opts.cert && opts.key ? { cert: opts.cert, key: opts.key } : {}),
+  };
   const agent = tls ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   const send = tls ? httpsRequest : httpRequest;
   const once = (method: string, path: string, data: Buffer | undefined, timeoutMs: number): Promise<ApiResponse> =>
@@ -100,7 +113,7 @@ export function apiClient(opts: ApiClientOptions): ApiClient {
           method,
           path,
           headers: {
-            authorization: `Bearer ${opts.token}`,
+            ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
             accept: "application/json",
             ...(data ? { "content-type": "application/json", "content-length": data.length } : {}),
           },

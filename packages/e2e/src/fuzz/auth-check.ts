@@ -1,9 +1,9 @@
 /**
- * Unauthenticated and wrong-credential requests against every endpoint and verb: each must be a
- * 401 Status before anything is read, decoded or written — except the paths servicenet serves to
- * anyone (/healthz, /livez, /readyz, /version, as upstream's system:public-info-viewer), which
- * answer 200 without credentials and 401 to a wrong bearer token (upstream never lets a bad token
- * fall back to anonymous).
+ * Unauthenticated and wrong-credential requests against every endpoint and verb, refused before
+ * anything is read, decoded or written: a wrong credential is a 401 Status everywhere (upstream
+ * never lets a bad token fall back to anonymous); no credential is system:anonymous, whom RBAC
+ * refuses with a 403 Status — except GET on the paths upstream's system:public-info-viewer opens to
+ * everyone (/healthz, /livez, /readyz, /version), which answer 200.
  */
 import { statusProblem, parseStatus } from "./check.ts";
 import type { ChildApiServer } from "./child-apiserver.ts";
@@ -99,15 +99,16 @@ export async function runAuthChecks(
           const bare = path.split("?")[0]!;
           if (publicPaths.includes(bare)) {
             report.publicAnswers.set(`${method} ${bare} cred#${i}`, r.status);
-            const want = isAnonymous(auth) ? 200 : 401;
+            const want = !isAnonymous(auth) ? 401 : method === "GET" ? 200 : 403;
             if (r.status !== want)
               report.violations.push(`${method} ${path} cred#${i}: public path answered ${r.status} instead of ${want}`);
             return;
           }
-          if (r.status !== 401)
-            report.violations.push(`${method} ${path} cred#${i}: ${r.status} instead of 401: ${r.body.toString().slice(0, 160)}`);
+          const want = isAnonymous(auth) ? 403 : 401;
+          if (r.status !== want)
+            report.violations.push(`${method} ${path} cred#${i}: ${r.status} instead of ${want}: ${r.body.toString().slice(0, 160)}`);
           else {
-            const p = statusProblem(parseStatus(r), 401);
+            const p = statusProblem(parseStatus(r), want);
             if (p) report.violations.push(`${method} ${path} cred#${i}: ${p}`);
           }
         });

@@ -42,7 +42,7 @@ describe.skipIf(!built)("hostile input against every endpoint (fast)", () => {
     );
   });
 
-  it("refuses missing and wrong credentials with a 401 Status everywhere but the public paths", async () => {
+  it("refuses wrong credentials with a 401 Status and anonymous requests with a 403 everywhere but GET on the public paths", async () => {
     const r = await runAuthChecks(target.server(), target.discovered(), { credentials: 3 });
     console.log(`fuzz auth (fast): ${r.requests} requests, ${r.publicAnswers.size} to public paths, violations ${r.violations.length}`);
     expect(r.violations.slice(0, 20)).toEqual([]);

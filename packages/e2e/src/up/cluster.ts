@@ -42,7 +42,9 @@ export async function startUpCluster(args: readonly string[] = [], timeoutMs = 2
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const kubeconfigPath = path.join(dir, ".servicenet", "kubeconfig");
+  const dataDirFlag = args.indexOf("--data-dir");
+  const dataDir = dataDirFlag >= 0 && args[dataDirFlag + 1] ? path.resolve(dir, args[dataDirFlag + 1]!) : path.join(dir, ".servicenet");
+  const kubeconfigPath = path.join(dataDir, "kubeconfig");
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(kubeconfigPath);
   return {

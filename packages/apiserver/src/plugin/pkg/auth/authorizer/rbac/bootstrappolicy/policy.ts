@@ -79,6 +79,8 @@ function nodeProxierRules(): PolicyRule[] {
     newRule("get", "list", "watch").groups(legacyGroup).resources("nodes").rule(),
     eventsRule(),
     newRule("list", "watch").groups(discoveryGroup).resources("endpointslices").rule(),
+    // kube-proxy watches ServiceCIDRs (MultiCIDRServiceAllocator, GA in 1.33; cmd/kube-proxy/app/server.go NewServiceCIDRConfig).
+    newRule("list", "watch").groups(networkingGroup).resources("servicecidrs").rule(),
   ];
 }
 

@@ -1,0 +1,39 @@
+/**
+ * The authenticator contract (staging/src/k8s.io/apiserver/pkg/authentication/authenticator/interfaces.go).
+ * Go's `(response, ok, err)` is a response (ok), undefined (not ok, no error) or a thrown Error.
+ */
+import type { UserInfo } from "../user/user.ts";
+
+/** A peer certificate as node's `TLSSocket.getPeerCertificate(true)` gives it. */
+export interface PeerCertificate {
+  subject?: Record<string, string | string[] | undefined>;
+  serialNumber?: string;
+  subjectKeyIdentifier?: string;
+  issuerCertificate?: PeerCertificate;
+}
+
+/** What authenticators read from an HTTP request. */
+export interface AuthRequest {
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The TLS client certificate, absent on plain HTTP or when the client sent none. */
+  peerCertificate?: PeerCertificate;
+  /** Whether the TLS stack verified the client chain against the client CA (`req.TLS.VerifiedChains`). */
+  peerVerified?: boolean;
+  /** Why verification failed (node's `authorizationError`). */
+  peerVerifyError?: string;
+}
+
+/** authenticator.Response. */
+export interface AuthResponse {
+  user: UserInfo;
+}
+
+/** authenticator.Request. */
+export interface Authenticator {
+  authenticateRequest(req: AuthRequest): AuthResponse | undefined | Promise<AuthResponse | undefined>;
+}
+
+/** authenticator.Token. */
+export interface TokenAuthenticator {
+  authenticateToken(token: string): AuthResponse | undefined | Promise<AuthResponse | undefined>;
+}

@@ -1,0 +1,32 @@
+import { KubeConfig } from "@kubernetes/client-node";
+import { describe, expect, it } from "vitest";
+import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
+
+const kubeconfig = `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:6443"}}]
+users:
+  - {name: cm, user: {client-certificate-data: Y2VydA==, client-key-data: a2V5}}
+  - {name: "system:serviceaccount:kube-system:endpoint-controller", user: {token: ep-token}}
+contexts: [{name: c, context: {cluster: c, user: cm}}]
+current-context: c
+`;
+
+describe("ControllerClientBuilder", () => {
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeconfig);
+
+  it("gives each controller its service account's credentials from the kubeconfig (SAControllerClientBuilder)", () => {
+    const ep = serviceAccountClientBuilder(kc).configFor("endpoint-controller");
+    expect(ep.getCurrentUser()?.token).toBe("ep-token");
+    expect(ep.getCurrentCluster()?.server).toBe("https://127.0.0.1:6443");
+  });
+
+  it("falls back to the main credentials for a controller without a user", () => {
+    expect(serviceAccountClientBuilder(kc).configFor("namespace-controller")).toBe(kc);
+  });
+
+  it("uses the main credentials for every controller without --use-service-account-credentials", () => {
+    expect(simpleClientBuilder(kc).configFor("endpoint-controller")).toBe(kc);
+  });
+});
