@@ -48,7 +48,15 @@ function selfSubjectReview(version: string): ReviewDef {
       apiVersion: `authentication.k8s.io/${version}`,
       kind: "SelfSubjectReview",
       metadata: { creationTimestamp: null },
-      status: { userInfo: { username: user.name, uid: user.uid, groups: user.groups } },
+      // authenticationv1.UserInfo's uid and extra are omitempty.
+      status: {
+        userInfo: {
+          username: user.name,
+          ...(user.uid !== "" ? { uid: user.uid } : {}),
+          groups: user.groups,
+          ...(user.extra && Object.keys(user.extra).length > 0 ? { extra: user.extra } : {}),
+        },
+      },
     }),
   };
 }
