@@ -66,6 +66,12 @@ const badNames: readonly unknown[] = [
   { a: 1 },
   true,
 ];
+/**
+ * RBAC objects' names are only path segments (pkg/apis/rbac/validation ValidateRBACName =
+ * path.IsValidPathSegmentName): "-x", "UPPER" or a NUL byte are valid there, so only these are bad.
+ */
+const badPathSegmentNames: readonly unknown[] = ["a/b", "..", ".", "a%b", 5, ["a"], { a: 1 }, true];
+const pathSegmentNamed = (t: Target): boolean => t.ep.group === "rbac.authorization.k8s.io";
 const otherKinds = ["Pod", "Service", "Namespace", "Lease", "Deployment", "Status", "List", "service"];
 
 function setMeta(obj: unknown, key: string, value: unknown): void {
@@ -121,7 +127,7 @@ export function flawCreate(rng: Rng, d: Draft, t: Target): void {
       (obj["apiVersion"] = rng.pick(
         ["v2", "apps/v1", `${t.apiVersion}x`, "networking.k8s.io/v1alpha1", 5, ["v1"]].filter((v) => v !== t.apiVersion),
       )),
-    badName: () => setMeta(obj, "name", rng.pick(badNames)),
+    badName: () => setMeta(obj, "name", rng.pick(pathSegmentNamed(t) ? badPathSegmentNames : badNames)),
     protobuf: () => {
       d.headers["Content-Type"] = "application/vnd.kubernetes.protobuf";
       d.body = protobufGarbage(rng);
