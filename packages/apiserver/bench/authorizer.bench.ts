@@ -17,7 +17,7 @@ import { attributes } from "../src/authorization/authorizer/interfaces.ts";
 import type { KubeObject } from "../src/storage/index.ts";
 import { load, percentile } from "./http-load.ts";
 
-const bindings = 1_000;
+const bindings = Number(process.env["BENCH_AUTHZ_BINDINGS"] ?? 1_000);
 const createsArg = process.argv.indexOf("--creates");
 const creates = createsArg > 0 ? Number(process.argv[createsArg + 1]) : 10_000;
 const concurrency = 16;

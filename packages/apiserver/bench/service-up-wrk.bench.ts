@@ -170,7 +170,8 @@ function run(mode: keyof typeof gates, workers: number, etcd = false): Promise<F
     ...(etcd ? ["--datastore-endpoint", etcdEndpoint, "--etcd-prefix", etcdRoot()] : []),
   ];
   return withServer(args, /apiserver (https:\/\/\S+)[^]*try:/, (dir, pid, url) => {
-    const token = /token: (\S+)/.exec(readFileSync(join(dir, ".servicenet/kubeconfig"), "utf8"))![1]!;
+    // The kubeconfig's user is the admin's client certificate; the admin token (system:masters) is tokens.csv's first line.
+    const token = readFileSync(join(dir, ".servicenet/tokens.csv"), "utf8").split(",")[0]!;
     return load(dir, pid, url, token);
   });
 }
