@@ -5,7 +5,7 @@
  */
 import { StatusError } from "@servicenet/api";
 import type { UserInfo } from "../../authentication/user/user.ts";
-import type { Attributes, Authorizer, RuleResolver } from "../../authorization/authorizer/interfaces.ts";
+import { attributes, type Attributes, type Authorizer, type RuleResolver } from "../../authorization/authorizer/interfaces.ts";
 import {
   validateAccessReview,
   validateLocalSubjectAccessReview,
@@ -47,18 +47,7 @@ export function resourceAttributesFrom(user: UserInfo, a: ResourceAttributes): A
 
 /** NonResourceAttributesFrom. */
 export function nonResourceAttributesFrom(user: UserInfo, a: NonResourceAttributes): Attributes {
-  return {
-    user,
-    verb: a.verb ?? "",
-    namespace: "",
-    apiGroup: "",
-    apiVersion: "",
-    resource: "",
-    subresource: "",
-    name: "",
-    resourceRequest: false,
-    path: a.path ?? "",
-  };
+  return attributes({ user, verb: a.verb ?? "", path: a.path ?? "" });
 }
 
 function attributesFrom(user: UserInfo, spec: SubjectAccessReviewSpec): Attributes {

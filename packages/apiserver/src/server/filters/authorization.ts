@@ -6,7 +6,7 @@
  */
 import { StatusError } from "@servicenet/api";
 import { anonymousUser, type UserInfo } from "../../authentication/user/user.ts";
-import type { Attributes, Authorizer } from "../../authorization/authorizer/interfaces.ts";
+import { attributes, type Attributes, type Authorizer } from "../../authorization/authorizer/interfaces.ts";
 import { parseRequestInfo } from "../request-info.ts";
 
 /**
@@ -15,18 +15,7 @@ import { parseRequestInfo } from "../request-info.ts";
  * lower-case HTTP method as verb and the raw URL path.
  */
 export function getAuthorizerAttributes(user: UserInfo, method: string, rawPath: string, query: URLSearchParams): Attributes {
-  const base: Attributes = {
-    user,
-    verb: method.toLowerCase(),
-    namespace: "",
-    apiGroup: "",
-    apiVersion: "",
-    resource: "",
-    subresource: "",
-    name: "",
-    resourceRequest: false,
-    path: rawPath,
-  };
+  const base: Attributes = attributes({ user, verb: method.toLowerCase(), path: rawPath });
   const info = parseRequestInfo(rawPath, method, query);
   if (info === undefined || info.verb === "") return base;
   let name = info.name;
