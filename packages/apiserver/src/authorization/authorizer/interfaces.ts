@@ -50,12 +50,17 @@ export interface NonResourceRuleInfo {
   nonResourceURLs: string[];
 }
 
+/** What RulesFor answers: the rules, and whether the list is incomplete (an evaluation error). */
+export interface RulesResult {
+  resourceRules: ResourceRuleInfo[];
+  nonResourceRules: NonResourceRuleInfo[];
+  incomplete: boolean;
+  error?: string;
+}
+
 /** authorizer.RuleResolver: the rules a user holds in a namespace ("" = cluster-wide only). */
 export interface RuleResolver {
-  rulesFor(
-    user: UserInfo,
-    namespace: string,
-  ): Promise<{ resourceRules: ResourceRuleInfo[]; nonResourceRules: NonResourceRuleInfo[]; incomplete: boolean; error?: string }>;
+  rulesFor(user: UserInfo, namespace: string): Promise<RulesResult>;
 }
 
 /** The rules source the RBAC authorizer and the escalation checks share (pkg/registry/rbac/validation/rule.go AuthorizationRuleResolver). */

@@ -4,16 +4,7 @@
  * RBAC is asked).
  */
 import type { UserInfo } from "../../authentication/user/user.ts";
-import type {
-  Attributes,
-  AuthorizationResult,
-  Authorizer,
-  NonResourceRuleInfo,
-  ResourceRuleInfo,
-  RuleResolver,
-} from "../authorizer/interfaces.ts";
-
-type Rules = { resourceRules: ResourceRuleInfo[]; nonResourceRules: NonResourceRuleInfo[]; incomplete: boolean; error?: string };
+import type { Attributes, AuthorizationResult, Authorizer, RuleResolver, RulesResult } from "../authorizer/interfaces.ts";
 
 /** NewAlwaysAllowAuthorizer: every request is allowed; RulesFor lists `*` everything. */
 export class AlwaysAllowAuthorizer implements Authorizer, RuleResolver {
@@ -21,7 +12,7 @@ export class AlwaysAllowAuthorizer implements Authorizer, RuleResolver {
     return { decision: "Allow", reason: "" };
   }
 
-  rulesFor(): Promise<Rules> {
+  rulesFor(): Promise<RulesResult> {
     return Promise.resolve({
       resourceRules: [{ verbs: ["*"], apiGroups: ["*"], resources: ["*"], resourceNames: [] }],
       nonResourceRules: [{ verbs: ["*"], nonResourceURLs: ["*"] }],
@@ -36,7 +27,7 @@ export class AlwaysDenyAuthorizer implements Authorizer, RuleResolver {
     return { decision: "NoOpinion", reason: "Everything is forbidden." };
   }
 
-  rulesFor(): Promise<Rules> {
+  rulesFor(): Promise<RulesResult> {
     return Promise.resolve({ resourceRules: [], nonResourceRules: [], incomplete: false });
   }
 }

@@ -10,6 +10,7 @@ import type {
   NonResourceRuleInfo,
   ResourceRuleInfo,
   RuleResolver,
+  RulesResult,
 } from "../authorizer/interfaces.ts";
 
 /** union.New. */
@@ -44,10 +45,7 @@ export class UnionRuleResolver implements RuleResolver {
     this.resolvers = resolvers;
   }
 
-  async rulesFor(
-    user: UserInfo,
-    namespace: string,
-  ): Promise<{ resourceRules: ResourceRuleInfo[]; nonResourceRules: NonResourceRuleInfo[]; incomplete: boolean; error?: string }> {
+  async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
     const resourceRules: ResourceRuleInfo[] = [];
     const nonResourceRules: NonResourceRuleInfo[] = [];
     const errors: string[] = [];

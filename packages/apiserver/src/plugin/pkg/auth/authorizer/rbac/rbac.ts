@@ -14,6 +14,7 @@ import type {
   NonResourceRuleInfo,
   ResourceRuleInfo,
   RuleResolver,
+  RulesResult,
 } from "../../../../../authorization/authorizer/interfaces.ts";
 import { aggregateErrors, type DefaultRuleResolver } from "../../../../../registry/rbac/validation/rule.ts";
 
@@ -48,10 +49,7 @@ export class RBACAuthorizer implements Authorizer, RuleResolver {
   }
 
   /** RulesFor: the user's rules split into resource and non-resource rules (never incomplete; errors reported). */
-  rulesFor(
-    user: UserInfo,
-    namespace: string,
-  ): Promise<{ resourceRules: ResourceRuleInfo[]; nonResourceRules: NonResourceRuleInfo[]; incomplete: boolean; error?: string }> {
+  rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
     const { rules, errors } = this.#resolver.rulesForSync(user, namespace);
     const resourceRules: ResourceRuleInfo[] = [];
     const nonResourceRules: NonResourceRuleInfo[] = [];
