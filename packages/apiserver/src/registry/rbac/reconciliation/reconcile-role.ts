@@ -30,13 +30,28 @@ export interface ReconcileRoleResult {
 }
 
 /** merge: later maps win; undefined when every map is. */
-export function merge(...maps: (Record<string, string> | undefined)[]): Record<string, string> | undefined {
+function merge(...maps: (Record<string, string> | undefined)[]): Record<string, string> | undefined {
   let out: Record<string, string> | undefined;
   for (const m of maps) if (m) out = { ...out, ...m };
   return out;
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Deep equality of JSON data, undefined and null alike. */
+export const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+type Meta = { annotations?: Record<string, string> | undefined; labels?: Record<string, string> | undefined };
+
+/**
+ * The expected annotations and labels merged under the existing ones onto `out` (a copy of
+ * `existing`), as computeReconciledRole and computeReconciledRoleBinding do; true when that changed them.
+ */
+export function mergeMetadata(out: Meta, expected: Meta, existing: Meta): boolean {
+  const annotations = merge(expected.annotations, out.annotations);
+  if (annotations) out.annotations = annotations;
+  const labels = merge(expected.labels, out.labels);
+  if (labels) out.labels = labels;
+  return !same(out.annotations, existing.annotations) || !same(out.labels, existing.labels);
+}
 
 /** aggregationRuleCovers: the expected selectors the existing rule lacks. */
 function aggregationRuleCovers(owner: ClusterRole["aggregationRule"], servant: ClusterRole["aggregationRule"]): LabelSelector[] {
@@ -47,13 +62,7 @@ function aggregationRuleCovers(owner: ClusterRole["aggregationRule"], servant: C
 /** computeReconciledRole. */
 export function computeReconciledRole(existing: ClusterRole, expected: ClusterRole, removeExtraPermissions: boolean): ReconcileRoleResult {
   const role: ClusterRole = structuredClone(existing);
-  let operation: ReconcileOperation = "none";
-  const annotations = merge(expected.metadata.annotations, role.metadata.annotations);
-  if (annotations) role.metadata.annotations = annotations;
-  if (!same(role.metadata.annotations, existing.metadata.annotations)) operation = "update";
-  const labels = merge(expected.metadata.labels, role.metadata.labels);
-  if (labels) role.metadata.labels = labels;
-  if (!same(role.metadata.labels, existing.metadata.labels)) operation = "update";
+  let operation: ReconcileOperation = mergeMetadata(role.metadata, expected.metadata, existing.metadata) ? "update" : "none";
 
   const expectedRules = expected.rules ?? [];
   const existingRules = existing.rules ?? [];

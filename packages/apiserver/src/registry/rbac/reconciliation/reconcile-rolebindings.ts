@@ -5,7 +5,7 @@
  */
 import { StatusError, type ClusterRoleBinding, type Subject } from "@servicenet/api";
 import { autoUpdateAnnotationKey } from "@servicenet/api/rbac/v1";
-import { merge, type ReconcileOperation } from "./reconcile-role.ts";
+import { mergeMetadata, same, type ReconcileOperation } from "./reconcile-role.ts";
 
 /** ClusterRoleBindingModifier. */
 export interface RoleBindingModifier {
@@ -24,7 +24,6 @@ export interface ReconcileRoleBindingResult {
   protected: boolean;
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const subjectKey = (s: Subject): string => JSON.stringify([s.kind, s.apiGroup ?? "", s.name, s.namespace ?? ""]);
 
 /** diffSubjectLists: subjects only in list1, subjects only in list2. */
@@ -46,13 +45,7 @@ export function computeReconciledRoleBinding(
     return { roleBinding: expected, missingSubjects: [], extraSubjects: [], operation: "recreate", protected: isProtected };
   }
   const b: ClusterRoleBinding = structuredClone(existing);
-  let operation: ReconcileOperation = "none";
-  const annotations = merge(expected.metadata.annotations, b.metadata.annotations);
-  if (annotations) b.metadata.annotations = annotations;
-  if (!same(b.metadata.annotations, existing.metadata.annotations)) operation = "update";
-  const labels = merge(expected.metadata.labels, b.metadata.labels);
-  if (labels) b.metadata.labels = labels;
-  if (!same(b.metadata.labels, existing.metadata.labels)) operation = "update";
+  let operation: ReconcileOperation = mergeMetadata(b.metadata, expected.metadata, existing.metadata) ? "update" : "none";
   const [missingSubjects, extraSubjects] = diffSubjectLists(expected.subjects ?? [], existing.subjects ?? []);
   if (!removeExtraSubjects && missingSubjects.length > 0) {
     b.subjects = [...(b.subjects ?? []), ...missingSubjects];
