@@ -9,6 +9,7 @@ import { decodeContinue, encodeContinue } from "./continue-token.ts";
 import { continueTooOldMsg, listTooOldMsg, parseResourceVersion, tooLargeResourceVersion } from "./errors.ts";
 import type { KubeObject, ListOptions, ListResult } from "./interfaces.ts";
 import { CompactedError, prefixEnd, type KVEngine } from "./kv.ts";
+import { rememberRemaining, remainingAt } from "./remaining-count.ts";
 
 const maxPage = 10_000;
 
@@ -86,9 +87,27 @@ export async function listKV(engine: KVEngine, physPrefix: string, logicalPrefix
   const result: ListResult = { items, resourceVersion: String(revision) };
   if (resumeKey !== undefined) {
     result.continue = encodeContinue(physPrefix + logicalPrefix, resumeKey, revision);
-    if (!predicate) result.remainingItemCount = await engine.count(resumeKey, end, revision);
+    if (!predicate) result.remainingItemCount = await remaining(engine, start, resumeKey, end, revision, items.length);
   }
   return result;
+}
+
+/**
+ * Keys left after this page: what remained at its start minus what it returned (a page without a
+ * predicate returns every live key between its start and its resume key), or a count.
+ */
+async function remaining(
+  engine: KVEngine,
+  start: string,
+  resumeKey: string,
+  end: string,
+  revision: number,
+  taken: number,
+): Promise<number> {
+  const atStart = await remainingAt(engine, start, end, revision);
+  const left = atStart >= taken ? atStart - taken : await engine.count(resumeKey, end, revision);
+  rememberRemaining(engine, resumeKey, end, revision, left, start);
+  return left;
 }
 
 /**
