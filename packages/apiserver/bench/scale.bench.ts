@@ -12,7 +12,7 @@
  * A throw-away server takes the JIT warm-up first. Growth ratios are printed against the first size. Writes bench/results-scale.json.
  * Run: `npm run bench -w @servicenet/apiserver` (node --expose-gc; without it memory is not reported).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -106,15 +106,44 @@ async function fill(api: ApiServer, from: number, to: number): Promise<void> {
   }
 }
 
-async function watchFigures(api: ApiServer): Promise<{ p50ms: number; p99ms: number; dropped: number; missing: number }> {
+/** CPU time (user + system) of this process's main thread, from /proc (10 ms ticks); NaN elsewhere. */
+function mainThreadCpuMs(): number {
+  try {
+    const f = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+interface WatchFigures {
+  p50ms: number;
+  p99ms: number;
+  dropped: number;
+  missing: number;
+  /** The server's main-thread CPU time per create (creating and fanning out). */
+  serverUsPerCreate: number;
+}
+
+async function watchFigures(api: ApiServer): Promise<WatchFigures> {
   const url = `${api.url}/api/v1/namespaces/default/services`;
   const rv = (await get(`${url}?limit=1`)).body.metadata?.resourceVersion ?? "0";
   const creates = 1_000;
   const w = watchLoad({ url, resourceVersion: rv, watchers, expect: creates, annotation: sentAnnotation });
   await w.ready;
+  // The clients are worker threads: the main thread's CPU time is the server's, which moves less
+  // than delivery delays on a shared machine.
+  const cpu0 = mainThreadCpuMs();
   await load({ url, concurrency: 16, total: creates, warmup: 0, prefix: "watched", sentAnnotation, spec: {} });
   const r = await w.done;
-  return { p50ms: round(percentile(r.delays, 50)), p99ms: round(percentile(r.delays, 99)), dropped: r.dropped, missing: r.missing };
+  const busyMs = mainThreadCpuMs() - cpu0;
+  return {
+    p50ms: round(percentile(r.delays, 50)),
+    p99ms: round(percentile(r.delays, 99)),
+    dropped: r.dropped,
+    missing: r.missing,
+    serverUsPerCreate: Math.round((busyMs * 1000) / creates),
+  };
 }
 
 async function main(): Promise<void> {
@@ -190,7 +219,7 @@ async function main(): Promise<void> {
     }
     const watch = await watchFigures(api);
     console.log(
-      `${watchers} watchers, 1000 creates: delivery p50 ${watch.p50ms} ms, p99 ${watch.p99ms} ms, ${watch.dropped} dropped, ${watch.missing} events missing`,
+      `${watchers} watchers, 1000 creates: delivery p50 ${watch.p50ms} ms, p99 ${watch.p99ms} ms, ${watch.dropped} dropped, ${watch.missing} events missing, server CPU ${watch.serverUsPerCreate} us per create`,
     );
     const wn = name(`${watchers} watchers while creating at c16`);
     results.push(
@@ -198,6 +227,7 @@ async function main(): Promise<void> {
       { name: wn, metric: "delivery p99", value: watch.p99ms, unit: "ms" },
       { name: wn, metric: "watchers dropped", value: watch.dropped, unit: "" },
       { name: wn, metric: "events missing", value: watch.missing, unit: "" },
+      { name: wn, metric: "server CPU per create", value: watch.serverUsPerCreate, unit: "us" },
     );
   } finally {
     await api.close();

@@ -7,11 +7,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { StatusError } from "@servicenet/api";
 import type { GenericStore } from "../registry/generic/store.ts";
 import type { WatchParams } from "../registry/generic/options.ts";
-import { sharedOrigin, type KubeObject } from "../storage/index.ts";
+import { sharedOrigin, WatchStream, type KubeObject, type WatchEvent } from "../storage/index.ts";
 import type { OutputFormat } from "./negotiation.ts";
 import { present, tableOptions } from "./present.ts";
 import { buildTable } from "./table.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
+import { chunkOf, chunkWriter, type EventChunk } from "./watch-chunks.ts";
 
 /** Upstream's default --min-request-timeout (a watch lasts this long when the client sets no timeout). */
 export const defaultWatchTimeoutSeconds = 1800;
@@ -50,13 +51,12 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
     first = false;
     return t;
   };
-  const write = (type: string, object: unknown): void => {
-    if (!res.writableEnded) res.write(`${JSON.stringify({ type, object })}\n`);
-  };
+  let send: (chunk: EventChunk) => void = () => {};
+  const write = (type: string, object: unknown): void => send(chunkOf(`${JSON.stringify({ type, object })}\n`));
   const writeObject = (type: string, obj: KubeObject): void => {
     if (res.writableEnded) return;
     if (w.format !== "json") return write(type, encodeObject(obj));
-    res.write(encodedEvent(type, obj, () => `${JSON.stringify({ type, object: present(w.def, obj) })}\n`, apiVersionOf(w.def)));
+    send(encodedEvent(type, obj, () => `${JSON.stringify({ type, object: present(w.def, obj) })}\n`, apiVersionOf(w.def)));
   };
   const bookmark = (rv: string, annotations?: Record<string, string>): unknown => ({
     kind: w.def.kind,
@@ -69,6 +69,7 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
     "Transfer-Encoding": "chunked",
   });
   res.flushHeaders();
+  send = chunkWriter(res);
   try {
     // Only serialised here (the Service watch's read-time defaulting is idempotent): one shared copy per event.
     let params = { ...w.params, signal: ac.signal, readOnly: true };
@@ -81,14 +82,20 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
       write("BOOKMARK", bookmark(list.resourceVersion, { "k8s.io/initial-events-end": "true" }));
       params = { ...params, resourceVersion: list.resourceVersion };
     }
-    for await (const ev of w.store.watch(w.namespace, params)) {
+    const handle = (ev: WatchEvent): boolean => {
       if (ev.type === "ERROR") {
         write("ERROR", ev.object);
-        break;
+        return false;
       }
       if (ev.type === "BOOKMARK") write("BOOKMARK", bookmark(ev.object.metadata.resourceVersion ?? ""));
       else writeObject(ev.type, ev.object);
-    }
+      return true;
+    };
+    const events = w.store.watch(w.namespace, params);
+    // The storage's own stream is written as its events are pushed, without a promise per event
+    // and watcher (an ERROR ends it); any other iterable is iterated.
+    if (events instanceof WatchStream) await events.consume(handle);
+    else for await (const ev of events) if (!handle(ev)) break;
   } catch (e) {
     if (!ac.signal.aborted) write("ERROR", (e instanceof StatusError ? e : StatusError.internal(String(e))).status);
   } finally {
@@ -99,22 +106,22 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   }
 }
 
-/** Encoded watch lines per shared stored value, by event type, served version and resourceVersion. */
-const encodings = new WeakMap<object, Map<string, string>>();
+/** Encoded watch chunks per shared stored value, by event type, served version and resourceVersion. */
+const encodings = new WeakMap<object, Map<string, EventChunk>>();
 
 /**
- * The JSON line of a watch event, encoded once for every watcher that got a copy of the same
- * stored value (upstream serialises a watch event once per encoding, cacher's cachingObject):
- * with 500 watchers, one JSON.stringify instead of 500. Objects no other watcher shares are
- * encoded as they come.
+ * The chunk of a watch event's JSON line, encoded once for every watcher that got a copy of the
+ * same stored value (upstream serialises a watch event once per encoding, cacher's cachingObject):
+ * with 500 watchers, one JSON.stringify and one Buffer instead of 500. Objects no other watcher
+ * shares are encoded as they come.
  */
-export function encodedEvent(type: string, obj: KubeObject, encode: () => string, apiVersion: string): string {
+export function encodedEvent(type: string, obj: KubeObject, encode: () => string, apiVersion: string): EventChunk {
   const from = sharedOrigin(obj);
-  if (from === undefined) return encode();
+  if (from === undefined) return chunkOf(encode());
   let byKey = encodings.get(from);
   if (byKey === undefined) encodings.set(from, (byKey = new Map()));
   const key = `${type} ${apiVersion} ${obj.metadata.resourceVersion ?? ""}`;
-  let line = byKey.get(key);
-  if (line === undefined) byKey.set(key, (line = encode()));
-  return line;
+  let chunk = byKey.get(key);
+  if (chunk === undefined) byKey.set(key, (chunk = chunkOf(encode())));
+  return chunk;
 }

@@ -122,6 +122,11 @@ export interface WatchOptions {
    * read-only watchers of that event instead of getting its own deep copy.
    */
   readOnly?: boolean;
+  /**
+   * Read-time decoration of every delivered object, in place, before the consumer gets it
+   * (upstream's Store.Decorator, which its watch applies through newDecoratedWatcher).
+   */
+  decorate?: (obj: KubeObject) => void;
 }
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";

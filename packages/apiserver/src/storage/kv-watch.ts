@@ -16,7 +16,10 @@ const defaultBookmarkMs = 60_000;
 
 /** Starts a watch of `key` (or the directory `key` when recursive). */
 export function watchKV(engine: KVEngine, physPrefix: string, key: string, opts: WatchOptions): WatchStream {
-  const stream = new WatchStream(opts.signal ? { signal: opts.signal } : {});
+  const stream = new WatchStream({
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.decorate ? { decorate: opts.decorate } : {}),
+  });
   void run(engine, physPrefix, key, opts, stream).catch((e: unknown) => {
     stream.push({ type: "ERROR", object: toStatusError(e).status });
   });

@@ -21,6 +21,8 @@ export interface WatchParams {
   signal?: AbortSignal;
   /** See storage WatchOptions.readOnly. */
   readOnly?: boolean;
+  /** See storage WatchOptions.decorate. */
+  decorate?: (obj: KubeObject) => void;
 }
 
 export interface WriteParams {

@@ -121,6 +121,7 @@ export class GenericStore {
       ...(p.allowBookmarks ? { allowBookmarks: true } : {}),
       ...(p.signal ? { signal: p.signal } : {}),
       ...(p.readOnly ? { readOnly: true } : {}),
+      ...(p.decorate ? { decorate: p.decorate } : {}),
     });
   }
 
