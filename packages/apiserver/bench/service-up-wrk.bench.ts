@@ -231,6 +231,49 @@ function printRatios(f: Record<string, Figure>): void {
   }
 }
 
+/**
+ * The performance issue's table (wrk -t1 -c16, one worker, SQLite), as measured when it was filed
+ * (main at 1dbc778, 8 s per row), beside this run's figures: the "then" columns are that record,
+ * not measured here.
+ */
+const issueBaseline: [label: string, key: string, then: Figure & { ratio: number }][] = [
+  [
+    "default gates (IPAddress + dual-write)",
+    "dual-write 1",
+    { createsPerSecond: 822, p50ms: NaN, p99ms: 152, cpuUsPerCreate: 1226, ratio: 0.15 },
+  ],
+  ["IPAddress only", "ipaddress 1", { createsPerSecond: 1709, p50ms: NaN, p99ms: 63, cpuUsPerCreate: 646, ratio: 0.3 }],
+  ["bitmap only", "bitmap 1", { createsPerSecond: 1659, p50ms: NaN, p99ms: 133, cpuUsPerCreate: 597, ratio: 0.3 }],
+  ["floor", "floor 1", { createsPerSecond: 5617, p50ms: NaN, p99ms: 52, cpuUsPerCreate: 149, ratio: 1 }],
+];
+
+/** Prints the issue's table, then and now, and returns this run's ratios to the floor as result rows. */
+function issueTable(f: Record<string, Figure>): Array<{ name: string; metric: string; value: number; unit: string }> {
+  const floor = f["floor 1"];
+  if (!floor) return [];
+  const rows: Array<{ name: string; metric: string; value: number; unit: string }> = [];
+  console.log("\nthe performance issue's table: then (1dbc778, when filed) -> now (this run)");
+  console.log(
+    `${"server".padEnd(40)} ${"creates/s".padStart(16)} ${"p99 ms".padStart(16)} ${"CPU us/create".padStart(16)} ${"ratio to floor".padStart(16)}`,
+  );
+  const pair = (a: number, b: number, d = 0): string => `${a.toFixed(d)} -> ${b.toFixed(d)}`.padStart(16);
+  for (const [label, key, then] of issueBaseline) {
+    const now = f[key];
+    if (!now) continue;
+    const ratio = now.createsPerSecond / floor.createsPerSecond;
+    console.log(
+      `${label.padEnd(40)} ${pair(then.createsPerSecond, now.createsPerSecond)} ${pair(then.p99ms, now.p99ms)} ${pair(then.cpuUsPerCreate, now.cpuUsPerCreate)} ${pair(then.ratio, ratio, 2)}`,
+    );
+    if (key === "floor 1") continue;
+    const name = `service create vs floor (sqlite, ${key.replace(/ 1$/, "")}, 1 worker, wrk c16)`;
+    rows.push(
+      { name, metric: "creates/s ratio to floor", value: Number(ratio.toFixed(2)), unit: "" },
+      { name, metric: "CPU per create ratio to floor", value: Number((now.cpuUsPerCreate / floor.cpuUsPerCreate).toFixed(2)), unit: "x" },
+    );
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
   if (!existsSync(entry)) return console.log(`service-up-wrk bench: ${entry} is missing (run the build), skipping`);
   if (spawnSync("wrk", ["--version"]).error)
@@ -279,6 +322,7 @@ async function main(): Promise<void> {
     await dropEtcdRoots();
   } else if (wantMode("etcd")) console.log(`service-up-wrk bench: etcd at ${etcdEndpoint} does not answer, etcd rows skipped`);
   printRatios(figures);
+  results.push(...issueTable(figures));
   const filtered = ["BENCH_MODES", "BENCH_WORKERS"].some((v) => process.env[v]);
   if (filtered) return console.log("filtered run (BENCH_MODES/BENCH_WORKERS): results file left as it is");
   const out = join(here, "results-service-up-wrk.json");
