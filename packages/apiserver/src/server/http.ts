@@ -72,8 +72,23 @@ export function send(
     ...warnings.map((w) => `299 - ${JSON.stringify(w)}`),
   ];
   if (all.length > 0) headers["Warning"] = all;
+  endWith(res, code, headers, text);
+}
+
+/**
+ * Go's net/http buffers a handler's first 2048 bytes (server.go bufferBeforeChunkingSize): a
+ * response that fits when the handler returns gets a Content-Length, a longer one is chunked.
+ * kube-apiserver writes each body in one go, so its small answers (a created Service, a Status)
+ * carry Content-Length and its lists are chunked; node would chunk them all once writeHead ran.
+ */
+export const bufferBeforeChunkingSize = 2048;
+
+/** Writes the status, `headers` and the whole `body`, framed as Go's net/http frames it. */
+export function endWith(res: ServerResponse, code: number, headers: Record<string, string | string[]>, body: string | Buffer): void {
+  const length = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  if (length <= bufferBeforeChunkingSize && !("Transfer-Encoding" in headers)) headers["Content-Length"] = String(length);
   res.writeHead(code, headers);
-  res.end(text);
+  res.end(body);
 }
 
 /** Writes any error as a Status body with its code. */

@@ -25,7 +25,7 @@ import {
   wantsAggregated,
 } from "./discovery.ts";
 import { parseBody } from "./codec.ts";
-import { readBody, send, sendError } from "./http.ts";
+import { endWith, readBody, send, sendError } from "./http.ts";
 import { apiserverHealthChecks, isHealthPath, serveHealth, type HealthChecker } from "./healthz.ts";
 import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
@@ -413,8 +413,7 @@ function json(res: ServerResponse, body: unknown): number {
 }
 
 function text(res: ServerResponse, code: number, body: string, contentType = "text/plain; charset=utf-8"): number {
-  res.writeHead(code, { "Content-Type": contentType, "X-Content-Type-Options": "nosniff" });
-  res.end(body);
+  endWith(res, code, { "Content-Type": contentType, "X-Content-Type-Options": "nosniff" }, body);
   return code;
 }
 
