@@ -74,8 +74,13 @@ export interface APIServerConfig {
   version?: VersionInfo;
   /** Post-start hooks' checks (`poststarthook/<name>`), in /healthz, /livez and /readyz until they finish. */
   postStartHooks?: readonly HealthChecker[];
-  /** One JSON line per request; silent when omitted. */
+  /** The server's JSON log lines (errors, and a line per request unless `logRequests` is false); silent when omitted. */
   log?: (line: string) => void;
+  /**
+   * Whether `log` gets a line per request (upstream's httplog, at V(3)); default true. `servicenet up`
+   * below `-v 3` turns it off, so no request pays for a line the verbosity filter would drop.
+   */
+  logRequests?: boolean;
   /** Component metrics (allocators, repair loops) served on /metrics after the request metrics. */
   metricsRegistry?: MetricsRegistry;
   /** Non-watch requests still unanswered after this get 504 (upstream --request-timeout, 60 s). */
@@ -254,6 +259,8 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     return { code, labels };
   };
 
+  const requestLog = cfg.logRequests === false ? undefined : cfg.log;
+
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const started = process.hrtime.bigint();
     let url: URL;
@@ -266,7 +273,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     const finish = (code: number, labels: RequestLabels): void => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observe(labels, code, seconds);
-      cfg.log?.(
+      requestLog?.(
         JSON.stringify({
           ts: new Date().toISOString(),
           verb: labels.verb,
