@@ -22,6 +22,7 @@ import { WriteLock } from "./write-lock.ts";
 import { LogPoller } from "./log-poller.ts";
 import { compactLog } from "./compact.ts";
 import { sql } from "./queries.ts";
+import { decodedCopy } from "../codec.ts";
 
 export interface SqliteEngineConfig {
   path: string;
@@ -173,9 +174,18 @@ class SqliteEngine implements KVEngine {
         const id = Number(r.lastInsertRowid);
         revisions.push(id);
         // Exactly what rowToEvent makes of the row just inserted.
+        // The writer's decoded value, copied now (it is theirs again once the txn resolves): the
+        // watchers of this process then need no JSON.parse of it (codec.ts decodeKV).
+        const decoded = events && w.decoded !== undefined ? decodedCopy(w.decoded) : undefined;
         events?.push({
           type: "put",
-          kv: { key: w.key, value: w.value, modRevision: id, createRevision: prev ? prev.createRevision : id },
+          kv: {
+            key: w.key,
+            value: w.value,
+            modRevision: id,
+            createRevision: prev ? prev.createRevision : id,
+            ...(decoded !== undefined ? { decoded } : {}),
+          },
           prev: prev ? { ...prev, modRevision: prevId } : null,
         });
       } else if (prev) {
