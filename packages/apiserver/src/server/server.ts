@@ -35,7 +35,7 @@ import { createOpenAPIHandlers } from "./openapi/index.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
 import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
 import type { AuthorizationRuleResolver, Authorizer, RuleResolver } from "../authorization/authorizer/interfaces.ts";
-import { parseRequestInfo } from "./request-info.ts";
+import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { authorizeRequest } from "./filters/authorization.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
@@ -159,6 +159,20 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const labels: RequestLabels = { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" };
     // upstream's handler chain: authentication, impersonation, then authorization, for every path.
+    // The request info, parsed once for authorization and routing (a trailing slash changes no
+    // segment); an invalid escape is thrown where the first of them asks, with this path.
+    let parsed: { info: RequestInfo | undefined } | { error: unknown } | undefined;
+    const requestInfo = (): RequestInfo | undefined => {
+      if (parsed === undefined) {
+        try {
+          parsed = { info: parseRequestInfo(path, req.method ?? "GET", url.searchParams) };
+        } catch (error) {
+          parsed = { error };
+        }
+      }
+      if ("error" in parsed) throw parsed.error;
+      return parsed.info;
+    };
     let user = authenticator ? await authenticate(authenticator, req, cfg.log) : undefined;
     audit.user = user;
     if (user !== undefined && Object.keys(req.headers).some((h) => h.startsWith("impersonate-"))) {
@@ -172,10 +186,10 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       audit.impersonatedUser = user;
     }
     try {
-      await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams);
+      await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams, requestInfo);
     } catch (e) {
       // The audit record of a refused request still names the object it was about.
-      const refused = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
+      const refused = requestInfo();
       if (refused && refused.resource !== "") audit.info = refused;
       throw e;
     }
@@ -199,8 +213,8 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       res.end(r.body);
       return { code: r.status, labels };
     }
-    const agg = wantsAggregated(req.headers.accept);
     if (path === "/api" || path === "/apis") {
+      const agg = wantsAggregated(req.headers.accept);
       if (agg) {
         res.writeHead(200, { "Content-Type": aggregatedContentType(agg), Vary: "Accept" });
         res.end(JSON.stringify(aggregatedDiscovery(table, path === "/api", agg, reviews)));
@@ -215,7 +229,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       return { code: json(res, apiGroupDoc(table, parts[1]!, reviews) ?? fail(notFound())), labels };
     if (parts[0] === "apis" && parts.length === 3)
       return { code: json(res, apiResourceList(table, parts[1]!, parts[2]!, reviews) ?? fail(notFound())), labels };
-    const info = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
+    const info = requestInfo();
     if (!info) throw notFound();
     audit.info = info;
     const review =
