@@ -170,6 +170,54 @@ describe("unknownFields equals the walk it replaced", () => {
   });
 });
 
+describe("decodeObject of an owned body equals decoding a copy", () => {
+  const Opaque = z.object({ metadata: ObjectMetaSchema.optional(), data: z.unknown().optional(), spec: Thing.shape.spec });
+  const bodies: [string, z.ZodType, string][] = [
+    [
+      "no nulls",
+      Thing,
+      '{"metadata":{"name":"a","labels":{"x":"y"}},"spec":{"ports":[{"port":1,"targetPort":"http"}],"selector":{"a":"b"}}}',
+    ],
+    ["a null member", Thing, '{"metadata":{"name":"a","creationTimestamp":null},"spec":{"ports":[{"port":80}]}}'],
+    ["a null deep in a list", Thing, '{"spec":{"ports":[{"port":80},{"port":81,"targetPort":null}]}}'],
+    ["a null list item", Thing, '{"spec":{"ports":[null,{"port":80}]}}'],
+    ["a null record value", Thing, '{"spec":{"selector":{"a":null,"b":"c"}}}'],
+    ["__proto__ at the top", Thing, '{"__proto__":{"x":1},"spec":{"ports":[]}}'],
+    ["__proto__ deep down", Thing, '{"spec":{"ports":[{"port":1,"__proto__":{"port":2}}]}}'],
+    ["constructor and toString", Thing, '{"constructor":{"prototype":{}},"spec":{"toString":1}}'],
+    ["unknown fields", Thing, '{"kind":"X","spec":{"ports":[{"port":1,"x":2}],"y":[null]}}'],
+    ["a type error", Thing, '{"spec":{"ports":[{"port":"eighty"}]}}'],
+    ["a null where an object is due", Thing, '{"spec":null}'],
+    ["opaque content", Opaque, '{"data":{"deep":[1,{"a":"b"}]},"spec":{"ports":[]}}'],
+    ["opaque content with a null", Opaque, '{"data":{"deep":[1,{"a":null}]}}'],
+    ["not an object", Thing, "[1,2]"],
+  ];
+  it.each(bodies)("%s", (_n, schema, text) => {
+    const copy = decodeObject(schema, JSON.parse(text));
+    const owned = decodeObject(schema, JSON.parse(text), { owned: true });
+    expect(owned.ok).toBe(copy.ok);
+    expect(owned.unknownFields).toEqual(copy.unknownFields);
+    if (owned.ok && copy.ok) {
+      expect(owned.value).toStrictEqual(copy.value);
+      expect(JSON.stringify(owned.value)).toBe(JSON.stringify(copy.value));
+    }
+    if (!owned.ok && !copy.ok) expect(owned.error.issues).toEqual(copy.error.issues);
+  });
+
+  it("decodes an owned body without nulls as it is, and copies one with nulls", () => {
+    const Opaque = z.object({ data: z.unknown().optional(), other: z.string().optional() });
+    const clean = { data: { deep: [1] } };
+    const owned = decodeObject(Opaque, clean, { owned: true });
+    expect(owned.ok && owned.value.data).toBe(clean.data);
+    const notOwned = decodeObject(Opaque, clean);
+    expect(notOwned.ok && notOwned.value.data).not.toBe(clean.data);
+    const withNull = { data: { deep: [1] }, other: null };
+    const copied = decodeObject(Opaque, withNull, { owned: true });
+    expect(copied.ok && copied.value.data).not.toBe(withNull.data);
+    expect(copied.ok && copied.value).toStrictEqual({ data: { deep: [1] } });
+  });
+});
+
 describe("decodeObject", () => {
   it("drops nulls and unknown fields, and reports the unknown ones", () => {
     const r = decodeObject(Thing, { metadata: { name: "a", creationTimestamp: null }, spec: { ports: [{ port: 80, x: 1 }] } });

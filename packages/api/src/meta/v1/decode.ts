@@ -176,6 +176,35 @@ export function dropNulls<T>(value: T): T {
   return out as T;
 }
 
+/**
+ * True when dropNulls(value) is not simply an equal copy: a null member somewhere, a `__proto__`
+ * key (the copy's assignment makes it the prototype instead of a member), or an object that is not
+ * plain JSON data (the copy makes it one).
+ */
+function changedByDropNulls(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return true;
+    for (const v of value) if (changedByDropNulls(v)) return true;
+    return false;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return true;
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === null || k === "__proto__" || changedByDropNulls(v)) return true;
+  }
+  return false;
+}
+
+export interface DecodeObjectOptions {
+  /**
+   * The caller gives `body` away: nothing else reads or keeps it (a request body it just parsed).
+   * When dropping nulls would change nothing, it is then decoded as it is instead of a copy, and
+   * the result may share opaque (`z.unknown()`) content with it.
+   */
+  owned?: boolean;
+}
+
 export type DecodeResult<T> = { ok: true; value: T; unknownFields: string[] } | { ok: false; error: z.ZodError; unknownFields: string[] };
 
 /**
@@ -184,8 +213,8 @@ export type DecodeResult<T> = { ok: true; value: T; unknownFields: string[] } | 
  * a body with unknown fields is still decoded; the caller rejects it
  * (kube-apiserver: 400 `strict decoding error: unknown field "spec.foo"`).
  */
-export function decodeObject<S extends AnySchema>(schema: S, body: unknown): DecodeResult<z.infer<S>> {
-  const cleaned = dropNulls(body);
+export function decodeObject<S extends AnySchema>(schema: S, body: unknown, opts: DecodeObjectOptions = {}): DecodeResult<z.infer<S>> {
+  const cleaned = opts.owned === true && !changedByDropNulls(body) ? body : dropNulls(body);
   const unknown = unknownFields(schema, cleaned);
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) return { ok: false, error: parsed.error, unknownFields: unknown };
