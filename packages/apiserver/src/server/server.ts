@@ -158,7 +158,6 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL, audit: AuditInfo): Promise<Routed> => {
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const labels: RequestLabels = { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" };
-    // upstream's handler chain: authentication, impersonation, then authorization, for every path.
     // The request info, parsed once for authorization and routing (a trailing slash changes no
     // segment); an invalid escape is thrown where the first of them asks, with this path.
     let parsed: { info: RequestInfo | undefined } | { error: unknown } | undefined;
@@ -173,6 +172,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       if ("error" in parsed) throw parsed.error;
       return parsed.info;
     };
+    // upstream's handler chain: authentication, impersonation, then authorization, for every path.
     let user = authenticator ? await authenticate(authenticator, req, cfg.log) : undefined;
     audit.user = user;
     if (user !== undefined && Object.keys(req.headers).some((h) => h.startsWith("impersonate-"))) {

@@ -173,10 +173,10 @@ class SqliteEngine implements KVEngine {
         const r = this.stmt.insert.run(w.key, prev ? 0 : 1, 0, prev?.createRevision ?? 0, prevId, w.value, null);
         const id = Number(r.lastInsertRowid);
         revisions.push(id);
-        // Exactly what rowToEvent makes of the row just inserted.
         // The writer's decoded value, copied now (it is theirs again once the txn resolves): the
         // watchers of this process then need no JSON.parse of it (codec.ts decodeKV).
         const decoded = events && w.decoded !== undefined ? decodedCopy(w.decoded) : undefined;
+        // Exactly what rowToEvent makes of the row just inserted (plus that copy).
         events?.push({
           type: "put",
           kv: {
