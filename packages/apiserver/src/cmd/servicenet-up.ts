@@ -89,6 +89,8 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     anonymousAuth: o.anonymousAuth,
     authorizationModes: o.authorizationModes,
     log: verbosityFilter(o.verbosity, (l) => void process.stderr.write(l)),
+    // Request lines are V(3): below it they are not even built.
+    logRequests: o.verbosity >= 3,
   });
   const ready = {
     url: api.url,

@@ -70,6 +70,8 @@ export interface StartApiServerOptions {
    */
   runtimeConfig?: string;
   log?: (line: string) => void;
+  /** Whether `log` gets a line per request (server.ts `logRequests`); default true. */
+  logRequests?: boolean;
   /** Header and TLS handshake deadlines; default upstream's (32 s). */
   serving?: ServingOptions;
   /** `--authorization-mode`; default RBAC, or AlwaysAllow when `auth` is false. */
@@ -237,6 +239,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       resources: apis.resources,
       reviews: apis.reviews,
       ...(o.log ? { log: o.log } : {}),
+      ...(o.logRequests !== undefined ? { logRequests: o.logRequests } : {}),
       ...(o.serving ? { serving: o.serving } : {}),
     });
   } catch (e) {

@@ -59,6 +59,73 @@ interface Context {
   at: readonly (string | number)[];
 }
 
+/**
+ * What the walk needs of one schema node at one JSON path, worked out on first use and kept (per
+ * GoTypes and root schema): the unwrapped def, the Go type names and the children's plans. The
+ * schemas are finite trees, so the plans are too; without them every request unwrapped every
+ * node, built every field's path string and looked its types up again.
+ */
+interface Plan {
+  readonly s: Schema;
+  readonly d: Def;
+  readonly path: string;
+  /** A metav1.Time field (a string schema named like one). */
+  readonly time: boolean;
+  goType?: string;
+  struct?: string;
+  int?: "int32" | "int64";
+  stringRecord?: boolean;
+  element?: Plan;
+  fields?: Map<string, Plan>;
+}
+
+function newPlan(s: Schema, path: string, field: string): Plan {
+  const d = defOf(unwrap(s));
+  return { s, d, path, time: timeFields.has(field) && d.type === "string" };
+}
+
+/** The plan of field `k` (a key of the object's shape) of object plan `p`. */
+function fieldPlan(p: Plan, k: string): Plan {
+  const fields = (p.fields ??= new Map());
+  let f = fields.get(k);
+  if (f === undefined) {
+    f = newPlan(p.d.shape![k], p.path === "" ? k : `${p.path}.${k}`, k);
+    fields.set(k, f);
+  }
+  return f;
+}
+
+const rootPlans = new WeakMap<GoTypes, WeakMap<object, Plan>>();
+
+function rootPlan(types: GoTypes, schema: Schema): Plan {
+  let bySchema = rootPlans.get(types);
+  if (bySchema === undefined) rootPlans.set(types, (bySchema = new WeakMap()));
+  let p = bySchema.get(schema as object);
+  if (p === undefined) bySchema.set(schema as object, (p = newPlan(schema, "", "")));
+  return p;
+}
+
+/** encoding/json's name for the Go type of `s` at `path`. */
+function goTypeOf(types: GoTypes, s: Schema, path: string): string {
+  const d = defOf(unwrap(s));
+  switch (d.type) {
+    case "object":
+      return types.struct(path) ?? "struct";
+    case "array":
+      return `[]${goTypeOf(types, d.element, `${path}[]`)}`;
+    case "record":
+      return "map[string]string";
+    case "number":
+      return types.int(path);
+    case "boolean":
+      return "bool";
+    case "union":
+      return "intstr.IntOrString";
+    default:
+      return "string";
+  }
+}
+
 /** A returned (not saved) error: decoding stops there. */
 class Stop extends Error {}
 
@@ -93,69 +160,53 @@ export function goDecodeError(
         : `json: cannot unmarshal ${valueKind} into Go value of type ${goType}`;
   };
 
-  const goTypeOf = (s: Schema, path: string): string => {
-    const d = defOf(unwrap(s));
-    switch (d.type) {
-      case "object":
-        return types.struct(path) ?? "struct";
-      case "array":
-        return `[]${goTypeOf(d.element, `${path}[]`)}`;
-      case "record":
-        return "map[string]string";
-      case "number":
-        return types.int(path);
-      case "boolean":
-        return "bool";
-      case "union":
-        return "intstr.IntOrString";
-      default:
-        return "string";
-    }
-  };
-
-  const walk = (s: Schema, v: unknown, path: string, field: string, ctx: Context): void => {
+  const walk = (p: Plan, v: unknown, ctx: Context): void => {
     if (v === null) return; // a zero value, never an error
-    const d = defOf(unwrap(s));
-    if (timeFields.has(field) && d.type === "string") {
+    const d = p.d;
+    if (p.time) {
       // metav1.Time.UnmarshalJSON: json.Unmarshal into a string, its error returned as is.
       if (typeof v !== "string") throw new Stop(`json: cannot unmarshal ${kindOf(v)} into Go value of type string`);
       return;
     }
     switch (d.type) {
       case "object": {
-        const goType = goTypeOf(s, path);
+        const goType = (p.goType ??= goTypeOf(types, p.s, p.path));
         if (!isObject(v)) return save(kindOf(v), goType, ctx);
-        const struct = goType.slice(goType.indexOf(".") + 1);
-        for (const [k, x] of Object.entries(v)) {
+        const shape = d.shape;
+        if (shape === undefined) return;
+        // One stack and one path shared by the whole walk (pushed and popped), one context per object.
+        const inner: Context = { struct: (p.struct ??= goType.slice(goType.indexOf(".") + 1)), stack, at };
+        for (const k of Object.keys(v)) {
           // Own keys only: a body's `constructor` or `__proto__` must not find Object.prototype's.
-          if (d.shape === undefined || !Object.hasOwn(d.shape, k)) continue; // unknown fields are fieldValidation's business
-          const f = d.shape[k];
-          // One stack and one path shared by the whole walk (pushed and popped): no arrays per field.
+          if (!Object.hasOwn(shape, k)) continue; // unknown fields are fieldValidation's business
           stack.push(k);
           at.push(k);
-          walk(f, x, path === "" ? k : `${path}.${k}`, k, { struct, stack, at });
+          walk(fieldPlan(p, k), v[k], inner);
           stack.pop();
           at.pop();
         }
         return;
       }
-      case "array":
-        if (!Array.isArray(v)) return save(kindOf(v), goTypeOf(s, path), ctx);
-        v.forEach((x, i) => {
+      case "array": {
+        if (!Array.isArray(v)) return save(kindOf(v), (p.goType ??= goTypeOf(types, p.s, p.path)), ctx);
+        const element = (p.element ??= newPlan(d.element, `${p.path}[]`, ""));
+        for (let i = 0; i < v.length; i++) {
+          if (!(i in v)) continue; // a hole (not from JSON), skipped as forEach skips it
           at.push(i);
-          walk(d.element, x, `${path}[]`, "", ctx);
+          walk(element, v[i], ctx);
           at.pop();
-        });
+        }
         return;
+      }
       case "record": {
         // Only map[string]string fields; other records (fieldsV1) take any JSON.
-        if (defOf(unwrap(d.valueType)).type !== "string") return;
+        if (!(p.stringRecord ??= defOf(unwrap(d.valueType)).type === "string")) return;
         if (!isObject(v)) return save(kindOf(v), "map[string]string", ctx);
         for (const x of Object.values(v)) if (x !== null && typeof x !== "string") save(kindOf(x), "string", ctx);
         return;
       }
       case "number": {
-        const goType = types.int(path);
+        const goType = (p.int ??= types.int(p.path));
         if (typeof v !== "number") return save(kindOf(v), goType, ctx);
         const fit = fitsInt(v, goType, ctx.at);
         if (!fit.ok) save(`number ${fit.text ?? numberText(v, ctx.at)}`, goType, ctx);
@@ -185,7 +236,7 @@ export function goDecodeError(
   const stack: string[] = [];
   const at: (string | number)[] = [];
   try {
-    walk(schema, value, "", "", { struct: "", stack, at });
+    walk(rootPlan(types, schema), value, { struct: "", stack, at });
   } catch (e) {
     if (e instanceof Stop) return e.message;
     throw e;

@@ -147,12 +147,19 @@ export interface GoTypes {
   int(path: string): "int32" | "int64";
 }
 
-/** The Go types of `apiVersion`/`kind` (`v1`, `networking.k8s.io/v1beta1`). */
+const goTypesByKind = new Map<string, GoTypes>();
+
+/** The Go types of `apiVersion`/`kind` (`v1`, `networking.k8s.io/v1beta1`); one object per kind (go-decode keys its plans by it). */
 export function goTypesOf(apiVersion: string, kind: string): GoTypes | undefined {
-  const table = byKind[`${apiVersion}/${kind}`];
+  const key = `${apiVersion}/${kind}`;
+  const known = goTypesByKind.get(key);
+  if (known !== undefined) return known;
+  const table = byKind[key];
   if (table === undefined) return undefined;
-  return {
+  const types: GoTypes = {
     struct: (path) => table[path] ?? objectMeta[path],
     int: (path) => (int64Paths.has(path) ? "int64" : "int32"),
   };
+  goTypesByKind.set(key, types);
+  return types;
 }

@@ -35,7 +35,7 @@ import { createOpenAPIHandlers } from "./openapi/index.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
 import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
 import type { AuthorizationRuleResolver, Authorizer, RuleResolver } from "../authorization/authorizer/interfaces.ts";
-import { parseRequestInfo } from "./request-info.ts";
+import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { authorizeRequest } from "./filters/authorization.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
@@ -74,8 +74,13 @@ export interface APIServerConfig {
   version?: VersionInfo;
   /** Post-start hooks' checks (`poststarthook/<name>`), in /healthz, /livez and /readyz until they finish. */
   postStartHooks?: readonly HealthChecker[];
-  /** One JSON line per request; silent when omitted. */
+  /** The server's JSON log lines (errors, and a line per request unless `logRequests` is false); silent when omitted. */
   log?: (line: string) => void;
+  /**
+   * Whether `log` gets a line per request (upstream's httplog, at V(3)); default true. `servicenet up`
+   * below `-v 3` turns it off, so no request pays for a line the verbosity filter would drop.
+   */
+  logRequests?: boolean;
   /** Component metrics (allocators, repair loops) served on /metrics after the request metrics. */
   metricsRegistry?: MetricsRegistry;
   /** Non-watch requests still unanswered after this get 504 (upstream --request-timeout, 60 s). */
@@ -153,6 +158,20 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL, audit: AuditInfo): Promise<Routed> => {
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const labels: RequestLabels = { verb: req.method ?? "", group: "", version: "", resource: "", subresource: "", scope: "" };
+    // The request info, parsed once for authorization and routing (a trailing slash changes no
+    // segment); an invalid escape is thrown where the first of them asks, with this path.
+    let parsed: { info: RequestInfo | undefined } | { error: unknown } | undefined;
+    const requestInfo = (): RequestInfo | undefined => {
+      if (parsed === undefined) {
+        try {
+          parsed = { info: parseRequestInfo(path, req.method ?? "GET", url.searchParams) };
+        } catch (error) {
+          parsed = { error };
+        }
+      }
+      if ("error" in parsed) throw parsed.error;
+      return parsed.info;
+    };
     // upstream's handler chain: authentication, impersonation, then authorization, for every path.
     let user = authenticator ? await authenticate(authenticator, req, cfg.log) : undefined;
     audit.user = user;
@@ -167,10 +186,10 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       audit.impersonatedUser = user;
     }
     try {
-      await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams);
+      await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams, requestInfo);
     } catch (e) {
       // The audit record of a refused request still names the object it was about.
-      const refused = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
+      const refused = requestInfo();
       if (refused && refused.resource !== "") audit.info = refused;
       throw e;
     }
@@ -194,8 +213,8 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       res.end(r.body);
       return { code: r.status, labels };
     }
-    const agg = wantsAggregated(req.headers.accept);
     if (path === "/api" || path === "/apis") {
+      const agg = wantsAggregated(req.headers.accept);
       if (agg) {
         res.writeHead(200, { "Content-Type": aggregatedContentType(agg), Vary: "Accept" });
         res.end(JSON.stringify(aggregatedDiscovery(table, path === "/api", agg, reviews)));
@@ -210,7 +229,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       return { code: json(res, apiGroupDoc(table, parts[1]!, reviews) ?? fail(notFound())), labels };
     if (parts[0] === "apis" && parts.length === 3)
       return { code: json(res, apiResourceList(table, parts[1]!, parts[2]!, reviews) ?? fail(notFound())), labels };
-    const info = parseRequestInfo(path, req.method ?? "GET", url.searchParams);
+    const info = requestInfo();
     if (!info) throw notFound();
     audit.info = info;
     const review =
@@ -254,6 +273,8 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     return { code, labels };
   };
 
+  const requestLog = cfg.logRequests === false ? undefined : cfg.log;
+
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const started = process.hrtime.bigint();
     let url: URL;
@@ -266,7 +287,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     const finish = (code: number, labels: RequestLabels): void => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observe(labels, code, seconds);
-      cfg.log?.(
+      requestLog?.(
         JSON.stringify({
           ts: new Date().toISOString(),
           verb: labels.verb,

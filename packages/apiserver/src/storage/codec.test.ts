@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { atRevision, clone, decode, encode, nowTimestamp, storedCopy, withCreateMeta } from "./codec.ts";
+import { atRevision, clone, decode, decodedCopy, decodeKV, encode, nowTimestamp, storedCopy, withCreateMeta } from "./codec.ts";
 import type { KubeObject } from "./interfaces.ts";
 
 /** What a write used to return: its own bytes parsed back. */
@@ -51,6 +51,43 @@ describe("storedCopy", () => {
     expect(copy).toEqual(readBack({ ...obj, metadata: { ...obj.metadata, labels: { x: "1" } }, spec: { ports: [{ port: 80 }] } }, 9));
     (copy["spec"] as { ports: { port: number }[] }).ports[0]!.port = 99;
     expect((obj["spec"] as { ports: { port: number }[] }).ports[0]!.port).toBe(81);
+  });
+});
+
+describe("decodeKV", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** A watch event's RawKV of a write of `obj`, as the sqlite engine makes it (decoded: a copy of the stored copy). */
+  const eventKV = (obj: KubeObject, revision: number) => {
+    const value = encode(obj);
+    const decoded = decodedCopy(storedCopy(obj, value));
+    return { key: "/k", value, modRevision: revision, createRevision: revision, ...(decoded ? { decoded } : {}) };
+  };
+
+  it.each(Object.entries(objects))("equals decoding the value, key order included: %s", (_, obj) => {
+    const kv = eventKV(obj, 42);
+    const got = decodeKV(kv);
+    expect(JSON.stringify(got)).toBe(JSON.stringify(decode(kv.value, 42)));
+    expect(got).toStrictEqual(decode(kv.value, 42));
+  });
+
+  it("hands the decoded copy out once without parsing, then parses a fresh object", () => {
+    const kv = eventKV(objects["service"]!, 7);
+    const parse = vi.spyOn(JSON, "parse");
+    const first = decodeKV(kv);
+    expect(parse).not.toHaveBeenCalled();
+    expect(kv.decoded).toBeUndefined();
+    const second = decodeKV(kv);
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(second).toStrictEqual(first);
+    expect(second).not.toBe(first);
+    (first.metadata["labels"] as Record<string, string>)["app"] = "scribbled";
+    expect((second.metadata["labels"] as Record<string, string>)["app"]).toBe("a");
+  });
+
+  it("has no decoded copy for what is not JSON data (the value is parsed)", () => {
+    expect(decodedCopy({ metadata: { name: "d", creationTimestamp: new Date(0) as unknown as string } })).toBeUndefined();
+    expect(decodedCopy({ metadata: { name: "n" }, spec: { n: Number.NaN } })).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@
 import { formatRFC3339 } from "../util/time/rfc3339.ts";
 import { randomUUID } from "node:crypto";
 import type { KubeObject, StoredObjectMeta } from "./interfaces.ts";
+import type { RawKV } from "./kv.ts";
 import { jsonCopy, jsonCopyObject, notPlain, setMember } from "./json-copy.ts";
 
 /** JSON text to store for `obj`, without resourceVersion. */
@@ -18,6 +19,24 @@ export function decode(value: string, revision: number): KubeObject {
   const obj = JSON.parse(value) as KubeObject;
   obj.metadata = { ...(obj.metadata ?? {}), resourceVersion: String(revision) };
   return obj;
+}
+
+/**
+ * `decode(kv.value, kv.modRevision)`, from the RawKV's `decoded` copy when it still has one (a
+ * tree copy already made costs nothing here; a JSON.parse of the value costs a few times a copy).
+ * The copy is handed out once and dropped, so nobody else holds the object returned.
+ */
+export function decodeKV(kv: RawKV): KubeObject {
+  const obj = kv.decoded;
+  if (obj === undefined) return decode(kv.value, kv.modRevision);
+  kv.decoded = undefined;
+  return atRevision(obj, kv.modRevision);
+}
+
+/** A copy of a writer's stored value for KVWrite/RawKV `decoded`; undefined when it is not plain JSON data (then the value is parsed). */
+export function decodedCopy(stored: KubeObject): KubeObject | undefined {
+  const copy = jsonCopy(stored);
+  return copy === notPlain ? undefined : (copy as KubeObject);
 }
 
 /**

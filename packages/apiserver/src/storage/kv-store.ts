@@ -51,7 +51,10 @@ export class KVStore implements Store {
       if (await this.engine.get(this.prefix + key)) throw keyExists(key);
       return stored;
     }
-    const res = await this.engine.txn([{ key: this.prefix + key, modRevision: 0 }], [{ type: "put", key: this.prefix + key, value }]);
+    const res = await this.engine.txn(
+      [{ key: this.prefix + key, modRevision: 0 }],
+      [{ type: "put", key: this.prefix + key, value, decoded: stored }],
+    );
     if (!res.succeeded) throw keyExists(key);
     return atRevision(stored, res.revisions[0]!);
   }
@@ -135,7 +138,10 @@ export class KVStore implements Store {
       }
       const stored = storedCopy(toStore, value);
       if (opts.dryRun) return kv ? atRevision(stored, kv.modRevision) : stored;
-      const res = await this.engine.txn([{ key: phys, modRevision: kv?.modRevision ?? 0 }], [{ type: "put", key: phys, value }]);
+      const res = await this.engine.txn(
+        [{ key: phys, modRevision: kv?.modRevision ?? 0 }],
+        [{ type: "put", key: phys, value, decoded: stored }],
+      );
       if (res.succeeded) return atRevision(stored, res.revisions[0]!);
       kv = res.current[0] ?? null;
       fromCachedCopy = false;

@@ -42,7 +42,9 @@ export async function runTxn(engine: KVEngine, prefix: string, ops: readonly Txn
       }
       compares.push({ key: prefix + op.key, modRevision });
       writes.push(
-        op.type === "delete" ? { type: "delete", key: prefix + op.key } : { type: "put", key: prefix + op.key, value: values[i]! },
+        op.type === "delete"
+          ? { type: "delete", key: prefix + op.key }
+          : { type: "put", key: prefix + op.key, value: values[i]!, decoded: stored[i]! },
       );
     });
     const res = await engine.txn(compares, writes);

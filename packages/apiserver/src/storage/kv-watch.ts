@@ -4,7 +4,7 @@
  * reported as ADDED/DELETED, periodic BOOKMARKs, and a single 410 ERROR when history was compacted.
  */
 import { toStatusError } from "@servicenet/api/errors";
-import { clone, decode } from "./codec.ts";
+import { clone, decode, decodeKV } from "./codec.ts";
 import { parseResourceVersion, watchTooOld } from "./errors.ts";
 import type { KubeObject, Predicate, WatchEvent, WatchOptions } from "./interfaces.ts";
 import { asDirectory } from "./keys.ts";
@@ -151,10 +151,10 @@ interface SharedValue {
 
 /** `decode(kv)` for one of `receivers` subscribers of the same event: a copy nobody else holds, or the read-only receivers' shared copy. */
 export function decodeShared(kv: RawKV, receivers: number, readOnly = false): KubeObject {
-  if (receivers <= 1) return decode(kv.value, kv.modRevision);
+  if (receivers <= 1) return decodeKV(kv);
   let entry = sharedValues.get(kv);
   if (!entry) {
-    entry = { obj: decode(kv.value, kv.modRevision), left: receivers };
+    entry = { obj: decodeKV(kv), left: receivers };
     sharedValues.set(kv, entry);
   }
   entry.left--;

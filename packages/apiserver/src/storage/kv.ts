@@ -4,6 +4,7 @@
  * Kubernetes semantics live once, in `kv-store.ts`, on top of it; memory, sqlite (kine-like) and
  * etcd only implement this. Keys here are physical (prefix already applied) and values are JSON text.
  */
+import type { KubeObject } from "./interfaces.ts";
 
 /** A live key at some revision. */
 export interface RawKV {
@@ -11,6 +12,12 @@ export interface RawKV {
   value: string;
   modRevision: number;
   createRevision: number;
+  /**
+   * `value` already decoded (without resourceVersion), set by an engine on the events of its own
+   * writes: owned by this RawKV, handed out at most once by codec.ts `decodeKV` instead of a
+   * JSON.parse of `value`, then dropped.
+   */
+  decoded?: KubeObject;
 }
 
 /** `modRevision: 0` means "the key must not exist". */
@@ -19,7 +26,12 @@ export interface KVCompare {
   modRevision: number;
 }
 
-export type KVWrite = { type: "put"; key: string; value: string } | { type: "delete"; key: string };
+/**
+ * A put may carry `decoded`, what JSON.parse(value) gives (the writer's stored copy): read-only for
+ * the engine and only until the txn resolves, so an engine that makes watch events of its own
+ * writes copies it then instead of parsing `value` later.
+ */
+export type KVWrite = { type: "put"; key: string; value: string; decoded?: KubeObject } | { type: "delete"; key: string };
 
 export interface KVTxnResult {
   succeeded: boolean;

@@ -7,16 +7,23 @@
 import { StatusError } from "@servicenet/api";
 import { anonymousUser, type UserInfo } from "../../authentication/user/user.ts";
 import { attributes, type Attributes, type Authorizer } from "../../authorization/authorizer/interfaces.ts";
-import { parseRequestInfo } from "../request-info.ts";
+import { parseRequestInfo, type RequestInfo } from "../request-info.ts";
 
 /**
  * GetAuthorizerAttributes: resource requests carry the request info's verb, group, version,
  * namespace, resource, subresource and name; everything else is a non-resource request with the
- * lower-case HTTP method as verb and the raw URL path.
+ * lower-case HTTP method as verb and the raw URL path. `requestInfo` is the path's request info
+ * when the caller has it already (the server parses it once per request).
  */
-export function getAuthorizerAttributes(user: UserInfo, method: string, rawPath: string, query: URLSearchParams): Attributes {
+export function getAuthorizerAttributes(
+  user: UserInfo,
+  method: string,
+  rawPath: string,
+  query: URLSearchParams,
+  requestInfo: () => RequestInfo | undefined = () => parseRequestInfo(rawPath, method, query),
+): Attributes {
   const base: Attributes = attributes({ user, verb: method.toLowerCase(), path: rawPath });
-  const info = parseRequestInfo(rawPath, method, query);
+  const info = requestInfo();
   if (info === undefined || info.verb === "") return base;
   let name = info.name;
   // A list or watch of one object by field selector is about that name (request/requestinfo.go).
@@ -71,9 +78,10 @@ export async function authorizeRequest(
   method: string,
   rawPath: string,
   query: URLSearchParams,
+  requestInfo?: () => RequestInfo | undefined,
 ): Promise<void> {
   if (authorizer === undefined) return;
-  const attrs = getAuthorizerAttributes(user ?? anonymousUser, method, rawPath, query);
+  const attrs = getAuthorizerAttributes(user ?? anonymousUser, method, rawPath, query, requestInfo);
   const r = await authorizer.authorize(attrs);
   // An authorizer like RBAC can meet evaluation errors and still allow: the decision comes first.
   if (r.decision === "Allow") return;

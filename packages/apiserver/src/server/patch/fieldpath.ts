@@ -5,7 +5,7 @@
  * tree encoding managedFields uses (`{"f:spec":{"f:ports":{".":{}, ...}}}`).
  */
 import { isObject, type JSONObject, type JSONValue } from "./json-value.ts";
-import { kindMetaOf, lookupFieldMeta, type FieldMeta } from "./patch-meta.ts";
+import { kindMetaOf, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
 
 /** One path; each element is a FieldsV1 key. */
 export type FieldPath = readonly string[];
@@ -298,6 +298,21 @@ function normalizeNode(node: JSONValue, open: string, depth: number, keep: ((key
   return out;
 }
 
+/** The `names` of a field below which the kind's metadata table has no entry (a dotted name never contains a newline). */
+const noMeta = "\n";
+
+const namePrefixes = new WeakMap<KindMeta, ReadonlySet<string>>();
+
+/** Every proper prefix (`spec`, `spec.ports`) of the table's dotted names: the names that may have entries below them. */
+function namePrefixesOf(table: KindMeta): ReadonlySet<string> {
+  const known = namePrefixes.get(table);
+  if (known !== undefined) return known;
+  const set = new Set<string>();
+  for (const name of Object.keys(table)) for (let i = name.indexOf("."); i >= 0; i = name.indexOf(".", i + 1)) set.add(name.slice(0, i));
+  namePrefixes.set(table, set);
+  return set;
+}
+
 /**
  * The FieldsV1 an Update that creates `obj` records, built in one walk:
  * equal to toFieldsV1 of compareObjects(kind, undefined, obj, subresource)'s
@@ -308,6 +323,7 @@ function normalizeNode(node: JSONValue, open: string, depth: number, keep: ((key
 export function createdFieldsV1(kind: string, obj: JSONValue, subresource?: string): JSONObject | undefined {
   if (!isObject(obj)) return undefined;
   const table = kindMetaOf(kind);
+  const prefixes = namePrefixesOf(table);
   const skip = resetField(subresource);
   let duplicate = false;
 
@@ -321,7 +337,7 @@ export function createdFieldsV1(kind: string, obj: JSONValue, subresource?: stri
     isStrippedNode: boolean,
     isMeta: boolean,
   ): JSONObject | undefined => {
-    const meta = table[names];
+    const meta = names === noMeta ? undefined : table[names];
     if (isObject(v)) {
       const keys = Object.keys(v);
       const leaf = meta?.mapType === "atomic" || keys.length === 0;
@@ -329,11 +345,13 @@ export function createdFieldsV1(kind: string, obj: JSONValue, subresource?: stri
       if (leaf) return added ? {} : undefined;
       if (keys.length > 1) keys.sort();
       let out: JSONObject | undefined;
+      // Below a name no entry of the table starts with, no field has metadata: no names to build.
+      const named = nameCount === 0 || prefixes.has(names);
       for (const k of keys) {
         const sub = node(
           v[k] as JSONValue,
           depth + 1,
-          nameCount === 0 ? k : `${names}.${k}`,
+          !named ? noMeta : nameCount === 0 ? k : `${names}.${k}`,
           nameCount + 1,
           false,
           isMeta && strippedMeta.has(k),

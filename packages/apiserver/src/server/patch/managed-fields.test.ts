@@ -386,6 +386,12 @@ const objects: [string, JSONObject][] = [
     "unknown kind",
     { apiVersion: "x/v1", kind: "Widget", metadata: { name: "w", finalizers: ["z", "a"] }, spec: { list: [{ a: 1 }], map: { b: 2 } } },
   ],
+  [
+    "names of Object.prototype's members, and fields deep below names without metadata",
+    JSON.parse(
+      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"s","ownerReferences":[{"apiVersion":"v1","kind":"X","name":"o","uid":"u"}],"finalizers":["f"],"labels":{"a.b/c":"d"}},"constructor":{"a":1},"__proto__":{"b":{"c":2}},"spec":{"toString":{"x":{"y":[1]}},"ports":[{"port":80,"protocol":"TCP","__proto__":{"y":1}}],"sessionAffinityConfig":{"clientIP":{"timeoutSeconds":5}}}}',
+    ) as JSONObject,
+  ],
 ];
 
 describe("createdFieldsV1 (the create fast path)", () => {

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Store, WatchEvent } from "../interfaces.ts";
 import { createStore } from "../storage.ts";
 import { collect, testObject } from "../testing.ts";
@@ -113,9 +113,31 @@ describe("sqlite engine", () => {
     // The same range replayed from the table (rows only) must be identical, event for event.
     const replayed = await collect(a.watch("/registry/configmaps", { resourceVersion: String(from), recursive: true }), n);
     expect(got).toEqual(replayed);
+    // Own writes come from the writers' decoded values (codec.ts decodeKV): the same text, key order included.
+    expect(JSON.stringify(got)).toBe(JSON.stringify(replayed));
     const revs = got.map((e) => Number(e.object.metadata.resourceVersion));
     expect(revs).toEqual([...revs].sort((x, y) => x - y));
     expect(new Set(got.map((e) => e.type))).toEqual(new Set(["ADDED", "MODIFIED", "DELETED"]));
+  });
+
+  it("hands its watchers the writer's decoded value of its own writes instead of parsing the value", async () => {
+    const a = await openStore();
+    await a.create("/registry/unrelated/seed", testObject("seed"));
+    const from = await a.currentRevision();
+    const live = collect(a.watch("/registry/configmaps", { resourceVersion: String(from), recursive: true }), 2);
+    await new Promise((r) => setImmediate(r)); // the watch is open
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const created = await a.create(key("p"), testObject("p", { data: { v: "1" } }));
+      // The update reads the current value (one parse of v 1), as it always did.
+      const updated = await a.guaranteedUpdate(key("p"), (cur) => ({ ...cur, data: { v: "2" } }));
+      const got = await live;
+      expect(got.map((e) => e.object)).toEqual([created, updated]);
+      const parsed = parse.mock.calls.map(([text]) => text).filter((text) => typeof text === "string" && text.includes('"name":"p"'));
+      expect(parsed).toEqual([expect.stringContaining('"data":{"v":"1"}')]);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it("compaction drops superseded rows and tombstones but keeps every live key", async () => {

@@ -22,6 +22,7 @@ import { WriteLock } from "./write-lock.ts";
 import { LogPoller } from "./log-poller.ts";
 import { compactLog } from "./compact.ts";
 import { sql } from "./queries.ts";
+import { decodedCopy } from "../codec.ts";
 
 export interface SqliteEngineConfig {
   path: string;
@@ -172,10 +173,19 @@ class SqliteEngine implements KVEngine {
         const r = this.stmt.insert.run(w.key, prev ? 0 : 1, 0, prev?.createRevision ?? 0, prevId, w.value, null);
         const id = Number(r.lastInsertRowid);
         revisions.push(id);
-        // Exactly what rowToEvent makes of the row just inserted.
+        // The writer's decoded value, copied now (it is theirs again once the txn resolves): the
+        // watchers of this process then need no JSON.parse of it (codec.ts decodeKV).
+        const decoded = events && w.decoded !== undefined ? decodedCopy(w.decoded) : undefined;
+        // Exactly what rowToEvent makes of the row just inserted (plus that copy).
         events?.push({
           type: "put",
-          kv: { key: w.key, value: w.value, modRevision: id, createRevision: prev ? prev.createRevision : id },
+          kv: {
+            key: w.key,
+            value: w.value,
+            modRevision: id,
+            createRevision: prev ? prev.createRevision : id,
+            ...(decoded !== undefined ? { decoded } : {}),
+          },
           prev: prev ? { ...prev, modRevision: prevId } : null,
         });
       } else if (prev) {
