@@ -62,8 +62,8 @@ export interface KVEvent {
 }
 
 export interface KVWatchHandlers {
-  /** Events in revision order, never older than the requested start. */
-  onEvents(events: KVEvent[]): void;
+  /** Events in revision order, never older than the requested start; read only (fanOut hands one array to several subscribers). */
+  onEvents(events: readonly KVEvent[]): void;
   /** The engine now knows every change up to `revision` (drives bookmarks). */
   onProgress?(revision: number): void;
   /**
