@@ -40,6 +40,7 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   w.shutdown.addEventListener("abort", stop, { once: true });
   const timer = setTimeout(stop, (w.timeoutSeconds ?? defaultWatchTimeoutSeconds) * 1000);
   let first = true;
+  const apiVersion = apiVersionOf(w.def);
   const encodeObject = (obj: KubeObject): unknown => {
     if (w.format !== "table") return present(w.def, obj);
     const t = buildTable(
@@ -56,11 +57,11 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   const writeObject = (type: string, obj: KubeObject): void => {
     if (res.writableEnded) return;
     if (w.format !== "json") return write(type, encodeObject(obj));
-    send(encodedEvent(type, obj, () => `${JSON.stringify({ type, object: present(w.def, obj) })}\n`, apiVersionOf(w.def)));
+    send(encodedEvent(type, obj, () => `${JSON.stringify({ type, object: present(w.def, obj) })}\n`, apiVersion));
   };
   const bookmark = (rv: string, annotations?: Record<string, string>): unknown => ({
     kind: w.def.kind,
-    apiVersion: apiVersionOf(w.def),
+    apiVersion,
     metadata: { resourceVersion: rv, ...(annotations ? { annotations } : {}) },
   });
   res.writeHead(200, {
@@ -106,8 +107,16 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   }
 }
 
-/** Encoded watch chunks per shared stored value, by event type, served version and resourceVersion. */
-const encodings = new WeakMap<object, Map<string, EventChunk>>();
+/** An encoding of a shared stored value: by event type, served version and resourceVersion. */
+interface Encoded {
+  type: string;
+  apiVersion: string;
+  resourceVersion: string | undefined;
+  chunk: EventChunk;
+}
+
+/** Encoded watch chunks per shared stored value (usually one; a few with several served versions). */
+const encodings = new WeakMap<object, Encoded[]>();
 
 /**
  * The chunk of a watch event's JSON line, encoded once for every watcher that got a copy of the
@@ -118,10 +127,11 @@ const encodings = new WeakMap<object, Map<string, EventChunk>>();
 export function encodedEvent(type: string, obj: KubeObject, encode: () => string, apiVersion: string): EventChunk {
   const from = sharedOrigin(obj);
   if (from === undefined) return chunkOf(encode());
-  let byKey = encodings.get(from);
-  if (byKey === undefined) encodings.set(from, (byKey = new Map()));
-  const key = `${type} ${apiVersion} ${obj.metadata.resourceVersion ?? ""}`;
-  let chunk = byKey.get(key);
-  if (chunk === undefined) byKey.set(key, (chunk = chunkOf(encode())));
+  let known = encodings.get(from);
+  if (known === undefined) encodings.set(from, (known = []));
+  const rv = obj.metadata.resourceVersion;
+  for (const e of known) if (e.type === type && e.apiVersion === apiVersion && e.resourceVersion === rv) return e.chunk;
+  const chunk = chunkOf(encode());
+  known.push({ type, apiVersion, resourceVersion: rv, chunk });
   return chunk;
 }
