@@ -2,7 +2,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { bufferBeforeChunkingSize, send } from "./http.ts";
+import { bufferBeforeChunkingSize, endWith, send } from "./http.ts";
 
 const servers: { close: () => void }[] = [];
 afterEach(() => servers.splice(0).forEach((s) => s.close()));
@@ -46,5 +46,12 @@ describe("send", () => {
     expect(r.head).toContain("transfer-encoding: chunked");
     expect(r.head).not.toContain("content-length");
     expect(r.body).toBe(`801\r\n${JSON.stringify(body)}\r\n0\r\n\r\n`);
+  });
+
+  it("sets no Content-Length on a 304, whose answer has no body (net/http bodyAllowedForStatus)", async () => {
+    const r = await raw((res) => endWith(res, 304, { ETag: '"x"' }, ""));
+    expect(r.head).toMatch(/^http\/1\.1 304/);
+    expect(r.head).not.toContain("content-length");
+    expect(r.body).toBe("");
   });
 });

@@ -83,10 +83,14 @@ export function send(
  */
 export const bufferBeforeChunkingSize = 2048;
 
+/** net/http's bodyAllowedForStatus: 1xx, 204 and 304 answers carry no body, and no Content-Length is set for them. */
+const bodyAllowedForStatus = (code: number): boolean => !((code >= 100 && code <= 199) || code === 204 || code === 304);
+
 /** Writes the status, `headers` and the whole `body`, framed as Go's net/http frames it. */
 export function endWith(res: ServerResponse, code: number, headers: Record<string, string | string[]>, body: string | Buffer): void {
   const length = typeof body === "string" ? Buffer.byteLength(body) : body.length;
-  if (length <= bufferBeforeChunkingSize && !("Transfer-Encoding" in headers)) headers["Content-Length"] = String(length);
+  if (bodyAllowedForStatus(code) && length <= bufferBeforeChunkingSize && !("Transfer-Encoding" in headers))
+    headers["Content-Length"] = String(length);
   res.writeHead(code, headers);
   res.end(body);
 }

@@ -209,15 +209,18 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     if (path.startsWith("/openapi/")) {
       const r = openapi.handle(req.url ?? path, req.headers.accept, req.headers["if-none-match"]);
       if (r === undefined) throw notFound();
-      res.writeHead(r.status, r.headers);
-      res.end(r.body);
+      endWith(res, r.status, { ...r.headers }, r.body);
       return { code: r.status, labels };
     }
     if (path === "/api" || path === "/apis") {
       const agg = wantsAggregated(req.headers.accept);
       if (agg) {
-        res.writeHead(200, { "Content-Type": aggregatedContentType(agg), Vary: "Accept" });
-        res.end(JSON.stringify(aggregatedDiscovery(table, path === "/api", agg, reviews)));
+        endWith(
+          res,
+          200,
+          { "Content-Type": aggregatedContentType(agg), Vary: "Accept" },
+          JSON.stringify(aggregatedDiscovery(table, path === "/api", agg, reviews)),
+        );
         return { code: 200, labels };
       }
       return { code: json(res, path === "/api" ? legacyAPIVersions() : apiGroupList(table, reviews)), labels };
