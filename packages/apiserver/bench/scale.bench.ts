@@ -12,13 +12,14 @@
  * A throw-away server takes the JIT warm-up first. Growth ratios are printed against the first size. Writes bench/results-scale.json.
  * Run: `npm run bench -w @servicenet/apiserver` (node --expose-gc; without it memory is not reported).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startApiServer, type ApiServer } from "../src/controlplane/apiserver.ts";
 import { load, percentile } from "./http-load.ts";
+import { mainThreadCpuMs } from "./proc-cpu.ts";
 import { watchLoad } from "./watch-load.ts";
 
 const sizes = (process.env["BENCH_SCALE_SIZES"] ?? "10000,100000").split(",").map(Number);
@@ -69,6 +70,11 @@ async function listFigures(api: ApiServer): Promise<{ listMs: number; pagedMs: n
   return { listMs: round(median(full)), pagedMs: round(median(paged)), pageMs: round(median(perPage)), pages };
 }
 
+/** The in-process server every measurement here runs on: plain HTTP, no auth, SQLite at `path`, 10.0.0.0/14. */
+function startBenchServer(path: string): Promise<ApiServer> {
+  return startApiServer({ storage: { backend: "sqlite", path }, serviceClusterIPRange: "10.0.0.0/14", tls: false, auth: false, port: 0 });
+}
+
 function memory(): { heapMiB: number; rssMiB: number } | undefined {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) return undefined;
@@ -110,16 +116,6 @@ async function fill(api: ApiServer, from: number, to: number): Promise<void> {
   }
 }
 
-/** CPU time (user + system) of this process's main thread, from /proc (10 ms ticks); NaN elsewhere. */
-function mainThreadCpuMs(): number {
-  try {
-    const f = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
 interface WatchFigures {
   p50ms: number;
   p99ms: number;
@@ -157,13 +153,7 @@ async function watchFigures(api: ApiServer): Promise<WatchFigures> {
  * empty server in this same process.
  */
 async function createGrowth(path: string, costs: { size: number; cost: Awaited<ReturnType<typeof createCost>> }[]) {
-  const empty = await startApiServer({
-    storage: { backend: "sqlite", path },
-    serviceClusterIPRange: "10.0.0.0/14",
-    tls: false,
-    auth: false,
-    port: 0,
-  });
+  const empty = await startBenchServer(path);
   let base;
   try {
     base = await createCost(empty, "empty-again");
@@ -199,25 +189,13 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-scale-bench-"));
   // A throw-away server first takes the JIT warm-up, so that "0 stored" is not measured on cold code
   // (it was 1.2x slower than with 100,000 stored, which hid any growth in create cost).
-  const warm = await startApiServer({
-    storage: { backend: "sqlite", path: join(dir, "warm-up.db") },
-    serviceClusterIPRange: "10.0.0.0/14",
-    tls: false,
-    auth: false,
-    port: 0,
-  });
+  const warm = await startBenchServer(join(dir, "warm-up.db"));
   // About 4,000 creates reach the steady rate (measured: 1,307, 1,717 and 2,182 creates/s for the
   // first three 2,000s of a new process).
   await createCost(warm, "warm1");
   await createCost(warm, "warm2");
   await warm.close();
-  const api = await startApiServer({
-    storage: { backend: "sqlite", path: join(dir, "bench.db") },
-    serviceClusterIPRange: "10.0.0.0/14",
-    tls: false,
-    auth: false,
-    port: 0,
-  });
+  const api = await startBenchServer(join(dir, "bench.db"));
   const results: Array<{ name: string; metric: string; value: number; unit: string }> = [];
   try {
     const empty = memory();
