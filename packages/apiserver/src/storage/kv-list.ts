@@ -106,7 +106,7 @@ async function remaining(
 ): Promise<number> {
   const atStart = await remainingAt(engine, start, end, revision);
   const left = atStart >= taken ? atStart - taken : await engine.count(resumeKey, end, revision);
-  rememberRemaining(engine, resumeKey, end, revision, left, start);
+  rememberRemaining(engine, start, resumeKey, end, revision, left);
   return left;
 }
 

@@ -30,13 +30,13 @@ export async function remainingAt(engine: KVEngine, start: string, end: string, 
 
 /**
  * Remembers that `count` live keys remain in [start, end) at `revision`, for the page that
- * continues there. A page's own entry is dropped as the next one is stored: a client that
+ * continues there; `from` is the start of the page that found it. A page's own entry is dropped as the next one is stored: a client that
  * repeats a continue token counts again (correct, only slower).
  */
-export function rememberRemaining(engine: KVEngine, start: string, end: string, revision: number, count: number, from?: string): void {
+export function rememberRemaining(engine: KVEngine, from: string, start: string, end: string, revision: number, count: number): void {
   let m = byEngine.get(engine);
   if (m === undefined) byEngine.set(engine, (m = new Map()));
-  if (from !== undefined) m.delete(keyOf(from, end, revision));
+  m.delete(keyOf(from, end, revision));
   m.set(keyOf(start, end, revision), count);
   if (m.size > maxEntries) m.delete(m.keys().next().value!);
 }
