@@ -35,6 +35,12 @@ DROP INDEX IF EXISTS kine_name_index;
  * killed process loses nothing acknowledged; only an OS crash or power loss can lose the last
  * commits (not corrupt the file). synchronous=FULL would fsync every commit instead.
  */
+/**
+ * `wal_autocheckpoint` (pages of 4 KiB) when the engine's worker thread does the checkpoints
+ * (checkpointer.ts): SQLite's own, on the writer's thread, only if the WAL reaches 256 MB anyway.
+ */
+export const backstopCheckpointPages = 65536;
+
 /** How long a statement waits for a lock held by another connection before SQLITE_BUSY. */
 export const busyTimeoutMs = 30_000;
 

@@ -17,7 +17,8 @@ import {
   type KVWrite,
   type RawKV,
 } from "../kv.ts";
-import { busyTimeoutMs, openPragmas, type LogRow } from "./schema.ts";
+import { backstopCheckpointPages, busyTimeoutMs, openPragmas, type LogRow } from "./schema.ts";
+import { Checkpointer, type CheckpointerOptions } from "./checkpointer.ts";
 import { WriteLock } from "./write-lock.ts";
 import { LogPoller } from "./log-poller.ts";
 import { compactLog } from "./compact.ts";
@@ -27,13 +28,25 @@ import { decodedCopy } from "../codec.ts";
 export interface SqliteEngineConfig {
   path: string;
   pollIntervalMs: number;
+  /** Overrides of the WAL checkpointer's settings (tests); false leaves checkpoints to SQLite. */
+  checkpointer?: Partial<CheckpointerOptions> | false;
 }
+
+/** The checkpointer's defaults: checkpoint at 16 MB of WAL, looked at every 100 ms, from the 200th commit. */
+const checkpointerDefaults = { thresholdBytes: 16 << 20, pollMs: 100, startAfterCommits: 200, busyTimeoutMs: 200 };
 
 /** Opens (creating if needed) the database at `cfg.path`. */
 export function createSqliteEngine(cfg: SqliteEngineConfig): KVEngine {
   const db = new Database(cfg.path);
   openPragmas(db);
-  return new SqliteEngine(db, cfg.pollIntervalMs);
+  let checkpointer: Checkpointer | null = null;
+  // A database in memory has no WAL file (journal_mode stays "memory").
+  if (cfg.checkpointer !== false && !db.memory && db.pragma("journal_mode", { simple: true }) === "wal") {
+    checkpointer = new Checkpointer({ ...checkpointerDefaults, ...cfg.checkpointer, path: db.name });
+    // SQLite's own checkpoint stays as the backstop, far above the worker's threshold.
+    db.pragma(`wal_autocheckpoint = ${backstopCheckpointPages}`);
+  }
+  return new SqliteEngine(db, cfg.pollIntervalMs, checkpointer);
 }
 
 const maxId = Number.MAX_SAFE_INTEGER;
@@ -67,8 +80,11 @@ class SqliteEngine implements KVEngine {
   /** Transactions submitted in this turn of the event loop; committed together (group commit). */
   private pending: PendingTxn[] = [];
 
-  constructor(db: Database.Database, pollIntervalMs: number) {
+  private readonly checkpointer: Checkpointer | null;
+
+  constructor(db: Database.Database, pollIntervalMs: number, checkpointer: Checkpointer | null) {
     this.db = db;
+    this.checkpointer = checkpointer;
     this.stmt = {
       latest: db.prepare<[string], LogRow>(sql.latest),
       insert: db.prepare(sql.insert),
@@ -146,6 +162,7 @@ class SqliteEngine implements KVEngine {
       for (const t of batch) t.reject(e);
       return;
     }
+    this.checkpointer?.committed();
     if (events) this.poller.committed(events);
     else this.poller.wake();
     batch.forEach((t, i) => t.resolve(results[i]!));
@@ -227,6 +244,7 @@ class SqliteEngine implements KVEngine {
   async close(): Promise<void> {
     this.flush(true);
     this.poller.close();
+    await this.checkpointer?.close();
     this.db.close();
   }
 
