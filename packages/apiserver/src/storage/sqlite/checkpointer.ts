@@ -8,8 +8,9 @@
  * checkpoints from a separate thread for this (wal.html, "Application-Initiated Checkpoints").
  *
  * Here a worker thread with its own connection does it: it watches the size of the WAL file and,
- * past `thresholdBytes`, checkpoints first PASSIVE (readers and writers go on: the bulk of the copy),
- * then TRUNCATE for the pages written meanwhile. TRUNCATE takes the write lock for that short tail
+ * past `thresholdBytes`, checkpoints PASSIVE (readers and writers go on: the bulk of the copy), again
+ * PASSIVE for what was written during the pass before until a pass copies under 256 pages (at most
+ * 5 passes), then TRUNCATE for the pages written meanwhile. TRUNCATE takes the write lock for that short tail
  * (the engine's writes wait it out from the event loop, write-lock.ts), lets the next writer start
  * the WAL over (a PASSIVE checkpoint racing a busy writer never does), and empties the file, so its
  * size is again what the next checkpoint has to copy. The worker starts once the engine has
@@ -31,13 +32,22 @@ const { statSync } = require("node:fs");
 const Database = require(workerData.module);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma("busy_timeout = " + workerData.busyTimeoutMs);
+db.pragma("synchronous = NORMAL");
 const wal = workerData.path + "-wal";
 function walSize() {
   try { return statSync(wal).size; } catch { return 0; }
 }
+// PASSIVE passes until one copies little (what was written during the pass before), so that the
+// TRUNCATE, which holds the write lock, has only a short tail left.
 function checkpoint() {
   try {
-    const passive = db.pragma("wal_checkpoint(PASSIVE)")[0];
+    let passive = db.pragma("wal_checkpoint(PASSIVE)")[0];
+    for (let pass = 1; pass < workerData.maxPassivePasses; pass++) {
+      const next = db.pragma("wal_checkpoint(PASSIVE)")[0];
+      const copied = next.checkpointed - passive.checkpointed;
+      passive = next;
+      if (copied < workerData.tailFrames) break;
+    }
     const truncate = db.pragma("wal_checkpoint(TRUNCATE)")[0];
     return { ok: true, passive, truncate };
   } catch (e) {
@@ -124,7 +134,10 @@ export class Checkpointer {
     if (this.#worker !== null) return this.#worker;
     const { path, thresholdBytes, pollMs, busyTimeoutMs } = this.#opts;
     const module = createRequire(import.meta.url).resolve("better-sqlite3");
-    const w = new Worker(workerSource, { eval: true, workerData: { module, path, thresholdBytes, pollMs, busyTimeoutMs } });
+    const w = new Worker(workerSource, {
+      eval: true,
+      workerData: { module, path, thresholdBytes, pollMs, busyTimeoutMs, maxPassivePasses: 5, tailFrames: 256 },
+    });
     // A server shutting down must not wait for it; close() ends it in order.
     w.unref();
     w.on("message", (r: CheckpointResult) => {
