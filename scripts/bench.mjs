@@ -23,12 +23,17 @@ for (const p of gatherOnly ? [] : packages) {
 }
 
 const results = [];
+// The performance issue's then-and-now table and targets, from the benches that write them.
+const issueTables = [];
+const targets = [];
 for (const p of packages) {
   const dir = path.join(root, "packages", p, "bench");
   if (!fs.existsSync(dir)) continue;
   for (const f of fs.readdirSync(dir).filter((f) => /^results.*\.json$/.test(f))) {
     const doc = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
     for (const row of doc.results ?? []) results.push({ package: p, ...row });
+    if (doc.issueTable) issueTables.push({ ...doc.issueTable, date: doc.env?.date });
+    for (const t of doc.targets ?? []) targets.push({ ...t, date: doc.env?.date });
   }
 }
 
@@ -39,7 +44,7 @@ const machine = {
   node: process.version,
   platform: `${os.platform()} ${os.release()}`,
 };
-const out = { date: new Date().toISOString(), machine, results };
+const out = { date: new Date().toISOString(), machine, results, issueTables, targets };
 fs.mkdirSync(path.join(root, "bench"), { recursive: true });
 fs.writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify(out, null, 2) + "\n");
 
@@ -59,10 +64,40 @@ function tableRows(r) {
     .map(([k, v]) => `| ${pkg} | ${label} | ${k} | ${v} | |`);
 }
 
+/** The issue's table: each server's figures when the issue was filed and in this run, side by side. */
+function issueSection() {
+  const lines = [];
+  for (const t of issueTables) {
+    lines.push(
+      `## Performance issue: Service creates then (${t.baseline}, when filed) and now (${t.date ?? "this run"})`,
+      "",
+      "wrk -t1 -c16, RequireDualStack Services over HTTPS + token, SQLite, one worker; ratio to the floor server of the same run.",
+      "",
+      "| server | creates/s | p99 | CPU per create | ratio to floor |",
+      "| --- | ---: | ---: | ---: | ---: |",
+    );
+    const pair = (a, b, unit = "") => `${a}${unit} → ${b}${unit}`;
+    for (const r of t.rows)
+      lines.push(
+        `| ${r.server} | ${pair(r.then.createsPerSecond, r.now.createsPerSecond)} | ${pair(r.then.p99ms, r.now.p99ms, " ms")} | ${pair(r.then.cpuUsPerCreate, r.now.cpuUsPerCreate, " µs")} | ${pair(r.then.ratio, r.now.ratio)} |`,
+      );
+    lines.push("");
+  }
+  if (targets.length > 0) {
+    lines.push("## Performance issue: targets in this run", "", "| target | measured | met |", "| --- | ---: | --- |");
+    for (const t of targets) lines.push(`| ${t.target} | ${t.measured} | ${t.met ? "yes" : "**no**"} |`);
+    lines.push("");
+  }
+  return lines;
+}
+
 const lines = [
   "# servicenet benchmarks",
   "",
   `${out.date} · ${machine.cpus} × ${machine.model} · ${machine.memoryGiB} GiB · Node ${machine.node}`,
+  "",
+  ...issueSection(),
+  "## Every figure",
   "",
   "| package | benchmark | figure | value | unit |",
   "| --- | --- | --- | --- | --- |",

@@ -9,6 +9,9 @@
  * Kubernetes. With a second argument N > 1 the server runs in N node:cluster processes on one port
  * and one database, as `servicenet up --workers N` does.
  *
+ * With FLOOR_IP_FAMILIES=2 each create is a RequireDualStack one: an IPv4 and an IPv6 IPAddress, then
+ * the Service with both (three rows), as the apiserver writes it in IPAddress mode.
+ *
  * With FLOOR_ETCD=<endpoints> the two writes go to etcd instead, each as the apiserver's etcd
  * engine sends a create (one Txn: the key's mod revision must be 0, then put), through the same etcd3
  * client, all of a process's writes in flight at once on its one gRPC channel (keys under
@@ -31,6 +34,7 @@ import { ensureServingCerts } from "../src/server/tls.ts";
 
 const [dir = ".", processesArg = "1"] = process.argv.slice(2);
 const processes = Number(processesArg);
+const dualStack = process.env["FLOOR_IP_FAMILIES"] === "2";
 
 interface Row {
   key: string;
@@ -93,16 +97,25 @@ function serve(write: (key: string, value: string) => Promise<void>): Server {
       const svc = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       n++;
       const ip = `10.${(process.pid >> 2) & 3}.${(n >> 8) & 255}.${n & 255}`;
+      const ips = dualStack ? [ip, `fd00:10::${(process.pid & 15).toString(16)}:${n.toString(16)}`] : [ip];
       const now = new Date().toISOString();
       Object.assign(svc.metadata, { namespace: "default", uid: randomUUID(), creationTimestamp: now });
-      Object.assign(svc.spec, { clusterIP: ip, clusterIPs: [ip], type: "ClusterIP", ipFamilies: ["IPv4"], ipFamilyPolicy: "SingleStack" });
-      const ipAddress = {
-        apiVersion: "networking.k8s.io/v1",
-        kind: "IPAddress",
-        metadata: { name: ip, uid: randomUUID(), creationTimestamp: now },
-        spec: { parentRef: { group: "", resource: "services", namespace: "default", name: svc.metadata.name } },
-      };
-      await write(`/registry/ipaddresses/${ip}-${process.pid}-${n}`, JSON.stringify(ipAddress));
+      Object.assign(svc.spec, {
+        clusterIP: ip,
+        clusterIPs: ips,
+        type: "ClusterIP",
+        ipFamilies: dualStack ? ["IPv4", "IPv6"] : ["IPv4"],
+        ipFamilyPolicy: dualStack ? "RequireDualStack" : "SingleStack",
+      });
+      for (const a of ips) {
+        const ipAddress = {
+          apiVersion: "networking.k8s.io/v1",
+          kind: "IPAddress",
+          metadata: { name: a, uid: randomUUID(), creationTimestamp: now },
+          spec: { parentRef: { group: "", resource: "services", namespace: "default", name: svc.metadata.name } },
+        };
+        await write(`/registry/ipaddresses/${a}-${process.pid}-${n}`, JSON.stringify(ipAddress));
+      }
       await write(`/registry/services/specs/default/${svc.metadata.name}-${process.pid}`, JSON.stringify(svc));
       const body = JSON.stringify(svc);
       res.writeHead(201, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });

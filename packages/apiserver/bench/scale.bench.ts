@@ -21,6 +21,7 @@ import { startApiServer, type ApiServer } from "../src/controlplane/apiserver.ts
 import { load, percentile } from "./http-load.ts";
 import { mainThreadCpuMs } from "./proc-cpu.ts";
 import { watchLoad } from "./watch-load.ts";
+import { atMost, printTargets, type Target } from "./targets.ts";
 
 const sizes = (process.env["BENCH_SCALE_SIZES"] ?? "10000,100000").split(",").map(Number);
 const watchers = Number(process.env["BENCH_SCALE_WATCHERS"] ?? 500);
@@ -162,11 +163,13 @@ async function createGrowth(path: string, costs: { size: number; cost: Awaited<R
   }
   console.log(`0 stored, measured last (hot code): ${base.createsPerSecond} creates/s, server CPU ${base.cpuUs} us per create`);
   const rows = [{ name: name("create with 0 stored, measured last"), metric: "server CPU per create", value: base.cpuUs, unit: "us" }];
+  const targets: Target[] = [];
   for (const { size, cost } of costs) {
     const ratio = round(cost.cpuUs / base.cpuUs);
     console.log(
       `create with ${size} stored: server CPU x${ratio} of empty, creates/s x${round(cost.createsPerSecond / base.createsPerSecond)}`,
     );
+    if (size >= 100_000) targets.push(atMost(`create with ${size} stored: server CPU within 10 % of an empty server's`, ratio, 1.1, "x"));
     rows.push(
       { name: name(`create with ${size} stored`), metric: "server CPU ratio to 0 stored", value: ratio, unit: "" },
       {
@@ -177,7 +180,7 @@ async function createGrowth(path: string, costs: { size: number; cost: Awaited<R
       },
     );
   }
-  return rows;
+  return { rows, targets };
 }
 
 async function main(): Promise<void> {
@@ -197,6 +200,7 @@ async function main(): Promise<void> {
   await warm.close();
   const api = await startBenchServer(join(dir, "bench.db"));
   const results: Array<{ name: string; metric: string; value: number; unit: string }> = [];
+  const targets: Target[] = [];
   try {
     const empty = memory();
     const base = await createCost(api, "base");
@@ -257,7 +261,13 @@ async function main(): Promise<void> {
       { name: wn, metric: "events missing", value: watch.missing, unit: "" },
       { name: wn, metric: "server CPU per create", value: watch.serverUsPerCreate, unit: "us" },
     );
-    results.push(...(await createGrowth(join(dir, "empty-again.db"), costs)));
+    targets.push(
+      atMost(`${watchers} watchers while creating at c16: delivery p99 <= 100 ms`, watch.p99ms, 100, " ms"),
+      atMost(`${watchers} watchers while creating at c16: none dropped`, watch.dropped, 0),
+    );
+    const growth = await createGrowth(join(dir, "empty-again.db"), costs);
+    results.push(...growth.rows);
+    targets.push(...growth.targets);
   } finally {
     await api.close();
     rmSync(dir, { recursive: true, force: true });
@@ -270,7 +280,8 @@ async function main(): Promise<void> {
     loadavg1m: loadavg()[0],
     date: new Date().toISOString(),
   };
-  writeFileSync(out, JSON.stringify({ env, results }, null, 2) + "\n");
+  printTargets(targets);
+  writeFileSync(out, JSON.stringify({ env, results, targets }, null, 2) + "\n");
   console.log(`wrote ${out}`);
 }
 

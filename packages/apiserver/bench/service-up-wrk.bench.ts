@@ -2,12 +2,14 @@
  * Service creates/s through the real CLI: `servicenet up` (built dist, HTTPS, bearer token, SQLite)
  * with 1 and 2 `--workers`, driven by wrk (Debian package `wrk`, C, one thread, 16 keep-alive
  * connections) so that the client costs little of a 2-core machine's CPU. Every POST is a new
- * SingleStack Service in 10.0.0.0/14, i.e. one ClusterIP allocation. Modes: ipaddress
+ * SingleStack Service in 10.0.0.0/14, i.e. one ClusterIP allocation (as when the performance issue
+ * was filed, so that its figures compare), and then, in the rows marked RequireDualStack, a
+ * RequireDualStack Service in 10.0.0.0/14,fd00:10::/108 (two allocations). Modes: ipaddress
  * (MultiCIDRServiceAllocator, DisableAllocatorDualWrite), dual-write (the 1.33 default), bitmap.
  * Any non-201 answer fails the run. Beside creates/s it reports the server's CPU per create (all
  * its processes and threads, from /proc), which varies less than creates/s on a shared machine.
  * Last, the same load against `floor-server.ts` (1 and 2 processes): a bare HTTPS server that writes
- * the same two rows per create into the same SQLite table with nothing of Kubernetes, i.e. the most
+ * the same rows per create (two; three for RequireDualStack) into the same SQLite table with nothing of Kubernetes, i.e. the most
  * any Service create path in Node can reach here. Writes bench/results-service-up-wrk.json.
  * Run: `npm run bench -w @servicenet/apiserver` (skipped with a message without wrk or the build).
  * With etcd (SERVICENET_ETCD_ENDPOINTS, default http://127.0.0.1:23790) the ipaddress and dual-write
@@ -23,6 +25,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Etcd3 } from "etcd3";
 import { processTreeTicks, ticksPerSecond } from "./proc-cpu.ts";
+import { atLeast, atMost, printTargets, type Target } from "./targets.ts";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,7 +47,7 @@ const gates = {
   bitmap: "MultiCIDRServiceAllocator=false",
 } as const;
 
-const lua = (token: string): string => `
+const lua = (token: string, dualStack: boolean): string => `
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer ${token}"
@@ -52,7 +55,7 @@ local counter = 0
 function request()
   counter = counter + 1
   local name = "svc-" .. counter
-  local body = '{"apiVersion":"v1","kind":"Service","metadata":{"name":"' .. name .. '","labels":{"app":"' .. name .. '","tier":"backend"}},"spec":{"selector":{"app":"' .. name .. '"},"ports":[{"name":"http","port":80,"targetPort":8080}]}}'
+  local body = '{"apiVersion":"v1","kind":"Service","metadata":{"name":"' .. name .. '","labels":{"app":"' .. name .. '","tier":"backend"}},"spec":{${dualStack ? `"ipFamilyPolicy":"RequireDualStack",` : ""}"selector":{"app":"' .. name .. '"},"ports":[{"name":"http","port":80,"targetPort":8080}]}}'
   return wrk.format(nil, nil, nil, body)
 end
 local bad = 0
@@ -69,8 +72,8 @@ interface Figure {
 }
 
 /** Drives `url` with wrk for `seconds` (the Lua script above), measuring `pid`'s CPU meanwhile. */
-function load(dir: string, pid: number, url: string, token: string): Figure {
-  writeFileSync(join(dir, "post.lua"), lua(token));
+function load(dir: string, pid: number, url: string, token: string, dualStack: boolean): Figure {
+  writeFileSync(join(dir, "post.lua"), lua(token, dualStack));
   const t0 = processTreeTicks(pid);
   const r = spawnSync(
     "wrk",
@@ -143,7 +146,10 @@ function ms(text: string): number {
 /** etcd for the etcd rows (skipped when it does not answer). */
 const etcdEndpoint = process.env["SERVICENET_ETCD_ENDPOINTS"] ?? "http://127.0.0.1:23790";
 
-function run(mode: keyof typeof gates, workers: number, etcd = false): Promise<Figure> {
+/** The Service CIDRs of the runs: one IPv4 range, and an IPv6 one for the RequireDualStack rows. */
+const ranges = { single: "10.0.0.0/14", dual: "10.0.0.0/14,fd00:10::/108" };
+
+function run(mode: keyof typeof gates, workers: number, etcd = false, dualStack = false): Promise<Figure> {
   const args = [
     entry,
     "--port",
@@ -151,7 +157,7 @@ function run(mode: keyof typeof gates, workers: number, etcd = false): Promise<F
     "--workers",
     String(workers),
     "--service-cluster-ip-range",
-    "10.0.0.0/14",
+    dualStack ? ranges.dual : ranges.single,
     "--feature-gates",
     gates[mode],
     // A fresh key root per run: the runs share the one etcd.
@@ -160,16 +166,16 @@ function run(mode: keyof typeof gates, workers: number, etcd = false): Promise<F
   return withServer(args, /apiserver (https:\/\/\S+)[^]*try:/, (dir, pid, url) => {
     // The kubeconfig's user is the admin's client certificate; the admin token (system:masters) is tokens.csv's first line.
     const token = readFileSync(join(dir, ".servicenet/tokens.csv"), "utf8").split(",")[0]!;
-    return load(dir, pid, url, token);
+    return load(dir, pid, url, token, dualStack);
   });
 }
 
-function runFloor(processes: number, etcd = false): Promise<Figure> {
+function runFloor(processes: number, etcd = false, dualStack = false): Promise<Figure> {
   return withServer(
     ["--import", registerTS, floorEntry, "$DIR", String(processes)],
     /floor-server (https:\/\/\S+)/,
-    (dir, pid, url) => load(dir, pid, url, "none"),
-    etcd ? { FLOOR_ETCD: etcdEndpoint, FLOOR_ETCD_PREFIX: etcdRoot() } : {},
+    (dir, pid, url) => load(dir, pid, url, "none", dualStack),
+    { ...(etcd ? { FLOOR_ETCD: etcdEndpoint, FLOOR_ETCD_PREFIX: etcdRoot() } : {}), ...(dualStack ? { FLOOR_IP_FAMILIES: "2" } : {}) },
   );
 }
 
@@ -232,10 +238,21 @@ const issueBaseline: [label: string, key: string, then: Recorded][] = [
   ["floor", "floor 1", { createsPerSecond: 5617, p99ms: 52, cpuUsPerCreate: 149, ratio: 1 }],
 ];
 
-/** Prints the issue's table, then and now, and returns this run's ratios to the floor as result rows. */
-function issueTable(f: Record<string, Figure>): Array<{ name: string; metric: string; value: number; unit: string }> {
+/** One row of the issue's table in the results file: the server, its recorded figures and this run's. */
+export interface IssueRow {
+  server: string;
+  then: Recorded;
+  now: Recorded;
+}
+
+/** Prints the issue's table, then and now; returns its rows and this run's ratios to the floor as result rows. */
+function issueTable(f: Record<string, Figure>): {
+  rows: Array<{ name: string; metric: string; value: number; unit: string }>;
+  table: IssueRow[];
+} {
   const floor = f["floor 1"];
-  if (!floor) return [];
+  const table: IssueRow[] = [];
+  if (!floor) return { rows: [], table };
   const rows: Array<{ name: string; metric: string; value: number; unit: string }> = [];
   console.log("\nthe performance issue's table: then (1dbc778, when filed) -> now (this run)");
   console.log(
@@ -246,6 +263,16 @@ function issueTable(f: Record<string, Figure>): Array<{ name: string; metric: st
     const now = f[key];
     if (!now) continue;
     const ratio = now.createsPerSecond / floor.createsPerSecond;
+    table.push({
+      server: label,
+      then,
+      now: {
+        createsPerSecond: now.createsPerSecond,
+        p99ms: now.p99ms,
+        cpuUsPerCreate: now.cpuUsPerCreate,
+        ratio: Number(ratio.toFixed(2)),
+      },
+    });
     console.log(
       `${label.padEnd(40)} ${pair(then.createsPerSecond, now.createsPerSecond)} ${pair(then.p99ms, now.p99ms)} ${pair(then.cpuUsPerCreate, now.cpuUsPerCreate)} ${pair(then.ratio, ratio, 2)}`,
     );
@@ -256,7 +283,43 @@ function issueTable(f: Record<string, Figure>): Array<{ name: string; metric: st
       { name, metric: "CPU per create ratio to floor", value: Number((now.cpuUsPerCreate / floor.cpuUsPerCreate).toFixed(2)), unit: "x" },
     );
   }
-  return rows;
+  return { rows, table };
+}
+
+/** The issue's targets for creates, from this run's figures (those it measured). */
+function issueTargets(f: Record<string, Figure>): Target[] {
+  const targets: Target[] = [];
+  const floor = f["floor 1"];
+  const modes = ["dual-write", "ipaddress", "bitmap"] as const;
+  for (const mode of modes) {
+    const m = f[`${mode} 1`];
+    if (!m) continue;
+    if (floor) targets.push(atLeast(`sqlite ${mode}: creates/s >= 0.5 of the floor's`, m.createsPerSecond / floor.createsPerSecond, 0.5));
+    targets.push(atMost(`sqlite ${mode}: p99 <= 50 ms at c16`, m.p99ms, 50, " ms"));
+  }
+  const dsFloor = f["floor ds 1"];
+  for (const mode of modes) {
+    const m = f[`${mode} ds 1`];
+    if (!m) continue;
+    if (dsFloor)
+      targets.push(
+        atLeast(`sqlite ${mode}, RequireDualStack: creates/s >= 0.5 of the floor's`, m.createsPerSecond / dsFloor.createsPerSecond, 0.5),
+      );
+    targets.push(atMost(`sqlite ${mode}, RequireDualStack: p99 <= 50 ms at c16`, m.p99ms, 50, " ms"));
+  }
+  const dual = f["dual-write 1"];
+  const ip = f["ipaddress 1"];
+  if (dual && ip)
+    targets.push(atLeast("default (dual-write): creates/s >= 0.9 of IPAddress-only", dual.createsPerSecond / ip.createsPerSecond, 0.9));
+  if (ip && floor)
+    targets.push(atMost("IPAddress-only: server CPU per create <= 2x the floor's", ip.cpuUsPerCreate / floor.cpuUsPerCreate, 2, "x"));
+  const etcdFloor = f["etcd floor 1"];
+  for (const mode of ["ipaddress", "dual-write"] as const) {
+    const m = f[`etcd ${mode} 1`];
+    if (m && etcdFloor)
+      targets.push(atLeast(`etcd ${mode}: creates/s >= 0.5 of the etcd floor's`, m.createsPerSecond / etcdFloor.createsPerSecond, 0.5));
+  }
+  return targets;
 }
 
 async function main(): Promise<void> {
@@ -293,6 +356,19 @@ async function main(): Promise<void> {
       `floor: bare HTTPS + 2 SQLite rows per create, no Kubernetes (floor-server.ts, ${processes} process${processes > 1 ? "es" : ""}, wrk c16)`,
       (figures[`floor ${processes}`] = await runFloor(processes)),
     );
+  // The issue's targets are for RequireDualStack creates: two ClusterIPs each (IPAddress mode: three
+  // objects), against a floor that writes the same three rows.
+  if (wantMode("dualstack")) {
+    for (const mode of Object.keys(gates) as (keyof typeof gates)[])
+      record(
+        `service create (servicenet up, HTTPS + token, sqlite, ${mode}, RequireDualStack, 1 worker, wrk c16)`,
+        (figures[`${mode} ds 1`] = await run(mode, 1, false, true)),
+      );
+    record(
+      "floor: bare HTTPS + 3 SQLite rows per RequireDualStack create, no Kubernetes (floor-server.ts FLOOR_IP_FAMILIES=2, 1 process, wrk c16)",
+      (figures["floor ds 1"] = await runFloor(1, false, true)),
+    );
+  }
   // etcd: the allocator modes on the etcd backend against the etcd floor (two create Txns per Service).
   if (wantMode("etcd") && (await etcdUp())) {
     for (const mode of ["ipaddress", "dual-write"] as const)
@@ -307,7 +383,10 @@ async function main(): Promise<void> {
     await dropEtcdRoots();
   } else if (wantMode("etcd")) console.log(`service-up-wrk bench: etcd at ${etcdEndpoint} does not answer, etcd rows skipped`);
   printRatios(figures);
-  results.push(...issueTable(figures));
+  const issue = issueTable(figures);
+  results.push(...issue.rows);
+  const targets = issueTargets(figures);
+  printTargets(targets);
   const filtered = ["BENCH_MODES", "BENCH_WORKERS"].some((v) => process.env[v]);
   if (filtered) return console.log("filtered run (BENCH_MODES/BENCH_WORKERS): results file left as it is");
   const out = join(here, "results-service-up-wrk.json");
@@ -319,7 +398,7 @@ async function main(): Promise<void> {
     seconds,
     date: new Date().toISOString(),
   };
-  writeFileSync(out, JSON.stringify({ env, results }, null, 2) + "\n");
+  writeFileSync(out, JSON.stringify({ env, results, issueTable: { baseline: "1dbc778", rows: issue.table }, targets }, null, 2) + "\n");
   console.log(`wrote ${out}`);
 }
 
