@@ -274,8 +274,11 @@ describe("compileParser", () => {
     expect(schemas.length).toBeGreaterThan(60);
   });
 
-  it.each(schemas)("gives zod's result for generated and damaged %s values", (name, schema) => {
-    const parse = compileParser(schema);
+  // Each schema compiled both ways: object parses as generated code and as loops.
+  const both = schemas.flatMap(([name, schema]) => [true, false].map((codegen): [string, boolean, z.ZodType] => [name, codegen, schema]));
+
+  it.each(both)("gives zod's result for generated and damaged %s values (codegen %s)", (name, codegen, schema) => {
+    const parse = compileParser(schema, { codegen });
     if (parse === null) return expect(defOf(schema).type).not.toMatch(/^(object|array|string|number|boolean)$/);
     const r = rng([...name].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 7));
     const valid = [...(fixtures[name] ?? []), ...Array.from({ length: 150 }, () => arbitrary(schema, r))];
@@ -356,17 +359,20 @@ describe("compileParser", () => {
     Object.assign(Object.create({ inherited: 1 }) as object, { a: "s" }),
   ];
 
-  it.each(constructs)("gives zod's result for %s", (name, schema) => {
-    const parse = compileParser(schema);
-    if (parse === null) return expect(name).toMatch(/delegated/);
-    const r = rng(name.length);
-    const valid = Array.from({ length: 200 }, () => arbitrary(schema, r));
-    const inputs = [...tricky, ...valid, ...valid.flatMap((v) => [mutate(v, r), mutate(mutate(v, r), r)]), ...oddValues];
-    const res = differential(schema, parse, inputs);
-    expect(res.mismatches.slice(0, 5)).toEqual([]);
-    expect(res.ok).toBeGreaterThan(5);
-    expect(res.failed).toBeGreaterThan(0);
-  });
+  it.each(constructs.flatMap(([n, s]) => [true, false].map((codegen): [string, boolean, z.ZodType] => [n, codegen, s])))(
+    "gives zod's result for %s (codegen %s)",
+    (name, codegen, schema) => {
+      const parse = compileParser(schema, { codegen });
+      if (parse === null) return expect(name).toMatch(/delegated/);
+      const r = rng(name.length);
+      const valid = Array.from({ length: 200 }, () => arbitrary(schema, r));
+      const inputs = [...tricky, ...valid, ...valid.flatMap((v) => [mutate(v, r), mutate(mutate(v, r), r)]), ...oddValues];
+      const res = differential(schema, parse, inputs);
+      expect(res.mismatches.slice(0, 5)).toEqual([]);
+      expect(res.ok).toBeGreaterThan(5);
+      expect(res.failed).toBeGreaterThan(0);
+    },
+  );
 
   it("would catch a wrong key order, a missing default or a copied z.unknown() value", () => {
     const parse = compileParser(api.ServiceSchema) as CompiledParse;

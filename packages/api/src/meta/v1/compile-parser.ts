@@ -10,12 +10,12 @@
 import type { z } from "zod";
 import { util } from "zod/v4/core";
 import { checkOf } from "./compile-checks.ts";
+import { FAIL, objectParse, type CompiledParse, type Field } from "./compiled-object.ts";
 
-/** What a compiled parser returns when zod would report an issue (or throw). */
-export const FAIL: unique symbol = Symbol("compiled parse failed");
+export { FAIL, type CompiledParse } from "./compiled-object.ts";
 
-/** Returns the value zod's parse produces, or FAIL. */
-export type CompiledParse = (value: unknown) => unknown;
+/** Object parses as generated code (false: loops), for the schema being compiled now. */
+let codegen = true;
 
 interface Payload {
   value: unknown;
@@ -42,7 +42,22 @@ interface Node {
   compiled: boolean;
 }
 
-const nodes = new WeakMap<object, Node>();
+/** The compiled nodes, per codegen setting (the loop variant is there to test and measure it). */
+const generatedNodes = new WeakMap<object, Node>();
+const loopedNodes = new WeakMap<object, Node>();
+let nodes = generatedNodes;
+
+function withCodegen<T>(on: boolean, f: () => T): T {
+  const was = [codegen, nodes] as const;
+  [codegen, nodes] = [on, on ? generatedNodes : loopedNodes];
+  try {
+    return f();
+  } finally {
+    [codegen, nodes] = was;
+  }
+}
+/** Parses of `$ZodOptional`s whose inner type does not take undefined (undefined in, undefined out), to their inner parse. */
+const plainOptional = new WeakMap<CompiledParse, CompiledParse>();
 
 /**
  * The node runs through zod: `_zod.run` with the `{ async: false }` context `safeParse` makes, as
@@ -133,19 +148,22 @@ function compileNode(schema: z.ZodType): CompiledParse | null {
   }
 }
 
+const stringParse: CompiledParse = (v) => (typeof v === "string" ? v : FAIL);
+const booleanParse: CompiledParse = (v) => (typeof v === "boolean" ? v : FAIL);
+
 /** Primitives: $ZodString, $ZodNumber (with its checks), $ZodBoolean, $ZodUnknown/$ZodAny, $ZodEnum, $ZodLiteral. */
 function compileLeaf(zod: ZodInternals, checks: ((v: number) => boolean) | undefined): CompiledParse | null | undefined {
   switch (zod.def.type) {
     case "string":
       if (!is(zod, "$ZodString") || checks !== undefined) return null;
-      return (v) => (typeof v === "string" ? v : FAIL);
+      return stringParse;
     case "number":
       if (!is(zod, "$ZodNumber")) return null;
       if (checks === undefined) return (v) => (typeof v === "number" && Number.isFinite(v) ? v : FAIL);
       return (v) => (typeof v === "number" && Number.isFinite(v) && checks(v) ? v : FAIL);
     case "boolean":
       if (!is(zod, "$ZodBoolean") || checks !== undefined) return null;
-      return (v) => (typeof v === "boolean" ? v : FAIL);
+      return booleanParse;
     case "unknown":
     case "any":
       if (!is(zod, zod.def.type === "any" ? "$ZodAny" : "$ZodUnknown") || checks !== undefined) return null;
@@ -161,40 +179,40 @@ function compileLeaf(zod: ZodInternals, checks: ((v: number) => boolean) | undef
   }
 }
 
-/** $ZodObject(JIT): shape keys in shape order (absent → not set, present undefined → undefined), then the catchall's keys. */
+/** $ZodObject(JIT): see compiled-object.ts; the catchall's keys come in `for...in` order (inherited enumerable ones too). */
 function compileObject(def: Record<string, unknown>): CompiledParse | null {
   const shape = def["shape"] as Record<string, z.ZodType>;
   const keys = Object.keys(shape);
   if (keys.some((k) => zodOf(shape[k])?.traits?.has("$ZodType") !== true)) return null;
-  const parsers = keys.map((k) => child(shape[k]));
-  const keySet = new Set(keys);
+  const fields = keys.map((key): Field => {
+    const parse = child(shape[key]);
+    const inner = plainOptional.get(parse);
+    return { key, parse, inner, leaf: leafOf(inner ?? parse) };
+  });
   const catchall = def["catchall"] as z.ZodType | undefined;
-  const strict = catchall !== undefined && zodOf(catchall).def.type === "never";
-  const rest = catchall === undefined || strict ? undefined : child(catchall);
-  const n = keys.length;
-  return (input) => {
-    if (typeof input !== "object" || input === null || Array.isArray(input)) return FAIL;
-    const obj = input as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (let i = 0; i < n; i++) {
-      const key = keys[i] as string;
-      const r = (parsers[i] as CompiledParse)(obj[key]);
-      if (r === FAIL) return FAIL;
-      if (r !== undefined) out[key] = r;
-      else if (key in obj) out[key] = undefined;
-    }
-    if (catchall === undefined) return out;
-    // handleCatchall walks `for...in` (inherited enumerable keys too), as here.
-    for (const key in obj) {
-      if (keySet.has(key)) continue;
-      if (rest === undefined) return FAIL;
-      const r = rest(obj[key]);
-      if (r === FAIL) return FAIL;
-      if (r !== undefined) out[key] = r;
-      else if (key in obj) out[key] = undefined;
-    }
-    return out;
-  };
+  if (catchall === undefined) return objectParse(fields, undefined, codegen);
+  const keySet = new Set(keys);
+  const strict = zodOf(catchall).def.type === "never";
+  const parse = strict ? undefined : child(catchall);
+  return objectParse(
+    fields,
+    (input, out) => {
+      for (const key in input) {
+        if (keySet.has(key)) continue;
+        if (parse === undefined) return FAIL;
+        const r = parse(input[key]);
+        if (r === FAIL) return FAIL;
+        if (r !== undefined) out[key] = r;
+        else if (key in input) out[key] = undefined;
+      }
+      return out;
+    },
+    codegen,
+  );
+}
+
+function leafOf(parse: CompiledParse): Field["leaf"] {
+  return parse === stringParse ? "string" : parse === booleanParse ? "boolean" : undefined;
 }
 
 /** $ZodRecord without enumerable key values: own keys (symbols too) but `__proto__`, each key and value parsed. */
@@ -246,7 +264,9 @@ function compileWrapper(schema: z.ZodType, zod: ZodInternals): CompiledParse | n
           return r === FAIL ? whole(v) : r;
         };
       }
-      return (v) => (v === undefined ? undefined : inner(v));
+      const parse: CompiledParse = (v) => (v === undefined ? undefined : inner(v));
+      plainOptional.set(parse, inner);
+      return parse;
     }
     case "nullable": {
       if (!is(zod, "$ZodNullable")) return null;
@@ -276,7 +296,8 @@ function compileWrapper(schema: z.ZodType, zod: ZodInternals): CompiledParse | n
     case "lazy": {
       if (!is(zod, "$ZodLazy")) return null;
       let inner: CompiledParse | undefined;
-      return (v) => (inner ??= child(zod.innerType))(v);
+      const mode = codegen;
+      return (v) => (inner ??= withCodegen(mode, () => child(zod.innerType)))(v);
     }
     default:
       return null;
@@ -286,9 +307,11 @@ function compileWrapper(schema: z.ZodType, zod: ZodInternals): CompiledParse | n
 /**
  * The compiled parse of `schema` (memoised per schema), or null when zod must parse the whole
  * value (its root is a node the compiler does not know: `safeParse` directly is cheaper).
+ * `codegen: false` builds object parses as loops instead of generated code (to test and measure them).
  */
-export function compileParser(schema: z.ZodType): CompiledParse | null {
-  const n = nodeOf(schema);
+export function compileParser(schema: z.ZodType, opts: { codegen?: boolean } = {}): CompiledParse | null {
+  const on = opts.codegen ?? true;
+  const n = (on ? generatedNodes : loopedNodes).get(schema) ?? withCodegen(on, () => nodeOf(schema));
   return n.compiled ? n.parse : null;
 }
 
