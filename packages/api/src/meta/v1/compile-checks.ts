@@ -7,7 +7,8 @@
 import type { z } from "zod";
 import { util } from "zod/v4/core";
 
-type NumberCheck = (v: number) => boolean;
+/** A check as a predicate on a finite number. */
+export type NumberCheck = (v: number) => boolean;
 
 interface CheckInternals {
   def: { check?: string; when?: unknown; format?: string; value?: unknown; inclusive?: boolean };

@@ -11,30 +11,12 @@ import type { z } from "zod";
 import { util } from "zod/v4/core";
 import { checkOf } from "./compile-checks.ts";
 import { FAIL, objectParse, type CompiledParse, type Field } from "./compiled-object.ts";
+import { compileLeaf, is, leafOf, zodOf, type Payload, type ZodInternals } from "./compile-leaf.ts";
 
 export { FAIL, type CompiledParse } from "./compiled-object.ts";
 
 /** Object parses as generated code (false: loops), for the schema being compiled now. */
 let codegen = true;
-
-interface Payload {
-  value: unknown;
-  issues: unknown[];
-}
-
-/** The parts of a zod v4 `_zod` internals record the compiler reads. */
-export interface ZodInternals {
-  def: Record<string, unknown> & { type: string; checks?: unknown[] };
-  traits: Set<string>;
-  values?: Set<unknown>;
-  optin?: string;
-  innerType?: z.ZodType;
-  run(payload: Payload, ctx: { async: boolean }): Payload | Promise<Payload>;
-}
-
-export function zodOf(schema: unknown): ZodInternals {
-  return (schema as { _zod: ZodInternals })._zod;
-}
 
 interface Node {
   parse: CompiledParse;
@@ -101,17 +83,6 @@ function child(schema: unknown): CompiledParse {
   return nodeOf(schema as z.ZodType).parse;
 }
 
-/** True when `schema` has exactly zod's parse for `trait` (no subclass with its own parse). */
-function is(zod: ZodInternals, trait: string): boolean {
-  return (
-    zod.traits.has(trait) &&
-    !zod.traits.has("$ZodStringFormat") &&
-    !zod.traits.has("$ZodDiscriminatedUnion") &&
-    !zod.traits.has("$ZodCodec") &&
-    zod.def["coerce"] !== true
-  );
-}
-
 /** Builds the parse of one node, or null to let zod run it. */
 function compileNode(schema: z.ZodType): CompiledParse | null {
   const zod = zodOf(schema);
@@ -148,37 +119,6 @@ function compileNode(schema: z.ZodType): CompiledParse | null {
   }
 }
 
-const stringParse: CompiledParse = (v) => (typeof v === "string" ? v : FAIL);
-const booleanParse: CompiledParse = (v) => (typeof v === "boolean" ? v : FAIL);
-
-/** Primitives: $ZodString, $ZodNumber (with its checks), $ZodBoolean, $ZodUnknown/$ZodAny, $ZodEnum, $ZodLiteral. */
-function compileLeaf(zod: ZodInternals, checks: ((v: number) => boolean) | undefined): CompiledParse | null | undefined {
-  switch (zod.def.type) {
-    case "string":
-      if (!is(zod, "$ZodString") || checks !== undefined) return null;
-      return stringParse;
-    case "number":
-      if (!is(zod, "$ZodNumber")) return null;
-      if (checks === undefined) return (v) => (typeof v === "number" && Number.isFinite(v) ? v : FAIL);
-      return (v) => (typeof v === "number" && Number.isFinite(v) && checks(v) ? v : FAIL);
-    case "boolean":
-      if (!is(zod, "$ZodBoolean") || checks !== undefined) return null;
-      return booleanParse;
-    case "unknown":
-    case "any":
-      if (!is(zod, zod.def.type === "any" ? "$ZodAny" : "$ZodUnknown") || checks !== undefined) return null;
-      return (v) => v;
-    case "enum":
-    case "literal": {
-      const values = zod.values;
-      if (!is(zod, zod.def.type === "enum" ? "$ZodEnum" : "$ZodLiteral") || checks !== undefined || values === undefined) return null;
-      return (v) => (values.has(v) ? v : FAIL);
-    }
-    default:
-      return undefined;
-  }
-}
-
 /** $ZodObject(JIT): see compiled-object.ts; the catchall's keys come in `for...in` order (inherited enumerable ones too). */
 function compileObject(def: Record<string, unknown>): CompiledParse | null {
   const shape = def["shape"] as Record<string, z.ZodType>;
@@ -209,10 +149,6 @@ function compileObject(def: Record<string, unknown>): CompiledParse | null {
     },
     codegen,
   );
-}
-
-function leafOf(parse: CompiledParse): Field["leaf"] {
-  return parse === stringParse ? "string" : parse === booleanParse ? "boolean" : undefined;
 }
 
 /** $ZodRecord without enumerable key values: own keys (symbols too) but `__proto__`, each key and value parsed. */
