@@ -437,6 +437,32 @@ describe("compileParser", () => {
     expect(safeParseCompiled(refined, { a: "ok", x: 1 })).toEqual({ success: true, data: { a: "ok" } });
   });
 
+  it("lets what zod's parse throws propagate, and leaves async schemas to zod's error", () => {
+    const boom = z.union([
+      z.string().transform((): string => {
+        throw new Error("boom");
+      }),
+      z.string(),
+    ]);
+    expect(() => boom.safeParse("x")).toThrow("boom");
+    expect(() => safeParseCompiled(boom, "x")).toThrow("boom");
+    const slow = z.object({ a: z.string().transform(async (s) => Promise.resolve(s)) });
+    const thrown = (f: () => unknown): string => {
+      try {
+        f();
+      } catch (e) {
+        return String(e);
+      }
+      return "no error";
+    };
+    // Whatever zod throws for it (a TypeError in zod 4.1), the compiled path throws too.
+    expect(thrown(() => safeParseCompiled(slow, { a: "x" }))).toBe(thrown(() => slow.safeParse({ a: "x" })));
+    expect(thrown(() => slow.safeParse({ a: "x" }))).not.toBe("no error");
+    // A later synchronous option that succeeds wins over an async one, in zod's union too.
+    const either = z.union([z.string().transform(async (s) => Promise.resolve(s)), z.string()]);
+    expect(safeParseCompiled(either, "x")).toEqual(either.safeParse("x"));
+  });
+
   it("returns zod's error object on failure", () => {
     const got = safeParseCompiled(api.ServiceSchema, { spec: { ports: [{ port: 1.5 }] } });
     const want = api.ServiceSchema.safeParse({ spec: { ports: [{ port: 1.5 }] } });

@@ -11,7 +11,7 @@ import type { z } from "zod";
 import { util } from "zod/v4/core";
 import { checkOf } from "./compile-checks.ts";
 import { FAIL, objectParse, type CompiledParse, type Field } from "./compiled-object.ts";
-import { compileLeaf, is, leafOf, zodOf, type Payload, type ZodInternals } from "./compile-leaf.ts";
+import { compileLeaf, is, leafOf, zodOf, type ZodInternals } from "./compile-leaf.ts";
 
 export { FAIL, type CompiledParse } from "./compiled-object.ts";
 
@@ -43,18 +43,15 @@ const plainOptional = new WeakMap<CompiledParse, CompiledParse>();
 
 /**
  * The node runs through zod: `_zod.run` with the `{ async: false }` context `safeParse` makes, as
- * the parent's parse would call it. A thrown error or a Promise (an async refinement) is FAIL, so
- * the caller's `safeParse` throws as zod does.
+ * the parent's parse would call it. What it throws propagates, as it would out of zod's parse
+ * (zod would have run the same code on the same value first: a union does not try its next
+ * option after a throw). A Promise (an async transform or refinement) is FAIL, so the caller's
+ * `safeParse` throws zod's async error.
  */
 function delegate(schema: z.ZodType): CompiledParse {
   const zod = zodOf(schema);
   return (value) => {
-    let r: Payload | Promise<Payload>;
-    try {
-      r = zod.run({ value, issues: [] }, { async: false });
-    } catch {
-      return FAIL;
-    }
+    const r = zod.run({ value, issues: [] }, { async: false });
     if (r instanceof Promise) {
       r.catch(() => undefined);
       return FAIL;
