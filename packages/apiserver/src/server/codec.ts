@@ -3,7 +3,7 @@
  * against the endpoint, decode with the kind's zod schema (nulls dropped, unknown fields stripped),
  * apply fieldValidation (Strict rejects, Warn warns, Ignore drops) and versioned defaulting.
  */
-import { decodeObject, dropNulls, ObjectMetaSchema, StatusError, unknownFieldMessage } from "@servicenet/api";
+import { decodeObject, dropNulls, ObjectMetaSchema, safeParseCompiled, StatusError, unknownFieldMessage } from "@servicenet/api";
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../storage/index.ts";
 import type { BodyFormat } from "./negotiation.ts";
@@ -278,7 +278,7 @@ export function decodeValue(
     obj = dropNulls(raw);
     // Kinds without a schema (Lease) still have a typed ObjectMeta: Go's decoder rejects
     // `metadata.name: 5` or `labels: "x"`, and validation would otherwise crash on them (500).
-    const m = ObjectMetaSchema.safeParse(obj["metadata"] ?? {});
+    const m = safeParseCompiled(ObjectMetaSchema, obj["metadata"] ?? {});
     if (!m.success)
       throw StatusError.badRequest(
         zodMessage(def.kind, def.version, raw, { issues: m.error.issues.map((i) => ({ ...i, path: ["metadata", ...i.path] })) }),

@@ -3,7 +3,7 @@
  * patch, delete and deletecollection, on top of the generic REST store.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { DeleteOptionsSchema, StatusError, type DeleteOptions } from "@servicenet/api";
+import { DeleteOptionsSchema, safeParseCompiled, StatusError, type DeleteOptions } from "@servicenet/api";
 import { parse as parseYAML } from "yaml";
 import type { UserInfo } from "../authentication/user/user.ts";
 import type { GenericStore } from "../registry/generic/store.ts";
@@ -242,7 +242,7 @@ async function deleteOptions(r: ResourceRequest): Promise<DeleteOptions | undefi
   const raw = await bodyBytes(r);
   if (raw.toString("utf8").trim() === "") return undefined;
   const parsed = parseBody(raw, bodyFormat(r.req.headers["content-type"]));
-  const d = DeleteOptionsSchema.safeParse(parsed);
+  const d = safeParseCompiled(DeleteOptionsSchema, parsed);
   if (!d.success) throw StatusError.badRequest(`DeleteOptions: ${d.error.issues[0]?.message ?? "invalid"}`);
   return d.data;
 }

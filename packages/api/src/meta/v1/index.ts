@@ -10,4 +10,5 @@ export * from "./delete-options.ts";
 export * from "./label-selector.ts";
 export * from "./label-selector-helpers.ts";
 export * from "./decode.ts";
+export { compileParser, safeParseCompiled, FAIL as compiledParseFailed, type CompiledParse } from "./compile-parser.ts";
 export * from "./validation/index.ts";
