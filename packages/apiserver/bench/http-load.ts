@@ -82,6 +82,8 @@ export function load(job: Omit<ClientJob, "warmup"> & { warmup?: number }): Prom
     const w = new Worker(new URL(import.meta.url), { workerData: { warmup: 300, ...job } satisfies ClientJob });
     w.once("message", (m: LoadResult) => resolve(m));
     w.once("error", reject);
+    // A client that ended without its result (it cannot have: resolve already ran then) must not hang the bench.
+    w.once("exit", (code) => reject(new Error(`load client exited (code ${code}) without a result`)));
   });
 }
 
