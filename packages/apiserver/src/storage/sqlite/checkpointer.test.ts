@@ -1,4 +1,6 @@
 import Database from "better-sqlite3";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -82,6 +84,12 @@ describe("WAL checkpointer (checkpointer.ts)", () => {
     for (let i = 0; i < 400; i++) await put(e, i);
     await new Promise((r) => setTimeout(r, 30));
     expect(walBytes(path)).toBeGreaterThan(2 << 20);
+  });
+
+  it("lets a process whose last step is closing the engine finish (the worker does not hold its exit up or cut it short)", () => {
+    const script = fileURLToPath(new URL("../testdata/close-at-exit.mjs", import.meta.url));
+    const r = spawnSync(process.execPath, [script, path], { encoding: "utf8", timeout: 30_000 });
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "closed\n", stderr: "" });
   });
 
   it("does not start a worker before startAfterCommits", async () => {

@@ -126,6 +126,9 @@ export class Checkpointer {
     if (w === null) return;
     this.#worker = null;
     const exited = new Promise<void>((resolve) => w.once("exit", () => resolve()));
+    // Referenced again while it closes: otherwise a process with nothing else to do exits before the
+    // exit event, leaving this close() (and the caller's await) unsettled (node's exit code 13).
+    w.ref();
     w.postMessage("close");
     await exited;
   }
