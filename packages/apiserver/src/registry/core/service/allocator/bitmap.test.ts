@@ -68,6 +68,36 @@ describe("AllocationBitmap", () => {
     expect([...m.snapshot().data]).toEqual([0x80, 0x00, 0x02, 0x01]);
   });
 
+  it("snapshot equals big.Int.Bytes() of the taken offsets for random bitmaps of every size class", () => {
+    // The oracle: the bitmap as one big integer, written big-endian without leading zero bytes.
+    const bytesOf = (offsets: number[]): number[] => {
+      const v = offsets.reduce((acc, o) => acc | (1n << BigInt(o)), 0n);
+      if (v === 0n) return [];
+      const hex = v.toString(16);
+      const even = hex.length % 2 === 1 ? `0${hex}` : hex;
+      return Array.from({ length: even.length / 2 }, (_, i) => parseInt(even.slice(2 * i, 2 * i + 2), 16));
+    };
+    const rnd = seededRandom(7);
+    for (const max of [1, 7, 8, 9, 31, 32, 33, 63, 64, 65, 1000, 4096, 65536]) {
+      for (let round = 0; round < 4; round++) {
+        const m = new AllocationBitmap(max, "r", 0, rnd);
+        const taken = new Set<number>();
+        const n = rnd(Math.min(max, 300)) + 1;
+        for (let i = 0; i < n; i++) {
+          const o = rnd(max);
+          m.allocate(o);
+          taken.add(o);
+        }
+        // The top offset alone too: the snapshot's length comes from the highest taken bit.
+        if (round === 3) {
+          m.allocate(max - 1);
+          taken.add(max - 1);
+        }
+        expect([...m.snapshot().data]).toEqual(bytesOf([...taken]));
+      }
+    }
+  });
+
   it("restore round-trips a snapshot and recounts", () => {
     const a = new AllocationBitmap(1000, "r", 0, seededRandom(1));
     for (let i = 0; i < 300; i++) a.allocateNext();

@@ -12,6 +12,7 @@ import type { BitmapSnapshot, OffsetAllocator, RandomSource, Snapshottable } fro
 import { mathRandom } from "./random.ts";
 
 const WORD_BITS = 32;
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 function popcount32(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
@@ -148,6 +149,11 @@ export class AllocationBitmap implements OffsetAllocator, Snapshottable {
     if (top < 0) return { rangeSpec: this.rangeSpec, data: new Uint8Array(0) };
     const highBit = top * WORD_BITS + (31 - Math.clz32(this.#words[top]!));
     const n = (highBit >>> 3) + 1;
+    // Byte j (from the low end) of the bitmap is memory byte j of the words on a little-endian host:
+    // a native copy and reverse instead of a loop over up to 32 kB per snapshot (dual-write and
+    // bitmap modes snapshot once per batch of allocations).
+    if (littleEndian)
+      return { rangeSpec: this.rangeSpec, data: new Uint8Array(this.#words.buffer, this.#words.byteOffset, n).slice().reverse() };
     const data = new Uint8Array(n);
     for (let j = 0; j < n; j++) {
       data[n - 1 - j] = (this.#words[j >>> 2]! >>> ((j & 3) * 8)) & 0xff;
