@@ -84,8 +84,8 @@ function issueSection() {
     lines.push("");
   }
   if (targets.length > 0) {
-    lines.push("## Performance issue: targets in this run", "", "| target | measured | met |", "| --- | ---: | --- |");
-    for (const t of targets) lines.push(`| ${t.target} | ${t.measured} | ${t.met ? "yes" : "**no**"} |`);
+    lines.push("## Performance issue: targets", "", "| target | measured | met | run |", "| --- | ---: | --- | --- |");
+    for (const t of targets) lines.push(`| ${t.target} | ${t.measured} | ${t.met ? "yes" : "**no**"} | ${t.date?.slice(0, 16) ?? ""} |`);
     lines.push("");
   }
   return lines;
