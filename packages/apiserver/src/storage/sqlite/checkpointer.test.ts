@@ -92,6 +92,28 @@ describe("WAL checkpointer (checkpointer.ts)", () => {
     expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "closed\n", stderr: "" });
   });
 
+  it("opens the file by its absolute path (the process may change directory after the engine opened it)", async () => {
+    const results: CheckpointResult[] = [];
+    const cwd = process.cwd();
+    process.chdir(dir);
+    let e: KVEngine;
+    try {
+      e = createSqliteEngine({
+        path: "state.db",
+        pollIntervalMs: 1000,
+        checkpointer: { startAfterCommits: 1, thresholdBytes: 1, pollMs: 5, onCheckpoint: (r) => results.push(r) },
+      });
+      engines.push(e);
+    } finally {
+      process.chdir(cwd);
+    }
+    // The worker starts with this commit, after the directory changed back: its first report is
+    // either its first checkpoint or its failure to open "state.db" in the old directory.
+    await put(e, 0);
+    await eventually(() => expect(results.length).toBeGreaterThan(0));
+    expect(results[0]!.ok).toBe(true);
+  });
+
   it("does not start a worker before startAfterCommits", async () => {
     const results: CheckpointResult[] = [];
     const e = open({ thresholdBytes: 1, pollMs: 1, startAfterCommits: 1000, onCheckpoint: (r) => results.push(r) });

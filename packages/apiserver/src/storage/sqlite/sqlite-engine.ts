@@ -6,6 +6,7 @@
  * for writes of other processes on the same file, as kine does.
  */
 import Database from "better-sqlite3";
+import { resolve } from "node:path";
 import {
   CompactedError,
   type KVCompare,
@@ -42,7 +43,8 @@ export function createSqliteEngine(cfg: SqliteEngineConfig): KVEngine {
   let checkpointer: Checkpointer | null = null;
   // A database in memory has no WAL file (journal_mode stays "memory").
   if (cfg.checkpointer !== false && !db.memory && db.pragma("journal_mode", { simple: true }) === "wal") {
-    checkpointer = new Checkpointer({ ...checkpointerDefaults, ...cfg.checkpointer, path: db.name });
+    // Absolute: the worker opens the file by name, and the process may change directory meanwhile.
+    checkpointer = new Checkpointer({ ...checkpointerDefaults, ...cfg.checkpointer, path: resolve(db.name) });
     // SQLite's own checkpoint stays as the backstop, far above the worker's threshold.
     db.pragma(`wal_autocheckpoint = ${backstopCheckpointPages}`);
   }
