@@ -51,7 +51,17 @@ describe.skipIf(!etcd)("informers across apiserver restarts and etcd compaction"
   afterAll(async () => {
     // Bounded, so that a watcher stuck on a dead apiserver never keeps the processes alive.
     for (const s of stops.reverse()) await Promise.race([s().catch(() => {}), sleep(5_000)]);
-    for (const p of procs.reverse()) await p.kill("SIGTERM");
+    // Bounded too: a process still there 15 s after SIGTERM is reported and killed, so that the
+    // hook ends (a CI run once hung here for the whole hook timeout without saying which one).
+    for (const p of procs.reverse()) {
+      let done = false;
+      const term = p.kill("SIGTERM").then(() => void (done = true));
+      await Promise.race([term, sleep(15_000)]);
+      if (!done) {
+        console.warn(`faults/informer-soak: ${p.name} still running 15 s after SIGTERM; SIGKILL`);
+        await p.kill("SIGKILL");
+      }
+    }
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
