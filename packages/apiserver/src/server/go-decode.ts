@@ -9,34 +9,22 @@
  * values; an error from a type's own UnmarshalJSON (intstr.IntOrString, metav1.Time) stops decoding,
  * carries no struct context, and wins over an earlier one.
  */
+import { unwrapSchema } from "@servicenet/api";
 import { timeFields, type GoTypes } from "./go-types.ts";
 
-/** A zod schema, read through its `_zod.def` (the same introspection as @servicenet/api's decodeObject). */
+/** A zod schema, read through its `_zod.def`, unwrapped as @servicenet/api's decodeObject does (`unwrapSchema`). */
 type Schema = unknown;
 interface Def {
   type: string;
   shape?: Record<string, Schema>;
-  innerType?: Schema;
   element?: Schema;
   valueType?: Schema;
   options?: Schema[];
-  getter?: () => Schema;
-  in?: Schema;
   checks?: unknown[];
 }
 
 const defOf = (s: Schema): Def => (s as { _zod: { def: Def } })._zod.def;
-const wrappers = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"]);
-
-function unwrap(s: Schema): Schema {
-  for (;;) {
-    const d = defOf(s);
-    if (d.innerType && wrappers.has(d.type)) s = d.innerType;
-    else if (d.type === "lazy" && d.getter) s = d.getter();
-    else if (d.type === "pipe" && d.in) s = d.in;
-    else return s;
-  }
-}
+const unwrap = (s: Schema): Schema => unwrapSchema(s as Parameters<typeof unwrapSchema>[0]);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -33,8 +33,11 @@ function defOf(schema: AnySchema): Def {
 const wrappers = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"]);
 const unwrapped = new WeakMap<AnySchema, AnySchema>();
 
-/** Peels wrappers that do not change the JSON shape (optional, nullable, default, lazy, pipe); memoised per schema. */
-function unwrap(schema: AnySchema): AnySchema {
+/**
+ * Peels wrappers that do not change the JSON shape (optional, nullable, default, prefault, catch,
+ * readonly, nonoptional, lazy, pipe's input); memoised per schema. Also the apiserver's Go-type walk's.
+ */
+export function unwrapSchema(schema: AnySchema): AnySchema {
   const known = unwrapped.get(schema);
   if (known) return known;
   let s = schema;
@@ -70,7 +73,7 @@ const nodes = new WeakMap<AnySchema, Node | null>();
 function nodeOf(schema: AnySchema): Node | null {
   const known = nodes.get(schema);
   if (known !== undefined) return known;
-  const d = defOf(unwrap(schema));
+  const d = defOf(unwrapSchema(schema));
   let n: Node | null = null;
   if (d.type === "object" && d.shape)
     n = { kind: "object", shape: d.shape, open: d.catchall !== undefined && defOf(d.catchall).type !== "never", fields: new Map() };
