@@ -96,8 +96,6 @@ export class Checkpointer {
   #closed = false;
   /** The worker failed (it could not open the file): the backstop checkpoints from now on. */
   #failed = false;
-  /** Checkpoints the worker ran (for tests and metrics). */
-  completed = 0;
 
   constructor(opts: CheckpointerOptions) {
     this.#opts = opts;
@@ -109,7 +107,7 @@ export class Checkpointer {
     if (++this.#commits >= this.#opts.startAfterCommits) this.#start();
   }
 
-  /** Checkpoints now, starting the worker if need be; resolves with the outcome (tests, shutdown paths). */
+  /** Checkpoints now, starting the worker if need be; resolves with the outcome (tests). */
   checkpointNow(): Promise<CheckpointResult> {
     if (this.#closed) return Promise.resolve({ ok: false, error: "checkpointer closed" });
     const w = this.#start();
@@ -143,10 +141,7 @@ export class Checkpointer {
     });
     // A server shutting down must not wait for it; close() ends it in order.
     w.unref();
-    w.on("message", (r: CheckpointResult) => {
-      this.completed++;
-      this.#opts.onCheckpoint?.(r);
-    });
+    w.on("message", (r: CheckpointResult) => this.#opts.onCheckpoint?.(r));
     w.on("error", (e: Error) => {
       this.#failed = true;
       this.#opts.onCheckpoint?.({ ok: false, error: e.message });
