@@ -30,7 +30,7 @@ export { NamespacedResourcesDeleter, ResourcesRemainingError, finalized } from "
 export type { NamespacedResourcesDeleterOptions } from "./namespace/deletion/namespaced-resources-deleter.ts";
 export { ErrGroupDiscoveryFailed, serverPreferredNamespacedResources } from "./namespace/deletion/discovery.ts";
 export type { APIResourceList, DiscoveryResult, GroupVersionResource } from "./namespace/deletion/discovery.ts";
-export { restRequester, type RESTRequest } from "./namespace/deletion/rest-client.ts";
+export type { RESTRequest } from "./namespace/deletion/discovery.ts";
 export { TriggerTimeTracker, endpointsLastChangeTriggerTime } from "./util/endpoint/trigger-time-tracker.ts";
 export { makeInformers } from "./app/informers.ts";
 export type { InformerSet } from "./app/informers.ts";

@@ -1,2 +1,5 @@
-/** client-go rest's role: client-node models as plain wire JSON. */
+/** client-go rest's role: the one raw REST client, warnings, and client-node models as plain wire JSON. */
 export { toPlain, asBody } from "./plain.ts";
+export { newRESTClient, statusErrorOf, RESTConfigError } from "./rest-client.ts";
+export type { RESTClient, RESTClientOptions, RawRequest, RawResponse } from "./rest-client.ts";
+export { warningTexts } from "./warnings.ts";

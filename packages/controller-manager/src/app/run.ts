@@ -13,8 +13,8 @@ import type { SharedInformer, ObjectWithMeta } from "@servicenet/client/tools/ca
 import { LeaderElector, leaseLock } from "@servicenet/client/tools/leaderelection";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { describeError } from "@servicenet/client/errors";
+import { newRESTClient } from "@servicenet/client/rest";
 import { NamespacedResourcesDeleter } from "../namespace/deletion/namespaced-resources-deleter.ts";
-import { restRequester } from "../namespace/deletion/rest-client.ts";
 import { NamespaceController } from "../namespace/namespace-controller.ts";
 import { ServiceCIDRController } from "../servicecidrs/servicecidrs-controller.ts";
 import { serviceCIDRClient } from "../servicecidrs/servicecidrs-client.ts";
@@ -135,7 +135,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
     controllers.push(
       new NamespaceController({
         namespaces: use("namespaces"),
-        deleter: new NamespacedResourcesDeleter({ request: restRequester(cb.configFor("namespace-controller")), logger: log }),
+        deleter: new NamespacedResourcesDeleter({ request: newRESTClient(cb.configFor("namespace-controller")).request, logger: log }),
         logger: log,
         ...(o.namespaceDeletionGracePeriodMs !== undefined ? { deletionGracePeriodMs: o.namespaceDeletionGracePeriodMs } : {}),
       }),

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { discover, resourcePath } from "./discovery.ts";
-import type { RawClient } from "./metadata-client.ts";
+import type { RESTClient } from "@servicenet/client/rest";
 
 const rw = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
 const answers: Record<string, unknown> = {
@@ -44,7 +44,7 @@ const answers: Record<string, unknown> = {
     resources: [{ name: "events", kind: "Event", namespaced: true, verbs: rw }],
   },
 };
-const client: RawClient = {
+const client: Pick<RESTClient, "request"> = {
   request: <T>(_m: string, path: string) => Promise.resolve(answers[path] as T),
 };
 

@@ -3,7 +3,7 @@
  * (upstream garbagecollector.go GetDeletableResources over discovery's ServerPreferredResources,
  * and the RESTMapper that `apiResource(apiVersion, kind)` asks).
  */
-import type { RawClient } from "./metadata-client.ts";
+import type { RESTClient } from "@servicenet/client/rest";
 
 /** One served resource of one group version. */
 export interface APIResource {
@@ -48,7 +48,7 @@ export interface Discovery {
 }
 
 /** Reads /api and /apis once. */
-export async function discover(client: RawClient): Promise<Discovery> {
+export async function discover(client: Pick<RESTClient, "request">): Promise<Discovery> {
   const byGVK = new Map<string, APIResource>();
   const deletable: APIResource[] = [];
   const gvs: { gv: string; preferred: boolean }[] = [];

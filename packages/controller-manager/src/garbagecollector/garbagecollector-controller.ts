@@ -14,7 +14,7 @@ import { Controller } from "../framework/controller.ts";
 import { discover, resourcePath, type APIResource, type Discovery } from "./discovery.ts";
 import { GarbageCollector } from "./garbagecollector.ts";
 import { AbsentOwnerCache, GraphBuilder, type InvalidOwnerRefReporter, type MetaObject } from "./graph-builder.ts";
-import { rawClient, type RawClient } from "./metadata-client.ts";
+import { newRESTClient, type RESTClient } from "@servicenet/client/rest";
 import { Operations } from "./operations.ts";
 
 /** Wait between failed discovery attempts. */
@@ -23,7 +23,7 @@ const discoveryRetryMs = 1000;
 export interface GarbageCollectorControllerOptions {
   kubeConfig: KubeConfig;
   /** Test seam: the client for discovery, GETs and writes (default over the kubeconfig). */
-  client?: RawClient;
+  client?: Pick<RESTClient, "request">;
   reportInvalidOwnerRef?: InvalidOwnerRefReporter;
   clock?: Clock;
   logger?: Logger;
@@ -55,14 +55,14 @@ export class GarbageCollectorController {
   readonly workers: number;
   readonly attemptToOrphan: RateLimitingQueue<string>;
   readonly #o: GarbageCollectorControllerOptions;
-  readonly #client: RawClient;
+  readonly #client: Pick<RESTClient, "request">;
   readonly #log: Logger;
   readonly #monitors: SharedInformer<MetaObject>[] = [];
   graph: GraphBuilder | undefined;
 
   constructor(o: GarbageCollectorControllerOptions) {
     this.#o = o;
-    this.#client = o.client ?? rawClient(o.kubeConfig);
+    this.#client = o.client ?? newRESTClient(o.kubeConfig, { userAgent: "servicenet-controller-manager/garbage-collector" });
     this.#log = o.logger ?? noopLogger;
     this.workers = o.workers ?? 20;
     this.attemptToDelete = new RateLimitingQueue<string>("garbage_collector_attempt_to_delete", o.clock);

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { APIResource, Discovery } from "./discovery.ts";
 import { GarbageCollector, namespacedOwnerOfClusterScopedObject } from "./garbagecollector.ts";
 import { AbsentOwnerCache, GraphBuilder, type MetaObject } from "./graph-builder.ts";
-import { HTTPError, type RawClient } from "./metadata-client.ts";
+import { statusErrorOf, type RESTClient } from "@servicenet/client/rest";
 import { Operations } from "./operations.ts";
 
 const mappings: Record<string, APIResource> = {
@@ -34,7 +34,7 @@ function obj(kind: string, name: string, uid: string, meta: Partial<MetaObject["
 /** A fake apiserver: GETs answer from `objects` (by path), writes are recorded. */
 function fakeClient(objects: Record<string, MetaObject>) {
   const requests: string[] = [];
-  const client: RawClient = {
+  const client: Pick<RESTClient, "request"> = {
     request: <T>(method: string, path: string, body?: unknown) => {
       if (method !== "GET") {
         requests.push(`${method} ${path} ${JSON.stringify(body)}`);
@@ -42,7 +42,7 @@ function fakeClient(objects: Record<string, MetaObject>) {
       }
       const o = objects[path];
       return o === undefined
-        ? Promise.reject(new HTTPError(404, '{"kind":"Status","reason":"NotFound","code":404}'))
+        ? Promise.reject(statusErrorOf({ status: 404, body: '{"kind":"Status","reason":"NotFound","code":404}' }))
         : Promise.resolve(o as T);
     },
   };

@@ -9,7 +9,7 @@ import { isConflict, isNotFound } from "@servicenet/client/errors";
 import { resourcePath, type APIResource, type Discovery } from "./discovery.ts";
 import type { MetaObject } from "./graph-builder.ts";
 import type { ObjectReference } from "./graph.ts";
-import type { RawClient } from "./metadata-client.ts";
+import type { RESTClient } from "@servicenet/client/rest";
 
 /** The owner's kind is not served: the GC cannot tell whether it exists (upstream restMappingError). */
 export class RESTMappingError extends Error {
@@ -17,10 +17,10 @@ export class RESTMappingError extends Error {
 }
 
 export class Operations {
-  readonly #client: RawClient;
+  readonly #client: Pick<RESTClient, "request">;
   readonly #discovery: Discovery;
 
-  constructor(client: RawClient, discovery: Discovery) {
+  constructor(client: Pick<RESTClient, "request">, discovery: Discovery) {
     this.#client = client;
     this.#discovery = discovery;
   }

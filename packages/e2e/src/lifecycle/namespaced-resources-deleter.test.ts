@@ -9,10 +9,10 @@ import {
   ErrGroupDiscoveryFailed,
   NamespacedResourcesDeleter,
   ResourcesRemainingError,
-  restRequester,
   serverPreferredNamespacedResources,
   type RESTRequest,
 } from "@servicenet/controller-manager";
+import { newRESTClient } from "@servicenet/client/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let env: TestEnvironment;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const kc = new KubeConfig();
   kc.loadFromString(env.kubeconfig);
   core = kc.makeApiClient(CoreV1Api);
-  request = restRequester(kc);
+  request = newRESTClient(kc).request;
 });
 afterAll(() => env?.stop());
 

@@ -1,13 +1,11 @@
 /**
- * A raw REST client over a KubeConfig: `@kubernetes/client-node` loads the
- * kubeconfig and applies its TLS material and credentials
- * (applyToHTTPSOptions); requests go through node:http/https so the CLI can
- * send kubectl's Accept headers (server-side Tables) and see raw Status bodies.
+ * kubectl's client: the one REST client of `@servicenet/client/rest` (the kubeconfig's TLS
+ * material and credentials, keep-alive, plain http) with kubectl's Accept headers (server-side
+ * Tables), deduplicated warnings, and failures in kubectl's words (CLIError, APIError).
  */
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest, type RequestOptions } from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
 import type { Status, WatchEvent } from "@servicenet/api";
+import { newRESTClient, RESTConfigError, type RawRequest, type RawResponse, type RESTClient } from "@servicenet/client/rest";
 import { KubeconfigError, kubeconfigPath, loadKubeConfig as loadClientConfig } from "@servicenet/client/tools/clientcmd";
 import { APIError, CLIError, connectionErrorMessage, statusErrorMessage } from "./errors.ts";
 
@@ -61,172 +59,72 @@ function hostPortOf(server: URL): string {
 }
 
 /**
- * client-node refuses plain-http servers unless skip-tls-verify is set (it
- * only affects TLS, so it is meaningless there); kubectl accepts http://, so
- * for those the options come from a copy with the flag set.
- */
-function forPlainHTTP(kc: KubeConfig): KubeConfig {
-  const current = kc.getCurrentCluster();
-  if (current === null || !current.server.startsWith("http:") || current.skipTLSVerify) return kc;
-  const copy = new KubeConfig();
-  copy.loadFromOptions({
-    clusters: kc.getClusters().map((c) => (c.name === current.name ? { ...c, skipTLSVerify: true } : c)),
-    users: kc.getUsers(),
-    contexts: kc.getContexts(),
-    currentContext: kc.getCurrentContext(),
-  });
-  return copy;
-}
-
-/**
- * The texts of the RFC 7234 code-299 `Warning` headers of a response, in order
- * (client-go `rest/warnings.go` parseWarningHeaders: other codes are ignored).
- */
-export function warningTexts(rawHeaders: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (rawHeaders[i]!.toLowerCase() !== "warning") continue;
-    for (const m of rawHeaders[i + 1]!.matchAll(/(\d{3}) \S+ "((?:[^"\\]|\\.)*)"/g)) {
-      if (m[1] === "299") out.push(m[2]!.replace(/\\(.)/g, "$1"));
-    }
-  }
-  return out;
-}
-
-/**
  * Builds a Client for the kubeconfig's current context. `onWarning` gets each
  * server warning once per client, as kubectl's deduplicating WarningWriter
  * prints them (`Warning: <text>` on stderr).
  */
 export function newClient(config: KubeConfig, onWarning?: (text: string) => void): Client {
   const seen = new Set<string>();
-  const warn = (rawHeaders: readonly string[]): void => {
-    for (const w of warningTexts(rawHeaders)) {
-      if (seen.has(w)) continue;
+  const rest = newRESTClient(config, {
+    onWarning: (w) => {
+      if (seen.has(w)) return;
       seen.add(w);
       onWarning?.(w);
-    }
-  };
-  const kc = forPlainHTTP(config);
-  const cluster = kc.getCurrentCluster();
-  const serverURL = new URL(cluster?.server ?? "http://localhost:8080");
-  const hostPort = hostPortOf(serverURL);
-  const ctx = kc.getContextObject(kc.getCurrentContext());
+    },
+  });
+  const hostPort = hostPortOf(rest.server);
+  const ctx = config.getContextObject(config.getCurrentContext());
   const namespace = ctx?.namespace !== undefined && ctx.namespace !== "" ? ctx.namespace : "default";
-  const basePath = serverURL.pathname.replace(/\/$/, "");
-
-  const options = async (method: string, accept: string, body?: RequestBody): Promise<RequestOptions> => {
-    const headers: Record<string, string> = { Accept: accept };
-    if (body !== undefined) {
-      headers["Content-Type"] = body.contentType;
-      // Node sends DELETE bodies unframed unless the length is given.
-      headers["Content-Length"] = String(Buffer.byteLength(body.data));
-    }
-    const opts: RequestOptions = { method, headers };
-    try {
-      await kc.applyToHTTPSOptions(opts);
-    } catch (err) {
-      throw new CLIError(`error: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    return opts;
-  };
 
   const request = async <T>(method: string, path: string, body?: RequestBody, accept = "application/json"): Promise<T> => {
-    const opts = await options(method, accept, body);
-    const url = new URL(basePath + path, serverURL);
-    const { status, body: text } = await send(url, opts, hostPort, body?.data, warn);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (status < 200 || status > 299) throw apiError(status, parsed as Status | undefined, text);
-    if (parsed === undefined) throw new CLIError(`error: the server returned a body that is not JSON (${status})`);
+    const req: RawRequest = { accept, ...(body !== undefined ? { body: body.data, contentType: body.contentType } : {}) };
+    const res = await send(rest, hostPort, (r) => r.do(method, path, req));
+    const parsed = parseJSON(res.body);
+    if (res.status < 200 || res.status > 299) throw apiError(res.status, parsed as Status | undefined, res.body);
+    if (parsed === undefined) throw new CLIError(`error: the server returned a body that is not JSON (${res.status})`);
     return parsed as T;
   };
   const get = <T>(path: string, accept = "application/json"): Promise<T> => request<T>("GET", path, undefined, accept);
 
   const watch = async (path: string, accept: string, onEvent: (e: WatchEvent<unknown>) => void, signal?: AbortSignal): Promise<void> => {
-    const opts = await options("GET", accept);
-    if (signal !== undefined) opts.signal = signal;
-    const url = new URL(basePath + path, serverURL);
-    await stream(url, opts, hostPort, onEvent, warn);
+    const req: RawRequest = { accept, ...(signal !== undefined ? { signal } : {}) };
+    // What onEvent (or the line's parse) throws ends the watch unchanged, not as a transport failure.
+    let thrown: { err: unknown } | undefined;
+    const onLine = (line: string): void => {
+      try {
+        onEvent(JSON.parse(line) as WatchEvent<unknown>);
+      } catch (err) {
+        thrown = { err };
+        throw err;
+      }
+    };
+    const res = await send(rest, hostPort, (r) => r.stream("GET", path, req, onLine)).catch((err: unknown) => {
+      throw thrown !== undefined ? thrown.err : err;
+    });
+    if (res.aborted === true || (res.status >= 200 && res.status <= 299)) return;
+    throw apiError(res.status, parseJSON(res.body) as Status | undefined, res.body);
   };
   return { get, request, watch, namespace };
 }
 
+/** One exchange; a failure to connect, or to apply the credentials, in kubectl's words. */
+async function send(rest: RESTClient, hostPort: string, exchange: (r: RESTClient) => Promise<RawResponse>): Promise<RawResponse> {
+  try {
+    return await exchange(rest);
+  } catch (err) {
+    if (err instanceof RESTConfigError) throw new CLIError(`error: ${err.message}`);
+    throw new CLIError(connectionErrorMessage(err, hostPort));
+  }
+}
+
+function parseJSON(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function apiError(httpCode: number, status: Status | undefined, raw: string): APIError {
   return new APIError(statusErrorMessage(httpCode, status, raw), httpCode, status?.kind === "Status" ? status : undefined);
-}
-
-function send(
-  url: URL,
-  opts: RequestOptions,
-  hostPort: string,
-  data: string | undefined,
-  warn: (rawHeaders: string[]) => void,
-): Promise<{ status: number; body: string }> {
-  const req = url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const r = req(url, opts, (res) => {
-      warn(res.rawHeaders);
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", (err) => reject(new CLIError(connectionErrorMessage(err, hostPort))));
-    });
-    r.on("error", (err) => reject(new CLIError(connectionErrorMessage(err, hostPort))));
-    r.end(data);
-  });
-}
-
-/** Reads a watch response line by line; an abort ends it quietly. */
-function stream(
-  url: URL,
-  opts: RequestOptions,
-  hostPort: string,
-  onEvent: (e: WatchEvent<unknown>) => void,
-  warn: (rawHeaders: string[]) => void,
-): Promise<void> {
-  const req = url.protocol === "https:" ? httpsRequest : httpRequest;
-  const aborted = (): boolean => opts.signal?.aborted === true;
-  return new Promise((resolve, reject) => {
-    const r = req(url, opts, (res) => {
-      warn(res.rawHeaders);
-      const code = res.statusCode ?? 0;
-      let buf = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        buf += chunk;
-        if (code < 200 || code > 299) return;
-        let nl: number;
-        while ((nl = buf.indexOf("\n")) >= 0) {
-          const line = buf.slice(0, nl).trim();
-          buf = buf.slice(nl + 1);
-          if (line === "") continue;
-          try {
-            onEvent(JSON.parse(line) as WatchEvent<unknown>);
-          } catch (err) {
-            r.destroy();
-            reject(err instanceof Error ? err : new Error(String(err)));
-            return;
-          }
-        }
-      });
-      res.on("end", () => {
-        if (code >= 200 && code <= 299) return resolve();
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(buf);
-        } catch {
-          parsed = undefined;
-        }
-        reject(apiError(code, parsed as Status | undefined, buf));
-      });
-      res.on("error", (err) => (aborted() ? resolve() : reject(new CLIError(connectionErrorMessage(err, hostPort)))));
-    });
-    r.on("error", (err) => (aborted() ? resolve() : reject(new CLIError(connectionErrorMessage(err, hostPort)))));
-    r.end();
-  });
 }

@@ -30,12 +30,17 @@ export function reuseConnections(kc: KubeConfig): KubeConfig {
     const key = `${kc.getCurrentContext()}\u0000${kc.getCurrentCluster()?.server ?? ""}`;
     let agent = agents.get(key);
     if (agent === undefined) {
-      const options = { ...(fresh as HttpAgent & { options: object }).options, keepAlive: true };
-      agent = fresh instanceof HttpsAgent ? new HttpsAgent(options) : new HttpAgent(options);
+      agent = keepAliveCopy(fresh);
       agents.set(key, agent);
     }
     fresh.destroy(); // never used: no sockets, but keep nothing around
     context.setAgent(agent);
   };
   return kc;
+}
+
+/** A keep-alive agent with `fresh`'s options (TLS material included), of the same class. */
+export function keepAliveCopy(fresh: HttpAgent): HttpAgent {
+  const options = { ...(fresh as HttpAgent & { options: object }).options, keepAlive: true };
+  return fresh instanceof HttpsAgent ? new HttpsAgent(options) : new HttpAgent(options);
 }

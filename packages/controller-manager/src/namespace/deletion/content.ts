@@ -7,7 +7,7 @@
 import { isNotFound, toStatusError } from "@servicenet/client/errors";
 import { V, type Logger } from "@servicenet/component-base/logs";
 import { gvrString, type GroupVersionResource } from "./discovery.ts";
-import type { RESTRequest } from "./rest-client.ts";
+import type { RESTRequest } from "./discovery.ts";
 
 /** Assumed time for finalizers to complete when items pending deletion carry some (upstream finalizerEstimateSeconds). */
 export const finalizerEstimateSeconds = 15;

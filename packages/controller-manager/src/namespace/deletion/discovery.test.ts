@@ -8,7 +8,7 @@ import {
   parseGroupVersion,
   serverPreferredNamespacedResources,
 } from "./discovery.ts";
-import type { RESTRequest } from "./rest-client.ts";
+import type { RESTRequest } from "./discovery.ts";
 
 const docs: Record<string, unknown> = {
   "/api": { versions: ["v1"] },

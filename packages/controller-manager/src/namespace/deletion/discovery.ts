@@ -3,7 +3,9 @@
  * FilteredBy, SupportsAllVerbs, GroupVersionResources, ErrGroupDiscoveryFailed) over legacy discovery
  * (/api, /api/v1, /apis, /apis/{group}/{version}).
  */
-import type { RESTRequest } from "./rest-client.ts";
+
+/** One request of the deleter: method, absolute API path (with query), optional JSON body; the parsed answer (`RESTClient.request`). */
+export type RESTRequest = (method: string, path: string, body?: unknown) => Promise<unknown>;
 
 export interface APIResource {
   name: string;

@@ -19,7 +19,7 @@ import {
 } from "./discovery.ts";
 import { NamespaceConditionUpdater, type ContentTotals } from "./namespace-condition-utils.ts";
 import { ContentError, ContentLister, type GVRDeletionMetadata } from "./content.ts";
-import type { RESTRequest } from "./rest-client.ts";
+import type { RESTRequest } from "./discovery.ts";
 
 /** Content remains; try again in about `estimate` seconds (upstream ResourcesRemainingError). */
 export class ResourcesRemainingError extends Error {
