@@ -19,7 +19,7 @@ export type { SliceAddressType } from "./endpointslice/utils.ts";
 export { EndpointSliceController, StaleInformerCacheError, PodsSkippedError } from "./endpointslice/endpointslice-controller.ts";
 export type { EndpointSliceClient, EndpointSliceControllerDeps } from "./endpointslice/endpointslice-controller.ts";
 export { endpointSliceClient } from "./endpointslice/endpointslice-client.ts";
-export { decideServiceCIDR, orphanedIPs, deletionGracePeriodMs, prefixContainsIP } from "./servicecidrs/decision.ts";
+export { decideServiceCIDR, orphanedIPs, deletionGracePeriodMs } from "./servicecidrs/decision.ts";
 export type { ServiceCIDRDecision, ServiceCIDRDecisionInput } from "./servicecidrs/decision.ts";
 export { ServiceCIDRController } from "./servicecidrs/servicecidrs-controller.ts";
 export type { ServiceCIDRClient, ServiceCIDRControllerDeps } from "./servicecidrs/servicecidrs-controller.ts";

@@ -10,6 +10,7 @@ import {
   compareIPs,
   indexOf,
   lastAddress,
+  prefixContainsIP,
 } from "./cidr-math.ts";
 import { formatIP } from "./format-ip.ts";
 import { parseCIDR } from "./parse-cidr.ts";
@@ -141,5 +142,23 @@ describe("addIP / compareIPs", () => {
     ["fd00::1", "fd00::1", 0],
   ])("compare(%s, %s) = %s", (a, b, want) => {
     expect(compareIPs(ip(a), ip(b))).toBe(want);
+  });
+});
+
+describe("prefixContainsIP", () => {
+  it.each([
+    ["10.0.0.0/24", "10.0.0.1", true],
+    ["10.0.0.0/24", "10.0.0.254", true],
+    ["10.0.0.0/24", "10.0.0.0", false],
+    ["10.0.0.0/24", "10.0.0.255", false],
+    ["10.0.0.0/24", "10.0.1.1", false],
+    ["10.0.0.0/31", "10.0.0.1", false],
+    ["10.0.0.5/32", "10.0.0.5", false],
+    ["2001:db8::/64", "2001:db8::ffff:ffff:ffff:ffff", true],
+    ["2001:db8::/64", "2001:db8::", false],
+    ["2001:db8::/64", "10.0.0.1", false],
+    ["0.0.0.0/0", "255.255.255.255", false],
+  ] as const)("%s contains %s: %s", (prefix, addr, want) => {
+    expect(prefixContainsIP(cidr(prefix), ip(addr))).toBe(want);
   });
 });

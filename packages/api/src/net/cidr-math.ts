@@ -22,6 +22,17 @@ export function cidrContains(c: CIDR, ip: IP): boolean {
   return (ip.value & prefixMask(familyBits(c.family), c.prefix)) === c.ip.value;
 }
 
+/**
+ * True if `ip` is inside `prefix` and is neither its network address nor, for IPv4, its broadcast
+ * address, which the ClusterIP allocator never hands out (PrefixContainsIP in
+ * pkg/registry/core/service/ipallocator/ipallocator.go): a ServiceCIDR never allocates those, so
+ * a Service holding one does not belong to it. The IPv6 all-ones address counts as inside.
+ */
+export function prefixContainsIP(prefix: CIDR, ip: IP): boolean {
+  if (!cidrContains(prefix, ip) || ip.value === prefix.ip.value) return false;
+  return ip.family !== "IPv4" || ip.value !== lastAddress(prefix).value;
+}
+
 /** True if every address of `inner` is inside `outer`. */
 export function cidrContainsCIDR(outer: CIDR, inner: CIDR): boolean {
   return outer.family === inner.family && outer.prefix <= inner.prefix && cidrContains(outer, inner.ip);

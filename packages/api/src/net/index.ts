@@ -8,6 +8,7 @@ export type { CIDR } from "./parse-cidr.ts";
 export {
   cidrSize,
   cidrContains,
+  prefixContainsIP,
   cidrContainsCIDR,
   cidrsOverlap,
   addressAt,

@@ -9,6 +9,7 @@ import {
   labelIPAddressManagedBy,
   parseCIDR,
   parseIP,
+  prefixContainsIP,
   serviceCIDRConditionReady,
   serviceCIDRProtectionFinalizer,
   setCondition,
@@ -22,7 +23,7 @@ import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
 import { formatRFC3339Nano } from "../util/endpoint/trigger-time-tracker.ts";
-import { decideServiceCIDR, prefixContainsIP } from "./decision.ts";
+import { decideServiceCIDR } from "./decision.ts";
 
 /** Writes of ServiceCIDRs; both use the object's resourceVersion (409 on a stale one) and return the stored object. */
 export interface ServiceCIDRClient {

@@ -4,7 +4,6 @@ export {
   containsPrefix,
   isServiceCIDRReady,
   overlapsPrefix,
-  prefixContainsIP,
   serviceCIDRPrefixes,
   serviceCIDRStrings,
 } from "./servicecidr.ts";

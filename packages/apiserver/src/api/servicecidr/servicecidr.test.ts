@@ -1,7 +1,7 @@
 import { parseCIDR, parseIP, type CIDR, type IP } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../../storage/index.ts";
-import { containsAddress, containsPrefix, isServiceCIDRReady, overlapsPrefix, prefixContainsIP } from "./servicecidr.ts";
+import { containsAddress, containsPrefix, isServiceCIDRReady, overlapsPrefix } from "./servicecidr.ts";
 
 const sc = (name: string, ...cidrs: string[]): KubeObject => ({
   apiVersion: "networking.k8s.io/v1",
@@ -62,24 +62,6 @@ describe("TestContainsAddress", () => {
     ["an IPv4-mapped IPv6 text is the IPv4 address, never an IPv6 one", one, "::ffff:10.0.0.1", ["kubernetes"]],
   ] as const)("%s", (_name, cidrs, ip, want) => {
     expect(names(containsAddress(lister(...cidrs), A(ip)))).toEqual([...want].sort());
-  });
-});
-
-describe("prefixContainsIP", () => {
-  it.each([
-    ["10.0.0.0/24", "10.0.0.1", true],
-    ["10.0.0.0/24", "10.0.0.254", true],
-    ["10.0.0.0/24", "10.0.0.0", false],
-    ["10.0.0.0/24", "10.0.0.255", false],
-    ["10.0.0.0/24", "10.0.1.1", false],
-    ["10.0.0.0/31", "10.0.0.1", false],
-    ["10.0.0.5/32", "10.0.0.5", false],
-    ["2001:db8::/64", "2001:db8::ffff:ffff:ffff:ffff", true],
-    ["2001:db8::/64", "2001:db8::", false],
-    ["2001:db8::/64", "10.0.0.1", false],
-    ["0.0.0.0/0", "255.255.255.255", false],
-  ] as const)("%s contains %s: %s", (prefix, ip, want) => {
-    expect(prefixContainsIP(P(prefix), A(ip))).toBe(want);
   });
 });
 

@@ -4,7 +4,7 @@
  * Addresses and prefixes are @servicenet/api values (BigInt, IPv4 never IPv4-mapped), so an IPv4
  * address is never "inside" an IPv6 prefix.
  */
-import { cidrsOverlap, cidrContains, lastAddress, parseCIDR, serviceCIDRConditionReady, type CIDR, type IP } from "@servicenet/api";
+import { cidrsOverlap, parseCIDR, prefixContainsIP, serviceCIDRConditionReady, type CIDR, type IP } from "@servicenet/api";
 import type { KubeObject } from "../../storage/index.ts";
 
 /** The part of a Lister these helpers read. */
@@ -26,18 +26,6 @@ export function serviceCIDRPrefixes(sc: KubeObject): CIDR[] {
     if (c !== null) out.push(c);
   }
   return out;
-}
-
-/**
- * True if `ip` is inside `prefix` and is neither its network address nor, for IPv4, its broadcast
- * address: a ServiceCIDR never allocates those, so a Service holding one does not belong to it.
- * The IPv6 all-ones address counts as inside.
- */
-export function prefixContainsIP(prefix: CIDR, ip: IP): boolean {
-  if (prefix.family !== ip.family) return false;
-  if (ip.value === prefix.ip.value) return false;
-  if (ip.family === "IPv4" && ip.value === lastAddress(prefix).value) return false;
-  return cidrContains(prefix, ip);
 }
 
 function matching(lister: ServiceCIDRLister, test: (p: CIDR) => boolean): KubeObject[] {

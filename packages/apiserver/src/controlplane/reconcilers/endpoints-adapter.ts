@@ -4,7 +4,7 @@
  * through the loopback client; we call the registry's REST storage in process, which runs the same
  * strategy (defaults, validation) a request would.
  */
-import { StatusError, isIPv6String, type EndpointAddress, type EndpointPort, type Endpoints } from "@servicenet/api";
+import { isAlreadyExists, isIPv6String, isNotFound, type EndpointAddress, type EndpointPort, type Endpoints } from "@servicenet/api";
 import type { GenericStore } from "../../registry/generic/store.ts";
 import type { KubeObject } from "../../storage/index.ts";
 
@@ -50,14 +50,6 @@ function normalize(v: unknown): unknown {
     return Object.keys(out).length === 0 ? undefined : out;
   }
   return v === null ? undefined : v;
-}
-
-function isNotFound(e: unknown): boolean {
-  return e instanceof StatusError && e.reason === "NotFound";
-}
-
-function isAlreadyExists(e: unknown): boolean {
-  return e instanceof StatusError && e.reason === "AlreadyExists";
 }
 
 /** upstream allAddressesIPv6. */

@@ -8,7 +8,8 @@
  * periodically.
  */
 import { defaultServiceCIDRName, serviceCIDRControllerNames, type CIDR, type IP } from "@servicenet/api";
-import { prefixContainsIP, serviceCIDRPrefixes } from "../../../../../api/servicecidr/servicecidr.ts";
+import { prefixContainsIP } from "@servicenet/api";
+import { serviceCIDRPrefixes } from "../../../../../api/servicecidr/servicecidr.ts";
 import type { KubeObject } from "../../../../../storage/index.ts";
 import type { EventRecorder } from "../../../../../util/events/recorder.ts";
 import { objectCacheKey, type InformerHandlers, type Lister } from "../../../../../util/informer/store-informer.ts";
