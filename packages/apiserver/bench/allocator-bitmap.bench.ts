@@ -1,5 +1,5 @@
 /**
- * Legacy bitmap allocator benchmark (KEP-1880 issue #6 target: bitmap allocate <= 1 us/op;
+ * Legacy bitmap allocator benchmark (target: bitmap allocate <= 1 us/op;
  * upstream Go BenchmarkIPAllocatorAllocateNextIPv4Size1048574: 871 ns/op on a /12).
  * - in-memory Range.allocateNext on 10.0.0.0/12 (1,048,574 addresses), sync and awaited, per slice
  *   of the fill so that growth of the cost with the number allocated shows;

@@ -1,5 +1,5 @@
 /**
- * envtest benchmark (servicenet issue #23 targets, reported, not asserted): in-memory
+ * envtest benchmark (targets reported, not asserted): in-memory
  * `startTestEnvironment` over HTTP, start to ready (median of 7, after one warm-up start that
  * pays module loading) and `reset()` after each test-sized batch of user objects (a namespace, 5
  * Services with ClusterIPs and NodePorts, 5 Endpoints; median of 20). Targets:

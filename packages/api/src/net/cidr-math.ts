@@ -1,6 +1,6 @@
 /**
  * Address arithmetic on CIDRs, all in BigInt so that a /64 or a /0 IPv6 range
- * works (upstream issue #138374 came from 64-bit maths on large ranges).
+ * works (https://github.com/kubernetes/kubernetes/issues/138374 came from 64-bit maths on large ranges).
  * Addresses of different families are never contained in, or overlapping with,
  * each other.
  */

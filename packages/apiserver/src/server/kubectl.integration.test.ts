@@ -1,4 +1,4 @@
-/** Real kubectl 1.33 against an in-process server: the flows of issue 4, asserting on kubectl's output. */
+/** Real kubectl 1.33 against an in-process server: create, get, describe, patch and delete flows, asserting on kubectl's output. */
 import { findKubectl } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { haveKubectl, startTestServer, type TestServer } from "./testing.ts";

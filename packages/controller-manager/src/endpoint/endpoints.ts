@@ -2,7 +2,8 @@
  * The pure reconcile step of the Endpoints controller (syncService in
  * pkg/controller/endpoint/endpoints_controller.go): which Endpoints object a
  * Service and its pods call for. Legacy Endpoints carry one address per pod,
- * in the Service's primary family only (reference dual-stack §7).
+ * in the Service's primary family only (ShouldPodBeInEndpoints and
+ * podToEndpointAddressForService in pkg/controller/util/endpoint).
  */
 import {
   compareEndpointAddresses,

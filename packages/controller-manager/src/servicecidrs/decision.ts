@@ -1,7 +1,6 @@
 /**
  * The pure part of the ServiceCIDR controller's sync
- * (pkg/controller/servicecidrs/servicecidrs_controller.go, reference
- * kep1880 §7.2-7.3): keep the finalizer and Ready=True on live
+ * (pkg/controller/servicecidrs/servicecidrs_controller.go sync): keep the finalizer and Ready=True on live
  * ServiceCIDRs; release a deleting one only when no allocated IPAddress
  * would be orphaned and the grace period since deletion has passed.
  */

@@ -26,7 +26,7 @@ import {
   type Proc,
 } from "../framework/processes.ts";
 
-/** These suites count the controllers' writes, which are debug output (V(4)) since issue #23. */
+/** These suites count the controllers' writes, which are debug output (V(4)). */
 const writesLogged = ["-v", "4"];
 
 const webPods = 150;

@@ -1,5 +1,5 @@
 /**
- * servicenet issue #23: the apiserver README's envtest example, run as a user would run it: the
+ * The apiserver README's envtest example, run as a user would run it: the
  * packed tarballs installed into a scratch project (offline), the example as a Vitest file there,
  * over HTTP and over HTTPS with a token, and the README's Jest example under jest (pinned as a
  * devDependency of this package so that it installs from the lock); a small script prints start

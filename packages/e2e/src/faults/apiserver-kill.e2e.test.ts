@@ -1,5 +1,5 @@
 /**
- * Faults (issue 10): SIGKILL the apiserver process (`servicenet up`, alone) during a burst of 2,000
+ * Faults: SIGKILL the apiserver process (`servicenet up`, alone) during a burst of 2,000
  * Service creates, restart it on the same data, and check against the API that every
  * acknowledged create survived with the IPs it was given, that no ClusterIP/NodePort is held
  * twice, and that after deleting everything the ranges refill completely (nothing leaked).

@@ -1,5 +1,5 @@
 /**
- * Faults (issue 10): SIGKILL the controller-manager mid-reconcile. 20 dual-stack Services get 200
+ * Faults: SIGKILL the controller-manager mid-reconcile. 20 dual-stack Services get 200
  * dual-stack pods; the controller-manager is killed while the pod statuses are being written,
  * pods change while it is down, it is killed once more right after its restart, and then it must
  * converge to exactly the EndpointSlices and Endpoints the pods call for: one slice per family

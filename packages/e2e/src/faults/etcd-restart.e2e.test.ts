@@ -1,5 +1,5 @@
 /**
- * Faults (issue 10): restart etcd under load. A private etcd (own port and data dir) backs one
+ * Faults: restart etcd under load. A private etcd (own port and data dir) backs one
  * `servicenet up`; while 8 workers create Services, etcd is SIGKILLed, left down for a few
  * seconds and restarted on the same data. The apiserver must stay up, answer every request
  * during the outage with a Status error (5xx with a message) instead of hanging or dropping the

@@ -1,5 +1,5 @@
 /**
- * Soak (issue 17): informers across apiserver restarts and `etcdctl compact`. A private etcd backs
+ * Soak: informers across apiserver restarts and `etcdctl compact`. A private etcd backs
  * one `servicenet up` and a controller-manager. Pods are relabelled from Service to Service and
  * Services annotated in rounds of concurrent writes; between rounds the apiserver is restarted
  * (SIGTERM, SIGKILL) and etcd is compacted behind the apiserver's back. Watching all along:

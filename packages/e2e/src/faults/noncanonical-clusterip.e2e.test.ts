@@ -1,5 +1,5 @@
 /**
- * Faults (issue #17): Services whose ClusterIPs are accepted but not canonical. A real `servicenet
+ * Faults: Services whose ClusterIPs are accepted but not canonical. A real `servicenet
  * up` per IPAddress allocator mode (IPAddress objects only, and dual-write) with a 1 s repair
  * interval; the four spellings the independent test used are created, the answers must keep the
  * spelling and carry upstream's warnings, the IPAddresses (named canonically) must survive the

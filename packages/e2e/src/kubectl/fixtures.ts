@@ -1,5 +1,5 @@
 /**
- * The objects of the kubectl differential test: every Service shape of issue 9
+ * The objects of the kubectl differential test: every Service shape
  * (single-stack IPv4/IPv6, dual-stack in both orders, headless with and
  * without selector, NodePort, LoadBalancer with status, ExternalName, with and
  * without endpoints and events), hand-made Endpoints/EndpointSlices/Events,

@@ -1,5 +1,5 @@
 /**
- * Cluster modes (issue 10): the same Service scenarios on `npm start` (apiserver +
+ * Cluster modes: the same Service scenarios on `npm start` (apiserver +
  * controller-manager + dry-run kube-proxy) in --mode v4, v6, v4v6 and v6v4, one cluster per mode,
  * one after the other: upstream's 520-case create matrix (the mode's share of it), upgrade and
  * downgrade, headless with and without selector, NodePort, ExternalName, pods of both families

@@ -1,6 +1,6 @@
 /**
- * kube-apiserver's --service-cluster-ip-range size limit (cmd/kube-apiserver/app/options/validation.go,
- * KEP-1880 §2.5) on the built `servicenet up` process: 20 host bits at most while a bitmap exists
+ * kube-apiserver's --service-cluster-ip-range size limit (cmd/kube-apiserver/app/options/validation.go
+ * validateClusterIPFlags) on the built `servicenet up` process: 20 host bits at most while a bitmap exists
  * (bitmap and dual-write modes), no limit with DisableAllocatorDualWrite.
  */
 import { spawn } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * The ServiceCIDR delete race (issue 6 "Done when", KEP-1880 §7.4): two apiserver processes on
+ * The ServiceCIDR delete race (KEP-1880 (keps/sig-network/1880-multiple-service-cidrs), "the delete race"): two apiserver processes on
  * one SQLite file (A dual-write, B IPAddress-only) and the controller-manager on A. The default
  * /28 is full, so every create lands in the extra ServiceCIDR `race-<n>`. While B creates
  * Services into it (dynamic and static IPs), the ServiceCIDR is deleted through A. Once the dust

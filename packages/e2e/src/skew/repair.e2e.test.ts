@@ -1,5 +1,5 @@
 /**
- * Repair (issue 6 "Done when"): what people break by hand is put back by the apiserver's repair
+ * Repair: what people break by hand is put back by the apiserver's repair
  * loops (`--repair-interval 2s`), observed through storage and Events only.
  * - dual-write apiserver (RepairIPAddress): deleted IPAddress objects are recreated, IPAddresses
  *   with corrupted labels are recreated, orphans (managed-by label, parentRef to a Service that

@@ -1,5 +1,5 @@
 /**
- * Version skew (issue 6 "Done when", issue 10 "Version skew"; upstream TestSkewedAllocators and
+ * Version skew (upstream TestSkewedAllocators and
  * TestSkewAllocatorsRollout): two apiserver PROCESSES on one storage, one legacy bitmap-only
  * (`MultiCIDRServiceAllocator=false`) and one dual-write (the 1.33 defaults). 4,000 concurrent
  * creates spread over both (dynamic single/dual-stack, and 100 static IPs each asked of both at
@@ -17,7 +17,7 @@ import { auditLine } from "./storage-audit.ts";
 import { deleteOn, rejectionsByMessage, runShares, skewShares } from "./workload.ts";
 
 const ranges = "10.96.0.0/16,fd00:10:96::/112";
-/** Creates in phase 1 (issue 6 asks for 4,000); SKEW_CREATES lowers it on a slow machine. */
+/** Creates in phase 1 (4,000 by default); SKEW_CREATES lowers it on a slow machine. */
 const total = Number(process.env["SKEW_CREATES"] ?? 4000);
 const pairs = Math.min(100, Math.floor(total / 40));
 const dynamic = total - 2 * pairs;

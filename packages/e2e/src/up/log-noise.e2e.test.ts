@@ -1,5 +1,5 @@
 /**
- * servicenet issue #23: `npm start` is a calm local cluster. A scripted session (a ServiceCIDR
+ * `npm start` is a calm local cluster. A scripted session (a ServiceCIDR
  * added and removed, 50 Services each with a Pod made Ready through the status subresource as a
  * kubelet would, all deleted again, then Ctrl-C) prints a small number of lines at the default
  * level and no error-level line at all: per-object writes and retried conflicts are debug (-v=4)

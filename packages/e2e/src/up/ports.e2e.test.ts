@@ -1,5 +1,5 @@
 /**
- * servicenet issue #23 item 4: every port of `npm start` follows `--port`, so two clusters with
+ * Every port of `npm start` follows `--port`, so two clusters with
  * different `--port`s run side by side on one machine (apiserver, kube-proxy's /metrics and its
  * --healthz-bind-address server with upstream's /healthz JSON; the controller-manager serves none),
  * and an explicit `--metrics-bind-address` wins.

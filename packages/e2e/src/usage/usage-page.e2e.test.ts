@@ -1,5 +1,5 @@
 /**
- * servicenet issue #23: a picture of each Service range. A real cluster (`npm start`: apiserver,
+ * A picture of each Service range. A real cluster (`npm start`: apiserver,
  * controller-manager, kube-proxy) with the default /16 and /112 ranges, a /64 and a /24 ServiceCIDR,
  * and a ServiceCIDR being deleted (its finalizer holds it while a Service keeps an address in it).
  * Both views, `servicenet-kubectl usage servicecidr -o html` and the apiserver's /servicenet/usage,

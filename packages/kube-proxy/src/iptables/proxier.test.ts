@@ -26,7 +26,7 @@ function sync(p: IptablesProxier): IptablesSyncResult {
   return r;
 }
 
-/** The reference's demo Service default/kp-web (§3.6), one family. */
+/** A demo Service default/kp-web with one endpoint, one family. */
 function kpWeb(family: IPFamily, nodePort = 0): { svc: Service; slice: EndpointSlice } {
   const v6 = family === "IPv6";
   const svc = makeTestService("default", "kp-web", (s) => {

@@ -20,7 +20,7 @@ const svc = (ns: string, name: string, ips: string[]): Service => ({
 });
 
 describe("staticBandSize (calculateRangeOffset)", () => {
-  // Totals (including network/broadcast) from the kep1880 §3.1 examples.
+  // Totals (including network/broadcast) as ipallocator.go calculateRangeOffset's comment gives them.
   it.each([
     ["/28", 16n, 0n],
     ["/27", 32n, 16n],

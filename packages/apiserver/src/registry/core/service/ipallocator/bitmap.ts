@@ -4,7 +4,7 @@
  * bitmap has 254 offsets: offset 0 is 10.0.0.1 (`base`), the network address
  * and the IPv4 broadcast address are never handed out (and so never released).
  * An IPv6 range keeps at most 65536 addresses (a bitmap that size), minus the
- * network address: only the first /112 of a /108 is ever used (issue #129797).
+ * network address: only the first /112 of a /108 is ever used (https://github.com/kubernetes/kubernetes/issues/129797).
  */
 import { cidrContains, cidrSize, formatCIDR, parseCIDRSloppy, type CIDR, type IP, type IPFamily } from "@servicenet/api";
 import { inMemoryBitmapFactory } from "../allocator/bitmap.ts";

@@ -3,10 +3,10 @@
  * every IP of the flag CIDR is taken in the legacy bitmap AND as an IPAddress object, so an old
  * apiserver that only knows the bitmap and a new one can never hand out the same IP.
  *
- * Order (upstream after PR #129798, "check first on the old allocator and later confirm the write
+ * Order (upstream after https://github.com/kubernetes/kubernetes/pull/129798, "check first on the old allocator and later confirm the write
  * in the new allocator"):
  * - dynamic, CIDR = the bitmap's: the bitmap picks the IP (so it stays inside the bitmap's window,
- *   issue #129797), then the IPAddress is created for it. An IPAddress that already exists means
+ *   https://github.com/kubernetes/kubernetes/issues/129797), then the IPAddress is created for it. An IPAddress that already exists means
  *   someone holds the IP without a bit: the bit is kept (it is now correct) and the next IP tried.
  * - dynamic, another CIDR: the IPAddress allocator picks; if the bitmap covers the IP (overlapping
  *   ServiceCIDRs), its bit is taken too, and on failure the IPAddress is deleted and another tried.

@@ -64,7 +64,7 @@ export class StoredRange implements IPAllocator, RangeRegistry {
   }
 
   /**
-   * Dual-write new-cluster initialisation (§4.2): when the RangeAllocation does not exist, create
+   * Dual-write new-cluster initialisation (storage_core.go, with MultiCIDRServiceAllocator and dual-write): when the RangeAllocation does not exist, create
    * it empty for this CIDR, logging upstream's line. Returns true if this call created it. A
    * concurrent apiserver winning the race is not an error here (upstream would fail to start).
    */

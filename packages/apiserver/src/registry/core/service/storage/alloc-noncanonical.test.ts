@@ -1,5 +1,5 @@
 /**
- * Allocation identity is the parsed address (issue #17), in every allocator mode: a ClusterIP
+ * Allocation identity is the parsed address, in every allocator mode: a ClusterIP
  * given as `010.000.000.010`, `::ffff:10.0.0.11` or `2000:0::000B` is stored as sent, takes the
  * same bitmap bit and the same (canonically named) IPAddress as its canonical form, blocks that
  * form, and is released by its own spelling on update and delete.

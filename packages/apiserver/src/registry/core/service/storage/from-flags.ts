@@ -1,7 +1,7 @@
 /**
  * Building the Allocators from `--service-cluster-ip-range` and
  * `--service-node-port-range`, with kube-apiserver's flag validation
- * (cmd/kube-apiserver/app/options/validation.go, reference kep1880 §2.5) and
+ * (cmd/kube-apiserver/app/options/validation.go validateClusterIPFlags) and
  * the bitmap allocators of the legacy storage_core.go wiring.
  */
 import { cidrBits, parseCIDRSloppy, type CIDR, type IPFamily } from "@servicenet/api";

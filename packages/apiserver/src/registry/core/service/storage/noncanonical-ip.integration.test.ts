@@ -3,7 +3,7 @@
  * accepted but non-canonical spelling (`010.096.000.010`, `::ffff:10.96.0.11`, `fd00:10:96::000a`,
  * `FD00:10:96::B`) keeps that spelling, the response carries upstream's warning, and its address
  * stays allocated past the repair loops' grace periods: a second Service can never get it, not
- * even spelled canonically (issue #17).
+ * even spelled canonically.
  */
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { parseIPSloppy, formatIP } from "@servicenet/api";

@@ -260,7 +260,7 @@ describe.each(rangeBackends())("ClusterIP Repair over StoredRange on %s", (backe
     }));
 });
 
-describe("ClusterIP Repair with non-canonical ClusterIPs (issue #17)", () => {
+describe("ClusterIP Repair with non-canonical ClusterIPs", () => {
   it("keys the bitmap on the parsed address: a held odd spelling is neither repaired nor leaked, a second spelling is a duplicate", async () => {
     const v4 = registryWith("192.168.1.0/24", "192.168.1.10", "192.168.1.11");
     const v6 = registryWith("2000::/108", "2000::a");

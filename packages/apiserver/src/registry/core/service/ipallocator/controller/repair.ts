@@ -1,6 +1,6 @@
 /**
  * The legacy ClusterIP repair loop (upstream pkg/registry/core/service/ipallocator/controller/
- * repair.go, reference kep1880 §5.1): periodically rebuilds each family's bitmap from the list of
+ * repair.go): periodically rebuilds each family's bitmap from the list of
  * all Services, reports what is wrong as events on the Services, frees IPs no Service has used
  * for three consecutive runs, and writes the result back with a compare-and-swap. It runs when
  * MultiCIDRServiceAllocator is off; it (or the dual-write initialisation) creates the

@@ -60,7 +60,7 @@ describe("TestRepairIPAddress_syncIPAddress", () => {
       testTime: testTimeNow + seconds(90),
       actions: [del],
     },
-    // The Service spells the address differently from the IPAddress name (issue #17).
+    // The Service spells the address differently from the IPAddress name.
     {
       name: "ipv4 leading zeros",
       ip: ipAddress("10.0.1.1", "IPv4", ipAllocatorControllerName, svcRef("foo")),
