@@ -7,7 +7,11 @@
  */
 import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { AuditConfig } from "../audit/audit-request.ts";
+import { newPolicyRuleEvaluator } from "../audit/policy/checker.ts";
+import { loadPolicyFromFile } from "../audit/policy/reader.ts";
 import { prepareDataDir, startApiServer } from "../controlplane/apiserver.ts";
+import { newLogBackend } from "../plugin/pkg/audit/log/backend.ts";
 import { parseUpOptions, usage, type UpOptions } from "../controlplane/options.ts";
 import { isWorker, reportReady, runWorkers, type WorkerReady } from "../controlplane/workers.ts";
 import { allocatorMode, formatFeatureGates } from "../features/kube-features.ts";
@@ -29,6 +33,16 @@ function storageFor(o: UpOptions): StoreConfig {
     ...common,
     ...(o.workers > 1 ? { pollIntervalMs: workerPollIntervalMs } : {}),
   };
+}
+
+/**
+ * kube-apiserver's audit options: Events need both a policy and a log path (without a policy
+ * nothing is recorded); a bad policy file fails the start with the reader's error.
+ */
+function auditFor(o: UpOptions): AuditConfig | undefined {
+  if (o.auditPolicyFile === undefined || o.auditLogPath === undefined) return undefined;
+  const evaluator = newPolicyRuleEvaluator(loadPolicyFromFile(o.auditPolicyFile));
+  return { evaluator, backend: newLogBackend(o.auditLogPath) };
 }
 
 function untilSignal(): Promise<void> {
@@ -72,6 +86,7 @@ function verbosityFilter(verbosity: number, write: (line: string) => void): (lin
 }
 
 async function serve(o: UpOptions, started: number): Promise<number> {
+  const audit = auditFor(o);
   const api = await startApiServer({
     storage: storageFor(o),
     dataDir: o.dataDir,
@@ -91,6 +106,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     log: verbosityFilter(o.verbosity, (l) => void process.stderr.write(l)),
     // Request lines are V(3): below it they are not even built.
     logRequests: o.verbosity >= 3,
+    ...(audit ? { audit } : {}),
   });
   const ready = {
     url: api.url,
@@ -106,6 +122,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
   await signalled;
   if (!isWorker()) process.stdout.write("servicenet: stopping\n");
   await api.close();
+  audit?.backend.shutdown();
   return 0;
 }
 

@@ -23,6 +23,7 @@ import { createStore, type Store, type StoreConfig } from "../storage/index.ts";
 import { kubeconfigText } from "./kubeconfig.ts";
 import { servedAPIs } from "./api-resource-config.ts";
 import { newControlPlaneAuthorization, type ControlPlaneAuthorization } from "./authorization.ts";
+import type { AuditConfig } from "../audit/audit-request.ts";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
@@ -76,6 +77,8 @@ export interface StartApiServerOptions {
   serving?: ServingOptions;
   /** `--authorization-mode`; default RBAC, or AlwaysAllow when `auth` is false. */
   authorizationModes?: readonly string[];
+  /** `--audit-policy-file` and `--audit-log-path`: audit Events per the policy; none when absent. */
+  audit?: AuditConfig;
 }
 
 /** The Service ranges `servicenet up` uses unless told otherwise (dual-stack, IPv4 primary). */
@@ -241,6 +244,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(o.log ? { log: o.log } : {}),
       ...(o.logRequests !== undefined ? { logRequests: o.logRequests } : {}),
       ...(o.serving ? { serving: o.serving } : {}),
+      ...(o.audit ? { audit: o.audit } : {}),
     });
   } catch (e) {
     authz.stop();

@@ -95,3 +95,13 @@ describe("--authorization-mode", () => {
     expect(() => parseUpOptions(["--authorization-mode", "RBAC,RBAC"])).toThrow("has mode specified more than once");
   });
 });
+
+describe("--audit-policy-file and --audit-log-path", () => {
+  it("are kept as given, and absent by default", () => {
+    expect(parseUpOptions([])).toMatchObject({ auditPolicyFile: undefined, auditLogPath: undefined });
+    expect(parseUpOptions(["--audit-policy-file", "p.yaml", "--audit-log-path=-"])).toMatchObject({
+      auditPolicyFile: "p.yaml",
+      auditLogPath: "-",
+    });
+  });
+});

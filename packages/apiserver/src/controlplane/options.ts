@@ -45,6 +45,10 @@ export interface UpOptions {
   anonymousAuth: boolean;
   /** `--authorization-mode`, validated: the authorizers in order (default RBAC). */
   authorizationModes: string[];
+  /** `--audit-log-path`: audit Events as JSON lines to this file ("-" standard output); none when absent. */
+  auditLogPath: string | undefined;
+  /** `--audit-policy-file`: the audit.k8s.io/v1 Policy; without it no Event is recorded. */
+  auditPolicyFile: string | undefined;
   /** klog's `-v`: 0 prints warnings and errors only, 2 the apiserver's info lines, 3 every request. */
   verbosity: number;
   help: boolean;
@@ -79,6 +83,9 @@ export const usage = `Usage: servicenet up [flags]
   --client-ca-file <file>             CA of client certificates (CN = user, O = groups);
                                       default the generated cluster CA <data-dir>/pki/ca.crt
   --anonymous-auth <bool>             requests without credentials are system:anonymous (default true)
+  --audit-policy-file <file>          kube-apiserver's: the audit.k8s.io/v1 Policy (levels and stages)
+  --audit-log-path <file>             kube-apiserver's: audit Events as JSON lines to <file> ("-" for
+                                      standard output); both flags are needed for audit Events
   -v, --v <n>                         log verbosity, klog's levels: 0 warnings and errors only (default),
                                       2 the apiserver's info lines, 3 one line per request
 `;
@@ -146,6 +153,8 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--token-auth-file",
         "--client-ca-file",
         "--anonymous-auth",
+        "--audit-log-path",
+        "--audit-policy-file",
       ].includes(a)
     )
       throw new Error(`unknown flag: ${a}`);
@@ -211,6 +220,8 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     tokenAuthFile: raw["token-auth-file"],
     clientCAFile: raw["client-ca-file"],
     anonymousAuth: anonymousAuth === "true",
+    auditLogPath: raw["audit-log-path"],
+    auditPolicyFile: raw["audit-policy-file"],
     verbosity: parseVerbosity(raw["v"] ?? "0"),
     help,
   };

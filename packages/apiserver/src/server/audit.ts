@@ -3,6 +3,7 @@
  * (staging/src/k8s.io/apiserver/pkg/audit/request.go NewEventFromRequest, LogImpersonatedUser,
  * LogResponseObject): `user`, `impersonatedUser`, `verb`, `objectRef` and `responseStatus.code`.
  */
+import { auditObjectRef, auditUser } from "../audit/request.ts";
 import type { UserInfo } from "../authentication/user/user.ts";
 import type { RequestInfo } from "./request-info.ts";
 
@@ -14,31 +15,18 @@ export interface AuditInfo {
   impersonatedUser?: UserInfo;
   /** The parsed resource request (absent for non-resource paths). */
   info?: RequestInfo;
+  /** Annotations the handler chain added (the authorization decision and its reason). */
+  annotations?: Record<string, string>;
 }
-
-const userFields = (u: UserInfo): Record<string, unknown> => ({
-  username: u.name,
-  ...(u.uid !== "" ? { uid: u.uid } : {}),
-  groups: u.groups,
-  ...(u.extra && Object.keys(u.extra).length > 0 ? { extra: u.extra } : {}),
-});
 
 /** The audit fields of one request: `auditVerb` is upstream's request verb (list, create, or the lower-case method). */
 export function auditFields(a: AuditInfo, method: string, path: string, code: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (a.user) out["user"] = userFields(a.user);
-  if (a.impersonatedUser) out["impersonatedUser"] = userFields(a.impersonatedUser);
+  if (a.user) out["user"] = auditUser(a.user);
+  if (a.impersonatedUser) out["impersonatedUser"] = auditUser(a.impersonatedUser);
   const i = a.info;
   out["auditVerb"] = i ? i.verb : method.toLowerCase();
-  if (i)
-    out["objectRef"] = {
-      resource: i.resource,
-      ...(i.namespace !== undefined ? { namespace: i.namespace } : {}),
-      ...(i.name !== "" ? { name: i.name } : {}),
-      apiGroup: i.group,
-      apiVersion: i.version,
-      ...(i.subresource !== "" ? { subresource: i.subresource } : {}),
-    };
+  if (i) out["objectRef"] = auditObjectRef(i);
   else out["requestURI"] = path;
   out["responseStatus"] = { code };
   return out;

@@ -7,6 +7,9 @@ import type { OutputFormat } from "./negotiation.ts";
 /** kube-apiserver's limit for a request body (3 MiB, `MaxRequestBodyBytes`). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
+/** The body `readBody` read of each request, for the audit record of its request object. */
+export const requestBodies = new WeakMap<IncomingMessage, Buffer>();
+
 /** Reads the body, rejecting with 413 as soon as it exceeds `limit` bytes. */
 export function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -32,7 +35,10 @@ export function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Pro
       chunks.push(c);
     });
     req.on("end", () => {
-      if (!failed) resolve(Buffer.concat(chunks));
+      if (failed) return;
+      const body = Buffer.concat(chunks);
+      requestBodies.set(req, body);
+      resolve(body);
     });
     req.on("error", (e) => {
       if (!failed) {

@@ -15,6 +15,8 @@ import type { AuthRequest, Authenticator } from "../authentication/authenticator
 import { newAuthenticator } from "../authentication/authenticator-config.ts";
 import { ImpersonationRequestError, impersonate } from "./filters/impersonation.ts";
 import { auditFields, type AuditInfo } from "./audit.ts";
+import { auditFinishedRequest, captureResponseBody, initAuditID, statusOfBody, type AuditConfig } from "../audit/audit-request.ts";
+import { nowMicros } from "../audit/request.ts";
 import {
   aggregatedContentType,
   aggregatedDiscovery,
@@ -25,7 +27,7 @@ import {
   wantsAggregated,
 } from "./discovery.ts";
 import { parseBody } from "./codec.ts";
-import { endWith, readBody, send, sendError } from "./http.ts";
+import { endWith, readBody, requestBodies, send, sendError } from "./http.ts";
 import { apiserverHealthChecks, isHealthPath, serveHealth, type HealthChecker } from "./healthz.ts";
 import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
@@ -74,6 +76,8 @@ export interface APIServerConfig {
   version?: VersionInfo;
   /** Post-start hooks' checks (`poststarthook/<name>`), in /healthz, /livez and /readyz until they finish. */
   postStartHooks?: readonly HealthChecker[];
+  /** `--audit-policy-file` and `--audit-log-path`: audit Events of every request per the policy. */
+  audit?: AuditConfig;
   /** The server's JSON log lines (errors, and a line per request unless `logRequests` is false); silent when omitted. */
   log?: (line: string) => void;
   /**
@@ -186,7 +190,9 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       audit.impersonatedUser = user;
     }
     try {
-      await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams, requestInfo);
+      await authorizeRequest(cfg.authorizer, user, req.method ?? "GET", url.pathname, url.searchParams, requestInfo, (a) => {
+        audit.annotations = { ...audit.annotations, ...a };
+      });
     } catch (e) {
       // The audit record of a refused request still names the object it was about.
       const refused = requestInfo();
@@ -287,9 +293,26 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       url = new URL("http://localhost/");
     }
     const audit: AuditInfo = {};
+    const auditID = initAuditID(req, res);
+    const receivedMicros = cfg.audit ? nowMicros() : 0;
+    let responseBody: (() => Buffer) | undefined;
     const finish = (code: number, labels: RequestLabels): void => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observe(labels, code, seconds);
+      if (cfg.audit) {
+        const body = responseBody?.();
+        auditFinishedRequest(cfg.audit, {
+          auditID,
+          req,
+          info: audit,
+          receivedMicros,
+          longRunning: isWatch,
+          code,
+          status: statusOfBody(code, body),
+          requestBody: requestBodies.get(req),
+          responseBody: body,
+        });
+      }
       requestLog?.(
         JSON.stringify({
           ts: new Date().toISOString(),
@@ -306,6 +329,8 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     // request itself goes on; its late answer is dropped (the response is already sent).
     let timedOut = false;
     const isWatch = /^(true|1)$/.test(url.searchParams.get("watch") ?? "") || url.pathname.includes("/watch/");
+    // A watch's stream is not an object to record.
+    if (cfg.audit && !isWatch) responseBody = captureResponseBody(res);
     const timer = isWatch
       ? undefined
       : setTimeout(() => {

@@ -79,12 +79,24 @@ export async function authorizeRequest(
   rawPath: string,
   query: URLSearchParams,
   requestInfo?: () => RequestInfo | undefined,
+  annotate?: (annotations: Record<string, string>) => void,
 ): Promise<void> {
   if (authorizer === undefined) return;
   const attrs = getAuthorizerAttributes(user ?? anonymousUser, method, rawPath, query, requestInfo);
   const r = await authorizer.authorize(attrs);
   // An authorizer like RBAC can meet evaluation errors and still allow: the decision comes first.
-  if (r.decision === "Allow") return;
-  if (r.error !== undefined) throw StatusError.internal(r.error);
+  if (r.decision === "Allow") {
+    annotate?.({ [decisionAnnotationKey]: "allow", [reasonAnnotationKey]: r.reason });
+    return;
+  }
+  if (r.error !== undefined) {
+    annotate?.({ [reasonAnnotationKey]: "internal error" });
+    throw StatusError.internal(r.error);
+  }
+  annotate?.({ [decisionAnnotationKey]: "forbid", [reasonAnnotationKey]: r.reason });
   throw forbiddenStatusError(attrs, r.reason);
 }
+
+/** The audit annotations WithAuthorization adds (endpoints/filters/authorization.go). */
+export const decisionAnnotationKey = "authorization.k8s.io/decision";
+export const reasonAnnotationKey = "authorization.k8s.io/reason";
