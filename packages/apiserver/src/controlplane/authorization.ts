@@ -59,9 +59,14 @@ export async function newControlPlaneAuthorization(
       // The authorizer reads the caches: wait until they hold what was just written.
       const inf = informers;
       const want = policy.clusterRoleBindings.map((b) => b.metadata.name ?? "");
+      const wantNamespaced = Object.values(policy.roleBindings)
+        .flat()
+        .map((b) => `${b.metadata.namespace ?? ""}/${b.metadata.name ?? ""}`);
+      const synced = () =>
+        want.every((n) => inf.clusterRoleBindings.get(n) !== undefined) &&
+        wantNamespaced.every((k) => inf.roleBindings.get(k) !== undefined);
       const deadline = Date.now() + 10_000;
-      while (!want.every((n) => inf.clusterRoleBindings.get(n) !== undefined) && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 5));
+      while (!synced() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       done = true;
     },
     stop() {
