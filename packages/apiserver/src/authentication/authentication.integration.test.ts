@@ -3,17 +3,25 @@
  * token-file user, impersonation with --as/--as-group, a certificate of a foreign CA and a wrong
  * token (401), and the audit fields of the request log.
  */
-import { generateKeyPairSync } from "node:crypto";
+import { X509Certificate, generateKeyPairSync } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { kubeconfigText } from "../controlplane/kubeconfig.ts";
 import { haveKubectl, startTestServer, type TestServer } from "../server/testing.ts";
 
 interface Whoami {
-  status: { userInfo: { username: string; groups?: string[]; uid?: string } };
+  status: { userInfo: { username: string; groups?: string[]; uid?: string; extra?: Record<string, string[]> } };
+}
+
+/** The SHA-256 fingerprint of the kubeconfig's client certificate, as node's X509Certificate computes it. */
+function clientCertFingerprint(kubeconfigPath: string): string {
+  const kc = parse(readFileSync(kubeconfigPath, "utf8")) as { users: { user: { "client-certificate-data": string } }[] };
+  const pem = Buffer.from(kc.users[0]?.user["client-certificate-data"] ?? "", "base64");
+  return new X509Certificate(pem).fingerprint256.replaceAll(":", "").toLowerCase();
 }
 
 /** A self-signed client certificate of a CA the server does not trust. */
@@ -60,8 +68,12 @@ describe.skipIf(!haveKubectl())("authentication with real kubectl 1.33", () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("authenticates the admin kubeconfig's client certificate as kubernetes-admin in system:masters", async () => {
-    expect(await whoami()).toEqual({ username: "kubernetes-admin", groups: ["system:masters", "system:authenticated"] });
+  it("authenticates the admin kubeconfig's client certificate as kubernetes-admin in system:masters, naming the certificate in the credential-id extra", async () => {
+    expect(await whoami()).toEqual({
+      username: "kubernetes-admin",
+      groups: ["system:masters", "system:authenticated"],
+      extra: { "authentication.kubernetes.io/credential-id": [`X509SHA256=${clientCertFingerprint(s.kubeconfigPath)}`] },
+    });
   });
 
   it("authenticates a token-file user with its uid and quoted groups", async () => {

@@ -24,7 +24,8 @@ function up(cwd: string, extra: string[] = []): Promise<{ stop(): Promise<number
   let out = "";
   let stdout = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 10_000);
+    // A generous ceiling: on a loaded 2-core machine loading the modules alone takes over 10 s.
+    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 60_000);
     child.stdout.on("data", (c: Buffer) => {
       out += c.toString();
       stdout += c.toString();
@@ -83,7 +84,7 @@ describe.skipIf(!ready)("servicenet up", () => {
     expect(ms).toBeLessThan(3000);
     expect(kubectl("get", "svc", "persisted", "-o", "jsonpath={.metadata.name}")).toBe("persisted");
     expect(await second.stop()).toBe(0);
-  }, 30_000);
+  }, 120_000);
 
   it("closes cleanly on SIGINT sent the moment the ready line is read (handlers are in place first)", async () => {
     const sdir = mkdtempSync(join(tmpdir(), "servicenet-up-signal-"));
@@ -95,7 +96,7 @@ describe.skipIf(!ready)("servicenet up", () => {
     } finally {
       rmSync(sdir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 
   it("--runtime-config reaches the server (discovery lists v1alpha1); a bad value exits 2 (a flag error) with upstream's message", async () => {
     const sub = mkdtempSync(join(dir, "rc-"));
@@ -140,7 +141,7 @@ describe.skipIf(!ready)("servicenet up", () => {
     } finally {
       rmSync(pdir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 120_000);
 
   it("--workers 2: two apiserver processes on one port and one SQLite file, a dead one replaced", async () => {
     const wdir = mkdtempSync(join(tmpdir(), "servicenet-up-workers-"));
@@ -209,5 +210,5 @@ describe.skipIf(!ready)("servicenet up", () => {
     } finally {
       rmSync(wdir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -209,7 +209,9 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
   }
   let authz: ControlPlaneAuthorization;
   try {
-    authz = await newControlPlaneAuthorization(store, o.authorizationModes ?? (o.auth === false ? ["AlwaysAllow"] : ["RBAC"]));
+    authz = await newControlPlaneAuthorization(store, o.authorizationModes ?? (o.auth === false ? ["AlwaysAllow"] : ["RBAC"]), {
+      MultiCIDRServiceAllocator: (o.featureGates ?? defaultFeatureGates).MultiCIDRServiceAllocator,
+    });
   } catch (e) {
     sa.stop();
     if (owned) await store.close();

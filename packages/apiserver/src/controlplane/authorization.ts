@@ -7,6 +7,7 @@ import type { AuthorizationRuleResolver, Authorizer, RuleResolver } from "../aut
 import { newAuthorizer } from "../kubeapiserver/authorizer/config.ts";
 import { RBACInformers } from "../plugin/pkg/auth/authorizer/rbac/listers.ts";
 import type { GenericStore } from "../registry/generic/store.ts";
+import type { PolicyFeatureGates } from "../plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy-gates.ts";
 import { bootstrapPolicy, ensureRBACPolicy } from "../registry/rbac/rest/ensure-rbac-policy.ts";
 import { DefaultRuleResolver } from "../registry/rbac/validation/rule.ts";
 import { postStartHookHealthz, type HealthChecker } from "../server/healthz.ts";
@@ -25,8 +26,15 @@ export interface ControlPlaneAuthorization {
   stop(): void;
 }
 
-/** Builds the authorizer for `modes`, starting (and syncing) the RBAC informers when RBAC is one of them. */
-export async function newControlPlaneAuthorization(store: Store, modes: readonly string[]): Promise<ControlPlaneAuthorization> {
+/**
+ * Builds the authorizer for `modes`, starting (and syncing) the RBAC informers when RBAC is one of
+ * them; `gates` select the bootstrap policy's feature-gated rules (the 1.33 defaults otherwise).
+ */
+export async function newControlPlaneAuthorization(
+  store: Store,
+  modes: readonly string[],
+  gates: Partial<PolicyFeatureGates> = {},
+): Promise<ControlPlaneAuthorization> {
   let informers: RBACInformers | undefined;
   let resolver: DefaultRuleResolver | undefined;
   const cfg = newAuthorizer(modes, () => {
@@ -46,14 +54,19 @@ export async function newControlPlaneAuthorization(store: Store, modes: readonly
     postStartHooks: cfg.rbac ? [postStartHookHealthz("rbac/bootstrap-roles", () => done)] : [],
     async bootstrap(stores, log) {
       if (!informers) return;
-      const policy = bootstrapPolicy();
+      const policy = bootstrapPolicy(gates);
       await ensureRBACPolicy(policy, stores, log);
       // The authorizer reads the caches: wait until they hold what was just written.
       const inf = informers;
       const want = policy.clusterRoleBindings.map((b) => b.metadata.name ?? "");
+      const wantNamespaced = Object.values(policy.roleBindings)
+        .flat()
+        .map((b) => `${b.metadata.namespace ?? ""}/${b.metadata.name ?? ""}`);
+      const synced = () =>
+        want.every((n) => inf.clusterRoleBindings.get(n) !== undefined) &&
+        wantNamespaced.every((k) => inf.roleBindings.get(k) !== undefined);
       const deadline = Date.now() + 10_000;
-      while (!want.every((n) => inf.clusterRoleBindings.get(n) !== undefined) && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 5));
+      while (!synced() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       done = true;
     },
     stop() {

@@ -198,7 +198,9 @@ spec:
   it("answers auth can-i and auth whoami (the kubeconfig's client certificate: kubernetes-admin in system:masters)", async () => {
     expect((await s.kubectl(["auth", "can-i", "create", "services"])).stdout).toBe("yes\n");
     const who = await s.kubectl(["auth", "whoami"]);
-    expect(who.stdout).toMatch(/^ATTRIBUTE\s+VALUE\nUsername\s+kubernetes-admin\nGroups\s+\[system:masters system:authenticated\]\n$/);
+    expect(who.stdout).toMatch(
+      /^ATTRIBUTE\s+VALUE\nUsername\s+kubernetes-admin\nGroups\s+\[system:masters system:authenticated\]\nExtra: authentication\.kubernetes\.io\/credential-id\s+\[X509SHA256=[0-9a-f]{64}\]\n$/,
+    );
   });
 
   it("explains service.spec.ipFamilyPolicy from the published OpenAPI", async () => {

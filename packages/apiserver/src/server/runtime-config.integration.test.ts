@@ -191,6 +191,8 @@ describe("--runtime-config networking.k8s.io/v1alpha1=true,api/beta=true,authent
   it.skipIf(findKubectl("1.27") === null)("kubectl 1.27 auth whoami", async () => {
     const who = await s.kubectl(["auth", "whoami"], { bin: findKubectl("1.27")! });
     expect(who.stderr).toBe("");
-    expect(who.stdout).toMatch(/^ATTRIBUTE\s+VALUE\nUsername\s+kubernetes-admin\nGroups\s+\[system:masters system:authenticated\]\n$/);
+    expect(who.stdout).toMatch(
+      /^ATTRIBUTE\s+VALUE\nUsername\s+kubernetes-admin\nGroups\s+\[system:masters system:authenticated\]\nExtra: authentication\.kubernetes\.io\/credential-id\s+\[X509SHA256=[0-9a-f]{64}\]\n$/,
+    );
   });
 });

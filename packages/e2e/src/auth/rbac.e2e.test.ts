@@ -134,6 +134,8 @@ current-context: c
     expect((await whoami("admin")).status.userInfo).toMatchObject({
       username: "kubernetes-admin",
       groups: ["system:masters", "system:authenticated"],
+      // x509.go CommonNameUserConversion names the certificate by its SHA-256 fingerprint
+      extra: { "authentication.kubernetes.io/credential-id": [expect.stringMatching(/^X509SHA256=[0-9a-f]{64}$/)] },
     });
     expect((await whoami("alice")).status.userInfo).toMatchObject({
       username: "alice",

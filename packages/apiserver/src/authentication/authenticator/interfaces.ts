@@ -9,6 +9,8 @@ export interface PeerCertificate {
   subject?: Record<string, string | string[] | undefined>;
   serialNumber?: string;
   subjectKeyIdentifier?: string;
+  /** The DER encoding of the certificate. */
+  raw?: Uint8Array;
   issuerCertificate?: PeerCertificate;
 }
 

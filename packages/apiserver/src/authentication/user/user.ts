@@ -8,7 +8,7 @@ export interface UserInfo {
   name: string;
   uid: string;
   groups: string[];
-  /** Extra attributes (impersonation's `Impersonate-Extra-*`, x509 has none). */
+  /** Extra attributes (impersonation's `Impersonate-Extra-*`, x509's credential ID). */
   extra?: Record<string, string[]>;
 }
 
@@ -23,6 +23,12 @@ export const apiserverUser = "system:apiserver";
 export const kubeProxy = "system:kube-proxy";
 export const kubeControllerManager = "system:kube-controller-manager";
 export const kubeScheduler = "system:kube-scheduler";
+
+/**
+ * The extra key naming the credential a request authenticated with (user.go CredentialIDKey),
+ * e.g. `X509SHA256=<fingerprint>` for a client certificate.
+ */
+export const credentialIDKey = "authentication.kubernetes.io/credential-id";
 
 /** The user of a request no authenticator claimed, with `--anonymous-auth` on (request/anonymous/anonymous.go). */
 export const anonymousUser: UserInfo = { name: anonymous, uid: "", groups: [allUnauthenticated] };

@@ -44,6 +44,13 @@ describe("TestX509", () => {
 });
 
 describe("CommonNameUserConversion", () => {
+  it("names the credential by the SHA-256 fingerprint of the leaf's DER encoding (credential-id extra)", () => {
+    // sha256("abc"), the FIPS 180-2 test vector, as lowercase hex
+    const leaf = { ...cert({ CN: "foo" }), raw: Buffer.from("abc") };
+    expect(commonNameUserConversion([leaf, cert({ CN: "ca" })])?.user.extra).toEqual({
+      "authentication.kubernetes.io/credential-id": ["X509SHA256=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"],
+    });
+  });
   it("takes the leaf's CN as name and its Os as groups", () => {
     expect(commonNameUserConversion([cert({ CN: "foo", O: ["a", "b"] }), cert({ CN: "ca" })])?.user).toEqual({
       name: "foo",

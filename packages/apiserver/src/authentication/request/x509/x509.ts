@@ -3,9 +3,11 @@
  * The TLS server asks for a certificate but accepts connections without a valid one
  * (`requestCert`, `rejectUnauthorized: false`) so that this authenticator decides: no certificate
  * is "not mine"; one that does not verify against `--client-ca-file` is an error (401); a verified
- * one is its subject's user (CommonNameUserConversion: CN the name, each O a group).
+ * one is its subject's user (CommonNameUserConversion: CN the name, each O a group, and the
+ * certificate's SHA-256 fingerprint as the `authentication.kubernetes.io/credential-id` extra).
  */
-import type { UserInfo } from "../../user/user.ts";
+import { createHash } from "node:crypto";
+import { credentialIDKey, type UserInfo } from "../../user/user.ts";
 import type { AuthRequest, AuthResponse, Authenticator, PeerCertificate } from "../../authenticator/interfaces.ts";
 
 /** UserConversion: the user of a verified chain (leaf first), or undefined. */
@@ -13,12 +15,19 @@ export type UserConversion = (chain: readonly PeerCertificate[]) => AuthResponse
 
 const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
-/** CommonNameUserConversion: CN → name, O → groups; a certificate without CN names no one. */
+/**
+ * CommonNameUserConversion: CN → name, O → groups, and `X509SHA256=<hex SHA-256 of the DER
+ * certificate>` as the credential ID (unconditional upstream since 1.32, as the audit log's
+ * credential tracking reads it); a certificate without CN names no one. The UID stays empty: parsing
+ * it from the certificate is behind AllowParsingUserUIDFromCertAuth, alpha and off in 1.33.
+ */
 export const commonNameUserConversion: UserConversion = (chain) => {
-  const subject = chain[0]?.subject ?? {};
+  const leaf = chain[0];
+  const subject = leaf?.subject ?? {};
   const cn = list(subject["CN"])[0] ?? "";
   if (cn === "") return undefined;
   const user: UserInfo = { name: cn, uid: "", groups: list(subject["O"]) };
+  if (leaf?.raw) user.extra = { [credentialIDKey]: [`X509SHA256=${createHash("sha256").update(leaf.raw).digest("hex")}`] };
   return { user };
 };
 

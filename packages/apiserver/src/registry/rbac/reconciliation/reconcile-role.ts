@@ -1,7 +1,7 @@
 /**
- * pkg/registry/rbac/reconciliation/reconcile_role.go: bring a stored ClusterRole up to an expected
- * one. Missing rules and aggregation selectors are added (never removed unless asked), expected
- * labels and annotations merged in; a role annotated `rbac.authorization.kubernetes.io/autoupdate:
+ * pkg/registry/rbac/reconciliation/reconcile_role.go: bring a stored ClusterRole or Role up to an
+ * expected one. Missing rules and aggregation selectors are added (never removed unless asked),
+ * expected labels and annotations merged in; a role annotated `rbac.authorization.kubernetes.io/autoupdate:
  * "false"` is reported and left alone.
  */
 import { StatusError, type ClusterRole, type PolicyRule } from "@servicenet/api";
@@ -11,9 +11,12 @@ import { covers } from "../validation/policy-comparator.ts";
 
 export type ReconcileOperation = "none" | "create" | "update" | "recreate";
 
-/** The stored roles reconciliation reads and writes (ClusterRoleModifier). */
+/**
+ * The stored roles reconciliation reads and writes (ClusterRoleModifier, RoleModifier): `namespace`
+ * is undefined for ClusterRoles; create and update take it from the object.
+ */
 export interface RoleModifier {
-  get(name: string): Promise<ClusterRole>;
+  get(name: string, namespace?: string): Promise<ClusterRole>;
   create(role: ClusterRole): Promise<ClusterRole>;
   update(role: ClusterRole): Promise<ClusterRole>;
 }
@@ -111,7 +114,8 @@ export async function reconcileRole(
 ): Promise<ReconcileRoleResult> {
   let result: ReconcileRoleResult;
   try {
-    result = computeReconciledRole(await client.get(expected.metadata.name ?? ""), expected, opts.removeExtraPermissions ?? false);
+    const existing = await client.get(expected.metadata.name ?? "", expected.metadata.namespace);
+    result = computeReconciledRole(existing, expected, opts.removeExtraPermissions ?? false);
   } catch (e) {
     if (!(e instanceof StatusError && e.reason === "NotFound")) throw e;
     result = {

@@ -1,18 +1,18 @@
 /**
- * pkg/registry/rbac/reconciliation/reconcile_rolebindings.go: bring a stored ClusterRoleBinding up
- * to an expected one. Missing subjects are added; a different roleRef (immutable) means delete and
+ * pkg/registry/rbac/reconciliation/reconcile_rolebindings.go: bring a stored ClusterRoleBinding or
+ * RoleBinding up to an expected one. Missing subjects are added; a different roleRef (immutable) means delete and
  * create again; `rbac.authorization.kubernetes.io/autoupdate: "false"` leaves it alone.
  */
 import { StatusError, type ClusterRoleBinding, type Subject } from "@servicenet/api";
 import { autoUpdateAnnotationKey } from "@servicenet/api/rbac/v1";
 import { mergeMetadata, same, type ReconcileOperation } from "./reconcile-role.ts";
 
-/** ClusterRoleBindingModifier. */
+/** ClusterRoleBindingModifier, RoleBindingModifier: `namespace` is undefined for ClusterRoleBindings. */
 export interface RoleBindingModifier {
-  get(name: string): Promise<ClusterRoleBinding>;
+  get(name: string, namespace?: string): Promise<ClusterRoleBinding>;
   create(b: ClusterRoleBinding): Promise<ClusterRoleBinding>;
   update(b: ClusterRoleBinding): Promise<ClusterRoleBinding>;
-  delete(name: string, uid: string): Promise<void>;
+  delete(name: string, uid: string, namespace?: string): Promise<void>;
 }
 
 /** ReconcileClusterRoleBindingResult. */
@@ -67,7 +67,7 @@ export async function reconcileRoleBinding(
   let result: ReconcileRoleBindingResult;
   let existingUID = "";
   try {
-    const existing = await client.get(expected.metadata.name ?? "");
+    const existing = await client.get(expected.metadata.name ?? "", expected.metadata.namespace);
     existingUID = existing.metadata.uid ?? "";
     result = computeReconciledRoleBinding(existing, expected, opts.removeExtraSubjects ?? false);
   } catch (e) {
@@ -77,7 +77,7 @@ export async function reconcileRoleBinding(
   if (result.protected || !opts.confirm) return result;
   try {
     if (result.operation === "recreate") {
-      await client.delete(expected.metadata.name ?? "", existingUID);
+      await client.delete(expected.metadata.name ?? "", existingUID, expected.metadata.namespace);
       result.roleBinding = await client.create(result.roleBinding);
     } else if (result.operation === "create") result.roleBinding = await client.create(result.roleBinding);
     else if (result.operation === "update") result.roleBinding = await client.update(result.roleBinding);

@@ -1,55 +1,73 @@
 /**
  * pkg/registry/rbac/rest/storage_rbac.go PolicyData.EnsureRBACPolicy, the post-start hook
- * `rbac/bootstrap-roles`: the bootstrap cluster roles and bindings are created or reconciled
- * (missing rules and subjects added, auto-update "false" respected) through the apiserver's own
- * storage, retried each second for up to 30 s while storage is unavailable.
+ * `rbac/bootstrap-roles`: the bootstrap cluster roles and bindings and the kube-system/kube-public
+ * roles and bindings are created or reconciled (missing rules and subjects added, never removed;
+ * auto-update "false" respected) through the apiserver's own storage, after the split and
+ * aggregation migrations; retried each second for up to 30 s while storage is unavailable.
  */
-import { StatusError, type ClusterRole, type ClusterRoleBinding } from "@servicenet/api";
+import { StatusError, type ClusterRole, type ClusterRoleBinding, type Role, type RoleBinding } from "@servicenet/api";
 import type { GenericStore } from "../../generic/store.ts";
 import type { KubeObject } from "../../../storage/index.ts";
 import { controllerRoleBindings, controllerRoles } from "../../../plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller-policy.ts";
+import { namespaceRoleBindings, namespaceRoles } from "../../../plugin/pkg/auth/authorizer/rbac/bootstrappolicy/namespace-policy.ts";
 import {
   clusterRoleBindings,
-  clusterRoles,
-  clusterRolesToAggregate,
-} from "../../../plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.ts";
+  clusterRoleBindingsToSplit,
+} from "../../../plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy-bindings.ts";
+import { clusterRoles, clusterRolesToAggregate } from "../../../plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.ts";
+import { policyFeatureGates, type PolicyFeatureGates } from "../../../plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy-gates.ts";
+import { tryEnsureNamespace } from "../reconciliation/namespace.ts";
 import { reconcileRole, type RoleModifier } from "../reconciliation/reconcile-role.ts";
 import { reconcileRoleBinding, type RoleBindingModifier } from "../reconciliation/reconcile-rolebindings.ts";
+import { primeAggregatedClusterRoles, primeSplitClusterRoleBindings } from "./prime-policy.ts";
 
 /** What the hook reconciles (PolicyData). */
 export interface PolicyData {
   clusterRoles: ClusterRole[];
   clusterRoleBindings: ClusterRoleBinding[];
+  /** Namespace → Roles to create or reconcile there. */
+  roles: Record<string, Role[]>;
+  /** Namespace → RoleBindings to create or reconcile there. */
+  roleBindings: Record<string, RoleBinding[]>;
   /** Old name → new aggregate-to-* name (primeAggregatedClusterRoles). */
   clusterRolesToAggregate: Record<string, string>;
+  /** Source binding → template of the binding split from it (primeSplitClusterRoleBindings). */
+  clusterRoleBindingsToSplit: Record<string, ClusterRoleBinding>;
 }
 
-/** The bootstrap policy servicenet ships (BootstrapPolicy). */
-export function bootstrapPolicy(): PolicyData {
+/** The bootstrap policy for `gates` (pkg/registry/rbac/rest.BootstrapPolicy... as controlplane builds PolicyData). */
+export function bootstrapPolicy(gates: Partial<PolicyFeatureGates> = {}): PolicyData {
+  const g = policyFeatureGates(gates);
   return {
-    clusterRoles: [...clusterRoles(), ...controllerRoles()],
-    clusterRoleBindings: [...clusterRoleBindings(), ...controllerRoleBindings()],
+    clusterRoles: [...clusterRoles(g), ...controllerRoles(g)],
+    clusterRoleBindings: [...clusterRoleBindings(g), ...controllerRoleBindings(g)],
+    roles: namespaceRoles(),
+    roleBindings: namespaceRoleBindings(),
     clusterRolesToAggregate: clusterRolesToAggregate(),
+    clusterRoleBindingsToSplit: clusterRoleBindingsToSplit(g),
   };
 }
 
-const kinds = (gs: GenericStore) => ({
-  get: async (name: string) => (await gs.get(undefined, name)) as unknown,
-  create: async (obj: unknown) => (await gs.create(undefined, obj as KubeObject)) as unknown,
-  update: async (obj: unknown) => {
-    const o = obj as KubeObject;
-    return (await gs.update(undefined, o.metadata.name ?? "", () => Promise.resolve(o))).object as unknown;
-  },
-});
+type Log = (level: "info" | "warning" | "error", msg: string) => void;
+const ns = (o: { metadata: { namespace?: string | undefined } }) => o.metadata.namespace;
 
-function roleModifier(gs: GenericStore): RoleModifier {
-  return kinds(gs) as RoleModifier;
-}
-
-function bindingModifier(gs: GenericStore): RoleBindingModifier {
+/** The storage of one RBAC kind as the reconcilers and the primers use it; namespaced creates ensure the namespace. */
+function modifier(gs: GenericStore, namespaces?: GenericStore) {
   return {
-    ...(kinds(gs) as Omit<RoleBindingModifier, "delete">),
-    delete: async (name, uid) => void (await gs.delete(undefined, name, uid ? { preconditions: { uid } } : {})),
+    get: async (name: string, namespace?: string) => (await gs.get(namespace, name)) as never,
+    create: async (obj: unknown) => {
+      const o = obj as KubeObject;
+      const namespace = o.metadata.namespace;
+      if (namespace !== undefined && namespaces !== undefined)
+        await tryEnsureNamespace({ get: (n) => namespaces.get(undefined, n), create: (n) => namespaces.create(undefined, n) }, namespace);
+      return (await gs.create(namespace, o)) as never;
+    },
+    update: async (obj: unknown) => {
+      const o = obj as KubeObject;
+      return (await gs.update(o.metadata.namespace, o.metadata.name ?? "", () => Promise.resolve(o))).object as never;
+    },
+    delete: async (name: string, uid: string, namespace?: string) =>
+      void (await gs.delete(namespace, name, uid ? { preconditions: { uid } } : {})),
   };
 }
 
@@ -65,109 +83,104 @@ async function retryOnConflict<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** primeAggregatedClusterRoles: before admin/edit/view become aggregated, their rules move to the aggregate-to-* roles. */
-async function primeAggregatedClusterRoles(toAggregate: Record<string, string>, roles: GenericStore): Promise<void> {
-  for (const [oldName, newName] of Object.entries(toAggregate)) {
-    if (await exists(roles, newName)) continue;
-    let old: ClusterRole;
-    try {
-      old = await roles.get(undefined, oldName);
-    } catch (e) {
-      if (e instanceof StatusError && e.reason === "NotFound") continue;
-      throw e;
-    }
-    // an aggregated role has already been migrated
-    if (old.aggregationRule !== undefined) continue;
-    const copy: ClusterRole = {
-      apiVersion: "rbac.authorization.k8s.io/v1",
-      kind: "ClusterRole",
-      metadata: { name: newName },
-      rules: old.rules ?? null,
-    };
-    try {
-      await roles.create(undefined, copy);
-    } catch (e) {
-      if (!(e instanceof StatusError && e.reason === "AlreadyExists")) throw e;
-    }
-  }
-}
-
-async function exists(gs: GenericStore, name: string): Promise<boolean> {
-  try {
-    await gs.get(undefined, name);
-    return true;
-  } catch (e) {
-    if (e instanceof StatusError && e.reason === "NotFound") return false;
-    throw e;
-  }
-}
-
 const group = "rbac.authorization.k8s.io";
+const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** One reconcile pass; errors on single objects are logged and skipped ("try to create as many as you can"). */
-async function reconcileOnce(
-  p: PolicyData,
-  roles: GenericStore,
-  bindings: GenericStore,
-  log: (level: "info" | "warning" | "error", msg: string) => void,
-): Promise<void> {
-  await primeAggregatedClusterRoles(p.clusterRolesToAggregate, roles);
-  for (const role of p.clusterRoles) {
-    const name = role.metadata.name ?? "";
+/** Reconciles roles (cluster or namespaced) with upstream's log lines; one failure does not stop the others. */
+async function reconcileRoles(kind: "clusterrole" | "role", roles: ClusterRole[], client: RoleModifier, log: Log): Promise<void> {
+  for (const role of roles) {
+    const id = `${kind}.${group}/${role.metadata.name ?? ""}${ns(role) ? ` in ${ns(role)}` : ""}`;
     try {
-      const r = await retryOnConflict(() => reconcileRole(role, roleModifier(roles), { confirm: true }));
+      const r = await retryOnConflict(() => reconcileRole(role, client, { confirm: true }));
       if (r.protected && r.operation !== "none")
-        log(
-          "warning",
-          `skipped reconcile-protected clusterrole.${group}/${name} with missing permissions: ${JSON.stringify(r.missingRules)}`,
-        );
-      else if (r.operation === "update")
-        log("info", `updated clusterrole.${group}/${name} with additional permissions: ${JSON.stringify(r.missingRules)}`);
-      else if (r.operation === "create") log("info", `created clusterrole.${group}/${name}`);
+        log("warning", `skipped reconcile-protected ${id} with missing permissions: ${JSON.stringify(r.missingRules)}`);
+      else if (r.operation === "update") log("info", `updated ${id} with additional permissions: ${JSON.stringify(r.missingRules)}`);
+      else if (r.operation === "create") log("info", `created ${id}`);
     } catch (e) {
-      log("error", `unable to reconcile clusterrole.${group}/${name}: ${e instanceof Error ? e.message : String(e)}`);
+      // don't fail on failures, try to create as many as you can
+      log("error", `unable to reconcile ${id}: ${errText(e)}`);
     }
   }
-  for (const b of p.clusterRoleBindings) {
-    const name = b.metadata.name ?? "";
+}
+
+/** Reconciles bindings (cluster or namespaced). */
+async function reconcileBindings(
+  kind: "clusterrolebinding" | "rolebinding",
+  bindings: ClusterRoleBinding[],
+  client: RoleBindingModifier,
+  log: Log,
+): Promise<void> {
+  for (const b of bindings) {
+    const id = `${kind}.${group}/${b.metadata.name ?? ""}${ns(b) ? ` in ${ns(b)}` : ""}`;
     try {
-      const r = await retryOnConflict(() => reconcileRoleBinding(b, bindingModifier(bindings), { confirm: true }));
+      const r = await retryOnConflict(() => reconcileRoleBinding(b, client, { confirm: true }));
       if (r.protected && r.operation !== "none")
-        log(
-          "warning",
-          `skipped reconcile-protected clusterrolebinding.${group}/${name} with missing subjects: ${JSON.stringify(r.missingSubjects)}`,
-        );
-      else if (r.operation === "update")
-        log("info", `updated clusterrolebinding.${group}/${name} with additional subjects: ${JSON.stringify(r.missingSubjects)}`);
-      else if (r.operation === "create") log("info", `created clusterrolebinding.${group}/${name}`);
-      else if (r.operation === "recreate") log("info", `recreated clusterrolebinding.${group}/${name}`);
+        log("warning", `skipped reconcile-protected ${id} with missing subjects: ${JSON.stringify(r.missingSubjects)}`);
+      else if (r.operation === "update") log("info", `updated ${id} with additional subjects: ${JSON.stringify(r.missingSubjects)}`);
+      else if (r.operation === "create") log("info", `created ${id}`);
+      else if (r.operation === "recreate") log("info", `recreated ${id}`);
     } catch (e) {
-      log("error", `unable to reconcile clusterrolebinding.${group}/${name}: ${e instanceof Error ? e.message : String(e)}`);
+      log("error", `unable to reconcile ${id}: ${errText(e)}`);
     }
+  }
+}
+
+/** One pass; throws (to be retried) when storage does not answer or a migration fails. */
+async function reconcileOnce(p: PolicyData, stores: ReadonlyMap<string, GenericStore>, log: Log): Promise<void> {
+  const get = (r: string) => {
+    const s = stores.get(r);
+    if (!s) throw new Error(`rbac/bootstrap-roles: ${r} are not served`);
+    return s;
+  };
+  const namespaces = stores.get("namespaces");
+  const [clusterRolesStore, clusterBindingsStore] = [get("clusterroles"), get("clusterrolebindings")];
+  // Make sure storage is responding before reconciling.
+  for (const [what, s] of [
+    ["clusterroles", clusterRolesStore],
+    ["clusterrolebindings", clusterBindingsStore],
+  ] as const) {
+    try {
+      await s.list(undefined, {});
+    } catch (e) {
+      throw new Error(`unable to initialize ${what}: ${errText(e)}`, { cause: e });
+    }
+  }
+  const cr = modifier(clusterRolesStore);
+  const crb = modifier(clusterBindingsStore);
+  await wrap("unable to prime aggregated clusterroles", () => primeAggregatedClusterRoles(p.clusterRolesToAggregate, cr));
+  await wrap("unable to prime split ClusterRoleBindings", () => primeSplitClusterRoleBindings(p.clusterRoleBindingsToSplit, crb));
+  await reconcileRoles("clusterrole", p.clusterRoles, cr, log);
+  await reconcileBindings("clusterrolebinding", p.clusterRoleBindings, crb, log);
+  await reconcileRoles("role", Object.values(p.roles).flat(), modifier(get("roles"), namespaces), log);
+  await reconcileBindings("rolebinding", Object.values(p.roleBindings).flat(), modifier(get("rolebindings"), namespaces), log);
+}
+
+async function wrap(what: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    throw new Error(`${what}: ${errText(e)}`, { cause: e });
   }
 }
 
 /**
  * EnsureRBACPolicy: reconciles `p` through the RBAC storages; a pass that fails as a whole
- * (storage down) is retried every second for up to 30 s, then the error is thrown.
+ * (storage down) is logged and retried every second for up to 30 s, then the error is thrown.
  */
 export async function ensureRBACPolicy(
   p: PolicyData,
   stores: ReadonlyMap<string, GenericStore>,
-  log: (level: "info" | "warning" | "error", msg: string) => void = () => {},
+  log: Log = () => {},
   opts: { intervalMs?: number; timeoutMs?: number } = {},
 ): Promise<void> {
-  const roles = stores.get("clusterroles");
-  const bindings = stores.get("clusterrolebindings");
-  if (!roles || !bindings) throw new Error("rbac/bootstrap-roles: the RBAC storages are not served");
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   for (;;) {
     try {
-      await reconcileOnce(p, roles, bindings, log);
+      await reconcileOnce(p, stores, log);
       return;
     } catch (e) {
-      log("error", `unable to initialize clusterroles: ${e instanceof Error ? e.message : String(e)}`);
-      if (Date.now() >= deadline) throw e;
+      log("error", errText(e));
+      if (Date.now() >= deadline) throw new Error(`unable to initialize roles: ${errText(e)}`, { cause: e });
       await new Promise((r) => setTimeout(r, opts.intervalMs ?? 1_000));
     }
   }

@@ -1,8 +1,9 @@
 /**
  * The builders bootstrappolicy writes its roles with (pkg/apis/rbac/v1/helpers.go
- * PolicyRuleBuilder, ClusterRoleBindingBuilder): each list of a rule is sorted, as `Rule()` does.
+ * PolicyRuleBuilder, ClusterRoleBindingBuilder, RoleBindingBuilder): each list of a rule is
+ * sorted, as `Rule()` does.
  */
-import type { ClusterRoleBinding, PolicyRule, Subject } from "@servicenet/api";
+import type { ClusterRoleBinding, PolicyRule, RoleBinding, Subject } from "@servicenet/api";
 import { rbacGroupName } from "@servicenet/api/rbac/v1";
 
 const sorted = (xs: string[]): string[] => [...xs].sort();
@@ -52,28 +53,33 @@ export function newRule(...verbs: string[]): PolicyRuleBuilder {
   return new PolicyRuleBuilder(verbs);
 }
 
-/** ClusterRoleBindingBuilder: `newClusterBinding("view").groups(...).users(...).sas(ns, name)`. */
-export class ClusterRoleBindingBuilder {
-  readonly #name: string;
-  readonly #subjects: Subject[] = [];
-
-  constructor(clusterRoleName: string) {
-    this.#name = clusterRoleName;
-  }
+/** The subject list both binding builders append to, in call order. */
+class SubjectsBuilder {
+  protected readonly subjects: Subject[] = [];
 
   groups(...groups: string[]): this {
-    for (const name of groups) this.#subjects.push({ kind: "Group", apiGroup: rbacGroupName, name });
+    for (const name of groups) this.subjects.push({ kind: "Group", apiGroup: rbacGroupName, name });
     return this;
   }
 
   users(...users: string[]): this {
-    for (const name of users) this.#subjects.push({ kind: "User", apiGroup: rbacGroupName, name });
+    for (const name of users) this.subjects.push({ kind: "User", apiGroup: rbacGroupName, name });
     return this;
   }
 
   sas(namespace: string, ...names: string[]): this {
-    for (const name of names) this.#subjects.push({ kind: "ServiceAccount", namespace, name });
+    for (const name of names) this.subjects.push({ kind: "ServiceAccount", namespace, name });
     return this;
+  }
+}
+
+/** ClusterRoleBindingBuilder: `newClusterBinding("view").groups(...).users(...).sas(ns, name)`. */
+export class ClusterRoleBindingBuilder extends SubjectsBuilder {
+  readonly #name: string;
+
+  constructor(clusterRoleName: string) {
+    super();
+    this.#name = clusterRoleName;
   }
 
   /** BindingOrDie: named after the role. */
@@ -83,7 +89,7 @@ export class ClusterRoleBindingBuilder {
       kind: "ClusterRoleBinding",
       metadata: { name: this.#name },
       roleRef: { apiGroup: rbacGroupName, kind: "ClusterRole", name: this.#name },
-      subjects: this.#subjects,
+      subjects: this.subjects,
     };
   }
 }
@@ -91,4 +97,32 @@ export class ClusterRoleBindingBuilder {
 /** NewClusterBinding. */
 export function newClusterBinding(clusterRoleName: string): ClusterRoleBindingBuilder {
   return new ClusterRoleBindingBuilder(clusterRoleName);
+}
+
+/** RoleBindingBuilder: `newRoleBinding("role", "kube-system").users(...).sas(ns, name)`, named after the Role. */
+export class RoleBindingBuilder extends SubjectsBuilder {
+  readonly #name: string;
+  readonly #namespace: string;
+
+  constructor(roleName: string, namespace: string) {
+    super();
+    this.#name = roleName;
+    this.#namespace = namespace;
+  }
+
+  /** BindingOrDie. */
+  binding(): RoleBinding {
+    return {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "RoleBinding",
+      metadata: { name: this.#name, namespace: this.#namespace },
+      roleRef: { apiGroup: rbacGroupName, kind: "Role", name: this.#name },
+      subjects: this.subjects,
+    };
+  }
+}
+
+/** NewRoleBinding. */
+export function newRoleBinding(roleName: string, namespace: string): RoleBindingBuilder {
+  return new RoleBindingBuilder(roleName, namespace);
 }
