@@ -115,7 +115,9 @@ export class KVStore implements Store {
       const current: KubeObject = kv ? decode(kv.value, kv.modRevision) : { metadata: {} };
       let next: KubeObject;
       try {
-        if (kv) checkPreconditions(key, opts.preconditions, current);
+        // Upstream checks preconditions against the zero object when the key is gone: a uid
+        // precondition on a deleted object is a Conflict, never a re-create (etcd3 GuaranteedUpdate).
+        checkPreconditions(key, opts.preconditions, current);
         next = await tryUpdate(clone(current));
         const rv = next.metadata?.resourceVersion;
         if (rv !== undefined && rv !== "" && rv !== (current.metadata.resourceVersion ?? "")) throw staleObject(key);
