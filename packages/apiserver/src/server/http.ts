@@ -104,3 +104,18 @@ export function sendError(res: ServerResponse, err: unknown, format: OutputForma
   send(res, e.code, e.status, format === "yaml" ? "yaml" : "json");
   return e.code;
 }
+
+/** Upstream responsewriters' sanitizer: `&`, `<` and `>` escaped so that error text never looks like HTML (quotes are fine). */
+export function sanitizeErrorText(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/**
+ * Upstream responsewriters.InternalError: net/http's http.Error with the sanitized
+ * `Internal Server Error: "<request URI>": <error>` as a plain-text 500.
+ */
+export function internalErrorText(res: ServerResponse, requestURI: string, err: Error): number {
+  const body = sanitizeErrorText(`Internal Server Error: ${JSON.stringify(requestURI)}: ${err.message}`) + "\n";
+  endWith(res, 500, { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" }, body);
+  return 500;
+}

@@ -25,7 +25,7 @@ import {
   wantsAggregated,
 } from "./discovery.ts";
 import { parseBody } from "./codec.ts";
-import { endWith, readBody, send, sendError } from "./http.ts";
+import { endWith, internalErrorText, readBody, send, sendError } from "./http.ts";
 import { apiserverHealthChecks, isHealthPath, serveHealth, type HealthChecker } from "./healthz.ts";
 import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
@@ -181,7 +181,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
         user = await impersonate(cfg.authorizer ?? alwaysAllow, user, req.headersDistinct);
       } catch (e) {
         if (!(e instanceof ImpersonationRequestError)) throw e;
-        return { code: text(res, 500, `Internal Server Error: ${JSON.stringify(req.url ?? "")}: ${e.message}\n`), labels };
+        return { code: internalErrorText(res, req.url ?? "", e), labels };
       }
       audit.impersonatedUser = user;
     }
