@@ -26,6 +26,7 @@ import {
 } from "./discovery.ts";
 import { parseBody } from "./codec.ts";
 import { endWith, internalErrorText, readBody, send, sendError } from "./http.ts";
+import { writeSerialized } from "./response-compression.ts";
 import { apiserverHealthChecks, isHealthPath, serveHealth, type HealthChecker } from "./healthz.ts";
 import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
@@ -215,7 +216,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     if (path === "/api" || path === "/apis") {
       const agg = wantsAggregated(req.headers.accept);
       if (agg) {
-        endWith(
+        writeSerialized(
           res,
           200,
           { "Content-Type": aggregatedContentType(agg), Vary: "Accept" },
