@@ -247,6 +247,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
         namespace: info.namespace ?? "",
         authorizer: cfg.authorizer,
         ruleResolver: cfg.authorizerRuleResolver,
+        authenticator,
       });
       send(res, 201, answer);
       const scope = info.namespace !== undefined ? "namespace" : "cluster";
