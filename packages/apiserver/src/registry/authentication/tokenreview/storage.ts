@@ -31,7 +31,7 @@ export async function tokenReview(body: Body, ctx: TokenReviewContext): Promise<
   const review: Body = {
     kind: "TokenReview",
     apiVersion: "authentication.k8s.io/v1",
-    metadata: { ...((body["metadata"]) ?? {}), creationTimestamp: null },
+    metadata: { ...(body["metadata"] ?? {}), creationTimestamp: null },
     spec,
   };
   if (ctx.authenticator === undefined) return { ...review, status: { user: {} } };
