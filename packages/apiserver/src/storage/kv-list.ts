@@ -7,6 +7,7 @@ import { StatusError } from "@servicenet/api/errors";
 import { decode } from "./codec.ts";
 import { decodeContinue, encodeContinue } from "./continue-token.ts";
 import { interpretListError, parseResourceVersion, tooLargeResourceVersion } from "./errors.ts";
+import { waitUntilFresh } from "./fresh.ts";
 import type { KubeObject, ListOptions, ListResult } from "./interfaces.ts";
 import { prefixEnd, type KVEngine } from "./kv.ts";
 import { rememberRemaining, remainingAt } from "./remaining-count.ts";
@@ -50,6 +51,9 @@ export async function listKV(engine: KVEngine, physPrefix: string, logicalPrefix
     const current = await engine.currentRevision();
     if (point.revision > current) throw tooLargeResourceVersion(point.revision, current);
   }
+  // Not older than `minimum` (NotOlderThan, or a legacy resourceVersion without limit): wait for
+  // it as upstream's watch cache does (waitUntilFreshAndBlock) before reading.
+  if (point.minimum > 0) await waitUntilFresh(engine, point.minimum);
   try {
     return await readList(engine, listPrefix, start, point, opts);
   } catch (e) {

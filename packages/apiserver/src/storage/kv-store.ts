@@ -4,7 +4,8 @@
  */
 import { StatusError } from "@servicenet/api/errors";
 import { atRevision, clone, decode, encode, storedCopy, withCreateMeta } from "./codec.ts";
-import { keyExists, keyNotFound, parseResourceVersion, preconditionFailed, staleObject, tooLargeResourceVersion } from "./errors.ts";
+import { keyExists, keyNotFound, parseResourceVersion, preconditionFailed, staleObject } from "./errors.ts";
+import { waitUntilFresh } from "./fresh.ts";
 import type {
   CreateOptions,
   DeleteOptions,
@@ -64,11 +65,9 @@ export class KVStore implements Store {
   get(key: string, opts?: GetOptions): Promise<KubeObject | null>;
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject | null> {
     const minimum = parseResourceVersion(opts.resourceVersion);
+    // Not older than `minimum`: wait for it first (upstream's cacher Get, WaitUntilFreshAndGet).
+    if (minimum > 0) await waitUntilFresh(this.engine, minimum);
     const kv = await this.engine.get(this.prefix + key);
-    if (minimum > 0) {
-      const current = await this.engine.currentRevision();
-      if (minimum > current) throw tooLargeResourceVersion(minimum, current);
-    }
     if (!kv) {
       if (opts.ignoreNotFound) return null;
       throw keyNotFound(key);
