@@ -119,6 +119,7 @@ export class GenericStore {
       ...(p.resourceVersion !== undefined ? { resourceVersion: p.resourceVersion } : {}),
       ...(predicate ? { predicate } : {}),
       ...(p.allowBookmarks ? { allowBookmarks: true } : {}),
+      ...(p.deadline !== undefined ? { deadline: p.deadline } : {}),
       ...(p.signal ? { signal: p.signal } : {}),
       ...(p.readOnly ? { readOnly: true } : {}),
       ...(p.decorate ? { decorate: p.decorate } : {}),
