@@ -12,7 +12,8 @@ const served = (flag: string): string[] => {
     .map((r) => `${r.group}/${r.version}/${r.resource}`);
 };
 
-const ga = ["networking.k8s.io/v1/servicecidrs", "networking.k8s.io/v1/ipaddresses", "authentication.k8s.io/v1/selfsubjectreviews"];
+const authnV1 = ["authentication.k8s.io/v1/selfsubjectreviews", "authentication.k8s.io/v1/tokenreviews"];
+const ga = ["networking.k8s.io/v1/servicecidrs", "networking.k8s.io/v1/ipaddresses", ...authnV1];
 
 describe("parseConfigurationMap (cliflag ConfigurationMap)", () => {
   it.each([
@@ -36,20 +37,20 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
     ["", ga],
     [
       "networking.k8s.io/v1alpha1=true",
-      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ga[2]],
+      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1],
     ],
     [
       "networking.k8s.io/v1alpha1",
-      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ga[2]],
+      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1],
     ],
     [
       "networking.k8s.io/v1beta1=1",
-      [...ga.slice(0, 2), "networking.k8s.io/v1beta1/servicecidrs", "networking.k8s.io/v1beta1/ipaddresses", ga[2]],
+      [...ga.slice(0, 2), "networking.k8s.io/v1beta1/servicecidrs", "networking.k8s.io/v1beta1/ipaddresses", ...authnV1],
     ],
-    ["networking.k8s.io/v1alpha1/ipaddresses=true", [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/ipaddresses", ga[2]]],
+    ["networking.k8s.io/v1alpha1/ipaddresses=true", [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1]],
     [
       "networking.k8s.io/v1alpha1=true,networking.k8s.io/v1alpha1/servicecidrs=false",
-      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/ipaddresses", ga[2]],
+      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1],
     ],
     ["authentication.k8s.io/v1beta1=true", [...ga, "authentication.k8s.io/v1beta1/selfsubjectreviews"]],
     [
@@ -58,7 +59,7 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
         ...ga.slice(0, 2),
         "networking.k8s.io/v1alpha1/servicecidrs",
         "networking.k8s.io/v1alpha1/ipaddresses",
-        ga[2],
+        ...authnV1,
         "authentication.k8s.io/v1alpha1/selfsubjectreviews",
       ],
     ],
@@ -68,7 +69,7 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
         ...ga.slice(0, 2),
         "networking.k8s.io/v1beta1/servicecidrs",
         "networking.k8s.io/v1beta1/ipaddresses",
-        ga[2],
+        ...authnV1,
         "authentication.k8s.io/v1beta1/selfsubjectreviews",
       ],
     ],
@@ -80,7 +81,7 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
         "networking.k8s.io/v1beta1/ipaddresses",
         "networking.k8s.io/v1alpha1/servicecidrs",
         "networking.k8s.io/v1alpha1/ipaddresses",
-        ga[2],
+        ...authnV1,
         "authentication.k8s.io/v1beta1/selfsubjectreviews",
         "authentication.k8s.io/v1alpha1/selfsubjectreviews",
       ],
@@ -92,11 +93,11 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
         ...ga.slice(0, 2),
         "networking.k8s.io/v1alpha1/servicecidrs",
         "networking.k8s.io/v1alpha1/ipaddresses",
-        ga[2],
+        ...authnV1,
         "authentication.k8s.io/v1beta1/selfsubjectreviews",
       ],
     ],
-    ["networking.k8s.io/v1=false", [ga[2]]],
+    ["networking.k8s.io/v1=false", authnV1],
   ])("%j", (flag, want) => {
     expect(served(flag)).toEqual(want);
   });

@@ -86,43 +86,47 @@ describe("decodeBody (fieldValidation and upstream's decode errors)", () => {
   });
 });
 
-describe("decodeBody for kinds without a schema (Lease)", () => {
+describe("decodeBody for Lease", () => {
   const leases = findResource("coordination.k8s.io", "v1", "leases")!;
 
   it.each([
-    ['{"metadata":{"name":5}}', "json: cannot unmarshal number into Go struct field Lease.metadata.name of type"],
-    ['{"metadata":{"name":"a","labels":"x"}}', "json: cannot unmarshal string into Go struct field Lease.metadata.labels of type"],
+    ['{"metadata":{"name":5}}', "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string"],
+    [
+      '{"metadata":{"name":"a","labels":"x"}}',
+      "json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string",
+    ],
     [
       '{"metadata":{"name":"a","annotations":{"k":[1]}}}',
-      "json: cannot unmarshal array into Go struct field Lease.metadata.annotations.k of type",
+      "json: cannot unmarshal array into Go struct field ObjectMeta.metadata.annotations of type string",
     ],
-    ['{"metadata":[]}', "json: cannot unmarshal array into Go struct field Lease.metadata of type"],
+    ['{"metadata":[]}', "json: cannot unmarshal array into Go struct field Lease.metadata of type v1.ObjectMeta"],
   ])("%s is a 400 naming the field", (text, detail) => {
-    let err: unknown;
-    try {
-      decodeBody(leases, body(text), "json", "Warn");
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toMatchObject({ code: 400 });
-    expect(
-      (err as { status: { message: string } }).status.message.startsWith(`Lease in version "v1" cannot be handled as a Lease: ${detail} `),
-    ).toBe(true);
+    expect(() => decodeBody(leases, body(text), "json", "Warn")).toThrowError(
+      `Lease in version "v1" cannot be handled as a Lease: ${detail}`,
+    );
   });
 
-  it("keeps the rest of the body as sent", () => {
-    const d = decodeBody(
-      leases,
-      body('{"metadata":{"name":"a","labels":{"k":"v"}},"spec":{"holderIdentity":"h","extra":1}}'),
-      "json",
-      "Strict",
+  it("Strict refuses an unknown field, Warn reports it and drops it", () => {
+    const text = '{"metadata":{"name":"a"},"spec":{"holderIdentity":"h","extra":1}}';
+    expect(() => decodeBody(leases, body(text), "json", "Strict")).toThrowError('strict decoding error: unknown field "spec.extra"');
+    const d = decodeBody(leases, body(text), "json", "Warn");
+    expect(d.warnings).toEqual(['unknown field "spec.extra"']);
+    expect(d.obj["spec"]).toEqual({ holderIdentity: "h" });
+  });
+
+  it.each([
+    [
+      '{"spec":{"leaseDurationSeconds":"abc"}}',
+      "json: cannot unmarshal string into Go struct field LeaseSpec.spec.leaseDurationSeconds of type int32",
+    ],
+    [
+      '{"spec":{"leaseTransitions":2147483648}}',
+      "json: cannot unmarshal number 2147483648 into Go struct field LeaseSpec.spec.leaseTransitions of type int32",
+    ],
+  ])("%s is upstream's 400", (text, detail) => {
+    expect(() => decodeBody(leases, body(text), "json", "Strict")).toThrowError(
+      `Lease in version "v1" cannot be handled as a Lease: ${detail}`,
     );
-    expect(d.obj).toMatchObject({
-      apiVersion: "coordination.k8s.io/v1",
-      kind: "Lease",
-      metadata: { name: "a", labels: { k: "v" } },
-      spec: { holderIdentity: "h", extra: 1 },
-    });
   });
 });
 

@@ -110,6 +110,7 @@ const byKind: Record<string, Record<string, string>> = {
   "v1/Namespace": namespace,
   "v1/Node": node,
   "v1/Pod": pod,
+  "coordination.k8s.io/v1/Lease": { "": "v1.Lease", spec: "v1.LeaseSpec" },
   "discovery.k8s.io/v1/EndpointSlice": endpointSlice,
   "networking.k8s.io/v1/ServiceCIDR": serviceCIDR("v1"),
   "networking.k8s.io/v1beta1/ServiceCIDR": serviceCIDR("v1beta1"),
@@ -136,6 +137,8 @@ export const timeFields = new Set([
   "lastTimestamp",
   "eventTime",
   "lastObservedTime",
+  "acquireTime",
+  "renewTime",
   "startTime",
 ]);
 

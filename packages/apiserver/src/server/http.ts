@@ -2,7 +2,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StatusError, toStatusError } from "@servicenet/api";
 import { stringify as toYAML } from "yaml";
+import { endWith } from "./framing.ts";
 import type { OutputFormat } from "./negotiation.ts";
+import { writeSerialized } from "./response-compression.ts";
+
+export { bufferBeforeChunkingSize, endWith } from "./framing.ts";
 
 /** kube-apiserver's limit for a request body (3 MiB, `MaxRequestBodyBytes`). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -78,27 +82,7 @@ export function send(
     ...warnings.map((w) => `299 - ${JSON.stringify(w)}`),
   ];
   if (all.length > 0) headers["Warning"] = all;
-  endWith(res, code, headers, text);
-}
-
-/**
- * Go's net/http buffers a handler's first 2048 bytes (server.go bufferBeforeChunkingSize): a
- * response that fits when the handler returns gets a Content-Length, a longer one is chunked.
- * kube-apiserver writes each body in one go, so its small answers (a created Service, a Status)
- * carry Content-Length and its lists are chunked; node would chunk them all once writeHead ran.
- */
-export const bufferBeforeChunkingSize = 2048;
-
-/** net/http's bodyAllowedForStatus: 1xx, 204 and 304 answers carry no body, and no Content-Length is set for them. */
-const bodyAllowedForStatus = (code: number): boolean => !((code >= 100 && code <= 199) || code === 204 || code === 304);
-
-/** Writes the status, `headers` and the whole `body`, framed as Go's net/http frames it. */
-export function endWith(res: ServerResponse, code: number, headers: Record<string, string | string[]>, body: string | Buffer): void {
-  const length = typeof body === "string" ? Buffer.byteLength(body) : body.length;
-  if (bodyAllowedForStatus(code) && length <= bufferBeforeChunkingSize && !("Transfer-Encoding" in headers))
-    headers["Content-Length"] = String(length);
-  res.writeHead(code, headers);
-  res.end(body);
+  writeSerialized(res, code, headers, text);
 }
 
 /** Writes any error as a Status body with its code. */
@@ -109,4 +93,19 @@ export function sendError(res: ServerResponse, err: unknown, format: OutputForma
   if (!res.headersSent) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   send(res, e.code, e.status, format === "yaml" ? "yaml" : "json");
   return e.code;
+}
+
+/** Upstream responsewriters' sanitizer: `&`, `<` and `>` escaped so that error text never looks like HTML (quotes are fine). */
+export function sanitizeErrorText(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/**
+ * Upstream responsewriters.InternalError: net/http's http.Error with the sanitized
+ * `Internal Server Error: "<request URI>": <error>` as a plain-text 500.
+ */
+export function internalErrorText(res: ServerResponse, requestURI: string, err: Error): number {
+  const body = sanitizeErrorText(`Internal Server Error: ${JSON.stringify(requestURI)}: ${err.message}`) + "\n";
+  endWith(res, 500, { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" }, body);
+  return 500;
 }

@@ -8,6 +8,7 @@ import {
   EndpointsSchema,
   EventSchema,
   IPAddressSchema,
+  LeaseSchema,
   NamespaceSchema,
   NodeSchema,
   PodSchema,
@@ -292,7 +293,7 @@ export const servableResources: readonly ResourceDef[] = [
     namespaced: true,
     storagePath: "leases",
     strategy: leaseStrategy,
-    schema: undefined,
+    schema: LeaseSchema,
     printer: leaseHandler,
   }),
   def({

@@ -1,19 +1,25 @@
 /**
- * The "review" APIs: authentication.k8s.io SelfSubjectReview (`kubectl auth whoami`) and the
+ * The "review" APIs: authentication.k8s.io SelfSubjectReview (`kubectl auth whoami`) and TokenReview, and the
  * authorization.k8s.io/v1 access reviews (`kubectl auth can-i`, `can-i --list`), answered by the
  * server's authorizer (pkg/registry/authorization). They are create-only and never stored.
  */
 import { StatusError } from "@servicenet/api";
+import type { Authenticator } from "../authentication/authenticator/interfaces.ts";
 import type { UserInfo } from "../authentication/user/user.ts";
+import { tokenReview } from "../registry/authentication/tokenreview/storage.ts";
 import {
   localSubjectAccessReview,
   selfSubjectAccessReview,
   selfSubjectRulesReview,
   subjectAccessReview,
-  type ReviewContext,
+  type ReviewContext as AuthorizationReviewContext,
 } from "../registry/authorization/rest.ts";
 
-export type { ReviewContext };
+/** What a review is answered with: the request's user, namespace, authorizer and authenticator. */
+export type ReviewContext = AuthorizationReviewContext & {
+  /** The server's request authenticator (TokenReview); undefined when authentication is off. */
+  authenticator?: Authenticator | undefined;
+};
 
 export interface ReviewDef {
   group: string;
@@ -64,6 +70,14 @@ function selfSubjectReview(version: string): ReviewDef {
 /** Every review the server can serve; `--runtime-config` picks (v1beta1 and v1alpha1 are off by default). */
 export const servableReviews: readonly ReviewDef[] = [
   selfSubjectReview("v1"),
+  {
+    group: "authentication.k8s.io",
+    version: "v1",
+    resource: "tokenreviews",
+    kind: "TokenReview",
+    singular: "tokenreview",
+    answer: (body, ctx) => tokenReview(body, { authenticator: ctx.authenticator, namespace: ctx.namespace }),
+  },
   authorizationReview("selfsubjectaccessreviews", "SelfSubjectAccessReview", selfSubjectAccessReview),
   authorizationReview("subjectaccessreviews", "SubjectAccessReview", subjectAccessReview),
   authorizationReview("localsubjectaccessreviews", "LocalSubjectAccessReview", localSubjectAccessReview, true),

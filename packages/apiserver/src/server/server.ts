@@ -27,7 +27,8 @@ import {
   wantsAggregated,
 } from "./discovery.ts";
 import { parseBody } from "./codec.ts";
-import { endWith, readBody, requestBodies, send, sendError } from "./http.ts";
+import { endWith, internalErrorText, readBody, requestBodies, send, sendError } from "./http.ts";
+import { writeSerialized } from "./response-compression.ts";
 import { apiserverHealthChecks, isHealthPath, serveHealth, type HealthChecker } from "./healthz.ts";
 import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
 import { RequestMetrics, type RequestLabels } from "./metrics.ts";
@@ -185,7 +186,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
         user = await impersonate(cfg.authorizer ?? alwaysAllow, user, req.headersDistinct);
       } catch (e) {
         if (!(e instanceof ImpersonationRequestError)) throw e;
-        return { code: text(res, 500, `Internal Server Error: ${JSON.stringify(req.url ?? "")}: ${e.message}\n`), labels };
+        return { code: internalErrorText(res, req.url ?? "", e), labels };
       }
       audit.impersonatedUser = user;
     }
@@ -221,7 +222,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     if (path === "/api" || path === "/apis") {
       const agg = wantsAggregated(req.headers.accept);
       if (agg) {
-        endWith(
+        writeSerialized(
           res,
           200,
           { "Content-Type": aggregatedContentType(agg), Vary: "Accept" },
@@ -252,6 +253,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
         namespace: info.namespace ?? "",
         authorizer: cfg.authorizer,
         ruleResolver: cfg.authorizerRuleResolver,
+        authenticator,
       });
       send(res, 201, answer);
       const scope = info.namespace !== undefined ? "namespace" : "cluster";

@@ -38,7 +38,9 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   req.on("close", stop);
   res.on("close", stop);
   w.shutdown.addEventListener("abort", stop, { once: true });
-  const timer = setTimeout(stop, (w.timeoutSeconds ?? defaultWatchTimeoutSeconds) * 1000);
+  const timeoutMs = (w.timeoutSeconds ?? defaultWatchTimeoutSeconds) * 1000;
+  const deadline = Date.now() + timeoutMs;
+  const timer = setTimeout(stop, timeoutMs);
   let first = true;
   const apiVersion = apiVersionOf(w.def);
   const encodeObject = (obj: KubeObject): unknown => {
@@ -73,7 +75,7 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   send = chunkWriter(res);
   try {
     // Only serialised here (the Service watch's read-time defaulting is idempotent): one shared copy per event.
-    let params = { ...w.params, signal: ac.signal, readOnly: true };
+    let params = { ...w.params, signal: ac.signal, readOnly: true, deadline };
     if (w.sendInitialEvents) {
       const list = await w.store.list(w.namespace, {
         ...(params.labelSelector ? { labelSelector: params.labelSelector } : {}),

@@ -4,7 +4,9 @@
  * directly, naming the resource from the key; `withGroupResource` re-labels them for a registry.
  */
 import { StatusError, type GroupResource, type StatusDetails, type StatusReason } from "@servicenet/api/errors";
+import { encodeContinue } from "./continue-token.ts";
 import { nameFromKey, resourceFromKey } from "./keys.ts";
+import { CompactedError } from "./kv.ts";
 
 /** Upstream `registry.OptimisticLockErrorMsg`. */
 export const optimisticLockErrorMsg = "the object has been modified; please apply your changes to the latest version and try again";
@@ -62,6 +64,21 @@ export function preconditionFailed(key: string, what: "UID" | "ResourceVersion",
   const msg = `Precondition failed: ${what} in precondition: ${want}, ${what} in object meta: ${have}`;
   const detail = `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${msg}`;
   return new StorageError("conflict", key, defaultResource(key), detail);
+}
+
+/**
+ * Upstream etcd3 `interpretListError`: a list read at a compacted revision is 410 Expired. A
+ * continuation (`paging`) gets handleCompactedErrorForPaging's answer: a fresh token at the
+ * latest revision (rv -1) resuming at the failed page's first key, in the Status's ListMeta, so
+ * a client may take an inconsistent remainder. Anything else is returned unchanged.
+ */
+export function interpretListError(e: unknown, paging: { listPrefix: string; continueKey: string } | undefined): unknown {
+  if (!(e instanceof CompactedError)) return e;
+  if (!paging) return StatusError.expired(listTooOldMsg);
+  const err = StatusError.expired(continueTooOldMsg);
+  // StatusObject types metadata as empty; upstream's Status carries ListMeta, and this is its one use.
+  (err.status.metadata as Record<string, unknown>)["continue"] = encodeContinue(paging.listPrefix, paging.continueKey, -1);
+  return err;
 }
 
 /** 410 for a watch from a compacted revision: `too old resource version: N (C)`. */

@@ -114,6 +114,11 @@ export interface WatchOptions {
   allowBookmarks?: boolean;
   /** Bookmark period; upstream's is 1 min. */
   bookmarkIntervalMs?: number;
+  /**
+   * When the watch will be ended (epoch ms, from the request's timeout): with bookmarks, one more
+   * is sent 2 s before it and the periodic ones stop there (upstream cacheWatcher.nextBookmarkTime).
+   */
+  deadline?: number;
   /** Closing the signal ends the iteration. Breaking out of `for await` closes it too. */
   signal?: AbortSignal;
   /**

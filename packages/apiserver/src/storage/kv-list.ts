@@ -6,9 +6,10 @@
 import { StatusError } from "@servicenet/api/errors";
 import { decode } from "./codec.ts";
 import { decodeContinue, encodeContinue } from "./continue-token.ts";
-import { continueTooOldMsg, listTooOldMsg, parseResourceVersion, tooLargeResourceVersion } from "./errors.ts";
+import { interpretListError, parseResourceVersion, tooLargeResourceVersion } from "./errors.ts";
+import { waitUntilFresh } from "./fresh.ts";
 import type { KubeObject, ListOptions, ListResult } from "./interfaces.ts";
-import { CompactedError, prefixEnd, type KVEngine } from "./kv.ts";
+import { prefixEnd, type KVEngine } from "./kv.ts";
 import { rememberRemaining, remainingAt } from "./remaining-count.ts";
 
 const maxPage = 10_000;
@@ -44,28 +45,36 @@ export function resolveReadPoint(prefix: string, opts: ListOptions): ReadPoint {
 /** Lists `prefix` (a directory key ending in "/"). */
 export async function listKV(engine: KVEngine, physPrefix: string, logicalPrefix: string, opts: ListOptions): Promise<ListResult> {
   const point = resolveReadPoint(logicalPrefix, opts);
+  const listPrefix = physPrefix + logicalPrefix;
   const start = physPrefix + point.startKey;
-  const end = prefixEnd(physPrefix + logicalPrefix);
+  if (point.revision > 0) {
+    const current = await engine.currentRevision();
+    if (point.revision > current) throw tooLargeResourceVersion(point.revision, current);
+  }
+  // Not older than `minimum` (NotOlderThan, or a legacy resourceVersion without limit): wait for
+  // it as upstream's watch cache does (waitUntilFreshAndBlock) before reading.
+  if (point.minimum > 0) await waitUntilFresh(engine, point.minimum);
+  try {
+    return await readList(engine, listPrefix, start, point, opts);
+  } catch (e) {
+    // Every read of the page (the ranges and the remaining-item count) is at the pinned revision,
+    // so a compaction under any of them is the same 410 (upstream etcd3 store.go GetList).
+    throw interpretListError(e, point.fromContinue ? { listPrefix, continueKey: start } : undefined);
+  }
+}
+
+/** The page's reads: ranges (growing while a predicate drops items), then the remaining count. */
+async function readList(engine: KVEngine, listPrefix: string, start: string, point: ReadPoint, opts: ListOptions): Promise<ListResult> {
+  const end = prefixEnd(listPrefix);
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   const predicate = opts.predicate;
   let revision = point.revision;
-  if (revision > 0) {
-    const current = await engine.currentRevision();
-    if (revision > current) throw tooLargeResourceVersion(revision, current);
-  }
   const items: KubeObject[] = [];
   let cursor = start;
   let page = limit;
   let resumeKey: string | undefined;
   for (;;) {
-    let res;
-    try {
-      res = await engine.range(cursor, end, { revision, limit: page });
-    } catch (e) {
-      if (e instanceof CompactedError)
-        throw point.fromContinue ? expiredContinue(physPrefix + logicalPrefix, cursor) : StatusError.expired(listTooOldMsg);
-      throw e;
-    }
+    const res = await engine.range(cursor, end, { revision, limit: page });
     revision = res.revision;
     let full = false;
     let i = 0;
@@ -86,7 +95,7 @@ export async function listKV(engine: KVEngine, physPrefix: string, logicalPrefix
   if (point.minimum > revision) throw tooLargeResourceVersion(point.minimum, revision);
   const result: ListResult = { items, resourceVersion: String(revision) };
   if (resumeKey !== undefined) {
-    result.continue = encodeContinue(physPrefix + logicalPrefix, resumeKey, revision);
+    result.continue = encodeContinue(listPrefix, resumeKey, revision);
     if (!predicate) result.remainingItemCount = await remaining(engine, start, resumeKey, end, revision, items.length);
   }
   return result;
@@ -108,15 +117,4 @@ async function remaining(
   const left = atStart >= taken ? atStart - taken : await engine.count(resumeKey, end, revision);
   rememberRemaining(engine, start, resumeKey, end, revision, left);
   return left;
-}
-
-/**
- * Upstream's handleCompactedErrorForPaging: 410 with a fresh token (rv -1, "continue at latest") in
- * the Status's ListMeta, so a client may accept an inconsistent continuation.
- */
-function expiredContinue(listPrefix: string, nextKey: string): StatusError {
-  const err = StatusError.expired(continueTooOldMsg);
-  // StatusObject types metadata as empty; upstream's Status carries ListMeta, and this is its one use.
-  (err.status.metadata as Record<string, unknown>)["continue"] = encodeContinue(listPrefix, nextKey, -1);
-  return err;
 }

@@ -4,7 +4,8 @@
  */
 import { StatusError } from "@servicenet/api/errors";
 import { atRevision, clone, decode, encode, storedCopy, withCreateMeta } from "./codec.ts";
-import { keyExists, keyNotFound, parseResourceVersion, preconditionFailed, staleObject, tooLargeResourceVersion } from "./errors.ts";
+import { keyExists, keyNotFound, parseResourceVersion, preconditionFailed, staleObject } from "./errors.ts";
+import { waitUntilFresh } from "./fresh.ts";
 import type {
   CreateOptions,
   DeleteOptions,
@@ -64,11 +65,9 @@ export class KVStore implements Store {
   get(key: string, opts?: GetOptions): Promise<KubeObject | null>;
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject | null> {
     const minimum = parseResourceVersion(opts.resourceVersion);
+    // Not older than `minimum`: wait for it first (upstream's cacher Get, WaitUntilFreshAndGet).
+    if (minimum > 0) await waitUntilFresh(this.engine, minimum);
     const kv = await this.engine.get(this.prefix + key);
-    if (minimum > 0) {
-      const current = await this.engine.currentRevision();
-      if (minimum > current) throw tooLargeResourceVersion(minimum, current);
-    }
     if (!kv) {
       if (opts.ignoreNotFound) return null;
       throw keyNotFound(key);
@@ -115,7 +114,9 @@ export class KVStore implements Store {
       const current: KubeObject = kv ? decode(kv.value, kv.modRevision) : { metadata: {} };
       let next: KubeObject;
       try {
-        if (kv) checkPreconditions(key, opts.preconditions, current);
+        // Upstream checks preconditions against the zero object when the key is gone: a uid
+        // precondition on a deleted object is a Conflict, never a re-create (etcd3 GuaranteedUpdate).
+        checkPreconditions(key, opts.preconditions, current);
         next = await tryUpdate(clone(current));
         const rv = next.metadata?.resourceVersion;
         if (rv !== undefined && rv !== "" && rv !== (current.metadata.resourceVersion ?? "")) throw staleObject(key);

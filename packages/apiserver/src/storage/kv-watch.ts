@@ -13,6 +13,8 @@ import { listKV } from "./kv-list.ts";
 import { WatchStream } from "./watch-stream.ts";
 
 const defaultBookmarkMs = 60_000;
+/** How long before a watch's deadline its last bookmark goes (upstream cacheWatcher.nextBookmarkTime). */
+const preTimeoutBookmarkMs = 2_000;
 
 /** Starts a watch of `key` (or the directory `key` when recursive). */
 export function watchKV(engine: KVEngine, physPrefix: string, key: string, opts: WatchOptions): WatchStream {
@@ -82,11 +84,24 @@ async function run(engine: KVEngine, physPrefix: string, key: string, opts: Watc
   });
   stream.onEnd(cancel);
   if (opts.allowBookmarks) {
-    const timer = setInterval(() => {
-      stream.push({ type: "BOOKMARK", object: { metadata: { resourceVersion: String(progress) } } });
-    }, opts.bookmarkIntervalMs ?? defaultBookmarkMs);
+    const bookmark = (): void => stream.push({ type: "BOOKMARK", object: { metadata: { resourceVersion: String(progress) } } });
+    const timer = setInterval(bookmark, opts.bookmarkIntervalMs ?? defaultBookmarkMs);
     timer.unref?.();
     stream.onEnd(() => clearInterval(timer));
+    // cacheWatcher.nextBookmarkTime: the last bookmark goes 2 s before the deadline, none after;
+    // a watch shorter than that gets none.
+    if (opts.deadline !== undefined) {
+      const pretimeout = opts.deadline - preTimeoutBookmarkMs - Date.now();
+      if (pretimeout < 0) clearInterval(timer);
+      else {
+        const last = setTimeout(() => {
+          clearInterval(timer);
+          bookmark();
+        }, pretimeout);
+        last.unref?.();
+        stream.onEnd(() => clearTimeout(last));
+      }
+    }
   }
 }
 

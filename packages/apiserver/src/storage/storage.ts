@@ -23,7 +23,8 @@ export async function createStore(cfg: StoreConfig): Promise<Store> {
   return store;
 }
 
-async function openEngine(cfg: StoreConfig): Promise<KVEngine> {
+/** The configured backend's engine, without a key root or a store on top (createStore's first step; tests wrap it). */
+export async function openEngine(cfg: StoreConfig): Promise<KVEngine> {
   switch (cfg.backend) {
     case "memory":
       return createMemoryEngine();

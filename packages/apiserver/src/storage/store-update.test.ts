@@ -64,6 +64,30 @@ describeEachBackend("GuaranteedUpdate", (ctx) => {
     expect((e as StatusError).message).toContain("Precondition failed: UID in precondition: nope");
   });
 
+  it("checks preconditions against an empty object when the key is gone, even with ignoreNotFound", async () => {
+    const created = await store.create(key("gone"), testObject("gone"));
+    await store.delete(key("gone"));
+    const uid = created.metadata.uid ?? "";
+    let called = false;
+    const e = await store
+      .guaranteedUpdate(
+        key("gone"),
+        (cur) => {
+          called = true;
+          return { ...created, metadata: { ...cur.metadata, ...created.metadata } };
+        },
+        { ignoreNotFound: true, preconditions: { uid } },
+      )
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(StatusError);
+    expect((e as StatusError).code).toBe(409);
+    expect((e as StatusError).message).toBe(
+      `Operation cannot be fulfilled on configmaps "gone": StorageError: invalid object, Code: 4, Key: ${key("gone")}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: `,
+    );
+    expect(called).toBe(false);
+    expect(await store.get(key("gone"), { ignoreNotFound: true })).toBeNull();
+  });
+
   it("retries with a fresh read when the cached copy is stale", async () => {
     const v1 = await store.create(key("a"), withCounter(testObject("a"), 1));
     await store.guaranteedUpdate(key("a"), (cur) => withCounter(cur, 5));

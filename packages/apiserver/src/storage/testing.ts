@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Etcd3, EtcdLockFailedError } from "etcd3";
 import type { BackendName, KubeObject, Store, StoreConfig, WatchEvent } from "./interfaces.ts";
-import { createStore } from "./storage.ts";
+import type { KVEngine } from "./kv.ts";
+import { createStore, openEngine } from "./storage.ts";
 
 /** etcd endpoints for tests, from SERVICENET_ETCD_ENDPOINTS (comma separated), or undefined. */
 export function etcdEndpointsFromEnv(): string[] | undefined {
@@ -59,6 +60,35 @@ export async function openTestStore(backend: BackendName, extra: Partial<StoreCo
       await store.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
       if (backend === "etcd" && config.prefix) await deleteEtcdPrefix(config.endpoints ?? [], config.prefix);
+    },
+  };
+}
+
+export interface TestEngine {
+  engine: KVEngine;
+  /** The physical key prefix this test owns (a KVStore's `prefix`): "" except on a shared etcd. */
+  prefix: string;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh, isolated engine (no store on top), for tests that wrap or drive the engine itself. */
+export async function openTestEngine(backend: BackendName): Promise<TestEngine> {
+  let dir: string | undefined;
+  const config: StoreConfig = { backend, pollIntervalMs: 50 };
+  if (backend === "sqlite") {
+    dir = mkdtempSync(join(tmpdir(), "servicenet-storage-"));
+    config.path = join(dir, "state.db");
+  }
+  if (backend === "etcd") config.endpoints = etcdEndpointsFromEnv() ?? [];
+  const prefix = backend === "etcd" ? `/servicenet-test/${randomUUID()}` : "";
+  const engine = await openEngine(config);
+  return {
+    engine,
+    prefix,
+    async cleanup() {
+      await engine.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      if (prefix !== "") await deleteEtcdPrefix(config.endpoints ?? [], prefix);
     },
   };
 }

@@ -1,2 +1,3 @@
 /** coordination.k8s.io/v1: Lease. */
 export * from "./lease.ts";
+export * from "./validation.ts";

@@ -18,6 +18,8 @@ export interface WatchParams {
   fieldSelector?: FieldSelector;
   resourceVersion?: string;
   allowBookmarks?: boolean;
+  /** See storage WatchOptions.deadline. */
+  deadline?: number;
   signal?: AbortSignal;
   /** See storage WatchOptions.readOnly. */
   readOnly?: boolean;

@@ -3,7 +3,7 @@
  * watch, create, update, delete and deletecollection over a storage `Store`, with the resource's
  * strategy deciding what may change and what is valid.
  */
-import { StatusError, type FieldError } from "@servicenet/api";
+import { field, GoValue, StatusError, type FieldError } from "@servicenet/api";
 import {
   objectKey,
   resourcePrefix,
@@ -119,6 +119,7 @@ export class GenericStore {
       ...(p.resourceVersion !== undefined ? { resourceVersion: p.resourceVersion } : {}),
       ...(predicate ? { predicate } : {}),
       ...(p.allowBookmarks ? { allowBookmarks: true } : {}),
+      ...(p.deadline !== undefined ? { deadline: p.deadline } : {}),
       ...(p.signal ? { signal: p.signal } : {}),
       ...(p.readOnly ? { readOnly: true } : {}),
       ...(p.decorate ? { decorate: p.decorate } : {}),
@@ -223,8 +224,10 @@ export class GenericStore {
         this.placeInNamespace(obj, namespace);
         if (!obj.metadata.resourceVersion) {
           if (!this.strategy.allowUnconditionalUpdate) {
-            throw this.invalid(name, [
-              { type: "Invalid", field: "metadata.resourceVersion", badValue: "0x0", detail: "must be specified for an update" },
+            // Upstream Store.Update names the resource as the kind (see its TODO about #18526) and
+            // prints the uint64 0 with %#v.
+            throw StatusError.invalid({ group: this.config.group, kind: this.config.resource }, name, [
+              field.invalid("metadata.resourceVersion", new GoValue("0x0"), "must be specified for an update"),
             ]);
           }
           obj.metadata.resourceVersion = current.metadata.resourceVersion;

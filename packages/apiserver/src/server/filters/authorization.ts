@@ -7,6 +7,7 @@
 import { StatusError } from "@servicenet/api";
 import { anonymousUser, type UserInfo } from "../../authentication/user/user.ts";
 import { attributes, type Attributes, type Authorizer } from "../../authorization/authorizer/interfaces.ts";
+import { sanitizeErrorText } from "../http.ts";
 import { parseRequestInfo, type RequestInfo } from "../request-info.ts";
 
 /**
@@ -63,7 +64,9 @@ export function forbiddenMessage(a: Attributes): string {
 
 /** ForbiddenStatusError: `services is forbidden: User "alice" cannot list ...[: reason]`, details name/group/kind. */
 export function forbiddenStatusError(a: Attributes, reason: string): StatusError {
-  const msg = reason === "" ? forbiddenMessage(a) : `${forbiddenMessage(a)}: ${reason}`;
+  // responsewriters.Forbidden sanitizes the message it builds (user, path and names come from the request), not the reason.
+  const message = sanitizeErrorText(forbiddenMessage(a));
+  const msg = reason === "" ? message : `${message}: ${reason}`;
   return StatusError.forbidden({ group: a.apiGroup, resource: a.resource }, a.name, msg);
 }
 

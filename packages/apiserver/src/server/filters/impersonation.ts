@@ -5,9 +5,9 @@
  * userextras/<key>; serviceaccounts for `system:serviceaccount:<ns>:<name>`). It runs between
  * authentication and authorization, so everything after sees the impersonated user.
  */
-import { StatusError } from "@servicenet/api";
 import { allAuthenticated, allUnauthenticated, anonymous, type UserInfo } from "../../authentication/user/user.ts";
-import { attributes, type Attributes, type Authorizer } from "../../authorization/authorizer/interfaces.ts";
+import { attributes, type Authorizer } from "../../authorization/authorizer/interfaces.ts";
+import { forbiddenStatusError } from "./authorization.ts";
 
 export const impersonateUserHeader = "impersonate-user";
 export const impersonateUIDHeader = "impersonate-uid";
@@ -88,15 +88,6 @@ export function buildImpersonationRequests(headers: Headers): ImpersonationReque
   return out;
 }
 
-/** forbiddenMessage + responsewriters.Forbidden for the impersonate check. */
-function forbidden(a: Attributes, reason: string): StatusError {
-  const resource = a.subresource !== "" ? `${a.resource}/${a.subresource}` : a.resource;
-  let msg = `User ${JSON.stringify(a.user?.name ?? "")} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.apiGroup)}`;
-  msg += a.namespace !== "" ? ` in the namespace ${JSON.stringify(a.namespace)}` : " at the cluster scope";
-  if (reason !== "") msg += `: ${reason}`;
-  return StatusError.forbidden({ group: a.apiGroup, resource: a.resource }, a.name, msg);
-}
-
 /**
  * WithImpersonation: the user the request acts as (the requester itself without impersonation
  * headers). Throws upstream's Forbidden Status or an {@link ImpersonationRequestError}.
@@ -144,9 +135,9 @@ export async function impersonate(authorizer: Authorizer, requestor: UserInfo, h
     try {
       result = await authorizer.authorize(a);
     } catch {
-      throw forbidden(a, "");
+      throw forbiddenStatusError(a, "");
     }
-    if (result.decision !== "Allow" || result.error !== undefined) throw forbidden(a, result.reason);
+    if (result.decision !== "Allow" || result.error !== undefined) throw forbiddenStatusError(a, result.reason);
   }
   if (username !== anonymous) {
     // A non-anonymous user is in system:authenticated unless system:(un)authenticated was given.

@@ -56,8 +56,8 @@ class EtcdEngine implements KVEngine {
     return kv ? toRaw(kv) : null;
   }
 
-  async range(start: string, end: string, opts: { revision?: number; limit?: number }): Promise<KVRangeResult> {
-    try {
+  range(start: string, end: string, opts: { revision?: number; limit?: number }): Promise<KVRangeResult> {
+    return this.readAt(async () => {
       const res = await this.client.kv.range({
         key: b(start),
         range_end: endBuf(end),
@@ -65,15 +65,27 @@ class EtcdEngine implements KVEngine {
         limit: opts.limit ?? 0,
       });
       return { kvs: res.kvs.map(toRaw), revision: opts.revision || Number(res.header.revision), more: res.more };
+    });
+  }
+
+  count(start: string, end: string, revision?: number): Promise<number> {
+    return this.readAt(async () => {
+      const res = await this.client.kv.range({ key: b(start), range_end: endBuf(end), revision: revision ?? 0, count_only: true });
+      return Number(res.count);
+    });
+  }
+
+  /**
+   * Runs a read that may name a revision: etcd's `OUT_OF_RANGE ... required revision has been
+   * compacted` becomes the engine's CompactedError, for ranges and counts alike.
+   */
+  private async readAt<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
     } catch (e) {
       if (isCompacted(e)) throw new CompactedError(await this.compactedRevision());
       throw e;
     }
-  }
-
-  async count(start: string, end: string, revision?: number): Promise<number> {
-    const res = await this.client.kv.range({ key: b(start), range_end: endBuf(end), revision: revision ?? 0, count_only: true });
-    return Number(res.count);
   }
 
   /**

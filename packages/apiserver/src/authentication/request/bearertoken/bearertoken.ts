@@ -4,9 +4,12 @@
  * another scheme or an empty token is "not mine"; a token no one has is an error ("invalid bearer
  * token"), so it is a 401 rather than anonymous.
  */
+import { trimHeaderSpace } from "../../../util/strings/trim-space.ts";
 import type { AuthRequest, AuthResponse, Authenticator, TokenAuthenticator } from "../../authenticator/interfaces.ts";
 
 export const invalidToken = "invalid bearer token";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export class BearerTokenAuthenticator implements Authenticator {
   private readonly auth: TokenAuthenticator;
@@ -17,13 +20,21 @@ export class BearerTokenAuthenticator implements Authenticator {
 
   async authenticateRequest(req: AuthRequest): Promise<AuthResponse | undefined> {
     const header = req.headers["authorization"];
-    const auth = (Array.isArray(header) ? (header[0] ?? "") : (header ?? "")).trim();
+    const auth = trimHeaderSpace(Array.isArray(header) ? (header[0] ?? "") : (header ?? ""));
     if (auth === "") return undefined;
     const parts = auth.split(" ");
     if (parts.length < 2 || parts[0]!.toLowerCase() !== "bearer") return undefined;
     // "Bearer a b" authenticates "a", as upstream's split on single spaces does.
-    const token = parts[1]!;
-    if (token === "") return undefined;
+    const raw = parts[1]!;
+    if (raw === "") return undefined;
+    // The token's bytes as the token authenticators compare them (UTF-8 text); bytes that are not
+    // UTF-8 match no token of a token file.
+    let token: string;
+    try {
+      token = utf8.decode(Buffer.from(raw, "latin1"));
+    } catch {
+      throw new Error(invalidToken);
+    }
     const resp = await this.auth.authenticateToken(token);
     if (resp === undefined) throw new Error(invalidToken);
     return resp;

@@ -1,15 +1,17 @@
-/** coordination.k8s.io/v1 Lease REST strategy: metadata rules only (leader election needs nothing more). */
-import { field, validateObjectMeta, validateObjectMetaUpdate, type FieldError, type ObjectMeta } from "@servicenet/api";
+/** coordination.k8s.io/v1 Lease REST strategy (pkg/registry/coordination/lease/strategy.go). */
+import { validateLease, validateLeaseUpdate } from "@servicenet/api";
 import type { KubeObject } from "../../../storage/index.ts";
 import type { RESTStrategy } from "../../generic/strategy.ts";
 
-const meta = (o: KubeObject): ObjectMeta => o.metadata;
-
-function validateSpec(o: KubeObject): FieldError[] {
-  const spec = (o["spec"] ?? {}) as Record<string, unknown>;
-  const d = spec["leaseDurationSeconds"];
-  if (typeof d === "number" && d <= 0) return [field.invalid("spec.leaseDurationSeconds", d, "must be greater than 0")];
-  return [];
+/**
+ * spec.strategy and spec.preferredHolder need the CoordinatedLeaderElection gate, off in 1.33 and
+ * not offered here: dropped on create, and on update unless the stored Lease already has them.
+ */
+function dropDisabledFields(o: KubeObject, old?: KubeObject): void {
+  const spec = o["spec"] as Record<string, unknown> | undefined;
+  if (!spec) return;
+  const oldSpec = old?.["spec"] as Record<string, unknown> | undefined;
+  for (const f of ["strategy", "preferredHolder"]) if (oldSpec?.[f] === undefined) delete spec[f];
 }
 
 export const leaseStrategy: RESTStrategy = {
@@ -17,9 +19,9 @@ export const leaseStrategy: RESTStrategy = {
   kind: "Lease",
   namespaced: true,
   allowCreateOnUpdate: true,
-  allowUnconditionalUpdate: true,
-  prepareForCreate: () => {},
-  prepareForUpdate: () => {},
-  validate: (o) => [...validateObjectMeta(meta(o), { namespaced: true }), ...validateSpec(o)],
-  validateUpdate: (o, old) => [...validateObjectMetaUpdate(meta(o), meta(old)), ...validateSpec(o)],
+  allowUnconditionalUpdate: false,
+  prepareForCreate: (o) => dropDisabledFields(o),
+  prepareForUpdate: (o, old) => dropDisabledFields(o, old),
+  validate: (o) => validateLease(o),
+  validateUpdate: (o, old) => validateLeaseUpdate(o, old),
 };
