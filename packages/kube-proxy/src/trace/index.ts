@@ -14,3 +14,5 @@ export { flowMasquerade, flowOutput } from "./types.ts";
 export { IptablesRuleset } from "./iptables/ruleset.ts";
 export type { IptablesRulesetOptions } from "./iptables/ruleset.ts";
 export { traceIptables } from "./iptables/evaluate.ts";
+export { NftablesRuleset } from "./nftables/ruleset.ts";
+export { traceNftables } from "./nftables/evaluate.ts";

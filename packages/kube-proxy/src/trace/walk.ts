@@ -86,7 +86,7 @@ function toOutcome(s: PathState): TraceOutcome {
     ...(s.dnat !== undefined ? { dnat: s.dnat } : {}),
     masquerade: s.verdict === undefined && s.masquerade,
     acceptedByRule: s.acceptedByRule,
-    ...(s.reason !== undefined ? { reason: s.reason } : {}),
+    ...(s.verdict !== undefined && s.reason !== undefined ? { reason: s.reason } : {}),
     affinity: s.affinity,
     steps: s.steps,
   };
