@@ -16,3 +16,6 @@ export type { IptablesRulesetOptions } from "./iptables/ruleset.ts";
 export { traceIptables } from "./iptables/evaluate.ts";
 export { NftablesRuleset } from "./nftables/ruleset.ts";
 export { traceNftables } from "./nftables/evaluate.ts";
+export { computeNodeRules, loadNodeRules } from "./node-rules.ts";
+export type { NodeRules, NodeRulesInput, ProxyMode } from "./node-rules.ts";
+export { joinHostPort, splitHostPort } from "./addresses.ts";
