@@ -5,8 +5,13 @@ import type { IP } from "@servicenet/api";
 /** Tests one address against an IP or CIDR written in a rule. */
 export type AddressMatcher = (ip: string) => boolean;
 
+// Dotted-quad IPv4 without leading zeros is already canonical: no parse needed (indexing a
+// 10,000-rule chain canonicalises every address in it).
+const canonicalIPv4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 /** The canonical text of `s`, or `s` itself when it is not an address. */
 export function canonicalIP(s: string): string {
+  if (canonicalIPv4.test(s)) return s;
   const ip = parseIPSloppy(s);
   return ip === null ? s : formatIP(ip);
 }
@@ -46,6 +51,7 @@ function parseCached(s: string): IP | null {
 }
 
 function canonicalCached(s: string): string {
+  if (canonicalIPv4.test(s)) return s;
   let c = canonical.get(s);
   if (c === undefined) {
     const p = parseCached(s);

@@ -63,6 +63,7 @@ export function loadNodeRules(mode: ProxyMode, texts: readonly string[], kubelet
   if (mode === "iptables") {
     const rs = new IptablesRuleset({ kubeletJumpRules: kubeletFirewall });
     for (const t of texts) rs.restore(t);
+    rs.prepare();
     return { mode, text, trace: (packet, localIPs) => traceIptables(rs, packet, { localIPs }) };
   }
   const rs = new NftablesRuleset();

@@ -4,7 +4,7 @@
  * addresses, else FORWARD then POSTROUTING); or OUTPUT, POSTROUTING and, for a
  * local destination, INPUT. Each evaluator runs the chains attached to one hook.
  */
-import { joinHostPort, type LocalAddresses } from "./addresses.ts";
+import { canonicalIP, joinHostPort, type LocalAddresses } from "./addresses.ts";
 import type { Hook, TraceOutcome, TracePacket, TraceStep } from "./types.ts";
 
 /** One path through the rules so far. */
@@ -33,7 +33,7 @@ export function fork(s: PathState, p: number): PathState {
 
 /** Applies DNAT to `ipPort` ("1.2.3.4:80", "[fd00::1]:80" or a bare address). */
 export function applyDNAT(s: PathState, ip: string, port: number | undefined): void {
-  s.dst = ip;
+  s.dst = canonicalIP(ip);
   if (port !== undefined) s.dport = port;
   s.dnat = joinHostPort(ip, s.dport);
 }
@@ -42,7 +42,7 @@ export function applyDNAT(s: PathState, ip: string, port: number | undefined): v
 export function walk(packet: TracePacket, local: LocalAddresses, runHook: HookRunner): TraceOutcome[] {
   const initial: PathState = {
     prob: 1,
-    dst: packet.destination,
+    dst: canonicalIP(packet.destination),
     dport: packet.port,
     mark: 0,
     dnat: undefined,

@@ -70,8 +70,12 @@ function runChain(ctx: Ctx, name: string, s: PathState, depth: number): Result[]
 
 function runFrom(ctx: Ctx, name: string, start: number, s: PathState, depth: number): Result[] {
   const chain = ctx.rules.chain(ctx.table, name);
-  const n = chain?.lines.length ?? 0;
-  for (let i = start; i < n && chain !== undefined; i++) {
+  if (chain === undefined) return [[s, "next"]];
+  const candidates = chain.candidates(s.dst);
+  const n = candidates?.length ?? chain.lines.length;
+  for (let k = 0; k < n; k++) {
+    const i = candidates === undefined ? k : (candidates[k] ?? 0);
+    if (i < start) continue;
     const rule = chain.rule(i);
     if (!matches(ctx, rule, s)) continue;
     const p = rule.probability;

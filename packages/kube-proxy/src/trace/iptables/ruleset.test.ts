@@ -51,6 +51,25 @@ describe("IptablesRuleset", () => {
     expect(r.outcomes.map((o) => [o.dnat, o.probability])).toEqual([["10.1.0.0:8080", 1]]);
   });
 
+  it("indexes long chains by -d without changing rule order or negated and CIDR matches", () => {
+    const lines = ["*nat", ":KUBE-SERVICES - [0:0]", ":KUBE-MARK-MASQ - [0:0]", ":KUBE-SVC-A - [0:0]", ":KUBE-SEP-A - [0:0]"];
+    // A CIDR rule before the literal ones must still be seen first; 100 literal rules make the chain long.
+    lines.push("-A KUBE-SERVICES -d 172.30.0.0/16 ! -s 10.0.0.0/8 -j KUBE-MARK-MASQ");
+    lines.push("-A KUBE-SERVICES ! -d 172.30.1.57 -j KUBE-MARK-MASQ");
+    for (let i = 0; i < 100; i++) lines.push(`-A KUBE-SERVICES -m tcp -p tcp -d 172.30.1.${i} --dport 80 -j KUBE-SVC-A`);
+    lines.push("-A KUBE-SVC-A -j KUBE-SEP-A", "-A KUBE-SEP-A -m tcp -p tcp -j DNAT --to-destination 10.1.0.1:8080", "COMMIT", "");
+    const rs = new IptablesRuleset().restore(lines.join("\n"));
+    expect(rs.chain("nat", "KUBE-SERVICES")?.candidates("172.30.1.57")).toEqual([0, 1, 59]);
+    const r = traceIptables(rs, { ...pkt, source: "192.0.2.1", destination: "172.30.1.57" }, node);
+    expect(r.outcomes.map((o) => [o.dnat, o.masquerade, o.steps.filter((st) => st.hook === "prerouting").map((st) => st.action)])).toEqual([
+      [
+        "10.1.0.1:8080",
+        false,
+        ["jump KUBE-SERVICES", "jump KUBE-MARK-MASQ", "jump KUBE-SVC-A", "jump KUBE-SEP-A", "DNAT to 10.1.0.1:8080"],
+      ],
+    ]);
+  });
+
   it("installs kube-proxy's jump rules from the built-in chains", () => {
     const rs = new IptablesRuleset();
     expect(rs.chain("nat", "PREROUTING")?.lines).toEqual(['-m comment --comment "kubernetes service portals" -j KUBE-SERVICES']);

@@ -12,7 +12,7 @@ import { applyDNAT, fork, walk } from "../walk.ts";
 import type { PathState } from "../walk.ts";
 import type { Hook, TraceNode, TracePacket, TraceResult, TraceStep } from "../types.ts";
 import type { NftOp, NftRule, Selector } from "./rule.ts";
-import type { NftablesRuleset, NftChain, NftElement, NftSet, NftTable } from "./ruleset.ts";
+import type { NftablesRuleset, NftElement, NftSet, NftTable } from "./ruleset.ts";
 
 type Flow = "next" | "accept" | "stop";
 type Result = [PathState, Flow];
@@ -32,9 +32,7 @@ const maxDepth = 64;
 export function traceNftables(rules: NftablesRuleset, packet: TracePacket, node: TraceNode): TraceResult {
   const local = new LocalAddresses(node.localIPs);
   const outcomes = walk(packet, local, (hook, state) => {
-    const bases: [NftTable, NftChain][] = [];
-    for (const t of rules.tables.values()) for (const c of t.chains.values()) if (c.hook === hook) bases.push([t, c]);
-    bases.sort((a, b) => a[1].priority - b[1].priority);
+    const bases = rules.baseChains(hook);
     // Every base chain of the hook sees the packet unless one drops it; accept ends only its own chain.
     let live = [state];
     const stopped: PathState[] = [];

@@ -69,12 +69,32 @@ const elementKey = (parts: readonly string[]) => parts.join(" . ");
 /** Every table the transactions built. */
 export class NftablesRuleset {
   readonly tables = new Map<string, NftTable>();
+  #baseChains: Map<string, [NftTable, NftChain][]> | undefined;
+
+  /** The base chains of `hook` in every table, by priority (cached until the next transaction). */
+  baseChains(hook: string): readonly [NftTable, NftChain][] {
+    if (this.#baseChains === undefined) {
+      const byHook = new Map<string, [NftTable, NftChain][]>();
+      for (const t of this.tables.values()) {
+        for (const c of t.chains.values()) {
+          if (c.hook === undefined) continue;
+          let list = byHook.get(c.hook);
+          if (list === undefined) byHook.set(c.hook, (list = []));
+          list.push([t, c]);
+        }
+      }
+      for (const list of byHook.values()) list.sort((a, b) => a[1].priority - b[1].priority);
+      this.#baseChains = byHook;
+    }
+    return this.#baseChains.get(hook) ?? [];
+  }
 
   /**
    * Applies one `nft -f` transaction.
    * @throws Error on a statement outside what kube-proxy writes.
    */
   apply(text: string): this {
+    this.#baseChains = undefined;
     for (const raw of text.split("\n")) {
       const line = raw.trim();
       if (line === "" || line.startsWith("#")) continue;
