@@ -100,6 +100,13 @@ describe.each(["iptables", "nftables"])("servicenet trace --proxy-mode=%s", (mod
     );
   });
 
+  it("a pod on a node without local endpoints of an internalTrafficPolicy=Local Service is dropped, in words", async () => {
+    const t = await traceJSON(["pod/client", "svc/internal", `--proxy-mode=${mode}`]);
+    expect(t.outcomes.map((o) => o.explanation.summary)).toEqual([
+      "DROP: no local endpoints for internalTrafficPolicy=Local (node node-a runs none of the endpoints of Service default/internal)",
+    ]);
+  });
+
   it("a Service without endpoints rejects", async () => {
     const t = await traceJSON(["pod/client", "svc/empty", `--proxy-mode=${mode}`]);
     expect(t.outcomes.map((o) => o.explanation.summary)).toEqual([
