@@ -34,7 +34,9 @@ export const layering = {
   // API clients: never the apiserver, exactly as in Kubernetes (real kubectl can replace ours).
   "@servicenet/controller-manager": [api, base, client],
   "@servicenet/kube-proxy": [api, base, client],
-  "@servicenet/kubectl": [api, base, client, printers],
+  // kube-proxy as a library: `kubectl servicenet trace` computes a node's rules with its proxiers
+  // (still an API client over HTTP; kube-proxy never imports kubectl).
+  "@servicenet/kubectl": [api, base, client, printers, "@servicenet/kube-proxy"],
   // The end-to-end suites start every component.
   "@servicenet/e2e": [api, base, client, printers, ...components],
 };
@@ -103,6 +105,8 @@ function selfTest() {
     ["@servicenet/kubectl", "../../packages/apiserver/src/x.ts", "reaches into another package"],
     ["@servicenet/kubectl", "@kubernetes/client-node", null],
     ["@servicenet/kubectl", printers, null],
+    ["@servicenet/kubectl", "@servicenet/kube-proxy", null],
+    ["@servicenet/kube-proxy", "@servicenet/kubectl", "may use only"],
     ["@servicenet/controller-manager", printers, "may use only"],
     [printers, client, "may use only @servicenet/api"],
     [testing, "@servicenet/kubectl", "depends on no component"],
@@ -192,6 +196,6 @@ if (isMain) {
     process.exit(1);
   }
   console.log(
-    "module boundaries: ok (api <- component-base <- client <- apiserver, controller-manager, kube-proxy, kubectl <- e2e; printers for apiserver and kubectl; no client imports the apiserver; @servicenet/testing only in tests)",
+    "module boundaries: ok (api <- component-base <- client <- apiserver, controller-manager, kube-proxy, kubectl <- e2e; printers for apiserver and kubectl; kube-proxy for kubectl's trace; no client imports the apiserver; @servicenet/testing only in tests)",
   );
 }

@@ -21,7 +21,7 @@ http.createServer((req, res) => {
  * `httpClient JSON`: JSON is `{ targets: [{ url, n }], timeoutMs }` for n sequential requests per
  * url, each on a new connection, or `{ until: url, deadlineMs, timeoutMs }` to retry one url until
  * it answers; `localAddress` optionally binds the source. Prints one JSON line: per url `{ ok,
- * endpoints: {ip: count}, clients, errors: {code: count}, maxMs }`, or `{ okAt: epochMs, attempts }`
+ * endpoints: {ip: count}, clients, pairs: {"endpoint client": count}, errors: {code: count}, maxMs }`, or `{ okAt: epochMs, attempts }`
  * (okAt null when the deadline passed).
  */
 export const httpClient = String.raw`
@@ -53,7 +53,7 @@ async function main() {
   }
   const out = {};
   for (const t of spec.targets) {
-    const o = (out[t.url] = { ok: 0, endpoints: {}, clients: {}, errors: {}, maxMs: 0 });
+    const o = (out[t.url] = { ok: 0, endpoints: {}, clients: {}, pairs: {}, errors: {}, maxMs: 0 });
     for (let i = 0; i < t.n; i++) {
       const t0 = Date.now();
       const r = await once(t.url, spec.timeoutMs);
@@ -64,6 +64,7 @@ async function main() {
       o.ok++;
       o.endpoints[m[1]] = (o.endpoints[m[1]] || 0) + 1;
       o.clients[m[2]] = (o.clients[m[2]] || 0) + 1;
+      o.pairs[m[1] + " " + m[2]] = (o.pairs[m[1] + " " + m[2]] || 0) + 1;
     }
   }
   return out;

@@ -11,6 +11,8 @@ export interface UrlResult {
   ok: number;
   endpoints: Record<string, number>;
   clients: Record<string, number>;
+  /** Per connection "endpoint client" (the address the endpoint saw the connection come from). */
+  pairs: Record<string, number>;
   errors: Record<string, number>;
   /** Slowest request, ms. */
   maxMs: number;
@@ -21,9 +23,15 @@ export function url(ip: string, port: number): string {
   return ip.includes(":") ? `http://[${ip}]:${port}/` : `http://${ip}:${port}/`;
 }
 
-/** n sequential requests (new connection each) to every url, from namespace `ns`. */
-export async function sample(ns: string, urls: readonly string[], n: number, timeoutMs = 2000): Promise<Record<string, UrlResult>> {
-  const spec = { targets: urls.map((u) => ({ url: u, n })), timeoutMs };
+/** n sequential requests (new connection each) to every url, from namespace `ns` (from `localAddress` if given). */
+export async function sample(
+  ns: string,
+  urls: readonly string[],
+  n: number,
+  timeoutMs = 2000,
+  localAddress?: string,
+): Promise<Record<string, UrlResult>> {
+  const spec = { targets: urls.map((u) => ({ url: u, n })), timeoutMs, ...(localAddress !== undefined ? { localAddress } : {}) };
   return JSON.parse(await runScriptInNetns(ns, httpClient, JSON.stringify(spec))) as Record<string, UrlResult>;
 }
 

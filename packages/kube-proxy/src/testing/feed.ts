@@ -1,4 +1,4 @@
-/** Feeds objects into a proxier the way informers would, for tests and the benchmark. */
+/** Feeds objects into a proxier the way informers would, for tests, the benchmark and the tracer's computed rules. */
 import type { EndpointSlice, Service } from "@servicenet/api";
 import type { Provider } from "../proxy/provider.ts";
 

@@ -30,9 +30,18 @@ export interface Args {
   wait: boolean;
   /** delete: --cascade (cobra NoOptDefVal "background": a bare --cascade takes no next argument). */
   cascade?: string;
+  /** servicenet trace: the node whose rules to evaluate and kube-proxy's flags for it. */
+  node?: string;
+  proxyMode?: string;
+  clusterCIDR?: string;
+  nodeIP?: string;
+  protocol?: string;
+  /** servicenet trace --rules: kube-proxy output files to trace instead of computing the rules. */
+  rules: string[];
 }
 
-type ValueFlag = "namespace" | "output" | "selector" | "kubeconfig" | "fieldManager";
+type ValueFlag =
+  "namespace" | "output" | "selector" | "kubeconfig" | "fieldManager" | "node" | "proxyMode" | "clusterCIDR" | "nodeIP" | "protocol";
 type BoolFlag =
   | "allNamespaces"
   | "noHeaders"
@@ -54,6 +63,11 @@ const valueFlags: Record<string, ValueFlag> = {
   "--selector": "selector",
   "--kubeconfig": "kubeconfig",
   "--field-manager": "fieldManager",
+  "--node": "node",
+  "--proxy-mode": "proxyMode",
+  "--cluster-cidr": "clusterCIDR",
+  "--node-ip": "nodeIP",
+  "--protocol": "protocol",
 };
 const boolFlags: Record<string, BoolFlag> = {
   "-A": "allNamespaces",
@@ -83,6 +97,7 @@ export function parseArgs(argv: readonly string[]): Args {
     watch: false,
     watchOnly: false,
     filenames: [],
+    rules: [],
     serverSide: false,
     forceConflicts: false,
     ignoreNotFound: false,
@@ -117,6 +132,12 @@ export function parseArgs(argv: readonly string[]): Args {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new CLIError(`error: flag needs an argument: ${a}`);
       out.filenames.push(value);
+      continue;
+    }
+    if (key === "--rules") {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new CLIError(`error: flag needs an argument: ${a}`);
+      out.rules.push(value);
       continue;
     }
     const vf = valueFlags[key];

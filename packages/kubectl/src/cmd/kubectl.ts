@@ -15,6 +15,8 @@ import { runApply, runCreate } from "./create-apply.ts";
 import { runDelete } from "./delete.ts";
 import type { Context, IO } from "./io.ts";
 import { runUsage } from "./usage.ts";
+import { runTrace } from "./servicenet/trace.ts";
+import { traceHelp } from "./servicenet/trace-help.ts";
 import { encodeGoString } from "../util/strings.ts";
 
 export type { IO, Sink } from "./io.ts";
@@ -30,6 +32,8 @@ Commands:
   apply -f FILE|- [--server-side] [--field-manager NAME] [--force-conflicts]
   delete (TYPE NAME... | TYPE/NAME... | -f FILE|-) [--ignore-not-found] [--wait=false]
   usage servicecidr [NAME] [-o json|html]
+  trace SOURCE DESTINATION [--node NAME] [--proxy-mode iptables|nftables] [-o json]
+      SOURCE: pod/NAME|node/NAME|IP  DESTINATION: svc/NAME[:PORT]|IP:PORT (see trace --help)
 
 Global flags:
   --kubeconfig FILE   kubeconfig to use (default $KUBECONFIG, then ~/.kube/config)
@@ -43,7 +47,11 @@ const commands: Record<string, (ctx: Context) => Promise<number>> = {
   apply: runApply,
   delete: runDelete,
   usage: runUsage,
+  trace: runTrace,
 };
+
+/** Commands with their own --help text. */
+const commandHelp: Record<string, string> = { trace: traceHelp };
 
 function withNewline(s: string): string {
   return s.endsWith("\n") ? s : s + "\n";
@@ -58,6 +66,11 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     return fail(io, err);
   }
   const [command, ...rest] = args.positional;
+  const help = command === undefined ? undefined : commandHelp[command];
+  if (args.help && help !== undefined) {
+    io.stdout.write(help);
+    return 0;
+  }
   if (command === undefined || args.help) {
     (command === undefined && !args.help ? io.stderr : io.stdout).write(usageText);
     return command === undefined && !args.help ? 1 : 0;

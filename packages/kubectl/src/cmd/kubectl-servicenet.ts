@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+/**
+ * kubectl-servicenet: the kubectl plugin (kubectl runs `kubectl-servicenet` from PATH for
+ * `kubectl servicenet ...`, passing the remaining arguments and KUBECONFIG). Its commands are
+ * servicenet-kubectl's servicenet views; today `trace`.
+ */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { main, type IO } from "./kubectl.ts";
+import { servicenetHelp } from "./servicenet/trace-help.ts";
+
+const pluginCommands = new Set(["trace"]);
+
+/** Runs the plugin with `argv` (after `kubectl servicenet`); resolves to the exit code. */
+export async function pluginMain(argv: readonly string[], io: IO): Promise<number> {
+  const command = argv.find((a) => !a.startsWith("-"));
+  if (command === undefined) {
+    const asked = argv.includes("-h") || argv.includes("--help");
+    (asked ? io.stdout : io.stderr).write(servicenetHelp);
+    return asked ? 0 : 1;
+  }
+  if (!pluginCommands.has(command)) {
+    io.stderr.write(`error: unknown command "${command}" for "kubectl servicenet"\n\n${servicenetHelp}`);
+    return 1;
+  }
+  return main(argv, io);
+}
+
+function isEntry(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntry()) {
+  process.exitCode = await pluginMain(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+}
