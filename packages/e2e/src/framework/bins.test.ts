@@ -42,6 +42,14 @@ describe("workspace bins", () => {
     expect(statSync(file).mode & 0o111).not.toBe(0);
   });
 
+  // npm ci links bins from what the lockfile records, not from package.json.
+  it("package-lock.json records each workspace's bins as its package.json", () => {
+    const lock = JSON.parse(readFileSync(path.join(packagesDir, "..", "package-lock.json"), "utf8")) as {
+      packages: Record<string, { bin?: Record<string, string> }>;
+    };
+    for (const [dir, name, rel] of workspaceBins()) expect(lock.packages[`packages/${dir}`]?.bin?.[name], name).toBe(path.normalize(rel));
+  });
+
   it("lists the four commands", () => {
     expect(workspaceBins().map(([, name]) => name)).toEqual(
       expect.arrayContaining(["servicenet", "servicenet-controller-manager", "servicenet-kube-proxy", "servicenet-kubectl"]),
