@@ -37,6 +37,8 @@ describe("workspace bins", () => {
   // dist/ is never linked on a fresh clone, and `npx <bin>` then asks the public registry.
   it.each(workspaceBins())("%s's %s is an executable node script outside dist/", (dir, _name, rel) => {
     expect(path.normalize(rel).split(path.sep)).not.toContain("dist");
+    // As npm writes it ("./bin/x.js" is rewritten at publish with an "invalid and removed" warning).
+    expect(rel).toBe(path.normalize(rel));
     const file = path.join(packagesDir, dir, rel);
     expect(readFileSync(file, "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
     expect(statSync(file).mode & 0o111).not.toBe(0);
