@@ -54,7 +54,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
+describe("servicenet-kube-proxy --dry-run", { timeout: 120_000 }, () => {
   it("lists and watches over HTTP and writes per-family rule files", async () => {
     const out = join(dir, "rules");
     const opts = parseOptions([
