@@ -14,7 +14,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
  */
 function build() {
   const started = Date.now();
-  process.stdout.write("servicenet: building the packages (nx; the first build takes a minute or two, later ones are cached) ...\n");
+  process.stdout.write("servicenet: building the packages (nx; the first build takes 30 s to a few minutes, later ones are cached) ...\n");
   const r = spawnSync("npx", ["nx", "run-many", "-t", "build", "--output-style=static"], {
     cwd: root,
     encoding: "utf8",

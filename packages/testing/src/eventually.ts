@@ -4,7 +4,7 @@
  */
 
 export interface EventuallyOptions {
-  /** Give up after this long (default 10 s). */
+  /** Give up after this long (default 60 s: a ceiling for a loaded machine, reached only by a failing test). */
   timeoutMs?: number;
   /** Wait this long between probes (default 50 ms). */
   intervalMs?: number;
@@ -21,7 +21,7 @@ export async function eventually<T>(
   probe: () => T | undefined | false | Promise<T | undefined | false>,
   opts: EventuallyOptions = {},
 ): Promise<T> {
-  const { timeoutMs = 10_000, intervalMs = 50, what = "condition" } = opts;
+  const { timeoutMs = 60_000, intervalMs = 50, what = "condition" } = opts;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

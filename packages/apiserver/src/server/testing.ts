@@ -57,7 +57,7 @@ export async function startTestServer(extra: Partial<StartApiServerOptions> = {}
         const child = execFile(
           opts.bin ?? kubectl133,
           ["--kubeconfig", kubeconfigPath, ...args],
-          { timeout: opts.timeoutMs ?? 15_000, env: { ...process.env, KUBECACHEDIR: join(dir, "cache"), HOME: dir } },
+          { timeout: opts.timeoutMs ?? 120_000, env: { ...process.env, KUBECACHEDIR: join(dir, "cache"), HOME: dir } },
           (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
         );
         if (opts.input !== undefined) child.stdin?.end(opts.input);

@@ -108,8 +108,11 @@ export function testObject(name: string, extra: Record<string, unknown> = {}): K
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "default" }, ...extra };
 }
 
-/** Reads events until `n` arrived (or throws after `timeoutMs`), then closes the watch. */
-export async function collect(watch: AsyncIterable<WatchEvent>, n: number, timeoutMs = 10_000): Promise<WatchEvent[]> {
+/**
+ * Reads events until `n` arrived (or throws after `timeoutMs`, a ceiling for a loaded machine that
+ * only a failing test reaches), then closes the watch.
+ */
+export async function collect(watch: AsyncIterable<WatchEvent>, n: number, timeoutMs = 60_000): Promise<WatchEvent[]> {
   const out: WatchEvent[] = [];
   const it = watch[Symbol.asyncIterator]();
   const deadline = Date.now() + timeoutMs;

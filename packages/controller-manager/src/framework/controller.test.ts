@@ -1,6 +1,8 @@
 import { StatusError } from "@servicenet/api";
+import type { Informer } from "@servicenet/client/tools/cache";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import type { Logger } from "@servicenet/component-base/logs";
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Controller } from "./controller.ts";
 
@@ -37,5 +39,25 @@ describe("Controller.handleErr log levels", () => {
     c.handleErr(conflict, "k");
     expect(lines).toEqual(["error Dropping key out of the queue"]);
     queue.shutDown();
+  });
+});
+
+// kube-controller-manager starts every controller on one context; `npm start` printed Node's
+// MaxListenersExceededWarning once seven controllers each put two listeners on the one signal.
+describe("Controller.run on a shared stop signal", () => {
+  it("puts no listener on the signal however many controllers share it, and stops them all", async () => {
+    const stop = new AbortController();
+    const queues = Array.from({ length: 12 }, (_, i) => new RateLimitingQueue<string>(`c${i}`));
+    // Informers that never sync: each controller waits in waitForCacheSync, listening for the abort.
+    const never = { hasSynced: () => false } as unknown as Informer<unknown>;
+    const runs = queues.map((queue, i) =>
+      new Controller({ name: `c${i}`, queue, sync: async () => {}, informers: [never], syncPollMs: 1 }).run(stop.signal, 1),
+    );
+    // run() reaches waitForCacheSync's first poll synchronously, so its listeners are in place now.
+    expect(getEventListeners(stop.signal, "abort")).toHaveLength(0);
+    stop.abort();
+    await Promise.all(runs);
+    // A shut-down, empty queue hands out nothing: every controller's queue was shut down.
+    expect(await Promise.all(queues.map((q) => q.get()))).toEqual(queues.map(() => undefined));
   });
 });

@@ -39,9 +39,14 @@ export class Controller {
   /** Resolves when `signal` aborts and every worker has finished its current key. */
   async run(signal: AbortSignal, workers: number): Promise<void> {
     const { name, queue } = this.#spec;
-    signal.addEventListener("abort", () => queue.shutDown(), { once: true });
+    // Every controller of the process runs under one stop signal (upstream: one ctx for all of
+    // NewControllerInitializers' controllers). Listening on it directly would put a listener or
+    // two per controller on that one signal (Node warns past 10); a child signal per controller
+    // follows it with no listener on the parent, as a child context follows its parent in Go.
+    const own = AbortSignal.any([signal]);
+    own.addEventListener("abort", () => queue.shutDown(), { once: true });
     this.#log.info("Starting controller", { controller: name, workers });
-    if (!(await waitForCacheSync(signal, this.#spec.informers, this.#spec.syncPollMs))) return;
+    if (!(await waitForCacheSync(own, this.#spec.informers, this.#spec.syncPollMs))) return;
     this.#log.info("Caches are synced", { controller: name });
     await Promise.all(Array.from({ length: workers }, () => this.#worker()));
     this.#log.info("Shutting down controller", { controller: name });

@@ -27,7 +27,7 @@ export function startInNetns(ns: string, name: string, args: readonly string[]):
     name,
     pid: child.pid ?? -1,
     output: () => out,
-    waitFor: async (re, timeoutMs = 20_000) => {
+    waitFor: async (re, timeoutMs = 120_000) => {
       const deadline = Date.now() + timeoutMs;
       while (!re.test(out)) {
         if (child.exitCode !== null || child.signalCode !== null)

@@ -97,7 +97,7 @@ export function startProc(name: string, cmd: string, args: readonly string[], cw
     output: () => out,
     alive,
     count: (re) => lines.filter((l) => re.test(l.text)).length,
-    waitFor: async (re, timeoutMs = 20_000, fromLine = 0) => {
+    waitFor: async (re, timeoutMs = 120_000, fromLine = 0) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const hit = lines.slice(fromLine).find((l) => re.test(l.text));
@@ -151,7 +151,7 @@ export async function startApiserverProc(o: { dataDir?: string; port?: number; a
     if (own !== undefined) rmSync(own, { recursive: true, force: true });
   };
   try {
-    await p.waitFor(/servicenet ready/, 30_000);
+    await p.waitFor(/servicenet ready/, 120_000);
   } catch (err) {
     await p.kill("SIGKILL");
     removeOwn();
@@ -198,7 +198,7 @@ export function identityOf(p: Proc): string {
 }
 
 /** Resolves once the endpointslice and endpoint controllers of `p` report synced caches (from `fromLine`). */
-export async function waitSynced(p: Proc, fromLine = 0, timeoutMs = 30_000): Promise<number> {
+export async function waitSynced(p: Proc, fromLine = 0, timeoutMs = 120_000): Promise<number> {
   const a = await p.waitFor(/"msg":"Caches are synced","controller":"endpointslice"}/, timeoutMs, fromLine);
   const b = await p.waitFor(/"msg":"Caches are synced","controller":"endpoint"}/, timeoutMs, fromLine);
   return Math.max(a, b);

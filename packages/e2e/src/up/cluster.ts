@@ -21,8 +21,11 @@ export interface UpCluster {
   stop(): Promise<number | null>;
 }
 
-/** Starts scripts/up.mjs with `args` and resolves once the controller-manager's caches are synced. */
-export async function startUpCluster(args: readonly string[] = [], timeoutMs = 20_000): Promise<UpCluster> {
+/**
+ * Starts scripts/up.mjs with `args` and resolves once the controller-manager's caches are synced;
+ * `timeoutMs` is a ceiling for a loaded machine (three processes start), reached only on a failure.
+ */
+export async function startUpCluster(args: readonly string[] = [], timeoutMs = 180_000): Promise<UpCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), "servicenet-e2e-"));
   const child: ChildProcess = spawn(process.execPath, [path.join(root, "scripts/up.mjs"), "--port", "0", ...args], {
     cwd: dir,

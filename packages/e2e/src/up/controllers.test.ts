@@ -24,7 +24,7 @@ describe("controller-manager against the real apiserver (npm start)", () => {
     c = await startUpCluster();
     core = c.kubeConfig.makeApiClient(CoreV1Api);
     discovery = c.kubeConfig.makeApiClient(DiscoveryV1Api);
-  }, 30_000);
+  }, 240_000);
   afterAll(async () => {
     expect(await c?.stop()).toBe(0);
   });

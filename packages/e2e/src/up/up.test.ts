@@ -9,7 +9,7 @@ describe("npm start: apiserver + controller-manager + dry-run kube-proxy", () =>
   let c: UpCluster;
   beforeAll(async () => {
     c = await startUpCluster();
-  }, 30_000);
+  }, 240_000);
   afterAll(async () => {
     expect(await c?.stop()).toBe(0);
   });

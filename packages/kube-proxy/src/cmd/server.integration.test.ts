@@ -54,7 +54,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
+describe("servicenet-kube-proxy --dry-run", { timeout: 120_000 }, () => {
   it("lists and watches over HTTP and writes per-family rule files", async () => {
     const out = join(dir, "rules");
     const opts = parseOptions([
@@ -82,7 +82,12 @@ describe("servicenet-kube-proxy --dry-run", { timeout: 20_000 }, () => {
 
     // A watch event: the IPv4 slice loses one endpoint; the next (partial) sync drops its chain.
     api.tracker.add([slice("IPv4", ["10.244.0.5"], "11")]);
-    await eventually(async () => (await readFile(v4, "utf8")).includes("-X KUBE-SEP-ML44CQ5VA4U6ZY4S"));
+    await eventually(async () =>
+      (await readFile(join(out, "iptables-ipv4.last-sync.rules"), "utf8")).includes("-X KUBE-SEP-ML44CQ5VA4U6ZY4S"),
+    );
+    // The rules file is the current ruleset: the chain is gone from it, the other endpoint's stays.
+    expect(await readFile(v4, "utf8")).not.toContain("KUBE-SEP-ML44CQ5VA4U6ZY4S");
+    expect(await readFile(v4, "utf8")).toContain("--to-destination 10.244.0.5:8080");
 
     const res = await fetch(`http://${server.metricsAddress}/metrics`);
     const text = await res.text();

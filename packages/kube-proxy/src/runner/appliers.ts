@@ -9,6 +9,7 @@ import { jumpChains, jumpRuleArgs, kubeletJumpChains } from "../iptables/jump-ch
 import type { IptablesSyncResult } from "../iptables/proxier.ts";
 import type { NftablesSyncResult } from "../nftables/proxier.ts";
 import { inNetns, run } from "./exec.ts";
+import { IptablesState } from "./restore-state.ts";
 import type { ExecResult } from "./exec.ts";
 
 export interface Applier<R> {
@@ -76,23 +77,38 @@ export class NftablesApplier implements Applier<NftablesSyncResult> {
   }
 }
 
-/** Dry-run: `<dir>/iptables-ipv4.rules`, `<dir>/nftables-ipv6.nft` ... hold the last sync's input. */
+/**
+ * Dry-run. iptables: `<dir>/iptables-ipv4.rules` (and `-ipv6`) always hold the current ruleset, as
+ * `iptables-save` would print it after every sync so far (partial syncs rewrite only what changed,
+ * see restore-state.ts), and `iptables-ipv4.last-sync.rules` the last sync's restore input.
+ * nftables: `<dir>/nftables-ipv4.nft` holds the last sync's transaction and
+ * `nftables-ipv4.full.nft` the last full one.
+ */
 export class DryRunApplier implements Applier<IptablesSyncResult | NftablesSyncResult> {
   readonly #dir: string;
   readonly #kind: "iptables" | "nftables";
+  readonly #state = new Map<IPFamily, IptablesState>();
   constructor(dir: string, kind: "iptables" | "nftables") {
     this.#dir = dir;
     this.#kind = kind;
   }
-  /** The file one family's rules are written to. */
+  /** The file one family's rules are written to (iptables: the current ruleset). */
   fileFor(family: IPFamily): string {
     const ext = this.#kind === "iptables" ? "rules" : "nft";
     return join(this.#dir, `${this.#kind}-${family.toLowerCase()}.${ext}`);
   }
   async apply(result: IptablesSyncResult | NftablesSyncResult): Promise<void> {
     await mkdir(this.#dir, { recursive: true });
-    await writeFile(this.fileFor(result.family), result.data);
-    // A full sync is the complete state; keep it apart so that partial ones do not hide it.
-    if (result.full) await writeFile(this.fileFor(result.family).replace(/\.(rules|nft)$/, ".full.$1"), result.data);
+    const file = this.fileFor(result.family);
+    if (this.#kind === "nftables") {
+      await writeFile(file, result.data);
+      if (result.full) await writeFile(file.replace(/\.nft$/, ".full.nft"), result.data);
+      return;
+    }
+    let state = this.#state.get(result.family);
+    if (state === undefined) this.#state.set(result.family, (state = new IptablesState()));
+    await writeFile(file.replace(/\.rules$/, ".last-sync.rules"), result.data);
+    state.apply(result.data);
+    await writeFile(file, state.save());
   }
 }

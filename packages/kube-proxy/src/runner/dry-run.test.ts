@@ -32,18 +32,56 @@ describe("dry-run and sync metrics", () => {
     const v6 = await readFile(applier.fileFor("IPv6"), "utf8");
     expect(v4).toContain("-A KUBE-SVC-XPGD46QRK7WJZT7O");
     expect(v6).not.toContain("KUBE-SVC-");
-    expect(await readFile(join(dir, "iptables-ipv4.full.rules"), "utf8")).toBe(v4);
+    // The first sync is full: its input and the saved state hold the same rules.
+    const lastSync = await readFile(join(dir, "iptables-ipv4.last-sync.rules"), "utf8");
+    expect(lastSync).toContain("-A KUBE-SVC-XPGD46QRK7WJZT7O");
+    expect(v4).toMatch(/^\*filter\n:INPUT ACCEPT \[0:0\]\n/);
     const text = metrics.registry.render();
     expect(text).toContain('kubeproxy_sync_proxy_rules_duration_seconds_count{ip_family="IPv4"} 1');
     expect(text).toContain('kubeproxy_sync_full_proxy_rules_duration_seconds_bucket{ip_family="IPv6",le="16.384"} 1');
     expect(text).toContain('kubeproxy_sync_proxy_rules_service_changes_total{ip_family="IPv4"} 6');
     expect(metrics.iptablesRulesTotal.get({ ip_family: "IPv4", table: "nat" })).toBe(
-      v4
+      lastSync
         .split("*nat")[1]
         ?.split("\n")
         .filter((l) => l.startsWith("-A")).length,
     );
     expect(metrics.noLocalEndpointsTotal.get({ ip_family: "IPv4", traffic_policy: "external" })).toBe(1);
+  });
+
+  // The one file a user reads is the ruleset as iptables-save would show it, however many partial
+  // syncs came after the last full one: the same as a fresh full sync of the final objects.
+  it("after partial syncs, iptables-ipv4.rules holds the current ruleset, as a full sync of the same objects", async () => {
+    dir = await mkdtemp(join(tmpdir(), "sn-kp-dry-"));
+    const run = async (sub: string, change: (d: ReturnType<typeof newDualStackIptablesProxier>) => void) => {
+      const d = newDualStackIptablesProxier({ ipv4: { nodeName: testNodeName }, ipv6: { nodeName: testNodeName } });
+      const applier = new DryRunApplier(join(dir, sub), "iptables");
+      const full: boolean[] = [];
+      const spy: Applier<IptablesSyncResult> = { apply: async (r) => (full.push(r.full), applier.apply(r)) };
+      const runner = new FamilyRunner({ kind: "iptables", proxier: d.ipv4, applier: spy }, newProxyMetrics());
+      populate(d.meta, overallServices(false), overallSlices());
+      await runner.syncNow();
+      change(d);
+      await runner.syncNow();
+      return {
+        full,
+        rules: await readFile(applier.fileFor("IPv4"), "utf8"),
+        last: await readFile(join(dir, sub, "iptables-ipv4.last-sync.rules"), "utf8"),
+      };
+    };
+    const [gone, ...kept] = overallServices(false);
+    // Partial: one Service deleted after the full sync.
+    const partial = await run("partial", (d) => d.meta.onServiceDelete(gone!));
+    expect(partial.full).toEqual([true, false]);
+    // Fresh: the same final objects in one full sync.
+    const freshDir = join(dir, "fresh");
+    const d = newDualStackIptablesProxier({ ipv4: { nodeName: testNodeName }, ipv6: { nodeName: testNodeName } });
+    const applier = new DryRunApplier(freshDir, "iptables");
+    populate(d.meta, kept, overallSlices());
+    await new FamilyRunner({ kind: "iptables", proxier: d.ipv4, applier }, newProxyMetrics()).syncNow();
+    const fresh = await readFile(applier.fileFor("IPv4"), "utf8");
+    expect(partial.last).not.toBe(fresh); // the partial input alone is not the ruleset ...
+    expect(partial.rules).toBe(fresh); // ... the saved state is
   });
 
   it("a failed apply counts a restore failure and makes the next sync full", async () => {

@@ -36,6 +36,9 @@ function isEntry(): boolean {
   }
 }
 
-if (isEntry()) {
+/** The plugin as a process: argv, standard streams, the exit code (what `bin/kubectl-servicenet.js` runs). */
+export async function runPluginProcess(): Promise<void> {
   process.exitCode = await pluginMain(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
 }
+
+if (isEntry()) await runPluginProcess();

@@ -122,7 +122,11 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-if (isEntry()) {
+/**
+ * Runs the command on this process's arguments and streams and sets its exit code: what the
+ * `servicenet-kubectl` bin (bin/servicenet-kubectl.js) calls, and what running this file does.
+ */
+export async function runProcess(): Promise<void> {
   // Ctrl-C ends `get -w` with exit 0 after the output written so far, like kubectl.
   const ac = new AbortController();
   process.once("SIGINT", () => ac.abort());
@@ -132,3 +136,5 @@ if (isEntry()) {
   const io: IO = { stdout, stderr: process.stderr, env: process.env, stdin: readStdin, signal: ac.signal };
   process.exitCode = await main(process.argv.slice(2), io);
 }
+
+if (isEntry()) await runProcess();
