@@ -1,6 +1,6 @@
 import type { Service } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import { populate } from "../testing/feed.ts";
+import { populate } from "../proxy/populate.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../testing/fixtures.ts";
 import { declaredChains, parseRestore } from "../testing/restore-text.ts";
 import { overallServices, overallSlices, testNodeName } from "../testing/upstream-services.ts";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { IPFamily } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import { populate } from "../testing/feed.ts";
+import { populate } from "../proxy/populate.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../testing/fixtures.ts";
 import { overallServices, overallSlices, testNodeName } from "../testing/upstream-services.ts";
 import { NftablesProxier } from "./proxier.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { newProxyMetrics } from "../metrics/metrics.ts";
 import { newDualStackIptablesProxier } from "../metaproxier/dual-stack.ts";
-import { populate } from "../testing/feed.ts";
+import { populate } from "../proxy/populate.ts";
 import { overallServices, overallSlices, testNodeName } from "../testing/upstream-services.ts";
 import { DryRunApplier } from "./appliers.ts";
 import type { Applier } from "./appliers.ts";

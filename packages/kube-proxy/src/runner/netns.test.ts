@@ -8,7 +8,7 @@ import type { EndpointSlice, IPFamily, Service } from "@servicenet/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newProxyMetrics } from "../metrics/metrics.ts";
 import { newDualStackIptablesProxier, newDualStackNftablesProxier } from "../metaproxier/dual-stack.ts";
-import { populate } from "../testing/feed.ts";
+import { populate } from "../proxy/populate.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../testing/fixtures.ts";
 import { IptablesApplier, NftablesApplier } from "./appliers.ts";
 import { applyUnavailableReason } from "./exec.ts";

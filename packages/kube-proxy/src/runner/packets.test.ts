@@ -10,7 +10,7 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IptablesProxier } from "../iptables/proxier.ts";
 import { NftablesProxier } from "../nftables/proxier.ts";
-import { populate } from "../testing/feed.ts";
+import { populate } from "../proxy/populate.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../testing/fixtures.ts";
 import { IptablesApplier, NftablesApplier } from "./appliers.ts";
 import { applyUnavailableReason, inNetns, run } from "./exec.ts";

@@ -6,7 +6,7 @@
 import type { EndpointSlice, IPFamily, Service } from "@servicenet/api";
 import { IptablesProxier } from "../iptables/proxier.ts";
 import { NftablesProxier } from "../nftables/proxier.ts";
-import { populate } from "../testing/feed.ts";
+import { populate } from "../proxy/populate.ts";
 import { traceIptables } from "./iptables/evaluate.ts";
 import { IptablesRuleset } from "./iptables/ruleset.ts";
 import { traceNftables } from "./nftables/evaluate.ts";

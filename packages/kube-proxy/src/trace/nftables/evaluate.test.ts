@@ -2,7 +2,7 @@ import type { EndpointSlice, IPFamily, Service } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { NftablesProxier } from "../../nftables/proxier.ts";
 import type { NftablesProxierOptions } from "../../nftables/proxier.ts";
-import { populate } from "../../testing/feed.ts";
+import { populate } from "../../proxy/populate.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../../testing/fixtures.ts";
 import {
   flowPacket,

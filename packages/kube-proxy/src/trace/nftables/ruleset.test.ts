@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NftablesProxier } from "../../nftables/proxier.ts";
-import { populate } from "../../testing/feed.ts";
+import { populate } from "../../proxy/populate.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../../testing/fixtures.ts";
 import { flowOutput } from "../types.ts";
 import { traceNftables } from "./evaluate.ts";

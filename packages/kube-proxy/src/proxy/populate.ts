@@ -1,4 +1,4 @@
-/** Feeds objects into a proxier the way informers would, for tests, the benchmark and the tracer's computed rules. */
+/** Feeds objects into a proxier the way informers would: the tracer computes a node's rules with it, and tests and the benchmark too. */
 import type { EndpointSlice, Service } from "@servicenet/api";
 import type { Provider } from "../proxy/provider.ts";
 
