@@ -14,7 +14,8 @@ import { readBody, send } from "./http.ts";
 import { bodyFormat, type OutputFormat } from "./negotiation.ts";
 import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
 import { renderList, renderObject } from "./present.ts";
-import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds } from "./query.ts";
+import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds, parseWatchFlags } from "./query.ts";
+import { queryBool } from "./query-conversion.ts";
 import type { RequestInfo } from "./request-info.ts";
 import { apiVersionOf, verbsOfSubresource, type ResourceDef } from "./resources.ts";
 import { keepNoOp } from "./no-op.ts";
@@ -97,6 +98,7 @@ async function watch(r: ResourceRequest): Promise<number> {
       ? [...(lp.fieldSelector ?? []), { field: "metadata.name", operator: "=" as const, value: r.info.name }]
       : lp.fieldSelector;
   const timeout = parseTimeoutSeconds(r.query);
+  const flags = parseWatchFlags(r.query);
   await serveWatch(r.req, r.res, {
     def: r.def,
     store: r.store,
@@ -105,12 +107,12 @@ async function watch(r: ResourceRequest): Promise<number> {
       ...(lp.labelSelector ? { labelSelector: lp.labelSelector } : {}),
       ...(fieldSelector ? { fieldSelector } : {}),
       ...(lp.resourceVersion !== undefined ? { resourceVersion: lp.resourceVersion } : {}),
-      allowBookmarks: r.query.get("allowWatchBookmarks") === "true",
+      allowBookmarks: flags.allowWatchBookmarks,
     },
     format: r.format,
     query: r.query,
     ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
-    sendInitialEvents: r.query.get("sendInitialEvents") === "true",
+    sendInitialEvents: flags.sendInitialEvents,
     shutdown: r.shutdown,
   });
   return 200;
@@ -193,7 +195,7 @@ async function patch(r: ResourceRequest): Promise<number> {
     async (current) => {
       const patched = applyPatch(type, (current ?? undefined) as unknown as JSONObject | undefined, text, {
         fieldManager: manager,
-        force: r.query.get("force") === "true",
+        force: queryBool(r.query, "force") ?? false,
         schemaKind: r.def.kind,
         apiVersion: apiVersionOf(r.def),
         now: new Date(),

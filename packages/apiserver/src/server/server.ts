@@ -39,6 +39,7 @@ import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { authorizeRequest } from "./filters/authorization.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
+import { queryBool } from "./query-conversion.ts";
 import { answerReview, findReview, reviewTable, type ReviewDef } from "./reviews.ts";
 import { serverVersion, type VersionInfo } from "./version.ts";
 import { usagePage, usagePagePath } from "./usage-page.ts";
@@ -305,7 +306,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     // Upstream's timeout filter: a stuck storage call must not hang the client forever. The
     // request itself goes on; its late answer is dropped (the response is already sent).
     let timedOut = false;
-    const isWatch = /^(true|1)$/.test(url.searchParams.get("watch") ?? "") || url.pathname.includes("/watch/");
+    const isWatch = (queryBool(url.searchParams, "watch") ?? false) || url.pathname.includes("/watch/");
     const timer = isWatch
       ? undefined
       : setTimeout(() => {

@@ -17,6 +17,8 @@ import { chunkOf, chunkWriter, type EventChunk } from "./watch-chunks.ts";
 /** Upstream's default --min-request-timeout (a watch lasts this long when the client sets no timeout). */
 export const defaultWatchTimeoutSeconds = 1800;
 
+const maxTimerMs = 2 ** 31 - 1;
+
 export interface WatchRequest {
   def: ResourceDef;
   store: GenericStore;
@@ -38,7 +40,8 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   req.on("close", stop);
   res.on("close", stop);
   w.shutdown.addEventListener("abort", stop, { once: true });
-  const timer = setTimeout(stop, (w.timeoutSeconds ?? defaultWatchTimeoutSeconds) * 1000);
+  // setTimeout takes at most 2^31-1 ms (a longer delay fires at once): longer timeouts wait that long.
+  const timer = setTimeout(stop, Math.min((w.timeoutSeconds ?? defaultWatchTimeoutSeconds) * 1000, maxTimerMs));
   let first = true;
   const apiVersion = apiVersionOf(w.def);
   const encodeObject = (obj: KubeObject): unknown => {
