@@ -16,6 +16,8 @@ export interface RequestInfo {
   verb: "get" | "list" | "watch" | "create" | "update" | "patch" | "delete" | "deletecollection" | "";
   /** Path segments past name/subresource: never served (404). */
   extra: string[];
+  /** Addressed through the deprecated `/watch/` prefix (GET only). */
+  watchPath: boolean;
 }
 
 const namespaceSubresources = new Set(["status", "finalize"]);
@@ -86,5 +88,5 @@ export function parseRequestInfo(pathname: string, method: string, query: URLSea
   if (resource === "namespaces") namespace = undefined;
   const verb =
     watchPath && method !== "GET" && method !== "HEAD" ? "" : verbFor(method, name !== "", watchPath, queryBool(query, "watch") ?? false);
-  return { group, version, namespace, resource, name, subresource, verb, extra };
+  return { group, version, namespace, resource, name, subresource, verb, extra, watchPath };
 }
