@@ -21,6 +21,23 @@ describe("StatusError", () => {
     expect(isNotFound(e)).toBe(true);
   });
 
+  it.each([
+    [
+      "a non-resource path",
+      StatusError.forbidden({ group: "", resource: "" }, "", 'User "system:anonymous" cannot get path "/metrics"'),
+      {},
+    ],
+    ["a collection", StatusError.forbidden({ group: "", resource: "services" }, "", "x"), { kind: "services" }],
+    ["retryAfterSeconds 0", new StatusError("TooManyRequests", "m", { retryAfterSeconds: 0, causes: [] }), {}],
+    [
+      "a cause without a field",
+      new StatusError("BadRequest", "m", { causes: [{ reason: "", message: "m", field: "" }] }),
+      { causes: [{ message: "m" }] },
+    ],
+  ])("leaves empty details fields out, as Go's omitempty (%s)", (_, e, details) => {
+    expect(JSON.stringify(e.status.details)).toBe(JSON.stringify(details));
+  });
+
   it("renders Invalid with causes so kubectl prints the aggregate", () => {
     const e = StatusError.invalid({ group: "", kind: "Service" }, "web", [
       field.invalid("spec.ipFamilyPolicy", "Foo", "bad"),

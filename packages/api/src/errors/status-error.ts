@@ -76,6 +76,23 @@ function groupKindString(gk: GroupKind): string {
   return gk.group === "" ? gk.kind : `${gk.kind}.${gk.group}`;
 }
 
+/** Drops the empty fields of an object, as Go's `omitempty` leaves "", 0 and empty slices out of JSON. */
+function omitEmpty<T extends object>(o: T): T {
+  return Object.fromEntries(
+    Object.entries(o).filter(([, v]) => v !== undefined && v !== "" && v !== 0 && !(Array.isArray(v) && v.length === 0)),
+  ) as T;
+}
+
+/**
+ * StatusDetails as kube-apiserver writes it: every field is `omitempty`, so `NewForbidden` of a
+ * non-resource path gives `"details":{}`, never `{"name":"","group":"","kind":""}`.
+ */
+function omitEmptyDetails(d: StatusDetails): StatusDetails {
+  const out = omitEmpty(d);
+  if (d.causes !== undefined && d.causes.length > 0) out.causes = d.causes.map(omitEmpty);
+  return out;
+}
+
 /** An error that is a Kubernetes Status. Throw it from anywhere; the server edge serialises `status`. */
 export class StatusError extends Error {
   readonly status: StatusObject;
@@ -90,7 +107,7 @@ export class StatusError extends Error {
       status: "Failure",
       message,
       reason,
-      ...(details ? { details } : {}),
+      ...(details ? { details: omitEmptyDetails(details) } : {}),
       code: statusReasons[reason],
     };
   }

@@ -128,7 +128,10 @@ describe("error responses", () => {
     for (const p of ["/healthz", "/livez", "/readyz", "/version"]) expect((await s.request(p, { token: null })).status).toBe(200);
     const anon = await s.request("/metrics", { token: null });
     expect(anon.status).toBe(403);
-    expect(anon.json()).toMatchObject({ reason: "Forbidden", message: 'forbidden: User "system:anonymous" cannot get path "/metrics"' });
+    // responsewriters.Forbidden: NewForbidden with an empty GroupResource, its details all omitempty.
+    expect(anon.text).toBe(
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"forbidden: User \\"system:anonymous\\" cannot get path \\"/metrics\\"","reason":"Forbidden","details":{},"code":403}',
+    );
     const m = await s.request("/metrics");
     expect(m.text).toMatch(
       /^apiserver_request_total\{code="201",component="apiserver",group="",resource="services",scope="namespace",subresource="",verb="POST",version="v1"\} \d+$/m,

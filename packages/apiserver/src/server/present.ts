@@ -2,13 +2,14 @@
 import type { KubeObject, ListResult } from "../storage/index.ts";
 import type { OutputFormat } from "./negotiation.ts";
 import { buildTable, type TableOptions } from "./table.ts";
+import { goFieldOrder } from "./go-order.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 
-/** The object as this version serves it, apiVersion and kind first. */
+/** The object as this version serves it, its fields in Go's order (`kind`, `apiVersion`, metadata, ...). */
 export function present(def: ResourceDef, obj: KubeObject): KubeObject {
-  if (def.toVersion) return def.toVersion(obj);
+  if (def.toVersion) return goFieldOrder(def.schema, def.toVersion(obj));
   const { apiVersion: _a, kind: _k, ...rest } = obj;
-  return { apiVersion: apiVersionOf(def), kind: def.kind, ...rest };
+  return goFieldOrder(def.schema, { kind: def.kind, apiVersion: apiVersionOf(def), ...rest });
 }
 
 function listMeta(r: Pick<ListResult, "resourceVersion" | "continue" | "remainingItemCount">): Record<string, unknown> {
@@ -48,5 +49,5 @@ export function renderList(def: ResourceDef, r: ListResult, format: OutputFormat
   const items = r.items.map((o) => present(def, o));
   if (format === "partial")
     return { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: listMeta(r), items: items.map(partial) };
-  return { apiVersion: apiVersionOf(def), kind: `${def.kind}List`, metadata: listMeta(r), items };
+  return { kind: `${def.kind}List`, apiVersion: apiVersionOf(def), metadata: listMeta(r), items };
 }

@@ -3,6 +3,7 @@ import { StatusError, type DeleteOptions } from "@servicenet/api";
 import type { DeleteParams, ListParams } from "../registry/generic/options.ts";
 import { parseFieldSelector } from "../registry/generic/selection/fields.ts";
 import { parseLabelSelector } from "../registry/generic/selection/labels.ts";
+import { queryBool, queryInt64 } from "./query-conversion.ts";
 
 /** `dryRun=All` (the only defined value); anything else is 400 as upstream. */
 export function parseDryRun(q: URLSearchParams, body?: readonly string[]): boolean {
@@ -11,46 +12,41 @@ export function parseDryRun(q: URLSearchParams, body?: readonly string[]): boole
   return vals.length > 0;
 }
 
-const int64Max = 2n ** 63n - 1n;
-
-/** An int64 query parameter (Go's strconv.ParseInt: out of range is as invalid as not a number). */
-function intParam(q: URLSearchParams, name: string): number | undefined {
-  const v = q.get(name);
-  if (v === null || v === "") return undefined;
-  if (!/^-?\d+$/.test(v) || BigInt(v) > int64Max || BigInt(v) < -int64Max - 1n)
-    throw StatusError.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
-  return Number(v);
-}
-
-/** A bool query parameter (Go's strconv.ParseBool spellings). */
-function boolParam(q: URLSearchParams, name: string): boolean | undefined {
-  const v = q.get(name);
-  if (v === null || v === "") return undefined;
-  if (["1", "t", "T", "true", "TRUE", "True"].includes(v)) return true;
-  if (["0", "f", "F", "false", "FALSE", "False"].includes(v)) return false;
-  throw StatusError.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
-}
-
 /** labelSelector, fieldSelector, limit, continue, resourceVersion, resourceVersionMatch. */
 export function parseListParams(q: URLSearchParams): ListParams {
   const rvm = q.get("resourceVersionMatch") ?? "";
   if (rvm !== "" && rvm !== "Exact" && rvm !== "NotOlderThan") throw StatusError.badRequest(`invalid resourceVersionMatch: ${rvm}`);
-  const limit = intParam(q, "limit");
+  const limit = queryInt64(q, "limit");
   return {
     ...(q.get("labelSelector") ? { labelSelector: parseLabelSelector(q.get("labelSelector")!) } : {}),
     ...(q.get("fieldSelector") ? { fieldSelector: parseFieldSelector(q.get("fieldSelector")!) } : {}),
     // A limit beyond 2^53 means "everything"; storage binds it as an integer (SQLite refuses 1e19).
-    ...(limit !== undefined && limit > 0 ? { limit: Math.min(limit, Number.MAX_SAFE_INTEGER) } : {}),
+    ...(limit !== undefined && limit > 0n ? { limit: Number(limit > maxSafe ? maxSafe : limit) } : {}),
     ...(q.get("continue") ? { continue: q.get("continue")! } : {}),
     ...(q.get("resourceVersion") !== null ? { resourceVersion: q.get("resourceVersion")! } : {}),
     ...(rvm !== "" ? { resourceVersionMatch: rvm } : {}),
   };
 }
 
-/** `timeoutSeconds` for watches. */
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * `timeoutSeconds` for watches: undefined for none or 0 (the server's default then, as upstream's
+ * ListResource), negative ones kept (upstream's timer fires at once).
+ */
 export function parseTimeoutSeconds(q: URLSearchParams): number | undefined {
-  const t = intParam(q, "timeoutSeconds");
-  return t !== undefined && t > 0 ? t : undefined;
+  const t = queryInt64(q, "timeoutSeconds");
+  if (t === undefined || t === 0n) return undefined;
+  return Number(t > maxSafe ? maxSafe : t < -maxSafe ? -maxSafe : t);
+}
+
+/** ListOptions' `watch`, `allowWatchBookmarks` and `sendInitialEvents` flags. */
+export function parseWatchFlags(q: URLSearchParams): { watch: boolean; allowWatchBookmarks: boolean; sendInitialEvents: boolean } {
+  return {
+    watch: queryBool(q, "watch") ?? false,
+    allowWatchBookmarks: queryBool(q, "allowWatchBookmarks") ?? false,
+    sendInitialEvents: queryBool(q, "sendInitialEvents") ?? false,
+  };
 }
 
 /** Query parameters and DeleteOptions body merged (the body wins where both are given). */
@@ -66,7 +62,7 @@ export function parseDeleteParams(q: URLSearchParams, body: DeleteOptions | unde
       },
     ]);
   }
-  const orphan = body?.orphanDependents ?? boolParam(q, "orphanDependents");
+  const orphan = body?.orphanDependents ?? queryBool(q, "orphanDependents");
   // ValidateDeleteOptions: the deprecated field and its replacement exclude each other.
   if (orphan !== undefined && propagation !== undefined) {
     throw StatusError.invalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", [
@@ -78,7 +74,8 @@ export function parseDeleteParams(q: URLSearchParams, body: DeleteOptions | unde
       },
     ]);
   }
-  const grace = body?.gracePeriodSeconds ?? intParam(q, "gracePeriodSeconds");
+  const graceParam = queryInt64(q, "gracePeriodSeconds");
+  const grace = body?.gracePeriodSeconds ?? (graceParam !== undefined ? Number(graceParam) : undefined);
   return {
     ...(body?.preconditions
       ? {

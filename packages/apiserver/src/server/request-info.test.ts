@@ -8,6 +8,13 @@ describe("parseRequestInfo (upstream RequestInfoFactory)", () => {
     ["GET", "/api/v1/services", "", { group: "", namespace: undefined, resource: "services", name: "", subresource: "", verb: "list" }],
     ["GET", "/api/v1/namespaces/default/services", "", { namespace: "default", resource: "services", verb: "list" }],
     ["GET", "/api/v1/namespaces/default/services", "watch=true", { namespace: "default", resource: "services", verb: "watch" }],
+    ["GET", "/api/v1/namespaces/default/services", "watch=True", { verb: "watch" }],
+    ["GET", "/api/v1/namespaces/default/services", "watch=", { verb: "watch" }],
+    ["GET", "/api/v1/namespaces/default/services", "watch=FALSE", { verb: "list" }],
+    ["GET", "/api/v1/namespaces/default/services", "watch=0&watch=1", { verb: "list" }],
+    // An item GET stays a get whatever ?watch says; only the /watch/ prefix watches one object.
+    ["GET", "/api/v1/namespaces/default/services/web", "watch=true", { name: "web", verb: "get" }],
+    ["GET", "/api/v1/watch/namespaces/default/services/web", "", { name: "web", verb: "watch" }],
     ["GET", "/api/v1/watch/namespaces/default/services", "", { namespace: "default", resource: "services", verb: "watch" }],
     // The /watch/ prefix serves GET only: a PUT there was once stored as a status update (found by the e2e fuzz).
     [

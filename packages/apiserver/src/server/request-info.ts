@@ -4,6 +4,7 @@
  * subresource and verb.
  */
 import { StatusError } from "@servicenet/api";
+import { queryBool } from "./query-conversion.ts";
 
 export interface RequestInfo {
   group: string;
@@ -15,15 +16,21 @@ export interface RequestInfo {
   verb: "get" | "list" | "watch" | "create" | "update" | "patch" | "delete" | "deletecollection" | "";
   /** Path segments past name/subresource: never served (404). */
   extra: string[];
+  /** Addressed through the deprecated `/watch/` prefix (GET only). */
+  watchPath: boolean;
 }
 
 const namespaceSubresources = new Set(["status", "finalize"]);
 
-function verbFor(method: string, hasName: boolean, watch: boolean): RequestInfo["verb"] {
+function verbFor(method: string, hasName: boolean, watchPath: boolean, watchParam: boolean): RequestInfo["verb"] {
   switch (method) {
     case "GET":
     case "HEAD":
-      return watch ? "watch" : hasName ? "get" : "list";
+      // `?watch=` makes only a collection GET a watch (upstream's item GET ignores it); the
+      // `/watch/` prefix makes any GET one.
+      if (watchPath) return "watch";
+      if (hasName) return "get";
+      return watchParam ? "watch" : "list";
     case "POST":
       return "create";
     case "PUT":
@@ -63,12 +70,10 @@ export function parseRequestInfo(pathname: string, method: string, query: URLSea
     version = parts[2]!;
     rest = parts.slice(3);
   } else return undefined;
-  let watch = query.get("watch") === "true" || query.get("watch") === "1";
   // Deprecated `/watch/` path prefix, still honoured upstream; it only serves GET (upstream
   // registers no other verb there), so a PUT to /watch/... must never become an update.
   let watchPath = false;
   if (rest[0] === "watch") {
-    watch = true;
     watchPath = true;
     rest = rest.slice(1);
   }
@@ -81,6 +86,7 @@ export function parseRequestInfo(pathname: string, method: string, query: URLSea
   const [resource = "", name = "", subresource = "", ...extra] = rest;
   // A namespace object addressed as /namespaces/<name>: that name is not a namespace scope.
   if (resource === "namespaces") namespace = undefined;
-  const verb = watchPath && method !== "GET" && method !== "HEAD" ? "" : verbFor(method, name !== "", watch);
-  return { group, version, namespace, resource, name, subresource, verb, extra };
+  const verb =
+    watchPath && method !== "GET" && method !== "HEAD" ? "" : verbFor(method, name !== "", watchPath, queryBool(query, "watch") ?? false);
+  return { group, version, namespace, resource, name, subresource, verb, extra, watchPath };
 }

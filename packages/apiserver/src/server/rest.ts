@@ -14,9 +14,11 @@ import { readBody, send } from "./http.ts";
 import { bodyFormat, type OutputFormat } from "./negotiation.ts";
 import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
 import { renderList, renderObject } from "./present.ts";
-import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds } from "./query.ts";
+import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds, parseWatchFlags } from "./query.ts";
+import { queryBool } from "./query-conversion.ts";
 import type { RequestInfo } from "./request-info.ts";
 import { apiVersionOf, verbsOfSubresource, type ResourceDef } from "./resources.ts";
+import { checkRoute } from "./routes.ts";
 import { keepNoOp } from "./no-op.ts";
 import { serveWatch } from "./watch.ts";
 
@@ -34,31 +36,18 @@ export interface ResourceRequest {
 }
 
 const groupResource = (def: ResourceDef) => ({ group: def.group, resource: def.resource });
-
-/** 404 for unknown subresources, 405 for verbs the resource (or subresource) does not serve. */
-function checkVerb(def: ResourceDef, info: RequestInfo, method: string): void {
-  if (info.extra.length > 0 || (info.subresource !== "" && !def.subresources.includes(info.subresource))) {
-    throw new StatusError("NotFound", "the server could not find the requested resource");
-  }
-  const allowed: readonly string[] = info.subresource !== "" ? verbsOfSubresource(def, info.subresource) : def.verbs;
-  if (info.verb === "" || !allowed.includes(info.verb)) {
-    throw StatusError.methodNotSupported(groupResource(def), info.verb === "" ? method.toLowerCase() : info.verb);
-  }
-}
+const verbsOf = (def: ResourceDef, info: RequestInfo): readonly string[] =>
+  info.subresource !== "" ? verbsOfSubresource(def, info.subresource) : def.verbs;
 
 /** Serves one resource request; returns the HTTP code written. */
 export async function handleResource(r: ResourceRequest): Promise<number> {
   const { info, def } = r;
-  // Before anything can fail: upstream adds the deprecation warning ahead of the handler.
+  // go-restful picks the route first: a 404 or 405 there never reaches a handler, nor its warnings.
+  checkRoute(def, info, r.req.method ?? "");
+  // Before anything else can fail: upstream adds the deprecation warning ahead of the handler.
   const deprecated = deprecationWarning(def);
   if (deprecated !== undefined) r.res.setHeader("Warning", [warningHeader(deprecated)]);
-  checkVerb(def, info, r.req.method ?? "");
-  // Namespaced resources only list and watch across namespaces (upstream registers nothing else there).
-  if (def.namespaced && info.namespace === undefined) {
-    if (info.name !== "") throw new StatusError("NotFound", "the server could not find the requested resource");
-    if (info.verb === "create" || info.verb === "deletecollection")
-      throw new StatusError("MethodNotAllowed", "the server does not allow this method on the requested resource");
-  }
+  if (info.verb === "" || !verbsOf(def, info).includes(info.verb)) throw StatusError.methodNotSupported(groupResource(def), info.verb);
   switch (info.verb) {
     case "get":
       return ok(r, 200, await r.store.get(info.namespace, info.name, r.query.get("resourceVersion") ?? undefined));
@@ -97,6 +86,7 @@ async function watch(r: ResourceRequest): Promise<number> {
       ? [...(lp.fieldSelector ?? []), { field: "metadata.name", operator: "=" as const, value: r.info.name }]
       : lp.fieldSelector;
   const timeout = parseTimeoutSeconds(r.query);
+  const flags = parseWatchFlags(r.query);
   await serveWatch(r.req, r.res, {
     def: r.def,
     store: r.store,
@@ -105,12 +95,12 @@ async function watch(r: ResourceRequest): Promise<number> {
       ...(lp.labelSelector ? { labelSelector: lp.labelSelector } : {}),
       ...(fieldSelector ? { fieldSelector } : {}),
       ...(lp.resourceVersion !== undefined ? { resourceVersion: lp.resourceVersion } : {}),
-      allowBookmarks: r.query.get("allowWatchBookmarks") === "true",
+      allowBookmarks: flags.allowWatchBookmarks,
     },
     format: r.format,
     query: r.query,
     ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
-    sendInitialEvents: r.query.get("sendInitialEvents") === "true",
+    sendInitialEvents: flags.sendInitialEvents,
     shutdown: r.shutdown,
   });
   return 200;
@@ -193,7 +183,7 @@ async function patch(r: ResourceRequest): Promise<number> {
     async (current) => {
       const patched = applyPatch(type, (current ?? undefined) as unknown as JSONObject | undefined, text, {
         fieldManager: manager,
-        force: r.query.get("force") === "true",
+        force: queryBool(r.query, "force") ?? false,
         schemaKind: r.def.kind,
         apiVersion: apiVersionOf(r.def),
         now: new Date(),

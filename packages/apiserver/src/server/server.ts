@@ -42,6 +42,8 @@ import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { authorizeRequest } from "./filters/authorization.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
+import { methodNotAllowed, routeNotFound } from "./routes.ts";
+import { queryBool } from "./query-conversion.ts";
 import { answerReview, findReview, reviewTable, type ReviewDef } from "./reviews.ts";
 import { serverVersion, type VersionInfo } from "./version.ts";
 import { usagePage, usagePagePath } from "./usage-page.ts";
@@ -242,10 +244,10 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     const info = requestInfo();
     if (!info) throw notFound();
     audit.info = info;
-    const review =
-      info.verb === "create" && info.name === ""
-        ? findReview(info.group, info.version, info.resource, info.namespace !== undefined, reviews)
-        : undefined;
+    const review = findReview(info.group, info.version, info.resource, info.namespace !== undefined, reviews);
+    // A review is one POST route on its collection path.
+    if (review && (info.name !== "" || info.watchPath)) throw routeNotFound();
+    if (review && info.verb !== "create") throw methodNotAllowed();
     if (review) {
       const format = bodyFormat(req.headers["content-type"]);
       const answer = await answerReview(review, parseBody(await readBody(req), format), {
@@ -260,7 +262,8 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       return { code: 201, labels: { ...labels, verb: "POST", group: info.group, version: info.version, resource: info.resource, scope } };
     }
     const def = findResource(info.group, info.version, info.resource, table);
-    if (!def) throw notFound();
+    // Inside a served group version go-restful answers an unknown path; elsewhere the not-found handler.
+    if (!def) throw apiResourceList(table, info.group, info.version, reviews) !== undefined ? routeNotFound() : notFound();
     Object.assign(labels, {
       verb: metricVerb(info.verb, req.method ?? ""),
       group: info.group,
@@ -330,7 +333,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     // Upstream's timeout filter: a stuck storage call must not hang the client forever. The
     // request itself goes on; its late answer is dropped (the response is already sent).
     let timedOut = false;
-    const isWatch = /^(true|1)$/.test(url.searchParams.get("watch") ?? "") || url.pathname.includes("/watch/");
+    const isWatch = (queryBool(url.searchParams, "watch") ?? false) || url.pathname.includes("/watch/");
     // A watch's stream is not an object to record.
     if (cfg.audit && !isWatch) responseBody = captureResponseBody(res);
     const timer = isWatch

@@ -17,6 +17,8 @@ import { chunkOf, chunkWriter, type EventChunk } from "./watch-chunks.ts";
 /** Upstream's default --min-request-timeout (a watch lasts this long when the client sets no timeout). */
 export const defaultWatchTimeoutSeconds = 1800;
 
+const maxTimerMs = 2 ** 31 - 1;
+
 export interface WatchRequest {
   def: ResourceDef;
   store: GenericStore;
@@ -40,7 +42,8 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   w.shutdown.addEventListener("abort", stop, { once: true });
   const timeoutMs = (w.timeoutSeconds ?? defaultWatchTimeoutSeconds) * 1000;
   const deadline = Date.now() + timeoutMs;
-  const timer = setTimeout(stop, timeoutMs);
+  // setTimeout takes at most 2^31-1 ms (a longer delay fires at once): longer timeouts wait that long.
+  const timer = setTimeout(stop, Math.min(timeoutMs, maxTimerMs));
   let first = true;
   const apiVersion = apiVersionOf(w.def);
   const encodeObject = (obj: KubeObject): unknown => {

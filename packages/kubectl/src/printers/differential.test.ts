@@ -55,6 +55,20 @@ const cases: Case[] = [
   ["servicecidrs", ["get", "servicecidrs"], (o) => printServiceCIDRTable(serviceCIDRs, o), {}],
   ["ipaddresses", ["get", "ipaddresses"], (o) => printIPAddressTable(ipAddresses, o), {}],
   ["ipaddresses -o wide", ["get", "ipaddresses", "-o", "wide"], (o) => printIPAddressTable(ipAddresses, o), { wide: true }],
+  // IPAddress rows carry an age cell no column names: --show-labels prints it under LABELS.
+  ["ipaddresses --show-labels", ["get", "ipaddresses", "--show-labels"], (o) => printIPAddressTable(ipAddresses, o), { showLabels: true }],
+  [
+    "ipaddresses -o wide --show-labels",
+    ["get", "ipaddresses", "-o", "wide", "--show-labels"],
+    (o) => printIPAddressTable(ipAddresses, o),
+    { wide: true, showLabels: true },
+  ],
+  [
+    "servicecidrs --show-labels",
+    ["get", "servicecidrs", "--show-labels"],
+    (o) => printServiceCIDRTable(serviceCIDRs, o),
+    { showLabels: true },
+  ],
   ["events", ["get", "events"], (o) => printEventTable([...serviceEvents, ...networkingEvents], o), {}],
   ["events -o wide", ["get", "events", "-o", "wide"], (o) => printEventTable([...serviceEvents, ...networkingEvents], o), { wide: true }],
 ];
@@ -74,6 +88,20 @@ describe.skipIf(kubectl === null)("get output is byte-identical with kubectl 1.3
     const res = await runKubectl(kubectl as string, kubeconfig, args);
     expect(res.stderr).toBe("");
     expect(renderTable(build({ wide: true, now: new Date() }), render)).toBe(res.stdout);
+  });
+
+  it("servicecidrs,ipaddresses --show-labels: one table per kind, names prefixed, a blank line between", async () => {
+    const res = await runKubectl(kubectl as string, kubeconfig, ["get", "servicecidrs,ipaddresses", "--show-labels"]);
+    expect(res.stderr).toBe("");
+    const now = new Date();
+    const tables = [
+      renderTable(printServiceCIDRTable(serviceCIDRs, { wide: true, now }), {
+        showLabels: true,
+        withKind: "servicecidr.networking.k8s.io",
+      }),
+      renderTable(printIPAddressTable(ipAddresses, { wide: true, now }), { showLabels: true, withKind: "ipaddress.networking.k8s.io" }),
+    ];
+    expect(tables.join("\n")).toBe(res.stdout);
   });
 
   it("prints nothing on stdout and kubectl's message on stderr for an empty list", async () => {

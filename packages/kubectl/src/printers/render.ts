@@ -33,30 +33,52 @@ function cellString(cell: unknown): string {
   return escapeTerminal(JSON.stringify(cell));
 }
 
-function headerLine(table: Table, opts: RenderOptions, shown: (i: number) => boolean): string {
-  const headers: string[] = [];
-  if (opts.withNamespace) headers.push("NAMESPACE");
-  table.columnDefinitions.forEach((c, i) => {
-    if (shown(i)) headers.push(c.name.toUpperCase());
-  });
-  if (opts.showLabels) headers.push("LABELS");
-  return headers.join("\t") + "\n";
+type Column = Table["columnDefinitions"][number];
+
+/**
+ * decorateTable (tableprinter.go): NAMESPACE before the server's columns and LABELS after them,
+ * and the row's cells likewise; a row carrying more cells than its Table names columns (the
+ * IPAddress rows' age) then shows its extra cell under LABELS, and the labels fall off the end,
+ * as kubectl 1.33 prints them against kube-apiserver.
+ */
+function decoratedColumns(table: Table, opts: RenderOptions): Column[] {
+  const ns: Column[] = opts.withNamespace ? [{ name: "Namespace", type: "string", format: "", description: "", priority: 0 }] : [];
+  const lbl: Column[] = opts.showLabels ? [{ name: "Labels", type: "string", format: "", description: "", priority: 0 }] : [];
+  return [...ns, ...table.columnDefinitions, ...lbl];
 }
 
-function rowLine(table: Table, row: Table["rows"][number], opts: RenderOptions, shown: (i: number) => boolean): string {
+function decoratedCells(table: Table, row: Table["rows"][number], opts: RenderOptions): string[] {
   const meta = (row.object as PartialObjectMetadata | undefined)?.metadata;
-  const parts: string[] = [];
-  if (opts.withNamespace) parts.push(escapeTerminal(meta?.namespace ?? ""));
-  // Cells beyond the column definitions are ignored (https://issue.k8s.io/66379).
   const nameColumn = Math.max(
     0,
     table.columnDefinitions.findIndex((c) => c.format === "name"),
   );
-  row.cells.forEach((cell, i) => {
-    if (i >= table.columnDefinitions.length || !shown(i)) return;
-    parts.push(opts.withKind !== undefined && i === nameColumn ? `${opts.withKind}/${cellString(cell)}` : cellString(cell));
-  });
-  if (opts.showLabels) parts.push(formatLabels(meta?.labels));
+  const cells = row.cells.map((cell, i) =>
+    opts.withKind !== undefined && i === nameColumn ? `${opts.withKind}/${cellString(cell)}` : cellString(cell),
+  );
+  if (opts.withNamespace) cells.unshift(escapeTerminal(meta?.namespace ?? ""));
+  if (opts.showLabels) cells.push(formatLabels(meta?.labels));
+  return cells;
+}
+
+function headerLine(columns: readonly Column[], shown: (c: Column) => boolean): string {
+  return (
+    columns
+      .filter(shown)
+      .map((c) => c.name.toUpperCase())
+      .join("\t") + "\n"
+  );
+}
+
+function rowLine(
+  table: Table,
+  row: Table["rows"][number],
+  opts: RenderOptions,
+  columns: readonly Column[],
+  shown: (c: Column) => boolean,
+): string {
+  // printRows: cells beyond the columns are ignored (https://issue.k8s.io/66379).
+  const parts = decoratedCells(table, row, opts).filter((_, i) => i < columns.length && shown(columns[i]!));
   return parts.join("\t") + "\n";
 }
 
@@ -88,10 +110,11 @@ export class TablePrinter {
       this.printedHeaders = false;
     }
     if (table.rows.length > 0) this.printedHeaders = true;
-    const shown = (i: number): boolean => this.opts.wide === true || (table.columnDefinitions[i]?.priority ?? 0) === 0;
+    const shown = (c: Column): boolean => this.opts.wide === true || (c.priority ?? 0) === 0;
+    const columns = decoratedColumns(table, this.opts);
     // printTable prints no header for a table without rows.
-    if (!noHeaders && table.rows.length > 0) this.tw.write(headerLine(table, this.opts, shown));
-    for (const row of table.rows) this.tw.write(rowLine(table, row, this.opts, shown));
+    if (!noHeaders && table.rows.length > 0) this.tw.write(headerLine(columns, shown));
+    for (const row of table.rows) this.tw.write(rowLine(table, row, this.opts, columns, shown));
     this.tw.flush();
     return this.tw.take();
   }
@@ -100,9 +123,10 @@ export class TablePrinter {
 /** renderTable: the text `kubectl get` prints for a server-side Table. */
 export function renderTable(table: Table, opts: RenderOptions = {}): string {
   const tw = new TabWriter(getTabWriterOptions);
-  const shown = (i: number): boolean => opts.wide === true || (table.columnDefinitions[i]?.priority ?? 0) === 0;
-  if (opts.noHeaders !== true) tw.write(headerLine(table, opts, shown));
-  for (const row of table.rows) tw.write(rowLine(table, row, opts, shown));
+  const shown = (c: Column): boolean => opts.wide === true || (c.priority ?? 0) === 0;
+  const columns = decoratedColumns(table, opts);
+  if (opts.noHeaders !== true) tw.write(headerLine(columns, shown));
+  for (const row of table.rows) tw.write(rowLine(table, row, opts, columns, shown));
   tw.flush();
   return tw.output();
 }

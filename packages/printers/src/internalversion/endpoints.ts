@@ -6,7 +6,8 @@ import { translateTimestampSince } from "./time.ts";
 
 /**
  * formatEndpoints: at most 3 "ip:port" entries (ports outer, addresses inner), then " + N more...";
- * "<none>" when empty. `portNames` limits the ports (describe's use).
+ * "<none>" only without subsets: subsets holding no ready address give "" (an empty cell), as
+ * upstream. `portNames` limits the ports (describe's use).
  */
 export function formatEndpoints(ep: Endpoints, portNames: ReadonlySet<string> | null = null): string {
   const subsets = ep.subsets ?? [];
@@ -44,7 +45,7 @@ export function formatEndpoints(ep: Endpoints, portNames: ReadonlySet<string> | 
   }
   const ret = list.join(",");
   if (more) return `${ret} + ${count - max} more...`;
-  return ret === "" ? "<none>" : ret;
+  return ret;
 }
 
 /** NAME ENDPOINTS AGE. */

@@ -142,7 +142,10 @@ describe("Endpoints and EndpointSlice rows", () => {
     };
     // The apiserver's old copy walked addresses first: 10.0.0.1:80,10.0.0.1:81,[fd00::1]:80.
     expect(formatEndpoints(ep)).toBe("10.0.0.1:80,[fd00::1]:80,10.0.0.1:81 + 1 more...");
-    expect(formatEndpoints({ metadata: {}, subsets: [{ notReadyAddresses: [{ ip: "1.1.1.1" }] }] })).toBe("<none>");
+    // printers.go formatEndpoints: "<none>" only without subsets; only not-ready addresses print "".
+    expect(formatEndpoints({ metadata: {}, subsets: [{ notReadyAddresses: [{ ip: "1.1.1.1" }], ports: [{ port: 80 }] }] })).toBe("");
+    expect(formatEndpoints({ metadata: {}, subsets: [{ notReadyAddresses: [{ ip: "1.1.1.1" }] }] })).toBe("");
+    expect(formatEndpoints({ metadata: {}, subsets: [] })).toBe("<none>");
     expect(formatEndpoints({ metadata: {} })).toBe("<none>");
   });
 

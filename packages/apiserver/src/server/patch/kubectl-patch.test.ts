@@ -15,6 +15,7 @@ import { StatusError } from "@servicenet/api";
 import * as core from "@servicenet/api/core/v1";
 import { findKubectl } from "@servicenet/testing";
 import { createOpenAPIHandlers } from "../openapi/index.ts";
+import { queryBool } from "../query-conversion.ts";
 import { applyPatch } from "./apply-patch.ts";
 import type { JSONObject } from "./json-value.ts";
 import { updateManagedFields } from "./managed-fields.ts";
@@ -72,7 +73,7 @@ describe.skipIf(!haveKubectl)("real kubectl through applyPatch", () => {
       if (req.method === "PATCH" && url.pathname === item) {
         const result = applyPatch(req.headers["content-type"] ?? "", stored, body, {
           fieldManager: manager,
-          force: url.searchParams.get("force") === "true",
+          force: queryBool(url.searchParams, "force") ?? false,
           schemaKind: "Service",
           apiVersion: "v1",
           now: new Date(),

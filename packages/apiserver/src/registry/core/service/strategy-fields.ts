@@ -35,7 +35,8 @@ export function dropTypeDependentFields(svc: Service, old: Service | null): void
   const spec = specOf(svc);
   if (needsClusterIP(old) && !needsClusterIP(svc)) {
     if (sameClusterIPFields(old, svc)) {
-      spec.clusterIP = "";
+      // Go's "" clusterIP is omitted from JSON (omitempty): absent, not "".
+      delete spec.clusterIP;
       delete spec.clusterIPs;
     }
     if (sameIPFamilies(old, svc)) delete spec.ipFamilies;

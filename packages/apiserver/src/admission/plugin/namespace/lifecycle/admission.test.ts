@@ -67,7 +67,6 @@ describe("NamespaceLifecycle admission", () => {
       reason: "Forbidden",
       details: {
         name: "123",
-        group: "",
         kind: "pods",
         causes: [{ reason: "NamespaceTerminating", message: "namespace test is being terminated", field: "metadata.namespace" }],
       },

@@ -95,6 +95,23 @@ describe("ServiceREST over HTTP", () => {
     expect(allocatorState(t)).toBe(state);
   });
 
+  it("a merge patch to ExternalName drops clusterIP and its companions from the answer (omitempty), as strategy.go dropTypeDependentFields", async () => {
+    const created = await call("POST", base(), { ...svc(), metadata: { name: "ext" } });
+    expect(created.code).toBe(201);
+    const patched = await call(
+      "PATCH",
+      `${base()}/ext`,
+      { spec: { type: "ExternalName", externalName: "db.example.com", selector: null, ports: null } },
+      "application/merge-patch+json",
+    );
+    expect(patched.code).toBe(200);
+    for (const obj of [patched.obj, (await call("GET", `${base()}/ext`)).obj]) {
+      expect(Object.keys(specOf(obj))).not.toContain("clusterIP");
+      expect(specOf(obj)).toEqual({ type: "ExternalName", externalName: "db.example.com", sessionAffinity: "None" });
+    }
+    expect((await call("DELETE", `${base()}/ext`)).code).toBe(200);
+  });
+
   it("server-side apply creates with an allocation; DELETE releases everything", async () => {
     const yaml = "apiVersion: v1\nkind: Service\nmetadata:\n  name: applied\nspec:\n  type: NodePort\n  ports:\n  - port: 443\n";
     const applied = await call("PATCH", `${base()}/applied?fieldManager=test`, yaml, "application/apply-patch+yaml");
