@@ -5,7 +5,7 @@
  * points at a discard buffer for unchanged services in a partial sync.
  */
 import type { Endpoint } from "../proxy/endpoint.ts";
-import { externallyAccessible } from "../proxy/service-port.ts";
+import { externallyAccessible, usesClusterEndpoints, usesLocalEndpoints } from "../proxy/service-port.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
 import { categorizeEndpoints } from "../proxy/topology.ts";
 import { chainLine, chains, probability } from "./names.ts";
@@ -38,9 +38,9 @@ export function writeServicePortRules(ctx: ServiceWriteContext, svc: ServicePort
   const spn = svc.nameString;
   const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints } = categorizeEndpoints(all, svc);
   const n = ctx.names;
-  const usesClusterChain =
-    clusterEndpoints.length > 0 && (!svc.internalPolicyLocal || (externallyAccessible(svc) && !svc.externalPolicyLocal));
-  const usesLocalChain = localEndpoints.length > 0 && (svc.internalPolicyLocal || (externallyAccessible(svc) && svc.externalPolicyLocal));
+  // pkg/proxy/iptables/proxier.go syncProxyRules: usesClusterPolicyChain / usesLocalPolicyChain.
+  const usesClusterChain = clusterEndpoints.length > 0 && usesClusterEndpoints(svc);
+  const usesLocalChain = localEndpoints.length > 0 && usesLocalEndpoints(svc);
   const internalChain = svc.internalPolicyLocal ? n.local : n.cluster;
   const hasInternal = hasAnyEndpoints && (!svc.internalPolicyLocal || localEndpoints.length > 0);
   const externalPolicyChain = svc.externalPolicyLocal ? n.local : n.cluster;

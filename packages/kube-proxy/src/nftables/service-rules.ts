@@ -3,7 +3,7 @@
  * layout (syncProxyRules' loop body in pkg/proxy/nftables/proxier.go).
  */
 import type { Endpoint } from "../proxy/endpoint.ts";
-import { externallyAccessible } from "../proxy/service-port.ts";
+import { externallyAccessible, usesClusterEndpoints, usesLocalEndpoints } from "../proxy/service-port.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
 import { categorizeEndpoints } from "../proxy/topology.ts";
 import type { Element } from "./element-storage.ts";
@@ -50,8 +50,9 @@ export function serviceObjects(ctx: NftServiceContext, svc: ServicePortInfo, all
   const external = `external-${ctx.base}`;
   const firewall = `firewall-${ctx.base}`;
   const accessible = externallyAccessible(svc);
-  const usesCluster = clusterEndpoints.length > 0 && (!svc.internalPolicyLocal || (accessible && !svc.externalPolicyLocal));
-  const usesLocal = localEndpoints.length > 0 && (svc.internalPolicyLocal || (accessible && svc.externalPolicyLocal));
+  // pkg/proxy/nftables/proxier.go syncProxyRules: usesClusterPolicyChain / usesLocalPolicyChain.
+  const usesCluster = clusterEndpoints.length > 0 && usesClusterEndpoints(svc);
+  const usesLocal = localEndpoints.length > 0 && usesLocalEndpoints(svc);
   const internalChain = svc.internalPolicyLocal ? local : cluster;
   const hasInternal = hasAnyEndpoints && (!svc.internalPolicyLocal || localEndpoints.length > 0);
   const externalPolicyChain = svc.externalPolicyLocal ? local : cluster;
