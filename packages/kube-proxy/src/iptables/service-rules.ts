@@ -8,6 +8,7 @@ import type { Endpoint } from "../proxy/endpoint.ts";
 import { externallyAccessible, usesClusterEndpoints, usesLocalEndpoints } from "../proxy/service-port.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
 import { categorizeEndpoints } from "../proxy/topology.ts";
+import type { TopologyContext } from "../proxy/topology.ts";
 import { chainLine, chains, probability } from "./names.ts";
 import type { ServiceChainNames } from "./names.ts";
 
@@ -25,6 +26,7 @@ export interface ServiceWriteContext {
   readonly names: ServiceChainNames;
   readonly endpointChain: (ep: Endpoint) => string;
   readonly cidrContains: (cidr: string, ip: string) => boolean;
+  readonly topology: TopologyContext;
 }
 
 export interface ServiceWriteStats {
@@ -36,7 +38,10 @@ export interface ServiceWriteStats {
 export function writeServicePortRules(ctx: ServiceWriteContext, svc: ServicePortInfo, all: readonly Endpoint[]): ServiceWriteStats {
   const proto = svc.protocol.toLowerCase();
   const spn = svc.nameString;
-  const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints } = categorizeEndpoints(all, svc);
+  const categorized = categorizeEndpoints(all, svc, ctx.topology);
+  const { allReachableEndpoints, hasAnyEndpoints } = categorized;
+  const clusterEndpoints = categorized.clusterEndpoints ?? [];
+  const localEndpoints = categorized.localEndpoints ?? [];
   const n = ctx.names;
   // pkg/proxy/iptables/proxier.go syncProxyRules: usesClusterPolicyChain / usesLocalPolicyChain.
   const usesClusterChain = clusterEndpoints.length > 0 && usesClusterEndpoints(svc);

@@ -6,6 +6,7 @@ import type { Endpoint } from "../proxy/endpoint.ts";
 import { externallyAccessible, usesClusterEndpoints, usesLocalEndpoints } from "../proxy/service-port.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
 import { categorizeEndpoints } from "../proxy/topology.ts";
+import type { TopologyContext } from "../proxy/topology.ts";
 import type { Element } from "./element-storage.ts";
 import { maps, sets } from "./names.ts";
 
@@ -38,11 +39,15 @@ export interface NftServiceContext {
   readonly base: string;
   readonly endpointBase: (ep: Endpoint) => string;
   readonly cidrContains: (cidr: string, ip: string) => boolean;
+  readonly topology: TopologyContext;
 }
 
 /** Everything one service port contributes to the table. */
 export function serviceObjects(ctx: NftServiceContext, svc: ServicePortInfo, all: readonly Endpoint[]): ServiceObjects {
-  const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints } = categorizeEndpoints(all, svc);
+  const categorized = categorizeEndpoints(all, svc, ctx.topology);
+  const { allReachableEndpoints, hasAnyEndpoints } = categorized;
+  const clusterEndpoints = categorized.clusterEndpoints ?? [];
+  const localEndpoints = categorized.localEndpoints ?? [];
   const proto = svc.protocol.toLowerCase();
   const spn = svc.nameString;
   const cluster = `service-${ctx.base}`;
