@@ -166,6 +166,26 @@ export abstract class BaseProxier implements Provider {
     return { full, services, endpoints };
   }
 
+  /**
+   * What the service health servers need after a sync: `ServicePortMap.HealthCheckNodePorts`
+   * and `EndpointsMap.LocalReadyEndpoints` (distinct local ready endpoints per Service, all ports).
+   */
+  serviceHealthReport(): { services: Map<string, number>; localEndpoints: Map<string, number> } {
+    const services = new Map<string, number>();
+    const local = new Map<string, Set<string>>();
+    for (const [key, svc] of this.svcPortMap) {
+      const nsn = `${svc.name.namespace}/${svc.name.name}`;
+      if (svc.healthCheckNodePort !== 0) services.set(nsn, svc.healthCheckNodePort);
+      for (const ep of this.endpointsMap.get(key) ?? []) {
+        if (!ep.isLocal || !ep.ready) continue;
+        let set = local.get(nsn);
+        if (set === undefined) local.set(nsn, (set = new Set()));
+        set.add(ep.endpoint);
+      }
+    }
+    return { services, localEndpoints: new Map([...local].map(([nsn, set]) => [nsn, set.size])) };
+  }
+
   /** Called by the runner after the rules of a sync were applied (or written in dry-run). */
   protected markSynced(full: boolean): void {
     this.needFullSync = false;
