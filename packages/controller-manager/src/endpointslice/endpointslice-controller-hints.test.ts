@@ -10,7 +10,7 @@ import { FakeRecorder } from "@servicenet/client/tools/record";
 import { describe, expect, it } from "vitest";
 import { dualStackPods, makeService } from "../testing/fixtures.ts";
 import { EndpointSliceController, type EndpointSliceClient } from "./endpointslice-controller.ts";
-import { node } from "./topologycache/testing.ts";
+import { node } from "../testing/topology.ts";
 
 const zones = ["zone-a", "zone-b", "zone-c"];
 function nodeNamed(i: number, ready: "True" | "False" = "True", zone = zones[i]!): Node {

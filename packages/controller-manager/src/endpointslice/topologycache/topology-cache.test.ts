@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { EndpointSlice } from "@servicenet/api";
 import * as msg from "./event.ts";
 import type { EventBuilder } from "./event.ts";
-import { ep, node, nodesWithCPU, slice } from "./testing.ts";
+import { ep, node, nodesWithCPU, slice } from "../../testing/topology.ts";
 import { TopologyCache } from "./topology-cache.ts";
 
 interface AddHintsCase {

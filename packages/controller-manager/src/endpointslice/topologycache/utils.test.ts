@@ -1,7 +1,7 @@
 /** staging/src/k8s.io/endpointslice/topologycache/utils_test.go. */
 import type { EndpointSlice } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import { ep, slice } from "./testing.ts";
+import { ep, slice } from "../../testing/topology.ts";
 import type { Allocation } from "./utils.ts";
 import { getGivingAndReceivingZones, getHintsByZone, redistributeHints } from "./utils.ts";
 

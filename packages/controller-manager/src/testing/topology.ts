@@ -1,6 +1,6 @@
 /** Builders for the topology-hint tests (upstream's literal EndpointSlices and Nodes). */
 import type { EndpointSlice, EndpointSliceEndpoint, Node } from "@servicenet/api";
-import { labelTopologyZone } from "../utils.ts";
+import { labelTopologyZone } from "../endpointslice/utils.ts";
 
 /** An endpoint: address, zone, ready (undefined: no Ready condition), hinted zones. */
 export function ep(address: string, zone: string | undefined, ready: boolean | undefined, hints?: string[]): EndpointSliceEndpoint {
