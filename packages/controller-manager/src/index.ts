@@ -16,7 +16,18 @@ export { reconcile } from "./endpointslice/reconciler.ts";
 export type { SliceChanges, ReconcileInput } from "./endpointslice/reconciler.ts";
 export { addressTypesForService, podToEndpoint, newEndpointSlice } from "./endpointslice/utils.ts";
 export type { SliceAddressType } from "./endpointslice/utils.ts";
-export { EndpointSliceController, StaleInformerCacheError, PodsSkippedError } from "./endpointslice/endpointslice-controller.ts";
+export {
+  EndpointSliceController,
+  StaleInformerCacheError,
+  PodsSkippedError,
+  endpointSliceControllerEventSource,
+} from "./endpointslice/endpointslice-controller.ts";
+export { reconcileSliceHints, hintsEnabled, validTrafficDistribution } from "./endpointslice/hints.ts";
+export type { HintOptions } from "./endpointslice/hints.ts";
+export { reconcileHints } from "./endpointslice/trafficdist/trafficdist.ts";
+export { TopologyCache } from "./endpointslice/topologycache/topology-cache.ts";
+export type { SliceInfo } from "./endpointslice/topologycache/slice-info.ts";
+export type { EventBuilder } from "./endpointslice/topologycache/event.ts";
 export type { EndpointSliceClient, EndpointSliceControllerDeps } from "./endpointslice/endpointslice-controller.ts";
 export { endpointSliceClient } from "./endpointslice/endpointslice-client.ts";
 export { decideServiceCIDR, orphanedIPs, deletionGracePeriodMs } from "./servicecidrs/decision.ts";

@@ -5,7 +5,12 @@
 // process so that one case's heap does not slow the next. Writes bench/results-proxy.json.
 // With --apply-services M (root only) it also loads an M-service ruleset with iptables-restore /
 // ip6tables-restore / nft inside a network namespace it creates and deletes, and times that.
-//   node bench/bench-proxy.mjs [--services 10000] [--endpoints 10] [--partial-runs 21] [--apply-services 1000]
+// It also compares, in one process per backend (IPv4), the cold full sync without topology hints with
+// two hinted ones (every endpoint hinted for one of 3 zones): on a node without a zone label (the
+// hints are evaluated but every endpoint stays: the pure cost of hints, same output) and on a node in
+// zone-a (a third of the endpoints kept). Interleaved after one warm-up, best of --hint-rounds each;
+// the ratios are recorded.
+//   node bench/bench-proxy.mjs [--services 10000] [--endpoints 10] [--partial-runs 21] [--apply-services 1000] [--hint-rounds 3]
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -21,6 +26,8 @@ const N = arg("services", 10000);
 const E = arg("endpoints", 10);
 const PARTIAL_RUNS = arg("partial-runs", 21);
 const APPLY_N = arg("apply-services", 0);
+const HINT_ROUNDS = arg("hint-rounds", 3);
+const zones = ["zone-a", "zone-b", "zone-c"];
 
 const hex = (n) => n.toString(16);
 function service(i) {
@@ -105,6 +112,45 @@ async function measureApply(kind, Cls, family) {
     spawnSync("ip", ["netns", "del", ns]);
   }
 }
+/** `slice(i)` with each endpoint in, and hinted for, one of three zones. */
+function hintedSlice(i, family) {
+  const s = slice(i, family);
+  s.endpoints = s.endpoints.map((e, j) => ({ ...e, zone: zones[j % 3], hints: { forZones: [{ name: zones[j % 3] }] } }));
+  return s;
+}
+
+/** A cold full sync of every Service on a node in `zone` ("" for none), with or without hints on the slices. */
+function coldSync(Cls, family, hinted, zone) {
+  const p = newProxier(Cls, family);
+  const labels = zone === "" ? {} : { "topology.kubernetes.io/zone": zone };
+  p.onNodeAdd({ metadata: { name: "node-0", labels }, spec: {} });
+  const slices = services.map((_, i) => (hinted ? hintedSlice(i, family) : slice(i, family)));
+  for (const s of services) p.onServiceAdd(s);
+  for (const s of slices) p.onEndpointSliceAdd(s);
+  p.setInitialized(true);
+  const [t, r] = time(() => p.syncProxyRules());
+  if (!r.full) throw new Error("expected a full sync");
+  return t;
+}
+
+/** Without hints vs with hints, interleaved so that all see the same machine load; best of HINT_ROUNDS. */
+function measureHints(kind, Cls, family) {
+  const fam = family.toLowerCase();
+  const variants = [
+    { name: "no-hints", run: () => coldSync(Cls, family, false, "zone-a") },
+    { name: "zone-hints-node-without-zone", run: () => coldSync(Cls, family, true, "") },
+    { name: "zone-hints-node-in-zone-a", run: () => coldSync(Cls, family, true, "zone-a") },
+  ];
+  for (const v of variants) v.run(); // warm-up: JIT and heap growth out of the figures
+  const best = variants.map(() => Infinity);
+  for (let k = 0; k < HINT_ROUNDS; k++) variants.forEach((v, i) => (best[i] = Math.min(best[i], v.run())));
+  variants.forEach((v, i) => record(`${kind}-${fam}-full-sync-cold-${v.name}`, best[i]));
+  for (let i = 1; i < variants.length; i++) {
+    const ratio = Math.round((best[i] / best[0]) * 1000) / 1000;
+    results.push({ name: `${kind}-${fam}-full-sync-${variants[i].name}-vs-no-hints`, metric: "ratio", value: ratio, unit: "x" });
+  }
+}
+
 const results = [];
 const record = (name, value, metric = "duration") => results.push({ name, metric, value: Math.round(value * 100) / 100, unit: "ms" });
 const time = (fn) => {
@@ -118,7 +164,7 @@ const caseIdx = process.argv.indexOf("--case");
 const only = caseIdx < 0 ? undefined : process.argv[caseIdx + 1];
 if (only === undefined) {
   // Parent: one child per case, then the table and the JSON file.
-  for (const c of ["iptables:IPv4", "iptables:IPv6", "nftables:IPv4", "nftables:IPv6"]) {
+  for (const c of ["iptables:IPv4", "iptables:IPv6", "nftables:IPv4", "nftables:IPv6", "iptables:IPv4:hints", "nftables:IPv4:hints"]) {
     const out = execFileSync(
       process.execPath,
       [...process.execArgv, new URL(import.meta.url).pathname, ...process.argv.slice(2), "--case", c],
@@ -141,6 +187,7 @@ for (const { kind, Cls } of [
   { kind: "nftables", Cls: NftablesProxier },
 ]) {
   for (const family of ["IPv4", "IPv6"]) {
+    if (only === `${kind}:${family}:hints`) measureHints(kind, Cls, family);
     if (only !== `${kind}:${family}`) continue;
     const fam = family.toLowerCase();
     const p = newProxier(Cls, family);

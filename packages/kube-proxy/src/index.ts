@@ -11,3 +11,5 @@ export { parseOptions, usage } from "./cmd/options.ts";
 export type { ProxyServerOptions } from "./cmd/options.ts";
 export { ensureProxySysctls, requiredTools, runProxyServer } from "./cmd/server.ts";
 export type { RunningProxyServer } from "./cmd/server.ts";
+export { ServiceHealthServer, serviceHealthBody } from "./healthcheck/service-health.ts";
+export type { ServiceHealthReport, ServiceHealthServerOptions } from "./healthcheck/service-health.ts";

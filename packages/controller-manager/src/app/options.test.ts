@@ -104,3 +104,46 @@ describe("leader-election timing flags", () => {
     expect(() => parseOptions(["--kubeconfig", "k", "--leader-elect", ...flags])).toThrow(msg);
   });
 });
+
+describe("EndpointSlice flags (EndpointSliceControllerOptions / EndpointSliceMirroringControllerOptions)", () => {
+  it.each([
+    [
+      [],
+      {
+        maxEndpointsPerSlice: 100,
+        endpointUpdatesBatchPeriodMs: 0,
+        mirroringMaxEndpointsPerSubset: 1000,
+        mirroringEndpointUpdatesBatchPeriodMs: 0,
+      },
+    ],
+    [
+      [
+        "--max-endpoints-per-slice",
+        "50",
+        "--endpointslice-updates-batch-period=1s",
+        "--mirroring-max-endpoints-per-subset=500",
+        "--mirroring-endpointslice-updates-batch-period",
+        "250ms",
+      ],
+      {
+        maxEndpointsPerSlice: 50,
+        endpointUpdatesBatchPeriodMs: 1000,
+        mirroringMaxEndpointsPerSubset: 500,
+        mirroringEndpointUpdatesBatchPeriodMs: 250,
+      },
+    ],
+  ])("%j", (flags, want) => {
+    expect(parseOptions(["--kubeconfig", "k", ...flags])).toMatchObject(want);
+  });
+
+  it.each([
+    [["--max-endpoints-per-slice", "0"], "max-endpoints-per-slice must not be less than 1, but got 0"],
+    [["--max-endpoints-per-slice", "1001"], "max-endpoints-per-slice must not be more than 1000, but got 1001"],
+    [["--mirroring-max-endpoints-per-subset", "0"], "mirroring-max-endpoints-per-subset must not be less than 1, but got 0"],
+    [["--mirroring-max-endpoints-per-subset", "2000"], "mirroring-max-endpoints-per-subset must not be more than 1000, but got 2000"],
+    [["--max-endpoints-per-slice", "ten"], 'invalid argument "ten" for "--max-endpoints-per-slice" flag'],
+    [["--endpointslice-updates-batch-period", "5"], 'time: invalid duration "5"'],
+  ])("%j is a usage error", (flags, msg) => {
+    expect(() => parseOptions(["--kubeconfig", "k", ...flags])).toThrow(msg);
+  });
+});

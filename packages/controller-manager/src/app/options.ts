@@ -32,6 +32,14 @@ export interface Options {
   verbosity: number;
   /** --use-service-account-credentials: each controller with its own identity's credentials from the kubeconfig. */
   useServiceAccountCredentials: boolean;
+  /** --max-endpoints-per-slice (upstream default 100, 1..1000). */
+  maxEndpointsPerSlice: number;
+  /** --endpointslice-updates-batch-period in ms (default 0: every Pod change syncs at once). */
+  endpointUpdatesBatchPeriodMs: number;
+  /** --mirroring-max-endpoints-per-subset (upstream default 1000, 1..1000). */
+  mirroringMaxEndpointsPerSubset: number;
+  /** --mirroring-endpointslice-updates-batch-period in ms (default 0). */
+  mirroringEndpointUpdatesBatchPeriodMs: number;
   help: boolean;
 }
 
@@ -52,6 +60,13 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --controllers LIST                comma-separated; default all: ${knownControllers.join(",")}
   --concurrent-syncs N              workers per controller (default 5)
   --concurrent-gc-syncs N           garbage collector workers (default 20)
+  --max-endpoints-per-slice N       endpoints per EndpointSlice (1-1000, default 100)
+  --endpointslice-updates-batch-period D
+                                    batch Pod changes this long before an EndpointSlice sync (default 0s)
+  --mirroring-max-endpoints-per-subset N
+                                    endpoints mirrored per Endpoints subset (1-1000, default 1000)
+  --mirroring-endpointslice-updates-batch-period D
+                                    batch Endpoints changes this long before a mirroring sync (default 0s)
   -v, --v N                         log verbosity, klog's levels (default 0)`;
 
 /** Parses argv (without node and script); throws UsageError with a clear message. */
@@ -67,6 +82,10 @@ export function parseOptions(argv: readonly string[]): Options {
     gcWorkers: 20,
     verbosity: 0,
     useServiceAccountCredentials: false,
+    maxEndpointsPerSlice: 100,
+    endpointUpdatesBatchPeriodMs: 0,
+    mirroringMaxEndpointsPerSubset: 1000,
+    mirroringEndpointUpdatesBatchPeriodMs: 0,
     help: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -118,6 +137,18 @@ export function parseOptions(argv: readonly string[]): Options {
         o.gcWorkers = n;
         break;
       }
+      case "--max-endpoints-per-slice":
+        o.maxEndpointsPerSlice = intFlag(flag, value());
+        break;
+      case "--endpointslice-updates-batch-period":
+        o.endpointUpdatesBatchPeriodMs = durationFlag(flag, value());
+        break;
+      case "--mirroring-max-endpoints-per-subset":
+        o.mirroringMaxEndpointsPerSubset = intFlag(flag, value());
+        break;
+      case "--mirroring-endpointslice-updates-batch-period":
+        o.mirroringEndpointUpdatesBatchPeriodMs = durationFlag(flag, value());
+        break;
       case "-v":
       case "--v":
         o.verbosity = verbosityFlag(value());
@@ -131,8 +162,31 @@ export function parseOptions(argv: readonly string[]): Options {
     }
   }
   if (!o.help && o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
+  validateEndpointSliceOptions(o);
   if (o.leaderElect) validateLeaseTimings(o);
   return o;
+}
+
+/** An integer flag, as pflag's Int32 parses it. */
+function intFlag(flag: string, v: string): number {
+  if (!/^[+-]?\d+$/.test(v))
+    throw new UsageError(
+      `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`,
+    );
+  return Number(v);
+}
+
+/**
+ * cmd/kube-controller-manager/app/options: EndpointSliceControllerOptions and
+ * EndpointSliceMirroringControllerOptions Validate (bounds 1..1000), upstream's messages.
+ */
+function validateEndpointSliceOptions(o: Options): void {
+  const bound = (name: string, v: number) => {
+    if (v < 1) throw new UsageError(`${name} must not be less than 1, but got ${v}`);
+    if (v > 1000) throw new UsageError(`${name} must not be more than 1000, but got ${v}`);
+  };
+  bound("max-endpoints-per-slice", o.maxEndpointsPerSlice);
+  bound("mirroring-max-endpoints-per-subset", o.mirroringMaxEndpointsPerSubset);
 }
 
 /** kube-controller-manager's defaults (LeaderElectionConfiguration). */

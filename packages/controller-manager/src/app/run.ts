@@ -6,7 +6,7 @@ import { hostname } from "node:os";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { EndpointsController } from "../endpoint/endpoints-controller.ts";
 import { endpointsClient } from "../endpoint/endpoints-client.ts";
-import { EndpointSliceController } from "../endpointslice/endpointslice-controller.ts";
+import { EndpointSliceController, endpointSliceControllerEventSource } from "../endpointslice/endpointslice-controller.ts";
 import { endpointSliceClient } from "../endpointslice/endpointslice-client.ts";
 import { EndpointSliceMirroringController } from "../endpointslicemirroring/endpointslicemirroring-controller.ts";
 import type { SharedInformer, ObjectWithMeta } from "@servicenet/client/tools/cache";
@@ -47,6 +47,12 @@ export interface RunOptions {
   useServiceAccountCredentials?: boolean;
   /** The namespace controller's wait before it processes a deleted namespace (default upstream's 5 s). */
   namespaceDeletionGracePeriodMs?: number;
+  /** --max-endpoints-per-slice / --endpointslice-updates-batch-period. */
+  maxEndpointsPerSlice?: number;
+  endpointUpdatesBatchPeriodMs?: number;
+  /** --mirroring-max-endpoints-per-subset / --mirroring-endpointslice-updates-batch-period. */
+  mirroringMaxEndpointsPerSubset?: number;
+  mirroringEndpointUpdatesBatchPeriodMs?: number;
 }
 
 /** Starts the selected controllers; resolves when `signal` aborts (or leadership is lost, returning "lost"). */
@@ -106,6 +112,9 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         slices: use("endpointSlices"),
         nodes: use("nodes"),
         client: endpointSliceClient(cb.configFor("endpointslice-controller")),
+        recorder: events.newRecorder(endpointSliceControllerEventSource),
+        ...(o.maxEndpointsPerSlice !== undefined ? { maxEndpointsPerSlice: o.maxEndpointsPerSlice } : {}),
+        ...(o.endpointUpdatesBatchPeriodMs !== undefined ? { endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriodMs } : {}),
         logger: log,
       }),
     );
@@ -117,6 +126,10 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         services: use("services"),
         slices: use("mirroredEndpointSlices"),
         client: endpointSliceClient(cb.configFor("endpointslicemirroring-controller")),
+        ...(o.mirroringMaxEndpointsPerSubset !== undefined ? { maxEndpointsPerSubset: o.mirroringMaxEndpointsPerSubset } : {}),
+        ...(o.mirroringEndpointUpdatesBatchPeriodMs !== undefined
+          ? { endpointUpdatesBatchPeriodMs: o.mirroringEndpointUpdatesBatchPeriodMs }
+          : {}),
         logger: log,
       }),
     );

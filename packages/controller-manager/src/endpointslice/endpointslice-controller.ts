@@ -16,6 +16,7 @@ import {
 import type { Clock } from "@servicenet/component-base/clock";
 import { type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
 import { hasStatusCause } from "@servicenet/client/errors";
+import { getReference, type EventRecorder } from "@servicenet/client/tools/record";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
@@ -23,6 +24,13 @@ import { podChanged, selectorMatches, servicesForPods } from "../util/endpoint/p
 import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
 import { EndpointSliceTracker } from "./endpointslice-tracker.ts";
 import { reconcile } from "./reconciler.ts";
+import type { EventBuilder } from "./topologycache/event.ts";
+import { TopologyCache } from "./topologycache/topology-cache.ts";
+import { isNodeReady } from "./topologycache/utils.ts";
+import { labelTopologyZone } from "./utils.ts";
+
+/** The event source upstream's EndpointSlice controller records with. */
+export const endpointSliceControllerEventSource = { component: "endpoint-slice-controller" } as const;
 
 /** How long a sync that met a stale cache waits at most for the watch to catch up (see #syncOrWait). */
 export const staleCacheRecheckMs = 1000;
@@ -49,6 +57,12 @@ export interface EndpointSliceControllerDeps {
   nodes?: Informer<Node> | undefined;
   client: EndpointSliceClient;
   maxEndpointsPerSlice?: number;
+  /** `--endpointslice-updates-batch-period`: Pod changes are batched this long before a sync (0: none). */
+  endpointUpdatesBatchPeriodMs?: number;
+  /** Events on Services (TopologyAwareHintsEnabled/Disabled, FailedToUpdateEndpointSlices). */
+  recorder?: EventRecorder | undefined;
+  /** Feature gate PreferSameTrafficDistribution (alpha, off in 1.33). */
+  preferSameTrafficDistribution?: boolean;
   queue?: RateLimitingQueue<string>;
   clock?: Clock;
   logger?: Logger;
@@ -73,14 +87,20 @@ export class EndpointSliceController {
   readonly #runner: Controller;
   /** Services whose last sync met a stale cache and waits for our writes' events. */
   readonly #waitingForCache = new Set<string>();
+  /** Topology-aware hints (the topology-mode annotation) need Nodes' zones and CPU: only with a Node informer. */
+  readonly topologyCache: TopologyCache | undefined;
 
   constructor(deps: EndpointSliceControllerDeps) {
     this.#d = deps;
     this.#log = deps.logger ?? noopLogger;
     this.queue = deps.queue ?? new RateLimitingQueue<string>("endpoint_slice", deps.clock);
+    this.topologyCache = deps.nodes !== undefined ? new TopologyCache(this.#log) : undefined;
     const enqueue = (o: Service) => this.queue.add(metaNamespaceKey(o));
     deps.services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
-    const fanOut = (pods: Pod[]) => servicesForPods(deps.services.list(), pods).forEach((k) => this.queue.add(k));
+    // Pod changes wait out the batch period so that a burst of them costs one sync (upstream addPod/updatePod).
+    const batch = deps.endpointUpdatesBatchPeriodMs ?? 0;
+    const fanOut = (pods: Pod[]) =>
+      servicesForPods(deps.services.list(), pods).forEach((k) => (batch > 0 ? this.queue.addAfter(k, batch) : this.queue.add(k)));
     deps.pods.addEventHandler({
       onAdd: (p) => fanOut([p]),
       onUpdate: (o, n) => podChanged(o, n) && fanOut([o, n]),
@@ -104,7 +124,16 @@ export class EndpointSliceController {
     };
     deps.slices.addEventHandler({ onAdd: sliceEvent, onUpdate: (_o, n) => sliceEvent(n), onDelete: sliceDeleted });
     // A new or relabelled Node can admit held-back pods: resync every Service that has pods on it.
-    deps.nodes?.addEventHandler({ onAdd: (n) => this.#nodeChanged(n), onUpdate: (_o, n) => this.#nodeChanged(n) });
+    deps.nodes?.addEventHandler({
+      onAdd: (n) => (this.#nodeChanged(n), this.#checkNodeTopologyDistribution()),
+      onUpdate: (o, n) => {
+        this.#nodeChanged(n);
+        // The zone label may come after the Node (cloud providers add it), readiness changes capacity.
+        if (isNodeReady(o) !== isNodeReady(n) || o.metadata.labels?.[labelTopologyZone] !== n.metadata.labels?.[labelTopologyZone])
+          this.#checkNodeTopologyDistribution();
+      },
+      onDelete: () => this.#checkNodeTopologyDistribution(),
+    });
     const informers = [deps.services, deps.pods, deps.slices, ...(deps.nodes ? [deps.nodes] : [])];
     this.#runner = new Controller({
       name: "endpointslice",
@@ -117,6 +146,17 @@ export class EndpointSliceController {
 
   run(signal: AbortSignal, workers: number): Promise<void> {
     return this.#runner.run(signal, workers);
+  }
+
+  /** `checkNodeTopologyDistribution`: new zone capacities; Services now overloaded are resynced. */
+  #checkNodeTopologyDistribution(): void {
+    if (this.topologyCache === undefined || this.#d.nodes === undefined) return;
+    this.topologyCache.setNodes(this.#d.nodes.list());
+    for (const key of this.topologyCache.getOverloadedServices()) this.queue.add(key);
+  }
+
+  #record(service: Service, e: EventBuilder): void {
+    this.#d.recorder?.event(getReference(service, "Service", "v1"), e.eventType, e.reason, e.message);
   }
 
   #nodeChanged(node: Node): void {
@@ -169,6 +209,8 @@ export class EndpointSliceController {
       // The slices carry an ownerReference to the Service: the garbage collector deletes them (upstream syncService).
       this.#triggers.deleteService(key);
       this.#tracker.deleteService(key);
+      this.topologyCache?.removeHints(key, "IPv4");
+      this.topologyCache?.removeHints(key, "IPv6");
       return;
     }
     if (service.spec.type === "ExternalName" || service.spec.selector === undefined) return;
@@ -184,7 +226,27 @@ export class EndpointSliceController {
       nodes,
       maxEndpointsPerSlice: this.#d.maxEndpointsPerSlice,
       triggerTime,
+      hints: { topologyCache: this.topologyCache, preferSameTrafficDistribution: this.#d.preferSameTrafficDistribution },
     });
+    let failure: Error | undefined;
+    try {
+      await this.#write(key, namespace, plan);
+    } catch (err) {
+      failure = err instanceof Error ? err : new Error(String(err));
+    }
+    // Upstream's Reconcile records the hint events whether or not the writes succeeded.
+    for (const e of plan.events) this.#record(service, e);
+    if (failure === undefined) return;
+    this.#record(service, {
+      eventType: "Warning",
+      reason: "FailedToUpdateEndpointSlices",
+      message: `Error updating Endpoint Slices for Service ${namespace}/${name}: ${failure.message}`,
+    });
+    throw failure;
+  }
+
+  /** The plan's writes: creates, then updates, then deletes. */
+  async #write(key: string, namespace: string, plan: ReturnType<typeof reconcile>): Promise<void> {
     // Creates, then updates, then deletes, as upstream (endpoints never vanish before their
     // replacement exists); within each step the writes are independent objects (typically one per
     // family), so they go out together instead of one round trip after the other.

@@ -16,7 +16,10 @@ import {
 } from "@servicenet/api";
 import { selectorMatches, shouldPodBeInEndpoints } from "../util/endpoint/pod.ts";
 import { endpointsLastChangeTriggerTime } from "../util/endpoint/trigger-time-tracker.ts";
+import { reconcileSliceHints } from "./hints.ts";
+import type { HintOptions } from "./hints.ts";
 import { reconcileByPortMapping } from "./reconcile-port-mapping.ts";
+import type { EventBuilder } from "./topologycache/event.ts";
 import {
   addressTypesForService,
   endpointKey,
@@ -34,6 +37,8 @@ export interface SliceChanges {
   toDelete: EndpointSlice[];
   /** Pods left out for a missing Node; the caller requeues the Service. */
   errors: string[];
+  /** Events to record on the Service (TopologyAwareHintsEnabled/Disabled). */
+  events: EventBuilder[];
 }
 
 export interface ReconcileInput {
@@ -47,12 +52,14 @@ export interface ReconcileInput {
   maxEndpointsPerSlice?: number;
   /** RFC 3339 trigger time for the annotation; undefined removes it. */
   triggerTime?: string | undefined;
+  /** Topology hints: the topology cache and the PreferSameTrafficDistribution gate. */
+  hints?: HintOptions;
 }
 
 /** Plans the slice writes for one Service (`Reconciler.Reconcile`). */
 export function reconcile(input: ReconcileInput): SliceChanges {
   const types = addressTypesForService(input.service);
-  const out: SliceChanges = { toCreate: [], toUpdate: [], toDelete: [], errors: [] };
+  const out: SliceChanges = { toCreate: [], toUpdate: [], toDelete: [], errors: [], events: [] };
   const byType = new Map<SliceAddressType, EndpointSlice[]>(types.map((t) => [t, []]));
   for (const s of input.existingSlices) {
     const list = byType.get(s.addressType as SliceAddressType);
@@ -66,6 +73,7 @@ export function reconcile(input: ReconcileInput): SliceChanges {
     out.toUpdate.push(...r.toUpdate);
     out.toDelete.push(...r.toDelete);
     out.errors.push(...r.errors);
+    out.events.push(...r.events);
   }
   if (input.service.metadata.deletionTimestamp !== undefined) out.toCreate = [];
   for (const s of [...out.toCreate, ...out.toUpdate]) setTriggerTime(s, input.triggerTime);
@@ -113,13 +121,15 @@ function desiredByPortMap(input: ReconcileInput, addressType: SliceAddressType, 
 function reconcileByAddressType(input: ReconcileInput, existing: readonly EndpointSlice[], addressType: SliceAddressType): SliceChanges {
   const { service: svc } = input;
   const max = input.maxEndpointsPerSlice ?? defaultMaxEndpointsPerSlice;
-  const out: SliceChanges = { toCreate: [], toUpdate: [], toDelete: [], errors: [] };
+  const out: SliceChanges = { toCreate: [], toUpdate: [], toDelete: [], errors: [], events: [] };
+  const owned: EndpointSlice[] = [];
   const existingByPortMap = new Map<string, EndpointSlice[]>();
   for (const s of existing) {
     if (!ownedBy(s, svc)) {
       out.toDelete.push(s);
       continue;
     }
+    owned.push(s);
     const key = portMapKey(s.ports);
     existingByPortMap.set(key, [...(existingByPortMap.get(key) ?? []), s]);
   }
@@ -137,7 +147,8 @@ function reconcileByAddressType(input: ReconcileInput, existing: readonly Endpoi
     if (out.toDelete.length === 1 && isSamePlaceholder(out.toDelete[0]!, placeholder)) out.toDelete = [];
     else out.toCreate.push(placeholder);
   }
-  return finalize(svc, out);
+  const hinted = reconcileSliceHints(svc, addressType, owned, out, input.hints ?? {});
+  return finalize(svc, { ...out, toCreate: hinted.toCreate, toUpdate: hinted.toUpdate, events: hinted.events });
 }
 
 function sameMap(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
@@ -172,5 +183,5 @@ function finalize(svc: Service, c: SliceChanges): SliceChanges {
       toDelete.splice(i, 1);
     } else i++;
   }
-  return { toCreate, toUpdate, toDelete, errors: c.errors };
+  return { toCreate, toUpdate, toDelete, errors: c.errors, events: c.events };
 }

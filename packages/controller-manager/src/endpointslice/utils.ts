@@ -78,7 +78,10 @@ export function endpointKey(ep: EndpointSliceEndpoint): string {
   return JSON.stringify([[...ep.addresses].sort(), ep.hostname ?? "", ep.targetRef?.namespace ?? "", ep.targetRef?.name ?? ""]);
 }
 
-/** Equal in everything the key leaves out (`EndpointsEqualBeyondHash`). */
+/**
+ * Equal in everything the key leaves out (`EndpointsEqualBeyondHash`). Hints are
+ * not compared: desired endpoints have none; the hint heuristics decide on them.
+ */
 export function endpointsEqualBeyondKey(a: EndpointSliceEndpoint, b: EndpointSliceEndpoint): boolean {
   const ca = a.conditions ?? {};
   const cb = b.conditions ?? {};
@@ -90,7 +93,6 @@ export function endpointsEqualBeyondKey(a: EndpointSliceEndpoint, b: EndpointSli
     ca.ready === cb.ready &&
     ca.serving === cb.serving &&
     ca.terminating === cb.terminating &&
-    JSON.stringify(a.hints ?? null) === JSON.stringify(b.hints ?? null) &&
     ref(a) === ref(b)
   );
 }

@@ -37,6 +37,8 @@ export interface EndpointSliceMirroringControllerDeps {
   client: EndpointSliceClient;
   /** `--mirroring-max-endpoints-per-subset`; default 1000. */
   maxEndpointsPerSubset?: number;
+  /** `--mirroring-endpointslice-updates-batch-period`: Endpoints changes wait this long before a sync (0: none). */
+  endpointUpdatesBatchPeriodMs?: number;
   queue?: RateLimitingQueue<string>;
   clock?: Clock;
   logger?: Logger;
@@ -75,10 +77,13 @@ export class EndpointSliceMirroringController {
       onUpdate: (o, n) => selectorless(o) !== selectorless(n) && add(n),
       onDelete: (s) => selectorless(s) && add(s),
     });
+    // Endpoints changes are batched (upstream queueEndpoints: AddAfter the batch period).
+    const batch = deps.endpointUpdatesBatchPeriodMs ?? 0;
+    const addEndpoints = (e: Endpoints) => (batch > 0 ? this.queue.addAfter(metaNamespaceKey(e), batch) : add(e));
     deps.endpoints.addEventHandler({
-      onAdd: (e) => shouldMirror(e) && add(e),
-      onUpdate: (o, n) => (shouldMirror(o) || shouldMirror(n)) && add(n),
-      onDelete: (e) => shouldMirror(e) && add(e),
+      onAdd: (e) => shouldMirror(e) && addEndpoints(e),
+      onUpdate: (o, n) => (shouldMirror(o) || shouldMirror(n)) && addEndpoints(n),
+      onDelete: (e) => shouldMirror(e) && addEndpoints(e),
     });
     // Someone else changed or deleted one of our slices: reconcile; our own writes coming back need nothing.
     const sliceEvent = (s: EndpointSlice): void => {

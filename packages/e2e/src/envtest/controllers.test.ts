@@ -48,4 +48,37 @@ describe("envtest with controllers", () => {
     await env.reset();
     expect(await slices()).toEqual(before);
   });
+
+  it("trafficDistribution PreferClose: the EndpointSlice controller hints each endpoint for its Node's zone, through the API", async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(env.kubeconfig);
+    const core = kc.makeApiClient(CoreV1Api);
+    const discovery = kc.makeApiClient(DiscoveryV1Api);
+    await core.createNamespace({ body: { metadata: { name: "zoned" } } });
+    await core.createNode({ body: { metadata: { name: "zoned-node", labels: { "topology.kubernetes.io/zone": "zone-b" } } } });
+    await core.createNamespacedService({
+      namespace: "zoned",
+      body: {
+        metadata: { name: "web" },
+        spec: { selector: { app: "web" }, ports: [{ port: 80, targetPort: 8080 }], trafficDistribution: "PreferClose" },
+      },
+    });
+    await core.createNamespacedPod({
+      namespace: "zoned",
+      body: {
+        metadata: { name: "web-1", labels: { app: "web" } },
+        spec: { nodeName: "zoned-node", containers: [{ name: "c", image: "x" }] },
+      },
+    });
+    const pod = await core.readNamespacedPod({ namespace: "zoned", name: "web-1" });
+    pod.status = { phase: "Running", podIP: "10.244.1.5", podIPs: [{ ip: "10.244.1.5" }], conditions: [{ type: "Ready", status: "True" }] };
+    await core.replaceNamespacedPodStatus({ namespace: "zoned", name: "web-1", body: pod });
+    const endpoint = async () =>
+      (await discovery.listNamespacedEndpointSlice({ namespace: "zoned" })).items
+        .flatMap((s) => s.endpoints)
+        .find((e) => e.addresses.includes("10.244.1.5"));
+    expect(await eventually(async () => (await endpoint())?.hints?.forZones?.[0]?.name === "zone-b", { timeoutMs: 15_000 })).toBe(true);
+    expect((await endpoint())?.zone).toBe("zone-b");
+    await env.reset();
+  });
 });

@@ -6,6 +6,7 @@ import { textLogger } from "@servicenet/component-base/logs";
 import { newDualStackIptablesProxier, newDualStackNftablesProxier } from "../metaproxier/dual-stack.ts";
 import type { MetaProxier } from "../metaproxier/meta-proxier.ts";
 import { ProxierHealthServer } from "../healthcheck/proxier-health.ts";
+import { ServiceHealthServer } from "../healthcheck/service-health.ts";
 import { withNodeHealth } from "../healthcheck/node-health.ts";
 import { newProxyMetrics } from "../metrics/metrics.ts";
 import type { ProxyMetrics } from "../metrics/metrics.ts";
@@ -23,6 +24,8 @@ export interface RunningProxyServer {
   readonly metricsAddress: string | undefined;
   /** Address /healthz and /livez listen on, if enabled. */
   readonly healthzAddress: string | undefined;
+  /** The per-Service health check servers (healthCheckNodePorts). */
+  readonly serviceHealth: ServiceHealthServer;
   stop(): Promise<void>;
 }
 
@@ -36,13 +39,14 @@ function buildRunners(
   metrics: ProxyMetrics,
   log: (m: string) => void,
   health: ProxierHealthServer,
+  serviceHealth: ServiceHealthServer,
 ): { runners: FamilyRunner[]; meta: MetaProxier } {
   const fam = (f: "IPv4" | "IPv6") => ({
     nodeName: o.hostnameOverride,
     clusterCIDR: o.clusterCIDRs[f] ?? "",
     nodeIPs: o.nodeIPs[f],
   });
-  const ropts = { minSyncPeriodMs: o.minSyncPeriodMs, syncPeriodMs: o.syncPeriodMs, log, health };
+  const ropts = { minSyncPeriodMs: o.minSyncPeriodMs, syncPeriodMs: o.syncPeriodMs, log, health, serviceHealth };
   if (o.proxyMode === "iptables") {
     const d = newDualStackIptablesProxier({ ipv4: fam("IPv4"), ipv6: fam("IPv6") });
     const applier = (v6: boolean) =>
@@ -94,13 +98,21 @@ export async function runProxyServer(
   const metrics = newProxyMetrics();
   // cmd/kube-proxy/app/server.go: NewProxierHealthServer(HealthzBindAddress, 2*SyncPeriod).
   const health = new ProxierHealthServer({ healthTimeoutMs: 2 * o.syncPeriodMs });
-  const { runners, meta } = buildRunners(o, metrics, log, health);
+  // Dry-run must not open ports on every address of the machine: health check ports bind on loopback.
+  const serviceHealth = new ServiceHealthServer({
+    hostname: o.hostnameOverride,
+    bindAddresses: o.dryRunDir !== undefined ? ["127.0.0.1"] : ["0.0.0.0"],
+    proxierHealth: health,
+    log,
+  });
+  const { runners, meta } = buildRunners(o, metrics, log, health, serviceHealth);
   for (const r of runners) r.start();
   const informers = await startInformers(kc, withNodeHealth(meta, health), o.hostnameOverride, textLogger(log, { verbosity: o.verbosity }));
   const servers: Server[] = [];
   const closeAll = async () => {
     await informers.stop();
     for (const r of runners) r.stop();
+    await serviceHealth.close();
     await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   };
   try {
@@ -117,6 +129,7 @@ export async function runProxyServer(
     runners,
     metricsAddress: addressOf(metricsServer),
     healthzAddress: addressOf(healthzServer),
+    serviceHealth,
     stop: closeAll,
   };
 }

@@ -7,6 +7,7 @@ import { cidrContains, parseCIDRSloppy, parseIPSloppy } from "@servicenet/api";
 import { BaseProxier } from "../proxy/base-proxier.ts";
 import type { Endpoint } from "../proxy/endpoint.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
+import type { TopologyContext } from "../proxy/topology.ts";
 import { chainLine, chains, endpointChainName, serviceChainNames } from "./names.ts";
 import { chunkedText } from "../util/text.ts";
 import { forwardRules, kubeletFirewallRule, masqueradeRules, nodePortsJumpRules } from "./fixed-rules.ts";
@@ -24,6 +25,8 @@ interface RenderedService {
   readonly svc: ServicePortInfo;
   readonly eps: readonly Endpoint[];
   readonly large: boolean;
+  /** The node's topology it was rendered for (hints depend on the zone). */
+  readonly topo: TopologyContext;
   // Pre-joined text blocks ("" or lines each ending in "\n"): a sync concatenates
   // ten thousand blocks instead of pushing and joining a third of a million lines.
   readonly filter: string;
@@ -105,7 +108,7 @@ export class IptablesProxier extends BaseProxier {
     for (const [key, svc] of this.svcPortMap) {
       const eps = this.endpointsMap.get(key) ?? noEndpoints;
       let r = this.#rendered.get(key);
-      const fresh = r === undefined || r.svc !== svc || r.eps !== eps || r.large !== large;
+      const fresh = r === undefined || r.svc !== svc || r.eps !== eps || r.large !== large || r.topo !== this.topology;
       if (fresh) {
         const next = this.#renderService(svc, eps, large);
         if (r !== undefined) {
@@ -201,12 +204,14 @@ export class IptablesProxier extends BaseProxier {
       names: serviceChainNames(svc.nameString, proto),
       endpointChain: (ep) => (ep.memo.iptablesChain ??= endpointChainName(svc.nameString, proto, ep.endpoint)),
       cidrContains: containsIP,
+      topology: this.topology,
     };
     const stats = writeServicePortRules(ctx, svc, eps);
     return {
       svc,
       eps,
       large,
+      topo: this.topology,
       filter: join(filter),
       filterCount: filter.length,
       natTop: join(natTop),

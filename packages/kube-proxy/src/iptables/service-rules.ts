@@ -5,9 +5,10 @@
  * points at a discard buffer for unchanged services in a partial sync.
  */
 import type { Endpoint } from "../proxy/endpoint.ts";
-import { externallyAccessible } from "../proxy/service-port.ts";
+import { externallyAccessible, usesClusterEndpoints, usesLocalEndpoints } from "../proxy/service-port.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
 import { categorizeEndpoints } from "../proxy/topology.ts";
+import type { TopologyContext } from "../proxy/topology.ts";
 import { chainLine, chains, probability } from "./names.ts";
 import type { ServiceChainNames } from "./names.ts";
 
@@ -25,6 +26,7 @@ export interface ServiceWriteContext {
   readonly names: ServiceChainNames;
   readonly endpointChain: (ep: Endpoint) => string;
   readonly cidrContains: (cidr: string, ip: string) => boolean;
+  readonly topology: TopologyContext;
 }
 
 export interface ServiceWriteStats {
@@ -36,11 +38,14 @@ export interface ServiceWriteStats {
 export function writeServicePortRules(ctx: ServiceWriteContext, svc: ServicePortInfo, all: readonly Endpoint[]): ServiceWriteStats {
   const proto = svc.protocol.toLowerCase();
   const spn = svc.nameString;
-  const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints } = categorizeEndpoints(all, svc);
+  const categorized = categorizeEndpoints(all, svc, ctx.topology);
+  const { allReachableEndpoints, hasAnyEndpoints } = categorized;
+  const clusterEndpoints = categorized.clusterEndpoints ?? [];
+  const localEndpoints = categorized.localEndpoints ?? [];
   const n = ctx.names;
-  const usesClusterChain =
-    clusterEndpoints.length > 0 && (!svc.internalPolicyLocal || (externallyAccessible(svc) && !svc.externalPolicyLocal));
-  const usesLocalChain = localEndpoints.length > 0 && (svc.internalPolicyLocal || (externallyAccessible(svc) && svc.externalPolicyLocal));
+  // pkg/proxy/iptables/proxier.go syncProxyRules: usesClusterPolicyChain / usesLocalPolicyChain.
+  const usesClusterChain = clusterEndpoints.length > 0 && usesClusterEndpoints(svc);
+  const usesLocalChain = localEndpoints.length > 0 && usesLocalEndpoints(svc);
   const internalChain = svc.internalPolicyLocal ? n.local : n.cluster;
   const hasInternal = hasAnyEndpoints && (!svc.internalPolicyLocal || localEndpoints.length > 0);
   const externalPolicyChain = svc.externalPolicyLocal ? n.local : n.cluster;

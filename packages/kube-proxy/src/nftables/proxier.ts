@@ -9,6 +9,7 @@ import { BaseProxier } from "../proxy/base-proxier.ts";
 import type { BaseProxierOptions } from "../proxy/base-proxier.ts";
 import type { Endpoint } from "../proxy/endpoint.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
+import type { TopologyContext } from "../proxy/topology.ts";
 import { baseRules } from "./base-rules.ts";
 import { addElementLine, diffElements } from "./element-storage.ts";
 import type { Element } from "./element-storage.ts";
@@ -50,6 +51,8 @@ export interface NftablesSyncResult extends ChunkedText {
 interface RenderedService {
   readonly svc: ServicePortInfo;
   readonly eps: readonly Endpoint[];
+  /** The node's topology it was rendered for (hints depend on the zone). */
+  readonly topo: TopologyContext;
   readonly elements: readonly Element[];
   readonly chainCount: number;
   readonly noLocalInternal: boolean;
@@ -103,7 +106,7 @@ export class NftablesProxier extends BaseProxier {
     for (const [key, svc] of this.svcPortMap) {
       const eps = this.endpointsMap.get(key) ?? noEndpoints;
       const old = this.#rendered.get(key);
-      const fresh = old === undefined || old.svc !== svc || old.eps !== eps;
+      const fresh = old === undefined || old.svc !== svc || old.eps !== eps || old.topo !== this.topology;
       let r = old;
       if (fresh) {
         const { rendered, objs } = this.#renderService(svc, eps);
@@ -164,10 +167,10 @@ export class NftablesProxier extends BaseProxier {
 
   /** The chains and affinity sets `r` uses (its inputs rendered again: names depend on nothing else). */
   #namesOf(r: RenderedService): Set<string> {
-    return namesOf(this.#objects(r.svc, r.eps));
+    return namesOf(this.#objects(r.svc, r.eps, r.topo));
   }
 
-  #objects(svc: ServicePortInfo, eps: readonly Endpoint[]): ServiceObjects {
+  #objects(svc: ServicePortInfo, eps: readonly Endpoint[], topology: TopologyContext): ServiceObjects {
     const proto = svc.protocol.toLowerCase();
     return serviceObjects(
       {
@@ -180,6 +183,7 @@ export class NftablesProxier extends BaseProxier {
         base: nftServiceChainBase(svc.name.namespace, svc.name.name, proto, svc.name.port),
         endpointBase: (ep) =>
           (ep.memo.nftablesBase ??= nftEndpointChainBase(svc.name.namespace, svc.name.name, proto, svc.name.port, ep.ip, ep.port)),
+        topology,
       },
       svc,
       eps,
@@ -188,7 +192,7 @@ export class NftablesProxier extends BaseProxier {
 
   /** Renders one service port; `objs` (chains with their rules) is only kept for this sync's partial write. */
   #renderService(svc: ServicePortInfo, eps: readonly Endpoint[]): { rendered: RenderedService; objs: ServiceObjects } {
-    const objs = this.#objects(svc, eps);
+    const objs = this.#objects(svc, eps, this.topology);
     const t = this.#prefix;
     const decl: string[] = [];
     for (const set of objs.affinitySets) decl.push(`add set ${t} ${set.name} ${set.def}`);
@@ -198,6 +202,7 @@ export class NftablesProxier extends BaseProxier {
     const rendered: RenderedService = {
       svc,
       eps,
+      topo: this.topology,
       elements: objs.elements,
       chainCount: objs.chains.length,
       noLocalInternal: objs.noLocalInternal,

@@ -3,9 +3,10 @@
  * layout (syncProxyRules' loop body in pkg/proxy/nftables/proxier.go).
  */
 import type { Endpoint } from "../proxy/endpoint.ts";
-import { externallyAccessible } from "../proxy/service-port.ts";
+import { externallyAccessible, usesClusterEndpoints, usesLocalEndpoints } from "../proxy/service-port.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
 import { categorizeEndpoints } from "../proxy/topology.ts";
+import type { TopologyContext } from "../proxy/topology.ts";
 import type { Element } from "./element-storage.ts";
 import { maps, sets } from "./names.ts";
 
@@ -38,11 +39,15 @@ export interface NftServiceContext {
   readonly base: string;
   readonly endpointBase: (ep: Endpoint) => string;
   readonly cidrContains: (cidr: string, ip: string) => boolean;
+  readonly topology: TopologyContext;
 }
 
 /** Everything one service port contributes to the table. */
 export function serviceObjects(ctx: NftServiceContext, svc: ServicePortInfo, all: readonly Endpoint[]): ServiceObjects {
-  const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints } = categorizeEndpoints(all, svc);
+  const categorized = categorizeEndpoints(all, svc, ctx.topology);
+  const { allReachableEndpoints, hasAnyEndpoints } = categorized;
+  const clusterEndpoints = categorized.clusterEndpoints ?? [];
+  const localEndpoints = categorized.localEndpoints ?? [];
   const proto = svc.protocol.toLowerCase();
   const spn = svc.nameString;
   const cluster = `service-${ctx.base}`;
@@ -50,8 +55,9 @@ export function serviceObjects(ctx: NftServiceContext, svc: ServicePortInfo, all
   const external = `external-${ctx.base}`;
   const firewall = `firewall-${ctx.base}`;
   const accessible = externallyAccessible(svc);
-  const usesCluster = clusterEndpoints.length > 0 && (!svc.internalPolicyLocal || (accessible && !svc.externalPolicyLocal));
-  const usesLocal = localEndpoints.length > 0 && (svc.internalPolicyLocal || (accessible && svc.externalPolicyLocal));
+  // pkg/proxy/nftables/proxier.go syncProxyRules: usesClusterPolicyChain / usesLocalPolicyChain.
+  const usesCluster = clusterEndpoints.length > 0 && usesClusterEndpoints(svc);
+  const usesLocal = localEndpoints.length > 0 && usesLocalEndpoints(svc);
   const internalChain = svc.internalPolicyLocal ? local : cluster;
   const hasInternal = hasAnyEndpoints && (!svc.internalPolicyLocal || localEndpoints.length > 0);
   const externalPolicyChain = svc.externalPolicyLocal ? local : cluster;

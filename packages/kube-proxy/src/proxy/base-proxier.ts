@@ -10,6 +10,8 @@ import { ServiceChangeTracker, updateServicePortMap } from "../tracker/service-c
 import type { ServicePortMap, UpdateServiceMapResult } from "../tracker/service-change-tracker.ts";
 import { cidrsOfFamily } from "./service-port.ts";
 import type { Provider } from "./provider.ts";
+import { labelTopologyZone } from "./topology.ts";
+import type { TopologyContext } from "./topology.ts";
 
 export interface BaseProxierOptions {
   readonly ipFamily: IPFamily;
@@ -18,6 +20,8 @@ export interface BaseProxierOptions {
   readonly clock?: () => number;
   /** A full sync is forced after this long (upstream `FullSyncPeriod`, 1 h). */
   readonly fullSyncPeriodMs?: number;
+  /** Feature gate PreferSameTrafficDistribution (1.33: alpha, off): honour endpoints' `forNodes` hints. */
+  readonly preferSameTrafficDistribution?: boolean;
 }
 
 /** Changes taken from the trackers for one sync. */
@@ -40,6 +44,11 @@ export abstract class BaseProxier implements Provider {
   protected needFullSync = true;
   protected serviceCIDRs: string[] = [];
   protected nodeLabels: Record<string, string> = {};
+  /**
+   * This node's name and zone for topology hints; a new object whenever the zone
+   * changes, so that renderings cached per Service can tell they are out of date.
+   */
+  protected topology: TopologyContext;
   /** The nftables proxier writes the service CIDRs into its fixed rules, which only full syncs rewrite. */
   protected serviceCIDRsInBaseRules = false;
   #servicesSynced = false;
@@ -54,6 +63,11 @@ export abstract class BaseProxier implements Provider {
     this.#fullSyncPeriodMs = opts.fullSyncPeriodMs ?? 3_600_000;
     this.serviceChanges = new ServiceChangeTracker(opts.ipFamily);
     this.endpointsChanges = new EndpointsChangeTracker(opts.ipFamily, opts.nodeName, this.clock());
+    this.topology = Object.freeze({
+      nodeName: opts.nodeName,
+      zone: "",
+      preferSameTrafficDistribution: opts.preferSameTrafficDistribution ?? false,
+    });
   }
 
   /** Both initial lists have been seen; before that no rules are written. */
@@ -114,8 +128,7 @@ export abstract class BaseProxier implements Provider {
   }
   onNodeDelete(node: Node): void {
     if (node.metadata.name !== this.nodeName) return;
-    this.nodeLabels = {};
-    this.needFullSync = true;
+    this.#setNodeLabels({});
     this.sync();
   }
   onNodeSynced(): void {}
@@ -125,9 +138,15 @@ export abstract class BaseProxier implements Provider {
     if (node.metadata.name !== this.nodeName) return;
     const labels = node.metadata.labels ?? {};
     if (JSON.stringify(labels) === JSON.stringify(this.nodeLabels)) return;
-    this.nodeLabels = { ...labels };
-    this.needFullSync = true;
+    this.#setNodeLabels({ ...labels });
     this.sync();
+  }
+
+  #setNodeLabels(labels: Record<string, string>): void {
+    this.nodeLabels = labels;
+    this.needFullSync = true;
+    const zone = labels[labelTopologyZone] ?? "";
+    if (zone !== this.topology.zone) this.topology = Object.freeze({ ...this.topology, zone });
   }
 
   onServiceCIDRsChanged(cidrs: readonly string[]): void {
@@ -145,6 +164,26 @@ export abstract class BaseProxier implements Provider {
     const services = updateServicePortMap(this.svcPortMap, this.serviceChanges);
     const endpoints = updateEndpointsMap(this.endpointsMap, this.endpointsChanges);
     return { full, services, endpoints };
+  }
+
+  /**
+   * What the service health servers need after a sync: `ServicePortMap.HealthCheckNodePorts`
+   * and `EndpointsMap.LocalReadyEndpoints` (distinct local ready endpoints per Service, all ports).
+   */
+  serviceHealthReport(): { services: Map<string, number>; localEndpoints: Map<string, number> } {
+    const services = new Map<string, number>();
+    const local = new Map<string, Set<string>>();
+    for (const [key, svc] of this.svcPortMap) {
+      const nsn = `${svc.name.namespace}/${svc.name.name}`;
+      if (svc.healthCheckNodePort !== 0) services.set(nsn, svc.healthCheckNodePort);
+      for (const ep of this.endpointsMap.get(key) ?? []) {
+        if (!ep.isLocal || !ep.ready) continue;
+        let set = local.get(nsn);
+        if (set === undefined) local.set(nsn, (set = new Set()));
+        set.add(ep.endpoint);
+      }
+    }
+    return { services, localEndpoints: new Map([...local].map(([nsn, set]) => [nsn, set.size])) };
   }
 
   /** Called by the runner after the rules of a sync were applied (or written in dry-run). */

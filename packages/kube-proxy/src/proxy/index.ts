@@ -19,5 +19,5 @@ export {
 export type { ServicePortInfo } from "./service-port.ts";
 export { namespacedNameString, servicePortKey, servicePortNameString } from "./service-port-name.ts";
 export type { NamespacedName, ServicePortName } from "./service-port-name.ts";
-export { categorizeEndpoints } from "./topology.ts";
-export type { CategorizedEndpoints } from "./topology.ts";
+export { availableForTopology, categorizeEndpoints, labelTopologyZone, topologyModeFromHints } from "./topology.ts";
+export type { CategorizedEndpoints, TopologyContext, TopologyMode } from "./topology.ts";

@@ -127,12 +127,16 @@ export function externallyAccessible(info: ServicePortInfo): boolean {
   return info.nodePort !== 0 || info.loadBalancerVIPs.length > 0 || info.externalIPs.length > 0;
 }
 
-/** `UsesClusterEndpoints`: some traffic of this port uses the Cluster policy. */
+/**
+ * `UsesClusterEndpoints`: some traffic of this port uses the Cluster policy. Any
+ * externally accessible port does, even with externalTrafficPolicy Local: pod and
+ * node traffic to its external addresses short-circuits to the Cluster chain.
+ */
 export function usesClusterEndpoints(info: ServicePortInfo): boolean {
-  return !info.internalPolicyLocal || (externallyAccessible(info) && !info.externalPolicyLocal);
+  return !info.internalPolicyLocal || externallyAccessible(info);
 }
 
 /** `UsesLocalEndpoints`: some traffic of this port uses the Local policy. */
 export function usesLocalEndpoints(info: ServicePortInfo): boolean {
-  return info.internalPolicyLocal || (externallyAccessible(info) && info.externalPolicyLocal);
+  return info.internalPolicyLocal || (info.externalPolicyLocal && externallyAccessible(info));
 }

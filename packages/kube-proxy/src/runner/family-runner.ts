@@ -9,11 +9,12 @@ import type { NftablesSyncResult } from "../nftables/proxier.ts";
 import type { BaseProxier } from "../proxy/base-proxier.ts";
 import type { Applier } from "./appliers.ts";
 import type { ProxierHealthUpdater } from "../healthcheck/proxier-health.ts";
+import type { ServiceHealthServer } from "../healthcheck/service-health.ts";
 
 /** What the runner needs of a proxier: both family proxiers have this shape. */
 interface SyncingProxier<R> extends Pick<
   BaseProxier,
-  "ipFamily" | "serviceChanges" | "endpointsChanges" | "markNeedFullSync" | "onSyncRequested"
+  "ipFamily" | "serviceChanges" | "endpointsChanges" | "markNeedFullSync" | "onSyncRequested" | "serviceHealthReport"
 > {
   syncProxyRules(): R | null;
   commit(result: R): void;
@@ -32,6 +33,8 @@ export interface FamilyRunnerOptions {
   readonly log?: (msg: string) => void;
   /** Told of every queued and every applied sync (the healthz server). */
   readonly health?: ProxierHealthUpdater;
+  /** Given the health check node ports and local endpoints after every applied sync. */
+  readonly serviceHealth?: Pick<ServiceHealthServer, "sync">;
 }
 
 export class FamilyRunner {
@@ -42,6 +45,7 @@ export class FamilyRunner {
   readonly #clock: () => number;
   readonly #log: (msg: string) => void;
   readonly #health: ProxierHealthUpdater | undefined;
+  readonly #serviceHealth: Pick<ServiceHealthServer, "sync"> | undefined;
   #running: Promise<void> | undefined;
   #dirty = false;
   #timer: NodeJS.Timeout | undefined;
@@ -58,6 +62,7 @@ export class FamilyRunner {
     this.#clock = opts.clock ?? Date.now;
     this.#log = opts.log ?? ((m) => console.error(m));
     this.#health = opts.health;
+    this.#serviceHealth = opts.serviceHealth;
   }
 
   get family(): string {
@@ -137,6 +142,8 @@ export class FamilyRunner {
       proxier.commit(result);
       recordBackend(result);
       this.#health?.updated(this.family);
+      // As upstream, only after the rules are in place; errors are logged, not a failed sync.
+      if (this.#serviceHealth !== undefined) await this.#serviceHealth.sync(proxier.ipFamily, proxier.serviceHealthReport());
       const now = this.#clock();
       this.#metrics.syncProxyRulesLastTimestamp.set(labels, now / 1000);
       for (const times of result.lastChangeTriggerTimes.values()) {

@@ -8,6 +8,23 @@ import { servicePortKey } from "../proxy/service-port-name.ts";
 /** One frozen empty list for the (usual) endpoints without hints: 100k of them survive every sync. */
 const noHints: readonly string[] = Object.freeze([]);
 
+/**
+ * Hint lists are shared: a cluster has a handful of zones and each endpoint usually names one, so one
+ * frozen list per distinct set instead of one array per endpoint and port surviving every sync.
+ */
+const internedHints = new Map<string, readonly string[]>();
+function hintNames(hints: readonly { name: string }[] | undefined): readonly string[] {
+  if (hints === undefined || hints.length === 0) return noHints;
+  const key = hints.length === 1 ? (hints[0]?.name ?? "") : hints.map((h) => h.name).join("\u0000");
+  let names = internedHints.get(key);
+  if (names === undefined) {
+    names = Object.freeze(hints.map((h) => h.name));
+    // Node names as hints could grow without bound: the cache stays a cache.
+    if (internedHints.size < 10_000) internedHints.set(key, names);
+  }
+  return names;
+}
+
 /** Endpoints per Service port, keyed by `servicePortKey`. */
 export type EndpointsMap = Map<string, readonly Endpoint[]>;
 
@@ -51,8 +68,8 @@ export function endpointsFromSlices(slices: Iterable<EndpointSlice>, nodeName: s
           ready,
           serving: ep.conditions?.serving ?? true,
           terminating: ep.conditions?.terminating ?? false,
-          zoneHints: ep.hints?.forZones === undefined ? noHints : ep.hints.forZones.map((z) => z.name),
-          nodeHints: ep.hints?.forNodes === undefined ? noHints : ep.hints.forNodes.map((n) => n.name),
+          zoneHints: hintNames(ep.hints?.forZones),
+          nodeHints: hintNames(ep.hints?.forNodes),
         });
         eps.set(e.endpoint, e);
       }

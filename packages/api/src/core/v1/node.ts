@@ -30,6 +30,9 @@ export const NodeStatusSchema = z.looseObject({
   addresses: z.array(NodeAddressSchema).optional(),
   conditions: z.array(NodeConditionSchema).optional(),
   nodeInfo: NodeSystemInfoSchema.optional(),
+  /** Resource quantities by name ("cpu": "2", "memory": "8Gi"): the EndpointSlice controller's topology cache reads cpu. */
+  capacity: z.record(z.string(), z.string()).optional(),
+  allocatable: z.record(z.string(), z.string()).optional(),
 });
 export type NodeStatus = z.infer<typeof NodeStatusSchema>;
 

@@ -1,0 +1,2 @@
+/** Resource quantities (apimachinery/pkg/api/resource). */
+export { parseQuantityMilli } from "./quantity.ts";
