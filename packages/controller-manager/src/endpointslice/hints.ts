@@ -8,7 +8,7 @@ import type { EndpointSlice, Service } from "@servicenet/api";
 import { formatWithAddressType, hintsDisabled, topologyAwareHintsDisabled } from "./topologycache/event.ts";
 import type { EventBuilder } from "./topologycache/event.ts";
 import type { TopologyCache } from "./topologycache/topology-cache.ts";
-import { removeHintsFromSlices } from "./topologycache/utils.ts";
+import { removeHintsFromSlices } from "./topologycache/slice-info.ts";
 import { reconcileHints } from "./trafficdist/trafficdist.ts";
 
 /** `v1.AnnotationTopologyMode`. */

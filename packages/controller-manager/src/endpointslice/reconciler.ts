@@ -2,7 +2,7 @@
  * The pure EndpointSlice reconciler (staging/src/k8s.io/endpointslice/
  * reconciler.go): from a Service, its pods and its current slices, the
  * slices to create, update and delete. One set of slices per address type
- * (reference dual-stack §7), grouped by port map, at most
+ * (the address types of the Service's ipFamilies), grouped by port map, at most
  * maxEndpointsPerSlice endpoints each, changing as few slices as possible.
  */
 import {

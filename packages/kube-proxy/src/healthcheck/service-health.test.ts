@@ -8,7 +8,7 @@ import { newProxyMetrics } from "../metrics/metrics.ts";
 import { IptablesProxier } from "../iptables/proxier.ts";
 import { DryRunApplier } from "../runner/appliers.ts";
 import { FamilyRunner } from "../runner/family-runner.ts";
-import { populate } from "../testing/feed.ts";
+import { populate } from "../proxy/populate.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../testing/fixtures.ts";
 import { serviceHealthBody, ServiceHealthServer } from "./service-health.ts";
 

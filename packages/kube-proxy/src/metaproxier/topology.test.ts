@@ -5,7 +5,7 @@
  */
 import type { Node } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import { populate } from "../testing/feed.ts";
+import { populate } from "../proxy/populate.ts";
 import { shapeSlices } from "../testing/service-shapes.ts";
 import { makeTestService } from "../testing/fixtures.ts";
 import { testNodeName } from "../testing/upstream-services.ts";

@@ -1,7 +1,7 @@
 /** Full-sync output of both backends and both families for one Service shape (tests). */
 import type { IPFamily } from "@servicenet/api";
 import { newDualStackIptablesProxier, newDualStackNftablesProxier } from "../metaproxier/dual-stack.ts";
-import { populate } from "./feed.ts";
+import { populate } from "../proxy/populate.ts";
 import type { ServiceShape } from "./service-shapes.ts";
 import { testNodeName } from "./upstream-services.ts";
 

@@ -1,7 +1,7 @@
 /** `SliceInfo` (staging/src/k8s.io/endpointslice/topologycache/sliceinfo.go). */
 import type { EndpointSlice } from "@servicenet/api";
 import type { Allocation } from "./utils.ts";
-import { getHintsByZone, numReadyEndpoints } from "./utils.ts";
+import { getHintsByZone, numReadyEndpoints, withoutHints } from "./utils.ts";
 
 /** The slices of one Service and address type in one reconcile; toCreate/toUpdate are the reconciler's own objects. */
 export interface SliceInfo {
@@ -39,4 +39,20 @@ export function allocatedHintsByZone(si: SliceInfo, allocations: ReadonlyMap<str
   }
   si.unchanged = keep;
   return allocated;
+}
+
+/**
+ * `RemoveHintsFromSlices`: no hints on the slices being created or updated; an
+ * unchanged slice that had some is copied, cleared and moved to the updates.
+ */
+export function removeHintsFromSlices(si: SliceInfo): { toCreate: EndpointSlice[]; toUpdate: EndpointSlice[] } {
+  for (const slice of [...si.toCreate, ...si.toUpdate]) slice.endpoints = slice.endpoints.map((ep) => (ep.hints ? withoutHints(ep) : ep));
+  const keep: EndpointSlice[] = [];
+  for (const slice of si.unchanged) {
+    if (slice.endpoints.some((ep) => ep.hints !== undefined)) {
+      si.toUpdate.push({ ...slice, endpoints: slice.endpoints.map((ep) => (ep.hints ? withoutHints(ep) : ep)) });
+    } else keep.push(slice);
+  }
+  si.unchanged = keep;
+  return { toCreate: si.toCreate, toUpdate: si.toUpdate };
 }

@@ -10,7 +10,7 @@ import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { labelTopologyZone } from "../utils.ts";
 import * as msg from "./event.ts";
 import type { EventBuilder } from "./event.ts";
-import { allocatedHintsByZone, totalReadyEndpoints } from "./slice-info.ts";
+import { allocatedHintsByZone, removeHintsFromSlices, totalReadyEndpoints } from "./slice-info.ts";
 import type { SliceInfo } from "./slice-info.ts";
 import type { Allocation } from "./utils.ts";
 import {
@@ -20,7 +20,6 @@ import {
   isNodeReady,
   overloadThreshold,
   redistributeHints,
-  removeHintsFromSlices,
   serviceOverloaded,
   withoutHints,
 } from "./utils.ts";

@@ -1,7 +1,6 @@
 /** Helpers of the topology cache (staging/src/k8s.io/endpointslice/topologycache/utils.go). */
 import type { EndpointSlice, EndpointSliceEndpoint, Node } from "@servicenet/api";
 import { endpointReady } from "../trafficdist/trafficdist.ts";
-import type { SliceInfo } from "./slice-info.ts";
 
 export { endpointReady };
 
@@ -24,22 +23,6 @@ export function withoutHints(ep: EndpointSliceEndpoint): EndpointSliceEndpoint {
 /** The endpoint hinted for exactly `zone`. */
 export function hintedFor(ep: EndpointSliceEndpoint, zone: string): EndpointSliceEndpoint {
   return { ...ep, hints: { forZones: [{ name: zone }] } };
-}
-
-/**
- * `RemoveHintsFromSlices`: no hints on the slices being created or updated; an
- * unchanged slice that had some is copied, cleared and moved to the updates.
- */
-export function removeHintsFromSlices(si: SliceInfo): { toCreate: EndpointSlice[]; toUpdate: EndpointSlice[] } {
-  for (const slice of [...si.toCreate, ...si.toUpdate]) slice.endpoints = slice.endpoints.map((ep) => (ep.hints ? withoutHints(ep) : ep));
-  const keep: EndpointSlice[] = [];
-  for (const slice of si.unchanged) {
-    if (slice.endpoints.some((ep) => ep.hints !== undefined)) {
-      si.toUpdate.push({ ...slice, endpoints: slice.endpoints.map((ep) => (ep.hints ? withoutHints(ep) : ep)) });
-    } else keep.push(slice);
-  }
-  si.unchanged = keep;
-  return { toCreate: si.toCreate, toUpdate: si.toUpdate };
 }
 
 /**
