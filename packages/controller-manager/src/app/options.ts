@@ -1,6 +1,7 @@
 /** Command-line options of servicenet-controller-manager (a subset of kube-controller-manager's). */
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
+import type { NodeIpamOptions } from "./core.ts";
 
 export const knownControllers = [
   "endpoint",
@@ -10,6 +11,7 @@ export const knownControllers = [
   "servicecidr",
   "garbagecollector",
   "clusterrole-aggregation",
+  "nodeipam",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
@@ -32,6 +34,8 @@ export interface Options {
   verbosity: number;
   /** --use-service-account-credentials: each controller with its own identity's credentials from the kubeconfig. */
   useServiceAccountCredentials: boolean;
+  /** --allocate-node-cidrs, --cluster-cidr, --service-cluster-ip-range and the node mask sizes. */
+  nodeIpam: NodeIpamOptions;
   help: boolean;
 }
 
@@ -52,6 +56,12 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --controllers LIST                comma-separated; default all: ${knownControllers.join(",")}
   --concurrent-syncs N              workers per controller (default 5)
   --concurrent-gc-syncs N           garbage collector workers (default 20)
+  --allocate-node-cidrs             the nodeipam controller gives each Node its podCIDRs from --cluster-cidr
+  --cluster-cidr LIST               CIDR range(s) of the Pods: one, or one per IP family (dual-stack)
+  --service-cluster-ip-range LIST   Service range(s), kept out of the Pods' (at most two)
+  --node-cidr-mask-size N           node block size, single-stack only (default 24 for IPv4, 64 for IPv6)
+  --node-cidr-mask-size-ipv4 N      IPv4 node block size (default 24)
+  --node-cidr-mask-size-ipv6 N      IPv6 node block size (default 64)
   -v, --v N                         log verbosity, klog's levels (default 0)`;
 
 /** Parses argv (without node and script); throws UsageError with a clear message. */
@@ -67,6 +77,14 @@ export function parseOptions(argv: readonly string[]): Options {
     gcWorkers: 20,
     verbosity: 0,
     useServiceAccountCredentials: false,
+    nodeIpam: {
+      allocateNodeCIDRs: false,
+      clusterCIDR: "",
+      serviceCIDR: "",
+      nodeCIDRMaskSize: 0,
+      nodeCIDRMaskSizeIPv4: 0,
+      nodeCIDRMaskSizeIPv6: 0,
+    },
     help: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -118,6 +136,24 @@ export function parseOptions(argv: readonly string[]): Options {
         o.gcWorkers = n;
         break;
       }
+      case "--allocate-node-cidrs":
+        o.nodeIpam.allocateNodeCIDRs = eq > 0 ? value() !== "false" : true;
+        break;
+      case "--cluster-cidr":
+        o.nodeIpam.clusterCIDR = value();
+        break;
+      case "--service-cluster-ip-range":
+        o.nodeIpam.serviceCIDR = value();
+        break;
+      case "--node-cidr-mask-size":
+        o.nodeIpam.nodeCIDRMaskSize = int32Flag(flag, value());
+        break;
+      case "--node-cidr-mask-size-ipv4":
+        o.nodeIpam.nodeCIDRMaskSizeIPv4 = int32Flag(flag, value());
+        break;
+      case "--node-cidr-mask-size-ipv6":
+        o.nodeIpam.nodeCIDRMaskSizeIPv6 = int32Flag(flag, value());
+        break;
       case "-v":
       case "--v":
         o.verbosity = verbosityFlag(value());
@@ -132,7 +168,24 @@ export function parseOptions(argv: readonly string[]): Options {
   }
   if (!o.help && o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
   if (o.leaderElect) validateLeaseTimings(o);
+  // NodeIPAMControllerOptions.Validate.
+  if (o.nodeIpam.serviceCIDR.split(",").length > 2)
+    throw new UsageError("--service-cluster-ip-range can not contain more than two entries");
   return o;
+}
+
+// pflag's Int32Var: a decimal that fits in an int32, else its strconv error.
+function int32Flag(flag: string, v: string): number {
+  const n = Number(v);
+  if (!/^[+-]?[0-9]+$/.test(v))
+    throw new UsageError(
+      `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`,
+    );
+  if (n < -(2 ** 31) || n >= 2 ** 31)
+    throw new UsageError(
+      `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`,
+    );
+  return n;
 }
 
 /** kube-controller-manager's defaults (LeaderElectionConfiguration). */

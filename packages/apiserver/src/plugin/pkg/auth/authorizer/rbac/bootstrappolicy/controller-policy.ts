@@ -65,6 +65,14 @@ function buildControllerRoles(): { roles: ClusterRole[]; bindings: ClusterRoleBi
     newRule("update").groups(legacyGroup).resources("namespaces/finalize", "namespaces/status").rule(),
     newRule("get", "list", "watch", "delete", "deletecollection").groups("*").resources("*").rule(),
   ]);
+  addControllerRole("node-controller", [
+    newRule("get", "list", "update", "delete", "patch").groups(legacyGroup).resources("nodes").rule(),
+    newRule("patch", "update").groups(legacyGroup).resources("nodes/status").rule(),
+    // used for pod deletion
+    newRule("patch", "update").groups(legacyGroup).resources("pods/status").rule(),
+    newRule("list", "get", "delete").groups(legacyGroup).resources("pods").rule(),
+    eventsRule(),
+  ]);
   addControllerRole("service-cidrs-controller", [
     newRule("get", "list", "watch", "patch", "update").groups(networkingGroup).resources("servicecidrs").rule(),
     newRule("patch", "update").groups(networkingGroup).resources("servicecidrs/finalizers").rule(),
