@@ -10,6 +10,7 @@ import {
   withGroupResource,
   type KubeObject,
   type ListResult,
+  type Preconditions,
   type Predicate,
   type Store,
   type WatchEvent,
@@ -250,6 +251,19 @@ export class GenericStore {
       return { object: gone, created: false };
     }
     return { object: updated, created };
+  }
+
+  /**
+   * A compare-and-swap on the stored object with no strategy in between (upstream's
+   * `e.Storage.GuaranteedUpdate`, used by subresources such as pods/binding).
+   */
+  async storageGuaranteedUpdate(
+    namespace: string | undefined,
+    name: string,
+    tryUpdate: (current: KubeObject) => KubeObject,
+    opts: { preconditions?: Preconditions; dryRun?: boolean } = {},
+  ): Promise<KubeObject> {
+    return this.store.guaranteedUpdate(this.key(namespace, name), tryUpdate, opts);
   }
 
   private async reallyDelete(key: string, current: KubeObject, p: DeleteParams): Promise<KubeObject> {
