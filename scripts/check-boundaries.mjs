@@ -19,7 +19,13 @@ const base = "@servicenet/component-base";
 const client = "@servicenet/client";
 const printers = "@servicenet/printers";
 const testing = "@servicenet/testing";
-const components = ["@servicenet/apiserver", "@servicenet/controller-manager", "@servicenet/kube-proxy", "@servicenet/kubectl"];
+const components = [
+  "@servicenet/apiserver",
+  "@servicenet/controller-manager",
+  "@servicenet/kube-proxy",
+  "@servicenet/kubectl",
+  "@servicenet/kubelet",
+];
 
 /** Which workspace packages each package may use. Everything not listed is forbidden. */
 export const layering = {
@@ -34,6 +40,7 @@ export const layering = {
   // API clients: never the apiserver, exactly as in Kubernetes (real kubectl can replace ours).
   "@servicenet/controller-manager": [api, base, client],
   "@servicenet/kube-proxy": [api, base, client],
+  "@servicenet/kubelet": [api, base, client],
   "@servicenet/kubectl": [api, base, client, printers],
   // The end-to-end suites start every component.
   "@servicenet/e2e": [api, base, client, printers, ...components],
