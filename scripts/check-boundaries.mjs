@@ -19,7 +19,13 @@ const base = "@servicenet/component-base";
 const client = "@servicenet/client";
 const printers = "@servicenet/printers";
 const testing = "@servicenet/testing";
-const components = ["@servicenet/apiserver", "@servicenet/controller-manager", "@servicenet/kube-proxy", "@servicenet/kubectl"];
+const components = [
+  "@servicenet/apiserver",
+  "@servicenet/controller-manager",
+  "@servicenet/kube-proxy",
+  "@servicenet/kubectl",
+  "@servicenet/kubelet",
+];
 
 /** Which workspace packages each package may use. Everything not listed is forbidden. */
 export const layering = {
@@ -36,6 +42,7 @@ export const layering = {
   "@servicenet/kube-proxy": [api, base, client],
   // kube-proxy as a library: `kubectl servicenet trace` computes a node's rules with its proxiers
   // (still an API client over HTTP; kube-proxy never imports kubectl).
+  "@servicenet/kubelet": [api, base, client],
   "@servicenet/kubectl": [api, base, client, printers, "@servicenet/kube-proxy"],
   // The end-to-end suites start every component.
   "@servicenet/e2e": [api, base, client, printers, ...components],

@@ -45,7 +45,19 @@ export type { RESTRequest } from "./namespace/deletion/discovery.ts";
 export { TriggerTimeTracker, endpointsLastChangeTriggerTime } from "./util/endpoint/trigger-time-tracker.ts";
 export { makeInformers } from "./app/informers.ts";
 export type { InformerSet } from "./app/informers.ts";
-export { runControllerManager } from "./app/run.ts";
+export { runControllerManager, ControllerStartError } from "./app/run.ts";
+export {
+  CidrSet,
+  CIDRSetError,
+  errCIDRRangeNoCIDRsRemaining,
+  errCIDRSetSubNetTooBig,
+} from "./controller/nodeipam/ipam/cidrset/cidr-set.ts";
+export { RangeAllocator, cidrUpdateWorkers, cidrUpdateRetries } from "./controller/nodeipam/ipam/range-allocator.ts";
+export type { CIDRAllocatorParams, NodeCIDRClient, RangeAllocatorDeps } from "./controller/nodeipam/ipam/range-allocator.ts";
+export { nodeCIDRClient, nodeCIDRsPatch } from "./controller/nodeipam/ipam/node-cidr-client.ts";
+export { validateNodeIpamParams } from "./controller/nodeipam/node-ipam-controller.ts";
+export { nodeIpamParams, processCIDRs, validateCIDRs, setNodeCIDRMaskSizes, startNodeIpamController } from "./app/core.ts";
+export type { NodeIpamOptions, NodeIpamDeps } from "./app/core.ts";
 export { testEnvironmentControllers, type TestEnvironmentControllerName, type TestEnvironmentControllers } from "./app/test-environment.ts";
 export type { RunOptions } from "./app/run.ts";
 

@@ -215,6 +215,16 @@ export class StatusError extends Error {
   }
 
   /** `Internal error occurred: <detail>` */
+  /**
+   * A plain (non-Status) error from a REST storage, as upstream's `ErrorToAPIStatus` renders it:
+   * code 500, an empty reason (StatusReasonUnknown) and the error's own text.
+   */
+  static unknown(message: string): StatusError {
+    const e = new StatusError("InternalError", message);
+    e.status.reason = "";
+    return e;
+  }
+
   static internal(detail: string, cause?: unknown): StatusError {
     return new StatusError("InternalError", `Internal error occurred: ${detail}`, { causes: [{ message: detail }] }, { cause });
   }

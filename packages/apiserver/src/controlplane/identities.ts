@@ -26,6 +26,7 @@ export const controllerServiceAccounts = [
   "endpointslicemirroring-controller",
   "generic-garbage-collector",
   "namespace-controller",
+  "node-controller",
   "service-cidrs-controller",
 ] as const;
 

@@ -79,7 +79,8 @@ export function apiResourceList(
         name: `${r.resource}/${s}`,
         singularName: "",
         namespaced: r.namespaced,
-        kind: r.kind,
+        // pods/binding answers with its own kind (Binding), as upstream's discovery lists it.
+        kind: r.subresourceCreate?.[s]?.kind ?? r.kind,
         verbs: verbsOfSubresource(r, s),
       });
   }
@@ -97,7 +98,13 @@ function discoveryResource(r: ResourceDef): Record<string, unknown> {
     ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
     ...(r.categories.length > 0 ? { categories: r.categories } : {}),
     ...(r.subresources.length > 0
-      ? { subresources: r.subresources.map((s) => ({ subresource: s, responseKind, verbs: verbsOfSubresource(r, s) })) }
+      ? {
+          subresources: r.subresources.map((s) => ({
+            subresource: s,
+            responseKind: { ...responseKind, kind: r.subresourceCreate?.[s]?.kind ?? r.kind },
+            verbs: verbsOfSubresource(r, s),
+          })),
+        }
       : {}),
   };
 }

@@ -46,6 +46,7 @@ import { endpointsStrategy } from "../registry/core/endpoints/strategy.ts";
 import { eventStrategy } from "../registry/core/event/strategy.ts";
 import { namespaceStrategy } from "../registry/core/namespace/strategy.ts";
 import { nodeStrategy } from "../registry/core/node/strategy.ts";
+import { podBindingREST, type SubresourceCreate } from "../registry/core/pod/storage/binding.ts";
 import { podStrategy } from "../registry/core/pod/strategy.ts";
 import { serviceStrategy } from "../registry/core/service/strategy.ts";
 import { endpointSliceStrategy } from "../registry/discovery/endpointslice/strategy.ts";
@@ -77,6 +78,8 @@ export interface ResourceDef {
   subresources: readonly string[];
   /** Verbs of a subresource that does not serve get/patch/update (namespaces/finalize: update only). */
   subresourceVerbs?: Readonly<Record<string, readonly string[]>>;
+  /** Subresources served by POST with a body of their own kind (pods/binding). */
+  subresourceCreate?: Readonly<Record<string, SubresourceCreate>>;
   /** Storage path under /registry; resources sharing it share one GenericStore. */
   storagePath: string;
   strategy: RESTStrategy;
@@ -262,7 +265,9 @@ export const servableResources: readonly ResourceDef[] = [
     namespaced: true,
     shortNames: ["po"],
     categories: ["all"],
-    subresources: ["status"],
+    subresources: ["binding", "status"],
+    subresourceVerbs: { binding: ["create"] },
+    subresourceCreate: { binding: podBindingREST },
     storagePath: "pods",
     strategy: podStrategy,
     schema: PodSchema,

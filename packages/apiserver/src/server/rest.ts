@@ -135,6 +135,14 @@ async function create(r: ResourceRequest): Promise<number> {
   const format = bodyFormat(r.req.headers["content-type"]);
   const dryRun = parseDryRun(r.query);
   fieldManagerOf(r.query, r.req.headers["user-agent"]);
+  const sub = r.def.subresourceCreate?.[r.info.subresource];
+  if (sub !== undefined) {
+    // A body of the subresource's own kind (a Binding), handed to its REST with the parent's name.
+    const { obj, warnings } = decodeBody({ ...r.def, kind: sub.kind, schema: sub.schema }, await bodyBytes(r), format, fv);
+    const out = await sub.create(r.store, r.info.namespace, r.info.name, obj, { dryRun, warnings, ...userOf(r) });
+    send(r.res, 201, out, r.format === "yaml" ? "yaml" : "json", warnings);
+    return 201;
+  }
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
   const created = await r.store.create(r.info.namespace, withManagedFields(r, undefined, obj), { dryRun, warnings, ...userOf(r) });
   return ok(r, 201, created, warnings);

@@ -16,6 +16,7 @@ describe("parseOptions", () => {
           "servicecidr",
           "garbagecollector",
           "clusterrole-aggregation",
+          "nodeipam",
         ],
         workers: 5,
         useServiceAccountCredentials: false,
@@ -39,6 +40,7 @@ describe("parseOptions", () => {
           "servicecidr",
           "garbagecollector",
           "clusterrole-aggregation",
+          "nodeipam",
         ],
         workers: 2,
         verbosity: 0,
@@ -48,6 +50,23 @@ describe("parseOptions", () => {
     [["--kubeconfig", "k", "--concurrent-gc-syncs", "3"], { gcWorkers: 3, workers: 5 }],
     [["--kubeconfig", "k"], { gcWorkers: 20 }],
     [["--kubeconfig", "k", "--v=2"], { verbosity: 2 }],
+    [
+      ["--kubeconfig", "k", "--allocate-node-cidrs", "--cluster-cidr=10.244.0.0/16,fd00:10:244::/56", "--node-cidr-mask-size-ipv6", "64"],
+      {
+        nodeIpam: {
+          allocateNodeCIDRs: true,
+          clusterCIDR: "10.244.0.0/16,fd00:10:244::/56",
+          serviceCIDR: "",
+          nodeCIDRMaskSize: 0,
+          nodeCIDRMaskSizeIPv4: 0,
+          nodeCIDRMaskSizeIPv6: 64,
+        },
+      },
+    ],
+    [
+      ["--kubeconfig", "k", "--service-cluster-ip-range", "10.96.0.0/12,fd00::/108"],
+      { nodeIpam: { serviceCIDR: "10.96.0.0/12,fd00::/108" } },
+    ],
   ])("%j", (argv, want) => {
     expect(parseOptions(argv)).toMatchObject(want);
   });
@@ -57,6 +76,14 @@ describe("parseOptions", () => {
     [["--kubeconfig"], "flag --kubeconfig needs a value"],
     [["--kubeconfig", "k", "--controllers", "endpoint,nope"], 'unknown controller "nope"'],
     [["--kubeconfig", "k", "--bogus"], "unknown flag: --bogus"],
+    [
+      ["--kubeconfig", "k", "--service-cluster-ip-range", "10.0.0.0/16,fd00::/108,10.1.0.0/16"],
+      "--service-cluster-ip-range can not contain more than two entries",
+    ],
+    [
+      ["--kubeconfig", "k", "--node-cidr-mask-size", "x"],
+      'invalid argument "x" for "--node-cidr-mask-size" flag: strconv.ParseInt: parsing "x": invalid syntax',
+    ],
     [["--kubeconfig", "k", "--concurrent-syncs", "0"], "--concurrent-syncs must be a positive integer"],
     [["--kubeconfig", "k", "--v", "high"], 'invalid argument "high" for "-v, --v" flag'],
   ])("%j is a usage error", (argv, msg) => {

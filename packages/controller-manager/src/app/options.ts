@@ -1,6 +1,7 @@
 /** Command-line options of servicenet-controller-manager (a subset of kube-controller-manager's). */
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
+import type { NodeIpamOptions } from "./core.ts";
 
 export const knownControllers = [
   "endpoint",
@@ -10,6 +11,7 @@ export const knownControllers = [
   "servicecidr",
   "garbagecollector",
   "clusterrole-aggregation",
+  "nodeipam",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
@@ -40,6 +42,8 @@ export interface Options {
   mirroringMaxEndpointsPerSubset: number;
   /** --mirroring-endpointslice-updates-batch-period in ms (default 0). */
   mirroringEndpointUpdatesBatchPeriodMs: number;
+  /** --allocate-node-cidrs, --cluster-cidr, --service-cluster-ip-range and the node mask sizes. */
+  nodeIpam: NodeIpamOptions;
   help: boolean;
 }
 
@@ -67,6 +71,12 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
                                     endpoints mirrored per Endpoints subset (1-1000, default 1000)
   --mirroring-endpointslice-updates-batch-period D
                                     batch Endpoints changes this long before a mirroring sync (default 0s)
+  --allocate-node-cidrs             the nodeipam controller gives each Node its podCIDRs from --cluster-cidr
+  --cluster-cidr LIST               CIDR range(s) of the Pods: one, or one per IP family (dual-stack)
+  --service-cluster-ip-range LIST   Service range(s), kept out of the Pods' (at most two)
+  --node-cidr-mask-size N           node block size, single-stack only (default 24 for IPv4, 64 for IPv6)
+  --node-cidr-mask-size-ipv4 N      IPv4 node block size (default 24)
+  --node-cidr-mask-size-ipv6 N      IPv6 node block size (default 64)
   -v, --v N                         log verbosity, klog's levels (default 0)`;
 
 /** Parses argv (without node and script); throws UsageError with a clear message. */
@@ -86,6 +96,14 @@ export function parseOptions(argv: readonly string[]): Options {
     endpointUpdatesBatchPeriodMs: 0,
     mirroringMaxEndpointsPerSubset: 1000,
     mirroringEndpointUpdatesBatchPeriodMs: 0,
+    nodeIpam: {
+      allocateNodeCIDRs: false,
+      clusterCIDR: "",
+      serviceCIDR: "",
+      nodeCIDRMaskSize: 0,
+      nodeCIDRMaskSizeIPv4: 0,
+      nodeCIDRMaskSizeIPv6: 0,
+    },
     help: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -138,16 +156,33 @@ export function parseOptions(argv: readonly string[]): Options {
         break;
       }
       case "--max-endpoints-per-slice":
-        o.maxEndpointsPerSlice = intFlag(flag, value());
+        o.maxEndpointsPerSlice = int32Flag(flag, value());
         break;
       case "--endpointslice-updates-batch-period":
         o.endpointUpdatesBatchPeriodMs = durationFlag(flag, value());
         break;
       case "--mirroring-max-endpoints-per-subset":
-        o.mirroringMaxEndpointsPerSubset = intFlag(flag, value());
+        o.mirroringMaxEndpointsPerSubset = int32Flag(flag, value());
         break;
       case "--mirroring-endpointslice-updates-batch-period":
         o.mirroringEndpointUpdatesBatchPeriodMs = durationFlag(flag, value());
+      case "--allocate-node-cidrs":
+        o.nodeIpam.allocateNodeCIDRs = eq > 0 ? value() !== "false" : true;
+        break;
+      case "--cluster-cidr":
+        o.nodeIpam.clusterCIDR = value();
+        break;
+      case "--service-cluster-ip-range":
+        o.nodeIpam.serviceCIDR = value();
+        break;
+      case "--node-cidr-mask-size":
+        o.nodeIpam.nodeCIDRMaskSize = int32Flag(flag, value());
+        break;
+      case "--node-cidr-mask-size-ipv4":
+        o.nodeIpam.nodeCIDRMaskSizeIPv4 = int32Flag(flag, value());
+        break;
+      case "--node-cidr-mask-size-ipv6":
+        o.nodeIpam.nodeCIDRMaskSizeIPv6 = int32Flag(flag, value());
         break;
       case "-v":
       case "--v":
@@ -164,16 +199,24 @@ export function parseOptions(argv: readonly string[]): Options {
   if (!o.help && o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
   validateEndpointSliceOptions(o);
   if (o.leaderElect) validateLeaseTimings(o);
+  // NodeIPAMControllerOptions.Validate.
+  if (o.nodeIpam.serviceCIDR.split(",").length > 2)
+    throw new UsageError("--service-cluster-ip-range can not contain more than two entries");
   return o;
 }
 
-/** An integer flag, as pflag's Int32 parses it. */
-function intFlag(flag: string, v: string): number {
-  if (!/^[+-]?\d+$/.test(v))
+// pflag's Int32Var: a decimal that fits in an int32, else its strconv error.
+function int32Flag(flag: string, v: string): number {
+  const n = Number(v);
+  if (!/^[+-]?[0-9]+$/.test(v))
     throw new UsageError(
       `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`,
     );
-  return Number(v);
+  if (n < -(2 ** 31) || n >= 2 ** 31)
+    throw new UsageError(
+      `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`,
+    );
+  return n;
 }
 
 /**

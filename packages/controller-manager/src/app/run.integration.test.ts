@@ -50,4 +50,40 @@ describe("runControllerManager over HTTP", () => {
     stop.abort();
     expect(await done).toBe("stopped");
   }, 15_000);
+
+  it("nodeipam: patches each Node's podCIDRs in --cluster-cidr order, and a Node outside the range stops the start", async () => {
+    server = new FakeAPIServer();
+    server.tracker.add(
+      [
+        { metadata: { name: "node-a" } },
+        { metadata: { name: "node-b" }, spec: { podCIDR: "10.244.0.0/24", podCIDRs: ["10.244.0.0/24", "fd00:10:244::/64"] } },
+      ],
+      "nodes",
+    );
+    const kc = new KubeConfig();
+    kc.loadFromClusterAndUser({ name: "fake", server: await server.start(), skipTLSVerify: true }, { name: "u", token: "t" });
+    const nodeIpam = {
+      allocateNodeCIDRs: true,
+      clusterCIDR: "10.244.0.0/16,fd00:10:244::/56",
+      serviceCIDR: "",
+      nodeCIDRMaskSize: 0,
+      nodeCIDRMaskSizeIPv4: 0,
+      nodeCIDRMaskSizeIPv6: 0,
+    };
+    const ipamStop = new AbortController();
+    const done = runControllerManager({ kubeConfig: kc, controllers: ["nodeipam"], nodeIpam }, ipamStop.signal);
+    const patch = await server.waitForAction((w) => w.method === "PATCH" && w.path === "/api/v1/nodes/node-a");
+    // node-b's blocks were occupied first, so node-a gets the next ones.
+    expect(patch.body).toEqual({ spec: { podCIDR: "10.244.1.0/24", podCIDRs: ["10.244.1.0/24", "fd00:10:244:1::/64"] } });
+    ipamStop.abort();
+    expect(await done).toBe("stopped");
+
+    const bad = runControllerManager(
+      { kubeConfig: kc, controllers: ["nodeipam"], nodeIpam: { ...nodeIpam, clusterCIDR: "10.0.0.0/16,fd00::/56" } },
+      new AbortController().signal,
+    );
+    await expect(bad).rejects.toThrow(
+      /^error starting controller "nodeipam": failed to mark cidr\[10\.244\.[01]\.0\/24\] at idx \[0\] as occupied for node: node-[ab]: cidr 10\.244\.[01]\.0\/24 is out the range of cluster cidr 10\.0\.0\.0\/16$/,
+    );
+  }, 15_000);
 });

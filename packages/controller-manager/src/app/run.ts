@@ -26,6 +26,7 @@ import { clusterRoleClient } from "../clusterroleaggregation/clusterroles-client
 import { makeInformers, type InformerSet } from "./informers.ts";
 import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
+import { startNodeIpamController, type NodeIpamOptions } from "./core.ts";
 
 export interface RunOptions {
   kubeConfig: KubeConfig;
@@ -53,6 +54,18 @@ export interface RunOptions {
   /** --mirroring-max-endpoints-per-subset / --mirroring-endpointslice-updates-batch-period. */
   mirroringMaxEndpointsPerSubset?: number;
   mirroringEndpointUpdatesBatchPeriodMs?: number;
+  /** The node IPAM flags; the `nodeipam` controller runs only with `allocateNodeCIDRs`. */
+  nodeIpam?: NodeIpamOptions;
+}
+
+/** A controller that could not start (upstream's "Error starting controller"): fatal, exit 1. */
+export class ControllerStartError extends Error {
+  override readonly name = "ControllerStartError";
+  readonly controller: string;
+  constructor(controller: string, cause: unknown) {
+    super(`error starting controller ${JSON.stringify(controller)}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.controller = controller;
+  }
 }
 
 /** Starts the selected controllers; resolves when `signal` aborts (or leadership is lost, returning "lost"). */
@@ -73,10 +86,18 @@ export async function runControllerManager(o: RunOptions, signal: AbortSignal): 
   });
   log.info("attempting to acquire leader lease", { identity });
   let running: Promise<void> = Promise.resolve();
-  const outcome = await elector.run(signal, (leading) => {
-    running = runControllers(o, leading, log);
+  // A controller that cannot start ends the run (and leadership) instead of leading with nothing running.
+  const inner = new AbortController();
+  signal.addEventListener("abort", () => inner.abort(), { once: true });
+  let failure: unknown;
+  const outcome = await elector.run(inner.signal, (leading) => {
+    running = runControllers(o, leading, log).catch((err: unknown) => {
+      failure = err;
+      inner.abort();
+    });
   });
   await running;
+  if (failure !== undefined) throw failure instanceof Error ? failure : new Error(describeError(failure));
   return outcome;
 }
 
@@ -93,6 +114,21 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   const events = new EventBroadcaster({ logger: log });
   events.startRecordingToSink(clientNodeEventSink(o.kubeConfig));
   events.startStructuredLogging(3);
+  if (o.controllers.includes("nodeipam") && o.nodeIpam !== undefined) {
+    try {
+      const ipam = await startNodeIpamController(o.nodeIpam, {
+        nodes: use("nodes"),
+        kubeConfig: cb.configFor("node-controller"),
+        recorder: events.newRecorder({ component: "cidrAllocator" }),
+        logger: log,
+      });
+      if (ipam !== undefined) controllers.push({ run: (s) => ipam.run(s) });
+    } catch (err) {
+      events.shutdown();
+      log.error("Error starting controller", { controller: "nodeipam", err: describeError(err) });
+      throw new ControllerStartError("nodeipam", err);
+    }
+  }
   if (o.controllers.includes("endpoint")) {
     controllers.push(
       new EndpointsController({

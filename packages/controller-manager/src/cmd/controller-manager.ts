@@ -7,7 +7,7 @@
 import { loadKubeConfig, KubeconfigError } from "@servicenet/client/tools/clientcmd";
 import { jsonLogger } from "@servicenet/component-base/logs";
 import { parseOptions, usage, UsageError } from "../app/options.ts";
-import { runControllerManager } from "../app/run.ts";
+import { ControllerStartError, runControllerManager } from "../app/run.ts";
 
 async function main(argv: readonly string[]): Promise<number> {
   let opts;
@@ -61,6 +61,7 @@ async function main(argv: readonly string[]): Promise<number> {
       endpointUpdatesBatchPeriodMs: opts.endpointUpdatesBatchPeriodMs,
       mirroringMaxEndpointsPerSubset: opts.mirroringMaxEndpointsPerSubset,
       mirroringEndpointUpdatesBatchPeriodMs: opts.mirroringEndpointUpdatesBatchPeriodMs,
+      nodeIpam: opts.nodeIpam,
       logger: log,
     },
     stop.signal,
@@ -76,7 +77,9 @@ async function main(argv: readonly string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`F ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    // A controller that cannot start is a configuration problem: its message, not a stack.
+    const text = err instanceof ControllerStartError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+    process.stderr.write(`F ${text}\n`);
     process.exit(1);
   },
 );

@@ -214,7 +214,9 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
 
   it("one pod deleted -> all traffic goes to the other", async () => {
     const t0 = performance.now();
-    await core.deleteNamespacedPod({ name: "dp-web-1", namespace: "default" });
+    // No kubelet runs here to finish a graceful deletion: remove the scheduled Pod at once, as
+    // `kubectl delete --grace-period=0 --force` does (else it stays Terminating for 30 s).
+    await core.deleteNamespacedPod({ name: "dp-web-1", namespace: "default", gracePeriodSeconds: 0 });
     await until("dp-web-1 gone from the dataplane", async () => {
       const r = await sample(t.node, fromNode(), 4);
       return Object.values(r).every((x) => x.ok === 4 && x.endpoints[pod1.v4] === undefined && x.endpoints[pod1.v6] === undefined)

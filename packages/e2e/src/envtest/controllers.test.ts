@@ -81,4 +81,45 @@ describe("envtest with controllers", () => {
     expect((await endpoint())?.zone).toBe("zone-b");
     await env.reset();
   });
+
+  it("a deleted scheduled Pod stays Terminating: a terminating endpoint in its EndpointSlice, gone from Endpoints, until the delete with grace 0", async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(env.kubeconfig);
+    const core = kc.makeApiClient(CoreV1Api);
+    const discovery = kc.makeApiClient(DiscoveryV1Api);
+    await core.createNamespace({ body: { metadata: { name: "term" } } });
+    await core.createNode({ body: { metadata: { name: "node-a" } } });
+    await core.createNamespacedService({
+      namespace: "term",
+      body: { metadata: { name: "web" }, spec: { selector: { app: "web" }, ports: [{ port: 80, targetPort: 8080 }] } },
+    });
+    await core.createNamespacedPod({
+      namespace: "term",
+      body: { metadata: { name: "web-1", labels: { app: "web" } }, spec: { nodeName: "node-a", containers: [{ name: "c", image: "x" }] } },
+    });
+    const pod = await core.readNamespacedPod({ namespace: "term", name: "web-1" });
+    expect(pod.spec?.terminationGracePeriodSeconds).toBe(30);
+    pod.status = { phase: "Running", podIP: "10.244.0.5", podIPs: [{ ip: "10.244.0.5" }], conditions: [{ type: "Ready", status: "True" }] };
+    await core.replaceNamespacedPodStatus({ namespace: "term", name: "web-1", body: pod });
+    const conditions = async () =>
+      (await discovery.listNamespacedEndpointSlice({ namespace: "term" })).items.flatMap((s) => s.endpoints.map((e) => e.conditions));
+    await eventually(async () => (await conditions())[0]?.ready === true || undefined, { timeoutMs: 10_000 });
+
+    const deleted = await core.deleteNamespacedPod({ namespace: "term", name: "web-1" });
+    expect(deleted.metadata?.deletionGracePeriodSeconds).toBe(30);
+    expect((await core.readNamespacedPod({ namespace: "term", name: "web-1" })).metadata?.deletionTimestamp).toBeDefined();
+    expect(
+      await eventually(async () => ((await conditions())[0]?.terminating === true ? await conditions() : undefined), { timeoutMs: 10_000 }),
+    ).toEqual([{ ready: false, serving: true, terminating: true }]);
+    await eventually(
+      async () => ((await core.readNamespacedEndpoints({ namespace: "term", name: "web" })).subsets ?? []).length === 0 || undefined,
+      { timeoutMs: 10_000 },
+    );
+
+    await core.deleteNamespacedPod({ namespace: "term", name: "web-1", gracePeriodSeconds: 0 });
+    await expect(core.readNamespacedPod({ namespace: "term", name: "web-1" })).rejects.toMatchObject({ code: 404 });
+    await eventually(async () => (await conditions()).length === 0 || undefined, { timeoutMs: 10_000 });
+    await core.deleteNode({ name: "node-a" });
+    await env.reset();
+  });
 });

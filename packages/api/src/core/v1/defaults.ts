@@ -81,12 +81,18 @@ export function setDefaultsService(svc: Service, gates: DefaultingGates = {}): S
   return svc;
 }
 
+/** `DefaultTerminationGracePeriodSeconds` (pkg/apis/core/v1/defaults.go). */
+export const defaultTerminationGracePeriodSeconds = 30;
+
 /**
  * The Pod defaults service networking depends on: container port protocol
  * TCP (`SetDefaults_ContainerPort`) and, with hostNetwork, hostPort =
- * containerPort (`defaultHostNetworkPorts`). Mutates and returns `pod`.
+ * containerPort (`defaultHostNetworkPorts`), and terminationGracePeriodSeconds 30
+ * (`SetDefaults_PodSpec`, which graceful deletion reads). Mutates and returns `pod`.
  */
 export function setDefaultsPod(pod: Pod): Pod {
+  // SetDefaults_PodSpec: DefaultTerminationGracePeriodSeconds.
+  pod.spec.terminationGracePeriodSeconds ??= defaultTerminationGracePeriodSeconds;
   for (const c of pod.spec.containers) {
     for (const p of c.ports ?? []) {
       if (!p.protocol) p.protocol = protocols.TCP;

@@ -5,6 +5,7 @@ export * from "./service.ts";
 export * from "./endpoints.ts";
 export * from "./endpoints-util.ts";
 export * from "./pod.ts";
+export * from "./binding.ts";
 export * from "./node.ts";
 export * from "./namespace.ts";
 export * from "./event.ts";

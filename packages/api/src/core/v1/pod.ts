@@ -31,6 +31,7 @@ export const PodSpecSchema = z.looseObject({
   containers: z.array(ContainerSchema).default([]),
   nodeName: z.string().optional(),
   hostNetwork: z.boolean().optional(),
+  terminationGracePeriodSeconds: z.number().int().optional(),
   readinessGates: z.array(PodReadinessGateSchema).optional(),
 });
 export type PodSpec = z.infer<typeof PodSpecSchema>;

@@ -10,11 +10,13 @@ import {
   withGroupResource,
   type KubeObject,
   type ListResult,
+  type Preconditions,
   type Predicate,
   type Store,
   type WatchEvent,
 } from "../../storage/index.ts";
-import { deletionFinalizersForGarbageCollection, markAsDeleting } from "./gc-finalizers.ts";
+import { beforeDelete } from "../rest/delete.ts";
+import { deletionFinalizersForGarbageCollection, markAsDeleting, type GarbageCollectionPolicy } from "./gc-finalizers.ts";
 import { generateName, nowRFC3339 } from "./names.ts";
 import type {
   DeleteParams,
@@ -241,7 +243,8 @@ export class GenericStore {
     if (
       !created &&
       updated.metadata.deletionTimestamp !== undefined &&
-      ((updated.metadata["finalizers"] as string[] | undefined) ?? []).length === 0 &&
+      ((updated.metadata["deletionGracePeriodSeconds"] as number | undefined) ?? 0) === 0 &&
+      finalizersOf(updated).length === 0 &&
       (this.config.shouldDeleteDuringUpdate?.(updated) ?? true)
     ) {
       const gone = await this.reallyDelete(key, updated, {
@@ -253,6 +256,19 @@ export class GenericStore {
     return { object: updated, created };
   }
 
+  /**
+   * A compare-and-swap on the stored object with no strategy in between (upstream's
+   * `e.Storage.GuaranteedUpdate`, used by subresources such as pods/binding).
+   */
+  async storageGuaranteedUpdate(
+    namespace: string | undefined,
+    name: string,
+    tryUpdate: (current: KubeObject) => KubeObject,
+    opts: { preconditions?: Preconditions; dryRun?: boolean } = {},
+  ): Promise<KubeObject> {
+    return this.store.guaranteedUpdate(this.key(namespace, name), tryUpdate, opts);
+  }
+
   private async reallyDelete(key: string, current: KubeObject, p: DeleteParams): Promise<KubeObject> {
     return this.store.delete(key, {
       ...(p.preconditions ? { preconditions: p.preconditions } : {}),
@@ -262,37 +278,84 @@ export class GenericStore {
   }
 
   /**
-   * upstream Store.Delete for kinds without graceful deletion: the garbage collector's finalizers
-   * (`orphan`, `foregroundDeletion`) are set as the options and the resource's default policy
-   * decide; an object left with any finalizer is only marked deleting (deletionTimestamp, grace
-   * period 0) and stays until its finalizers are removed; one without is deleted now.
+   * upstream Store.Delete: `beforeDelete` decides whether the kind deletes gracefully (pods:
+   * deletionTimestamp + grace period, removed by a later DELETE with grace 0); the garbage
+   * collector's finalizers (`orphan`, `foregroundDeletion`) are set as the options and the
+   * resource's default policy decide; an object left with any finalizer is only marked deleting
+   * and stays until its finalizers are removed; anything else is deleted now.
    */
   async delete(namespace: string | undefined, name: string, p: DeleteParams = {}): Promise<DeleteResult> {
     if (!p.dryRun) this.config.onDeleteRequest?.(namespace, name);
     const key = this.key(namespace, name);
     const current = await this.store.get(key);
+    const first = beforeDelete(this.strategy, structuredClone(current), { gracePeriodSeconds: p.gracePeriodSeconds });
+    // Finalizers cannot be changed through DeleteOptions while a graceful deletion is pending.
+    if (first.gracefulPending) return { object: current, deleted: false };
     const policy = this.strategy.defaultGarbageCollectionPolicy ?? "DeleteDependents";
     const gc = deletionFinalizersForGarbageCollection(policy, current.metadata, p);
-    const pending = ((current.metadata["finalizers"] as string[] | undefined) ?? []).length > 0;
-    if (!pending && !gc.changed) return { object: await this.reallyDelete(key, current, p), deleted: true };
-    // updateForGracefulDeletionAndFinalizers: set the finalizers and mark the object deleting in
-    // one compare-and-swap; an object left without finalizers is deleted instead (errDeleteNow).
-    let deleteNow = false;
+    const pending = finalizersOf(current).length > 0;
+    if (!first.graceful && !pending && !gc.changed) return { object: await this.reallyDelete(key, current, p), deleted: true };
+    return this.updateForGracefulDeletionAndFinalizers(key, current, policy, p);
+  }
+
+  /**
+   * `updateForGracefulDeletionAndFinalizers`: one compare-and-swap sets the finalizers and marks
+   * the object deleting (gracefully, or with grace 0 when finalizers hold it); the object is then
+   * removed unless finalizers or a grace period keep it (errDeleteNow / errAlreadyDeleting paths).
+   */
+  private async updateForGracefulDeletionAndFinalizers(
+    key: string,
+    current: KubeObject,
+    policy: GarbageCollectionPolicy,
+    p: DeleteParams,
+  ): Promise<DeleteResult> {
+    // Set by the compare-and-swap callback (its last run decides).
+    const st: { outcome: "deleteNow" | "alreadyDeleting" | "marked"; pendingFinalizers: boolean; lastGraceful: number } = {
+      outcome: "marked",
+      pendingFinalizers: false,
+      lastGraceful: 0,
+    };
     const marked = await this.store.guaranteedUpdate(
       key,
       (cur) => {
         const next = structuredClone(cur);
-        const r = deletionFinalizersForGarbageCollection(policy, next.metadata, p);
-        if (r.changed) setFinalizers(next, r.finalizers);
-        deleteNow = ((next.metadata["finalizers"] as string[] | undefined) ?? []).length === 0;
-        if (deleteNow) return cur;
-        markAsDeleting(next);
+        const options = { gracePeriodSeconds: p.gracePeriodSeconds };
+        st.pendingFinalizers = false;
+        st.lastGraceful = 0;
+        const r = beforeDelete(this.strategy, next, options);
+        if (r.gracefulPending) {
+          st.outcome = "alreadyDeleting";
+          return cur;
+        }
+        const gc = deletionFinalizersForGarbageCollection(policy, next.metadata, p);
+        if (gc.changed) setFinalizers(next, gc.finalizers);
+        st.pendingFinalizers = finalizersOf(next).length > 0;
+        if (!r.graceful) {
+          if (!st.pendingFinalizers) {
+            st.outcome = "deleteNow";
+            return cur;
+          }
+          markAsDeleting(next);
+        }
+        st.outcome = "marked";
+        st.lastGraceful = r.graceful ? (options.gracePeriodSeconds ?? 0) : 0;
         return next;
       },
       { ...(p.preconditions ? { preconditions: p.preconditions } : {}), ...(p.dryRun ? { dryRun: true } : {}), cachedExisting: current },
     );
-    if (deleteNow) return { object: await this.reallyDelete(key, marked, p), deleted: true };
-    return { object: marked, deleted: false };
+    if (st.outcome === "alreadyDeleting" || st.pendingFinalizers || st.lastGraceful > 0) return { object: marked, deleted: false };
+    if (st.outcome === "marked" && p.dryRun) return { object: marked, deleted: true };
+    const preconditions =
+      st.outcome === "marked" && p.preconditions?.resourceVersion !== undefined
+        ? { ...p.preconditions, resourceVersion: marked.metadata.resourceVersion ?? "" }
+        : p.preconditions;
+    try {
+      return { object: await this.reallyDelete(key, marked, { ...p, ...(preconditions ? { preconditions } : {}) }), deleted: true };
+    } catch (e) {
+      // Deleted with grace 0 after the mark: another deleter (a kubelet) may have won the race.
+      if (st.outcome === "marked" && e instanceof StatusError && e.reason === "NotFound") return { object: marked, deleted: true };
+      throw e;
+    }
   }
 
   async deleteCollection(namespace: string | undefined, listParams: ListParams, p: DeleteParams = {}): Promise<KubeObject[]> {
@@ -308,6 +371,10 @@ export class GenericStore {
     }
     return out;
   }
+}
+
+function finalizersOf(obj: KubeObject): string[] {
+  return (obj.metadata["finalizers"] as string[] | undefined) ?? [];
 }
 
 /** Sets metadata.finalizers, dropping the field when empty (Go's omitempty). */

@@ -4,6 +4,7 @@
  */
 import type { FieldError } from "@servicenet/api";
 import type { KubeObject } from "../../storage/index.ts";
+import type { GracefulDeleteStrategy } from "../rest/delete.ts";
 import type { GarbageCollectionPolicy } from "./gc-finalizers.ts";
 
 /** What a status (or other) subresource update may change. */
@@ -12,7 +13,8 @@ export interface SubresourceStrategy {
   validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
 }
 
-export interface RESTStrategy {
+/** `checkGracefulDelete` (RESTGracefulDeleteStrategy) makes DELETE graceful for the kind (pods). */
+export interface RESTStrategy extends GracefulDeleteStrategy {
   /** Group and kind for Invalid errors (`Service "x" is invalid: ...`). */
   group: string;
   kind: string;

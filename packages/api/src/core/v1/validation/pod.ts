@@ -7,7 +7,8 @@ import { field, type FieldErrorList } from "../../../errors/index.ts";
 import { isDualStackIPStrings, isValidIP } from "../../../net/index.ts";
 import { validateDNS1123Label } from "../../../meta/v1/validation/labels.ts";
 import { isValidPortName, isValidPortNum } from "../../../meta/v1/validation/name.ts";
-import { validateObjectMeta } from "../../../meta/v1/validation/object-meta.ts";
+import { validateObjectMeta, validateObjectMetaUpdate } from "../../../meta/v1/validation/object-meta.ts";
+import type { Binding } from "../binding.ts";
 import type { Pod } from "../pod.ts";
 import { validateProtocol } from "./ports.ts";
 
@@ -63,13 +64,37 @@ function validateIPList(
   return errs;
 }
 
-/** Minimal `ValidatePod` (create): metadata, containers, status IP lists. */
-export function validatePod(pod: Pod): FieldErrorList {
+/** `validatePodIPs` and `validateHostIPs` of the status. */
+function validateStatusIPs(pod: Pod): FieldErrorList {
   const status = pod.status;
   return [
-    ...validateObjectMeta(pod.metadata, { namespaced: true }),
-    ...validateContainers(pod),
     ...validateIPList(status?.podIPs ?? [], status?.podIP, "status.podIPs", "podIP"),
     ...validateIPList(status?.hostIPs ?? [], status?.hostIP, "status.hostIPs", "hostIP"),
   ];
+}
+
+/** Minimal `ValidatePod` (create): metadata, containers, status IP lists. */
+export function validatePod(pod: Pod): FieldErrorList {
+  return [...validateObjectMeta(pod.metadata, { namespaced: true }), ...validateContainers(pod), ...validateStatusIPs(pod)];
+}
+
+/**
+ * `ValidatePodStatusUpdate` (the subset of pkg/apis/core/validation/validation.go the status
+ * subresource needs): metadata update rules, spec.nodeName untouched, and the status IP lists
+ * (`validatePodIPs`, `validateHostIPs`): valid IPs, at most one per family, the first equal to
+ * the singular field.
+ */
+export function validatePodStatusUpdate(pod: Pod, old: Pod): FieldErrorList {
+  const errs: FieldErrorList = [...validateObjectMetaUpdate(pod.metadata, old.metadata)];
+  if ((pod.spec.nodeName ?? "") !== (old.spec.nodeName ?? "")) errs.push(field.forbidden("status.nodeName", "may not be changed directly"));
+  return [...errs, ...validateStatusIPs(pod)];
+}
+
+/** `ValidatePodBinding`: the target is a Node (kind empty or "Node") with a name. */
+export function validatePodBinding(binding: Binding): FieldErrorList {
+  const errs: FieldErrorList = [];
+  const kind = binding.target.kind ?? "";
+  if (kind !== "" && kind !== "Node") errs.push(field.notSupported("target.kind", kind, ["Node", "<empty>"]));
+  if ((binding.target.name ?? "") === "") errs.push(field.required("target.name"));
+  return errs;
 }

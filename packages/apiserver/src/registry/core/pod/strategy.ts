@@ -3,7 +3,8 @@
  * Upstream's full PodSpec validation is out of scope; spec changes other than through the
  * status subresource are accepted as stored.
  */
-import { setDefaultsPod, validateObjectMetaUpdate, validatePod, type Pod } from "@servicenet/api";
+import { setDefaultsPod, validateObjectMetaUpdate, validatePod, validatePodStatusUpdate, type Pod } from "@servicenet/api";
+import type { GracefulDeleteOptions } from "../../rest/delete.ts";
 import type { KubeObject } from "../../../storage/index.ts";
 import { bumpGeneration, resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 
@@ -57,7 +58,25 @@ export const podStrategy: RESTStrategy = {
       "status.nominatedNodeName": str(status["nominatedNodeName"]),
     };
   },
-  subresources: { status: { prepareForUpdate: resetForStatus, validateUpdate: metaUpdate } },
+  checkGracefulDelete: checkGracefulDeleteWithPodStatus,
+  subresources: {
+    status: { prepareForUpdate: resetForStatus, validateUpdate: (o, old) => validatePodStatusUpdate(asPod(o), asPod(old)) },
+  },
 };
+
+/**
+ * pkg/registry/core/pod/strategy.go `CheckGracefulDelete`: every Pod deletes gracefully, with the
+ * request's gracePeriodSeconds, else the Pod's terminationGracePeriodSeconds (else 0); a Pod not
+ * scheduled to a Node, or already Succeeded/Failed, goes at once (period 0); negative means 1.
+ */
+export function checkGracefulDeleteWithPodStatus(o: KubeObject, options: GracefulDeleteOptions): boolean {
+  const pod = asPod(o);
+  let period = options.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 0;
+  if ((pod.spec.nodeName ?? "") === "") period = 0;
+  if (pod.status?.phase === "Failed" || pod.status?.phase === "Succeeded") period = 0;
+  if (period < 0) period = 1;
+  options.gracePeriodSeconds = period;
+  return true;
+}
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");

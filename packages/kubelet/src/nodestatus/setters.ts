@@ -1,0 +1,107 @@
+/**
+ * The Node a simulated kubelet registers, as pkg/kubelet/kubelet_node_status.go `initialNode` and
+ * pkg/kubelet/nodestatus setters (NodeAddress, MachineInfo, ReadyCondition) would report it for a
+ * machine that does not exist: labels (hostname, os, arch, topology zone/region spread over the
+ * zones), capacity and allocatable, one InternalIP per family plus the Hostname, and `Ready`.
+ */
+import { addressAt, formatIP, parseCIDR, type CIDR } from "@servicenet/api/net";
+import type { Node } from "@servicenet/api";
+
+/** Options of a set of simulated Nodes. */
+export interface SimulatedNodeOptions {
+  /** Node names are `<prefix>-<index>`. */
+  prefix: string;
+  /** Zones the Nodes are spread over, round-robin (`topology.kubernetes.io/zone`). */
+  zones: readonly string[];
+  region: string;
+  /** Node InternalIPs: index + 2 in each range, one per family, in this order. */
+  nodeIPRanges: readonly string[];
+  capacity: Readonly<Record<string, string>>;
+  kubeletVersion: string;
+}
+
+export const defaultSimulatedNodeOptions: SimulatedNodeOptions = {
+  prefix: "node",
+  zones: ["zone-a", "zone-b", "zone-c"],
+  region: "region-1",
+  nodeIPRanges: ["172.18.0.0/16", "fc00:f853:ccd:e793::/64"],
+  capacity: { cpu: "32", memory: "131072Mi", pods: "110", "ephemeral-storage": "100Gi" },
+  kubeletVersion: "v1.33.0",
+};
+
+/** The name of Node `index`. */
+export function nodeName(o: SimulatedNodeOptions, index: number): string {
+  return `${o.prefix}-${index}`;
+}
+
+/** The InternalIPs of Node `index`, one per range (family), in range order. */
+export function nodeIPs(o: SimulatedNodeOptions, index: number): string[] {
+  return o.nodeIPRanges.map((r) => {
+    const c: CIDR | null = parseCIDR(r);
+    if (c === null) throw new Error(`invalid node IP range ${JSON.stringify(r)}`);
+    return formatIP(addressAt(c, BigInt(index + 2)));
+  });
+}
+
+/** The `Ready=True` condition the kubelet reports while its runtime and network are up. */
+export function readyCondition(now: string, since: string): NonNullable<NonNullable<Node["status"]>["conditions"]>[number] {
+  return {
+    type: "Ready",
+    status: "True",
+    reason: "KubeletReady",
+    message: "kubelet is posting ready status",
+    lastHeartbeatTime: now,
+    lastTransitionTime: since,
+  };
+}
+
+/** The Node object registered for `index` (`initialNode` plus the first status). */
+export function simulatedNode(o: SimulatedNodeOptions, index: number, now: string): Node {
+  const name = nodeName(o, index);
+  const zone = o.zones[index % o.zones.length] ?? "";
+  return {
+    apiVersion: "v1",
+    kind: "Node",
+    metadata: {
+      name,
+      labels: {
+        "kubernetes.io/hostname": name,
+        "kubernetes.io/os": "linux",
+        "kubernetes.io/arch": "amd64",
+        "beta.kubernetes.io/os": "linux",
+        "beta.kubernetes.io/arch": "amd64",
+        "topology.kubernetes.io/region": o.region,
+        ...(zone !== "" ? { "topology.kubernetes.io/zone": zone } : {}),
+        "node.servicenet.io/simulated": "true",
+      },
+      annotations: { "node.alpha.kubernetes.io/ttl": "0" },
+    },
+    spec: {},
+    status: {
+      capacity: { ...o.capacity },
+      allocatable: { ...o.capacity },
+      addresses: [...nodeIPs(o, index).map((address) => ({ type: "InternalIP", address })), { type: "Hostname", address: name }],
+      conditions: [readyCondition(now, now)],
+      nodeInfo: {
+        kubeletVersion: o.kubeletVersion,
+        osImage: "servicenet simulated node",
+        kernelVersion: "",
+        containerRuntimeVersion: "simulated://1.0",
+      },
+    },
+  };
+}
+
+/** The node Lease (`kube-node-lease/<name>`) the kubelet renews every 10 s (40 s duration). */
+export function nodeLease(name: string, nodeUID: string, renewTime: string): Record<string, unknown> {
+  return {
+    apiVersion: "coordination.k8s.io/v1",
+    kind: "Lease",
+    metadata: {
+      name,
+      namespace: "kube-node-lease",
+      ownerReferences: [{ apiVersion: "v1", kind: "Node", name, uid: nodeUID }],
+    },
+    spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime },
+  };
+}
