@@ -166,6 +166,7 @@ export function parseOptions(argv: readonly string[]): Options {
         break;
       case "--mirroring-endpointslice-updates-batch-period":
         o.mirroringEndpointUpdatesBatchPeriodMs = durationFlag(flag, value());
+        break;
       case "--allocate-node-cidrs":
         o.nodeIpam.allocateNodeCIDRs = eq > 0 ? value() !== "false" : true;
         break;
