@@ -9,24 +9,8 @@
  * values; an error from a type's own UnmarshalJSON (intstr.IntOrString, metav1.Time) stops decoding,
  * carries no struct context, and wins over an earlier one.
  */
-import { unwrapSchema } from "@servicenet/api";
+import { defOf, isObject, unwrap, type Def, type Schema } from "./schema-def.ts";
 import { timeFields, type GoTypes } from "./go-types.ts";
-
-/** A zod schema, read through its `_zod.def`, unwrapped as @servicenet/api's decodeObject does (`unwrapSchema`). */
-type Schema = unknown;
-interface Def {
-  type: string;
-  shape?: Record<string, Schema>;
-  element?: Schema;
-  valueType?: Schema;
-  options?: Schema[];
-  checks?: unknown[];
-}
-
-const defOf = (s: Schema): Def => (s as { _zod: { def: Def } })._zod.def;
-const unwrap = (s: Schema): Schema => unwrapSchema(s as Parameters<typeof unwrapSchema>[0]);
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** encoding/json's name for the JSON value kind in UnmarshalTypeError.Value. */
 function kindOf(v: unknown): string {

@@ -5,20 +5,7 @@
  * after them, records (Go maps) by sorted key, and the object's TypeMeta as Go's `kind` then
  * `apiVersion`.
  */
-import { unwrapSchema } from "@servicenet/api";
-
-/** A zod schema, read through its `_zod.def`, unwrapped as decodeObject does (`unwrapSchema`). */
-type Schema = unknown;
-interface Def {
-  type: string;
-  shape?: Record<string, Schema>;
-  element?: Schema;
-  valueType?: Schema;
-}
-
-const defOf = (s: Schema): Def => (s as { _zod: { def: Def } })._zod.def;
-const unwrap = (s: Schema): Schema => unwrapSchema(s as Parameters<typeof unwrapSchema>[0]);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+import { defOf, isObject, unwrap, type Schema } from "./schema-def.ts";
 
 /** What ordering needs of one schema node, worked out once per node. */
 type Plan =
