@@ -4,8 +4,7 @@
  * `kubectl servicenet ...`, passing the remaining arguments and KUBECONFIG). Its commands are
  * servicenet-kubectl's servicenet views; today `trace`.
  */
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { isEntry } from "./entry.ts";
 import { main, type IO } from "./kubectl.ts";
 import { servicenetHelp } from "./servicenet/trace-help.ts";
 
@@ -26,19 +25,9 @@ export async function pluginMain(argv: readonly string[], io: IO): Promise<numbe
   return main(argv, io);
 }
 
-function isEntry(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
 /** The plugin as a process: argv, standard streams, the exit code (what `bin/kubectl-servicenet.js` runs). */
 export async function runPluginProcess(): Promise<void> {
   process.exitCode = await pluginMain(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
 }
 
-if (isEntry()) await runPluginProcess();
+if (isEntry(import.meta.url)) await runPluginProcess();

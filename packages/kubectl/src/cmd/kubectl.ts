@@ -4,8 +4,7 @@
  * networking, plus the `usage servicecidr` view, over a kubeconfig (--kubeconfig, $KUBECONFIG,
  * ~/.kube/config). `main` is exported so tests run it in-process.
  */
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { isEntry } from "./entry.ts";
 import { parseArgs, type Args } from "./args.ts";
 import { kubeconfigPath, loadKubeConfig, newClient } from "./client.ts";
 import { runDescribe } from "./describe.ts";
@@ -105,17 +104,6 @@ function fail(io: IO, err: unknown): number {
   return 1;
 }
 
-/** True when this module is the process entry (also through the npm bin symlink). */
-function isEntry(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
@@ -137,4 +125,4 @@ export async function runProcess(): Promise<void> {
   process.exitCode = await main(process.argv.slice(2), io);
 }
 
-if (isEntry()) await runProcess();
+if (isEntry(import.meta.url)) await runProcess();
