@@ -40,6 +40,7 @@ function casesFor(prefix: string, r: APIResource): Case[] {
       {
         path: `${scope}/${resource}/x/${subresource}`,
         allowed: when(r.verbs, [
+          ["POST", "create"],
           ["GET", "get"],
           ["PUT", "update"],
           ["PATCH", "patch"],

@@ -14,7 +14,8 @@ export type Routes = ReadonlyMap<string, string>;
 /**
  * The routes on the path `info` addresses: a collection serves GET (list), POST (create) and
  * DELETE (deletecollection); the all-namespaces list of a namespaced resource GET only; an object
- * or its subresource GET, PUT, PATCH and DELETE by the verbs it serves; a `/watch/` path GET only.
+ * or its subresource GET, PUT, PATCH and DELETE by the verbs it serves, a subresource POST too
+ * (pods/binding); a `/watch/` path GET only.
  * Empty when nothing is registered there.
  */
 export function routesFor(def: ResourceDef, info: RequestInfo): Routes {
@@ -35,6 +36,9 @@ export function routesFor(def: ResourceDef, info: RequestInfo): Routes {
       add("DELETE", "deletecollection");
     }
   } else if (!allNamespaces) {
+    // A subresource with a creater (pods/binding) takes POST on its own path (installer.go's
+    // isCreater on a subresource path); an object path never does.
+    if (info.subresource !== "") add("POST", "create");
     add("GET", "get");
     add("PUT", "update");
     add("PATCH", "patch");

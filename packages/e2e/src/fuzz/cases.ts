@@ -80,10 +80,26 @@ function paths(
   return { collection, name, exists, hostileName, item, clusterWide };
 }
 
+/**
+ * `?watch` as apimachinery's Convert_Slice_string_To_bool reads it: the first value, false only
+ * for "0" or "false" in any case (so "yes" watches).
+ */
+function watchParam(params: readonly string[]): boolean {
+  const w = new URLSearchParams(queryString(params).slice(1)).get("watch");
+  return w !== null && w !== "0" && w.toLowerCase() !== "false";
+}
+
+/** A collection path (`.../<resource>`, namespaced or not): `?watch` turns only a collection GET into a watch. */
+function isCollectionPath(path: string): boolean {
+  const parts = path.split("/").filter((s) => s !== "");
+  const rest = parts[0] === "api" ? parts.slice(2) : parts.slice(3);
+  return rest.length === 1 || (rest.length === 3 && rest[0] === "namespaces");
+}
+
 function finish(d: Draft, label: string): FuzzCase {
   let body = d.body;
   if (body === undefined && d.obj !== undefined) body = typeof d.obj === "string" ? d.obj : JSON.stringify(d.obj);
-  const stream = d.method === "GET" && (/(^|&|\?)watch=(true|1)(&|$)/.test(queryString(d.params)) || /\/watch\//.test(d.path));
+  const stream = d.method === "GET" && (/\/watch\//.test(d.path) || (watchParam(d.params) && isCollectionPath(d.path)));
   return {
     method: d.method,
     path: d.path + queryString(d.params),
