@@ -10,9 +10,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Status } from "@servicenet/api";
 import { parse as parseYAML } from "yaml";
 import type { AuditStage } from "../apis/audit/v1/types.ts";
-import type { Attributes } from "../authorization/authorizer/interfaces.ts";
 import type { AuditBackend } from "../plugin/pkg/audit/log/backend.ts";
 import type { AuditInfo } from "../server/audit.ts";
+import { getAuthorizerAttributes } from "../server/filters/authorization.ts";
 import type { PolicyRuleEvaluator } from "./policy/checker.ts";
 import { auditEvent, nowMicros, sourceIPs, type AuditRecord } from "./request.ts";
 
@@ -49,27 +49,16 @@ export interface FinishedRequest {
 
 /** The events of one finished request under `config`'s policy (none at level None). */
 export function auditFinishedRequest(config: AuditConfig, r: FinishedRequest): void {
-  const path = new URL(r.req.url ?? "/", "http://localhost").pathname;
-  const verb = r.info.info?.verb || (r.req.method ?? "").toLowerCase();
-  const attrs: Attributes = {
-    user: r.info.user,
-    verb,
-    namespace: r.info.info?.namespace ?? "",
-    apiGroup: r.info.info?.group ?? "",
-    apiVersion: r.info.info?.version ?? "",
-    resource: r.info.info?.resource ?? "",
-    subresource: r.info.info?.subresource ?? "",
-    name: r.info.info?.name ?? "",
-    resourceRequest: r.info.info !== undefined && r.info.info.resource !== "",
-    path,
-  };
+  const url = new URL(r.req.url ?? "/", "http://localhost");
+  // WithAudit evaluates the policy on the request's authorizer attributes (GetAuthorizerAttributes).
+  const attrs = getAuthorizerAttributes(r.info.user, r.req.method ?? "GET", url.pathname, url.searchParams, () => r.info.info);
   const { level, omitStages } = config.evaluator.evaluatePolicyRule(attrs);
   if (level === "None") return;
   const record: AuditRecord = {
     auditID: r.auditID,
     level,
     requestURI: r.req.url ?? "/",
-    verb,
+    verb: attrs.verb,
     user: r.info.user,
     impersonatedUser: r.info.impersonatedUser,
     sourceIPs: sourceIPs(r.req),

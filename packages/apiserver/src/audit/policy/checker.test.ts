@@ -1,22 +1,11 @@
 /** staging/src/k8s.io/apiserver/pkg/audit/policy/checker_test.go, its tables as they are. */
 import { describe, expect, it } from "vitest";
 import type { AuditLevel, AuditStage, PolicyRule } from "../../apis/audit/v1/types.ts";
-import type { Attributes } from "../../authorization/authorizer/interfaces.ts";
+import { attributes, type Attributes } from "../../authorization/authorizer/interfaces.ts";
 import { newPolicyRuleEvaluator, unionStages } from "./checker.ts";
 
 const tim = { name: "tim@k8s.io", uid: "", groups: ["humans", "developers"] };
-const base: Attributes = {
-  user: tim,
-  verb: "get",
-  namespace: "",
-  apiGroup: "",
-  apiVersion: "",
-  resource: "",
-  subresource: "",
-  name: "",
-  resourceRequest: false,
-  path: "",
-};
+const base: Attributes = attributes({ user: tim, verb: "get" });
 const attrs: Record<string, Attributes> = {
   namespaced: {
     ...base,

@@ -17,7 +17,7 @@ import { parseRequestInfo, type RequestInfo } from "../request-info.ts";
  * when the caller has it already (the server parses it once per request).
  */
 export function getAuthorizerAttributes(
-  user: UserInfo,
+  user: UserInfo | undefined,
   method: string,
   rawPath: string,
   query: URLSearchParams,
