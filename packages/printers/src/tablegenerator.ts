@@ -3,7 +3,7 @@
  * generateTable turns objects into a meta.k8s.io/v1 Table. The apiserver's TableConvertor
  * (pkg/printers/storage/storage.go) generates with `wide: true` and lets the client hide columns.
  */
-import type { ListMeta, PartialObjectMetadata, Table, TableColumnDefinition, TableRow } from "@servicenet/api";
+import type { ListMeta, PartialObjectMetadata, Table, TableColumnDefinition, TableRow, TableRowCondition } from "@servicenet/api";
 
 /** printers.GenerateOptions, plus the clock AGE cells are computed against. */
 export interface GenerateOptions {
@@ -39,6 +39,8 @@ export interface TableHandler<T> {
   readonly columnDefinitions: readonly TableColumnDefinition[];
   /** One row's cells in column order; the priority-1 cells only when `wide`. */
   printRow(obj: T, options: RowOptions): unknown[];
+  /** The row's conditions (metav1.TableRowCondition), for the kinds whose printer sets them. */
+  rowConditions?(obj: T): TableRowCondition[] | undefined;
 }
 
 /** A column definition with upstream's defaults (type string, format "", priority 0). */
@@ -75,6 +77,8 @@ export function generateTable<T extends PartialObjectMetadata>(
   const mode = opts.includeObject ?? "Object";
   const rows = items.map((item): TableRow => {
     const row: TableRow = { cells: handler.printRow(item, rowOpts) };
+    const conditions = handler.rowConditions?.(item);
+    if (conditions !== undefined) row.conditions = conditions;
     const object = rowObject(item, mode);
     if (object !== undefined) row.object = object;
     return row;
