@@ -9,7 +9,8 @@
 import type { Namespace, Node, Pod, TableRow } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { generateTable } from "../tablegenerator.ts";
-import { namespaceHandler, nodeHandler, podHandler } from "./core.ts";
+import { namespaceHandler, nodeHandler } from "./core.ts";
+import { podHandler } from "./pod.ts";
 
 const now = new Date("2025-06-01T12:00:00Z");
 const ago = (ms: number): string => new Date(now.getTime() - ms).toISOString();

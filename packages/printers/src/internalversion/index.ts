@@ -3,6 +3,7 @@ export * from "./service.ts";
 export * from "./endpoints.ts";
 export * from "./networking.ts";
 export * from "./core.ts";
+export * from "./pod.ts";
 export * from "./event.ts";
 export * from "./coordination.ts";
 export { parseTime, sinceMs, translateTimestampSince } from "./time.ts";

@@ -4,7 +4,8 @@
  */
 import type { EndpointSlice, Endpoints, Event, IPAddress, Node, Pod, Service } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import { findNodeRoles, podHandler } from "./core.ts";
+import { findNodeRoles } from "./core.ts";
+import { podHandler } from "./pod.ts";
 import { endpointSliceHandler, endpointsHandler, formatDiscoveryEndpoints, formatDiscoveryPorts, formatEndpoints } from "./endpoints.ts";
 import { eventHandler } from "./event.ts";
 import { formatParentRef, ipAddressHandler } from "./networking.ts";
