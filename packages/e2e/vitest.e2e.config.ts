@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 // The heavy end-to-end suites only (`npm run test:e2e`). Two files at a time: most of their time is
 // spent waiting (grace periods, repair intervals, process starts), each starts its own processes on
-// free ports, and the two that wipe the shared etcd serialise on a lock (src/up/etcd-lock.ts).
+// free ports, and the suites on the shared etcd each keep their keys under a fresh --etcd-prefix.
 export default defineConfig({
   test: {
     include: ["src/**/*.e2e.test.ts"],

@@ -13,7 +13,6 @@ import { ackMismatches, burstService, runBurst, type Acked } from "./burst.ts";
 import { deleteServices, fillDualStack, heldIPs, rangeCapacity, unheldIPs } from "./fill.ts";
 import { expectAllocationInvariants, listManagedIPAddresses } from "./invariants.ts";
 import { apiserverSupports, deleteEtcdPrefix, freePort, startApiserverProc, tempDir, type Proc } from "../framework/processes.ts";
-import { lockSharedEtcd } from "../up/etcd-lock.ts";
 
 const total = 2000;
 const killAfterAcks = 700;
@@ -29,8 +28,6 @@ interface Backend {
   args: string[];
   /** Removes the suite's keys (etcd: its own `--etcd-prefix`, nothing else on that etcd). */
   clean?: () => Promise<void>;
-  /** Takes the shared etcd for this suite alone (see up/etcd-lock.ts). */
-  lock?: () => Promise<() => void>;
 }
 
 const backends: Backend[] = [{ name: "sqlite", args: [] }];
@@ -40,7 +37,6 @@ if (etcdEndpoint)
     name: "etcd",
     args: ["--datastore-endpoint", etcdEndpoint, "--etcd-prefix", etcdPrefix],
     clean: async () => void (await deleteEtcdPrefix(etcdEndpoint, `${etcdPrefix}/`)),
-    lock: () => lockSharedEtcd(),
   });
 
 describe.each(backends)("apiserver SIGKILL during a 2,000-create burst ($name)", (backend) => {
@@ -48,18 +44,15 @@ describe.each(backends)("apiserver SIGKILL during a 2,000-create burst ($name)",
   let dir = "";
   let proc: Proc | undefined;
   let c: ApiClient | undefined;
-  let unlock = (): void => {};
   afterAll(async () => {
     c?.close();
     await proc?.kill("SIGTERM");
     await backend.clean?.();
-    unlock();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it("keeps every acknowledged create, holds no IP or NodePort twice, and leaks nothing", async () => {
     dir = tempDir(`kill-${backend.name}`);
-    if (backend.lock) unlock = await backend.lock();
     await backend.clean?.();
     const port = await freePort();
     // Repair every 10 s (upstream's integration tests shorten it too): orphaned IPAddress objects

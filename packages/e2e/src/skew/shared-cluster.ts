@@ -11,7 +11,6 @@ import path from "node:path";
 import { createStore, type Store } from "@servicenet/apiserver";
 import { apiClientFromKubeconfig, type ApiClient } from "../faults/api-client.ts";
 import { deleteEtcdPrefix, freePort, startApiserverProc, tempDir, type Proc } from "../framework/processes.ts";
-import { lockSharedEtcd } from "../up/etcd-lock.ts";
 import { eventually } from "@servicenet/testing";
 
 /** Where the processes keep their state. */
@@ -60,7 +59,6 @@ export interface SharedCluster {
  */
 export async function sharedCluster(backend: SharedBackend, prefix: string): Promise<SharedCluster> {
   const dir = tempDir(`${prefix}-${backend.name}`);
-  const unlock = backend.endpoint ? await lockSharedEtcd() : () => {};
   const etcdPrefix = `/servicenet-e2e/${randomUUID()}`;
   const members: Member[] = [];
   let store: Store | undefined;
@@ -108,7 +106,6 @@ export async function sharedCluster(backend: SharedBackend, prefix: string): Pro
       await Promise.all(members.map((m) => m.proc.kill("SIGTERM")));
       await store?.close();
       if (backend.endpoint) await deleteEtcdPrefix(backend.endpoint, `${etcdPrefix}/`);
-      unlock();
       rmSync(dir, { recursive: true, force: true });
     },
   };
