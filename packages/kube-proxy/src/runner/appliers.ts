@@ -9,6 +9,7 @@ import { jumpChains, jumpRuleArgs, kubeletJumpChains } from "../iptables/jump-ch
 import type { IptablesSyncResult } from "../iptables/proxier.ts";
 import type { NftablesSyncResult } from "../nftables/proxier.ts";
 import { inNetns, run } from "./exec.ts";
+import { NftablesState } from "./nft-state.ts";
 import { IptablesState } from "./restore-state.ts";
 import type { ExecResult } from "./exec.ts";
 
@@ -78,21 +79,22 @@ export class NftablesApplier implements Applier<NftablesSyncResult> {
 }
 
 /**
- * Dry-run. iptables: `<dir>/iptables-ipv4.rules` (and `-ipv6`) always hold the current ruleset, as
+ * Dry-run. `<dir>/iptables-ipv4.rules` (and `-ipv6`) always hold the current ruleset, as
  * `iptables-save` would print it after every sync so far (partial syncs rewrite only what changed,
  * see restore-state.ts), and `iptables-ipv4.last-sync.rules` the last sync's restore input.
- * nftables: `<dir>/nftables-ipv4.nft` holds the last sync's transaction and
- * `nftables-ipv4.full.nft` the last full one.
+ * nftables likewise: `<dir>/nftables-ipv4.nft` holds the current table as one transaction that
+ * recreates it (nft-state.ts), `nftables-ipv4.last-sync.nft` the last sync's transaction.
  */
 export class DryRunApplier implements Applier<IptablesSyncResult | NftablesSyncResult> {
   readonly #dir: string;
   readonly #kind: "iptables" | "nftables";
   readonly #state = new Map<IPFamily, IptablesState>();
+  readonly #nft = new Map<IPFamily, NftablesState>();
   constructor(dir: string, kind: "iptables" | "nftables") {
     this.#dir = dir;
     this.#kind = kind;
   }
-  /** The file one family's rules are written to (iptables: the current ruleset). */
+  /** The file holding one family's current ruleset. */
   fileFor(family: IPFamily): string {
     const ext = this.#kind === "iptables" ? "rules" : "nft";
     return join(this.#dir, `${this.#kind}-${family.toLowerCase()}.${ext}`);
@@ -101,8 +103,11 @@ export class DryRunApplier implements Applier<IptablesSyncResult | NftablesSyncR
     await mkdir(this.#dir, { recursive: true });
     const file = this.fileFor(result.family);
     if (this.#kind === "nftables") {
-      await writeFile(file, result.data);
-      if (result.full) await writeFile(file.replace(/\.nft$/, ".full.nft"), result.data);
+      let nft = this.#nft.get(result.family);
+      if (nft === undefined) this.#nft.set(result.family, (nft = new NftablesState()));
+      await writeFile(file.replace(/\.nft$/, ".last-sync.nft"), result.data);
+      nft.apply(result.data);
+      await writeFile(file, nft.dump());
       return;
     }
     let state = this.#state.get(result.family);

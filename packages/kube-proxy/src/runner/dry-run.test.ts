@@ -3,13 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { newProxyMetrics } from "../metrics/metrics.ts";
-import { newDualStackIptablesProxier } from "../metaproxier/dual-stack.ts";
+import { newDualStackIptablesProxier, newDualStackNftablesProxier } from "../metaproxier/dual-stack.ts";
 import { populate } from "../proxy/populate.ts";
 import { overallServices, overallSlices, testNodeName } from "../testing/upstream-services.ts";
 import { DryRunApplier } from "./appliers.ts";
 import type { Applier } from "./appliers.ts";
 import { FamilyRunner } from "./family-runner.ts";
 import type { IptablesSyncResult } from "../iptables/proxier.ts";
+import type { NftablesSyncResult } from "../nftables/proxier.ts";
 
 let dir = "";
 afterEach(async () => {
@@ -82,6 +83,41 @@ describe("dry-run and sync metrics", () => {
     const fresh = await readFile(applier.fileFor("IPv4"), "utf8");
     expect(partial.last).not.toBe(fresh); // the partial input alone is not the ruleset ...
     expect(partial.rules).toBe(fresh); // ... the saved state is
+  });
+
+  it("after partial syncs, nftables-ipv4.nft holds the current table, as a full sync of the same objects", async () => {
+    dir = await mkdtemp(join(tmpdir(), "sn-kp-dry-"));
+    let now = 10_000;
+    const newNft = () =>
+      newDualStackNftablesProxier({
+        ipv4: { nodeName: testNodeName, clusterCIDR: "10.0.0.0/8", clock: () => now },
+        ipv6: { nodeName: testNodeName },
+      });
+    const [gone, ...kept] = overallServices(false);
+    const d = newNft();
+    const applier = new DryRunApplier(join(dir, "partial"), "nftables");
+    const full: boolean[] = [];
+    const spy: Applier<NftablesSyncResult> = { apply: async (r) => (full.push(r.full), applier.apply(r)) };
+    const runner = new FamilyRunner({ kind: "nftables", proxier: d.ipv4, applier: spy }, newProxyMetrics());
+    populate(d.meta, overallServices(false), overallSlices());
+    await runner.syncNow();
+    d.meta.onServiceDelete(gone!);
+    await runner.syncNow();
+    // Its chains are flushed at once and deleted after the stale-chain delay, by a later sync.
+    now += 5_000;
+    await runner.syncNow();
+    expect(full).toEqual([true, false, false]);
+    const current = await readFile(applier.fileFor("IPv4"), "utf8");
+    const last = await readFile(join(dir, "partial", "nftables-ipv4.last-sync.nft"), "utf8");
+
+    const f = newNft();
+    const freshApplier = new DryRunApplier(join(dir, "fresh"), "nftables");
+    populate(f.meta, kept, overallSlices());
+    await new FamilyRunner({ kind: "nftables", proxier: f.ipv4, applier: freshApplier }, newProxyMetrics()).syncNow();
+    const fresh = await readFile(freshApplier.fileFor("IPv4"), "utf8");
+    expect(last).not.toBe(fresh); // the partial transaction alone is not the table ...
+    expect(current).toBe(fresh); // ... the applied state is
+    expect(current).toMatch(/^add table ip kube-proxy \{ comment "rules for kube-proxy" ; \}\nadd chain /);
   });
 
   it("a failed apply counts a restore failure and makes the next sync full", async () => {
