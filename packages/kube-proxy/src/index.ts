@@ -6,6 +6,7 @@ export * from "./nftables/index.ts";
 export * from "./metaproxier/index.ts";
 export * from "./metrics/index.ts";
 export * from "./runner/index.ts";
+export * from "./conntrack/index.ts";
 export * from "./trace/index.ts";
 export { parseOptions, usage } from "./cmd/options.ts";
 export type { ProxyServerOptions } from "./cmd/options.ts";

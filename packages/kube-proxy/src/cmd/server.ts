@@ -16,6 +16,7 @@ import { FamilyRunner } from "../runner/family-runner.ts";
 import { defaultSysctlRoot, ensureSysctl, routeLocalnetMessage, sysctlRouteLocalnet } from "../runner/sysctl.ts";
 import { startInformers } from "./informers.ts";
 import type { ProxyServerOptions } from "./options.ts";
+import { DryRunConntrack, ExecConntrack } from "../conntrack/index.ts";
 
 export interface RunningProxyServer {
   readonly metrics: ProxyMetrics;
@@ -46,7 +47,9 @@ function buildRunners(
     clusterCIDR: o.clusterCIDRs[f] ?? "",
     nodeIPs: o.nodeIPs[f],
   });
-  const ropts = { minSyncPeriodMs: o.minSyncPeriodMs, syncPeriodMs: o.syncPeriodMs, log, health, serviceHealth };
+  // Stale UDP flows are deleted after each sync (conntrack.CleanStaleEntries), in dry-run only described.
+  const conntrack = o.dryRunDir !== undefined ? new DryRunConntrack(o.dryRunDir) : new ExecConntrack();
+  const ropts = { minSyncPeriodMs: o.minSyncPeriodMs, syncPeriodMs: o.syncPeriodMs, log, health, serviceHealth, conntrack };
   if (o.proxyMode === "iptables") {
     const d = newDualStackIptablesProxier({ ipv4: fam("IPv4"), ipv6: fam("IPv6") });
     const applier = (v6: boolean) =>

@@ -40,6 +40,15 @@ export function newProxyMetrics() {
       "In Cluster Network Programming Latency in seconds",
       networkProgrammingBuckets(),
     ),
+    conntrackReconcilerLatency: registry.histogram(
+      "kubeproxy_conntrack_reconciler_sync_duration_seconds",
+      "ReconcileConntrackFlowsLatency latency in seconds",
+      syncBuckets,
+    ),
+    conntrackReconcilerDeletedTotal: registry.counter(
+      "kubeproxy_conntrack_reconciler_deleted_entries_total",
+      "Cumulative conntrack flows deleted by conntrack reconciler",
+    ),
     syncProxyRulesLastTimestamp: registry.gauge(
       "kubeproxy_sync_proxy_rules_last_timestamp_seconds",
       "The last time proxy rules were successfully synced",

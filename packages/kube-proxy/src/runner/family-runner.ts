@@ -10,11 +10,20 @@ import type { BaseProxier } from "../proxy/base-proxier.ts";
 import type { Applier } from "./appliers.ts";
 import type { ProxierHealthUpdater } from "../healthcheck/proxier-health.ts";
 import type { ServiceHealthServer } from "../healthcheck/service-health.ts";
+import { cleanStaleEntries } from "../conntrack/cleanup.ts";
+import type { Conntrack } from "../conntrack/conntrack.ts";
 
 /** What the runner needs of a proxier: both family proxiers have this shape. */
 interface SyncingProxier<R> extends Pick<
   BaseProxier,
-  "ipFamily" | "serviceChanges" | "endpointsChanges" | "markNeedFullSync" | "onSyncRequested" | "serviceHealthReport"
+  | "ipFamily"
+  | "serviceChanges"
+  | "endpointsChanges"
+  | "markNeedFullSync"
+  | "onSyncRequested"
+  | "serviceHealthReport"
+  | "svcPortMap"
+  | "endpointsMap"
 > {
   syncProxyRules(): R | null;
   commit(result: R): void;
@@ -35,6 +44,8 @@ export interface FamilyRunnerOptions {
   readonly health?: ProxierHealthUpdater;
   /** Given the health check node ports and local endpoints after every applied sync. */
   readonly serviceHealth?: Pick<ServiceHealthServer, "sync">;
+  /** The conntrack table whose stale UDP flows are deleted after every applied sync. */
+  readonly conntrack?: Conntrack;
 }
 
 export class FamilyRunner {
@@ -46,6 +57,7 @@ export class FamilyRunner {
   readonly #log: (msg: string) => void;
   readonly #health: ProxierHealthUpdater | undefined;
   readonly #serviceHealth: Pick<ServiceHealthServer, "sync"> | undefined;
+  readonly #conntrack: Conntrack | undefined;
   #running: Promise<void> | undefined;
   #dirty = false;
   #timer: NodeJS.Timeout | undefined;
@@ -63,6 +75,7 @@ export class FamilyRunner {
     this.#log = opts.log ?? ((m) => console.error(m));
     this.#health = opts.health;
     this.#serviceHealth = opts.serviceHealth;
+    this.#conntrack = opts.conntrack;
   }
 
   get family(): string {
@@ -144,6 +157,7 @@ export class FamilyRunner {
       this.#health?.updated(this.family);
       // As upstream, only after the rules are in place; errors are logged, not a failed sync.
       if (this.#serviceHealth !== undefined) await this.#serviceHealth.sync(proxier.ipFamily, proxier.serviceHealthReport());
+      if (this.#conntrack !== undefined) await this.#reconcileConntrack(this.#conntrack, proxier);
       const now = this.#clock();
       this.#metrics.syncProxyRulesLastTimestamp.set(labels, now / 1000);
       for (const times of result.lastChangeTriggerTimes.values()) {
@@ -159,6 +173,21 @@ export class FamilyRunner {
       const seconds = (performance.now() - start) / 1000;
       this.#metrics.syncProxyRulesLatency.observe(labels, seconds);
       (result.full ? this.#metrics.syncFullProxyRulesLatency : this.#metrics.syncPartialProxyRulesLatency).observe(labels, seconds);
+    }
+  }
+
+  /** conntrack.CleanStaleEntries at the end of a sync: failures are logged, never a failed sync. */
+  async #reconcileConntrack(ct: Conntrack, proxier: Pick<BaseProxier, "ipFamily" | "svcPortMap" | "endpointsMap">): Promise<void> {
+    const labels = { ip_family: this.family };
+    const start = performance.now();
+    try {
+      const r = await cleanStaleEntries(ct, proxier.ipFamily, proxier.svcPortMap, proxier.endpointsMap);
+      this.#metrics.conntrackReconcilerDeletedTotal.inc(labels, r.deleted);
+      await ct.reconciled?.(proxier.ipFamily, r.frontends);
+    } catch (err) {
+      this.#log(`conntrack ${this.family}: failed to clear stale UDP entries: ${(err as Error).message}`);
+    } finally {
+      this.#metrics.conntrackReconcilerLatency.observe(labels, (performance.now() - start) / 1000);
     }
   }
 
