@@ -18,8 +18,8 @@ import {
   type Topology,
 } from "./netns.ts";
 import { nodeName, startNodeCluster, type NodeCluster } from "./node-cluster.ts";
-import { execInNetns, startInNetns, type NetnsProcess } from "../framework/netns-process.ts";
-import { echoServer } from "./scripts.ts";
+import { execInNetns, runScriptInNetns, startInNetns, type NetnsProcess } from "../framework/netns-process.ts";
+import { echoServer, udpClient, udpEchoServer } from "./scripts.ts";
 import { firstSuccess, ruleDump, sample, serviceChains, until, url, type UrlResult } from "./traffic.ts";
 
 const unavailable = dataplaneUnavailableReason();
@@ -27,9 +27,9 @@ if (unavailable !== undefined) console.warn(`dataplane e2e skipped: ${unavailabl
 const runPrefix = `sn-dp-${randomBytes(3).toString("hex")}`;
 const N = 16; // per target; P(one backend never answers | 2 backends, 50/50) = 2^-15
 
-function podBody(name: string): V1Pod {
+function podBody(name: string, udp: "on" | "off"): V1Pod {
   return {
-    metadata: { name, labels: { app: "dp-web" } },
+    metadata: { name, labels: { app: "dp-web", udp } },
     spec: { nodeName, containers: [{ name: "echo", image: "echo", ports: [{ containerPort: 8080 }] }] },
   };
 }
@@ -76,6 +76,8 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
     try {
       createTopology(t);
       for (const ns of t.pods) echo.push(startInNetns(ns, `echo ${ns}`, ["-e", echoServer, "8080"]));
+      // A UDP echo in each pod naming the pod by its IPv4 address.
+      for (const [i, ns] of t.pods.entries()) echo.push(startInNetns(ns, `udp ${ns}`, ["-e", udpEchoServer, "5353", [pod1, pod2][i]!.v4]));
       await Promise.all(echo.map((e) => e.waitFor(/listening/)));
       c = await startNodeCluster(t.node, mode, prefix);
       m.startMs = c.startMs;
@@ -92,11 +94,11 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
           },
         },
       });
-      for (const [name, ip] of [
-        ["dp-web-1", pod1],
-        ["dp-web-2", pod2],
+      for (const [name, ip, udp] of [
+        ["dp-web-1", pod1, "on"],
+        ["dp-web-2", pod2, "off"],
       ] as const) {
-        await core.createNamespacedPod({ namespace: "default", body: podBody(name) });
+        await core.createNamespacedPod({ namespace: "default", body: podBody(name, udp) });
         await setPodStatus(core, name, ip, true);
       }
       // kube-proxy's first (full) sync of both families, so that the Service below meets a
@@ -210,6 +212,52 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
     const got = r[url("127.0.0.1", ips.nodePort)]!;
     if (mode === "iptables") expect(got.ok).toBe(4);
     else expect(got.ok).toBe(0);
+  });
+
+  // Issue #33's UDP case: without kube-proxy's conntrack reconciler the client's flow (same
+  // source port, so one conntrack entry) would keep its DNAT to the old endpoint.
+  it("a UDP flow moves to the new endpoint when the old one leaves the Service (stale conntrack entries deleted)", async () => {
+    const svc = await core.createNamespacedService({
+      namespace: "default",
+      body: {
+        metadata: { name: "dp-udp" },
+        spec: { selector: { app: "dp-web", udp: "on" }, ports: [{ name: "dns", port: 53, protocol: "UDP", targetPort: 5353 }] },
+      },
+    });
+    const clusterIP = svc.spec!.clusterIP!;
+    const flow = async (want: string) =>
+      JSON.parse(
+        await runScriptInNetns(
+          t.client,
+          udpClient,
+          JSON.stringify({ host: clusterIP, port: 53, sourcePort: 40053, want, deadlineMs: Date.now() + 30_000, timeoutMs: 300 }),
+        ),
+      ) as { okAt: number | null; answers: Record<string, number>; silent: number };
+    const first = await flow(pod1.v4);
+    expect(first.okAt, JSON.stringify(first)).not.toBeNull();
+    const t0 = Date.now();
+    for (const [name, udp] of [
+      ["dp-web-1", "off"],
+      ["dp-web-2", "on"],
+    ] as const) {
+      const pod = await core.readNamespacedPod({ name, namespace: "default" });
+      pod.metadata!.labels = { ...pod.metadata!.labels, udp };
+      await core.replaceNamespacedPod({ name, namespace: "default", body: pod });
+    }
+    const moved = await flow(pod2.v4);
+    expect(moved.okAt, JSON.stringify(moved)).not.toBeNull();
+    m.udpMovedMs = moved.okAt! - t0;
+    const text = await execInNetns(t.node, [
+      process.execPath,
+      "-e",
+      "fetch('http://127.0.0.1:10249/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))",
+    ]);
+    const deleted = Number(/^kubeproxy_conntrack_reconciler_deleted_entries_total\{ip_family="IPv4"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+    expect(deleted).toBeGreaterThanOrEqual(1);
+    console.log(
+      `dataplane ${mode}: udp flow ${JSON.stringify(first.answers)} then ${JSON.stringify(moved.answers)}, conntrack entries deleted ${deleted}`,
+    );
+    await core.deleteNamespacedService({ name: "dp-udp", namespace: "default" });
   });
 
   it("one pod deleted -> all traffic goes to the other", async () => {

@@ -82,3 +82,46 @@ net.createServer((c) => {
   c.on("error", () => u.destroy()); u.on("error", () => c.destroy());
 }).listen(sock, () => console.log("forwarding " + sock));
 `;
+
+/** `udpEchoServer PORT NAME`: answers each datagram with `endpoint=NAME` on [::]:PORT (v4-mapped too). */
+export const udpEchoServer = String.raw`
+const dgram = require("dgram");
+const [port, name] = process.argv.slice(1);
+const s = dgram.createSocket({ type: "udp6", ipv6Only: false });
+s.on("message", (msg, rinfo) => s.send("endpoint=" + name, rinfo.port, rinfo.address));
+s.bind(Number(port), "::", () => console.log("listening udp " + port));
+`;
+
+/**
+ * `udpClient JSON`: JSON is `{ host, port, sourcePort, want, deadlineMs, timeoutMs }`. Sends one
+ * datagram at a time from the fixed source port (so every datagram is one conntrack flow) until
+ * the answer names endpoint `want` or the deadline passes. Prints one JSON line
+ * `{ okAt, answers: {endpoint: count}, silent }` (okAt null when the deadline passed).
+ */
+export const udpClient = String.raw`
+const dgram = require("dgram");
+const spec = JSON.parse(process.argv[1]);
+const s = dgram.createSocket(spec.host.includes(":") ? "udp6" : "udp4");
+const answers = {};
+let silent = 0;
+function once() {
+  return new Promise((resolve) => {
+    const t = setTimeout(() => { s.off("message", on); resolve(undefined); }, spec.timeoutMs);
+    const on = (msg) => { clearTimeout(t); s.off("message", on); resolve(String(msg).replace(/^endpoint=/, "")); };
+    s.on("message", on);
+    s.send("ping", spec.port, spec.host);
+  });
+}
+s.bind(spec.sourcePort, async () => {
+  let okAt = null;
+  while (Date.now() < spec.deadlineMs) {
+    const a = await once();
+    if (a === undefined) silent++;
+    else answers[a] = (answers[a] || 0) + 1;
+    if (a === spec.want) { okAt = Date.now(); break; }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  s.close();
+  process.stdout.write(JSON.stringify({ okAt, answers, silent }) + "\n");
+});
+`;
