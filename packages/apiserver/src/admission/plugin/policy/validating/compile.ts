@@ -4,7 +4,7 @@
  * admission/plugin/cel/compile.go): matchConditions, variables, validations with their
  * messageExpressions, and auditAnnotations, in one environment of the admission variables.
  */
-import type { ValidatingAdmissionPolicy } from "@servicenet/api/admissionregistration/v1";
+import type { ExpressionCompiler, ValidatingAdmissionPolicy } from "@servicenet/api/admissionregistration/v1";
 import { CELEnvironment, type CompilationResult } from "../../../../apiserver/cel/index.ts";
 
 /** The variables every admission expression sees (admission/plugin/cel/compile.go). */
@@ -55,3 +55,12 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
     })),
   };
 }
+
+/**
+ * The compile check policy validation runs on each expression (validation.go validateCELCondition):
+ * the CEL error of an expression that does not compile in the admission environment.
+ */
+export const compileAdmissionExpression: ExpressionCompiler = (expression) => {
+  const r = environment.compile(expression);
+  return r.error ? { type: r.error.type, detail: r.error.detail } : undefined;
+};

@@ -7,7 +7,8 @@ import { StatusError } from "@servicenet/api";
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from "@servicenet/api/admissionregistration/v1";
 import { describe, expect, it } from "vitest";
 import type { Attributes } from "../../../attributes.ts";
-import { compilePolicy } from "./compile.ts";
+import { validateValidatingAdmissionPolicy } from "@servicenet/api/admissionregistration/v1";
+import { compileAdmissionExpression, compilePolicy } from "./compile.ts";
 import { dispatch, type DispatchSources } from "./dispatcher.ts";
 
 const serviceRules = {
@@ -237,5 +238,14 @@ describe("TestValidateOnlyAdmissionPolicy", () => {
       ],
     });
     expect(() => run(p, binding("b", "p"), createService({}))).not.toThrow();
+  });
+
+  it("policy validation reports an expression that does not compile, at its field", () => {
+    const p = policy("p", { failurePolicy: "Fail", validations: [{ expression: "objekt.spec.type == 'NodePort'" }] });
+    p.spec.matchConstraints = { ...serviceRules, matchPolicy: "Equivalent", namespaceSelector: {}, objectSelector: {} };
+    const errs = validateValidatingAdmissionPolicy(p, compileAdmissionExpression);
+    expect(errs).toHaveLength(1);
+    expect(errs[0]).toMatchObject({ field: "spec.validations[0].expression", type: "Invalid" });
+    expect(errs[0]?.detail).toMatch(/^compilation failed: ERROR: <input>:1:1: undeclared reference to 'objekt' \(in container ''\)/);
   });
 });
