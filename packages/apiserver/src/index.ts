@@ -13,3 +13,7 @@ export {
   type FeatureGates,
 } from "./features/kube-features.ts";
 export { defaultServiceClusterIPRange } from "./controlplane/apiserver.ts";
+/** Kubernetes CEL (k8s.io/apiserver/pkg/cel): environments, programs with cost limits, libraries. */
+export * as cel from "./apiserver/cel/index.ts";
+/** The ValidatingAdmissionPolicy plugin: policies and bindings evaluated against a request. */
+export * as validatingAdmissionPolicy from "./admission/plugin/policy/validating/index.ts";

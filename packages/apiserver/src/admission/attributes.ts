@@ -1,0 +1,45 @@
+/**
+ * The request an admission plugin is asked about (k8s.io/apiserver/pkg/admission/interfaces.go
+ * Attributes), with what the policy plugins read of it.
+ */
+import type { KubeObject } from "../storage/index.ts";
+
+export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+export interface Attributes {
+  operation: Operation;
+  /** The object's name; "" on a create whose name is generated later. */
+  name: string;
+  /** "" for a cluster-scoped resource. */
+  namespace: string;
+  resource: GroupVersionResource;
+  subresource: string;
+  kind: GroupVersionKind;
+  /** The new object (CREATE, UPDATE); absent on DELETE. */
+  object?: KubeObject;
+  /** The stored object (UPDATE, DELETE). */
+  oldObject?: KubeObject;
+  /** The request's options object (CreateOptions, UpdateOptions, DeleteOptions). */
+  options?: Record<string, unknown>;
+  dryRun: boolean;
+  userInfo: UserInfo;
+}

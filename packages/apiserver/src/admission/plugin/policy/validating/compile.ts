@@ -1,0 +1,66 @@
+/**
+ * Compiling a ValidatingAdmissionPolicy's expressions once per policy generation
+ * (k8s.io/apiserver/pkg/admission/plugin/policy/validating/plugin.go compilePolicy and
+ * admission/plugin/cel/compile.go): matchConditions, variables, validations with their
+ * messageExpressions, and auditAnnotations, in one environment of the admission variables.
+ */
+import type { ExpressionCompiler, ValidatingAdmissionPolicy } from "@servicenet/api/admissionregistration/v1";
+import { CELEnvironment, type CompilationResult } from "../../../../apiserver/cel/index.ts";
+
+/** The variables every admission expression sees (admission/plugin/cel/compile.go). */
+const admissionVariables = {
+  object: "dyn",
+  oldObject: "dyn",
+  request: "dyn",
+  params: "dyn",
+  namespaceObject: "dyn",
+  variables: "dyn",
+} as const;
+
+const environment = new CELEnvironment({ variables: admissionVariables });
+
+export interface CompiledValidation {
+  expression: string;
+  message?: string;
+  reason?: string;
+  program: CompilationResult;
+  messageProgram?: CompilationResult;
+}
+
+/** The compiled expressions of one policy. */
+export interface CompiledPolicy {
+  matchConditions: { name: string; program: CompilationResult }[];
+  variables: { name: string; program: CompilationResult }[];
+  validations: CompiledValidation[];
+  auditAnnotations: { key: string; valueExpression: string; program: CompilationResult }[];
+}
+
+/** Compiles `policy`; a failed compilation is kept and reported when the expression would run. */
+export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy {
+  const spec = policy.spec;
+  return {
+    matchConditions: (spec.matchConditions ?? []).map((c) => ({ name: c.name, program: environment.compile(c.expression) })),
+    variables: (spec.variables ?? []).map((v) => ({ name: v.name, program: environment.compile(v.expression) })),
+    validations: (spec.validations ?? []).map((v) => ({
+      expression: v.expression,
+      ...(v.message !== undefined ? { message: v.message } : {}),
+      ...(v.reason !== undefined ? { reason: v.reason } : {}),
+      program: environment.compile(v.expression),
+      ...(v.messageExpression ? { messageProgram: environment.compile(v.messageExpression) } : {}),
+    })),
+    auditAnnotations: (spec.auditAnnotations ?? []).map((a) => ({
+      key: a.key,
+      valueExpression: a.valueExpression,
+      program: environment.compile(a.valueExpression),
+    })),
+  };
+}
+
+/**
+ * The compile check policy validation runs on each expression (validation.go validateCELCondition):
+ * the CEL error of an expression that does not compile in the admission environment.
+ */
+export const compileAdmissionExpression: ExpressionCompiler = (expression) => {
+  const r = environment.compile(expression);
+  return r.error ? { type: r.error.type, detail: r.error.detail } : undefined;
+};

@@ -1,0 +1,124 @@
+/**
+ * Runs every ValidatingAdmissionPolicy and binding that match a request
+ * (k8s.io/apiserver/pkg/admission/plugin/policy/validating/dispatcher.go Dispatch): the policy's
+ * matchConstraints and the binding's matchResources select, paramRef finds the params, and each
+ * failed validation acts as the binding's validationActions say: Deny fails the request with the
+ * first denial, Warn adds a warning, Audit records an audit annotation.
+ */
+import { StatusError, type StatusReason } from "@servicenet/api";
+import type {
+  ParamKind,
+  ParamRef,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+} from "@servicenet/api/admissionregistration/v1";
+import type { Attributes } from "../../../attributes.ts";
+import { newForbidden } from "../../../errors.ts";
+import { matches } from "../matching/matching.ts";
+import type { CompiledPolicy } from "./compile.ts";
+import { validate, type PolicyDecision } from "./validator.ts";
+
+/** A policy with its compiled expressions (compiled once per generation by the caller). */
+export interface PolicyWithCompiled {
+  policy: ValidatingAdmissionPolicy;
+  compiled: CompiledPolicy;
+}
+
+/** What the dispatcher needs from the cluster: namespaces and param objects. */
+export interface DispatchSources {
+  /** The namespace object of a namespaced request (undefined when it does not exist). */
+  namespace(name: string): unknown;
+  /** The param objects of `kind` that `ref` selects (in `namespace` for a namespaced kind). */
+  params(kind: ParamKind, ref: ParamRef, namespace: string): unknown[] | undefined;
+}
+
+/** The warnings and audit annotations an admitted request carries. */
+export interface DispatchResult {
+  warnings: string[];
+  auditAnnotations: Record<string, string>;
+}
+
+interface Denial {
+  policy: string;
+  binding: string;
+  decision: PolicyDecision;
+}
+
+const validationFailureKey = "validation.policy.admission.k8s.io/validation_failure";
+
+function paramsFor(
+  p: PolicyWithCompiled,
+  b: ValidatingAdmissionPolicyBinding,
+  a: Attributes,
+  src: DispatchSources,
+): { params: unknown[] } | { error: string } {
+  const kind = p.policy.spec.paramKind;
+  if (kind === undefined) return { params: [null] };
+  const ref = b.spec.paramRef;
+  if (ref === undefined) return { error: `paramKind ${kind.apiVersion}, Kind=${kind.kind} is set, but binding has no paramRef` };
+  const found = src.params(kind, ref, ref.namespace ?? a.namespace) ?? [];
+  if (found.length > 0) return { params: found };
+  if ((ref.parameterNotFoundAction ?? "Deny") === "Allow") return { params: [] };
+  return { error: "no params found for policy binding with `Deny` parameterNotFoundAction" };
+}
+
+/**
+ * Dispatches `a` to the policies and bindings; throws the first denial as kube-apiserver words it
+ * (`ValidatingAdmissionPolicy 'p' with binding 'b' denied request: ...`, the validation's reason
+ * and its code, 422 for Invalid), else returns the warnings and audit annotations.
+ */
+export function dispatch(
+  policies: readonly PolicyWithCompiled[],
+  bindings: readonly ValidatingAdmissionPolicyBinding[],
+  a: Attributes,
+  src: DispatchSources,
+): DispatchResult {
+  const result: DispatchResult = { warnings: [], auditAnnotations: {} };
+  const denials: Denial[] = [];
+  const failures: unknown[] = [];
+  const byName = new Map(policies.map((p) => [p.policy.metadata.name ?? "", p]));
+  const nsObject = a.namespace !== "" ? src.namespace(a.namespace) : undefined;
+  const nsLabels = (nsObject as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels;
+  for (const b of bindings) {
+    const p = byName.get(b.spec.policyName ?? "");
+    if (p === undefined) continue;
+    if (!matches(p.policy.spec.matchConstraints, a, nsLabels)) continue;
+    if (b.spec.matchResources !== undefined && !matches(b.spec.matchResources, a, nsLabels)) continue;
+    const policyName = p.policy.metadata.name ?? "";
+    const bindingName = b.metadata.name ?? "";
+    const failurePolicy = p.policy.spec.failurePolicy ?? "Fail";
+    const params = paramsFor(p, b, a, src);
+    const decisions =
+      "error" in params
+        ? failurePolicy === "Ignore"
+          ? []
+          : [{ action: "deny" as const, evaluation: "error" as const, message: params.error }]
+        : params.params.flatMap((param) => validate(p.compiled, a, param, nsObject, failurePolicy).decisions);
+    decisions.forEach((decision, index) => {
+      if (decision.action !== "deny") return;
+      for (const action of b.spec.validationActions ?? []) {
+        if (action === "Deny") denials.push({ policy: policyName, binding: bindingName, decision });
+        else if (action === "Warn")
+          result.warnings.push(
+            `Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}': ${decision.message}`,
+          );
+        else if (action === "Audit")
+          failures.push({
+            message: decision.message,
+            policy: policyName,
+            binding: bindingName,
+            expressionIndex: index,
+            validationActions: b.spec.validationActions,
+          });
+      }
+    });
+  }
+  if (failures.length > 0) result.auditAnnotations[validationFailureKey] = JSON.stringify(failures);
+  const first = denials[0];
+  if (first === undefined) return result;
+  const message = `ValidatingAdmissionPolicy '${first.policy}' with binding '${first.binding}' denied request: ${first.decision.message}`;
+  const forbidden = newForbidden(a, message);
+  const reason = (first.decision.reason ?? "Invalid") as StatusReason;
+  const details = forbidden.status.details ?? {};
+  throw new StatusError(reason, forbidden.message, { ...details, causes: [...(details.causes ?? []), { message }] });
+}

@@ -1,0 +1,133 @@
+/**
+ * Evaluating one policy against one request (k8s.io/apiserver/pkg/admission/plugin/policy/validating/validator.go
+ * Validate): matchConditions first (all must be true), then every validation in one cost budget,
+ * each failed one worded by its messageExpression, its message or its expression.
+ */
+import type { Attributes } from "../../../attributes.ts";
+import { CELError, runtimeCELCostBudget, type CostBudget, type Program } from "../../../../apiserver/cel/index.ts";
+import type { CompiledPolicy } from "./compile.ts";
+
+/** upstream PolicyDecisionAction. */
+export type Action = "admit" | "deny";
+
+export interface PolicyDecision {
+  action: Action;
+  /** "admit", "deny" or "error" (upstream PolicyDecisionEvaluation). */
+  evaluation: "admit" | "deny" | "error";
+  message: string;
+  reason?: string;
+}
+
+export interface AuditAnnotationResult {
+  key: string;
+  value?: string;
+  error?: string;
+}
+
+export interface ValidateResult {
+  decisions: PolicyDecision[];
+  auditAnnotations: AuditAnnotationResult[];
+}
+
+/** upstream MaxEvaluatedMessageExpressionSizeBytes. */
+const maxEvaluatedMessageExpressionSizeBytes = 5 * 1024;
+
+const outOfBudget = "validation failed due to running out of cost budget, no further validation rules will be run";
+
+/** The `request` variable (admission/plugin/cel/filter.go CreateAdmissionRequest). */
+export function admissionRequest(a: Attributes): Record<string, unknown> {
+  return {
+    kind: a.kind,
+    resource: a.resource,
+    subResource: a.subresource,
+    requestKind: a.kind,
+    requestResource: a.resource,
+    requestSubResource: a.subresource,
+    name: a.name,
+    namespace: a.namespace,
+    operation: a.operation,
+    userInfo: { username: a.userInfo.username, uid: a.userInfo.uid ?? "", groups: a.userInfo.groups ?? [], extra: a.userInfo.extra ?? {} },
+    dryRun: a.dryRun,
+    options: a.options ?? null,
+  };
+}
+
+type Outcome = { value: unknown } | { error: string };
+
+function run(program: CompiledPolicy["validations"][number]["program"], vars: Record<string, unknown>, budget: CostBudget): Outcome {
+  if (program.error) return { error: `compilation error: ${program.error.detail}` };
+  return runProgram(program.program, vars, budget);
+}
+
+function runProgram(p: Program, vars: Record<string, unknown>, budget: CostBudget): Outcome {
+  if (budget.remaining <= 0) return { error: outOfBudget };
+  try {
+    return { value: p.evaluate(vars, { budget }).value };
+  } catch (e) {
+    if (budget.remaining <= 0) return { error: outOfBudget };
+    const detail = e instanceof CELError ? e.detail : String(e);
+    return { error: `expression '${p.expression}' resulted in error: ${detail}` };
+  }
+}
+
+/** A messageExpression's result, when it is a usable one-line string (validator.go). */
+function evaluatedMessage(o: Outcome | undefined): string {
+  if (o === undefined || !("value" in o) || typeof o.value !== "string") return "";
+  const m = o.value.trim();
+  return m.length > maxEvaluatedMessageExpressionSizeBytes || m.includes("\n") ? "" : m;
+}
+
+/**
+ * Validates `a` with the compiled policy; `params` and `namespaceObject` as the plugin resolved
+ * them. `failurePolicy` decides what an error does ("Fail" denies, "Ignore" admits).
+ */
+export function validate(
+  policy: CompiledPolicy,
+  a: Attributes,
+  params: unknown,
+  namespaceObject: unknown,
+  failurePolicy: string,
+): ValidateResult {
+  const onError: Action = failurePolicy === "Ignore" ? "admit" : "deny";
+  const budget: CostBudget = { remaining: runtimeCELCostBudget };
+  const variables: Record<string, unknown> = {};
+  const vars = {
+    object: a.object ?? null,
+    oldObject: a.oldObject ?? null,
+    request: admissionRequest(a),
+    params: params ?? null,
+    namespaceObject: namespaceObject ?? null,
+    variables,
+  };
+  for (const c of policy.matchConditions) {
+    const o = run(c.program, vars, budget);
+    if ("error" in o) return { decisions: [{ action: onError, evaluation: "error", message: o.error }], auditAnnotations: [] };
+    if (o.value !== true) return { decisions: [], auditAnnotations: [] };
+  }
+  // Variables are composited in order, each seeing the ones before it (cel/composition.go).
+  for (const v of policy.variables) {
+    const o = run(v.program, vars, budget);
+    if ("value" in o) variables[v.name] = o.value;
+  }
+  const decisions = policy.validations.map((v): PolicyDecision => {
+    const o = run(v.program, vars, budget);
+    if ("error" in o) return { action: onError, evaluation: "error", message: o.error };
+    if (o.value === true) return { action: "admit", evaluation: "admit", message: "" };
+    const fromExpression = v.messageProgram ? evaluatedMessage(run(v.messageProgram, vars, budget)) : "";
+    const message = fromExpression || v.message?.trim() || `failed expression: ${v.expression.trim()}`;
+    return { action: "deny", evaluation: "deny", message, reason: v.reason ?? "Invalid" };
+  });
+  const auditAnnotations = policy.auditAnnotations.map((an): AuditAnnotationResult => {
+    const o = run(an.program, vars, budget);
+    if ("error" in o) return { key: an.key, error: o.error };
+    if (o.value === null) return { key: an.key };
+    if (typeof o.value !== "string")
+      return {
+        key: an.key,
+        error: `valueExpression '${an.valueExpression}' resulted in unsupported return type: ${typeof o.value}. Return type must be either string or null.`,
+      };
+    const value = o.value.trim();
+    return value === "" ? { key: an.key } : { key: an.key, value };
+  });
+  return { decisions, auditAnnotations };
+}

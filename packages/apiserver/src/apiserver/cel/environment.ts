@@ -1,0 +1,124 @@
+/**
+ * A CEL environment with Kubernetes' libraries and declared variables, compiling expressions into
+ * programs that run under a cost limit (k8s.io/apiserver/pkg/cel/environment/base.go and
+ * k8s.io/apiserver/pkg/admission/plugin/cel/compile.go). Built on @marcbachmann/cel-js, whose
+ * checker types expressions against the declarations before anything runs.
+ */
+import { Environment } from "@marcbachmann/cel-js";
+import { toDisplayString } from "./issues.ts";
+import { CostLimitExceededError, CostTracker, instrumentCost, withCostTracker } from "./cost.ts";
+import { kubernetesLibraries } from "./library/libraries.ts";
+import type { Library } from "./library/library.ts";
+import { perCallLimit } from "./limits.ts";
+import { toCEL } from "./values.ts";
+
+/** upstream apiservercel.ErrorType. */
+export type ErrorType = "Required" | "Invalid" | "Internal";
+
+/** A compile or runtime failure (k8s.io/apiserver/pkg/cel/errors.go Error). */
+export class CELError extends Error {
+  readonly type: ErrorType;
+  readonly detail: string;
+  constructor(type: ErrorType, detail: string, cause?: unknown) {
+    super(detail, { cause });
+    this.name = "CELError";
+    this.type = type;
+    this.detail = detail;
+  }
+}
+
+export interface EnvironmentOptions {
+  /** Variable name to CEL type ("dyn", "map<string, dyn>", "bool", "net.IP", ...). */
+  variables?: Readonly<Record<string, string>>;
+  /** Defaults to the Kubernetes libraries. */
+  libraries?: readonly Library[];
+}
+
+/** What a run of a program used and gave. */
+export interface EvalResult {
+  value: unknown;
+  /** The cost units the evaluation ran up. */
+  cost: number;
+}
+
+/** A cost budget shared by several evaluations (one request's expressions). */
+export interface CostBudget {
+  remaining: number;
+}
+
+export interface EvalOptions {
+  /** The most this one evaluation may cost; defaults to PerCallLimit. */
+  perCallLimit?: number;
+  /** A budget to draw from; the evaluation's cost is taken from it. */
+  budget?: CostBudget;
+}
+
+// cel-js' messages carry the source with a caret on the lines after the first.
+const firstLine = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split("\n")[0]!;
+
+/** A compiled, type-checked expression. */
+export class Program {
+  readonly expression: string;
+  /** The checked output type ("bool", "string", "dyn", ...). */
+  readonly outputType: string;
+  private readonly run: (ctx: Record<string, unknown>) => unknown;
+
+  constructor(expression: string, outputType: string, run: (ctx: Record<string, unknown>) => unknown) {
+    this.expression = expression;
+    this.outputType = outputType;
+    this.run = run;
+  }
+
+  /**
+   * Evaluates with `activation` (JSON values are read as CEL values: integral numbers are ints).
+   * Throws a CELError: Invalid for a runtime error, or cel-go's cost message past the limit.
+   */
+  evaluate(activation: Readonly<Record<string, unknown>>, o: EvalOptions = {}): EvalResult {
+    const limit = Math.min(o.perCallLimit ?? perCallLimit, o.budget?.remaining ?? Infinity);
+    const tracker = new CostTracker(limit);
+    const ctx: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(activation)) ctx[k] = toCEL(v);
+    try {
+      const value = withCostTracker(tracker, () => this.run(ctx));
+      // A cost error inside `a || b` is absorbed by CEL's error semantics: look again.
+      if (tracker.exceeded) throw new CostLimitExceededError();
+      return { value, cost: tracker.cost };
+    } catch (e) {
+      throw new CELError("Invalid", firstLine(e), e);
+    } finally {
+      if (o.budget !== undefined) o.budget.remaining -= Math.min(tracker.cost, o.budget.remaining);
+    }
+  }
+}
+
+/** The outcome of compiling one expression: a program, or the error upstream reports. */
+export type CompilationResult = { program: Program; error?: undefined } | { program?: undefined; error: CELError };
+
+/** An environment of declared variables and libraries in which expressions are compiled. */
+export class CELEnvironment {
+  private readonly env: Environment;
+
+  constructor(o: EnvironmentOptions = {}) {
+    this.env = new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true });
+    for (const lib of o.libraries ?? kubernetesLibraries) lib.register(this.env);
+    for (const [name, type] of Object.entries(o.variables ?? {})) this.env.registerVariable(name, type);
+  }
+
+  /** Parses and type-checks `expression` (compile.go CompileCELExpression). */
+  compile(expression: string): CompilationResult {
+    if (expression.trim() === "") return { error: new CELError("Required", "compilation failed: expression is empty") };
+    let parsed: ReturnType<Environment["parse"]>;
+    try {
+      parsed = this.env.parse(expression);
+    } catch (e) {
+      return { error: new CELError("Invalid", `compilation failed: ${toDisplayString(expression, e, true)}`, e) };
+    }
+    const checked = parsed.check();
+    if (!checked.valid) {
+      const detail = `compilation failed: ${toDisplayString(expression, checked.error, false)}`;
+      return { error: new CELError("Invalid", detail, checked.error) };
+    }
+    instrumentCost(parsed.ast);
+    return { program: new Program(expression, checked.type ?? "dyn", (ctx) => parsed(ctx)) };
+  }
+}

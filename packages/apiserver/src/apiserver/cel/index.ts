@@ -1,0 +1,13 @@
+/**
+ * Kubernetes' CEL (k8s.io/apiserver/pkg/cel): environments with the Kubernetes libraries, compiled
+ * programs with runtime cost limits, and the value types of the libraries.
+ */
+export { CELEnvironment, CELError, Program } from "./environment.ts";
+export type { CompilationResult, CostBudget, EnvironmentOptions, ErrorType, EvalOptions, EvalResult } from "./environment.ts";
+export { CostLimitExceededError } from "./cost.ts";
+export { CIDR, IP } from "./ip.ts";
+export { URLValue } from "./library/urls.ts";
+export { kubernetesLibraries } from "./library/libraries.ts";
+export type { Library } from "./library/library.ts";
+export { costLimitExceededMessage, perCallLimit, runtimeCELCostBudget, staticEstimatedCostLimit, checkFrequency } from "./limits.ts";
+export { fromCEL, toCEL } from "./values.ts";
