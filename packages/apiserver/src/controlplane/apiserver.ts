@@ -219,7 +219,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(certs ? { tls: { key: certs.key, cert: certs.cert } } : {}),
       ...(o.host ? { host: o.host } : {}),
       port: o.port ?? 0,
-      postStartHooks: addPostStartHooks(hooks, o, { store, sa, authz, metrics, log, closers, server: () => server }),
+      postStartHooks: addPostStartHooks(hooks, o, { store, sa, authz, metrics, log, logger, closers, server: () => server }),
       resources: apis.resources,
       reviews: apis.reviews,
       logger,
@@ -229,9 +229,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     closers.push("server", () => server.close());
     await hooks.run();
     const leases = server.registry.stores.get("leases");
-    const identity = leases
-      ? startIdentityLeaseControllers({ leases, log: (msg, err) => logger.error(msg, { err: String(err) }) })
-      : undefined;
+    const identity = leases ? startIdentityLeaseControllers({ leases, logger }) : undefined;
     if (identity) closers.push("identity leases", () => identity.stop());
     return apiServer({ server, store, sa, metrics, tokens, certs, clientCerts, close: () => closers.close() });
   } catch (e) {
@@ -246,6 +244,7 @@ interface HookDeps {
   authz: ControlPlaneAuthorization;
   metrics: MetricsRegistry;
   log: LeveledLog;
+  logger: Logger;
   closers: CloserStack;
   /** The server, once it listens (hooks run only after). */
   server: () => RunningServer;
@@ -282,7 +281,7 @@ function addPostStartHooks(hooks: PostStartHooks, o: StartApiServerOptions, d: H
       ...(o.kubernetesServiceIntervalMs !== undefined ? { intervalMs: o.kubernetesServiceIntervalMs } : {}),
       ...(o.endpointReconcilerTTLMs !== undefined ? { leaseTTLMs: o.endpointReconcilerTTLMs } : {}),
       ...(o.sharedMasterLease ? { sharedLease: true } : {}),
-      log: d.log,
+      logger: d.logger,
     });
     // Registered before it starts: a start that fails half-way still takes its address back out.
     d.closers.push("kubernetes service controller", () => kubernetesService.stop());
