@@ -3,6 +3,7 @@
  * token-file user, impersonation with --as/--as-group, a certificate of a foreign CA and a wrong
  * token (401), and the audit fields of the request log.
  */
+import { jsonLogger } from "@servicenet/component-base/logs";
 import { X509Certificate, generateKeyPairSync } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -61,7 +62,7 @@ describe.skipIf(!haveKubectl())("authentication with real kubectl 1.33", () => {
     dir = mkdtempSync(join(tmpdir(), "authn-test-"));
     const tokenFile = join(dir, "tokens.csv");
     writeFileSync(tokenFile, 'admin-token,admin,admin,"system:masters"\nalice-token,alice,alice-uid,"devs,qa"\nbob-token,bob,bob-uid\n');
-    s = await startTestServer({ tokenAuthFile: tokenFile, log: (l) => logs.push(l) });
+    s = await startTestServer({ tokenAuthFile: tokenFile, logger: jsonLogger("apiserver", { verbosity: 3, write: (l) => logs.push(l) }) });
   });
   afterAll(async () => {
     await s?.close();
@@ -136,7 +137,7 @@ describe.skipIf(!haveKubectl())("authentication with real kubectl 1.33", () => {
     expect((await s.request("/version", { token: null })).status).toBe(200);
     const line = logs
       .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l["uri"] === "/api/v1/namespaces/default/services" && l["code"] === 403);
+      .find((l) => l["URI"] === "/api/v1/namespaces/default/services" && l["resp"] === 403);
     expect(line).toMatchObject({
       user: { username: "system:anonymous", groups: ["system:unauthenticated"] },
       objectRef: { resource: "services", namespace: "default" },

@@ -5,6 +5,7 @@
  * next start keeps all data. With --workers N, N apiserver processes share the port and the
  * datastore (controlplane/workers.ts).
  */
+import { jsonLogger } from "@servicenet/component-base/logs";
 import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { AuditConfig } from "../audit/audit-request.ts";
@@ -73,18 +74,6 @@ function announce(o: UpOptions, r: Omit<WorkerReady, "type">, started: number): 
   );
 }
 
-/**
- * The apiserver's log lines (JSON) filtered by `-v`: warnings and errors always, info lines from
- * V(2), request lines (upstream's httplog, V(3)) from V(3).
- */
-function verbosityFilter(verbosity: number, write: (line: string) => void): (line: string) => void {
-  return (line) => {
-    const level = /"level":"(\w+)"/.exec(line)?.[1];
-    const v = level === undefined ? 3 : level === "info" ? 2 : 0;
-    if (v <= verbosity) write(`${line}\n`);
-  };
-}
-
 async function serve(o: UpOptions, started: number): Promise<number> {
   const audit = auditFor(o);
   const api = await startApiServer({
@@ -103,9 +92,8 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     ...(o.clientCAFile !== undefined ? { clientCAFile: o.clientCAFile } : {}),
     anonymousAuth: o.anonymousAuth,
     authorizationModes: o.authorizationModes,
-    log: verbosityFilter(o.verbosity, (l) => void process.stderr.write(l)),
-    // Request lines are V(3): below it they are not even built.
-    logRequests: o.verbosity >= 3,
+    // Errors and warnings always, info lines from V(2), request lines (upstream's httplog) from V(3).
+    logger: jsonLogger("apiserver", { verbosity: o.verbosity }),
     ...(audit ? { audit } : {}),
   });
   const ready = {

@@ -10,20 +10,22 @@ import { defaultFeatureGates, type FeatureGates } from "../features/kube-feature
 import { newServiceAllocators, type ServiceAllocators } from "../registry/core/rest/service-ip-allocators.ts";
 import { KubernetesServiceController, defaultAdvertiseAddress } from "./controller/kubernetesservice/index.ts";
 import { startIdentityLeaseControllers } from "./controller/apiserverleasegc/index.ts";
+import { noopLogger, V, type LogFields, type Logger } from "@servicenet/component-base/logs";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
-import { startServiceIPControllers, type ServiceIPControllers } from "./controller/service-ip-controllers.ts";
+import { startServiceIPControllers } from "./controller/service-ip-controllers.ts";
 import type { UserInfo } from "../authentication/user/user.ts";
 import { parseTokenFile } from "../authentication/token/tokenfile/tokenfile.ts";
 import { componentCerts, controllerServiceAccounts, controllerTokenLine, controllerTokens, serviceAccountUsername } from "./identities.ts";
 import { startServer, type RunningServer } from "../server/server.ts";
 import { ensureClientCert, ensureServingCerts, servingCertHosts, type ClientCert } from "../server/tls.ts";
-import { postStartHookHealthz } from "../server/healthz.ts";
 import type { ServingOptions } from "../server/serving.ts";
 import { createStore, type Store, type StoreConfig } from "../storage/index.ts";
 import { kubeconfigText } from "./kubeconfig.ts";
 import { servedAPIs } from "./api-resource-config.ts";
 import { newControlPlaneAuthorization, type ControlPlaneAuthorization } from "./authorization.ts";
 import type { AuditConfig } from "../audit/audit-request.ts";
+import { CloserStack } from "./closer-stack.ts";
+import { PostStartHooks } from "./post-start-hooks.ts";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
@@ -70,9 +72,8 @@ export interface StartApiServerOptions {
    * `networking.k8s.io/v1alpha1=true`; default "" (GA versions only, as 1.33).
    */
   runtimeConfig?: string;
-  log?: (line: string) => void;
-  /** Whether `log` gets a line per request (server.ts `logRequests`); default true. */
-  logRequests?: boolean;
+  /** Errors and warnings always, info lines from V(2), a line per request from V(3); silent when omitted. */
+  logger?: Logger;
   /** Header and TLS handshake deadlines; default upstream's (32 s). */
   serving?: ServingOptions;
   /** `--authorization-mode`; default RBAC, or AlwaysAllow when `auth` is false. */
@@ -180,54 +181,32 @@ function certHosts(o: { host?: string; serviceClusterIPRange?: string }): string
 export async function startApiServer(o: StartApiServerOptions = {}): Promise<ApiServer> {
   // A bad --runtime-config fails before anything is opened.
   const apis = servedAPIs(o.runtimeConfig ?? "");
-  const owned = !(o.storage && isStore(o.storage));
-  if (o.dataDir) mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
-  const store = o.storage && isStore(o.storage) ? o.storage : await createStore(o.storage ?? { backend: "memory" });
   const useTLS = o.tls ?? o.dataDir !== undefined;
   if (useTLS && !o.dataDir) throw new Error("startApiServer: tls needs a dataDir for its certificates");
-  const certs = useTLS ? ensureServingCerts(o.pkiDir ?? join(o.dataDir!, "pki"), certHosts(o)) : undefined;
-  const tokens = o.auth === false ? undefined : loadOrCreateToken(o.dataDir, o.token, o.tokenAuthFile);
-  const pki = o.pkiDir ?? (o.dataDir ? join(o.dataDir, "pki") : undefined);
-  const clientCerts = certs && pki && tokens ? issueComponentCerts(pki) : undefined;
-  const clientCA = o.clientCAFile !== undefined ? readFileSync(o.clientCAFile, "utf8") : certs?.caCert;
-  const metrics = new MetricsRegistry();
-  const logLine = (level: string, msg: string, fields?: Record<string, unknown>) =>
-    o.log?.(JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields }));
-  let sa: ServiceAllocators;
+  // Everything started registers its close here; a failed start and close() run them in reverse, once.
+  const closers = new CloserStack();
   try {
-    sa = await newServiceAllocators({
-      store,
-      serviceClusterIPRange: o.serviceClusterIPRange ?? defaultServiceClusterIPRange,
-      ...(o.serviceNodePortRange ? { serviceNodePortRange: o.serviceNodePortRange } : {}),
-      featureGates: o.featureGates ?? defaultFeatureGates,
-      metrics,
-      log: logLine,
-    });
-  } catch (e) {
-    if (owned) await store.close();
-    throw e;
-  }
-  let authz: ControlPlaneAuthorization;
-  try {
-    authz = await newControlPlaneAuthorization(store, o.authorizationModes ?? (o.auth === false ? ["AlwaysAllow"] : ["RBAC"]), {
-      MultiCIDRServiceAllocator: (o.featureGates ?? defaultFeatureGates).MultiCIDRServiceAllocator,
-    });
-  } catch (e) {
-    sa.stop();
-    if (owned) await store.close();
-    throw e;
-  }
-  // upstream's post-start hooks of the same work: /healthz, /livez and /readyz fail until each finished.
-  const done = { namespaces: false, repair: false, kubernetesService: false };
-  const postStartHooks = [
-    postStartHookHealthz("start-system-namespaces-controller", () => done.namespaces),
-    postStartHookHealthz("start-service-ip-repair-controllers", () => done.repair),
-    postStartHookHealthz("bootstrap-controller", () => done.kubernetesService),
-    ...authz.postStartHooks,
-  ];
-  let server: RunningServer;
-  try {
-    server = await startServer({
+    if (o.dataDir) mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+    const store = o.storage && isStore(o.storage) ? o.storage : await createStore(o.storage ?? { backend: "memory" });
+    if (!(o.storage && isStore(o.storage))) closers.push("storage", () => store.close());
+    const certs = useTLS ? ensureServingCerts(o.pkiDir ?? join(o.dataDir!, "pki"), certHosts(o)) : undefined;
+    const tokens = o.auth === false ? undefined : loadOrCreateToken(o.dataDir, o.token, o.tokenAuthFile);
+    const pki = o.pkiDir ?? (o.dataDir ? join(o.dataDir, "pki") : undefined);
+    const clientCerts = certs && pki && tokens ? issueComponentCerts(pki) : undefined;
+    const clientCA = o.clientCAFile !== undefined ? readFileSync(o.clientCAFile, "utf8") : certs?.caCert;
+    const metrics = new MetricsRegistry();
+    const logger = o.logger ?? noopLogger;
+    const log = leveled(logger);
+    const gates = o.featureGates ?? defaultFeatureGates;
+    const range = o.serviceClusterIPRange ?? defaultServiceClusterIPRange;
+    const nodePorts = o.serviceNodePortRange ? { serviceNodePortRange: o.serviceNodePortRange } : {};
+    const sa = await newServiceAllocators({ store, serviceClusterIPRange: range, ...nodePorts, featureGates: gates, metrics, log });
+    closers.push("service allocators", () => sa.stop());
+    const modes = o.authorizationModes ?? (o.auth === false ? ["AlwaysAllow"] : ["RBAC"]);
+    const authz = await newControlPlaneAuthorization(store, modes, { MultiCIDRServiceAllocator: gates.MultiCIDRServiceAllocator });
+    closers.push("authorization", () => authz.stop());
+    const hooks = new PostStartHooks();
+    const server = await startServer({
       authorizer: authz.authorizer,
       ...(authz.ruleResolver ? { ruleResolver: authz.ruleResolver } : {}),
       authorizerRuleResolver: authz.rulesReviewer,
@@ -240,73 +219,101 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(certs ? { tls: { key: certs.key, cert: certs.cert } } : {}),
       ...(o.host ? { host: o.host } : {}),
       port: o.port ?? 0,
-      postStartHooks,
+      postStartHooks: addPostStartHooks(hooks, o, { store, sa, authz, metrics, log, logger, closers, server: () => server }),
       resources: apis.resources,
       reviews: apis.reviews,
-      ...(o.log ? { log: o.log } : {}),
-      ...(o.logRequests !== undefined ? { logRequests: o.logRequests } : {}),
+      logger,
       ...(o.serving ? { serving: o.serving } : {}),
       ...(o.audit ? { audit: o.audit } : {}),
     });
+    closers.push("server", () => server.close());
+    await hooks.run();
+    const leases = server.registry.stores.get("leases");
+    const identity = leases ? startIdentityLeaseControllers({ leases, logger }) : undefined;
+    if (identity) closers.push("identity leases", () => identity.stop());
+    return apiServer({ server, store, sa, metrics, tokens, certs, clientCerts, close: () => closers.close() });
   } catch (e) {
-    authz.stop();
-    sa.stop();
-    if (owned) await store.close();
+    await closers.close();
     throw e;
   }
-  let hooks: ServiceIPControllers;
-  let kubernetesService: KubernetesServiceController;
-  let identity: { stop(): void } | undefined;
-  try {
-    await bootstrap(server);
-    done.namespaces = true;
-    await authz.bootstrap(server.registry.stores, (level, msg) => logLine(level, msg));
-    hooks = await startServiceIPControllers({
-      store,
-      allocators: sa,
-      metrics,
+}
+
+interface HookDeps {
+  store: Store;
+  sa: ServiceAllocators;
+  authz: ControlPlaneAuthorization;
+  metrics: MetricsRegistry;
+  log: LeveledLog;
+  logger: Logger;
+  closers: CloserStack;
+  /** The server, once it listens (hooks run only after). */
+  server: () => RunningServer;
+}
+
+/**
+ * upstream's post-start hooks of the same work, in the order their checks are listed: /healthz,
+ * /livez and /readyz fail until each finished. Each hook registers the close of what it starts.
+ */
+function addPostStartHooks(hooks: PostStartHooks, o: StartApiServerOptions, d: HookDeps): ReturnType<PostStartHooks["healthChecks"]> {
+  hooks.add("start-system-namespaces-controller", () => bootstrap(d.server()));
+  hooks.add("start-service-ip-repair-controllers", async () => {
+    const repair = await startServiceIPControllers({
+      store: d.store,
+      allocators: d.sa,
+      metrics: d.metrics,
       ...(o.repairIntervalMs !== undefined ? { repairIntervalMs: o.repairIntervalMs } : {}),
-      log: (msg) => logLine("info", msg),
+      log: (msg) => d.log("info", msg),
     });
-    done.repair = true;
-    // upstream's bootstrap controller (kubernetesservice): kubernetes.default and its endpoints now
-    // and every 10 s, so a deleted kubernetes.default comes back (the documented ServiceCIDR
-    // migration relies on it) and the endpoints follow the live apiservers. A failed sync is
-    // logged and retried, never fatal (after a change of the primary family the old
-    // kubernetes.default cannot be updated).
-    kubernetesService = new KubernetesServiceController({
+    d.closers.push("service IP repair controllers", () => repair.stop());
+  });
+  // upstream's bootstrap controller (kubernetesservice): kubernetes.default and its endpoints now
+  // and every 10 s, so a deleted kubernetes.default comes back (the documented ServiceCIDR
+  // migration relies on it) and the endpoints follow the live apiservers. A failed sync is
+  // logged and retried, never fatal (after a change of the primary family the old
+  // kubernetes.default cannot be updated).
+  hooks.add("bootstrap-controller", async () => {
+    const server = d.server();
+    const kubernetesService = new KubernetesServiceController({
       stores: server.registry.stores,
-      store,
+      store: d.store,
       port: server.port,
       advertiseAddress: o.advertiseAddress ?? defaultAdvertiseAddress(o.host),
       ...(o.kubernetesServiceIntervalMs !== undefined ? { intervalMs: o.kubernetesServiceIntervalMs } : {}),
       ...(o.endpointReconcilerTTLMs !== undefined ? { leaseTTLMs: o.endpointReconcilerTTLMs } : {}),
       ...(o.sharedMasterLease ? { sharedLease: true } : {}),
-      log: (level, msg, fields) => logLine(level, msg, fields),
+      logger: d.logger,
     });
+    // Registered before it starts: a start that fails half-way still takes its address back out.
+    d.closers.push("kubernetes service controller", () => kubernetesService.stop());
     await kubernetesService.start();
-    done.kubernetesService = true;
-    const leases = server.registry.stores.get("leases");
-    identity = leases
-      ? startIdentityLeaseControllers({ leases, log: (msg, err) => logLine("error", msg, { err: String(err) }) })
-      : undefined;
-  } catch (e) {
-    await server.close();
-    authz.stop();
-    sa.stop();
-    if (owned) await store.close();
-    throw e;
-  }
-  const ca = certs ? { caCert: certs.caCert } : {};
+  });
+  const rbac = d.authz.postStartHook;
+  if (rbac !== undefined) hooks.add(rbac, () => d.authz.bootstrap(d.server().registry.stores, d.log));
+  return hooks.healthChecks();
+}
+
+/** The started parts as the caller sees them. */
+function apiServer(p: {
+  server: RunningServer;
+  store: Store;
+  sa: ServiceAllocators;
+  metrics: MetricsRegistry;
+  tokens: (Map<string, UserInfo> & { primary: string }) | undefined;
+  certs: { caCert: string } | undefined;
+  clientCerts: ReturnType<typeof issueComponentCerts> | undefined;
+  close(): Promise<void>;
+}): ApiServer {
+  const { server, tokens, clientCerts } = p;
+  const ca = p.certs ? { caCert: p.certs.caCert } : {};
   return {
     url: server.url,
     port: server.port,
     token: tokens?.primary,
-    caCert: certs?.caCert,
-    store,
+    caCert: p.certs?.caCert,
+    store: p.store,
     server,
-    serviceAllocators: sa,
-    metrics,
+    serviceAllocators: p.sa,
+    metrics: p.metrics,
     kubeconfig: () => kubeconfigText({ server: server.url, ...credentials(clientCerts?.admin, tokens?.primary), ...ca }),
     componentKubeconfigs: () => {
       const sa = tokens ? controllerTokens(tokens) : new Map<string, string>();
@@ -320,16 +327,22 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
         kubeProxy: kubeconfigText({ server: server.url, ...credentials(clientCerts?.kubeProxy, tokens?.primary), ...ca }),
       };
     },
-    close: async () => {
-      // First, while storage is open: take this apiserver's address out of the kubernetes endpoints.
-      await kubernetesService.stop();
-      identity?.stop();
-      hooks.stop();
-      await server.close();
-      authz.stop();
-      sa.stop();
-      if (owned) await store.close();
-    },
+    close: () => p.close(),
+  };
+}
+
+/** The level-named log callbacks of the controllers and allocators. */
+type LeveledLog = (level: string, msg: string, fields?: LogFields) => void;
+
+/**
+ * klog's levels on one Logger: errors always, warnings always (klog.Warning ignores `-v`, and has
+ * no structured form: an unconditional info line), info lines from V(2).
+ */
+function leveled(logger: Logger): LeveledLog {
+  return (level, msg, fields) => {
+    if (level === "error") logger.error(msg, fields);
+    else if (level === "info") V(logger, 2).info(msg, fields);
+    else logger.info(msg, fields);
   };
 }
 

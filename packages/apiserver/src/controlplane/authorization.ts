@@ -10,7 +10,6 @@ import type { GenericStore } from "../registry/generic/store.ts";
 import type { PolicyFeatureGates } from "../plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy-gates.ts";
 import { bootstrapPolicy, ensureRBACPolicy } from "../registry/rbac/rest/ensure-rbac-policy.ts";
 import { DefaultRuleResolver } from "../registry/rbac/validation/rule.ts";
-import { postStartHookHealthz, type HealthChecker } from "../server/healthz.ts";
 import type { Store } from "../storage/index.ts";
 
 export interface ControlPlaneAuthorization {
@@ -19,8 +18,8 @@ export interface ControlPlaneAuthorization {
   ruleResolver: AuthorizationRuleResolver | undefined;
   /** The union's rules (SelfSubjectRulesReview). */
   rulesReviewer: RuleResolver;
-  /** `poststarthook/rbac/bootstrap-roles` (only with RBAC). */
-  postStartHooks: HealthChecker[];
+  /** The name of the post-start hook that runs {@link bootstrap}: `rbac/bootstrap-roles` with RBAC, else undefined. */
+  postStartHook: string | undefined;
   /** Runs the post-start hook and waits until the caches hold its bindings; resolves at once without RBAC. */
   bootstrap(stores: ReadonlyMap<string, GenericStore>, log: (level: string, msg: string) => void): Promise<void>;
   stop(): void;
@@ -46,12 +45,11 @@ export async function newControlPlaneAuthorization(
     informers.start();
     await informers.waitForSync();
   }
-  let done = false;
   return {
     authorizer: cfg.authorizer,
     ruleResolver: resolver,
     rulesReviewer: cfg.ruleResolver,
-    postStartHooks: cfg.rbac ? [postStartHookHealthz("rbac/bootstrap-roles", () => done)] : [],
+    postStartHook: cfg.rbac ? "rbac/bootstrap-roles" : undefined,
     async bootstrap(stores, log) {
       if (!informers) return;
       const policy = bootstrapPolicy(gates);
@@ -67,7 +65,6 @@ export async function newControlPlaneAuthorization(
         wantNamespaced.every((k) => inf.roleBindings.get(k) !== undefined);
       const deadline = Date.now() + 10_000;
       while (!synced() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-      done = true;
     },
     stop() {
       informers?.stop();

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { jsonLogger } from "@servicenet/component-base/logs";
 import { startControllerManagerProc, type Proc } from "../framework/processes.ts";
 import {
   createStore,
@@ -64,9 +65,8 @@ export interface StartOptions {
 export async function startApi(o: StartOptions): Promise<TestApi> {
   const logs: string[] = [];
   const api = await startApiServer({
-    log: (line) => {
-      if (!line.includes('"verb":')) logs.push(line);
-    },
+    // Info lines (V(2)) for the diagnostics, no request lines (V(3)).
+    logger: jsonLogger("apiserver", { verbosity: 2, write: (line) => logs.push(line) }),
     storage: o.store ?? { backend: "memory" },
     tls: false,
     token,

@@ -9,6 +9,7 @@ import { anonymousUser, type UserInfo } from "../../authentication/user/user.ts"
 import { attributes, type Attributes, type Authorizer } from "../../authorization/authorizer/interfaces.ts";
 import { sanitizeErrorText } from "../http.ts";
 import { parseRequestInfo, type RequestInfo } from "../request-info.ts";
+import { writeError, type Filter } from "./context.ts";
 
 /**
  * GetAuthorizerAttributes: resource requests carry the request info's verb, group, version,
@@ -103,3 +104,36 @@ export async function authorizeRequest(
 /** The audit annotations WithAuthorization adds (endpoints/filters/authorization.go). */
 export const decisionAnnotationKey = "authorization.k8s.io/decision";
 export const reasonAnnotationKey = "authorization.k8s.io/reason";
+
+/**
+ * The filter: the request goes on when {@link authorizeRequest} allows it, and is answered with
+ * its refusal otherwise; the decision and reason become audit annotations.
+ */
+export function withAuthorization(authorizer: Authorizer | undefined): Filter {
+  return (next) => async (ctx) => {
+    try {
+      await authorizeRequest(
+        authorizer,
+        ctx.user,
+        ctx.req.method ?? "GET",
+        ctx.url.pathname,
+        ctx.url.searchParams,
+        ctx.requestInfo,
+        (a) => {
+          ctx.audit.annotations = { ...ctx.audit.annotations, ...a };
+        },
+      );
+    } catch (e) {
+      // The audit record of a refused request still names the object it was about.
+      try {
+        const refused = ctx.requestInfo();
+        if (refused && refused.resource !== "") ctx.audit.info = refused;
+      } catch {
+        // A path without request info: the error below says why.
+      }
+      writeError(ctx, e);
+      return;
+    }
+    return next(ctx);
+  };
+}

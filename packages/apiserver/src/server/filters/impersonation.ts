@@ -7,7 +7,9 @@
  */
 import { allAuthenticated, allUnauthenticated, anonymous, type UserInfo } from "../../authentication/user/user.ts";
 import { attributes, type Authorizer } from "../../authorization/authorizer/interfaces.ts";
+import { internalErrorText } from "../http.ts";
 import { forbiddenStatusError } from "./authorization.ts";
+import { writeError, type Filter } from "./context.ts";
 
 export const impersonateUserHeader = "impersonate-user";
 export const impersonateUIDHeader = "impersonate-uid";
@@ -144,4 +146,26 @@ export async function impersonate(authorizer: Authorizer, requestor: UserInfo, h
     if (!groups.some((g) => g === allAuthenticated || g === allUnauthenticated)) groups = [...groups, allAuthenticated];
   } else if (!groups.includes(allUnauthenticated)) groups = [...groups, allUnauthenticated];
   return { name: username, uid, groups, ...(Object.keys(extra).length > 0 ? { extra } : {}) };
+}
+
+const alwaysAllow: Authorizer = { authorize: () => ({ decision: "Allow", reason: "" }) };
+
+/**
+ * The filter: an authenticated request with impersonation headers goes on as the user they name
+ * (`ctx.user`, and the audit's impersonatedUser), or is refused. Without an authorizer everything
+ * is allowed (AlwaysAllow), impersonation too.
+ */
+export function withImpersonation(authorizer: Authorizer | undefined): Filter {
+  return (next) => async (ctx) => {
+    if (ctx.user === undefined || !Object.keys(ctx.req.headers).some((h) => h.startsWith("impersonate-"))) return next(ctx);
+    try {
+      ctx.user = await impersonate(authorizer ?? alwaysAllow, ctx.user, ctx.req.headersDistinct);
+    } catch (e) {
+      if (e instanceof ImpersonationRequestError) ctx.code = internalErrorText(ctx.res, ctx.req.url ?? "", e);
+      else writeError(ctx, e);
+      return;
+    }
+    ctx.audit.impersonatedUser = ctx.user;
+    return next(ctx);
+  };
 }

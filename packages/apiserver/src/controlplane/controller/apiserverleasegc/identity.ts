@@ -5,6 +5,7 @@
  * component-helpers' lease controller), and expired ones are deleted every hour (upstream
  * pkg/controlplane/controller/apiserverleasegc).
  */
+import type { Logger } from "@servicenet/component-base/logs";
 import { createHash, randomUUID } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import { StatusError, formatMicroTime } from "@servicenet/api";
@@ -109,11 +110,16 @@ export async function collectExpiredIdentityLeases(o: IdentityLeaseOptions): Pro
 }
 
 /** Runs the renewal and the GC loops; `stop` ends them (the Lease stays until it expires, as upstream). */
-export function startIdentityLeaseControllers(o: IdentityLeaseOptions & { log: (msg: string, err: unknown) => void }): { stop(): void } {
+export function startIdentityLeaseControllers(o: IdentityLeaseOptions & { logger: Logger }): { stop(): void } {
   const holderIdentity = `${apiserverID(o.hostname ?? osHostname())}_${randomUUID()}`;
   const renew = (): void =>
-    void renewIdentityLease({ ...o, holderIdentity }).catch((e: unknown) => o.log("failed to renew identity lease", e));
-  const gc = (): void => void collectExpiredIdentityLeases(o).catch((e: unknown) => o.log("failed to garbage-collect identity leases", e));
+    void renewIdentityLease({ ...o, holderIdentity }).catch((e: unknown) =>
+      o.logger.error("failed to renew identity lease", { err: String(e) }),
+    );
+  const gc = (): void =>
+    void collectExpiredIdentityLeases(o).catch((e: unknown) =>
+      o.logger.error("failed to garbage-collect identity leases", { err: String(e) }),
+    );
   renew();
   gc();
   const timers = [setInterval(renew, identityLeaseRenewIntervalMs), setInterval(gc, identityLeaseGCPeriodMs)];

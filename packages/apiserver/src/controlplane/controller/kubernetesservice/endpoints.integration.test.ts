@@ -4,6 +4,7 @@
  * TestReconcilerAPIServerLeaseCombined in spirit): each live apiserver's advertise address is
  * listed, a clean stop removes its address at once, an expired lease leaves at the next reconcile.
  */
+import { jsonLogger } from "@servicenet/component-base/logs";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
 import { startApiServer, type ApiServer } from "../../apiserver.ts";
@@ -115,7 +116,7 @@ describe("kubernetes.default endpoints with a lease shared by workers (servicene
       advertiseAddress: "192.0.2.9",
       kubernetesServiceIntervalMs: 100,
       ...(shared ? { sharedMasterLease: true } : {}),
-      log: (l) => lines.push(l),
+      logger: jsonLogger("apiserver", { write: (l) => lines.push(l) }),
     });
   }
   const errors = (lines: string[]): string[] => lines.filter((l) => l.includes('"level":"error"'));

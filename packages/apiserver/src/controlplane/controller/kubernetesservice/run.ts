@@ -4,6 +4,7 @@
  * `kubernetes` Service is reconciled and then its Endpoints/EndpointSlice through the endpoint
  * reconciler, so that they list every live apiserver's advertise address.
  */
+import type { Logger } from "@servicenet/component-base/logs";
 import { networkInterfaces } from "node:os";
 import type { EndpointPort } from "@servicenet/api";
 import { isIPv4String, parseIP } from "@servicenet/api";
@@ -40,7 +41,8 @@ export interface KubernetesServiceControllerOptions {
    * worker finding the lease already gone (a sibling removed it) is the expected end, not an error.
    */
   sharedLease?: boolean;
-  log: (level: "info" | "error" | "warning", msg: string, fields?: Record<string, unknown>) => void;
+  /** Errors, and warnings as unconditional info lines (klog.Warning ignores `-v`). */
+  logger: Logger;
 }
 
 /**
@@ -81,7 +83,7 @@ export class KubernetesServiceController {
     if (!endpoints || !slices) throw new Error("the kubernetes service controller needs the endpoints and endpointslices storage");
     const leases = new StorageLeases(o.store, o.leaseTTLMs !== undefined ? { leaseTimeMs: o.leaseTTLMs } : {});
     const r = new LeaseEndpointReconciler(new EndpointsAdapter(registryClient(endpoints), registryClient(slices)), leases);
-    r.onReset = (svc, ips) => o.log("warning", "Resetting endpoints for master service", { service: svc, ips });
+    r.onReset = (svc, ips) => o.logger.info("Resetting endpoints for master service", { service: svc, ips });
     this.reconciler = r;
   }
 
@@ -92,17 +94,16 @@ export class KubernetesServiceController {
   async start(): Promise<void> {
     const { advertiseAddress: ip, port } = this.#o;
     if (ip === undefined)
-      this.#o.log("warning", "no advertise address (no non-loopback interface): the kubernetes Service's endpoints are not reconciled");
+      this.#o.logger.info("no advertise address (no non-loopback interface): the kubernetes Service's endpoints are not reconciled");
     else if (!this.#o.sharedLease)
       try {
         await this.reconciler.removeEndpoints(kubernetesServiceName, ip, endpointPortSpec(port));
-        this.#o.log(
-          "error",
+        this.#o.logger.error(
           "Found stale data, removed previous endpoints on kubernetes service, apiserver didn't exit successfully previously",
         );
       } catch (e) {
         if (!((e as { reason?: string }).reason === "NotFound"))
-          this.#o.log("error", "Error removing old endpoints from kubernetes service", { err: String(e) });
+          this.#o.logger.error("Error removing old endpoints from kubernetes service", { err: String(e) });
       }
     await this.#update(true);
     this.#timer = setInterval(() => void this.#tick(), this.#o.intervalMs ?? defaultEndpointIntervalMs);
@@ -119,14 +120,14 @@ export class KubernetesServiceController {
     try {
       await reconcileKubernetesServiceIn(this.#o.stores, { port: this.#o.port });
     } catch (e) {
-      this.#o.log("error", "unable to sync kubernetes service", { err: String(e) });
+      this.#o.logger.error("unable to sync kubernetes service", { err: String(e) });
     }
     const ip = this.#o.advertiseAddress;
     if (ip === undefined) return;
     try {
       await this.reconciler.reconcileEndpoints(kubernetesServiceName, ip, endpointPortSpec(this.#o.port), reconcilePorts);
     } catch (e) {
-      this.#o.log("error", "unable to sync kubernetes service endpoints", { err: String(e) });
+      this.#o.logger.error("unable to sync kubernetes service endpoints", { err: String(e) });
     }
   }
 
@@ -138,13 +139,13 @@ export class KubernetesServiceController {
     if (ip === undefined) return void (await this.#running);
     const removal = this.reconciler.removeEndpoints(kubernetesServiceName, ip, endpointPortSpec(this.#o.port)).catch((e: unknown) => {
       if (this.#o.sharedLease && (e as { reason?: string }).reason === "NotFound") return;
-      this.#o.log("error", "Unable to remove endpoints from kubernetes service", { err: String(e) });
+      this.#o.logger.error("Unable to remove endpoints from kubernetes service", { err: String(e) });
     });
     let timeout: NodeJS.Timeout | undefined;
     const timedOut = new Promise<void>((resolve) => {
       timeout = setTimeout(
         () => {
-          this.#o.log("warning", "RemoveEndpoints() timed out");
+          this.#o.logger.info("RemoveEndpoints() timed out");
           resolve();
         },
         2 * (this.#o.intervalMs ?? defaultEndpointIntervalMs),

@@ -1,0 +1,54 @@
+/**
+ * WithAuthentication (staging/src/k8s.io/apiserver/pkg/endpoints/filters/authentication.go): the
+ * authenticators name the request's user; a request no authenticator claims, or whose credential
+ * one rejects, goes to the failed handler (upstream's Unauthorized, wrapped in the failed
+ * authentication audit). The Authorization header is not passed on.
+ */
+import type { TLSSocket } from "node:tls";
+import { StatusError } from "@servicenet/api";
+import type { AuthRequest, Authenticator } from "../../authentication/authenticator/interfaces.ts";
+import { writeError, type Filter, type Handler, type RequestContext } from "./context.ts";
+
+/** genericapifilters.Unauthorized: the 401 Status. */
+export const unauthorized: Handler = (ctx) => {
+  writeError(ctx, StatusError.unauthorized());
+  return Promise.resolve();
+};
+
+/**
+ * Sets `ctx.user` and goes on, or hands the request to `failed`. Without an authenticator (the
+ * in-process tests' servers) there is no user and every request goes on.
+ */
+export function withAuthentication(authenticator: Authenticator | undefined, failed: Handler = unauthorized): Filter {
+  if (authenticator === undefined) return (next) => next;
+  return (next) => async (ctx) => {
+    let resp;
+    try {
+      resp = await authenticator.authenticateRequest(authRequest(ctx));
+    } catch (e) {
+      ctx.logger.error("Unable to authenticate the request", { err: (e as Error).message });
+      return failed(ctx);
+    }
+    if (resp === undefined) return failed(ctx);
+    delete ctx.req.headers.authorization;
+    ctx.user = resp.user;
+    ctx.audit.user = resp.user;
+    return next(ctx);
+  };
+}
+
+/** The request's headers and, over TLS, the client certificate the x509 authenticator judges. */
+function authRequest(ctx: RequestContext): AuthRequest {
+  const socket = ctx.req.socket as Partial<TLSSocket>;
+  const cert = socket.getPeerCertificate?.(true);
+  return {
+    headers: ctx.req.headers,
+    ...(cert && Object.keys(cert).length > 0
+      ? {
+          peerCertificate: cert,
+          peerVerified: socket.authorized === true,
+          ...(socket.authorizationError ? { peerVerifyError: String(socket.authorizationError) } : {}),
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The request path, composed as upstream's DefaultBuildHandlerChain
+ * (staging/src/k8s.io/apiserver/pkg/server/config.go) orders it, outermost first:
+ *
+ *   audit ID → panic recovery → request info → request log + metrics → timeout →
+ *   authentication → audit → impersonation → priority and fairness → authorization → director
+ *
+ * and the director (server/handler.go) sends a path the non-resource mux claims to its entry and
+ * every other path to the resource handler (upstream's go-restful container).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "@servicenet/component-base/logs";
+import type { Authenticator } from "../authentication/authenticator/interfaces.ts";
+import type { AuditConfig } from "../audit/audit-request.ts";
+import type { Authorizer } from "../authorization/authorizer/interfaces.ts";
+import { withAudit, withFailedAuthenticationAudit } from "./filters/audit.ts";
+import { withAuditInit } from "./filters/audit-init.ts";
+import { unauthorized, withAuthentication } from "./filters/authentication.ts";
+import { withAuthorization } from "./filters/authorization.ts";
+import { chain, newRequestContext, unroutedLabels, writeError, type Filter, type Handler } from "./filters/context.ts";
+import { withImpersonation } from "./filters/impersonation.ts";
+import { withPanicRecovery } from "./filters/panic-recovery.ts";
+import { withPriorityAndFairness, type FlowControl } from "./filters/priority-and-fairness.ts";
+import { withRequestInfo } from "./filters/request-info.ts";
+import { withRequestLog } from "./filters/request-log.ts";
+import { withTimeout } from "./filters/timeout.ts";
+import type { RequestMetrics } from "./metrics.ts";
+import type { MuxEntry } from "./mux.ts";
+
+/** What the filters need. */
+export interface HandlerChainConfig {
+  authenticator?: Authenticator | undefined;
+  authorizer?: Authorizer | undefined;
+  audit?: AuditConfig | undefined;
+  /** API Priority and Fairness; every request passes straight through without it. */
+  flowControl?: FlowControl | undefined;
+  metrics: RequestMetrics;
+  requestTimeoutMs?: number | undefined;
+  logger: Logger;
+}
+
+/** The filters in the order a request meets them. */
+export function defaultFilters(c: HandlerChainConfig): readonly Filter[] {
+  return [
+    withAuditInit,
+    withPanicRecovery,
+    withRequestInfo,
+    withRequestLog(c.metrics),
+    withTimeout(c.requestTimeoutMs),
+    withAuthentication(c.authenticator, withFailedAuthenticationAudit(unauthorized, c.audit)),
+    withAudit(c.audit),
+    withImpersonation(c.authorizer),
+    withPriorityAndFairness(c.flowControl),
+    withAuthorization(c.authorizer),
+  ];
+}
+
+/**
+ * The director: the first mux entry claiming the path, else the resource handler. A handler's
+ * error is answered as a Status with the request's unrouted labels (responsewriters.ErrorNegotiated).
+ */
+export function director(mux: readonly MuxEntry[], resources: Handler): Handler {
+  return async (ctx) => {
+    const entry = mux.find((e) => e.matches(ctx.path));
+    try {
+      await (entry ? entry.handle(ctx) : resources(ctx));
+    } catch (e) {
+      ctx.labels = unroutedLabels(ctx.req.method ?? "");
+      writeError(ctx, e);
+    }
+  };
+}
+
+/** The node:http request listener of the whole chain. */
+export function buildHandlerChain(
+  c: HandlerChainConfig,
+  handler: Handler,
+  filters: readonly Filter[] = defaultFilters(c),
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const h = chain(filters, handler);
+  return (req, res) => {
+    const ctx = newRequestContext(req, res, c.logger);
+    // withPanicRecovery answers what the chain throws; nothing reaches node's unhandled rejection.
+    h(ctx).catch(() => res.destroy());
+  };
+}

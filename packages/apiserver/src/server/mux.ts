@@ -1,0 +1,138 @@
+/**
+ * The non-resource paths (staging/src/k8s.io/apiserver/pkg/server/mux/pathrecorder.go
+ * PathRecorderMux, the NonGoRestfulMux of server/handler.go): health, version, metrics, the usage
+ * page, OpenAPI and discovery, each an entry of one table. A path no entry claims goes to the
+ * resource handler (the go-restful container), as upstream's director sends it.
+ */
+import type { ServerResponse } from "node:http";
+import { StatusError } from "@servicenet/api";
+import type { MetricsRegistry } from "@servicenet/component-base/metrics";
+import type { Store } from "../storage/index.ts";
+import {
+  aggregatedContentType,
+  aggregatedDiscovery,
+  apiGroupDoc,
+  apiGroupList,
+  apiResourceList,
+  legacyAPIVersions,
+  wantsAggregated,
+} from "./discovery.ts";
+import type { RequestContext } from "./filters/context.ts";
+import { isHealthPath, serveHealth, type HealthChecks } from "./healthz.ts";
+import { endWith, send } from "./http.ts";
+import type { RequestMetrics } from "./metrics.ts";
+import type { createOpenAPIHandlers } from "./openapi/index.ts";
+import type { ResourceDef } from "./resources.ts";
+import { writeSerialized } from "./response-compression.ts";
+import type { ReviewDef } from "./reviews.ts";
+import { usagePage, usagePagePath } from "./usage-page.ts";
+import type { VersionInfo } from "./version.ts";
+
+/** One path (or family of paths) of the mux and its handler; the handler throws a StatusError to refuse. */
+export interface MuxEntry {
+  name: string;
+  matches(path: string): boolean;
+  handle(ctx: RequestContext): Promise<void>;
+}
+
+/** What the non-resource handlers serve. */
+export interface NonResourceConfig {
+  health: HealthChecks;
+  version: VersionInfo;
+  metrics: RequestMetrics;
+  metricsRegistry?: MetricsRegistry | undefined;
+  store: Store;
+  openapi: ReturnType<typeof createOpenAPIHandlers>;
+  resources: readonly ResourceDef[];
+  reviews: readonly ReviewDef[];
+}
+
+const notFound = (): StatusError => new StatusError("NotFound", "the server could not find the requested resource");
+
+const exact = (p: string) => (path: string) => path === p;
+
+/** The mux table, in the order its entries are tried. */
+export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
+  const { resources: table, reviews } = c;
+  const serveJSON = (ctx: RequestContext, doc: unknown): Promise<void> => {
+    if (doc === undefined) throw notFound();
+    ctx.code = json(ctx.res, doc);
+    return Promise.resolve();
+  };
+  const segments = (path: string): string[] => path.split("/").filter((p) => p !== "");
+  return [
+    {
+      name: "healthz",
+      matches: isHealthPath,
+      handle: async (ctx) => {
+        const h = await serveHealth(c.health, ctx.path, ctx.url.searchParams);
+        if (h === undefined) throw notFound();
+        ctx.code = text(ctx.res, h.code, h.body);
+      },
+    },
+    { name: "version", matches: exact("/version"), handle: (ctx) => serveJSON(ctx, c.version) },
+    {
+      name: "metrics",
+      matches: exact("/metrics"),
+      handle: (ctx) => {
+        const body = c.metrics.render() + (c.metricsRegistry?.render() ?? "");
+        ctx.code = text(ctx.res, 200, body, "text/plain; version=0.0.4; charset=utf-8");
+        return Promise.resolve();
+      },
+    },
+    {
+      name: "usage page",
+      matches: exact(usagePagePath),
+      handle: async (ctx) => {
+        const page = await usagePage(c.store, ctx.url.searchParams.get("name") ?? "");
+        ctx.code = text(ctx.res, 200, page, "text/html; charset=utf-8");
+      },
+    },
+    {
+      name: "openapi",
+      matches: (path) => path.startsWith("/openapi/"),
+      handle: (ctx) => {
+        const r = c.openapi.handle(ctx.req.url ?? ctx.path, ctx.req.headers.accept, ctx.req.headers["if-none-match"]);
+        if (r === undefined) throw notFound();
+        endWith(ctx.res, r.status, { ...r.headers }, r.body);
+        ctx.code = r.status;
+        return Promise.resolve();
+      },
+    },
+    {
+      name: "discovery root",
+      matches: (path) => path === "/api" || path === "/apis",
+      handle: (ctx) => {
+        const agg = wantsAggregated(ctx.req.headers.accept);
+        if (!agg) return serveJSON(ctx, ctx.path === "/api" ? legacyAPIVersions() : apiGroupList(table, reviews));
+        const doc = aggregatedDiscovery(table, ctx.path === "/api", agg, reviews);
+        writeSerialized(ctx.res, 200, { "Content-Type": aggregatedContentType(agg), Vary: "Accept" }, JSON.stringify(doc));
+        ctx.code = 200;
+        return Promise.resolve();
+      },
+    },
+    {
+      name: "discovery group and version",
+      matches: (path) => {
+        const p = segments(path);
+        return (p[0] === "api" && p.length === 2) || (p[0] === "apis" && (p.length === 2 || p.length === 3));
+      },
+      handle: (ctx) => {
+        const p = segments(ctx.path);
+        if (p[0] === "api") return serveJSON(ctx, apiResourceList(table, "", p[1]!, reviews));
+        if (p.length === 2) return serveJSON(ctx, apiGroupDoc(table, p[1]!, reviews));
+        return serveJSON(ctx, apiResourceList(table, p[1]!, p[2]!, reviews));
+      },
+    },
+  ];
+}
+
+function json(res: ServerResponse, body: unknown): number {
+  send(res, 200, body);
+  return 200;
+}
+
+function text(res: ServerResponse, code: number, body: string, contentType = "text/plain; charset=utf-8"): number {
+  endWith(res, code, { "Content-Type": contentType, "X-Content-Type-Options": "nosniff" }, body);
+  return code;
+}

@@ -1,0 +1,99 @@
+/**
+ * The resource paths (upstream's go-restful container, staging/src/k8s.io/apiserver/pkg/endpoints/
+ * installer.go): the review APIs' one POST route each, then every served resource through the
+ * REST handler (codec, generic store, storage). A path inside a served group version that names
+ * nothing is go-restful's 404; any other path is the not-found handler's.
+ */
+import { StatusError } from "@servicenet/api";
+import type { Authenticator } from "../authentication/authenticator/interfaces.ts";
+import type { Authorizer, RuleResolver } from "../authorization/authorizer/interfaces.ts";
+import { parseBody } from "./codec.ts";
+import { apiResourceList } from "./discovery.ts";
+import type { Handler, RequestContext } from "./filters/context.ts";
+import { readBody, send } from "./http.ts";
+import { bodyFormat, negotiateOutput } from "./negotiation.ts";
+import type { RequestInfo } from "./request-info.ts";
+import { findResource, type ResourceDef } from "./resources.ts";
+import type { RESTStorage } from "./rest-storage.ts";
+import { handleResource } from "./rest.ts";
+import { answerReview, findReview, type ReviewDef } from "./reviews.ts";
+import { methodNotAllowed, routeNotFound } from "./routes.ts";
+
+/** What the resource handler serves. */
+export interface ResourceHandlerConfig {
+  resources: readonly ResourceDef[];
+  reviews: readonly ReviewDef[];
+  registry: RESTStorage;
+  authorizer?: Authorizer | undefined;
+  authorizerRuleResolver?: RuleResolver | undefined;
+  authenticator?: Authenticator | undefined;
+  shutdown: AbortSignal;
+}
+
+const notFound = (): StatusError => new StatusError("NotFound", "the server could not find the requested resource");
+
+/** The handler of every path the non-resource mux does not claim; throws a StatusError to refuse. */
+export function resourceHandler(c: ResourceHandlerConfig): Handler {
+  return async (ctx) => {
+    const info = ctx.requestInfo();
+    if (!info) throw notFound();
+    ctx.audit.info = info;
+    const review = findReview(info.group, info.version, info.resource, info.namespace !== undefined, c.reviews);
+    if (review) return serveReview(c, ctx, info, review);
+    const def = findResource(info.group, info.version, info.resource, c.resources);
+    // Inside a served group version go-restful answers an unknown path; elsewhere the not-found handler.
+    if (!def) throw apiResourceList(c.resources, info.group, info.version, c.reviews) !== undefined ? routeNotFound() : notFound();
+    const method = ctx.req.method ?? "";
+    ctx.labels = {
+      verb: metricVerb(info.verb, method),
+      group: info.group,
+      version: info.version,
+      resource: info.resource,
+      subresource: info.subresource,
+      scope: info.name !== "" ? "resource" : info.namespace !== undefined ? "namespace" : "cluster",
+    };
+    ctx.code = await handleResource({
+      req: ctx.req,
+      res: ctx.res,
+      info,
+      def,
+      store: c.registry.storeFor(def),
+      query: ctx.url.searchParams,
+      format: negotiateOutput(ctx.req.headers.accept),
+      shutdown: c.shutdown,
+      ...(ctx.user ? { user: ctx.user } : {}),
+    });
+  };
+}
+
+/** A review is one POST route on its collection path, answered 201 without storing anything. */
+async function serveReview(c: ResourceHandlerConfig, ctx: RequestContext, info: RequestInfo, review: ReviewDef): Promise<void> {
+  if (info.name !== "" || info.watchPath) throw routeNotFound();
+  if (info.verb !== "create") throw methodNotAllowed();
+  const format = bodyFormat(ctx.req.headers["content-type"]);
+  const answer = await answerReview(review, parseBody(await readBody(ctx.req), format), {
+    user: ctx.user,
+    namespace: info.namespace ?? "",
+    authorizer: c.authorizer,
+    ruleResolver: c.authorizerRuleResolver,
+    authenticator: c.authenticator,
+  });
+  send(ctx.res, 201, answer);
+  ctx.code = 201;
+  const scope = info.namespace !== undefined ? "namespace" : "cluster";
+  ctx.labels = {
+    verb: "POST",
+    group: info.group,
+    version: info.version,
+    resource: info.resource,
+    subresource: ctx.labels.subresource,
+    scope,
+  };
+}
+
+/** Upstream's metric verb: LIST and WATCH split from GET, APPLY from PATCH. */
+function metricVerb(verb: string, method: string): string {
+  if (verb === "list") return "LIST";
+  if (verb === "watch") return "WATCH";
+  return method;
+}
