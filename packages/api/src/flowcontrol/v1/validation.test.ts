@@ -130,7 +130,7 @@ describe("TestFlowSchemaValidation", () => {
         },
         "catch-all",
       ),
-      [expect.stringMatching(/^spec: Invalid value: .*: spec of 'catch-all' must equal the fixed value$/) as unknown as string],
+      [expect.stringMatching(/^spec: Invalid value: .*: spec of 'catch-all' must equal the fixed value$/)],
     ],
   ])("%s", (_name, fs, want) => {
     expect(messages(validateFlowSchema(fs))).toEqual(want);
@@ -182,7 +182,7 @@ describe("TestPriorityLevelConfigurationValidation", () => {
     [
       "wrong backstop spec should fail",
       pl({ type: "Limited", limited: { nominalConcurrencyShares: 42, limitResponse: { type: "Reject" } } }, "catch-all"),
-      [expect.stringMatching(/^spec: Invalid value: .*: spec of 'catch-all' must equal the fixed value$/) as unknown as string],
+      [expect.stringMatching(/^spec: Invalid value: .*: spec of 'catch-all' must equal the fixed value$/)],
     ],
     ["normal customized priority level should work", pl(queuing(512, 4, 100)), []],
     [
