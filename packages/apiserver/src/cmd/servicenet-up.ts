@@ -103,6 +103,11 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     ...(o.clientCAFile !== undefined ? { clientCAFile: o.clientCAFile } : {}),
     anonymousAuth: o.anonymousAuth,
     authorizationModes: o.authorizationModes,
+    flowControl: {
+      enablePriorityAndFairness: o.enablePriorityAndFairness,
+      maxRequestsInflight: o.maxRequestsInflight,
+      maxMutatingRequestsInflight: o.maxMutatingRequestsInflight,
+    },
     log: verbosityFilter(o.verbosity, (l) => void process.stderr.write(l)),
     // Request lines are V(3): below it they are not even built.
     logRequests: o.verbosity >= 3,

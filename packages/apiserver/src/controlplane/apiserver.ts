@@ -24,6 +24,7 @@ import { kubeconfigText } from "./kubeconfig.ts";
 import { servedAPIs } from "./api-resource-config.ts";
 import { newControlPlaneAuthorization, type ControlPlaneAuthorization } from "./authorization.ts";
 import type { AuditConfig } from "../audit/audit-request.ts";
+import { newFlowControl, type FlowControlOptions } from "./flowcontrol.ts";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
@@ -79,6 +80,8 @@ export interface StartApiServerOptions {
   authorizationModes?: readonly string[];
   /** `--audit-policy-file` and `--audit-log-path`: audit Events per the policy; none when absent. */
   audit?: AuditConfig;
+  /** `--enable-priority-and-fairness`, `--max-requests-inflight`, `--max-mutating-requests-inflight` (flowcontrol.ts). */
+  flowControl?: FlowControlOptions;
 }
 
 /** The Service ranges `servicenet up` uses unless told otherwise (dual-stack, IPv4 primary). */
@@ -225,9 +228,11 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     postStartHookHealthz("bootstrap-controller", () => done.kubernetesService),
     ...authz.postStartHooks,
   ];
+  const flowControl = await newFlowControl(o.flowControl ?? {}, store, apis.resources, metrics);
   let server: RunningServer;
   try {
     server = await startServer({
+      flowControl: flowControl.config,
       authorizer: authz.authorizer,
       ...(authz.ruleResolver ? { ruleResolver: authz.ruleResolver } : {}),
       authorizerRuleResolver: authz.rulesReviewer,
@@ -249,6 +254,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(o.audit ? { audit: o.audit } : {}),
     });
   } catch (e) {
+    flowControl.stop();
     authz.stop();
     sa.stop();
     if (owned) await store.close();
@@ -292,6 +298,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       : undefined;
   } catch (e) {
     await server.close();
+    flowControl.stop();
     authz.stop();
     sa.stop();
     if (owned) await store.close();
@@ -326,6 +333,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       identity?.stop();
       hooks.stop();
       await server.close();
+      flowControl.stop();
       authz.stop();
       sa.stop();
       if (owned) await store.close();

@@ -40,6 +40,7 @@ import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
 import type { AuthorizationRuleResolver, Authorizer, RuleResolver } from "../authorization/authorizer/interfaces.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { authorizeRequest } from "./filters/authorization.ts";
+import { withFlowControl, type FlowControlConfig } from "./filters/flow-control.ts";
 import { findResource, resourceTable, type ResourceDef } from "./resources.ts";
 import { handleResource } from "./rest.ts";
 import { methodNotAllowed, routeNotFound } from "./routes.ts";
@@ -94,6 +95,8 @@ export interface APIServerConfig {
   requestTimeoutMs?: number;
   /** Header and TLS handshake deadlines (upstream's 32 s ReadHeaderTimeout by default). */
   serving?: ServingOptions;
+  /** API Priority and Fairness, or the max-in-flight limit when it is off (filters/flow-control.ts). */
+  flowControl?: FlowControlConfig;
 }
 
 export interface RunningServer {
@@ -202,6 +205,21 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       if (refused && refused.resource !== "") audit.info = refused;
       throw e;
     }
+    // WithPriorityAndFairness (or WithMaxInFlightLimit) sits right after authorization.
+    const next = (): Promise<Routed> => serve(req, res, url, audit, path, labels, requestInfo, user);
+    return withFlowControl(cfg, req, res, user, path, url.searchParams, requestInfo, next, (code) => ({ code, labels }));
+  };
+
+  const serve = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    audit: AuditInfo,
+    path: string,
+    labels: RequestLabels,
+    requestInfo: () => RequestInfo | undefined,
+    user: UserInfo | undefined,
+  ): Promise<Routed> => {
     if (isHealthPath(path)) {
       const h = await serveHealth(health, path, url.searchParams);
       if (h === undefined) throw notFound();
