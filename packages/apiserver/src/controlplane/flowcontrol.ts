@@ -65,6 +65,7 @@ export async function newFlowControl(
     serverConcurrencyLimit: readOnly + mutating,
     requestWaitLimitMs: (o.requestTimeoutMs ?? 60_000) / 4,
     metrics,
+    addCollector: (fn) => registry.addCollector(fn),
     sources: { objectCount: (gr) => counts.get(gr), watchCount: (gr) => watchTracker.watchCount(gr) },
     clock: backgroundClock,
   });

@@ -8,6 +8,7 @@ import type { FlowSchema, PriorityLevelConfiguration } from "@servicenet/api/flo
 import { APFConfig, type Classification, type PriorityLevelState } from "./apf-controller.ts";
 import type { RejectReason } from "./fairqueuing/queueset/types.ts";
 import type { RequestDigest } from "./match.ts";
+import { FlowMetricsCache, type FlowMetrics } from "./flow-metrics.ts";
 import type { FlowControlMetrics } from "./metrics.ts";
 import { estimateWork, type EstimatedRequest, type WorkEstimatorSources } from "./request/work-estimator.ts";
 import { maxSeats, type WorkEstimate } from "./request/width.ts";
@@ -19,6 +20,8 @@ export interface FlowControlOptions {
   /** The longest a request waits in a queue: a quarter of `--request-timeout` (getRequestWaitContext). */
   requestWaitLimitMs: number;
   metrics: FlowControlMetrics;
+  /** Registers a function run before /metrics renders (MetricsRegistry.addCollector). */
+  addCollector: (fn: () => void) => void;
   sources: WorkEstimatorSources;
   clock?: Clock;
 }
@@ -43,9 +46,11 @@ export class FlowControl {
   readonly config: APFConfig;
   readonly #opts: FlowControlOptions;
   readonly #clock: Clock;
+  readonly #flows: FlowMetricsCache;
 
   constructor(opts: FlowControlOptions) {
     this.#opts = opts;
+    this.#flows = new FlowMetricsCache(opts.metrics, opts.addCollector);
     this.#clock = opts.clock ?? realClock;
     this.config = new APFConfig(opts.serverConcurrencyLimit, this.#clock);
     this.#publishLimits();
@@ -70,37 +75,36 @@ export class FlowControl {
     const pl = c.priorityLevel;
     const estimate = estimateWork(request, this.#opts.sources, pl.maxSeats);
     hooks.note(c, estimate);
-    const labels = { flow_schema: c.flowSchema.metadata.name ?? "", priority_level: pl.name };
-    const m = this.#opts.metrics;
-    m.estimatedSeats.observe(labels, maxSeats(estimate));
-    if (pl.exempt || pl.queueSet === undefined) return this.#run(labels, pl, estimate, 0, hooks, undefined);
-    m.inqueueRequests.set(labels, m.inqueueRequests.get(labels) + 1);
-    m.inqueueSeats.set(labels, m.inqueueSeats.get(labels) + maxSeats(estimate));
+    const f = this.#flows.of(c.flowSchema.metadata.name ?? "", pl.name);
+    const seats = maxSeats(estimate);
+    f.estimatedSeats.observe(seats);
+    if (pl.exempt || pl.queueSet === undefined) return this.#run(f, pl, estimate, 0, hooks, undefined);
+    f.inqueueRequests++;
+    f.inqueueSeats += seats;
     const admission = await pl.queueSet.startRequest(c.flowHash, estimate, this.#opts.requestWaitLimitMs, hooks.signal);
-    m.inqueueRequests.set(labels, m.inqueueRequests.get(labels) - 1);
-    m.inqueueSeats.set(labels, m.inqueueSeats.get(labels) - maxSeats(estimate));
+    f.inqueueRequests--;
+    f.inqueueSeats -= seats;
     if (!admission.admitted) {
-      m.rejected.inc({ ...labels, reason: admission.reason });
-      m.waitDuration.observe({ ...labels, execute: "false" }, admission.waitedMs / 1000);
+      this.#opts.metrics.rejected.inc({ ...f.labels, reason: admission.reason });
+      f.waitRejected.observe(admission.waitedMs / 1000);
       return { served: false, reason: admission.reason };
     }
-    return this.#run(labels, pl, estimate, admission.waitedMs, hooks, () => admission.finish());
+    return this.#run(f, pl, estimate, admission.waitedMs, hooks, () => admission.finish());
   }
 
   async #run<T>(
-    labels: { flow_schema: string; priority_level: string },
+    f: FlowMetrics,
     pl: PriorityLevelState,
     estimate: WorkEstimate,
     waitedMs: number,
     hooks: HandleHooks<T>,
     finish: (() => void) | undefined,
   ): Promise<HandleResult<T>> {
-    const m = this.#opts.metrics;
-    m.dispatched.inc(labels);
-    m.waitDuration.observe({ ...labels, execute: "true" }, waitedMs / 1000);
+    f.dispatched.inc();
+    f.waitExecuted.observe(waitedMs / 1000);
     const seats = estimate.initialSeats;
-    m.executingRequests.set(labels, m.executingRequests.get(labels) + 1);
-    m.executingSeats.set(labels, m.executingSeats.get(labels) + seats);
+    f.executingRequests++;
+    f.executingSeats += seats;
     if (pl.exempt) {
       pl.exemptExecuting.requests++;
       pl.exemptExecuting.seats += seats;
@@ -110,9 +114,9 @@ export class FlowControl {
     const release = (): void => {
       if (released) return;
       released = true;
-      m.executingRequests.set(labels, m.executingRequests.get(labels) - 1);
-      m.executingSeats.set(labels, m.executingSeats.get(labels) - seats);
-      m.executionSeconds.observe({ ...labels, type: "regular" }, (this.#clock.now() - started) / 1000);
+      f.executingRequests--;
+      f.executingSeats -= seats;
+      f.execution.observe((this.#clock.now() - started) / 1000);
       if (pl.exempt) {
         pl.exemptExecuting.requests--;
         pl.exemptExecuting.seats -= seats;
