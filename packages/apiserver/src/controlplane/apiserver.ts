@@ -24,7 +24,8 @@ import { kubeconfigText } from "./kubeconfig.ts";
 import { servedAPIs } from "./api-resource-config.ts";
 import { newControlPlaneAuthorization, type ControlPlaneAuthorization } from "./authorization.ts";
 import type { AuditConfig } from "../audit/audit-request.ts";
-import { newFlowControl, type FlowControlOptions } from "./flowcontrol.ts";
+import { followAPFConfiguration, newFlowControl, type FlowControlOptions } from "./flowcontrol.ts";
+import { ensureAPFBootstrapConfiguration } from "../registry/flowcontrol/ensurer/ensurer.ts";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
@@ -267,6 +268,9 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     await bootstrap(server);
     done.namespaces = true;
     await authz.bootstrap(server.registry.stores, (level, msg) => logLine(level, msg));
+    // The priority-and-fairness config-producer and config controller post-start hooks.
+    await ensureAPFBootstrapConfiguration(server.registry.stores);
+    if (flowControl.apf) await followAPFConfiguration(flowControl.apf, server.registry.stores, flowControl.signal);
     hooks = await startServiceIPControllers({
       store,
       allocators: sa,

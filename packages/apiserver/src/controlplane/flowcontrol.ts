@@ -23,6 +23,7 @@ import { flowControlMetrics } from "../util/flowcontrol/metrics.ts";
 import { groupResourceKey } from "../util/flowcontrol/request/list-work-estimator.ts";
 import { ObjectCountTracker } from "../util/flowcontrol/request/object-count-tracker.ts";
 import { WatchTracker } from "../util/flowcontrol/watch-tracker.ts";
+import type { GenericStore } from "../registry/generic/store.ts";
 
 /** The flags of the request limits. */
 export interface FlowControlOptions {
@@ -47,13 +48,19 @@ export async function newFlowControl(
   store: Store,
   resources: readonly ResourceDef[],
   registry: MetricsRegistry,
-): Promise<{ config: FlowControlConfig; apf: FlowControl | undefined; stop(): void }> {
+): Promise<{ config: FlowControlConfig; apf: FlowControl | undefined; signal: AbortSignal; stop(): void }> {
+  const done = new AbortController();
   const readOnly = o.maxRequestsInflight ?? defaultMaxRequestsInflight;
   const mutating = o.maxMutatingRequestsInflight ?? defaultMaxMutatingRequestsInflight;
   const metrics = flowControlMetrics(registry);
   const watchTracker = new WatchTracker();
   if (o.enablePriorityAndFairness === false)
-    return { config: { maxInFlight: new MaxInFlightLimit(readOnly, mutating, metrics), watchTracker }, apf: undefined, stop: () => {} };
+    return {
+      config: { maxInFlight: new MaxInFlightLimit(readOnly, mutating, metrics), watchTracker },
+      apf: undefined,
+      signal: done.signal,
+      stop: () => done.abort(),
+    };
   const counts = new ObjectCountTracker();
   const byKey = new Map(resources.map((r) => [groupResourceKey(r.group, r.resource), r.storagePath]));
   await counts.start(
@@ -74,5 +81,43 @@ export async function newFlowControl(
   fss.forEach(setDefaultsFlowSchema);
   pls.forEach(setDefaultsPriorityLevelConfiguration);
   apf.update(fss, pls);
-  return { config: { apf, watchTracker }, apf, stop: () => counts.stop(backgroundClock) };
+  return {
+    config: { apf, watchTracker },
+    apf,
+    signal: done.signal,
+    stop: () => {
+      done.abort();
+      counts.stop(backgroundClock);
+    },
+  };
+}
+
+/**
+ * The config controller's informers (apf_controller.go): the stored FlowSchemas and priority
+ * levels, applied to the dispatcher now and again after every change, until `signal` aborts.
+ */
+export async function followAPFConfiguration(
+  apf: FlowControl,
+  stores: ReadonlyMap<string, GenericStore>,
+  signal: AbortSignal,
+): Promise<void> {
+  const fss = stores.get("flowschemas");
+  const pls = stores.get("prioritylevelconfigurations");
+  if (fss === undefined || pls === undefined) return;
+  const apply = async (): Promise<string> => {
+    const [f, p] = await Promise.all([fss.list(undefined), pls.list(undefined)]);
+    apf.update(f.items, p.items);
+    return f.resourceVersion;
+  };
+  const rv = await apply();
+  const follow = async (s: GenericStore): Promise<void> => {
+    try {
+      // Re-reading both lists keeps the digest whole; config changes are rare.
+      for await (const _ of s.watch(undefined, { resourceVersion: rv, signal })) await apply();
+    } catch {
+      // The watch ended with the server (or was compacted away): the last digest stands.
+    }
+  };
+  void follow(fss);
+  void follow(pls);
 }

@@ -68,8 +68,40 @@ describe("priority and fairness", () => {
     const a = await start({});
     const r = await get(a, "alicetoken", "/api/v1/namespaces/default/services");
     expect(r.status).toBe(200);
-    expect(r.headers.has("x-kubernetes-pf-flowschema-uid")).toBe(true);
-    expect(r.headers.has("x-kubernetes-pf-prioritylevel-uid")).toBe(true);
+    const fss = (await (await get(a, "admintoken", "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas")).json()) as {
+      items: { metadata: { name: string; uid: string } }[];
+    };
+    const pls = (await (
+      await get(a, "admintoken", "/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations")
+    ).json()) as typeof fss;
+    const uid = (items: typeof fss.items, name: string): string | undefined => items.find((i) => i.metadata.name === name)?.metadata.uid;
+    expect(r.headers.get("x-kubernetes-pf-flowschema-uid")).toBe(uid(fss.items, "global-default"));
+    expect(r.headers.get("x-kubernetes-pf-prioritylevel-uid")).toBe(uid(pls.items, "global-default"));
+    expect(fss.items.map((i) => i.metadata.name)).toEqual([
+      "catch-all",
+      "endpoint-controller",
+      "exempt",
+      "global-default",
+      "kube-controller-manager",
+      "kube-scheduler",
+      "kube-system-service-accounts",
+      "probes",
+      "service-accounts",
+      "system-leader-election",
+      "system-node-high",
+      "system-nodes",
+      "workload-leader-election",
+    ]);
+    expect(pls.items.map((i) => i.metadata.name)).toEqual([
+      "catch-all",
+      "exempt",
+      "global-default",
+      "leader-election",
+      "node-high",
+      "system",
+      "workload-high",
+      "workload-low",
+    ]);
     const metrics = await (await get(a, "admintoken", "/metrics")).text();
     expect(metrics).toMatch(
       /apiserver_flowcontrol_dispatched_requests_total\{flow_schema="global-default",priority_level="global-default"\} 1/,

@@ -92,10 +92,10 @@ export async function withPriorityAndFairness<T>(
 /** A WATCH is initialized once it writes its headers: its seats go back then. */
 function releaseOnFirstWrite(res: ServerResponse, release: () => void): void {
   const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => ServerResponse;
-  res.writeHead = ((...args: unknown[]) => {
+  res.writeHead = (...args: unknown[]) => {
     release();
     return writeHead(...args);
-  });
+  };
 }
 
 /** The request's context: cancelled when the client goes away before the answer. */
