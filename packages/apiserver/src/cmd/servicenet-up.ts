@@ -94,6 +94,11 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     authorizationModes: o.authorizationModes,
     // Errors and warnings always, info lines from V(2), request lines (upstream's httplog) from V(3).
     logger: jsonLogger("apiserver", { verbosity: o.verbosity }),
+    flowControl: {
+      enablePriorityAndFairness: o.enablePriorityAndFairness,
+      maxRequestsInflight: o.maxRequestsInflight,
+      maxMutatingRequestsInflight: o.maxMutatingRequestsInflight,
+    },
     ...(audit ? { audit } : {}),
   });
   const ready = {

@@ -26,6 +26,8 @@ import { newControlPlaneAuthorization, type ControlPlaneAuthorization } from "./
 import type { AuditConfig } from "../audit/audit-request.ts";
 import { CloserStack } from "./closer-stack.ts";
 import { PostStartHooks } from "./post-start-hooks.ts";
+import { followAPFConfiguration, newFlowControl, type FlowControlOptions } from "./flowcontrol.ts";
+import { ensureAPFBootstrapConfiguration } from "../registry/flowcontrol/ensurer/ensurer.ts";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
@@ -80,6 +82,8 @@ export interface StartApiServerOptions {
   authorizationModes?: readonly string[];
   /** `--audit-policy-file` and `--audit-log-path`: audit Events per the policy; none when absent. */
   audit?: AuditConfig;
+  /** `--enable-priority-and-fairness`, `--max-requests-inflight`, `--max-mutating-requests-inflight` (flowcontrol.ts). */
+  flowControl?: FlowControlOptions;
 }
 
 /** The Service ranges `servicenet up` uses unless told otherwise (dual-stack, IPv4 primary). */
@@ -205,8 +209,11 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     const modes = o.authorizationModes ?? (o.auth === false ? ["AlwaysAllow"] : ["RBAC"]);
     const authz = await newControlPlaneAuthorization(store, modes, { MultiCIDRServiceAllocator: gates.MultiCIDRServiceAllocator });
     closers.push("authorization", () => authz.stop());
+    const flowControl = await newFlowControl(o.flowControl ?? {}, store, apis.resources, metrics);
+    closers.push("flow control", () => flowControl.stop());
     const hooks = new PostStartHooks();
     const server = await startServer({
+      flowControl: flowControl.config,
       authorizer: authz.authorizer,
       ...(authz.ruleResolver ? { ruleResolver: authz.ruleResolver } : {}),
       authorizerRuleResolver: authz.rulesReviewer,
@@ -219,7 +226,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(certs ? { tls: { key: certs.key, cert: certs.cert } } : {}),
       ...(o.host ? { host: o.host } : {}),
       port: o.port ?? 0,
-      postStartHooks: addPostStartHooks(hooks, o, { store, sa, authz, metrics, log, logger, closers, server: () => server }),
+      postStartHooks: addPostStartHooks(hooks, o, { store, sa, authz, flowControl, metrics, log, logger, closers, server: () => server }),
       resources: apis.resources,
       reviews: apis.reviews,
       logger,
@@ -242,6 +249,7 @@ interface HookDeps {
   store: Store;
   sa: ServiceAllocators;
   authz: ControlPlaneAuthorization;
+  flowControl: Awaited<ReturnType<typeof newFlowControl>>;
   metrics: MetricsRegistry;
   log: LeveledLog;
   logger: Logger;
@@ -289,6 +297,13 @@ function addPostStartHooks(hooks: PostStartHooks, o: StartApiServerOptions, d: H
   });
   const rbac = d.authz.postStartHook;
   if (rbac !== undefined) hooks.add(rbac, () => d.authz.bootstrap(d.server().registry.stores, d.log));
+  // upstream's priority-and-fairness-config-producer: the bootstrap FlowSchemas and priority
+  // levels, then the dispatcher follows the stored configuration.
+  hooks.add("priority-and-fairness-config-producer", async () => {
+    const stores = d.server().registry.stores;
+    await ensureAPFBootstrapConfiguration(stores);
+    if (d.flowControl.apf) await followAPFConfiguration(d.flowControl.apf, stores, d.flowControl.signal);
+  });
   return hooks.healthChecks();
 }
 

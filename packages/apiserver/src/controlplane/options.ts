@@ -49,6 +49,11 @@ export interface UpOptions {
   auditLogPath: string | undefined;
   /** `--audit-policy-file`: the audit.k8s.io/v1 Policy; without it no Event is recorded. */
   auditPolicyFile: string | undefined;
+  /** `--enable-priority-and-fairness` (default true); off: the max-in-flight limit. */
+  enablePriorityAndFairness: boolean;
+  /** `--max-requests-inflight` (default 400) and `--max-mutating-requests-inflight` (default 200). */
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
   /** klog's `-v`: 0 prints warnings and errors only, 2 the apiserver's info lines, 3 every request. */
   verbosity: number;
   help: boolean;
@@ -86,6 +91,13 @@ export const usage = `Usage: servicenet up [flags]
   --audit-policy-file <file>          kube-apiserver's: the audit.k8s.io/v1 Policy (levels and stages)
   --audit-log-path <file>             kube-apiserver's: audit Events as JSON lines to <file> ("-" for
                                       standard output); both flags are needed for audit Events
+  --enable-priority-and-fairness <bool>
+                                      kube-apiserver's: API Priority and Fairness (default true); false
+                                      limits with the two max-inflight flags alone
+  --max-requests-inflight <n>         kube-apiserver's: reads in flight (default 400); with priority and
+                                      fairness, the server's seats are this plus the next flag
+  --max-mutating-requests-inflight <n>
+                                      kube-apiserver's: writes in flight (default 200)
   -v, --v <n>                         log verbosity, klog's levels: 0 warnings and errors only (default),
                                       2 the apiserver's info lines, 3 one line per request
 `;
@@ -155,6 +167,9 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--anonymous-auth",
         "--audit-log-path",
         "--audit-policy-file",
+        "--enable-priority-and-fairness",
+        "--max-requests-inflight",
+        "--max-mutating-requests-inflight",
       ].includes(a)
     )
       throw new Error(`unknown flag: ${a}`);
@@ -197,6 +212,14 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   const anonymousAuth = raw["anonymous-auth"] ?? "true";
   if (anonymousAuth !== "true" && anonymousAuth !== "false")
     throw new Error(`--anonymous-auth: invalid boolean ${JSON.stringify(anonymousAuth)}`);
+  const apf = raw["enable-priority-and-fairness"] ?? "true";
+  if (apf !== "true" && apf !== "false") throw new Error(`--enable-priority-and-fairness: invalid boolean ${JSON.stringify(apf)}`);
+  const maxRequestsInflight = inflightLimit(raw, "max-requests-inflight", 400);
+  const maxMutatingRequestsInflight = inflightLimit(raw, "max-mutating-requests-inflight", 200);
+  if (apf === "true" && maxRequestsInflight + maxMutatingRequestsInflight <= 0)
+    throw new Error(
+      "--max-requests-inflight plus --max-mutating-requests-inflight must be positive when --enable-priority-and-fairness is true",
+    );
   let authorizationModes: string[];
   try {
     authorizationModes = parseAuthorizationModes(raw["authorization-mode"] ?? defaultAuthorizationModes.join(","));
@@ -222,6 +245,9 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     anonymousAuth: anonymousAuth === "true",
     auditLogPath: raw["audit-log-path"],
     auditPolicyFile: raw["audit-policy-file"],
+    enablePriorityAndFairness: apf === "true",
+    maxRequestsInflight,
+    maxMutatingRequestsInflight,
     verbosity: parseVerbosity(raw["v"] ?? "0"),
     help,
   };
@@ -237,4 +263,14 @@ export function parseDurationMs(text: string, flag: string): number {
   }
   if (!(total > 0)) throw new Error(`${flag}: invalid duration ${JSON.stringify(text)} (e.g. 30s, 3m)`);
   return total;
+}
+
+/** A max-inflight flag: a non-negative integer (ServerRunOptions.Validate's message when negative). */
+function inflightLimit(raw: Record<string, string>, flag: string, def: number): number {
+  const text = raw[flag];
+  if (text === undefined) return def;
+  const n = Number(text);
+  if (!Number.isInteger(n)) throw new Error(`--${flag}: invalid integer ${JSON.stringify(text)}`);
+  if (n < 0) throw new Error(`--${flag} can not be negative value`);
+  return n;
 }

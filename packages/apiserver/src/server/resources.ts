@@ -24,6 +24,8 @@ import {
   clusterRoleHandler,
   ipAddressHandler,
   leaseHandler,
+  flowSchemaHandler,
+  priorityLevelConfigurationHandler,
   namespaceHandler,
   nodeHandler,
   podHandler,
@@ -42,6 +44,9 @@ import {
   ServiceCIDRSchema as ServiceCIDRV1beta1Schema,
 } from "@servicenet/api/networking/v1beta1";
 import { leaseStrategy } from "../registry/coordination/lease/strategy.ts";
+import { FlowSchemaSchema, PriorityLevelConfigurationSchema } from "@servicenet/api/flowcontrol/v1";
+import { flowSchemaStrategy } from "../registry/flowcontrol/flowschema/strategy.ts";
+import { priorityLevelConfigurationStrategy } from "../registry/flowcontrol/prioritylevelconfiguration/strategy.ts";
 import { endpointsStrategy } from "../registry/core/endpoints/strategy.ts";
 import { eventStrategy } from "../registry/core/event/strategy.ts";
 import { namespaceStrategy } from "../registry/core/namespace/strategy.ts";
@@ -131,6 +136,39 @@ function networking(version: string, cidr: unknown, ip: unknown): ResourceDef[] 
       strategy: ipAddressStrategy,
       schema: ip,
       printer: ipAddressHandler,
+    }),
+  ];
+}
+
+/** flowcontrol.apiserver.k8s.io/v1 (pkg/registry/flowcontrol/rest/storage_flowcontrol.go), with status. */
+function flowcontrol(): ResourceDef[] {
+  const group = "flowcontrol.apiserver.k8s.io";
+  return [
+    def({
+      group,
+      version: "v1",
+      resource: "flowschemas",
+      kind: "FlowSchema",
+      singular: "flowschema",
+      namespaced: false,
+      subresources: ["status"],
+      storagePath: "flowschemas",
+      strategy: flowSchemaStrategy,
+      schema: FlowSchemaSchema,
+      printer: flowSchemaHandler,
+    }),
+    def({
+      group,
+      version: "v1",
+      resource: "prioritylevelconfigurations",
+      kind: "PriorityLevelConfiguration",
+      singular: "prioritylevelconfiguration",
+      namespaced: false,
+      subresources: ["status"],
+      storagePath: "prioritylevelconfigurations",
+      strategy: priorityLevelConfigurationStrategy,
+      schema: PriorityLevelConfigurationSchema,
+      printer: priorityLevelConfigurationHandler,
     }),
   ];
 }
@@ -301,6 +339,7 @@ export const servableResources: readonly ResourceDef[] = [
     schema: LeaseSchema,
     printer: leaseHandler,
   }),
+  ...flowcontrol(),
   def({
     group: "discovery.k8s.io",
     version: "v1",

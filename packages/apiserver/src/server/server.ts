@@ -15,7 +15,7 @@ import { newAuthenticator } from "../authentication/authenticator-config.ts";
 import type { AuditConfig } from "../audit/audit-request.ts";
 import type { AuthorizationRuleResolver, Authorizer, RuleResolver } from "../authorization/authorizer/interfaces.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
-import type { FlowControl } from "./filters/priority-and-fairness.ts";
+import { flowControlFilter, type FlowControlConfig } from "./filters/flow-control.ts";
 import { buildHandlerChain, director } from "./handler-chain.ts";
 import { apiserverHealthChecks, type HealthChecker } from "./healthz.ts";
 import { RequestMetrics } from "./metrics.ts";
@@ -63,8 +63,8 @@ export interface APIServerConfig {
   audit?: AuditConfig;
   /** Errors always; a line per request (upstream's httplog) from V(3). Silent when omitted. */
   logger?: Logger;
-  /** API Priority and Fairness (filters/priority-and-fairness.ts); requests pass straight through without it. */
-  flowControl?: FlowControl;
+  /** API Priority and Fairness, or the max-in-flight limit when it is off (filters/flow-control.ts); none: no limit. */
+  flowControl?: FlowControlConfig;
   /** Component metrics (allocators, repair loops) served on /metrics after the request metrics. */
   metricsRegistry?: MetricsRegistry;
   /** Non-watch requests still unanswered after this get 504 (upstream --request-timeout, 60 s). */
@@ -182,7 +182,7 @@ async function newHandler(cfg: APIServerConfig) {
       authenticator,
       authorizer,
       audit: cfg.audit,
-      flowControl: cfg.flowControl,
+      flowControl: flowControlFilter(cfg.flowControl),
       metrics,
       requestTimeoutMs: cfg.requestTimeoutMs,
       logger: cfg.logger ?? noopLogger,

@@ -8,3 +8,4 @@ export * from "./event.ts";
 export * from "./coordination.ts";
 export { parseTime, sinceMs, translateTimestampSince } from "./time.ts";
 export * from "./rbac.ts";
+export * from "./flowcontrol.ts";

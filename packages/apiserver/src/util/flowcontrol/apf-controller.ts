@@ -1,0 +1,160 @@
+/**
+ * The configuration digest of API Priority and Fairness (staging/src/k8s.io/apiserver/pkg/util/
+ * flowcontrol/apf_controller.go): the FlowSchemas in matching order, each priority level with its
+ * nominal concurrency limit (its share of the server's), max seats per request and QueueSet.
+ */
+import { createHash } from "node:crypto";
+import type { Clock } from "@servicenet/component-base/clock";
+import {
+  mandatoryFlowSchemas,
+  mandatoryPriorityLevelConfigurations,
+  setDefaultsFlowSchema,
+  setDefaultsPriorityLevelConfiguration,
+  type FlowSchema,
+  type PriorityLevelConfiguration,
+} from "@servicenet/api/flowcontrol/v1";
+import { QueueSet } from "./fairqueuing/queueset/queueset.ts";
+import { matchesFlowSchema, type RequestDigest } from "./match.ts";
+import { maximumSeatsLimit } from "./request/width.ts";
+
+/** One priority level's running state. */
+export interface PriorityLevelState {
+  name: string;
+  uid: string;
+  exempt: boolean;
+  nominalCL: number;
+  /** The widest a request of this level may be (maxSeatsTracker). */
+  maxSeats: number;
+  /** Limited levels only. */
+  queueSet: QueueSet | undefined;
+  /** Exempt levels: what executes, for the metrics. */
+  exemptExecuting: { requests: number; seats: number };
+}
+
+/** The outcome of classification. */
+export interface Classification {
+  flowSchema: FlowSchema;
+  priorityLevel: PriorityLevelState;
+  flowDistinguisher: string;
+  /** hashFlowID of the schema name and distinguisher. */
+  flowHash: bigint;
+}
+
+/**
+ * The digested configuration. `update` may be called with every config change; levels keep their
+ * QueueSets (and waiting requests) across changes.
+ */
+export class APFConfig {
+  readonly #serverCL: number;
+  readonly #clock: Clock;
+  #flowSchemas: FlowSchema[] = [];
+  readonly #levels = new Map<string, PriorityLevelState>();
+
+  constructor(serverConcurrencyLimit: number, clock: Clock) {
+    this.#serverCL = serverConcurrencyLimit;
+    this.#clock = clock;
+    this.update([], []);
+  }
+
+  get priorityLevels(): readonly PriorityLevelState[] {
+    return [...this.#levels.values()];
+  }
+
+  get flowSchemas(): readonly FlowSchema[] {
+    return this.#flowSchemas;
+  }
+
+  /**
+   * digestConfigObjects: the mandatory objects are imagined when missing; FlowSchemas that name no
+   * existing priority level are dangling and skipped; nominal limits are
+   * ceil(serverCL x shares / sum of shares).
+   */
+  update(flowSchemas: readonly FlowSchema[], priorityLevels: readonly PriorityLevelConfiguration[]): void {
+    const pls = withMandatory(priorityLevels, mandatoryPriorityLevelConfigurations(), setDefaultsPriorityLevelConfiguration);
+    const fss = withMandatory(flowSchemas, mandatoryFlowSchemas(), setDefaultsFlowSchema);
+    const shares = (pl: PriorityLevelConfiguration): number =>
+      (pl.spec?.type === "Exempt" ? pl.spec.exempt?.nominalConcurrencyShares : pl.spec?.limited?.nominalConcurrencyShares) ?? 0;
+    const sumShares = pls.reduce((s, pl) => s + shares(pl), 0);
+    const seen = new Set<string>();
+    for (const pl of pls) {
+      const name = pl.metadata.name ?? "";
+      seen.add(name);
+      const nominalCL = sumShares > 0 ? Math.ceil((this.#serverCL * shares(pl)) / sumShares) : 0;
+      this.#levels.set(name, this.#level(pl, nominalCL, this.#levels.get(name)));
+    }
+    for (const name of [...this.#levels.keys()]) if (!seen.has(name)) this.#levels.delete(name);
+    this.#flowSchemas = fss
+      .filter((fs) => this.#levels.has(fs.spec?.priorityLevelConfiguration.name ?? ""))
+      .sort(
+        (a, b) =>
+          (a.spec?.matchingPrecedence ?? 0) - (b.spec?.matchingPrecedence ?? 0) || cmp(a.metadata.name ?? "", b.metadata.name ?? ""),
+      );
+  }
+
+  #level(pl: PriorityLevelConfiguration, nominalCL: number, old: PriorityLevelState | undefined): PriorityLevelState {
+    const name = pl.metadata.name ?? "";
+    const uid = pl.metadata.uid ?? "";
+    if (pl.spec?.type === "Exempt")
+      return {
+        name,
+        uid,
+        exempt: true,
+        nominalCL,
+        maxSeats: maximumSeatsLimit,
+        queueSet: undefined,
+        exemptExecuting: old?.exemptExecuting ?? { requests: 0, seats: 0 },
+      };
+    const q = pl.spec?.limited?.limitResponse?.queuing;
+    const queuing = pl.spec?.limited?.limitResponse?.type === "Queue" && q !== undefined;
+    const cfg = {
+      name,
+      queues: queuing ? (q.queues ?? 0) : 0,
+      handSize: queuing ? (q.handSize ?? 0) : 0,
+      queueLengthLimit: queuing ? (q.queueLengthLimit ?? 0) : 0,
+    };
+    // A request may take at most a hand's share of the level's seats, and never more than 10.
+    const perHand = cfg.handSize > 0 ? Math.ceil(nominalCL / cfg.handSize) : nominalCL;
+    const maxSeats = Math.max(1, Math.min(perHand, maximumSeatsLimit));
+    let queueSet = old?.queueSet;
+    if (queueSet) queueSet.reconfigure(cfg, nominalCL);
+    else queueSet = new QueueSet(cfg, nominalCL, this.#clock);
+    return { name, uid, exempt: false, nominalCL, maxSeats, queueSet, exemptExecuting: { requests: 0, seats: 0 } };
+  }
+
+  /** Classify: the first matching FlowSchema (catch-all when none does) and the request's flow. */
+  classify(digest: RequestDigest): Classification {
+    const fs =
+      this.#flowSchemas.find((f) => matchesFlowSchema(digest, f)) ?? this.#flowSchemas.find((f) => f.metadata.name === "catch-all")!;
+    const priorityLevel = this.#levels.get(fs.spec!.priorityLevelConfiguration.name)!;
+    const flowDistinguisher = computeFlowDistinguisher(digest, fs.spec?.distinguisherMethod?.type);
+    return { flowSchema: fs, priorityLevel, flowDistinguisher, flowHash: hashFlowID(fs.metadata.name ?? "", flowDistinguisher) };
+  }
+}
+
+function withMandatory<T extends { metadata: { name?: string | undefined } }>(
+  objs: readonly T[],
+  mandatory: T[],
+  setDefaults: (o: T) => void,
+): T[] {
+  const names = new Set(objs.map((o) => o.metadata.name));
+  const imagined = mandatory.filter((m) => !names.has(m.metadata.name));
+  imagined.forEach(setDefaults);
+  return [...objs, ...imagined];
+}
+
+/** computeFlowDistinguisher: the user's name (ByUser), the namespace (ByNamespace), or nothing. */
+export function computeFlowDistinguisher(digest: RequestDigest, method: string | undefined): string {
+  if (method === "ByUser") return digest.user.name;
+  if (method === "ByNamespace") return digest.requestInfo.isResourceRequest ? digest.requestInfo.namespace : "";
+  return "";
+}
+
+/** hashFlowID: the first 8 bytes, little-endian, of sha256(schema name, 0, distinguisher). */
+export function hashFlowID(fsName: string, distinguisher: string): bigint {
+  const sum = createHash("sha256").update(fsName).update(Buffer.of(0)).update(distinguisher).digest();
+  return sum.readBigUInt64LE(0);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,132 @@
+/**
+ * The API Priority and Fairness dispatcher (staging/src/k8s.io/apiserver/pkg/util/flowcontrol/
+ * apf_filter.go, Interface.Handle): classifies a request, estimates its work, and runs it when its
+ * priority level's QueueSet dispatches it, or tells the caller it was rejected.
+ */
+import { realClock, type Clock } from "@servicenet/component-base/clock";
+import type { FlowSchema, PriorityLevelConfiguration } from "@servicenet/api/flowcontrol/v1";
+import { APFConfig, type Classification, type PriorityLevelState } from "./apf-controller.ts";
+import type { RejectReason } from "./fairqueuing/queueset/types.ts";
+import type { RequestDigest } from "./match.ts";
+import { FlowMetricsCache, type FlowMetrics } from "./flow-metrics.ts";
+import type { FlowControlMetrics } from "./metrics.ts";
+import { estimateWork, type EstimatedRequest, type WorkEstimatorSources } from "./request/work-estimator.ts";
+import { maxSeats, type WorkEstimate } from "./request/width.ts";
+
+/** How to build the dispatcher. */
+export interface FlowControlOptions {
+  /** `--max-requests-inflight` + `--max-mutating-requests-inflight` (default 400 + 200). */
+  serverConcurrencyLimit: number;
+  /** The longest a request waits in a queue: a quarter of `--request-timeout` (getRequestWaitContext). */
+  requestWaitLimitMs: number;
+  metrics: FlowControlMetrics;
+  /** Registers a function run before /metrics renders (MetricsRegistry.addCollector). */
+  addCollector: (fn: () => void) => void;
+  sources: WorkEstimatorSources;
+  clock?: Clock;
+}
+
+/** What Handle tells the caller: served (with the handler's value) or rejected. */
+export type HandleResult<T> = { served: true; value: T } | { served: false; reason: RejectReason };
+
+/** The hooks of one request (noteFn and the execution function of upstream's Handle). */
+export interface HandleHooks<T> {
+  /** Called once classified, served or not (the response headers go here). */
+  note(c: Classification, estimate: WorkEstimate): void;
+  /**
+   * Runs the request. `release` gives the seats back before the handler ends (a WATCH once it is
+   * initialized); otherwise they are released when the returned promise settles.
+   */
+  exec(release: () => void): Promise<T>;
+  signal?: AbortSignal;
+}
+
+/** The dispatcher (apf_filter.go's configController + Handle). */
+export class FlowControl {
+  readonly config: APFConfig;
+  readonly #opts: FlowControlOptions;
+  readonly #clock: Clock;
+  readonly #flows: FlowMetricsCache;
+
+  constructor(opts: FlowControlOptions) {
+    this.#opts = opts;
+    this.#flows = new FlowMetricsCache(opts.metrics, opts.addCollector);
+    this.#clock = opts.clock ?? realClock;
+    this.config = new APFConfig(opts.serverConcurrencyLimit, this.#clock);
+    this.#publishLimits();
+  }
+
+  /** Applies the FlowSchemas and PriorityLevelConfigurations (all of them, defaulted). */
+  update(flowSchemas: readonly FlowSchema[], priorityLevels: readonly PriorityLevelConfiguration[]): void {
+    this.config.update(flowSchemas, priorityLevels);
+    this.#publishLimits();
+  }
+
+  #publishLimits(): void {
+    for (const pl of this.config.priorityLevels) {
+      this.#opts.metrics.nominalLimitSeats.set({ priority_level: pl.name }, pl.nominalCL);
+      this.#opts.metrics.currentLimitSeats.set({ priority_level: pl.name }, pl.nominalCL);
+    }
+  }
+
+  /** Handle: classify, estimate, wait for a seat (or be rejected), execute. */
+  async handle<T>(digest: RequestDigest, request: EstimatedRequest, hooks: HandleHooks<T>): Promise<HandleResult<T>> {
+    const c = this.config.classify(digest);
+    const pl = c.priorityLevel;
+    const estimate = estimateWork(request, this.#opts.sources, pl.maxSeats);
+    hooks.note(c, estimate);
+    const f = this.#flows.of(c.flowSchema.metadata.name ?? "", pl.name);
+    const seats = maxSeats(estimate);
+    f.estimatedSeats.observe(seats);
+    if (pl.exempt || pl.queueSet === undefined) return this.#run(f, pl, estimate, 0, hooks, undefined);
+    f.inqueueRequests++;
+    f.inqueueSeats += seats;
+    const admission = await pl.queueSet.startRequest(c.flowHash, estimate, this.#opts.requestWaitLimitMs, hooks.signal);
+    f.inqueueRequests--;
+    f.inqueueSeats -= seats;
+    if (!admission.admitted) {
+      this.#opts.metrics.rejected.inc({ ...f.labels, reason: admission.reason });
+      f.waitRejected.observe(admission.waitedMs / 1000);
+      return { served: false, reason: admission.reason };
+    }
+    return this.#run(f, pl, estimate, admission.waitedMs, hooks, () => admission.finish());
+  }
+
+  async #run<T>(
+    f: FlowMetrics,
+    pl: PriorityLevelState,
+    estimate: WorkEstimate,
+    waitedMs: number,
+    hooks: HandleHooks<T>,
+    finish: (() => void) | undefined,
+  ): Promise<HandleResult<T>> {
+    f.dispatched.inc();
+    f.waitExecuted.observe(waitedMs / 1000);
+    const seats = estimate.initialSeats;
+    f.executingRequests++;
+    f.executingSeats += seats;
+    if (pl.exempt) {
+      pl.exemptExecuting.requests++;
+      pl.exemptExecuting.seats += seats;
+    }
+    const started = this.#clock.now();
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      f.executingRequests--;
+      f.executingSeats -= seats;
+      f.execution.observe((this.#clock.now() - started) / 1000);
+      if (pl.exempt) {
+        pl.exemptExecuting.requests--;
+        pl.exemptExecuting.seats -= seats;
+      }
+      finish?.();
+    };
+    try {
+      return { served: true, value: await hooks.exec(release) };
+    } finally {
+      release();
+    }
+  }
+}

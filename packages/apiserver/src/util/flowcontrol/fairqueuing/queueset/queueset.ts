@@ -1,0 +1,287 @@
+/**
+ * The fair queuing of one priority level (staging/src/k8s.io/apiserver/pkg/util/flowcontrol/
+ * fairqueuing/queueset/queueset.go): shuffle sharding picks a flow's queue among `handSize`
+ * candidates, a request is rejected when its queue is full while the level is saturated, and
+ * dispatch follows virtual time (R, in seat-milliseconds): the queue whose oldest request would
+ * finish first in the virtual world goes next, when enough seats are free for it.
+ */
+import type { Clock } from "@servicenet/component-base/clock";
+import { Dealer } from "@servicenet/api/flowcontrol/v1";
+import { maxSeats, type WorkEstimate } from "../../request/width.ts";
+import type { Admission, Queue, QueuedRequest, QueuingConfig, RejectReason } from "./types.ts";
+
+/** The service time every request is assumed to take (estimatedServiceDuration, 3 s). */
+export const estimatedServiceDurationMs = 3000;
+
+/** Counters the level's metrics read. */
+export interface QueueSetCounts {
+  requestsWaiting: number;
+  seatsWaiting: number;
+  requestsExecuting: number;
+  seatsInUse: number;
+}
+
+/** A QueueSet: the queues of one Limited priority level with its concurrency limit in seats. */
+export class QueueSet {
+  readonly #clock: Clock;
+  #cfg: QueuingConfig;
+  #dealer: Dealer | undefined;
+  #queues: Queue[] = [];
+  #concurrencyLimit: number;
+  #currentR = 0;
+  #lastRealTime: number;
+  #robinIndex = -1;
+  #activeQueues = 0;
+  readonly counts: QueueSetCounts = { requestsWaiting: 0, seatsWaiting: 0, requestsExecuting: 0, seatsInUse: 0 };
+
+  constructor(cfg: QueuingConfig, concurrencyLimit: number, clock: Clock) {
+    this.#clock = clock;
+    this.#lastRealTime = clock.now();
+    this.#cfg = cfg;
+    this.#concurrencyLimit = concurrencyLimit;
+    this.#configureQueues(cfg);
+  }
+
+  get concurrencyLimit(): number {
+    return this.#concurrencyLimit;
+  }
+
+  /** The current virtual time (for tests and the debug dump). */
+  get currentR(): number {
+    this.#syncTime();
+    return this.#currentR;
+  }
+
+  /** Applies a new config and limit (BeginConfigChange/Complete); waiting requests stay queued. */
+  reconfigure(cfg: QueuingConfig, concurrencyLimit: number): void {
+    this.#syncTime();
+    this.#cfg = cfg;
+    this.#concurrencyLimit = concurrencyLimit;
+    if (cfg.queues !== this.#queues.length) this.#configureQueues(cfg);
+    else this.#dealer = cfg.queues > 0 ? new Dealer(cfg.queues, cfg.handSize) : undefined;
+    this.#dispatchAsMuchAsPossible();
+  }
+
+  #configureQueues(cfg: QueuingConfig): void {
+    // Existing queues keep their requests; new ones start empty (upstream keeps extra queues until they drain).
+    const old = this.#queues;
+    this.#queues = Array.from({ length: Math.max(cfg.queues, old.length) }, (_, i) => old[i] ?? newQueue(i));
+    this.#dealer = cfg.queues > 0 ? new Dealer(cfg.queues, cfg.handSize) : undefined;
+  }
+
+  /**
+   * StartRequest: admits, queues or rejects a request of the flow `flowHash`. A queued request
+   * waits at most `waitLimitMs` (then "time-out") or until `signal` aborts ("cancelled").
+   */
+  startRequest(flowHash: bigint, estimate: WorkEstimate, waitLimitMs: number, signal?: AbortSignal): Promise<Admission> | Admission {
+    this.#syncTime();
+    const seats = maxSeats(estimate);
+    const now = this.#clock.now();
+    let decided: Admission | undefined;
+    const req: QueuedRequest = {
+      estimate,
+      totalWork: estimate.initialSeats * estimatedServiceDurationMs + estimate.finalSeats * estimate.additionalLatencyMs,
+      arrivalR: this.#currentR,
+      arrivedAt: now,
+      startedAt: 0,
+      queue: undefined,
+      decide: (a) => (decided = a),
+    };
+    if (this.#dealer === undefined) {
+      // The Reject limit response: run now or never (dispatchSansQueueLocked).
+      if (!this.#canAccommodate(seats)) return { admitted: false, reason: "concurrency-limit", waitedMs: 0 };
+      return this.#dispatch(req, undefined);
+    }
+    const queue = this.#shuffleShard(flowHash);
+    if (this.counts.seatsInUse >= this.#concurrencyLimit && queue.waiting.length - queue.head >= this.#cfg.queueLengthLimit)
+      return { admitted: false, reason: "queue-full", waitedMs: 0 };
+    this.#enqueue(req, queue);
+    this.#dispatchAsMuchAsPossible();
+    if (decided !== undefined) return decided;
+    return new Promise<Admission>((resolve) => {
+      const give = (a: Admission): void => {
+        this.#clock.clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        resolve(a);
+      };
+      req.decide = give;
+      const leave = (reason: RejectReason): void => {
+        if (req.queue === undefined || req.startedAt !== 0) return;
+        this.#syncTime();
+        this.#removeWaiting(req);
+        give({ admitted: false, reason, waitedMs: this.#clock.now() - req.arrivedAt });
+        this.#dispatchAsMuchAsPossible();
+      };
+      const timer = this.#clock.setTimeout(() => leave("time-out"), waitLimitMs);
+      const onAbort = (): void => leave("cancelled");
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** shuffleShardLocked: the queue of the hand with the fewest waiting initial seats. */
+  #shuffleShard(flowHash: bigint): Queue {
+    let best: Queue | undefined;
+    let bestSeats = Infinity;
+    this.#dealer!.deal(flowHash, (i) => {
+      const q = this.#queues[i]!;
+      if (q.waitingSeats < bestSeats) {
+        best = q;
+        bestSeats = q.waitingSeats;
+      }
+    });
+    return best!;
+  }
+
+  #enqueue(req: QueuedRequest, queue: Queue): void {
+    if (isIdle(queue)) {
+      queue.nextDispatchR = this.#currentR;
+      this.#activeQueues++;
+    }
+    req.queue = queue;
+    queue.waiting.push(req);
+    const seats = maxSeats(req.estimate);
+    queue.waitingSeats += seats;
+    this.counts.requestsWaiting++;
+    this.counts.seatsWaiting += seats;
+  }
+
+  #removeWaiting(req: QueuedRequest): void {
+    const q = req.queue!;
+    const i = q.waiting.indexOf(req, q.head);
+    if (i < 0) return;
+    q.waiting.splice(i, 1);
+    const seats = maxSeats(req.estimate);
+    q.waitingSeats -= seats;
+    this.counts.requestsWaiting--;
+    this.counts.seatsWaiting -= seats;
+    if (isIdle(q)) this.#activeQueues--;
+  }
+
+  #dispatchAsMuchAsPossible(): void {
+    while (this.counts.requestsWaiting > 0) {
+      const picked = this.#findDispatchQueue();
+      if (picked === undefined) return;
+      const [queue, req] = picked;
+      this.#popHead(queue);
+      queue.nextDispatchR += req.totalWork;
+      const a = this.#dispatch(req, queue);
+      req.decide(a);
+    }
+  }
+
+  #popHead(queue: Queue): void {
+    const req = queue.waiting[queue.head]!;
+    queue.head++;
+    if (queue.head > 64 && queue.head * 2 > queue.waiting.length) {
+      queue.waiting = queue.waiting.slice(queue.head);
+      queue.head = 0;
+    }
+    const seats = maxSeats(req.estimate);
+    queue.waitingSeats -= seats;
+    this.counts.requestsWaiting--;
+    this.counts.seatsWaiting -= seats;
+  }
+
+  /** findDispatchQueueToBoundLocked: the queue whose oldest request finishes first in virtual time, if it fits. */
+  #findDispatchQueue(): [Queue, QueuedRequest] | undefined {
+    let min: Queue | undefined;
+    let minFinish = Infinity;
+    let minIndex = 0;
+    const n = this.#queues.length;
+    let robin = this.#robinIndex;
+    for (let k = 0; k < n; k++) {
+      robin = (robin + 1) % n;
+      const q = this.#queues[robin]!;
+      const oldest = q.waiting[q.head];
+      if (oldest === undefined) continue;
+      const finish = q.nextDispatchR + oldest.totalWork;
+      if (finish < minFinish) {
+        minFinish = finish;
+        min = q;
+        minIndex = robin;
+      }
+    }
+    if (min === undefined) return undefined;
+    const oldest = min.waiting[min.head]!;
+    if (!this.#canAccommodate(maxSeats(oldest.estimate))) return undefined;
+    this.#robinIndex = minIndex;
+    return [min, oldest];
+  }
+
+  /** canAccommodateSeatsLocked: a request wider than the whole level runs alone. */
+  #canAccommodate(seats: number): boolean {
+    if (seats > this.#concurrencyLimit) return this.counts.requestsExecuting === 0;
+    return this.counts.seatsInUse + seats <= this.#concurrencyLimit;
+  }
+
+  #dispatch(req: QueuedRequest, queue: Queue | undefined): Admission {
+    const now = this.#clock.now();
+    req.startedAt = now;
+    const seats = maxSeats(req.estimate);
+    this.counts.requestsExecuting++;
+    this.counts.seatsInUse += seats;
+    if (queue) {
+      queue.executing++;
+      queue.seatsInUse += seats;
+    }
+    let finished = false;
+    return {
+      admitted: true,
+      waitedMs: now - req.arrivedAt,
+      finish: () => {
+        if (finished) return;
+        finished = true;
+        this.#finish(req, queue);
+      },
+    };
+  }
+
+  /** finishRequestLocked: gives back the seats, after the final seats' additional latency when there is one. */
+  #finish(req: QueuedRequest, queue: Queue | undefined): void {
+    this.#syncTime();
+    const actualMs = this.#clock.now() - req.startedAt;
+    this.counts.requestsExecuting--;
+    if (queue) {
+      queue.executing--;
+      // When a request finishes after S instead of the estimated G, its queue's start R moves back by (G - S) x width.
+      queue.nextDispatchR -= req.estimate.initialSeats * (estimatedServiceDurationMs - actualMs);
+      this.#boundNextDispatch(queue);
+    }
+    const release = (): void => {
+      this.#syncTime();
+      const seats = maxSeats(req.estimate);
+      this.counts.seatsInUse -= seats;
+      if (queue) {
+        queue.seatsInUse -= seats;
+        if (isIdle(queue)) this.#activeQueues--;
+      }
+      this.#dispatchAsMuchAsPossible();
+    };
+    if (req.estimate.additionalLatencyMs > 0) this.#clock.setTimeout(release, req.estimate.additionalLatencyMs);
+    else release();
+  }
+
+  /** boundNextDispatchLocked: dispatch in the virtual world does not precede arrival (anti-windup). */
+  #boundNextDispatch(queue: Queue): void {
+    const oldest = queue.waiting[queue.head];
+    if (oldest !== undefined && queue.nextDispatchR < oldest.arrivalR) queue.nextDispatchR = oldest.arrivalR;
+  }
+
+  /** syncTimeLocked: R advances at min(seats requested, limit) / active queues per real millisecond. */
+  #syncTime(): void {
+    const now = this.#clock.now();
+    const elapsed = now - this.#lastRealTime;
+    this.#lastRealTime = now;
+    if (elapsed <= 0 || this.#activeQueues === 0) return;
+    const requested = this.counts.seatsInUse + this.counts.seatsWaiting;
+    this.#currentR += (elapsed * Math.min(requested, this.#concurrencyLimit)) / this.#activeQueues;
+  }
+}
+
+function newQueue(index: number): Queue {
+  return { index, waiting: [], head: 0, waitingSeats: 0, executing: 0, seatsInUse: 0, nextDispatchR: 0 };
+}
+
+function isIdle(q: Queue): boolean {
+  return q.waiting.length === q.head && q.executing === 0 && q.seatsInUse === 0;
+}
