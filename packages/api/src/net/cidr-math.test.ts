@@ -10,6 +10,7 @@ import {
   compareIPs,
   indexOf,
   lastAddress,
+  containsIP,
   prefixContainsIP,
 } from "./cidr-math.ts";
 import { formatIP } from "./format-ip.ts";
@@ -160,5 +161,21 @@ describe("prefixContainsIP", () => {
     ["0.0.0.0/0", "255.255.255.255", false],
   ] as const)("%s contains %s: %s", (prefix, addr, want) => {
     expect(prefixContainsIP(cidr(prefix), ip(addr))).toBe(want);
+  });
+});
+
+describe("containsIP", () => {
+  it.each([
+    ["10.0.0.0/24", "10.0.0.0", true],
+    ["10.0.0.0/24", "10.0.0.255", true],
+    ["10.0.0.0/24", "10.0.1.1", false],
+    ["010.000.000.000/24", "10.0.0.7", true],
+    ["10.0.0.0/24", "010.0.0.7", true],
+    ["2001:db8::/64", "2001:db8::1", true],
+    ["2001:db8::/64", "10.0.0.1", false],
+    ["not-a-cidr", "10.0.0.1", false],
+    ["10.0.0.0/24", "", false],
+  ] as const)("%s contains %s: %s", (c, a, want) => {
+    expect(containsIP(c, a)).toBe(want);
   });
 });

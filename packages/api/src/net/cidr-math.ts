@@ -5,7 +5,8 @@
  * each other.
  */
 import { familyBits, familyLimit, type IP } from "./family.ts";
-import { prefixMask, type CIDR } from "./parse-cidr.ts";
+import { parseCIDRSloppy, prefixMask, type CIDR } from "./parse-cidr.ts";
+import { parseIPSloppy } from "./parse-ip.ts";
 
 function hostBits(c: CIDR): bigint {
   return BigInt(familyBits(c.family) - c.prefix);
@@ -31,6 +32,17 @@ export function cidrContains(c: CIDR, ip: IP): boolean {
 export function prefixContainsIP(prefix: CIDR, ip: IP): boolean {
   if (!cidrContains(prefix, ip) || ip.value === prefix.ip.value) return false;
   return ip.family !== "IPv4" || ip.value !== lastAddress(prefix).value;
+}
+
+/**
+ * True if the CIDR string `cidr` contains the IP string `ip`, both parsed sloppily (leading zeros
+ * allowed, as kube-proxy's netutils.ParseCIDRSloppy/ParseIPSloppy); false when either does not
+ * parse or the families differ.
+ */
+export function containsIP(cidr: string, ip: string): boolean {
+  const c = parseCIDRSloppy(cidr);
+  const a = parseIPSloppy(ip);
+  return c !== null && a !== null && cidrContains(c, a);
 }
 
 /** True if every address of `inner` is inside `outer`. */

@@ -8,6 +8,7 @@ export type { CIDR } from "./parse-cidr.ts";
 export {
   cidrSize,
   cidrContains,
+  containsIP,
   prefixContainsIP,
   cidrContainsCIDR,
   cidrsOverlap,

@@ -3,7 +3,7 @@
  * (filter and nat) per sync, full or partial (KEP-3453), as upstream's
  * syncProxyRules does.
  */
-import { cidrContains, parseCIDRSloppy, parseIPSloppy } from "@servicenet/api";
+import { containsIP } from "@servicenet/api";
 import { BaseProxier } from "../proxy/base-proxier.ts";
 import type { Endpoint } from "../proxy/endpoint.ts";
 import type { ServicePortInfo } from "../proxy/service-port.ts";
@@ -229,10 +229,4 @@ export class IptablesProxier extends BaseProxier {
 /** Lines joined with a trailing newline ("" for none). */
 function join(lines: readonly string[]): string {
   return lines.length === 0 ? "" : lines.join("\n") + "\n";
-}
-
-function containsIP(cidr: string, ip: string): boolean {
-  const c = parseCIDRSloppy(cidr);
-  const a = parseIPSloppy(ip);
-  return c !== null && a !== null && cidrContains(c, a);
 }

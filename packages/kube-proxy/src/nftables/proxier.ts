@@ -4,7 +4,7 @@
  * the table; a partial sync rewrites only the chains of changed Services and
  * adds/deletes only the map elements that changed.
  */
-import { cidrContains, parseCIDRSloppy, parseIPSloppy } from "@servicenet/api";
+import { containsIP } from "@servicenet/api";
 import { BaseProxier } from "../proxy/base-proxier.ts";
 import type { BaseProxierOptions } from "../proxy/base-proxier.ts";
 import type { Endpoint } from "../proxy/endpoint.ts";
@@ -268,10 +268,4 @@ function namesOf(objs: ServiceObjects): Set<string> {
 /** Per-service objects are chains except the ClientIP affinity sets. */
 function isAffinitySet(name: string): boolean {
   return name.startsWith("affinity-");
-}
-
-function containsIP(cidr: string, ip: string): boolean {
-  const c = parseCIDRSloppy(cidr);
-  const a = parseIPSloppy(ip);
-  return c !== null && a !== null && cidrContains(c, a);
 }

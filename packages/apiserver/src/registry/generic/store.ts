@@ -17,6 +17,7 @@ import {
 } from "../../storage/index.ts";
 import { beforeDelete } from "../rest/delete.ts";
 import { deletionFinalizersForGarbageCollection, markAsDeleting, type GarbageCollectionPolicy } from "./gc-finalizers.ts";
+import { finishNothing, type FinishFunc, type StoreHooks } from "./hooks.ts";
 import { generateName, nowRFC3339 } from "./names.ts";
 import type {
   DeleteParams,
@@ -48,17 +49,22 @@ export interface GenericStoreConfig {
    * it (upstream Store.ShouldDeleteDuringUpdate; namespaces also wait for spec.finalizers).
    */
   shouldDeleteDuringUpdate?: (obj: KubeObject) => boolean;
+  /** Begin/After hooks and the Decorator (see hooks.ts); a subclass may also set them on `hooks`. */
+  hooks?: StoreHooks;
 }
 
 /** One resource's REST storage. */
 export class GenericStore {
   readonly config: GenericStoreConfig;
   readonly strategy: RESTStrategy;
+  /** Upstream's Store hook fields; set them before the store serves its first request. */
+  readonly hooks: StoreHooks;
   private readonly store: Store;
 
   constructor(store: Store, config: GenericStoreConfig) {
     this.config = config;
     this.strategy = config.strategy;
+    this.hooks = { ...config.hooks };
     this.store = withGroupResource(store, { group: config.group, resource: config.resource });
   }
 
@@ -99,19 +105,27 @@ export class GenericStore {
       (!hasF || matchesFields(fields, this.fieldsOf(obj)));
   }
 
+  /** Applies the Decorator hook, if any, to `obj` in place; returns `obj`. */
+  protected decorate(obj: KubeObject): KubeObject {
+    this.hooks.decorator?.(obj);
+    return obj;
+  }
+
   async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<KubeObject> {
-    return this.store.get(this.key(namespace, name), resourceVersion !== undefined ? { resourceVersion } : {});
+    return this.decorate(await this.store.get(this.key(namespace, name), resourceVersion !== undefined ? { resourceVersion } : {}));
   }
 
   async list(namespace: string | undefined, p: ListParams = {}): Promise<ListResult> {
     const predicate = this.predicate(p.labelSelector, p.fieldSelector);
-    return this.store.list(this.prefix(namespace), {
+    const res = await this.store.list(this.prefix(namespace), {
       ...(p.resourceVersion !== undefined ? { resourceVersion: p.resourceVersion } : {}),
       ...(p.resourceVersionMatch ? { resourceVersionMatch: p.resourceVersionMatch } : {}),
       ...(p.limit ? { limit: p.limit } : {}),
       ...(p.continue ? { continue: p.continue } : {}),
       ...(predicate ? { predicate } : {}),
     });
+    if (this.hooks.decorator) for (const item of res.items) this.hooks.decorator(item);
+    return res;
   }
 
   watch(namespace: string | undefined, p: WatchParams = {}): AsyncIterable<WatchEvent> {
@@ -124,8 +138,24 @@ export class GenericStore {
       ...(p.deadline !== undefined ? { deadline: p.deadline } : {}),
       ...(p.signal ? { signal: p.signal } : {}),
       ...(p.readOnly ? { readOnly: true } : {}),
-      ...(p.decorate ? { decorate: p.decorate } : {}),
+      ...this.watchDecorator(p.decorate),
     });
+  }
+
+  /**
+   * The Decorator applied as the storage delivers each event, not by a generator around the
+   * watch: one async step per event and watcher less.
+   */
+  private watchDecorator(extra: WatchParams["decorate"]): { decorate?: (obj: KubeObject) => void } {
+    const own = this.hooks.decorator;
+    if (!own) return extra ? { decorate: extra } : {};
+    if (!extra) return { decorate: own };
+    return {
+      decorate: (o) => {
+        own(o);
+        extra(o);
+      },
+    };
   }
 
   /** Namespace from the URL onto the object; mismatches are BadRequest as upstream. */
@@ -152,9 +182,8 @@ export class GenericStore {
       meta.name = generateName(meta["generateName"]);
   }
 
-  /** upstream rest.BeforeCreate: system fields, name generation, strategy, validation. */
-  private beforeCreate(obj: KubeObject, namespace: string | undefined, warnings?: string[]): void {
-    this.initCreateMetadata(obj, namespace);
+  /** upstream rest.BeforeCreate: system fields, strategy, validation (metadata was initialised first). */
+  private beforeCreate(obj: KubeObject, warnings?: string[]): void {
     const meta = obj.metadata;
     for (const k of ["uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"] as const) delete meta[k];
     delete meta.resourceVersion;
@@ -168,10 +197,22 @@ export class GenericStore {
     this.strategy.canonicalize?.(obj);
   }
 
+  /** upstream Store.Create: metadata, BeginCreate, BeforeCreate, admission, write, finish, AfterCreate, Decorator. */
   async create(namespace: string | undefined, obj: KubeObject, p: WriteParams = {}): Promise<KubeObject> {
-    this.beforeCreate(obj, namespace, p.warnings);
-    if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "", obj);
-    return this.store.create(this.key(obj.metadata.namespace, obj.metadata.name ?? ""), obj, p.dryRun ? { dryRun: true } : {});
+    this.initCreateMetadata(obj, namespace);
+    const finish = this.hooks.beginCreate ? await this.hooks.beginCreate(obj, p) : finishNothing;
+    let out: KubeObject;
+    try {
+      this.beforeCreate(obj, p.warnings);
+      if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "", obj);
+      out = await this.store.create(this.key(obj.metadata.namespace, obj.metadata.name ?? ""), obj, p.dryRun ? { dryRun: true } : {});
+    } catch (err) {
+      await finish(false);
+      throw err;
+    }
+    await finish(true);
+    this.hooks.afterCreate?.(out, p);
+    return this.decorate(out);
   }
 
   /** upstream rest.BeforeUpdate for the main resource or a subresource. */
@@ -204,41 +245,63 @@ export class GenericStore {
     const key = this.key(namespace, name);
     const subresource = p.subresource ?? "";
     let created = false;
-    const updated = await this.store.guaranteedUpdate(
-      key,
-      async (current) => {
-        const exists = current.metadata.name !== undefined;
-        const obj = await objInfo(exists ? current : null);
-        if ((obj.metadata.name ?? name) !== name) {
-          throw StatusError.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+    // The Begin hook's finish of the attempt in flight; a retry finishes it with false first.
+    let finish: FinishFunc = finishNothing;
+    const settle = (success: boolean): Promise<void> => {
+      const f = finish;
+      finish = finishNothing;
+      return f(success);
+    };
+    const tryUpdate = async (current: KubeObject): Promise<KubeObject> => {
+      await settle(false);
+      const exists = current.metadata.name !== undefined;
+      const obj = await objInfo(exists ? current : null);
+      if ((obj.metadata.name ?? name) !== name) {
+        throw StatusError.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+      }
+      obj.metadata.name = name;
+      if (!exists) {
+        if (!(this.strategy.allowCreateOnUpdate || p.forceAllowCreate) || subresource !== "") {
+          throw StatusError.notFound({ group: this.config.group, resource: this.config.resource }, name);
         }
-        obj.metadata.name = name;
-        if (!exists) {
-          if (!(this.strategy.allowCreateOnUpdate || p.forceAllowCreate) || subresource !== "") {
-            throw StatusError.notFound({ group: this.config.group, resource: this.config.resource }, name);
-          }
-          this.beforeCreate(obj, namespace, p.warnings);
-          if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "", obj);
-          created = true;
-          return obj;
-        }
-        created = false;
-        this.placeInNamespace(obj, namespace);
-        if (!obj.metadata.resourceVersion) {
-          if (!this.strategy.allowUnconditionalUpdate) {
-            // Upstream Store.Update names the resource as the kind (see its TODO about #18526) and
-            // prints the uint64 0 with %#v.
-            throw StatusError.invalid({ group: this.config.group, kind: this.config.resource }, name, [
-              field.invalid("metadata.resourceVersion", new GoValue("0x0"), "must be specified for an update"),
-            ]);
-          }
-          obj.metadata.resourceVersion = current.metadata.resourceVersion;
-        }
-        this.beforeUpdate(obj, current, subresource, p.warnings);
+        this.initCreateMetadata(obj, namespace);
+        if (this.hooks.beginCreate) finish = await this.hooks.beginCreate(obj, p);
+        this.beforeCreate(obj, p.warnings);
+        if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "", obj);
+        created = true;
         return obj;
-      },
-      { ignoreNotFound: true, ...(p.preconditions ? { preconditions: p.preconditions } : {}), ...(p.dryRun ? { dryRun: true } : {}) },
-    );
+      }
+      created = false;
+      this.placeInNamespace(obj, namespace);
+      if (!obj.metadata.resourceVersion) {
+        if (!this.strategy.allowUnconditionalUpdate) {
+          // Upstream Store.Update names the resource as the kind (see its TODO about #18526) and
+          // prints the uint64 0 with %#v.
+          throw StatusError.invalid({ group: this.config.group, kind: this.config.resource }, name, [
+            field.invalid("metadata.resourceVersion", new GoValue("0x0"), "must be specified for an update"),
+          ]);
+        }
+        obj.metadata.resourceVersion = current.metadata.resourceVersion;
+      }
+      if (subresource === "" && this.hooks.beginUpdate) finish = await this.hooks.beginUpdate(obj, current, p);
+      this.beforeUpdate(obj, current, subresource, p.warnings);
+      return obj;
+    };
+    let updated: KubeObject;
+    try {
+      updated = await this.store.guaranteedUpdate(key, tryUpdate, {
+        ignoreNotFound: true,
+        ...(p.preconditions ? { preconditions: p.preconditions } : {}),
+        ...(p.dryRun ? { dryRun: true } : {}),
+      });
+    } catch (err) {
+      await settle(false);
+      throw err;
+    }
+    // Written: whatever follows (the delete after the last finalizer) cannot undo the allocation.
+    await settle(true);
+    if (created) this.hooks.afterCreate?.(updated, p);
+    else this.hooks.afterUpdate?.(updated, p);
     // The last finalizer removed from a deleting object: it goes now (upstream deleteWithoutFinalizers).
     if (
       !created &&
@@ -251,9 +314,9 @@ export class GenericStore {
         preconditions: { resourceVersion: updated.metadata.resourceVersion ?? "" },
         ...(p.dryRun ? { dryRun: true } : {}),
       });
-      return { object: gone, created: false };
+      return { object: this.decorate(gone), created: false };
     }
-    return { object: updated, created };
+    return { object: this.decorate(updated), created };
   }
 
   /**
@@ -269,12 +332,15 @@ export class GenericStore {
     return this.store.guaranteedUpdate(this.key(namespace, name), tryUpdate, opts);
   }
 
+  /** The storage delete, then AfterDelete (upstream calls it on every path that really deletes). */
   private async reallyDelete(key: string, current: KubeObject, p: DeleteParams): Promise<KubeObject> {
-    return this.store.delete(key, {
+    const gone = await this.store.delete(key, {
       ...(p.preconditions ? { preconditions: p.preconditions } : {}),
       ...(p.dryRun ? { dryRun: true } : {}),
       cachedExisting: current,
     });
+    if (!p.dryRun && this.hooks.afterDelete) await this.hooks.afterDelete(gone, p);
+    return gone;
   }
 
   /**
@@ -285,6 +351,11 @@ export class GenericStore {
    * and stays until its finalizers are removed; anything else is deleted now.
    */
   async delete(namespace: string | undefined, name: string, p: DeleteParams = {}): Promise<DeleteResult> {
+    const res = await this.deleteStored(namespace, name, p);
+    return { ...res, object: this.decorate(res.object) };
+  }
+
+  private async deleteStored(namespace: string | undefined, name: string, p: DeleteParams): Promise<DeleteResult> {
     if (!p.dryRun) this.config.onDeleteRequest?.(namespace, name);
     const key = this.key(namespace, name);
     const current = await this.store.get(key);

@@ -15,7 +15,6 @@ import {
 import type { KubeObject } from "../../../storage/index.ts";
 import { resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 import { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";
-import { normalizeClusterIPs, patchAllocatedValues } from "./storage/normalize.ts";
 
 const asService = (o: KubeObject): Service => o as unknown as Service;
 
@@ -41,14 +40,10 @@ export const serviceStrategy: RESTStrategy = {
   },
   prepareForCreate: (o) => {
     o["status"] = { loadBalancer: {} };
-    normalizeClusterIPs(o as unknown as Service, null);
   },
   prepareForUpdate: (o, old) => {
     if (old["status"] === undefined) delete o["status"];
     else o["status"] = structuredClone(old["status"]);
-    // What the Service storage's beginUpdate does before the strategy, minus allocation.
-    patchAllocatedValues(o as unknown as Service, old as unknown as Service);
-    normalizeClusterIPs(o as unknown as Service, old as unknown as Service);
     dropTypeDependentFields(o as unknown as Service, old as unknown as Service);
     trimFieldsForDualStackDowngrade(o as unknown as Service, old as unknown as Service);
     withLoadBalancerStatus(o);

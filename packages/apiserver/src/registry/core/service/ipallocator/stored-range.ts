@@ -7,15 +7,9 @@
  */
 import { formatCIDR, type CIDR, type IP, type IPFamily } from "@servicenet/api";
 import type { Store } from "../../../../storage/index.ts";
-import { AllocationBitmap } from "../allocator/bitmap.ts";
 import type { RandomSource } from "../allocator/interfaces.ts";
-import {
-  serviceIPAllocationsResource,
-  serviceIPsKey,
-  type RangeAllocationSnapshot,
-  type RangeRegistry,
-} from "../allocator/storage/keys.ts";
-import { StoredAllocator, type StoredAllocatorStats } from "../allocator/storage/storage.ts";
+import { serviceIPAllocationsResource, serviceIPsKey, type RangeAllocationSnapshot } from "../allocator/storage/keys.ts";
+import { StoredBitmapRange } from "../allocator/storage/stored-range.ts";
 import { Range } from "./bitmap.ts";
 import { RangeDryRun } from "./dry-run.ts";
 import { ErrNotInRange, type IPAllocator, type RangeAllocation } from "./interfaces.ts";
@@ -42,119 +36,92 @@ export interface StoredRangeOptions {
 type Scope = "static" | "dynamic";
 
 /** A persisted bitmap ClusterIP range (IPAllocator + RangeRegistry). */
-export class StoredRange implements IPAllocator, RangeRegistry {
-  readonly #range: Range;
-  readonly #stored: StoredAllocator;
+export class StoredRange extends StoredBitmapRange<Range> implements IPAllocator {
   readonly #o: StoredRangeOptions;
   readonly #label: string;
 
   constructor(o: StoredRangeOptions) {
-    this.#o = o;
-    this.#label = formatCIDR(o.cidr);
-    let bitmap: AllocationBitmap | undefined;
-    this.#range = new Range(o.cidr, { factory: (max, spec, offset) => (bitmap = new AllocationBitmap(max, spec, offset, o.random)) });
-    this.#stored = new StoredAllocator({
+    const label = formatCIDR(o.cidr);
+    // Dual-write new-cluster initialisation (storage_core.go) logs upstream's line.
+    super({
       store: o.store,
       key: o.key ?? serviceIPsKey,
       resource: serviceIPAllocationsResource,
-      state: bitmap!,
+      newRange: (factory) => new Range(o.cidr, { factory }),
+      rangeSpec: label,
+      initLogLine: dualWriteInitLogLine,
+      random: o.random,
+      log: o.log,
       maxBatch: o.maxBatch,
     });
+    this.#o = o;
+    this.#label = label;
     this.#setGauges();
   }
 
-  /**
-   * Dual-write new-cluster initialisation (storage_core.go, with MultiCIDRServiceAllocator and dual-write): when the RangeAllocation does not exist, create
-   * it empty for this CIDR, logging upstream's line. Returns true if this call created it. A
-   * concurrent apiserver winning the race is not an error here (upstream would fail to start).
-   */
-  async ensureInitialized(): Promise<boolean> {
-    if ((await this.#stored.get()) !== null) return false;
-    this.#o.log?.(dualWriteInitLogLine);
-    try {
-      await this.#stored.createOrUpdate({ range: this.#label, data: "" });
-      return true;
-    } catch (err) {
-      if ((await this.#stored.get()) !== null) return false;
-      throw err;
-    }
-  }
-
-  get(): Promise<RangeAllocationSnapshot | null> {
-    return this.#stored.get();
-  }
-
-  createOrUpdate(snapshot: RangeAllocationSnapshot): Promise<void> {
-    return this.#stored.createOrUpdate(snapshot).finally(() => this.#setGauges());
+  override createOrUpdate(snapshot: RangeAllocationSnapshot): Promise<void> {
+    return super.createOrUpdate(snapshot).finally(() => this.#setGauges());
   }
 
   async allocate(ip: IP): Promise<void> {
-    if (!this.#range.contains(ip)) {
+    if (!this.range.contains(ip)) {
       this.#count("static", false);
       throw new ErrNotInRange(ip, this.#label);
     }
-    await this.#measure("static", () => this.#stored.run(() => this.#range.allocateSync(ip)));
+    await this.#measure("static", () => this.run(() => this.range.allocateSync(ip)));
   }
 
   allocateNext(): Promise<IP> {
-    return this.#measure("dynamic", () => this.#stored.run(() => this.#range.allocateNextSync()));
+    return this.#measure("dynamic", () => this.run(() => this.range.allocateNextSync()));
   }
 
   async release(ip: IP): Promise<void> {
-    if (!this.#range.contains(ip)) return;
-    await this.#stored.run(() => this.#range.releaseSync(ip));
+    if (!this.range.contains(ip)) return;
+    await this.run(() => this.range.releaseSync(ip));
     this.#setGauges();
   }
 
   /** True if `ip` is one of the usable addresses of the range. */
   contains(ip: IP): boolean {
-    return this.#range.contains(ip);
+    return this.range.contains(ip);
   }
 
   /** The in-memory view; current as of this instance's last operation. */
   has(ip: IP): boolean {
-    return this.#range.has(ip);
+    return this.range.has(ip);
   }
 
   forEach(fn: (ip: IP) => void): void {
-    this.#range.forEach(fn);
+    this.range.forEach(fn);
   }
 
   used(): number {
-    return this.#range.used();
+    return this.range.used();
   }
 
   free(): number {
-    return this.#range.free();
+    return this.range.free();
   }
 
   size(): number {
-    return this.#range.size();
+    return this.range.size();
   }
 
   cidr(): CIDR {
-    return this.#range.cidr();
+    return this.range.cidr();
   }
 
   ipFamily(): IPFamily {
-    return this.#range.ipFamily();
+    return this.range.ipFamily();
   }
 
   /** The in-memory state as a RangeAllocation. */
   snapshot(): RangeAllocation {
-    return this.#range.snapshot();
+    return this.range.snapshot();
   }
 
   dryRun(): IPAllocator {
     return new RangeDryRun(this);
-  }
-
-  /** Nothing to stop: the store belongs to the caller. */
-  destroy(): void {}
-
-  /** Coalescing counters of the underlying storage. */
-  stats(): StoredAllocatorStats {
-    return this.#stored.stats();
   }
 
   async #measure<T>(scope: Scope, fn: () => Promise<T>): Promise<T> {
@@ -180,7 +147,7 @@ export class StoredRange implements IPAllocator, RangeRegistry {
   #setGauges(): void {
     const m = this.#o.metrics;
     if (!m) return;
-    m.allocated.set({ cidr: this.#label }, this.#range.used());
-    m.available.set({ cidr: this.#label }, this.#range.free());
+    m.allocated.set({ cidr: this.#label }, this.range.used());
+    m.available.set({ cidr: this.#label }, this.range.free());
   }
 }

@@ -5,15 +5,9 @@
  * apiservers on one store share the NodePorts.
  */
 import type { Store } from "../../../../storage/index.ts";
-import { AllocationBitmap } from "../allocator/bitmap.ts";
 import type { RandomSource } from "../allocator/interfaces.ts";
-import {
-  serviceNodePortAllocationsResource,
-  serviceNodePortsKey,
-  type RangeAllocationSnapshot,
-  type RangeRegistry,
-} from "../allocator/storage/keys.ts";
-import { StoredAllocator, type StoredAllocatorStats } from "../allocator/storage/storage.ts";
+import { serviceNodePortAllocationsResource, serviceNodePortsKey } from "../allocator/storage/keys.ts";
+import { StoredBitmapRange } from "../allocator/storage/stored-range.ts";
 import type { RangeAllocation } from "../ipallocator/interfaces.ts";
 import { PortAllocator } from "./allocator.ts";
 import { ErrPortNotInRange, type PortAllocatorInterface } from "./interfaces.ts";
@@ -31,96 +25,64 @@ export interface StoredPortAllocatorOptions {
 }
 
 /** A persisted NodePort bitmap (PortAllocatorInterface + RangeRegistry). */
-export class StoredPortAllocator implements PortAllocatorInterface, RangeRegistry {
+export class StoredPortAllocator extends StoredBitmapRange<PortAllocator> implements PortAllocatorInterface {
   readonly portRange: PortRange;
-  readonly #ports: PortAllocator;
-  readonly #stored: StoredAllocator;
-  readonly #log: ((msg: string) => void) | undefined;
 
   constructor(o: StoredPortAllocatorOptions) {
-    this.portRange = o.portRange;
-    this.#log = o.log;
-    let bitmap: AllocationBitmap | undefined;
-    this.#ports = new PortAllocator(o.portRange, {
-      factory: (max, spec, offset) => (bitmap = new AllocationBitmap(max, spec, offset, o.random)),
-    });
-    this.#stored = new StoredAllocator({
+    // Upstream leaves creating the RangeAllocation to the NodePort Repair loop; ensureInitialized
+    // is for callers that allocate before the first repair pass.
+    super({
       store: o.store,
       key: o.key ?? serviceNodePortsKey,
       resource: serviceNodePortAllocationsResource,
-      state: bitmap!,
+      newRange: (factory) => new PortAllocator(o.portRange, { factory }),
+      rangeSpec: formatPortRange(o.portRange),
+      initLogLine: "node port bitmap allocator does not exist, creating it",
+      random: o.random,
+      log: o.log,
       maxBatch: o.maxBatch,
     });
-  }
-
-  /**
-   * Creates the RangeAllocation empty when it does not exist (upstream leaves that to the NodePort
-   * Repair loop; this is for callers that allocate before the first repair pass). True if created.
-   */
-  async ensureInitialized(): Promise<boolean> {
-    if ((await this.#stored.get()) !== null) return false;
-    this.#log?.("node port bitmap allocator does not exist, creating it");
-    try {
-      await this.#stored.createOrUpdate({ range: formatPortRange(this.portRange), data: "" });
-      return true;
-    } catch (err) {
-      if ((await this.#stored.get()) !== null) return false;
-      throw err;
-    }
-  }
-
-  get(): Promise<RangeAllocationSnapshot | null> {
-    return this.#stored.get();
-  }
-
-  createOrUpdate(snapshot: RangeAllocationSnapshot): Promise<void> {
-    return this.#stored.createOrUpdate(snapshot);
+    this.portRange = o.portRange;
   }
 
   async allocate(port: number): Promise<void> {
     // Out of range never reaches storage, as upstream.
     if (!Number.isInteger(port) || !portRangeContains(this.portRange, port)) throw new ErrPortNotInRange(formatPortRange(this.portRange));
-    await this.#stored.run(() => this.#ports.allocateSync(port));
+    await this.run(() => this.range.allocateSync(port));
   }
 
   allocateNext(): Promise<number> {
-    return this.#stored.run(() => this.#ports.allocateNextSync());
+    return this.run(() => this.range.allocateNextSync());
   }
 
   /** All `n` ports in one operation of the batched write, so they commit (or fail) together. */
   allocateNextN(n: number): Promise<number[]> {
-    return this.#stored.run(() => this.#ports.allocateNextNSync(n));
+    return this.run(() => this.range.allocateNextNSync(n));
   }
 
   async release(port: number): Promise<void> {
     if (!Number.isInteger(port) || !portRangeContains(this.portRange, port)) return;
-    await this.#stored.run(() => this.#ports.releaseSync(port));
+    await this.run(() => this.range.releaseSync(port));
   }
 
   /** The in-memory view; current as of this instance's last operation. */
   forEach(fn: (port: number) => void): void {
-    this.#ports.forEach(fn);
+    this.range.forEach(fn);
   }
 
   has(port: number): boolean {
-    return this.#ports.has(port);
+    return this.range.has(port);
   }
 
   free(): number {
-    return this.#ports.free();
+    return this.range.free();
   }
 
   used(): number {
-    return this.#ports.used();
+    return this.range.used();
   }
 
   snapshot(): RangeAllocation {
-    return this.#ports.snapshot();
-  }
-
-  destroy(): void {}
-
-  stats(): StoredAllocatorStats {
-    return this.#stored.stats();
+    return this.range.snapshot();
   }
 }

@@ -1,28 +1,19 @@
 /**
- * The Service REST storage (upstream pkg/registry/core/service/storage/storage.go): the generic
- * store plus the allocation pipeline. Create and update allocate ClusterIPs and NodePorts before
- * the strategy validates and the object is persisted (BeginCreate/BeginUpdate), commit the
- * allocation only after the write succeeded and revert it on any failure; delete releases
- * everything the Service held (AfterDelete); every object read is decorated with
- * defaultOnReadService so legacy objects show ipFamilies/ipFamilyPolicy.
+ * The Service REST storage (upstream pkg/registry/core/service/storage/storage.go NewREST): the
+ * generic store configured with hooks. BeginCreate/BeginUpdate normalise clusterIP(s) and allocate
+ * ClusterIPs and NodePorts before the strategy validates and the object is persisted; their finish
+ * commits the allocation once the write succeeded and reverts it on any failure or retry;
+ * AfterDelete releases everything the Service held; the Decorator applies defaultOnReadService so
+ * legacy objects show ipFamilies/ipFamilyPolicy.
  */
-import { field, type Service, StatusError, validateObjectMeta, validateServiceName } from "@servicenet/api";
-import type { KubeObject, ListResult, Store, WatchEvent } from "../../../../storage/index.ts";
+import { field, isValidPathSegmentName, type Service, StatusError, validateObjectMeta, validateServiceName } from "@servicenet/api";
+import type { KubeObject, Store } from "../../../../storage/index.ts";
+import type { FinishFunc } from "../../../generic/hooks.ts";
+import type { UpdateParams, WriteParams } from "../../../generic/options.ts";
 import { GenericStore, type GenericStoreConfig } from "../../../generic/store.ts";
-import type {
-  DeleteParams,
-  DeleteResult,
-  ListParams,
-  UpdatedObjectInfo,
-  UpdateParams,
-  UpdateResult,
-  WatchParams,
-  WriteParams,
-} from "../../../generic/options.ts";
 import type { Allocators } from "./alloc.ts";
 import type { AllocLogger } from "./alloc-cluster-ips.ts";
 import { defaultOnReadService, normalizeClusterIPs, patchAllocatedValues } from "./normalize.ts";
-import { hookedStore, writeTrackers, type WriteTracker } from "./rest-store-hooks.ts";
 import { restoreServiceAllocations, type RestoreReport } from "./startup.ts";
 import type { Transaction } from "./transaction.ts";
 
@@ -41,6 +32,27 @@ const defaultLog: AllocLogger = (level, msg, fields) => {
 
 const asView = (o: KubeObject): Service => o as unknown as Service;
 
+/**
+ * Upstream validates after it allocates, and the IPAddress allocator records the Service's name
+ * as its parentRef.name, which must be a path segment: a name that is not one fails here with the
+ * name's validation errors (422) instead of the allocator's 500. Every other name is validated
+ * once, by the strategy, after allocation (a failure there reverts the allocation).
+ */
+function rejectUnrecordableName(name: string | undefined): void {
+  if (!name)
+    throw StatusError.invalid({ group: "", kind: "Service" }, "", [field.required("metadata.name", "name or generateName is required")]);
+  if (isValidPathSegmentName(name).length === 0) return;
+  const nameErrors = validateObjectMeta({ name }, { namespaced: true, nameValidator: validateServiceName }).filter(
+    (e) => e.field === "metadata.name",
+  );
+  throw StatusError.invalid({ group: "", kind: "Service" }, name, nameErrors);
+}
+
+/** The hook's finish for an allocation transaction (upstream beginCreate's `finish`). */
+function finishTransaction(txn: Transaction): FinishFunc {
+  return (success) => (success ? txn.commit() : txn.revert());
+}
+
 /** Service storage: a GenericStore with upstream's BeginCreate/BeginUpdate/AfterDelete/Decorator. */
 export class ServiceREST extends GenericStore {
   readonly allocators: Allocators;
@@ -49,16 +61,14 @@ export class ServiceREST extends GenericStore {
   #restored: RestoreReport | null = null;
 
   constructor(store: Store, config: GenericStoreConfig, opts: ServiceRESTOptions) {
-    const self: { rest?: ServiceREST } = {};
-    // Every real delete of the storage, whatever verb caused it, releases (upstream AfterDelete).
-    super(
-      hookedStore(store, async (obj) => self.rest?.afterDelete(obj)),
-      config,
-    );
-    self.rest = this;
+    super(store, config);
     this.allocators = opts.allocators;
     this.#deleteEndpoints = opts.deleteEndpoints;
     this.#log = opts.log ?? defaultLog;
+    this.hooks.beginCreate = (obj, p) => this.#beginCreate(obj, p);
+    this.hooks.beginUpdate = (obj, old, p) => this.#beginUpdate(obj, old, p);
+    this.hooks.afterDelete = (obj) => this.#afterDelete(obj);
+    this.hooks.decorator = (obj) => this.#defaultOnRead(obj);
   }
 
   /** Constructs the storage and marks every stored Service's IPs and ports allocated (see `init`). */
@@ -77,65 +87,23 @@ export class ServiceREST extends GenericStore {
     if (this.#restored) return this.#restored;
     const what = this.allocators.restoreFromServices;
     if (!what.clusterIPs && !what.nodePorts) return (this.#restored = { clusterIPs: 0, nodePorts: 0, skipped: 0 });
-    const { items } = await super.list(undefined, {});
-    this.#restored = await restoreServiceAllocations(
-      this.allocators,
-      items.map((o) => asView(this.decorate(o))),
-      this.#log,
-    );
+    const { items } = await this.list(undefined, {});
+    this.#restored = await restoreServiceAllocations(this.allocators, items.map(asView), this.#log);
     return this.#restored;
   }
 
-  /** Read-time defaulting of a stored object (upstream's Decorator), in place. */
-  decorate(obj: KubeObject): KubeObject {
+  /** Read-time defaulting of a stored object (upstream's Decorator defaultOnRead), in place. */
+  #defaultOnRead(obj: KubeObject): void {
     defaultOnReadService(asView(obj), this.allocators.defaultServiceIPFamily);
-    return obj;
   }
 
-  override async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<KubeObject> {
-    return this.decorate(await super.get(namespace, name, resourceVersion));
-  }
-
-  override async list(namespace: string | undefined, p: ListParams = {}): Promise<ListResult> {
-    const res = await super.list(namespace, p);
-    for (const item of res.items) this.decorate(item);
-    return res;
-  }
-
-  override watch(namespace: string | undefined, p: WatchParams = {}): AsyncIterable<WatchEvent> {
-    // Decorated as the storage delivers, not by a generator around it: one async step per event
-    // and watcher less, and the HTTP watch can take the storage's events synchronously.
-    return super.watch(namespace, { ...p, decorate: (o) => void this.decorate(o) });
-  }
-
-  /** BeginCreate: normalise and allocate, then the generic create; commit on success, revert on any error. */
-  override async create(namespace: string | undefined, obj: KubeObject, p: WriteParams = {}): Promise<KubeObject> {
-    this.initCreateMetadata(obj, namespace);
-    // Upstream validates before it allocates; the IPAddress allocator needs the name for parentRef.
-    if (!obj.metadata.name)
-      throw StatusError.invalid({ group: "", kind: "Service" }, "", [field.required("metadata.name", "name or generateName is required")]);
-    // An invalid name would otherwise fail as the IPAddress's parentRef.name (a 500 from the allocator).
-    const nameErrors = validateObjectMeta(obj.metadata, { namespaced: true, nameValidator: validateServiceName }).filter(
-      (e) => e.field === "metadata.name",
-    );
-    if (nameErrors.length > 0) throw StatusError.invalid({ group: "", kind: "Service" }, obj.metadata.name, nameErrors);
-    const txn = await this.beginCreate(obj, p.dryRun === true);
-    let out: KubeObject;
-    try {
-      out = await super.create(namespace, obj, p);
-    } catch (err) {
-      await txn.revert();
-      throw err;
-    }
-    await txn.commit();
-    return this.decorate(out);
-  }
-
-  private async beginCreate(obj: KubeObject, dryRun: boolean): Promise<Transaction> {
+  /** BeginCreate: the name the allocators record must be usable; normalise, then allocate. */
+  async #beginCreate(obj: KubeObject, p: WriteParams): Promise<FinishFunc> {
+    rejectUnrecordableName(obj.metadata.name);
     const svc = asView(obj);
     // clusterIP and clusterIPs must agree before anyone looks at them.
     normalizeClusterIPs(svc, null);
-    return this.allocators.allocateCreate(svc, dryRun);
+    return finishTransaction(await this.allocators.allocateCreate(svc, p.dryRun === true));
   }
 
   /**
@@ -143,72 +111,20 @@ export class ServiceREST extends GenericStore {
    * same `old` as upstream); the allocation works on a copy so later strategy edits of `obj`
    * never alias it.
    */
-  private async beginUpdate(obj: KubeObject, current: KubeObject, dryRun: boolean): Promise<Transaction> {
-    this.decorate(current);
+  async #beginUpdate(obj: KubeObject, current: KubeObject, p: UpdateParams): Promise<FinishFunc> {
+    this.#defaultOnRead(current);
     const old = asView(structuredClone(current));
     const svc = asView(obj);
+    // Fix up allocated values the client may have left out (idempotence), then sync clusterIP(s).
     patchAllocatedValues(svc, old);
     normalizeClusterIPs(svc, old);
-    return this.allocators.allocateUpdate(svc, old, dryRun);
-  }
-
-  /**
-   * PUT and every patch. The allocation happens inside the update function, after the desired
-   * object is known and before the strategy validates it; a compare-and-swap retry calls the
-   * function again, so the previous attempt's allocation is reverted first. Only the outcome of
-   * the final attempt is committed (deferred releases happen then) or reverted.
-   */
-  override async update(
-    namespace: string | undefined,
-    name: string,
-    objInfo: UpdatedObjectInfo,
-    p: UpdateParams = {},
-  ): Promise<UpdateResult> {
-    const dryRun = p.dryRun === true;
-    const subresource = p.subresource ?? "";
-    const pending: { txn: Transaction | null } = { txn: null };
-    const undo = (): Promise<void> => this.finish(pending, false);
-    const wrapped: UpdatedObjectInfo = async (current) => {
-      await undo();
-      const obj = await objInfo(current);
-      // Upstream's status store has no BeginCreate/BeginUpdate: status writes never allocate.
-      if (subresource !== "") return obj;
-      if (current === null) {
-        // Create-on-update (server-side apply): the owner's name and namespace come from the URL.
-        obj.metadata.name ??= name;
-        this.initCreateMetadata(obj, namespace);
-      }
-      pending.txn = current === null ? await this.beginCreate(obj, dryRun) : await this.beginUpdate(obj, current, dryRun);
-      return obj;
-    };
-    const tracker: WriteTracker = { written: false };
-    let result: UpdateResult;
-    try {
-      result = await writeTrackers.run(tracker, () => super.update(namespace, name, wrapped, p));
-    } catch (err) {
-      // Written, then failed (the delete after the last finalizer went): the allocation is stored.
-      await this.finish(pending, tracker.written);
-      throw err;
-    }
-    await this.finish(pending, true);
-    return { ...result, object: this.decorate(result.object) };
-  }
-
-  private async finish(pending: { txn: Transaction | null }, success: boolean): Promise<void> {
-    const t = pending.txn;
-    pending.txn = null;
-    if (t) await (success ? t.commit() : t.revert());
-  }
-
-  /** Delete; the storage hook releases IPs and ports once the object is really gone (not just marked). */
-  override async delete(namespace: string | undefined, name: string, p: DeleteParams = {}): Promise<DeleteResult> {
-    const res = await super.delete(namespace, name, p);
-    return { ...res, object: this.decorate(res.object) };
+    return finishTransaction(await this.allocators.allocateUpdate(svc, old, p.dryRun === true));
   }
 
   /** AfterDelete (non-dry-run): the Endpoints object goes, then every IP, NodePort and the HCNP. */
-  private async afterDelete(obj: KubeObject): Promise<void> {
-    const svc = asView(this.decorate(structuredClone(obj)));
+  async #afterDelete(obj: KubeObject): Promise<void> {
+    const copy = structuredClone(obj);
+    this.#defaultOnRead(copy);
     if (this.#deleteEndpoints) {
       try {
         await this.#deleteEndpoints(obj.metadata.namespace ?? "", obj.metadata.name ?? "");
@@ -217,6 +133,6 @@ export class ServiceREST extends GenericStore {
         this.#log("info", "deleting endpoints of deleted service", { service: obj.metadata.name, error: String(err) });
       }
     }
-    await this.allocators.releaseAllocatedResources(svc);
+    await this.allocators.releaseAllocatedResources(asView(copy));
   }
 }
