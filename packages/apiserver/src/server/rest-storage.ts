@@ -21,6 +21,8 @@ export interface RESTStorage {
   storeFor(def: Pick<ResourceDef, "storagePath">): GenericStore;
   /** Every distinct store, by storage path. */
   stores: ReadonlyMap<string, GenericStore>;
+  /** A store for a resource outside the table (a CRD's custom resources), with the same admission. */
+  newStore(def: ResourceDef): GenericStore;
   /** Stops the namespace cache of the admission check. */
   stop(): void;
 }
@@ -49,10 +51,9 @@ export function newRESTStorage(
     },
   });
 
-  for (const def of table) {
-    if (stores.has(def.storagePath)) continue;
+  const configOf = (def: ResourceDef): GenericStoreConfig => {
     const gr = { group: def.group, resource: def.resource };
-    const cfg: GenericStoreConfig = {
+    return {
       group: def.group,
       resource: def.resource,
       storagePath: def.storagePath,
@@ -61,6 +62,10 @@ export function newRESTStorage(
         ? { admitCreate: (namespace, obj) => lifecycle.admit({ operation: "CREATE", namespace, name: "", resource: gr, object: obj }) }
         : {}),
     };
+  };
+  for (const def of table) {
+    if (stores.has(def.storagePath)) continue;
+    const cfg = configOf(def);
     const services = def.storagePath === serviceStoragePath && serviceAllocators;
     const rest =
       def.storagePath === "namespaces"
@@ -73,6 +78,7 @@ export function newRESTStorage(
   return {
     stores,
     stop: () => nsCache.stop(),
+    newStore: (def) => new GenericStore(store, configOf(def)),
     storeFor: (def) => {
       const s = stores.get(def.storagePath);
       if (!s) throw StatusError.internal(`no storage for ${def.storagePath}`);

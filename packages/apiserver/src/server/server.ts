@@ -47,6 +47,7 @@ import { queryBool } from "./query-conversion.ts";
 import { answerReview, findReview, reviewTable, type ReviewDef } from "./reviews.ts";
 import { serverVersion, type VersionInfo } from "./version.ts";
 import { usagePage, usagePagePath } from "./usage-page.ts";
+import { crdStoragePath, startCustomResourceServer } from "../apiextensions/apiserver/apiserver.ts";
 
 export interface APIServerConfig {
   store: Store;
@@ -135,6 +136,17 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   });
   // Before the first request: an early create must not get an IP a stored Service holds.
   await initServiceStorage(registry.stores);
+  // The apiextensions-apiserver delegate: custom resources, and their discovery, follow the CRDs.
+  const crds = table.some((r) => r.storagePath === crdStoragePath)
+    ? startCustomResourceServer({
+        store: cfg.store,
+        crdStore: registry.storeFor({ storagePath: crdStoragePath }),
+        newStore: (d) => registry.newStore(d),
+        ...(cfg.log ? { log: cfg.log } : {}),
+      })
+    : undefined;
+  await crds?.synced;
+  const served = (): readonly ResourceDef[] => (crds ? [...table, ...crds.handler.resources()] : table);
   const metrics = new RequestMetrics();
   const version = cfg.version ?? serverVersion();
   const openapi = createOpenAPIHandlers(
@@ -228,19 +240,19 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
           res,
           200,
           { "Content-Type": aggregatedContentType(agg), Vary: "Accept" },
-          JSON.stringify(aggregatedDiscovery(table, path === "/api", agg, reviews)),
+          JSON.stringify(aggregatedDiscovery(served(), path === "/api", agg, reviews)),
         );
         return { code: 200, labels };
       }
-      return { code: json(res, path === "/api" ? legacyAPIVersions() : apiGroupList(table, reviews)), labels };
+      return { code: json(res, path === "/api" ? legacyAPIVersions() : apiGroupList(served(), reviews)), labels };
     }
     const parts = path.split("/").filter((p) => p !== "");
     if (parts[0] === "api" && parts.length === 2)
-      return { code: json(res, apiResourceList(table, "", parts[1]!, reviews) ?? fail(notFound())), labels };
+      return { code: json(res, apiResourceList(served(), "", parts[1]!, reviews) ?? fail(notFound())), labels };
     if (parts[0] === "apis" && parts.length === 2)
-      return { code: json(res, apiGroupDoc(table, parts[1]!, reviews) ?? fail(notFound())), labels };
+      return { code: json(res, apiGroupDoc(served(), parts[1]!, reviews) ?? fail(notFound())), labels };
     if (parts[0] === "apis" && parts.length === 3)
-      return { code: json(res, apiResourceList(table, parts[1]!, parts[2]!, reviews) ?? fail(notFound())), labels };
+      return { code: json(res, apiResourceList(served(), parts[1]!, parts[2]!, reviews) ?? fail(notFound())), labels };
     const info = requestInfo();
     if (!info) throw notFound();
     audit.info = info;
@@ -261,7 +273,10 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       const scope = info.namespace !== undefined ? "namespace" : "cluster";
       return { code: 201, labels: { ...labels, verb: "POST", group: info.group, version: info.version, resource: info.resource, scope } };
     }
-    const def = findResource(info.group, info.version, info.resource, table);
+    const builtin = findResource(info.group, info.version, info.resource, table);
+    // No built-in route matched: the chain's delegate, the custom-resource handler, tries.
+    const custom = builtin ? undefined : crds?.handler.lookup(info.group, info.version, info.resource);
+    const def = builtin ?? custom?.def;
     // Inside a served group version go-restful answers an unknown path; elsewhere the not-found handler.
     if (!def) throw apiResourceList(table, info.group, info.version, reviews) !== undefined ? routeNotFound() : notFound();
     Object.assign(labels, {
@@ -278,7 +293,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       res,
       info,
       def,
-      store: registry.storeFor(def),
+      store: custom?.store ?? registry.storeFor(def),
       query: url.searchParams,
       format,
       shutdown: shutdown.signal,
@@ -406,6 +421,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     close: () =>
       new Promise<void>((resolve) => {
         shutdown.abort();
+        crds?.stop();
         registry.stop();
         server.close(() => resolve());
         server.closeAllConnections();
