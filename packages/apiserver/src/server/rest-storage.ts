@@ -11,6 +11,7 @@ import { Lifecycle } from "../admission/plugin/namespace/lifecycle/admission.ts"
 import { NamespaceREST } from "../registry/core/namespace/storage/storage.ts";
 import { newServiceREST, serviceStoragePath, type Allocators } from "../registry/core/service/index.ts";
 import { GenericStore, type GenericStoreConfig } from "../registry/generic/store.ts";
+import { CustomResourceDefinitionREST } from "../apiextensions/registry/customresourcedefinition/etcd.ts";
 import type { RBACStorageOptions } from "../registry/rbac/policybased.ts";
 import { newRBACStorage } from "../registry/rbac/rest/storage-rbac.ts";
 import type { Store } from "../storage/index.ts";
@@ -72,7 +73,9 @@ export function newRESTStorage(
         ? new NamespaceREST(store, cfg, lifecycle)
         : services
           ? newServiceREST(store, cfg, serviceAllocators, stores)
-          : (newRBACStorage(store, cfg, rbac) ?? new GenericStore(store, cfg));
+          : def.storagePath === "apiextensions.k8s.io/customresourcedefinitions"
+            ? new CustomResourceDefinitionREST(store, cfg)
+            : (newRBACStorage(store, cfg, rbac) ?? new GenericStore(store, cfg));
     stores.set(def.storagePath, rest);
   }
   return {

@@ -9,6 +9,7 @@ import type { Store } from "../../storage/index.ts";
 import { StoreInformer } from "../../util/informer/store-informer.ts";
 import type { ResourceDef } from "../../server/resources.ts";
 import { EstablishingController } from "../controller/establish/establishing-controller.ts";
+import { CRDFinalizer } from "../controller/finalizer/crd-finalizer.ts";
 import { NamingConditionController } from "../controller/status/naming-controller.ts";
 import { CRDHandler } from "./customresource-handler.ts";
 
@@ -37,15 +38,24 @@ export function startCustomResourceServer(cfg: CustomResourceServerConfig): Cust
   const establishing = new EstablishingController(informer, cfg.crdStore, nowRFC3339, log);
   const naming = new NamingConditionController(informer, cfg.crdStore, nowRFC3339, log);
   const handler = new CRDHandler({ informer, newStore: (d) => cfg.newStore(d), establishing });
+  const finalizer = new CRDFinalizer({
+    informer,
+    crdStore: cfg.crdStore,
+    instancesStore: (crd) => handler.instancesStore(crd),
+    now: nowRFC3339,
+    log,
+  });
   informer.start();
   void naming.run();
   void establishing.run();
+  void finalizer.run();
   return {
     handler,
     synced: informer.waitForSync(),
     stop: () => {
       naming.stop();
       establishing.stop();
+      finalizer.stop();
       informer.stop();
     },
   };

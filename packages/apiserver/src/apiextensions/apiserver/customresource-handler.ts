@@ -81,6 +81,12 @@ export class CRDHandler {
     return out.sort((a, b) => (a.group !== b.group ? (a.group < b.group ? -1 : 1) : compareKubeAwareVersions(a.version, b.version)));
   }
 
+  /** The store of a CRD's objects through its storage version (the finalizer deletes them through it). */
+  instancesStore(crd: CustomResourceDefinition): GenericStore | undefined {
+    const storage = crd.spec.versions.find((v) => v.storage);
+    return storage ? this.#o.newStore(this.#resourceDef(crd, storage)) : undefined;
+  }
+
   #info(name: string): CRDInfo | undefined {
     const crd = this.#o.informer.get(name) as unknown as CustomResourceDefinition | undefined;
     if (crd === undefined) return undefined;
@@ -99,7 +105,7 @@ export class CRDHandler {
 
   #resourceDef(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): ResourceDef {
     const names = crd.status?.acceptedNames ?? crd.spec.names;
-    const strategy: RESTStrategy = newCustomResourceStrategy(crd, v);
+    const strategy: RESTStrategy = newCustomResourceStrategy(crd, v, { terminating: isCRDConditionTrue(crd, "Terminating") });
     const storage = crd.spec.versions.find((x) => x.storage)?.name ?? v.name;
     // Objects are stored in the storage version (conversion strategy None only rewrites apiVersion).
     strategy.canonicalize = (o) => {

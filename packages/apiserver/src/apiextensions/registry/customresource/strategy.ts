@@ -4,7 +4,7 @@
  * moves on every change outside metadata (and outside status when the status subresource is on,
  * whose updates keep everything but status).
  */
-import { validateObjectMeta, validateObjectMetaUpdate, type FieldError } from "@servicenet/api";
+import { StatusError, validateObjectMeta, validateObjectMetaUpdate, type FieldError } from "@servicenet/api";
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from "@servicenet/api/apiextensions/v1";
 import type { KubeObject } from "../../../storage/index.ts";
 import { jsonEqual, type RESTStrategy, type SubresourceStrategy } from "../../../registry/generic/strategy.ts";
@@ -30,12 +30,20 @@ function prepareStatusUpdate(obj: KubeObject, old: KubeObject): void {
   }
 }
 
-/** The strategy of `version` of `crd`; `validate` adds the schema's errors (structural validation). */
+export interface CustomResourceStrategyOptions {
+  /** The schema's errors for an object (structural validation); none by default. */
+  validateSchema?: (obj: KubeObject) => FieldError[];
+  /** The CRD is Terminating: creates are refused, as crdHandler.serveResource refuses them. */
+  terminating?: boolean;
+}
+
+/** The strategy of `version` of `crd`. */
 export function newCustomResourceStrategy(
   crd: CustomResourceDefinition,
   version: CustomResourceDefinitionVersion,
-  validateSchema: (obj: KubeObject) => FieldError[] = () => [],
+  opts: CustomResourceStrategyOptions = {},
 ): RESTStrategy {
+  const validateSchema = opts.validateSchema ?? (() => []);
   const namespaced = crd.spec.scope === "Namespaced";
   const statusOn = version.subresources?.status !== undefined;
   const selectable = (version.selectableFields ?? []).map((f) => ({
@@ -55,6 +63,10 @@ export function newCustomResourceStrategy(
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     prepareForCreate: (o) => {
+      if (opts.terminating) {
+        const e = StatusError.methodNotSupported({ group: crd.spec.group, resource: crd.spec.names.plural }, "create");
+        throw new StatusError("MethodNotAllowed", "create not allowed while custom resource definition is terminating", e.status.details);
+      }
       if (statusOn) delete o["status"];
       o.metadata.generation = 1;
     },

@@ -12,7 +12,7 @@ import {
   type CustomResourceDefinition,
 } from "@servicenet/api/apiextensions/v1";
 import type { KubeObject } from "../../../storage/index.ts";
-import { bumpGeneration, resetForStatus, type RESTStrategy } from "../../../registry/generic/strategy.ts";
+import { bumpGeneration, type RESTStrategy } from "../../../registry/generic/strategy.ts";
 
 const asCRD = (o: KubeObject): CustomResourceDefinition => {
   (o as { spec?: unknown }).spec ??= { group: "", names: { plural: "", kind: "" }, scope: "", versions: [] };
@@ -52,7 +52,11 @@ export const customResourceDefinitionStrategy: RESTStrategy = {
   validateUpdate: (o, old) => validateCustomResourceDefinitionUpdate(asCRD(o), asCRD(old)),
   subresources: {
     status: {
-      prepareForUpdate: resetForStatus,
+      // strategy.go statusStrategy: the spec is the stored one; metadata may change (upstream resets
+      // the object meta to itself), which is how the finalizer controller removes its finalizer.
+      prepareForUpdate: (o, old) => {
+        o["spec"] = structuredClone(old["spec"]);
+      },
       validateUpdate: (o, old) => validateCustomResourceDefinitionStatusUpdate(asCRD(o), asCRD(old)),
     },
   },
