@@ -125,7 +125,7 @@ export class CRDFinalizer {
         if (current === null) throw StatusError.notFound({ group: "apiextensions.k8s.io", resource: "customresourcedefinitions" }, name);
         const crd = structuredClone(current) as unknown as CustomResourceDefinition;
         mutate(crd);
-        return crd as unknown as KubeObject;
+        return crd;
       },
       { subresource: "status" },
     );

@@ -8,7 +8,6 @@ import { setCRDCondition, type CustomResourceDefinition } from "@servicenet/api/
 import { nowRFC3339 } from "../../../registry/generic/names.ts";
 import type { DeleteParams, DeleteResult } from "../../../registry/generic/options.ts";
 import { GenericStore } from "../../../registry/generic/store.ts";
-import type { KubeObject } from "../../../storage/index.ts";
 
 /** apiextensions.CustomResourceCleanupFinalizer. */
 export const customResourceCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
@@ -36,7 +35,7 @@ export class CustomResourceDefinitionREST extends GenericStore {
           },
           now,
         );
-        return crd as unknown as KubeObject;
+        return crd;
       },
       { ...(p.preconditions ? { preconditions: p.preconditions } : {}), ...(p.dryRun ? { dryRun: true } : {}) },
     );
