@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
-import { createCRD, json, noxuCRD } from "./fixtures.ts";
+import { createCRD, json, noxuCRD } from "./fixtures-testing.ts";
 
 interface Obj {
   apiVersion: string;

@@ -7,7 +7,7 @@
 import { eventually } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
-import { createCRD, json, noxuCRD } from "./fixtures.ts";
+import { createCRD, json, noxuCRD } from "./fixtures-testing.ts";
 
 interface Obj {
   metadata: { name: string; deletionTimestamp?: string; finalizers?: string[]; resourceVersion: string };

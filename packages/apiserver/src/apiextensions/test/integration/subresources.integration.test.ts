@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { haveKubectl, startTestServer, type TestServer } from "../../../server/testing.ts";
-import { createCRD, json, noxuCRD } from "./fixtures.ts";
+import { createCRD, json, noxuCRD } from "./fixtures-testing.ts";
 
 interface Obj {
   metadata: { name: string; generation?: number; resourceVersion: string };

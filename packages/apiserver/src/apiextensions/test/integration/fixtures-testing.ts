@@ -1,4 +1,4 @@
-/** Shared helpers of the apiextensions integration tests (upstream test/integration/fixtures). */
+/** Shared helpers of the apiextensions integration tests (upstream apiextensions-apiserver test/integration/fixtures). */
 import { eventually } from "@servicenet/testing";
 import { expect } from "vitest";
 import type { TestServer } from "../../../server/testing.ts";
