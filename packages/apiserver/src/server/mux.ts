@@ -44,6 +44,8 @@ export interface NonResourceConfig {
   store: Store;
   openapi: ReturnType<typeof createOpenAPIHandlers>;
   resources: readonly ResourceDef[];
+  /** What discovery lists now: the built-in resources and those of established CRDs (default: `resources`). */
+  served?: () => readonly ResourceDef[];
   reviews: readonly ReviewDef[];
 }
 
@@ -53,7 +55,8 @@ const exact = (p: string) => (path: string) => path === p;
 
 /** The mux table, in the order its entries are tried. */
 export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
-  const { resources: table, reviews } = c;
+  const { reviews } = c;
+  const served = c.served ?? (() => c.resources);
   const serveJSON = (ctx: RequestContext, doc: unknown): Promise<void> => {
     if (doc === undefined) throw notFound();
     ctx.code = json(ctx.res, doc);
@@ -104,8 +107,8 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
       matches: (path) => path === "/api" || path === "/apis",
       handle: (ctx) => {
         const agg = wantsAggregated(ctx.req.headers.accept);
-        if (!agg) return serveJSON(ctx, ctx.path === "/api" ? legacyAPIVersions() : apiGroupList(table, reviews));
-        const doc = aggregatedDiscovery(table, ctx.path === "/api", agg, reviews);
+        if (!agg) return serveJSON(ctx, ctx.path === "/api" ? legacyAPIVersions() : apiGroupList(served(), reviews));
+        const doc = aggregatedDiscovery(served(), ctx.path === "/api", agg, reviews);
         writeSerialized(ctx.res, 200, { "Content-Type": aggregatedContentType(agg), Vary: "Accept" }, JSON.stringify(doc));
         ctx.code = 200;
         return Promise.resolve();
@@ -119,9 +122,9 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
       },
       handle: (ctx) => {
         const p = segments(ctx.path);
-        if (p[0] === "api") return serveJSON(ctx, apiResourceList(table, "", p[1]!, reviews));
-        if (p.length === 2) return serveJSON(ctx, apiGroupDoc(table, p[1]!, reviews));
-        return serveJSON(ctx, apiResourceList(table, p[1]!, p[2]!, reviews));
+        if (p[0] === "api") return serveJSON(ctx, apiResourceList(served(), "", p[1]!, reviews));
+        if (p.length === 2) return serveJSON(ctx, apiGroupDoc(served(), p[1]!, reviews));
+        return serveJSON(ctx, apiResourceList(served(), p[1]!, p[2]!, reviews));
       },
     },
   ];

@@ -49,5 +49,5 @@ export function renderList(def: ResourceDef, r: ListResult, format: OutputFormat
   const items = r.items.map((o) => present(def, o));
   if (format === "partial")
     return { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: listMeta(r), items: items.map(partial) };
-  return { kind: `${def.kind}List`, apiVersion: apiVersionOf(def), metadata: listMeta(r), items };
+  return { kind: def.listKind ?? `${def.kind}List`, apiVersion: apiVersionOf(def), metadata: listMeta(r), items };
 }

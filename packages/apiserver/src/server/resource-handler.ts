@@ -18,6 +18,7 @@ import type { RESTStorage } from "./rest-storage.ts";
 import { handleResource } from "./rest.ts";
 import { answerReview, findReview, type ReviewDef } from "./reviews.ts";
 import { methodNotAllowed, routeNotFound } from "./routes.ts";
+import type { CRDHandler } from "../apiextensions/apiserver/customresource-handler.ts";
 
 /** What the resource handler serves. */
 export interface ResourceHandlerConfig {
@@ -28,6 +29,8 @@ export interface ResourceHandlerConfig {
   authorizerRuleResolver?: RuleResolver | undefined;
   authenticator?: Authenticator | undefined;
   shutdown: AbortSignal;
+  /** The delegate tried when no built-in resource matches: the custom-resource handler. */
+  customResources?: Pick<CRDHandler, "lookup">;
 }
 
 const notFound = (): StatusError => new StatusError("NotFound", "the server could not find the requested resource");
@@ -40,7 +43,10 @@ export function resourceHandler(c: ResourceHandlerConfig): Handler {
     ctx.audit.info = info;
     const review = findReview(info.group, info.version, info.resource, info.namespace !== undefined, c.reviews);
     if (review) return serveReview(c, ctx, info, review);
-    const def = findResource(info.group, info.version, info.resource, c.resources);
+    const builtin = findResource(info.group, info.version, info.resource, c.resources);
+    // No built-in route matched: the chain's delegate, the custom-resource handler, tries.
+    const custom = builtin ? undefined : c.customResources?.lookup(info.group, info.version, info.resource);
+    const def = builtin ?? custom?.def;
     // Inside a served group version go-restful answers an unknown path; elsewhere the not-found handler.
     if (!def) throw apiResourceList(c.resources, info.group, info.version, c.reviews) !== undefined ? routeNotFound() : notFound();
     const method = ctx.req.method ?? "";
@@ -57,7 +63,7 @@ export function resourceHandler(c: ResourceHandlerConfig): Handler {
       res: ctx.res,
       info,
       def,
-      store: c.registry.storeFor(def),
+      store: custom?.store ?? c.registry.storeFor(def),
       query: ctx.url.searchParams,
       format: negotiateOutput(ctx.req.headers.accept),
       shutdown: c.shutdown,

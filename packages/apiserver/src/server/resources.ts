@@ -35,6 +35,9 @@ import {
   serviceHandler,
   type TableHandler,
 } from "@servicenet/printers";
+import { CustomResourceDefinitionSchema } from "@servicenet/api/apiextensions/v1";
+import { defaultTableHandler } from "@servicenet/printers";
+import { customResourceDefinitionStrategy } from "../apiextensions/registry/customresourcedefinition/strategy.ts";
 import {
   IPAddressSchema as IPAddressV1alpha1Schema,
   ServiceCIDRSchema as ServiceCIDRV1alpha1Schema,
@@ -92,6 +95,10 @@ export interface ResourceDef {
   schema: unknown;
   /** The Table handler (pkg/printers/internalversion) for `as=Table`. */
   printer: TableHandler<KubeObject>;
+  /** The list kind when it is not `<kind>List` (a CRD's `names.listKind`). */
+  listKind?: string;
+  /** A CRD version's `deprecationWarning` (or its default), sent as a `Warning` on every request. */
+  deprecationWarning?: string;
   /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
   toVersion?: (obj: KubeObject) => KubeObject;
 }
@@ -372,6 +379,22 @@ export const servableResources: readonly ResourceDef[] = [
   // Kubernetes 1.27-1.30's version, which their kubectl asks for in `describe servicecidr|ipaddress`.
   ...networking("v1alpha1", ServiceCIDRV1alpha1Schema, IPAddressV1alpha1Schema),
   ...rbac(),
+  // apiextensions-apiserver's own kind, stored under upstream's key.
+  def({
+    group: "apiextensions.k8s.io",
+    version: "v1",
+    resource: "customresourcedefinitions",
+    kind: "CustomResourceDefinition",
+    singular: "customresourcedefinition",
+    namespaced: false,
+    shortNames: ["crd", "crds"],
+    categories: ["api-extensions"],
+    subresources: ["status"],
+    storagePath: "apiextensions.k8s.io/customresourcedefinitions",
+    strategy: customResourceDefinitionStrategy,
+    schema: CustomResourceDefinitionSchema,
+    printer: defaultTableHandler,
+  }),
 ];
 
 const gaVersion = /^v\d+$/;

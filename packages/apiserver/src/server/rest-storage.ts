@@ -11,6 +11,7 @@ import { Lifecycle } from "../admission/plugin/namespace/lifecycle/admission.ts"
 import { NamespaceREST } from "../registry/core/namespace/storage/storage.ts";
 import { newServiceREST, serviceStoragePath, type Allocators } from "../registry/core/service/index.ts";
 import { GenericStore, type GenericStoreConfig } from "../registry/generic/store.ts";
+import { CustomResourceDefinitionREST } from "../apiextensions/registry/customresourcedefinition/etcd.ts";
 import type { RBACStorageOptions } from "../registry/rbac/policybased.ts";
 import { newRBACStorage } from "../registry/rbac/rest/storage-rbac.ts";
 import type { Store } from "../storage/index.ts";
@@ -21,6 +22,8 @@ export interface RESTStorage {
   storeFor(def: Pick<ResourceDef, "storagePath">): GenericStore;
   /** Every distinct store, by storage path. */
   stores: ReadonlyMap<string, GenericStore>;
+  /** A store for a resource outside the table (a CRD's custom resources), with the same admission. */
+  newStore(def: ResourceDef): GenericStore;
   /** Stops the namespace cache of the admission check. */
   stop(): void;
 }
@@ -49,10 +52,9 @@ export function newRESTStorage(
     },
   });
 
-  for (const def of table) {
-    if (stores.has(def.storagePath)) continue;
+  const configOf = (def: ResourceDef): GenericStoreConfig => {
     const gr = { group: def.group, resource: def.resource };
-    const cfg: GenericStoreConfig = {
+    return {
       group: def.group,
       resource: def.resource,
       storagePath: def.storagePath,
@@ -61,18 +63,25 @@ export function newRESTStorage(
         ? { admitCreate: (namespace, obj) => lifecycle.admit({ operation: "CREATE", namespace, name: "", resource: gr, object: obj }) }
         : {}),
     };
+  };
+  for (const def of table) {
+    if (stores.has(def.storagePath)) continue;
+    const cfg = configOf(def);
     const services = def.storagePath === serviceStoragePath && serviceAllocators;
     const rest =
       def.storagePath === "namespaces"
         ? new NamespaceREST(store, cfg, lifecycle)
         : services
           ? newServiceREST(store, cfg, serviceAllocators, stores)
-          : (newRBACStorage(store, cfg, rbac) ?? new GenericStore(store, cfg));
+          : def.storagePath === "apiextensions.k8s.io/customresourcedefinitions"
+            ? new CustomResourceDefinitionREST(store, cfg)
+            : (newRBACStorage(store, cfg, rbac) ?? new GenericStore(store, cfg));
     stores.set(def.storagePath, rest);
   }
   return {
     stores,
     stop: () => nsCache.stop(),
+    newStore: (def) => new GenericStore(store, configOf(def)),
     storeFor: (def) => {
       const s = stores.get(def.storagePath);
       if (!s) throw StatusError.internal(`no storage for ${def.storagePath}`);

@@ -45,7 +45,7 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
   // go-restful picks the route first: a 404 or 405 there never reaches a handler, nor its warnings.
   checkRoute(def, info, r.req.method ?? "");
   // Before anything else can fail: upstream adds the deprecation warning ahead of the handler.
-  const deprecated = deprecationWarning(def);
+  const deprecated = def.deprecationWarning ?? deprecationWarning(def);
   if (deprecated !== undefined) r.res.setHeader("Warning", [warningHeader(deprecated)]);
   if (info.verb === "" || !verbsOf(def, info).includes(info.verb)) throw StatusError.methodNotSupported(groupResource(def), info.verb);
   switch (info.verb) {

@@ -27,6 +27,7 @@ import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
 import { reviewTable, type ReviewDef } from "./reviews.ts";
 import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
 import { serverVersion, type VersionInfo } from "./version.ts";
+import { crdStoragePath, startCustomResourceServer } from "../apiextensions/apiserver/apiserver.ts";
 
 export interface APIServerConfig {
   store: Store;
@@ -95,7 +96,7 @@ const headerTooLarge =
 
 /** Starts the server and resolves once it listens. */
 export async function startServer(cfg: APIServerConfig): Promise<RunningServer> {
-  const { registry, handler, metrics, shutdown } = await newHandler(cfg);
+  const { registry, handler, metrics, shutdown, crds } = await newHandler(cfg);
   const serving = cfg.serving ?? {};
   // With a client CA the server asks for a certificate but lets the x509 authenticator judge it
   // (Go's tls.RequestClientCert), so token and anonymous clients still connect.
@@ -132,6 +133,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
     close: () =>
       new Promise<void>((resolve) => {
         shutdown.abort();
+        crds?.stop();
         registry.stop();
         server.close(() => resolve());
         server.closeAllConnections();
@@ -149,6 +151,18 @@ async function newHandler(cfg: APIServerConfig) {
   });
   // Before the first request: an early create must not get an IP a stored Service holds.
   await initServiceStorage(registry.stores);
+  // The apiextensions-apiserver delegate: custom resources, and their discovery, follow the CRDs.
+  const logger = cfg.logger ?? noopLogger;
+  const crds = resources.some((r) => r.storagePath === crdStoragePath)
+    ? startCustomResourceServer({
+        store: cfg.store,
+        crdStore: registry.storeFor({ storagePath: crdStoragePath }),
+        newStore: (d) => registry.newStore(d),
+        log: (m) => logger.info(m),
+      })
+    : undefined;
+  await crds?.synced;
+  const served = (): readonly ResourceDef[] => (crds ? [...resources, ...crds.handler.resources()] : resources);
   const metrics = new RequestMetrics();
   const version = cfg.version ?? serverVersion();
   const shutdown = new AbortController();
@@ -165,6 +179,7 @@ async function newHandler(cfg: APIServerConfig) {
     store: cfg.store,
     openapi: openAPIFor(resources, version),
     resources,
+    served,
     reviews,
   });
   const { authorizer, authorizerRuleResolver } = cfg;
@@ -176,6 +191,7 @@ async function newHandler(cfg: APIServerConfig) {
     authorizerRuleResolver,
     authenticator,
     shutdown: shutdown.signal,
+    ...(crds ? { customResources: crds.handler } : {}),
   });
   const handler = buildHandlerChain(
     {
@@ -189,7 +205,7 @@ async function newHandler(cfg: APIServerConfig) {
     },
     director(mux, apis),
   );
-  return { registry, handler, metrics, shutdown };
+  return { registry, handler, metrics, shutdown, crds };
 }
 
 /** The OpenAPI documents of the served resources. */

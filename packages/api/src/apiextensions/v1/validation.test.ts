@@ -1,0 +1,118 @@
+/** Upstream pkg/apis/apiextensions/validation/validation_test.go: TestValidateCustomResourceDefinition (a subset). */
+import { describe, expect, it } from "vitest";
+import { fieldErrorString } from "../../errors/field-error.ts";
+import { setDefaultsCustomResourceDefinition } from "./defaults.ts";
+import type { CustomResourceDefinition } from "./types.ts";
+import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from "./validation.ts";
+
+const schema = { type: "object", properties: { spec: { type: "object", properties: { replicas: { type: "integer" } } } } };
+
+function crd(mut: (c: CustomResourceDefinition) => void = () => {}): CustomResourceDefinition {
+  const c: CustomResourceDefinition = {
+    metadata: { name: "plural.group.com", resourceVersion: "1" },
+    spec: {
+      group: "group.com",
+      scope: "Namespaced",
+      names: { plural: "plural", kind: "Plural" },
+      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: structuredClone(schema) } }],
+    },
+  };
+  mut(c);
+  setDefaultsCustomResourceDefinition(c);
+  return c;
+}
+
+const messages = (c: CustomResourceDefinition): string[] => validateCustomResourceDefinition(c).map(fieldErrorString);
+
+describe("TestValidateCustomResourceDefinition", () => {
+  it.each<[string, (c: CustomResourceDefinition) => void, string[]]>([
+    ["a valid CRD", () => {}, []],
+    [
+      "wrong name",
+      (c) => (c.metadata.name = "other.group.com"),
+      ['metadata.name: Invalid value: "other.group.com": must be spec.names.plural+"."+spec.group'],
+    ],
+    [
+      "group without a dot",
+      (c) => {
+        c.spec.group = "group";
+        c.metadata.name = "plural.group";
+      },
+      ['spec.group: Invalid value: "group": should be a domain with at least one dot'],
+    ],
+    ["missing scope", (c) => (c.spec.scope = ""), ["spec.scope: Required value"]],
+    ["bad scope", (c) => (c.spec.scope = "Global"), ['spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"']],
+    [
+      "kind equal to listKind",
+      (c) => (c.spec.names.listKind = "Plural"),
+      ['spec.names.listKind: Invalid value: "Plural": kind and listKind may not be the same'],
+    ],
+    [
+      "a bad short name",
+      (c) => (c.spec.names.shortNames = ["Pl"]),
+      [
+        "spec.names.shortNames[0]: Invalid value: \"Pl\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+      ],
+    ],
+    [
+      "no schema",
+      (c) => delete c.spec.versions[0]!.schema,
+      ["spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required"],
+    ],
+    [
+      "a root that is no object",
+      (c) => (c.spec.versions[0]!.schema = { openAPIV3Schema: { type: "string" } }),
+      ['spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "string": must be object at the root'],
+    ],
+    [
+      "a property without a type",
+      (c) => (c.spec.versions[0]!.schema = { openAPIV3Schema: { type: "object", properties: { spec: {} } } }),
+      ["spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields"],
+    ],
+    [
+      "properties and additionalProperties",
+      (c) =>
+        (c.spec.versions[0]!.schema = {
+          openAPIV3Schema: { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "string" } },
+        }),
+      ["spec.versions[0].schema.openAPIV3Schema.additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive"],
+    ],
+    [
+      "an array without items",
+      (c) => (c.spec.versions[0]!.schema = { openAPIV3Schema: { type: "object", properties: { a: { type: "array" } } } }),
+      ["spec.versions[0].schema.openAPIV3Schema.properties[a].items: Required value: must be specified"],
+    ],
+  ])("%s", (_name, mut, want) => {
+    expect(messages(crd(mut))).toEqual(want);
+  });
+
+  it("two storage versions", () => {
+    const c = crd((c) => c.spec.versions.push({ name: "v2", served: true, storage: true, schema: { openAPIV3Schema: schema } }));
+    expect(messages(c)).toHaveLength(2);
+    expect(messages(c)[1]).toMatch(
+      /^status\.storedVersions: Invalid value: apiextensions\.CustomResourceDefinitionVersion\{Name:"v2".*: must have the storage version v2$/,
+    );
+    expect(messages(c)[0]).toMatch(
+      /^spec\.versions: Invalid value: \[\]apiextensions\.CustomResourceDefinitionVersion\{.*\}: must have exactly one version marked as storage version$/,
+    );
+  });
+
+  it("defaults singular, listKind, conversion and storedVersions", () => {
+    const c = crd();
+    expect(c.spec.names).toEqual({ plural: "plural", kind: "Plural", singular: "plural", listKind: "PluralList" });
+    expect(c.spec.conversion).toEqual({ strategy: "None" });
+    expect(c.status?.storedVersions).toEqual(["v1"]);
+  });
+});
+
+describe("TestValidateCustomResourceDefinitionUpdate", () => {
+  it("group and plural are immutable; scope only once established", () => {
+    const old = crd();
+    const next = crd((c) => (c.spec.scope = "Cluster"));
+    expect(validateCustomResourceDefinitionUpdate(next, old).map(fieldErrorString)).toEqual([]);
+    old.status!.conditions = [{ type: "Established", status: "True" }];
+    expect(validateCustomResourceDefinitionUpdate(next, old).map(fieldErrorString)).toEqual([
+      'spec.scope: Invalid value: "Cluster": field is immutable',
+    ]);
+  });
+});

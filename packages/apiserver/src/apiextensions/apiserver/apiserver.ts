@@ -1,0 +1,62 @@
+/**
+ * The apiextensions-apiserver inside this apiserver (apiextensions-apiserver pkg/apiserver/
+ * apiserver.go New/Complete): the CRD informer, the naming and establishing controllers and the
+ * custom-resource handler the server delegates unmatched resource paths to.
+ */
+import type { GenericStore } from "../../registry/generic/store.ts";
+import { nowRFC3339 } from "../../registry/generic/names.ts";
+import type { Store } from "../../storage/index.ts";
+import { StoreInformer } from "../../util/informer/store-informer.ts";
+import type { ResourceDef } from "../../server/resources.ts";
+import { EstablishingController } from "../controller/establish/establishing-controller.ts";
+import { CRDFinalizer } from "../controller/finalizer/crd-finalizer.ts";
+import { NamingConditionController } from "../controller/status/naming-controller.ts";
+import { CRDHandler } from "./customresource-handler.ts";
+
+/** Where CRDs are stored (upstream's `/registry/apiextensions.k8s.io/customresourcedefinitions/`). */
+export const crdStoragePath = "apiextensions.k8s.io/customresourcedefinitions";
+
+export interface CustomResourceServerConfig {
+  store: Store;
+  /** The CRD REST store (status writes of the controllers go through it). */
+  crdStore: GenericStore;
+  newStore(def: ResourceDef): GenericStore;
+  log?: (msg: string) => void;
+}
+
+export interface CustomResourceServer {
+  handler: CRDHandler;
+  /** Resolves once the CRD cache has synced. */
+  synced: Promise<void>;
+  stop(): void;
+}
+
+/** Starts the CRD informer and controllers; stop() ends them. */
+export function startCustomResourceServer(cfg: CustomResourceServerConfig): CustomResourceServer {
+  const log = cfg.log ?? (() => {});
+  const informer = new StoreInformer(cfg.store, crdStoragePath, { log });
+  const establishing = new EstablishingController(informer, cfg.crdStore, nowRFC3339, log);
+  const naming = new NamingConditionController(informer, cfg.crdStore, nowRFC3339, log);
+  const handler = new CRDHandler({ informer, newStore: (d) => cfg.newStore(d), establishing });
+  const finalizer = new CRDFinalizer({
+    informer,
+    crdStore: cfg.crdStore,
+    instancesStore: (crd) => handler.instancesStore(crd),
+    now: nowRFC3339,
+    log,
+  });
+  informer.start();
+  void naming.run();
+  void establishing.run();
+  void finalizer.run();
+  return {
+    handler,
+    synced: informer.waitForSync(),
+    stop: () => {
+      naming.stop();
+      establishing.stop();
+      finalizer.stop();
+      informer.stop();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * crdHandler (apiextensions-apiserver pkg/apiserver/customresource_handler.go): serves the custom
+ * resources of every CRD from the CRD informer's cache, as the kube-apiserver's chain reaches it
+ * when no built-in route matched. Each served version is a ResourceDef over a GenericStore on
+ * `/registry/<group>/<plural>/`, so the generic handlers, patch, watch, Table and selector code
+ * serve them exactly as they serve built-in kinds.
+ */
+import { isCRDConditionTrue, type CustomResourceDefinition, type CustomResourceDefinitionVersion } from "@servicenet/api/apiextensions/v1";
+import type { GenericStore } from "../../registry/generic/store.ts";
+import type { RESTStrategy } from "../../registry/generic/strategy.ts";
+import type { KubeObject } from "../../storage/index.ts";
+import type { StoreInformer } from "../../util/informer/store-informer.ts";
+import { readWriteVerbs, type ResourceDef } from "../../server/resources.ts";
+import type { EstablishingController } from "../controller/establish/establishing-controller.ts";
+import { newCustomResourceStrategy } from "../registry/customresource/strategy.ts";
+import { newTableConvertor } from "../registry/customresource/tableconvertor/tableconvertor.ts";
+import { compareKubeAwareVersions } from "./version-priority.ts";
+
+/** A served version: what the generic handlers need. */
+export interface ServedVersion {
+  def: ResourceDef;
+  store: GenericStore;
+}
+
+/** crdInfo: one CRD's served versions, rebuilt when the CRD changes. */
+interface CRDInfo {
+  resourceVersion: string;
+  crd: CustomResourceDefinition;
+  versions: Map<string, ServedVersion>;
+}
+
+export interface CRDHandlerOptions {
+  informer: StoreInformer;
+  /** A GenericStore for a resource (with the server's admission), as the REST storage builds them. */
+  newStore(def: ResourceDef): GenericStore;
+  establishing: EstablishingController;
+}
+
+export class CRDHandler {
+  readonly #o: CRDHandlerOptions;
+  readonly #infos = new Map<string, CRDInfo>();
+
+  constructor(o: CRDHandlerOptions) {
+    this.#o = o;
+    const observe = (obj: KubeObject): void => {
+      this.#infos.delete(obj.metadata.name ?? "");
+      const crd = obj as unknown as CustomResourceDefinition;
+      // updateCustomResourceDefinition: the handler can serve it now, so it may become Established.
+      if (isCRDConditionTrue(crd, "NamesAccepted") && !isCRDConditionTrue(crd, "Established"))
+        o.establishing.queueCRD(crd.metadata.name ?? "");
+    };
+    o.informer.addEventHandler({
+      onAdd: observe,
+      onUpdate: (_old, n) => observe(n),
+      onDelete: (obj) => this.#infos.delete(obj.metadata.name ?? ""),
+    });
+  }
+
+  /**
+   * The served version for a request path, as ServeHTTP finds it: the CRD `<plural>.<group>`, the
+   * version served, and the names accepted (or the CRD established).
+   */
+  lookup(group: string, version: string, resource: string): ServedVersion | undefined {
+    const info = this.#info(`${resource}.${group}`);
+    if (info === undefined) return undefined;
+    if (!isCRDConditionTrue(info.crd, "NamesAccepted") && !isCRDConditionTrue(info.crd, "Established")) return undefined;
+    return info.versions.get(version);
+  }
+
+  /** The served versions of the established CRDs, for discovery (DiscoveryController), each group's preferred version first. */
+  resources(): ResourceDef[] {
+    const out: ResourceDef[] = [];
+    const crds = (this.#o.informer.list() as unknown as CustomResourceDefinition[])
+      .filter((c) => isCRDConditionTrue(c, "Established"))
+      .sort((a, b) => (a.spec.group < b.spec.group ? -1 : a.spec.group > b.spec.group ? 1 : 0));
+    for (const c of crds) {
+      const info = this.#info(c.metadata.name ?? "");
+      if (info) for (const v of info.versions.values()) out.push(v.def);
+    }
+    // A group's versions in kube-aware order (the first is the preferred one), groups in name order.
+    return out.sort((a, b) => (a.group !== b.group ? (a.group < b.group ? -1 : 1) : compareKubeAwareVersions(a.version, b.version)));
+  }
+
+  /** The store of a CRD's objects through its storage version (the finalizer deletes them through it). */
+  instancesStore(crd: CustomResourceDefinition): GenericStore | undefined {
+    const storage = crd.spec.versions.find((v) => v.storage);
+    return storage ? this.#o.newStore(this.#resourceDef(crd, storage)) : undefined;
+  }
+
+  #info(name: string): CRDInfo | undefined {
+    const crd = this.#o.informer.get(name) as unknown as CustomResourceDefinition | undefined;
+    if (crd === undefined) return undefined;
+    const cached = this.#infos.get(name);
+    if (cached && cached.resourceVersion === crd.metadata.resourceVersion) return cached;
+    const versions = new Map<string, ServedVersion>();
+    for (const v of crd.spec.versions) {
+      if (!v.served) continue;
+      const def = this.#resourceDef(crd, v);
+      versions.set(v.name, { def, store: this.#o.newStore(def) });
+    }
+    const info = { resourceVersion: crd.metadata.resourceVersion ?? "", crd, versions };
+    this.#infos.set(name, info);
+    return info;
+  }
+
+  #resourceDef(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): ResourceDef {
+    const names = crd.status?.acceptedNames ?? crd.spec.names;
+    const strategy: RESTStrategy = newCustomResourceStrategy(crd, v, { terminating: isCRDConditionTrue(crd, "Terminating") });
+    const storage = crd.spec.versions.find((x) => x.storage)?.name ?? v.name;
+    // Objects are stored in the storage version (conversion strategy None only rewrites apiVersion).
+    strategy.canonicalize = (o) => {
+      o.apiVersion = `${crd.spec.group}/${storage}`;
+    };
+    const subresources = [...(v.subresources?.status !== undefined ? ["status"] : []), ...(v.subresources?.scale ? ["scale"] : [])];
+    return {
+      group: crd.spec.group,
+      version: v.name,
+      resource: crd.spec.names.plural,
+      kind: names.kind || crd.spec.names.kind,
+      listKind: names.listKind || `${names.kind || crd.spec.names.kind}List`,
+      singular: names.singular ?? "",
+      namespaced: crd.spec.scope === "Namespaced",
+      shortNames: names.shortNames ?? [],
+      categories: names.categories ?? [],
+      verbs: readWriteVerbs,
+      subresources,
+      storagePath: `${crd.spec.group}/${crd.spec.names.plural}`,
+      strategy,
+      schema: undefined,
+      printer: newTableConvertor(v.additionalPrinterColumns),
+      ...(v.deprecated === true
+        ? { deprecationWarning: v.deprecationWarning ?? `${crd.spec.group}/${v.name} ${names.kind || crd.spec.names.kind} is deprecated` }
+        : {}),
+    };
+  }
+}

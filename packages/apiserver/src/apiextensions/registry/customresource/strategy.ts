@@ -1,0 +1,98 @@
+/**
+ * The REST strategy of one CRD version's custom resources (apiextensions-apiserver
+ * pkg/registry/customresource/strategy.go and status_strategy.go): generation starts at 1 and
+ * moves on every change outside metadata (and outside status when the status subresource is on,
+ * whose updates keep everything but status).
+ */
+import { StatusError, validateObjectMeta, validateObjectMetaUpdate, type FieldError } from "@servicenet/api";
+import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from "@servicenet/api/apiextensions/v1";
+import type { KubeObject } from "../../../storage/index.ts";
+import { jsonEqual, type RESTStrategy, type SubresourceStrategy } from "../../../registry/generic/strategy.ts";
+import { findFirst, parseSimpleJSONPath } from "./tableconvertor/jsonpath.ts";
+
+/** The object without metadata (and status): what generation tracks. */
+function content(o: KubeObject, withoutStatus: boolean): Record<string, unknown> {
+  const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = o as Record<string, unknown>;
+  if (withoutStatus) delete rest["status"];
+  return rest;
+}
+
+/** status_strategy.go PrepareForUpdate: everything but status comes from the stored object. */
+function prepareStatusUpdate(obj: KubeObject, old: KubeObject): void {
+  const status = obj["status"];
+  for (const k of Object.keys(obj)) if (k !== "metadata" && k !== "apiVersion" && k !== "kind") delete obj[k];
+  for (const [k, v] of Object.entries(old))
+    if (k !== "metadata" && k !== "status" && k !== "apiVersion" && k !== "kind") obj[k] = structuredClone(v);
+  if (status !== undefined) obj["status"] = status;
+  for (const k of ["labels", "annotations", "finalizers", "ownerReferences"] as const) {
+    if (old.metadata[k] === undefined) delete obj.metadata[k];
+    else (obj.metadata as Record<string, unknown>)[k] = structuredClone(old.metadata[k]);
+  }
+}
+
+export interface CustomResourceStrategyOptions {
+  /** The schema's errors for an object (structural validation); none by default. */
+  validateSchema?: (obj: KubeObject) => FieldError[];
+  /** The CRD is Terminating: creates are refused, as crdHandler.serveResource refuses them. */
+  terminating?: boolean;
+}
+
+/** The strategy of `version` of `crd`. */
+export function newCustomResourceStrategy(
+  crd: CustomResourceDefinition,
+  version: CustomResourceDefinitionVersion,
+  opts: CustomResourceStrategyOptions = {},
+): RESTStrategy {
+  const validateSchema = opts.validateSchema ?? (() => []);
+  const namespaced = crd.spec.scope === "Namespaced";
+  const statusOn = version.subresources?.status !== undefined;
+  const selectable = (version.selectableFields ?? []).map((f) => ({
+    name: f.jsonPath.replace(/^\./, ""),
+    steps: parseSimpleJSONPath(f.jsonPath) ?? [],
+  }));
+  const subresources: Record<string, SubresourceStrategy> = {};
+  if (statusOn)
+    subresources["status"] = {
+      prepareForUpdate: prepareStatusUpdate,
+      validateUpdate: (o, old) => [...validateObjectMetaUpdate(o.metadata, old.metadata), ...validateSchema(o)],
+    };
+  return {
+    group: crd.spec.group,
+    kind: crd.status?.acceptedNames?.kind || crd.spec.names.kind,
+    namespaced,
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: false,
+    prepareForCreate: (o) => {
+      if (opts.terminating) {
+        const e = StatusError.methodNotSupported({ group: crd.spec.group, resource: crd.spec.names.plural }, "create");
+        throw new StatusError("MethodNotAllowed", "create not allowed while custom resource definition is terminating", e.status.details);
+      }
+      if (statusOn) delete o["status"];
+      o.metadata.generation = 1;
+    },
+    prepareForUpdate: (o, old) => {
+      if (statusOn) {
+        if (old["status"] === undefined) delete o["status"];
+        else o["status"] = structuredClone(old["status"]);
+      }
+      const prev = typeof old.metadata.generation === "number" ? old.metadata.generation : 0;
+      o.metadata.generation = jsonEqual(content(o, statusOn), content(old, statusOn)) ? prev : prev + 1;
+    },
+    validate: (o) => [...validateObjectMeta(o.metadata, { namespaced }), ...validateSchema(o)],
+    validateUpdate: (o, old) => [...validateObjectMetaUpdate(o.metadata, old.metadata), ...validateSchema(o)],
+    ...(selectable.length > 0
+      ? {
+          selectableFieldNames: selectable.map((s) => s.name),
+          selectableFields: (o: KubeObject) => {
+            const out: Record<string, string> = {};
+            for (const s of selectable) {
+              const v = findFirst(o, s.steps);
+              if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[s.name] = String(v);
+            }
+            return out;
+          },
+        }
+      : {}),
+    subresources,
+  };
+}

@@ -1,0 +1,61 @@
+/** Shared helpers of the apiextensions integration tests (upstream apiextensions-apiserver test/integration/fixtures). */
+import { eventually } from "@servicenet/testing";
+import { expect } from "vitest";
+import type { TestServer } from "../../../server/testing.ts";
+
+export const json = { "Content-Type": "application/json" };
+
+/** fixtures.NewNoxuV1CustomResourceDefinition: `noxus.mygroup.example.com`, kind WishIHadChosenNoxu. */
+export function noxuCRD(scope: "Namespaced" | "Cluster", extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "noxus.mygroup.example.com" },
+    spec: {
+      group: "mygroup.example.com",
+      names: {
+        plural: "noxus",
+        singular: "nonenglishnoxu",
+        kind: "WishIHadChosenNoxu",
+        shortNames: ["foo", "bar", "abc", "def"],
+        listKind: "NoxuItemList",
+        categories: ["all"],
+      },
+      scope,
+      versions: [
+        {
+          name: "v1beta1",
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+        },
+      ],
+      ...extra,
+    },
+  };
+}
+
+/** Creates a CRD and waits until it is Established (fixtures.CreateNewV1CustomResourceDefinition). */
+export async function createCRD(s: TestServer, crd: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const r = await s.request("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify(crd),
+  });
+  expect(r.status, r.text).toBe(201);
+  const name = (crd["metadata"] as { name: string }).name;
+  return eventually(async () => {
+    const got = await s.request(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+    const o = got.json() as { status?: { conditions?: { type: string; status: string }[] } };
+    expect(o.status?.conditions?.find((c) => c.type === "Established")?.status).toBe("True");
+    return o;
+  });
+}
+
+/** Deletes a CRD (objects first are the caller's business) and waits until it is gone. */
+export async function deleteCRD(s: TestServer, name: string): Promise<void> {
+  await s.request(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`, { method: "DELETE" });
+  await eventually(async () => {
+    expect((await s.request(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`)).status).toBe(404);
+  });
+}
