@@ -99,7 +99,7 @@ export interface ApiServer {
   /** The admin kubeconfig: a client certificate in system:masters with TLS (kubeadm's admin.conf), else the token. */
   kubeconfig(): string;
   /** The controller-manager's kubeconfig (its own identity plus one user per controller) and kube-proxy's. */
-  componentKubeconfigs(): { controllerManager: string; kubeProxy: string };
+  componentKubeconfigs(): { controllerManager: string; kubeProxy: string; scheduler: string };
   close(): Promise<void>;
 }
 
@@ -318,6 +318,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
           extraUsers: [...sa].map(([name, token]) => ({ name: serviceAccountUsername("kube-system", name), token })),
         }),
         kubeProxy: kubeconfigText({ server: server.url, ...credentials(clientCerts?.kubeProxy, tokens?.primary), ...ca }),
+        scheduler: kubeconfigText({ server: server.url, ...credentials(clientCerts?.scheduler, tokens?.primary), ...ca }),
       };
     },
     close: async () => {
@@ -334,12 +335,13 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
 }
 
 /** The client certificates of the admin and the components, issued by the cluster CA on first start. */
-function issueComponentCerts(pki: string): { admin: ClientCert; controllerManager: ClientCert; kubeProxy: ClientCert } {
+function issueComponentCerts(pki: string): { admin: ClientCert; controllerManager: ClientCert; kubeProxy: ClientCert; scheduler: ClientCert } {
   const issue = (c: { file: string; cn: string; orgs: readonly string[] }) => ensureClientCert(pki, c.file, c.cn, c.orgs);
   return {
     admin: issue(componentCerts.admin),
     controllerManager: issue(componentCerts.controllerManager),
     kubeProxy: issue(componentCerts.kubeProxy),
+    scheduler: issue(componentCerts.scheduler),
   };
 }
 

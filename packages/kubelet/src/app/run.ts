@@ -10,7 +10,7 @@ import { describeError } from "@servicenet/client/errors";
 import { newRESTClient, toPlain } from "@servicenet/client/rest";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
-import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { NodeLeaseController } from "../kubelet/nodelease/controller.ts";
 import { forEachLimited, registerNode } from "../kubelet/node-registration.ts";
 import { NodeSet } from "../kubelet/node-set.ts";
@@ -54,7 +54,7 @@ async function registerAll(o: RunOptions, names: string[], signal: AbortSignal, 
     for (let delay = 100; !signal.aborted; delay = Math.min(delay * 2, 7000)) {
       try {
         out[i] = await registerNode(rest, simulatedNode(o.node, i, rfc3339(clock.now()), name));
-        log.info("Successfully registered node", { node: name });
+        V(log, 2).info("Successfully registered node", { node: name });
         return;
       } catch (err) {
         log.error("Unable to register node with API server", { node: name, err: describeError(err) });

@@ -125,9 +125,12 @@ describe("PodWorkers", () => {
       metadata: { ...running.metadata, deletionTimestamp: "2026-01-01T00:00:00Z", deletionGracePeriodSeconds: 30 },
     });
     await workers.sync("default/d");
-    // Terminating but still serving: Ready until the containers stop (default 1 s after SIGTERM).
+    // Terminating but still serving: Ready until the containers stop (default 3 s after SIGTERM).
     expect(condStatus(pods.get("default/d")).Ready).toBe("True");
-    clock.step(1_000);
+    clock.step(2_999);
+    await workers.sync("default/d");
+    expect(pods.writes.at(-1)?.verb).toBe("patch");
+    clock.step(1);
     await workers.sync("default/d");
     const patch = pods.writes.at(-2)?.body as { status: Pod["status"] };
     expect(patch.status?.phase).toBe("Succeeded");

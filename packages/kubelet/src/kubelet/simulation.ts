@@ -9,11 +9,11 @@ import type { Pod } from "@servicenet/api";
 export const readinessFailAnnotation = "kubelet.servicenet.io/fail-readiness";
 /** Each container exits with code 1 this many seconds after it started (then restarts per restartPolicy). */
 export const crashAfterAnnotation = "kubelet.servicenet.io/crash-after-seconds";
-/** Seconds the containers take to stop after SIGTERM (default 1); past the grace period they are killed (137). */
+/** Seconds the containers take to stop after SIGTERM (default 3); past the grace period they are killed (137). */
 export const stopSecondsAnnotation = "kubelet.servicenet.io/stop-seconds";
 
 /** The simulated container stops this long after SIGTERM unless the Pod says otherwise. */
-export const defaultStopMs = 1000;
+export const defaultStopMs = 3000;
 
 /** The behaviour knobs of one Pod. */
 export interface Simulation {

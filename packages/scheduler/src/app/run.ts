@@ -14,7 +14,7 @@ import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { clientNodeEventSink, EventBroadcaster, getReference, type EventRecorder } from "@servicenet/client/tools/record";
 import { RateLimitingQueue, ItemExponentialFailureRateLimiter } from "@servicenet/client/util/workqueue";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
-import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { defaultProfile, serviceSelector } from "../framework/plugins/registry.ts";
 import { Algorithm } from "../scheduler.ts";
 import { unschedulablePatch } from "./pod-condition.ts";
@@ -146,7 +146,7 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
 
   const failed = async (pod: Pod, message: string) => {
     const key = keyOf(pod);
-    log.info("Unable to schedule pod; waiting", { pod: key, err: message });
+    V(log, 2).info("Unable to schedule pod; no fit; waiting", { pod: key, err: message });
     recorder.event(getReference(pod, "Pod", "v1"), "Warning", "FailedScheduling", message);
     unschedulable.add(key);
     const patch = unschedulablePatch(pod, message, clock.now());
