@@ -335,7 +335,12 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
 }
 
 /** The client certificates of the admin and the components, issued by the cluster CA on first start. */
-function issueComponentCerts(pki: string): { admin: ClientCert; controllerManager: ClientCert; kubeProxy: ClientCert; scheduler: ClientCert } {
+function issueComponentCerts(pki: string): {
+  admin: ClientCert;
+  controllerManager: ClientCert;
+  kubeProxy: ClientCert;
+  scheduler: ClientCert;
+} {
   const issue = (c: { file: string; cn: string; orgs: readonly string[] }) => ensureClientCert(pki, c.file, c.cn, c.orgs);
   return {
     admin: issue(componentCerts.admin),
