@@ -25,3 +25,4 @@ export {
   simulationOf,
   type Simulation,
 } from "./kubelet/simulation.ts";
+export { testEnvironmentKubelet, type TestEnvironmentStarter } from "./app/test-environment.ts";

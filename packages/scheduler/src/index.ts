@@ -6,3 +6,4 @@ export { SchedulerCache } from "./backend/cache/cache.ts";
 export { fitErrorMessage } from "./framework/fit-error.ts";
 export { defaultProfile, serviceSelector } from "./framework/plugins/registry.ts";
 export type { Code, FilterPlugin, NodeInfo, ScorePlugin, Status } from "./framework/types.ts";
+export { testEnvironmentScheduler, type TestEnvironmentStarter } from "./app/test-environment.ts";
