@@ -25,6 +25,7 @@ const components = [
   "@servicenet/kube-proxy",
   "@servicenet/kubectl",
   "@servicenet/kubelet",
+  "@servicenet/scheduler",
 ];
 
 /** Which workspace packages each package may use. Everything not listed is forbidden. */
@@ -43,6 +44,7 @@ export const layering = {
   // kube-proxy as a library: `kubectl servicenet trace` computes a node's rules with its proxiers
   // (still an API client over HTTP; kube-proxy never imports kubectl).
   "@servicenet/kubelet": [api, base, client],
+  "@servicenet/scheduler": [api, base, client],
   "@servicenet/kubectl": [api, base, client, printers, "@servicenet/kube-proxy"],
   // The end-to-end suites start every component.
   "@servicenet/e2e": [api, base, client, printers, ...components],

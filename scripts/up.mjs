@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// `npm start`: the whole local control plane. Starts `servicenet up` (the apiserver on embedded
-// SQLite, or etcd with --datastore-endpoint; every flag is passed through), and once it is ready,
-// the controller-manager and a kube-proxy in dry-run mode (rule files, nothing applied), both as
-// plain API clients of the kubeconfig it wrote. Ctrl-C stops all three. Ports: scripts/up-ports.mjs.
+// `npm start`: the whole local cluster. Starts `servicenet up` (the apiserver on embedded SQLite,
+// or etcd with --datastore-endpoint; every flag is passed through), and once it is ready, the
+// controller-manager (with node IPAM), the scheduler, a kubelet running `--nodes` simulated Nodes
+// (default 3) and a kube-proxy in dry-run mode (rule files, nothing applied), all plain API clients
+// of the kubeconfigs it wrote. Ctrl-C stops them all. Ports: scripts/up-ports.mjs; the cluster
+// ranges per --mode: scripts/up-cluster.mjs.
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
+import { clusterArgs } from "./up-cluster.mjs";
 import { splitUpArgs } from "./up-ports.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -34,8 +37,10 @@ if (argv.includes("--build")) {
   build();
 }
 let split;
+let cluster;
 try {
-  split = splitUpArgs(argv);
+  cluster = clusterArgs(argv);
+  split = splitUpArgs(cluster.upArgs);
 } catch (e) {
   process.stderr.write(`servicenet: ${e.message}\n`);
   process.exit(2);
@@ -46,6 +51,10 @@ const dataDir = dataDirFlag >= 0 && args[dataDirFlag + 1] ? args[dataDirFlag + 1
 // Each component under its own identity: servicenet up writes these next to kubectl's admin kubeconfig.
 const controllerManagerKubeconfig = path.join(dataDir, "controller-manager.kubeconfig");
 const kubeProxyKubeconfig = path.join(dataDir, "kube-proxy.kubeconfig");
+const schedulerKubeconfig = path.join(dataDir, "scheduler.kubeconfig");
+// The simulated kubelet writes for many Nodes at once; with no Node authorizer to scope a
+// system:node:<name> identity, it uses the admin kubeconfig.
+const kubeletKubeconfig = path.join(dataDir, "kubeconfig");
 const children = [];
 let stopping = false;
 
@@ -92,7 +101,7 @@ function terminate(c) {
   });
 }
 
-/** Stops the clients (controller-manager, kube-proxy) first, then the apiserver they watch. */
+/** Stops the clients (controller-manager, scheduler, kubelet, kube-proxy) first, then the apiserver they watch. */
 async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
@@ -117,8 +126,17 @@ start("apiserver", "packages/apiserver/dist/cmd/servicenet-up.js", args, (line) 
     "--kubeconfig",
     controllerManagerKubeconfig,
     "--use-service-account-credentials",
+    ...cluster.controllerManagerArgs,
     ...controllerManagerArgs,
   ]);
+  start("scheduler", "packages/scheduler/dist/cmd/scheduler.js", ["--kubeconfig", schedulerKubeconfig, ...controllerManagerArgs]);
+  if (cluster.nodes > 0)
+    start("kubelet", "packages/kubelet/dist/cmd/kubelet.js", [
+      "--kubeconfig",
+      kubeletKubeconfig,
+      ...cluster.kubeletArgs,
+      ...controllerManagerArgs,
+    ]);
   start("kube-proxy", "packages/kube-proxy/dist/cmd/main.js", [
     "--kubeconfig",
     kubeProxyKubeconfig,

@@ -58,7 +58,12 @@ export { nodeCIDRClient, nodeCIDRsPatch } from "./controller/nodeipam/ipam/node-
 export { validateNodeIpamParams } from "./controller/nodeipam/node-ipam-controller.ts";
 export { nodeIpamParams, processCIDRs, validateCIDRs, setNodeCIDRMaskSizes, startNodeIpamController } from "./app/core.ts";
 export type { NodeIpamOptions, NodeIpamDeps } from "./app/core.ts";
-export { testEnvironmentControllers, type TestEnvironmentControllerName, type TestEnvironmentControllers } from "./app/test-environment.ts";
+export {
+  testEnvironmentControllers,
+  type TestEnvironmentControllerName,
+  type TestEnvironmentControllerOptions,
+  type TestEnvironmentControllers,
+} from "./app/test-environment.ts";
 export type { RunOptions } from "./app/run.ts";
 
 export { parseOptions, knownControllers, UsageError } from "./app/options.ts";

@@ -9,3 +9,20 @@ export {
   simulatedNode,
   type SimulatedNodeOptions,
 } from "./nodestatus/setters.ts";
+export { runKubelet, nodeNamesOf, type RunOptions, type RunningKubelet } from "./app/run.ts";
+export { parseOptions, parseNodeIPFlag, usage, UsageError, type Options } from "./app/options.ts";
+export { PodWorkers, type PodWorkersOptions } from "./kubelet/pod-workers.ts";
+export { NodeSet, type OwnedNode } from "./kubelet/node-set.ts";
+export { podClient, type PodClient } from "./kubelet/pod-client.ts";
+export { generatePodStatus, gracePeriodMs, type GeneratedStatus, type StatusInput } from "./kubelet/status/generate.ts";
+export { statusEqual, statusPatch, mergeConditions, podConditionsByKubelet } from "./kubelet/status/status-manager.ts";
+export { NodeLeaseController, defaultRenewIntervalMs } from "./kubelet/nodelease/controller.ts";
+export {
+  crashAfterAnnotation,
+  readinessFailAnnotation,
+  stopSecondsAnnotation,
+  defaultStopMs,
+  simulationOf,
+  type Simulation,
+} from "./kubelet/simulation.ts";
+export { testEnvironmentKubelet, type TestEnvironmentStarter } from "./app/test-environment.ts";

@@ -60,7 +60,7 @@ describe.skipIf(!ready)("servicenet up", () => {
       /^servicenet ready in \d+ ms: apiserver https:\/\/127\.0\.0\.1:\d+ \(sqlite \.servicenet\/state\.db, mode v4v6, service CIDRs 10\.96\.0\.0\/16,fd00:10:96::\/112, allocator dual-write: MultiCIDRServiceAllocator=true,DisableAllocatorDualWrite=false\)\n {2}kubeconfig: \.servicenet\/kubeconfig\n {2}try: kubectl --kubeconfig \.servicenet\/kubeconfig get svc -A\n$/,
     );
     expect(kubectl("create", "service", "clusterip", "persisted", "--tcp=80")).toBe("service/persisted created\n");
-    // kubectl as kubeadm's admin; the controller-manager and kube-proxy each under their own identity.
+    // kubectl as kubeadm's admin; the controller-manager, kube-proxy and the scheduler each under their own identity.
     const whoami = (kc: string): string =>
       kubectl(
         "--kubeconfig",
@@ -73,6 +73,7 @@ describe.skipIf(!ready)("servicenet up", () => {
     expect(whoami("kubeconfig")).toBe('kubernetes-admin ["system:masters","system:authenticated"]');
     expect(whoami("controller-manager.kubeconfig")).toBe('system:kube-controller-manager ["system:authenticated"]');
     expect(whoami("kube-proxy.kubeconfig")).toBe('system:kube-proxy ["system:authenticated"]');
+    expect(whoami("scheduler.kubeconfig")).toBe('system:kube-scheduler ["system:authenticated"]');
     const cm = readFileSync(join(dir, ".servicenet/controller-manager.kubeconfig"), "utf8");
     expect(cm).toContain("name: system:serviceaccount:kube-system:endpointslice-controller");
     expect(await first.stop()).toBe(0);

@@ -61,6 +61,7 @@ function announce(o: UpOptions, r: Omit<WorkerReady, "type">, started: number): 
   // Each component under its own identity (identities.ts), as kubeadm's controller-manager.conf.
   writeFileSync(join(o.dataDir, "controller-manager.kubeconfig"), r.componentKubeconfigs.controllerManager, { mode: 0o600 });
   writeFileSync(join(o.dataDir, "kube-proxy.kubeconfig"), r.componentKubeconfigs.kubeProxy, { mode: 0o600 });
+  writeFileSync(join(o.dataDir, "scheduler.kubeconfig"), r.componentKubeconfigs.scheduler, { mode: 0o600 });
   const rel = relative(process.cwd(), kubeconfigPath) || kubeconfigPath;
   const ms = Math.round(performance.now() - started);
   const root = normalizeEtcdPrefix(o.etcdPrefix);

@@ -104,7 +104,7 @@ export interface ApiServer {
   /** The admin kubeconfig: a client certificate in system:masters with TLS (kubeadm's admin.conf), else the token. */
   kubeconfig(): string;
   /** The controller-manager's kubeconfig (its own identity plus one user per controller) and kube-proxy's. */
-  componentKubeconfigs(): { controllerManager: string; kubeProxy: string };
+  componentKubeconfigs(): { controllerManager: string; kubeProxy: string; scheduler: string };
   close(): Promise<void>;
 }
 
@@ -340,6 +340,7 @@ function apiServer(p: {
           extraUsers: [...sa].map(([name, token]) => ({ name: serviceAccountUsername("kube-system", name), token })),
         }),
         kubeProxy: kubeconfigText({ server: server.url, ...credentials(clientCerts?.kubeProxy, tokens?.primary), ...ca }),
+        scheduler: kubeconfigText({ server: server.url, ...credentials(clientCerts?.scheduler, tokens?.primary), ...ca }),
       };
     },
     close: () => p.close(),
@@ -362,12 +363,18 @@ function leveled(logger: Logger): LeveledLog {
 }
 
 /** The client certificates of the admin and the components, issued by the cluster CA on first start. */
-function issueComponentCerts(pki: string): { admin: ClientCert; controllerManager: ClientCert; kubeProxy: ClientCert } {
+function issueComponentCerts(pki: string): {
+  admin: ClientCert;
+  controllerManager: ClientCert;
+  kubeProxy: ClientCert;
+  scheduler: ClientCert;
+} {
   const issue = (c: { file: string; cn: string; orgs: readonly string[] }) => ensureClientCert(pki, c.file, c.cn, c.orgs);
   return {
     admin: issue(componentCerts.admin),
     controllerManager: issue(componentCerts.controllerManager),
     kubeProxy: issue(componentCerts.kubeProxy),
+    scheduler: issue(componentCerts.scheduler),
   };
 }
 

@@ -2,7 +2,8 @@
  * The identities `servicenet up` gives its own components, as kubeadm and kube-controller-manager
  * do: kubectl's admin (a client certificate CN=kubernetes-admin, O=system:masters, kubeadm's
  * admin.conf), the controller-manager (CN=system:kube-controller-manager) and kube-proxy
- * (CN=system:kube-proxy, bound to system:node-proxier by the bootstrap policy).
+ * (CN=system:kube-proxy, bound to system:node-proxier by the bootstrap policy) and the scheduler
+ * (CN=system:kube-scheduler).
  *
  * Per-controller identities (`--use-service-account-credentials`): upstream's controller-manager
  * reads each controller's ServiceAccount token from the API (SAControllerClientBuilder).
@@ -13,7 +14,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { UserInfo } from "../authentication/user/user.ts";
-import { kubeControllerManager, kubeProxy, systemPrivilegedGroup } from "../authentication/user/user.ts";
+import { kubeControllerManager, kubeProxy, kubeScheduler, systemPrivilegedGroup } from "../authentication/user/user.ts";
 
 /** kubeadm's admin user (constants.go KubernetesAdmin... admin.conf's CN). */
 export const kubernetesAdmin = "kubernetes-admin";
@@ -38,6 +39,8 @@ export const componentCerts = {
   admin: { file: "admin", cn: kubernetesAdmin, orgs: [systemPrivilegedGroup] },
   controllerManager: { file: "controller-manager", cn: kubeControllerManager, orgs: [] },
   kubeProxy: { file: "kube-proxy", cn: kubeProxy, orgs: [] },
+  // kubeadm's scheduler.conf: bound to system:kube-scheduler by the bootstrap policy.
+  scheduler: { file: "scheduler", cn: kubeScheduler, orgs: [] },
 } as const;
 
 /** A token file line of one controller identity (random token). */

@@ -14,8 +14,8 @@ export interface WorkerReady {
   type: "servicenet-ready";
   url: string;
   kubeconfig: string;
-  /** The controller-manager's and kube-proxy's kubeconfigs. */
-  componentKubeconfigs: { controllerManager: string; kubeProxy: string };
+  /** The controller-manager's, kube-proxy's and the scheduler's kubeconfigs. */
+  componentKubeconfigs: { controllerManager: string; kubeProxy: string; scheduler: string };
   allocatorMode: string;
 }
 

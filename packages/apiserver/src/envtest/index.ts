@@ -30,9 +30,12 @@ export interface TestEnvironmentOptions extends Omit<StartApiServerOptions, "dat
   /**
    * Controllers to run against the server over HTTP, through its kubeconfig, e.g.
    * `testEnvironmentControllers(["endpoint", "endpointslice", "namespace"])` from @servicenet/controller-manager
-   * (the apiserver never imports a controller: they are API clients). Default none.
+   * (the apiserver never imports a controller: they are API clients). Several start in order and
+   * stop in reverse: the whole cluster is `[testEnvironmentControllers([..., "nodeipam"]),
+   * testEnvironmentScheduler(), testEnvironmentKubelet({ nodes: 3 })]` (@servicenet/scheduler,
+   * @servicenet/kubelet). Default none.
    */
-  controllers?: TestEnvironmentControllers;
+  controllers?: TestEnvironmentControllers | readonly TestEnvironmentControllers[];
 }
 
 export interface TestEnvironment {
@@ -90,9 +93,14 @@ export async function startTestEnvironment(o: TestEnvironmentOptions = {}): Prom
   let stopControllers = async (): Promise<void> => {};
   const text = kubeconfigText(kc);
   if (controllers) {
+    const stops: (() => Promise<void>)[] = [];
+    stopControllers = async () => {
+      for (const s of stops.reverse()) await s();
+    };
     try {
-      stopControllers = await controllers(text);
+      for (const start of Array.isArray(controllers) ? controllers : [controllers]) stops.push(await start(text));
     } catch (e) {
+      await stopControllers();
       await api.close();
       rmSync(dir, { recursive: true, force: true });
       throw e;

@@ -11,18 +11,36 @@ import { runControllerManager } from "./run.ts";
  * The controllers a test environment can run. Not `servicecidr`: it writes a finalizer on the
  * bootstrap ServiceCIDR, which the environment's `reset()` would keep taking away.
  */
-export type TestEnvironmentControllerName = "endpoint" | "endpointslice" | "namespace" | "garbagecollector" | "clusterrole-aggregation";
+export type TestEnvironmentControllerName =
+  "endpoint" | "endpointslice" | "namespace" | "garbagecollector" | "clusterrole-aggregation" | "nodeipam";
+
+/** Options of the test environment's controllers. */
+export interface TestEnvironmentControllerOptions {
+  /** `--cluster-cidr` of `nodeipam` (one CIDR, or one per family); default 10.244.0.0/16,fd00:10:244::/56. */
+  clusterCIDR?: string;
+}
 
 /** Starts controllers against a kubeconfig (YAML text); the returned function stops them. */
 export type TestEnvironmentControllers = (kubeconfig: string) => Promise<() => Promise<void>>;
 
 /** `startTestEnvironment({ controllers: testEnvironmentControllers(["endpoint", "endpointslice"]) })`. */
-export function testEnvironmentControllers(names: readonly TestEnvironmentControllerName[]): TestEnvironmentControllers {
+export function testEnvironmentControllers(
+  names: readonly TestEnvironmentControllerName[],
+  o: TestEnvironmentControllerOptions = {},
+): TestEnvironmentControllers {
   return (kubeconfig) => {
     const kc = new KubeConfig();
     kc.loadFromString(kubeconfig);
     const abort = new AbortController();
-    const running = runControllerManager({ kubeConfig: kc, controllers: names }, abort.signal);
+    const nodeIpam = {
+      allocateNodeCIDRs: true,
+      clusterCIDR: o.clusterCIDR ?? "10.244.0.0/16,fd00:10:244::/56",
+      serviceCIDR: "",
+      nodeCIDRMaskSize: 0,
+      nodeCIDRMaskSizeIPv4: 0,
+      nodeCIDRMaskSizeIPv6: 0,
+    };
+    const running = runControllerManager({ kubeConfig: kc, controllers: names, nodeIpam }, abort.signal);
     // A controller-manager that fails on its own is reported when the environment stops.
     running.catch(() => undefined);
     return Promise.resolve(async () => {

@@ -3,6 +3,7 @@
  * Endpoints the controllers made, for the controller-manager restart and leader-election suites.
  */
 import { CoreV1Api, DiscoveryV1Api, type KubeConfig, type V1Pod, type V1ServiceSpec } from "@kubernetes/client-node";
+import { handWrittenScheduler } from "../framework/hand-written-pods.ts";
 
 /** API clients of one cluster. */
 export interface Clients {
@@ -37,7 +38,7 @@ export async function createPod(c: Clients, app: string, i: number, index: numbe
   const name = `${app}-${i}`;
   const body: V1Pod = {
     metadata: { name, labels: { app } },
-    spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
+    spec: { schedulerName: handWrittenScheduler, containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
   };
   const created = await c.core.createNamespacedPod({ namespace: "default", body });
   const v4 = `10.244.${Math.floor(index / 250)}.${(index % 250) + 1}`;

@@ -10,6 +10,7 @@ import path from "node:path";
 import { listAll, type ApiClient, type Json } from "../faults/api-client.ts";
 import type { Family } from "./create-matrix.ts";
 import { familyOfIP } from "./matrix-run.ts";
+import { handWrittenScheduler } from "../framework/hand-written-pods.ts";
 
 /** The two web pods and their addresses. */
 export const webPods = [
@@ -22,7 +23,7 @@ export async function createWebPods(c: ApiClient): Promise<void> {
   for (const p of webPods) {
     const r = await c.call("POST", "/api/v1/namespaces/default/pods", {
       metadata: { name: p.name, labels: { app: "web" } },
-      spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
+      spec: { schedulerName: handWrittenScheduler, containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
     });
     if (r.status !== 201) throw new Error(`pod ${p.name}: ${r.status} ${r.body?.message}`);
     r.body.status = {

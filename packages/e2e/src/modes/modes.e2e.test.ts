@@ -1,9 +1,10 @@
 /**
- * Cluster modes: the same Service scenarios on `npm start` (apiserver +
- * controller-manager + dry-run kube-proxy) in --mode v4, v6, v4v6 and v6v4, one cluster per mode,
+ * Cluster modes: the same Service scenarios on `npm start` (apiserver, controller-manager,
+ * scheduler, 3 simulated Nodes, dry-run kube-proxy) in --mode v4, v6, v4v6 and v6v4, one cluster per mode,
  * one after the other: upstream's 520-case create matrix (the mode's share of it), upgrade and
  * downgrade, headless with and without selector, NodePort, ExternalName, pods of both families
- * -> EndpointSlices per family -> each family's kube-proxy rules; then the allocation invariants
+ * -> EndpointSlices per family -> each family's kube-proxy rules; kubectl-run Pods scheduled and
+ * made Ready by the simulated kubelet with pod IPs in the mode's order; then the allocation invariants
  * (and IPAddress objects where the allocator makes them).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +14,8 @@ import { eventually } from "@servicenet/testing";
 import { startUpCluster, type UpCluster } from "../up/cluster.ts";
 import { familiesOf, type Mode } from "./create-matrix.ts";
 import { createWebPods, ruleProblems, sliceProblems } from "./endpoints-rules.ts";
+import { podsWithKubectl } from "./pods-kubectl.ts";
+import { haveKubectl } from "../kubectl/runners.ts";
 import { runCreateMatrix } from "./matrix-run.ts";
 import { serviceKinds, upgradeAndDowngrade } from "./scenarios.ts";
 
@@ -88,6 +91,15 @@ describe.each(modes)("cluster mode %s (npm start)", (mode) => {
         `in ${Math.round(performance.now() - t)} ms with ClusterIPs and NodePort ${nodePort} per family`,
     );
   });
+
+  it.skipIf(!haveKubectl())(
+    "schedules kubectl-run Pods Ready with pod IPs in the mode's order, endpoints per family, terminating on delete",
+    async () => {
+      const { problems, summary: line } = await podsWithKubectl(cluster.kubeconfigPath, cluster.dir, mode);
+      expect(problems.join("\n")).toBe("");
+      summary.push(line);
+    },
+  );
 
   it("holds no ClusterIP or NodePort twice (and IPAddress objects match, where made)", async () => {
     const { problems, report } = await checkAllocationInvariants(c);

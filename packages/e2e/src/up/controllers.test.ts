@@ -2,6 +2,7 @@ import { CoreV1Api, DiscoveryV1Api, type V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
 import { startUpCluster, type UpCluster } from "./cluster.ts";
+import { handWrittenScheduler } from "../framework/hand-written-pods.ts";
 
 const services = 20;
 const pods = 250;
@@ -51,7 +52,7 @@ describe("controller-manager against the real apiserver (npm start)", () => {
     await pool(indexes, 16, async (i) => {
       const body: V1Pod = {
         metadata: { name: `pod-${i}`, labels: { app: `svc-${i % services}` } },
-        spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
+        spec: { schedulerName: handWrittenScheduler, containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
       };
       const created = await core.createNamespacedPod({ namespace: "default", body });
       const v4 = `10.244.${Math.floor(i / 250)}.${(i % 250) + 1}`;

@@ -4,6 +4,7 @@ import { CoreV1Api, DiscoveryV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
 import { startUpCluster, type UpCluster } from "./cluster.ts";
+import { handWrittenScheduler } from "../framework/hand-written-pods.ts";
 
 describe("npm start: apiserver + controller-manager + dry-run kube-proxy", () => {
   let c: UpCluster;
@@ -40,7 +41,7 @@ describe("npm start: apiserver + controller-manager + dry-run kube-proxy", () =>
       namespace: "default",
       body: {
         metadata: { name: "web-1", labels: { app: "web" } },
-        spec: { containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
+        spec: { schedulerName: handWrittenScheduler, containers: [{ name: "c", image: "x", ports: [{ containerPort: 8080 }] }] },
       },
     });
     const pod = await core.readNamespacedPod({ name: "web-1", namespace: "default" });

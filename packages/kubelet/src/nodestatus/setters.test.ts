@@ -17,8 +17,9 @@ describe("simulatedNode", () => {
     expect(n.status?.conditions?.[0]).toMatchObject({ type: "Ready", status: "True", reason: "KubeletReady" });
   });
 
-  it("orders the addresses as the node IP ranges (IPv6 primary)", () => {
-    expect(nodeIPs({ ...o, nodeIPRanges: ["fd00::/64", "10.0.0.0/16"] }, 0)).toEqual(["fd00::2", "10.0.0.2"]);
+  it("orders the addresses as --node-ip (IPv6 primary), Node i at the first Node's IPs + i", () => {
+    expect(nodeIPs({ ...o, nodeIPs: ["fd00::2", "10.0.0.2"] }, 0)).toEqual(["fd00::2", "10.0.0.2"]);
+    expect(nodeIPs({ ...o, nodeIPs: ["fd00::2", "10.0.0.255"] }, 1)).toEqual(["fd00::3", "10.0.1.0"]);
   });
 
   it("writes the node Lease kube-node-lease/<name>, owned by the Node", () => {

@@ -4,7 +4,7 @@
  * machine that does not exist: labels (hostname, os, arch, topology zone/region spread over the
  * zones), capacity and allocatable, one InternalIP per family plus the Hostname, and `Ready`.
  */
-import { addressAt, formatIP, parseCIDR, type CIDR } from "@servicenet/api/net";
+import { addIP, formatIP, parseIP } from "@servicenet/api/net";
 import type { Node } from "@servicenet/api";
 
 /** Options of a set of simulated Nodes. */
@@ -14,8 +14,8 @@ export interface SimulatedNodeOptions {
   /** Zones the Nodes are spread over, round-robin (`topology.kubernetes.io/zone`). */
   zones: readonly string[];
   region: string;
-  /** Node InternalIPs: index + 2 in each range, one per family, in this order. */
-  nodeIPRanges: readonly string[];
+  /** The first Node's InternalIPs (kubelet's --node-ip: one, or one per family); Node i has these + i. */
+  nodeIPs: readonly string[];
   capacity: Readonly<Record<string, string>>;
   kubeletVersion: string;
 }
@@ -24,7 +24,7 @@ export const defaultSimulatedNodeOptions: SimulatedNodeOptions = {
   prefix: "node",
   zones: ["zone-a", "zone-b", "zone-c"],
   region: "region-1",
-  nodeIPRanges: ["172.18.0.0/16", "fc00:f853:ccd:e793::/64"],
+  nodeIPs: ["172.18.0.2", "fc00:f853:ccd:e793::2"],
   capacity: { cpu: "32", memory: "131072Mi", pods: "110", "ephemeral-storage": "100Gi" },
   kubeletVersion: "v1.33.0",
 };
@@ -34,12 +34,12 @@ export function nodeName(o: SimulatedNodeOptions, index: number): string {
   return `${o.prefix}-${index}`;
 }
 
-/** The InternalIPs of Node `index`, one per range (family), in range order. */
+/** The InternalIPs of Node `index`: the first Node's plus `index`, in --node-ip order. */
 export function nodeIPs(o: SimulatedNodeOptions, index: number): string[] {
-  return o.nodeIPRanges.map((r) => {
-    const c: CIDR | null = parseCIDR(r);
-    if (c === null) throw new Error(`invalid node IP range ${JSON.stringify(r)}`);
-    return formatIP(addressAt(c, BigInt(index + 2)));
+  return o.nodeIPs.map((first) => {
+    const ip = parseIP(first);
+    if (ip === null) throw new Error(`invalid node IP ${JSON.stringify(first)}`);
+    return formatIP(addIP(ip, BigInt(index)));
   });
 }
 
@@ -56,8 +56,7 @@ export function readyCondition(now: string, since: string): NonNullable<NonNulla
 }
 
 /** The Node object registered for `index` (`initialNode` plus the first status). */
-export function simulatedNode(o: SimulatedNodeOptions, index: number, now: string): Node {
-  const name = nodeName(o, index);
+export function simulatedNode(o: SimulatedNodeOptions, index: number, now: string, name = nodeName(o, index)): Node {
   const zone = o.zones[index % o.zones.length] ?? "";
   return {
     apiVersion: "v1",

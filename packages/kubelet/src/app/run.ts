@@ -1,0 +1,115 @@
+/**
+ * One servicenet-kubelet process running many Nodes, as kwok does, wired as a kubelet is
+ * (cmd/kubelet/app/server.go `RunKubelet`): register the Nodes, then one shared Node informer
+ * and one shared Pod informer (`spec.nodeName!=`: every bound Pod) for the whole process, the pod
+ * workers, and the node lease controller. Everything goes over HTTP with the kubeconfig.
+ */
+import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
+import { NodeSchema, PodSchema, type Node, type Pod } from "@servicenet/api";
+import { describeError } from "@servicenet/client/errors";
+import { newRESTClient, toPlain } from "@servicenet/client/rest";
+import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
+import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
+import { NodeLeaseController } from "../kubelet/nodelease/controller.ts";
+import { forEachLimited, registerNode } from "../kubelet/node-registration.ts";
+import { NodeSet } from "../kubelet/node-set.ts";
+import { podClient } from "../kubelet/pod-client.ts";
+import { PodWorkers } from "../kubelet/pod-workers.ts";
+import { rfc3339 } from "../kubelet/status/time.ts";
+import { nodeIPs, nodeName, simulatedNode, type SimulatedNodeOptions } from "../nodestatus/setters.ts";
+
+export interface RunOptions {
+  kubeConfig: KubeConfig;
+  nodes: number;
+  node: SimulatedNodeOptions;
+  /** The only Node's name (--hostname-override, with one Node). */
+  hostnameOverride?: string;
+  workers?: number;
+  clock?: Clock;
+  logger?: Logger;
+  /** Called once every Node is registered and the informers have synced. */
+  onReady?: (k: RunningKubelet) => void;
+  leaseRenewIntervalMs?: number;
+}
+
+/** What a running process exposes (tests and the bench read it). */
+export interface RunningKubelet {
+  nodeNames: string[];
+  workers: PodWorkers;
+  leases: NodeLeaseController;
+}
+
+/** The Nodes' names, in index order. */
+export function nodeNamesOf(o: Pick<RunOptions, "nodes" | "node" | "hostnameOverride">): string[] {
+  return Array.from({ length: o.nodes }, (_, i) => (o.hostnameOverride ? o.hostnameOverride : nodeName(o.node, i)));
+}
+
+async function registerAll(o: RunOptions, names: string[], signal: AbortSignal, log: Logger): Promise<Node[]> {
+  const rest = newRESTClient(o.kubeConfig, { userAgent: "servicenet-kubelet" });
+  const clock = o.clock ?? realClock;
+  const out: Node[] = [];
+  await forEachLimited(names, 16, async (name, i) => {
+    // As the kubelet: retry registration until it works (the apiserver may still be starting).
+    for (let delay = 100; !signal.aborted; delay = Math.min(delay * 2, 7000)) {
+      try {
+        out[i] = await registerNode(rest, simulatedNode(o.node, i, rfc3339(clock.now()), name));
+        V(log, 2).info("Successfully registered node", { node: name });
+        return;
+      } catch (err) {
+        log.error("Unable to register node with API server", { node: name, err: describeError(err) });
+        await sleep(clock, delay, signal);
+      }
+    }
+  });
+  return out;
+}
+
+/** Runs the kubelet until `signal` aborts. */
+export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<void> {
+  const log = o.logger ?? noopLogger;
+  const names = nodeNamesOf(o);
+  const registered = await registerAll(o, names, signal, log);
+  if (signal.aborted) return;
+  const nodes = new NodeSet(names.map((name, i) => ({ name, hostIPs: nodeIPs(o.node, i) })));
+  const core = o.kubeConfig.makeApiClient(CoreV1Api);
+  const base = { kubeConfig: o.kubeConfig, logger: log, ...(o.clock ? { clock: o.clock } : {}) };
+  const nodeInformer = new SharedInformer<Node>({
+    ...base,
+    path: "/api/v1/nodes",
+    list: async () => toPlain<PlainList<Node>>(await core.listNode(), "V1NodeList"),
+    transform: (x) => NodeSchema.parse(x),
+  });
+  const bound = "spec.nodeName!=";
+  const podInformer = new SharedInformer<Pod>({
+    ...base,
+    path: "/api/v1/pods",
+    fieldSelector: bound,
+    list: async () => toPlain<PlainList<Pod>>(await core.listPodForAllNamespaces({ fieldSelector: bound }), "V1PodList"),
+    transform: (x) => PodSchema.parse(x),
+  });
+  const workers = new PodWorkers({
+    pods: podInformer,
+    nodes,
+    client: podClient(o.kubeConfig),
+    logger: log,
+    ...(o.clock ? { clock: o.clock } : {}),
+  });
+  const onNode = (n: Node) => {
+    if (nodes.observe(n)) workers.enqueueNode(n.metadata.name ?? "");
+  };
+  nodeInformer.addEventHandler({ onAdd: onNode, onUpdate: (_old, n) => onNode(n) });
+  const leases = new NodeLeaseController({
+    ...base,
+    ...(o.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: o.leaseRenewIntervalMs } : {}),
+  });
+  registered.forEach((n, i) => leases.add(n.metadata.name ?? "", n.metadata.uid ?? "", leases.offset(i, registered.length)));
+  const running = workers.run(signal, o.workers ?? 20);
+  await Promise.all([nodeInformer.start(), podInformer.start()]);
+  await Promise.all([nodeInformer.waitForSync(), podInformer.waitForSync()]);
+  log.info("kubelet started", { nodes: names.length });
+  o.onReady?.({ nodeNames: names, workers, leases });
+  await running;
+  leases.stop();
+  await Promise.all([nodeInformer.stop(), podInformer.stop()]);
+}

@@ -1,0 +1,175 @@
+import type { Pod } from "@servicenet/api";
+import { FakeClock } from "@servicenet/component-base/clock";
+import { describe, expect, it } from "vitest";
+import { FakePods } from "../testing/fake-pod-client.ts";
+import { NodeSet } from "./node-set.ts";
+import { PodWorkers } from "./pod-workers.ts";
+
+const t0 = Date.parse("2026-01-01T00:00:00Z");
+
+function setup(podCIDRs: string[] | null = ["fd00:10:244:1::/64", "10.244.1.0/24"]) {
+  const clock = new FakeClock(t0);
+  const pods = new FakePods();
+  const nodes = new NodeSet([{ name: "node-1", hostIPs: ["fc00::3", "172.18.0.3"] }]);
+  if (podCIDRs) nodes.observe({ metadata: { name: "node-1" }, spec: { podCIDRs } });
+  const workers = new PodWorkers({ pods: pods.informer, nodes, client: pods, clock });
+  return { clock, pods, nodes, workers };
+}
+
+function pod(name: string, extra: Partial<Pod["spec"]> = {}, annotations?: Record<string, string>): Pod {
+  return {
+    metadata: { name, ...(annotations ? { annotations } : {}) },
+    spec: { nodeName: "node-1", containers: [{ name: "web", image: "nginx" }], ...extra },
+    status: { phase: "Pending", conditions: [{ type: "PodScheduled", status: "True", lastTransitionTime: "2026-01-01T00:00:00Z" }] },
+  };
+}
+
+const condStatus = (p: Pod) => Object.fromEntries((p.status?.conditions ?? []).map((c) => [c.type, c.status]));
+
+describe("PodWorkers", () => {
+  it("starts a Pod with one IP per family in podCIDRs order (primary first) and writes Running and Ready once", async () => {
+    const { pods, workers } = setup();
+    pods.add(pod("a"));
+    await workers.sync("default/a");
+    const a = pods.get("default/a");
+    expect(a.status?.podIPs).toEqual([{ ip: "fd00:10:244:1::2" }, { ip: "10.244.1.2" }]);
+    expect(a.status?.podIP).toBe("fd00:10:244:1::2");
+    expect(a.status?.hostIPs).toEqual([{ ip: "fc00::3" }, { ip: "172.18.0.3" }]);
+    expect(a.status?.phase).toBe("Running");
+    expect(a.status?.conditions?.map((c) => `${c.type}=${c.status}`)).toEqual([
+      "PodReadyToStartContainers=True",
+      "Initialized=True",
+      "Ready=True",
+      "ContainersReady=True",
+      "PodScheduled=True",
+    ]);
+    // PodScheduled kept its transition time: the status did not change.
+    expect(a.status?.conditions?.[4]?.lastTransitionTime).toBe("2026-01-01T00:00:00Z");
+    expect(a.status?.containerStatuses?.[0]).toMatchObject({
+      name: "web",
+      ready: true,
+      restartCount: 0,
+      started: true,
+      state: { running: {} },
+    });
+    await workers.sync("default/a");
+    expect(pods.writes).toHaveLength(1);
+  });
+
+  it("gives hostNetwork Pods the Node's IPs", async () => {
+    const { pods, workers } = setup();
+    pods.add(pod("h", { hostNetwork: true }));
+    await workers.sync("default/h");
+    expect(pods.get("default/h").status?.podIPs).toEqual([{ ip: "fc00::3" }, { ip: "172.18.0.3" }]);
+  });
+
+  it("waits for the Node's podCIDRs", async () => {
+    const { pods, workers, nodes } = setup(null);
+    pods.add(pod("a"));
+    await workers.sync("default/a");
+    expect(pods.writes).toEqual([]);
+    expect(nodes.observe({ metadata: { name: "node-1" }, spec: { podCIDRs: ["10.244.1.0/24"] } })).toBe(true);
+    await workers.sync("default/a");
+    expect(pods.get("default/a").status?.podIPs).toEqual([{ ip: "10.244.1.2" }]);
+  });
+
+  it("turns Ready at the first readiness probe after initialDelaySeconds", async () => {
+    const { pods, workers, clock } = setup();
+    pods.add(pod("r", { containers: [{ name: "web", readinessProbe: { initialDelaySeconds: 5, periodSeconds: 10 } }] }));
+    await workers.sync("default/r");
+    expect(condStatus(pods.get("default/r"))).toMatchObject({ Ready: "False", ContainersReady: "False" });
+    expect(pods.get("default/r").status?.conditions?.find((c) => c.type === "Ready")).toMatchObject({
+      reason: "ContainersNotReady",
+      message: "containers with unready status: [web]",
+    });
+    clock.step(9_000);
+    await workers.sync("default/r");
+    expect(condStatus(pods.get("default/r")).Ready).toBe("False");
+    clock.step(1_000);
+    await workers.sync("default/r");
+    expect(condStatus(pods.get("default/r")).Ready).toBe("True");
+    expect(pods.get("default/r").status?.conditions?.find((c) => c.type === "Ready")?.lastTransitionTime).toBe("2026-01-01T00:00:10Z");
+  });
+
+  it("fails readiness on the annotation, and counts restarts of a crashing container", async () => {
+    const { pods, workers, clock } = setup();
+    pods.add(pod("f", {}, { "kubelet.servicenet.io/fail-readiness": "true" }));
+    pods.add(pod("c", {}, { "kubelet.servicenet.io/crash-after-seconds": "5" }));
+    await workers.sync("default/f");
+    expect(condStatus(pods.get("default/f")).Ready).toBe("False");
+    await workers.sync("default/c");
+    clock.step(5_000);
+    await workers.sync("default/c");
+    // The first restart is at once; the second crash waits 10 s in CrashLoopBackOff.
+    expect(pods.get("default/c").status?.containerStatuses?.[0]).toMatchObject({
+      restartCount: 1,
+      lastState: { terminated: { exitCode: 1, reason: "Error" } },
+    });
+    clock.step(5_000);
+    await workers.sync("default/c");
+    const waiting = pods.get("default/c").status?.containerStatuses?.[0];
+    expect(waiting).toMatchObject({ restartCount: 1, ready: false, state: { waiting: { reason: "CrashLoopBackOff" } } });
+    expect(waiting?.state?.waiting?.message).toBe("back-off 10s restarting failed container=web pod=c_default(uid-c)");
+    clock.step(10_000);
+    await workers.sync("default/c");
+    expect(pods.get("default/c").status?.containerStatuses?.[0]).toMatchObject({ restartCount: 2, ready: true });
+  });
+
+  it("stops a deleted Pod's containers within the grace period, writes the terminal status, then deletes it with grace 0 and frees its IPs", async () => {
+    const { pods, workers, clock, nodes } = setup();
+    pods.add(pod("d"));
+    await workers.sync("default/d");
+    const running = pods.get("default/d");
+    pods.informer.set({
+      ...running,
+      metadata: { ...running.metadata, deletionTimestamp: "2026-01-01T00:00:00Z", deletionGracePeriodSeconds: 30 },
+    });
+    await workers.sync("default/d");
+    // Terminating but still serving: Ready until the containers stop (default 3 s after SIGTERM).
+    expect(condStatus(pods.get("default/d")).Ready).toBe("True");
+    clock.step(2_999);
+    await workers.sync("default/d");
+    expect(pods.writes.at(-1)?.verb).toBe("patch");
+    clock.step(1);
+    await workers.sync("default/d");
+    const patch = pods.writes.at(-2)?.body as { status: Pod["status"] };
+    expect(patch.status?.phase).toBe("Succeeded");
+    expect(patch.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 0, reason: "Completed" });
+    expect(patch.status?.conditions?.find((c) => c.type === "Ready")).toMatchObject({ status: "False", reason: "PodCompleted" });
+    expect(pods.writes.at(-1)).toEqual({ verb: "delete", key: "default/d", body: { uid: "uid-d" } });
+    await workers.sync("default/d");
+    expect(nodes.get("node-1")?.ipam?.inUse()).toEqual([0, 0]);
+    expect(workers.running).toBe(0);
+  });
+
+  it("kills containers that outlast the grace period (exit 137, Failed)", async () => {
+    const { pods, workers, clock } = setup();
+    pods.add(pod("k", {}, { "kubelet.servicenet.io/stop-seconds": "60" }));
+    await workers.sync("default/k");
+    const p = pods.get("default/k");
+    pods.informer.set({ ...p, metadata: { ...p.metadata, deletionTimestamp: "2026-01-01T00:00:00Z", deletionGracePeriodSeconds: 2 } });
+    await workers.sync("default/k");
+    clock.step(2_000);
+    await workers.sync("default/k");
+    const patch = pods.writes.at(-2)?.body as { status: Pod["status"] };
+    expect(patch.status?.phase).toBe("Failed");
+    expect(patch.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 137, reason: "Error" });
+  });
+
+  it("deletes at once a deleted Pod that never started", async () => {
+    const { pods, workers } = setup(null);
+    const p = pods.add(pod("n"));
+    pods.informer.set({ ...p, metadata: { ...p.metadata, deletionTimestamp: "2026-01-01T00:00:00Z" } });
+    await workers.sync("default/n");
+    expect(pods.writes).toEqual([{ verb: "delete", key: "default/n", body: { uid: "uid-n" } }]);
+  });
+
+  it("does not write again from a stale copy of a Pod it just wrote", async () => {
+    const { pods, workers } = setup();
+    const stale = pods.add(pod("s"));
+    await workers.sync("default/s");
+    pods.informer.set(stale);
+    await workers.sync("default/s");
+    expect(pods.writes).toHaveLength(1);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The pod workers of all the process's Nodes (pkg/kubelet/pod_workers.go and the status
+ * manager's sync, for a runtime that only keeps times): one work queue keyed by Pod, fed by the
+ * one shared Pod informer. A sync starts a new Pod (its IPs from the Node's host-local IPAM, or
+ * the Node's IPs for hostNetwork), moves its simulated containers on, writes `pods/status` when
+ * it differs, comes back when it will next change, and for a deleted Pod stops the containers
+ * within the grace period, writes the terminal status and deletes it with grace 0. IPs go back
+ * when the Pod is gone.
+ */
+import type { Pod } from "@servicenet/api";
+import type { Informer } from "@servicenet/client/tools/cache";
+import { describeError, isConflict, isNotFound } from "@servicenet/client/errors";
+import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
+import { realClock, type Clock } from "@servicenet/component-base/clock";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import type { NodeSet, OwnedNode } from "./node-set.ts";
+import type { PodClient } from "./pod-client.ts";
+import { advance, newPodRuntime, type PodRuntime } from "./pod-runtime.ts";
+import { simulationOf } from "./simulation.ts";
+import { generatePodStatus, stopTime } from "./status/generate.ts";
+import { statusEqual, statusPatch } from "./status/status-manager.ts";
+
+export interface PodWorkersOptions {
+  pods: Informer<Pod>;
+  nodes: NodeSet;
+  client: PodClient;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** A Pod's runtime, its Node, and the resourceVersion its last status write was computed from. */
+type Runtime = PodRuntime & { node: string; writtenFrom?: string | undefined };
+
+const keyOf = (p: Pod) => `${p.metadata.namespace ?? ""}/${p.metadata.name ?? ""}`;
+const isTerminal = (p: Pod) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed";
+
+export class PodWorkers {
+  readonly #o: PodWorkersOptions;
+  readonly #clock: Clock;
+  readonly #log: Logger;
+  readonly queue: RateLimitingQueue<string>;
+  readonly #runtimes = new Map<string, Runtime>();
+
+  constructor(o: PodWorkersOptions) {
+    this.#o = o;
+    this.#clock = o.clock ?? realClock;
+    this.#log = o.logger ?? noopLogger;
+    this.queue = new RateLimitingQueue<string>("kubelet-pods", this.#clock);
+    const enqueue = (p: Pod) => {
+      if (o.nodes.get(p.spec.nodeName) !== undefined) this.queue.add(keyOf(p));
+    };
+    o.pods.addEventHandler({ onAdd: enqueue, onUpdate: (_old, p) => enqueue(p), onDelete: enqueue });
+  }
+
+  /** Syncs every Pod bound to `node` again (its podCIDRs just arrived). */
+  enqueueNode(node: string): void {
+    for (const p of this.#o.pods.list()) if (p.spec.nodeName === node) this.queue.add(keyOf(p));
+  }
+
+  /** Pods with a runtime (started, not yet gone). */
+  get running(): number {
+    return this.#runtimes.size;
+  }
+
+  /** Runs `workers` workers until `signal` aborts. */
+  async run(signal: AbortSignal, workers: number): Promise<void> {
+    signal.addEventListener("abort", () => this.queue.shutDown(), { once: true });
+    await Promise.all(Array.from({ length: workers }, () => this.#worker()));
+  }
+
+  async #worker(): Promise<void> {
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      try {
+        await this.sync(key);
+        this.queue.forget(key);
+      } catch (err) {
+        if (isNotFound(err)) this.queue.forget(key);
+        else {
+          if (!isConflict(err)) this.#log.error("Error syncing pod, skipping", { pod: key, err: describeError(err) });
+          this.queue.addRateLimited(key);
+        }
+      } finally {
+        this.queue.done(key);
+      }
+    }
+  }
+
+  #release(key: string): void {
+    const rt = this.#runtimes.get(key);
+    if (rt === undefined) return;
+    this.#runtimes.delete(key);
+    this.#o.nodes.get(rt.node)?.ipam?.release(rt.uid);
+  }
+
+  /** Starts the Pod's sandbox: IPs, then containers. Undefined while the Node has no podCIDRs. */
+  #start(pod: Pod, node: OwnedNode, now: number): Runtime | undefined {
+    const uid = pod.metadata.uid ?? "";
+    let ips: string[];
+    const had = (pod.status?.podIPs ?? []).map((p) => p.ip);
+    if (pod.spec.hostNetwork === true) ips = [...node.hostIPs];
+    else if (node.ipam === undefined) return undefined;
+    else if (had.length > 0) {
+      // Found running after a restart: keep its IPs (host-local's store survives a kubelet restart).
+      node.ipam.reserve(uid, had);
+      ips = had;
+    } else ips = node.ipam.allocate(uid);
+    const started = pod.status?.startTime ? Date.parse(pod.status.startTime as string) : now;
+    const rt = { ...newPodRuntime(uid, ips, pod.spec.containers.length, Number.isNaN(started) ? now : started), node: node.name };
+    for (const [i, c] of pod.spec.containers.entries()) {
+      const restarts = pod.status?.containerStatuses?.find((s) => s.name === c.name)?.restartCount ?? 0;
+      const cr = rt.containers[i];
+      if (cr !== undefined) cr.restarts = restarts;
+    }
+    return rt;
+  }
+
+  /** One sync of the Pod `key` (namespace/name). */
+  async sync(key: string): Promise<void> {
+    const pod = this.#o.pods.get(key);
+    const node = this.#o.nodes.get(pod?.spec.nodeName);
+    let rt = this.#runtimes.get(key);
+    if (rt !== undefined && (pod === undefined || rt.uid !== pod.metadata.uid)) {
+      this.#release(key);
+      rt = undefined;
+    }
+    if (pod === undefined || node === undefined) return;
+    const ns = pod.metadata.namespace ?? "";
+    const name = pod.metadata.name ?? "";
+    const uid = pod.metadata.uid ?? "";
+    const now = this.#clock.now();
+    if (rt === undefined) {
+      // Never started here (or finished before a restart): nothing to stop.
+      if (pod.metadata.deletionTimestamp !== undefined && (isTerminal(pod) || (pod.status?.podIPs ?? []).length === 0)) {
+        await this.#o.client.deletePod(ns, name, uid);
+        return;
+      }
+      if (isTerminal(pod)) return;
+      rt = this.#start(pod, node, now);
+      if (rt === undefined) return;
+      this.#runtimes.set(key, rt);
+    }
+    if (pod.metadata.deletionTimestamp !== undefined && rt.killedAt === undefined) rt.killedAt = now;
+    const sim = simulationOf(pod);
+    const next = advance(rt, sim, (pod.spec["restartPolicy"] as string | undefined) ?? "Always", now);
+    const { status, wakeAt } = generatePodStatus(pod, { rt, sim, hostIPs: node.hostIPs, now });
+    // A Pod the informer has not yet seen our last write on is not written again from the stale copy
+    // (the status manager compares with its own cache of what it wrote); its update event syncs it.
+    const rv = pod.metadata.resourceVersion;
+    if (!statusEqual(pod.status, status) && (rv === undefined || rt.writtenFrom !== rv)) {
+      await this.#o.client.patchStatus(ns, name, statusPatch(pod, status));
+      rt.writtenFrom = rv;
+    }
+    const stop = stopTime(pod, rt, sim);
+    if (stop !== undefined && now >= stop.at) {
+      // The containers have stopped and their terminal status is written: the kubelet's final delete.
+      await this.#o.client.deletePod(ns, name, uid);
+      return;
+    }
+    const wake = [next, wakeAt].filter((t): t is number => t !== undefined);
+    if (wake.length > 0) this.queue.addAfter(key, Math.min(...wake) - now);
+  }
+}

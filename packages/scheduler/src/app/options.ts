@@ -1,0 +1,55 @@
+/** Command-line options of servicenet-scheduler: kube-scheduler's names (`--kubeconfig`, `-v`). */
+import { parseVerbosity } from "@servicenet/component-base/logs";
+
+export interface Options {
+  kubeconfig: string;
+  verbosity: number;
+  help: boolean;
+}
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export const usage = `Usage: servicenet-scheduler --kubeconfig PATH [-v N]
+Binds Pods with spec.schedulerName default-scheduler and no Node through pods/binding (the default
+filters NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit; scores
+TaintToleration, NodeAffinity, NodeResourcesFit LeastAllocated, PodTopologySpread system defaults).
+  --kubeconfig PATH   kubeconfig of the apiserver to talk to (required)
+  -v, --v N           log verbosity, klog's levels (default 0)`;
+
+/** Parses argv (without node and script); throws UsageError with a clear message. */
+export function parseOptions(argv: readonly string[]): Options {
+  const o: Options = { kubeconfig: "", verbosity: 0, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i] ?? "";
+    const eq = raw.indexOf("=");
+    const flag = eq > 0 ? raw.slice(0, eq) : raw;
+    const value = (): string => {
+      const v = eq > 0 ? raw.slice(eq + 1) : argv[++i];
+      if (v === undefined || v === "") throw new UsageError(`flag ${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--kubeconfig":
+        o.kubeconfig = value();
+        break;
+      case "-v":
+      case "--v":
+        try {
+          o.verbosity = parseVerbosity(value());
+        } catch (err) {
+          throw new UsageError((err as Error).message);
+        }
+        break;
+      case "-h":
+      case "--help":
+        o.help = true;
+        break;
+      default:
+        throw new UsageError(`unknown flag: ${flag}`);
+    }
+  }
+  if (!o.help && o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
+  return o;
+}

@@ -1,0 +1,188 @@
+/**
+ * kube-scheduler wired as cmd/kube-scheduler/app does it, for the default profile: shared
+ * informers for Nodes, Services and the Pods that are not terminal (upstream's
+ * `status.phase!=Succeeded,status.phase!=Failed`), the cache and the scheduling queue fed by
+ * them (pkg/scheduler/eventhandlers.go), one scheduling loop, asynchronous binding, and the
+ * process's one event broadcaster (`default-scheduler`). Everything goes over HTTP.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
+import { NodeSchema, PodSchema, ServiceSchema, type Node, type Pod, type Service } from "@servicenet/api";
+import { describeError, isNotFound } from "@servicenet/client/errors";
+import { newRESTClient, toPlain } from "@servicenet/client/rest";
+import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
+import { clientNodeEventSink, EventBroadcaster, getReference, type EventRecorder } from "@servicenet/client/tools/record";
+import { RateLimitingQueue, ItemExponentialFailureRateLimiter } from "@servicenet/client/util/workqueue";
+import { realClock, type Clock } from "@servicenet/component-base/clock";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
+import { defaultProfile, serviceSelector } from "../framework/plugins/registry.ts";
+import { Algorithm } from "../scheduler.ts";
+import { unschedulablePatch } from "./pod-condition.ts";
+
+/** `v1.DefaultSchedulerName`. */
+export const defaultSchedulerName = "default-scheduler";
+
+export interface RunOptions {
+  kubeConfig: KubeConfig;
+  /** Pods with this `spec.schedulerName` are ours (default `default-scheduler`). */
+  schedulerName?: string;
+  clock?: Clock;
+  logger?: Logger;
+  /** Called once the informers have synced. */
+  onReady?: (s: { algorithm: Algorithm }) => void;
+}
+
+const keyOf = (p: Pod) => `${p.metadata.namespace ?? ""}/${p.metadata.name ?? ""}`;
+const podPath = (p: Pod) =>
+  `/api/v1/namespaces/${encodeURIComponent(p.metadata.namespace ?? "")}/pods/${encodeURIComponent(p.metadata.name ?? "")}`;
+
+/** Runs the scheduler until `signal` aborts. */
+export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<void> {
+  const log = o.logger ?? noopLogger;
+  const clock = o.clock ?? realClock;
+  const name = o.schedulerName ?? defaultSchedulerName;
+  const core = o.kubeConfig.makeApiClient(CoreV1Api);
+  const rest = newRESTClient(o.kubeConfig, { userAgent: "servicenet-scheduler" });
+  const base = { kubeConfig: o.kubeConfig, logger: log, clock };
+  const nonTerminal = "status.phase!=Succeeded,status.phase!=Failed";
+  const pods = new SharedInformer<Pod>({
+    ...base,
+    path: "/api/v1/pods",
+    fieldSelector: nonTerminal,
+    list: async () => toPlain<PlainList<Pod>>(await core.listPodForAllNamespaces({ fieldSelector: nonTerminal }), "V1PodList"),
+    transform: (x) => PodSchema.parse(x),
+  });
+  const nodes = new SharedInformer<Node>({
+    ...base,
+    path: "/api/v1/nodes",
+    list: async () => toPlain<PlainList<Node>>(await core.listNode(), "V1NodeList"),
+    transform: (x) => NodeSchema.parse(x),
+  });
+  const services = new SharedInformer<Service>({
+    ...base,
+    path: "/api/v1/services",
+    list: async () => toPlain<PlainList<Service>>(await core.listServiceForAllNamespaces(), "V1ServiceList"),
+    transform: (x) => ServiceSchema.parse(x),
+  });
+  const algorithm = new Algorithm(defaultProfile(serviceSelector(() => services.list())));
+  const cache = algorithm.cache;
+  // Backoff of a Pod that failed: upstream's podInitialBackoffSeconds 1 s to podMaxBackoffSeconds 10 s.
+  const queue = new RateLimitingQueue<string>("scheduler", clock, new ItemExponentialFailureRateLimiter<string>(1000, 10_000));
+  const unschedulable = new Set<string>();
+  const events = new EventBroadcaster({ logger: log, clock });
+  events.startRecordingToSink(clientNodeEventSink(o.kubeConfig));
+  const recorder: EventRecorder = events.newRecorder({ component: name });
+
+  const ours = (p: Pod) =>
+    (p.spec.nodeName ?? "") === "" &&
+    ((p.spec["schedulerName"] as string | undefined) ?? defaultSchedulerName) === name &&
+    p.metadata.deletionTimestamp === undefined;
+  const moveAllToActive = () => {
+    for (const key of unschedulable) queue.add(key);
+    unschedulable.clear();
+  };
+  pods.addEventHandler({
+    onAdd: (p) => {
+      if ((p.spec.nodeName ?? "") !== "") cache.addPod(p);
+      else if (ours(p)) queue.add(keyOf(p));
+    },
+    onUpdate: (old, p) => {
+      if ((p.spec.nodeName ?? "") !== "") {
+        cache.addPod(p);
+        if (old.metadata.deletionTimestamp === undefined && p.metadata.deletionTimestamp !== undefined) moveAllToActive();
+        return;
+      }
+      if (!ours(p)) return;
+      // A Pod waiting as unschedulable comes back only for a change that could make it fit (not its own status).
+      const key = keyOf(p);
+      if (unschedulable.has(key) && isDeepStrictEqual(old.spec, p.spec) && isDeepStrictEqual(old.metadata.labels, p.metadata.labels))
+        return;
+      unschedulable.delete(key);
+      queue.add(key);
+    },
+    onDelete: (p) => {
+      unschedulable.delete(keyOf(p));
+      if (cache.isPlaced(p)) {
+        cache.removePod(p);
+        moveAllToActive();
+      }
+    },
+  });
+  nodes.addEventHandler({
+    onAdd: (n) => {
+      cache.setNode(n);
+      moveAllToActive();
+    },
+    onUpdate: (old, n) => {
+      cache.setNode(n);
+      if (
+        !isDeepStrictEqual(old.spec, n.spec) ||
+        !isDeepStrictEqual(old.metadata.labels, n.metadata.labels) ||
+        !isDeepStrictEqual(old.status?.allocatable, n.status?.allocatable)
+      )
+        moveAllToActive();
+    },
+    onDelete: (n) => cache.removeNode(n),
+  });
+
+  const bind = async (pod: Pod, node: string) => {
+    try {
+      await rest.request("POST", `${podPath(pod)}/binding`, {
+        apiVersion: "v1",
+        kind: "Binding",
+        metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid },
+        target: { apiVersion: "v1", kind: "Node", name: node },
+      });
+      queue.forget(keyOf(pod));
+      recorder.event(getReference(pod, "Pod", "v1"), "Normal", "Scheduled", `Successfully assigned ${keyOf(pod)} to ${node}`);
+    } catch (err) {
+      // `handleBindingCycleError`: forget the assumed Pod and retry after a backoff.
+      cache.removePod(pod);
+      if (isNotFound(err)) return;
+      log.error("Error scheduling pod; retrying", { pod: keyOf(pod), err: describeError(err) });
+      queue.addRateLimited(keyOf(pod));
+    }
+  };
+
+  const failed = async (pod: Pod, message: string) => {
+    const key = keyOf(pod);
+    V(log, 2).info("Unable to schedule pod; no fit; waiting", { pod: key, err: message });
+    recorder.event(getReference(pod, "Pod", "v1"), "Warning", "FailedScheduling", message);
+    unschedulable.add(key);
+    const patch = unschedulablePatch(pod, message, clock.now());
+    if (patch === undefined) return;
+    try {
+      await rest.request("PATCH", `${podPath(pod)}/status`, patch, "application/merge-patch+json");
+    } catch (err) {
+      if (!isNotFound(err)) log.error("Error updating pod", { pod: key, err: describeError(err) });
+    }
+  };
+
+  const loop = async () => {
+    for (;;) {
+      const key = await queue.get();
+      if (key === undefined) return;
+      try {
+        const pod = pods.get(key);
+        if (pod === undefined || !ours(pod) || cache.isPlaced(pod)) continue;
+        const result = algorithm.schedule(pod);
+        if ("node" in result) {
+          cache.addPod(pod, result.node);
+          void bind(pod, result.node);
+        } else await failed(pod, result.error);
+      } finally {
+        queue.done(key);
+      }
+    }
+  };
+
+  signal.addEventListener("abort", () => queue.shutDown(), { once: true });
+  const running = loop();
+  await Promise.all([nodes.start(), services.start(), pods.start()]);
+  await Promise.all([nodes.waitForSync(), services.waitForSync(), pods.waitForSync()]);
+  log.info("scheduler started", { nodes: cache.size });
+  o.onReady?.({ algorithm });
+  await running;
+  events.shutdown();
+  await Promise.all([nodes.stop(), services.stop(), pods.stop()]);
+}
