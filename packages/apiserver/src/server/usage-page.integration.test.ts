@@ -51,6 +51,7 @@ describe("/servicenet/usage", () => {
     });
     expect(section(r.text, "fd00:10:96::/112")).toMatchObject({ allocated: String(ips.items.length - v4), "only-in-bitmap": "0" });
     expect(r.text).toContain("agrees with the IPAddress objects");
+    expect(r.text).toContain('See also: <a href="http://127.0.0.1:8002/">the per-node dataplane view (run `kubectl servicenet serve`)</a>');
   });
 
   it("shows where the bitmap and the IPAddress objects disagree", async () => {

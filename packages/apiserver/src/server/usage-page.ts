@@ -13,6 +13,12 @@ import { resourcePrefix, type Store } from "../storage/index.ts";
 
 export const usagePagePath = "/servicenet/usage";
 
+/**
+ * The per-node dataplane view runs kube-proxy's code (CategorizeEndpoints, the proxiers), which the
+ * apiserver does not import: `kubectl servicenet serve` serves it, on this port by default.
+ */
+export const dataplaneLink = { href: "http://127.0.0.1:8002/", text: "the per-node dataplane view (run `kubectl servicenet serve`)" };
+
 const noBitmap =
   "none for this range: only the --service-cluster-ip-range ranges have a bitmap (RangeAllocation), and none once DisableAllocatorDualWrite is on.";
 
@@ -44,5 +50,10 @@ export async function usagePage(store: Store, name: string, now = new Date()): P
     throw StatusError.notFound({ group: "networking.k8s.io", resource: "servicecidrs" }, name);
   }
   const usage = serviceCIDRUsage(cidrs, ips, services, name === "" ? undefined : name, bitmaps);
-  return renderUsageHTML(usage, { source: `servicenet apiserver ${usagePagePath}`, generatedAt: now, noBitmapReason: noBitmap });
+  return renderUsageHTML(usage, {
+    source: `servicenet apiserver ${usagePagePath}`,
+    generatedAt: now,
+    noBitmapReason: noBitmap,
+    links: [dataplaneLink],
+  });
 }

@@ -328,4 +328,82 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
     m.rulesRemovedMs = performance.now() - t0;
     expect(after).toContain(mode === "iptables" ? "KUBE-SERVICES" : "table ip6 kube-proxy");
   });
+
+  // Issue 33's topology proof, lean: this node in zone-a, a second Node object in zone-b (no kube-proxy
+  // of its own: its pod's namespace hangs off this node's bridge). PreferClose hints each endpoint for
+  // its zone, so every flow through this node's rules reaches the zone-a pod, in both families; the
+  // Local-policy health check answers 200 here for a Service with a pod here and 503 for one without.
+  it("PreferClose keeps flows in-zone; healthCheckNodePort answers 200 with local endpoints, 503 without", async () => {
+    const node = await core.readNode({ name: nodeName });
+    node.metadata!.labels = { ...node.metadata!.labels, "topology.kubernetes.io/zone": "zone-a" };
+    await core.replaceNode({ name: nodeName, body: node });
+    await core.createNode({ body: { metadata: { name: "dp-node-b", labels: { "topology.kubernetes.io/zone": "zone-b" } } } });
+    for (const [name, ip, on, side] of [
+      ["dp-zone-a", pod1, nodeName, "a"],
+      ["dp-zone-b", pod2, "dp-node-b", "b"],
+    ] as const) {
+      const body = podBody(name);
+      body.metadata!.labels = { app: "dp-zoned", side };
+      body.spec!.nodeName = on;
+      await core.createNamespacedPod({ namespace: "default", body });
+      await setPodStatus(core, name, ip, true);
+    }
+    const lb = (name: string, selector: Record<string, string>) =>
+      core.createNamespacedService({
+        namespace: "default",
+        body: {
+          metadata: { name },
+          spec: {
+            type: "LoadBalancer",
+            externalTrafficPolicy: "Local",
+            trafficDistribution: "PreferClose",
+            ipFamilyPolicy: "RequireDualStack",
+            selector,
+            ports: [{ name: "http", port: 80, targetPort: 8080 }],
+          },
+        },
+      });
+    const zoned = await lb("dp-zoned", { app: "dp-zoned" });
+    const remote = await lb("dp-remote", { side: "b" });
+    const [z4, z6] = zoned.spec!.clusterIPs!;
+    const targets = [url(z4!, 80), url(z6!, 80)];
+    const t0 = performance.now();
+    const inZone = (r: Record<string, UrlResult>) =>
+      Object.entries(r)
+        .map(([u, x]) => ({ url: u, ok: x.ok, endpoints: Object.keys(x.endpoints) }))
+        .sort((a, b) => (a.url < b.url ? -1 : 1));
+    const want = (n: number) =>
+      [
+        { url: targets[0]!, ok: n, endpoints: [pod1.v4] },
+        { url: targets[1]!, ok: n, endpoints: [pod1.v6] },
+      ].sort((a, b) => (a.url < b.url ? -1 : 1));
+    // Before the hints reach kube-proxy both endpoints are programmed: wait for in-zone only.
+    await until(
+      "hints programmed",
+      async () => {
+        const r = await sample(t.node, targets, 4);
+        return JSON.stringify(inZone(r)) === JSON.stringify(want(4)) ? true : undefined;
+      },
+      30_000,
+    );
+    m.hintsProgrammedMs = performance.now() - t0;
+    const [n, cl] = await Promise.all([sample(t.node, targets, N), sample(t.client, targets, N)]);
+    expect({ node: inZone(n), client: inZone(cl) }).toEqual({ node: want(N), client: want(N) });
+    const health = async (port: number) =>
+      JSON.parse(
+        await execInNetns(t.client, [
+          process.execPath,
+          "-e",
+          `fetch("${url(nodeIP.v4, port)}").then(async (r) => process.stdout.write(JSON.stringify({ status: r.status, body: await r.json() })))`,
+        ]),
+      ) as { status: number; body: { service: { namespace: string; name: string }; localEndpoints: number } };
+    const hc = await until("health servers answer as the endpoints are", async () => {
+      const [a, b] = await Promise.all([health(zoned.spec!.healthCheckNodePort!), health(remote.spec!.healthCheckNodePort!)]);
+      return a.status === 200 && b.status === 503 ? [a, b] : undefined;
+    });
+    expect(hc.map((h) => [h.status, h.body.service.name, h.body.localEndpoints])).toEqual([
+      [200, "dp-zoned", 1],
+      [503, "dp-remote", 0],
+    ]);
+  });
 });

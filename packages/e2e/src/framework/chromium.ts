@@ -65,3 +65,19 @@ export async function renderPage(
     rmSync(profile, { recursive: true, force: true });
   }
 }
+
+/** A screenshot (PNG, `width` x `height`) of the page at `url`, e.g. a local server's. */
+export async function screenshotURL(bin: string, url: string, screenshot: string, size = { width: 1400, height: 1800 }): Promise<void> {
+  const profile = mkdtempSync(path.join(tmpdir(), "servicenet-chromium-"));
+  try {
+    await run(bin, [
+      ...flags(profile),
+      "--hide-scrollbars",
+      `--window-size=${size.width},${size.height}`,
+      `--screenshot=${screenshot}`,
+      url,
+    ]);
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+}

@@ -5,4 +5,6 @@
 export { apiserverBin, binOf, controllerManagerBin, kubeProxyBin } from "./bins.ts";
 export * from "./processes.ts";
 export * from "./netns-process.ts";
-export { findChromium, renderPage } from "./chromium.ts";
+export { findChromium, renderPage, screenshotURL } from "./chromium.ts";
+export { openPage } from "./chromium-session.ts";
+export type { BrowserPage } from "./chromium-session.ts";

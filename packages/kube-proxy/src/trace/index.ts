@@ -19,3 +19,5 @@ export { traceNftables } from "./nftables/evaluate.ts";
 export { computeNodeRules, loadNodeRules } from "./node-rules.ts";
 export type { NodeRules, NodeRulesInput, ProxyMode } from "./node-rules.ts";
 export { joinHostPort, splitHostPort } from "./addresses.ts";
+export { nodeServiceEndpoints } from "./node-endpoints.ts";
+export type { NodeEndpointsInput, NodeServicePort } from "./node-endpoints.ts";

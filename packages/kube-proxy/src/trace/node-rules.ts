@@ -3,7 +3,7 @@
  * proxier the node's kube-proxy runs (one family), or loaded from the text a
  * kube-proxy wrote (its dry-run files, in the order they were applied).
  */
-import type { EndpointSlice, IPFamily, Service } from "@servicenet/api";
+import type { EndpointSlice, IPFamily, Node, Service } from "@servicenet/api";
 import { IptablesProxier } from "../iptables/proxier.ts";
 import { NftablesProxier } from "../nftables/proxier.ts";
 import { populate } from "../proxy/populate.ts";
@@ -29,6 +29,8 @@ export interface NodeRulesInput {
   readonly serviceCIDRs: readonly string[];
   readonly services: readonly Service[];
   readonly slices: readonly EndpointSlice[];
+  /** The node itself: its `topology.kubernetes.io/zone` label decides which zone hints apply. */
+  readonly node?: Node;
 }
 
 /** A node's rules of one family, ready to trace. */
@@ -45,12 +47,12 @@ export function computeNodeRules(input: NodeRulesInput): NodeRules {
   if (input.mode === "iptables") {
     // newDualStackIptablesProxier: localhost NodePorts for IPv4 only.
     const p = new IptablesProxier({ ...common, localhostNodePorts: input.family === "IPv4" });
-    populate(p, input.services, input.slices);
+    populate(p, input.services, input.slices, input.node !== undefined ? [input.node] : []);
     return loadNodeRules("iptables", [syncText(p.syncProxyRules())], input.family === "IPv4");
   }
   // NodePorts on every local address unless kube-proxy is told its node IPs (the CLI passes --node-ip the same way).
   const p = new NftablesProxier({ ...common, serviceCIDRs: input.serviceCIDRs });
-  populate(p, input.services, input.slices);
+  populate(p, input.services, input.slices, input.node !== undefined ? [input.node] : []);
   return loadNodeRules("nftables", [syncText(p.syncProxyRules())]);
 }
 

@@ -38,10 +38,24 @@ export interface Args {
   protocol?: string;
   /** servicenet trace --rules: kube-proxy output files to trace instead of computing the rules. */
   rules: string[];
+  /** servicenet serve: where the dataplane page listens (kubectl proxy's --address and --port). */
+  address?: string;
+  port?: string;
 }
 
 type ValueFlag =
-  "namespace" | "output" | "selector" | "kubeconfig" | "fieldManager" | "node" | "proxyMode" | "clusterCIDR" | "nodeIP" | "protocol";
+  | "namespace"
+  | "output"
+  | "selector"
+  | "kubeconfig"
+  | "fieldManager"
+  | "node"
+  | "proxyMode"
+  | "clusterCIDR"
+  | "nodeIP"
+  | "protocol"
+  | "address"
+  | "port";
 type BoolFlag =
   | "allNamespaces"
   | "noHeaders"
@@ -68,6 +82,9 @@ const valueFlags: Record<string, ValueFlag> = {
   "--cluster-cidr": "clusterCIDR",
   "--node-ip": "nodeIP",
   "--protocol": "protocol",
+  "--address": "address",
+  "-p": "port",
+  "--port": "port",
 };
 const boolFlags: Record<string, BoolFlag> = {
   "-A": "allNamespaces",

@@ -2,13 +2,13 @@
 /**
  * kubectl-servicenet: the kubectl plugin (kubectl runs `kubectl-servicenet` from PATH for
  * `kubectl servicenet ...`, passing the remaining arguments and KUBECONFIG). Its commands are
- * servicenet-kubectl's servicenet views; today `trace`.
+ * servicenet-kubectl's servicenet views: `trace` and `serve`.
  */
 import { isEntry } from "./entry.ts";
 import { main, type IO } from "./kubectl.ts";
 import { servicenetHelp } from "./servicenet/trace-help.ts";
 
-const pluginCommands = new Set(["trace"]);
+const pluginCommands = new Set(["trace", "serve"]);
 
 /** Runs the plugin with `argv` (after `kubectl servicenet`); resolves to the exit code. */
 export async function pluginMain(argv: readonly string[], io: IO): Promise<number> {

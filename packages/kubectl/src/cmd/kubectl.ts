@@ -15,7 +15,8 @@ import { runDelete } from "./delete.ts";
 import type { Context, IO } from "./io.ts";
 import { runUsage } from "./usage.ts";
 import { runTrace } from "./servicenet/trace.ts";
-import { traceHelp } from "./servicenet/trace-help.ts";
+import { serveHelp, traceHelp } from "./servicenet/trace-help.ts";
+import { runServe } from "./servicenet/serve.ts";
 import { encodeGoString } from "../util/strings.ts";
 
 export type { IO, Sink } from "./io.ts";
@@ -33,6 +34,7 @@ Commands:
   usage servicecidr [NAME] [-o json|html]
   trace SOURCE DESTINATION [--node NAME] [--proxy-mode iptables|nftables] [-o json]
       SOURCE: pod/NAME|node/NAME|IP  DESTINATION: svc/NAME[:PORT]|IP:PORT (see trace --help)
+  serve [--address ADDRESS] [-p PORT]   the dataplane page: each node's endpoints and a trace form (see serve --help)
 
 Global flags:
   --kubeconfig FILE   kubeconfig to use (default $KUBECONFIG, then ~/.kube/config)
@@ -47,10 +49,11 @@ const commands: Record<string, (ctx: Context) => Promise<number>> = {
   delete: runDelete,
   usage: runUsage,
   trace: runTrace,
+  serve: runServe,
 };
 
 /** Commands with their own --help text. */
-const commandHelp: Record<string, string> = { trace: traceHelp };
+const commandHelp: Record<string, string> = { trace: traceHelp, serve: serveHelp };
 
 function withNewline(s: string): string {
   return s.endsWith("\n") ? s : s + "\n";

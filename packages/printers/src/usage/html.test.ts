@@ -84,4 +84,10 @@ describe("renderUsageHTML", () => {
     const [u] = serviceCIDRUsage([cidr("<x>", ["10.0.0.0/28"])], [], []);
     expect(renderUsageHTML([u!], { source: "t" })).toContain("&#60;x&#62;");
   });
+
+  it("links related pages, escaped, only when asked", () => {
+    const [u] = serviceCIDRUsage([cidr("a", ["10.0.0.0/28"])], [], []);
+    const linked = renderUsageHTML([u!], { source: "t", links: [{ href: "http://127.0.0.1:8002/?a=1&b=2", text: "dataplane <view>" }] });
+    expect(linked).toContain('<p class="links">See also: <a href="http://127.0.0.1:8002/?a=1&#38;b=2">dataplane &#60;view&#62;</a></p>');
+  });
 });

@@ -20,9 +20,13 @@ export interface UsageHTMLOptions {
   noBitmapReason?: string;
   /** Most holder rows per range (default 200). */
   maxHolderRows?: number;
+  /** Links to related pages, shown under the header (e.g. the dataplane view). */
+  links?: readonly { readonly href: string; readonly text: string }[];
 }
 
-const esc = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+/** Escapes text for HTML element content and quoted attribute values. */
+export const escapeHTML = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const esc = escapeHTML;
 
 /** Percent with one decimal, exact for BigInt counts. */
 export function percent(used: bigint, size: bigint): string {
@@ -147,6 +151,12 @@ const legend =
   `<span><i class="sw" style="background:#e08a00"></i>IPAddress without its Service</span>` +
   `<span><i class="sw" style="outline:2px solid #d00"></i>bitmap and IPAddress disagree</span></p>`;
 
+function linksHTML(o: UsageHTMLOptions): string {
+  const links = o.links ?? [];
+  if (links.length === 0) return "";
+  return `<p class="links">See also: ${links.map((l) => `<a href="${esc(l.href)}">${esc(l.text)}</a>`).join(", ")}</p>`;
+}
+
 /** renderUsageHTML: the whole page for `usage`, as one self-contained HTML document. */
 export function renderUsageHTML(usage: readonly RangeUsage[], o: UsageHTMLOptions): string {
   const when = (o.generatedAt ?? new Date()).toISOString();
@@ -160,6 +170,7 @@ export function renderUsageHTML(usage: readonly RangeUsage[], o: UsageHTMLOption
     `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Service CIDR usage</title><style>${style}</style></head><body>` +
     `<h1>Service CIDR usage</h1><p class="meta">${esc(o.source)}, ${esc(when)}: ${usage.length} range${usage.length === 1 ? "" : "s"}. ` +
     `Static band: the lower part of each range (KEP-3070: min(max(16, size/16), 256) addresses) that dynamic allocation uses last.</p>` +
+    linksHTML(o) +
     legend +
     `<table class="overview"><thead><tr><th>ServiceCIDR</th><th>Family</th><th>CIDR</th><th>Status</th><th>Allocated</th><th>Used</th></tr></thead><tbody>${overview}</tbody></table>` +
     usage.map((u) => rangeHTML(u, o)).join("\n") +

@@ -5,5 +5,5 @@
  */
 export { serviceCIDRUsage, staticBandSize } from "./servicecidr-usage.ts";
 export type { BitmapView, RangeUsage, UsageHolder } from "./servicecidr-usage.ts";
-export { percent, renderUsageHTML } from "./html.ts";
+export { escapeHTML, percent, renderUsageHTML } from "./html.ts";
 export type { UsageHTMLOptions } from "./html.ts";

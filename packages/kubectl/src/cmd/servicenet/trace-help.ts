@@ -47,10 +47,42 @@ Usage:
 Use "kubectl options" for a list of global command-line options (applies to all commands).
 `;
 
+/** `kubectl servicenet serve --help`, laid out as `kubectl proxy --help`. */
+export const serveHelp = `Serve the dataplane page on a local port: per node, each Service port's endpoints after topology and traffic-policy filtering, as that node's kube-proxy categorizes them, and a form that traces a flow through the node's rules (as 'kubectl servicenet trace' does).
+
+ The page reads Nodes, Services and EndpointSlices through the current kubeconfig on every request; it holds no state.
+
+Examples:
+  # Serve the dataplane page on localhost:8002
+  kubectl servicenet serve
+  
+  # Serve it on an arbitrary local port; the chosen port is printed to stdout
+  kubectl servicenet serve --port=0
+  
+  # Trace with nftables rules by default
+  kubectl servicenet serve --proxy-mode=nftables
+
+Options:
+    --address='127.0.0.1':
+	The IP address on which to serve on.
+
+    -p, --port=8002:
+	The port on which to serve the page. Set to 0 to pick a random port.
+
+    --proxy-mode='iptables':
+	Which proxy mode the nodes' kube-proxy runs, for traces: iptables or nftables. The form can change it per trace.
+
+Usage:
+  kubectl servicenet serve [--port=PORT] [--address=ADDRESS] [options]
+
+Use "kubectl options" for a list of global command-line options (applies to all commands).
+`;
+
 /** `kubectl servicenet --help`: the plugin's own commands. */
 export const servicenetHelp = `Service-networking views that kubectl does not have.
 
 Available Commands:
+  serve         Serve the dataplane page: each node's Service endpoints and a form to trace a flow
   trace         Trace where a new connection goes through a node's kube-proxy rules
 
 Usage:

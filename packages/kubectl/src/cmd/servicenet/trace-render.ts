@@ -1,5 +1,6 @@
 /** Text and JSON output of `servicenet trace`. */
 import type { ProxyMode, TraceResult, TraceStep } from "@servicenet/kube-proxy";
+import { causeText, type StepCause } from "./trace-causes.ts";
 import type { Explanation } from "./trace-explain.ts";
 import type { ResolvedTrace } from "./trace-resolve.ts";
 
@@ -9,24 +10,29 @@ export interface TraceReport {
   readonly clusterCIDR: string;
   readonly result: TraceResult;
   readonly explanations: readonly Explanation[];
+  /** Per outcome, what caused each of its steps (same order as its steps). */
+  readonly causes: readonly (readonly StepCause[])[];
   /** "api" when computed from the API objects, else the files read. */
   readonly rulesFrom: "api" | readonly string[];
 }
 
 const hookNames = { prerouting: "PREROUTING", input: "INPUT", forward: "FORWARD", output: "OUTPUT", postrouting: "POSTROUTING" } as const;
 
-function pct(p: number): string {
+/** A probability as a percentage with one decimal. */
+export function pct(p: number): string {
   return `${(p * 100).toFixed(1)}%`;
 }
 
-function describeSource(r: ResolvedTrace): string {
+/** The source in words: pod, node or outside address. */
+export function describeSource(r: ResolvedTrace): string {
   const s = r.source;
   if (s.kind === "pod") return `pod ${s.namespace ?? ""}/${s.name ?? ""} (${s.ip})`;
   if (s.kind === "node") return `node ${s.name ?? ""} (${s.ip})`;
   return `${s.ip} (outside the cluster)`;
 }
 
-function describeDestination(r: ResolvedTrace): string {
+/** The destination in words, with the Service port it reaches. */
+export function describeDestination(r: ResolvedTrace): string {
   const d = r.destination;
   const addr = `${d.ip.includes(":") ? `[${d.ip}]` : d.ip}:${d.port}/${d.protocol.toUpperCase()}`;
   const m = d.service?.metadata;
@@ -38,11 +44,11 @@ function describeDestination(r: ResolvedTrace): string {
   return `${addr} = Service ${m.namespace ?? ""}/${m.name ?? ""} port ${port} (${via})`;
 }
 
-function stepLine(s: TraceStep): string {
+function stepLine(s: TraceStep, cause: StepCause | undefined): string {
   const where = `${hookNames[s.hook]} ${s.table}/${s.chain}`;
   const branch = s.branchProbability !== undefined ? ` [${pct(s.branchProbability)}]` : "";
   const comment = s.comment !== undefined ? `  # ${s.comment}` : "";
-  return `      ${where.padEnd(58)} ${s.action}${branch}${comment}\n`;
+  return `      ${where.padEnd(58)} ${s.action}${branch}${comment}${cause !== undefined ? `  ${causeText(cause)}` : ""}\n`;
 }
 
 /** The human-readable walk. */
@@ -77,13 +83,14 @@ export function renderTrace(rep: TraceReport): string {
     if (o.affinity.length > 0)
       out += `      session affinity: records the client in ${o.affinity.join(", ")}; its next connections skip the random choice\n`;
     out += "      rules:\n";
-    for (const s of o.steps) out += stepLine(s);
+    o.steps.forEach((s, j) => (out += stepLine(s, rep.causes[i]?.[j])));
   });
-  out += `\nVerdict: ${verdict(rep)}\n`;
+  out += `\nVerdict: ${renderVerdict(rep)}\n`;
   return out;
 }
 
-function verdict(rep: TraceReport): string {
+/** The verdict over every outcome, in one line. */
+export function renderVerdict(rep: TraceReport): string {
   const outcomes = rep.result.outcomes;
   const delivered = outcomes.filter((o) => o.verdict === "accept" && o.dnat !== undefined);
   if (delivered.length === outcomes.length && delivered.length > 0) {
@@ -121,7 +128,11 @@ export function traceToJSON(rep: TraceReport): string {
         : {}),
     },
     packet: rep.result.packet,
-    outcomes: rep.result.outcomes.map((o, i) => ({ ...o, explanation: rep.explanations[i] })),
+    outcomes: rep.result.outcomes.map((o, i) => ({
+      ...o,
+      steps: o.steps.map((s, j) => ({ ...s, cause: rep.causes[i]?.[j] })),
+      explanation: rep.explanations[i],
+    })),
   };
   return `${JSON.stringify(doc, null, 4)}\n`;
 }

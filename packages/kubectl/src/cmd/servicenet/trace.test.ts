@@ -46,6 +46,7 @@ interface JSONTrace {
   ipFamily: string;
   source: { ip: string };
   outcomes: {
+    steps: { cause: { kind: string; name: string; detail: string } }[];
     probability: number;
     verdict: string;
     dnat?: string;
@@ -107,6 +108,30 @@ describe.each(["iptables", "nftables"])("servicenet trace --proxy-mode=%s", (mod
     ]);
   });
 
+  it("links each step to its Service, EndpointSlice or flag (-o json)", async () => {
+    const causes = async (argv: string[]) =>
+      (await traceJSON([...argv, `--proxy-mode=${mode}`])).outcomes.map((o) =>
+        o.steps.map((s) => s.cause).filter((c) => c.kind !== "Flag" || !c.name.startsWith("--proxy-mode")),
+      );
+    expect((await causes(["pod/client", "svc/internal"]))[0]?.at(-1)).toEqual({
+      kind: "Service",
+      name: "default/internal",
+      detail: "internalTrafficPolicy=Local, no endpoint on this node",
+    });
+    const etp = await causes(["203.0.113.7", "192.168.0.2:30081", "--node=node-a"]);
+    // Base chains (KUBE-FIREWALL, nftables' firewall-check and service-endpoints-check) are kube-proxy's own, not the Service's.
+    expect(etp[0]?.filter((c) => c.detail.startsWith("loadBalancerSourceRanges"))).toEqual([]);
+    expect(etp[0]?.at(-1)).toEqual({
+      kind: "Service",
+      name: "default/local",
+      detail: "externalTrafficPolicy=Local, no endpoint on this node",
+    });
+    const web = await causes(["node/node-a", "svc/web:http", "--cluster-cidr=10.244.0.0/16"]);
+    expect(web[1]).toContainEqual({ kind: "Flag", name: "--cluster-cidr=10.244.0.0/16", detail: "source 192.168.0.2 is outside it" });
+    expect(web[1]).toContainEqual({ kind: "EndpointSlice", name: "default/web-ipv4", detail: "endpoint 10.244.2.7 ready on node-b" });
+    expect(web[1]).toContainEqual({ kind: "Service", name: "default/web", detail: "clusterIP 10.96.0.10 port 80/TCP" });
+  });
+
   it("a Service without endpoints rejects", async () => {
     const t = await traceJSON(["pod/client", "svc/empty", `--proxy-mode=${mode}`]);
     expect(t.outcomes.map((o) => o.explanation.summary)).toEqual([
@@ -123,8 +148,15 @@ describe("servicenet trace output and help", () => {
     expect(r.stdout).toContain(
       "  [1] 50.0%  delivered to 10.244.1.7:8080\n      endpoint: pod default/web-0 on node node-a (EndpointSlice default/web-ipv4, ready)\n",
     );
-    expect(r.stdout).toMatch(/PREROUTING nat\/KUBE-SERVICES +jump KUBE-SVC-\w+  # default\/web:http cluster IP\n/);
-    expect(r.stdout).toMatch(/PREROUTING nat\/KUBE-SVC-\w+ +jump KUBE-SEP-\w+ \[50\.0%\]  # default\/web:http -> 10\.244\.1\.7:8080\n/);
+    expect(r.stdout).toMatch(
+      /PREROUTING nat\/KUBE-SERVICES +jump KUBE-SVC-\w+  # default\/web:http cluster IP  \(service default\/web: clusterIP 10\.96\.0\.10 port 80\/TCP\)\n/,
+    );
+    expect(r.stdout).toMatch(
+      /PREROUTING nat\/KUBE-SVC-\w+ +jump KUBE-SEP-\w+ \[50\.0%\]  # default\/web:http -> 10\.244\.1\.7:8080  \(endpointslice default\/web-ipv4: endpoint 10\.244\.1\.7 ready on node-a\)\n/,
+    );
+    expect(r.stdout).toMatch(
+      /PREROUTING nat\/PREROUTING +jump KUBE-SERVICES  # kubernetes service portals  \(flag --proxy-mode=iptables: base rules\)\n/,
+    );
     expect(r.stdout).toContain(
       "\nVerdict: delivered to one of 2 endpoints (10.244.1.7:8080 50.0%, 10.244.2.7:8080 50.0%), not masqueraded\n",
     );

@@ -13,6 +13,7 @@ import type { NodeRules, ProxyMode, TraceResult } from "@servicenet/kube-proxy";
 import { CLIError } from "../errors.ts";
 import type { Context } from "../io.ts";
 import { mustResource, resourcePath } from "../resources.ts";
+import { stepCauses } from "./trace-causes.ts";
 import { explainOutcome } from "./trace-explain.ts";
 import { renderTrace, traceToJSON } from "./trace-render.ts";
 import type { TraceReport } from "./trace-render.ts";
@@ -44,6 +45,13 @@ export async function runTrace(ctx: Context): Promise<number> {
     throw new CLIError("error: trace needs exactly a SOURCE and a DESTINATION\nSee 'kubectl servicenet trace -h' for help and examples");
   const output = ctx.args.output ?? "";
   if (output !== "" && output !== "json") throw new CLIError(`error: trace supports -o json only, not "${output}"`);
+  const report = await traceReport(ctx, source, destination);
+  ctx.io.stdout.write(output === "json" ? traceToJSON(report) : renderTrace(report));
+  return 0;
+}
+
+/** Resolves and traces one flow with `ctx`'s flags (--node, --proxy-mode, --cluster-cidr, --node-ip, --rules). */
+export async function traceReport(ctx: Context, source: string, destination: string): Promise<TraceReport> {
   const mode = proxyMode(ctx);
   const r = await resolveTrace(ctx, source, destination);
   const [slices, cidrs] = await Promise.all([list<EndpointSlice>(ctx, "endpointslices"), list<ServiceCIDR>(ctx, "servicecidrs")]);
@@ -56,16 +64,15 @@ export async function runTrace(ctx: Context): Promise<number> {
     { source: r.source.ip, destination: r.destination.ip, protocol: r.destination.protocol, port: r.destination.port, origin: r.origin },
     localIPs,
   );
-  const report: TraceReport = {
+  return {
     resolved: r,
     mode,
     clusterCIDR,
     result,
     explanations: explain(result, r, slices, clusterCIDR),
+    causes: result.outcomes.map((o) => stepCauses(o, { resolved: r, slices, clusterCIDR, mode })),
     rulesFrom: ctx.args.rules.length > 0 ? ctx.args.rules : "api",
   };
-  ctx.io.stdout.write(output === "json" ? traceToJSON(report) : renderTrace(report));
-  return 0;
 }
 
 interface RuleInputs {
@@ -96,6 +103,7 @@ async function nodeRules(ctx: Context, mode: ProxyMode, r: ResolvedTrace, i: Rul
     serviceCIDRs: ofFamily(i.cidrs.flatMap((c) => c.spec?.cidrs ?? []).join(","), r.family),
     services: i.services,
     slices: i.slices,
+    node: r.node,
   });
 }
 
