@@ -1,0 +1,2 @@
+/** autoscaling/v1: Scale, the body of the `scale` subresources. */
+export * from "./scale.ts";
