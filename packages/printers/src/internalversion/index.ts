@@ -7,3 +7,4 @@ export * from "./event.ts";
 export * from "./coordination.ts";
 export { parseTime, sinceMs, translateTimestampSince } from "./time.ts";
 export * from "./rbac.ts";
+export * from "./apps.ts";
