@@ -4,11 +4,12 @@ import {
   validateDeployment,
   validateDeploymentStatusUpdate,
   validateDeploymentUpdate,
+  semanticEqual,
   validateImmutableField,
   type Deployment,
 } from "@servicenet/api";
 import type { KubeObject } from "../../../storage/index.ts";
-import { jsonEqual, type RESTStrategy } from "../../generic/strategy.ts";
+import type { RESTStrategy } from "../../generic/strategy.ts";
 import { dropStatusOnCreate, keepSpecAndLabels, keepStatusOf } from "../status.ts";
 
 const asDeployment = (o: KubeObject): Deployment => o as unknown as Deployment;
@@ -29,7 +30,7 @@ export const deploymentStrategy: RESTStrategy = {
   prepareForUpdate: (o, old) => {
     keepStatusOf(o, old);
     const prev = old.metadata.generation ?? 0;
-    const changed = !jsonEqual(o["spec"], old["spec"]) || !jsonEqual(o.metadata.annotations ?? {}, old.metadata.annotations ?? {});
+    const changed = !semanticEqual(o["spec"], old["spec"]) || !semanticEqual(o.metadata.annotations, old.metadata.annotations);
     o.metadata.generation = changed ? prev + 1 : prev;
   },
   validate: (o) => validateDeployment(asDeployment(o)),
