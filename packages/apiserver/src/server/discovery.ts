@@ -79,12 +79,20 @@ export function apiResourceList(
         name: `${r.resource}/${s}`,
         singularName: "",
         namespaced: r.namespaced,
+        // A subresource of another group version (deployments/scale: autoscaling/v1 Scale) names it.
+        ...(r.subresourceViews?.[s] ? { group: r.subresourceViews[s].group, version: r.subresourceViews[s].version } : {}),
         // pods/binding answers with its own kind (Binding), as upstream's discovery lists it.
-        kind: r.subresourceCreate?.[s]?.kind ?? r.kind,
+        kind: r.subresourceViews?.[s]?.kind ?? r.subresourceCreate?.[s]?.kind ?? r.kind,
         verbs: verbsOfSubresource(r, s),
       });
   }
   return { kind: "APIResourceList", apiVersion: "v1", groupVersion: apiVersionOf(rs[0]!), resources };
+}
+
+/** The response kind of a subresource served as another kind (deployments/scale), or undefined. */
+function viewKind(r: ResourceDef, s: string): { group: string; version: string; kind: string } | undefined {
+  const v = r.subresourceViews?.[s];
+  return v === undefined ? undefined : { group: v.group, version: v.version, kind: v.kind };
 }
 
 function discoveryResource(r: ResourceDef): Record<string, unknown> {
@@ -101,7 +109,7 @@ function discoveryResource(r: ResourceDef): Record<string, unknown> {
       ? {
           subresources: r.subresources.map((s) => ({
             subresource: s,
-            responseKind: { ...responseKind, kind: r.subresourceCreate?.[s]?.kind ?? r.kind },
+            responseKind: viewKind(r, s) ?? { ...responseKind, kind: r.subresourceCreate?.[s]?.kind ?? r.kind },
             verbs: verbsOfSubresource(r, s),
           })),
         }

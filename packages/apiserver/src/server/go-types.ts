@@ -103,6 +103,27 @@ const rbacClusterRole = {
 };
 const rbacBinding = (kind: string) => ({ "": `v1.${kind}`, "subjects[]": "v1.Subject", roleRef: "v1.RoleRef" });
 
+/** An apps/v1 workload and its pod template (core/v1 types under `spec.template`). */
+function workload(kind: string): Record<string, string> {
+  const out: Record<string, string> = {
+    "": `v1.${kind}`,
+    spec: `v1.${kind}Spec`,
+    status: `v1.${kind}Status`,
+    "status.conditions[]": `v1.${kind}Condition`,
+    "spec.selector": "v1.LabelSelector",
+    "spec.selector.matchExpressions[]": "v1.LabelSelectorRequirement",
+    "spec.template": "v1.PodTemplateSpec",
+    "spec.template.metadata": "v1.ObjectMeta",
+  };
+  if (kind === "Deployment") {
+    out["spec.strategy"] = "v1.DeploymentStrategy";
+    out["spec.strategy.rollingUpdate"] = "v1.RollingUpdateDeployment";
+  }
+  for (const [k, v] of Object.entries(pod)) if (k.startsWith("spec.")) out[`spec.template.${k}`] = v;
+  out["spec.template.spec"] = "v1.PodSpec";
+  return out;
+}
+
 const byKind: Record<string, Record<string, string>> = {
   "v1/Service": service,
   "v1/Endpoints": endpoints,
@@ -110,6 +131,9 @@ const byKind: Record<string, Record<string, string>> = {
   "v1/Namespace": namespace,
   "v1/Node": node,
   "v1/Pod": pod,
+  "apps/v1/Deployment": workload("Deployment"),
+  "apps/v1/ReplicaSet": workload("ReplicaSet"),
+  "autoscaling/v1/Scale": { "": "v1.Scale", spec: "v1.ScaleSpec", status: "v1.ScaleStatus" },
   "coordination.k8s.io/v1/Lease": { "": "v1.Lease", spec: "v1.LeaseSpec" },
   "discovery.k8s.io/v1/EndpointSlice": endpointSlice,
   "networking.k8s.io/v1/ServiceCIDR": serviceCIDR("v1"),

@@ -15,6 +15,7 @@ import {
   ServiceCIDRSchema,
   ServiceSchema,
 } from "@servicenet/api";
+import { DeploymentSchema, ReplicaSetSchema } from "@servicenet/api/apps/v1";
 import { ClusterRoleBindingSchema, ClusterRoleSchema, RoleBindingSchema, RoleSchema } from "@servicenet/api/rbac/v1";
 import {
   endpointSliceHandler,
@@ -22,6 +23,8 @@ import {
   eventHandler,
   clusterRoleBindingHandler,
   clusterRoleHandler,
+  deploymentHandler,
+  replicaSetHandler,
   ipAddressHandler,
   leaseHandler,
   flowSchemaHandler,
@@ -59,6 +62,10 @@ import { podStrategy } from "../registry/core/pod/strategy.ts";
 import { serviceStrategy } from "../registry/core/service/strategy.ts";
 import { endpointSliceStrategy } from "../registry/discovery/endpointslice/strategy.ts";
 import type { RESTStrategy } from "../registry/generic/strategy.ts";
+import type { SubresourceView } from "../registry/rest/subresource-view.ts";
+import { deploymentStrategy } from "../registry/apps/deployment/strategy.ts";
+import { replicaSetStrategy } from "../registry/apps/replicaset/strategy.ts";
+import { scaleView } from "../registry/apps/scale.ts";
 import { ipAddressStrategy } from "../registry/networking/ipaddress/strategy.ts";
 import { serviceCIDRStrategy } from "../registry/networking/servicecidr/strategy.ts";
 import { clusterRoleStrategy } from "../registry/rbac/clusterrole/strategy.ts";
@@ -88,6 +95,8 @@ export interface ResourceDef {
   subresourceVerbs?: Readonly<Record<string, readonly string[]>>;
   /** Subresources served by POST with a body of their own kind (pods/binding). */
   subresourceCreate?: Readonly<Record<string, SubresourceCreate>>;
+  /** Subresources served as another kind over this resource's storage (deployments/scale). */
+  subresourceViews?: Readonly<Record<string, SubresourceView>>;
   /** Storage path under /registry; resources sharing it share one GenericStore. */
   storagePath: string;
   strategy: RESTStrategy;
@@ -239,6 +248,37 @@ function rbac(): ResourceDef[] {
   ];
 }
 
+/** apps/v1 (pkg/registry/apps/rest/storage_apps.go): deployments and replicasets, with status and scale. */
+function apps(): ResourceDef[] {
+  const common = { group: "apps", version: "v1", namespaced: true, categories: ["all"], subresources: ["scale", "status"] };
+  return [
+    def({
+      ...common,
+      resource: "deployments",
+      kind: "Deployment",
+      singular: "deployment",
+      shortNames: ["deploy"],
+      subresourceViews: { scale: scaleView("deployments") },
+      storagePath: "deployments",
+      strategy: deploymentStrategy,
+      schema: DeploymentSchema,
+      printer: deploymentHandler,
+    }),
+    def({
+      ...common,
+      resource: "replicasets",
+      kind: "ReplicaSet",
+      singular: "replicaset",
+      shortNames: ["rs"],
+      subresourceViews: { scale: scaleView("replicasets") },
+      storagePath: "replicasets",
+      strategy: replicaSetStrategy,
+      schema: ReplicaSetSchema,
+      printer: replicaSetHandler,
+    }),
+  ];
+}
+
 /**
  * Every resource the server can serve, in discovery order (a group's preferred version first).
  * Which of them it serves is `--runtime-config`'s choice (`controlplane/api-resource-config.ts`).
@@ -334,6 +374,8 @@ export const servableResources: readonly ResourceDef[] = [
     schema: ServiceSchema,
     printer: serviceHandler,
   }),
+  // kube-apiserver lists apps first among the named groups (its aggregator's group priorities).
+  ...apps(),
   def({
     group: "coordination.k8s.io",
     version: "v1",

@@ -156,6 +156,7 @@ describe("REST semantics", () => {
     expect(agg.headers.get("content-type")).toBe("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList");
     const doc = agg.json() as { items: { metadata: { name: string } }[] };
     expect(doc.items.map((g) => g.metadata.name)).toEqual([
+      "apps",
       "coordination.k8s.io",
       "discovery.k8s.io",
       "events.k8s.io",

@@ -21,6 +21,7 @@ import { apiVersionOf, verbsOfSubresource, type ResourceDef } from "./resources.
 import { checkRoute } from "./routes.ts";
 import { keepNoOp } from "./no-op.ts";
 import { serveWatch } from "./watch.ts";
+import { handleSubresourceView } from "./subresource-view.ts";
 
 export interface ResourceRequest {
   req: IncomingMessage;
@@ -48,6 +49,8 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
   const deprecated = def.deprecationWarning ?? deprecationWarning(def);
   if (deprecated !== undefined) r.res.setHeader("Warning", [warningHeader(deprecated)]);
   if (info.verb === "" || !verbsOf(def, info).includes(info.verb)) throw StatusError.methodNotSupported(groupResource(def), info.verb);
+  const view = def.subresourceViews?.[info.subresource];
+  if (view !== undefined) return handleSubresourceView(r, view);
   switch (info.verb) {
     case "get":
       return ok(r, 200, await r.store.get(info.namespace, info.name, r.query.get("resourceVersion") ?? undefined));

@@ -9,3 +9,4 @@ export * from "./coordination.ts";
 export { parseTime, sinceMs, translateTimestampSince } from "./time.ts";
 export * from "./rbac.ts";
 export * from "./flowcontrol.ts";
+export * from "./apps.ts";

@@ -18,6 +18,7 @@ import {
 import type { Endpoints } from "./endpoints.ts";
 import type { Namespace } from "./namespace.ts";
 import type { Pod } from "./pod.ts";
+import { setDefaultsPodSpec } from "./pod-defaults.ts";
 import type { Service, ServiceSpec } from "./service.ts";
 
 /** Feature gates that change defaulting; passed in, never read from globals. */
@@ -81,24 +82,15 @@ export function setDefaultsService(svc: Service, gates: DefaultingGates = {}): S
   return svc;
 }
 
-/** `DefaultTerminationGracePeriodSeconds` (pkg/apis/core/v1/defaults.go). */
-export const defaultTerminationGracePeriodSeconds = 30;
-
 /**
- * The Pod defaults service networking depends on: container port protocol
- * TCP (`SetDefaults_ContainerPort`) and, with hostNetwork, hostPort =
- * containerPort (`defaultHostNetworkPorts`), and terminationGracePeriodSeconds 30
- * (`SetDefaults_PodSpec`, which graceful deletion reads). Mutates and returns `pod`.
+ * `SetDefaults_Pod`: the PodSpec's defaults (`setDefaultsPodSpec`), enableServiceLinks true, and
+ * with hostNetwork, hostPort = containerPort (`defaultHostNetworkPorts`). Mutates and returns `pod`.
  */
 export function setDefaultsPod(pod: Pod): Pod {
-  // SetDefaults_PodSpec: DefaultTerminationGracePeriodSeconds.
-  pod.spec.terminationGracePeriodSeconds ??= defaultTerminationGracePeriodSeconds;
-  for (const c of pod.spec.containers) {
-    for (const p of c.ports ?? []) {
-      if (!p.protocol) p.protocol = protocols.TCP;
-      if (pod.spec.hostNetwork === true && (p.hostPort ?? 0) === 0) p.hostPort = p.containerPort;
-    }
-  }
+  setDefaultsPodSpec(pod.spec);
+  (pod.spec as Record<string, unknown>)["enableServiceLinks"] ??= true;
+  if (pod.spec.hostNetwork === true)
+    for (const c of pod.spec.containers) for (const p of c.ports ?? []) if ((p.hostPort ?? 0) === 0) p.hostPort = p.containerPort;
   return pod;
 }
 

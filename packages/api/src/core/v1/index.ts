@@ -10,4 +10,5 @@ export * from "./node.ts";
 export * from "./namespace.ts";
 export * from "./event.ts";
 export * from "./defaults.ts";
+export * from "./pod-defaults.ts";
 export * from "./validation/index.ts";

@@ -54,3 +54,35 @@ export function labelSelectorAsSelector(ps: LabelSelector | null | undefined): L
   for (const e of expressions) reqs.push(requirement(e.key, e.operator, e.values ?? []));
   return (labels) => reqs.every((r) => r(labels));
 }
+
+/** One requirement as labels.Requirement.String prints it. */
+function requirementString(key: string, operator: string, values: readonly string[]): string {
+  const sorted = [...values].sort();
+  switch (operator) {
+    case "In":
+      return `${key} in (${sorted.join(",")})`;
+    case "NotIn":
+      return `${key} notin (${sorted.join(",")})`;
+    case "Exists":
+      return key;
+    case "DoesNotExist":
+      return `!${key}`;
+    default:
+      return `${key}=${sorted.join(",")}`;
+  }
+}
+
+/**
+ * `LabelSelectorAsSelector(ps).String()`: the requirements sorted by key and joined by commas
+ * (`app=web,tier notin (db)`); "" for a nil or empty selector.
+ */
+export function labelSelectorString(ps: LabelSelector | null | undefined): string {
+  if (ps === null || ps === undefined) return "";
+  const reqs: [string, string][] = Object.entries(ps.matchLabels ?? {}).map(([k, v]) => [k, `${k}=${v}`]);
+  for (const e of ps.matchExpressions ?? []) reqs.push([e.key, requirementString(e.key, e.operator, e.values ?? [])]);
+  // sort.Sort(ByKey): a stable order by key only.
+  return reqs
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map((r) => r[1])
+    .join(",");
+}

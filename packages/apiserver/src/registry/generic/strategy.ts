@@ -2,7 +2,7 @@
  * The per-resource behaviour the generic REST store calls (upstream rest.RESTCreateStrategy,
  * RESTUpdateStrategy, RESTDeleteStrategy and their status-subresource variants).
  */
-import type { FieldError } from "@servicenet/api";
+import { semanticEqual, type FieldError } from "@servicenet/api";
 import type { KubeObject } from "../../storage/index.ts";
 import type { GracefulDeleteStrategy } from "../rest/delete.ts";
 import type { GarbageCollectionPolicy } from "./gc-finalizers.ts";
@@ -69,7 +69,8 @@ export function keepStatus(obj: KubeObject, old: KubeObject): void {
  */
 export function bumpGeneration(obj: KubeObject, old: KubeObject): void {
   const prev = typeof old.metadata.generation === "number" ? old.metadata.generation : 0;
-  obj.metadata.generation = jsonEqual(obj["spec"], old["spec"]) ? prev : prev + 1;
+  // apiequality.Semantic.DeepEqual: key order and zero values do not count as a change.
+  obj.metadata.generation = semanticEqual(obj["spec"], old["spec"]) ? prev : prev + 1;
 }
 
 /**

@@ -4,6 +4,8 @@
  * kube-openapi names the Go type. Names are found by object identity, so a
  * schema reused in several places is one definition referenced by `$ref`.
  */
+import * as appsv1 from "@servicenet/api/apps/v1";
+import * as autoscalingv1 from "@servicenet/api/autoscaling/v1";
 import * as corev1 from "@servicenet/api/core/v1";
 import * as discoveryv1 from "@servicenet/api/discovery/v1";
 import * as metav1 from "@servicenet/api/meta/v1";
@@ -36,6 +38,8 @@ export const apiSchemaModules: readonly SchemaModule[] = [
   { prefix: "io.k8s.api.networking.v1beta1", exports: networkingv1beta1 },
   { prefix: "io.k8s.api.networking.v1alpha1", exports: networkingv1alpha1 },
   { prefix: "io.k8s.api.rbac.v1", exports: rbacv1 },
+  { prefix: "io.k8s.api.apps.v1", exports: appsv1 },
+  { prefix: "io.k8s.api.autoscaling.v1", exports: autoscalingv1 },
 ];
 
 /** Builds the identity map from schema object to definition name. */

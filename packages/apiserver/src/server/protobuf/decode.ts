@@ -13,9 +13,11 @@ export const protobufContentType = "application/vnd.kubernetes.protobuf";
 
 const text = new TextDecoder("utf-8", { fatal: false });
 
+/** A metav1.Time; the zero time (an empty message, as Go writes a template's creationTimestamp) is "". */
 function decodeTime(bytes: Uint8Array): string {
   const f = readFields(bytes);
   const secs = varintNumber(f.find((x) => x.no === 1)?.varint ?? 0n);
+  if (f.length === 0) return "";
   return new Date(secs * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
@@ -54,7 +56,7 @@ export function decodeMessage(name: string, bytes: Uint8Array): Record<string, u
     if (!fs) continue;
     const v = value(fs, f);
     // Go's proto2 marshaller writes zero scalars that JSON's omitempty would leave out.
-    if (!fs.repeated && (v === "" || v === 0 || v === false)) continue;
+    if (!fs.repeated && (v === "" || (v === 0 && fs.pointer !== true) || v === false)) continue;
     if (fs.type === "map") {
       const [k, val] = v as [string, string];
       out[fs.name] = { ...(out[fs.name] ?? {}), [k]: val };

@@ -77,8 +77,8 @@ describe("rbac/v1 protobuf request bodies", () => {
   });
 
   it("still refuses kinds it has no messages for with 415", () => {
-    expect(() => decodeProtobufBody(body("apps/v1", "Deployment", []))).toThrow(
-      /protobuf is only accepted for .*Role.*\(got kind "Deployment"\)/,
+    expect(() => decodeProtobufBody(body("apps/v1", "StatefulSet", []))).toThrow(
+      /protobuf is only accepted for .*Role.*\(got kind "StatefulSet"\)/,
     );
   });
 });

@@ -12,6 +12,8 @@ export interface FieldSpec {
   name: string;
   type: FieldType;
   repeated?: boolean;
+  /** A Go pointer (`*int32`): written only when set, so a zero is a value, not an omitted field. */
+  pointer?: boolean;
 }
 
 export type MessageSpec = Readonly<Record<number, FieldSpec>>;
@@ -20,6 +22,7 @@ const s = (name: string, repeated = false): FieldSpec => ({ name, type: "string"
 const i = (name: string): FieldSpec => ({ name, type: "int" });
 const b = (name: string): FieldSpec => ({ name, type: "bool" });
 const m = (name: string, message: string, repeated = false): FieldSpec => ({ name, type: { message }, repeated });
+const pi = (name: string): FieldSpec => ({ name, type: "int", pointer: true });
 
 export const messages: Readonly<Record<string, MessageSpec>> = {
   TypeMeta: { 1: s("apiVersion"), 2: s("kind") },
@@ -120,6 +123,49 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   ClusterRole: { 1: m("metadata", "ObjectMeta"), 2: m("rules", "PolicyRule", true), 3: m("aggregationRule", "AggregationRule") },
   Subject: { 1: s("kind"), 2: s("apiGroup"), 3: s("name"), 4: s("namespace") },
   RoleRef: { 1: s("apiGroup"), 2: s("kind"), 3: s("name") },
+  // k8s.io/api/apps/v1/generated.proto and the core/v1 pod template: what `kubectl create deployment` sends.
+  Deployment: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "DeploymentSpec") },
+  DeploymentSpec: {
+    1: pi("replicas"),
+    2: m("selector", "LabelSelector"),
+    3: m("template", "PodTemplateSpec"),
+    4: m("strategy", "DeploymentStrategy"),
+    5: i("minReadySeconds"),
+    6: pi("revisionHistoryLimit"),
+    7: b("paused"),
+    9: pi("progressDeadlineSeconds"),
+  },
+  DeploymentStrategy: { 1: s("type"), 2: m("rollingUpdate", "RollingUpdateDeployment") },
+  RollingUpdateDeployment: { 1: { name: "maxUnavailable", type: "intorstring" }, 2: { name: "maxSurge", type: "intorstring" } },
+  PodTemplateSpec: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "PodSpec") },
+  PodSpec: {
+    2: m("containers", "Container", true),
+    3: s("restartPolicy"),
+    4: pi("terminationGracePeriodSeconds"),
+    6: s("dnsPolicy"),
+    7: { name: "nodeSelector", type: "map" },
+    8: s("serviceAccountName"),
+    10: s("nodeName"),
+    11: b("hostNetwork"),
+    19: s("schedulerName"),
+  },
+  Container: {
+    1: s("name"),
+    2: s("image"),
+    3: s("command", true),
+    4: s("args", true),
+    5: s("workingDir"),
+    6: m("ports", "ContainerPort", true),
+    7: m("env", "EnvVar", true),
+    8: m("resources", "ResourceRequirements"),
+    13: s("terminationMessagePath"),
+    14: s("imagePullPolicy"),
+    20: s("terminationMessagePolicy"),
+  },
+  ContainerPort: { 1: s("name"), 2: i("hostPort"), 3: i("containerPort"), 4: s("protocol"), 5: s("hostIP") },
+  EnvVar: { 1: s("name"), 2: s("value") },
+  // limits and requests (maps of Quantity) are not decoded: kubectl's typed commands send none.
+  ResourceRequirements: {},
   RoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
   ClusterRoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
 };
@@ -132,6 +178,7 @@ export const protobufKinds: ReadonlySet<string> = new Set([
   "ClusterRole",
   "RoleBinding",
   "ClusterRoleBinding",
+  "Deployment",
   "SelfSubjectAccessReview",
   "SubjectAccessReview",
   "LocalSubjectAccessReview",

@@ -9,16 +9,17 @@ import { validateDNS1123Label } from "../../../meta/v1/validation/labels.ts";
 import { isValidPortName, isValidPortNum } from "../../../meta/v1/validation/name.ts";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../../../meta/v1/validation/object-meta.ts";
 import type { Binding } from "../binding.ts";
-import type { Pod } from "../pod.ts";
+import type { Pod, PodSpec } from "../pod.ts";
 import { validateProtocol } from "./ports.ts";
 
-function validateContainers(pod: Pod): FieldErrorList {
-  const containers = pod.spec.containers;
-  if (containers.length === 0) return [field.required("spec.containers")];
+/** The containers of a PodSpec at `specPath` (`spec`, `spec.template.spec`): names, images, ports. */
+export function validatePodSpecContainers(spec: PodSpec, specPath: string): FieldErrorList {
+  const containers = spec.containers;
+  if (containers.length === 0) return [field.required(`${specPath}.containers`)];
   const errs: FieldErrorList = [];
   const names = new Set<string>();
   containers.forEach((c, i) => {
-    const p = `spec.containers[${i}]`;
+    const p = `${specPath}.containers[${i}]`;
     if (c.name.length === 0) errs.push(field.required(`${p}.name`));
     else errs.push(...validateDNS1123Label(c.name, `${p}.name`));
     if (names.has(c.name)) errs.push(field.duplicate(`${p}.name`, c.name));
@@ -75,7 +76,11 @@ function validateStatusIPs(pod: Pod): FieldErrorList {
 
 /** Minimal `ValidatePod` (create): metadata, containers, status IP lists. */
 export function validatePod(pod: Pod): FieldErrorList {
-  return [...validateObjectMeta(pod.metadata, { namespaced: true }), ...validateContainers(pod), ...validateStatusIPs(pod)];
+  return [
+    ...validateObjectMeta(pod.metadata, { namespaced: true }),
+    ...validatePodSpecContainers(pod.spec, "spec"),
+    ...validateStatusIPs(pod),
+  ];
 }
 
 /**

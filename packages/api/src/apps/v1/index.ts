@@ -1,0 +1,6 @@
+/** apps/v1: Deployment and ReplicaSet, their defaulting and validation. */
+export * from "./types.ts";
+export * from "./defaults.ts";
+export * from "./validation.ts";
+export * from "./status-validation.ts";
+export * from "./go-values.ts";

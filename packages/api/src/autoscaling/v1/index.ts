@@ -1,0 +1,3 @@
+/** autoscaling/v1: Scale, the body of the `scale` subresources. */
+export * from "./scale.ts";
+export * from "./validation.ts";

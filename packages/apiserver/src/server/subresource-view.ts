@@ -1,0 +1,86 @@
+/**
+ * GET, PUT and PATCH of a subresource served as another kind (deployments/scale, answered as
+ * autoscaling/v1 Scale): the view is computed from the stored parent, and a write changes the
+ * parent through its own strategy (upstream ScaleREST.Get/Update with scaleUpdatedObjectInfo).
+ */
+import { StatusError } from "@servicenet/api";
+import { defaultTableHandler } from "@servicenet/printers";
+import type { SubresourceView } from "../registry/rest/subresource-view.ts";
+import type { KubeObject } from "../storage/index.ts";
+import { decodeBody, decodeValue, parseFieldValidation } from "./codec.ts";
+import { readBody, send } from "./http.ts";
+import { bodyFormat } from "./negotiation.ts";
+import { applyPatch, patchTypeOf, type JSONObject } from "./patch/index.ts";
+import { renderObject } from "./present.ts";
+import { fieldManagerOf, parseDryRun } from "./query.ts";
+import { queryBool } from "./query-conversion.ts";
+import { apiVersionOf, type ResourceDef } from "./resources.ts";
+import type { ResourceRequest } from "./rest.ts";
+
+/** The resource definition the view is decoded and rendered with. */
+function viewDef(def: ResourceDef, view: SubresourceView): ResourceDef {
+  return {
+    ...def,
+    group: view.group,
+    version: view.version,
+    kind: view.kind,
+    schema: view.schema,
+    printer: defaultTableHandler,
+    strategy: { ...def.strategy, defaults: () => {} },
+  };
+}
+
+function answer(r: ResourceRequest, vdef: ResourceDef, code: number, obj: KubeObject): number {
+  send(r.res, code, renderObject(vdef, obj, r.format, r.query), r.format);
+  return code;
+}
+
+/** The view after validation, or a 422 naming the view's kind (`Scale.autoscaling "web" is invalid`). */
+function validated(view: SubresourceView, obj: KubeObject, name: string): KubeObject {
+  const errs = view.validate(obj);
+  if (errs.length > 0) throw StatusError.invalid({ group: view.group, kind: view.kind }, name, errs);
+  return obj;
+}
+
+/** Serves get, update or patch of `view` for `r`; returns the HTTP code written. */
+export async function handleSubresourceView(r: ResourceRequest, view: SubresourceView): Promise<number> {
+  const vdef = viewDef(r.def, view);
+  const { namespace, name } = r.info;
+  if (r.info.verb === "get") return answer(r, vdef, 200, view.toView(await r.store.get(namespace, name)));
+  const fv = parseFieldValidation(r.query.get("fieldValidation"));
+  const dryRun = parseDryRun(r.query);
+  const body = await readBody(r.req);
+  let next: (current: KubeObject) => KubeObject;
+  if (r.info.verb === "update") {
+    const { obj } = decodeBody(vdef, body, bodyFormat(r.req.headers["content-type"]), fv);
+    // EnsureObjectNamespaceMatchesRequestNamespace: an empty namespace is the request's.
+    if (r.def.namespaced && (obj.metadata.namespace ?? "") === "") obj.metadata.namespace = namespace;
+    next = () => obj;
+  } else {
+    const type = patchTypeOf(r.req.headers["content-type"] ?? "");
+    const manager = fieldManagerOf(r.query, r.req.headers["user-agent"]);
+    next = (current) => {
+      const patched = applyPatch(type, current as unknown as JSONObject, body.toString("utf8"), {
+        fieldManager: manager,
+        force: queryBool(r.query, "force") ?? false,
+        schemaKind: view.kind,
+        apiVersion: apiVersionOf(vdef),
+        now: new Date(),
+        groupResource: { group: r.def.group, resource: `${r.def.resource}/${r.info.subresource}` },
+        name,
+      });
+      return decodeValue(vdef, patched.object, fv, [], { typeErrors: "none" }).obj;
+    };
+  }
+  const result = await r.store.update(
+    namespace,
+    name,
+    async (current) => {
+      if (current === null) throw StatusError.notFound({ group: r.def.group, resource: r.def.resource }, name);
+      const scale = validated(view, next(view.toView(current)), name);
+      return view.apply(current, scale);
+    },
+    { dryRun, ...(r.user ? { user: r.user } : {}) },
+  );
+  return answer(r, vdef, 200, view.toView(result.object));
+}
