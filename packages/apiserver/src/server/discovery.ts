@@ -28,6 +28,44 @@ function versionsOf(table: readonly ResourceDef[], group: string): string[] {
   return groupVersions(table).find((g) => g.group === group)?.versions ?? [];
 }
 
+/**
+ * kube-aggregator's group order for /apis (apiservice_sort.go: groupPriorityMinimum descending,
+ * then the group name), with the priorities kube-apiserver registers its groups at
+ * (pkg/controlplane/apiserver/aggregator.go DefaultGenericAPIServicePriorities); a CRD's group
+ * is registered at 1000 (crdregistration_controller.go).
+ */
+const groupPriorityMinimum: Record<string, number> = {
+  apps: 17800,
+  "events.k8s.io": 17750,
+  "authentication.k8s.io": 17700,
+  "authorization.k8s.io": 17600,
+  autoscaling: 17500,
+  batch: 17400,
+  "certificates.k8s.io": 17300,
+  "networking.k8s.io": 17200,
+  policy: 17100,
+  "rbac.authorization.k8s.io": 17000,
+  "storage.k8s.io": 16800,
+  "apiextensions.k8s.io": 16700,
+  "admissionregistration.k8s.io": 16700,
+  "scheduling.k8s.io": 16600,
+  "coordination.k8s.io": 16500,
+  "node.k8s.io": 16300,
+  "discovery.k8s.io": 16200,
+  "flowcontrol.apiserver.k8s.io": 16100,
+  "internal.apiserver.k8s.io": 16000,
+  "resource.k8s.io": 15900,
+  "storagemigration.k8s.io": 15800,
+};
+
+/** The named groups of `table` in the aggregator's order. */
+function orderedGroups(table: readonly ResourceDef[]): { group: string; versions: string[] }[] {
+  const prio = (g: string): number => groupPriorityMinimum[g] ?? 1000;
+  return groupVersions(table)
+    .filter((g) => g.group !== "")
+    .sort((a, b) => prio(b.group) - prio(a.group) || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+}
+
 /** GET /api */
 export function legacyAPIVersions(): unknown {
   return { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: serverAddress };
@@ -41,7 +79,7 @@ function apiGroup(group: string, versions: string[]): Record<string, unknown> {
 /** GET /apis */
 export function apiGroupList(served: readonly ResourceDef[], reviews: readonly ReviewDef[] = reviewTable): unknown {
   const table = withReviews(served, reviews);
-  const groups = groupVersions(table).filter((g) => g.group !== "");
+  const groups = orderedGroups(table);
   return { kind: "APIGroupList", apiVersion: "v1", groups: groups.map((g) => apiGroup(g.group, g.versions)) };
 }
 
@@ -125,7 +163,7 @@ export function aggregatedDiscovery(
   reviews: readonly ReviewDef[] = reviewTable,
 ): unknown {
   const table = withReviews(served, reviews);
-  const groups = groupVersions(table).filter((g) => (g.group === "") === legacy);
+  const groups = legacy ? groupVersions(table).filter((g) => g.group === "") : orderedGroups(table);
   return {
     kind: "APIGroupDiscoveryList",
     apiVersion: `apidiscovery.k8s.io/${discoveryVersion}`,

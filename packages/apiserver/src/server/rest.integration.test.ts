@@ -155,15 +155,18 @@ describe("REST semantics", () => {
     const agg = await get("/apis", { Accept: accept });
     expect(agg.headers.get("content-type")).toBe("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList");
     const doc = agg.json() as { items: { metadata: { name: string } }[] };
+    // kube-aggregator's order: groupPriorityMinimum descending (DefaultGenericAPIServicePriorities).
     expect(doc.items.map((g) => g.metadata.name)).toEqual([
       "apps",
-      "coordination.k8s.io",
-      "discovery.k8s.io",
       "events.k8s.io",
-      "networking.k8s.io",
-      "rbac.authorization.k8s.io",
       "authentication.k8s.io",
       "authorization.k8s.io",
+      "networking.k8s.io",
+      "rbac.authorization.k8s.io",
+      "apiextensions.k8s.io",
+      "coordination.k8s.io",
+      "discovery.k8s.io",
+      "flowcontrol.apiserver.k8s.io",
     ]);
     const core = (await get("/api/v1")).json() as { resources: { name: string; shortNames?: string[] }[] };
     expect(core.resources.find((r) => r.name === "services")?.shortNames).toEqual(["svc"]);
