@@ -16,6 +16,8 @@ const hooks = [
   "poststarthook/bootstrap-controller",
   // kube-apiserver's RBAC storage hook: the bootstrap policy is reconciled at start-up.
   "poststarthook/rbac/bootstrap-roles",
+  // The flowcontrol storage provider's hook, installed after RBAC's: the APF bootstrap configuration.
+  "poststarthook/priority-and-fairness-config-producer",
 ];
 const ok = (names: readonly string[]): string => names.map((n) => `[+]${n} ok\n`).join("");
 
