@@ -2,16 +2,14 @@
  * The resource handlers (k8s.io/apiserver endpoints/handlers): get, list, watch, create, update,
  * patch, delete and deletecollection, on top of the generic REST store.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { DeleteOptionsSchema, safeParseCompiled, StatusError, type DeleteOptions } from "@servicenet/api";
 import { parse as parseYAML } from "yaml";
 import type { UserInfo } from "../authentication/user/user.ts";
-import type { GenericStore } from "../registry/generic/store.ts";
 import type { KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeValue, parseBody, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
 import { deprecationWarning, warningHeader } from "./deprecation.ts";
 import { readBody, send } from "./http.ts";
-import { bodyFormat, type OutputFormat } from "./negotiation.ts";
+import { bodyFormat } from "./negotiation.ts";
 import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
 import { renderList, renderObject } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds, parseWatchFlags } from "./query.ts";
@@ -22,19 +20,9 @@ import { checkRoute } from "./routes.ts";
 import { keepNoOp } from "./no-op.ts";
 import { serveWatch } from "./watch.ts";
 import { handleSubresourceView } from "./subresource-view.ts";
+import type { ResourceRequest } from "./resource-request.ts";
 
-export interface ResourceRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  info: RequestInfo;
-  def: ResourceDef;
-  store: GenericStore;
-  query: URLSearchParams;
-  format: OutputFormat;
-  shutdown: AbortSignal;
-  /** The authenticated user (undefined without authentication), for the stores' write checks. */
-  user?: UserInfo;
-}
+export type { ResourceRequest } from "./resource-request.ts";
 
 const groupResource = (def: ResourceDef) => ({ group: def.group, resource: def.resource });
 const verbsOf = (def: ResourceDef, info: RequestInfo): readonly string[] =>

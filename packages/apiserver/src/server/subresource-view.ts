@@ -15,7 +15,7 @@ import { renderObject } from "./present.ts";
 import { fieldManagerOf, parseDryRun } from "./query.ts";
 import { queryBool } from "./query-conversion.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
-import type { ResourceRequest } from "./rest.ts";
+import type { ResourceRequest } from "./resource-request.ts";
 
 /** The resource definition the view is decoded and rendered with. */
 function viewDef(def: ResourceDef, view: SubresourceView): ResourceDef {

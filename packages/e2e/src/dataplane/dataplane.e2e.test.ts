@@ -342,7 +342,7 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
       ["dp-zone-a", pod1, nodeName, "a"],
       ["dp-zone-b", pod2, "dp-node-b", "b"],
     ] as const) {
-      const body = podBody(name);
+      const body = podBody(name, "off");
       body.metadata!.labels = { app: "dp-zoned", side };
       body.spec!.nodeName = on;
       await core.createNamespacedPod({ namespace: "default", body });

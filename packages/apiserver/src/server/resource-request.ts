@@ -1,0 +1,20 @@
+/** One resource request as the resource handler hands it to the REST verbs (rest.ts) and the subresource views. */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { UserInfo } from "../authentication/user/user.ts";
+import type { GenericStore } from "../registry/generic/store.ts";
+import type { OutputFormat } from "./negotiation.ts";
+import type { RequestInfo } from "./request-info.ts";
+import type { ResourceDef } from "./resources.ts";
+
+export interface ResourceRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  def: ResourceDef;
+  store: GenericStore;
+  query: URLSearchParams;
+  format: OutputFormat;
+  shutdown: AbortSignal;
+  /** The authenticated user (undefined without authentication), for the stores' write checks. */
+  user?: UserInfo;
+}
