@@ -68,3 +68,16 @@ export type { RunOptions } from "./app/run.ts";
 
 export { parseOptions, knownControllers, UsageError } from "./app/options.ts";
 export type { Options, ControllerName } from "./app/options.ts";
+
+// pkg/controller/controller_utils.go's pieces the replicaset and deployment controllers build on.
+export {
+  activePodsLess,
+  defaultRankingGates,
+  deletionCost,
+  isPodActive,
+  podDeletionCostAnnotation,
+  podsToDelete,
+  ranksByRelatedPodsOnSameNode,
+} from "./controller/controller-utils.ts";
+export type { RankingGates } from "./controller/controller-utils.ts";
+export { ControllerExpectations, UIDTrackingControllerExpectations, expectationsTimeoutMs } from "./controller/controller-expectations.ts";

@@ -25,7 +25,10 @@ describe("apps/v1 protobuf request bodies", () => {
   );
 
   it("decodes kubectl create deployment's body: a zero creationTimestamp and empty strings are left out", () => {
-    const raw = [...msg(1, str(1, "web"), msg(8), entry(11, "app", "web")), ...msg(2, int(1, 3), msg(2, entry(1, "app", "web")), template, msg(4))];
+    const raw = [
+      ...msg(1, str(1, "web"), msg(8), entry(11, "app", "web")),
+      ...msg(2, int(1, 3), msg(2, entry(1, "app", "web")), template, msg(4)),
+    ];
     expect(decodeProtobufBody(body(raw))).toEqual({
       apiVersion: "apps/v1",
       kind: "Deployment",
