@@ -156,6 +156,14 @@ describe("405 and 404 as go-restful routes them, for every served resource", () 
     expect(r.json()).toEqual(notFound);
   });
 
+  // Go's server keeps dot segments (URL parsing in Node drops them): `roles/.` is an item named
+  // "." (an item GET ignores ?watch), not the roles collection, so this is one Status, not a stream.
+  it('a "." name segment stays a name: an item GET answered with one Status, not a collection watch', async () => {
+    const r = await s.request("/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/.?watch=1&timeoutSeconds=1");
+    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect((r.json() as { kind: string }).kind).toBe("Status");
+  });
+
   it("a v1 Endpoints 405 carries no deprecation warning (no handler ran)", async () => {
     const r = await s.request("/api/v1/namespaces/default/endpoints", {
       method: "PUT",

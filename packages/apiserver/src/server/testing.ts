@@ -100,7 +100,10 @@ async function insecureFetch(
   return new Promise((resolve, reject) => {
     // DELETE bodies need an explicit length: node sends them neither chunked nor sized otherwise.
     const headers = init.body !== undefined ? { ...init.headers, "Content-Length": String(Buffer.byteLength(init.body)) } : init.headers;
-    const req = request(url, { method: init.method, headers, rejectUnauthorized: false }, (res: IncomingMessage) => {
+    // The path goes out as written (URL parsing would drop "." segments a test may mean to send).
+    const u = new URL(url);
+    const target = { protocol: u.protocol, hostname: u.hostname.replace(/^\[|\]$/g, ""), port: u.port, path: url.slice(u.origin.length) };
+    const req = request({ ...target, method: init.method, headers, rejectUnauthorized: false }, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {

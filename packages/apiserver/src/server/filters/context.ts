@@ -52,6 +52,16 @@ export function unroutedLabels(method: string): RequestLabels {
   return { verb: method, group: "", version: "", resource: "", subresource: "", scope: "" };
 }
 
+/**
+ * The request target's path as sent. WHATWG URL parsing drops "." and ".." segments; Go's server
+ * does not, so `…/roles/.` names an object "." (a bad name) rather than the collection.
+ */
+function rawPath(target: string, parsed: URL): string {
+  const end = target.search(/[?#]/);
+  const p = end < 0 ? target : target.slice(0, end);
+  return p.startsWith("/") ? p : parsed.pathname;
+}
+
 /** A fresh context; the request info is filled in by {@link withRequestInfo}. */
 export function newRequestContext(req: IncomingMessage, res: ServerResponse, logger: Logger = noopLogger): RequestContext {
   let url: URL;
@@ -64,7 +74,7 @@ export function newRequestContext(req: IncomingMessage, res: ServerResponse, log
     req,
     res,
     url,
-    path: url.pathname.replace(/\/+$/, "") || "/",
+    path: rawPath(req.url ?? "/", url).replace(/\/+$/, "") || "/",
     started: process.hrtime.bigint(),
     longRunning: (queryBool(url.searchParams, "watch") ?? false) || url.pathname.includes("/watch/"),
     requestInfo: () => undefined,
