@@ -22,6 +22,7 @@ export const kubernetesAdmin = "kubernetes-admin";
 /** The controller service accounts of the controllers servicenet runs (controller_policy.go names). */
 export const controllerServiceAccounts = [
   "clusterrole-aggregation-controller",
+  "deployment-controller",
   "endpoint-controller",
   "endpointslice-controller",
   "endpointslicemirroring-controller",

@@ -3,12 +3,14 @@
  * through client-node's typed API (turned into plain JSON) plus a WATCH on
  * the same path.
  */
-import { CoreV1Api, DiscoveryV1Api, NetworkingV1Api, RbacAuthorizationV1Api, type KubeConfig } from "@kubernetes/client-node";
+import { AppsV1Api, CoreV1Api, DiscoveryV1Api, NetworkingV1Api, RbacAuthorizationV1Api, type KubeConfig } from "@kubernetes/client-node";
 import {
   endpointSliceControllerName,
   endpointSliceManagedByLabel,
   endpointSliceMirroringControllerName,
   type ClusterRole,
+  type Deployment,
+  type ReplicaSet,
   type EndpointSlice,
   type Endpoints,
   type IPAddress,
@@ -35,6 +37,8 @@ export interface InformerSet {
   ipAddresses: SharedInformer<IPAddress>;
   namespaces: SharedInformer<Namespace>;
   clusterRoles: SharedInformer<ClusterRole>;
+  deployments: SharedInformer<Deployment>;
+  replicaSets: SharedInformer<ReplicaSet>;
 }
 
 /** kube-controller-manager's --namespace-sync-period default: deleting namespaces are looked at again this often. */
@@ -52,6 +56,7 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
   const discovery = kc.makeApiClient(DiscoveryV1Api);
   const net = kc.makeApiClient(NetworkingV1Api);
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+  const apps = kc.makeApiClient(AppsV1Api);
   const base = {
     kubeConfig: kc,
     ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}),
@@ -109,6 +114,16 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       ...base,
       path: "/apis/rbac.authorization.k8s.io/v1/clusterroles",
       list: plain("V1ClusterRoleList", () => rbac.listClusterRole()),
+    }),
+    deployments: new SharedInformer({
+      ...base,
+      path: "/apis/apps/v1/deployments",
+      list: plain("V1DeploymentList", () => apps.listDeploymentForAllNamespaces()),
+    }),
+    replicaSets: new SharedInformer({
+      ...base,
+      path: "/apis/apps/v1/replicasets",
+      list: plain("V1ReplicaSetList", () => apps.listReplicaSetForAllNamespaces()),
     }),
   };
 }

@@ -23,6 +23,8 @@ import { clientNodeEventSink, EventBroadcaster } from "@servicenet/client/tools/
 import { GarbageCollectorController } from "../garbagecollector/garbagecollector-controller.ts";
 import { ClusterRoleAggregationController } from "../clusterroleaggregation/clusterroleaggregation-controller.ts";
 import { clusterRoleClient } from "../clusterroleaggregation/clusterroles-client.ts";
+import { DeploymentController, deploymentControllerEventSource } from "../deployment/deployment-controller.ts";
+import { deploymentClient } from "../deployment/deployment-client.ts";
 import { makeInformers, type InformerSet } from "./informers.ts";
 import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
@@ -34,6 +36,8 @@ export interface RunOptions {
   workers?: number;
   /** Garbage-collector workers (kube-controller-manager's --concurrent-gc-syncs, default 20). */
   gcWorkers?: number;
+  /** Deployment controller workers (--concurrent-deployment-syncs, default 5). */
+  deploymentWorkers?: number;
   leaderElect?: boolean;
   leaseNamespace?: string;
   leaseName?: string;
@@ -209,6 +213,17 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         logger: log,
       }),
     );
+  }
+  if (o.controllers.includes("deployment")) {
+    const dc = new DeploymentController({
+      deployments: use("deployments"),
+      replicaSets: use("replicaSets"),
+      pods: use("pods"),
+      client: deploymentClient(cb.configFor("deployment-controller")),
+      recorder: events.newRecorder(deploymentControllerEventSource),
+      logger: log,
+    });
+    controllers.push({ run: (s) => dc.run(s, o.deploymentWorkers ?? 5) });
   }
   for (const c of controllers)
     runs.push(c.run(signal, c.workers ?? workers).catch((err: unknown) => log.error("controller failed", { err: describeError(err) })));
