@@ -92,6 +92,15 @@ const node: KindMeta = {
   "status.volumesInUse": atomic,
 };
 
+/** A pod template's rules: the Pod's under `spec.template` (apps/v1 `PodTemplateSpec`). */
+const podTemplate: KindMeta = prefixed(
+  "spec.template",
+  Object.fromEntries(Object.entries(pod).filter(([k]) => k.startsWith("spec.") || k.startsWith("metadata."))),
+);
+
+/** Deployment and ReplicaSet: `kubectl set env` patches one container of the template by name. */
+const workload: KindMeta = { ...objectMeta, ...podTemplate, "status.conditions": conditions };
+
 /** Per kind. Kinds not listed get ObjectMeta's rules only. */
 export const kindMeta: Readonly<Record<string, KindMeta>> = {
   Service: service,
@@ -114,6 +123,8 @@ export const kindMeta: Readonly<Record<string, KindMeta>> = {
   ServiceCIDR: { ...objectMeta, "spec.cidrs": atomic, "status.conditions": conditions },
   IPAddress: objectMeta,
   Event: objectMeta,
+  Deployment: workload,
+  ReplicaSet: workload,
 };
 
 /** The metadata table of `kind`, keyed by dotted field names (ObjectMeta's rules for unlisted kinds). */

@@ -137,6 +137,14 @@ describe("applyStrategicMergePatch: other kinds", () => {
       ["x", "z"],
     ],
     [
+      "a Deployment's template containers by name (kubectl set env)",
+      "Deployment",
+      { kind: "Deployment", spec: { template: { spec: { containers: [{ name: "nginx", image: "nginx" }] } } } },
+      { spec: { template: { spec: { containers: [{ name: "nginx", env: [{ name: "MODE", value: "blue" }] }] } } } },
+      (o) => (((o.spec as JSONObject).template as JSONObject).spec as JSONObject).containers,
+      [{ name: "nginx", image: "nginx", env: [{ name: "MODE", value: "blue" }] }],
+    ],
+    [
       "container ports by containerPort",
       "Pod",
       pod,
