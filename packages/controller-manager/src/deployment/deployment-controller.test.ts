@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Deployment, ReplicaSet } from "@servicenet/api";
 import { formatTime } from "@servicenet/api";
 import { generatePodFromRS, newDeployment, newFixture, newReplicaSet } from "../testing/deployment-fixtures.ts";
+import { computeHash } from "../controller/compute-hash.ts";
 import { setRollbackTo } from "./rollback-annotation.ts";
 import { revisionAnnotation } from "./util/annotations.ts";
 import { defaultDeploymentUniqueLabelKey } from "./util/replicaset-util.ts";
@@ -39,6 +40,48 @@ describe("syncDeployment", () => {
       { apiVersion: "apps/v1", kind: "Deployment", name: "foo", uid: d.metadata.uid, controller: true, blockOwnerDeletion: true },
     ]);
     expect(f.recorder.events).toEqual([`Normal ScalingReplicaSet Scaled up replica set foo-${hash} from 0 to 1`]);
+  });
+
+  it("a hash collision bumps status.collisionCount; the next sync creates under the next hash", async () => {
+    const d = newDeployment("foo", 1, undefined, undefined, undefined, { foo: "bar" });
+    const taken = newReplicaSet(d, `foo-${computeHash(d.spec.template)}`, 1);
+    // Same name, different template, and not ours: a collision.
+    taken.spec.template!.spec.containers[0]!.image = "other";
+    taken.metadata.ownerReferences = undefined;
+    taken.metadata.labels = { other: "x" };
+    const f = newFixture({ deployments: [d], replicaSets: [taken], objects: [d, taken] });
+    await expect(f.controller.syncDeployment(key(d))).rejects.toThrow(/already exists/);
+    expect(f.client.actions).toEqual(["create replicasets", "update deployments/status"]);
+    const bumped = f.client.deployments.get(key(d))!;
+    expect(bumped.status?.collisionCount).toBe(1);
+    f.deployments.set(bumped);
+    f.client.actions.length = 0;
+    await f.controller.syncDeployment(key(d));
+    expect(f.client.actions[0]).toBe("create replicasets");
+    const created = [...f.client.replicaSets.values()].find((r) => r.metadata.name !== taken.metadata.name)!;
+    expect(created.metadata.name).toBe(`foo-${computeHash(d.spec.template, 1)}`);
+  });
+
+  it("an existing new ReplicaSet: FoundNewReplicaSet and the Deployment's revision", async () => {
+    const d = newDeployment("foo", 1, undefined, undefined, undefined, { foo: "bar" });
+    d.spec.progressDeadlineSeconds = 600;
+    const r = newReplicaSet(d, "foo-abc", 1);
+    r.metadata.annotations = {
+      [revisionAnnotation]: "4",
+      "deployment.kubernetes.io/desired-replicas": "1",
+      "deployment.kubernetes.io/max-replicas": "1",
+    };
+    r.spec.minReadySeconds = 0;
+    const f = newFixture({ deployments: [d], replicaSets: [r], objects: [d, r] });
+    await f.controller.syncDeployment(key(d));
+    expect(f.client.actions[0]).toBe("update deployments/status");
+    const stored = f.client.deployments.get(key(d))!;
+    expect(stored.metadata.annotations?.[revisionAnnotation]).toBe("4");
+    expect(stored.status?.conditions?.find((c) => c.type === "Progressing")).toMatchObject({
+      status: "True",
+      reason: "FoundNewReplicaSet",
+      message: 'Found new replica set "foo-abc"',
+    });
   });
 
   it("TestSyncDeploymentDontDoAnythingDuringDeletion", async () => {
