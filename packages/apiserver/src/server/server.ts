@@ -158,7 +158,7 @@ async function newHandler(cfg: APIServerConfig) {
         store: cfg.store,
         crdStore: registry.storeFor({ storagePath: crdStoragePath }),
         newStore: (d) => registry.newStore(d),
-        log: (m) => logger.info(m),
+        logger,
       })
     : undefined;
   await crds?.synced;
