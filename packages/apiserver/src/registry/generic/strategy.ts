@@ -4,7 +4,7 @@
  */
 import { semanticEqual, type FieldError } from "@servicenet/api";
 import type { KubeObject } from "../../storage/index.ts";
-import type { GracefulDeleteStrategy } from "../rest/delete.ts";
+import type { GracefulDeleteOptions, GracefulDeleteStrategy } from "../rest/delete.ts";
 import type { GarbageCollectionPolicy } from "./gc-finalizers.ts";
 
 /** What a status (or other) subresource update may change. */
@@ -51,6 +51,7 @@ export interface RESTStrategy<T extends KubeObject = KubeObject> extends Gracefu
   selectableFieldNames?: readonly string[];
   /** Subresources by name (`status`). */
   subresources?: Readonly<Record<string, SubresourceStrategy<T>>>;
+  checkGracefulDelete?(obj: T, options: GracefulDeleteOptions): boolean;
 }
 
 /** A shallow JSON-equality test good enough for spec comparisons. */
