@@ -15,11 +15,11 @@ export interface SpecAndStatusKind<T extends KubeObject> {
   kind: string;
   namespaced: boolean;
   /** Versioned defaulting (SetDefaults_*). */
-  defaults(obj: T): void;
-  validate(obj: T): FieldError[];
-  validateUpdate(obj: T, old: T): FieldError[];
+  defaults: (obj: T) => void;
+  validate: (obj: T) => FieldError[];
+  validateUpdate: (obj: T, old: T) => FieldError[];
   /** The status subresource's ValidateUpdate. */
-  validateStatusUpdate(obj: T, old: T): FieldError[];
+  validateStatusUpdate: (obj: T, old: T) => FieldError[];
   /**
    * The JSON of the Go zero status (a ReplicaSet's keeps `replicas: 0`, which is not omitempty);
    * `{}` when not given.
