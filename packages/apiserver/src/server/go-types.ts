@@ -56,14 +56,29 @@ const node: Record<string, string> = {
   status: "v1.NodeStatus",
   "status.addresses[]": "v1.NodeAddress",
   "status.conditions[]": "v1.NodeCondition",
+  "status.nodeInfo": "v1.NodeSystemInfo",
 };
+
+/** A v1.ContainerState at `path` and its three variants. */
+function containerState(path: string): Record<string, string> {
+  return {
+    [path]: "v1.ContainerState",
+    [`${path}.waiting`]: "v1.ContainerStateWaiting",
+    [`${path}.running`]: "v1.ContainerStateRunning",
+    [`${path}.terminated`]: "v1.ContainerStateTerminated",
+  };
+}
 
 const pod: Record<string, string> = {
   "": "v1.Pod",
   spec: "v1.PodSpec",
   "spec.containers[]": "v1.Container",
   "spec.containers[].ports[]": "v1.ContainerPort",
+  "spec.readinessGates[]": "v1.PodReadinessGate",
   status: "v1.PodStatus",
+  "status.containerStatuses[]": "v1.ContainerStatus",
+  ...containerState("status.containerStatuses[].state"),
+  ...containerState("status.containerStatuses[].lastState"),
   "status.conditions[]": "v1.PodCondition",
   "status.hostIPs[]": "v1.HostIP",
   "status.podIPs[]": "v1.PodIP",
@@ -113,8 +128,8 @@ function workload(kind: string): Record<string, string> {
     "spec.selector": "v1.LabelSelector",
     "spec.selector.matchExpressions[]": "v1.LabelSelectorRequirement",
     "spec.template": "v1.PodTemplateSpec",
-    "spec.template.metadata": "v1.ObjectMeta",
   };
+  for (const [k, v] of Object.entries(objectMeta)) out[`spec.template.${k}`] = v;
   if (kind === "Deployment") {
     out["spec.strategy"] = "v1.DeploymentStrategy";
     out["spec.strategy.rollingUpdate"] = "v1.RollingUpdateDeployment";

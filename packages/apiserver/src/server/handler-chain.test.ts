@@ -12,7 +12,7 @@ import type { Authorizer } from "../authorization/authorizer/interfaces.ts";
 import { createStore, type Store } from "../storage/index.ts";
 import type { Handler } from "./filters/context.ts";
 import { panicMessage } from "./filters/panic-recovery.ts";
-import type { FlowControl } from "./filters/priority-and-fairness.ts";
+import type { FlowControlConfig } from "./filters/flow-control.ts";
 import { buildHandlerChain, director, type HandlerChainConfig } from "./handler-chain.ts";
 import { RequestMetrics } from "./metrics.ts";
 import { startServer, type RunningServer } from "./server.ts";
@@ -48,10 +48,12 @@ describe("DefaultBuildHandlerChain order", () => {
         return { decision: "Allow", reason: "" };
       },
     };
-    const flowControl: FlowControl = {
-      handle: (ctx, next) => {
-        seen.push(`priority-and-fairness ${ctx.user?.name ?? ""}`);
-        return next(ctx);
+    const flowControl: FlowControlConfig = {
+      maxInFlight: {
+        admit: (_verb, _longRunning, user) => {
+          seen.push(`priority-and-fairness ${user?.name ?? ""}`);
+          return () => {};
+        },
       },
     };
     const url = await serve({ authenticator, authorizer, flowControl }, (ctx) => {
@@ -79,13 +81,7 @@ describe("DefaultBuildHandlerChain order", () => {
         return { decision: "Allow", reason: "" };
       },
     };
-    const flowControl: FlowControl = {
-      handle: (ctx) => {
-        ctx.res.writeHead(429, { "Retry-After": "1" }).end();
-        ctx.code = 429;
-        return Promise.resolve();
-      },
-    };
+    const flowControl: FlowControlConfig = { maxInFlight: { admit: () => undefined } };
     const url = await serve({ authorizer, flowControl }, () => Promise.reject(new Error("not reached")));
     expect((await fetch(`${url}/api/v1/services`)).status).toBe(429);
     expect(asked).toEqual([]);
@@ -97,7 +93,7 @@ describe("DefaultBuildHandlerChain order", () => {
       {
         authenticator: { authenticateRequest: () => undefined },
         authorizer: { authorize: () => (seen.push("authorization"), { decision: "Allow", reason: "" }) },
-        flowControl: { handle: (ctx, next) => (seen.push("priority-and-fairness"), next(ctx)) },
+        flowControl: { maxInFlight: { admit: () => (seen.push("priority-and-fairness"), () => {}) } },
       },
       () => (seen.push("handler"), Promise.resolve()),
     );

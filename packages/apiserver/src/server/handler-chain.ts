@@ -18,9 +18,9 @@ import { withAuditInit } from "./filters/audit-init.ts";
 import { unauthorized, withAuthentication } from "./filters/authentication.ts";
 import { withAuthorization } from "./filters/authorization.ts";
 import { chain, newRequestContext, unroutedLabels, writeError, type Filter, type Handler } from "./filters/context.ts";
+import { withFlowControl, type FlowControlConfig } from "./filters/flow-control.ts";
 import { withImpersonation } from "./filters/impersonation.ts";
 import { withPanicRecovery } from "./filters/panic-recovery.ts";
-import { withPriorityAndFairness, type FlowControl } from "./filters/priority-and-fairness.ts";
 import { withRequestInfo } from "./filters/request-info.ts";
 import { withRequestLog } from "./filters/request-log.ts";
 import { withTimeout } from "./filters/timeout.ts";
@@ -32,8 +32,8 @@ export interface HandlerChainConfig {
   authenticator?: Authenticator | undefined;
   authorizer?: Authorizer | undefined;
   audit?: AuditConfig | undefined;
-  /** API Priority and Fairness; every request passes straight through without it. */
-  flowControl?: FlowControl | undefined;
+  /** API Priority and Fairness or the max-in-flight limit; every request passes straight through without either. */
+  flowControl?: FlowControlConfig | undefined;
   metrics: RequestMetrics;
   requestTimeoutMs?: number | undefined;
   logger: Logger;
@@ -50,7 +50,7 @@ export function defaultFilters(c: HandlerChainConfig): readonly Filter[] {
     withAuthentication(c.authenticator, withFailedAuthenticationAudit(unauthorized, c.audit)),
     withAudit(c.audit),
     withImpersonation(c.authorizer),
-    withPriorityAndFairness(c.flowControl),
+    withFlowControl(c.flowControl),
     withAuthorization(c.authorizer),
   ];
 }

@@ -15,7 +15,7 @@ import { newAuthenticator } from "../authentication/authenticator-config.ts";
 import type { AuditConfig } from "../audit/audit-request.ts";
 import type { AuthorizationRuleResolver, Authorizer, RuleResolver } from "../authorization/authorizer/interfaces.ts";
 import { initServiceStorage, type Allocators } from "../registry/core/service/index.ts";
-import { flowControlFilter, type FlowControlConfig } from "./filters/flow-control.ts";
+import type { FlowControlConfig } from "./filters/flow-control.ts";
 import { buildHandlerChain, director } from "./handler-chain.ts";
 import { apiserverHealthChecks, type HealthChecker } from "./healthz.ts";
 import { RequestMetrics } from "./metrics.ts";
@@ -158,7 +158,7 @@ async function newHandler(cfg: APIServerConfig) {
         store: cfg.store,
         crdStore: registry.storeFor({ storagePath: crdStoragePath }),
         newStore: (d) => registry.newStore(d),
-        log: (m) => logger.info(m),
+        logger,
       })
     : undefined;
   await crds?.synced;
@@ -198,7 +198,7 @@ async function newHandler(cfg: APIServerConfig) {
       authenticator,
       authorizer,
       audit: cfg.audit,
-      flowControl: flowControlFilter(cfg.flowControl),
+      flowControl: cfg.flowControl,
       metrics,
       requestTimeoutMs: cfg.requestTimeoutMs,
       logger: cfg.logger ?? noopLogger,

@@ -27,8 +27,18 @@ export interface TestServer {
   request(
     path: string,
     init?: { method?: string; headers?: Record<string, string>; body?: string | Buffer; token?: string | null },
-  ): Promise<{ status: number; headers: Headers; text: string; json(): unknown }>;
+  ): Promise<TestResponse>;
+  /** {@link request} with `body` sent as JSON under `contentType` (a patch type for PATCH). */
+  send(method: string, path: string, body?: unknown, contentType?: string): Promise<TestResponse>;
   close(): Promise<void>;
+}
+
+/** What {@link TestServer.request} answers. */
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json(): unknown;
 }
 
 /** Starts a server for one test file. */
@@ -48,6 +58,17 @@ export async function startTestServer(extra: Partial<StartApiServerOptions> = {}
   });
   const kubeconfigPath = join(dir, "kubeconfig");
   writeFileSync(kubeconfigPath, api.kubeconfig());
+  const request: TestServer["request"] = async (path, init = {}) => {
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    const token = init.token === undefined ? api.token : init.token;
+    if (token) headers["Authorization"] = `Bearer ${token}`;
+    const res = await insecureFetch(`${api.url}${path}`, {
+      method: init.method ?? "GET",
+      headers,
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    });
+    return { status: res.status, headers: res.headers, text: res.text, json: () => JSON.parse(res.text) as unknown };
+  };
   return {
     api,
     dir,
@@ -62,17 +83,13 @@ export async function startTestServer(extra: Partial<StartApiServerOptions> = {}
         );
         if (opts.input !== undefined) child.stdin?.end(opts.input);
       }),
-    request: async (path, init = {}) => {
-      const headers: Record<string, string> = { ...(init.headers ?? {}) };
-      const token = init.token === undefined ? api.token : init.token;
-      if (token) headers["Authorization"] = `Bearer ${token}`;
-      const res = await insecureFetch(`${api.url}${path}`, {
-        method: init.method ?? "GET",
-        headers,
-        ...(init.body !== undefined ? { body: init.body } : {}),
-      });
-      return { status: res.status, headers: res.headers, text: res.text, json: () => JSON.parse(res.text) as unknown };
-    },
+    request,
+    send: (method, path, body, contentType = "application/json") =>
+      request(path, {
+        method,
+        headers: { "Content-Type": contentType },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      }),
     close: async () => {
       await api.close();
       rmSync(dir, { recursive: true, force: true });

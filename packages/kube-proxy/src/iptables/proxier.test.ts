@@ -2,29 +2,12 @@ import { readFileSync } from "node:fs";
 import type { EndpointSlice, IPFamily, Service } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { populate } from "../proxy/populate.ts";
+import { newFakeIptablesProxier as newProxier, syncAndCommit as sync } from "../testing/fake-proxier.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../testing/fixtures.ts";
 import { declaredChains, parseRestore } from "../testing/restore-text.ts";
-import { overallServices, overallSlices, testNodeName } from "../testing/upstream-services.ts";
-import { IptablesProxier } from "./proxier.ts";
-import type { IptablesProxierOptions, IptablesSyncResult } from "./proxier.ts";
+import { overallServices, overallSlices } from "../testing/upstream-services.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`./testdata/${name}`, import.meta.url), "utf8");
-
-function newProxier(family: IPFamily, extra: Partial<IptablesProxierOptions> = {}): IptablesProxier {
-  return new IptablesProxier({
-    ipFamily: family,
-    nodeName: testNodeName,
-    clusterCIDR: family === "IPv4" ? "10.0.0.0/8" : "fd00:10::/64",
-    ...extra,
-  });
-}
-
-function sync(p: IptablesProxier): IptablesSyncResult {
-  const r = p.syncProxyRules();
-  if (r === null) throw new Error("proxier not initialized");
-  p.commit(r);
-  return r;
-}
 
 /** A demo Service default/kp-web with one endpoint, one family. */
 function kpWeb(family: IPFamily, nodePort = 0): { svc: Service; slice: EndpointSlice } {

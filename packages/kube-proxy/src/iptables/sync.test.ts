@@ -1,23 +1,14 @@
 import type { Service } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { populate } from "../proxy/populate.ts";
+import { newFakeIptablesProxier, syncAndCommit as sync } from "../testing/fake-proxier.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../testing/fixtures.ts";
 import { declaredChains, parseRestore } from "../testing/restore-text.ts";
 import { overallServices, overallSlices, testNodeName } from "../testing/upstream-services.ts";
 import { endpointChainName, serviceChainNames } from "./names.ts";
 import { IptablesProxier } from "./proxier.ts";
-import type { IptablesSyncResult } from "./proxier.ts";
 
-function newProxier(clock: () => number = Date.now): IptablesProxier {
-  return new IptablesProxier({ ipFamily: "IPv4", nodeName: testNodeName, clusterCIDR: "10.0.0.0/8", clock, randomFully: false });
-}
-
-function sync(p: IptablesProxier): IptablesSyncResult {
-  const r = p.syncProxyRules();
-  if (r === null) throw new Error("not initialized");
-  p.commit(r);
-  return r;
-}
+const newProxier = (clock: () => number = Date.now): IptablesProxier => newFakeIptablesProxier("IPv4", { clock, randomFully: false });
 
 const svc1 = serviceChainNames("ns1/svc1:p80", "tcp");
 const svc4 = serviceChainNames("ns4/svc4:p80", "tcp");

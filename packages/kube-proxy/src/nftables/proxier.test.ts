@@ -2,10 +2,9 @@ import { readFileSync } from "node:fs";
 import type { IPFamily } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { populate } from "../proxy/populate.ts";
+import { newFakeNftablesProxier as newProxier, syncAndCommit as sync } from "../testing/fake-proxier.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../testing/fixtures.ts";
-import { overallServices, overallSlices, testNodeName } from "../testing/upstream-services.ts";
-import { NftablesProxier } from "./proxier.ts";
-import type { NftablesProxierOptions, NftablesSyncResult } from "./proxier.ts";
+import { overallServices, overallSlices } from "../testing/upstream-services.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`./testdata/${name}`, import.meta.url), "utf8");
 
@@ -15,24 +14,6 @@ const contents = (text: string) =>
     .split("\n")
     .filter((l) => l !== "" && !l.startsWith("#") && !l.startsWith("flush "))
     .sort();
-
-function newProxier(extra: Partial<NftablesProxierOptions> = {}): NftablesProxier {
-  return new NftablesProxier({
-    ipFamily: "IPv4",
-    nodeName: testNodeName,
-    clusterCIDR: "10.0.0.0/8",
-    nodeIPs: ["192.168.0.2"],
-    serviceCIDRs: ["172.30.0.0/16"],
-    ...extra,
-  });
-}
-
-function sync(p: NftablesProxier): NftablesSyncResult {
-  const r = p.syncProxyRules();
-  if (r === null) throw new Error("not initialized");
-  p.commit(r);
-  return r;
-}
 
 function kpWeb(family: IPFamily) {
   const v6 = family === "IPv6";

@@ -1,21 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { EndpointSlice } from "@servicenet/api";
-import { NftablesProxier, type NftablesProxierOptions } from "../nftables/proxier.ts";
+import type { NftablesProxier } from "../nftables/proxier.ts";
 import { populate } from "../proxy/populate.ts";
 import { makeTestEndpointSlice, tcpPort } from "../testing/fixtures.ts";
-import { overallServices, overallSlices, testNodeName } from "../testing/upstream-services.ts";
+import { newFakeNftablesProxier as newProxier } from "../testing/fake-proxier.ts";
+import { overallServices, overallSlices } from "../testing/upstream-services.ts";
 import { NftablesState } from "./nft-state.ts";
-
-function newProxier(extra: Partial<NftablesProxierOptions> = {}): NftablesProxier {
-  return new NftablesProxier({
-    ipFamily: "IPv4",
-    nodeName: testNodeName,
-    clusterCIDR: "10.0.0.0/8",
-    nodeIPs: ["192.168.0.2"],
-    serviceCIDRs: ["172.30.0.0/16"],
-    ...extra,
-  });
-}
 
 /** Syncs and applies the transaction to `state`, as the dry-run applier does. */
 function syncInto(p: NftablesProxier, state: NftablesState): boolean {

@@ -3,6 +3,7 @@
  * apiserver.go New/Complete): the CRD informer, the naming and establishing controllers and the
  * custom-resource handler the server delegates unmatched resource paths to.
  */
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { GenericStore } from "../../registry/generic/store.ts";
 import { nowRFC3339 } from "../../registry/generic/names.ts";
 import type { Store } from "../../storage/index.ts";
@@ -21,7 +22,7 @@ export interface CustomResourceServerConfig {
   /** The CRD REST store (status writes of the controllers go through it). */
   crdStore: GenericStore;
   newStore(def: ResourceDef): GenericStore;
-  log?: (msg: string) => void;
+  logger?: Logger;
 }
 
 export interface CustomResourceServer {
@@ -33,17 +34,17 @@ export interface CustomResourceServer {
 
 /** Starts the CRD informer and controllers; stop() ends them. */
 export function startCustomResourceServer(cfg: CustomResourceServerConfig): CustomResourceServer {
-  const log = cfg.log ?? (() => {});
-  const informer = new StoreInformer(cfg.store, crdStoragePath, { log });
-  const establishing = new EstablishingController(informer, cfg.crdStore, nowRFC3339, log);
-  const naming = new NamingConditionController(informer, cfg.crdStore, nowRFC3339, log);
+  const logger = cfg.logger ?? noopLogger;
+  const informer = new StoreInformer(cfg.store, crdStoragePath, { logger });
+  const establishing = new EstablishingController(informer, cfg.crdStore, nowRFC3339, logger);
+  const naming = new NamingConditionController(informer, cfg.crdStore, nowRFC3339, logger);
   const handler = new CRDHandler({ informer, newStore: (d) => cfg.newStore(d), establishing });
   const finalizer = new CRDFinalizer({
     informer,
     crdStore: cfg.crdStore,
     instancesStore: (crd) => handler.instancesStore(crd),
     now: nowRFC3339,
-    log,
+    logger,
   });
   informer.start();
   void naming.run();

@@ -4,35 +4,39 @@
  */
 import { semanticEqual, type FieldError } from "@servicenet/api";
 import type { KubeObject } from "../../storage/index.ts";
-import type { GracefulDeleteStrategy } from "../rest/delete.ts";
+import type { GracefulDeleteOptions, GracefulDeleteStrategy } from "../rest/delete.ts";
 import type { GarbageCollectionPolicy } from "./gc-finalizers.ts";
 
 /** What a status (or other) subresource update may change. */
-export interface SubresourceStrategy {
-  prepareForUpdate(obj: KubeObject, old: KubeObject): void;
-  validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
+export interface SubresourceStrategy<T extends KubeObject = KubeObject> {
+  prepareForUpdate(obj: T, old: T): void;
+  validateUpdate(obj: T, old: T): FieldError[];
 }
 
-/** `checkGracefulDelete` (RESTGracefulDeleteStrategy) makes DELETE graceful for the kind (pods). */
-export interface RESTStrategy extends GracefulDeleteStrategy {
+/**
+ * Typed by the kind's object (`RESTStrategy<Deployment>`): the store hands every method a decoded,
+ * defaulted object of the kind, as upstream's strategies type-assert `obj.(*apps.Deployment)`.
+ * `checkGracefulDelete` (RESTGracefulDeleteStrategy) makes DELETE graceful for the kind (pods).
+ */
+export interface RESTStrategy<T extends KubeObject = KubeObject> extends GracefulDeleteStrategy {
   /** Group and kind for Invalid errors (`Service "x" is invalid: ...`). */
   group: string;
   kind: string;
   namespaced: boolean;
   /** Versioned defaulting, applied to every decoded request body (SetDefaults_*). */
-  defaults?(obj: KubeObject): void;
+  defaults?(obj: T): void;
   /** Clears what users may not set on create (status, generation...). */
-  prepareForCreate(obj: KubeObject): void;
+  prepareForCreate(obj: T): void;
   /** Copies what users may not change on update (status from `old`...). */
-  prepareForUpdate(obj: KubeObject, old: KubeObject): void;
-  validate(obj: KubeObject): FieldError[];
-  validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
+  prepareForUpdate(obj: T, old: T): void;
+  validate(obj: T): FieldError[];
+  validateUpdate(obj: T, old: T): FieldError[];
   /** Warnings for a valid new object, sent as `Warning` headers (upstream WarningsOnCreate). */
-  warningsOnCreate?(obj: KubeObject): string[];
+  warningsOnCreate?(obj: T): string[];
   /** Warnings for a valid update of the main resource (upstream WarningsOnUpdate). */
-  warningsOnUpdate?(obj: KubeObject, old: KubeObject): string[];
+  warningsOnUpdate?(obj: T, old: T): string[];
   /** Normalises an object before it is stored. */
-  canonicalize?(obj: KubeObject): void;
+  canonicalize?(obj: T): void;
   /** PUT of a missing object creates it (upstream AllowCreateOnUpdate). */
   allowCreateOnUpdate: boolean;
   /** PUT without metadata.resourceVersion is allowed (last write wins). */
@@ -42,11 +46,12 @@ export interface RESTStrategy extends GracefulDeleteStrategy {
   /** DELETE answers with the deleted object instead of a Success Status. */
   returnDeletedObject?: boolean;
   /** Field-selector attributes beyond metadata.name/metadata.namespace (upstream GetAttrs). */
-  selectableFields?(obj: KubeObject): Record<string, string>;
+  selectableFields?(obj: T): Record<string, string>;
   /** Fields the above returns, for the 400 on anything else. */
   selectableFieldNames?: readonly string[];
   /** Subresources by name (`status`). */
-  subresources?: Readonly<Record<string, SubresourceStrategy>>;
+  subresources?: Readonly<Record<string, SubresourceStrategy<T>>>;
+  checkGracefulDelete?(obj: T, options: GracefulDeleteOptions): boolean;
 }
 
 /** A shallow JSON-equality test good enough for spec comparisons. */

@@ -1,6 +1,6 @@
 /**
  * The body of WithPriorityAndFairness (staging/src/k8s.io/apiserver/pkg/server/filters/priority-and-fairness.go),
- * which the chain's slot (priority-and-fairness.ts, through flow-control.ts) runs: every request but the long-running non-watch ones goes through the dispatcher; the answer names
+ * which the chain's flow-control slot (flow-control.ts withFlowControl) runs: every request but the long-running non-watch ones goes through the dispatcher; the answer names
  * the FlowSchema and priority level it was classified into, and a rejected request gets 429
  * `Too many requests, please try again later.` with Retry-After, as net/http's http.Error writes it.
  * A WATCH holds its seats only until it starts answering (its initialization).

@@ -9,7 +9,7 @@
  */
 import { SharedInformer, type ListerWatcher } from "@servicenet/client/tools/cache";
 import { backgroundClock } from "@servicenet/component-base/clock";
-import { textLogger } from "@servicenet/component-base/logs";
+import type { Logger } from "@servicenet/component-base/logs";
 import { resourcePrefix, type KubeObject, type Store } from "../../storage/index.ts";
 
 /** Callbacks; they must not throw (errors are logged and dropped, as client-go handlers' panics are not). */
@@ -30,7 +30,7 @@ export interface Lister<T> {
 export interface StoreInformerOptions {
   /** First backoff before a new list/watch round after an error (default 200 ms, doubling to 30 s). */
   relistDelayMs?: number;
-  log?: (msg: string) => void;
+  logger?: Logger;
 }
 
 /** `namespace/name`, or `name` for cluster-scoped objects (client-go MetaNamespaceKeyFunc). */
@@ -75,14 +75,13 @@ export class StoreInformer<T extends KubeObject = KubeObject> implements Lister<
   /** `storagePath` as in the resource table (`servicecidrs`, `services/specs`). */
   constructor(store: Store, storagePath: string, opts: StoreInformerOptions = {}) {
     const prefix = resourcePrefix(storagePath);
-    const log = opts.log;
     this.#inf = new SharedInformer<T>({
       listerWatcher: storeListWatch<T>(store, prefix),
       name: prefix,
       // Loops beside a server: pending timers never keep the process alive.
       clock: backgroundClock,
       backoff: { initialMs: opts.relistDelayMs ?? 200 },
-      ...(log ? { logger: textLogger((line) => log(`informer ${prefix}: ${line}`)) } : {}),
+      ...(opts.logger ? { logger: opts.logger } : {}),
     });
   }
 

@@ -7,6 +7,7 @@
 import { StatusError } from "@servicenet/api";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { isCRDConditionTrue, setCRDCondition, type CustomResourceDefinition } from "@servicenet/api/apiextensions/v1";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { GenericStore } from "../../../registry/generic/store.ts";
 import type { KubeObject } from "../../../storage/index.ts";
 import type { Lister } from "../../../util/informer/store-informer.ts";
@@ -17,13 +18,13 @@ export class EstablishingController {
   readonly #crds: Lister<KubeObject>;
   readonly #store: GenericStore;
   readonly #now: () => string;
-  readonly #log: (msg: string) => void;
+  readonly #logger: Logger;
 
-  constructor(crds: Lister<KubeObject>, store: GenericStore, now: () => string, log: (msg: string) => void = () => {}) {
+  constructor(crds: Lister<KubeObject>, store: GenericStore, now: () => string, logger: Logger = noopLogger) {
     this.#crds = crds;
     this.#store = store;
     this.#now = now;
-    this.#log = log;
+    this.#logger = logger;
   }
 
   /** QueueCRD: `delayMs` lets HA apiservers see the names first (upstream waits 5 s with several). */
@@ -33,11 +34,7 @@ export class EstablishingController {
   }
 
   run(): Promise<void> {
-    return runWorker(
-      this.#queue,
-      (k) => this.sync(k),
-      (k, e) => this.#log(`establishing ${k}: ${String(e)}`),
-    );
+    return runWorker(this.#queue, (k) => this.sync(k), this.#logger);
   }
 
   stop(): void {

@@ -12,6 +12,7 @@ import {
   type CustomResourceDefinitionCondition,
 } from "@servicenet/api/apiextensions/v1";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { GenericStore } from "../../../registry/generic/store.ts";
 import { jsonEqual } from "../../../registry/generic/strategy.ts";
 import type { KubeObject } from "../../../storage/index.ts";
@@ -28,7 +29,7 @@ export interface CRDFinalizerOptions {
   /** The store of the CRD's custom resources (any version: they share the storage). */
   instancesStore(crd: CustomResourceDefinition): GenericStore | undefined;
   now: () => string;
-  log?: (msg: string) => void;
+  logger?: Logger;
 }
 
 const terminating = (reason: string, message: string): CustomResourceDefinitionCondition => ({
@@ -55,11 +56,7 @@ export class CRDFinalizer {
   }
 
   run(): Promise<void> {
-    return runWorker(
-      this.#queue,
-      (k) => this.sync(k),
-      (k, e) => this.#o.log?.(`crd finalizer ${k}: ${String(e)}`),
-    );
+    return runWorker(this.#queue, (k) => this.sync(k), this.#o.logger ?? noopLogger);
   }
 
   stop(): void {

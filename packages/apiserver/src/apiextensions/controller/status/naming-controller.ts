@@ -13,6 +13,7 @@ import {
   type CustomResourceDefinitionCondition,
   type CustomResourceDefinitionNames,
 } from "@servicenet/api/apiextensions/v1";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { GenericStore } from "../../../registry/generic/store.ts";
 import { jsonEqual } from "../../../registry/generic/strategy.ts";
 import type { KubeObject } from "../../../storage/index.ts";
@@ -102,25 +103,21 @@ export class NamingConditionController {
   readonly #queue = new RateLimitingQueue("crd_naming_condition_controller");
   readonly #crds: Lister<KubeObject>;
   readonly #store: GenericStore;
-  readonly #log: (msg: string) => void;
+  readonly #logger: Logger;
   readonly #now: () => string;
 
-  constructor(informer: StoreInformer, store: GenericStore, now: () => string, log: (msg: string) => void = () => {}) {
+  constructor(informer: StoreInformer, store: GenericStore, now: () => string, logger: Logger = noopLogger) {
     this.#crds = informer;
     this.#store = store;
     this.#now = now;
-    this.#log = log;
+    this.#logger = logger;
     const enqueue = (o: KubeObject): void => this.#queue.add(o.metadata.name ?? "");
     informer.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
   }
 
   /** Runs the worker until stop(). */
   run(): Promise<void> {
-    return runWorker(
-      this.#queue,
-      (k) => this.sync(k),
-      (k, e) => this.#log(`naming ${k}: ${String(e)}`),
-    );
+    return runWorker(this.#queue, (k) => this.sync(k), this.#logger);
   }
 
   stop(): void {

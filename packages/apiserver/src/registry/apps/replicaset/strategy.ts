@@ -7,36 +7,23 @@ import {
   validateReplicaSetUpdate,
   type ReplicaSet,
 } from "@servicenet/api";
-import type { KubeObject } from "../../../storage/index.ts";
-import { bumpGeneration, type RESTStrategy } from "../../generic/strategy.ts";
-import { dropStatusOnCreate, keepSpecAndLabels, keepStatusOf } from "../status.ts";
+import { specAndStatusStrategy } from "../../generic/spec-status-strategy.ts";
+import { keepSpecAndLabels } from "../status.ts";
 
-const asReplicaSet = (o: KubeObject): ReplicaSet => o as unknown as ReplicaSet;
-
-export const replicaSetStrategy: RESTStrategy = {
+export const replicaSetStrategy = specAndStatusStrategy<ReplicaSet>({
   group: "apps",
   kind: "ReplicaSet",
   namespaced: true,
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: true,
   defaults: (o) => {
-    setDefaultsReplicaSet(asReplicaSet(o));
+    setDefaultsReplicaSet(o);
   },
-  prepareForCreate: dropStatusOnCreate(() => ({ replicas: 0 })),
-  // PrepareForUpdate: status kept; only a spec change bumps the generation.
-  prepareForUpdate: (o, old) => {
-    keepStatusOf(o, old);
-    bumpGeneration(o, old);
-  },
-  validate: (o) => validateReplicaSet(asReplicaSet(o)),
+  // The zero ReplicaSetStatus still serializes `replicas` (not omitempty).
+  zeroStatus: () => ({ replicas: 0 }),
+  validate: validateReplicaSet,
   validateUpdate: (o, old) => [
-    ...validateReplicaSetUpdate(asReplicaSet(o), asReplicaSet(old)),
-    ...validateImmutableField(asReplicaSet(o).spec.selector, asReplicaSet(old).spec.selector, "spec.selector"),
+    ...validateReplicaSetUpdate(o, old),
+    ...validateImmutableField(o.spec.selector, old.spec.selector, "spec.selector"),
   ],
-  subresources: {
-    status: {
-      prepareForUpdate: keepSpecAndLabels,
-      validateUpdate: (o, old) => validateReplicaSetStatusUpdate(asReplicaSet(o), asReplicaSet(old)),
-    },
-  },
-};
+  prepareForStatusUpdate: keepSpecAndLabels,
+  validateStatusUpdate: validateReplicaSetStatusUpdate,
+});

@@ -2,12 +2,13 @@
  * Pod deletion through the generic store: pkg/registry/core/pod/strategy.go CheckGracefulDelete
  * with the store's graceful path (registry/store.go Delete, updateForGracefulDeletionAndFinalizers).
  */
+import type { Pod } from "@servicenet/api";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createStore, type KubeObject, type Store } from "../../../storage/index.ts";
+import { createStore, type Store } from "../../../storage/index.ts";
 import { GenericStore } from "../../generic/store.ts";
 import { checkGracefulDeleteWithPodStatus, podStrategy } from "./strategy.ts";
 
-const pod = (spec: Record<string, unknown> = {}, status?: Record<string, unknown>): KubeObject => ({
+const pod = (spec: Partial<Pod["spec"]> = {}, status?: Pod["status"]): Pod => ({
   apiVersion: "v1",
   kind: "Pod",
   metadata: { name: "p" },
@@ -41,7 +42,7 @@ describe("graceful Pod deletion in the generic store", () => {
   afterEach(async () => {
     await store.close();
   });
-  const create = (spec: Record<string, unknown>, status?: Record<string, unknown>) => {
+  const create = (spec: Partial<Pod["spec"]>, status?: Pod["status"]) => {
     const o = pod(spec, status);
     podStrategy.defaults?.(o);
     return pods.create("default", o);

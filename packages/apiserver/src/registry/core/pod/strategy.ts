@@ -8,10 +8,9 @@ import type { GracefulDeleteOptions } from "../../rest/delete.ts";
 import type { KubeObject } from "../../../storage/index.ts";
 import { bumpGeneration, resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 
-const asPod = (o: KubeObject): Pod => o as unknown as Pod;
-const metaUpdate = (o: KubeObject, old: KubeObject) => validateObjectMetaUpdate(asPod(o).metadata, asPod(old).metadata);
+const metaUpdate = (o: Pod, old: Pod) => validateObjectMetaUpdate(o.metadata, old.metadata);
 
-export const podStrategy: RESTStrategy = {
+export const podStrategy: RESTStrategy<Pod> = {
   group: "",
   kind: "Pod",
   namespaced: true,
@@ -19,21 +18,22 @@ export const podStrategy: RESTStrategy = {
   allowUnconditionalUpdate: true,
   returnDeletedObject: true,
   defaults: (o) => {
-    (o as { spec?: { containers?: unknown[] } }).spec ??= { containers: [] };
-    setDefaultsPod(asPod(o));
+    // A body without a spec is defaulted as Go's zero PodSpec.
+    (o as KubeObject)["spec"] ??= { containers: [] };
+    setDefaultsPod(o);
   },
   prepareForCreate: (o) => {
-    o["status"] = { phase: "Pending", qosClass: "BestEffort", ...(o["status"] ?? {}) };
+    o.status = { phase: "Pending", qosClass: "BestEffort", ...o.status };
     // Pods track metadata.generation since 1.33 (PrepareForCreate: Generation = 1).
     o.metadata.generation = 1;
   },
   prepareForUpdate: (o, old) => {
-    if (old["status"] === undefined) delete o["status"];
-    else o["status"] = structuredClone(old["status"]);
+    if (old.status === undefined) delete o.status;
+    else o.status = structuredClone(old.status);
     bumpGeneration(o, old);
   },
-  validate: (o) => validatePod(asPod(o)),
-  validateUpdate: (o, old) => [...metaUpdate(o, old), ...validatePod(asPod(o))],
+  validate: validatePod,
+  validateUpdate: (o, old) => [...metaUpdate(o, old), ...validatePod(o)],
   selectableFieldNames: [
     "spec.nodeName",
     "spec.restartPolicy",
@@ -60,7 +60,7 @@ export const podStrategy: RESTStrategy = {
   },
   checkGracefulDelete: checkGracefulDeleteWithPodStatus,
   subresources: {
-    status: { prepareForUpdate: resetForStatus, validateUpdate: (o, old) => validatePodStatusUpdate(asPod(o), asPod(old)) },
+    status: { prepareForUpdate: resetForStatus, validateUpdate: validatePodStatusUpdate },
   },
 };
 
@@ -69,8 +69,7 @@ export const podStrategy: RESTStrategy = {
  * request's gracePeriodSeconds, else the Pod's terminationGracePeriodSeconds (else 0); a Pod not
  * scheduled to a Node, or already Succeeded/Failed, goes at once (period 0); negative means 1.
  */
-export function checkGracefulDeleteWithPodStatus(o: KubeObject, options: GracefulDeleteOptions): boolean {
-  const pod = asPod(o);
+export function checkGracefulDeleteWithPodStatus(pod: Pod, options: GracefulDeleteOptions): boolean {
   let period = options.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 0;
   if ((pod.spec.nodeName ?? "") === "") period = 0;
   if (pod.status?.phase === "Failed" || pod.status?.phase === "Succeeded") period = 0;

@@ -12,6 +12,7 @@ import type { CIDR, IPFamily } from "@servicenet/api";
 import { allocatorMode, type AllocatorMode, type FeatureGates } from "../../../features/kube-features.ts";
 import type { Store } from "../../../storage/index.ts";
 import { StoreInformer } from "../../../util/informer/store-informer.ts";
+import type { Logger } from "@servicenet/component-base/logs";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import type { RandomSource } from "../service/allocator/interfaces.ts";
 import { StoredRange, dualWriteInitLogLine } from "../service/ipallocator/stored-range.ts";
@@ -42,6 +43,8 @@ export interface ServiceAllocatorsConfig {
   featureGates: FeatureGates;
   metrics?: MetricsRegistry;
   log?: AllocLogger;
+  /** The informers' errors (their list/watch failures and retries). */
+  logger?: Logger;
   random?: RandomSource;
   /** The legacy bitmaps; default: persisted RangeAllocations (StoredRange). */
   bitmapFactory?: BitmapFactory;
@@ -111,8 +114,9 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
     for (const [f, b] of bitmaps) byFamily.set(f, b);
   } else {
     const log = warn;
-    serviceCIDRs = new StoreInformer(cfg.store, "servicecidrs", { log });
-    ipAddresses = new StoreInformer(cfg.store, ipAddressStoragePath, { log });
+    const informer = cfg.logger ? { logger: cfg.logger } : {};
+    serviceCIDRs = new StoreInformer(cfg.store, "servicecidrs", informer);
+    ipAddresses = new StoreInformer(cfg.store, ipAddressStoragePath, informer);
     const client = storeIPAddressClient(cfg.store);
     for (const c of flagCIDRs) {
       const bitmap = bitmaps.get(c.family);

@@ -16,8 +16,6 @@ import type { KubeObject } from "../../../storage/index.ts";
 import { resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 import { dropTypeDependentFields, trimFieldsForDualStackDowngrade } from "./strategy-fields.ts";
 
-const asService = (o: KubeObject): Service => o as unknown as Service;
-
 /**
  * Go encodes `ServiceStatus.LoadBalancer` (a struct, so `omitempty` never drops it) even when
  * empty: every Service kube-apiserver returns has at least `status: {loadBalancer: {}}`.
@@ -27,7 +25,7 @@ function withLoadBalancerStatus(o: KubeObject): void {
   status.loadBalancer ??= {};
 }
 
-export const serviceStrategy: RESTStrategy = {
+export const serviceStrategy: RESTStrategy<Service> = {
   group: "",
   kind: "Service",
   namespaced: true,
@@ -35,31 +33,32 @@ export const serviceStrategy: RESTStrategy = {
   allowUnconditionalUpdate: true,
   returnDeletedObject: true,
   defaults: (o) => {
-    (o as { spec?: unknown }).spec ??= {};
-    setDefaultsService(asService(o));
+    // A body without a spec is defaulted as Go's zero ServiceSpec.
+    (o as KubeObject)["spec"] ??= {};
+    setDefaultsService(o);
   },
   prepareForCreate: (o) => {
     o["status"] = { loadBalancer: {} };
   },
   prepareForUpdate: (o, old) => {
-    if (old["status"] === undefined) delete o["status"];
-    else o["status"] = structuredClone(old["status"]);
-    dropTypeDependentFields(o as unknown as Service, old as unknown as Service);
-    trimFieldsForDualStackDowngrade(o as unknown as Service, old as unknown as Service);
+    if (old.status === undefined) delete o.status;
+    else o.status = structuredClone(old.status);
+    dropTypeDependentFields(o, old);
+    trimFieldsForDualStackDowngrade(o, old);
     withLoadBalancerStatus(o);
   },
-  validate: (o) => validateServiceCreate(asService(o)),
-  validateUpdate: (o, old) => validateServiceUpdate(asService(o), asService(old)),
+  validate: validateServiceCreate,
+  validateUpdate: validateServiceUpdate,
   // Non-canonical IPs are accepted (and stored as sent), with upstream's warnings.
-  warningsOnCreate: (o) => getWarningsForService(asService(o)),
-  warningsOnUpdate: (o) => getWarningsForService(asService(o)),
+  warningsOnCreate: getWarningsForService,
+  warningsOnUpdate: (o) => getWarningsForService(o),
   subresources: {
     status: {
       prepareForUpdate: (o, old) => {
         resetForStatus(o, old);
         withLoadBalancerStatus(o);
       },
-      validateUpdate: (o, old) => validateServiceStatusUpdate(asService(o), asService(old)),
+      validateUpdate: validateServiceStatusUpdate,
     },
   },
 };

@@ -3,20 +3,19 @@ import { setDefaultsEndpointSlice, validateEndpointSlice, validateEndpointSliceU
 import type { KubeObject } from "../../../storage/index.ts";
 import { jsonEqual, type RESTStrategy } from "../../generic/strategy.ts";
 
-const asSlice = (o: KubeObject): EndpointSlice => o as unknown as EndpointSlice;
 /** Everything but metadata, plus the labels: what upstream's PrepareForUpdate compares. */
 const content = (o: KubeObject): unknown => {
   const { metadata, apiVersion: _a, kind: _k, ...rest } = o;
   return [rest, metadata.labels ?? {}];
 };
 
-export const endpointSliceStrategy: RESTStrategy = {
+export const endpointSliceStrategy: RESTStrategy<EndpointSlice> = {
   group: "discovery.k8s.io",
   kind: "EndpointSlice",
   namespaced: true,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
-  defaults: (o) => void setDefaultsEndpointSlice(asSlice(o)),
+  defaults: (o) => void setDefaultsEndpointSlice(o),
   prepareForCreate: (o) => {
     o.metadata.generation = 1;
   },
@@ -24,6 +23,6 @@ export const endpointSliceStrategy: RESTStrategy = {
     // Slices have no spec: anything but metadata, or the labels, changing bumps the generation.
     if (!jsonEqual(content(o), content(old))) o.metadata.generation = (old.metadata.generation ?? 0) + 1;
   },
-  validate: (o) => validateEndpointSlice(asSlice(o)),
-  validateUpdate: (o, old) => validateEndpointSliceUpdate(asSlice(o), asSlice(old)),
+  validate: validateEndpointSlice,
+  validateUpdate: validateEndpointSliceUpdate,
 };

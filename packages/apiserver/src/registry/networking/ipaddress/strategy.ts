@@ -3,12 +3,16 @@ import { validateIPAddress, validateIPAddressUpdate, type IPAddressShape } from 
 import type { KubeObject } from "../../../storage/index.ts";
 import type { RESTStrategy } from "../../generic/strategy.ts";
 
-const asIP = (o: KubeObject): IPAddressShape => {
-  (o as { spec?: unknown }).spec ??= {};
-  return o as unknown as IPAddressShape;
+/** An IPAddress of any served version (v1, v1beta1). */
+type IPAddressObject = KubeObject & IPAddressShape;
+
+/** A body without a spec is validated as Go's zero IPAddressSpec. */
+const withSpec = (o: IPAddressObject): IPAddressObject => {
+  (o as KubeObject)["spec"] ??= {};
+  return o;
 };
 
-export const ipAddressStrategy: RESTStrategy = {
+export const ipAddressStrategy: RESTStrategy<IPAddressObject> = {
   group: "networking.k8s.io",
   kind: "IPAddress",
   namespaced: false,
@@ -16,6 +20,6 @@ export const ipAddressStrategy: RESTStrategy = {
   allowUnconditionalUpdate: true,
   prepareForCreate: () => {},
   prepareForUpdate: () => {},
-  validate: (o) => validateIPAddress(asIP(o)),
-  validateUpdate: (o, old) => validateIPAddressUpdate(asIP(o), asIP(old)),
+  validate: (o) => validateIPAddress(withSpec(o)),
+  validateUpdate: (o, old) => validateIPAddressUpdate(withSpec(o), withSpec(old)),
 };

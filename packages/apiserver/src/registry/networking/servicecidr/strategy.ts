@@ -16,12 +16,16 @@ import {
 import type { KubeObject } from "../../../storage/index.ts";
 import { keepStatus, resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 
-const asCIDR = (o: KubeObject): ServiceCIDRShape => {
-  (o as { spec?: unknown }).spec ??= {};
-  return o as unknown as ServiceCIDRShape;
+/** A ServiceCIDR of any served version (v1, v1beta1). */
+type ServiceCIDRObject = KubeObject & ServiceCIDRShape;
+
+/** A body without a spec is validated as Go's zero ServiceCIDRSpec. */
+const withSpec = (o: ServiceCIDRObject): ServiceCIDRObject => {
+  (o as KubeObject)["spec"] ??= {};
+  return o;
 };
 
-export const serviceCIDRStrategy: RESTStrategy = {
+export const serviceCIDRStrategy: RESTStrategy<ServiceCIDRObject> = {
   group: "networking.k8s.io",
   kind: "ServiceCIDR",
   namespaced: false,
@@ -29,15 +33,15 @@ export const serviceCIDRStrategy: RESTStrategy = {
   allowUnconditionalUpdate: true,
   prepareForCreate: (o) => {
     o["status"] = {};
-    const finalizers = (o.metadata["finalizers"] as string[] | undefined) ?? [];
-    if (!finalizers.includes(serviceCIDRProtectionFinalizer)) o.metadata["finalizers"] = [...finalizers, serviceCIDRProtectionFinalizer];
+    const finalizers = o.metadata.finalizers ?? [];
+    if (!finalizers.includes(serviceCIDRProtectionFinalizer)) o.metadata.finalizers = [...finalizers, serviceCIDRProtectionFinalizer];
   },
   prepareForUpdate: keepStatus,
-  validate: (o) => validateServiceCIDR(asCIDR(o)),
+  validate: (o) => validateServiceCIDR(withSpec(o)),
   // Upstream's ValidateUpdate runs ValidateServiceCIDRUpdate alone (it re-validates the spec itself
   // when a second CIDR is added).
-  validateUpdate: (o, old) => validateServiceCIDRUpdate(asCIDR(o), asCIDR(old)),
+  validateUpdate: (o, old) => validateServiceCIDRUpdate(withSpec(o), withSpec(old)),
   subresources: {
-    status: { prepareForUpdate: resetForStatus, validateUpdate: (o, old) => validateServiceCIDRStatusUpdate(asCIDR(o), asCIDR(old)) },
+    status: { prepareForUpdate: resetForStatus, validateUpdate: (o, old) => validateServiceCIDRStatusUpdate(withSpec(o), withSpec(old)) },
   },
 };

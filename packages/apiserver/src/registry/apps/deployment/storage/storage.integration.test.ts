@@ -23,8 +23,7 @@ const deployment = (name: string, replicas = 3) => ({
 
 describe("Deployments", () => {
   let s: TestServer;
-  const send = (method: string, path: string, body?: unknown, type = "application/json") =>
-    s.request(path, { method, headers: { "Content-Type": type }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const send: TestServer["send"] = (...args) => s.send(...args);
   beforeAll(async () => {
     s = await startTestServer();
   });

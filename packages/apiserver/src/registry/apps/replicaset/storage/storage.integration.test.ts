@@ -9,8 +9,7 @@ const base = "/apis/apps/v1/namespaces/default/replicasets";
 
 describe("ReplicaSets", () => {
   let s: TestServer;
-  const send = (method: string, path: string, body?: unknown, type = "application/json") =>
-    s.request(path, { method, headers: { "Content-Type": type }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const send: TestServer["send"] = (...args) => s.send(...args);
   beforeAll(async () => {
     s = await startTestServer();
   });

@@ -2,6 +2,7 @@
  * Test wiring for ServiceREST (upstream storage_test.go newStorage): a memory Store, the test
  * allocators of `testing.ts` for one cluster mode, and the Service strategy.
  */
+import type { Service } from "@servicenet/api";
 import { createStore, type KubeObject, type Store } from "../../../../storage/index.ts";
 import type { GenericStoreConfig } from "../../../generic/store.ts";
 import { serviceStrategy } from "../strategy.ts";
@@ -32,7 +33,7 @@ export async function newTestREST(mode: ClusterMode, store?: Store, extra: Parti
 
 /** A request body: makeService + tweaks, with the versioned defaults the server applies on decode. */
 export function body(name: string, ...tweaks: Tweak[]): KubeObject {
-  const obj = makeService(name, ...tweaks) as unknown as KubeObject;
+  const obj: Service = makeService(name, ...tweaks);
   serviceStrategy.defaults?.(obj);
   return obj;
 }
