@@ -1,8 +1,14 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// vi.mock replaces a module for the whole module graph of the file that calls it: these files need
-// a fresh graph (their own worker), the rest share one (see `isolate` below).
-const isolated = ["src/server/request-info-once.test.ts", "src/registry/core/service/storage/steps-once.integration.test.ts"];
+// vi.mock replaces a module for the whole module graph of the file that calls it: such a file needs
+// a fresh graph (a process of its own), the rest share one (see `isolate` below). Found by reading
+// the files, so that a new one cannot be forgotten here.
+const src = fileURLToPath(new URL("src", import.meta.url));
+const isolated = readdirSync(src, { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".test.ts") && /\bvi\.(mock|doMock)\(/.test(readFileSync(`${src}/${f}`, "utf8")))
+  .map((f) => `src/${f}`);
 
 export default defineConfig({
   test: {
