@@ -6,6 +6,10 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts"],
     exclude: ["src/**/*.e2e.test.ts", "**/node_modules/**"],
+    // Files share one worker process and its module cache (isolate: false): a fresh process per
+    // file re-imported the package for every file, as costly as the tests themselves. Tests that
+    // change process-wide state (fake timers, spies, cwd) restore it in their own hooks.
+    isolate: false,
     restoreMocks: true,
     clearMocks: true,
     // A ceiling only a failing test reaches: a CPU-bound test that takes 1 s idle takes 5-10 s on a

@@ -10,6 +10,10 @@ export default defineConfig({
     clearMocks: true,
     fileParallelism: true,
     maxWorkers: 2,
+    // Each worker process runs file after file with one module cache (isolate: false), rather than a
+    // fresh process that re-imports the framework and the clients per file; the suites keep their
+    // state in the processes they start, none in this one.
+    isolate: false,
     testTimeout: 300_000,
     hookTimeout: 120_000,
     reporters: ["default", ["json", { outputFile: ".vitest-results-e2e.json" }]],
