@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { populate } from "../proxy/populate.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../testing/fixtures.ts";
 import { overallServices, overallSlices, testNodeName } from "../testing/upstream-services.ts";
+import { fakeInterfaceAddrs, testPrimaryNodePortAddresses } from "../testing/packet-flows.ts";
 import { NftablesProxier } from "./proxier.ts";
 import type { NftablesProxierOptions, NftablesSyncResult } from "./proxier.ts";
 
@@ -22,6 +23,8 @@ function newProxier(extra: Partial<NftablesProxierOptions> = {}): NftablesProxie
     nodeName: testNodeName,
     clusterCIDR: "10.0.0.0/8",
     nodeIPs: ["192.168.0.2"],
+    nodePortAddresses: testPrimaryNodePortAddresses,
+    interfaceAddrs: fakeInterfaceAddrs,
     serviceCIDRs: ["172.30.0.0/16"],
     ...extra,
   });
