@@ -14,3 +14,12 @@ export { ensureProxySysctls, requiredTools, runProxyServer } from "./cmd/server.
 export type { RunningProxyServer } from "./cmd/server.ts";
 export { ServiceHealthServer, serviceHealthBody } from "./healthcheck/service-health.ts";
 export type { ServiceHealthReport, ServiceHealthServerOptions } from "./healthcheck/service-health.ts";
+export {
+  detectLocalByBridgeInterface,
+  detectLocalByCIDR,
+  detectLocalByInterfaceNamePrefix,
+  noOpLocalDetector,
+} from "./util/local-detector.ts";
+export type { LocalTrafficDetector } from "./util/local-detector.ts";
+export { hostInterfaceAddrs, isLoopbackIP, NodePortAddresses } from "./util/nodeport-addresses.ts";
+export type { InterfaceAddrs } from "./util/nodeport-addresses.ts";

@@ -17,6 +17,8 @@ import { defaultSysctlRoot, ensureSysctl, routeLocalnetMessage, sysctlRouteLocal
 import { startInformers } from "./informers.ts";
 import type { ProxyServerOptions } from "./options.ts";
 import { DryRunConntrack, ExecConntrack } from "../conntrack/index.ts";
+import { NodePortAddresses } from "../util/nodeport-addresses.ts";
+import { getLocalDetectors, resolveNodePortAddresses } from "./local-detectors.ts";
 
 export interface RunningProxyServer {
   readonly metrics: ProxyMetrics;
@@ -42,10 +44,17 @@ function buildRunners(
   health: ProxierHealthServer,
   serviceHealth: ServiceHealthServer,
 ): { runners: FamilyRunner[]; meta: MetaProxier } {
+  const detectors = getLocalDetectors(o);
+  const nodePortAddresses = resolveNodePortAddresses(o);
+  // A dry-run node's addresses are its --node-ip values, not those of the machine it runs on.
+  const allNodeIPs = [...o.nodeIPs.IPv4, ...o.nodeIPs.IPv6];
   const fam = (f: "IPv4" | "IPv6") => ({
     nodeName: o.hostnameOverride,
-    clusterCIDR: o.clusterCIDRs[f] ?? "",
+    localDetector: detectors[f],
+    masqueradeAll: o.masqueradeAll,
     nodeIPs: o.nodeIPs[f],
+    nodePortAddresses,
+    ...(o.dryRunDir !== undefined ? { interfaceAddrs: () => allNodeIPs } : {}),
   });
   // Stale UDP flows are deleted after each sync (conntrack.CleanStaleEntries), in dry-run only described.
   const conntrack = o.dryRunDir !== undefined ? new DryRunConntrack(o.dryRunDir) : new ExecConntrack();
@@ -71,15 +80,16 @@ function buildRunners(
 
 /**
  * The sysctls the proxiers need, set as upstream's NewProxier does: route_localnet=1 for the
- * IPv4 iptables proxier's localhost NodePorts (always on here: no --nodeport-addresses flag).
+ * IPv4 iptables proxier's localhost NodePorts (unless --nodeport-addresses leaves 127.0.0.0/8 out).
  * Nothing in dry-run or nftables mode (nftables never accepts NodePorts on 127.0.0.1).
  */
 export async function ensureProxySysctls(
-  o: Pick<ProxyServerOptions, "proxyMode" | "dryRunDir">,
+  o: Pick<ProxyServerOptions, "proxyMode" | "dryRunDir" | "nodePortAddresses" | "nodeIPs">,
   log: (m: string) => void,
   root = defaultSysctlRoot,
 ): Promise<void> {
   if (o.dryRunDir !== undefined || o.proxyMode !== "iptables") return;
+  if (!new NodePortAddresses("IPv4", resolveNodePortAddresses(o)).containsIPv4Loopback) return;
   log(routeLocalnetMessage);
   await ensureSysctl(sysctlRouteLocalnet, 1, root);
 }
