@@ -23,3 +23,9 @@ export {
 export type { LocalTrafficDetector } from "./util/local-detector.ts";
 export { hostInterfaceAddrs, isLoopbackIP, NodePortAddresses } from "./util/nodeport-addresses.ts";
 export type { InterfaceAddrs } from "./util/nodeport-addresses.ts";
+export { KubeProxyConfigurationSchema } from "./apis/config/v1alpha1/types.ts";
+export type { KubeProxyConfiguration } from "./apis/config/v1alpha1/types.ts";
+export { setDefaultsKubeProxyConfiguration } from "./apis/config/v1alpha1/defaults.ts";
+export { decodeKubeProxyConfiguration, encodeKubeProxyConfiguration } from "./apis/config/load.ts";
+export { validateKubeProxyConfiguration } from "./apis/config/validation/validation.ts";
+export { cleanupIptables, cleanupNftables, platformCleanup } from "./runner/cleanup.ts";

@@ -19,6 +19,7 @@ import type { ProxyServerOptions } from "./options.ts";
 import { DryRunConntrack, ExecConntrack } from "../conntrack/index.ts";
 import { NodePortAddresses } from "../util/nodeport-addresses.ts";
 import { getLocalDetectors, resolveNodePortAddresses } from "./local-detectors.ts";
+import { platformCleanup } from "../runner/cleanup.ts";
 
 export interface RunningProxyServer {
   readonly metrics: ProxyMetrics;
@@ -106,6 +107,8 @@ export async function runProxyServer(
     const reason = applyUnavailableReason(requiredTools(o.proxyMode));
     if (reason !== undefined) throw new Error(reason);
   }
+  // platformCleanup: rules the other mode left behind (switching between iptables and nftables).
+  if (o.dryRunDir === undefined) for (const e of await platformCleanup(o.proxyMode, false)) log(e);
   await ensureProxySysctls(o, log);
   const kc = loadKubeConfig(o.kubeconfig);
   const metrics = newProxyMetrics();
