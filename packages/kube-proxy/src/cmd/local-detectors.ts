@@ -1,4 +1,5 @@
 /** The proxiers' per-family settings that come from flags (cmd/kube-proxy/app/server_linux.go, server.go). */
+import { ipFamilyOfCIDRString } from "@servicenet/api";
 import type { IPFamily } from "@servicenet/api";
 import { isLoopbackIP } from "../util/nodeport-addresses.ts";
 import {
@@ -11,16 +12,28 @@ import type { LocalTrafficDetector } from "../util/local-detector.ts";
 import { nodePortAddressesPrimary } from "../apis/config/types.ts";
 import type { ProxyServerOptions } from "./options.ts";
 
-/** `getLocalDetectors`: one detector per family for `--detect-local-mode`. */
+/**
+ * `getLocalDetectors`: one detector per family for `--detect-local-mode`; NodeCIDR uses
+ * `nodePodCIDRs` (this Node's `spec.podCIDRs`, the first of each family).
+ */
 export function getLocalDetectors(
   o: Pick<ProxyServerOptions, "detectLocalMode" | "clusterCIDRs" | "podBridgeInterface" | "podInterfaceNamePrefix">,
+  nodePodCIDRs: readonly string[] = [],
 ): Record<IPFamily, LocalTrafficDetector> {
+  const byCIDR = (cidrs: readonly string[]) => {
+    const first = (f: IPFamily) => cidrs.find((c) => ipFamilyOfCIDRString(c) === f);
+    const v4 = first("IPv4");
+    const v6 = first("IPv6");
+    return {
+      IPv4: v4 !== undefined ? detectLocalByCIDR(v4) : noOpLocalDetector,
+      IPv6: v6 !== undefined ? detectLocalByCIDR(v6) : noOpLocalDetector,
+    };
+  };
   switch (o.detectLocalMode) {
     case "ClusterCIDR":
-      return {
-        IPv4: o.clusterCIDRs.IPv4 !== undefined ? detectLocalByCIDR(o.clusterCIDRs.IPv4) : noOpLocalDetector,
-        IPv6: o.clusterCIDRs.IPv6 !== undefined ? detectLocalByCIDR(o.clusterCIDRs.IPv6) : noOpLocalDetector,
-      };
+      return byCIDR([o.clusterCIDRs.IPv4, o.clusterCIDRs.IPv6].filter((c) => c !== undefined));
+    case "NodeCIDR":
+      return byCIDR(nodePodCIDRs);
     case "BridgeInterface": {
       const d = detectLocalByBridgeInterface(o.podBridgeInterface);
       return { IPv4: d, IPv6: d };

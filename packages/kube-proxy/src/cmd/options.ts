@@ -44,7 +44,7 @@ export interface ProxyServerOptions {
 export const usage = `usage: servicenet-kube-proxy --kubeconfig FILE [--config FILE] [--write-config-to FILE] [--cleanup]
   [--proxy-mode iptables|nftables] [--dry-run DIR]
   [--hostname-override NAME] [--cluster-cidr CIDR[,CIDR]] [--node-ip IP[,IP]] [--masquerade-all]
-  [--detect-local-mode ClusterCIDR|BridgeInterface|InterfaceNamePrefix] [--pod-bridge-interface NAME]
+  [--detect-local-mode ClusterCIDR|NodeCIDR|BridgeInterface|InterfaceNamePrefix] [--pod-bridge-interface NAME]
   [--pod-interface-name-prefix PREFIX] [--nodeport-addresses CIDR[,CIDR]|primary]
   [--metrics-bind-address HOST:PORT] [--healthz-bind-address HOST:PORT] [--min-sync-period 1s] [--sync-period 30s]
   [-v N]`;
@@ -102,7 +102,6 @@ export function parseOptions(argv: readonly string[], log: (m: string) => void =
   const mode = config.mode;
   if (mode !== "iptables" && mode !== "nftables") throw new Error(`--proxy-mode must be iptables or nftables, not ${JSON.stringify(mode)}`);
   const detectLocalMode = config.detectLocalMode as LocalMode;
-  if (detectLocalMode === "NodeCIDR") throw new Error("--detect-local-mode NodeCIDR is not supported by servicenet-kube-proxy yet");
   const clusterCIDRs: { IPv4?: string; IPv6?: string } = {};
   for (const c of splitList(config.clusterCIDR ?? "")) {
     const fam = ipFamilyOfCIDRString(c);

@@ -20,6 +20,7 @@ import { DryRunConntrack, ExecConntrack } from "../conntrack/index.ts";
 import { NodePortAddresses } from "../util/nodeport-addresses.ts";
 import { getLocalDetectors, resolveNodePortAddresses } from "./local-detectors.ts";
 import { platformCleanup } from "../runner/cleanup.ts";
+import { waitForPodCIDR } from "./wait-pod-cidr.ts";
 
 export interface RunningProxyServer {
   readonly metrics: ProxyMetrics;
@@ -40,12 +41,13 @@ export function requiredTools(mode: ProxyServerOptions["proxyMode"]): string[] {
 
 function buildRunners(
   o: ProxyServerOptions,
+  podCIDRs: readonly string[],
   metrics: ProxyMetrics,
   log: (m: string) => void,
   health: ProxierHealthServer,
   serviceHealth: ServiceHealthServer,
 ): { runners: FamilyRunner[]; meta: MetaProxier } {
-  const detectors = getLocalDetectors(o);
+  const detectors = getLocalDetectors(o, podCIDRs);
   const nodePortAddresses = resolveNodePortAddresses(o);
   // A dry-run node's addresses are its --node-ip values, not those of the machine it runs on.
   const allNodeIPs = [...o.nodeIPs.IPv4, ...o.nodeIPs.IPv6];
@@ -100,7 +102,7 @@ export async function ensureProxySysctls(
  * when not root or the netfilter tools are missing.
  */
 export async function runProxyServer(
-  o: ProxyServerOptions,
+  o: ProxyServerOptions & { readonly podCIDRTimeoutMs?: number },
   log: (m: string) => void = (m) => console.error(m),
 ): Promise<RunningProxyServer> {
   if (o.dryRunDir === undefined) {
@@ -121,7 +123,14 @@ export async function runProxyServer(
     proxierHealth: health,
     log,
   });
-  const { runners, meta } = buildRunners(o, metrics, log, health, serviceHealth);
+  // platformSetup: NodeCIDR detection needs this Node's podCIDRs before the proxiers exist.
+  let podCIDRs: string[] = [];
+  if (o.detectLocalMode === "NodeCIDR") {
+    log(`"Watching for node, awaiting podCIDR allocation" hostname="${o.hostnameOverride}"`);
+    podCIDRs = await waitForPodCIDR(kc, o.hostnameOverride, textLogger(log, { verbosity: o.verbosity }), o.podCIDRTimeoutMs);
+    log(`"NodeInfo" podCIDRs=[${podCIDRs.map((c) => JSON.stringify(c)).join(",")}]`);
+  }
+  const { runners, meta } = buildRunners(o, podCIDRs, metrics, log, health, serviceHealth);
   for (const r of runners) r.start();
   const informers = await startInformers(kc, withNodeHealth(meta, health), o.hostnameOverride, textLogger(log, { verbosity: o.verbosity }));
   const servers: Server[] = [];
