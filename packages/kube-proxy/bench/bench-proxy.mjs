@@ -71,6 +71,9 @@ function newProxier(Cls, family) {
     nodeName: "node-0",
     clusterCIDR: family === "IPv4" ? "10.64.0.0/10" : "fd00:10::/32",
     nodeIPs: [family === "IPv4" ? "192.168.0.2" : "2001:db8::2"],
+    // nftables' default --nodeport-addresses (primary): the node IP fills @nodeport-ips, as before the flag existed.
+    nodePortAddresses: [family === "IPv4" ? "192.168.0.2/32" : "2001:db8::2/128"],
+    interfaceAddrs: () => [family === "IPv4" ? "192.168.0.2" : "2001:db8::2"],
     serviceCIDRs: [family === "IPv4" ? "10.96.0.0/12" : "fd00:10:96::/108"],
   });
 }

@@ -14,3 +14,18 @@ export { ensureProxySysctls, requiredTools, runProxyServer } from "./cmd/server.
 export type { RunningProxyServer } from "./cmd/server.ts";
 export { ServiceHealthServer, serviceHealthBody } from "./healthcheck/service-health.ts";
 export type { ServiceHealthReport, ServiceHealthServerOptions } from "./healthcheck/service-health.ts";
+export {
+  detectLocalByBridgeInterface,
+  detectLocalByCIDR,
+  detectLocalByInterfaceNamePrefix,
+  noOpLocalDetector,
+} from "./util/local-detector.ts";
+export type { LocalTrafficDetector } from "./util/local-detector.ts";
+export { hostInterfaceAddrs, isLoopbackIP, NodePortAddresses } from "./util/nodeport-addresses.ts";
+export type { InterfaceAddrs } from "./util/nodeport-addresses.ts";
+export { KubeProxyConfigurationSchema } from "./apis/config/v1alpha1/types.ts";
+export type { KubeProxyConfiguration } from "./apis/config/v1alpha1/types.ts";
+export { setDefaultsKubeProxyConfiguration } from "./apis/config/v1alpha1/defaults.ts";
+export { decodeKubeProxyConfiguration, encodeKubeProxyConfiguration } from "./apis/config/load.ts";
+export { validateKubeProxyConfiguration } from "./apis/config/validation/validation.ts";
+export { cleanupIptables, cleanupNftables, platformCleanup } from "./runner/cleanup.ts";

@@ -1,2 +1,3 @@
-/** Go's time.ParseDuration, as every component's duration flags parse. */
+/** Go's time.ParseDuration and Duration.String, as every component's duration flags and configs use them. */
 export { parseGoDuration } from "./parse-duration.ts";
+export { formatGoDuration } from "./format-duration.ts";

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** `servicenet-kube-proxy`: runs until SIGINT/SIGTERM. */
 import { parseOptions, usage } from "./options.ts";
+import { cleanupAndExit, writeConfigFile } from "./run-options.ts";
 import { runProxyServer } from "./server.ts";
 
 async function main(): Promise<void> {
@@ -11,7 +12,17 @@ async function main(): Promise<void> {
     console.error(`${(err as Error).message}\n${usage}`);
     process.exit(2);
   }
+  const log = (m: string) => console.error(m);
   try {
+    // Options.Run: --write-config-to first, then --cleanup, each exiting when done.
+    if (opts.writeConfigTo !== undefined) {
+      await writeConfigFile(opts, log);
+      process.exit(0);
+    }
+    if (opts.cleanup) {
+      await cleanupAndExit(opts, log);
+      process.exit(0);
+    }
     const server = await runProxyServer(opts);
     // Handlers before the status line: a supervisor may signal the moment it reads it.
     const shutdown = () => void server.stop().then(() => process.exit(0));

@@ -2,6 +2,10 @@
 import { hostname } from "node:os";
 import { parseArgs } from "node:util";
 import { ipFamilyOfCIDRString, ipFamilyOfString } from "@servicenet/api";
+import type { LocalMode } from "../apis/config/types.ts";
+import type { KubeProxyConfiguration } from "../apis/config/v1alpha1/types.ts";
+import { syncPeriods } from "../apis/config/validation/validation.ts";
+import { configFromFlags, loadConfigFromFile, platformApplyDefaults, validateConfig } from "./config.ts";
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
 
@@ -12,6 +16,14 @@ export interface ProxyServerOptions {
   readonly dryRunDir: string | undefined;
   readonly hostnameOverride: string;
   readonly clusterCIDRs: { readonly IPv4?: string; readonly IPv6?: string };
+  /** `--masquerade-all`: SNAT every packet sent to a ClusterIP. */
+  readonly masqueradeAll: boolean;
+  /** `--detect-local-mode` (default ClusterCIDR) with `--pod-bridge-interface` / `--pod-interface-name-prefix`. */
+  readonly detectLocalMode: LocalMode;
+  readonly podBridgeInterface: string;
+  readonly podInterfaceNamePrefix: string;
+  /** `--nodeport-addresses`: CIDRs of either family, or `["primary"]`; empty: every local address. */
+  readonly nodePortAddresses: readonly string[];
   readonly nodeIPs: { readonly IPv4: string[]; readonly IPv6: string[] };
   /** host:port of /metrics; "" disables it. */
   readonly metricsBindAddress: string;
@@ -21,41 +33,79 @@ export interface ProxyServerOptions {
   readonly verbosity: number;
   readonly minSyncPeriodMs: number;
   readonly syncPeriodMs: number;
+  /** The effective KubeProxyConfiguration (flags or `--config`, defaulted), as `--write-config-to` writes it. */
+  readonly config: KubeProxyConfiguration;
+  /** `--write-config-to FILE`: write `config` there and exit. */
+  readonly writeConfigTo: string | undefined;
+  /** `--cleanup`: remove kube-proxy's rules of both modes and exit. */
+  readonly cleanup: boolean;
 }
 
-export const usage = `usage: servicenet-kube-proxy --kubeconfig FILE [--proxy-mode iptables|nftables] [--dry-run DIR]
-  [--hostname-override NAME] [--cluster-cidr CIDR[,CIDR]] [--node-ip IP[,IP]]
+export const usage = `usage: servicenet-kube-proxy --kubeconfig FILE [--config FILE] [--write-config-to FILE] [--cleanup]
+  [--proxy-mode iptables|nftables] [--dry-run DIR]
+  [--hostname-override NAME] [--cluster-cidr CIDR[,CIDR]] [--node-ip IP[,IP]] [--masquerade-all]
+  [--detect-local-mode ClusterCIDR|NodeCIDR|BridgeInterface|InterfaceNamePrefix] [--pod-bridge-interface NAME]
+  [--pod-interface-name-prefix PREFIX] [--nodeport-addresses CIDR[,CIDR]|primary]
   [--metrics-bind-address HOST:PORT] [--healthz-bind-address HOST:PORT] [--min-sync-period 1s] [--sync-period 30s]
   [-v N]`;
 
-/** Parses argv (without node and script). Throws with a message on bad input. */
-export function parseOptions(argv: readonly string[]): ProxyServerOptions {
+/** Parses argv (without node and script) and the `--config` file. Throws with a message on bad input. */
+export function parseOptions(argv: readonly string[], log: (m: string) => void = (m) => console.error(m)): ProxyServerOptions {
   const { values } = parseArgs({
     args: [...argv],
     options: {
+      config: { type: "string" },
+      "write-config-to": { type: "string" },
+      cleanup: { type: "boolean", default: false },
       kubeconfig: { type: "string" },
-      "proxy-mode": { type: "string", default: "iptables" },
+      "proxy-mode": { type: "string", default: "" },
       "dry-run": { type: "string" },
-      "hostname-override": { type: "string" },
+      "hostname-override": { type: "string", default: "" },
       "cluster-cidr": { type: "string", default: "" },
       "node-ip": { type: "string", default: "" },
+      "masquerade-all": { type: "boolean", default: false },
+      "detect-local-mode": { type: "string", default: "" },
+      "pod-bridge-interface": { type: "string", default: "" },
+      "pod-interface-name-prefix": { type: "string", default: "" },
+      "nodeport-addresses": { type: "string", default: "" },
       "metrics-bind-address": { type: "string", default: "127.0.0.1:10249" },
       "healthz-bind-address": { type: "string", default: "127.0.0.1:10256" },
-      v: { type: "string", short: "v", default: "0" },
+      v: { type: "string", short: "v" },
       "min-sync-period": { type: "string", default: "1s" },
       "sync-period": { type: "string", default: "30s" },
     },
     strict: true,
   });
-  if (values.kubeconfig === undefined) throw new Error("--kubeconfig is required");
-  const mode = values["proxy-mode"];
+  for (const d of [values["min-sync-period"], values["sync-period"]]) parseGoDuration(d);
+  const fromFlags = configFromFlags({
+    kubeconfig: values.kubeconfig,
+    proxyMode: values["proxy-mode"],
+    clusterCIDR: splitList(values["cluster-cidr"]).join(","),
+    masqueradeAll: values["masquerade-all"],
+    detectLocalMode: values["detect-local-mode"],
+    podBridgeInterface: values["pod-bridge-interface"],
+    podInterfaceNamePrefix: values["pod-interface-name-prefix"],
+    nodePortAddresses: splitList(values["nodeport-addresses"]),
+    metricsBindAddress: values["metrics-bind-address"],
+    healthzBindAddress: values["healthz-bind-address"],
+    syncPeriod: values["sync-period"],
+    minSyncPeriod: values["min-sync-period"],
+  });
+  // Options.Complete: a config file replaces the flags' configuration.
+  const loaded = values.config !== undefined ? loadConfigFromFile(values.config, log) : fromFlags;
+  const config = platformApplyDefaults(loaded);
+  validateConfig(config);
+  const writeConfigTo = values["write-config-to"];
+  const cleanup = values.cleanup;
+  const kubeconfig = config.clientConnection?.kubeconfig ?? "";
+  if (kubeconfig === "" && writeConfigTo === undefined && !cleanup) throw new Error("--kubeconfig is required");
+  const mode = config.mode;
   if (mode !== "iptables" && mode !== "nftables") throw new Error(`--proxy-mode must be iptables or nftables, not ${JSON.stringify(mode)}`);
+  const detectLocalMode = config.detectLocalMode as LocalMode;
   const clusterCIDRs: { IPv4?: string; IPv6?: string } = {};
-  for (const c of splitList(values["cluster-cidr"])) {
+  for (const c of splitList(config.clusterCIDR ?? "")) {
     const fam = ipFamilyOfCIDRString(c);
-    if (fam === null) throw new Error(`--cluster-cidr: invalid CIDR ${JSON.stringify(c)}`);
-    if (clusterCIDRs[fam] !== undefined) throw new Error(`--cluster-cidr: two ${fam} CIDRs`);
-    clusterCIDRs[fam] = c;
+    if (fam !== null) clusterCIDRs[fam] ??= c;
   }
   const nodeIPs = { IPv4: [] as string[], IPv6: [] as string[] };
   for (const ip of splitList(values["node-ip"])) {
@@ -63,18 +113,31 @@ export function parseOptions(argv: readonly string[]): ProxyServerOptions {
     if (fam === null) throw new Error(`--node-ip: invalid IP ${JSON.stringify(ip)}`);
     nodeIPs[fam].push(ip);
   }
+  const periods = syncPeriods(config);
+  const section = mode === "nftables" ? config.nftables : config.iptables;
+  // processHostnameOverrideFlag: the flag wins over the file.
+  const hostnameOverride = values["hostname-override"] || config.hostnameOverride || hostname();
   return {
-    kubeconfig: values.kubeconfig,
+    kubeconfig,
     proxyMode: mode,
     dryRunDir: values["dry-run"],
-    hostnameOverride: values["hostname-override"] ?? hostname(),
+    hostnameOverride: hostnameOverride.trim().toLowerCase(),
     clusterCIDRs,
+    masqueradeAll: section?.masqueradeAll ?? false,
+    detectLocalMode,
+    podBridgeInterface: config.detectLocal?.bridgeInterface ?? "",
+    podInterfaceNamePrefix: config.detectLocal?.interfaceNamePrefix ?? "",
+    nodePortAddresses: config.nodePortAddresses ?? [],
     nodeIPs,
-    metricsBindAddress: values["metrics-bind-address"],
-    healthzBindAddress: values["healthz-bind-address"],
-    verbosity: parseVerbosity(values.v.replace(/^=/, "")), // "-v=4" reaches parseArgs as "=4"
-    minSyncPeriodMs: parseGoDuration(values["min-sync-period"]),
-    syncPeriodMs: parseGoDuration(values["sync-period"]),
+    metricsBindAddress: config.metricsBindAddress ?? "",
+    healthzBindAddress: config.healthzBindAddress ?? "",
+    // copyLogsFromFlags: -v wins over the file's logging.verbosity.
+    verbosity: values.v !== undefined ? parseVerbosity(values.v.replace(/^=/, "")) : (config.logging?.verbosity ?? 0), // "-v=4" reaches parseArgs as "=4"
+    minSyncPeriodMs: periods.min,
+    syncPeriodMs: periods.sync,
+    config,
+    writeConfigTo,
+    cleanup,
   };
 }
 

@@ -111,7 +111,10 @@ describe("servicenet-kube-proxy --dry-run", { timeout: 120_000 }, () => {
 
   it.each([
     [["--proxy-mode", "ipvs", "--kubeconfig", "k"], "--proxy-mode must be iptables or nftables"],
-    [["--cluster-cidr", "10.0.0.0/8,10.1.0.0/16", "--kubeconfig", "k"], "two IPv4 CIDRs"],
+    [
+      ["--cluster-cidr", "10.0.0.0/8,10.1.0.0/16", "--kubeconfig", "k"],
+      'failed validate: KubeProxyConfiguration.DetectLocalConfiguration.ClusterCIDRs: Invalid value: []string{"10.0.0.0/8", "10.1.0.0/16"}: must be a either a single CIDR or dual-stack pair of CIDRs (e.g. [10.100.0.0/16, fde4:8dba:82e1::/48]',
+    ],
     [[], "--kubeconfig is required"],
     // A duration flag is a Go time.Duration: a bare number is not milliseconds, it is an error.
     [["--min-sync-period", "500", "--kubeconfig", "k"], 'time: invalid duration "500"'],

@@ -17,6 +17,10 @@ import { defaultSysctlRoot, ensureSysctl, routeLocalnetMessage, sysctlRouteLocal
 import { startInformers } from "./informers.ts";
 import type { ProxyServerOptions } from "./options.ts";
 import { DryRunConntrack, ExecConntrack } from "../conntrack/index.ts";
+import { NodePortAddresses } from "../util/nodeport-addresses.ts";
+import { getLocalDetectors, resolveNodePortAddresses } from "./local-detectors.ts";
+import { platformCleanup } from "../runner/cleanup.ts";
+import { waitForPodCIDR } from "./wait-pod-cidr.ts";
 
 export interface RunningProxyServer {
   readonly metrics: ProxyMetrics;
@@ -37,15 +41,23 @@ export function requiredTools(mode: ProxyServerOptions["proxyMode"]): string[] {
 
 function buildRunners(
   o: ProxyServerOptions,
+  podCIDRs: readonly string[],
   metrics: ProxyMetrics,
   log: (m: string) => void,
   health: ProxierHealthServer,
   serviceHealth: ServiceHealthServer,
 ): { runners: FamilyRunner[]; meta: MetaProxier } {
+  const detectors = getLocalDetectors(o, podCIDRs);
+  const nodePortAddresses = resolveNodePortAddresses(o);
+  // A dry-run node's addresses are its --node-ip values, not those of the machine it runs on.
+  const allNodeIPs = [...o.nodeIPs.IPv4, ...o.nodeIPs.IPv6];
   const fam = (f: "IPv4" | "IPv6") => ({
     nodeName: o.hostnameOverride,
-    clusterCIDR: o.clusterCIDRs[f] ?? "",
+    localDetector: detectors[f],
+    masqueradeAll: o.masqueradeAll,
     nodeIPs: o.nodeIPs[f],
+    nodePortAddresses,
+    ...(o.dryRunDir !== undefined ? { interfaceAddrs: () => allNodeIPs } : {}),
   });
   // Stale UDP flows are deleted after each sync (conntrack.CleanStaleEntries), in dry-run only described.
   const conntrack = o.dryRunDir !== undefined ? new DryRunConntrack(o.dryRunDir) : new ExecConntrack();
@@ -71,15 +83,16 @@ function buildRunners(
 
 /**
  * The sysctls the proxiers need, set as upstream's NewProxier does: route_localnet=1 for the
- * IPv4 iptables proxier's localhost NodePorts (always on here: no --nodeport-addresses flag).
+ * IPv4 iptables proxier's localhost NodePorts (unless --nodeport-addresses leaves 127.0.0.0/8 out).
  * Nothing in dry-run or nftables mode (nftables never accepts NodePorts on 127.0.0.1).
  */
 export async function ensureProxySysctls(
-  o: Pick<ProxyServerOptions, "proxyMode" | "dryRunDir">,
+  o: Pick<ProxyServerOptions, "proxyMode" | "dryRunDir" | "nodePortAddresses" | "nodeIPs">,
   log: (m: string) => void,
   root = defaultSysctlRoot,
 ): Promise<void> {
   if (o.dryRunDir !== undefined || o.proxyMode !== "iptables") return;
+  if (!new NodePortAddresses("IPv4", resolveNodePortAddresses(o)).containsIPv4Loopback) return;
   log(routeLocalnetMessage);
   await ensureSysctl(sysctlRouteLocalnet, 1, root);
 }
@@ -89,13 +102,15 @@ export async function ensureProxySysctls(
  * when not root or the netfilter tools are missing.
  */
 export async function runProxyServer(
-  o: ProxyServerOptions,
+  o: ProxyServerOptions & { readonly podCIDRTimeoutMs?: number },
   log: (m: string) => void = (m) => console.error(m),
 ): Promise<RunningProxyServer> {
   if (o.dryRunDir === undefined) {
     const reason = applyUnavailableReason(requiredTools(o.proxyMode));
     if (reason !== undefined) throw new Error(reason);
   }
+  // platformCleanup: rules the other mode left behind (switching between iptables and nftables).
+  if (o.dryRunDir === undefined) for (const e of await platformCleanup(o.proxyMode, false)) log(e);
   await ensureProxySysctls(o, log);
   const kc = loadKubeConfig(o.kubeconfig);
   const metrics = newProxyMetrics();
@@ -108,7 +123,14 @@ export async function runProxyServer(
     proxierHealth: health,
     log,
   });
-  const { runners, meta } = buildRunners(o, metrics, log, health, serviceHealth);
+  // platformSetup: NodeCIDR detection needs this Node's podCIDRs before the proxiers exist.
+  let podCIDRs: string[] = [];
+  if (o.detectLocalMode === "NodeCIDR") {
+    log(`"Watching for node, awaiting podCIDR allocation" hostname="${o.hostnameOverride}"`);
+    podCIDRs = await waitForPodCIDR(kc, o.hostnameOverride, textLogger(log, { verbosity: o.verbosity }), o.podCIDRTimeoutMs);
+    log(`"NodeInfo" podCIDRs=[${podCIDRs.map((c) => JSON.stringify(c)).join(",")}]`);
+  }
+  const { runners, meta } = buildRunners(o, podCIDRs, metrics, log, health, serviceHealth);
   for (const r of runners) r.start();
   const informers = await startInformers(kc, withNodeHealth(meta, health), o.hostnameOverride, textLogger(log, { verbosity: o.verbosity }));
   const servers: Server[] = [];

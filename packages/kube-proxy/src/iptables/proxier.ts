@@ -13,6 +13,9 @@ import { chunkedText } from "../util/text.ts";
 import { forwardRules, kubeletFirewallRule, masqueradeRules, nodePortsJumpRules } from "./fixed-rules.ts";
 import { writeServicePortRules } from "./service-rules.ts";
 import type { IptablesProxierOptions, IptablesSyncResult } from "./types.ts";
+import { proxierLocalDetector } from "../util/local-detector.ts";
+import type { LocalTrafficDetector } from "../util/local-detector.ts";
+import { hostInterfaceAddrs, NodePortAddresses } from "../util/nodeport-addresses.ts";
 
 export type { IptablesProxierOptions, IptablesSyncResult } from "./types.ts";
 import type { ServiceWriteContext } from "./service-rules.ts";
@@ -49,6 +52,10 @@ const noEndpoints: readonly Endpoint[] = Object.freeze([]);
 export class IptablesProxier extends BaseProxier {
   readonly #opts: IptablesProxierOptions;
   readonly #mark: string;
+  readonly #localDetector: LocalTrafficDetector;
+  readonly #nodePortAddresses: NodePortAddresses;
+  /** Localhost NodePorts: asked for, IPv4, and 127.0.0.0/8 inside the NodePort addresses (as NewProxier decides). */
+  readonly #localhostNodePorts: boolean;
   readonly #rendered = new Map<string, RenderedService>();
   /** Chains that no service produces any more and that are not deleted yet (kept until a restore succeeds). */
   #staleChains = new Set<string>();
@@ -58,6 +65,15 @@ export class IptablesProxier extends BaseProxier {
     super(opts);
     this.#opts = opts;
     this.#mark = `0x${(1 << (opts.masqueradeBit ?? 14)).toString(16)}`;
+    this.#localDetector = proxierLocalDetector(opts);
+    this.#nodePortAddresses = new NodePortAddresses(opts.ipFamily, opts.nodePortAddresses);
+    this.#localhostNodePorts =
+      opts.ipFamily === "IPv4" && (opts.localhostNodePorts ?? true) && this.#nodePortAddresses.containsIPv4Loopback;
+  }
+
+  /** Whether this proxier accepts NodePorts on 127.0.0.1 (route_localnet must then be 1). */
+  get localhostNodePorts(): boolean {
+    return this.#localhostNodePorts;
   }
 
   /** The masquerade mark as written in rules ("0x4000"). */
@@ -85,7 +101,7 @@ export class IptablesProxier extends BaseProxier {
   #render(full: boolean) {
     const m = this.#mark;
     const v6 = this.ipFamily === "IPv6";
-    const localhostNodePorts = !v6 && (this.#opts.localhostNodePorts ?? true);
+    const localhostNodePorts = this.#localhostNodePorts;
     const filterChains = [chains.services, chains.externalServices, chains.forward, chains.nodePorts, chains.proxyFirewall].map(chainLine);
     const natChains = [chains.services, chains.nodePorts, chains.postrouting, chains.markMasq].map(chainLine);
     const filterRules: string[] = [];
@@ -149,9 +165,10 @@ export class IptablesProxier extends BaseProxier {
     const deletedChains = this.#staleChains.size;
     this.#pendingStale = new Set(this.#staleChains);
     const tail: string[] = [...deleteLines];
-    tail.push(
-      ...nodePortsJumpRules(v6, localhostNodePorts, this.#opts.nodePortAddressesRestricted ? (this.#opts.nodeIPs ?? []) : undefined),
-    );
+    const npa = this.#nodePortAddresses;
+    // Matched again on every sync, as upstream: addresses come and go.
+    const nodePortIPs = npa.matchAll ? undefined : npa.getNodeIPs(this.#opts.interfaceAddrs ?? hostInterfaceAddrs);
+    tail.push(...nodePortsJumpRules(v6, localhostNodePorts, nodePortIPs));
     const forward = forwardRules(m, this.#opts.conntrackTCPLiberal ?? false);
     const text = chunkedText(
       [
@@ -197,7 +214,7 @@ export class IptablesProxier extends BaseProxier {
       svcChains,
       svcRules: rules,
       activeNatChains: active,
-      clusterCIDR: this.#opts.clusterCIDR ?? "",
+      localDetector: this.#localDetector,
       masqueradeAll: this.#opts.masqueradeAll ?? false,
       largeClusterMode: large,
       nodeIPs: this.#opts.nodeIPs ?? [],

@@ -11,6 +11,7 @@ import { categorizeEndpoints } from "../proxy/topology.ts";
 import type { TopologyContext } from "../proxy/topology.ts";
 import { chainLine, chains, probability } from "./names.ts";
 import type { ServiceChainNames } from "./names.ts";
+import type { LocalTrafficDetector } from "../util/local-detector.ts";
 
 export interface ServiceWriteContext {
   readonly filterRules: string[];
@@ -18,8 +19,8 @@ export interface ServiceWriteContext {
   readonly svcChains: string[];
   readonly svcRules: string[];
   readonly activeNatChains: string[];
-  /** `-s <cidr>` of the local detector, or "" when none is configured. */
-  readonly clusterCIDR: string;
+  /** `--detect-local-mode`'s detector (no-op: neither pod-traffic rule is written). */
+  readonly localDetector: LocalTrafficDetector;
   readonly masqueradeAll: boolean;
   readonly largeClusterMode: boolean;
   readonly nodeIPs: readonly string[];
@@ -109,7 +110,8 @@ export function writeServicePortRules(ctx: ServiceWriteContext, svc: ServicePort
   if (hasInternal) {
     const args = `-A ${internalChain} -m comment --comment "${spn} cluster IP" ${match} -d ${svc.clusterIP} ${dport}`;
     if (ctx.masqueradeAll) rules.push(`${args} -j ${chains.markMasq}`);
-    else if (ctx.clusterCIDR !== "") rules.push(`${args} ! -s ${ctx.clusterCIDR} -j ${chains.markMasq}`);
+    // Off-cluster traffic to a ClusterIP (a static route to any node) may bounce off-node: masquerade it.
+    else if (ctx.localDetector.isImplemented) rules.push(`${args} ${ctx.localDetector.ifNotLocal} -j ${chains.markMasq}`);
   }
   if (usesExternalChain) writeExternalChain(ctx, svc, hasExternal, externalPolicyChain);
   if (usesFWChain) writeFirewallChain(ctx, svc);
@@ -136,9 +138,9 @@ function writeExternalChain(ctx: ServiceWriteContext, svc: ServicePortInfo, hasE
     // Non-local endpoints may be on another node: masquerade so replies come back here.
     ctx.svcRules.push(`-A ${external} -m comment --comment "masquerade traffic for ${spn} external destinations" -j ${chains.markMasq}`);
   } else {
-    if (ctx.clusterCIDR !== "") {
+    if (ctx.localDetector.isImplemented) {
       ctx.svcRules.push(
-        `-A ${external} -m comment --comment "pod traffic for ${spn} external destinations" -s ${ctx.clusterCIDR} -j ${cluster}`,
+        `-A ${external} -m comment --comment "pod traffic for ${spn} external destinations" ${ctx.localDetector.ifLocal} -j ${cluster}`,
       );
     }
     ctx.svcRules.push(

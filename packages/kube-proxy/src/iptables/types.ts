@@ -1,10 +1,14 @@
 /** Options and results of the iptables proxier. */
 import type { BaseProxierOptions } from "../proxy/base-proxier.ts";
 import type { ChunkedText } from "../util/text.ts";
+import type { LocalTrafficDetector } from "../util/local-detector.ts";
+import type { InterfaceAddrs } from "../util/nodeport-addresses.ts";
 
 export interface IptablesProxierOptions extends BaseProxierOptions {
-  /** Pod CIDR of this family for `DetectLocalByCIDR`; "" or absent: no local detector. */
+  /** Pod CIDR of this family, shorthand for `localDetector: detectLocalByCIDR(clusterCIDR)`; "" or absent: none. */
   readonly clusterCIDR?: string;
+  /** The local-traffic detector (`--detect-local-mode`); wins over `clusterCIDR`. */
+  readonly localDetector?: LocalTrafficDetector;
   readonly masqueradeAll?: boolean;
   /** Bit of the masquerade mark (default 14, i.e. 0x4000). */
   readonly masqueradeBit?: number;
@@ -14,10 +18,12 @@ export interface IptablesProxierOptions extends BaseProxierOptions {
   readonly randomFully?: boolean;
   /** nf_conntrack_tcp_be_liberal is set: no INVALID drop rule. */
   readonly conntrackTCPLiberal?: boolean;
-  /** Node IPs of this family; with `nodePortAddresses` set, NodePorts only on these. */
+  /** Node IPs of this family (LoadBalancerSourceRanges that contain one also admit the VIPs as sources). */
   readonly nodeIPs?: readonly string[];
-  /** Restrict NodePorts to `nodeIPs` instead of every local address. */
-  readonly nodePortAddressesRestricted?: boolean;
+  /** `--nodeport-addresses` CIDRs (either family; none of this family: every local address). */
+  readonly nodePortAddresses?: readonly string[];
+  /** This host's addresses, matched against `nodePortAddresses` on every sync (default: the interfaces). */
+  readonly interfaceAddrs?: InterfaceAddrs;
 }
 
 /** One rendered sync, handed to the runner. */

@@ -4,6 +4,7 @@
  */
 import type { IPFamily } from "@servicenet/api";
 import { kubeProxyTable, maps, nftFamily, sets } from "./names.ts";
+import { isLoopbackIP } from "../util/nodeport-addresses.ts";
 
 export interface BaseRulesOptions {
   readonly family: IPFamily;
@@ -11,8 +12,8 @@ export interface BaseRulesOptions {
   readonly mark: string;
   /** Service CIDRs of this family, for the drop of unallocated ClusterIPs. */
   readonly serviceCIDRs: readonly string[];
-  /** Node IPs that accept NodePorts; empty: every local address but loopback. */
-  readonly nodePortIPs: readonly string[];
+  /** Local addresses that accept NodePorts (`nodeport-ips`); undefined: every local address but loopback. */
+  readonly nodePortIPs: readonly string[] | undefined;
 }
 
 /** `add ...` lines creating the table's sets, maps, base chains and fixed rules. */
@@ -71,16 +72,19 @@ export function baseRules(o: BaseRulesOptions): string[] {
   r("nat-output", "jump services");
   r("nat-postrouting", "jump masquerading");
   r("nat-prerouting", "jump services");
-  // With explicit node IPs NodePorts are matched on @nodeport-ips, otherwise on every local non-loopback address.
+  // --nodeport-addresses: NodePorts on @nodeport-ips, or (matching all) on every local non-loopback address.
   const nodePortMatch =
-    o.nodePortIPs.length > 0
+    o.nodePortIPs !== undefined
       ? `${f.ip} daddr @${sets.nodePortIPs}`
       : `fib daddr type local ${f.ip} daddr != ${o.family === "IPv4" ? "127.0.0.0/8" : "::1"}`;
   r("nodeport-endpoints-check", `${nodePortMatch} meta l4proto . th dport vmap @${maps.noEndpointNodePorts}`);
   r("reject-chain", "reject");
   r("services", `${f.ip} daddr . meta l4proto . th dport vmap @${maps.serviceIPs}`);
   r("services", `${nodePortMatch} meta l4proto . th dport vmap @${maps.serviceNodePorts}`);
-  for (const ip of o.nodePortIPs) L.push(`add element ${t} ${sets.nodePortIPs} { ${ip} }`);
+  // setupNFTables: the set exists only while NodePorts are restricted (add + delete removes it whether or not it exists).
+  if (o.nodePortIPs === undefined) L.push(`delete set ${t} ${sets.nodePortIPs}`);
+  // Localhost NodePorts never work with nftables (upstream logs each loopback address and skips it).
+  for (const ip of o.nodePortIPs ?? []) if (!isLoopbackIP(ip)) L.push(`add element ${t} ${sets.nodePortIPs} { ${ip} }`);
   r("service-endpoints-check", `${f.ip} daddr . meta l4proto . th dport vmap @${maps.noEndpointServices}`);
   return L;
 }

@@ -2,9 +2,11 @@ import { readFileSync } from "node:fs";
 import type { IPFamily } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { populate } from "../proxy/populate.ts";
-import { newFakeNftablesProxier as newProxier, syncAndCommit as sync } from "../testing/fake-proxier.ts";
+import { newFakeNftablesProxier, syncAndCommit as sync } from "../testing/fake-proxier.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../testing/fixtures.ts";
 import { overallServices, overallSlices } from "../testing/upstream-services.ts";
+import { fakeInterfaceAddrs, testPrimaryNodePortAddresses } from "../testing/packet-flows.ts";
+import type { NftablesProxier, NftablesProxierOptions } from "./proxier.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`./testdata/${name}`, import.meta.url), "utf8");
 
@@ -14,6 +16,11 @@ const contents = (text: string) =>
     .split("\n")
     .filter((l) => l !== "" && !l.startsWith("#") && !l.startsWith("flush "))
     .sort();
+
+/** Upstream's NewFakeProxier: NodePorts on the node's primary addresses (nodePortAddresses "primary"). */
+function newProxier(extra: Partial<NftablesProxierOptions> = {}): NftablesProxier {
+  return newFakeNftablesProxier({ nodePortAddresses: testPrimaryNodePortAddresses, interfaceAddrs: fakeInterfaceAddrs, ...extra });
+}
 
 function kpWeb(family: IPFamily) {
   const v6 = family === "IPv6";

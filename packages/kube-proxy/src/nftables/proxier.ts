@@ -17,14 +17,28 @@ import { kubeProxyTable, nftEndpointChainBase, nftFamily, nftServiceChainBase } 
 import { chunkedText } from "../util/text.ts";
 import type { ChunkedText } from "../util/text.ts";
 import { serviceObjects } from "./service-rules.ts";
+import { proxierLocalDetector } from "../util/local-detector.ts";
+import type { LocalTrafficDetector } from "../util/local-detector.ts";
+import { hostInterfaceAddrs, NodePortAddresses } from "../util/nodeport-addresses.ts";
+import type { InterfaceAddrs } from "../util/nodeport-addresses.ts";
 import type { ServiceObjects } from "./service-rules.ts";
 
 export interface NftablesProxierOptions extends BaseProxierOptions {
+  /** Pod CIDR of this family, shorthand for `localDetector: detectLocalByCIDR(clusterCIDR)`; "" or absent: none. */
   readonly clusterCIDR?: string;
+  /** The local-traffic detector (`--detect-local-mode`); wins over `clusterCIDR`. */
+  readonly localDetector?: LocalTrafficDetector;
   readonly masqueradeAll?: boolean;
   readonly masqueradeBit?: number;
-  /** Node IPs of this family that accept NodePorts (`nodeport-ips`); empty: all local addresses. */
+  /** Node IPs of this family (LoadBalancerSourceRanges that contain one also admit the VIPs as sources). */
   readonly nodeIPs?: readonly string[];
+  /**
+   * `--nodeport-addresses` CIDRs (either family): the local addresses inside them fill `nodeport-ips`;
+   * none of this family: every local non-loopback address (`fib daddr type local`).
+   */
+  readonly nodePortAddresses?: readonly string[];
+  /** This host's addresses, matched against `nodePortAddresses` on full syncs (default: the interfaces). */
+  readonly interfaceAddrs?: InterfaceAddrs;
   /** Service CIDRs known at start; later ones come from onServiceCIDRsChanged. */
   readonly serviceCIDRs?: readonly string[];
   /** Stale chains are flushed at once but deleted this much later (kernels < 6.2 keep references briefly). */
@@ -69,6 +83,8 @@ export class NftablesProxier extends BaseProxier {
   readonly #mark: string;
   readonly #fam: ReturnType<typeof nftFamily>;
   readonly #prefix: string;
+  readonly #localDetector: LocalTrafficDetector;
+  readonly #nodePortAddresses: NodePortAddresses;
   readonly #rendered = new Map<string, RenderedService>();
   /** Objects no service uses any more, with the time they became unused (as last committed). */
   #stale = new Map<string, number>();
@@ -82,6 +98,8 @@ export class NftablesProxier extends BaseProxier {
     this.#prefix = `${this.#fam.table} ${kubeProxyTable}`;
     this.serviceCIDRs = [...(opts.serviceCIDRs ?? [])];
     this.serviceCIDRsInBaseRules = true;
+    this.#localDetector = proxierLocalDetector(opts);
+    this.#nodePortAddresses = new NodePortAddresses(opts.ipFamily, opts.nodePortAddresses);
   }
 
   /** Renders the transaction, or null while not initialized. */
@@ -92,9 +110,9 @@ export class NftablesProxier extends BaseProxier {
     const tx: string[] = [`add table ${t} { comment "rules for kube-proxy" ; }`];
     if (full) {
       tx.push(`flush table ${t}`);
-      tx.push(
-        ...baseRules({ family: this.ipFamily, mark: this.#mark, serviceCIDRs: this.serviceCIDRs, nodePortIPs: this.#opts.nodeIPs ?? [] }),
-      );
+      const npa = this.#nodePortAddresses;
+      const nodePortIPs = npa.matchAll ? undefined : npa.getNodeIPs(this.#opts.interfaceAddrs ?? hostInterfaceAddrs);
+      tx.push(...baseRules({ family: this.ipFamily, mark: this.#mark, serviceCIDRs: this.serviceCIDRs, nodePortIPs }));
     }
     const deletes: string[] = [];
     const adds: string[] = [];
@@ -176,7 +194,7 @@ export class NftablesProxier extends BaseProxier {
       {
         ip: this.#fam.ip,
         addrType: this.#fam.addrType,
-        clusterCIDR: this.#opts.clusterCIDR ?? "",
+        localDetector: this.#localDetector,
         masqueradeAll: this.#opts.masqueradeAll ?? false,
         nodeIPs: this.#opts.nodeIPs ?? [],
         cidrContains: containsIP,

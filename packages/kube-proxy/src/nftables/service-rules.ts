@@ -9,6 +9,7 @@ import { categorizeEndpoints } from "../proxy/topology.ts";
 import type { TopologyContext } from "../proxy/topology.ts";
 import type { Element } from "./element-storage.ts";
 import { maps, sets } from "./names.ts";
+import type { LocalTrafficDetector } from "../util/local-detector.ts";
 
 export interface NftChain {
   readonly name: string;
@@ -32,7 +33,8 @@ export interface NftServiceContext {
   /** "ip" or "ip6". */
   readonly ip: string;
   readonly addrType: string;
-  readonly clusterCIDR: string;
+  /** `--detect-local-mode`'s detector (no-op: neither pod-traffic rule is written). */
+  readonly localDetector: LocalTrafficDetector;
   readonly masqueradeAll: boolean;
   readonly nodeIPs: readonly string[];
   /** Base name (hash-ns/svc/proto/port) of the service's chains. */
@@ -117,7 +119,8 @@ function reorder(chains: NftChain[], nEndpoints: number): NftChain[] {
 
 function internalMasqueradeRule(ctx: NftServiceContext, svc: ServicePortInfo): string | undefined {
   if (ctx.masqueradeAll) return `${ctx.ip} daddr ${svc.clusterIP} jump mark-for-masquerade`;
-  if (ctx.clusterCIDR !== "") return `${ctx.ip} daddr ${svc.clusterIP} ${ctx.ip} saddr != ${ctx.clusterCIDR} jump mark-for-masquerade`;
+  if (ctx.localDetector.isImplemented)
+    return `${ctx.ip} daddr ${svc.clusterIP} ${ctx.localDetector.ifNotLocalNFT} jump mark-for-masquerade`;
   return undefined;
 }
 
@@ -140,7 +143,7 @@ function externalRules(ctx: NftServiceContext, svc: ServicePortInfo, cluster: st
     rules.push("jump mark-for-masquerade");
   } else {
     // Pods and the node itself bypass the Local policy, as if they went out and came back in.
-    if (ctx.clusterCIDR !== "") rules.push(`${ctx.ip} saddr ${ctx.clusterCIDR} goto ${cluster} comment "short-circuit pod traffic"`);
+    if (ctx.localDetector.isImplemented) rules.push(`${ctx.localDetector.ifLocalNFT} goto ${cluster} comment "short-circuit pod traffic"`);
     rules.push('fib saddr type local jump mark-for-masquerade comment "masquerade local traffic"');
     rules.push(`fib saddr type local goto ${cluster} comment "short-circuit local traffic"`);
   }

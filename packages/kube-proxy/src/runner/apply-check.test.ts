@@ -8,6 +8,8 @@ import { randomBytes } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderShape } from "../testing/render-shapes.ts";
+import type { ShapeOptions } from "../testing/render-shapes.ts";
+import { detectLocalByBridgeInterface, detectLocalByInterfaceNamePrefix } from "../util/local-detector.ts";
 import { serviceShapes } from "../testing/service-shapes.ts";
 import { applyUnavailableReason, inNetns, run } from "./exec.ts";
 
@@ -33,13 +35,29 @@ describe.skipIf(skipReason !== undefined)(`rule sets load in netns ${netns}`, { 
   });
 
   it.each(serviceShapes.map((s) => [s.name, s] as const))("%s", async (_name, shape) => {
-    const r = renderShape(shape);
+    expect(await checkAll(renderShape(shape))).toEqual([]);
+  });
+
+  // --detect-local-mode, --nodeport-addresses (restricted: `-d` rules, @nodeport-ips) and --masquerade-all.
+  const variants: [string, ShapeOptions][] = [
+    ["BridgeInterface", { localDetector: detectLocalByBridgeInterface("cbr0") }],
+    ["InterfaceNamePrefix", { localDetector: detectLocalByInterfaceNamePrefix("veth") }],
+    ["nodeport-addresses", { nodePortAddresses: ["192.0.2.0/24", "2001:db8::/64"], interfaceAddrs: () => ["192.0.2.1", "2001:db8::1"] }],
+    ["masquerade-all", { masqueradeAll: true }],
+  ];
+  it.each(variants)("every shape with %s", async (_name, extra) => {
+    for (const shape of serviceShapes) expect([shape.name, await checkAll(renderShape(shape, extra))]).toEqual([shape.name, []]);
+  });
+});
+
+async function checkAll(r: ReturnType<typeof renderShape>): Promise<string[]> {
+  {
     const errors = [
       await check(["iptables-restore", "-w", "5", "--test"], r.iptables.IPv4),
       await check(["ip6tables-restore", "-w", "5", "--test"], r.iptables.IPv6),
       await check(["nft", "-c", "-f", "-"], r.nftables.IPv4),
       await check(["nft", "-c", "-f", "-"], r.nftables.IPv6),
     ].filter((e) => e !== "");
-    expect(errors).toEqual([]);
-  });
-});
+    return errors;
+  }
+}

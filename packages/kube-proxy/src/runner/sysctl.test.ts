@@ -39,15 +39,35 @@ describe("ensureSysctl", () => {
 });
 
 describe("ensureProxySysctls", () => {
+  const node = { nodeIPs: { IPv4: ["192.168.0.2"], IPv6: [] }, nodePortAddresses: [] };
   const cases = [
     { name: "iptables, programming the kernel", o: { proxyMode: "iptables", dryRunDir: undefined }, want: "1\n", logged: true },
     { name: "iptables, dry-run", o: { proxyMode: "iptables", dryRunDir: "/tmp/x" }, want: "0", logged: false },
     { name: "nftables", o: { proxyMode: "nftables", dryRunDir: undefined }, want: "0", logged: false },
+    // NewProxier: localhost NodePorts only when --nodeport-addresses contains 127.0.0.0/8.
+    {
+      name: "iptables, --nodeport-addresses without loopback",
+      o: { proxyMode: "iptables", dryRunDir: undefined, nodePortAddresses: ["192.168.0.0/24"] },
+      want: "0",
+      logged: false,
+    },
+    {
+      name: "iptables, --nodeport-addresses primary",
+      o: { proxyMode: "iptables", dryRunDir: undefined, nodePortAddresses: ["primary"] },
+      want: "0",
+      logged: false,
+    },
+    {
+      name: "iptables, --nodeport-addresses with 127.0.0.1/32",
+      o: { proxyMode: "iptables", dryRunDir: undefined, nodePortAddresses: ["127.0.0.1/32"] },
+      want: "1\n",
+      logged: true,
+    },
   ] as const;
   it.each(cases)("$name", async ({ o, want, logged }) => {
     const r = await tree("0");
     const logs: string[] = [];
-    await ensureProxySysctls(o, (m) => logs.push(m), r);
+    await ensureProxySysctls({ ...node, ...o }, (m) => logs.push(m), r);
     expect(await read()).toBe(want);
     expect(logs).toEqual(logged ? [routeLocalnetMessage] : []);
   });

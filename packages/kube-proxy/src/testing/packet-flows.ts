@@ -14,6 +14,12 @@ export const testExternalClient = "203.0.113.2";
 export const testExternalClientBlocked = "203.0.113.130";
 export const testNodeIPs = [testNodeIP, testNodeIPAlt, testExternalIP, testNodeIPv6, testNodeIPv6Alt];
 
+/** NewFakeProxier's fake network: `lo` (127.0.0.1, ::1) and `eth0` with every test node address. */
+export const fakeInterfaceAddrs = (): readonly string[] => ["127.0.0.1", "::1", ...testNodeIPs];
+
+/** The nftables NewFakeProxier's `--nodeport-addresses`: the primary node IPs (`primary`). */
+export const testPrimaryNodePortAddresses = [`${testNodeIP}/32`, `${testNodeIPv6}/128`];
+
 /** One row of upstream's runPacketFlowTests. */
 export interface PacketFlowTest {
   readonly name: string;

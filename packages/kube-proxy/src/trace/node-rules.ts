@@ -50,8 +50,14 @@ export function computeNodeRules(input: NodeRulesInput): NodeRules {
     populate(p, input.services, input.slices, input.node !== undefined ? [input.node] : []);
     return loadNodeRules("iptables", [syncText(p.syncProxyRules())], input.family === "IPv4");
   }
-  // NodePorts on every local address unless kube-proxy is told its node IPs (the CLI passes --node-ip the same way).
-  const p = new NftablesProxier({ ...common, serviceCIDRs: input.serviceCIDRs });
+  // nftables' default --nodeport-addresses is `primary`: the node's first IP of the family, as the CLI resolves it.
+  const primary = input.nodeIPs.slice(0, 1).map((ip) => `${ip}/${input.family === "IPv4" ? 32 : 128}`);
+  const p = new NftablesProxier({
+    ...common,
+    serviceCIDRs: input.serviceCIDRs,
+    nodePortAddresses: primary,
+    interfaceAddrs: () => input.nodeIPs,
+  });
   populate(p, input.services, input.slices, input.node !== undefined ? [input.node] : []);
   return loadNodeRules("nftables", [syncText(p.syncProxyRules())]);
 }

@@ -5,6 +5,7 @@ import type { IptablesProxierOptions } from "../../iptables/proxier.ts";
 import { populate } from "../../proxy/populate.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../../testing/fixtures.ts";
 import {
+  fakeInterfaceAddrs,
   flowPacket,
   flowSummary,
   testExternalClient,
@@ -93,9 +94,79 @@ describe("TestLoadBalancer", () => {
   );
 });
 
-describe("TestNodePorts (default nodePortAddresses)", () => {
-  for (const family of ["IPv4", "IPv6"] as const) {
-    describe(family, () => {
+/** Upstream's TestNodePorts table: localhost NodePorts and --nodeport-addresses, per family. */
+const nodePortsCases: readonly {
+  name: string;
+  family: IPFamily;
+  localhostNodePorts: boolean;
+  nodePortAddresses: string[] | undefined;
+  /** NodePort traffic to the alternate node IP is accepted. */
+  allowAltNodeIP: boolean;
+  /** KUBE-FIREWALL holds the anti-martian rule. */
+  expectFirewall: boolean;
+}[] = [
+  {
+    name: "ipv4, localhost-nodeports enabled",
+    family: "IPv4",
+    localhostNodePorts: true,
+    nodePortAddresses: undefined,
+    allowAltNodeIP: true,
+    expectFirewall: true,
+  },
+  {
+    name: "ipv4, localhost-nodeports disabled",
+    family: "IPv4",
+    localhostNodePorts: false,
+    nodePortAddresses: undefined,
+    allowAltNodeIP: true,
+    expectFirewall: false,
+  },
+  {
+    name: "ipv4, localhost-nodeports disabled, localhost in nodeport-addresses",
+    family: "IPv4",
+    localhostNodePorts: false,
+    nodePortAddresses: ["192.168.0.0/24", "127.0.0.1/32"],
+    allowAltNodeIP: false,
+    expectFirewall: false,
+  },
+  {
+    name: "ipv4, localhost-nodeports enabled, multiple nodeport-addresses",
+    family: "IPv4",
+    localhostNodePorts: false,
+    nodePortAddresses: ["192.168.0.0/24", "192.168.1.0/24", "2001:db8::/64"],
+    allowAltNodeIP: true,
+    expectFirewall: false,
+  },
+  {
+    name: "ipv6, localhost-nodeports enabled",
+    family: "IPv6",
+    localhostNodePorts: true,
+    nodePortAddresses: undefined,
+    allowAltNodeIP: true,
+    expectFirewall: false,
+  },
+  {
+    name: "ipv6, localhost-nodeports disabled",
+    family: "IPv6",
+    localhostNodePorts: false,
+    nodePortAddresses: undefined,
+    allowAltNodeIP: true,
+    expectFirewall: false,
+  },
+  {
+    name: "ipv6, localhost-nodeports disabled, multiple nodeport-addresses",
+    family: "IPv6",
+    localhostNodePorts: false,
+    nodePortAddresses: ["192.168.0.0/24", "192.168.1.0/24", "2001:db8::/64"],
+    allowAltNodeIP: false,
+    expectFirewall: false,
+  },
+];
+
+describe("TestNodePorts", () => {
+  for (const tc of nodePortsCases) {
+    describe(tc.name, () => {
+      const family = tc.family;
       const v4 = family === "IPv4";
       const [svcIP, epIP1, epIP2] = v4
         ? ["172.30.0.41", "10.180.0.1", "10.180.2.1"]
@@ -116,18 +187,29 @@ describe("TestNodePorts (default nodePortAddresses)", () => {
         ? ["10.0.0.2", testExternalClient, testNodeIP, testNodeIPAlt, "127.0.0.1"]
         : ["fd00:10::2", "2600:5200::1", testNodeIPv6, testNodeIPv6Alt, "::1"];
       const output = v4 ? `${epIP1}:80, ${epIP2}:80` : `[${epIP1}]:80, [${epIP2}]:80`;
-      runPacketFlowTests(
-        once(() => rulesFor(family, [svc], [slice])),
-        [
-          { name: "pod to cluster IP", sourceIP: podIP, destIP: svcIP, destPort: 80, output },
-          { name: "external to nodePort", sourceIP: client, destIP: nodeIP, destPort: 3001, output, masq: true },
-          { name: "node to nodePort", sourceIP: nodeIP, destIP: nodeIP, destPort: 3001, output, masq: true },
-          v4
-            ? { name: "localhost to nodePort gets masqueraded", sourceIP: localhost, destIP: localhost, destPort: 3001, output, masq: true }
-            : { name: "localhost to nodePort is ignored", sourceIP: localhost, destIP: localhost, destPort: 3001, output: "" },
-          { name: "external to nodePort on secondary IP", sourceIP: client, destIP: altNodeIP, destPort: 3001, output, masq: true },
-        ],
-      );
+      const opts = {
+        localhostNodePorts: tc.localhostNodePorts,
+        interfaceAddrs: fakeInterfaceAddrs,
+        ...(tc.nodePortAddresses !== undefined ? { nodePortAddresses: tc.nodePortAddresses } : {}),
+      };
+      const rules = once(() => rulesFor(family, [svc], [slice], opts));
+      runPacketFlowTests(rules, [
+        { name: "pod to cluster IP", sourceIP: podIP, destIP: svcIP, destPort: 80, output },
+        { name: "external to nodePort", sourceIP: client, destIP: nodeIP, destPort: 3001, output, masq: true },
+        { name: "node to nodePort", sourceIP: nodeIP, destIP: nodeIP, destPort: 3001, output, masq: true },
+        v4 && tc.localhostNodePorts
+          ? { name: "localhost to nodePort gets masqueraded", sourceIP: localhost, destIP: localhost, destPort: 3001, output, masq: true }
+          : { name: "localhost to nodePort is ignored", sourceIP: localhost, destIP: localhost, destPort: 3001, output: "" },
+        tc.allowAltNodeIP
+          ? { name: "external to nodePort on secondary IP", sourceIP: client, destIP: altNodeIP, destPort: 3001, output, masq: true }
+          : { name: "secondary nodeIP ignores NodePorts", sourceIP: client, destIP: altNodeIP, destPort: 3001, output: "" },
+      ]);
+      it(tc.expectFirewall ? "KUBE-FIREWALL drops martian localnet packets" : "KUBE-FIREWALL is empty", () => {
+        const p = new IptablesProxier({ ipFamily: family, nodeName: testNodeName, ...opts });
+        populate(p, [svc], [slice]);
+        const text = p.syncProxyRules()?.data ?? "";
+        expect(text.includes('-A KUBE-FIREWALL -m comment --comment "block incoming localnet connections"')).toBe(tc.expectFirewall);
+      });
     });
   }
 });

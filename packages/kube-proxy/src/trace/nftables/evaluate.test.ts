@@ -5,6 +5,7 @@ import type { NftablesProxierOptions } from "../../nftables/proxier.ts";
 import { populate } from "../../proxy/populate.ts";
 import { makeTestEndpointSlice, makeTestService, tcpPort } from "../../testing/fixtures.ts";
 import {
+  fakeInterfaceAddrs,
   flowPacket,
   flowSummary,
   testExternalClient,
@@ -13,6 +14,7 @@ import {
   testNodeIPs,
   testNodeIPv6,
   testNodeIPv6Alt,
+  testPrimaryNodePortAddresses,
 } from "../../testing/packet-flows.ts";
 import type { PacketFlowTest } from "../../testing/packet-flows.ts";
 import { clusterIPGeneral, loadBalancer, noEndpointsReject } from "../../testing/flow-scenarios.ts";
@@ -33,6 +35,8 @@ function rulesFor(
     nodeName: testNodeName,
     clusterCIDR: v4 ? "10.0.0.0/8" : "fd00:10::/64",
     nodeIPs: [v4 ? testNodeIP : testNodeIPv6],
+    nodePortAddresses: testPrimaryNodePortAddresses,
+    interfaceAddrs: fakeInterfaceAddrs,
     serviceCIDRs: [v4 ? "172.30.0.0/16" : "fd00:172:30::/112"],
     ...extra,
   });
@@ -94,9 +98,30 @@ describe("TestLoadBalancer", () => {
   );
 });
 
-describe("TestNodePorts (nodePortAddresses nil: the primary node IP only)", () => {
-  for (const family of ["IPv4", "IPv6"] as const) {
-    describe(family, () => {
+/** Upstream's TestNodePorts table (nftables): --nodeport-addresses per family; localhost NodePorts never work. */
+const nodePortsCases: readonly { name: string; family: IPFamily; nodePortAddresses: string[] | undefined; allowAltNodeIP: boolean }[] = [
+  { name: "ipv4", family: "IPv4", nodePortAddresses: undefined, allowAltNodeIP: true },
+  {
+    name: "ipv4, multiple nodeport-addresses",
+    family: "IPv4",
+    nodePortAddresses: ["192.168.0.0/24", "192.168.1.0/24", "2001:db8::/64"],
+    allowAltNodeIP: true,
+  },
+  { name: "ipv4, primary node IP only", family: "IPv4", nodePortAddresses: testPrimaryNodePortAddresses, allowAltNodeIP: false },
+  { name: "ipv6", family: "IPv6", nodePortAddresses: undefined, allowAltNodeIP: true },
+  {
+    name: "ipv6, multiple nodeport-addresses",
+    family: "IPv6",
+    nodePortAddresses: ["192.168.0.0/24", "192.168.1.0/24", "2001:db8::/64", "2001:db8:1::2/128"],
+    allowAltNodeIP: true,
+  },
+  { name: "ipv6, primary node IP only", family: "IPv6", nodePortAddresses: testPrimaryNodePortAddresses, allowAltNodeIP: false },
+];
+
+describe("TestNodePorts", () => {
+  for (const tc of nodePortsCases) {
+    describe(tc.name, () => {
+      const family = tc.family;
       const v4 = family === "IPv4";
       const [svcIP, epIP1, epIP2] = v4
         ? ["172.30.0.41", "10.180.0.1", "10.180.2.1"]
@@ -117,14 +142,17 @@ describe("TestNodePorts (nodePortAddresses nil: the primary node IP only)", () =
         ? ["10.0.0.2", testExternalClient, testNodeIP, testNodeIPAlt, "127.0.0.1"]
         : ["fd00:10::2", "2600:5200::1", testNodeIPv6, testNodeIPv6Alt, "::1"];
       const output = v4 ? `${epIP1}:80, ${epIP2}:80` : `[${epIP1}]:80, [${epIP2}]:80`;
+      // undefined overrides the fixture's `primary` default: every local address (MatchAll).
       runPacketFlowTests(
-        once(() => rulesFor(family, [svc], [slice])),
+        once(() => rulesFor(family, [svc], [slice], { nodePortAddresses: tc.nodePortAddresses })),
         [
           { name: "pod to cluster IP", sourceIP: podIP, destIP: svcIP, destPort: 80, output },
           { name: "external to nodePort", sourceIP: client, destIP: nodeIP, destPort: 3001, output, masq: true },
           { name: "node to nodePort", sourceIP: nodeIP, destIP: nodeIP, destPort: 3001, output, masq: true },
           { name: "localhost to nodePort is ignored", sourceIP: localhost, destIP: localhost, destPort: 3001, output: "" },
-          { name: "external to nodePort on secondary IP", sourceIP: client, destIP: altNodeIP, destPort: 3001, output: "" },
+          tc.allowAltNodeIP
+            ? { name: "external to nodePort on secondary IP", sourceIP: client, destIP: altNodeIP, destPort: 3001, output, masq: true }
+            : { name: "secondary nodeIP ignores NodePorts", sourceIP: client, destIP: altNodeIP, destPort: 3001, output: "" },
         ],
       );
     });
