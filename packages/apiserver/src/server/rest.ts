@@ -11,7 +11,8 @@ import { deprecationWarning, warningHeader } from "./deprecation.ts";
 import { readBody, send } from "./http.ts";
 import { bodyFormat } from "./negotiation.ts";
 import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
-import { renderList, renderObject } from "./present.ts";
+import { writeListStreaming } from "./list-stream.ts";
+import { renderList, renderObject, streamedList } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds, parseWatchFlags } from "./query.ts";
 import { queryBool } from "./query-conversion.ts";
 import type { RequestInfo } from "./request-info.ts";
@@ -44,7 +45,9 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
       return ok(r, 200, await r.store.get(info.namespace, info.name, r.query.get("resourceVersion") ?? undefined));
     case "list": {
       const list = await r.store.list(info.namespace, parseListParams(r.query));
-      send(r.res, 200, renderList(def, list, r.format, r.query), r.format);
+      if (r.format === "json" || r.format === "partial")
+        await writeListStreaming(r.res, 200, listHeaders(), streamedList(def, list, r.format));
+      else send(r.res, 200, renderList(def, list, r.format, r.query), r.format);
       return 200;
     }
     case "watch":
@@ -62,6 +65,11 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
     default:
       throw StatusError.methodNotSupported(groupResource(def), info.verb);
   }
+}
+
+/** The headers `send` gives a JSON or partial-metadata list (both are application/json). */
+function listHeaders(): Record<string, string> {
+  return { "Content-Type": "application/json", "Cache-Control": "no-cache, private" };
 }
 
 function ok(r: ResourceRequest, code: number, obj: KubeObject, warnings: string[] = []): number {
