@@ -11,6 +11,7 @@ import { deprecationWarning, warningHeader } from "./deprecation.ts";
 import { readBody, send } from "./http.ts";
 import { bodyFormat } from "./negotiation.ts";
 import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
+import { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { writeListStreaming } from "./list-stream.ts";
 import { renderList, renderObject, streamedList } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds, parseWatchFlags } from "./query.ts";
@@ -142,8 +143,14 @@ async function create(r: ResourceRequest): Promise<number> {
     send(r.res, 201, out, r.format === "yaml" ? "yaml" : "json", warnings);
     return 201;
   }
+  // A huge body (a 1.2 MB object of 100,000 labels) takes long at each step: others run between them.
+  const budget = new TurnBudget();
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
-  const created = await r.store.create(r.info.namespace, withManagedFields(r, undefined, obj), { dryRun, warnings, ...userOf(r) });
+  await budget.maybeYield();
+  const managed = withManagedFields(r, undefined, obj);
+  await budget.maybeYield();
+  const created = await r.store.create(r.info.namespace, managed, { dryRun, warnings, ...userOf(r) });
+  await budget.maybeYield();
   return ok(r, 201, created, warnings);
 }
 
