@@ -3,6 +3,7 @@
  * WithMaxInFlightLimit with `--enable-priority-and-fairness=false`): the dispatcher with the
  * bootstrap configuration, the object counts of the served resources and the watch tracker.
  */
+import { StatusError } from "@servicenet/api/errors";
 import { backgroundClock } from "@servicenet/component-base/clock";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import {
@@ -12,6 +13,7 @@ import {
   setDefaultsPriorityLevelConfiguration,
   suggestedFlowSchemas,
   suggestedPriorityLevelConfigurations,
+  type FlowSchema,
 } from "@servicenet/api/flowcontrol/v1";
 import type { FlowControlConfig } from "../server/filters/flow-control.ts";
 import { MaxInFlightLimit } from "../server/filters/maxinflight.ts";
@@ -24,6 +26,7 @@ import { groupResourceKey } from "../util/flowcontrol/request/list-work-estimato
 import { ObjectCountTracker } from "../util/flowcontrol/request/object-count-tracker.ts";
 import { WatchTracker } from "../util/flowcontrol/watch-tracker.ts";
 import type { GenericStore } from "../registry/generic/store.ts";
+import { desiredDanglingCondition, withCondition } from "../util/flowcontrol/dangling.ts";
 
 /** The flags of the request limits. */
 export interface FlowControlOptions {
@@ -107,6 +110,7 @@ export async function followAPFConfiguration(
   const apply = async (): Promise<string> => {
     const [f, p] = await Promise.all([fss.list(undefined), pls.list(undefined)]);
     apf.update(f.items, p.items);
+    await writeDanglingConditions(fss, f.items, new Set(p.items.map((pl) => pl.metadata.name ?? "")));
     return f.resourceVersion;
   };
   const rv = await apply();
@@ -120,4 +124,26 @@ export async function followAPFConfiguration(
   };
   void follow(fss);
   void follow(pls);
+}
+
+/** Writes the Dangling condition of every FlowSchema whose condition is not yet what it should be. */
+async function writeDanglingConditions(fss: GenericStore, items: readonly FlowSchema[], levels: ReadonlySet<string>): Promise<void> {
+  for (const fs of items) {
+    if (desiredDanglingCondition(fs, levels, new Date()) === undefined) continue;
+    try {
+      await fss.update(
+        undefined,
+        fs.metadata.name ?? "",
+        async (cur) => {
+          if (cur === null)
+            throw StatusError.notFound({ group: "flowcontrol.apiserver.k8s.io", resource: "flowschemas" }, fs.metadata.name ?? "");
+          const cond = desiredDanglingCondition(cur, levels, new Date());
+          return cond === undefined ? cur : withCondition(cur, cond);
+        },
+        { subresource: "status" },
+      );
+    } catch {
+      // Deleted or changed meanwhile: its watch event brings another pass.
+    }
+  }
 }

@@ -1,5 +1,6 @@
 /** Turning stored objects into responses: type meta per version, lists, Tables, partial metadata. */
 import type { KubeObject, ListResult } from "../storage/index.ts";
+import type { StreamedList } from "./list-stream.ts";
 import type { OutputFormat } from "./negotiation.ts";
 import { buildTable, type TableOptions } from "./table.ts";
 import { goFieldOrder } from "./go-order.ts";
@@ -46,8 +47,21 @@ export function renderObject(def: ResourceDef, obj: KubeObject, format: OutputFo
 /** A list in the negotiated representation. */
 export function renderList(def: ResourceDef, r: ListResult, format: OutputFormat, query: URLSearchParams): unknown {
   if (format === "table") return buildTable(def.printer, r.items, listMeta(r), { ...tableOptions(query), present: (x) => present(def, x) });
-  const items = r.items.map((o) => present(def, o));
+  const s = streamedList(def, r, format === "partial" ? "partial" : "json");
+  return { ...s.head, items: r.items.map((o) => s.encodeItem(o)) };
+}
+
+/** A JSON or partial-metadata list as its fields and an item encoder, for list-stream.ts. */
+export function streamedList(def: ResourceDef, r: ListResult, format: "json" | "partial"): StreamedList<KubeObject> {
   if (format === "partial")
-    return { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: listMeta(r), items: items.map(partial) };
-  return { kind: def.listKind ?? `${def.kind}List`, apiVersion: apiVersionOf(def), metadata: listMeta(r), items };
+    return {
+      head: { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: listMeta(r) },
+      items: r.items,
+      encodeItem: (o) => partial(present(def, o)),
+    };
+  return {
+    head: { kind: def.listKind ?? `${def.kind}List`, apiVersion: apiVersionOf(def), metadata: listMeta(r) },
+    items: r.items,
+    encodeItem: (o) => present(def, o),
+  };
 }

@@ -11,7 +11,9 @@ import { deprecationWarning, warningHeader } from "./deprecation.ts";
 import { readBody, send } from "./http.ts";
 import { bodyFormat } from "./negotiation.ts";
 import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
-import { renderList, renderObject } from "./present.ts";
+import { TurnBudget } from "../util/eventloop/turn-budget.ts";
+import { writeListStreaming } from "./list-stream.ts";
+import { renderList, renderObject, streamedList } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds, parseWatchFlags } from "./query.ts";
 import { queryBool } from "./query-conversion.ts";
 import type { RequestInfo } from "./request-info.ts";
@@ -44,7 +46,9 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
       return ok(r, 200, await r.store.get(info.namespace, info.name, r.query.get("resourceVersion") ?? undefined));
     case "list": {
       const list = await r.store.list(info.namespace, parseListParams(r.query));
-      send(r.res, 200, renderList(def, list, r.format, r.query), r.format);
+      if (r.format === "json" || r.format === "partial")
+        await writeListStreaming(r.res, 200, listHeaders(), streamedList(def, list, r.format));
+      else send(r.res, 200, renderList(def, list, r.format, r.query), r.format);
       return 200;
     }
     case "watch":
@@ -62,6 +66,11 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
     default:
       throw StatusError.methodNotSupported(groupResource(def), info.verb);
   }
+}
+
+/** The headers `send` gives a JSON or partial-metadata list (both are application/json). */
+function listHeaders(): Record<string, string> {
+  return { "Content-Type": "application/json", "Cache-Control": "no-cache, private" };
 }
 
 function ok(r: ResourceRequest, code: number, obj: KubeObject, warnings: string[] = []): number {
@@ -134,8 +143,14 @@ async function create(r: ResourceRequest): Promise<number> {
     send(r.res, 201, out, r.format === "yaml" ? "yaml" : "json", warnings);
     return 201;
   }
+  // A huge body (a 1.2 MB object of 100,000 labels) takes long at each step: others run between them.
+  const budget = new TurnBudget();
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
-  const created = await r.store.create(r.info.namespace, withManagedFields(r, undefined, obj), { dryRun, warnings, ...userOf(r) });
+  await budget.maybeYield();
+  const managed = withManagedFields(r, undefined, obj);
+  await budget.maybeYield();
+  const created = await r.store.create(r.info.namespace, managed, { dryRun, warnings, ...userOf(r) });
+  await budget.maybeYield();
   return ok(r, 201, created, warnings);
 }
 

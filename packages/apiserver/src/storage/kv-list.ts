@@ -11,8 +11,17 @@ import { waitUntilFresh } from "./fresh.ts";
 import type { KubeObject, ListOptions, ListResult } from "./interfaces.ts";
 import { prefixEnd, type KVEngine } from "./kv.ts";
 import { rememberRemaining, remainingAt } from "./remaining-count.ts";
+import { TurnBudget } from "../util/eventloop/turn-budget.ts";
 
 const maxPage = 10_000;
+
+/**
+ * A list without `limit` still reads the engine a page at a time, at the revision of its first
+ * page, giving the event loop a turn between pages and whenever decoding has spent its budget: one read and decode of
+ * 5,000 objects held every other request for tens of milliseconds (etcd answers such a range in
+ * one response, but off the caller's thread).
+ */
+export const unlimitedListPage = 250;
 
 /** Where a list reads: a fixed revision, or latest with an optional not-older-than floor. */
 interface ReadPoint {
@@ -71,8 +80,9 @@ async function readList(engine: KVEngine, listPrefix: string, start: string, poi
   let revision = point.revision;
   const items: KubeObject[] = [];
   let cursor = start;
-  let page = limit;
+  let page = limit > 0 ? limit : unlimitedListPage;
   let resumeKey: string | undefined;
+  const budget = new TurnBudget();
   for (;;) {
     const res = await engine.range(cursor, end, { revision, limit: page });
     revision = res.revision;
@@ -83,6 +93,7 @@ async function readList(engine: KVEngine, listPrefix: string, start: string, poi
       const obj = decode(kv.value, kv.modRevision);
       if (!predicate || predicate(obj)) items.push(obj);
       full = limit > 0 && items.length === limit;
+      if (budget.due()) await budget.yield();
     }
     const last = res.kvs[i - 1];
     const more = i < res.kvs.length || res.more;
@@ -90,7 +101,8 @@ async function readList(engine: KVEngine, listPrefix: string, start: string, poi
     if (full || !more || !last) break;
     cursor = last.key + "\0";
     // A predicate dropped items; read bigger pages, as upstream does.
-    if (predicate) page = Math.min(page * 2, maxPage);
+    if (predicate && limit > 0) page = Math.min(page * 2, maxPage);
+    await budget.yield();
   }
   if (point.minimum > revision) throw tooLargeResourceVersion(point.minimum, revision);
   const result: ListResult = { items, resourceVersion: String(revision) };

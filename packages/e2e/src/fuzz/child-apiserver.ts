@@ -67,7 +67,11 @@ export async function startChildApiServer(
     }
     await new Promise((r) => setTimeout(r, 25));
   }
-  const token = readFileSync(path.join(dataDir, "tokens.csv"), "utf8").split(",")[0]!;
+  // The first token of the token file: `--token-auth-file`'s when given, else the generated one.
+  const tokenFile = args[args.indexOf("--token-auth-file") + 1];
+  const token = readFileSync(args.includes("--token-auth-file") && tokenFile ? tokenFile : path.join(dataDir, "tokens.csv"), "utf8").split(
+    ",",
+  )[0]!;
   const ca = readFileSync(path.join(dataDir, "pki", "ca.crt"), "utf8");
   const pid = child.pid!;
   return {

@@ -2,7 +2,7 @@
  * The body of WithPriorityAndFairness (staging/src/k8s.io/apiserver/pkg/server/filters/priority-and-fairness.go),
  * which the chain's flow-control slot (flow-control.ts withFlowControl) runs: every request but the long-running non-watch ones goes through the dispatcher; the answer names
  * the FlowSchema and priority level it was classified into, and a rejected request gets 429
- * `Too many requests, please try again later.` with Retry-After, as net/http's http.Error writes it.
+ * `Too many requests, please try again later.` with Retry-After (dropped-requests-tracker.ts), as net/http's http.Error writes it.
  * A WATCH holds its seats only until it starts answering (its initialization).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -13,15 +13,15 @@ import type { RequestDigest } from "../../util/flowcontrol/match.ts";
 import type { RequestInfo } from "../request-info.ts";
 import { endWith } from "../framing.ts";
 
-/** The Retry-After of a rejection (maxinflight.go's retryAfter). */
+/** The Retry-After of a rejection by the max-in-flight limit (maxinflight.go's retryAfter). */
 export const retryAfter = "1";
 
-/** tooManyRequests: http.Error's plain-text 429. */
-export function tooManyRequests(res: ServerResponse): number {
+/** tooManyRequests: http.Error's plain-text 429 with `Retry-After` seconds. */
+export function tooManyRequests(res: ServerResponse, after = retryAfter): number {
   endWith(
     res,
     429,
-    { "Retry-After": retryAfter, "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" },
+    { "Retry-After": after, "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" },
     "Too many requests, please try again later.\n",
   );
   return 429;
@@ -64,6 +64,7 @@ export async function dispatchUnderAPF<T>(
   const method = req.method ?? "GET";
   const isWatch = info?.verb === "watch";
   const signal = abortOnClose(req, res);
+  let priorityLevel = "";
   const r = await fc.handle(
     requestDigest(user, method, path, info),
     {
@@ -75,6 +76,7 @@ export async function dispatchUnderAPF<T>(
     },
     {
       note: (c) => {
+        priorityLevel = c.priorityLevel.name;
         res.setHeader(responseHeaderMatchedFlowSchemaUID, c.flowSchema.metadata.uid ?? "");
         res.setHeader(responseHeaderMatchedPriorityLevelConfigurationUID, c.priorityLevel.uid);
       },
@@ -86,7 +88,9 @@ export async function dispatchUnderAPF<T>(
     },
   );
   if (r.served) return r;
-  return { served: false, code: tooManyRequests(res) };
+  // Upstream's filter records the drop, then answers with its level's current Retry-After.
+  fc.droppedRequests.recordDroppedRequest(priorityLevel);
+  return { served: false, code: tooManyRequests(res, String(fc.droppedRequests.getRetryAfter(priorityLevel))) };
 }
 
 /** A WATCH is initialized once it writes its headers: its seats go back then. */

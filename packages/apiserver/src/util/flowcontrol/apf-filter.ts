@@ -6,6 +6,7 @@
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import type { FlowSchema, PriorityLevelConfiguration } from "@servicenet/api/flowcontrol/v1";
 import { APFConfig, type Classification, type PriorityLevelState } from "./apf-controller.ts";
+import { DroppedRequestsTracker } from "./dropped-requests-tracker.ts";
 import type { RejectReason } from "./fairqueuing/queueset/types.ts";
 import type { RequestDigest } from "./match.ts";
 import { FlowMetricsCache, type FlowMetrics } from "./flow-metrics.ts";
@@ -44,6 +45,8 @@ export interface HandleHooks<T> {
 /** The dispatcher (apf_filter.go's configController + Handle). */
 export class FlowControl {
   readonly config: APFConfig;
+  /** The Retry-After of rejected requests, per priority level (the filter's droppedRequests). */
+  readonly droppedRequests: DroppedRequestsTracker;
   readonly #opts: FlowControlOptions;
   readonly #clock: Clock;
   readonly #flows: FlowMetricsCache;
@@ -53,6 +56,7 @@ export class FlowControl {
     this.#flows = new FlowMetricsCache(opts.metrics, opts.addCollector);
     this.#clock = opts.clock ?? realClock;
     this.config = new APFConfig(opts.serverConcurrencyLimit, this.#clock);
+    this.droppedRequests = new DroppedRequestsTracker(this.#clock);
     this.#publishLimits();
   }
 

@@ -1,0 +1,199 @@
+/**
+ * Flood: one low-privilege user (`edit` in one namespace, through a token) floods `servicenet up`
+ * (SQLite, as `npm start` runs it) with concurrent full LISTs of 5,000 Services, one near-limit
+ * Service (1.2 MB of labels) and 1,000 request bodies that never finish, while an admin
+ * (system:masters) and a controller (kube-controller-manager's user: a watch and updates) keep
+ * working. The admin's p99 must stay within 100 ms, the flooder must get 429s from API Priority and
+ * Fairness, and no write of the admin or the controller may be lost. Prints the figures and the
+ * apiserver's event-loop delay over the flood (perf_hooks, preloaded into its process).
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { servicenetUp, startChildApiServer, type ChildApiServer } from "../fuzz/child-apiserver.ts";
+import { getJSON, rawClient, type RawClient } from "../fuzz/raw-client.ts";
+import {
+  aggregateEdit,
+  codesText,
+  controllerUser,
+  editBinding,
+  eventLoopProbeArgs,
+  floodTokenFile,
+  floodTokens,
+  lastEventLoop,
+  loop,
+  openStalledBodies,
+  timed,
+} from "./flood.ts";
+import { openWatchers, waitForAll } from "./watch-fanout.ts";
+import { create, percentile, pool } from "./workload.ts";
+
+const objects = Number(process.env["FLOOD_OBJECTS"] ?? 5000);
+const floodMs = Number(process.env["FLOOD_MS"] ?? 10_000);
+const listers = 30;
+const stalled = 1000;
+const controlled = 10;
+
+const built = existsSync(servicenetUp);
+if (!built) console.warn(`flood: ${servicenetUp} is missing (run the build), skipping`);
+
+const service = (name: string, labels: Record<string, string> = {}): string =>
+  JSON.stringify({
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name, labels },
+    spec: { selector: { app: name }, ports: [{ port: 80, targetPort: 8080 }] },
+  });
+
+/** 100,000 labels: a Service of about 1.2 MB, below etcd's 1.5 MiB request limit. */
+function nearLimitLabels(): Record<string, string> {
+  return Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`l${i.toString(36)}`, "v"]));
+}
+
+describe.skipIf(!built)("flood: one edit user against an admin and a controller", () => {
+  let dir: string;
+  let server: ChildApiServer;
+  let admin: RawClient;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "servicenet-e2e-flood-"));
+    const tokens = path.join(dir, "tokens.csv");
+    writeFileSync(tokens, floodTokenFile());
+    server = await startChildApiServer(["--mode", "v4", "--token-auth-file", tokens], 30_000, [
+      ...eventLoopProbeArgs(),
+      ...(process.env["FLOOD_NODE_ARGS"]?.split(" ") ?? []),
+    ]);
+    admin = rawClient(server.url, server.ca, floodTokens.admin, { maxSockets: 16, timeoutMs: 60_000 });
+    for (const ns of ["flood", "work", "admin"]) await create(admin, "/api/v1/namespaces", JSON.stringify({ metadata: { name: ns } }));
+    await aggregateEdit(admin);
+    await create(admin, "/apis/rbac.authorization.k8s.io/v1/namespaces/flood/rolebindings", editBinding("flood", "flooder"));
+    await create(admin, "/apis/rbac.authorization.k8s.io/v1/namespaces/work/rolebindings", editBinding("work", controllerUser));
+    const filled = await pool(objects, 16, (i) => create(admin, "/api/v1/namespaces/flood/services", service(`f-${i}`)));
+    expect(filled.errors).toEqual([]);
+    for (let i = 0; i < controlled; i++) await create(admin, "/api/v1/namespaces/work/services", service(`w-${i}`));
+  });
+  afterAll(async () => {
+    admin?.close();
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps the admin within 100 ms p99, answers the flooder 429 and loses no write", async () => {
+    const flooder = rawClient(server.url, server.ca, floodTokens.flooder, { maxSockets: listers + 2, timeoutMs: 120_000 });
+    const controller = rawClient(server.url, server.ca, floodTokens.controller, { maxSockets: 4, timeoutMs: 60_000 });
+    const rv = (await getJSON<{ metadata: { resourceVersion: string } }>(admin, "/api/v1/namespaces/work/services?limit=1")).metadata
+      .resourceVersion;
+    const watch = await openWatchers(
+      server.url,
+      server.ca,
+      floodTokens.controller,
+      `/api/v1/namespaces/work/services?watch=true&resourceVersion=${rv}&timeoutSeconds=300`,
+      1,
+      (o) => ((o["metadata"] as { annotations?: Record<string, string> }).annotations ?? {})["gen"],
+    );
+    const loadBefore = loadavg()[0]!;
+    const quietBefore = loadBefore < cpus().length;
+    process.kill(server.pid, "SIGUSR2");
+    let stop = false;
+    const end = Date.now() + floodMs;
+    const stopWhen = (): boolean => stop || Date.now() > end;
+    try {
+      const nearLimit = flooder.send({
+        method: "POST",
+        path: "/api/v1/namespaces/flood/services",
+        headers: { "Content-Type": "application/json" },
+        body: service("near-limit", nearLimitLabels()),
+      });
+      // The stalled bodies come a third into the flood: until then the LISTs hold the flooder's seats.
+      const stalledP = new Promise((r) => setTimeout(r, floodMs / 3)).then(() =>
+        openStalledBodies(server.url, server.ca, floodTokens.flooder, "flood", stalled),
+      );
+      const lists = loop(listers, stopWhen, async (s) => {
+        await timed(flooder, s, { method: "GET", path: "/api/v1/namespaces/flood/services", headers: { Accept: "application/json" } });
+      });
+      let adminCreates = 0;
+      const adminAcked: string[] = [];
+      const adminStats = loop(1, stopWhen, async (s) => {
+        const n = adminCreates++;
+        const r =
+          n % 4 === 0
+            ? await timed(admin, s, {
+                method: "POST",
+                path: "/api/v1/namespaces/admin/services",
+                headers: { "Content-Type": "application/json", Accept: "application/json" },
+                body: service(`a-${n}`),
+              })
+            : await timed(admin, s, {
+                method: "GET",
+                path: `/api/v1/namespaces/work/services/w-${n % controlled}`,
+                headers: { Accept: "application/json" },
+              });
+        if (r.status === 201) adminAcked.push(`a-${n}`);
+        await new Promise((res) => setTimeout(res, 10));
+      });
+      let gen = 0;
+      const lastAcked = new Map<string, string>();
+      const tags: string[] = [];
+      const controllerStats = loop(1, stopWhen, async (s) => {
+        const name = `w-${gen % controlled}`;
+        const tag = `g${gen++}`;
+        const r = await timed(controller, s, {
+          method: "PATCH",
+          path: `/api/v1/namespaces/work/services/${name}`,
+          headers: { "Content-Type": "application/merge-patch+json", Accept: "application/json" },
+          body: JSON.stringify({ metadata: { annotations: { gen: tag } } }),
+        });
+        if (r.status === 200) {
+          lastAcked.set(name, tag);
+          tags.push(tag);
+        }
+      });
+      const stalledBodies = await stalledP;
+      const [listStats, adminDone, controllerDone] = await Promise.all([lists, adminStats, controllerStats]);
+      stop = true;
+      process.kill(server.pid, "SIGUSR2");
+      const nearLimitRes = await nearLimit;
+      stalledBodies.close();
+      const missed = await waitForAll(watch, tags, 60_000);
+      const adminList = await getJSON<{ items: { metadata: { name: string } }[] }>(admin, "/api/v1/namespaces/admin/services");
+      const have = new Set(adminList.items.map((i) => i.metadata.name));
+      const lostAdmin = adminAcked.filter((n) => !have.has(n));
+      const lostController: string[] = [];
+      for (const [name, tag] of lastAcked) {
+        const o = await getJSON<{ metadata: { annotations?: Record<string, string> } }>(admin, `/api/v1/namespaces/work/services/${name}`);
+        if (o.metadata.annotations?.["gen"] !== tag) lostController.push(`${name}: ${tag} != ${o.metadata.annotations?.["gen"]}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      const loopDelay = lastEventLoop(server.output());
+      const flooder429 = (listStats.codes.get(429) ?? 0) + (stalledBodies.codes.get(429) ?? 0);
+      const p = (xs: number[], q: number): string => percentile(xs, q).toFixed(1);
+      console.log(
+        `e2e flood (${objects} Services, ${listers} listers, ${stalled} stalled bodies, ${floodMs} ms): ` +
+          `admin ${adminDone.latencies.length} requests p50 ${p(adminDone.latencies, 50)} ms p99 ${p(adminDone.latencies, 99)} ms max ${p(adminDone.latencies, 100)} ms [${codesText(adminDone.codes)}]; ` +
+          `controller ${controllerDone.latencies.length} patches p50 ${p(controllerDone.latencies, 50)} ms p99 ${p(controllerDone.latencies, 99)} ms [${codesText(controllerDone.codes)}], watch missed ${missed}; ` +
+          `flooder lists [${codesText(listStats.codes)}] p50 ${p(listStats.latencies, 50)} ms, stalled bodies [${codesText(stalledBodies.codes)}], near-limit create ${nearLimitRes.status} (${nearLimitRes.body.length} bytes answered), 429s ${flooder429}; ` +
+          `load average ${loadBefore.toFixed(1)}; event-loop delay p50 ${loopDelay?.p50} ms p99 ${loopDelay?.p99} ms max ${loopDelay?.max} ms; apiserver RSS ${Math.round(server.rssKiB() / 1024)} MiB`,
+      );
+      expect([...adminDone.codes.keys()].every((c) => c === 200 || c === 201)).toBe(true);
+      expect([...controllerDone.codes.keys()]).toEqual([200]);
+      expect(adminDone.errors.concat(controllerDone.errors)).toEqual([]);
+      expect(lostAdmin).toEqual([]);
+      expect(lostController).toEqual([]);
+      expect(missed).toBe(0);
+      expect(watch.flatMap((w) => w.problems)).toEqual([]);
+      expect(flooder429).toBeGreaterThan(0);
+      // A latency goal means nothing on a machine whose other work starves the apiserver of CPU
+      // (the shared CI host runs at a load of 20 on 2 cores at times): judged when it was not.
+      if (quietBefore) expect(percentile(adminDone.latencies, 99)).toBeLessThanOrEqual(100);
+      else
+        console.warn(
+          `flood: load average ${loadBefore.toFixed(1)} on ${cpus().length} cores before the flood: the admin p99 was not judged`,
+        );
+    } finally {
+      stop = true;
+      for (const w of watch) w.close();
+      flooder.close();
+      controller.close();
+    }
+  });
+});

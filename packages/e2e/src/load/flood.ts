@@ -1,0 +1,177 @@
+/**
+ * The flood suite's parts: the users' token file, the RBAC that gives the flooder `edit` in one
+ * namespace, an event-loop probe preloaded into the apiserver process, request bodies that never
+ * finish, and the looping clients (the flooder's LISTs, the admin's timed requests, the
+ * controller's updates).
+ */
+import { Agent, request, type RequestOptions } from "node:https";
+import type { ClientRequest } from "node:http";
+import { getJSON, type RawClient } from "../fuzz/raw-client.ts";
+
+/** The three users: admin (system:masters, exempt), a controller and the low-privilege flooder. */
+export const floodTokens = { admin: "flood-admin-token", controller: "flood-controller-token", flooder: "flood-flooder-token" } as const;
+
+/** The controller's user: matched by upstream's `kube-controller-manager` FlowSchema (workload-high). */
+export const controllerUser = "system:kube-controller-manager";
+
+/** kube-apiserver's token CSV for the three users (admin first: child-apiserver.ts reads it as the token). */
+export function floodTokenFile(): string {
+  return (
+    `${floodTokens.admin},admin,admin,"system:masters"\n` +
+    `${floodTokens.controller},${controllerUser},kcm-uid\n` +
+    `${floodTokens.flooder},flooder,flooder-uid\n`
+  );
+}
+
+/** A RoleBinding of the `edit` ClusterRole to `user` in `namespace`. */
+export function editBinding(namespace: string, user: string): string {
+  return JSON.stringify({
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "RoleBinding",
+    metadata: { name: `edit-${user.replaceAll(":", "-")}`, namespace },
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "edit" },
+    subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: user }],
+  });
+}
+
+/**
+ * Fills the `edit` ClusterRole's rules from the roles it aggregates (system:aggregate-to-edit and,
+ * through `view`, system:aggregate-to-view), as the controller-manager's clusterrole-aggregation
+ * controller would: only the apiserver runs here.
+ */
+export async function aggregateEdit(admin: RawClient): Promise<void> {
+  const base = "/apis/rbac.authorization.k8s.io/v1/clusterroles";
+  const rules = [];
+  for (const name of ["system:aggregate-to-edit", "system:aggregate-to-view"])
+    rules.push(...(await getJSON<{ rules: unknown[] }>(admin, `${base}/${name}`)).rules);
+  const r = await admin.send({
+    method: "PATCH",
+    path: `${base}/edit`,
+    headers: { "Content-Type": "application/merge-patch+json" },
+    body: JSON.stringify({ rules }),
+  });
+  if (r.status !== 200) throw new Error(`aggregate edit: ${r.status} ${r.body.toString("utf8").slice(0, 200)}`);
+}
+
+/**
+ * A `--import` for the apiserver process: perf_hooks' event-loop delay histogram, written to stderr
+ * as one `eventloop {json}` line (milliseconds) and reset on SIGUSR2.
+ */
+export function eventLoopProbeArgs(): string[] {
+  const code = [
+    'import { monitorEventLoopDelay } from "node:perf_hooks";',
+    "const h = monitorEventLoopDelay({ resolution: 10 }); h.enable();",
+    'process.on("SIGUSR2", () => {',
+    "  const ms = (ns) => Math.round(ns / 1e4) / 100;",
+    '  process.stderr.write("eventloop " + JSON.stringify({ p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) }) + "\\n");',
+    "  h.reset();",
+    "});",
+  ].join("\n");
+  return [`--import=data:text/javascript,${encodeURIComponent(code)}`];
+}
+
+/** The event-loop figures the probe printed last in `output`. */
+export function lastEventLoop(output: string): { p50: number; p99: number; max: number } | undefined {
+  const all = [...output.matchAll(/^eventloop (\{.*\})$/gm)];
+  const last = all.at(-1);
+  return last ? (JSON.parse(last[1]!) as { p50: number; p99: number; max: number }) : undefined;
+}
+
+/** Request bodies that never finish: POSTs that promise 1,000 bytes and send 12. */
+export interface StalledBodies {
+  /** Status codes answered so far (the stalled ones never answer until closed). */
+  codes: Map<number, number>;
+  close(): void;
+}
+
+/** Opens `n` stalled creates of Services in `namespace` as `token`, `perBatch` at a time. */
+export async function openStalledBodies(
+  url: string,
+  ca: string,
+  token: string,
+  namespace: string,
+  n: number,
+  perBatch = 100,
+): Promise<StalledBodies> {
+  const u = new URL(url);
+  const agent = new Agent({ keepAlive: false, maxSockets: n, ca });
+  const codes = new Map<number, number>();
+  const reqs: ClientRequest[] = [];
+  const opts: RequestOptions = {
+    host: u.hostname,
+    port: u.port,
+    method: "POST",
+    path: `/api/v1/namespaces/${namespace}/services`,
+    agent,
+    ca,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Content-Length": "1000" },
+  };
+  for (let i = 0; i < n; i += perBatch) {
+    const batch = Array.from({ length: Math.min(perBatch, n - i) }, () => {
+      const req = request(opts, (res) => {
+        codes.set(res.statusCode ?? 0, (codes.get(res.statusCode ?? 0) ?? 0) + 1);
+        res.resume();
+      });
+      req.on("error", () => {});
+      reqs.push(req);
+      return new Promise<void>((resolve) => {
+        req.once("socket", (s) => s.once("secureConnect", () => resolve()));
+        req.write('{"metadata":');
+      });
+    });
+    await Promise.all(batch);
+  }
+  return {
+    codes,
+    close: () => {
+      for (const r of reqs) r.destroy();
+      agent.destroy();
+    },
+  };
+}
+
+/** Status code counts and latencies of a loop of requests. */
+export interface LoopStats {
+  codes: Map<number, number>;
+  latencies: number[];
+  errors: string[];
+}
+
+/** Runs `step` in `workers` loops until `stop()` is true. */
+export async function loop(workers: number, stop: () => boolean, step: (stats: LoopStats) => Promise<void>): Promise<LoopStats> {
+  const stats: LoopStats = { codes: new Map(), latencies: [], errors: [] };
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (!stop()) {
+        try {
+          await step(stats);
+        } catch (e) {
+          if (stats.errors.length < 5) stats.errors.push(String(e).slice(0, 300));
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+    }),
+  );
+  return stats;
+}
+
+/** Sends one request and counts its code and latency in `stats`; returns the response. */
+export async function timed(
+  client: RawClient,
+  stats: LoopStats,
+  r: Parameters<RawClient["send"]>[0],
+): Promise<Awaited<ReturnType<RawClient["send"]>>> {
+  const started = performance.now();
+  const res = await client.send(r);
+  stats.latencies.push(performance.now() - started);
+  stats.codes.set(res.status, (stats.codes.get(res.status) ?? 0) + 1);
+  return res;
+}
+
+/** `{200: 10, 429: 3}` as text. */
+export function codesText(codes: ReadonlyMap<number, number>): string {
+  return [...codes.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([c, n]) => `${c}: ${n}`)
+    .join(", ");
+}
