@@ -12,6 +12,7 @@ import type { KubeObject } from "../../storage/index.ts";
 import type { StoreInformer } from "../../util/informer/store-informer.ts";
 import { readWriteVerbs, type ResourceDef } from "../../server/resources.ts";
 import type { EstablishingController } from "../controller/establish/establishing-controller.ts";
+import { customResourceScaleView } from "../registry/customresource/scale.ts";
 import { newCustomResourceStrategy } from "../registry/customresource/strategy.ts";
 import { newTableConvertor } from "../registry/customresource/tableconvertor/tableconvertor.ts";
 import { newSchemaCoercer } from "./schema-coercer.ts";
@@ -133,6 +134,9 @@ export class CRDHandler {
       schema: undefined,
       printer: newTableConvertor(v.additionalPrinterColumns),
       coerce: (o) => coercer.coerce(o),
+      ...(v.subresources?.scale
+        ? { subresourceViews: { scale: customResourceScaleView(crd.spec.group, crd.spec.names.plural, v.subresources.scale) } }
+        : {}),
       // The storage codec prunes and defaults what it reads (objects written before a schema change).
       toVersion: (o) => {
         const { apiVersion: _a, kind: _k, ...rest } = coercer.read(o);

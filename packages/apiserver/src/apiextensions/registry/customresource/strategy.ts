@@ -42,7 +42,7 @@ export function newCustomResourceStrategy(
   version: CustomResourceDefinitionVersion,
   opts: CustomResourceStrategyOptions = {},
 ): RESTStrategy {
-  const schema = newSchemaValidator(version.schema?.openAPIV3Schema);
+  const schema = newSchemaValidator(version.schema?.openAPIV3Schema, version.subresources?.scale);
   const namespaced = crd.spec.scope === "Namespaced";
   const statusOn = version.subresources?.status !== undefined;
   const selectable = (version.selectableFields ?? []).map((f) => ({
