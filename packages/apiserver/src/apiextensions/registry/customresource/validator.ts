@@ -2,11 +2,13 @@
  * What customResourceStrategy.Validate and ValidateUpdate check beyond ObjectMeta
  * (apiextensions-apiserver pkg/registry/customresource/strategy.go and validator.go): the
  * version's OpenAPI schema (ratcheting on update), the scale subresource's paths, embedded resources, and the uniqueness of
- * `x-kubernetes-list-type` set and map lists (on update only when the old object had none).
+ * `x-kubernetes-list-type` set and map lists (on update only when the old object had none), and the
+ * `x-kubernetes-validations` CEL rules.
  */
 import { field, type FieldErrorList } from "@servicenet/api";
 import type { CustomResourceSubresourceScale, JSONSchemaProps } from "@servicenet/api/apiextensions/v1";
 import type { KubeObject } from "../../../storage/index.ts";
+import { validateCELRules } from "../../apiserver/schema/cel/validation.ts";
 import { validateListSetsAndMaps } from "../../apiserver/schema/listtype/validation.ts";
 import { validateEmbeddedResources } from "../../apiserver/schema/objectmeta/validation.ts";
 import { validateCustomResource, validateCustomResourceUpdate } from "../../apiserver/validation/validation.ts";
@@ -53,12 +55,14 @@ export function newSchemaValidator(schema: JSONSchemaProps | undefined, scale?: 
       ...validateScale(o, scale),
       ...common(o),
       ...validateListSetsAndMaps("", schema, o),
+      ...validateCELRules(schema, o),
     ],
     validateUpdate: (o, old) => [
       ...validateCustomResourceUpdate(o, old, schema),
       ...validateScale(o, scale),
       ...common(o),
       ...(validateListSetsAndMaps("", schema, old).length === 0 ? validateListSetsAndMaps("", schema, o) : []),
+      ...validateCELRules(schema, o, old),
     ],
   };
 }
