@@ -91,6 +91,8 @@ function make(type: FieldErrorType, field: string, badValue: unknown, detail = "
 export const field = {
   required: (path: string, detail = ""): FieldError => make("Required", path, "", detail),
   invalid: (path: string, value: unknown, detail = ""): FieldError => make("Invalid", path, value, detail),
+  /** A value of the wrong type (`field.TypeInvalid`): printed as `Invalid value`, cause `FieldValueTypeInvalid`. */
+  typeInvalid: (path: string, value: unknown, detail: string): FieldError => make("TypeInvalid", path, value, detail),
   duplicate: (path: string, value: unknown): FieldError => make("Duplicate", path, value),
   notFound: (path: string, value: unknown): FieldError => make("NotFound", path, value),
   forbidden: (path: string, detail: string): FieldError => make("Forbidden", path, "", detail),

@@ -225,6 +225,30 @@ export interface Decoded {
 }
 
 /**
+ * fieldValidation of the unknown and duplicate fields a decode found: Strict fails with
+ * transformDecodeError's wording (the kind and version, then the decoder's error), Warn returns
+ * them as warnings, Ignore drops them.
+ */
+function strictDecoding(
+  def: ResourceDef,
+  fv: FieldValidation,
+  unknownFields: readonly string[],
+  duplicates: readonly string[],
+  duplicatesFirst = false,
+): string[] {
+  const unknown = unknownFields.map(unknownFieldMessage);
+  const dups = duplicates.map((d) => (d.startsWith("yaml:") ? d : `duplicate field ${JSON.stringify(d)}`));
+  // Unstructured decoding (custom resources) reports the JSON decoder's duplicates before pruning's unknown fields.
+  const strict = duplicatesFirst ? [...dups, ...unknown] : [...unknown, ...dups];
+  if (strict.length > 0 && fv === "Strict") {
+    throw StatusError.badRequest(
+      `${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: strict decoding error: ${strict.join(", ")}`,
+    );
+  }
+  return fv === "Warn" ? strict : [];
+}
+
+/**
  * Decodes an already parsed value for `def`: type meta check, schema, field validation, defaults.
  * Used for request bodies and for the result of a patch.
  */
@@ -261,21 +285,13 @@ export function decodeValue(
       { ...raw, apiVersion: want, kind: def.kind },
       { owned: opts.owned === true },
     );
-    const strict = [
-      ...r.unknownFields.map(unknownFieldMessage),
-      ...duplicates.map((d) => (d.startsWith("yaml:") ? d : `duplicate field ${JSON.stringify(d)}`)),
-    ];
-    if (strict.length > 0 && fv === "Strict") {
-      // transformDecodeError's wording: the kind and version the body named, then the decoder's error.
-      throw StatusError.badRequest(
-        `${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: strict decoding error: ${strict.join(", ")}`,
-      );
-    }
-    if (fv === "Warn") warnings.push(...strict);
+    warnings.push(...strictDecoding(def, fv, r.unknownFields, duplicates));
     if (!r.ok) throw StatusError.badRequest(zodMessage(def.kind, def.version, raw, r.error));
     obj = r.value as Record<string, unknown>;
   } else {
-    obj = dropNulls(raw);
+    // Custom resources keep nulls for their schema to judge; the coercer prunes (unstructuredSchemaCoercer).
+    obj = def.coerce !== undefined ? (opts.owned === true ? raw : structuredClone(raw)) : dropNulls(raw);
+    if (def.coerce !== undefined) warnings.push(...strictDecoding(def, fv, def.coerce(obj), duplicates, true));
     // Kinds without a schema (Lease) still have a typed ObjectMeta: Go's decoder rejects
     // `metadata.name: 5` or `labels: "x"`, and validation would otherwise crash on them (500).
     const m = safeParseCompiled(ObjectMetaSchema, obj["metadata"] ?? {});

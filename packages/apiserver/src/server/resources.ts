@@ -108,6 +108,11 @@ export interface ResourceDef {
   listKind?: string;
   /** A CRD version's `deprecationWarning` (or its default), sent as a `Warning` on every request. */
   deprecationWarning?: string;
+  /**
+   * Custom resources (no zod schema): prunes a decoded body against the structural schema in place
+   * and returns the unknown fields' paths for fieldValidation (unstructuredSchemaCoercer.apply).
+   */
+  coerce?: (obj: Record<string, unknown>) => string[];
   /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
   toVersion?: (obj: KubeObject) => KubeObject;
 }

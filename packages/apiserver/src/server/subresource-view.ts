@@ -19,8 +19,10 @@ import type { ResourceRequest } from "./resource-request.ts";
 
 /** The resource definition the view is decoded and rendered with. */
 function viewDef(def: ResourceDef, view: SubresourceView): ResourceDef {
+  // The parent's own wire shape and body coercion (a custom resource's) are not the view's.
+  const { toVersion: _toVersion, coerce: _coerce, ...parent } = def;
   return {
-    ...def,
+    ...parent,
     group: view.group,
     version: view.version,
     kind: view.kind,

@@ -12,8 +12,10 @@ import type { KubeObject } from "../../storage/index.ts";
 import type { StoreInformer } from "../../util/informer/store-informer.ts";
 import { readWriteVerbs, type ResourceDef } from "../../server/resources.ts";
 import type { EstablishingController } from "../controller/establish/establishing-controller.ts";
+import { customResourceScaleView } from "../registry/customresource/scale.ts";
 import { newCustomResourceStrategy } from "../registry/customresource/strategy.ts";
 import { newTableConvertor } from "../registry/customresource/tableconvertor/tableconvertor.ts";
+import { newSchemaCoercer } from "./schema-coercer.ts";
 import { compareKubeAwareVersions } from "./version-priority.ts";
 
 /** A served version: what the generic handlers need. */
@@ -111,6 +113,9 @@ export class CRDHandler {
     strategy.canonicalize = (o) => {
       o.apiVersion = `${crd.spec.group}/${storage}`;
     };
+    const kind = names.kind || crd.spec.names.kind;
+    const coercer = newSchemaCoercer(v.schema?.openAPIV3Schema, crd.spec.preserveUnknownFields === true);
+    strategy.defaults = (o) => coercer.defaults(o);
     const subresources = [...(v.subresources?.status !== undefined ? ["status"] : []), ...(v.subresources?.scale ? ["scale"] : [])];
     return {
       group: crd.spec.group,
@@ -128,6 +133,15 @@ export class CRDHandler {
       strategy,
       schema: undefined,
       printer: newTableConvertor(v.additionalPrinterColumns),
+      coerce: (o) => coercer.coerce(o),
+      ...(v.subresources?.scale
+        ? { subresourceViews: { scale: customResourceScaleView(crd.spec.group, crd.spec.names.plural, v.subresources.scale) } }
+        : {}),
+      // The storage codec prunes and defaults what it reads (objects written before a schema change).
+      toVersion: (o) => {
+        const { apiVersion: _a, kind: _k, ...rest } = coercer.read(o);
+        return { kind, apiVersion: `${crd.spec.group}/${v.name}`, ...rest };
+      },
       ...(v.deprecated === true
         ? { deprecationWarning: v.deprecationWarning ?? `${crd.spec.group}/${v.name} ${names.kind || crd.spec.names.kind} is deprecated` }
         : {}),

@@ -4,11 +4,12 @@
  * moves on every change outside metadata (and outside status when the status subresource is on,
  * whose updates keep everything but status).
  */
-import { StatusError, validateObjectMeta, validateObjectMetaUpdate, type FieldError } from "@servicenet/api";
+import { StatusError, validateObjectMeta, validateObjectMetaUpdate } from "@servicenet/api";
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from "@servicenet/api/apiextensions/v1";
 import type { KubeObject } from "../../../storage/index.ts";
 import { jsonEqual, type RESTStrategy, type SubresourceStrategy } from "../../../registry/generic/strategy.ts";
 import { findFirst, parseSimpleJSONPath } from "./tableconvertor/jsonpath.ts";
+import { newSchemaValidator } from "./validator.ts";
 
 /** The object without metadata (and status): what generation tracks. */
 function content(o: KubeObject, withoutStatus: boolean): Record<string, unknown> {
@@ -31,8 +32,6 @@ function prepareStatusUpdate(obj: KubeObject, old: KubeObject): void {
 }
 
 export interface CustomResourceStrategyOptions {
-  /** The schema's errors for an object (structural validation); none by default. */
-  validateSchema?: (obj: KubeObject) => FieldError[];
   /** The CRD is Terminating: creates are refused, as crdHandler.serveResource refuses them. */
   terminating?: boolean;
 }
@@ -43,7 +42,7 @@ export function newCustomResourceStrategy(
   version: CustomResourceDefinitionVersion,
   opts: CustomResourceStrategyOptions = {},
 ): RESTStrategy {
-  const validateSchema = opts.validateSchema ?? (() => []);
+  const schema = newSchemaValidator(version.schema?.openAPIV3Schema, version.subresources?.scale);
   const namespaced = crd.spec.scope === "Namespaced";
   const statusOn = version.subresources?.status !== undefined;
   const selectable = (version.selectableFields ?? []).map((f) => ({
@@ -54,7 +53,7 @@ export function newCustomResourceStrategy(
   if (statusOn)
     subresources["status"] = {
       prepareForUpdate: prepareStatusUpdate,
-      validateUpdate: (o, old) => [...validateObjectMetaUpdate(o.metadata, old.metadata), ...validateSchema(o)],
+      validateUpdate: (o, old) => [...validateObjectMetaUpdate(o.metadata, old.metadata), ...schema.validateUpdate(o, old)],
     };
   return {
     group: crd.spec.group,
@@ -78,8 +77,8 @@ export function newCustomResourceStrategy(
       const prev = typeof old.metadata.generation === "number" ? old.metadata.generation : 0;
       o.metadata.generation = jsonEqual(content(o, statusOn), content(old, statusOn)) ? prev : prev + 1;
     },
-    validate: (o) => [...validateObjectMeta(o.metadata, { namespaced }), ...validateSchema(o)],
-    validateUpdate: (o, old) => [...validateObjectMetaUpdate(o.metadata, old.metadata), ...validateSchema(o)],
+    validate: (o) => [...validateObjectMeta(o.metadata, { namespaced }), ...schema.validate(o)],
+    validateUpdate: (o, old) => [...validateObjectMetaUpdate(o.metadata, old.metadata), ...schema.validateUpdate(o, old)],
     ...(selectable.length > 0
       ? {
           selectableFieldNames: selectable.map((s) => s.name),

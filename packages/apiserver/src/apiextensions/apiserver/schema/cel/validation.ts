@@ -1,0 +1,169 @@
+/**
+ * x-kubernetes-validations (apiextensions-apiserver pkg/apiserver/schema/cel/validation.go
+ * Validator.Validate): each rule runs with `self` bound to the value at its schema node and,
+ * for transition rules, `oldSelf` to the correlated old value; a rule that is not true fails
+ * with its message, messageExpression or `failed rule: <rule>`, at the node's path (plus the
+ * rule's fieldPath), as the field error its reason names. All rules of a request share
+ * RuntimeCELCostBudget; unchanged values are not re-validated (ratcheting).
+ */
+import { field, semanticEqual, type FieldError, type FieldErrorList } from "@servicenet/api";
+import type { JSONSchemaProps } from "@servicenet/api/apiextensions/v1";
+import {
+  CELEnvironment,
+  CELError,
+  costLimitExceededMessage,
+  fromCEL,
+  runtimeCELCostBudget,
+  type CostBudget,
+  type Program,
+} from "../../../../apiserver/cel/index.ts";
+
+/** One entry of x-kubernetes-validations (apiextensions/v1 ValidationRule). */
+interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: string;
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+}
+
+interface CompiledRule {
+  rule: ValidationRule;
+  program?: Program;
+  message?: Program;
+  transition: boolean;
+}
+
+const env = new CELEnvironment({ variables: { self: "dyn", oldSelf: "dyn" } });
+const compiledBySchema = new WeakMap<JSONSchemaProps, CompiledRule[]>();
+
+/** ruleErrorString: the message, or else the rule. */
+const ruleErrorString = (r: ValidationRule): string => (r.message ? r.message.trim() : r.rule.trim());
+
+/** ruleMessageOrDefault. */
+const ruleMessageOrDefault = (r: ValidationRule): string => (r.message ? r.message.trim() : `failed rule: ${ruleErrorString(r)}`);
+
+function compiled(s: JSONSchemaProps): CompiledRule[] {
+  let out = compiledBySchema.get(s);
+  if (out === undefined) {
+    out = ((s["x-kubernetes-validations"] ?? []) as ValidationRule[]).map((rule) => ({
+      rule,
+      program: env.compile(rule.rule).program,
+      message: rule.messageExpression ? env.compile(rule.messageExpression).program : undefined,
+      transition: /\boldSelf\b/.test(rule.rule),
+    }));
+    compiledBySchema.set(s, out);
+  }
+  return out;
+}
+
+/** A rule's fieldPath (`.spec.x`, `['a.b']`) appended to the node's path. */
+function withFieldPath(at: string, fieldPath: string | undefined): string {
+  if (!fieldPath) return at;
+  const segs = [...fieldPath.matchAll(/\.([^.[\]]+)|\['([^']*)'\]|\[(\d+)\]/g)].map((m) =>
+    m[1] !== undefined ? `.${m[1]}` : m[2] !== undefined ? `[${m[2]}]` : `[${m[3]}]`,
+  );
+  const tail = segs.join("");
+  if (at === "") return tail.replace(/^\./, "");
+  return `${at}${tail}`;
+}
+
+/** fieldErrorForReason. */
+function fieldErrorForReason(at: string, type: string, detail: string, reason: string | undefined): FieldError {
+  if (reason === "FieldValueForbidden") return field.forbidden(at, detail);
+  if (reason === "FieldValueRequired") return field.required(at, detail);
+  if (reason === "FieldValueDuplicate") return field.duplicate(at, type);
+  return field.invalid(at, type, detail);
+}
+
+const nilPath = "<nil>";
+
+interface Walk {
+  budget: CostBudget;
+  errs: FieldErrorList;
+  exhausted: boolean;
+}
+
+function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: unknown } | undefined, w: Walk): void {
+  const type = s.type ?? "";
+  const path = at === "" ? nilPath : at;
+  for (const c of compiled(s)) {
+    if (w.exhausted) return;
+    if (c.transition && old === undefined && c.rule.optionalOldSelf !== true) continue;
+    if (c.program === undefined) {
+      w.errs.push(field.invalid(path, type, `rule compile error: ${ruleErrorString(c.rule)}`));
+      continue;
+    }
+    const activation = { self, ...(old !== undefined ? { oldSelf: old.value } : {}) };
+    let ok: unknown;
+    try {
+      ok = c.program.evaluate(activation, { budget: w.budget }).value;
+    } catch (e) {
+      const msg = e instanceof CELError ? e.detail : String(e);
+      if (msg.startsWith(costLimitExceededMessage) || w.budget.remaining <= 0) {
+        w.errs.push(field.invalid(path, type, `was invalid! Rule ${ruleErrorString(c.rule)}: ${costLimitExceededMessage}`));
+        if (w.budget.remaining <= 0) {
+          w.errs.push(
+            field.forbidden(path, "validation failed due to running out of cost budget, no further validation rules will be run"),
+          );
+          w.exhausted = true;
+        }
+      } else w.errs.push(field.invalid(path, type, `${msg} evaluating rule: ${ruleErrorString(c.rule)}`));
+      continue;
+    }
+    if (ok === true) continue;
+    let detail = ruleMessageOrDefault(c.rule);
+    if (c.message !== undefined) {
+      try {
+        const m = fromCEL(c.message.evaluate(activation, { budget: w.budget }).value);
+        if (typeof m === "string" && m.trim() !== "" && !m.includes("\n")) detail = m.trim();
+      } catch {
+        // A failing messageExpression falls back to the message (upstream logs it).
+      }
+    }
+    const target = withFieldPath(at, c.rule.fieldPath);
+    w.errs.push(fieldErrorForReason(target === "" ? nilPath : target, type, detail, c.rule.reason));
+  }
+}
+
+function walk(s: JSONSchemaProps | undefined, at: string, x: unknown, old: { value: unknown } | undefined, w: Walk): void {
+  if (s === undefined || x === undefined || w.exhausted) return;
+  if (old !== undefined && semanticEqual(old.value, x)) return;
+  evalRules(s, at, x, old, w);
+  if (Array.isArray(x)) {
+    const items = s.items !== undefined && !Array.isArray(s.items) ? s.items : undefined;
+    const oldList = old !== undefined && Array.isArray(old.value) ? old.value : undefined;
+    x.forEach((v, i) => walk(items, `${at}[${i}]`, v, correlate(s, v, oldList), w));
+    return;
+  }
+  if (x === null || typeof x !== "object") return;
+  const obj = x as Record<string, unknown>;
+  const oldObj =
+    old !== undefined && old.value !== null && typeof old.value === "object" ? (old.value as Record<string, unknown>) : undefined;
+  const ap = typeof s.additionalProperties === "object" ? s.additionalProperties : undefined;
+  for (const [k, v] of Object.entries(obj)) {
+    const prop = s.properties?.[k];
+    const child = oldObj !== undefined && Object.hasOwn(oldObj, k) ? { value: oldObj[k] } : undefined;
+    if (prop !== undefined) walk(prop, at === "" ? k : `${at}.${k}`, v, child, w);
+    else if (ap !== undefined) walk(ap, `${at}[${k}]`, v, child, w);
+  }
+}
+
+/** List items correlate for transition rules by their map keys (list-type map) only. */
+function correlate(s: JSONSchemaProps, v: unknown, oldList: unknown[] | undefined): { value: unknown } | undefined {
+  if (oldList === undefined || s["x-kubernetes-list-type"] !== "map" || v === null || typeof v !== "object") return undefined;
+  const keys = s["x-kubernetes-list-map-keys"] ?? [];
+  const item = v as Record<string, unknown>;
+  const found = oldList.find(
+    (o) => o !== null && typeof o === "object" && keys.every((k) => semanticEqual((o as Record<string, unknown>)[k], item[k])),
+  );
+  return found === undefined ? undefined : { value: found };
+}
+
+/** Runs every x-kubernetes-validations rule of `schema` over `obj` (and `old` on update). */
+export function validateCELRules(schema: JSONSchemaProps | undefined, obj: unknown, old?: unknown): FieldErrorList {
+  const w: Walk = { budget: { remaining: runtimeCELCostBudget }, errs: [], exhausted: false };
+  walk(schema, "", obj, old === undefined ? undefined : { value: old }, w);
+  return w.errs;
+}

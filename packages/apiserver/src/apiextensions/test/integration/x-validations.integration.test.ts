@@ -1,0 +1,91 @@
+/**
+ * The x-kubernetes-validations cases of upstream test/integration/validation_test.go
+ * (TestCustomResourceValidation with CEL rules, transition rules) over HTTP: rules run with
+ * `self` (and `oldSelf` on update), report their message, messageExpression, reason and
+ * fieldPath, and nothing is stored when one fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../../server/testing.ts";
+import { createCRD, json, noxuCRD } from "./fixtures-testing.ts";
+
+const base = "/apis/mygroup.example.com/v1beta1/namespaces/default/noxus";
+
+const schema = {
+  type: "object",
+  properties: {
+    spec: {
+      type: "object",
+      "x-kubernetes-validations": [
+        { rule: "self.minReplicas <= self.replicas", message: "replicas should be greater than or equal to minReplicas" },
+        { rule: "self.replicas <= 10", messageExpression: "'replicas ' + string(self.replicas) + ' is more than 10'" },
+        { rule: "has(self.name)", reason: "FieldValueRequired", fieldPath: ".name", message: "name is required" },
+        { rule: "self.replicas != 7" },
+      ],
+      properties: {
+        replicas: { type: "integer" },
+        minReplicas: { type: "integer" },
+        name: { type: "string", "x-kubernetes-validations": [{ rule: "self == oldSelf", message: "Value is immutable" }] },
+      },
+    },
+  },
+};
+
+interface Status {
+  message: string;
+}
+
+describe("apiextensions x-kubernetes-validations", () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+    const c = noxuCRD("Namespaced");
+    (c["spec"] as { versions: unknown[] }).versions = [
+      { name: "v1beta1", served: true, storage: true, schema: { openAPIV3Schema: schema } },
+    ];
+    await createCRD(s, c);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const create = (name: string, spec: Record<string, unknown>) =>
+    s.request(base, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ apiVersion: "mygroup.example.com/v1beta1", kind: "WishIHadChosenNoxu", metadata: { name }, spec }),
+    });
+
+  it.each([
+    [
+      "message",
+      { replicas: 3, minReplicas: 5, name: "a" },
+      'spec: Invalid value: "object": replicas should be greater than or equal to minReplicas',
+    ],
+    ["messageExpression", { replicas: 11, minReplicas: 1, name: "a" }, 'spec: Invalid value: "object": replicas 11 is more than 10'],
+    ["reason and fieldPath", { replicas: 1, minReplicas: 1 }, "spec.name: Required value: name is required"],
+    ["no message", { replicas: 7, minReplicas: 1, name: "a" }, 'spec: Invalid value: "object": failed rule: self.replicas != 7'],
+  ])("%s: 422 with the rule's error, nothing stored", async (_n, spec, want) => {
+    const r = await create("bad", spec);
+    expect(r.status, r.text).toBe(422);
+    expect((r.json() as Status).message).toBe(`WishIHadChosenNoxu.mygroup.example.com "bad" is invalid: ${want}`);
+    expect((await s.request(`${base}/bad`)).status).toBe(404);
+  });
+
+  it("transition rules see oldSelf on update only", async () => {
+    const r = await create("ok", { replicas: 2, minReplicas: 1, name: "first" });
+    expect(r.status, r.text).toBe(201);
+    const patch = (spec: Record<string, unknown>) =>
+      s.request(`${base}/ok`, {
+        method: "PATCH",
+        headers: { "Content-Type": "application/merge-patch+json" },
+        body: JSON.stringify({ spec }),
+      });
+    const same = await patch({ replicas: 3 });
+    expect(same.status, same.text).toBe(200);
+    const renamed = await patch({ name: "second" });
+    expect(renamed.status, renamed.text).toBe(422);
+    expect((renamed.json() as Status).message).toBe(
+      'WishIHadChosenNoxu.mygroup.example.com "ok" is invalid: spec.name: Invalid value: "string": Value is immutable',
+    );
+  });
+});
