@@ -28,6 +28,7 @@ export const controllerServiceAccounts = [
   "generic-garbage-collector",
   "namespace-controller",
   "node-controller",
+  "replicaset-controller",
   "service-cidrs-controller",
 ] as const;
 

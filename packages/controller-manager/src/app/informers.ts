@@ -3,7 +3,7 @@
  * through client-node's typed API (turned into plain JSON) plus a WATCH on
  * the same path.
  */
-import { CoreV1Api, DiscoveryV1Api, NetworkingV1Api, RbacAuthorizationV1Api, type KubeConfig } from "@kubernetes/client-node";
+import { AppsV1Api, CoreV1Api, DiscoveryV1Api, NetworkingV1Api, RbacAuthorizationV1Api, type KubeConfig } from "@kubernetes/client-node";
 import {
   endpointSliceControllerName,
   endpointSliceManagedByLabel,
@@ -15,6 +15,7 @@ import {
   type Namespace,
   type Node,
   type Pod,
+  type ReplicaSet,
   type Service,
   type ServiceCIDR,
 } from "@servicenet/api";
@@ -35,6 +36,7 @@ export interface InformerSet {
   ipAddresses: SharedInformer<IPAddress>;
   namespaces: SharedInformer<Namespace>;
   clusterRoles: SharedInformer<ClusterRole>;
+  replicaSets: SharedInformer<ReplicaSet>;
 }
 
 /** kube-controller-manager's --namespace-sync-period default: deleting namespaces are looked at again this often. */
@@ -52,6 +54,7 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
   const discovery = kc.makeApiClient(DiscoveryV1Api);
   const net = kc.makeApiClient(NetworkingV1Api);
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+  const apps = kc.makeApiClient(AppsV1Api);
   const base = {
     kubeConfig: kc,
     ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}),
@@ -109,6 +112,11 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       ...base,
       path: "/apis/rbac.authorization.k8s.io/v1/clusterroles",
       list: plain("V1ClusterRoleList", () => rbac.listClusterRole()),
+    }),
+    replicaSets: new SharedInformer({
+      ...base,
+      path: "/apis/apps/v1/replicasets",
+      list: plain("V1ReplicaSetList", () => apps.listReplicaSetForAllNamespaces()),
     }),
   };
 }

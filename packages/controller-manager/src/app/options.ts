@@ -12,6 +12,7 @@ export const knownControllers = [
   "garbagecollector",
   "clusterrole-aggregation",
   "nodeipam",
+  "replicaset",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
@@ -30,6 +31,8 @@ export interface Options {
   workers: number;
   /** Garbage-collector workers (--concurrent-gc-syncs, upstream default 20). */
   gcWorkers: number;
+  /** ReplicaSet workers (--concurrent-replicaset-syncs, upstream default 5). */
+  replicaSetWorkers: number;
   /** klog's -v: log verbosity (V(n) lines are written when n <= v). */
   verbosity: number;
   /** --use-service-account-credentials: each controller with its own identity's credentials from the kubeconfig. */
@@ -64,6 +67,7 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --controllers LIST                comma-separated; default all: ${knownControllers.join(",")}
   --concurrent-syncs N              workers per controller (default 5)
   --concurrent-gc-syncs N           garbage collector workers (default 20)
+  --concurrent-replicaset-syncs N   ReplicaSets synced at once (default 5)
   --max-endpoints-per-slice N       endpoints per EndpointSlice (1-1000, default 100)
   --endpointslice-updates-batch-period D
                                     batch Pod changes this long before an EndpointSlice sync (default 0s)
@@ -90,6 +94,7 @@ export function parseOptions(argv: readonly string[]): Options {
     ...defaultLeaseTimings,
     workers: 5,
     gcWorkers: 20,
+    replicaSetWorkers: 5,
     verbosity: 0,
     useServiceAccountCredentials: false,
     maxEndpointsPerSlice: 100,
@@ -155,6 +160,9 @@ export function parseOptions(argv: readonly string[]): Options {
         o.gcWorkers = n;
         break;
       }
+      case "--concurrent-replicaset-syncs":
+        o.replicaSetWorkers = int32Flag(flag, value());
+        break;
       case "--max-endpoints-per-slice":
         o.maxEndpointsPerSlice = int32Flag(flag, value());
         break;

@@ -23,6 +23,9 @@ import { clientNodeEventSink, EventBroadcaster } from "@servicenet/client/tools/
 import { GarbageCollectorController } from "../garbagecollector/garbagecollector-controller.ts";
 import { ClusterRoleAggregationController } from "../clusterroleaggregation/clusterroleaggregation-controller.ts";
 import { clusterRoleClient } from "../clusterroleaggregation/clusterroles-client.ts";
+import { ReplicaSetController } from "../replicaset/replica-set.ts";
+import { podClient, replicaSetClient } from "../replicaset/replicaset-client.ts";
+import { RealPodControl } from "../controller/pod-control.ts";
 import { makeInformers, type InformerSet } from "./informers.ts";
 import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
@@ -34,6 +37,8 @@ export interface RunOptions {
   workers?: number;
   /** Garbage-collector workers (kube-controller-manager's --concurrent-gc-syncs, default 20). */
   gcWorkers?: number;
+  /** ReplicaSet workers (kube-controller-manager's --concurrent-replicaset-syncs, default 5). */
+  replicaSetWorkers?: number;
   leaderElect?: boolean;
   leaseNamespace?: string;
   leaseName?: string;
@@ -206,6 +211,19 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
       new ClusterRoleAggregationController({
         clusterRoles: use("clusterRoles"),
         client: clusterRoleClient(cb.configFor("clusterrole-aggregation-controller")),
+        logger: log,
+      }),
+    );
+  }
+  if (o.controllers.includes("replicaset")) {
+    const kc = cb.configFor("replicaset-controller");
+    controllers.push(
+      new ReplicaSetController({
+        replicaSets: use("replicaSets"),
+        pods: use("pods"),
+        podControl: new RealPodControl(podClient(kc), events.newRecorder({ component: "replicaset-controller" })),
+        client: replicaSetClient(kc),
+        workers: o.replicaSetWorkers ?? 5,
         logger: log,
       }),
     );

@@ -50,6 +50,7 @@ async function main(argv: readonly string[]): Promise<number> {
       controllers: opts.controllers,
       workers: opts.workers,
       gcWorkers: opts.gcWorkers,
+      replicaSetWorkers: opts.replicaSetWorkers,
       leaderElect: opts.leaderElect,
       useServiceAccountCredentials: opts.useServiceAccountCredentials,
       leaseNamespace: opts.leaseNamespace,
