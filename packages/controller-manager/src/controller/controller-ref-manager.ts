@@ -48,8 +48,19 @@ export function recheckDeletionTimestamp(get: () => Promise<ControllerObject>): 
     }
     const ts = obj.metadata.deletionTimestamp;
     if (ts !== undefined && ts !== null)
-      throw new Error(`${obj.metadata.namespace ?? ""}/${obj.metadata.name ?? ""} has just been deleted at ${String(ts)}`);
+      throw new Error(`${obj.metadata.namespace ?? ""}/${obj.metadata.name ?? ""} has just been deleted at ${goTime(String(ts))}`);
   };
+}
+
+/** A metav1.Time as Go's %v prints it (time.Time.String in UTC): `2026-01-01 00:00:00 +0000 UTC`. */
+function goTime(rfc3339: string): string {
+  const ms = Date.parse(rfc3339);
+  if (Number.isNaN(ms)) return rfc3339;
+  return `${new Date(ms)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.000Z$|Z$/, "")
+    .replace(/(\.\d*?)0+$/, "$1")} +0000 UTC`;
 }
 
 /** An aggregate of errors as `utilerrors.NewAggregate` prints it. */

@@ -74,7 +74,7 @@ export function getPodFromTemplate(template: PodTemplateSpec, controller: Contro
       ...(controllerRef !== undefined ? { ownerReferences: [{ ...controllerRef }] } : {}),
     },
     spec: structuredClone(template.spec),
-  } as Pod;
+  };
 }
 
 /** `RealPodControl`: Pod writes through the API, each recorded as an event on the controller. */

@@ -34,6 +34,7 @@ export interface ReplicaSetControllerDeps {
   /** Workers when run by the controller-manager (--concurrent-replicaset-syncs). */
   workers?: number;
   queue?: RateLimitingQueue<string>;
+  expectations?: UIDTrackingControllerExpectations;
   clock?: Clock;
   logger?: Logger;
   /** PodDeletionCost and LogarithmicScaleDown (both on by default in 1.33). */
@@ -67,7 +68,7 @@ export class ReplicaSetController {
     this.#clock = deps.clock ?? realClock;
     this.#log = deps.logger ?? noopLogger;
     this.queue = deps.queue ?? new RateLimitingQueue<string>("replicaset", this.#clock);
-    this.expectations = new UIDTrackingControllerExpectations(this.#clock);
+    this.expectations = deps.expectations ?? new UIDTrackingControllerExpectations(this.#clock);
     deps.replicaSets.addEventHandler({
       onAdd: (rs) => this.#enqueue(rs),
       onUpdate: (o, n) => this.updateRS(o, n),
@@ -92,6 +93,11 @@ export class ReplicaSetController {
   /** `Run`: waits for the caches, then `workers` workers (--concurrent-replicaset-syncs). */
   run(signal: AbortSignal, workers: number): Promise<void> {
     return this.#runner.run(signal, workers);
+  }
+
+  /** Syncs the next queued key (a worker's step); false once the queue is shut down. */
+  processNextWorkItem(): Promise<boolean> {
+    return this.#runner.processNextWorkItem();
   }
 
   #enqueue(rs: ReplicaSet): void {
