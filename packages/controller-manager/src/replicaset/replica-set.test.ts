@@ -9,7 +9,7 @@ import { UIDTrackingControllerExpectations } from "../controller/controller-expe
 import { FakePodControl } from "../testing/fake-pod-control.ts";
 import { controllerRefOf, newPod, newPodList, newReplicaSet } from "../testing/replicaset.ts";
 import { burstReplicas, ReplicaSetController, type ReplicaSetControllerDeps } from "./replica-set.ts";
-import type { ReplicaSetClient } from "./replica-set-utils.ts";
+import { metav1Time, type ReplicaSetClient } from "./replica-set-utils.ts";
 
 const labelMap = { foo: "bar" };
 
@@ -445,6 +445,58 @@ describe("ReplicaSetController", () => {
     queue.add(key(rs));
     await manager.processNextWorkItem();
     expect(await queue.get()).toBe(key(rs));
+  });
+
+  it("a refused create sets ReplicaFailure (FailedCreate, the refusal as message); a working sync removes it", async () => {
+    const rs = newReplicaSet(2, labelMap);
+    rs.metadata.generation = 1;
+    const { manager, podControl, statusUpdates, clock } = setup({ rss: [rs] });
+    const quota = 'pods "foobar-x2k9p" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=0, limited: pods=0';
+    podControl.err = new StatusError("Forbidden", quota);
+    await expect(manager.syncReplicaSet(key(rs))).rejects.toThrow(quota);
+    expect(statusUpdates.at(-1)?.status).toEqual({
+      replicas: 0,
+      observedGeneration: 1,
+      conditions: [
+        { type: "ReplicaFailure", status: "True", reason: "FailedCreate", message: quota, lastTransitionTime: metav1Time(clock.now()) },
+      ],
+    });
+    // The informer delivers the status written; the creates work again.
+    rs.status = statusUpdates.at(-1)!.status!;
+    podControl.clear();
+    podControl.err = undefined;
+    manager.expectations.delete(key(rs));
+    await manager.syncReplicaSet(key(rs));
+    validateSyncReplicaSet(podControl, 2, 0, 0);
+    expect(statusUpdates.at(-1)?.status).toEqual({ replicas: 0, observedGeneration: 1 });
+  });
+
+  it("minReadySeconds: a Pod turning ready requeues its ReplicaSet minReadySeconds + 1 s later; a sync with all ready, not all available, after minReadySeconds", async () => {
+    const rs = newReplicaSet(1, labelMap);
+    rs.spec.minReadySeconds = 10;
+    const [notReady] = newPodList(1, "Pending", labelMap, rs, "pod");
+    const { manager, queue, clock } = setup({ rss: [rs], pods: [notReady!] });
+    await drain(queue);
+    const ready = structuredClone(notReady!);
+    ready.metadata.resourceVersion = "2";
+    ready.status = { phase: "Running", conditions: [{ type: "Ready", status: "True", lastTransitionTime: metav1Time(clock.now()) }] };
+    manager.updatePod(notReady!, ready);
+    await drain(queue); // the immediate enqueue
+    clock.step(10_999);
+    expect(queue.len()).toBe(0);
+    clock.step(1);
+    expect(queue.len()).toBe(1);
+    await drain(queue);
+    // The sync sees 1 ready, 0 available: it looks again after minReadySeconds.
+    const s = setup({ rss: [rs], pods: [ready] });
+    await drain(s.queue);
+    await s.manager.syncReplicaSet(key(rs));
+    expect(s.statusUpdates.at(-1)?.status).toMatchObject({ replicas: 1, readyReplicas: 1 });
+    expect(s.statusUpdates.at(-1)?.status?.availableReplicas).toBeUndefined();
+    s.clock.step(9_999);
+    expect(s.queue.len()).toBe(0);
+    s.clock.step(1);
+    expect(s.queue.len()).toBe(1);
   });
 
   it("TestDoNotAdoptOrCreateIfBeingDeleted", async () => {
