@@ -6,6 +6,7 @@ import { FakeClock } from "@servicenet/component-base/clock";
 import { MemoryInformer } from "@servicenet/client/tools/cache";
 import { MaxOfRateLimiter, RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { UIDTrackingControllerExpectations } from "../controller/controller-expectations.ts";
+import { controllerUIDIndex, controllerUIDIndexFunc, podControllerUIDIndex, podControllerUIDIndexFunc } from "../controller/pod-index.ts";
 import { FakePodControl } from "../testing/fake-pod-control.ts";
 import { controllerRefOf, newPod, newPodList, newReplicaSet } from "../testing/replicaset.ts";
 import { burstReplicas, ReplicaSetController, type ReplicaSetControllerDeps } from "./replica-set.ts";
@@ -24,8 +25,8 @@ interface SetupOptions {
 /** `testNewReplicaSetControllerFromClient` with a FakePodControl, a recording status client and an unlimited queue. */
 function setup(o: SetupOptions = {}) {
   const clock = new FakeClock();
-  const replicaSets = new MemoryInformer<ReplicaSet>(o.rss ?? []);
-  const pods = new MemoryInformer<Pod>(o.pods ?? []);
+  const replicaSets = new MemoryInformer<ReplicaSet>(o.rss ?? [], true, { [controllerUIDIndex]: controllerUIDIndexFunc });
+  const pods = new MemoryInformer<Pod>(o.pods ?? [], true, { [podControllerUIDIndex]: podControllerUIDIndexFunc });
   const podControl = new FakePodControl();
   const actions: string[] = [];
   const statusUpdates: ReplicaSet[] = [];

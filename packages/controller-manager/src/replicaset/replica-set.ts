@@ -7,7 +7,7 @@
 import { labelSelectorAsSelector, type LabelSelector, type OwnerReference, type Pod, type ReplicaSet } from "@servicenet/api";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
-import { metaNamespaceKey, splitMetaNamespaceKey, type Informer } from "@servicenet/client/tools/cache";
+import { metaNamespaceKey, splitMetaNamespaceKey, type IndexInformer } from "@servicenet/client/tools/cache";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { describeError } from "@servicenet/client/errors";
 import { Controller } from "../framework/controller.ts";
@@ -16,6 +16,7 @@ import { getControllerOf, PodControllerRefManager, recheckDeletionTimestamp } fr
 import type { ControllerObject, PodControlInterface } from "../controller/pod-control.ts";
 import { defaultRankingGates, isPodActive, type RankingGates } from "../controller/controller-utils.ts";
 import { isPodReady } from "../util/endpoint/pod.ts";
+import { controllerUIDIndex, filterPodsByOwner } from "../controller/pod-index.ts";
 import { calculateStatus, updateReplicaSetStatus, type ReplicaSetClient } from "./replica-set-utils.ts";
 import { manageReplicas, type ManageDeps } from "./manage-replicas.ts";
 
@@ -26,8 +27,10 @@ export const burstReplicas = 500;
 export const replicaSetKind = { apiVersion: "apps/v1", kind: "ReplicaSet" } as const;
 
 export interface ReplicaSetControllerDeps {
-  replicaSets: Informer<ReplicaSet>;
-  pods: Informer<Pod>;
+  /** With the `controllerUID` index (`controllerUIDIndexFunc`). */
+  replicaSets: IndexInformer<ReplicaSet>;
+  /** With the `podControllerUID` index (`podControllerUIDIndexFunc`). */
+  pods: IndexInformer<Pod>;
   podControl: PodControlInterface;
   client: ReplicaSetClient;
   burstReplicas?: number;
@@ -244,8 +247,8 @@ export class ReplicaSetController {
       return;
     }
     const { namespace } = splitMetaNamespaceKey(key);
-    // Every Pod of the namespace, so Pods that stopped matching but still name this owner are released.
-    const allPods = this.#d.pods.list().filter((p) => p.metadata.namespace === namespace);
+    // Its own Pods (also those that stopped matching, to release them) and the namespace's orphans.
+    const allPods = filterPodsByOwner(this.#d.pods, rs.metadata, true);
     const activePods = filterActivePods(allPods, this.#log);
     const canAdopt = recheckDeletionTimestamp(async () => {
       const fresh = await this.#d.client.get(namespace, rs.metadata.name ?? "");
@@ -298,7 +301,7 @@ export class ReplicaSetController {
       this.#log.error("ReplicaSet has no controller", { replicaSet: metaNamespaceKey(rs) });
       return [];
     }
-    const related = this.#d.replicaSets.list().filter((o) => getControllerOf(o)?.uid === ref.uid);
+    const related = this.#d.replicaSets.byIndex(controllerUIDIndex, ref.uid);
     V(this.#log, 2).info("Found related ReplicaSets", {
       replicaSet: metaNamespaceKey(rs),
       relatedReplicaSets: related.map(metaNamespaceKey),
