@@ -83,7 +83,14 @@ export type { RankingGates } from "./controller/controller-utils.ts";
 export { ControllerExpectations, UIDTrackingControllerExpectations, expectationsTimeoutMs } from "./controller/controller-expectations.ts";
 
 // pkg/controller/replicaset and the controller_utils / controller_ref_manager pieces it uses.
-export { ReplicaSetController, burstReplicas, filterActivePods, podKey } from "./replicaset/replica-set.ts";
+export { ReplicaSetController, burstReplicas } from "./replicaset/replica-set.ts";
+export {
+  filterActivePods,
+  getIndirectlyRelatedPods,
+  getPodReplicaSets,
+  getReplicaSetsWithSameController,
+  podKey,
+} from "./replicaset/related.ts";
 export type { ReplicaSetControllerDeps } from "./replicaset/replica-set.ts";
 export { calculateStatus, updateReplicaSetStatus, replicaSetReplicaFailure } from "./replicaset/replica-set-utils.ts";
 export type { ReplicaSetClient } from "./replicaset/replica-set-utils.ts";

@@ -4,7 +4,7 @@
  * batches and deleting the surplus by upstream's ranking, adopts and releases Pods by selector,
  * and writes the status its Pods give it.
  */
-import { labelSelectorAsSelector, type LabelSelector, type OwnerReference, type Pod, type ReplicaSet } from "@servicenet/api";
+import { labelSelectorAsSelector, type OwnerReference, type Pod, type ReplicaSet } from "@servicenet/api";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { metaNamespaceKey, splitMetaNamespaceKey, type IndexInformer } from "@servicenet/client/tools/cache";
@@ -14,10 +14,11 @@ import { Controller } from "../framework/controller.ts";
 import { UIDTrackingControllerExpectations } from "../controller/controller-expectations.ts";
 import { getControllerOf, PodControllerRefManager, recheckDeletionTimestamp } from "../controller/controller-ref-manager.ts";
 import type { ControllerObject, PodControlInterface } from "../controller/pod-control.ts";
-import { defaultRankingGates, isPodActive, type RankingGates } from "../controller/controller-utils.ts";
+import { defaultRankingGates, type RankingGates } from "../controller/controller-utils.ts";
 import { isPodReady } from "../util/endpoint/pod.ts";
-import { controllerUIDIndex, filterPodsByOwner } from "../controller/pod-index.ts";
+import { filterPodsByOwner } from "../controller/pod-index.ts";
 import { calculateStatus, updateReplicaSetStatus, type ReplicaSetClient } from "./replica-set-utils.ts";
+import { filterActivePods, getIndirectlyRelatedPods, getPodReplicaSets, getReplicaSetsWithSameController, podKey } from "./related.ts";
 import { manageReplicas, type ManageDeps } from "./manage-replicas.ts";
 
 /** `BurstReplicas`: at most this many creates or deletes per sync before the controller waits for their events. */
@@ -44,14 +45,8 @@ export interface ReplicaSetControllerDeps {
   gates?: RankingGates;
 }
 
-/** `controller.PodKey`. */
-export const podKey = (pod: Pod): string => `${pod.metadata.namespace ?? ""}/${pod.metadata.name ?? ""}`;
-
 const isDeleting = (o: { metadata: { deletionTimestamp?: unknown } }) =>
   o.metadata.deletionTimestamp !== undefined && o.metadata.deletionTimestamp !== null;
-
-const emptySelector = (s: LabelSelector | undefined) =>
-  Object.keys(s?.matchLabels ?? {}).length === 0 && (s?.matchExpressions ?? []).length === 0;
 
 /** The ReplicaSet as the controller object its Pods and events refer to. */
 export const asControllerObject = (rs: ReplicaSet): ControllerObject => ({ ...replicaSetKind, metadata: rs.metadata });
@@ -136,18 +131,7 @@ export class ReplicaSetController {
 
   /** `GetPodReplicaSets`: the ReplicaSets of the Pod's namespace whose (non-empty) selector matches it. */
   getPodReplicaSets(pod: Pod): ReplicaSet[] {
-    const labels = pod.metadata.labels ?? {};
-    if (Object.keys(labels).length === 0) return [];
-    const rss = this.#d.replicaSets.list().filter((rs) => {
-      if (rs.metadata.namespace !== pod.metadata.namespace || emptySelector(rs.spec.selector)) return false;
-      try {
-        return labelSelectorAsSelector(rs.spec.selector)(labels);
-      } catch {
-        return false;
-      }
-    });
-    if (rss.length > 1) this.#log.error("user error! more than one ReplicaSet is selecting pods with labels", { labels, pod: podKey(pod) });
-    return rss;
+    return getPodReplicaSets(this.#d.replicaSets, pod, this.#log);
   }
 
   /** `addPod`: a Pod of ours counts as an observed creation; an orphan wakes the ReplicaSets that could adopt it. */
@@ -296,48 +280,11 @@ export class ReplicaSetController {
 
   /** `getReplicaSetsWithSameController`: the ReplicaSets under the same controller (one Deployment's). */
   getReplicaSetsWithSameController(rs: ReplicaSet): ReplicaSet[] {
-    const ref = getControllerOf(rs);
-    if (ref === undefined) {
-      this.#log.error("ReplicaSet has no controller", { replicaSet: metaNamespaceKey(rs) });
-      return [];
-    }
-    const related = this.#d.replicaSets.byIndex(controllerUIDIndex, ref.uid);
-    V(this.#log, 2).info("Found related ReplicaSets", {
-      replicaSet: metaNamespaceKey(rs),
-      relatedReplicaSets: related.map(metaNamespaceKey),
-    });
-    return related;
+    return getReplicaSetsWithSameController(this.#d.replicaSets, rs, this.#log);
   }
 
   /** `getIndirectlyRelatedPods`: the Pods selected by any ReplicaSet of the same controller, each once. */
   getIndirectlyRelatedPods(rs: ReplicaSet): Pod[] {
-    const seen = new Set<string>();
-    const related: Pod[] = [];
-    for (const other of this.getReplicaSetsWithSameController(rs)) {
-      let matches;
-      try {
-        matches = labelSelectorAsSelector(other.spec.selector);
-      } catch {
-        continue; // an invalid selector matches no Pods
-      }
-      for (const pod of this.#d.pods.list()) {
-        if (pod.metadata.namespace !== other.metadata.namespace || !matches(pod.metadata.labels)) continue;
-        if (seen.has(pod.metadata.uid ?? "")) continue;
-        seen.add(pod.metadata.uid ?? "");
-        related.push(pod);
-      }
-    }
-    V(this.#log, 4).info("Found related pods", { replicaSet: metaNamespaceKey(rs), pods: related.map(podKey) });
-    return related;
+    return getIndirectlyRelatedPods(this.#d.pods, this.#d.replicaSets, rs, this.#log);
   }
-}
-
-/** `controller.FilterActivePods`: without Succeeded, Failed and terminating Pods. */
-export function filterActivePods(pods: readonly Pod[], logger: Logger = noopLogger): Pod[] {
-  return pods.filter((p) => {
-    const active = isPodActive(p);
-    if (!active)
-      V(logger, 4).info("Ignoring inactive pod", { pod: podKey(p), phase: p.status?.phase, deletionTime: p.metadata.deletionTimestamp });
-    return active;
-  });
 }
