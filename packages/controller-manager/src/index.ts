@@ -81,3 +81,29 @@ export {
 } from "./controller/controller-utils.ts";
 export type { RankingGates } from "./controller/controller-utils.ts";
 export { ControllerExpectations, UIDTrackingControllerExpectations, expectationsTimeoutMs } from "./controller/controller-expectations.ts";
+
+// pkg/controller/replicaset and the controller_utils / controller_ref_manager pieces it uses.
+export { ReplicaSetController, burstReplicas } from "./replicaset/replica-set.ts";
+export {
+  filterActivePods,
+  getIndirectlyRelatedPods,
+  getPodReplicaSets,
+  getReplicaSetsWithSameController,
+  podKey,
+} from "./replicaset/related.ts";
+export type { ReplicaSetControllerDeps } from "./replicaset/replica-set.ts";
+export { calculateStatus, updateReplicaSetStatus, replicaSetReplicaFailure } from "./replicaset/replica-set-utils.ts";
+export type { ReplicaSetClient } from "./replicaset/replica-set-utils.ts";
+export { getPodsToDelete, manageReplicas } from "./replicaset/manage-replicas.ts";
+export { slowStartBatch } from "./replicaset/slow-start-batch.ts";
+export { podClient, replicaSetClient } from "./replicaset/replicaset-client.ts";
+export { RealPodControl, getPodFromTemplate, validateControllerRef, slowStartInitialBatchSize } from "./controller/pod-control.ts";
+export type { ControllerObject, PodClient, PodControlInterface } from "./controller/pod-control.ts";
+export {
+  PodControllerRefManager,
+  getControllerOf,
+  newControllerRef,
+  recheckDeletionTimestamp,
+  ownerRefControllerPatch,
+  deleteOwnerRefPatch,
+} from "./controller/controller-ref-manager.ts";

@@ -29,6 +29,7 @@ export const controllerServiceAccounts = [
   "generic-garbage-collector",
   "namespace-controller",
   "node-controller",
+  "replicaset-controller",
   "service-cidrs-controller",
 ] as const;
 

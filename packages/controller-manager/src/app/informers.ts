@@ -17,6 +17,7 @@ import {
   type Namespace,
   type Node,
   type Pod,
+  type ReplicaSet,
   type Service,
   type ServiceCIDR,
 } from "@servicenet/api";
@@ -24,6 +25,7 @@ import type { Clock } from "@servicenet/component-base/clock";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import type { Logger } from "@servicenet/component-base/logs";
 import { toPlain } from "@servicenet/client/rest";
+import { controllerUIDIndex, controllerUIDIndexFunc, podControllerUIDIndex, podControllerUIDIndexFunc } from "../controller/pod-index.ts";
 
 export interface InformerSet {
   services: SharedInformer<Service>;
@@ -75,7 +77,13 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       path: "/api/v1/services",
       list: plain("V1ServiceList", () => core.listServiceForAllNamespaces()),
     }),
-    pods: new SharedInformer({ ...base, path: "/api/v1/pods", list: plain("V1PodList", () => core.listPodForAllNamespaces()) }),
+    // Indexed as the replicaset controller's AddPodControllerUIDIndexer and controllerUIDIndex do (built in: no AddIndexers here).
+    pods: new SharedInformer<Pod>({
+      ...base,
+      path: "/api/v1/pods",
+      indexers: { [podControllerUIDIndex]: podControllerUIDIndexFunc },
+      list: plain("V1PodList", () => core.listPodForAllNamespaces()),
+    }),
     endpoints: new SharedInformer({
       ...base,
       path: "/api/v1/endpoints",
@@ -120,9 +128,10 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       path: "/apis/apps/v1/deployments",
       list: plain("V1DeploymentList", () => apps.listDeploymentForAllNamespaces()),
     }),
-    replicaSets: new SharedInformer({
+    replicaSets: new SharedInformer<ReplicaSet>({
       ...base,
       path: "/apis/apps/v1/replicasets",
+      indexers: { [controllerUIDIndex]: controllerUIDIndexFunc },
       list: plain("V1ReplicaSetList", () => apps.listReplicaSetForAllNamespaces()),
     }),
   };

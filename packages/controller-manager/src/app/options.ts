@@ -13,6 +13,7 @@ export const knownControllers = [
   "clusterrole-aggregation",
   "nodeipam",
   "deployment",
+  "replicaset",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
@@ -33,6 +34,8 @@ export interface Options {
   gcWorkers: number;
   /** Deployment controller workers (--concurrent-deployment-syncs, upstream default 5). */
   deploymentWorkers: number;
+  /** ReplicaSet workers (--concurrent-replicaset-syncs, upstream default 5). */
+  replicaSetWorkers: number;
   /** klog's -v: log verbosity (V(n) lines are written when n <= v). */
   verbosity: number;
   /** --use-service-account-credentials: each controller with its own identity's credentials from the kubeconfig. */
@@ -68,6 +71,7 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --concurrent-syncs N              workers per controller (default 5)
   --concurrent-gc-syncs N           garbage collector workers (default 20)
   --concurrent-deployment-syncs N   deployment controller workers (default 5)
+  --concurrent-replicaset-syncs N   ReplicaSets synced at once (default 5)
   --max-endpoints-per-slice N       endpoints per EndpointSlice (1-1000, default 100)
   --endpointslice-updates-batch-period D
                                     batch Pod changes this long before an EndpointSlice sync (default 0s)
@@ -95,6 +99,7 @@ export function parseOptions(argv: readonly string[]): Options {
     workers: 5,
     gcWorkers: 20,
     deploymentWorkers: 5,
+    replicaSetWorkers: 5,
     verbosity: 0,
     useServiceAccountCredentials: false,
     maxEndpointsPerSlice: 100,
@@ -166,6 +171,9 @@ export function parseOptions(argv: readonly string[]): Options {
         o.deploymentWorkers = n;
         break;
       }
+      case "--concurrent-replicaset-syncs":
+        o.replicaSetWorkers = int32Flag(flag, value());
+        break;
       case "--max-endpoints-per-slice":
         o.maxEndpointsPerSlice = int32Flag(flag, value());
         break;

@@ -25,6 +25,9 @@ import { ClusterRoleAggregationController } from "../clusterroleaggregation/clus
 import { clusterRoleClient } from "../clusterroleaggregation/clusterroles-client.ts";
 import { DeploymentController, deploymentControllerEventSource } from "../deployment/deployment-controller.ts";
 import { deploymentClient } from "../deployment/deployment-client.ts";
+import { ReplicaSetController } from "../replicaset/replica-set.ts";
+import { podClient, replicaSetClient } from "../replicaset/replicaset-client.ts";
+import { RealPodControl } from "../controller/pod-control.ts";
 import { makeInformers, type InformerSet } from "./informers.ts";
 import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
@@ -38,6 +41,8 @@ export interface RunOptions {
   gcWorkers?: number;
   /** Deployment controller workers (--concurrent-deployment-syncs, default 5). */
   deploymentWorkers?: number;
+  /** ReplicaSet workers (kube-controller-manager's --concurrent-replicaset-syncs, default 5). */
+  replicaSetWorkers?: number;
   leaderElect?: boolean;
   leaseNamespace?: string;
   leaseName?: string;
@@ -224,6 +229,19 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
       logger: log,
     });
     controllers.push({ run: (s) => dc.run(s, o.deploymentWorkers ?? 5) });
+  }
+  if (o.controllers.includes("replicaset")) {
+    const kc = cb.configFor("replicaset-controller");
+    controllers.push(
+      new ReplicaSetController({
+        replicaSets: use("replicaSets"),
+        pods: use("pods"),
+        podControl: new RealPodControl(podClient(kc), events.newRecorder({ component: "replicaset-controller" })),
+        client: replicaSetClient(kc),
+        workers: o.replicaSetWorkers ?? 5,
+        logger: log,
+      }),
+    );
   }
   for (const c of controllers)
     runs.push(c.run(signal, c.workers ?? workers).catch((err: unknown) => log.error("controller failed", { err: describeError(err) })));

@@ -12,7 +12,7 @@ import { runControllerManager } from "./run.ts";
  * bootstrap ServiceCIDR, which the environment's `reset()` would keep taking away.
  */
 export type TestEnvironmentControllerName =
-  "endpoint" | "endpointslice" | "namespace" | "garbagecollector" | "clusterrole-aggregation" | "nodeipam" | "deployment";
+  "endpoint" | "endpointslice" | "namespace" | "garbagecollector" | "clusterrole-aggregation" | "nodeipam" | "deployment" | "replicaset";
 
 /** Options of the test environment's controllers. */
 export interface TestEnvironmentControllerOptions {

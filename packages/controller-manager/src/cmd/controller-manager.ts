@@ -51,6 +51,7 @@ async function main(argv: readonly string[]): Promise<number> {
       workers: opts.workers,
       gcWorkers: opts.gcWorkers,
       deploymentWorkers: opts.deploymentWorkers,
+      replicaSetWorkers: opts.replicaSetWorkers,
       leaderElect: opts.leaderElect,
       useServiceAccountCredentials: opts.useServiceAccountCredentials,
       leaseNamespace: opts.leaseNamespace,

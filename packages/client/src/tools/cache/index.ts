@@ -1,6 +1,6 @@
 /** client-go tools/cache: the one reflector, shared informer, indexer and keys. */
 export { SharedInformer } from "./shared-informer.ts";
-export type { EventHandlers, Informer, ObjectWithMeta, SharedInformerOptions } from "./shared-informer.ts";
+export type { EventHandlers, IndexInformer, Informer, ObjectWithMeta, SharedInformerOptions } from "./shared-informer.ts";
 export { Reflector } from "./reflector.ts";
 export type { ReflectorOptions, ReflectorSink } from "./reflector.ts";
 export { newListWatch } from "./list-watch.ts";

@@ -31,6 +31,12 @@ export interface Informer<T> {
   hasSynced(): boolean;
 }
 
+/** An Informer with named indexes (`cache.SharedIndexInformer`'s `GetIndexer().ByIndex`). */
+export interface IndexInformer<T> extends Informer<T> {
+  /** Objects whose index `name` has `value`; throws for an index the informer was not built with. */
+  byIndex(name: string, value: string): T[];
+}
+
 /** The object shape informers need: metadata with name, namespace and resourceVersion (timestamps as wire strings). */
 export interface ObjectWithMeta {
   metadata?: { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined } | undefined;
