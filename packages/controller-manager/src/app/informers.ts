@@ -10,7 +10,6 @@ import {
   endpointSliceMirroringControllerName,
   type ClusterRole,
   type Deployment,
-  type ReplicaSet,
   type EndpointSlice,
   type Endpoints,
   type IPAddress,
