@@ -1,5 +1,6 @@
 /** printers_test.go TestPrintValidatingAdmissionPolicy and TestPrintValidatingAdmissionPolicyBinding (their cases in miniature). */
 import { describe, expect, it } from "vitest";
+import type { ParamRef } from "@servicenet/api/admissionregistration/v1";
 import { generateTable } from "../tablegenerator.ts";
 import { validatingAdmissionPolicyBindingHandler, validatingAdmissionPolicyHandler } from "./admissionregistration.ts";
 
@@ -34,7 +35,10 @@ describe("TestPrintValidatingAdmissionPolicy", () => {
 });
 
 describe("TestPrintValidatingAdmissionPolicyBinding", () => {
-  const b = (paramRef: unknown) => ({ metadata: { name: "b", creationTimestamp: created }, spec: { policyName: "p", paramRef } });
+  const b = (paramRef: ParamRef | undefined) => ({
+    metadata: { name: "b", creationTimestamp: created },
+    spec: { policyName: "p", paramRef },
+  });
   it.each([
     ["without paramRef", b(undefined), "<unset>"],
     ["name and namespace", b({ name: "cm", namespace: "ns" }), "ns/cm"],
