@@ -93,6 +93,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     ...(o.clientCAFile !== undefined ? { clientCAFile: o.clientCAFile } : {}),
     anonymousAuth: o.anonymousAuth,
     authorizationModes: o.authorizationModes,
+    admissionPlugins: o.admissionPlugins,
     // Errors and warnings always, info lines from V(2), request lines (upstream's httplog) from V(3).
     logger: jsonLogger("apiserver", { verbosity: o.verbosity }),
     flowControl: {

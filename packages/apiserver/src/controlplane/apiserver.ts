@@ -82,6 +82,8 @@ export interface StartApiServerOptions {
   authorizationModes?: readonly string[];
   /** `--audit-policy-file` and `--audit-log-path`: audit Events per the policy; none when absent. */
   audit?: AuditConfig;
+  /** The enabled admission plugins (`--enable/disable-admission-plugins`); default kube-apiserver 1.33's. */
+  admissionPlugins?: readonly string[];
   /** `--enable-priority-and-fairness`, `--max-requests-inflight`, `--max-mutating-requests-inflight` (flowcontrol.ts). */
   flowControl?: FlowControlOptions;
 }
@@ -232,6 +234,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       logger,
       ...(o.serving ? { serving: o.serving } : {}),
       ...(o.audit ? { audit: o.audit } : {}),
+      ...(o.admissionPlugins ? { admissionPlugins: o.admissionPlugins } : {}),
     });
     closers.push("server", () => server.close());
     await hooks.run();

@@ -1,6 +1,7 @@
 /**
  * `servicenet up` flags, parsed and validated (kube-apiserver's names where one exists).
  */
+import { enabledAdmissionPlugins, validateAdmissionPluginFlags } from "../kubeapiserver/options/plugins.ts";
 import { defaultAuthorizationModes, parseAuthorizationModes } from "../kubeapiserver/authorizer/config.ts";
 import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR, parseIP } from "@servicenet/api";
 import { parseGoDuration } from "@servicenet/component-base/duration";
@@ -54,6 +55,11 @@ export interface UpOptions {
   /** `--max-requests-inflight` (default 400) and `--max-mutating-requests-inflight` (default 200). */
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
+  /**
+   * `--enable-admission-plugins` / `--disable-admission-plugins` applied to kube-apiserver 1.33's
+   * defaults: the enabled plugins in the order they run.
+   */
+  admissionPlugins: string[];
   /** klog's `-v`: 0 prints warnings and errors only, 2 the apiserver's info lines, 3 every request. */
   verbosity: number;
   help: boolean;
@@ -98,6 +104,10 @@ export const usage = `Usage: servicenet up [flags]
                                       fairness, the server's seats are this plus the next flag
   --max-mutating-requests-inflight <n>
                                       kube-apiserver's: writes in flight (default 200)
+  --enable-admission-plugins <names>  kube-apiserver's: admission plugins besides the default ones
+  --disable-admission-plugins <names> kube-apiserver's: default admission plugins to turn off
+                                      (NamespaceLifecycle and ValidatingAdmissionPolicy act here;
+                                      the other names are accepted and do nothing)
   -v, --v <n>                         log verbosity, klog's levels: 0 warnings and errors only (default),
                                       2 the apiserver's info lines, 3 one line per request
 `;
@@ -170,6 +180,8 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--enable-priority-and-fairness",
         "--max-requests-inflight",
         "--max-mutating-requests-inflight",
+        "--enable-admission-plugins",
+        "--disable-admission-plugins",
       ].includes(a)
     )
       throw new Error(`unknown flag: ${a}`);
@@ -220,6 +232,12 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     throw new Error(
       "--max-requests-inflight plus --max-mutating-requests-inflight must be positive when --enable-priority-and-fairness is true",
     );
+  const admissionFlags = {
+    enable: splitList(raw["enable-admission-plugins"]),
+    disable: splitList(raw["disable-admission-plugins"]),
+  };
+  const admissionErrors = validateAdmissionPluginFlags(admissionFlags);
+  if (admissionErrors.length > 0) throw new Error(admissionErrors.join("; "));
   let authorizationModes: string[];
   try {
     authorizationModes = parseAuthorizationModes(raw["authorization-mode"] ?? defaultAuthorizationModes.join(","));
@@ -248,9 +266,18 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     enablePriorityAndFairness: apf === "true",
     maxRequestsInflight,
     maxMutatingRequestsInflight,
+    admissionPlugins: enabledAdmissionPlugins(admissionFlags),
     verbosity: parseVerbosity(raw["v"] ?? "0"),
     help,
   };
+}
+
+/** A comma-separated flag value as pflag's StringSlice reads it (empty: none). */
+function splitList(v: string | undefined): string[] {
+  return (v ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 }
 
 /** A Go duration (time.ParseDuration: "500ms", "10s", "3m", "1h30m") in milliseconds, > 0; throws naming `flag`. */

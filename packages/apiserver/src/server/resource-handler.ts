@@ -18,6 +18,7 @@ import type { RESTStorage } from "./rest-storage.ts";
 import { handleResource } from "./rest.ts";
 import { answerReview, findReview, type ReviewDef } from "./reviews.ts";
 import { methodNotAllowed, routeNotFound } from "./routes.ts";
+import type { AdmissionInterface } from "../admission/interfaces.ts";
 import type { CRDHandler } from "../apiextensions/apiserver/customresource-handler.ts";
 
 /** What the resource handler serves. */
@@ -31,6 +32,8 @@ export interface ResourceHandlerConfig {
   shutdown: AbortSignal;
   /** The delegate tried when no built-in resource matches: the custom-resource handler. */
   customResources?: Pick<CRDHandler, "lookup">;
+  /** The admission chain every resource request goes through. */
+  admission?: AdmissionInterface | undefined;
 }
 
 const notFound = (): StatusError => new StatusError("NotFound", "the server could not find the requested resource");
@@ -68,6 +71,8 @@ export function resourceHandler(c: ResourceHandlerConfig): Handler {
       format: negotiateOutput(ctx.req.headers.accept),
       shutdown: c.shutdown,
       ...(ctx.user ? { user: ctx.user } : {}),
+      ...(c.admission ? { admission: c.admission } : {}),
+      audit: ctx.audit,
     });
   };
 }

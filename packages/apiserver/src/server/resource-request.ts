@@ -1,6 +1,8 @@
 /** One resource request as the resource handler hands it to the REST verbs (rest.ts) and the subresource views. */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AdmissionInterface } from "../admission/interfaces.ts";
 import type { UserInfo } from "../authentication/user/user.ts";
+import type { AuditInfo } from "./audit.ts";
 import type { GenericStore } from "../registry/generic/store.ts";
 import type { OutputFormat } from "./negotiation.ts";
 import type { RequestInfo } from "./request-info.ts";
@@ -17,4 +19,8 @@ export interface ResourceRequest {
   shutdown: AbortSignal;
   /** The authenticated user (undefined without authentication), for the stores' write checks. */
   user?: UserInfo;
+  /** The admission chain (none: nothing is admitted beyond the stores' own checks). */
+  admission?: AdmissionInterface;
+  /** The request's audit facts, where admission's audit annotations go. */
+  audit?: AuditInfo;
 }

@@ -39,6 +39,7 @@ import {
   type TableHandler,
 } from "@servicenet/printers";
 import { CustomResourceDefinitionSchema } from "@servicenet/api/apiextensions/v1";
+import { admissionRegistrationV1 } from "../registry/admissionregistration/rest/storage-admissionregistration.ts";
 import { defaultTableHandler } from "@servicenet/printers";
 import { customResourceDefinitionStrategy } from "../apiextensions/registry/customresourcedefinition/strategy.ts";
 import {
@@ -426,6 +427,7 @@ export const servableResources: readonly ResourceDef[] = [
   // Kubernetes 1.27-1.30's version, which their kubectl asks for in `describe servicecidr|ipaddress`.
   ...networking("v1alpha1", ServiceCIDRV1alpha1Schema, IPAddressV1alpha1Schema),
   ...rbac(),
+  ...admissionRegistrationV1(),
   // apiextensions-apiserver's own kind, stored under upstream's key.
   def({
     group: "apiextensions.k8s.io",

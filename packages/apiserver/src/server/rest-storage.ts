@@ -24,6 +24,8 @@ export interface RESTStorage {
   stores: ReadonlyMap<string, GenericStore>;
   /** A store for a resource outside the table (a CRD's custom resources), with the same admission. */
   newStore(def: ResourceDef): GenericStore;
+  /** The namespace informer admission reads namespaces from (started on first use). */
+  namespaces: StoreInformer;
   /** Stops the namespace cache of the admission check. */
   stop(): void;
 }
@@ -38,11 +40,13 @@ export function newRESTStorage(
   table: readonly ResourceDef[],
   serviceAllocators?: Allocators,
   rbac: RBACStorageOptions = {},
+  admission: { namespaceLifecycle?: boolean } = {},
 ): RESTStorage {
   const stores = new Map<string, GenericStore>();
   // NamespaceLifecycle reads namespaces from an informer cache, as upstream's admission plugin does
   // (a storage read per create showed in profiles).
   const nsCache = new StoreInformer(store, "namespaces");
+  const lifecycleOn = admission.namespaceLifecycle ?? true;
   const lifecycle = new Lifecycle({
     cache: nsCache,
     getNamespace: async (name) => {
@@ -59,7 +63,7 @@ export function newRESTStorage(
       resource: def.resource,
       storagePath: def.storagePath,
       strategy: def.strategy,
-      ...(def.namespaced
+      ...(def.namespaced && lifecycleOn
         ? { admitCreate: (namespace, obj) => lifecycle.admit({ operation: "CREATE", namespace, name: "", resource: gr, object: obj }) }
         : {}),
     };
@@ -70,7 +74,7 @@ export function newRESTStorage(
     const services = def.storagePath === serviceStoragePath && serviceAllocators;
     const rest =
       def.storagePath === "namespaces"
-        ? new NamespaceREST(store, cfg, lifecycle)
+        ? new NamespaceREST(store, cfg, lifecycleOn ? lifecycle : undefined)
         : services
           ? newServiceREST(store, cfg, serviceAllocators, stores)
           : def.storagePath === "apiextensions.k8s.io/customresourcedefinitions"
@@ -80,6 +84,7 @@ export function newRESTStorage(
   }
   return {
     stores,
+    namespaces: nsCache,
     stop: () => nsCache.stop(),
     newStore: (def) => new GenericStore(store, configOf(def)),
     storeFor: (def) => {

@@ -163,6 +163,8 @@ describe("REST semantics", () => {
       "authorization.k8s.io",
       "networking.k8s.io",
       "rbac.authorization.k8s.io",
+      // Both at 16700: the group name decides.
+      "admissionregistration.k8s.io",
       "apiextensions.k8s.io",
       "coordination.k8s.io",
       "discovery.k8s.io",

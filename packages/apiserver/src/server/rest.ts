@@ -22,6 +22,7 @@ import { checkRoute } from "./routes.ts";
 import { keepNoOp } from "./no-op.ts";
 import { serveWatch } from "./watch.ts";
 import { handleSubresourceView } from "./subresource-view.ts";
+import { RequestAdmission } from "./admission.ts";
 import type { ResourceRequest } from "./resource-request.ts";
 
 export type { ResourceRequest } from "./resource-request.ts";
@@ -147,9 +148,13 @@ async function create(r: ResourceRequest): Promise<number> {
   const budget = new TurnBudget();
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
   await budget.maybeYield();
+  const adm = new RequestAdmission(r, "CREATE", dryRun);
   const managed = withManagedFields(r, undefined, obj);
   await budget.maybeYield();
-  const created = await r.store.create(r.info.namespace, managed, { dryRun, warnings, ...userOf(r) });
+  // create.go: mutating admission before the store; validating admission after the strategy's validation.
+  await adm.admit(managed, undefined);
+  const created = await r.store.create(r.info.namespace, managed, { dryRun, warnings, ...userOf(r), ...adm.storeHooks() });
+  adm.report(warnings);
   await budget.maybeYield();
   return ok(r, 201, created, warnings);
 }
@@ -162,18 +167,26 @@ async function update(r: ResourceRequest): Promise<number> {
   checkName(obj.metadata, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined });
   // A uid in the body is a storage precondition, as upstream's defaultUpdatedObjectInfo makes it: another uid is a 409.
   const uid = obj.metadata.uid;
+  const adm = new RequestAdmission(r, "UPDATE", dryRun);
   const result = await r.store.update(
     r.info.namespace,
     r.info.name,
-    async (current) => keepNoOp(current, withManagedFields(r, current ?? undefined, structuredClone(obj))),
+    async (current) => {
+      const next = withManagedFields(r, current ?? undefined, structuredClone(obj));
+      // update.go's transformers: mutating admission on each attempt, against the object it replaces.
+      await adm.admit(next, current ?? undefined, current ? "UPDATE" : "CREATE");
+      return keepNoOp(current, next);
+    },
     {
       dryRun,
       subresource: r.info.subresource,
       warnings,
       ...(uid ? { preconditions: { uid } } : {}),
       ...userOf(r),
+      ...adm.storeHooks(),
     },
   );
+  adm.report(warnings);
   return ok(r, result.created ? 201 : 200, result.object, warnings);
 }
 
@@ -191,6 +204,7 @@ async function patch(r: ResourceRequest): Promise<number> {
   if (isApply) checkApplyBody(r.def, text);
   let warnings: string[] = [];
   const strategyWarnings: string[] = [];
+  const adm = new RequestAdmission(r, "UPDATE", dryRun);
   const result = await r.store.update(
     r.info.namespace,
     r.info.name,
@@ -216,10 +230,13 @@ async function patch(r: ResourceRequest): Promise<number> {
         groupResource: groupResource(r.def),
       });
       warnings = decoded.warnings;
+      // patch.go: mutating admission of the patched object, before the strategy validates it.
+      await adm.admit(decoded.obj, current ?? undefined, current ? "UPDATE" : "CREATE");
       return keepNoOp(current, decoded.obj);
     },
-    { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings: strategyWarnings, ...userOf(r) },
+    { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings: strategyWarnings, ...userOf(r), ...adm.storeHooks() },
   );
+  adm.report(strategyWarnings);
   return ok(r, result.created ? 201 : 200, result.object, [...warnings, ...strategyWarnings]);
 }
 
@@ -264,19 +281,23 @@ function successStatus(r: ResourceRequest, obj: KubeObject): unknown {
 async function remove(r: ResourceRequest): Promise<number> {
   const opts = await deleteOptions(r);
   const params = parseDeleteParams(r.query, opts);
-  const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, params);
+  const adm = new RequestAdmission(r, "DELETE", params.dryRun ?? false);
+  const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, { ...params, ...adm.storeHooks() });
+  const warnings: string[] = [];
+  adm.report(warnings);
   // Upstream answers 202 for an object kept by finalizers only when orphanDependents=false was asked.
   const orphanFalse = params.orphanDependents === false;
-  if (!deleted) return ok(r, orphanFalse ? 202 : 200, object);
-  if (r.def.strategy.returnDeletedObject) return ok(r, 200, object);
-  send(r.res, 200, successStatus(r, object), r.format === "yaml" ? "yaml" : "json");
+  if (!deleted) return ok(r, orphanFalse ? 202 : 200, object, warnings);
+  if (r.def.strategy.returnDeletedObject) return ok(r, 200, object, warnings);
+  send(r.res, 200, successStatus(r, object), r.format === "yaml" ? "yaml" : "json", warnings);
   return 200;
 }
 
 async function removeCollection(r: ResourceRequest): Promise<number> {
   const params = parseDeleteParams(r.query, await deleteOptions(r));
   const lp = parseListParams(r.query);
-  const items = await r.store.deleteCollection(r.info.namespace, lp, params);
+  const adm = new RequestAdmission(r, "DELETE", params.dryRun ?? false);
+  const items = await r.store.deleteCollection(r.info.namespace, lp, { ...params, ...adm.storeHooks() });
   const rv = items.reduce((m, o) => Math.max(m, Number(o.metadata.resourceVersion ?? 0)), 0);
   send(r.res, 200, renderList(r.def, { items, resourceVersion: String(rv) }, r.format, r.query), r.format);
   return 200;

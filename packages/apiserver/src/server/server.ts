@@ -3,6 +3,8 @@
  * HTTPS server, with kube-apiserver's header limits, idle timeout and TLS client certificates.
  * The server never crashes on bad input: every failure becomes a Status response.
  */
+import { newAdmission } from "../kubeapiserver/admission/config.ts";
+import { enabledAdmissionPlugins } from "../kubeapiserver/options/plugins.ts";
 import { createServer as createHTTPServer, type Server } from "node:http";
 import { createServer as createHTTPSServer } from "node:https";
 import { setMaxListeners } from "node:events";
@@ -66,6 +68,11 @@ export interface APIServerConfig {
   logger?: Logger;
   /** API Priority and Fairness, or the max-in-flight limit when it is off (filters/flow-control.ts); none: no limit. */
   flowControl?: FlowControlConfig;
+  /**
+   * The enabled admission plugins (`--enable-admission-plugins` / `--disable-admission-plugins`
+   * applied to kube-apiserver's defaults); default {@link enabledAdmissionPlugins}().
+   */
+  admissionPlugins?: readonly string[];
   /** Component metrics (allocators, repair loops) served on /metrics after the request metrics. */
   metricsRegistry?: MetricsRegistry;
   /** Non-watch requests still unanswered after this get 504 (upstream --request-timeout, 60 s). */
@@ -96,7 +103,7 @@ const headerTooLarge =
 
 /** Starts the server and resolves once it listens. */
 export async function startServer(cfg: APIServerConfig): Promise<RunningServer> {
-  const { registry, handler, metrics, shutdown, crds } = await newHandler(cfg);
+  const { registry, handler, metrics, shutdown, crds, admission } = await newHandler(cfg);
   const serving = cfg.serving ?? {};
   // With a client CA the server asks for a certificate but lets the x509 authenticator judge it
   // (Go's tls.RequestClientCert), so token and anonymous clients still connect.
@@ -134,6 +141,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
       new Promise<void>((resolve) => {
         shutdown.abort();
         crds?.stop();
+        admission.stop();
         registry.stop();
         server.close(() => resolve());
         server.closeAllConnections();
@@ -145,10 +153,17 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
 async function newHandler(cfg: APIServerConfig) {
   const resources = cfg.resources ?? resourceTable;
   const reviews = cfg.reviews ?? reviewTable;
-  const registry = newRESTStorage(cfg.store, resources, cfg.serviceAllocators, {
-    ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
-    ...(cfg.ruleResolver ? { ruleResolver: cfg.ruleResolver } : {}),
-  });
+  const admissionPlugins = cfg.admissionPlugins ?? enabledAdmissionPlugins();
+  const registry = newRESTStorage(
+    cfg.store,
+    resources,
+    cfg.serviceAllocators,
+    {
+      ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
+      ...(cfg.ruleResolver ? { ruleResolver: cfg.ruleResolver } : {}),
+    },
+    { namespaceLifecycle: admissionPlugins.includes("NamespaceLifecycle") },
+  );
   // Before the first request: an early create must not get an IP a stored Service holds.
   await initServiceStorage(registry.stores);
   // The apiextensions-apiserver delegate: custom resources, and their discovery, follow the CRDs.
@@ -163,6 +178,12 @@ async function newHandler(cfg: APIServerConfig) {
     : undefined;
   await crds?.synced;
   const served = (): readonly ResourceDef[] => (crds ? [...resources, ...crds.handler.resources()] : resources);
+  const admission = newAdmission(admissionPlugins, {
+    store: cfg.store,
+    namespaces: registry.namespaces,
+    served,
+    log: (m) => logger.info(m),
+  });
   const metrics = new RequestMetrics();
   const version = cfg.version ?? serverVersion();
   const shutdown = new AbortController();
@@ -192,6 +213,7 @@ async function newHandler(cfg: APIServerConfig) {
     authenticator,
     shutdown: shutdown.signal,
     ...(crds ? { customResources: crds.handler } : {}),
+    admission: admission.chain,
   });
   const handler = buildHandlerChain(
     {
@@ -205,7 +227,7 @@ async function newHandler(cfg: APIServerConfig) {
     },
     director(mux, apis),
   );
-  return { registry, handler, metrics, shutdown, crds };
+  return { registry, handler, metrics, shutdown, crds, admission };
 }
 
 /** The OpenAPI documents of the served resources. */

@@ -10,3 +10,4 @@ export { parseTime, sinceMs, translateTimestampSince } from "./time.ts";
 export * from "./rbac.ts";
 export * from "./flowcontrol.ts";
 export * from "./apps.ts";
+export * from "./admissionregistration.ts";

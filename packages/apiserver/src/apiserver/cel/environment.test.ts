@@ -43,6 +43,8 @@ describe("evaluate", () => {
 
   it("reports a missing field as a runtime error", () => {
     expect(() => compile("object.spec.clusterIP == ''").evaluate({ object: svc })).toThrow(CELError);
+    // cel-go's wording, which kube-apiserver's `resulted in error:` messages carry.
+    expect(() => compile("object.spec.clusterIP == ''").evaluate({ object: svc })).toThrow("no such key: clusterIP");
     expect(compile("has(object.spec.clusterIP)").evaluate({ object: svc }).value).toBe(false);
   });
 

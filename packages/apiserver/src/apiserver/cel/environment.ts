@@ -5,7 +5,7 @@
  * checker types expressions against the declarations before anything runs.
  */
 import { Environment } from "@marcbachmann/cel-js";
-import { toDisplayString } from "./issues.ts";
+import { celGoRuntimeMessage, toDisplayString } from "./issues.ts";
 import { CostLimitExceededError, CostTracker, instrumentCost, withCostTracker } from "./cost.ts";
 import { kubernetesLibraries } from "./library/libraries.ts";
 import type { Library } from "./library/library.ts";
@@ -84,7 +84,7 @@ export class Program {
       if (tracker.exceeded) throw new CostLimitExceededError();
       return { value, cost: tracker.cost };
     } catch (e) {
-      throw new CELError("Invalid", firstLine(e), e);
+      throw new CELError("Invalid", celGoRuntimeMessage(firstLine(e)), e);
     } finally {
       if (o.budget !== undefined) o.budget.remaining -= Math.min(tracker.cost, o.budget.remaining);
     }

@@ -19,6 +19,12 @@ const binaryOperators: Record<string, string> = {
   in: "@in",
 };
 
+/** cel-go's wording of a runtime error (interpreter/attributes.go: `no such key: <key>`). */
+export function celGoRuntimeMessage(message: string): string {
+  const m = /^No such key: (.*)$/.exec(message);
+  return m ? `no such key: ${m[1]}` : message;
+}
+
 /** cel-go's wording of one checker or parser message. */
 export function celGoMessage(message: string, parse: boolean): string {
   let m = /^Unknown variable: (.+)$/.exec(message);

@@ -40,6 +40,11 @@ export interface WriteParams {
    * (RBAC escalation prevention); undefined without authentication.
    */
   user?: UserInfo;
+  /**
+   * Validating admission of a new object (upstream's createValidation, rest.ValidateObjectFunc):
+   * called after the strategy validated it, before it is written; throws to refuse.
+   */
+  createValidation?: (obj: KubeObject) => Promise<void>;
 }
 
 export interface UpdateParams extends WriteParams {
@@ -49,6 +54,8 @@ export interface UpdateParams extends WriteParams {
   forceAllowCreate?: boolean;
   /** A PUT body's uid (upstream defaultUpdatedObjectInfo.Preconditions): checked against the stored object. */
   preconditions?: Preconditions;
+  /** Validating admission of an update (upstream's updateValidation), after the strategy's; throws to refuse. */
+  updateValidation?: (obj: KubeObject, old: KubeObject) => Promise<void>;
 }
 
 export interface DeleteParams extends WriteParams {
@@ -57,6 +64,8 @@ export interface DeleteParams extends WriteParams {
   /** The deprecated DeleteOptions.orphanDependents (never set together with propagationPolicy). */
   orphanDependents?: boolean;
   gracePeriodSeconds?: number;
+  /** Validating admission of a delete (upstream's deleteValidation) with the stored object; throws to refuse. */
+  deleteValidation?: (obj: KubeObject) => Promise<void>;
 }
 
 /**

@@ -205,6 +205,7 @@ export class GenericStore {
     try {
       this.beforeCreate(obj, p.warnings);
       if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "", obj);
+      await p.createValidation?.(obj);
       out = await this.store.create(this.key(obj.metadata.namespace, obj.metadata.name ?? ""), obj, p.dryRun ? { dryRun: true } : {});
     } catch (err) {
       await finish(false);
@@ -268,6 +269,7 @@ export class GenericStore {
         if (this.hooks.beginCreate) finish = await this.hooks.beginCreate(obj, p);
         this.beforeCreate(obj, p.warnings);
         if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "", obj);
+        await p.createValidation?.(obj);
         created = true;
         return obj;
       }
@@ -285,6 +287,7 @@ export class GenericStore {
       }
       if (subresource === "" && this.hooks.beginUpdate) finish = await this.hooks.beginUpdate(obj, current, p);
       this.beforeUpdate(obj, current, subresource, p.warnings);
+      await p.updateValidation?.(obj, current);
       return obj;
     };
     let updated: KubeObject;
@@ -359,6 +362,9 @@ export class GenericStore {
     if (!p.dryRun) this.config.onDeleteRequest?.(namespace, name);
     const key = this.key(namespace, name);
     const current = await this.store.get(key);
+    // Upstream runs deleteValidation inside the storage delete (or the finalizer update) on the
+    // object it is about to remove; here once, on the object read for the delete.
+    await p.deleteValidation?.(current);
     const first = beforeDelete(this.strategy, structuredClone(current), { gracePeriodSeconds: p.gracePeriodSeconds });
     // Finalizers cannot be changed through DeleteOptions while a graceful deletion is pending.
     if (first.gracefulPending) return { object: current, deleted: false };

@@ -15,7 +15,8 @@ export const customResourceCleanupFinalizer = "customresourcecleanup.apiextensio
 export class CustomResourceDefinitionREST extends GenericStore {
   override async delete(namespace: string | undefined, name: string, p: DeleteParams = {}): Promise<DeleteResult> {
     const current = await this.get(undefined, name);
-    if (current.metadata.deletionTimestamp) return super.delete(namespace, name, p);
+    await p.deleteValidation?.(current);
+    if (current.metadata.deletionTimestamp) return super.delete(namespace, name, { ...p, deleteValidation: undefined });
     const now = nowRFC3339();
     const object = await this.storageGuaranteedUpdate(
       undefined,

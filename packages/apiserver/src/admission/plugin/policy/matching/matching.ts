@@ -27,5 +27,7 @@ export function matches(m: MatchResources | undefined, a: Attributes, namespaceL
   const objs = [a.object, a.oldObject].filter((o) => o !== undefined);
   if (!objs.some((o) => objectSelector(labelsOf(o) ?? {}))) return false;
   if ((m.excludeResourceRules ?? []).some((r) => namedRuleMatches(r, a))) return false;
-  return (m.resourceRules ?? []).some((r) => namedRuleMatches(r, a));
+  // matching.go Matches: a binding's matchResources without resourceRules leaves resources to the policy.
+  const rules = m.resourceRules ?? [];
+  return rules.length === 0 || rules.some((r) => namedRuleMatches(r, a));
 }

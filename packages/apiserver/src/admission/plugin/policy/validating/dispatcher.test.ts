@@ -1,7 +1,7 @@
 /**
  * ValidatingAdmissionPolicy decisions, named after the cases of upstream's
  * test/integration/apiserver/cel/validatingadmissionpolicy_test.go and validating/dispatcher_test.go,
- * on the dispatcher directly (the HTTP path is not wired yet).
+ * on the dispatcher directly (validatingadmissionpolicy.integration.test.ts has them over HTTP).
  */
 import { StatusError } from "@servicenet/api";
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from "@servicenet/api/admissionregistration/v1";

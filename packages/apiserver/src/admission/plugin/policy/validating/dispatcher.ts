@@ -53,10 +53,13 @@ function paramsFor(
   src: DispatchSources,
 ): { params: unknown[] } | { error: string } {
   const kind = p.policy.spec.paramKind;
-  if (kind === undefined) return { params: [null] };
   const ref = b.spec.paramRef;
-  if (ref === undefined) return { error: `paramKind ${kind.apiVersion}, Kind=${kind.kind} is set, but binding has no paramRef` };
-  const found = src.params(kind, ref, ref.namespace ?? a.namespace) ?? [];
+  // CollectParams: without paramKind, or a binding that does not use it, the policy runs with null params.
+  if (kind === undefined || ref === undefined) return { params: [null] };
+  const found = src.params(kind, ref, ref.namespace ?? a.namespace);
+  // ParamKind.String(), the generated protobuf form.
+  if (found === undefined)
+    return { error: `paramKind kind \`&ParamKind{APIVersion:${kind.apiVersion ?? ""},Kind:${kind.kind ?? ""},}\` not known` };
   if (found.length > 0) return { params: found };
   if ((ref.parameterNotFoundAction ?? "Deny") === "Allow") return { params: [] };
   return { error: "no params found for policy binding with `Deny` parameterNotFoundAction" };
@@ -76,6 +79,8 @@ export function dispatch(
   const result: DispatchResult = { warnings: [], auditAnnotations: {} };
   const denials: Denial[] = [];
   const failures: unknown[] = [];
+  // Errors collecting params (policy_dispatcher.go addConfigError): not subject to validationActions.
+  const configErrors: string[] = [];
   const byName = new Map(policies.map((p) => [p.policy.metadata.name ?? "", p]));
   const nsObject = a.namespace !== "" ? src.namespace(a.namespace) : undefined;
   const nsLabels = (nsObject as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels;
@@ -88,12 +93,12 @@ export function dispatch(
     const bindingName = b.metadata.name ?? "";
     const failurePolicy = p.policy.spec.failurePolicy ?? "Fail";
     const params = paramsFor(p, b, a, src);
-    const decisions =
-      "error" in params
-        ? failurePolicy === "Ignore"
-          ? []
-          : [{ action: "deny" as const, evaluation: "error" as const, message: params.error }]
-        : params.params.flatMap((param) => validate(p.compiled, a, param, nsObject, failurePolicy).decisions);
+    if ("error" in params) {
+      if (failurePolicy !== "Ignore")
+        configErrors.push(`policy '${policyName}' with binding '${bindingName}' denied request: ${params.error}`);
+      continue;
+    }
+    const decisions = params.params.flatMap((param) => validate(p.compiled, a, param, nsObject, failurePolicy).decisions);
     decisions.forEach((decision, index) => {
       if (decision.action !== "deny") return;
       for (const action of b.spec.validationActions ?? []) {
@@ -115,10 +120,23 @@ export function dispatch(
   }
   if (failures.length > 0) result.auditAnnotations[validationFailureKey] = JSON.stringify(failures);
   const first = denials[0];
-  if (first === undefined) return result;
+  if (first === undefined) {
+    if (configErrors.length > 0) throw configError(a, configErrors);
+    return result;
+  }
   const message = `ValidatingAdmissionPolicy '${first.policy}' with binding '${first.binding}' denied request: ${first.decision.message}`;
   const forbidden = newForbidden(a, message);
   const reason = (first.decision.reason ?? "Invalid") as StatusReason;
   const details = forbidden.status.details ?? {};
   throw new StatusError(reason, forbidden.message, { ...details, causes: [...(details.causes ?? []), { message }] });
+}
+
+/** The Forbidden of policy configuration errors: the first error is the whole message, each one a cause. */
+function configError(a: Attributes, errors: readonly string[]): StatusError {
+  const forbidden = newForbidden(a, "admission request denied by policy");
+  const details = forbidden.status.details ?? {};
+  return new StatusError("Forbidden", errors[0] ?? "", {
+    ...details,
+    causes: [...(details.causes ?? []), ...errors.map((message) => ({ message }))],
+  });
 }

@@ -72,6 +72,7 @@ export class NamespaceREST extends GenericStore {
   override async delete(_namespace: string | undefined, name: string, p: DeleteParams = {}): Promise<DeleteResult> {
     this.admission?.admitDelete(name);
     const current = await this.get(undefined, name);
+    await p.deleteValidation?.(current);
     const preconditions = checkPreconditions(current, p);
     if (current.metadata.deletionTimestamp === undefined || current.metadata.deletionTimestamp === null) {
       const marked = await this.storage.guaranteedUpdate(
@@ -83,7 +84,7 @@ export class NamespaceREST extends GenericStore {
     }
     // Prior to final deletion, the namespace controller (and anyone else listed) must have finalized it.
     if (specFinalizers(current).length !== 0) return { object: current, deleted: false };
-    return super.delete(undefined, name, { ...p, preconditions });
+    return super.delete(undefined, name, { ...p, preconditions, deleteValidation: undefined });
   }
 }
 

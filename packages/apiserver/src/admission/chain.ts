@@ -1,0 +1,22 @@
+/**
+ * The admission chain (k8s.io/apiserver/pkg/admission/chain.go chainAdmissionHandler): the
+ * plugins in the configured order; the first refusal ends the request.
+ */
+import type { Attributes } from "./attributes.ts";
+import type { AdmissionContext, AdmissionInterface, AdmissionPlugin } from "./interfaces.ts";
+
+/** A chain over `plugins`, run in the order given. */
+export function newAdmissionChain(plugins: readonly AdmissionPlugin[]): AdmissionInterface {
+  const mutators = plugins.filter((p) => p.admit !== undefined);
+  const validators = plugins.filter((p) => p.validate !== undefined);
+  return {
+    mutating: mutators.length > 0,
+    validating: validators.length > 0,
+    async admit(a: Attributes, ctx: AdmissionContext): Promise<void> {
+      for (const p of mutators) if (p.handles(a.operation)) await p.admit?.(a, ctx);
+    },
+    async validate(a: Attributes, ctx: AdmissionContext): Promise<void> {
+      for (const p of validators) if (p.handles(a.operation)) await p.validate?.(a, ctx);
+    },
+  };
+}

@@ -1,0 +1,339 @@
+/**
+ * ValidatingAdmissionPolicy over HTTP, after upstream's
+ * test/integration/apiserver/cel/validatingadmissionpolicy_test.go: policies and bindings are
+ * created through the API, followed by the plugin's informers (a dry-run "test-marker" Lease
+ * create tells when a binding is in effect, as upstream's createAndWaitReady), and the requests
+ * they judge get kube-apiserver's codes and messages. Leases stand in for upstream's ConfigMap params.
+ */
+import { eventually } from "@servicenet/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { kubectl133, startTestServer, type TestServer } from "../../../../server/testing.ts";
+
+const json = { "Content-Type": "application/json" };
+const arv1 = "/apis/admissionregistration.k8s.io/v1";
+const markerMessage = "marker denied; policy is ready";
+let readyMessage = markerMessage;
+
+interface Validation {
+  expression: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: string;
+}
+
+interface PolicyOptions {
+  validations: Validation[];
+  failurePolicy?: "Fail" | "Ignore";
+  paramKind?: { apiVersion: string; kind: string };
+  resources?: { group: string; resource: string; operations?: string[] };
+}
+
+/** makePolicy + withValidations + withFailurePolicy + withWaitReadyConstraintAndExpression. */
+function makePolicy(name: string, o: PolicyOptions): unknown {
+  const target = o.resources ?? { group: "", resource: "namespaces" };
+  return {
+    metadata: { name },
+    spec: {
+      failurePolicy: o.failurePolicy ?? "Fail",
+      ...(o.paramKind ? { paramKind: o.paramKind } : {}),
+      matchConstraints: {
+        resourceRules: [
+          {
+            apiGroups: [target.group],
+            apiVersions: ["v1"],
+            operations: target.operations ?? ["CREATE"],
+            resources: [target.resource],
+          },
+          {
+            apiGroups: ["coordination.k8s.io"],
+            apiVersions: ["v1"],
+            operations: ["CREATE"],
+            resources: ["leases"],
+            resourceNames: ["test-marker"],
+          },
+        ],
+      },
+      validations: [{ expression: "object == null || object.metadata.name != 'test-marker'", message: markerMessage }, ...o.validations],
+    },
+  };
+}
+
+function makeBinding(name: string, policyName: string, extra: Record<string, unknown> = {}): unknown {
+  return { metadata: { name }, spec: { policyName, validationActions: ["Deny"], ...extra } };
+}
+
+describe("ValidatingAdmissionPolicy over HTTP", () => {
+  let s: TestServer;
+  const created: string[] = [];
+
+  const post = async (path: string, body: unknown, query = "") => {
+    const r = await s.request(`${path}${query}`, { method: "POST", headers: json, body: JSON.stringify(body) });
+    return { status: r.status, body: r.json() as { message?: string; reason?: string; code?: number }, warnings: r.headers.get("warning") };
+  };
+  const mustCreate = async (path: string, body: unknown) => {
+    const r = await post(path, body);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  };
+  /** Whether a binding judges the dry-run marker: it is refused, or warned about. */
+  const markerJudged = async (ns: string): Promise<boolean> => {
+    const r = await post(`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, { metadata: { name: "test-marker" } }, "?dryRun=All");
+    return (r.body.message ?? r.warnings ?? "").includes(ns === "default" ? readyMessage : markerMessage);
+  };
+  /** createAndWaitReady: the bindings judge requests once the marker is judged in `namespaces`. */
+  const createAndWaitReady = async (policy: unknown, ...bindings: unknown[]) => createAndWaitReadyIn(["default"], policy, ...bindings);
+  const createAndWaitReadyIn = async (namespaces: string[], policy: unknown, ...bindings: unknown[]) => {
+    await mustCreate(`${arv1}/validatingadmissionpolicies`, policy);
+    created.push(`${arv1}/validatingadmissionpolicies/${(policy as { metadata: { name: string } }).metadata.name}`);
+    for (const b of bindings) {
+      await mustCreate(`${arv1}/validatingadmissionpolicybindings`, b);
+      created.unshift(`${arv1}/validatingadmissionpolicybindings/${(b as { metadata: { name: string } }).metadata.name}`);
+    }
+    for (const ns of namespaces) await eventually(() => markerJudged(ns), { what: `the bindings to be in effect in ${ns}` });
+  };
+
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterEach(async () => {
+    readyMessage = markerMessage;
+    for (const path of created.splice(0)) await s.request(path, { method: "DELETE" });
+    await eventually(
+      async () => {
+        const r = await post(
+          "/apis/coordination.k8s.io/v1/namespaces/default/leases",
+          { metadata: { name: "test-marker" } },
+          "?dryRun=All",
+        );
+        return r.status === 201 && r.warnings === null;
+      },
+      { what: "the bindings to be gone" },
+    );
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  describe("TestValidatingAdmissionPolicy", () => {
+    const suffix = (o: Partial<PolicyOptions> & { expression: string; reason?: string }): PolicyOptions => ({
+      validations: [{ expression: o.expression, ...(o.reason ? { reason: o.reason } : {}) }],
+      ...(o.failurePolicy ? { failurePolicy: o.failurePolicy } : {}),
+      ...(o.paramKind ? { paramKind: o.paramKind } : {}),
+    });
+    const lease = { apiVersion: "coordination.k8s.io/v1", kind: "Lease" };
+    it.each([
+      [
+        "namespace name contains suffix enforced by validating admission policy",
+        suffix({ expression: "object.metadata.name.endsWith('k8s')" }),
+        "test-k8s",
+        "",
+        "",
+      ],
+      [
+        "namespace name does NOT contain suffix enforced by validating admission policyusing, object metadata fields",
+        suffix({ expression: "object.metadata.name.endsWith('k8s')" }),
+        "test-foobar",
+        `namespaces "test-foobar" is forbidden: ValidatingAdmissionPolicy 'validate-namespace-suffix' with binding 'validate-namespace-suffix-binding' denied request: failed expression: object.metadata.name.endsWith('k8s')`,
+        "Invalid",
+      ],
+      [
+        "namespace name does NOT contain suffix enforced by validating admission policy using object metadata fields, AND validating expression returns StatusReasonForbidden",
+        suffix({ expression: "object.metadata.name.endsWith('k8s')", reason: "Forbidden" }),
+        "forbidden-test-foobar",
+        `namespaces "forbidden-test-foobar" is forbidden: ValidatingAdmissionPolicy 'validate-namespace-suffix' with binding 'validate-namespace-suffix-binding' denied request: failed expression: object.metadata.name.endsWith('k8s')`,
+        "Forbidden",
+      ],
+      [
+        "namespace name contains suffix enforced by validating admission policy, using request field",
+        suffix({ expression: "request.name.endsWith('k8s')" }),
+        "test-k8s",
+        "",
+        "",
+      ],
+      [
+        "runtime error when validating namespace, but failurePolicy=Ignore",
+        suffix({ expression: "object.nonExistentProperty == 'someval'", failurePolicy: "Ignore" }),
+        "test-k8s",
+        "",
+        "",
+      ],
+      [
+        "runtime error when validating namespace, but failurePolicy=Fail",
+        suffix({ expression: "object.nonExistentProperty == 'someval'" }),
+        "test-k8s",
+        `namespaces "test-k8s" is forbidden: ValidatingAdmissionPolicy 'validate-namespace-suffix' with binding 'validate-namespace-suffix-binding' denied request: expression 'object.nonExistentProperty == 'someval'' resulted in error: no such key: nonExistentProperty`,
+        "Invalid",
+      ],
+      [
+        "with check against null params",
+        suffix({ expression: "(params != null && object.metadata.name.endsWith(params.metadata.name))", paramKind: lease }),
+        "test-k8s",
+        `namespaces "test-k8s" is forbidden: ValidatingAdmissionPolicy 'validate-namespace-suffix' with binding 'validate-namespace-suffix-binding' denied request: failed expression: (params != null && object.metadata.name.endsWith(params.metadata.name))`,
+        "Invalid",
+      ],
+      [
+        "with check against null params and default check",
+        suffix({
+          expression: "(params != null && object.metadata.name.startsWith(params.metadata.name)) || object.metadata.name.endsWith('k8s')",
+          paramKind: lease,
+        }),
+        "test-k8s",
+        "",
+        "",
+      ],
+    ])("%s", async (_name, opts, namespace, wantErr, wantReason) => {
+      await createAndWaitReady(
+        makePolicy("validate-namespace-suffix", opts),
+        makeBinding("validate-namespace-suffix-binding", "validate-namespace-suffix"),
+      );
+      const r = await post("/api/v1/namespaces", { metadata: { name: namespace } }, "?dryRun=All");
+      if (wantErr === "") {
+        expect(r.status, JSON.stringify(r.body)).toBe(201);
+        return;
+      }
+      expect(r.body.message).toBe(wantErr);
+      expect(r.body.reason).toBe(wantReason);
+      expect(r.status).toBe(wantReason === "Forbidden" ? 403 : 422);
+    });
+  });
+
+  it("Test_ValidateAnnotationsAndWarnings: with warn validationActions", async () => {
+    await createAndWaitReady(
+      makePolicy("validate-actions-warn", {
+        validations: [{ expression: "object.metadata.name.endsWith('k8s')" }],
+        resources: { group: "", resource: "services" },
+      }),
+      makeBinding("validate-actions-warn-binding", "validate-actions-warn", { validationActions: ["Warn"] }),
+    );
+    const r = await post(
+      "/api/v1/namespaces/default/services",
+      { metadata: { name: "test4-nope" }, spec: { ports: [{ port: 80 }] } },
+      "?dryRun=All",
+    );
+    expect(r.status).toBe(201);
+    expect(r.warnings).toBe(
+      `299 - "Validation failed for ValidatingAdmissionPolicy 'validate-actions-warn' with binding 'validate-actions-warn-binding': failed expression: object.metadata.name.endsWith('k8s')"`,
+    );
+  });
+
+  it("TestMultiplePolicyBindings: each binding judges with its own params and namespaces", async () => {
+    for (const ns of ["team-a", "team-b"]) {
+      await mustCreate("/api/v1/namespaces", { metadata: { name: ns, labels: { team: ns } } });
+      await mustCreate(`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, {
+        metadata: { name: "prefix" },
+        spec: { holderIdentity: `${ns}-` },
+      });
+    }
+    const policy = makePolicy("prefix-policy", {
+      paramKind: { apiVersion: "coordination.k8s.io/v1", kind: "Lease" },
+      resources: { group: "", resource: "services" },
+      validations: [
+        {
+          expression: "object.metadata.name.startsWith(params.spec.holderIdentity)",
+          messageExpression: "'name must start with ' + params.spec.holderIdentity",
+        },
+      ],
+    });
+    const bindingFor = (ns: string) =>
+      makeBinding(`prefix-${ns}`, "prefix-policy", {
+        paramRef: { name: "prefix", parameterNotFoundAction: "Deny" },
+        matchResources: { namespaceSelector: { matchLabels: { team: ns } } },
+      });
+    await createAndWaitReadyIn(["team-a", "team-b"], policy, bindingFor("team-a"), bindingFor("team-b"));
+    const svc = (name: string) => ({ metadata: { name }, spec: { ports: [{ port: 80 }] } });
+    expect((await post("/api/v1/namespaces/team-a/services", svc("team-a-web"), "?dryRun=All")).status).toBe(201);
+    const denied = await post("/api/v1/namespaces/team-a/services", svc("team-b-web"), "?dryRun=All");
+    expect(denied.status).toBe(422);
+    expect(denied.body.message).toBe(
+      `services "team-b-web" is forbidden: ValidatingAdmissionPolicy 'prefix-policy' with binding 'prefix-team-a' denied request: name must start with team-a-`,
+    );
+    expect((await post("/api/v1/namespaces/team-b/services", svc("team-b-web"), "?dryRun=All")).status).toBe(201);
+    // A namespace no binding selects is not judged.
+    expect((await post("/api/v1/namespaces/default/services", svc("anything"), "?dryRun=All")).status).toBe(201);
+  });
+
+  it("TestPolicyWithParams: a missing param under parameterNotFoundAction Deny is a configuration error", async () => {
+    // The configuration error judges the marker too.
+    readyMessage = "no params found";
+    await createAndWaitReady(
+      makePolicy("needs-param", {
+        paramKind: { apiVersion: "coordination.k8s.io/v1", kind: "Lease" },
+        resources: { group: "", resource: "services" },
+        validations: [{ expression: "true" }],
+      }),
+      makeBinding("needs-param-binding", "needs-param", { paramRef: { name: "absent", parameterNotFoundAction: "Deny" } }),
+    );
+    const r = await post(
+      "/api/v1/namespaces/default/services",
+      { metadata: { name: "web" }, spec: { ports: [{ port: 80 }] } },
+      "?dryRun=All",
+    );
+    expect(r.status).toBe(403);
+    expect(r.body.reason).toBe("Forbidden");
+    expect(r.body.message).toBe(
+      "policy 'needs-param' with binding 'needs-param-binding' denied request: no params found for policy binding with `Deny` parameterNotFoundAction",
+    );
+  });
+
+  it("TestBindingRemoval: requests pass again once the binding is deleted", async () => {
+    await createAndWaitReady(
+      makePolicy("deny-all-services", {
+        resources: { group: "", resource: "services" },
+        validations: [{ expression: "false", message: "no" }],
+      }),
+      makeBinding("deny-all-services-binding", "deny-all-services"),
+    );
+    const svc = { metadata: { name: "web" }, spec: { ports: [{ port: 80 }] } };
+    expect((await post("/api/v1/namespaces/default/services", svc, "?dryRun=All")).status).toBe(422);
+    const del = await s.request(`${arv1}/validatingadmissionpolicybindings/deny-all-services-binding`, { method: "DELETE" });
+    expect(del.status).toBe(200);
+    await eventually(async () => (await post("/api/v1/namespaces/default/services", svc, "?dryRun=All")).status === 201, {
+      what: "the removed binding to stop judging",
+    });
+  });
+
+  it("judges updates and deletes with oldObject", async () => {
+    await mustCreate("/api/v1/namespaces/default/services", {
+      metadata: { name: "keep", labels: { locked: "true" } },
+      spec: { ports: [{ port: 80 }] },
+    });
+    await createAndWaitReady(
+      makePolicy("locked", {
+        resources: { group: "", resource: "services", operations: ["UPDATE", "DELETE"] },
+        validations: [
+          { expression: "!has(oldObject.metadata.labels) || oldObject.metadata.labels['locked'] != 'true'", message: "locked" },
+        ],
+      }),
+      makeBinding("locked-binding", "locked"),
+    );
+    const patched = await s.request("/api/v1/namespaces/default/services/keep", {
+      method: "PATCH",
+      headers: { "Content-Type": "application/merge-patch+json" },
+      body: JSON.stringify({ metadata: { annotations: { a: "b" } } }),
+    });
+    expect(patched.status).toBe(422);
+    const deleted = await s.request("/api/v1/namespaces/default/services/keep", { method: "DELETE" });
+    expect(deleted.status).toBe(422);
+    expect((deleted.json() as { message: string }).message).toBe(
+      `services "keep" is forbidden: ValidatingAdmissionPolicy 'locked' with binding 'locked-binding' denied request: locked`,
+    );
+    // Still there: nothing half-done.
+    expect((await s.request("/api/v1/namespaces/default/services/keep")).status).toBe(200);
+    created.push("/api/v1/namespaces/default/services/keep");
+  });
+
+  it.skipIf(kubectl133 === "")("kubectl 1.33: a policy denying NodePort Services refuses `kubectl create service nodeport`", async () => {
+    await createAndWaitReady(
+      makePolicy("no-nodeport", {
+        resources: { group: "", resource: "services" },
+        validations: [{ expression: "object.spec.type != 'NodePort'", message: "NodePort Services are not allowed" }],
+      }),
+      makeBinding("no-nodeport-binding", "no-nodeport"),
+    );
+    const out = await s.kubectl(["create", "service", "nodeport", "web", "--tcp=80:80"]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe(
+      `error: failed to create NodePort service: services "web" is forbidden: ValidatingAdmissionPolicy 'no-nodeport' with binding 'no-nodeport-binding' denied request: NodePort Services are not allowed\n`,
+    );
+    expect((await s.kubectl(["create", "service", "clusterip", "web", "--tcp=80:80", "--dry-run=server"])).code).toBe(0);
+  });
+});

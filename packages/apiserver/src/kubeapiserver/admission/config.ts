@@ -1,0 +1,63 @@
+/**
+ * The admission chain of the enabled plugins (k8s.io/apiserver/pkg/server/options/admission.go
+ * ApplyTo: the plugins by name, in kube-apiserver's order). NamespaceLifecycle lives in the REST
+ * storage (registry/core/namespace), which is told whether it is on; the others are built here.
+ * A plugin kube-apiserver knows but this server does not implement is accepted and does nothing
+ * (the log says so once at start).
+ */
+import type { ParamKind } from "@servicenet/api/admissionregistration/v1";
+import { newAdmissionChain } from "../../admission/chain.ts";
+import type { AdmissionInterface, AdmissionPlugin } from "../../admission/interfaces.ts";
+import {
+  ValidatingAdmissionPolicyPlugin,
+  validatingAdmissionPolicyPluginName,
+  type ParamResource,
+} from "../../admission/plugin/policy/validating/plugin.ts";
+import {
+  validatingAdmissionPolicyBindingStoragePath,
+  validatingAdmissionPolicyStoragePath,
+} from "../../registry/admissionregistration/rest/storage-admissionregistration.ts";
+import { apiVersionOf, type ResourceDef } from "../../server/resources.ts";
+import type { KubeObject, Store } from "../../storage/index.ts";
+import type { Lister } from "../../util/informer/store-informer.ts";
+
+/** The plugins this server implements (NamespaceLifecycle in the namespace storage, the rest in the chain). */
+export const implementedAdmissionPlugins: ReadonlySet<string> = new Set(["NamespaceLifecycle", validatingAdmissionPolicyPluginName]);
+
+export interface AdmissionDeps {
+  store: Store;
+  namespaces: Lister<KubeObject> & { start?(): void };
+  /** Every resource served now, custom resources included (param kinds resolve against it). */
+  served: () => readonly ResourceDef[];
+  log?: (msg: string) => void;
+}
+
+/** The chain of `enabled` (names in kube-apiserver's order) and a stop for its informers. */
+export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): { chain: AdmissionInterface; stop(): void } {
+  const plugins: (AdmissionPlugin & { stop?(): void })[] = [];
+  const ignored = enabled.filter((n) => !implementedAdmissionPlugins.has(n));
+  if (ignored.length > 0) deps.log?.(`admission plugins not implemented here, doing nothing: ${ignored.join(",")}`);
+  if (enabled.includes(validatingAdmissionPolicyPluginName)) {
+    plugins.push(
+      new ValidatingAdmissionPolicyPlugin({
+        store: deps.store,
+        namespaces: deps.namespaces,
+        resolveParamKind: (k) => resolveParamKind(deps.served(), k),
+        policiesStoragePath: validatingAdmissionPolicyStoragePath,
+        bindingsStoragePath: validatingAdmissionPolicyBindingStoragePath,
+      }),
+    );
+  }
+  return {
+    chain: newAdmissionChain(plugins),
+    stop: () => {
+      for (const p of plugins) p.stop?.();
+    },
+  };
+}
+
+/** The served resource of a param kind's apiVersion and kind. */
+function resolveParamKind(served: readonly ResourceDef[], k: ParamKind): ParamResource | undefined {
+  const def = served.find((d) => apiVersionOf(d) === k.apiVersion && d.kind === k.kind);
+  return def && { storagePath: def.storagePath, namespaced: def.namespaced };
+}

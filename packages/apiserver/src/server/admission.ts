@@ -1,0 +1,97 @@
+/**
+ * Admission from the REST handlers (k8s.io/apiserver/pkg/endpoints/handlers/{create,update,patch,
+ * delete}.go): the request's admission.Attributes, mutating admission before the object is
+ * validated, and the validating admission the store calls after the strategy's validation
+ * (rest.AdmissionToValidateObjectFunc and its update and delete forms). Warnings go out as
+ * `Warning` headers, audit annotations into the request's audit event.
+ */
+import type { Attributes, Operation } from "../admission/attributes.ts";
+import { newAdmissionContext, type AdmissionContext } from "../admission/interfaces.ts";
+import type { KubeObject } from "../storage/index.ts";
+import type { ResourceRequest } from "./resource-request.ts";
+
+/** The request's options object as admission sees it (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions). */
+function optionsObject(kind: string, dryRun: boolean, fieldManager?: string): Record<string, unknown> {
+  return {
+    kind,
+    apiVersion: "meta.k8s.io/v1",
+    ...(dryRun ? { dryRun: ["All"] } : {}),
+    ...(fieldManager ? { fieldManager } : {}),
+  };
+}
+
+const optionsKind: Record<Operation, string> = {
+  CREATE: "CreateOptions",
+  UPDATE: "UpdateOptions",
+  DELETE: "DeleteOptions",
+  CONNECT: "",
+};
+
+/** One request's admission: attributes for each object, and what the plugins reported. */
+export class RequestAdmission {
+  readonly ctx: AdmissionContext = newAdmissionContext();
+  readonly #r: ResourceRequest;
+  readonly #op: Operation;
+  readonly #dryRun: boolean;
+  readonly #optionsKind: string;
+
+  constructor(r: ResourceRequest, op: Operation, dryRun: boolean, optionsKindOverride?: string) {
+    this.#r = r;
+    this.#op = op;
+    this.#dryRun = dryRun;
+    this.#optionsKind = optionsKindOverride ?? optionsKind[op];
+  }
+
+  /** admission.NewAttributesRecord for `obj` (and the stored `old`). */
+  attributes(obj: KubeObject | undefined, old: KubeObject | undefined, op: Operation = this.#op): Attributes {
+    const { info, def, user } = this.#r;
+    return {
+      operation: op,
+      name: info.name !== "" ? info.name : (obj?.metadata.name ?? ""),
+      namespace: def.namespaced ? (info.namespace ?? obj?.metadata.namespace ?? "") : "",
+      resource: { group: def.group, version: def.version, resource: def.resource },
+      subresource: info.subresource,
+      kind: { group: def.group, version: def.version, kind: def.kind },
+      ...(obj !== undefined ? { object: obj } : {}),
+      ...(old !== undefined ? { oldObject: old } : {}),
+      options: optionsObject(op === "CREATE" && this.#op === "UPDATE" ? "CreateOptions" : this.#optionsKind, this.#dryRun),
+      dryRun: this.#dryRun,
+      userInfo: user
+        ? { username: user.name, uid: user.uid, groups: user.groups, ...(user.extra ? { extra: user.extra } : {}) }
+        : { username: "" },
+    };
+  }
+
+  /** Mutating admission of `obj` in place, before the strategy validates it. */
+  async admit(obj: KubeObject, old: KubeObject | undefined, op: Operation = this.#op): Promise<void> {
+    const chain = this.#r.admission;
+    if (chain?.mutating) await chain.admit(this.attributes(obj, old, op), this.ctx);
+  }
+
+  /** Validating admission, called by the store after the strategy's validation. */
+  readonly validate = async (obj: KubeObject | undefined, old: KubeObject | undefined, op: Operation = this.#op): Promise<void> => {
+    const chain = this.#r.admission;
+    if (chain?.validating) await chain.validate(this.attributes(obj, old, op), this.ctx);
+  };
+
+  /** The store's validation hooks for this request. */
+  storeHooks(): {
+    createValidation?: (obj: KubeObject) => Promise<void>;
+    updateValidation?: (obj: KubeObject, old: KubeObject) => Promise<void>;
+    deleteValidation?: (obj: KubeObject) => Promise<void>;
+  } {
+    if (!this.#r.admission?.validating) return {};
+    return {
+      createValidation: (obj) => this.validate(obj, undefined, "CREATE"),
+      updateValidation: (obj, old) => this.validate(obj, old, "UPDATE"),
+      deleteValidation: (old) => this.validate(undefined, old, "DELETE"),
+    };
+  }
+
+  /** Appends the plugins' warnings to `sink` and records their audit annotations. */
+  report(sink: string[]): void {
+    for (const w of this.ctx.warnings) if (!sink.includes(w)) sink.push(w);
+    const annotations = Object.entries(this.ctx.auditAnnotations);
+    if (annotations.length > 0 && this.#r.audit) this.#r.audit.annotations = { ...this.#r.audit.annotations, ...this.ctx.auditAnnotations };
+  }
+}
