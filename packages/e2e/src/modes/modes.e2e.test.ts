@@ -93,7 +93,7 @@ describe.each(modes)("cluster mode %s (npm start)", (mode) => {
   });
 
   it.skipIf(!haveKubectl())(
-    "schedules kubectl-run Pods Ready with pod IPs in the mode's order, endpoints per family, terminating on delete",
+    "runs the tutorial Deployment: Pods Ready with pod IPs in the mode's order, endpoints per family, terminating during a rollout restart",
     async () => {
       const { problems, summary: line } = await podsWithKubectl(cluster.kubeconfigPath, cluster.dir, mode);
       expect(problems.join("\n")).toBe("");
