@@ -58,12 +58,11 @@ import { endpointsStrategy } from "../registry/core/endpoints/strategy.ts";
 import { eventStrategy } from "../registry/core/event/strategy.ts";
 import { namespaceStrategy } from "../registry/core/namespace/strategy.ts";
 import { nodeStrategy } from "../registry/core/node/strategy.ts";
-import { podBindingREST, type SubresourceCreate } from "../registry/core/pod/storage/binding.ts";
+import { podBindingREST } from "../registry/core/pod/storage/binding.ts";
 import { podStrategy } from "../registry/core/pod/strategy.ts";
 import { serviceStrategy } from "../registry/core/service/strategy.ts";
 import { endpointSliceStrategy } from "../registry/discovery/endpointslice/strategy.ts";
 import type { RESTStrategy } from "../registry/generic/strategy.ts";
-import type { SubresourceView } from "../registry/rest/subresource-view.ts";
 import { deploymentStrategy } from "../registry/apps/deployment/strategy.ts";
 import { replicaSetStrategy } from "../registry/apps/replicaset/strategy.ts";
 import { scaleView } from "../registry/apps/scale.ts";
@@ -75,48 +74,13 @@ import { roleStrategy } from "../registry/rbac/role/strategy.ts";
 import { roleBindingStrategy } from "../registry/rbac/rolebinding/strategy.ts";
 import type { KubeObject } from "../storage/index.ts";
 import { toEventsV1 } from "./events-v1.ts";
+import type { ResourceDef } from "./resource-def.ts";
+
+export type { ResourceDef } from "./resource-def.ts";
 
 export const readWriteVerbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"] as const;
 export const readOnlyVerbs = ["get", "list", "watch"] as const;
 export const subresourceVerbs = ["get", "patch", "update"] as const;
-
-export interface ResourceDef {
-  group: string;
-  version: string;
-  /** Plural name, `services`. */
-  resource: string;
-  kind: string;
-  singular: string;
-  namespaced: boolean;
-  shortNames: readonly string[];
-  categories: readonly string[];
-  verbs: readonly string[];
-  subresources: readonly string[];
-  /** Verbs of a subresource that does not serve get/patch/update (namespaces/finalize: update only). */
-  subresourceVerbs?: Readonly<Record<string, readonly string[]>>;
-  /** Subresources served by POST with a body of their own kind (pods/binding). */
-  subresourceCreate?: Readonly<Record<string, SubresourceCreate>>;
-  /** Subresources served as another kind over this resource's storage (deployments/scale). */
-  subresourceViews?: Readonly<Record<string, SubresourceView>>;
-  /** Storage path under /registry; resources sharing it share one GenericStore. */
-  storagePath: string;
-  strategy: RESTStrategy;
-  /** zod schema request bodies are decoded with; undefined = accepted as sent (no unknown-field checks). */
-  schema: unknown;
-  /** The Table handler (pkg/printers/internalversion) for `as=Table`. */
-  printer: TableHandler<KubeObject>;
-  /** The list kind when it is not `<kind>List` (a CRD's `names.listKind`). */
-  listKind?: string;
-  /** A CRD version's `deprecationWarning` (or its default), sent as a `Warning` on every request. */
-  deprecationWarning?: string;
-  /**
-   * Custom resources (no zod schema): prunes a decoded body against the structural schema in place
-   * and returns the unknown fields' paths for fieldValidation (unstructuredSchemaCoercer.apply).
-   */
-  coerce?: (obj: Record<string, unknown>) => string[];
-  /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
-  toVersion?: (obj: KubeObject) => KubeObject;
-}
 
 /** The verbs one subresource serves (discovery and the 405 check). */
 export function verbsOfSubresource(r: Pick<ResourceDef, "subresourceVerbs">, subresource: string): readonly string[] {

@@ -5,11 +5,12 @@
  */
 import type { Deployment, ReplicaSet } from "@servicenet/api";
 import { maxSurge } from "./replicas.ts";
+import { desiredReplicasAnnotation, maxReplicasAnnotation, setReplicasAnnotations } from "./replicas-annotations.ts";
+
+export * from "./replicas-annotations.ts";
 
 export const revisionAnnotation = "deployment.kubernetes.io/revision";
 export const revisionHistoryAnnotation = "deployment.kubernetes.io/revision-history";
-export const desiredReplicasAnnotation = "deployment.kubernetes.io/desired-replicas";
-export const maxReplicasAnnotation = "deployment.kubernetes.io/max-replicas";
 /** `apps.DeprecatedRollbackTo`: the extensions/v1beta1 `spec.rollbackTo` round-tripped through apps/v1. */
 export const deprecatedRollbackToAnnotation = "deprecated.deployment.rollback.to";
 /** `v1.LastAppliedConfigAnnotation`. */
@@ -150,44 +151,4 @@ export function setNewReplicaSetAnnotations(
   const replicas = d.spec.replicas ?? 1;
   if (!exists && setReplicasAnnotations(rs, replicas, replicas + maxSurge(d))) changed = true;
   return changed;
-}
-
-/** `getNonNegativeInt32FromAnnotation`: the value when it is a uint32 no larger than MaxInt32. */
-function nonNegativeInt32Annotation(rs: ReplicaSet, key: string): number | undefined {
-  const v = rs.metadata.annotations?.[key];
-  if (v === undefined || !/^\d+$/.test(v)) return undefined;
-  const n = Number(v);
-  return n > 2 ** 31 - 1 ? undefined : n;
-}
-
-/** `GetDesiredReplicasAnnotation`. */
-export function getDesiredReplicasAnnotation(rs: ReplicaSet): number | undefined {
-  return nonNegativeInt32Annotation(rs, desiredReplicasAnnotation);
-}
-
-/** `getMaxReplicasAnnotation`. */
-export function getMaxReplicasAnnotation(rs: ReplicaSet): number | undefined {
-  return nonNegativeInt32Annotation(rs, maxReplicasAnnotation);
-}
-
-/** `SetReplicasAnnotations`: true when either annotation changed. */
-export function setReplicasAnnotations(rs: ReplicaSet, desiredReplicas: number, maxReplicas: number): boolean {
-  const annotations = (rs.metadata.annotations ??= {});
-  let updated = false;
-  if (annotations[desiredReplicasAnnotation] !== String(desiredReplicas)) {
-    annotations[desiredReplicasAnnotation] = String(desiredReplicas);
-    updated = true;
-  }
-  if (annotations[maxReplicasAnnotation] !== String(maxReplicas)) {
-    annotations[maxReplicasAnnotation] = String(maxReplicas);
-    updated = true;
-  }
-  return updated;
-}
-
-/** `ReplicasAnnotationsNeedUpdate`. */
-export function replicasAnnotationsNeedUpdate(rs: ReplicaSet, desiredReplicas: number, maxReplicas: number): boolean {
-  const annotations = rs.metadata.annotations;
-  if (annotations === undefined) return true;
-  return annotations[desiredReplicasAnnotation] !== String(desiredReplicas) || annotations[maxReplicasAnnotation] !== String(maxReplicas);
 }

@@ -6,7 +6,7 @@
  */
 import type { Deployment, IntOrString, ReplicaSet } from "@servicenet/api";
 import { recreateDeploymentStrategyType, rollingUpdateDeploymentStrategyType } from "@servicenet/api";
-import { desiredReplicasAnnotation, getMaxReplicasAnnotation } from "./annotations.ts";
+import { desiredReplicasAnnotation, getMaxReplicasAnnotation } from "./replicas-annotations.ts";
 
 const maxInt32 = 2 ** 31 - 1;
 

@@ -4,7 +4,7 @@
  */
 import { ValidatingAdmissionPolicyBindingSchema, ValidatingAdmissionPolicySchema } from "@servicenet/api/admissionregistration/v1";
 import { validatingAdmissionPolicyBindingHandler, validatingAdmissionPolicyHandler } from "@servicenet/printers";
-import type { ResourceDef } from "../../../server/resources.ts";
+import type { ResourceDef } from "../../../server/resource-def.ts";
 import { validatingAdmissionPolicyStrategy } from "../validatingadmissionpolicy/strategy.ts";
 import { validatingAdmissionPolicyBindingStrategy } from "../validatingadmissionpolicybinding/strategy.ts";
 

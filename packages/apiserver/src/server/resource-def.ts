@@ -1,0 +1,50 @@
+/**
+ * What the server knows of one served resource: what discovery publishes (scope, verbs, short
+ * names, categories, singular name, kind) and what the handlers use (storage path, strategy, schema
+ * for decoding, table printer). Its own file so that a group's storage module can build its
+ * definitions without importing the whole resource table.
+ */
+import type { TableHandler } from "@servicenet/printers";
+import type { SubresourceCreate } from "../registry/core/pod/storage/binding.ts";
+import type { RESTStrategy } from "../registry/generic/strategy.ts";
+import type { SubresourceView } from "../registry/rest/subresource-view.ts";
+import type { KubeObject } from "../storage/index.ts";
+
+/** One served resource of one group version. */
+export interface ResourceDef {
+  group: string;
+  version: string;
+  /** Plural name, `services`. */
+  resource: string;
+  kind: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: readonly string[];
+  categories: readonly string[];
+  verbs: readonly string[];
+  subresources: readonly string[];
+  /** Verbs of a subresource that does not serve get/patch/update (namespaces/finalize: update only). */
+  subresourceVerbs?: Readonly<Record<string, readonly string[]>>;
+  /** Subresources served by POST with a body of their own kind (pods/binding). */
+  subresourceCreate?: Readonly<Record<string, SubresourceCreate>>;
+  /** Subresources served as another kind over this resource's storage (deployments/scale). */
+  subresourceViews?: Readonly<Record<string, SubresourceView>>;
+  /** Storage path under /registry; resources sharing it share one GenericStore. */
+  storagePath: string;
+  strategy: RESTStrategy;
+  /** zod schema request bodies are decoded with; undefined = accepted as sent (no unknown-field checks). */
+  schema: unknown;
+  /** The Table handler (pkg/printers/internalversion) for `as=Table`. */
+  printer: TableHandler<KubeObject>;
+  /** The list kind when it is not `<kind>List` (a CRD's `names.listKind`). */
+  listKind?: string;
+  /** A CRD version's `deprecationWarning` (or its default), sent as a `Warning` on every request. */
+  deprecationWarning?: string;
+  /**
+   * Custom resources (no zod schema): prunes a decoded body against the structural schema in place
+   * and returns the unknown fields' paths for fieldValidation (unstructuredSchemaCoercer.apply).
+   */
+  coerce?: (obj: Record<string, unknown>) => string[];
+  /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
+  toVersion?: (obj: KubeObject) => KubeObject;
+}
