@@ -36,7 +36,6 @@ import {
   roleHandler,
   serviceCIDRHandler,
   serviceHandler,
-  type TableHandler,
 } from "@servicenet/printers";
 import { CustomResourceDefinitionSchema } from "@servicenet/api/apiextensions/v1";
 import { admissionRegistrationV1 } from "../registry/admissionregistration/rest/storage-admissionregistration.ts";
@@ -62,7 +61,6 @@ import { podBindingREST } from "../registry/core/pod/storage/binding.ts";
 import { podStrategy } from "../registry/core/pod/strategy.ts";
 import { serviceStrategy } from "../registry/core/service/strategy.ts";
 import { endpointSliceStrategy } from "../registry/discovery/endpointslice/strategy.ts";
-import type { RESTStrategy } from "../registry/generic/strategy.ts";
 import { deploymentStrategy } from "../registry/apps/deployment/strategy.ts";
 import { replicaSetStrategy } from "../registry/apps/replicaset/strategy.ts";
 import { scaleView } from "../registry/apps/scale.ts";
