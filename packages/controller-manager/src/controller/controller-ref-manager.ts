@@ -75,6 +75,75 @@ export class AggregateError extends Error {
 const isDeleting = (o: { metadata: { deletionTimestamp?: unknown } }) =>
   o.metadata.deletionTimestamp !== undefined && o.metadata.deletionTimestamp !== null;
 
+/** A dependent as the claim sees it. */
+interface Dependent {
+  metadata: {
+    namespace?: string | undefined;
+    ownerReferences?: OwnerReference[] | undefined;
+    deletionTimestamp?: unknown;
+  };
+}
+
+/** How one kind of dependent is matched, adopted and released. */
+export interface ClaimSteps<T> {
+  match(obj: T): boolean;
+  /** Runs the adoption check, then patches the controller in. */
+  adopt(obj: T): Promise<void>;
+  /** Removes the controller's reference; a dependent gone or recreated is no error. */
+  release(obj: T): Promise<void>;
+}
+
+/**
+ * `BaseControllerRefManager.ClaimObject`: keeps what the controller owns and still matches,
+ * releases what it owns and no longer matches, adopts matching orphans, ignores what others own.
+ */
+export async function claimObject<T extends Dependent>(controller: ControllerObject, obj: T, steps: ClaimSteps<T>): Promise<boolean> {
+  const ref = getControllerOf(obj);
+  if (ref !== undefined) {
+    if (ref.uid !== controller.metadata.uid) return false; // owned by someone else
+    if (steps.match(obj)) return true;
+    if (isDeleting(controller)) return false;
+    try {
+      await steps.release(obj);
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+    return false;
+  }
+  // An orphan.
+  if (isDeleting(controller) || !steps.match(obj)) return false;
+  if (isDeleting(obj)) return false;
+  const ns = controller.metadata.namespace ?? "";
+  if (ns !== "" && ns !== (obj.metadata.namespace ?? "")) return false;
+  try {
+    await steps.adopt(obj);
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+  return true;
+}
+
+/** Claims each object in turn; the errors of failed adoptions or releases are thrown together after every object was tried. */
+export async function claimObjects<T extends Dependent>(
+  controller: ControllerObject,
+  objs: readonly T[],
+  steps: ClaimSteps<T>,
+): Promise<T[]> {
+  const claimed: T[] = [];
+  const errs: Error[] = [];
+  for (const obj of objs) {
+    try {
+      if (await claimObject(controller, obj, steps)) claimed.push(obj);
+    } catch (err) {
+      errs.push(err as Error);
+    }
+  }
+  if (errs.length > 0) throw new AggregateError(errs);
+  return claimed;
+}
+
 /** `PodControllerRefManager`. */
 export class PodControllerRefManager {
   readonly #podControl: PodControlInterface;
@@ -100,48 +169,12 @@ export class PodControllerRefManager {
    * `ClaimPods`: the Pods this controller owns after adopting and releasing; the errors of
    * failed adoptions or releases are thrown together after every Pod was tried.
    */
-  async claimPods(pods: readonly Pod[], filters: readonly ((p: Pod) => boolean)[] = []): Promise<Pod[]> {
-    const match = (p: Pod) => this.#selector(p.metadata.labels) && filters.every((f) => f(p));
-    const claimed: Pod[] = [];
-    const errs: Error[] = [];
-    for (const pod of pods) {
-      try {
-        if (await this.#claimObject(pod, match)) claimed.push(pod);
-      } catch (err) {
-        errs.push(err as Error);
-      }
-    }
-    if (errs.length > 0) throw new AggregateError(errs);
-    return claimed;
-  }
-
-  // BaseControllerRefManager.ClaimObject.
-  async #claimObject(pod: Pod, match: (p: Pod) => boolean): Promise<boolean> {
-    const ref = getControllerOf(pod);
-    if (ref !== undefined) {
-      if (ref.uid !== this.#controller.metadata.uid) return false; // owned by someone else
-      if (match(pod)) return true;
-      if (isDeleting(this.#controller)) return false;
-      try {
-        await this.releasePod(pod);
-      } catch (err) {
-        if (isNotFound(err)) return false;
-        throw err;
-      }
-      return false;
-    }
-    // An orphan.
-    if (isDeleting(this.#controller) || !match(pod)) return false;
-    if (isDeleting(pod)) return false;
-    const ns = this.#controller.metadata.namespace ?? "";
-    if (ns !== "" && ns !== (pod.metadata.namespace ?? "")) return false;
-    try {
-      await this.adoptPod(pod);
-    } catch (err) {
-      if (isNotFound(err)) return false;
-      throw err;
-    }
-    return true;
+  claimPods(pods: readonly Pod[], filters: readonly ((p: Pod) => boolean)[] = []): Promise<Pod[]> {
+    return claimObjects(this.#controller, pods, {
+      match: (p) => this.#selector(p.metadata.labels) && filters.every((f) => f(p)),
+      adopt: (p) => this.adoptPod(p),
+      release: (p) => this.releasePod(p),
+    });
   }
 
   /** `AdoptPod`: after the adoption check, patches this controller in as the Pod's controller. */

@@ -6,7 +6,7 @@ import type { Deployment, DeploymentStatus, ReplicaSet } from "@servicenet/api";
 import { hasStatusCause, isAlreadyExists } from "@servicenet/client/errors";
 import { V } from "@servicenet/component-base/logs";
 import { computeHash } from "../controller/compute-hash.ts";
-import { getControllerOf, newControllerRef } from "../controller/replicaset-controller-ref-manager.ts";
+import { getControllerOf, newControllerRef } from "../controller/controller-ref-manager.ts";
 import { deploymentEvent, type DeploymentSyncContext } from "./context.ts";
 import { getRollbackTo } from "./rollback-annotation.ts";
 import { cleanupDeployment, scale } from "./scale.ts";

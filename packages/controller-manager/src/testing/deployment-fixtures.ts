@@ -9,7 +9,7 @@ import { MemoryInformer } from "@servicenet/client/tools/cache";
 import { FakeRecorder } from "@servicenet/client/tools/record";
 import { FakeClock } from "@servicenet/component-base/clock";
 import { noopLogger } from "@servicenet/component-base/logs";
-import { newControllerRef } from "../controller/replicaset-controller-ref-manager.ts";
+import { newControllerRef } from "../controller/controller-ref-manager.ts";
 import type { DeploymentSyncContext } from "../deployment/context.ts";
 import type { DeploymentClient } from "../deployment/deployment-client.ts";
 import { DeploymentController } from "../deployment/deployment-controller.ts";
