@@ -10,6 +10,11 @@ interface Scalable {
   status?: { replicas?: number };
 }
 
+/** The Scale's metadata: the scaled object's identity and version (scaleFromDeployment and the CR scale's). */
+export function scaleObjectMeta(m: Scale["metadata"]): Scale["metadata"] {
+  return { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp };
+}
+
 /** The scale view of one apps resource (`deployments`, `replicasets`). */
 export function scaleView(resource: string): SubresourceView {
   return {
@@ -21,13 +26,7 @@ export function scaleView(resource: string): SubresourceView {
       const p = parent as unknown as Scalable;
       const m = parent.metadata;
       return {
-        metadata: {
-          name: m.name,
-          namespace: m.namespace,
-          uid: m.uid,
-          resourceVersion: m.resourceVersion,
-          creationTimestamp: m.creationTimestamp,
-        },
+        metadata: scaleObjectMeta(m),
         spec: { replicas: p.spec?.replicas ?? 0 },
         status: { replicas: p.status?.replicas ?? 0, selector: labelSelectorString(p.spec?.selector) },
       };

@@ -6,6 +6,7 @@
  */
 import { ScaleSchema, StatusError, type Scale } from "@servicenet/api";
 import type { CustomResourceSubresourceScale } from "@servicenet/api/apiextensions/v1";
+import { scaleObjectMeta } from "../../../registry/apps/scale.ts";
 import type { SubresourceView } from "../../../registry/rest/subresource-view.ts";
 
 /** Go's %T of an unstructured value, for the accessor errors. */
@@ -86,13 +87,7 @@ export function customResourceScaleView(group: string, plural: string, scale: Cu
         const m = cr.metadata;
         const labelSelector = scale.labelSelectorPath ? nestedString(cr, scale.labelSelectorPath) : "";
         return {
-          metadata: {
-            name: m.name,
-            namespace: m.namespace,
-            uid: m.uid,
-            resourceVersion: m.resourceVersion,
-            creationTimestamp: m.creationTimestamp,
-          },
+          metadata: scaleObjectMeta(m),
           spec: { replicas: nestedInt64(cr, scale.specReplicasPath).value },
           status: {
             replicas: nestedInt64(cr, scale.statusReplicasPath).value,
