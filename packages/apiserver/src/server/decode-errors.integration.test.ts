@@ -23,7 +23,7 @@ function rawRequest(url: string, request: string): Promise<string> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const socket = connect({ host: u.hostname, port: Number(u.port), rejectUnauthorized: false }, () => socket.end(request));
+    const socket = connect({ host: u.hostname, port: Number(u.port), rejectUnauthorized: false }, () => socket.write(request));
     socket.on("data", (c: Buffer) => chunks.push(c));
     socket.on("end", () => resolve(Buffer.concat(chunks).toString("latin1")));
     socket.on("error", (e: Error) => (chunks.length > 0 ? resolve(Buffer.concat(chunks).toString("latin1")) : reject(e)));

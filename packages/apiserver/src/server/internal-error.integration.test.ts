@@ -12,7 +12,7 @@ function raw(url: string, request: string): Promise<{ head: string; body: string
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const socket = connect({ host: u.hostname, port: Number(u.port), rejectUnauthorized: false }, () => socket.end(request));
+    const socket = connect({ host: u.hostname, port: Number(u.port), rejectUnauthorized: false }, () => socket.write(request));
     socket.on("data", (c: Buffer) => chunks.push(c));
     socket.on("end", () => {
       const text = Buffer.concat(chunks).toString("utf8");

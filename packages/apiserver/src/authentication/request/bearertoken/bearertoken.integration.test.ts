@@ -16,7 +16,9 @@ function statusWithAuthorization(url: string, path: string, authorization: Buffe
   ]);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const socket = connect({ host: u.hostname, port: Number(u.port), rejectUnauthorized: false }, () => socket.end(request));
+    // write, not end: a half-closed connection lets node's server abort a request still in flight
+    // (socketOnEnd without httpAllowHalfOpen), an empty answer; `Connection: close` ends it after the response.
+    const socket = connect({ host: u.hostname, port: Number(u.port), rejectUnauthorized: false }, () => socket.write(request));
     socket.on("data", (c: Buffer) => chunks.push(c));
     socket.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(Buffer.concat(chunks).toString("latin1"))?.[1] ?? 0)));
     socket.on("error", reject);
