@@ -64,13 +64,13 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
       ...(process.env["FLOOD_NODE_ARGS"]?.split(" ") ?? []),
     ]);
     admin = rawClient(server.url, server.ca, floodTokens.admin, { maxSockets: 16, timeoutMs: 60_000 });
-    for (const ns of ["flood", "work", "admin"]) await create(admin, "/api/v1/namespaces", JSON.stringify({ metadata: { name: ns } }));
+    for (const ns of ["flood", "workload", "admin"]) await create(admin, "/api/v1/namespaces", JSON.stringify({ metadata: { name: ns } }));
     await aggregateEdit(admin);
     await create(admin, "/apis/rbac.authorization.k8s.io/v1/namespaces/flood/rolebindings", editBinding("flood", "flooder"));
-    await create(admin, "/apis/rbac.authorization.k8s.io/v1/namespaces/work/rolebindings", editBinding("work", controllerUser));
+    await create(admin, "/apis/rbac.authorization.k8s.io/v1/namespaces/workload/rolebindings", editBinding("workload", controllerUser));
     const filled = await pool(objects, 16, (i) => create(admin, "/api/v1/namespaces/flood/services", service(`f-${i}`)));
     expect(filled.errors).toEqual([]);
-    for (let i = 0; i < controlled; i++) await create(admin, "/api/v1/namespaces/work/services", service(`w-${i}`));
+    for (let i = 0; i < controlled; i++) await create(admin, "/api/v1/namespaces/workload/services", service(`w-${i}`));
   });
   afterAll(async () => {
     admin?.close();
@@ -81,13 +81,13 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
   it("answers the flooder 429, loses no write and keeps the admin from stalling (p99 printed against its 100 ms goal)", async () => {
     const flooder = rawClient(server.url, server.ca, floodTokens.flooder, { maxSockets: listers + 2, timeoutMs: 120_000 });
     const controller = rawClient(server.url, server.ca, floodTokens.controller, { maxSockets: 4, timeoutMs: 60_000 });
-    const rv = (await getJSON<{ metadata: { resourceVersion: string } }>(admin, "/api/v1/namespaces/work/services?limit=1")).metadata
+    const rv = (await getJSON<{ metadata: { resourceVersion: string } }>(admin, "/api/v1/namespaces/workload/services?limit=1")).metadata
       .resourceVersion;
     const watch = await openWatchers(
       server.url,
       server.ca,
       floodTokens.controller,
-      `/api/v1/namespaces/work/services?watch=true&resourceVersion=${rv}&timeoutSeconds=300`,
+      `/api/v1/namespaces/workload/services?watch=true&resourceVersion=${rv}&timeoutSeconds=300`,
       1,
       (o) => ((o["metadata"] as { annotations?: Record<string, string> }).annotations ?? {})["gen"],
     );
@@ -125,7 +125,7 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
               })
             : await timed(admin, s, {
                 method: "GET",
-                path: `/api/v1/namespaces/work/services/w-${n % controlled}`,
+                path: `/api/v1/namespaces/workload/services/w-${n % controlled}`,
                 headers: { Accept: "application/json" },
               });
         if (r.status === 201) adminAcked.push(`a-${n}`);
@@ -139,7 +139,7 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
         const tag = `g${gen++}`;
         const r = await timed(controller, s, {
           method: "PATCH",
-          path: `/api/v1/namespaces/work/services/${name}`,
+          path: `/api/v1/namespaces/workload/services/${name}`,
           headers: { "Content-Type": "application/merge-patch+json", Accept: "application/json" },
           body: JSON.stringify({ metadata: { annotations: { gen: tag } } }),
         });
@@ -160,7 +160,10 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
       const lostAdmin = adminAcked.filter((n) => !have.has(n));
       const lostController: string[] = [];
       for (const [name, tag] of lastAcked) {
-        const o = await getJSON<{ metadata: { annotations?: Record<string, string> } }>(admin, `/api/v1/namespaces/work/services/${name}`);
+        const o = await getJSON<{ metadata: { annotations?: Record<string, string> } }>(
+          admin,
+          `/api/v1/namespaces/workload/services/${name}`,
+        );
         if (o.metadata.annotations?.["gen"] !== tag) lostController.push(`${name}: ${tag} != ${o.metadata.annotations?.["gen"]}`);
       }
       await new Promise((r) => setTimeout(r, 200));
