@@ -7,47 +7,23 @@
 // gone (every pod deleted first, then the foregroundDeletion finalizer removed). Writes
 // bench/results-gc-cascade.json.
 //   node bench/gc-cascade.bench.mjs [--pods 1000]
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import { pool, start } from "./processes.mjs";
+import { CoreV1Api } from "@kubernetes/client-node";
+import { pool, runBench, startCluster, waitFor } from "./processes.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../../..");
 const i = process.argv.indexOf("--pods");
 const N = i < 0 ? 1000 : Number(process.argv[i + 1]);
 
-async function waitFor(probe) {
-  for (;;) {
-    if (await probe()) return performance.now();
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function main() {
-  const dir = mkdtempSync(path.join(tmpdir(), "servicenet-bench-gc-"));
-  const procs = [];
+  const cluster = await startCluster("gc");
   try {
-    const api = start(
-      path.join(root, "packages/apiserver/dist/cmd/servicenet-up.js"),
-      ["--port", "0", "--data-dir", path.join(dir, "state")],
-      /servicenet ready/,
-    );
-    procs.push(api);
-    await api.seen;
-    const kubeconfig = path.join(dir, "state", "kubeconfig");
-    const kc = new KubeConfig();
-    kc.loadFromFile(kubeconfig);
+    const kc = cluster.kc;
     const core = kc.makeApiClient(CoreV1Api);
-    const cm = start(
-      path.join(root, "packages/controller-manager/dist/cmd/controller-manager.js"),
-      ["--kubeconfig", kubeconfig, "--controllers", "garbagecollector"],
-      /"msg":"Caches are synced","controller":"garbagecollector"/,
-    );
-    procs.push(cm);
-    await cm.seen;
+    await cluster.controllerManager(["--controllers", "garbagecollector"], /"msg":"Caches are synced","controller":"garbagecollector"/);
     const results = {};
     for (const [mode, policy, block] of [
       ["background", "Background", false],
@@ -74,12 +50,14 @@ async function main() {
       );
       const t0 = performance.now();
       await core.deleteNamespacedService({ namespace: ns, name: "owner", propagationPolicy: policy });
-      const podsGone = await waitFor(async () => (await core.listNamespacedPod({ namespace: ns, limit: 1 })).items.length === 0);
-      const ownerGone = await waitFor(() =>
-        core.readNamespacedService({ namespace: ns, name: "owner" }).then(
-          () => false,
-          () => true,
-        ),
+      const podsGone = await waitFor(async () => (await core.listNamespacedPod({ namespace: ns, limit: 1 })).items.length === 0, 50);
+      const ownerGone = await waitFor(
+        () =>
+          core.readNamespacedService({ namespace: ns, name: "owner" }).then(
+            () => false,
+            () => true,
+          ),
+        50,
       );
       results[mode] = {
         pods: N,
@@ -107,9 +85,8 @@ async function main() {
     };
     writeFileSync(path.join(here, "results-gc-cascade.json"), JSON.stringify(out, null, 2) + "\n");
   } finally {
-    for (const p of procs.reverse()) p.child.kill("SIGTERM");
-    rmSync(dir, { recursive: true, force: true });
+    await cluster.stop();
   }
 }
 
-await main();
+runBench(main);

@@ -10,15 +10,14 @@
 //   node bench/pod-ready-latency.bench.mjs [--services 20] [--pods 50] [--paced 300] [--rate 20]
 // BENCH_CM_FLAGS="--controllers endpointslice": extra controller-manager flags. BENCH_CPU_PROF=DIR: both processes write V8 CPU profiles there; BENCH_CM_LOG=FILE: the
 // controller-manager's log is saved there.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CoreV1Api, KubeConfig, Watch } from "@kubernetes/client-node";
-import { pool, start } from "./processes.mjs";
+import { CoreV1Api, Watch } from "@kubernetes/client-node";
+import { pool, runBench, startCluster } from "./processes.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../../..");
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i < 0 ? dflt : Number(process.argv[i + 1]);
@@ -63,19 +62,9 @@ function sliceWatcher() {
 }
 
 async function main() {
-  const dir = mkdtempSync(path.join(tmpdir(), "servicenet-bench-cm-"));
-  const procs = [];
+  const cluster = await startCluster("cm");
   try {
-    const api = start(
-      path.join(root, "packages/apiserver/dist/cmd/servicenet-up.js"),
-      ["--port", "0", "--data-dir", path.join(dir, "state")],
-      /servicenet ready/,
-    );
-    procs.push(api);
-    await api.seen;
-    const kubeconfig = path.join(dir, "state", "kubeconfig");
-    const kc = new KubeConfig();
-    kc.loadFromFile(kubeconfig);
+    const kc = cluster.kc;
     const core = kc.makeApiClient(CoreV1Api);
 
     // Set-up (unmeasured, before the controller-manager runs): Services and not-ready pods.
@@ -127,13 +116,10 @@ async function main() {
       },
       () => {},
     );
-    const cm = start(
-      path.join(root, "packages/controller-manager/dist/cmd/controller-manager.js"),
-      ["--kubeconfig", kubeconfig, ...(process.env.BENCH_CM_FLAGS ?? "").split(" ").filter(Boolean)],
+    const cm = await cluster.controllerManager(
+      (process.env.BENCH_CM_FLAGS ?? "").split(" ").filter(Boolean),
       /"Caches are synced","controller":"endpointslice"/,
     );
-    procs.push(cm);
-    await cm.seen;
     await w.quiet(2000); // the initial slices (all endpoints not ready) are written
 
     const setReady = async (i, ready) => {
@@ -198,21 +184,8 @@ async function main() {
     };
     writeFileSync(path.join(here, "results-pod-ready-latency.json"), JSON.stringify({ env, results }, null, 2) + "\n");
   } finally {
-    for (const p of procs.reverse()) {
-      if (p.child.exitCode === null) {
-        const exited = new Promise((r) => p.child.once("exit", r));
-        p.child.kill("SIGTERM");
-        await exited;
-      }
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await cluster.stop();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -7,15 +7,14 @@
 // by the controller's informer), and the time from a scale to 0 until its status counts none.
 // Writes bench/results-replicaset.json.
 //   node bench/replicaset.bench.mjs [--replicas 1000] [--services 500]
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { AppsV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
-import { pool, start } from "./processes.mjs";
+import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
+import { pool, runBench, startCluster, waitFor } from "./processes.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../../..");
 const arg = (name, def) => {
   const i = process.argv.indexOf(name);
   return i < 0 ? def : Number(process.argv[i + 1]);
@@ -23,36 +22,13 @@ const arg = (name, def) => {
 const R = arg("--replicas", 1000);
 const S = arg("--services", 500);
 
-async function waitFor(probe) {
-  for (;;) {
-    if (await probe()) return performance.now();
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function main() {
-  const dir = mkdtempSync(path.join(tmpdir(), "servicenet-bench-rs-"));
-  const procs = [];
+  const cluster = await startCluster("rs");
   try {
-    const api = start(
-      path.join(root, "packages/apiserver/dist/cmd/servicenet-up.js"),
-      ["--port", "0", "--data-dir", path.join(dir, "state")],
-      /servicenet ready/,
-    );
-    procs.push(api);
-    await api.seen;
-    const kubeconfig = path.join(dir, "state", "kubeconfig");
-    const kc = new KubeConfig();
-    kc.loadFromFile(kubeconfig);
+    const kc = cluster.kc;
     const core = kc.makeApiClient(CoreV1Api);
     const apps = kc.makeApiClient(AppsV1Api);
-    const cm = start(
-      path.join(root, "packages/controller-manager/dist/cmd/controller-manager.js"),
-      ["--kubeconfig", kubeconfig, "--controllers", "replicaset"],
-      /"msg":"Caches are synced","controller":"replicaset"/,
-    );
-    procs.push(cm);
-    await cm.seen;
+    await cluster.controllerManager(["--controllers", "replicaset"], /"msg":"Caches are synced","controller":"replicaset"/);
 
     await core.createNamespace({ body: { metadata: { name: "svc" } } });
     const s0 = performance.now();
@@ -106,9 +82,8 @@ async function main() {
     };
     writeFileSync(path.join(here, "results-replicaset.json"), JSON.stringify(out, null, 2) + "\n");
   } finally {
-    for (const p of procs.reverse()) p.child.kill("SIGTERM");
-    rmSync(dir, { recursive: true, force: true });
+    await cluster.stop();
   }
 }
 
-await main();
+runBench(main);
