@@ -1,4 +1,5 @@
 /** Command-line options of servicenet-controller-manager (a subset of kube-controller-manager's). */
+import { scanFlags, UsageError } from "@servicenet/component-base/cli";
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
 import type { NodeIpamOptions } from "./core.ts";
@@ -53,9 +54,7 @@ export interface Options {
   help: boolean;
 }
 
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { UsageError };
 
 export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--leader-elect] [--controllers endpoint,endpointslice,endpointslicemirroring,namespace,servicecidr,garbagecollector,clusterrole-aggregation]
   --kubeconfig PATH                 kubeconfig of the apiserver to talk to (required)
@@ -116,24 +115,16 @@ export function parseOptions(argv: readonly string[]): Options {
     },
     help: false,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i]!;
-    const eq = raw.indexOf("=");
-    const flag = eq > 0 ? raw.slice(0, eq) : raw;
-    const value = (): string => {
-      const v = eq > 0 ? raw.slice(eq + 1) : argv[++i];
-      if (v === undefined || v === "") throw new UsageError(`flag ${flag} needs a value`);
-      return v;
-    };
+  scanFlags(argv, ({ name: flag, arg: raw, inline, value }) => {
     switch (flag) {
       case "--kubeconfig":
         o.kubeconfig = value();
         break;
       case "--use-service-account-credentials":
-        o.useServiceAccountCredentials = eq > 0 ? value() !== "false" : true;
+        o.useServiceAccountCredentials = inline ? value() !== "false" : true;
         break;
       case "--leader-elect":
-        o.leaderElect = eq > 0 ? value() !== "false" : true;
+        o.leaderElect = inline ? value() !== "false" : true;
         break;
       case "--leader-elect-resource-namespace":
         o.leaseNamespace = value();
@@ -187,7 +178,7 @@ export function parseOptions(argv: readonly string[]): Options {
         o.mirroringEndpointUpdatesBatchPeriodMs = durationFlag(flag, value());
         break;
       case "--allocate-node-cidrs":
-        o.nodeIpam.allocateNodeCIDRs = eq > 0 ? value() !== "false" : true;
+        o.nodeIpam.allocateNodeCIDRs = inline ? value() !== "false" : true;
         break;
       case "--cluster-cidr":
         o.nodeIpam.clusterCIDR = value();
@@ -215,7 +206,7 @@ export function parseOptions(argv: readonly string[]): Options {
       default:
         throw new UsageError(`unknown flag: ${raw}`);
     }
-  }
+  });
   if (!o.help && o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
   validateEndpointSliceOptions(o);
   if (o.leaderElect) validateLeaseTimings(o);

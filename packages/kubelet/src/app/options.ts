@@ -3,6 +3,7 @@
  * (`--kubeconfig`, `--hostname-override`, `--node-ip`, `-v`), and the simulation's (how many
  * Nodes, their zones and size), which a real kubelet does not need.
  */
+import { scanFlags, UsageError } from "@servicenet/component-base/cli";
 import { isDualStackIPStrings, parseIP } from "@servicenet/api/net";
 import { parseVerbosity } from "@servicenet/component-base/logs";
 import { defaultSimulatedNodeOptions, type SimulatedNodeOptions } from "../nodestatus/setters.ts";
@@ -20,9 +21,7 @@ export interface Options {
   help: boolean;
 }
 
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { UsageError };
 
 export const usage = `Usage: servicenet-kubelet --kubeconfig PATH [--nodes N] [flags]
 A simulated kubelet: registers N Nodes and gives the Pods bound to them IPs and a lifecycle (no containers run).
@@ -80,15 +79,7 @@ export function parseOptions(argv: readonly string[]): Options {
     verbosity: 0,
     help: false,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i] ?? "";
-    const eq = raw.indexOf("=");
-    const flag = eq > 0 ? raw.slice(0, eq) : raw;
-    const value = (): string => {
-      const v = eq > 0 ? raw.slice(eq + 1) : argv[++i];
-      if (v === undefined || v === "") throw new UsageError(`flag ${flag} needs a value`);
-      return v;
-    };
+  scanFlags(argv, ({ name: flag, value }) => {
     switch (flag) {
       case "--kubeconfig":
         o.kubeconfig = value();
@@ -135,7 +126,7 @@ export function parseOptions(argv: readonly string[]): Options {
       default:
         throw new UsageError(`unknown flag: ${flag}`);
     }
-  }
+  });
   if (o.help) return o;
   if (o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
   if (o.hostnameOverride !== "" && o.nodes !== 1) throw new UsageError("--hostname-override names one Node: use it with --nodes 1");

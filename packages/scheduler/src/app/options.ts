@@ -1,4 +1,5 @@
 /** Command-line options of servicenet-scheduler: kube-scheduler's names (`--kubeconfig`, `-v`). */
+import { scanFlags, UsageError } from "@servicenet/component-base/cli";
 import { parseVerbosity } from "@servicenet/component-base/logs";
 
 export interface Options {
@@ -7,9 +8,7 @@ export interface Options {
   help: boolean;
 }
 
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { UsageError };
 
 export const usage = `Usage: servicenet-scheduler --kubeconfig PATH [-v N]
 Binds Pods with spec.schedulerName default-scheduler and no Node through pods/binding (the default
@@ -21,15 +20,7 @@ TaintToleration, NodeAffinity, NodeResourcesFit LeastAllocated, PodTopologySprea
 /** Parses argv (without node and script); throws UsageError with a clear message. */
 export function parseOptions(argv: readonly string[]): Options {
   const o: Options = { kubeconfig: "", verbosity: 0, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i] ?? "";
-    const eq = raw.indexOf("=");
-    const flag = eq > 0 ? raw.slice(0, eq) : raw;
-    const value = (): string => {
-      const v = eq > 0 ? raw.slice(eq + 1) : argv[++i];
-      if (v === undefined || v === "") throw new UsageError(`flag ${flag} needs a value`);
-      return v;
-    };
+  scanFlags(argv, ({ name: flag, value }) => {
     switch (flag) {
       case "--kubeconfig":
         o.kubeconfig = value();
@@ -49,7 +40,7 @@ export function parseOptions(argv: readonly string[]): Options {
       default:
         throw new UsageError(`unknown flag: ${flag}`);
     }
-  }
+  });
   if (!o.help && o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
   return o;
 }
