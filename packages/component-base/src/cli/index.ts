@@ -1,4 +1,4 @@
 export { UsageError, scanFlags } from "./flags.ts";
 export type { Flag } from "./flags.ts";
-export { main, runCommand } from "./run.ts";
+export { commonFlag, main, runCommand } from "./run.ts";
 export type { Command, CommonOptions } from "./run.ts";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { UsageError } from "./flags.ts";
-import { runCommand, type Command, type CommonOptions } from "./run.ts";
+import { commonFlag, runCommand, type Command, type CommonOptions } from "./run.ts";
 
 interface Opts extends CommonOptions {
   fail?: string;
@@ -69,5 +69,29 @@ describe("runCommand", () => {
     err.length = 0;
     expect(await runCommand(command(), ["--fail"])).toBe(1);
     expect(err.join("")).toMatch(/^F Error: boom\n {4}at /);
+  });
+});
+
+describe("commonFlag", () => {
+  const flag = (name: string, v?: string) => ({ name, arg: name, inline: false, value: () => v ?? "" });
+  it.each([
+    { name: "-v", v: "4", want: { verbosity: 4, help: false } },
+    { name: "--v", v: "2", want: { verbosity: 2, help: false } },
+    { name: "-h", want: { verbosity: 0, help: true } },
+    { name: "--help", want: { verbosity: 0, help: true } },
+  ])("$name", ({ name, v, want }) => {
+    const o = { verbosity: 0, help: false };
+    expect(commonFlag(o, flag(name, v))).toBe(true);
+    expect(o).toEqual(want);
+  });
+
+  it("leaves other flags to the component", () => {
+    const o = { verbosity: 0, help: false };
+    expect(commonFlag(o, flag("--kubeconfig", "x"))).toBe(false);
+    expect(o).toEqual({ verbosity: 0, help: false });
+  });
+
+  it("makes a bad verbosity a usage error", () => {
+    expect(() => commonFlag({ verbosity: 0, help: false }, flag("-v", "x"))).toThrow(UsageError);
   });
 });

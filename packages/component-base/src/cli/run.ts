@@ -4,8 +4,8 @@
  * exits 0), make the logger, turn SIGINT/SIGTERM into an abort (a second signal forces the exit),
  * and map what `run` resolves or throws to the exit code (a fatal error is one `F ` line, exit 1).
  */
-import { jsonLogger, type Logger } from "../logs/index.ts";
-import { UsageError } from "./flags.ts";
+import { jsonLogger, parseVerbosity, type Logger } from "../logs/index.ts";
+import { UsageError, type Flag } from "./flags.ts";
 
 /** What every component's options carry. */
 export interface CommonOptions {
@@ -75,4 +75,27 @@ export function main<O extends CommonOptions>(cmd: Command<O>): void {
       process.exit(1);
     },
   );
+}
+
+/**
+ * Takes the flags every component has (`-v`/`--v` N as klog's, `-h`/`--help`); false for any
+ * other flag. A bad verbosity is a UsageError.
+ */
+export function commonFlag(o: CommonOptions, flag: Flag): boolean {
+  switch (flag.name) {
+    case "-v":
+    case "--v":
+      try {
+        o.verbosity = parseVerbosity(flag.value());
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      return true;
+    case "-h":
+    case "--help":
+      o.help = true;
+      return true;
+    default:
+      return false;
+  }
 }

@@ -1,7 +1,6 @@
 /** Command-line options of servicenet-controller-manager (a subset of kube-controller-manager's). */
-import { scanFlags, UsageError } from "@servicenet/component-base/cli";
+import { commonFlag, scanFlags, UsageError } from "@servicenet/component-base/cli";
 import { parseGoDuration } from "@servicenet/component-base/duration";
-import { parseVerbosity } from "@servicenet/component-base/logs";
 import type { NodeIpamOptions } from "./core.ts";
 
 export const knownControllers = [
@@ -115,7 +114,9 @@ export function parseOptions(argv: readonly string[]): Options {
     },
     help: false,
   };
-  scanFlags(argv, ({ name: flag, arg: raw, inline, value }) => {
+  scanFlags(argv, (f) => {
+    if (commonFlag(o, f)) return;
+    const { name: flag, arg: raw, inline, value } = f;
     switch (flag) {
       case "--kubeconfig":
         o.kubeconfig = value();
@@ -195,14 +196,6 @@ export function parseOptions(argv: readonly string[]): Options {
       case "--node-cidr-mask-size-ipv6":
         o.nodeIpam.nodeCIDRMaskSizeIPv6 = int32Flag(flag, value());
         break;
-      case "-v":
-      case "--v":
-        o.verbosity = verbosityFlag(value());
-        break;
-      case "-h":
-      case "--help":
-        o.help = true;
-        break;
       default:
         throw new UsageError(`unknown flag: ${raw}`);
     }
@@ -251,14 +244,6 @@ function durationFlag(flag: string, v: string): number {
     return parseGoDuration(v);
   } catch (err) {
     throw new UsageError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: ${(err as Error).message}`);
-  }
-}
-
-function verbosityFlag(v: string): number {
-  try {
-    return parseVerbosity(v);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
   }
 }
 

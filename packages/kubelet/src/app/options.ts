@@ -3,9 +3,8 @@
  * (`--kubeconfig`, `--hostname-override`, `--node-ip`, `-v`), and the simulation's (how many
  * Nodes, their zones and size), which a real kubelet does not need.
  */
-import { scanFlags, UsageError } from "@servicenet/component-base/cli";
+import { commonFlag, scanFlags, UsageError } from "@servicenet/component-base/cli";
 import { isDualStackIPStrings, parseIP } from "@servicenet/api/net";
-import { parseVerbosity } from "@servicenet/component-base/logs";
 import { defaultSimulatedNodeOptions, type SimulatedNodeOptions } from "../nodestatus/setters.ts";
 
 export interface Options {
@@ -79,7 +78,9 @@ export function parseOptions(argv: readonly string[]): Options {
     verbosity: 0,
     help: false,
   };
-  scanFlags(argv, ({ name: flag, value }) => {
+  scanFlags(argv, (f) => {
+    if (commonFlag(o, f)) return;
+    const { name: flag, value } = f;
     switch (flag) {
       case "--kubeconfig":
         o.kubeconfig = value();
@@ -110,18 +111,6 @@ export function parseOptions(argv: readonly string[]): Options {
         break;
       case "--pod-workers":
         o.workers = positive(flag, value());
-        break;
-      case "-v":
-      case "--v":
-        try {
-          o.verbosity = parseVerbosity(value());
-        } catch (err) {
-          throw new UsageError((err as Error).message);
-        }
-        break;
-      case "-h":
-      case "--help":
-        o.help = true;
         break;
       default:
         throw new UsageError(`unknown flag: ${flag}`);

@@ -1,6 +1,5 @@
 /** Command-line options of servicenet-scheduler: kube-scheduler's names (`--kubeconfig`, `-v`). */
-import { scanFlags, UsageError } from "@servicenet/component-base/cli";
-import { parseVerbosity } from "@servicenet/component-base/logs";
+import { commonFlag, scanFlags, UsageError } from "@servicenet/component-base/cli";
 
 export interface Options {
   kubeconfig: string;
@@ -20,22 +19,12 @@ TaintToleration, NodeAffinity, NodeResourcesFit LeastAllocated, PodTopologySprea
 /** Parses argv (without node and script); throws UsageError with a clear message. */
 export function parseOptions(argv: readonly string[]): Options {
   const o: Options = { kubeconfig: "", verbosity: 0, help: false };
-  scanFlags(argv, ({ name: flag, value }) => {
+  scanFlags(argv, (f) => {
+    if (commonFlag(o, f)) return;
+    const { name: flag, value } = f;
     switch (flag) {
       case "--kubeconfig":
         o.kubeconfig = value();
-        break;
-      case "-v":
-      case "--v":
-        try {
-          o.verbosity = parseVerbosity(value());
-        } catch (err) {
-          throw new UsageError((err as Error).message);
-        }
-        break;
-      case "-h":
-      case "--help":
-        o.help = true;
         break;
       default:
         throw new UsageError(`unknown flag: ${flag}`);
