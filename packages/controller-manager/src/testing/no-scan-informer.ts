@@ -1,0 +1,15 @@
+/**
+ * A MemoryInformer whose whole-cache `list()` fails the test: a controller handed one must read
+ * through its listers (the namespace index, `byIndex`) and never scan every cached object.
+ */
+import { MemoryInformer } from "@servicenet/client/tools/cache";
+
+interface HasMeta {
+  metadata?: { name?: string | undefined; namespace?: string | undefined } | undefined;
+}
+
+export class NoScanInformer<T extends HasMeta> extends MemoryInformer<T> {
+  override list(): readonly T[] {
+    throw new Error("scanned the whole cache instead of reading one namespace through a lister");
+  }
+}
