@@ -1,7 +1,7 @@
 import type { Endpoints, Pod, Service } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import { dualStackPods, makeService } from "../testing/fixtures.ts";
-import { NoScanInformer } from "../testing/no-scan-informer.ts";
+import { keysQueuedBy, NoScanInformer } from "../testing/no-scan-informer.ts";
 import { EndpointsController, type EndpointsClient } from "./endpoints-controller.ts";
 
 // Upstream's syncService reads podLister.Pods(service.Namespace).List(selector), and
@@ -28,10 +28,8 @@ describe("EndpointsController listers", () => {
 
   it("enqueues only the Services of the changed pod's namespace", async () => {
     const { c, pods } = setup();
-    for (let n = c.queue.len(); n > 0; n--) c.queue.done((await c.queue.get())!);
     const [pod] = dualStackPods(1, { namespace: "other" });
-    pods.set({ ...pod!, metadata: { ...pod!.metadata, resourceVersion: "2" } });
-    expect(c.queue.len()).toBe(1);
-    expect(await c.queue.get()).toBe("other/web");
+    const keys = await keysQueuedBy(c.queue, () => pods.set({ ...pod!, metadata: { ...pod!.metadata, resourceVersion: "2" } }));
+    expect(keys).toEqual(["other/web"]);
   });
 });

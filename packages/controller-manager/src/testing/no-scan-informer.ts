@@ -13,3 +13,15 @@ export class NoScanInformer<T extends HasMeta> extends MemoryInformer<T> {
     throw new Error("scanned the whole cache instead of reading one namespace through a lister");
   }
 }
+
+/** The keys `queue` holds after `change`, once the keys queued before it are drained. */
+export async function keysQueuedBy(
+  queue: { len(): number; get(): Promise<string | undefined>; done(key: string): void },
+  change: () => void,
+): Promise<string[]> {
+  for (let n = queue.len(); n > 0; n--) queue.done((await queue.get())!);
+  change();
+  const keys: string[] = [];
+  for (let n = queue.len(); n > 0; n--) keys.push((await queue.get())!);
+  return keys;
+}
