@@ -8,7 +8,7 @@
 import { labelSelectorAsSelector, type ClusterRole, type PolicyRule } from "@servicenet/api";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import { toStatusError } from "@servicenet/client/errors";
-import type { Informer } from "@servicenet/client/tools/cache";
+import { listAll, type Informer } from "@servicenet/client/tools/cache";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
@@ -92,10 +92,9 @@ export class ClusterRoleAggregationController {
   /** The rules of the ClusterRoles each selector matches, in selector then name order, without repeats. */
   aggregatedRules(shared: ClusterRole): PolicyRule[] {
     const out: PolicyRule[] = [];
-    const all = this.#d.clusterRoles.list();
     for (const selector of shared.aggregationRule?.clusterRoleSelectors ?? []) {
-      const matches = labelSelectorAsSelector(selector);
-      const roles = all.filter((r) => matches(r.metadata.labels)).sort(byName);
+      // `clusterRoleLister.List(selector)`.
+      const roles = listAll(this.#d.clusterRoles, labelSelectorAsSelector(selector)).sort(byName);
       for (const role of roles) {
         if (role.metadata.name === shared.metadata.name) continue;
         for (const rule of role.rules ?? []) if (!ruleExists(out, rule)) out.push(rule);

@@ -3,9 +3,9 @@
  * ReplicaSet and Pod events enqueue Deployment keys; `syncDeployment` claims the ReplicaSets and
  * runs a rollback, a scale, or one step of the Recreate or RollingUpdate strategy.
  */
-import { labelSelectorAsSelector, recreateDeploymentStrategyType, rollingUpdateDeploymentStrategyType } from "@servicenet/api";
+import { everything, labelSelectorAsSelector, recreateDeploymentStrategyType, rollingUpdateDeploymentStrategyType } from "@servicenet/api";
 import type { Deployment, Pod, ReplicaSet } from "@servicenet/api";
-import { metaNamespaceKey, type Informer } from "@servicenet/client/tools/cache";
+import { GenericLister, metaNamespaceKey, type IndexInformer } from "@servicenet/client/tools/cache";
 import type { EventRecorder } from "@servicenet/client/tools/record";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
@@ -26,9 +26,9 @@ import { getDeploymentsForReplicaSet } from "./util/replicaset-util.ts";
 export const deploymentControllerEventSource = { component: "deployment-controller" };
 
 export interface DeploymentControllerDeps {
-  deployments: Informer<Deployment>;
-  replicaSets: Informer<ReplicaSet>;
-  pods: Informer<Pod>;
+  deployments: IndexInformer<Deployment>;
+  replicaSets: IndexInformer<ReplicaSet>;
+  pods: IndexInformer<Pod>;
   client: DeploymentClient;
   recorder: EventRecorder;
   queue?: RateLimitingQueue<string>;
@@ -44,9 +44,15 @@ export class DeploymentController {
   readonly #ctx: DeploymentSyncContext;
   readonly #log: Logger;
   readonly #runner: Controller;
+  readonly #deployments: GenericLister<Deployment>;
+  readonly #replicaSets: GenericLister<ReplicaSet>;
+  readonly #pods: GenericLister<Pod>;
 
   constructor(deps: DeploymentControllerDeps) {
     this.#d = deps;
+    this.#deployments = new GenericLister(deps.deployments);
+    this.#replicaSets = new GenericLister(deps.replicaSets);
+    this.#pods = new GenericLister(deps.pods);
     const clock = deps.clock ?? realClock;
     this.#log = deps.logger ?? noopLogger;
     this.queue = deps.queue ?? new RateLimitingQueue<string>("deployment", clock);
@@ -94,10 +100,10 @@ export class DeploymentController {
     return d !== undefined && d.metadata.uid === ref.uid ? d : undefined;
   }
 
-  /** `getDeploymentsForReplicaSet` over the cache: Deployments that could adopt an orphan. */
+  /** `getDeploymentsForReplicaSet` over the lister of the ReplicaSet's namespace: Deployments that could adopt an orphan. */
   #deploymentsForOrphan(rs: ReplicaSet): Deployment[] {
     try {
-      return getDeploymentsForReplicaSet(this.#d.deployments.list(), rs);
+      return getDeploymentsForReplicaSet(this.#deployments.byNamespace(rs.metadata.namespace ?? "").list(everything), rs);
     } catch {
       return [];
     }
@@ -162,17 +168,17 @@ export class DeploymentController {
 
   /** The cached ReplicaSets this Deployment controls (upstream lists them through the client here). */
   #ownedReplicaSets(d: Deployment): ReplicaSet[] {
-    return this.#d.replicaSets
-      .list()
-      .filter((rs) => rs.metadata.namespace === d.metadata.namespace && getControllerOf(rs)?.uid === d.metadata.uid);
+    return this.#replicaSets
+      .byNamespace(d.metadata.namespace ?? "")
+      .list(everything)
+      .filter((rs) => getControllerOf(rs)?.uid === d.metadata.uid);
   }
 
   /** `getPodMapForDeployment`: the Deployment's Pods grouped by the ReplicaSet (UID) controlling them. */
   #podMap(d: Deployment, rsList: readonly ReplicaSet[]): Map<string, Pod[]> {
     const podMap = new Map<string, Pod[]>(rsList.map((rs) => [rs.metadata.uid ?? "", []]));
-    const selector = labelSelectorAsSelector(d.spec.selector);
-    for (const pod of this.#d.pods.list()) {
-      if (pod.metadata.namespace !== d.metadata.namespace || !selector(pod.metadata.labels)) continue;
+    // `podLister.Pods(d.Namespace).List(selector)`.
+    for (const pod of this.#pods.byNamespace(d.metadata.namespace ?? "").list(labelSelectorAsSelector(d.spec.selector))) {
       const ref = getControllerOf(pod);
       if (ref !== undefined) podMap.get(ref.uid)?.push(pod);
     }
@@ -182,7 +188,7 @@ export class DeploymentController {
   /** `getReplicaSetsForDeployment`: the namespace's ReplicaSets claimed (adopted/released) for `d`. */
   async getReplicaSetsForDeployment(d: Deployment): Promise<ReplicaSet[]> {
     const ns = d.metadata.namespace ?? "";
-    const all = this.#d.replicaSets.list().filter((rs) => rs.metadata.namespace === ns);
+    const all = this.#replicaSets.byNamespace(ns).list(everything);
     let selector: (l: Readonly<Record<string, string>> | undefined) => boolean;
     try {
       selector = labelSelectorAsSelector(d.spec.selector);

@@ -3,15 +3,21 @@
  * enqueue Service keys; syncService computes the desired Endpoints with
  * computeEndpoints and writes it through an EndpointsClient.
  */
-import { namespaceTerminatingCause, type Endpoints, type Pod, type Service } from "@servicenet/api";
+import { namespaceTerminatingCause, selectorFromSet, type Endpoints, type Pod, type Service } from "@servicenet/api";
 import { hasStatusCause } from "@servicenet/client/errors";
 import { Controller } from "../framework/controller.ts";
-import { waitForCacheSync, type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
+import {
+  GenericLister,
+  metaNamespaceKey,
+  splitMetaNamespaceKey,
+  waitForCacheSync,
+  type IndexInformer,
+} from "@servicenet/client/tools/cache";
 import type { Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { resourceVersionAtLeast } from "../framework/resource-version.ts";
-import { podChanged, selectorMatches, servicesForPods } from "../util/endpoint/pod.ts";
+import { podChanged, servicesForPods } from "../util/endpoint/pod.ts";
 import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
 import { computeEndpoints } from "./endpoints.ts";
 
@@ -23,9 +29,9 @@ export interface EndpointsClient {
 }
 
 export interface EndpointsControllerDeps {
-  services: Informer<Service>;
-  pods: Informer<Pod>;
-  endpoints: Informer<Endpoints>;
+  services: IndexInformer<Service>;
+  pods: IndexInformer<Pod>;
+  endpoints: IndexInformer<Endpoints>;
   client: EndpointsClient;
   queue?: RateLimitingQueue<string>;
   clock?: Clock;
@@ -39,6 +45,8 @@ export class EndpointsController {
   readonly queue: RateLimitingQueue<string>;
   readonly #d: EndpointsControllerDeps;
   readonly #log: Logger;
+  readonly #services: GenericLister<Service>;
+  readonly #pods: GenericLister<Pod>;
   readonly #triggers = new TriggerTimeTracker();
   readonly #runner: Controller;
   /** Our last write per key until the informer has caught up with it (read-your-writes). */
@@ -47,6 +55,8 @@ export class EndpointsController {
   constructor(deps: EndpointsControllerDeps) {
     this.#d = deps;
     this.#log = deps.logger ?? noopLogger;
+    this.#services = new GenericLister(deps.services);
+    this.#pods = new GenericLister(deps.pods);
     this.queue = deps.queue ?? new RateLimitingQueue<string>("endpoint", deps.clock);
     const enqueue = (o: Service) => this.queue.add(metaNamespaceKey(o));
     deps.services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
@@ -92,7 +102,7 @@ export class EndpointsController {
   }
 
   #enqueueServicesOf(pods: readonly Pod[]): void {
-    for (const key of servicesForPods(this.#d.services.list(), pods)) this.queue.add(key);
+    for (const key of servicesForPods(this.#services, pods)) this.queue.add(key);
   }
 
   /** Reconciles the Endpoints of Service `key` (`namespace/name`). */
@@ -102,10 +112,7 @@ export class EndpointsController {
     // Only the selected pods: the trigger time of a pod of another Service is not ours (and
     // parsing every pod's timestamps per sync was the costliest step under churn).
     const selector = service?.spec.selector;
-    const pods =
-      selector === undefined
-        ? []
-        : this.#d.pods.list().filter((p) => p.metadata.namespace === namespace && selectorMatches(selector, p.metadata.labels));
+    const pods = selector === undefined ? [] : this.#pods.byNamespace(namespace).list(selectorFromSet(selector));
     const existing = this.#freshest(key);
     if (service === undefined) {
       this.#triggers.deleteService(key);

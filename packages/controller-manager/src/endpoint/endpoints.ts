@@ -9,6 +9,7 @@ import {
   compareEndpointAddresses,
   labelServiceHeadless,
   repackSubsets,
+  selectorFromSet,
   type EndpointAddress,
   type EndpointPort,
   type Endpoints,
@@ -23,7 +24,6 @@ import {
   isPodReady,
   isServiceIPSet,
   podIPsOfFamily,
-  selectorMatches,
   shouldPodBeInEndpoints,
 } from "../util/endpoint/pod.ts";
 import { endpointsLastChangeTriggerTime } from "../util/endpoint/trigger-time-tracker.ts";
@@ -154,8 +154,8 @@ export function computeEndpoints(input: EndpointsInput): EndpointsPlan {
   const { service: svc, existing } = input;
   if (svc === undefined) return { action: "delete" };
   if (svc.spec.type === "ExternalName" || svc.spec.selector === undefined) return { action: "none" };
-  const selector = svc.spec.selector;
-  const pods = input.pods.filter((p) => p.metadata.namespace === svc.metadata.namespace && selectorMatches(selector, p.metadata.labels));
+  const selected = selectorFromSet(svc.spec.selector);
+  const pods = input.pods.filter((p) => p.metadata.namespace === svc.metadata.namespace && selected(p.metadata.labels));
   const subsets = desiredSubsets(svc, pods);
   const svcLabels = svc.metadata.labels ?? {};
   const create = existing?.metadata.resourceVersion === undefined || existing.metadata.resourceVersion === "";

@@ -8,19 +8,20 @@ import {
   endpointSliceManagedByLabel,
   endpointSliceServiceNameLabel,
   namespaceTerminatingCause,
+  selectorFromSet,
   type EndpointSlice,
   type Node,
   type Pod,
   type Service,
 } from "@servicenet/api";
 import type { Clock } from "@servicenet/component-base/clock";
-import { type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
+import { GenericLister, metaNamespaceKey, splitMetaNamespaceKey, type IndexInformer, type Informer } from "@servicenet/client/tools/cache";
 import { hasStatusCause } from "@servicenet/client/errors";
 import { getReference, type EventRecorder } from "@servicenet/client/tools/record";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
-import { podChanged, selectorMatches, servicesForPods } from "../util/endpoint/pod.ts";
+import { podChanged, servicesForPods } from "../util/endpoint/pod.ts";
 import { TriggerTimeTracker } from "../util/endpoint/trigger-time-tracker.ts";
 import { EndpointSliceTracker } from "./endpointslice-tracker.ts";
 import { reconcile } from "./reconciler.ts";
@@ -49,10 +50,10 @@ export interface EndpointSliceClient {
 }
 
 export interface EndpointSliceControllerDeps {
-  services: Informer<Service>;
-  pods: Informer<Pod>;
+  services: IndexInformer<Service>;
+  pods: IndexInformer<Pod>;
   /** Slices managed by this controller (informer filtered by the managed-by label). */
-  slices: Informer<EndpointSlice>;
+  slices: IndexInformer<EndpointSlice>;
   /** Optional: with it, zones are filled and pods on unknown Nodes are held back, as upstream. */
   nodes?: Informer<Node> | undefined;
   client: EndpointSliceClient;
@@ -82,6 +83,9 @@ export class EndpointSliceController {
   readonly queue: RateLimitingQueue<string>;
   readonly #d: EndpointSliceControllerDeps;
   readonly #log: Logger;
+  readonly #services: GenericLister<Service>;
+  readonly #pods: GenericLister<Pod>;
+  readonly #slices: GenericLister<EndpointSlice>;
   readonly #triggers = new TriggerTimeTracker();
   readonly #tracker = new EndpointSliceTracker();
   readonly #runner: Controller;
@@ -93,6 +97,9 @@ export class EndpointSliceController {
   constructor(deps: EndpointSliceControllerDeps) {
     this.#d = deps;
     this.#log = deps.logger ?? noopLogger;
+    this.#services = new GenericLister(deps.services);
+    this.#pods = new GenericLister(deps.pods);
+    this.#slices = new GenericLister(deps.slices);
     this.queue = deps.queue ?? new RateLimitingQueue<string>("endpoint_slice", deps.clock);
     this.topologyCache = deps.nodes !== undefined ? new TopologyCache(this.#log) : undefined;
     const enqueue = (o: Service) => this.queue.add(metaNamespaceKey(o));
@@ -100,7 +107,7 @@ export class EndpointSliceController {
     // Pod changes wait out the batch period so that a burst of them costs one sync (upstream addPod/updatePod).
     const batch = deps.endpointUpdatesBatchPeriodMs ?? 0;
     const fanOut = (pods: Pod[]) =>
-      servicesForPods(deps.services.list(), pods).forEach((k) => (batch > 0 ? this.queue.addAfter(k, batch) : this.queue.add(k)));
+      servicesForPods(this.#services, pods).forEach((k) => (batch > 0 ? this.queue.addAfter(k, batch) : this.queue.add(k)));
     deps.pods.addEventHandler({
       onAdd: (p) => fanOut([p]),
       onUpdate: (o, n) => podChanged(o, n) && fanOut([o, n]),
@@ -161,18 +168,16 @@ export class EndpointSliceController {
 
   #nodeChanged(node: Node): void {
     const pods = this.#d.pods.list().filter((p) => p.spec.nodeName === node.metadata.name);
-    servicesForPods(this.#d.services.list(), pods).forEach((k) => this.queue.add(k));
+    servicesForPods(this.#services, pods).forEach((k) => this.queue.add(k));
   }
 
+  /** The slices of Service `namespace/name` that this controller manages (upstream syncService's lister call). */
   #slicesOf(namespace: string, name: string): EndpointSlice[] {
-    return this.#d.slices
-      .list()
-      .filter(
-        (s) =>
-          s.metadata.namespace === namespace &&
-          s.metadata.labels?.[endpointSliceServiceNameLabel] === name &&
-          s.metadata.labels?.[endpointSliceManagedByLabel] === endpointSliceControllerName,
-      );
+    const selector = selectorFromSet({
+      [endpointSliceServiceNameLabel]: name,
+      [endpointSliceManagedByLabel]: endpointSliceControllerName,
+    });
+    return this.#slices.byNamespace(namespace).list(selector);
   }
 
   async #delete(key: string, namespace: string, name: string): Promise<void> {
@@ -215,8 +220,7 @@ export class EndpointSliceController {
     }
     if (service.spec.type === "ExternalName" || service.spec.selector === undefined) return;
     // Only the selected pods, for the trigger times as upstream (and to keep syncs cheap).
-    const selector = service.spec.selector;
-    const pods = this.#d.pods.list().filter((p) => p.metadata.namespace === namespace && selectorMatches(selector, p.metadata.labels));
+    const pods = this.#pods.byNamespace(namespace).list(selectorFromSet(service.spec.selector));
     const triggerTime = this.#triggers.compute(key, service, pods);
     const nodes = this.#d.nodes ? new Map(this.#d.nodes.list().map((n) => [n.metadata.name ?? "", n])) : undefined;
     const plan = reconcile({

@@ -7,6 +7,7 @@
  */
 import {
   defaultMaxEndpointsPerSlice,
+  selectorFromSet,
   type EndpointSlice,
   type EndpointSliceEndpoint,
   type EndpointSlicePort,
@@ -14,7 +15,7 @@ import {
   type Pod,
   type Service,
 } from "@servicenet/api";
-import { selectorMatches, shouldPodBeInEndpoints } from "../util/endpoint/pod.ts";
+import { shouldPodBeInEndpoints } from "../util/endpoint/pod.ts";
 import { endpointsLastChangeTriggerTime } from "../util/endpoint/trigger-time-tracker.ts";
 import { reconcileSliceHints } from "./hints.ts";
 import type { HintOptions } from "./hints.ts";
@@ -95,9 +96,9 @@ interface DesiredGroup {
 function desiredByPortMap(input: ReconcileInput, addressType: SliceAddressType, errors: string[]): Map<string, DesiredGroup> {
   const { service: svc } = input;
   const desired = new Map<string, DesiredGroup>();
-  const selector = svc.spec.selector ?? {};
+  const selected = selectorFromSet(svc.spec.selector);
   for (const pod of input.pods) {
-    if (pod.metadata.namespace !== svc.metadata.namespace || !selectorMatches(selector, pod.metadata.labels)) continue;
+    if (pod.metadata.namespace !== svc.metadata.namespace || !selected(pod.metadata.labels)) continue;
     if (!shouldPodBeInEndpoints(pod, true)) continue;
     const ports = endpointPorts(svc, pod);
     const key = portMapKey(ports);

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { EndpointSlice, Endpoints, Service } from "@servicenet/api";
 import { MemoryInformer } from "@servicenet/client/tools/cache";
+import { NoScanInformer } from "../testing/no-scan-informer.ts";
 import { makeService } from "../testing/fixtures.ts";
 import { StaleInformerCacheError, type EndpointSliceClient } from "../endpointslice/endpointslice-controller.ts";
 import { EndpointSliceMirroringController } from "./endpointslicemirroring-controller.ts";
@@ -24,7 +25,8 @@ function makeEndpoints(extra: Partial<Endpoints["metadata"]> = {}, ips = ["10.0.
 function setup(o: { endpoints?: Endpoints[]; services?: Service[]; slices?: EndpointSlice[] }) {
   const endpoints = new MemoryInformer<Endpoints>(o.endpoints ?? []);
   const services = new MemoryInformer<Service>(o.services ?? []);
-  const slices = new MemoryInformer<EndpointSlice>(o.slices ?? []);
+  // Mirrored slices are read through the lister of one namespace (endpointSlicesMirroredForService), never scanned.
+  const slices = new NoScanInformer<EndpointSlice>(o.slices ?? []);
   const calls: string[] = [];
   let n = 0;
   let rv = 100;

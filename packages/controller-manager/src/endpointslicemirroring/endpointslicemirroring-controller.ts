@@ -8,12 +8,19 @@ import {
   endpointSliceManagedByLabel,
   endpointSliceMirroringControllerName,
   endpointSliceServiceNameLabel,
+  selectorFromSet,
   type EndpointSlice,
   type Endpoints,
   type Service,
 } from "@servicenet/api";
 import type { Clock } from "@servicenet/component-base/clock";
-import { type Informer, metaNamespaceKey, splitMetaNamespaceKey } from "@servicenet/client/tools/cache";
+import {
+  listAllByNamespace,
+  metaNamespaceKey,
+  splitMetaNamespaceKey,
+  type IndexInformer,
+  type Informer,
+} from "@servicenet/client/tools/cache";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { toStatusError } from "@servicenet/client/errors";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
@@ -33,7 +40,7 @@ export interface EndpointSliceMirroringControllerDeps {
   endpoints: Informer<Endpoints>;
   services: Informer<Service>;
   /** Slices managed by this controller (informer filtered by the managed-by label). */
-  slices: Informer<EndpointSlice>;
+  slices: IndexInformer<EndpointSlice>;
   client: EndpointSliceClient;
   /** `--mirroring-max-endpoints-per-subset`; default 1000. */
   maxEndpointsPerSubset?: number;
@@ -115,14 +122,11 @@ export class EndpointSliceMirroringController {
 
   /** upstream endpointSlicesMirroredForService. */
   #mirroredSlices(namespace: string, name: string): EndpointSlice[] {
-    return this.#d.slices
-      .list()
-      .filter(
-        (s) =>
-          s.metadata.namespace === namespace &&
-          s.metadata.labels?.[endpointSliceServiceNameLabel] === name &&
-          s.metadata.labels?.[endpointSliceManagedByLabel] === endpointSliceMirroringControllerName,
-      );
+    const selector = selectorFromSet({
+      [endpointSliceServiceNameLabel]: name,
+      [endpointSliceManagedByLabel]: endpointSliceMirroringControllerName,
+    });
+    return listAllByNamespace(this.#d.slices, namespace, selector);
   }
 
   /** upstream deleteMirroredSlices. */

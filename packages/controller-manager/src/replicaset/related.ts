@@ -4,8 +4,8 @@
  * `getIndirectlyRelatedPods` (the siblings under one Deployment and their Pods, for the
  * scale-down ranking), and `controller.FilterActivePods`.
  */
-import { labelSelectorAsSelector, type LabelSelector, type Pod, type ReplicaSet } from "@servicenet/api";
-import { metaNamespaceKey, type IndexInformer } from "@servicenet/client/tools/cache";
+import { everything, labelSelectorAsSelector, type LabelSelector, type Pod, type ReplicaSet } from "@servicenet/api";
+import { listAllByNamespace, metaNamespaceKey, type IndexInformer } from "@servicenet/client/tools/cache";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { getControllerOf } from "../controller/controller-ref-manager.ts";
 import { isPodActive } from "../controller/controller-utils.ts";
@@ -21,8 +21,9 @@ const emptySelector = (s: LabelSelector | undefined) =>
 export function getPodReplicaSets(replicaSets: IndexInformer<ReplicaSet>, pod: Pod, log: Logger = noopLogger): ReplicaSet[] {
   const labels = pod.metadata.labels ?? {};
   if (Object.keys(labels).length === 0) return [];
-  const rss = replicaSets.list().filter((rs) => {
-    if (rs.metadata.namespace !== pod.metadata.namespace || emptySelector(rs.spec.selector)) return false;
+  // The lister's ReplicaSets(pod.Namespace).List(labels.Everything()): one namespace, through its index.
+  const rss = listAllByNamespace(replicaSets, pod.metadata.namespace ?? "", everything).filter((rs) => {
+    if (emptySelector(rs.spec.selector)) return false;
     try {
       return labelSelectorAsSelector(rs.spec.selector)(labels);
     } catch {
@@ -65,8 +66,7 @@ export function getIndirectlyRelatedPods(
     } catch {
       continue; // an invalid selector matches no Pods
     }
-    for (const pod of pods.list()) {
-      if (pod.metadata.namespace !== other.metadata.namespace || !matches(pod.metadata.labels)) continue;
+    for (const pod of listAllByNamespace(pods, other.metadata.namespace ?? "", matches)) {
       if (seen.has(pod.metadata.uid ?? "")) continue;
       seen.add(pod.metadata.uid ?? "");
       related.push(pod);

@@ -13,6 +13,7 @@ import { newControllerRef } from "../controller/controller-ref-manager.ts";
 import type { DeploymentSyncContext } from "../deployment/context.ts";
 import type { DeploymentClient } from "../deployment/deployment-client.ts";
 import { DeploymentController } from "../deployment/deployment-controller.ts";
+import { NoScanInformer } from "./no-scan-informer.ts";
 
 /** `newDeployment`: RollingUpdate with maxSurge/maxUnavailable 0 unless given, one container `foo/bar`. */
 export function newDeployment(
@@ -163,13 +164,17 @@ export class FakeDeploymentClient implements DeploymentClient {
 const key = (o: { metadata: { namespace?: string | undefined; name?: string | undefined } }) =>
   `${o.metadata.namespace ?? ""}/${o.metadata.name ?? ""}`;
 
-/** `newFixture` + `newController`: listers (informers), objects (the fake client), recorder and a fake clock. */
+/**
+ * `newFixture` + `newController`: listers (informers), objects (the fake client), recorder and a
+ * fake clock. The informers refuse whole-cache scans: the controller reads one namespace through
+ * its listers, as upstream's.
+ */
 export function newFixture(
   o: { deployments?: Deployment[]; replicaSets?: ReplicaSet[]; pods?: Pod[]; objects?: (Deployment | ReplicaSet)[] } = {},
 ) {
-  const deployments = new MemoryInformer<Deployment>(o.deployments ?? []);
-  const replicaSets = new MemoryInformer<ReplicaSet>(o.replicaSets ?? []);
-  const pods = new MemoryInformer<Pod>(o.pods ?? []);
+  const deployments = new NoScanInformer<Deployment>(o.deployments ?? []);
+  const replicaSets = new NoScanInformer<ReplicaSet>(o.replicaSets ?? []);
+  const pods = new NoScanInformer<Pod>(o.pods ?? []);
   const client = new FakeDeploymentClient(o.objects ?? []);
   const recorder = new FakeRecorder();
   const clock = new FakeClock(Date.parse("2026-01-01T00:00:00Z"));

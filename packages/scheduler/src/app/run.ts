@@ -10,7 +10,7 @@ import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, ServiceSchema, type Node, type Pod, type Service } from "@servicenet/api";
 import { describeError, isNotFound } from "@servicenet/client/errors";
 import { newRESTClient, toPlain } from "@servicenet/client/rest";
-import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
+import { GenericLister, SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { clientNodeEventSink, EventBroadcaster, getReference, type EventRecorder } from "@servicenet/client/tools/record";
 import { RateLimitingQueue, ItemExponentialFailureRateLimiter } from "@servicenet/client/util/workqueue";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
@@ -64,7 +64,7 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
     list: async () => toPlain<PlainList<Service>>(await core.listServiceForAllNamespaces(), "V1ServiceList"),
     transform: (x) => ServiceSchema.parse(x),
   });
-  const algorithm = new Algorithm(defaultProfile(serviceSelector(() => services.list())));
+  const algorithm = new Algorithm(defaultProfile(serviceSelector(new GenericLister(services))));
   const cache = algorithm.cache;
   // Backoff of a Pod that failed: upstream's podInitialBackoffSeconds 1 s to podMaxBackoffSeconds 10 s.
   const queue = new RateLimitingQueue<string>("scheduler", clock, new ItemExponentialFailureRateLimiter<string>(1000, 10_000));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelSelectorAsSelector } from "./label-selector-helpers.ts";
+import { labelSelectorAsSelector, selectorFromSet } from "./label-selector-helpers.ts";
 import type { LabelSelector } from "./label-selector.ts";
 
 // apimachinery helpers_test.go TestLabelSelectorAsSelector: the selector each case yields, checked
@@ -39,5 +39,27 @@ describe("TestLabelSelectorAsSelector", () => {
     ],
   ])("errors: %s", (_name, sel, msg) => {
     expect(() => labelSelectorAsSelector(sel)).toThrow(msg);
+  });
+});
+
+// apimachinery labels_test.go TestSetMatches / TestNilMapIsValid: a set selects the label sets
+// holding each of its pairs; a nil or empty set selects everything.
+describe("selectorFromSet", () => {
+  const labelset = { foo: "bar", baz: "blah" };
+  it.each<[string, Record<string, string> | undefined, boolean]>([
+    ["nil", undefined, true],
+    ["empty", {}, true],
+    ["foo=bar", { foo: "bar" }, true],
+    ["foo=bar,baz=blah", { foo: "bar", baz: "blah" }, true],
+    ["foo=blah", { foo: "blah" }, false],
+    ["foo=bar,baz=bar", { foo: "bar", baz: "bar" }, false],
+    ["missing key", { other: "bar" }, false],
+  ])("%s", (_name, set, want) => {
+    expect(selectorFromSet(set)(labelset)).toBe(want);
+  });
+
+  it("matches nil labels only when empty", () => {
+    expect(selectorFromSet({})(undefined)).toBe(true);
+    expect(selectorFromSet({ foo: "bar" })(undefined)).toBe(false);
   });
 });

@@ -9,7 +9,9 @@ import type { LabelSelector } from "./label-selector.ts";
 export type LabelMatcher = (labels: Readonly<Record<string, string>> | null | undefined) => boolean;
 
 const nothing: LabelMatcher = () => false;
-const everything: LabelMatcher = () => true;
+
+/** `labels.Everything()`: matches every label set; listers skip reading labels for it. */
+export const everything: LabelMatcher = () => true;
 
 function requirement(key: string, operator: string, values: readonly string[]): LabelMatcher {
   const has = (l: Readonly<Record<string, string>>) => Object.prototype.hasOwnProperty.call(l, key);
@@ -53,6 +55,14 @@ export function labelSelectorAsSelector(ps: LabelSelector | null | undefined): L
   );
   for (const e of expressions) reqs.push(requirement(e.key, e.operator, e.values ?? []));
   return (labels) => reqs.every((r) => r(labels));
+}
+
+/**
+ * `labels.SelectorFromSet` (`labels.Set(m).AsSelectorPreValidated()`): every pair must be present
+ * with its value; a nil or empty set matches everything.
+ */
+export function selectorFromSet(set: Readonly<Record<string, string>> | null | undefined): LabelMatcher {
+  return labelSelectorAsSelector({ matchLabels: { ...set } });
 }
 
 /** One requirement as labels.Requirement.String prints it. */

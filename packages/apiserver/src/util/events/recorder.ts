@@ -7,35 +7,13 @@
  * ones, as client-go's EventCorrelator does.
  */
 import { randomBytes } from "node:crypto";
+import type { ObjectReference } from "@servicenet/api";
 import { objectKey, type KubeObject, type Store } from "../../storage/index.ts";
-
-/** The object an event is about (core/v1 ObjectReference). */
-export interface ObjectReference {
-  kind: string;
-  apiVersion: string;
-  name: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-}
 
 /** Records events; never throws (a lost event must not fail the controller). */
 export interface EventRecorder {
   /** `eventtype` is "Normal" or "Warning"; `action` is the events/v1 action (e.g. ClusterIPAllocation). */
   eventf(regarding: ObjectReference, eventtype: "Normal" | "Warning", reason: string, action: string, message: string): Promise<void>;
-}
-
-/** The reference of a stored object of `kind` in `apiVersion`. */
-export function referenceOf(obj: KubeObject, kind: string, apiVersion: string): ObjectReference {
-  const m = obj.metadata;
-  return {
-    kind,
-    apiVersion,
-    name: m.name ?? "",
-    ...(m.namespace ? { namespace: m.namespace } : {}),
-    ...(m.uid ? { uid: m.uid } : {}),
-    ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}),
-  };
 }
 
 export interface StoreEventRecorderOptions {
@@ -68,7 +46,8 @@ export class StoreEventRecorder implements EventRecorder {
   ): Promise<void> {
     const now = (this.#o.now?.() ?? new Date()).toISOString().replace(/\.\d+Z$/, "Z");
     const ns = regarding.namespace || "default";
-    const corr = JSON.stringify([regarding.kind, ns, regarding.name, regarding.uid ?? "", eventtype, reason, message]);
+    const name = regarding.name ?? "";
+    const corr = JSON.stringify([regarding.kind, ns, name, regarding.uid ?? "", eventtype, reason, message]);
     try {
       const existing = this.#seen.get(corr);
       if (existing !== undefined) {
@@ -79,12 +58,12 @@ export class StoreEventRecorder implements EventRecorder {
           .catch(() => null);
         if (bumped) return;
       }
-      const name = `${regarding.name}.${randomBytes(8).toString("hex")}`;
-      const key = objectKey("events", ns, name);
+      const eventName = `${name}.${randomBytes(8).toString("hex")}`;
+      const key = objectKey("events", ns, eventName);
       const ev: KubeObject = {
         apiVersion: "v1",
         kind: "Event",
-        metadata: { name, namespace: ns },
+        metadata: { name: eventName, namespace: ns },
         involvedObject: { ...regarding, namespace: regarding.namespace ?? "" },
         reason,
         message,
@@ -101,7 +80,7 @@ export class StoreEventRecorder implements EventRecorder {
       await this.#store.create(key, ev);
       this.#seen.set(corr, key);
     } catch (e) {
-      this.#o.log?.(`event ${reason} for ${regarding.kind} ${regarding.name} not recorded: ${String(e)}`);
+      this.#o.log?.(`event ${reason} for ${regarding.kind ?? ""} ${name} not recorded: ${String(e)}`);
     }
   }
 }

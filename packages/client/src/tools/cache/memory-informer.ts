@@ -1,22 +1,23 @@
 /**
  * An Informer backed by an in-memory Indexer that tests (and embedders) drive by hand (the role of
  * client-go's tools/cache/testing fake sources): set/remove fire the same handlers a watch would,
- * and named indexes answer `byIndex` as a shared informer's do.
+ * and named indexes (with the namespace index every informer has) answer `byIndex` as a shared
+ * informer's do.
  */
-import type { EventHandlers, Informer } from "./shared-informer.ts";
-import { Indexer, type Indexers } from "./store.ts";
+import type { EventHandlers, IndexInformer } from "./shared-informer.ts";
+import { Indexer, withNamespaceIndex, type Indexers } from "./store.ts";
 
 interface HasMeta {
   metadata?: { name?: string | undefined; namespace?: string | undefined } | undefined;
 }
 
-export class MemoryInformer<T extends HasMeta> implements Informer<T> {
+export class MemoryInformer<T extends HasMeta> implements IndexInformer<T> {
   readonly #items: Indexer<T>;
   readonly #handlers: EventHandlers<T>[] = [];
   #synced: boolean;
 
   constructor(initial: readonly T[] = [], synced = true, indexers: Indexers<T> = {}) {
-    this.#items = new Indexer<T>(indexers);
+    this.#items = new Indexer<T>(withNamespaceIndex(indexers));
     for (const o of initial) this.#items.upsert(o);
     this.#synced = synced;
   }

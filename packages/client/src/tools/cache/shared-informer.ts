@@ -11,7 +11,7 @@ import type { BackoffOptions } from "./backoff.ts";
 import { metaNamespaceKey } from "./keys.ts";
 import { newListWatch, type ListWatchOptions, type ListerWatcher } from "./list-watch.ts";
 import { Reflector } from "./reflector.ts";
-import { Indexer, type Indexers } from "./store.ts";
+import { Indexer, withNamespaceIndex, type Indexers } from "./store.ts";
 
 /** Callbacks of `cache.ResourceEventHandlerFuncs`. */
 export interface EventHandlers<T> {
@@ -33,7 +33,10 @@ export interface Informer<T> {
 
 /** An Informer with named indexes (`cache.SharedIndexInformer`'s `GetIndexer().ByIndex`). */
 export interface IndexInformer<T> extends Informer<T> {
-  /** Objects whose index `name` has `value`; throws for an index the informer was not built with. */
+  /**
+   * Objects whose index `name` has `value`; throws for an index the informer was not built with.
+   * Every informer has the namespace index (`namespaceIndex`), which listers read.
+   */
   byIndex(name: string, value: string): T[];
 }
 
@@ -49,7 +52,7 @@ interface CommonOptions<T> {
   logger?: Logger;
   /** The reflector's backoff between failed rounds (default reflector.go's 800 ms .. 30 s). */
   backoff?: Partial<BackoffOptions>;
-  /** Named indexes of the cache (`cache.Indexers`). */
+  /** Named indexes of the cache (`cache.Indexers`), beside the namespace index every informer has. */
   indexers?: Indexers<T>;
   /** Turns each listed or watched object into the cached one (`SetTransform`), e.g. a schema decode. */
   transform?: (obj: unknown) => T;
@@ -83,7 +86,7 @@ export class SharedInformer<T extends ObjectWithMeta> implements Informer<T> {
     this.#log = opts.logger ?? noopLogger;
     this.#resyncMs = opts.resyncMs ?? 0;
     this.#transform = opts.transform ?? ((o) => o as T);
-    this.#indexer = new Indexer<T>(opts.indexers);
+    this.#indexer = new Indexer<T>(withNamespaceIndex(opts.indexers));
     const lw = "listerWatcher" in opts ? opts.listerWatcher : newListWatch(opts);
     const name = "listerWatcher" in opts ? (opts.name ?? "informer") : opts.path;
     this.#name = name;

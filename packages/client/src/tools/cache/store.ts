@@ -19,6 +19,15 @@ export function metaNamespaceIndexFunc(obj: HasMeta): string[] {
   return [obj.metadata?.namespace ?? ""];
 }
 
+/**
+ * `indexers` with the namespace index added, as the generated informers build every informer's
+ * indexer (`cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}`), so listers
+ * read one namespace without a scan.
+ */
+export function withNamespaceIndex<T extends HasMeta>(indexers: Indexers<T> = {}): Indexers<T> {
+  return { [namespaceIndex]: metaNamespaceIndexFunc, ...indexers };
+}
+
 /** A keyed cache with indexes (`cache.Indexer`). */
 export class Indexer<T extends HasMeta> {
   readonly #items = new Map<string, T>();

@@ -3,13 +3,8 @@
  * (pkg/api/v1/pod/util.go, staging endpointslice/util and
  * pkg/controller/util/endpoint).
  */
-import { ipFamilyOfString, type IPFamily, type Pod, type Service, type ServicePort } from "@servicenet/api";
-import { metaNamespaceKey } from "@servicenet/client/tools/cache";
-
-/** True if every selector label is on the pod (`labels.SelectorFromSet`); an empty selector matches all. */
-export function selectorMatches(selector: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>> | undefined): boolean {
-  return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
-}
+import { ipFamilyOfString, selectorFromSet, type IPFamily, type Pod, type Service, type ServicePort } from "@servicenet/api";
+import { metaNamespaceKey, type GenericLister } from "@servicenet/client/tools/cache";
 
 /** The pod's Ready condition status is True (`podutil.IsPodReady`). */
 export function isPodReady(pod: Pod): boolean {
@@ -89,14 +84,18 @@ export function hostnameFor(pod: Pod, svc: Service): string | undefined {
   return subdomain === svc.metadata.name && pod.metadata.namespace === svc.metadata.namespace ? hostname : undefined;
 }
 
-/** Keys of the Services (with a selector) that select any of `pods`. */
-export function servicesForPods(services: readonly Service[], pods: readonly Pod[]): Set<string> {
+/**
+ * Keys of the Services (with a selector) that select any of `pods` (`GetPodServiceMemberships`):
+ * only the Services of each pod's namespace are looked at, through the lister.
+ */
+export function servicesForPods(services: GenericLister<Service>, pods: readonly Pod[]): Set<string> {
   const keys = new Set<string>();
-  for (const svc of services) {
-    const sel = svc.spec.selector;
-    if (sel === undefined) continue;
-    if (pods.some((p) => p.metadata.namespace === svc.metadata.namespace && selectorMatches(sel, p.metadata.labels)))
-      keys.add(metaNamespaceKey(svc));
+  for (const pod of pods) {
+    for (const svc of services.byNamespace(pod.metadata.namespace ?? "").list()) {
+      // Services without a selector have no managed endpoints.
+      if (svc.spec.selector === undefined) continue;
+      if (selectorFromSet(svc.spec.selector)(pod.metadata.labels)) keys.add(metaNamespaceKey(svc));
+    }
   }
   return keys;
 }

@@ -21,7 +21,8 @@ import { serviceCIDRStrategy } from "../../../registry/networking/servicecidr/st
 import { backgroundClock as realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { applyServerSideApply, type JSONObject } from "../../../server/patch/index.ts";
 import type { KubeObject, Store } from "../../../storage/index.ts";
-import { referenceOf, type EventRecorder } from "../../../util/events/recorder.ts";
+import type { EventRecorder } from "../../../util/events/recorder.ts";
+import { getReference } from "@servicenet/client/tools/record";
 import type { Lister } from "../../../util/informer/store-informer.ts";
 
 /** Event source, SSA field manager and controller name. */
@@ -117,7 +118,7 @@ export class DefaultServiceCIDRController {
   }
 
   async #warn(sc: KubeObject, reason: string, message: string): Promise<void> {
-    await this.#o.recorder.eventf(referenceOf(sc, "ServiceCIDR", "networking.k8s.io/v1"), "Warning", reason, "", message);
+    await this.#o.recorder.eventf(getReference(sc, "ServiceCIDR", "networking.k8s.io/v1"), "Warning", reason, "", message);
   }
 
   /** One reconciliation; throws only when the object could not be created (to be retried). */

@@ -5,8 +5,7 @@
  * three-pass leak hold-off.
  */
 import { StatusError } from "@servicenet/api";
-import type { Service } from "@servicenet/api";
-import type { ObjectReference } from "../../../../../util/events/recorder.ts";
+import type { ObjectReference, Service } from "@servicenet/api";
 
 /** Upstream `repairLoopInterval`: the default period of both loops. */
 export const repairLoopInterval = 3 * 60 * 1000;

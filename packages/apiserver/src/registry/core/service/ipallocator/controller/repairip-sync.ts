@@ -14,7 +14,8 @@ import {
   type IP,
 } from "@servicenet/api";
 import type { KubeObject } from "../../../../../storage/index.ts";
-import { referenceOf, type EventRecorder } from "../../../../../util/events/recorder.ts";
+import type { EventRecorder } from "../../../../../util/events/recorder.ts";
+import { getReference } from "@servicenet/client/tools/record";
 import type { Lister } from "../../../../../util/informer/store-informer.ts";
 import { serviceIPAddress, type IPAddressClient } from "../ipaddress-client.ts";
 import type { ClusterIPRepairMetrics } from "../metrics.ts";
@@ -100,7 +101,7 @@ async function warn(
   message: string,
 ): Promise<void> {
   const apiVersion = kind === "Service" ? "v1" : "networking.k8s.io/v1";
-  await ctx.recorder.eventf(referenceOf(obj, kind, apiVersion), "Warning", reason, action, message);
+  await ctx.recorder.eventf(getReference(obj, kind, apiVersion), "Warning", reason, action, message);
 }
 
 async function deleteIgnoringNotFound(ctx: RepairSyncContext, name: string): Promise<void> {
