@@ -76,7 +76,7 @@ describe("audit log", () => {
         backend: { processEvents: (...e) => events.push(...(e as Ev[])), shutdown: () => undefined },
       },
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await api?.close();
     rmSync(dir, { recursive: true, force: true });

@@ -49,7 +49,7 @@ describe("runControllerManager over HTTP", () => {
 
     stop.abort();
     expect(await done).toBe("stopped");
-  }, 15_000);
+  });
 
   it("nodeipam: patches each Node's podCIDRs in --cluster-cidr order, and a Node outside the range stops the start", async () => {
     server = new FakeAPIServer();
@@ -85,5 +85,5 @@ describe("runControllerManager over HTTP", () => {
     await expect(bad).rejects.toThrow(
       /^error starting controller "nodeipam": failed to mark cidr\[10\.244\.[01]\.0\/24\] at idx \[0\] as occupied for node: node-[ab]: cidr 10\.244\.[01]\.0\/24 is out the range of cluster cidr 10\.0\.0\.0\/16$/,
     );
-  }, 15_000);
+  });
 });

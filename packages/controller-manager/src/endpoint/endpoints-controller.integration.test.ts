@@ -56,5 +56,5 @@ describe("EndpointsController over HTTP", () => {
     stop.abort();
     await running;
     await Promise.all([inf.services.stop(), inf.pods.stop(), inf.endpoints.stop()]);
-  }, 15_000);
+  });
 });

@@ -59,5 +59,5 @@ describe("endpointslicemirroring in runControllerManager", () => {
     stop.abort();
     expect(await done).toBe("stopped");
     expect(server.writes.filter((a) => a.method === "POST").length).toBe(1);
-  }, 15_000);
+  });
 });

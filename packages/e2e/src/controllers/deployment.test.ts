@@ -24,11 +24,11 @@ beforeAll(async () => {
   const kc = new KubeConfig();
   kc.loadFromString(env.kubeconfig);
   apps = kc.makeApiClient(AppsV1Api);
-}, 60_000);
+});
 afterAll(() => env?.stop());
 
 const kubectl = async (...args: string[]): Promise<string> =>
-  (await run(kubectlBinary!, ["--kubeconfig", env.kubeconfigPath, "-n", "deploy", ...args], { timeout: 90_000 })).stdout;
+  (await run(kubectlBinary!, ["--kubeconfig", env.kubeconfigPath, "-n", "deploy", ...args], { timeout: 120_000 })).stdout;
 
 const replicaSets = async (): Promise<V1ReplicaSet[]> =>
   (await apps.listNamespacedReplicaSet({ namespace: "deploy" })).items.sort((a, b) =>

@@ -22,7 +22,7 @@ describe("envtest with the whole cluster", () => {
         testEnvironmentKubelet({ nodes: 3 }),
       ],
     });
-  }, 60_000);
+  });
   afterAll(() => env?.stop());
 
   it("schedules a Pod, gives it IPs from its Node's podCIDRs (primary first) and makes it Ready", async () => {
@@ -61,5 +61,5 @@ describe("envtest with the whole cluster", () => {
       { timeoutMs: 30_000 },
     );
     expect(slices.map((s) => `${s.addressType} ${s.endpoints[0]?.addresses[0]}`).sort()).toEqual([`IPv4 ${ips[1]}`, `IPv6 ${ips[0]}`]);
-  }, 60_000);
+  });
 });

@@ -20,7 +20,7 @@ describe.skipIf(!built)("hostile input against every endpoint (fast)", () => {
     const c = Array.from({ length: 50 }, (_, i) => generateCase(8, i, target.discovered()));
     expect(b).toEqual(a);
     expect(c).not.toEqual(a);
-  }, 60_000);
+  });
 
   it("discovers every group version, resource and subresource", () => {
     const names = target
@@ -46,7 +46,7 @@ describe.skipIf(!built)("hostile input against every endpoint (fast)", () => {
     const r = await runAuthChecks(target.server(), target.discovered(), { credentials: 3 });
     console.log(`fuzz auth (fast): ${r.requests} requests, ${r.publicAnswers.size} to public paths, violations ${r.violations.length}`);
     expect(r.violations.slice(0, 20)).toEqual([]);
-  }, 60_000);
+  });
 
   it("1,500 hostile requests: no crash, no 5xx, Status errors, no write succeeds, data unchanged", async () => {
     const r = await runFuzz(target.server(), target.discovered(), { seed: 20261202, count: 1500, concurrency: 4, batch: 100 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   kc.loadFromString(env.kubeconfig);
   core = kc.makeApiClient(CoreV1Api);
   discovery = kc.makeApiClient(DiscoveryV1Api);
-}, 30_000);
+});
 afterAll(() => env?.stop());
 
 async function newNamespace(): Promise<string> {

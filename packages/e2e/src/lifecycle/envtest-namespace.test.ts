@@ -32,5 +32,5 @@ describe("envtest with the namespace controller", () => {
       { timeoutMs: 20_000 },
     );
     expect(gone).toBe(true);
-  }, 30_000);
+  });
 });

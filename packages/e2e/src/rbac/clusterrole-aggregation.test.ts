@@ -60,5 +60,5 @@ describe("clusterrole-aggregation controller on the real apiserver", () => {
       await rbac.replaceClusterRole({ name, body: r });
     }
     await eventually(async () => (await rulesOf("monitoring")).length === 0, { what: "rules dropped" });
-  }, 30_000);
+  });
 });

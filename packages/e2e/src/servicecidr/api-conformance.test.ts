@@ -189,5 +189,5 @@ describe.each(allModes)("Service CIDRs [%s]", (mode) => {
       name: "svc-cidr",
     });
     await cm.stop();
-  }, 90_000);
+  });
 });

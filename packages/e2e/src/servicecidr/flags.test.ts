@@ -63,5 +63,5 @@ describe.concurrent("servicenet up --service-cluster-ip-range 10.0.0.0/8 (kube-a
       r.stop();
     }
     expect(await r.code).toBe(0);
-  }, 90_000);
+  });
 });

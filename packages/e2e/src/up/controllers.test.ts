@@ -114,5 +114,5 @@ describe("controller-manager against the real apiserver (npm start)", () => {
       const got = await endpointsBySlice("svc-1");
       return got["IPv6"] === undefined && got["IPv4"] !== undefined ? got : undefined;
     });
-  }, 60_000);
+  });
 });

@@ -26,7 +26,7 @@ async function check(argv: readonly string[], input: string): Promise<string> {
   return r.code === 0 ? "" : `${argv.join(" ")} (exit ${r.code}): ${r.stderr.trim()}`;
 }
 
-describe.skipIf(skipReason !== undefined)(`rule sets load in netns ${netns}`, { timeout: 60_000 }, () => {
+describe.skipIf(skipReason !== undefined)(`rule sets load in netns ${netns}`, { timeout: 300_000 }, () => {
   beforeAll(() => {
     spawnSync("ip", ["netns", "exec", netns, "ip", "link", "set", "lo", "up"]);
   });

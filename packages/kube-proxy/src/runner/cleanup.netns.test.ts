@@ -25,7 +25,7 @@ if (skipReason !== undefined) console.warn(`skipping cleanup tests: ${skipReason
 const inNs = (...argv: string[]) => spawnSync("ip", ["netns", "exec", netns, ...argv], { encoding: "utf8" }).stdout;
 const kubeLines = (save: string) => save.split("\n").filter((l) => /KUBE-(?!FIREWALL|KUBELET)/.test(l));
 
-describe.skipIf(skipReason !== undefined)(`platformCleanup in netns ${netns}`, { timeout: 60_000 }, () => {
+describe.skipIf(skipReason !== undefined)(`platformCleanup in netns ${netns}`, { timeout: 300_000 }, () => {
   beforeAll(async () => {
     inNs("ip", "link", "set", "lo", "up");
     const metrics = newProxyMetrics();

@@ -46,7 +46,7 @@ const v6Before = slice("IPv6", ["fd00:10:244::5", "fd00:10:244::6"]);
 const v4After = slice("IPv4", ["10.244.0.5", "10.244.0.7"]);
 const opts = (cidr: string, nodeIP: string) => ({ nodeName: "node", clusterCIDR: cidr, nodeIPs: [nodeIP] });
 
-describe.skipIf(skipReason !== undefined)(`real apply in netns ${netns}`, { timeout: 30_000 }, () => {
+describe.skipIf(skipReason !== undefined)(`real apply in netns ${netns}`, { timeout: 300_000 }, () => {
   beforeAll(() => {
     inNs("ip", "link", "set", "lo", "up");
   });

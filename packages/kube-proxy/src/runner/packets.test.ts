@@ -52,7 +52,7 @@ const opts = {
 
 let server: ChildProcess | undefined;
 
-describe.skipIf(skipReason !== undefined)(`packets in netns ${ns}`, { timeout: 30_000 }, () => {
+describe.skipIf(skipReason !== undefined)(`packets in netns ${ns}`, { timeout: 300_000 }, () => {
   beforeAll(async () => {
     sh("ip", "link", "set", "lo", "up");
     // Both veth ends stay in the namespace (the kernel here has no dummy driver).

@@ -21,7 +21,7 @@ describe.skipIf(kubectl133 === null)("authorization (RBAC) with real kubectl", (
       execFile(
         bin,
         ["--kubeconfig", kubeconfig[user]!, ...args],
-        { timeout: 20_000, env: { ...process.env, HOME: dir, KUBECACHEDIR: join(dir, "cache", user) } },
+        { timeout: 120_000, env: { ...process.env, HOME: dir, KUBECACHEDIR: join(dir, "cache", user) } },
         (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
       );
     });
@@ -53,7 +53,7 @@ describe.skipIf(kubectl133 === null)("authorization (RBAC) with real kubectl", (
       kubeconfig[user] = join(dir, `${user}.kubeconfig`);
       writeFileSync(kubeconfig[user], kubeconfigText({ server: api.url, token, caCert: api.caCert! }));
     }
-  }, 60_000);
+  });
   afterAll(async () => {
     await api?.close();
     rmSync(dir, { recursive: true, force: true });

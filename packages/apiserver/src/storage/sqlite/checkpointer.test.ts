@@ -89,7 +89,7 @@ describe("WAL checkpointer (checkpointer.ts)", () => {
 
   it("lets a process whose last step is closing the engine finish (the worker does not hold its exit up or cut it short)", () => {
     const script = fileURLToPath(new URL("../testdata/close-at-exit.mjs", import.meta.url));
-    const r = spawnSync(process.execPath, [script, path], { encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync(process.execPath, [script, path], { encoding: "utf8", timeout: 120_000 });
     expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "closed\n", stderr: "" });
   });
 

@@ -25,7 +25,7 @@ describe.skipIf(!haveKubectl())("rbac/bootstrap-roles across a restart (kubectl 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "bootstrap-roles-"));
     await start();
-  }, 60_000);
+  });
   afterAll(async () => {
     await s?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -90,5 +90,5 @@ describe.skipIf(!haveKubectl())("rbac/bootstrap-roles across a restart (kubectl 
     expect(await k("get", "role", "-n", "kube-system", "system::leader-locking-kube-scheduler", "-o", "name")).toBe(
       "role.rbac.authorization.k8s.io/system::leader-locking-kube-scheduler\n",
     );
-  }, 90_000);
+  });
 });
