@@ -9,7 +9,7 @@
 // timestamps have 1 s resolution): bound (spec.nodeName), IP (status.podIP), Running, Ready,
 // in a slice (any endpoint), ready endpoint. BENCH_CPU_PROF=dir writes every process's CPU
 // profile to dir/<nodes>/ (bench/cpu-prof.mjs; open them in Chrome DevTools); BENCH_TRACE=file
-// writes each Pod's stage latencies to file-<nodes>.txt.
+// writes each Pod's stage latencies to file-<nodes>.txt, BENCH_LOG=file the cluster's log to file-<nodes>.log.
 // Results: bench/results-pod-lifecycle.json. A benchmark, not a test: nothing here fails on a figure.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -91,6 +91,7 @@ async function up(nodes) {
     stop: () =>
       new Promise((resolve) => {
         child.once("exit", () => {
+          if (process.env.BENCH_LOG) writeFileSync(`${process.env.BENCH_LOG}-${nodes}.log`, out);
           rmSync(dir, { recursive: true, force: true });
           resolve();
         });
@@ -197,6 +198,11 @@ async function run(nodes, pods) {
   const deadline = Date.now() + 600_000;
   while (inSlice.size < pods && Date.now() < deadline) await sleep(200);
   const apiserverRequests = await requestTimes(rest).catch((e) => ({ error: String(e) }));
+  // The Pods' events by reason and first message (a FailedScheduling says why a Pod waited).
+  const podEvents = {};
+  for (const e of (await core.listNamespacedEvent({ namespace: "default" })).items)
+    podEvents[`${e.reason}: ${(e.message ?? "").slice(0, 80)}`] =
+      (podEvents[`${e.reason}: ${(e.message ?? "").slice(0, 80)}`] ?? 0) + (e.count ?? 1);
   const c1 = Object.fromEntries(Object.entries(c.pids).map(([n, pid]) => [n, usage(pid)]));
   const end = c1.kubelet;
   podWatch.abort();
@@ -214,6 +220,8 @@ async function run(nodes, pods) {
     inSlice: inSlice.size,
     stagesMs: Object.fromEntries(Object.entries(stages).map(([k, m]) => [k, { p50: pct(lat(m), 50), p99: pct(lat(m), 99) }])),
     apiserverRequests,
+    podEvents: Object.fromEntries(Object.entries(podEvents).filter(([k]) => !k.startsWith("Scheduled:"))),
+    scheduledEvents: Object.entries(podEvents).filter(([k]) => k.startsWith("Scheduled:")).length,
     loadAvg: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
     kubeletCpuMsPerPod: Math.round(((end.cpuMs - base.cpuMs) / pods) * 100) / 100,
     kubeletRssMiB: Math.round(base.rssKiB / 1024),
