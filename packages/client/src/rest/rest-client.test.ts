@@ -7,6 +7,8 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { StatusError } from "@servicenet/api/errors";
+import { FakeClock } from "@servicenet/component-base/clock";
+import { eventually } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newRESTClient, RESTConfigError } from "./rest-client.ts";
 
@@ -181,5 +183,30 @@ describe("newRESTClient over TLS", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+  it("throttles to qps after a burst, as client-go's tryThrottle", async () => {
+    const clock = new FakeClock(0);
+    let arrived = 0;
+    handler = (_q, _b, res) => (arrived++, res.writeHead(200).end("{}"));
+    const rest = newRESTClient(kubeConfig(), { qps: 2, burst: 2, clock });
+    const all = Promise.all(Array.from({ length: 4 }, () => rest.request("GET", "/x")));
+    await eventually(() => expect(arrived).toBe(2));
+    // The third token comes 500 ms later, the fourth 1 s later.
+    clock.step(499);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(arrived).toBe(2);
+    clock.step(1);
+    await eventually(() => expect(arrived).toBe(3));
+    clock.step(500);
+    await all;
+    expect(arrived).toBe(4);
+  });
+
+  it("does not throttle without a qps", async () => {
+    let arrived = 0;
+    handler = (_q, _b, res) => (arrived++, res.writeHead(200).end("{}"));
+    const rest = newRESTClient(kubeConfig(), { clock: new FakeClock(0) });
+    await Promise.all(Array.from({ length: 20 }, () => rest.request("GET", "/x")));
+    expect(arrived).toBe(20);
   });
 });
