@@ -1,49 +1,12 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent as HttpsAgent, createServer, request, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { selfSignedCert } from "../../testing/self-signed.ts";
 import { keepAliveCopy } from "./connection-reuse.ts";
 
-/** A self-signed certificate for 127.0.0.1 and its key (openssl), used as server, CA and client cert. */
-function selfSigned(): { cert: string; key: string } {
-  const dir = mkdtempSync(join(tmpdir(), "keep-alive-copy-"));
-  try {
-    const r = spawnSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=127.0.0.1",
-        "-addext",
-        "subjectAltName=IP:127.0.0.1",
-        "-keyout",
-        join(dir, "key.pem"),
-        "-out",
-        join(dir, "cert.pem"),
-      ],
-      { encoding: "utf8" },
-    );
-    if (r.status !== 0) throw new Error(`openssl: ${r.stderr}`);
-    return { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 describe("keepAliveCopy", () => {
-  const { cert, key } = selfSigned();
+  const { cert, key } = selfSignedCert();
   let server: Server;
   let port = 0;
   let connections = 0;
