@@ -5,19 +5,27 @@
 // (EndpointSlices watch), p50/p99; the kubelet process's CPU per Pod (/proc utime+stime over the
 // run) and its memory per Node (RSS after registration, minus a 1-Node baseline, over N). Sizes:
 // BENCH_SIZES="100:1000,1000:10000" (nodes:pods; default that), BENCH_RATE pods/s (default 200).
+// Per stage (p50/p99 from creation, ms resolution as the watches see them, since the objects' own
+// timestamps have 1 s resolution): bound (spec.nodeName), IP (status.podIP), Running, Ready,
+// in a slice (any endpoint), ready endpoint. BENCH_CPU_PROF=dir writes every process's CPU
+// profile to dir/<nodes>/ (bench/cpu-prof.mjs; open them in Chrome DevTools); BENCH_TRACE=file
+// writes each Pod's stage latencies to file-<nodes>.txt, BENCH_LOG=file the cluster's log to file-<nodes>.log.
 // Results: bench/results-pod-lifecycle.json. A benchmark, not a test: nothing here fails on a figure.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CoreV1Api, KubeConfig, Watch } from "@kubernetes/client-node";
+import { newRESTClient } from "@servicenet/client/rest";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
 const sizes = (process.env.BENCH_SIZES ?? "100:1000,1000:10000").split(",").map((s) => s.split(":").map(Number));
 const rate = Number(process.env.BENCH_RATE ?? 200);
 const clockTicks = 100; // USER_HZ
+// More flags for up.mjs, e.g. BENCH_UP_ARGS="-v=2" for every component's verbose log (with BENCH_LOG).
+const upArgs = (process.env.BENCH_UP_ARGS ?? "").split(" ").filter(Boolean);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) => {
@@ -25,18 +33,24 @@ const pct = (xs, p) => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
-/** The kubelet child of up.mjs `pid`, by its command line. */
-function kubeletPid(upPid) {
+const components = ["servicenet-up", "controller-manager", "scheduler", "kubelet", "kube-proxy"];
+
+/** The children of up.mjs `pid` by component (their command lines' script), pid by name. */
+function childPids(upPid) {
+  const found = {};
   for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
     try {
       const stat = readFileSync(`/proc/${d}/stat`, "utf8");
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === upPid && readFileSync(`/proc/${d}/cmdline`, "utf8").includes("kubelet.js")) return Number(d);
+      if (ppid !== upPid) continue;
+      const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8");
+      const name = cmd.includes("kube-proxy") ? "kube-proxy" : components.find((c) => cmd.includes(`${c}.js`));
+      if (name) found[name] = Number(d);
     } catch {
       // a process that just went away
     }
   }
-  return undefined;
+  return found;
 }
 
 function usage(pid) {
@@ -50,8 +64,15 @@ function usage(pid) {
 /** Starts up.mjs with `nodes` Nodes; resolves when the kubelet has registered them. */
 async function up(nodes) {
   const dir = mkdtempSync(path.join(tmpdir(), "servicenet-bench-kubelet-"));
-  const child = spawn(process.execPath, [path.join(root, "scripts/up.mjs"), "--port", "0", "--nodes", String(nodes)], {
+  const prof = process.env.BENCH_CPU_PROF;
+  const profDir = prof ? path.resolve(prof, String(nodes)) : undefined;
+  if (profDir) mkdirSync(profDir, { recursive: true });
+  const env = profDir
+    ? { ...process.env, BENCH_CPU_PROF_DIR: profDir, NODE_OPTIONS: `--import=${path.join(here, "cpu-prof.mjs")}` }
+    : process.env;
+  const child = spawn(process.execPath, [path.join(root, "scripts/up.mjs"), "--port", "0", "--nodes", String(nodes), ...upArgs], {
     cwd: dir,
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -67,11 +88,12 @@ async function up(nodes) {
   kc.loadFromFile(path.join(dir, ".servicenet", "kubeconfig"));
   return {
     kc,
-    pid: kubeletPid(child.pid),
+    pids: childPids(child.pid),
     upMs: Date.now() - t,
     stop: () =>
       new Promise((resolve) => {
         child.once("exit", () => {
+          if (process.env.BENCH_LOG) writeFileSync(`${process.env.BENCH_LOG}-${nodes}.log`, out);
           rmSync(dir, { recursive: true, force: true });
           resolve();
         });
@@ -80,25 +102,66 @@ async function up(nodes) {
   };
 }
 
+/**
+ * The apiserver's time by request kind over the run, from its own `apiserver_request_duration_seconds`
+ * (sum and count per verb/resource/subresource) and priority and fairness' queue wait: the busiest 8.
+ */
+async function requestTimes(rest) {
+  const text = (await rest.do("GET", "/metrics")).body.toString();
+  const rows = {};
+  for (const m of text.matchAll(/^apiserver_request_duration_seconds_(sum|count)\{([^}]*)\} (\S+)$/gm)) {
+    const l = Object.fromEntries([...m[2].matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+    const k = `${l.verb} ${l.resource}${l.subresource ? `/${l.subresource}` : ""}`;
+    rows[k] ??= { sumS: 0, count: 0 };
+    rows[k][m[1] === "sum" ? "sumS" : "count"] += Number(m[3]);
+  }
+  const wait = /^apiserver_flowcontrol_request_wait_duration_seconds_sum\{[^}]*\} (\S+)$/gm;
+  const apfWaitS = [...text.matchAll(wait)].reduce((a, m) => a + Number(m[1]), 0);
+  const top = Object.entries(rows)
+    .filter(([k]) => !k.startsWith("WATCH"))
+    .sort((a, b) => b[1].sumS - a[1].sumS)
+    .slice(0, 8)
+    .map(([k, v]) => [k, { count: v.count, meanMs: Math.round((v.sumS / Math.max(1, v.count)) * 10000) / 10 }]);
+  return { apfWaitS: Math.round(apfWaitS * 10) / 10, top: Object.fromEntries(top) };
+}
+
 async function run(nodes, pods) {
   const c = await up(nodes);
   await sleep(2000);
-  const base = usage(c.pid);
+  const c0 = Object.fromEntries(Object.entries(c.pids).map(([n, pid]) => [n, usage(pid)]));
+  const base = c0.kubelet;
   const core = c.kc.makeApiClient(CoreV1Api);
+  const rest = newRESTClient(c.kc, { userAgent: "pod-lifecycle-bench" });
   await core.createNamespacedService({
     namespace: "default",
     body: { metadata: { name: "bench" }, spec: { selector: { app: "bench" }, ports: [{ port: 80 }] } },
   });
   const created = new Map();
-  const ready = new Map();
-  const inSlice = new Map();
+  const stages = {
+    seen: new Map(),
+    bound: new Map(),
+    ip: new Map(),
+    running: new Map(),
+    ready: new Map(),
+    sliced: new Map(),
+    endpoint: new Map(),
+  };
+  const ready = stages.ready;
+  const inSlice = stages.endpoint;
+  const first = (m, n) => {
+    if (!m.has(n)) m.set(n, Date.now());
+  };
   const w = new Watch(c.kc);
   const podWatch = await w.watch(
     "/api/v1/namespaces/default/pods",
     { labelSelector: "app=bench" },
     (type, p) => {
       const n = p.metadata.name;
-      if (!ready.has(n) && p.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True")) ready.set(n, Date.now());
+      first(stages.seen, n);
+      if (p.spec?.nodeName) first(stages.bound, n);
+      if (p.status?.podIP) first(stages.ip, n);
+      if (p.status?.phase === "Running") first(stages.running, n);
+      if (p.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True")) first(ready, n);
     },
     () => {},
   );
@@ -108,7 +171,8 @@ async function run(nodes, pods) {
     (type, s) => {
       for (const e of s.endpoints ?? []) {
         const n = e.targetRef?.name;
-        if (n && e.conditions?.ready && !inSlice.has(n)) inSlice.set(n, Date.now());
+        if (n) first(stages.sliced, n);
+        if (n && e.conditions?.ready) first(inSlice, n);
       }
     },
     () => {},
@@ -120,9 +184,13 @@ async function run(nodes, pods) {
     const due = t0 + (i * 1000) / rate;
     if (due > Date.now()) await sleep(due - Date.now());
     created.set(name, Date.now());
-    const p = core.createNamespacedPod({
-      namespace: "default",
-      body: { metadata: { name, labels: { app: "bench" } }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+    // Over one pooled keep-alive client, as a controller creates Pods (client-node's Api classes
+    // open a new TLS connection per request, which would put handshakes on the apiserver's bill).
+    const p = rest.request("POST", "/api/v1/namespaces/default/pods", {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name, labels: { app: "bench" } },
+      spec: { containers: [{ name: "c", image: "nginx" }] },
     });
     inflight.add(p);
     void p.finally(() => inflight.delete(p));
@@ -131,23 +199,54 @@ async function run(nodes, pods) {
   await Promise.all(inflight);
   const deadline = Date.now() + 600_000;
   while (inSlice.size < pods && Date.now() < deadline) await sleep(200);
-  const end = usage(c.pid);
+  const apiserverRequests = await requestTimes(rest).catch((e) => ({ error: String(e) }));
+  // The Pods' events by reason and first message (a FailedScheduling says why a Pod waited).
+  const podEvents = {};
+  for (const e of (await core.listNamespacedEvent({ namespace: "default" })).items)
+    podEvents[`${e.reason}: ${(e.message ?? "").slice(0, 80)}`] =
+      (podEvents[`${e.reason}: ${(e.message ?? "").slice(0, 80)}`] ?? 0) + (e.count ?? 1);
+  const c1 = Object.fromEntries(Object.entries(c.pids).map(([n, pid]) => [n, usage(pid)]));
+  const end = c1.kubelet;
   podWatch.abort();
   sliceWatch.abort();
   const lat = (m) => [...m].map(([n, t]) => t - (created.get(n) ?? t));
+  // Flat numeric fields (scripts/bench.mjs tabulates them); the request and event breakdowns are printed.
   const r = {
     nodes,
     pods,
     ratePerS: rate,
+    loadAvg: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
     upS: Math.round(c.upMs / 100) / 10,
     readyP50ms: pct(lat(ready), 50),
     readyP99ms: pct(lat(ready), 99),
     endpointP50ms: pct(lat(inSlice), 50),
     endpointP99ms: pct(lat(inSlice), 99),
     inSlice: inSlice.size,
+    ...Object.fromEntries(
+      Object.entries(stages).flatMap(([k, m]) => [
+        [`${k}P50ms`, pct(lat(m), 50)],
+        [`${k}P99ms`, pct(lat(m), 99)],
+      ]),
+    ),
     kubeletCpuMsPerPod: Math.round(((end.cpuMs - base.cpuMs) / pods) * 100) / 100,
     kubeletRssMiB: Math.round(base.rssKiB / 1024),
+    ...Object.fromEntries(
+      Object.keys(c1).map((n) => [
+        `cpuMsPerPod_${n === "servicenet-up" ? "apiserver" : n}`,
+        Math.round(((c1[n].cpuMs - c0[n].cpuMs) / pods) * 100) / 100,
+      ]),
+    ),
   };
+  const detail = {
+    apiserverRequests,
+    podEvents: Object.fromEntries(Object.entries(podEvents).filter(([k]) => !k.startsWith("Scheduled:"))),
+  };
+  console.log(`kubelet pod lifecycle ${nodes}:${pods} detail: ${JSON.stringify(detail)}`);
+  if (process.env.BENCH_TRACE) {
+    // One line per Pod: its creation time and each stage's latency, in creation order.
+    const rows = [...created].map(([n, t]) => [n, t, ...Object.values(stages).map((m) => (m.get(n) ?? NaN) - t)].join(" "));
+    writeFileSync(`${process.env.BENCH_TRACE}-${nodes}.txt`, `pod created ${Object.keys(stages).join(" ")}\n${rows.join("\n")}\n`);
+  }
   await c.stop();
   return r;
 }
@@ -155,7 +254,7 @@ async function run(nodes, pods) {
 const results = [];
 const baseline = await up(1);
 await sleep(2000);
-const rss1 = usage(baseline.pid).rssKiB;
+const rss1 = usage(baseline.pids.kubelet).rssKiB;
 await baseline.stop();
 for (const [nodes, pods] of sizes) {
   const r = await run(nodes, pods);

@@ -1,13 +1,12 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTLSServer } from "node:https";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { StatusError } from "@servicenet/api/errors";
+import { FakeClock } from "@servicenet/component-base/clock";
+import { eventually } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { selfSignedCert } from "../testing/self-signed.ts";
 import { newRESTClient, RESTConfigError } from "./rest-client.ts";
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
@@ -138,48 +137,52 @@ describe("newRESTClient", () => {
 describe("newRESTClient over TLS", () => {
   // client-node's applyToHTTPSOptions builds a fresh agent (a new connection and handshake) per request.
   it("keeps one keep-alive connection for sequential requests", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "rest-client-"));
-    try {
-      execFileSync(
-        "openssl",
-        [
-          "req",
-          "-x509",
-          "-newkey",
-          "rsa:2048",
-          "-nodes",
-          "-days",
-          "1",
-          "-subj",
-          "/CN=127.0.0.1",
-          "-addext",
-          "subjectAltName=IP:127.0.0.1",
-          "-keyout",
-          join(dir, "key.pem"),
-          "-out",
-          join(dir, "cert.pem"),
-        ],
-        { stdio: "ignore" },
-      );
-      const cert = readFileSync(join(dir, "cert.pem"));
-      let connections = 0;
-      const tls = createTLSServer({ cert, key: readFileSync(join(dir, "key.pem")) }, (_q, res) => res.writeHead(200).end("{}"));
-      tls.on("secureConnection", () => connections++);
-      await new Promise<void>((r) => tls.listen(0, "127.0.0.1", r));
-      const kc = new KubeConfig();
-      kc.loadFromOptions({
-        clusters: [{ name: "c", server: `https://127.0.0.1:${(tls.address() as AddressInfo).port}`, caData: cert.toString("base64") }],
-        users: [{ name: "u", token: "t" }],
-        contexts: [{ name: "x", cluster: "c", user: "u" }],
-        currentContext: "x",
-      });
-      const rest = newRESTClient(kc);
-      for (let i = 0; i < 5; i++) await rest.request("GET", "/x");
-      tls.closeAllConnections();
-      await new Promise((r) => tls.close(r));
-      expect(connections).toBe(1);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { cert, key } = selfSignedCert();
+    let connections = 0;
+    const tls = createTLSServer({ cert, key }, (_q, res) => res.writeHead(200).end("{}"));
+    tls.on("secureConnection", () => connections++);
+    await new Promise<void>((r) => tls.listen(0, "127.0.0.1", r));
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [
+        { name: "c", server: `https://127.0.0.1:${(tls.address() as AddressInfo).port}`, caData: Buffer.from(cert).toString("base64") },
+      ],
+      users: [{ name: "u", token: "t" }],
+      contexts: [{ name: "x", cluster: "c", user: "u" }],
+      currentContext: "x",
+    });
+    const rest = newRESTClient(kc);
+    for (let i = 0; i < 5; i++) await rest.request("GET", "/x");
+    tls.closeAllConnections();
+    await new Promise((r) => tls.close(r));
+    expect(connections).toBe(1);
+  });
+});
+
+describe("newRESTClient's QPS and Burst", () => {
+  it("throttles to qps after a burst, as client-go's tryThrottle", async () => {
+    const clock = new FakeClock(0);
+    let arrived = 0;
+    handler = (_q, _b, res) => (arrived++, res.writeHead(200).end("{}"));
+    const rest = newRESTClient(kubeConfig(), { qps: 2, burst: 2, clock });
+    const all = Promise.all(Array.from({ length: 4 }, () => rest.request("GET", "/x")));
+    await eventually(() => expect(arrived).toBe(2));
+    // The third token comes 500 ms later, the fourth 1 s later.
+    clock.step(499);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(arrived).toBe(2);
+    clock.step(1);
+    await eventually(() => expect(arrived).toBe(3));
+    clock.step(500);
+    await all;
+    expect(arrived).toBe(4);
+  });
+
+  it("does not throttle without a qps", async () => {
+    let arrived = 0;
+    handler = (_q, _b, res) => (arrived++, res.writeHead(200).end("{}"));
+    const rest = newRESTClient(kubeConfig(), { clock: new FakeClock(0) });
+    await Promise.all(Array.from({ length: 20 }, () => rest.request("GET", "/x")));
+    expect(arrived).toBe(20);
   });
 });

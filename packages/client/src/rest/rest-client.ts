@@ -10,8 +10,10 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
 import type { StatusError } from "@servicenet/api/errors";
+import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { toStatusError } from "../errors/index.ts";
 import { keepAliveCopy } from "../tools/clientcmd/connection-reuse.ts";
+import { BucketRateLimiter } from "../util/workqueue/default-rate-limiters.ts";
 import { warningTexts } from "./warnings.ts";
 
 /** What `do` sends besides the verb and path. */
@@ -37,6 +39,15 @@ export interface RESTClientOptions {
   userAgent?: string;
   /** Called with the text of each code-299 Warning header of every answer (client-go's WarningHandler). */
   onWarning?: (text: string) => void;
+  /**
+   * rest.Config's QPS and Burst: the client's requests (watches included) wait for a token of one
+   * bucket refilled at `qps` per second, `burst` at most (client-go's `tryThrottle`). Absent or
+   * not positive: no client-side limit.
+   */
+  qps?: number;
+  burst?: number;
+  /** The throttle's clock (tests). */
+  clock?: Clock;
 }
 
 /** A raw REST client for the kubeconfig's current context; see `newRESTClient`. */
@@ -99,7 +110,14 @@ export function newRESTClient(config: KubeConfig, options: RESTClientOptions = {
     fresh.destroy();
     return agent;
   };
+  const clock = options.clock ?? realClock;
+  const limiter =
+    options.qps !== undefined && options.qps > 0
+      ? new BucketRateLimiter<null>(clock, options.qps, Math.max(1, options.burst ?? 1))
+      : undefined;
   const open = async (method: string, path: string, req: RawRequest): Promise<{ url: URL; opts: RequestOptions }> => {
+    const wait = limiter?.when(null) ?? 0;
+    if (wait > 0) await sleep(clock, wait, req.signal);
     const headers: Record<string, string> = { Accept: req.accept ?? "application/json" };
     if (options.userAgent !== undefined) headers["User-Agent"] = options.userAgent;
     if (req.body !== undefined) {

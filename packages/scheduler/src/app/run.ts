@@ -19,6 +19,18 @@ import { defaultProfile, serviceSelector } from "../framework/plugins/registry.t
 import { Algorithm } from "../scheduler.ts";
 import { unschedulablePatch } from "./pod-condition.ts";
 
+/**
+ * The scheduler's clientConnection QPS and Burst defaults (pkg/scheduler/apis/config/v1/defaults.go
+ * `SetDefaults_KubeSchedulerConfiguration`): bindings beyond the burst go out at 50 a second.
+ */
+export const defaultClientQPS = 50;
+export const defaultClientBurst = 100;
+
+/** The REST client options of the scheduler's writes: its user agent and clientConnection's QPS and Burst. */
+export function clientConnection(o: Pick<RunOptions, "qps" | "burst">): { userAgent: string; qps: number; burst: number } {
+  return { userAgent: "servicenet-scheduler", qps: o.qps ?? defaultClientQPS, burst: o.burst ?? defaultClientBurst };
+}
+
 /** `v1.DefaultSchedulerName`. */
 export const defaultSchedulerName = "default-scheduler";
 
@@ -28,6 +40,9 @@ export interface RunOptions {
   schedulerName?: string;
   clock?: Clock;
   logger?: Logger;
+  /** clientConnection.qps and .burst of the scheduler's writes (default 50 and 100). */
+  qps?: number;
+  burst?: number;
   /** Called once the informers have synced. */
   onReady?: (s: { algorithm: Algorithm }) => void;
 }
@@ -42,7 +57,8 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
   const clock = o.clock ?? realClock;
   const name = o.schedulerName ?? defaultSchedulerName;
   const core = o.kubeConfig.makeApiClient(CoreV1Api);
-  const rest = newRESTClient(o.kubeConfig, { userAgent: "servicenet-scheduler" });
+  // The throttle runs on the real clock: it paces requests on the wire, whatever clock tests step.
+  const rest = newRESTClient(o.kubeConfig, clientConnection(o));
   const base = { kubeConfig: o.kubeConfig, logger: log, clock };
   const nonTerminal = "status.phase!=Succeeded,status.phase!=Failed";
   const pods = new SharedInformer<Pod>({

@@ -37,10 +37,26 @@ export function withAuthentication(authenticator: Authenticator | undefined, fai
   };
 }
 
+/**
+ * The connection's client certificate chain, read once per connection: a connection's peer is
+ * fixed at its handshake (Go keeps it in the connection's tls.ConnectionState), and node builds
+ * the whole chain object anew on every `getPeerCertificate(true)`, a cost every keep-alive
+ * request would pay again.
+ */
+const peerCertificates = new WeakMap<object, ReturnType<TLSSocket["getPeerCertificate"]> | undefined>();
+
+/** `socket`'s peer certificate chain (undefined on plain HTTP), from the connection's cache. */
+function peerCertificateOf(socket: Partial<TLSSocket>): ReturnType<TLSSocket["getPeerCertificate"]> | undefined {
+  if (peerCertificates.has(socket)) return peerCertificates.get(socket);
+  const cert = socket.getPeerCertificate?.(true);
+  peerCertificates.set(socket, cert);
+  return cert;
+}
+
 /** The request's headers and, over TLS, the client certificate the x509 authenticator judges. */
 function authRequest(ctx: RequestContext): AuthRequest {
   const socket = ctx.req.socket as Partial<TLSSocket>;
-  const cert = socket.getPeerCertificate?.(true);
+  const cert = peerCertificateOf(socket);
   return {
     headers: ctx.req.headers,
     ...(cert && Object.keys(cert).length > 0

@@ -6,7 +6,8 @@
  * pooled transport per rest config, and so does this.
  */
 import { Agent as HttpAgent } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
+import { Agent as HttpsAgent, type AgentOptions } from "node:https";
+import { createSecureContext } from "node:tls";
 import type { KubeConfig } from "@kubernetes/client-node";
 
 const patched = new WeakSet<KubeConfig>();
@@ -39,8 +40,15 @@ export function reuseConnections(kc: KubeConfig): KubeConfig {
   return kc;
 }
 
-/** A keep-alive agent with `fresh`'s options (TLS material included), of the same class. */
+/**
+ * A keep-alive agent with `fresh`'s options (TLS material included), of the same class. An HTTPS
+ * one carries one TLS context built from those options: without it node builds a new one (parsing
+ * the CA, certificate and key again) for every connection the pool opens, which a burst of
+ * concurrent requests makes many of; client-go builds its tls.Config once per transport.
+ */
 export function keepAliveCopy(fresh: HttpAgent): HttpAgent {
-  const options = { ...(fresh as HttpAgent & { options: object }).options, keepAlive: true };
-  return fresh instanceof HttpsAgent ? new HttpsAgent(options) : new HttpAgent(options);
+  const options: AgentOptions = { ...(fresh as HttpAgent & { options: AgentOptions }).options, keepAlive: true };
+  if (!(fresh instanceof HttpsAgent)) return new HttpAgent(options);
+  options.secureContext ??= createSecureContext(options);
+  return new HttpsAgent(options);
 }
