@@ -4,7 +4,7 @@
  * k8s.io/apiserver/pkg/admission/plugin/cel/compile.go). Built on @marcbachmann/cel-js, whose
  * checker types expressions against the declarations before anything runs.
  */
-import { Environment } from "@marcbachmann/cel-js";
+import { Environment, type ASTNode } from "@marcbachmann/cel-js";
 import { celGoRuntimeMessage, toDisplayString } from "./issues.ts";
 import { CostLimitExceededError, CostTracker, instrumentCost, withCostTracker } from "./cost.ts";
 import { kubernetesLibraries } from "./library/libraries.ts";
@@ -56,16 +56,38 @@ export interface EvalOptions {
 // cel-js' messages carry the source with a caret on the lines after the first.
 const firstLine = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split("\n")[0]!;
 
+/** The identifiers an expression names (its `id` nodes). */
+function identifiers(root: ASTNode): Set<string> {
+  const out = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (typeof v !== "object" || v === null || !("op" in v)) return;
+    const n = v as ASTNode;
+    if (n.op === "id" && typeof n.args === "string") out.add(n.args);
+    else visit(n.args);
+  };
+  visit(root);
+  return out;
+}
+
 /** A compiled, type-checked expression. */
 export class Program {
   readonly expression: string;
   /** The checked output type ("bool", "string", "dyn", ...). */
   readonly outputType: string;
+  /** The declared variables the expression refers to (cel-go's checked reference map). */
+  readonly references: ReadonlySet<string>;
   private readonly run: (ctx: Record<string, unknown>) => unknown;
 
-  constructor(expression: string, outputType: string, run: (ctx: Record<string, unknown>) => unknown) {
+  constructor(
+    expression: string,
+    outputType: string,
+    run: (ctx: Record<string, unknown>) => unknown,
+    references: ReadonlySet<string> = new Set(),
+  ) {
     this.expression = expression;
     this.outputType = outputType;
+    this.references = references;
     this.run = run;
   }
 
@@ -97,11 +119,13 @@ export type CompilationResult = { program: Program; error?: undefined } | { prog
 /** An environment of declared variables and libraries in which expressions are compiled. */
 export class CELEnvironment {
   private readonly env: Environment;
+  private readonly variables: ReadonlySet<string>;
 
   constructor(o: EnvironmentOptions = {}) {
     this.env = new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true });
     for (const lib of o.libraries ?? kubernetesLibraries) lib.register(this.env);
     for (const [name, type] of Object.entries(o.variables ?? {})) this.env.registerVariable(name, type);
+    this.variables = new Set(Object.keys(o.variables ?? {}));
   }
 
   /** Parses and type-checks `expression` (compile.go CompileCELExpression). */
@@ -119,6 +143,7 @@ export class CELEnvironment {
       return { error: new CELError("Invalid", detail, checked.error) };
     }
     instrumentCost(parsed.ast);
-    return { program: new Program(expression, checked.type ?? "dyn", (ctx) => parsed(ctx)) };
+    const references = new Set([...identifiers(parsed.ast)].filter((n) => this.variables.has(n)));
+    return { program: new Program(expression, checked.type ?? "dyn", (ctx) => parsed(ctx), references) };
   }
 }
