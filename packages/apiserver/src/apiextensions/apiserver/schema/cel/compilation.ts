@@ -4,9 +4,16 @@
  * declaring `self` and `oldSelf`, which must give a bool, and its messageExpression, which must
  * give a string. The same compilation serves the CRD write (its errors are reported) and the
  * custom objects' validation (its programs run).
+ *
+ * Rules run with `self` as `dyn` (the JSON values as read), and are also checked with `self`
+ * declared as the schema's types (model/schemas.go), which is how cel-go finds `self.name + 1` on
+ * a string or a field the schema does not have. Of the typed checker's verdicts only those cel-js
+ * and cel-go agree on are reported: undefined fields, operators on scalars of mismatched types,
+ * and a result of another type than bool or string.
  */
 import type { JSONSchemaProps, RuleCompilation, ValidationRule, ValidationRuleCompiler } from "@servicenet/api/apiextensions/v1";
-import { CELEnvironment, type CELError, type Program } from "../../../../apiserver/cel/index.ts";
+import { CELEnvironment, type CELError, type CheckResult, type Program } from "../../../../apiserver/cel/index.ts";
+import { schemaDeclType, type ObjectTypes } from "./model/schemas.ts";
 
 /** The variable a rule's value is bound to (compilation.go ScopedVarName). */
 export const scopedVarName = "self";
@@ -25,22 +32,53 @@ const invalid = (detail: string): RuleCompilation["error"] => ({ type: "Invalid"
 
 // `dyn` is accepted where cel-go wants bool or string: the checker only knows a `dyn` self's
 // fields as `dyn`, and cel-go's schema-typed check of the same rule would accept it.
-const gives = (p: Program, type: string): boolean => p.outputType === type || p.outputType === "dyn";
+const gives = (p: Program | string | undefined, type: string): boolean => {
+  const out = typeof p === "object" ? p.outputType : (p ?? "dyn");
+  return out === type || out === "dyn";
+};
 
-/** compileRule: one rule and its messageExpression. */
-export function compileRule(rule: ValidationRule): CompilationResult {
+const scalars = new Set(["string", "int", "uint", "double", "bool", "bytes", "null"]);
+const numeric = new Set(["int", "uint", "double"]);
+
+/**
+ * Whether cel-go's checker refuses what cel-js' typed checker refused: a field the type does not
+ * have, or an operator on two scalars of types it has no overload for (cel-go compares numbers
+ * across types, so those are left out).
+ */
+function trustedTypeError(e: CELError): boolean {
+  const raw = e.cause instanceof Error ? e.cause.message.split("\n")[0]! : "";
+  if (/^No such key: /.test(raw)) return true;
+  const m = /^no such overload: (\S+) (\+|-|\*|\/|%|==|!=|<|<=|>|>=) (\S+)$/.exec(raw);
+  if (!m || !scalars.has(m[1]!) || !scalars.has(m[3]!)) return false;
+  return /^[-+*/%]$/.test(m[2]!) || !(numeric.has(m[1]!) && numeric.has(m[3]!));
+}
+
+/** The typed checker's error for `expression` that cel-go would give too, or the type it found. */
+function typedCheck(typed: CELEnvironment | undefined, expression: string): CheckResult | undefined {
+  if (typed === undefined) return undefined;
+  const r = typed.check(expression);
+  return r.error === undefined || trustedTypeError(r.error) ? r : undefined;
+}
+
+/** compileRule: one rule and its messageExpression, checked against `typed` when given. */
+export function compileRule(rule: ValidationRule, typed?: CELEnvironment): CompilationResult {
   const out: CompilationResult = { usesOldSelf: false };
   // An empty rule is reported by the schema checks, not compiled.
   if ((rule.rule ?? "").trim() === "") return out;
   const r = env.compile(rule.rule);
   if (r.error !== undefined) return { ...out, error: errorOf(r.error) };
-  if (!gives(r.program, "bool")) return { ...out, error: invalid("cel expression must evaluate to a bool") };
+  const t = typedCheck(typed, rule.rule);
+  if (t?.error !== undefined) return { ...out, error: errorOf(t.error) };
+  if (!gives(r.program, "bool") || !gives(t?.type, "bool")) return { ...out, error: invalid("cel expression must evaluate to a bool") };
   out.program = r.program;
   out.usesOldSelf = r.program.references.has(oldScopedVarName);
   if ((rule.messageExpression ?? "") !== "") {
     const m = env.compile(rule.messageExpression!);
-    if (m.error !== undefined) out.messageExpressionError = invalid(`messageExpression ${m.error.detail}`);
-    else if (!gives(m.program, "string")) out.messageExpressionError = invalid("messageExpression must evaluate to a string");
+    const tm = m.error === undefined ? typedCheck(typed, rule.messageExpression!) : undefined;
+    const error = m.error ?? tm?.error;
+    if (error !== undefined) out.messageExpressionError = invalid(`messageExpression ${error.detail}`);
+    else if (!gives(m.program!, "string") || !gives(tm?.type, "string"))
+      out.messageExpressionError = invalid("messageExpression must evaluate to a string");
     else out.messageExpression = m.program;
   }
   return out;
@@ -48,9 +86,24 @@ export function compileRule(rule: ValidationRule): CompilationResult {
 
 const errorOf = (e: CELError): RuleCompilation["error"] => ({ type: e.type, detail: e.detail });
 
+const typedBySchema = new WeakMap<JSONSchemaProps, CELEnvironment | undefined>();
+
+/** An environment declaring `self` and `oldSelf` as the types of `schema` (prepareEnvSet). */
+function typedEnvironment(schema: JSONSchemaProps, optionalOldSelf: boolean): CELEnvironment | undefined {
+  const types: ObjectTypes = {};
+  const self = schemaDeclType(schema, types);
+  if (self === "dyn") return undefined;
+  // Field types name nested object types: those are declared first.
+  const objectTypes = Object.fromEntries(Object.entries(types).reverse());
+  const oldSelf = optionalOldSelf ? `optional<${self}>` : self;
+  return new CELEnvironment({ objectTypes, variables: { [scopedVarName]: self, [oldScopedVarName]: oldSelf } });
+}
+
 /** Compile: the rules of one schema node, in order. */
-export function compileRules(_schema: JSONSchemaProps, rules: readonly ValidationRule[]): CompilationResult[] {
-  return rules.map(compileRule);
+export function compileRules(schema: JSONSchemaProps, rules: readonly ValidationRule[]): CompilationResult[] {
+  if (!typedBySchema.has(schema)) typedBySchema.set(schema, typedEnvironment(schema, false));
+  const typed = typedBySchema.get(schema);
+  return rules.map((r) => compileRule(r, r.optionalOldSelf === true ? typedEnvironment(schema, true) : typed));
 }
 
 /** The compiler CRD validation is given. */
