@@ -77,7 +77,7 @@ export function compileRule(rule: ValidationRule, typed?: CELEnvironment): Compi
     const tm = m.error === undefined ? typedCheck(typed, rule.messageExpression!) : undefined;
     const error = m.error ?? tm?.error;
     if (error !== undefined) out.messageExpressionError = invalid(`messageExpression ${error.detail}`);
-    else if (!gives(m.program!, "string") || !gives(tm?.type, "string"))
+    else if (!gives(m.program, "string") || !gives(tm?.type, "string"))
       out.messageExpressionError = invalid("messageExpression must evaluate to a string");
     else out.messageExpression = m.program;
   }
