@@ -88,6 +88,8 @@ export class Program {
   readonly outputType: string;
   /** The declared variables the expression refers to (cel-go's checked reference map). */
   readonly references: ReadonlySet<string>;
+  /** The checked syntax tree (for static cost estimates). */
+  readonly ast: ASTNode | undefined;
   private readonly run: (ctx: Record<string, unknown>) => unknown;
 
   constructor(
@@ -95,7 +97,9 @@ export class Program {
     outputType: string,
     run: (ctx: Record<string, unknown>) => unknown,
     references: ReadonlySet<string> = new Set(),
+    ast?: ASTNode,
   ) {
+    this.ast = ast;
     this.expression = expression;
     this.outputType = outputType;
     this.references = references;
@@ -173,6 +177,6 @@ export class CELEnvironment {
     const parsed = r.parsed;
     instrumentCost(parsed.ast);
     const references = new Set([...identifiers(parsed.ast)].filter((n) => this.variables.has(n)));
-    return { program: new Program(expression, r.type, (ctx) => parsed(ctx), references) };
+    return { program: new Program(expression, r.type, (ctx) => parsed(ctx), references, parsed.ast) };
   }
 }

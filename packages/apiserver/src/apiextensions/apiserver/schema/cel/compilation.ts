@@ -14,6 +14,7 @@
 import type { JSONSchemaProps, RuleCompilation, ValidationRule, ValidationRuleCompiler } from "@servicenet/api/apiextensions/v1";
 import { CELEnvironment, type CELError, type CheckResult, type Program } from "../../../../apiserver/cel/index.ts";
 import { schemaDeclType, type ObjectTypes } from "./model/schemas.ts";
+import { estimateCost, maxCardinality, minSerializedSize } from "./cost.ts";
 
 /** The variable a rule's value is bound to (compilation.go ScopedVarName). */
 export const scopedVarName = "self";
@@ -60,8 +61,11 @@ function typedCheck(typed: CELEnvironment | undefined, expression: string): Chec
   return r.error === undefined || trustedTypeError(r.error) ? r : undefined;
 }
 
-/** compileRule: one rule and its messageExpression, checked against `typed` when given. */
-export function compileRule(rule: ValidationRule, typed?: CELEnvironment): CompilationResult {
+/**
+ * compileRule: one rule and its messageExpression, checked against `typed` when given, their
+ * worst-case costs estimated when the schema node is given.
+ */
+export function compileRule(rule: ValidationRule, typed?: CELEnvironment, schema?: JSONSchemaProps): CompilationResult {
   const out: CompilationResult = { usesOldSelf: false };
   // An empty rule is reported by the schema checks, not compiled.
   if ((rule.rule ?? "").trim() === "") return out;
@@ -72,16 +76,29 @@ export function compileRule(rule: ValidationRule, typed?: CELEnvironment): Compi
   if (!gives(r.program, "bool") || !gives(t?.type, "bool")) return { ...out, error: invalid("cel expression must evaluate to a bool") };
   out.program = r.program;
   out.usesOldSelf = r.program.references.has(oldScopedVarName);
-  if ((rule.messageExpression ?? "") !== "") {
-    const m = env.compile(rule.messageExpression!);
-    const tm = m.error === undefined ? typedCheck(typed, rule.messageExpression!) : undefined;
-    const error = m.error ?? tm?.error;
-    if (error !== undefined) out.messageExpressionError = invalid(`messageExpression ${error.detail}`);
-    else if (!gives(m.program, "string") || !gives(tm?.type, "string"))
-      out.messageExpressionError = invalid("messageExpression must evaluate to a string");
-    else out.messageExpression = m.program;
+  if (schema !== undefined && r.program.ast !== undefined) {
+    out.maxCost = estimateCost(r.program.ast, schema);
+    out.maxCardinality = maxCardinality(minSerializedSize(schema));
   }
+  if ((rule.messageExpression ?? "") !== "") compileMessageExpression(rule.messageExpression!, out, typed, schema);
   return out;
+}
+
+/** A rule's messageExpression, which must give a string. */
+function compileMessageExpression(expression: string, out: CompilationResult, typed?: CELEnvironment, schema?: JSONSchemaProps): void {
+  const m = env.compile(expression);
+  if (m.error !== undefined) {
+    out.messageExpressionError = invalid(`messageExpression ${m.error.detail}`);
+    return;
+  }
+  const tm = typedCheck(typed, expression);
+  if (tm?.error !== undefined) out.messageExpressionError = invalid(`messageExpression ${tm.error.detail}`);
+  else if (!gives(m.program, "string") || !gives(tm?.type, "string"))
+    out.messageExpressionError = invalid("messageExpression must evaluate to a string");
+  else {
+    out.messageExpression = m.program;
+    if (schema !== undefined && m.program.ast !== undefined) out.messageExpressionMaxCost = estimateCost(m.program.ast, schema);
+  }
 }
 
 const errorOf = (e: CELError): RuleCompilation["error"] => ({ type: e.type, detail: e.detail });
@@ -103,7 +120,7 @@ function typedEnvironment(schema: JSONSchemaProps, optionalOldSelf: boolean): CE
 export function compileRules(schema: JSONSchemaProps, rules: readonly ValidationRule[]): CompilationResult[] {
   if (!typedBySchema.has(schema)) typedBySchema.set(schema, typedEnvironment(schema, false));
   const typed = typedBySchema.get(schema);
-  return rules.map((r) => compileRule(r, r.optionalOldSelf === true ? typedEnvironment(schema, true) : typed));
+  return rules.map((r) => compileRule(r, r.optionalOldSelf === true ? typedEnvironment(schema, true) : typed, schema));
 }
 
 /** The compiler CRD validation is given. */
