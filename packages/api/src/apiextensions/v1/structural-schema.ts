@@ -6,6 +6,7 @@
  */
 import { field, keyPath, path, type FieldErrorList } from "../../errors/field-error.ts";
 import type { JSONSchemaProps } from "./types.ts";
+import { validateValidationRuleFields } from "./validation-rules.ts";
 
 const types = ["array", "boolean", "integer", "number", "object", "string"];
 
@@ -67,6 +68,7 @@ function validateNode(s: JSONSchemaProps, at: string, root: boolean): FieldError
     if (typeof s.additionalProperties === "object") errs.push(...validateNode(s.additionalProperties, `${at}.additionalProperties`, false));
   }
   if (s["x-kubernetes-list-type"] !== undefined) errs.push(...validateListType(s, at));
+  errs.push(...validateValidationRuleFields(s, at));
   for (const [k, child] of Object.entries(s.properties ?? {})) errs.push(...validateNode(child, keyPath(`${at}.properties`, k), false));
   if (s.items !== undefined && !Array.isArray(s.items)) errs.push(...validateNode(s.items, `${at}.items`, false));
   for (const k of ["allOf", "anyOf", "oneOf"] as const) (s[k] ?? []).forEach((c, i) => errs.push(...validateSubset(c, path(at, k, i))));

@@ -8,6 +8,8 @@ import { isDNS1035Label, isDNS1123Subdomain, nameIsDNSSubdomain } from "../../me
 import { validateImmutableField } from "../../meta/v1/validation/immutable.ts";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../../meta/v1/validation/object-meta.ts";
 import { validateStructuralSchema } from "./structural-schema.ts";
+import { validateSchemaCEL } from "./cel-validation.ts";
+import type { ValidationRuleCompiler } from "./validation-rules.ts";
 import {
   isCRDConditionTrue,
   type CustomResourceColumnDefinition,
@@ -22,8 +24,12 @@ const printerColumnDatatypes = ["boolean", "date", "integer", "number", "string"
 /** customResourceColumnDefinitionFormats, sorted. */
 const columnFormats = ["byte", "date", "date-time", "double", "float", "int32", "int64", "password"];
 
-/** ValidateCustomResourceDefinition: metadata (named `<plural>.<group>`), spec, status and stored versions. */
-export function validateCustomResourceDefinition(crd: CustomResourceDefinition): FieldErrorList {
+/**
+ * ValidateCustomResourceDefinition: metadata (named `<plural>.<group>`), spec, status and stored
+ * versions; with `compile`, the schemas' x-kubernetes-validations rules are compiled and their
+ * errors reported.
+ */
+export function validateCustomResourceDefinition(crd: CustomResourceDefinition, compile?: ValidationRuleCompiler): FieldErrorList {
   const required = `${crd.spec.names.plural}.${crd.spec.group}`;
   const errs = validateObjectMeta(crd.metadata, {
     namespaced: false,
@@ -35,15 +41,22 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition):
   });
   return [
     ...errs,
-    ...validateCustomResourceDefinitionSpec(crd.spec, "spec"),
+    ...validateCustomResourceDefinitionSpec(crd.spec, "spec", compile),
     ...validateCustomResourceDefinitionStatus(crd),
     ...validateStoredVersions(crd.status?.storedVersions ?? [], crd.spec.versions, "status.storedVersions"),
   ];
 }
 
 /** ValidateCustomResourceDefinitionUpdate: the spec rules plus what may not change once established. */
-export function validateCustomResourceDefinitionUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition): FieldErrorList {
-  const errs = [...validateObjectMetaUpdate(crd.metadata, old.metadata), ...validateCustomResourceDefinitionSpec(crd.spec, "spec")];
+export function validateCustomResourceDefinitionUpdate(
+  crd: CustomResourceDefinition,
+  old: CustomResourceDefinition,
+  compile?: ValidationRuleCompiler,
+): FieldErrorList {
+  const errs = [
+    ...validateObjectMetaUpdate(crd.metadata, old.metadata),
+    ...validateCustomResourceDefinitionSpec(crd.spec, "spec", compile),
+  ];
   if (isCRDConditionTrue(old, "Established")) {
     // These affect the storage and cannot be changed once objects may exist.
     errs.push(...validateImmutableField(crd.spec.scope, old.spec.scope, "spec.scope"));
@@ -89,7 +102,11 @@ export function validateStoredVersions(
 }
 
 /** ValidateCustomResourceDefinitionSpec. */
-export function validateCustomResourceDefinitionSpec(spec: CustomResourceDefinitionSpec, at: string): FieldErrorList {
+export function validateCustomResourceDefinitionSpec(
+  spec: CustomResourceDefinitionSpec,
+  at: string,
+  compile?: ValidationRuleCompiler,
+): FieldErrorList {
   const errs: FieldErrorList = [];
   if (spec.group === "") errs.push(field.required(`${at}.group`));
   else {
@@ -111,7 +128,7 @@ export function validateCustomResourceDefinitionSpec(spec: CustomResourceDefinit
     seen.add(v.name);
     const bad = isDNS1035Label(v.name);
     if (bad.length > 0) errs.push(field.invalid(path(at, "versions", i, "name"), v.name, bad.join(",")));
-    errs.push(...validateVersion(v, path(at, "versions", i)));
+    errs.push(...validateVersion(v, path(at, "versions", i), compile));
   });
   if (!unique) errs.push(field.invalid(`${at}.versions`, versionsValue(spec.versions), "must contain unique version names"));
   if (storage !== 1)
@@ -138,11 +155,16 @@ export function validateCustomResourceDefinitionSpec(spec: CustomResourceDefinit
   return errs;
 }
 
-function validateVersion(v: CustomResourceDefinitionVersion, at: string): FieldErrorList {
+function validateVersion(v: CustomResourceDefinitionVersion, at: string, compile: ValidationRuleCompiler | undefined): FieldErrorList {
   const errs: FieldErrorList = [];
   const schema = v.schema?.openAPIV3Schema;
   if (schema === undefined) errs.push(field.required(`${at}.schema.openAPIV3Schema`, "schemas are required"));
-  else errs.push(...validateStructuralSchema(schema, `${at}.schema.openAPIV3Schema`, v.subresources?.status !== undefined));
+  else {
+    const schemaErrs = validateStructuralSchema(schema, `${at}.schema.openAPIV3Schema`, v.subresources?.status !== undefined);
+    errs.push(...schemaErrs);
+    // Rules are compiled only against a valid schema: an invalid one has no CEL types to declare.
+    if (schemaErrs.length === 0 && compile !== undefined) errs.push(...validateSchemaCEL(schema, `${at}.schema.openAPIV3Schema`, compile));
+  }
   (v.additionalPrinterColumns ?? []).forEach((c, i) => errs.push(...validateColumn(c, path(at, "additionalPrinterColumns", i))));
   const scale = v.subresources?.scale;
   if (scale) {

@@ -4,10 +4,11 @@
  * k8s.io/apiserver/pkg/admission/plugin/cel/compile.go). Built on @marcbachmann/cel-js, whose
  * checker types expressions against the declarations before anything runs.
  */
-import { Environment } from "@marcbachmann/cel-js";
+import { Environment, type ASTNode } from "@marcbachmann/cel-js";
 import { celGoRuntimeMessage, toDisplayString } from "./issues.ts";
 import { CostLimitExceededError, CostTracker, instrumentCost, withCostTracker } from "./cost.ts";
 import { kubernetesLibraries } from "./library/libraries.ts";
+import { celEqual } from "./library/lists.ts";
 import type { Library } from "./library/library.ts";
 import { perCallLimit } from "./limits.ts";
 import { toCEL } from "./values.ts";
@@ -32,7 +33,15 @@ export interface EnvironmentOptions {
   variables?: Readonly<Record<string, string>>;
   /** Defaults to the Kubernetes libraries. */
   libraries?: readonly Library[];
+  /**
+   * Object types by name and their fields' CEL types, for variables declared with them (a CRD
+   * schema's types). Objects of these types compare with `==` and `!=`.
+   */
+  objectTypes?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
+
+/** The outcome of type-checking one expression: its output type, or the checker's error. */
+export type CheckResult = { type: string; error?: undefined } | { type?: undefined; error: CELError };
 
 /** What a run of a program used and gave. */
 export interface EvalResult {
@@ -56,16 +65,44 @@ export interface EvalOptions {
 // cel-js' messages carry the source with a caret on the lines after the first.
 const firstLine = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split("\n")[0]!;
 
+/** The identifiers an expression names (its `id` nodes). */
+function identifiers(root: ASTNode): Set<string> {
+  const out = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (typeof v !== "object" || v === null || !("op" in v)) return;
+    const n = v as ASTNode;
+    if (n.op === "id" && typeof n.args === "string") out.add(n.args);
+    else visit(n.args);
+  };
+  visit(root);
+  return out;
+}
+
+type Parsed = ReturnType<Environment["parse"]>;
+
 /** A compiled, type-checked expression. */
 export class Program {
   readonly expression: string;
   /** The checked output type ("bool", "string", "dyn", ...). */
   readonly outputType: string;
+  /** The declared variables the expression refers to (cel-go's checked reference map). */
+  readonly references: ReadonlySet<string>;
+  /** The checked syntax tree (for static cost estimates). */
+  readonly ast: ASTNode | undefined;
   private readonly run: (ctx: Record<string, unknown>) => unknown;
 
-  constructor(expression: string, outputType: string, run: (ctx: Record<string, unknown>) => unknown) {
+  constructor(
+    expression: string,
+    outputType: string,
+    run: (ctx: Record<string, unknown>) => unknown,
+    references: ReadonlySet<string> = new Set(),
+    ast?: ASTNode,
+  ) {
+    this.ast = ast;
     this.expression = expression;
     this.outputType = outputType;
+    this.references = references;
     this.run = run;
   }
 
@@ -97,28 +134,49 @@ export type CompilationResult = { program: Program; error?: undefined } | { prog
 /** An environment of declared variables and libraries in which expressions are compiled. */
 export class CELEnvironment {
   private readonly env: Environment;
+  private readonly variables: ReadonlySet<string>;
 
   constructor(o: EnvironmentOptions = {}) {
     this.env = new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true });
     for (const lib of o.libraries ?? kubernetesLibraries) lib.register(this.env);
+    for (const [name, fields] of Object.entries(o.objectTypes ?? {})) {
+      this.env.registerType(name, { fields: { ...fields } });
+      // cel-go compares any two values of one type; cel-js declares `==` (and so `!=`) per type.
+      this.env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => celEqual(a, b));
+    }
     for (const [name, type] of Object.entries(o.variables ?? {})) this.env.registerVariable(name, type);
+    this.variables = new Set(Object.keys(o.variables ?? {}));
   }
 
-  /** Parses and type-checks `expression` (compile.go CompileCELExpression). */
-  compile(expression: string): CompilationResult {
-    if (expression.trim() === "") return { error: new CELError("Required", "compilation failed: expression is empty") };
-    let parsed: ReturnType<Environment["parse"]>;
+  /**
+   * Parses and type-checks `expression` without making a program: its output type, or the error
+   * worded as cel-go's (the checker's own message is the error's cause).
+   */
+  check(expression: string): CheckResult {
+    const r = this.parseAndCheck(expression);
+    return r.error !== undefined ? { error: r.error } : { type: r.type };
+  }
+
+  private parseAndCheck(expression: string): { parsed: Parsed; type: string; error?: undefined } | { error: CELError } {
+    let parsed: Parsed;
     try {
       parsed = this.env.parse(expression);
     } catch (e) {
       return { error: new CELError("Invalid", `compilation failed: ${toDisplayString(expression, e, true)}`, e) };
     }
     const checked = parsed.check();
-    if (!checked.valid) {
-      const detail = `compilation failed: ${toDisplayString(expression, checked.error, false)}`;
-      return { error: new CELError("Invalid", detail, checked.error) };
-    }
+    if (checked.valid) return { parsed, type: checked.type ?? "dyn" };
+    return { error: new CELError("Invalid", `compilation failed: ${toDisplayString(expression, checked.error, false)}`, checked.error) };
+  }
+
+  /** Parses and type-checks `expression` (compile.go CompileCELExpression). */
+  compile(expression: string): CompilationResult {
+    if (expression.trim() === "") return { error: new CELError("Required", "compilation failed: expression is empty") };
+    const r = this.parseAndCheck(expression);
+    if (r.error !== undefined) return { error: r.error };
+    const parsed = r.parsed;
     instrumentCost(parsed.ast);
-    return { program: new Program(expression, checked.type ?? "dyn", (ctx) => parsed(ctx)) };
+    const references = new Set([...identifiers(parsed.ast)].filter((n) => this.variables.has(n)));
+    return { program: new Program(expression, r.type, (ctx) => parsed(ctx), references, parsed.ast) };
   }
 }

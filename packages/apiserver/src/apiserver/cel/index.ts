@@ -3,7 +3,7 @@
  * programs with runtime cost limits, and the value types of the libraries.
  */
 export { CELEnvironment, CELError, Program } from "./environment.ts";
-export type { CompilationResult, CostBudget, EnvironmentOptions, ErrorType, EvalOptions, EvalResult } from "./environment.ts";
+export type { CheckResult, CompilationResult, CostBudget, EnvironmentOptions, ErrorType, EvalOptions, EvalResult } from "./environment.ts";
 export { CostLimitExceededError } from "./cost.ts";
 export { CIDR, IP } from "./ip.ts";
 export { URLValue } from "./library/urls.ts";

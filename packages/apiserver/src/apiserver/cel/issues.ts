@@ -29,6 +29,8 @@ export function celGoRuntimeMessage(message: string): string {
 export function celGoMessage(message: string, parse: boolean): string {
   let m = /^Unknown variable: (.+)$/.exec(message);
   if (m) return `undeclared reference to '${m[1]}' (in container '')`;
+  m = /^No such key: (.+)$/.exec(message);
+  if (m && !parse) return `undefined field '${m[1]}'`;
   m = /^found no matching overload for '(?:([\w.<>, ]+)\.)?(\w+)\((.*)\)'$/.exec(message);
   if (m) return `found no matching overload for '${m[2]}' applied to '${m[1] ?? ""}(${m[3]})'`;
   m = /^no such overload: (\S+) (\S+) (\S+)$/.exec(message);

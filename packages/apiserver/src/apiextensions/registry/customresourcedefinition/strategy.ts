@@ -13,6 +13,7 @@ import {
 } from "@servicenet/api/apiextensions/v1";
 import type { KubeObject } from "../../../storage/index.ts";
 import { bumpGeneration, type RESTStrategy } from "../../../registry/generic/strategy.ts";
+import { compileValidationRules } from "../../apiserver/schema/cel/compilation.ts";
 
 const asCRD = (o: KubeObject): CustomResourceDefinition => {
   (o as { spec?: unknown }).spec ??= { group: "", names: { plural: "", kind: "" }, scope: "", versions: [] };
@@ -48,8 +49,8 @@ export const customResourceDefinitionStrategy: RESTStrategy = {
     bumpGeneration(o, old);
     recordStorageVersion(crd);
   },
-  validate: (o) => validateCustomResourceDefinition(asCRD(o)),
-  validateUpdate: (o, old) => validateCustomResourceDefinitionUpdate(asCRD(o), asCRD(old)),
+  validate: (o) => validateCustomResourceDefinition(asCRD(o), compileValidationRules),
+  validateUpdate: (o, old) => validateCustomResourceDefinitionUpdate(asCRD(o), asCRD(old), compileValidationRules),
   subresources: {
     status: {
       // strategy.go statusStrategy: the spec is the stored one; metadata may change (upstream resets

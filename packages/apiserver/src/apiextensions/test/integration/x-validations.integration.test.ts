@@ -89,3 +89,98 @@ describe("apiextensions x-kubernetes-validations", () => {
     );
   });
 });
+
+/** Rule errors are reported when the CRD is written (validation.go ValidateCustomResourceDefinitionOpenAPISchema). */
+describe("apiextensions x-kubernetes-validations errors on the CRD write", () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const crdWith = (spec: Record<string, unknown>) => {
+    const c = noxuCRD("Namespaced");
+    (c["spec"] as { versions: unknown[] }).versions = [
+      { name: "v1beta1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec } } } },
+    ];
+    return c;
+  };
+  const at = "spec.versions[0].schema.openAPIV3Schema.properties[spec]";
+  const post = (c: Record<string, unknown>) =>
+    s.request("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", { method: "POST", headers: json, body: JSON.stringify(c) });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    [
+      "a rule that does not compile",
+      { type: "object", "x-kubernetes-validations": [{ rule: "self.replicas >" }] },
+      `${at}.x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.replicas >", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:`,
+    ],
+    [
+      "a messageExpression that is not a string",
+      { type: "object", "x-kubernetes-validations": [{ rule: "true", messageExpression: "1" }] },
+      `${at}.x-kubernetes-validations[0].messageExpression: Invalid value: apiextensions.ValidationRule{Rule:"true", Message:"", MessageExpression:"1", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: messageExpression must evaluate to a string`,
+    ],
+    [
+      "oldSelf on items of a set",
+      {
+        type: "object",
+        properties: {
+          tags: {
+            type: "array",
+            "x-kubernetes-list-type": "set",
+            maxItems: 10,
+            items: { type: "string", maxLength: 64, "x-kubernetes-validations": [{ rule: "self == oldSelf" }] },
+          },
+        },
+      },
+      `${at}.properties[tags].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${at}.properties[tags]`,
+    ],
+    [
+      "a rule too expensive over an unbounded list",
+      {
+        type: "object",
+        properties: { tags: { type: "array", items: { type: "string" } } },
+        "x-kubernetes-validations": [{ rule: "self.tags.all(a, self.tags.exists(b, a == b))" }],
+      },
+      `${at}.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+    ],
+    [
+      "a field the schema does not declare",
+      { type: "object", properties: { replicas: { type: "integer" } }, "x-kubernetes-validations": [{ rule: "self.replica > 0" }] },
+      `${at}.x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.replica > 0", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:6: undefined field 'replica'`,
+    ],
+    [
+      "a fieldPath of no field",
+      { type: "object", "x-kubernetes-validations": [{ rule: "true", fieldPath: ".replicas" }] },
+      `${at}.x-kubernetes-validations[0].fieldPath: Invalid value: ".replicas": fieldPath must be a valid path`,
+    ],
+  ])("%s: 422, nothing stored", async (_n, spec, want) => {
+    const r = await post(crdWith(spec));
+    expect(r.status, r.text).toBe(422);
+    const status = r.json() as Status & { reason: string };
+    expect(status.reason).toBe("Invalid");
+    expect(status.message).toMatch(/^CustomResourceDefinition\.apiextensions\.k8s\.io "noxus\.mygroup\.example\.com" is invalid: /);
+    expect(status.message).toContain(want);
+    expect((await s.request("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/noxus.mygroup.example.com")).status).toBe(404);
+  });
+
+  it("an update that adds a rule that does not compile is refused", async () => {
+    const created = await createCRD(s, crdWith({ type: "object", "x-kubernetes-validations": [{ rule: "has(self.a)" }] }));
+    const c = structuredClone(created) as {
+      spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: Record<string, unknown> } } } }[] };
+    };
+    c.spec.versions[0]!.schema.openAPIV3Schema.properties.spec["x-kubernetes-validations"] = [
+      { rule: "has(self.a)" },
+      { rule: "self.a +" },
+    ];
+    const r = await s.request("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/noxus.mygroup.example.com", {
+      method: "PUT",
+      headers: json,
+      body: JSON.stringify(c),
+    });
+    expect(r.status, r.text).toBe(422);
+    expect((r.json() as Status).message).toContain(`${at}.x-kubernetes-validations[1].rule: Invalid value: `);
+  });
+});

@@ -7,9 +7,8 @@
  * RuntimeCELCostBudget; unchanged values are not re-validated (ratcheting).
  */
 import { field, semanticEqual, type FieldError, type FieldErrorList } from "@servicenet/api";
-import type { JSONSchemaProps } from "@servicenet/api/apiextensions/v1";
+import { validationRules, type JSONSchemaProps, type ValidationRule } from "@servicenet/api/apiextensions/v1";
 import {
-  CELEnvironment,
   CELError,
   costLimitExceededMessage,
   fromCEL,
@@ -17,16 +16,7 @@ import {
   type CostBudget,
   type Program,
 } from "../../../../apiserver/cel/index.ts";
-
-/** One entry of x-kubernetes-validations (apiextensions/v1 ValidationRule). */
-interface ValidationRule {
-  rule: string;
-  message?: string;
-  messageExpression?: string;
-  reason?: string;
-  fieldPath?: string;
-  optionalOldSelf?: boolean;
-}
+import { compileRule } from "./compilation.ts";
 
 interface CompiledRule {
   rule: ValidationRule;
@@ -35,7 +25,6 @@ interface CompiledRule {
   transition: boolean;
 }
 
-const env = new CELEnvironment({ variables: { self: "dyn", oldSelf: "dyn" } });
 const compiledBySchema = new WeakMap<JSONSchemaProps, CompiledRule[]>();
 
 /** ruleErrorString: the message, or else the rule. */
@@ -47,12 +36,10 @@ const ruleMessageOrDefault = (r: ValidationRule): string => (r.message ? r.messa
 function compiled(s: JSONSchemaProps): CompiledRule[] {
   let out = compiledBySchema.get(s);
   if (out === undefined) {
-    out = ((s["x-kubernetes-validations"] ?? []) as ValidationRule[]).map((rule) => ({
-      rule,
-      program: env.compile(rule.rule).program,
-      message: rule.messageExpression ? env.compile(rule.messageExpression).program : undefined,
-      transition: /\boldSelf\b/.test(rule.rule),
-    }));
+    out = validationRules(s).map((rule) => {
+      const c = compileRule(rule);
+      return { rule, program: c.program, message: c.messageExpression, transition: c.usesOldSelf };
+    });
     compiledBySchema.set(s, out);
   }
   return out;
