@@ -7,41 +7,53 @@
 import { isCRDConditionTrue, type CustomResourceDefinition } from "@servicenet/api/apiextensions/v1";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { OpenAPISpecSource } from "../../../server/openapi/index.ts";
-import type { StoreInformer } from "../../../util/informer/store-informer.ts";
+import type { KubeObject } from "../../../storage/index.ts";
+import type { Lister } from "../../../util/informer/store-informer.ts";
 import { buildCRDOpenAPI, type CRDOpenAPISpec } from "./builder/builder.ts";
 
-function established(informer: StoreInformer): CustomResourceDefinition[] {
+function established(informer: Pick<Lister<KubeObject>, "list">): CustomResourceDefinition[] {
   return (informer.list() as unknown as CustomResourceDefinition[])
     .filter((c) => isCRDConditionTrue(c, "Established"))
     .sort((a, b) => ((a.metadata.name ?? "") < (b.metadata.name ?? "") ? -1 : 1));
 }
 
-/** The CRDs' OpenAPI specs from the CRD informer, rebuilt only when a CRD changed. */
-export function crdOpenAPISource(informer: StoreInformer, logger: Logger = noopLogger): OpenAPISpecSource {
-  const cache = new Map<boolean, { revision: string; specs: CRDOpenAPISpec[] }>();
-  const revision = (crds: CustomResourceDefinition[]): string =>
-    crds.map((c) => `${c.metadata.name ?? ""}@${c.metadata.resourceVersion ?? ""}`).join(",");
-  return {
-    revision: () => revision(established(informer)),
-    specs(v2) {
-      const crds = established(informer);
-      const rev = revision(crds);
-      const hit = cache.get(v2);
-      if (hit?.revision === rev) return hit.specs;
-      const specs: CRDOpenAPISpec[] = [];
-      for (const crd of crds) {
-        for (const v of crd.spec.versions) {
-          if (!v.served) continue;
-          try {
-            specs.push(buildCRDOpenAPI(crd, v.name, { v2 }));
-          } catch (e) {
-            // As upstream: a CRD whose spec cannot be built is left out, the others are served.
-            logger.error("failed to build OpenAPI spec", { crd: crd.metadata.name, version: v.name, v2, err: e });
-          }
-        }
+const key = (c: CustomResourceDefinition): string => `${c.metadata.name ?? ""}@${c.metadata.resourceVersion ?? ""}`;
+
+/**
+ * The CRDs' OpenAPI specs from the CRD informer. A CRD's specs are built once per resourceVersion
+ * and flavor (upstream's controllers keep them per CRD too), so one CRD changing rebuilds only its own.
+ */
+export function crdOpenAPISource(informer: Pick<Lister<KubeObject>, "list">, logger: Logger = noopLogger): OpenAPISpecSource {
+  const cache = new Map<boolean, Map<string, CRDOpenAPISpec[]>>([
+    [true, new Map()],
+    [false, new Map()],
+  ]);
+  const build = (crd: CustomResourceDefinition, v2: boolean): CRDOpenAPISpec[] => {
+    const specs: CRDOpenAPISpec[] = [];
+    for (const v of crd.spec.versions) {
+      if (!v.served) continue;
+      try {
+        specs.push(buildCRDOpenAPI(crd, v.name, { v2 }));
+      } catch (e) {
+        // As upstream: a version whose spec cannot be built is left out, the others are served.
+        logger.error("failed to build OpenAPI spec", { crd: crd.metadata.name, version: v.name, v2, err: e });
       }
-      cache.set(v2, { revision: rev, specs });
-      return specs;
+    }
+    return specs;
+  };
+  return {
+    revision: () => established(informer).map(key).join(","),
+    specs(v2) {
+      const byKey = cache.get(v2)!;
+      const crds = established(informer);
+      const live = new Set(crds.map(key));
+      for (const k of byKey.keys()) if (!live.has(k)) byKey.delete(k);
+      return crds.flatMap((crd) => {
+        const k = key(crd);
+        let specs = byKey.get(k);
+        if (specs === undefined) byKey.set(k, (specs = build(crd, v2)));
+        return specs;
+      });
     },
   };
 }
