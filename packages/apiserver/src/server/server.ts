@@ -22,7 +22,7 @@ import { buildHandlerChain, director } from "./handler-chain.ts";
 import { apiserverHealthChecks, type HealthChecker } from "./healthz.ts";
 import { RequestMetrics } from "./metrics.ts";
 import { nonResourceMux } from "./mux.ts";
-import { createOpenAPIHandlers } from "./openapi/index.ts";
+import { createOpenAPIHandlers, type OpenAPISpecSource } from "./openapi/index.ts";
 import { resourceHandler } from "./resource-handler.ts";
 import { resourceTable, type ResourceDef } from "./resources.ts";
 import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
@@ -198,7 +198,7 @@ async function newHandler(cfg: APIServerConfig) {
     metrics,
     metricsRegistry: cfg.metricsRegistry,
     store: cfg.store,
-    openapi: openAPIFor(resources, version),
+    openapi: openAPIFor(resources, version, crds?.openapi),
     resources,
     served,
     reviews,
@@ -231,7 +231,11 @@ async function newHandler(cfg: APIServerConfig) {
 }
 
 /** The OpenAPI documents of the served resources. */
-function openAPIFor(table: readonly ResourceDef[], version: VersionInfo): ReturnType<typeof createOpenAPIHandlers> {
+function openAPIFor(
+  table: readonly ResourceDef[],
+  version: VersionInfo,
+  customResources?: OpenAPISpecSource,
+): ReturnType<typeof createOpenAPIHandlers> {
   return createOpenAPIHandlers(
     table
       .map((r) => ({
@@ -247,5 +251,6 @@ function openAPIFor(table: readonly ResourceDef[], version: VersionInfo): Return
       }))
       .filter((r) => r.schema !== undefined),
     { version: version.gitVersion },
+    customResources,
   );
 }

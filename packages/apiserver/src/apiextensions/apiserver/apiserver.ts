@@ -12,6 +12,8 @@ import type { ResourceDef } from "../../server/resources.ts";
 import { EstablishingController } from "../controller/establish/establishing-controller.ts";
 import { CRDFinalizer } from "../controller/finalizer/crd-finalizer.ts";
 import { NamingConditionController } from "../controller/status/naming-controller.ts";
+import { crdOpenAPISource } from "../controller/openapi/controller.ts";
+import type { OpenAPISpecSource } from "../../server/openapi/index.ts";
 import { CRDHandler } from "./customresource-handler.ts";
 
 /** Where CRDs are stored (upstream's `/registry/apiextensions.k8s.io/customresourcedefinitions/`). */
@@ -27,6 +29,8 @@ export interface CustomResourceServerConfig {
 
 export interface CustomResourceServer {
   handler: CRDHandler;
+  /** The OpenAPI v2 and v3 specs of the served custom resources. */
+  openapi: OpenAPISpecSource;
   /** Resolves once the CRD cache has synced. */
   synced: Promise<void>;
   stop(): void;
@@ -52,6 +56,7 @@ export function startCustomResourceServer(cfg: CustomResourceServerConfig): Cust
   void finalizer.run();
   return {
     handler,
+    openapi: crdOpenAPISource(informer, logger),
     synced: informer.waitForSync(),
     stop: () => {
       naming.stop();

@@ -2,6 +2,7 @@
  * Builds the OpenAPI v2 (swagger 2.0) document and the per-group-version
  * OpenAPI v3 documents from the zod schemas of the served resources.
  */
+import { ScaleSchema } from "@servicenet/api/autoscaling/v1";
 import { packagePrefix, schemaNames } from "./schema-names.ts";
 import { resourcePaths } from "./paths.ts";
 import { groupVersion, gvPath, type OpenAPIResource } from "./resource.ts";
@@ -21,6 +22,8 @@ export interface OpenAPIDocuments {
   v2: OpenAPISchema;
   /** Keyed by `api/v1`, `apis/networking.k8s.io/v1`. */
   v3: Map<string, OpenAPISchema>;
+  /** Every definition in its v3 form, for documents added later (custom resources) to reference. */
+  schemas: ReadonlyMap<string, OpenAPISchema>;
 }
 
 const meta = "io.k8s.apimachinery.pkg.apis.meta.v1.";
@@ -86,7 +89,7 @@ function ensureMetaDefs(ctx: WalkContext): void {
 }
 
 /** The names of every definition reachable from `roots` (by $ref). */
-function reachable(defs: Map<string, OpenAPISchema>, roots: unknown): Set<string> {
+export function reachable(defs: Map<string, OpenAPISchema>, roots: unknown): Set<string> {
   const seen = new Set<string>();
   const visit = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(visit);
@@ -127,6 +130,10 @@ export function buildOpenAPI(resources: readonly OpenAPIResource[], opts: OpenAP
   const ctx: WalkContext = { names: opts.names ?? schemaNames(), defs: new Map(), docs: opts.docs ?? defaultDocs };
   const roots = resources.map((r) => ({ r, roots: defineResource(ctx, r) }));
   ensureMetaDefs(ctx);
+  // Custom resources' scale subresource reads and returns it even when no built-in kind does.
+  const scaleSchema = ScaleSchema as unknown as ZodLike;
+  const scale = ctx.names.get(unwrap(scaleSchema).inner);
+  if (scale !== undefined) defineNamed(ctx, scale, scaleSchema, { kind: "Scale", path: [] });
   const info = { title: "Kubernetes", version: opts.version ?? "v1.33.0" };
   const byGV = new Map<string, typeof roots>();
   for (const x of roots) byGV.set(gvPath(x.r), [...(byGV.get(gvPath(x.r)) ?? []), x]);
@@ -141,7 +148,7 @@ export function buildOpenAPI(resources: readonly OpenAPIResource[], opts: OpenAP
   const v2paths = Object.assign({}, ...roots.map((m) => resourcePaths("v2", m.r, m.roots.object, m.roots.list))) as OpenAPISchema;
   const definitions = Object.fromEntries([...ctx.defs.keys()].sort().map((n) => [n, toV2(ctx.defs.get(n))]));
   const v2 = { swagger: "2.0", info, paths: toV2(v2paths), definitions, securityDefinitions: security, security: [{ BearerToken: [] }] };
-  return { v2, v3 };
+  return { v2, v3, schemas: ctx.defs };
 }
 
 export { groupVersion };

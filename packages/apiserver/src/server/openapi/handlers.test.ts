@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as core from "@servicenet/api/core/v1";
 import * as net from "@servicenet/api/networking/v1";
 import { acceptsJSON, createOpenAPIHandlers, openAPIV2Protobuf, type OpenAPIResponse } from "./handlers.ts";
+import type { OpenAPISpecSource } from "./merge.ts";
 
 const handlers = createOpenAPIHandlers([
   {
@@ -110,5 +111,67 @@ describe("createOpenAPIHandlers", () => {
     [openAPIV2Protobuf, false],
   ])("acceptsJSON(%j) is %s", (accept, want) => {
     expect(acceptsJSON(accept)).toBe(want);
+  });
+});
+
+describe("createOpenAPIHandlers with an OpenAPISpecSource", () => {
+  const fooDef = (description: string): Record<string, unknown> => ({
+    type: "object",
+    description,
+    properties: { metadata: { allOf: [{ $ref: "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta" }] } },
+  });
+  let revision = "";
+  let description = "one";
+  const source: OpenAPISpecSource = {
+    revision: () => revision,
+    specs: (v2) =>
+      revision === ""
+        ? []
+        : [
+            {
+              gv: "apis/bar.example.com/v1",
+              paths: { "/apis/bar.example.com/v1/foos": { get: { responses: { "200": { $ref: "x" } } } } },
+              definitions: { "com.example.bar.v1.Foo": v2 ? { type: "object", description } : fooDef(description) },
+            },
+          ],
+  };
+  const h = createOpenAPIHandlers(
+    [{ group: "", version: "v1", kind: "Service", resource: "services", namespaced: true, schema: core.ServiceSchema }],
+    {},
+    source,
+  );
+  const req = (path: string, accept = "application/json"): OpenAPIResponse => h.handle(path, accept) as OpenAPIResponse;
+
+  it("adds the source's group versions and definitions, and follows its revision", () => {
+    const v2before = req("/openapi/v2");
+    const protoBefore = req("/openapi/v2", openAPIV2Protobuf).body as Buffer;
+    expect(Object.keys(json(req("/openapi/v3")).paths)).toEqual(["api/v1"]);
+
+    revision = "1";
+    const index = json(req("/openapi/v3"));
+    expect(Object.keys(index.paths)).toEqual(["api/v1", "apis/bar.example.com/v1"]);
+    const doc = json(req(index.paths["apis/bar.example.com/v1"].serverRelativeURL as string));
+    // The document holds its own definitions and the built-in ones they reference.
+    expect(Object.keys(doc.components.schemas)).toContain("com.example.bar.v1.Foo");
+    expect(Object.keys(doc.components.schemas)).toContain("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+    expect(Object.keys(doc.components.schemas)).not.toContain("io.k8s.api.core.v1.Service");
+    const v2after = req("/openapi/v2");
+    expect(v2after.headers.ETag).not.toBe(v2before.headers.ETag);
+    expect(json(v2after).definitions["com.example.bar.v1.Foo"]).toEqual({ type: "object", description: "one" });
+    expect(json(v2after).paths["/apis/bar.example.com/v1/foos"]).toBeDefined();
+    const protoAfter = req("/openapi/v2", openAPIV2Protobuf).body as Buffer;
+    expect(protoAfter.includes(Buffer.from("com.example.bar.v1.Foo"))).toBe(true);
+    expect(protoBefore.includes(Buffer.from("com.example.bar.v1.Foo"))).toBe(false);
+
+    // Same revision: the same documents, even if the source would now say otherwise.
+    description = "two";
+    expect(req("/openapi/v2").headers.ETag).toBe(v2after.headers.ETag);
+    revision = "2";
+    expect(json(req("/openapi/v2")).definitions["com.example.bar.v1.Foo"].description).toBe("two");
+    expect(json(req("/openapi/v3")).paths["api/v1"]).toEqual(index.paths["api/v1"]);
+
+    revision = "";
+    expect(req("/openapi/v2").headers.ETag).toBe(v2before.headers.ETag);
+    expect(req("/openapi/v3/apis/bar.example.com/v1").status).toBe(404);
   });
 });

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { StatusError } from "@servicenet/api";
 import { buildOpenAPI, type OpenAPIDocuments, type OpenAPIOptions } from "./documents.ts";
+import { mergeOpenAPISpecs, type OpenAPISpecSource } from "./merge.ts";
 import type { OpenAPIResource } from "./resource.ts";
 import { encodeOpenAPIV2Proto } from "./proto-v2.ts";
 
@@ -75,8 +76,14 @@ interface State {
   index: Rendered;
 }
 
-function renderAll(documents: OpenAPIDocuments): State {
-  const v3 = new Map([...documents.v3].map(([gv, doc]) => [gv, render(doc)]));
+/** Renders `documents`, reusing the renders of `prev` for v3 documents that did not change. */
+function renderAll(documents: OpenAPIDocuments, prev?: State): State {
+  const v3 = new Map(
+    [...documents.v3].map(([gv, doc]) => {
+      const same = prev !== undefined && prev.documents.v3.get(gv) === doc ? prev.v3.get(gv) : undefined;
+      return [gv, same ?? render(doc)];
+    }),
+  );
   const index = render({
     paths: Object.fromEntries([...v3].map(([gv, r]) => [gv, { serverRelativeURL: `/openapi/v3/${gv}?hash=${r.hash}` }])),
   });
@@ -84,14 +91,28 @@ function renderAll(documents: OpenAPIDocuments): State {
 }
 
 /**
- * Returns the request handler for `resources`. Documents are generated on the
- * first OpenAPI request (about 0.1-0.2 s for every served kind), not at server
- * start, so that startup stays fast; the protobuf form is encoded on its first request.
+ * Returns the request handler for `resources`, and for the custom resources of `source` as they
+ * come and go. Documents are generated on the first OpenAPI request (about 0.1-0.2 s for every
+ * served kind), not at server start, so that startup stays fast; they are merged again with the
+ * source's specs when its revision changed, and the protobuf form is encoded on its first request.
  */
-export function createOpenAPIHandlers(resources: readonly OpenAPIResource[], opts: OpenAPIOptions = {}): OpenAPIHandlers {
-  let state: State | undefined;
-  const get = (): State => (state ??= renderAll(buildOpenAPI(resources, opts)));
+export function createOpenAPIHandlers(
+  resources: readonly OpenAPIResource[],
+  opts: OpenAPIOptions = {},
+  source?: OpenAPISpecSource,
+): OpenAPIHandlers {
+  let base: OpenAPIDocuments | undefined;
+  let state: (State & { revision: string }) | undefined;
   let proto: Buffer | undefined;
+  const get = (): State => {
+    const revision = source?.revision() ?? "";
+    if (state !== undefined && state.revision === revision) return state;
+    base ??= buildOpenAPI(resources, opts);
+    const documents = source ? mergeOpenAPISpecs(base, source.specs(true), source.specs(false)) : base;
+    state = { ...renderAll(documents, state), revision };
+    proto = undefined;
+    return state;
+  };
   const v2proto = (): Buffer => (proto ??= encodeOpenAPIV2Proto(get().documents.v2));
   const notAcceptable = (): OpenAPIResponse =>
     statusResponse(StatusError.notAcceptable(`only the following media types are accepted: application/json, ${openAPIV2Protobuf}`));

@@ -15,3 +15,5 @@ export { networkingDocs } from "./networking-descriptions.ts";
 export { rbacDocs } from "./rbac-descriptions.ts";
 export type { OpenAPISchema } from "./zod-walk.ts";
 export { encodeOpenAPIV2Proto } from "./proto-v2.ts";
+export { resourcePaths } from "./paths.ts";
+export { mergeOpenAPISpecs, type OpenAPISpec, type OpenAPISpecSource } from "./merge.ts";

@@ -52,7 +52,7 @@ function queries(flavor: Flavor, names: readonly string[]): OpenAPISchema[] {
 }
 
 const mediaJSON = ["application/json", "application/yaml"];
-const patchTypes = [
+const builtinPatchTypes = [
   "application/json-patch+json",
   "application/merge-patch+json",
   "application/strategic-merge-patch+json",
@@ -76,11 +76,36 @@ function body(
   return { parameters: [], requestBody: { content: Object.fromEntries(types.map((t) => [t, { schema }])), required: true } };
 }
 
-/** `listCoreV1NamespacedService`, `patchNetworkingV1ServiceCIDRStatus`. */
+/**
+ * ToValidOperationID (apiserver pkg/endpoints/openapi/openapi.go): drops what is not a letter,
+ * `_` or a non-leading digit and capitalises the letter after each dropped run.
+ */
+function toValidOperationID(s: string, capitalizeFirst: boolean): string {
+  let out = "";
+  let capitalize = capitalizeFirst;
+  [...s].forEach((c, i) => {
+    if (/\p{L}/u.test(c) || c === "_" || (i !== 0 && /\p{Nd}/u.test(c))) {
+      out += capitalize ? c.toUpperCase() : c;
+      capitalize = false;
+    } else capitalize = true;
+  });
+  return out;
+}
+
+/** The group as GetOperationIDAndTags names it: `core`, `networking`, `rbac.authorization`, `stable.example.com`. */
+function groupToken(r: OpenAPIResource): string {
+  return r.group === "" ? "core" : r.group.replace(/\.k8s\.io$/, "");
+}
+
+/** `listCoreV1NamespacedService`, `patchRbacAuthorizationV1ClusterRole`, `readStableExampleComV1NamespacedCronTabStatus`. */
 function operationId(verb: string, r: OpenAPIResource, namespaced: boolean, suffix = ""): string {
-  const group = r.group === "" ? "Core" : (r.group.split(".")[0] ?? "").replace(/^./, (c) => c.toUpperCase());
-  const version = r.version.replace(/^./, (c) => c.toUpperCase());
-  return `${verb}${group}${version}${namespaced ? "Namespaced" : ""}${r.kind}${suffix}`;
+  const prefix = `${verb}${toValidOperationID(groupToken(r), true)}${toValidOperationID(r.version, true)}`;
+  return `${prefix}${namespaced ? "Namespaced" : ""}${r.kind}${suffix}`;
+}
+
+/** The operation tag: `core_v1`, `rbacAuthorization_v1`, `stableExampleCom_v1`. */
+function operationTag(r: OpenAPIResource): string {
+  return `${toValidOperationID(groupToken(r), false)}_${toValidOperationID(r.version, false)}`;
 }
 
 interface Op {
@@ -111,23 +136,24 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
     "watch",
   ];
   const status = `${metaPrefix}Status`;
-  const item = (sub: string): Op[] => [
-    { verb: "get", action: "get", method: "get", id: operationId("read", r, r.namespaced, sub), returns: objectDef, query: [] },
+  const patchTypes = r.patchTypes ?? builtinPatchTypes;
+  const item = (sub: string, def: string): Op[] => [
+    { verb: "get", action: "get", method: "get", id: operationId("read", r, r.namespaced, sub), returns: def, query: [] },
     {
       verb: "update",
       action: "put",
       method: "put",
       id: operationId("replace", r, r.namespaced, sub),
-      returns: objectDef,
+      returns: def,
       query: write,
-      body: { schema: objectDef, types: ["application/json"] },
+      body: { schema: def, types: ["application/json"] },
     },
     {
       verb: "patch",
       action: "patch",
       method: "patch",
       id: operationId("patch", r, r.namespaced, sub),
-      returns: objectDef,
+      returns: def,
       query: [...write, "force"],
       body: { schema: `${metaPrefix}Patch`, types: patchTypes },
     },
@@ -154,7 +180,7 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
       const b = o.body ? body(flavor, ref(flavor, o.body.schema), o.body.types) : { parameters: [] };
       pathItem[o.method] = {
         operationId: o.id,
-        tags: [r.group === "" ? `core_${r.version}` : `${r.group.split(".")[0]}_${r.version}`],
+        tags: [operationTag(r)],
         ...(flavor === "v2" ? { consumes: o.body?.types ?? ["*/*"], produces: mediaJSON, schemes: ["https"] } : {}),
         parameters: [...b.parameters, ...queries(flavor, o.query)],
         ...(b.requestBody ? { requestBody: b.requestBody } : {}),
@@ -193,7 +219,7 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
   add(
     `${base}${ns}/${r.resource}/{name}`,
     [
-      ...item(""),
+      ...item("", objectDef),
       {
         verb: "delete",
         action: "delete",
@@ -206,7 +232,15 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
     [...nsParams, "name"],
   );
   for (const sub of r.subresources ?? []) {
-    add(`${base}${ns}/${r.resource}/{name}/${sub}`, item(sub.replace(/^./, (c) => c.toUpperCase())), [...nsParams, "name"]);
+    const def = r.subresourceSchemas?.[sub] ?? objectDef;
+    add(
+      `${base}${ns}/${r.resource}/{name}/${sub}`,
+      item(
+        sub.replace(/^./, (c) => c.toUpperCase()),
+        def,
+      ),
+      [...nsParams, "name"],
+    );
   }
   if (r.namespaced) {
     add(

@@ -32,6 +32,19 @@ class Msg {
     if (Array.isArray(list)) for (const s of list) this.bytes(field, Buffer.from(String(s), "utf8"));
     return this;
   }
+  /** An int64 field (lengths, counts); absent when not a number. */
+  int(field: number, n: unknown): this {
+    if (typeof n === "number") this.parts.push(Buffer.from([...varint(field << 3), ...varint(n)]));
+    return this;
+  }
+  /** A double field (bounds, multipleOf), wire type 1. */
+  double(field: number, n: unknown): this {
+    if (typeof n !== "number") return this;
+    const b = Buffer.alloc(8);
+    b.writeDoubleLE(n);
+    this.parts.push(Buffer.from(varint((field << 3) | 1)), b);
+    return this;
+  }
   bool(field: number, b: unknown): this {
     if (b === true) this.parts.push(Buffer.from([...varint(field << 3), 1]));
     return this;
@@ -63,6 +76,10 @@ function named(field: number, o: unknown, enc: (v: unknown) => Msg): Msg {
 function schema(v: unknown): Msg {
   const s = obj(v);
   const m = new Msg().str(1, s.$ref).str(2, s.format).str(3, s.title).str(4, s.description);
+  if (s.default !== undefined) m.msg(5, any(s.default));
+  m.double(6, s.multipleOf).double(7, s.maximum).bool(8, s.exclusiveMaximum).double(9, s.minimum).bool(10, s.exclusiveMinimum);
+  m.int(11, s.maxLength).int(12, s.minLength).str(13, s.pattern).int(14, s.maxItems).int(15, s.minItems).bool(16, s.uniqueItems);
+  m.int(17, s.maxProperties).int(18, s.minProperties);
   m.strs(19, s.required);
   if (Array.isArray(s.enum)) for (const e of s.enum) m.msg(20, any(e));
   if (s.additionalProperties !== undefined) {

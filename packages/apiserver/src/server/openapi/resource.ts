@@ -13,6 +13,10 @@ export interface OpenAPIResource {
   listSchema?: unknown;
   /** Subresources with get/put/patch, e.g. ["status"]. */
   subresources?: readonly string[];
+  /** Definition names a subresource reads and returns when it is not the object (`scale`: autoscaling/v1 Scale). */
+  subresourceSchemas?: Readonly<Record<string, string>>;
+  /** PATCH content types; built-in kinds take all four, custom resources no strategic merge patch. */
+  patchTypes?: readonly string[];
   /** Verbs served; defaults to all of get, list, watch, create, update, patch, delete, deletecollection. */
   verbs?: readonly string[];
 }

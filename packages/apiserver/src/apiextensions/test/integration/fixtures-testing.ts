@@ -57,5 +57,6 @@ export async function deleteCRD(s: TestServer, name: string): Promise<void> {
   await s.request(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`, { method: "DELETE" });
   await eventually(async () => {
     expect((await s.request(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`)).status).toBe(404);
+    return true; // eventually waits for a value
   });
 }

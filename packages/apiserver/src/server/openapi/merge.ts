@@ -1,0 +1,63 @@
+/**
+ * Documents added to the built-in ones while the server runs (the apiextensions-apiserver's
+ * OpenAPI controllers, pkg/controller/openapi and openapiv3): /openapi/v2 takes their paths and
+ * definitions (builder.MergeSpecs), and each of their group versions gets its own /openapi/v3
+ * document holding every definition its paths reach.
+ */
+import type { OpenAPIDocuments } from "./documents.ts";
+import { reachable } from "./documents.ts";
+import type { OpenAPISchema } from "./zod-walk.ts";
+
+/** One group version's part of a document: paths and definitions, refs in the flavor's form. */
+export interface OpenAPISpec {
+  /** The /openapi/v3 key: `apis/<group>/<version>`. */
+  gv: string;
+  paths: Record<string, OpenAPISchema>;
+  definitions: Record<string, OpenAPISchema>;
+}
+
+/** Where the documents of custom resources come from. */
+export interface OpenAPISpecSource {
+  /** Changes whenever the specs do (the CRDs' names and resourceVersions). */
+  revision(): string;
+  /** The specs of every served version, v2 or v3 form. */
+  specs(v2: boolean): OpenAPISpec[];
+}
+
+const sortedKeys = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
+
+/** The info of the documents the CRD builder makes (builder.go getOpenAPIConfig). */
+const crdInfo = { title: "Kubernetes CRD Swagger", version: "v0.1.0" };
+
+/** The built-in documents with `v2` and `v3` specs added; built-in documents are not modified. */
+export function mergeOpenAPISpecs(base: OpenAPIDocuments, v2: readonly OpenAPISpec[], v3: readonly OpenAPISpec[]): OpenAPIDocuments {
+  const b2 = base.v2 as { paths: Record<string, unknown>; definitions: Record<string, unknown> };
+  const merged2 = {
+    ...base.v2,
+    paths: Object.assign({}, b2.paths, ...v2.map((s) => s.paths)) as Record<string, unknown>,
+    definitions: sortedKeys(Object.assign({}, b2.definitions, ...v2.map((s) => s.definitions)) as Record<string, unknown>),
+  };
+  const byGV = new Map<string, OpenAPISpec[]>();
+  for (const s of v3) byGV.set(s.gv, [...(byGV.get(s.gv) ?? []), s]);
+  const docs = new Map(base.v3);
+  for (const [gv, specs] of byGV) {
+    if (docs.has(gv)) continue; // a built-in group version is not replaced
+    const own = new Map(Object.entries(Object.assign({}, ...specs.map((s) => s.definitions)) as Record<string, OpenAPISchema>));
+    const pool = new Map([...base.schemas, ...own]);
+    const paths = Object.assign({}, ...specs.map((s) => s.paths)) as Record<string, OpenAPISchema>;
+    const names = [...new Set([...own.keys(), ...reachable(pool, [paths, ...own.values()])])].sort();
+    docs.set(gv, {
+      openapi: "3.0.0",
+      info: crdInfo,
+      paths,
+      components: { schemas: Object.fromEntries(names.map((n) => [n, pool.get(n)])) },
+    });
+  }
+  const sorted = new Map([...docs].sort(([a], [b]) => (a < b ? -1 : 1)));
+  return { v2: merged2, v3: sorted, schemas: base.schemas };
+}
