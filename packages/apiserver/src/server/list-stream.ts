@@ -24,7 +24,7 @@ export interface StreamedList<T> {
   /** The item as it is served (version, field order, partial metadata). */
   encodeItem(item: T): unknown;
   /** `JSON.stringify(encodeItem(item))`, where a caller has it cheaper (encoded-cache.ts). */
-  itemJSON?(item: T): string;
+  itemJSON?: (item: T) => string;
 }
 
 /**
