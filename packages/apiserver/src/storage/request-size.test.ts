@@ -28,7 +28,6 @@ const tooLarge = {
   metadata: {},
   status: "Failure",
   message: "etcdserver: request is too large",
-  reason: "",
   code: 500,
 };
 
