@@ -23,7 +23,12 @@ export const adminP99GoalMs = 100;
 /** Writes `f` to `file` in the bench results format. */
 export function writeFloodResults(file: string, f: FloodFigures): void {
   const name = "flood e2e (5,000 Services, 30 listers, 1,000 stalled bodies, a 1.4 MB Service; 10 s)";
-  const row = (metric: string, value: number | undefined, unit: string) => ({ name, metric, value: value ?? NaN, unit });
+  const row = (metric: string, value: number | undefined, unit: string) => ({
+    name,
+    metric,
+    value: Number((value ?? NaN).toFixed(1)),
+    unit,
+  });
   const doc = {
     env: {
       node: process.version,
