@@ -74,4 +74,17 @@ describe("StatusError", () => {
     expect(e.message).toBe("Internal error occurred: boom");
     expect(StatusError.methodNotSupported(services, "create").message).toBe('create is not supported on resources of kind "services"');
   });
+
+  it("renders a plain storage error as ErrorToAPIStatus does: 500, the reason left out (omitempty)", () => {
+    const e = StatusError.unknown("etcdserver: request is too large");
+    expect(JSON.parse(JSON.stringify(e.status))).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: "etcdserver: request is too large",
+      code: 500,
+    });
+    expect(e.reason).toBe("");
+  });
 });

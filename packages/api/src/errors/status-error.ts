@@ -50,7 +50,8 @@ export interface StatusObject {
   metadata: Record<string, never>;
   status: "Failure" | "Success";
   message: string;
-  reason: StatusReason | "";
+  /** Left out when empty (StatusReasonUnknown), as `omitempty` does. */
+  reason?: StatusReason | "";
   details?: StatusDetails;
   code: number;
 }
@@ -113,7 +114,7 @@ export class StatusError extends Error {
   }
 
   get reason(): StatusReason {
-    return this.status.reason as StatusReason;
+    return (this.status.reason ?? "") as StatusReason;
   }
 
   get code(): number {
@@ -221,7 +222,8 @@ export class StatusError extends Error {
    */
   static unknown(message: string): StatusError {
     const e = new StatusError("InternalError", message);
-    e.status.reason = "";
+    // StatusReasonUnknown is "", which Status's `reason,omitempty` leaves out of the JSON.
+    delete e.status.reason;
     return e;
   }
 

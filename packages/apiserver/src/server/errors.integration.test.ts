@@ -112,6 +112,27 @@ describe("error responses", () => {
     );
   });
 
+  it("answers etcd's 500 for an object over 1.5 MiB once stored, as kube-apiserver on etcd, and keeps nothing of it", async () => {
+    // 70,000 labels: a body of 0.8 MB (under the 3 MiB body limit) whose managed fields make it 1.6 MB.
+    const labels = Object.fromEntries(Array.from({ length: 70_000 }, (_, i) => [`l${i.toString(36)}`, "v"]));
+    const body = svc("too-large", { labels });
+    expect(body.length).toBeLessThan(3 * 1024 * 1024);
+    const r = await s.request("/api/v1/namespaces/default/services", { method: "POST", headers: json, body });
+    expect(r.status).toBe(500);
+    expect(JSON.parse(r.text)).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: "etcdserver: request is too large",
+      code: 500,
+    });
+    expect((await s.request("/api/v1/namespaces/default/services/too-large")).status).toBe(404);
+    const ips = await s.request("/apis/networking.k8s.io/v1/ipaddresses");
+    const owners = (JSON.parse(ips.text) as { items: { spec: { parentRef: { name: string } } }[] }).items.map((i) => i.spec.parentRef.name);
+    expect(owners).not.toContain("too-large");
+  });
+
   it("answers 410 Expired to a watch from a compacted resourceVersion", async () => {
     await s.request("/api/v1/namespaces/default/services", { method: "POST", headers: json, body: svc("compact-me") });
     const rev = await s.api.store.currentRevision();

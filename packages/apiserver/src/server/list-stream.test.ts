@@ -93,4 +93,18 @@ describe("writeListStreaming", () => {
     expect((await res.text()).length).toBe(whole(list(20_000, 200)).length);
     expect(turns).toBeGreaterThan(1);
   });
+
+  it("writes the items as itemJSON gives them when the list has it (encoded-cache.ts)", async () => {
+    const l: StreamedList<Item> = { ...list(3), itemJSON: (o) => JSON.stringify({ cached: o.n }) };
+    const got = await serve(l);
+    expect(JSON.parse(got.body.toString("utf8"))).toEqual({ ...l.head, items: [{ cached: 0 }, { cached: 1 }, { cached: 2 }] });
+  });
+
+  it("writes an item of megabytes a batch at a time without splitting a surrogate pair", async () => {
+    // One code unit first, so that batch boundaries fall inside the 2-unit characters.
+    const l = list(2, 1_000_000);
+    const odd: StreamedList<Item> = { ...l, encodeItem: (o) => ({ n: o.n, pad: "a" + "\u{1F600}".repeat(600_000) }) };
+    const got = await serve(odd);
+    expect(got.body.toString("utf8")).toBe(whole(odd));
+  });
 });

@@ -1,5 +1,6 @@
 /** Turning stored objects into responses: type meta per version, lists, Tables, partial metadata. */
 import type { KubeObject, ListResult } from "../storage/index.ts";
+import type { EncodedObjectCache } from "./encoded-cache.ts";
 import type { StreamedList } from "./list-stream.ts";
 import type { OutputFormat } from "./negotiation.ts";
 import { buildTable, type TableOptions } from "./table.ts";
@@ -51,17 +52,31 @@ export function renderList(def: ResourceDef, r: ListResult, format: OutputFormat
   return { ...s.head, items: r.items.map((o) => s.encodeItem(o)) };
 }
 
-/** A JSON or partial-metadata list as its fields and an item encoder, for list-stream.ts. */
-export function streamedList(def: ResourceDef, r: ListResult, format: "json" | "partial"): StreamedList<KubeObject> {
-  if (format === "partial")
-    return {
-      head: { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: listMeta(r) },
-      items: r.items,
-      encodeItem: (o) => partial(present(def, o)),
-    };
-  return {
-    head: { kind: def.listKind ?? `${def.kind}List`, apiVersion: apiVersionOf(def), metadata: listMeta(r) },
-    items: r.items,
-    encodeItem: (o) => present(def, o),
-  };
+/** One identity per (resource definition, format): the encoder an EncodedObjectCache keys by. */
+const encoders = new WeakMap<ResourceDef, Record<"json" | "partial", object>>();
+
+function encoderOf(def: ResourceDef, format: "json" | "partial"): object {
+  let e = encoders.get(def);
+  if (e === undefined) encoders.set(def, (e = { json: {}, partial: {} }));
+  return e[format];
+}
+
+/**
+ * A JSON or partial-metadata list as its fields and an item encoder, for list-stream.ts; with
+ * `cache` (the resource's, holding items as read from storage) each item version is encoded once.
+ */
+export function streamedList(
+  def: ResourceDef,
+  r: ListResult,
+  format: "json" | "partial",
+  cache?: EncodedObjectCache,
+): StreamedList<KubeObject> {
+  const encodeItem = format === "partial" ? (o: KubeObject) => partial(present(def, o)) : (o: KubeObject) => present(def, o);
+  const head =
+    format === "partial"
+      ? { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: listMeta(r) }
+      : { kind: def.listKind ?? `${def.kind}List`, apiVersion: apiVersionOf(def), metadata: listMeta(r) };
+  if (cache === undefined) return { head, items: r.items, encodeItem };
+  const encoder = encoderOf(def, format);
+  return { head, items: r.items, encodeItem, itemJSON: (o) => cache.encode(encoder, o, encodeItem) };
 }

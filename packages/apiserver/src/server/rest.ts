@@ -13,6 +13,7 @@ import { bodyFormat } from "./negotiation.ts";
 import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
 import { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { writeListStreaming } from "./list-stream.ts";
+import { encodedCacheOf } from "./encoded-cache.ts";
 import { renderList, renderObject, streamedList } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds, parseWatchFlags } from "./query.ts";
 import { queryBool } from "./query-conversion.ts";
@@ -48,7 +49,7 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
     case "list": {
       const list = await r.store.list(info.namespace, parseListParams(r.query));
       if (r.format === "json" || r.format === "partial")
-        await writeListStreaming(r.res, 200, listHeaders(), streamedList(def, list, r.format));
+        await writeListStreaming(r.res, 200, listHeaders(), streamedList(def, list, r.format, encodedCacheOf(r.store)));
       else send(r.res, 200, renderList(def, list, r.format, r.query), r.format);
       return 200;
     }

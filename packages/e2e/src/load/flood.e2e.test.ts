@@ -1,7 +1,7 @@
 /**
  * Flood: one low-privilege user (`edit` in one namespace, through a token) floods `servicenet up`
  * (SQLite, as `npm start` runs it) with concurrent full LISTs of 5,000 Services, one near-limit
- * Service (1.2 MB of labels) and 1,000 request bodies that never finish, while an admin
+ * Service (1.4 MB stored) and 1,000 request bodies that never finish, while an admin
  * (system:masters) and a controller (kube-controller-manager's user: a watch and updates) keep
  * working. The flooder must get 429s from API Priority and Fairness, no write of the admin or the
  * controller may be lost, and the admin's p99 stays within 5 s (its goal, 100 ms, is printed: not met yet). Prints the figures and the
@@ -26,6 +26,7 @@ import {
   openStalledBodies,
   timed,
 } from "./flood.ts";
+import { adminP99GoalMs, writeFloodResults } from "./flood-results.ts";
 import { openWatchers, waitForAll } from "./watch-fanout.ts";
 import { create, percentile, pool } from "./workload.ts";
 
@@ -46,9 +47,12 @@ const service = (name: string, labels: Record<string, string> = {}): string =>
     spec: { selector: { app: name }, ports: [{ port: 80, targetPort: 8080 }] },
   });
 
-/** 100,000 labels: a Service of about 1.2 MB, below etcd's 1.5 MiB request limit. */
+/**
+ * 60,000 labels: a body of 0.7 MB that its managed fields make a stored Service of 1.4 MB, just
+ * below etcd's 1.5 MiB request limit (100,000 labels, 2.4 MB stored, are refused as on etcd).
+ */
 function nearLimitLabels(): Record<string, string> {
-  return Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`l${i.toString(36)}`, "v"]));
+  return Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`l${i.toString(36)}`, "v"]));
 }
 
 describe.skipIf(!built)("flood: one edit user against an admin and a controller", () => {
@@ -177,6 +181,8 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
           `flooder lists [${codesText(listStats.codes)}] p50 ${p(listStats.latencies, 50)} ms, stalled bodies [${codesText(stalledBodies.codes)}], near-limit create ${nearLimitRes.status} (${nearLimitRes.body.length} bytes answered), 429s ${flooder429}; ` +
           `load average ${loadBefore.toFixed(1)}; event-loop delay p50 ${loopDelay?.p50} ms p99 ${loopDelay?.p99} ms max ${loopDelay?.max} ms; apiserver RSS ${Math.round(server.rssKiB() / 1024)} MiB`,
       );
+      // Stored (or refused by Priority and Fairness), never etcd's 500 for a request over 1.5 MiB.
+      expect([201, 429]).toContain(nearLimitRes.status);
       expect([...adminDone.codes.keys()].every((c) => c === 200 || c === 201)).toBe(true);
       expect([...controllerDone.codes.keys()]).toEqual([200]);
       expect(adminDone.errors.concat(controllerDone.errors)).toEqual([]);
@@ -191,7 +197,20 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
       // as it did before API Priority and Fairness (6-15 s). Judged only when nothing else starves
       // the apiserver of CPU.
       const p99 = percentile(adminDone.latencies, 99);
-      console.log(`flood: admin p99 ${p99.toFixed(1)} ms against the 100 ms goal: ${p99 <= 100 ? "met" : "NOT met"}`);
+      console.log(
+        `flood: admin p99 ${p99.toFixed(1)} ms against the ${adminP99GoalMs} ms goal: ${p99 <= adminP99GoalMs ? "met" : "NOT met"}`,
+      );
+      const resultsFile = process.env["FLOOD_RESULTS"];
+      if (resultsFile)
+        writeFloodResults(resultsFile, {
+          adminP50ms: percentile(adminDone.latencies, 50),
+          adminP99ms: p99,
+          adminRequests: adminDone.latencies.length,
+          loopP99ms: loopDelay?.p99,
+          loopMaxms: loopDelay?.max,
+          loadBefore,
+          listsDone: listStats.codes.get(200) ?? 0,
+        });
       if (quietBefore) expect(p99).toBeLessThanOrEqual(5000);
       else
         console.warn(

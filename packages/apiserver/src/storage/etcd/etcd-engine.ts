@@ -8,6 +8,7 @@
  */
 import { Etcd3, GRPCOutOfRangeError, type IRequestOp } from "etcd3";
 import { openEtcdWatch, toRaw } from "./etcd-watch.ts";
+import { checkRequestSize, isRequestTooLarge, requestTooLarge } from "../request-size.ts";
 import {
   CompactedError,
   type KVCompare,
@@ -98,13 +99,20 @@ class EtcdEngine implements KVEngine {
    * for the retry, whose CAS checks again.
    */
   async txn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<KVTxnResult> {
+    const tooLarge = checkRequestSize(compares, writes);
+    if (tooLarge) throw tooLarge;
     const success: IRequestOp[] = writes.map((w) =>
       w.type === "put" ? { request_put: { key: b(w.key), value: b(w.value) } } : { request_delete_range: { key: b(w.key) } },
     );
-    const res = await this.client.kv.txn({
-      compare: compares.map((c) => ({ key: b(c.key), target: "Mod", result: "Equal", mod_revision: c.modRevision })),
-      success,
-    });
+    const res = await this.client.kv
+      .txn({
+        compare: compares.map((c) => ({ key: b(c.key), target: "Mod", result: "Equal", mod_revision: c.modRevision })),
+        success,
+      })
+      .catch((e: unknown) => {
+        // An etcd started with a smaller --max-request-bytes refuses what passed the check above.
+        throw isRequestTooLarge(e) ? requestTooLarge() : e;
+      });
     if (res.succeeded) return { succeeded: true, revisions: writes.map(() => Number(res.header.revision)), current: [] };
     const current = await Promise.all(compares.map((c) => this.get(c.key)));
     return { succeeded: false, revisions: [], current };

@@ -3,6 +3,7 @@
  * a global event log feeds watches, and everything runs synchronously in one tick so it is fast and
  * deterministic. Not durable, not shared between processes.
  */
+import { checkRequestSize } from "../request-size.ts";
 import { fanOut, type RangeSubscriber } from "../kv-fan-out.ts";
 import {
   CompactedError,
@@ -69,6 +70,8 @@ class MemoryEngine implements KVEngine {
   }
 
   async txn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<KVTxnResult> {
+    const tooLarge = checkRequestSize(compares, writes);
+    if (tooLarge) throw tooLarge;
     const current = compares.map((c) => this.at(c.key, 0));
     if (compares.some((c, i) => (current[i]?.modRevision ?? 0) !== c.modRevision)) {
       return { succeeded: false, revisions: [], current };

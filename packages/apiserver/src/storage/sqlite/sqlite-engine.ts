@@ -25,6 +25,7 @@ import { LogPoller } from "./log-poller.ts";
 import { compactLog } from "./compact.ts";
 import { sql } from "./queries.ts";
 import { decodedCopy } from "../codec.ts";
+import { checkRequestSize } from "../request-size.ts";
 
 export interface SqliteEngineConfig {
   path: string;
@@ -134,6 +135,8 @@ class SqliteEngine implements KVEngine {
    * is the same as running them one by one; callers are answered only after the COMMIT.
    */
   txn(compares: readonly KVCompare[], writes: readonly KVWrite[]): Promise<KVTxnResult> {
+    const tooLarge = checkRequestSize(compares, writes);
+    if (tooLarge) return Promise.reject(tooLarge);
     return new Promise((resolve, reject) => {
       this.pending.push({ compares, writes, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => this.flush());
