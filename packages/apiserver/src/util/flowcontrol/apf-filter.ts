@@ -5,6 +5,7 @@
  */
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import type { FlowSchema, PriorityLevelConfiguration } from "@servicenet/api/flowcontrol/v1";
+import { borrowingAdjustmentPeriodMs } from "./apf-borrowing.ts";
 import { APFConfig, type Classification, type PriorityLevelState } from "./apf-controller.ts";
 import { DroppedRequestsTracker } from "./dropped-requests-tracker.ts";
 import type { RejectReason } from "./fairqueuing/queueset/types.ts";
@@ -66,10 +67,45 @@ export class FlowControl {
     this.#publishLimits();
   }
 
+  /** updateBorrowing: one adjustment of the current limits to the seat demand since the last one. */
+  updateBorrowing(): void {
+    const { fairFrac } = this.config.updateBorrowing();
+    this.#publishLimits();
+    this.#opts.metrics.seatFairFrac.set({}, fairFrac);
+  }
+
+  /**
+   * Runs the periodic rebalancing (the config controller's `wait.Until(updateBorrowing,
+   * borrowingAdjustmentPeriod)`) on the dispatcher's clock until the returned function is called.
+   */
+  runBorrowing(): () => void {
+    let stopped = false;
+    const tick = (): void => {
+      if (stopped) return;
+      this.updateBorrowing();
+      handle = this.#clock.setTimeout(tick, borrowingAdjustmentPeriodMs);
+    };
+    let handle = this.#clock.setTimeout(tick, borrowingAdjustmentPeriodMs);
+    return () => {
+      stopped = true;
+      this.#clock.clearTimeout(handle);
+    };
+  }
+
   #publishLimits(): void {
+    const m = this.#opts.metrics;
     for (const pl of this.config.priorityLevels) {
-      this.#opts.metrics.nominalLimitSeats.set({ priority_level: pl.name }, pl.nominalCL);
-      this.#opts.metrics.currentLimitSeats.set({ priority_level: pl.name }, pl.nominalCL);
+      const labels = { priority_level: pl.name };
+      m.nominalLimitSeats.set(labels, pl.nominalCL);
+      m.lowerLimitSeats.set(labels, pl.minCL);
+      m.upperLimitSeats.set(labels, pl.maxCL);
+      m.currentLimitSeats.set(labels, pl.currentCL);
+      const stats = pl.seatDemandStats;
+      m.demandSeatsHighWatermark.set(labels, stats.highWatermark);
+      m.demandSeatsAverage.set(labels, stats.avg);
+      m.demandSeatsStdev.set(labels, stats.stdDev);
+      m.demandSeatsSmoothed.set(labels, stats.smoothed);
+      m.targetSeats.set(labels, pl.targetCL);
     }
   }
 
@@ -112,6 +148,7 @@ export class FlowControl {
     if (pl.exempt) {
       pl.exemptExecuting.requests++;
       pl.exemptExecuting.seats += seats;
+      pl.seatDemand.set(pl.exemptExecuting.seats);
     }
     const started = this.#clock.now();
     let released = false;
@@ -124,6 +161,7 @@ export class FlowControl {
       if (pl.exempt) {
         pl.exemptExecuting.requests--;
         pl.exemptExecuting.seats -= seats;
+        pl.seatDemand.set(pl.exemptExecuting.seats);
       }
       finish?.();
     };

@@ -54,14 +54,14 @@ function oneProblem(r: ReturnType<typeof seeded>): { requiredSum: number; classe
       requiredSum = r.int(probLen * 3);
       partition(r, probLen, requiredSum, (j, x) => {
         classes[j] = { lowerBound: x, target: x + 2 * r.float(), upperBound: x + 3 * r.float() };
-        note(classes[j]!);
+        note(classes[j]);
       });
     } else if (style === 1) {
       requiredSum = r.int(probLen * 3) + 1;
       partition(r, probLen, requiredSum, (j, x) => {
         const lowerBound = x * Math.max(0, 1.25 * r.float() - 1);
         classes[j] = { upperBound: x, lowerBound, target: lowerBound + r.float() };
-        note(classes[j]!);
+        note(classes[j]);
       });
     } else {
       for (let j = 0; j < probLen; j++) {

@@ -54,8 +54,10 @@ export function computeConcurrencyAllocation(requiredSum: number, classes: reado
     return r;
   });
   if (lbMax > 1) throw new Error(`lbRange.max-1=${lbMax - 1}, which is impossible because lbRange.max can not be greater than 1`);
-  if (lowSum - requiredSum > epsilon) throw new Error(`lower bounds sum to ${lowSum}, which is higher than the required sum of ${requiredSum}`);
-  if (requiredSum - highSum > epsilon) throw new Error(`upper bounds sum to ${highSum}, which is lower than the required sum of ${requiredSum}`);
+  if (lowSum - requiredSum > epsilon)
+    throw new Error(`lower bounds sum to ${lowSum}, which is higher than the required sum of ${requiredSum}`);
+  if (requiredSum - highSum > epsilon)
+    throw new Error(`upper bounds sum to ${highSum}, which is lower than the required sum of ${requiredSum}`);
   if (requiredSum === 0) return { allocs: classes.map(() => 0), fairProp: 0 };
   // No wiggle room: everybody at a bound.
   if (lowSum - requiredSum > -epsilon) return { allocs: classes.map((c) => c.lowerBound), fairProp: lbMin };

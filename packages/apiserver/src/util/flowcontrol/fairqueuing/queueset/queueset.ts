@@ -21,9 +21,15 @@ export interface QueueSetCounts {
   seatsInUse: number;
 }
 
+/** Where a QueueSet reports its seat demand (seats in use plus waiting) as it changes. */
+export interface SeatDemandGauge {
+  set(seats: number): void;
+}
+
 /** A QueueSet: the queues of one Limited priority level with its concurrency limit in seats. */
 export class QueueSet {
   readonly #clock: Clock;
+  readonly #seatDemand: SeatDemandGauge | undefined;
   #cfg: QueuingConfig;
   #dealer: Dealer | undefined;
   #queues: Queue[] = [];
@@ -34,8 +40,9 @@ export class QueueSet {
   #activeQueues = 0;
   readonly counts: QueueSetCounts = { requestsWaiting: 0, seatsWaiting: 0, requestsExecuting: 0, seatsInUse: 0 };
 
-  constructor(cfg: QueuingConfig, concurrencyLimit: number, clock: Clock) {
+  constructor(cfg: QueuingConfig, concurrencyLimit: number, clock: Clock, seatDemand?: SeatDemandGauge) {
     this.#clock = clock;
+    this.#seatDemand = seatDemand;
     this.#lastRealTime = clock.now();
     this.#cfg = cfg;
     this.#concurrencyLimit = concurrencyLimit;
@@ -59,6 +66,14 @@ export class QueueSet {
     this.#concurrencyLimit = concurrencyLimit;
     if (cfg.queues !== this.#queues.length) this.#configureQueues(cfg);
     else this.#dealer = cfg.queues > 0 ? new Dealer(cfg.queues, cfg.handSize) : undefined;
+    this.#dispatchAsMuchAsPossible();
+  }
+
+  /** A new current concurrency limit (the borrowing adjustment's DispatchingConfig); more room dispatches at once. */
+  setConcurrencyLimit(concurrencyLimit: number): void {
+    if (concurrencyLimit === this.#concurrencyLimit) return;
+    this.#syncTime();
+    this.#concurrencyLimit = concurrencyLimit;
     this.#dispatchAsMuchAsPossible();
   }
 
@@ -143,6 +158,7 @@ export class QueueSet {
     queue.waitingSeats += seats;
     this.counts.requestsWaiting++;
     this.counts.seatsWaiting += seats;
+    this.#noteSeatDemand();
   }
 
   #removeWaiting(req: QueuedRequest): void {
@@ -155,6 +171,7 @@ export class QueueSet {
     this.counts.requestsWaiting--;
     this.counts.seatsWaiting -= seats;
     if (isIdle(q)) this.#activeQueues--;
+    this.#noteSeatDemand();
   }
 
   #dispatchAsMuchAsPossible(): void {
@@ -224,6 +241,7 @@ export class QueueSet {
       queue.executing++;
       queue.seatsInUse += seats;
     }
+    this.#noteSeatDemand();
     let finished = false;
     return {
       admitted: true,
@@ -255,10 +273,16 @@ export class QueueSet {
         queue.seatsInUse -= seats;
         if (isIdle(queue)) this.#activeQueues--;
       }
+      this.#noteSeatDemand();
       this.#dispatchAsMuchAsPossible();
     };
     if (req.estimate.additionalLatencyMs > 0) this.#clock.setTimeout(release, req.estimate.additionalLatencyMs);
     else release();
+  }
+
+  /** seatDemandIntegrator.Set(totSeatsInUse + totSeatsWaiting). */
+  #noteSeatDemand(): void {
+    this.#seatDemand?.set(this.counts.seatsInUse + this.counts.seatsWaiting);
   }
 
   /** boundNextDispatchLocked: dispatch in the virtual world does not precede arrival (anti-windup). */
