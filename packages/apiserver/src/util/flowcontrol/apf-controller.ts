@@ -17,6 +17,7 @@ import {
 import { concurrencyBounds, updateBorrowing, type BorrowingLevel, type BorrowingResult } from "./apf-borrowing.ts";
 import { Integrator } from "./fairqueuing/integrator.ts";
 import { QueueSet } from "./fairqueuing/queueset/queueset.ts";
+import type { DumpedRequest } from "./fairqueuing/queueset/types.ts";
 import { matchesFlowSchema, type RequestDigest } from "./match.ts";
 import { maximumSeatsLimit } from "./request/width.ts";
 
@@ -31,8 +32,8 @@ export interface PriorityLevelState extends BorrowingLevel {
   maxSeats: number;
   /** Limited levels only. */
   queueSet: QueueSet | undefined;
-  /** Exempt levels: what executes, for the metrics. */
-  exemptExecuting: { requests: number; seats: number };
+  /** Exempt levels: what executes (for the seat demand and the debug dump) and how many ran. */
+  exemptExecuting: { requests: Set<DumpedRequest>; seats: number; dispatched: number };
 }
 
 /** The outcome of classification. */
@@ -150,7 +151,7 @@ export class APFConfig {
       setCurrentCL: (cl) => queueSet?.setConcurrencyLimit(cl),
       maxSeats: exempt ? maximumSeatsLimit : levelMaxSeats(nominalCL, cfg.handSize),
       queueSet,
-      exemptExecuting: old?.exemptExecuting ?? { requests: 0, seats: 0 },
+      exemptExecuting: old?.exemptExecuting ?? { requests: new Set(), seats: 0, dispatched: 0 },
     };
   }
 

@@ -8,7 +8,7 @@ import type { FlowSchema, PriorityLevelConfiguration } from "@servicenet/api/flo
 import { borrowingAdjustmentPeriodMs } from "./apf-borrowing.ts";
 import { APFConfig, type Classification, type PriorityLevelState } from "./apf-controller.ts";
 import { DroppedRequestsTracker } from "./dropped-requests-tracker.ts";
-import type { RejectReason } from "./fairqueuing/queueset/types.ts";
+import type { DumpedRequest, RejectReason } from "./fairqueuing/queueset/types.ts";
 import type { RequestDigest } from "./match.ts";
 import { FlowMetricsCache, type FlowMetrics } from "./flow-metrics.ts";
 import type { FlowControlMetrics } from "./metrics.ts";
@@ -118,10 +118,14 @@ export class FlowControl {
     const f = this.#flows.of(c.flowSchema.metadata.name ?? "", pl.name);
     const seats = maxSeats(estimate);
     f.estimatedSeats.observe(seats);
-    if (pl.exempt || pl.queueSet === undefined) return this.#run(f, pl, estimate, 0, hooks, undefined);
+    const descr = { flowSchema: f.labels.flow_schema, flowDistinguisher: c.flowDistinguisher, digest };
+    if (pl.exempt || pl.queueSet === undefined) {
+      const now = this.#clock.now();
+      return this.#run(f, pl, estimate, 0, hooks, undefined, { descr, estimate, arrivedAt: now, startedAt: now });
+    }
     f.inqueueRequests++;
     f.inqueueSeats += seats;
-    const admission = await pl.queueSet.startRequest(c.flowHash, estimate, this.#opts.requestWaitLimitMs, hooks.signal);
+    const admission = await pl.queueSet.startRequest(c.flowHash, estimate, this.#opts.requestWaitLimitMs, hooks.signal, descr);
     f.inqueueRequests--;
     f.inqueueSeats -= seats;
     if (!admission.admitted) {
@@ -139,14 +143,16 @@ export class FlowControl {
     waitedMs: number,
     hooks: HandleHooks<T>,
     finish: (() => void) | undefined,
+    exempt?: DumpedRequest,
   ): Promise<HandleResult<T>> {
     f.dispatched.inc();
     f.waitExecuted.observe(waitedMs / 1000);
     const seats = estimate.initialSeats;
     f.executingRequests++;
     f.executingSeats += seats;
-    if (pl.exempt) {
-      pl.exemptExecuting.requests++;
+    if (exempt) {
+      pl.exemptExecuting.requests.add(exempt);
+      pl.exemptExecuting.dispatched++;
       pl.exemptExecuting.seats += seats;
       pl.seatDemand.set(pl.exemptExecuting.seats);
     }
@@ -158,8 +164,8 @@ export class FlowControl {
       f.executingRequests--;
       f.executingSeats -= seats;
       f.execution.observe((this.#clock.now() - started) / 1000);
-      if (pl.exempt) {
-        pl.exemptExecuting.requests--;
+      if (exempt) {
+        pl.exemptExecuting.requests.delete(exempt);
         pl.exemptExecuting.seats -= seats;
         pl.seatDemand.set(pl.exemptExecuting.seats);
       }

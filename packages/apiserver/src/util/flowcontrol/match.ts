@@ -28,6 +28,9 @@ export interface ResourceRequestInfo {
   resource: string;
   subresource: string;
   name: string;
+  /** For the debug dump only: the API version and the request path. */
+  apiVersion?: string;
+  path?: string;
 }
 
 export interface NonResourceRequestInfo {

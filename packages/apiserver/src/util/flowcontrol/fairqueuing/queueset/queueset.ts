@@ -8,7 +8,7 @@
 import type { Clock } from "@servicenet/component-base/clock";
 import { Dealer } from "@servicenet/api/flowcontrol/v1";
 import { maxSeats, type WorkEstimate } from "../../request/width.ts";
-import type { Admission, Queue, QueuedRequest, QueuingConfig, RejectReason } from "./types.ts";
+import type { Admission, Queue, QueuedRequest, QueuingConfig, RejectReason, RequestDescr } from "./types.ts";
 
 /** The service time every request is assumed to take (estimatedServiceDuration, 3 s). */
 export const estimatedServiceDurationMs = 3000;
@@ -19,6 +19,17 @@ export interface QueueSetCounts {
   seatsWaiting: number;
   requestsExecuting: number;
   seatsInUse: number;
+  /** Since the QueueSet was made (the debug dump's totals). */
+  dispatched: number;
+  rejected: number;
+  timedOut: number;
+  cancelled: number;
+}
+
+/** Dump: the queues and the requests executing without one (the Reject limit response). */
+export interface QueueSetDump {
+  queues: readonly Queue[];
+  queuelessExecuting: readonly QueuedRequest[];
 }
 
 /** Where a QueueSet reports its seat demand (seats in use plus waiting) as it changes. */
@@ -38,7 +49,17 @@ export class QueueSet {
   #lastRealTime: number;
   #robinIndex = -1;
   #activeQueues = 0;
-  readonly counts: QueueSetCounts = { requestsWaiting: 0, seatsWaiting: 0, requestsExecuting: 0, seatsInUse: 0 };
+  readonly #queueless = new Set<QueuedRequest>();
+  readonly counts: QueueSetCounts = {
+    requestsWaiting: 0,
+    seatsWaiting: 0,
+    requestsExecuting: 0,
+    seatsInUse: 0,
+    dispatched: 0,
+    rejected: 0,
+    timedOut: 0,
+    cancelled: 0,
+  };
 
   constructor(cfg: QueuingConfig, concurrencyLimit: number, clock: Clock, seatDemand?: SeatDemandGauge) {
     this.#clock = clock;
@@ -57,6 +78,12 @@ export class QueueSet {
   get currentR(): number {
     this.#syncTime();
     return this.#currentR;
+  }
+
+  /** Dump (for /debug/api_priority_and_fairness/): the live queues and queueless requests. */
+  dump(): QueueSetDump {
+    this.#syncTime();
+    return { queues: this.#queues, queuelessExecuting: [...this.#queueless] };
   }
 
   /** Applies a new config and limit (BeginConfigChange/Complete); waiting requests stay queued. */
@@ -88,12 +115,19 @@ export class QueueSet {
    * StartRequest: admits, queues or rejects a request of the flow `flowHash`. A queued request
    * waits at most `waitLimitMs` (then "time-out") or until `signal` aborts ("cancelled").
    */
-  startRequest(flowHash: bigint, estimate: WorkEstimate, waitLimitMs: number, signal?: AbortSignal): Promise<Admission> | Admission {
+  startRequest(
+    flowHash: bigint,
+    estimate: WorkEstimate,
+    waitLimitMs: number,
+    signal?: AbortSignal,
+    descr?: RequestDescr,
+  ): Promise<Admission> | Admission {
     this.#syncTime();
     const seats = maxSeats(estimate);
     const now = this.#clock.now();
     let decided: Admission | undefined;
     const req: QueuedRequest = {
+      descr,
       estimate,
       totalWork: estimate.initialSeats * estimatedServiceDurationMs + estimate.finalSeats * estimate.additionalLatencyMs,
       arrivalR: this.#currentR,
@@ -104,12 +138,12 @@ export class QueueSet {
     };
     if (this.#dealer === undefined) {
       // The Reject limit response: run now or never (dispatchSansQueueLocked).
-      if (!this.#canAccommodate(seats)) return { admitted: false, reason: "concurrency-limit", waitedMs: 0 };
+      if (!this.#canAccommodate(seats)) return this.#reject("concurrency-limit", 0);
       return this.#dispatch(req, undefined);
     }
     const queue = this.#shuffleShard(flowHash);
     if (this.counts.seatsInUse >= this.#concurrencyLimit && queue.waiting.length - queue.head >= this.#cfg.queueLengthLimit)
-      return { admitted: false, reason: "queue-full", waitedMs: 0 };
+      return this.#reject("queue-full", 0);
     this.#enqueue(req, queue);
     this.#dispatchAsMuchAsPossible();
     if (decided !== undefined) return decided;
@@ -124,13 +158,20 @@ export class QueueSet {
         if (req.queue === undefined || req.startedAt !== 0) return;
         this.#syncTime();
         this.#removeWaiting(req);
-        give({ admitted: false, reason, waitedMs: this.#clock.now() - req.arrivedAt });
+        give(this.#reject(reason, this.#clock.now() - req.arrivedAt));
         this.#dispatchAsMuchAsPossible();
       };
       const timer = this.#clock.setTimeout(() => leave("time-out"), waitLimitMs);
       const onAbort = (): void => leave("cancelled");
       signal?.addEventListener("abort", onAbort, { once: true });
     });
+  }
+
+  #reject(reason: RejectReason, waitedMs: number): Admission {
+    if (reason === "time-out") this.counts.timedOut++;
+    else if (reason === "cancelled") this.counts.cancelled++;
+    else this.counts.rejected++;
+    return { admitted: false, reason, waitedMs };
   }
 
   /** shuffleShardLocked: the queue of the hand with the fewest waiting initial seats. */
@@ -236,11 +277,13 @@ export class QueueSet {
     req.startedAt = now;
     const seats = maxSeats(req.estimate);
     this.counts.requestsExecuting++;
+    this.counts.dispatched++;
     this.counts.seatsInUse += seats;
     if (queue) {
       queue.executing++;
+      queue.executingRequests.add(req);
       queue.seatsInUse += seats;
-    }
+    } else this.#queueless.add(req);
     this.#noteSeatDemand();
     let finished = false;
     return {
@@ -261,10 +304,11 @@ export class QueueSet {
     this.counts.requestsExecuting--;
     if (queue) {
       queue.executing--;
+      queue.executingRequests.delete(req);
       // When a request finishes after S instead of the estimated G, its queue's start R moves back by (G - S) x width.
       queue.nextDispatchR -= req.estimate.initialSeats * (estimatedServiceDurationMs - actualMs);
       this.#boundNextDispatch(queue);
-    }
+    } else this.#queueless.delete(req);
     const release = (): void => {
       this.#syncTime();
       const seats = maxSeats(req.estimate);
@@ -303,7 +347,7 @@ export class QueueSet {
 }
 
 function newQueue(index: number): Queue {
-  return { index, waiting: [], head: 0, waitingSeats: 0, executing: 0, seatsInUse: 0, nextDispatchR: 0 };
+  return { index, waiting: [], head: 0, waitingSeats: 0, executing: 0, executingRequests: new Set(), seatsInUse: 0, nextDispatchR: 0 };
 }
 
 function isIdle(q: Queue): boolean {
