@@ -18,7 +18,7 @@ import { concurrencyBounds, updateBorrowing, type BorrowingLevel, type Borrowing
 import { Integrator } from "./fairqueuing/integrator.ts";
 import { QueueSet } from "./fairqueuing/queueset/queueset.ts";
 import type { DumpedRequest } from "./fairqueuing/queueset/types.ts";
-import { matchesFlowSchema, type RequestDigest } from "./match.ts";
+import { compileFlowSchema, type FlowSchemaMatcher, type RequestDigest } from "./match.ts";
 import { maximumSeatsLimit } from "./request/width.ts";
 
 /** One priority level's running state. */
@@ -26,6 +26,8 @@ export interface PriorityLevelState extends BorrowingLevel {
   name: string;
   uid: string;
   exempt: boolean;
+  /** Queues of a Queue level (0 for Reject and Exempt): flows are told apart only with more than one. */
+  numQueues: number;
   /** The level's seats in use plus waiting, over time (seatDemandIntegrator). */
   seatDemand: Integrator;
   /** The widest a request of this level may be (maxSeatsTracker). */
@@ -53,6 +55,11 @@ export class APFConfig {
   readonly #serverCL: number;
   readonly #clock: Clock;
   #flowSchemas: FlowSchema[] = [];
+  /** The FlowSchemas in matching order, compiled, with their level; the last one is catch-all. */
+  #matchers: CompiledFlowSchema[] = [];
+  /** hashFlowID results by schema, then distinguisher: a sha256 per request would dominate APF's cost. */
+  readonly #flowHashes = new Map<string, Map<string, bigint>>();
+  #catchAll: CompiledFlowSchema | undefined;
   readonly #levels = new Map<string, PriorityLevelState>();
   /** The sum of the nominal limits (rounding up may make it exceed the server's limit). */
   #nominalCLSum = 0;
@@ -112,6 +119,16 @@ export class APFConfig {
         (a, b) =>
           (a.spec?.matchingPrecedence ?? 0) - (b.spec?.matchingPrecedence ?? 0) || cmp(a.metadata.name ?? "", b.metadata.name ?? ""),
       );
+    this.#matchers = this.#flowSchemas.map((fs) => ({
+      fs,
+      name: fs.metadata.name ?? "",
+      level: this.#levels.get(fs.spec!.priorityLevelConfiguration.name)!,
+      method: fs.spec?.distinguisherMethod?.type,
+      matches: compileFlowSchema(fs),
+    }));
+    // The fallback when nothing matches (startRequest's catchAllFlowSchema).
+    const catchAll = this.#matchers.find((m) => m.name === "catch-all")!;
+    this.#catchAll = { ...catchAll, matches: () => true };
   }
 
   #level(pl: PriorityLevelConfiguration, nominalCL: number, old: PriorityLevelState | undefined): PriorityLevelState {
@@ -139,6 +156,7 @@ export class APFConfig {
       name,
       uid: pl.metadata.uid ?? "",
       exempt,
+      numQueues: cfg.queues,
       nominalCL,
       minCL,
       maxCL,
@@ -155,13 +173,32 @@ export class APFConfig {
     };
   }
 
-  /** Classify: the first matching FlowSchema (catch-all when none does) and the request's flow. */
+  /**
+   * Classify (startRequest): the first matching FlowSchema (catch-all when none does) and the
+   * request's flow; the distinguisher and its hash only where there are queues to pick among.
+   */
   classify(digest: RequestDigest): Classification {
-    const fs =
-      this.#flowSchemas.find((f) => matchesFlowSchema(digest, f)) ?? this.#flowSchemas.find((f) => f.metadata.name === "catch-all")!;
-    const priorityLevel = this.#levels.get(fs.spec!.priorityLevelConfiguration.name)!;
-    const flowDistinguisher = computeFlowDistinguisher(digest, fs.spec?.distinguisherMethod?.type);
-    return { flowSchema: fs, priorityLevel, flowDistinguisher, flowHash: hashFlowID(fs.metadata.name ?? "", flowDistinguisher) };
+    let m = this.#catchAll!;
+    for (const c of this.#matchers)
+      if (c.matches(digest)) {
+        m = c;
+        break;
+      }
+    if (m.level.numQueues <= 1) return { flowSchema: m.fs, priorityLevel: m.level, flowDistinguisher: "", flowHash: 0n };
+    const flowDistinguisher = computeFlowDistinguisher(digest, m.method);
+    return { flowSchema: m.fs, priorityLevel: m.level, flowDistinguisher, flowHash: this.#flowHash(m.name, flowDistinguisher) };
+  }
+
+  #flowHash(fsName: string, distinguisher: string): bigint {
+    let bySchema = this.#flowHashes.get(fsName);
+    if (bySchema === undefined) this.#flowHashes.set(fsName, (bySchema = new Map()));
+    let h = bySchema.get(distinguisher);
+    if (h === undefined) {
+      // Bounded: flows come and go (users, namespaces); start over rather than grow without end.
+      if (bySchema.size >= maxCachedFlowsPerSchema) bySchema.clear();
+      bySchema.set(distinguisher, (h = hashFlowID(fsName, distinguisher)));
+    }
+    return h;
   }
 }
 
@@ -169,6 +206,17 @@ export class APFConfig {
 function levelMaxSeats(nominalCL: number, handSize: number): number {
   const perHand = handSize > 0 ? Math.ceil(nominalCL / handSize) : nominalCL;
   return Math.max(1, Math.min(perHand, maximumSeatsLimit));
+}
+
+const maxCachedFlowsPerSchema = 10_000;
+
+/** A FlowSchema ready for classification. */
+interface CompiledFlowSchema {
+  fs: FlowSchema;
+  name: string;
+  level: PriorityLevelState;
+  method: string | undefined;
+  matches: FlowSchemaMatcher;
 }
 
 function withMandatory<T extends { metadata: { name?: string | undefined } }>(

@@ -13,6 +13,8 @@ import type { Admission, Queue, QueuedRequest, QueuingConfig, RejectReason, Requ
 /** The service time every request is assumed to take (estimatedServiceDuration, 3 s). */
 export const estimatedServiceDurationMs = 3000;
 
+const maxCachedHands = 10_000;
+
 /** Counters the level's metrics read. */
 export interface QueueSetCounts {
   requestsWaiting: number;
@@ -43,6 +45,8 @@ export class QueueSet {
   readonly #seatDemand: SeatDemandGauge | undefined;
   #cfg: QueuingConfig;
   #dealer: Dealer | undefined;
+  /** Each flow's hand, dealt once per configuration (the deal is bigint arithmetic). */
+  readonly #hands = new Map<bigint, number[]>();
   #queues: Queue[] = [];
   #concurrencyLimit: number;
   #currentR = 0;
@@ -93,6 +97,7 @@ export class QueueSet {
     this.#concurrencyLimit = concurrencyLimit;
     if (cfg.queues !== this.#queues.length) this.#configureQueues(cfg);
     else this.#dealer = cfg.queues > 0 ? new Dealer(cfg.queues, cfg.handSize) : undefined;
+    this.#hands.clear();
     this.#dispatchAsMuchAsPossible();
   }
 
@@ -109,6 +114,7 @@ export class QueueSet {
     const old = this.#queues;
     this.#queues = Array.from({ length: Math.max(cfg.queues, old.length) }, (_, i) => old[i] ?? newQueue(i));
     this.#dealer = cfg.queues > 0 ? new Dealer(cfg.queues, cfg.handSize) : undefined;
+    this.#hands.clear();
   }
 
   /**
@@ -144,6 +150,17 @@ export class QueueSet {
     const queue = this.#shuffleShard(flowHash);
     if (this.counts.seatsInUse >= this.#concurrencyLimit && queue.waiting.length - queue.head >= this.#cfg.queueLengthLimit)
       return this.#reject("queue-full", 0);
+    if (this.counts.requestsWaiting === 0 && this.#canAccommodate(seats)) {
+      // Nothing waits and it fits: what enqueue-then-dispatch would do, without scanning every queue.
+      if (isIdle(queue)) {
+        queue.nextDispatchR = this.#currentR;
+        this.#activeQueues++;
+      }
+      queue.nextDispatchR += req.totalWork;
+      this.#robinIndex = queue.index;
+      req.queue = queue;
+      return this.#dispatch(req, queue);
+    }
     this.#enqueue(req, queue);
     this.#dispatchAsMuchAsPossible();
     if (decided !== undefined) return decided;
@@ -176,16 +193,20 @@ export class QueueSet {
 
   /** shuffleShardLocked: the queue of the hand with the fewest waiting initial seats. */
   #shuffleShard(flowHash: bigint): Queue {
-    let best: Queue | undefined;
-    let bestSeats = Infinity;
-    this.#dealer!.deal(flowHash, (i) => {
-      const q = this.#queues[i]!;
-      if (q.waitingSeats < bestSeats) {
-        best = q;
-        bestSeats = q.waitingSeats;
-      }
-    });
-    return best!;
+    let hand = this.#hands.get(flowHash);
+    if (hand === undefined) {
+      const dealt: number[] = [];
+      this.#dealer!.deal(flowHash, (i) => dealt.push(i));
+      // Bounded: flows come and go; start over rather than grow without end.
+      if (this.#hands.size >= maxCachedHands) this.#hands.clear();
+      this.#hands.set(flowHash, (hand = dealt));
+    }
+    let best = this.#queues[hand[0]!]!;
+    for (let k = 1; k < hand.length; k++) {
+      const q = this.#queues[hand[k]!]!;
+      if (q.waitingSeats < best.waitingSeats) best = q;
+    }
+    return best;
   }
 
   #enqueue(req: QueuedRequest, queue: Queue): void {
