@@ -84,12 +84,14 @@ export async function newFlowControl(
   fss.forEach(setDefaultsFlowSchema);
   pls.forEach(setDefaultsPriorityLevelConfiguration);
   apf.update(fss, pls);
+  const stopBorrowing = apf.runBorrowing();
   return {
     config: { apf, watchTracker },
     apf,
     signal: done.signal,
     stop: () => {
       done.abort();
+      stopBorrowing();
       counts.stop(backgroundClock);
     },
   };

@@ -8,6 +8,8 @@ import type { ServerResponse } from "node:http";
 import { StatusError } from "@servicenet/api";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import type { Store } from "../storage/index.ts";
+import { apfDebugDump, apfDebugPathPrefix } from "../util/flowcontrol/apf-controller-debug.ts";
+import type { APFConfig } from "../util/flowcontrol/apf-controller.ts";
 import {
   aggregatedContentType,
   aggregatedDiscovery,
@@ -47,6 +49,8 @@ export interface NonResourceConfig {
   /** What discovery lists now: the built-in resources and those of established CRDs (default: `resources`). */
   served?: () => readonly ResourceDef[];
   reviews: readonly ReviewDef[];
+  /** API Priority and Fairness's configuration, for its /debug/api_priority_and_fairness/ dumps. */
+  apf?: APFConfig | undefined;
 }
 
 const notFound = (): StatusError => new StatusError("NotFound", "the server could not find the requested resource");
@@ -80,6 +84,16 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
       handle: (ctx) => {
         const body = c.metrics.render() + (c.metricsRegistry?.render() ?? "");
         ctx.code = text(ctx.res, 200, body, "text/plain; version=0.0.4; charset=utf-8");
+        return Promise.resolve();
+      },
+    },
+    {
+      name: "api priority and fairness dumps",
+      matches: (path) => c.apf !== undefined && path.startsWith(apfDebugPathPrefix),
+      handle: (ctx) => {
+        const body = apfDebugDump(c.apf!, ctx.path, ctx.url.searchParams);
+        if (body === undefined) throw notFound();
+        ctx.code = text(ctx.res, 200, body);
         return Promise.resolve();
       },
     },

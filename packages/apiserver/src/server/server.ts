@@ -202,6 +202,7 @@ async function newHandler(cfg: APIServerConfig) {
     resources,
     served,
     reviews,
+    apf: cfg.flowControl?.apf?.config,
   });
   const { authorizer, authorizerRuleResolver } = cfg;
   const apis = resourceHandler({

@@ -2,7 +2,7 @@
  * describe.go's PrefixWriter over a Go-compatible tabwriter, and tabbedString.
  * Callers pass already-formatted text (Go's Sprintf with literal formats).
  */
-import { TabWriter, describeTabWriterOptions } from "../util/tabwriter.ts";
+import { TabWriter, describeTabWriterOptions } from "@servicenet/printers/tabwriter";
 import { escapeTerminal } from "../util/strings.ts";
 
 export const LEVEL_0 = 0;

@@ -6,7 +6,7 @@
  */
 import type { PartialObjectMetadata, Table } from "@servicenet/api";
 import { formatLabels } from "@servicenet/printers";
-import { TabWriter, getTabWriterOptions } from "../util/tabwriter.ts";
+import { TabWriter, getTabWriterOptions } from "@servicenet/printers/tabwriter";
 import { escapeTerminal } from "../util/strings.ts";
 
 export interface RenderOptions {

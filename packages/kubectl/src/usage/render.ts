@@ -1,5 +1,5 @@
 /** Human and JSON renderings of `usage servicecidr`. */
-import { TabWriter, getTabWriterOptions } from "../util/tabwriter.ts";
+import { TabWriter, getTabWriterOptions } from "@servicenet/printers/tabwriter";
 import { percent, type RangeUsage } from "@servicenet/printers/usage";
 
 function bandRange(b: RangeUsage["static"]): string {

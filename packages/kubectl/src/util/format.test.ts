@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TabWriter, describeTabWriterOptions, getTabWriterOptions } from "./tabwriter.ts";
+import { TabWriter, describeTabWriterOptions, getTabWriterOptions } from "@servicenet/printers/tabwriter";
 import { byteSlice, encodeGoString, goTrimSpace } from "./strings.ts";
 import { goSort } from "./go-sort.ts";
 import { goLocalLocation } from "./zoneinfo.ts";

@@ -43,6 +43,8 @@ export function requestDigest(user: UserInfo, method: string, path: string, info
       resource: info.resource,
       subresource: info.subresource,
       name: info.name,
+      apiVersion: info.version,
+      path,
     },
   };
 }

@@ -5,9 +5,10 @@
  */
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import type { FlowSchema, PriorityLevelConfiguration } from "@servicenet/api/flowcontrol/v1";
+import { borrowingAdjustmentPeriodMs } from "./apf-borrowing.ts";
 import { APFConfig, type Classification, type PriorityLevelState } from "./apf-controller.ts";
 import { DroppedRequestsTracker } from "./dropped-requests-tracker.ts";
-import type { RejectReason } from "./fairqueuing/queueset/types.ts";
+import type { DumpedRequest, RejectReason } from "./fairqueuing/queueset/types.ts";
 import type { RequestDigest } from "./match.ts";
 import { FlowMetricsCache, type FlowMetrics } from "./flow-metrics.ts";
 import type { FlowControlMetrics } from "./metrics.ts";
@@ -66,10 +67,45 @@ export class FlowControl {
     this.#publishLimits();
   }
 
+  /** updateBorrowing: one adjustment of the current limits to the seat demand since the last one. */
+  updateBorrowing(): void {
+    const { fairFrac } = this.config.updateBorrowing();
+    this.#publishLimits();
+    this.#opts.metrics.seatFairFrac.set({}, fairFrac);
+  }
+
+  /**
+   * Runs the periodic rebalancing (the config controller's `wait.Until(updateBorrowing,
+   * borrowingAdjustmentPeriod)`) on the dispatcher's clock until the returned function is called.
+   */
+  runBorrowing(): () => void {
+    let stopped = false;
+    const tick = (): void => {
+      if (stopped) return;
+      this.updateBorrowing();
+      handle = this.#clock.setTimeout(tick, borrowingAdjustmentPeriodMs);
+    };
+    let handle = this.#clock.setTimeout(tick, borrowingAdjustmentPeriodMs);
+    return () => {
+      stopped = true;
+      this.#clock.clearTimeout(handle);
+    };
+  }
+
   #publishLimits(): void {
+    const m = this.#opts.metrics;
     for (const pl of this.config.priorityLevels) {
-      this.#opts.metrics.nominalLimitSeats.set({ priority_level: pl.name }, pl.nominalCL);
-      this.#opts.metrics.currentLimitSeats.set({ priority_level: pl.name }, pl.nominalCL);
+      const labels = { priority_level: pl.name };
+      m.nominalLimitSeats.set(labels, pl.nominalCL);
+      m.lowerLimitSeats.set(labels, pl.minCL);
+      m.upperLimitSeats.set(labels, pl.maxCL);
+      m.currentLimitSeats.set(labels, pl.currentCL);
+      const stats = pl.seatDemandStats;
+      m.demandSeatsHighWatermark.set(labels, stats.highWatermark);
+      m.demandSeatsAverage.set(labels, stats.avg);
+      m.demandSeatsStdev.set(labels, stats.stdDev);
+      m.demandSeatsSmoothed.set(labels, stats.smoothed);
+      m.targetSeats.set(labels, pl.targetCL);
     }
   }
 
@@ -82,10 +118,14 @@ export class FlowControl {
     const f = this.#flows.of(c.flowSchema.metadata.name ?? "", pl.name);
     const seats = maxSeats(estimate);
     f.estimatedSeats.observe(seats);
-    if (pl.exempt || pl.queueSet === undefined) return this.#run(f, pl, estimate, 0, hooks, undefined);
+    const descr = { flowSchema: f.labels.flow_schema, flowDistinguisher: c.flowDistinguisher, digest };
+    if (pl.exempt || pl.queueSet === undefined) {
+      const now = this.#clock.now();
+      return this.#run(f, pl, estimate, 0, hooks, undefined, { descr, estimate, arrivedAt: now, startedAt: now });
+    }
     f.inqueueRequests++;
     f.inqueueSeats += seats;
-    const admission = await pl.queueSet.startRequest(c.flowHash, estimate, this.#opts.requestWaitLimitMs, hooks.signal);
+    const admission = await pl.queueSet.startRequest(c.flowHash, estimate, this.#opts.requestWaitLimitMs, hooks.signal, descr);
     f.inqueueRequests--;
     f.inqueueSeats -= seats;
     if (!admission.admitted) {
@@ -103,15 +143,18 @@ export class FlowControl {
     waitedMs: number,
     hooks: HandleHooks<T>,
     finish: (() => void) | undefined,
+    exempt?: DumpedRequest,
   ): Promise<HandleResult<T>> {
     f.dispatched.inc();
     f.waitExecuted.observe(waitedMs / 1000);
     const seats = estimate.initialSeats;
     f.executingRequests++;
     f.executingSeats += seats;
-    if (pl.exempt) {
-      pl.exemptExecuting.requests++;
+    if (exempt) {
+      pl.exemptExecuting.requests.add(exempt);
+      pl.exemptExecuting.dispatched++;
       pl.exemptExecuting.seats += seats;
+      pl.seatDemand.set(pl.exemptExecuting.seats);
     }
     const started = this.#clock.now();
     let released = false;
@@ -121,9 +164,10 @@ export class FlowControl {
       f.executingRequests--;
       f.executingSeats -= seats;
       f.execution.observe((this.#clock.now() - started) / 1000);
-      if (pl.exempt) {
-        pl.exemptExecuting.requests--;
+      if (exempt) {
+        pl.exemptExecuting.requests.delete(exempt);
         pl.exemptExecuting.seats -= seats;
+        pl.seatDemand.set(pl.exemptExecuting.seats);
       }
       finish?.();
     };

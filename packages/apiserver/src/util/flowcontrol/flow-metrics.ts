@@ -22,12 +22,14 @@ export interface FlowMetrics {
 /** The pairs seen so far, and the collector that publishes their gauges. */
 export class FlowMetricsCache {
   readonly #m: FlowControlMetrics;
-  readonly #pairs = new Map<string, FlowMetrics>();
+  readonly #pairs: FlowMetrics[] = [];
+  /** By flow schema, then priority level: no key string is built per request. */
+  readonly #bySchema = new Map<string, Map<string, FlowMetrics>>();
 
   constructor(m: FlowControlMetrics, addCollector: (fn: () => void) => void) {
     this.#m = m;
     addCollector(() => {
-      for (const f of this.#pairs.values()) {
+      for (const f of this.#pairs) {
         m.inqueueRequests.set(f.labels, f.inqueueRequests);
         m.inqueueSeats.set(f.labels, f.inqueueSeats);
         m.executingRequests.set(f.labels, f.executingRequests);
@@ -42,8 +44,9 @@ export class FlowMetricsCache {
 
   /** The handles of a pair. */
   of(flowSchema: string, priorityLevel: string): FlowMetrics {
-    const key = `${flowSchema}\u0000${priorityLevel}`;
-    let f = this.#pairs.get(key);
+    let byLevel = this.#bySchema.get(flowSchema);
+    if (byLevel === undefined) this.#bySchema.set(flowSchema, (byLevel = new Map()));
+    let f = byLevel.get(priorityLevel);
     if (f === undefined) {
       const labels = { flow_schema: flowSchema, priority_level: priorityLevel };
       const m = this.#m;
@@ -59,7 +62,8 @@ export class FlowMetricsCache {
         executingRequests: 0,
         executingSeats: 0,
       };
-      this.#pairs.set(key, f);
+      byLevel.set(priorityLevel, f);
+      this.#pairs.push(f);
     }
     return f;
   }

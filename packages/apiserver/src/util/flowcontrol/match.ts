@@ -28,6 +28,9 @@ export interface ResourceRequestInfo {
   resource: string;
   subresource: string;
   name: string;
+  /** For the debug dump only: the API version and the request path. */
+  apiVersion?: string;
+  path?: string;
 }
 
 export interface NonResourceRequestInfo {
@@ -36,18 +39,65 @@ export interface NonResourceRequestInfo {
   path: string;
 }
 
+/** A FlowSchema's rules compiled once per configuration: a request is matched without allocating. */
+export type FlowSchemaMatcher = (digest: RequestDigest) => boolean;
+
 /** matchesFlowSchema: any of the schema's rules matches. */
 export function matchesFlowSchema(digest: RequestDigest, fs: FlowSchema): boolean {
-  return (fs.spec?.rules ?? []).some((r) => matchesPolicyRule(digest, r));
+  return compileFlowSchema(fs)(digest);
 }
 
-function matchesPolicyRule(digest: RequestDigest, rule: PolicyRulesWithSubjects): boolean {
-  if (!rule.subjects.some((s) => matchesSubject(digest.user, s))) return false;
-  const ri = digest.requestInfo;
-  if (ri.isResourceRequest) return (rule.resourceRules ?? []).some((r) => matchesResourcePolicyRule(ri, r));
-  return (rule.nonResourceRules ?? []).some(
-    (r) => containsString(ri.verb, r.verbs, "*") && matchPolicyRuleNonResourceURL(r.nonResourceURLs, ri.path),
-  );
+/** compileFlowSchema: matchesFlowSchema with each rule's lists turned into sets and wildcard flags. */
+export function compileFlowSchema(fs: FlowSchema): FlowSchemaMatcher {
+  const rules = (fs.spec?.rules ?? []).map(compilePolicyRule);
+  return (digest) => {
+    for (const r of rules) if (r(digest)) return true;
+    return false;
+  };
+}
+
+function compilePolicyRule(rule: PolicyRulesWithSubjects): FlowSchemaMatcher {
+  const subjects = rule.subjects;
+  const resourceRules = (rule.resourceRules ?? []).map(compileResourceRule);
+  const nonResourceRules = (rule.nonResourceRules ?? []).map((r) => {
+    const verbs = setOf(r.verbs, "*");
+    const urls = r.nonResourceURLs;
+    return (verb: string, path: string): boolean => verbs.has(verb) && matchPolicyRuleNonResourceURL(urls, path);
+  });
+  return (digest) => {
+    let subject = false;
+    for (const s of subjects) if ((subject = matchesSubject(digest.user, s))) break;
+    if (!subject) return false;
+    const ri = digest.requestInfo;
+    if (ri.isResourceRequest) {
+      for (const r of resourceRules) if (r(ri)) return true;
+      return false;
+    }
+    for (const r of nonResourceRules) if (r(ri.verb, ri.path)) return true;
+    return false;
+  };
+}
+
+/** A set that also answers true for every member when `wildcard` is among the values. */
+function setOf(values: readonly string[], wildcard: string): { has(x: string): boolean } {
+  if (values.includes(wildcard)) return { has: () => true };
+  const set = new Set(values);
+  return { has: (x) => set.has(x) };
+}
+
+function compileResourceRule(rule: ResourcePolicyRule): (ri: ResourceRequestInfo) => boolean {
+  const verbs = setOf(rule.verbs, "*");
+  const resources = setOf(rule.resources, "*");
+  const groups = setOf(rule.apiGroups, "*");
+  const namespaces = setOf(rule.namespaces ?? [], NamespaceEvery);
+  const clusterScope = rule.clusterScope === true;
+  return (ri) => {
+    if (!verbs.has(ri.verb)) return false;
+    const resource = ri.subresource !== "" ? `${ri.resource}/${ri.subresource}` : ri.resource;
+    if (!resources.has(resource) || !groups.has(ri.apiGroup)) return false;
+    if (ri.namespace === "") return clusterScope;
+    return namespaces.has(ri.namespace);
+  };
 }
 
 /** matchesSubject. */
@@ -76,20 +126,7 @@ function serviceAccountMatchesNamespace(namespace: string, username: string): bo
   return username.startsWith(`system:serviceaccount:${namespace}:`);
 }
 
-function matchesResourcePolicyRule(ri: ResourceRequestInfo, rule: ResourcePolicyRule): boolean {
-  if (!containsString(ri.verb, rule.verbs, "*")) return false;
-  const resource = ri.subresource !== "" ? `${ri.resource}/${ri.subresource}` : ri.resource;
-  if (!containsString(resource, rule.resources, "*")) return false;
-  if (!containsString(ri.apiGroup, rule.apiGroups, "*")) return false;
-  if (ri.namespace === "") return rule.clusterScope === true;
-  return containsString(ri.namespace, rule.namespaces ?? [], NamespaceEvery);
-}
-
 /** matchPolicyRuleNonResourceURL: exact, `*`, or a `/prefix/*` glob. */
 function matchPolicyRuleNonResourceURL(rules: readonly string[], path: string): boolean {
   return rules.some((r) => r === NonResourceAll || r === path || (r.endsWith("*") && path.startsWith(r.replace(/\*+$/, ""))));
-}
-
-function containsString(x: string, list: readonly string[], wildcard: string): boolean {
-  return list.some((s) => s === x || s === wildcard);
 }

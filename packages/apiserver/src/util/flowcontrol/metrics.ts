@@ -20,7 +20,16 @@ export interface FlowControlMetrics {
   executionSeconds: HistogramVec;
   estimatedSeats: HistogramVec;
   nominalLimitSeats: GaugeVec;
+  lowerLimitSeats: GaugeVec;
+  upperLimitSeats: GaugeVec;
   currentLimitSeats: GaugeVec;
+  demandSeatsHighWatermark: GaugeVec;
+  demandSeatsAverage: GaugeVec;
+  demandSeatsStdev: GaugeVec;
+  demandSeatsSmoothed: GaugeVec;
+  targetSeats: GaugeVec;
+  /** Unlabelled. */
+  seatFairFrac: GaugeVec;
   /** apiserver_dropped_requests_total (maxinflight's and APF's), by request kind. */
   droppedRequests: CounterVec;
   /** apiserver_current_inflight_requests of WithMaxInFlightLimit, by request kind. */
@@ -65,6 +74,29 @@ export function flowControlMetrics(registry: MetricsRegistry): FlowControlMetric
       seatBuckets,
     ),
     nominalLimitSeats: registry.gauge(`${ns}nominal_limit_seats`, "Nominal number of execution seats configured for each priority level"),
+    lowerLimitSeats: registry.gauge(
+      `${ns}lower_limit_seats`,
+      "Configured lower bound on number of execution seats available to each priority level",
+    ),
+    upperLimitSeats: registry.gauge(
+      `${ns}upper_limit_seats`,
+      "Configured upper bound on number of execution seats available to each priority level",
+    ),
+    demandSeatsHighWatermark: registry.gauge(
+      `${ns}demand_seats_high_watermark`,
+      "High watermark, over last adjustment period, of demand_seats",
+    ),
+    demandSeatsAverage: registry.gauge(`${ns}demand_seats_average`, "Time-weighted average, over last adjustment period, of demand_seats"),
+    demandSeatsStdev: registry.gauge(
+      `${ns}demand_seats_stdev`,
+      "Time-weighted standard deviation, over last adjustment period, of demand_seats",
+    ),
+    demandSeatsSmoothed: registry.gauge(`${ns}demand_seats_smoothed`, "Smoothed seat demands"),
+    targetSeats: registry.gauge(`${ns}target_seats`, "Seat allocation targets"),
+    seatFairFrac: registry.gauge(
+      `${ns}seat_fair_frac`,
+      "Fair fraction of server's concurrency to allocate to each priority level that can use it",
+    ),
     currentLimitSeats: registry.gauge(
       `${ns}current_limit_seats`,
       "current derived number of execution seats available to each priority level",

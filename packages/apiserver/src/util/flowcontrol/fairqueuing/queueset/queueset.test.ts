@@ -27,7 +27,16 @@ describe("QueueSet", () => {
     first.finish();
     const a = await second;
     expect(a.admitted).toBe(true);
-    expect(qs.counts).toEqual({ requestsWaiting: 0, seatsWaiting: 0, requestsExecuting: 1, seatsInUse: 1 });
+    expect(qs.counts).toEqual({
+      requestsWaiting: 0,
+      seatsWaiting: 0,
+      requestsExecuting: 1,
+      seatsInUse: 1,
+      dispatched: 2,
+      rejected: 1,
+      timedOut: 0,
+      cancelled: 0,
+    });
   });
 
   it("the Reject limit response answers at once with concurrency-limit", () => {

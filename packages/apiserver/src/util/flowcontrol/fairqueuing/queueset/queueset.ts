@@ -8,10 +8,12 @@
 import type { Clock } from "@servicenet/component-base/clock";
 import { Dealer } from "@servicenet/api/flowcontrol/v1";
 import { maxSeats, type WorkEstimate } from "../../request/width.ts";
-import type { Admission, Queue, QueuedRequest, QueuingConfig, RejectReason } from "./types.ts";
+import type { Admission, Queue, QueuedRequest, QueuingConfig, RejectReason, RequestDescr } from "./types.ts";
 
 /** The service time every request is assumed to take (estimatedServiceDuration, 3 s). */
 export const estimatedServiceDurationMs = 3000;
+
+const maxCachedHands = 10_000;
 
 /** Counters the level's metrics read. */
 export interface QueueSetCounts {
@@ -19,23 +21,53 @@ export interface QueueSetCounts {
   seatsWaiting: number;
   requestsExecuting: number;
   seatsInUse: number;
+  /** Since the QueueSet was made (the debug dump's totals). */
+  dispatched: number;
+  rejected: number;
+  timedOut: number;
+  cancelled: number;
+}
+
+/** Dump: the queues and the requests executing without one (the Reject limit response). */
+export interface QueueSetDump {
+  queues: readonly Queue[];
+  queuelessExecuting: readonly QueuedRequest[];
+}
+
+/** Where a QueueSet reports its seat demand (seats in use plus waiting) as it changes. */
+export interface SeatDemandGauge {
+  set(seats: number): void;
 }
 
 /** A QueueSet: the queues of one Limited priority level with its concurrency limit in seats. */
 export class QueueSet {
   readonly #clock: Clock;
+  readonly #seatDemand: SeatDemandGauge | undefined;
   #cfg: QueuingConfig;
   #dealer: Dealer | undefined;
+  /** Each flow's hand, dealt once per configuration (the deal is bigint arithmetic). */
+  readonly #hands = new Map<bigint, number[]>();
   #queues: Queue[] = [];
   #concurrencyLimit: number;
   #currentR = 0;
   #lastRealTime: number;
   #robinIndex = -1;
   #activeQueues = 0;
-  readonly counts: QueueSetCounts = { requestsWaiting: 0, seatsWaiting: 0, requestsExecuting: 0, seatsInUse: 0 };
+  readonly #queueless = new Set<QueuedRequest>();
+  readonly counts: QueueSetCounts = {
+    requestsWaiting: 0,
+    seatsWaiting: 0,
+    requestsExecuting: 0,
+    seatsInUse: 0,
+    dispatched: 0,
+    rejected: 0,
+    timedOut: 0,
+    cancelled: 0,
+  };
 
-  constructor(cfg: QueuingConfig, concurrencyLimit: number, clock: Clock) {
+  constructor(cfg: QueuingConfig, concurrencyLimit: number, clock: Clock, seatDemand?: SeatDemandGauge) {
     this.#clock = clock;
+    this.#seatDemand = seatDemand;
     this.#lastRealTime = clock.now();
     this.#cfg = cfg;
     this.#concurrencyLimit = concurrencyLimit;
@@ -52,6 +84,12 @@ export class QueueSet {
     return this.#currentR;
   }
 
+  /** Dump (for /debug/api_priority_and_fairness/): the live queues and queueless requests. */
+  dump(): QueueSetDump {
+    this.#syncTime();
+    return { queues: this.#queues, queuelessExecuting: [...this.#queueless] };
+  }
+
   /** Applies a new config and limit (BeginConfigChange/Complete); waiting requests stay queued. */
   reconfigure(cfg: QueuingConfig, concurrencyLimit: number): void {
     this.#syncTime();
@@ -59,6 +97,15 @@ export class QueueSet {
     this.#concurrencyLimit = concurrencyLimit;
     if (cfg.queues !== this.#queues.length) this.#configureQueues(cfg);
     else this.#dealer = cfg.queues > 0 ? new Dealer(cfg.queues, cfg.handSize) : undefined;
+    this.#hands.clear();
+    this.#dispatchAsMuchAsPossible();
+  }
+
+  /** A new current concurrency limit (the borrowing adjustment's DispatchingConfig); more room dispatches at once. */
+  setConcurrencyLimit(concurrencyLimit: number): void {
+    if (concurrencyLimit === this.#concurrencyLimit) return;
+    this.#syncTime();
+    this.#concurrencyLimit = concurrencyLimit;
     this.#dispatchAsMuchAsPossible();
   }
 
@@ -67,18 +114,26 @@ export class QueueSet {
     const old = this.#queues;
     this.#queues = Array.from({ length: Math.max(cfg.queues, old.length) }, (_, i) => old[i] ?? newQueue(i));
     this.#dealer = cfg.queues > 0 ? new Dealer(cfg.queues, cfg.handSize) : undefined;
+    this.#hands.clear();
   }
 
   /**
    * StartRequest: admits, queues or rejects a request of the flow `flowHash`. A queued request
    * waits at most `waitLimitMs` (then "time-out") or until `signal` aborts ("cancelled").
    */
-  startRequest(flowHash: bigint, estimate: WorkEstimate, waitLimitMs: number, signal?: AbortSignal): Promise<Admission> | Admission {
+  startRequest(
+    flowHash: bigint,
+    estimate: WorkEstimate,
+    waitLimitMs: number,
+    signal?: AbortSignal,
+    descr?: RequestDescr,
+  ): Promise<Admission> | Admission {
     this.#syncTime();
     const seats = maxSeats(estimate);
     const now = this.#clock.now();
     let decided: Admission | undefined;
     const req: QueuedRequest = {
+      descr,
       estimate,
       totalWork: estimate.initialSeats * estimatedServiceDurationMs + estimate.finalSeats * estimate.additionalLatencyMs,
       arrivalR: this.#currentR,
@@ -89,12 +144,23 @@ export class QueueSet {
     };
     if (this.#dealer === undefined) {
       // The Reject limit response: run now or never (dispatchSansQueueLocked).
-      if (!this.#canAccommodate(seats)) return { admitted: false, reason: "concurrency-limit", waitedMs: 0 };
+      if (!this.#canAccommodate(seats)) return this.#reject("concurrency-limit", 0);
       return this.#dispatch(req, undefined);
     }
     const queue = this.#shuffleShard(flowHash);
     if (this.counts.seatsInUse >= this.#concurrencyLimit && queue.waiting.length - queue.head >= this.#cfg.queueLengthLimit)
-      return { admitted: false, reason: "queue-full", waitedMs: 0 };
+      return this.#reject("queue-full", 0);
+    if (this.counts.requestsWaiting === 0 && this.#canAccommodate(seats)) {
+      // Nothing waits and it fits: what enqueue-then-dispatch would do, without scanning every queue.
+      if (isIdle(queue)) {
+        queue.nextDispatchR = this.#currentR;
+        this.#activeQueues++;
+      }
+      queue.nextDispatchR += req.totalWork;
+      this.#robinIndex = queue.index;
+      req.queue = queue;
+      return this.#dispatch(req, queue);
+    }
     this.#enqueue(req, queue);
     this.#dispatchAsMuchAsPossible();
     if (decided !== undefined) return decided;
@@ -109,7 +175,7 @@ export class QueueSet {
         if (req.queue === undefined || req.startedAt !== 0) return;
         this.#syncTime();
         this.#removeWaiting(req);
-        give({ admitted: false, reason, waitedMs: this.#clock.now() - req.arrivedAt });
+        give(this.#reject(reason, this.#clock.now() - req.arrivedAt));
         this.#dispatchAsMuchAsPossible();
       };
       const timer = this.#clock.setTimeout(() => leave("time-out"), waitLimitMs);
@@ -118,18 +184,29 @@ export class QueueSet {
     });
   }
 
+  #reject(reason: RejectReason, waitedMs: number): Admission {
+    if (reason === "time-out") this.counts.timedOut++;
+    else if (reason === "cancelled") this.counts.cancelled++;
+    else this.counts.rejected++;
+    return { admitted: false, reason, waitedMs };
+  }
+
   /** shuffleShardLocked: the queue of the hand with the fewest waiting initial seats. */
   #shuffleShard(flowHash: bigint): Queue {
-    let best: Queue | undefined;
-    let bestSeats = Infinity;
-    this.#dealer!.deal(flowHash, (i) => {
-      const q = this.#queues[i]!;
-      if (q.waitingSeats < bestSeats) {
-        best = q;
-        bestSeats = q.waitingSeats;
-      }
-    });
-    return best!;
+    let hand = this.#hands.get(flowHash);
+    if (hand === undefined) {
+      const dealt: number[] = [];
+      this.#dealer!.deal(flowHash, (i) => dealt.push(i));
+      // Bounded: flows come and go; start over rather than grow without end.
+      if (this.#hands.size >= maxCachedHands) this.#hands.clear();
+      this.#hands.set(flowHash, (hand = dealt));
+    }
+    let best = this.#queues[hand[0]!]!;
+    for (let k = 1; k < hand.length; k++) {
+      const q = this.#queues[hand[k]!]!;
+      if (q.waitingSeats < best.waitingSeats) best = q;
+    }
+    return best;
   }
 
   #enqueue(req: QueuedRequest, queue: Queue): void {
@@ -143,6 +220,7 @@ export class QueueSet {
     queue.waitingSeats += seats;
     this.counts.requestsWaiting++;
     this.counts.seatsWaiting += seats;
+    this.#noteSeatDemand();
   }
 
   #removeWaiting(req: QueuedRequest): void {
@@ -155,6 +233,7 @@ export class QueueSet {
     this.counts.requestsWaiting--;
     this.counts.seatsWaiting -= seats;
     if (isIdle(q)) this.#activeQueues--;
+    this.#noteSeatDemand();
   }
 
   #dispatchAsMuchAsPossible(): void {
@@ -219,11 +298,14 @@ export class QueueSet {
     req.startedAt = now;
     const seats = maxSeats(req.estimate);
     this.counts.requestsExecuting++;
+    this.counts.dispatched++;
     this.counts.seatsInUse += seats;
     if (queue) {
       queue.executing++;
+      queue.executingRequests.add(req);
       queue.seatsInUse += seats;
-    }
+    } else this.#queueless.add(req);
+    this.#noteSeatDemand();
     let finished = false;
     return {
       admitted: true,
@@ -243,10 +325,11 @@ export class QueueSet {
     this.counts.requestsExecuting--;
     if (queue) {
       queue.executing--;
+      queue.executingRequests.delete(req);
       // When a request finishes after S instead of the estimated G, its queue's start R moves back by (G - S) x width.
       queue.nextDispatchR -= req.estimate.initialSeats * (estimatedServiceDurationMs - actualMs);
       this.#boundNextDispatch(queue);
-    }
+    } else this.#queueless.delete(req);
     const release = (): void => {
       this.#syncTime();
       const seats = maxSeats(req.estimate);
@@ -255,10 +338,16 @@ export class QueueSet {
         queue.seatsInUse -= seats;
         if (isIdle(queue)) this.#activeQueues--;
       }
+      this.#noteSeatDemand();
       this.#dispatchAsMuchAsPossible();
     };
     if (req.estimate.additionalLatencyMs > 0) this.#clock.setTimeout(release, req.estimate.additionalLatencyMs);
     else release();
+  }
+
+  /** seatDemandIntegrator.Set(totSeatsInUse + totSeatsWaiting). */
+  #noteSeatDemand(): void {
+    this.#seatDemand?.set(this.counts.seatsInUse + this.counts.seatsWaiting);
   }
 
   /** boundNextDispatchLocked: dispatch in the virtual world does not precede arrival (anti-windup). */
@@ -279,7 +368,7 @@ export class QueueSet {
 }
 
 function newQueue(index: number): Queue {
-  return { index, waiting: [], head: 0, waitingSeats: 0, executing: 0, seatsInUse: 0, nextDispatchR: 0 };
+  return { index, waiting: [], head: 0, waitingSeats: 0, executing: 0, executingRequests: new Set(), seatsInUse: 0, nextDispatchR: 0 };
 }
 
 function isIdle(q: Queue): boolean {
