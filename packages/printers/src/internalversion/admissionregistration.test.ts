@@ -3,8 +3,8 @@
  * TestPrintMutatingWebhook and TestPrintValidatingWebhook (their cases in miniature).
  */
 import { describe, expect, it } from "vitest";
-import type { ParamRef } from "@servicenet/api/admissionregistration/v1";
-import { generateTable } from "../tablegenerator.ts";
+import type { ParamRef, ValidatingWebhookConfiguration } from "@servicenet/api/admissionregistration/v1";
+import { generateTable, type TableHandler } from "../tablegenerator.ts";
 import {
   mutatingWebhookConfigurationHandler,
   validatingAdmissionPolicyBindingHandler,
@@ -61,10 +61,13 @@ describe("TestPrintValidatingAdmissionPolicyBinding", () => {
   });
 });
 
-describe.each([
+// Both kinds share one handler shape; the validating kind's type stands for both here.
+const webhookHandlers: [string, TableHandler<ValidatingWebhookConfiguration>][] = [
   ["TestPrintValidatingWebhook", validatingWebhookConfigurationHandler],
-  ["TestPrintMutatingWebhook", mutatingWebhookConfigurationHandler],
-] as const)("%s", (_name, handler) => {
+  ["TestPrintMutatingWebhook", mutatingWebhookConfigurationHandler as unknown as TableHandler<ValidatingWebhookConfiguration>],
+];
+
+describe.each(webhookHandlers)("%s", (_name, handler) => {
   it("prints NAME WEBHOOKS AGE", () => {
     const hook = { name: "a.b.c", clientConfig: {} };
     const configs = [
