@@ -8,6 +8,7 @@
 import { eventually } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kubectl133, startTestServer, type TestServer } from "../../../server/testing.ts";
+import { createCRD, noxuCRD } from "../../../apiextensions/test/integration/fixtures-testing.ts";
 import { startWebhookServer, type WebhookServer } from "./testing.ts";
 
 const json = { "Content-Type": "application/json" };
@@ -25,6 +26,8 @@ interface HookSpec {
   sideEffects?: string;
   matchConditions?: { name: string; expression: string }[];
   namespaceSelector?: Record<string, unknown>;
+  /** Rules beside the one for Services (which the readiness marker needs). */
+  extraRules?: Record<string, unknown>[];
   /** The label the objectSelector matches `test` on (kubectl sets `app`). */
   selectOn?: "test" | "app";
 }
@@ -43,7 +46,7 @@ describe("admission webhooks", () => {
   const webhook = (h: HookSpec) => ({
     name: h.name,
     clientConfig: { url: h.url ?? `${hook.url}${h.path ?? "/allow"}`, caBundle: hook.caBundle },
-    rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["services"] }],
+    rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["services"] }, ...(h.extraRules ?? [])],
     objectSelector: { matchLabels: { [h.selectOn ?? "test"]: h.test } },
     sideEffects: h.sideEffects ?? "None",
     admissionReviewVersions: ["v1"],
@@ -143,6 +146,25 @@ describe("admission webhooks", () => {
     });
     const stored = (await s.request(`${services}/mutated`)).json() as { metadata: { labels: Record<string, string> } };
     expect(stored.metadata.labels["webhook-added"]).toBe("yes");
+  });
+
+  it("TestMutatingWebhook: a JSONPatch adds a label to a custom resource", async () => {
+    await createCRD(s, noxuCRD("Namespaced"));
+    const rule = { operations: ["CREATE"], apiGroups: ["mygroup.example.com"], apiVersions: ["*"], resources: ["noxus"] };
+    await configure("Mutating", [{ name: "cr-label.example.com", path: "/add-label", test: "cr", extraRules: [rule] }], "cr");
+    const r = await s.request("/apis/mygroup.example.com/v1beta1/namespaces/default/noxus", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({
+        apiVersion: "mygroup.example.com/v1beta1",
+        kind: "WishIHadChosenNoxu",
+        metadata: { name: "cr", labels: { test: "cr" } },
+      }),
+    });
+    expect(r.status, r.text).toBe(201);
+    expect((r.json() as { metadata: { labels: Record<string, string> } }).metadata.labels).toEqual({ test: "cr", "webhook-added": "yes" });
+    const review = hook.reviews.find((v) => v.request.name === "cr")!.request;
+    expect(review["resource"]).toEqual({ group: "mygroup.example.com", version: "v1beta1", resource: "noxus" });
   });
 
   it("a mutating webhook's patch without patchType fails the request (failurePolicy Fail)", async () => {
