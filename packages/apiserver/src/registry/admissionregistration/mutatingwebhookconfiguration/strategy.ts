@@ -1,7 +1,7 @@
 /**
  * MutatingWebhookConfiguration REST strategy
- * (pkg/registry/admissionregistration/mutatingwebhookconfiguration/strategy.go): no status; the
- * generation follows the webhooks; matchConditions are compiled by validation.
+ * (pkg/registry/admissionregistration/mutatingwebhookconfiguration/strategy.go); matchConditions
+ * are compiled by validation.
  */
 import {
   setDefaultsMutatingWebhookConfiguration,
@@ -10,22 +10,11 @@ import {
   type MutatingWebhookConfiguration,
 } from "@servicenet/api/admissionregistration/v1";
 import { compileAdmissionExpression } from "../../../admission/plugin/webhook/matchconditions/compile.ts";
-import type { KubeObject } from "../../../storage/index.ts";
-import { bumpGenerationOn, type RESTStrategy } from "../../generic/strategy.ts";
+import { webhookConfigurationStrategy } from "../webhook-configuration-strategy.ts";
 
-const asConfig = (o: KubeObject): MutatingWebhookConfiguration => o as MutatingWebhookConfiguration;
-
-export const mutatingWebhookConfigurationStrategy: RESTStrategy = {
-  group: "admissionregistration.k8s.io",
+export const mutatingWebhookConfigurationStrategy = webhookConfigurationStrategy<MutatingWebhookConfiguration>({
   kind: "MutatingWebhookConfiguration",
-  namespaced: false,
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: false,
-  defaults: (o) => setDefaultsMutatingWebhookConfiguration(asConfig(o)),
-  prepareForCreate: (o) => {
-    o.metadata.generation = 1;
-  },
-  prepareForUpdate: bumpGenerationOn("webhooks"),
-  validate: (o) => validateMutatingWebhookConfiguration(asConfig(o), compileAdmissionExpression),
-  validateUpdate: (o, old) => validateMutatingWebhookConfigurationUpdate(asConfig(o), asConfig(old), compileAdmissionExpression),
-};
+  defaults: setDefaultsMutatingWebhookConfiguration,
+  validate: (c) => validateMutatingWebhookConfiguration(c, compileAdmissionExpression),
+  validateUpdate: (c, old) => validateMutatingWebhookConfigurationUpdate(c, old, compileAdmissionExpression),
+});

@@ -1,7 +1,7 @@
 /**
  * ValidatingWebhookConfiguration REST strategy
- * (pkg/registry/admissionregistration/validatingwebhookconfiguration/strategy.go): no status; the
- * generation follows the webhooks; matchConditions are compiled by validation.
+ * (pkg/registry/admissionregistration/validatingwebhookconfiguration/strategy.go); matchConditions
+ * are compiled by validation.
  */
 import {
   setDefaultsValidatingWebhookConfiguration,
@@ -10,22 +10,11 @@ import {
   type ValidatingWebhookConfiguration,
 } from "@servicenet/api/admissionregistration/v1";
 import { compileAdmissionExpression } from "../../../admission/plugin/webhook/matchconditions/compile.ts";
-import type { KubeObject } from "../../../storage/index.ts";
-import { bumpGenerationOn, type RESTStrategy } from "../../generic/strategy.ts";
+import { webhookConfigurationStrategy } from "../webhook-configuration-strategy.ts";
 
-const asConfig = (o: KubeObject): ValidatingWebhookConfiguration => o as ValidatingWebhookConfiguration;
-
-export const validatingWebhookConfigurationStrategy: RESTStrategy = {
-  group: "admissionregistration.k8s.io",
+export const validatingWebhookConfigurationStrategy = webhookConfigurationStrategy<ValidatingWebhookConfiguration>({
   kind: "ValidatingWebhookConfiguration",
-  namespaced: false,
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: false,
-  defaults: (o) => setDefaultsValidatingWebhookConfiguration(asConfig(o)),
-  prepareForCreate: (o) => {
-    o.metadata.generation = 1;
-  },
-  prepareForUpdate: bumpGenerationOn("webhooks"),
-  validate: (o) => validateValidatingWebhookConfiguration(asConfig(o), compileAdmissionExpression),
-  validateUpdate: (o, old) => validateValidatingWebhookConfigurationUpdate(asConfig(o), asConfig(old), compileAdmissionExpression),
-};
+  defaults: setDefaultsValidatingWebhookConfiguration,
+  validate: (c) => validateValidatingWebhookConfiguration(c, compileAdmissionExpression),
+  validateUpdate: (c, old) => validateValidatingWebhookConfigurationUpdate(c, old, compileAdmissionExpression),
+});

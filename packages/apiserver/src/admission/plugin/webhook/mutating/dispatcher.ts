@@ -15,6 +15,7 @@ import type { AdmissionContext } from "../../../interfaces.ts";
 import { ErrCallingWebhook } from "../errors/errors.ts";
 import { callFailure, callHook, type WebhookPoster } from "../generic/call-hook.ts";
 import { evaluateMatchConditions, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
+import type { Dispatcher } from "../generic/plugin.ts";
 import type { WebhookAccessor } from "../generic/source.ts";
 
 /** reinvocationcontext.go webhookReinvokeContext. */
@@ -104,14 +105,8 @@ async function runRound(
 }
 
 /** Runs the mutating webhooks of `hooks` that match `a`, mutating `a.object`; throws the first refusal. */
-export async function dispatchMutating(
-  hooks: readonly WebhookAccessor[],
-  a: Attributes,
-  ctx: AdmissionContext,
-  namespace: (name: string) => unknown,
-  post?: WebhookPoster,
-): Promise<void> {
+export const dispatchMutating: Dispatcher = async (hooks, a, ctx, namespace, post) => {
   const rc: ReinvokeContext = { previouslyInvokedReinvocable: new Set(), reinvoke: new Set(), shouldReinvoke: false };
   await runRound(0, hooks, a, ctx, rc, namespace, post);
   if (rc.shouldReinvoke && rc.reinvoke.size > 0) await runRound(1, hooks, a, ctx, rc, namespace, post);
-}
+};

@@ -3,21 +3,13 @@
  * every matching webhook is called in parallel; a call failure counts only under failurePolicy
  * Fail (500), a denial always; the first error in webhook order is the request's.
  */
-import type { Attributes } from "../../../attributes.ts";
-import type { AdmissionContext } from "../../../interfaces.ts";
 import { ErrCallingWebhook } from "../errors/errors.ts";
-import { callFailure, callHook, type WebhookPoster } from "../generic/call-hook.ts";
+import { callFailure, callHook } from "../generic/call-hook.ts";
 import { evaluateMatchConditions, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
-import type { WebhookAccessor } from "../generic/source.ts";
+import type { Dispatcher } from "../generic/plugin.ts";
 
 /** Runs the validating webhooks of `hooks` that match `a`; throws the first refusal. */
-export async function dispatchValidating(
-  hooks: readonly WebhookAccessor[],
-  a: Attributes,
-  ctx: AdmissionContext,
-  namespace: (name: string) => unknown,
-  post?: WebhookPoster,
-): Promise<void> {
+export const dispatchValidating: Dispatcher = async (hooks, a, ctx, namespace, post) => {
   const nsLabels = namespaceLabels(a, namespace);
   const nsObject = a.namespace !== "" ? namespace(a.namespace) : undefined;
   const relevant = hooks.filter((h) => webhookMatches(h, a, nsLabels));
@@ -39,4 +31,4 @@ export async function dispatchValidating(
   );
   const first = outcomes.find((e) => e !== undefined);
   if (first !== undefined) throw first;
-}
+};
