@@ -5,16 +5,10 @@
  */
 import { z } from "zod";
 import { LabelSelectorSchema, ListMetaSchema, ObjectMetaSchema } from "../../meta/v1/index.ts";
-import { admissionregistrationV1, MatchConditionSchema } from "./types.ts";
+import { admissionregistrationV1, MatchConditionSchema, NamedRuleWithOperationsSchema } from "./types.ts";
 
-/** types.go RuleWithOperations (Rule inlined). */
-export const RuleWithOperationsSchema = z.object({
-  operations: z.array(z.string()).optional(),
-  apiGroups: z.array(z.string()).optional(),
-  apiVersions: z.array(z.string()).optional(),
-  resources: z.array(z.string()).optional(),
-  scope: z.string().optional(),
-});
+/** types.go RuleWithOperations (Rule inlined): a NamedRuleWithOperations without resourceNames. */
+export const RuleWithOperationsSchema = NamedRuleWithOperationsSchema.omit({ resourceNames: true });
 export type RuleWithOperations = z.infer<typeof RuleWithOperationsSchema>;
 
 /** types.go ServiceReference. */
