@@ -1,8 +1,16 @@
-/** printers_test.go TestPrintValidatingAdmissionPolicy and TestPrintValidatingAdmissionPolicyBinding (their cases in miniature). */
+/**
+ * printers_test.go TestPrintValidatingAdmissionPolicy, TestPrintValidatingAdmissionPolicyBinding,
+ * TestPrintMutatingWebhook and TestPrintValidatingWebhook (their cases in miniature).
+ */
 import { describe, expect, it } from "vitest";
-import type { ParamRef } from "@servicenet/api/admissionregistration/v1";
-import { generateTable } from "../tablegenerator.ts";
-import { validatingAdmissionPolicyBindingHandler, validatingAdmissionPolicyHandler } from "./admissionregistration.ts";
+import type { ParamRef, ValidatingWebhookConfiguration } from "@servicenet/api/admissionregistration/v1";
+import { generateTable, type TableHandler } from "../tablegenerator.ts";
+import {
+  mutatingWebhookConfigurationHandler,
+  validatingAdmissionPolicyBindingHandler,
+  validatingAdmissionPolicyHandler,
+  validatingWebhookConfigurationHandler,
+} from "./admissionregistration.ts";
 
 const now = new Date("2025-01-01T00:00:00Z");
 const created = new Date(now.getTime() - 3600_000 * 24 * 365 * 19).toISOString();
@@ -50,5 +58,30 @@ describe("TestPrintValidatingAdmissionPolicyBinding", () => {
     ],
   ])("%s", (_name, binding, want) => {
     expect(cells(generateTable(validatingAdmissionPolicyBindingHandler, [binding], { now }))).toEqual([["b", "p", want, "19y"]]);
+  });
+});
+
+// Both kinds share one handler shape; the validating kind's type stands for both here.
+const webhookHandlers: [string, TableHandler<ValidatingWebhookConfiguration>][] = [
+  ["TestPrintValidatingWebhook", validatingWebhookConfigurationHandler],
+  ["TestPrintMutatingWebhook", mutatingWebhookConfigurationHandler as unknown as TableHandler<ValidatingWebhookConfiguration>],
+];
+
+describe.each(webhookHandlers)("%s", (_name, handler) => {
+  it("prints NAME WEBHOOKS AGE", () => {
+    const hook = { name: "a.b.c", clientConfig: {} };
+    const configs = [
+      { metadata: { name: "none", creationTimestamp: created } },
+      { metadata: { name: "two", creationTimestamp: created }, webhooks: [hook, { ...hook, name: "d.e.f" }] },
+    ];
+    expect(cells(generateTable(handler, configs, { now }))).toEqual([
+      ["none", 0, "19y"],
+      ["two", 2, "19y"],
+    ]);
+    expect(handler.columnDefinitions.map((c) => [c.name, c.type, c.description])).toEqual([
+      ["Name", "string", expect.stringContaining("Name must be unique within a namespace")],
+      ["Webhooks", "integer", "Webhooks indicates the number of webhooks registered in this configuration"],
+      ["Age", "string", expect.stringContaining("CreationTimestamp")],
+    ]);
   });
 });

@@ -1,9 +1,15 @@
 /**
- * The ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding tables (printers.go
- * printValidatingAdmissionPolicy, printValidatingAdmissionPolicyBinding).
+ * The ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding and webhook configuration tables
+ * (printers.go printValidatingAdmissionPolicy, printValidatingAdmissionPolicyBinding,
+ * printMutatingWebhook, printValidatingWebhook).
  */
 import type { LabelSelector } from "@servicenet/api";
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from "@servicenet/api/admissionregistration/v1";
+import type {
+  MutatingWebhookConfiguration,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+  ValidatingWebhookConfiguration,
+} from "@servicenet/api/admissionregistration/v1";
 import { ageColumn, column, nameColumn, type TableHandler } from "../tablegenerator.ts";
 import { translateTimestampSince } from "./time.ts";
 
@@ -25,6 +31,25 @@ export const validatingAdmissionPolicyHandler: TableHandler<ValidatingAdmissionP
     ];
   },
 };
+
+/** NAME WEBHOOKS AGE, the same columns for both webhook configuration kinds. */
+function webhookConfigurationHandler<T extends ValidatingWebhookConfiguration | MutatingWebhookConfiguration>(): TableHandler<T> {
+  return {
+    columnDefinitions: [
+      nameColumn(),
+      column("Webhooks", "Webhooks indicates the number of webhooks registered in this configuration", { type: "integer" }),
+      ageColumn(),
+    ],
+    printRow: (c, { now }) => [
+      c.metadata?.name ?? "",
+      c.webhooks?.length ?? 0,
+      translateTimestampSince(c.metadata?.creationTimestamp, now),
+    ],
+  };
+}
+
+export const validatingWebhookConfigurationHandler = webhookConfigurationHandler<ValidatingWebhookConfiguration>();
+export const mutatingWebhookConfigurationHandler = webhookConfigurationHandler<MutatingWebhookConfiguration>();
 
 /** NAME POLICYNAME PARAMREF AGE. */
 export const validatingAdmissionPolicyBindingHandler: TableHandler<ValidatingAdmissionPolicyBinding> = {

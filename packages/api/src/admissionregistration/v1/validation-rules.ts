@@ -47,7 +47,7 @@ function validateResources(resources: readonly string[], fld: string): FieldErro
 }
 
 /** validateRuleWithOperations and validateRule with subresources allowed. */
-function validateRuleWithOperations(r: NamedRuleWithOperations, fld: string): FieldErrorList {
+export function validateRuleWithOperations(r: NamedRuleWithOperations, fld: string): FieldErrorList {
   const errs: FieldErrorList = [];
   const ops = r.operations ?? [];
   if (ops.length === 0) errs.push(field.required(path(fld, "operations")));

@@ -13,16 +13,28 @@ import {
   validatingAdmissionPolicyPluginName,
   type ParamResource,
 } from "../../admission/plugin/policy/validating/plugin.ts";
+import { MutatingAdmissionWebhookPlugin, mutatingAdmissionWebhookPluginName } from "../../admission/plugin/webhook/mutating/plugin.ts";
 import {
+  ValidatingAdmissionWebhookPlugin,
+  validatingAdmissionWebhookPluginName,
+} from "../../admission/plugin/webhook/validating/plugin.ts";
+import {
+  mutatingWebhookConfigurationStoragePath,
   validatingAdmissionPolicyBindingStoragePath,
   validatingAdmissionPolicyStoragePath,
+  validatingWebhookConfigurationStoragePath,
 } from "../../registry/admissionregistration/rest/storage-admissionregistration.ts";
 import { apiVersionOf, type ResourceDef } from "../../server/resources.ts";
 import type { KubeObject, Store } from "../../storage/index.ts";
 import type { Lister } from "../../util/informer/store-informer.ts";
 
 /** The plugins this server implements (NamespaceLifecycle in the namespace storage, the rest in the chain). */
-export const implementedAdmissionPlugins: ReadonlySet<string> = new Set(["NamespaceLifecycle", validatingAdmissionPolicyPluginName]);
+export const implementedAdmissionPlugins: ReadonlySet<string> = new Set([
+  "NamespaceLifecycle",
+  mutatingAdmissionWebhookPluginName,
+  validatingAdmissionPolicyPluginName,
+  validatingAdmissionWebhookPluginName,
+]);
 
 export interface AdmissionDeps {
   store: Store;
@@ -37,6 +49,13 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
   const plugins: (AdmissionPlugin & { stop?(): void })[] = [];
   const ignored = enabled.filter((n) => !implementedAdmissionPlugins.has(n));
   if (ignored.length > 0) deps.log?.(`admission plugins not implemented here, doing nothing: ${ignored.join(",")}`);
+  // kube-apiserver's order: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook.
+  const webhookDeps = { store: deps.store, namespaces: deps.namespaces };
+  if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
+    plugins.push(
+      new MutatingAdmissionWebhookPlugin({ ...webhookDeps, configurationsStoragePath: mutatingWebhookConfigurationStoragePath }),
+    );
+  }
   if (enabled.includes(validatingAdmissionPolicyPluginName)) {
     plugins.push(
       new ValidatingAdmissionPolicyPlugin({
@@ -46,6 +65,11 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
         policiesStoragePath: validatingAdmissionPolicyStoragePath,
         bindingsStoragePath: validatingAdmissionPolicyBindingStoragePath,
       }),
+    );
+  }
+  if (enabled.includes(validatingAdmissionWebhookPluginName)) {
+    plugins.push(
+      new ValidatingAdmissionWebhookPlugin({ ...webhookDeps, configurationsStoragePath: validatingWebhookConfigurationStoragePath }),
     );
   }
   return {

@@ -78,6 +78,14 @@ export function bumpGeneration(obj: KubeObject, old: KubeObject): void {
   obj.metadata.generation = semanticEqual(obj["spec"], old["spec"]) ? prev : prev + 1;
 }
 
+/** bumpGeneration for a kind whose desired state is another top-level field (webhook configurations: `webhooks`). */
+export function bumpGenerationOn(fieldName: string): (obj: KubeObject, old: KubeObject) => void {
+  return (obj, old) => {
+    const prev = typeof old.metadata.generation === "number" ? old.metadata.generation : 0;
+    obj.metadata.generation = semanticEqual(obj[fieldName], old[fieldName]) ? prev : prev + 1;
+  };
+}
+
 /**
  * The status subresource's update: the spec and the user-facing metadata of `old` win
  * (upstream `ResetObjectMetaForStatus` plus `newObj.Spec = oldObj.Spec`).

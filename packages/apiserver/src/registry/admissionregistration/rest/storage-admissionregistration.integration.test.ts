@@ -34,11 +34,13 @@ describe("admissionregistration.k8s.io/v1", () => {
     expect(r.status).toBe(200);
     const list = r.json() as { resources: { name: string; kind: string; verbs: string[]; categories?: string[] }[] };
     expect(list.resources.map((x) => x.name)).toEqual([
+      "mutatingwebhookconfigurations",
       "validatingadmissionpolicies",
       "validatingadmissionpolicies/status",
       "validatingadmissionpolicybindings",
+      "validatingwebhookconfigurations",
     ]);
-    const vap = list.resources[0]!;
+    const vap = list.resources[1]!;
     expect(vap.kind).toBe("ValidatingAdmissionPolicy");
     expect(vap.categories).toEqual(["api-extensions"]);
     expect(vap.verbs).toEqual(["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]);

@@ -1,0 +1,295 @@
+/**
+ * Admission webhooks over HTTP and HTTPS, after upstream's test/integration/apiserver/admissionwebhook
+ * (admission_test.go, timeout_test.go, reinvocation_test.go, match_conditions_test.go,
+ * broken_webhook_test.go): configurations are created through the API, followed by the plugins'
+ * informers (a dry-run marker Service tells when a webhook is in effect), and an HTTPS webhook with
+ * a CA made here answers. Each case selects its own objects by a `test` label.
+ */
+import { eventually } from "@servicenet/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kubectl133, startTestServer, type TestServer } from "../../../server/testing.ts";
+import { createCRD, noxuCRD } from "../../../apiextensions/test/integration/fixtures-testing.ts";
+import { startWebhookServer, type WebhookServer } from "./testing.ts";
+
+const json = { "Content-Type": "application/json" };
+const arv1 = "/apis/admissionregistration.k8s.io/v1";
+const services = "/api/v1/namespaces/default/services";
+
+interface HookSpec {
+  name: string;
+  path?: string;
+  url?: string;
+  test: string;
+  failurePolicy?: "Fail" | "Ignore";
+  timeoutSeconds?: number;
+  reinvocationPolicy?: "Never" | "IfNeeded";
+  sideEffects?: string;
+  matchConditions?: { name: string; expression: string }[];
+  namespaceSelector?: Record<string, unknown>;
+  /** Rules beside the one for Services (which the readiness marker needs). */
+  extraRules?: Record<string, unknown>[];
+  /** The label the objectSelector matches `test` on (kubectl sets `app`). */
+  selectOn?: "test" | "app";
+}
+
+describe("admission webhooks", () => {
+  let s: TestServer;
+  let hook: WebhookServer;
+  let configs = 0;
+  beforeAll(async () => {
+    [s, hook] = await Promise.all([startTestServer(), startWebhookServer()]);
+  });
+  afterAll(async () => {
+    await Promise.all([s?.close(), hook?.close()]);
+  });
+
+  const webhook = (h: HookSpec) => ({
+    name: h.name,
+    clientConfig: { url: h.url ?? `${hook.url}${h.path ?? "/allow"}`, caBundle: hook.caBundle },
+    rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["services"] }, ...(h.extraRules ?? [])],
+    objectSelector: { matchLabels: { [h.selectOn ?? "test"]: h.test } },
+    sideEffects: h.sideEffects ?? "None",
+    admissionReviewVersions: ["v1"],
+    ...(h.failurePolicy ? { failurePolicy: h.failurePolicy } : {}),
+    ...(h.timeoutSeconds ? { timeoutSeconds: h.timeoutSeconds } : {}),
+    ...(h.reinvocationPolicy ? { reinvocationPolicy: h.reinvocationPolicy } : {}),
+    ...(h.matchConditions ? { matchConditions: h.matchConditions } : {}),
+    ...(h.namespaceSelector ? { namespaceSelector: h.namespaceSelector } : {}),
+  });
+
+  const service = (name: string, test: string, namespace = "default") => ({
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name, namespace, labels: { test, app: test } },
+    spec: { ports: [{ port: 80 }] },
+  });
+
+  const createService = (name: string, test: string, query = "", namespace = "default") =>
+    s.request(`/api/v1/namespaces/${namespace}/services${query}`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify(service(name, test, namespace)),
+    });
+
+  /** Creates a configuration and waits until its webhooks see a dry-run marker of `test`. */
+  async function configure(kind: "Validating" | "Mutating", hooks: HookSpec[], test: string, namespace = "default"): Promise<void> {
+    const name = `config-${++configs}`;
+    const r = await s.request(`${arv1}/${kind.toLowerCase()}webhookconfigurations`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ metadata: { name }, webhooks: hooks.map(webhook) }),
+    });
+    expect(r.status, r.text).toBe(201);
+    const seen = hook.reviews.length;
+    await eventually(
+      async () => {
+        await createService(`marker-${configs}`, test, "?dryRun=All", namespace);
+        return hook.reviews.slice(seen).some((v) => v.request.name === `marker-${configs}`) || hooks.some((h) => h.url !== undefined);
+      },
+      { what: `webhook configuration ${name} in effect` },
+    );
+    hook.reviews.length = 0;
+  }
+
+  it("TestWebhookAdmission: a denial in upstream's words, with the webhook's code and reason; nothing stored or allocated", async () => {
+    await configure("Validating", [{ name: "deny.example.com", path: "/deny", test: "deny" }], "deny");
+    const before = ((await s.request("/apis/networking.k8s.io/v1/ipaddresses")).json() as { items: unknown[] }).items.length;
+    const r = await createService("denied", "deny");
+    expect(r.status).toBe(403);
+    const st = r.json() as { message: string; reason: string; code: number };
+    expect(st).toMatchObject({
+      message: 'admission webhook "deny.example.com" denied the request: services are not allowed here',
+      reason: "Forbidden",
+      code: 403,
+    });
+    expect((await s.request(`${services}/denied`)).status).toBe(404);
+    const after = ((await s.request("/apis/networking.k8s.io/v1/ipaddresses")).json() as { items: unknown[] }).items.length;
+    expect(after).toBe(before);
+    // The AdmissionReview the webhook got.
+    const review = hook.reviews.find((v) => v.request.name === "denied")!.request;
+    expect(review).toMatchObject({
+      kind: { group: "", version: "v1", kind: "Service" },
+      resource: { group: "", version: "v1", resource: "services" },
+      requestKind: { group: "", version: "v1", kind: "Service" },
+      namespace: "default",
+      operation: "CREATE",
+      dryRun: false,
+      oldObject: null,
+      options: { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" },
+    });
+    expect(review.object?.metadata?.name).toBe("denied");
+    expect(typeof review.uid).toBe("string");
+  });
+
+  it("a denial without a message: 400 and 'without explanation'", async () => {
+    await configure("Validating", [{ name: "silent.example.com", path: "/deny-silent", test: "silent" }], "silent");
+    const r = await createService("silent", "silent");
+    expect(r.status).toBe(400);
+    expect((r.json() as { message: string }).message).toBe('admission webhook "silent.example.com" denied the request without explanation');
+  });
+
+  it("a webhook's warnings become Warning headers", async () => {
+    await configure("Validating", [{ name: "warn.example.com", path: "/warn", test: "warn" }], "warn");
+    const r = await createService("warned", "warn");
+    expect(r.status, r.text).toBe(201);
+    expect(r.headers.get("warning")).toBe('299 - "a warning from the webhook"');
+  });
+
+  it("TestMutatingWebhook: a JSONPatch adds a label before the object is stored", async () => {
+    await configure("Mutating", [{ name: "label.example.com", path: "/add-label", test: "mutate" }], "mutate");
+    const r = await createService("mutated", "mutate");
+    expect(r.status, r.text).toBe(201);
+    expect((r.json() as { metadata: { labels: Record<string, string> } }).metadata.labels).toEqual({
+      test: "mutate",
+      app: "mutate",
+      "webhook-added": "yes",
+    });
+    const stored = (await s.request(`${services}/mutated`)).json() as { metadata: { labels: Record<string, string> } };
+    expect(stored.metadata.labels["webhook-added"]).toBe("yes");
+  });
+
+  it("TestMutatingWebhook: a JSONPatch adds a label to a custom resource", async () => {
+    await createCRD(s, noxuCRD("Namespaced"));
+    const rule = { operations: ["CREATE"], apiGroups: ["mygroup.example.com"], apiVersions: ["*"], resources: ["noxus"] };
+    await configure("Mutating", [{ name: "cr-label.example.com", path: "/add-label", test: "cr", extraRules: [rule] }], "cr");
+    const r = await s.request("/apis/mygroup.example.com/v1beta1/namespaces/default/noxus", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({
+        apiVersion: "mygroup.example.com/v1beta1",
+        kind: "WishIHadChosenNoxu",
+        metadata: { name: "cr", labels: { test: "cr" } },
+      }),
+    });
+    expect(r.status, r.text).toBe(201);
+    expect((r.json() as { metadata: { labels: Record<string, string> } }).metadata.labels).toEqual({ test: "cr", "webhook-added": "yes" });
+    const review = hook.reviews.find((v) => v.request.name === "cr")!.request;
+    expect(review["resource"]).toEqual({ group: "mygroup.example.com", version: "v1beta1", resource: "noxus" });
+  });
+
+  it("a mutating webhook's patch without patchType fails the request (failurePolicy Fail)", async () => {
+    await configure("Mutating", [{ name: "notype.example.com", path: "/patch-without-type", test: "notype" }], "notype");
+    const r = await createService("notype", "notype");
+    expect(r.status).toBe(500);
+    expect((r.json() as { message: string }).message).toBe(
+      'Internal error occurred: failed calling webhook "notype.example.com": received invalid webhook response: webhook returned response.patch but not response.patchType',
+    );
+  });
+
+  it("TestWebhookReinvocationPolicy: an IfNeeded webhook is called again after a later one changed the object; Never is not", async () => {
+    await configure(
+      "Mutating",
+      [
+        { name: "a-ifneeded.example.com", path: "/allow", test: "reinvoke", reinvocationPolicy: "IfNeeded" },
+        { name: "b-never.example.com", path: "/allow", test: "reinvoke" },
+        { name: "c-label.example.com", path: "/add-label", test: "reinvoke" },
+      ],
+      "reinvoke",
+    );
+    const r = await createService("reinvoked", "reinvoke");
+    expect(r.status, r.text).toBe(201);
+    const calls = hook.reviews.filter((v) => v.request.name === "reinvoked").map((v) => v.path);
+    expect(calls).toEqual(["/allow", "/allow", "/add-label", "/allow"]);
+    // The second call of the IfNeeded webhook saw the label the later webhook added.
+    const last = hook.reviews.filter((v) => v.request.name === "reinvoked").at(-1)!;
+    expect(last.request.object?.metadata?.labels?.["webhook-added"]).toBe("yes");
+  });
+
+  it("TestMatchConditions: a false condition skips the webhook", async () => {
+    await configure(
+      "Validating",
+      [
+        {
+          name: "cond.example.com",
+          path: "/deny",
+          test: "cond",
+          matchConditions: [{ name: "not-skipped", expression: "object.metadata.name != 'skip-me'" }],
+        },
+      ],
+      "cond",
+    );
+    expect((await createService("skip-me", "cond")).status).toBe(201);
+    expect((await createService("not-me", "cond")).status).toBe(403);
+  });
+
+  it("namespaceSelector: only objects in namespaces with the labels", async () => {
+    for (const [name, labels] of [
+      ["hooked", { webhook: "on" }],
+      ["unhooked", {}],
+    ] as const) {
+      const r = await s.request("/api/v1/namespaces", {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ metadata: { name, labels } }),
+      });
+      expect(r.status, r.text).toBe(201);
+    }
+    await configure(
+      "Validating",
+      [{ name: "ns.example.com", path: "/deny", test: "ns", namespaceSelector: { matchLabels: { webhook: "on" } } }],
+      "ns",
+      "hooked",
+    );
+    expect((await createService("in-hooked", "ns", "", "hooked")).status).toBe(403);
+    expect((await createService("in-unhooked", "ns", "", "unhooked")).status).toBe(201);
+  });
+
+  it("dryRun: a webhook with sideEffects NoneOnDryRun is called with dryRun true", async () => {
+    await configure("Validating", [{ name: "dry.example.com", path: "/allow", test: "dry", sideEffects: "NoneOnDryRun" }], "dry");
+    const r = await createService("dry", "dry", "?dryRun=All");
+    expect(r.status, r.text).toBe(201);
+    expect(hook.reviews.find((v) => v.request.name === "dry")?.request.dryRun).toBe(true);
+  });
+
+  it("TestWebhookTimeout: failurePolicy Fail answers 500 with the deadline, Ignore admits; the timeout is sent as a parameter", async () => {
+    await configure(
+      "Validating",
+      [
+        { name: "stall-fail.example.com", path: "/stall", test: "timeout-fail", timeoutSeconds: 1 },
+        { name: "stall-ignore.example.com", path: "/stall", test: "timeout-ignore", timeoutSeconds: 1, failurePolicy: "Ignore" },
+      ],
+      "timeout-ignore",
+    );
+    const failed = await createService("timed-out", "timeout-fail");
+    expect(failed.status).toBe(500);
+    expect((failed.json() as { message: string }).message).toBe(
+      `Internal error occurred: failed calling webhook "stall-fail.example.com": failed to call webhook: Post "${hook.url}/stall?timeout=1s": context deadline exceeded`,
+    );
+    expect((await createService("ignored", "timeout-ignore")).status).toBe(201);
+    expect(hook.reviews.find((v) => v.request.name === "timed-out")?.timeout).toBe("1s");
+  });
+
+  it("TestBrokenWebhook: an unreachable URL fails closed with Go's dial error, or is ignored", async () => {
+    const unreachable = "https://127.0.0.1:1/broken";
+    await configure(
+      "Validating",
+      [
+        { name: "broken-fail.example.com", url: unreachable, test: "broken-fail" },
+        { name: "broken-ignore.example.com", url: unreachable, test: "broken-ignore", failurePolicy: "Ignore" },
+      ],
+      "broken-fail",
+    );
+    await eventually(async () => (await createService("probe", "broken-fail", "?dryRun=All")).status === 500, { what: "broken webhook" });
+    const r = await createService("broken", "broken-fail");
+    expect(r.status).toBe(500);
+    expect(r.json()).toMatchObject({
+      reason: "InternalError",
+      message:
+        'Internal error occurred: failed calling webhook "broken-fail.example.com": failed to call webhook: Post "https://127.0.0.1:1/broken?timeout=10s": dial tcp 127.0.0.1:1: connect: connection refused',
+    });
+    expect((await createService("broken-ignored", "broken-ignore")).status).toBe(201);
+  });
+
+  it.skipIf(kubectl133 === "")("kubectl 1.33: create service clusterip denied by a webhook, in upstream's words", async () => {
+    await configure(
+      "Validating",
+      [{ name: "kubectl.example.com", path: "/deny", test: "kubectl-denied", selectOn: "app" }],
+      "kubectl-denied",
+    );
+    const out = await s.kubectl(["create", "service", "clusterip", "kubectl-denied", "--tcp=80:80"]);
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toBe(
+      'error: failed to create ClusterIP service: admission webhook "kubectl.example.com" denied the request: services are not allowed here\n',
+    );
+  });
+});

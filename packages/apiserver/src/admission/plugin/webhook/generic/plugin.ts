@@ -1,0 +1,60 @@
+/**
+ * What the two webhook plugins share (admission/plugin/webhook/generic/webhook.go Webhook and
+ * Dispatch): the configurations' source, the exemption of the admission configuration kinds, the
+ * namespace informer's sync, then the kind's dispatcher.
+ */
+import type { KubeObject, Store } from "../../../../storage/index.ts";
+import type { Lister } from "../../../../util/informer/store-informer.ts";
+import type { Attributes } from "../../../attributes.ts";
+import type { AdmissionContext } from "../../../interfaces.ts";
+import type { WebhookPoster } from "./call-hook.ts";
+import { isExemptAdmissionConfigurationResource } from "./should-call-hook.ts";
+import { WebhookSource, type WebhookAccessor } from "./source.ts";
+
+export interface WebhookPluginOptions {
+  store: Store;
+  /** The namespace informer the server already keeps (namespaceSelector, namespaceObject). */
+  namespaces: Lister<KubeObject> & { start?(): void };
+  configurationsStoragePath: string;
+  /** How a review is posted; the HTTPS client unless a test records calls. */
+  post?: WebhookPoster;
+}
+
+/** A dispatcher of one kind (validating or mutating). */
+export type Dispatcher = (
+  hooks: readonly WebhookAccessor[],
+  a: Attributes,
+  ctx: AdmissionContext,
+  namespace: (name: string) => unknown,
+  post?: WebhookPoster,
+) => Promise<void>;
+
+/** The generic webhook: `dispatch(a, ctx)` runs the configured webhooks; `stop()` ends the informer. */
+export class Webhook {
+  readonly #o: WebhookPluginOptions;
+  readonly #source: WebhookSource;
+  readonly #dispatcher: Dispatcher;
+
+  constructor(o: WebhookPluginOptions, dispatcher: Dispatcher) {
+    this.#o = o;
+    this.#dispatcher = dispatcher;
+    this.#source = new WebhookSource(o.store, o.configurationsStoragePath);
+  }
+
+  async dispatch(a: Attributes, ctx: AdmissionContext): Promise<void> {
+    if (isExemptAdmissionConfigurationResource(a)) return;
+    const hooks = await this.#source.webhooks();
+    if (hooks.length === 0) return;
+    const namespaces = this.#o.namespaces;
+    if (a.namespace !== "") {
+      namespaces.start?.();
+      const wait = (namespaces as { waitForSync?: () => Promise<void> }).waitForSync;
+      if (!namespaces.hasSynced() && wait) await wait.call(namespaces);
+    }
+    await this.#dispatcher(hooks, a, ctx, (n) => namespaces.get(n), this.#o.post);
+  }
+
+  stop(): void {
+    this.#source.stop();
+  }
+}

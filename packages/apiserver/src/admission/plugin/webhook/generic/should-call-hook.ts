@@ -1,0 +1,79 @@
+/**
+ * Whether a webhook is called for a request (admission/plugin/webhook/generic/webhook.go
+ * ShouldCallHook with predicates/{rules,namespace,object}, and matchconditions/matcher.go Match):
+ * the admission configuration kinds are exempt, then rules, namespaceSelector (a Namespace request
+ * by the Namespace's own labels, cluster-scoped objects always), objectSelector (old or new
+ * object), then the matchConditions.
+ */
+import type { MatchResources } from "@servicenet/api/admissionregistration/v1";
+import { runtimeCELCostBudget, type CostBudget } from "../../../../apiserver/cel/index.ts";
+import type { Attributes } from "../../../attributes.ts";
+import { matches } from "../../policy/matching/matching.ts";
+import { admissionRequest } from "../../policy/validating/validator.ts";
+import type { WebhookAccessor } from "./source.ts";
+
+type Labels = Readonly<Record<string, string>> | undefined;
+
+const exemptResources = new Set([
+  "validatingwebhookconfigurations",
+  "mutatingwebhookconfigurations",
+  "validatingadmissionpolicies",
+  "validatingadmissionpolicybindings",
+  "mutatingadmissionpolicies",
+  "mutatingadmissionpolicybindings",
+]);
+
+/** rules.IsExemptAdmissionConfigurationResource. */
+export function isExemptAdmissionConfigurationResource(a: Attributes): boolean {
+  return a.resource.group === "admissionregistration.k8s.io" && exemptResources.has(a.resource.resource);
+}
+
+/** The labels the namespaceSelector is matched against: a Namespace's own, else its namespace's. */
+export function namespaceLabels(a: Attributes, lookup: (name: string) => unknown): Labels {
+  const labelsOf = (o: unknown): Labels => (o as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels;
+  if (a.resource.group === "" && a.resource.resource === "namespaces" && a.subresource === "") return labelsOf(a.object ?? a.oldObject);
+  return a.namespace !== "" ? labelsOf(lookup(a.namespace)) : undefined;
+}
+
+/** Rules and selectors. */
+export function webhookMatches(h: WebhookAccessor, a: Attributes, nsLabels: Labels): boolean {
+  const w = h.webhook;
+  if ((w.rules ?? []).length === 0) return false;
+  const m: MatchResources = {
+    namespaceSelector: w.namespaceSelector ?? {},
+    objectSelector: w.objectSelector ?? {},
+    resourceRules: w.rules ?? [],
+    ...(w.matchPolicy !== undefined ? { matchPolicy: w.matchPolicy } : {}),
+  };
+  return matches(m, a, nsLabels);
+}
+
+/** The outcome of the matchConditions: match, no match, or the first error (when none is false). */
+export type ConditionsResult = { matches: boolean } | { error: string };
+
+/** matcher.go Match: a false condition wins over errors; errors fail by the failurePolicy. */
+export function evaluateMatchConditions(h: WebhookAccessor, a: Attributes, namespaceObject: unknown): ConditionsResult {
+  if (h.matchConditions.length === 0) return { matches: true };
+  const budget: CostBudget = { remaining: runtimeCELCostBudget };
+  const vars = {
+    object: a.object ?? null,
+    oldObject: a.oldObject ?? null,
+    request: admissionRequest(a),
+    namespaceObject: namespaceObject ?? null,
+  };
+  let firstError: string | undefined;
+  for (const c of h.matchConditions) {
+    if (c.program.error) {
+      firstError ??= `compilation error: ${c.program.error.detail}`;
+      continue;
+    }
+    try {
+      const v = c.program.program.evaluate(vars, { budget }).value;
+      if (v === false) return { matches: false };
+      if (v !== true) firstError ??= `matchCondition '${c.name}' must evaluate to bool`;
+    } catch (e) {
+      firstError ??= `matchCondition '${c.name}' resulted in error: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  return firstError !== undefined ? { error: firstError } : { matches: true };
+}

@@ -1,0 +1,20 @@
+/**
+ * The CEL environment of webhook matchConditions (k8s.io/apiserver/pkg/admission/plugin/webhook/
+ * matchconditions and admission/plugin/cel/compile.go with HasParams false): object, oldObject,
+ * request and namespaceObject; `params` is undeclared, so a condition naming it does not compile.
+ */
+import type { ExpressionCompiler } from "@servicenet/api/admissionregistration/v1";
+import { CELEnvironment, type CompilationResult } from "../../../../apiserver/cel/index.ts";
+
+const environment = new CELEnvironment({ variables: { object: "dyn", oldObject: "dyn", request: "dyn", namespaceObject: "dyn" } });
+
+/** Compiles one match condition; a failed compilation is kept and reported when it would run. */
+export function compileMatchCondition(expression: string): CompilationResult {
+  return environment.compile(expression);
+}
+
+/** The compile check webhook configuration validation runs on each matchCondition (validateMatchConditionsExpression). */
+export const compileAdmissionExpression: ExpressionCompiler = (expression) => {
+  const r = environment.compile(expression);
+  return r.error ? { type: r.error.type, detail: r.error.detail } : undefined;
+};
