@@ -64,6 +64,7 @@ async function main(argv: readonly string[]): Promise<number> {
       mirroringMaxEndpointsPerSubset: opts.mirroringMaxEndpointsPerSubset,
       mirroringEndpointUpdatesBatchPeriodMs: opts.mirroringEndpointUpdatesBatchPeriodMs,
       nodeIpam: opts.nodeIpam,
+      serving: opts.serving,
       logger: log,
     },
     stop.signal,
