@@ -8,6 +8,7 @@ import { EndpointsController } from "../endpoint/endpoints-controller.ts";
 import { endpointsClient } from "../endpoint/endpoints-client.ts";
 import { EndpointSliceController, endpointSliceControllerEventSource } from "../endpointslice/endpointslice-controller.ts";
 import { endpointSliceClient } from "../endpointslice/endpointslice-client.ts";
+import { newEndpointSliceMetrics } from "../endpointslice/metrics/metrics.ts";
 import { EndpointSliceMirroringController } from "../endpointslicemirroring/endpointslicemirroring-controller.ts";
 import type { SharedInformer, ObjectWithMeta } from "@servicenet/client/tools/cache";
 import { LeaderElector, leaseLock } from "@servicenet/client/tools/leaderelection";
@@ -185,6 +186,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         nodes: use("nodes"),
         client: endpointSliceClient(cb.configFor("endpointslice-controller")),
         queue: obs.queue("endpoint_slice"),
+        metrics: newEndpointSliceMetrics(obs.metrics),
         recorder: events.newRecorder(endpointSliceControllerEventSource),
         ...(o.maxEndpointsPerSlice !== undefined ? { maxEndpointsPerSlice: o.maxEndpointsPerSlice } : {}),
         ...(o.endpointUpdatesBatchPeriodMs !== undefined ? { endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriodMs } : {}),

@@ -87,6 +87,7 @@ describe("controller-manager secure serving", () => {
     });
     server.tracker.add([makeService()]);
     server.tracker.add(dualStackPods(2), "pods");
+    server.tracker.add([{ metadata: { name: "node-a" } }], "nodes");
     const kc = new KubeConfig();
     kc.loadFromClusterAndUser({ name: "fake", server: await server.start(), skipTLSVerify: true }, { name: "u", token: "t" });
     let address = "";
@@ -134,6 +135,8 @@ describe("controller-manager secure serving", () => {
       expect(m.body).toMatch(/^workqueue_adds_total\{name="endpoint_slice"\} [1-9]/m);
       expect(m.body).toMatch(/^workqueue_work_duration_seconds_count\{name="endpoint"\} [1-9]/m);
       expect(m.body).toContain('workqueue_depth{name="endpoint_slice"} 0');
+      expect(m.body).toMatch(/^endpoint_slice_controller_syncs\{result="success"\} [1-9]/m);
+      expect(m.body).toContain("endpoint_slice_controller_endpoints_desired 4");
       return true;
     });
     expect(sars).toContainEqual({
