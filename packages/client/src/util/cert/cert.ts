@@ -18,12 +18,20 @@ export interface CertKey {
   key: string;
 }
 
-function openssl(args: string[], cwd: string): void {
+/**
+ * Runs the `openssl` CLI in `cwd`; `missing` is the error when it is not installed (what to do
+ * instead). Shared by every component that issues certificates.
+ */
+export function openssl(
+  args: readonly string[],
+  cwd: string,
+  missing = "the openssl CLI is needed to generate a self-signed serving certificate",
+): void {
   try {
     execFileSync("openssl", args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
   } catch (e) {
     const err = e as { code?: string; stderr?: Buffer };
-    if (err.code === "ENOENT") throw new Error("the openssl CLI is needed to generate a self-signed serving certificate");
+    if (err.code === "ENOENT") throw new Error(missing);
     throw new Error(`openssl ${args[0]} failed: ${err.stderr?.toString() ?? String(e)}`);
   }
 }
