@@ -2,11 +2,14 @@
 // /metrics is its own `--metrics-bind-address` flag and its /healthz + /livez its
 // `--healthz-bind-address`, each by default as far from upstream's 10249 / 10256 as `--port` is from
 // 6443 (and on loopback), so that two `npm start`s with different `--port`s run side by side.
-// `--port 0` makes them ephemeral too. The controller-manager serves no port. `-v N` goes to all three.
+// `--port 0` makes them ephemeral too. The controller-manager's /healthz and /metrics (HTTPS,
+// kube-controller-manager's --secure-port, upstream 10257) are derived the same way, on loopback; with
+// `--port 0` up.mjs picks a free port for it (its --secure-port 0 would turn them off). `-v N` goes to all.
 
 export const defaultAPIServerPort = 6443;
 export const upstreamMetricsPort = 10249;
 export const upstreamHealthzPort = 10256;
+export const upstreamControllerManagerPort = 10257;
 
 /** Flags up.mjs takes for kube-proxy (upstream kube-proxy's names); the rest go to `servicenet up`. */
 const proxyFlags = ["--metrics-bind-address", "--healthz-bind-address"];
@@ -27,6 +30,8 @@ function lastFlag(args, name) {
 function derivedPort(port, upstream, flag) {
   const derived = port === 0 ? 0 : upstream + (port - defaultAPIServerPort);
   if (!Number.isInteger(derived) || derived < 0 || derived > 65535) {
+    if (flag === "--secure-port")
+      throw new Error(`the controller-manager's --secure-port derived from --port ${port} (${derived}) is out of range`);
     throw new Error(`kube-proxy's ${flag} port derived from --port ${port} (${derived}) is out of range: pass ${flag} HOST:PORT`);
   }
   return derived;
@@ -57,5 +62,7 @@ export function splitUpArgs(args) {
     upArgs: [...upArgs, ...verbosity],
     proxyArgs: ["--metrics-bind-address", metrics, "--healthz-bind-address", healthz, ...verbosity],
     controllerManagerArgs: verbosity,
+    /** The controller-manager's --secure-port; 0: up.mjs picks a free one. */
+    controllerManagerPort: derivedPort(port, upstreamControllerManagerPort, "--secure-port"),
   };
 }

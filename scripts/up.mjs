@@ -6,6 +6,7 @@
 // of the kubeconfigs it wrote. Ctrl-C stops them all. Ports: scripts/up-ports.mjs; the cluster
 // ranges per --mode: scripts/up-cluster.mjs.
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import path from "node:path";
 import { clusterArgs } from "./up-cluster.mjs";
 import { splitUpArgs } from "./up-ports.mjs";
@@ -45,7 +46,7 @@ try {
   process.stderr.write(`servicenet: ${e.message}\n`);
   process.exit(2);
 }
-const { upArgs: args, proxyArgs, controllerManagerArgs } = split;
+const { upArgs: args, proxyArgs, controllerManagerArgs, controllerManagerPort } = split;
 const dataDirFlag = args.indexOf("--data-dir");
 const dataDir = dataDirFlag >= 0 && args[dataDirFlag + 1] ? args[dataDirFlag + 1] : ".servicenet";
 // Each component under its own identity: servicenet up writes these next to kubectl's admin kubeconfig.
@@ -118,14 +119,32 @@ process.on("exit", () => {
 process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
 
+/** A free loopback port (for the controller-manager when `--port 0` makes every port ephemeral). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+const securePort = controllerManagerPort === 0 ? await freePort() : controllerManagerPort;
+
 let clientsStarted = false;
 start("apiserver", "packages/apiserver/dist/cmd/servicenet-up.js", args, (line) => {
   if (clientsStarted || !line.startsWith("servicenet ready")) return;
   clientsStarted = true;
+  // Its "Serving securely on 127.0.0.1:PORT" line says where /healthz and /metrics are.
   start("controller-manager", "packages/controller-manager/dist/cmd/controller-manager.js", [
     "--kubeconfig",
     controllerManagerKubeconfig,
     "--use-service-account-credentials",
+    "--bind-address",
+    "127.0.0.1",
+    "--secure-port",
+    String(securePort),
     ...cluster.controllerManagerArgs,
     ...controllerManagerArgs,
   ]);

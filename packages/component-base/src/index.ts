@@ -3,3 +3,4 @@ export * from "./clock/index.ts";
 export * from "./metrics/index.ts";
 export * from "./logs/index.ts";
 export * from "./duration/index.ts";
+export * from "./healthz/index.ts";

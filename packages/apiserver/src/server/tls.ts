@@ -5,29 +5,20 @@
  * reused on later starts, so kubeconfigs stay valid; a serving certificate that lacks one of the
  * wanted names (one made by an older version) is re-issued by the same CA.
  */
-import { execFileSync } from "node:child_process";
 import { X509Certificate, createPrivateKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { addressAt, formatIP, parseCIDRSloppy, parseIPSloppy } from "@servicenet/api";
+import { openssl as runOpenssl } from "@servicenet/client/util/cert";
 export interface TLSFiles {
   caCert: string;
   cert: string;
   key: string;
 }
 
-function openssl(args: string[], cwd: string): void {
-  try {
-    execFileSync("openssl", args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
-  } catch (e) {
-    const err = e as { code?: string; stderr?: Buffer };
-    if (err.code === "ENOENT")
-      throw new Error(
-        "the openssl CLI is needed to generate the serving certificate on first start (install openssl, or pass --tls-cert-file/--tls-private-key-file)",
-      );
-    throw new Error(`openssl ${args[0]} failed: ${err.stderr?.toString() ?? String(e)}`);
-  }
-}
+const opensslMissing =
+  "the openssl CLI is needed to generate the serving certificate on first start (install openssl, or pass --tls-cert-file/--tls-private-key-file)";
+const openssl = (args: string[], cwd: string): void => runOpenssl(args, cwd, opensslMissing);
 
 /**
  * The serving certificate's names, as kube-apiserver's self-signed default

@@ -10,6 +10,7 @@ import type { Informer } from "@servicenet/client/tools/cache";
 import type { EventRecorder } from "@servicenet/client/tools/record";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { nodeCIDRClient } from "../controller/nodeipam/ipam/node-cidr-client.ts";
+import { RateLimitingQueue, type MetricsProvider } from "@servicenet/client/util/workqueue";
 import { RangeAllocator, type CIDRAllocatorParams } from "../controller/nodeipam/ipam/range-allocator.ts";
 import { validateNodeIpamParams } from "../controller/nodeipam/node-ipam-controller.ts";
 
@@ -113,6 +114,8 @@ export interface NodeIpamDeps {
   kubeConfig: KubeConfig;
   recorder: EventRecorder;
   logger?: Logger;
+  /** The process's workqueue metrics (workqueue_* with name "cidrallocator_node"). */
+  queueMetrics?: MetricsProvider;
 }
 
 /**
@@ -126,5 +129,6 @@ export async function startNodeIpamController(o: NodeIpamOptions, d: NodeIpamDep
   if (params === undefined) return undefined;
   const client = nodeCIDRClient(d.kubeConfig);
   const nodeList = await client.listNodes();
-  return new RangeAllocator({ nodes: d.nodes, client, recorder: d.recorder, params, nodeList, logger: log });
+  const queue = new RateLimitingQueue<string>("cidrallocator_node", undefined, undefined, d.queueMetrics);
+  return new RangeAllocator({ nodes: d.nodes, client, recorder: d.recorder, params, nodeList, logger: log, queue });
 }

@@ -2,6 +2,7 @@
 import { commonFlag, scanFlags, UsageError } from "@servicenet/component-base/cli";
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import type { NodeIpamOptions } from "./core.ts";
+import { defaultServingOptions, parseServingFlag, servingUsage, validateServingOptions, type ServingOptions } from "./options-serving.ts";
 
 export const knownControllers = [
   "endpoint",
@@ -50,6 +51,8 @@ export interface Options {
   mirroringEndpointUpdatesBatchPeriodMs: number;
   /** --allocate-node-cidrs, --cluster-cidr, --service-cluster-ip-range and the node mask sizes. */
   nodeIpam: NodeIpamOptions;
+  /** --secure-port, --bind-address, TLS and delegated authentication/authorization of /healthz and /metrics. */
+  serving: ServingOptions;
   help: boolean;
 }
 
@@ -83,6 +86,7 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --node-cidr-mask-size N           node block size, single-stack only (default 24 for IPv4, 64 for IPv6)
   --node-cidr-mask-size-ipv4 N      IPv4 node block size (default 24)
   --node-cidr-mask-size-ipv6 N      IPv6 node block size (default 64)
+${servingUsage}
   -v, --v N                         log verbosity, klog's levels (default 0)`;
 
 /** Parses argv (without node and script); throws UsageError with a clear message. */
@@ -112,6 +116,7 @@ export function parseOptions(argv: readonly string[]): Options {
       nodeCIDRMaskSizeIPv4: 0,
       nodeCIDRMaskSizeIPv6: 0,
     },
+    serving: defaultServingOptions(),
     help: false,
   };
   scanFlags(argv, (f) => {
@@ -197,11 +202,12 @@ export function parseOptions(argv: readonly string[]): Options {
         o.nodeIpam.nodeCIDRMaskSizeIPv6 = int32Flag(flag, value());
         break;
       default:
-        throw new UsageError(`unknown flag: ${raw}`);
+        if (!parseServingFlag(o.serving, flag, value, (m) => new UsageError(m))) throw new UsageError(`unknown flag: ${raw}`);
     }
   });
   if (!o.help && o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
   validateEndpointSliceOptions(o);
+  validateServingOptions(o.serving, (m) => new UsageError(m));
   if (o.leaderElect) validateLeaseTimings(o);
   // NodeIPAMControllerOptions.Validate.
   if (o.nodeIpam.serviceCIDR.split(",").length > 2)

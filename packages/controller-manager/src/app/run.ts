@@ -8,6 +8,7 @@ import { EndpointsController } from "../endpoint/endpoints-controller.ts";
 import { endpointsClient } from "../endpoint/endpoints-client.ts";
 import { EndpointSliceController, endpointSliceControllerEventSource } from "../endpointslice/endpointslice-controller.ts";
 import { endpointSliceClient } from "../endpointslice/endpointslice-client.ts";
+import { newEndpointSliceMetrics } from "../endpointslice/metrics/metrics.ts";
 import { EndpointSliceMirroringController } from "../endpointslicemirroring/endpointslicemirroring-controller.ts";
 import type { SharedInformer, ObjectWithMeta } from "@servicenet/client/tools/cache";
 import { LeaderElector, leaseLock } from "@servicenet/client/tools/leaderelection";
@@ -32,6 +33,9 @@ import { makeInformers, type InformerSet } from "./informers.ts";
 import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
 import { startNodeIpamController, type NodeIpamOptions } from "./core.ts";
+import type { MetricsRegistry } from "@servicenet/component-base/metrics";
+import type { ServingOptions } from "./options-serving.ts";
+import { startObservability, type Observability } from "./observability.ts";
 
 export interface RunOptions {
   kubeConfig: KubeConfig;
@@ -65,6 +69,12 @@ export interface RunOptions {
   mirroringEndpointUpdatesBatchPeriodMs?: number;
   /** The node IPAM flags; the `nodeipam` controller runs only with `allocateNodeCIDRs`. */
   nodeIpam?: NodeIpamOptions;
+  /** --secure-port and the rest: `/healthz` and `/metrics` over HTTPS; none when undefined. */
+  serving?: ServingOptions;
+  /** Called with the `host:port` they listen on. */
+  onServing?: (address: string) => void;
+  /** The process's metrics registry (default a new one). */
+  metrics?: MetricsRegistry;
 }
 
 /** A controller that could not start (upstream's "Error starting controller"): fatal, exit 1. */
@@ -80,8 +90,19 @@ export class ControllerStartError extends Error {
 /** Starts the selected controllers; resolves when `signal` aborts (or leadership is lost, returning "lost"). */
 export async function runControllerManager(o: RunOptions, signal: AbortSignal): Promise<"stopped" | "lost"> {
   const log = o.logger ?? noopLogger;
+  // As kube-controller-manager: /healthz and /metrics are served before (and without) leadership.
+  const obs = await startObservability({ ...o, logger: log });
+  if (obs.server !== undefined) o.onServing?.(obs.server.address);
+  try {
+    return await runElected(o, signal, log, obs);
+  } finally {
+    await obs.server?.close();
+  }
+}
+
+async function runElected(o: RunOptions, signal: AbortSignal, log: Logger, obs: Observability): Promise<"stopped" | "lost"> {
   if (o.leaderElect !== true) {
-    await runControllers(o, signal, log);
+    await runControllers(o, signal, log, obs);
     return "stopped";
   }
   const identity = o.identity ?? `${hostname()}_${process.pid}`;
@@ -92,7 +113,9 @@ export async function runControllerManager(o: RunOptions, signal: AbortSignal): 
     leaseDurationSeconds: (o.leaseDurationMs ?? defaultLeaseTimings.leaseDurationMs) / 1000,
     renewDeadlineSeconds: (o.renewDeadlineMs ?? defaultLeaseTimings.renewDeadlineMs) / 1000,
     retryPeriodSeconds: (o.retryPeriodMs ?? defaultLeaseTimings.retryPeriodMs) / 1000,
+    name: o.leaseName ?? "kube-controller-manager",
   });
+  obs.election?.setLeaderElection(elector);
   log.info("attempting to acquire leader lease", { identity });
   let running: Promise<void> = Promise.resolve();
   // A controller that cannot start ends the run (and leadership) instead of leading with nothing running.
@@ -100,7 +123,7 @@ export async function runControllerManager(o: RunOptions, signal: AbortSignal): 
   signal.addEventListener("abort", () => inner.abort(), { once: true });
   let failure: unknown;
   const outcome = await elector.run(inner.signal, (leading) => {
-    running = runControllers(o, leading, log).catch((err: unknown) => {
+    running = runControllers(o, leading, log, obs).catch((err: unknown) => {
       failure = err;
       inner.abort();
     });
@@ -110,7 +133,7 @@ export async function runControllerManager(o: RunOptions, signal: AbortSignal): 
   return outcome;
 }
 
-async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): Promise<void> {
+async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, obs: Observability): Promise<void> {
   const inf = makeInformers(o.kubeConfig, { logger: log });
   // Informers and events use the controller-manager's own identity (upstream's "shared-informers" client).
   const cb = o.useServiceAccountCredentials ? serviceAccountClientBuilder(o.kubeConfig) : simpleClientBuilder(o.kubeConfig);
@@ -119,6 +142,8 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => (used.add(inf[k]), inf[k]);
   const runs: Promise<void>[] = [];
   const controllers: { run(signal: AbortSignal, workers: number): Promise<void>; workers?: number }[] = [];
+  // Controllers that start nothing (upstream's "Skipping controller") get no health check.
+  const skipped = new Set<ControllerName>();
   // One event broadcaster for the process (kube-controller-manager's), writing through the kubeconfig's client.
   const events = new EventBroadcaster({ logger: log });
   events.startRecordingToSink(clientNodeEventSink(o.kubeConfig));
@@ -130,8 +155,10 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         kubeConfig: cb.configFor("node-controller"),
         recorder: events.newRecorder({ component: "cidrAllocator" }),
         logger: log,
+        queueMetrics: obs.queueMetrics,
       });
       if (ipam !== undefined) controllers.push({ run: (s) => ipam.run(s) });
+      else skipped.add("nodeipam");
     } catch (err) {
       events.shutdown();
       log.error("Error starting controller", { controller: "nodeipam", err: describeError(err) });
@@ -145,6 +172,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         pods: use("pods"),
         endpoints: use("endpoints"),
         client: endpointsClient(cb.configFor("endpoint-controller")),
+        queue: obs.queue("endpoint"),
         logger: log,
       }),
     );
@@ -157,6 +185,8 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         slices: use("endpointSlices"),
         nodes: use("nodes"),
         client: endpointSliceClient(cb.configFor("endpointslice-controller")),
+        queue: obs.queue("endpoint_slice"),
+        metrics: newEndpointSliceMetrics(obs.metrics),
         recorder: events.newRecorder(endpointSliceControllerEventSource),
         ...(o.maxEndpointsPerSlice !== undefined ? { maxEndpointsPerSlice: o.maxEndpointsPerSlice } : {}),
         ...(o.endpointUpdatesBatchPeriodMs !== undefined ? { endpointUpdatesBatchPeriodMs: o.endpointUpdatesBatchPeriodMs } : {}),
@@ -171,6 +201,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         services: use("services"),
         slices: use("mirroredEndpointSlices"),
         client: endpointSliceClient(cb.configFor("endpointslicemirroring-controller")),
+        queue: obs.queue("endpoint_slice_mirroring"),
         ...(o.mirroringMaxEndpointsPerSubset !== undefined ? { maxEndpointsPerSubset: o.mirroringMaxEndpointsPerSubset } : {}),
         ...(o.mirroringEndpointUpdatesBatchPeriodMs !== undefined
           ? { endpointUpdatesBatchPeriodMs: o.mirroringEndpointUpdatesBatchPeriodMs }
@@ -185,6 +216,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         serviceCIDRs: use("serviceCIDRs"),
         ipAddresses: use("ipAddresses"),
         client: serviceCIDRClient(cb.configFor("service-cidrs-controller")),
+        queue: obs.queue("servicecidrs"),
         logger: log,
       }),
     );
@@ -193,6 +225,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
     controllers.push(
       new NamespaceController({
         namespaces: use("namespaces"),
+        queueMetrics: obs.queueMetrics,
         deleter: new NamespacedResourcesDeleter({ request: newRESTClient(cb.configFor("namespace-controller")).request, logger: log }),
         logger: log,
         ...(o.namespaceDeletionGracePeriodMs !== undefined ? { deletionGracePeriodMs: o.namespaceDeletionGracePeriodMs } : {}),
@@ -207,6 +240,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         reportInvalidOwnerRef: invalidOwnerRefEventReporter(events.newRecorder(garbageCollectorEventSource)),
         logger: log,
         workers: o.gcWorkers ?? 20,
+        queueMetrics: obs.queueMetrics,
       }),
     );
   }
@@ -215,6 +249,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
       new ClusterRoleAggregationController({
         clusterRoles: use("clusterRoles"),
         client: clusterRoleClient(cb.configFor("clusterrole-aggregation-controller")),
+        queue: obs.queue("ClusterRoleAggregator"),
         logger: log,
       }),
     );
@@ -225,6 +260,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
       replicaSets: use("replicaSets"),
       pods: use("pods"),
       client: deploymentClient(cb.configFor("deployment-controller")),
+      queue: obs.queue("deployment"),
       recorder: events.newRecorder(deploymentControllerEventSource),
       logger: log,
     });
@@ -238,6 +274,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
         pods: use("pods"),
         podControl: new RealPodControl(podClient(kc), events.newRecorder({ component: "replicaset-controller" })),
         client: replicaSetClient(kc),
+        queue: obs.queue("replicaset"),
         workers: o.replicaSetWorkers ?? 5,
         logger: log,
       }),
@@ -245,6 +282,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger): 
   }
   for (const c of controllers)
     runs.push(c.run(signal, c.workers ?? workers).catch((err: unknown) => log.error("controller failed", { err: describeError(err) })));
+  obs.controllersStarted(o.controllers.filter((c) => !skipped.has(c) && (c !== "nodeipam" || o.nodeIpam !== undefined)));
   // Informers start after every handler is registered, so no event is missed.
   await Promise.all(
     [...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err: describeError(err) }))),

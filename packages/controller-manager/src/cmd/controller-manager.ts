@@ -37,6 +37,7 @@ main({
         mirroringMaxEndpointsPerSubset: opts.mirroringMaxEndpointsPerSubset,
         mirroringEndpointUpdatesBatchPeriodMs: opts.mirroringEndpointUpdatesBatchPeriodMs,
         nodeIpam: opts.nodeIpam,
+        serving: opts.serving,
         logger: log,
       },
       signal,

@@ -4,6 +4,7 @@
  * reconciler and writes its plan through an EndpointSliceClient.
  */
 import {
+  defaultMaxEndpointsPerSlice,
   endpointSliceControllerName,
   endpointSliceManagedByLabel,
   endpointSliceServiceNameLabel,
@@ -29,6 +30,9 @@ import type { EventBuilder } from "./topologycache/event.ts";
 import { TopologyCache } from "./topologycache/topology-cache.ts";
 import { isNodeReady } from "./topologycache/utils.ts";
 import { labelTopologyZone } from "./utils.ts";
+import { EndpointSliceMetricsCache } from "./metrics/cache.ts";
+import type { EndpointSliceMetrics } from "./metrics/metrics.ts";
+import { observeReconcile } from "./metrics/observe.ts";
 
 /** The event source upstream's EndpointSlice controller records with. */
 export const endpointSliceControllerEventSource = { component: "endpoint-slice-controller" } as const;
@@ -67,6 +71,8 @@ export interface EndpointSliceControllerDeps {
   queue?: RateLimitingQueue<string>;
   clock?: Clock;
   logger?: Logger;
+  /** The controller-manager's `endpoint_slice_controller_*` metrics (none when undefined). */
+  metrics?: EndpointSliceMetrics;
 }
 
 /** Error thrown by syncService when pods were left out; the key is retried with backoff. */
@@ -93,6 +99,7 @@ export class EndpointSliceController {
   readonly #waitingForCache = new Set<string>();
   /** Topology-aware hints (the topology-mode annotation) need Nodes' zones and CPU: only with a Node informer. */
   readonly topologyCache: TopologyCache | undefined;
+  readonly #metricsCache: EndpointSliceMetricsCache | undefined;
 
   constructor(deps: EndpointSliceControllerDeps) {
     this.#d = deps;
@@ -102,6 +109,8 @@ export class EndpointSliceController {
     this.#slices = new GenericLister(deps.slices);
     this.queue = deps.queue ?? new RateLimitingQueue<string>("endpoint_slice", deps.clock);
     this.topologyCache = deps.nodes !== undefined ? new TopologyCache(this.#log) : undefined;
+    this.#metricsCache =
+      deps.metrics && new EndpointSliceMetricsCache(deps.metrics, deps.maxEndpointsPerSlice ?? defaultMaxEndpointsPerSlice);
     const enqueue = (o: Service) => this.queue.add(metaNamespaceKey(o));
     deps.services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
     // Pod changes wait out the batch period so that a burst of them costs one sync (upstream addPod/updatePod).
@@ -183,6 +192,7 @@ export class EndpointSliceController {
   async #delete(key: string, namespace: string, name: string): Promise<void> {
     await this.#d.client.delete(namespace, name);
     this.#tracker.deleted(key, name);
+    this.#d.metrics?.changes.inc({ operation: "delete" });
   }
 
   /**
@@ -195,7 +205,9 @@ export class EndpointSliceController {
     try {
       await this.syncService(key);
       this.#waitingForCache.delete(key);
+      this.#d.metrics?.syncs.inc({ result: "success" });
     } catch (err) {
+      this.#d.metrics?.syncs.inc({ result: err instanceof StaleInformerCacheError ? "stale" : "error" });
       if (!(err instanceof StaleInformerCacheError)) throw err;
       this.#waitingForCache.add(key);
       this.queue.addAfter(key, staleCacheRecheckMs);
@@ -214,6 +226,7 @@ export class EndpointSliceController {
       // The slices carry an ownerReference to the Service: the garbage collector deletes them (upstream syncService).
       this.#triggers.deleteService(key);
       this.#tracker.deleteService(key);
+      this.#metricsCache?.deleteService(key);
       this.topologyCache?.removeHints(key, "IPv4");
       this.topologyCache?.removeHints(key, "IPv6");
       return;
@@ -232,6 +245,13 @@ export class EndpointSliceController {
       triggerTime,
       hints: { topologyCache: this.topologyCache, preferSameTrafficDistribution: this.#d.preferSameTrafficDistribution },
     });
+    if (this.#d.metrics && this.#metricsCache)
+      observeReconcile(this.#d.metrics, this.#metricsCache, key, {
+        service,
+        existing,
+        plan,
+        topologyCacheEnabled: this.topologyCache !== undefined,
+      });
     let failure: Error | undefined;
     try {
       await this.#write(key, namespace, plan);
@@ -249,19 +269,25 @@ export class EndpointSliceController {
     throw failure;
   }
 
+  /** A slice write that succeeded: tracked (for stale caches) and counted (`changes`). */
+  #written(key: string, operation: "create" | "update", slice: EndpointSlice): void {
+    this.#tracker.written(key, slice);
+    this.#d.metrics?.changes.inc({ operation });
+  }
+
   /** The plan's writes: creates, then updates, then deletes. */
   async #write(key: string, namespace: string, plan: ReturnType<typeof reconcile>): Promise<void> {
     // Creates, then updates, then deletes, as upstream (endpoints never vanish before their
     // replacement exists); within each step the writes are independent objects (typically one per
     // family), so they go out together instead of one round trip after the other.
     try {
-      await settleAll(plan.toCreate.map(async (s) => this.#tracker.written(key, await this.#d.client.create(namespace, s))));
+      await settleAll(plan.toCreate.map(async (s) => this.#written(key, "create", await this.#d.client.create(namespace, s))));
     } catch (err) {
       // If the namespace is terminating, creates will continue to fail: drop the item (upstream reconciler finalize).
       if (hasStatusCause(err, namespaceTerminatingCause)) return;
       throw err;
     }
-    await settleAll(plan.toUpdate.map(async (s) => this.#tracker.written(key, await this.#d.client.update(namespace, s))));
+    await settleAll(plan.toUpdate.map(async (s) => this.#written(key, "update", await this.#d.client.update(namespace, s))));
     await settleAll(plan.toDelete.map((s) => this.#delete(key, namespace, s.metadata.name ?? "")));
     if (plan.toCreate.length + plan.toUpdate.length + plan.toDelete.length > 0) {
       // Debug output: upstream's reconciler logs nothing per write at the default level.

@@ -6,7 +6,7 @@
  */
 import type { KubeConfig } from "@kubernetes/client-node";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
-import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
+import { RateLimitingQueue, type MetricsProvider } from "@servicenet/client/util/workqueue";
 import { describeError } from "@servicenet/client/errors";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
@@ -29,6 +29,8 @@ export interface GarbageCollectorControllerOptions {
   logger?: Logger;
   /** Workers per queue when run() is given none (upstream ConcurrentGCSyncs, 20). */
   workers?: number;
+  /** The process's workqueue metrics (workqueue_* of both queues). */
+  queueMetrics?: MetricsProvider;
 }
 
 /** The metadata the graph needs, with apiVersion/kind (list items lack them). */
@@ -65,8 +67,8 @@ export class GarbageCollectorController {
     this.#client = o.client ?? newRESTClient(o.kubeConfig, { userAgent: "servicenet-controller-manager/garbage-collector" });
     this.#log = o.logger ?? noopLogger;
     this.workers = o.workers ?? 20;
-    this.attemptToDelete = new RateLimitingQueue<string>("garbage_collector_attempt_to_delete", o.clock);
-    this.attemptToOrphan = new RateLimitingQueue<string>("garbage_collector_attempt_to_orphan", o.clock);
+    this.attemptToDelete = new RateLimitingQueue<string>("garbage_collector_attempt_to_delete", o.clock, undefined, o.queueMetrics);
+    this.attemptToOrphan = new RateLimitingQueue<string>("garbage_collector_attempt_to_orphan", o.clock, undefined, o.queueMetrics);
   }
 
   /** Discovers resources, starts the monitors and the workers; resolves when `signal` aborts. */

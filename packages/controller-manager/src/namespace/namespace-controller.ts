@@ -14,6 +14,7 @@ import {
   ItemExponentialFailureRateLimiter,
   MaxOfRateLimiter,
   RateLimitingQueue,
+  type MetricsProvider,
 } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
 import { ResourcesRemainingError, type NamespacedResourcesDeleter } from "./deletion/namespaced-resources-deleter.ts";
@@ -28,6 +29,8 @@ export interface NamespaceControllerDeps {
   namespaces: Informer<Namespace>;
   deleter: NamespaceDeleter;
   clock?: Clock;
+  /** The process's workqueue metrics (workqueue_* with name "namespace"). */
+  queueMetrics?: MetricsProvider;
   logger?: Logger;
   /** Default namespaceDeletionGracePeriodMs; tests shorten it. */
   deletionGracePeriodMs?: number;
@@ -51,7 +54,7 @@ export class NamespaceController {
     this.#d = deps;
     this.#log = deps.logger ?? noopLogger;
     const clock = deps.clock ?? realClock;
-    this.queue = new RateLimitingQueue<string>("namespace", clock, nsControllerRateLimiter(clock));
+    this.queue = new RateLimitingQueue<string>("namespace", clock, nsControllerRateLimiter(clock), deps.queueMetrics);
     deps.namespaces.addEventHandler({ onAdd: (ns) => this.enqueueNamespace(ns), onUpdate: (_o, ns) => this.enqueueNamespace(ns) });
     this.#runner = new Controller({
       name: "namespace",

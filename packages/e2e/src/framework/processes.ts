@@ -184,7 +184,9 @@ export async function startControllerManagerProc(
   const p = startProc(
     "controller-manager",
     process.execPath,
-    [controllerManagerBin, "--kubeconfig", kubeconfigPath, ...(o.flags ?? [])],
+    // Several controller-managers run at once (leader election, parallel files): no fixed --secure-port
+    // unless a test asks for one (a later flag wins).
+    [controllerManagerBin, "--kubeconfig", kubeconfigPath, "--secure-port", "0", ...(o.flags ?? [])],
     path.dirname(kubeconfigPath),
   );
   const synced = o.synced ?? /Caches are synced.*endpointslice/;

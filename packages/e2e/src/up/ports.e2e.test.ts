@@ -1,9 +1,10 @@
 /**
  * Every port of `npm start` follows `--port`, so two clusters with
  * different `--port`s run side by side on one machine (apiserver, kube-proxy's /metrics and its
- * --healthz-bind-address server with upstream's /healthz JSON; the controller-manager serves none),
- * and an explicit `--metrics-bind-address` wins.
+ * --healthz-bind-address server with upstream's /healthz JSON, the controller-manager's HTTPS
+ * --secure-port), and an explicit `--metrics-bind-address` wins.
  */
+import { get } from "node:https";
 import { createServer } from "node:net";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,6 +15,18 @@ import { startUpCluster, type UpCluster } from "./cluster.ts";
 const metricsPortFor = (port: number) => 10249 + (port - 6443);
 /** kube-proxy's healthz port for an apiserver `--port` (scripts/up-ports.mjs). */
 const healthzPortFor = (port: number) => 10256 + (port - 6443);
+/** The controller-manager's --secure-port for an apiserver `--port` (scripts/up-ports.mjs). */
+const securePortFor = (port: number) => 10257 + (port - 6443);
+
+/** The status and body of an HTTPS GET that accepts the self-signed certificate. */
+const httpsGet = (url: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    get(url, { rejectUnauthorized: false }, (res) => {
+      let body = "";
+      res.on("data", (c: Buffer) => (body += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on("error", reject);
+  });
 
 const canListen = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -26,10 +39,10 @@ const canListen = (port: number) =>
 async function freeBase(avoid: number[]): Promise<number> {
   for (;;) {
     const p = 20_000 + Math.floor(Math.random() * 30_000);
-    const mine = [p, metricsPortFor(p), healthzPortFor(p)];
-    const theirs = avoid.flatMap((a) => [a, metricsPortFor(a), healthzPortFor(a)]);
+    const mine = [p, metricsPortFor(p), healthzPortFor(p), securePortFor(p)];
+    const theirs = avoid.flatMap((a) => [a, metricsPortFor(a), healthzPortFor(a), securePortFor(a)]);
     if (mine.some((m) => theirs.some((t) => Math.abs(t - m) < 2))) continue;
-    if ((await canListen(p)) && (await canListen(metricsPortFor(p))) && (await canListen(healthzPortFor(p)))) return p;
+    if ((await Promise.all(mine.map(canListen))).every(Boolean)) return p;
   }
 }
 
@@ -64,6 +77,9 @@ describe("npm start ports follow --port", () => {
       const livez = await fetch(`http://127.0.0.1:${healthzPortFor(port)}/livez`);
       expect(livez.status).toBe(200);
       expect(Object.keys((await livez.json()) as object)).toEqual(["lastUpdated", "currentTime"]);
+      // The controller-manager's /healthz over HTTPS (always allowed), its port derived too.
+      expect(await eventually(() => c.output().includes(`Serving securely on 127.0.0.1:${securePortFor(port)}`))).toBe(true);
+      expect(await httpsGet(`https://127.0.0.1:${securePortFor(port)}/healthz`)).toEqual({ status: 200, body: "ok" });
     }
   }, 120_000);
 

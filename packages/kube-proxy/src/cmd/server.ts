@@ -115,7 +115,7 @@ export async function runProxyServer(
   const kc = loadKubeConfig(o.kubeconfig);
   const metrics = newProxyMetrics();
   // cmd/kube-proxy/app/server.go: NewProxierHealthServer(HealthzBindAddress, 2*SyncPeriod).
-  const health = new ProxierHealthServer({ healthTimeoutMs: 2 * o.syncPeriodMs });
+  const health = new ProxierHealthServer({ healthTimeoutMs: 2 * o.syncPeriodMs, metrics });
   // Dry-run must not open ports on every address of the machine: health check ports bind on loopback.
   const serviceHealth = new ServiceHealthServer({
     hostname: o.hostnameOverride,

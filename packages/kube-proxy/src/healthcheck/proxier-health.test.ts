@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { goTimeString, goZeroTime, ProxierHealthServer, toBeDeletedTaint } from "./proxier-health.ts";
+import { newProxyMetrics } from "../metrics/metrics.ts";
 
 /** Calls the handler with a fake request; returns status, headers and body. */
 function get(hs: ProxierHealthServer, url: string): { status: number; headers: Record<string, string>; body: string } {
@@ -51,6 +52,22 @@ describe("ProxierHealthServer", () => {
     expect(get(hs, "/livez").status).toBe(503);
     hs.updated("IPv4");
     expect(get(hs, "/healthz").status).toBe(200);
+  });
+
+  it("counts each /healthz and /livez answer by status code (upstream testMetricEquals)", () => {
+    let now = Date.UTC(2025, 0, 1);
+    const metrics = newProxyMetrics();
+    const hs = new ProxierHealthServer({ healthTimeoutMs: 60_000, now: () => now, metrics });
+    get(hs, "/healthz");
+    get(hs, "/livez");
+    hs.queuedUpdate("IPv4");
+    now += 60_000;
+    get(hs, "/healthz");
+    get(hs, "/healthz");
+    expect(metrics.proxyHealthzTotal.get({ code: "200" })).toBe(1);
+    expect(metrics.proxyHealthzTotal.get({ code: "503" })).toBe(2);
+    expect(metrics.proxyLivezTotal.get({ code: "200" })).toBe(1);
+    expect(metrics.registry.render()).toContain('kubeproxy_proxy_healthz_total{code="503"} 2');
   });
 
   it("is unhealthy while any family lags", () => {

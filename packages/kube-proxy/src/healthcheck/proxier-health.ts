@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Node } from "@servicenet/api";
+import type { ProxyMetrics } from "../metrics/metrics.ts";
 
 /** The cluster autoscaler's taint on a node it is about to delete (proxier_health.go ToBeDeletedTaint). */
 export const toBeDeletedTaint = "ToBeDeletedByClusterAutoscaler";
@@ -41,6 +42,8 @@ export interface ProxierHealthOptions {
   now?: () => number;
   /** Monotonic clock (ms since start); default performance.now. */
   monotonic?: () => number;
+  /** `kubeproxy_proxy_healthz_total` / `kubeproxy_proxy_livez_total`: each answer counted by status code. */
+  metrics?: Pick<ProxyMetrics, "proxyHealthzTotal" | "proxyLivezTotal">;
 }
 
 interface Stamp {
@@ -52,6 +55,7 @@ export class ProxierHealthServer implements ProxierHealthUpdater {
   readonly #timeout: number;
   readonly #now: () => number;
   readonly #mono: () => number;
+  readonly #metrics: ProxierHealthOptions["metrics"];
   readonly #oldestPending = new Map<string, Stamp>();
   readonly #lastUpdated = new Map<string, Stamp>();
   #nodeEligible = true;
@@ -60,6 +64,7 @@ export class ProxierHealthServer implements ProxierHealthUpdater {
     this.#timeout = o.healthTimeoutMs;
     this.#now = o.now ?? Date.now;
     this.#mono = o.monotonic ?? (() => performance.now());
+    this.#metrics = o.metrics;
   }
 
   #stamp(): Stamp {
@@ -112,7 +117,9 @@ export class ProxierHealthServer implements ProxierHealthUpdater {
     const last = healthy ? h.current : h.lastUpdated;
     const lastText = last === undefined ? goZeroTime : goTimeString(last.wall, last.mono);
     const currentText = goTimeString(h.current.wall, h.current.mono);
-    res.writeHead(healthy ? 200 : 503, { "content-type": "application/json", "x-content-type-options": "nosniff" });
+    const code = healthy ? 200 : 503;
+    (path === "/healthz" ? this.#metrics?.proxyHealthzTotal : this.#metrics?.proxyLivezTotal)?.inc({ code: String(code) });
+    res.writeHead(code, { "content-type": "application/json", "x-content-type-options": "nosniff" });
     res.end(
       path === "/healthz"
         ? `{"lastUpdated": ${JSON.stringify(lastText)},"currentTime": ${JSON.stringify(currentText)}, "nodeEligible": ${this.#nodeEligible}}`

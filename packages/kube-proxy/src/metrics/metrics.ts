@@ -57,6 +57,9 @@ export function newProxyMetrics() {
       "kubeproxy_sync_proxy_rules_last_queued_timestamp_seconds",
       "The last time a sync of proxy rules was queued",
     ),
+    // The health server's answers by HTTP status (label `code`), as pkg/proxy/metrics ProxyHealthzTotal / ProxyLivezTotal.
+    proxyHealthzTotal: registry.counter("kubeproxy_proxy_healthz_total", "Cumulative proxy healthz HTTP status"),
+    proxyLivezTotal: registry.counter("kubeproxy_proxy_livez_total", "Cumulative proxy livez HTTP status"),
     endpointChangesPending: registry.gauge("kubeproxy_sync_proxy_rules_endpoint_changes_pending", "Pending proxy rules Endpoint changes"),
     endpointChangesTotal: registry.counter("kubeproxy_sync_proxy_rules_endpoint_changes_total", "Cumulative proxy rules Endpoint changes"),
     serviceChangesPending: registry.gauge("kubeproxy_sync_proxy_rules_service_changes_pending", "Pending proxy rules Service changes"),

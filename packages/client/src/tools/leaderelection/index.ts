@@ -9,3 +9,4 @@ export type {
   LeaderElectorOptions,
 } from "./leader-election.ts";
 export { leaseLock, leaseToRecord, recordToLease } from "./lease-client.ts";
+export { LeaderHealthzAdaptor } from "./healthz-adaptor.ts";

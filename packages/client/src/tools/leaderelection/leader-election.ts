@@ -80,6 +80,8 @@ export interface LeaderElectorOptions {
   leaseDurationSeconds?: number;
   renewDeadlineSeconds?: number;
   retryPeriodSeconds?: number;
+  /** The election's name (upstream `LeaderElectionConfig.Name`), for {@link LeaderElector.check}'s error. */
+  name?: string;
 }
 
 /** kube-controller-manager's defaults: 15 s lease, 10 s renew deadline, 2 s retry. */
@@ -87,7 +89,8 @@ export const defaultLeaderElection = { leaseDurationSeconds: 15, renewDeadlineSe
 const jitterFactor = 1.2;
 
 export class LeaderElector {
-  readonly #o: Required<Omit<LeaderElectorOptions, "logger" | "clock">>;
+  readonly #o: Required<Omit<LeaderElectorOptions, "logger" | "clock" | "name">>;
+  readonly #name: string;
   readonly #clock: Clock;
   readonly #log: Logger;
   #observed: ObservedLease | null = null;
@@ -97,6 +100,7 @@ export class LeaderElector {
     this.#o = { ...defaultLeaderElection, ...options };
     this.#clock = options.clock ?? realClock;
     this.#log = options.logger ?? noopLogger;
+    this.#name = options.name ?? "";
     const { leaseDurationSeconds: d, renewDeadlineSeconds: r, retryPeriodSeconds: p } = this.#o;
     if (d <= r) throw new Error("leaseDuration must be greater than renewDeadline");
     if (r <= jitterFactor * p) throw new Error("renewDeadline must be greater than retryPeriod*JitterFactor");
@@ -105,6 +109,17 @@ export class LeaderElector {
   /** True if the last observed record names us. */
   get isLeader(): boolean {
     return this.#observed?.record.holderIdentity === this.#o.identity;
+  }
+
+  /**
+   * upstream `LeaderElector.Check`: a leader that last saw its lease renewed longer ago than the
+   * lease duration plus `maxTolerableExpiredLeaseMs` should have stepped down (a stuck renew loop):
+   * it throws. A standby is healthy.
+   */
+  check(maxTolerableExpiredLeaseMs: number): void {
+    if (!this.isLeader) return;
+    if (this.#clock.now() - this.#observedAt > this.#o.leaseDurationSeconds * 1000 + maxTolerableExpiredLeaseMs)
+      throw new Error(`failed election to renew leadership on lease ${this.#name}`);
   }
 
   /** One attempt; true if we hold the lease afterwards. Errors (incl. 409) count as false. */

@@ -1,5 +1,8 @@
 /** client-go util/workqueue: the one work queue (typed, delaying, rate-limited) and its rate limiters. */
 export { WorkQueue } from "./queue.ts";
+export type { QueueConfig } from "./queue.ts";
+export { QueueMetrics } from "./metrics.ts";
+export type { MetricsProvider, CounterMetric, GaugeMetric, SettableGaugeMetric, HistogramMetric } from "./metrics.ts";
 export { RateLimitingQueue } from "./rate-limiting-queue.ts";
 export {
   ItemExponentialFailureRateLimiter,

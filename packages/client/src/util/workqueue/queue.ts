@@ -4,6 +4,14 @@
  * it is processed is queued again only when the worker calls done(). ShutDown lets workers drain
  * what is queued; get() reports shutdown (undefined) only once the queue is empty.
  */
+import { realClock, type Clock } from "@servicenet/component-base/clock";
+import { QueueMetrics, type MetricsProvider } from "./metrics.ts";
+
+/** upstream `TypedQueueConfig`: metrics are kept only for a named queue given a provider. */
+export interface QueueConfig {
+  metricsProvider?: MetricsProvider;
+  clock?: Clock;
+}
 
 /** A deduplicating FIFO with processing tracking. `T` must not include undefined (get()'s shutdown value). */
 export class WorkQueue<T = string> {
@@ -14,14 +22,19 @@ export class WorkQueue<T = string> {
   readonly #processing = new Set<T>();
   readonly #waiters: ((v: T | undefined) => void)[] = [];
   #shuttingDown = false;
+  /** Undefined for an unnamed queue or one without a provider (upstream's noMetrics). */
+  protected readonly metrics: QueueMetrics<T> | undefined;
 
-  constructor(name = "") {
+  constructor(name = "", config: QueueConfig = {}) {
     this.name = name;
+    if (name !== "" && config.metricsProvider !== undefined)
+      this.metrics = new QueueMetrics<T>(name, config.metricsProvider, config.clock ?? realClock);
   }
 
   /** Marks `item` as needing processing; no-op if it is already queued or after shutDown. */
   add(item: T): void {
     if (this.#shuttingDown || this.#dirty.has(item)) return;
+    this.metrics?.add(item);
     this.#dirty.add(item);
     // Processing items are re-queued by done(), so one key never runs twice at once.
     if (this.#processing.has(item)) return;
@@ -40,6 +53,7 @@ export class WorkQueue<T = string> {
 
   /** Ends processing of `item`; re-queues it if it was added meanwhile. */
   done(item: T): void {
+    this.metrics?.done(item);
     this.#processing.delete(item);
     if (this.#dirty.has(item)) {
       this.#queue.push(item);
@@ -70,6 +84,7 @@ export class WorkQueue<T = string> {
   #take(): T | undefined {
     if (this.#queue.length === 0) return undefined;
     const item = this.#queue.shift() as T;
+    this.metrics?.get(item);
     this.#processing.add(item);
     this.#dirty.delete(item);
     return item;

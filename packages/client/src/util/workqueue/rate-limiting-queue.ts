@@ -5,6 +5,7 @@
  */
 import { realClock, type Clock, type TimerHandle } from "@servicenet/component-base/clock";
 import { defaultControllerRateLimiter, type RateLimiter } from "./default-rate-limiters.ts";
+import type { MetricsProvider } from "./metrics.ts";
 import { WorkQueue } from "./queue.ts";
 
 export class RateLimitingQueue<T = string> extends WorkQueue<T> {
@@ -14,10 +15,16 @@ export class RateLimitingQueue<T = string> extends WorkQueue<T> {
 
   /**
    * `NewTypedRateLimitingQueueWithConfig(rateLimiter, {Name, Clock})`; the rate limiter defaults
-   * to `DefaultTypedControllerRateLimiter` (5 ms .. 1000 s per item, 10 qps / 100 burst overall).
+   * to `DefaultTypedControllerRateLimiter` (5 ms .. 1000 s per item, 10 qps / 100 burst overall);
+   * with a `metricsProvider` a named queue keeps upstream's workqueue metrics.
    */
-  constructor(name = "", clock: Clock = realClock, rateLimiter: RateLimiter<T> = defaultControllerRateLimiter<T>(clock)) {
-    super(name);
+  constructor(
+    name = "",
+    clock: Clock = realClock,
+    rateLimiter: RateLimiter<T> = defaultControllerRateLimiter<T>(clock),
+    metricsProvider?: MetricsProvider,
+  ) {
+    super(name, metricsProvider !== undefined ? { metricsProvider, clock } : {});
     this.#clock = clock;
     this.#limiter = rateLimiter;
   }
@@ -25,6 +32,8 @@ export class RateLimitingQueue<T = string> extends WorkQueue<T> {
   /** Adds `item` after `delayMs` (immediately if <= 0). */
   addAfter(item: T, delayMs: number): void {
     if (this.shuttingDown) return;
+    // As upstream's delaying queue: every AddAfter counts as a retry, delayed or not.
+    this.metrics?.retry();
     if (delayMs <= 0) {
       this.add(item);
       return;
