@@ -11,7 +11,7 @@ import ts from "typescript";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const importRe =
-  /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|new URL\(\s*["'](\.[^"']+)["']\s*,\s*import\.meta\.url/g;
+  /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|(?<![\w$"'.])import\s*["']([^"']+)["']|(?<![\w$"'.])import\(\s*["']([^"']+)["']\s*\)|new URL\(\s*["'](\.[^"']+)["']\s*,\s*import\.meta\.url/g;
 const builtins = new Set(builtinModules);
 
 /** The specifiers `text` imports (static, side-effect, dynamic and `new URL(..., import.meta.url)`). */
@@ -125,6 +125,7 @@ function selfTest() {
     ],
     ["a compiled test", { "src/index.ts": 'import "./a.test.ts";', "src/a.test.ts": "" }, ["src/a.test.ts is a test or bench"]],
     ["a subpath of a dependency", { "src/index.ts": 'import "zod/v4";' }, []],
+    ["the word in a string list", { "src/index.ts": 'const words = ["for", "import", "in"];' }, []],
   ];
   let failed = 0;
   for (const [name, sources, want] of cases) {
