@@ -3,33 +3,11 @@
  * over the bootstrap FlowSchemas, work estimate, queue pick, dispatch, metrics) for a token user's
  * Service create, the request of apf.bench.ts, with a handler that does nothing.
  */
-import { MetricsRegistry } from "@servicenet/component-base/metrics";
-import {
-  mandatoryFlowSchemas,
-  mandatoryPriorityLevelConfigurations,
-  setDefaultsFlowSchema,
-  setDefaultsPriorityLevelConfiguration,
-  suggestedFlowSchemas,
-  suggestedPriorityLevelConfigurations,
-} from "@servicenet/api/flowcontrol/v1";
-import { FlowControl } from "../src/util/flowcontrol/apf-filter.ts";
-import { flowControlMetrics } from "../src/util/flowcontrol/metrics.ts";
+import { newBootstrapFlowControl } from "../src/util/flowcontrol/testing.ts";
 
 /** The median over `rounds` of the mean ns per handled request, `perRound` requests each. */
 export async function dispatchNsPerRequest(perRound: number, rounds: number): Promise<number> {
-  const registry = new MetricsRegistry();
-  const fc = new FlowControl({
-    serverConcurrencyLimit: 600,
-    requestWaitLimitMs: 15_000,
-    metrics: flowControlMetrics(registry),
-    addCollector: (fn) => registry.addCollector(fn),
-    sources: { objectCount: () => undefined, watchCount: () => 0 },
-  });
-  const fss = [...mandatoryFlowSchemas(), ...suggestedFlowSchemas()];
-  const pls = [...mandatoryPriorityLevelConfigurations(), ...suggestedPriorityLevelConfigurations()];
-  fss.forEach(setDefaultsFlowSchema);
-  pls.forEach(setDefaultsPriorityLevelConfiguration);
-  fc.update(fss, pls);
+  const { fc } = newBootstrapFlowControl();
   const path = "/api/v1/namespaces/default/services";
   const digest = {
     user: { name: "bench", uid: "bench-uid", groups: ["system:authenticated"] },

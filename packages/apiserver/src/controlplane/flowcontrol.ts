@@ -6,15 +6,7 @@
 import { StatusError } from "@servicenet/api/errors";
 import { backgroundClock } from "@servicenet/component-base/clock";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
-import {
-  mandatoryFlowSchemas,
-  mandatoryPriorityLevelConfigurations,
-  setDefaultsFlowSchema,
-  setDefaultsPriorityLevelConfiguration,
-  suggestedFlowSchemas,
-  suggestedPriorityLevelConfigurations,
-  type FlowSchema,
-} from "@servicenet/api/flowcontrol/v1";
+import { defaultedBootstrapConfiguration, type FlowSchema } from "@servicenet/api/flowcontrol/v1";
 import type { FlowControlConfig } from "../server/filters/flow-control.ts";
 import { MaxInFlightLimit } from "../server/filters/maxinflight.ts";
 import type { ResourceDef } from "../server/resources.ts";
@@ -79,11 +71,8 @@ export async function newFlowControl(
     sources: { objectCount: (gr) => counts.get(gr), watchCount: (gr) => watchTracker.watchCount(gr) },
     clock: backgroundClock,
   });
-  const fss = [...mandatoryFlowSchemas(), ...suggestedFlowSchemas()];
-  const pls = [...mandatoryPriorityLevelConfigurations(), ...suggestedPriorityLevelConfigurations()];
-  fss.forEach(setDefaultsFlowSchema);
-  pls.forEach(setDefaultsPriorityLevelConfiguration);
-  apf.update(fss, pls);
+  const { flowSchemas, priorityLevels } = defaultedBootstrapConfiguration();
+  apf.update(flowSchemas, priorityLevels);
   const stopBorrowing = apf.runBorrowing();
   return {
     config: { apf, watchTracker },

@@ -18,6 +18,7 @@ import {
   type ResourcePolicyRule,
   type Subject,
 } from "./types.ts";
+import { setDefaultsFlowSchema, setDefaultsPriorityLevelConfiguration } from "./defaults.ts";
 
 const allAuthenticated = "system:authenticated";
 const allUnauthenticated = "system:unauthenticated";
@@ -154,4 +155,17 @@ export function suggestedFlowSchemas(): FlowSchema[] {
       nonResourceRules: [{ verbs: ["get"], nonResourceURLs: ["/healthz", "/readyz", "/livez"] }],
     }),
   ];
+}
+
+/**
+ * The mandatory and suggested objects with their defaults set: the configuration an apiserver's
+ * dispatcher starts from before the config controller has read the stored objects (upstream's
+ * `bootstrap` lists as `BuildPriorityAndFairness` feeds them).
+ */
+export function defaultedBootstrapConfiguration(): { flowSchemas: FlowSchema[]; priorityLevels: PriorityLevelConfiguration[] } {
+  const flowSchemas = [...mandatoryFlowSchemas(), ...suggestedFlowSchemas()];
+  const priorityLevels = [...mandatoryPriorityLevelConfigurations(), ...suggestedPriorityLevelConfigurations()];
+  flowSchemas.forEach(setDefaultsFlowSchema);
+  priorityLevels.forEach(setDefaultsPriorityLevelConfiguration);
+  return { flowSchemas, priorityLevels };
 }

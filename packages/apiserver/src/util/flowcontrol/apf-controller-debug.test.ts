@@ -4,36 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "@servicenet/component-base/clock";
-import { MetricsRegistry } from "@servicenet/component-base/metrics";
-import {
-  mandatoryFlowSchemas,
-  mandatoryPriorityLevelConfigurations,
-  setDefaultsFlowSchema,
-  setDefaultsPriorityLevelConfiguration,
-  suggestedFlowSchemas,
-  suggestedPriorityLevelConfigurations,
-} from "@servicenet/api/flowcontrol/v1";
 import { apfDebugDump, goDuration, rfc3339Nano, seatSeconds } from "./apf-controller-debug.ts";
 import { FlowControl } from "./apf-filter.ts";
 import type { RequestDigest } from "./match.ts";
-import { flowControlMetrics } from "./metrics.ts";
+import { newBootstrapFlowControl } from "./testing.ts";
 
 function dispatcher(clock: FakeClock, serverConcurrencyLimit: number): FlowControl {
-  const registry = new MetricsRegistry();
-  const fc = new FlowControl({
-    serverConcurrencyLimit,
-    requestWaitLimitMs: 15_000,
-    metrics: flowControlMetrics(registry),
-    addCollector: (fn) => registry.addCollector(fn),
-    sources: { objectCount: () => undefined, watchCount: () => 0 },
-    clock,
-  });
-  const fss = [...mandatoryFlowSchemas(), ...suggestedFlowSchemas()];
-  const pls = [...mandatoryPriorityLevelConfigurations(), ...suggestedPriorityLevelConfigurations()];
-  fss.forEach(setDefaultsFlowSchema);
-  pls.forEach(setDefaultsPriorityLevelConfiguration);
-  fc.update(fss, pls);
-  return fc;
+  return newBootstrapFlowControl({ clock, serverConcurrencyLimit }).fc;
 }
 
 const get = { isResourceRequest: true, verb: "get", apiGroup: "", resource: "services", query: new URLSearchParams() };

@@ -5,24 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "@servicenet/component-base/clock";
-import {
-  mandatoryFlowSchemas,
-  mandatoryPriorityLevelConfigurations,
-  setDefaultsFlowSchema,
-  setDefaultsPriorityLevelConfiguration,
-  suggestedFlowSchemas,
-  suggestedPriorityLevelConfigurations,
-} from "@servicenet/api/flowcontrol/v1";
+import { defaultedBootstrapConfiguration } from "@servicenet/api/flowcontrol/v1";
 import { APFConfig, hashFlowID } from "./apf-controller.ts";
 import type { RequestDigest } from "./match.ts";
 
 function bootstrapConfig(): APFConfig {
-  const fss = [...mandatoryFlowSchemas(), ...suggestedFlowSchemas()];
-  const pls = [...mandatoryPriorityLevelConfigurations(), ...suggestedPriorityLevelConfigurations()];
-  fss.forEach(setDefaultsFlowSchema);
-  pls.forEach(setDefaultsPriorityLevelConfiguration);
+  const { flowSchemas, priorityLevels } = defaultedBootstrapConfiguration();
   const c = new APFConfig(600, new FakeClock());
-  c.update(fss, pls);
+  c.update(flowSchemas, priorityLevels);
   return c;
 }
 

@@ -5,19 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "@servicenet/component-base/clock";
-import { MetricsRegistry } from "@servicenet/component-base/metrics";
-import {
-  mandatoryFlowSchemas,
-  mandatoryPriorityLevelConfigurations,
-  setDefaultsFlowSchema,
-  setDefaultsPriorityLevelConfiguration,
-  suggestedFlowSchemas,
-  suggestedPriorityLevelConfigurations,
-} from "@servicenet/api/flowcontrol/v1";
+import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { borrowingAdjustmentPeriodMs } from "./apf-borrowing.ts";
 import { FlowControl } from "./apf-filter.ts";
 import type { RequestDigest } from "./match.ts";
-import { flowControlMetrics } from "./metrics.ts";
+import { newBootstrapFlowControl } from "./testing.ts";
 
 const get = { isResourceRequest: true, verb: "get", apiGroup: "", resource: "services", query: new URLSearchParams() };
 
@@ -29,21 +21,7 @@ function digest(user: string, groups: string[]): RequestDigest {
 }
 
 function newDispatcher(clock: FakeClock): { fc: FlowControl; registry: MetricsRegistry } {
-  const registry = new MetricsRegistry();
-  const fc = new FlowControl({
-    serverConcurrencyLimit: 600,
-    requestWaitLimitMs: 15_000,
-    metrics: flowControlMetrics(registry),
-    addCollector: (fn) => registry.addCollector(fn),
-    sources: { objectCount: () => undefined, watchCount: () => 0 },
-    clock,
-  });
-  const fss = [...mandatoryFlowSchemas(), ...suggestedFlowSchemas()];
-  const pls = [...mandatoryPriorityLevelConfigurations(), ...suggestedPriorityLevelConfigurations()];
-  fss.forEach(setDefaultsFlowSchema);
-  pls.forEach(setDefaultsPriorityLevelConfiguration);
-  fc.update(fss, pls);
-  return { fc, registry };
+  return newBootstrapFlowControl({ clock });
 }
 
 /** Starts `n` requests that run until `release` is called; counts how many run. */
