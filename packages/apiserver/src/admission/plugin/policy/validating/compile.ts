@@ -5,19 +5,10 @@
  * messageExpressions, and auditAnnotations, in one environment of the admission variables.
  */
 import type { ExpressionCompiler, ValidatingAdmissionPolicy } from "@servicenet/api/admissionregistration/v1";
-import { CELEnvironment, type CompilationResult } from "../../../../apiserver/cel/index.ts";
+import type { CompilationResult } from "../../../../apiserver/cel/index.ts";
+import { expressionCompiler, newAdmissionEnvironment } from "../../cel/compile.ts";
 
-/** The variables every admission expression sees (admission/plugin/cel/compile.go). */
-const admissionVariables = {
-  object: "dyn",
-  oldObject: "dyn",
-  request: "dyn",
-  params: "dyn",
-  namespaceObject: "dyn",
-  variables: "dyn",
-} as const;
-
-const environment = new CELEnvironment({ variables: admissionVariables });
+const environment = newAdmissionEnvironment({ hasParams: true, hasComposition: true });
 
 export interface CompiledValidation {
   expression: string;
@@ -60,7 +51,4 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
  * The compile check policy validation runs on each expression (validation.go validateCELCondition):
  * the CEL error of an expression that does not compile in the admission environment.
  */
-export const compileAdmissionExpression: ExpressionCompiler = (expression) => {
-  const r = environment.compile(expression);
-  return r.error ? { type: r.error.type, detail: r.error.detail } : undefined;
-};
+export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(environment);

@@ -4,9 +4,10 @@
  * request and namespaceObject; `params` is undeclared, so a condition naming it does not compile.
  */
 import type { ExpressionCompiler } from "@servicenet/api/admissionregistration/v1";
-import { CELEnvironment, type CompilationResult } from "../../../../apiserver/cel/index.ts";
+import type { CompilationResult } from "../../../../apiserver/cel/index.ts";
+import { expressionCompiler, newAdmissionEnvironment } from "../../cel/compile.ts";
 
-const environment = new CELEnvironment({ variables: { object: "dyn", oldObject: "dyn", request: "dyn", namespaceObject: "dyn" } });
+const environment = newAdmissionEnvironment({ hasParams: false, hasComposition: false });
 
 /** Compiles one match condition; a failed compilation is kept and reported when it would run. */
 export function compileMatchCondition(expression: string): CompilationResult {
@@ -14,7 +15,4 @@ export function compileMatchCondition(expression: string): CompilationResult {
 }
 
 /** The compile check webhook configuration validation runs on each matchCondition (validateMatchConditionsExpression). */
-export const compileAdmissionExpression: ExpressionCompiler = (expression) => {
-  const r = environment.compile(expression);
-  return r.error ? { type: r.error.type, detail: r.error.detail } : undefined;
-};
+export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(environment);

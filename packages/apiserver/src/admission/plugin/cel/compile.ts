@@ -1,0 +1,34 @@
+/**
+ * The CEL environments of admission expressions (k8s.io/apiserver/pkg/admission/plugin/cel/compile.go):
+ * `object`, `oldObject`, `request` and `namespaceObject` always, `params` when the expressions'
+ * owner has them (`OptionalVariableDeclarations.HasParams`: policies yes, webhook matchConditions
+ * no) and `variables` when it composes them (policies). An undeclared name does not compile.
+ */
+import type { ExpressionCompiler } from "@servicenet/api/admissionregistration/v1";
+import { CELEnvironment } from "../../../apiserver/cel/index.ts";
+
+/** An admission environment with the optional declarations `o` asks for. */
+export function newAdmissionEnvironment(o: { hasParams: boolean; hasComposition: boolean }): CELEnvironment {
+  return new CELEnvironment({
+    variables: {
+      object: "dyn",
+      oldObject: "dyn",
+      request: "dyn",
+      namespaceObject: "dyn",
+      ...(o.hasParams ? { params: "dyn" } : {}),
+      ...(o.hasComposition ? { variables: "dyn" } : {}),
+    },
+  });
+}
+
+/**
+ * The compile check validation runs on each expression of a configuration (validation.go
+ * `validateCELCondition`, `validateMatchConditionsExpression`): the CEL error of an expression that
+ * does not compile in `environment`, or undefined.
+ */
+export function expressionCompiler(environment: CELEnvironment): ExpressionCompiler {
+  return (expression) => {
+    const r = environment.compile(expression);
+    return r.error ? { type: r.error.type, detail: r.error.detail } : undefined;
+  };
+}
