@@ -4,6 +4,7 @@
  * where `/healthz` and `/metrics` listen and who may read them.
  */
 import { isIP } from "node:net";
+import { UsageError } from "@servicenet/component-base/cli";
 
 export interface ServingOptions {
   /** --secure-port (default 10257; 0 serves nothing). */
@@ -39,24 +40,25 @@ export const servingUsage = `  --secure-port N                   port of /health
   --authorization-always-allow-paths LIST
                                     paths served without authorization (default /healthz,/readyz,/livez)`;
 
-/** Applies one serving flag; false when `flag` is not one. Throws `usage(message)` on a bad value. */
-export function parseServingFlag(o: ServingOptions, flag: string, value: () => string, usage: (m: string) => Error): boolean {
+/** Applies one serving flag; false when `flag` is not one. Throws a UsageError on a bad value. */
+export function parseServingFlag(o: ServingOptions, flag: string, value: () => string): boolean {
   switch (flag) {
     case "--secure-port": {
       const v = value();
       const n = Number(v);
       if (!/^[0-9]+$/.test(v))
-        throw usage(
+        throw new UsageError(
           `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`,
         );
       // SecureServingOptions.Validate with Required false.
-      if (n > 65535) throw usage(`--secure-port ${n} must be between 0 and 65535, inclusive. 0 for turning off secure port`);
+      if (n > 65535) throw new UsageError(`--secure-port ${n} must be between 0 and 65535, inclusive. 0 for turning off secure port`);
       o.securePort = n;
       return true;
     }
     case "--bind-address": {
       const v = value();
-      if (isIP(v) === 0) throw usage(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: failed to parse IP: ${JSON.stringify(v)}`);
+      if (isIP(v) === 0)
+        throw new UsageError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: failed to parse IP: ${JSON.stringify(v)}`);
       o.bindAddress = v;
       return true;
     }
@@ -84,6 +86,7 @@ export function parseServingFlag(o: ServingOptions, flag: string, value: () => s
 }
 
 /** A certificate without its key (or the reverse) is refused, as upstream's serving options. */
-export function validateServingOptions(o: ServingOptions, usage: (m: string) => Error): void {
-  if ((o.tlsCertFile === "") !== (o.tlsPrivateKeyFile === "")) throw usage("--tls-cert-file and --tls-private-key-file must both be given");
+export function validateServingOptions(o: ServingOptions): void {
+  if ((o.tlsCertFile === "") !== (o.tlsPrivateKeyFile === ""))
+    throw new UsageError("--tls-cert-file and --tls-private-key-file must both be given");
 }

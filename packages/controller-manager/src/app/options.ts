@@ -202,12 +202,12 @@ export function parseOptions(argv: readonly string[]): Options {
         o.nodeIpam.nodeCIDRMaskSizeIPv6 = int32Flag(flag, value());
         break;
       default:
-        if (!parseServingFlag(o.serving, flag, value, (m) => new UsageError(m))) throw new UsageError(`unknown flag: ${raw}`);
+        if (!parseServingFlag(o.serving, flag, value)) throw new UsageError(`unknown flag: ${raw}`);
     }
   });
   if (!o.help && o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
   validateEndpointSliceOptions(o);
-  validateServingOptions(o.serving, (m) => new UsageError(m));
+  validateServingOptions(o.serving);
   if (o.leaderElect) validateLeaseTimings(o);
   // NodeIPAMControllerOptions.Validate.
   if (o.nodeIpam.serviceCIDR.split(",").length > 2)
