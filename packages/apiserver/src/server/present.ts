@@ -5,13 +5,15 @@ import type { StreamedList } from "./list-stream.ts";
 import type { OutputFormat } from "./negotiation.ts";
 import { buildTable, type TableOptions } from "./table.ts";
 import { goFieldOrder } from "./go-order.ts";
+import { goRootType } from "./go-structs/index.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 
 /** The object as this version serves it, its fields in Go's order (`kind`, `apiVersion`, metadata, ...). */
 export function present(def: ResourceDef, obj: KubeObject): KubeObject {
-  if (def.toVersion) return goFieldOrder(def.schema, def.toVersion(obj));
+  const go = goRootType(def.group, def.version, def.kind);
+  if (def.toVersion) return goFieldOrder(def.schema, def.toVersion(obj), go);
   const { apiVersion: _a, kind: _k, ...rest } = obj;
-  return goFieldOrder(def.schema, { kind: def.kind, apiVersion: apiVersionOf(def), ...rest });
+  return goFieldOrder(def.schema, { kind: def.kind, apiVersion: apiVersionOf(def), ...rest }, go);
 }
 
 function listMeta(r: Pick<ListResult, "resourceVersion" | "continue" | "remainingItemCount">): Record<string, unknown> {

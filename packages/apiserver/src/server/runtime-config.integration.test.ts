@@ -123,10 +123,12 @@ describe("--runtime-config networking.k8s.io/v1alpha1=true,api/beta=true,authent
       }),
     });
     const ip = (await s.request("/apis/networking.k8s.io/v1alpha1/ipaddresses/10.96.0.77")).json() as { apiVersion: string; spec: unknown };
+    // ParentReference.group is `json:"group,omitempty"`: the core group's "" is not written.
     expect(ip).toMatchObject({
       apiVersion: "networking.k8s.io/v1alpha1",
-      spec: { parentRef: { group: "", resource: "services", namespace: "default", name: "web" } },
+      spec: { parentRef: { resource: "services", namespace: "default", name: "web" } },
     });
+    expect(ip.spec).toEqual({ parentRef: { resource: "services", namespace: "default", name: "web" } });
     const list = (await s.request("/apis/networking.k8s.io/v1alpha1/servicecidrs")).json() as {
       apiVersion: string;
       items: { metadata: { name: string } }[];

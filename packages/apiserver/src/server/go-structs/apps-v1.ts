@@ -1,0 +1,72 @@
+/** apps/v1 as k8s.io/api/apps/v1/types.go (v1.33) declares it; see types.ts for the notation. */
+import type { GoStructs } from "./types.ts";
+
+export const appsV1: GoStructs = {
+  Deployment: {
+    kind: "string,omitempty",
+    apiVersion: "string,omitempty",
+    metadata: "meta/v1.ObjectMeta,omitempty",
+    spec: "apps/v1.DeploymentSpec,omitempty",
+    status: "apps/v1.DeploymentStatus,omitempty",
+  },
+  DeploymentCondition: {
+    type: "string",
+    status: "string",
+    lastUpdateTime: "meta/v1.Time,omitempty",
+    lastTransitionTime: "meta/v1.Time,omitempty",
+    reason: "string,omitempty",
+    message: "string,omitempty",
+  },
+  DeploymentSpec: {
+    replicas: "*int32,omitempty",
+    selector: "*meta/v1.LabelSelector",
+    template: "core/v1.PodTemplateSpec",
+    strategy: "apps/v1.DeploymentStrategy,omitempty",
+    minReadySeconds: "int32,omitempty",
+    revisionHistoryLimit: "*int32,omitempty",
+    paused: "bool,omitempty",
+    progressDeadlineSeconds: "*int32,omitempty",
+  },
+  DeploymentStatus: {
+    observedGeneration: "int64,omitempty",
+    replicas: "int32,omitempty",
+    updatedReplicas: "int32,omitempty",
+    readyReplicas: "int32,omitempty",
+    availableReplicas: "int32,omitempty",
+    unavailableReplicas: "int32,omitempty",
+    terminatingReplicas: "*int32,omitempty",
+    conditions: "[]apps/v1.DeploymentCondition,omitempty",
+    collisionCount: "*int32,omitempty",
+  },
+  DeploymentStrategy: { type: "string,omitempty", rollingUpdate: "*apps/v1.RollingUpdateDeployment,omitempty" },
+  ReplicaSet: {
+    kind: "string,omitempty",
+    apiVersion: "string,omitempty",
+    metadata: "meta/v1.ObjectMeta,omitempty",
+    spec: "apps/v1.ReplicaSetSpec,omitempty",
+    status: "apps/v1.ReplicaSetStatus,omitempty",
+  },
+  ReplicaSetCondition: {
+    type: "string",
+    status: "string",
+    lastTransitionTime: "meta/v1.Time,omitempty",
+    reason: "string,omitempty",
+    message: "string,omitempty",
+  },
+  ReplicaSetSpec: {
+    replicas: "*int32,omitempty",
+    minReadySeconds: "int32,omitempty",
+    selector: "*meta/v1.LabelSelector",
+    template: "core/v1.PodTemplateSpec,omitempty",
+  },
+  ReplicaSetStatus: {
+    replicas: "int32",
+    fullyLabeledReplicas: "int32,omitempty",
+    readyReplicas: "int32,omitempty",
+    availableReplicas: "int32,omitempty",
+    terminatingReplicas: "*int32,omitempty",
+    observedGeneration: "int64,omitempty",
+    conditions: "[]apps/v1.ReplicaSetCondition,omitempty",
+  },
+  RollingUpdateDeployment: { maxUnavailable: "*intstr.IntOrString,omitempty", maxSurge: "*intstr.IntOrString,omitempty" },
+};
