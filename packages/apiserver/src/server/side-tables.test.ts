@@ -37,22 +37,6 @@ describe("go-types: a Go struct type for every struct-typed field", () => {
   });
 });
 
-/**
- * Properties kube-apiserver documents that the tables do not have yet (the TypeMeta and list
- * fields of the networking and rbac kinds, four ServiceSpec fields). A new field is not listed
- * here, so it fails until documented.
- */
-const knownUndocumented: Readonly<Record<string, readonly string[]>> = {
-  "io.k8s.api.core.v1.ServiceSpec": ["loadBalancerIP", "loadBalancerSourceRanges", "sessionAffinityConfig", "loadBalancerClass"],
-};
-const typeMeta = ["apiVersion", "kind"];
-const listMeta = ["apiVersion", "items", "kind"];
-const undocumentedMeta = (name: string): readonly string[] => {
-  if (!/^io\.k8s\.api\.(networking|rbac)\./.test(name)) return [];
-  if (name.endsWith("List")) return listMeta;
-  return /\.(ServiceCIDR|IPAddress|ClusterRole|ClusterRoleBinding|Role|RoleBinding)$/.test(name) ? typeMeta : [];
-};
-
 describe("OpenAPI descriptions: every property of a documented definition", () => {
   const docs = buildOpenAPI(
     servableResources
@@ -67,8 +51,7 @@ describe("OpenAPI descriptions: every property of a documented definition", () =
   it.each(documented)("%s", (name) => {
     const props = defs.get(name)?.properties;
     expect(props, `${name} is served`).toBeDefined();
-    const allowed = new Set([...(knownUndocumented[name] ?? []), ...undocumentedMeta(name)]);
-    const missing = Object.keys(props!).filter((p) => props![p]!.description === undefined && !allowed.has(p));
+    const missing = Object.keys(props!).filter((p) => props![p]!.description === undefined);
     expect(missing).toEqual([]);
   });
 });

@@ -51,14 +51,21 @@ function defineResource(ctx: WalkContext, r: OpenAPIResource): Roots {
     list = ctx.names.get(unwrap(ls).inner) ?? list;
     defineNamed(ctx, list, ls, { kind: `${r.kind}List`, path: [] });
   } else if (!ctx.defs.has(list)) {
+    // The list's doc comments where the tables have them (types.go's <Kind>List), else generic text.
+    const docs = ctx.docs?.[list] ?? {};
+    const doc = (field: string, schema: OpenAPISchema): OpenAPISchema =>
+      docs[field] === undefined ? schema : { ...schema, description: docs[field].description };
     ctx.defs.set(list, {
-      description: `${r.kind}List is a list of ${r.kind} objects.`,
+      description: docs[""]?.description ?? `${r.kind}List is a list of ${r.kind} objects.`,
       type: "object",
       properties: {
-        apiVersion: { type: "string" },
-        items: { type: "array", items: { $ref: refPrefix + object } },
-        kind: { type: "string" },
-        metadata: { allOf: [{ $ref: `${refPrefix}${meta}ListMeta` }], description: "Standard list metadata." },
+        apiVersion: doc("apiVersion", { type: "string" }),
+        items: doc("items", { type: "array", items: { $ref: refPrefix + object } }),
+        kind: doc("kind", { type: "string" }),
+        metadata: {
+          allOf: [{ $ref: `${refPrefix}${meta}ListMeta` }],
+          description: docs["metadata"]?.description ?? "Standard list metadata.",
+        },
       },
       required: ["items"],
     });

@@ -2,7 +2,7 @@
  * Field documentation of networking.k8s.io ServiceCIDR and IPAddress (doc
  * comments of k8s.io/api/networking/v1 types.go; v1beta1 has the same text).
  */
-import type { FieldDoc } from "./service-descriptions.ts";
+import { typeMetaDocs, type FieldDoc } from "./service-descriptions.ts";
 
 const conv = "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md";
 const metadata: FieldDoc = { description: `Standard object's metadata. More info: ${conv}#metadata` };
@@ -11,6 +11,7 @@ function forVersion(version: string): Record<string, Record<string, FieldDoc>> {
   const p = `io.k8s.api.networking.${version}.`;
   return {
     [`${p}ServiceCIDR`]: {
+      ...typeMetaDocs,
       "": {
         description:
           "ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64). This range is used to allocate ClusterIPs to Service objects.",
@@ -33,10 +34,12 @@ function forVersion(version: string): Record<string, Record<string, FieldDoc>> {
       },
     },
     [`${p}ServiceCIDRList`]: {
+      ...typeMetaDocs,
       "": { description: "ServiceCIDRList contains a list of ServiceCIDR objects." },
       items: { description: "items is the list of ServiceCIDRs." },
     },
     [`${p}IPAddress`]: {
+      ...typeMetaDocs,
       "": {
         description:
           "IPAddress represents a single IP of a single IP Family. The object is designed to be used by APIs that operate on IP addresses. The object is used by the Service core API for allocation of IP addresses. An IP address can be represented in different formats, to guarantee the uniqueness of the IP, the name of the object is the IP address in canonical format, four decimal digits separated by dots suppressing leading zeros for IPv4 and the representation defined by RFC 5952 for IPv6. Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1 Invalid: 10.01.2.3 or 2001:db8:0:0:0::1",
@@ -58,6 +61,7 @@ function forVersion(version: string): Record<string, Record<string, FieldDoc>> {
       name: { description: "Name is the name of the object being referenced." },
     },
     [`${p}IPAddressList`]: {
+      ...typeMetaDocs,
       "": { description: "IPAddressList contains a list of IPAddress." },
       items: { description: "items is the list of IPAddresses." },
     },

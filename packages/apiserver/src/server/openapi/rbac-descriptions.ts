@@ -4,7 +4,7 @@
  * lists as required although servicenet decodes their absence as the zero value (validation then
  * answers, as upstream's does).
  */
-import type { FieldDoc } from "./service-descriptions.ts";
+import { typeMetaDocs, type FieldDoc } from "./service-descriptions.ts";
 
 const metadata: FieldDoc = { description: "Standard object's metadata." };
 const listMetadata: FieldDoc = { description: "Standard object's metadata." };
@@ -21,6 +21,7 @@ export const rbacDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>
     },
   },
   [`${p}ClusterRole`]: {
+    ...typeMetaDocs,
     "": {
       description:
         "ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.",
@@ -33,6 +34,7 @@ export const rbacDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>
     },
   },
   [`${p}ClusterRoleBinding`]: {
+    ...typeMetaDocs,
     "": {
       description:
         "ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace, and adds who information via Subject.",
@@ -46,11 +48,13 @@ export const rbacDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>
     },
   },
   [`${p}ClusterRoleBindingList`]: {
+    ...typeMetaDocs,
     "": { description: "ClusterRoleBindingList is a collection of ClusterRoleBindings" },
     metadata: listMetadata,
     items: { description: "Items is a list of ClusterRoleBindings" },
   },
   [`${p}ClusterRoleList`]: {
+    ...typeMetaDocs,
     "": { description: "ClusterRoleList is a collection of ClusterRoles" },
     metadata: listMetadata,
     items: { description: "Items is a list of ClusterRoles" },
@@ -79,11 +83,13 @@ export const rbacDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>
     },
   },
   [`${p}Role`]: {
+    ...typeMetaDocs,
     "": { description: "Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding." },
     metadata,
     rules: { description: "Rules holds all the PolicyRules for this Role" },
   },
   [`${p}RoleBinding`]: {
+    ...typeMetaDocs,
     "": {
       description:
         "RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace. It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given namespace only have effect in that namespace.",
@@ -97,11 +103,13 @@ export const rbacDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>
     },
   },
   [`${p}RoleBindingList`]: {
+    ...typeMetaDocs,
     "": { description: "RoleBindingList is a collection of RoleBindings" },
     metadata: listMetadata,
     items: { description: "Items is a list of RoleBindings" },
   },
   [`${p}RoleList`]: {
+    ...typeMetaDocs,
     "": { description: "RoleList is a collection of Roles" },
     metadata: listMetadata,
     items: { description: "Items is a list of Roles" },

@@ -22,6 +22,16 @@ function withEnum(text: string, values: Record<string, string>): FieldDoc {
   return { description: `${text}\n\nPossible enum values:\n${lines.join("\n")}`, enum: keys };
 }
 
+/** metav1.TypeMeta's two fields, inlined into every kind and list. */
+export const typeMetaDocs: Readonly<Record<"apiVersion" | "kind", FieldDoc>> = {
+  apiVersion: {
+    description: `APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: ${conv}#resources`,
+  },
+  kind: {
+    description: `Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: ${conv}#types-kinds`,
+  },
+};
+
 const trafficPolicy = { Cluster: "routes traffic to all endpoints." };
 
 export const serviceDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>>>> = {
@@ -30,12 +40,7 @@ export const serviceDocs: Readonly<Record<string, Readonly<Record<string, FieldD
       description:
         "Service is a named abstraction of software service (for example, mysql) consisting of local port (for example 3306) that the proxy listens on, and the selector that determines which pods will answer requests sent through the proxy.",
     },
-    apiVersion: {
-      description: `APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: ${conv}#resources`,
-    },
-    kind: {
-      description: `Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: ${conv}#types-kinds`,
-    },
+    ...typeMetaDocs,
     metadata: { description: `Standard object's metadata. More info: ${conv}#metadata` },
     spec: { description: `Spec defines the behavior of a service. ${conv}#spec-and-status` },
     status: {
@@ -76,6 +81,14 @@ export const serviceDocs: Readonly<Record<string, Readonly<Record<string, FieldD
         None: "- no session affinity.",
       },
     ),
+    loadBalancerIP: {
+      description:
+        "Only applies to Service Type: LoadBalancer. This feature depends on whether the underlying cloud-provider supports specifying the loadBalancerIP when a load balancer is created. This field will be ignored if the cloud-provider does not support the feature. Deprecated: This field was under-specified and its meaning varies across implementations. Using it is non-portable and it may not support dual-stack. Users are encouraged to use implementation-specific annotations when available.",
+    },
+    loadBalancerSourceRanges: {
+      description:
+        'If specified and supported by the platform, this will restrict traffic through the cloud-provider load-balancer will be restricted to the specified client IPs. This field will be ignored if the cloud-provider does not support the feature." More info: https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/',
+    },
     externalName: {
       description:
         'externalName is the external reference that discovery mechanisms will return as an alias for this service (e.g. a DNS CNAME record). No proxying will be involved.  Must be a lowercase RFC-1123 hostname (https://tools.ietf.org/html/rfc1123) and requires `type` to be "ExternalName".',
@@ -88,6 +101,11 @@ export const serviceDocs: Readonly<Record<string, Readonly<Record<string, FieldD
           "preserves the source IP of the traffic by routing only to endpoints on the same node as the traffic was received on (dropping the traffic if there are no local endpoints).",
       },
     ),
+    sessionAffinityConfig: { description: "sessionAffinityConfig contains the configurations of session affinity." },
+    loadBalancerClass: {
+      description:
+        "loadBalancerClass is the class of the load balancer implementation this Service belongs to. If specified, the value of this field must be a label-style identifier, with an optional prefix, e.g. \"internal-vip\" or \"example.com/internal-vip\". Unprefixed names are reserved for end-users. This field can only be set when the Service type is 'LoadBalancer'. If not set, the default load balancer implementation is used, today this is typically done through the cloud provider integration, but should apply for any default implementation. If set, it is assumed that a load balancer implementation is watching for Services with a matching class. Any default load balancer implementation (e.g. cloud providers) should ignore Services that set this field. This field can only be set when creating or updating a Service to type 'LoadBalancer'. Once set, it can not be changed. This field will be wiped when a service is updated to a non 'LoadBalancer' type.",
+    },
     internalTrafficPolicy: withEnum(
       `InternalTrafficPolicy describes how nodes distribute service traffic they receive on the ClusterIP. If set to "Local", the proxy will assume that pods only want to talk to endpoints of the service on the same node as the pod, dropping the traffic if there are no local endpoints. The default value, "Cluster", uses the standard behavior of routing to all endpoints evenly (possibly modified by topology and other features).`,
       {
