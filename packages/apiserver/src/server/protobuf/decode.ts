@@ -28,6 +28,17 @@ function decodeIntOrString(bytes: Uint8Array): number | string {
   return varintNumber(f.find((x) => x.no === 2)?.varint ?? 0n);
 }
 
+/** metav1.FieldsV1: its Raw bytes are the field set as JSON. */
+function decodeFieldsV1(bytes: Uint8Array): unknown {
+  const raw = readFields(bytes).find((x) => x.no === 1)?.bytes;
+  if (raw === undefined || raw.length === 0) return {};
+  try {
+    return JSON.parse(text.decode(raw)) as unknown;
+  } catch {
+    throw StatusError.badRequest("unable to decode protobuf body: fieldsV1 is not JSON");
+  }
+}
+
 function value(spec: FieldSpec, f: WireField): unknown {
   const t = spec.type;
   if (t === "int") return varintNumber(f.varint ?? 0n);
@@ -36,6 +47,7 @@ function value(spec: FieldSpec, f: WireField): unknown {
   if (t === "string") return text.decode(f.bytes);
   if (t === "time") return decodeTime(f.bytes);
   if (t === "intorstring") return decodeIntOrString(f.bytes);
+  if (t === "fieldsv1") return decodeFieldsV1(f.bytes);
   if (t === "map") {
     const e = readFields(f.bytes);
     return [

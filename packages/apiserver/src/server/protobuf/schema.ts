@@ -6,7 +6,8 @@
  * the `auth` reviews, k8s.io/api/authorization/v1 and authentication/v1) is covered.
  */
 
-export type FieldType = "string" | "int" | "bool" | "time" | "intorstring" | "map" | { message: string };
+/** `fieldsv1`: metav1.FieldsV1, a message whose one bytes field (Raw) holds the field set's JSON. */
+export type FieldType = "string" | "int" | "bool" | "time" | "intorstring" | "map" | "fieldsv1" | { message: string };
 
 export interface FieldSpec {
   name: string;
@@ -42,6 +43,24 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
     12: { name: "annotations", type: "map" },
     13: m("ownerReferences", "OwnerReference", true),
     14: s("finalizers", true),
+    17: m("managedFields", "ManagedFieldsEntry", true),
+  },
+  ManagedFieldsEntry: {
+    1: s("manager"),
+    2: s("operation"),
+    3: s("apiVersion"),
+    4: { name: "time", type: "time" },
+    6: s("fieldsType"),
+    7: { name: "fieldsV1", type: "fieldsv1" },
+    8: s("subresource"),
+  },
+  Condition: {
+    1: s("type"),
+    2: s("status"),
+    3: i("observedGeneration"),
+    4: { name: "lastTransitionTime", type: "time" },
+    5: s("reason"),
+    6: s("message"),
   },
   OwnerReference: { 1: s("kind"), 3: s("name"), 4: s("uid"), 5: s("apiVersion"), 6: b("controller"), 7: b("blockOwnerDeletion") },
   Service: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "ServiceSpec"), 3: m("status", "ServiceStatus") },
@@ -77,12 +96,14 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   },
   SessionAffinityConfig: { 1: m("clientIP", "ClientIPConfig") },
   ClientIPConfig: { 1: i("timeoutSeconds") },
-  ServiceStatus: { 1: m("loadBalancer", "LoadBalancerStatus") },
+  ServiceStatus: { 1: m("loadBalancer", "LoadBalancerStatus"), 2: m("conditions", "Condition", true) },
   LoadBalancerStatus: { 1: m("ingress", "LoadBalancerIngress", true) },
-  LoadBalancerIngress: { 1: s("ip"), 2: s("hostname"), 3: s("ipMode") },
+  LoadBalancerIngress: { 1: s("ip"), 2: s("hostname"), 3: s("ipMode"), 4: m("ports", "PortStatus", true) },
+  PortStatus: { 1: i("port"), 2: s("protocol"), 3: s("error") },
   Namespace: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "NamespaceSpec"), 3: m("status", "NamespaceStatus") },
   NamespaceSpec: { 1: s("finalizers", true) },
-  NamespaceStatus: { 1: s("phase") },
+  NamespaceStatus: { 1: s("phase"), 2: m("conditions", "NamespaceCondition", true) },
+  NamespaceCondition: { 1: s("type"), 2: s("status"), 4: { name: "lastTransitionTime", type: "time" }, 5: s("reason"), 6: s("message") },
   // k8s.io/api/authorization/v1/generated.proto: the reviews kubectl's `auth can-i` sends.
   SelfSubjectAccessReview: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "SelfSubjectAccessReviewSpec") },
   SelfSubjectAccessReviewSpec: { 1: m("resourceAttributes", "ResourceAttributes"), 2: m("nonResourceAttributes", "NonResourceAttributes") },
@@ -124,7 +145,7 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   Subject: { 1: s("kind"), 2: s("apiGroup"), 3: s("name"), 4: s("namespace") },
   RoleRef: { 1: s("apiGroup"), 2: s("kind"), 3: s("name") },
   // k8s.io/api/apps/v1/generated.proto and the core/v1 pod template: what `kubectl create deployment` sends.
-  Deployment: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "DeploymentSpec") },
+  Deployment: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "DeploymentSpec"), 3: m("status", "DeploymentStatus") },
   DeploymentSpec: {
     1: pi("replicas"),
     2: m("selector", "LabelSelector"),
@@ -134,6 +155,25 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
     6: pi("revisionHistoryLimit"),
     7: b("paused"),
     9: pi("progressDeadlineSeconds"),
+  },
+  DeploymentStatus: {
+    1: i("observedGeneration"),
+    2: i("replicas"),
+    3: i("updatedReplicas"),
+    7: i("readyReplicas"),
+    4: i("availableReplicas"),
+    5: i("unavailableReplicas"),
+    9: pi("terminatingReplicas"),
+    6: m("conditions", "DeploymentCondition", true),
+    8: pi("collisionCount"),
+  },
+  DeploymentCondition: {
+    1: s("type"),
+    2: s("status"),
+    6: { name: "lastUpdateTime", type: "time" },
+    7: { name: "lastTransitionTime", type: "time" },
+    4: s("reason"),
+    5: s("message"),
   },
   DeploymentStrategy: { 1: s("type"), 2: m("rollingUpdate", "RollingUpdateDeployment") },
   RollingUpdateDeployment: { 1: { name: "maxUnavailable", type: "intorstring" }, 2: { name: "maxSurge", type: "intorstring" } },
@@ -148,7 +188,9 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
     10: s("nodeName"),
     11: b("hostNetwork"),
     19: s("schedulerName"),
+    28: m("readinessGates", "PodReadinessGate", true),
   },
+  PodReadinessGate: { 1: s("conditionType") },
   Container: {
     1: s("name"),
     2: s("image"),
