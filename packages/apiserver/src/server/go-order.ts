@@ -13,7 +13,7 @@ import { defOf, isObject, unwrap, type Schema } from "./schema-def.ts";
 /** One field of a struct plan: its JSON name, zod schema and (for Go-typed structs) its Go facts. */
 interface FieldPlan {
   name: string;
-  schema: Schema | undefined;
+  schema: Schema;
   go: GoField | undefined;
 }
 
@@ -30,9 +30,9 @@ const noSchema = {};
 const plans = new WeakMap<object, Map<string, Plan>>();
 
 /** The plan for values of `schema`, typed by the Go struct `go` (through slices and maps) if known. */
-function planOf(schema: Schema | undefined, go: string | undefined): Plan {
+function planOf(schema: Schema, go: string | undefined): Plan {
   if (schema === undefined && go === undefined) return leaf;
-  const key = (schema ?? noSchema) as object;
+  const key: object = schema === undefined ? noSchema : (schema as object);
   let bySchema = plans.get(key);
   if (bySchema === undefined) plans.set(key, (bySchema = new Map()));
   const known = bySchema.get(go ?? "");
@@ -42,7 +42,7 @@ function planOf(schema: Schema | undefined, go: string | undefined): Plan {
   return p;
 }
 
-function build(schema: Schema | undefined, go: string | undefined): Plan {
+function build(schema: Schema, go: string | undefined): Plan {
   // A Go field the schema lacks (written only as its zero value): its Go struct alone shapes it.
   if (schema === undefined) return go === undefined ? leaf : structPlan({}, goStruct(go));
   const d = defOf(unwrap(schema));
