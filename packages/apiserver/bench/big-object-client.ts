@@ -104,7 +104,11 @@ async function round(base: string, agent: Agent, r: number, step: (s: Step, f: (
   });
   await step("apply", async () => {
     const applied = JSON.stringify({ apiVersion: "v1", kind: "Service", metadata: { name, annotations: { applied: `a${r}` } } });
-    expectStatus("apply", await call(agent, `${item}?fieldManager=bench&force=true`, "PATCH", applied, "application/apply-patch+yaml"), 200);
+    expectStatus(
+      "apply",
+      await call(agent, `${item}?fieldManager=bench&force=true`, "PATCH", applied, "application/apply-patch+yaml"),
+      200,
+    );
   });
   await step("delete+watch", async () => {
     expectStatus("delete", await call(agent, item, "DELETE"), 200);

@@ -68,7 +68,9 @@ async function main(): Promise<void> {
     { name, metric: `${step}: server CPU`, value: median(f.cpuMs), unit: "ms" },
   ]);
   for (const [step, f] of figures)
-    console.log(`${step.padEnd(14)} longest turn ${String(median(f.maxTurnMs)).padStart(5)} ms  CPU ${String(median(f.cpuMs)).padStart(5)} ms`);
+    console.log(
+      `${step.padEnd(14)} longest turn ${String(median(f.maxTurnMs)).padStart(5)} ms  CPU ${String(median(f.cpuMs)).padStart(5)} ms`,
+    );
   const doc = {
     env: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "", loadavg1m: loadBefore, date: new Date().toISOString() },
     results,

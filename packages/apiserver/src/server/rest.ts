@@ -88,7 +88,9 @@ function listHeaders(): Record<string, string> {
  */
 function ok(r: ResourceRequest, code: number, obj: KubeObject, warnings: string[] = [], stored = false): number {
   const body =
-    stored && r.format === "json" ? new EncodedJSON(objectJSON(r.def, obj, encodedCacheOf(r.store))) : renderObject(r.def, obj, r.format, r.query);
+    stored && r.format === "json"
+      ? new EncodedJSON(objectJSON(r.def, obj, encodedCacheOf(r.store)))
+      : renderObject(r.def, obj, r.format, r.query);
   send(r.res, code, body, r.format, warnings);
   return code;
 }
