@@ -5,8 +5,7 @@
 import { DeleteOptionsSchema, safeParseCompiled, StatusError, type DeleteOptions } from "@servicenet/api";
 import { parse as parseYAML } from "yaml";
 import type { UserInfo } from "../authentication/user/user.ts";
-import type { KubeObject } from "../storage/index.ts";
-import { deepCopy } from "../storage/json-copy.ts";
+import { deepCopy, type KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeValue, parseBody, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
 import { deprecationWarning, warningHeader } from "./deprecation.ts";
 import { EncodedJSON, readBody, send } from "./http.ts";
