@@ -53,8 +53,23 @@ export function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Pro
   });
 }
 
+/**
+ * JSON text serialised already (an object's bytes from the encoded-object cache), which `send`
+ * writes as it is for the JSON format.
+ */
+export class EncodedJSON {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 /** Serialises `body` for the negotiated format (Table/partial are JSON). */
 export function encode(body: unknown, format: OutputFormat): { text: string; contentType: string } {
+  if (body instanceof EncodedJSON) {
+    if (format !== "json") throw new Error(`encoded JSON sent as ${format}`);
+    return { text: body.text, contentType: "application/json" };
+  }
   // kube-apiserver goes JSON -> map -> YAML, so keys come out sorted.
   if (format === "yaml") return { text: toYAML(body, { lineWidth: 0, sortMapEntries: true }), contentType: "application/yaml" };
   if (format === "table") return { text: JSON.stringify(body), contentType: "application/json;as=Table;v=v1;g=meta.k8s.io" };

@@ -64,6 +64,15 @@ function encoderOf(def: ResourceDef, format: "json" | "partial"): object {
 }
 
 /**
+ * `JSON.stringify(present(def, obj))` for an object as stored at its resourceVersion, through the
+ * resource's encoded-object cache: one encoding per object version for the LIST items, GETs, write
+ * answers and watch events that carry it (cacher's cachingObject).
+ */
+export function objectJSON(def: ResourceDef, obj: KubeObject, cache: EncodedObjectCache): string {
+  return cache.encode(encoderOf(def, "json"), obj, (o) => present(def, o));
+}
+
+/**
  * A JSON or partial-metadata list as its fields and an item encoder, for list-stream.ts; with
  * `cache` (the resource's, holding items as read from storage) each item version is encoded once.
  */

@@ -5,16 +5,16 @@
 import { DeleteOptionsSchema, safeParseCompiled, StatusError, type DeleteOptions } from "@servicenet/api";
 import { parse as parseYAML } from "yaml";
 import type { UserInfo } from "../authentication/user/user.ts";
-import type { KubeObject } from "../storage/index.ts";
+import { deepCopy, type KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeValue, parseBody, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
 import { deprecationWarning, warningHeader } from "./deprecation.ts";
-import { readBody, send } from "./http.ts";
+import { EncodedJSON, readBody, send } from "./http.ts";
 import { bodyFormat } from "./negotiation.ts";
 import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
 import { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { writeListStreaming } from "./list-stream.ts";
 import { encodedCacheOf } from "./encoded-cache.ts";
-import { renderList, renderObject, streamedList } from "./present.ts";
+import { objectJSON, renderList, renderObject, streamedList } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds, parseWatchFlags } from "./query.ts";
 import { queryBool } from "./query-conversion.ts";
 import type { RequestInfo } from "./request-info.ts";
@@ -44,8 +44,13 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
   const view = def.subresourceViews?.[info.subresource];
   if (view !== undefined) return handleSubresourceView(r, view);
   switch (info.verb) {
-    case "get":
-      return ok(r, 200, await r.store.get(info.namespace, info.name, r.query.get("resourceVersion") ?? undefined));
+    case "get": {
+      const budget = new TurnBudget();
+      const obj = await r.store.get(info.namespace, info.name, r.query.get("resourceVersion") ?? undefined);
+      // Decoding a near-limit object and encoding it are each long: others run between them.
+      await budget.maybeYield();
+      return ok(r, 200, obj, [], true);
+    }
     case "list": {
       const list = await r.store.list(info.namespace, parseListParams(r.query));
       if (r.format === "json" || r.format === "partial")
@@ -75,8 +80,17 @@ function listHeaders(): Record<string, string> {
   return { "Content-Type": "application/json", "Cache-Control": "no-cache, private" };
 }
 
-function ok(r: ResourceRequest, code: number, obj: KubeObject, warnings: string[] = []): number {
-  send(r.res, code, renderObject(r.def, obj, r.format, r.query), r.format, warnings);
+/**
+ * Answers `obj`. `stored`: it is the object as stored at its resourceVersion (a GET, or a write's
+ * result that is not a dry run), so its JSON comes from and goes into the resource's encoded cache,
+ * for the watch events and LISTs of the same version.
+ */
+function ok(r: ResourceRequest, code: number, obj: KubeObject, warnings: string[] = [], stored = false): number {
+  const body =
+    stored && r.format === "json"
+      ? new EncodedJSON(objectJSON(r.def, obj, encodedCacheOf(r.store)))
+      : renderObject(r.def, obj, r.format, r.query);
+  send(r.res, code, body, r.format, warnings);
   return code;
 }
 
@@ -157,14 +171,16 @@ async function create(r: ResourceRequest): Promise<number> {
   const created = await r.store.create(r.info.namespace, managed, { dryRun, warnings, ...userOf(r), ...adm.storeHooks() });
   adm.report(warnings);
   await budget.maybeYield();
-  return ok(r, 201, created, warnings);
+  return ok(r, 201, created, warnings, !dryRun);
 }
 
 async function update(r: ResourceRequest): Promise<number> {
   const fv = parseFieldValidation(r.query.get("fieldValidation"));
   const format = bodyFormat(r.req.headers["content-type"]);
   const dryRun = parseDryRun(r.query);
+  const budget = new TurnBudget();
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
+  await budget.maybeYield();
   checkName(obj.metadata, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined });
   // A uid in the body is a storage precondition, as upstream's defaultUpdatedObjectInfo makes it: another uid is a 409.
   const uid = obj.metadata.uid;
@@ -173,7 +189,9 @@ async function update(r: ResourceRequest): Promise<number> {
     r.info.namespace,
     r.info.name,
     async (current) => {
-      const next = withManagedFields(r, current ?? undefined, structuredClone(obj));
+      await budget.maybeYield();
+      const next = withManagedFields(r, current ?? undefined, deepCopy(obj));
+      await budget.maybeYield();
       // update.go's transformers: mutating admission on each attempt, against the object it replaces.
       await adm.admit(next, current ?? undefined, current ? "UPDATE" : "CREATE");
       return keepNoOp(current, next);
@@ -188,7 +206,8 @@ async function update(r: ResourceRequest): Promise<number> {
     },
   );
   adm.report(warnings);
-  return ok(r, result.created ? 201 : 200, result.object, warnings);
+  await budget.maybeYield();
+  return ok(r, result.created ? 201 : 200, result.object, warnings, !dryRun);
 }
 
 async function patch(r: ResourceRequest): Promise<number> {
@@ -206,10 +225,13 @@ async function patch(r: ResourceRequest): Promise<number> {
   let warnings: string[] = [];
   const strategyWarnings: string[] = [];
   const adm = new RequestAdmission(r, "UPDATE", dryRun);
+  // A patch of a near-limit object takes long at each step (patch, managed fields, decode): others run between them.
+  const budget = new TurnBudget();
   const result = await r.store.update(
     r.info.namespace,
     r.info.name,
     async (current) => {
+      await budget.maybeYield();
       const patched = applyPatch(type, (current ?? undefined) as unknown as JSONObject | undefined, text, {
         fieldManager: manager,
         force: queryBool(r.query, "force") ?? false,
@@ -223,6 +245,7 @@ async function patch(r: ResourceRequest): Promise<number> {
       // Upstream decodes a JSON or merge patch's result as JSON (type errors are 422 there); strategic
       // merge and apply results go through unstructured conversion instead.
       const jsonResult = type === "application/json-patch+json" || type === "application/merge-patch+json";
+      await budget.maybeYield();
       if (type === "application/strategic-merge-patch+json") wrapPatchedInts(r.def, patched.object);
       const decoded = decodeValue(r.def, patched.object, fv, [], { typeErrors: jsonResult ? "patch" : "none" });
       checkPatchedObject(current ?? undefined, decoded.obj, {
@@ -231,6 +254,7 @@ async function patch(r: ResourceRequest): Promise<number> {
         groupResource: groupResource(r.def),
       });
       warnings = decoded.warnings;
+      await budget.maybeYield();
       // patch.go: mutating admission of the patched object, before the strategy validates it.
       await adm.admit(decoded.obj, current ?? undefined, current ? "UPDATE" : "CREATE");
       return keepNoOp(current, decoded.obj);
@@ -238,7 +262,8 @@ async function patch(r: ResourceRequest): Promise<number> {
     { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings: strategyWarnings, ...userOf(r), ...adm.storeHooks() },
   );
   adm.report(strategyWarnings);
-  return ok(r, result.created ? 201 : 200, result.object, [...warnings, ...strategyWarnings]);
+  await budget.maybeYield();
+  return ok(r, result.created ? 201 : 200, result.object, [...warnings, ...strategyWarnings], !dryRun);
 }
 
 /** An apply patch must be a whole object of this endpoint's apiVersion and kind (upstream 400s). */

@@ -9,7 +9,8 @@ import type { GenericStore } from "../registry/generic/store.ts";
 import type { WatchParams } from "../registry/generic/options.ts";
 import { sharedOrigin, WatchStream, type KubeObject, type WatchEvent } from "../storage/index.ts";
 import type { OutputFormat } from "./negotiation.ts";
-import { present, tableOptions } from "./present.ts";
+import { encodedCacheOf } from "./encoded-cache.ts";
+import { objectJSON, present, tableOptions } from "./present.ts";
 import { buildTable } from "./table.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 import { chunkOf, chunkWriter, type EventChunk } from "./watch-chunks.ts";
@@ -59,10 +60,18 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   };
   let send: (chunk: EventChunk) => void = () => {};
   const write = (type: string, object: unknown): void => send(chunkOf(`${JSON.stringify({ type, object })}\n`));
+  const cache = encodedCacheOf(w.store);
+  // An added or modified object is the object as stored at the event's resourceVersion: its JSON
+  // is the one LISTs, GETs and the write's answer use (encoded-cache.ts). A DELETED event carries
+  // the old content at the deleting revision, which no read shares.
+  const eventLine = (type: string, obj: KubeObject): string =>
+    type === "ADDED" || type === "MODIFIED"
+      ? `{"type":"${type}","object":${objectJSON(w.def, obj, cache)}}\n`
+      : `${JSON.stringify({ type, object: present(w.def, obj) })}\n`;
   const writeObject = (type: string, obj: KubeObject): void => {
     if (res.writableEnded) return;
     if (w.format !== "json") return write(type, encodeObject(obj));
-    send(encodedEvent(type, obj, () => `${JSON.stringify({ type, object: present(w.def, obj) })}\n`, apiVersion));
+    send(encodedEvent(type, obj, () => eventLine(type, obj), apiVersion));
   };
   const bookmark = (rv: string, annotations?: Record<string, string>): unknown => ({
     kind: w.def.kind,

@@ -6,7 +6,7 @@ import { formatRFC3339 } from "../util/time/rfc3339.ts";
 import { randomUUID } from "node:crypto";
 import type { KubeObject, StoredObjectMeta } from "./interfaces.ts";
 import type { RawKV } from "./kv.ts";
-import { jsonCopy, jsonCopyObject, notPlain, setMember } from "./json-copy.ts";
+import { deepCopy, jsonCopy, jsonCopyObject, notPlain, setMember } from "./json-copy.ts";
 
 /** JSON text to store for `obj`, without resourceVersion. */
 export function encode(obj: KubeObject): string {
@@ -86,8 +86,7 @@ function copyForStorage(obj: KubeObject): KubeObject | null {
 /** A deep copy, so callers' tryUpdate functions can mutate what they get. */
 export function clone(obj: KubeObject): KubeObject {
   // Stored objects are JSON data, so the plain tree copy applies; anything else keeps structuredClone.
-  const copy = jsonCopy(obj);
-  return copy === notPlain ? structuredClone(obj) : (copy as KubeObject);
+  return deepCopy(obj);
 }
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */

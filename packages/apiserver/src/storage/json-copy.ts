@@ -17,6 +17,15 @@ export function jsonCopy(value: unknown): unknown {
   return copyValue(value, 0);
 }
 
+/**
+ * A deep copy of JSON data: the plain tree copy, or structuredClone for what is not plain JSON
+ * (the copy then keeps what JSON would change).
+ */
+export function deepCopy<T>(value: T): T {
+  const copy = jsonCopy(value);
+  return copy === notPlain ? structuredClone(value) : (copy as T);
+}
+
 /** Nesting deeper than this is left to JSON (and its own errors). */
 const maxDepth = 1000;
 

@@ -27,6 +27,7 @@ import { prefixEnd, type KVEngine, type RawKV } from "./kv.ts";
 import { listKV } from "./kv-list.ts";
 import { runTxn } from "./kv-txn.ts";
 import { watchKV } from "./kv-watch.ts";
+import { TurnBudget } from "../util/eventloop/turn-budget.ts";
 
 /** Attempts before GuaranteedUpdate gives up under extreme contention (upstream retries forever). */
 const maxAttempts = 10_000;
@@ -108,6 +109,9 @@ export class KVStore implements Store {
     const phys = this.prefix + key;
     let kv: RawKV | null | undefined = fromCache(opts.cachedExisting, phys) ?? undefined;
     let fromCachedCopy = kv !== undefined;
+    // Decoding, updating and encoding a near-limit object are each long: others run between them
+    // (the write is a compare-and-swap, so what they write meanwhile makes this attempt retry).
+    const budget = new TurnBudget();
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       if (kv === undefined) kv = await this.engine.get(phys);
       if (!kv && !opts.ignoreNotFound) throw keyNotFound(key);
@@ -117,9 +121,11 @@ export class KVStore implements Store {
         // Upstream checks preconditions against the zero object when the key is gone: a uid
         // precondition on a deleted object is a Conflict, never a re-create (etcd3 GuaranteedUpdate).
         checkPreconditions(key, opts.preconditions, current);
+        await budget.maybeYield();
         next = await tryUpdate(clone(current));
         const rv = next.metadata?.resourceVersion;
         if (rv !== undefined && rv !== "" && rv !== (current.metadata.resourceVersion ?? "")) throw staleObject(key);
+        await budget.maybeYield();
       } catch (e) {
         if (fromCachedCopy) {
           kv = undefined;

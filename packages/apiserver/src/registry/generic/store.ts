@@ -5,6 +5,7 @@
  */
 import { field, GoValue, StatusError, type FieldError } from "@servicenet/api";
 import {
+  deepCopy,
   objectKey,
   resourcePrefix,
   withGroupResource,
@@ -365,7 +366,7 @@ export class GenericStore {
     // Upstream runs deleteValidation inside the storage delete (or the finalizer update) on the
     // object it is about to remove; here once, on the object read for the delete.
     await p.deleteValidation?.(current);
-    const first = beforeDelete(this.strategy, structuredClone(current), { gracePeriodSeconds: p.gracePeriodSeconds });
+    const first = beforeDelete(this.strategy, deepCopy(current), { gracePeriodSeconds: p.gracePeriodSeconds });
     // Finalizers cannot be changed through DeleteOptions while a graceful deletion is pending.
     if (first.gracefulPending) return { object: current, deleted: false };
     const policy = this.strategy.defaultGarbageCollectionPolicy ?? "DeleteDependents";
@@ -395,7 +396,7 @@ export class GenericStore {
     const marked = await this.store.guaranteedUpdate(
       key,
       (cur) => {
-        const next = structuredClone(cur);
+        const next = deepCopy(cur);
         const options = { gracePeriodSeconds: p.gracePeriodSeconds };
         st.pendingFinalizers = false;
         st.lastGraceful = 0;

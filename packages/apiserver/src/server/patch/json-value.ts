@@ -1,5 +1,7 @@
 /** Small helpers over decoded JSON values shared by the patch implementations. */
 
+import { deepCopy } from "../../storage/json-copy.ts";
+
 export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
 export type JSONObject = { [key: string]: JSONValue };
 
@@ -22,9 +24,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** A deep copy; JSON values only, so structuredClone is exact. */
+/** A deep copy; JSON values only, so the plain tree copy (a few times cheaper than structuredClone) is exact. */
 export function clone<T>(v: T): T {
-  return structuredClone(v);
+  return deepCopy(v);
 }
 
 /**

@@ -7,7 +7,7 @@
  * legacy objects show ipFamilies/ipFamilyPolicy.
  */
 import { field, isValidPathSegmentName, type Service, StatusError, validateObjectMeta, validateServiceName } from "@servicenet/api";
-import type { KubeObject, Store } from "../../../../storage/index.ts";
+import { deepCopy, type KubeObject, type Store } from "../../../../storage/index.ts";
 import type { FinishFunc } from "../../../generic/hooks.ts";
 import type { UpdateParams, WriteParams } from "../../../generic/options.ts";
 import { GenericStore, type GenericStoreConfig } from "../../../generic/store.ts";
@@ -113,7 +113,7 @@ export class ServiceREST extends GenericStore {
    */
   async #beginUpdate(obj: KubeObject, current: KubeObject, p: UpdateParams): Promise<FinishFunc> {
     this.#defaultOnRead(current);
-    const old = asView(structuredClone(current));
+    const old = asView(deepCopy(current));
     const svc = asView(obj);
     // Fix up allocated values the client may have left out (idempotence), then sync clusterIP(s).
     patchAllocatedValues(svc, old);
@@ -123,7 +123,7 @@ export class ServiceREST extends GenericStore {
 
   /** AfterDelete (non-dry-run): the Endpoints object goes, then every IP, NodePort and the HCNP. */
   async #afterDelete(obj: KubeObject): Promise<void> {
-    const copy = structuredClone(obj);
+    const copy = deepCopy(obj);
     this.#defaultOnRead(copy);
     if (this.#deleteEndpoints) {
       try {
