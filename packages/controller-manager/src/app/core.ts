@@ -9,6 +9,8 @@ import type { Node } from "@servicenet/api";
 import type { Informer } from "@servicenet/client/tools/cache";
 import type { EventRecorder } from "@servicenet/client/tools/record";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import type { MetricsRegistry } from "@servicenet/component-base/metrics";
+import { newCidrSetMetrics } from "../controller/nodeipam/ipam/cidrset/metrics.ts";
 import { nodeCIDRClient } from "../controller/nodeipam/ipam/node-cidr-client.ts";
 import { RateLimitingQueue, type MetricsProvider } from "@servicenet/client/util/workqueue";
 import { RangeAllocator, type CIDRAllocatorParams } from "../controller/nodeipam/ipam/range-allocator.ts";
@@ -116,6 +118,8 @@ export interface NodeIpamDeps {
   logger?: Logger;
   /** The process's workqueue metrics (workqueue_* with name "cidrallocator_node"). */
   queueMetrics?: MetricsProvider;
+  /** The process's registry, for node_ipam_controller_cidrset_*. */
+  metrics?: MetricsRegistry;
 }
 
 /**
@@ -130,5 +134,15 @@ export async function startNodeIpamController(o: NodeIpamOptions, d: NodeIpamDep
   const client = nodeCIDRClient(d.kubeConfig);
   const nodeList = await client.listNodes();
   const queue = new RateLimitingQueue<string>("cidrallocator_node", undefined, undefined, d.queueMetrics);
-  return new RangeAllocator({ nodes: d.nodes, client, recorder: d.recorder, params, nodeList, logger: log, queue });
+  const metrics = d.metrics !== undefined ? newCidrSetMetrics(d.metrics) : undefined;
+  return new RangeAllocator({
+    nodes: d.nodes,
+    client,
+    recorder: d.recorder,
+    params,
+    nodeList,
+    logger: log,
+    queue,
+    ...(metrics ? { metrics } : {}),
+  });
 }

@@ -156,6 +156,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         recorder: events.newRecorder({ component: "cidrAllocator" }),
         logger: log,
         queueMetrics: obs.queueMetrics,
+        metrics: obs.metrics,
       });
       if (ipam !== undefined) controllers.push({ run: (s) => ipam.run(s) });
       else skipped.add("nodeipam");

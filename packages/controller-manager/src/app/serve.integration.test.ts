@@ -93,7 +93,20 @@ describe("controller-manager secure serving", () => {
     let address = "";
     const serving = { ...defaultServingOptions(), bindAddress: "127.0.0.1", securePort: await freePort() };
     const done = runControllerManager(
-      { kubeConfig: kc, controllers: ["endpointslice", "endpoint"], serving, onServing: (a) => (address = a) },
+      {
+        kubeConfig: kc,
+        controllers: ["nodeipam", "endpointslice", "endpoint"],
+        nodeIpam: {
+          allocateNodeCIDRs: true,
+          clusterCIDR: "10.244.0.0/16",
+          serviceCIDR: "",
+          nodeCIDRMaskSize: 0,
+          nodeCIDRMaskSizeIPv4: 0,
+          nodeCIDRMaskSizeIPv6: 0,
+        },
+        serving,
+        onServing: (a) => (address = a),
+      },
       stop.signal,
     );
     await eventually(() => address !== "");
@@ -103,7 +116,7 @@ describe("controller-manager secure serving", () => {
     await eventually(async () => (await get(address, "/healthz?verbose")).body.includes("[+]endpoints-controller"));
     expect(await get(address, "/healthz?verbose")).toMatchObject({
       code: 200,
-      body: "[+]endpointslice-controller ok\n[+]endpoints-controller ok\nhealthz check passed\n",
+      body: "[+]node-ipam-controller ok\n[+]endpointslice-controller ok\n[+]endpoints-controller ok\nhealthz check passed\n",
     });
     const root = await get(address, "/healthz");
     expect(root).toEqual({ code: 200, body: "ok", subject: expect.stringMatching(/^localhost@\d+$/) });
@@ -137,6 +150,10 @@ describe("controller-manager secure serving", () => {
       expect(m.body).toContain('workqueue_depth{name="endpoint_slice"} 0');
       expect(m.body).toMatch(/^endpoint_slice_controller_syncs\{result="success"\} [1-9]/m);
       expect(m.body).toContain("endpoint_slice_controller_endpoints_desired 4");
+      // node-a got the first /24 of the cluster CIDR's 256.
+      expect(m.body).toContain('node_ipam_controller_cidrset_cidrs_allocations_total{clusterCIDR="10.244.0.0/16"} 1');
+      expect(m.body).toContain('node_ipam_controller_cirdset_max_cidrs{clusterCIDR="10.244.0.0/16"} 256');
+      expect(m.body).toContain('node_ipam_controller_cidrset_usage_cidrs{clusterCIDR="10.244.0.0/16"} 0.00390625');
       return true;
     });
     expect(sars).toContainEqual({

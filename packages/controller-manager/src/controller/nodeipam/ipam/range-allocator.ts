@@ -15,6 +15,7 @@ import { realClock, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { Controller } from "../../../framework/controller.ts";
 import { CidrSet } from "./cidrset/cidr-set.ts";
+import type { CidrSetMetrics } from "./cidrset/metrics.ts";
 
 /** Workers syncing Nodes (upstream's `cidrUpdateWorkers`). */
 export const cidrUpdateWorkers = 30;
@@ -45,6 +46,8 @@ export interface RangeAllocatorDeps {
   /** The Nodes listed before the informer runs (upstream's `nodeList`); their podCIDRs are occupied at once. */
   nodeList?: readonly Node[];
   queue?: RateLimitingQueue<string>;
+  /** node_ipam_controller_cidrset_* of every set; none when absent. */
+  metrics?: CidrSetMetrics;
   clock?: Clock;
   logger?: Logger;
 }
@@ -96,7 +99,7 @@ export class RangeAllocator {
     this.#d = deps;
     this.#log = deps.logger ?? noopLogger;
     this.queue = deps.queue ?? new RateLimitingQueue<string>("cidrallocator_node", deps.clock ?? realClock);
-    this.cidrSets = deps.params.clusterCIDRs.map((c, i) => new CidrSet(c, deps.params.nodeCIDRMaskSizes[i] ?? 0));
+    this.cidrSets = deps.params.clusterCIDRs.map((c, i) => new CidrSet(c, deps.params.nodeCIDRMaskSizes[i] ?? 0, deps.metrics));
     for (const s of [deps.params.serviceCIDR, deps.params.secondaryServiceCIDR]) {
       if (s !== undefined) this.filterOutServiceRange(s);
       else this.#log.info("No Service CIDR provided. Skipping filtering out service addresses");

@@ -6,6 +6,7 @@
  */
 import { cidrsOverlap, familyBits, formatCIDR, formatIP, lastAddress, type CIDR, type IP } from "@servicenet/api/net";
 import { Bitmap } from "./bitmap.ts";
+import type { CidrSetMetrics } from "./metrics.ts";
 
 /**
  * The subnet mask size cannot be greater than 16 more than the cluster mask size (upstream's
@@ -32,17 +33,24 @@ export class CidrSet {
   #allocated = 0;
   #nextCandidate = 0;
   readonly #used = new Bitmap();
+  readonly #metrics: CidrSetMetrics | undefined;
+  /** upstream's `label`: the cluster CIDR as text. */
+  readonly #label: { clusterCIDR: string };
 
   /**
    * `NewCIDRSet`. The caller makes sure `subNetMaskSize` is not shorter than the cluster's prefix.
+   * With `metrics`, the set reports to upstream's node_ipam_controller_cidrset_* series.
    * @throws CIDRSetError with `ErrCIDRSetSubNetTooBig` for an IPv6 set of more than 2^16 blocks.
    */
-  constructor(clusterCIDR: CIDR, subNetMaskSize: number) {
+  constructor(clusterCIDR: CIDR, subNetMaskSize: number, metrics?: CidrSetMetrics) {
     if (clusterCIDR.family === "IPv6" && subNetMaskSize - clusterCIDR.prefix > clusterSubnetMaxDiff)
       throw new CIDRSetError(errCIDRSetSubNetTooBig);
     this.clusterCIDR = { ...clusterCIDR, hostBitsSet: false };
     this.nodeMaskSize = subNetMaskSize;
     this.maxCIDRs = 2 ** (subNetMaskSize - clusterCIDR.prefix);
+    this.#metrics = metrics;
+    this.#label = { clusterCIDR: formatCIDR(this.clusterCIDR) };
+    metrics?.maxCidrs.set(this.#label, this.maxCIDRs);
   }
 
   /** How many blocks are in use (upstream's `allocatedCIDRs`). */
@@ -74,13 +82,17 @@ export class CidrSet {
   allocateNext(): CIDR {
     if (this.#allocated === this.maxCIDRs) throw new CIDRSetError(errCIDRRangeNoCIDRsRemaining);
     let candidate = this.#nextCandidate;
-    for (let i = 0; i < this.maxCIDRs; i++) {
+    let i = 0;
+    for (; i < this.maxCIDRs; i++) {
       if (!this.#used.get(candidate)) break;
       candidate = (candidate + 1) % this.maxCIDRs;
     }
     this.#nextCandidate = (candidate + 1) % this.maxCIDRs;
     this.#used.set(candidate, true);
     this.#allocated++;
+    this.#metrics?.allocations.inc(this.#label);
+    this.#metrics?.allocationTriesPerRequest.observe(this.#label, i);
+    this.#updateUsage();
     return this.indexToCIDRBlock(candidate);
   }
 
@@ -91,7 +103,9 @@ export class CidrSet {
       if (!this.#used.get(i)) continue;
       this.#used.set(i, false);
       this.#allocated--;
+      this.#metrics?.releases.inc(this.#label);
     }
+    this.#updateUsage();
   }
 
   /** `Occupy`: marks every block `cidr` covers as used; succeeds even if some already were. */
@@ -101,7 +115,14 @@ export class CidrSet {
       if (this.#used.get(i)) continue;
       this.#used.set(i, true);
       this.#allocated++;
+      this.#metrics?.allocations.inc(this.#label);
     }
+    this.#updateUsage();
+  }
+
+  /** `cidrset_usage_cidrs`: the fraction of blocks in use. */
+  #updateUsage(): void {
+    this.#metrics?.usage.set(this.#label, this.#allocated / this.maxCIDRs);
   }
 
   /**
