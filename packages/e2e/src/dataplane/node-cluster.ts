@@ -1,13 +1,16 @@
 /**
- * The real control plane and kube-proxy of a one-node cluster, all inside the node namespace
- * (`ip netns exec <node> node packages/.../dist/...`): the apiserver on the node's 127.0.0.1:6443
- * (SQLite in a temp dir), the controller-manager and kube-proxy as its API clients over HTTPS.
+ * The real control plane of the cluster in n1's namespace (`ip netns exec <n1> node
+ * packages/.../dist/...`): the apiserver on n1's 127.0.0.1:6443 (SQLite in a temp dir) and the
+ * controller-manager as its API client over HTTPS; and one kube-proxy per node, in its node's
+ * namespace, with that node's name and IPs.
  *
  * The test process stays in the root namespace, where the node's loopback is unreachable. It talks
  * to the apiserver through a bridge that needs no change to the root namespace: a forwarder in the
  * node namespace accepts on a unix socket (the filesystem is shared across namespaces) and connects
  * to 127.0.0.1:6443 there; the test listens on its own 127.0.0.1:<random> and pipes to that socket.
- * The serving certificate has 127.0.0.1 in its SANs, so the same kubeconfig works on both ends.
+ * The other nodes' kube-proxies reach it the same way: a forwarder on their own 127.0.0.1:6443
+ * connects to that socket. The serving certificate has 127.0.0.1 in its SANs, so one kubeconfig
+ * works everywhere.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
@@ -15,26 +18,26 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { apiserverBin, controllerManagerBin, kubeProxyBin } from "../framework/bins.ts";
-import { clusterCIDRs, nodeIP, serviceCIDRs } from "./netns.ts";
+import { clusterCIDRs, serviceCIDRs, type NodeNet, type Topology } from "./netns.ts";
 import { startInNetns, type NetnsProcess } from "../framework/netns-process.ts";
 import { forwarder } from "./scripts.ts";
 
 export { apiserverBin, controllerManagerBin, kubeProxyBin };
-export const nodeName = "dp-node";
 
 export interface NodeCluster {
   readonly dir: string;
   /** For the test process (root namespace), through the bridge. */
   readonly kubeConfig: KubeConfig;
   readonly processes: NetnsProcess[];
-  /** ms from spawning the apiserver to kube-proxy's start line. */
+  /** ms from spawning the apiserver to the last kube-proxy's start line. */
   readonly startMs: number;
   /** Stops every process (kube-proxy first), closes the bridge, removes the temp dir. */
   stop(): Promise<string[]>;
 }
 
-/** Starts apiserver, controller-manager and kube-proxy (`mode`) in namespace `ns`. */
-export async function startNodeCluster(ns: string, mode: "iptables" | "nftables", prefix: string): Promise<NodeCluster> {
+/** Starts apiserver and controller-manager in n1's namespace and a kube-proxy (`mode`) on every node of `t`. */
+export async function startNodeCluster(t: Topology, mode: "iptables" | "nftables", prefix: string): Promise<NodeCluster> {
+  const ns = t.node;
   const t0 = performance.now();
   const dir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
   const processes: NetnsProcess[] = [];
@@ -76,28 +79,36 @@ export async function startNodeCluster(ns: string, mode: "iptables" | "nftables"
     const cm = startInNetns(ns, "controller-manager", [controllerManagerBin, "--kubeconfig", kubeconfig]);
     processes.push(cm);
     await cm.waitFor(/Caches are synced.*endpointslice/);
-    const kp = startInNetns(ns, "kube-proxy", [
-      kubeProxyBin,
-      "--kubeconfig",
-      kubeconfig,
-      "--proxy-mode",
-      mode,
-      "--hostname-override",
-      nodeName,
-      "--cluster-cidr",
-      clusterCIDRs,
-      "--node-ip",
-      `${nodeIP.v4},${nodeIP.v6}`,
-      "--metrics-bind-address",
-      "127.0.0.1:10249",
-    ]);
-    processes.push(kp);
-    await kp.waitFor(/servicenet-kube-proxy: \w+ mode/);
+    // n1 reaches the apiserver on its own loopback; the other nodes through the socket.
+    const fwds = t.nodes.slice(1).map((node) => startInNetns(node.ns, `api-forwarder ${node.name}`, ["-e", forwarder, "6443", sock]));
+    processes.push(...fwds);
+    await Promise.all(fwds.map((f) => f.waitFor(/forwarding/)));
+    const proxies = t.nodes.map((node) => startKubeProxy(node, mode, kubeconfig));
+    processes.push(...proxies);
+    await Promise.all(proxies.map((kp) => kp.waitFor(/servicenet-kube-proxy: \w+ mode/)));
     return { dir, kubeConfig, processes, startMs: performance.now() - t0, stop };
   } catch (e) {
     await stop();
     throw e;
   }
+}
+
+function startKubeProxy(node: NodeNet, mode: "iptables" | "nftables", kubeconfig: string): NetnsProcess {
+  return startInNetns(node.ns, `kube-proxy ${node.name}`, [
+    kubeProxyBin,
+    "--kubeconfig",
+    kubeconfig,
+    "--proxy-mode",
+    mode,
+    "--hostname-override",
+    node.name,
+    "--cluster-cidr",
+    clusterCIDRs,
+    "--node-ip",
+    `${node.ip.v4},${node.ip.v6}`,
+    "--metrics-bind-address",
+    "127.0.0.1:10249",
+  ]);
 }
 
 function listenBridge(sock: string, sockets: Set<Socket>): Promise<Server> {
