@@ -83,12 +83,16 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
   const echo: NetnsProcess[] = [];
   const m: Record<string, number> = {};
   let c: NodeCluster | undefined;
+  // A beforeAll that times out keeps running: cleanup aborts the start and waits for it to unwind.
+  const aborted = new AbortController();
+  let starting: Promise<NodeCluster> | undefined;
   let core: CoreV1Api;
   let ips: { v4: string; v6: string; nodePort: number };
   let baseline = "";
   let chains: string[] = [];
   const fromNode = () => [url(ips.v4, 80), url(ips.v6, 80), url(nodeIP.v4, ips.nodePort), url(nodeIP.v6, ips.nodePort)];
 
+  // A ceiling, not a wait: three nodes' kube-proxies and their first sync took 110-150 s at load ~30.
   beforeAll(async () => {
     try {
       createTopology(t);
@@ -96,7 +100,8 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
       // A UDP echo in each pod naming the pod by its IPv4 address.
       for (const [i, ns] of t.pods.entries()) echo.push(startInNetns(ns, `udp ${ns}`, ["-e", udpEchoServer, "5353", [pod1, pod2][i]!.v4]));
       await Promise.all(echo.map((e) => e.waitFor(/listening/)));
-      c = await startNodeCluster(t, mode, prefix);
+      starting = startNodeCluster(t, mode, prefix, aborted.signal);
+      c = await starting;
       m.startMs = c.startMs;
       core = c.kubeConfig.makeApiClient(CoreV1Api);
       // No kubelet registers the nodes; the EndpointSlice controller skips pods of unknown nodes.
@@ -136,10 +141,12 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
       await cleanup();
       throw e;
     }
-  }, 150_000);
+  }, 300_000);
 
   async function cleanup(): Promise<void> {
     try {
+      aborted.abort();
+      await starting?.catch(() => undefined);
       const codes = (await c?.stop()) ?? [];
       for (const e of echo) codes.push(`echo=${await e.stop()}`);
       if (c !== undefined) console.log(`dataplane ${mode}: processes stopped: ${codes.join(" ")}`);
@@ -372,7 +379,11 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
       zonePods.map(({ node, ip }) =>
         until(
           `in-zone only from ${node.name}`,
-          async () => (JSON.stringify(seen(await sample(node.ns, targets, 4))) === JSON.stringify(want(ip, 4)) ? true : undefined),
+          async () => {
+            const got = seen(await sample(node.ns, targets, 4));
+            if (JSON.stringify(got) !== JSON.stringify(want(ip, 4))) throw new Error(JSON.stringify(got));
+            return true;
+          },
           60_000,
         ),
       ),
@@ -383,21 +394,25 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
     console.log(
       `dataplane ${mode}: PreferClose flows per node ${JSON.stringify(Object.fromEntries(flows.map((f, i) => [t.nodes[i]!.name, f])))}`,
     );
-    const health = async (node: NodeNet) =>
+    // Every node IP's health check port in one client process: status and body, or the error code.
+    const hcURLs = t.nodes.flatMap((n) => [n.ip.v4, n.ip.v6].map((ip) => url(ip, local.spec!.healthCheckNodePort!)));
+    const health = async () =>
       JSON.parse(
         await execInNetns(t.client, [
           process.execPath,
           "-e",
-          `Promise.all(${JSON.stringify([node.ip.v4, node.ip.v6].map((ip) => url(ip, local.spec!.healthCheckNodePort!)))}.map((u) => fetch(u).then(async (r) => ({ status: r.status, body: await r.json() })))).then((r) => process.stdout.write(JSON.stringify(r)))`,
+          `Promise.all(${JSON.stringify(hcURLs)}.map((u) => fetch(u).then(async (r) => ({ status: r.status, body: await r.json() }), (e) => ({ error: e.cause?.code ?? String(e) })))).then((r) => process.stdout.write(JSON.stringify(r)))`,
         ]),
-      ) as { status: number; body: unknown }[];
+      ) as unknown[];
     const body = (n: number) => ({ service: { namespace: "default", name: "dp-local" }, localEndpoints: n, serviceProxyHealthy: true });
-    const wantHealth = zonePods.map(({ local }) =>
-      Array(2).fill(local === "yes" ? { status: 200, body: body(1) } : { status: 503, body: body(0) }),
+    const wantHealth = zonePods.flatMap(({ local }) =>
+      Array<unknown>(2).fill(local === "yes" ? { status: 200, body: body(1) } : { status: 503, body: body(0) }),
     );
     const hc = await until("health check servers answer as the endpoints are", async () => {
-      const got = await Promise.all(t.nodes.map(health));
-      return JSON.stringify(got) === JSON.stringify(wantHealth) ? got : undefined;
+      const got = await health();
+      // Thrown, not undefined, so that a timeout names what the ports last answered.
+      if (JSON.stringify(got) !== JSON.stringify(wantHealth)) throw new Error(JSON.stringify(got));
+      return got;
     });
     expect(hc).toEqual(wantHealth);
   });

@@ -35,8 +35,17 @@ export interface NodeCluster {
   stop(): Promise<string[]>;
 }
 
-/** Starts apiserver and controller-manager in n1's namespace and a kube-proxy (`mode`) on every node of `t`. */
-export async function startNodeCluster(t: Topology, mode: "iptables" | "nftables", prefix: string): Promise<NodeCluster> {
+/**
+ * Starts apiserver and controller-manager in n1's namespace and a kube-proxy (`mode`) on every node
+ * of `t`. Aborting `signal` (a test hook that gave up) stops what is running and starts nothing
+ * more: the returned promise then rejects once every process has stopped.
+ */
+export async function startNodeCluster(
+  t: Topology,
+  mode: "iptables" | "nftables",
+  prefix: string,
+  signal?: AbortSignal,
+): Promise<NodeCluster> {
   const ns = t.node;
   const t0 = performance.now();
   const dir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
@@ -51,9 +60,18 @@ export async function startNodeCluster(t: Topology, mode: "iptables" | "nftables
     rmSync(dir, { recursive: true, force: true });
     return codes;
   };
+  const start = (where: string, name: string, args: readonly string[]): NetnsProcess => {
+    signal?.throwIfAborted();
+    const p = startInNetns(where, name, args);
+    processes.push(p);
+    return p;
+  };
+  // Stopping the processes fails the pending waitFor at once, which ends in the catch below.
+  const onAbort = () => void Promise.all(processes.map((p) => p.stop()));
+  signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const kubeconfig = path.join(dir, "kubeconfig");
-    const api = startInNetns(ns, "apiserver", [
+    const api = start(ns, "apiserver", [
       apiserverBin,
       "--port",
       "6443",
@@ -64,11 +82,9 @@ export async function startNodeCluster(t: Topology, mode: "iptables" | "nftables
       "--service-cluster-ip-range",
       `${serviceCIDRs.v4},${serviceCIDRs.v6}`,
     ]);
-    processes.push(api);
     await api.waitFor(/servicenet ready/);
     const sock = path.join(dir, "api.sock");
-    const fwd = startInNetns(ns, "api-forwarder", ["-e", forwarder, sock, "6443"]);
-    processes.push(fwd);
+    const fwd = start(ns, "api-forwarder", ["-e", forwarder, sock, "6443"]);
     await fwd.waitFor(/forwarding/);
     bridge = await listenBridge(sock, sockets);
     const port = (bridge.address() as { port: number }).port;
@@ -76,25 +92,25 @@ export async function startNodeCluster(t: Topology, mode: "iptables" | "nftables
     const text = readFileSync(kubeconfig, "utf8");
     if (!text.includes("https://127.0.0.1:6443")) throw new Error(`unexpected kubeconfig server:\n${text}`);
     kubeConfig.loadFromString(text.replace("https://127.0.0.1:6443", `https://127.0.0.1:${port}`));
-    const cm = startInNetns(ns, "controller-manager", [controllerManagerBin, "--kubeconfig", kubeconfig]);
-    processes.push(cm);
+    const cm = start(ns, "controller-manager", [controllerManagerBin, "--kubeconfig", kubeconfig]);
     await cm.waitFor(/Caches are synced.*endpointslice/);
     // n1 reaches the apiserver on its own loopback; the other nodes through the socket.
-    const fwds = t.nodes.slice(1).map((node) => startInNetns(node.ns, `api-forwarder ${node.name}`, ["-e", forwarder, "6443", sock]));
-    processes.push(...fwds);
+    const fwds = t.nodes.slice(1).map((node) => start(node.ns, `api-forwarder ${node.name}`, ["-e", forwarder, "6443", sock]));
     await Promise.all(fwds.map((f) => f.waitFor(/forwarding/)));
-    const proxies = t.nodes.map((node) => startKubeProxy(node, mode, kubeconfig));
-    processes.push(...proxies);
+    const proxies = t.nodes.map((node) => start(node.ns, `kube-proxy ${node.name}`, kubeProxyArgs(node, mode, kubeconfig)));
     await Promise.all(proxies.map((kp) => kp.waitFor(/servicenet-kube-proxy: \w+ mode/)));
+    signal?.throwIfAborted();
     return { dir, kubeConfig, processes, startMs: performance.now() - t0, stop };
   } catch (e) {
     await stop();
     throw e;
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
   }
 }
 
-function startKubeProxy(node: NodeNet, mode: "iptables" | "nftables", kubeconfig: string): NetnsProcess {
-  return startInNetns(node.ns, `kube-proxy ${node.name}`, [
+function kubeProxyArgs(node: NodeNet, mode: "iptables" | "nftables", kubeconfig: string): string[] {
+  return [
     kubeProxyBin,
     "--kubeconfig",
     kubeconfig,
@@ -108,7 +124,7 @@ function startKubeProxy(node: NodeNet, mode: "iptables" | "nftables", kubeconfig
     `${node.ip.v4},${node.ip.v6}`,
     "--metrics-bind-address",
     "127.0.0.1:10249",
-  ]);
+  ];
 }
 
 function listenBridge(sock: string, sockets: Set<Socket>): Promise<Server> {
