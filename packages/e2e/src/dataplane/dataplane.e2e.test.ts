@@ -1,10 +1,11 @@
 /**
- * Issue 8's dataplane e2e: real apiserver, controller-manager and kube-proxy processes in a node
- * namespace, two pod namespaces with an echo server each, a client namespace; real packets to a
- * dual-stack NodePort Service in both proxy modes. See netns.ts and node-cluster.ts for the set-up.
+ * Issue 8's dataplane e2e: real apiserver and controller-manager processes in node n1's namespace,
+ * a kube-proxy in each of three node namespaces (one zone each), pod namespaces with an echo server
+ * each, a client namespace; real packets to dual-stack Services in both proxy modes. See netns.ts
+ * and node-cluster.ts for the set-up.
  */
 import { randomBytes } from "node:crypto";
-import { CoreV1Api, type V1Pod } from "@kubernetes/client-node";
+import { CoreV1Api, type V1Node, type V1Pod, type V1ServiceSpec } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createTopology,
@@ -15,9 +16,10 @@ import {
   pod1,
   pod2,
   topologyNames,
+  type NodeNet,
   type Topology,
 } from "./netns.ts";
-import { nodeName, startNodeCluster, type NodeCluster } from "./node-cluster.ts";
+import { startNodeCluster, type NodeCluster } from "./node-cluster.ts";
 import { execInNetns, runScriptInNetns, startInNetns, type NetnsProcess } from "../framework/netns-process.ts";
 import { echoServer, udpClient, udpEchoServer } from "./scripts.ts";
 import { firstSuccess, ruleDump, sample, serviceChains, until, url, type UrlResult } from "./traffic.ts";
@@ -26,10 +28,11 @@ const unavailable = dataplaneUnavailableReason();
 if (unavailable !== undefined) console.warn(`dataplane e2e skipped: ${unavailable} (needs root, iproute2, iptables, nftables)`);
 const runPrefix = `sn-dp-${randomBytes(3).toString("hex")}`;
 const N = 16; // per target; P(one backend never answers | 2 backends, 50/50) = 2^-15
+const zoneLabel = "topology.kubernetes.io/zone";
 
-function podBody(name: string, udp: "on" | "off"): V1Pod {
+function podBody(name: string, labels: Record<string, string>, nodeName: string): V1Pod {
   return {
-    metadata: { name, labels: { app: "dp-web", udp } },
+    metadata: { name, labels },
     spec: { nodeName, containers: [{ name: "echo", image: "echo", ports: [{ containerPort: 8080 }] }] },
   };
 }
@@ -46,6 +49,19 @@ async function setPodStatus(core: CoreV1Api, name: string, ip: { v4: string; v6:
 }
 
 /** `_sum` and `_count` of one histogram series from Prometheus text. */
+/** The Node object of `node`: its zone label and both node IPs. */
+function nodeBody(node: NodeNet): V1Node {
+  return {
+    metadata: { name: node.name, labels: { [zoneLabel]: node.zone } },
+    status: {
+      addresses: [
+        { type: "InternalIP", address: node.ip.v4 },
+        { type: "InternalIP", address: node.ip.v6 },
+      ],
+    },
+  };
+}
+
 function histogram(text: string, name: string, family: string): { sum: number; count: number } {
   const v = (suffix: string) => Number(new RegExp(`^${name}_${suffix}\\{ip_family="${family}"\\} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
   return { sum: v("sum"), count: v("count") };
@@ -62,43 +78,39 @@ function expectBalanced(results: Record<string, UrlResult>, n: number, want: { v
 
 describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as const)("dataplane, --proxy-mode %s", (mode) => {
   const prefix = `${runPrefix}-${mode === "iptables" ? "ipt" : "nft"}`;
-  const t: Topology = topologyNames(prefix);
+  const t: Topology = topologyNames(prefix, 3);
+  const n1 = t.nodes[0]!;
   const echo: NetnsProcess[] = [];
   const m: Record<string, number> = {};
   let c: NodeCluster | undefined;
+  // A beforeAll that times out keeps running: cleanup aborts the start and waits for it to unwind.
+  const aborted = new AbortController();
+  let starting: Promise<NodeCluster> | undefined;
   let core: CoreV1Api;
   let ips: { v4: string; v6: string; nodePort: number };
   let baseline = "";
   let chains: string[] = [];
   const fromNode = () => [url(ips.v4, 80), url(ips.v6, 80), url(nodeIP.v4, ips.nodePort), url(nodeIP.v6, ips.nodePort)];
 
+  // A ceiling, not a wait: three nodes' kube-proxies and their first sync took 110-150 s at load ~30.
   beforeAll(async () => {
     try {
       createTopology(t);
-      for (const ns of t.pods) echo.push(startInNetns(ns, `echo ${ns}`, ["-e", echoServer, "8080"]));
+      for (const { ns } of t.nodes.flatMap((n) => n.pods)) echo.push(startInNetns(ns, `echo ${ns}`, ["-e", echoServer, "8080"]));
       // A UDP echo in each pod naming the pod by its IPv4 address.
       for (const [i, ns] of t.pods.entries()) echo.push(startInNetns(ns, `udp ${ns}`, ["-e", udpEchoServer, "5353", [pod1, pod2][i]!.v4]));
       await Promise.all(echo.map((e) => e.waitFor(/listening/)));
-      c = await startNodeCluster(t.node, mode, prefix);
+      starting = startNodeCluster(t, mode, prefix, aborted.signal);
+      c = await starting;
       m.startMs = c.startMs;
       core = c.kubeConfig.makeApiClient(CoreV1Api);
-      // No kubelet registers the node; the EndpointSlice controller skips pods of unknown nodes.
-      await core.createNode({
-        body: {
-          metadata: { name: nodeName },
-          status: {
-            addresses: [
-              { type: "InternalIP", address: nodeIP.v4 },
-              { type: "InternalIP", address: nodeIP.v6 },
-            ],
-          },
-        },
-      });
+      // No kubelet registers the nodes; the EndpointSlice controller skips pods of unknown nodes.
+      for (const node of t.nodes) await core.createNode({ body: nodeBody(node) });
       for (const [name, ip, udp] of [
         ["dp-web-1", pod1, "on"],
         ["dp-web-2", pod2, "off"],
       ] as const) {
-        await core.createNamespacedPod({ namespace: "default", body: podBody(name, udp) });
+        await core.createNamespacedPod({ namespace: "default", body: podBody(name, { app: "dp-web", udp }, n1.name) });
         await setPodStatus(core, name, ip, true);
       }
       // kube-proxy's first (full) sync of both families, so that the Service below meets a
@@ -129,10 +141,12 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
       await cleanup();
       throw e;
     }
-  }, 150_000);
+  }, 300_000);
 
   async function cleanup(): Promise<void> {
     try {
+      aborted.abort();
+      await starting?.catch(() => undefined);
       const codes = (await c?.stop()) ?? [];
       for (const e of echo) codes.push(`echo=${await e.stop()}`);
       if (c !== undefined) console.log(`dataplane ${mode}: processes stopped: ${codes.join(" ")}`);
@@ -329,81 +343,77 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
     expect(after).toContain(mode === "iptables" ? "KUBE-SERVICES" : "table ip6 kube-proxy");
   });
 
-  // Issue 33's topology proof, lean: this node in zone-a, a second Node object in zone-b (no kube-proxy
-  // of its own: its pod's namespace hangs off this node's bridge). PreferClose hints each endpoint for
-  // its zone, so every flow through this node's rules reaches the zone-a pod, in both families; the
-  // Local-policy health check answers 200 here for a Service with a pod here and 503 for one without.
-  it("PreferClose keeps flows in-zone; healthCheckNodePort answers 200 with local endpoints, 503 without", async () => {
-    const node = await core.readNode({ name: nodeName });
-    node.metadata!.labels = { ...node.metadata!.labels, "topology.kubernetes.io/zone": "zone-a" };
-    await core.replaceNode({ name: nodeName, body: node });
-    await core.createNode({ body: { metadata: { name: "dp-node-b", labels: { "topology.kubernetes.io/zone": "zone-b" } } } });
-    for (const [name, ip, on, side] of [
-      ["dp-zone-a", pod1, nodeName, "a"],
-      ["dp-zone-b", pod2, "dp-node-b", "b"],
-    ] as const) {
-      const body = podBody(name, "off");
-      body.metadata!.labels = { app: "dp-zoned", side };
-      body.spec!.nodeName = on;
-      await core.createNamespacedPod({ namespace: "default", body });
+  // Issue 33: a pod per zone behind a PreferClose Service. The EndpointSlice controller hints each
+  // endpoint for its own zone, each node's kube-proxy keeps only its zone's endpoints
+  // (CategorizeEndpoints), so every flow from a node reaches the pod in that node's zone, in both
+  // families. The Local-policy LoadBalancer's health check answers per node by its local endpoints.
+  it("PreferClose keeps each node's flows in its zone; an ETP=Local healthCheckNodePort answers 200 on nodes with endpoints, 503 elsewhere", async () => {
+    // One pod per node (n1's is pod1); the Local Service selects those on n1 and n2 only.
+    const zonePods = t.nodes.map((node, i) => ({ node, ip: node.pods[0]!.ip, local: i < 2 ? "yes" : "no" }));
+    for (const { node, ip, local } of zonePods) {
+      const name = `dp-${node.zone}`;
+      await core.createNamespacedPod({ namespace: "default", body: podBody(name, { app: "dp-zoned", local }, node.name) });
       await setPodStatus(core, name, ip, true);
     }
-    const lb = (name: string, selector: Record<string, string>) =>
+    const service = (name: string, spec: V1ServiceSpec) =>
       core.createNamespacedService({
         namespace: "default",
         body: {
           metadata: { name },
-          spec: {
-            type: "LoadBalancer",
-            externalTrafficPolicy: "Local",
-            trafficDistribution: "PreferClose",
-            ipFamilyPolicy: "RequireDualStack",
-            selector,
-            ports: [{ name: "http", port: 80, targetPort: 8080 }],
-          },
+          spec: { ipFamilyPolicy: "RequireDualStack", ports: [{ name: "http", port: 80, targetPort: 8080 }], ...spec },
         },
       });
-    const zoned = await lb("dp-zoned", { app: "dp-zoned" });
-    const remote = await lb("dp-remote", { side: "b" });
-    const [z4, z6] = zoned.spec!.clusterIPs!;
-    const targets = [url(z4!, 80), url(z6!, 80)];
+    const zoned = await service("dp-zoned", { trafficDistribution: "PreferClose", selector: { app: "dp-zoned" } });
+    const local = await service("dp-local", {
+      type: "LoadBalancer",
+      externalTrafficPolicy: "Local",
+      selector: { app: "dp-zoned", local: "yes" },
+    });
+    const targets = zoned.spec!.clusterIPs!.map((ip) => url(ip, 80));
+    const seen = (r: Record<string, UrlResult>) => targets.map((u) => ({ url: u, ok: r[u]!.ok, endpoints: Object.keys(r[u]!.endpoints) }));
+    const want = (ip: { v4: string; v6: string }, n: number) =>
+      targets.map((u) => ({ url: u, ok: n, endpoints: [u.includes("[") ? ip.v6 : ip.v4] }));
     const t0 = performance.now();
-    const inZone = (r: Record<string, UrlResult>) =>
-      Object.entries(r)
-        .map(([u, x]) => ({ url: u, ok: x.ok, endpoints: Object.keys(x.endpoints) }))
-        .sort((a, b) => (a.url < b.url ? -1 : 1));
-    const want = (n: number) =>
-      [
-        { url: targets[0]!, ok: n, endpoints: [pod1.v4] },
-        { url: targets[1]!, ok: n, endpoints: [pod1.v6] },
-      ].sort((a, b) => (a.url < b.url ? -1 : 1));
-    // Before the hints reach kube-proxy both endpoints are programmed: wait for in-zone only.
-    await until(
-      "hints programmed",
-      async () => {
-        const r = await sample(t.node, targets, 4);
-        return JSON.stringify(inZone(r)) === JSON.stringify(want(4)) ? true : undefined;
-      },
-      30_000,
+    // Until the hints reach a node's kube-proxy every endpoint is programmed there: wait for in-zone only.
+    await Promise.all(
+      zonePods.map(({ node, ip }) =>
+        until(
+          `in-zone only from ${node.name}`,
+          async () => {
+            const got = seen(await sample(node.ns, targets, 4));
+            if (JSON.stringify(got) !== JSON.stringify(want(ip, 4))) throw new Error(JSON.stringify(got));
+            return true;
+          },
+          60_000,
+        ),
+      ),
     );
     m.hintsProgrammedMs = performance.now() - t0;
-    const [n, cl] = await Promise.all([sample(t.node, targets, N), sample(t.client, targets, N)]);
-    expect({ node: inZone(n), client: inZone(cl) }).toEqual({ node: want(N), client: want(N) });
-    const health = async (port: number) =>
+    const flows = await Promise.all(zonePods.map(({ node }) => sample(node.ns, targets, N)));
+    expect(flows.map(seen)).toEqual(zonePods.map(({ ip }) => want(ip, N)));
+    console.log(
+      `dataplane ${mode}: PreferClose flows per node ${JSON.stringify(Object.fromEntries(flows.map((f, i) => [t.nodes[i]!.name, f])))}`,
+    );
+    // Every node IP's health check port in one client process: status and body, or the error code.
+    const hcURLs = t.nodes.flatMap((n) => [n.ip.v4, n.ip.v6].map((ip) => url(ip, local.spec!.healthCheckNodePort!)));
+    const health = async () =>
       JSON.parse(
         await execInNetns(t.client, [
           process.execPath,
           "-e",
-          `fetch("${url(nodeIP.v4, port)}").then(async (r) => process.stdout.write(JSON.stringify({ status: r.status, body: await r.json() })))`,
+          `Promise.all(${JSON.stringify(hcURLs)}.map((u) => fetch(u).then(async (r) => ({ status: r.status, body: await r.json() }), (e) => ({ error: e.cause?.code ?? String(e) })))).then((r) => process.stdout.write(JSON.stringify(r)))`,
         ]),
-      ) as { status: number; body: { service: { namespace: string; name: string }; localEndpoints: number } };
-    const hc = await until("health servers answer as the endpoints are", async () => {
-      const [a, b] = await Promise.all([health(zoned.spec!.healthCheckNodePort!), health(remote.spec!.healthCheckNodePort!)]);
-      return a.status === 200 && b.status === 503 ? [a, b] : undefined;
+      ) as unknown[];
+    const body = (n: number) => ({ service: { namespace: "default", name: "dp-local" }, localEndpoints: n, serviceProxyHealthy: true });
+    const wantHealth = zonePods.flatMap(({ local }) =>
+      Array<unknown>(2).fill(local === "yes" ? { status: 200, body: body(1) } : { status: 503, body: body(0) }),
+    );
+    const hc = await until("health check servers answer as the endpoints are", async () => {
+      const got = await health();
+      // Thrown, not undefined, so that a timeout names what the ports last answered.
+      if (JSON.stringify(got) !== JSON.stringify(wantHealth)) throw new Error(JSON.stringify(got));
+      return got;
     });
-    expect(hc.map((h) => [h.status, h.body.service.name, h.body.localEndpoints])).toEqual([
-      [200, "dp-zoned", 1],
-      [503, "dp-remote", 0],
-    ]);
+    expect(hc).toEqual(wantHealth);
   });
 });

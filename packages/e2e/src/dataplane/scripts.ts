@@ -1,7 +1,7 @@
 /**
  * Small programs run with `ip netns exec NS node -e <script> ARGS` inside the namespaces: the
  * pods' echo server, the HTTP client the node and the client namespace send requests with, and
- * the forwarder that carries the test's API connections into the node namespace. Inline so that
+ * the forwarder that carries API connections into the control plane's node namespace. Inline so that
  * nothing outside the repository is needed.
  */
 
@@ -72,15 +72,19 @@ async function main() {
 main().then((r) => process.stdout.write(JSON.stringify(r) + "\n"));
 `;
 
-/** `forwarder SOCKET PORT`: accepts on a unix socket, connects each one to 127.0.0.1:PORT. */
+/**
+ * `forwarder FROM TO`: accepts on FROM and connects each connection to TO, where each is a port on
+ * 127.0.0.1 (digits) or a unix socket path.
+ */
 export const forwarder = String.raw`
 const net = require("net");
-const [sock, port] = process.argv.slice(1);
+const [from, to] = process.argv.slice(1);
+const addr = (a) => (/^[0-9]+$/.test(a) ? { host: "127.0.0.1", port: Number(a) } : { path: a });
 net.createServer((c) => {
-  const u = net.connect(Number(port), "127.0.0.1");
+  const u = net.connect(addr(to));
   c.pipe(u); u.pipe(c);
   c.on("error", () => u.destroy()); u.on("error", () => c.destroy());
-}).listen(sock, () => console.log("forwarding " + sock));
+}).listen(addr(from), () => console.log("forwarding " + from));
 `;
 
 /** `udpEchoServer PORT NAME`: answers each datagram with `endpoint=NAME` on [::]:PORT (v4-mapped too). */

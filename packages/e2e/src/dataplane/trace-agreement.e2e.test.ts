@@ -21,6 +21,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startInNetns, type NetnsProcess } from "../framework/netns-process.ts";
 import {
+  clientIP,
   createTopology,
   dataplaneUnavailableReason,
   deleteTopology,
@@ -198,7 +199,7 @@ describe.skipIf(unavailable !== undefined).each(["iptables", "nftables"] as cons
     const ns = { client: t.client, node: t.node, pod1: t.pods[0], pod2: t.pods[1] }[flow.from];
     // Sources as the kernel picks them: the client's and pod1's own addresses, the node's bound to its node IP.
     const f = fam(flow.family);
-    const source = { client: f === "v4" ? "10.250.0.2" : "fd00:10:250::2", node: nodeIP[f], pod1: pod1[f], pod2: pod2[f] }[flow.from];
+    const source = { client: clientIP[f], node: nodeIP[f], pod1: pod1[f], pod2: pod2[f] }[flow.from];
     const trace = rules.trace(
       { source, destination: flow.dst, protocol: "tcp", port: flow.port, origin: flow.from === "node" ? "output" : "prerouting" },
       [nodeIP.v4, nodeIP.v6, "10.244.0.1", "fd00:10:244::1"],

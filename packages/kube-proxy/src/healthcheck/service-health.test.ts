@@ -24,15 +24,15 @@ function freePort(): Promise<number> {
   });
 }
 
-const get = async (port: number) => {
-  const r = await fetch(`http://127.0.0.1:${port}/`);
+const get = async (port: number, host = "127.0.0.1") => {
+  const r = await fetch(`http://${host}:${port}/`);
   return { status: r.status, headers: Object.fromEntries(r.headers), body: await r.text() };
 };
 
 let healthy = true;
 const servers: ServiceHealthServer[] = [];
-function newServer(): ServiceHealthServer {
-  const s = new ServiceHealthServer({ hostname: "node-1", bindAddresses: ["127.0.0.1"], proxierHealth: { health: () => ({ healthy }) } });
+function newServer(bindAddresses = ["127.0.0.1"]): ServiceHealthServer {
+  const s = new ServiceHealthServer({ hostname: "node-1", bindAddresses, proxierHealth: { health: () => ({ healthy }) } });
   servers.push(s);
   return s;
 }
@@ -58,6 +58,15 @@ describe("ServiceHealthServer", () => {
     const none = await get(port);
     expect([none.status, none.headers["x-load-balancing-endpoint-weight"]]).toEqual([503, "0"]);
     expect(JSON.parse(none.body)).toEqual({ service: { namespace: "ns", name: "web" }, localEndpoints: 0, serviceProxyHealthy: true });
+  });
+
+  // service_health.go listens on "0.0.0.0", which Go serves on both families: a dual-stack node's
+  // IPv6 node IP answers too.
+  it("the unspecified address 0.0.0.0 answers on IPv4 and IPv6", async () => {
+    const port = await freePort();
+    const s = newServer(["0.0.0.0"]);
+    await s.sync("IPv4", { services: new Map([["ns/web", port]]), localEndpoints: new Map([["ns/web", 1]]) });
+    expect([(await get(port)).status, (await get(port, "[::1]")).status]).toEqual([200, 200]);
   });
 
   it("answers 503 with serviceProxyHealthy false while the proxier is unhealthy", async () => {

@@ -147,11 +147,29 @@ export function serviceHealthBody(namespace: string, name: string, count: number
   ].join("\n");
 }
 
-function listen(host: string, port: number, handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Server> {
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * `hcInstance.listenAndServeAll`'s net.Listen: Go treats an unspecified host ("", "0.0.0.0" or
+ * "::") as every address of both families, where Node's "0.0.0.0" is IPv4 only. Such a host
+ * therefore listens on "::" (dual-stack), or on "0.0.0.0" where the kernel has no IPv6.
+ */
+async function listen(host: string, port: number, handler: Handler): Promise<Server> {
+  if (host !== "" && host !== "0.0.0.0" && host !== "::") return listenOn(host, port, handler);
+  try {
+    return await listenOn("::", port, handler);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "EAFNOSUPPORT" && code !== "EADDRNOTAVAIL") throw err;
+    return listenOn("0.0.0.0", port, handler);
+  }
+}
+
+function listenOn(host: string, port: number, handler: Handler): Promise<Server> {
   const server = createServer(handler);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen({ host, port, exclusive: true }, () => {
+    server.listen({ host, port, exclusive: true, ipv6Only: false }, () => {
       server.off("error", reject);
       resolve(server);
     });
