@@ -15,6 +15,7 @@ import { processClientLimits } from "./client-connection.ts";
 import { NodeLeaseController } from "../kubelet/nodelease/controller.ts";
 import { forEachLimited, registerNode } from "../kubelet/node-registration.ts";
 import { NodeSet } from "../kubelet/node-set.ts";
+import { defaultNodeStatusReportFrequencyMs, NodeStatusUpdater } from "../kubelet/node-status-updater.ts";
 import { podClient } from "../kubelet/pod-client.ts";
 import { PodWorkers } from "../kubelet/pod-workers.ts";
 import { rfc3339 } from "../kubelet/status/time.ts";
@@ -45,6 +46,7 @@ export interface RunningKubelet {
   nodeNames: string[];
   workers: PodWorkers;
   leases: NodeLeaseController;
+  statuses: NodeStatusUpdater;
 }
 
 /** The Nodes' names, in index order. */
@@ -70,6 +72,23 @@ async function registerAll(o: RunOptions, kubeConfig: KubeConfig, names: string[
     }
   });
   return out;
+}
+
+// Node status updates through the heartbeat client (never throttled), against the informer's Nodes.
+function nodeStatusUpdater(o: RunOptions, nodes: SharedInformer<Node>, log: Logger): NodeStatusUpdater {
+  const heartbeat = newRESTClient(o.kubeConfig, { userAgent: "servicenet-kubelet" });
+  const clock = o.clock ?? realClock;
+  return new NodeStatusUpdater({
+    clock,
+    logger: log,
+    get: (name) => nodes.get(name),
+    owned: (i, name) => {
+      const { conditions: _, ...owned } = simulatedNode(o.node, i, rfc3339(clock.now()), name).status ?? {};
+      return owned;
+    },
+    patchStatus: (name, patch) =>
+      heartbeat.request("PATCH", `/api/v1/nodes/${encodeURIComponent(name)}/status`, patch, "application/strategic-merge-patch+json"),
+  });
 }
 
 /** Runs the kubelet until `signal` aborts. */
@@ -115,12 +134,18 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
     ...(o.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: o.leaseRenewIntervalMs } : {}),
   });
   registered.forEach((n, i) => leases.add(n.metadata.name ?? "", n.metadata.uid ?? "", leases.offset(i, registered.length)));
+  const statuses = nodeStatusUpdater(o, nodeInformer, log);
+  // The Nodes' first reports spread over one report period, as Nodes registered at different times.
+  const t = (o.clock ?? realClock).now();
+  names.forEach((name, i) => statuses.add(name, t - Math.floor((i * defaultNodeStatusReportFrequencyMs) / names.length)));
   const running = workers.run(signal, o.workers ?? 20);
   await Promise.all([nodeInformer.start(), podInformer.start()]);
   await Promise.all([nodeInformer.waitForSync(), podInformer.waitForSync()]);
   log.info("kubelet started", { nodes: names.length });
-  o.onReady?.({ nodeNames: names, workers, leases });
+  statuses.start();
+  o.onReady?.({ nodeNames: names, workers, leases, statuses });
   await running;
   leases.stop();
+  statuses.stop();
   await Promise.all([nodeInformer.stop(), podInformer.stop()]);
 }
