@@ -46,7 +46,8 @@ export function serviceAccountClientBuilder(
   namespace = "kube-system",
   limits?: ClientConnectionLimits,
 ): ControllerClientBuilder {
-  return throttledPerName(limits, serviceAccountConfigs(kc, namespace).configFor);
+  const configs = serviceAccountConfigs(kc, namespace);
+  return throttledPerName(limits, (name) => configs.configFor(name));
 }
 
 function serviceAccountConfigs(kc: KubeConfig, namespace: string): ControllerClientBuilder {

@@ -65,7 +65,7 @@ function fieldChanged(k: string, was: unknown, v: unknown): boolean {
 /** `nodeStatusHasChanged` over the fields the kubelet writes (Semantic.DeepEqual for quantities). */
 export function nodeStatusHasChanged(original: NodeStatus | undefined, status: NodeStatus): boolean {
   if (conditionsChanged(original?.conditions, status.conditions)) return true;
-  return Object.entries(status).some(([k, v]) => k !== "conditions" && fieldChanged(k, original?.[k as keyof NodeStatus], v));
+  return Object.entries(status).some(([k, v]) => k !== "conditions" && fieldChanged(k, original?.[k], v));
 }
 
 /**
@@ -77,7 +77,7 @@ export function nodeStatusHasChanged(original: NodeStatus | undefined, status: N
 export function nodeStatusPatch(original: NodeStatus | undefined, status: NodeStatus): { status: Record<string, unknown> } {
   const patch: Record<string, unknown> = { conditions: status.conditions };
   for (const [k, v] of Object.entries(status)) {
-    if (k === "conditions" || !fieldChanged(k, original?.[k as keyof NodeStatus], v)) continue;
+    if (k === "conditions" || !fieldChanged(k, original?.[k], v)) continue;
     patch[k] = k === "addresses" ? [...(v as unknown[]), { $patch: "replace" }] : v;
   }
   return { status: patch };
