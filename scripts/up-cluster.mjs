@@ -2,7 +2,8 @@
 // IPAM range and the simulated Nodes' addresses for the `--mode` (the cluster's IP families, primary
 // first), and how many Nodes (`--nodes`, default 3, spread over zones a/b/c). kind's defaults:
 // Pods from 10.244.0.0/16 and fd00:10:244::/56 (a /24 and a /64 per Node), Nodes on 172.18.0.0/16
-// and fc00:f853:ccd:e793::/64.
+// and fc00:f853:ccd:e793::/64. Those ranges hold 256 Nodes; for more, the Nodes' blocks get smaller
+// (--node-cidr-mask-size-ipv4/-ipv6, as an operator would set them): 1,000 Nodes get a /26 and a /66.
 
 const clusterCIDRs = { IPv4: "10.244.0.0/16", IPv6: "fd00:10:244::/56" };
 const firstNodeIPs = { IPv4: "172.18.0.2", IPv6: "fc00:f853:ccd:e793::2" };
@@ -29,10 +30,20 @@ export function clusterArgs(args) {
   }
   if (!/^\d+$/.test(nodes)) throw new Error(`--nodes must be a number of simulated Nodes (0 for none), got ${JSON.stringify(nodes)}`);
   const fams = families[mode] ?? families.v4v6;
+  // Bits of Node index beyond the 8 the default blocks leave (nodeipam's CIDRNotAvailable otherwise).
+  const extra = Math.max(0, Math.ceil(Math.log2(Math.max(1, Number(nodes)))) - 8);
+  const mask = { IPv4: 24 + extra, IPv6: 64 + extra };
+  // The per-family flags are for dual-stack clusters only (nodeipam's setNodeCIDRMaskSizes).
+  const masks =
+    extra === 0
+      ? []
+      : fams.length === 1
+        ? ["--node-cidr-mask-size", String(mask[fams[0]])]
+        : ["--node-cidr-mask-size-ipv4", String(mask.IPv4), "--node-cidr-mask-size-ipv6", String(mask.IPv6)];
   return {
     upArgs: rest,
     nodes: Number(nodes),
-    controllerManagerArgs: ["--allocate-node-cidrs", "--cluster-cidr", fams.map((f) => clusterCIDRs[f]).join(",")],
+    controllerManagerArgs: ["--allocate-node-cidrs", "--cluster-cidr", fams.map((f) => clusterCIDRs[f]).join(","), ...masks],
     kubeletArgs: ["--nodes", nodes, "--node-ip", fams.map((f) => firstNodeIPs[f]).join(",")],
   };
 }

@@ -3,3 +3,5 @@ export { toPlain, asBody } from "./plain.ts";
 export { newRESTClient, statusErrorOf, RESTConfigError } from "./rest-client.ts";
 export type { RESTClient, RESTClientOptions, RawRequest, RawResponse } from "./rest-client.ts";
 export { warningTexts } from "./warnings.ts";
+export { withRateLimit, DefaultQPS, DefaultBurst } from "./rate-limit.ts";
+export type { ClientConnectionLimits } from "./rate-limit.ts";

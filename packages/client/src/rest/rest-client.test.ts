@@ -178,6 +178,30 @@ describe("newRESTClient's QPS and Burst", () => {
     expect(arrived).toBe(4);
   });
 
+  it("takes client-go's DefaultQPS 5 and DefaultBurst 10 for 0, as rest.RESTClientFor", async () => {
+    const clock = new FakeClock(0);
+    let arrived = 0;
+    handler = (_q, _b, res) => (arrived++, res.writeHead(200).end("{}"));
+    const rest = newRESTClient(kubeConfig(), { qps: 0, burst: 0, clock });
+    const all = Promise.all(Array.from({ length: 11 }, () => rest.request("GET", "/x")));
+    await eventually(() => expect(arrived).toBe(10));
+    // The eleventh token comes 1/5 s later.
+    clock.step(199);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(arrived).toBe(10);
+    clock.step(1);
+    await all;
+    expect(arrived).toBe(11);
+  });
+
+  it("does not throttle with a negative qps, as rest.RESTClientFor", async () => {
+    let arrived = 0;
+    handler = (_q, _b, res) => (arrived++, res.writeHead(200).end("{}"));
+    const rest = newRESTClient(kubeConfig(), { qps: -1, burst: 1, clock: new FakeClock(0) });
+    await Promise.all(Array.from({ length: 20 }, () => rest.request("GET", "/x")));
+    expect(arrived).toBe(20);
+  });
+
   it("does not throttle without a qps", async () => {
     let arrived = 0;
     handler = (_q, _b, res) => (arrived++, res.writeHead(200).end("{}"));

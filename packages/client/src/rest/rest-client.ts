@@ -13,7 +13,7 @@ import type { StatusError } from "@servicenet/api/errors";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { toStatusError } from "../errors/index.ts";
 import { keepAliveCopy } from "../tools/clientcmd/connection-reuse.ts";
-import { BucketRateLimiter } from "../util/workqueue/default-rate-limiters.ts";
+import { rateLimiterOf, shareRateLimit } from "./rate-limit.ts";
 import { warningTexts } from "./warnings.ts";
 
 /** What `do` sends besides the verb and path. */
@@ -40,9 +40,10 @@ export interface RESTClientOptions {
   /** Called with the text of each code-299 Warning header of every answer (client-go's WarningHandler). */
   onWarning?: (text: string) => void;
   /**
-   * rest.Config's QPS and Burst: the client's requests (watches included) wait for a token of one
-   * bucket refilled at `qps` per second, `burst` at most (client-go's `tryThrottle`). Absent or
-   * not positive: no client-side limit.
+   * rest.Config's QPS and Burst for this client alone: its requests (watches included) wait for a
+   * token of one bucket refilled at `qps` per second, `burst` at most (client-go's `tryThrottle`),
+   * besides the bucket of a KubeConfig made by `withRateLimit`. As rest.RESTClientFor: 0 means
+   * DefaultQPS 5 and DefaultBurst 10, a negative `qps` no limit; absent: no limit of its own.
    */
   qps?: number;
   burst?: number;
@@ -84,6 +85,7 @@ function forPlainHTTP(kc: KubeConfig): KubeConfig {
     contexts: kc.getContexts(),
     currentContext: kc.getCurrentContext(),
   });
+  shareRateLimit(kc, copy);
   return copy;
 }
 
@@ -111,10 +113,7 @@ export function newRESTClient(config: KubeConfig, options: RESTClientOptions = {
     return agent;
   };
   const clock = options.clock ?? realClock;
-  const limiter =
-    options.qps !== undefined && options.qps > 0
-      ? new BucketRateLimiter<null>(clock, options.qps, Math.max(1, options.burst ?? 1))
-      : undefined;
+  const limiter = options.qps === undefined ? undefined : rateLimiterOf(clock, options.qps, options.burst ?? 0);
   const open = async (method: string, path: string, req: RawRequest): Promise<{ url: URL; opts: RequestOptions }> => {
     const wait = limiter?.when(null) ?? 0;
     if (wait > 0) await sleep(clock, wait, req.signal);

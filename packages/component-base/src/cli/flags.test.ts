@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scanFlags, UsageError } from "./flags.ts";
+import { float32Flag, int32Flag, scanFlags, UsageError } from "./flags.ts";
 
 function scan(argv: string[]): Array<[string, string | boolean]> {
   const seen: Array<[string, string | boolean]> = [];
@@ -32,5 +32,36 @@ describe("scanFlags", () => {
 
   it.each([[["--kubeconfig"]], [["--kubeconfig="]]])("a missing value is a usage error: %j", (argv) => {
     expect(() => scan(argv)).toThrow(new UsageError("flag --kubeconfig needs a value"));
+  });
+});
+
+describe("int32Flag and float32Flag (pflag's Int32Var and Float32Var)", () => {
+  it.each([
+    { parse: int32Flag, v: "30", want: 30 },
+    { parse: int32Flag, v: "-1", want: -1 },
+    { parse: float32Flag, v: "20", want: 20 },
+    { parse: float32Flag, v: "0.5", want: 0.5 },
+    { parse: float32Flag, v: "-1", want: -1 },
+    { parse: float32Flag, v: "1e2", want: 100 },
+  ])("$parse.name $v", ({ parse, v, want }) => {
+    expect(parse("--kube-api-qps", v)).toBe(want);
+  });
+
+  it.each([
+    { parse: int32Flag, v: "x", want: 'invalid argument "x" for "--f" flag: strconv.ParseInt: parsing "x": invalid syntax' },
+    { parse: int32Flag, v: "1.5", want: 'invalid argument "1.5" for "--f" flag: strconv.ParseInt: parsing "1.5": invalid syntax' },
+    {
+      parse: int32Flag,
+      v: "2147483648",
+      want: 'invalid argument "2147483648" for "--f" flag: strconv.ParseInt: parsing "2147483648": value out of range',
+    },
+    { parse: float32Flag, v: "x", want: 'invalid argument "x" for "--f" flag: strconv.ParseFloat: parsing "x": invalid syntax' },
+    {
+      parse: float32Flag,
+      v: "1e39",
+      want: 'invalid argument "1e39" for "--f" flag: strconv.ParseFloat: parsing "1e39": value out of range',
+    },
+  ])("$parse.name refuses $v", ({ parse, v, want }) => {
+    expect(() => parse("--f", v)).toThrow(new UsageError(want));
   });
 });

@@ -42,3 +42,28 @@ export function scanFlags(argv: readonly string[], onFlag: (flag: Flag) => void)
     });
   }
 }
+
+/** pflag's Int32Var: a decimal that fits in an int32, else pflag's error with strconv's. */
+export function int32Flag(flag: string, v: string): number {
+  const fail = (why: string) =>
+    new UsageError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: ${why}`);
+  if (!/^[+-]?[0-9]+$/.test(v)) throw fail("invalid syntax");
+  const n = Number(v);
+  if (n < -(2 ** 31) || n >= 2 ** 31) throw fail("value out of range");
+  return n;
+}
+
+// The largest finite float32.
+const maxFloat32 = 3.4028234663852886e38;
+
+/** pflag's Float32Var: a decimal float (Go's strconv.ParseFloat(v, 32) syntax), else pflag's error. */
+export function float32Flag(flag: string, v: string): number {
+  const fail = (why: string) =>
+    new UsageError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseFloat: parsing ${JSON.stringify(v)}: ${why}`);
+  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(v);
+  if (special) return special[2]?.toLowerCase() === "nan" ? NaN : special[1] === "-" ? -Infinity : Infinity;
+  if (!/^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(v)) throw fail("invalid syntax");
+  const n = Number(v);
+  if (Math.abs(n) > maxFloat32) throw fail("value out of range");
+  return n;
+}

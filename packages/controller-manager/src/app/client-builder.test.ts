@@ -29,4 +29,18 @@ describe("ControllerClientBuilder", () => {
   it("uses the main credentials for every controller without --use-service-account-credentials", () => {
     expect(simpleClientBuilder(kc).configFor("endpoint-controller")).toBe(kc);
   });
+
+  it("gives each controller a configuration of its own with --kube-api-qps/--kube-api-burst (a clientset each)", () => {
+    const limits = { qps: 20, burst: 30 };
+    for (const cb of [simpleClientBuilder(kc, limits), serviceAccountClientBuilder(kc, "kube-system", limits)]) {
+      const ep = cb.configFor("endpoint-controller");
+      const ns = cb.configFor("namespace-controller");
+      expect(ep).not.toBe(kc);
+      expect(ns).not.toBe(ep);
+      expect(cb.configFor("endpoint-controller")).toBe(ep);
+      expect(ns.getCurrentUser()?.name).toBe("cm");
+    }
+    const ep = serviceAccountClientBuilder(kc, "kube-system", limits).configFor("endpoint-controller");
+    expect(ep.getCurrentUser()?.token).toBe("ep-token");
+  });
 });

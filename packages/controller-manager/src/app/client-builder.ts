@@ -9,8 +9,12 @@
  * them from the API), so the credentials come from the kubeconfig instead: a user named
  * `system:serviceaccount:kube-system:<name>`, which `servicenet up` writes with a pre-provisioned
  * token. A controller whose user is missing falls back to the main credentials.
+ *
+ * As upstream's builders make a clientset per controller from one rest.Config, each controller's
+ * configuration has its own token bucket of `--kube-api-qps` and `--kube-api-burst`.
  */
 import { KubeConfig } from "@kubernetes/client-node";
+import { withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
 import { reuseConnections } from "@servicenet/client/tools/clientcmd";
 
 /** ControllerClientBuilder: the client configuration of one controller, by service-account name. */
@@ -18,13 +22,35 @@ export interface ControllerClientBuilder {
   configFor(name: string): KubeConfig;
 }
 
-/** SimpleControllerClientBuilder: everyone gets the main kubeconfig. */
-export function simpleClientBuilder(kc: KubeConfig): ControllerClientBuilder {
-  return { configFor: () => kc };
+// Each name's configuration with a bucket of its own; without limits, the configuration itself.
+function throttledPerName(limits: ClientConnectionLimits | undefined, configFor: (name: string) => KubeConfig): ControllerClientBuilder {
+  if (limits === undefined) return { configFor };
+  const cache = new Map<string, KubeConfig>();
+  return {
+    configFor(name) {
+      let c = cache.get(name);
+      if (c === undefined) cache.set(name, (c = withRateLimit(configFor(name), limits)));
+      return c;
+    },
+  };
 }
 
-/** The service-account credentials builder over the kubeconfig's per-controller users. */
-export function serviceAccountClientBuilder(kc: KubeConfig, namespace = "kube-system"): ControllerClientBuilder {
+/** SimpleControllerClientBuilder: everyone gets the main kubeconfig (throttled per controller with `limits`). */
+export function simpleClientBuilder(kc: KubeConfig, limits?: ClientConnectionLimits): ControllerClientBuilder {
+  return throttledPerName(limits, () => kc);
+}
+
+/** The service-account credentials builder over the kubeconfig's per-controller users (throttled per controller with `limits`). */
+export function serviceAccountClientBuilder(
+  kc: KubeConfig,
+  namespace = "kube-system",
+  limits?: ClientConnectionLimits,
+): ControllerClientBuilder {
+  const configs = serviceAccountConfigs(kc, namespace);
+  return throttledPerName(limits, (name) => configs.configFor(name));
+}
+
+function serviceAccountConfigs(kc: KubeConfig, namespace: string): ControllerClientBuilder {
   const cache = new Map<string, KubeConfig>();
   return {
     configFor(name) {

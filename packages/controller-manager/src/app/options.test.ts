@@ -74,6 +74,10 @@ describe("parseOptions", () => {
       ["--kubeconfig", "k", "--service-cluster-ip-range", "10.96.0.0/12,fd00::/108"],
       { nodeIpam: { serviceCIDR: "10.96.0.0/12,fd00::/108" } },
     ],
+    // GenericControllerManagerConfiguration's ClientConnection: 20 and 30 by default; no bound is checked upstream.
+    [["--kubeconfig", "k"], { kubeAPIQPS: 20, kubeAPIBurst: 30 }],
+    [["--kubeconfig", "k", "--kube-api-qps", "100.5", "--kube-api-burst=200"], { kubeAPIQPS: 100.5, kubeAPIBurst: 200 }],
+    [["--kubeconfig", "k", "--kube-api-qps", "-1"], { kubeAPIQPS: -1 }],
   ])("%j", (argv, want) => {
     expect(parseOptions(argv)).toMatchObject(want);
   });
@@ -90,6 +94,14 @@ describe("parseOptions", () => {
     [
       ["--kubeconfig", "k", "--node-cidr-mask-size", "x"],
       'invalid argument "x" for "--node-cidr-mask-size" flag: strconv.ParseInt: parsing "x": invalid syntax',
+    ],
+    [
+      ["--kubeconfig", "k", "--kube-api-qps", "fast"],
+      'invalid argument "fast" for "--kube-api-qps" flag: strconv.ParseFloat: parsing "fast": invalid syntax',
+    ],
+    [
+      ["--kubeconfig", "k", "--kube-api-burst", "1.5"],
+      'invalid argument "1.5" for "--kube-api-burst" flag: strconv.ParseInt: parsing "1.5": invalid syntax',
     ],
     [["--kubeconfig", "k", "--concurrent-syncs", "0"], "--concurrent-syncs must be a positive integer"],
     [["--kubeconfig", "k", "--v", "high"], 'invalid argument "high" for "-v, --v" flag'],

@@ -1,5 +1,5 @@
 /** Command-line options of servicenet-controller-manager (a subset of kube-controller-manager's). */
-import { commonFlag, scanFlags, UsageError } from "@servicenet/component-base/cli";
+import { commonFlag, float32Flag, int32Flag, scanFlags, UsageError } from "@servicenet/component-base/cli";
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import type { NodeIpamOptions } from "./core.ts";
 import { defaultServingOptions, parseServingFlag, servingUsage, validateServingOptions, type ServingOptions } from "./options-serving.ts";
@@ -51,6 +51,9 @@ export interface Options {
   mirroringEndpointUpdatesBatchPeriodMs: number;
   /** --allocate-node-cidrs, --cluster-cidr, --service-cluster-ip-range and the node mask sizes. */
   nodeIpam: NodeIpamOptions;
+  /** --kube-api-qps and --kube-api-burst: each controller's client (upstream defaults 20 and 30). */
+  kubeAPIQPS: number;
+  kubeAPIBurst: number;
   /** --secure-port, --bind-address, TLS and delegated authentication/authorization of /healthz and /metrics. */
   serving: ServingOptions;
   help: boolean;
@@ -86,6 +89,8 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --node-cidr-mask-size N           node block size, single-stack only (default 24 for IPv4, 64 for IPv6)
   --node-cidr-mask-size-ipv4 N      IPv4 node block size (default 24)
   --node-cidr-mask-size-ipv6 N      IPv6 node block size (default 64)
+  --kube-api-qps QPS                QPS to use while talking with kubernetes apiserver, per controller (default 20)
+  --kube-api-burst N                Burst to use while talking with kubernetes apiserver, per controller (default 30)
 ${servingUsage}
   -v, --v N                         log verbosity, klog's levels (default 0)`;
 
@@ -116,6 +121,8 @@ export function parseOptions(argv: readonly string[]): Options {
       nodeCIDRMaskSizeIPv4: 0,
       nodeCIDRMaskSizeIPv6: 0,
     },
+    kubeAPIQPS: 20,
+    kubeAPIBurst: 30,
     serving: defaultServingOptions(),
     help: false,
   };
@@ -201,6 +208,12 @@ export function parseOptions(argv: readonly string[]): Options {
       case "--node-cidr-mask-size-ipv6":
         o.nodeIpam.nodeCIDRMaskSizeIPv6 = int32Flag(flag, value());
         break;
+      case "--kube-api-qps":
+        o.kubeAPIQPS = float32Flag(flag, value());
+        break;
+      case "--kube-api-burst":
+        o.kubeAPIBurst = int32Flag(flag, value());
+        break;
       default:
         if (!parseServingFlag(o.serving, flag, value)) throw new UsageError(`unknown flag: ${raw}`);
     }
@@ -213,20 +226,6 @@ export function parseOptions(argv: readonly string[]): Options {
   if (o.nodeIpam.serviceCIDR.split(",").length > 2)
     throw new UsageError("--service-cluster-ip-range can not contain more than two entries");
   return o;
-}
-
-// pflag's Int32Var: a decimal that fits in an int32, else its strconv error.
-function int32Flag(flag: string, v: string): number {
-  const n = Number(v);
-  if (!/^[+-]?[0-9]+$/.test(v))
-    throw new UsageError(
-      `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`,
-    );
-  if (n < -(2 ** 31) || n >= 2 ** 31)
-    throw new UsageError(
-      `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`,
-    );
-  return n;
 }
 
 /**

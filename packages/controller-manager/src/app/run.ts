@@ -14,7 +14,7 @@ import type { SharedInformer, ObjectWithMeta } from "@servicenet/client/tools/ca
 import { LeaderElector, leaseLock } from "@servicenet/client/tools/leaderelection";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { describeError } from "@servicenet/client/errors";
-import { newRESTClient } from "@servicenet/client/rest";
+import { newRESTClient, type ClientConnectionLimits } from "@servicenet/client/rest";
 import { NamespacedResourcesDeleter } from "../namespace/deletion/namespaced-resources-deleter.ts";
 import { NamespaceController } from "../namespace/namespace-controller.ts";
 import { ServiceCIDRController } from "../servicecidrs/servicecidrs-controller.ts";
@@ -67,6 +67,11 @@ export interface RunOptions {
   /** --mirroring-max-endpoints-per-subset / --mirroring-endpointslice-updates-batch-period. */
   mirroringMaxEndpointsPerSubset?: number;
   mirroringEndpointUpdatesBatchPeriodMs?: number;
+  /**
+   * --kube-api-qps and --kube-api-burst: each controller's client, the shared informers' and the
+   * event sink's has a token bucket of these (upstream's client builders); none when undefined.
+   */
+  clientConnection?: ClientConnectionLimits;
   /** The node IPAM flags; the `nodeipam` controller runs only with `allocateNodeCIDRs`. */
   nodeIpam?: NodeIpamOptions;
   /** --secure-port and the rest: `/healthz` and `/metrics` over HTTPS; none when undefined. */
@@ -134,9 +139,11 @@ async function runElected(o: RunOptions, signal: AbortSignal, log: Logger, obs: 
 }
 
 async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, obs: Observability): Promise<void> {
-  const inf = makeInformers(o.kubeConfig, { logger: log });
   // Informers and events use the controller-manager's own identity (upstream's "shared-informers" client).
-  const cb = o.useServiceAccountCredentials ? serviceAccountClientBuilder(o.kubeConfig) : simpleClientBuilder(o.kubeConfig);
+  const limits = o.clientConnection;
+  const root = simpleClientBuilder(o.kubeConfig, limits);
+  const inf = makeInformers(root.configFor("shared-informers"), { logger: log });
+  const cb = o.useServiceAccountCredentials ? serviceAccountClientBuilder(o.kubeConfig, "kube-system", limits) : root;
   const workers = o.workers ?? 5;
   const used = new Set<SharedInformer<ObjectWithMeta>>();
   const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => (used.add(inf[k]), inf[k]);
@@ -146,7 +153,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
   const skipped = new Set<ControllerName>();
   // One event broadcaster for the process (kube-controller-manager's), writing through the kubeconfig's client.
   const events = new EventBroadcaster({ logger: log });
-  events.startRecordingToSink(clientNodeEventSink(o.kubeConfig));
+  events.startRecordingToSink(clientNodeEventSink(root.configFor("kube-controller-manager")));
   events.startStructuredLogging(3);
   if (o.controllers.includes("nodeipam") && o.nodeIpam !== undefined) {
     try {

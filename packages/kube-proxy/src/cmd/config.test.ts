@@ -74,6 +74,29 @@ describe("--config (cmd/kube-proxy/app/options.go Complete and loadConfig)", () 
     );
   });
 
+  it("clientConnection's qps and burst: flags (5 and 10 by default) or the file, a negative burst refused", () => {
+    expect(parseOptions(["--kubeconfig", "k"]).config.clientConnection).toMatchObject({ qps: 5, burst: 10 });
+    expect(parseOptions(["--kubeconfig", "k", "--kube-api-qps", "50.5", "--kube-api-burst=100"]).config.clientConnection).toMatchObject({
+      qps: 50.5,
+      burst: 100,
+    });
+    expect(
+      parseOptions(["--config", file(header + "clientConnection: {kubeconfig: k, qps: 20, burst: 40}\n")]).config.clientConnection,
+    ).toMatchObject({
+      qps: 20,
+      burst: 40,
+    });
+    expect(() => parseOptions(["--kubeconfig", "k", "--kube-api-burst=-1"])).toThrow(
+      "failed validate: KubeProxyConfiguration.ClientConnection.Burst: Invalid value: -1: must be greater than or equal to 0",
+    );
+    expect(() => parseOptions(["--config", file(header + "clientConnection: {kubeconfig: k, burst: -5}\nmode: bogus\n")])).toThrow(
+      'failed validate: [KubeProxyConfiguration.Mode.ProxyMode: Invalid value: "bogus": must be iptables, ipvs, nftables or blank (blank means the best-available proxy [currently iptables]), KubeProxyConfiguration.ClientConnection.Burst: Invalid value: -5: must be greater than or equal to 0]',
+    );
+    expect(() => parseOptions(["--kubeconfig", "k", "--kube-api-qps", "x"])).toThrow(
+      'invalid argument "x" for "--kube-api-qps" flag: strconv.ParseFloat: parsing "x": invalid syntax',
+    );
+  });
+
   it("decoding: kind required, only v1alpha1, wrong types fail, unknown fields are dropped with the strict error logged", () => {
     expect(() => parseOptions(["--config", file("mode: iptables\n")])).toThrow(
       "failed complete: failed to decode: Object 'Kind' is missing",

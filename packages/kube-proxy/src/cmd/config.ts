@@ -24,6 +24,8 @@ export interface ConfigFlags {
   readonly healthzBindAddress: string;
   readonly syncPeriod: string;
   readonly minSyncPeriod: string;
+  readonly kubeAPIQPS: number;
+  readonly kubeAPIBurst: number;
 }
 
 /** The flags as a defaulted v1alpha1 object (the sync periods land in the mode's section). */
@@ -31,7 +33,7 @@ export function configFromFlags(f: ConfigFlags): KubeProxyConfiguration {
   const periods = { syncPeriod: f.syncPeriod, minSyncPeriod: f.minSyncPeriod };
   const nft = f.proxyMode === "nftables";
   const c = setDefaultsKubeProxyConfiguration({
-    clientConnection: { kubeconfig: f.kubeconfig ?? "" },
+    clientConnection: { kubeconfig: f.kubeconfig ?? "", qps: f.kubeAPIQPS, burst: f.kubeAPIBurst },
     mode: f.proxyMode,
     clusterCIDR: f.clusterCIDR,
     detectLocalMode: f.detectLocalMode,

@@ -6,6 +6,7 @@ import type { LocalMode } from "../apis/config/types.ts";
 import type { KubeProxyConfiguration } from "../apis/config/v1alpha1/types.ts";
 import { syncPeriods } from "../apis/config/validation/validation.ts";
 import { configFromFlags, loadConfigFromFile, platformApplyDefaults, validateConfig } from "./config.ts";
+import { float32Flag, int32Flag } from "@servicenet/component-base/cli";
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
 
@@ -47,7 +48,7 @@ export const usage = `usage: servicenet-kube-proxy --kubeconfig FILE [--config F
   [--detect-local-mode ClusterCIDR|NodeCIDR|BridgeInterface|InterfaceNamePrefix] [--pod-bridge-interface NAME]
   [--pod-interface-name-prefix PREFIX] [--nodeport-addresses CIDR[,CIDR]|primary]
   [--metrics-bind-address HOST:PORT] [--healthz-bind-address HOST:PORT] [--min-sync-period 1s] [--sync-period 30s]
-  [-v N]`;
+  [--kube-api-qps 5] [--kube-api-burst 10] [-v N]`;
 
 /** Parses argv (without node and script) and the `--config` file. Throws with a message on bad input. */
 export function parseOptions(argv: readonly string[], log: (m: string) => void = (m) => console.error(m)): ProxyServerOptions {
@@ -73,6 +74,8 @@ export function parseOptions(argv: readonly string[], log: (m: string) => void =
       v: { type: "string", short: "v" },
       "min-sync-period": { type: "string", default: "1s" },
       "sync-period": { type: "string", default: "30s" },
+      "kube-api-qps": { type: "string", default: "5" },
+      "kube-api-burst": { type: "string", default: "10" },
     },
     strict: true,
   });
@@ -90,6 +93,8 @@ export function parseOptions(argv: readonly string[], log: (m: string) => void =
     healthzBindAddress: values["healthz-bind-address"],
     syncPeriod: values["sync-period"],
     minSyncPeriod: values["min-sync-period"],
+    kubeAPIQPS: float32Flag("--kube-api-qps", values["kube-api-qps"]),
+    kubeAPIBurst: int32Flag("--kube-api-burst", values["kube-api-burst"]),
   });
   // Options.Complete: a config file replaces the flags' configuration.
   const loaded = values.config !== undefined ? loadConfigFromFile(values.config, log) : fromFlags;

@@ -1,6 +1,7 @@
 /** `ProxyServer`: proxiers for both families, their runners, the informers, /metrics and /healthz. */
 import { createServer } from "node:http";
 import type { Server } from "node:http";
+import { withRateLimit } from "@servicenet/client/rest";
 import { loadKubeConfig } from "@servicenet/client/tools/clientcmd";
 import { textLogger } from "@servicenet/component-base/logs";
 import { newDualStackIptablesProxier, newDualStackNftablesProxier } from "../metaproxier/dual-stack.ts";
@@ -112,7 +113,9 @@ export async function runProxyServer(
   // platformCleanup: rules the other mode left behind (switching between iptables and nftables).
   if (o.dryRunDir === undefined) for (const e of await platformCleanup(o.proxyMode, false)) log(e);
   await ensureProxySysctls(o, log);
-  const kc = loadKubeConfig(o.kubeconfig);
+  // createClient (cmd/kube-proxy/app/server.go): one clientset of clientConnection's QPS and Burst.
+  const client = o.config.clientConnection;
+  const kc = withRateLimit(loadKubeConfig(o.kubeconfig), { qps: client?.qps ?? 5, burst: client?.burst ?? 10 });
   const metrics = newProxyMetrics();
   // cmd/kube-proxy/app/server.go: NewProxierHealthServer(HealthzBindAddress, 2*SyncPeriod).
   const health = new ProxierHealthServer({ healthTimeoutMs: 2 * o.syncPeriodMs, metrics });

@@ -25,7 +25,27 @@ describe("parseOptions", () => {
     expect(o).toMatchObject({ kubeconfig: "k", nodes: 5, node: { zones: ["a", "b"], nodeIPs: ["fd00::2", "10.0.0.2"] } });
   });
   it.each([
+    { argv: [], want: { kubeAPIQPS: 50, kubeAPIBurst: 100 } },
+    { argv: ["--kube-api-qps", "5.5", "--kube-api-burst=10"], want: { kubeAPIQPS: 5.5, kubeAPIBurst: 10 } },
+    { argv: ["--kube-api-qps", "0", "--kube-api-burst", "0"], want: { kubeAPIQPS: 0, kubeAPIBurst: 0 } },
+  ])("client rate $argv", ({ argv, want }) => {
+    expect(parseOptions(["--kubeconfig", "k", ...argv])).toMatchObject(want);
+  });
+  it.each([
     [["--nodes", "1"], "--kubeconfig is required"],
+    [["--kubeconfig", "k", "--kube-api-qps", "-1"], "invalid configuration: kubeAPIQPS (--kube-api-qps) -1 must not be a negative number"],
+    [
+      ["--kubeconfig", "k", "--kube-api-qps", "-0.5"],
+      "invalid configuration: kubeAPIQPS (--kube-api-qps) -0.5 must not be a negative number",
+    ],
+    [
+      ["--kubeconfig", "k", "--kube-api-burst", "-1"],
+      "invalid configuration: kubeAPIBurst (--kube-api-burst) -1 must not be a negative number",
+    ],
+    [
+      ["--kubeconfig", "k", "--kube-api-burst", "x"],
+      'invalid argument "x" for "--kube-api-burst" flag: strconv.ParseInt: parsing "x": invalid syntax',
+    ],
     [["--kubeconfig", "k", "--nodes", "0"], '--nodes must be a positive integer, got "0"'],
     [["--kubeconfig", "k", "--nodes", "2", "--hostname-override", "x"], "--hostname-override names one Node: use it with --nodes 1"],
     [["--kubeconfig", "k", "--bogus"], "unknown flag: --bogus"],

@@ -3,8 +3,9 @@
  * (`--kubeconfig`, `--hostname-override`, `--node-ip`, `-v`), and the simulation's (how many
  * Nodes, their zones and size), which a real kubelet does not need.
  */
-import { commonFlag, scanFlags, UsageError } from "@servicenet/component-base/cli";
+import { commonFlag, float32Flag, int32Flag, scanFlags, UsageError } from "@servicenet/component-base/cli";
 import { isDualStackIPStrings, parseIP } from "@servicenet/api/net";
+import { defaultKubeAPIBurst, defaultKubeAPIQPS } from "./client-connection.ts";
 import { defaultSimulatedNodeOptions, type SimulatedNodeOptions } from "../nodestatus/setters.ts";
 
 export interface Options {
@@ -16,6 +17,9 @@ export interface Options {
   hostnameOverride: string;
   /** Pods synced at once, over all Nodes. */
   workers: number;
+  /** --kube-api-qps and --kube-api-burst of each Node's client (KubeletConfiguration kubeAPIQPS/kubeAPIBurst, 50 and 100). */
+  kubeAPIQPS: number;
+  kubeAPIBurst: number;
   verbosity: number;
   help: boolean;
 }
@@ -34,6 +38,8 @@ A simulated kubelet: registers N Nodes and gives the Pods bound to them IPs and 
   --region NAME               topology.kubernetes.io/region (default region-1)
   --capacity LIST             each Node's capacity = allocatable (default cpu=32,memory=131072Mi,pods=110,ephemeral-storage=100Gi)
   --pod-workers N             Pods synced at once, over all Nodes (default 20)
+  --kube-api-qps QPS          QPS to use while talking with kubernetes apiserver, per Node (default 50)
+  --kube-api-burst N          burst to use while talking with kubernetes apiserver, per Node (default 100)
   -v, --v N                   log verbosity, klog's levels (default 0)
 Pod annotations: kubelet.servicenet.io/fail-readiness, kubelet.servicenet.io/crash-after-seconds, kubelet.servicenet.io/stop-seconds (see the README).`;
 
@@ -75,6 +81,8 @@ export function parseOptions(argv: readonly string[]): Options {
     node: { ...defaultSimulatedNodeOptions },
     hostnameOverride: "",
     workers: 20,
+    kubeAPIQPS: defaultKubeAPIQPS,
+    kubeAPIBurst: defaultKubeAPIBurst,
     verbosity: 0,
     help: false,
   };
@@ -112,6 +120,12 @@ export function parseOptions(argv: readonly string[]): Options {
       case "--pod-workers":
         o.workers = positive(flag, value());
         break;
+      case "--kube-api-qps":
+        o.kubeAPIQPS = float32Flag(flag, value());
+        break;
+      case "--kube-api-burst":
+        o.kubeAPIBurst = int32Flag(flag, value());
+        break;
       default:
         throw new UsageError(`unknown flag: ${flag}`);
     }
@@ -119,5 +133,10 @@ export function parseOptions(argv: readonly string[]): Options {
   if (o.help) return o;
   if (o.kubeconfig === "") throw new UsageError("--kubeconfig is required");
   if (o.hostnameOverride !== "" && o.nodes !== 1) throw new UsageError("--hostname-override names one Node: use it with --nodes 1");
+  // pkg/kubelet/apis/config/validation/validation.go ValidateKubeletConfiguration.
+  if (o.kubeAPIBurst < 0)
+    throw new UsageError(`invalid configuration: kubeAPIBurst (--kube-api-burst) ${o.kubeAPIBurst} must not be a negative number`);
+  if (o.kubeAPIQPS < 0)
+    throw new UsageError(`invalid configuration: kubeAPIQPS (--kube-api-qps) ${o.kubeAPIQPS} must not be a negative number`);
   return o;
 }

@@ -7,13 +7,15 @@
 import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, type Node, type Pod } from "@servicenet/api";
 import { describeError } from "@servicenet/client/errors";
-import { newRESTClient, toPlain } from "@servicenet/client/rest";
+import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
+import { processClientLimits } from "./client-connection.ts";
 import { NodeLeaseController } from "../kubelet/nodelease/controller.ts";
 import { forEachLimited, registerNode } from "../kubelet/node-registration.ts";
 import { NodeSet } from "../kubelet/node-set.ts";
+import { defaultNodeStatusReportFrequencyMs, NodeStatusUpdater } from "../kubelet/node-status-updater.ts";
 import { podClient } from "../kubelet/pod-client.ts";
 import { PodWorkers } from "../kubelet/pod-workers.ts";
 import { rfc3339 } from "../kubelet/status/time.ts";
@@ -31,6 +33,12 @@ export interface RunOptions {
   /** Called once every Node is registered and the informers have synced. */
   onReady?: (k: RunningKubelet) => void;
   leaseRenewIntervalMs?: number;
+  /**
+   * --kube-api-qps and --kube-api-burst of each Node's main client (registration, informers, Pod
+   * writes), one bucket for all Nodes (client-connection.ts); not throttled when undefined. Leases
+   * go through the heartbeat client, never throttled.
+   */
+  clientConnection?: ClientConnectionLimits;
 }
 
 /** What a running process exposes (tests and the bench read it). */
@@ -38,6 +46,7 @@ export interface RunningKubelet {
   nodeNames: string[];
   workers: PodWorkers;
   leases: NodeLeaseController;
+  statuses: NodeStatusUpdater;
 }
 
 /** The Nodes' names, in index order. */
@@ -45,8 +54,8 @@ export function nodeNamesOf(o: Pick<RunOptions, "nodes" | "node" | "hostnameOver
   return Array.from({ length: o.nodes }, (_, i) => (o.hostnameOverride ? o.hostnameOverride : nodeName(o.node, i)));
 }
 
-async function registerAll(o: RunOptions, names: string[], signal: AbortSignal, log: Logger): Promise<Node[]> {
-  const rest = newRESTClient(o.kubeConfig, { userAgent: "servicenet-kubelet" });
+async function registerAll(o: RunOptions, kubeConfig: KubeConfig, names: string[], signal: AbortSignal, log: Logger): Promise<Node[]> {
+  const rest = newRESTClient(kubeConfig, { userAgent: "servicenet-kubelet" });
   const clock = o.clock ?? realClock;
   const out: Node[] = [];
   await forEachLimited(names, 16, async (name, i) => {
@@ -65,15 +74,34 @@ async function registerAll(o: RunOptions, names: string[], signal: AbortSignal, 
   return out;
 }
 
+// Node status updates through the heartbeat client (never throttled), against the informer's Nodes.
+function nodeStatusUpdater(o: RunOptions, nodes: SharedInformer<Node>, log: Logger): NodeStatusUpdater {
+  const heartbeat = newRESTClient(o.kubeConfig, { userAgent: "servicenet-kubelet" });
+  const clock = o.clock ?? realClock;
+  return new NodeStatusUpdater({
+    clock,
+    logger: log,
+    get: (name) => nodes.get(name),
+    owned: (i, name) => {
+      const { conditions: _, ...owned } = simulatedNode(o.node, i, rfc3339(clock.now()), name).status ?? {};
+      return owned;
+    },
+    patchStatus: (name, patch) =>
+      heartbeat.request("PATCH", `/api/v1/nodes/${encodeURIComponent(name)}/status`, patch, "application/strategic-merge-patch+json"),
+  });
+}
+
 /** Runs the kubelet until `signal` aborts. */
 export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<void> {
   const log = o.logger ?? noopLogger;
   const names = nodeNamesOf(o);
-  const registered = await registerAll(o, names, signal, log);
+  const kubeConfig = o.clientConnection ? withRateLimit(o.kubeConfig, processClientLimits(o.clientConnection, names.length)) : o.kubeConfig;
+  const registered = await registerAll(o, kubeConfig, names, signal, log);
   if (signal.aborted) return;
   const nodes = new NodeSet(names.map((name, i) => ({ name, hostIPs: nodeIPs(o.node, i) })));
-  const core = o.kubeConfig.makeApiClient(CoreV1Api);
-  const base = { kubeConfig: o.kubeConfig, logger: log, ...(o.clock ? { clock: o.clock } : {}) };
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const clock = o.clock ? { clock: o.clock } : {};
+  const base = { kubeConfig, logger: log, ...clock };
   const nodeInformer = new SharedInformer<Node>({
     ...base,
     path: "/api/v1/nodes",
@@ -91,7 +119,7 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
   const workers = new PodWorkers({
     pods: podInformer,
     nodes,
-    client: podClient(o.kubeConfig),
+    client: podClient(kubeConfig),
     logger: log,
     ...(o.clock ? { clock: o.clock } : {}),
   });
@@ -100,16 +128,24 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
   };
   nodeInformer.addEventHandler({ onAdd: onNode, onUpdate: (_old, n) => onNode(n) });
   const leases = new NodeLeaseController({
-    ...base,
+    kubeConfig: o.kubeConfig,
+    logger: log,
+    ...clock,
     ...(o.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: o.leaseRenewIntervalMs } : {}),
   });
   registered.forEach((n, i) => leases.add(n.metadata.name ?? "", n.metadata.uid ?? "", leases.offset(i, registered.length)));
+  const statuses = nodeStatusUpdater(o, nodeInformer, log);
+  // The Nodes' first reports spread over one report period, as Nodes registered at different times.
+  const t = (o.clock ?? realClock).now();
+  names.forEach((name, i) => statuses.add(name, t - Math.floor((i * defaultNodeStatusReportFrequencyMs) / names.length)));
   const running = workers.run(signal, o.workers ?? 20);
   await Promise.all([nodeInformer.start(), podInformer.start()]);
   await Promise.all([nodeInformer.waitForSync(), podInformer.waitForSync()]);
   log.info("kubelet started", { nodes: names.length });
-  o.onReady?.({ nodeNames: names, workers, leases });
+  statuses.start();
+  o.onReady?.({ nodeNames: names, workers, leases, statuses });
   await running;
   leases.stop();
+  statuses.stop();
   await Promise.all([nodeInformer.stop(), podInformer.stop()]);
 }

@@ -24,6 +24,7 @@ main({
         node: opts.node,
         ...(opts.hostnameOverride !== "" ? { hostnameOverride: opts.hostnameOverride } : {}),
         workers: opts.workers,
+        clientConnection: { qps: opts.kubeAPIQPS, burst: opts.kubeAPIBurst },
         logger: log,
       },
       signal,

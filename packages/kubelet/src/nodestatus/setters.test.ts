@@ -14,7 +14,8 @@ describe("simulatedNode", () => {
       { type: "InternalIP", address: "fc00:f853:ccd:e793::3" },
       { type: "Hostname", address: "node-1" },
     ]);
-    expect(n.status?.conditions?.[0]).toMatchObject({ type: "Ready", status: "True", reason: "KubeletReady" });
+    expect(n.status?.conditions?.map((c) => c.type)).toEqual(["MemoryPressure", "DiskPressure", "PIDPressure", "Ready"]);
+    expect(n.status?.conditions?.[3]).toMatchObject({ type: "Ready", status: "True", reason: "KubeletReady" });
   });
 
   it("orders the addresses as --node-ip (IPv6 primary), Node i at the first Node's IPs + i", () => {

@@ -43,8 +43,10 @@ export function nodeIPs(o: SimulatedNodeOptions, index: number): string[] {
   });
 }
 
+type NodeCondition = NonNullable<NonNullable<Node["status"]>["conditions"]>[number];
+
 /** The `Ready=True` condition the kubelet reports while its runtime and network are up. */
-export function readyCondition(now: string, since: string): NonNullable<NonNullable<Node["status"]>["conditions"]>[number] {
+export function readyCondition(now: string, since: string): NodeCondition {
   return {
     type: "Ready",
     status: "True",
@@ -53,6 +55,37 @@ export function readyCondition(now: string, since: string): NonNullable<NonNulla
     lastHeartbeatTime: now,
     lastTransitionTime: since,
   };
+}
+
+// pkg/kubelet/nodestatus/setters.go MemoryPressureCondition, DiskPressureCondition and
+// PIDPressureCondition while there is no pressure (a simulated Node has none).
+const noPressure = [
+  ["MemoryPressure", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"],
+  ["DiskPressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"],
+  ["PIDPressure", "KubeletHasSufficientPID", "kubelet has sufficient PID available"],
+] as const;
+
+/**
+ * The conditions the setters report at `now`, in the kubelet's order (the three pressure
+ * conditions, then Ready): every heartbeat is `now`; a condition whose status is unchanged from
+ * `current` keeps its lastTransitionTime (the setters' rule), else it moves to `now`.
+ */
+export function nodeConditions(now: string, current: readonly NodeCondition[] = []): NodeCondition[] {
+  const since = (type: string, status: string) => {
+    const c = current.find((x) => x.type === type);
+    return c !== undefined && c.status === status && c.lastTransitionTime ? c.lastTransitionTime : now;
+  };
+  return [
+    ...noPressure.map(([type, reason, message]) => ({
+      type,
+      status: "False",
+      reason,
+      message,
+      lastHeartbeatTime: now,
+      lastTransitionTime: since(type, "False"),
+    })),
+    readyCondition(now, since("Ready", "True")),
+  ];
 }
 
 /** The Node object registered for `index` (`initialNode` plus the first status). */
@@ -80,7 +113,7 @@ export function simulatedNode(o: SimulatedNodeOptions, index: number, now: strin
       capacity: { ...o.capacity },
       allocatable: { ...o.capacity },
       addresses: [...nodeIPs(o, index).map((address) => ({ type: "InternalIP", address })), { type: "Hostname", address: name }],
-      conditions: [readyCondition(now, now)],
+      conditions: nodeConditions(now),
       nodeInfo: {
         kubeletVersion: o.kubeletVersion,
         osImage: "servicenet simulated node",

@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from "node:util";
 import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, ServiceSchema, type Node, type Pod, type Service } from "@servicenet/api";
 import { describeError, isNotFound } from "@servicenet/client/errors";
-import { newRESTClient, toPlain } from "@servicenet/client/rest";
+import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
 import { GenericLister, SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { clientNodeEventSink, EventBroadcaster, getReference, type EventRecorder } from "@servicenet/client/tools/record";
 import { RateLimitingQueue, ItemExponentialFailureRateLimiter } from "@servicenet/client/util/workqueue";
@@ -26,9 +26,9 @@ import { unschedulablePatch } from "./pod-condition.ts";
 export const defaultClientQPS = 50;
 export const defaultClientBurst = 100;
 
-/** The REST client options of the scheduler's writes: its user agent and clientConnection's QPS and Burst. */
-export function clientConnection(o: Pick<RunOptions, "qps" | "burst">): { userAgent: string; qps: number; burst: number } {
-  return { userAgent: "servicenet-scheduler", qps: o.qps ?? defaultClientQPS, burst: o.burst ?? defaultClientBurst };
+/** clientConnection's QPS and Burst of the scheduler's client (its informers, bindings and status writes). */
+export function clientConnection(o: Pick<RunOptions, "qps" | "burst">): ClientConnectionLimits {
+  return { qps: o.qps ?? defaultClientQPS, burst: o.burst ?? defaultClientBurst };
 }
 
 /** `v1.DefaultSchedulerName`. */
@@ -40,7 +40,7 @@ export interface RunOptions {
   schedulerName?: string;
   clock?: Clock;
   logger?: Logger;
-  /** clientConnection.qps and .burst of the scheduler's writes (default 50 and 100). */
+  /** clientConnection.qps and .burst of the scheduler's client (default 50 and 100). */
   qps?: number;
   burst?: number;
   /** Called once the informers have synced. */
@@ -56,10 +56,12 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
   const log = o.logger ?? noopLogger;
   const clock = o.clock ?? realClock;
   const name = o.schedulerName ?? defaultSchedulerName;
-  const core = o.kubeConfig.makeApiClient(CoreV1Api);
-  // The throttle runs on the real clock: it paces requests on the wire, whatever clock tests step.
-  const rest = newRESTClient(o.kubeConfig, clientConnection(o));
-  const base = { kubeConfig: o.kubeConfig, logger: log, clock };
+  // One clientset for the informers and the writes (createClients in cmd/kube-scheduler/app/options);
+  // the throttle runs on the real clock: it paces requests on the wire, whatever clock tests step.
+  const kubeConfig = withRateLimit(o.kubeConfig, clientConnection(o));
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const rest = newRESTClient(kubeConfig, { userAgent: "servicenet-scheduler" });
+  const base = { kubeConfig, logger: log, clock };
   const nonTerminal = "status.phase!=Succeeded,status.phase!=Failed";
   const pods = new SharedInformer<Pod>({
     ...base,
@@ -86,7 +88,8 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
   const queue = new RateLimitingQueue<string>("scheduler", clock, new ItemExponentialFailureRateLimiter<string>(1000, 10_000));
   const unschedulable = new Set<string>();
   const events = new EventBroadcaster({ logger: log, clock });
-  events.startRecordingToSink(clientNodeEventSink(o.kubeConfig));
+  // The event client is a clientset of its own (createClients' eventClient): a bucket of its own.
+  events.startRecordingToSink(clientNodeEventSink(withRateLimit(o.kubeConfig, clientConnection(o))));
   const recorder: EventRecorder = events.newRecorder({ component: name });
 
   const ours = (p: Pod) =>

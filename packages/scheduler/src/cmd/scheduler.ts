@@ -17,7 +17,7 @@ main({
   async run(opts, log, signal) {
     const kubeConfig = loadKubeConfig(opts.kubeconfig);
     log.info("starting", { server: kubeConfig.getCurrentCluster()?.server });
-    await runScheduler({ kubeConfig, logger: log }, signal);
+    await runScheduler({ kubeConfig, logger: log, qps: opts.kubeAPIQPS, burst: opts.kubeAPIBurst }, signal);
     return 0;
   },
 });

@@ -80,6 +80,9 @@ export function validateKubeProxyConfiguration(c: KubeProxyConfiguration): Field
       ),
     );
   }
+  // validateClientConnectionConfiguration: ValidateNonnegativeField on the Burst.
+  const burst = c.clientConnection?.burst ?? 0;
+  if (burst < 0) errs.push(field.invalid(`${root}.ClientConnection.Burst`, burst, "must be greater than or equal to 0"));
   const periods = syncPeriods(c);
   if (periods.sync <= 0) errs.push(field.invalid(`${root}.SyncPeriod`, new GoValue(periods.syncText), "must be greater than 0"));
   if (periods.min < 0)

@@ -1,0 +1,13 @@
+import { describe, expect, it } from "vitest";
+import { processClientLimits } from "./client-connection.ts";
+
+describe("processClientLimits", () => {
+  it.each([
+    { name: "upstream's defaults for one Node", limits: { qps: 50, burst: 100 }, nodes: 1, want: { qps: 50, burst: 100 } },
+    { name: "1,000 Nodes' buckets in one", limits: { qps: 50, burst: 100 }, nodes: 1000, want: { qps: 50_000, burst: 100_000 } },
+    { name: "0 is client-go's DefaultQPS and DefaultBurst per Node", limits: { qps: 0, burst: 0 }, nodes: 3, want: { qps: 15, burst: 30 } },
+    { name: "a negative QPS stays no limit", limits: { qps: -1, burst: 0 }, nodes: 3, want: { qps: -1, burst: 30 } },
+  ])("$name", ({ limits, nodes, want }) => {
+    expect(processClientLimits(limits, nodes)).toEqual(want);
+  });
+});
