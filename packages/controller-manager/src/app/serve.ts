@@ -5,6 +5,7 @@
  * authorization. kube-controller-manager serves no `/readyz` or `/livez`: they are 404 here too.
  */
 import { createServer, type Server } from "node:https";
+import { listenLikeGo } from "@servicenet/component-base/net";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readFileSync } from "node:fs";
 import type { KubeConfig } from "@kubernetes/client-node";
@@ -113,10 +114,11 @@ export async function serveSecurely(o: ServingOptions, deps: ServeDeps): Promise
       ? { cert: readFileSync(o.tlsCertFile, "utf8"), key: readFileSync(o.tlsPrivateKeyFile, "utf8") }
       : generateSelfSignedCertKey("localhost", ["127.0.0.1"]);
   const server: Server = createServer(tls, handlerChain(deps, o));
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (e) => reject(new Error(`failed to listen on ${o.bindAddress}:${o.securePort}: ${e.message}`)));
-    server.listen(o.securePort, o.bindAddress, () => resolve());
-  });
+  try {
+    await listenLikeGo(server, o.bindAddress, o.securePort);
+  } catch (e) {
+    throw new Error(`failed to listen on ${o.bindAddress}:${o.securePort}: ${(e as Error).message}`);
+  }
   const a = server.address();
   const address = a !== null && typeof a === "object" ? (a.family === "IPv6" ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`) : "";
   (deps.logger ?? noopLogger).info(`Serving securely on ${address}`);

@@ -4,6 +4,7 @@ import type { Server } from "node:http";
 import { withRateLimit } from "@servicenet/client/rest";
 import { loadKubeConfig } from "@servicenet/client/tools/clientcmd";
 import { textLogger } from "@servicenet/component-base/logs";
+import { listenLikeGo, splitHostPort } from "@servicenet/component-base/net";
 import { newDualStackIptablesProxier, newDualStackNftablesProxier } from "../metaproxier/dual-stack.ts";
 import type { MetaProxier } from "../metaproxier/meta-proxier.ts";
 import { ProxierHealthServer } from "../healthcheck/proxier-health.ts";
@@ -167,10 +168,8 @@ function addressOf(server: Server | undefined): string | undefined {
   return addr !== null && typeof addr === "object" ? `${addr.address}:${addr.port}` : undefined;
 }
 
-function serveMetrics(bind: string, metrics: ProxyMetrics): Promise<Server> {
-  const i = bind.lastIndexOf(":");
-  const host = bind.slice(0, i).replace(/^\[|\]$/g, "");
-  const port = Number(bind.slice(i + 1));
+async function serveMetrics(bind: string, metrics: ProxyMetrics): Promise<Server> {
+  const { host, port } = splitHostPort(bind);
   const server = createServer((req, res) => {
     // The metrics server's own /healthz is a plain "ok" (upstream installs healthz.InstallHandler there too).
     if (req.url === "/metrics") {
@@ -184,8 +183,10 @@ function serveMetrics(bind: string, metrics: ProxyMetrics): Promise<Server> {
       res.end();
     }
   });
-  return new Promise((resolve, reject) => {
-    server.once("error", (e) => reject(new Error(`failed to start metrics server on ${bind}: ${e.message}`)));
-    server.listen(port, host, () => resolve(server));
-  });
+  try {
+    await listenLikeGo(server, host, port);
+  } catch (e) {
+    throw new Error(`failed to start metrics server on ${bind}: ${(e as Error).message}`);
+  }
+  return server;
 }

@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Node } from "@servicenet/api";
+import { listenLikeGo, splitHostPort } from "@servicenet/component-base/net";
 import type { ProxyMetrics } from "../metrics/metrics.ts";
 
 /** The cluster autoscaler's taint on a node it is about to delete (proxier_health.go ToBeDeletedTaint). */
@@ -127,14 +128,16 @@ export class ProxierHealthServer implements ProxierHealthUpdater {
     );
   }
 
-  /** Run: listens on `host:port` ("[::1]:0" style brackets allowed). */
-  listen(bind: string): Promise<Server> {
-    const i = bind.lastIndexOf(":");
-    const host = bind.slice(0, i).replace(/^\[|\]$/g, "");
+  /** Run: listens on `host:port` ("[::1]:0" style brackets allowed; "0.0.0.0" both families, as Go). */
+  async listen(bind: string): Promise<Server> {
+    const { host, port } = splitHostPort(bind);
     const server = createServer((req, res) => this.handle(req, res));
-    return new Promise((resolve, reject) => {
-      server.once("error", (e) => reject(new Error(`failed to start proxier healthz on ${bind}: ${e.message}`)));
-      server.listen(Number(bind.slice(i + 1)), host, () => resolve(server));
-    });
+    try {
+      await listenLikeGo(server, host, port);
+    } catch (e) {
+      throw new Error(`failed to start proxier healthz on ${bind}: ${(e as Error).message}`);
+    }
+    return server;
   }
+
 }

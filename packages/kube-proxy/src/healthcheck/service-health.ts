@@ -9,6 +9,7 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { IPFamily } from "@servicenet/api";
+import { listenLikeGo } from "@servicenet/component-base/net";
 
 /** What each family proxier reports after a successful sync. */
 export interface ServiceHealthReport {
@@ -149,31 +150,11 @@ export function serviceHealthBody(namespace: string, name: string, count: number
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/**
- * `hcInstance.listenAndServeAll`'s net.Listen: Go treats an unspecified host ("", "0.0.0.0" or
- * "::") as every address of both families, where Node's "0.0.0.0" is IPv4 only. Such a host
- * therefore listens on "::" (dual-stack), or on "0.0.0.0" where the kernel has no IPv6.
- */
+/** `hcInstance.listenAndServeAll`'s net.Listen, with Go's wildcard semantics. */
 async function listen(host: string, port: number, handler: Handler): Promise<Server> {
-  if (host !== "" && host !== "0.0.0.0" && host !== "::") return listenOn(host, port, handler);
-  try {
-    return await listenOn("::", port, handler);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== "EAFNOSUPPORT" && code !== "EADDRNOTAVAIL") throw err;
-    return listenOn("0.0.0.0", port, handler);
-  }
-}
-
-function listenOn(host: string, port: number, handler: Handler): Promise<Server> {
   const server = createServer(handler);
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen({ host, port, exclusive: true, ipv6Only: false }, () => {
-      server.off("error", reject);
-      resolve(server);
-    });
-  });
+  await listenLikeGo(server, host, port);
+  return server;
 }
 
 async function closeAll(inst: Instance): Promise<void> {
