@@ -107,7 +107,7 @@ describe("apiextensions x-kubernetes-validations errors on the CRD write", () =>
     ];
     return c;
   };
-  const at = "spec.versions[0].schema.openAPIV3Schema.properties[spec]";
+  const at = "spec.validation.openAPIV3Schema.properties[spec]";
   const post = (c: Record<string, unknown>) =>
     s.request("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", { method: "POST", headers: json, body: JSON.stringify(c) });
 
