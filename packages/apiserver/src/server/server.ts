@@ -30,6 +30,8 @@ import { reviewTable, type ReviewDef } from "./reviews.ts";
 import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
 import { serverVersion, type VersionInfo } from "./version.ts";
 import { crdStoragePath, startCustomResourceServer } from "../apiextensions/apiserver/apiserver.ts";
+import { startPolicyStatusController } from "../controlplane/controller/validatingadmissionpolicystatus/start.ts";
+import { validatingAdmissionPolicyStoragePath } from "../registry/admissionregistration/rest/storage-admissionregistration.ts";
 
 export interface APIServerConfig {
   store: Store;
@@ -103,7 +105,7 @@ const headerTooLarge =
 
 /** Starts the server and resolves once it listens. */
 export async function startServer(cfg: APIServerConfig): Promise<RunningServer> {
-  const { registry, handler, metrics, shutdown, crds, admission } = await newHandler(cfg);
+  const { registry, handler, metrics, shutdown, crds, admission, policyStatus } = await newHandler(cfg);
   const serving = cfg.serving ?? {};
   // With a client CA the server asks for a certificate but lets the x509 authenticator judge it
   // (Go's tls.RequestClientCert), so token and anonymous clients still connect.
@@ -142,6 +144,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
         shutdown.abort();
         crds?.stop();
         admission.stop();
+        policyStatus?.stop();
         registry.stop();
         server.close(() => resolve());
         server.closeAllConnections();
@@ -192,13 +195,24 @@ async function newHandler(cfg: APIServerConfig) {
   const authenticator = cfg.tokens
     ? newAuthenticator({ tokens: cfg.tokens, clientCA: cfg.clientCA !== undefined, anonymous: cfg.anonymousAuth ?? true })
     : undefined;
+  const openapi = openAPIFor(resources, version, crds?.openapi);
+  // Upstream's kube-controller-manager runs this controller; its CEL type checker is the apiserver's here.
+  const policyStatus = resources.some((r) => r.storagePath === validatingAdmissionPolicyStoragePath)
+    ? startPolicyStatusController({
+        store: cfg.store,
+        policies: registry.storeFor({ storagePath: validatingAdmissionPolicyStoragePath }),
+        served,
+        openAPIV3: () => openapi.documents.v3,
+        logger,
+      })
+    : undefined;
   const mux = nonResourceMux({
     health: apiserverHealthChecks(cfg.store, cfg.postStartHooks ?? [], shutdown.signal),
     version,
     metrics,
     metricsRegistry: cfg.metricsRegistry,
     store: cfg.store,
-    openapi: openAPIFor(resources, version, crds?.openapi),
+    openapi,
     resources,
     served,
     reviews,
@@ -228,7 +242,7 @@ async function newHandler(cfg: APIServerConfig) {
     },
     director(mux, apis),
   );
-  return { registry, handler, metrics, shutdown, crds, admission };
+  return { registry, handler, metrics, shutdown, crds, admission, policyStatus };
 }
 
 /** The OpenAPI documents of the served resources. */

@@ -62,6 +62,7 @@ export const ValidatingAdmissionPolicySpecSchema = z.object({
 export type ValidatingAdmissionPolicySpec = z.infer<typeof ValidatingAdmissionPolicySpecSchema>;
 
 export const ExpressionWarningSchema = z.object({ fieldRef: z.string(), warning: z.string() });
+export type ExpressionWarning = z.infer<typeof ExpressionWarningSchema>;
 export const TypeCheckingSchema = z.object({ expressionWarnings: z.array(ExpressionWarningSchema).optional() });
 
 export const ValidatingAdmissionPolicyStatusSchema = z.object({

@@ -62,12 +62,12 @@ describe("TestValidateCustomResourceDefinition", () => {
     [
       "a root that is no object",
       (c) => (c.spec.versions[0]!.schema = { openAPIV3Schema: { type: "string" } }),
-      ['spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "string": must be object at the root'],
+      ['spec.validation.openAPIV3Schema.type: Invalid value: "string": must be object at the root'],
     ],
     [
       "a property without a type",
       (c) => (c.spec.versions[0]!.schema = { openAPIV3Schema: { type: "object", properties: { spec: {} } } }),
-      ["spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields"],
+      ["spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields"],
     ],
     [
       "properties and additionalProperties",
@@ -75,15 +75,64 @@ describe("TestValidateCustomResourceDefinition", () => {
         (c.spec.versions[0]!.schema = {
           openAPIV3Schema: { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "string" } },
         }),
-      ["spec.versions[0].schema.openAPIV3Schema.additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive"],
+      ["spec.validation.openAPIV3Schema.additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive"],
     ],
     [
       "an array without items",
       (c) => (c.spec.versions[0]!.schema = { openAPIV3Schema: { type: "object", properties: { a: { type: "array" } } } }),
-      ["spec.versions[0].schema.openAPIV3Schema.properties[a].items: Required value: must be specified"],
+      ["spec.validation.openAPIV3Schema.properties[a].items: Required value: must be specified"],
     ],
   ])("%s", (_name, mut, want) => {
     expect(messages(crd(mut))).toEqual(want);
+  });
+
+  // The v1 to internal conversion moves a schema all versions share to spec.validation (conversion.go).
+  it("reports a schema all versions share once, at spec.validation", () => {
+    const bad = { type: "object", properties: { spec: {} } };
+    const c = crd((c) => {
+      c.spec.versions[0]!.schema = { openAPIV3Schema: structuredClone(bad) };
+      c.spec.versions.push({ name: "v2", served: true, storage: false, schema: { openAPIV3Schema: structuredClone(bad) } });
+    });
+    expect(messages(c)).toEqual([
+      "spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields",
+    ]);
+  });
+
+  it("reports per-version schemas at spec.versions[i].schema", () => {
+    const c = crd((c) =>
+      c.spec.versions.push({
+        name: "v2",
+        served: true,
+        storage: false,
+        schema: { openAPIV3Schema: { type: "object", properties: { a: { type: "array" } } } },
+      }),
+    );
+    expect(messages(c)).toEqual(["spec.versions[1].schema.openAPIV3Schema.properties[a].items: Required value: must be specified"]);
+  });
+
+  it("reports shared printer columns at spec.additionalPrinterColumns and per-version ones at the version", () => {
+    const column = { name: "", type: "string", jsonPath: ".spec.a" };
+    const shared = crd((c) => {
+      c.spec.versions[0]!.additionalPrinterColumns = [column];
+      c.spec.versions.push({
+        name: "v2",
+        served: true,
+        storage: false,
+        schema: { openAPIV3Schema: schema },
+        additionalPrinterColumns: [column],
+      });
+    });
+    expect(messages(shared)).toEqual(["spec.additionalPrinterColumns[0].name: Required value"]);
+    const own = crd((c) => {
+      c.spec.versions.push({
+        name: "v2",
+        served: true,
+        storage: false,
+        schema: { openAPIV3Schema: schema },
+        additionalPrinterColumns: [column],
+      });
+    });
+    expect(messages(own)).toEqual(["spec.versions[1].additionalPrinterColumns[0].name: Required value"]);
   });
 
   it("two storage versions", () => {

@@ -10,6 +10,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from "../../meta/v1/vali
 import { validateStructuralSchema } from "./structural-schema.ts";
 import { validateSchemaCEL } from "./cel-validation.ts";
 import type { ValidationRuleCompiler } from "./validation-rules.ts";
+import { promotedFields, type PromotedFields } from "./per-version.ts";
 import {
   isCRDConditionTrue,
   type CustomResourceColumnDefinition,
@@ -92,9 +93,10 @@ export function validateStoredVersions(
   if (stored.length === 0) return [field.invalid(at, [], "must have at least one stored version")];
   const errs: FieldErrorList = [];
   const left = new Map(stored.map((v, i) => [v, i]));
+  const promoted = promotedFields(versions);
   for (const v of versions) {
     const has = left.has(v.name);
-    if (v.storage && !has) errs.push(field.invalid(at, new GoValue(versionValue(v)), `must have the storage version ${v.name}`));
+    if (v.storage && !has) errs.push(field.invalid(at, new GoValue(versionValue(v, promoted)), `must have the storage version ${v.name}`));
     left.delete(v.name);
   }
   for (const [v, i] of left) errs.push(field.invalid(path(at, i), v, "must appear in spec.versions"));
@@ -119,6 +121,7 @@ export function validateCustomResourceDefinitionSpec(
   else if (spec.scope !== "Cluster" && spec.scope !== "Namespaced")
     errs.push(field.notSupported(`${at}.scope`, spec.scope, ["Cluster", "Namespaced"]));
 
+  const promoted = promotedFields(spec.versions);
   const seen = new Set<string>();
   let unique = true;
   let storage = 0;
@@ -128,7 +131,7 @@ export function validateCustomResourceDefinitionSpec(
     seen.add(v.name);
     const bad = isDNS1035Label(v.name);
     if (bad.length > 0) errs.push(field.invalid(path(at, "versions", i, "name"), v.name, bad.join(",")));
-    errs.push(...validateVersion(v, path(at, "versions", i), compile));
+    errs.push(...validateVersion(v, path(at, "versions", i), compile, promoted));
   });
   if (!unique) errs.push(field.invalid(`${at}.versions`, versionsValue(spec.versions), "must contain unique version names"));
   if (storage !== 1)
@@ -140,6 +143,7 @@ export function validateCustomResourceDefinitionSpec(
   if (names.kind === "") errs.push(field.required(`${at}.names.kind`));
   if ((names.listKind ?? "") === "") errs.push(field.required(`${at}.names.listKind`));
   errs.push(...validateNames(names, `${at}.names`));
+  errs.push(...validatePromoted(spec.versions[0], at, compile, promoted));
 
   const strategy = spec.conversion?.strategy ?? "None";
   if (strategy !== "None" && strategy !== "Webhook")
@@ -155,31 +159,62 @@ export function validateCustomResourceDefinitionSpec(
   return errs;
 }
 
-function validateVersion(v: CustomResourceDefinitionVersion, at: string, compile: ValidationRuleCompiler | undefined): FieldErrorList {
+function validateVersion(
+  v: CustomResourceDefinitionVersion,
+  at: string,
+  compile: ValidationRuleCompiler | undefined,
+  promoted: PromotedFields,
+): FieldErrorList {
   const errs: FieldErrorList = [];
-  const schema = v.schema?.openAPIV3Schema;
-  if (schema === undefined) errs.push(field.required(`${at}.schema.openAPIV3Schema`, "schemas are required"));
-  else {
-    const schemaErrs = validateStructuralSchema(schema, `${at}.schema.openAPIV3Schema`, v.subresources?.status !== undefined);
-    errs.push(...schemaErrs);
-    // Rules are compiled only against a valid schema: an invalid one has no CEL types to declare.
-    if (schemaErrs.length === 0 && compile !== undefined) errs.push(...validateSchemaCEL(schema, `${at}.schema.openAPIV3Schema`, compile));
-  }
-  (v.additionalPrinterColumns ?? []).forEach((c, i) => errs.push(...validateColumn(c, path(at, "additionalPrinterColumns", i))));
-  const scale = v.subresources?.scale;
-  if (scale) {
-    if (!isSimpleSpecOrStatusPath(scale.specReplicasPath, ".spec."))
-      errs.push(field.invalid(`${at}.subresources.scale.specReplicasPath`, scale.specReplicasPath, "should be a json path under .spec"));
-    if (!isSimpleSpecOrStatusPath(scale.statusReplicasPath, ".status."))
-      errs.push(
-        field.invalid(`${at}.subresources.scale.statusReplicasPath`, scale.statusReplicasPath, "should be a json path under .status"),
-      );
-    const sel = scale.labelSelectorPath;
-    if (sel !== undefined && !isSimpleSpecOrStatusPath(sel, ".spec.") && !isSimpleSpecOrStatusPath(sel, ".status."))
-      errs.push(field.invalid(`${at}.subresources.scale.labelSelectorPath`, sel, "should be a json path under either .spec or .status"));
-  }
+  if (v.schema?.openAPIV3Schema === undefined) errs.push(field.required(`${at}.schema.openAPIV3Schema`, "schemas are required"));
+  else if (!promoted.schema) errs.push(...validateSchema(v, `${at}.schema.openAPIV3Schema`, compile));
+  if (!promoted.additionalPrinterColumns) errs.push(...validateColumns(v, `${at}.additionalPrinterColumns`));
+  if (!promoted.subresources) errs.push(...validateScale(v, `${at}.subresources.scale`));
   if (v.deprecationWarning !== undefined && v.deprecated !== true)
     errs.push(field.invalid(`${at}.deprecationWarning`, v.deprecationWarning, "can only be set for deprecated versions"));
+  return errs;
+}
+
+/** The fields every version shares, validated once at `spec.validation`, `spec.subresources` and `spec.additionalPrinterColumns`. */
+function validatePromoted(
+  v: CustomResourceDefinitionVersion | undefined,
+  at: string,
+  compile: ValidationRuleCompiler | undefined,
+  promoted: PromotedFields,
+): FieldErrorList {
+  if (v === undefined) return [];
+  return [
+    ...(promoted.schema && v.schema?.openAPIV3Schema !== undefined ? validateSchema(v, `${at}.validation.openAPIV3Schema`, compile) : []),
+    ...(promoted.subresources ? validateScale(v, `${at}.subresources.scale`) : []),
+    ...(promoted.additionalPrinterColumns ? validateColumns(v, `${at}.additionalPrinterColumns`) : []),
+  ];
+}
+
+/** A version's schema at `at`: structural rules, then (on a valid schema) its CEL rules. */
+function validateSchema(v: CustomResourceDefinitionVersion, at: string, compile: ValidationRuleCompiler | undefined): FieldErrorList {
+  const schema = v.schema!.openAPIV3Schema!;
+  const schemaErrs = validateStructuralSchema(schema, at, v.subresources?.status !== undefined);
+  // Rules are compiled only against a valid schema: an invalid one has no CEL types to declare.
+  if (schemaErrs.length > 0 || compile === undefined) return schemaErrs;
+  return validateSchemaCEL(schema, at, compile);
+}
+
+function validateColumns(v: CustomResourceDefinitionVersion, at: string): FieldErrorList {
+  return (v.additionalPrinterColumns ?? []).flatMap((c, i) => validateColumn(c, path(at, i)));
+}
+
+/** ValidateCustomResourceDefinitionSubresources' scale paths. */
+function validateScale(v: CustomResourceDefinitionVersion, at: string): FieldErrorList {
+  const errs: FieldErrorList = [];
+  const scale = v.subresources?.scale;
+  if (!scale) return errs;
+  if (!isSimpleSpecOrStatusPath(scale.specReplicasPath, ".spec."))
+    errs.push(field.invalid(`${at}.specReplicasPath`, scale.specReplicasPath, "should be a json path under .spec"));
+  if (!isSimpleSpecOrStatusPath(scale.statusReplicasPath, ".status."))
+    errs.push(field.invalid(`${at}.statusReplicasPath`, scale.statusReplicasPath, "should be a json path under .status"));
+  const sel = scale.labelSelectorPath;
+  if (sel !== undefined && !isSimpleSpecOrStatusPath(sel, ".spec.") && !isSimpleSpecOrStatusPath(sel, ".status."))
+    errs.push(field.invalid(`${at}.labelSelectorPath`, sel, "should be a json path under either .spec or .status"));
   return errs;
 }
 
@@ -227,21 +262,25 @@ function validateNames(names: CustomResourceDefinitionNames, at: string): FieldE
   return errs;
 }
 
-/** Go's `%#v` of the internal version structs, as the versions' bad value prints (pointers shown nil or set). */
-function versionValue(v: CustomResourceDefinitionVersion): string {
+/**
+ * Go's `%#v` of the internal version structs, as the versions' bad value prints (pointers shown nil
+ * or set; what the conversion moved to the top level is nil).
+ */
+function versionValue(v: CustomResourceDefinitionVersion, promoted: PromotedFields): string {
   const ptr = (t: string, set: boolean): string => `(*${t})(${set ? "0xc000000000" : "nil"})`;
   const slice = (t: string, n: number | undefined): string => (n === undefined ? `[]${t}(nil)` : `[]${t}{...}`);
   return (
     `apiextensions.CustomResourceDefinitionVersion{Name:${JSON.stringify(v.name)}, Served:${v.served}, Storage:${v.storage}, ` +
     `Deprecated:${v.deprecated ?? false}, DeprecationWarning:${ptr("string", v.deprecationWarning !== undefined)}, ` +
-    `Schema:${ptr("apiextensions.CustomResourceValidation", v.schema !== undefined)}, ` +
-    `Subresources:${ptr("apiextensions.CustomResourceSubresources", v.subresources !== undefined)}, ` +
-    `AdditionalPrinterColumns:${slice("apiextensions.CustomResourceColumnDefinition", v.additionalPrinterColumns?.length)}, ` +
-    `SelectableFields:${slice("apiextensions.SelectableField", v.selectableFields?.length)}}`
+    `Schema:${ptr("apiextensions.CustomResourceValidation", !promoted.schema && v.schema !== undefined)}, ` +
+    `Subresources:${ptr("apiextensions.CustomResourceSubresources", !promoted.subresources && v.subresources !== undefined)}, ` +
+    `AdditionalPrinterColumns:${slice("apiextensions.CustomResourceColumnDefinition", promoted.additionalPrinterColumns ? undefined : v.additionalPrinterColumns?.length)}, ` +
+    `SelectableFields:${slice("apiextensions.SelectableField", promoted.selectableFields ? undefined : v.selectableFields?.length)}}`
   );
 }
 
 function versionsValue(vs: readonly CustomResourceDefinitionVersion[]): GoValue {
   if (vs.length === 0) return new GoValue("[]apiextensions.CustomResourceDefinitionVersion(nil)");
-  return new GoValue(`[]apiextensions.CustomResourceDefinitionVersion{${vs.map(versionValue).join(", ")}}`);
+  const promoted = promotedFields(vs);
+  return new GoValue(`[]apiextensions.CustomResourceDefinitionVersion{${vs.map((v) => versionValue(v, promoted)).join(", ")}}`);
 }

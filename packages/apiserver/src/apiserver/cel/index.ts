@@ -11,3 +11,4 @@ export { kubernetesLibraries } from "./library/libraries.ts";
 export type { Library } from "./library/library.ts";
 export { costLimitExceededMessage, perCallLimit, runtimeCELCostBudget, staticEstimatedCostLimit, checkFrequency } from "./limits.ts";
 export { fromCEL, toCEL } from "./values.ts";
+export { trustedTypeError } from "./typed-check.ts";

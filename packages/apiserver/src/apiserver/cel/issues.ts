@@ -47,10 +47,32 @@ export function displayError(source: string, offset: number, message: string): s
   return `ERROR: <input>:${line}:${col + 1}: ${message}\n | ${text}\n | ${".".repeat(col)}^`;
 }
 
+type Range = { start: number; end: number };
+
+/**
+ * Where cel-go places a checker error: a field selection at its `.` (the parser's Select node
+ * takes the operator token's position), a binary operator at the operator; cel-js gives the start
+ * of the field name or of the whole expression.
+ */
+function celGoOffset(source: string, raw: string, start: number, node: { op?: string; args?: unknown } | undefined): number {
+  if (/^No such key: /.test(raw)) {
+    let i = start - 1;
+    while (i > 0 && /\s/.test(source[i]!)) i--;
+    return source[i] === "." ? i : start;
+  }
+  const args = node?.args as Range[] | undefined;
+  if (node?.op !== undefined && binaryOperators[node.op] && Array.isArray(args) && args.length === 2) {
+    const at = source.indexOf(node.op, args[0]!.end);
+    if (at >= 0 && at < args[1]!.start) return at;
+  }
+  return start;
+}
+
 /** The display of an interpreter error (which carries its source range) in cel-go's form. */
 export function toDisplayString(source: string, e: unknown, parse: boolean): string {
-  const err = e as { message?: string; range?: { start: number }; node?: { range?: { start: number } } };
+  const err = e as { message?: string; range?: { start: number }; node?: { range?: { start: number }; op?: string; args?: unknown } };
   const raw = (err.message ?? String(e)).split("\n")[0]!;
   const start = err.range?.start ?? err.node?.range?.start ?? 0;
-  return displayError(source, start, celGoMessage(raw, parse));
+  const offset = parse ? start : celGoOffset(source, raw, start, err.node);
+  return displayError(source, offset, celGoMessage(raw, parse));
 }

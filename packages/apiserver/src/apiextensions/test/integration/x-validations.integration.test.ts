@@ -107,7 +107,7 @@ describe("apiextensions x-kubernetes-validations errors on the CRD write", () =>
     ];
     return c;
   };
-  const at = "spec.versions[0].schema.openAPIV3Schema.properties[spec]";
+  const at = "spec.validation.openAPIV3Schema.properties[spec]";
   const post = (c: Record<string, unknown>) =>
     s.request("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", { method: "POST", headers: json, body: JSON.stringify(c) });
 
@@ -149,7 +149,7 @@ describe("apiextensions x-kubernetes-validations errors on the CRD write", () =>
     [
       "a field the schema does not declare",
       { type: "object", properties: { replicas: { type: "integer" } }, "x-kubernetes-validations": [{ rule: "self.replica > 0" }] },
-      `${at}.x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.replica > 0", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:6: undefined field 'replica'`,
+      `${at}.x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.replica > 0", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:5: undefined field 'replica'`,
     ],
     [
       "a fieldPath of no field",

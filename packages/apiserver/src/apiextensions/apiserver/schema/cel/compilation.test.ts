@@ -62,9 +62,9 @@ describe("TestCelCompilation with the schema's types", () => {
     [
       "double plus int",
       "self.price + 1 > 0.0",
-      /^compilation failed: ERROR: <input>:1:1: found no matching overload for '_\+_' applied to '\(double, int\)'/,
+      /^compilation failed: ERROR: <input>:1:12: found no matching overload for '_\+_' applied to '\(double, int\)'/,
     ],
-    ["undefined field", "self.nope == 1", /^compilation failed: ERROR: <input>:1:6: undefined field 'nope'/],
+    ["undefined field", "self.nope == 1", /^compilation failed: ERROR: <input>:1:5: undefined field 'nope'/],
     ["undefined field of a map's value", "self.labels['a'].off", /undefined field 'off'/],
     ["a string is not a bool", "self.name", /^cel expression must evaluate to a bool$/],
     ["numbers compare across types", "self.replicas > 1 && self.price > 1 && self.price == 0", undefined],

@@ -12,7 +12,7 @@
  * and a result of another type than bool or string.
  */
 import type { JSONSchemaProps, RuleCompilation, ValidationRule, ValidationRuleCompiler } from "@servicenet/api/apiextensions/v1";
-import { CELEnvironment, type CELError, type CheckResult, type Program } from "../../../../apiserver/cel/index.ts";
+import { CELEnvironment, trustedTypeError, type CELError, type CheckResult, type Program } from "../../../../apiserver/cel/index.ts";
 import { schemaDeclType, type ObjectTypes } from "./model/schemas.ts";
 import { estimateCost, maxCardinality, minSerializedSize } from "./cost.ts";
 
@@ -37,22 +37,6 @@ const gives = (p: Program | string | undefined, type: string): boolean => {
   const out = typeof p === "object" ? p.outputType : (p ?? "dyn");
   return out === type || out === "dyn";
 };
-
-const scalars = new Set(["string", "int", "uint", "double", "bool", "bytes", "null"]);
-const numeric = new Set(["int", "uint", "double"]);
-
-/**
- * Whether cel-go's checker refuses what cel-js' typed checker refused: a field the type does not
- * have, or an operator on two scalars of types it has no overload for (cel-go compares numbers
- * across types, so those are left out).
- */
-function trustedTypeError(e: CELError): boolean {
-  const raw = e.cause instanceof Error ? e.cause.message.split("\n")[0]! : "";
-  if (/^No such key: /.test(raw)) return true;
-  const m = /^no such overload: (\S+) (\+|-|\*|\/|%|==|!=|<|<=|>|>=) (\S+)$/.exec(raw);
-  if (!m || !scalars.has(m[1]!) || !scalars.has(m[3]!)) return false;
-  return /^[-+*/%]$/.test(m[2]!) || !(numeric.has(m[1]!) && numeric.has(m[3]!));
-}
 
 /** The typed checker's error for `expression` that cel-go would give too, or the type it found. */
 function typedCheck(typed: CELEnvironment | undefined, expression: string): CheckResult | undefined {

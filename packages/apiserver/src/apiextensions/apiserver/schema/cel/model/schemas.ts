@@ -16,8 +16,9 @@ const reserved = new Set([
   ...["loop", "package", "namespace", "null", "return", "true", "var", "void", "while"],
 ]);
 // Strings of these formats are timestamps, durations or bytes in cel-go; here they stay as the
-// JSON strings the rules read at run time, so they are left unchecked.
-const convertedFormats = new Set(["byte", "date", "date-time", "duration"]);
+// JSON strings the rules read at run time, so they are left unchecked. Built-in kinds' IntOrString
+// is `type: string, format: int-or-string` in OpenAPI, which cel-go reads as int-or-string too.
+const convertedFormats = new Set(["byte", "date", "date-time", "duration", "int-or-string"]);
 
 /** Declares the types of `schema` (and below) into `types`; returns the CEL type of `schema`. */
 export function schemaDeclType(schema: JSONSchemaProps | undefined, types: ObjectTypes, name = "Object"): string {
