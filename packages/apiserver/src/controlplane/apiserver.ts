@@ -274,6 +274,7 @@ function addPostStartHooks(hooks: PostStartHooks, o: StartApiServerOptions, d: H
       metrics: d.metrics,
       ...(o.repairIntervalMs !== undefined ? { repairIntervalMs: o.repairIntervalMs } : {}),
       log: (msg) => d.log("info", msg),
+      logger: d.logger,
     });
     d.closers.push("service IP repair controllers", () => repair.stop());
   });

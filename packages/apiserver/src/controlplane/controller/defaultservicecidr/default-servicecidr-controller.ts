@@ -21,7 +21,7 @@ import { serviceCIDRStrategy } from "../../../registry/networking/servicecidr/st
 import { backgroundClock as realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { applyServerSideApply, type JSONObject } from "../../../server/patch/index.ts";
 import type { KubeObject, Store } from "../../../storage/index.ts";
-import type { EventRecorder } from "../../../util/events/recorder.ts";
+import type { EventRecorder } from "@servicenet/client/tools/events";
 import { getReference } from "@servicenet/client/tools/record";
 import type { Lister } from "../../../util/informer/store-informer.ts";
 
@@ -117,8 +117,8 @@ export class DefaultServiceCIDRController {
     }
   }
 
-  async #warn(sc: KubeObject, reason: string, message: string): Promise<void> {
-    await this.#o.recorder.eventf(getReference(sc, "ServiceCIDR", "networking.k8s.io/v1"), "Warning", reason, "", message);
+  #warn(sc: KubeObject, reason: string, message: string): void {
+    this.#o.recorder.eventf(getReference(sc, "ServiceCIDR", "networking.k8s.io/v1"), null, "Warning", reason, "", message);
   }
 
   /** One reconciliation; throws only when the object could not be created (to be retried). */
@@ -142,7 +142,7 @@ export class DefaultServiceCIDRController {
       created = await this.#o.serviceCIDRs.create(undefined, structuredClone(desired));
     } catch (e) {
       if ((e as { reason?: string }).reason !== "AlreadyExists") {
-        await this.#warn(desired, "KubernetesDefaultServiceCIDRError", "The default ServiceCIDR can not be created");
+        this.#warn(desired, "KubernetesDefaultServiceCIDRError", "The default ServiceCIDR can not be created");
         throw e;
       }
       // Another apiserver won the race; its object is judged on the next tick, from the cache.
@@ -163,7 +163,7 @@ export class DefaultServiceCIDRController {
         return next;
       });
     } catch (e) {
-      await this.#warn(
+      this.#warn(
         existing,
         "KubernetesDefaultServiceCIDRError",
         `The default ServiceCIDR can not be upgraded from ${this.#cidrs[0]} to dual stack ${goSlice(this.#cidrs)} : ${errText(e)}`,
@@ -179,7 +179,7 @@ export class DefaultServiceCIDRController {
         this.#o.log?.(
           `${defaultServiceCIDRControllerName}: inconsistent ServiceCIDR status for ${defaultServiceCIDRName}, controller configuration: ${goSlice(this.#cidrs)}, ServiceCIDR configuration: ${goSlice(cidrsOf(sc))}. Configure the flags to match current ServiceCIDR or manually delete it.`,
         );
-        await this.#warn(
+        this.#warn(
           sc,
           "KubernetesDefaultServiceCIDRInconsistent",
           `The default ServiceCIDR ${goSlice(cidrsOf(sc))} does not match the controller flag configurations ${goSlice(this.#cidrs)}`,
@@ -192,7 +192,7 @@ export class DefaultServiceCIDRController {
     if (ready?.status === "False") {
       // Set by someone else: report once, never overwrite (that would hot-loop against them).
       if (!this.#reportedNotReadyCondition) {
-        await this.#warn(sc, ready.reason ?? "", `Configuration matches, but ${ready.message ?? ""}`);
+        this.#warn(sc, ready.reason ?? "", `Configuration matches, but ${ready.message ?? ""}`);
         this.#reportedNotReadyCondition = true;
       }
       return;
@@ -202,7 +202,7 @@ export class DefaultServiceCIDRController {
       await this.#applyReady();
     } catch (e) {
       this.#o.log?.(`${defaultServiceCIDRControllerName}: error updating default ServiceCIDR status: ${errText(e)}`);
-      await this.#warn(sc, "KubernetesDefaultServiceCIDRError", "The default ServiceCIDR Status can not be set to Ready=True");
+      this.#warn(sc, "KubernetesDefaultServiceCIDRError", "The default ServiceCIDR Status can not be set to Ready=True");
     }
   }
 

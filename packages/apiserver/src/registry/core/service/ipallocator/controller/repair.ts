@@ -7,7 +7,7 @@
  * RangeAllocation objects.
  */
 import { formatCIDR, formatIP, parseIPSloppy, type CIDR, type IPFamily, type Service } from "@servicenet/api";
-import type { EventRecorder } from "../../../../../util/events/recorder.ts";
+import type { EventRecorder } from "@servicenet/client/tools/events";
 import type { RangeAllocationSnapshot, RangeRegistry } from "../../allocator/storage/keys.ts";
 import { Range } from "../bitmap.ts";
 import { ErrAllocated, ErrFull, ErrNotInRange } from "../interfaces.ts";
@@ -142,22 +142,17 @@ export class Repair {
     }
     const rebuilt = new Map<IPFamily, Range>();
     for (const [family, f] of this.#families) rebuilt.set(family, this.#o.newRange?.(f.network) ?? new Range(f.network));
-    const events: Promise<void>[] = [];
-    try {
-      for (const svc of services) this.#checkService(svc, stored, rebuilt, events);
-    } finally {
-      await Promise.all(events);
-    }
+    for (const svc of services) this.#checkService(svc, stored, rebuilt);
     for (const [family, f] of this.#families) this.#checkLeaked(f, stored.get(family)!, rebuilt.get(family)!);
     for (const [family, f] of this.#families) await this.#save(f.alloc, rebuilt.get(family)!, snapshots.get(family)!);
   }
 
-  #checkService(svc: Service, stored: Map<IPFamily, Range>, rebuilt: Map<IPFamily, Range>, events: Promise<void>[]): void {
+  #checkService(svc: Service, stored: Map<IPFamily, Range>, rebuilt: Map<IPFamily, Range>): void {
     const spec = svc.spec ?? {};
     if (!spec.clusterIP || spec.clusterIP === "None") return; // IsServiceIPSet
     const ips = spec.clusterIPs && spec.clusterIPs.length > 0 ? spec.clusterIPs : [spec.clusterIP];
     const warn = (reason: string, action: string, msg: string): void => {
-      if (!this.#o.quiet) events.push(this.#o.recorder.eventf(serviceReference(svc), "Warning", reason, action, msg));
+      if (!this.#o.quiet) this.#o.recorder.eventf(serviceReference(svc), null, "Warning", reason, action, msg);
     };
     const fail = (type: string, line: string): void => {
       if (this.#o.quiet) return;

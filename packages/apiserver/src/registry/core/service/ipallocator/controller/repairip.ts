@@ -11,7 +11,7 @@ import { defaultServiceCIDRName, serviceCIDRControllerNames, type CIDR, type IP 
 import { prefixContainsIP } from "@servicenet/api";
 import { serviceCIDRPrefixes } from "../../../../../api/servicecidr/servicecidr.ts";
 import type { KubeObject } from "../../../../../storage/index.ts";
-import type { EventRecorder } from "../../../../../util/events/recorder.ts";
+import type { EventRecorder } from "@servicenet/client/tools/events";
 import { objectCacheKey, type InformerHandlers, type Lister } from "../../../../../util/informer/store-informer.ts";
 import type { IPAddressClient } from "../ipaddress-client.ts";
 import type { ClusterIPRepairMetrics } from "../metrics.ts";

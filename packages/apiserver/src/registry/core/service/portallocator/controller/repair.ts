@@ -6,7 +6,7 @@
  * every allocator mode (NodePorts have no IPAddress-style objects).
  */
 import type { Service } from "@servicenet/api";
-import type { EventRecorder } from "../../../../../util/events/recorder.ts";
+import type { EventRecorder } from "@servicenet/client/tools/events";
 import type { RangeAllocationSnapshot, RangeRegistry } from "../../allocator/storage/keys.ts";
 import {
   checkLeaked,
@@ -132,12 +132,7 @@ export class PortRepair {
       throw new Error(`unable to refresh the port block: ${(err as Error).message}`, { cause: err });
     }
     const rebuilt = this.#o.newAllocator?.(this.#o.portRange) ?? new PortAllocator(this.#o.portRange);
-    const events: Promise<void>[] = [];
-    try {
-      for (const svc of services) this.#checkService(svc, stored, rebuilt, pr, events);
-    } finally {
-      await Promise.all(events);
-    }
+    for (const svc of services) this.#checkService(svc, stored, rebuilt, pr);
     this.#checkLeaked(stored, rebuilt);
     const snap = rebuilt.snapshot();
     try {
@@ -148,9 +143,9 @@ export class PortRepair {
     }
   }
 
-  #checkService(svc: Service, stored: PortAllocator, rebuilt: PortAllocator, pr: string, events: Promise<void>[]): void {
+  #checkService(svc: Service, stored: PortAllocator, rebuilt: PortAllocator, pr: string): void {
     const warn = (reason: string, msg: string): void => {
-      events.push(this.#o.recorder.eventf(serviceReference(svc), "Warning", reason, "PortAllocation", msg));
+      this.#o.recorder.eventf(serviceReference(svc), null, "Warning", reason, "PortAllocation", msg);
     };
     const fail = (type: string, line: string): void => {
       this.#o.metrics?.portErrors.inc({ type });
