@@ -273,7 +273,6 @@ function addPostStartHooks(hooks: PostStartHooks, o: StartApiServerOptions, d: H
       allocators: d.sa,
       metrics: d.metrics,
       ...(o.repairIntervalMs !== undefined ? { repairIntervalMs: o.repairIntervalMs } : {}),
-      log: (msg) => d.log("info", msg),
       logger: d.logger,
     });
     d.closers.push("service IP repair controllers", () => repair.stop());

@@ -20,7 +20,7 @@ import { objectKey, resourcePrefix, type Store } from "../../storage/index.ts";
 import { storeEventSink } from "../../util/events/store-sink.ts";
 import { StoreInformer } from "../../util/informer/store-informer.ts";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
-import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { newEventRecorder } from "@servicenet/client/tools/events";
 import { EventBroadcaster } from "@servicenet/client/tools/record";
 import { DefaultServiceCIDRController, defaultServiceCIDRControllerName, newServiceCIDRStore } from "./defaultservicecidr/index.ts";
@@ -33,8 +33,7 @@ export interface ServiceIPControllersOptions {
   repairIntervalMs?: number;
   /** How long the first passes may take before the start fails (upstream 1 min). */
   firstPassTimeoutMs?: number;
-  log?: (msg: string) => void;
-  /** Where the event broadcaster logs Events it could not write. */
+  /** Where the hooks and their event broadcaster log (the loops' own lines are V(2)). */
   logger?: Logger;
 }
 
@@ -83,7 +82,7 @@ export async function startServiceIPControllers(o: ServiceIPControllersOptions):
         recorder: newEventRecorder(broadcaster, ipRepairComponent),
         intervalMs: interval,
         ...(quiet ? { quiet } : { metrics: clusterIPRepairMetrics(o.metrics) }),
-        ...(o.log ? { log: o.log } : {}),
+        ...(o.logger ? { logger: o.logger } : {}),
       });
       first((done) => legacy.runUntil(done, abort.signal), "the ClusterIP repair");
     }
@@ -101,7 +100,7 @@ export async function startServiceIPControllers(o: ServiceIPControllersOptions):
         metrics: clusterIPRepairMetrics(o.metrics),
         waitForDefaultServiceCIDR: true,
         getService: (ns, name) => o.store.get(objectKey("services/specs", ns, name), { ignoreNotFound: true }),
-        ...(o.log ? { log: o.log } : {}),
+        ...(o.logger ? { logger: o.logger } : {}),
       });
       first((done) => repair.runUntil(done, abort.signal), "the IPAddress repair");
     }
@@ -112,7 +111,7 @@ export async function startServiceIPControllers(o: ServiceIPControllersOptions):
       recorder: newEventRecorder(broadcaster, portRepairComponent),
       intervalMs: interval,
       metrics: nodePortRepairMetrics(o.metrics),
-      ...(o.log ? { log: o.log } : {}),
+      ...(o.logger ? { logger: o.logger } : {}),
     });
     first((done) => ports.runUntil(done, abort.signal), "the NodePort repair");
     await withTimeout(Promise.all(firsts), o.firstPassTimeoutMs ?? 60_000);
@@ -132,7 +131,7 @@ async function startDefaultServiceCIDR(o: ServiceIPControllersOptions, broadcast
     serviceCIDRs: newServiceCIDRStore(o.store),
     informer: sa.serviceCIDRs!,
     recorder: newEventRecorder(broadcaster, defaultServiceCIDRControllerName),
-    ...(o.log ? { log: o.log } : {}),
+    ...(o.logger ? { logger: o.logger } : {}),
   });
   await ctrl.start(signal);
   // The first IP of the primary flag range is kubernetes.default's; the informer may lag the create
@@ -140,7 +139,8 @@ async function startDefaultServiceCIDR(o: ServiceIPControllersOptions, broadcast
   const meta = sa.metas.get(sa.ranges.primary.family)!;
   const first = addressAt(sa.ranges.primary, 1n);
   for (let i = 0; i < 200 && !meta.allocatorFor(first, true) && !signal.aborted; i++) await new Promise((r) => setTimeout(r, 10));
-  if (!meta.allocatorFor(first, true)) o.log?.(`no ServiceCIDR holds ${formatIP(first)} yet: kubernetes.default will wait for one`);
+  if (!meta.allocatorFor(first, true))
+    V(o.logger ?? noopLogger, 2).info(`no ServiceCIDR holds ${formatIP(first)} yet: kubernetes.default will wait for one`);
 }
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -22,6 +22,7 @@ import { backgroundClock as realClock, sleep, type Clock } from "@servicenet/com
 import { applyServerSideApply, type JSONObject } from "../../../server/patch/index.ts";
 import type { KubeObject, Store } from "../../../storage/index.ts";
 import type { EventRecorder } from "@servicenet/client/tools/events";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { getReference } from "@servicenet/client/tools/record";
 import type { Lister } from "../../../util/informer/store-informer.ts";
 
@@ -55,7 +56,8 @@ export interface DefaultServiceCIDRControllerOptions {
   recorder: EventRecorder;
   intervalMs?: number;
   clock?: Clock;
-  log?: (msg: string) => void;
+  /** Where the loop logs (klog's contextual logger); its lines are V(2). */
+  logger?: Logger;
 }
 
 const cidrsOf = (sc: KubeObject): string[] => ((sc["spec"] as { cidrs?: string[] } | undefined)?.cidrs ?? []).slice();
@@ -69,6 +71,7 @@ const rfc3339 = (ms: number): string => new Date(ms).toISOString().replace(/\.\d
 
 export class DefaultServiceCIDRController {
   readonly #o: DefaultServiceCIDRControllerOptions;
+  readonly #log: Logger;
   readonly #clock: Clock;
   readonly #cidrs: readonly string[];
   #reportedMismatchedCIDRs = false;
@@ -77,6 +80,7 @@ export class DefaultServiceCIDRController {
 
   constructor(opts: DefaultServiceCIDRControllerOptions) {
     this.#o = opts;
+    this.#log = V(opts.logger ?? noopLogger, 2);
     this.#clock = opts.clock ?? realClock;
     this.#cidrs = [...opts.cidrs];
   }
@@ -95,7 +99,7 @@ export class DefaultServiceCIDRController {
         await this.sync();
         break;
       } catch (e) {
-        this.#o.log?.(`${defaultServiceCIDRControllerName}: error initializing the default ServiceCIDR: ${errText(e)}`);
+        this.#log.info(`${defaultServiceCIDRControllerName}: error initializing the default ServiceCIDR: ${errText(e)}`);
       }
       if (!(await sleep(this.#clock, defaultServiceCIDRFirstSyncPollMs, signal))) return;
     }
@@ -112,7 +116,7 @@ export class DefaultServiceCIDRController {
       try {
         await this.sync();
       } catch (e) {
-        this.#o.log?.(`${defaultServiceCIDRControllerName}: error trying to sync the default ServiceCIDR: ${errText(e)}`);
+        this.#log.info(`${defaultServiceCIDRControllerName}: error trying to sync the default ServiceCIDR: ${errText(e)}`);
       }
     }
   }
@@ -130,7 +134,7 @@ export class DefaultServiceCIDRController {
       else await this.#syncStatus(existing);
       return;
     }
-    this.#o.log?.(`${defaultServiceCIDRControllerName}: creating default ServiceCIDR with CIDRs: ${goSlice(this.#cidrs)}`);
+    this.#log.info(`${defaultServiceCIDRControllerName}: creating default ServiceCIDR with CIDRs: ${goSlice(this.#cidrs)}`);
     const desired: KubeObject = {
       apiVersion: "networking.k8s.io/v1",
       kind: "ServiceCIDR",
@@ -152,7 +156,7 @@ export class DefaultServiceCIDRController {
   }
 
   async #upgrade(existing: KubeObject): Promise<void> {
-    this.#o.log?.(
+    this.#log.info(
       `${defaultServiceCIDRControllerName}: updating default ServiceCIDR from single-stack (${goSlice(cidrsOf(existing))}) to dual-stack (${goSlice(this.#cidrs)})`,
     );
     try {
@@ -176,7 +180,7 @@ export class DefaultServiceCIDRController {
     if (sc.metadata.deletionTimestamp) return;
     if (!sameCIDRs(this.#cidrs, cidrsOf(sc))) {
       if (!this.#reportedMismatchedCIDRs) {
-        this.#o.log?.(
+        this.#log.info(
           `${defaultServiceCIDRControllerName}: inconsistent ServiceCIDR status for ${defaultServiceCIDRName}, controller configuration: ${goSlice(this.#cidrs)}, ServiceCIDR configuration: ${goSlice(cidrsOf(sc))}. Configure the flags to match current ServiceCIDR or manually delete it.`,
         );
         this.#warn(
@@ -201,7 +205,7 @@ export class DefaultServiceCIDRController {
     try {
       await this.#applyReady();
     } catch (e) {
-      this.#o.log?.(`${defaultServiceCIDRControllerName}: error updating default ServiceCIDR status: ${errText(e)}`);
+      this.#log.info(`${defaultServiceCIDRControllerName}: error updating default ServiceCIDR status: ${errText(e)}`);
       this.#warn(sc, "KubernetesDefaultServiceCIDRError", "The default ServiceCIDR Status can not be set to Ready=True");
     }
   }
