@@ -206,7 +206,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     const gates = o.featureGates ?? defaultFeatureGates;
     const range = o.serviceClusterIPRange ?? defaultServiceClusterIPRange;
     const nodePorts = o.serviceNodePortRange ? { serviceNodePortRange: o.serviceNodePortRange } : {};
-    const sa = await newServiceAllocators({ store, serviceClusterIPRange: range, ...nodePorts, featureGates: gates, metrics, log, logger });
+    const sa = await newServiceAllocators({ store, serviceClusterIPRange: range, ...nodePorts, featureGates: gates, metrics, logger });
     closers.push("service allocators", () => sa.stop());
     const modes = o.authorizationModes ?? (o.auth === false ? ["AlwaysAllow"] : ["RBAC"]);
     const authz = await newControlPlaneAuthorization(store, modes, { MultiCIDRServiceAllocator: gates.MultiCIDRServiceAllocator });
