@@ -206,7 +206,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     const gates = o.featureGates ?? defaultFeatureGates;
     const range = o.serviceClusterIPRange ?? defaultServiceClusterIPRange;
     const nodePorts = o.serviceNodePortRange ? { serviceNodePortRange: o.serviceNodePortRange } : {};
-    const sa = await newServiceAllocators({ store, serviceClusterIPRange: range, ...nodePorts, featureGates: gates, metrics, log, logger });
+    const sa = await newServiceAllocators({ store, serviceClusterIPRange: range, ...nodePorts, featureGates: gates, metrics, logger });
     closers.push("service allocators", () => sa.stop());
     const modes = o.authorizationModes ?? (o.auth === false ? ["AlwaysAllow"] : ["RBAC"]);
     const authz = await newControlPlaneAuthorization(store, modes, { MultiCIDRServiceAllocator: gates.MultiCIDRServiceAllocator });
@@ -273,7 +273,7 @@ function addPostStartHooks(hooks: PostStartHooks, o: StartApiServerOptions, d: H
       allocators: d.sa,
       metrics: d.metrics,
       ...(o.repairIntervalMs !== undefined ? { repairIntervalMs: o.repairIntervalMs } : {}),
-      log: (msg) => d.log("info", msg),
+      logger: d.logger,
     });
     d.closers.push("service IP repair controllers", () => repair.stop());
   });

@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { Server } from "node:http";
 import { withRateLimit } from "@servicenet/client/rest";
 import { loadKubeConfig } from "@servicenet/client/tools/clientcmd";
-import { textLogger } from "@servicenet/component-base/logs";
+import { textLogger, type Logger } from "@servicenet/component-base/logs";
 import { listenLikeGo, splitHostPort } from "@servicenet/component-base/net";
 import { newDualStackIptablesProxier, newDualStackNftablesProxier } from "../metaproxier/dual-stack.ts";
 import type { MetaProxier } from "../metaproxier/meta-proxier.ts";
@@ -45,7 +45,7 @@ function buildRunners(
   o: ProxyServerOptions,
   podCIDRs: readonly string[],
   metrics: ProxyMetrics,
-  log: (m: string) => void,
+  logger: Logger,
   health: ProxierHealthServer,
   serviceHealth: ServiceHealthServer,
 ): { runners: FamilyRunner[]; meta: MetaProxier } {
@@ -63,9 +63,9 @@ function buildRunners(
   });
   // Stale UDP flows are deleted after each sync (conntrack.CleanStaleEntries), in dry-run only described.
   const conntrack = o.dryRunDir !== undefined ? new DryRunConntrack(o.dryRunDir) : new ExecConntrack();
-  const ropts = { minSyncPeriodMs: o.minSyncPeriodMs, syncPeriodMs: o.syncPeriodMs, log, health, serviceHealth, conntrack };
+  const ropts = { minSyncPeriodMs: o.minSyncPeriodMs, syncPeriodMs: o.syncPeriodMs, logger, health, serviceHealth, conntrack };
   if (o.proxyMode === "iptables") {
-    const d = newDualStackIptablesProxier({ ipv4: fam("IPv4"), ipv6: fam("IPv6") });
+    const d = newDualStackIptablesProxier({ ipv4: fam("IPv4"), ipv6: fam("IPv6") }, { logger });
     const applier = (v6: boolean) =>
       o.dryRunDir !== undefined ? new DryRunApplier(o.dryRunDir, "iptables") : new IptablesApplier({ localhostNodePorts: !v6 });
     const runners = [
@@ -74,7 +74,7 @@ function buildRunners(
     ];
     return { runners, meta: d.meta };
   }
-  const d = newDualStackNftablesProxier({ ipv4: fam("IPv4"), ipv6: fam("IPv6") });
+  const d = newDualStackNftablesProxier({ ipv4: fam("IPv4"), ipv6: fam("IPv6") }, { logger });
   const applier = () => (o.dryRunDir !== undefined ? new DryRunApplier(o.dryRunDir, "nftables") : new NftablesApplier());
   const runners = [
     new FamilyRunner({ kind: "nftables", proxier: d.ipv4, applier: applier() }, metrics, ropts),
@@ -128,15 +128,16 @@ export async function runProxyServer(
     log,
   });
   // platformSetup: NodeCIDR detection needs this Node's podCIDRs before the proxiers exist.
+  const logger = textLogger(log, { verbosity: o.verbosity });
   let podCIDRs: string[] = [];
   if (o.detectLocalMode === "NodeCIDR") {
     log(`"Watching for node, awaiting podCIDR allocation" hostname="${o.hostnameOverride}"`);
-    podCIDRs = await waitForPodCIDR(kc, o.hostnameOverride, textLogger(log, { verbosity: o.verbosity }), o.podCIDRTimeoutMs);
+    podCIDRs = await waitForPodCIDR(kc, o.hostnameOverride, logger, o.podCIDRTimeoutMs);
     log(`"NodeInfo" podCIDRs=[${podCIDRs.map((c) => JSON.stringify(c)).join(",")}]`);
   }
-  const { runners, meta } = buildRunners(o, podCIDRs, metrics, log, health, serviceHealth);
+  const { runners, meta } = buildRunners(o, podCIDRs, metrics, logger, health, serviceHealth);
   for (const r of runners) r.start();
-  const informers = await startInformers(kc, withNodeHealth(meta, health), o.hostnameOverride, textLogger(log, { verbosity: o.verbosity }));
+  const informers = await startInformers(kc, withNodeHealth(meta, health), o.hostnameOverride, logger);
   const servers: Server[] = [];
   const closeAll = async () => {
     await informers.stop();

@@ -139,5 +139,4 @@ export class ProxierHealthServer implements ProxierHealthUpdater {
     }
     return server;
   }
-
 }

@@ -36,7 +36,7 @@ describe("MetaProxier dispatch", () => {
     ["FQDN", "example.com", 0, 0],
   ] as const)("routes an %s slice only to the matching family", (type, ip, n4, n6) => {
     const errors: string[] = [];
-    const d = newDualStackIptablesProxier({ ipv4: opts, ipv6: opts }, { logError: (m) => errors.push(m) });
+    const d = newDualStackIptablesProxier({ ipv4: opts, ipv6: opts }, { logger: { info() {}, error: (m) => errors.push(m) } });
     d.meta.onEndpointSliceAdd(slice(type, ip));
     expect(d.ipv4.endpointsChanges.changesTotal).toBe(n4);
     expect(d.ipv6.endpointsChanges.changesTotal).toBe(n6);

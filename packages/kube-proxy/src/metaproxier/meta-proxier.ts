@@ -8,29 +8,30 @@
  * EndpointSlices go to the one proxier of their addressType.
  */
 import type { EndpointSlice, Node, Service } from "@servicenet/api";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { Provider } from "../proxy/provider.ts";
 
 export interface MetaProxierOptions {
   /** Where unsupported slices are reported (upstream: klog.ErrorS). */
-  readonly logError?: (msg: string, fields: Record<string, unknown>) => void;
+  readonly logger?: Logger;
 }
 
 export class MetaProxier implements Provider {
   readonly ipv4: Provider;
   readonly ipv6: Provider;
-  readonly #logError: (msg: string, fields: Record<string, unknown>) => void;
+  readonly #log: Logger;
 
   constructor(ipv4: Provider, ipv6: Provider, opts: MetaProxierOptions = {}) {
     this.ipv4 = ipv4;
     this.ipv6 = ipv6;
-    this.#logError = opts.logError ?? ((msg, fields) => console.error(msg, fields));
+    this.#log = opts.logger ?? noopLogger;
   }
 
   /** The proxier for a slice's addressType, or undefined (FQDN and anything else). */
   #forSlice(slice: EndpointSlice): Provider | undefined {
     if (slice.addressType === "IPv4") return this.ipv4;
     if (slice.addressType === "IPv6") return this.ipv6;
-    this.#logError("EndpointSlice address type not supported", {
+    this.#log.error("EndpointSlice address type not supported", {
       endpointSlice: `${slice.metadata.namespace ?? ""}/${slice.metadata.name ?? ""}`,
       addressType: slice.addressType,
     });

@@ -56,7 +56,7 @@ describe("the conntrack reconciler after each applied sync", () => {
       const broken = { listEntries: async () => Promise.reject(new Error("conntrack: not found")), clearEntries: async () => 0 };
       const r2 = new FamilyRunner({ kind: "iptables", proxier: d.ipv6, applier: noop }, newProxyMetrics(), {
         conntrack: broken,
-        log: (m) => logged.push(m),
+        logger: { info() {}, error: (m) => logged.push(m) },
       });
       await r2.syncNow();
       expect(logged).toEqual(["conntrack IPv6: failed to clear stale UDP entries: conntrack: not found"]);

@@ -131,7 +131,7 @@ describe("dry-run and sync metrics", () => {
         if (fail) throw new Error("iptables-restore: line 3 failed");
       },
     };
-    const runner = new FamilyRunner({ kind: "iptables", proxier: d.ipv4, applier }, metrics, { log: () => {} });
+    const runner = new FamilyRunner({ kind: "iptables", proxier: d.ipv4, applier }, metrics);
     populate(d.meta, overallServices(false), overallSlices());
     await runner.syncNow();
     fail = false;

@@ -12,6 +12,7 @@ import type { ProxierHealthUpdater } from "../healthcheck/proxier-health.ts";
 import type { ServiceHealthServer } from "../healthcheck/service-health.ts";
 import { cleanStaleEntries } from "../conntrack/cleanup.ts";
 import type { Conntrack } from "../conntrack/conntrack.ts";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 
 /** What the runner needs of a proxier: both family proxiers have this shape. */
 interface SyncingProxier<R> extends Pick<
@@ -39,7 +40,8 @@ export interface FamilyRunnerOptions {
   /** A sync is queued at least this often (`--iptables-sync-period`, default 30 s). */
   readonly syncPeriodMs?: number;
   readonly clock?: () => number;
-  readonly log?: (msg: string) => void;
+  /** Where failed syncs and conntrack clean-ups are reported (upstream: klog.ErrorS). */
+  readonly logger?: Logger;
   /** Told of every queued and every applied sync (the healthz server). */
   readonly health?: ProxierHealthUpdater;
   /** Given the health check node ports and local endpoints after every applied sync. */
@@ -54,7 +56,7 @@ export class FamilyRunner {
   readonly #minSync: number;
   readonly #syncPeriod: number;
   readonly #clock: () => number;
-  readonly #log: (msg: string) => void;
+  readonly #log: Logger;
   readonly #health: ProxierHealthUpdater | undefined;
   readonly #serviceHealth: Pick<ServiceHealthServer, "sync"> | undefined;
   readonly #conntrack: Conntrack | undefined;
@@ -72,7 +74,7 @@ export class FamilyRunner {
     this.#minSync = opts.minSyncPeriodMs ?? 1000;
     this.#syncPeriod = opts.syncPeriodMs ?? 30_000;
     this.#clock = opts.clock ?? Date.now;
-    this.#log = opts.log ?? ((m) => console.error(m));
+    this.#log = opts.logger ?? noopLogger;
     this.#health = opts.health;
     this.#serviceHealth = opts.serviceHealth;
     this.#conntrack = opts.conntrack;
@@ -166,7 +168,7 @@ export class FamilyRunner {
       this.#metrics.noLocalEndpointsTotal.set({ ...labels, traffic_policy: "internal" }, result.noLocalEndpointsInternal);
       this.#metrics.noLocalEndpointsTotal.set({ ...labels, traffic_policy: "external" }, result.noLocalEndpointsExternal);
     } catch (err) {
-      this.#log(`${this.#b.kind} ${this.family} sync failed, next sync is full: ${(err as Error).message}`);
+      this.#log.error(`${this.#b.kind} ${this.family} sync failed, next sync is full: ${(err as Error).message}`);
       proxier.markNeedFullSync();
       recordFailure(result);
     } finally {
@@ -185,7 +187,7 @@ export class FamilyRunner {
       this.#metrics.conntrackReconcilerDeletedTotal.inc(labels, r.deleted);
       await ct.reconciled?.(proxier.ipFamily, r.frontends);
     } catch (err) {
-      this.#log(`conntrack ${this.family}: failed to clear stale UDP entries: ${(err as Error).message}`);
+      this.#log.error(`conntrack ${this.family}: failed to clear stale UDP entries: ${(err as Error).message}`);
     } finally {
       this.#metrics.conntrackReconcilerLatency.observe(labels, (performance.now() - start) / 1000);
     }

@@ -17,9 +17,12 @@ import { nodePortRepairMetrics } from "../../registry/core/service/portallocator
 import { PortRepair, portRepairComponent } from "../../registry/core/service/portallocator/controller/repair.ts";
 import type { StoredPortAllocator } from "../../registry/core/service/portallocator/stored-port-allocator.ts";
 import { objectKey, resourcePrefix, type Store } from "../../storage/index.ts";
-import { StoreEventRecorder } from "../../util/events/recorder.ts";
+import { storeEventSink } from "../../util/events/store-sink.ts";
 import { StoreInformer } from "../../util/informer/store-informer.ts";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
+import { newEventRecorder } from "@servicenet/client/tools/events";
+import { EventBroadcaster } from "@servicenet/client/tools/record";
 import { DefaultServiceCIDRController, defaultServiceCIDRControllerName, newServiceCIDRStore } from "./defaultservicecidr/index.ts";
 
 export interface ServiceIPControllersOptions {
@@ -30,7 +33,8 @@ export interface ServiceIPControllersOptions {
   repairIntervalMs?: number;
   /** How long the first passes may take before the start fails (upstream 1 min). */
   firstPassTimeoutMs?: number;
-  log?: (msg: string) => void;
+  /** Where the hooks and their event broadcaster log (the loops' own lines are V(2)). */
+  logger?: Logger;
 }
 
 /** The running hooks; `stop` ends them. */
@@ -46,9 +50,13 @@ export async function startServiceIPControllers(o: ServiceIPControllersOptions):
   const sa = o.allocators;
   const listServices = async (): Promise<Service[]> => (await o.store.list(resourcePrefix("services/specs"))).items as unknown as Service[];
   const interval = o.repairIntervalMs ?? 3 * 60_000;
-  const stops: (() => void)[] = [() => abort.abort()];
+  // One broadcaster writing to storage for every hook's recorder (upstream's events.NewBroadcaster
+  // with the loopback client's EventSinkImpl in each controller).
+  const broadcaster = new EventBroadcaster({ logger: o.logger ?? noopLogger });
+  broadcaster.startRecordingToSink(storeEventSink(o.store));
+  const stops: (() => void)[] = [() => abort.abort(), () => broadcaster.shutdown()];
   try {
-    if (sa.mode !== "bitmap") await startDefaultServiceCIDR(o, abort.signal);
+    if (sa.mode !== "bitmap") await startDefaultServiceCIDR(o, broadcaster, abort.signal);
     const firsts: Promise<void>[] = [];
     const first = (run: (onFirst: () => void) => Promise<void>, name: string): void => {
       firsts.push(
@@ -71,10 +79,10 @@ export async function startServiceIPControllers(o: ServiceIPControllersOptions):
         alloc: sa.bitmaps.get(primary.family) as StoredRange,
         secondaryNetwork: secondary,
         secondaryAlloc: secondary ? (sa.bitmaps.get(secondary.family) as StoredRange) : null,
-        recorder: new StoreEventRecorder(o.store, { component: ipRepairComponent, ...(o.log ? { log: o.log } : {}) }),
+        recorder: newEventRecorder(broadcaster, ipRepairComponent),
         intervalMs: interval,
         ...(quiet ? { quiet } : { metrics: clusterIPRepairMetrics(o.metrics) }),
-        ...(o.log ? { log: o.log } : {}),
+        ...(o.logger ? { logger: o.logger } : {}),
       });
       first((done) => legacy.runUntil(done, abort.signal), "the ClusterIP repair");
     }
@@ -87,12 +95,12 @@ export async function startServiceIPControllers(o: ServiceIPControllersOptions):
         serviceCIDRs: sa.serviceCIDRs!,
         ipAddresses: sa.ipAddresses!,
         client: storeIPAddressClient(o.store),
-        recorder: new StoreEventRecorder(o.store, { component: ipRepairComponent, ...(o.log ? { log: o.log } : {}) }),
+        recorder: newEventRecorder(broadcaster, ipRepairComponent),
         intervalMs: interval,
         metrics: clusterIPRepairMetrics(o.metrics),
         waitForDefaultServiceCIDR: true,
         getService: (ns, name) => o.store.get(objectKey("services/specs", ns, name), { ignoreNotFound: true }),
-        ...(o.log ? { log: o.log } : {}),
+        ...(o.logger ? { logger: o.logger } : {}),
       });
       first((done) => repair.runUntil(done, abort.signal), "the IPAddress repair");
     }
@@ -100,10 +108,10 @@ export async function startServiceIPControllers(o: ServiceIPControllersOptions):
       listServices,
       portRange: (sa.ports as StoredPortAllocator).portRange,
       alloc: sa.ports as StoredPortAllocator,
-      recorder: new StoreEventRecorder(o.store, { component: portRepairComponent, ...(o.log ? { log: o.log } : {}) }),
+      recorder: newEventRecorder(broadcaster, portRepairComponent),
       intervalMs: interval,
       metrics: nodePortRepairMetrics(o.metrics),
-      ...(o.log ? { log: o.log } : {}),
+      ...(o.logger ? { logger: o.logger } : {}),
     });
     first((done) => ports.runUntil(done, abort.signal), "the NodePort repair");
     await withTimeout(Promise.all(firsts), o.firstPassTimeoutMs ?? 60_000);
@@ -115,15 +123,15 @@ export async function startServiceIPControllers(o: ServiceIPControllersOptions):
 }
 
 /** The default ServiceCIDR exists and this apiserver's allocators see it (so kubernetes.default can get its IP). */
-async function startDefaultServiceCIDR(o: ServiceIPControllersOptions, signal: AbortSignal): Promise<void> {
+async function startDefaultServiceCIDR(o: ServiceIPControllersOptions, broadcaster: EventBroadcaster, signal: AbortSignal): Promise<void> {
   const sa = o.allocators;
   const cidrs = [sa.ranges.primary, sa.ranges.secondary].filter((c) => c !== null).map((c) => formatCIDR(c));
   const ctrl = new DefaultServiceCIDRController({
     cidrs,
     serviceCIDRs: newServiceCIDRStore(o.store),
     informer: sa.serviceCIDRs!,
-    recorder: new StoreEventRecorder(o.store, { component: defaultServiceCIDRControllerName, ...(o.log ? { log: o.log } : {}) }),
-    ...(o.log ? { log: o.log } : {}),
+    recorder: newEventRecorder(broadcaster, defaultServiceCIDRControllerName),
+    ...(o.logger ? { logger: o.logger } : {}),
   });
   await ctrl.start(signal);
   // The first IP of the primary flag range is kubernetes.default's; the informer may lag the create
@@ -131,7 +139,8 @@ async function startDefaultServiceCIDR(o: ServiceIPControllersOptions, signal: A
   const meta = sa.metas.get(sa.ranges.primary.family)!;
   const first = addressAt(sa.ranges.primary, 1n);
   for (let i = 0; i < 200 && !meta.allocatorFor(first, true) && !signal.aborted; i++) await new Promise((r) => setTimeout(r, 10));
-  if (!meta.allocatorFor(first, true)) o.log?.(`no ServiceCIDR holds ${formatIP(first)} yet: kubernetes.default will wait for one`);
+  if (!meta.allocatorFor(first, true))
+    V(o.logger ?? noopLogger, 2).info(`no ServiceCIDR holds ${formatIP(first)} yet: kubernetes.default will wait for one`);
 }
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

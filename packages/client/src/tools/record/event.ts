@@ -39,6 +39,13 @@ export interface BroadcasterOptions {
   correlator?: Omit<CorrelatorOptions, "clock">;
 }
 
+/** `util.ValidateEventType`: only "Normal" and "Warning" are recorded; anything else is logged. */
+export function validateEventType(eventtype: string, log: Logger): boolean {
+  if (eventtype === "Normal" || eventtype === "Warning") return true;
+  log.error("Unsupported event type", { eventType: eventtype });
+  return false;
+}
+
 /** `GenerateEventName`: `<object>.<unix nanoseconds in hex>`, or a UUID when that is no valid name. */
 export function generateEventName(refName: string, unixNano: bigint): string {
   const name = `${refName}.${unixNano.toString(16)}`;
@@ -78,13 +85,20 @@ export class EventBroadcaster {
     this.#log = options.logger ?? noopLogger;
   }
 
+  /** The clock the Events' timestamps and the retries go by. */
+  get clock(): Clock {
+    return this.#clock;
+  }
+
+  /** Where dropped and failed Events are logged. */
+  get logger(): Logger {
+    return this.#log;
+  }
+
   /** `NewRecorder`: a recorder whose Events carry `source` (reportingController = component, reportingInstance = host). */
   newRecorder(source: EventSource): EventRecorder {
     const emit = (ref: ObjectReference, annotations: Record<string, string> | undefined, type: string, reason: string, message: string) => {
-      if (type !== "Normal" && type !== "Warning") {
-        this.#log.error("Unsupported event type", { eventType: type });
-        return;
-      }
+      if (!validateEventType(type, this.#log)) return;
       const ms = this.#clock.now();
       const t = formatTime(ms);
       const event: Event = {
@@ -104,7 +118,7 @@ export class EventBroadcaster {
         reportingComponent: source.component ?? "",
         reportingInstance: source.host ?? "",
       };
-      this.#broadcast(event);
+      this.action(event);
     };
     return {
       event: (ref, type, reason, message) => emit(ref, undefined, type, reason, message),
@@ -146,7 +160,11 @@ export class EventBroadcaster {
     for (const w of this.#watchers) w.queue.length = 0;
   }
 
-  #broadcast(event: Event): void {
+  /**
+   * `Action`: hands `event` to every watcher (the recorders of both shapes call it); dropped for
+   * a watcher that already has 1000 queued.
+   */
+  action(event: Event): void {
     if (this.#stop.signal.aborted) return;
     for (const w of this.#watchers) {
       if (w.queue.length >= maxQueuedEvents) {

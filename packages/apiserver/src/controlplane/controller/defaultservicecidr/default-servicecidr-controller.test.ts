@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
 import { FakeClock } from "@servicenet/component-base/clock";
 import { createStore, objectKey, type KubeObject, type Store } from "../../../storage/index.ts";
-import { FakeRecorder } from "../../../util/events/recorder.ts";
+import { FakeRecorder } from "@servicenet/client/tools/events";
 import { StoreInformer } from "../../../util/informer/store-informer.ts";
 import { DefaultServiceCIDRController, newServiceCIDRStore, type ServiceCIDRWriter } from "./default-servicecidr-controller.ts";
 

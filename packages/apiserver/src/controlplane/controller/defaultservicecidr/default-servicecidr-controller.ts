@@ -21,7 +21,8 @@ import { serviceCIDRStrategy } from "../../../registry/networking/servicecidr/st
 import { backgroundClock as realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { applyServerSideApply, type JSONObject } from "../../../server/patch/index.ts";
 import type { KubeObject, Store } from "../../../storage/index.ts";
-import type { EventRecorder } from "../../../util/events/recorder.ts";
+import type { EventRecorder } from "@servicenet/client/tools/events";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { getReference } from "@servicenet/client/tools/record";
 import type { Lister } from "../../../util/informer/store-informer.ts";
 
@@ -55,7 +56,8 @@ export interface DefaultServiceCIDRControllerOptions {
   recorder: EventRecorder;
   intervalMs?: number;
   clock?: Clock;
-  log?: (msg: string) => void;
+  /** Where the loop logs (klog's contextual logger); its lines are V(2). */
+  logger?: Logger;
 }
 
 const cidrsOf = (sc: KubeObject): string[] => ((sc["spec"] as { cidrs?: string[] } | undefined)?.cidrs ?? []).slice();
@@ -69,6 +71,7 @@ const rfc3339 = (ms: number): string => new Date(ms).toISOString().replace(/\.\d
 
 export class DefaultServiceCIDRController {
   readonly #o: DefaultServiceCIDRControllerOptions;
+  readonly #log: Logger;
   readonly #clock: Clock;
   readonly #cidrs: readonly string[];
   #reportedMismatchedCIDRs = false;
@@ -77,6 +80,7 @@ export class DefaultServiceCIDRController {
 
   constructor(opts: DefaultServiceCIDRControllerOptions) {
     this.#o = opts;
+    this.#log = V(opts.logger ?? noopLogger, 2);
     this.#clock = opts.clock ?? realClock;
     this.#cidrs = [...opts.cidrs];
   }
@@ -95,7 +99,7 @@ export class DefaultServiceCIDRController {
         await this.sync();
         break;
       } catch (e) {
-        this.#o.log?.(`${defaultServiceCIDRControllerName}: error initializing the default ServiceCIDR: ${errText(e)}`);
+        this.#log.info(`${defaultServiceCIDRControllerName}: error initializing the default ServiceCIDR: ${errText(e)}`);
       }
       if (!(await sleep(this.#clock, defaultServiceCIDRFirstSyncPollMs, signal))) return;
     }
@@ -112,13 +116,13 @@ export class DefaultServiceCIDRController {
       try {
         await this.sync();
       } catch (e) {
-        this.#o.log?.(`${defaultServiceCIDRControllerName}: error trying to sync the default ServiceCIDR: ${errText(e)}`);
+        this.#log.info(`${defaultServiceCIDRControllerName}: error trying to sync the default ServiceCIDR: ${errText(e)}`);
       }
     }
   }
 
-  async #warn(sc: KubeObject, reason: string, message: string): Promise<void> {
-    await this.#o.recorder.eventf(getReference(sc, "ServiceCIDR", "networking.k8s.io/v1"), "Warning", reason, "", message);
+  #warn(sc: KubeObject, reason: string, message: string): void {
+    this.#o.recorder.eventf(getReference(sc, "ServiceCIDR", "networking.k8s.io/v1"), null, "Warning", reason, "", message);
   }
 
   /** One reconciliation; throws only when the object could not be created (to be retried). */
@@ -130,7 +134,7 @@ export class DefaultServiceCIDRController {
       else await this.#syncStatus(existing);
       return;
     }
-    this.#o.log?.(`${defaultServiceCIDRControllerName}: creating default ServiceCIDR with CIDRs: ${goSlice(this.#cidrs)}`);
+    this.#log.info(`${defaultServiceCIDRControllerName}: creating default ServiceCIDR with CIDRs: ${goSlice(this.#cidrs)}`);
     const desired: KubeObject = {
       apiVersion: "networking.k8s.io/v1",
       kind: "ServiceCIDR",
@@ -142,7 +146,7 @@ export class DefaultServiceCIDRController {
       created = await this.#o.serviceCIDRs.create(undefined, structuredClone(desired));
     } catch (e) {
       if ((e as { reason?: string }).reason !== "AlreadyExists") {
-        await this.#warn(desired, "KubernetesDefaultServiceCIDRError", "The default ServiceCIDR can not be created");
+        this.#warn(desired, "KubernetesDefaultServiceCIDRError", "The default ServiceCIDR can not be created");
         throw e;
       }
       // Another apiserver won the race; its object is judged on the next tick, from the cache.
@@ -152,7 +156,7 @@ export class DefaultServiceCIDRController {
   }
 
   async #upgrade(existing: KubeObject): Promise<void> {
-    this.#o.log?.(
+    this.#log.info(
       `${defaultServiceCIDRControllerName}: updating default ServiceCIDR from single-stack (${goSlice(cidrsOf(existing))}) to dual-stack (${goSlice(this.#cidrs)})`,
     );
     try {
@@ -163,7 +167,7 @@ export class DefaultServiceCIDRController {
         return next;
       });
     } catch (e) {
-      await this.#warn(
+      this.#warn(
         existing,
         "KubernetesDefaultServiceCIDRError",
         `The default ServiceCIDR can not be upgraded from ${this.#cidrs[0]} to dual stack ${goSlice(this.#cidrs)} : ${errText(e)}`,
@@ -176,10 +180,10 @@ export class DefaultServiceCIDRController {
     if (sc.metadata.deletionTimestamp) return;
     if (!sameCIDRs(this.#cidrs, cidrsOf(sc))) {
       if (!this.#reportedMismatchedCIDRs) {
-        this.#o.log?.(
+        this.#log.info(
           `${defaultServiceCIDRControllerName}: inconsistent ServiceCIDR status for ${defaultServiceCIDRName}, controller configuration: ${goSlice(this.#cidrs)}, ServiceCIDR configuration: ${goSlice(cidrsOf(sc))}. Configure the flags to match current ServiceCIDR or manually delete it.`,
         );
-        await this.#warn(
+        this.#warn(
           sc,
           "KubernetesDefaultServiceCIDRInconsistent",
           `The default ServiceCIDR ${goSlice(cidrsOf(sc))} does not match the controller flag configurations ${goSlice(this.#cidrs)}`,
@@ -192,7 +196,7 @@ export class DefaultServiceCIDRController {
     if (ready?.status === "False") {
       // Set by someone else: report once, never overwrite (that would hot-loop against them).
       if (!this.#reportedNotReadyCondition) {
-        await this.#warn(sc, ready.reason ?? "", `Configuration matches, but ${ready.message ?? ""}`);
+        this.#warn(sc, ready.reason ?? "", `Configuration matches, but ${ready.message ?? ""}`);
         this.#reportedNotReadyCondition = true;
       }
       return;
@@ -201,8 +205,8 @@ export class DefaultServiceCIDRController {
     try {
       await this.#applyReady();
     } catch (e) {
-      this.#o.log?.(`${defaultServiceCIDRControllerName}: error updating default ServiceCIDR status: ${errText(e)}`);
-      await this.#warn(sc, "KubernetesDefaultServiceCIDRError", "The default ServiceCIDR Status can not be set to Ready=True");
+      this.#log.info(`${defaultServiceCIDRControllerName}: error updating default ServiceCIDR status: ${errText(e)}`);
+      this.#warn(sc, "KubernetesDefaultServiceCIDRError", "The default ServiceCIDR Status can not be set to Ready=True");
     }
   }
 

@@ -12,7 +12,7 @@ import type { CIDR, IPFamily } from "@servicenet/api";
 import { allocatorMode, type AllocatorMode, type FeatureGates } from "../../../features/kube-features.ts";
 import type { Store } from "../../../storage/index.ts";
 import { StoreInformer } from "../../../util/informer/store-informer.ts";
-import type { Logger } from "@servicenet/component-base/logs";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import type { RandomSource } from "../service/allocator/interfaces.ts";
 import { StoredRange, dualWriteInitLogLine } from "../service/ipallocator/stored-range.ts";
@@ -25,7 +25,6 @@ import { ipAddressStoragePath, storeIPAddressClient } from "../service/ipallocat
 import { clusterIPAllocatorMetrics } from "../service/ipallocator/metrics.ts";
 import type { PortAllocatorInterface } from "../service/portallocator/interfaces.ts";
 import { defaultNodePortRange, parsePortRange } from "../service/portallocator/port-range.ts";
-import type { AllocLogger } from "../service/storage/alloc-cluster-ips.ts";
 import { Allocators } from "../service/storage/alloc.ts";
 import { parseServiceClusterIPRanges, type ServiceClusterIPRanges } from "../service/storage/from-flags.ts";
 
@@ -42,8 +41,7 @@ export interface ServiceAllocatorsConfig {
   serviceNodePortRange?: string;
   featureGates: FeatureGates;
   metrics?: MetricsRegistry;
-  log?: AllocLogger;
-  /** The informers' errors (their list/watch failures and retries). */
+  /** The allocators' and informers' logger (restore skips, clean-up failures, list/watch errors). */
   logger?: Logger;
   random?: RandomSource;
   /** The legacy bitmaps; default: persisted RangeAllocations (StoredRange). */
@@ -80,9 +78,10 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
   const ranges = serviceClusterIPRangesFor(cfg.serviceClusterIPRange, mode);
   const flagCIDRs = [ranges.primary, ranges.secondary].filter((c): c is CIDR => c !== null);
   const metrics = cfg.metrics ? clusterIPAllocatorMetrics(cfg.metrics) : undefined;
-  const warn = (m: string) => cfg.log?.("warn", m);
+  const logger = cfg.logger ?? noopLogger;
+  const warn = (m: string) => logger.info(m);
   // A new cluster creating its bitmaps is news only at -v=2: upstream's klog.Infof (storage_core.go).
-  const bitmapLog = (m: string) => cfg.log?.(m === dualWriteInitLogLine || m.endsWith("does not exist, creating it") ? "info" : "warn", m);
+  const bitmapLog = (m: string) => V(logger, m === dualWriteInitLogLine || m.endsWith("does not exist, creating it") ? 2 : 0).info(m);
   const bitmapFactory: BitmapFactory =
     cfg.bitmapFactory ??
     (async (cidr, key) => {
@@ -151,7 +150,7 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
     serviceIPAllocatorsByFamily: byFamily,
     defaultServiceIPFamily: ranges.primary.family,
     serviceNodePorts: ports,
-    ...(cfg.log ? { log: cfg.log } : {}),
+    logger,
     restoreFromServices: { clusterIPs: inMemoryIPs, nodePorts: !(ports as { persisted?: boolean }).persisted },
   });
   return {

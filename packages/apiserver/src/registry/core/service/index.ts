@@ -18,7 +18,7 @@ export type { PortRange } from "./portallocator/port-range.ts";
 
 export { Allocators } from "./storage/alloc.ts";
 export type { AllocatorsOptions } from "./storage/alloc.ts";
-export type { AllocLogger, FamilyIPs } from "./storage/alloc-cluster-ips.ts";
+export type { FamilyIPs } from "./storage/alloc-cluster-ips.ts";
 export { initIPFamilyFields } from "./storage/ip-family-fields.ts";
 export type { IPFamilyContext } from "./storage/ip-family-fields.ts";
 export { defaultOnReadIPFamilies, defaultOnReadService, normalizeClusterIPs, patchAllocatedValues } from "./storage/normalize.ts";

@@ -3,19 +3,18 @@
  * allocClusterIPs, allocIPs, releaseIPs, updateClusterIPs and their
  * transactions). Maps are keyed by family and iterated in ipFamilies order.
  */
+import { V, type Logger } from "@servicenet/component-base/logs";
 import { field, formatIP, parseIPSloppy, type Service, serviceTypes, StatusError } from "@servicenet/api";
 import type { IPAllocator } from "../ipallocator/interfaces.ts";
 import { isHeadlessClusterIPs, isMatchingPreferDualStackClusterIPFields } from "./helpers.ts";
 import { nameOf, specOf } from "./service-view.ts";
 import { callbackTransaction, type Transaction } from "./transaction.ts";
 
-/** Structured log sink; allocation never fails because of logging. */
-export type AllocLogger = (level: "info" | "warn" | "error", msg: string, fields?: Record<string, unknown>) => void;
-
 /** What ClusterIP allocation needs from the Allocators. */
 export interface ClusterIPContext {
   readonly serviceIPAllocatorsByFamily: ReadonlyMap<string, IPAllocator>;
-  readonly log: AllocLogger;
+  /** Allocation never fails because of logging; its progress lines are V(2). */
+  readonly logger: Logger;
 }
 
 /** family -> IP string ("" = allocate the next free one). */
@@ -71,7 +70,7 @@ export async function releaseIPs(ctx: ClusterIPContext, toRelease: FamilyIPs | n
     const allocator = ctx.serviceIPAllocatorsByFamily.get(family);
     if (!allocator) {
       // Maybe the cluster was dual-stack and is now single-stack.
-      ctx.log("info", "Not releasing ClusterIP because related family is not enabled", { clusterIP: ip, family });
+      V(ctx.logger, 2).info("Not releasing ClusterIP because related family is not enabled", { clusterIP: ip, family });
       continue;
     }
     const parsed = parseIPSloppy(ip);
@@ -118,7 +117,7 @@ export async function txnAllocClusterIPs(ctx: ClusterIPContext, svc: Service, dr
       try {
         await releaseIPs(ctx, toRelease);
       } catch (err) {
-        ctx.log("warn", "failed to release clusterIPs for failed new service", { service: nameOf(svc), error: String(err) });
+        ctx.logger.info("failed to release clusterIPs for failed new service", { service: nameOf(svc), error: String(err) });
       }
     },
   });
@@ -176,14 +175,14 @@ export async function txnUpdateClusterIPs(ctx: ClusterIPContext, svc: Service, o
     try {
       await releaseIPs(ctx, what);
     } catch (err) {
-      ctx.log("error", msg, { service: nameOf(svc), error: String(err) });
+      ctx.logger.error(msg, { service: nameOf(svc), error: String(err) });
     }
   };
   return callbackTransaction({
     commit: async () => {
       if (dryRun) return;
       if (allocated && allocated.size > 0)
-        ctx.log("info", "allocated clusterIPs", { service: nameOf(svc), clusterIPs: Object.fromEntries(allocated) });
+        V(ctx.logger, 2).info("allocated clusterIPs", { service: nameOf(svc), clusterIPs: Object.fromEntries(allocated) });
       await release(toRelease, "failed to clean up after successful service update");
     },
     revert: async () => {

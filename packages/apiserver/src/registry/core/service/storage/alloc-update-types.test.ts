@@ -149,7 +149,6 @@ describe("PreferDualStack stickiness", () => {
       ]),
       defaultServiceIPFamily: "IPv4",
       serviceNodePorts: single.ports,
-      log: () => {},
     });
     const t = {
       alloc: dual,

@@ -5,15 +5,10 @@
  * BeginCreate, BeginUpdate and AfterDelete.
  */
 import { type FieldError, type IPFamily, type Service, validateServiceClusterIPsRelatedFields } from "@servicenet/api";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { IPAllocator } from "../ipallocator/interfaces.ts";
 import type { PortAllocatorInterface } from "../portallocator/interfaces.ts";
-import {
-  releaseClusterIPs,
-  txnAllocClusterIPs,
-  txnUpdateClusterIPs,
-  type AllocLogger,
-  type ClusterIPContext,
-} from "./alloc-cluster-ips.ts";
+import { releaseClusterIPs, txnAllocClusterIPs, txnUpdateClusterIPs, type ClusterIPContext } from "./alloc-cluster-ips.ts";
 import { txnAllocNodePorts, txnUpdateNodePorts } from "./alloc-node-ports.ts";
 import { collectServiceNodePorts, needsHealthCheck } from "./helpers.ts";
 import { initIPFamilyFields, type IPFamilyContext } from "./ip-family-fields.ts";
@@ -30,8 +25,8 @@ export interface AllocatorsOptions {
   serviceNodePorts: PortAllocatorInterface;
   /** Step 4 of initIPFamilyFields; defaults to @servicenet/api's `validateServiceClusterIPsRelatedFields`. */
   validateClusterIPsRelatedFields?: (svc: Service) => FieldError[];
-  /** Log sink for best-effort cleanup failures; defaults to console.warn for warnings and errors. */
-  log?: AllocLogger;
+  /** Where best-effort clean-up failures and restore skips are logged; default none. */
+  logger?: Logger;
   /**
    * Which allocators the registry fills from the stored Services at start: true (default) for
    * in-memory ones, false for those that keep their state in storage (RangeAllocation bitmaps,
@@ -39,10 +34,6 @@ export interface AllocatorsOptions {
    */
   restoreFromServices?: { clusterIPs: boolean; nodePorts: boolean };
 }
-
-const defaultLog: AllocLogger = (level, msg, fields) => {
-  if (level !== "info") console.warn(`${level}: ${msg}`, fields ?? {});
-};
 
 /** The allocators a Service registry needs, and the allocation flow over them. */
 export class Allocators {
@@ -52,7 +43,8 @@ export class Allocators {
   readonly restoreFromServices: { clusterIPs: boolean; nodePorts: boolean };
   readonly #families: IPFamilyContext;
   readonly #ips: ClusterIPContext;
-  readonly #log: AllocLogger;
+  /** The registry built on these allocators logs here too. */
+  readonly logger: Logger;
 
   constructor(opts: AllocatorsOptions) {
     if (!opts.serviceIPAllocatorsByFamily.has(opts.defaultServiceIPFamily)) {
@@ -62,13 +54,13 @@ export class Allocators {
     this.defaultServiceIPFamily = opts.defaultServiceIPFamily;
     this.serviceNodePorts = opts.serviceNodePorts;
     this.restoreFromServices = opts.restoreFromServices ?? { clusterIPs: true, nodePorts: true };
-    this.#log = opts.log ?? defaultLog;
+    this.logger = opts.logger ?? noopLogger;
     this.#families = {
       configuredFamilies: new Set(opts.serviceIPAllocatorsByFamily.keys()),
       defaultFamily: opts.defaultServiceIPFamily,
       validateClusterIPsRelatedFields: opts.validateClusterIPsRelatedFields ?? validateServiceClusterIPsRelatedFields,
     };
-    this.#ips = { serviceIPAllocatorsByFamily: opts.serviceIPAllocatorsByFamily, log: this.#log };
+    this.#ips = { serviceIPAllocatorsByFamily: opts.serviceIPAllocatorsByFamily, logger: this.logger };
   }
 
   /** True when two families are configured. */
@@ -124,7 +116,7 @@ export class Allocators {
     try {
       await releaseClusterIPs(this.#ips, svc);
     } catch (err) {
-      this.#log("error", "error releasing service clusterIPs", { service: nameOf(svc), error: String(err) });
+      this.logger.error("error releasing service clusterIPs", { service: nameOf(svc), error: String(err) });
     }
     const ports = collectServiceNodePorts(svc);
     const hcnp = svc.spec?.healthCheckNodePort ?? 0;
@@ -134,7 +126,7 @@ export class Allocators {
         await this.serviceNodePorts.release(port);
       } catch (err) {
         // An eventual repair pass reclaims it.
-        this.#log("error", `Error releasing service ${nameOf(svc)} node port ${port}`, { error: String(err) });
+        this.logger.error(`Error releasing service ${nameOf(svc)} node port ${port}`, { error: String(err) });
       }
     }
   }

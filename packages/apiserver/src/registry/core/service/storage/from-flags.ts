@@ -9,7 +9,7 @@ import type { RandomSource } from "../allocator/interfaces.ts";
 import { Range } from "../ipallocator/bitmap.ts";
 import { PortAllocator } from "../portallocator/allocator.ts";
 import { defaultNodePortRange, parsePortRange } from "../portallocator/port-range.ts";
-import type { AllocLogger } from "./alloc-cluster-ips.ts";
+import type { Logger } from "@servicenet/component-base/logs";
 import { Allocators } from "./alloc.ts";
 
 /** Host bits allowed while a bitmap backs the range (IPv4 /12, IPv6 /108). */
@@ -66,7 +66,7 @@ export interface AllocatorFlags {
   /** `--service-node-port-range`; default 30000-32767. */
   serviceNodePortRange?: string;
   random?: RandomSource;
-  log?: AllocLogger;
+  logger?: Logger;
 }
 
 /** In-memory bitmap Allocators for the configured ranges; throws with every flag error joined. */
@@ -81,7 +81,7 @@ export function newAllocatorsFromFlags(flags: AllocatorFlags): { alloc: Allocato
     serviceIPAllocatorsByFamily: ranges,
     defaultServiceIPFamily: r.primary.family,
     serviceNodePorts: ports,
-    log: flags.log,
+    ...(flags.logger ? { logger: flags.logger } : {}),
   });
   return { alloc, ranges, ports };
 }

@@ -116,7 +116,9 @@ describe("ServiceREST restart and read path", () => {
     await first.store.create("/registry/services/specs/default/out", legacy("out", ["192.168.0.1"], 40000));
     await first.store.create("/registry/services/specs/default/in", legacy("in", ["10.0.0.7", "2000::7"], 30007));
     const logs: string[] = [];
-    const second = await newTestREST("v4", first.store, { log: (lvl, msg) => void logs.push(`${lvl}: ${msg}`) });
+    const second = await newTestREST("v4", first.store, {
+      logger: { info: (msg) => void logs.push(`warn: ${msg}`), error: (msg) => void logs.push(`error: ${msg}`) },
+    });
     expect(await second.rest.init()).toEqual({ clusterIPs: 1, nodePorts: 1, skipped: 3 });
     expect(second.t.ranges.get("IPv4")!.has(parseIP("10.0.0.7")!)).toBe(true);
     expect(second.t.ports.has(30007)).toBe(true);

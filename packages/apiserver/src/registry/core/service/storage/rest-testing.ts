@@ -27,7 +27,7 @@ export interface TestREST {
 export async function newTestREST(mode: ClusterMode, store?: Store, extra: Partial<ServiceRESTOptions> = {}, seed = 1): Promise<TestREST> {
   const s = store ?? (await createStore({ backend: "memory" }));
   const t = makeTestAllocators(mode, seed);
-  const rest = await ServiceREST.create(s, serviceStoreConfig, { allocators: t.alloc, log: () => {}, ...extra });
+  const rest = await ServiceREST.create(s, serviceStoreConfig, { allocators: t.alloc, ...extra });
   return { rest, store: s, t };
 }
 

@@ -12,7 +12,7 @@ import type { FinishFunc } from "../../../generic/hooks.ts";
 import type { UpdateParams, WriteParams } from "../../../generic/options.ts";
 import { GenericStore, type GenericStoreConfig } from "../../../generic/store.ts";
 import type { Allocators } from "./alloc.ts";
-import type { AllocLogger } from "./alloc-cluster-ips.ts";
+import { V, type Logger } from "@servicenet/component-base/logs";
 import { defaultOnReadService, normalizeClusterIPs, patchAllocatedValues } from "./normalize.ts";
 import { restoreServiceAllocations, type RestoreReport } from "./startup.ts";
 import type { Transaction } from "./transaction.ts";
@@ -22,13 +22,9 @@ export interface ServiceRESTOptions {
   allocators: Allocators;
   /** Deletes the Endpoints object of a deleted Service (upstream afterDelete); optional. */
   deleteEndpoints?: (namespace: string, name: string) => Promise<void>;
-  /** Log sink for startup restore and best-effort cleanup; defaults to console.warn for warn/error. */
-  log?: AllocLogger;
+  /** Where startup restore and best-effort clean-up log; default the allocators' logger. */
+  logger?: Logger;
 }
-
-const defaultLog: AllocLogger = (level, msg, fields) => {
-  if (level !== "info") console.warn(`${level}: ${msg}`, fields ?? {});
-};
 
 const asView = (o: KubeObject): Service => o as unknown as Service;
 
@@ -57,14 +53,14 @@ function finishTransaction(txn: Transaction): FinishFunc {
 export class ServiceREST extends GenericStore {
   readonly allocators: Allocators;
   readonly #deleteEndpoints: ServiceRESTOptions["deleteEndpoints"];
-  readonly #log: AllocLogger;
+  readonly #log: Logger;
   #restored: RestoreReport | null = null;
 
   constructor(store: Store, config: GenericStoreConfig, opts: ServiceRESTOptions) {
     super(store, config);
     this.allocators = opts.allocators;
     this.#deleteEndpoints = opts.deleteEndpoints;
-    this.#log = opts.log ?? defaultLog;
+    this.#log = opts.logger ?? opts.allocators.logger;
     this.hooks.beginCreate = (obj, p) => this.#beginCreate(obj, p);
     this.hooks.beginUpdate = (obj, old, p) => this.#beginUpdate(obj, old, p);
     this.hooks.afterDelete = (obj) => this.#afterDelete(obj);
@@ -130,7 +126,7 @@ export class ServiceREST extends GenericStore {
         await this.#deleteEndpoints(obj.metadata.namespace ?? "", obj.metadata.name ?? "");
       } catch (err) {
         // NotFound is the usual answer; anything else is left for the endpoints controller.
-        this.#log("info", "deleting endpoints of deleted service", { service: obj.metadata.name, error: String(err) });
+        V(this.#log, 2).info("deleting endpoints of deleted service", { service: obj.metadata.name, error: String(err) });
       }
     }
     await this.allocators.releaseAllocatedResources(asView(copy));

@@ -9,7 +9,7 @@ import { formatIP, parseIPSloppy, type Service } from "@servicenet/api";
 import { ErrAllocated, ErrNotInRange } from "../ipallocator/interfaces.ts";
 import { ErrPortAllocated, ErrPortNotInRange } from "../portallocator/interfaces.ts";
 import type { Allocators } from "./alloc.ts";
-import type { AllocLogger } from "./alloc-cluster-ips.ts";
+import { V, type Logger } from "@servicenet/component-base/logs";
 import { collectServiceNodePorts, isHeadlessClusterIPs, needsClusterIP, needsHealthCheck } from "./helpers.ts";
 import { nameOf, specOf } from "./service-view.ts";
 
@@ -21,7 +21,7 @@ export interface RestoreReport {
 }
 
 /** Marks the ClusterIPs of `svc` allocated; returns [marked, skipped]. */
-async function restoreClusterIPs(alloc: Allocators, svc: Service, log: AllocLogger): Promise<[number, number]> {
+async function restoreClusterIPs(alloc: Allocators, svc: Service, log: Logger): Promise<[number, number]> {
   if (!needsClusterIP(svc) || isHeadlessClusterIPs(svc)) return [0, 0];
   let marked = 0;
   let skipped = 0;
@@ -30,7 +30,7 @@ async function restoreClusterIPs(alloc: Allocators, svc: Service, log: AllocLogg
     const allocator = ip ? alloc.serviceIPAllocatorsByFamily.get(ip.family) : undefined;
     if (!ip || !allocator) {
       // A family the cluster no longer serves (or garbage): the repair loop would report it.
-      log("warn", `Not restoring ClusterIP ${text} of service ${nameOf(svc)}: its IP family is not configured on this server`);
+      log.info(`Not restoring ClusterIP ${text} of service ${nameOf(svc)}: its IP family is not configured on this server`);
       skipped++;
       continue;
     }
@@ -39,9 +39,9 @@ async function restoreClusterIPs(alloc: Allocators, svc: Service, log: AllocLogg
       marked++;
     } catch (err) {
       skipped++;
-      if (err instanceof ErrNotInRange) log("warn", `Not restoring ClusterIP ${formatIP(ip)} of service ${nameOf(svc)}: ${err.message}`);
+      if (err instanceof ErrNotInRange) log.info(`Not restoring ClusterIP ${formatIP(ip)} of service ${nameOf(svc)}: ${err.message}`);
       else if (err instanceof ErrAllocated)
-        log("error", `ClusterIP ${formatIP(ip)} of service ${nameOf(svc)} is also held by another service`);
+        log.error(`ClusterIP ${formatIP(ip)} of service ${nameOf(svc)} is also held by another service`);
       else throw err;
     }
   }
@@ -49,7 +49,7 @@ async function restoreClusterIPs(alloc: Allocators, svc: Service, log: AllocLogg
 }
 
 /** Marks the NodePorts and healthCheckNodePort of `svc` allocated; returns [marked, skipped]. */
-async function restoreNodePorts(alloc: Allocators, svc: Service, log: AllocLogger): Promise<[number, number]> {
+async function restoreNodePorts(alloc: Allocators, svc: Service, log: Logger): Promise<[number, number]> {
   // One Service may use one nodePort for several protocols: count it once.
   const ports = new Set(collectServiceNodePorts(svc));
   const hcnp = specOf(svc).healthCheckNodePort ?? 0;
@@ -62,8 +62,8 @@ async function restoreNodePorts(alloc: Allocators, svc: Service, log: AllocLogge
       marked++;
     } catch (err) {
       skipped++;
-      if (err instanceof ErrPortNotInRange) log("warn", `Not restoring node port ${port} of service ${nameOf(svc)}: ${err.message}`);
-      else if (err instanceof ErrPortAllocated) log("error", `node port ${port} of service ${nameOf(svc)} is also held by another service`);
+      if (err instanceof ErrPortNotInRange) log.info(`Not restoring node port ${port} of service ${nameOf(svc)}: ${err.message}`);
+      else if (err instanceof ErrPortAllocated) log.error(`node port ${port} of service ${nameOf(svc)} is also held by another service`);
       else throw err;
     }
   }
@@ -75,7 +75,7 @@ async function restoreNodePorts(alloc: Allocators, svc: Service, log: AllocLogge
  * the configured ranges or families are logged and skipped; a value two stored Services share is
  * logged as an error (the first one keeps it). Call once, on empty allocators, before serving.
  */
-export async function restoreServiceAllocations(alloc: Allocators, services: readonly Service[], log: AllocLogger): Promise<RestoreReport> {
+export async function restoreServiceAllocations(alloc: Allocators, services: readonly Service[], log: Logger): Promise<RestoreReport> {
   const report: RestoreReport = { clusterIPs: 0, nodePorts: 0, skipped: 0 };
   for (const svc of services) {
     const [ips, ipSkipped] = alloc.restoreFromServices.clusterIPs ? await restoreClusterIPs(alloc, svc, log) : [0, 0];
@@ -84,6 +84,6 @@ export async function restoreServiceAllocations(alloc: Allocators, services: rea
     report.nodePorts += ports;
     report.skipped += ipSkipped + portSkipped;
   }
-  log("info", "restored service allocations from storage", { ...report });
+  V(log, 2).info("restored service allocations from storage", { ...report });
   return report;
 }

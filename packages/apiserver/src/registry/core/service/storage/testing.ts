@@ -136,7 +136,6 @@ export function makeTestAllocators(mode: ClusterMode, seed = 1): TestAllocators 
     serviceIPAllocatorsByFamily: ranges,
     defaultServiceIPFamily: clusterModes[mode][0],
     serviceNodePorts: ports,
-    log: () => {},
   });
   return { alloc, ranges, ports };
 }

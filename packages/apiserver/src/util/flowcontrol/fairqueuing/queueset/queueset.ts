@@ -8,25 +8,15 @@
 import type { Clock } from "@servicenet/component-base/clock";
 import { Dealer } from "@servicenet/api/flowcontrol/v1";
 import { maxSeats, type WorkEstimate } from "../../request/width.ts";
+import { SeatAccounting, type QueueSetCounts, type SeatDemandGauge } from "./seat-accounting.ts";
 import type { Admission, Queue, QueuedRequest, QueuingConfig, RejectReason, RequestDescr } from "./types.ts";
+
+export type { QueueSetCounts, SeatDemandGauge } from "./seat-accounting.ts";
 
 /** The service time every request is assumed to take (estimatedServiceDuration, 3 s). */
 export const estimatedServiceDurationMs = 3000;
 
 const maxCachedHands = 10_000;
-
-/** Counters the level's metrics read. */
-export interface QueueSetCounts {
-  requestsWaiting: number;
-  seatsWaiting: number;
-  requestsExecuting: number;
-  seatsInUse: number;
-  /** Since the QueueSet was made (the debug dump's totals). */
-  dispatched: number;
-  rejected: number;
-  timedOut: number;
-  cancelled: number;
-}
 
 /** Dump: the queues and the requests executing without one (the Reject limit response). */
 export interface QueueSetDump {
@@ -34,48 +24,34 @@ export interface QueueSetDump {
   queuelessExecuting: readonly QueuedRequest[];
 }
 
-/** Where a QueueSet reports its seat demand (seats in use plus waiting) as it changes. */
-export interface SeatDemandGauge {
-  set(seats: number): void;
-}
-
 /** A QueueSet: the queues of one Limited priority level with its concurrency limit in seats. */
 export class QueueSet {
   readonly #clock: Clock;
-  readonly #seatDemand: SeatDemandGauge | undefined;
+  readonly #seats: SeatAccounting;
   #cfg: QueuingConfig;
   #dealer: Dealer | undefined;
   /** Each flow's hand, dealt once per configuration (the deal is bigint arithmetic). */
   readonly #hands = new Map<bigint, number[]>();
   #queues: Queue[] = [];
-  #concurrencyLimit: number;
   #currentR = 0;
   #lastRealTime: number;
   #robinIndex = -1;
   #activeQueues = 0;
   readonly #queueless = new Set<QueuedRequest>();
-  readonly counts: QueueSetCounts = {
-    requestsWaiting: 0,
-    seatsWaiting: 0,
-    requestsExecuting: 0,
-    seatsInUse: 0,
-    dispatched: 0,
-    rejected: 0,
-    timedOut: 0,
-    cancelled: 0,
-  };
+  /** Counters the level's metrics read. */
+  readonly counts: QueueSetCounts;
 
   constructor(cfg: QueuingConfig, concurrencyLimit: number, clock: Clock, seatDemand?: SeatDemandGauge) {
     this.#clock = clock;
-    this.#seatDemand = seatDemand;
+    this.#seats = new SeatAccounting(concurrencyLimit, seatDemand);
+    this.counts = this.#seats.counts;
     this.#lastRealTime = clock.now();
     this.#cfg = cfg;
-    this.#concurrencyLimit = concurrencyLimit;
     this.#configureQueues(cfg);
   }
 
   get concurrencyLimit(): number {
-    return this.#concurrencyLimit;
+    return this.#seats.concurrencyLimit;
   }
 
   /** The current virtual time (for tests and the debug dump). */
@@ -94,7 +70,7 @@ export class QueueSet {
   reconfigure(cfg: QueuingConfig, concurrencyLimit: number): void {
     this.#syncTime();
     this.#cfg = cfg;
-    this.#concurrencyLimit = concurrencyLimit;
+    this.#seats.concurrencyLimit = concurrencyLimit;
     if (cfg.queues !== this.#queues.length) this.#configureQueues(cfg);
     else this.#dealer = cfg.queues > 0 ? new Dealer(cfg.queues, cfg.handSize) : undefined;
     this.#hands.clear();
@@ -103,9 +79,9 @@ export class QueueSet {
 
   /** A new current concurrency limit (the borrowing adjustment's DispatchingConfig); more room dispatches at once. */
   setConcurrencyLimit(concurrencyLimit: number): void {
-    if (concurrencyLimit === this.#concurrencyLimit) return;
+    if (concurrencyLimit === this.#seats.concurrencyLimit) return;
     this.#syncTime();
-    this.#concurrencyLimit = concurrencyLimit;
+    this.#seats.concurrencyLimit = concurrencyLimit;
     this.#dispatchAsMuchAsPossible();
   }
 
@@ -144,13 +120,12 @@ export class QueueSet {
     };
     if (this.#dealer === undefined) {
       // The Reject limit response: run now or never (dispatchSansQueueLocked).
-      if (!this.#canAccommodate(seats)) return this.#reject("concurrency-limit", 0);
+      if (!this.#seats.canAccommodate(seats)) return this.#reject("concurrency-limit", 0);
       return this.#dispatch(req, undefined);
     }
     const queue = this.#shuffleShard(flowHash);
-    if (this.counts.seatsInUse >= this.#concurrencyLimit && queue.waiting.length - queue.head >= this.#cfg.queueLengthLimit)
-      return this.#reject("queue-full", 0);
-    if (this.counts.requestsWaiting === 0 && this.#canAccommodate(seats)) {
+    if (this.#seats.saturated && queue.waiting.length - queue.head >= this.#cfg.queueLengthLimit) return this.#reject("queue-full", 0);
+    if (this.counts.requestsWaiting === 0 && this.#seats.canAccommodate(seats)) {
       // Nothing waits and it fits: what enqueue-then-dispatch would do, without scanning every queue.
       if (isIdle(queue)) {
         queue.nextDispatchR = this.#currentR;
@@ -185,9 +160,7 @@ export class QueueSet {
   }
 
   #reject(reason: RejectReason, waitedMs: number): Admission {
-    if (reason === "time-out") this.counts.timedOut++;
-    else if (reason === "cancelled") this.counts.cancelled++;
-    else this.counts.rejected++;
+    this.#seats.rejected(reason);
     return { admitted: false, reason, waitedMs };
   }
 
@@ -218,9 +191,7 @@ export class QueueSet {
     queue.waiting.push(req);
     const seats = maxSeats(req.estimate);
     queue.waitingSeats += seats;
-    this.counts.requestsWaiting++;
-    this.counts.seatsWaiting += seats;
-    this.#noteSeatDemand();
+    this.#seats.enqueued(seats);
   }
 
   #removeWaiting(req: QueuedRequest): void {
@@ -230,10 +201,9 @@ export class QueueSet {
     q.waiting.splice(i, 1);
     const seats = maxSeats(req.estimate);
     q.waitingSeats -= seats;
-    this.counts.requestsWaiting--;
-    this.counts.seatsWaiting -= seats;
+    this.#seats.dequeued(seats);
     if (isIdle(q)) this.#activeQueues--;
-    this.#noteSeatDemand();
+    this.#seats.noteSeatDemand();
   }
 
   #dispatchAsMuchAsPossible(): void {
@@ -257,8 +227,7 @@ export class QueueSet {
     }
     const seats = maxSeats(req.estimate);
     queue.waitingSeats -= seats;
-    this.counts.requestsWaiting--;
-    this.counts.seatsWaiting -= seats;
+    this.#seats.dequeued(seats);
   }
 
   /** findDispatchQueueToBoundLocked: the queue whose oldest request finishes first in virtual time, if it fits. */
@@ -282,30 +251,21 @@ export class QueueSet {
     }
     if (min === undefined) return undefined;
     const oldest = min.waiting[min.head]!;
-    if (!this.#canAccommodate(maxSeats(oldest.estimate))) return undefined;
+    if (!this.#seats.canAccommodate(maxSeats(oldest.estimate))) return undefined;
     this.#robinIndex = minIndex;
     return [min, oldest];
-  }
-
-  /** canAccommodateSeatsLocked: a request wider than the whole level runs alone. */
-  #canAccommodate(seats: number): boolean {
-    if (seats > this.#concurrencyLimit) return this.counts.requestsExecuting === 0;
-    return this.counts.seatsInUse + seats <= this.#concurrencyLimit;
   }
 
   #dispatch(req: QueuedRequest, queue: Queue | undefined): Admission {
     const now = this.#clock.now();
     req.startedAt = now;
     const seats = maxSeats(req.estimate);
-    this.counts.requestsExecuting++;
-    this.counts.dispatched++;
-    this.counts.seatsInUse += seats;
     if (queue) {
       queue.executing++;
       queue.executingRequests.add(req);
       queue.seatsInUse += seats;
     } else this.#queueless.add(req);
-    this.#noteSeatDemand();
+    this.#seats.started(seats);
     let finished = false;
     return {
       admitted: true,
@@ -322,7 +282,7 @@ export class QueueSet {
   #finish(req: QueuedRequest, queue: Queue | undefined): void {
     this.#syncTime();
     const actualMs = this.#clock.now() - req.startedAt;
-    this.counts.requestsExecuting--;
+    this.#seats.finished();
     if (queue) {
       queue.executing--;
       queue.executingRequests.delete(req);
@@ -333,21 +293,15 @@ export class QueueSet {
     const release = (): void => {
       this.#syncTime();
       const seats = maxSeats(req.estimate);
-      this.counts.seatsInUse -= seats;
       if (queue) {
         queue.seatsInUse -= seats;
         if (isIdle(queue)) this.#activeQueues--;
       }
-      this.#noteSeatDemand();
+      this.#seats.released(seats);
       this.#dispatchAsMuchAsPossible();
     };
     if (req.estimate.additionalLatencyMs > 0) this.#clock.setTimeout(release, req.estimate.additionalLatencyMs);
     else release();
-  }
-
-  /** seatDemandIntegrator.Set(totSeatsInUse + totSeatsWaiting). */
-  #noteSeatDemand(): void {
-    this.#seatDemand?.set(this.counts.seatsInUse + this.counts.seatsWaiting);
   }
 
   /** boundNextDispatchLocked: dispatch in the virtual world does not precede arrival (anti-windup). */
@@ -362,8 +316,7 @@ export class QueueSet {
     const elapsed = now - this.#lastRealTime;
     this.#lastRealTime = now;
     if (elapsed <= 0 || this.#activeQueues === 0) return;
-    const requested = this.counts.seatsInUse + this.counts.seatsWaiting;
-    this.#currentR += (elapsed * Math.min(requested, this.#concurrencyLimit)) / this.#activeQueues;
+    this.#currentR += (elapsed * this.#seats.effectiveDemand) / this.#activeQueues;
   }
 }
 

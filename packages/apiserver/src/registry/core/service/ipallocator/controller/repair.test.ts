@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { StatusError, parseCIDRSloppy, parseIPSloppy, type CIDR, type Service } from "@servicenet/api";
-import { FakeRecorder } from "../../../../../util/events/recorder.ts";
+import { FakeRecorder } from "@servicenet/client/tools/events";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import type { RangeAllocationSnapshot, RangeRegistry } from "../../allocator/storage/keys.ts";
 import { rangeBackends, withStore } from "../../allocator/storage/testing.ts";
@@ -231,7 +231,7 @@ describe("ClusterIP Repair (upstream repair_test.go)", () => {
       network: cidr("10.0.0.0/24"),
       alloc: reg,
       recorder: new FakeRecorder(),
-      log: (m) => errors.push(m),
+      logger: { info: (m) => errors.push(m), error: (m) => errors.push(m), verbosity: 2 },
       intervalMs: 180_000,
       sleep: async () => void (calls >= 4 && ctl.abort()),
     });

@@ -7,7 +7,8 @@
  * RangeAllocation objects.
  */
 import { formatCIDR, formatIP, parseIPSloppy, type CIDR, type IPFamily, type Service } from "@servicenet/api";
-import type { EventRecorder } from "../../../../../util/events/recorder.ts";
+import type { EventRecorder } from "@servicenet/client/tools/events";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import type { RangeAllocationSnapshot, RangeRegistry } from "../../allocator/storage/keys.ts";
 import { Range } from "../bitmap.ts";
 import { ErrAllocated, ErrFull, ErrNotInRange } from "../interfaces.ts";
@@ -40,8 +41,8 @@ export interface RepairOptions {
   /** Period of runUntil; default 3 min (`repairLoopInterval`). */
   intervalMs?: number;
   metrics?: ClusterIPRepairMetrics;
-  /** runtime.HandleError lines and the like. */
-  log?: (msg: string) => void;
+  /** Where the loop logs (klog's contextual logger); its lines are V(2). */
+  logger?: Logger;
   sleep?: Sleep;
   /** Snapshot read poll: every 1 s for up to 10 s. */
   pollIntervalMs?: number;
@@ -66,10 +67,12 @@ interface FamilyState {
 /** `Repair`: the controller; call runUntil (or runOnce in tests). */
 export class Repair {
   readonly #o: RepairOptions;
+  readonly #log: Logger;
   readonly #families = new Map<IPFamily, FamilyState>();
 
   constructor(o: RepairOptions) {
     this.#o = o;
+    this.#log = V(o.logger ?? noopLogger, 2);
     this.#families.set(o.network.family, { network: o.network, alloc: o.alloc, leaks: new Map() });
     if (o.secondaryNetwork && o.secondaryAlloc) {
       this.#families.set(o.secondaryNetwork.family, { network: o.secondaryNetwork, alloc: o.secondaryAlloc, leaks: new Map() });
@@ -88,7 +91,7 @@ export class Repair {
       this.#o.intervalMs ?? repairLoopInterval,
       onFirstSuccess,
       signal,
-      (e) => this.#o.log?.(String(e instanceof Error ? e.message : e)),
+      (e) => this.#log.info(String(e instanceof Error ? e.message : e)),
       this.#o.sleep ?? defaultSleep,
     );
   }
@@ -142,27 +145,22 @@ export class Repair {
     }
     const rebuilt = new Map<IPFamily, Range>();
     for (const [family, f] of this.#families) rebuilt.set(family, this.#o.newRange?.(f.network) ?? new Range(f.network));
-    const events: Promise<void>[] = [];
-    try {
-      for (const svc of services) this.#checkService(svc, stored, rebuilt, events);
-    } finally {
-      await Promise.all(events);
-    }
+    for (const svc of services) this.#checkService(svc, stored, rebuilt);
     for (const [family, f] of this.#families) this.#checkLeaked(f, stored.get(family)!, rebuilt.get(family)!);
     for (const [family, f] of this.#families) await this.#save(f.alloc, rebuilt.get(family)!, snapshots.get(family)!);
   }
 
-  #checkService(svc: Service, stored: Map<IPFamily, Range>, rebuilt: Map<IPFamily, Range>, events: Promise<void>[]): void {
+  #checkService(svc: Service, stored: Map<IPFamily, Range>, rebuilt: Map<IPFamily, Range>): void {
     const spec = svc.spec ?? {};
     if (!spec.clusterIP || spec.clusterIP === "None") return; // IsServiceIPSet
     const ips = spec.clusterIPs && spec.clusterIPs.length > 0 ? spec.clusterIPs : [spec.clusterIP];
     const warn = (reason: string, action: string, msg: string): void => {
-      if (!this.#o.quiet) events.push(this.#o.recorder.eventf(serviceReference(svc), "Warning", reason, action, msg));
+      if (!this.#o.quiet) this.#o.recorder.eventf(serviceReference(svc), null, "Warning", reason, action, msg);
     };
     const fail = (type: string, line: string): void => {
       if (this.#o.quiet) return;
       this.#o.metrics?.ipErrors.inc({ type });
-      this.#o.log?.(line);
+      this.#log.info(line);
     };
     for (const text of ips) {
       const ip = parseIPSloppy(text);
@@ -247,7 +245,7 @@ export class Repair {
   #checkLeaked(f: FamilyState, stored: Range, rebuilt: Range): void {
     const candidates: string[] = [];
     stored.forEach((ip) => candidates.push(formatIP(ip)));
-    const log = this.#o.log;
+    const log = this.#log;
     checkLeaked(
       f.leaks,
       candidates,
@@ -255,14 +253,14 @@ export class Repair {
         try {
           rebuilt.allocateSync(parseIPSloppy(s)!);
         } catch (err) {
-          log?.(`the cluster IP ${s} may have leaked, but can not be allocated: ${(err as Error).message}`);
+          log.info(`the cluster IP ${s} may have leaked, but can not be allocated: ${(err as Error).message}`);
         }
       },
       (s) => {
         this.#o.metrics?.ipErrors.inc({ type: "leak" });
-        log?.(`the cluster IP ${s} appears to have leaked: cleaning up`);
+        log.info(`the cluster IP ${s} appears to have leaked: cleaning up`);
       },
-      (s) => log?.(`the cluster IP ${s} may have leaked: flagging for later clean up`),
+      (s) => log.info(`the cluster IP ${s} may have leaked: flagging for later clean up`),
     );
   }
 

@@ -14,7 +14,7 @@ import {
   type IP,
 } from "@servicenet/api";
 import type { KubeObject } from "../../../../../storage/index.ts";
-import type { EventRecorder } from "../../../../../util/events/recorder.ts";
+import type { EventRecorder } from "@servicenet/client/tools/events";
 import { getReference } from "@servicenet/client/tools/record";
 import type { Lister } from "../../../../../util/informer/store-informer.ts";
 import { serviceIPAddress, type IPAddressClient } from "../ipaddress-client.ts";
@@ -92,16 +92,16 @@ function svcRef(svc: KubeObject): { namespace: string; name: string } {
   return { namespace: svc.metadata.namespace ?? "", name: svc.metadata.name ?? "" };
 }
 
-async function warn(
+function warn(
   ctx: RepairSyncContext,
   obj: KubeObject,
   kind: "Service" | "IPAddress",
   reason: string,
   action: string,
   message: string,
-): Promise<void> {
+): void {
   const apiVersion = kind === "Service" ? "v1" : "networking.k8s.io/v1";
-  await ctx.recorder.eventf(getReference(obj, kind, apiVersion), "Warning", reason, action, message);
+  ctx.recorder.eventf(getReference(obj, kind, apiVersion), null, "Warning", reason, action, message);
 }
 
 async function deleteIgnoringNotFound(ctx: RepairSyncContext, name: string): Promise<void> {
@@ -131,7 +131,7 @@ export async function syncService(ctx: RepairSyncContext, key: string): Promise<
     const ip = parseIPSloppy(clusterIP);
     if (ip === null) {
       ctx.metrics?.ipErrors.inc({ type: "invalid" });
-      await warn(
+      warn(
         ctx,
         svc,
         "Service",
@@ -145,7 +145,7 @@ export async function syncService(ctx: RepairSyncContext, key: string): Promise<
     const ipName = formatIP(ip);
     if (!ctx.inRange(ip)) {
       ctx.metrics?.ipErrors.inc({ type: "outOfRange" });
-      await warn(
+      warn(
         ctx,
         svc,
         "Service",
@@ -162,7 +162,7 @@ export async function syncService(ctx: RepairSyncContext, key: string): Promise<
       // IPAddress is gone for good, and recreating it would leave an orphan that blocks deletions.
       if (ctx.getService && !holds(await ctx.getService(namespace, name), svc, ip)) continue;
       ctx.metrics?.ipErrors.inc({ type: "repair" });
-      await warn(
+      warn(
         ctx,
         svc,
         "Service",
@@ -177,7 +177,7 @@ export async function syncService(ctx: RepairSyncContext, key: string): Promise<
     const wrongRef = `the ClusterIP [${family}]: ${ipName} for Service ${namespace}/${name} has a wrong reference; repairing`;
     if (!isCoreServiceRef(ref)) {
       ctx.metrics?.ipErrors.inc({ type: "repair" });
-      await warn(ctx, svc, "Service", "ClusterIPNotAllocated", "ClusterIPAllocation", wrongRef);
+      warn(ctx, svc, "Service", "ClusterIPNotAllocated", "ClusterIPAllocation", wrongRef);
       await recreateIPAddress(ctx, ip, svc);
       continue;
     }
@@ -186,13 +186,13 @@ export async function syncService(ctx: RepairSyncContext, key: string): Promise<
       const refService = ctx.services.get(`${ref.namespace ?? ""}/${ref.name ?? ""}`);
       if (!refService) {
         ctx.metrics?.ipErrors.inc({ type: "repair" });
-        await warn(ctx, svc, "Service", "ClusterIPNotAllocated", "ClusterIPAllocation", wrongRef);
+        warn(ctx, svc, "Service", "ClusterIPNotAllocated", "ClusterIPAllocation", wrongRef);
         await recreateIPAddress(ctx, ip, svc);
         continue;
       }
       if (serviceHoldsIP(refService, ip)) {
         ctx.metrics?.ipErrors.inc({ type: "duplicate" });
-        await warn(
+        warn(
           ctx,
           svc,
           "Service",
@@ -225,7 +225,7 @@ export async function syncIPAddress(ctx: RepairSyncContext, key: string): Promis
   const name = ipAddress.metadata.name ?? "";
   const ref = parentRefOf(ipAddress);
   if (!isCoreServiceRef(ref)) {
-    await warn(
+    warn(
       ctx,
       ipAddress,
       "IPAddress",
@@ -243,7 +243,7 @@ export async function syncIPAddress(ctx: RepairSyncContext, key: string): Promis
     const lifetime = now - createdAt(ipAddress);
     if (lifetime >= orphanGracePeriodMs) {
       ctx.metrics?.ipErrors.inc({ type: "leak" });
-      await warn(
+      warn(
         ctx,
         ipAddress,
         "IPAddress",
@@ -270,7 +270,7 @@ export async function syncIPAddress(ctx: RepairSyncContext, key: string): Promis
     return;
   }
   const { namespace, name: svcName } = svcRef(svc);
-  await warn(
+  warn(
     ctx,
     ipAddress,
     "IPAddress",

@@ -1,7 +1,7 @@
 /** Fixtures for the RepairIPAddress tests: a memory store, real StoreInformers, a fake clock and recorder. */
 import { ipAllocatorControllerName, labelIPAddressFamily, labelIPAddressManagedBy, parseIP } from "@servicenet/api";
 import { createStore, objectKey, type KubeObject, type Store } from "../../../../../storage/index.ts";
-import { FakeRecorder } from "../../../../../util/events/recorder.ts";
+import { FakeRecorder } from "@servicenet/client/tools/events";
 import { StoreInformer } from "../../../../../util/informer/store-informer.ts";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { storeIPAddressClient, type IPAddressClient } from "../ipaddress-client.ts";

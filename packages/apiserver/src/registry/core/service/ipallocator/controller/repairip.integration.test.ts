@@ -1,7 +1,10 @@
+import { eventually } from "@servicenet/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { DefaultServiceCIDRController, newServiceCIDRStore } from "../../../../../controlplane/controller/defaultservicecidr/index.ts";
 import { createStore, objectKey, type Store } from "../../../../../storage/index.ts";
-import { StoreEventRecorder } from "../../../../../util/events/recorder.ts";
+import { newEventRecorder } from "@servicenet/client/tools/events";
+import { EventBroadcaster } from "@servicenet/client/tools/record";
+import { storeEventSink } from "../../../../../util/events/store-sink.ts";
 import { StoreInformer } from "../../../../../util/informer/store-informer.ts";
 import { storeIPAddressClient } from "../ipaddress-client.ts";
 import { RepairIPAddress } from "./repairip.ts";
@@ -12,8 +15,10 @@ describe("default ServiceCIDR + RepairIPAddress on one store", () => {
   let store: Store | undefined;
   const informers: StoreInformer[] = [];
   const ac = new AbortController();
+  const broadcaster = new EventBroadcaster();
   afterEach(async () => {
     ac.abort();
+    broadcaster.shutdown();
     for (const i of informers) i.stop();
     await store?.close();
   });
@@ -28,18 +33,22 @@ describe("default ServiceCIDR + RepairIPAddress on one store", () => {
       (p) => new StoreInformer(store!, p),
     ) as [StoreInformer, StoreInformer, StoreInformer];
     informers.push(services, serviceCIDRs, ipAddresses);
+    // The Events are written behind the controllers' backs: count them to wait for the last one.
+    const sink = storeEventSink(store);
+    let written = 0;
+    broadcaster.startRecordingToSink({ ...sink, create: (e) => sink.create(e).finally(() => written++) });
     const repair = new RepairIPAddress({
       services,
       serviceCIDRs,
       ipAddresses,
       client: storeIPAddressClient(store),
-      recorder: new StoreEventRecorder(store, { component: "ipallocator-repair-controller" }),
+      recorder: newEventRecorder(broadcaster, "ipallocator-repair-controller"),
     });
     const def = new DefaultServiceCIDRController({
       cidrs: ["10.96.0.0/16", "fd00:10:96::/112"],
       serviceCIDRs: newServiceCIDRStore(store),
       informer: serviceCIDRs,
-      recorder: new StoreEventRecorder(store, { component: "kubernetes-service-cidr-controller" }),
+      recorder: newEventRecorder(broadcaster, "kubernetes-service-cidr-controller"),
     });
     for (const i of informers) i.start();
 
@@ -50,6 +59,7 @@ describe("default ServiceCIDR + RepairIPAddress on one store", () => {
     while (ready === 0) await new Promise((r) => setTimeout(r, 5));
     const ms = ready - t0;
 
+    await eventually(() => written === n + 1, { what: `${n + 1} Events written` });
     const ips = await store.list("/registry/ipaddresses/");
     expect(ips.items.length).toBe(n);
     expect(ips.items.find((o) => o.metadata.name === "10.96.0.1")?.["spec"]).toEqual({

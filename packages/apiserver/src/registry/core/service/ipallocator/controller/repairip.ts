@@ -11,7 +11,8 @@ import { defaultServiceCIDRName, serviceCIDRControllerNames, type CIDR, type IP 
 import { prefixContainsIP } from "@servicenet/api";
 import { serviceCIDRPrefixes } from "../../../../../api/servicecidr/servicecidr.ts";
 import type { KubeObject } from "../../../../../storage/index.ts";
-import type { EventRecorder } from "../../../../../util/events/recorder.ts";
+import type { EventRecorder } from "@servicenet/client/tools/events";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { objectCacheKey, type InformerHandlers, type Lister } from "../../../../../util/informer/store-informer.ts";
 import type { IPAddressClient } from "../ipaddress-client.ts";
 import type { ClusterIPRepairMetrics } from "../metrics.ts";
@@ -52,7 +53,8 @@ export interface RepairIPAddressOptions {
   waitForDefaultServiceCIDR?: boolean;
   /** Pause between first-pass attempts rejected as Forbidden (admission not ready yet); default 1 s. */
   firstPassRetryMs?: number;
-  log?: (msg: string) => void;
+  /** Where the loop logs (klog's contextual logger); its lines are V(2). */
+  logger?: Logger;
   /** Reads a Service from storage (see RepairSyncContext.getService); without it the cache is trusted. */
   getService?: (namespace: string, name: string) => Promise<KubeObject | null>;
 }
@@ -64,6 +66,7 @@ const reasonOf = (e: unknown): string | undefined => (e as { reason?: string } |
 /** The IPAddress repair controller; construct it before the informers start so no event is missed. */
 export class RepairIPAddress {
   readonly #o: RepairIPAddressOptions;
+  readonly #log: Logger;
   readonly #clock: Clock;
   readonly #svcQueue: RateLimitingQueue;
   readonly #ipQueue: RateLimitingQueue;
@@ -73,6 +76,7 @@ export class RepairIPAddress {
 
   constructor(opts: RepairIPAddressOptions) {
     this.#o = opts;
+    this.#log = V(opts.logger ?? noopLogger, 2);
     this.#clock = opts.clock ?? realClock;
     this.#svcQueue = new RateLimitingQueue("services", this.#clock);
     this.#ipQueue = new RateLimitingQueue("ipaddresses", this.#clock);
@@ -199,7 +203,7 @@ export class RepairIPAddress {
       } catch (e) {
         this.#o.metrics?.reconcileErrors.inc();
         if (reasonOf(e) !== "Forbidden") throw e;
-        this.#o.log?.(`${repairControllerName}: first pass not admitted yet, retrying: ${String(e)}`);
+        this.#log.info(`${repairControllerName}: first pass not admitted yet, retrying: ${String(e)}`);
         if (!(await sleep(this.#clock, this.#o.firstPassRetryMs ?? 1000, signal))) return false;
       }
     }
@@ -222,11 +226,11 @@ export class RepairIPAddress {
 
   #handleErr(q: RateLimitingQueue, key: string, e: unknown): void {
     if (q.numRequeues(key) < repairMaxRetries) {
-      this.#o.log?.(`${repairControllerName}: error syncing ${q.name} ${key}, retrying: ${String(e)}`);
+      this.#log.info(`${repairControllerName}: error syncing ${q.name} ${key}, retrying: ${String(e)}`);
       q.addRateLimited(key);
       return;
     }
-    this.#o.log?.(`${repairControllerName}: dropping ${q.name} ${key} out of the queue: ${String(e)}`);
+    this.#log.info(`${repairControllerName}: dropping ${q.name} ${key} out of the queue: ${String(e)}`);
     q.forget(key);
   }
 

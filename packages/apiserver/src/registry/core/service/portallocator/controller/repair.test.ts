@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Service, ServicePort } from "@servicenet/api";
-import { FakeRecorder } from "../../../../../util/events/recorder.ts";
+import { FakeRecorder } from "@servicenet/client/tools/events";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import type { RangeAllocationSnapshot, RangeRegistry } from "../../allocator/storage/keys.ts";
 import { rangeBackends, withStore } from "../../allocator/storage/testing.ts";

@@ -6,7 +6,8 @@
  * every allocator mode (NodePorts have no IPAddress-style objects).
  */
 import type { Service } from "@servicenet/api";
-import type { EventRecorder } from "../../../../../util/events/recorder.ts";
+import type { EventRecorder } from "@servicenet/client/tools/events";
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import type { RangeAllocationSnapshot, RangeRegistry } from "../../allocator/storage/keys.ts";
 import {
   checkLeaked,
@@ -37,7 +38,8 @@ export interface PortRepairOptions {
   /** Default 3 min. */
   intervalMs?: number;
   metrics?: NodePortRepairMetrics;
-  log?: (msg: string) => void;
+  /** Where the loop logs (klog's contextual logger); its lines are V(2). */
+  logger?: Logger;
   sleep?: Sleep;
   pollIntervalMs?: number;
   pollTimeoutMs?: number;
@@ -78,10 +80,12 @@ export function collectServiceNodePorts(svc: Service): number[] {
 /** `Repair` for NodePorts. */
 export class PortRepair {
   readonly #o: PortRepairOptions;
+  readonly #log: Logger;
   readonly #leaks = new Map<number, number>();
 
   constructor(o: PortRepairOptions) {
     this.#o = o;
+    this.#log = V(o.logger ?? noopLogger, 2);
   }
 
   runUntil(onFirstSuccess: () => void, signal: AbortSignal): Promise<void> {
@@ -90,7 +94,7 @@ export class PortRepair {
       this.#o.intervalMs ?? repairLoopInterval,
       onFirstSuccess,
       signal,
-      (e) => this.#o.log?.(String(e instanceof Error ? e.message : e)),
+      (e) => this.#log.info(String(e instanceof Error ? e.message : e)),
       this.#o.sleep ?? defaultSleep,
     );
   }
@@ -132,12 +136,7 @@ export class PortRepair {
       throw new Error(`unable to refresh the port block: ${(err as Error).message}`, { cause: err });
     }
     const rebuilt = this.#o.newAllocator?.(this.#o.portRange) ?? new PortAllocator(this.#o.portRange);
-    const events: Promise<void>[] = [];
-    try {
-      for (const svc of services) this.#checkService(svc, stored, rebuilt, pr, events);
-    } finally {
-      await Promise.all(events);
-    }
+    for (const svc of services) this.#checkService(svc, stored, rebuilt, pr);
     this.#checkLeaked(stored, rebuilt);
     const snap = rebuilt.snapshot();
     try {
@@ -148,13 +147,13 @@ export class PortRepair {
     }
   }
 
-  #checkService(svc: Service, stored: PortAllocator, rebuilt: PortAllocator, pr: string, events: Promise<void>[]): void {
+  #checkService(svc: Service, stored: PortAllocator, rebuilt: PortAllocator, pr: string): void {
     const warn = (reason: string, msg: string): void => {
-      events.push(this.#o.recorder.eventf(serviceReference(svc), "Warning", reason, "PortAllocation", msg));
+      this.#o.recorder.eventf(serviceReference(svc), null, "Warning", reason, "PortAllocation", msg);
     };
     const fail = (type: string, line: string): void => {
       this.#o.metrics?.portErrors.inc({ type });
-      this.#o.log?.(line);
+      this.#log.info(line);
     };
     for (const port of collectServiceNodePorts(svc)) {
       try {
@@ -195,7 +194,7 @@ export class PortRepair {
   #checkLeaked(stored: PortAllocator, rebuilt: PortAllocator): void {
     const candidates: number[] = [];
     stored.forEach((p) => candidates.push(p));
-    const log = this.#o.log;
+    const log = this.#log;
     checkLeaked(
       this.#leaks,
       candidates,
@@ -203,14 +202,14 @@ export class PortRepair {
         try {
           rebuilt.allocateSync(p);
         } catch (err) {
-          log?.(`the node port ${p} may have leaked, but can not be allocated: ${(err as Error).message}`);
+          log.info(`the node port ${p} may have leaked, but can not be allocated: ${(err as Error).message}`);
         }
       },
       (p) => {
         this.#o.metrics?.portErrors.inc({ type: "leak" });
-        log?.(`the node port ${p} appears to have leaked: cleaning up`);
+        log.info(`the node port ${p} appears to have leaked: cleaning up`);
       },
-      (p) => log?.(`the node port ${p} may have leaked: flagging for later clean up`),
+      (p) => log.info(`the node port ${p} may have leaked: flagging for later clean up`),
     );
   }
 }
