@@ -27,6 +27,7 @@ import {
 import { apiVersionOf, type ResourceDef } from "../../server/resources.ts";
 import type { KubeObject, Store } from "../../storage/index.ts";
 import type { Lister } from "../../util/informer/store-informer.ts";
+import { newServiceResolver } from "../../util/webhook/serviceresolver.ts";
 
 /** The plugins this server implements (NamespaceLifecycle in the namespace storage, the rest in the chain). */
 export const implementedAdmissionPlugins: ReadonlySet<string> = new Set([
@@ -41,6 +42,8 @@ export interface AdmissionDeps {
   namespaces: Lister<KubeObject> & { start?(): void };
   /** Every resource served now, custom resources included (param kinds resolve against it). */
   served: () => readonly ResourceDef[];
+  /** `--enable-aggregator-routing`: webhooks' Services reached at an endpoint, not the ClusterIP. */
+  enableAggregatorRouting?: boolean;
   log?: (msg: string) => void;
 }
 
@@ -50,7 +53,8 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
   const ignored = enabled.filter((n) => !implementedAdmissionPlugins.has(n));
   if (ignored.length > 0) deps.log?.(`admission plugins not implemented here, doing nothing: ${ignored.join(",")}`);
   // kube-apiserver's order: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook.
-  const webhookDeps = { store: deps.store, namespaces: deps.namespaces };
+  const serviceResolver = newServiceResolver({ store: deps.store, enableAggregatorRouting: deps.enableAggregatorRouting ?? false });
+  const webhookDeps = { store: deps.store, namespaces: deps.namespaces, serviceResolver };
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(
       new MutatingAdmissionWebhookPlugin({ ...webhookDeps, configurationsStoragePath: mutatingWebhookConfigurationStoragePath }),
@@ -76,6 +80,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     chain: newAdmissionChain(plugins),
     stop: () => {
       for (const p of plugins) p.stop?.();
+      serviceResolver.stop();
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * An HTTPS admission webhook for tests (upstream's test/integration/apiserver/admissionwebhook
- * servers): a CA made in a fresh directory, a serving certificate for 127.0.0.1, and handlers by
+ * servers): a CA made in a fresh directory, a serving certificate for 127.0.0.1 (or the names
+ * given, such as a Service's `<name>.<namespace>.svc`), and handlers by
  * path that allow, deny, patch, warn or stall; every review received is recorded.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -26,6 +27,8 @@ export interface RecordedReview {
 
 export interface WebhookServer {
   url: string;
+  /** The port it listens on (a Service's targetPort for it). */
+  port: number;
   /** base64 of the CA's PEM, for clientConfig.caBundle. */
   caBundle: string;
   reviews: RecordedReview[];
@@ -56,10 +59,10 @@ const handlers: Record<string, (r: RecordedReview["request"]) => Response> = {
   "/patch-without-type": () => ({ allowed: true, patch: b64([]) }),
 };
 
-/** Starts the webhook on 127.0.0.1 with a CA of its own. */
-export async function startWebhookServer(): Promise<WebhookServer> {
+/** Starts the webhook on 127.0.0.1 with a CA of its own; its certificate names `hosts`. */
+export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"]): Promise<WebhookServer> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-webhook-ca-"));
-  const tls = ensureServingCerts(dir, ["127.0.0.1"]);
+  const tls = ensureServingCerts(dir, hosts);
   const reviews: RecordedReview[] = [];
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -89,6 +92,7 @@ export async function startWebhookServer(): Promise<WebhookServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}`,
+    port,
     caBundle: Buffer.from(tls.caCert).toString("base64"),
     reviews,
     close: async () => {
