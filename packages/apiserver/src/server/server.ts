@@ -185,6 +185,7 @@ async function newHandler(cfg: APIServerConfig) {
     namespaces: registry.namespaces,
     served,
     enableAggregatorRouting: cfg.enableAggregatorRouting ?? false,
+    ...(cfg.metricsRegistry ? { metricsRegistry: cfg.metricsRegistry } : {}),
     log: (m) => logger.info(m),
   });
   const metrics = new RequestMetrics();

@@ -27,6 +27,8 @@ import {
 import { apiVersionOf, type ResourceDef } from "../../server/resources.ts";
 import type { KubeObject, Store } from "../../storage/index.ts";
 import type { Lister } from "../../util/informer/store-informer.ts";
+import { AdmissionWebhookMetrics } from "../../admission/metrics/metrics.ts";
+import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { newServiceResolver } from "../../util/webhook/serviceresolver.ts";
 
 /** The plugins this server implements (NamespaceLifecycle in the namespace storage, the rest in the chain). */
@@ -44,6 +46,8 @@ export interface AdmissionDeps {
   served: () => readonly ResourceDef[];
   /** `--enable-aggregator-routing`: webhooks' Services reached at an endpoint, not the ClusterIP. */
   enableAggregatorRouting?: boolean;
+  /** The registry served on /metrics; the webhook metrics are registered there. */
+  metricsRegistry?: MetricsRegistry;
   log?: (msg: string) => void;
 }
 
@@ -54,7 +58,8 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
   if (ignored.length > 0) deps.log?.(`admission plugins not implemented here, doing nothing: ${ignored.join(",")}`);
   // kube-apiserver's order: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook.
   const serviceResolver = newServiceResolver({ store: deps.store, enableAggregatorRouting: deps.enableAggregatorRouting ?? false });
-  const webhookDeps = { store: deps.store, namespaces: deps.namespaces, serviceResolver };
+  const metrics = new AdmissionWebhookMetrics(deps.metricsRegistry);
+  const webhookDeps = { store: deps.store, namespaces: deps.namespaces, serviceResolver, metrics };
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(
       new MutatingAdmissionWebhookPlugin({ ...webhookDeps, configurationsStoragePath: mutatingWebhookConfigurationStoragePath }),

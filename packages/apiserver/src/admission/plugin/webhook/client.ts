@@ -118,12 +118,13 @@ function send(
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     let settled = false;
-    const failWith = (message: string): void => {
+    // statusCode: the webhook's own non-2xx answer (the rest client's StatusError carries it).
+    const failWith = (message: string, statusCode?: number): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       req.destroy();
-      reject(new Error(message));
+      reject(Object.assign(new Error(message), statusCode !== undefined ? { statusCode } : {}));
     };
     // Transport failures are url.Errors in Go ("Post <url>: ..."); a bad status is the rest client's own error.
     const fail = (msg: string): void => failWith(prefix + msg);
@@ -150,7 +151,7 @@ function send(
           const text = Buffer.concat(chunks).toString("utf8");
           const code = res.statusCode ?? 0;
           if (code < 200 || code > 299)
-            return failWith(`the server responded with the status code ${code} but did not return more information`);
+            return failWith(`the server responded with the status code ${code} but did not return more information`, code);
           try {
             const parsed = JSON.parse(text) as unknown;
             settled = true;

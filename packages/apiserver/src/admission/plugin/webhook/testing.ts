@@ -9,7 +9,11 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { MutatingWebhook } from "@servicenet/api/admissionregistration/v1";
 import { ensureServingCerts } from "../../../server/tls.ts";
+import type { Attributes } from "../../attributes.ts";
+import type { WebhookAccessor } from "./generic/source.ts";
+import { compileMatchCondition } from "./matchconditions/compile.ts";
 
 export interface RecordedReview {
   path: string;
@@ -100,5 +104,41 @@ export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Attributes of a Service CREATE in default (tests of the dispatchers). */
+export function attrs(o: Partial<Attributes> = {}): Attributes {
+  return {
+    operation: "CREATE",
+    name: "svc",
+    namespace: "default",
+    resource: { group: "", version: "v1", resource: "services" },
+    subresource: "",
+    kind: { group: "", version: "v1", kind: "Service" },
+    object: { metadata: { name: "svc", namespace: "default", labels: { app: "web" } } },
+    dryRun: false,
+    userInfo: { username: "admin" },
+    ...o,
+  };
+}
+
+/** A webhook on Services of any operation, failing closed, at https://hook.test/<name>. */
+export function accessor(name: string, o: Partial<MutatingWebhook> = {}): WebhookAccessor {
+  const webhook: MutatingWebhook = {
+    name,
+    clientConfig: { url: `https://hook.test/${name}` },
+    rules: [{ operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["services"], scope: "*" }],
+    failurePolicy: "Fail",
+    sideEffects: "None",
+    timeoutSeconds: 10,
+    admissionReviewVersions: ["v1"],
+    ...o,
+  };
+  return {
+    uid: name,
+    configurationName: "c",
+    webhook,
+    matchConditions: (webhook.matchConditions ?? []).map((m) => ({ name: m.name, program: compileMatchCondition(m.expression) })),
   };
 }

@@ -7,6 +7,7 @@ import type { KubeObject, Store } from "../../../../storage/index.ts";
 import type { Lister } from "../../../../util/informer/store-informer.ts";
 import type { Attributes } from "../../../attributes.ts";
 import type { AdmissionContext } from "../../../interfaces.ts";
+import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
 import type { ServiceResolver } from "../../../../util/webhook/serviceresolver.ts";
 import { postWebhook } from "../client.ts";
 import type { WebhookPoster } from "./call-hook.ts";
@@ -20,6 +21,8 @@ export interface WebhookPluginOptions {
   configurationsStoragePath: string;
   /** How a review is posted; the HTTPS client unless a test records calls. */
   post?: WebhookPoster;
+  /** The webhook metrics on the server's registry; uncounted when absent. */
+  metrics?: AdmissionWebhookMetrics;
   /** Resolves `clientConfig.service` references (kube-apiserver's buildServiceResolver). */
   serviceResolver?: ServiceResolver;
 }
@@ -31,6 +34,7 @@ export type Dispatcher = (
   ctx: AdmissionContext,
   namespace: (name: string) => unknown,
   post?: WebhookPoster,
+  metrics?: AdmissionWebhookMetrics,
 ) => Promise<void>;
 
 /** The generic webhook: `dispatch(a, ctx)` runs the configured webhooks; `stop()` ends the informer. */
@@ -58,7 +62,7 @@ export class Webhook {
       const wait = (namespaces as { waitForSync?: () => Promise<void> }).waitForSync;
       if (!namespaces.hasSynced() && wait) await wait.call(namespaces);
     }
-    await this.#dispatcher(hooks, a, ctx, (n) => namespaces.get(n), this.#post);
+    await this.#dispatcher(hooks, a, ctx, (n) => namespaces.get(n), this.#post, this.#o.metrics);
   }
 
   stop(): void {
