@@ -133,7 +133,11 @@ function freePort() {
 const securePort = controllerManagerPort === 0 ? await freePort() : controllerManagerPort;
 
 let clientsStarted = false;
-start("apiserver", "packages/apiserver/dist/cmd/servicenet-up.js", args, (line) => {
+// Webhooks given by clientConfig.service are called at an endpoint (kube-apiserver's
+// --enable-aggregator-routing): kube-proxy runs in dry-run here, so nothing routes a ClusterIP on
+// this host. First, so that a later --enable-aggregator-routing=false of the user's wins.
+const apiserverArgs = ["--enable-aggregator-routing=true", ...args];
+start("apiserver", "packages/apiserver/dist/cmd/servicenet-up.js", apiserverArgs, (line) => {
   if (clientsStarted || !line.startsWith("servicenet ready")) return;
   clientsStarted = true;
   // Its "Serving securely on 127.0.0.1:PORT" line says where /healthz and /metrics are.

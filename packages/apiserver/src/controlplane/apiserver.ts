@@ -84,6 +84,11 @@ export interface StartApiServerOptions {
   audit?: AuditConfig;
   /** The enabled admission plugins (`--enable/disable-admission-plugins`); default kube-apiserver 1.33's. */
   admissionPlugins?: readonly string[];
+  /**
+   * `--enable-aggregator-routing` (default false, as kube-apiserver): a webhook's Service is called
+   * at one of its ready endpoints instead of its ClusterIP, which only a dataplane on this host routes.
+   */
+  enableAggregatorRouting?: boolean;
   /** `--enable-priority-and-fairness`, `--max-requests-inflight`, `--max-mutating-requests-inflight` (flowcontrol.ts). */
   flowControl?: FlowControlOptions;
 }
@@ -235,6 +240,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(o.serving ? { serving: o.serving } : {}),
       ...(o.audit ? { audit: o.audit } : {}),
       ...(o.admissionPlugins ? { admissionPlugins: o.admissionPlugins } : {}),
+      ...(o.enableAggregatorRouting !== undefined ? { enableAggregatorRouting: o.enableAggregatorRouting } : {}),
     });
     closers.push("server", () => server.close());
     await hooks.run();

@@ -105,3 +105,14 @@ describe("--audit-policy-file and --audit-log-path", () => {
     });
   });
 });
+
+describe("--enable-aggregator-routing", () => {
+  it("is false by default, true alone or with true, and takes =false", () => {
+    expect(parseUpOptions([]).enableAggregatorRouting).toBe(false);
+    expect(parseUpOptions(["--enable-aggregator-routing"]).enableAggregatorRouting).toBe(true);
+    expect(parseUpOptions(["--enable-aggregator-routing", "--port", "0"])).toMatchObject({ enableAggregatorRouting: true, port: 0 });
+    expect(parseUpOptions(["--enable-aggregator-routing", "true"]).enableAggregatorRouting).toBe(true);
+    expect(parseUpOptions(["--enable-aggregator-routing=false"]).enableAggregatorRouting).toBe(false);
+    expect(() => parseUpOptions(["--enable-aggregator-routing=yes"])).toThrow('--enable-aggregator-routing: invalid boolean "yes"');
+  });
+});

@@ -60,6 +60,8 @@ export interface UpOptions {
    * defaults: the enabled plugins in the order they run.
    */
   admissionPlugins: string[];
+  /** `--enable-aggregator-routing` (default false): webhooks' Services are called at an endpoint IP, not the ClusterIP. */
+  enableAggregatorRouting: boolean;
   /** klog's `-v`: 0 prints warnings and errors only, 2 the apiserver's info lines, 3 every request. */
   verbosity: number;
   help: boolean;
@@ -108,6 +110,9 @@ export const usage = `Usage: servicenet up [flags]
   --disable-admission-plugins <names> kube-apiserver's: default admission plugins to turn off
                                       (NamespaceLifecycle and ValidatingAdmissionPolicy act here;
                                       the other names are accepted and do nothing)
+  --enable-aggregator-routing <bool>  kube-apiserver's: call a webhook's Service at one of its ready
+                                      endpoints instead of its ClusterIP (default false); set it
+                                      when no dataplane on this host routes ClusterIPs (npm start does)
   -v, --v <n>                         log verbosity, klog's levels: 0 warnings and errors only (default),
                                       2 the apiserver's info lines, 3 one line per request
 `;
@@ -152,6 +157,11 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
       help = true;
       continue;
     }
+    // A Go bool flag: given alone it is true (pflag's NoOptDefVal).
+    if (a === "--enable-aggregator-routing" && (args[i + 1] ?? "-").startsWith("-")) {
+      raw["enable-aggregator-routing"] = "true";
+      continue;
+    }
     if (a === "-v" || a === "--v") {
       raw["v"] = value(args, i, a);
       i++;
@@ -182,6 +192,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--max-mutating-requests-inflight",
         "--enable-admission-plugins",
         "--disable-admission-plugins",
+        "--enable-aggregator-routing",
       ].includes(a)
     )
       throw new Error(`unknown flag: ${a}`);
@@ -232,6 +243,9 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     throw new Error(
       "--max-requests-inflight plus --max-mutating-requests-inflight must be positive when --enable-priority-and-fairness is true",
     );
+  const aggregatorRouting = raw["enable-aggregator-routing"] ?? "false";
+  if (aggregatorRouting !== "true" && aggregatorRouting !== "false")
+    throw new Error(`--enable-aggregator-routing: invalid boolean ${JSON.stringify(aggregatorRouting)}`);
   const admissionFlags = {
     enable: splitList(raw["enable-admission-plugins"]),
     disable: splitList(raw["disable-admission-plugins"]),
@@ -267,6 +281,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     maxRequestsInflight,
     maxMutatingRequestsInflight,
     admissionPlugins: enabledAdmissionPlugins(admissionFlags),
+    enableAggregatorRouting: aggregatorRouting === "true",
     verbosity: parseVerbosity(raw["v"] ?? "0"),
     help,
   };

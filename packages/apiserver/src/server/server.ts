@@ -75,6 +75,8 @@ export interface APIServerConfig {
    * applied to kube-apiserver's defaults); default {@link enabledAdmissionPlugins}().
    */
   admissionPlugins?: readonly string[];
+  /** `--enable-aggregator-routing`: webhooks' Services are called at an endpoint rather than the ClusterIP. */
+  enableAggregatorRouting?: boolean;
   /** Component metrics (allocators, repair loops) served on /metrics after the request metrics. */
   metricsRegistry?: MetricsRegistry;
   /** Non-watch requests still unanswered after this get 504 (upstream --request-timeout, 60 s). */
@@ -185,6 +187,8 @@ async function newHandler(cfg: APIServerConfig) {
     store: cfg.store,
     namespaces: registry.namespaces,
     served,
+    enableAggregatorRouting: cfg.enableAggregatorRouting ?? false,
+    ...(cfg.metricsRegistry ? { metricsRegistry: cfg.metricsRegistry } : {}),
     log: (m) => logger.info(m),
   });
   const metrics = new RequestMetrics();

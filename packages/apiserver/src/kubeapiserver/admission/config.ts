@@ -27,6 +27,9 @@ import {
 import { apiVersionOf, type ResourceDef } from "../../server/resources.ts";
 import type { KubeObject, Store } from "../../storage/index.ts";
 import type { Lister } from "../../util/informer/store-informer.ts";
+import { AdmissionWebhookMetrics } from "../../admission/metrics/metrics.ts";
+import type { MetricsRegistry } from "@servicenet/component-base/metrics";
+import { newServiceResolver } from "../../util/webhook/serviceresolver.ts";
 
 /** The plugins this server implements (NamespaceLifecycle in the namespace storage, the rest in the chain). */
 export const implementedAdmissionPlugins: ReadonlySet<string> = new Set([
@@ -41,6 +44,10 @@ export interface AdmissionDeps {
   namespaces: Lister<KubeObject> & { start?(): void };
   /** Every resource served now, custom resources included (param kinds resolve against it). */
   served: () => readonly ResourceDef[];
+  /** `--enable-aggregator-routing`: webhooks' Services reached at an endpoint, not the ClusterIP. */
+  enableAggregatorRouting?: boolean;
+  /** The registry served on /metrics; the webhook metrics are registered there. */
+  metricsRegistry?: MetricsRegistry;
   log?: (msg: string) => void;
 }
 
@@ -50,7 +57,9 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
   const ignored = enabled.filter((n) => !implementedAdmissionPlugins.has(n));
   if (ignored.length > 0) deps.log?.(`admission plugins not implemented here, doing nothing: ${ignored.join(",")}`);
   // kube-apiserver's order: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook.
-  const webhookDeps = { store: deps.store, namespaces: deps.namespaces };
+  const serviceResolver = newServiceResolver({ store: deps.store, enableAggregatorRouting: deps.enableAggregatorRouting ?? false });
+  const metrics = new AdmissionWebhookMetrics(deps.metricsRegistry);
+  const webhookDeps = { store: deps.store, namespaces: deps.namespaces, serviceResolver, metrics };
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(
       new MutatingAdmissionWebhookPlugin({ ...webhookDeps, configurationsStoragePath: mutatingWebhookConfigurationStoragePath }),
@@ -76,6 +85,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     chain: newAdmissionChain(plugins),
     stop: () => {
       for (const p of plugins) p.stop?.();
+      serviceResolver.stop();
     },
   };
 }

@@ -280,6 +280,55 @@ describe("admission webhooks", () => {
     expect((await createService("broken-ignored", "broken-ignore")).status).toBe(201);
   });
 
+  it("admission/metrics/metrics.go: request totals, latency, rejections and fail-open on /metrics", async () => {
+    await configure(
+      "Validating",
+      [
+        { name: "metrics-allow.example.com", path: "/allow", test: "metrics" },
+        // 404 from the webhook: a calling error with the webhook's code, failed open.
+        { name: "metrics-open.example.com", path: "/missing", test: "metrics", failurePolicy: "Ignore" },
+      ],
+      "metrics",
+    );
+    expect((await createService("metrics-allowed", "metrics")).status).toBe(201);
+    await configure("Validating", [{ name: "metrics-deny.example.com", path: "/deny", test: "metrics-deny" }], "metrics-deny");
+    expect((await createService("metrics-denied", "metrics-deny")).status).toBe(403);
+    const text = (await s.request("/metrics")).text;
+    const value = (series: string): number => {
+      const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+      return line === undefined ? 0 : Number(line.slice(series.length + 1));
+    };
+    // Each configuration's dry-run marker was a call too.
+    expect(
+      value(
+        'apiserver_admission_webhook_request_total{code="200",name="metrics-allow.example.com",operation="CREATE",rejected="false",type="validating"}',
+      ),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      value(
+        'apiserver_admission_webhook_request_total{code="404",name="metrics-open.example.com",operation="CREATE",rejected="false",type="validating"}',
+      ),
+    ).toBeGreaterThanOrEqual(2);
+    expect(value('apiserver_admission_webhook_fail_open_count{name="metrics-open.example.com",type="validating"}')).toBeGreaterThanOrEqual(
+      2,
+    );
+    expect(
+      value(
+        'apiserver_admission_webhook_rejection_count{error_type="no_error",name="metrics-deny.example.com",operation="CREATE",rejection_code="403",type="validating"}',
+      ),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      value(
+        'apiserver_admission_webhook_admission_duration_seconds_count{name="metrics-deny.example.com",operation="CREATE",rejected="true",type="validating"}',
+      ),
+    ).toBeGreaterThanOrEqual(2);
+    expect(text).toContain("# TYPE apiserver_admission_webhook_admission_duration_seconds histogram");
+    // No rejection is counted for a webhook that failed open.
+    expect(text).not.toContain(
+      'apiserver_admission_webhook_rejection_count{error_type="calling_webhook_error",name="metrics-open.example.com"',
+    );
+  });
+
   it.skipIf(kubectl133 === "")("kubectl 1.33: create service clusterip denied by a webhook, in upstream's words", async () => {
     await configure(
       "Validating",

@@ -1,21 +1,25 @@
 /**
- * Posting an AdmissionReview to a webhook (k8s.io/apiserver/pkg/util/webhook/client.go and the
- * dispatchers' callHook): HTTPS to `clientConfig.url`, trusting `caBundle` (else the system
- * roots), the timeout sent as the `timeout` query parameter and enforced here. Failures read as Go's
- * net/http reports them (`Post "<url>": dial tcp ...: connect: connection refused`,
- * `context deadline exceeded`), since clients match on those texts.
- *
- * A `service` reference would be reached through the Service's ClusterIP upstream; this apiserver
- * has no route to ClusterIPs, so such a webhook fails as a call failure with a message saying so.
+ * Posting an AdmissionReview to a webhook (k8s.io/apiserver/pkg/util/webhook/client.go HookClient
+ * and the dispatchers' callHook): HTTPS to `clientConfig.url`, or for a `service` reference to
+ * `https://<name>.<namespace>.svc:<port><path>` dialled at the address the ServiceResolver gives
+ * and verified against that name (HookClient's ServerName and Dial); `caBundle` is trusted, else
+ * the system roots. The timeout is sent as the `timeout` query parameter and enforced here.
+ * Failures read as Go's net/http reports them (`Post "<url>": dial tcp ...: connect: connection
+ * refused`, `context deadline exceeded`, the resolver's error), since clients match on those texts.
  */
-import { request } from "node:https";
+import { request, type RequestOptions } from "node:https";
+import type { PeerCertificate } from "node:tls";
 import type { WebhookClientConfig } from "@servicenet/api/admissionregistration/v1";
+import type { ServiceResolver } from "../../../util/webhook/serviceresolver.ts";
 
 /** The largest response read from a webhook (upstream's rest client reads at most this much from a webhook). */
 const maxResponseBytes = 3 * 1024 * 1024;
 
 /** What a failed call says, after `Post "<url>": `. */
-function goNetError(e: NodeJS.ErrnoException & { address?: string; port?: number; hostname?: string }, host: string): string {
+function goNetError(
+  e: NodeJS.ErrnoException & { address?: string; port?: number; hostname?: string; host?: string; cert?: PeerCertificate },
+  host: string,
+): string {
   switch (e.code) {
     case "ECONNREFUSED":
       return `dial tcp ${host}: connect: connection refused`;
@@ -29,50 +33,107 @@ function goNetError(e: NodeJS.ErrnoException & { address?: string; port?: number
     case "UNABLE_TO_GET_ISSUER_CERT_LOCALLY":
       return "tls: failed to verify certificate: x509: certificate signed by unknown authority";
     case "ERR_TLS_CERT_ALTNAME_INVALID":
-      return `tls: failed to verify certificate: x509: certificate is not valid for ${host.replace(/:\d+$/, "")}`;
+      return `tls: failed to verify certificate: ${hostnameError(e.host ?? host, e.cert)}`;
     default:
       return e.message;
   }
 }
 
-/** The URL a webhook is called at: its url with `?timeout=<n>s`. */
-export function webhookURL(cc: WebhookClientConfig, timeoutSeconds: number): URL {
-  if (cc.url === undefined) {
-    const s = cc.service;
-    throw new Error(
-      `service reference "${s?.namespace ?? ""}/${s?.name ?? ""}" cannot be reached: this apiserver has no route to Service ClusterIPs; use clientConfig.url`,
-    );
+/**
+ * crypto/x509 HostnameError.Error: the names the certificate is valid for (its IP or DNS SANs, as
+ * the wanted name is an IP or not), and the name wanted.
+ */
+function hostnameError(want: string, cert: PeerCertificate | undefined): string {
+  const sans = (cert?.subjectaltname ?? "").split(", ").filter((x) => x !== "");
+  const isIP = /^[\d.]+$|:/.test(want);
+  const valid = sans.filter((x) => x.startsWith(isIP ? "IP Address:" : "DNS:")).map((x) => x.slice(x.indexOf(":") + 1));
+  if (isIP && valid.length === 0) return `x509: cannot validate certificate for ${want} because it doesn't contain any IP SANs`;
+  if (valid.length === 0) return `x509: certificate is not valid for any names, but wanted to match ${want}`;
+  return `x509: certificate is valid for ${valid.join(", ")}, not ${want}`;
+}
+
+/** Where a webhook is called: the URL (as Go prints it), and for a Service the name it is verified against. */
+export interface WebhookTarget {
+  url: URL;
+  /** The URL as Go's url.URL prints it (an explicit :443 kept). */
+  display: string;
+  service?: { namespace: string; name: string; port: number; serverName: string };
+}
+
+/** The URL a webhook is called at: its url, or the Service's `.svc` name and port, with `?timeout=<n>s`. */
+export function webhookTarget(cc: WebhookClientConfig, timeoutSeconds: number): WebhookTarget {
+  const timeout = `timeout=${timeoutSeconds}s`;
+  if (cc.url !== undefined) {
+    const url = new URL(cc.url);
+    url.searchParams.set("timeout", `${timeoutSeconds}s`);
+    return { url, display: url.toString() };
   }
-  const u = new URL(cc.url);
-  u.searchParams.set("timeout", `${timeoutSeconds}s`);
-  return u;
+  const s = cc.service ?? { namespace: "", name: "" };
+  const port = s.port ?? 443;
+  const serverName = `${s.name}.${s.namespace}.svc`;
+  const display = `https://${serverName}:${port}${s.path ?? "/"}?${timeout}`;
+  return { url: new URL(display), display, service: { namespace: s.namespace, name: s.name, port, serverName } };
+}
+
+/** The request options that send to `target` (a Service's resolved address, verified against its `.svc` name). */
+async function requestOptions(target: WebhookTarget, resolver: ServiceResolver | undefined): Promise<RequestOptions> {
+  const svc = target.service;
+  if (svc === undefined) return {};
+  if (resolver === undefined) throw new Error(`no service resolver for service "${svc.namespace}/${svc.name}"`);
+  const addr = await resolver.resolveEndpoint(svc.namespace, svc.name, svc.port);
+  return { hostname: addr.host, port: addr.port, servername: svc.serverName, headers: { Host: `${svc.serverName}:${svc.port}` } };
 }
 
 /**
  * POSTs `body` and resolves with the decoded JSON answer; rejects with an Error whose message is
  * the Go client's (`Post "<url>": <cause>`).
  */
-export function postWebhook(cc: WebhookClientConfig, body: unknown, timeoutSeconds: number): Promise<unknown> {
-  const url = webhookURL(cc, timeoutSeconds);
-  const prefix = `Post "${url.toString()}": `;
+export async function postWebhook(
+  cc: WebhookClientConfig,
+  body: unknown,
+  timeoutSeconds: number,
+  resolver?: ServiceResolver,
+): Promise<unknown> {
+  const target = webhookTarget(cc, timeoutSeconds);
+  const prefix = `Post "${target.display}": `;
+  let options: RequestOptions;
+  try {
+    // HookClient's Dial: the resolver's error is the dial's, so the transport's url.Error wraps it.
+    options = await requestOptions(target, resolver);
+  } catch (e) {
+    throw new Error(prefix + (e as Error).message);
+  }
+  return send(target.url, prefix, options, cc, body, timeoutSeconds);
+}
+
+function send(
+  url: URL,
+  prefix: string,
+  options: RequestOptions,
+  cc: WebhookClientConfig,
+  body: unknown,
+  timeoutSeconds: number,
+): Promise<unknown> {
   const ca = cc.caBundle ? Buffer.from(cc.caBundle, "base64").toString("utf8") : undefined;
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     let settled = false;
-    const failWith = (message: string): void => {
+    // statusCode: the webhook's own non-2xx answer (the rest client's StatusError carries it).
+    const failWith = (message: string, statusCode?: number): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       req.destroy();
-      reject(new Error(message));
+      reject(Object.assign(new Error(message), statusCode !== undefined ? { statusCode } : {}));
     };
     // Transport failures are url.Errors in Go ("Post <url>: ..."); a bad status is the rest client's own error.
     const fail = (msg: string): void => failWith(prefix + msg);
     const req = request(
       url,
       {
+        ...options,
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json", "Content-Length": payload.length },
+        headers: { ...options.headers, "Content-Type": "application/json", Accept: "application/json", "Content-Length": payload.length },
         ...(ca !== undefined ? { ca } : {}),
         agent: false,
       },
@@ -90,7 +151,7 @@ export function postWebhook(cc: WebhookClientConfig, body: unknown, timeoutSecon
           const text = Buffer.concat(chunks).toString("utf8");
           const code = res.statusCode ?? 0;
           if (code < 200 || code > 299)
-            return failWith(`the server responded with the status code ${code} but did not return more information`);
+            return failWith(`the server responded with the status code ${code} but did not return more information`, code);
           try {
             const parsed = JSON.parse(text) as unknown;
             settled = true;
@@ -103,7 +164,9 @@ export function postWebhook(cc: WebhookClientConfig, body: unknown, timeoutSecon
       },
     );
     const timer = setTimeout(() => fail("context deadline exceeded"), timeoutSeconds * 1000);
-    req.on("error", (e) => fail(goNetError(e, url.host)));
+    const h = String(options.hostname);
+    const dialed = options.hostname !== undefined ? `${h.includes(":") ? `[${h}]` : h}:${String(options.port)}` : url.host;
+    req.on("error", (e) => fail(goNetError(e, dialed)));
     req.end(payload);
   });
 }

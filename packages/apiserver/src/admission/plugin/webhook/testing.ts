@@ -1,6 +1,7 @@
 /**
  * An HTTPS admission webhook for tests (upstream's test/integration/apiserver/admissionwebhook
- * servers): a CA made in a fresh directory, a serving certificate for 127.0.0.1, and handlers by
+ * servers): a CA made in a fresh directory, a serving certificate for 127.0.0.1 (or the names
+ * given, such as a Service's `<name>.<namespace>.svc`), and handlers by
  * path that allow, deny, patch, warn or stall; every review received is recorded.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -8,7 +9,11 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { MutatingWebhook } from "@servicenet/api/admissionregistration/v1";
 import { ensureServingCerts } from "../../../server/tls.ts";
+import type { Attributes } from "../../attributes.ts";
+import type { WebhookAccessor } from "./generic/source.ts";
+import { compileMatchCondition } from "./matchconditions/compile.ts";
 
 export interface RecordedReview {
   path: string;
@@ -26,6 +31,8 @@ export interface RecordedReview {
 
 export interface WebhookServer {
   url: string;
+  /** The port it listens on (a Service's targetPort for it). */
+  port: number;
   /** base64 of the CA's PEM, for clientConfig.caBundle. */
   caBundle: string;
   reviews: RecordedReview[];
@@ -56,10 +63,10 @@ const handlers: Record<string, (r: RecordedReview["request"]) => Response> = {
   "/patch-without-type": () => ({ allowed: true, patch: b64([]) }),
 };
 
-/** Starts the webhook on 127.0.0.1 with a CA of its own. */
-export async function startWebhookServer(): Promise<WebhookServer> {
+/** Starts the webhook on 127.0.0.1 with a CA of its own; its certificate names `hosts`. */
+export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"]): Promise<WebhookServer> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-webhook-ca-"));
-  const tls = ensureServingCerts(dir, ["127.0.0.1"]);
+  const tls = ensureServingCerts(dir, hosts);
   const reviews: RecordedReview[] = [];
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -89,6 +96,7 @@ export async function startWebhookServer(): Promise<WebhookServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}`,
+    port,
     caBundle: Buffer.from(tls.caCert).toString("base64"),
     reviews,
     close: async () => {
@@ -96,5 +104,41 @@ export async function startWebhookServer(): Promise<WebhookServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Attributes of a Service CREATE in default (tests of the dispatchers). */
+export function attrs(o: Partial<Attributes> = {}): Attributes {
+  return {
+    operation: "CREATE",
+    name: "svc",
+    namespace: "default",
+    resource: { group: "", version: "v1", resource: "services" },
+    subresource: "",
+    kind: { group: "", version: "v1", kind: "Service" },
+    object: { metadata: { name: "svc", namespace: "default", labels: { app: "web" } } },
+    dryRun: false,
+    userInfo: { username: "admin" },
+    ...o,
+  };
+}
+
+/** A webhook on Services of any operation, failing closed, at https://hook.test/<name>. */
+export function accessor(name: string, o: Partial<MutatingWebhook> = {}): WebhookAccessor {
+  const webhook: MutatingWebhook = {
+    name,
+    clientConfig: { url: `https://hook.test/${name}` },
+    rules: [{ operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["services"], scope: "*" }],
+    failurePolicy: "Fail",
+    sideEffects: "None",
+    timeoutSeconds: 10,
+    admissionReviewVersions: ["v1"],
+    ...o,
+  };
+  return {
+    uid: name,
+    configurationName: "c",
+    webhook,
+    matchConditions: (webhook.matchConditions ?? []).map((m) => ({ name: m.name, program: compileMatchCondition(m.expression) })),
   };
 }

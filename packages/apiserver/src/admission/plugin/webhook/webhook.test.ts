@@ -3,51 +3,14 @@
  * mutating}/plugin_test.go and testcase.go NewNonMutatingTestCases/NewMutatingTestCases, in
  * miniature): a recording poster stands in for the HTTPS client.
  */
-import type { MutatingWebhook } from "@servicenet/api/admissionregistration/v1";
 import { StatusError } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import type { Attributes } from "../../attributes.ts";
 import { newAdmissionContext } from "../../interfaces.ts";
 import type { WebhookPoster } from "./generic/call-hook.ts";
 import { isExemptAdmissionConfigurationResource } from "./generic/should-call-hook.ts";
-import type { WebhookAccessor } from "./generic/source.ts";
-import { compileMatchCondition } from "./matchconditions/compile.ts";
 import { dispatchMutating } from "./mutating/dispatcher.ts";
 import { dispatchValidating } from "./validating/dispatcher.ts";
-
-function attrs(o: Partial<Attributes> = {}): Attributes {
-  return {
-    operation: "CREATE",
-    name: "svc",
-    namespace: "default",
-    resource: { group: "", version: "v1", resource: "services" },
-    subresource: "",
-    kind: { group: "", version: "v1", kind: "Service" },
-    object: { metadata: { name: "svc", namespace: "default", labels: { app: "web" } } },
-    dryRun: false,
-    userInfo: { username: "admin" },
-    ...o,
-  };
-}
-
-function accessor(name: string, o: Partial<MutatingWebhook> = {}): WebhookAccessor {
-  const webhook: MutatingWebhook = {
-    name,
-    clientConfig: { url: `https://hook.test/${name}` },
-    rules: [{ operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["services"], scope: "*" }],
-    failurePolicy: "Fail",
-    sideEffects: "None",
-    timeoutSeconds: 10,
-    admissionReviewVersions: ["v1"],
-    ...o,
-  };
-  return {
-    uid: name,
-    configurationName: "c",
-    webhook,
-    matchConditions: (webhook.matchConditions ?? []).map((m) => ({ name: m.name, program: compileMatchCondition(m.expression) })),
-  };
-}
+import { accessor, attrs } from "./testing.ts";
 
 /** A poster answering each webhook (by its URL's last segment) with `responses[name]`. */
 function poster(responses: Record<string, Record<string, unknown> | Error | undefined>, calls: string[] = []): WebhookPoster {

@@ -9,12 +9,15 @@ import { StatusError, type StatusReason } from "@servicenet/api";
 export class ErrCallingWebhook extends Error {
   readonly webhookName: string;
   readonly reason: string;
+  /** The code of upstream's Status for the failure (503 unreachable or a bad answer, the webhook's own non-2xx code). */
+  readonly code: number;
 
-  constructor(webhookName: string, reason: string) {
+  constructor(webhookName: string, reason: string, code = 500) {
     super(`failed calling webhook "${webhookName}": ${reason}`);
     this.name = "ErrCallingWebhook";
     this.webhookName = webhookName;
     this.reason = reason;
+    this.code = code;
   }
 }
 

@@ -7,6 +7,9 @@ import type { KubeObject, Store } from "../../../../storage/index.ts";
 import type { Lister } from "../../../../util/informer/store-informer.ts";
 import type { Attributes } from "../../../attributes.ts";
 import type { AdmissionContext } from "../../../interfaces.ts";
+import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
+import type { ServiceResolver } from "../../../../util/webhook/serviceresolver.ts";
+import { postWebhook } from "../client.ts";
 import type { WebhookPoster } from "./call-hook.ts";
 import { isExemptAdmissionConfigurationResource } from "./should-call-hook.ts";
 import { WebhookSource, type WebhookAccessor } from "./source.ts";
@@ -18,6 +21,10 @@ export interface WebhookPluginOptions {
   configurationsStoragePath: string;
   /** How a review is posted; the HTTPS client unless a test records calls. */
   post?: WebhookPoster;
+  /** The webhook metrics on the server's registry; uncounted when absent. */
+  metrics?: AdmissionWebhookMetrics;
+  /** Resolves `clientConfig.service` references (kube-apiserver's buildServiceResolver). */
+  serviceResolver?: ServiceResolver;
 }
 
 /** A dispatcher of one kind (validating or mutating). */
@@ -27,6 +34,7 @@ export type Dispatcher = (
   ctx: AdmissionContext,
   namespace: (name: string) => unknown,
   post?: WebhookPoster,
+  metrics?: AdmissionWebhookMetrics,
 ) => Promise<void>;
 
 /** The generic webhook: `dispatch(a, ctx)` runs the configured webhooks; `stop()` ends the informer. */
@@ -34,9 +42,12 @@ export class Webhook {
   readonly #o: WebhookPluginOptions;
   readonly #source: WebhookSource;
   readonly #dispatcher: Dispatcher;
+  readonly #post: WebhookPoster;
 
   constructor(o: WebhookPluginOptions, dispatcher: Dispatcher) {
     this.#o = o;
+    const resolver = o.serviceResolver;
+    this.#post = o.post ?? ((cc, body, timeoutSeconds) => postWebhook(cc, body, timeoutSeconds, resolver));
     this.#dispatcher = dispatcher;
     this.#source = new WebhookSource(o.store, o.configurationsStoragePath);
   }
@@ -51,7 +62,7 @@ export class Webhook {
       const wait = (namespaces as { waitForSync?: () => Promise<void> }).waitForSync;
       if (!namespaces.hasSynced() && wait) await wait.call(namespaces);
     }
-    await this.#dispatcher(hooks, a, ctx, (n) => namespaces.get(n), this.#o.post);
+    await this.#dispatcher(hooks, a, ctx, (n) => namespaces.get(n), this.#post, this.#o.metrics);
   }
 
   stop(): void {

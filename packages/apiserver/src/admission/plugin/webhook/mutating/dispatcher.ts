@@ -13,6 +13,7 @@ import type { JSONValue } from "../../../../server/patch/json-value.ts";
 import type { Attributes } from "../../../attributes.ts";
 import type { AdmissionContext } from "../../../interfaces.ts";
 import { ErrCallingWebhook } from "../errors/errors.ts";
+import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
 import { callFailure, callHook, type WebhookPoster } from "../generic/call-hook.ts";
 import { evaluateMatchConditions, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
 import type { Dispatcher } from "../generic/plugin.ts";
@@ -57,11 +58,12 @@ async function callMutatingHook(
   ctx: AdmissionContext,
   nsObject: unknown,
   post: WebhookPoster | undefined,
+  metrics: AdmissionWebhookMetrics | undefined,
 ): Promise<{ called: boolean; changed: boolean }> {
   const m = evaluateMatchConditions(h, a, nsObject);
   if ("error" in m) throw new ErrCallingWebhook(h.webhook.name, m.error);
   if (!m.matches) return { called: false, changed: false };
-  const result = await callHook(h, a, ctx, true, post);
+  const result = await callHook(h, a, ctx, true, post, metrics);
   return { called: true, changed: result.patch !== undefined ? applyPatch(a, result.patch) : false };
 }
 
@@ -73,6 +75,7 @@ async function runRound(
   rc: ReinvokeContext,
   namespace: (name: string) => unknown,
   post: WebhookPoster | undefined,
+  metrics: AdmissionWebhookMetrics | undefined,
 ): Promise<void> {
   const nsObject = a.namespace !== "" ? namespace(a.namespace) : undefined;
   for (const [i, h] of hooks.entries()) {
@@ -81,7 +84,7 @@ async function runRound(
     if (round > 0 && !rc.reinvoke.has(h.uid)) continue;
     let outcome: { called: boolean; changed: boolean };
     try {
-      outcome = await callMutatingHook(h, a, ctx, nsObject, post);
+      outcome = await callMutatingHook(h, a, ctx, nsObject, post, metrics);
     } catch (e) {
       if (!(e instanceof ErrCallingWebhook)) throw e;
       if (h.webhook.failurePolicy !== "Ignore") throw callFailure(e);
@@ -105,8 +108,8 @@ async function runRound(
 }
 
 /** Runs the mutating webhooks of `hooks` that match `a`, mutating `a.object`; throws the first refusal. */
-export const dispatchMutating: Dispatcher = async (hooks, a, ctx, namespace, post) => {
+export const dispatchMutating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics) => {
   const rc: ReinvokeContext = { previouslyInvokedReinvocable: new Set(), reinvoke: new Set(), shouldReinvoke: false };
-  await runRound(0, hooks, a, ctx, rc, namespace, post);
-  if (rc.shouldReinvoke && rc.reinvoke.size > 0) await runRound(1, hooks, a, ctx, rc, namespace, post);
+  await runRound(0, hooks, a, ctx, rc, namespace, post, metrics);
+  if (rc.shouldReinvoke && rc.reinvoke.size > 0) await runRound(1, hooks, a, ctx, rc, namespace, post, metrics);
 };
