@@ -140,7 +140,7 @@ function coldSync(Cls, family, hinted, zone) {
   return t;
 }
 
-/** Without hints vs with hints, interleaved so that all see the same machine load; best of HINT_ROUNDS. */
+/** Without hints vs with hints, interleaved (rotating which runs first) so that all see the same machine load; best of HINT_ROUNDS. */
 function measureHints(kind, Cls, family) {
   const fam = family.toLowerCase();
   const variants = [
@@ -150,7 +150,12 @@ function measureHints(kind, Cls, family) {
   ];
   for (const v of variants) v.run(); // warm-up: JIT and heap growth out of the figures
   const best = variants.map(() => Infinity);
-  for (let k = 0; k < HINT_ROUNDS; k++) variants.forEach((v, i) => (best[i] = Math.min(best[i], v.run())));
+  // Each round starts with a different variant, so that no variant always runs first (or last).
+  for (let k = 0; k < HINT_ROUNDS; k++)
+    for (let j = 0; j < variants.length; j++) {
+      const i = (j + k) % variants.length;
+      best[i] = Math.min(best[i], variants[i].run());
+    }
   variants.forEach((v, i) => record(`${kind}-${fam}-full-sync-cold-${v.name}`, best[i]));
   for (let i = 1; i < variants.length; i++) {
     const ratio = Math.round((best[i] / best[0]) * 1000) / 1000;
