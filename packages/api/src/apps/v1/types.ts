@@ -7,6 +7,7 @@ import { IntOrStringSchema } from "../../core/v1/service.ts";
 import { PodSpecSchema } from "../../core/v1/pod.ts";
 import { LabelSelectorSchema } from "../../meta/v1/label-selector.ts";
 import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { OptionalTimeStringSchema } from "../../meta/v1/type-meta.ts";
 
 /** core/v1 PodTemplateSpec: the Pods a controller creates. */
 export const PodTemplateSpecSchema = z.object({
@@ -44,8 +45,8 @@ export type DeploymentSpec = z.infer<typeof DeploymentSpecSchema>;
 export const DeploymentConditionSchema = z.object({
   type: z.string(),
   status: z.string(),
-  lastUpdateTime: z.string().optional(),
-  lastTransitionTime: z.string().optional(),
+  lastUpdateTime: OptionalTimeStringSchema,
+  lastTransitionTime: OptionalTimeStringSchema,
   reason: z.string().optional(),
   message: z.string().optional(),
 });

@@ -1,7 +1,7 @@
 /** core/v1 Event (what `kubectl describe` lists under Events:). */
 import { z } from "zod";
 import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
-import { MicroTimeSchema, TimeSchema } from "../../meta/v1/type-meta.ts";
+import { MicroTimeSchema, OptionalTimeSchema } from "../../meta/v1/type-meta.ts";
 import { ObjectReferenceSchema } from "./object-reference.ts";
 
 export const EventSourceSchema = z.object({
@@ -24,8 +24,8 @@ export const EventSchema = z.object({
   reason: z.string().optional(),
   message: z.string().optional(),
   source: EventSourceSchema.optional(),
-  firstTimestamp: TimeSchema.optional(),
-  lastTimestamp: TimeSchema.optional(),
+  firstTimestamp: OptionalTimeSchema,
+  lastTimestamp: OptionalTimeSchema,
   count: z.number().int().optional(),
   type: z.string().optional(),
   eventTime: MicroTimeSchema.optional(),

@@ -1,6 +1,7 @@
 /** core/v1 Node, the subset service networking reads (loose: other fields are kept). */
 import { z } from "zod";
 import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { OptionalTimeStringSchema } from "../../meta/v1/type-meta.ts";
 import { coreConditionFields } from "./object-reference.ts";
 
 export const NodeSpecSchema = z.looseObject({
@@ -14,7 +15,7 @@ export type NodeSpec = z.infer<typeof NodeSpecSchema>;
 export const NodeAddressSchema = z.object({ type: z.string(), address: z.string() });
 export type NodeAddress = z.infer<typeof NodeAddressSchema>;
 
-export const NodeConditionSchema = z.object({ ...coreConditionFields, lastHeartbeatTime: z.string().optional() });
+export const NodeConditionSchema = z.object({ ...coreConditionFields, lastHeartbeatTime: OptionalTimeStringSchema });
 export type NodeCondition = z.infer<typeof NodeConditionSchema>;
 
 /** NodeSystemInfo, the fields `kubectl get nodes -o wide` prints (loose: the rest is kept). */

@@ -1,5 +1,6 @@
 /** core/v1 ObjectReference (Endpoints `targetRef`, Event `involvedObject`). */
 import { z } from "zod";
+import { OptionalTimeStringSchema } from "../../meta/v1/type-meta.ts";
 
 export const ObjectReferenceSchema = z.object({
   kind: z.string().optional(),
@@ -16,7 +17,7 @@ export type ObjectReference = z.infer<typeof ObjectReferenceSchema>;
 export const coreConditionFields = {
   type: z.string(),
   status: z.string(),
-  lastTransitionTime: z.string().optional(),
+  lastTransitionTime: OptionalTimeStringSchema,
   reason: z.string().optional(),
   message: z.string().optional(),
 };

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
+import { OptionalTimeStringSchema } from "../../meta/v1/type-meta.ts";
 import { coreConditionFields } from "./object-reference.ts";
 
 export const ContainerPortSchema = z.object({
@@ -41,22 +42,22 @@ export type PodIP = z.infer<typeof PodIPSchema>;
 export const HostIPSchema = z.object({ ip: z.string() });
 export type HostIP = z.infer<typeof HostIPSchema>;
 
-export const PodConditionSchema = z.object({ ...coreConditionFields, lastProbeTime: z.string().optional() });
+export const PodConditionSchema = z.object({ ...coreConditionFields, lastProbeTime: OptionalTimeStringSchema });
 export type PodCondition = z.infer<typeof PodConditionSchema>;
 
 // Container states and statuses are loose too: only what the printers read is modelled
 // (pkg/printers/internalversion/printers.go printPod), the rest is kept.
 export const ContainerStateSchema = z.looseObject({
   waiting: z.looseObject({ reason: z.string().optional(), message: z.string().optional() }).optional(),
-  running: z.looseObject({ startedAt: z.string().optional() }).optional(),
+  running: z.looseObject({ startedAt: OptionalTimeStringSchema }).optional(),
   terminated: z
     .looseObject({
       exitCode: z.number().int().optional(),
       signal: z.number().int().optional(),
       reason: z.string().optional(),
       message: z.string().optional(),
-      startedAt: z.string().optional(),
-      finishedAt: z.string().optional(),
+      startedAt: OptionalTimeStringSchema,
+      finishedAt: OptionalTimeStringSchema,
     })
     .optional(),
 });

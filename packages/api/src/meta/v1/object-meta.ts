@@ -1,6 +1,6 @@
 /** ObjectMeta, OwnerReference and ManagedFieldsEntry (meta/v1, exact JSON names). */
 import { z } from "zod";
-import { TimeSchema } from "./type-meta.ts";
+import { OptionalTimeSchema, TimeSchema } from "./type-meta.ts";
 
 /** Points at the object that owns this one (garbage collection). */
 export const OwnerReferenceSchema = z.object({
@@ -37,7 +37,7 @@ export const ObjectMetaSchema = z.object({
   uid: z.string().optional(),
   resourceVersion: z.string().optional(),
   generation: z.number().int().optional(),
-  creationTimestamp: TimeSchema.optional(),
+  creationTimestamp: OptionalTimeSchema,
   deletionTimestamp: TimeSchema.optional(),
   deletionGracePeriodSeconds: z.number().int().optional(),
   labels: z.record(z.string(), z.string()).optional(),

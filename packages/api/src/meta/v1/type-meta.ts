@@ -36,6 +36,21 @@ export const NullableTimeSchema = TimeSchema.nullable()
   .transform((t) => t ?? null);
 
 /**
+ * An omitempty non-pointer `metav1.Time` field (e.g. `PodCondition.lastProbeTime`): omitempty
+ * never omits a struct, so Go writes its zero value as `null`; read here as absent.
+ */
+export const OptionalTimeSchema = TimeSchema.nullish()
+  .transform((t) => t ?? undefined)
+  .optional();
+
+/** As {@link OptionalTimeSchema}, for the fields this project keeps as the string it was given. */
+export const OptionalTimeStringSchema = z
+  .string()
+  .nullish()
+  .transform((t) => t ?? undefined)
+  .optional();
+
+/**
  * `metav1.MicroTime`: normalised to UTC with six fractional digits, e.g.
  * `2024-07-01T12:34:56.100000Z`. Deviation: upstream's `time.Parse(RFC3339Micro, …)`
  * wants exactly six digits; any RFC 3339 fraction (or none) is accepted here.
