@@ -3,15 +3,10 @@ import type { EndpointSlice, Pod, Service } from "@servicenet/api";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { MemoryInformer } from "@servicenet/client/tools/cache";
 import { dualStackPods, makeService } from "../../testing/fixtures.ts";
+import { sample } from "../../testing/metrics.ts";
 import { EndpointSliceController, type EndpointSliceClient } from "../endpointslice-controller.ts";
 import { EndpointSliceMetricsCache, numDesiredSlices } from "./cache.ts";
 import { newEndpointSliceMetrics } from "./metrics.ts";
-
-/** The value of one sample line of the exposition text. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 function setup(service: Service) {
   const registry = new MetricsRegistry();
