@@ -7,11 +7,11 @@ import type { EndpointSlice, Endpoints, Service } from "@servicenet/api";
 import type { Clock } from "@servicenet/component-base/clock";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { MemoryInformer } from "@servicenet/client/tools/cache";
-import type { EndpointSliceClient } from "../endpointslice/endpointslice-controller.ts";
 import { EndpointSliceMirroringController } from "../endpointslicemirroring/endpointslicemirroring-controller.ts";
 import { newEndpointSliceMirroringMetrics } from "../endpointslicemirroring/metrics/metrics.ts";
 import { makeService } from "./fixtures.ts";
 import { sampleReader } from "./metrics.ts";
+import { informerSliceClient } from "./slice-client.ts";
 
 /** The labels of a slice mirrored from the Endpoints `test/test-ep`. */
 export const mirroredFromTestEp = {
@@ -36,21 +36,7 @@ export function mirroringController(o: MirroringSetup) {
   const existing = (o.existing ?? []).map((s) => ({ ...s, metadata: { ...s.metadata, labels: mirroredFromTestEp } }));
   const slices = new MemoryInformer<EndpointSlice>(existing);
   const endpoints = new MemoryInformer<Endpoints>([o.endpoints]);
-  let n = 0;
-  let rv = 100;
-  const stored = (ns: string, s: EndpointSlice): EndpointSlice => {
-    o.onWrite?.();
-    const name = s.metadata.name ?? `${s.metadata.generateName}created-${++n}`;
-    // A resourceVersion, so the controller's tracker knows its writes when it reads them back.
-    const out = { ...s, metadata: { ...s.metadata, name, namespace: ns, resourceVersion: String(++rv) } };
-    slices.set(out);
-    return out;
-  };
-  const client: EndpointSliceClient = {
-    create: (ns, s) => Promise.resolve(stored(ns, s)),
-    update: (ns, s) => Promise.resolve(stored(ns, s)),
-    delete: (ns, name) => Promise.resolve(void (o.onWrite?.(), slices.remove(`${ns}/${name}`))),
-  };
+  const client = informerSliceClient(slices, o.onWrite);
   const c = new EndpointSliceMirroringController({
     endpoints,
     services: new MemoryInformer<Service>([service]),
