@@ -10,6 +10,7 @@ import { EndpointSliceController, endpointSliceControllerEventSource } from "../
 import { endpointSliceClient } from "../endpointslice/endpointslice-client.ts";
 import { newEndpointSliceMetrics } from "../endpointslice/metrics/metrics.ts";
 import { EndpointSliceMirroringController } from "../endpointslicemirroring/endpointslicemirroring-controller.ts";
+import { newEndpointSliceMirroringMetrics } from "../endpointslicemirroring/metrics/metrics.ts";
 import type { SharedInformer, ObjectWithMeta } from "@servicenet/client/tools/cache";
 import { LeaderElector, leaseLock } from "@servicenet/client/tools/leaderelection";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
@@ -210,6 +211,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         slices: use("mirroredEndpointSlices"),
         client: endpointSliceClient(cb.configFor("endpointslicemirroring-controller")),
         queue: obs.queue("endpoint_slice_mirroring"),
+        metrics: newEndpointSliceMirroringMetrics(obs.metrics),
         ...(o.mirroringMaxEndpointsPerSubset !== undefined ? { maxEndpointsPerSubset: o.mirroringMaxEndpointsPerSubset } : {}),
         ...(o.mirroringEndpointUpdatesBatchPeriodMs !== undefined
           ? { endpointUpdatesBatchPeriodMs: o.mirroringEndpointUpdatesBatchPeriodMs }

@@ -95,7 +95,7 @@ describe("controller-manager secure serving", () => {
     const done = runControllerManager(
       {
         kubeConfig: kc,
-        controllers: ["nodeipam", "endpointslice", "endpoint"],
+        controllers: ["nodeipam", "endpointslice", "endpoint", "endpointslicemirroring"],
         nodeIpam: {
           allocateNodeCIDRs: true,
           clusterCIDR: "10.244.0.0/16",
@@ -113,10 +113,10 @@ describe("controller-manager secure serving", () => {
     expect(address).toBe(`127.0.0.1:${serving.securePort}`);
 
     // /healthz is always allowed; once started, each controller has its check.
-    await eventually(async () => (await get(address, "/healthz?verbose")).body.includes("[+]endpoints-controller"));
+    await eventually(async () => (await get(address, "/healthz?verbose")).body.includes("[+]endpointslice-mirroring-controller"));
     expect(await get(address, "/healthz?verbose")).toMatchObject({
       code: 200,
-      body: "[+]node-ipam-controller ok\n[+]endpointslice-controller ok\n[+]endpoints-controller ok\nhealthz check passed\n",
+      body: "[+]node-ipam-controller ok\n[+]endpointslice-controller ok\n[+]endpoints-controller ok\n[+]endpointslice-mirroring-controller ok\nhealthz check passed\n",
     });
     const root = await get(address, "/healthz");
     expect(root).toEqual({ code: 200, body: "ok", subject: expect.stringMatching(/^localhost@\d+$/) });
@@ -150,6 +150,9 @@ describe("controller-manager secure serving", () => {
       expect(m.body).toContain('workqueue_depth{name="endpoint_slice"} 0');
       expect(m.body).toMatch(/^endpoint_slice_controller_syncs\{result="success"\} [1-9]/m);
       expect(m.body).toContain("endpoint_slice_controller_endpoints_desired 4");
+      expect(m.body).toContain(
+        "# HELP endpoint_slice_mirroring_controller_endpoints_sync_duration [ALPHA] Duration of syncEndpoints() in seconds\n",
+      );
       // node-a got the first /24 of the cluster CIDR's 256.
       expect(m.body).toContain('node_ipam_controller_cidrset_cidrs_allocations_total{clusterCIDR="10.244.0.0/16"} 1');
       expect(m.body).toContain('node_ipam_controller_cirdset_max_cidrs{clusterCIDR="10.244.0.0/16"} 256');

@@ -13,7 +13,7 @@ import {
   type Endpoints,
   type Service,
 } from "@servicenet/api";
-import type { Clock } from "@servicenet/component-base/clock";
+import { realClock, type Clock } from "@servicenet/component-base/clock";
 import {
   listAllByNamespace,
   metaNamespaceKey,
@@ -27,7 +27,9 @@ import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
 import { StaleInformerCacheError, type EndpointSliceClient } from "../endpointslice/endpointslice-controller.ts";
 import { EndpointSliceTracker } from "../endpointslice/endpointslice-tracker.ts";
-import { reconcile } from "./reconciler.ts";
+import { EndpointSliceMirroringMetricsCache } from "./metrics/cache.ts";
+import type { EndpointSliceMirroringMetrics } from "./metrics/metrics.ts";
+import { reconcile, type MirrorPlan } from "./reconciler.ts";
 import {
   defaultMirroringMaxEndpointsPerSubset,
   endpointsControllerKey,
@@ -46,6 +48,8 @@ export interface EndpointSliceMirroringControllerDeps {
   maxEndpointsPerSubset?: number;
   /** `--mirroring-endpointslice-updates-batch-period`: Endpoints changes wait this long before a sync (0: none). */
   endpointUpdatesBatchPeriodMs?: number;
+  /** The controller-manager's `endpoint_slice_mirroring_controller_*` metrics (none when undefined). */
+  metrics?: EndpointSliceMirroringMetrics;
   queue?: RateLimitingQueue<string>;
   clock?: Clock;
   logger?: Logger;
@@ -72,9 +76,13 @@ export class EndpointSliceMirroringController {
   readonly #log: Logger;
   readonly #tracker = new EndpointSliceTracker();
   readonly #runner: Controller;
+  readonly #metricsCache: EndpointSliceMirroringMetricsCache | undefined;
 
   constructor(deps: EndpointSliceMirroringControllerDeps) {
     this.#d = deps;
+    this.#metricsCache =
+      deps.metrics &&
+      new EndpointSliceMirroringMetricsCache(deps.metrics, deps.maxEndpointsPerSubset ?? defaultMirroringMaxEndpointsPerSubset);
     this.#log = deps.logger ?? noopLogger;
     this.queue = deps.queue ?? new RateLimitingQueue<string>("endpoint_slice_mirroring", deps.clock);
     const add = (o: { metadata?: { namespace?: string; name?: string } }) => this.queue.add(metaNamespaceKey(o));
@@ -129,9 +137,10 @@ export class EndpointSliceMirroringController {
     return listAllByNamespace(this.#d.slices, namespace, selector);
   }
 
-  /** upstream deleteMirroredSlices. */
+  /** upstream deleteMirroredSlices (and the reconciler's deleteEndpoints: no changes counted). */
   async #deleteMirroredSlices(key: string, namespace: string, name: string): Promise<void> {
     this.#tracker.deleteService(key);
+    this.#metricsCache?.deleteEndpoints(key);
     const slices = this.#mirroredSlices(namespace, name);
     const failed: unknown[] = [];
     for (const s of slices) {
@@ -147,8 +156,29 @@ export class EndpointSliceMirroringController {
       );
   }
 
-  /** upstream syncEndpoints. */
+  /** upstream syncEndpoints; its duration is observed whatever the outcome, in whole milliseconds as upstream. */
   async syncEndpoints(key: string): Promise<void> {
+    const clock = this.#d.clock ?? realClock;
+    const start = clock.now();
+    try {
+      await this.#syncEndpoints(key);
+    } finally {
+      this.#d.metrics?.endpointsSyncDuration.observe({}, Math.floor(clock.now() - start) / 1000);
+    }
+  }
+
+  /** What upstream reconciler.reconcile observes before finalize writes anything. */
+  #observe(key: string, plan: MirrorPlan): void {
+    const m = this.#d.metrics;
+    if (m === undefined || this.#metricsCache === undefined) return;
+    m.addressesSkippedPerSync.observe({}, plan.addressesSkipped);
+    m.endpointsAddedPerSync.observe({}, plan.totals.added);
+    m.endpointsUpdatedPerSync.observe({}, plan.totals.updated);
+    m.endpointsRemovedPerSync.observe({}, plan.totals.removed);
+    this.#metricsCache.updateEndpointPortCache(key, plan.portCache);
+  }
+
+  async #syncEndpoints(key: string): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const endpoints = this.#d.endpoints.get(key);
     const svc = this.#d.services.get(key);
@@ -158,6 +188,7 @@ export class EndpointSliceMirroringController {
     if (this.#tracker.stale(key, existing)) throw new StaleInformerCacheError("EndpointSlice informer cache is out of date");
     const max = this.#d.maxEndpointsPerSubset ?? defaultMirroringMaxEndpointsPerSubset;
     const plan = reconcile(endpoints!, existing, max);
+    this.#observe(key, plan);
     if (plan.invalidAddresses > 0)
       this.#log.info("Skipped invalid IP addresses when mirroring to EndpointSlices", {
         endpoints: key,
@@ -173,16 +204,21 @@ export class EndpointSliceMirroringController {
     for (const s of plan.toCreate) {
       try {
         this.#tracker.written(key, await this.#d.client.create(namespace, s));
+        this.#d.metrics?.changes.inc({ operation: "create" });
       } catch (e) {
         // A terminating namespace refuses creates for good: drop the item.
         if (hasStatusCause(e, "NamespaceTerminating")) return;
         throw e;
       }
     }
-    for (const s of plan.toUpdate) this.#tracker.written(key, await this.#d.client.update(namespace, s));
+    for (const s of plan.toUpdate) {
+      this.#tracker.written(key, await this.#d.client.update(namespace, s));
+      this.#d.metrics?.changes.inc({ operation: "update" });
+    }
     for (const s of plan.toDelete) {
       await this.#d.client.delete(namespace, s.metadata.name ?? "");
       this.#tracker.deleted(key, s.metadata.name ?? "");
+      this.#d.metrics?.changes.inc({ operation: "delete" });
     }
   }
 }

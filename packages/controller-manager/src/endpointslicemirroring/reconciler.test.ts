@@ -2,10 +2,12 @@
  * upstream pkg/controller/endpointslicemirroring/reconciler_test.go TestReconcile: the Endpoints
  * "test-ep" in "test" reconciled against existing slices; the number of slices afterwards and of
  * client actions (creates + updates + deletes), and each slice's shape (expectMatchingAddresses,
- * labels, annotations, owner reference).
+ * labels, annotations, owner reference); and expectMetrics: the same cases synced by the controller
+ * and read from the registry.
  */
 import { describe, expect, it } from "vitest";
 import type { EndpointAddress, EndpointPort, EndpointSlice, EndpointSubset, Endpoints } from "@servicenet/api";
+import { mirroringController } from "../testing/mirroring.ts";
 import { reconcile } from "./reconciler.ts";
 
 const tcp = (name: string, port: number): EndpointPort => ({ name, port, protocol: "TCP" });
@@ -25,7 +27,24 @@ interface Case {
   expectedNumSlices: number;
   expectedClientActions: number;
   expectedSkipped?: number;
+  expectedMetrics?: ExpectedMetrics;
 }
+
+/** upstream expectedMetrics (absent fields are 0). */
+interface ExpectedMetrics {
+  desiredSlices?: number;
+  actualSlices?: number;
+  desiredEndpoints?: number;
+  addedPerSync?: number;
+  updatedPerSync?: number;
+  removedPerSync?: number;
+  skippedPerSync?: number;
+  numCreated?: number;
+  numUpdated?: number;
+  numDeleted?: number;
+}
+
+const oneCreated: ExpectedMetrics = { addedPerSync: 1, numCreated: 1, desiredEndpoints: 1, desiredSlices: 1, actualSlices: 1 };
 
 function existing(
   name: string,
@@ -48,16 +67,24 @@ const oneSubset: EndpointSubset[] = [{ ports: [tcp("http", 80)], addresses: [add
 const oneReady = [{ addresses: ["10.0.0.1"], hostname: "pod-1", conditions: { ready: true } }];
 
 const testCases: Case[] = [
-  { testName: "Endpoints with no subsets", subsets: [], expectedNumSlices: 0, expectedClientActions: 0 },
-  { testName: "Endpoints with no addresses", subsets: [{ ports: [tcp("http", 80)] }], expectedNumSlices: 0, expectedClientActions: 0 },
+  { testName: "Endpoints with no subsets", subsets: [], expectedNumSlices: 0, expectedClientActions: 0, expectedMetrics: {} },
+  {
+    testName: "Endpoints with no addresses",
+    subsets: [{ ports: [tcp("http", 80)] }],
+    expectedNumSlices: 0,
+    expectedClientActions: 0,
+    expectedMetrics: {},
+  },
   {
     testName: "Endpoints with 1 subset, port, and address",
+    expectedMetrics: { desiredSlices: 1, actualSlices: 1, desiredEndpoints: 1, addedPerSync: 1, numCreated: 1 },
     subsets: [{ ports: [tcp("http", 80)], addresses: [addr("10.0.0.1", "pod-1", "node-1")] }],
     expectedNumSlices: 1,
     expectedClientActions: 1,
   },
   {
     testName: "Endpoints with 2 subset, different port and address",
+    expectedMetrics: { desiredSlices: 2, actualSlices: 2, desiredEndpoints: 2, addedPerSync: 2, numCreated: 2 },
     subsets: [
       { ports: [tcp("http", 80)], addresses: [addr("10.0.0.1", "pod-1", "node-1")] },
       { ports: [tcp("https", 443)], addresses: [addr("10.0.0.2", "pod-2", "node-1")] },
@@ -67,6 +94,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 2 subset, different port and same address",
+    expectedMetrics: { desiredSlices: 1, actualSlices: 1, desiredEndpoints: 1, addedPerSync: 1, numCreated: 1 },
     subsets: [
       { ports: [tcp("http", 80)], addresses: [addr("10.0.0.1", "pod-1", "node-1")] },
       { ports: [tcp("https", 443)], addresses: [addr("10.0.0.1", "pod-1", "node-1")] },
@@ -76,6 +104,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 2 subset, different address and same port",
+    expectedMetrics: { desiredSlices: 1, actualSlices: 1, desiredEndpoints: 2, addedPerSync: 2, numCreated: 1 },
     subsets: [
       { ports: [tcp("http", 80)], addresses: [addr("10.0.0.1", "pod-1", "node-1")] },
       { ports: [tcp("http", 80)], addresses: [addr("10.0.0.2", "pod-2", "node-1")] },
@@ -131,6 +160,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 1 subset, 2 ports, and 2 addresses",
+    expectedMetrics: { desiredSlices: 1, actualSlices: 1, desiredEndpoints: 2, addedPerSync: 2, numCreated: 1 },
     subsets: [
       {
         ports: [tcp("http", 80), udp("https", 443)],
@@ -142,6 +172,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 1 subset, 2 ports, and 2 not ready addresses",
+    expectedMetrics: { desiredSlices: 1, actualSlices: 1, desiredEndpoints: 2, addedPerSync: 2, numCreated: 1 },
     subsets: [
       {
         ports: [tcp("http", 80), udp("https", 443)],
@@ -153,6 +184,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 1 subset, 2 ports, and 2 ready and 2 not ready addresses",
+    expectedMetrics: { desiredSlices: 1, actualSlices: 1, desiredEndpoints: 4, addedPerSync: 4, numCreated: 1 },
     subsets: [
       {
         ports: [tcp("http", 80), udp("https", 443)],
@@ -163,9 +195,16 @@ const testCases: Case[] = [
     expectedNumSlices: 1,
     expectedClientActions: 1,
   },
-  { testName: "Endpoints with 2 subsets, multiple ports and addresses", subsets: five, expectedNumSlices: 2, expectedClientActions: 2 },
+  {
+    testName: "Endpoints with 2 subsets, multiple ports and addresses",
+    subsets: five,
+    expectedNumSlices: 2,
+    expectedClientActions: 2,
+    expectedMetrics: { desiredSlices: 2, actualSlices: 2, desiredEndpoints: 5, addedPerSync: 5, numCreated: 2 },
+  },
   {
     testName: "Endpoints with 2 subsets, multiple ports and addresses, existing empty EndpointSlice",
+    expectedMetrics: { desiredSlices: 2, actualSlices: 2, desiredEndpoints: 5, addedPerSync: 5, numCreated: 1, numUpdated: 1 },
     subsets: five,
     existingEndpointSlices: [existing("test-ep-1", [tcp("http", 80), udp("https", 443)], [])],
     expectedNumSlices: 2,
@@ -173,6 +212,16 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 2 subsets, multiple ports and addresses, existing EndpointSlice with some addresses",
+    expectedMetrics: {
+      desiredSlices: 2,
+      actualSlices: 2,
+      desiredEndpoints: 5,
+      addedPerSync: 4,
+      updatedPerSync: 1,
+      removedPerSync: 1,
+      numCreated: 1,
+      numUpdated: 1,
+    },
     subsets: five,
     existingEndpointSlices: [
       existing(
@@ -189,6 +238,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 2 subsets, multiple ports and addresses, existing EndpointSlice identical to subset",
+    expectedMetrics: { desiredSlices: 2, actualSlices: 2, desiredEndpoints: 5, addedPerSync: 3, numCreated: 1 },
     subsets: five,
     existingEndpointSlices: [
       existing(
@@ -205,6 +255,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 2 subsets, multiple ports, and dual stack addresses",
+    expectedMetrics: { desiredSlices: 4, actualSlices: 4, desiredEndpoints: 5, addedPerSync: 5, numCreated: 4 },
     subsets: twoSubsets(
       [addr("2001:db8:2222:3333:4444:5555:6666:7777", "pod-1", "node-1"), addr("10.0.0.2", "pod-2", "node-2")],
       [
@@ -218,6 +269,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 2 subsets, multiple ports, ipv6 only addresses",
+    expectedMetrics: { desiredSlices: 2, actualSlices: 2, desiredEndpoints: 5, addedPerSync: 5, numCreated: 2 },
     subsets: twoSubsets(
       [
         addr("2001:db8:1111:3333:4444:5555:6666:7777", "pod-1", "node-1"),
@@ -234,6 +286,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 2 subsets, multiple ports, some invalid addresses",
+    expectedMetrics: { desiredSlices: 2, actualSlices: 2, desiredEndpoints: 3, addedPerSync: 3, skippedPerSync: 2, numCreated: 2 },
     subsets: twoSubsets(
       [addr("2001:db8:1111:3333:4444:5555:6666:7777", "pod-1", "node-1"), addr("this-is-not-an-ip", "pod-2", "node-2")],
       [
@@ -248,6 +301,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 2 subsets, multiple ports, all invalid addresses",
+    expectedMetrics: { skippedPerSync: 5 },
     subsets: twoSubsets(
       [addr("this-is-not-an-ip1", "pod-1", "node-1"), addr("this-is-not-an-ip12", "pod-2", "node-2")],
       [
@@ -262,6 +316,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Endpoints with 2 subsets, 1 exceeding maxEndpointsPerSubset",
+    expectedMetrics: { desiredSlices: 2, actualSlices: 2, desiredEndpoints: 4, addedPerSync: 4, skippedPerSync: 1, numCreated: 2 },
     subsets: five,
     maxEndpointsPerSubset: 2,
     expectedNumSlices: 2,
@@ -270,6 +325,7 @@ const testCases: Case[] = [
   },
   {
     testName: "The last-applied-configuration annotation should not get mirrored to created or updated endpoint slices",
+    expectedMetrics: oneCreated,
     epAnnotations: { [lastApplied]: '{"apiVersion":"v1","kind":"Endpoints","subsets":[]}' },
     subsets: oneSubset,
     expectedNumSlices: 1,
@@ -277,12 +333,14 @@ const testCases: Case[] = [
   },
   {
     testName: "The last-applied-configuration annotation shouldn't get added to created endpoint slices",
+    expectedMetrics: oneCreated,
     subsets: oneSubset,
     expectedNumSlices: 1,
     expectedClientActions: 1,
   },
   {
     testName: "The last-applied-configuration shouldn't get mirrored to endpoint slices when it's value is empty",
+    expectedMetrics: oneCreated,
     epAnnotations: { [lastApplied]: "" },
     subsets: oneSubset,
     expectedNumSlices: 1,
@@ -290,6 +348,7 @@ const testCases: Case[] = [
   },
   {
     testName: "Annotations other than last-applied-configuration should get correctly mirrored",
+    expectedMetrics: oneCreated,
     epAnnotations: { [lastApplied]: '{"apiVersion":"v1","kind":"Endpoints","subsets":[]}', foo: "bar" },
     subsets: oneSubset,
     expectedNumSlices: 1,
@@ -405,4 +464,45 @@ describe("TestReconcile", () => {
       ["test-ep-abc", [{ name: "http", port: 8080, protocol: "TCP" }]],
     ]);
   });
+});
+
+describe("TestReconcile expectMetrics", () => {
+  for (const tc of testCases.filter((t) => t.expectedMetrics !== undefined)) {
+    it(tc.testName, async () => {
+      const { c, slices, read } = mirroringController({
+        endpoints: endpointsOf(tc),
+        existing: tc.existingEndpointSlices ?? [],
+        maxEndpointsPerSubset: tc.maxEndpointsPerSubset ?? 1000,
+      });
+      await c.syncEndpoints("test/test-ep");
+      expect(slices.list()).toHaveLength(tc.expectedNumSlices);
+      const em = tc.expectedMetrics!;
+      const s = "endpoint_slice_mirroring_controller";
+      // upstream reads a histogram's sum (testutil.GetHistogramMetricValue).
+      expect({
+        desiredSlices: read(`${s}_desired_endpoint_slices`),
+        actualSlices: read(`${s}_num_endpoint_slices`),
+        desiredEndpoints: read(`${s}_endpoints_desired`),
+        addedPerSync: read(`${s}_endpoints_added_per_sync_sum`),
+        updatedPerSync: read(`${s}_endpoints_updated_per_sync_sum`),
+        removedPerSync: read(`${s}_endpoints_removed_per_sync_sum`),
+        skippedPerSync: read(`${s}_addresses_skipped_per_sync_sum`),
+        numCreated: read(`${s}_changes{operation="create"}`) ?? 0,
+        numUpdated: read(`${s}_changes{operation="update"}`) ?? 0,
+        numDeleted: read(`${s}_changes{operation="delete"}`) ?? 0,
+      }).toEqual({
+        desiredSlices: em.desiredSlices ?? 0,
+        actualSlices: em.actualSlices ?? 0,
+        desiredEndpoints: em.desiredEndpoints ?? 0,
+        addedPerSync: em.addedPerSync ?? 0,
+        updatedPerSync: em.updatedPerSync ?? 0,
+        removedPerSync: em.removedPerSync ?? 0,
+        skippedPerSync: em.skippedPerSync ?? 0,
+        numCreated: em.numCreated ?? 0,
+        numUpdated: em.numUpdated ?? 0,
+        numDeleted: em.numDeleted ?? 0,
+      });
+      expect(read(`${s}_endpoints_sync_duration_count`)).toBe(1);
+    });
+  }
 });

@@ -15,6 +15,7 @@ import {
 } from "@servicenet/api";
 import { endpointKey, endpointsEqualBeyondKey, type SliceAddressType } from "../endpointslice/utils.ts";
 import { endpointsLastChangeTriggerTime } from "../util/endpoint/trigger-time-tracker.ts";
+import { EndpointPortCache } from "./metrics/cache.ts";
 import {
   addrTypePortMapKey,
   addressToEndpoint,
@@ -36,6 +37,8 @@ export interface MirrorPlan {
   /** Invalid plus those beyond maxEndpointsPerSubset (TooManyAddressesToMirror when more than the invalid ones). */
   addressesSkipped: number;
   totals: { added: number; updated: number; removed: number };
+  /** Endpoints and slices per port map once the plan is carried out (upstream's epMetrics). */
+  portCache: EndpointPortCache;
 }
 
 type EndpointSet = Map<string, EndpointSliceEndpoint>;
@@ -199,22 +202,18 @@ export function reconcile(
     invalidAddresses,
     addressesSkipped,
     totals: { added: 0, updated: 0, removed: 0 },
+    portCache: new EndpointPortCache(),
   };
   for (const [key, desired] of d.endpointsByKey) {
-    const pm = reconcileByPortMapping(
-      endpoints,
-      existingByKey.get(key) ?? [],
-      desired,
-      d.portsByKey.get(key)!,
-      addressTypeOfKey(key),
-      maxEndpointsPerSubset,
-    );
+    const existing = existingByKey.get(key) ?? [];
+    const pm = reconcileByPortMapping(endpoints, existing, desired, d.portsByKey.get(key)!, addressTypeOfKey(key), maxEndpointsPerSubset);
     plan.toCreate.push(...pm.toCreate);
     plan.toUpdate.push(...pm.toUpdate);
     plan.toDelete.push(...pm.toDelete);
     plan.totals.added += pm.totals.added;
     plan.totals.updated += pm.totals.updated;
     plan.totals.removed += pm.totals.removed;
+    plan.portCache.set(key, { endpoints: desired.size, slices: existing.length + pm.toCreate.length - pm.toDelete.length });
   }
   // Port sets no longer desired: their slices go.
   for (const [key, slices] of existingByKey) if (!d.endpointsByKey.has(key)) plan.toDelete.push(...slices);

@@ -6,6 +6,13 @@
  */
 import type { EndpointSliceMetrics } from "./metrics.ts";
 
+/**
+ * The gauges the cache keeps: the mirroring controller's cache (upstream
+ * `endpointslicemirroring/metrics/cache.go`) has the totals but no trafficDistribution count.
+ */
+export type CacheMetrics = Pick<EndpointSliceMetrics, "endpointsDesired" | "numEndpointSlices" | "desiredEndpointSlices"> &
+  Partial<Pick<EndpointSliceMetrics, "servicesCountByTrafficDistribution">>;
+
 /** upstream `EfficiencyInfo`: the endpoints of one port map and the slices holding them. */
 export interface EfficiencyInfo {
   endpoints: number;
@@ -23,14 +30,14 @@ export function numDesiredSlices(numEndpoints: number, maxEndpointsPerSlice: num
 }
 
 export class EndpointSliceMetricsCache {
-  readonly #metrics: EndpointSliceMetrics;
+  readonly #metrics: CacheMetrics;
   readonly #maxEndpointsPerSlice: number;
   readonly #services = new Map<string, ReadonlyMap<string, EfficiencyInfo>>();
   readonly #trafficDistribution = new Map<string, string>();
   /** Label values ever set: the registry keeps a series once made, so an unused one is set to 0. */
   readonly #emitted = new Set<string>();
 
-  constructor(metrics: EndpointSliceMetrics, maxEndpointsPerSlice: number) {
+  constructor(metrics: CacheMetrics, maxEndpointsPerSlice: number) {
     this.#metrics = metrics;
     this.#maxEndpointsPerSlice = maxEndpointsPerSlice;
   }
@@ -48,7 +55,8 @@ export class EndpointSliceMetricsCache {
     const counts = new Map<string, number>();
     for (const td of this.#trafficDistribution.values()) counts.set(td, (counts.get(td) ?? 0) + 1);
     for (const td of counts.keys()) this.#emitted.add(td);
-    for (const td of this.#emitted) this.#metrics.servicesCountByTrafficDistribution.set({ traffic_distribution: td }, counts.get(td) ?? 0);
+    for (const td of this.#emitted)
+      this.#metrics.servicesCountByTrafficDistribution?.set({ traffic_distribution: td }, counts.get(td) ?? 0);
   }
 
   /** upstream `DeleteService`. */

@@ -3,34 +3,18 @@ import type { EndpointSlice, Pod, Service } from "@servicenet/api";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { MemoryInformer } from "@servicenet/client/tools/cache";
 import { dualStackPods, makeService } from "../../testing/fixtures.ts";
-import { EndpointSliceController, type EndpointSliceClient } from "../endpointslice-controller.ts";
+import { sample } from "../../testing/metrics.ts";
+import { informerSliceClient } from "../../testing/slice-client.ts";
+import { EndpointSliceController } from "../endpointslice-controller.ts";
 import { EndpointSliceMetricsCache, numDesiredSlices } from "./cache.ts";
 import { newEndpointSliceMetrics } from "./metrics.ts";
-
-/** The value of one sample line of the exposition text. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 function setup(service: Service) {
   const registry = new MetricsRegistry();
   const services = new MemoryInformer<Service>([service]);
   const pods = new MemoryInformer<Pod>(dualStackPods(3));
   const slices = new MemoryInformer<EndpointSlice>();
-  let n = 0;
-  let rv = 10;
-  const stored = (ns: string, s: EndpointSlice): EndpointSlice => {
-    const name = s.metadata.name ?? `${s.metadata.generateName}${++n}`;
-    const out = { ...s, metadata: { ...s.metadata, name, namespace: ns, resourceVersion: String(++rv) } };
-    slices.set(out);
-    return out;
-  };
-  const client: EndpointSliceClient = {
-    create: (ns, s) => Promise.resolve(stored(ns, s)),
-    update: (ns, s) => Promise.resolve(stored(ns, s)),
-    delete: (ns, name) => Promise.resolve(void slices.remove(`${ns}/${name}`)),
-  };
+  const client = informerSliceClient(slices);
   const c = new EndpointSliceController({ services, pods, slices, client, metrics: newEndpointSliceMetrics(registry) });
   return { c, services, pods, read: (s: string) => sample(registry.render(), s) };
 }
