@@ -7,7 +7,7 @@ import type { ExpressionCompiler } from "@servicenet/api/admissionregistration/v
 import type { CompilationResult } from "../../../../apiserver/cel/index.ts";
 import { expressionCompiler, newAdmissionEnvironment } from "../../cel/compile.ts";
 
-const environment = newAdmissionEnvironment({ hasParams: false, hasComposition: false });
+const environment = newAdmissionEnvironment({ hasParams: false, hasComposition: false, hasAuthorizer: false });
 
 /** Compiles one match condition; a failed compilation is kept and reported when it would run. */
 export function compileMatchCondition(expression: string): CompilationResult {
