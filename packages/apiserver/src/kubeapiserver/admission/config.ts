@@ -62,7 +62,13 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
   // kube-apiserver's order: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook.
   const serviceResolver = newServiceResolver({ store: deps.store, enableAggregatorRouting: deps.enableAggregatorRouting ?? false });
   const metrics = new AdmissionWebhookMetrics(deps.metricsRegistry);
-  const webhookDeps = { store: deps.store, namespaces: deps.namespaces, serviceResolver, metrics };
+  const webhookDeps = {
+    store: deps.store,
+    namespaces: deps.namespaces,
+    serviceResolver,
+    metrics,
+    ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
+  };
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(
       new MutatingAdmissionWebhookPlugin({ ...webhookDeps, configurationsStoragePath: mutatingWebhookConfigurationStoragePath }),
