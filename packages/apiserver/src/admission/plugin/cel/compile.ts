@@ -27,11 +27,12 @@ export function newAdmissionEnvironment(o: { hasParams: boolean; hasComposition:
 /**
  * The compile check validation runs on each expression of a configuration (validation.go
  * `validateCELCondition`, `validateMatchConditionsExpression`): the CEL error of an expression that
- * does not compile in `environment`, or undefined.
+ * does not compile in `environment` (`withoutAuthorizer` when the validation asks for no
+ * authorizer: messageExpressions), or undefined.
  */
-export function expressionCompiler(environment: CELEnvironment): ExpressionCompiler {
-  return (expression) => {
-    const r = environment.compile(expression);
+export function expressionCompiler(environment: CELEnvironment, withoutAuthorizer: CELEnvironment = environment): ExpressionCompiler {
+  return (expression, declarations) => {
+    const r = (declarations?.hasAuthorizer === false ? withoutAuthorizer : environment).compile(expression);
     return r.error ? { type: r.error.type, detail: r.error.detail } : undefined;
   };
 }

@@ -53,4 +53,4 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
  * The compile check policy validation runs on each expression (validation.go validateCELCondition):
  * the CEL error of an expression that does not compile in the admission environment.
  */
-export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(environment);
+export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(environment, messageEnvironment);
