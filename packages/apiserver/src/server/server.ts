@@ -188,6 +188,7 @@ async function newHandler(cfg: APIServerConfig) {
     namespaces: registry.namespaces,
     served,
     enableAggregatorRouting: cfg.enableAggregatorRouting ?? false,
+    ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
     ...(cfg.metricsRegistry ? { metricsRegistry: cfg.metricsRegistry } : {}),
     log: (m) => logger.info(m),
   });

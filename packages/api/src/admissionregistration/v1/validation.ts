@@ -18,8 +18,11 @@ export interface ExpressionError {
   detail: string;
 }
 
-/** Compiles one expression; `undefined` when it compiles. */
-export type ExpressionCompiler = (expression: string) => ExpressionError | undefined;
+/**
+ * Compiles one expression; `undefined` when it compiles. `hasAuthorizer: false` compiles without
+ * the `authorizer` variable (upstream's OptionalVariableDeclarations, false for messageExpressions).
+ */
+export type ExpressionCompiler = (expression: string, declarations?: { hasAuthorizer: boolean }) => ExpressionError | undefined;
 
 const supportedFailurePolicies = ["Fail", "Ignore"];
 const supportedReasons = ["Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized"];
@@ -28,8 +31,13 @@ const maxAuditAnnotations = 20;
 const celIdentifier = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
 
 /** convertCELErrorToValidationError. */
-function expressionErrors(compile: ExpressionCompiler | undefined, expression: string, fld: string): FieldErrorList {
-  const err = compile?.(expression);
+function expressionErrors(
+  compile: ExpressionCompiler | undefined,
+  expression: string,
+  fld: string,
+  declarations?: { hasAuthorizer: boolean },
+): FieldErrorList {
+  const err = compile?.(expression, declarations);
   if (err === undefined) return [];
   if (err.type === "Required") return [field.required(fld, err.detail)];
   if (err.type === "Invalid") return [field.invalid(fld, expression, err.detail)];
@@ -68,7 +76,8 @@ function validateValidation(v: Validation, compile: ExpressionCompiler | undefin
   else errs.push(...expressionErrors(compile, v.expression, path(fld, "expression")));
   const me = v.messageExpression ?? "";
   if (me.length > 0 && me.trim() === "") errs.push(field.invalid(path(fld, "messageExpression"), me, "must be non-empty if specified"));
-  else if (me.trim() !== "") errs.push(...expressionErrors(compile, me, path(fld, "messageExpression")));
+  // validateMessageExpression: HasAuthorizer false.
+  else if (me.trim() !== "") errs.push(...expressionErrors(compile, me, path(fld, "messageExpression"), { hasAuthorizer: false }));
   const msg = v.message ?? "";
   if (msg.length > 0 && msg.trim() === "") errs.push(field.invalid(path(fld, "message"), msg, "message must be non-empty if specified"));
   else if (/[\n\r]/.test(msg.trim())) errs.push(field.invalid(path(fld, "message"), msg, "message must not contain line breaks"));

@@ -7,6 +7,8 @@ export type { CheckResult, CompilationResult, CostBudget, EnvironmentOptions, Er
 export { CostLimitExceededError } from "./cost.ts";
 export { CIDR, IP } from "./ip.ts";
 export { URLValue } from "./library/urls.ts";
+export { AuthorizerValue, authorizerType, authzCheckCost } from "./library/authz.ts";
+export type { ResourceFields } from "./library/authz.ts";
 export { kubernetesLibraries } from "./library/libraries.ts";
 export type { Library } from "./library/library.ts";
 export { costLimitExceededMessage, perCallLimit, runtimeCELCostBudget, staticEstimatedCostLimit, checkFrequency } from "./limits.ts";

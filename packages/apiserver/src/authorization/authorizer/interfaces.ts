@@ -38,6 +38,28 @@ export interface Authorizer {
   authorize(a: Attributes): AuthorizationResult | Promise<AuthorizationResult>;
 }
 
+/** An authorizer that can also decide without awaiting (the union of synchronous authorizers). */
+export interface SynchronousCapableAuthorizer extends Authorizer {
+  authorizeSync(a: Attributes): AuthorizationResult;
+}
+
+/** A decision that must be had synchronously (no authorizer here does I/O: RBAC reads its informers' caches). */
+export type SynchronousAuthorize = (a: Attributes) => AuthorizationResult;
+
+const asyncOnly = "authorizer cannot decide synchronously";
+
+/**
+ * `z`'s decision without awaiting: its `authorizeSync` when it has one, else its answer when that
+ * is not a promise; a promise is an error (NoOpinion), never waited for.
+ */
+export function authorizeSync(z: Authorizer, a: Attributes): AuthorizationResult {
+  if ("authorizeSync" in z && typeof z.authorizeSync === "function") return (z as SynchronousCapableAuthorizer).authorizeSync(a);
+  const r = z.authorize(a);
+  if (!(r instanceof Promise)) return r;
+  r.catch(() => undefined);
+  return { decision: "NoOpinion", reason: "", error: asyncOnly };
+}
+
 /** authorizer.ResourceRuleInfo / NonResourceRuleInfo, as SelfSubjectRulesReview lists them. */
 export interface ResourceRuleInfo {
   verbs: string[];

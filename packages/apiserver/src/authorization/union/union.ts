@@ -3,18 +3,20 @@
  * first Allow or Deny decides, and NoOpinion from all of them joins their reasons and errors.
  */
 import type { UserInfo } from "../../authentication/user/user.ts";
-import type {
-  Attributes,
-  AuthorizationResult,
-  Authorizer,
-  NonResourceRuleInfo,
-  ResourceRuleInfo,
-  RuleResolver,
-  RulesResult,
+import {
+  authorizeSync,
+  type Attributes,
+  type AuthorizationResult,
+  type Authorizer,
+  type NonResourceRuleInfo,
+  type ResourceRuleInfo,
+  type RuleResolver,
+  type RulesResult,
+  type SynchronousCapableAuthorizer,
 } from "../authorizer/interfaces.ts";
 
 /** union.New. */
-export class UnionAuthorizer implements Authorizer {
+export class UnionAuthorizer implements SynchronousCapableAuthorizer {
   readonly authorizers: readonly Authorizer[];
 
   constructor(authorizers: readonly Authorizer[]) {
@@ -22,16 +24,44 @@ export class UnionAuthorizer implements Authorizer {
   }
 
   async authorize(a: Attributes): Promise<AuthorizationResult> {
-    const reasons: string[] = [];
-    const errors: string[] = [];
+    const d = new UnionDecision();
     for (const z of this.authorizers) {
-      const r = await z.authorize(a);
-      if (r.error !== undefined) errors.push(r.error);
-      if (r.reason !== "") reasons.push(r.reason);
-      if (r.decision === "Allow" || r.decision === "Deny")
-        return { decision: r.decision, reason: r.reason, ...(r.error !== undefined ? { error: r.error } : {}) };
+      const decided = d.add(await z.authorize(a));
+      if (decided) return decided;
     }
-    const res: AuthorizationResult = { decision: "NoOpinion", reason: reasons.join("\n") };
+    return d.noOpinion();
+  }
+
+  /**
+   * The same decision without awaiting, for callers that cannot wait (CEL's authorizer library
+   * evaluates synchronously); a member that answers only with a promise counts as an error.
+   */
+  authorizeSync(a: Attributes): AuthorizationResult {
+    const d = new UnionDecision();
+    for (const z of this.authorizers) {
+      const decided = d.add(authorizeSync(z, a));
+      if (decided) return decided;
+    }
+    return d.noOpinion();
+  }
+}
+
+/** The union's fold: the first Allow or Deny decides; NoOpinions collect their reasons and errors. */
+class UnionDecision {
+  readonly #reasons: string[] = [];
+  readonly #errors: string[] = [];
+
+  add(r: AuthorizationResult): AuthorizationResult | undefined {
+    if (r.error !== undefined) this.#errors.push(r.error);
+    if (r.reason !== "") this.#reasons.push(r.reason);
+    if (r.decision === "Allow" || r.decision === "Deny")
+      return { decision: r.decision, reason: r.reason, ...(r.error !== undefined ? { error: r.error } : {}) };
+    return undefined;
+  }
+
+  noOpinion(): AuthorizationResult {
+    const res: AuthorizationResult = { decision: "NoOpinion", reason: this.#reasons.join("\n") };
+    const errors = this.#errors;
     if (errors.length > 0) res.error = errors.length === 1 ? errors[0]! : `[${errors.join(", ")}]`;
     return res;
   }

@@ -6,6 +6,7 @@
  * (the log says so once at start).
  */
 import type { ParamKind } from "@servicenet/api/admissionregistration/v1";
+import type { Authorizer } from "../../authorization/authorizer/interfaces.ts";
 import { newAdmissionChain } from "../../admission/chain.ts";
 import type { AdmissionInterface, AdmissionPlugin } from "../../admission/interfaces.ts";
 import {
@@ -46,6 +47,8 @@ export interface AdmissionDeps {
   served: () => readonly ResourceDef[];
   /** `--enable-aggregator-routing`: webhooks' Services reached at an endpoint, not the ClusterIP. */
   enableAggregatorRouting?: boolean;
+  /** The server's authorizer, behind the CEL `authorizer` variable. */
+  authorizer?: Authorizer;
   /** The registry served on /metrics; the webhook metrics are registered there. */
   metricsRegistry?: MetricsRegistry;
   log?: (msg: string) => void;
@@ -59,7 +62,13 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
   // kube-apiserver's order: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook.
   const serviceResolver = newServiceResolver({ store: deps.store, enableAggregatorRouting: deps.enableAggregatorRouting ?? false });
   const metrics = new AdmissionWebhookMetrics(deps.metricsRegistry);
-  const webhookDeps = { store: deps.store, namespaces: deps.namespaces, serviceResolver, metrics };
+  const webhookDeps = {
+    store: deps.store,
+    namespaces: deps.namespaces,
+    serviceResolver,
+    metrics,
+    ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
+  };
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(
       new MutatingAdmissionWebhookPlugin({ ...webhookDeps, configurationsStoragePath: mutatingWebhookConfigurationStoragePath }),
@@ -73,6 +82,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
         resolveParamKind: (k) => resolveParamKind(deps.served(), k),
         policiesStoragePath: validatingAdmissionPolicyStoragePath,
         bindingsStoragePath: validatingAdmissionPolicyBindingStoragePath,
+        ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
       }),
     );
   }

@@ -2,13 +2,15 @@
  * The CEL environments of admission expressions (k8s.io/apiserver/pkg/admission/plugin/cel/compile.go):
  * `object`, `oldObject`, `request` and `namespaceObject` always, `params` when the expressions'
  * owner has them (`OptionalVariableDeclarations.HasParams`: policies yes, webhook matchConditions
- * no) and `variables` when it composes them (policies). An undeclared name does not compile.
+ * no), `variables` when it composes them (policies) and `authorizer` (with
+ * `authorizer.requestResource`) when it is given the authorizer (`HasAuthorizer`: policies and
+ * webhook matchConditions). An undeclared name does not compile.
  */
 import type { ExpressionCompiler } from "@servicenet/api/admissionregistration/v1";
-import { CELEnvironment } from "../../../apiserver/cel/index.ts";
+import { authorizerType, CELEnvironment } from "../../../apiserver/cel/index.ts";
 
 /** An admission environment with the optional declarations `o` asks for. */
-export function newAdmissionEnvironment(o: { hasParams: boolean; hasComposition: boolean }): CELEnvironment {
+export function newAdmissionEnvironment(o: { hasParams: boolean; hasComposition: boolean; hasAuthorizer: boolean }): CELEnvironment {
   return new CELEnvironment({
     variables: {
       object: "dyn",
@@ -17,6 +19,7 @@ export function newAdmissionEnvironment(o: { hasParams: boolean; hasComposition:
       namespaceObject: "dyn",
       ...(o.hasParams ? { params: "dyn" } : {}),
       ...(o.hasComposition ? { variables: "dyn" } : {}),
+      ...(o.hasAuthorizer ? { authorizer: authorizerType } : {}),
     },
   });
 }
@@ -24,11 +27,12 @@ export function newAdmissionEnvironment(o: { hasParams: boolean; hasComposition:
 /**
  * The compile check validation runs on each expression of a configuration (validation.go
  * `validateCELCondition`, `validateMatchConditionsExpression`): the CEL error of an expression that
- * does not compile in `environment`, or undefined.
+ * does not compile in `environment` (`withoutAuthorizer` when the validation asks for no
+ * authorizer: messageExpressions), or undefined.
  */
-export function expressionCompiler(environment: CELEnvironment): ExpressionCompiler {
-  return (expression) => {
-    const r = environment.compile(expression);
+export function expressionCompiler(environment: CELEnvironment, withoutAuthorizer: CELEnvironment = environment): ExpressionCompiler {
+  return (expression, declarations) => {
+    const r = (declarations?.hasAuthorizer === false ? withoutAuthorizer : environment).compile(expression);
     return r.error ? { type: r.error.type, detail: r.error.detail } : undefined;
   };
 }

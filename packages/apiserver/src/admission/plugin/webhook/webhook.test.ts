@@ -5,6 +5,7 @@
  */
 import { StatusError } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
+import type { SynchronousAuthorize } from "../../../authorization/authorizer/interfaces.ts";
 import { newAdmissionContext } from "../../interfaces.ts";
 import type { WebhookPoster } from "./generic/call-hook.ts";
 import { isExemptAdmissionConfigurationResource } from "./generic/should-call-hook.ts";
@@ -209,5 +210,36 @@ describe("NewMutatingTestCases (mutating dispatcher)", () => {
     const bad = { allowed: true, patchType: "JSONPatch", patch: Buffer.from('[{"op":"remove","path":"/spec/nope"}]').toString("base64") };
     const e = await errorOf(dispatchMutating([accessor("bad")], attrs(), newAdmissionContext(), noNamespace, poster({ bad })));
     expect(e.status).toMatchObject({ code: 500, reason: "InternalError" });
+  });
+});
+
+describe("matchConditions with the authorizer variable", () => {
+  // Allows only `approve` on the request's own Service, for the requesting user.
+  const authorize: SynchronousAuthorize = (r) =>
+    r.user?.name === "admin" && r.verb === "approve" && r.resource === "services" && r.namespace === "default" && r.name === "svc"
+      ? { decision: "Allow", reason: "" }
+      : { decision: "NoOpinion", reason: "" };
+  const condition = (verb: string) => [{ name: "may", expression: `authorizer.requestResource.check('${verb}').allowed()` }];
+
+  it.each([
+    { verb: "approve", called: ["hook"] },
+    { verb: "escalate", called: [] },
+  ])("validating: a webhook is called only when the user may $verb the request's resource", async ({ verb, called }) => {
+    const calls: string[] = [];
+    const hooks = [accessor("hook", { matchConditions: condition(verb) })];
+    const post = poster({ hook: { allowed: true } }, calls);
+    await dispatchValidating(hooks, attrs(), newAdmissionContext(), noNamespace, post, undefined, authorize);
+    expect(calls).toEqual(called);
+  });
+
+  it.each([
+    { verb: "approve", called: ["hook"] },
+    { verb: "escalate", called: [] },
+  ])("mutating: a webhook is called only when the user may $verb the request's resource", async ({ verb, called }) => {
+    const calls: string[] = [];
+    const hooks = [accessor("hook", { matchConditions: condition(verb) })];
+    const post = poster({ hook: { allowed: true } }, calls);
+    await dispatchMutating(hooks, attrs(), newAdmissionContext(), noNamespace, post, undefined, authorize);
+    expect(calls).toEqual(called);
   });
 });

@@ -8,7 +8,9 @@ import type { ExpressionCompiler, ValidatingAdmissionPolicy } from "@servicenet/
 import type { CompilationResult } from "../../../../apiserver/cel/index.ts";
 import { expressionCompiler, newAdmissionEnvironment } from "../../cel/compile.ts";
 
-const environment = newAdmissionEnvironment({ hasParams: true, hasComposition: true });
+const environment = newAdmissionEnvironment({ hasParams: true, hasComposition: true, hasAuthorizer: true });
+// plugin.go compilePolicy: messageExpressions are compiled without the authorizer (expressionOptionalVars).
+const messageEnvironment = newAdmissionEnvironment({ hasParams: true, hasComposition: true, hasAuthorizer: false });
 
 export interface CompiledValidation {
   expression: string;
@@ -37,7 +39,7 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
       ...(v.message !== undefined ? { message: v.message } : {}),
       ...(v.reason !== undefined ? { reason: v.reason } : {}),
       program: environment.compile(v.expression),
-      ...(v.messageExpression ? { messageProgram: environment.compile(v.messageExpression) } : {}),
+      ...(v.messageExpression ? { messageProgram: messageEnvironment.compile(v.messageExpression) } : {}),
     })),
     auditAnnotations: (spec.auditAnnotations ?? []).map((a) => ({
       key: a.key,
@@ -51,4 +53,4 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
  * The compile check policy validation runs on each expression (validation.go validateCELCondition):
  * the CEL error of an expression that does not compile in the admission environment.
  */
-export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(environment);
+export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(environment, messageEnvironment);

@@ -13,6 +13,7 @@ import type {
   ValidatingAdmissionPolicyBinding,
 } from "@servicenet/api/admissionregistration/v1";
 import type { Attributes } from "../../../attributes.ts";
+import type { SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
 import { newForbidden } from "../../../errors.ts";
 import { matches } from "../matching/matching.ts";
 import type { CompiledPolicy } from "./compile.ts";
@@ -30,6 +31,8 @@ export interface DispatchSources {
   namespace(name: string): unknown;
   /** The param objects of `kind` that `ref` selects (in `namespace` for a namespaced kind). */
   params(kind: ParamKind, ref: ParamRef, namespace: string): unknown[] | undefined;
+  /** The server's authorizer, decided synchronously, behind the `authorizer` variable. */
+  authorize?: SynchronousAuthorize;
 }
 
 /** The warnings and audit annotations an admitted request carries. */
@@ -98,7 +101,7 @@ export function dispatch(
         configErrors.push(`policy '${policyName}' with binding '${bindingName}' denied request: ${params.error}`);
       continue;
     }
-    const decisions = params.params.flatMap((param) => validate(p.compiled, a, param, nsObject, failurePolicy).decisions);
+    const decisions = params.params.flatMap((param) => validate(p.compiled, a, param, nsObject, failurePolicy, src.authorize).decisions);
     decisions.forEach((decision, index) => {
       if (decision.action !== "deny") return;
       for (const action of b.spec.validationActions ?? []) {

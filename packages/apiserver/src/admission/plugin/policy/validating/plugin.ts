@@ -15,6 +15,11 @@ import type {
 import type { KubeObject, Store } from "../../../../storage/index.ts";
 import { StoreInformer, type Lister } from "../../../../util/informer/store-informer.ts";
 import type { Attributes } from "../../../attributes.ts";
+import {
+  authorizeSync,
+  type Attributes as AuthorizationAttributes,
+  type Authorizer,
+} from "../../../../authorization/authorizer/interfaces.ts";
 import { newForbidden } from "../../../errors.ts";
 import type { AdmissionContext, AdmissionPlugin } from "../../../interfaces.ts";
 import { compilePolicy } from "./compile.ts";
@@ -36,6 +41,8 @@ export interface ValidatingAdmissionPolicyPluginOptions {
   resolveParamKind(kind: ParamKind): ParamResource | undefined;
   policiesStoragePath: string;
   bindingsStoragePath: string;
+  /** The server's authorizer, asked by the `authorizer` variable; without it the variable is unbound. */
+  authorizer?: Authorizer;
 }
 
 /** The policies' own resources are never subject to policies (generic/plugin.go isPolicyResource). */
@@ -146,9 +153,11 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   }
 
   #sources(): DispatchSources {
+    const authorizer = this.#o.authorizer;
     return {
       namespace: (name) => this.#o.namespaces.get(name),
       params: (kind, ref, namespace) => this.#findParams(kind, ref, namespace),
+      ...(authorizer ? { authorize: (attrs: AuthorizationAttributes) => authorizeSync(authorizer, attrs) } : {}),
     };
   }
 

@@ -131,6 +131,26 @@ describe("TestTypeCheck", () => {
         contains: "found no matching overload for '_==_' applied to '(string, int)'",
       },
     ],
+    [
+      "authorizer",
+      policy({
+        validations: [
+          {
+            expression:
+              "authorizer.group('apps').resource('deployments').namespace(object.foo).check('patch').allowed() && authorizer.requestResource.check('get').allowed()",
+          },
+        ],
+        matchConstraints: deployments,
+      }),
+      object({ foo: str }),
+      { length: 0 },
+    ],
+    [
+      "authorizer misused",
+      policy({ validations: [{ expression: "authorizer.group('apps').check('get').allowed()" }], matchConstraints: deployments }),
+      object({ foo: str }),
+      { length: 1, fieldRef: "spec.validations[0].expression", contains: "found no matching overload for 'check'" },
+    ],
   ])("%s", (_name, p, schema, want) => {
     const checker = new TypeChecker({ resolveSchema: () => schema }, kindsFor);
     const warnings = checker.check(p);

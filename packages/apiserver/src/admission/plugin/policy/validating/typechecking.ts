@@ -7,14 +7,14 @@
  * `status.typeChecking.expressionWarnings`; it never changes how the policy runs.
  */
 import type { ExpressionWarning, ValidatingAdmissionPolicy } from "@servicenet/api/admissionregistration/v1";
-import { CELEnvironment, trustedTypeError, type CELError } from "../../../../apiserver/cel/index.ts";
+import { authorizerType, CELEnvironment, trustedTypeError, type CELError } from "../../../../apiserver/cel/index.ts";
 import type { GroupVersionKind, SchemaResolver } from "../../../../apiserver/cel/openapi/resolver/resolver.ts";
 import { schemaDeclType, type ObjectTypes } from "../../../../apiextensions/apiserver/schema/cel/model/schemas.ts";
 import { newAdmissionEnvironment } from "../../cel/compile.ts";
 import { typesToCheck, type KindsFor } from "./types-to-check.ts";
 
 // The environment the policy runs in: an expression that does not compile here is an issue whatever the types.
-const untyped = newAdmissionEnvironment({ hasParams: true, hasComposition: true });
+const untyped = newAdmissionEnvironment({ hasParams: true, hasComposition: true, hasAuthorizer: true });
 
 /** GroupVersionKind.String(): `apps/v1, Kind=Deployment`, `/v1, Kind=Pod`. */
 const gvkString = (g: GroupVersionKind): string => `${g.group}/${g.version}, Kind=${g.kind}`;
@@ -50,6 +50,7 @@ function environment(declared: TypeOverwrite, variables: Record<string, string>)
       namespaceObject: "dyn",
       params: declared.params ?? "dyn",
       variables: "Variables",
+      authorizer: authorizerType,
     },
   });
 }

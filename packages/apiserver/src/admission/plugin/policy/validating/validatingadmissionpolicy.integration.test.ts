@@ -336,4 +336,104 @@ describe("ValidatingAdmissionPolicy over HTTP", () => {
     );
     expect((await s.kubectl(["create", "service", "clusterip", "web", "--tcp=80:80", "--dry-run=server"])).code).toBe(0);
   });
+
+  describe("Test_ValidateSecondaryAuthorization: the authorizer variable asks RBAC for the requesting user", () => {
+    const rbacv1 = "/apis/rbac.authorization.k8s.io/v1";
+    /** authutil.GrantUserAuthorization / GrantServiceAccountAuthorization: a ClusterRole and its binding. */
+    const grant = async (name: string, subject: Record<string, string>, rules: unknown[]) => {
+      await mustCreate(`${rbacv1}/clusterroles`, { metadata: { name }, rules });
+      created.push(`${rbacv1}/clusterroles/${name}`);
+      const roleRef = { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name };
+      await mustCreate(`${rbacv1}/clusterrolebindings`, { metadata: { name }, roleRef, subjects: [subject] });
+      created.push(`${rbacv1}/clusterrolebindings/${name}`);
+    };
+    const user = (name: string) => ({ apiGroup: "rbac.authorization.k8s.io", kind: "User", name });
+    const createAs = async (who: string, path: string, body: unknown) => {
+      const r = await s.request(`${path}?dryRun=All`, {
+        method: "POST",
+        headers: { ...json, "Impersonate-User": who },
+        body: JSON.stringify(body),
+      });
+      return { status: r.status, body: r.json() as { message?: string; reason?: string } };
+    };
+    // The principal may always create namespaces, so that the policy is what decides.
+    const namespaces = { verbs: ["create", "update"], apiGroups: [""], resources: ["namespaces"] };
+
+    it.each([
+      {
+        name: "principal is allowed to create a specific deployment",
+        rbac: { verbs: ["create"], apiGroups: ["apps"], resources: ["deployments/status"], resourceNames: ["charmander"] },
+        expression:
+          "authorizer.group('apps').resource('deployments').subresource('status').namespace('default').namespace('default').name('charmander').check('create').allowed()",
+        allowed: true,
+      },
+      {
+        name: "principal is not allowed to create a specific deployment",
+        expression:
+          "authorizer.group('apps').resource('deployments').subresource('status').namespace('default').name('charmander').check('create').allowed()",
+        allowed: false,
+      },
+      {
+        name: "principal is authorized for custom verb on current resource",
+        rbac: { verbs: ["anthropomorphize"], apiGroups: [""], resources: ["namespaces"] },
+        expression: "authorizer.requestResource.check('anthropomorphize').allowed()",
+        allowed: true,
+      },
+      {
+        name: "principal is not authorized for custom verb on current resource",
+        expression: "authorizer.requestResource.check('anthropomorphize').allowed()",
+        allowed: false,
+      },
+      {
+        name: "serviceaccount is authorized for custom verb on current resource",
+        extraAccount: { verbs: ["anthropomorphize"], apiGroups: [""], resources: ["pods"] },
+        expression: "authorizer.serviceAccount('default', 'extra-acct').group('').resource('pods').check('anthropomorphize').allowed()",
+        allowed: true,
+      },
+    ])("$name", async ({ rbac, extraAccount, expression, allowed }) => {
+      if (extraAccount)
+        await grant("validate-authz-extra", { kind: "ServiceAccount", name: "extra-acct", namespace: "default" }, [extraAccount]);
+      await grant("validate-authz-alice", user("alice"), rbac ? [namespaces, rbac] : [namespaces]);
+      await createAndWaitReady(
+        makePolicy("validate-authz", { validations: [{ expression }] }),
+        makeBinding("validate-authz-binding", "validate-authz"),
+      );
+      const ns = { metadata: { name: "test-authz" } };
+      if (allowed) {
+        // Granted rules reach the authorizer through its informers: wait for them.
+        await eventually(async () => (await createAs("alice", "/api/v1/namespaces", ns)).status === 201, { what: "alice to be admitted" });
+        return;
+      }
+      await eventually(async () => (await createAs("alice", "/api/v1/namespaces", ns)).status !== 403, { what: "alice's RBAC grant" });
+      const r = await createAs("alice", "/api/v1/namespaces", ns);
+      expect(r.status).toBe(422);
+      expect(r.body.reason).toBe("Invalid");
+      expect(r.body.message).toBe(
+        `namespaces "test-authz" is forbidden: ValidatingAdmissionPolicy 'validate-authz' with binding 'validate-authz-binding' denied request: failed expression: ${expression}`,
+      );
+    });
+
+    it("denies a Service create to a user who may not patch Services in its namespace, and admits one who may", async () => {
+      const create = { verbs: ["create"], apiGroups: [""], resources: ["services"] };
+      await grant("validate-authz-carol", user("carol"), [create]);
+      await grant("validate-authz-dave", user("dave"), [create, { verbs: ["patch"], apiGroups: [""], resources: ["services"] }]);
+      const expression = "authorizer.group('').resource('services').namespace(object.metadata.namespace).check('patch').allowed()";
+      await createAndWaitReady(
+        makePolicy("services-need-patch", { validations: [{ expression }], resources: { group: "", resource: "services" } }),
+        makeBinding("services-need-patch-binding", "services-need-patch"),
+      );
+      const svc = { metadata: { name: "web" }, spec: { ports: [{ port: 80 }] } };
+      await eventually(async () => (await createAs("dave", "/api/v1/namespaces/default/services", svc)).status === 201, {
+        what: "dave to be admitted",
+      });
+      await eventually(async () => (await createAs("carol", "/api/v1/namespaces/default/services", svc)).status !== 403, {
+        what: "carol's RBAC grant",
+      });
+      const r = await createAs("carol", "/api/v1/namespaces/default/services", svc);
+      expect(r.status).toBe(422);
+      expect(r.body.message).toBe(
+        `services "web" is forbidden: ValidatingAdmissionPolicy 'services-need-patch' with binding 'services-need-patch-binding' denied request: failed expression: ${expression}`,
+      );
+    });
+  });
 });

@@ -4,7 +4,8 @@
  * each failed one worded by its messageExpression, its message or its expression.
  */
 import type { Attributes } from "../../../attributes.ts";
-import { CELError, runtimeCELCostBudget, type CostBudget, type Program } from "../../../../apiserver/cel/index.ts";
+import type { SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
+import { AuthorizerValue, CELError, runtimeCELCostBudget, type CostBudget, type Program } from "../../../../apiserver/cel/index.ts";
 import type { CompiledPolicy } from "./compile.ts";
 
 /** upstream PolicyDecisionAction. */
@@ -52,6 +53,23 @@ export function admissionRequest(a: Attributes): Record<string, unknown> {
   };
 }
 
+/**
+ * The `authorizer` variable, bound to the requesting user, with `authorizer.requestResource` the
+ * request's own resource (library/authz.go NewAuthorizerVal and NewResourceAuthorizerVal, as
+ * admission/plugin/cel/filter.go binds them).
+ */
+export function authorizerFor(a: Attributes, authorize: SynchronousAuthorize): AuthorizerValue {
+  const u = a.userInfo;
+  const user = { name: u.username, uid: u.uid ?? "", groups: u.groups ?? [], ...(u.extra ? { extra: u.extra } : {}) };
+  return new AuthorizerValue(user, authorize, {
+    group: a.resource.group,
+    resource: a.resource.resource,
+    subresource: a.subresource,
+    namespace: a.namespace,
+    name: a.name,
+  });
+}
+
 type Outcome = { value: unknown } | { error: string };
 
 function run(program: CompiledPolicy["validations"][number]["program"], vars: Record<string, unknown>, budget: CostBudget): Outcome {
@@ -79,7 +97,8 @@ function evaluatedMessage(o: Outcome | undefined): string {
 
 /**
  * Validates `a` with the compiled policy; `params` and `namespaceObject` as the plugin resolved
- * them. `failurePolicy` decides what an error does ("Fail" denies, "Ignore" admits).
+ * them. `failurePolicy` decides what an error does ("Fail" denies, "Ignore" admits). Without
+ * `authorize` the `authorizer` variable is unbound, as filter.go leaves it without an authorizer.
  */
 export function validate(
   policy: CompiledPolicy,
@@ -87,6 +106,7 @@ export function validate(
   params: unknown,
   namespaceObject: unknown,
   failurePolicy: string,
+  authorize?: SynchronousAuthorize,
 ): ValidateResult {
   const onError: Action = failurePolicy === "Ignore" ? "admit" : "deny";
   const budget: CostBudget = { remaining: runtimeCELCostBudget };
@@ -98,6 +118,7 @@ export function validate(
     params: params ?? null,
     namespaceObject: namespaceObject ?? null,
     variables,
+    ...(authorize ? { authorizer: authorizerFor(a, authorize) } : {}),
   };
   for (const c of policy.matchConditions) {
     const o = run(c.program, vars, budget);

@@ -6,6 +6,12 @@
 import type { KubeObject, Store } from "../../../../storage/index.ts";
 import type { Lister } from "../../../../util/informer/store-informer.ts";
 import type { Attributes } from "../../../attributes.ts";
+import {
+  authorizeSync,
+  type Attributes as AuthorizationAttributes,
+  type Authorizer,
+  type SynchronousAuthorize,
+} from "../../../../authorization/authorizer/interfaces.ts";
 import type { AdmissionContext } from "../../../interfaces.ts";
 import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
 import type { ServiceResolver } from "../../../../util/webhook/serviceresolver.ts";
@@ -25,6 +31,8 @@ export interface WebhookPluginOptions {
   metrics?: AdmissionWebhookMetrics;
   /** Resolves `clientConfig.service` references (kube-apiserver's buildServiceResolver). */
   serviceResolver?: ServiceResolver;
+  /** The server's authorizer, behind the matchConditions' `authorizer` variable. */
+  authorizer?: Authorizer;
 }
 
 /** A dispatcher of one kind (validating or mutating). */
@@ -35,6 +43,7 @@ export type Dispatcher = (
   namespace: (name: string) => unknown,
   post?: WebhookPoster,
   metrics?: AdmissionWebhookMetrics,
+  authorize?: SynchronousAuthorize,
 ) => Promise<void>;
 
 /** The generic webhook: `dispatch(a, ctx)` runs the configured webhooks; `stop()` ends the informer. */
@@ -62,7 +71,9 @@ export class Webhook {
       const wait = (namespaces as { waitForSync?: () => Promise<void> }).waitForSync;
       if (!namespaces.hasSynced() && wait) await wait.call(namespaces);
     }
-    await this.#dispatcher(hooks, a, ctx, (n) => namespaces.get(n), this.#post, this.#o.metrics);
+    const authorizer = this.#o.authorizer;
+    const authorize = authorizer && ((attrs: AuthorizationAttributes) => authorizeSync(authorizer, attrs));
+    await this.#dispatcher(hooks, a, ctx, (n) => namespaces.get(n), this.#post, this.#o.metrics, authorize);
   }
 
   stop(): void {

@@ -9,7 +9,8 @@ import type { MatchResources } from "@servicenet/api/admissionregistration/v1";
 import { runtimeCELCostBudget, type CostBudget } from "../../../../apiserver/cel/index.ts";
 import type { Attributes } from "../../../attributes.ts";
 import { matches } from "../../policy/matching/matching.ts";
-import { admissionRequest } from "../../policy/validating/validator.ts";
+import { admissionRequest, authorizerFor } from "../../policy/validating/validator.ts";
+import type { SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
 import type { WebhookAccessor } from "./source.ts";
 
 type Labels = Readonly<Record<string, string>> | undefined;
@@ -51,8 +52,16 @@ export function webhookMatches(h: WebhookAccessor, a: Attributes, nsLabels: Labe
 /** The outcome of the matchConditions: match, no match, or the first error (when none is false). */
 export type ConditionsResult = { matches: boolean } | { error: string };
 
-/** matcher.go Match: a false condition wins over errors; errors fail by the failurePolicy. */
-export function evaluateMatchConditions(h: WebhookAccessor, a: Attributes, namespaceObject: unknown): ConditionsResult {
+/**
+ * matcher.go Match: a false condition wins over errors; errors fail by the failurePolicy. With
+ * `authorize` the conditions have the `authorizer` variable for the requesting user.
+ */
+export function evaluateMatchConditions(
+  h: WebhookAccessor,
+  a: Attributes,
+  namespaceObject: unknown,
+  authorize?: SynchronousAuthorize,
+): ConditionsResult {
   if (h.matchConditions.length === 0) return { matches: true };
   const budget: CostBudget = { remaining: runtimeCELCostBudget };
   const vars = {
@@ -60,6 +69,7 @@ export function evaluateMatchConditions(h: WebhookAccessor, a: Attributes, names
     oldObject: a.oldObject ?? null,
     request: admissionRequest(a),
     namespaceObject: namespaceObject ?? null,
+    ...(authorize ? { authorizer: authorizerFor(a, authorize) } : {}),
   };
   let firstError: string | undefined;
   for (const c of h.matchConditions) {

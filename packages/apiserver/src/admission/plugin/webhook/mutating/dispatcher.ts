@@ -10,6 +10,7 @@ import { StatusError } from "@servicenet/api";
 import type { KubeObject } from "../../../../storage/index.ts";
 import { applyJSONPatch } from "../../../../server/patch/json-patch.ts";
 import type { JSONValue } from "../../../../server/patch/json-value.ts";
+import type { SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
 import type { Attributes } from "../../../attributes.ts";
 import type { AdmissionContext } from "../../../interfaces.ts";
 import { ErrCallingWebhook } from "../errors/errors.ts";
@@ -59,8 +60,9 @@ async function callMutatingHook(
   nsObject: unknown,
   post: WebhookPoster | undefined,
   metrics: AdmissionWebhookMetrics | undefined,
+  authorize: SynchronousAuthorize | undefined,
 ): Promise<{ called: boolean; changed: boolean }> {
-  const m = evaluateMatchConditions(h, a, nsObject);
+  const m = evaluateMatchConditions(h, a, nsObject, authorize);
   if ("error" in m) throw new ErrCallingWebhook(h.webhook.name, m.error);
   if (!m.matches) return { called: false, changed: false };
   const result = await callHook(h, a, ctx, true, post, metrics);
@@ -76,6 +78,7 @@ async function runRound(
   namespace: (name: string) => unknown,
   post: WebhookPoster | undefined,
   metrics: AdmissionWebhookMetrics | undefined,
+  authorize: SynchronousAuthorize | undefined,
 ): Promise<void> {
   const nsObject = a.namespace !== "" ? namespace(a.namespace) : undefined;
   for (const [i, h] of hooks.entries()) {
@@ -84,7 +87,7 @@ async function runRound(
     if (round > 0 && !rc.reinvoke.has(h.uid)) continue;
     let outcome: { called: boolean; changed: boolean };
     try {
-      outcome = await callMutatingHook(h, a, ctx, nsObject, post, metrics);
+      outcome = await callMutatingHook(h, a, ctx, nsObject, post, metrics, authorize);
     } catch (e) {
       if (!(e instanceof ErrCallingWebhook)) throw e;
       if (h.webhook.failurePolicy !== "Ignore") throw callFailure(e);
@@ -108,8 +111,8 @@ async function runRound(
 }
 
 /** Runs the mutating webhooks of `hooks` that match `a`, mutating `a.object`; throws the first refusal. */
-export const dispatchMutating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics) => {
+export const dispatchMutating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics, authorize) => {
   const rc: ReinvokeContext = { previouslyInvokedReinvocable: new Set(), reinvoke: new Set(), shouldReinvoke: false };
-  await runRound(0, hooks, a, ctx, rc, namespace, post, metrics);
-  if (rc.shouldReinvoke && rc.reinvoke.size > 0) await runRound(1, hooks, a, ctx, rc, namespace, post, metrics);
+  await runRound(0, hooks, a, ctx, rc, namespace, post, metrics, authorize);
+  if (rc.shouldReinvoke && rc.reinvoke.size > 0) await runRound(1, hooks, a, ctx, rc, namespace, post, metrics, authorize);
 };

@@ -9,7 +9,7 @@ import { evaluateMatchConditions, namespaceLabels, webhookMatches } from "../gen
 import type { Dispatcher } from "../generic/plugin.ts";
 
 /** Runs the validating webhooks of `hooks` that match `a`; throws the first refusal. */
-export const dispatchValidating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics) => {
+export const dispatchValidating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics, authorize) => {
   const nsLabels = namespaceLabels(a, namespace);
   const nsObject = a.namespace !== "" ? namespace(a.namespace) : undefined;
   const relevant = hooks.filter((h) => webhookMatches(h, a, nsLabels));
@@ -18,7 +18,7 @@ export const dispatchValidating: Dispatcher = async (hooks, a, ctx, namespace, p
     relevant.map(async (h): Promise<Error | undefined> => {
       const ignore = h.webhook.failurePolicy === "Ignore";
       try {
-        const m = evaluateMatchConditions(h, a, nsObject);
+        const m = evaluateMatchConditions(h, a, nsObject, authorize);
         if ("error" in m) throw new ErrCallingWebhook(h.webhook.name, m.error);
         if (!m.matches) return undefined;
         await callHook(h, a, ctx, false, post, metrics);

@@ -1,0 +1,48 @@
+/** union.go's decisions (union_test.go), awaited and synchronous alike. */
+import { describe, expect, it } from "vitest";
+import { attributes, authorizeSync, type AuthorizationResult, type Authorizer } from "../authorizer/interfaces.ts";
+import { UnionAuthorizer } from "./union.ts";
+
+const fixed = (r: AuthorizationResult): Authorizer => ({ authorize: () => r });
+const later = (r: AuthorizationResult): Authorizer => ({ authorize: () => Promise.resolve(r) });
+const a = attributes({ verb: "get" });
+
+describe("UnionAuthorizer", () => {
+  it.each([
+    {
+      name: "the first Allow decides",
+      members: [
+        fixed({ decision: "NoOpinion", reason: "n1" }),
+        fixed({ decision: "Allow", reason: "ok" }),
+        fixed({ decision: "Deny", reason: "no" }),
+      ],
+      want: { decision: "Allow", reason: "ok" },
+    },
+    {
+      name: "the first Deny decides",
+      members: [fixed({ decision: "Deny", reason: "no" }), fixed({ decision: "Allow", reason: "ok" })],
+      want: { decision: "Deny", reason: "no" },
+    },
+    {
+      name: "NoOpinion joins reasons and errors",
+      members: [fixed({ decision: "NoOpinion", reason: "r1", error: "e1" }), fixed({ decision: "NoOpinion", reason: "r2", error: "e2" })],
+      want: { decision: "NoOpinion", reason: "r1\nr2", error: "[e1, e2]" },
+    },
+  ])("$name", async ({ members, want }) => {
+    const u = new UnionAuthorizer(members);
+    expect(await u.authorize(a)).toEqual(want);
+    expect(u.authorizeSync(a)).toEqual(want);
+    expect(authorizeSync(u, a)).toEqual(want);
+  });
+
+  it("synchronously, a member answering with a promise is an error, not a decision", async () => {
+    const u = new UnionAuthorizer([later({ decision: "Allow", reason: "ok" }), fixed({ decision: "NoOpinion", reason: "" })]);
+    expect(await u.authorize(a)).toEqual({ decision: "Allow", reason: "ok" });
+    expect(u.authorizeSync(a)).toEqual({ decision: "NoOpinion", reason: "", error: "authorizer cannot decide synchronously" });
+  });
+
+  it("nests: a union inside a union decides synchronously", () => {
+    const inner = new UnionAuthorizer([fixed({ decision: "Allow", reason: "inner" })]);
+    expect(new UnionAuthorizer([inner]).authorizeSync(a)).toEqual({ decision: "Allow", reason: "inner" });
+  });
+});
