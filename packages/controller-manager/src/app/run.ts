@@ -9,7 +9,10 @@ import { endpointsClient } from "../endpoint/endpoints-client.ts";
 import { EndpointSliceController, endpointSliceControllerEventSource } from "../endpointslice/endpointslice-controller.ts";
 import { endpointSliceClient } from "../endpointslice/endpointslice-client.ts";
 import { newEndpointSliceMetrics } from "../endpointslice/metrics/metrics.ts";
-import { EndpointSliceMirroringController } from "../endpointslicemirroring/endpointslicemirroring-controller.ts";
+import {
+  EndpointSliceMirroringController,
+  endpointSliceMirroringControllerEventSource,
+} from "../endpointslicemirroring/endpointslicemirroring-controller.ts";
 import { newEndpointSliceMirroringMetrics } from "../endpointslicemirroring/metrics/metrics.ts";
 import type { SharedInformer, ObjectWithMeta } from "@servicenet/client/tools/cache";
 import { LeaderElector, leaseLock } from "@servicenet/client/tools/leaderelection";
@@ -212,6 +215,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         client: endpointSliceClient(cb.configFor("endpointslicemirroring-controller")),
         queue: obs.queue("endpoint_slice_mirroring"),
         metrics: newEndpointSliceMirroringMetrics(obs.metrics),
+        recorder: events.newRecorder(endpointSliceMirroringControllerEventSource),
         ...(o.mirroringMaxEndpointsPerSubset !== undefined ? { maxEndpointsPerSubset: o.mirroringMaxEndpointsPerSubset } : {}),
         ...(o.mirroringEndpointUpdatesBatchPeriodMs !== undefined
           ? { endpointUpdatesBatchPeriodMs: o.mirroringEndpointUpdatesBatchPeriodMs }

@@ -23,6 +23,7 @@ import {
 } from "@servicenet/client/tools/cache";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { toStatusError } from "@servicenet/client/errors";
+import { getReference, type EventRecorder } from "@servicenet/client/tools/record";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { Controller } from "../framework/controller.ts";
 import { StaleInformerCacheError, type EndpointSliceClient } from "../endpointslice/endpointslice-controller.ts";
@@ -37,6 +38,9 @@ import {
   managedByController,
   skipMirror,
 } from "./utils.ts";
+
+/** The Events' source, as upstream's NewController builds its recorder. */
+export const endpointSliceMirroringControllerEventSource = { component: "endpoint-slice-mirroring-controller" } as const;
 
 export interface EndpointSliceMirroringControllerDeps {
   endpoints: Informer<Endpoints>;
@@ -53,6 +57,8 @@ export interface EndpointSliceMirroringControllerDeps {
   queue?: RateLimitingQueue<string>;
   clock?: Clock;
   logger?: Logger;
+  /** Where the InvalidIPAddress and TooManyAddressesToMirror Warning events go (none when undefined). */
+  recorder?: EventRecorder | undefined;
 }
 
 /** upstream errors.HasStatusCause (a StatusCause's Type is "reason" in JSON). */
@@ -167,6 +173,32 @@ export class EndpointSliceMirroringController {
     }
   }
 
+  /** upstream reconciler.reconcile's two Warning events on the Endpoints (with their log lines). */
+  #recordSkipped(endpoints: Endpoints, key: string, plan: MirrorPlan, max: number): void {
+    const ref = getReference(endpoints, "Endpoints", "v1");
+    if (plan.invalidAddresses > 0) {
+      this.#log.info("Skipped invalid IP addresses when mirroring to EndpointSlices", { endpoints: key, count: plan.invalidAddresses });
+      this.#d.recorder?.event(
+        ref,
+        "Warning",
+        "InvalidIPAddress",
+        `Skipped ${plan.invalidAddresses} invalid IP addresses when mirroring to EndpointSlices`,
+      );
+    }
+    if (plan.addressesSkipped > plan.invalidAddresses) {
+      this.#log.info("Addresses in Endpoints were skipped due to exceeding MaxEndpointsPerSubset", {
+        skippedAddresses: plan.addressesSkipped,
+        endpoints: key,
+      });
+      this.#d.recorder?.event(
+        ref,
+        "Warning",
+        "TooManyAddressesToMirror",
+        `A max of ${max} addresses can be mirrored to EndpointSlices per Endpoints subset. ${plan.addressesSkipped} addresses were skipped`,
+      );
+    }
+  }
+
   /** What upstream reconciler.reconcile observes before finalize writes anything. */
   #observe(key: string, plan: MirrorPlan): void {
     const m = this.#d.metrics;
@@ -189,17 +221,7 @@ export class EndpointSliceMirroringController {
     const max = this.#d.maxEndpointsPerSubset ?? defaultMirroringMaxEndpointsPerSubset;
     const plan = reconcile(endpoints!, existing, max);
     this.#observe(key, plan);
-    if (plan.invalidAddresses > 0)
-      this.#log.info("Skipped invalid IP addresses when mirroring to EndpointSlices", {
-        endpoints: key,
-        reason: "InvalidIPAddress",
-        count: plan.invalidAddresses,
-      });
-    if (plan.addressesSkipped > plan.invalidAddresses)
-      this.#log.info(
-        `A max of ${max} addresses can be mirrored to EndpointSlices per Endpoints subset. ${plan.addressesSkipped} addresses were skipped`,
-        { endpoints: key, reason: "TooManyAddressesToMirror" },
-      );
+    this.#recordSkipped(endpoints!, key, plan, max);
     // upstream finalize: creates, updates, deletes.
     for (const s of plan.toCreate) {
       try {

@@ -7,6 +7,7 @@ import type { EndpointSlice, Endpoints, Service } from "@servicenet/api";
 import type { Clock } from "@servicenet/component-base/clock";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { MemoryInformer } from "@servicenet/client/tools/cache";
+import { FakeRecorder } from "@servicenet/client/tools/record";
 import { EndpointSliceMirroringController } from "../endpointslicemirroring/endpointslicemirroring-controller.ts";
 import { newEndpointSliceMirroringMetrics } from "../endpointslicemirroring/metrics/metrics.ts";
 import { makeService } from "./fixtures.ts";
@@ -32,6 +33,7 @@ export interface MirroringSetup {
 /** The controller mirroring `endpoints` (named `test/test-ep`, its Service selectorless). */
 export function mirroringController(o: MirroringSetup) {
   const registry = new MetricsRegistry();
+  const recorder = new FakeRecorder();
   const service = { ...makeService({ selector: undefined }), metadata: { name: "test-ep", namespace: "test" } } as Service;
   const existing = (o.existing ?? []).map((s) => ({ ...s, metadata: { ...s.metadata, labels: mirroredFromTestEp } }));
   const slices = new MemoryInformer<EndpointSlice>(existing);
@@ -45,6 +47,7 @@ export function mirroringController(o: MirroringSetup) {
     metrics: newEndpointSliceMirroringMetrics(registry),
     ...(o.maxEndpointsPerSubset !== undefined ? { maxEndpointsPerSubset: o.maxEndpointsPerSubset } : {}),
     ...(o.clock !== undefined ? { clock: o.clock } : {}),
+    recorder,
   });
-  return { c, endpoints, slices, read: sampleReader(registry) };
+  return { c, endpoints, slices, recorder, read: sampleReader(registry) };
 }

@@ -61,6 +61,19 @@ describe("EndpointSlice mirroring controller metrics", () => {
     expect(read(`${s}_endpoints_desired`)).toBe(2);
   });
 
+  it("reports skipped addresses as upstream's Warning events on the Endpoints", async () => {
+    // RepackSubsets sorts the addresses first: "1.2.3" (no IP) comes before the 10.0.0.x ones.
+    const { c, recorder } = mirroringController({
+      endpoints: testEp([{ ip: "10.0.0.1" }, { ip: "1.2.3" }, { ip: "10.0.0.2" }, { ip: "10.0.0.3" }]),
+      maxEndpointsPerSubset: 2,
+    });
+    await c.syncEndpoints("test/test-ep");
+    expect(recorder.events).toEqual([
+      "Warning InvalidIPAddress Skipped 1 invalid IP addresses when mirroring to EndpointSlices",
+      "Warning TooManyAddressesToMirror A max of 2 addresses can be mirrored to EndpointSlices per Endpoints subset. 2 addresses were skipped",
+    ]);
+  });
+
   it("observes syncEndpoints' duration in whole milliseconds, as seconds", async () => {
     const clock = new FakeClock(0);
     const { c, read } = mirroringController({ endpoints: testEp([{ ip: "10.0.0.1" }]), clock, onWrite: () => clock.step(250.9) });
