@@ -114,6 +114,33 @@ describe.skipIf(!ready)("servicenet up", () => {
     expect(bad.stderr).toContain("servicenet: --runtime-config: unknown api groups foo.io");
   }, 300_000);
 
+  it("--service-node-port-range reaches the allocator (a NodePort outside it is refused with upstream's message); a bad range exits 2", async () => {
+    const sub = mkdtempSync(join(dir, "np-"));
+    const u = await up(sub, ["--service-node-port-range", "31000-31009"]);
+    try {
+      const k = (...args: string[]) =>
+        spawnSync(kubectl133, ["--kubeconfig", join(sub, ".servicenet/kubeconfig"), ...args], {
+          encoding: "utf8",
+          env: { ...process.env, HOME: sub },
+        });
+      expect(k("create", "service", "nodeport", "in-range", "--tcp", "80").status).toBe(0);
+      const port = Number(k("get", "service", "in-range", "-o", "jsonpath={.spec.ports[0].nodePort}").stdout);
+      expect(port).toBeGreaterThanOrEqual(31000);
+      expect(port).toBeLessThanOrEqual(31009);
+      const out = k("create", "service", "nodeport", "outside", "--tcp", "80", "--node-port", "30080");
+      expect(out.stderr).toContain(
+        "spec.ports[0].nodePort: Invalid value: 30080: provided port is not in the valid range. The range of valid ports is 31000-31009",
+      );
+    } finally {
+      expect(await u.stop()).toBe(0);
+    }
+    const bad = spawnSync(process.execPath, [entry, "--port", "0", "--service-node-port-range", "200-100"], { cwd: sub, encoding: "utf8" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(
+      'invalid argument "200-100" for "--service-node-port-range" flag: end port cannot be less than start port: 200-100',
+    );
+  }, 300_000);
+
   it("--etcd-prefix: every object under the given root, none under /registry, and a restart finds them", async () => {
     const pdir = mkdtempSync(join(tmpdir(), "servicenet-up-prefix-"));
     try {

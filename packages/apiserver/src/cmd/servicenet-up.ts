@@ -85,6 +85,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
     port: o.port,
     serviceClusterIPRange: o.serviceClusterIPRanges.join(","),
+    serviceNodePortRange: o.serviceNodePortRange,
     featureGates: o.featureGates,
     repairIntervalMs: o.repairIntervalMs,
     runtimeConfig: o.runtimeConfig,

@@ -116,3 +116,26 @@ describe("--enable-aggregator-routing", () => {
     expect(() => parseUpOptions(["--enable-aggregator-routing=yes"])).toThrow('--enable-aggregator-routing: invalid boolean "yes"');
   });
 });
+
+describe("--service-node-port-range", () => {
+  // utilnet.PortRange.Set's forms and texts (port_range_test.go), behind pflag's wrapping.
+  it.each([
+    [[], "30000-32767"],
+    [["--service-node-port-range", "30000-30100"], "30000-30100"],
+    [["--service-node-port-range=20000+99"], "20000-20099"],
+    [["--service-node-port-range", "31000"], "31000-31000"],
+    [["--service-node-port-range", " 100-200 "], "100-200"],
+    [["--service-node-port-range", ""], "30000-32767"],
+  ])("%j -> %s", (argv, range) => {
+    expect(parseUpOptions(argv).serviceNodePortRange).toBe(range);
+  });
+
+  it.each([
+    ["x-y", 'invalid argument "x-y" for "--service-node-port-range" flag: strconv.Atoi: parsing "x": invalid syntax'],
+    ["200-100", 'invalid argument "200-100" for "--service-node-port-range" flag: end port cannot be less than start port: 200-100'],
+    ["1-65536", 'invalid argument "1-65536" for "--service-node-port-range" flag: the port range cannot be greater than 65535: 1-65536'],
+    ["1-2+3", 'invalid argument "1-2+3" for "--service-node-port-range" flag: unable to parse port range: 1-2+3'],
+  ])("%s is refused", (v, message) => {
+    expect(() => parseUpOptions(["--service-node-port-range", v])).toThrow(message);
+  });
+});

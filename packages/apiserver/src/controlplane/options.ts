@@ -8,6 +8,7 @@ import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from "../features/kube-features.ts";
 import { registryRoot } from "../storage/keys.ts";
+import { defaultNodePortRange, formatPortRange, parsePortRange } from "../registry/core/service/portallocator/port-range.ts";
 import { servedAPIs } from "./api-resource-config.ts";
 
 export const clusterModes = ["v4", "v6", "v4v6", "v6v4"] as const;
@@ -20,6 +21,8 @@ export const maxWorkers = 32;
 export interface UpOptions {
   /** Service CIDRs in primary-first order, already arranged for `mode`. */
   serviceClusterIPRanges: string[];
+  /** `--service-node-port-range` as `base-max` (kube-apiserver's default 30000-32767). */
+  serviceNodePortRange: string;
   mode: ClusterMode;
   /** etcd client URLs; empty means embedded SQLite. */
   datastoreEndpoints: string[];
@@ -70,6 +73,8 @@ export interface UpOptions {
 export const usage = `Usage: servicenet up [flags]
 
   --service-cluster-ip-range <cidrs>  Service CIDRs, comma separated (default ${defaultServiceClusterIPRange})
+  --service-node-port-range <range>   NodePort range, min-max, min+offset or one port
+                                      (default 30000-32767)
   --mode v4|v6|v4v6|v6v4              cluster IP families; picks and orders the ranges (default v4v6)
   --datastore-endpoint <url>          etcd client URL(s), comma separated (default: embedded SQLite)
   --etcd-prefix <path>                key root of every object in the datastore, etcd or SQLite
@@ -170,6 +175,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     if (
       ![
         "--service-cluster-ip-range",
+        "--service-node-port-range",
         "--mode",
         "--datastore-endpoint",
         "--etcd-prefix",
@@ -260,6 +266,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   }
   return {
     serviceClusterIPRanges: rangesForMode(ranges, mode),
+    serviceNodePortRange: nodePortRangeFlag(raw["service-node-port-range"]),
     mode,
     datastoreEndpoints: raw["datastore-endpoint"] ? raw["datastore-endpoint"].split(",").map((s) => s.trim()) : [],
     etcdPrefix: raw["etcd-prefix"] ?? registryRoot,
@@ -285,6 +292,22 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     verbosity: parseVerbosity(raw["v"] ?? "0"),
     help,
   };
+}
+
+/**
+ * `--service-node-port-range` as kube-apiserver reads it: `utilnet.PortRange.Set` (pflag's
+ * `invalid argument` wrapping on a bad value), and an empty range replaced by the default
+ * (`ServerRunOptions.Complete`).
+ */
+function nodePortRangeFlag(v: string | undefined): string {
+  if (v === undefined) return formatPortRange(defaultNodePortRange);
+  let pr;
+  try {
+    pr = parsePortRange(v);
+  } catch (e) {
+    throw new Error(`invalid argument ${JSON.stringify(v)} for "--service-node-port-range" flag: ${(e as Error).message}`);
+  }
+  return formatPortRange(pr.size === 0 ? defaultNodePortRange : pr);
 }
 
 /** A comma-separated flag value as pflag's StringSlice reads it (empty: none). */
