@@ -82,20 +82,28 @@ describe.skipIf(!haveKubectl())("ReplicaSet controller with kubectl 1.33", () =>
     await eventually(async () => (await rsRow("web")) === "web 3 3 3", { timeoutMs: 60_000, what: "kubectl get rs: web 3 3 3" });
     const status = JSON.parse((await k("get", "rs", "web", "-o", "jsonpath={.status}")).stdout) as Record<string, unknown>;
     expect(status).toEqual({ replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 3, availableReplicas: 3, observedGeneration: 1 });
-    const events = (
-      await k(
-        "get",
-        "events",
-        "--field-selector",
-        "involvedObject.name=web",
-        "-o",
-        "jsonpath={range .items[*]}{.reason} {.message}{'\\n'}{end}",
-      )
-    ).stdout
-      .trim()
-      .split("\n")
-      .sort();
-    expect(events).toEqual(pods.map((p) => `SuccessfulCreate Created pod: ${p.metadata?.name}`).sort());
+    // Events are written by the controller's broadcaster in the background (as client-go's), so
+    // the last one may land after the status: wait for all three.
+    const want = pods.map((p) => `SuccessfulCreate Created pod: ${p.metadata?.name}`).sort();
+    const readEvents = async () =>
+      (
+        await k(
+          "get",
+          "events",
+          "--field-selector",
+          "involvedObject.name=web",
+          "-o",
+          "jsonpath={range .items[*]}{.reason} {.message}{'\\n'}{end}",
+        )
+      ).stdout
+        .trim()
+        .split("\n")
+        .sort();
+    await eventually(async () => ((await readEvents()).length >= want.length ? true : undefined), {
+      timeoutMs: 60_000,
+      what: "3 SuccessfulCreate events",
+    });
+    expect(await readEvents()).toEqual(want);
 
     // Scale down to 1: the Pod with the highest deletion cost is the one that stays.
     const keep = pods[1]!.metadata!.name!;
