@@ -3,7 +3,12 @@
  * library/cost_test.go TestAuthzLibrary, and authz.go's argument errors.
  */
 import { describe, expect, it } from "vitest";
-import type { Attributes, AuthorizationResult, SynchronousAuthorize } from "../../../authorization/authorizer/interfaces.ts";
+import {
+  attributes,
+  type Attributes,
+  type AuthorizationResult,
+  type SynchronousAuthorize,
+} from "../../../authorization/authorizer/interfaces.ts";
 import { CELEnvironment } from "../environment.ts";
 import { AuthorizerValue, authorizerType, type ResourceFields } from "./authz.ts";
 
@@ -12,19 +17,7 @@ const requester = { name: "alice", uid: "u1", groups: ["system:authenticated"] }
 
 /** filter_test.go newAuthzAllowMatch: Allow when the request is exactly `want` (user included when given). */
 function allowMatch(want: Partial<Attributes>): SynchronousAuthorize {
-  const full: Attributes = {
-    user: requester,
-    verb: "",
-    namespace: "",
-    apiGroup: "",
-    apiVersion: "",
-    resource: "",
-    subresource: "",
-    name: "",
-    resourceRequest: false,
-    path: "",
-    ...want,
-  };
+  const full = attributes({ user: requester, verb: "", ...want });
   return (a) => {
     const same = (Object.keys(full) as (keyof Attributes)[]).every((k) =>
       k === "user"
