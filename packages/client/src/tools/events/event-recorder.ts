@@ -41,8 +41,20 @@ export function newEventRecorder(
   return {
     eventf(regarding, related, eventtype, reason, action, note) {
       if (!validateEventType(eventtype, broadcaster.logger)) return;
+      const now = broadcaster.clock.now();
       broadcaster.action(
-        makeEvent(broadcaster.clock.now(), regarding, related, eventtype, reason, action, note, reportingController, reportingInstance),
+        makeEvent(
+          now,
+          broadcaster.nextUnixNano(now),
+          regarding,
+          related,
+          eventtype,
+          reason,
+          action,
+          note,
+          reportingController,
+          reportingInstance,
+        ),
       );
     },
   };
@@ -51,6 +63,7 @@ export function newEventRecorder(
 /** `recorderImpl.makeEvent`: one events/v1 Event, in `default` when `regarding` is cluster-scoped. */
 function makeEvent(
   ms: number,
+  unixNano: bigint,
   regarding: ObjectReference,
   related: ObjectReference | null,
   type: string,
@@ -63,7 +76,7 @@ function makeEvent(
   const t = formatTime(ms);
   return {
     metadata: {
-      name: generateEventName(regarding.name ?? "", BigInt(ms) * 1_000_000n),
+      name: generateEventName(regarding.name ?? "", unixNano),
       namespace: regarding.namespace || "default",
     },
     involvedObject: regarding,

@@ -4,7 +4,7 @@ import { StatusError } from "@servicenet/api";
 import { FakeClock } from "@servicenet/component-base/clock";
 import { eventually } from "@servicenet/testing";
 import { describe, expect, it } from "vitest";
-import { EventBroadcaster, generateEventName, type EventSink } from "./event.ts";
+import { EventBroadcaster, eventUnixNano, generateEventName, type EventSink } from "./event.ts";
 import { FakeRecorder } from "./fake.ts";
 
 function scriptedSink(failures: Error[]): EventSink & { attempts: number } {
@@ -66,6 +66,19 @@ describe("recordToSink (TestWriteEventError)", () => {
     }
     expect(sink.attempts).toBe(12);
     b.shutdown();
+  });
+});
+
+describe("eventUnixNano", () => {
+  it("gives two Events of one millisecond different stamps within it, a new millisecond its own", () => {
+    const a = eventUnixNano(5_000_000, -1n);
+    expect(a).toBe(5_000_000n * 1_000_000n);
+    const b = eventUnixNano(5_000_000, a);
+    expect(b).toBe(a + 1n);
+    expect(generateEventName("web", a)).not.toBe(generateEventName("web", b));
+    expect(eventUnixNano(5_000_001, b)).toBe(5_000_001n * 1_000_000n);
+    // A clock set back (a fake one) is taken as it is.
+    expect(eventUnixNano(4_000_000, b)).toBe(4_000_000n * 1_000_000n);
   });
 });
 

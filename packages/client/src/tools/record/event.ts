@@ -46,6 +46,18 @@ export function validateEventType(eventtype: string, log: Logger): boolean {
   return false;
 }
 
+/**
+ * The Unix time in nanoseconds of an Event recorded at `ms` (milliseconds), after `last` (the
+ * previous stamp of the same broadcaster). Go's clock gives every Event its own nanosecond; from a
+ * millisecond clock, two Events of one object in the same millisecond would get one name and the
+ * second would be refused as AlreadyExists (and dropped), so a later stamp within the same
+ * millisecond is taken instead.
+ */
+export function eventUnixNano(ms: number, last: bigint): bigint {
+  const ns = BigInt(Math.floor(ms)) * 1_000_000n;
+  return last >= ns && last < ns + 999_999n ? last + 1n : ns;
+}
+
 /** `GenerateEventName`: `<object>.<unix nanoseconds in hex>`, or a UUID when that is no valid name. */
 export function generateEventName(refName: string, unixNano: bigint): string {
   const name = `${refName}.${unixNano.toString(16)}`;
@@ -79,10 +91,18 @@ export class EventBroadcaster {
   readonly #watchers: { fn: Watcher; queue: Event[]; running: boolean }[] = [];
   readonly #stop = new AbortController();
 
+  #lastUnixNano = -1n;
+
   constructor(options: BroadcasterOptions = {}) {
     this.#o = options;
     this.#clock = options.clock ?? realClock;
     this.#log = options.logger ?? noopLogger;
+  }
+
+  /** An Event name's stamp for `ms`, unique among this broadcaster's Events ({@link eventUnixNano}). */
+  nextUnixNano(ms: number): bigint {
+    this.#lastUnixNano = eventUnixNano(ms, this.#lastUnixNano);
+    return this.#lastUnixNano;
   }
 
   /** The clock the Events' timestamps and the retries go by. */
@@ -103,7 +123,7 @@ export class EventBroadcaster {
       const t = formatTime(ms);
       const event: Event = {
         metadata: {
-          name: generateEventName(ref.name ?? "", BigInt(ms) * 1_000_000n),
+          name: generateEventName(ref.name ?? "", this.nextUnixNano(ms)),
           namespace: ref.namespace || "default",
           ...(annotations ? { annotations } : {}),
         },
