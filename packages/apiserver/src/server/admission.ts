@@ -8,6 +8,8 @@
 import type { Attributes, Operation } from "../admission/attributes.ts";
 import { newAdmissionContext, type AdmissionContext } from "../admission/interfaces.ts";
 import type { KubeObject } from "../storage/index.ts";
+import type { JSONValue } from "./patch/json-value.ts";
+import { invalidManagedFieldsAfterMutatingAdmission, managedFieldsError } from "./patch/managed-fields-validate.ts";
 import type { ResourceRequest } from "./resource-request.ts";
 
 /** The request's options object as admission sees it (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions). */
@@ -62,10 +64,22 @@ export class RequestAdmission {
     };
   }
 
-  /** Mutating admission of `obj` in place, before the strategy validates it. */
+  /**
+   * Mutating admission of `obj` in place, before the strategy validates it; managedFields a plugin
+   * left undecodable are put back as they were, with a warning
+   * (fieldmanager.NewManagedFieldsValidatingAdmissionController).
+   */
   async admit(obj: KubeObject, old: KubeObject | undefined, op: Operation = this.#op): Promise<void> {
     const chain = this.#r.admission;
-    if (chain?.mutating) await chain.admit(this.attributes(obj, old, op), this.ctx);
+    if (!chain?.mutating) return;
+    const before = obj.metadata.managedFields;
+    await chain.admit(this.attributes(obj, old, op), this.ctx);
+    const invalid = managedFieldsError(obj.metadata.managedFields as JSONValue | undefined);
+    if (invalid === undefined) return;
+    if (before === undefined) delete obj.metadata.managedFields;
+    else obj.metadata.managedFields = before;
+    const w = invalidManagedFieldsAfterMutatingAdmission + invalid;
+    if (!this.ctx.warnings.includes(w)) this.ctx.warnings.push(w);
   }
 
   /** Validating admission, called by the store after the strategy's validation. */

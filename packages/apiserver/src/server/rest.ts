@@ -24,6 +24,7 @@ import { keepNoOp } from "./no-op.ts";
 import { serveWatch } from "./watch.ts";
 import { handleSubresourceView } from "./subresource-view.ts";
 import { RequestAdmission } from "./admission.ts";
+import { dedupOwnerReferencesAndAddWarning } from "./owner-references.ts";
 import type { ResourceRequest } from "./resource-request.ts";
 
 export type { ResourceRequest } from "./resource-request.ts";
@@ -164,10 +165,12 @@ async function create(r: ResourceRequest): Promise<number> {
   const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
   await budget.maybeYield();
   const adm = new RequestAdmission(r, "CREATE", dryRun);
+  dedupOwnerReferencesAndAddWarning(obj, warnings, false);
   const managed = withManagedFields(r, undefined, obj);
   await budget.maybeYield();
   // create.go: mutating admission before the store; validating admission after the strategy's validation.
   await adm.admit(managed, undefined);
+  dedupOwnerReferencesAndAddWarning(managed, adm.ctx.warnings, true);
   const created = await r.store.create(r.info.namespace, managed, { dryRun, warnings, ...userOf(r), ...adm.storeHooks() });
   adm.report(warnings);
   await budget.maybeYield();
@@ -185,6 +188,7 @@ async function update(r: ResourceRequest): Promise<number> {
   // A uid in the body is a storage precondition, as upstream's defaultUpdatedObjectInfo makes it: another uid is a 409.
   const uid = obj.metadata.uid;
   const adm = new RequestAdmission(r, "UPDATE", dryRun);
+  dedupOwnerReferencesAndAddWarning(obj, warnings, false);
   const result = await r.store.update(
     r.info.namespace,
     r.info.name,
@@ -194,6 +198,7 @@ async function update(r: ResourceRequest): Promise<number> {
       await budget.maybeYield();
       // update.go's transformers: mutating admission on each attempt, against the object it replaces.
       await adm.admit(next, current ?? undefined, current ? "UPDATE" : "CREATE");
+      dedupOwnerReferencesAndAddWarning(next, adm.ctx.warnings, true);
       return keepNoOp(current, next);
     },
     {
@@ -257,6 +262,8 @@ async function patch(r: ResourceRequest): Promise<number> {
       await budget.maybeYield();
       // patch.go: mutating admission of the patched object, before the strategy validates it.
       await adm.admit(decoded.obj, current ?? undefined, current ? "UPDATE" : "CREATE");
+      // patch.go dedups only after mutating admission (dedupOwnerReferencesTransformer).
+      dedupOwnerReferencesAndAddWarning(decoded.obj, adm.ctx.warnings, true);
       return keepNoOp(current, decoded.obj);
     },
     { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings: strategyWarnings, ...userOf(r), ...adm.storeHooks() },

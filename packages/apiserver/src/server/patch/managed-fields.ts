@@ -6,6 +6,7 @@
  */
 import { formatRFC3339 } from "../../util/time/rfc3339.ts";
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
+import { managedFieldsError } from "./managed-fields-validate.ts";
 import { createdFieldsV1, fromFieldsV1, nodeValues, normalizeFieldsV1, resetField, toFieldsV1, type FieldSet } from "./fieldpath.ts";
 
 /** A metav1.ManagedFieldsEntry. */
@@ -123,11 +124,15 @@ function withManagedFields(obj: JSONObject, entries: ManagedFieldsEntry[]): JSON
   return { ...obj, metadata };
 }
 
-/** The managers of a request: the client's managedFields when it changed them, else the stored ones. */
+/**
+ * The managers of a request: the client's managedFields when it changed them and they decode, else
+ * the stored ones (upstream's FieldManager.Update falls back to the live object's on a decode error).
+ */
 function managersFor(oldObj: JSONValue | undefined, newObj: JSONObject): Map<string, ManagerState> {
   const oldList = isObject(oldObj) && isObject(oldObj.metadata) ? oldObj.metadata.managedFields : undefined;
   const newList = isObject(newObj.metadata) ? newObj.metadata.managedFields : undefined;
-  if (Array.isArray(newList) && !deepEqual(oldList, newList)) return decodeManagedFields(newObj);
+  if (Array.isArray(newList) && !deepEqual(oldList, newList) && managedFieldsError(newList) === undefined)
+    return decodeManagedFields(newObj);
   return decodeManagedFields(oldObj);
 }
 
