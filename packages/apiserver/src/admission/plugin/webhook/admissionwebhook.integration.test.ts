@@ -1,7 +1,7 @@
 /**
  * Admission webhooks over HTTP and HTTPS, after upstream's test/integration/apiserver/admissionwebhook
  * (admission_test.go, timeout_test.go, reinvocation_test.go, match_conditions_test.go,
- * broken_webhook_test.go): configurations are created through the API, followed by the plugins'
+ * broken_webhook_test.go, duplicate_owner_ref_test.go, invalid_managedFields_test.go, load_balance_test.go): configurations are created through the API, followed by the plugins'
  * informers (a dry-run marker Service tells when a webhook is in effect), and an HTTPS webhook with
  * a CA made here answers. Each case selects its own objects by a `test` label.
  */
@@ -28,6 +28,7 @@ interface HookSpec {
   namespaceSelector?: Record<string, unknown>;
   /** Rules beside the one for Services (which the readiness marker needs). */
   extraRules?: Record<string, unknown>[];
+  admissionReviewVersions?: string[];
   /** The label the objectSelector matches `test` on (kubectl sets `app`). */
   selectOn?: "test" | "app";
 }
@@ -49,7 +50,7 @@ describe("admission webhooks", () => {
     rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["services"] }, ...(h.extraRules ?? [])],
     objectSelector: { matchLabels: { [h.selectOn ?? "test"]: h.test } },
     sideEffects: h.sideEffects ?? "None",
-    admissionReviewVersions: ["v1"],
+    admissionReviewVersions: h.admissionReviewVersions ?? ["v1"],
     ...(h.failurePolicy ? { failurePolicy: h.failurePolicy } : {}),
     ...(h.timeoutSeconds ? { timeoutSeconds: h.timeoutSeconds } : {}),
     ...(h.reinvocationPolicy ? { reinvocationPolicy: h.reinvocationPolicy } : {}),
@@ -167,6 +168,18 @@ describe("admission webhooks", () => {
     expect(review["resource"]).toEqual({ group: "mygroup.example.com", version: "v1beta1", resource: "noxus" });
   });
 
+  it("admissionReviewVersions: the first known version is sent; a v1beta1 answer's patch needs no patchType", async () => {
+    await configure(
+      "Mutating",
+      [{ name: "v1beta1.example.com", path: "/patch-without-type", test: "v1beta1", admissionReviewVersions: ["v2", "v1beta1", "v1"] }],
+      "v1beta1",
+    );
+    // The answer that fails under v1 (next case) is taken from a v1beta1 webhook, as upstream always took it.
+    const r = await createService("v1beta1", "v1beta1");
+    expect(r.status, r.text).toBe(201);
+    expect(hook.reviews.find((v) => v.request.name === "v1beta1")?.apiVersion).toBe("admission.k8s.io/v1beta1");
+  });
+
   it("a mutating webhook's patch without patchType fails the request (failurePolicy Fail)", async () => {
     await configure("Mutating", [{ name: "notype.example.com", path: "/patch-without-type", test: "notype" }], "notype");
     const r = await createService("notype", "notype");
@@ -174,6 +187,76 @@ describe("admission webhooks", () => {
     expect((r.json() as { message: string }).message).toBe(
       'Internal error occurred: failed calling webhook "notype.example.com": received invalid webhook response: webhook returned response.patch but not response.patchType',
     );
+  });
+
+  it("TestMutatingWebhookDuplicateOwnerReferences: owner references a webhook duplicated are deduplicated, with a warning", async () => {
+    await configure("Mutating", [{ name: "dup-owner-references.example.com", path: "/duplicate-owner-reference", test: "dup" }], "dup");
+    const uid = "7b4ff1f4-0d0e-4a6f-9d7a-1f0c7a9e0b11";
+    const expected =
+      '299 - ".metadata.ownerReferences contains duplicate entries after mutating admission happens; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: ' +
+      uid +
+      '"';
+    const owner = { apiVersion: "v1", kind: "Node", name: "fake-node", uid };
+    const body = { ...service("dup", "dup"), metadata: { ...service("dup", "dup").metadata, ownerReferences: [owner] } };
+    type Obj = { metadata: { ownerReferences: unknown[] } };
+    const created = await s.send("POST", services, body);
+    expect(created.status, created.text).toBe(201);
+    expect(created.headers.get("warning")).toBe(expected);
+    expect((created.json() as Obj).metadata.ownerReferences).toEqual([owner]);
+    const patched = await s.send("PATCH", `${services}/dup`, [], "application/json-patch+json");
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.headers.get("warning")).toBe(expected);
+    const updated = await s.send("PUT", `${services}/dup`, patched.json());
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.headers.get("warning")).toBe(expected);
+    expect((updated.json() as Obj).metadata.ownerReferences).toEqual([owner]);
+  });
+
+  it("TestMutatingWebhookResetsInvalidManagedFields: managedFields a webhook broke are put back, with a warning", async () => {
+    await configure("Mutating", [{ name: "invalid-managedfields.example.com", path: "/invalid-managed-fields", test: "mf" }], "mf");
+    const expected =
+      '299 - ".metadata.managedFields was in an invalid state after admission; this could be caused by an outdated mutating admission controller; please fix your requests: apiVersion must not be empty"';
+    type Obj = {
+      metadata: { managedFields: { manager: string; operation: string; apiVersion: string; fieldsType: string; fieldsV1: unknown }[] };
+    };
+    const valid = (o: Obj): void => {
+      expect(o.metadata.managedFields.length).toBeGreaterThan(0);
+      for (const e of o.metadata.managedFields) {
+        expect(e.apiVersion).toBe("v1");
+        expect(e.fieldsType).toBe("FieldsV1");
+        expect(e.fieldsV1).toBeTypeOf("object");
+      }
+    };
+    const created = await createService("managed", "mf");
+    expect(created.status, created.text).toBe(201);
+    expect(created.headers.get("warning")).toBe(expected);
+    valid(created.json() as Obj);
+    const patched = await s.send("PATCH", `${services}/managed`, [], "application/json-patch+json");
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.headers.get("warning")).toBe(expected);
+    valid(patched.json() as Obj);
+    const updated = await s.send("PUT", `${services}/managed`, patched.json());
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.headers.get("warning")).toBe(expected);
+    valid(updated.json() as Obj);
+    valid((await s.request(`${services}/managed`)).json() as Obj);
+  });
+
+  it("TestWebhookLoadBalance: concurrent calls open connections of their own; later calls reuse them (HTTP/1.1)", async () => {
+    await configure("Validating", [{ name: "lb.example.com", path: "/slow", test: "lb" }], "lb");
+    const batch = async (round: number): Promise<Set<number>> => {
+      const names = Array.from({ length: 10 }, (_, i) => `lb-${round}-${i}`);
+      const answers = await Promise.all(names.map((n) => createService(n, "lb")));
+      for (const a of answers) expect(a.status, a.text).toBe(201);
+      return new Set(hook.reviews.filter((v) => names.includes(v.request.name ?? "")).map((v) => v.connection));
+    };
+    // Calls that overlap get connections of their own (how many overlap depends on the machine)...
+    const first = await batch(1);
+    expect(first.size).toBeGreaterThan(1);
+    // ... and stay open: the second batch opens only what it needs beyond them (none when 10 overlapped).
+    const opened = hook.connections();
+    await batch(2);
+    expect(hook.connections() - opened).toBeLessThanOrEqual(10 - first.size);
   });
 
   it("TestWebhookReinvocationPolicy: an IfNeeded webhook is called again after a later one changed the object; Never is not", async () => {

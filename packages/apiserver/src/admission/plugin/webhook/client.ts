@@ -4,16 +4,24 @@
  * `https://<name>.<namespace>.svc:<port><path>` dialled at the address the ServiceResolver gives
  * and verified against that name (HookClient's ServerName and Dial); `caBundle` is trusted, else
  * the system roots. The timeout is sent as the `timeout` query parameter and enforced here.
+ * Connections are kept alive and reused, per plugin, as the rest clients of upstream's
+ * ClientManager do (webhook/client.go; client-go's transport keeps up to 25 idle connections per
+ * host for 90 s): concurrent calls open connections of their own, later ones reuse them.
  * Failures read as Go's net/http reports them (`Post "<url>": dial tcp ...: connect: connection
  * refused`, `context deadline exceeded`, the resolver's error), since clients match on those texts.
  */
-import { request, type RequestOptions } from "node:https";
+import { Agent, request, type RequestOptions } from "node:https";
 import type { PeerCertificate } from "node:tls";
 import type { WebhookClientConfig } from "@servicenet/api/admissionregistration/v1";
 import type { ServiceResolver } from "../../../util/webhook/serviceresolver.ts";
 
 /** The largest response read from a webhook (upstream's rest client reads at most this much from a webhook). */
 const maxResponseBytes = 3 * 1024 * 1024;
+
+/** The connection pool of one webhook plugin (utilnet.SetTransportDefaults: 25 idle per host, 90 s idle timeout). */
+export function newWebhookAgent(): Agent {
+  return new Agent({ keepAlive: true, maxFreeSockets: 25, timeout: 90_000 });
+}
 
 /** What a failed call says, after `Post "<url>": `. */
 function goNetError(
@@ -93,6 +101,7 @@ export async function postWebhook(
   body: unknown,
   timeoutSeconds: number,
   resolver?: ServiceResolver,
+  agent?: Agent,
 ): Promise<unknown> {
   const target = webhookTarget(cc, timeoutSeconds);
   const prefix = `Post "${target.display}": `;
@@ -103,7 +112,7 @@ export async function postWebhook(
   } catch (e) {
     throw new Error(prefix + (e as Error).message);
   }
-  return send(target.url, prefix, options, cc, body, timeoutSeconds);
+  return send(target.url, prefix, { ...options, agent: agent ?? false }, cc, body, timeoutSeconds);
 }
 
 function send(
@@ -113,6 +122,7 @@ function send(
   cc: WebhookClientConfig,
   body: unknown,
   timeoutSeconds: number,
+  retried = false,
 ): Promise<unknown> {
   const ca = cc.caBundle ? Buffer.from(cc.caBundle, "base64").toString("utf8") : undefined;
   const payload = Buffer.from(JSON.stringify(body));
@@ -135,7 +145,6 @@ function send(
         method: "POST",
         headers: { ...options.headers, "Content-Type": "application/json", Accept: "application/json", "Content-Length": payload.length },
         ...(ca !== undefined ? { ca } : {}),
-        agent: false,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -166,7 +175,17 @@ function send(
     const timer = setTimeout(() => fail("context deadline exceeded"), timeoutSeconds * 1000);
     const h = String(options.hostname);
     const dialed = options.hostname !== undefined ? `${h.includes(":") ? `[${h}]` : h}:${String(options.port)}` : url.host;
-    req.on("error", (e) => fail(goNetError(e, dialed)));
+    req.on("error", (e: NodeJS.ErrnoException) => {
+      // A kept-alive connection the webhook closed meanwhile: sent again on a new one, as Go's
+      // transport retries a request that found its idle connection closed by the server.
+      if (req.reusedSocket && !retried && (e.code === "ECONNRESET" || e.code === "EPIPE") && !settled) {
+        settled = true;
+        clearTimeout(timer);
+        resolve(send(url, prefix, options, cc, body, timeoutSeconds, true));
+        return;
+      }
+      fail(goNetError(e, dialed));
+    });
     req.end(payload);
   });
 }

@@ -17,6 +17,10 @@ import { compileMatchCondition } from "./matchconditions/compile.ts";
 
 export interface RecordedReview {
   path: string;
+  /** The AdmissionReview's apiVersion (admission.k8s.io/v1 or v1beta1); the answer has the same. */
+  apiVersion: string;
+  /** Which TLS connection it came on (1, 2, ... in the order the server accepted them). */
+  connection: number;
   timeout: string | null;
   request: {
     uid: string;
@@ -36,6 +40,8 @@ export interface WebhookServer {
   /** base64 of the CA's PEM, for clientConfig.caBundle. */
   caBundle: string;
   reviews: RecordedReview[];
+  /** TLS connections accepted so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -61,6 +67,19 @@ const handlers: Record<string, (r: RecordedReview["request"]) => Response> = {
           ),
         },
   "/patch-without-type": () => ({ allowed: true, patch: b64([]) }),
+  // duplicate_owner_ref_test.go newDuplicateOwnerReferencesWebhookHandler: appends a copy of the first owner reference.
+  "/duplicate-owner-reference": (r) => {
+    const refs = (r.object?.metadata as { ownerReferences?: unknown[] } | undefined)?.ownerReferences;
+    if (!refs?.length) return { allowed: true };
+    return { allowed: true, patchType: "JSONPatch", patch: b64([{ op: "add", path: "/metadata/ownerReferences/-", value: refs[0] }]) };
+  },
+  // invalid_managedFields_test.go newInvalidManagedFieldsWebhookHandler: strips the first entry's apiVersion and fields.
+  "/invalid-managed-fields": (r) => {
+    const managed = (r.object?.metadata as { managedFields?: unknown[] } | undefined)?.managedFields;
+    if (!managed?.length) return { allowed: true };
+    const strip = ["apiVersion", "fieldsV1", "fieldsType"].map((f) => ({ op: "remove", path: `/metadata/managedFields/0/${f}` }));
+    return { allowed: true, patchType: "JSONPatch", patch: b64(strip) };
+  },
 };
 
 /** Starts the webhook on 127.0.0.1 with a CA of its own; its certificate names `hosts`. */
@@ -68,18 +87,27 @@ export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"
   const dir = mkdtempSync(join(tmpdir(), "servicenet-webhook-ca-"));
   const tls = ensureServingCerts(dir, hosts);
   const reviews: RecordedReview[] = [];
+  const connectionOf = new WeakMap<object, number>();
+  let connections = 0;
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "https://127.0.0.1");
-      const review = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { request: RecordedReview["request"] };
-      reviews.push({ path: url.pathname, timeout: url.searchParams.get("timeout"), request: review.request });
+      const review = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { apiVersion: string; request: RecordedReview["request"] };
+      const connection = connectionOf.get(req.socket) ?? 0;
+      reviews.push({
+        path: url.pathname,
+        apiVersion: review.apiVersion,
+        connection,
+        timeout: url.searchParams.get("timeout"),
+        request: review.request,
+      });
       const answer = (response: Response): void => {
         res.setHeader("Content-Type", "application/json");
         res.end(
           JSON.stringify({
-            apiVersion: "admission.k8s.io/v1",
+            apiVersion: review.apiVersion,
             kind: "AdmissionReview",
             response: { uid: review.request.uid, ...response },
           }),
@@ -87,11 +115,16 @@ export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"
       };
       // Stalls past any webhook timeout; answers only if the caller is still there after 5 s.
       if (url.pathname === "/stall") return void setTimeout(() => !res.destroyed && answer({ allowed: true }), 5000).unref();
+      // load_balance_test.go: a loaded backend, so that concurrent calls overlap.
+      if (url.pathname === "/slow") return void setTimeout(() => !res.destroyed && answer({ allowed: true }), 1000).unref();
       const h = handlers[url.pathname];
       if (h === undefined) return void res.writeHead(404).end();
       answer(h(review.request));
     });
   });
+  server.on("secureConnection", (socket) => connectionOf.set(socket, ++connections));
+  // Idle connections stay for the client to reuse (Node's default closes them after 5 s).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -99,6 +132,7 @@ export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"
     port,
     caBundle: Buffer.from(tls.caCert).toString("base64"),
     reviews,
+    connections: () => connections,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -12,7 +12,13 @@ import type { Attributes } from "../../../attributes.ts";
 import type { AdmissionContext } from "../../../interfaces.ts";
 import { postWebhook } from "../client.ts";
 import { ErrCallingWebhook, newDryRunUnsupportedErr, toStatusErr } from "../errors/errors.ts";
-import { createAdmissionReview, verifyAdmissionResponse, type AdmissionResult } from "../request/admissionreview.ts";
+import {
+  admissionReviewVersionFor,
+  createAdmissionReview,
+  verifyAdmissionResponse,
+  type AdmissionResult,
+  type AdmissionReviewVersion,
+} from "../request/admissionreview.ts";
 import type { WebhookAccessor } from "./source.ts";
 
 /** Posts a review; tests swap it for a recording one. */
@@ -40,7 +46,13 @@ async function invoke(
     if (w.sideEffects === undefined) throw new ErrCallingWebhook(w.name, "Webhook SideEffects is nil", 400);
     if (w.sideEffects !== "None" && w.sideEffects !== "NoneOnDryRun") throw newDryRunUnsupportedErr(w.name);
   }
-  const { uid, review } = createAdmissionReview(a);
+  let version: AdmissionReviewVersion;
+  try {
+    version = admissionReviewVersionFor(w.admissionReviewVersions);
+  } catch (e) {
+    throw new ErrCallingWebhook(w.name, `could not create admission objects: ${(e as Error).message}`, 400);
+  }
+  const { uid, review } = createAdmissionReview(a, undefined, version);
   let body: unknown;
   try {
     body = await post(w.clientConfig, review, w.timeoutSeconds ?? 10);
@@ -51,7 +63,7 @@ async function invoke(
   }
   let result: AdmissionResult;
   try {
-    result = verifyAdmissionResponse(uid, mutating, body);
+    result = verifyAdmissionResponse(uid, mutating, body, version);
   } catch (e) {
     throw new ErrCallingWebhook(w.name, `received invalid webhook response: ${(e as Error).message}`, 503);
   }

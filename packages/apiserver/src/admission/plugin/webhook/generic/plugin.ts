@@ -3,6 +3,7 @@
  * Dispatch): the configurations' source, the exemption of the admission configuration kinds, the
  * namespace informer's sync, then the kind's dispatcher.
  */
+import type { Agent } from "node:https";
 import type { KubeObject, Store } from "../../../../storage/index.ts";
 import type { Lister } from "../../../../util/informer/store-informer.ts";
 import type { Attributes } from "../../../attributes.ts";
@@ -15,7 +16,7 @@ import {
 import type { AdmissionContext } from "../../../interfaces.ts";
 import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
 import type { ServiceResolver } from "../../../../util/webhook/serviceresolver.ts";
-import { postWebhook } from "../client.ts";
+import { newWebhookAgent, postWebhook } from "../client.ts";
 import type { WebhookPoster } from "./call-hook.ts";
 import { isExemptAdmissionConfigurationResource } from "./should-call-hook.ts";
 import { WebhookSource, type WebhookAccessor } from "./source.ts";
@@ -52,11 +53,16 @@ export class Webhook {
   readonly #source: WebhookSource;
   readonly #dispatcher: Dispatcher;
   readonly #post: WebhookPoster;
+  #agent: Agent | undefined;
 
   constructor(o: WebhookPluginOptions, dispatcher: Dispatcher) {
     this.#o = o;
     const resolver = o.serviceResolver;
-    this.#post = o.post ?? ((cc, body, timeoutSeconds) => postWebhook(cc, body, timeoutSeconds, resolver));
+    if (o.post === undefined) {
+      const agent = newWebhookAgent();
+      this.#agent = agent;
+      this.#post = (cc, body, timeoutSeconds) => postWebhook(cc, body, timeoutSeconds, resolver, agent);
+    } else this.#post = o.post;
     this.#dispatcher = dispatcher;
     this.#source = new WebhookSource(o.store, o.configurationsStoragePath);
   }
@@ -78,5 +84,6 @@ export class Webhook {
 
   stop(): void {
     this.#source.stop();
+    this.#agent?.destroy();
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The AdmissionReview a webhook is sent and what is accepted back
  * (k8s.io/apiserver/pkg/admission/plugin/webhook/request/admissionreview.go CreateV1AdmissionReview,
- * VerifyAdmissionResponse), admission.k8s.io/v1 only.
+ * CreateV1beta1AdmissionReview, CreateAdmissionObjects, VerifyAdmissionResponse): the first of the
+ * webhook's `admissionReviewVersions` this server knows, v1 or v1beta1.
  */
 import { randomUUID } from "node:crypto";
 import type { Attributes } from "../../../attributes.ts";
@@ -9,8 +10,21 @@ import type { WebhookResultStatus } from "../errors/errors.ts";
 
 export const admissionReviewAPIVersion = "admission.k8s.io/v1";
 
-/** The request side of an AdmissionReview v1. */
-export function createAdmissionReview(a: Attributes, uid: string = randomUUID()): { uid: string; review: Record<string, unknown> } {
+/** The AdmissionReview versions a webhook can be sent. */
+export type AdmissionReviewVersion = "v1" | "v1beta1";
+
+/** CreateAdmissionObjects' choice: the first of `versions` that is v1 or v1beta1. */
+export function admissionReviewVersionFor(versions: readonly string[] | undefined): AdmissionReviewVersion {
+  for (const v of versions ?? []) if (v === "v1" || v === "v1beta1") return v;
+  throw new Error("webhook does not accept known AdmissionReview versions (v1, v1beta1)");
+}
+
+/** The request side of an AdmissionReview of `version` (the request has the same fields in both). */
+export function createAdmissionReview(
+  a: Attributes,
+  uid: string = randomUUID(),
+  version: AdmissionReviewVersion = "v1",
+): { uid: string; review: Record<string, unknown> } {
   const userInfo = {
     username: a.userInfo.username,
     ...(a.userInfo.uid ? { uid: a.userInfo.uid } : {}),
@@ -34,7 +48,7 @@ export function createAdmissionReview(a: Attributes, uid: string = randomUUID())
     dryRun: a.dryRun,
     options: a.options ?? null,
   };
-  return { uid, review: { kind: "AdmissionReview", apiVersion: admissionReviewAPIVersion, request } };
+  return { uid, review: { kind: "AdmissionReview", apiVersion: `admission.k8s.io/${version}`, request } };
 }
 
 /** What a webhook answered (webhookrequest.AdmissionResponse). */
@@ -53,11 +67,24 @@ const gvkString = (apiVersion: unknown, kind: unknown): string => {
   return `${group}/${version}, Kind=${typeof kind === "string" ? kind : ""}`;
 };
 
-/** VerifyAdmissionResponse; throws with upstream's text for an answer that cannot be used. */
-export function verifyAdmissionResponse(uid: string, mutating: boolean, body: unknown): AdmissionResult {
+/**
+ * VerifyAdmissionResponse; throws with upstream's text for an answer that cannot be used. A v1beta1
+ * answer is read as upstream always read it: neither its uid nor its kind checked, a mutating
+ * webhook's patch taken as a JSONPatch, a validating webhook's ignored.
+ */
+export function verifyAdmissionResponse(
+  uid: string,
+  mutating: boolean,
+  body: unknown,
+  version: AdmissionReviewVersion = "v1",
+): AdmissionResult {
   const review = (body ?? {}) as { apiVersion?: unknown; kind?: unknown; response?: Record<string, unknown> | null };
   const r = review.response;
   if (r === undefined || r === null) throw new Error("webhook response was absent");
+  if (version === "v1beta1") {
+    const patch = mutating && typeof r["patch"] === "string" ? r["patch"] : "";
+    return result(r, patch);
+  }
   if (r["uid"] !== uid) throw new Error(`expected response.uid="${uid}", got "${typeof r["uid"] === "string" ? r["uid"] : ""}"`);
   if (review.apiVersion !== admissionReviewAPIVersion || review.kind !== "AdmissionReview")
     throw new Error(
@@ -72,6 +99,11 @@ export function verifyAdmissionResponse(uid: string, mutating: boolean, body: un
     if (patch !== "") throw new Error("validating webhook may not return response.patch");
     if (patchType !== "") throw new Error("validating webhook may not return response.patchType");
   }
+  return result(r, patch);
+}
+
+/** The AdmissionResponse fields both versions share. */
+function result(r: Record<string, unknown>, patch: string): AdmissionResult {
   const annotations = (r["auditAnnotations"] ?? {}) as Record<string, string>;
   const warnings = Array.isArray(r["warnings"]) ? (r["warnings"] as unknown[]).filter((w): w is string => typeof w === "string") : [];
   const out: AdmissionResult = { allowed: r["allowed"] === true, auditAnnotations: annotations, warnings };
