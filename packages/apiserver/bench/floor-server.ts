@@ -50,7 +50,7 @@ function openLog(path: string): (key: string, value: string) => Promise<void> {
   const latest = db.prepare(sql.latest);
   const insert = db.prepare(sql.insert);
   // eslint-disable-next-line @typescript-eslint/unbound-method -- better-sqlite3 builds .immediate as a closure over the transaction; it needs no `this`
-  const commit = db.transaction((rows: readonly Row[]) => {
+  const commit = db.transaction(function commitRows(rows: readonly Row[]) {
     for (const r of rows) {
       if (latest.get(r.key) !== undefined) throw new Error(`${r.key} exists`);
       insert.run(r.key, 1, 0, 0, 0, r.value, null);
@@ -90,7 +90,8 @@ function openEtcd(endpoints: string, prefix: string): (key: string, value: strin
 function serve(write: (key: string, value: string) => Promise<void>): Server {
   let n = 0;
   const tls = ensureServingCerts(join(dir, "pki"));
-  return createServer({ key: tls.key, cert: tls.cert }, (req: IncomingMessage, res: ServerResponse) => {
+  // Named, so that create-profile.ts tells this handler's own time apart.
+  return createServer({ key: tls.key, cert: tls.cert }, function handleCreate(req: IncomingMessage, res: ServerResponse) {
     void (async () => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);

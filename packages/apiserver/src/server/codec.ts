@@ -101,8 +101,11 @@ function countMembers(v: unknown): number {
 
 /** Parses a body into a JSON value; duplicate keys are collected into `duplicates`. */
 export function parseBody(body: Buffer, format: BodyFormat, duplicates: string[] = []): unknown {
-  if (format === "protobuf") return decodeProtobufBody(body);
-  const text = body.toString("utf8");
+  return format === "protobuf" ? decodeProtobufBody(body) : parseText(body.toString("utf8"), format, duplicates);
+}
+
+/** parseBody of a JSON or YAML body already decoded from UTF-8. */
+function parseText(text: string, format: Exclude<BodyFormat, "protobuf">, duplicates: string[]): unknown {
   const members = scanDepth(text, format === "json");
   if (members < 0) {
     throw new SyntaxDecodeError(
@@ -310,12 +313,14 @@ export function decodeValue(
 /** Decodes a create/update request body. */
 export function decodeBody(def: ResourceDef, body: Buffer, format: BodyFormat, fv: FieldValidation): Decoded {
   const duplicates: string[] = [];
+  // Decoded from UTF-8 once: the parse and the number literals of a type error read the same text.
+  const text = format === "protobuf" ? undefined : body.toString("utf8");
   let value: unknown;
   try {
-    value = parseBody(body, format, duplicates);
+    value = format === "protobuf" ? decodeProtobufBody(body) : parseText(text!, format, duplicates);
   } catch (e) {
     if (!(e instanceof SyntaxDecodeError)) throw e;
     throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${e.message} (${summarize(body)})`);
   }
-  return decodeValue(def, value, fv, duplicates, format === "json" ? { text: body.toString("utf8"), owned: true } : { owned: true });
+  return decodeValue(def, value, fv, duplicates, format === "json" ? { text: text!, owned: true } : { owned: true });
 }

@@ -15,6 +15,8 @@ interface FieldPlan {
   name: string;
   schema: Schema;
   go: GoField | undefined;
+  /** The plan of the field's value, looked up on first use (a plan's children are built lazily: schemas recurse). */
+  value?: Plan;
 }
 
 /** What encoding needs of one (schema node, Go struct) pair, worked out once per pair. */
@@ -105,7 +107,7 @@ function zero(f: FieldPlan & { go: GoField }): unknown {
     case "quantity":
       return "0";
     case "struct":
-      return encode(planOf(f.schema, f.go.struct), {});
+      return encode(valuePlan(f), {});
     default:
       return null;
   }
@@ -114,14 +116,19 @@ function zero(f: FieldPlan & { go: GoField }): unknown {
 /** Struct kinds: omitempty never drops them, so an unset one is written as its zero value. */
 const neverEmpty = new Set(["struct", "time", "intOrString", "quantity"]);
 
+/** `planOf` for the field's value, kept on the field: two map look-ups per field and object saved on every encode. */
+function valuePlan(f: FieldPlan): Plan {
+  return (f.value ??= planOf(f.schema, f.go?.struct));
+}
+
 function encodeStruct(p: Plan & { kind: "struct" }, v: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of p.fields) {
     const has = Object.hasOwn(v, f.name) && v[f.name] !== undefined;
     if (f.go === undefined) {
-      if (has) out[f.name] = encode(planOf(f.schema, undefined), v[f.name]);
+      if (has) out[f.name] = encode(valuePlan(f), v[f.name]);
     } else if (has) {
-      if (!(f.go.omitempty && isEmpty(f.go, v[f.name]))) out[f.name] = encode(planOf(f.schema, f.go.struct), v[f.name]);
+      if (!(f.go.omitempty && isEmpty(f.go, v[f.name]))) out[f.name] = encode(valuePlan(f), v[f.name]);
     } else if (!f.go.omitempty || neverEmpty.has(f.go.kind)) out[f.name] = zero(f as FieldPlan & { go: GoField });
   }
   for (const k of Object.keys(v)) if (!p.names.has(k)) out[k] = v[k];
