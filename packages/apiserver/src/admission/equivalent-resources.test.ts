@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { servableResources } from "../server/resources.ts";
-import type { KubeObject } from "../storage/index.ts";
 import type { GroupVersionResource } from "./attributes.ts";
 import { newEquivalentResourceMapper } from "./equivalent-resources.ts";
 
