@@ -42,4 +42,12 @@ export interface Attributes {
   options?: Record<string, unknown>;
   dryRun: boolean;
   userInfo: UserInfo;
+  /**
+   * Set only on the view a hook or policy gets when it matched through an equivalent resource
+   * (matchPolicy Equivalent; admission.VersionedAttributes with the webhook's invocation): the
+   * resource and kind the client requested, while `resource`, `kind` and the objects are the
+   * matched version's.
+   */
+  requestResource?: GroupVersionResource;
+  requestKind?: GroupVersionKind;
 }

@@ -3,26 +3,33 @@
  * the way upstream converts between the two versions of the shared storage.
  */
 
+const fieldMap: readonly (readonly [core: string, eventsV1: string])[] = [
+  ["eventTime", "eventTime"],
+  ["series", "series"],
+  ["reportingComponent", "reportingController"],
+  ["reportingInstance", "reportingInstance"],
+  ["action", "action"],
+  ["reason", "reason"],
+  ["involvedObject", "regarding"],
+  ["related", "related"],
+  ["message", "note"],
+  ["type", "type"],
+  ["source", "deprecatedSource"],
+  ["firstTimestamp", "deprecatedFirstTimestamp"],
+  ["lastTimestamp", "deprecatedLastTimestamp"],
+  ["count", "deprecatedCount"],
+];
+
 /** core/v1 Event -> events.k8s.io/v1 Event (upstream's conversion of the shared storage). */
 export function toEventsV1(e: Record<string, unknown>): Record<string, unknown> {
-  const pick = (k: string): unknown => e[k];
   const out: Record<string, unknown> = { apiVersion: "events.k8s.io/v1", kind: "Event", metadata: e["metadata"] };
-  const map: [string, string][] = [
-    ["eventTime", "eventTime"],
-    ["series", "series"],
-    ["reportingComponent", "reportingController"],
-    ["reportingInstance", "reportingInstance"],
-    ["action", "action"],
-    ["reason", "reason"],
-    ["involvedObject", "regarding"],
-    ["related", "related"],
-    ["message", "note"],
-    ["type", "type"],
-    ["source", "deprecatedSource"],
-    ["firstTimestamp", "deprecatedFirstTimestamp"],
-    ["lastTimestamp", "deprecatedLastTimestamp"],
-    ["count", "deprecatedCount"],
-  ];
-  for (const [from, to] of map) if (pick(from) !== undefined && pick(from) !== "") out[to] = pick(from);
+  for (const [from, to] of fieldMap) if (e[from] !== undefined && e[from] !== "") out[to] = e[from];
+  return out;
+}
+
+/** events.k8s.io/v1 Event -> core/v1 Event, the inverse of toEventsV1. */
+export function fromEventsV1(e: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { apiVersion: "v1", kind: "Event", metadata: e["metadata"] };
+  for (const [to, from] of fieldMap) if (e[from] !== undefined && e[from] !== "") out[to] = e[from];
   return out;
 }

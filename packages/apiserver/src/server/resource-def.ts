@@ -47,4 +47,6 @@ export interface ResourceDef {
   coerce?: (obj: Record<string, unknown>) => string[];
   /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
   toVersion?: (obj: KubeObject) => KubeObject;
+  /** This version's shape -> the stored one, for a version whose fields differ from storage's (events.k8s.io/v1). */
+  fromVersion?: (obj: KubeObject) => KubeObject;
 }

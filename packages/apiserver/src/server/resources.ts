@@ -71,7 +71,7 @@ import { clusterRoleBindingStrategy } from "../registry/rbac/clusterrolebinding/
 import { roleStrategy } from "../registry/rbac/role/strategy.ts";
 import { roleBindingStrategy } from "../registry/rbac/rolebinding/strategy.ts";
 import type { KubeObject } from "../storage/index.ts";
-import { toEventsV1 } from "./events-v1.ts";
+import { fromEventsV1, toEventsV1 } from "./events-v1.ts";
 import type { ResourceDef } from "./resource-def.ts";
 
 export type { ResourceDef } from "./resource-def.ts";
@@ -383,6 +383,7 @@ export const servableResources: readonly ResourceDef[] = [
     schema: undefined,
     printer: eventHandler,
     toVersion: (o) => toEventsV1(o) as KubeObject,
+    fromVersion: (o) => fromEventsV1(o) as KubeObject,
   }),
   ...networking("v1", ServiceCIDRSchema, IPAddressSchema),
   ...networking("v1beta1", ServiceCIDRV1beta1Schema, IPAddressV1beta1Schema),

@@ -8,6 +8,7 @@
 import type { ParamKind } from "@servicenet/api/admissionregistration/v1";
 import type { Authorizer } from "../../authorization/authorizer/interfaces.ts";
 import { newAdmissionChain } from "../../admission/chain.ts";
+import { newEquivalentResourceMapper } from "../../admission/equivalent-resources.ts";
 import type { AdmissionInterface, AdmissionPlugin } from "../../admission/interfaces.ts";
 import {
   ValidatingAdmissionPolicyPlugin,
@@ -62,8 +63,10 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
   // kube-apiserver's order: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook.
   const serviceResolver = newServiceResolver({ store: deps.store, enableAggregatorRouting: deps.enableAggregatorRouting ?? false });
   const metrics = new AdmissionWebhookMetrics(deps.metricsRegistry);
+  const equivalentResources = newEquivalentResourceMapper(deps.served);
   const webhookDeps = {
     store: deps.store,
+    equivalentResources,
     namespaces: deps.namespaces,
     serviceResolver,
     metrics,
@@ -82,6 +85,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
         resolveParamKind: (k) => resolveParamKind(deps.served(), k),
         policiesStoragePath: validatingAdmissionPolicyStoragePath,
         bindingsStoragePath: validatingAdmissionPolicyBindingStoragePath,
+        equivalentResources,
         ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
       }),
     );

@@ -7,7 +7,7 @@
  * default ServiceCIDR controller) read through these caches as upstream reads through informers
  * of its loopback client.
  */
-import { SharedInformer, type ListerWatcher } from "@servicenet/client/tools/cache";
+import { SharedInformer, type Indexers, type ListerWatcher } from "@servicenet/client/tools/cache";
 import { backgroundClock } from "@servicenet/component-base/clock";
 import type { Logger } from "@servicenet/component-base/logs";
 import { resourcePrefix, type KubeObject, type Store } from "../../storage/index.ts";
@@ -27,10 +27,12 @@ export interface Lister<T> {
   hasSynced(): boolean;
 }
 
-export interface StoreInformerOptions {
+export interface StoreInformerOptions<T = KubeObject> {
   /** First backoff before a new list/watch round after an error (default 200 ms, doubling to 30 s). */
   relistDelayMs?: number;
   logger?: Logger;
+  /** Named indexes of the cache (`cache.Indexers`), beside the namespace index every informer has. */
+  indexers?: Indexers<T>;
 }
 
 /** `namespace/name`, or `name` for cluster-scoped objects (client-go MetaNamespaceKeyFunc). */
@@ -73,7 +75,7 @@ export class StoreInformer<T extends KubeObject = KubeObject> implements Lister<
   readonly #inf: SharedInformer<T>;
 
   /** `storagePath` as in the resource table (`servicecidrs`, `services/specs`). */
-  constructor(store: Store, storagePath: string, opts: StoreInformerOptions = {}) {
+  constructor(store: Store, storagePath: string, opts: StoreInformerOptions<T> = {}) {
     const prefix = resourcePrefix(storagePath);
     this.#inf = new SharedInformer<T>({
       listerWatcher: storeListWatch<T>(store, prefix),
@@ -82,6 +84,7 @@ export class StoreInformer<T extends KubeObject = KubeObject> implements Lister<
       clock: backgroundClock,
       backoff: { initialMs: opts.relistDelayMs ?? 200 },
       ...(opts.logger ? { logger: opts.logger } : {}),
+      ...(opts.indexers ? { indexers: opts.indexers } : {}),
     });
   }
 
@@ -96,6 +99,11 @@ export class StoreInformer<T extends KubeObject = KubeObject> implements Lister<
 
   list(): T[] {
     return [...this.#inf.list()];
+  }
+
+  /** Objects whose index `name` has `value` (`GetIndexer().ByIndex`); throws for an index it was not built with. */
+  byIndex(name: string, value: string): T[] {
+    return this.#inf.byIndex(name, value);
   }
 
   hasSynced(): boolean {

@@ -4,13 +4,15 @@
  * NewEndpointServiceResolver and NewClusterIPServiceResolver; kube-apiserver's buildServiceResolver
  * picks one by `--enable-aggregator-routing`). Services and EndpointSlices are read through
  * informers over the server's own storage, started on the first resolution so a server without
- * service-referenced webhooks keeps no such caches.
+ * service-referenced webhooks keeps no such caches. A resolution reads the Service's own
+ * EndpointSlices through an index, as upstream's lister selects them by namespace and the
+ * `kubernetes.io/service-name` label, never scanning the others.
  */
 import type { Service } from "@servicenet/api/core/v1";
-import type { EndpointSlice } from "@servicenet/api/discovery/v1";
+import { endpointSliceServiceNameLabel, type EndpointSlice } from "@servicenet/api/discovery/v1";
 import type { KubeObject, Store } from "../../storage/index.ts";
 import { StoreInformer } from "../informer/store-informer.ts";
-import { resolveCluster, resolveEndpoint, slicesOfService, type ResolvedAddress } from "../proxy/proxy.ts";
+import { resolveCluster, resolveEndpoint, type ResolvedAddress } from "../proxy/proxy.ts";
 
 /** ServiceResolver.ResolveEndpoint: the address for `port` of Service `namespace/name`; throws upstream's error. */
 export interface ServiceResolver {
@@ -25,6 +27,14 @@ export interface ServiceResolverOptions {
 }
 
 type Cached<T> = T & KubeObject;
+
+/** The EndpointSlices' index by `namespace/<kubernetes.io/service-name>`: a resolution reads its Service's slices only. */
+export const endpointSliceServiceIndex = "namespace/service-name";
+
+function serviceIndexFunc(s: Cached<EndpointSlice>): string[] {
+  const svc = s.metadata.labels?.[endpointSliceServiceNameLabel];
+  return svc !== undefined ? [`${s.metadata.namespace ?? ""}/${svc}`] : [];
+}
 
 /**
  * buildServiceResolver: endpoint routing (a ready EndpointSlice endpoint and its port) with
@@ -44,9 +54,11 @@ export function newServiceResolver(o: ServiceResolverOptions): ServiceResolver {
       const svcs = await synced(services);
       const getService = (ns: string, n: string): Service | undefined => svcs.get(`${ns}/${n}`);
       if (!o.enableAggregatorRouting) return resolveCluster(getService, namespace, name, port);
-      slices ??= new StoreInformer<Cached<EndpointSlice>>(o.store, "endpointslices");
+      slices ??= new StoreInformer<Cached<EndpointSlice>>(o.store, "endpointslices", {
+        indexers: { [endpointSliceServiceIndex]: serviceIndexFunc },
+      });
       const eps = await synced(slices);
-      return resolveEndpoint(getService, (ns, svc) => slicesOfService(eps.list(), ns, svc), namespace, name, port);
+      return resolveEndpoint(getService, (ns, svc) => eps.byIndex(endpointSliceServiceIndex, `${ns}/${svc}`), namespace, name, port);
     },
     stop() {
       services?.stop();

@@ -15,6 +15,8 @@ import type {
 import type { Attributes } from "../../../attributes.ts";
 import type { SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
 import { newForbidden } from "../../../errors.ts";
+import { versionedAttributes } from "../../../conversion.ts";
+import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts";
 import { matches } from "../matching/matching.ts";
 import type { CompiledPolicy } from "./compile.ts";
 import { validate, type PolicyDecision } from "./validator.ts";
@@ -33,6 +35,8 @@ export interface DispatchSources {
   params(kind: ParamKind, ref: ParamRef, namespace: string): unknown[] | undefined;
   /** The server's authorizer, decided synchronously, behind the `authorizer` variable. */
   authorize?: SynchronousAuthorize;
+  /** Equivalent resources and their conversion, for matchPolicy Equivalent; only exact rules match without it. */
+  equivalentResources?: EquivalentResourceMapper;
 }
 
 /** The warnings and audit annotations an admitted request carries. */
@@ -90,8 +94,9 @@ export function dispatch(
   for (const b of bindings) {
     const p = byName.get(b.spec.policyName ?? "");
     if (p === undefined) continue;
-    if (!matches(p.policy.spec.matchConstraints, a, nsLabels)) continue;
-    if (b.spec.matchResources !== undefined && !matches(b.spec.matchResources, a, nsLabels)) continue;
+    const matched = matches(p.policy.spec.matchConstraints, a, nsLabels, src.equivalentResources);
+    if (!matched) continue;
+    if (b.spec.matchResources !== undefined && !matches(b.spec.matchResources, a, nsLabels, src.equivalentResources)) continue;
     const policyName = p.policy.metadata.name ?? "";
     const bindingName = b.metadata.name ?? "";
     const failurePolicy = p.policy.spec.failurePolicy ?? "Fail";
@@ -101,7 +106,9 @@ export function dispatch(
         configErrors.push(`policy '${policyName}' with binding '${bindingName}' denied request: ${params.error}`);
       continue;
     }
-    const decisions = params.params.flatMap((param) => validate(p.compiled, a, param, nsObject, failurePolicy, src.authorize).decisions);
+    // The policy sees the request in the version its matchConstraints matched (VersionedAttribute of matchKind).
+    const v = versionedAttributes(a, matched, src.equivalentResources);
+    const decisions = params.params.flatMap((param) => validate(p.compiled, v, param, nsObject, failurePolicy, src.authorize).decisions);
     decisions.forEach((decision, index) => {
       if (decision.action !== "deny") return;
       for (const action of b.spec.validationActions ?? []) {

@@ -20,6 +20,7 @@ import {
   type Attributes as AuthorizationAttributes,
   type Authorizer,
 } from "../../../../authorization/authorizer/interfaces.ts";
+import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts";
 import { newForbidden } from "../../../errors.ts";
 import type { AdmissionContext, AdmissionPlugin } from "../../../interfaces.ts";
 import { compilePolicy } from "./compile.ts";
@@ -43,6 +44,8 @@ export interface ValidatingAdmissionPolicyPluginOptions {
   bindingsStoragePath: string;
   /** The server's authorizer, asked by the `authorizer` variable; without it the variable is unbound. */
   authorizer?: Authorizer;
+  /** Equivalent resources and their conversion, for matchConstraints' matchPolicy Equivalent. */
+  equivalentResources?: EquivalentResourceMapper;
 }
 
 /** The policies' own resources are never subject to policies (generic/plugin.go isPolicyResource). */
@@ -156,6 +159,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     const authorizer = this.#o.authorizer;
     return {
       namespace: (name) => this.#o.namespaces.get(name),
+      ...(this.#o.equivalentResources ? { equivalentResources: this.#o.equivalentResources } : {}),
       params: (kind, ref, namespace) => this.#findParams(kind, ref, namespace),
       ...(authorizer ? { authorize: (attrs: AuthorizationAttributes) => authorizeSync(authorizer, attrs) } : {}),
     };

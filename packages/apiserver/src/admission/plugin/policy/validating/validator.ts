@@ -41,8 +41,8 @@ export function admissionRequest(a: Attributes): Record<string, unknown> {
     kind: a.kind,
     resource: a.resource,
     subResource: a.subresource,
-    requestKind: a.kind,
-    requestResource: a.resource,
+    requestKind: a.requestKind ?? a.kind,
+    requestResource: a.requestResource ?? a.resource,
     requestSubResource: a.subresource,
     name: a.name,
     namespace: a.namespace,
@@ -61,9 +61,10 @@ export function admissionRequest(a: Attributes): Record<string, unknown> {
 export function authorizerFor(a: Attributes, authorize: SynchronousAuthorize): AuthorizerValue {
   const u = a.userInfo;
   const user = { name: u.username, uid: u.uid ?? "", groups: u.groups ?? [], ...(u.extra ? { extra: u.extra } : {}) };
+  const requested = a.requestResource ?? a.resource;
   return new AuthorizerValue(user, authorize, {
-    group: a.resource.group,
-    resource: a.resource.resource,
+    group: requested.group,
+    resource: requested.resource,
     subresource: a.subresource,
     namespace: a.namespace,
     name: a.name,

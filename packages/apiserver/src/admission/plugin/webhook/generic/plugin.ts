@@ -13,6 +13,7 @@ import {
   type Authorizer,
   type SynchronousAuthorize,
 } from "../../../../authorization/authorizer/interfaces.ts";
+import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts";
 import type { AdmissionContext } from "../../../interfaces.ts";
 import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
 import type { ServiceResolver } from "../../../../util/webhook/serviceresolver.ts";
@@ -34,6 +35,8 @@ export interface WebhookPluginOptions {
   serviceResolver?: ServiceResolver;
   /** The server's authorizer, behind the matchConditions' `authorizer` variable. */
   authorizer?: Authorizer;
+  /** Equivalent resources and their conversion, for matchPolicy Equivalent; only exact rules match without it. */
+  equivalentResources?: EquivalentResourceMapper;
 }
 
 /** A dispatcher of one kind (validating or mutating). */
@@ -45,6 +48,7 @@ export type Dispatcher = (
   post?: WebhookPoster,
   metrics?: AdmissionWebhookMetrics,
   authorize?: SynchronousAuthorize,
+  mapper?: EquivalentResourceMapper,
 ) => Promise<void>;
 
 /** The generic webhook: `dispatch(a, ctx)` runs the configured webhooks; `stop()` ends the informer. */
@@ -79,7 +83,7 @@ export class Webhook {
     }
     const authorizer = this.#o.authorizer;
     const authorize = authorizer && ((attrs: AuthorizationAttributes) => authorizeSync(authorizer, attrs));
-    await this.#dispatcher(hooks, a, ctx, (n) => namespaces.get(n), this.#post, this.#o.metrics, authorize);
+    await this.#dispatcher(hooks, a, ctx, (n) => namespaces.get(n), this.#post, this.#o.metrics, authorize, this.#o.equivalentResources);
   }
 
   stop(): void {

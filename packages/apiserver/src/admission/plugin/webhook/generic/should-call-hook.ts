@@ -3,12 +3,15 @@
  * ShouldCallHook with predicates/{rules,namespace,object}, and matchconditions/matcher.go Match):
  * the admission configuration kinds are exempt, then rules, namespaceSelector (a Namespace request
  * by the Namespace's own labels, cluster-scoped objects always), objectSelector (old or new
- * object), then the matchConditions.
+ * object), then the matchConditions on the request as the matched version sees it.
  */
 import type { MatchResources } from "@servicenet/api/admissionregistration/v1";
 import { runtimeCELCostBudget, type CostBudget } from "../../../../apiserver/cel/index.ts";
 import type { Attributes } from "../../../attributes.ts";
-import { matches } from "../../policy/matching/matching.ts";
+import { StatusError } from "@servicenet/api";
+import { versionedAttributes } from "../../../conversion.ts";
+import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts";
+import { matches, type MatchedResource } from "../../policy/matching/matching.ts";
 import { admissionRequest, authorizerFor } from "../../policy/validating/validator.ts";
 import type { SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
 import type { WebhookAccessor } from "./source.ts";
@@ -36,17 +39,37 @@ export function namespaceLabels(a: Attributes, lookup: (name: string) => unknown
   return a.namespace !== "" ? labelsOf(lookup(a.namespace)) : undefined;
 }
 
-/** Rules and selectors. */
-export function webhookMatches(h: WebhookAccessor, a: Attributes, nsLabels: Labels): boolean {
+/**
+ * Rules and selectors: the resource and kind the webhook is called as (its WebhookInvocation),
+ * through an equivalent resource under matchPolicy Equivalent when `mapper` is given.
+ */
+export function webhookMatches(
+  h: WebhookAccessor,
+  a: Attributes,
+  nsLabels: Labels,
+  mapper?: EquivalentResourceMapper,
+): MatchedResource | undefined {
   const w = h.webhook;
-  if ((w.rules ?? []).length === 0) return false;
+  if ((w.rules ?? []).length === 0) return undefined;
   const m: MatchResources = {
     namespaceSelector: w.namespaceSelector ?? {},
     objectSelector: w.objectSelector ?? {},
     resourceRules: w.rules ?? [],
     ...(w.matchPolicy !== undefined ? { matchPolicy: w.matchPolicy } : {}),
   };
-  return matches(m, a, nsLabels);
+  return matches(m, a, nsLabels, mapper);
+}
+
+/**
+ * The attributes the webhook is called with (VersionedAttribute of the invocation's kind); a
+ * conversion failure is an internal error, as upstream's ShouldCallHook returns it.
+ */
+export function invocationAttributes(a: Attributes, m: MatchedResource, mapper?: EquivalentResourceMapper): Attributes {
+  try {
+    return versionedAttributes(a, m, mapper);
+  } catch (e) {
+    throw StatusError.internal(e instanceof Error ? e.message : String(e), e);
+  }
 }
 
 /** The outcome of the matchConditions: match, no match, or the first error (when none is false). */

@@ -5,6 +5,8 @@
  * the object in place. When a webhook changed the object, the webhooks with reinvocationPolicy
  * IfNeeded called before it are called once more in a second round (admission/reinvocation.go;
  * the webhooks are this chain's only mutating plugin, so no other plugin's change needs watching).
+ * A webhook matched through an equivalent resource patches the object in its own version, which is
+ * then converted back.
  */
 import { StatusError } from "@servicenet/api";
 import type { KubeObject } from "../../../../storage/index.ts";
@@ -12,11 +14,13 @@ import { applyJSONPatch } from "../../../../server/patch/json-patch.ts";
 import type { JSONValue } from "../../../../server/patch/json-value.ts";
 import type { SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
 import type { Attributes } from "../../../attributes.ts";
+import { convertBack, replaceObject } from "../../../conversion.ts";
+import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts";
 import type { AdmissionContext } from "../../../interfaces.ts";
 import { ErrCallingWebhook } from "../errors/errors.ts";
 import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
 import { callFailure, callHook, type WebhookPoster } from "../generic/call-hook.ts";
-import { evaluateMatchConditions, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
+import { evaluateMatchConditions, invocationAttributes, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
 import type { Dispatcher } from "../generic/plugin.ts";
 import type { WebhookAccessor } from "../generic/source.ts";
 
@@ -25,12 +29,6 @@ interface ReinvokeContext {
   previouslyInvokedReinvocable: Set<string>;
   reinvoke: Set<string>;
   shouldReinvoke: boolean;
-}
-
-/** Replaces the contents of `target` with `next` (the handlers hold the object by reference). */
-function replaceObject(target: KubeObject, next: KubeObject): void {
-  for (const k of Object.keys(target)) if (!(k in next)) delete (target as Record<string, unknown>)[k];
-  Object.assign(target, next);
 }
 
 /** Applies a webhook's patch to `a.object`; true when the object changed. */
@@ -53,20 +51,33 @@ function applyPatch(a: Attributes, patchText: string): boolean {
   return JSON.stringify(a.object) !== before;
 }
 
+/** What a round hands each call besides the hook and the attributes. */
+interface CallDeps {
+  nsObject: unknown;
+  post: WebhookPoster | undefined;
+  metrics: AdmissionWebhookMetrics | undefined;
+  authorize: SynchronousAuthorize | undefined;
+  mapper: EquivalentResourceMapper | undefined;
+}
+
+/**
+ * Calls `h` with `v`, the request as its version sees it; a patch is applied to `v`'s object and,
+ * when that is a converted copy, converted back into the request's object.
+ */
 async function callMutatingHook(
   h: WebhookAccessor,
   a: Attributes,
+  v: Attributes,
   ctx: AdmissionContext,
-  nsObject: unknown,
-  post: WebhookPoster | undefined,
-  metrics: AdmissionWebhookMetrics | undefined,
-  authorize: SynchronousAuthorize | undefined,
+  d: CallDeps,
 ): Promise<{ called: boolean; changed: boolean }> {
-  const m = evaluateMatchConditions(h, a, nsObject, authorize);
+  const m = evaluateMatchConditions(h, v, d.nsObject, d.authorize);
   if ("error" in m) throw new ErrCallingWebhook(h.webhook.name, m.error);
   if (!m.matches) return { called: false, changed: false };
-  const result = await callHook(h, a, ctx, true, post, metrics);
-  return { called: true, changed: result.patch !== undefined ? applyPatch(a, result.patch) : false };
+  const result = await callHook(h, v, ctx, true, d.post, d.metrics);
+  const changed = result.patch !== undefined ? applyPatch(v, result.patch) : false;
+  if (changed) convertBack(a, v, d.mapper);
+  return { called: true, changed };
 }
 
 async function runRound(
@@ -76,18 +87,19 @@ async function runRound(
   ctx: AdmissionContext,
   rc: ReinvokeContext,
   namespace: (name: string) => unknown,
-  post: WebhookPoster | undefined,
-  metrics: AdmissionWebhookMetrics | undefined,
-  authorize: SynchronousAuthorize | undefined,
+  deps: Omit<CallDeps, "nsObject">,
 ): Promise<void> {
-  const nsObject = a.namespace !== "" ? namespace(a.namespace) : undefined;
+  const d: CallDeps = { ...deps, nsObject: a.namespace !== "" ? namespace(a.namespace) : undefined };
   for (const [i, h] of hooks.entries()) {
-    if (!webhookMatches(h, a, namespaceLabels(a, namespace))) continue;
+    const matched = webhookMatches(h, a, namespaceLabels(a, namespace), d.mapper);
+    if (!matched) continue;
     // A webhook is never called for the first time in the reinvocation round.
     if (round > 0 && !rc.reinvoke.has(h.uid)) continue;
+    // Converted afresh for each hook: the previous one may have changed the request's object.
+    const v = invocationAttributes(a, matched, d.mapper);
     let outcome: { called: boolean; changed: boolean };
     try {
-      outcome = await callMutatingHook(h, a, ctx, nsObject, post, metrics, authorize);
+      outcome = await callMutatingHook(h, a, v, ctx, d);
     } catch (e) {
       if (!(e instanceof ErrCallingWebhook)) throw e;
       if (h.webhook.failurePolicy !== "Ignore") throw callFailure(e);
@@ -111,8 +123,9 @@ async function runRound(
 }
 
 /** Runs the mutating webhooks of `hooks` that match `a`, mutating `a.object`; throws the first refusal. */
-export const dispatchMutating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics, authorize) => {
+export const dispatchMutating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics, authorize, mapper) => {
   const rc: ReinvokeContext = { previouslyInvokedReinvocable: new Set(), reinvoke: new Set(), shouldReinvoke: false };
-  await runRound(0, hooks, a, ctx, rc, namespace, post, metrics, authorize);
-  if (rc.shouldReinvoke && rc.reinvoke.size > 0) await runRound(1, hooks, a, ctx, rc, namespace, post, metrics, authorize);
+  const deps = { post, metrics, authorize, mapper };
+  await runRound(0, hooks, a, ctx, rc, namespace, deps);
+  if (rc.shouldReinvoke && rc.reinvoke.size > 0) await runRound(1, hooks, a, ctx, rc, namespace, deps);
 };

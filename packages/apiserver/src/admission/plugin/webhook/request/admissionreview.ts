@@ -36,8 +36,9 @@ export function createAdmissionReview(
     kind: a.kind,
     resource: a.resource,
     ...(a.subresource ? { subResource: a.subresource } : {}),
-    requestKind: a.kind,
-    requestResource: a.resource,
+    // The requested resource; a hook matched through an equivalent one sees its own as kind/resource.
+    requestKind: a.requestKind ?? a.kind,
+    requestResource: a.requestResource ?? a.resource,
     ...(a.subresource ? { requestSubResource: a.subresource } : {}),
     ...(a.name ? { name: a.name } : {}),
     ...(a.namespace ? { namespace: a.namespace } : {}),
