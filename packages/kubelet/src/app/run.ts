@@ -133,7 +133,8 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
     ...clock,
     ...(o.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: o.leaseRenewIntervalMs } : {}),
   });
-  registered.forEach((n, i) => leases.add(n.metadata.name ?? "", n.metadata.uid ?? "", leases.offset(i, registered.length)));
+  for (const n of registered) leases.add(n.metadata.name ?? "", n.metadata.uid ?? "");
+  leases.start();
   const statuses = nodeStatusUpdater(o, nodeInformer, log);
   // The Nodes' first reports spread over one report period, as Nodes registered at different times.
   const t = (o.clock ?? realClock).now();
