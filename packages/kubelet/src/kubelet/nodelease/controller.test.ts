@@ -27,6 +27,8 @@ async function setup(nodes: number) {
       clock.step(100);
       await eventually(() => server!.writes.length >= expected, { what: `tick ${t}'s lease writes`, intervalMs: 1 });
     }
+    // Every answer is in before the next interval, or a Node still in flight would skip its turn.
+    await eventually(() => controller!.inFlight === 0, { what: "the interval's answers", intervalMs: 1 });
   };
   return { clock, controller, writes, interval, server };
 }

@@ -66,9 +66,11 @@ export class NodeLeaseController {
     this.#held.push({ name, nodeUID, resourceVersion: undefined, inFlight: false });
   }
 
-  /** The number of Nodes whose Leases are renewed. */
-  get size(): number {
-    return this.#held.length;
+  /** Renewals sent and not yet answered. */
+  get inFlight(): number {
+    let n = 0;
+    for (const h of this.#held) if (h.inFlight) n++;
+    return n;
   }
 
   /** Ticks until `stop`: every interval/slots, the Nodes of the next slot. */
