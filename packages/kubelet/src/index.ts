@@ -26,3 +26,5 @@ export {
   type Simulation,
 } from "./kubelet/simulation.ts";
 export { testEnvironmentKubelet, type TestEnvironmentStarter } from "./app/test-environment.ts";
+export { newKubeletMetrics, podStartupDurationBuckets, type KubeletMetrics } from "./kubelet/metrics/metrics.ts";
+export { listenAndServeReadOnly, type ReadOnlyServer } from "./kubelet/server/server.ts";

@@ -25,7 +25,8 @@ describe("parseOptions", () => {
     expect(o).toMatchObject({ kubeconfig: "k", nodes: 5, node: { zones: ["a", "b"], nodeIPs: ["fd00::2", "10.0.0.2"] } });
   });
   it.each([
-    { argv: [], want: { kubeAPIQPS: 50, kubeAPIBurst: 100 } },
+    { argv: [], want: { kubeAPIQPS: 50, kubeAPIBurst: 100, address: "0.0.0.0", readOnlyPort: 0 } },
+    { argv: ["--address", "127.0.0.1", "--read-only-port", "10255"], want: { address: "127.0.0.1", readOnlyPort: 10255 } },
     { argv: ["--kube-api-qps", "5.5", "--kube-api-burst=10"], want: { kubeAPIQPS: 5.5, kubeAPIBurst: 10 } },
     { argv: ["--kube-api-qps", "0", "--kube-api-burst", "0"], want: { kubeAPIQPS: 0, kubeAPIBurst: 0 } },
   ])("client rate $argv", ({ argv, want }) => {
@@ -33,6 +34,14 @@ describe("parseOptions", () => {
   });
   it.each([
     [["--nodes", "1"], "--kubeconfig is required"],
+    [
+      ["--kubeconfig", "k", "--read-only-port", "65536"],
+      "invalid configuration: readOnlyPort (--read-only-port) 65536 must be between 0 and 65535, inclusive",
+    ],
+    [
+      ["--kubeconfig", "k", "--address", "localhost"],
+      'invalid argument "localhost" for "--address" flag: "localhost" is not a valid IP address',
+    ],
     [["--kubeconfig", "k", "--kube-api-qps", "-1"], "invalid configuration: kubeAPIQPS (--kube-api-qps) -1 must not be a negative number"],
     [
       ["--kubeconfig", "k", "--kube-api-qps", "-0.5"],

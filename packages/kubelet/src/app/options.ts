@@ -20,6 +20,9 @@ export interface Options {
   /** --kube-api-qps and --kube-api-burst of each Node's client (KubeletConfiguration kubeAPIQPS/kubeAPIBurst, 50 and 100). */
   kubeAPIQPS: number;
   kubeAPIBurst: number;
+  /** --address and --read-only-port: the read-only server of /healthz and /metrics (0: off, KubeletConfiguration's default). */
+  address: string;
+  readOnlyPort: number;
   verbosity: number;
   help: boolean;
 }
@@ -40,6 +43,9 @@ A simulated kubelet: registers N Nodes and gives the Pods bound to them IPs and 
   --pod-workers N             Pods synced at once, over all Nodes (default 20)
   --kube-api-qps QPS          QPS to use while talking with kubernetes apiserver, per Node (default 50)
   --kube-api-burst N          burst to use while talking with kubernetes apiserver, per Node (default 100)
+  --address IP                the IP address for the Kubelet to serve on (default 0.0.0.0)
+  --read-only-port PORT       the read-only port for the Kubelet to serve on with no authentication/authorization:
+                              /healthz and /metrics (set to 0 to disable; default 0)
   -v, --v N                   log verbosity, klog's levels (default 0)
 Pod annotations: kubelet.servicenet.io/fail-readiness, kubelet.servicenet.io/crash-after-seconds, kubelet.servicenet.io/stop-seconds (see the README).`;
 
@@ -63,6 +69,13 @@ function positive(flag: string, v: string): number {
   return n;
 }
 
+// component-base/cli/flag IPVar.Set under pflag's wrapping.
+function address(v: string): string {
+  if (parseIP(v) === null)
+    throw new UsageError(`invalid argument ${JSON.stringify(v)} for "--address" flag: ${JSON.stringify(v)} is not a valid IP address`);
+  return v;
+}
+
 function capacity(v: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const kv of v.split(",")) {
@@ -83,6 +96,8 @@ export function parseOptions(argv: readonly string[]): Options {
     workers: 20,
     kubeAPIQPS: defaultKubeAPIQPS,
     kubeAPIBurst: defaultKubeAPIBurst,
+    address: "0.0.0.0",
+    readOnlyPort: 0,
     verbosity: 0,
     help: false,
   };
@@ -126,6 +141,12 @@ export function parseOptions(argv: readonly string[]): Options {
       case "--kube-api-burst":
         o.kubeAPIBurst = int32Flag(flag, value());
         break;
+      case "--address":
+        o.address = address(value());
+        break;
+      case "--read-only-port":
+        o.readOnlyPort = int32Flag(flag, value());
+        break;
       default:
         throw new UsageError(`unknown flag: ${flag}`);
     }
@@ -136,6 +157,8 @@ export function parseOptions(argv: readonly string[]): Options {
   // pkg/kubelet/apis/config/validation/validation.go ValidateKubeletConfiguration.
   if (o.kubeAPIBurst < 0)
     throw new UsageError(`invalid configuration: kubeAPIBurst (--kube-api-burst) ${o.kubeAPIBurst} must not be a negative number`);
+  if (o.readOnlyPort < 0 || o.readOnlyPort > 65535)
+    throw new UsageError(`invalid configuration: readOnlyPort (--read-only-port) ${o.readOnlyPort} must be between 0 and 65535, inclusive`);
   if (o.kubeAPIQPS < 0)
     throw new UsageError(`invalid configuration: kubeAPIQPS (--kube-api-qps) ${o.kubeAPIQPS} must not be a negative number`);
   return o;

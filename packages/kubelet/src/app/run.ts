@@ -12,6 +12,7 @@ import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { processClientLimits } from "./client-connection.ts";
+import type { KubeletMetrics } from "../kubelet/metrics/metrics.ts";
 import { NodeLeaseController } from "../kubelet/nodelease/controller.ts";
 import { forEachLimited, registerNode } from "../kubelet/node-registration.ts";
 import { NodeSet } from "../kubelet/node-set.ts";
@@ -39,6 +40,8 @@ export interface RunOptions {
    * go through the heartbeat client, never throttled.
    */
   clientConnection?: ClientConnectionLimits;
+  /** The kubelet's metrics (served on the read-only port); none when undefined. */
+  metrics?: KubeletMetrics;
 }
 
 /** What a running process exposes (tests and the bench read it). */
@@ -122,7 +125,9 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
     client: podClient(kubeConfig),
     logger: log,
     ...(o.clock ? { clock: o.clock } : {}),
+    ...(o.metrics ? { metrics: o.metrics } : {}),
   });
+  for (const name of names) o.metrics?.nodeName.set({ node: name }, 1);
   const onNode = (n: Node) => {
     if (nodes.observe(n)) workers.enqueueNode(n.metadata.name ?? "");
   };
@@ -133,7 +138,8 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
     ...clock,
     ...(o.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: o.leaseRenewIntervalMs } : {}),
   });
-  registered.forEach((n, i) => leases.add(n.metadata.name ?? "", n.metadata.uid ?? "", leases.offset(i, registered.length)));
+  for (const n of registered) leases.add(n.metadata.name ?? "", n.metadata.uid ?? "");
+  leases.start();
   const statuses = nodeStatusUpdater(o, nodeInformer, log);
   // The Nodes' first reports spread over one report period, as Nodes registered at different times.
   const t = (o.clock ?? realClock).now();

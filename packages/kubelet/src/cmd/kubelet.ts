@@ -7,6 +7,8 @@ import { main } from "@servicenet/component-base/cli";
 import { KubeconfigError, loadKubeConfig } from "@servicenet/client/tools/clientcmd";
 import { parseOptions, usage } from "../app/options.ts";
 import { runKubelet } from "../app/run.ts";
+import { newKubeletMetrics } from "../kubelet/metrics/metrics.ts";
+import { listenAndServeReadOnly, type ReadOnlyServer } from "../kubelet/server/server.ts";
 
 main({
   name: "kubelet",
@@ -17,6 +19,12 @@ main({
   async run(opts, log, signal) {
     const kubeConfig = loadKubeConfig(opts.kubeconfig);
     log.info("starting", { server: kubeConfig.getCurrentCluster()?.server, nodes: opts.nodes });
+    const metrics = newKubeletMetrics();
+    let readOnly: ReadOnlyServer | undefined;
+    if (opts.readOnlyPort > 0) {
+      readOnly = await listenAndServeReadOnly(opts.address, opts.readOnlyPort, metrics.registry);
+      log.info("Starting to listen read-only", { address: opts.address, port: opts.readOnlyPort });
+    }
     await runKubelet(
       {
         kubeConfig,
@@ -26,9 +34,11 @@ main({
         workers: opts.workers,
         clientConnection: { qps: opts.kubeAPIQPS, burst: opts.kubeAPIBurst },
         logger: log,
+        metrics,
       },
       signal,
     );
+    await readOnly?.close();
     return 0;
   },
 });

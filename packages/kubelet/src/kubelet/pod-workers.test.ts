@@ -1,4 +1,4 @@
-import type { Pod } from "@servicenet/api";
+import { PodSchema, type Pod } from "@servicenet/api";
 import { FakeClock } from "@servicenet/component-base/clock";
 import { describe, expect, it } from "vitest";
 import { FakePods } from "../testing/fake-pod-client.ts";
@@ -52,6 +52,25 @@ describe("PodWorkers", () => {
       started: true,
       state: { running: {} },
     });
+    await workers.sync("default/a");
+    expect(pods.writes).toHaveLength(1);
+  });
+
+  it("writes no second status when the apiserver's copy differs only in absent fields (Semantic.DeepEqual)", async () => {
+    const { pods, workers } = setup();
+    pods.add(pod("a"));
+    await workers.sync("default/a");
+    expect(pods.writes).toHaveLength(1);
+    // The apiserver serializes an unset condition time as null (metav1.Time's zero value); the
+    // informer's schema decodes that to an undefined key.
+    const written = pods.get("default/a");
+    const served = {
+      ...written,
+      status: { ...written.status, conditions: written.status?.conditions?.map((c) => ({ ...c, lastProbeTime: null })) },
+    };
+    const decoded = PodSchema.parse(served);
+    expect(Object.keys(decoded.status?.conditions?.[0] ?? {})).toContain("lastProbeTime");
+    pods.informer.set({ ...decoded, metadata: { ...decoded.metadata, resourceVersion: "999" } });
     await workers.sync("default/a");
     expect(pods.writes).toHaveLength(1);
   });

@@ -13,6 +13,7 @@ import { describeError, isConflict, isNotFound } from "@servicenet/client/errors
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
+import type { KubeletMetrics } from "./metrics/metrics.ts";
 import type { NodeSet, OwnedNode } from "./node-set.ts";
 import type { PodClient } from "./pod-client.ts";
 import { advance, newPodRuntime, type PodRuntime } from "./pod-runtime.ts";
@@ -26,6 +27,8 @@ export interface PodWorkersOptions {
   client: PodClient;
   clock?: Clock;
   logger?: Logger;
+  /** Pods started, running, and their start duration (pkg/kubelet/metrics). */
+  metrics?: KubeletMetrics;
 }
 
 /** A Pod's runtime, its Node, and the resourceVersion its last status write was computed from. */
@@ -40,6 +43,8 @@ export class PodWorkers {
   readonly #log: Logger;
   readonly queue: RateLimitingQueue<string>;
   readonly #runtimes = new Map<string, Runtime>();
+  /** When the informer first showed each of our Pods not yet started (the kubelet's firstSeenTime). */
+  readonly #firstSeen = new Map<string, number>();
 
   constructor(o: PodWorkersOptions) {
     this.#o = o;
@@ -47,9 +52,13 @@ export class PodWorkers {
     this.#log = o.logger ?? noopLogger;
     this.queue = new RateLimitingQueue<string>("kubelet-pods", this.#clock);
     const enqueue = (p: Pod) => {
-      if (o.nodes.get(p.spec.nodeName) !== undefined) this.queue.add(keyOf(p));
+      if (o.nodes.get(p.spec.nodeName) === undefined) return;
+      const key = keyOf(p);
+      if (o.metrics !== undefined && !this.#runtimes.has(key) && !this.#firstSeen.has(key)) this.#firstSeen.set(key, this.#clock.now());
+      this.queue.add(key);
     };
     o.pods.addEventHandler({ onAdd: enqueue, onUpdate: (_old, p) => enqueue(p), onDelete: enqueue });
+    o.metrics?.registry.addCollector(() => o.metrics?.runningPods.set({}, this.#runtimes.size));
   }
 
   /** Syncs every Pod bound to `node` again (its podCIDRs just arrived). */
@@ -91,6 +100,7 @@ export class PodWorkers {
     const rt = this.#runtimes.get(key);
     if (rt === undefined) return;
     this.#runtimes.delete(key);
+    this.#firstSeen.delete(key);
     this.#o.nodes.get(rt.node)?.ipam?.release(rt.uid);
   }
 
@@ -116,6 +126,13 @@ export class PodWorkers {
     return rt;
   }
 
+  // Kubelet.SyncPod: the time from first seeing the Pod to the status that moves it to Running.
+  #observeStart(key: string, now: number): void {
+    const seen = this.#firstSeen.get(key);
+    this.#firstSeen.delete(key);
+    if (seen !== undefined) this.#o.metrics?.podStartDuration.observe({}, (now - seen) / 1000);
+  }
+
   /** One sync of the Pod `key` (namespace/name). */
   async sync(key: string): Promise<void> {
     const pod = this.#o.pods.get(key);
@@ -125,7 +142,10 @@ export class PodWorkers {
       this.#release(key);
       rt = undefined;
     }
-    if (pod === undefined || node === undefined) return;
+    if (pod === undefined || node === undefined) {
+      this.#firstSeen.delete(key);
+      return;
+    }
     const ns = pod.metadata.namespace ?? "";
     const name = pod.metadata.name ?? "";
     const uid = pod.metadata.uid ?? "";
@@ -140,6 +160,7 @@ export class PodWorkers {
       rt = this.#start(pod, node, now);
       if (rt === undefined) return;
       this.#runtimes.set(key, rt);
+      this.#o.metrics?.startedPodsTotal.inc();
     }
     if (pod.metadata.deletionTimestamp !== undefined && rt.killedAt === undefined) rt.killedAt = now;
     const sim = simulationOf(pod);
@@ -151,6 +172,7 @@ export class PodWorkers {
     if (!statusEqual(pod.status, status) && (rv === undefined || rt.writtenFrom !== rv)) {
       await this.#o.client.patchStatus(ns, name, statusPatch(pod, status));
       rt.writtenFrom = rv;
+      if (status.phase === "Running" && pod.status?.phase !== "Running") this.#observeStart(key, now);
     }
     const stop = stopTime(pod, rt, sim);
     if (stop !== undefined && now >= stop.at) {

@@ -2,8 +2,11 @@
  * Node heartbeats through Leases (pkg/kubelet/nodelease, component-helpers'
  * `lease.controller`): each Node's `kube-node-lease/<name>` is created owned by the Node and
  * renewed every renewInterval (upstream's 10 s, a quarter of the 40 s duration) by an update of
- * the lease last seen, fetched again after a conflict. The Nodes' renewals are spread evenly over
- * the interval so 1,000 Nodes make a steady stream of writes, not a burst.
+ * the lease last seen, fetched again after a conflict. All the Nodes of the process share one
+ * timer, as kwok's node lease controller: it ticks `slots` times per interval and renews the
+ * Nodes of one slot (Node i is in slot i mod slots), so 1,000 Nodes make a steady stream of
+ * writes, not a burst, with no timer or closure per Node. A Node whose renewal is still in
+ * flight skips its turn (upstream's loop per Node is sequential).
  */
 import type { KubeConfig } from "@kubernetes/client-node";
 import { describeError, isAlreadyExists, isConflict, isNotFound } from "@servicenet/client/errors";
@@ -22,11 +25,15 @@ interface LeaseMeta {
   metadata?: { resourceVersion?: string };
 }
 
+/** Ticks per renew interval: each renews a hundredth of the Nodes. */
+const slots = 100;
+
 /** One Node's lease state: what is needed to write the next renewal. */
 interface Held {
   name: string;
   nodeUID: string;
   resourceVersion: string | undefined;
+  inFlight: boolean;
 }
 
 export interface LeaseControllerOptions {
@@ -43,8 +50,8 @@ export class NodeLeaseController {
   readonly #log: Logger;
   readonly #interval: number;
   readonly #held: Held[] = [];
-  readonly #timers = new Set<TimerHandle>();
-  #stopped = false;
+  #tick = 0;
+  #timer: TimerHandle | undefined;
   renewals = 0;
 
   constructor(o: LeaseControllerOptions) {
@@ -54,41 +61,47 @@ export class NodeLeaseController {
     this.#interval = o.renewIntervalMs ?? defaultRenewIntervalMs;
   }
 
-  /** Adds a registered Node; its first renewal (creating the Lease if needed) is at `offsetMs`. */
-  add(name: string, nodeUID: string, offsetMs: number): void {
-    const h: Held = { name, nodeUID, resourceVersion: undefined };
-    this.#held.push(h);
-    this.#schedule(h, offsetMs);
+  /** Adds a registered Node; its first renewal (creating the Lease if needed) is within one interval. */
+  add(name: string, nodeUID: string): void {
+    this.#held.push({ name, nodeUID, resourceVersion: undefined, inFlight: false });
   }
 
-  /** Spreads `count` Nodes' first renewals over one interval: the offset of Node `i`. */
-  offset(i: number, count: number): number {
-    return Math.floor((i * this.#interval) / Math.max(1, count));
+  /** Renewals sent and not yet answered. */
+  get inFlight(): number {
+    let n = 0;
+    for (const h of this.#held) if (h.inFlight) n++;
+    return n;
+  }
+
+  /** Ticks until `stop`: every interval/slots, the Nodes of the next slot. */
+  start(): void {
+    const next = () => {
+      this.#timer = this.#clock.setTimeout(() => {
+        this.#renewSlot(this.#tick++ % slots);
+        next();
+      }, this.#interval / slots);
+    };
+    if (this.#timer === undefined) next();
   }
 
   stop(): void {
-    this.#stopped = true;
-    for (const t of this.#timers) this.#clock.clearTimeout(t);
-    this.#timers.clear();
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
-  #schedule(h: Held, ms: number): void {
-    if (this.#stopped) return;
-    const t = this.#clock.setTimeout(() => {
-      this.#timers.delete(t);
-      this.renew(h).then(
-        () => this.#schedule(h, this.#interval),
-        (err: unknown) => {
-          this.#log.error("failed to update lease", { node: h.name, err: describeError(err) });
-          this.#schedule(h, this.#interval);
-        },
-      );
-    }, ms);
-    this.#timers.add(t);
+  #renewSlot(slot: number): void {
+    for (let i = slot; i < this.#held.length; i += slots) {
+      const h = this.#held[i]!;
+      if (h.inFlight) continue;
+      h.inFlight = true;
+      this.#renew(h)
+        .catch((err: unknown) => this.#log.error("failed to update lease", { node: h.name, err: describeError(err) }))
+        .finally(() => (h.inFlight = false));
+    }
   }
 
   /** One renewal: update the lease last seen; create it when absent; re-read it after a conflict. */
-  async renew(h: Held): Promise<void> {
+  async #renew(h: Held): Promise<void> {
     const lease = nodeLease(h.name, h.nodeUID, microTime(this.#clock.now()));
     try {
       if (h.resourceVersion === undefined) {

@@ -5,8 +5,7 @@
  * (`statusutil.PatchPodStatus`), with the conditions the kubelet does not own kept
  * (`mergePodStatus`).
  */
-import { isDeepStrictEqual } from "node:util";
-import type { Pod, PodStatus } from "@servicenet/api";
+import { semanticEqual, type Pod, type PodStatus } from "@servicenet/api";
 
 /** pkg/kubelet/types/pod_status.go `PodConditionsByKubelet`. */
 export const podConditionsByKubelet: ReadonlySet<string> = new Set([
@@ -30,9 +29,11 @@ export function mergeConditions(old: PodStatus | undefined, generated: PodStatus
 export function statusEqual(old: PodStatus | undefined, generated: PodStatus): boolean {
   const o = (old ?? {}) as Record<string, unknown>;
   const g = generated as Record<string, unknown>;
-  for (const f of ownedFields) if (!isDeepStrictEqual(o[f], g[f])) return false;
+  // apiequality.Semantic.DeepEqual: an absent field equals its zero value, as the decoded copy of a
+  // Pod (`lastProbeTime: undefined`) and the generated status differ only in such keys.
+  for (const f of ownedFields) if (!semanticEqual(o[f], g[f])) return false;
   const kubeletConds = (s: PodStatus | undefined) => (s?.conditions ?? []).filter((c) => podConditionsByKubelet.has(c.type));
-  return isDeepStrictEqual(kubeletConds(old), kubeletConds(generated));
+  return semanticEqual(kubeletConds(old), kubeletConds(generated));
 }
 
 /**
