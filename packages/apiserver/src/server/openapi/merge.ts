@@ -72,16 +72,33 @@ export function mergeOpenAPIV3Specs(base: OpenAPIDocuments, v3: readonly OpenAPI
   return { docs: sorted, specs: byGV };
 }
 
+/** The definition names each spec reaches, per base documents (a CRD's spec is built once per resourceVersion). */
+const reachedBySpec = new WeakMap<OpenAPIDocuments, WeakMap<OpenAPISpec, readonly string[]>>();
+
+/** The names of the definitions `spec`'s paths and definitions reach, its own and built-in ones. */
+function reachedFrom(base: OpenAPIDocuments, spec: OpenAPISpec): readonly string[] {
+  let bySpec = reachedBySpec.get(base);
+  if (bySpec === undefined) reachedBySpec.set(base, (bySpec = new WeakMap()));
+  let names = bySpec.get(spec);
+  if (names === undefined) {
+    const pool = { get: (n: string) => spec.definitions[n] ?? base.schemas.get(n) };
+    names = [...reachable(pool, [spec.paths, ...Object.values(spec.definitions)])];
+    bySpec.set(spec, names);
+  }
+  return names;
+}
+
 /** One custom group version's document: its paths, its definitions and the built-in ones they reach. */
 function groupVersionDocument(base: OpenAPIDocuments, specs: readonly OpenAPISpec[]): OpenAPISchema {
   const own = new Map(Object.entries(Object.assign({}, ...specs.map((s) => s.definitions)) as Record<string, OpenAPISchema>));
-  const pool = { get: (n: string) => own.get(n) ?? base.schemas.get(n) };
   const paths = Object.assign({}, ...specs.map((s) => s.paths)) as Record<string, OpenAPISchema>;
-  const names = [...new Set([...own.keys(), ...reachable(pool, [paths, ...own.values()])])].sort();
+  // A CRD's spec refers to its own definitions and built-in ones only, so the group version reaches
+  // the union of what each spec reaches; that is kept per spec and not walked again.
+  const names = [...new Set([...own.keys(), ...specs.flatMap((s) => reachedFrom(base, s))])].sort();
   return {
     openapi: "3.0.0",
     info: crdInfo,
     paths,
-    components: { schemas: Object.fromEntries(names.map((n) => [n, pool.get(n)])) },
+    components: { schemas: Object.fromEntries(names.map((n) => [n, own.get(n) ?? base.schemas.get(n)])) },
   };
 }
