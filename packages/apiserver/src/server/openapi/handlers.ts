@@ -122,7 +122,8 @@ export function createOpenAPIHandlers(
     if (v2state !== undefined && v2state.revision === revision) return v2state;
     const doc = source ? mergeOpenAPIV2Specs(base(), source.specs(true)) : base().v2;
     proto = undefined;
-    return (v2state = { revision, doc, rendered: render(doc) });
+    v2state = { revision, doc, rendered: render(doc) };
+    return v2state;
   };
   const v2proto = (): Buffer => {
     const { doc } = v2(); // first: a new revision drops the old encoding
