@@ -6,6 +6,8 @@
  */
 import type { PolicyRule, RoleRef } from "@servicenet/api";
 import type { UserInfo } from "../../authentication/user/user.ts";
+import type { FieldSelector } from "../../registry/generic/selection/fields.ts";
+import type { LabelSelector } from "../../registry/generic/selection/labels.ts";
 
 /** authorizer.Attributes (AttributesRecord): what a request asks to do. */
 export interface Attributes {
@@ -21,6 +23,16 @@ export interface Attributes {
   resourceRequest: boolean;
   /** The URL path for non-resource requests. */
   path: string;
+  /**
+   * GetFieldSelector (AuthorizeWithSelectors): the requirements of the field selector the request
+   * is limited to, or the error parsing it; unset when there is none. Authorizers may narrow their
+   * decision with them (the webhook authorizer sends them); RBAC ignores them.
+   */
+  fieldSelectorRequirements?: FieldSelector;
+  fieldSelectorParsingErr?: string;
+  /** GetLabelSelector (AuthorizeWithSelectors): as the field selector, for the label selector. */
+  labelSelectorRequirements?: LabelSelector;
+  labelSelectorParsingErr?: string;
 }
 
 /** authorizer.Decision. */

@@ -96,7 +96,7 @@ function ensureMetaDefs(ctx: WalkContext): void {
 }
 
 /** The names of every definition reachable from `roots` (by $ref). */
-export function reachable(defs: Map<string, OpenAPISchema>, roots: unknown): Set<string> {
+export function reachable(defs: Pick<ReadonlyMap<string, OpenAPISchema>, "get">, roots: unknown): Set<string> {
   const seen = new Set<string>();
   const visit = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(visit);

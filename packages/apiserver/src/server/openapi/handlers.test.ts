@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as core from "@servicenet/api/core/v1";
 import * as net from "@servicenet/api/networking/v1";
 import { acceptsJSON, createOpenAPIHandlers, openAPIV2Protobuf, type OpenAPIResponse } from "./handlers.ts";
-import type { OpenAPISpecSource } from "./merge.ts";
+import type { OpenAPISpec, OpenAPISpecSource } from "./merge.ts";
 
 const handlers = createOpenAPIHandlers([
   {
@@ -173,5 +173,48 @@ describe("createOpenAPIHandlers with an OpenAPISpecSource", () => {
     revision = "";
     expect(req("/openapi/v2").headers.ETag).toBe(v2before.headers.ETag);
     expect(req("/openapi/v3/apis/bar.example.com/v1").status).toBe(404);
+  });
+});
+
+describe("createOpenAPIHandlers stays lazy as the source changes (UpdateSpecLazy, UpdateGroupVersionLazy)", () => {
+  const spec = (group: string, n: number): OpenAPISpec => ({
+    gv: `apis/${group}/v1`,
+    paths: { [`/apis/${group}/v1/foos${n}`]: { get: {} } },
+    definitions: { [`${group}.v1.Foo${n}`]: { type: "object" } },
+  });
+  const a1 = spec("a.example.com", 1);
+  const b1 = spec("b.example.com", 1);
+  const b2 = spec("b.example.com", 2);
+  let specs: OpenAPISpec[] = [a1];
+  const asked: boolean[] = [];
+  const source: OpenAPISpecSource = {
+    revision: () => specs.map((s) => Object.keys(s.definitions)[0]).join(","),
+    specs: (v2) => (asked.push(v2), specs),
+  };
+  const h = createOpenAPIHandlers(
+    [{ group: "", version: "v1", kind: "Service", resource: "services", namespaced: true, schema: core.ServiceSchema }],
+    {},
+    source,
+  );
+
+  it("merges v2 only when /openapi/v2 is asked for, and rebuilds only the v3 group versions whose specs changed", () => {
+    expect(h.handle("/openapi/v3", "application/json")?.status).toBe(200);
+    const a = h.documents.v3.get("apis/a.example.com/v1");
+    expect(a).toBeDefined();
+    specs = [a1, b1];
+    expect(h.handle("/openapi/v3", "application/json")?.status).toBe(200);
+    specs = [a1, b1, b2];
+    const index = json(h.handle("/openapi/v3", "application/json") as OpenAPIResponse);
+    expect(Object.keys(index.paths)).toEqual(["api/v1", "apis/a.example.com/v1", "apis/b.example.com/v1"]);
+    // No v2 merge so far.
+    expect(asked.every((v2) => !v2)).toBe(true);
+    // The untouched group version is the same document, not a rebuilt copy.
+    expect(h.documents.v3.get("apis/a.example.com/v1")).toBe(a);
+    const b = json(h.handle(index.paths["apis/b.example.com/v1"].serverRelativeURL as string, "application/json") as OpenAPIResponse);
+    expect(Object.keys(b.paths)).toEqual(["/apis/b.example.com/v1/foos1", "/apis/b.example.com/v1/foos2"]);
+    expect(json(h.handle("/openapi/v2", "application/json") as OpenAPIResponse).definitions["b.example.com.v1.Foo2"]).toEqual({
+      type: "object",
+    });
+    expect(asked.filter((v2) => v2)).toHaveLength(1);
   });
 });

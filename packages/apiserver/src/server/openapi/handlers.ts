@@ -7,9 +7,10 @@
 import { createHash } from "node:crypto";
 import { StatusError } from "@servicenet/api";
 import { buildOpenAPI, type OpenAPIDocuments, type OpenAPIOptions } from "./documents.ts";
-import { mergeOpenAPISpecs, type OpenAPISpecSource } from "./merge.ts";
+import { mergeOpenAPIV2Specs, mergeOpenAPIV3Specs, type MergedV3, type OpenAPISpecSource } from "./merge.ts";
 import type { OpenAPIResource } from "./resource.ts";
 import { encodeOpenAPIV2Proto } from "./proto-v2.ts";
+import type { OpenAPISchema } from "./zod-walk.ts";
 
 /** The protobuf media type client-go requests /openapi/v2 in. */
 export const openAPIV2Protobuf = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
@@ -69,73 +70,93 @@ function jsonResponse(r: Rendered, cache: string, ifNoneMatch: string | undefine
   return { status: 200, headers, body: r.body };
 }
 
-interface State {
-  documents: OpenAPIDocuments;
-  v2: Rendered;
-  v3: Map<string, Rendered>;
+/** The v3 documents of one source revision, each rendered once. */
+interface V3State {
+  revision: string;
+  merged: MergedV3;
+  rendered: Map<string, Rendered>;
   index: Rendered;
 }
 
-/** Renders `documents`, reusing the renders of `prev` for v3 documents that did not change. */
-function renderAll(documents: OpenAPIDocuments, prev?: State): State {
-  const v3 = new Map(
-    [...documents.v3].map(([gv, doc]) => {
-      const same = prev !== undefined && prev.documents.v3.get(gv) === doc ? prev.v3.get(gv) : undefined;
+/** Renders the v3 documents, reusing `prev`'s renders of documents that are the same objects. */
+function renderV3(merged: MergedV3, revision: string, prev?: V3State): V3State {
+  const rendered = new Map(
+    [...merged.docs].map(([gv, doc]) => {
+      const same = prev !== undefined && prev.merged.docs.get(gv) === doc ? prev.rendered.get(gv) : undefined;
       return [gv, same ?? render(doc)];
     }),
   );
   const index = render({
-    paths: Object.fromEntries([...v3].map(([gv, r]) => [gv, { serverRelativeURL: `/openapi/v3/${gv}?hash=${r.hash}` }])),
+    paths: Object.fromEntries([...rendered].map(([gv, r]) => [gv, { serverRelativeURL: `/openapi/v3/${gv}?hash=${r.hash}` }])),
   });
-  return { documents, v2: render(documents.v2), v3, index };
+  return { revision, merged, rendered, index };
 }
 
 /**
  * Returns the request handler for `resources`, and for the custom resources of `source` as they
  * come and go. Documents are generated on the first OpenAPI request (about 0.1-0.2 s for every
- * served kind), not at server start, so that startup stays fast; they are merged again with the
- * source's specs when its revision changed, and the protobuf form is encoded on its first request.
+ * served kind), not at server start, so that startup stays fast. As upstream's lazy specs
+ * (UpdateSpecLazy for v2, UpdateGroupVersionLazy for v3), a change of the source's revision only
+ * marks them stale: v2 is merged and rendered again on its next request, v3 on the next v3 request
+ * and only for the group versions whose specs changed; the protobuf form is encoded on its first
+ * request. Nothing is rebuilt while CRDs are being established and served.
  */
 export function createOpenAPIHandlers(
   resources: readonly OpenAPIResource[],
   opts: OpenAPIOptions = {},
   source?: OpenAPISpecSource,
 ): OpenAPIHandlers {
-  let base: OpenAPIDocuments | undefined;
-  let state: (State & { revision: string }) | undefined;
+  let built: OpenAPIDocuments | undefined;
+  const base = (): OpenAPIDocuments => (built ??= buildOpenAPI(resources, opts));
+  let v3state: V3State | undefined;
+  let v2state: { revision: string; doc: OpenAPISchema; rendered: Rendered } | undefined;
   let proto: Buffer | undefined;
-  const get = (): State => {
+  const v3 = (): V3State => {
     const revision = source?.revision() ?? "";
-    if (state !== undefined && state.revision === revision) return state;
-    base ??= buildOpenAPI(resources, opts);
-    const documents = source ? mergeOpenAPISpecs(base, source.specs(true), source.specs(false)) : base;
-    state = { ...renderAll(documents, state), revision };
-    proto = undefined;
-    return state;
+    if (v3state !== undefined && v3state.revision === revision) return v3state;
+    const merged = mergeOpenAPIV3Specs(base(), source?.specs(false) ?? [], v3state?.merged);
+    return (v3state = renderV3(merged, revision, v3state));
   };
-  const v2proto = (): Buffer => (proto ??= encodeOpenAPIV2Proto(get().documents.v2));
+  const v2 = (): { doc: OpenAPISchema; rendered: Rendered } => {
+    const revision = source?.revision() ?? "";
+    if (v2state !== undefined && v2state.revision === revision) return v2state;
+    const doc = source ? mergeOpenAPIV2Specs(base(), source.specs(true)) : base().v2;
+    proto = undefined;
+    v2state = { revision, doc, rendered: render(doc) };
+    return v2state;
+  };
+  const v2proto = (): Buffer => {
+    const { doc } = v2(); // first: a new revision drops the old encoding
+    return (proto ??= encodeOpenAPIV2Proto(doc));
+  };
   const notAcceptable = (): OpenAPIResponse =>
     statusResponse(StatusError.notAcceptable(`only the following media types are accepted: application/json, ${openAPIV2Protobuf}`));
 
   return {
     get documents() {
-      return get().documents;
+      // v2 stays lazy: the policy type checker reads only v3.
+      return {
+        get v2() {
+          return v2().doc;
+        },
+        v3: v3().merged.docs,
+        schemas: base().schemas,
+      };
     },
     handle(pathWithQuery, accept, ifNoneMatch) {
       const url = new URL(pathWithQuery, "http://localhost");
       const path = url.pathname.replace(/\/+$/, "");
       if (path !== "/openapi/v2" && path !== "/openapi/v3" && !path.startsWith("/openapi/v3/")) return undefined;
-      const { v2, v3, index } = get();
       if (path === "/openapi/v2" && acceptsV2Protobuf(accept)) {
-        const r = jsonResponse(v2, "no-cache, private", ifNoneMatch);
+        const r = jsonResponse(v2().rendered, "no-cache, private", ifNoneMatch);
         // kube-apiserver labels it application/octet-stream: Go's mime parser rejects the "@" of the real type.
         return { ...r, headers: { ...r.headers, "Content-Type": "application/octet-stream" }, body: r.status === 304 ? "" : v2proto() };
       }
       if (!acceptsJSON(accept)) return notAcceptable();
-      if (path === "/openapi/v2") return jsonResponse(v2, "no-cache, private", ifNoneMatch);
-      if (path === "/openapi/v3") return jsonResponse(index, "no-cache, private", ifNoneMatch);
+      if (path === "/openapi/v2") return jsonResponse(v2().rendered, "no-cache, private", ifNoneMatch);
+      if (path === "/openapi/v3") return jsonResponse(v3().index, "no-cache, private", ifNoneMatch);
       const gv = path.slice("/openapi/v3/".length);
-      const doc = v3.get(gv);
+      const doc = v3().rendered.get(gv);
       if (doc === undefined) return statusResponse(new StatusError("NotFound", "the server could not find the requested resource"));
       const hash = url.searchParams.get("hash");
       if (hash !== null && hash !== doc.hash) {

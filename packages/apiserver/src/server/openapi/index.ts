@@ -16,4 +16,4 @@ export { rbacDocs } from "./rbac-descriptions.ts";
 export type { OpenAPISchema } from "./zod-walk.ts";
 export { encodeOpenAPIV2Proto } from "./proto-v2.ts";
 export { resourcePaths } from "./paths.ts";
-export { mergeOpenAPISpecs, type OpenAPISpec, type OpenAPISpecSource } from "./merge.ts";
+export { mergeOpenAPIV2Specs, mergeOpenAPIV3Specs, type MergedV3, type OpenAPISpec, type OpenAPISpecSource } from "./merge.ts";

@@ -16,6 +16,7 @@ import {
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { GenericStore } from "../../../registry/generic/store.ts";
 import { jsonEqual } from "../../../registry/generic/strategy.ts";
+import { deepEqual } from "../../../server/patch/json-value.ts";
 import type { KubeObject } from "../../../storage/index.ts";
 import type { Lister, StoreInformer } from "../../../util/informer/store-informer.ts";
 import { runWorker } from "../queue-worker.ts";
@@ -128,7 +129,10 @@ export class NamingConditionController {
   async sync(name: string): Promise<void> {
     const cached = this.#crds.get(name) as unknown as CustomResourceDefinition | undefined;
     if (cached === undefined) return this.#requeueGroup(name);
-    if (jsonEqual(cached.spec.names, cached.status?.acceptedNames)) return;
+    // Names all accepted: nothing to calculate. Compared as Go's reflect.DeepEqual compares them, in
+    // any key order (the accepted names are written in another order than a client writes the
+    // spec's), so the requeue of a group's CRDs after each write does not recalculate them all.
+    if (deepEqual(cached.spec.names, cached.status?.acceptedNames)) return;
     const all = this.#crds.list() as unknown as CustomResourceDefinition[];
     const { names, namesAccepted, established } = calculateNamesAndConditions(cached, all);
     if (jsonEqual(cached.status?.acceptedNames, names) && sameCondition(namesAccepted, findCRDCondition(cached, "NamesAccepted"))) return;

@@ -158,6 +158,17 @@ describe("TestAuthzLibrary (runtime cost)", () => {
       expr: "authorizer.group('apps').resource('deployments').subresource('status').namespace('test').name('backend')",
       cost: 6,
     },
+    {
+      // authorizer(1) + group(1) + resource(1) + fieldSelector(10 + ceil(71/2)*50=1800 + ceil(71*.1)=8)
+      name: "fieldSelector",
+      expr: "authorizer.group('').resource('pods').fieldSelector('spec.nodeName=example-node-name.fully.qualified.domain.name.example.com')",
+      cost: 1821,
+    },
+    {
+      name: "labelSelector",
+      expr: "authorizer.group('').resource('pods').labelSelector('spec.nodeName=example-node-name.fully.qualified.domain.name.example.com')",
+      cost: 1821,
+    },
     { name: "path check allowed", expr: "authorizer.path('/healthz').check('get').allowed()", cost: 350003 },
     {
       name: "resource check allowed",
@@ -182,6 +193,80 @@ describe("TestAuthzLibrary (runtime cost)", () => {
     const check = "authorizer.group('').resource('services').check('get').allowed()";
     expect(evaluate(`${check} && ${check}`, allowAll).value).toBe(true);
     expect(() => evaluate(`${check} && ${check} && ${check}`, allowAll)).toThrow("operation cancelled: actual cost limit exceeded");
+  });
+});
+
+describe("AuthzSelectors (authz.go resourceCheckVal.Authorize with AuthorizeWithSelectors)", () => {
+  /** The attributes the authorizer was asked with. */
+  function asked(expr: string, authorizeWithSelectors?: boolean): Attributes {
+    let seen: Attributes | undefined;
+    const r = env.compile(expr);
+    if (r.error) throw r.error;
+    const record: SynchronousAuthorize = (a) => ((seen = a), { decision: "Allow", reason: "" });
+    const options = authorizeWithSelectors === undefined ? {} : { authorizeWithSelectors };
+    expect(r.program.evaluate({ authorizer: new AuthorizerValue(requester, record, undefined, options) }).value).toBe(true);
+    return seen!;
+  }
+  const pods = "authorizer.group('').resource('pods')";
+
+  it.each([
+    {
+      name: "a field selector reaches the authorizer as requirements",
+      expr: `${pods}.fieldSelector('spec.nodeName=mynode').check('list').allowed()`,
+      want: { fieldSelectorRequirements: [{ field: "spec.nodeName", operator: "=", value: "mynode" }] },
+    },
+    {
+      name: "a label selector reaches the authorizer as requirements",
+      expr: `${pods}.labelSelector('example.com/mylabel=myvalue,tier in (a,b)').check('list').allowed()`,
+      want: {
+        labelSelectorRequirements: [
+          { key: "example.com/mylabel", operator: "=", values: ["myvalue"] },
+          { key: "tier", operator: "in", values: ["a", "b"] },
+        ],
+      },
+    },
+    {
+      name: "a field selector that does not parse is a parse error, not an evaluation error",
+      expr: `${pods}.fieldSelector('*bar').check('list').allowed()`,
+      want: { fieldSelectorParsingErr: "invalid selector: '*bar'; can't understand '*bar'" },
+    },
+    {
+      name: "a label selector that does not parse is a parse error",
+      expr: `${pods}.labelSelector('a in (b').check('list').allowed()`,
+      want: { labelSelectorParsingErr: expect.any(String) },
+    },
+    {
+      name: "both, and the last call of each wins",
+      expr: `${pods}.fieldSelector('a=b').fieldSelector('spec.nodeName!=x').labelSelector('app').check('list').allowed()`,
+      want: {
+        fieldSelectorRequirements: [{ field: "spec.nodeName", operator: "!=", value: "x" }],
+        labelSelectorRequirements: [{ key: "app", operator: "exists", values: [] }],
+      },
+    },
+    { name: "empty selectors are none", expr: `${pods}.fieldSelector('').labelSelector('').check('list').allowed()`, want: {} },
+  ])("$name", ({ expr, want }) => {
+    const a = asked(expr);
+    const selectors = Object.fromEntries(Object.entries(a).filter(([k]) => k.includes("Selector")));
+    expect(selectors).toEqual(want);
+    expect(a).toMatchObject({ resourceRequest: true, resource: "pods", verb: "list", apiVersion: "*" });
+  });
+
+  it("drops the selectors when AuthorizeWithSelectors is off", () => {
+    const a = asked(`${pods}.fieldSelector('spec.nodeName=mynode').labelSelector('app=x').check('list').allowed()`, false);
+    expect(Object.keys(a).filter((k) => k.includes("Selector"))).toEqual([]);
+  });
+
+  it("keeps the selectors on the service account's checks", () => {
+    const a = asked(`authorizer.serviceAccount('default', 'sa').group('').resource('pods').fieldSelector('a=b').check('list').allowed()`);
+    expect(a.user?.name).toBe("system:serviceaccount:default:sa");
+    expect(a.fieldSelectorRequirements).toEqual([{ field: "a", operator: "=", value: "b" }]);
+  });
+
+  it("types the builders as authz.go declares them", () => {
+    expect(env.check(`${pods}.fieldSelector('a=b')`).type).toBe("kubernetes.authorization.ResourceCheck");
+    expect(env.check(`${pods}.labelSelector('a=b')`).type).toBe("kubernetes.authorization.ResourceCheck");
+    expect(env.check("authorizer.path('/x').fieldSelector('a=b')").error).toBeDefined();
+    expect(env.check(`${pods}.labelSelector(1)`).error).toBeDefined();
   });
 });
 

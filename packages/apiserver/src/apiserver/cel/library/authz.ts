@@ -4,13 +4,16 @@
  * a path or a resource may be acted on. `authorizer.path(p)` or
  * `authorizer.group(g).resource(r)[.subresource(s)][.namespace(n)][.name(x)]` build a check,
  * `.check(verb)` decides, and the Decision says `allowed()`, `reason()`, `errored()`, `error()`.
- * `authorizer.serviceAccount(ns, name)` asks for a service account instead of the user.
+ * `authorizer.serviceAccount(ns, name)` asks for a service account instead of the user. The
+ * AuthzSelectors library adds `.fieldSelector(s)` and `.labelSelector(s)` to a resource check.
  */
 import { nameIsDNSLabel, nameIsDNSSubdomain } from "@servicenet/api/meta/v1";
 import type { Environment } from "@marcbachmann/cel-js";
 import type { UserInfo } from "../../../authentication/user/user.ts";
-import type { AuthorizationResult, Decision, SynchronousAuthorize } from "../../../authorization/authorizer/interfaces.ts";
-import { chargeCost, type Library } from "./library.ts";
+import type { Attributes, AuthorizationResult, Decision, SynchronousAuthorize } from "../../../authorization/authorizer/interfaces.ts";
+import { parseFieldSelector } from "../../../registry/generic/selection/fields.ts";
+import { parseLabelSelector } from "../../../registry/generic/selection/labels.ts";
+import { chargeCost, stringTraversalCostFactor, type Library } from "./library.ts";
 
 // authz.go's type names (cel.ObjectType).
 export const authorizerType = "kubernetes.authorization.Authorizer";
@@ -25,18 +28,29 @@ export const decisionType = "kubernetes.authorization.Decision";
  */
 export const authzCheckCost = 350_000;
 
+/** What the server's feature gates say about the checks. */
+export interface AuthzOptions {
+  /**
+   * AuthorizeWithSelectors (beta, on by default since 1.32): a check's field and label selectors
+   * reach the authorizer; off, they are dropped (resourceCheckVal.Authorize).
+   */
+  authorizeWithSelectors?: boolean;
+}
+
 /** An `authorizer` value: who is asked about, and the authorizer that answers. */
 export class AuthorizerValue {
   readonly user: UserInfo;
   readonly authorize: SynchronousAuthorize;
+  readonly options: AuthzOptions;
   /**
    * `authorizer.requestResource` (admission/plugin/cel/compile.go RequestResourceAuthorizerVarName):
    * upstream declares it as a variable of its own; here it is the one field of the bound authorizer.
    */
   readonly requestResource: ResourceCheckValue | undefined;
-  constructor(user: UserInfo, authorize: SynchronousAuthorize, requestResource?: ResourceFields) {
+  constructor(user: UserInfo, authorize: SynchronousAuthorize, requestResource?: ResourceFields, options: AuthzOptions = {}) {
     this.user = user;
     this.authorize = authorize;
+    this.options = options;
     this.requestResource = requestResource && new ResourceCheckValue(this, requestResource);
   }
 }
@@ -68,6 +82,9 @@ export interface ResourceFields {
   subresource: string;
   namespace: string;
   name: string;
+  /** Set by `.fieldSelector()` and `.labelSelector()`; "" or unset is none. */
+  fieldSelector?: string;
+  labelSelector?: string;
 }
 
 /** A check of a resource; each builder returns a changed copy. */
@@ -108,7 +125,7 @@ function serviceAccount(a: AuthorizerValue, namespace: string, name: string): Au
   // authorizerServiceAccount: ValidateServiceAccountName, then ValidateNamespaceName.
   if (nameIsDNSSubdomain(name, false).length > 0) throw new Error("Invalid service account name");
   if (nameIsDNSLabel(namespace, false).length > 0) throw new Error("Invalid service account namespace");
-  return new AuthorizerValue(serviceAccountUser(namespace, name), a.authorize);
+  return new AuthorizerValue(serviceAccountUser(namespace, name), a.authorize, undefined, a.options);
 }
 
 function path(a: AuthorizerValue, p: string): PathCheckValue {
@@ -128,9 +145,36 @@ function pathCheck(c: PathCheckValue, verb: string): DecisionValue {
   return new DecisionValue(a.authorize({ ...base, namespace: "", apiGroup: "", apiVersion: "", resource: "", subresource: "", name: "" }));
 }
 
+/**
+ * The selectors of a check as the authorizer gets them: fields.ParseSelector and
+ * labels.ParseToRequirements of each non-empty one, the requirements or the parse error.
+ */
+export function selectorAttributes(f: Readonly<ResourceFields>): Partial<Attributes> {
+  const out: Partial<Attributes> = {};
+  const parse = <T>(s: string, p: (s: string) => T): { ok: T } | { err: string } => {
+    try {
+      return { ok: p(s) };
+    } catch (e) {
+      return { err: e instanceof Error ? e.message : String(e) };
+    }
+  };
+  if (f.fieldSelector) {
+    const r = parse(f.fieldSelector, parseFieldSelector);
+    if ("ok" in r) out.fieldSelectorRequirements = r.ok;
+    else out.fieldSelectorParsingErr = r.err;
+  }
+  if (f.labelSelector) {
+    const r = parse(f.labelSelector, parseLabelSelector);
+    if ("ok" in r) out.labelSelectorRequirements = r.ok;
+    else out.labelSelectorParsingErr = r.err;
+  }
+  return out;
+}
+
 function resourceCheck(c: ResourceCheckValue, verb: string): DecisionValue {
   chargeCost(authzCheckCost - 1);
   const f = c.fields;
+  const withSelectors = c.authorizer.options.authorizeWithSelectors ?? true;
   // resourceCheckVal.Authorize asks about every version of the resource.
   return new DecisionValue(
     c.authorizer.authorize({
@@ -144,8 +188,29 @@ function resourceCheck(c: ResourceCheckValue, verb: string): DecisionValue {
       namespace: f.namespace,
       name: f.name,
       path: "",
+      ...(withSelectors ? selectorAttributes(f) : {}),
     }),
   );
+}
+
+/**
+ * library/cost.go selectorCostEstimate for a selector of `length` characters: a list (10), the
+ * string walked (a tenth per character) and up to one requirement per two characters, each a
+ * struct and a values list (50).
+ */
+export function selectorCost(length: number): number {
+  const listCreateBaseCost = 10;
+  const structCreateBaseCost = 40;
+  const requirements = Math.ceil(length * 0.5);
+  return listCreateBaseCost + Math.ceil(length * stringTraversalCostFactor) + requirements * (listCreateBaseCost + structCreateBaseCost);
+}
+
+function withSelector(change: "fieldSelector" | "labelSelector"): (c: ResourceCheckValue, s: string) => ResourceCheckValue {
+  return (c, s) => {
+    // cel-go sizes a string by its code points; the call's own step is charged by the evaluator.
+    chargeCost(selectorCost([...s].length) - 1);
+    return c.with({ [change]: s });
+  };
 }
 
 const A = authorizerType;
@@ -176,5 +241,18 @@ export const authz: Library = {
     env.registerFunction(`${D}.reason(): string`, (d: DecisionValue) => d.reason);
     env.registerFunction(`${D}.errored(): bool`, (d: DecisionValue) => d.error !== undefined);
     env.registerFunction(`${D}.error(): string`, (d: DecisionValue) => d.error ?? "");
+  },
+};
+
+/**
+ * The AuthzSelectors library (authz.go AuthzSelectors, "kubernetes.authzSelectors", 1.31+): a
+ * selector that does not parse is not an evaluation error; the check goes to the authorizer with
+ * the parse error instead of requirements.
+ */
+export const authzSelectors: Library = {
+  name: "kubernetes.authzSelectors",
+  register(env: Environment): void {
+    env.registerFunction(`${R}.fieldSelector(string): ${R}`, withSelector("fieldSelector"));
+    env.registerFunction(`${R}.labelSelector(string): ${R}`, withSelector("labelSelector"));
   },
 };

@@ -163,6 +163,34 @@ describe("TestAuthorizer", () => {
   });
 });
 
+describe("selectors (AuthorizeWithSelectors)", () => {
+  // RBAC rules have no selectors: a selector neither narrows nor widens what a role grants.
+  const a = new RBACAuthorizer(
+    newTestRuleResolver(
+      [],
+      [],
+      [newClusterRole("pod-lister", newRule("list", "", "pods", ""))],
+      [newClusterRoleBinding("pod-lister", "User:alice")],
+    ),
+  );
+  const selectors: Partial<Attributes> = {
+    fieldSelectorRequirements: [{ field: "spec.nodeName", operator: "=", value: "n1" }],
+    labelSelectorRequirements: [{ key: "app", operator: "=", values: ["x"] }],
+  };
+  it.each([
+    { name: "a granted list stays granted", attrs: d("alice", "", "list", "pods", "", "ns1", ""), want: "Allow" },
+    { name: "an ungranted watch stays ungranted", attrs: d("alice", "", "watch", "pods", "", "ns1", ""), want: "NoOpinion" },
+    {
+      name: "a parse error changes nothing",
+      attrs: { ...d("alice", "", "list", "pods", "", "ns1", ""), fieldSelectorParsingErr: "invalid selector" },
+      want: "Allow",
+    },
+  ])("$name", ({ attrs, want }) => {
+    expect(a.authorize(attrs).decision).toBe(want);
+    expect(a.authorize({ ...attrs, ...selectors }).decision).toBe(want);
+  });
+});
+
 type Req = Partial<Attributes>;
 const rr = (verb: string, group: string, resource: string, subresource = ""): Req => ({
   resourceRequest: true,
