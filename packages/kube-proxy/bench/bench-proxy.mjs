@@ -107,7 +107,7 @@ if (only === undefined) {
 const [onlyKind, onlyFamily, sub, variant] = only.split(":");
 const OnlyCls = onlyKind === "iptables" ? IptablesProxier : NftablesProxier;
 // The hints children (hints.mjs) print their own figures; the `:hints` case runs them.
-if (sub === "hints-variant") process.stdout.write(JSON.stringify(runHintVariant(OnlyCls, onlyFamily, variant)));
+if (sub === "hints-variant") process.stdout.write(JSON.stringify(await runHintVariant(OnlyCls, onlyFamily, variant)));
 else if (sub === "hints-share") process.stdout.write(JSON.stringify(runHintShare(OnlyCls, onlyFamily)));
 else if (sub === "hints") process.stdout.write(JSON.stringify(measureHints(onlyKind, onlyFamily)));
 if (sub !== undefined) process.exit(0);

@@ -9,7 +9,7 @@
 //     in a tight loop, as a share of the plain full sync: the extra work hints can cost at most.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { performance } from "node:perf_hooks";
+import { PerformanceObserver, performance } from "node:perf_hooks";
 import { categorizeEndpoints, endpointsFromSlices, labelTopologyZone } from "../dist/index.js";
 import { N, arg, hintedSlice, newProxier, service, slice } from "./proxy-inputs.mjs";
 
@@ -38,7 +38,7 @@ function loadedProxier(Cls, family, hinted, zone, n) {
 }
 
 /** Child: one variant's cold full sync of N Services, after a warm-up on a tenth of them (JIT out of the figure). */
-export function runHintVariant(Cls, family, name) {
+export async function runHintVariant(Cls, family, name) {
   const v = variants.find((x) => x.name === name);
   if (v === undefined) throw new Error(`unknown hints variant ${name}`);
   loadedProxier(Cls, family, v.hinted, v.zone, Math.ceil(N / 10)).syncProxyRules();
@@ -46,14 +46,22 @@ export function runHintVariant(Cls, family, name) {
   // A settled heap: the warm-up's garbage and the promotion of the freshly built inputs (the hinted
   // ones hold three more objects per endpoint) are the bench's, not the sync's.
   globalThis.gc?.();
+  const heapMB = process.memoryUsage().heapUsed / 2 ** 20;
+  // Collector pauses during the sync: the hinted inputs make a bigger live heap for them to mark.
+  const gcPauses = [];
+  const observer = new PerformanceObserver((list) => gcPauses.push(...list.getEntries()));
+  observer.observe({ entryTypes: ["gc"] });
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const r = p.syncProxyRules();
-  const wallMs = performance.now() - t0;
+  const t1 = performance.now();
   const cpu = process.cpuUsage(c0);
   if (!r.full) throw new Error("expected a full sync");
+  await new Promise((resolve) => setTimeout(resolve, 100)); // the observer is told on a later turn
+  observer.disconnect();
+  const gcMs = gcPauses.filter((e) => e.startTime >= t0 && e.startTime < t1).reduce((ms, e) => ms + e.duration, 0);
   const md5 = createHash("md5").update(r.data).digest("hex");
-  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, md5 };
+  return { wallMs: t1 - t0, cpuMs: (cpu.user + cpu.system) / 1000, gcMs, heapMB, md5 };
 }
 
 /** CPU milliseconds per call of `fn`, the median of BATCHES batches of `reps` calls, the cases' batches interleaved. */
@@ -100,7 +108,7 @@ export function runHintShare(Cls, family) {
   const convert = (slices) => () => {
     for (const s of slices) endpointsFromSlices([s], "node-0");
   };
-  const reading = cpuPerCall({ hinted: convert(hintedSlices), plain: convert(plainSlices) }, 1);
+  const reading = cpuPerCall({ hinted: convert(hintedSlices), plain: convert(plainSlices) }, 3);
   return { categorize, readingHintsMs: reading.hinted - reading.plain };
 }
 
@@ -147,6 +155,8 @@ export function measureHints(kind, family) {
       cpuMin: min(xs.map((x) => x.cpuMs)),
       wallMedian: median(xs.map((x) => x.wallMs)),
       wallMin: min(xs.map((x) => x.wallMs)),
+      gcMedian: median(xs.map((x) => x.gcMs)),
+      heapMedian: median(xs.map((x) => x.heapMB)),
     };
     stats.set(name, s);
     rows.push(
@@ -154,6 +164,8 @@ export function measureHints(kind, family) {
       { name: `${prefix}-isolated-${name}`, metric: "min cpu time", value: round(s.cpuMin, 1), unit: "ms" },
       { name: `${prefix}-isolated-${name}`, metric: "median duration", value: round(s.wallMedian, 1), unit: "ms" },
       { name: `${prefix}-isolated-${name}`, metric: "min duration", value: round(s.wallMin, 1), unit: "ms" },
+      { name: `${prefix}-isolated-${name}`, metric: "median gc pauses", value: round(s.gcMedian, 1), unit: "ms" },
+      { name: `${prefix}-isolated-${name}`, metric: "heap before sync", value: round(s.heapMedian, 1), unit: "MiB" },
     );
   }
   const base = stats.get("no-hints");
