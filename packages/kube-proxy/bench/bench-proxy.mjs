@@ -5,78 +5,22 @@
 // process so that one case's heap does not slow the next. Writes bench/results-proxy.json.
 // With --apply-services M (root only) it also loads an M-service ruleset with iptables-restore /
 // ip6tables-restore / nft inside a network namespace it creates and deletes, and times that.
-// It also compares, in one process per backend (IPv4), the cold full sync without topology hints with
-// two hinted ones (every endpoint hinted for one of 3 zones): on a node without a zone label (the
-// hints are evaluated but every endpoint stays: the pure cost of hints, same output) and on a node in
-// zone-a (a third of the endpoints kept). Interleaved after one warm-up, best of --hint-rounds each,
-// each from a settled heap (a full GC after building its inputs); the ratios are recorded.
-//   node bench/bench-proxy.mjs [--services 10000] [--endpoints 10] [--partial-runs 21] [--apply-services 1000] [--hint-rounds 3]
+// `<backend>:IPv4:hints` (iptables and nftables) measures what topology hints cost the cold full sync,
+// each variant in its own fresh process, and bounds the hint evaluation directly: see hints.mjs.
+// `--cases a,b` runs only those cases and keeps the other cases' rows of results-proxy.json.
+//   node bench/bench-proxy.mjs [--services 10000] [--endpoints 10] [--partial-runs 21] [--apply-services 1000]
+//     [--hint-rounds 5] [--hint-batches 15] [--cases iptables:IPv4:hints,nftables:IPv4:hints]
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { IptablesProxier, NftablesProxier, applyUnavailableReason, inNetns, run } from "../dist/index.js";
+import { E, N, arg, newProxier, service, slice } from "./proxy-inputs.mjs";
+import { measureHints, runHintShare, runHintVariant } from "./hints.mjs";
 
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? dflt : Number(process.argv[i + 1]);
-};
-const N = arg("services", 10000);
-const E = arg("endpoints", 10);
 const PARTIAL_RUNS = arg("partial-runs", 21);
 const APPLY_N = arg("apply-services", 0);
-const HINT_ROUNDS = arg("hint-rounds", 3);
-const zones = ["zone-a", "zone-b", "zone-c"];
-
-const hex = (n) => n.toString(16);
-function service(i) {
-  const hi = 1 + (i >> 8),
-    lo = i & 255;
-  return {
-    metadata: { namespace: "scale", name: `svc-${i}` },
-    spec: {
-      type: "ClusterIP",
-      clusterIP: `10.96.${hi}.${lo}`,
-      clusterIPs: [`10.96.${hi}.${lo}`, `fd00:10:96::${hex(hi)}:${hex(lo)}`],
-      ipFamilies: ["IPv4", "IPv6"],
-      ports: [{ name: "http", port: 80, protocol: "TCP", targetPort: 8080 }],
-    },
-  };
-}
-function slice(i, family, shift = 0) {
-  const hi = 1 + (i >> 8),
-    lo = i & 255;
-  const endpoints = Array.from({ length: E }, (_, j) => ({
-    addresses: [family === "IPv4" ? `10.${100 + j + shift}.${hi}.${lo}` : `fd00:10:${hex(100 + j + shift)}::${hex(hi)}:${hex(lo)}`],
-    nodeName: `node-${j}`,
-    conditions: { ready: true, serving: true, terminating: false },
-  }));
-  return {
-    metadata: {
-      namespace: "scale",
-      name: `svc-${i}-${family === "IPv4" ? "v4" : "v6"}`,
-      labels: { "kubernetes.io/service-name": `svc-${i}` },
-    },
-    addressType: family,
-    endpoints,
-    ports: [{ name: "http", port: 8080, protocol: "TCP" }],
-  };
-}
-
-const services = Array.from({ length: N }, (_, i) => service(i));
-function newProxier(Cls, family) {
-  return new Cls({
-    ipFamily: family,
-    nodeName: "node-0",
-    clusterCIDR: family === "IPv4" ? "10.64.0.0/10" : "fd00:10::/32",
-    nodeIPs: [family === "IPv4" ? "192.168.0.2" : "2001:db8::2"],
-    // nftables' default --nodeport-addresses (primary): the node IP fills @nodeport-ips, as before the flag existed.
-    nodePortAddresses: [family === "IPv4" ? "192.168.0.2/32" : "2001:db8::2/128"],
-    interfaceAddrs: () => [family === "IPv4" ? "192.168.0.2" : "2001:db8::2"],
-    serviceCIDRs: [family === "IPv4" ? "10.96.0.0/12" : "fd00:10:96::/108"],
-  });
-}
 
 /** Loads an APPLY_N-service ruleset (full, then one partial) in a fresh netns and times the tool. */
 async function measureApply(kind, Cls, family) {
@@ -115,57 +59,6 @@ async function measureApply(kind, Cls, family) {
     spawnSync("ip", ["netns", "del", ns]);
   }
 }
-/** `slice(i)` with each endpoint in, and hinted for, one of three zones. */
-function hintedSlice(i, family) {
-  const s = slice(i, family);
-  s.endpoints = s.endpoints.map((e, j) => ({ ...e, zone: zones[j % 3], hints: { forZones: [{ name: zones[j % 3] }] } }));
-  return s;
-}
-
-/** A cold full sync of every Service on a node in `zone` ("" for none), with or without hints on the slices. */
-function coldSync(Cls, family, hinted, zone) {
-  const p = newProxier(Cls, family);
-  const labels = zone === "" ? {} : { "topology.kubernetes.io/zone": zone };
-  p.onNodeAdd({ metadata: { name: "node-0", labels }, spec: {} });
-  const slices = services.map((_, i) => (hinted ? hintedSlice(i, family) : slice(i, family)));
-  for (const s of services) p.onServiceAdd(s);
-  for (const s of slices) p.onEndpointSliceAdd(s);
-  p.setInitialized(true);
-  // The inputs were just built (the hinted ones hold 3 more objects per endpoint) and the previous
-  // variant's proxier just died: without a full collection here, the timed sync pays for promoting
-  // and marking this set-up, which is the bench's, not the proxier's (and weighs more with hints).
-  settleHeap();
-  const [t, r] = time(() => p.syncProxyRules());
-  if (!r.full) throw new Error("expected a full sync");
-  return t;
-}
-
-/** Without hints vs with hints, interleaved (rotating which runs first) so that all see the same machine load; best of HINT_ROUNDS. */
-function measureHints(kind, Cls, family) {
-  const fam = family.toLowerCase();
-  const variants = [
-    { name: "no-hints", run: () => coldSync(Cls, family, false, "zone-a") },
-    { name: "zone-hints-node-without-zone", run: () => coldSync(Cls, family, true, "") },
-    { name: "zone-hints-node-in-zone-a", run: () => coldSync(Cls, family, true, "zone-a") },
-  ];
-  for (const v of variants) v.run(); // warm-up: JIT and heap growth out of the figures
-  const best = variants.map(() => Infinity);
-  // Each round starts with a different variant, so that no variant always runs first (or last).
-  for (let k = 0; k < HINT_ROUNDS; k++)
-    for (let j = 0; j < variants.length; j++) {
-      const i = (j + k) % variants.length;
-      best[i] = Math.min(best[i], variants[i].run());
-    }
-  variants.forEach((v, i) => record(`${kind}-${fam}-full-sync-cold-${v.name}`, best[i]));
-  for (let i = 1; i < variants.length; i++) {
-    const ratio = Math.round((best[i] / best[0]) * 1000) / 1000;
-    results.push({ name: `${kind}-${fam}-full-sync-${variants[i].name}-vs-no-hints`, metric: "ratio", value: ratio, unit: "x" });
-  }
-}
-
-/** A full GC, when the child runs with --expose-gc (the parent passes it). */
-const settleHeap = () => globalThis.gc?.();
-
 const results = [];
 const record = (name, value, metric = "duration") => results.push({ name, metric, value: Math.round(value * 100) / 100, unit: "ms" });
 const time = (fn) => {
@@ -175,11 +68,24 @@ const time = (fn) => {
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+const allCases = ["iptables:IPv4", "iptables:IPv6", "nftables:IPv4", "nftables:IPv6", "iptables:IPv4:hints", "nftables:IPv4:hints"];
+/** The case a result row comes from: its backend and family, and whether it is a hints row. */
+const caseOf = (row) => {
+  const [kind, fam] = row.name.split("-");
+  return `${kind}:${fam.replace("ip", "IP")}${row.name.includes("hints") ? ":hints" : ""}`;
+};
 const caseIdx = process.argv.indexOf("--case");
 const only = caseIdx < 0 ? undefined : process.argv[caseIdx + 1];
 if (only === undefined) {
-  // Parent: one child per case, then the table and the JSON file.
-  for (const c of ["iptables:IPv4", "iptables:IPv6", "nftables:IPv4", "nftables:IPv6", "iptables:IPv4:hints", "nftables:IPv4:hints"]) {
+  // Parent: one child per case, then the table and the JSON file. With --cases a,b only those run
+  // and the other cases' rows of the existing file are kept.
+  const casesIdx = process.argv.indexOf("--cases");
+  const cases = casesIdx < 0 ? allCases : process.argv[casesIdx + 1].split(",");
+  const file = new URL("./results-proxy.json", import.meta.url);
+  if (casesIdx >= 0 && existsSync(file))
+    results.push(...JSON.parse(readFileSync(file, "utf8")).results.filter((r) => !cases.includes(caseOf(r))));
+  for (const c of cases) {
+    if (!allCases.includes(c)) throw new Error(`unknown case ${c}; one of ${allCases.join(", ")}`);
     const out = execFileSync(
       process.execPath,
       [...process.execArgv, "--expose-gc", new URL(import.meta.url).pathname, ...process.argv.slice(2), "--case", c],
@@ -190,19 +96,27 @@ if (only === undefined) {
     );
     results.push(...JSON.parse(out));
   }
-  const file = new URL("./results-proxy.json", import.meta.url);
+  results.sort((x, y) => allCases.indexOf(caseOf(x)) - allCases.indexOf(caseOf(y)));
   writeFileSync(file, JSON.stringify({ services: N, endpointsPerFamily: E, node: process.version, results }, null, 2) + "\n");
   const w = Math.max(...results.map((r) => r.name.length));
-  console.log(`${"name".padEnd(w)}  ${"metric".padEnd(15)}  value`);
-  for (const r of results) console.log(`${r.name.padEnd(w)}  ${r.metric.padEnd(15)}  ${r.value} ${r.unit}`);
+  const m = Math.max(...results.map((r) => r.metric.length));
+  console.log(`${"name".padEnd(w)}  ${"metric".padEnd(m)}  value`);
+  for (const r of results) console.log(`${r.name.padEnd(w)}  ${r.metric.padEnd(m)}  ${r.value} ${r.unit}`);
   process.exit(0);
 }
+const [onlyKind, onlyFamily, sub, variant] = only.split(":");
+const OnlyCls = onlyKind === "iptables" ? IptablesProxier : NftablesProxier;
+// The hints children (hints.mjs) print their own figures; the `:hints` case runs them.
+if (sub === "hints-variant") process.stdout.write(JSON.stringify(await runHintVariant(OnlyCls, onlyFamily, variant)));
+else if (sub === "hints-share") process.stdout.write(JSON.stringify(runHintShare(OnlyCls, onlyFamily)));
+else if (sub === "hints") process.stdout.write(JSON.stringify(measureHints(onlyKind, onlyFamily)));
+if (sub !== undefined) process.exit(0);
+const services = Array.from({ length: N }, (_, i) => service(i));
 for (const { kind, Cls } of [
   { kind: "iptables", Cls: IptablesProxier },
   { kind: "nftables", Cls: NftablesProxier },
 ]) {
   for (const family of ["IPv4", "IPv6"]) {
-    if (only === `${kind}:${family}:hints`) measureHints(kind, Cls, family);
     if (only !== `${kind}:${family}`) continue;
     const fam = family.toLowerCase();
     const p = newProxier(Cls, family);
