@@ -1,6 +1,7 @@
 /**
  * Large values are parsed once per revision and their large metadata members shared between
- * reads, every other part copied; small values are parsed per read; LISTs read through the cache.
+ * reads, every other part copied; small values are parsed per read; LISTs and GETs that only read
+ * (`shareLarge`) go through the cache.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { decode, encode } from "./codec.ts";
@@ -95,5 +96,18 @@ describe.each(["memory", "sqlite"] as const)("a list on %s", (backend) => {
     expect(b.items[0]!.metadata.labels).toBe(a.items[0]!.metadata.labels);
     expect(b.items[1]).not.toBe(a.items[1]);
     expect(JSON.stringify(b.items)).toBe(JSON.stringify(a.items));
+  });
+
+  it("shares a large object's members between GETs that only read, and not with other GETs", async () => {
+    t = await openTestEngine(backend);
+    const store = new KVStore(t.engine, t.prefix);
+    const key = "/registry/configmaps/default/big";
+    await store.create(key, large("big"));
+    const shared = await store.get(key, { shareLarge: true });
+    expect((await store.get(key, { shareLarge: true })).metadata.labels).toBe(shared.metadata.labels);
+    expect((await store.list("/registry/configmaps/")).items[0]!.metadata.labels).toBe(shared.metadata.labels);
+    const own = await store.get(key);
+    expect(own.metadata.labels).not.toBe(shared.metadata.labels);
+    expect(JSON.stringify(own)).toBe(JSON.stringify(shared));
   });
 });
