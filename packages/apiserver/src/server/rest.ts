@@ -47,7 +47,8 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
   switch (info.verb) {
     case "get": {
       const budget = new TurnBudget();
-      const obj = await r.store.get(info.namespace, info.name, r.query.get("resourceVersion") ?? undefined);
+      // Only encoded (from the encoded-object cache when it holds this version): a large object is decoded once per version.
+      const obj = await r.store.get(info.namespace, info.name, r.query.get("resourceVersion") ?? undefined, true);
       // Decoding a near-limit object and encoding it are each long: others run between them.
       await budget.maybeYield();
       return ok(r, 200, obj, [], true);

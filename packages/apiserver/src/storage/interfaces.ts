@@ -48,6 +48,11 @@ export interface GetOptions {
   ignoreNotFound?: boolean;
   /** "" or "0": latest; "N": the object must be at least as new as N (else TooLargeResourceVersion). */
   resourceVersion?: string;
+  /**
+   * The caller never changes the answer's labels, annotations or managedFields in place: a large
+   * object may share them with every other such read of its version (decoded-cache.ts).
+   */
+  shareLarge?: boolean;
 }
 
 export interface DeleteOptions {

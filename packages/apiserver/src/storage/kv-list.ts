@@ -4,8 +4,8 @@
  * keeps reading (doubling the page up to 10000) until `limit` matching items are found.
  */
 import { StatusError } from "@servicenet/api/errors";
-import { decode } from "./codec.ts";
 import { decodeContinue, encodeContinue } from "./continue-token.ts";
+import { decodedCacheOf } from "./decoded-cache.ts";
 import { interpretListError, parseResourceVersion, tooLargeResourceVersion } from "./errors.ts";
 import { waitUntilFresh } from "./fresh.ts";
 import type { KubeObject, ListOptions, ListResult } from "./interfaces.ts";
@@ -83,6 +83,7 @@ async function readList(engine: KVEngine, listPrefix: string, start: string, poi
   let page = limit > 0 ? limit : unlimitedListPage;
   let resumeKey: string | undefined;
   const budget = new TurnBudget();
+  const decoded = decodedCacheOf(engine);
   for (;;) {
     const res = await engine.range(cursor, end, { revision, limit: page });
     revision = res.revision;
@@ -90,7 +91,7 @@ async function readList(engine: KVEngine, listPrefix: string, start: string, poi
     let i = 0;
     for (; i < res.kvs.length && !full; i++) {
       const kv = res.kvs[i]!;
-      const obj = decode(kv.value, kv.modRevision);
+      const obj = decoded.decode(kv);
       if (!predicate || predicate(obj)) items.push(obj);
       full = limit > 0 && items.length === limit;
       if (budget.due()) await budget.yield();

@@ -24,6 +24,7 @@ import type {
 } from "./interfaces.ts";
 import { asDirectory } from "./keys.ts";
 import { prefixEnd, type KVEngine, type RawKV } from "./kv.ts";
+import { decodedCacheOf } from "./decoded-cache.ts";
 import { listKV } from "./kv-list.ts";
 import { runTxn } from "./kv-txn.ts";
 import { watchKV } from "./kv-watch.ts";
@@ -73,7 +74,7 @@ export class KVStore implements Store {
       if (opts.ignoreNotFound) return null;
       throw keyNotFound(key);
     }
-    return decode(kv.value, kv.modRevision);
+    return opts.shareLarge ? decodedCacheOf(this.engine).decode(kv) : decode(kv.value, kv.modRevision);
   }
 
   async delete(key: string, opts: DeleteOptions = {}): Promise<KubeObject> {

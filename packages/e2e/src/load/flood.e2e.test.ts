@@ -63,7 +63,8 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
     dir = mkdtempSync(path.join(tmpdir(), "servicenet-e2e-flood-"));
     const tokens = path.join(dir, "tokens.csv");
     writeFileSync(tokens, floodTokenFile());
-    server = await startChildApiServer(["--mode", "v4", "--token-auth-file", tokens], 30_000, [
+    // Ceilings only a stuck server reaches: on a loaded machine the start and the 5,000 creates take minutes.
+    server = await startChildApiServer(["--mode", "v4", "--token-auth-file", tokens], 120_000, [
       ...eventLoopProbeArgs(),
       ...(process.env["FLOOD_NODE_ARGS"]?.split(" ") ?? []),
     ]);
@@ -75,7 +76,7 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
     const filled = await pool(objects, 16, (i) => create(admin, "/api/v1/namespaces/flood/services", service(`f-${i}`)));
     expect(filled.errors).toEqual([]);
     for (let i = 0; i < controlled; i++) await create(admin, "/api/v1/namespaces/workload/services", service(`w-${i}`));
-  });
+  }, 600_000);
   afterAll(async () => {
     admin?.close();
     await server?.stop();

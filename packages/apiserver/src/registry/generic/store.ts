@@ -112,8 +112,10 @@ export class GenericStore {
     return obj;
   }
 
-  async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<KubeObject> {
-    return this.decorate(await this.store.get(this.key(namespace, name), resourceVersion !== undefined ? { resourceVersion } : {}));
+  /** upstream Store.Get; `shareLarge` as the storage's GetOptions (for callers that only read the object, as the GET handler). */
+  async get(namespace: string | undefined, name: string, resourceVersion?: string, shareLarge = false): Promise<KubeObject> {
+    const opts = { ...(resourceVersion !== undefined ? { resourceVersion } : {}), ...(shareLarge ? { shareLarge } : {}) };
+    return this.decorate(await this.store.get(this.key(namespace, name), opts));
   }
 
   async list(namespace: string | undefined, p: ListParams = {}): Promise<ListResult> {
