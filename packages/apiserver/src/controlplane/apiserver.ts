@@ -10,7 +10,7 @@ import { defaultFeatureGates, type FeatureGates } from "../features/kube-feature
 import { newServiceAllocators, type ServiceAllocators } from "../registry/core/rest/service-ip-allocators.ts";
 import { KubernetesServiceController, defaultAdvertiseAddress } from "./controller/kubernetesservice/index.ts";
 import { startIdentityLeaseControllers } from "./controller/apiserverleasegc/index.ts";
-import { noopLogger, V, type LogFields, type Logger } from "@servicenet/component-base/logs";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { startServiceIPControllers } from "./controller/service-ip-controllers.ts";
 import type { UserInfo } from "../authentication/user/user.ts";
@@ -207,7 +207,6 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     const clientCA = o.clientCAFile !== undefined ? readFileSync(o.clientCAFile, "utf8") : certs?.caCert;
     const metrics = new MetricsRegistry();
     const logger = o.logger ?? noopLogger;
-    const log = leveled(logger);
     const gates = o.featureGates ?? defaultFeatureGates;
     const range = o.serviceClusterIPRange ?? defaultServiceClusterIPRange;
     const nodePorts = o.serviceNodePortRange ? { serviceNodePortRange: o.serviceNodePortRange } : {};
@@ -233,7 +232,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(certs ? { tls: { key: certs.key, cert: certs.cert } } : {}),
       ...(o.host ? { host: o.host } : {}),
       port: o.port ?? 0,
-      postStartHooks: addPostStartHooks(hooks, o, { store, sa, authz, flowControl, metrics, log, logger, closers, server: () => server }),
+      postStartHooks: addPostStartHooks(hooks, o, { store, sa, authz, flowControl, metrics, logger, closers, server: () => server }),
       resources: apis.resources,
       reviews: apis.reviews,
       logger,
@@ -260,7 +259,6 @@ interface HookDeps {
   authz: ControlPlaneAuthorization;
   flowControl: Awaited<ReturnType<typeof newFlowControl>>;
   metrics: MetricsRegistry;
-  log: LeveledLog;
   logger: Logger;
   closers: CloserStack;
   /** The server, once it listens (hooks run only after). */
@@ -305,7 +303,7 @@ function addPostStartHooks(hooks: PostStartHooks, o: StartApiServerOptions, d: H
     await kubernetesService.start();
   });
   const rbac = d.authz.postStartHook;
-  if (rbac !== undefined) hooks.add(rbac, () => d.authz.bootstrap(d.server().registry.stores, d.log));
+  if (rbac !== undefined) hooks.add(rbac, () => d.authz.bootstrap(d.server().registry.stores, d.logger));
   // upstream's priority-and-fairness-config-producer: the bootstrap FlowSchemas and priority
   // levels, then the dispatcher follows the stored configuration.
   hooks.add("priority-and-fairness-config-producer", async () => {
@@ -353,21 +351,6 @@ function apiServer(p: {
       };
     },
     close: () => p.close(),
-  };
-}
-
-/** The level-named log callbacks of the controllers and allocators. */
-type LeveledLog = (level: string, msg: string, fields?: LogFields) => void;
-
-/**
- * klog's levels on one Logger: errors always, warnings always (klog.Warning ignores `-v`, and has
- * no structured form: an unconditional info line), info lines from V(2).
- */
-function leveled(logger: Logger): LeveledLog {
-  return (level, msg, fields) => {
-    if (level === "error") logger.error(msg, fields);
-    else if (level === "info") V(logger, 2).info(msg, fields);
-    else logger.info(msg, fields);
   };
 }
 

@@ -11,6 +11,7 @@ import type { PolicyFeatureGates } from "../plugin/pkg/auth/authorizer/rbac/boot
 import { bootstrapPolicy, ensureRBACPolicy } from "../registry/rbac/rest/ensure-rbac-policy.ts";
 import { DefaultRuleResolver } from "../registry/rbac/validation/rule.ts";
 import type { Store } from "../storage/index.ts";
+import type { Logger } from "@servicenet/component-base/logs";
 
 export interface ControlPlaneAuthorization {
   authorizer: Authorizer;
@@ -21,7 +22,7 @@ export interface ControlPlaneAuthorization {
   /** The name of the post-start hook that runs {@link bootstrap}: `rbac/bootstrap-roles` with RBAC, else undefined. */
   postStartHook: string | undefined;
   /** Runs the post-start hook and waits until the caches hold its bindings; resolves at once without RBAC. */
-  bootstrap(stores: ReadonlyMap<string, GenericStore>, log: (level: string, msg: string) => void): Promise<void>;
+  bootstrap(stores: ReadonlyMap<string, GenericStore>, logger: Logger): Promise<void>;
   stop(): void;
 }
 

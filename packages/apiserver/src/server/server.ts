@@ -190,7 +190,7 @@ async function newHandler(cfg: APIServerConfig) {
     enableAggregatorRouting: cfg.enableAggregatorRouting ?? false,
     ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
     ...(cfg.metricsRegistry ? { metricsRegistry: cfg.metricsRegistry } : {}),
-    log: (m) => logger.info(m),
+    logger,
   });
   const metrics = new RequestMetrics();
   const version = cfg.version ?? serverVersion();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { float32Flag, int32Flag, scanFlags, UsageError } from "./flags.ts";
+import { clientConnectionFlag, float32Flag, int32Flag, scanFlags, UsageError, type ClientConnectionFlags } from "./flags.ts";
 
 function scan(argv: string[]): Array<[string, string | boolean]> {
   const seen: Array<[string, string | boolean]> = [];
@@ -63,5 +63,34 @@ describe("int32Flag and float32Flag (pflag's Int32Var and Float32Var)", () => {
     },
   ])("$parse.name refuses $v", ({ parse, v, want }) => {
     expect(() => parse("--f", v)).toThrow(new UsageError(want));
+  });
+});
+
+describe("clientConnectionFlag", () => {
+  const parse = (argv: string[]): { o: ClientConnectionFlags; rest: string[] } => {
+    const o: ClientConnectionFlags = { kubeAPIQPS: 20, kubeAPIBurst: 30 };
+    const rest: string[] = [];
+    scanFlags(argv, (f) => {
+      if (!clientConnectionFlag(o, f)) rest.push(f.name);
+    });
+    return { o, rest };
+  };
+
+  it.each([
+    { argv: [], want: { kubeAPIQPS: 20, kubeAPIBurst: 30 }, rest: [] },
+    { argv: ["--kube-api-qps", "0.5", "--kube-api-burst=7"], want: { kubeAPIQPS: 0.5, kubeAPIBurst: 7 }, rest: [] },
+    { argv: ["--kube-api-qps=-1", "--other", "x"], want: { kubeAPIQPS: -1, kubeAPIBurst: 30 }, rest: ["--other", "x"] },
+  ])("$argv", ({ argv, want, rest }) => {
+    expect(parse(argv)).toEqual({ o: want, rest });
+  });
+
+  it.each([
+    {
+      argv: ["--kube-api-burst", "1.5"],
+      want: 'invalid argument "1.5" for "--kube-api-burst" flag: strconv.ParseInt: parsing "1.5": invalid syntax',
+    },
+    { argv: ["--kube-api-qps=x"], want: 'invalid argument "x" for "--kube-api-qps" flag: strconv.ParseFloat: parsing "x": invalid syntax' },
+  ])("refuses $argv", ({ argv, want }) => {
+    expect(() => parse(argv)).toThrow(new UsageError(want));
   });
 });

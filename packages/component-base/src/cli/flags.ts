@@ -67,3 +67,28 @@ export function float32Flag(flag: string, v: string): number {
   if (Math.abs(n) > maxFloat32) throw fail("value out of range");
   return n;
 }
+
+/** The client connection settings every component's flags set (component-base/config ClientConnectionConfiguration). */
+export interface ClientConnectionFlags {
+  /** --kube-api-qps: the client's token-bucket rate. */
+  kubeAPIQPS: number;
+  /** --kube-api-burst: the client's token-bucket size. */
+  kubeAPIBurst: number;
+}
+
+/**
+ * Takes `--kube-api-qps` (pflag Float32Var) and `--kube-api-burst` (pflag Int32Var), as the
+ * controller-manager, scheduler and kubelet all register them; false for any other flag.
+ */
+export function clientConnectionFlag(o: ClientConnectionFlags, flag: Flag): boolean {
+  switch (flag.name) {
+    case "--kube-api-qps":
+      o.kubeAPIQPS = float32Flag(flag.name, flag.value());
+      return true;
+    case "--kube-api-burst":
+      o.kubeAPIBurst = int32Flag(flag.name, flag.value());
+      return true;
+    default:
+      return false;
+  }
+}

@@ -1,5 +1,5 @@
 /** Command-line options of servicenet-controller-manager (a subset of kube-controller-manager's). */
-import { commonFlag, float32Flag, int32Flag, scanFlags, UsageError } from "@servicenet/component-base/cli";
+import { clientConnectionFlag, commonFlag, int32Flag, scanFlags, UsageError } from "@servicenet/component-base/cli";
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import type { NodeIpamOptions } from "./core.ts";
 import { defaultServingOptions, parseServingFlag, servingUsage, validateServingOptions, type ServingOptions } from "./options-serving.ts";
@@ -127,7 +127,7 @@ export function parseOptions(argv: readonly string[]): Options {
     help: false,
   };
   scanFlags(argv, (f) => {
-    if (commonFlag(o, f)) return;
+    if (commonFlag(o, f) || clientConnectionFlag(o, f)) return;
     const { name: flag, arg: raw, inline, value } = f;
     switch (flag) {
       case "--kubeconfig":
@@ -207,12 +207,6 @@ export function parseOptions(argv: readonly string[]): Options {
         break;
       case "--node-cidr-mask-size-ipv6":
         o.nodeIpam.nodeCIDRMaskSizeIPv6 = int32Flag(flag, value());
-        break;
-      case "--kube-api-qps":
-        o.kubeAPIQPS = float32Flag(flag, value());
-        break;
-      case "--kube-api-burst":
-        o.kubeAPIBurst = int32Flag(flag, value());
         break;
       default:
         if (!parseServingFlag(o.serving, flag, value)) throw new UsageError(`unknown flag: ${raw}`);

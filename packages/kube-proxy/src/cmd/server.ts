@@ -114,6 +114,7 @@ export async function runProxyServer(
   // platformCleanup: rules the other mode left behind (switching between iptables and nftables).
   if (o.dryRunDir === undefined) for (const e of await platformCleanup(o.proxyMode, false)) log(e);
   await ensureProxySysctls(o, log);
+  const logger = textLogger(log, { verbosity: o.verbosity });
   // createClient (cmd/kube-proxy/app/server.go): one clientset of clientConnection's QPS and Burst.
   const client = o.config.clientConnection;
   const kc = withRateLimit(loadKubeConfig(o.kubeconfig), { qps: client?.qps ?? 5, burst: client?.burst ?? 10 });
@@ -125,10 +126,9 @@ export async function runProxyServer(
     hostname: o.hostnameOverride,
     bindAddresses: o.dryRunDir !== undefined ? ["127.0.0.1"] : ["0.0.0.0"],
     proxierHealth: health,
-    log,
+    logger,
   });
   // platformSetup: NodeCIDR detection needs this Node's podCIDRs before the proxiers exist.
-  const logger = textLogger(log, { verbosity: o.verbosity });
   let podCIDRs: string[] = [];
   if (o.detectLocalMode === "NodeCIDR") {
     log(`"Watching for node, awaiting podCIDR allocation" hostname="${o.hostnameOverride}"`);

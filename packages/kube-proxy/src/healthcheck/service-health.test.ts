@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { textLogger, type Logger } from "@servicenet/component-base/logs";
 import { afterEach, describe, expect, it } from "vitest";
 import { newProxyMetrics } from "../metrics/metrics.ts";
 import { IptablesProxier } from "../iptables/proxier.ts";
@@ -31,8 +32,13 @@ const get = async (port: number, host = "127.0.0.1") => {
 
 let healthy = true;
 const servers: ServiceHealthServer[] = [];
-function newServer(bindAddresses = ["127.0.0.1"]): ServiceHealthServer {
-  const s = new ServiceHealthServer({ hostname: "node-1", bindAddresses, proxierHealth: { health: () => ({ healthy }) } });
+function newServer(bindAddresses = ["127.0.0.1"], logger?: Logger): ServiceHealthServer {
+  const s = new ServiceHealthServer({
+    hostname: "node-1",
+    bindAddresses,
+    proxierHealth: { health: () => ({ healthy }) },
+    ...(logger ? { logger } : {}),
+  });
   servers.push(s);
   return s;
 }
@@ -42,6 +48,34 @@ afterEach(async () => {
 });
 
 describe("ServiceHealthServer", () => {
+  it("logs upstream's structured lines: Closing healthcheck at -v=2, a port it cannot open as an error", async () => {
+    const lines: string[] = [];
+    const port = await freePort();
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(port, "127.0.0.1", r));
+    try {
+      const s = newServer(
+        ["127.0.0.1"],
+        textLogger((l) => lines.push(l), { verbosity: 2 }),
+      );
+      await s.sync("IPv4", { services: new Map([["ns/web", port]]), localEndpoints: new Map() });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(`^Failed to start healthcheck err="[^"]*EADDRINUSE[^"]*" node="node-1" service="ns/web" port=${port}$`),
+      );
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
+    const open = await freePort();
+    const s = newServer(
+      ["127.0.0.1"],
+      textLogger((l) => lines.push(l), { verbosity: 2 }),
+    );
+    await s.sync("IPv4", { services: new Map([["ns/db", open]]), localEndpoints: new Map() });
+    await s.sync("IPv4", { services: new Map(), localEndpoints: new Map() });
+    expect(lines.slice(1)).toEqual([`Closing healthcheck service="ns/db" port=${open}`]);
+  });
+
   it("answers 200 with local endpoints and 503 without, with upstream's headers and body", async () => {
     const port = await freePort();
     const s = newServer();

@@ -6,6 +6,7 @@
  * 503 otherwise, with upstream's JSON body and headers. Opened and closed as
  * the proxiers' syncs report Services.
  */
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { IPFamily } from "@servicenet/api";
@@ -26,7 +27,7 @@ export interface ServiceHealthServerOptions {
   readonly bindAddresses: readonly string[];
   /** The proxier health (`serviceProxyHealthy`). */
   readonly proxierHealth: { health(): { healthy: boolean } };
-  readonly log?: (msg: string) => void;
+  readonly logger?: Logger;
 }
 
 interface Instance {
@@ -89,7 +90,8 @@ export class ServiceHealthServer {
     const wanted = this.#wanted();
     for (const [nsn, inst] of this.#instances) {
       if (wanted.get(nsn) === inst.port) continue;
-      this.#o.log?.(`Closing healthcheck service=${nsn} port=${inst.port}`);
+      // service_health.go syncServices: klog.V(2).InfoS.
+      V(this.#o.logger ?? noopLogger, 2).info("Closing healthcheck", { service: nsn, port: inst.port });
       this.#instances.delete(nsn);
       await closeAll(inst);
     }
@@ -100,7 +102,7 @@ export class ServiceHealthServer {
       } catch (err) {
         // Not remembered: the next sync tries again (upstream leaves it out of its map too).
         const e = err as Error;
-        this.#o.log?.(`node ${this.#o.hostname} failed to start healthcheck "${nsn}" on port ${port}: ${e.message}`);
+        (this.#o.logger ?? noopLogger).error("Failed to start healthcheck", { err: e, node: this.#o.hostname, service: nsn, port });
       }
     }
   }

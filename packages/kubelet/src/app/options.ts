@@ -3,7 +3,7 @@
  * (`--kubeconfig`, `--hostname-override`, `--node-ip`, `-v`), and the simulation's (how many
  * Nodes, their zones and size), which a real kubelet does not need.
  */
-import { commonFlag, float32Flag, int32Flag, scanFlags, UsageError } from "@servicenet/component-base/cli";
+import { clientConnectionFlag, commonFlag, int32Flag, scanFlags, UsageError } from "@servicenet/component-base/cli";
 import { isDualStackIPStrings, parseIP } from "@servicenet/api/net";
 import { defaultKubeAPIBurst, defaultKubeAPIQPS } from "./client-connection.ts";
 import { defaultSimulatedNodeOptions, type SimulatedNodeOptions } from "../nodestatus/setters.ts";
@@ -102,7 +102,7 @@ export function parseOptions(argv: readonly string[]): Options {
     help: false,
   };
   scanFlags(argv, (f) => {
-    if (commonFlag(o, f)) return;
+    if (commonFlag(o, f) || clientConnectionFlag(o, f)) return;
     const { name: flag, value } = f;
     switch (flag) {
       case "--kubeconfig":
@@ -134,12 +134,6 @@ export function parseOptions(argv: readonly string[]): Options {
         break;
       case "--pod-workers":
         o.workers = positive(flag, value());
-        break;
-      case "--kube-api-qps":
-        o.kubeAPIQPS = float32Flag(flag, value());
-        break;
-      case "--kube-api-burst":
-        o.kubeAPIBurst = int32Flag(flag, value());
         break;
       case "--address":
         o.address = address(value());

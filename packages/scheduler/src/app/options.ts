@@ -4,7 +4,7 @@
  * set the configuration's clientConnection when no --config is given).
  */
 import { fieldErrorString, field } from "@servicenet/api/errors";
-import { commonFlag, float32Flag, int32Flag, scanFlags, UsageError } from "@servicenet/component-base/cli";
+import { clientConnectionFlag, commonFlag, scanFlags, UsageError } from "@servicenet/component-base/cli";
 
 export interface Options {
   kubeconfig: string;
@@ -30,17 +30,11 @@ TaintToleration, NodeAffinity, NodeResourcesFit LeastAllocated, PodTopologySprea
 export function parseOptions(argv: readonly string[]): Options {
   const o: Options = { kubeconfig: "", kubeAPIQPS: 50, kubeAPIBurst: 100, verbosity: 0, help: false };
   scanFlags(argv, (f) => {
-    if (commonFlag(o, f)) return;
+    if (commonFlag(o, f) || clientConnectionFlag(o, f)) return;
     const { name: flag, value } = f;
     switch (flag) {
       case "--kubeconfig":
         o.kubeconfig = value();
-        break;
-      case "--kube-api-qps":
-        o.kubeAPIQPS = float32Flag(flag, value());
-        break;
-      case "--kube-api-burst":
-        o.kubeAPIBurst = int32Flag(flag, value());
         break;
       default:
         throw new UsageError(`unknown flag: ${flag}`);

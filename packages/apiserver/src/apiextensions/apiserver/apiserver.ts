@@ -9,6 +9,7 @@ import { nowRFC3339 } from "../../registry/generic/names.ts";
 import type { Store } from "../../storage/index.ts";
 import { StoreInformer } from "../../util/informer/store-informer.ts";
 import type { ResourceDef } from "../../server/resources.ts";
+import type { CRDObject } from "../registry/customresourcedefinition/strategy.ts";
 import { EstablishingController } from "../controller/establish/establishing-controller.ts";
 import { CRDFinalizer } from "../controller/finalizer/crd-finalizer.ts";
 import { NamingConditionController } from "../controller/status/naming-controller.ts";
@@ -39,7 +40,7 @@ export interface CustomResourceServer {
 /** Starts the CRD informer and controllers; stop() ends them. */
 export function startCustomResourceServer(cfg: CustomResourceServerConfig): CustomResourceServer {
   const logger = cfg.logger ?? noopLogger;
-  const informer = new StoreInformer(cfg.store, crdStoragePath, { logger });
+  const informer = new StoreInformer<CRDObject>(cfg.store, crdStoragePath, { logger });
   const establishing = new EstablishingController(informer, cfg.crdStore, nowRFC3339, logger);
   const naming = new NamingConditionController(informer, cfg.crdStore, nowRFC3339, logger);
   const handler = new CRDHandler({ informer, newStore: (d) => cfg.newStore(d), establishing });

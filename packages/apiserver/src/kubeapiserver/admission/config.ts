@@ -5,6 +5,7 @@
  * A plugin kube-apiserver knows but this server does not implement is accepted and does nothing
  * (the log says so once at start).
  */
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { ParamKind } from "@servicenet/api/admissionregistration/v1";
 import type { Authorizer } from "../../authorization/authorizer/interfaces.ts";
 import { newAdmissionChain } from "../../admission/chain.ts";
@@ -52,14 +53,14 @@ export interface AdmissionDeps {
   authorizer?: Authorizer;
   /** The registry served on /metrics; the webhook metrics are registered there. */
   metricsRegistry?: MetricsRegistry;
-  log?: (msg: string) => void;
+  logger?: Logger;
 }
 
 /** The chain of `enabled` (names in kube-apiserver's order) and a stop for its informers. */
 export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): { chain: AdmissionInterface; stop(): void } {
   const plugins: (AdmissionPlugin & { stop?(): void })[] = [];
   const ignored = enabled.filter((n) => !implementedAdmissionPlugins.has(n));
-  if (ignored.length > 0) deps.log?.(`admission plugins not implemented here, doing nothing: ${ignored.join(",")}`);
+  if (ignored.length > 0) (deps.logger ?? noopLogger).info(`admission plugins not implemented here, doing nothing: ${ignored.join(",")}`);
   // kube-apiserver's order: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook.
   const serviceResolver = newServiceResolver({ store: deps.store, enableAggregatorRouting: deps.enableAggregatorRouting ?? false });
   const metrics = new AdmissionWebhookMetrics(deps.metricsRegistry);

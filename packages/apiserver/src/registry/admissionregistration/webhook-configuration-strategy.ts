@@ -16,20 +16,19 @@ export interface WebhookConfigurationKind<T> {
 }
 
 /** The strategy of one webhook configuration kind. */
-export function webhookConfigurationStrategy<T>(k: WebhookConfigurationKind<T>): RESTStrategy {
-  const as = (o: KubeObject): T => o as unknown as T;
+export function webhookConfigurationStrategy<T extends KubeObject>(k: WebhookConfigurationKind<T>): RESTStrategy<T> {
   return {
     group: "admissionregistration.k8s.io",
     kind: k.kind,
     namespaced: false,
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
-    defaults: (o) => k.defaults(as(o)),
+    defaults: (o) => k.defaults(o),
     prepareForCreate: (o) => {
       o.metadata.generation = 1;
     },
     prepareForUpdate: bumpGenerationOn("webhooks"),
-    validate: (o) => k.validate(as(o)),
-    validateUpdate: (o, old) => k.validateUpdate(as(o), as(old)),
+    validate: (o) => k.validate(o),
+    validateUpdate: (o, old) => k.validateUpdate(o, old),
   };
 }

@@ -53,3 +53,15 @@ describe("parseGoField", () => {
     expect(parseGoField(spec)).toEqual(want);
   });
 });
+
+describe("goRootType", () => {
+  it.each([
+    ["", "v1", "Service", "core/v1.Service"],
+    ["networking.k8s.io", "v1beta1", "IPAddress", "networking/v1beta1.IPAddress"],
+    ["autoscaling", "v1", "Scale", "autoscaling/v1.Scale"],
+    // A custom resource's group is not the built-in group of its first label.
+    ["apps.example.com", "v1", "Deployment", undefined],
+  ])("%s %s %s", (group, version, kind, want) => {
+    expect(goRootType(group, version, kind)).toBe(want);
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { admissionregistrationV1 } from "./admissionregistration-v1.ts";
 import { appsV1 } from "./apps-v1.ts";
+import { autoscalingV1 } from "./autoscaling-v1.ts";
 import { coordinationV1 } from "./coordination-v1.ts";
 import { coreV1 } from "./core-v1.ts";
 import { discoveryV1 } from "./discovery-v1.ts";
@@ -19,6 +20,7 @@ import type { GoStructs } from "./types.ts";
 const packages: Readonly<Record<string, GoStructs>> = {
   "admissionregistration/v1": admissionregistrationV1,
   "apps/v1": appsV1,
+  "autoscaling/v1": autoscalingV1,
   "coordination/v1": coordinationV1,
   "core/v1": coreV1,
   "discovery/v1": discoveryV1,
@@ -78,11 +80,19 @@ export function struct(name: string): Readonly<Record<string, string>> | undefin
   return packages[name.slice(0, dot)]?.[name.slice(dot + 1)];
 }
 
-/** The Go package of an API group: `core` for the legacy group, else the group's first label. */
-const packageOf = (group: string): string => (group === "" ? "core" : group.split(".")[0]!);
+/**
+ * The Go package of a built-in API group: `core` for the legacy group, else the group's first
+ * label; undefined for other groups (a custom resource's `apps.example.com` is not k8s.io/api's apps).
+ */
+function packageOf(group: string): string | undefined {
+  if (group === "") return "core";
+  return !group.includes(".") || group.endsWith(".k8s.io") ? group.split(".")[0] : undefined;
+}
 
 /** The Go struct of `kind` in `group`/`version` (`core/v1.Service`), or undefined when not tabled. */
 export function goRootType(group: string, version: string, kind: string): string | undefined {
-  const name = `${packageOf(group)}/${version}.${kind}`;
+  const pkg = packageOf(group);
+  if (pkg === undefined) return undefined;
+  const name = `${pkg}/${version}.${kind}`;
   return struct(name) === undefined ? undefined : name;
 }

@@ -4,7 +4,7 @@ import { StatusError } from "@servicenet/api";
 import { FakeClock } from "@servicenet/component-base/clock";
 import { eventually } from "@servicenet/testing";
 import { describe, expect, it } from "vitest";
-import { EventBroadcaster, eventUnixNano, generateEventName, type EventSink } from "./event.ts";
+import { EventBroadcaster, generateEventName, type EventSink } from "./event.ts";
 import { FakeRecorder } from "./fake.ts";
 
 function scriptedSink(failures: Error[]): EventSink & { attempts: number } {
@@ -69,16 +69,25 @@ describe("recordToSink (TestWriteEventError)", () => {
   });
 });
 
-describe("eventUnixNano", () => {
-  it("gives two Events of one millisecond different stamps within it, a new millisecond its own", () => {
-    const a = eventUnixNano(5_000_000, -1n);
-    expect(a).toBe(5_000_000n * 1_000_000n);
-    const b = eventUnixNano(5_000_000, a);
-    expect(b).toBe(a + 1n);
-    expect(generateEventName("web", a)).not.toBe(generateEventName("web", b));
-    expect(eventUnixNano(5_000_001, b)).toBe(5_000_001n * 1_000_000n);
-    // A clock set back (a fake one) is taken as it is.
-    expect(eventUnixNano(4_000_000, b)).toBe(4_000_000n * 1_000_000n);
+describe("one stamp source for recorded and aggregated Events", () => {
+  it("names every Event of one object in one millisecond differently, the aggregate too", async () => {
+    const clock = new FakeClock(Date.parse("2026-01-01T00:00:00Z"));
+    const names: string[] = [];
+    const sink: EventSink = {
+      create: async (e) => {
+        names.push(e.metadata.name ?? "");
+        return { ...e, metadata: { ...e.metadata, resourceVersion: String(names.length) } };
+      },
+      patch: async (e) => e,
+    };
+    const b = new EventBroadcaster({ clock });
+    b.startRecordingToSink(sink);
+    const recorder = b.newRecorder({ component: "c" });
+    // The 10th distinct message of one reason turns into a "(combined from similar events)" Event.
+    for (let i = 0; i < 10; i++) recorder.event(ref, "Normal", "R", `m${i}`);
+    await eventually(() => names.length === 10, { what: "10 Events written" });
+    expect(new Set(names).size).toBe(10);
+    b.shutdown();
   });
 });
 

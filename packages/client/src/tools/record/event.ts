@@ -10,7 +10,7 @@ import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { randomUUID } from "node:crypto";
 import { httpStatusOf, isAlreadyExists, toStatusError } from "../../errors/index.ts";
-import { EventCorrelator, formatTime, type CorrelatorOptions } from "./events-cache.ts";
+import { EventCorrelator, eventUnixNano, formatTime, type CorrelatorOptions } from "./events-cache.ts";
 
 const maxTriesPerEvent = 12;
 const defaultSleepDurationMs = 10_000;
@@ -36,7 +36,7 @@ export interface BroadcasterOptions {
   logger?: Logger;
   /** Wait between write attempts (`WithSleepDuration`); default 10 s. */
   sleepDurationMs?: number;
-  correlator?: Omit<CorrelatorOptions, "clock">;
+  correlator?: Omit<CorrelatorOptions, "clock" | "unixNano">;
 }
 
 /** `util.ValidateEventType`: only "Normal" and "Warning" are recorded; anything else is logged. */
@@ -44,18 +44,6 @@ export function validateEventType(eventtype: string, log: Logger): boolean {
   if (eventtype === "Normal" || eventtype === "Warning") return true;
   log.error("Unsupported event type", { eventType: eventtype });
   return false;
-}
-
-/**
- * The Unix time in nanoseconds of an Event recorded at `ms` (milliseconds), after `last` (the
- * previous stamp of the same broadcaster). Go's clock gives every Event its own nanosecond; from a
- * millisecond clock, two Events of one object in the same millisecond would get one name and the
- * second would be refused as AlreadyExists (and dropped), so a later stamp within the same
- * millisecond is taken instead.
- */
-export function eventUnixNano(ms: number, last: bigint): bigint {
-  const ns = BigInt(Math.floor(ms)) * 1_000_000n;
-  return last >= ns && last < ns + 999_999n ? last + 1n : ns;
 }
 
 /** `GenerateEventName`: `<object>.<unix nanoseconds in hex>`, or a UUID when that is no valid name. */
@@ -148,7 +136,8 @@ export class EventBroadcaster {
 
   /** `StartRecordingToSink`: correlate and write every Event to `sink`. */
   startRecordingToSink(sink: EventSink): void {
-    const correlator = new EventCorrelator({ ...this.#o.correlator, clock: this.#clock });
+    // One stamp source for recorded and aggregated Events, so their names cannot collide either.
+    const correlator = new EventCorrelator({ ...this.#o.correlator, clock: this.#clock, unixNano: (ms) => this.nextUnixNano(ms) });
     this.startEventWatcher((e) => this.#recordToSink(sink, e, correlator));
   }
 

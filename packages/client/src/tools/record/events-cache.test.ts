@@ -3,7 +3,8 @@
 // (testclocks.SimpleIntervalClock).
 import type { Event, ObjectReference } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import { EventCorrelator, formatTime } from "./events-cache.ts";
+import { generateEventName } from "./event.ts";
+import { EventCorrelator, eventUnixNano, formatTime } from "./events-cache.ts";
 
 const defaultAggregateMaxEvents = 10;
 const defaultAggregateIntervalInSeconds = 600;
@@ -162,5 +163,29 @@ describe("TestEventSpamFilter", () => {
     for (let i = 0; i < defaultSpamBurst; i++) correlator.correlate(makeEvent(`reason-${i}`, "m", pod));
     expect(correlator.correlate(makeEvent("more", "m", pod)).skip).toBe(true);
     expect(correlator.correlate(makeEvent("r", "m", ref("Pod", "other", "my-ns"))).skip).toBe(false);
+  });
+});
+
+describe("eventUnixNano", () => {
+  it("gives two Events of one millisecond different stamps within it, a new millisecond its own", () => {
+    const a = eventUnixNano(5_000_000, -1n);
+    expect(a).toBe(5_000_000n * 1_000_000n);
+    const b = eventUnixNano(5_000_000, a);
+    expect(b).toBe(a + 1n);
+    expect(generateEventName("web", a)).not.toBe(generateEventName("web", b));
+    expect(eventUnixNano(5_000_001, b)).toBe(5_000_001n * 1_000_000n);
+    // A clock set back (a fake one) is taken as it is.
+    expect(eventUnixNano(4_000_000, b)).toBe(4_000_000n * 1_000_000n);
+  });
+});
+
+describe("EventAggregate names", () => {
+  it("gives the aggregates of two reasons of one object in one millisecond different names", () => {
+    const correlator = new EventCorrelator({ clock: { now: () => Date.parse("2026-01-01T00:00:00Z") } });
+    const aggregate = (reason: string): Event | undefined =>
+      Array.from({ length: defaultAggregateMaxEvents }, (_, i) => correlator.correlate(makeEvent(reason, `m${i}`, pod)).event).at(-1);
+    const [a, b] = [aggregate("A"), aggregate("B")];
+    expect([a?.message, b?.message]).toEqual(["(combined from similar events): m9", "(combined from similar events): m9"]);
+    expect(a?.metadata.name).not.toBe(b?.metadata.name);
   });
 });

@@ -23,6 +23,12 @@ export interface CorrelatorOptions {
   maxEvents?: number;
   maxIntervalInSeconds?: number;
   clock: Pick<Clock, "now">;
+  /**
+   * The Unix-nanosecond stamp of an aggregate Event's name for a time in ms: the broadcaster's
+   * (EventBroadcaster.nextUnixNano), so it is unique among all its Events; default one of this
+   * correlator's own.
+   */
+  unixNano?: (ms: number) => bigint;
 }
 
 /** What to do with one Event: write `event` (as a patch when `patch` is set), or skip it. */
@@ -99,6 +105,18 @@ interface EventLog {
   resourceVersion: string | undefined;
 }
 
+/**
+ * The Unix time in nanoseconds of an Event recorded at `ms` (milliseconds), after `last` (the
+ * previous stamp of the same broadcaster). Go's clock gives every Event its own nanosecond; from a
+ * millisecond clock, two Events of one object in the same millisecond would get one name and the
+ * second would be refused as AlreadyExists (and dropped), so a later stamp within the same
+ * millisecond is taken instead.
+ */
+export function eventUnixNano(ms: number, last: bigint): bigint {
+  const ns = BigInt(Math.floor(ms)) * 1_000_000n;
+  return last >= ns && last < ns + 999_999n ? last + 1n : ns;
+}
+
 /** Go's metav1.Time as the wire has it: RFC 3339 in UTC, whole seconds. */
 export const formatTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 
@@ -108,10 +126,13 @@ export class EventCorrelator {
   readonly #spam: LRU<PassiveTokenBucket>;
   readonly #aggregates: LRU<AggregateRecord>;
   readonly #logs: LRU<EventLog>;
-  readonly #o: Required<Omit<CorrelatorOptions, "clock">>;
+  readonly #o: Required<Omit<CorrelatorOptions, "clock" | "unixNano">>;
+  readonly #unixNano: (ms: number) => bigint;
 
   constructor(options: CorrelatorOptions) {
     this.#clock = options.clock;
+    let last = -1n;
+    this.#unixNano = options.unixNano ?? ((ms) => (last = eventUnixNano(ms, last)));
     this.#o = {
       lruCacheSize: options.lruCacheSize || maxLruCacheEntries,
       burstSize: options.burstSize || defaultSpamBurst,
@@ -157,7 +178,8 @@ export class EventCorrelator {
     const t = formatTime(now);
     const combined: Event = {
       metadata: {
-        name: `${event.involvedObject.name ?? ""}.${(BigInt(now) * 1_000_000n).toString(16)}`,
+        // EventAggregate names it `%v.%x` of ref.Name and now.UnixNano() (no GenerateEventName).
+        name: `${event.involvedObject.name ?? ""}.${this.#unixNano(now).toString(16)}`,
         namespace: event.metadata.namespace,
       },
       count: 1,

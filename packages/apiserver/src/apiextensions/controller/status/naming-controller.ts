@@ -4,7 +4,7 @@
  * the result in `status.acceptedNames` and the NamesAccepted condition. Established starts False
  * ("Installing") once the names are accepted; the establishing controller turns it True.
  */
-import { StatusError } from "@servicenet/api";
+import { isNotFound } from "@servicenet/api";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import {
   findCRDCondition,
@@ -17,7 +17,7 @@ import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { GenericStore } from "../../../registry/generic/store.ts";
 import { jsonEqual } from "../../../registry/generic/strategy.ts";
 import { deepEqual } from "../../../server/patch/json-value.ts";
-import type { KubeObject } from "../../../storage/index.ts";
+import type { CRDObject } from "../../registry/customresourcedefinition/strategy.ts";
 import type { Lister, StoreInformer } from "../../../util/informer/store-informer.ts";
 import { runWorker } from "../queue-worker.ts";
 
@@ -102,17 +102,17 @@ const sameCondition = (a: CustomResourceDefinitionCondition, b: CustomResourceDe
 /** The controller: one worker, as upstream (the conflict resolution is not thread-safe). */
 export class NamingConditionController {
   readonly #queue = new RateLimitingQueue("crd_naming_condition_controller");
-  readonly #crds: Lister<KubeObject>;
+  readonly #crds: Lister<CRDObject>;
   readonly #store: GenericStore;
   readonly #logger: Logger;
   readonly #now: () => string;
 
-  constructor(informer: StoreInformer, store: GenericStore, now: () => string, logger: Logger = noopLogger) {
+  constructor(informer: StoreInformer<CRDObject>, store: GenericStore, now: () => string, logger: Logger = noopLogger) {
     this.#crds = informer;
     this.#store = store;
     this.#now = now;
     this.#logger = logger;
-    const enqueue = (o: KubeObject): void => this.#queue.add(o.metadata.name ?? "");
+    const enqueue = (o: CRDObject): void => this.#queue.add(o.metadata.name ?? "");
     informer.addEventHandler({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
   }
 
@@ -127,13 +127,13 @@ export class NamingConditionController {
 
   /** Reconciles one CRD by name. */
   async sync(name: string): Promise<void> {
-    const cached = this.#crds.get(name) as unknown as CustomResourceDefinition | undefined;
+    const cached = this.#crds.get(name);
     if (cached === undefined) return this.#requeueGroup(name);
     // Names all accepted: nothing to calculate. Compared as Go's reflect.DeepEqual compares them, in
     // any key order (the accepted names are written in another order than a client writes the
     // spec's), so the requeue of a group's CRDs after each write does not recalculate them all.
     if (deepEqual(cached.spec.names, cached.status?.acceptedNames)) return;
-    const all = this.#crds.list() as unknown as CustomResourceDefinition[];
+    const all = this.#crds.list();
     const { names, namesAccepted, established } = calculateNamesAndConditions(cached, all);
     if (jsonEqual(cached.status?.acceptedNames, names) && sameCondition(namesAccepted, findCRDCondition(cached, "NamesAccepted"))) return;
     try {
@@ -142,7 +142,7 @@ export class NamingConditionController {
         name,
         async (current) => {
           if (current === null || current.metadata.resourceVersion !== cached.metadata.resourceVersion) throw staleCache;
-          const crd = structuredClone(current) as unknown as CustomResourceDefinition;
+          const crd = structuredClone(current) as CRDObject;
           (crd.status ??= {}).acceptedNames = names;
           setCRDCondition(crd, namesAccepted, this.#now());
           setCRDCondition(crd, established, this.#now());
@@ -161,13 +161,8 @@ export class NamingConditionController {
   /** requeueAllOtherGroupCRDs: a name may have been freed or taken. */
   #requeueGroup(name: string): void {
     const group = name.slice(name.indexOf(".") + 1);
-    for (const c of this.#crds.list() as unknown as CustomResourceDefinition[])
-      if (c.spec.group === group && c.metadata.name !== name) this.#queue.add(c.metadata.name ?? "");
+    for (const c of this.#crds.list()) if (c.spec.group === group && c.metadata.name !== name) this.#queue.add(c.metadata.name ?? "");
   }
 }
 
 const staleCache = new Error("stale cache");
-
-function isNotFound(e: unknown): boolean {
-  return e instanceof StatusError && e.reason === "NotFound";
-}

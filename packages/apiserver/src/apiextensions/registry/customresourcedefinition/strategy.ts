@@ -15,9 +15,13 @@ import type { KubeObject } from "../../../storage/index.ts";
 import { bumpGeneration, type RESTStrategy } from "../../../registry/generic/strategy.ts";
 import { compileValidationRules } from "../../apiserver/schema/cel/compilation.ts";
 
-const asCRD = (o: KubeObject): CustomResourceDefinition => {
-  (o as { spec?: unknown }).spec ??= { group: "", names: { plural: "", kind: "" }, scope: "", versions: [] };
-  return o as unknown as CustomResourceDefinition;
+/** A stored or decoded CustomResourceDefinition. */
+export type CRDObject = KubeObject & CustomResourceDefinition;
+
+/** A body without a spec is validated as Go's zero CustomResourceDefinitionSpec. */
+const withSpec = (o: CRDObject): CRDObject => {
+  (o as KubeObject)["spec"] ??= { group: "", names: { plural: "", kind: "" }, scope: "", versions: [] };
+  return o;
 };
 
 /** The storage version joins status.storedVersions (strategy.go PrepareForCreate/PrepareForUpdate). */
@@ -29,36 +33,36 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
   if (!stored.includes(storage)) stored.push(storage);
 }
 
-export const customResourceDefinitionStrategy: RESTStrategy = {
+export const customResourceDefinitionStrategy: RESTStrategy<CRDObject> = {
   group: "apiextensions.k8s.io",
   kind: "CustomResourceDefinition",
   namespaced: false,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: false,
-  defaults: (o) => setDefaultsCustomResourceDefinition(asCRD(o)),
+  defaults: (o) => setDefaultsCustomResourceDefinition(withSpec(o)),
   prepareForCreate: (o) => {
-    const crd = asCRD(o);
+    const crd = withSpec(o);
     crd.status = {};
     crd.metadata.generation = 1;
     recordStorageVersion(crd);
   },
   prepareForUpdate: (o, old) => {
-    const crd = asCRD(o);
-    if (old["status"] === undefined) delete crd.status;
-    else crd.status = structuredClone(old["status"]) as CustomResourceDefinition["status"];
+    const crd = withSpec(o);
+    if (old.status === undefined) delete crd.status;
+    else crd.status = structuredClone(old.status);
     bumpGeneration(o, old);
     recordStorageVersion(crd);
   },
-  validate: (o) => validateCustomResourceDefinition(asCRD(o), compileValidationRules),
-  validateUpdate: (o, old) => validateCustomResourceDefinitionUpdate(asCRD(o), asCRD(old), compileValidationRules),
+  validate: (o) => validateCustomResourceDefinition(withSpec(o), compileValidationRules),
+  validateUpdate: (o, old) => validateCustomResourceDefinitionUpdate(withSpec(o), withSpec(old), compileValidationRules),
   subresources: {
     status: {
       // strategy.go statusStrategy: the spec is the stored one; metadata may change (upstream resets
       // the object meta to itself), which is how the finalizer controller removes its finalizer.
       prepareForUpdate: (o, old) => {
-        o["spec"] = structuredClone(old["spec"]);
+        o.spec = structuredClone(old.spec);
       },
-      validateUpdate: (o, old) => validateCustomResourceDefinitionStatusUpdate(asCRD(o), asCRD(old)),
+      validateUpdate: (o, old) => validateCustomResourceDefinitionStatusUpdate(withSpec(o), withSpec(old)),
     },
   },
 };

@@ -1,3 +1,4 @@
+import { textLogger } from "@servicenet/component-base/logs";
 import { describe, expect, it } from "vitest";
 import { TokenFileAuthenticator, parseTokenFile } from "./tokenfile.ts";
 
@@ -41,7 +42,11 @@ token7,user7,uid7,"group1,group2",otherdata
 
   it("TestEmptyTokenTokenFile", () => {
     const warnings: string[] = [];
-    const tokens = parseTokenFile(",user5,uid5\ntoken6,user6,uid6\n", "f", (w) => warnings.push(w));
+    const tokens = parseTokenFile(
+      ",user5,uid5\ntoken6,user6,uid6\n",
+      "f",
+      textLogger((w) => warnings.push(w)),
+    );
     expect([...tokens.keys()]).toEqual(["token6"]);
     expect(warnings).toEqual(["empty token has been found in token file 'f', record number '1'"]);
   });

@@ -3,6 +3,7 @@
  * CSV records `token,user,uid[,"group1,group2"]` read with Go's encoding/csv rules (quoted fields,
  * `""` for a quote, any number of fields per record); the first three are required.
  */
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { readFileSync } from "node:fs";
 import { timingSafeEqual } from "node:crypto";
 import type { UserInfo } from "../../user/user.ts";
@@ -62,7 +63,7 @@ export function parseCSV(text: string): string[][] {
  * NewCSV's parsing: token → user. Records with an empty token are skipped, a later duplicate wins
  * (upstream logs both); fewer than three columns is an error naming the file.
  */
-export function parseTokenFile(text: string, path = "", warn?: (msg: string) => void): Map<string, UserInfo> {
+export function parseTokenFile(text: string, path = "", logger: Logger = noopLogger): Map<string, UserInfo> {
   const tokens = new Map<string, UserInfo>();
   let recordNum = 0;
   for (const record of parseCSV(text)) {
@@ -70,18 +71,19 @@ export function parseTokenFile(text: string, path = "", warn?: (msg: string) => 
       throw new Error(`token file '${path}' must have at least 3 columns (token, user name, user uid), found ${record.length}`);
     recordNum++;
     if (record[0] === "") {
-      warn?.(`empty token has been found in token file '${path}', record number '${recordNum}'`);
+      // klog.Warningf: written at any -v.
+      logger.info(`empty token has been found in token file '${path}', record number '${recordNum}'`);
       continue;
     }
-    if (tokens.has(record[0]!)) warn?.(`duplicate token has been found in token file '${path}', record number '${recordNum}'`);
+    if (tokens.has(record[0]!)) logger.info(`duplicate token has been found in token file '${path}', record number '${recordNum}'`);
     tokens.set(record[0]!, { name: record[1]!, uid: record[2]!, groups: record.length >= 4 ? record[3]!.split(",") : [] });
   }
   return tokens;
 }
 
 /** NewCSV: reads the file. */
-export function loadTokenFile(path: string, warn?: (msg: string) => void): Map<string, UserInfo> {
-  return parseTokenFile(readFileSync(path, "utf8"), path, warn);
+export function loadTokenFile(path: string, logger: Logger = noopLogger): Map<string, UserInfo> {
+  return parseTokenFile(readFileSync(path, "utf8"), path, logger);
 }
 
 /** TokenAuthenticator over a parsed file; tokens are compared in constant time. */

@@ -10,9 +10,10 @@ import {
   type MutatingWebhookConfiguration,
 } from "@servicenet/api/admissionregistration/v1";
 import { compileAdmissionExpression } from "../../../admission/plugin/webhook/matchconditions/compile.ts";
+import type { KubeObject } from "../../../storage/index.ts";
 import { webhookConfigurationStrategy } from "../webhook-configuration-strategy.ts";
 
-export const mutatingWebhookConfigurationStrategy = webhookConfigurationStrategy<MutatingWebhookConfiguration>({
+export const mutatingWebhookConfigurationStrategy = webhookConfigurationStrategy<MutatingWebhookConfiguration & KubeObject>({
   kind: "MutatingWebhookConfiguration",
   defaults: setDefaultsMutatingWebhookConfiguration,
   validate: (c) => validateMutatingWebhookConfiguration(c, compileAdmissionExpression),

@@ -10,9 +10,10 @@ import {
   type ValidatingWebhookConfiguration,
 } from "@servicenet/api/admissionregistration/v1";
 import { compileAdmissionExpression } from "../../../admission/plugin/webhook/matchconditions/compile.ts";
+import type { KubeObject } from "../../../storage/index.ts";
 import { webhookConfigurationStrategy } from "../webhook-configuration-strategy.ts";
 
-export const validatingWebhookConfigurationStrategy = webhookConfigurationStrategy<ValidatingWebhookConfiguration>({
+export const validatingWebhookConfigurationStrategy = webhookConfigurationStrategy<ValidatingWebhookConfiguration & KubeObject>({
   kind: "ValidatingWebhookConfiguration",
   defaults: setDefaultsValidatingWebhookConfiguration,
   validate: (c) => validateValidatingWebhookConfiguration(c, compileAdmissionExpression),

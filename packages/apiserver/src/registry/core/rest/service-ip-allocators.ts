@@ -12,10 +12,10 @@ import type { CIDR, IPFamily } from "@servicenet/api";
 import { allocatorMode, type AllocatorMode, type FeatureGates } from "../../../features/kube-features.ts";
 import type { Store } from "../../../storage/index.ts";
 import { StoreInformer } from "../../../util/informer/store-informer.ts";
-import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import type { RandomSource } from "../service/allocator/interfaces.ts";
-import { StoredRange, dualWriteInitLogLine } from "../service/ipallocator/stored-range.ts";
+import { StoredRange } from "../service/ipallocator/stored-range.ts";
 import { StoredPortAllocator } from "../service/portallocator/stored-port-allocator.ts";
 import { secondaryServiceIPsKey, serviceIPsKey } from "../service/allocator/storage/keys.ts";
 import { MetaAllocator } from "../service/ipallocator/cidrallocator.ts";
@@ -79,9 +79,6 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
   const flagCIDRs = [ranges.primary, ranges.secondary].filter((c): c is CIDR => c !== null);
   const metrics = cfg.metrics ? clusterIPAllocatorMetrics(cfg.metrics) : undefined;
   const logger = cfg.logger ?? noopLogger;
-  const warn = (m: string) => logger.info(m);
-  // A new cluster creating its bitmaps is news only at -v=2: upstream's klog.Infof (storage_core.go).
-  const bitmapLog = (m: string) => V(logger, m === dualWriteInitLogLine || m.endsWith("does not exist, creating it") ? 2 : 0).info(m);
   const bitmapFactory: BitmapFactory =
     cfg.bitmapFactory ??
     (async (cidr, key) => {
@@ -90,7 +87,7 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
           cidr,
           store: cfg.store,
           key,
-          log: bitmapLog,
+          logger,
           ...(cfg.random ? { random: cfg.random } : {}),
           ...(metrics ? { metrics } : {}),
         }),
@@ -112,7 +109,6 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
   if (mode === "bitmap") {
     for (const [f, b] of bitmaps) byFamily.set(f, b);
   } else {
-    const log = warn;
     const informer = cfg.logger ? { logger: cfg.logger } : {};
     serviceCIDRs = new StoreInformer(cfg.store, "servicecidrs", informer);
     ipAddresses = new StoreInformer(cfg.store, ipAddressStoragePath, informer);
@@ -125,7 +121,7 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
         serviceCIDRs,
         ipAddresses,
         flagCIDR: c,
-        log,
+        logger,
         ...(bitmap ? { bitmap } : {}),
         ...(metrics ? { metrics } : {}),
       });
@@ -139,12 +135,9 @@ export async function newServiceAllocators(cfg: ServiceAllocatorsConfig): Promis
   const portRange = cfg.serviceNodePortRange ? parsePortRange(cfg.serviceNodePortRange) : defaultNodePortRange;
   const ports = cfg.portAllocatorFactory
     ? await cfg.portAllocatorFactory(portRange)
-    : Object.assign(
-        new StoredPortAllocator({ portRange, store: cfg.store, log: bitmapLog, ...(cfg.random ? { random: cfg.random } : {}) }),
-        {
-          persisted: true,
-        },
-      );
+    : Object.assign(new StoredPortAllocator({ portRange, store: cfg.store, logger, ...(cfg.random ? { random: cfg.random } : {}) }), {
+        persisted: true,
+      });
   const inMemoryIPs = mode === "bitmap" && [...bitmaps.values()].some((b) => !b.persisted);
   const allocators = new Allocators({
     serviceIPAllocatorsByFamily: byFamily,

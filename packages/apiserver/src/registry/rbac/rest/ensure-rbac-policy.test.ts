@@ -2,6 +2,7 @@
 // apiserver's own storage: the whole bootstrap policy is created, then reconciled as upstream does for
 // objects a user changed (integration tests test/integration/auth/rbac_test.go TestBootstrapping,
 // TestBootstrappingAfterAggregation-like cases, and the discovery split of primeSplitClusterRoleBindings).
+import { textLogger } from "@servicenet/component-base/logs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role } from "@servicenet/api";
 import { createStore, type Store } from "../../../storage/index.ts";
@@ -20,7 +21,11 @@ describe("ensureRBACPolicy (rbac/bootstrap-roles)", () => {
   const lines: string[] = [];
   const ensure = async () => {
     lines.length = 0;
-    await ensureRBACPolicy(bootstrapPolicy(), reg.stores, (_, m) => lines.push(m));
+    await ensureRBACPolicy(
+      bootstrapPolicy(),
+      reg.stores,
+      textLogger((m) => lines.push(m), { verbosity: 2 }),
+    );
   };
   const get = async <T>(resource: string, name: string, namespace?: string) => (await s(resource).get(namespace, name)) as unknown as T;
   const edit = async <T>(resource: string, name: string, change: (o: T) => T, namespace?: string) => {

@@ -5,6 +5,7 @@
  * auto-update "false" respected) through the apiserver's own storage, after the split and
  * aggregation migrations; retried each second for up to 30 s while storage is unavailable.
  */
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { StatusError, type ClusterRole, type ClusterRoleBinding, type Role, type RoleBinding } from "@servicenet/api";
 import type { GenericStore } from "../../generic/store.ts";
 import type { KubeObject } from "../../../storage/index.ts";
@@ -48,7 +49,6 @@ export function bootstrapPolicy(gates: Partial<PolicyFeatureGates> = {}): Policy
   };
 }
 
-type Log = (level: "info" | "warning" | "error", msg: string) => void;
 const ns = (o: { metadata: { namespace?: string | undefined } }) => o.metadata.namespace;
 
 /** The storage of one RBAC kind as the reconcilers and the primers use it; namespaced creates ensure the namespace. */
@@ -87,18 +87,18 @@ const group = "rbac.authorization.k8s.io";
 const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Reconciles roles (cluster or namespaced) with upstream's log lines; one failure does not stop the others. */
-async function reconcileRoles(kind: "clusterrole" | "role", roles: ClusterRole[], client: RoleModifier, log: Log): Promise<void> {
+async function reconcileRoles(kind: "clusterrole" | "role", roles: ClusterRole[], client: RoleModifier, log: Logger): Promise<void> {
   for (const role of roles) {
     const id = `${kind}.${group}/${role.metadata.name ?? ""}${ns(role) ? ` in ${ns(role)}` : ""}`;
     try {
       const r = await retryOnConflict(() => reconcileRole(role, client, { confirm: true }));
       if (r.protected && r.operation !== "none")
-        log("warning", `skipped reconcile-protected ${id} with missing permissions: ${JSON.stringify(r.missingRules)}`);
-      else if (r.operation === "update") log("info", `updated ${id} with additional permissions: ${JSON.stringify(r.missingRules)}`);
-      else if (r.operation === "create") log("info", `created ${id}`);
+        log.info(`skipped reconcile-protected ${id} with missing permissions: ${JSON.stringify(r.missingRules)}`);
+      else if (r.operation === "update") V(log, 2).info(`updated ${id} with additional permissions: ${JSON.stringify(r.missingRules)}`);
+      else if (r.operation === "create") V(log, 2).info(`created ${id}`);
     } catch (e) {
       // don't fail on failures, try to create as many as you can
-      log("error", `unable to reconcile ${id}: ${errText(e)}`);
+      log.error(`unable to reconcile ${id}: ${errText(e)}`);
     }
   }
 }
@@ -108,25 +108,25 @@ async function reconcileBindings(
   kind: "clusterrolebinding" | "rolebinding",
   bindings: ClusterRoleBinding[],
   client: RoleBindingModifier,
-  log: Log,
+  log: Logger,
 ): Promise<void> {
   for (const b of bindings) {
     const id = `${kind}.${group}/${b.metadata.name ?? ""}${ns(b) ? ` in ${ns(b)}` : ""}`;
     try {
       const r = await retryOnConflict(() => reconcileRoleBinding(b, client, { confirm: true }));
       if (r.protected && r.operation !== "none")
-        log("warning", `skipped reconcile-protected ${id} with missing subjects: ${JSON.stringify(r.missingSubjects)}`);
-      else if (r.operation === "update") log("info", `updated ${id} with additional subjects: ${JSON.stringify(r.missingSubjects)}`);
-      else if (r.operation === "create") log("info", `created ${id}`);
-      else if (r.operation === "recreate") log("info", `recreated ${id}`);
+        log.info(`skipped reconcile-protected ${id} with missing subjects: ${JSON.stringify(r.missingSubjects)}`);
+      else if (r.operation === "update") V(log, 2).info(`updated ${id} with additional subjects: ${JSON.stringify(r.missingSubjects)}`);
+      else if (r.operation === "create") V(log, 2).info(`created ${id}`);
+      else if (r.operation === "recreate") V(log, 2).info(`recreated ${id}`);
     } catch (e) {
-      log("error", `unable to reconcile ${id}: ${errText(e)}`);
+      log.error(`unable to reconcile ${id}: ${errText(e)}`);
     }
   }
 }
 
 /** One pass; throws (to be retried) when storage does not answer or a migration fails. */
-async function reconcileOnce(p: PolicyData, stores: ReadonlyMap<string, GenericStore>, log: Log): Promise<void> {
+async function reconcileOnce(p: PolicyData, stores: ReadonlyMap<string, GenericStore>, log: Logger): Promise<void> {
   const get = (r: string) => {
     const s = stores.get(r);
     if (!s) throw new Error(`rbac/bootstrap-roles: ${r} are not served`);
@@ -170,7 +170,7 @@ async function wrap(what: string, fn: () => Promise<void>): Promise<void> {
 export async function ensureRBACPolicy(
   p: PolicyData,
   stores: ReadonlyMap<string, GenericStore>,
-  log: Log = () => {},
+  log: Logger = noopLogger,
   opts: { intervalMs?: number; timeoutMs?: number } = {},
 ): Promise<void> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
@@ -179,7 +179,7 @@ export async function ensureRBACPolicy(
       await reconcileOnce(p, stores, log);
       return;
     } catch (e) {
-      log("error", errText(e));
+      log.error(errText(e));
       if (Date.now() >= deadline) throw new Error(`unable to initialize roles: ${errText(e)}`, { cause: e });
       await new Promise((r) => setTimeout(r, opts.intervalMs ?? 1_000));
     }

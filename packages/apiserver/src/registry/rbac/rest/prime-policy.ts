@@ -3,16 +3,13 @@
  * the two migrations the bootstrap hook runs before reconciling, so that what an administrator
  * changed in a role or binding that upstream later split survives the split.
  */
-import { StatusError, type ClusterRole, type ClusterRoleBinding } from "@servicenet/api";
+import { isAlreadyExists, isNotFound, type ClusterRole, type ClusterRoleBinding } from "@servicenet/api";
 
 /** The stored objects of one kind, by name (the cluster-scoped RBAC storages). */
 export interface ClusterObjects<T> {
   get(name: string): Promise<T>;
   create(obj: T): Promise<T>;
 }
-
-const isNotFound = (e: unknown): boolean => e instanceof StatusError && e.reason === "NotFound";
-const isAlreadyExists = (e: unknown): boolean => e instanceof StatusError && e.reason === "AlreadyExists";
 
 /** The object, or undefined when it does not exist. */
 async function getIfExists<T>(client: ClusterObjects<T>, name: string): Promise<T | undefined> {

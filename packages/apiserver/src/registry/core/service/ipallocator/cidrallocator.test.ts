@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { textLogger } from "@servicenet/component-base/logs";
 import { formatIP, parseCIDR } from "@servicenet/api";
 import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { Range } from "./bitmap.ts";
@@ -135,7 +136,7 @@ describe("MetaAllocator (upstream cidrallocator_test.go)", () => {
 
   it("skips IPv6 prefixes shorter than /64 (the ServiceCIDR itself is valid)", async () => {
     const logs: string[] = [];
-    h = await newAllocatorHarness("IPv6", { log: (m) => logs.push(m) });
+    h = await newAllocatorHarness("IPv6", { logger: textLogger((m) => logs.push(m)) });
     await h.addServiceCIDR("wide", "fd00::/48");
     expect(h.meta.allocators()).toHaveLength(0);
     expect(logs.join("\n")).toContain("shortest allowed prefix length for service CIDR is 64, got 48");

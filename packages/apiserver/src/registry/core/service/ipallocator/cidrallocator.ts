@@ -25,6 +25,7 @@ import {
   type IP,
   type IPFamily,
 } from "@servicenet/api";
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { KubeObject } from "../../../../storage/index.ts";
 import type { StoreInformer } from "../../../../util/informer/store-informer.ts";
 import { DryRunView } from "./dry-run.ts";
@@ -63,11 +64,13 @@ export function allocatableServiceCIDR(sc: ServiceCIDRObject): boolean {
 /** One family's allocator over every ServiceCIDR. */
 export class MetaAllocator implements IPAllocator {
   readonly #o: MetaAllocatorOptions;
+  readonly #log: Logger;
   readonly #entries = new Map<string, Entry>();
   #ordered: Entry[] = [];
 
   constructor(opts: MetaAllocatorOptions) {
     this.#o = opts;
+    this.#log = opts.logger ?? noopLogger;
     const sync = (): void => this.syncAllocators();
     opts.serviceCIDRs.addEventHandler({ onAdd: sync, onUpdate: sync, onDelete: sync });
     // Counting held IPs walks every IPAddress: done per scrape, never per allocation.
@@ -110,7 +113,7 @@ export class MetaAllocator implements IPAllocator {
             rank: w.rank,
           };
         } catch (err) {
-          this.#o.log?.(`can not build an allocator for ServiceCIDR prefix ${key}: ${(err as Error).message}`);
+          this.#log.info(`can not build an allocator for ServiceCIDR prefix ${key}: ${(err as Error).message}`);
           continue;
         }
         this.#entries.set(key, e);
@@ -179,10 +182,10 @@ export class MetaAllocator implements IPAllocator {
    */
   async release(ip: IP): Promise<void> {
     if (this.#o.bitmap?.contains(ip))
-      await this.#o.bitmap.release(ip).catch((e: unknown) => this.#o.log?.(`bitmap release of ${formatIP(ip)}: ${String(e)}`));
+      await this.#o.bitmap.release(ip).catch((e: unknown) => this.#log.info(`bitmap release of ${formatIP(ip)}: ${String(e)}`));
     const a = this.allocatorFor(ip, true);
     if (a) return a.release(ip);
-    await this.#o.client.delete(formatIP(ip)).catch((e: unknown) => this.#o.log?.(`error releasing ip ${formatIP(ip)}: ${String(e)}`));
+    await this.#o.client.delete(formatIP(ip)).catch((e: unknown) => this.#log.info(`error releasing ip ${formatIP(ip)}: ${String(e)}`));
   }
 
   forEach(fn: (ip: IP) => void): void {

@@ -5,6 +5,7 @@
  * never both create it. The informer cache only spares doomed creates. All address maths is BigInt
  * (a /64 must never allocate outside itself, upstream #138374).
  */
+import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import {
   cidrBits,
   formatCIDR,
@@ -31,7 +32,7 @@ const maxUint64 = (1n << 64n) - 1n;
 export interface IPAddressAllocatorOptions {
   random?: BigRandom;
   metrics?: ClusterIPAllocatorMetrics;
-  log?: (msg: string) => void;
+  logger?: Logger;
 }
 
 /** Usable addresses: IPv4 excludes network and broadcast, IPv6 only the network address; saturates at 2^64-1. */
@@ -164,7 +165,7 @@ export class IPAddressAllocator implements IPAllocator {
     try {
       await this.#client.delete(formatIP(ip));
     } catch (e) {
-      this.#o.log?.(`error releasing ip ${formatIP(ip)}: ${String(e)}`);
+      (this.#o.logger ?? noopLogger).info(`error releasing ip ${formatIP(ip)}: ${String(e)}`);
     }
   }
 

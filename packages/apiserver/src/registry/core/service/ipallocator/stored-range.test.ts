@@ -3,6 +3,7 @@
  * cases over storage, the dual-write initialisation, dry-run, metrics, and the two-apiserver
  * concurrency check (2,000 concurrent allocateNext on one /21 from two independent ranges).
  */
+import { textLogger } from "@servicenet/component-base/logs";
 import { describe, expect, it } from "vitest";
 import { StatusError, formatIP, parseCIDRSloppy, parseIPSloppy, type CIDR, type IP } from "@servicenet/api";
 import type { Store } from "../../../../storage/index.ts";
@@ -37,13 +38,21 @@ describe.each(rangeBackends())("StoredRange on %s", (backend) => {
   it("ensureInitialized creates the empty RangeAllocation once, logging upstream's line", () =>
     withStore(backend, async ({ store }) => {
       const lines: string[] = [];
-      const a = new StoredRange({ cidr: cidr("10.0.0.0/24"), store, log: (m) => lines.push(m) });
+      const a = new StoredRange({ cidr: cidr("10.0.0.0/24"), store, logger: textLogger((m) => lines.push(m), { verbosity: 2 }) });
       await expect(a.allocateNext()).rejects.toThrow("cannot allocate resources of type serviceipallocations at this time");
       expect(await a.ensureInitialized()).toBe(true);
       expect(await a.ensureInitialized()).toBe(false);
       expect(lines).toEqual([dualWriteInitLogLine]);
       expect(await a.get()).toMatchObject({ range: "10.0.0.0/24", data: "" });
       expect(formatIP(await a.allocateNext())).toMatch(/^10\.0\.0\./);
+    }));
+
+  it("logs the creation only at -v=2 (storage_core.go's klog.Infof)", () =>
+    withStore(backend, async ({ store }) => {
+      const lines: string[] = [];
+      const a = new StoredRange({ cidr: cidr("10.0.0.0/24"), store, logger: textLogger((m) => lines.push(m), { verbosity: 1 }) });
+      expect(await a.ensureInitialized()).toBe(true);
+      expect(lines).toEqual([]);
     }));
 
   it("through the Service registry an uninitialised range is upstream's 500", () =>

@@ -5,6 +5,7 @@
  * compare-and-swap of `/registry/ranges/serviceips` (or the secondary key), so apiservers sharing
  * one store (legacy ones and dual-write ones alike) never hand out the same IP.
  */
+import type { Logger } from "@servicenet/component-base/logs";
 import { formatCIDR, type CIDR, type IP, type IPFamily } from "@servicenet/api";
 import type { Store } from "../../../../storage/index.ts";
 import type { RandomSource } from "../allocator/interfaces.ts";
@@ -28,7 +29,7 @@ export interface StoredRangeOptions {
   random?: RandomSource;
   /** Records the `kube_apiserver_clusterip_allocator_*` metrics with `cidr` = this range. */
   metrics?: ClusterIPAllocatorMetrics;
-  log?: (msg: string) => void;
+  logger?: Logger;
   /** Most operations per storage write (default 512). */
   maxBatch?: number;
 }
@@ -51,7 +52,7 @@ export class StoredRange extends StoredBitmapRange<Range> implements IPAllocator
       rangeSpec: label,
       initLogLine: dualWriteInitLogLine,
       random: o.random,
-      log: o.log,
+      logger: o.logger,
       maxBatch: o.maxBatch,
     });
     this.#o = o;

@@ -4,6 +4,7 @@
  * allocate/allocateNext/release is a compare-and-swap of the RangeAllocation object, so several
  * apiservers on one store share the NodePorts.
  */
+import type { Logger } from "@servicenet/component-base/logs";
 import type { Store } from "../../../../storage/index.ts";
 import type { RandomSource } from "../allocator/interfaces.ts";
 import { serviceNodePortAllocationsResource, serviceNodePortsKey } from "../allocator/storage/keys.ts";
@@ -20,7 +21,7 @@ export interface StoredPortAllocatorOptions {
   /** Default `serviceNodePortsKey`. */
   key?: string;
   random?: RandomSource;
-  log?: (msg: string) => void;
+  logger?: Logger;
   maxBatch?: number;
 }
 
@@ -39,7 +40,7 @@ export class StoredPortAllocator extends StoredBitmapRange<PortAllocator> implem
       rangeSpec: formatPortRange(o.portRange),
       initLogLine: "node port bitmap allocator does not exist, creating it",
       random: o.random,
-      log: o.log,
+      logger: o.logger,
       maxBatch: o.maxBatch,
     });
     this.portRange = o.portRange;

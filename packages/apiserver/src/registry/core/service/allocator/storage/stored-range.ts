@@ -5,6 +5,7 @@
  * or `PortAllocator`) is built over an in-memory bitmap whose every mutation runs through one
  * StoredAllocator, the compare-and-swap of the RangeAllocation object at `key`.
  */
+import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import type { Store } from "../../../../../storage/index.ts";
 import { AllocationBitmap } from "../bitmap.ts";
 import type { AllocatorWithOffsetFactory, RandomSource } from "../interfaces.ts";
@@ -22,10 +23,10 @@ export interface StoredBitmapRangeOptions<R> {
   newRange: (factory: AllocatorWithOffsetFactory) => R;
   /** The RangeAllocation's `range` when `ensureInitialized` creates it (the CIDR or `30000-32767`). */
   rangeSpec: string;
-  /** What `ensureInitialized` logs before it creates the RangeAllocation. */
+  /** What `ensureInitialized` logs (at -v=2, as upstream's klog.Infof is news only then) before it creates the RangeAllocation. */
   initLogLine: string;
   random?: RandomSource | undefined;
-  log?: ((msg: string) => void) | undefined;
+  logger?: Logger | undefined;
   /** Most operations per storage write (default 512). */
   maxBatch?: number | undefined;
 }
@@ -52,7 +53,7 @@ export class StoredBitmapRange<R> implements RangeRegistry {
    */
   async ensureInitialized(): Promise<boolean> {
     if ((await this.#stored.get()) !== null) return false;
-    this.#o.log?.(this.#o.initLogLine);
+    V(this.#o.logger ?? noopLogger, 2).info(this.#o.initLogLine);
     try {
       await this.#stored.createOrUpdate({ range: this.#o.rangeSpec, data: "" });
       return true;
