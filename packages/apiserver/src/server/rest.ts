@@ -190,7 +190,10 @@ async function update(r: ResourceRequest): Promise<number> {
     r.info.name,
     async (current) => {
       await budget.maybeYield();
-      const next = withManagedFields(r, current ?? undefined, deepCopy(obj));
+      // A copy per attempt: the strategy changes the object in place, and a retry starts over.
+      const attempt = deepCopy(obj);
+      await budget.maybeYield();
+      const next = withManagedFields(r, current ?? undefined, attempt);
       await budget.maybeYield();
       // update.go's transformers: mutating admission on each attempt, against the object it replaces.
       await adm.admit(next, current ?? undefined, current ? "UPDATE" : "CREATE");

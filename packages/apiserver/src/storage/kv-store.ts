@@ -46,9 +46,12 @@ export class KVStore implements Store {
   }
 
   async create(key: string, obj: KubeObject, opts: CreateOptions = {}): Promise<KubeObject> {
+    const budget = new TurnBudget();
     const toStore = withCreateMeta(obj);
     const value = encode(toStore);
     const stored = storedCopy(toStore, value);
+    // Encoding and copying a near-limit object are each long: others run before the write.
+    await budget.maybeYield();
     if (opts.dryRun) {
       if (await this.engine.get(this.prefix + key)) throw keyExists(key);
       return stored;
@@ -144,6 +147,7 @@ export class KVStore implements Store {
         continue;
       }
       const stored = storedCopy(toStore, value);
+      await budget.maybeYield();
       if (opts.dryRun) return kv ? atRevision(stored, kv.modRevision) : stored;
       const res = await this.engine.txn(
         [{ key: phys, modRevision: kv?.modRevision ?? 0 }],

@@ -4,7 +4,7 @@
  * or `i:<index>`; a set is the collection of member paths. FieldsV1 is the
  * tree encoding managedFields uses (`{"f:spec":{"f:ports":{".":{}, ...}}}`).
  */
-import { isObject, type JSONObject, type JSONValue } from "./json-value.ts";
+import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { kindMetaOf, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
 
 /** One path; each element is a FieldsV1 key. */
@@ -91,7 +91,17 @@ interface WalkOptions {
   strip?: boolean;
   /** Mirrors the current path's elements; only the first `depth` entries are meaningful. */
   path?: string[];
+  /**
+   * The object `obj` is compared with: a member of a map (outside lists) whose value equals the
+   * twin's member at the same place is left out with all below it, since it holds the same nodes
+   * with the same values in both and so adds nothing to a comparison. Walking both objects each
+   * with the other as twin leaves out the same nodes from both walks.
+   */
+  twin?: JSONValue;
 }
+
+/** No twin below this node: it is inside a list (items pair by key, not by place) or the twin lacks it. */
+const noTwin: unique symbol = Symbol("noTwin");
 
 /**
  * Bounded memo of a pure function of a string: field names and paths repeat
@@ -122,6 +132,7 @@ const fieldJSON = memo((name) => JSON.stringify(`f:${name}`), 8192);
 function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkOptions = {}): void {
   const table = kindMetaOf(kind);
   const { skipTop, strip = false, path } = opts;
+  const rootTwin = Object.hasOwn(opts, "twin") ? opts.twin : noTwin;
   // `open` is the key without its closing bracket: `[` at the root, `["f:spec","f:ports"` below.
   // `stripped` says this node is one of the stripped paths, `inMeta` that it is the top-level metadata.
   const walk = (
@@ -133,6 +144,7 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
     item: boolean,
     stripped: boolean,
     inMeta: boolean,
+    twin: JSONValue | undefined | typeof noTwin,
   ): void => {
     const meta = table[names];
     const key = depth === 0 ? "[]" : `${open}]`;
@@ -142,8 +154,11 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
       const leaf = meta?.mapType === "atomic" || (keys.length === 0 && depth > 0);
       if (depth > 0 && show) visit(key, depth, item, v, leaf);
       if (leaf) return;
+      const twins = twin !== noTwin && isObject(twin) ? twin : undefined;
       for (const k of keys) {
         if (depth === 0 && k === skipTop) continue;
+        const childTwin = twins !== undefined && Object.hasOwn(twins, k) ? twins[k] : noTwin;
+        if (childTwin !== noTwin && deepEqual(v[k], childTwin)) continue;
         if (path) path[depth] = `f:${k}`;
         const json = fieldJSON(k);
         const childStripped = depth === 0 ? strippedTop.has(k) : inMeta && strippedMeta.has(k);
@@ -156,6 +171,7 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
           false,
           childStripped,
           depth === 0 && k === "metadata",
+          childTwin,
         );
       }
     } else if (Array.isArray(v)) {
@@ -171,13 +187,13 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
         const open2 = depth === 0 ? `[${json}` : `${open},${json}`;
         // Item paths end in k:/v:/i:, so they are never stripped.
         if (set || !isObject(it)) visit(`${open2}]`, depth + 1, true, it, true);
-        else walk(it, open2, depth + 1, names, nameCount, true, false, false);
+        else walk(it, open2, depth + 1, names, nameCount, true, false, false, noTwin);
       }
     } else if (show) {
       visit(key, depth, item, v, true);
     }
   };
-  walk(obj, "[", 0, "", 0, false, false, false);
+  walk(obj, "[", 0, "", 0, false, false, false, rootTwin);
 }
 
 /** ToFieldSet: the member paths of `obj` (scalars, atomic values, empty maps, list items). */
@@ -205,8 +221,11 @@ export interface NodeValue {
 /**
  * Every node of `obj` (members and intermediates) with its value, for
  * comparisons; `skipTop` leaves out a top-level field (resetFilter's).
+ * With `twin` (the object compared with), members equal to the twin's are
+ * left out (WalkOptions.twin), so a comparison costs what changed plus one
+ * equality pass, not a path per node of both objects.
  */
-export function nodeValues(kind: string, obj: JSONValue | undefined, skipTop?: string): Map<string, NodeValue> {
+export function nodeValues(kind: string, obj: JSONValue | undefined, skipTop?: string, twin?: JSONValue): Map<string, NodeValue> {
   const out = new Map<string, NodeValue>();
   if (obj === undefined) return out;
   walkNodes(
@@ -215,7 +234,7 @@ export function nodeValues(kind: string, obj: JSONValue | undefined, skipTop?: s
     (k, depth, item, value, leaf) => {
       out.set(k, { value, member: leaf || item, leaf, depth });
     },
-    { skipTop, strip: true },
+    twin === undefined ? { skipTop, strip: true } : { skipTop, strip: true, twin },
   );
   return out;
 }
