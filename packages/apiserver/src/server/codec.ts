@@ -14,6 +14,7 @@ import { literalAt } from "./json-literal.ts";
 import { canonical } from "./no-op.ts";
 import { decodeProtobufBody } from "./protobuf/decode.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
+import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
 
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
 
@@ -310,12 +311,42 @@ export function decodeValue(
 /** Decodes a create/update request body. */
 export function decodeBody(def: ResourceDef, body: Buffer, format: BodyFormat, fv: FieldValidation): Decoded {
   const duplicates: string[] = [];
-  let value: unknown;
+  return decodeParsed(def, body, format, fv, parseRequestBody(def, body, format, duplicates), duplicates);
+}
+
+/**
+ * decodeBody with a turn of the event loop between parsing and decoding when `budget` says so:
+ * each takes long for a near-limit body, and others run in between.
+ */
+export async function decodeBodyInTurns(
+  def: ResourceDef,
+  body: Buffer,
+  format: BodyFormat,
+  fv: FieldValidation,
+  budget: TurnBudget,
+): Promise<Decoded> {
+  const duplicates: string[] = [];
+  const value = parseRequestBody(def, body, format, duplicates);
+  await budget.maybeYield();
+  return decodeParsed(def, body, format, fv, value, duplicates);
+}
+
+function parseRequestBody(def: ResourceDef, body: Buffer, format: BodyFormat, duplicates: string[]): unknown {
   try {
-    value = parseBody(body, format, duplicates);
+    return parseBody(body, format, duplicates);
   } catch (e) {
     if (!(e instanceof SyntaxDecodeError)) throw e;
     throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${e.message} (${summarize(body)})`);
   }
+}
+
+function decodeParsed(
+  def: ResourceDef,
+  body: Buffer,
+  format: BodyFormat,
+  fv: FieldValidation,
+  value: unknown,
+  duplicates: string[],
+): Decoded {
   return decodeValue(def, value, fv, duplicates, format === "json" ? { text: body.toString("utf8"), owned: true } : { owned: true });
 }

@@ -98,6 +98,11 @@ interface WalkOptions {
    * with the other as twin leaves out the same nodes from both walks.
    */
   twin?: JSONValue;
+  /**
+   * Equality of members with their twins by key, filled by the first of two walks that compare
+   * the same pair of objects and read by the second, so each pair of subtrees is compared once.
+   */
+  twinEqual?: Map<string, boolean>;
 }
 
 /** No twin below this node: it is inside a list (items pair by key, not by place) or the twin lacks it. */
@@ -133,6 +138,7 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
   const table = kindMetaOf(kind);
   const { skipTop, strip = false, path } = opts;
   const rootTwin = Object.hasOwn(opts, "twin") ? opts.twin : noTwin;
+  const twinEqual = opts.twinEqual ?? new Map<string, boolean>();
   // `open` is the key without its closing bracket: `[` at the root, `["f:spec","f:ports"` below.
   // `stripped` says this node is one of the stripped paths, `inMeta` that it is the top-level metadata.
   const walk = (
@@ -157,22 +163,21 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
       const twins = twin !== noTwin && isObject(twin) ? twin : undefined;
       for (const k of keys) {
         if (depth === 0 && k === skipTop) continue;
-        const childTwin = twins !== undefined && Object.hasOwn(twins, k) ? twins[k] : noTwin;
-        if (childTwin !== noTwin && deepEqual(v[k], childTwin)) continue;
-        if (path) path[depth] = `f:${k}`;
-        const json = fieldJSON(k);
+        const child = v[k] as JSONValue;
+        const childNames = nameCount === 0 ? k : `${names}.${k}`;
         const childStripped = depth === 0 ? strippedTop.has(k) : inMeta && strippedMeta.has(k);
-        walk(
-          v[k] as JSONValue,
-          depth === 0 ? `[${json}` : `${open},${json}`,
-          depth + 1,
-          nameCount === 0 ? k : `${names}.${k}`,
-          nameCount + 1,
-          false,
-          childStripped,
-          depth === 0 && k === "metadata",
-          childTwin,
-        );
+        // A stripped atomic value (metadata.managedFields) shows nothing: no need to compare it.
+        if (strip && childStripped && !isObject(child) && (table[childNames]?.listType ?? "atomic") === "atomic") continue;
+        const json = fieldJSON(k);
+        const childOpen = depth === 0 ? `[${json}` : `${open},${json}`;
+        const childTwin = twins !== undefined && Object.hasOwn(twins, k) ? twins[k] : noTwin;
+        if (childTwin !== noTwin) {
+          let equal = twinEqual.get(childOpen);
+          if (equal === undefined) twinEqual.set(childOpen, (equal = deepEqual(child, childTwin)));
+          if (equal) continue;
+        }
+        if (path) path[depth] = `f:${k}`;
+        walk(child, childOpen, depth + 1, childNames, nameCount + 1, false, childStripped, depth === 0 && k === "metadata", childTwin);
       }
     } else if (Array.isArray(v)) {
       const atomic = (meta?.listType ?? "atomic") === "atomic";
@@ -225,7 +230,13 @@ export interface NodeValue {
  * left out (WalkOptions.twin), so a comparison costs what changed plus one
  * equality pass, not a path per node of both objects.
  */
-export function nodeValues(kind: string, obj: JSONValue | undefined, skipTop?: string, twin?: JSONValue): Map<string, NodeValue> {
+export function nodeValues(
+  kind: string,
+  obj: JSONValue | undefined,
+  skipTop?: string,
+  twin?: JSONValue,
+  twinEqual?: Map<string, boolean>,
+): Map<string, NodeValue> {
   const out = new Map<string, NodeValue>();
   if (obj === undefined) return out;
   walkNodes(
@@ -234,7 +245,7 @@ export function nodeValues(kind: string, obj: JSONValue | undefined, skipTop?: s
     (k, depth, item, value, leaf) => {
       out.set(k, { value, member: leaf || item, leaf, depth });
     },
-    twin === undefined ? { skipTop, strip: true } : { skipTop, strip: true, twin },
+    twin === undefined ? { skipTop, strip: true } : { skipTop, strip: true, twin, ...(twinEqual ? { twinEqual } : {}) },
   );
   return out;
 }

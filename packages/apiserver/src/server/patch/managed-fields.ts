@@ -103,8 +103,9 @@ export function compareObjects(kind: string, oldObj: JSONValue | undefined, newO
   // is every subtree equal in both (it can add, modify or remove nothing): a change of one annotation
   // of a 60,000-label object then builds a handful of paths, not 120,000.
   const skip = resetField(subresource);
-  const before = nodeValues(kind, oldObj, skip, newObj);
-  const after = nodeValues(kind, newObj, skip, oldObj);
+  const twinEqual = new Map<string, boolean>();
+  const before = nodeValues(kind, oldObj, skip, newObj, twinEqual);
+  const after = nodeValues(kind, newObj, skip, oldObj, twinEqual);
   const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
   for (const [k, n] of after) {
     const o = before.get(k);
