@@ -49,8 +49,11 @@ export class KVStore implements Store {
     const budget = new TurnBudget();
     const toStore = withCreateMeta(obj);
     const value = encode(toStore);
+    // Encoding and copying a near-limit object are each long: others run between them and before the
+    // write. Nobody changes `toStore` meanwhile (it is this call's; the caller awaits it), so the copy
+    // still shows the bytes encoded.
+    await budget.maybeYield();
     const stored = storedCopy(toStore, value);
-    // Encoding and copying a near-limit object are each long: others run before the write.
     await budget.maybeYield();
     if (opts.dryRun) {
       if (await this.engine.get(this.prefix + key)) throw keyExists(key);
@@ -146,6 +149,8 @@ export class KVStore implements Store {
         fromCachedCopy = false;
         continue;
       }
+      // As in create: `toStore` is this attempt's, so a turn between encoding and copying changes nothing.
+      await budget.maybeYield();
       const stored = storedCopy(toStore, value);
       await budget.maybeYield();
       if (opts.dryRun) return kv ? atRevision(stored, kv.modRevision) : stored;

@@ -328,6 +328,55 @@ function normalizeNode(node: JSONValue, open: string, depth: number, keep: ((key
   return out;
 }
 
+/**
+ * toFieldsV1 of the set `tree` encodes (a normalizeFieldsV1 result) plus `paths`, without parsing
+ * the tree's paths: only the nodes on the way to each added path are rebuilt, in order. A manager
+ * that takes a few fields over keeps its other 60,000 as they were encoded.
+ */
+export function addPathsToFieldsV1(tree: JSONObject, paths: Iterable<string>): JSONObject {
+  let out = tree;
+  for (const k of paths) out = addPath(out, keyPath(k), 0);
+  return out;
+}
+
+/** True when a normalized node at `depth` is a member itself. */
+function isMemberNode(node: JSONObject, depth: number): boolean {
+  if (depth === 0) return false;
+  if (Object.hasOwn(node, ".")) return true;
+  for (const _ in node) return false;
+  return true;
+}
+
+function addPath(node: JSONObject | undefined, path: readonly string[], depth: number): JSONObject {
+  const member = node !== undefined && isMemberNode(node, depth);
+  if (depth === path.length) {
+    if (node === undefined || member) return node ?? {};
+    return rebuildNode(node, true, undefined, undefined);
+  }
+  const el = path[depth] as string;
+  const child = node !== undefined && Object.hasOwn(node, el) ? (node[el] as JSONObject) : undefined;
+  return rebuildNode(node ?? {}, member, el, addPath(child, path, depth + 1));
+}
+
+/** `node` in collapse's order: "." first when a member, then its children by compareElements, `el` set to `sub`. */
+function rebuildNode(node: JSONObject, member: boolean, el: string | undefined, sub: JSONObject | undefined): JSONObject {
+  const keys = Object.keys(node).filter((k) => k !== ".");
+  if (el !== undefined && !Object.hasOwn(node, el)) {
+    // Binary search for the new element's place among the ordered children.
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareElements(keys[mid] as string, el) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    keys.splice(lo, 0, el);
+  }
+  const out: JSONObject = member ? { ".": {} } : {};
+  for (const k of keys) out[k] = k === el ? (sub as JSONObject) : (node[k] as JSONValue);
+  return out;
+}
+
 /** The `names` of a field below which the kind's metadata table has no entry (a dotted name never contains a newline). */
 const noMeta = "\n";
 
