@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeBody, parseBody } from "./codec.ts";
+import { TurnBudget } from "../util/eventloop/turn-budget.ts";
+import { decodeBody, decodeBodyInTurns, parseBody } from "./codec.ts";
 import { duplicateFields } from "./json-duplicates.ts";
 import { findResource } from "./resources.ts";
 
@@ -83,6 +84,32 @@ describe("decodeBody (fieldValidation and upstream's decode errors)", () => {
     ["a: [1\n", "yaml", /^the object provided is unrecognized \(must be of type Service\): error converting YAML to JSON: yaml: /],
   ] as const)("%j is a 400", (text, format, message) => {
     expect(() => decodeBody(services, body(text), format, "Strict")).toThrowError(message);
+  });
+});
+
+describe("decodeBodyInTurns", () => {
+  const services = findResource("", "v1", "services")!;
+  const text = '{"metadata":{"name":"a","labels":{"x":"1"}},"spec":{"ports":[{"port":80}]},"extra":1}';
+
+  it("decodes as decodeBody does, warnings included", async () => {
+    expect(await decodeBodyInTurns(services, Buffer.from(text), "json", "Warn", new TurnBudget())).toEqual(
+      decodeBody(services, Buffer.from(text), "json", "Warn"),
+    );
+  });
+
+  it("gives the event loop a turn between parsing and decoding once the budget is spent", async () => {
+    const order: string[] = [];
+    setImmediate(() => order.push("other request"));
+    const decoding = decodeBodyInTurns(services, Buffer.from(text), "json", "Ignore", new TurnBudget(0)).then(() => order.push("decoded"));
+    order.push("parsed");
+    await decoding;
+    expect(order).toEqual(["parsed", "other request", "decoded"]);
+  });
+
+  it("answers a syntax error as decodeBody does", async () => {
+    await expect(decodeBodyInTurns(services, Buffer.from("{"), "json", "Strict", new TurnBudget(0))).rejects.toThrowError(
+      "the object provided is unrecognized (must be of type Service)",
+    );
   });
 });
 

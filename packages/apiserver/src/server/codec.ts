@@ -14,6 +14,7 @@ import { literalAt } from "./json-literal.ts";
 import { canonical } from "./no-op.ts";
 import { decodeProtobufBody } from "./protobuf/decode.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
+import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
 
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
 
@@ -313,14 +314,49 @@ export function decodeValue(
 /** Decodes a create/update request body. */
 export function decodeBody(def: ResourceDef, body: Buffer, format: BodyFormat, fv: FieldValidation): Decoded {
   const duplicates: string[] = [];
-  // Decoded from UTF-8 once: the parse and the number literals of a type error read the same text.
-  const text = format === "protobuf" ? undefined : body.toString("utf8");
-  let value: unknown;
+  const text = bodyText(body, format);
+  return decodeParsed(def, format, fv, parseRequestBody(def, body, text, format, duplicates), duplicates, text);
+}
+
+/**
+ * decodeBody with a turn of the event loop between parsing and decoding when `budget` says so:
+ * each takes long for a near-limit body, and others run in between.
+ */
+export async function decodeBodyInTurns(
+  def: ResourceDef,
+  body: Buffer,
+  format: BodyFormat,
+  fv: FieldValidation,
+  budget: TurnBudget,
+): Promise<Decoded> {
+  const duplicates: string[] = [];
+  const text = bodyText(body, format);
+  const value = parseRequestBody(def, body, text, format, duplicates);
+  await budget.maybeYield();
+  return decodeParsed(def, format, fv, value, duplicates, text);
+}
+
+/** The body decoded from UTF-8 once: the parse and the number literals of a type error read the same text. */
+function bodyText(body: Buffer, format: BodyFormat): string | undefined {
+  return format === "protobuf" ? undefined : body.toString("utf8");
+}
+
+function parseRequestBody(def: ResourceDef, body: Buffer, text: string | undefined, format: BodyFormat, duplicates: string[]): unknown {
   try {
-    value = format === "protobuf" ? decodeProtobufBody(body) : parseText(text!, format, duplicates);
+    return format === "protobuf" ? decodeProtobufBody(body) : parseText(text!, format, duplicates);
   } catch (e) {
     if (!(e instanceof SyntaxDecodeError)) throw e;
     throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${e.message} (${summarize(body)})`);
   }
+}
+
+function decodeParsed(
+  def: ResourceDef,
+  format: BodyFormat,
+  fv: FieldValidation,
+  value: unknown,
+  duplicates: string[],
+  text: string | undefined,
+): Decoded {
   return decodeValue(def, value, fv, duplicates, format === "json" ? { text: text!, owned: true } : { owned: true });
 }

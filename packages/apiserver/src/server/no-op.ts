@@ -16,9 +16,42 @@ export function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
-function withoutManagedFields(o: KubeObject): string {
-  const { managedFields: _m, resourceVersion: _rv, ...meta } = o.metadata;
-  return canonical({ ...o, metadata: meta });
+const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** The defined members of `o`, less `skip`. */
+function definedKeys(o: Record<string, unknown>, skip?: ReadonlySet<string>): string[] {
+  return Object.keys(o).filter((k) => o[k] !== undefined && !skip?.has(k));
+}
+
+/**
+ * `canonical(a) === canonical(b)` without building either text: one walk that stops at the first
+ * difference (a near-limit object's canonical text costs a sort of its 60,000 labels and 1.4 MB of
+ * strings, per write). `skip` members are left out at the top of both.
+ */
+export function sameJSON(a: unknown, b: unknown, skip?: ReadonlySet<string>): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJSON(a[i], b[i])) return false;
+    return true;
+  }
+  if (isMap(a)) {
+    if (!isMap(b)) return false;
+    const keys = definedKeys(a, skip);
+    if (keys.length !== definedKeys(b, skip).length) return false;
+    for (const k of keys) if (!Object.hasOwn(b, k) || !sameJSON(a[k], b[k])) return false;
+    return true;
+  }
+  return !isMap(b) && !Array.isArray(b) && JSON.stringify(a) === JSON.stringify(b);
+}
+
+const bookkeeping: ReadonlySet<string> = new Set(["managedFields", "resourceVersion"]);
+
+/** Equal objects but for metadata's managedFields and resourceVersion. */
+function sameButBookkeeping(a: KubeObject, b: KubeObject): boolean {
+  const { metadata: ma, ...ra } = a;
+  const { metadata: mb, ...rb } = b;
+  return sameJSON(ra, rb) && sameJSON(ma ?? {}, mb ?? {}, bookkeeping);
 }
 
 /**
@@ -26,7 +59,7 @@ function withoutManagedFields(o: KubeObject): string {
  * returned as is, so storage skips the write and the resourceVersion stays (as upstream).
  */
 export function keepNoOp(current: KubeObject | null, next: KubeObject): KubeObject {
-  if (current === null || withoutManagedFields(current) !== withoutManagedFields(next)) return next;
+  if (current === null || !sameButBookkeeping(current, next)) return next;
   if (next.metadata.resourceVersion && next.metadata.resourceVersion !== current.metadata.resourceVersion) return next;
   return current;
 }

@@ -6,7 +6,7 @@ import { DeleteOptionsSchema, safeParseCompiled, StatusError, type DeleteOptions
 import { parse as parseYAML } from "yaml";
 import type { UserInfo } from "../authentication/user/user.ts";
 import { deepCopy, type KubeObject } from "../storage/index.ts";
-import { decodeBody, decodeValue, parseBody, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
+import { decodeBody, decodeBodyInTurns, decodeValue, parseBody, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
 import { deprecationWarning, warningHeader } from "./deprecation.ts";
 import { EncodedJSON, readBody, send } from "./http.ts";
 import { bodyFormat } from "./negotiation.ts";
@@ -163,7 +163,7 @@ async function create(r: ResourceRequest): Promise<number> {
   }
   // A huge body (a 1.2 MB object of 100,000 labels) takes long at each step: others run between them.
   const budget = new TurnBudget();
-  const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
+  const { obj, warnings } = await decodeBodyInTurns(r.def, await bodyBytes(r), format, fv, budget);
   await budget.maybeYield();
   const adm = new RequestAdmission(r, "CREATE", dryRun);
   dedupOwnerReferencesAndAddWarning(obj, warnings, false);
@@ -183,7 +183,7 @@ async function update(r: ResourceRequest): Promise<number> {
   const format = bodyFormat(r.req.headers["content-type"]);
   const dryRun = parseDryRun(r.query);
   const budget = new TurnBudget();
-  const { obj, warnings } = decodeBody(r.def, await bodyBytes(r), format, fv);
+  const { obj, warnings } = await decodeBodyInTurns(r.def, await bodyBytes(r), format, fv, budget);
   await budget.maybeYield();
   checkName(obj.metadata, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined });
   // A uid in the body is a storage precondition, as upstream's defaultUpdatedObjectInfo makes it: another uid is a 409.
@@ -195,7 +195,10 @@ async function update(r: ResourceRequest): Promise<number> {
     r.info.name,
     async (current) => {
       await budget.maybeYield();
-      const next = withManagedFields(r, current ?? undefined, deepCopy(obj));
+      // A copy per attempt: the strategy changes the object in place, and a retry starts over.
+      const attempt = deepCopy(obj);
+      await budget.maybeYield();
+      const next = withManagedFields(r, current ?? undefined, attempt);
       await budget.maybeYield();
       // update.go's transformers: mutating admission on each attempt, against the object it replaces.
       await adm.admit(next, current ?? undefined, current ? "UPDATE" : "CREATE");

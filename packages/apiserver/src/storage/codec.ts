@@ -43,8 +43,8 @@ export function decodedCopy(stored: KubeObject): KubeObject | undefined {
  * What reading back `value = encode(obj)` gives, before a revision is set (`JSON.parse(value)`).
  * Built by copying `obj` rather than parsing `value`, so a write's result costs a tree copy instead
  * of a JSON.parse; anything a JSON round trip would change other than dropped `undefined` members
- * takes the parse. Call it right after `encode` (before any await), so the copy shows exactly the
- * bytes written even if the caller mutates `obj` later; the result shares nothing with `obj`.
+ * takes the parse. Call it after `encode` before anyone can change `obj` (before the caller gets
+ * it back), so the copy shows exactly the bytes written; the result shares nothing with `obj`.
  */
 export function storedCopy(obj: KubeObject, value: string): KubeObject {
   return copyForStorage(obj) ?? (JSON.parse(value) as KubeObject);

@@ -47,9 +47,15 @@ export class KVStore implements Store {
   }
 
   async create(key: string, obj: KubeObject, opts: CreateOptions = {}): Promise<KubeObject> {
+    const budget = new TurnBudget();
     const toStore = withCreateMeta(obj);
     const value = encode(toStore);
+    // Encoding and copying a near-limit object are each long: others run between them and before the
+    // write. Nobody changes `toStore` meanwhile (it is this call's; the caller awaits it), so the copy
+    // still shows the bytes encoded.
+    await budget.maybeYield();
     const stored = storedCopy(toStore, value);
+    await budget.maybeYield();
     if (opts.dryRun) {
       if (await this.engine.get(this.prefix + key)) throw keyExists(key);
       return stored;
@@ -144,7 +150,10 @@ export class KVStore implements Store {
         fromCachedCopy = false;
         continue;
       }
+      // As in create: `toStore` is this attempt's, so a turn between encoding and copying changes nothing.
+      await budget.maybeYield();
       const stored = storedCopy(toStore, value);
+      await budget.maybeYield();
       if (opts.dryRun) return kv ? atRevision(stored, kv.modRevision) : stored;
       const res = await this.engine.txn(
         [{ key: phys, modRevision: kv?.modRevision ?? 0 }],

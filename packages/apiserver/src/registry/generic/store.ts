@@ -20,6 +20,7 @@ import { beforeDelete } from "../rest/delete.ts";
 import { deletionFinalizersForGarbageCollection, markAsDeleting, type GarbageCollectionPolicy } from "./gc-finalizers.ts";
 import { finishNothing, type FinishFunc, type StoreHooks } from "./hooks.ts";
 import { generateName, nowRFC3339 } from "./names.ts";
+import { TurnBudget } from "../../util/eventloop/turn-budget.ts";
 import type {
   DeleteParams,
   DeleteResult,
@@ -202,11 +203,15 @@ export class GenericStore {
 
   /** upstream Store.Create: metadata, BeginCreate, BeforeCreate, admission, write, finish, AfterCreate, Decorator. */
   async create(namespace: string | undefined, obj: KubeObject, p: WriteParams = {}): Promise<KubeObject> {
+    // Validating a near-limit object is long: others run before and after it.
+    const budget = new TurnBudget();
     this.initCreateMetadata(obj, namespace);
     const finish = this.hooks.beginCreate ? await this.hooks.beginCreate(obj, p) : finishNothing;
     let out: KubeObject;
     try {
+      await budget.maybeYield();
       this.beforeCreate(obj, p.warnings);
+      await budget.maybeYield();
       if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "", obj);
       await p.createValidation?.(obj);
       out = await this.store.create(this.key(obj.metadata.namespace, obj.metadata.name ?? ""), obj, p.dryRun ? { dryRun: true } : {});
@@ -256,10 +261,13 @@ export class GenericStore {
       finish = finishNothing;
       return f(success);
     };
+    // Validating a near-limit object is long: others run before and after it.
+    const budget = new TurnBudget();
     const tryUpdate = async (current: KubeObject): Promise<KubeObject> => {
       await settle(false);
       const exists = current.metadata.name !== undefined;
       const obj = await objInfo(exists ? current : null);
+      await budget.maybeYield();
       if ((obj.metadata.name ?? name) !== name) {
         throw StatusError.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
       }
@@ -289,7 +297,9 @@ export class GenericStore {
         obj.metadata.resourceVersion = current.metadata.resourceVersion;
       }
       if (subresource === "" && this.hooks.beginUpdate) finish = await this.hooks.beginUpdate(obj, current, p);
+      await budget.maybeYield();
       this.beforeUpdate(obj, current, subresource, p.warnings);
+      await budget.maybeYield();
       await p.updateValidation?.(obj, current);
       return obj;
     };

@@ -4,7 +4,7 @@
  * or `i:<index>`; a set is the collection of member paths. FieldsV1 is the
  * tree encoding managedFields uses (`{"f:spec":{"f:ports":{".":{}, ...}}}`).
  */
-import { isObject, type JSONObject, type JSONValue } from "./json-value.ts";
+import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { kindMetaOf, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
 
 /** One path; each element is a FieldsV1 key. */
@@ -91,7 +91,22 @@ interface WalkOptions {
   strip?: boolean;
   /** Mirrors the current path's elements; only the first `depth` entries are meaningful. */
   path?: string[];
+  /**
+   * The object `obj` is compared with: a member of a map (outside lists) whose value equals the
+   * twin's member at the same place is left out with all below it, since it holds the same nodes
+   * with the same values in both and so adds nothing to a comparison. Walking both objects each
+   * with the other as twin leaves out the same nodes from both walks.
+   */
+  twin?: JSONValue;
+  /**
+   * Equality of members with their twins by key, filled by the first of two walks that compare
+   * the same pair of objects and read by the second, so each pair of subtrees is compared once.
+   */
+  twinEqual?: Map<string, boolean>;
 }
+
+/** No twin below this node: it is inside a list (items pair by key, not by place) or the twin lacks it. */
+const noTwin: unique symbol = Symbol("noTwin");
 
 /**
  * Bounded memo of a pure function of a string: field names and paths repeat
@@ -122,6 +137,8 @@ const fieldJSON = memo((name) => JSON.stringify(`f:${name}`), 8192);
 function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkOptions = {}): void {
   const table = kindMetaOf(kind);
   const { skipTop, strip = false, path } = opts;
+  const rootTwin = Object.hasOwn(opts, "twin") ? opts.twin : noTwin;
+  const twinEqual = opts.twinEqual ?? new Map<string, boolean>();
   // `open` is the key without its closing bracket: `[` at the root, `["f:spec","f:ports"` below.
   // `stripped` says this node is one of the stripped paths, `inMeta` that it is the top-level metadata.
   const walk = (
@@ -133,6 +150,7 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
     item: boolean,
     stripped: boolean,
     inMeta: boolean,
+    twin: JSONValue | undefined | typeof noTwin,
   ): void => {
     const meta = table[names];
     const key = depth === 0 ? "[]" : `${open}]`;
@@ -142,21 +160,24 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
       const leaf = meta?.mapType === "atomic" || (keys.length === 0 && depth > 0);
       if (depth > 0 && show) visit(key, depth, item, v, leaf);
       if (leaf) return;
+      const twins = twin !== noTwin && isObject(twin) ? twin : undefined;
       for (const k of keys) {
         if (depth === 0 && k === skipTop) continue;
-        if (path) path[depth] = `f:${k}`;
-        const json = fieldJSON(k);
+        const child = v[k] as JSONValue;
+        const childNames = nameCount === 0 ? k : `${names}.${k}`;
         const childStripped = depth === 0 ? strippedTop.has(k) : inMeta && strippedMeta.has(k);
-        walk(
-          v[k] as JSONValue,
-          depth === 0 ? `[${json}` : `${open},${json}`,
-          depth + 1,
-          nameCount === 0 ? k : `${names}.${k}`,
-          nameCount + 1,
-          false,
-          childStripped,
-          depth === 0 && k === "metadata",
-        );
+        // A stripped atomic value (metadata.managedFields) shows nothing: no need to compare it.
+        if (strip && childStripped && !isObject(child) && (table[childNames]?.listType ?? "atomic") === "atomic") continue;
+        const json = fieldJSON(k);
+        const childOpen = depth === 0 ? `[${json}` : `${open},${json}`;
+        const childTwin = twins !== undefined && Object.hasOwn(twins, k) ? twins[k] : noTwin;
+        if (childTwin !== noTwin) {
+          let equal = twinEqual.get(childOpen);
+          if (equal === undefined) twinEqual.set(childOpen, (equal = deepEqual(child, childTwin)));
+          if (equal) continue;
+        }
+        if (path) path[depth] = `f:${k}`;
+        walk(child, childOpen, depth + 1, childNames, nameCount + 1, false, childStripped, depth === 0 && k === "metadata", childTwin);
       }
     } else if (Array.isArray(v)) {
       const atomic = (meta?.listType ?? "atomic") === "atomic";
@@ -171,13 +192,13 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
         const open2 = depth === 0 ? `[${json}` : `${open},${json}`;
         // Item paths end in k:/v:/i:, so they are never stripped.
         if (set || !isObject(it)) visit(`${open2}]`, depth + 1, true, it, true);
-        else walk(it, open2, depth + 1, names, nameCount, true, false, false);
+        else walk(it, open2, depth + 1, names, nameCount, true, false, false, noTwin);
       }
     } else if (show) {
       visit(key, depth, item, v, true);
     }
   };
-  walk(obj, "[", 0, "", 0, false, false, false);
+  walk(obj, "[", 0, "", 0, false, false, false, rootTwin);
 }
 
 /** ToFieldSet: the member paths of `obj` (scalars, atomic values, empty maps, list items). */
@@ -205,8 +226,17 @@ export interface NodeValue {
 /**
  * Every node of `obj` (members and intermediates) with its value, for
  * comparisons; `skipTop` leaves out a top-level field (resetFilter's).
+ * With `twin` (the object compared with), members equal to the twin's are
+ * left out (WalkOptions.twin), so a comparison costs what changed plus one
+ * equality pass, not a path per node of both objects.
  */
-export function nodeValues(kind: string, obj: JSONValue | undefined, skipTop?: string): Map<string, NodeValue> {
+export function nodeValues(
+  kind: string,
+  obj: JSONValue | undefined,
+  skipTop?: string,
+  twin?: JSONValue,
+  twinEqual?: Map<string, boolean>,
+): Map<string, NodeValue> {
   const out = new Map<string, NodeValue>();
   if (obj === undefined) return out;
   walkNodes(
@@ -215,7 +245,7 @@ export function nodeValues(kind: string, obj: JSONValue | undefined, skipTop?: s
     (k, depth, item, value, leaf) => {
       out.set(k, { value, member: leaf || item, leaf, depth });
     },
-    { skipTop, strip: true },
+    twin === undefined ? { skipTop, strip: true } : { skipTop, strip: true, twin, ...(twinEqual ? { twinEqual } : {}) },
   );
   return out;
 }
@@ -295,6 +325,55 @@ function normalizeNode(node: JSONValue, open: string, depth: number, keep: ((key
   if (children.length > 1) children.sort((a, b) => compareElements(a[0], b[0]));
   const out: JSONObject = member ? { ".": {} } : {};
   for (const [k, sub] of children) out[k] = sub;
+  return out;
+}
+
+/**
+ * toFieldsV1 of the set `tree` encodes (a normalizeFieldsV1 result) plus `paths`, without parsing
+ * the tree's paths: only the nodes on the way to each added path are rebuilt, in order. A manager
+ * that takes a few fields over keeps its other 60,000 as they were encoded.
+ */
+export function addPathsToFieldsV1(tree: JSONObject, paths: Iterable<string>): JSONObject {
+  let out = tree;
+  for (const k of paths) out = addPath(out, keyPath(k), 0);
+  return out;
+}
+
+/** True when a normalized node at `depth` is a member itself. */
+function isMemberNode(node: JSONObject, depth: number): boolean {
+  if (depth === 0) return false;
+  if (Object.hasOwn(node, ".")) return true;
+  for (const _ in node) return false;
+  return true;
+}
+
+function addPath(node: JSONObject | undefined, path: readonly string[], depth: number): JSONObject {
+  const member = node !== undefined && isMemberNode(node, depth);
+  if (depth === path.length) {
+    if (node === undefined || member) return node ?? {};
+    return rebuildNode(node, true, undefined, undefined);
+  }
+  const el = path[depth] as string;
+  const child = node !== undefined && Object.hasOwn(node, el) ? (node[el] as JSONObject) : undefined;
+  return rebuildNode(node ?? {}, member, el, addPath(child, path, depth + 1));
+}
+
+/** `node` in collapse's order: "." first when a member, then its children by compareElements, `el` set to `sub`. */
+function rebuildNode(node: JSONObject, member: boolean, el: string | undefined, sub: JSONObject | undefined): JSONObject {
+  const keys = Object.keys(node).filter((k) => k !== ".");
+  if (el !== undefined && !Object.hasOwn(node, el)) {
+    // Binary search for the new element's place among the ordered children.
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareElements(keys[mid] as string, el) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    keys.splice(lo, 0, el);
+  }
+  const out: JSONObject = member ? { ".": {} } : {};
+  for (const k of keys) out[k] = k === el ? (sub as JSONObject) : (node[k] as JSONValue);
   return out;
 }
 

@@ -7,7 +7,16 @@
 import { formatRFC3339 } from "../../util/time/rfc3339.ts";
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { managedFieldsError } from "./managed-fields-validate.ts";
-import { createdFieldsV1, fromFieldsV1, nodeValues, normalizeFieldsV1, resetField, toFieldsV1, type FieldSet } from "./fieldpath.ts";
+import {
+  addPathsToFieldsV1,
+  createdFieldsV1,
+  fromFieldsV1,
+  nodeValues,
+  normalizeFieldsV1,
+  resetField,
+  toFieldsV1,
+  type FieldSet,
+} from "./fieldpath.ts";
 
 /** A metav1.ManagedFieldsEntry. */
 export interface ManagedFieldsEntry {
@@ -72,7 +81,28 @@ function encodeSet(m: ManagerState): JSONObject {
   if (d === undefined) return toFieldsV1(m.set);
   if (d.set === m.set) return normalizeFieldsV1(d.fieldsV1);
   if (isSubset(m.set, d.set)) return normalizeFieldsV1(d.fieldsV1, (k) => m.set.has(k));
+  // A few paths taken over (an Update of one field of a big object): added to the tree read.
+  const added = newPaths(m.set, d.set, maxAddedPaths);
+  if (added !== undefined)
+    return addPathsToFieldsV1(
+      normalizeFieldsV1(d.fieldsV1, (k) => m.set.has(k)),
+      added,
+    );
   return toFieldsV1(m.set);
+}
+
+/** Beyond this many new paths a set is encoded from its paths (each added path rebuilds its ancestors). */
+const maxAddedPaths = 64;
+
+/** The paths of `set` not in `decoded`, or undefined when there are more than `limit`. */
+function newPaths(set: FieldSet, decoded: FieldSet, limit: number): string[] | undefined {
+  const out: string[] = [];
+  for (const p of set) {
+    if (decoded.has(p)) continue;
+    if (out.length === limit) return undefined;
+    out.push(p);
+  }
+  return out;
 }
 
 /** Encodes managers back into entries, dropping empty ones, sorted by operation, time, manager, apiVersion. */
@@ -100,10 +130,13 @@ export interface Comparison {
 
 /** Compares `oldObj` with `newObj`; top-level struct fields (metadata, spec, status) are never "added" since Go always has them. */
 export function compareObjects(kind: string, oldObj: JSONValue | undefined, newObj: JSONValue, subresource?: string): Comparison {
-  // The reset field (resetFilter) is left out of both walks rather than filtered afterwards.
+  // The reset field (resetFilter) is left out of both walks rather than filtered afterwards, and so
+  // is every subtree equal in both (it can add, modify or remove nothing): a change of one annotation
+  // of a 60,000-label object then builds a handful of paths, not 120,000.
   const skip = resetField(subresource);
-  const before = nodeValues(kind, oldObj, skip);
-  const after = nodeValues(kind, newObj, skip);
+  const twinEqual = new Map<string, boolean>();
+  const before = nodeValues(kind, oldObj, skip, newObj, twinEqual);
+  const after = nodeValues(kind, newObj, skip, oldObj, twinEqual);
   const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
   for (const [k, n] of after) {
     const o = before.get(k);

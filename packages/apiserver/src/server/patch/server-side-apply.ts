@@ -84,13 +84,17 @@ function checkApplied(applied: unknown, fieldManager: string): asserts applied i
  * Update entry marks `f:ports` itself as a member, but removing it would take
  * the applied items with it (upstream's EnsureNamedFieldsAreMembers has the same effect).
  */
-function prunable(lastSet: Set<string>, keep: Set<string>): string[] {
+function prunable(lastSet: Set<string>, keep: readonly Set<string>[]): string[] {
+  const candidates = [...lastSet].filter((p) => !keep.some((s) => s.has(p)));
+  // The kept paths' ancestors only when something may go (they cost a parse of every kept path).
+  if (candidates.length === 0) return candidates;
   const ancestors = new Set<string>();
-  for (const k of keep) {
-    const p = keyPath(k);
-    for (let i = 1; i < p.length; i++) ancestors.add(JSON.stringify(p.slice(0, i)));
-  }
-  return [...lastSet].filter((p) => !keep.has(p) && !ancestors.has(p));
+  for (const s of keep)
+    for (const k of s) {
+      const p = keyPath(k);
+      for (let i = 1; i < p.length; i++) ancestors.add(JSON.stringify(p.slice(0, i)));
+    }
+  return candidates.filter((p) => !ancestors.has(p));
 }
 
 /**
@@ -114,21 +118,28 @@ export function applyServerSideApply(current: JSONObject | undefined, applied: u
   const lastSet = managers.get(id)?.set ?? new Set<string>();
 
   const merged = mergeApplied(kind, current, applied) as JSONObject;
-  const others = new Set([...managers].filter(([k]) => k !== id).flatMap(([, m]) => [...m.set]));
-  removePaths(kind, merged, prunable(lastSet, new Set([...configSet, ...others])));
+  const others = [...managers].filter(([k]) => k !== id).map(([, m]) => m.set);
+  removePaths(kind, merged, prunable(lastSet, [configSet, ...others]));
 
   const c = compareObjects(kind, current, merged, opts.subresource);
   const changed = new Set([...c.added, ...c.modified]);
   const conflicts: { manager: ManagerState; path: string; key: string }[] = [];
+  // Per manager, its changed paths in order: a walk of what changed, not of every path it holds.
+  const lost = new Map<ManagerState, Set<string>>();
   for (const [k, m] of managers) {
     if (k === id) continue;
-    for (const p of [...m.set].sort()) if (changed.has(p)) conflicts.push({ manager: m, path: pathString(keyPath(p)), key: p });
+    const held = [...changed].filter((p) => m.set.has(p)).sort();
+    for (const p of held) conflicts.push({ manager: m, path: pathString(keyPath(p)), key: p });
+    if (held.length > 0) lost.set(m, new Set(held));
   }
   if (conflicts.length > 0 && opts.force !== true) throw conflictError(conflicts);
 
   for (const [k, m] of managers) {
     if (k === id) continue;
-    m.set = new Set([...m.set].filter((p) => !c.removed.has(p) && !conflicts.some((x) => x.manager === m && x.key === p)));
+    const taken = lost.get(m);
+    // A set nothing leaves stays the one decoded, which encodes without parsing its paths.
+    if (taken === undefined && ![...c.removed].some((p) => m.set.has(p))) continue;
+    m.set = new Set([...m.set].filter((p) => !c.removed.has(p) && !taken?.has(p)));
   }
   const prev = managers.get(id);
   const setChanged = prev === undefined || prev.set.size !== configSet.size || [...configSet].some((p) => !prev.set.has(p));

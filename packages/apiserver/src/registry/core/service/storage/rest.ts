@@ -109,7 +109,7 @@ export class ServiceREST extends GenericStore {
    */
   async #beginUpdate(obj: KubeObject, current: KubeObject, p: UpdateParams): Promise<FinishFunc> {
     this.#defaultOnRead(current);
-    const old = asView(deepCopy(current));
+    const old = asView(copyForAllocation(current));
     const svc = asView(obj);
     // Fix up allocated values the client may have left out (idempotence), then sync clusterIP(s).
     patchAllocatedValues(svc, old);
@@ -131,4 +131,16 @@ export class ServiceREST extends GenericStore {
     }
     await this.allocators.releaseAllocatedResources(asView(copy));
   }
+}
+
+/**
+ * The old object the allocators see in BeginUpdate: a copy, so that values patchAllocatedValues
+ * carries over to the new object never alias the stored one the strategy compares against.
+ * Allocation reads and writes spec and status only; metadata's maps (labels, annotations,
+ * managedFields, 60,000 entries on a near-limit object) are shared, read-only, not copied.
+ */
+function copyForAllocation(current: KubeObject): KubeObject {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(current)) out[k] = k === "metadata" ? { ...current.metadata } : deepCopy(v);
+  return out as KubeObject;
 }

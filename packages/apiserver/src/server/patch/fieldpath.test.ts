@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { addPathsToFieldsV1, fromFieldsV1, nodeValues, pathKey, toFieldsV1 } from "./fieldpath.ts";
+import type { JSONObject } from "./json-value.ts";
+import { compareObjects } from "./managed-fields.ts";
+
+const service = (labels: JSONObject, annotations: JSONObject, ports: JSONObject[]): JSONObject => ({
+  apiVersion: "v1",
+  kind: "Service",
+  metadata: { name: "s", labels, annotations },
+  spec: { ports, selector: { app: "s" } },
+});
+
+describe("nodeValues with a twin", () => {
+  const before = service({ a: "1", b: "2" }, { x: "1" }, [{ port: 80, protocol: "TCP" }]);
+  const after = service({ a: "1", b: "3" }, { x: "1" }, [{ port: 80, protocol: "TCP" }]);
+
+  it("leaves out members equal to the twin's, keeping the path to what differs", () => {
+    expect([...nodeValues("Service", after, "status", before).keys()]).toEqual([
+      '["f:metadata","f:labels"]',
+      '["f:metadata","f:labels","f:b"]',
+    ]);
+  });
+
+  it("walks everything without a twin", () => {
+    expect(nodeValues("Service", after, "status").size).toBe(11);
+  });
+
+  it("pairs no list items by place: a changed list is walked whole", () => {
+    const moved = service({ a: "1", b: "2" }, { x: "1" }, [
+      { port: 81, protocol: "TCP" },
+      { port: 80, protocol: "TCP" },
+    ]);
+    const keys = [...nodeValues("Service", moved, "status", before).keys()];
+    expect(keys).toContain('["f:spec","f:ports","k:{\\"port\\":80,\\"protocol\\":\\"TCP\\"}","f:port"]');
+    expect(keys).toContain('["f:spec","f:ports","k:{\\"port\\":81,\\"protocol\\":\\"TCP\\"}","f:port"]');
+  });
+});
+
+describe("compareObjects of a near-limit object", () => {
+  it("finds the one changed annotation among 6,000 labels", () => {
+    const labels = Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`l${i.toString(36)}`, "v"]));
+    const c = compareObjects("Service", service(labels, { round: "p0" }, []), service({ ...labels }, { round: "p1" }, []));
+    expect([...c.added, ...c.removed]).toEqual([]);
+    expect([...c.modified]).toEqual(['["f:metadata","f:annotations","f:round"]']);
+  });
+});
+
+describe("addPathsToFieldsV1 = toFieldsV1 of the union", () => {
+  const tree: JSONObject = {
+    "f:metadata": { "f:labels": { "f:a": {}, "f:c": {} } },
+    "f:spec": { "f:ports": { ".": {}, 'k:{"port":80,"protocol":"TCP"}': { ".": {}, "f:port": {} } }, "f:type": {} },
+  };
+  it.each<[string, string[][]]>([
+    ["a label between two", [["f:metadata", "f:labels", "f:b"]]],
+    ["a label after the last", [["f:metadata", "f:labels", "f:d"]]],
+    ["a child of a member leaf", [["f:spec", "f:type", "f:x"]]],
+    ["an intermediate becomes a member", [["f:metadata", "f:labels"]]],
+    ["a list item ahead of field elements order", [["f:spec", "f:ports", 'k:{"port":81,"protocol":"TCP"}', "f:port"]]],
+    ["a new top-level field", [["f:status", "f:loadBalancer"]]],
+    ["a path already in the set", [["f:metadata", "f:labels", "f:a"]]],
+    [
+      "several at once",
+      [
+        ["f:metadata", "f:annotations", "f:z"],
+        ["f:metadata", "f:annotations"],
+        ["f:spec", "f:ports", "i:0"],
+      ],
+    ],
+  ])("%s", (_n, paths) => {
+    const keys = paths.map(pathKey);
+    const want = toFieldsV1(new Set([...fromFieldsV1(tree), ...keys]));
+    expect(JSON.stringify(addPathsToFieldsV1(tree, keys))).toBe(JSON.stringify(want));
+  });
+});
