@@ -147,7 +147,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const code = await runWorkers({
     count: o.workers,
     onReady: (r) => announce(o, r, started),
-    log: (line) => process.stderr.write(`${line}\n`),
+    logger: jsonLogger("apiserver", { verbosity: o.verbosity }),
   });
   process.stdout.write("servicenet: stopped\n");
   return code;

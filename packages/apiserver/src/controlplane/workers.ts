@@ -8,6 +8,7 @@
  * dies, and stops them all on SIGINT/SIGTERM.
  */
 import cluster, { type Worker } from "node:cluster";
+import type { Logger } from "@servicenet/component-base/logs";
 
 /** What a worker tells the primary once it serves. */
 export interface WorkerReady {
@@ -27,7 +28,8 @@ export interface RunWorkersOptions {
   count: number;
   /** Called once every worker is ready, with the first one's report. */
   onReady(r: WorkerReady): void;
-  log(line: string): void;
+  /** Where a worker's exit is reported (the apiserver's logger). */
+  logger: Logger;
 }
 
 /**
@@ -70,12 +72,12 @@ export function runWorkers(o: RunWorkersOptions): Promise<number> {
         live.delete(w);
         if (stopping) return;
         if (!announced) {
-          o.log(`servicenet: worker ${w.process.pid} exited (${signal ?? code}) before all workers were ready; stopping`);
+          o.logger.error("Worker exited before all workers were ready; stopping", { pid: w.process.pid, exit: signal ?? code });
           finish(1);
           return;
         }
         // A crashed apiserver in an HA set is replaced; the others kept serving meanwhile.
-        o.log(`servicenet: worker ${w.process.pid} exited (${signal ?? code}); starting another`);
+        o.logger.error("Worker exited; starting another", { pid: w.process.pid, exit: signal ?? code });
         ready--;
         fork();
       });
