@@ -54,11 +54,7 @@ describe("TestResourceMapper", () => {
 describe("ConvertToGVK", () => {
   it("rewrites apiVersion between versions of one shape, and copies", () => {
     const cidr = { apiVersion: "networking.k8s.io/v1", kind: "ServiceCIDR", metadata: { name: "c" }, spec: { cidrs: ["10.0.0.0/24"] } };
-    const out = mapper.convert(
-      cidr,
-      gvr("networking.k8s.io", "v1", "servicecidrs"),
-      gvr("networking.k8s.io", "v1beta1", "servicecidrs"),
-    );
+    const out = mapper.convert(cidr, gvr("networking.k8s.io", "v1", "servicecidrs"), gvr("networking.k8s.io", "v1beta1", "servicecidrs"));
     expect(out).toEqual({ ...cidr, apiVersion: "networking.k8s.io/v1beta1" });
     (out as unknown as { spec: { cidrs: string[] } }).spec.cidrs.push("x");
     expect(cidr.spec.cidrs).toEqual(["10.0.0.0/24"]);

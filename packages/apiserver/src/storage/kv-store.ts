@@ -50,10 +50,8 @@ export class KVStore implements Store {
     const budget = new TurnBudget();
     const toStore = withCreateMeta(obj);
     const value = encode(toStore);
-    // Encoding and copying a near-limit object are each long: others run between them and before the
-    // write. Nobody changes `toStore` meanwhile (it is this call's; the caller awaits it), so the copy
-    // still shows the bytes encoded.
-    await budget.maybeYield();
+    // The copy is taken at once: `toStore` shares the caller's nested members, which the caller may
+    // change while the write is in flight. Copying a near-limit object is long: others run before the write.
     const stored = storedCopy(toStore, value);
     await budget.maybeYield();
     if (opts.dryRun) {
@@ -150,8 +148,7 @@ export class KVStore implements Store {
         fromCachedCopy = false;
         continue;
       }
-      // As in create: `toStore` is this attempt's, so a turn between encoding and copying changes nothing.
-      await budget.maybeYield();
+      // As in create: copied at once (tryUpdate's result may share members its caller keeps), then a turn.
       const stored = storedCopy(toStore, value);
       await budget.maybeYield();
       if (opts.dryRun) return kv ? atRevision(stored, kv.modRevision) : stored;

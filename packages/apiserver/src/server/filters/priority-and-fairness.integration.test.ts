@@ -5,6 +5,7 @@ import { request, type ClientRequest } from "node:http";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eventually } from "@servicenet/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../controlplane/apiserver.ts";
 import type { FlowControlOptions } from "../../controlplane/flowcontrol.ts";
@@ -36,8 +37,20 @@ async function start(flowControl: FlowControlOptions): Promise<ApiServer> {
 const get = (a: ApiServer, token: string, path: string): Promise<Response> =>
   fetch(a.url + path, { headers: { Authorization: `Bearer ${token}` } });
 
-/** A create whose body never completes: it holds its seat until the client goes. */
-function stalledCreate(a: ApiServer, token: string): ClientRequest {
+/**
+ * A create whose body never completes: it holds its seat until the client goes. The flood starts
+ * only once the server holds it (`metric` reaches 1), else early requests of the flood could take
+ * the seat first.
+ */
+async function stalledCreate(a: ApiServer, token: string, metric: RegExp): Promise<ClientRequest> {
+  const req = stalled(a, token);
+  await eventually(async () => metric.test(await (await get(a, "admintoken", "/metrics")).text()), {
+    what: "the stalled create holding its seat",
+  });
+  return req;
+}
+
+function stalled(a: ApiServer, token: string): ClientRequest {
   const req = request(a.url + "/api/v1/namespaces/default/services", {
     method: "POST",
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Content-Length": "1000" },
@@ -112,9 +125,13 @@ describe("priority and fairness", () => {
   it("answers 429 with Retry-After to a user beyond its seats and queues; system:masters is exempt", async () => {
     // One seat for global-default; a queued request waits 100 ms at most.
     const a = await start({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 0, requestTimeoutMs: 400 });
-    const stalled = stalledCreate(a, "alicetoken");
+    const held = await stalledCreate(
+      a,
+      "alicetoken",
+      /apiserver_flowcontrol_current_executing_requests\{[^}]*priority_level="global-default"[^}]*\} 1/,
+    );
     const { codes, rejected } = await flood(a, "alicetoken", 120);
-    stalled.destroy();
+    held.destroy();
     expect(codes).toEqual({ 429: 120 });
     expect(rejected!.headers.get("retry-after")).toBe("1");
     expect(rejected!.headers.get("content-type")).toBe("text/plain; charset=utf-8");
@@ -129,9 +146,9 @@ describe("priority and fairness", () => {
 
   it("with --enable-priority-and-fairness=false, the max-in-flight limit refuses all but system:masters", async () => {
     const a = await start({ enablePriorityAndFairness: false, maxRequestsInflight: 1, maxMutatingRequestsInflight: 1 });
-    const stalled = stalledCreate(a, "alicetoken");
+    const held = await stalledCreate(a, "alicetoken", /apiserver_current_inflight_requests\{request_kind="mutating"\} 1/);
     const { codes, rejected } = await flood(a, "alicetoken", 60, "POST");
-    stalled.destroy();
+    held.destroy();
     expect(codes).toEqual({ 429: 60 });
     expect(await rejected!.text()).toBe("Too many requests, please try again later.\n");
     expect(rejected!.headers.has("x-kubernetes-pf-flowschema-uid")).toBe(false);

@@ -4,6 +4,7 @@ import type { CustomResourceDefinition } from "@servicenet/api/apiextensions/v1"
 import type { GenericStore } from "../../../registry/generic/store.ts";
 import type { KubeObject } from "../../../storage/index.ts";
 import type { StoreInformer } from "../../../util/informer/store-informer.ts";
+import type { CRDObject } from "../../registry/customresourcedefinition/strategy.ts";
 import { NamingConditionController } from "./naming-controller.ts";
 
 const crd = (plural: string, accepted?: Record<string, string>): CustomResourceDefinition =>
@@ -19,12 +20,12 @@ const crd = (plural: string, accepted?: Record<string, string>): CustomResourceD
   }) as unknown as CustomResourceDefinition;
 
 function controller(crds: CustomResourceDefinition[]) {
-  const list = vi.fn(() => crds as unknown as KubeObject[]);
+  const list = vi.fn(() => crds as CRDObject[]);
   const informer = {
     addEventHandler: () => undefined,
-    get: (name: string) => crds.find((c) => c.metadata.name === name) as unknown as KubeObject | undefined,
+    get: (name: string) => crds.find((c) => c.metadata.name === name) as CRDObject | undefined,
     list,
-  } as unknown as StoreInformer;
+  } as unknown as StoreInformer<CRDObject>;
   const update = vi.fn(async () => ({}) as KubeObject);
   const store = { update } as unknown as GenericStore;
   return { c: new NamingConditionController(informer, store, () => "2026-01-01T00:00:00Z"), list, update };
