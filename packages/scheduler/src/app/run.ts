@@ -5,7 +5,6 @@
  * them (pkg/scheduler/eventhandlers.go), one scheduling loop, asynchronous binding, and the
  * process's one event broadcaster (`default-scheduler`). Everything goes over HTTP.
  */
-import { isDeepStrictEqual } from "node:util";
 import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, ServiceSchema, type Node, type Pod, type Service } from "@servicenet/api";
 import { describeError, isNotFound } from "@servicenet/client/errors";
@@ -15,6 +14,7 @@ import { clientNodeEventSink, EventBroadcaster, getReference, type EventRecorder
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { SchedulingQueue } from "../backend/queue/scheduling-queue.ts";
+import { addAllEventHandlers, podKey as keyOf } from "../eventhandlers.ts";
 import { defaultProfile, serviceSelector } from "../framework/plugins/registry.ts";
 import { Algorithm } from "../scheduler.ts";
 import { unschedulablePatch } from "./pod-condition.ts";
@@ -47,7 +47,6 @@ export interface RunOptions {
   onReady?: (s: { algorithm: Algorithm }) => void;
 }
 
-const keyOf = (p: Pod) => `${p.metadata.namespace ?? ""}/${p.metadata.name ?? ""}`;
 const podPath = (p: Pod) =>
   `/api/v1/namespaces/${encodeURIComponent(p.metadata.namespace ?? "")}/pods/${encodeURIComponent(p.metadata.name ?? "")}`;
 
@@ -94,53 +93,7 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
     (p.spec.nodeName ?? "") === "" &&
     ((p.spec["schedulerName"] as string | undefined) ?? defaultSchedulerName) === name &&
     p.metadata.deletionTimestamp === undefined;
-  const moveAllToActive = () => queue.moveAllToActiveOrBackoffQueue();
-  pods.addEventHandler({
-    onAdd: (p) => {
-      if ((p.spec.nodeName ?? "") !== "") cache.addPod(p);
-      else if (ours(p)) queue.add(keyOf(p));
-    },
-    onUpdate: (old, p) => {
-      if ((p.spec.nodeName ?? "") !== "") {
-        cache.addPod(p);
-        queue.delete(keyOf(p));
-        if (old.metadata.deletionTimestamp === undefined && p.metadata.deletionTimestamp !== undefined) moveAllToActive();
-        return;
-      }
-      const key = keyOf(p);
-      if (!ours(p)) {
-        queue.delete(key);
-        return;
-      }
-      // A Pod waiting as unschedulable comes back only for a change that could make it fit (not its own status).
-      if (queue.isUnschedulable(key) && isDeepStrictEqual(old.spec, p.spec) && isDeepStrictEqual(old.metadata.labels, p.metadata.labels))
-        return;
-      queue.update(key);
-    },
-    onDelete: (p) => {
-      queue.delete(keyOf(p));
-      if (cache.isPlaced(p)) {
-        cache.removePod(p);
-        moveAllToActive();
-      }
-    },
-  });
-  nodes.addEventHandler({
-    onAdd: (n) => {
-      cache.setNode(n);
-      moveAllToActive();
-    },
-    onUpdate: (old, n) => {
-      cache.setNode(n);
-      if (
-        !isDeepStrictEqual(old.spec, n.spec) ||
-        !isDeepStrictEqual(old.metadata.labels, n.metadata.labels) ||
-        !isDeepStrictEqual(old.status?.allocatable, n.status?.allocatable)
-      )
-        moveAllToActive();
-    },
-    onDelete: (n) => cache.removeNode(n),
-  });
+  addAllEventHandlers({ pods, nodes, cache, queue, responsibleForPod: ours });
 
   const bind = async (pod: Pod, node: string, cycle: number) => {
     try {
@@ -156,7 +109,7 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
       // `handleBindingCycleError`: forget the assumed Pod, which frees its Node as a Pod deletion
       // would (so the unschedulable Pods are tried again), and retry it after a backoff.
       cache.removePod(pod);
-      moveAllToActive();
+      queue.moveAllToActiveOrBackoffQueue();
       if (isNotFound(err)) {
         queue.delete(keyOf(pod));
         return;
