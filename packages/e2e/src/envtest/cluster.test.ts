@@ -2,9 +2,10 @@
  * `@servicenet/apiserver/envtest` with the whole cluster in the test's process (over HTTP): the
  * controller-manager's node IPAM and EndpointSlice controllers, the scheduler and 3 simulated
  * Nodes. A bare Pod is bound, gets one IP per family in the Node's podCIDRs order and turns Ready,
- * and its Service gets a ready endpoint of each family, with no status written by the test.
+ * and its Service gets a ready endpoint of each family, with no status written by the test. A Pod
+ * no Node fits waits as unschedulable until a Node changes.
  */
-import { CoreV1Api, DiscoveryV1Api, KubeConfig } from "@kubernetes/client-node";
+import { CoreV1Api, DiscoveryV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { startTestEnvironment, type TestEnvironment } from "@servicenet/apiserver/envtest";
 import { testEnvironmentControllers } from "@servicenet/controller-manager";
 import { testEnvironmentKubelet } from "@servicenet/kubelet";
@@ -61,5 +62,36 @@ describe("envtest with the whole cluster", () => {
       { timeoutMs: 30_000 },
     );
     expect(slices.map((s) => `${s.addressType} ${s.endpoints[0]?.addresses[0]}`).sort()).toEqual([`IPv4 ${ips[1]}`, `IPv6 ${ips[0]}`]);
+  });
+
+  it("keeps a Pod no Node fits unschedulable and binds it once a Node gets the label it selects", async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(env.kubeconfig);
+    const core = kc.makeApiClient(CoreV1Api);
+    await core.createNamespacedPod({
+      namespace: "default",
+      body: { metadata: { name: "ssd-1" }, spec: { nodeSelector: { disk: "ssd" }, containers: [{ name: "c", image: "nginx" }] } },
+    });
+    const scheduled = await eventually(
+      async () => {
+        const p = await core.readNamespacedPod({ namespace: "default", name: "ssd-1" });
+        return p.status?.conditions?.find((c) => c.type === "PodScheduled");
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(scheduled).toMatchObject({ status: "False", reason: "Unschedulable" });
+    expect(scheduled.message).toMatch(/^0\/3 nodes are available: 3 node\(s\) didn't match Pod's node affinity\/selector\./);
+    await core.patchNode(
+      { name: "node-1", body: { metadata: { labels: { disk: "ssd" } } } },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    );
+    const bound = await eventually(
+      async () => {
+        const p = await core.readNamespacedPod({ namespace: "default", name: "ssd-1" });
+        return p.spec?.nodeName;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(bound).toBe("node-1");
   });
 });

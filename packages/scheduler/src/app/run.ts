@@ -5,16 +5,16 @@
  * them (pkg/scheduler/eventhandlers.go), one scheduling loop, asynchronous binding, and the
  * process's one event broadcaster (`default-scheduler`). Everything goes over HTTP.
  */
-import { isDeepStrictEqual } from "node:util";
 import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, ServiceSchema, type Node, type Pod, type Service } from "@servicenet/api";
 import { describeError, isNotFound } from "@servicenet/client/errors";
 import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
 import { GenericLister, SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { clientNodeEventSink, EventBroadcaster, getReference, type EventRecorder } from "@servicenet/client/tools/record";
-import { RateLimitingQueue, ItemExponentialFailureRateLimiter } from "@servicenet/client/util/workqueue";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
+import { SchedulingQueue } from "../backend/queue/scheduling-queue.ts";
+import { addAllEventHandlers, podKey as keyOf } from "../eventhandlers.ts";
 import { defaultProfile, serviceSelector } from "../framework/plugins/registry.ts";
 import { Algorithm } from "../scheduler.ts";
 import { unschedulablePatch } from "./pod-condition.ts";
@@ -47,7 +47,6 @@ export interface RunOptions {
   onReady?: (s: { algorithm: Algorithm }) => void;
 }
 
-const keyOf = (p: Pod) => `${p.metadata.namespace ?? ""}/${p.metadata.name ?? ""}`;
 const podPath = (p: Pod) =>
   `/api/v1/namespaces/${encodeURIComponent(p.metadata.namespace ?? "")}/pods/${encodeURIComponent(p.metadata.name ?? "")}`;
 
@@ -84,9 +83,7 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
   });
   const algorithm = new Algorithm(defaultProfile(serviceSelector(new GenericLister(services))));
   const cache = algorithm.cache;
-  // Backoff of a Pod that failed: upstream's podInitialBackoffSeconds 1 s to podMaxBackoffSeconds 10 s.
-  const queue = new RateLimitingQueue<string>("scheduler", clock, new ItemExponentialFailureRateLimiter<string>(1000, 10_000));
-  const unschedulable = new Set<string>();
+  const queue = new SchedulingQueue({ clock });
   const events = new EventBroadcaster({ logger: log, clock });
   // The event client is a clientset of its own (createClients' eventClient): a bucket of its own.
   events.startRecordingToSink(clientNodeEventSink(withRateLimit(o.kubeConfig, clientConnection(o))));
@@ -96,55 +93,9 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
     (p.spec.nodeName ?? "") === "" &&
     ((p.spec["schedulerName"] as string | undefined) ?? defaultSchedulerName) === name &&
     p.metadata.deletionTimestamp === undefined;
-  const moveAllToActive = () => {
-    for (const key of unschedulable) queue.add(key);
-    unschedulable.clear();
-  };
-  pods.addEventHandler({
-    onAdd: (p) => {
-      if ((p.spec.nodeName ?? "") !== "") cache.addPod(p);
-      else if (ours(p)) queue.add(keyOf(p));
-    },
-    onUpdate: (old, p) => {
-      if ((p.spec.nodeName ?? "") !== "") {
-        cache.addPod(p);
-        if (old.metadata.deletionTimestamp === undefined && p.metadata.deletionTimestamp !== undefined) moveAllToActive();
-        return;
-      }
-      if (!ours(p)) return;
-      // A Pod waiting as unschedulable comes back only for a change that could make it fit (not its own status).
-      const key = keyOf(p);
-      if (unschedulable.has(key) && isDeepStrictEqual(old.spec, p.spec) && isDeepStrictEqual(old.metadata.labels, p.metadata.labels))
-        return;
-      unschedulable.delete(key);
-      queue.add(key);
-    },
-    onDelete: (p) => {
-      unschedulable.delete(keyOf(p));
-      if (cache.isPlaced(p)) {
-        cache.removePod(p);
-        moveAllToActive();
-      }
-    },
-  });
-  nodes.addEventHandler({
-    onAdd: (n) => {
-      cache.setNode(n);
-      moveAllToActive();
-    },
-    onUpdate: (old, n) => {
-      cache.setNode(n);
-      if (
-        !isDeepStrictEqual(old.spec, n.spec) ||
-        !isDeepStrictEqual(old.metadata.labels, n.metadata.labels) ||
-        !isDeepStrictEqual(old.status?.allocatable, n.status?.allocatable)
-      )
-        moveAllToActive();
-    },
-    onDelete: (n) => cache.removeNode(n),
-  });
+  addAllEventHandlers({ pods, nodes, cache, queue, responsibleForPod: ours });
 
-  const bind = async (pod: Pod, node: string) => {
+  const bind = async (pod: Pod, node: string, cycle: number) => {
     try {
       await rest.request("POST", `${podPath(pod)}/binding`, {
         apiVersion: "v1",
@@ -152,22 +103,27 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
         metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid },
         target: { apiVersion: "v1", kind: "Node", name: node },
       });
-      queue.forget(keyOf(pod));
+      queue.delete(keyOf(pod));
       recorder.event(getReference(pod, "Pod", "v1"), "Normal", "Scheduled", `Successfully assigned ${keyOf(pod)} to ${node}`);
     } catch (err) {
-      // `handleBindingCycleError`: forget the assumed Pod and retry after a backoff.
+      // `handleBindingCycleError`: forget the assumed Pod, which frees its Node as a Pod deletion
+      // would (so the unschedulable Pods are tried again), and retry it after a backoff.
       cache.removePod(pod);
-      if (isNotFound(err)) return;
+      queue.moveAllToActiveOrBackoffQueue();
+      if (isNotFound(err)) {
+        queue.delete(keyOf(pod));
+        return;
+      }
       log.error("Error scheduling pod; retrying", { pod: keyOf(pod), err: describeError(err) });
-      queue.addRateLimited(keyOf(pod));
+      queue.addUnschedulableIfNotPresent(keyOf(pod), cycle, false);
     }
   };
 
-  const failed = async (pod: Pod, message: string) => {
+  const failed = async (pod: Pod, message: string, cycle: number) => {
     const key = keyOf(pod);
     V(log, 2).info("Unable to schedule pod; no fit; waiting", { pod: key, err: message });
     recorder.event(getReference(pod, "Pod", "v1"), "Warning", "FailedScheduling", message);
-    unschedulable.add(key);
+    queue.addUnschedulableIfNotPresent(key, cycle, true);
     const patch = unschedulablePatch(pod, message, clock.now());
     if (patch === undefined) return;
     try {
@@ -179,16 +135,17 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
 
   const loop = async () => {
     for (;;) {
-      const key = await queue.get();
-      if (key === undefined) return;
+      const popped = await queue.pop();
+      if (popped === undefined) return;
+      const { key, cycle } = popped;
       try {
         const pod = pods.get(key);
         if (pod === undefined || !ours(pod) || cache.isPlaced(pod)) continue;
         const result = algorithm.schedule(pod);
         if ("node" in result) {
           cache.addPod(pod, result.node);
-          void bind(pod, result.node);
-        } else await failed(pod, result.error);
+          void bind(pod, result.node, cycle);
+        } else await failed(pod, result.error, cycle);
       } finally {
         queue.done(key);
       }
@@ -197,11 +154,12 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
 
   signal.addEventListener("abort", () => queue.shutDown(), { once: true });
   const running = loop();
+  const flushing = queue.run(signal);
   await Promise.all([nodes.start(), services.start(), pods.start()]);
   await Promise.all([nodes.waitForSync(), services.waitForSync(), pods.waitForSync()]);
   log.info("scheduler started", { nodes: cache.size });
   o.onReady?.({ algorithm });
-  await running;
+  await Promise.all([running, flushing]);
   events.shutdown();
   await Promise.all([nodes.stop(), services.stop(), pods.stop()]);
 }
