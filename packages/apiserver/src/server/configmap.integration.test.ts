@@ -63,6 +63,14 @@ describe("ConfigMaps", () => {
     expect(st.details?.causes?.map((c) => c.field)).toEqual(["data[a*b]"]);
   });
 
+  it("binaryData that is not base64 is the decoder's 400, as encoding/json's []byte", async () => {
+    const r = await s.send("POST", base, configMap("b64", { binaryData: { k: "AA=A" } }));
+    expect(r.status).toBe(400);
+    expect((r.json() as Status).message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: illegal base64 data at input byte 2',
+    );
+  });
+
   it("a key in both data and binaryData is refused", async () => {
     const r = await s.send("POST", base, configMap("dup", { data: { k: "v" }, binaryData: { k: "AA==" } }));
     expect(r.status).toBe(422);
