@@ -111,4 +111,15 @@ describe("ConfigMaps", () => {
     const data = await s.kubectl(["get", "configmap", "lit", "-o", "jsonpath={.data.a}"]);
     expect(data.stdout).toBe("b");
   });
+
+  it.skipIf(kubectl133 === "")("real kubectl 1.33 explains a ConfigMap's fields with upstream's descriptions", async () => {
+    const r = await s.kubectl(["explain", "cm.immutable"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      "KIND:       ConfigMap\nVERSION:    v1\n\nFIELD: immutable <boolean>\n\n\nDESCRIPTION:\n" +
+        "    Immutable, if set to true, ensures that data stored in the ConfigMap cannot\n" +
+        "    be updated (only object metadata can be modified). If not set to true, the\n" +
+        "    field can be modified at any time. Defaulted to nil.\n    \n\n",
+    );
+  });
 });
