@@ -110,6 +110,8 @@ describe("ConfigMaps", () => {
     expect(got.stdout).toMatch(/^NAME\s+DATA\s+AGE\nlit\s+1\s+\d+s\n$/);
     const data = await s.kubectl(["get", "configmap", "lit", "-o", "jsonpath={.data.a}"]);
     expect(data.stdout).toBe("b");
+    const discovered = await s.kubectl(["api-resources", "--api-group="]);
+    expect(discovered.stdout).toMatch(/^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m);
   });
 
   it.skipIf(kubectl133 === "")("real kubectl 1.33 explains a ConfigMap's fields with upstream's descriptions", async () => {
