@@ -47,6 +47,14 @@ describe("ConfigMaps", () => {
     expect((await s.send("GET", `${base}/crud`)).status).toBe(404);
   });
 
+  it("is written as encoding/json writes it: map keys sorted, empty maps and a nil immutable left out", async () => {
+    const r = await s.send("POST", base, configMap("order", { data: { b: "1", a: "2" }, binaryData: {} }));
+    expect(r.status).toBe(201);
+    const body = JSON.parse(r.text) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(["kind", "apiVersion", "metadata", "data"]);
+    expect(Object.keys(body["data"] as object)).toEqual(["a", "b"]);
+  });
+
   it("a PUT to a missing ConfigMap is NotFound (AllowCreateOnUpdate is false)", async () => {
     const r = await s.send("PUT", `${base}/nope`, configMap("nope", { data: { a: "1" } }));
     expect(r.status).toBe(404);
