@@ -10,6 +10,7 @@
  * carries no struct context, and wins over an earlier one.
  */
 import { defOf, isObject, unwrap, type Def, type Schema } from "./schema-def.ts";
+import { base64DecodeError } from "./go-base64.ts";
 import { timeFields, type GoTypes } from "./go-types.ts";
 
 /** encoding/json's name for the JSON value kind in UnmarshalTypeError.Value. */
@@ -47,6 +48,8 @@ interface Plan {
   struct?: string;
   int?: "int32" | "int64";
   stringRecord?: boolean;
+  /** A `[]byte` (or `map[string][]byte`): a base64 string in JSON. */
+  bytes?: boolean;
   element?: Plan;
   fields?: Map<string, Plan>;
 }
@@ -125,6 +128,11 @@ export function goDecodeError(
     const ok = goType === "int64" ? b >= -(2n ** 63n) && b < 2n ** 63n : b >= -(2n ** 31n) && b < 2n ** 31n;
     return { ok, text };
   };
+  // encoding/json saves a bad base64 value's CorruptInputError as it is, and goes on.
+  const saveBase64 = (v: string): void => {
+    const err = base64DecodeError(v);
+    if (err !== undefined) saved ??= err;
+  };
   const save = (valueKind: string, goType: string, ctx: Context): void => {
     saved ??=
       ctx.stack.length > 0
@@ -174,7 +182,11 @@ export function goDecodeError(
         // Only map[string]string fields; other records (fieldsV1) take any JSON.
         if (!(p.stringRecord ??= defOf(unwrap(d.valueType)).type === "string")) return;
         if (!isObject(v)) return save(kindOf(v), "map[string]string", ctx);
-        for (const x of Object.values(v)) if (x !== null && typeof x !== "string") save(kindOf(x), "string", ctx);
+        const bytes = (p.bytes ??= types.bytes(p.path));
+        for (const x of Object.values(v)) {
+          if (x !== null && typeof x !== "string") save(kindOf(x), "string", ctx);
+          else if (bytes && typeof x === "string") saveBase64(x);
+        }
         return;
       }
       case "number": {
@@ -199,6 +211,7 @@ export function goDecodeError(
       case "enum":
       case "literal":
         if (typeof v !== "string") save(kindOf(v), "string", ctx);
+        else if ((p.bytes ??= types.bytes(p.path))) saveBase64(v);
         return;
       default:
         return;

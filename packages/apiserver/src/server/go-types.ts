@@ -29,6 +29,8 @@ export interface GoTypes {
   struct(path: string): string | undefined;
   /** `int32` or `int64` for the integer field at `path`. */
   int(path: string): "int32" | "int64";
+  /** Whether the field at `path` is a `[]byte` or a `map[string][]byte` (base64 in JSON). */
+  bytes(path: string): boolean;
 }
 
 /**
@@ -71,6 +73,7 @@ export function goTypesOf(apiVersion: string, kind: string): GoTypes | undefined
             return t !== undefined && struct(t) !== undefined ? goName(t) : undefined;
           },
           int: (path) => (goTypeAt(root, path) === "int64" ? "int64" : "int32"),
+          bytes: (path) => /^(map\[string\])?\[\]byte$/.test(goTypeAt(root, path) ?? ""),
         };
   goTypesByKind.set(key, types);
   return types;

@@ -4,6 +4,7 @@
  * (storage path, strategy, schema for decoding, table printer).
  */
 import {
+  ConfigMapSchema,
   EndpointSliceSchema,
   EndpointsSchema,
   EventSchema,
@@ -18,6 +19,7 @@ import {
 import { DeploymentSchema, ReplicaSetSchema } from "@servicenet/api/apps/v1";
 import { ClusterRoleBindingSchema, ClusterRoleSchema, RoleBindingSchema, RoleSchema } from "@servicenet/api/rbac/v1";
 import {
+  configMapHandler,
   endpointSliceHandler,
   endpointsHandler,
   eventHandler,
@@ -53,6 +55,7 @@ import { leaseStrategy } from "../registry/coordination/lease/strategy.ts";
 import { FlowSchemaSchema, PriorityLevelConfigurationSchema } from "@servicenet/api/flowcontrol/v1";
 import { flowSchemaStrategy } from "../registry/flowcontrol/flowschema/strategy.ts";
 import { priorityLevelConfigurationStrategy } from "../registry/flowcontrol/prioritylevelconfiguration/strategy.ts";
+import { configMapStrategy } from "../registry/core/configmap/strategy.ts";
 import { endpointsStrategy } from "../registry/core/endpoints/strategy.ts";
 import { eventStrategy } from "../registry/core/event/strategy.ts";
 import { namespaceStrategy } from "../registry/core/namespace/strategy.ts";
@@ -252,6 +255,19 @@ function apps(): ResourceDef[] {
  * Which of them it serves is `--runtime-config`'s choice (`controlplane/api-resource-config.ts`).
  */
 export const servableResources: readonly ResourceDef[] = [
+  def({
+    group: "",
+    version: "v1",
+    resource: "configmaps",
+    kind: "ConfigMap",
+    singular: "configmap",
+    namespaced: true,
+    shortNames: ["cm"],
+    storagePath: "configmaps",
+    strategy: configMapStrategy,
+    schema: ConfigMapSchema,
+    printer: configMapHandler,
+  }),
   def({
     group: "",
     version: "v1",

@@ -6,6 +6,7 @@ export * from "./core.ts";
 export * from "./pod.ts";
 export * from "./event.ts";
 export * from "./coordination.ts";
+export * from "./config-map.ts";
 export { parseTime, sinceMs, translateTimestampSince } from "./time.ts";
 export * from "./rbac.ts";
 export * from "./flowcontrol.ts";

@@ -1,4 +1,4 @@
-/** core/v1: Service, Endpoints, Pod, Node, Namespace, Event; defaulting and validation. */
+/** core/v1: Service, Endpoints, Pod, Node, Namespace, Event, ConfigMap; defaulting and validation. */
 export * from "./constants.ts";
 export * from "./object-reference.ts";
 export * from "./service.ts";
@@ -9,6 +9,7 @@ export * from "./binding.ts";
 export * from "./node.ts";
 export * from "./namespace.ts";
 export * from "./event.ts";
+export * from "./config-map.ts";
 export * from "./defaults.ts";
 export * from "./pod-defaults.ts";
 export * from "./validation/index.ts";

@@ -3,6 +3,14 @@ import type { GoStructs } from "./types.ts";
 
 export const coreV1: GoStructs = {
   ClientIPConfig: { timeoutSeconds: "*int32,omitempty" },
+  ConfigMap: {
+    kind: "string,omitempty",
+    apiVersion: "string,omitempty",
+    metadata: "meta/v1.ObjectMeta,omitempty",
+    immutable: "*bool,omitempty",
+    data: "map[string]string,omitempty",
+    binaryData: "map[string][]byte,omitempty",
+  },
   Container: {
     name: "string",
     image: "string,omitempty",

@@ -9,6 +9,7 @@
  * needs no zod dependency of its own; only the def kinds our API uses are handled.
  */
 import { lookupFieldMeta } from "../patch/index.ts";
+import { configMapDocs } from "./configmap-descriptions.ts";
 import { networkingDocs } from "./networking-descriptions.ts";
 import { rbacDocs } from "./rbac-descriptions.ts";
 import { serviceDocs, type FieldDoc } from "./service-descriptions.ts";
@@ -214,6 +215,7 @@ function object(ctx: WalkContext, shape: Record<string, ZodLike>, where: Where, 
 /** Every built-in field doc, by definition name. */
 export const defaultDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>>>> = {
   ...serviceDocs,
+  ...configMapDocs,
   ...networkingDocs,
   ...rbacDocs,
 };

@@ -76,4 +76,23 @@ describe("core/v1 protobuf status and managedFields", () => {
       },
     });
   });
+
+  it("decodes a ConfigMap as kubectl create configmap sends it: data, binaryData as base64, immutable false kept", () => {
+    const entry = (no: number, k: string, v: number[]): number[] => ld(no, [...str(1, k), ...ld(2, v)]);
+    const raw = [
+      ...msg(1, str(1, "cfg"), str(3, "default")),
+      ...entry(2, "a", [...enc.encode("b")]),
+      ...entry(3, "bin", [0, 0xfe, 0xff]),
+      4 << 3,
+      0,
+    ];
+    expect(decodeProtobufBody(body("ConfigMap", raw))).toEqual({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "cfg", namespace: "default" },
+      data: { a: "b" },
+      binaryData: { bin: "AP7/" },
+      immutable: false,
+    });
+  });
 });

@@ -21,6 +21,11 @@ function decodeTime(bytes: Uint8Array): string {
   return new Date(secs * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
+/** Standard padded base64, as encoding/json writes a []byte. */
+function base64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
 function decodeIntOrString(bytes: Uint8Array): number | string {
   const f = readFields(bytes);
   const type = varintNumber(f.find((x) => x.no === 1)?.varint ?? 0n);
@@ -48,12 +53,10 @@ function value(spec: FieldSpec, f: WireField): unknown {
   if (t === "time") return decodeTime(f.bytes);
   if (t === "intorstring") return decodeIntOrString(f.bytes);
   if (t === "fieldsv1") return decodeFieldsV1(f.bytes);
-  if (t === "map") {
+  if (t === "map" || t === "bytesmap") {
     const e = readFields(f.bytes);
-    return [
-      text.decode(e.find((x) => x.no === 1)?.bytes ?? new Uint8Array()),
-      text.decode(e.find((x) => x.no === 2)?.bytes ?? new Uint8Array()),
-    ];
+    const val = e.find((x) => x.no === 2)?.bytes ?? new Uint8Array();
+    return [text.decode(e.find((x) => x.no === 1)?.bytes ?? new Uint8Array()), t === "map" ? text.decode(val) : base64(val)];
   }
   return decodeMessage(t.message, f.bytes);
 }
@@ -68,8 +71,8 @@ export function decodeMessage(name: string, bytes: Uint8Array): Record<string, u
     if (!fs) continue;
     const v = value(fs, f);
     // Go's proto2 marshaller writes zero scalars that JSON's omitempty would leave out.
-    if (!fs.repeated && (v === "" || (v === 0 && fs.pointer !== true) || v === false)) continue;
-    if (fs.type === "map") {
+    if (!fs.repeated && (v === "" || ((v === 0 || v === false) && fs.pointer !== true))) continue;
+    if (fs.type === "map" || fs.type === "bytesmap") {
       const [k, val] = v as [string, string];
       out[fs.name] = { ...(out[fs.name] ?? {}), [k]: val };
     } else if (fs.repeated) {

@@ -2,18 +2,19 @@
  * Field numbers of the Kubernetes protobuf messages servicenet accepts as request bodies
  * (k8s.io/api/core/v1/generated.proto, k8s.io/api/rbac/v1/generated.proto,
  * k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto). Only what kubectl's typed commands send
- * (`create service ...`, `create namespace`, `create role|clusterrole|rolebinding|clusterrolebinding`,
+ * (`create service ...`, `create namespace`, `create configmap`, `create role|clusterrole|rolebinding|clusterrolebinding`,
  * the `auth` reviews, k8s.io/api/authorization/v1 and authentication/v1) is covered.
  */
 
 /** `fieldsv1`: metav1.FieldsV1, a message whose one bytes field (Raw) holds the field set's JSON. */
-export type FieldType = "string" | "int" | "bool" | "time" | "intorstring" | "map" | "fieldsv1" | { message: string };
+/** `bytesmap`: a `map<string, bytes>`, whose values JSON carries as base64. */
+export type FieldType = "string" | "int" | "bool" | "time" | "intorstring" | "map" | "bytesmap" | "fieldsv1" | { message: string };
 
 export interface FieldSpec {
   name: string;
   type: FieldType;
   repeated?: boolean;
-  /** A Go pointer (`*int32`): written only when set, so a zero is a value, not an omitted field. */
+  /** A Go pointer (`*int32`, `*bool`): written only when set, so a zero is a value, not an omitted field. */
   pointer?: boolean;
 }
 
@@ -208,6 +209,12 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   EnvVar: { 1: s("name"), 2: s("value") },
   // limits and requests (maps of Quantity) are not decoded: kubectl's typed commands send none.
   ResourceRequirements: {},
+  ConfigMap: {
+    1: m("metadata", "ObjectMeta"),
+    2: { name: "data", type: "map" },
+    3: { name: "binaryData", type: "bytesmap" },
+    4: { name: "immutable", type: "bool", pointer: true },
+  },
   RoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
   ClusterRoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
 };
@@ -221,6 +228,7 @@ export const protobufKinds: ReadonlySet<string> = new Set([
   "RoleBinding",
   "ClusterRoleBinding",
   "Deployment",
+  "ConfigMap",
   "SelfSubjectAccessReview",
   "SubjectAccessReview",
   "LocalSubjectAccessReview",

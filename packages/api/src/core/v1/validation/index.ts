@@ -8,4 +8,5 @@ export * from "./endpoints.ts";
 export * from "./pod.ts";
 export * from "./namespace.ts";
 export * from "./node.ts";
+export * from "./config-map.ts";
 export * from "./service-warnings.ts";

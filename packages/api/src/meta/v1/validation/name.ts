@@ -113,3 +113,25 @@ export function isValidPortName(port: string): string[] {
   if (port.length > 0 && (port.startsWith("-") || port.endsWith("-"))) errs.push("must not begin or end with a hyphen");
   return errs;
 }
+
+const configMapKeyFmt = "[-._a-zA-Z0-9]+";
+const configMapKeyErrMsg = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
+const configMapKeyRe = new RegExp(`^${configMapKeyFmt}$`);
+
+/** upstream `hasChDirPrefix`: keys become file names in volumes, so '.', '..' and '..x' are refused. */
+function hasChDirPrefix(value: string): string[] {
+  if (value === ".") return ["must not be '.'"];
+  if (value === "..") return ["must not be '..'"];
+  if (value.startsWith("..")) return ["must not start with '..'"];
+  return [];
+}
+
+/** upstream `IsConfigMapKey`: a valid key of a ConfigMap's or Secret's data. */
+export function isConfigMapKey(value: string): string[] {
+  const errs: string[] = [];
+  // Go's len counts bytes; a non-ASCII key fails the regex anyway, but its length is reported as Go would.
+  if (new TextEncoder().encode(value).length > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
+  if (!configMapKeyRe.test(value)) errs.push(regexError(configMapKeyErrMsg, configMapKeyFmt, "key.name", "KEY_NAME", "key-name"));
+  errs.push(...hasChDirPrefix(value));
+  return errs;
+}

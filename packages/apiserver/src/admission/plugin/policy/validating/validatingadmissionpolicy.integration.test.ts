@@ -3,7 +3,7 @@
  * test/integration/apiserver/cel/validatingadmissionpolicy_test.go: policies and bindings are
  * created through the API, followed by the plugin's informers (a dry-run "test-marker" Lease
  * create tells when a binding is in effect, as upstream's createAndWaitReady), and the requests
- * they judge get kube-apiserver's codes and messages. Leases stand in for upstream's ConfigMap params.
+ * they judge get kube-apiserver's codes and messages. Params are ConfigMaps, as upstream's.
  */
 import { eventually } from "@servicenet/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -218,18 +218,15 @@ describe("ValidatingAdmissionPolicy over HTTP", () => {
   it("TestMultiplePolicyBindings: each binding judges with its own params and namespaces", async () => {
     for (const ns of ["team-a", "team-b"]) {
       await mustCreate("/api/v1/namespaces", { metadata: { name: ns, labels: { team: ns } } });
-      await mustCreate(`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, {
-        metadata: { name: "prefix" },
-        spec: { holderIdentity: `${ns}-` },
-      });
+      await mustCreate(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: "prefix" }, data: { prefix: `${ns}-` } });
     }
     const policy = makePolicy("prefix-policy", {
-      paramKind: { apiVersion: "coordination.k8s.io/v1", kind: "Lease" },
+      paramKind: { apiVersion: "v1", kind: "ConfigMap" },
       resources: { group: "", resource: "services" },
       validations: [
         {
-          expression: "object.metadata.name.startsWith(params.spec.holderIdentity)",
-          messageExpression: "'name must start with ' + params.spec.holderIdentity",
+          expression: "object.metadata.name.startsWith(params.data.prefix)",
+          messageExpression: "'name must start with ' + params.data.prefix",
         },
       ],
     });
@@ -256,7 +253,7 @@ describe("ValidatingAdmissionPolicy over HTTP", () => {
     readyMessage = "no params found";
     await createAndWaitReady(
       makePolicy("needs-param", {
-        paramKind: { apiVersion: "coordination.k8s.io/v1", kind: "Lease" },
+        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
         resources: { group: "", resource: "services" },
         validations: [{ expression: "true" }],
       }),
