@@ -217,7 +217,9 @@ describe.skipIf(!etcd)("informers across apiserver restarts and etcd compaction"
         }
         return true;
       },
-      { timeoutMs: 30_000, intervalMs: 200, what: "the controller-manager's EndpointSlices to list the final pods" },
+      // A reflector that failed through the restarts waits up to its backoff's cap (30 s, jitter 1.0:
+      // up to 60 s, as client-go's reflector) before it relists; then the controller syncs.
+      { timeoutMs: 90_000, intervalMs: 200, what: "the controller-manager's EndpointSlices to list the final pods" },
     );
     const converged = performance.now();
 
