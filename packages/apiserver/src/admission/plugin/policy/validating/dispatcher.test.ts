@@ -221,7 +221,7 @@ describe("TestValidateOnlyAdmissionPolicy", () => {
     const svc = createService({ ports: [{ port: 80 }, { port: 443 }] });
     expect(denial(p, binding("b", "p", { paramRef: { name: "limits" } }), svc).message).toMatch(/denied request: too many ports$/);
     expect(denial(p, binding("b", "p", { paramRef: { name: "absent", parameterNotFoundAction: "Deny" } }), svc).message).toMatch(
-      /denied request: no params found for policy binding with `Deny` parameterNotFoundAction$/,
+      /denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction$/,
     );
     expect(() => run(p, binding("b", "p", { paramRef: { name: "absent", parameterNotFoundAction: "Allow" } }), svc)).not.toThrow();
   });

@@ -102,8 +102,11 @@ export function dispatch(
     const failurePolicy = p.policy.spec.failurePolicy ?? "Fail";
     const params = paramsFor(p, b, a, src);
     if ("error" in params) {
+      // PolicyError.Error() over addConfigError's "failed to configure binding: %w".
       if (failurePolicy !== "Ignore")
-        configErrors.push(`policy '${policyName}' with binding '${bindingName}' denied request: ${params.error}`);
+        configErrors.push(
+          `policy '${policyName}' with binding '${bindingName}' denied request: failed to configure binding: ${params.error}`,
+        );
       continue;
     }
     // The policy sees the request in the version its matchConstraints matched (VersionedAttribute of matchKind).

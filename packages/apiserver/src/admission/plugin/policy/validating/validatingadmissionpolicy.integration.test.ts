@@ -267,7 +267,7 @@ describe("ValidatingAdmissionPolicy over HTTP", () => {
     expect(r.status).toBe(403);
     expect(r.body.reason).toBe("Forbidden");
     expect(r.body.message).toBe(
-      "policy 'needs-param' with binding 'needs-param-binding' denied request: no params found for policy binding with `Deny` parameterNotFoundAction",
+      "policy 'needs-param' with binding 'needs-param-binding' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
     );
   });
 
