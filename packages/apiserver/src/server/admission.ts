@@ -85,7 +85,14 @@ export class RequestAdmission {
   /** Validating admission, called by the store after the strategy's validation. */
   readonly validate = async (obj: KubeObject | undefined, old: KubeObject | undefined, op: Operation = this.#op): Promise<void> => {
     const chain = this.#r.admission;
-    if (chain?.validating) await chain.validate(this.attributes(obj, old, op), this.ctx);
+    if (!chain?.validating) return;
+    try {
+      await chain.validate(this.attributes(obj, old, op), this.ctx);
+    } catch (e) {
+      // A denied request's Event carries the annotations too (admission.WithAudit records them as they come).
+      this.#recordAuditAnnotations();
+      throw e;
+    }
   };
 
   /** The store's validation hooks for this request. */
@@ -105,6 +112,10 @@ export class RequestAdmission {
   /** Appends the plugins' warnings to `sink` and records their audit annotations. */
   report(sink: string[]): void {
     for (const w of this.ctx.warnings) if (!sink.includes(w)) sink.push(w);
+    this.#recordAuditAnnotations();
+  }
+
+  #recordAuditAnnotations(): void {
     const annotations = Object.entries(this.ctx.auditAnnotations);
     if (annotations.length > 0 && this.#r.audit) this.#r.audit.annotations = { ...this.#r.audit.annotations, ...this.ctx.auditAnnotations };
   }

@@ -141,6 +141,23 @@ describe("TestValidateOnlyAdmissionPolicy", () => {
     ]);
   });
 
+  it("auditAnnotations: published under the policy's name; null excluded; an error denies under Fail only", () => {
+    const annotations = [
+      { key: "example-key", valueExpression: "'object name: ' + object.metadata.name" },
+      { key: "exclude-key", valueExpression: "null" },
+    ];
+    const r = run(policy("p", { auditAnnotations: annotations }), binding("b", "p"), createService({}));
+    expect(r.auditAnnotations).toEqual({ "p/example-key": "object name: web" });
+    const failing = [{ key: "example-key", valueExpression: "string(params.metadata.name)" }];
+    const withParams = { auditAnnotations: failing, paramKind: { apiVersion: "v1", kind: "ConfigMap" } };
+    expect(denial(policy("p", withParams), binding("b", "p"), createService({})).status).toMatchObject({
+      code: 422,
+      reason: "Invalid",
+      message: `services "web" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: expression 'string(params.metadata.name)' resulted in error: no such key: metadata`,
+    });
+    expect(run(policy("p", { ...withParams, failurePolicy: "Ignore" }), binding("b", "p"), createService({})).auditAnnotations).toEqual({});
+  });
+
   it("matchConstraints: other resources and operations are not validated", () => {
     const p = policy("p", {
       validations: [{ expression: "false" }],

@@ -75,19 +75,21 @@ function paramsFor(
 /**
  * Dispatches `a` to the policies and bindings; throws the first denial as kube-apiserver words it
  * (`ValidatingAdmissionPolicy 'p' with binding 'b' denied request: ...`, the validation's reason
- * and its code, 422 for Invalid), else returns the warnings and audit annotations.
+ * and its code, 422 for Invalid), else returns the warnings and audit annotations. They are in
+ * `result` when it throws too: upstream adds them to the request as it goes, denied or not.
  */
 export function dispatch(
   policies: readonly PolicyWithCompiled[],
   bindings: readonly ValidatingAdmissionPolicyBinding[],
   a: Attributes,
   src: DispatchSources,
+  result: DispatchResult = { warnings: [], auditAnnotations: {} },
 ): DispatchResult {
-  const result: DispatchResult = { warnings: [], auditAnnotations: {} };
   const denials: Denial[] = [];
   const failures: unknown[] = [];
   // Errors collecting params (policy_dispatcher.go addConfigError): not subject to validationActions.
   const configErrors: string[] = [];
+  const collected = new Map<string, string[]>();
   const byName = new Map(policies.map((p) => [p.policy.metadata.name ?? "", p]));
   const nsObject = a.namespace !== "" ? src.namespace(a.namespace) : undefined;
   const nsLabels = (nsObject as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels;
@@ -111,7 +113,8 @@ export function dispatch(
     }
     // The policy sees the request in the version its matchConstraints matched (VersionedAttribute of matchKind).
     const v = versionedAttributes(a, matched, src.equivalentResources);
-    const decisions = params.params.flatMap((param) => validate(p.compiled, v, param, nsObject, failurePolicy, src.authorize).decisions);
+    const results = params.params.map((param) => validate(p.compiled, v, param, nsObject, failurePolicy, src.authorize));
+    const decisions = results.flatMap((r) => r.decisions);
     decisions.forEach((decision, index) => {
       if (decision.action !== "deny") return;
       for (const action of b.spec.validationActions ?? []) {
@@ -130,7 +133,15 @@ export function dispatch(
           });
       }
     });
+    for (const an of results.flatMap((r) => r.auditAnnotations)) {
+      // An annotation that failed to evaluate denies under failurePolicy Fail, whatever the validationActions.
+      if (an.error !== undefined) {
+        if (failurePolicy !== "Ignore")
+          denials.push({ policy: policyName, binding: bindingName, decision: { action: "deny", evaluation: "error", message: an.error } });
+      } else if (an.value !== undefined) collectAuditAnnotation(collected, `${policyName}/${an.key}`, an.value);
+    }
   }
+  publishAuditAnnotations(collected, result.auditAnnotations);
   if (failures.length > 0) result.auditAnnotations[validationFailureKey] = JSON.stringify(failures);
   const first = denials[0];
   if (first === undefined) {
@@ -152,4 +163,20 @@ function configError(a: Attributes, errors: readonly string[]): StatusError {
     ...details,
     causes: [...(details.causes ?? []), ...errors.map((message) => ({ message }))],
   });
+}
+
+/** Longest audit annotation value kept (validating/dispatcher.go maxAuditAnnotationValueLength). */
+const maxAuditAnnotationValueLength = 10 * 1024;
+
+/** auditAnnotationCollector.add: each distinct value of a policy's key, truncated. */
+function collectAuditAnnotation(collected: Map<string, string[]>, key: string, value: string): void {
+  const values = collected.get(key) ?? [];
+  const v = value.slice(0, maxAuditAnnotationValueLength);
+  if (!values.includes(v)) values.push(v);
+  collected.set(key, values);
+}
+
+/** auditAnnotationCollector.publish: several bindings' distinct values of one key are joined with ", ". */
+function publishAuditAnnotations(collected: ReadonlyMap<string, string[]>, out: Record<string, string>): void {
+  for (const [key, values] of collected) out[key] = values.join(", ");
 }

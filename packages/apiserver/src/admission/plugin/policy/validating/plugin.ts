@@ -24,7 +24,7 @@ import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts"
 import { newForbidden } from "../../../errors.ts";
 import type { AdmissionContext, AdmissionPlugin } from "../../../interfaces.ts";
 import { compilePolicy } from "./compile.ts";
-import { dispatch, type DispatchSources, type PolicyWithCompiled } from "./dispatcher.ts";
+import { dispatch, type DispatchResult, type DispatchSources, type PolicyWithCompiled } from "./dispatcher.ts";
 
 export const validatingAdmissionPolicyPluginName = "ValidatingAdmissionPolicy";
 
@@ -97,15 +97,16 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       this.#o.namespaces.start?.();
       if (!this.#o.namespaces.hasSynced()) await waitSynced(this.#o.namespaces);
     }
-    let result;
+    const result: DispatchResult = { warnings: [], auditAnnotations: {} };
     try {
-      result = dispatch(policies, bindings, a, this.#sources());
+      dispatch(policies, bindings, a, this.#sources(), result);
     } catch (e) {
       if (e instanceof StatusError) throw e;
       throw newForbidden(a, e instanceof Error ? e.message : String(e));
+    } finally {
+      for (const w of result.warnings) if (!ctx.warnings.includes(w)) ctx.warnings.push(w);
+      Object.assign(ctx.auditAnnotations, result.auditAnnotations);
     }
-    for (const w of result.warnings) if (!ctx.warnings.includes(w)) ctx.warnings.push(w);
-    Object.assign(ctx.auditAnnotations, result.auditAnnotations);
   }
 
   /** The bound policies, compiled once per resourceVersion. */

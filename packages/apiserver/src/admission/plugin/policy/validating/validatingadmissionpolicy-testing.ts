@@ -104,7 +104,10 @@ export interface Answer {
 /** One server shared by a test file; `cleanup()` after each test deletes what it made and waits until no binding judges. */
 export class VapHarness {
   readonly #made: string[] = [];
-  constructor(readonly s: TestServer) {}
+  readonly s: TestServer;
+  constructor(s: TestServer) {
+    this.s = s;
+  }
 
   async send(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<Answer> {
     const r = await this.s.send(method, path, body, contentType);
