@@ -356,41 +356,57 @@ describe("ValidatingAdmissionPolicy over HTTP", () => {
     // The principal may always create namespaces, so that the policy is what decides.
     const namespaces = { verbs: ["create", "update"], apiGroups: [""], resources: ["namespaces"] };
 
-    it.each([
-      {
-        name: "principal is allowed to create a specific deployment",
-        rbac: { verbs: ["create"], apiGroups: ["apps"], resources: ["deployments/status"], resourceNames: ["charmander"] },
-        expression:
-          "authorizer.group('apps').resource('deployments').subresource('status').namespace('default').namespace('default').name('charmander').check('create').allowed()",
-        allowed: true,
-      },
-      {
-        name: "principal is not allowed to create a specific deployment",
-        expression:
-          "authorizer.group('apps').resource('deployments').subresource('status').namespace('default').name('charmander').check('create').allowed()",
-        allowed: false,
-      },
-      {
-        name: "principal is authorized for custom verb on current resource",
-        rbac: { verbs: ["anthropomorphize"], apiGroups: [""], resources: ["namespaces"] },
-        expression: "authorizer.requestResource.check('anthropomorphize').allowed()",
-        allowed: true,
-      },
-      {
-        name: "principal is not authorized for custom verb on current resource",
-        expression: "authorizer.requestResource.check('anthropomorphize').allowed()",
-        allowed: false,
-      },
-      {
-        name: "serviceaccount is authorized for custom verb on current resource",
-        extraAccount: { verbs: ["anthropomorphize"], apiGroups: [""], resources: ["pods"] },
-        expression: "authorizer.serviceAccount('default', 'extra-acct').group('').resource('pods').check('anthropomorphize').allowed()",
-        allowed: true,
-      },
-    ])("$name", async ({ rbac, extraAccount, expression, allowed }) => {
+    it.each(
+      [
+        {
+          name: "principal is allowed to create a specific deployment",
+          rbac: { verbs: ["create"], apiGroups: ["apps"], resources: ["deployments/status"], resourceNames: ["charmander"] },
+          expression:
+            "authorizer.group('apps').resource('deployments').subresource('status').namespace('default').namespace('default').name('charmander').check('create').allowed()",
+          allowed: true,
+        },
+        {
+          name: "principal is not allowed to create a specific deployment",
+          expression:
+            "authorizer.group('apps').resource('deployments').subresource('status').namespace('default').name('charmander').check('create').allowed()",
+          allowed: false,
+        },
+        {
+          name: "principal is authorized for custom verb on current resource",
+          rbac: { verbs: ["anthropomorphize"], apiGroups: [""], resources: ["namespaces"] },
+          expression: "authorizer.requestResource.check('anthropomorphize').allowed()",
+          allowed: true,
+        },
+        {
+          name: "principal is not authorized for custom verb on current resource",
+          expression: "authorizer.requestResource.check('anthropomorphize').allowed()",
+          allowed: false,
+        },
+        {
+          name: "serviceaccount is authorized for custom verb on current resource",
+          extraAccount: { verbs: ["anthropomorphize"], apiGroups: [""], resources: ["pods"] },
+          expression: "authorizer.serviceAccount('default', 'extra-acct').group('').resource('pods').check('anthropomorphize').allowed()",
+          allowed: true,
+        },
+      ].flatMap((c) =>
+        // Each row as a user and as a service account (upstream's "user" and "serviceaccount" clients).
+        [
+          { ...c, client: "user", who: "alice", subject: user("alice") },
+          {
+            ...c,
+            client: "serviceaccount",
+            who: "system:serviceaccount:default:test-service-acct",
+            subject: { kind: "ServiceAccount", name: "test-service-acct", namespace: "default" },
+          },
+        ],
+      ),
+    )("$name ($client)", async ({ rbac, extraAccount, expression, allowed, who, subject }) => {
       if (extraAccount)
-        await grant("validate-authz-extra", { kind: "ServiceAccount", name: "extra-acct", namespace: "default" }, [extraAccount]);
-      await grant("validate-authz-alice", user("alice"), rbac ? [namespaces, rbac] : [namespaces]);
+        await grant("validate-authz-extra", { kind: "ServiceAccount", name: "extra-acct", namespace: "default" }, [
+          namespaces,
+          extraAccount,
+        ]);
+      await grant("validate-authz-principal", subject, rbac ? [namespaces, rbac] : [namespaces]);
       await createAndWaitReady(
         makePolicy("validate-authz", { validations: [{ expression }] }),
         makeBinding("validate-authz-binding", "validate-authz"),
@@ -398,11 +414,11 @@ describe("ValidatingAdmissionPolicy over HTTP", () => {
       const ns = { metadata: { name: "test-authz" } };
       if (allowed) {
         // Granted rules reach the authorizer through its informers: wait for them.
-        await eventually(async () => (await createAs("alice", "/api/v1/namespaces", ns)).status === 201, { what: "alice to be admitted" });
+        await eventually(async () => (await createAs(who, "/api/v1/namespaces", ns)).status === 201, { what: `${who} to be admitted` });
         return;
       }
-      await eventually(async () => (await createAs("alice", "/api/v1/namespaces", ns)).status !== 403, { what: "alice's RBAC grant" });
-      const r = await createAs("alice", "/api/v1/namespaces", ns);
+      await eventually(async () => (await createAs(who, "/api/v1/namespaces", ns)).status !== 403, { what: `${who}'s RBAC grant` });
+      const r = await createAs(who, "/api/v1/namespaces", ns);
       expect(r.status).toBe(422);
       expect(r.body.reason).toBe("Invalid");
       expect(r.body.message).toBe(
