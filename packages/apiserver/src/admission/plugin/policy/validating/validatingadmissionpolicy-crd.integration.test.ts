@@ -1,0 +1,118 @@
+/**
+ * Upstream's TestCRDParams and TestBindingRemoval
+ * (test/integration/apiserver/cel/validatingadmissionpolicy_test.go) over HTTP: a custom resource
+ * as a policy's params, and a deleted binding that stops judging.
+ */
+import { eventually } from "@servicenet/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../../../server/testing.ts";
+import { createCRD } from "../../../../apiextensions/test/integration/fixtures-testing.ts";
+import {
+  arv1,
+  call,
+  cleanupPolicy,
+  createAndWaitReady,
+  makeBinding,
+  makePolicy,
+  mustCreate,
+  withWaitReadyConstraintAndExpression,
+} from "./integration-testing.ts";
+
+/** versionedCustomResourceDefinition (etcd.GetCustomResourceDefinitionData): cluster-scoped pandas, v1 and v2. */
+export function versionedCustomResourceDefinition(): Record<string, unknown> {
+  const version = (name: string, storage: boolean) => ({
+    name,
+    served: true,
+    storage,
+    schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+    subresources: {
+      status: {},
+      scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas", labelSelectorPath: ".status.selector" },
+    },
+  });
+  return {
+    metadata: { name: "pandas.awesome.bears.com" },
+    spec: {
+      group: "awesome.bears.com",
+      versions: [version("v1", true), version("v2", false)],
+      scope: "Cluster",
+      names: { plural: "pandas", kind: "Panda" },
+    },
+  };
+}
+
+describe("ValidatingAdmissionPolicy integration: CRD params and binding removal", () => {
+  let s: TestServer;
+
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  describe("TestCRDParams", () => {
+    beforeAll(async () => {
+      await createCRD(s, versionedCustomResourceDefinition());
+      await mustCreate(s, "/apis/awesome.bears.com/v1/pandas", {
+        apiVersion: "awesome.bears.com/v1",
+        kind: "Panda",
+        metadata: { name: "config-obj" },
+        spec: { nameCheck: "crd-test-k8s" },
+      });
+    });
+
+    it.each([
+      {
+        name: "a rule that uses data from a CRD param resource does NOT pass",
+        namespace: "incorrect-name",
+        err: `namespaces "incorrect-name" is forbidden: ValidatingAdmissionPolicy 'test-policy' with binding 'crd-policy-binding' denied request: failed expression: params.spec.nameCheck == object.metadata.name`,
+        failureReason: "Invalid",
+      },
+      { name: "a rule that uses data from a CRD param resource that does pass", namespace: "crd-test-k8s", err: "", failureReason: "" },
+    ])("$name", async ({ namespace, err, failureReason }) => {
+      const policy = withWaitReadyConstraintAndExpression(
+        makePolicy("test-policy", {
+          paramKind: { apiVersion: "awesome.bears.com/v1", kind: "Panda" },
+          validations: [{ expression: "params.spec.nameCheck == object.metadata.name" }],
+        }),
+      );
+      await mustCreate(s, `${arv1}/validatingadmissionpolicies`, policy);
+      // The CRD is cluster-scoped: the paramRef names no namespace.
+      const binding = makeBinding("crd-policy-binding", "test-policy", "config-obj");
+      delete binding.spec.paramRef?.["namespace"];
+      await createAndWaitReady(s, binding);
+
+      const r = await call(s, "POST", "/api/v1/namespaces", { metadata: { name: namespace } });
+      if (err === "") expect(r.status, JSON.stringify(r.body)).toBe(201);
+      else {
+        expect(r.body.message).toBe(err);
+        expect(r.body.reason).toBe(failureReason);
+        expect(r.status).toBe(422);
+      }
+      await cleanupPolicy(s, policy, binding);
+    });
+  });
+
+  it("TestBindingRemoval", async () => {
+    const policy = withWaitReadyConstraintAndExpression(
+      makePolicy("test-policy", { validations: [{ expression: "false", message: "policy still in effect" }] }),
+    );
+    await mustCreate(s, `${arv1}/validatingadmissionpolicies`, policy);
+    // The paramRef of a policy without paramKind is ignored (CollectParams).
+    await createAndWaitReady(s, makeBinding("test-binding", "test-policy", "test-params"));
+    const createNamespace = (generateName: string) => call(s, "POST", "/api/v1/namespaces", { metadata: { generateName } });
+
+    const denied = await createNamespace("check-namespace");
+    expect(denied.status).toBe(422);
+    expect(denied.body.message).toContain("policy still in effect");
+
+    expect((await call(s, "DELETE", `${arv1}/validatingadmissionpolicybindings/test-binding`)).status).toBe(200);
+    await eventually(async () => (await call(s, "GET", `${arv1}/validatingadmissionpolicybindings/test-binding`)).status === 404, {
+      what: "the binding to be deleted",
+    });
+    // Without a binding the policy judges nothing: namespace creation is allowed again.
+    await eventually(async () => (await createNamespace("test-namespace")).status === 201, { what: "namespace creation to be allowed" });
+    await cleanupPolicy(s, policy);
+  });
+});
