@@ -103,10 +103,20 @@ export async function mustCreate(s: TestServer, path: string, body: unknown): Pr
   expect(r.status, JSON.stringify(r.body)).toBe(201);
 }
 
-/** Patches the policy's marker in `ns` with an empty JSON patch: whether the policy denies it. */
+/**
+ * What tells that a policy judges the marker: its own denial, or (a policy whose matchConditions or
+ * budget fail every request) the cost errors createAndWaitReadyNamespacedWithWarnHandler accepts.
+ */
+const readyMessages = [
+  markerMessage,
+  "validation failed due to running out of cost budget, no further validation rules will be run",
+  "operation cancelled: actual cost limit exceeded",
+];
+
+/** Patches the policy's marker in `ns` with an empty JSON patch: whether the policy judges it. */
 async function markerDenied(s: TestServer, marker: string, ns: string): Promise<boolean> {
   const r = await call(s, "PATCH", `/api/v1/namespaces/${ns}/endpoints/${marker}`, [], "application/json-patch+json");
-  return (r.body.message ?? "").includes(markerMessage) || (r.warnings ?? "").includes(markerMessage);
+  return readyMessages.some((m) => (r.body.message ?? "").includes(m)) || (r.warnings ?? "").includes(markerMessage);
 }
 
 async function markerOf(s: TestServer, policyName: string): Promise<string> {
