@@ -4,19 +4,21 @@
  * or of the authorizer library, in validations, variables and matchConditions, and the per-policy
  * runtime budget. StrictCostEnforcementForVAP is locked on in Kubernetes 1.33, as here.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../../server/testing.ts";
 import {
-  arv1,
-  call,
-  cleanupPolicy,
-  createAndWaitReady,
   makeBinding,
   makePolicy,
-  mustCreate,
+  VapHarness,
+  withFailurePolicy,
+  withMatchConditions,
+  withNamespaceMatch,
+  withValidations,
+  withVariables,
   withWaitReadyConstraintAndExpression,
-  type PolicyOptions,
-} from "./integration-testing.ts";
+  type Policy,
+  type Validation,
+} from "./validatingadmissionpolicy-testing.ts";
 
 const list = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
 const nativeExpensive = `${list}.all(x, ${list}.all(y, ${list}.all(z, ${list}.all(z2, ${list}.all(z3, ${list}.all(z4, ${list}.all(z5, int('1'.find('[0-9]*')) < 100)))))))`;
@@ -25,63 +27,66 @@ const authzCheck =
 const threeChecks = `${authzCheck} && ${authzCheck} && ${authzCheck}`;
 
 /** generateValidationsWithAuthzCheck: `num` validations of `exp`. */
-function generateValidationsWithAuthzCheck(num: number, exp: string): PolicyOptions["validations"] {
+function generateValidationsWithAuthzCheck(num: number, exp: string): Validation[] {
   return Array.from({ length: num }, () => ({ expression: exp }));
 }
 
+const base = () => withFailurePolicy("Fail", withNamespaceMatch(makePolicy("validate-namespace-suffix")));
+
 describe("Test_CostLimitForValidation", () => {
   let s: TestServer;
+  let h: VapHarness;
 
   beforeAll(async () => {
     s = await startTestServer();
+    h = new VapHarness(s);
+  });
+  afterEach(async () => {
+    await h.cleanup();
   });
   afterAll(async () => {
     await s?.close();
   });
 
-  it.each<{ name: string; policy: PolicyOptions; err: string; failureReason: string }>([
+  it.each<{ name: string; policy: () => Policy; err: string; failureReason: string }>([
     {
       name: "With StrictCostEnforcementForVAP: Single expression exceeds per call cost limit for native library",
-      policy: { validations: [{ expression: nativeExpensive }] },
+      policy: () => withValidations([{ expression: nativeExpensive }], base()),
       err: "operation cancelled: actual cost limit exceeded",
       failureReason: "Invalid",
     },
     {
       name: "With StrictCostEnforcementForVAP: Expression exceeds per call cost limit for extended library",
-      policy: { validations: [{ expression: threeChecks }] },
+      policy: () => withValidations([{ expression: threeChecks }], base()),
       err: "operation cancelled: actual cost limit exceeded",
       failureReason: "Invalid",
     },
     {
       name: "With StrictCostEnforcementForVAP: Expression exceeds per call cost limit for extended library in variables",
-      policy: { variables: [{ name: "authzCheck", expression: threeChecks }], validations: [{ expression: "variables.authzCheck" }] },
+      policy: () =>
+        withVariables([{ name: "authzCheck", expression: threeChecks }], withValidations([{ expression: "variables.authzCheck" }], base())),
       err: "operation cancelled: actual cost limit exceeded",
       failureReason: "Invalid",
     },
     {
       name: "With StrictCostEnforcementForVAP: Expression exceeds per call cost limit for extended library in matchConditions",
-      policy: { matchConditions: [{ name: "test", expression: threeChecks }], validations: [{ expression: "true" }] },
+      policy: () => withMatchConditions([{ name: "test", expression: threeChecks }], withValidations([{ expression: "true" }], base())),
       err: "operation cancelled: actual cost limit exceeded",
       failureReason: "Invalid",
     },
     {
       name: "With StrictCostEnforcementForVAP: Expression exceeds per policy cost limit for extended library",
-      policy: { validations: generateValidationsWithAuthzCheck(29, authzCheck) },
+      policy: () => withValidations(generateValidationsWithAuthzCheck(29, authzCheck), base()),
       err: "validation failed due to running out of cost budget, no further validation rules will be run",
       failureReason: "Invalid",
     },
-  ])("$name", async ({ policy: opts, err, failureReason }) => {
-    const policy = withWaitReadyConstraintAndExpression(makePolicy("validate-namespace-suffix", opts));
-    await mustCreate(s, `${arv1}/validatingadmissionpolicies`, policy);
-    const binding = makeBinding("validate-namespace-suffix-binding", "validate-namespace-suffix");
-    try {
-      await createAndWaitReady(s, binding);
-      const r = await call(s, "POST", "/api/v1/namespaces", { metadata: { name: "test-k8s" } });
-      expect(r.body.message).toContain(err);
-      expect(r.body.reason).toBe(failureReason);
-      expect(r.status).toBe(422);
-    } finally {
-      await cleanupPolicy(s, policy, binding);
-    }
+  ])("$name", async ({ policy, err, failureReason }) => {
+    await h.createPolicy(withWaitReadyConstraintAndExpression(policy()));
+    await h.createAndWaitReady(makeBinding("validate-namespace-suffix-binding", "validate-namespace-suffix", ""));
+
+    const r = await h.createNamespace("test-k8s");
+    expect(r.body.message).toContain(err);
+    expect(r.body.reason).toBe(failureReason);
+    expect(r.status).toBe(422);
   });
 });

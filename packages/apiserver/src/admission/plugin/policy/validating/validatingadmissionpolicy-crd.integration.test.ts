@@ -3,23 +3,23 @@
  * (test/integration/apiserver/cel/validatingadmissionpolicy_test.go) over HTTP: a custom resource
  * as a policy's params, and a deleted binding that stops judging.
  */
-import { eventually } from "@servicenet/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../../server/testing.ts";
 import { createCRD } from "../../../../apiextensions/test/integration/fixtures-testing.ts";
 import {
   arv1,
-  call,
-  cleanupPolicy,
-  createAndWaitReady,
   makeBinding,
   makePolicy,
-  mustCreate,
+  VapHarness,
+  withFailurePolicy,
+  withNamespaceMatch,
+  withParams,
+  withValidations,
   withWaitReadyConstraintAndExpression,
-} from "./integration-testing.ts";
+} from "./validatingadmissionpolicy-testing.ts";
 
 /** versionedCustomResourceDefinition (etcd.GetCustomResourceDefinitionData): cluster-scoped pandas, v1 and v2. */
-export function versionedCustomResourceDefinition(): Record<string, unknown> {
+function versionedCustomResourceDefinition(): Record<string, unknown> {
   const version = (name: string, storage: boolean) => ({
     name,
     served: true,
@@ -43,9 +43,14 @@ export function versionedCustomResourceDefinition(): Record<string, unknown> {
 
 describe("ValidatingAdmissionPolicy integration: CRD params and binding removal", () => {
   let s: TestServer;
+  let h: VapHarness;
 
   beforeAll(async () => {
     s = await startTestServer();
+    h = new VapHarness(s);
+  });
+  afterEach(async () => {
+    await h.cleanup();
   });
   afterAll(async () => {
     await s?.close();
@@ -54,12 +59,13 @@ describe("ValidatingAdmissionPolicy integration: CRD params and binding removal"
   describe("TestCRDParams", () => {
     beforeAll(async () => {
       await createCRD(s, versionedCustomResourceDefinition());
-      await mustCreate(s, "/apis/awesome.bears.com/v1/pandas", {
+      const panda = {
         apiVersion: "awesome.bears.com/v1",
         kind: "Panda",
         metadata: { name: "config-obj" },
         spec: { nameCheck: "crd-test-k8s" },
-      });
+      };
+      expect((await h.post("/apis/awesome.bears.com/v1/pandas", panda)).status).toBe(201);
     });
 
     it.each([
@@ -71,48 +77,47 @@ describe("ValidatingAdmissionPolicy integration: CRD params and binding removal"
       },
       { name: "a rule that uses data from a CRD param resource that does pass", namespace: "crd-test-k8s", err: "", failureReason: "" },
     ])("$name", async ({ namespace, err, failureReason }) => {
-      const policy = withWaitReadyConstraintAndExpression(
-        makePolicy("test-policy", {
-          paramKind: { apiVersion: "awesome.bears.com/v1", kind: "Panda" },
-          validations: [{ expression: "params.spec.nameCheck == object.metadata.name" }],
-        }),
+      const policy = withValidations(
+        [{ expression: "params.spec.nameCheck == object.metadata.name" }],
+        withNamespaceMatch(
+          withParams({ apiVersion: "awesome.bears.com/v1", kind: "Panda" }, withFailurePolicy("Fail", makePolicy("test-policy"))),
+        ),
       );
-      await mustCreate(s, `${arv1}/validatingadmissionpolicies`, policy);
+      await h.createPolicy(withWaitReadyConstraintAndExpression(policy));
       // The CRD is cluster-scoped: the paramRef names no namespace.
       const binding = makeBinding("crd-policy-binding", "test-policy", "config-obj");
       delete binding.spec.paramRef?.["namespace"];
-      await createAndWaitReady(s, binding);
+      await h.createAndWaitReady(binding);
 
-      const r = await call(s, "POST", "/api/v1/namespaces", { metadata: { name: namespace } });
+      const r = await h.createNamespace(namespace);
       if (err === "") expect(r.status, JSON.stringify(r.body)).toBe(201);
       else {
         expect(r.body.message).toBe(err);
         expect(r.body.reason).toBe(failureReason);
         expect(r.status).toBe(422);
       }
-      await cleanupPolicy(s, policy, binding);
     });
   });
 
   it("TestBindingRemoval", async () => {
-    const policy = withWaitReadyConstraintAndExpression(
-      makePolicy("test-policy", { validations: [{ expression: "false", message: "policy still in effect" }] }),
+    const policy = withValidations(
+      [{ expression: "false", message: "policy still in effect" }],
+      withNamespaceMatch(withFailurePolicy("Fail", makePolicy("test-policy"))),
     );
-    await mustCreate(s, `${arv1}/validatingadmissionpolicies`, policy);
+    await h.createPolicy(withWaitReadyConstraintAndExpression(policy));
     // The paramRef of a policy without paramKind is ignored (CollectParams).
-    await createAndWaitReady(s, makeBinding("test-binding", "test-policy", "test-params"));
-    const createNamespace = (generateName: string) => call(s, "POST", "/api/v1/namespaces", { metadata: { generateName } });
+    await h.createAndWaitReady(makeBinding("test-binding", "test-policy", "test-params"));
 
-    const denied = await createNamespace("check-namespace");
+    const denied = await h.createNamespace("check-namespace");
     expect(denied.status).toBe(422);
     expect(denied.body.message).toContain("policy still in effect");
 
-    expect((await call(s, "DELETE", `${arv1}/validatingadmissionpolicybindings/test-binding`)).status).toBe(200);
-    await eventually(async () => (await call(s, "GET", `${arv1}/validatingadmissionpolicybindings/test-binding`)).status === 404, {
-      what: "the binding to be deleted",
-    });
+    expect((await h.send("DELETE", `${arv1}/validatingadmissionpolicybindings/test-binding`)).status).toBe(200);
+    await h.until(
+      async () => (await h.send("GET", `${arv1}/validatingadmissionpolicybindings/test-binding`)).status === 404,
+      "the binding to be deleted",
+    );
     // Without a binding the policy judges nothing: namespace creation is allowed again.
-    await eventually(async () => (await createNamespace("test-namespace")).status === 201, { what: "namespace creation to be allowed" });
-    await cleanupPolicy(s, policy);
+    await h.until(async () => (await h.createNamespace("test-namespace")).status === 201, "namespace creation to be allowed");
   });
 });
