@@ -230,6 +230,21 @@ describe("TestValidateOnlyAdmissionPolicy", () => {
     );
   });
 
+  it("variables are lazy (cel/composition.go): an unread one never runs, a failing one is the reader's error", () => {
+    const p = policy("p", {
+      variables: [
+        { name: "broken", expression: "object.spec.nope == 1" },
+        { name: "fine", expression: "true" },
+      ],
+      validations: [{ expression: "variables.fine" }],
+    });
+    expect(() => run(p, binding("b", "p"), createService({}))).not.toThrow();
+    const reading = { ...p, spec: { ...p.spec, validations: [{ expression: "variables.broken" }] } };
+    expect(denial(reading, binding("b", "p"), createService({})).message).toMatch(
+      /denied request: expression 'variables.broken' resulted in error: composited variable "broken" fails to evaluate: no such key: nope$/,
+    );
+  });
+
   it("paramKind with paramRef, and parameterNotFoundAction", () => {
     const p = policy("p", {
       paramKind: { apiVersion: "v1", kind: "ConfigMap" },

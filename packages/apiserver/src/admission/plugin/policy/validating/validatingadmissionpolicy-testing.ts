@@ -44,6 +44,8 @@ export interface Policy {
     };
     validations?: Validation[];
     auditAnnotations?: { key: string; valueExpression: string }[];
+    variables?: { name: string; expression: string }[];
+    matchConditions?: { name: string; expression: string }[];
   };
 }
 export interface Binding {
@@ -71,6 +73,14 @@ export function withPolicyMatch(resource: string, p: Policy): Policy {
   p.spec.matchConstraints = { resourceRules: [{ operations: ["*"], apiGroups: [""], apiVersions: ["*"], resources: [resource] }] };
   return p;
 }
+export function withVariables(variables: { name: string; expression: string }[], p: Policy): Policy {
+  p.spec.variables = variables;
+  return p;
+}
+export function withMatchConditions(matchConditions: { name: string; expression: string }[], p: Policy): Policy {
+  p.spec.matchConditions = matchConditions;
+  return p;
+}
 export const withNamespaceMatch = (p: Policy) => withPolicyMatch("namespaces", p);
 export const withConfigMapMatch = (p: Policy) => withPolicyMatch("configmaps", p);
 
@@ -93,6 +103,13 @@ export function makeBinding(name: string, policyName: string, paramName: string)
 }
 
 export const makeConfigParams = (name: string, data: Record<string, string>) => ({ metadata: { name }, data });
+
+/** What tells that a binding judges the marker: its denial, or the cost errors of a policy that fails every request. */
+const readyMessages = [
+  markerMessage,
+  "validation failed due to running out of cost budget, no further validation rules will be run",
+  "operation cancelled: actual cost limit exceeded",
+];
 
 /** What a request answered: the Status fields the tests check, and the warnings. */
 export interface Answer {
@@ -139,7 +156,7 @@ export class VapHarness {
     await eventually(
       async () => {
         const r = await this.send("PATCH", `${endpoints}/test-marker`, [], "application/json-patch+json");
-        return (r.warnings ?? "").includes(markerMessage) || (r.body.message ?? "").includes(markerMessage);
+        return (r.warnings ?? "").includes(markerMessage) || readyMessages.some((m) => (r.body.message ?? "").includes(m));
       },
       { what: `binding ${binding.metadata.name} to be in effect in ${ns}` },
     );

@@ -169,23 +169,6 @@ describe("ValidatingAdmissionPolicy over HTTP", () => {
     );
   });
 
-  it("TestBindingRemoval: requests pass again once the binding is deleted", async () => {
-    await createAndWaitReady(
-      makePolicy("deny-all-services", {
-        resources: { group: "", resource: "services" },
-        validations: [{ expression: "false", message: "no" }],
-      }),
-      makeBinding("deny-all-services-binding", "deny-all-services"),
-    );
-    const svc = { metadata: { name: "web" }, spec: { ports: [{ port: 80 }] } };
-    expect((await post("/api/v1/namespaces/default/services", svc, "?dryRun=All")).status).toBe(422);
-    const del = await s.request(`${arv1}/validatingadmissionpolicybindings/deny-all-services-binding`, { method: "DELETE" });
-    expect(del.status).toBe(200);
-    await eventually(async () => (await post("/api/v1/namespaces/default/services", svc, "?dryRun=All")).status === 201, {
-      what: "the removed binding to stop judging",
-    });
-  });
-
   it("judges updates and deletes with oldObject", async () => {
     await mustCreate("/api/v1/namespaces/default/services", {
       metadata: { name: "keep", labels: { locked: "true" } },

@@ -89,6 +89,37 @@ function runProgram(p: Program, vars: Record<string, unknown>, budget: CostBudge
   }
 }
 
+/**
+ * Defines `variables.<name>` as cel/composition.go's variableAccessor does: evaluated when an
+ * expression first reads it (once per request, its cost charged to the policy's budget), its
+ * failure the reading expression's error. `target` has no prototype, so that the activation's JSON
+ * conversion hands it to the interpreter as it is instead of reading every getter.
+ */
+function defineLazyVariable(
+  target: Record<string, unknown>,
+  v: CompiledPolicy["variables"][number],
+  vars: Record<string, unknown>,
+  budget: CostBudget,
+): void {
+  let outcome: Outcome | undefined;
+  const evaluate = (): Outcome => {
+    if (v.program.error) return { error: `composited variable "${v.name}" fails to compile: ${v.program.error.detail}` };
+    try {
+      return { value: v.program.program.evaluate(vars, { budget }).value };
+    } catch (e) {
+      return { error: `composited variable "${v.name}" fails to evaluate: ${e instanceof CELError ? e.detail : String(e)}` };
+    }
+  };
+  Object.defineProperty(target, v.name, {
+    enumerable: true,
+    get: () => {
+      outcome ??= evaluate();
+      if ("error" in outcome) throw new Error(outcome.error);
+      return outcome.value;
+    },
+  });
+}
+
 /** A messageExpression's result, when it is a usable one-line string (validator.go). */
 function evaluatedMessage(o: Outcome | undefined): string {
   if (o === undefined || !("value" in o) || typeof o.value !== "string") return "";
@@ -111,7 +142,7 @@ export function validate(
 ): ValidateResult {
   const onError: Action = failurePolicy === "Ignore" ? "admit" : "deny";
   const budget: CostBudget = { remaining: runtimeCELCostBudget };
-  const variables: Record<string, unknown> = {};
+  const variables: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const vars = {
     object: a.object ?? null,
     oldObject: a.oldObject ?? null,
@@ -121,15 +152,11 @@ export function validate(
     variables,
     ...(authorize ? { authorizer: authorizerFor(a, authorize) } : {}),
   };
+  for (const v of policy.variables) defineLazyVariable(variables, v, vars, budget);
   for (const c of policy.matchConditions) {
     const o = run(c.program, vars, budget);
     if ("error" in o) return { decisions: [{ action: onError, evaluation: "error", message: o.error }], auditAnnotations: [] };
     if (o.value !== true) return { decisions: [], auditAnnotations: [] };
-  }
-  // Variables are composited in order, each seeing the ones before it (cel/composition.go).
-  for (const v of policy.variables) {
-    const o = run(v.program, vars, budget);
-    if ("value" in o) variables[v.name] = o.value;
   }
   const decisions = policy.validations.map((v): PolicyDecision => {
     const o = run(v.program, vars, budget);

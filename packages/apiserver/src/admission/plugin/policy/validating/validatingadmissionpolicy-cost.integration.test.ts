@@ -1,0 +1,92 @@
+/**
+ * Upstream's Test_CostLimitForValidation (test/integration/apiserver/cel/
+ * validatingadmissionpolicy_test.go) over HTTP: the per-call cost limit of one expression, native
+ * or of the authorizer library, in validations, variables and matchConditions, and the per-policy
+ * runtime budget. StrictCostEnforcementForVAP is locked on in Kubernetes 1.33, as here.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../../../server/testing.ts";
+import {
+  makeBinding,
+  makePolicy,
+  VapHarness,
+  withFailurePolicy,
+  withMatchConditions,
+  withNamespaceMatch,
+  withValidations,
+  withVariables,
+  withWaitReadyConstraintAndExpression,
+  type Policy,
+  type Validation,
+} from "./validatingadmissionpolicy-testing.ts";
+
+const list = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+const nativeExpensive = `${list}.all(x, ${list}.all(y, ${list}.all(z, ${list}.all(z2, ${list}.all(z3, ${list}.all(z4, ${list}.all(z5, int('1'.find('[0-9]*')) < 100)))))))`;
+const authzCheck =
+  "authorizer.group('apps').resource('deployments').subresource('status').namespace('test').name('backend').check('create').allowed()";
+const threeChecks = `${authzCheck} && ${authzCheck} && ${authzCheck}`;
+
+/** generateValidationsWithAuthzCheck: `num` validations of `exp`. */
+function generateValidationsWithAuthzCheck(num: number, exp: string): Validation[] {
+  return Array.from({ length: num }, () => ({ expression: exp }));
+}
+
+const base = () => withFailurePolicy("Fail", withNamespaceMatch(makePolicy("validate-namespace-suffix")));
+
+describe("Test_CostLimitForValidation", () => {
+  let s: TestServer;
+  let h: VapHarness;
+
+  beforeAll(async () => {
+    s = await startTestServer();
+    h = new VapHarness(s);
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it.each<{ name: string; policy: () => Policy; err: string; failureReason: string }>([
+    {
+      name: "With StrictCostEnforcementForVAP: Single expression exceeds per call cost limit for native library",
+      policy: () => withValidations([{ expression: nativeExpensive }], base()),
+      err: "operation cancelled: actual cost limit exceeded",
+      failureReason: "Invalid",
+    },
+    {
+      name: "With StrictCostEnforcementForVAP: Expression exceeds per call cost limit for extended library",
+      policy: () => withValidations([{ expression: threeChecks }], base()),
+      err: "operation cancelled: actual cost limit exceeded",
+      failureReason: "Invalid",
+    },
+    {
+      name: "With StrictCostEnforcementForVAP: Expression exceeds per call cost limit for extended library in variables",
+      policy: () =>
+        withVariables([{ name: "authzCheck", expression: threeChecks }], withValidations([{ expression: "variables.authzCheck" }], base())),
+      err: "operation cancelled: actual cost limit exceeded",
+      failureReason: "Invalid",
+    },
+    {
+      name: "With StrictCostEnforcementForVAP: Expression exceeds per call cost limit for extended library in matchConditions",
+      policy: () => withMatchConditions([{ name: "test", expression: threeChecks }], withValidations([{ expression: "true" }], base())),
+      err: "operation cancelled: actual cost limit exceeded",
+      failureReason: "Invalid",
+    },
+    {
+      name: "With StrictCostEnforcementForVAP: Expression exceeds per policy cost limit for extended library",
+      policy: () => withValidations(generateValidationsWithAuthzCheck(29, authzCheck), base()),
+      err: "validation failed due to running out of cost budget, no further validation rules will be run",
+      failureReason: "Invalid",
+    },
+  ])("$name", async ({ policy, err, failureReason }) => {
+    await h.createPolicy(withWaitReadyConstraintAndExpression(policy()));
+    await h.createAndWaitReady(makeBinding("validate-namespace-suffix-binding", "validate-namespace-suffix", ""));
+
+    const r = await h.createNamespace("test-k8s");
+    expect(r.body.message).toContain(err);
+    expect(r.body.reason).toBe(failureReason);
+    expect(r.status).toBe(422);
+  });
+});
