@@ -4,6 +4,7 @@
  * The server never crashes on bad input: every failure becomes a Status response.
  */
 import { newAdmission } from "../kubeapiserver/admission/config.ts";
+import type { AdmissionPluginConfig } from "../kubeapiserver/admission/plugin-config.ts";
 import { enabledAdmissionPlugins } from "../kubeapiserver/options/plugins.ts";
 import { createServer as createHTTPServer, type Server } from "node:http";
 import { createServer as createHTTPSServer } from "node:https";
@@ -77,6 +78,8 @@ export interface APIServerConfig {
   admissionPlugins?: readonly string[];
   /** `--enable-aggregator-routing`: webhooks' Services are called at an endpoint rather than the ClusterIP. */
   enableAggregatorRouting?: boolean;
+  /** The admission plugins' configuration (`--admission-control-config-file`, read by loadAdmissionPluginConfig). */
+  admissionPluginConfig?: AdmissionPluginConfig;
   /** Component metrics (allocators, repair loops) served on /metrics after the request metrics. */
   metricsRegistry?: MetricsRegistry;
   /** Non-watch requests still unanswered after this get 504 (upstream --request-timeout, 60 s). */
@@ -188,6 +191,7 @@ async function newHandler(cfg: APIServerConfig) {
     namespaces: registry.namespaces,
     served,
     enableAggregatorRouting: cfg.enableAggregatorRouting ?? false,
+    ...(cfg.admissionPluginConfig ? { pluginConfig: cfg.admissionPluginConfig } : {}),
     ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
     ...(cfg.metricsRegistry ? { metricsRegistry: cfg.metricsRegistry } : {}),
     logger,

@@ -33,6 +33,7 @@ import type { Lister } from "../../util/informer/store-informer.ts";
 import { AdmissionWebhookMetrics } from "../../admission/metrics/metrics.ts";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { newServiceResolver } from "../../util/webhook/serviceresolver.ts";
+import type { AdmissionPluginConfig } from "./plugin-config.ts";
 
 /** The plugins this server implements (NamespaceLifecycle in the namespace storage, the rest in the chain). */
 export const implementedAdmissionPlugins: ReadonlySet<string> = new Set([
@@ -51,6 +52,8 @@ export interface AdmissionDeps {
   enableAggregatorRouting?: boolean;
   /** The server's authorizer, behind the CEL `authorizer` variable. */
   authorizer?: Authorizer;
+  /** What `--admission-control-config-file` configures (the webhooks' client credentials). */
+  pluginConfig?: AdmissionPluginConfig;
   /** The registry served on /metrics; the webhook metrics are registered there. */
   metricsRegistry?: MetricsRegistry;
   logger?: Logger;
@@ -73,9 +76,18 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     metrics,
     ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
   };
+  // A plugin's own credentials (NewWebhook's AuthenticationInfoResolver); anonymous clients without.
+  const auth = (name: string) => {
+    const r = deps.pluginConfig?.webhookAuth.get(name);
+    return r ? { authInfoResolver: r } : {};
+  };
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(
-      new MutatingAdmissionWebhookPlugin({ ...webhookDeps, configurationsStoragePath: mutatingWebhookConfigurationStoragePath }),
+      new MutatingAdmissionWebhookPlugin({
+        ...webhookDeps,
+        ...auth(mutatingAdmissionWebhookPluginName),
+        configurationsStoragePath: mutatingWebhookConfigurationStoragePath,
+      }),
     );
   }
   if (enabled.includes(validatingAdmissionPolicyPluginName)) {
@@ -93,7 +105,11 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
   }
   if (enabled.includes(validatingAdmissionWebhookPluginName)) {
     plugins.push(
-      new ValidatingAdmissionWebhookPlugin({ ...webhookDeps, configurationsStoragePath: validatingWebhookConfigurationStoragePath }),
+      new ValidatingAdmissionWebhookPlugin({
+        ...webhookDeps,
+        ...auth(validatingAdmissionWebhookPluginName),
+        configurationsStoragePath: validatingWebhookConfigurationStoragePath,
+      }),
     );
   }
   return {
