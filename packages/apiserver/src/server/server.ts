@@ -5,6 +5,8 @@
  */
 import { newAdmission } from "../kubeapiserver/admission/config.ts";
 import type { AdmissionPluginConfig } from "../kubeapiserver/admission/plugin-config.ts";
+import { withLoopbackToken } from "../authentication/loopback.ts";
+import { loopbackHost, type Loopback } from "../util/webhook/loopback.ts";
 import { enabledAdmissionPlugins } from "../kubeapiserver/options/plugins.ts";
 import { createServer as createHTTPServer, type Server } from "node:http";
 import { createServer as createHTTPSServer } from "node:https";
@@ -110,7 +112,7 @@ const headerTooLarge =
 
 /** Starts the server and resolves once it listens. */
 export async function startServer(cfg: APIServerConfig): Promise<RunningServer> {
-  const { registry, handler, metrics, shutdown, crds, admission, policyStatus } = await newHandler(cfg);
+  const { registry, handler, metrics, shutdown, crds, admission, policyStatus, loopback } = await newHandler(cfg);
   const serving = cfg.serving ?? {};
   // With a client CA the server asks for a certificate but lets the x509 authenticator judge it
   // (Go's tls.RequestClientCert), so token and anonymous clients still connect.
@@ -138,6 +140,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   });
   const port = (server.address() as AddressInfo).port;
   const host = cfg.host ?? "127.0.0.1";
+  loopback.address = { host: loopbackHost(host), port };
   return {
     url: `${cfg.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`,
     port,
@@ -186,7 +189,11 @@ async function newHandler(cfg: APIServerConfig) {
     : undefined;
   await crds?.synced;
   const served = (): readonly ResourceDef[] => (crds ? [...resources, ...crds.handler.resources()] : resources);
+  // The loopback client (its address is known once the server listens): webhooks at kubernetes.default.svc.
+  const withLoopback = cfg.tokens ? withLoopbackToken(cfg.tokens) : undefined;
+  const loopback: Loopback = withLoopback ? { token: withLoopback.token } : {};
   const admission = newAdmission(admissionPlugins, {
+    loopback,
     store: cfg.store,
     namespaces: registry.namespaces,
     served,
@@ -201,8 +208,8 @@ async function newHandler(cfg: APIServerConfig) {
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: no listener limit.
   setMaxListeners(0, shutdown.signal);
-  const authenticator = cfg.tokens
-    ? newAuthenticator({ tokens: cfg.tokens, clientCA: cfg.clientCA !== undefined, anonymous: cfg.anonymousAuth ?? true })
+  const authenticator = withLoopback
+    ? newAuthenticator({ tokens: withLoopback.tokens, clientCA: cfg.clientCA !== undefined, anonymous: cfg.anonymousAuth ?? true })
     : undefined;
   const openapi = openAPIFor(resources, version, crds?.openapi);
   // Upstream's kube-controller-manager runs this controller; its CEL type checker is the apiserver's here.
@@ -251,7 +258,7 @@ async function newHandler(cfg: APIServerConfig) {
     },
     director(mux, apis),
   );
-  return { registry, handler, metrics, shutdown, crds, admission, policyStatus };
+  return { registry, handler, metrics, shutdown, crds, admission, policyStatus, loopback };
 }
 
 /** The OpenAPI documents of the served resources. */
