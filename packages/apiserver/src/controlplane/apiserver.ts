@@ -28,6 +28,8 @@ import { CloserStack } from "./closer-stack.ts";
 import { PostStartHooks } from "./post-start-hooks.ts";
 import { followAPFConfiguration, newFlowControl, type FlowControlOptions } from "./flowcontrol.ts";
 import { ensureAPFBootstrapConfiguration } from "../registry/flowcontrol/ensurer/ensurer.ts";
+import { loadAdmissionPluginConfig } from "../kubeapiserver/admission/plugin-config.ts";
+import { enabledAdmissionPlugins } from "../kubeapiserver/options/plugins.ts";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
@@ -84,6 +86,11 @@ export interface StartApiServerOptions {
   audit?: AuditConfig;
   /** The enabled admission plugins (`--enable/disable-admission-plugins`); default kube-apiserver 1.33's. */
   admissionPlugins?: readonly string[];
+  /**
+   * `--admission-control-config-file`: an AdmissionConfiguration (YAML or JSON) configuring the
+   * enabled plugins, such as the webhooks' client credentials; read at start, a bad one fails it.
+   */
+  admissionControlConfigFile?: string;
   /**
    * `--enable-aggregator-routing` (default false, as kube-apiserver): a webhook's Service is called
    * at one of its ready endpoints instead of its ClusterIP, which only a dataplane on this host routes.
@@ -192,6 +199,11 @@ function certHosts(o: { host?: string; serviceClusterIPRange?: string }): string
 export async function startApiServer(o: StartApiServerOptions = {}): Promise<ApiServer> {
   // A bad --runtime-config fails before anything is opened.
   const apis = servedAPIs(o.runtimeConfig ?? "");
+  // So does a bad --admission-control-config-file (kube-apiserver reads it while building its config).
+  const admissionPluginConfig = loadAdmissionPluginConfig(
+    o.admissionPlugins ?? enabledAdmissionPlugins(),
+    o.admissionControlConfigFile ?? "",
+  );
   const useTLS = o.tls ?? o.dataDir !== undefined;
   if (useTLS && !o.dataDir) throw new Error("startApiServer: tls needs a dataDir for its certificates");
   // Everything started registers its close here; a failed start and close() run them in reverse, once.
@@ -240,6 +252,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(o.audit ? { audit: o.audit } : {}),
       ...(o.admissionPlugins ? { admissionPlugins: o.admissionPlugins } : {}),
       ...(o.enableAggregatorRouting !== undefined ? { enableAggregatorRouting: o.enableAggregatorRouting } : {}),
+      admissionPluginConfig,
     });
     closers.push("server", () => server.close());
     await hooks.run();

@@ -117,6 +117,14 @@ describe("--enable-aggregator-routing", () => {
   });
 });
 
+describe("--admission-control-config-file", () => {
+  it("is absent by default and passed on as given", () => {
+    expect(parseUpOptions([]).admissionControlConfigFile).toBeUndefined();
+    expect(parseUpOptions(["--admission-control-config-file=/etc/admission.yaml"]).admissionControlConfigFile).toBe("/etc/admission.yaml");
+    expect(() => parseUpOptions(["--admission-control-config-file"])).toThrow("flag --admission-control-config-file needs a value");
+  });
+});
+
 describe("--service-node-port-range", () => {
   // utilnet.PortRange.Set's forms and texts (port_range_test.go), behind pflag's wrapping.
   it.each([

@@ -63,6 +63,8 @@ export interface UpOptions {
    * defaults: the enabled plugins in the order they run.
    */
   admissionPlugins: string[];
+  /** `--admission-control-config-file`: the AdmissionConfiguration of the plugins (none when absent). */
+  admissionControlConfigFile: string | undefined;
   /** `--enable-aggregator-routing` (default false): webhooks' Services are called at an endpoint IP, not the ClusterIP. */
   enableAggregatorRouting: boolean;
   /** klog's `-v`: 0 prints warnings and errors only, 2 the apiserver's info lines, 3 every request. */
@@ -115,6 +117,10 @@ export const usage = `Usage: servicenet up [flags]
   --disable-admission-plugins <names> kube-apiserver's: default admission plugins to turn off
                                       (NamespaceLifecycle and ValidatingAdmissionPolicy act here;
                                       the other names are accepted and do nothing)
+  --admission-control-config-file <file>
+                                      kube-apiserver's: an AdmissionConfiguration (YAML or JSON); its
+                                      ValidatingAdmissionWebhook and MutatingAdmissionWebhook entries
+                                      name the kubeconfig of the webhooks' client credentials
   --enable-aggregator-routing <bool>  kube-apiserver's: call a webhook's Service at one of its ready
                                       endpoints instead of its ClusterIP (default false); set it
                                       when no dataplane on this host routes ClusterIPs (npm start does)
@@ -198,6 +204,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--max-mutating-requests-inflight",
         "--enable-admission-plugins",
         "--disable-admission-plugins",
+        "--admission-control-config-file",
         "--enable-aggregator-routing",
       ].includes(a)
     )
@@ -288,6 +295,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     maxRequestsInflight,
     maxMutatingRequestsInflight,
     admissionPlugins: enabledAdmissionPlugins(admissionFlags),
+    admissionControlConfigFile: raw["admission-control-config-file"],
     enableAggregatorRouting: aggregatorRouting === "true",
     verbosity: parseVerbosity(raw["v"] ?? "0"),
     help,

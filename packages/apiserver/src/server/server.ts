@@ -4,6 +4,9 @@
  * The server never crashes on bad input: every failure becomes a Status response.
  */
 import { newAdmission } from "../kubeapiserver/admission/config.ts";
+import type { AdmissionPluginConfig } from "../kubeapiserver/admission/plugin-config.ts";
+import { withLoopbackToken } from "../authentication/loopback.ts";
+import { loopbackHost, type Loopback } from "../util/webhook/loopback.ts";
 import { enabledAdmissionPlugins } from "../kubeapiserver/options/plugins.ts";
 import { createServer as createHTTPServer, type Server } from "node:http";
 import { createServer as createHTTPSServer } from "node:https";
@@ -77,6 +80,8 @@ export interface APIServerConfig {
   admissionPlugins?: readonly string[];
   /** `--enable-aggregator-routing`: webhooks' Services are called at an endpoint rather than the ClusterIP. */
   enableAggregatorRouting?: boolean;
+  /** The admission plugins' configuration (`--admission-control-config-file`, read by loadAdmissionPluginConfig). */
+  admissionPluginConfig?: AdmissionPluginConfig;
   /** Component metrics (allocators, repair loops) served on /metrics after the request metrics. */
   metricsRegistry?: MetricsRegistry;
   /** Non-watch requests still unanswered after this get 504 (upstream --request-timeout, 60 s). */
@@ -107,7 +112,7 @@ const headerTooLarge =
 
 /** Starts the server and resolves once it listens. */
 export async function startServer(cfg: APIServerConfig): Promise<RunningServer> {
-  const { registry, handler, metrics, shutdown, crds, admission, policyStatus } = await newHandler(cfg);
+  const { registry, handler, metrics, shutdown, crds, admission, policyStatus, loopback } = await newHandler(cfg);
   const serving = cfg.serving ?? {};
   // With a client CA the server asks for a certificate but lets the x509 authenticator judge it
   // (Go's tls.RequestClientCert), so token and anonymous clients still connect.
@@ -135,6 +140,7 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
   });
   const port = (server.address() as AddressInfo).port;
   const host = cfg.host ?? "127.0.0.1";
+  loopback.address = { host: loopbackHost(host), port };
   return {
     url: `${cfg.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`,
     port,
@@ -183,11 +189,16 @@ async function newHandler(cfg: APIServerConfig) {
     : undefined;
   await crds?.synced;
   const served = (): readonly ResourceDef[] => (crds ? [...resources, ...crds.handler.resources()] : resources);
+  // The loopback client (its address is known once the server listens): webhooks at kubernetes.default.svc.
+  const withLoopback = cfg.tokens ? withLoopbackToken(cfg.tokens) : undefined;
+  const loopback: Loopback = withLoopback ? { token: withLoopback.token } : {};
   const admission = newAdmission(admissionPlugins, {
+    loopback,
     store: cfg.store,
     namespaces: registry.namespaces,
     served,
     enableAggregatorRouting: cfg.enableAggregatorRouting ?? false,
+    ...(cfg.admissionPluginConfig ? { pluginConfig: cfg.admissionPluginConfig } : {}),
     ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
     ...(cfg.metricsRegistry ? { metricsRegistry: cfg.metricsRegistry } : {}),
     logger,
@@ -197,8 +208,8 @@ async function newHandler(cfg: APIServerConfig) {
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: no listener limit.
   setMaxListeners(0, shutdown.signal);
-  const authenticator = cfg.tokens
-    ? newAuthenticator({ tokens: cfg.tokens, clientCA: cfg.clientCA !== undefined, anonymous: cfg.anonymousAuth ?? true })
+  const authenticator = withLoopback
+    ? newAuthenticator({ tokens: withLoopback.tokens, clientCA: cfg.clientCA !== undefined, anonymous: cfg.anonymousAuth ?? true })
     : undefined;
   const openapi = openAPIFor(resources, version, crds?.openapi);
   // Upstream's kube-controller-manager runs this controller; its CEL type checker is the apiserver's here.
@@ -247,7 +258,7 @@ async function newHandler(cfg: APIServerConfig) {
     },
     director(mux, apis),
   );
-  return { registry, handler, metrics, shutdown, crds, admission, policyStatus };
+  return { registry, handler, metrics, shutdown, crds, admission, policyStatus, loopback };
 }
 
 /** The OpenAPI documents of the served resources. */

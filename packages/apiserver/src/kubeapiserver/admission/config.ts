@@ -33,6 +33,9 @@ import type { Lister } from "../../util/informer/store-informer.ts";
 import { AdmissionWebhookMetrics } from "../../admission/metrics/metrics.ts";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { newServiceResolver } from "../../util/webhook/serviceresolver.ts";
+import type { AdmissionPluginConfig } from "./plugin-config.ts";
+import { newDefaultAuthenticationInfoResolver } from "../../util/webhook/authentication.ts";
+import { newLoopbackServiceResolver, withLoopbackAuthentication, type Loopback } from "../../util/webhook/loopback.ts";
 
 /** The plugins this server implements (NamespaceLifecycle in the namespace storage, the rest in the chain). */
 export const implementedAdmissionPlugins: ReadonlySet<string> = new Set([
@@ -51,6 +54,10 @@ export interface AdmissionDeps {
   enableAggregatorRouting?: boolean;
   /** The server's authorizer, behind the CEL `authorizer` variable. */
   authorizer?: Authorizer;
+  /** What `--admission-control-config-file` configures (the webhooks' client credentials). */
+  pluginConfig?: AdmissionPluginConfig;
+  /** This server as its own client (filled in once it listens): `kubernetes.default.svc` webhooks reach it. */
+  loopback?: Loopback;
   /** The registry served on /metrics; the webhook metrics are registered there. */
   metricsRegistry?: MetricsRegistry;
   logger?: Logger;
@@ -62,7 +69,11 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
   const ignored = enabled.filter((n) => !implementedAdmissionPlugins.has(n));
   if (ignored.length > 0) (deps.logger ?? noopLogger).info(`admission plugins not implemented here, doing nothing: ${ignored.join(",")}`);
   // kube-apiserver's order: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook.
-  const serviceResolver = newServiceResolver({ store: deps.store, enableAggregatorRouting: deps.enableAggregatorRouting ?? false });
+  const loopback = deps.loopback ?? {};
+  const serviceResolver = newLoopbackServiceResolver(
+    newServiceResolver({ store: deps.store, enableAggregatorRouting: deps.enableAggregatorRouting ?? false }),
+    loopback,
+  );
   const metrics = new AdmissionWebhookMetrics(deps.metricsRegistry);
   const equivalentResources = newEquivalentResourceMapper(deps.served);
   const webhookDeps = {
@@ -73,9 +84,19 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     metrics,
     ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
   };
+  // A plugin's own credentials (NewWebhook's AuthenticationInfoResolver; anonymous clients without),
+  // wrapped as kube-apiserver wraps every webhook plugin's: the loopback client for itself.
+  const auth = (name: string) => {
+    const r = deps.pluginConfig?.webhookAuth.get(name) ?? newDefaultAuthenticationInfoResolver("");
+    return { authInfoResolver: withLoopbackAuthentication(r, loopback) };
+  };
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(
-      new MutatingAdmissionWebhookPlugin({ ...webhookDeps, configurationsStoragePath: mutatingWebhookConfigurationStoragePath }),
+      new MutatingAdmissionWebhookPlugin({
+        ...webhookDeps,
+        ...auth(mutatingAdmissionWebhookPluginName),
+        configurationsStoragePath: mutatingWebhookConfigurationStoragePath,
+      }),
     );
   }
   if (enabled.includes(validatingAdmissionPolicyPluginName)) {
@@ -93,7 +114,11 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
   }
   if (enabled.includes(validatingAdmissionWebhookPluginName)) {
     plugins.push(
-      new ValidatingAdmissionWebhookPlugin({ ...webhookDeps, configurationsStoragePath: validatingWebhookConfigurationStoragePath }),
+      new ValidatingAdmissionWebhookPlugin({
+        ...webhookDeps,
+        ...auth(validatingAdmissionWebhookPluginName),
+        configurationsStoragePath: validatingWebhookConfigurationStoragePath,
+      }),
     );
   }
   return {

@@ -2,3 +2,5 @@
 export { loadKubeConfig, kubeconfigPath, validateCurrentContext, KubeconfigError } from "./loader.ts";
 export type { KubeconfigErrorReason, LoadKubeConfigOptions } from "./loader.ts";
 export { reuseConnections } from "./connection-reuse.ts";
+export { loadRawKubeConfig } from "./raw-config.ts";
+export type { AuthInfo, KubeconfigContext, RawKubeConfig } from "./raw-config.ts";

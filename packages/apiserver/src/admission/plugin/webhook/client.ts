@@ -14,6 +14,7 @@ import { Agent, request, type RequestOptions } from "node:https";
 import type { PeerCertificate } from "node:tls";
 import type { WebhookClientConfig } from "@servicenet/api/admissionregistration/v1";
 import type { ServiceResolver } from "../../../util/webhook/serviceresolver.ts";
+import { joinHostPort, type AuthenticationInfoResolver, type WebhookClientCredentials } from "../../../util/webhook/authentication.ts";
 
 /** The largest response read from a webhook (upstream's rest client reads at most this much from a webhook). */
 const maxResponseBytes = 3 * 1024 * 1024;
@@ -92,27 +93,77 @@ async function requestOptions(target: WebhookTarget, resolver: ServiceResolver |
   return { hostname: addr.host, port: addr.port, servername: svc.serverName, headers: { Host: `${svc.serverName}:${svc.port}` } };
 }
 
+/** The client for a webhook could not be made (HookClient's error: the dispatchers' "could not get REST client"). */
+export class RestClientError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RestClientError";
+  }
+}
+
+/** How a webhook is reached and who the apiserver is to it. */
+export interface PostWebhookOptions {
+  /** Resolves `clientConfig.service` references. */
+  resolver?: ServiceResolver | undefined;
+  /** The plugin's connection pool; a fresh connection per call without it. */
+  agent?: Agent | undefined;
+  /** Client credentials by server name (the plugin's kubeconfig); anonymous without it. */
+  auth?: AuthenticationInfoResolver | undefined;
+}
+
+/**
+ * HookClient's lookup of credentials: by the URL's host:port (443 when the URL names no port), or
+ * by the Service's `name.namespace.svc:port`.
+ */
+function credentialsFor(target: WebhookTarget, auth: AuthenticationInfoResolver | undefined): WebhookClientCredentials {
+  if (auth === undefined) return {};
+  try {
+    const svc = target.service;
+    if (svc !== undefined) return auth.clientConfigForService(svc.name, svc.namespace, svc.port);
+    const hostPort = target.url.port === "" ? joinHostPort(target.url.host, "443") : target.url.host;
+    return auth.clientConfigFor(hostPort);
+  } catch (e) {
+    throw new RestClientError((e as Error).message);
+  }
+}
+
+/** The request options that present `c` (rest.Config's bearer token, basic auth, client certificate, impersonation). */
+function credentialOptions(c: WebhookClientCredentials): RequestOptions {
+  const headers: Record<string, string> = {};
+  if (c.bearerToken !== undefined) headers["Authorization"] = `Bearer ${c.bearerToken}`;
+  else if (c.username !== undefined)
+    headers["Authorization"] = `Basic ${Buffer.from(`${c.username}:${c.password ?? ""}`).toString("base64")}`;
+  if (c.impersonateUser !== undefined) headers["Impersonate-User"] = c.impersonateUser;
+  const groups = c.impersonateGroups ?? [];
+  return {
+    headers: groups.length > 0 ? { ...headers, "Impersonate-Group": groups } : headers,
+    ...(c.cert !== undefined ? { cert: c.cert } : {}),
+    ...(c.key !== undefined ? { key: c.key } : {}),
+  };
+}
+
 /**
  * POSTs `body` and resolves with the decoded JSON answer; rejects with an Error whose message is
- * the Go client's (`Post "<url>": <cause>`).
+ * the Go client's (`Post "<url>": <cause>`), or a RestClientError when no client could be made.
  */
 export async function postWebhook(
   cc: WebhookClientConfig,
   body: unknown,
   timeoutSeconds: number,
-  resolver?: ServiceResolver,
-  agent?: Agent,
+  o: PostWebhookOptions = {},
 ): Promise<unknown> {
   const target = webhookTarget(cc, timeoutSeconds);
+  const creds = credentialOptions(credentialsFor(target, o.auth));
   const prefix = `Post "${target.display}": `;
   let options: RequestOptions;
   try {
     // HookClient's Dial: the resolver's error is the dial's, so the transport's url.Error wraps it.
-    options = await requestOptions(target, resolver);
+    options = await requestOptions(target, o.resolver);
   } catch (e) {
     throw new Error(prefix + (e as Error).message);
   }
-  return send(target.url, prefix, { ...options, agent: agent ?? false }, cc, body, timeoutSeconds);
+  const merged = { ...options, ...creds, headers: { ...options.headers, ...creds.headers } };
+  return send(target.url, prefix, { ...merged, agent: o.agent ?? false }, cc, body, timeoutSeconds);
 }
 
 function send(

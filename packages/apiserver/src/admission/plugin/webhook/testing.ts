@@ -22,6 +22,8 @@ export interface RecordedReview {
   /** Which TLS connection it came on (1, 2, ... in the order the server accepted them). */
   connection: number;
   timeout: string | null;
+  /** The Authorization header the apiserver sent (its client credentials for this webhook). */
+  authorization: string | null;
   request: {
     uid: string;
     name?: string;
@@ -101,6 +103,7 @@ export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"
         apiVersion: review.apiVersion,
         connection,
         timeout: url.searchParams.get("timeout"),
+        authorization: req.headers.authorization ?? null,
         request: review.request,
       });
       const answer = (response: Response): void => {

@@ -10,7 +10,7 @@ import { StatusError } from "@servicenet/api";
 import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
 import type { Attributes } from "../../../attributes.ts";
 import type { AdmissionContext } from "../../../interfaces.ts";
-import { postWebhook } from "../client.ts";
+import { postWebhook, RestClientError } from "../client.ts";
 import { ErrCallingWebhook, newDryRunUnsupportedErr, toStatusErr } from "../errors/errors.ts";
 import {
   admissionReviewVersionFor,
@@ -57,6 +57,8 @@ async function invoke(
   try {
     body = await post(w.clientConfig, review, w.timeoutSeconds ?? 10);
   } catch (e) {
+    // The dispatchers' GetRESTClient failure: an internal error.
+    if (e instanceof RestClientError) throw new ErrCallingWebhook(w.name, `could not get REST client: ${e.message}`, 500);
     // A transport failure is a 503 ("error calling webhook"); a non-2xx answer keeps its code.
     const code = (e as { statusCode?: number }).statusCode ?? 503;
     throw new ErrCallingWebhook(w.name, `failed to call webhook: ${(e as Error).message}`, code);

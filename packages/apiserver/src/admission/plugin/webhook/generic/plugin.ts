@@ -17,6 +17,7 @@ import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts"
 import type { AdmissionContext } from "../../../interfaces.ts";
 import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
 import type { ServiceResolver } from "../../../../util/webhook/serviceresolver.ts";
+import type { AuthenticationInfoResolver } from "../../../../util/webhook/authentication.ts";
 import { newWebhookAgent, postWebhook } from "../client.ts";
 import type { WebhookPoster } from "./call-hook.ts";
 import { isExemptAdmissionConfigurationResource } from "./should-call-hook.ts";
@@ -33,6 +34,8 @@ export interface WebhookPluginOptions {
   metrics?: AdmissionWebhookMetrics;
   /** Resolves `clientConfig.service` references (kube-apiserver's buildServiceResolver). */
   serviceResolver?: ServiceResolver;
+  /** The webhooks' client credentials (the plugin's WebhookAdmission kubeconfig); anonymous without it. */
+  authInfoResolver?: AuthenticationInfoResolver;
   /** The server's authorizer, behind the matchConditions' `authorizer` variable. */
   authorizer?: Authorizer;
   /** Equivalent resources and their conversion, for matchPolicy Equivalent; only exact rules match without it. */
@@ -61,11 +64,11 @@ export class Webhook {
 
   constructor(o: WebhookPluginOptions, dispatcher: Dispatcher) {
     this.#o = o;
-    const resolver = o.serviceResolver;
     if (o.post === undefined) {
       const agent = newWebhookAgent();
       this.#agent = agent;
-      this.#post = (cc, body, timeoutSeconds) => postWebhook(cc, body, timeoutSeconds, resolver, agent);
+      const post = { resolver: o.serviceResolver, agent, auth: o.authInfoResolver };
+      this.#post = (cc, body, timeoutSeconds) => postWebhook(cc, body, timeoutSeconds, post);
     } else this.#post = o.post;
     this.#dispatcher = dispatcher;
     this.#source = new WebhookSource(o.store, o.configurationsStoragePath);
