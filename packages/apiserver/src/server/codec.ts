@@ -15,6 +15,7 @@ import { canonical } from "./no-op.ts";
 import { decodeProtobufBody } from "./protobuf/decode.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
+import { detachLargeMaps, reattachLargeMaps, type DetachedMaps } from "./large-maps.ts";
 
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
 
@@ -196,6 +197,8 @@ export interface DecodeOptions {
   text?: string;
   /** `value` is a request body just parsed, nobody else's: decoded without a copy when it has no nulls (decodeObject `owned`). */
   owned?: boolean;
+  /** Maps `detachLargeMaps` set aside from `value`, put back into the decoded object before its defaults. */
+  detached?: DetachedMaps;
 }
 
 /** Decodes `raw` into the kind's Go types as upstream's decoder would, throwing its first type error. */
@@ -292,6 +295,7 @@ export function decodeValue(
     warnings.push(...strictDecoding(def, fv, r.unknownFields, duplicates));
     if (!r.ok) throw StatusError.badRequest(zodMessage(def.kind, def.version, raw, r.error));
     obj = r.value as Record<string, unknown>;
+    if (opts.detached !== undefined) reattachLargeMaps(obj, opts.detached);
   } else {
     // Custom resources keep nulls for their schema to judge; the coercer prunes (unstructuredSchemaCoercer).
     obj = def.coerce !== undefined ? (opts.owned === true ? raw : structuredClone(raw)) : dropNulls(raw);
@@ -333,7 +337,9 @@ export async function decodeBodyInTurns(
   const text = bodyText(body, format);
   const value = parseRequestBody(def, body, text, format, duplicates);
   await budget.maybeYield();
-  return decodeParsed(def, format, fv, value, duplicates, text);
+  const detached = await detachLargeMaps(def.schema, value, budget);
+  await budget.maybeYield();
+  return decodeParsed(def, format, fv, value, duplicates, text, detached);
 }
 
 /** The body decoded from UTF-8 once: the parse and the number literals of a type error read the same text. */
@@ -357,6 +363,9 @@ function decodeParsed(
   value: unknown,
   duplicates: string[],
   text: string | undefined,
+  detached?: DetachedMaps,
 ): Decoded {
-  return decodeValue(def, value, fv, duplicates, format === "json" ? { text: text!, owned: true } : { owned: true });
+  const opts: DecodeOptions = format === "json" ? { text: text!, owned: true } : { owned: true };
+  if (detached !== undefined) opts.detached = detached;
+  return decodeValue(def, value, fv, duplicates, opts);
 }
