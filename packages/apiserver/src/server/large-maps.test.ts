@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { decodeBody, decodeBodyInTurns } from "./codec.ts";
-import { detachLargeMaps, largeMapMinEntries } from "./large-maps.ts";
+import { countMembers, countMembersInTurns } from "./json-duplicates.ts";
+import { detachLargeMaps, jsonWithLargeMaps, largeMapMinEntries } from "./large-maps.ts";
+import { EncodedObjectCache } from "./encoded-cache.ts";
+import { objectJSON, objectJSONInTurns } from "./present.ts";
+import type { KubeObject } from "../storage/index.ts";
 import type { BodyFormat } from "./negotiation.ts";
 import { findResource } from "./resources.ts";
 
@@ -92,7 +96,9 @@ describe("decodeBodyInTurns with large maps decodes exactly as decodeBody", () =
     const text = JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: "big", labels: manyLabels(n) } });
     const { inTurns, sync } = await both(text, "json", namespaces);
     expect(JSON.stringify(inTurns)).toBe(JSON.stringify(sync));
-    expect((inTurns as { obj: { metadata: { labels: Record<string, string> } } }).obj.metadata.labels["kubernetes.io/metadata.name"]).toBe("big");
+    expect(
+      (inTurns as unknown as { obj: { metadata: { labels: Record<string, string> } } }).obj.metadata.labels["kubernetes.io/metadata.name"],
+    ).toBe("big");
   });
 
   it("gives the event loop turns while it checks the maps", async () => {
@@ -104,7 +110,76 @@ describe("decodeBodyInTurns with large maps decodes exactly as decodeBody", () =
     const labels = Object.entries(manyLabels(n))
       .map(([k, v]) => `    ${k}: ${String(v)}`)
       .join("\n");
-    const { inTurns, sync } = await both(`apiVersion: v1\nkind: Service\nmetadata:\n  name: big\n  labels:\n${labels}\nspec:\n  ports:\n  - port: 80\n`, "yaml");
+    const { inTurns, sync } = await both(
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: big\n  labels:\n${labels}\nspec:\n  ports:\n  - port: 80\n`,
+      "yaml",
+    );
     expect(JSON.stringify(inTurns)).toBe(JSON.stringify(sync));
+  });
+});
+
+describe("countMembersInTurns", () => {
+  it.each([
+    ['{"a":1}'],
+    ['{"a":{"b":[1,{"c":2,"d":null}]},"e":[]}'],
+    ["[]"],
+    ["5"],
+    [service({ labels: manyLabels(3 * largeMapMinEntries) })],
+  ])("counts as countMembers does: %s", async (text) => {
+    const v = JSON.parse(text) as unknown;
+    expect(await countMembersInTurns(v, new TurnBudget(0))).toBe(countMembers(v));
+  });
+
+  it("gives the event loop turns during a map of many members", async () => {
+    const v = JSON.parse(service({ labels: manyLabels(8 * largeMapMinEntries) })) as unknown;
+    expect(await turnsDuring(countMembersInTurns(v, new TurnBudget(0)))).toBeGreaterThanOrEqual(7);
+  });
+
+  it("still finds a duplicated label of a large map (Strict rejects it as decodeBody does)", async () => {
+    const text = service({ labels: manyLabels(2 * largeMapMinEntries) }).replace('"l0":"v"', '"l0":"v","l0":"w"');
+    const { inTurns, sync } = await both(text, "json", services, "Strict");
+    expect((inTurns as Error).message).toContain('strict decoding error: duplicate field "metadata.labels.l0"');
+    expect(inTurns).toEqual(sync);
+  });
+});
+
+describe("objectJSONInTurns writes exactly what objectJSON writes", () => {
+  const stored = (labels: Record<string, unknown>, annotations?: Record<string, unknown>): KubeObject => ({
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "big", namespace: "ns", resourceVersion: "7", uid: "u", labels, ...(annotations ? { annotations } : {}) },
+    spec: { ports: [{ port: 80, protocol: "TCP", targetPort: 80 }], clusterIP: "10.0.0.1", type: "ClusterIP" },
+    status: { loadBalancer: {} },
+  });
+  const n = 2 * largeMapMinEntries;
+  // Insertion order unlike the sorted order Go writes; values with `$&` and quotes that a replacement must keep.
+  const mixed = { ...manyLabels(n), a: "$&$'", "b.example/c": 'q"\\', "0x": "" };
+
+  it.each([
+    ["large labels and annotations", stored(mixed, manyLabels(n))],
+    ["large labels, small annotations", stored(manyLabels(n), { x: "y" })],
+    ["an array-index key (written first by JSON.stringify)", stored({ ...manyLabels(n), "12": "v" })],
+    ["a small map", stored({ a: "b" })],
+    ["a non-string value", stored(manyLabels(n, 5))],
+  ])("%s", async (_, obj) => {
+    const before = JSON.stringify(obj);
+    const want = objectJSON(services, obj, new EncodedObjectCache());
+    expect(await objectJSONInTurns(services, obj, new EncodedObjectCache(), new TurnBudget(0))).toBe(want);
+    expect(JSON.stringify(obj)).toBe(before);
+  });
+
+  it("gives the event loop turns while a large map is written, and caches the version's JSON", async () => {
+    const obj = stored(manyLabels(8 * largeMapMinEntries));
+    const cache = new EncodedObjectCache();
+    let json = "";
+    const turns = await turnsDuring(objectJSONInTurns(services, obj, cache, new TurnBudget(0)).then((j) => (json = j)));
+    expect(turns).toBeGreaterThanOrEqual(8);
+    expect(cache.stats()).toEqual({ entries: 1, bytes: json.length });
+    expect(objectJSON(services, obj, cache)).toBe(json);
+  });
+
+  it("leaves an object without large maps to one JSON.stringify", async () => {
+    const obj = { metadata: { name: "x", labels: { a: "b" } }, spec: {} };
+    expect(await jsonWithLargeMaps(obj, (o) => o, new TurnBudget(0))).toBe(JSON.stringify(obj));
   });
 });

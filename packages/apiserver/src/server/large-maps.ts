@@ -7,8 +7,10 @@
  * their values is a string they decode to themselves, so such a map is checked a slice at a time
  * between turns of the loop and set aside while the rest of the body decodes; any other value
  * (a number, null, an object) leaves the map in the body, to be judged and reported exactly as
- * before.
+ * before. Answers are written the same way: such a map's JSON (keys sorted, as encoding/json
+ * writes a map) is built a slice at a time and put in place of a marker in the rest's JSON.
  */
+import { randomUUID } from "node:crypto";
 import { ObjectMetaSchema } from "@servicenet/api";
 import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { unwrap, type ZodLike } from "./openapi/zod-walk.ts";
@@ -73,4 +75,56 @@ export function reattachLargeMaps(obj: Record<string, unknown>, detached: Detach
     const m = detached[member];
     if (m !== undefined) meta[member] = m;
   }
+}
+
+/** An array index key: JSON.stringify of an object writes those first, whatever the insertion order. */
+const arrayIndex = /^(0|[1-9]\d{0,9})$/;
+
+/** The string map at `meta[member]` when it is large and all strings, with its keys sorted; else undefined. */
+async function sortedStringMap(m: unknown, budget: TurnBudget): Promise<{ map: Record<string, unknown>; keys: string[] } | undefined> {
+  if (!isPlainObject(m)) return undefined;
+  const keys = Object.keys(m);
+  if (keys.length < largeMapMinEntries || !(await allStrings(m, keys, budget))) return undefined;
+  if (keys.some((k) => arrayIndex.test(k) && Number(k) < 2 ** 32 - 1)) return undefined;
+  await budget.maybeYield();
+  keys.sort();
+  return { map: m, keys };
+}
+
+/** `{"k":"v",...}` for `keys` of `map`, built a slice at a time. */
+async function mapJSON(map: Record<string, unknown>, keys: readonly string[], budget: TurnBudget): Promise<string> {
+  const parts: string[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    parts.push(`${JSON.stringify(keys[i])}:${JSON.stringify(map[keys[i]!])}`);
+    if (i % sliceEntries === sliceEntries - 1) await budget.maybeYield();
+  }
+  await budget.maybeYield();
+  return `{${parts.join(",")}}`;
+}
+
+/**
+ * `JSON.stringify(encode(obj))` where `encode` writes a string map with its keys sorted (the Go
+ * field order of server/go-order.ts), giving the event loop turns while the large labels and
+ * annotations of `obj.metadata` are written. `obj` is not changed: `encode` gets a shallow copy
+ * holding a unique marker string in place of each large map.
+ */
+export async function jsonWithLargeMaps<T extends object>(obj: T, encode: (o: T) => unknown, budget: TurnBudget): Promise<string> {
+  const meta = (obj as Record<string, unknown>)["metadata"];
+  if (!isPlainObject(meta)) return JSON.stringify(encode(obj));
+  const markers: [string, string][] = [];
+  let copy: Record<string, unknown> | undefined;
+  for (const member of mapMembers) {
+    const m = await sortedStringMap(meta[member], budget);
+    if (m === undefined) continue;
+    copy ??= { ...meta };
+    const marker = `\u0000large-map-${randomUUID()}`;
+    copy[member] = marker;
+    markers.push([JSON.stringify(marker), await mapJSON(m.map, m.keys, budget)]);
+  }
+  if (copy === undefined) return JSON.stringify(encode(obj));
+  let json = JSON.stringify(encode({ ...obj, metadata: copy }));
+  await budget.maybeYield();
+  // Each marker is written once, as the value of its member; a function replacement keeps `$` patterns literal.
+  for (const [marker, text] of markers) json = json.replace(marker, () => text);
+  return json;
 }
