@@ -3,8 +3,8 @@
  * JSON) holds the event loop for while it is decoded, in alternating rounds so that the machine's
  * load hits each alike: `decodeBody` in one synchronous step, its parse alone (`parseBody`, one
  * step of `decodeBodyInTurns` before and after the large maps were checked in turns), and
- * `decodeBodyInTurns` with its default budget (server/large-maps.ts), by a timer probe between
- * turns. Writes bench/results-large-body.json.
+ * `decodeBodyInTurns` with its default budget (server/large-maps.ts); and the stored object's JSON
+ * answer by `objectJSON` (one step) and `objectJSONInTurns`; by a timer probe between turns. Writes bench/results-large-body.json.
  * Run: `node --import ./src/storage/testdata/register-ts.mjs bench/large-body.bench.ts`.
  */
 import { writeFileSync } from "node:fs";
@@ -14,6 +14,9 @@ import { fileURLToPath } from "node:url";
 import { TurnBudget } from "../src/util/eventloop/turn-budget.ts";
 import { decodeBody, decodeBodyInTurns, parseBody } from "../src/server/codec.ts";
 import { findResource } from "../src/server/resources.ts";
+import { EncodedObjectCache } from "../src/server/encoded-cache.ts";
+import { objectJSON, objectJSONInTurns } from "../src/server/present.ts";
+import { measureTurns, type TurnFigures } from "./turn-probe.ts";
 
 const def = findResource("", "v1", "services");
 if (!def) throw new Error("no services resource");
@@ -23,43 +26,23 @@ const body = Buffer.from(
   JSON.stringify({ apiVersion: "v1", kind: "Service", metadata: { name: "near-limit", labels }, spec: { ports: [{ port: 80 }] } }),
 );
 
-interface Figures {
-  cpuMs: number;
-  maxTurnMs: number;
-}
-
-/** CPU ms of `work` and its longest turn of the event loop. */
-async function measure(work: () => unknown): Promise<Figures> {
-  let last = performance.now();
-  let maxTurn = 0;
-  let done = false;
-  const probe = (): void => {
-    const now = performance.now();
-    maxTurn = Math.max(maxTurn, now - last);
-    last = now;
-    if (!done) setImmediate(probe);
-  };
-  setImmediate(probe);
-  await new Promise((r) => setImmediate(r));
-  last = performance.now();
-  const cpu = process.cpuUsage();
-  await work();
-  done = true;
-  const used = process.cpuUsage(cpu);
-  return { cpuMs: (used.user + used.system) / 1000, maxTurnMs: Math.max(maxTurn, performance.now() - last) };
-}
+const stored = decodeBody(def, body, "json", "Warn").obj;
+stored.metadata = { ...stored.metadata, namespace: "flood", uid: "u", resourceVersion: "42" };
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const kinds = {
   "decodeBody (one step)": () => decodeBody(def, body, "json", "Warn"),
   "parseBody alone": () => parseBody(body, "json"),
   decodeBodyInTurns: () => decodeBodyInTurns(def, body, "json", "Warn", new TurnBudget()),
+  // The answer of the stored object, each with an empty encoded cache (a first encoding).
+  "objectJSON (one step)": () => objectJSON(def, stored, new EncodedObjectCache()),
+  objectJSONInTurns: () => objectJSONInTurns(def, stored, new EncodedObjectCache(), new TurnBudget()),
 };
-const runs = new Map<string, Figures[]>(Object.keys(kinds).map((k) => [k, []]));
-await measure(kinds.decodeBodyInTurns); // warm up
-for (let r = 0; r < 7; r++) for (const [k, f] of Object.entries(kinds)) runs.get(k)!.push(await measure(f));
+const runs = new Map<string, TurnFigures[]>(Object.keys(kinds).map((k) => [k, []]));
+await measureTurns(kinds.decodeBodyInTurns); // warm up
+for (let r = 0; r < 7; r++) for (const [k, f] of Object.entries(kinds)) runs.get(k)!.push(await measureTurns(f));
 
-const name = "near-limit Service body (60,000 labels, 0.7 MB) decode (median of 7)";
+const name = "near-limit Service (60,000 labels, 0.7 MB body) decode and answer (median of 7)";
 const results = [...runs].flatMap(([k, xs]) => [
   { name, metric: `${k}: CPU ms`, value: Math.round(median(xs.map((x) => x.cpuMs))), unit: "ms" },
   { name, metric: `${k}: longest turn`, value: Math.round(median(xs.map((x) => x.maxTurnMs))), unit: "ms" },
