@@ -17,6 +17,7 @@ import { writeListStreaming } from "../src/server/list-stream.ts";
 import { streamedList } from "../src/server/present.ts";
 import { findResource } from "../src/server/resources.ts";
 import type { KubeObject } from "../src/storage/index.ts";
+import { measureTurns, type TurnFigures } from "./turn-probe.ts";
 
 const def = findResource("", "v1", "services");
 if (!def) throw new Error("no services resource");
@@ -51,23 +52,9 @@ function sink(): ServerResponse {
 }
 
 /** CPU ms of one LIST and its longest turn, measured by a timer probe between the list's turns. */
-async function oneList(cache: EncodedObjectCache | undefined): Promise<{ cpuMs: number; maxTurnMs: number }> {
+async function oneList(cache: EncodedObjectCache | undefined): Promise<TurnFigures> {
   const items = stored.map((s) => JSON.parse(s) as KubeObject);
-  let last = performance.now();
-  let maxTurn = 0;
-  let done = false;
-  const probe = (): void => {
-    const now = performance.now();
-    maxTurn = Math.max(maxTurn, now - last);
-    last = now;
-    if (!done) setImmediate(probe);
-  };
-  setImmediate(probe);
-  const cpu = process.cpuUsage();
-  await writeListStreaming(sink(), 200, {}, streamedList(def!, { items, resourceVersion: "9999" }, "json", cache));
-  done = true;
-  const used = process.cpuUsage(cpu);
-  return { cpuMs: (used.user + used.system) / 1000, maxTurnMs: Math.max(maxTurn, performance.now() - last) };
+  return measureTurns(() => writeListStreaming(sink(), 200, {}, streamedList(def!, { items, resourceVersion: "9999" }, "json", cache)));
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

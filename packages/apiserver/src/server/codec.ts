@@ -9,12 +9,13 @@ import type { KubeObject } from "../storage/index.ts";
 import type { BodyFormat } from "./negotiation.ts";
 import { goDecodeError, wrapUnstructuredInts } from "./go-decode.ts";
 import { goTypesOf } from "./go-types.ts";
-import { duplicateFields } from "./json-duplicates.ts";
+import { countMembers, countMembersInTurns, duplicateFields } from "./json-duplicates.ts";
 import { literalAt } from "./json-literal.ts";
 import { canonical } from "./no-op.ts";
 import { decodeProtobufBody } from "./protobuf/decode.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
+import { detachLargeMaps, reattachLargeMaps, type DetachedMaps } from "./large-maps.ts";
 
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
 
@@ -88,44 +89,31 @@ function scanDepth(text: string, json: boolean): number {
   return members;
 }
 
-/** Object members of a parsed JSON value (JSON.parse keeps one per duplicated key). */
-function countMembers(v: unknown): number {
-  if (v === null || typeof v !== "object") return 0;
-  let n = 0;
-  if (Array.isArray(v)) {
-    for (const x of v) n += countMembers(x);
-    return n;
-  }
-  for (const k in v) n += 1 + countMembers((v as Record<string, unknown>)[k]);
-  return n;
-}
-
 /** Parses a body into a JSON value; duplicate keys are collected into `duplicates`. */
 export function parseBody(body: Buffer, format: BodyFormat, duplicates: string[] = []): unknown {
   return format === "protobuf" ? decodeProtobufBody(body) : parseText(body.toString("utf8"), format, duplicates);
 }
 
+/** A JSON body parsed, with the number of object members its text writes (against duplicates). */
+function parseJSON(text: string): { value: unknown; members: number } {
+  const members = scanDepth(text, true);
+  if (members < 0) throw new SyntaxDecodeError(`couldn't get version/kind; json parse error: exceeded max depth of ${maxBodyDepth}`);
+  try {
+    return { value: JSON.parse(text) as unknown, members };
+  } catch (e) {
+    throw new SyntaxDecodeError(`couldn't get version/kind; json parse error: ${goJSONError(e, text)}`);
+  }
+}
+
 /** parseBody of a JSON or YAML body already decoded from UTF-8. */
 function parseText(text: string, format: Exclude<BodyFormat, "protobuf">, duplicates: string[]): unknown {
-  const members = scanDepth(text, format === "json");
-  if (members < 0) {
-    throw new SyntaxDecodeError(
-      format === "json"
-        ? `couldn't get version/kind; json parse error: exceeded max depth of ${maxBodyDepth}`
-        : `error converting YAML to JSON: yaml: exceeded max depth of ${maxBodyDepth}`,
-    );
-  }
   if (format === "json") {
-    let v: unknown;
-    try {
-      v = JSON.parse(text) as unknown;
-    } catch (e) {
-      throw new SyntaxDecodeError(`couldn't get version/kind; json parse error: ${goJSONError(e, text)}`);
-    }
+    const { value, members } = parseJSON(text);
     // The full duplicate scan only when the text has more members than the value kept.
-    if (countMembers(v) !== members) duplicates.push(...duplicateFields(text));
-    return v;
+    if (countMembers(value) !== members) duplicates.push(...duplicateFields(text));
+    return value;
   }
+  if (scanDepth(text, false) < 0) throw new SyntaxDecodeError(`error converting YAML to JSON: yaml: exceeded max depth of ${maxBodyDepth}`);
   let docs = parseAllDocuments(text, { uniqueKeys: true });
   let list = Array.isArray(docs) ? docs : [docs];
   const dup = list[0]?.errors.find((e) => e.code === "DUPLICATE_KEY");
@@ -196,6 +184,8 @@ export interface DecodeOptions {
   text?: string;
   /** `value` is a request body just parsed, nobody else's: decoded without a copy when it has no nulls (decodeObject `owned`). */
   owned?: boolean;
+  /** Maps `detachLargeMaps` set aside from `value`, put back into the decoded object before its defaults. */
+  detached?: DetachedMaps;
 }
 
 /** Decodes `raw` into the kind's Go types as upstream's decoder would, throwing its first type error. */
@@ -292,6 +282,7 @@ export function decodeValue(
     warnings.push(...strictDecoding(def, fv, r.unknownFields, duplicates));
     if (!r.ok) throw StatusError.badRequest(zodMessage(def.kind, def.version, raw, r.error));
     obj = r.value as Record<string, unknown>;
+    if (opts.detached !== undefined) reattachLargeMaps(obj, opts.detached);
   } else {
     // Custom resources keep nulls for their schema to judge; the coercer prunes (unstructuredSchemaCoercer).
     obj = def.coerce !== undefined ? (opts.owned === true ? raw : structuredClone(raw)) : dropNulls(raw);
@@ -331,9 +322,18 @@ export async function decodeBodyInTurns(
 ): Promise<Decoded> {
   const duplicates: string[] = [];
   const text = bodyText(body, format);
-  const value = parseRequestBody(def, body, text, format, duplicates);
+  let value: unknown;
+  if (format === "json") {
+    // The parse is one step; counting the members it kept (against duplicate keys) is walked in turns.
+    const parsed = unrecognized(def, body, () => parseJSON(text!));
+    await budget.maybeYield();
+    if ((await countMembersInTurns(parsed.value, budget)) !== parsed.members) duplicates.push(...duplicateFields(text!));
+    value = parsed.value;
+  } else value = parseRequestBody(def, body, text, format, duplicates);
   await budget.maybeYield();
-  return decodeParsed(def, format, fv, value, duplicates, text);
+  const detached = await detachLargeMaps(def.schema, value, budget);
+  await budget.maybeYield();
+  return decodeParsed(def, format, fv, value, duplicates, text, detached);
 }
 
 /** The body decoded from UTF-8 once: the parse and the number literals of a type error read the same text. */
@@ -342,8 +342,13 @@ function bodyText(body: Buffer, format: BodyFormat): string | undefined {
 }
 
 function parseRequestBody(def: ResourceDef, body: Buffer, text: string | undefined, format: BodyFormat, duplicates: string[]): unknown {
+  return unrecognized(def, body, () => (format === "protobuf" ? decodeProtobufBody(body) : parseText(text!, format, duplicates)));
+}
+
+/** `parse()`, its syntax errors answered as upstream's `unrecognized` decode error (a 400 naming the kind). */
+function unrecognized<T>(def: ResourceDef, body: Buffer, parse: () => T): T {
   try {
-    return format === "protobuf" ? decodeProtobufBody(body) : parseText(text!, format, duplicates);
+    return parse();
   } catch (e) {
     if (!(e instanceof SyntaxDecodeError)) throw e;
     throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${e.message} (${summarize(body)})`);
@@ -357,6 +362,9 @@ function decodeParsed(
   value: unknown,
   duplicates: string[],
   text: string | undefined,
+  detached?: DetachedMaps,
 ): Decoded {
-  return decodeValue(def, value, fv, duplicates, format === "json" ? { text: text!, owned: true } : { owned: true });
+  const opts: DecodeOptions = format === "json" ? { text: text!, owned: true } : { owned: true };
+  if (detached !== undefined) opts.detached = detached;
+  return decodeValue(def, value, fv, duplicates, opts);
 }

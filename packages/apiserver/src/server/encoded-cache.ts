@@ -40,18 +40,33 @@ export class EncodedObjectCache {
    * without a resourceVersion (not read from storage) are encoded and not cached.
    */
   encode(encoder: object, obj: KubeObject, encode: (o: KubeObject) => unknown): string {
+    const at = this.#lookup(encoder, obj);
+    if (at === undefined || typeof at === "string") return at ?? JSON.stringify(encode(obj));
+    return this.#store(at, JSON.stringify(encode(obj)));
+  }
+
+  /** `encode` with a serialization that may give the event loop turns (`encodeText` gives the JSON text). */
+  async encodeInTurns(encoder: object, obj: KubeObject, encodeText: (o: KubeObject) => Promise<string>): Promise<string> {
+    const at = this.#lookup(encoder, obj);
+    if (at === undefined || typeof at === "string") return at ?? encodeText(obj);
+    return this.#store(at, await encodeText(obj));
+  }
+
+  /** The cached JSON of `obj`'s version (a string), where to cache it (keys), or undefined when it is not cached at all. */
+  #lookup(encoder: object, obj: KubeObject): string | { object: string; key: string } | undefined {
     const rv = obj.metadata?.resourceVersion;
     const name = obj.metadata?.name;
-    if (!rv || !name) return JSON.stringify(encode(obj));
+    if (!rv || !name) return undefined;
     const object = `${this.#encoderId(encoder)}\0${obj.metadata.namespace ?? ""}/${name}`;
     const key = `${object}\0${rv}`;
     const hit = this.#entries.get(key);
-    if (hit !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      return hit;
-    }
-    const json = JSON.stringify(encode(obj));
+    if (hit === undefined) return { object, key };
+    this.#entries.delete(key);
+    this.#entries.set(key, hit);
+    return hit;
+  }
+
+  #store({ object, key }: { object: string; key: string }, json: string): string {
     if (json.length > this.#maxBytes) return json;
     const older = this.#versionOf.get(object);
     if (older !== undefined) this.#drop(older);

@@ -6,6 +6,8 @@ import type { OutputFormat } from "./negotiation.ts";
 import { buildTable, type TableOptions } from "./table.ts";
 import { goFieldOrder } from "./go-order.ts";
 import { goRootType } from "./go-structs/index.ts";
+import { jsonWithLargeMaps } from "./large-maps.ts";
+import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 
 /** The object as this version serves it, its fields in Go's order (`kind`, `apiVersion`, metadata, ...). */
@@ -70,6 +72,14 @@ function encoderOf(def: ResourceDef, format: "json" | "partial"): object {
  */
 export function objectJSON(def: ResourceDef, obj: KubeObject, cache: EncodedObjectCache): string {
   return cache.encode(encoderOf(def, "json"), obj, (o) => present(def, o));
+}
+
+/**
+ * `objectJSON`, giving the event loop turns while the large labels and annotations of a
+ * near-limit object are written (server/large-maps.ts): a write's answer and a GET.
+ */
+export function objectJSONInTurns(def: ResourceDef, obj: KubeObject, cache: EncodedObjectCache, budget: TurnBudget): Promise<string> {
+  return cache.encodeInTurns(encoderOf(def, "json"), obj, (o) => jsonWithLargeMaps(o, (x) => present(def, x), budget));
 }
 
 /**

@@ -14,7 +14,7 @@ import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFi
 import { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { writeListStreaming } from "./list-stream.ts";
 import { encodedCacheOf } from "./encoded-cache.ts";
-import { objectJSON, renderList, renderObject, streamedList } from "./present.ts";
+import { objectJSON, objectJSONInTurns, renderList, renderObject, streamedList } from "./present.ts";
 import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseTimeoutSeconds, parseWatchFlags } from "./query.ts";
 import { queryBool } from "./query-conversion.ts";
 import type { RequestInfo } from "./request-info.ts";
@@ -51,7 +51,7 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
       const obj = await r.store.get(info.namespace, info.name, r.query.get("resourceVersion") ?? undefined, true);
       // Decoding a near-limit object and encoding it are each long: others run between them.
       await budget.maybeYield();
-      return ok(r, 200, obj, [], true);
+      return okInTurns(r, 200, obj, [], budget);
     }
     case "list": {
       const list = await r.store.list(info.namespace, parseListParams(r.query));
@@ -93,6 +93,13 @@ function ok(r: ResourceRequest, code: number, obj: KubeObject, warnings: string[
       ? new EncodedJSON(objectJSON(r.def, obj, encodedCacheOf(r.store)))
       : renderObject(r.def, obj, r.format, r.query);
   send(r.res, code, body, r.format, warnings);
+  return code;
+}
+
+/** `ok` for an object as stored: a near-limit one's JSON is written in turns (server/large-maps.ts). */
+async function okInTurns(r: ResourceRequest, code: number, obj: KubeObject, warnings: string[], budget: TurnBudget): Promise<number> {
+  if (r.format !== "json") return ok(r, code, obj, warnings, true);
+  send(r.res, code, new EncodedJSON(await objectJSONInTurns(r.def, obj, encodedCacheOf(r.store), budget)), r.format, warnings);
   return code;
 }
 
@@ -175,7 +182,7 @@ async function create(r: ResourceRequest): Promise<number> {
   const created = await r.store.create(r.info.namespace, managed, { dryRun, warnings, ...userOf(r), ...adm.storeHooks() });
   adm.report(warnings);
   await budget.maybeYield();
-  return ok(r, 201, created, warnings, !dryRun);
+  return dryRun ? ok(r, 201, created, warnings) : okInTurns(r, 201, created, warnings, budget);
 }
 
 async function update(r: ResourceRequest): Promise<number> {
@@ -216,7 +223,8 @@ async function update(r: ResourceRequest): Promise<number> {
   );
   adm.report(warnings);
   await budget.maybeYield();
-  return ok(r, result.created ? 201 : 200, result.object, warnings, !dryRun);
+  const code = result.created ? 201 : 200;
+  return dryRun ? ok(r, code, result.object, warnings) : okInTurns(r, code, result.object, warnings, budget);
 }
 
 async function patch(r: ResourceRequest): Promise<number> {
@@ -274,7 +282,9 @@ async function patch(r: ResourceRequest): Promise<number> {
   );
   adm.report(strategyWarnings);
   await budget.maybeYield();
-  return ok(r, result.created ? 201 : 200, result.object, [...warnings, ...strategyWarnings], !dryRun);
+  const code = result.created ? 201 : 200;
+  const all = [...warnings, ...strategyWarnings];
+  return dryRun ? ok(r, code, result.object, all) : okInTurns(r, code, result.object, all, budget);
 }
 
 /** An apply patch must be a whole object of this endpoint's apiVersion and kind (upstream 400s). */
