@@ -1,11 +1,12 @@
 /**
  * Upstream apiextensions-apiserver test/integration/basic_test.go, the cases on namespaces of the
- * namespaced noxu CRD: TestNoNamespaceReject, TestSameNameDiffNamespace and
- * TestCrossNamespaceListWatch.
+ * namespaced noxu CRD: TestNoNamespaceReject, TestSameNameDiffNamespace,
+ * TestCrossNamespaceListWatch and, last as it deletes the CRD, TestNameConflict.
  */
+import { eventually } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
-import { createCRD, noxuCRD } from "./fixtures-testing.ts";
+import { createCRD, deleteCRD, noxuCRD } from "./fixtures-testing.ts";
 
 const group = "/apis/mygroup.example.com/v1beta1";
 const noxus = (ns: string) => (ns === "" ? `${group}/noxus` : `${group}/namespaces/${ns}/noxus`);
@@ -90,5 +91,43 @@ describe("apiextensions basic_test (namespaces)", () => {
     expect((await s.request(`${noxus("namespace-1")}/foo`, { method: "DELETE" })).status).toBe(200);
     expect((await s.request(`${noxus("namespace-1")}/foo`)).status).toBe(404);
     expect((await s.request(`${noxus("namespace-2")}/foo`)).status).toBe(200);
+  });
+
+  it("TestNameConflict: a CRD whose short names another holds is not accepted until that one is deleted", async () => {
+    // fixtures.NewNoxu2CustomResourceDefinition: the same short names as noxu.
+    const noxu2 = {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "noxus2.mygroup.example.com" },
+      spec: {
+        group: "mygroup.example.com",
+        versions: [
+          {
+            name: "v1alpha1",
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+          },
+        ],
+        names: {
+          plural: "noxus2",
+          singular: "nonenglishnoxu2",
+          kind: "WishIHadChosenNoxu2",
+          shortNames: ["foo", "bar", "abc", "def"],
+          listKind: "Noxu2ItemList",
+        },
+        scope: "Namespaced",
+      },
+    };
+    expect((await s.send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", noxu2)).status).toBe(201);
+    const namesAccepted = async () =>
+      (
+        (await s.request("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/noxus2.mygroup.example.com")).json() as {
+          status?: { conditions?: { type: string; status: string }[] };
+        }
+      ).status?.conditions?.find((c) => c.type === "NamesAccepted")?.status;
+    await eventually(async () => (await namesAccepted()) === "False", { what: "NamesAccepted False" });
+    await deleteCRD(s, "noxus.mygroup.example.com");
+    await eventually(async () => (await namesAccepted()) === "True", { what: "NamesAccepted True" });
   });
 });
