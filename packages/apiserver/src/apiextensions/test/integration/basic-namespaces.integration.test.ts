@@ -6,7 +6,7 @@
 import { eventually } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
-import { createCRD, deleteCRD, noxuCRD } from "./fixtures-testing.ts";
+import { createCRD, deleteCRD, noxuCRD, watchEvents, type WatchLine } from "./fixtures-testing.ts";
 
 const group = "/apis/mygroup.example.com/v1beta1";
 const noxus = (ns: string) => (ns === "" ? `${group}/noxus` : `${group}/namespaces/${ns}/noxus`);
@@ -21,7 +21,6 @@ interface Item {
   kind: string;
   metadata: { name: string; namespace: string; uid: string; resourceVersion: string };
 }
-type Event = { type: string; object: Item };
 
 describe("apiextensions basic_test (namespaces)", () => {
   let s: TestServer;
@@ -35,12 +34,8 @@ describe("apiextensions basic_test (namespaces)", () => {
     await s?.close();
   });
 
-  /** The events of a watch from `rv` (the server ends it after a second). */
-  const watch = async (ns: string, rv: string): Promise<Event[]> =>
-    (await s.request(`${noxus(ns)}?watch=true&resourceVersion=${rv}&timeoutSeconds=1`)).text
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l) as Event);
+  /** The events of a watch from `rv`. */
+  const watch = (ns: string, rv: string): Promise<WatchLine[]> => watchEvents(s, `${noxus(ns)}?resourceVersion=${rv}`);
 
   it("TestNoNamespaceReject: the list of all namespaces is the list kind; a create without a namespace is refused", async () => {
     const list = (await s.request(noxus(""))).json() as { apiVersion: string; kind: string; items: unknown[] };

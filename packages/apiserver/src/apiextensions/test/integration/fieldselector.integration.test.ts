@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
-import { createCRD } from "./fixtures-testing.ts";
+import { createCRD, watchEvents } from "./fixtures-testing.ts";
 
 const shirts = "/apis/tests.example.com/v1/shirts";
 const specSchema = {
@@ -106,14 +106,12 @@ describe("apiextensions fieldselector_test", () => {
 
       await Promise.all(
         selectableFieldRows.map(async (row) => {
-          const r = await s.request(
-            `${shirts}?watch=true&resourceVersion=${rv}&timeoutSeconds=1&fieldSelector=${encodeURIComponent(row.fieldSelector)}`,
-          );
-          if (row.expectError !== undefined) return void expect(r.status, row.fieldSelector).toBe(400);
-          const events = r.text
-            .split("\n")
-            .filter((l) => l !== "")
-            .map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string } } });
+          const selector = `fieldSelector=${encodeURIComponent(row.fieldSelector)}`;
+          if (row.expectError !== undefined) {
+            const r = await s.request(`${shirts}?watch=true&${selector}`);
+            return void expect(r.status, row.fieldSelector).toBe(400);
+          }
+          const events = await watchEvents(s, `${shirts}?resourceVersion=${rv}&${selector}`);
           const of = (type: string) => names(events.filter((e) => e.type === type).map((e) => e.object));
           expect(of("ADDED"), row.fieldSelector).toEqual(row.expectedByName);
           expect(of("DELETED"), row.fieldSelector).toEqual(row.expectObserveRemoval ?? []);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
-import { createCRD, deleteCRD, noxuCRD } from "./fixtures-testing.ts";
+import { createCRD, deleteCRD, noxuCRD, watchEvents } from "./fixtures-testing.ts";
 
 type Scope = "Namespaced" | "Cluster";
 const allowAll = { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } };
@@ -68,10 +68,7 @@ describe("apiextensions versioning_test", () => {
     }
     // Every object in every served version: the watch from before the creates sees both, in its own apiVersion.
     for (const v of ["v1beta1", "v1beta2"]) {
-      const events = (await s.request(`${noxus(scope, v)}?watch=true&resourceVersion=${rv}&timeoutSeconds=1`)).text
-        .split("\n")
-        .filter((l) => l !== "")
-        .map((l) => JSON.parse(l) as { type: string; object: { apiVersion: string; metadata: { name: string } } });
+      const events = await watchEvents(s, `${noxus(scope, v)}?resourceVersion=${rv}`);
       expect(events.map((e) => [e.type, e.object.metadata.name, e.object.apiVersion])).toEqual([
         ["ADDED", "foo-v1beta1", `mygroup.example.com/${v}`],
         ["ADDED", "foo-v1beta2", `mygroup.example.com/${v}`],
