@@ -364,6 +364,13 @@ function decodeParsed(
   text: string | undefined,
   detached?: DetachedMaps,
 ): Decoded {
+  // Custom resources decode into an Unstructured, which needs the body's own kind (json.Serializer.Decode's
+  // NewMissingKindErr, worded by handlers.transformDecodeError); built-in kinds take the request's.
+  const kind = value !== null && typeof value === "object" ? (value as Record<string, unknown>)["kind"] : undefined;
+  if (def.coerce !== undefined && text !== undefined && (kind === undefined || kind === "")) {
+    const detail = `Object 'Kind' is missing in '${text}' (${summarize(Buffer.from(text))})`;
+    throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${detail}`);
+  }
   const opts: DecodeOptions = format === "json" ? { text: text!, owned: true } : { owned: true };
   if (detached !== undefined) opts.detached = detached;
   return decodeValue(def, value, fv, duplicates, opts);

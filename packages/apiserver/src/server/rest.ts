@@ -112,6 +112,9 @@ async function watch(r: ResourceRequest): Promise<number> {
       : lp.fieldSelector;
   const timeout = parseTimeoutSeconds(r.query);
   const flags = parseWatchFlags(r.query);
+  // An unsupported field label is this request's 400 before any stream starts (handlers/get.go
+  // ListResource fails when rw.Watch does), not an ERROR event in a 200.
+  r.store.predicate(lp.labelSelector, fieldSelector);
   await serveWatch(r.req, r.res, {
     def: r.def,
     store: r.store,

@@ -44,7 +44,8 @@ export type Validation = z.infer<typeof ValidationSchema>;
 export const AuditAnnotationSchema = z.object({ key: z.string(), valueExpression: z.string() });
 export type AuditAnnotation = z.infer<typeof AuditAnnotationSchema>;
 
-export const MatchConditionSchema = z.object({ name: z.string(), expression: z.string() });
+// Go's MatchCondition has plain string fields: an absent one decodes as "" and validation says Required.
+export const MatchConditionSchema = z.object({ name: z.string().default(""), expression: z.string().default("") });
 export type MatchCondition = z.infer<typeof MatchConditionSchema>;
 
 export const VariableSchema = z.object({ name: z.string(), expression: z.string() });

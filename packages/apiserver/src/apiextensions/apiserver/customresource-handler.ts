@@ -142,9 +142,20 @@ export class CRDHandler {
         const { apiVersion: _a, kind: _k, ...rest } = coercer.read(o);
         return { kind, apiVersion: `${crd.spec.group}/${v.name}`, ...rest };
       },
-      ...(v.deprecated === true
-        ? { deprecationWarning: v.deprecationWarning ?? `${crd.spec.group}/${v.name} ${names.kind || crd.spec.names.kind} is deprecated` }
-        : {}),
+      ...(v.deprecated === true ? { deprecationWarning: v.deprecationWarning ?? defaultDeprecationWarning(v.name, crd.spec) } : {}),
     };
   }
+}
+
+/**
+ * customresource_handler.go defaultDeprecationWarning: names the served, non-deprecated version of
+ * highest priority above the deprecated one, if there is one.
+ */
+function defaultDeprecationWarning(deprecated: string, spec: CustomResourceDefinition["spec"]): string {
+  const msg = `${spec.group}/${deprecated} ${spec.names.kind} is deprecated`;
+  const newer = spec.versions
+    .filter((v) => v.served && v.deprecated !== true && compareKubeAwareVersions(deprecated, v.name) > 0)
+    .map((v) => v.name)
+    .sort(compareKubeAwareVersions);
+  return newer.length === 0 ? msg : `${msg}; use ${spec.group}/${newer[0]} ${spec.names.kind}`;
 }

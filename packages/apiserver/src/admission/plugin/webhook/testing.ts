@@ -53,6 +53,8 @@ const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString("bas
 /** What each path answers (beyond uid and allowed). */
 const handlers: Record<string, (r: RecordedReview["request"]) => Response> = {
   "/allow": () => ({ allowed: true }),
+  // match_conditions_test.go newMatchConditionHandler: the marker webhook that tells a configuration is in effect.
+  "/marker": () => ({ allowed: true }),
   "/deny": () => ({ allowed: false, status: { code: 403, reason: "Forbidden", message: "services are not allowed here" } }),
   "/deny-silent": () => ({ allowed: false }),
   "/warn": () => ({ allowed: true, warnings: ["a warning from the webhook"], auditAnnotations: { seen: "yes" } }),

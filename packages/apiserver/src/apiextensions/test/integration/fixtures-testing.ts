@@ -60,3 +60,18 @@ export async function deleteCRD(s: TestServer, name: string): Promise<void> {
     return true; // eventually waits for a value
   });
 }
+
+/** A watch event as the server writes it, one JSON line each. */
+export interface WatchLine {
+  type: string;
+  object: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; uid: string } };
+}
+
+/** The events of a watch on `path` (query included) that the server ends after `timeoutSeconds=1`. */
+export async function watchEvents(s: TestServer, path: string): Promise<WatchLine[]> {
+  const sep = path.includes("?") ? "&" : "?";
+  return (await s.request(`${path}${sep}watch=true&timeoutSeconds=1`)).text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as WatchLine);
+}

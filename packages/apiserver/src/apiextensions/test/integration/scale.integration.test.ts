@@ -1,6 +1,6 @@
 /**
  * Upstream test/integration/subresources_test.go (TestScaleSubresource,
- * TestValidationSchemaWithStatus' scale cases) over HTTP, and `kubectl scale` of a custom
+ * TestValidationSchemaWithStatus' scale cases, TestSubresourcesDiscovery) over HTTP, and `kubectl scale` of a custom
  * resource: the autoscaling/v1 Scale reads the CRD's replica and selector paths, and writes
  * spec.replicas back.
  */
@@ -117,5 +117,16 @@ describe("apiextensions subresources_test (scale)", () => {
     expect(out.stdout.trim()).toBe("wishihadchosennoxu.mygroup.example.com/foo scaled");
     const cr = (await s.request(`${base}/foo`)).json() as { spec: { replicas: number } };
     expect(cr.spec.replicas).toBe(7);
+  });
+
+  it("TestSubresourcesDiscovery: noxus, noxus/status and noxus/scale (an autoscaling/v1 Scale), get, patch and update", async () => {
+    const { resources } = (await s.request("/apis/mygroup.example.com/v1")).json() as {
+      resources: { name: string; namespaced: boolean; kind: string; group?: string; version?: string; verbs: string[] }[];
+    };
+    expect(resources.map((r) => r.name)).toEqual(["noxus", "noxus/status", "noxus/scale"]);
+    const [, status, scale] = resources;
+    expect(status).toMatchObject({ name: "noxus/status", namespaced: true, kind: "WishIHadChosenNoxu" });
+    expect(scale).toMatchObject({ name: "noxus/scale", namespaced: true, kind: "Scale", group: "autoscaling", version: "v1" });
+    for (const r of [status!, scale!]) expect([...r.verbs].sort()).toEqual(["get", "patch", "update"]);
   });
 });

@@ -289,3 +289,29 @@ describe("GetOperationIDAndTags of a dotted group", () => {
     expect(post.tags).toEqual(["stableExampleCom_v1beta1"]);
   });
 });
+
+// builder_test.go TestNewBuilder / TestBuildOpenAPIV2 with IncludeSelectableFields: the kind and its list carry them.
+describe("buildSelectableFields", () => {
+  const selectable = crd(
+    { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+    {
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+          selectableFields: [{ jsonPath: ".spec.color" }, { jsonPath: ".spec.quantity" }],
+        },
+      ],
+    },
+  );
+  const want = [{ fieldPath: "spec.color" }, { fieldPath: "spec.quantity" }];
+  it.each([true, false])("v2=%s: on the kind (also when v2 publishes only type: object) and on the list", (v2) => {
+    expect(buildKubeNative(selectable, "v1", { v2 })["x-kubernetes-selectable-fields"]).toEqual(want);
+    expect(buildListSchema(selectable, "v1", { v2 })["x-kubernetes-selectable-fields"]).toEqual(want);
+  });
+  it("absent without selectableFields", () => {
+    expect(buildKubeNative(crd({ type: "object" }), "v1", { v2: false })).not.toHaveProperty("x-kubernetes-selectable-fields");
+  });
+});

@@ -86,7 +86,7 @@ export function buildKubeNative(crd: CustomResourceDefinition, version: string, 
   const gvk = [{ group: crd.spec.group, kind: crd.spec.names.kind, version }];
   // Without properties: kubectl's v2 readers would take the absence of a field as "unknown field".
   if (raw === undefined || (o.v2 && (raw["x-kubernetes-preserve-unknown-fields"] === true || crd.spec.preserveUnknownFields === true)))
-    return { type: "object", "x-kubernetes-group-version-kind": gvk };
+    return { type: "object", "x-kubernetes-group-version-kind": gvk, ...selectableFieldsExtension(crd, version) };
   let schema = unfold(toKubeOpenAPI(raw));
   if (o.v2) schema = toStructuralOpenAPIV2(schema);
   const s = schema as OpenAPISchema;
@@ -98,7 +98,17 @@ export function buildKubeNative(crd: CustomResourceDefinition, version: string, 
   };
   addEmbeddedProperties(s, o.v2);
   s["x-kubernetes-group-version-kind"] = gvk;
-  return s;
+  return Object.assign(s, selectableFieldsExtension(crd, version));
+}
+
+/**
+ * buildSelectableFields: the version's selectableFields as `x-kubernetes-selectable-fields`, on the
+ * kind and its list (IncludeSelectableFields: CustomResourceFieldSelectors is GA and always on).
+ */
+function selectableFieldsExtension(crd: CustomResourceDefinition, version: string): OpenAPISchema {
+  const fields = crd.spec.versions.find((v) => v.name === version)?.selectableFields ?? [];
+  if (fields.length === 0) return {};
+  return { "x-kubernetes-selectable-fields": fields.map((f) => ({ fieldPath: f.jsonPath.replace(/^\./, "") })) };
 }
 
 /** buildListSchema: the list kind's definition. */
@@ -120,6 +130,7 @@ export function buildListSchema(crd: CustomResourceDefinition, version: string, 
       kind: { ...typeMeta.kind },
     },
     "x-kubernetes-group-version-kind": [{ group: crd.spec.group, kind: listKind, version }],
+    ...selectableFieldsExtension(crd, version),
   };
 }
 
