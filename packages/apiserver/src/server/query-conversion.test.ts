@@ -70,15 +70,3 @@ describe("queryInt64 (Convert_Slice_string_To_Pointer_int64, strconv.ParseInt)",
     expect(parseInt64("9007199254740993")).toBe(9007199254740993n);
   });
 });
-
-describe("goQuote (strconv.Quote)", () => {
-  it.each([
-    ["abc", '"abc"'],
-    ['a"b\\c', '"a\\"b\\\\c"'],
-    ["\n\t\x00\x7f", '"\\n\\t\\x00\\x7f"'],
-    ["é日", '"é日"'],
-    ["\u200b", '"\\u200b"'],
-  ])("%j is %s", (s, want) => {
-    expect(goQuote(s)).toBe(want);
-  });
-});
