@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { goQuote, parseInt64, queryBool, queryInt64 } from "./query-conversion.ts";
+import { parseInt64, queryBool, queryInt64 } from "./query-conversion.ts";
 
 const q = (s: string) => new URLSearchParams(s);
 
