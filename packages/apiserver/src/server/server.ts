@@ -187,6 +187,7 @@ async function newHandler(cfg: APIServerConfig) {
     store: cfg.store,
     namespaces: registry.namespaces,
     served,
+    servedGeneration: () => crds?.handler.generation ?? 0,
     enableAggregatorRouting: cfg.enableAggregatorRouting ?? false,
     ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
     ...(cfg.metricsRegistry ? { metricsRegistry: cfg.metricsRegistry } : {}),
