@@ -76,3 +76,44 @@ describe("ConvertToGVK", () => {
     expect(mapper.convert(v1, gvr("events.k8s.io", "v1", "events"), gvr("", "v1", "events"))).toEqual(core);
   });
 });
+
+describe("rebuilding the registry", () => {
+  // A custom resource in two versions of one storage, as the CRD handler serves them.
+  const base = servableResources.find((d) => d.group === "networking.k8s.io" && d.resource === "servicecidrs" && d.version === "v1")!;
+  const crd = ["v1", "v2"].map((version) => ({
+    ...base,
+    group: "example.com",
+    version,
+    resource: "widgets",
+    kind: "Widget",
+    storagePath: "example.com/widgets",
+  }));
+  const source = () => {
+    const s = { generation: 0, reads: 0, defs: servableResources };
+    const m = newEquivalentResourceMapper(
+      () => (s.reads++, s.defs),
+      () => s.generation,
+    );
+    return { s, m };
+  };
+  const widgets = gvr("example.com", "v1", "widgets");
+
+  it("reads the served resources once while their generation stays", () => {
+    const { s, m } = source();
+    for (let i = 0; i < 3; i++) m.equivalentResourcesFor(gvr("", "v1", "services"), "");
+    m.kindFor(gvr("apps", "v1", "deployments"), "scale");
+    expect(s.reads).toBe(1);
+  });
+
+  it("rebuilds after a CRD is added (the generation moves), and only then", () => {
+    const { s, m } = source();
+    expect(m.equivalentResourcesFor(widgets, "")).toEqual([]);
+    s.defs = [...servableResources, ...crd];
+    // Same generation: the registry is the one built before the CRD came.
+    expect(m.equivalentResourcesFor(widgets, "")).toEqual([]);
+    s.generation++;
+    expect(m.equivalentResourcesFor(widgets, "")).toEqual([widgets, gvr("example.com", "v2", "widgets")]);
+    expect(m.kindFor(widgets, "")).toEqual({ group: "example.com", version: "v1", kind: "Widget" });
+    expect(s.reads).toBe(2);
+  });
+});

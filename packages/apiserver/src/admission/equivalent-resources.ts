@@ -5,7 +5,8 @@
  * carry (RegisterKindFor, including the kinds of subresources such as autoscaling/v1 Scale), and
  * the conversion of an object between them (admission/conversion.go ConvertToGVK over the
  * server's ObjectConvertor). Custom resources come and go, so the registry is rebuilt from the
- * served resources whenever they change.
+ * served resources whenever their generation changes (as upstream's registry is updated when the
+ * CRD handler registers a CRD's versions), never per admission call.
  */
 import type { ResourceDef } from "../server/resource-def.ts";
 import type { KubeObject } from "../storage/index.ts";
@@ -25,7 +26,6 @@ const gvrKey = (r: GroupVersionResource): string => `${r.group}/${r.version}/${r
 const apiVersion = (d: Pick<ResourceDef, "group" | "version">): string => (d.group === "" ? d.version : `${d.group}/${d.version}`);
 
 interface Index {
-  defs: readonly ResourceDef[];
   byGVR: Map<string, ResourceDef>;
   byStorage: Map<string, ResourceDef[]>;
 }
@@ -39,10 +39,8 @@ function buildIndex(defs: readonly ResourceDef[]): Index {
     if (same) same.push(d);
     else byStorage.set(d.storagePath, [d]);
   }
-  return { defs, byGVR, byStorage };
+  return { byGVR, byStorage };
 }
-
-const sameDefs = (a: readonly ResourceDef[], b: readonly ResourceDef[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
 
 const serves = (d: ResourceDef, subresource: string): boolean => subresource === "" || d.subresources.includes(subresource);
 
@@ -58,12 +56,23 @@ function convertBetween(obj: KubeObject, from: ResourceDef, to: ResourceDef): Ku
   return { ...stored, apiVersion: apiVersion(to), kind: to.kind };
 }
 
-/** The mapper over the resources `served()` returns now (built-in and custom). */
-export function newEquivalentResourceMapper(served: () => readonly ResourceDef[]): EquivalentResourceMapper {
-  let index = buildIndex([]);
+/**
+ * The mapper over the resources `served()` returns (built-in and custom), read again only when
+ * `generation()` differs from the last read's: a source whose resources never change may leave it
+ * out.
+ */
+export function newEquivalentResourceMapper(
+  served: () => readonly ResourceDef[],
+  generation: () => number = () => 0,
+): EquivalentResourceMapper {
+  let index: Index | undefined;
+  let built = 0;
   const current = (): Index => {
-    const defs = served();
-    if (!sameDefs(defs, index.defs)) index = buildIndex(defs);
+    const g = generation();
+    if (index === undefined || g !== built) {
+      index = buildIndex(served());
+      built = g;
+    }
     return index;
   };
   return {

@@ -4,9 +4,14 @@
  * validated, and the validating admission the store calls after the strategy's validation
  * (rest.AdmissionToValidateObjectFunc and its update and delete forms). Warnings go out as
  * `Warning` headers, audit annotations into the request's audit event.
+ *
+ * Upstream's plugins add warnings to the request context as they run (warning.AddWarning), so the
+ * request has one recorder in the order things happened: decoding, mutating admission, the
+ * strategy's WarningsOnCreate/WarningsOnUpdate, validating admission. The plugins here write into
+ * the same list the handler and the store write into.
  */
 import type { Attributes, Operation } from "../admission/attributes.ts";
-import { newAdmissionContext, type AdmissionContext } from "../admission/interfaces.ts";
+import type { AdmissionContext } from "../admission/interfaces.ts";
 import type { KubeObject } from "../storage/index.ts";
 import type { JSONValue } from "./patch/json-value.ts";
 import { invalidManagedFieldsAfterMutatingAdmission, managedFieldsError } from "./patch/managed-fields-validate.ts";
@@ -31,17 +36,19 @@ const optionsKind: Record<Operation, string> = {
 
 /** One request's admission: attributes for each object, and what the plugins reported. */
 export class RequestAdmission {
-  readonly ctx: AdmissionContext = newAdmissionContext();
+  readonly ctx: AdmissionContext;
   readonly #r: ResourceRequest;
   readonly #op: Operation;
   readonly #dryRun: boolean;
   readonly #optionsKind: string;
 
-  constructor(r: ResourceRequest, op: Operation, dryRun: boolean, optionsKindOverride?: string) {
+  /** `warnings` is the request's recorder: the plugins append to it as they run. */
+  constructor(r: ResourceRequest, op: Operation, dryRun: boolean, warnings: string[] = []) {
     this.#r = r;
     this.#op = op;
     this.#dryRun = dryRun;
-    this.#optionsKind = optionsKindOverride ?? optionsKind[op];
+    this.#optionsKind = optionsKind[op];
+    this.ctx = { warnings, auditAnnotations: {} };
   }
 
   /** admission.NewAttributesRecord for `obj` (and the stored `old`). */
@@ -90,7 +97,7 @@ export class RequestAdmission {
       await chain.validate(this.attributes(obj, old, op), this.ctx);
     } catch (e) {
       // A denied request's Event carries the annotations too (admission.WithAudit records them as they come).
-      this.#recordAuditAnnotations();
+      this.report();
       throw e;
     }
   };
@@ -109,13 +116,8 @@ export class RequestAdmission {
     };
   }
 
-  /** Appends the plugins' warnings to `sink` and records their audit annotations. */
-  report(sink: string[]): void {
-    for (const w of this.ctx.warnings) if (!sink.includes(w)) sink.push(w);
-    this.#recordAuditAnnotations();
-  }
-
-  #recordAuditAnnotations(): void {
+  /** Records the plugins' audit annotations in the request's audit event (their warnings are already recorded). */
+  report(): void {
     const annotations = Object.entries(this.ctx.auditAnnotations);
     if (annotations.length > 0 && this.#r.audit) this.#r.audit.annotations = { ...this.#r.audit.annotations, ...this.ctx.auditAnnotations };
   }

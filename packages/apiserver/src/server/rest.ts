@@ -175,15 +175,16 @@ async function create(r: ResourceRequest): Promise<number> {
   const budget = new TurnBudget();
   const { obj, warnings } = await decodeBodyInTurns(r.def, await bodyBytes(r), format, fv, budget);
   await budget.maybeYield();
-  const adm = new RequestAdmission(r, "CREATE", dryRun);
+  const adm = new RequestAdmission(r, "CREATE", dryRun, warnings);
   dedupOwnerReferencesAndAddWarning(obj, warnings, false);
   const managed = withManagedFields(r, undefined, obj);
   await budget.maybeYield();
-  // create.go: mutating admission before the store; validating admission after the strategy's validation.
+  // create.go: mutating admission before the store; validating admission after the strategy's
+  // validation. Each warns as it runs, into the one list, so the Warning headers keep that order.
   await adm.admit(managed, undefined);
-  dedupOwnerReferencesAndAddWarning(managed, adm.ctx.warnings, true);
+  dedupOwnerReferencesAndAddWarning(managed, warnings, true);
   const created = await r.store.create(r.info.namespace, managed, { dryRun, warnings, ...userOf(r), ...adm.storeHooks() });
-  adm.report(warnings);
+  adm.report();
   await budget.maybeYield();
   return dryRun ? ok(r, 201, created, warnings) : okInTurns(r, 201, created, warnings, budget);
 }
@@ -198,7 +199,7 @@ async function update(r: ResourceRequest): Promise<number> {
   checkName(obj.metadata, { name: r.info.name, namespace: r.def.namespaced ? r.info.namespace : undefined });
   // A uid in the body is a storage precondition, as upstream's defaultUpdatedObjectInfo makes it: another uid is a 409.
   const uid = obj.metadata.uid;
-  const adm = new RequestAdmission(r, "UPDATE", dryRun);
+  const adm = new RequestAdmission(r, "UPDATE", dryRun, warnings);
   dedupOwnerReferencesAndAddWarning(obj, warnings, false);
   const result = await r.store.update(
     r.info.namespace,
@@ -212,7 +213,7 @@ async function update(r: ResourceRequest): Promise<number> {
       await budget.maybeYield();
       // update.go's transformers: mutating admission on each attempt, against the object it replaces.
       await adm.admit(next, current ?? undefined, current ? "UPDATE" : "CREATE");
-      dedupOwnerReferencesAndAddWarning(next, adm.ctx.warnings, true);
+      dedupOwnerReferencesAndAddWarning(next, warnings, true);
       return keepNoOp(current, next);
     },
     {
@@ -224,7 +225,7 @@ async function update(r: ResourceRequest): Promise<number> {
       ...adm.storeHooks(),
     },
   );
-  adm.report(warnings);
+  adm.report();
   await budget.maybeYield();
   const code = result.created ? 201 : 200;
   return dryRun ? ok(r, code, result.object, warnings) : okInTurns(r, code, result.object, warnings, budget);
@@ -242,9 +243,9 @@ async function patch(r: ResourceRequest): Promise<number> {
   }
   const text = await bodyText(r);
   if (isApply) checkApplyBody(r.def, text);
-  let warnings: string[] = [];
-  const strategyWarnings: string[] = [];
-  const adm = new RequestAdmission(r, "UPDATE", dryRun);
+  // patch.go: every attempt adds its decoding warnings to the request's recorder, which keeps each once.
+  const warnings: string[] = [];
+  const adm = new RequestAdmission(r, "UPDATE", dryRun, warnings);
   // A patch of a near-limit object takes long at each step (patch, managed fields, decode): others run between them.
   const budget = new TurnBudget();
   const result = await r.store.update(
@@ -273,21 +274,20 @@ async function patch(r: ResourceRequest): Promise<number> {
         namespace: r.def.namespaced ? r.info.namespace : undefined,
         groupResource: groupResource(r.def),
       });
-      warnings = decoded.warnings;
+      for (const w of decoded.warnings) if (!warnings.includes(w)) warnings.push(w);
       await budget.maybeYield();
       // patch.go: mutating admission of the patched object, before the strategy validates it.
       await adm.admit(decoded.obj, current ?? undefined, current ? "UPDATE" : "CREATE");
       // patch.go dedups only after mutating admission (dedupOwnerReferencesTransformer).
-      dedupOwnerReferencesAndAddWarning(decoded.obj, adm.ctx.warnings, true);
+      dedupOwnerReferencesAndAddWarning(decoded.obj, warnings, true);
       return keepNoOp(current, decoded.obj);
     },
-    { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings: strategyWarnings, ...userOf(r), ...adm.storeHooks() },
+    { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings, ...userOf(r), ...adm.storeHooks() },
   );
-  adm.report(strategyWarnings);
+  adm.report();
   await budget.maybeYield();
   const code = result.created ? 201 : 200;
-  const all = [...warnings, ...strategyWarnings];
-  return dryRun ? ok(r, code, result.object, all) : okInTurns(r, code, result.object, all, budget);
+  return dryRun ? ok(r, code, result.object, warnings) : okInTurns(r, code, result.object, warnings, budget);
 }
 
 /** An apply patch must be a whole object of this endpoint's apiVersion and kind (upstream 400s). */
@@ -331,10 +331,10 @@ function successStatus(r: ResourceRequest, obj: KubeObject): unknown {
 async function remove(r: ResourceRequest): Promise<number> {
   const opts = await deleteOptions(r);
   const params = parseDeleteParams(r.query, opts);
-  const adm = new RequestAdmission(r, "DELETE", params.dryRun ?? false);
-  const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, { ...params, ...adm.storeHooks() });
   const warnings: string[] = [];
-  adm.report(warnings);
+  const adm = new RequestAdmission(r, "DELETE", params.dryRun ?? false, warnings);
+  const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, { ...params, ...adm.storeHooks() });
+  adm.report();
   // Upstream answers 202 for an object kept by finalizers only when orphanDependents=false was asked.
   const orphanFalse = params.orphanDependents === false;
   if (!deleted) return ok(r, orphanFalse ? 202 : 200, object, warnings);

@@ -197,6 +197,7 @@ async function newHandler(cfg: APIServerConfig) {
     store: cfg.store,
     namespaces: registry.namespaces,
     served,
+    servedGeneration: () => crds?.handler.generation ?? 0,
     enableAggregatorRouting: cfg.enableAggregatorRouting ?? false,
     ...(cfg.admissionPluginConfig ? { pluginConfig: cfg.admissionPluginConfig } : {}),
     ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),

@@ -45,11 +45,32 @@ describe("parseVerbosity", () => {
 });
 
 describe("textLogger", () => {
-  it("writes klog's key=value pairs, strings quoted", () => {
+  const capture = () => {
     const lines: string[] = [];
-    const log = textLogger((l) => lines.push(l));
+    return { log: textLogger((l) => lines.push(l)), lines };
+  };
+
+  it("writes klog's quoted message and key=value pairs, strings quoted", () => {
+    const { log, lines } = capture();
     log.error("list/watch failed, retrying", { reflector: "/api/v1/pods", backoffMs: 800, err: new Error("boom") });
     V(log, 2).info("dropped");
-    expect(lines).toEqual(['list/watch failed, retrying reflector="/api/v1/pods" backoffMs=800 err="boom"']);
+    expect(lines).toEqual(['"list/watch failed, retrying" reflector="/api/v1/pods" backoffMs=800 err="boom"']);
+  });
+
+  // klog.go printS quotes the message even with line breaks; serialize.writeStringValue writes a
+  // multi-line value between `<` and ` >`, its lines indented with a tab.
+  it.each([
+    { name: "no fields", msg: "test", fields: {}, want: '"test"' },
+    { name: "quotes in the message", msg: 'say "hi"', fields: {}, want: '"say \\"hi\\""' },
+    { name: "line break in the message", msg: "a\nb", fields: {}, want: '"a\\nb"' },
+    { name: "bool and number", msg: "m", fields: { ok: true, n: 1.5 }, want: '"m" ok=true n=1.5' },
+    { name: "object as JSON", msg: "m", fields: { podCIDRs: ["10.0.0.0/24"] }, want: '"m" podCIDRs=["10.0.0.0/24"]' },
+    { name: "multi-line string", msg: "m", fields: { v: "a\nb" }, want: '"m" v=<\n\ta\n\tb\n >' },
+    { name: "multi-line string with a final line break", msg: "m", fields: { v: "a\nb\n" }, want: '"m" v=<\n\ta\n\tb\n >' },
+    { name: "control character in a value", msg: "m", fields: { v: "a\tb" }, want: '"m" v="a\\tb"' },
+  ])("$name", ({ msg, fields, want }) => {
+    const { log, lines } = capture();
+    log.info(msg, fields);
+    expect(lines).toEqual([want]);
   });
 });

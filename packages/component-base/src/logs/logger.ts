@@ -3,6 +3,7 @@
  * verbosity: `V(log, 2).info(...)` writes only when the logger's verbosity is at least 2
  * (k8s.io/klog/v2 klog.go, Verbose.InfoS; component-base/logs sets `-v` from the flag).
  */
+import { goQuote } from "./go-quote.ts";
 
 /** Key/value pairs of one log line. */
 export type LogFields = Record<string, unknown>;
@@ -43,19 +44,36 @@ export function jsonLogger(component: string, options: JSONLoggerOptions = {}): 
 }
 
 /**
- * klog's text format without the header: `msg key="value" n=1`, one line per call to `write`
- * (for components whose output is plain lines, as kube-proxy's).
+ * klog's text format as `-skip_headers` writes it (no `I1206 02:40:00.000000 1234 file.go:12]`
+ * prefix): `"msg" key="value" n=1`, one entry per call to `write` (for components whose output is
+ * plain lines, as kube-proxy's). k8s.io/klog/v2 klog.go printS quotes the message with
+ * strconv.Quote, line breaks included; internal/serialize/keyvalues.go formats the pairs.
  */
 export function textLogger(write: (line: string) => void, options: { verbosity?: number } = {}): Logger {
   const emit = (msg: string, fields?: LogFields) =>
-    write([msg, ...Object.entries(fields ?? {}).map(([k, v]) => `${k}=${formatValue(v)}`)].join(" "));
+    write(
+      goQuote(msg) +
+        Object.entries(fields ?? {})
+          .map(([k, v]) => formatKV(k, v))
+          .join(""),
+    );
   return { info: emit, error: emit, verbosity: options.verbosity ?? 0 };
 }
 
-function formatValue(v: unknown): string {
-  if (v instanceof Error) return JSON.stringify(v.message);
-  if (typeof v === "string") return JSON.stringify(v);
-  return typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
+/** serialize.formatKV: strings and errors quoted, other values as they print (objects as JSON). */
+function formatKV(key: string, v: unknown): string {
+  if (v instanceof Error) return ` ${key}${stringValue(true, v.message)}`;
+  if (typeof v === "string") return ` ${key}${stringValue(true, v)}`;
+  return ` ${key}${stringValue(false, typeof v === "object" && v !== null ? JSON.stringify(v) : String(v))}`;
+}
+
+/** serialize.writeStringValue: `=value`, or a multi-line value as `=<`, tab-indented lines, ` >`. */
+function stringValue(quote: boolean, v: string): string {
+  if (!v.includes("\n")) return `=${quote ? goQuote(v) : v}`;
+  const lines = v.split("\n");
+  const last = lines.pop() ?? "";
+  const body = lines.map((l) => `\t${l}\n`).join("");
+  return last === "" ? `=<\n${body} >` : `=<\n${body}\t${last}\n >`;
 }
 
 function errorReplacer(_k: string, v: unknown): unknown {

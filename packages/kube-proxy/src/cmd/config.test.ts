@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { textLogger } from "@servicenet/component-base/logs";
 import { writeConfigFile } from "./run-options.ts";
 import { parseOptions } from "./options.ts";
 
@@ -113,7 +114,7 @@ describe("--config (cmd/kube-proxy/app/options.go Complete and loadConfig)", () 
     const logs: string[] = [];
     const o = parseOptions(
       ["--config", file(header + "clientConnection: {kubeconfig: k}\nfrobnicate: 1\nconntrack: {extra: true}\n")],
-      (m) => logs.push(m),
+      textLogger((m) => logs.push(m)),
     );
     expect(o.kubeconfig).toBe("k");
     expect(logs).toEqual([
@@ -135,7 +136,10 @@ describe("--config (cmd/kube-proxy/app/options.go Complete and loadConfig)", () 
       out,
     ]);
     const logs: string[] = [];
-    await writeConfigFile(o, (m) => logs.push(m));
+    await writeConfigFile(
+      o,
+      textLogger((m) => logs.push(m)),
+    );
     expect(logs).toEqual([`"Wrote configuration" file="${out}"`]);
     const text = readFileSync(out, "utf8");
     expect(text.startsWith("apiVersion: kubeproxy.config.k8s.io/v1alpha1\nbindAddress: 0.0.0.0\n")).toBe(true);

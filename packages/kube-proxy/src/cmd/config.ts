@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { aggregateMessage } from "@servicenet/api";
+import type { Logger } from "@servicenet/component-base/logs";
 import { decodeKubeProxyConfiguration } from "../apis/config/load.ts";
 import { setDefaultsKubeProxyConfiguration } from "../apis/config/v1alpha1/defaults.ts";
 import type { KubeProxyConfiguration } from "../apis/config/v1alpha1/types.ts";
@@ -47,7 +48,7 @@ export function configFromFlags(f: ConfigFlags): KubeProxyConfiguration {
 }
 
 /** `loadConfigFromFile`; read errors and decode errors as upstream words them. */
-export function loadConfigFromFile(file: string, log: (m: string) => void): KubeProxyConfiguration {
+export function loadConfigFromFile(file: string, logger: Logger): KubeProxyConfiguration {
   let data: string;
   try {
     data = readFileSync(file, "utf8");
@@ -57,7 +58,7 @@ export function loadConfigFromFile(file: string, log: (m: string) => void): Kube
     );
   }
   try {
-    return decodeKubeProxyConfiguration(data, log);
+    return decodeKubeProxyConfiguration(data, logger);
   } catch (err) {
     throw new Error(`failed complete: ${(err as Error).message}`);
   }

@@ -2,6 +2,7 @@
 /** `servicenet-kube-proxy`: runs until SIGINT/SIGTERM. */
 import { parseOptions, usage } from "./options.ts";
 import { cleanupAndExit, writeConfigFile } from "./run-options.ts";
+import { stderrLogger } from "./logger.ts";
 import { runProxyServer } from "./server.ts";
 
 async function main(): Promise<void> {
@@ -12,18 +13,18 @@ async function main(): Promise<void> {
     console.error(`${(err as Error).message}\n${usage}`);
     process.exit(2);
   }
-  const log = (m: string) => console.error(m);
+  const logger = stderrLogger(opts.verbosity);
   try {
     // Options.Run: --write-config-to first, then --cleanup, each exiting when done.
     if (opts.writeConfigTo !== undefined) {
-      await writeConfigFile(opts, log);
+      await writeConfigFile(opts, logger);
       process.exit(0);
     }
     if (opts.cleanup) {
-      await cleanupAndExit(opts, log);
+      await cleanupAndExit(opts, logger);
       process.exit(0);
     }
-    const server = await runProxyServer(opts);
+    const server = await runProxyServer(opts, logger);
     // Handlers before the status line: a supervisor may signal the moment it reads it.
     const shutdown = () => void server.stop().then(() => process.exit(0));
     process.once("SIGINT", shutdown);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eventually, FakeAPIServer } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { noopLogger, textLogger } from "@servicenet/component-base/logs";
 import { parseOptions } from "./options.ts";
 import { runProxyServer } from "./server.ts";
 
@@ -71,7 +72,7 @@ const argv = (out: string) => [
 describe("--detect-local-mode NodeCIDR", { timeout: 120_000 }, () => {
   it("times out with upstream's message while the Node has no podCIDRs", async () => {
     const o = { ...parseOptions(argv(join(dir, "never"))), podCIDRTimeoutMs: 300 };
-    await expect(runProxyServer(o, () => {})).rejects.toThrow(
+    await expect(runProxyServer(o, noopLogger)).rejects.toThrow(
       "timeout waiting for PodCIDR allocation to configure detect-local-mode NodeCIDR: timed out waiting for the condition",
     );
   });
@@ -79,7 +80,10 @@ describe("--detect-local-mode NodeCIDR", { timeout: 120_000 }, () => {
   it("waits for the Node's podCIDRs, then detects local traffic by them", async () => {
     const out = join(dir, "rules");
     const logs: string[] = [];
-    const starting = runProxyServer(parseOptions(argv(out)), (m) => logs.push(m));
+    const starting = runProxyServer(
+      parseOptions(argv(out)),
+      textLogger((m) => logs.push(m)),
+    );
     await eventually(() => logs.includes('"Watching for node, awaiting podCIDR allocation" hostname="node-a"'));
     api.tracker.add([node(["10.244.1.0/24", "fd00:10:244:1::/64"], "4")]);
     const server = await starting;

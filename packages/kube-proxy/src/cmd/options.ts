@@ -8,7 +8,8 @@ import { syncPeriods } from "../apis/config/validation/validation.ts";
 import { configFromFlags, loadConfigFromFile, platformApplyDefaults, validateConfig } from "./config.ts";
 import { float32Flag, int32Flag } from "@servicenet/component-base/cli";
 import { parseGoDuration } from "@servicenet/component-base/duration";
-import { parseVerbosity } from "@servicenet/component-base/logs";
+import { parseVerbosity, type Logger } from "@servicenet/component-base/logs";
+import { stderrLogger } from "./logger.ts";
 
 export interface ProxyServerOptions {
   readonly kubeconfig: string;
@@ -51,7 +52,7 @@ export const usage = `usage: servicenet-kube-proxy --kubeconfig FILE [--config F
   [--kube-api-qps 5] [--kube-api-burst 10] [-v N]`;
 
 /** Parses argv (without node and script) and the `--config` file. Throws with a message on bad input. */
-export function parseOptions(argv: readonly string[], log: (m: string) => void = (m) => console.error(m)): ProxyServerOptions {
+export function parseOptions(argv: readonly string[], logger: Logger = stderrLogger()): ProxyServerOptions {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -97,7 +98,7 @@ export function parseOptions(argv: readonly string[], log: (m: string) => void =
     kubeAPIBurst: int32Flag("--kube-api-burst", values["kube-api-burst"]),
   });
   // Options.Complete: a config file replaces the flags' configuration.
-  const loaded = values.config !== undefined ? loadConfigFromFile(values.config, log) : fromFlags;
+  const loaded = values.config !== undefined ? loadConfigFromFile(values.config, logger) : fromFlags;
   const config = platformApplyDefaults(loaded);
   validateConfig(config);
   const writeConfigTo = values["write-config-to"];

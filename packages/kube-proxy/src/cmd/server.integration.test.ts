@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eventually, FakeAPIServer } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { noopLogger } from "@servicenet/component-base/logs";
 import { parseOptions } from "./options.ts";
 import { runProxyServer } from "./server.ts";
 import type { RunningProxyServer } from "./server.ts";
@@ -73,7 +74,7 @@ describe("servicenet-kube-proxy --dry-run", { timeout: 120_000 }, () => {
       "--min-sync-period",
       "0s",
     ]);
-    server = await runProxyServer(opts, () => {});
+    server = await runProxyServer(opts, noopLogger);
     const v4 = join(out, "iptables-ipv4.rules");
     const v6 = join(out, "iptables-ipv6.rules");
     await eventually(async () => (await readFile(v4, "utf8")).includes("--to-destination 10.244.0.6:8080"));

@@ -3,7 +3,8 @@ import { createServer } from "node:http";
 import type { Server } from "node:http";
 import { withRateLimit } from "@servicenet/client/rest";
 import { loadKubeConfig } from "@servicenet/client/tools/clientcmd";
-import { textLogger, type Logger } from "@servicenet/component-base/logs";
+import type { Logger } from "@servicenet/component-base/logs";
+import { stderrLogger } from "./logger.ts";
 import { listenLikeGo, splitHostPort } from "@servicenet/component-base/net";
 import { newDualStackIptablesProxier, newDualStackNftablesProxier } from "../metaproxier/dual-stack.ts";
 import type { MetaProxier } from "../metaproxier/meta-proxier.ts";
@@ -90,12 +91,12 @@ function buildRunners(
  */
 export async function ensureProxySysctls(
   o: Pick<ProxyServerOptions, "proxyMode" | "dryRunDir" | "nodePortAddresses" | "nodeIPs">,
-  log: (m: string) => void,
+  logger: Logger,
   root = defaultSysctlRoot,
 ): Promise<void> {
   if (o.dryRunDir !== undefined || o.proxyMode !== "iptables") return;
   if (!new NodePortAddresses("IPv4", resolveNodePortAddresses(o)).containsIPv4Loopback) return;
-  log(routeLocalnetMessage);
+  logger.info(routeLocalnetMessage);
   await ensureSysctl(sysctlRouteLocalnet, 1, root);
 }
 
@@ -105,16 +106,15 @@ export async function ensureProxySysctls(
  */
 export async function runProxyServer(
   o: ProxyServerOptions & { readonly podCIDRTimeoutMs?: number },
-  log: (m: string) => void = (m) => console.error(m),
+  logger: Logger = stderrLogger(o.verbosity),
 ): Promise<RunningProxyServer> {
   if (o.dryRunDir === undefined) {
     const reason = applyUnavailableReason(requiredTools(o.proxyMode));
     if (reason !== undefined) throw new Error(reason);
   }
   // platformCleanup: rules the other mode left behind (switching between iptables and nftables).
-  if (o.dryRunDir === undefined) for (const e of await platformCleanup(o.proxyMode, false)) log(e);
-  await ensureProxySysctls(o, log);
-  const logger = textLogger(log, { verbosity: o.verbosity });
+  if (o.dryRunDir === undefined) for (const e of await platformCleanup(o.proxyMode, false)) logger.error(e);
+  await ensureProxySysctls(o, logger);
   // createClient (cmd/kube-proxy/app/server.go): one clientset of clientConnection's QPS and Burst.
   const client = o.config.clientConnection;
   const kc = withRateLimit(loadKubeConfig(o.kubeconfig), { qps: client?.qps ?? 5, burst: client?.burst ?? 10 });
@@ -131,9 +131,9 @@ export async function runProxyServer(
   // platformSetup: NodeCIDR detection needs this Node's podCIDRs before the proxiers exist.
   let podCIDRs: string[] = [];
   if (o.detectLocalMode === "NodeCIDR") {
-    log(`"Watching for node, awaiting podCIDR allocation" hostname="${o.hostnameOverride}"`);
+    logger.info("Watching for node, awaiting podCIDR allocation", { hostname: o.hostnameOverride });
     podCIDRs = await waitForPodCIDR(kc, o.hostnameOverride, logger, o.podCIDRTimeoutMs);
-    log(`"NodeInfo" podCIDRs=[${podCIDRs.map((c) => JSON.stringify(c)).join(",")}]`);
+    logger.info("NodeInfo", { podCIDRs });
   }
   const { runners, meta } = buildRunners(o, podCIDRs, metrics, logger, health, serviceHealth);
   for (const r of runners) r.start();

@@ -61,7 +61,7 @@ describe("ServiceHealthServer", () => {
       await s.sync("IPv4", { services: new Map([["ns/web", port]]), localEndpoints: new Map() });
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(
-        new RegExp(`^Failed to start healthcheck err="[^"]*EADDRINUSE[^"]*" node="node-1" service="ns/web" port=${port}$`),
+        new RegExp(`^"Failed to start healthcheck" err="[^"]*EADDRINUSE[^"]*" node="node-1" service="ns/web" port=${port}$`),
       );
     } finally {
       await new Promise((r) => taken.close(r));
@@ -73,7 +73,7 @@ describe("ServiceHealthServer", () => {
     );
     await s.sync("IPv4", { services: new Map([["ns/db", open]]), localEndpoints: new Map() });
     await s.sync("IPv4", { services: new Map(), localEndpoints: new Map() });
-    expect(lines.slice(1)).toEqual([`Closing healthcheck service="ns/db" port=${open}`]);
+    expect(lines.slice(1)).toEqual([`"Closing healthcheck" service="ns/db" port=${open}`]);
   });
 
   it("answers 200 with local endpoints and 503 without, with upstream's headers and body", async () => {

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { textLogger } from "@servicenet/component-base/logs";
 import { ensureProxySysctls } from "../cmd/server.ts";
 import { ensureSysctl, getSysctl, routeLocalnetMessage, sysctlRouteLocalnet } from "./sysctl.ts";
 
@@ -67,8 +68,12 @@ describe("ensureProxySysctls", () => {
   it.each(cases)("$name", async ({ o, want, logged }) => {
     const r = await tree("0");
     const logs: string[] = [];
-    await ensureProxySysctls({ ...node, ...o }, (m) => logs.push(m), r);
+    await ensureProxySysctls(
+      { ...node, ...o },
+      textLogger((m) => logs.push(m)),
+      r,
+    );
     expect(await read()).toBe(want);
-    expect(logs).toEqual(logged ? [routeLocalnetMessage] : []);
+    expect(logs).toEqual(logged ? [JSON.stringify(routeLocalnetMessage)] : []);
   });
 });

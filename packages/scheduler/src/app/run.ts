@@ -9,7 +9,7 @@ import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, ServiceSchema, type Node, type Pod, type Service } from "@servicenet/api";
 import { describeError, isNotFound } from "@servicenet/client/errors";
 import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
-import { GenericLister, SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
+import { GenericLister, SharedInformer, waitForCacheSync, type PlainList } from "@servicenet/client/tools/cache";
 import { clientNodeEventSink, EventBroadcaster, getReference, type EventRecorder } from "@servicenet/client/tools/record";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
@@ -153,13 +153,15 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
   };
 
   signal.addEventListener("abort", () => queue.shutDown(), { once: true });
-  const running = loop();
-  const flushing = queue.run(signal);
-  await Promise.all([nodes.start(), services.start(), pods.start()]);
-  await Promise.all([nodes.waitForSync(), services.waitForSync(), pods.waitForSync()]);
-  log.info("scheduler started", { nodes: cache.size });
-  o.onReady?.({ algorithm });
-  await Promise.all([running, flushing]);
+  const informers = [nodes, services, pods];
+  await Promise.all(informers.map((i) => i.start()));
+  // cmd/kube-scheduler/app/server.go Run: WaitForCacheSync before sched.Run starts the queue and
+  // the loop, or a Pod listed before the Nodes would be found to fit nowhere.
+  if (await waitForCacheSync(signal, informers)) {
+    log.info("scheduler started", { nodes: cache.size });
+    o.onReady?.({ algorithm });
+    await Promise.all([loop(), queue.run(signal)]);
+  }
   events.shutdown();
-  await Promise.all([nodes.stop(), services.stop(), pods.stop()]);
+  await Promise.all(informers.map((i) => i.stop()));
 }

@@ -41,10 +41,12 @@ export interface CRDHandlerOptions {
 export class CRDHandler {
   readonly #o: CRDHandlerOptions;
   readonly #infos = new Map<string, CRDInfo>();
+  #generation = 0;
 
   constructor(o: CRDHandlerOptions) {
     this.#o = o;
     const observe = (obj: KubeObject): void => {
+      this.#generation++;
       this.#infos.delete(obj.metadata.name ?? "");
       const crd = obj as unknown as CustomResourceDefinition;
       // updateCustomResourceDefinition: the handler can serve it now, so it may become Established.
@@ -54,8 +56,19 @@ export class CRDHandler {
     o.informer.addEventHandler({
       onAdd: observe,
       onUpdate: (_old, n) => observe(n),
-      onDelete: (obj) => this.#infos.delete(obj.metadata.name ?? ""),
+      onDelete: (obj) => {
+        this.#generation++;
+        this.#infos.delete(obj.metadata.name ?? "");
+      },
     });
+  }
+
+  /**
+   * Bumped on every CRD event: what {@link resources} returns may have changed. Consumers that index
+   * the served resources (the admission's equivalent-resource mapper) rebuild only when it moves.
+   */
+  get generation(): number {
+    return this.#generation;
   }
 
   /**

@@ -50,6 +50,8 @@ export interface AdmissionDeps {
   namespaces: Lister<KubeObject> & { start?(): void };
   /** Every resource served now, custom resources included (param kinds resolve against it). */
   served: () => readonly ResourceDef[];
+  /** Changes whenever `served()` would return other resources (a CRD added, changed or removed). */
+  servedGeneration?: () => number;
   /** `--enable-aggregator-routing`: webhooks' Services reached at an endpoint, not the ClusterIP. */
   enableAggregatorRouting?: boolean;
   /** The server's authorizer, behind the CEL `authorizer` variable. */
@@ -75,7 +77,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     loopback,
   );
   const metrics = new AdmissionWebhookMetrics(deps.metricsRegistry);
-  const equivalentResources = newEquivalentResourceMapper(deps.served);
+  const equivalentResources = newEquivalentResourceMapper(deps.served, deps.servedGeneration);
   const webhookDeps = {
     store: deps.store,
     equivalentResources,

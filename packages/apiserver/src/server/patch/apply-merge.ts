@@ -5,7 +5,8 @@
  * and remove owned-but-no-longer-applied paths (prune).
  */
 import { clone, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
-import { itemElement, keyPath } from "./fieldpath.ts";
+import { itemElement } from "./fieldpath.ts";
+import { keyPath } from "./fieldpath-path.ts";
 import { lookupFieldMeta } from "./patch-meta.ts";
 
 /** Merges `config` into `live` (neither is modified). */

@@ -6,6 +6,8 @@ export { applyServerSideApply, type ApplyOptions, type ApplyResult } from "./ser
 export { updateManagedFields, type ManagedFieldsEntry } from "./managed-fields.ts";
 export { applyPatch, patchTypeOf, patchContentTypes, type PatchContentType, type PatchOptions, type PatchResult } from "./apply-patch.ts";
 export { kindMeta, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
-export { toFieldSet, toFieldsV1, fromFieldsV1, pathString, type FieldSet, type FieldPath } from "./fieldpath.ts";
+export { toFieldSet } from "./fieldpath.ts";
+export { pathString, type FieldSet, type FieldPath } from "./fieldpath-path.ts";
+export { toFieldsV1, fromFieldsV1 } from "./fieldpath-serialize.ts";
 export type { JSONValue, JSONObject } from "./json-value.ts";
 export { checkName, checkPatchedObject, type PatchTarget } from "./check-patched.ts";

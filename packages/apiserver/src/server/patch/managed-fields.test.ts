@@ -5,7 +5,8 @@
  * compared as JSON text, so key order counts.
  */
 import { describe, expect, it } from "vitest";
-import { createdFieldsV1, fromFieldsV1, normalizeFieldsV1, toFieldsV1 } from "./fieldpath.ts";
+import { createdFieldsV1 } from "./fieldpath.ts";
+import { fromFieldsV1, normalizeFieldsV1, toFieldsV1 } from "./fieldpath-serialize.ts";
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { compareObjects, formatTime, managerId, updateManagedFields, updateManagedFieldsGeneral } from "./managed-fields.ts";
 import { lookupFieldMeta } from "./patch-meta.ts";

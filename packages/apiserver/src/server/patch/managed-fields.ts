@@ -7,16 +7,9 @@
 import { formatRFC3339 } from "../../util/time/rfc3339.ts";
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { managedFieldsError } from "./managed-fields-validate.ts";
-import {
-  addPathsToFieldsV1,
-  createdFieldsV1,
-  fromFieldsV1,
-  nodeValues,
-  normalizeFieldsV1,
-  resetField,
-  toFieldsV1,
-  type FieldSet,
-} from "./fieldpath.ts";
+import { createdFieldsV1, nodeValues, resetField } from "./fieldpath.ts";
+import type { FieldSet } from "./fieldpath-path.ts";
+import { addPathsToFieldsV1, fromFieldsV1, normalizeFieldsV1, toFieldsV1 } from "./fieldpath-serialize.ts";
 
 /** A metav1.ManagedFieldsEntry. */
 export interface ManagedFieldsEntry {

@@ -7,7 +7,8 @@
  */
 import { field, StatusError, type StatusCause } from "@servicenet/api";
 import { dropUnsafeKeys, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
-import { keyPath, pathString, resetFilter, toFieldSet } from "./fieldpath.ts";
+import { resetFilter, toFieldSet } from "./fieldpath.ts";
+import { keyPath, pathString } from "./fieldpath-path.ts";
 import { mergeApplied, removePaths } from "./apply-merge.ts";
 import {
   compareObjects,

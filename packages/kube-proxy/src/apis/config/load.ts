@@ -3,13 +3,14 @@
  * writeConfigFile): YAML or JSON, `kubeproxy.config.k8s.io/v1alpha1` only, strict first and
  * then lenient (unknown fields dropped, the strict error logged), defaulted after decoding.
  */
+import type { Logger } from "@servicenet/component-base/logs";
 import { stringify, parse } from "yaml";
 import { setDefaultsKubeProxyConfiguration } from "./v1alpha1/defaults.ts";
 import { groupVersion, KubeProxyConfigurationSchema } from "./v1alpha1/types.ts";
 import type { KubeProxyConfiguration } from "./v1alpha1/types.ts";
 
 /** Decodes a config file's text; throws `failed to decode: …` or `failed lenient decoding: …`. */
-export function decodeKubeProxyConfiguration(data: string, log: (m: string) => void): KubeProxyConfiguration {
+export function decodeKubeProxyConfiguration(data: string, logger: Logger): KubeProxyConfiguration {
   let obj: unknown;
   try {
     obj = parse(data);
@@ -34,7 +35,7 @@ export function decodeKubeProxyConfiguration(data: string, log: (m: string) => v
   const strictErr = `strict decoding error: ${fields.map((f) => `unknown field "${f}"`).join(", ")}`;
   const lenient = KubeProxyConfigurationSchema.safeParse(dropKeys(o, unknown));
   if (!lenient.success) throw new Error(`failed lenient decoding: ${strictErr}`);
-  log(`"Using lenient decoding as strict decoding failed" err="${strictErr.replace(/"/g, '\\"')}"`);
+  logger.info("Using lenient decoding as strict decoding failed", { err: strictErr });
   return setDefaultsKubeProxyConfiguration(lenient.data);
 }
 

@@ -136,6 +136,46 @@ describe("admission webhooks", () => {
     expect(r.headers.get("warning")).toBe('299 - "a warning from the webhook"');
   });
 
+  it("warnings keep the order they happen in: decoding, mutating admission, the strategy, validating admission", async () => {
+    await configure("Mutating", [{ name: "warn-mutating.example.com", path: "/warn-mutating", test: "order" }], "order");
+    await configure("Validating", [{ name: "warn-validating.example.com", path: "/warn-validating", test: "order" }], "order");
+    // create.go, update.go and patch.go add each warning to the request context as it occurs;
+    // rest.BeforeCreate/BeforeUpdate add the strategy's between mutating and validating admission.
+    const order = (decoded: string): string =>
+      [
+        decoded,
+        "a warning from the mutating webhook",
+        "annotation service.kubernetes.io/topology-aware-hints is deprecated, please use service.kubernetes.io/topology-mode instead",
+        "a warning from the validating webhook",
+      ]
+        .map((w) => `299 - ${JSON.stringify(w)}`)
+        .join(", ");
+    const svc = service("ordered", "order");
+    const body = { ...svc, metadata: { ...svc.metadata, annotations: { "service.kubernetes.io/topology-aware-hints": "auto" } } };
+    const created = await s.send("POST", `${services}?fieldValidation=Warn`, { ...body, bogus: 1 });
+    expect(created.status, created.text).toBe(201);
+    expect(created.headers.get("warning")).toBe(order('unknown field "bogus"'));
+    const updated = await s.send("PUT", `${services}/ordered?fieldValidation=Warn`, { ...(created.json() as object), bogus: 2 });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.headers.get("warning")).toBe(order('unknown field "bogus"'));
+    const patched = await s.send(
+      "PATCH",
+      `${services}/ordered?fieldValidation=Warn`,
+      { spec: { bogus: 3 } },
+      "application/merge-patch+json",
+    );
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.headers.get("warning")).toBe(order('unknown field "spec.bogus"'));
+    const applied = await s.send(
+      "PATCH",
+      `${services}/ordered?fieldManager=order&fieldValidation=Warn`,
+      { apiVersion: "v1", kind: "Service", metadata: { name: "ordered" }, spec: { bogus: 4 } },
+      "application/apply-patch+yaml",
+    );
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.headers.get("warning")).toBe(order('unknown field "spec.bogus"'));
+  });
+
   it("TestMutatingWebhook: a JSONPatch adds a label before the object is stored", async () => {
     await configure("Mutating", [{ name: "label.example.com", path: "/add-label", test: "mutate" }], "mutate");
     const r = await createService("mutated", "mutate");

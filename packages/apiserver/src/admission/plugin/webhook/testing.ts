@@ -58,6 +58,8 @@ const handlers: Record<string, (r: RecordedReview["request"]) => Response> = {
   "/deny": () => ({ allowed: false, status: { code: 403, reason: "Forbidden", message: "services are not allowed here" } }),
   "/deny-silent": () => ({ allowed: false }),
   "/warn": () => ({ allowed: true, warnings: ["a warning from the webhook"], auditAnnotations: { seen: "yes" } }),
+  "/warn-mutating": () => ({ allowed: true, warnings: ["a warning from the mutating webhook"] }),
+  "/warn-validating": () => ({ allowed: true, warnings: ["a warning from the validating webhook"] }),
   "/add-label": (r) =>
     r.object?.metadata?.labels?.["webhook-added"] === "yes"
       ? { allowed: true }

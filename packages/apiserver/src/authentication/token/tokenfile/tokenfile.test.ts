@@ -48,7 +48,7 @@ token7,user7,uid7,"group1,group2",otherdata
       textLogger((w) => warnings.push(w)),
     );
     expect([...tokens.keys()]).toEqual(["token6"]);
-    expect(warnings).toEqual(["empty token has been found in token file 'f', record number '1'"]);
+    expect(warnings).toEqual([`"empty token has been found in token file 'f', record number '1'"`]);
   });
 
   it("reads quotes as encoding/csv does and refuses a bare quote", () => {

@@ -59,8 +59,8 @@ describe("ensureRBACPolicy (rbac/bootstrap-roles)", () => {
     ]);
     expect(await names("rolebindings", "kube-public")).toEqual(["system:controller:bootstrap-signer"]);
     expect(await names("namespaces")).toEqual(expect.arrayContaining(["kube-public", "kube-system"]));
-    expect(lines).toContain("created role.rbac.authorization.k8s.io/extension-apiserver-authentication-reader in kube-system");
-    expect(lines).toContain("created clusterrole.rbac.authorization.k8s.io/system:kube-scheduler");
+    expect(lines).toContain('"created role.rbac.authorization.k8s.io/extension-apiserver-authentication-reader in kube-system"');
+    expect(lines).toContain('"created clusterrole.rbac.authorization.k8s.io/system:kube-scheduler"');
     const view = await get<ClusterRole>("clusterroles", "view");
     expect(view.metadata.annotations).toEqual({ [autoupdate]: "true" });
   });
@@ -99,13 +99,13 @@ describe("ensureRBACPolicy (rbac/bootstrap-roles)", () => {
     expect((await get<ClusterRole>("clusterroles", "system:monitoring")).rules).toEqual([]);
     expect((await get<ClusterRoleBinding>("clusterrolebindings", "system:kube-dns")).subjects).toEqual([]);
     expect((await get<Role>("roles", "extension-apiserver-authentication-reader", "kube-system")).rules).toEqual([]);
-    const skipped = lines.filter((l) => l.startsWith("skipped reconcile-protected"));
+    const skipped = lines.filter((l) => l.startsWith('"skipped reconcile-protected'));
     expect(skipped.map((l) => l.split(" with ")[0])).toEqual([
-      "skipped reconcile-protected clusterrole.rbac.authorization.k8s.io/system:monitoring",
-      "skipped reconcile-protected clusterrolebinding.rbac.authorization.k8s.io/system:kube-dns",
-      "skipped reconcile-protected role.rbac.authorization.k8s.io/extension-apiserver-authentication-reader in kube-system",
+      '"skipped reconcile-protected clusterrole.rbac.authorization.k8s.io/system:monitoring',
+      '"skipped reconcile-protected clusterrolebinding.rbac.authorization.k8s.io/system:kube-dns',
+      '"skipped reconcile-protected role.rbac.authorization.k8s.io/extension-apiserver-authentication-reader in kube-system',
     ]);
-    expect(lines.some((l) => l.startsWith("updated rolebinding.") || l.startsWith("created "))).toBe(false);
+    expect(lines.some((l) => l.startsWith('"updated rolebinding.') || l.startsWith('"created '))).toBe(false);
   });
 
   it("creates system:public-info-viewer from system:discovery's subjects, labels and annotations (primeSplitClusterRoleBindings)", async () => {

@@ -42,7 +42,7 @@ describe.each(rangeBackends())("StoredRange on %s", (backend) => {
       await expect(a.allocateNext()).rejects.toThrow("cannot allocate resources of type serviceipallocations at this time");
       expect(await a.ensureInitialized()).toBe(true);
       expect(await a.ensureInitialized()).toBe(false);
-      expect(lines).toEqual([dualWriteInitLogLine]);
+      expect(lines).toEqual([JSON.stringify(dualWriteInitLogLine)]);
       expect(await a.get()).toMatchObject({ range: "10.0.0.0/24", data: "" });
       expect(formatIP(await a.allocateNext())).toMatch(/^10\.0\.0\./);
     }));
