@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { goQuote, parseInt64, queryBool, queryInt64 } from "./query-conversion.ts";
+import { parseInt64, queryBool, queryInt64 } from "./query-conversion.ts";
 
 const q = (s: string) => new URLSearchParams(s);
 
@@ -68,17 +68,5 @@ describe("queryInt64 (Convert_Slice_string_To_Pointer_int64, strconv.ParseInt)",
 
   it("judges a number by its text, beyond 2^53", () => {
     expect(parseInt64("9007199254740993")).toBe(9007199254740993n);
-  });
-});
-
-describe("goQuote (strconv.Quote)", () => {
-  it.each([
-    ["abc", '"abc"'],
-    ['a"b\\c', '"a\\"b\\\\c"'],
-    ["\n\t\x00\x7f", '"\\n\\t\\x00\\x7f"'],
-    ["é日", '"é日"'],
-    ["\u200b", '"\\u200b"'],
-  ])("%j is %s", (s, want) => {
-    expect(goQuote(s)).toBe(want);
   });
 });

@@ -5,7 +5,7 @@
  * by its first value, a bool is false only for `0` or `false` in any case (an empty value is
  * true), an int64 is Go's `strconv.ParseInt(s, 10, 64)` and its error text is the 400's message.
  */
-import { StatusError } from "@servicenet/api";
+import { goQuote, StatusError } from "@servicenet/api";
 
 /**
  * `Convert_Slice_string_To_Pointer_bool`: undefined when the parameter is absent, false for `0`
@@ -39,30 +39,4 @@ export function parseInt64(s: string): bigint | string {
   const n = BigInt(s);
   if (n > int64Max || n < int64Min) return `strconv.ParseInt: parsing ${goQuote(s)}: value out of range`;
   return n;
-}
-
-const goEscapes: Record<string, string> = {
-  "\x07": "\\a",
-  "\b": "\\b",
-  "\f": "\\f",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\v": "\\v",
-  '"': '\\"',
-  "\\": "\\\\",
-};
-
-/** Go's `strconv.Quote`: printable runes as they are, the rest as `\x`, `\u` or `\U` escapes. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (goEscapes[ch] !== undefined) out += goEscapes[ch];
-    else if (ch === " " || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) out += ch;
-    else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, "0")}`;
-    else out += `\\U${cp.toString(16).padStart(8, "0")}`;
-  }
-  return `${out}"`;
 }

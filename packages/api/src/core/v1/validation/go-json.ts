@@ -3,26 +3,15 @@
  * scanner.go `checkValid`, then decode.go's UnmarshalTypeError), for the docker config secrets'
  * validation, which puts the error text in the field error.
  */
+import { goQuote } from "../../../errors/go-quote.ts";
 
 const unexpectedEnd = "unexpected end of JSON input";
 
-/** strconv.Quote's escapes of the control characters it names. */
-const goEscapes: Readonly<Record<string, string>> = {
-  "\x07": "\\a",
-  "\b": "\\b",
-  "\f": "\\f",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\v": "\\v",
-  "\\": "\\\\",
-};
-
-/** scanner.go quoteChar. */
+/** scanner.go quoteChar: the character as strconv.Quote writes it, in single quotes. */
 function quoteChar(c: string): string {
   if (c === "'") return `'\\''`;
   if (c === '"') return `'"'`;
-  return `'${goEscapes[c] ?? (c < " " || c === "\x7f" ? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}` : c)}'`;
+  return `'${goQuote(c).slice(1, -1)}'`;
 }
 
 const invalid = (c: string, context: string): Error => new Error(`invalid character ${quoteChar(c)} ${context}`);
