@@ -114,7 +114,7 @@ describe("syncNamespace errors", () => {
       other: status(403, "Forbidden", "NamespaceTerminating"),
     };
     const quiet = setup({ existingNamespace: activeNS, expectCreated: [] }, async (_ns, o) => {
-      throw errs[o.metadata.name ?? ""];
+      throw errs[o.metadata.name ?? ""] ?? new Error("unexpected create");
     });
     await expect(quiet.ctrl.syncNamespace(ns)).resolves.toBeUndefined();
     const failing = setup({ existingNamespace: activeNS, expectCreated: [] }, async (_ns, o) => {
