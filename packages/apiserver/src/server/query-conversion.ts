@@ -5,8 +5,7 @@
  * by its first value, a bool is false only for `0` or `false` in any case (an empty value is
  * true), an int64 is Go's `strconv.ParseInt(s, 10, 64)` and its error text is the 400's message.
  */
-import { StatusError } from "@servicenet/api";
-import { goQuote } from "@servicenet/component-base/logs";
+import { goQuote, StatusError } from "@servicenet/api";
 
 /**
  * `Convert_Slice_string_To_Pointer_bool`: undefined when the parameter is absent, false for `0`

@@ -5,6 +5,8 @@
  */
 import {
   ConfigMapSchema,
+  SecretSchema,
+  ServiceAccountSchema,
   EndpointSliceSchema,
   EndpointsSchema,
   EventSchema,
@@ -20,6 +22,8 @@ import { DeploymentSchema, ReplicaSetSchema } from "@servicenet/api/apps/v1";
 import { ClusterRoleBindingSchema, ClusterRoleSchema, RoleBindingSchema, RoleSchema } from "@servicenet/api/rbac/v1";
 import {
   configMapHandler,
+  secretHandler,
+  serviceAccountHandler,
   endpointSliceHandler,
   endpointsHandler,
   eventHandler,
@@ -56,6 +60,8 @@ import { FlowSchemaSchema, PriorityLevelConfigurationSchema } from "@servicenet/
 import { flowSchemaStrategy } from "../registry/flowcontrol/flowschema/strategy.ts";
 import { priorityLevelConfigurationStrategy } from "../registry/flowcontrol/prioritylevelconfiguration/strategy.ts";
 import { configMapStrategy } from "../registry/core/configmap/strategy.ts";
+import { secretStrategy } from "../registry/core/secret/strategy.ts";
+import { serviceAccountStrategy } from "../registry/core/serviceaccount/strategy.ts";
 import { endpointsStrategy } from "../registry/core/endpoints/strategy.ts";
 import { eventStrategy } from "../registry/core/event/strategy.ts";
 import { namespaceStrategy } from "../registry/core/namespace/strategy.ts";
@@ -341,6 +347,31 @@ export const servableResources: readonly ResourceDef[] = [
     strategy: podStrategy,
     schema: PodSchema,
     printer: podHandler,
+  }),
+  def({
+    group: "",
+    version: "v1",
+    resource: "secrets",
+    kind: "Secret",
+    singular: "secret",
+    namespaced: true,
+    storagePath: "secrets",
+    strategy: secretStrategy,
+    schema: SecretSchema,
+    printer: secretHandler,
+  }),
+  def({
+    group: "",
+    version: "v1",
+    resource: "serviceaccounts",
+    kind: "ServiceAccount",
+    singular: "serviceaccount",
+    namespaced: true,
+    shortNames: ["sa"],
+    storagePath: "serviceaccounts",
+    strategy: serviceAccountStrategy,
+    schema: ServiceAccountSchema,
+    printer: serviceAccountHandler,
   }),
   def({
     group: "",

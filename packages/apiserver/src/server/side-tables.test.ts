@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { goTypesOf } from "./go-types.ts";
 import { buildOpenAPI } from "./openapi/documents.ts";
 import { configMapDocs } from "./openapi/configmap-descriptions.ts";
+import { secretDocs } from "./openapi/secret-descriptions.ts";
 import { networkingDocs } from "./openapi/networking-descriptions.ts";
 import { rbacDocs } from "./openapi/rbac-descriptions.ts";
 import { serviceDocs } from "./openapi/service-descriptions.ts";
@@ -48,7 +49,7 @@ describe("OpenAPI descriptions: every property of a documented definition", () =
   for (const doc of docs.v3.values())
     for (const [name, def] of Object.entries((doc as { components: { schemas: Record<string, object> } }).components.schemas))
       defs.set(name, def);
-  const documented = Object.keys({ ...serviceDocs, ...configMapDocs, ...networkingDocs, ...rbacDocs });
+  const documented = Object.keys({ ...serviceDocs, ...configMapDocs, ...secretDocs, ...networkingDocs, ...rbacDocs });
   it.each(documented)("%s", (name) => {
     const props = defs.get(name)?.properties;
     expect(props, `${name} is served`).toBeDefined();

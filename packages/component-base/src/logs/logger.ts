@@ -3,7 +3,7 @@
  * verbosity: `V(log, 2).info(...)` writes only when the logger's verbosity is at least 2
  * (k8s.io/klog/v2 klog.go, Verbose.InfoS; component-base/logs sets `-v` from the flag).
  */
-import { goQuote } from "./go-quote.ts";
+import { goQuote } from "@servicenet/api/errors";
 
 /** Key/value pairs of one log line. */
 export type LogFields = Record<string, unknown>;

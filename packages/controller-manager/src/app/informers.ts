@@ -18,6 +18,7 @@ import {
   type Pod,
   type ReplicaSet,
   type Service,
+  type ServiceAccount,
   type ServiceCIDR,
 } from "@servicenet/api";
 import type { Clock } from "@servicenet/component-base/clock";
@@ -40,6 +41,7 @@ export interface InformerSet {
   clusterRoles: SharedInformer<ClusterRole>;
   deployments: SharedInformer<Deployment>;
   replicaSets: SharedInformer<ReplicaSet>;
+  serviceAccounts: SharedInformer<ServiceAccount>;
 }
 
 /** kube-controller-manager's --namespace-sync-period default: deleting namespaces are looked at again this often. */
@@ -116,6 +118,11 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       ...base,
       path: "/apis/networking.k8s.io/v1/ipaddresses",
       list: plain("V1IPAddressList", () => net.listIPAddress()),
+    }),
+    serviceAccounts: new SharedInformer({
+      ...base,
+      path: "/api/v1/serviceaccounts",
+      list: plain("V1ServiceAccountList", () => core.listServiceAccountForAllNamespaces()),
     }),
     clusterRoles: new SharedInformer({
       ...base,

@@ -27,6 +27,7 @@ export const controllerHealthNames: Readonly<Record<ControllerName, string>> = {
   nodeipam: "node-ipam-controller",
   deployment: "deployment-controller",
   replicaset: "replicaset-controller",
+  serviceaccount: "serviceaccount-controller",
 };
 
 /** upstream `NewLeaderHealthzAdaptor(time.Second * 20)` in kube-controller-manager's Run. */

@@ -15,6 +15,7 @@ export const knownControllers = [
   "nodeipam",
   "deployment",
   "replicaset",
+  "serviceaccount",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 

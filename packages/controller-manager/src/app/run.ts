@@ -28,6 +28,8 @@ import { clientNodeEventSink, EventBroadcaster } from "@servicenet/client/tools/
 import { GarbageCollectorController } from "../garbagecollector/garbagecollector-controller.ts";
 import { ClusterRoleAggregationController } from "../clusterroleaggregation/clusterroleaggregation-controller.ts";
 import { clusterRoleClient } from "../clusterroleaggregation/clusterroles-client.ts";
+import { ServiceAccountsController } from "../serviceaccount/serviceaccounts-controller.ts";
+import { serviceAccountClient } from "../serviceaccount/serviceaccounts-client.ts";
 import { DeploymentController, deploymentControllerEventSource } from "../deployment/deployment-controller.ts";
 import { deploymentClient } from "../deployment/deployment-client.ts";
 import { ReplicaSetController } from "../replicaset/replica-set.ts";
@@ -267,6 +269,17 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         logger: log,
       }),
     );
+  }
+  if (o.controllers.includes("serviceaccount")) {
+    const sc = new ServiceAccountsController({
+      namespaces: use("namespaces"),
+      serviceAccounts: use("serviceAccounts"),
+      client: serviceAccountClient(cb.configFor("service-account-controller")),
+      queue: obs.queue("serviceaccount"),
+      logger: log,
+    });
+    // startServiceAccountController runs one worker.
+    controllers.push({ run: (s) => sc.run(s, 1) });
   }
   if (o.controllers.includes("deployment")) {
     const dc = new DeploymentController({

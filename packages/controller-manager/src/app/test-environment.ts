@@ -12,7 +12,15 @@ import { runControllerManager } from "./run.ts";
  * bootstrap ServiceCIDR, which the environment's `reset()` would keep taking away.
  */
 export type TestEnvironmentControllerName =
-  "endpoint" | "endpointslice" | "namespace" | "garbagecollector" | "clusterrole-aggregation" | "nodeipam" | "deployment" | "replicaset";
+  | "endpoint"
+  | "endpointslice"
+  | "namespace"
+  | "garbagecollector"
+  | "clusterrole-aggregation"
+  | "nodeipam"
+  | "deployment"
+  | "replicaset"
+  | "serviceaccount";
 
 /** Options of the test environment's controllers. */
 export interface TestEnvironmentControllerOptions {

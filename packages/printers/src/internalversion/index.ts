@@ -7,6 +7,7 @@ export * from "./pod.ts";
 export * from "./event.ts";
 export * from "./coordination.ts";
 export * from "./config-map.ts";
+export * from "./secret.ts";
 export { parseTime, sinceMs, translateTimestampSince } from "./time.ts";
 export * from "./rbac.ts";
 export * from "./flowcontrol.ts";

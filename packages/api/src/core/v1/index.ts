@@ -1,4 +1,4 @@
-/** core/v1: Service, Endpoints, Pod, Node, Namespace, Event, ConfigMap; defaulting and validation. */
+/** core/v1: Service, Endpoints, Pod, Node, Namespace, Event, ConfigMap, Secret, ServiceAccount; defaulting and validation. */
 export * from "./constants.ts";
 export * from "./object-reference.ts";
 export * from "./service.ts";
@@ -10,6 +10,8 @@ export * from "./node.ts";
 export * from "./namespace.ts";
 export * from "./event.ts";
 export * from "./config-map.ts";
+export * from "./secret.ts";
+export * from "./service-account.ts";
 export * from "./defaults.ts";
 export * from "./pod-defaults.ts";
 export * from "./validation/index.ts";

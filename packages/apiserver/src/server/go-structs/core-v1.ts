@@ -89,6 +89,7 @@ export const coreV1: GoStructs = {
   EventSeries: { count: "int32,omitempty", lastObservedTime: "meta/v1.MicroTime,omitempty" },
   EventSource: { component: "string,omitempty", host: "string,omitempty" },
   HostIP: { ip: "string" },
+  LocalObjectReference: { name: "string,omitempty" },
   LoadBalancerIngress: {
     ip: "string,omitempty",
     hostname: "string,omitempty",
@@ -202,6 +203,15 @@ export const coreV1: GoStructs = {
   PodTemplateSpec: { metadata: "meta/v1.ObjectMeta,omitempty", spec: "core/v1.PodSpec,omitempty" },
   PortStatus: { port: "int32", protocol: "string", error: "*string,omitempty" },
   ResourceRequirements: {},
+  Secret: {
+    kind: "string,omitempty",
+    apiVersion: "string,omitempty",
+    metadata: "meta/v1.ObjectMeta,omitempty",
+    immutable: "*bool,omitempty",
+    data: "map[string][]byte,omitempty",
+    stringData: "map[string]string,omitempty",
+    type: "string,omitempty",
+  },
   Service: {
     kind: "string,omitempty",
     apiVersion: "string,omitempty",
@@ -216,6 +226,14 @@ export const coreV1: GoStructs = {
     port: "int32",
     targetPort: "intstr.IntOrString,omitempty",
     nodePort: "int32,omitempty",
+  },
+  ServiceAccount: {
+    kind: "string,omitempty",
+    apiVersion: "string,omitempty",
+    metadata: "meta/v1.ObjectMeta,omitempty",
+    secrets: "[]core/v1.ObjectReference,omitempty",
+    imagePullSecrets: "[]core/v1.LocalObjectReference,omitempty",
+    automountServiceAccountToken: "*bool,omitempty",
   },
   ServiceSpec: {
     ports: "[]core/v1.ServicePort,omitempty",

@@ -10,6 +10,7 @@
  */
 import { lookupFieldMeta } from "../patch/index.ts";
 import { configMapDocs } from "./configmap-descriptions.ts";
+import { secretDocs } from "./secret-descriptions.ts";
 import { networkingDocs } from "./networking-descriptions.ts";
 import { rbacDocs } from "./rbac-descriptions.ts";
 import { serviceDocs, type FieldDoc } from "./service-descriptions.ts";
@@ -216,6 +217,7 @@ function object(ctx: WalkContext, shape: Record<string, ZodLike>, where: Where, 
 export const defaultDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>>>> = {
   ...serviceDocs,
   ...configMapDocs,
+  ...secretDocs,
   ...networkingDocs,
   ...rbacDocs,
 };

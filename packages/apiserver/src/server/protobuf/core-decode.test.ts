@@ -95,4 +95,41 @@ describe("core/v1 protobuf status and managedFields", () => {
       immutable: false,
     });
   });
+
+  it("decodes a Secret as kubectl create secret sends it: data as base64, stringData, type, immutable", () => {
+    const entry = (no: number, k: string, v: number[]): number[] => ld(no, [...str(1, k), ...ld(2, v)]);
+    const raw = [
+      ...msg(1, str(1, "s"), str(3, "default")),
+      ...entry(2, "bin", [0, 0xfe, 0xff]),
+      ...str(3, "kubernetes.io/tls"),
+      ...entry(4, "plain", [...enc.encode("text")]),
+      ...int(5, 1),
+    ];
+    expect(decodeProtobufBody(body("Secret", raw))).toEqual({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "s", namespace: "default" },
+      data: { bin: "AP7/" },
+      type: "kubernetes.io/tls",
+      stringData: { plain: "text" },
+      immutable: true,
+    });
+  });
+
+  it("decodes a ServiceAccount's references and automountServiceAccountToken false", () => {
+    const raw = [
+      ...msg(1, str(1, "sa")),
+      ...msg(2, str(1, "Secret"), str(3, "tok"), str(7, "data")),
+      ...msg(3, str(1, "pull")),
+      ...int(4, 0),
+    ];
+    expect(decodeProtobufBody(body("ServiceAccount", raw))).toEqual({
+      apiVersion: "v1",
+      kind: "ServiceAccount",
+      metadata: { name: "sa" },
+      secrets: [{ kind: "Secret", name: "tok", fieldPath: "data" }],
+      imagePullSecrets: [{ name: "pull" }],
+      automountServiceAccountToken: false,
+    });
+  });
 });

@@ -2,7 +2,7 @@
  * Field numbers of the Kubernetes protobuf messages servicenet accepts as request bodies
  * (k8s.io/api/core/v1/generated.proto, k8s.io/api/rbac/v1/generated.proto,
  * k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto). Only what kubectl's typed commands send
- * (`create service ...`, `create namespace`, `create configmap`, `create role|clusterrole|rolebinding|clusterrolebinding`,
+ * (`create service ...`, `create namespace`, `create configmap`, `create secret ...`, `create serviceaccount`, `create role|clusterrole|rolebinding|clusterrolebinding`,
  * the `auth` reviews, k8s.io/api/authorization/v1 and authentication/v1) is covered.
  */
 
@@ -215,6 +215,29 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
     3: { name: "binaryData", type: "bytesmap" },
     4: { name: "immutable", type: "bool", pointer: true },
   },
+  Secret: {
+    1: m("metadata", "ObjectMeta"),
+    2: { name: "data", type: "bytesmap" },
+    3: s("type"),
+    4: { name: "stringData", type: "map" },
+    5: { name: "immutable", type: "bool", pointer: true },
+  },
+  ServiceAccount: {
+    1: m("metadata", "ObjectMeta"),
+    2: m("secrets", "ObjectReference", true),
+    3: m("imagePullSecrets", "LocalObjectReference", true),
+    4: { name: "automountServiceAccountToken", type: "bool", pointer: true },
+  },
+  ObjectReference: {
+    1: s("kind"),
+    2: s("namespace"),
+    3: s("name"),
+    4: s("uid"),
+    5: s("apiVersion"),
+    6: s("resourceVersion"),
+    7: s("fieldPath"),
+  },
+  LocalObjectReference: { 1: s("name") },
   RoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
   ClusterRoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
 };
@@ -229,6 +252,8 @@ export const protobufKinds: ReadonlySet<string> = new Set([
   "ClusterRoleBinding",
   "Deployment",
   "ConfigMap",
+  "Secret",
+  "ServiceAccount",
   "SelfSubjectAccessReview",
   "SubjectAccessReview",
   "LocalSubjectAccessReview",

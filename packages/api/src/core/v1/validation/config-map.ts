@@ -43,7 +43,7 @@ export function validateConfigMap(cfg: ConfigMap): FieldErrorList {
 }
 
 /** reflect.DeepEqual of two maps: a nil map differs from an empty one, as in Go. */
-function sameBag(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+export function sameBag(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);

@@ -9,4 +9,6 @@ export * from "./pod.ts";
 export * from "./namespace.ts";
 export * from "./node.ts";
 export * from "./config-map.ts";
+export * from "./secret.ts";
+export * from "./service-account.ts";
 export * from "./service-warnings.ts";

@@ -1,4 +1,4 @@
-/** Go's strconv.Quote, which klog's text format quotes messages and string values with. */
+/** Go's `strconv.Quote`, for error texts that quote user input as Go prints it. */
 
 const goEscapes: Record<string, string> = {
   "\x07": "\\a",
