@@ -81,6 +81,25 @@ export function withMatchConditions(matchConditions: { name: string; expression:
   p.spec.matchConditions = matchConditions;
   return p;
 }
+/** withExcludePolicyMatch: every operation on `resource` of the core group is excluded. */
+export function withExcludePolicyMatch(resource: string, p: Policy): Policy {
+  (p.spec.matchConstraints ??= {}).excludeResourceRules = [
+    { operations: ["*"], apiGroups: [""], apiVersions: ["*"], resources: [resource] },
+  ];
+  return p;
+}
+/** buildExistsSelector: every label in `labels` must exist. */
+const existsSelector = (labels: string[]): LabelSelector => ({ matchExpressions: labels.map((key) => ({ key, operator: "Exists" })) });
+/** withPolicyExistsLabels: the policy matches only objects carrying every label in `labels`. */
+export function withPolicyExistsLabels(labels: string[], p: Policy): Policy {
+  (p.spec.matchConstraints ??= {}).objectSelector = existsSelector(labels);
+  return p;
+}
+/** withBindingExistsLabels: the binding matches the policy's resources, narrowed to objects carrying `labels`. */
+export function withBindingExistsLabels(labels: string[], p: Policy, b: Binding): Binding {
+  b.spec.matchResources = { ...p.spec.matchConstraints, objectSelector: existsSelector(labels) };
+  return b;
+}
 export const withNamespaceMatch = (p: Policy) => withPolicyMatch("namespaces", p);
 export const withConfigMapMatch = (p: Policy) => withPolicyMatch("configmaps", p);
 
@@ -169,9 +188,10 @@ export class VapHarness {
   async cleanup(): Promise<void> {
     for (const path of this.#made.splice(0)) await this.s.request(path, { method: "DELETE" });
     const probe = { metadata: { name: "test-marker" } };
-    await this.post("/api/v1/namespaces/default/endpoints", probe);
     await eventually(
       async () => {
+        // A binding still in effect may refuse the probe's create too (a policy matching all of core/v1).
+        await this.post("/api/v1/namespaces/default/endpoints", probe);
         const r = await this.send("PATCH", "/api/v1/namespaces/default/endpoints/test-marker", [], "application/json-patch+json");
         // Endpoints carry their deprecation warning: only a policy's warning counts.
         return r.status === 200 && !(r.warnings ?? "").includes(markerMessage);
