@@ -226,13 +226,20 @@ describe("ValidatingAdmissionPolicy over HTTP", () => {
       created.push(`${rbacv1}/clusterrolebindings/${name}`);
     };
     const user = (name: string) => ({ apiGroup: "rbac.authorization.k8s.io", kind: "User", name });
-    const createAs = async (who: string, path: string, body: unknown) => {
+    const createAs = async (who: string, path: string, body: unknown, uid = "1234") => {
       const r = await s.request(`${path}?dryRun=All`, {
         method: "POST",
-        headers: { ...json, "Impersonate-User": who },
+        headers: { ...json, "Impersonate-User": who, "Impersonate-Uid": uid },
         body: JSON.stringify(body),
       });
       return { status: r.status, body: r.json() as { message?: string; reason?: string } };
+    };
+    /** serviceAccountClient: creates the ServiceAccount and answers its UID, which the client impersonates. */
+    const createServiceAccount = async (name: string): Promise<string> => {
+      const r = await post("/api/v1/namespaces/default/serviceaccounts", { metadata: { name } });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      created.push(`/api/v1/namespaces/default/serviceaccounts/${name}`);
+      return (r.body as { metadata: { uid: string } }).metadata.uid;
     };
     // The principal may always create namespaces, so that the policy is what decides.
     const namespaces = { verbs: ["create", "update"], apiGroups: [""], resources: ["namespaces"] };
@@ -281,12 +288,15 @@ describe("ValidatingAdmissionPolicy over HTTP", () => {
           },
         ],
       ),
-    )("$name ($client)", async ({ rbac, extraAccount, expression, allowed, who, subject }) => {
-      if (extraAccount)
+    )("$name ($client)", async ({ rbac, extraAccount, expression, allowed, client, who, subject }) => {
+      const uid = client === "serviceaccount" ? await createServiceAccount(subject.name) : "1234";
+      if (extraAccount) {
+        await createServiceAccount("extra-acct");
         await grant("validate-authz-extra", { kind: "ServiceAccount", name: "extra-acct", namespace: "default" }, [
           namespaces,
           extraAccount,
         ]);
+      }
       await grant("validate-authz-principal", subject, rbac ? [namespaces, rbac] : [namespaces]);
       await createAndWaitReady(
         makePolicy("validate-authz", { validations: [{ expression }] }),
@@ -295,11 +305,13 @@ describe("ValidatingAdmissionPolicy over HTTP", () => {
       const ns = { metadata: { name: "test-authz" } };
       if (allowed) {
         // Granted rules reach the authorizer through its informers: wait for them.
-        await eventually(async () => (await createAs(who, "/api/v1/namespaces", ns)).status === 201, { what: `${who} to be admitted` });
+        await eventually(async () => (await createAs(who, "/api/v1/namespaces", ns, uid)).status === 201, {
+          what: `${who} to be admitted`,
+        });
         return;
       }
-      await eventually(async () => (await createAs(who, "/api/v1/namespaces", ns)).status !== 403, { what: `${who}'s RBAC grant` });
-      const r = await createAs(who, "/api/v1/namespaces", ns);
+      await eventually(async () => (await createAs(who, "/api/v1/namespaces", ns, uid)).status !== 403, { what: `${who}'s RBAC grant` });
+      const r = await createAs(who, "/api/v1/namespaces", ns, uid);
       expect(r.status).toBe(422);
       expect(r.body.reason).toBe("Invalid");
       expect(r.body.message).toBe(
