@@ -4,10 +4,9 @@
  * auditAnnotations and with Warn and Audit validationActions, checked in the error, the warnings
  * and the audit Event of the create (level Request for configmaps, as upstream's audit policy).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newPolicyRuleEvaluator } from "../../../../audit/policy/checker.ts";
 import { loadPolicyFromBytes } from "../../../../audit/policy/reader.ts";
-import { startTestServer } from "../../../../server/testing.ts";
 import {
   configParamKind,
   makeBinding,
@@ -18,6 +17,7 @@ import {
   withParams,
   withValidations,
   withWaitReadyConstraintAndExpression,
+  useVapHarness,
   type Binding,
   type Policy,
 } from "./validatingadmissionpolicy-testing.ts";
@@ -34,13 +34,9 @@ rules:
 
 type AuditEvent = Record<string, unknown> & { stage: string; verb: string; requestURI: string; annotations?: Record<string, string> };
 const events: AuditEvent[] = [];
+const backend = { processEvents: (...e: unknown[]) => events.push(...(e as AuditEvent[])), shutdown: () => undefined };
 let h: VapHarness;
-beforeAll(async () => {
-  const backend = { processEvents: (...e: unknown[]) => events.push(...(e as AuditEvent[])), shutdown: () => undefined };
-  h = new VapHarness(await startTestServer({ audit: { evaluator: newPolicyRuleEvaluator(loadPolicyFromBytes(auditPolicy)), backend } }));
-});
-afterEach(async () => h.cleanup());
-afterAll(async () => h?.s.close());
+useVapHarness((x) => (h = x), { audit: { evaluator: newPolicyRuleEvaluator(loadPolicyFromBytes(auditPolicy)), backend } });
 
 /** withAuditAnnotations */
 function withAuditAnnotations(auditAnnotations: { key: string; valueExpression: string }[], p: Policy): Policy {

@@ -4,11 +4,11 @@
  * or of the authorizer library, in validations, variables and matchConditions, and the per-policy
  * runtime budget. StrictCostEnforcementForVAP is locked on in Kubernetes 1.33, as here.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../../../server/testing.ts";
+import { describe, expect, it } from "vitest";
 import {
   makeBinding,
   makePolicy,
+  useVapHarness,
   VapHarness,
   withFailurePolicy,
   withMatchConditions,
@@ -34,19 +34,8 @@ function generateValidationsWithAuthzCheck(num: number, exp: string): Validation
 const base = () => withFailurePolicy("Fail", withNamespaceMatch(makePolicy("validate-namespace-suffix")));
 
 describe("Test_CostLimitForValidation", () => {
-  let s: TestServer;
   let h: VapHarness;
-
-  beforeAll(async () => {
-    s = await startTestServer();
-    h = new VapHarness(s);
-  });
-  afterEach(async () => {
-    await h.cleanup();
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  useVapHarness((x) => (h = x));
 
   it.each<{ name: string; policy: () => Policy; err: string; failureReason: string }>([
     {

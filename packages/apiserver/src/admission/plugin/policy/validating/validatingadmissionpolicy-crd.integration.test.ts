@@ -3,13 +3,13 @@
  * (test/integration/apiserver/cel/validatingadmissionpolicy_test.go) over HTTP: a custom resource
  * as a policy's params, and a deleted binding that stops judging.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../../../server/testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createCRD } from "../../../../apiextensions/test/integration/fixtures-testing.ts";
 import {
   arv1,
   makeBinding,
   makePolicy,
+  useVapHarness,
   VapHarness,
   withFailurePolicy,
   withNamespaceMatch,
@@ -42,23 +42,12 @@ function versionedCustomResourceDefinition(): Record<string, unknown> {
 }
 
 describe("ValidatingAdmissionPolicy integration: CRD params and binding removal", () => {
-  let s: TestServer;
   let h: VapHarness;
-
-  beforeAll(async () => {
-    s = await startTestServer();
-    h = new VapHarness(s);
-  });
-  afterEach(async () => {
-    await h.cleanup();
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  useVapHarness((x) => (h = x));
 
   describe("TestCRDParams", () => {
     beforeAll(async () => {
-      await createCRD(s, versionedCustomResourceDefinition());
+      await createCRD(h.s, versionedCustomResourceDefinition());
       const panda = {
         apiVersion: "awesome.bears.com/v1",
         kind: "Panda",

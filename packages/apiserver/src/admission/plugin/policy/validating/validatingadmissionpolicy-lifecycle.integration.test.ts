@@ -5,14 +5,14 @@
  * _BindingDeletedThenRecreated and _ParamResourceDeletedThenRecreated. Namespaces are created with
  * generateName and polled until the change is in effect, as upstream's wait.PollImmediate loops.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../server/testing.ts";
+import { describe, expect, it } from "vitest";
 import {
   arv1,
   configParamKind,
   makeBinding,
   makePolicy,
   markerMessage,
+  useVapHarness,
   VapHarness,
   withFailurePolicy,
   withNamespaceMatch,
@@ -23,11 +23,7 @@ import {
 } from "./validatingadmissionpolicy-testing.ts";
 
 let h: VapHarness;
-beforeAll(async () => {
-  h = new VapHarness(await startTestServer());
-});
-afterEach(async () => h.cleanup());
-afterAll(async () => h?.s.close());
+useVapHarness((x) => (h = x));
 
 /** An allowed-prefixes policy: namespaces must pass `expression`, else `message`. */
 const prefixPolicy = (expression: string, message: string) =>

@@ -4,13 +4,13 @@
  * _MatchByResourceNames, _MatchWithMatchPolicyEquivalent and _MatchWithMatchPolicyExact, over
  * ConfigMaps and the versioned `pandas` custom resource.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createCRD } from "../../../../apiextensions/test/integration/fixtures-testing.ts";
-import { startTestServer } from "../../../../server/testing.ts";
 import {
   arv1,
   makeBinding,
   makePolicy,
+  useVapHarness,
   VapHarness,
   withConfigMapMatch,
   withFailurePolicy,
@@ -21,11 +21,7 @@ import {
 } from "./validatingadmissionpolicy-testing.ts";
 
 let h: VapHarness;
-beforeAll(async () => {
-  h = new VapHarness(await startTestServer());
-});
-afterEach(async () => h.cleanup());
-afterAll(async () => h?.s.close());
+useVapHarness((x) => (h = x));
 
 const denyAll = (name: string, message: string, p: Policy = withConfigMapMatch(makePolicy(name))) =>
   withValidations([{ expression: "false", message }], withFailurePolicy("Fail", p));

@@ -4,13 +4,13 @@
  * Namespace creates, bound without params or with a ConfigMap param, and the error and reason
  * kube-apiserver answers.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../server/testing.ts";
+import { describe, expect, it } from "vitest";
 import {
   configParamKind,
   makeBinding,
   makeConfigParams,
   makePolicy,
+  useVapHarness,
   VapHarness,
   withFailurePolicy,
   withNamespaceMatch,
@@ -22,11 +22,7 @@ import {
 } from "./validatingadmissionpolicy-testing.ts";
 
 let h: VapHarness;
-beforeAll(async () => {
-  h = new VapHarness(await startTestServer());
-});
-afterEach(async () => h.cleanup());
-afterAll(async () => h?.s.close());
+useVapHarness((x) => (h = x));
 
 /** checkExpectedError + checkFailureReason: the whole message, the reason and its code. */
 function expectError(r: Answer, err: string, reason: string): void {

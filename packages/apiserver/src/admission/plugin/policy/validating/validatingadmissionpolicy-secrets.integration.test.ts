@@ -4,14 +4,14 @@
  * judging them with its own ConfigMap params), Test_ValidatingAdmissionPolicy_UpdateParamKind (the
  * policy's paramKind switched from ConfigMap to Secret) and _MatchWithExcludeResources.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../server/testing.ts";
+import { describe, expect, it } from "vitest";
 import {
   arv1,
   configParamKind,
   makeBinding,
   makeConfigParams,
   makePolicy,
+  useVapHarness,
   VapHarness,
   withBindingExistsLabels,
   withExcludePolicyMatch,
@@ -25,11 +25,7 @@ import {
 } from "./validatingadmissionpolicy-testing.ts";
 
 let h: VapHarness;
-beforeAll(async () => {
-  h = new VapHarness(await startTestServer());
-});
-afterEach(async () => h.cleanup());
-afterAll(async () => h?.s.close());
+useVapHarness((x) => (h = x));
 
 const secrets = "/api/v1/namespaces/default/secrets";
 const secret = (name: string, labels: Record<string, string>) => ({ metadata: { name, labels } });

@@ -6,8 +6,8 @@
  * "test-marker" Endpoints is refused (or warned about) with the marker's message.
  */
 import { eventually } from "@servicenet/testing";
-import { expect } from "vitest";
-import type { TestServer } from "../../../../server/testing.ts";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { startTestServer, type TestServer } from "../../../../server/testing.ts";
 
 export const arv1 = "/apis/admissionregistration.k8s.io/v1";
 export const markerMessage = "marker denied; policy is ready";
@@ -200,4 +200,19 @@ export class VapHarness {
     );
     await this.s.request("/api/v1/namespaces/default/endpoints/test-marker", { method: "DELETE" });
   }
+}
+
+/**
+ * The hooks upstream's tests share, registered in the calling file or describe: one in-process
+ * server (started with `options`), the harness's objects removed after each test, the server
+ * closed at the end. `set` receives the harness once the server is up.
+ */
+export function useVapHarness(set: (h: VapHarness) => void, options: Parameters<typeof startTestServer>[0] = {}): void {
+  let h: VapHarness | undefined;
+  beforeAll(async () => {
+    h = new VapHarness(await startTestServer(options));
+    set(h);
+  });
+  afterEach(async () => h?.cleanup());
+  afterAll(async () => h?.s.close());
 }
