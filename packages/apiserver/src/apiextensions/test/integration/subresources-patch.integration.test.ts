@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
-import { createCRD, json, noxuCRD } from "./fixtures-testing.ts";
+import { allowAllSchema, createCRD, json, noxuSubresourcesCRD } from "./fixtures-testing.ts";
 
 const ns = "not-the-default";
 const merge = { "Content-Type": "application/merge-patch+json" };
@@ -17,24 +17,6 @@ interface Obj {
   spec: { num?: number; replicas?: number };
   status?: { num?: number; replicas?: number };
 }
-
-/** NewNoxuSubresourcesCRDs: v1beta1 (storage) and v1, each with status and scale subresources. */
-function subresourcesCRD(schema: Record<string, unknown>): Record<string, unknown> {
-  const c = noxuCRD("Namespaced");
-  const version = (name: string, labelSelectorPath: string): Record<string, unknown> => ({
-    name,
-    served: true,
-    storage: name === "v1beta1",
-    schema: { openAPIV3Schema: schema },
-    subresources: { status: {}, scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas", labelSelectorPath } },
-  });
-  const spec = c["spec"] as Record<string, unknown>;
-  spec["versions"] = [version("v1beta1", ".status.labelSelector"), version("v1", ".status.anotherLabelSelector")];
-  (spec["names"] as Record<string, unknown>)["categories"] = undefined;
-  return c;
-}
-
-const allowAll = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
 
 /** Upstream's schema of TestValidateOnlyStatus: .spec.num and .status.num at most 10. */
 const maxTen = {
@@ -62,7 +44,7 @@ async function start(schema: Record<string, unknown>): Promise<TestServer> {
   const s = await startTestServer();
   const r = await s.request("/api/v1/namespaces", { method: "POST", headers: json, body: JSON.stringify({ metadata: { name: ns } }) });
   expect(r.status, r.text).toBe(201);
-  await createCRD(s, subresourcesCRD(schema));
+  await createCRD(s, noxuSubresourcesCRD(schema));
   return s;
 }
 
@@ -113,7 +95,7 @@ describe("apiextensions subresources_test TestValidateOnlyStatus", () => {
 describe("apiextensions subresources_test TestSubresourcePatch", () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await start(allowAll);
+    s = await start(allowAllSchema);
   });
   afterAll(async () => {
     await s?.close();
