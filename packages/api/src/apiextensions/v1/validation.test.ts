@@ -75,7 +75,30 @@ describe("TestValidateCustomResourceDefinition", () => {
         (c.spec.versions[0]!.schema = {
           openAPIV3Schema: { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "string" } },
         }),
-      ["spec.validation.openAPIV3Schema.additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive"],
+      [
+        "spec.validation.openAPIV3Schema.additionalProperties: Forbidden: must not be used at the root",
+        "spec.validation.openAPIV3Schema.additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive",
+      ],
+    ],
+    [
+      "additionalProperties false at the root",
+      (c) => (c.spec.versions[0]!.schema = { openAPIV3Schema: { type: "object", additionalProperties: false } }),
+      ["spec.validation.openAPIV3Schema.additionalProperties: Forbidden: must not be used at the root"],
+    ],
+    [
+      "additionalProperties on an embedded resource",
+      (c) =>
+        (c.spec.versions[0]!.schema = {
+          openAPIV3Schema: {
+            type: "object",
+            properties: {
+              e: { type: "object", "x-kubernetes-embedded-resource": true, additionalProperties: { type: "string" } },
+            },
+          },
+        }),
+      [
+        "spec.validation.openAPIV3Schema.properties[e].additionalProperties: Forbidden: must not be used if x-kubernetes-embedded-resource is set",
+      ],
     ],
     [
       "an array without items",
