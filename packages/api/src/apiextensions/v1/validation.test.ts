@@ -101,6 +101,24 @@ describe("TestValidateCustomResourceDefinition", () => {
       ],
     ],
     [
+      "a scale path whose field name has brackets (upstream's TestApplyScaleSubresource)",
+      (c) =>
+        (c.spec.versions[0]!.subresources = { scale: { specReplicasPath: ".spec.replicas[0]", statusReplicasPath: ".status.replicas" } }),
+      [],
+    ],
+    [
+      "scale paths that are no simple json paths, or under the wrong root",
+      (c) =>
+        (c.spec.versions[0]!.subresources = {
+          scale: { specReplicasPath: "foo,bar", statusReplicasPath: ".spec.replicas", labelSelectorPath: ".metadata.labels" },
+        }),
+      [
+        'spec.subresources.scale.specReplicasPath: Invalid value: "foo,bar": must be a simple json path starting with .',
+        'spec.subresources.scale.statusReplicasPath: Invalid value: ".spec.replicas": should be a json path under .status',
+        'spec.subresources.scale.labelSelectorPath: Invalid value: ".metadata.labels": should be a json path under either .spec or .status',
+      ],
+    ],
+    [
       "an array without items",
       (c) => (c.spec.versions[0]!.schema = { openAPIV3Schema: { type: "object", properties: { a: { type: "array" } } } }),
       ["spec.validation.openAPIV3Schema.properties[a].items: Required value: must be specified"],
