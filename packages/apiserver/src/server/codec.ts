@@ -8,7 +8,7 @@ import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../storage/index.ts";
 import type { BodyFormat } from "./negotiation.ts";
 import { goDecodeError, wrapUnstructuredInts } from "./go-decode.ts";
-import { goTypesOf } from "./go-types.ts";
+import { goTypesOf, objectMetaGoTypes } from "./go-types.ts";
 import { countMembers, countMembersInTurns, duplicateFields } from "./json-duplicates.ts";
 import { literalAt } from "./json-literal.ts";
 import { canonical } from "./no-op.ts";
@@ -207,6 +207,17 @@ function checkGoTypes(def: ResourceDef, raw: Record<string, unknown>, opts: Deco
   throw new StatusError("Invalid", status.message ?? "", { causes: status.details?.causes ?? [] });
 }
 
+/**
+ * objectmeta.GetObjectMetaWithOptions: a custom resource's metadata is unmarshalled on its own into
+ * metav1.ObjectMeta, so a type error names the fields from ObjectMeta down (`ObjectMeta.labels`).
+ */
+function customResourceMetadataTypes(def: ResourceDef, metadata: unknown): void {
+  if (metadata === undefined || metadata === null) return;
+  const msg = goDecodeError(ObjectMetaSchema, metadata, objectMetaGoTypes);
+  if (msg !== undefined)
+    throw StatusError.badRequest(`${def.kind} in version ${JSON.stringify(def.version)} cannot be handled as a ${def.kind}: ${msg}`);
+}
+
 /** A strategic merge patch's result as upstream's unstructured conversion gives it: int32 overflows wrapped. */
 export function wrapPatchedInts(def: ResourceDef, value: unknown): void {
   const types = goTypesOf(apiVersionOf(def), def.kind);
@@ -289,6 +300,7 @@ export function decodeValue(
     if (def.coerce !== undefined) warnings.push(...strictDecoding(def, fv, def.coerce(obj), duplicates, true));
     // Kinds without a schema (Lease) still have a typed ObjectMeta: Go's decoder rejects
     // `metadata.name: 5` or `labels: "x"`, and validation would otherwise crash on them (500).
+    if (def.coerce !== undefined) customResourceMetadataTypes(def, obj["metadata"]);
     const m = safeParseCompiled(ObjectMetaSchema, obj["metadata"] ?? {});
     if (!m.success)
       throw StatusError.badRequest(

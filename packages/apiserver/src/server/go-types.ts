@@ -64,17 +64,24 @@ export function goTypesOf(apiVersion: string, kind: string): GoTypes | undefined
   if (goTypesByKind.has(key)) return goTypesByKind.get(key);
   const slash = apiVersion.lastIndexOf("/");
   const root = goRootType(slash < 0 ? "" : apiVersion.slice(0, slash), apiVersion.slice(slash + 1), kind);
-  const types: GoTypes | undefined =
-    root === undefined
-      ? undefined
-      : {
-          struct: (path) => {
-            const t = goTypeAt(root, path);
-            return t !== undefined && struct(t) !== undefined ? goName(t) : undefined;
-          },
-          int: (path) => (goTypeAt(root, path) === "int64" ? "int64" : "int32"),
-          bytes: (path) => /^(map\[string\])?\[\]byte$/.test(goTypeAt(root, path) ?? ""),
-        };
+  const types = root === undefined ? undefined : typesFrom(root);
   goTypesByKind.set(key, types);
   return types;
+}
+
+/**
+ * The Go types from metav1.ObjectMeta down: what a custom resource's metadata is decoded into on
+ * its own (apiextensions-apiserver pkg/apiserver/schema/objectmeta/coerce.go GetObjectMetaWithOptions).
+ */
+export const objectMetaGoTypes: GoTypes = typesFrom("meta/v1.ObjectMeta");
+
+function typesFrom(root: string): GoTypes {
+  return {
+    struct: (path) => {
+      const t = goTypeAt(root, path);
+      return t !== undefined && struct(t) !== undefined ? goName(t) : undefined;
+    },
+    int: (path) => (goTypeAt(root, path) === "int64" ? "int64" : "int32"),
+    bytes: (path) => /^(map\[string\])?\[\]byte$/.test(goTypeAt(root, path) ?? ""),
+  };
 }

@@ -38,6 +38,8 @@ export interface ResourceDef {
   printer: TableHandler<KubeObject>;
   /** The list kind when it is not `<kind>List` (a CRD's `names.listKind`). */
   listKind?: string;
+  /** The patch media types served, when not all of them (custom resources: no strategic merge patch). */
+  patchTypes?: readonly string[];
   /** A CRD version's `deprecationWarning` (or its default), sent as a `Warning` on every request. */
   deprecationWarning?: string;
   /**

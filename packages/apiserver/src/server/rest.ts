@@ -233,7 +233,7 @@ async function update(r: ResourceRequest): Promise<number> {
 
 async function patch(r: ResourceRequest): Promise<number> {
   const contentType = r.req.headers["content-type"] ?? "";
-  const type = patchTypeOf(contentType);
+  const type = patchTypeOf(contentType, r.def.patchTypes);
   const fv = parseFieldValidation(r.query.get("fieldValidation"));
   const dryRun = parseDryRun(r.query);
   const isApply = type === "application/apply-patch+yaml";
@@ -253,7 +253,8 @@ async function patch(r: ResourceRequest): Promise<number> {
     r.info.name,
     async (current) => {
       await budget.maybeYield();
-      const patched = applyPatch(type, (current ?? undefined) as unknown as JSONObject | undefined, text, {
+      const base = inRequestVersion(r.def, current);
+      const patched = applyPatch(type, (base ?? undefined) as unknown as JSONObject | undefined, text, {
         fieldManager: manager,
         force: queryBool(r.query, "force") ?? false,
         schemaKind: r.def.kind,
@@ -280,7 +281,9 @@ async function patch(r: ResourceRequest): Promise<number> {
       await adm.admit(decoded.obj, current ?? undefined, current ? "UPDATE" : "CREATE");
       // patch.go dedups only after mutating admission (dedupOwnerReferencesTransformer).
       dedupOwnerReferencesAndAddWarning(decoded.obj, warnings, true);
-      return keepNoOp(current, decoded.obj);
+      // The store writes the storage version: compared in it, a patch that changes nothing stays a no-op.
+      const stored = current && base !== current ? { ...decoded.obj, apiVersion: current.apiVersion } : decoded.obj;
+      return keepNoOp(current, stored);
     },
     { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings, ...userOf(r), ...adm.storeHooks() },
   );
@@ -288,6 +291,16 @@ async function patch(r: ResourceRequest): Promise<number> {
   await budget.maybeYield();
   const code = result.created ? 201 : 200;
   return dryRun ? ok(r, code, result.object, warnings) : okInTurns(r, code, result.object, warnings, budget);
+}
+
+/**
+ * patch.go: the stored object converted to the request's version is what the patch applies to (a
+ * custom resource of a served, non-storage version: conversion strategy None rewrites apiVersion).
+ * A version that converts field by field (events.k8s.io/v1, with fromVersion) is patched as stored.
+ */
+function inRequestVersion(def: ResourceDef, current: KubeObject | null): KubeObject | null {
+  if (current === null || def.toVersion === undefined || def.fromVersion !== undefined) return current;
+  return current.apiVersion === apiVersionOf(def) ? current : def.toVersion(deepCopy(current));
 }
 
 /** An apply patch must be a whole object of this endpoint's apiVersion and kind (upstream 400s). */

@@ -59,7 +59,7 @@ export async function handleSubresourceView(r: ResourceRequest, view: Subresourc
     if (r.def.namespaced && (obj.metadata.namespace ?? "") === "") obj.metadata.namespace = namespace;
     next = () => obj;
   } else {
-    const type = patchTypeOf(r.req.headers["content-type"] ?? "");
+    const type = patchTypeOf(r.req.headers["content-type"] ?? "", r.def.patchTypes);
     const manager = fieldManagerOf(r.query, r.req.headers["user-agent"]);
     next = (current) => {
       const patched = applyPatch(type, current as unknown as JSONObject, body.toString("utf8"), {

@@ -63,6 +63,9 @@ function validateNode(s: JSONSchemaProps, at: string, root: boolean): FieldError
   if (s.type === "array" && s.items === undefined) errs.push(field.required(`${at}.items`, "must be specified"));
   if (s.nullable === true && root) errs.push(field.forbidden(`${at}.nullable`, "must be false at the root"));
   if (s.additionalProperties !== undefined) {
+    // validateStructuralInvariants: a root (or embedded resource) is an object with metadata, never a map.
+    if (root) errs.push(field.forbidden(`${at}.additionalProperties`, "must not be used at the root"));
+    if (embedded) errs.push(field.forbidden(`${at}.additionalProperties`, "must not be used if x-kubernetes-embedded-resource is set"));
     if (Object.keys(s.properties ?? {}).length > 0 && (s.additionalProperties === false || typeof s.additionalProperties === "object"))
       errs.push(field.forbidden(`${at}.additionalProperties`, "additionalProperties and properties are mutual exclusive"));
     if (typeof s.additionalProperties === "object") errs.push(...validateNode(s.additionalProperties, `${at}.additionalProperties`, false));

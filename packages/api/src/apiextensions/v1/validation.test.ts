@@ -75,7 +75,48 @@ describe("TestValidateCustomResourceDefinition", () => {
         (c.spec.versions[0]!.schema = {
           openAPIV3Schema: { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "string" } },
         }),
-      ["spec.validation.openAPIV3Schema.additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive"],
+      [
+        "spec.validation.openAPIV3Schema.additionalProperties: Forbidden: must not be used at the root",
+        "spec.validation.openAPIV3Schema.additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive",
+      ],
+    ],
+    [
+      "additionalProperties false at the root",
+      (c) => (c.spec.versions[0]!.schema = { openAPIV3Schema: { type: "object", additionalProperties: false } }),
+      ["spec.validation.openAPIV3Schema.additionalProperties: Forbidden: must not be used at the root"],
+    ],
+    [
+      "additionalProperties on an embedded resource",
+      (c) =>
+        (c.spec.versions[0]!.schema = {
+          openAPIV3Schema: {
+            type: "object",
+            properties: {
+              e: { type: "object", "x-kubernetes-embedded-resource": true, additionalProperties: { type: "string" } },
+            },
+          },
+        }),
+      [
+        "spec.validation.openAPIV3Schema.properties[e].additionalProperties: Forbidden: must not be used if x-kubernetes-embedded-resource is set",
+      ],
+    ],
+    [
+      "a scale path whose field name has brackets (upstream's TestApplyScaleSubresource)",
+      (c) =>
+        (c.spec.versions[0]!.subresources = { scale: { specReplicasPath: ".spec.replicas[0]", statusReplicasPath: ".status.replicas" } }),
+      [],
+    ],
+    [
+      "scale paths that are no simple json paths, or under the wrong root",
+      (c) =>
+        (c.spec.versions[0]!.subresources = {
+          scale: { specReplicasPath: "foo,bar", statusReplicasPath: ".spec.replicas", labelSelectorPath: ".metadata.labels" },
+        }),
+      [
+        'spec.subresources.scale.specReplicasPath: Invalid value: "foo,bar": must be a simple json path starting with .',
+        'spec.subresources.scale.statusReplicasPath: Invalid value: ".spec.replicas": should be a json path under .status',
+        'spec.subresources.scale.labelSelectorPath: Invalid value: ".metadata.labels": should be a json path under either .spec or .status',
+      ],
     ],
     [
       "an array without items",

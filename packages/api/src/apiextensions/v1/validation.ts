@@ -203,23 +203,34 @@ function validateColumns(v: CustomResourceDefinitionVersion, at: string): FieldE
   return (v.additionalPrinterColumns ?? []).flatMap((c, i) => validateColumn(c, path(at, i)));
 }
 
-/** ValidateCustomResourceDefinitionSubresources' scale paths. */
+/**
+ * ValidateCustomResourceDefinitionSubresources' scale paths: simple paths (dot-separated field
+ * names, brackets included: `.spec.replicas[0]` names a field `replicas[0]`) under the right root.
+ */
 function validateScale(v: CustomResourceDefinitionVersion, at: string): FieldErrorList {
-  const errs: FieldErrorList = [];
   const scale = v.subresources?.scale;
-  if (!scale) return errs;
-  if (!isSimpleSpecOrStatusPath(scale.specReplicasPath, ".spec."))
-    errs.push(field.invalid(`${at}.specReplicasPath`, scale.specReplicasPath, "should be a json path under .spec"));
-  if (!isSimpleSpecOrStatusPath(scale.statusReplicasPath, ".status."))
-    errs.push(field.invalid(`${at}.statusReplicasPath`, scale.statusReplicasPath, "should be a json path under .status"));
+  if (!scale) return [];
+  const errs: FieldErrorList = [
+    ...scalePath(scale.specReplicasPath, `${at}.specReplicasPath`, [".spec."], "should be a json path under .spec"),
+    ...scalePath(scale.statusReplicasPath, `${at}.statusReplicasPath`, [".status."], "should be a json path under .status"),
+  ];
+  // labelSelectorPath is optional.
   const sel = scale.labelSelectorPath;
-  if (sel !== undefined && !isSimpleSpecOrStatusPath(sel, ".spec.") && !isSimpleSpecOrStatusPath(sel, ".status."))
-    errs.push(field.invalid(`${at}.labelSelectorPath`, sel, "should be a json path under either .spec or .status"));
+  if (sel !== undefined && sel !== "")
+    errs.push(...scalePath(sel, `${at}.labelSelectorPath`, [".spec.", ".status."], "should be a json path under either .spec or .status"));
   return errs;
 }
 
-function isSimpleSpecOrStatusPath(p: string, prefix: string): boolean {
-  return p.startsWith(prefix) && p.length > prefix.length && !/[[\]*]/.test(p);
+function scalePath(p: string, at: string, prefixes: readonly string[], under: string): FieldErrorList {
+  if (p === "") return [field.required(at, "")];
+  const simple = validateSimpleJSONPath(p, at);
+  if (simple.length > 0) return simple;
+  return prefixes.some((x) => p.startsWith(x)) ? [] : [field.invalid(at, p, under)];
+}
+
+/** validateSimpleJSONPath for a non-empty path: it starts with a dot. */
+function validateSimpleJSONPath(p: string, at: string): FieldErrorList {
+  return p.startsWith(".") ? [] : [field.invalid(at, p, "must be a simple json path starting with .")];
 }
 
 /** ValidateCustomResourceColumnDefinition. */

@@ -18,6 +18,9 @@ import { newTableConvertor } from "../registry/customresource/tableconvertor/tab
 import { newSchemaCoercer } from "./schema-coercer.ts";
 import { compareKubeAwareVersions } from "./version-priority.ts";
 
+/** crdHandler.serveResource's supportedTypes: custom resources have no strategic merge patch. */
+const customResourcePatchTypes = ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"];
+
 /** A served version: what the generic handlers need. */
 export interface ServedVersion {
   def: ResourceDef;
@@ -142,6 +145,7 @@ export class CRDHandler {
       categories: names.categories ?? [],
       verbs: readWriteVerbs,
       subresources,
+      patchTypes: customResourcePatchTypes,
       storagePath: `${crd.spec.group}/${crd.spec.names.plural}`,
       strategy,
       schema: undefined,

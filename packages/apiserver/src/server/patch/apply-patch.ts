@@ -87,14 +87,17 @@ function parseJSON(body: string, context: string): unknown {
   }
 }
 
-/** Strips `; charset=...` and validates the media type; unsupported types get upstream's 415. */
-export function patchTypeOf(contentType: string): PatchContentType {
+/**
+ * Strips `; charset=...` and validates the media type against `accepted` (upstream's
+ * RequestScope patchTypes); another type gets upstream's 415 listing the accepted ones.
+ */
+export function patchTypeOf(contentType: string, accepted: readonly string[] = patchContentTypes): PatchContentType {
   const base = (contentType.split(";")[0] ?? "").trim().toLowerCase();
-  const found = patchContentTypes.find((t) => t === base);
+  const found = patchContentTypes.find((t) => t === base && accepted.includes(t));
   if (found === undefined) {
     throw new StatusError(
       "UnsupportedMediaType",
-      `the body of the request was in an unknown format - accepted media types include: ${patchContentTypes.join(", ")}`,
+      `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`,
     );
   }
   return found;

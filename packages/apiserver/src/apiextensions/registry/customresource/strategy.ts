@@ -21,9 +21,12 @@ function content(o: KubeObject, withoutStatus: boolean): Record<string, unknown>
 /** status_strategy.go PrepareForUpdate: everything but status comes from the stored object. */
 function prepareStatusUpdate(obj: KubeObject, old: KubeObject): void {
   const status = obj["status"];
+  // Copied before obj is cleared: a no-op write hands the stored object in as both obj and old.
+  const kept = Object.entries(old)
+    .filter(([k]) => k !== "metadata" && k !== "status" && k !== "apiVersion" && k !== "kind")
+    .map(([k, v]) => [k, structuredClone(v)] as const);
   for (const k of Object.keys(obj)) if (k !== "metadata" && k !== "apiVersion" && k !== "kind") delete obj[k];
-  for (const [k, v] of Object.entries(old))
-    if (k !== "metadata" && k !== "status" && k !== "apiVersion" && k !== "kind") obj[k] = structuredClone(v);
+  for (const [k, v] of kept) obj[k] = v;
   if (status !== undefined) obj["status"] = status;
   for (const k of ["labels", "annotations", "finalizers", "ownerReferences"] as const) {
     if (old.metadata[k] === undefined) delete obj.metadata[k];

@@ -35,6 +35,25 @@ export function noxuCRD(scope: "Namespaced" | "Cluster", extra: Record<string, u
   };
 }
 
+/** fixtures.AllowAllSchema: an object that keeps every field. */
+export const allowAllSchema = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+
+/** NewNoxuSubresourcesCRDs (subresources_test.go), without categories: v1beta1 (storage) and v1, each with status and scale subresources. */
+export function noxuSubresourcesCRD(schema: Record<string, unknown> = allowAllSchema): Record<string, unknown> {
+  const c = noxuCRD("Namespaced");
+  const version = (name: string, labelSelectorPath: string): Record<string, unknown> => ({
+    name,
+    served: true,
+    storage: name === "v1beta1",
+    schema: { openAPIV3Schema: schema },
+    subresources: { status: {}, scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas", labelSelectorPath } },
+  });
+  const spec = c["spec"] as Record<string, unknown>;
+  spec["versions"] = [version("v1beta1", ".status.labelSelector"), version("v1", ".status.anotherLabelSelector")];
+  (spec["names"] as Record<string, unknown>)["categories"] = undefined;
+  return c;
+}
+
 /** Creates a CRD and waits until it is Established (fixtures.CreateNewV1CustomResourceDefinition). */
 export async function createCRD(s: TestServer, crd: Record<string, unknown>): Promise<Record<string, unknown>> {
   const r = await s.request("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
