@@ -206,6 +206,7 @@ async function newHandler(cfg: APIServerConfig) {
     enableAggregatorRouting: cfg.enableAggregatorRouting ?? false,
     ...(cfg.admissionPluginConfig ? { pluginConfig: cfg.admissionPluginConfig } : {}),
     ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
+    ...(cfg.authorizeWithSelectors !== undefined ? { authorizeWithSelectors: cfg.authorizeWithSelectors } : {}),
     ...(cfg.metricsRegistry ? { metricsRegistry: cfg.metricsRegistry } : {}),
     logger,
   });

@@ -56,6 +56,8 @@ export interface AdmissionDeps {
   enableAggregatorRouting?: boolean;
   /** The server's authorizer, behind the CEL `authorizer` variable. */
   authorizer?: Authorizer;
+  /** The AuthorizeWithSelectors feature gate (default on). */
+  authorizeWithSelectors?: boolean;
   /** What `--admission-control-config-file` configures (the webhooks' client credentials). */
   pluginConfig?: AdmissionPluginConfig;
   /** This server as its own client (filled in once it listens): `kubernetes.default.svc` webhooks reach it. */
@@ -111,6 +113,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
         bindingsStoragePath: validatingAdmissionPolicyBindingStoragePath,
         equivalentResources,
         ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
+        ...(deps.authorizeWithSelectors !== undefined ? { authorizeWithSelectors: deps.authorizeWithSelectors } : {}),
       }),
     );
   }
