@@ -10,7 +10,11 @@ import {
 
 describe("parseFeatureGates", () => {
   it("defaults to the 1.33 gates: dual-write", () => {
-    expect(parseFeatureGates("")).toEqual({ MultiCIDRServiceAllocator: true, DisableAllocatorDualWrite: false, AuthorizeWithSelectors: true });
+    expect(parseFeatureGates("")).toEqual({
+      MultiCIDRServiceAllocator: true,
+      DisableAllocatorDualWrite: false,
+      AuthorizeWithSelectors: true,
+    });
     expect(allocatorMode(defaultFeatureGates)).toBe("dual-write");
   });
 

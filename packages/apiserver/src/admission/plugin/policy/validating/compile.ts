@@ -67,4 +67,7 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy, authorizeWithSe
  * The compile check policy validation runs on each expression (validation.go validateCELCondition):
  * the CEL error of an expression that does not compile in the admission environment.
  */
-export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(withSelectors.environment, withSelectors.messageEnvironment);
+export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(
+  withSelectors.environment,
+  withSelectors.messageEnvironment,
+);
