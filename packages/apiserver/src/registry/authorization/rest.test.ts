@@ -68,6 +68,32 @@ describe("SelfSubjectAccessReview", () => {
   });
 });
 
+// validation_test.go TestValidateSARSpec / TestValidateSelfSAR: the selector attributes (AuthorizeWithSelectors).
+describe("resourceAttributes.fieldSelector and labelSelector", () => {
+  const spec = (resourceAttributes: Record<string, unknown>) => ({
+    spec: { user: "bob", resourceAttributes: { verb: "list", ...resourceAttributes } },
+  });
+  it.each([
+    [
+      "field selector without rawSelector or requirements",
+      { fieldSelector: {} },
+      "spec.resourceAttributes.fieldSelector.requirements: Required value: when spec.resourceAttributes.fieldSelector is specified, requirements or rawSelector is required",
+    ],
+    [
+      "label selector with both",
+      { labelSelector: { rawSelector: "foo", requirements: [{ key: "a", operator: "Exists" }] } },
+      'spec.resourceAttributes.labelSelector.rawSelector: Invalid value: "foo": may not specified at the same time as requirements',
+    ],
+  ])("%s", async (_, attrs, want) => {
+    expect((await err(subjectAccessReview(spec(attrs), ctx()))).message).toContain(want);
+    expect((await err(selfSubjectAccessReview(spec(attrs), ctx()))).message).toContain(want);
+  });
+  it("accepts a raw selector or requirements", async () => {
+    const ok = { fieldSelector: { rawSelector: "spec.nodeName=n1" }, labelSelector: { requirements: [{ key: "a", operator: "Exists" }] } };
+    expect((await subjectAccessReview(spec(ok), ctx()))["status"]).toMatchObject({ allowed: true });
+  });
+});
+
 describe("SubjectAccessReview and LocalSubjectAccessReview", () => {
   it("ask as the spec's user and require a user or group", async () => {
     await subjectAccessReview({ spec: { user: "bob", groups: ["g"], resourceAttributes: { verb: "list" } } }, ctx());
