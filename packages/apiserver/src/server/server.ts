@@ -248,6 +248,7 @@ async function newHandler(cfg: APIServerConfig) {
     registry,
     authorizer,
     authorizerRuleResolver,
+    authorizeWithSelectors: cfg.authorizeWithSelectors,
     authenticator,
     shutdown: shutdown.signal,
     ...(crds ? { customResources: crds.handler } : {}),

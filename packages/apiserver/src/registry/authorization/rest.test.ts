@@ -94,6 +94,46 @@ describe("resourceAttributes.fieldSelector and labelSelector", () => {
   });
 });
 
+// helpers.go ResourceAttributesFrom and BuildEvaluationError (AuthorizeWithSelectors).
+describe("the selectors of resourceAttributes reach the authorizer", () => {
+  const review = (resourceAttributes: Record<string, unknown>, o: Partial<ReviewContext> = {}) =>
+    subjectAccessReview({ spec: { user: "bob", resourceAttributes: { verb: "list", resource: "pods", ...resourceAttributes } } }, ctx(o));
+  it("parses raw selectors", async () => {
+    const r = await review({ fieldSelector: { rawSelector: "spec.nodeName=n1" }, labelSelector: { rawSelector: "app in (web)" } });
+    expect(r["status"]).toEqual({ allowed: true, reason: "RBAC: allowed by x" });
+    expect(seen.at(-1)).toMatchObject({
+      fieldSelectorRequirements: [{ field: "spec.nodeName", operator: "=", value: "n1" }],
+      labelSelectorRequirements: [{ key: "app", operator: "in", values: ["web"] }],
+    });
+  });
+  it("converts requirements, keeping the usable ones and reporting the others", async () => {
+    const r = await review({
+      fieldSelector: {
+        requirements: [
+          { key: "spec.nodeName", operator: "In", values: ["n1"] },
+          { key: "x", operator: "Exists" },
+        ],
+      },
+      labelSelector: { requirements: [{ key: "app", operator: "Gt", values: ["1"] }] },
+    });
+    expect(seen.at(-1)).toMatchObject({
+      fieldSelectorRequirements: [{ field: "spec.nodeName", operator: "=", value: "n1" }],
+      fieldSelectorParsingErr: "fieldSelectors do not yet support Exists",
+      labelSelectorRequirements: [],
+      labelSelectorParsingErr: '"Gt" is not a valid label selector operator',
+    });
+    expect(r["status"]).toMatchObject({
+      evaluationError:
+        "spec.resourceAttributes.fieldSelector partially ignored due to parse error; spec.resourceAttributes.labelSelector ignored due to parse error",
+    });
+  });
+  it("drops them with the gate off", async () => {
+    const r = await review({ labelSelector: { rawSelector: "a===b" } }, { authorizeWithSelectors: false });
+    expect(r["status"]).toEqual({ allowed: true, reason: "RBAC: allowed by x" });
+    expect(seen.at(-1)).not.toHaveProperty("labelSelectorParsingErr");
+  });
+});
+
 describe("SubjectAccessReview and LocalSubjectAccessReview", () => {
   it("ask as the spec's user and require a user or group", async () => {
     await subjectAccessReview({ spec: { user: "bob", groups: ["g"], resourceAttributes: { verb: "list" } } }, ctx());
