@@ -10,7 +10,7 @@
 import { nameIsDNSLabel, nameIsDNSSubdomain } from "@servicenet/api/meta/v1";
 import type { Environment } from "@marcbachmann/cel-js";
 import type { UserInfo } from "../../../authentication/user/user.ts";
-import type { Attributes, AuthorizationResult, Decision, SynchronousAuthorize } from "../../../authorization/authorizer/interfaces.ts";
+import type { AuthorizationResult, Decision, SynchronousAuthorize } from "../../../authorization/authorizer/interfaces.ts";
 import { selectorAttributes } from "../../../authorization/authorizer/selectors.ts";
 import { chargeCost, stringTraversalCostFactor, type Library } from "./library.ts";
 
