@@ -87,6 +87,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     serviceResolver,
     metrics,
     ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
+    ...(deps.authorizeWithSelectors !== undefined ? { authorizeWithSelectors: deps.authorizeWithSelectors } : {}),
   };
   // A plugin's own credentials (NewWebhook's AuthenticationInfoResolver; anonymous clients without),
   // wrapped as kube-apiserver wraps every webhook plugin's: the loopback client for itself.
