@@ -233,6 +233,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     const server = await startServer({
       flowControl: flowControl.config,
       authorizer: authz.authorizer,
+      authorizeWithSelectors: gates.AuthorizeWithSelectors,
       ...(authz.ruleResolver ? { ruleResolver: authz.ruleResolver } : {}),
       authorizerRuleResolver: authz.rulesReviewer,
       store,

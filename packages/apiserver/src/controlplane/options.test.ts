@@ -69,7 +69,7 @@ describe("servicenet up flags", () => {
 
   it("takes --feature-gates over the 1.33 defaults and --repair-interval as a Go duration", () => {
     expect(parseUpOptions([])).toMatchObject({
-      featureGates: { MultiCIDRServiceAllocator: true, DisableAllocatorDualWrite: false },
+      featureGates: { MultiCIDRServiceAllocator: true, DisableAllocatorDualWrite: false, AuthorizeWithSelectors: true },
       repairIntervalMs: 180_000,
     });
     expect(parseUpOptions(["--feature-gates=MultiCIDRServiceAllocator=false", "--repair-interval", "1m30s"])).toMatchObject({

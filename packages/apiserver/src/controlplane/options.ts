@@ -86,8 +86,9 @@ export const usage = `Usage: servicenet up [flags]
   --advertise-address <ip>            address listed in the kubernetes Service's endpoints
                                       (default the bind address)
   --data-dir <dir>                    state directory (default ./.servicenet)
-  --feature-gates <A=bool,...>        MultiCIDRServiceAllocator (default true) and
-                                      DisableAllocatorDualWrite (default false), as Kubernetes 1.33
+  --feature-gates <A=bool,...>        MultiCIDRServiceAllocator (default true),
+                                      DisableAllocatorDualWrite (default false) and
+                                      AuthorizeWithSelectors (default true), as Kubernetes 1.33
   --repair-interval <duration>        period of the ClusterIP and NodePort repair loops (default 3m)
   --runtime-config <key=bool,...>     kube-apiserver's: serve versions off by default, e.g.
                                       networking.k8s.io/v1alpha1=true (kubectl 1.27-1.30 describe),

@@ -10,7 +10,11 @@ import {
 
 describe("parseFeatureGates", () => {
   it("defaults to the 1.33 gates: dual-write", () => {
-    expect(parseFeatureGates("")).toEqual({ MultiCIDRServiceAllocator: true, DisableAllocatorDualWrite: false });
+    expect(parseFeatureGates("")).toEqual({
+      MultiCIDRServiceAllocator: true,
+      DisableAllocatorDualWrite: false,
+      AuthorizeWithSelectors: true,
+    });
     expect(allocatorMode(defaultFeatureGates)).toBe("dual-write");
   });
 
@@ -21,6 +25,11 @@ describe("parseFeatureGates", () => {
     [" MultiCIDRServiceAllocator = T , DisableAllocatorDualWrite=0", "dual-write"],
   ])("%s -> %s", (flag, mode) => {
     expect(allocatorMode(parseFeatureGates(flag))).toBe(mode);
+  });
+
+  it("parses AuthorizeWithSelectors (beta, on by default since 1.32)", () => {
+    expect(parseFeatureGates("AuthorizeWithSelectors=false").AuthorizeWithSelectors).toBe(false);
+    expect(allocatorMode(parseFeatureGates("AuthorizeWithSelectors=false"))).toBe("dual-write");
   });
 
   it.each([

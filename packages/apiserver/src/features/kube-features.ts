@@ -8,6 +8,8 @@
  * MultiCIDRServiceAllocator GA and on, DisableAllocatorDualWrite beta and off, so a new cluster
  * allocates with IPAddress objects and keeps writing the legacy bitmap for skewed apiservers.
  * Upstream 1.34 turns DisableAllocatorDualWrite on and 1.35 locks it; set it to get that behaviour.
+ * AuthorizeWithSelectors (staging/src/k8s.io/apiserver/pkg/features/kube_features.go) is beta and
+ * on since 1.32.
  */
 
 /** The gates servicenet knows. */
@@ -16,12 +18,18 @@ export interface FeatureGates {
   MultiCIDRServiceAllocator: boolean;
   /** KEP-1880: stop writing the legacy RangeAllocation bitmap next to the IPAddress objects. */
   DisableAllocatorDualWrite: boolean;
+  /**
+   * KEP-4601: a list, watch or deletecollection request's field and label selectors reach the
+   * authorizer, and CEL's authorizer library gains `fieldSelector()` and `labelSelector()`.
+   */
+  AuthorizeWithSelectors: boolean;
 }
 
 /** The 1.33 defaults. */
 export const defaultFeatureGates: Readonly<FeatureGates> = Object.freeze({
   MultiCIDRServiceAllocator: true,
   DisableAllocatorDualWrite: false,
+  AuthorizeWithSelectors: true,
 });
 
 const known = Object.keys(defaultFeatureGates) as (keyof FeatureGates)[];
@@ -40,9 +48,10 @@ export function allocatorMode(g: FeatureGates): AllocatorMode {
   return g.DisableAllocatorDualWrite ? "ipaddress" : "dual-write";
 }
 
-/** The gates for a mode (the inverse of `allocatorMode`). */
+/** The gates for a mode (the inverse of `allocatorMode`); the other gates keep their defaults. */
 export function featureGatesForMode(mode: AllocatorMode): FeatureGates {
   return {
+    ...defaultFeatureGates,
     MultiCIDRServiceAllocator: mode !== "bitmap",
     DisableAllocatorDualWrite: mode === "ipaddress",
   };

@@ -31,6 +31,8 @@ import type { MuxEntry } from "./mux.ts";
 export interface HandlerChainConfig {
   authenticator?: Authenticator | undefined;
   authorizer?: Authorizer | undefined;
+  /** The AuthorizeWithSelectors feature gate (default on). */
+  authorizeWithSelectors?: boolean | undefined;
   audit?: AuditConfig | undefined;
   /** API Priority and Fairness or the max-in-flight limit; every request passes straight through without either. */
   flowControl?: FlowControlConfig | undefined;
@@ -51,7 +53,7 @@ export function defaultFilters(c: HandlerChainConfig): readonly Filter[] {
     withAudit(c.audit),
     withImpersonation(c.authorizer),
     withFlowControl(c.flowControl),
-    withAuthorization(c.authorizer),
+    withAuthorization(c.authorizer, c.authorizeWithSelectors ?? true),
   ];
 }
 

@@ -28,6 +28,8 @@ export interface ResourceHandlerConfig {
   registry: RESTStorage;
   authorizer?: Authorizer | undefined;
   authorizerRuleResolver?: RuleResolver | undefined;
+  /** The AuthorizeWithSelectors feature gate (default on), for the access reviews. */
+  authorizeWithSelectors?: boolean | undefined;
   authenticator?: Authenticator | undefined;
   shutdown: AbortSignal;
   /** The delegate tried when no built-in resource matches: the custom-resource handler. */
@@ -87,6 +89,7 @@ async function serveReview(c: ResourceHandlerConfig, ctx: RequestContext, info: 
     namespace: info.namespace ?? "",
     authorizer: c.authorizer,
     ruleResolver: c.authorizerRuleResolver,
+    authorizeWithSelectors: c.authorizeWithSelectors,
     authenticator: c.authenticator,
   });
   send(ctx.res, 201, answer);

@@ -51,6 +51,11 @@ export interface APIServerConfig {
    * and `bind` checks; undefined allows everything (in-process tests).
    */
   authorizer?: Authorizer;
+  /**
+   * The AuthorizeWithSelectors feature gate (default on, as 1.33): requests' field and label
+   * selectors reach the authorizer, and CEL's authorizer has `fieldSelector()`/`labelSelector()`.
+   */
+  authorizeWithSelectors?: boolean;
   /** The rules users hold; with it, RBAC writes are checked for escalation (none are without). */
   ruleResolver?: AuthorizationRuleResolver;
   /** The authorization modes' rules (authorizer.RuleResolver), for SelfSubjectRulesReview; undefined lists `*`. */
@@ -201,6 +206,7 @@ async function newHandler(cfg: APIServerConfig) {
     enableAggregatorRouting: cfg.enableAggregatorRouting ?? false,
     ...(cfg.admissionPluginConfig ? { pluginConfig: cfg.admissionPluginConfig } : {}),
     ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
+    ...(cfg.authorizeWithSelectors !== undefined ? { authorizeWithSelectors: cfg.authorizeWithSelectors } : {}),
     ...(cfg.metricsRegistry ? { metricsRegistry: cfg.metricsRegistry } : {}),
     logger,
   });
@@ -242,6 +248,7 @@ async function newHandler(cfg: APIServerConfig) {
     registry,
     authorizer,
     authorizerRuleResolver,
+    authorizeWithSelectors: cfg.authorizeWithSelectors,
     authenticator,
     shutdown: shutdown.signal,
     ...(crds ? { customResources: crds.handler } : {}),
@@ -251,6 +258,7 @@ async function newHandler(cfg: APIServerConfig) {
     {
       authenticator,
       authorizer,
+      authorizeWithSelectors: cfg.authorizeWithSelectors ?? true,
       audit: cfg.audit,
       flowControl: cfg.flowControl,
       metrics,

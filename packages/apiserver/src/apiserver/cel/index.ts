@@ -9,7 +9,7 @@ export { CIDR, IP } from "./ip.ts";
 export { URLValue } from "./library/urls.ts";
 export { AuthorizerValue, authorizerType, authzCheckCost } from "./library/authz.ts";
 export type { ResourceFields } from "./library/authz.ts";
-export { kubernetesLibraries } from "./library/libraries.ts";
+export { kubernetesLibraries, kubernetesLibrariesFor } from "./library/libraries.ts";
 export type { Library } from "./library/library.ts";
 export { costLimitExceededMessage, perCallLimit, runtimeCELCostBudget, staticEstimatedCostLimit, checkFrequency } from "./limits.ts";
 export { fromCEL, toCEL } from "./values.ts";

@@ -56,6 +56,8 @@ export interface AdmissionDeps {
   enableAggregatorRouting?: boolean;
   /** The server's authorizer, behind the CEL `authorizer` variable. */
   authorizer?: Authorizer;
+  /** The AuthorizeWithSelectors feature gate (default on). */
+  authorizeWithSelectors?: boolean;
   /** What `--admission-control-config-file` configures (the webhooks' client credentials). */
   pluginConfig?: AdmissionPluginConfig;
   /** This server as its own client (filled in once it listens): `kubernetes.default.svc` webhooks reach it. */
@@ -85,6 +87,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     serviceResolver,
     metrics,
     ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
+    ...(deps.authorizeWithSelectors !== undefined ? { authorizeWithSelectors: deps.authorizeWithSelectors } : {}),
   };
   // A plugin's own credentials (NewWebhook's AuthenticationInfoResolver; anonymous clients without),
   // wrapped as kube-apiserver wraps every webhook plugin's: the loopback client for itself.
@@ -111,6 +114,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
         bindingsStoragePath: validatingAdmissionPolicyBindingStoragePath,
         equivalentResources,
         ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
+        ...(deps.authorizeWithSelectors !== undefined ? { authorizeWithSelectors: deps.authorizeWithSelectors } : {}),
       }),
     );
   }

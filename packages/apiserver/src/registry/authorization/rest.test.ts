@@ -68,6 +68,72 @@ describe("SelfSubjectAccessReview", () => {
   });
 });
 
+// validation_test.go TestValidateSARSpec / TestValidateSelfSAR: the selector attributes (AuthorizeWithSelectors).
+describe("resourceAttributes.fieldSelector and labelSelector", () => {
+  const spec = (resourceAttributes: Record<string, unknown>) => ({
+    spec: { user: "bob", resourceAttributes: { verb: "list", ...resourceAttributes } },
+  });
+  it.each([
+    [
+      "field selector without rawSelector or requirements",
+      { fieldSelector: {} },
+      "spec.resourceAttributes.fieldSelector.requirements: Required value: when spec.resourceAttributes.fieldSelector is specified, requirements or rawSelector is required",
+    ],
+    [
+      "label selector with both",
+      { labelSelector: { rawSelector: "foo", requirements: [{ key: "a", operator: "Exists" }] } },
+      'spec.resourceAttributes.labelSelector.rawSelector: Invalid value: "foo": may not specified at the same time as requirements',
+    ],
+  ])("%s", async (_, attrs, want) => {
+    expect((await err(subjectAccessReview(spec(attrs), ctx()))).message).toContain(want);
+    expect((await err(selfSubjectAccessReview(spec(attrs), ctx()))).message).toContain(want);
+  });
+  it("accepts a raw selector or requirements", async () => {
+    const ok = { fieldSelector: { rawSelector: "spec.nodeName=n1" }, labelSelector: { requirements: [{ key: "a", operator: "Exists" }] } };
+    expect((await subjectAccessReview(spec(ok), ctx()))["status"]).toMatchObject({ allowed: true });
+  });
+});
+
+// helpers.go ResourceAttributesFrom and BuildEvaluationError (AuthorizeWithSelectors).
+describe("the selectors of resourceAttributes reach the authorizer", () => {
+  const review = (resourceAttributes: Record<string, unknown>, o: Partial<ReviewContext> = {}) =>
+    subjectAccessReview({ spec: { user: "bob", resourceAttributes: { verb: "list", resource: "pods", ...resourceAttributes } } }, ctx(o));
+  it("parses raw selectors", async () => {
+    const r = await review({ fieldSelector: { rawSelector: "spec.nodeName=n1" }, labelSelector: { rawSelector: "app in (web)" } });
+    expect(r["status"]).toEqual({ allowed: true, reason: "RBAC: allowed by x" });
+    expect(seen.at(-1)).toMatchObject({
+      fieldSelectorRequirements: [{ field: "spec.nodeName", operator: "=", value: "n1" }],
+      labelSelectorRequirements: [{ key: "app", operator: "in", values: ["web"] }],
+    });
+  });
+  it("converts requirements, keeping the usable ones and reporting the others", async () => {
+    const r = await review({
+      fieldSelector: {
+        requirements: [
+          { key: "spec.nodeName", operator: "In", values: ["n1"] },
+          { key: "x", operator: "Exists" },
+        ],
+      },
+      labelSelector: { requirements: [{ key: "app", operator: "Gt", values: ["1"] }] },
+    });
+    expect(seen.at(-1)).toMatchObject({
+      fieldSelectorRequirements: [{ field: "spec.nodeName", operator: "=", value: "n1" }],
+      fieldSelectorParsingErr: "fieldSelectors do not yet support Exists",
+      labelSelectorRequirements: [],
+      labelSelectorParsingErr: '"Gt" is not a valid label selector operator',
+    });
+    expect(r["status"]).toMatchObject({
+      evaluationError:
+        "spec.resourceAttributes.fieldSelector partially ignored due to parse error; spec.resourceAttributes.labelSelector ignored due to parse error",
+    });
+  });
+  it("drops them with the gate off", async () => {
+    const r = await review({ labelSelector: { rawSelector: "a===b" } }, { authorizeWithSelectors: false });
+    expect(r["status"]).toEqual({ allowed: true, reason: "RBAC: allowed by x" });
+    expect(seen.at(-1)).not.toHaveProperty("labelSelectorParsingErr");
+  });
+});
+
 describe("SubjectAccessReview and LocalSubjectAccessReview", () => {
   it("ask as the spec's user and require a user or group", async () => {
     await subjectAccessReview({ spec: { user: "bob", groups: ["g"], resourceAttributes: { verb: "list" } } }, ctx());

@@ -14,6 +14,7 @@ import {
   type ReviewMeta,
   type SubjectAccessReviewSpec,
 } from "./validation.ts";
+import { buildEvaluationError, reviewSelectorAttributes } from "./selectors.ts";
 
 /** What a review is answered with. */
 export interface ReviewContext {
@@ -22,6 +23,8 @@ export interface ReviewContext {
   namespace: string;
   authorizer: Authorizer | undefined;
   ruleResolver: RuleResolver | undefined;
+  /** The AuthorizeWithSelectors feature gate (default on): the spec's selectors reach the authorizer. */
+  authorizeWithSelectors?: boolean | undefined;
 }
 
 type Body = Record<string, unknown>;
@@ -29,8 +32,8 @@ type Body = Record<string, unknown>;
 const specOf = (body: Body): SubjectAccessReviewSpec => body["spec"] ?? {};
 const metaOf = (body: Body): ReviewMeta | undefined => body["metadata"] as ReviewMeta | undefined;
 
-/** ResourceAttributesFrom: an empty version means every version. */
-export function resourceAttributesFrom(user: UserInfo, a: ResourceAttributes): Attributes {
+/** ResourceAttributesFrom: an empty version means every version; the selectors with AuthorizeWithSelectors. */
+export function resourceAttributesFrom(user: UserInfo, a: ResourceAttributes, authorizeWithSelectors = true): Attributes {
   return {
     user,
     verb: a.verb ?? "",
@@ -42,6 +45,7 @@ export function resourceAttributesFrom(user: UserInfo, a: ResourceAttributes): A
     name: a.name ?? "",
     resourceRequest: true,
     path: "",
+    ...(authorizeWithSelectors ? reviewSelectorAttributes(a) : {}),
   };
 }
 
@@ -50,9 +54,9 @@ export function nonResourceAttributesFrom(user: UserInfo, a: NonResourceAttribut
   return attributes({ user, verb: a.verb ?? "", path: a.path ?? "" });
 }
 
-function attributesFrom(user: UserInfo, spec: SubjectAccessReviewSpec): Attributes {
+function attributesFrom(user: UserInfo, spec: SubjectAccessReviewSpec, ctx: ReviewContext): Attributes {
   return spec.resourceAttributes
-    ? resourceAttributesFrom(user, spec.resourceAttributes)
+    ? resourceAttributesFrom(user, spec.resourceAttributes, ctx.authorizeWithSelectors ?? true)
     : nonResourceAttributesFrom(user, spec.nonResourceAttributes ?? {});
 }
 
@@ -61,11 +65,12 @@ async function decide(authorizer: Authorizer | undefined, attrs: Attributes): Pr
   // Without an authorizer the server allows everything, and says so.
   if (authorizer === undefined) return { allowed: true };
   const r = await authorizer.authorize(attrs);
+  const evaluationError = buildEvaluationError(r.error, attrs);
   return {
     allowed: r.decision === "Allow",
     ...(r.decision === "Deny" ? { denied: true } : {}),
     ...(r.reason !== "" ? { reason: r.reason } : {}),
-    ...(r.error !== undefined ? { evaluationError: r.error } : {}),
+    ...(evaluationError !== "" ? { evaluationError } : {}),
   };
 }
 
@@ -93,7 +98,7 @@ export async function selfSubjectAccessReview(body: Body, ctx: ReviewContext): P
   const errs = validateAccessReview(metaOf(body), spec, true);
   if (errs.length > 0) throw invalid("SelfSubjectAccessReview", errs);
   const user = requireUser(ctx);
-  return answer("SelfSubjectAccessReview", body, await decide(ctx.authorizer, attributesFrom(user, spec)));
+  return answer("SelfSubjectAccessReview", body, await decide(ctx.authorizer, attributesFrom(user, spec, ctx)));
 }
 
 function specUser(spec: SubjectAccessReviewSpec): UserInfo {
@@ -105,7 +110,7 @@ export async function subjectAccessReview(body: Body, ctx: ReviewContext): Promi
   const spec = specOf(body);
   const errs = validateAccessReview(metaOf(body), spec, false);
   if (errs.length > 0) throw invalid("SubjectAccessReview", errs);
-  return answer("SubjectAccessReview", body, await decide(ctx.authorizer, attributesFrom(specUser(spec), spec)));
+  return answer("SubjectAccessReview", body, await decide(ctx.authorizer, attributesFrom(specUser(spec), spec, ctx)));
 }
 
 /** LocalSubjectAccessReview: a SubjectAccessReview within the request's namespace. */
@@ -116,7 +121,7 @@ export async function localSubjectAccessReview(body: Body, ctx: ReviewContext): 
   if (ctx.namespace === "") throw StatusError.badRequest(`namespace is required on this type: ${ctx.namespace}`);
   if (ctx.namespace !== (metaOf(body)?.namespace ?? ""))
     throw StatusError.badRequest(`spec.resourceAttributes.namespace must match namespace: ${ctx.namespace}`);
-  return answer("LocalSubjectAccessReview", body, await decide(ctx.authorizer, attributesFrom(specUser(spec), spec)));
+  return answer("LocalSubjectAccessReview", body, await decide(ctx.authorizer, attributesFrom(specUser(spec), spec, ctx)));
 }
 
 /** SelfSubjectRulesReview: the requesting user's rules in `spec.namespace` (`kubectl auth can-i --list`). */

@@ -3,7 +3,7 @@
  * field paths and messages. Bad values are Go's `%#v` of what upstream passes (pointers to the
  * attribute structs), so kubectl prints what kube-apiserver prints.
  */
-import { GoValue, type FieldError } from "@servicenet/api";
+import { field, GoValue, type FieldError } from "@servicenet/api";
 
 export interface ResourceAttributes {
   namespace?: string;
@@ -13,6 +13,15 @@ export interface ResourceAttributes {
   resource?: string;
   subresource?: string;
   name?: string;
+  /** AuthorizeWithSelectors: the field selector the access is limited to. */
+  fieldSelector?: SelectorAttributes;
+  /** AuthorizeWithSelectors: the label selector the access is limited to. */
+  labelSelector?: SelectorAttributes;
+}
+/** FieldSelectorAttributes and LabelSelectorAttributes: a raw selector or its requirements, not both. */
+export interface SelectorAttributes {
+  rawSelector?: string;
+  requirements?: unknown[];
 }
 export interface NonResourceAttributes {
   path?: string;
@@ -66,12 +75,44 @@ function validateAttributesChoice(spec: SubjectAccessReviewSpec): FieldError[] {
   return errs;
 }
 
+/**
+ * validateFieldSelectorAttributes and validateLabelSelectorAttributes: the raw selector and the
+ * requirements exclude each other, and one of them is needed.
+ */
+function validateSelectorAttributes(selector: SelectorAttributes | undefined, fldPath: string): FieldError[] {
+  if (selector === undefined || selector === null) return [];
+  const raw = selector.rawSelector ?? "";
+  const requirements = selector.requirements ?? [];
+  const errs: FieldError[] = [];
+  if (raw.length > 0 && requirements.length > 0)
+    errs.push(invalid(`${fldPath}.rawSelector`, raw, "may not specified at the same time as requirements"));
+  if (raw.length === 0 && requirements.length === 0)
+    errs.push(field.required(`${fldPath}.requirements`, `when ${fldPath} is specified, requirements or rawSelector is required`));
+  return errs;
+}
+
+/** validateResourceAttributes: the selectors of the resource attributes. */
+function validateResourceAttributes(a: ResourceAttributes | undefined): FieldError[] {
+  if (a === undefined) return [];
+  const base = "spec.resourceAttributes";
+  return [
+    ...validateSelectorAttributes(a.fieldSelector, `${base}.fieldSelector`),
+    ...validateSelectorAttributes(a.labelSelector, `${base}.labelSelector`),
+  ];
+}
+
 /** ValidateSubjectAccessReviewSpec. */
 export function validateSubjectAccessReviewSpec(spec: SubjectAccessReviewSpec): FieldError[] {
   const errs = validateAttributesChoice(spec);
   if ((spec.user ?? "") === "" && (spec.groups ?? []).length === 0)
     errs.push(invalid("spec.user", spec.user ?? "", "at least one of user or group must be specified"));
+  errs.push(...validateResourceAttributes(spec.resourceAttributes));
   return errs;
+}
+
+/** ValidateSelfSubjectAccessReviewSpec. */
+function validateSelfSubjectAccessReviewSpec(spec: SubjectAccessReviewSpec): FieldError[] {
+  return [...validateAttributesChoice(spec), ...validateResourceAttributes(spec.resourceAttributes)];
 }
 
 /** Whether ObjectMeta is empty (managedFields aside, and namespace aside when `exceptNamespace`). */
@@ -86,7 +127,7 @@ function metaEmpty(meta: ReviewMeta | undefined, exceptNamespace: boolean): bool
 
 /** ValidateSubjectAccessReview and ValidateSelfSubjectAccessReview: the spec, and metadata must be empty. */
 export function validateAccessReview(meta: ReviewMeta | undefined, spec: SubjectAccessReviewSpec, self: boolean): FieldError[] {
-  const errs = self ? validateAttributesChoice(spec) : validateSubjectAccessReviewSpec(spec);
+  const errs = self ? validateSelfSubjectAccessReviewSpec(spec) : validateSubjectAccessReviewSpec(spec);
   if (!metaEmpty(meta, false)) errs.push(invalid("metadata", new GoValue("v1.ObjectMeta{...}"), "must be empty"));
   return errs;
 }

@@ -128,3 +128,45 @@ describe("authorizeRequest", () => {
     expect(err.code).toBe(500);
   });
 });
+
+// authorization_test.go TestGetAuthorizerAttributes' selector cases (AuthorizeWithSelectors).
+describe("TestGetAuthorizerAttributes with selectors", () => {
+  const list = "/api/v1/namespaces/ns/services";
+  const cases: { name: string; method: string; path: string; query: string; gate?: boolean; want: Record<string, unknown> }[] = [
+    {
+      name: "list: both selectors as requirements",
+      method: "GET",
+      path: list,
+      query: "fieldSelector=spec.type%3DNodePort&labelSelector=app%20in%20(web)",
+      want: {
+        fieldSelectorRequirements: [{ field: "spec.type", operator: "=", value: "NodePort" }],
+        labelSelectorRequirements: [{ key: "app", operator: "in", values: ["web"] }],
+      },
+    },
+    {
+      name: "watch: a label selector that does not parse is kept as the error",
+      method: "GET",
+      path: list,
+      query: "watch=true&labelSelector=a%3D%3D%3Db",
+      want: { labelSelectorParsingErr: expect.any(String) },
+    },
+    {
+      name: "deletecollection: a field selector that does not parse is kept as the error",
+      method: "DELETE",
+      path: list,
+      query: "fieldSelector=spec.type",
+      want: { fieldSelectorParsingErr: "invalid selector: 'spec.type'; can't understand 'spec.type'" },
+    },
+    { name: "get: no selectors", method: "GET", path: `${list}/web`, query: "labelSelector=app%3Dweb", want: {} },
+    { name: "the /watch/ prefix: no selectors", method: "GET", path: "/api/v1/watch/services", query: "labelSelector=app%3Dweb", want: {} },
+    { name: "gate off: no selectors", method: "GET", path: list, query: "labelSelector=app%3Dweb", gate: false, want: {} },
+  ];
+  const selectorKeys = ["fieldSelectorRequirements", "fieldSelectorParsingErr", "labelSelectorRequirements", "labelSelectorParsingErr"];
+  for (const tc of cases) {
+    it(tc.name, () => {
+      const a = getAuthorizerAttributes(alice, tc.method, tc.path, q(tc.query), undefined, tc.gate ?? true);
+      const got = Object.fromEntries(Object.entries(a).filter(([k]) => selectorKeys.includes(k)));
+      expect(got).toEqual(tc.want);
+    });
+  }
+});

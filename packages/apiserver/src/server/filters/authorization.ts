@@ -7,6 +7,7 @@
 import { StatusError } from "@servicenet/api";
 import { anonymousUser, type UserInfo } from "../../authentication/user/user.ts";
 import { attributes, type Attributes, type Authorizer } from "../../authorization/authorizer/interfaces.ts";
+import { selectorAttributes } from "../../authorization/authorizer/selectors.ts";
 import { sanitizeErrorText } from "../http.ts";
 import { parseRequestInfo, type RequestInfo } from "../request-info.ts";
 import { writeError, type Filter } from "./context.ts";
@@ -15,7 +16,10 @@ import { writeError, type Filter } from "./context.ts";
  * GetAuthorizerAttributes: resource requests carry the request info's verb, group, version,
  * namespace, resource, subresource and name; everything else is a non-resource request with the
  * lower-case HTTP method as verb and the raw URL path. `requestInfo` is the path's request info
- * when the caller has it already (the server parses it once per request).
+ * when the caller has it already (the server parses it once per request). With
+ * AuthorizeWithSelectors (`authorizeWithSelectors`, default on as in 1.33) a list, watch or
+ * deletecollection carries its `fieldSelector` and `labelSelector` too (request/requestinfo.go
+ * verbsWithSelectors), but not one addressed through the deprecated `/watch/` prefix.
  */
 export function getAuthorizerAttributes(
   user: UserInfo | undefined,
@@ -23,6 +27,7 @@ export function getAuthorizerAttributes(
   rawPath: string,
   query: URLSearchParams,
   requestInfo: () => RequestInfo | undefined = () => parseRequestInfo(rawPath, method, query),
+  authorizeWithSelectors = true,
 ): Attributes {
   const base: Attributes = attributes({ user, verb: method.toLowerCase(), path: rawPath });
   const info = requestInfo();
@@ -42,8 +47,13 @@ export function getAuthorizerAttributes(
     subresource: info.subresource,
     name,
     resourceRequest: true,
+    ...(authorizeWithSelectors && verbsWithSelectors.has(info.verb) && !info.watchPath
+      ? selectorAttributes(query.get("fieldSelector") ?? undefined, query.get("labelSelector") ?? undefined, { omitEmpty: true })
+      : {}),
   };
 }
+
+const verbsWithSelectors: ReadonlySet<string> = new Set(["list", "watch", "deletecollection"]);
 
 /** fields.Selector.RequiresExactMatch("metadata.name") on a field selector string. */
 function fieldSelectorName(selector: string): string {
@@ -84,9 +94,10 @@ export async function authorizeRequest(
   query: URLSearchParams,
   requestInfo?: () => RequestInfo | undefined,
   annotate?: (annotations: Record<string, string>) => void,
+  authorizeWithSelectors = true,
 ): Promise<void> {
   if (authorizer === undefined) return;
-  const attrs = getAuthorizerAttributes(user ?? anonymousUser, method, rawPath, query, requestInfo);
+  const attrs = getAuthorizerAttributes(user ?? anonymousUser, method, rawPath, query, requestInfo, authorizeWithSelectors);
   const r = await authorizer.authorize(attrs);
   // An authorizer like RBAC can meet evaluation errors and still allow: the decision comes first.
   if (r.decision === "Allow") {
@@ -107,9 +118,10 @@ export const reasonAnnotationKey = "authorization.k8s.io/reason";
 
 /**
  * The filter: the request goes on when {@link authorizeRequest} allows it, and is answered with
- * its refusal otherwise; the decision and reason become audit annotations.
+ * its refusal otherwise; the decision and reason become audit annotations. `authorizeWithSelectors`
+ * is the AuthorizeWithSelectors feature gate.
  */
-export function withAuthorization(authorizer: Authorizer | undefined): Filter {
+export function withAuthorization(authorizer: Authorizer | undefined, authorizeWithSelectors = true): Filter {
   return (next) => async (ctx) => {
     try {
       await authorizeRequest(
@@ -122,6 +134,7 @@ export function withAuthorization(authorizer: Authorizer | undefined): Filter {
         (a) => {
           ctx.audit.annotations = { ...ctx.audit.annotations, ...a };
         },
+        authorizeWithSelectors,
       );
     } catch (e) {
       // The audit record of a refused request still names the object it was about.

@@ -3,7 +3,7 @@
  * send (k8s.io/api/rbac/v1/generated.proto field numbers), encoded here by hand.
  */
 import { describe, expect, it } from "vitest";
-import { decodeProtobufBody, protobufMagic } from "./decode.ts";
+import { decodeMessage, decodeProtobufBody, protobufMagic } from "./decode.ts";
 
 const enc = new TextEncoder();
 const varint = (n: number): number[] => {
@@ -80,5 +80,23 @@ describe("rbac/v1 protobuf request bodies", () => {
     expect(() => decodeProtobufBody(body("apps/v1", "StatefulSet", []))).toThrow(
       /protobuf is only accepted for .*Role.*\(got kind "StatefulSet"\)/,
     );
+  });
+});
+
+// k8s.io/api/authorization/v1/generated.proto: the selectors of a review's ResourceAttributes (8, 9).
+describe("authorization/v1 ResourceAttributes selectors", () => {
+  it("decodes fieldSelector and labelSelector", () => {
+    const raw = [
+      ...str(2, "list"),
+      ...str(5, "pods"),
+      ...msg(8, str(1, "spec.nodeName=n1")),
+      ...msg(9, msg(2, str(1, "app"), str(2, "In"), str(3, "web"))),
+    ];
+    expect(decodeMessage("ResourceAttributes", Uint8Array.from(raw))).toEqual({
+      verb: "list",
+      resource: "pods",
+      fieldSelector: { rawSelector: "spec.nodeName=n1" },
+      labelSelector: { requirements: [{ key: "app", operator: "In", values: ["web"] }] },
+    });
   });
 });

@@ -4,14 +4,21 @@
  * owner has them (`OptionalVariableDeclarations.HasParams`: policies yes, webhook matchConditions
  * no), `variables` when it composes them (policies) and `authorizer` (with
  * `authorizer.requestResource`) when it is given the authorizer (`HasAuthorizer`: policies and
- * webhook matchConditions). An undeclared name does not compile.
+ * webhook matchConditions). An undeclared name does not compile, nor do `fieldSelector()` and
+ * `labelSelector()` with the AuthorizeWithSelectors gate off (`authorizeWithSelectors: false`).
  */
 import type { ExpressionCompiler } from "@servicenet/api/admissionregistration/v1";
-import { authorizerType, CELEnvironment } from "../../../apiserver/cel/index.ts";
+import { authorizerType, CELEnvironment, kubernetesLibrariesFor } from "../../../apiserver/cel/index.ts";
 
 /** An admission environment with the optional declarations `o` asks for. */
-export function newAdmissionEnvironment(o: { hasParams: boolean; hasComposition: boolean; hasAuthorizer: boolean }): CELEnvironment {
+export function newAdmissionEnvironment(o: {
+  hasParams: boolean;
+  hasComposition: boolean;
+  hasAuthorizer: boolean;
+  authorizeWithSelectors?: boolean;
+}): CELEnvironment {
   return new CELEnvironment({
+    libraries: kubernetesLibrariesFor({ authorizeWithSelectors: o.authorizeWithSelectors ?? true }),
     variables: {
       object: "dyn",
       oldObject: "dyn",

@@ -10,9 +10,8 @@
 import { nameIsDNSLabel, nameIsDNSSubdomain } from "@servicenet/api/meta/v1";
 import type { Environment } from "@marcbachmann/cel-js";
 import type { UserInfo } from "../../../authentication/user/user.ts";
-import type { Attributes, AuthorizationResult, Decision, SynchronousAuthorize } from "../../../authorization/authorizer/interfaces.ts";
-import { parseFieldSelector } from "../../../registry/generic/selection/fields.ts";
-import { parseLabelSelector } from "../../../registry/generic/selection/labels.ts";
+import type { AuthorizationResult, Decision, SynchronousAuthorize } from "../../../authorization/authorizer/interfaces.ts";
+import { selectorAttributes } from "../../../authorization/authorizer/selectors.ts";
 import { chargeCost, stringTraversalCostFactor, type Library } from "./library.ts";
 
 // authz.go's type names (cel.ObjectType).
@@ -145,32 +144,6 @@ function pathCheck(c: PathCheckValue, verb: string): DecisionValue {
   return new DecisionValue(a.authorize({ ...base, namespace: "", apiGroup: "", apiVersion: "", resource: "", subresource: "", name: "" }));
 }
 
-/**
- * The selectors of a check as the authorizer gets them: fields.ParseSelector and
- * labels.ParseToRequirements of each non-empty one, the requirements or the parse error.
- */
-export function selectorAttributes(f: Readonly<ResourceFields>): Partial<Attributes> {
-  const out: Partial<Attributes> = {};
-  const parse = <T>(s: string, p: (s: string) => T): { ok: T } | { err: string } => {
-    try {
-      return { ok: p(s) };
-    } catch (e) {
-      return { err: e instanceof Error ? e.message : String(e) };
-    }
-  };
-  if (f.fieldSelector) {
-    const r = parse(f.fieldSelector, parseFieldSelector);
-    if ("ok" in r) out.fieldSelectorRequirements = r.ok;
-    else out.fieldSelectorParsingErr = r.err;
-  }
-  if (f.labelSelector) {
-    const r = parse(f.labelSelector, parseLabelSelector);
-    if ("ok" in r) out.labelSelectorRequirements = r.ok;
-    else out.labelSelectorParsingErr = r.err;
-  }
-  return out;
-}
-
 function resourceCheck(c: ResourceCheckValue, verb: string): DecisionValue {
   chargeCost(authzCheckCost - 1);
   const f = c.fields;
@@ -188,7 +161,7 @@ function resourceCheck(c: ResourceCheckValue, verb: string): DecisionValue {
       namespace: f.namespace,
       name: f.name,
       path: "",
-      ...(withSelectors ? selectorAttributes(f) : {}),
+      ...(withSelectors ? selectorAttributes(f.fieldSelector, f.labelSelector) : {}),
     }),
   );
 }

@@ -43,3 +43,20 @@ describe("the authorizer variable in a policy's expressions", () => {
     expect(errs[0]?.detail).toContain("undeclared reference to 'authorizer'");
   });
 });
+
+// environment/base.go adds library.AuthzSelectors only when AuthorizeWithSelectors is on.
+describe("fieldSelector() and labelSelector() under the AuthorizeWithSelectors gate", () => {
+  const selecting =
+    "authorizer.group('').resource('services').fieldSelector('spec.type=NodePort').labelSelector('app=web').check('list').allowed()";
+
+  it("compile with the gate on (the default)", () => {
+    expect(compilePolicy(policy({ expression: selecting })).validations[0]?.program.error).toBeUndefined();
+    expect(compilePolicy(policy({ expression: selecting }), true).validations[0]?.program.error).toBeUndefined();
+  });
+
+  it("do not compile with the gate off; the rest of the authorizer library does", () => {
+    const c = compilePolicy(policy({ expression: selecting }), false);
+    expect(c.validations[0]?.program.error?.detail).toMatch(/^compilation failed: .*fieldSelector/);
+    expect(c.matchConditions[0]?.program.error).toBeUndefined();
+  });
+});

@@ -5,12 +5,22 @@
  * messageExpressions, and auditAnnotations, in one environment of the admission variables.
  */
 import type { ExpressionCompiler, ValidatingAdmissionPolicy } from "@servicenet/api/admissionregistration/v1";
-import type { CompilationResult } from "../../../../apiserver/cel/index.ts";
+import type { CELEnvironment, CompilationResult } from "../../../../apiserver/cel/index.ts";
 import { expressionCompiler, newAdmissionEnvironment } from "../../cel/compile.ts";
 
-const environment = newAdmissionEnvironment({ hasParams: true, hasComposition: true, hasAuthorizer: true });
-// plugin.go compilePolicy: messageExpressions are compiled without the authorizer (expressionOptionalVars).
-const messageEnvironment = newAdmissionEnvironment({ hasParams: true, hasComposition: true, hasAuthorizer: false });
+/** The environments of a policy's expressions under the AuthorizeWithSelectors gate. */
+function newEnvironments(authorizeWithSelectors: boolean): { environment: CELEnvironment; messageEnvironment: CELEnvironment } {
+  return {
+    environment: newAdmissionEnvironment({ hasParams: true, hasComposition: true, hasAuthorizer: true, authorizeWithSelectors }),
+    // plugin.go compilePolicy: messageExpressions are compiled without the authorizer (expressionOptionalVars).
+    messageEnvironment: newAdmissionEnvironment({ hasParams: true, hasComposition: true, hasAuthorizer: false, authorizeWithSelectors }),
+  };
+}
+
+const withSelectors = newEnvironments(true);
+let withoutSelectors: ReturnType<typeof newEnvironments> | undefined;
+const environmentsFor = (authorizeWithSelectors: boolean): ReturnType<typeof newEnvironments> =>
+  authorizeWithSelectors ? withSelectors : (withoutSelectors ??= newEnvironments(false));
 
 export interface CompiledValidation {
   expression: string;
@@ -28,9 +38,13 @@ export interface CompiledPolicy {
   auditAnnotations: { key: string; valueExpression: string; program: CompilationResult }[];
 }
 
-/** Compiles `policy`; a failed compilation is kept and reported when the expression would run. */
-export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy {
+/**
+ * Compiles `policy`; a failed compilation is kept and reported when the expression would run.
+ * `authorizeWithSelectors` is the AuthorizeWithSelectors feature gate (default on).
+ */
+export function compilePolicy(policy: ValidatingAdmissionPolicy, authorizeWithSelectors = true): CompiledPolicy {
   const spec = policy.spec;
+  const { environment, messageEnvironment } = environmentsFor(authorizeWithSelectors);
   return {
     matchConditions: (spec.matchConditions ?? []).map((c) => ({ name: c.name, program: environment.compile(c.expression) })),
     variables: (spec.variables ?? []).map((v) => ({ name: v.name, program: environment.compile(v.expression) })),
@@ -53,4 +67,7 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
  * The compile check policy validation runs on each expression (validation.go validateCELCondition):
  * the CEL error of an expression that does not compile in the admission environment.
  */
-export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(environment, messageEnvironment);
+export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(
+  withSelectors.environment,
+  withSelectors.messageEnvironment,
+);

@@ -44,6 +44,8 @@ export interface ValidatingAdmissionPolicyPluginOptions {
   bindingsStoragePath: string;
   /** The server's authorizer, asked by the `authorizer` variable; without it the variable is unbound. */
   authorizer?: Authorizer;
+  /** The AuthorizeWithSelectors feature gate (default on): `fieldSelector()`/`labelSelector()` compile. */
+  authorizeWithSelectors?: boolean;
   /** Equivalent resources and their conversion, for matchConstraints' matchPolicy Equivalent. */
   equivalentResources?: EquivalentResourceMapper;
 }
@@ -118,7 +120,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       const rv = policy.metadata.resourceVersion ?? "";
       let c = this.#compiled.get(name);
       if (c?.resourceVersion !== rv) {
-        c = { resourceVersion: rv, compiled: { policy, compiled: compilePolicy(policy) } };
+        c = { resourceVersion: rv, compiled: { policy, compiled: compilePolicy(policy, this.#o.authorizeWithSelectors ?? true) } };
         this.#compiled.set(name, c);
       }
       out.push(c.compiled);

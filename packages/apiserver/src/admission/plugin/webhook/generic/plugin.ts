@@ -38,6 +38,8 @@ export interface WebhookPluginOptions {
   authInfoResolver?: AuthenticationInfoResolver;
   /** The server's authorizer, behind the matchConditions' `authorizer` variable. */
   authorizer?: Authorizer;
+  /** The AuthorizeWithSelectors feature gate (default on): `fieldSelector()`/`labelSelector()` compile. */
+  authorizeWithSelectors?: boolean;
   /** Equivalent resources and their conversion, for matchPolicy Equivalent; only exact rules match without it. */
   equivalentResources?: EquivalentResourceMapper;
 }
@@ -71,7 +73,7 @@ export class Webhook {
       this.#post = (cc, body, timeoutSeconds) => postWebhook(cc, body, timeoutSeconds, post);
     } else this.#post = o.post;
     this.#dispatcher = dispatcher;
-    this.#source = new WebhookSource(o.store, o.configurationsStoragePath);
+    this.#source = new WebhookSource(o.store, o.configurationsStoragePath, o.authorizeWithSelectors ?? true);
   }
 
   async dispatch(a: Attributes, ctx: AdmissionContext): Promise<void> {

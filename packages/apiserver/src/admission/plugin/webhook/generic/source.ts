@@ -26,7 +26,11 @@ export class WebhookSource {
   readonly #informer: StoreInformer<Configuration>;
   #cache = new Map<string, { resourceVersion: string; hooks: WebhookAccessor[] }>();
 
-  constructor(store: Store, storagePath: string) {
+  readonly #authorizeWithSelectors: boolean;
+
+  /** `authorizeWithSelectors`: the AuthorizeWithSelectors feature gate, for the matchConditions. */
+  constructor(store: Store, storagePath: string, authorizeWithSelectors = true) {
+    this.#authorizeWithSelectors = authorizeWithSelectors;
     this.#informer = new StoreInformer<Configuration>(store, storagePath);
     this.#informer.start();
   }
@@ -41,7 +45,7 @@ export class WebhookSource {
       const name = c.metadata.name ?? "";
       const rv = c.metadata.resourceVersion ?? "";
       let entry = this.#cache.get(name);
-      if (entry?.resourceVersion !== rv) entry = { resourceVersion: rv, hooks: accessors(c) };
+      if (entry?.resourceVersion !== rv) entry = { resourceVersion: rv, hooks: accessors(c, this.#authorizeWithSelectors) };
       next.set(name, entry);
       out.push(...entry.hooks);
     }
@@ -54,12 +58,15 @@ export class WebhookSource {
   }
 }
 
-function accessors(c: Configuration): WebhookAccessor[] {
+function accessors(c: Configuration, authorizeWithSelectors: boolean): WebhookAccessor[] {
   const name = c.metadata.name ?? "";
   return (c.webhooks ?? []).map((webhook, i) => ({
     uid: `${name}/${webhook.name}/${i}`,
     configurationName: name,
     webhook,
-    matchConditions: (webhook.matchConditions ?? []).map((m) => ({ name: m.name, program: compileMatchCondition(m.expression) })),
+    matchConditions: (webhook.matchConditions ?? []).map((m) => ({
+      name: m.name,
+      program: compileMatchCondition(m.expression, authorizeWithSelectors),
+    })),
   }));
 }

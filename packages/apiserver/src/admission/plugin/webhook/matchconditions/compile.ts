@@ -8,11 +8,17 @@ import type { ExpressionCompiler } from "@servicenet/api/admissionregistration/v
 import type { CompilationResult } from "../../../../apiserver/cel/index.ts";
 import { expressionCompiler, newAdmissionEnvironment } from "../../cel/compile.ts";
 
-const environment = newAdmissionEnvironment({ hasParams: false, hasComposition: false, hasAuthorizer: true });
+const newEnvironment = (authorizeWithSelectors: boolean) =>
+  newAdmissionEnvironment({ hasParams: false, hasComposition: false, hasAuthorizer: true, authorizeWithSelectors });
+const environment = newEnvironment(true);
+let withoutSelectors: ReturnType<typeof newEnvironment> | undefined;
 
-/** Compiles one match condition; a failed compilation is kept and reported when it would run. */
-export function compileMatchCondition(expression: string): CompilationResult {
-  return environment.compile(expression);
+/**
+ * Compiles one match condition; a failed compilation is kept and reported when it would run.
+ * `authorizeWithSelectors` is the AuthorizeWithSelectors feature gate (default on).
+ */
+export function compileMatchCondition(expression: string, authorizeWithSelectors = true): CompilationResult {
+  return (authorizeWithSelectors ? environment : (withoutSelectors ??= newEnvironment(false))).compile(expression);
 }
 
 /** The compile check webhook configuration validation runs on each matchCondition (validateMatchConditionsExpression). */
