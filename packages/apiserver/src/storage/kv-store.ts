@@ -114,8 +114,10 @@ export class KVStore implements Store {
     const phys = this.prefix + key;
     let kv: RawKV | null | undefined = fromCache(opts.cachedExisting, phys) ?? undefined;
     let fromCachedCopy = kv !== undefined;
-    // Decoding, updating and encoding a near-limit object are each long: others run between them
-    // (the write is a compare-and-swap, so what they write meanwhile makes this attempt retry).
+    // Decoding and updating a near-limit object are each long: others run between them (the write
+    // is a compare-and-swap, so what they write meanwhile makes this attempt retry). What tryUpdate
+    // returned is encoded and copied in the same turn, before its caller can change it (etcd3
+    // GuaranteedUpdate encodes right after tryUpdate).
     const budget = new TurnBudget();
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       if (kv === undefined) kv = await this.engine.get(phys);
@@ -130,7 +132,6 @@ export class KVStore implements Store {
         next = await tryUpdate(clone(current));
         const rv = next.metadata?.resourceVersion;
         if (rv !== undefined && rv !== "" && rv !== (current.metadata.resourceVersion ?? "")) throw staleObject(key);
-        await budget.maybeYield();
       } catch (e) {
         if (fromCachedCopy) {
           kv = undefined;
