@@ -78,8 +78,8 @@ async function registerAll(o: RunOptions, kubeConfig: KubeConfig, names: string[
 }
 
 // Node status updates through the heartbeat client (never throttled), against the informer's Nodes.
-function nodeStatusUpdater(o: RunOptions, nodes: SharedInformer<Node>, log: Logger): NodeStatusUpdater {
-  const heartbeat = newRESTClient(o.kubeConfig, { userAgent: "servicenet-kubelet" });
+function nodeStatusUpdater(o: RunOptions, heartbeatConfig: KubeConfig, nodes: SharedInformer<Node>, log: Logger): NodeStatusUpdater {
+  const heartbeat = newRESTClient(heartbeatConfig, { userAgent: "servicenet-kubelet" });
   const clock = o.clock ?? realClock;
   return new NodeStatusUpdater({
     clock,
@@ -99,6 +99,9 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
   const log = o.logger ?? noopLogger;
   const names = nodeNamesOf(o);
   const kubeConfig = o.clientConnection ? withRateLimit(o.kubeConfig, processClientLimits(o.clientConnection, names.length)) : o.kubeConfig;
+  // The heartbeat client (buildKubeletClientConfig: QPS -1) is a clientset of its own, with its own
+  // connections: Leases never queue for a socket behind the Pods' status writes.
+  const heartbeatConfig = withRateLimit(o.kubeConfig, { qps: -1, burst: 0 });
   const registered = await registerAll(o, kubeConfig, names, signal, log);
   if (signal.aborted) return;
   const nodes = new NodeSet(names.map((name, i) => ({ name, hostIPs: nodeIPs(o.node, i) })));
@@ -133,14 +136,14 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
   };
   nodeInformer.addEventHandler({ onAdd: onNode, onUpdate: (_old, n) => onNode(n) });
   const leases = new NodeLeaseController({
-    kubeConfig: o.kubeConfig,
+    kubeConfig: heartbeatConfig,
     logger: log,
     ...clock,
     ...(o.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: o.leaseRenewIntervalMs } : {}),
   });
   for (const n of registered) leases.add(n.metadata.name ?? "", n.metadata.uid ?? "");
   leases.start();
-  const statuses = nodeStatusUpdater(o, nodeInformer, log);
+  const statuses = nodeStatusUpdater(o, heartbeatConfig, nodeInformer, log);
   // The Nodes' first reports spread over one report period, as Nodes registered at different times.
   const t = (o.clock ?? realClock).now();
   names.forEach((name, i) => statuses.add(name, t - Math.floor((i * defaultNodeStatusReportFrequencyMs) / names.length)));
