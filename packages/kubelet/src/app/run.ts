@@ -8,12 +8,13 @@ import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, type Node, type Pod } from "@servicenet/api";
 import { describeError } from "@servicenet/client/errors";
 import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
+import { setConnectionLimits } from "@servicenet/client/tools/clientcmd";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
-import { processClientLimits } from "./client-connection.ts";
+import { heartbeatSockets, processClientLimits } from "./client-connection.ts";
 import type { KubeletMetrics } from "../kubelet/metrics/metrics.ts";
-import { NodeLeaseController } from "../kubelet/nodelease/controller.ts";
+import { defaultRenewIntervalMs, NodeLeaseController } from "../kubelet/nodelease/controller.ts";
 import { forEachLimited, registerNode } from "../kubelet/node-registration.ts";
 import { NodeSet } from "../kubelet/node-set.ts";
 import { defaultNodeStatusReportFrequencyMs, NodeStatusUpdater } from "../kubelet/node-status-updater.ts";
@@ -102,6 +103,8 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
   // The heartbeat client (buildKubeletClientConfig: QPS -1) is a clientset of its own, with its own
   // connections: Leases never queue for a socket behind the Pods' status writes.
   const heartbeatConfig = withRateLimit(o.kubeConfig, { qps: -1, burst: 0 });
+  const sockets = heartbeatSockets(names.length, o.leaseRenewIntervalMs ?? defaultRenewIntervalMs);
+  setConnectionLimits(heartbeatConfig, { maxSockets: sockets, maxFreeSockets: sockets });
   const registered = await registerAll(o, kubeConfig, names, signal, log);
   if (signal.aborted) return;
   const nodes = new NodeSet(names.map((name, i) => ({ name, hostIPs: nodeIPs(o.node, i) })));
