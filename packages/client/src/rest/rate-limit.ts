@@ -8,7 +8,7 @@
  */
 import { KubeConfig } from "@kubernetes/client-node";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
-import { reuseConnections } from "../tools/clientcmd/connection-reuse.ts";
+import { connectionLimitsOf, reuseConnections } from "../tools/clientcmd/connection-reuse.ts";
 import { BucketRateLimiter } from "../util/workqueue/default-rate-limiters.ts";
 
 /** client-go rest's DefaultQPS and DefaultBurst: what a rest.Config with QPS or Burst 0 gets. */
@@ -73,11 +73,11 @@ export function copyKubeConfig(kc: KubeConfig): KubeConfig {
 /**
  * A copy of `kc` whose requests (every client made from it) share one token bucket of
  * `limits`, as the clientset of a rest.Config with that QPS and Burst, over one pool of keep-alive
- * connections (`reuseConnections`). With a QPS that makes no bucket (negative), the copy is not
+ * connections (`reuseConnections`, a pool of its own with `kc`'s socket caps). With a QPS that makes no bucket (negative), the copy is not
  * throttled: upstream's heartbeat client (QPS -1).
  */
 export function withRateLimit(kc: KubeConfig, limits: ClientConnectionLimits, clock: Clock = realClock): KubeConfig {
-  const copy = reuseConnections(copyKubeConfig(kc));
+  const copy = reuseConnections(copyKubeConfig(kc), connectionLimitsOf(kc));
   const limiter = rateLimiterOf(clock, limits.qps, limits.burst);
   if (limiter !== undefined) attach(copy, waiter(clock, limiter));
   return copy;

@@ -1,18 +1,19 @@
 /**
  * The components' one raw REST client over a kubeconfig (client-go's rest.RESTClient): any verb
  * on any API path, the kubeconfig's credentials and TLS material (client-node's
- * applyToHTTPSOptions), plain-HTTP servers, one pooled keep-alive agent per client (client-go
- * keeps one transport per rest config), server warnings, and non-2xx answers as StatusErrors
+ * applyToHTTPSOptions), plain-HTTP servers, the KubeConfig's pool of keep-alive connections
+ * (`reuseConnections`: capped for requests, uncapped for watches; client-go keeps one transport per
+ * TLS configuration), server warnings, and non-2xx answers as StatusErrors
  * (apierrors.FromObject). The typed client-node APIs know only built-in kinds; the garbage
  * collector, the namespace deleter and kubectl work on whatever discovery lists.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
 import type { StatusError } from "@servicenet/api/errors";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { toStatusError } from "../errors/index.ts";
-import { keepAliveCopy } from "../tools/clientcmd/connection-reuse.ts";
+import { pooledAgent, type ConnectionKind } from "../tools/clientcmd/connection-reuse.ts";
 import { rateLimiterOf, shareRateLimit } from "./rate-limit.ts";
 import { warningTexts } from "./warnings.ts";
 
@@ -65,7 +66,8 @@ export interface RESTClient {
    * Sends one request and calls `onLine` with each non-empty line of a 2xx answer as it arrives (a
    * watch). Resolves when the server ends the stream or `req.signal` aborts; a non-2xx answer
    * resolves with its whole body and no lines. An error thrown by `onLine` ends the request and
-   * rejects with that error.
+   * rejects with that error. Streams use the pool's uncapped watch agent, so open watches never
+   * hold the sockets short requests wait for.
    */
   stream(this: void, method: string, path: string, req: RawRequest, onLine: (line: string) => void): Promise<RawResponse>;
   /** `body` as JSON, the answer parsed as JSON (undefined when empty); a non-2xx answer throws its StatusError. */
@@ -104,17 +106,9 @@ export function newRESTClient(config: KubeConfig, options: RESTClientOptions = {
   const kc = forPlainHTTP(config);
   const server = new URL(kc.getCurrentCluster()?.server ?? "http://localhost:8080");
   const base = server.pathname.replace(/\/$/, "");
-  // applyToHTTPSOptions builds a new agent (a new connection and TLS handshake) per request.
-  let agent: HttpAgent | undefined;
-  const pooled = (fresh: unknown): HttpAgent | undefined => {
-    if (!(fresh instanceof HttpAgent)) return undefined;
-    agent ??= keepAliveCopy(fresh);
-    fresh.destroy();
-    return agent;
-  };
   const clock = options.clock ?? realClock;
   const limiter = options.qps === undefined ? undefined : rateLimiterOf(clock, options.qps, options.burst ?? 0);
-  const open = async (method: string, path: string, req: RawRequest): Promise<{ url: URL; opts: RequestOptions }> => {
+  const open = async (method: string, path: string, req: RawRequest, kind: ConnectionKind): Promise<{ url: URL; opts: RequestOptions }> => {
     const wait = limiter?.when(null) ?? 0;
     if (wait > 0) await sleep(clock, wait, req.signal);
     const headers: Record<string, string> = { Accept: req.accept ?? "application/json" };
@@ -129,9 +123,9 @@ export function newRESTClient(config: KubeConfig, options: RESTClientOptions = {
     } catch (err) {
       throw new RESTConfigError(err instanceof Error ? err.message : String(err), { cause: err });
     }
-    // The TLS agent has no business on a plain-HTTP server.
-    if (server.protocol === "http:") delete opts.agent;
-    else opts.agent = pooled(opts.agent) ?? opts.agent;
+    // applyToHTTPSOptions builds a new agent (a new connection and TLS handshake) per request: the
+    // pool of `config` (shared with its typed clients) replaces it.
+    opts.agent = pooledAgent(config, opts.agent, kind) ?? opts.agent;
     if (req.signal !== undefined) opts.signal = req.signal;
     return { url: new URL(base + path, server), opts };
   };
@@ -143,11 +137,11 @@ export function newRESTClient(config: KubeConfig, options: RESTClientOptions = {
   const client: RESTClient = {
     server,
     async do(method, path, req = {}) {
-      const { url, opts } = await open(method, path, req);
+      const { url, opts } = await open(method, path, req, "request");
       return send(url, opts, req.body, warn, undefined);
     },
     async stream(method, path, req, onLine) {
-      const { url, opts } = await open(method, path, req);
+      const { url, opts } = await open(method, path, req, "watch");
       return send(url, opts, req.body, warn, onLine);
     },
     async request<T>(method: string, path: string, body?: unknown, contentType?: string): Promise<T> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { processClientLimits } from "./client-connection.ts";
+import { heartbeatSockets, processClientLimits } from "./client-connection.ts";
 
 describe("processClientLimits", () => {
   it.each([
@@ -9,5 +9,15 @@ describe("processClientLimits", () => {
     { name: "a negative QPS stays no limit", limits: { qps: -1, burst: 0 }, nodes: 3, want: { qps: -1, burst: 30 } },
   ])("$name", ({ limits, nodes, want }) => {
     expect(processClientLimits(limits, nodes)).toEqual(want);
+  });
+});
+
+describe("heartbeatSockets", () => {
+  it.each([
+    { name: "the pool's default for a few Nodes", nodes: 3, want: 25 },
+    { name: "one socket per 10 Nodes at the 10 s renew interval", nodes: 1000, want: 100 },
+    { name: "a faster renewal needs more", nodes: 1000, interval: 5000, want: 200 },
+  ])("$name", ({ nodes, interval, want }) => {
+    expect(heartbeatSockets(nodes, interval ?? 10_000)).toBe(want);
   });
 });

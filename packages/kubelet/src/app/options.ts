@@ -40,7 +40,7 @@ A simulated kubelet: registers N Nodes and gives the Pods bound to them IPs and 
   --zones LIST                topology.kubernetes.io/zone values, spread round-robin (default zone-a,zone-b,zone-c)
   --region NAME               topology.kubernetes.io/region (default region-1)
   --capacity LIST             each Node's capacity = allocatable (default cpu=32,memory=131072Mi,pods=110,ephemeral-storage=100Gi)
-  --pod-workers N             Pods synced at once, over all Nodes (default 20)
+  --pod-workers N             Pods synced at once, over all Nodes (default 20; a sync never waits for the apiserver)
   --kube-api-qps QPS          QPS to use while talking with kubernetes apiserver, per Node (default 50)
   --kube-api-burst N          burst to use while talking with kubernetes apiserver, per Node (default 100)
   --address IP                the IP address for the Kubelet to serve on (default 0.0.0.0)

@@ -8,12 +8,13 @@ import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, type Node, type Pod } from "@servicenet/api";
 import { describeError } from "@servicenet/client/errors";
 import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
+import { setConnectionLimits } from "@servicenet/client/tools/clientcmd";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
-import { processClientLimits } from "./client-connection.ts";
+import { heartbeatSockets, processClientLimits } from "./client-connection.ts";
 import type { KubeletMetrics } from "../kubelet/metrics/metrics.ts";
-import { NodeLeaseController } from "../kubelet/nodelease/controller.ts";
+import { defaultRenewIntervalMs, NodeLeaseController } from "../kubelet/nodelease/controller.ts";
 import { forEachLimited, registerNode } from "../kubelet/node-registration.ts";
 import { NodeSet } from "../kubelet/node-set.ts";
 import { defaultNodeStatusReportFrequencyMs, NodeStatusUpdater } from "../kubelet/node-status-updater.ts";
@@ -78,8 +79,8 @@ async function registerAll(o: RunOptions, kubeConfig: KubeConfig, names: string[
 }
 
 // Node status updates through the heartbeat client (never throttled), against the informer's Nodes.
-function nodeStatusUpdater(o: RunOptions, nodes: SharedInformer<Node>, log: Logger): NodeStatusUpdater {
-  const heartbeat = newRESTClient(o.kubeConfig, { userAgent: "servicenet-kubelet" });
+function nodeStatusUpdater(o: RunOptions, heartbeatConfig: KubeConfig, nodes: SharedInformer<Node>, log: Logger): NodeStatusUpdater {
+  const heartbeat = newRESTClient(heartbeatConfig, { userAgent: "servicenet-kubelet" });
   const clock = o.clock ?? realClock;
   return new NodeStatusUpdater({
     clock,
@@ -99,6 +100,11 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
   const log = o.logger ?? noopLogger;
   const names = nodeNamesOf(o);
   const kubeConfig = o.clientConnection ? withRateLimit(o.kubeConfig, processClientLimits(o.clientConnection, names.length)) : o.kubeConfig;
+  // The heartbeat client (buildKubeletClientConfig: QPS -1) is a clientset of its own, with its own
+  // connections: Leases never queue for a socket behind the Pods' status writes.
+  const heartbeatConfig = withRateLimit(o.kubeConfig, { qps: -1, burst: 0 });
+  const sockets = heartbeatSockets(names.length, o.leaseRenewIntervalMs ?? defaultRenewIntervalMs);
+  setConnectionLimits(heartbeatConfig, { maxSockets: sockets, maxFreeSockets: sockets });
   const registered = await registerAll(o, kubeConfig, names, signal, log);
   if (signal.aborted) return;
   const nodes = new NodeSet(names.map((name, i) => ({ name, hostIPs: nodeIPs(o.node, i) })));
@@ -133,14 +139,14 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
   };
   nodeInformer.addEventHandler({ onAdd: onNode, onUpdate: (_old, n) => onNode(n) });
   const leases = new NodeLeaseController({
-    kubeConfig: o.kubeConfig,
+    kubeConfig: heartbeatConfig,
     logger: log,
     ...clock,
     ...(o.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: o.leaseRenewIntervalMs } : {}),
   });
   for (const n of registered) leases.add(n.metadata.name ?? "", n.metadata.uid ?? "");
   leases.start();
-  const statuses = nodeStatusUpdater(o, nodeInformer, log);
+  const statuses = nodeStatusUpdater(o, heartbeatConfig, nodeInformer, log);
   // The Nodes' first reports spread over one report period, as Nodes registered at different times.
   const t = (o.clock ?? realClock).now();
   names.forEach((name, i) => statuses.add(name, t - Math.floor((i * defaultNodeStatusReportFrequencyMs) / names.length)));

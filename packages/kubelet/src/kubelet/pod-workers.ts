@@ -1,15 +1,17 @@
 /**
- * The pod workers of all the process's Nodes (pkg/kubelet/pod_workers.go and the status
- * manager's sync, for a runtime that only keeps times): one work queue keyed by Pod, fed by the
- * one shared Pod informer. A sync starts a new Pod (its IPs from the Node's host-local IPAM, or
- * the Node's IPs for hostNetwork), moves its simulated containers on, writes `pods/status` when
- * it differs, comes back when it will next change, and for a deleted Pod stops the containers
- * within the grace period, writes the terminal status and deletes it with grace 0. IPs go back
- * when the Pod is gone.
+ * The pod workers of all the process's Nodes (pkg/kubelet/pod_workers.go, for a runtime that only
+ * keeps times): one work queue keyed by Pod, fed by the one shared Pod informer, so each Pod is
+ * synced by one worker at a time, as upstream's worker per Pod. A sync starts a new Pod (its IPs
+ * from the Node's host-local IPAM, or the Node's IPs for hostNetwork), moves its simulated
+ * containers on, hands the status it generates to its Node's status manager (status-sync.ts, one
+ * per Node, which writes it without the worker waiting), comes back when the Pod will next change,
+ * and for a deleted Pod stops the containers within the grace period and marks it finished (the
+ * status manager writes the terminal status, then deletes it with grace 0). IPs go back when the
+ * Pod is gone.
  */
 import type { Pod } from "@servicenet/api";
 import type { Informer } from "@servicenet/client/tools/cache";
-import { describeError, isConflict, isNotFound } from "@servicenet/client/errors";
+import { describeError } from "@servicenet/client/errors";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
@@ -19,7 +21,7 @@ import type { PodClient } from "./pod-client.ts";
 import { advance, newPodRuntime, type PodRuntime } from "./pod-runtime.ts";
 import { simulationOf } from "./simulation.ts";
 import { generatePodStatus, stopTime } from "./status/generate.ts";
-import { statusEqual, statusPatch } from "./status/status-manager.ts";
+import { StatusManager } from "./status/status-sync.ts";
 
 export interface PodWorkersOptions {
   pods: Informer<Pod>;
@@ -31,8 +33,8 @@ export interface PodWorkersOptions {
   metrics?: KubeletMetrics;
 }
 
-/** A Pod's runtime, its Node, and the resourceVersion its last status write was computed from. */
-type Runtime = PodRuntime & { node: string; writtenFrom?: string | undefined };
+/** A Pod's runtime and its Node. */
+type Runtime = PodRuntime & { node: string };
 
 const keyOf = (p: Pod) => `${p.metadata.namespace ?? ""}/${p.metadata.name ?? ""}`;
 const isTerminal = (p: Pod) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed";
@@ -45,6 +47,8 @@ export class PodWorkers {
   readonly #runtimes = new Map<string, Runtime>();
   /** When the informer first showed each of our Pods not yet started (the kubelet's firstSeenTime). */
   readonly #firstSeen = new Map<string, number>();
+  /** Each Node's status manager, made at its first Pod. */
+  readonly #statuses = new Map<string, StatusManager>();
 
   constructor(o: PodWorkersOptions) {
     this.#o = o;
@@ -57,7 +61,11 @@ export class PodWorkers {
       if (o.metrics !== undefined && !this.#runtimes.has(key) && !this.#firstSeen.has(key)) this.#firstSeen.set(key, this.#clock.now());
       this.queue.add(key);
     };
-    o.pods.addEventHandler({ onAdd: enqueue, onUpdate: (_old, p) => enqueue(p), onDelete: enqueue });
+    const gone = (p: Pod) => {
+      this.#statuses.get(p.spec.nodeName ?? "")?.forget(keyOf(p));
+      enqueue(p);
+    };
+    o.pods.addEventHandler({ onAdd: enqueue, onUpdate: (_old, p) => enqueue(p), onDelete: gone });
     o.metrics?.registry.addCollector(() => o.metrics?.runningPods.set({}, this.#runtimes.size));
   }
 
@@ -71,10 +79,17 @@ export class PodWorkers {
     return this.#runtimes.size;
   }
 
-  /** Runs `workers` workers until `signal` aborts. */
+  /** Runs `workers` workers until `signal` aborts; then waits for the status writes under way. */
   async run(signal: AbortSignal, workers: number): Promise<void> {
     signal.addEventListener("abort", () => this.queue.shutDown(), { once: true });
     await Promise.all(Array.from({ length: workers }, () => this.#worker()));
+    for (const m of this.#statuses.values()) m.stop();
+    await this.idle();
+  }
+
+  /** Resolves when every Node's status manager has written what it was given (tests). */
+  async idle(): Promise<void> {
+    for (const m of this.#statuses.values()) await m.idle();
   }
 
   async #worker(): Promise<void> {
@@ -82,18 +97,24 @@ export class PodWorkers {
       const key = await this.queue.get();
       if (key === undefined) return;
       try {
-        await this.sync(key);
+        this.sync(key);
         this.queue.forget(key);
       } catch (err) {
-        if (isNotFound(err)) this.queue.forget(key);
-        else {
-          if (!isConflict(err)) this.#log.error("Error syncing pod, skipping", { pod: key, err: describeError(err) });
-          this.queue.addRateLimited(key);
-        }
+        this.#log.error("Error syncing pod, skipping", { pod: key, err: describeError(err) });
+        this.queue.addRateLimited(key);
       } finally {
         this.queue.done(key);
       }
     }
+  }
+
+  #statusManager(node: string): StatusManager {
+    let m = this.#statuses.get(node);
+    if (m === undefined) {
+      m = new StatusManager({ get: (key) => this.#o.pods.get(key), client: this.#o.client, clock: this.#clock, logger: this.#log });
+      this.#statuses.set(node, m);
+    }
+    return m;
   }
 
   #release(key: string): void {
@@ -133,8 +154,8 @@ export class PodWorkers {
     if (seen !== undefined) this.#o.metrics?.podStartDuration.observe({}, (now - seen) / 1000);
   }
 
-  /** One sync of the Pod `key` (namespace/name). */
-  async sync(key: string): Promise<void> {
+  /** One sync of the Pod `key` (namespace/name); its status goes to its Node's status manager. */
+  sync(key: string): void {
     const pod = this.#o.pods.get(key);
     const node = this.#o.nodes.get(pod?.spec.nodeName);
     let rt = this.#runtimes.get(key);
@@ -146,14 +167,12 @@ export class PodWorkers {
       this.#firstSeen.delete(key);
       return;
     }
-    const ns = pod.metadata.namespace ?? "";
-    const name = pod.metadata.name ?? "";
-    const uid = pod.metadata.uid ?? "";
+    const statuses = this.#statusManager(node.name);
     const now = this.#clock.now();
     if (rt === undefined) {
-      // Never started here (or finished before a restart): nothing to stop.
+      // Never started here (or finished before a restart): nothing to stop, only the final delete.
       if (pod.metadata.deletionTimestamp !== undefined && (isTerminal(pod) || (pod.status?.podIPs ?? []).length === 0)) {
-        await this.#o.client.deletePod(ns, name, uid);
+        statuses.setPodStatus(pod, undefined, true);
         return;
       }
       if (isTerminal(pod)) return;
@@ -166,20 +185,12 @@ export class PodWorkers {
     const sim = simulationOf(pod);
     const next = advance(rt, sim, (pod.spec["restartPolicy"] as string | undefined) ?? "Always", now);
     const { status, wakeAt } = generatePodStatus(pod, { rt, sim, hostIPs: node.hostIPs, now });
-    // A Pod the informer has not yet seen our last write on is not written again from the stale copy
-    // (the status manager compares with its own cache of what it wrote); its update event syncs it.
-    const rv = pod.metadata.resourceVersion;
-    if (!statusEqual(pod.status, status) && (rv === undefined || rt.writtenFrom !== rv)) {
-      await this.#o.client.patchStatus(ns, name, statusPatch(pod, status));
-      rt.writtenFrom = rv;
-      if (status.phase === "Running" && pod.status?.phase !== "Running") this.#observeStart(key, now);
-    }
+    if (status.phase === "Running" && pod.status?.phase !== "Running") this.#observeStart(key, now);
+    // The containers have stopped: the terminal status, then the kubelet's final delete.
     const stop = stopTime(pod, rt, sim);
-    if (stop !== undefined && now >= stop.at) {
-      // The containers have stopped and their terminal status is written: the kubelet's final delete.
-      await this.#o.client.deletePod(ns, name, uid);
-      return;
-    }
+    const finished = stop !== undefined && now >= stop.at;
+    statuses.setPodStatus(pod, status, finished);
+    if (finished) return;
     const wake = [next, wakeAt].filter((t): t is number => t !== undefined);
     if (wake.length > 0) this.queue.addAfter(key, Math.min(...wake) - now);
   }

@@ -24,7 +24,26 @@ export interface Write {
 export class FakePods implements PodClient {
   readonly informer = new MemoryInformer<Pod>();
   readonly writes: Write[] = [];
+  /** While set, writes wait for it (a slow apiserver); `inFlight` and `maxInFlight` count them. */
+  gate: Promise<void> | undefined;
+  inFlight = 0;
+  maxInFlight = 0;
+  /** The next write fails with this (once). */
+  failNext: Error | undefined;
   #rv = 1;
+
+  async #arrive(): Promise<void> {
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      await this.gate;
+    } finally {
+      this.inFlight--;
+    }
+    const err = this.failNext;
+    this.failNext = undefined;
+    if (err !== undefined) throw err;
+  }
 
   add(pod: Pod): Pod {
     const p = {
@@ -41,20 +60,21 @@ export class FakePods implements PodClient {
     return p;
   }
 
-  patchStatus(namespace: string, name: string, patch: Record<string, unknown>): Promise<Pod> {
+  async patchStatus(namespace: string, name: string, patch: Record<string, unknown>): Promise<Pod> {
     const key = `${namespace}/${name}`;
+    await this.#arrive();
     this.writes.push({ verb: "patch", key, body: patch });
     const merged = mergePatch(this.get(key), patch) as Pod;
     merged.metadata.resourceVersion = String(++this.#rv);
     this.informer.set(merged);
-    return Promise.resolve(merged);
+    return merged;
   }
 
-  deletePod(namespace: string, name: string, uid: string): Promise<void> {
+  async deletePod(namespace: string, name: string, uid: string): Promise<void> {
     const key = `${namespace}/${name}`;
+    await this.#arrive();
     this.writes.push({ verb: "delete", key, body: { uid } });
     this.get(key);
     this.informer.remove(key);
-    return Promise.resolve();
   }
 }

@@ -6,6 +6,12 @@ import { NodeSet } from "../node-set.ts";
 import { PodWorkers } from "../pod-workers.ts";
 import { newKubeletMetrics } from "./metrics.ts";
 
+/** One sync of the Pod, then its Node's status manager's writes. */
+async function step(workers: PodWorkers, key: string): Promise<void> {
+  workers.sync(key);
+  await workers.idle();
+}
+
 const t0 = Date.parse("2026-01-01T00:00:00Z");
 
 function pod(name: string): Pod {
@@ -28,11 +34,11 @@ describe("kubelet metrics (pkg/kubelet/metrics/metrics.go)", () => {
     const workers = new PodWorkers({ pods: pods.informer, nodes, client: pods, clock, metrics });
     pods.add(pod("a"));
     // The Node has no podCIDRs yet: the Pod waits, Pending.
-    await workers.sync("default/a");
+    await step(workers, "default/a");
     expect(pods.writes).toHaveLength(0);
     clock.step(2500);
     nodes.observe({ metadata: { name: "node-1" }, spec: { podCIDRs: ["10.244.1.0/24"] } });
-    await workers.sync("default/a");
+    await step(workers, "default/a");
     expect(pods.get("default/a").status?.phase).toBe("Running");
     const text = metrics.registry.render();
     expect(samples(text, "kubelet_pod_start_duration_seconds_bucket").slice(0, 4)).toEqual([
@@ -47,11 +53,11 @@ describe("kubelet metrics (pkg/kubelet/metrics/metrics.go)", () => {
     expect(text).toContain("# HELP kubelet_running_pods [ALPHA] Number of pods that have a running pod sandbox\n");
     // Later syncs of the running Pod observe nothing more.
     clock.step(1000);
-    await workers.sync("default/a");
+    await step(workers, "default/a");
     expect(metrics.podStartDuration.count()).toBe(1);
     // Gone: no longer running.
     pods.informer.remove("default/a");
-    await workers.sync("default/a");
+    await step(workers, "default/a");
     expect(samples(metrics.registry.render(), "kubelet_running_pods")).toEqual(["kubelet_running_pods 0"]);
   });
 

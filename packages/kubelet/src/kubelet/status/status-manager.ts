@@ -3,7 +3,7 @@
  * written only when what the kubelet reports differs from what the apiserver has
  * (`isPodStatusByKubeletEqual`), as a patch of the status subresource guarded by the Pod's UID
  * (`statusutil.PatchPodStatus`), with the conditions the kubelet does not own kept
- * (`mergePodStatus`).
+ * (`mergePodStatus`). The manager of one Node (`StatusManager`) is in status-sync.ts.
  */
 import { semanticEqual, type Pod, type PodStatus } from "@servicenet/api";
 
