@@ -2,6 +2,8 @@
 import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from "@kubernetes/client-node";
 import type { LeaseClient, LeaseRecord, ObservedLease } from "./leader-election.ts";
 import { isNotFound } from "../../errors/index.ts";
+import { copyKubeConfig } from "../../rest/rate-limit.ts";
+import { connectionLimitsOf, reuseConnections } from "../clientcmd/connection-reuse.ts";
 
 function toMs(t: unknown): number {
   if (t instanceof Date) return t.getTime();
@@ -40,9 +42,15 @@ export function recordToLease(name: string, namespace: string, record: LeaseReco
   };
 }
 
-/** `resourcelock.LeaseLock`: the Lease `namespace/name` through the apiserver's HTTP API. */
+/**
+ * `resourcelock.LeaseLock`: the Lease `namespace/name` through the apiserver's HTTP API. The lock
+ * has a client of its own, as upstream's components build a separate "leader-election" clientset:
+ * over HTTP/1.1 a renewal sharing the component's capped connection pool would queue behind its
+ * slow requests and could miss the renew deadline.
+ */
 export function leaseLock(kubeConfig: KubeConfig, namespace: string, name: string): LeaseClient {
-  const api = kubeConfig.makeApiClient(CoordinationV1Api);
+  const own = reuseConnections(copyKubeConfig(kubeConfig), connectionLimitsOf(kubeConfig));
+  const api = own.makeApiClient(CoordinationV1Api);
   return {
     async get() {
       try {
