@@ -129,10 +129,11 @@ export class CRDHandler {
     const coercer = newSchemaCoercer(v.schema?.openAPIV3Schema, preserve);
     const storageCoercer = storageVersion === v ? coercer : newSchemaCoercer(storageVersion.schema?.openAPIV3Schema, preserve);
     // Objects are stored in the storage version (conversion strategy None only rewrites apiVersion);
-    // the storage encoder's schemaCoercingConverter prunes them with that version's schema.
+    // the storage encoder's schemaCoercingConverter prunes them with that version's schema, which
+    // also drops what defaults put in an embedded ObjectMeta that ObjectMeta does not have.
     strategy.canonicalize = (o) => {
       o.apiVersion = `${crd.spec.group}/${storageVersion.name}`;
-      if (storageCoercer !== coercer) storageCoercer.coerce(o);
+      storageCoercer.coerce(o);
     };
     const kind = names.kind || crd.spec.names.kind;
     strategy.defaults = (o) => coercer.defaults(o);
