@@ -126,7 +126,8 @@ export class CRDHandler {
     const strategy: RESTStrategy = newCustomResourceStrategy(crd, v, { terminating: isCRDConditionTrue(crd, "Terminating") });
     const storageVersion = crd.spec.versions.find((x) => x.storage) ?? v;
     const preserve = crd.spec.preserveUnknownFields === true;
-    const coercer = newSchemaCoercer(v.schema?.openAPIV3Schema, preserve);
+    const kind = names.kind || crd.spec.names.kind;
+    const coercer = newSchemaCoercer(v.schema?.openAPIV3Schema, preserve, { kind, version: v.name });
     const storageCoercer = storageVersion === v ? coercer : newSchemaCoercer(storageVersion.schema?.openAPIV3Schema, preserve);
     // Objects are stored in the storage version (conversion strategy None only rewrites apiVersion);
     // the storage encoder's schemaCoercingConverter prunes them with that version's schema, which
@@ -135,7 +136,6 @@ export class CRDHandler {
       o.apiVersion = `${crd.spec.group}/${storageVersion.name}`;
       storageCoercer.coerce(o);
     };
-    const kind = names.kind || crd.spec.names.kind;
     strategy.defaults = (o) => coercer.defaults(o);
     const subresources = [...(v.subresources?.status !== undefined ? ["status"] : []), ...(v.subresources?.scale ? ["scale"] : [])];
     return {

@@ -3,10 +3,11 @@
  * and the storage codec's defaulter: how a custom object is fitted to its version's structural
  * schema when it is decoded (request bodies and patch results) and when it is read back.
  */
+import { StatusError } from "@servicenet/api";
 import type { JSONSchemaProps } from "@servicenet/api/apiextensions/v1";
 import { applyDefaults, pruneNonNullableNullsWithoutDefaults } from "./schema/defaulting/algorithm.ts";
 import { pruneDefaults } from "./schema/defaulting/prune.ts";
-import { coerceEmbeddedObjectMeta, coerceObjectMeta } from "./schema/objectmeta/coerce.ts";
+import { coerceEmbeddedObjectMeta, coerceObjectMeta, MalformedObjectMetaError } from "./schema/objectmeta/coerce.ts";
 import { prune } from "./schema/pruning/algorithm.ts";
 
 export interface SchemaCoercer {
@@ -18,8 +19,22 @@ export interface SchemaCoercer {
   read<T extends Record<string, unknown>>(obj: T): T;
 }
 
-/** The coercer of one CRD version's `schema`; `preserveUnknownFields` is the CRD's spec.preserveUnknownFields. */
-export function newSchemaCoercer(schema: JSONSchemaProps | undefined, preserveUnknownFields: boolean): SchemaCoercer {
+/** The kind and version request bodies are decoded as, for transformDecodeError's wording. */
+export interface DecodingAs {
+  kind: string;
+  version: string;
+}
+
+/**
+ * The coercer of one CRD version's `schema`; `preserveUnknownFields` is the CRD's
+ * spec.preserveUnknownFields. With `decoding`, `coerce` refuses an embedded metadata that does
+ * not decode as ObjectMeta with a 400, as the request decoder does.
+ */
+export function newSchemaCoercer(
+  schema: JSONSchemaProps | undefined,
+  preserveUnknownFields: boolean,
+  decoding?: DecodingAs,
+): SchemaCoercer {
   // getOrCreateServingInfoFor: defaults are served pruned, as the objects they land in would be.
   const withDefaults = schema !== undefined && !preserveUnknownFields ? pruneDefaults(schema) : schema;
   const pruneAll = (obj: Record<string, unknown>): string[] => {
@@ -33,7 +48,15 @@ export function newSchemaCoercer(schema: JSONSchemaProps | undefined, preserveUn
       const meta = coerceObjectMeta(obj);
       const pruned = pruneAll(obj);
       const embedded: string[] = [];
-      if (!preserveUnknownFields) coerceEmbeddedObjectMeta(obj, schema, "", embedded);
+      if (!preserveUnknownFields) {
+        try {
+          coerceEmbeddedObjectMeta(obj, schema, "", embedded, decoding !== undefined);
+        } catch (e) {
+          if (!(e instanceof MalformedObjectMetaError) || decoding === undefined) throw e;
+          const { kind, version } = decoding;
+          throw StatusError.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${e.message}`);
+        }
+      }
       return [...meta, ...pruned, ...embedded];
     },
     defaults: (obj) => applyDefaults(obj, withDefaults),
