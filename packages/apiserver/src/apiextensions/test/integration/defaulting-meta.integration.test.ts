@@ -113,7 +113,7 @@ describe("apiextensions defaulting_test TestCustomResourceDefaultingOfMetaFields
     const r = await s.request("/apis/tests.example.com/v1beta1/foos", { method: "POST", headers: json, body: JSON.stringify(foo) });
     expect(r.status, r.text).toBe(201);
     returnedFoo = r.json() as Record<string, unknown>;
-    persistedFoo = (await s.api.store.get(objectKey("tests.example.com/foos", undefined, "foo"))) as unknown as Record<string, unknown>;
+    persistedFoo = await s.api.store.get(objectKey("tests.example.com/foos", undefined, "foo"));
   });
   afterAll(async () => {
     await s?.close();

@@ -163,7 +163,7 @@ describe.each([
       const events = await watchEvents(s, `${foos}?resourceVersion=${initialResourceVersion}`);
       expect(events[0]?.type).toBe("MODIFIED");
       expect(events[0]?.object.apiVersion).toBe("tests.example.com/v1beta1");
-      mustExist(events[0]!.object as unknown as Record<string, unknown>, all);
+      mustExist(events[0]!.object, all);
     }
 
     // Add 'c' default to the REST version, remove it from the storage version: GET no longer sees it.

@@ -43,7 +43,7 @@ function pruneIn(root: JSONSchemaProps, s: JSONSchemaProps, path: Step[]): void 
     prune(obj, root, true);
     const left = focusOf(obj, path);
     if (left === undefined) delete s.default;
-    else s.default = left as JSONSchemaProps["default"];
+    else s.default = left;
   }
   if (typeof s.additionalProperties === "object") pruneIn(root, s.additionalProperties, [...path, "*"]);
   if (s.items !== undefined && !Array.isArray(s.items)) pruneIn(root, s.items, [...path, 0]);
