@@ -276,7 +276,8 @@ export function decodeValue(
       `the API version in the data (${typeof raw["apiVersion"] === "string" ? raw["apiVersion"] : JSON.stringify(raw["apiVersion"])}) does not match the expected API version (${want})`,
     );
   }
-  if (raw["kind"] !== undefined && raw["kind"] !== "" && raw["kind"] !== def.kind) {
+  // A custom object of another kind decodes (unstructured) and is the strategy's 422 (ValidateTypeMeta).
+  if (raw["kind"] !== undefined && raw["kind"] !== "" && raw["kind"] !== def.kind && def.coerce === undefined) {
     throw StatusError.badRequest(
       `the kind in the data (${typeof raw["kind"] === "string" ? raw["kind"] : JSON.stringify(raw["kind"])}) does not match the expected kind (${def.kind})`,
     );

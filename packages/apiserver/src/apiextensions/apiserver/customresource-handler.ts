@@ -124,13 +124,18 @@ export class CRDHandler {
   #resourceDef(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): ResourceDef {
     const names = crd.status?.acceptedNames ?? crd.spec.names;
     const strategy: RESTStrategy = newCustomResourceStrategy(crd, v, { terminating: isCRDConditionTrue(crd, "Terminating") });
-    const storage = crd.spec.versions.find((x) => x.storage)?.name ?? v.name;
-    // Objects are stored in the storage version (conversion strategy None only rewrites apiVersion).
-    strategy.canonicalize = (o) => {
-      o.apiVersion = `${crd.spec.group}/${storage}`;
-    };
+    const storageVersion = crd.spec.versions.find((x) => x.storage) ?? v;
+    const preserve = crd.spec.preserveUnknownFields === true;
     const kind = names.kind || crd.spec.names.kind;
-    const coercer = newSchemaCoercer(v.schema?.openAPIV3Schema, crd.spec.preserveUnknownFields === true);
+    const coercer = newSchemaCoercer(v.schema?.openAPIV3Schema, preserve, { kind, version: v.name });
+    const storageCoercer = storageVersion === v ? coercer : newSchemaCoercer(storageVersion.schema?.openAPIV3Schema, preserve);
+    // Objects are stored in the storage version (conversion strategy None only rewrites apiVersion);
+    // the storage encoder's schemaCoercingConverter prunes them with that version's schema, which
+    // also drops what defaults put in an embedded ObjectMeta that ObjectMeta does not have.
+    strategy.canonicalize = (o) => {
+      o.apiVersion = `${crd.spec.group}/${storageVersion.name}`;
+      storageCoercer.coerce(o);
+    };
     strategy.defaults = (o) => coercer.defaults(o);
     const subresources = [...(v.subresources?.status !== undefined ? ["status"] : []), ...(v.subresources?.scale ? ["scale"] : [])];
     return {
@@ -154,9 +159,12 @@ export class CRDHandler {
       ...(v.subresources?.scale
         ? { subresourceViews: { scale: customResourceScaleView(crd.spec.group, crd.spec.names.plural, v.subresources.scale) } }
         : {}),
-      // The storage codec prunes and defaults what it reads (objects written before a schema change).
+      // The storage codec prunes and defaults what it reads with the schema of the version it is
+      // stored in (objects written before a schema change); converted, it is pruned with this one's.
       toVersion: (o) => {
-        const { apiVersion: _a, kind: _k, ...rest } = coercer.read(o);
+        const read = storageCoercer.read(o);
+        if (storageCoercer !== coercer) coercer.coerce(read);
+        const { apiVersion: _a, kind: _k, ...rest } = read;
         return { kind, apiVersion: `${crd.spec.group}/${v.name}`, ...rest };
       },
       ...(v.deprecated === true ? { deprecationWarning: v.deprecationWarning ?? defaultDeprecationWarning(v.name, crd.spec) } : {}),

@@ -78,8 +78,10 @@ export class GenericStore {
     return resourcePrefix(this.config.storagePath, this.strategy.namespaced && namespace ? namespace : undefined);
   }
 
-  private invalid(name: string, errs: FieldError[]): StatusError {
-    return StatusError.invalid({ group: this.strategy.group, kind: this.strategy.kind }, name, errs);
+  /** rest.BeforeCreate/BeforeUpdate: NewInvalid qualified with the object's own kind (ObjectKinds), else the strategy's. */
+  private invalid(name: string, errs: FieldError[], obj?: KubeObject): StatusError {
+    const kind = typeof obj?.kind === "string" && obj.kind !== "" ? obj.kind : this.strategy.kind;
+    return StatusError.invalid({ group: this.strategy.group, kind }, name, errs);
   }
 
   /** The field-selector attributes of an object (metadata.name, metadata.namespace and the strategy's). */
@@ -196,7 +198,7 @@ export class GenericStore {
     // (EndpointSlice and Pod set 1); other kinds store what was sent, normally nothing.
     this.strategy.prepareForCreate(obj);
     const errs = this.strategy.validate(obj);
-    if (errs.length > 0) throw this.invalid(meta.name ?? "", errs);
+    if (errs.length > 0) throw this.invalid(meta.name ?? "", errs, obj);
     addWarnings(warnings, this.strategy.warningsOnCreate?.(obj));
     this.strategy.canonicalize?.(obj);
   }
@@ -245,7 +247,7 @@ export class GenericStore {
       this.strategy.prepareForUpdate(obj, old);
       errs = this.strategy.validateUpdate(obj, old);
     }
-    if (errs.length > 0) throw this.invalid(meta.name ?? "", errs);
+    if (errs.length > 0) throw this.invalid(meta.name ?? "", errs, obj);
     if (subresource === "") addWarnings(warnings, this.strategy.warningsOnUpdate?.(obj, old));
     this.strategy.canonicalize?.(obj);
   }

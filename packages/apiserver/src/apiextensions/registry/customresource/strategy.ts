@@ -4,7 +4,7 @@
  * moves on every change outside metadata (and outside status when the status subresource is on,
  * whose updates keep everything but status).
  */
-import { StatusError, validateObjectMeta, validateObjectMetaUpdate } from "@servicenet/api";
+import { field, StatusError, validateObjectMeta, validateObjectMetaUpdate, type FieldErrorList } from "@servicenet/api";
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from "@servicenet/api/apiextensions/v1";
 import type { KubeObject } from "../../../storage/index.ts";
 import { jsonEqual, type RESTStrategy, type SubresourceStrategy } from "../../../registry/generic/strategy.ts";
@@ -48,6 +48,13 @@ export function newCustomResourceStrategy(
   const schema = newSchemaValidator(version.schema?.openAPIV3Schema, version.subresources?.scale);
   const namespaced = crd.spec.scope === "Namespaced";
   const statusOn = version.subresources?.status !== undefined;
+  const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
+  /**
+   * customResourceValidator.ValidateTypeMeta, checked first and alone when it fails: the kind. Its
+   * apiVersion half cannot fail here: another apiVersion is the decoder's 400, and a patch through a
+   * served non-storage version reaches the store already in the storage version.
+   */
+  const validateTypeMeta = (o: KubeObject): FieldErrorList => (o.kind === kind ? [] : [field.invalid("kind", o.kind, `must be ${kind}`)]);
   const selectable = (version.selectableFields ?? []).map((f) => ({
     name: f.jsonPath.replace(/^\./, ""),
     steps: parseSimpleJSONPath(f.jsonPath) ?? [],
@@ -56,11 +63,14 @@ export function newCustomResourceStrategy(
   if (statusOn)
     subresources["status"] = {
       prepareForUpdate: prepareStatusUpdate,
-      validateUpdate: (o, old) => [...validateObjectMetaUpdate(o.metadata, old.metadata), ...schema.validateUpdate(o, old)],
+      validateUpdate: (o, old) => {
+        const tm = validateTypeMeta(o);
+        return tm.length > 0 ? tm : [...validateObjectMetaUpdate(o.metadata, old.metadata), ...schema.validateUpdate(o, old)];
+      },
     };
   return {
     group: crd.spec.group,
-    kind: crd.status?.acceptedNames?.kind || crd.spec.names.kind,
+    kind,
     namespaced,
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
@@ -80,8 +90,14 @@ export function newCustomResourceStrategy(
       const prev = typeof old.metadata.generation === "number" ? old.metadata.generation : 0;
       o.metadata.generation = jsonEqual(content(o, statusOn), content(old, statusOn)) ? prev : prev + 1;
     },
-    validate: (o) => [...validateObjectMeta(o.metadata, { namespaced }), ...schema.validate(o)],
-    validateUpdate: (o, old) => [...validateObjectMetaUpdate(o.metadata, old.metadata), ...schema.validateUpdate(o, old)],
+    validate: (o) => {
+      const tm = validateTypeMeta(o);
+      return tm.length > 0 ? tm : [...validateObjectMeta(o.metadata, { namespaced }), ...schema.validate(o)];
+    },
+    validateUpdate: (o, old) => {
+      const tm = validateTypeMeta(o);
+      return tm.length > 0 ? tm : [...validateObjectMetaUpdate(o.metadata, old.metadata), ...schema.validateUpdate(o, old)];
+    },
     ...(selectable.length > 0
       ? {
           selectableFieldNames: selectable.map((s) => s.name),
