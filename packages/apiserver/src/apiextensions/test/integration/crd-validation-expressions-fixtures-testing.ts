@@ -56,6 +56,8 @@ export function expectInvalid(r: { status: number; message: string }, want: stri
   expect(r.message).toContain(want);
 }
 
+const xy = { x: { type: "integer", default: 0 }, y: { type: "integer", default: 0 } };
+const startsWithAnything = [{ rule: "self.startsWith('anything')" }];
 const selfXY = { rule: "self.spec.x + self.spec.y >= (has(self.status) ? self.status.z : 0)" };
 const status = { type: "object", properties: { z: { type: "integer", default: 0 } } };
 const limit = {
@@ -73,9 +75,8 @@ export const structuralSchemaWithValidators: Schema = {
     spec: {
       type: "object",
       properties: {
-        x: { type: "integer", default: 0 },
-        y: { type: "integer", default: 0 },
-        extra: { type: "string", "x-kubernetes-validations": [{ rule: "self.startsWith('anything')" }] },
+        ...xy,
+        extra: { type: "string", "x-kubernetes-validations": startsWithAnything },
         floatMap: {
           type: "object",
           additionalProperties: { type: "number" },
@@ -109,9 +110,8 @@ export const structuralSchemaWithBlockingErr: Schema = {
     spec: {
       type: "object",
       properties: {
-        x: { type: "integer", default: 0 },
-        y: { type: "integer", default: 0 },
-        extra: { type: "string", maxLength: 200, "x-kubernetes-validations": [{ rule: "self.startsWith('anything')" }] },
+        ...xy,
+        extra: { type: "string", maxLength: 200, "x-kubernetes-validations": startsWithAnything },
         floatMap: {
           type: "object",
           maxProperties: 100,
