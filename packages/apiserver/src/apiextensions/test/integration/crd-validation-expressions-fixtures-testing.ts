@@ -37,7 +37,8 @@ export async function createCRDWithSchema(s: TestServer, kind: string, schema: S
   const path = `/apis/mygroup.example.com/v1beta1/${kind.toLowerCase()}s`;
   const answer = (r: { status: number; json(): unknown }) => {
     const body = r.json() as Record<string, unknown>;
-    return { status: r.status, body, message: String(body["message"] ?? "") };
+    const message = body["message"];
+    return { status: r.status, body, message: typeof message === "string" ? message : "" };
   };
   return {
     path,
@@ -164,7 +165,7 @@ const withSpecStatus = (root: Schema, spec: Schema, statusSchema: Schema = { typ
   description: "CRD with CEL validators",
   type: "object",
   ...root,
-  properties: { ...((root["properties"] as Schema | undefined) ?? {}), spec, status: statusSchema },
+  properties: { ...(root["properties"] ?? {}), spec, status: statusSchema },
 });
 
 const metadataSchema = (rule: string) =>

@@ -122,7 +122,11 @@ function typedEnvironment(schema: JSONSchemaProps, optionalOldSelf: boolean, lib
  * Compile: the rules of one schema node, in order, in the environment of the AuthorizeWithSelectors
  * gate (environment/base.go adds the selector library only with it).
  */
-export function compileRules(schema: JSONSchemaProps, rules: readonly ValidationRule[], authorizeWithSelectors = true): CompilationResult[] {
+export function compileRules(
+  schema: JSONSchemaProps,
+  rules: readonly ValidationRule[],
+  authorizeWithSelectors = true,
+): CompilationResult[] {
   const libraries = kubernetesLibrariesFor({ authorizeWithSelectors });
   const base = authorizeWithSelectors ? env : (envWithoutSelectors ??= untyped(libraries));
   let typedOf = typedBySchema.get(libraries);
