@@ -23,7 +23,7 @@ describe("field errors render as upstream's field.Error", () => {
     [field.tooMany("spec.ipFamilies", 3, 2), "spec.ipFamilies: Too many: 3: must have at most 2 items"],
     [field.tooMany("spec.cidrs", -1, 1), "spec.cidrs: Too many: must have at most 1 item"],
     [field.tooLong("metadata.name", "x", 63), "metadata.name: Too long: may not be more than 63 bytes"],
-    [field.invalid("spec.x", null, "null value"), "spec.x: Invalid value: null: null value"],
+    [field.invalid("spec.x", null, "null value"), 'spec.x: Invalid value: "null": null value'],
     [
       field.typeInvalid("spec.n", "string", 'spec.n in body must be of type integer: "string"'),
       'spec.n: Invalid value: "string": spec.n in body must be of type integer: "string"',

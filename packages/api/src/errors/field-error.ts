@@ -50,7 +50,8 @@ const valueless: ReadonlySet<FieldErrorType> = new Set(["Required", "Forbidden",
 
 /** Renders a bad value the way Go's fmt does for the types validators pass. */
 function formatValue(value: unknown): string {
-  if (value === null || value === undefined) return "null";
+  // ErrorBody: a nil value is the string "null", quoted as every string.
+  if (value === null || value === undefined) return '"null"';
   if (value instanceof GoValue) return value.text;
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);

@@ -28,6 +28,7 @@ import { nonResourceMux } from "./mux.ts";
 import { createOpenAPIHandlers, type OpenAPISpecSource } from "./openapi/index.ts";
 import { resourceHandler } from "./resource-handler.ts";
 import { resourceTable, type ResourceDef } from "./resources.ts";
+import { withFeatureGatedStrategies } from "./feature-gated-strategies.ts";
 import { newRESTStorage, type RESTStorage } from "./rest-storage.ts";
 import { reviewTable, type ReviewDef } from "./reviews.ts";
 import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
@@ -167,7 +168,9 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
 
 /** The REST storage and the handler chain over it (upstream's New: the APIServerHandler). */
 async function newHandler(cfg: APIServerConfig) {
-  const resources = cfg.resources ?? resourceTable;
+  const resources = withFeatureGatedStrategies(cfg.resources ?? resourceTable, {
+    authorizeWithSelectors: cfg.authorizeWithSelectors ?? true,
+  });
   const reviews = cfg.reviews ?? reviewTable;
   const admissionPlugins = cfg.admissionPlugins ?? enabledAdmissionPlugins();
   const registry = newRESTStorage(

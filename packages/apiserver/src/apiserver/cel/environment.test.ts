@@ -20,6 +20,15 @@ describe("compile", () => {
     { expr: "object.spec +", err: /^compilation failed: ERROR: <input>:1:\d+: Syntax error: / },
     { expr: "1 + 'a'", err: /found no matching overload for '_\+_' applied to '\(int, string\)'/ },
     { expr: " ", err: "compilation failed: expression is empty" },
+    // checker.go checkCall: a function no library declares is an undeclared reference, at its `(`.
+    {
+      expr: "nosuch(1) == 1",
+      err: "compilation failed: ERROR: <input>:1:7: undeclared reference to 'nosuch' (in container '')\n | nosuch(1) == 1\n | ......^",
+    },
+    {
+      expr: "object.spec.nosuch('a')",
+      err: "compilation failed: ERROR: <input>:1:19: undeclared reference to 'nosuch' (in container '')\n | object.spec.nosuch('a')\n | ..................^",
+    },
   ])("refuses $expr", ({ expr, err }) => {
     const r = env.compile(expr);
     expect(r.error).toBeInstanceOf(CELError);

@@ -5,7 +5,7 @@
  * checker types expressions against the declarations before anything runs.
  */
 import { Environment, type ASTNode } from "@marcbachmann/cel-js";
-import { celGoRuntimeMessage, toDisplayString } from "./issues.ts";
+import { celGoRuntimeMessage, toDisplayString, undeclaredFunction } from "./issues.ts";
 import { CostLimitExceededError, CostTracker, instrumentCost, withCostTracker } from "./cost.ts";
 import { kubernetesLibraries } from "./library/libraries.ts";
 import { celEqual } from "./library/lists.ts";
@@ -135,6 +135,8 @@ export type CompilationResult = { program: Program; error?: undefined } | { prog
 export class CELEnvironment {
   private readonly env: Environment;
   private readonly variables: ReadonlySet<string>;
+  /** The functions the libraries declare, by name (cel-go's env.LookupFunction). */
+  private readonly functions: ReadonlySet<string>;
 
   constructor(o: EnvironmentOptions = {}) {
     this.env = new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true });
@@ -146,6 +148,7 @@ export class CELEnvironment {
     }
     for (const [name, type] of Object.entries(o.variables ?? {})) this.env.registerVariable(name, type);
     this.variables = new Set(Object.keys(o.variables ?? {}));
+    this.functions = new Set(this.env.getDefinitions().functions.map((f) => f.name));
   }
 
   /**
@@ -166,7 +169,8 @@ export class CELEnvironment {
     }
     const checked = parsed.check();
     if (checked.valid) return { parsed, type: checked.type ?? "dyn" };
-    return { error: new CELError("Invalid", `compilation failed: ${toDisplayString(expression, checked.error, false)}`, checked.error) };
+    const display = undeclaredFunction(expression, checked.error, this.functions) ?? toDisplayString(expression, checked.error, false);
+    return { error: new CELError("Invalid", `compilation failed: ${display}`, checked.error) };
   }
 
   /** Parses and type-checks `expression` (compile.go CompileCELExpression). */

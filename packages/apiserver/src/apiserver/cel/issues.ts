@@ -68,6 +68,26 @@ function celGoOffset(source: string, raw: string, start: number, node: { op?: st
   return start;
 }
 
+type CallNode = { op?: string; args?: unknown; range?: Range };
+
+/**
+ * cel-go's error for a call of a function no library of the environment declares (checker.go
+ * checkCall: `undeclared reference to 'f' (in container '')`, at the call's opening parenthesis,
+ * where the parser places a call), or undefined when `e` is not one; cel-js words it as a missing
+ * overload.
+ */
+export function undeclaredFunction(source: string, e: unknown, declared: ReadonlySet<string>): string | undefined {
+  const err = e as { code?: string; node?: CallNode };
+  const node = err.node;
+  if (err.code !== "no_matching_overload" || (node?.op !== "call" && node?.op !== "rcall")) return undefined;
+  const args = node.args as [string, ...unknown[]];
+  const name = args[0];
+  if (declared.has(name)) return undefined;
+  const from = node.op === "rcall" ? ((args[1] as { range?: Range }).range?.end ?? 0) : (node.range?.start ?? 0);
+  const open = source.indexOf("(", source.indexOf(name, from) + name.length);
+  return displayError(source, Math.max(open, 0), `undeclared reference to '${name}' (in container '')`);
+}
+
 /** The display of an interpreter error (which carries its source range) in cel-go's form. */
 export function toDisplayString(source: string, e: unknown, parse: boolean): string {
   const err = e as { message?: string; range?: { start: number }; node?: { range?: { start: number }; op?: string; args?: unknown } };

@@ -222,7 +222,7 @@ describe("upgrade/downgrade messages", () => {
       "policy unset on release",
       dual,
       { clusterIP: "10.0.0.1", clusterIPs: ["10.0.0.1"], ipFamilies: ["IPv4", "IPv6"] },
-      ["spec.ipFamilyPolicy: Invalid value: null: must be set to 'SingleStack' when releasing the secondary clusterIP"],
+      [`spec.ipFamilyPolicy: Invalid value: "null": must be set to 'SingleStack' when releasing the secondary clusterIP`],
     ],
     [
       "families reordered (always index 0)",

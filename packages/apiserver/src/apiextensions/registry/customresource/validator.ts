@@ -41,6 +41,38 @@ function validateScale(obj: KubeObject, scale: CustomResourceSubresourceScale | 
   return errs;
 }
 
+/** hasXValidations: whether any node of `s` has x-kubernetes-validations. */
+function hasXValidations(s: JSONSchemaProps | undefined): boolean {
+  if (s === undefined) return false;
+  if ((s["x-kubernetes-validations"] ?? []).length > 0) return true;
+  if (s.items !== undefined && !Array.isArray(s.items) && hasXValidations(s.items)) return true;
+  if (typeof s.additionalProperties === "object" && hasXValidations(s.additionalProperties)) return true;
+  return Object.values(s.properties ?? {}).some(hasXValidations);
+}
+
+/** The schema failures that keep the CEL rules from running (strategy.go hasBlockingErr). */
+const blockingTypes: ReadonlySet<string> = new Set(["NotSupported", "Required", "TooLong", "TooMany", "TypeInvalid"]);
+
+/**
+ * The CEL rules' errors, unless an OpenAPI type, required, enum or size failure came first: then
+ * only upstream's note that rules were skipped (strategy.go Validate and hasBlockingErr).
+ */
+function withCELRules(schema: JSONSchemaProps | undefined, errs: FieldErrorList, rules: () => FieldErrorList): FieldErrorList {
+  // NewValidator: no validator, and so no note, for a schema without rules.
+  if (!hasXValidations(schema)) return errs;
+  if (errs.some((e) => blockingTypes.has(e.type))) {
+    return [
+      ...errs,
+      field.invalid(
+        "<nil>",
+        null,
+        "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+      ),
+    ];
+  }
+  return [...errs, ...rules()];
+}
+
 export interface SchemaValidator {
   validate(obj: KubeObject): FieldErrorList;
   validateUpdate(obj: KubeObject, old: KubeObject): FieldErrorList;
@@ -50,19 +82,22 @@ export interface SchemaValidator {
 export function newSchemaValidator(schema: JSONSchemaProps | undefined, scale?: CustomResourceSubresourceScale): SchemaValidator {
   const common = (o: KubeObject): FieldErrorList => validateEmbeddedResources("", o, schema);
   return {
-    validate: (o) => [
-      ...validateCustomResource(o, schema),
-      ...validateScale(o, scale),
-      ...common(o),
-      ...validateListSetsAndMaps("", schema, o),
-      ...validateCELRules(schema, o),
-    ],
-    validateUpdate: (o, old) => [
-      ...validateCustomResourceUpdate(o, old, schema),
-      ...validateScale(o, scale),
-      ...common(o),
-      ...(validateListSetsAndMaps("", schema, old).length === 0 ? validateListSetsAndMaps("", schema, o) : []),
-      ...validateCELRules(schema, o, old),
-    ],
+    validate: (o) =>
+      withCELRules(
+        schema,
+        [...validateCustomResource(o, schema), ...validateScale(o, scale), ...common(o), ...validateListSetsAndMaps("", schema, o)],
+        () => validateCELRules(schema, o),
+      ),
+    validateUpdate: (o, old) =>
+      withCELRules(
+        schema,
+        [
+          ...validateCustomResourceUpdate(o, old, schema),
+          ...validateScale(o, scale),
+          ...common(o),
+          ...(validateListSetsAndMaps("", schema, old).length === 0 ? validateListSetsAndMaps("", schema, o) : []),
+        ],
+        () => validateCELRules(schema, o, old),
+      ),
   };
 }

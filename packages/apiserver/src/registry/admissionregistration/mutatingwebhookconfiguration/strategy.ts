@@ -9,13 +9,19 @@ import {
   validateMutatingWebhookConfigurationUpdate,
   type MutatingWebhookConfiguration,
 } from "@servicenet/api/admissionregistration/v1";
-import { compileAdmissionExpression } from "../../../admission/plugin/webhook/matchconditions/compile.ts";
+import { matchConditionCompiler } from "../../../admission/plugin/webhook/matchconditions/compile.ts";
 import type { KubeObject } from "../../../storage/index.ts";
 import { webhookConfigurationStrategy } from "../webhook-configuration-strategy.ts";
 
-export const mutatingWebhookConfigurationStrategy = webhookConfigurationStrategy<MutatingWebhookConfiguration & KubeObject>({
-  kind: "MutatingWebhookConfiguration",
-  defaults: setDefaultsMutatingWebhookConfiguration,
-  validate: (c) => validateMutatingWebhookConfiguration(c, compileAdmissionExpression),
-  validateUpdate: (c, old) => validateMutatingWebhookConfigurationUpdate(c, old, compileAdmissionExpression),
-});
+/** The strategy under the AuthorizeWithSelectors gate: matchConditions compile as the plugin compiles them. */
+export function mutatingWebhookConfigurationStrategyFor(authorizeWithSelectors: boolean) {
+  const compile = matchConditionCompiler(authorizeWithSelectors);
+  return webhookConfigurationStrategy<MutatingWebhookConfiguration & KubeObject>({
+    kind: "MutatingWebhookConfiguration",
+    defaults: setDefaultsMutatingWebhookConfiguration,
+    validate: (c) => validateMutatingWebhookConfiguration(c, compile),
+    validateUpdate: (c, old) => validateMutatingWebhookConfigurationUpdate(c, old, compile),
+  });
+}
+
+export const mutatingWebhookConfigurationStrategy = mutatingWebhookConfigurationStrategyFor(true);

@@ -10,7 +10,7 @@ import {
 } from "@servicenet/api/admissionregistration/v1";
 import { field, path, type FieldError } from "@servicenet/api";
 import { validateConditions } from "@servicenet/api/flowcontrol/v1";
-import { compileAdmissionExpression } from "../../../admission/plugin/policy/validating/compile.ts";
+import { policyExpressionCompiler } from "../../../admission/plugin/policy/validating/compile.ts";
 import type { KubeObject } from "../../../storage/index.ts";
 import { bumpGeneration, keepStatus, resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 
@@ -32,25 +32,34 @@ export function validateValidatingAdmissionPolicyStatus(p: ValidatingAdmissionPo
   return errs;
 }
 
-export const validatingAdmissionPolicyStrategy: RESTStrategy = {
-  group: "admissionregistration.k8s.io",
-  kind: "ValidatingAdmissionPolicy",
-  namespaced: false,
-  allowCreateOnUpdate: false,
-  // A status writer must send the resourceVersion it read (upstream: false for both strategies).
-  allowUnconditionalUpdate: false,
-  defaults: (o) => setDefaultsValidatingAdmissionPolicy(asPolicy(o)),
-  prepareForCreate: (o) => {
-    o["status"] = {};
-    o.metadata.generation = 1;
-  },
-  prepareForUpdate: (o, old) => {
-    keepStatus(o, old);
-    bumpGeneration(o, old);
-  },
-  validate: (o) => validateValidatingAdmissionPolicy(asPolicy(o), compileAdmissionExpression),
-  validateUpdate: (o) => validateValidatingAdmissionPolicy(asPolicy(o), compileAdmissionExpression),
-  subresources: {
-    status: { prepareForUpdate: resetForStatus, validateUpdate: (o) => validateValidatingAdmissionPolicyStatus(asPolicy(o)) },
-  },
-};
+/**
+ * The strategy under the AuthorizeWithSelectors gate: validation compiles the expressions in the
+ * environment the gate gives (environment/base.go adds the selector library only with it).
+ */
+export function validatingAdmissionPolicyStrategyFor(authorizeWithSelectors: boolean): RESTStrategy {
+  const compile = policyExpressionCompiler(authorizeWithSelectors);
+  return {
+    group: "admissionregistration.k8s.io",
+    kind: "ValidatingAdmissionPolicy",
+    namespaced: false,
+    allowCreateOnUpdate: false,
+    // A status writer must send the resourceVersion it read (upstream: false for both strategies).
+    allowUnconditionalUpdate: false,
+    defaults: (o) => setDefaultsValidatingAdmissionPolicy(asPolicy(o)),
+    prepareForCreate: (o) => {
+      o["status"] = {};
+      o.metadata.generation = 1;
+    },
+    prepareForUpdate: (o, old) => {
+      keepStatus(o, old);
+      bumpGeneration(o, old);
+    },
+    validate: (o) => validateValidatingAdmissionPolicy(asPolicy(o), compile),
+    validateUpdate: (o) => validateValidatingAdmissionPolicy(asPolicy(o), compile),
+    subresources: {
+      status: { prepareForUpdate: resetForStatus, validateUpdate: (o) => validateValidatingAdmissionPolicyStatus(asPolicy(o)) },
+    },
+  };
+}
+
+export const validatingAdmissionPolicyStrategy: RESTStrategy = validatingAdmissionPolicyStrategyFor(true);

@@ -9,13 +9,19 @@ import {
   validateValidatingWebhookConfigurationUpdate,
   type ValidatingWebhookConfiguration,
 } from "@servicenet/api/admissionregistration/v1";
-import { compileAdmissionExpression } from "../../../admission/plugin/webhook/matchconditions/compile.ts";
+import { matchConditionCompiler } from "../../../admission/plugin/webhook/matchconditions/compile.ts";
 import type { KubeObject } from "../../../storage/index.ts";
 import { webhookConfigurationStrategy } from "../webhook-configuration-strategy.ts";
 
-export const validatingWebhookConfigurationStrategy = webhookConfigurationStrategy<ValidatingWebhookConfiguration & KubeObject>({
-  kind: "ValidatingWebhookConfiguration",
-  defaults: setDefaultsValidatingWebhookConfiguration,
-  validate: (c) => validateValidatingWebhookConfiguration(c, compileAdmissionExpression),
-  validateUpdate: (c, old) => validateValidatingWebhookConfigurationUpdate(c, old, compileAdmissionExpression),
-});
+/** The strategy under the AuthorizeWithSelectors gate: matchConditions compile as the plugin compiles them. */
+export function validatingWebhookConfigurationStrategyFor(authorizeWithSelectors: boolean) {
+  const compile = matchConditionCompiler(authorizeWithSelectors);
+  return webhookConfigurationStrategy<ValidatingWebhookConfiguration & KubeObject>({
+    kind: "ValidatingWebhookConfiguration",
+    defaults: setDefaultsValidatingWebhookConfiguration,
+    validate: (c) => validateValidatingWebhookConfiguration(c, compile),
+    validateUpdate: (c, old) => validateValidatingWebhookConfigurationUpdate(c, old, compile),
+  });
+}
+
+export const validatingWebhookConfigurationStrategy = validatingWebhookConfigurationStrategyFor(true);

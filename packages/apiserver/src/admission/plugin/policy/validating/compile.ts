@@ -65,9 +65,13 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy, authorizeWithSe
 
 /**
  * The compile check policy validation runs on each expression (validation.go validateCELCondition):
- * the CEL error of an expression that does not compile in the admission environment.
+ * the CEL error of an expression that does not compile in the admission environment, which has
+ * `fieldSelector()`/`labelSelector()` only with the AuthorizeWithSelectors gate (environment/base.go).
  */
-export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(
-  withSelectors.environment,
-  withSelectors.messageEnvironment,
-);
+export function policyExpressionCompiler(authorizeWithSelectors: boolean): ExpressionCompiler {
+  const { environment, messageEnvironment } = environmentsFor(authorizeWithSelectors);
+  return expressionCompiler(environment, messageEnvironment);
+}
+
+/** {@link policyExpressionCompiler} with the AuthorizeWithSelectors gate on (its default). */
+export const compileAdmissionExpression: ExpressionCompiler = policyExpressionCompiler(true);

@@ -1,12 +1,16 @@
 /**
  * The AuthorizeWithSelectors feature gate over HTTP (environment/base.go adds library.AuthzSelectors
  * only with the gate on): a policy whose `authorizer` check narrows by field and label selector is
- * evaluated with the gate on (the 1.33 default) and, with `--feature-gates=AuthorizeWithSelectors=false`,
- * fails to compile and denies under failurePolicy Fail.
+ * evaluated with the gate on (the 1.33 default). With `--feature-gates=AuthorizeWithSelectors=false`
+ * such a policy is refused when written, and one stored while the gate was on fails to compile and
+ * denies under failurePolicy Fail.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseFeatureGates } from "../../../../features/kube-features.ts";
+import type { KubeObject } from "../../../../storage/index.ts";
+import { objectKey } from "../../../../storage/keys.ts";
 import { startTestServer } from "../../../../server/testing.ts";
+import { validatingAdmissionPolicyStoragePath } from "../../../../registry/admissionregistration/rest/storage-admissionregistration.ts";
 import {
   makeBinding,
   makePolicy,
@@ -49,12 +53,29 @@ describe("AuthorizeWithSelectors", () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
   });
 
-  it("off: fieldSelector() does not compile and the policy denies", async () => {
-    const r = await judge(off);
+  it("off: a policy calling fieldSelector() is refused when written", async () => {
+    const r = await off.post("/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", policy());
     expect(r.status).toBe(422);
-    expect(r.body.reason).toBe("Invalid");
-    expect(r.body.message).toMatch(
-      /^namespaces "test-selectors" is forbidden: ValidatingAdmissionPolicy 'selectors' with binding 'selectors-binding' denied request: compilation error: compilation failed: ERROR: <input>:1:1: found no matching overload for 'fieldSelector' applied to 'kubernetes.authorization.ResourceCheck\(string\)'/,
-    );
+    expect(r.body.message).toContain("compilation failed: ERROR: <input>:1:56: undeclared reference to 'fieldSelector' (in container '')");
+  });
+
+  it("off: a policy stored while the gate was on does not compile and denies", async () => {
+    // Written by the server with the gate on (so defaulted and validated there), then stored as is.
+    await on.createPolicy(policy());
+    const read = await on.s.request("/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/selectors");
+    const stored = read.json() as KubeObject;
+    delete stored.metadata.resourceVersion;
+    await off.s.api.store.create(objectKey(validatingAdmissionPolicyStoragePath, undefined, "selectors"), stored);
+    try {
+      await off.createAndWaitReady(makeBinding("selectors-binding", "selectors", ""));
+      const r = await off.createNamespace("test-selectors");
+      expect(r.status).toBe(422);
+      expect(r.body.reason).toBe("Invalid");
+      expect(r.body.message).toMatch(
+        /^namespaces "test-selectors" is forbidden: ValidatingAdmissionPolicy 'selectors' with binding 'selectors-binding' denied request: compilation error: compilation failed: ERROR: <input>:1:56: undeclared reference to 'fieldSelector' \(in container ''\)/,
+      );
+    } finally {
+      await off.send("DELETE", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/selectors");
+    }
   });
 });

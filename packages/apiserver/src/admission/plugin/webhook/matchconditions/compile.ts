@@ -21,5 +21,13 @@ export function compileMatchCondition(expression: string, authorizeWithSelectors
   return (authorizeWithSelectors ? environment : (withoutSelectors ??= newEnvironment(false))).compile(expression);
 }
 
-/** The compile check webhook configuration validation runs on each matchCondition (validateMatchConditionsExpression). */
-export const compileAdmissionExpression: ExpressionCompiler = expressionCompiler(environment);
+/**
+ * The compile check webhook configuration validation runs on each matchCondition
+ * (validateMatchConditionsExpression), under the AuthorizeWithSelectors gate as the plugin compiles.
+ */
+export function matchConditionCompiler(authorizeWithSelectors: boolean): ExpressionCompiler {
+  return expressionCompiler(authorizeWithSelectors ? environment : (withoutSelectors ??= newEnvironment(false)));
+}
+
+/** {@link matchConditionCompiler} with the AuthorizeWithSelectors gate on (its default). */
+export const compileAdmissionExpression: ExpressionCompiler = matchConditionCompiler(true);

@@ -12,7 +12,15 @@
  * and a result of another type than bool or string.
  */
 import type { JSONSchemaProps, RuleCompilation, ValidationRule, ValidationRuleCompiler } from "@servicenet/api/apiextensions/v1";
-import { CELEnvironment, trustedTypeError, type CELError, type CheckResult, type Program } from "../../../../apiserver/cel/index.ts";
+import {
+  CELEnvironment,
+  kubernetesLibrariesFor,
+  trustedTypeError,
+  type CELError,
+  type CheckResult,
+  type Library,
+  type Program,
+} from "../../../../apiserver/cel/index.ts";
 import { schemaDeclType, type ObjectTypes } from "./model/schemas.ts";
 import { estimateCost, maxCardinality, minSerializedSize } from "./cost.ts";
 
@@ -21,7 +29,10 @@ export const scopedVarName = "self";
 /** The variable the old value is bound to in transition rules (compilation.go OldScopedVarName). */
 export const oldScopedVarName = "oldSelf";
 
-const env = new CELEnvironment({ variables: { [scopedVarName]: "dyn", [oldScopedVarName]: "dyn" } });
+const untyped = (libraries: readonly Library[]) =>
+  new CELEnvironment({ libraries, variables: { [scopedVarName]: "dyn", [oldScopedVarName]: "dyn" } });
+const env = untyped(kubernetesLibrariesFor({ authorizeWithSelectors: true }));
+let envWithoutSelectors: CELEnvironment | undefined;
 
 /** One compiled rule: what the CRD write reports and what object validation runs. */
 export interface CompilationResult extends RuleCompilation {
@@ -49,11 +60,11 @@ function typedCheck(typed: CELEnvironment | undefined, expression: string): Chec
  * compileRule: one rule and its messageExpression, checked against `typed` when given, their
  * worst-case costs estimated when the schema node is given.
  */
-export function compileRule(rule: ValidationRule, typed?: CELEnvironment, schema?: JSONSchemaProps): CompilationResult {
+export function compileRule(rule: ValidationRule, typed?: CELEnvironment, schema?: JSONSchemaProps, base = env): CompilationResult {
   const out: CompilationResult = { usesOldSelf: false };
   // An empty rule is reported by the schema checks, not compiled.
   if ((rule.rule ?? "").trim() === "") return out;
-  const r = env.compile(rule.rule);
+  const r = base.compile(rule.rule);
   if (r.error !== undefined) return { ...out, error: errorOf(r.error) };
   const t = typedCheck(typed, rule.rule);
   if (t?.error !== undefined) return { ...out, error: errorOf(t.error) };
@@ -64,13 +75,19 @@ export function compileRule(rule: ValidationRule, typed?: CELEnvironment, schema
     out.maxCost = estimateCost(r.program.ast, schema);
     out.maxCardinality = maxCardinality(minSerializedSize(schema));
   }
-  if ((rule.messageExpression ?? "") !== "") compileMessageExpression(rule.messageExpression!, out, typed, schema);
+  if ((rule.messageExpression ?? "") !== "") compileMessageExpression(rule.messageExpression!, out, base, typed, schema);
   return out;
 }
 
 /** A rule's messageExpression, which must give a string. */
-function compileMessageExpression(expression: string, out: CompilationResult, typed?: CELEnvironment, schema?: JSONSchemaProps): void {
-  const m = env.compile(expression);
+function compileMessageExpression(
+  expression: string,
+  out: CompilationResult,
+  base: CELEnvironment,
+  typed?: CELEnvironment,
+  schema?: JSONSchemaProps,
+): void {
+  const m = base.compile(expression);
   if (m.error !== undefined) {
     out.messageExpressionError = invalid(`messageExpression ${m.error.detail}`);
     return;
@@ -87,25 +104,42 @@ function compileMessageExpression(expression: string, out: CompilationResult, ty
 
 const errorOf = (e: CELError): RuleCompilation["error"] => ({ type: e.type, detail: e.detail });
 
-const typedBySchema = new WeakMap<JSONSchemaProps, CELEnvironment | undefined>();
+/** The typed environments of schema nodes, by the libraries they were made with. */
+const typedBySchema = new WeakMap<readonly Library[], WeakMap<JSONSchemaProps, CELEnvironment | undefined>>();
 
 /** An environment declaring `self` and `oldSelf` as the types of `schema` (prepareEnvSet). */
-function typedEnvironment(schema: JSONSchemaProps, optionalOldSelf: boolean): CELEnvironment | undefined {
+function typedEnvironment(schema: JSONSchemaProps, optionalOldSelf: boolean, libraries: readonly Library[]): CELEnvironment | undefined {
   const types: ObjectTypes = {};
   const self = schemaDeclType(schema, types);
   if (self === "dyn") return undefined;
   // Field types name nested object types: those are declared first.
   const objectTypes = Object.fromEntries(Object.entries(types).reverse());
   const oldSelf = optionalOldSelf ? `optional<${self}>` : self;
-  return new CELEnvironment({ objectTypes, variables: { [scopedVarName]: self, [oldScopedVarName]: oldSelf } });
+  return new CELEnvironment({ libraries, objectTypes, variables: { [scopedVarName]: self, [oldScopedVarName]: oldSelf } });
 }
 
-/** Compile: the rules of one schema node, in order. */
-export function compileRules(schema: JSONSchemaProps, rules: readonly ValidationRule[]): CompilationResult[] {
-  if (!typedBySchema.has(schema)) typedBySchema.set(schema, typedEnvironment(schema, false));
-  const typed = typedBySchema.get(schema);
-  return rules.map((r) => compileRule(r, r.optionalOldSelf === true ? typedEnvironment(schema, true) : typed, schema));
+/**
+ * Compile: the rules of one schema node, in order, in the environment of the AuthorizeWithSelectors
+ * gate (environment/base.go adds the selector library only with it).
+ */
+export function compileRules(
+  schema: JSONSchemaProps,
+  rules: readonly ValidationRule[],
+  authorizeWithSelectors = true,
+): CompilationResult[] {
+  const libraries = kubernetesLibrariesFor({ authorizeWithSelectors });
+  const base = authorizeWithSelectors ? env : (envWithoutSelectors ??= untyped(libraries));
+  let typedOf = typedBySchema.get(libraries);
+  if (typedOf === undefined) typedBySchema.set(libraries, (typedOf = new WeakMap()));
+  if (!typedOf.has(schema)) typedOf.set(schema, typedEnvironment(schema, false, libraries));
+  const typed = typedOf.get(schema);
+  return rules.map((r) => compileRule(r, r.optionalOldSelf === true ? typedEnvironment(schema, true, libraries) : typed, schema, base));
 }
 
-/** The compiler CRD validation is given. */
-export const compileValidationRules: ValidationRuleCompiler = compileRules;
+/** The compiler CRD validation is given under the AuthorizeWithSelectors gate. */
+export function validationRuleCompiler(authorizeWithSelectors: boolean): ValidationRuleCompiler {
+  return (schema, rules) => compileRules(schema, rules, authorizeWithSelectors);
+}
+
+/** {@link validationRuleCompiler} with the AuthorizeWithSelectors gate on (its default). */
+export const compileValidationRules: ValidationRuleCompiler = validationRuleCompiler(true);

@@ -65,6 +65,7 @@ function fieldErrorForReason(at: string, type: string, detail: string, reason: s
 }
 
 const nilPath = "<nil>";
+const outOfBudget = "validation failed due to running out of cost budget, no further validation rules will be run";
 
 interface Walk {
   budget: CostBudget;
@@ -89,14 +90,16 @@ function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: 
     } catch (e) {
       const msg = e instanceof CELError ? e.detail : String(e);
       if (msg.startsWith(costLimitExceededMessage) || w.budget.remaining <= 0) {
-        w.errs.push(field.invalid(path, type, `was invalid! Rule ${ruleErrorString(c.rule)}: ${costLimitExceededMessage}`));
-        if (w.budget.remaining <= 0) {
-          w.errs.push(
-            field.forbidden(path, "validation failed due to running out of cost budget, no further validation rules will be run"),
-          );
-          w.exhausted = true;
-        }
-      } else w.errs.push(field.invalid(path, type, `${msg} evaluating rule: ${ruleErrorString(c.rule)}`));
+        // validateExpressions: past the request's budget, or past the per-call limit, nothing more runs.
+        const detail =
+          w.budget.remaining <= 0
+            ? outOfBudget
+            : `'${costLimitExceededMessage}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(c.rule)}`;
+        w.errs.push(field.invalid(path, type, detail));
+        w.exhausted = true;
+        return;
+      }
+      w.errs.push(field.invalid(path, type, `${msg} evaluating rule: ${ruleErrorString(c.rule)}`));
       continue;
     }
     if (ok === true) continue;
@@ -115,7 +118,8 @@ function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: 
 }
 
 function walk(s: JSONSchemaProps | undefined, at: string, x: unknown, old: { value: unknown } | undefined, w: Walk): void {
-  if (s === undefined || x === undefined || w.exhausted) return;
+  // validateExpressions: only non-null values are validated (a nullable value's rules skip null).
+  if (s === undefined || x === undefined || x === null || w.exhausted) return;
   if (old !== undefined && semanticEqual(old.value, x)) return;
   evalRules(s, at, x, old, w);
   if (Array.isArray(x)) {
