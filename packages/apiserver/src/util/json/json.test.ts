@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { integerValue, normalizeInt, parseJSON, stringifyJSON } from "./json.ts";
+import { integerValue, normalizeInt, normalizeInts, parseJSON, stringifyJSON } from "./json.ts";
 
 /** Text of 16+ digits somewhere, so that parseJSON takes its own parser rather than JSON.parse. */
 const slow = (text: string): string => (/\d{16}/.test(text) ? text : `[${text},"1234567890123456"]`);
@@ -213,5 +213,12 @@ describe("stringifyJSON", () => {
     const o: Record<string, unknown> = { n: 1n };
     o["self"] = o;
     expect(() => stringifyJSON(o)).toThrow();
+  });
+});
+
+describe("normalizeInts", () => {
+  it("turns a YAML parser's bigints into what parseJSON gives", () => {
+    const v = { a: [5n, 9223372036854775807n, { b: 2n ** 64n }], c: 1.5, d: "x" };
+    expect(normalizeInts(v)).toStrictEqual({ a: [5, 9223372036854775807n, { b: 2 ** 64 }], c: 1.5, d: "x" });
   });
 });

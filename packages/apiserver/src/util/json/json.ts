@@ -62,27 +62,42 @@ export function normalizeInt(b: bigint): number | bigint {
   return b < minInt64 || b > maxInt64 ? Number(b) : integerValue(String(b));
 }
 
-const enum C {
-  Tab = 0x09,
-  LF = 0x0a,
-  CR = 0x0d,
-  Space = 0x20,
-  Quote = 0x22,
-  Plus = 0x2b,
-  Comma = 0x2c,
-  Minus = 0x2d,
-  Dot = 0x2e,
-  Zero = 0x30,
-  Nine = 0x39,
-  Colon = 0x3a,
-  E = 0x45,
-  LBracket = 0x5b,
-  Backslash = 0x5c,
-  RBracket = 0x5d,
-  LowerE = 0x65,
-  LBrace = 0x7b,
-  RBrace = 0x7d,
+/**
+ * `value` with every bigint in it (a YAML parser's `intAsBigInt` integers) replaced in place by
+ * {@link normalizeInt}'s value, so that it holds integers as {@link parseJSON} holds them.
+ */
+export function normalizeInts(value: unknown): unknown {
+  if (typeof value === "bigint") return normalizeInt(value);
+  if (value === null || typeof value !== "object") return value;
+  const o = value as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (typeof v === "bigint") o[k] = normalizeInt(v);
+    else if (v !== null && typeof v === "object") normalizeInts(v);
+  }
+  return value;
 }
+
+/** Character codes the parser looks at. */
+const chTab = 0x09;
+const chLF = 0x0a;
+const chCR = 0x0d;
+const chSpace = 0x20;
+const chQuote = 0x22;
+const chPlus = 0x2b;
+const chComma = 0x2c;
+const chMinus = 0x2d;
+const chDot = 0x2e;
+const chZero = 0x30;
+const chNine = 0x39;
+const chColon = 0x3a;
+const chE = 0x45;
+const chLBracket = 0x5b;
+const chBackslash = 0x5c;
+const chRBracket = 0x5d;
+const chLowerE = 0x65;
+const chLBrace = 0x7b;
+const chRBrace = 0x7d;
 
 /** A recursive-descent JSON parser (RFC 8259, as JSON.parse accepts it) over one string. */
 class Parser {
@@ -107,17 +122,17 @@ class Parser {
   #ws(): void {
     const t = this.#t;
     let i = this.#i;
-    for (let c = t.charCodeAt(i); c === C.Space || c === C.LF || c === C.CR || c === C.Tab; c = t.charCodeAt(++i));
+    for (let c = t.charCodeAt(i); c === chSpace || c === chLF || c === chCR || c === chTab; c = t.charCodeAt(++i));
     this.#i = i;
   }
 
   #value(): unknown {
     this.#ws();
     const c = this.#t.charCodeAt(this.#i);
-    if (c === C.LBrace) return this.#object();
-    if (c === C.LBracket) return this.#array();
-    if (c === C.Quote) return this.#string();
-    if (c === C.Minus || (c >= C.Zero && c <= C.Nine)) return this.#number();
+    if (c === chLBrace) return this.#object();
+    if (c === chLBracket) return this.#array();
+    if (c === chQuote) return this.#string();
+    if (c === chMinus || (c >= chZero && c <= chNine)) return this.#number();
     for (const [word, v] of literals) {
       if (this.#t.startsWith(word, this.#i)) {
         this.#i += word.length;
@@ -131,24 +146,24 @@ class Parser {
     const out: Record<string, unknown> = {};
     this.#i++;
     this.#ws();
-    if (this.#t.charCodeAt(this.#i) === C.RBrace) {
+    if (this.#t.charCodeAt(this.#i) === chRBrace) {
       this.#i++;
       return out;
     }
     for (;;) {
       this.#ws();
-      if (this.#t.charCodeAt(this.#i) !== C.Quote) this.#fail();
+      if (this.#t.charCodeAt(this.#i) !== chQuote) this.#fail();
       const key = this.#string();
       this.#ws();
-      if (this.#t.charCodeAt(this.#i++) !== C.Colon) this.#fail();
+      if (this.#t.charCodeAt(this.#i++) !== chColon) this.#fail();
       const v = this.#value();
       // JSON.parse makes "__proto__" an own member; an assignment would set the prototype.
       if (key === "__proto__") Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
       else out[key] = v;
       this.#ws();
       const c = this.#t.charCodeAt(this.#i++);
-      if (c === C.RBrace) return out;
-      if (c !== C.Comma) this.#fail();
+      if (c === chRBrace) return out;
+      if (c !== chComma) this.#fail();
     }
   }
 
@@ -156,7 +171,7 @@ class Parser {
     const out: unknown[] = [];
     this.#i++;
     this.#ws();
-    if (this.#t.charCodeAt(this.#i) === C.RBracket) {
+    if (this.#t.charCodeAt(this.#i) === chRBracket) {
       this.#i++;
       return out;
     }
@@ -164,8 +179,8 @@ class Parser {
       out.push(this.#value());
       this.#ws();
       const c = this.#t.charCodeAt(this.#i++);
-      if (c === C.RBracket) return out;
-      if (c !== C.Comma) this.#fail();
+      if (c === chRBracket) return out;
+      if (c !== chComma) this.#fail();
     }
   }
 
@@ -176,9 +191,9 @@ class Parser {
     let i = start + 1;
     for (;;) {
       const c = t.charCodeAt(i);
-      if (Number.isNaN(c) || c < C.Space) this.#fail();
-      if (c === C.Quote) break;
-      if (c === C.Backslash) {
+      if (Number.isNaN(c) || c < chSpace) this.#fail();
+      if (c === chQuote) break;
+      if (c === chBackslash) {
         escaped = true;
         i++;
       }
@@ -193,22 +208,22 @@ class Parser {
     const t = this.#t;
     const start = this.#i;
     let i = start;
-    if (t.charCodeAt(i) === C.Minus) i++;
+    if (t.charCodeAt(i) === chMinus) i++;
     const first = t.charCodeAt(i);
-    if (first === C.Zero) i++;
-    else if (first > C.Zero && first <= C.Nine) i = this.#digits(i);
+    if (first === chZero) i++;
+    else if (first > chZero && first <= chNine) i = this.#digits(i);
     else this.#fail();
     let integer = true;
-    if (t.charCodeAt(i) === C.Dot) {
+    if (t.charCodeAt(i) === chDot) {
       integer = false;
       i = this.#digits(i + 1, true);
     }
     const e = t.charCodeAt(i);
-    if (e === C.E || e === C.LowerE) {
+    if (e === chE || e === chLowerE) {
       integer = false;
       i++;
       const sign = t.charCodeAt(i);
-      if (sign === C.Plus || sign === C.Minus) i++;
+      if (sign === chPlus || sign === chMinus) i++;
       i = this.#digits(i, true);
     }
     this.#i = i;
@@ -220,7 +235,7 @@ class Parser {
   #digits(i: number, required = false): number {
     const t = this.#t;
     const from = i;
-    for (let c = t.charCodeAt(i); c >= C.Zero && c <= C.Nine; c = t.charCodeAt(++i));
+    for (let c = t.charCodeAt(i); c >= chZero && c <= chNine; c = t.charCodeAt(++i));
     if (required && i === from) {
       this.#i = i;
       this.#fail();
