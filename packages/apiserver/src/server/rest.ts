@@ -263,6 +263,7 @@ async function patch(r: ResourceRequest): Promise<number> {
         groupResource: { group: r.def.group, resource: r.def.resource },
         name: r.info.name,
         ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
+        preserveInts: r.def.coerce !== undefined,
       });
       // Upstream decodes a JSON or merge patch's result as JSON (type errors are 422 there); strategic
       // merge and apply results go through unstructured conversion instead.
