@@ -104,7 +104,11 @@ describe("TestPreserveInt with a schema: CEL rules and bounds see the int64", ()
       num: {
         type: "object",
         "x-kubernetes-validations": [{ rule, message: "num1 is not math.MaxInt64" }],
-        properties: { num1: { type: "integer", format: "int64", ...bounds }, num2: { type: "integer" } },
+        properties: {
+          num1: { type: "integer", format: "int64", ...bounds },
+          num2: { type: "integer" },
+          set: { type: "array", "x-kubernetes-list-type": "set", items: { type: "integer" } },
+        },
       },
     },
   });
@@ -119,8 +123,8 @@ describe("TestPreserveInt with a schema: CEL rules and bounds see the int64", ()
     await s?.close();
   });
 
-  const post = (name: string, num1: string) =>
-    s.request(noxus, { method: "POST", headers: json, body: noxuInstance(name, `{"num1":${num1},"num2":1}`) });
+  const post = (name: string, num1: string, more = "") =>
+    s.request(noxus, { method: "POST", headers: json, body: noxuInstance(name, `{"num1":${num1},"num2":1${more}}`) });
 
   it("self.num1 == 9223372036854775807 holds for math.MaxInt64 and fails for its neighbour", async () => {
     const ok = await post("max", maxInt64);
@@ -136,5 +140,13 @@ describe("TestPreserveInt with a schema: CEL rules and bounds see the int64", ()
     expect((r.json() as { message: string }).message).toContain(
       `num.num1: Invalid value: ${minInt64}: num.num1 in body should be greater than or equal to 0`,
     );
+  });
+
+  it("a set list tells int64s apart that one double would merge", async () => {
+    const distinct = await post("set", maxInt64, `,"set":[${maxInt64},9223372036854775806]`);
+    expect(distinct.status, distinct.text).toBe(201);
+    const dup = await post("dup", maxInt64, `,"set":[${maxInt64},${maxInt64}]`);
+    expect(dup.status, dup.text).toBe(422);
+    expect((dup.json() as { message: string }).message).toContain(`num.set[1]: Duplicate value: ${maxInt64}`);
   });
 });
