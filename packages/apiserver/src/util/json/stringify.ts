@@ -5,63 +5,54 @@
 
 /**
  * `JSON.stringify(value)` that writes bigints as JSON integers. Values without one take
- * JSON.stringify alone (the first bigint it meets throws, and only then is the value walked here).
+ * JSON.stringify alone (it throws at the first bigint it meets); then each member is tried with
+ * JSON.stringify again and only those holding a bigint are walked here, so the cost stays near
+ * JSON.stringify's when a bigint sits on one path of a large object.
  */
 export function stringifyJSON(value: unknown): string {
-  try {
-    return JSON.stringify(value);
-  } catch (e) {
-    if (!(e instanceof TypeError) || !/BigInt/.test(e.message)) throw e;
-  }
-  const out: string[] = [];
-  write(out, { "": value }, "", value);
-  return out.join("");
+  const native = tryNative(value);
+  if (native !== bigintFound) return native;
+  return write({ "": value }, "", value) ?? "null";
 }
 
-/** Writes `v` (the member `key` of `holder`); false when JSON.stringify would leave it out. */
-function write(out: string[], holder: object, key: string, v: unknown): boolean {
+const bigintFound: unique symbol = Symbol("bigint");
+
+/** JSON.stringify(v), or bigintFound when a bigint stopped it. */
+function tryNative(v: unknown): string | typeof bigintFound {
+  try {
+    return JSON.stringify(v);
+  } catch (e) {
+    if (e instanceof TypeError && /BigInt/.test(e.message)) return bigintFound;
+    throw e;
+  }
+}
+
+/** The text of `v` (the member `key` of `holder`); undefined when JSON.stringify would leave it out. */
+function write(holder: object, key: string, v: unknown): string | undefined {
   let value = v;
   if (value !== null && (typeof value === "object" || typeof value === "bigint")) {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === "function") value = (toJSON as (k: string) => unknown).call(value, key);
+    if (typeof toJSON === "function") value = (toJSON as (this: unknown, k: string) => unknown).call(value, key);
   }
-  switch (typeof value) {
-    case "bigint":
-      out.push(value.toString());
-      return true;
-    case "object":
-      if (value === null) out.push("null");
-      else if (Array.isArray(value)) writeArray(out, value);
-      else if (value instanceof Number || value instanceof String || value instanceof Boolean) out.push(JSON.stringify(value));
-      else writeObject(out, value as Record<string, unknown>);
-      return true;
-    case "undefined":
-    case "function":
-    case "symbol":
-      return false;
-    default:
-      out.push(JSON.stringify(value));
-      return true;
-  }
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value !== "object" || value === null) return JSON.stringify(value) as string | undefined;
+  // A member without a bigint is JSON.stringify's alone.
+  const native = tryNative(value);
+  if (native !== bigintFound) return native;
+  return Array.isArray(value) ? writeArray(value) : writeObject(value as Record<string, unknown>);
 }
 
-function writeArray(out: string[], a: readonly unknown[]): void {
-  out.push("[");
-  for (let i = 0; i < a.length; i++) {
-    if (i > 0) out.push(",");
-    if (!write(out, a, String(i), a[i])) out.push("null");
-  }
-  out.push("]");
+function writeArray(a: readonly unknown[]): string {
+  let out = "[";
+  for (let i = 0; i < a.length; i++) out += `${i > 0 ? "," : ""}${write(a, String(i), a[i]) ?? "null"}`;
+  return `${out}]`;
 }
 
-function writeObject(out: string[], o: Record<string, unknown>): void {
-  out.push("{");
-  let first = true;
+function writeObject(o: Record<string, unknown>): string {
+  let out = "";
   for (const k of Object.keys(o)) {
-    const mark = out.length;
-    out.push(first ? "" : ",", JSON.stringify(k), ":");
-    if (write(out, o, k, o[k])) first = false;
-    else out.length = mark;
+    const text = write(o, k, o[k]);
+    if (text !== undefined) out += `${out === "" ? "" : ","}${JSON.stringify(k)}:${text}`;
   }
-  out.push("}");
+  return `{${out}}`;
 }
