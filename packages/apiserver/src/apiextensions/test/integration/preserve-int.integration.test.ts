@@ -6,7 +6,7 @@
  * last digits; other numbers are float64 and written as encoding/json writes a float64.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../../server/testing.ts";
+import { haveKubectl, startTestServer, type TestServer } from "../../../server/testing.ts";
 import { parseJSON } from "../../../util/json/json.ts";
 import { createCRD, json, noxuCRD } from "./fixtures-testing.ts";
 
@@ -41,7 +41,7 @@ describe("TestPreserveInt", () => {
     return r.text;
   };
 
-  it("keeps math.MaxInt64 in the create answer, a GET, a list, a watch and YAML", async () => {
+  it("keeps math.MaxInt64 in the create answer, a GET, a list, a watch, YAML, a dry run and a Table", async () => {
     const want = `"num":{"num1":${maxInt64},"num2":1000000}`;
     expect(await create("foo")).toContain(want);
     expect((await s.request(`${noxus}/foo`)).text).toContain(want);
@@ -50,8 +50,20 @@ describe("TestPreserveInt", () => {
     expect(watch.text).toMatch(/^\{"type":"ADDED","object":\{.*"num":\{"num1":9223372036854775807,"num2":1000000\}/);
     const yaml = await s.request(`${noxus}/foo`, { headers: { Accept: "application/yaml" } });
     expect(yaml.text).toContain(`  num1: ${maxInt64}\n`);
+    const dryRun = await s.request(`${noxus}?dryRun=All`, { method: "POST", headers: json, body: noxuInstance("dry") });
+    expect(dryRun.status, dryRun.text).toBe(201);
+    expect(dryRun.text).toContain(want);
     const table = await s.request(`${noxus}?includeObject=Object`, { headers: { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io" } });
     expect(table.text).toContain(`"num":{"num1":${maxInt64},"num2":1000000}`);
+  });
+
+  it.runIf(haveKubectl())("real kubectl 1.33 reads and patches math.MaxInt64 as it is", async () => {
+    await create("kubectl");
+    const get = await s.kubectl(["get", "noxus", "kubectl", "-o", "jsonpath={.num.num1}"]);
+    expect(get, get.stderr).toMatchObject({ code: 0, stdout: maxInt64 });
+    const set = await s.kubectl(["patch", "noxus", "kubectl", "--type=merge", "-p", `{"num":{"num2":${minInt64}}}`]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(numOf((await s.request(`${noxus}/kubectl`)).text)).toStrictEqual({ num1: 2n ** 63n - 1n, num2: -(2n ** 63n) });
   });
 
   it("keeps int64 extremes through merge patch, JSON patch and server-side apply", async () => {
