@@ -100,7 +100,7 @@ export function parseBody(body: Buffer, format: BodyFormat, duplicates: string[]
  * unmarshals them with util/json's UnmarshalCaseSensitivePreserveInts); built-in kinds decode
  * into their Go types from JSON.parse's numbers.
  */
-function preservesInts(def: ResourceDef): boolean {
+export function preservesInts(def: ResourceDef): boolean {
   return def.coerce !== undefined;
 }
 
