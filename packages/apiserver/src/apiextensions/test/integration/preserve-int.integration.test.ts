@@ -66,6 +66,13 @@ describe("TestPreserveInt", () => {
     expect(numOf((await s.request(`${noxus}/kubectl`)).text)).toStrictEqual({ num1: 2n ** 63n - 1n, num2: -(2n ** 63n) });
   });
 
+  it("reads a YAML body's int64s as sigs.k8s.io/yaml hands them to the unstructured decoder", async () => {
+    const body = `apiVersion: mygroup.example.com/v1beta1\nkind: WishIHadChosenNoxu\nmetadata:\n  name: yaml\nnum:\n  num1: ${maxInt64}\n  num2: ${minInt64}\n  num3: 5\n`;
+    const r = await s.request(noxus, { method: "POST", headers: { "Content-Type": "application/yaml" }, body });
+    expect(r.status, r.text).toBe(201);
+    expect(numOf(r.text)).toStrictEqual({ num1: 2n ** 63n - 1n, num2: -(2n ** 63n), num3: 5 });
+  });
+
   it("keeps int64 extremes through merge patch, JSON patch and server-side apply", async () => {
     await create("patched");
     const merge = await patch(`${noxus}/patched`, "application/merge-patch+json", `{"num":{"num3":${minInt64}}}`);
