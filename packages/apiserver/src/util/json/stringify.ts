@@ -35,7 +35,7 @@ function write(holder: object, key: string, v: unknown): string | undefined {
     if (typeof toJSON === "function") value = (toJSON as (this: unknown, k: string) => unknown).call(value, key);
   }
   if (typeof value === "bigint") return value.toString();
-  if (typeof value !== "object" || value === null) return JSON.stringify(value) as string | undefined;
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
   // A member without a bigint is JSON.stringify's alone.
   const native = tryNative(value);
   if (native !== bigintFound) return native;
