@@ -15,6 +15,7 @@ import type { AuditInfo } from "../server/audit.ts";
 import { getAuthorizerAttributes } from "../server/filters/authorization.ts";
 import type { PolicyRuleEvaluator } from "./policy/checker.ts";
 import { auditEvent, nowMicros, sourceIPs, type AuditRecord } from "./request.ts";
+import { parseJSON } from "../util/json/json.ts";
 
 /** The policy and the backend of `--audit-policy-file` and `--audit-log-path`. */
 export interface AuditConfig {
@@ -118,7 +119,7 @@ function decodeBody(body: Buffer | undefined): unknown {
   if (body === undefined || body.length === 0) return undefined;
   const text = body.toString("utf8");
   try {
-    return JSON.parse(text) as unknown;
+    return parseJSON(text);
   } catch {
     try {
       const v = parseYAML(text) as unknown;

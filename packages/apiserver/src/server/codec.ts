@@ -16,6 +16,7 @@ import { decodeProtobufBody } from "./protobuf/decode.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { detachLargeMaps, reattachLargeMaps, type DetachedMaps } from "./large-maps.ts";
+import { normalizeInts, parseJSON as parsePreservingInts } from "../util/json/json.ts";
 
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
 
@@ -91,42 +92,54 @@ function scanDepth(text: string, json: boolean): number {
 
 /** Parses a body into a JSON value; duplicate keys are collected into `duplicates`. */
 export function parseBody(body: Buffer, format: BodyFormat, duplicates: string[] = []): unknown {
-  return format === "protobuf" ? decodeProtobufBody(body) : parseText(body.toString("utf8"), format, duplicates);
+  return format === "protobuf" ? decodeProtobufBody(body) : parseText(body.toString("utf8"), format, duplicates, false);
+}
+
+/**
+ * Custom resources decode into unstructured maps, whose JSON integers stay int64 (json.Serializer
+ * unmarshals them with util/json's UnmarshalCaseSensitivePreserveInts); built-in kinds decode
+ * into their Go types from JSON.parse's numbers.
+ */
+export function preservesInts(def: ResourceDef): boolean {
+  return def.coerce !== undefined;
 }
 
 /** A JSON body parsed, with the number of object members its text writes (against duplicates). */
-function parseJSON(text: string): { value: unknown; members: number } {
+function parseJSON(text: string, preserveInts: boolean): { value: unknown; members: number } {
   const members = scanDepth(text, true);
   if (members < 0) throw new SyntaxDecodeError(`couldn't get version/kind; json parse error: exceeded max depth of ${maxBodyDepth}`);
   try {
-    return { value: JSON.parse(text) as unknown, members };
+    return { value: preserveInts ? parsePreservingInts(text) : (JSON.parse(text) as unknown), members };
   } catch (e) {
     throw new SyntaxDecodeError(`couldn't get version/kind; json parse error: ${goJSONError(e, text)}`);
   }
 }
 
 /** parseBody of a JSON or YAML body already decoded from UTF-8. */
-function parseText(text: string, format: Exclude<BodyFormat, "protobuf">, duplicates: string[]): unknown {
+function parseText(text: string, format: Exclude<BodyFormat, "protobuf">, duplicates: string[], preserveInts: boolean): unknown {
   if (format === "json") {
-    const { value, members } = parseJSON(text);
+    const { value, members } = parseJSON(text, preserveInts);
     // The full duplicate scan only when the text has more members than the value kept.
     if (countMembers(value) !== members) duplicates.push(...duplicateFields(text));
     return value;
   }
   if (scanDepth(text, false) < 0) throw new SyntaxDecodeError(`error converting YAML to JSON: yaml: exceeded max depth of ${maxBodyDepth}`);
-  let docs = parseAllDocuments(text, { uniqueKeys: true });
+  // sigs.k8s.io/yaml converts YAML to JSON, which the unstructured decoder then reads with int64s kept.
+  const intAsBigInt = preserveInts;
+  let docs = parseAllDocuments(text, { uniqueKeys: true, intAsBigInt });
   let list = Array.isArray(docs) ? docs : [docs];
   const dup = list[0]?.errors.find((e) => e.code === "DUPLICATE_KEY");
   if (dup) {
     duplicates.push(`yaml: unmarshal errors:\n  line ${dup.linePos?.[0].line ?? 0}: ${dup.message.split("\n")[0]}`);
-    docs = parseAllDocuments(text, { uniqueKeys: false });
+    docs = parseAllDocuments(text, { uniqueKeys: false, intAsBigInt });
     list = Array.isArray(docs) ? docs : [docs];
   }
   const err = list[0]?.errors[0];
   if (err) throw new SyntaxDecodeError(`error converting YAML to JSON: yaml: ${err.message.split("\n")[0]}`);
   if (list.length > 1) throw new SyntaxDecodeError("error converting YAML to JSON: yaml: multiple documents in one request body");
   try {
-    return list[0]?.toJS() ?? null;
+    const value: unknown = list[0]?.toJS() ?? null;
+    return preserveInts ? normalizeInts(value) : value;
   } catch (e) {
     // Alias bombs ("Excessive alias count ...") and unresolvable aliases: the body's fault (400).
     throw new SyntaxDecodeError(`error converting YAML to JSON: yaml: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
@@ -338,7 +351,7 @@ export async function decodeBodyInTurns(
   let value: unknown;
   if (format === "json") {
     // The parse is one step; counting the members it kept (against duplicate keys) is walked in turns.
-    const parsed = unrecognized(def, body, () => parseJSON(text!));
+    const parsed = unrecognized(def, body, () => parseJSON(text!, preservesInts(def)));
     await budget.maybeYield();
     if ((await countMembersInTurns(parsed.value, budget)) !== parsed.members) duplicates.push(...duplicateFields(text!));
     value = parsed.value;
@@ -355,7 +368,9 @@ function bodyText(body: Buffer, format: BodyFormat): string | undefined {
 }
 
 function parseRequestBody(def: ResourceDef, body: Buffer, text: string | undefined, format: BodyFormat, duplicates: string[]): unknown {
-  return unrecognized(def, body, () => (format === "protobuf" ? decodeProtobufBody(body) : parseText(text!, format, duplicates)));
+  return unrecognized(def, body, () =>
+    format === "protobuf" ? decodeProtobufBody(body) : parseText(text!, format, duplicates, preservesInts(def)),
+  );
 }
 
 /** `parse()`, its syntax errors answered as upstream's `unrecognized` decode error (a 400 naming the kind). */

@@ -14,6 +14,7 @@
  * event loop.
  */
 import type { KubeObject } from "../storage/index.ts";
+import { stringifyJSON } from "../util/json/json.ts";
 
 /** The default bound of one cache (UTF-16 code units of cached JSON, about bytes for ASCII JSON). */
 export const defaultEncodedCacheBytes = 64 * 1024 * 1024;
@@ -41,8 +42,8 @@ export class EncodedObjectCache {
    */
   encode(encoder: object, obj: KubeObject, encode: (o: KubeObject) => unknown): string {
     const at = this.#lookup(encoder, obj);
-    if (at === undefined || typeof at === "string") return at ?? JSON.stringify(encode(obj));
-    return this.#store(at, JSON.stringify(encode(obj)));
+    if (at === undefined || typeof at === "string") return at ?? stringifyJSON(encode(obj));
+    return this.#store(at, stringifyJSON(encode(obj)));
   }
 
   /** `encode` with a serialization that may give the event loop turns (`encodeText` gives the JSON text). */

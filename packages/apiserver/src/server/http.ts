@@ -5,6 +5,7 @@ import { stringify as toYAML } from "yaml";
 import { endWith } from "./framing.ts";
 import type { OutputFormat } from "./negotiation.ts";
 import { writeSerialized } from "./response-compression.ts";
+import { stringifyJSON } from "../util/json/json.ts";
 
 export { bufferBeforeChunkingSize, endWith } from "./framing.ts";
 
@@ -72,8 +73,8 @@ export function encode(body: unknown, format: OutputFormat): { text: string; con
   }
   // kube-apiserver goes JSON -> map -> YAML, so keys come out sorted.
   if (format === "yaml") return { text: toYAML(body, { lineWidth: 0, sortMapEntries: true }), contentType: "application/yaml" };
-  if (format === "table") return { text: JSON.stringify(body), contentType: "application/json;as=Table;v=v1;g=meta.k8s.io" };
-  return { text: JSON.stringify(body), contentType: "application/json" };
+  if (format === "table") return { text: stringifyJSON(body), contentType: "application/json;as=Table;v=v1;g=meta.k8s.io" };
+  return { text: stringifyJSON(body), contentType: "application/json" };
 }
 
 /** Writes a complete response with `Warning` headers (RFC 7234 299, as kube-apiserver sends them). */

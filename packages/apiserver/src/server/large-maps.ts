@@ -14,6 +14,7 @@ import { randomUUID } from "node:crypto";
 import { ObjectMetaSchema } from "@servicenet/api";
 import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { unwrap, type ZodLike } from "./openapi/zod-walk.ts";
+import { stringifyJSON } from "../util/json/json.ts";
 
 /** Maps with fewer entries decode with the rest of the body (one walk of them is short). */
 export const largeMapMinEntries = 1024;
@@ -110,7 +111,7 @@ async function mapJSON(map: Record<string, unknown>, keys: readonly string[], bu
  */
 export async function jsonWithLargeMaps<T extends object>(obj: T, encode: (o: T) => unknown, budget: TurnBudget): Promise<string> {
   const meta = (obj as Record<string, unknown>)["metadata"];
-  if (!isPlainObject(meta)) return JSON.stringify(encode(obj));
+  if (!isPlainObject(meta)) return stringifyJSON(encode(obj));
   const markers: [string, string][] = [];
   let copy: Record<string, unknown> | undefined;
   for (const member of mapMembers) {
@@ -121,8 +122,8 @@ export async function jsonWithLargeMaps<T extends object>(obj: T, encode: (o: T)
     copy[member] = marker;
     markers.push([JSON.stringify(marker), await mapJSON(m.map, m.keys, budget)]);
   }
-  if (copy === undefined) return JSON.stringify(encode(obj));
-  let json = JSON.stringify(encode({ ...obj, metadata: copy }));
+  if (copy === undefined) return stringifyJSON(encode(obj));
+  let json = stringifyJSON(encode({ ...obj, metadata: copy }));
   await budget.maybeYield();
   // Each marker is written once, as the value of its member; a function replacement keeps `$` patterns literal.
   for (const [marker, text] of markers) json = json.replace(marker, () => text);

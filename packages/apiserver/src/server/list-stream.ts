@@ -12,6 +12,7 @@ import { createGzip, type Gzip } from "node:zlib";
 import { bufferBeforeChunkingSize, endWith } from "./framing.ts";
 import { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { gzipThresholdBytes, negotiateContentEncoding } from "./response-compression.ts";
+import { stringifyJSON } from "../util/json/json.ts";
 
 /** A batch is written once it holds this many bytes, or when the turn's budget is spent. */
 export const streamBatchBytes = 64 * 1024;
@@ -40,10 +41,10 @@ export async function writeListStreaming<T>(
   list: StreamedList<T>,
 ): Promise<void> {
   const out = new DeferredWriter(res, code, headers, negotiateContentEncoding(res.req?.headers["accept-encoding"]) === "gzip");
-  const head = JSON.stringify(list.head);
+  const head = stringifyJSON(list.head);
   const budget = new TurnBudget();
   let batch = `${head.slice(0, -1)},"items":[`;
-  const json = list.itemJSON ?? ((item: T): string => JSON.stringify(list.encodeItem(item)));
+  const json = list.itemJSON ?? ((item: T): string => stringifyJSON(list.encodeItem(item)));
   for (let i = 0; i < list.items.length; i++) {
     batch += (i > 0 ? "," : "") + json(list.items[i]!);
     const due = budget.due();

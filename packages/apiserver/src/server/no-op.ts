@@ -3,6 +3,7 @@
  * (ignoring key order and managedFields bookkeeping) must not write, as upstream.
  */
 import type { KubeObject } from "../storage/index.ts";
+import { stringifyJSON } from "../util/json/json.ts";
 
 /** JSON with object keys sorted, so that equal objects compare equal whatever their key order. */
 export function canonical(v: unknown): string {
@@ -13,7 +14,7 @@ export function canonical(v: unknown): string {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(",")}}`;
   }
-  return JSON.stringify(v);
+  return stringifyJSON(v);
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -42,7 +43,7 @@ export function sameJSON(a: unknown, b: unknown, skip?: ReadonlySet<string>): bo
     for (const k of keys) if (!Object.hasOwn(b, k) || !sameJSON(a[k], b[k])) return false;
     return true;
   }
-  return !isMap(b) && !Array.isArray(b) && JSON.stringify(a) === JSON.stringify(b);
+  return !isMap(b) && !Array.isArray(b) && stringifyJSON(a) === stringifyJSON(b);
 }
 
 const bookkeeping: ReadonlySet<string> = new Set(["managedFields", "resourceVersion"]);

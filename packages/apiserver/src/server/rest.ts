@@ -6,7 +6,7 @@ import { DeleteOptionsSchema, safeParseCompiled, StatusError, type DeleteOptions
 import { parse as parseYAML } from "yaml";
 import type { UserInfo } from "../authentication/user/user.ts";
 import { deepCopy, type KubeObject } from "../storage/index.ts";
-import { decodeBody, decodeBodyInTurns, decodeValue, parseBody, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
+import { decodeBody, decodeBodyInTurns, decodeValue, parseBody, parseFieldValidation, preservesInts, wrapPatchedInts } from "./codec.ts";
 import { deprecationWarning, warningHeader } from "./deprecation.ts";
 import { EncodedJSON, readBody, send } from "./http.ts";
 import { bodyFormat } from "./negotiation.ts";
@@ -263,6 +263,7 @@ async function patch(r: ResourceRequest): Promise<number> {
         groupResource: { group: r.def.group, resource: r.def.resource },
         name: r.info.name,
         ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
+        preserveInts: preservesInts(r.def),
       });
       // Upstream decodes a JSON or merge patch's result as JSON (type errors are 422 there); strategic
       // merge and apply results go through unstructured conversion instead.

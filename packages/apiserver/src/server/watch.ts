@@ -14,6 +14,7 @@ import { objectJSON, present, tableOptions } from "./present.ts";
 import { buildTable } from "./table.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 import { chunkOf, chunkWriter, type EventChunk } from "./watch-chunks.ts";
+import { stringifyJSON } from "../util/json/json.ts";
 
 /** Upstream's default --min-request-timeout (a watch lasts this long when the client sets no timeout). */
 export const defaultWatchTimeoutSeconds = 1800;
@@ -59,7 +60,7 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
     return t;
   };
   let send: (chunk: EventChunk) => void = () => {};
-  const write = (type: string, object: unknown): void => send(chunkOf(`${JSON.stringify({ type, object })}\n`));
+  const write = (type: string, object: unknown): void => send(chunkOf(`${stringifyJSON({ type, object })}\n`));
   const cache = encodedCacheOf(w.store);
   // An added or modified object is the object as stored at the event's resourceVersion: its JSON
   // is the one LISTs, GETs and the write's answer use (encoded-cache.ts). A DELETED event carries
@@ -67,7 +68,7 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
   const eventLine = (type: string, obj: KubeObject): string =>
     type === "ADDED" || type === "MODIFIED"
       ? `{"type":"${type}","object":${objectJSON(w.def, obj, cache)}}\n`
-      : `${JSON.stringify({ type, object: present(w.def, obj) })}\n`;
+      : `${stringifyJSON({ type, object: present(w.def, obj) })}\n`;
   const writeObject = (type: string, obj: KubeObject): void => {
     if (res.writableEnded) return;
     if (w.format !== "json") return write(type, encodeObject(obj));

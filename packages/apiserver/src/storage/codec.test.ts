@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { atRevision, clone, decode, decodedCopy, decodeKV, encode, nowTimestamp, storedCopy, withCreateMeta } from "./codec.ts";
 import type { KubeObject } from "./interfaces.ts";
+import { stringifyJSON } from "../util/json/json.ts";
 
 /** What a write used to return: its own bytes parsed back. */
 const readBack = (obj: KubeObject, revision: number): KubeObject => decode(encode(obj), revision);
@@ -22,6 +23,7 @@ const objects: Record<string, KubeObject> = {
   "undefined in an array (JSON path)": { metadata: { name: "n" }, list: [undefined, 1] },
   "toJSON (JSON path)": { metadata: { name: "t" }, spec: { toJSON: () => ({ replaced: true }) } },
   "NaN (JSON path)": { metadata: { name: "n" }, spec: { n: Number.NaN } },
+  "a custom resource's int64s": { metadata: { name: "i" }, num: { num1: 9223372036854775807n, num2: -9223372036854775808n, big: 1e19 } },
 };
 
 describe("storedCopy", () => {
@@ -30,9 +32,17 @@ describe("storedCopy", () => {
   it.each(Object.entries(objects))("equals reading the written bytes back: %s", (_, obj) => {
     const value = encode(obj);
     const copy = atRevision(storedCopy(obj, value), 42);
-    expect(JSON.stringify(copy)).toBe(JSON.stringify(readBack(obj, 42)));
+    expect(stringifyJSON(copy)).toBe(stringifyJSON(readBack(obj, 42)));
     expect(copy).toStrictEqual(readBack(obj, 42));
-    expect(JSON.stringify(storedCopy(obj, value))).toBe(value);
+    expect(stringifyJSON(storedCopy(obj, value))).toBe(value);
+  });
+
+  it("stores a custom resource's int64s as their digits and reads them back as they were", () => {
+    const obj = objects["a custom resource's int64s"]!;
+    expect(encode(obj)).toBe(
+      '{"metadata":{"name":"i"},"num":{"num1":9223372036854775807,"num2":-9223372036854775808,"big":10000000000000000000}}',
+    );
+    expect(decode(encode(obj), 3)["num"]).toStrictEqual({ num1: 9223372036854775807n, num2: -9223372036854775808n, big: 1e19 });
   });
 
   it("does not parse the bytes of a plain object", () => {
@@ -67,7 +77,7 @@ describe("decodeKV", () => {
   it.each(Object.entries(objects))("equals decoding the value, key order included: %s", (_, obj) => {
     const kv = eventKV(obj, 42);
     const got = decodeKV(kv);
-    expect(JSON.stringify(got)).toBe(JSON.stringify(decode(kv.value, 42)));
+    expect(stringifyJSON(got)).toBe(stringifyJSON(decode(kv.value, 42)));
     expect(got).toStrictEqual(decode(kv.value, 42));
   });
 

@@ -7,16 +7,21 @@ import { randomUUID } from "node:crypto";
 import type { KubeObject, StoredObjectMeta } from "./interfaces.ts";
 import type { RawKV } from "./kv.ts";
 import { deepCopy, jsonCopy, jsonCopyObject, notPlain, setMember } from "./json-copy.ts";
+import { parseJSON, stringifyJSON } from "../util/json/json.ts";
 
-/** JSON text to store for `obj`, without resourceVersion. */
+/** JSON text to store for `obj`, without resourceVersion (a custom resource's int64s as their digits). */
 export function encode(obj: KubeObject): string {
   const { resourceVersion: _rv, ...meta } = obj.metadata ?? {};
-  return JSON.stringify({ ...obj, metadata: meta });
+  return stringifyJSON({ ...obj, metadata: meta });
 }
 
-/** The object stored as `value` at `revision`. */
+/**
+ * The object stored as `value` at `revision`. Integers JSON.stringify did not write (a custom
+ * resource's int64 beyond a double) read back as the bigints they were (util/json); every other
+ * value is what JSON.parse gives.
+ */
 export function decode(value: string, revision: number): KubeObject {
-  const obj = JSON.parse(value) as KubeObject;
+  const obj = parseJSON(value) as KubeObject;
   obj.metadata = { ...(obj.metadata ?? {}), resourceVersion: String(revision) };
   return obj;
 }
@@ -47,7 +52,7 @@ export function decodedCopy(stored: KubeObject): KubeObject | undefined {
  * it back), so the copy shows exactly the bytes written; the result shares nothing with `obj`.
  */
 export function storedCopy(obj: KubeObject, value: string): KubeObject {
-  return copyForStorage(obj) ?? (JSON.parse(value) as KubeObject);
+  return copyForStorage(obj) ?? (parseJSON(value) as KubeObject);
 }
 
 /** `stored` (from `storedCopy`) as read at `revision`: the same object as `decode(value, revision)`. */

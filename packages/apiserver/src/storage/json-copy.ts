@@ -1,3 +1,5 @@
+import { normalizeInt } from "../util/json/json.ts";
+
 /**
  * Deep copies of JSON data without a JSON.stringify/JSON.parse round trip. Parsing a ~1 KB object
  * costs about five times a plain tree copy (and structuredClone about ten times), and storage
@@ -8,9 +10,9 @@
 export const notPlain: unique symbol = Symbol("notPlain");
 
 /**
- * A deep copy of `value` equal to `JSON.parse(JSON.stringify(value))`, or `notPlain` when the
- * round trip would change anything besides dropping `undefined` object members: functions,
- * symbols, bigints, non-finite numbers, `undefined` or holes in arrays, `toJSON`, class instances
+ * A deep copy of `value` equal to `JSON.parse(JSON.stringify(value))` (the util/json round trip,
+ * which keeps int64 bigints), or `notPlain` when the round trip would change anything besides
+ * dropping `undefined` object members: functions, symbols, non-finite numbers, `undefined` or holes in arrays, `toJSON`, class instances
  * (Date, Map, ...), or a cycle too deep to copy. Key order is kept, as JSON text keeps it.
  */
 export function jsonCopy(value: unknown): unknown {
@@ -37,6 +39,9 @@ function copyValue(v: unknown, depth: number): unknown {
     case "number":
       // JSON writes -0 as 0 and NaN/Infinity as null; only the first is kept here.
       return Number.isFinite(v) ? v + 0 : notPlain;
+    case "bigint":
+      // util/json reads back a bigint a double holds as written as that number, one beyond int64 as a double.
+      return normalizeInt(v);
     case "object":
       if (v === null) return null;
       if (depth >= maxDepth) return notPlain;

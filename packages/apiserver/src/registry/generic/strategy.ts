@@ -6,6 +6,7 @@ import { semanticEqual, type FieldError } from "@servicenet/api";
 import type { KubeObject } from "../../storage/index.ts";
 import type { GracefulDeleteOptions, GracefulDeleteStrategy } from "../rest/delete.ts";
 import type { GarbageCollectionPolicy } from "./gc-finalizers.ts";
+import { stringifyJSON } from "../../util/json/json.ts";
 
 /** What a status (or other) subresource update may change. */
 export interface SubresourceStrategy<T extends KubeObject = KubeObject> {
@@ -56,7 +57,7 @@ export interface RESTStrategy<T extends KubeObject = KubeObject> extends Gracefu
 
 /** A shallow JSON-equality test good enough for spec comparisons. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return stringifyJSON(a) === stringifyJSON(b);
 }
 
 /**

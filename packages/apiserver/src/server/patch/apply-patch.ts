@@ -10,6 +10,7 @@ import { applyMergePatch } from "./merge-patch.ts";
 import { applyStrategicMergePatch } from "./strategic-merge-patch.ts";
 import { applyServerSideApply } from "./server-side-apply.ts";
 import { updateManagedFields } from "./managed-fields.ts";
+import { normalizeInts, parseJSON as parsePreservingInts } from "../../util/json/json.ts";
 
 /** The patch media types, in the order kube-apiserver lists them in its 415 message. */
 export const patchContentTypes = [
@@ -35,6 +36,11 @@ export interface PatchOptions {
   groupResource?: GroupResource;
   name?: string;
   subresource?: string;
+  /**
+   * The object is unstructured (a custom resource): the patch's integers stay int64, as
+   * util/json's UnmarshalCaseSensitivePreserveInts reads them (util/json/json.ts).
+   */
+  preserveInts?: boolean;
 }
 
 export interface PatchResult {
@@ -79,9 +85,9 @@ function goJSONError(e: unknown, body: string): string {
   return msg;
 }
 
-function parseJSON(body: string, context: string): unknown {
+function parseJSON(body: string, context: string, preserveInts: boolean): unknown {
   try {
-    return JSON.parse(body) as unknown;
+    return preserveInts ? parsePreservingInts(body) : (JSON.parse(body) as unknown);
   } catch (e) {
     throw StatusError.badRequest(`${context}${goJSONError(e, body)}`);
   }
@@ -126,7 +132,8 @@ function applyPatchUnguarded(contentType: string, current: JSONObject | undefine
     let applied: unknown;
     try {
       // YAML 1.1 as sigs.k8s.io/yaml (go-yaml v2) reads it: `yes`/`on` are booleans, `<<` merges.
-      applied = parseYAML(patchBody, { version: "1.1", merge: true }) as unknown;
+      applied = parseYAML(patchBody, { version: "1.1", merge: true, intAsBigInt: opts.preserveInts === true }) as unknown;
+      if (opts.preserveInts === true) applied = normalizeInts(applied);
     } catch (e) {
       throw StatusError.badRequest(`error decoding YAML: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -139,7 +146,7 @@ function applyPatchUnguarded(contentType: string, current: JSONObject | undefine
     return { object: r.object, created: current === undefined };
   }
   if (current === undefined) throw StatusError.notFound(opts.groupResource ?? { group: "", resource: "" }, opts.name ?? "");
-  const patched = patchOnce(type, current, patchBody, opts.schemaKind);
+  const patched = patchOnce(type, current, patchBody, opts.schemaKind, opts.preserveInts === true);
   if (!isObject(patched)) throw StatusError.badRequest("the patched object is not a JSON object");
   if (opts.fieldManager === "") return { object: patched, created: false };
   const apiVersion = opts.apiVersion ?? (typeof current.apiVersion === "string" ? current.apiVersion : "");
@@ -149,13 +156,13 @@ function applyPatchUnguarded(contentType: string, current: JSONObject | undefine
   };
 }
 
-function patchOnce(type: PatchContentType, current: JSONObject, body: string, kind: string): JSONValue {
+function patchOnce(type: PatchContentType, current: JSONObject, body: string, kind: string, preserveInts: boolean): JSONValue {
   switch (type) {
     case "application/json-patch+json":
-      return applyJSONPatch(current, parseJSON(body, ""));
+      return applyJSONPatch(current, parseJSON(body, "", preserveInts));
     case "application/merge-patch+json":
-      return applyMergePatch(current, parseJSON(body, ""));
+      return applyMergePatch(current, parseJSON(body, "", preserveInts));
     default:
-      return applyStrategicMergePatch(current, parseJSON(body, ""), kind);
+      return applyStrategicMergePatch(current, parseJSON(body, "", preserveInts), kind);
   }
 }

@@ -7,6 +7,7 @@
 import { compareElements, type FieldPath, type FieldSet } from "./fieldpath-path.ts";
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { kindMetaOf, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
+import { stringifyJSON } from "../../util/json/json.ts";
 
 /** Fields the field manager never tracks (upstream's stripMeta set): these top-level fields and these of metadata. */
 const strippedTop = new Set(["apiVersion", "kind", "metadata"]);
@@ -45,7 +46,7 @@ const sortedKeys = new WeakMap<FieldMeta, readonly string[]>();
 
 /** The element naming `item` (at `index`) of a list whose metadata is `meta`. */
 export function elementOf(meta: FieldMeta | undefined, item: JSONValue, index: number): string {
-  if (meta?.listType === "set") return `v:${JSON.stringify(item)}`;
+  if (meta?.listType === "set") return `v:${stringifyJSON(item)}`;
   if (meta?.listType === "map" && isObject(item)) {
     let keys = sortedKeys.get(meta);
     if (keys === undefined) sortedKeys.set(meta, (keys = [...(meta.listMapKeys ?? [])].sort()));
@@ -54,7 +55,7 @@ export function elementOf(meta: FieldMeta | undefined, item: JSONValue, index: n
       const v = item[k] ?? meta.keyDefaults?.[k];
       if (v !== undefined) o[k] = v;
     }
-    return `k:${JSON.stringify(o)}`;
+    return `k:${stringifyJSON(o)}`;
   }
   return `i:${index}`;
 }

@@ -7,6 +7,7 @@
 import { StatusError } from "@servicenet/api";
 import { clone, deepEqual, dropUnsafeKeys, isObject, type JSONValue } from "./json-value.ts";
 import { parseIndex, parsePointer } from "./json-pointer.ts";
+import { stringifyJSON } from "../../util/json/json.ts";
 
 /** One operation as decoded from the patch body. */
 export interface JSONPatchOperation {
@@ -93,7 +94,7 @@ function applyOne(doc: JSONValue, op: JSONPatchOperation, copied: { bytes: numbe
     }
     case "copy": {
       const value = get(doc, requirePath(op, "from"));
-      copied.bytes += JSON.stringify(value).length;
+      copied.bytes += stringifyJSON(value).length;
       if (copied.bytes > maxAccumulatedCopyBytes) {
         throw new Error(
           `Unable to complete the copy, the accumulated size increase of copy is ${copied.bytes}, exceeding the limit ${maxAccumulatedCopyBytes}`,

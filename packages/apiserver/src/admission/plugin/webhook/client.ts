@@ -15,6 +15,7 @@ import type { PeerCertificate } from "node:tls";
 import type { WebhookClientConfig } from "@servicenet/api/admissionregistration/v1";
 import type { ServiceResolver } from "../../../util/webhook/serviceresolver.ts";
 import { joinHostPort, type AuthenticationInfoResolver, type WebhookClientCredentials } from "../../../util/webhook/authentication.ts";
+import { stringifyJSON } from "../../../util/json/json.ts";
 
 /** The largest response read from a webhook (upstream's rest client reads at most this much from a webhook). */
 const maxResponseBytes = 3 * 1024 * 1024;
@@ -176,7 +177,7 @@ function send(
   retried = false,
 ): Promise<unknown> {
   const ca = cc.caBundle ? Buffer.from(cc.caBundle, "base64").toString("utf8") : undefined;
-  const payload = Buffer.from(JSON.stringify(body));
+  const payload = Buffer.from(stringifyJSON(body));
   return new Promise((resolve, reject) => {
     let settled = false;
     // statusCode: the webhook's own non-2xx answer (the rest client's StatusError carries it).

@@ -137,16 +137,17 @@ function validateFormat(s: JSONSchemaProps, data: string, path: string): SchemaE
   return check === undefined || check(data) ? [] : [invalidType(path, s.format!, data)];
 }
 
-/** numberValidator: multipleOf, then minimum, then maximum (integers print bounds as integers). */
-function validateNumber(s: JSONSchemaProps, data: number, path: string): SchemaError[] {
+/**
+ * numberValidator: multipleOf, then minimum, then maximum (integers print bounds as integers). An
+ * int64 beyond a double (a bigint) is compared exactly, as MinimumNativeType and
+ * MaximumNativeType compare an int64 value.
+ */
+function validateNumber(s: JSONSchemaProps, data: number | bigint, path: string): SchemaError[] {
   const errs: SchemaError[] = [];
-  const isInt = Number.isInteger(data) && jsonType(data) === "integer";
+  const isInt = typeof data === "bigint" || (Number.isInteger(data) && jsonType(data) === "integer");
   const bound = (b: number): string => (isInt ? String(Math.trunc(b)) : goFloat(b));
-  if (s.multipleOf !== undefined && s.multipleOf !== 0) {
-    const q = data / s.multipleOf;
-    if (!Number.isInteger(q) && Math.abs(q - Math.round(q)) > 1e-9)
-      errs.push(err("MultipleOf", path, `${path} in ${inBody} should be a multiple of ${goFloat(s.multipleOf)}`, { value: data }));
-  }
+  if (s.multipleOf !== undefined && s.multipleOf !== 0 && !isMultipleOf(data, s.multipleOf))
+    errs.push(err("MultipleOf", path, `${path} in ${inBody} should be a multiple of ${goFloat(s.multipleOf)}`, { value: data }));
   if (s.minimum !== undefined) {
     const min = isInt ? Math.trunc(s.minimum) : s.minimum;
     const excl = s.exclusiveMinimum === true;
@@ -164,6 +165,13 @@ function validateNumber(s: JSONSchemaProps, data: number, path: string): SchemaE
       );
   }
   return errs;
+}
+
+/** MultipleOfNativeType: an int64 by an integral factor exactly, anything else as float64 division. */
+function isMultipleOf(data: number | bigint, factor: number): boolean {
+  if (typeof data === "bigint" && Number.isInteger(factor)) return data % BigInt(factor) === 0n;
+  const q = Number(data) / factor;
+  return Number.isInteger(q) || Math.abs(q - Math.round(q)) <= 1e-9;
 }
 
 /** basicCommonValidator: the value is one of the enum's (compared as JSON values). */

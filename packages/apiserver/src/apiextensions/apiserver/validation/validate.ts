@@ -33,7 +33,7 @@ function validateNode(s: JSONSchemaProps, data: unknown, path: string, old: Corr
   const errs: SchemaError[] = [...validateType(s, data, path), ...validateSchemaProps(s, data, path)];
   const t = jsonType(data);
   if (t === "string") errs.push(...validateString(s, data as string, path), ...validateFormat(s, data as string, path));
-  if (t === "integer" || t === "number") errs.push(...validateNumber(s, data as number, path));
+  if (t === "integer" || t === "number") errs.push(...validateNumber(s, data as number | bigint, path));
   if (t === "array") errs.push(...validateSlice(s, data as unknown[], path, old));
   errs.push(...validateEnum(s, data, path));
   if (t === "object") errs.push(...validateObject(s, data as Record<string, unknown>, path, old));

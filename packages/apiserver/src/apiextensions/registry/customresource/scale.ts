@@ -14,6 +14,7 @@ function goType(v: unknown): string {
   if (typeof v === "string") return "string";
   if (typeof v === "boolean") return "bool";
   if (typeof v === "number") return Number.isInteger(v) ? "int64" : "float64";
+  if (typeof v === "bigint") return "int64";
   if (Array.isArray(v)) return "[]interface {}";
   return v === null ? "<nil>" : "map[string]interface {}";
 }

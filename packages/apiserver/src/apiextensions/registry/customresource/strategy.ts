@@ -105,7 +105,8 @@ export function newCustomResourceStrategy(
             const out: Record<string, string> = {};
             for (const s of selectable) {
               const v = findFirst(o, s.steps);
-              if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[s.name] = String(v);
+              if (typeof v === "string" || typeof v === "number" || typeof v === "bigint" || typeof v === "boolean")
+                out[s.name] = String(v);
             }
             return out;
           },

@@ -1,15 +1,15 @@
 /**
  * Upstream apiextensions-apiserver test/integration/basic_test.go, the cases on the cluster-scoped
  * noxu CRD and the CRD's own endpoints: TestInvalidCRUD, TestPatch, TestDiscovery and
- * TestStatusGetAndPatch. Not TestPreserveInt: numbers are float64 here, so math.MaxInt64 (the
- * fixture's num1) does not keep its last digits; num1 is the largest integer a float64 holds exactly.
+ * TestStatusGetAndPatch (TestPreserveInt is preserve-int.integration.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
 import { createCRD, noxuCRD } from "./fixtures-testing.ts";
 
 const base = "/apis/mygroup.example.com/v1beta1/noxus";
-const num1 = String(Number.MAX_SAFE_INTEGER);
+/** The fixture's num1, math.MaxInt64. */
+const num1 = "9223372036854775807";
 
 /** fixtures.NewNoxuInstance as JSON text. */
 const noxuInstance = (name: string) =>

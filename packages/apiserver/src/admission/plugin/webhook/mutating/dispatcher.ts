@@ -23,6 +23,7 @@ import { callFailure, callHook, type WebhookPoster } from "../generic/call-hook.
 import { evaluateMatchConditions, invocationAttributes, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
 import type { Dispatcher } from "../generic/plugin.ts";
 import type { WebhookAccessor } from "../generic/source.ts";
+import { stringifyJSON } from "../../../../util/json/json.ts";
 
 /** reinvocationcontext.go webhookReinvokeContext. */
 interface ReinvokeContext {
@@ -46,9 +47,9 @@ function applyPatch(a: Attributes, patchText: string): boolean {
   } catch (e) {
     throw StatusError.internal((e as Error).message, e);
   }
-  const before = JSON.stringify(a.object);
+  const before = stringifyJSON(a.object);
   replaceObject(a.object, patched as unknown as KubeObject);
-  return JSON.stringify(a.object) !== before;
+  return stringifyJSON(a.object) !== before;
 }
 
 /** What a round hands each call besides the hook and the attributes. */

@@ -5,6 +5,7 @@
 import { field, keyPath, type FieldErrorList } from "@servicenet/api";
 import type { JSONSchemaProps } from "@servicenet/api/apiextensions/v1";
 import { goBadValue } from "../../validation/go-format.ts";
+import { stringifyJSON } from "../../../../util/json/json.ts";
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -45,7 +46,7 @@ function nonUnique(list: unknown[]): number[] {
   const seen = new Map<string, number>();
   const out: number[] = [];
   list.forEach((x, i) => {
-    const key = JSON.stringify(x ?? null);
+    const key = stringifyJSON(x ?? null);
     const times = seen.get(key) ?? 0;
     seen.set(key, times + 1);
     if (times === 1) out.push(i);

@@ -50,7 +50,10 @@ export function findFirst(obj: unknown, steps: readonly Step[]): unknown {
       const { path, value } = s.filter;
       v = v.find((e) => {
         const got = walk(e, path);
-        return (typeof got === "string" || typeof got === "number" || typeof got === "boolean") && String(got) === value;
+        return (
+          (typeof got === "string" || typeof got === "number" || typeof got === "bigint" || typeof got === "boolean") &&
+          String(got) === value
+        );
       });
     }
   }

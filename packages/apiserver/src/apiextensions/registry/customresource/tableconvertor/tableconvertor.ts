@@ -13,6 +13,7 @@ import {
 } from "@servicenet/printers";
 import type { KubeObject } from "../../../../storage/index.ts";
 import { findFirst, parseSimpleJSONPath } from "./jsonpath.ts";
+import { stringifyJSON } from "../../../../util/json/json.ts";
 
 /** The column apiextensions' defaulting gives a version without additionalPrinterColumns. */
 export const defaultAgeColumn: CustomResourceColumnDefinition = {
@@ -26,9 +27,11 @@ export const defaultAgeColumn: CustomResourceColumnDefinition = {
 function cellForJSONValue(type: string, value: unknown, now: Date): unknown {
   switch (type) {
     case "integer":
-      return typeof value === "number" && Number.isInteger(value) ? value : null;
+      // An int64 beyond a double (a bigint) is written as its digits.
+      return (typeof value === "number" && Number.isInteger(value)) || typeof value === "bigint" ? value : null;
     case "number":
-      return typeof value === "number" ? value : null;
+      // float64(int64): the double nearest the integer.
+      return typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : null;
     case "boolean":
       return typeof value === "boolean" ? value : null;
     case "date":
@@ -40,7 +43,7 @@ function cellForJSONValue(type: string, value: unknown, now: Date): unknown {
 
 /** A string column prints the value as jsonpath's PrintResults does (scalars bare, the rest as JSON). */
 function stringCell(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
+  return typeof value === "string" ? value : stringifyJSON(value);
 }
 
 /** The Table handler of one CRD version's columns. */

@@ -4,6 +4,7 @@
  * standard output for "-". Rotation (`--audit-log-maxsize` and friends) is not done here.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
+import { stringifyJSON } from "../../../../util/json/json.ts";
 
 /** Where audit Events go. */
 export interface AuditBackend {
@@ -16,7 +17,7 @@ export function newLogBackend(path: string): AuditBackend {
   if (path === "-") {
     return {
       processEvents: (...events) => {
-        for (const e of events) process.stdout.write(JSON.stringify(e) + "\n");
+        for (const e of events) process.stdout.write(stringifyJSON(e) + "\n");
       },
       shutdown: () => undefined,
     };
@@ -25,7 +26,7 @@ export function newLogBackend(path: string): AuditBackend {
   return {
     processEvents: (...events) => {
       // Appended synchronously, as upstream's backend writes each event before the request goes on.
-      if (fd !== undefined) for (const e of events) writeSync(fd, JSON.stringify(e) + "\n");
+      if (fd !== undefined) for (const e of events) writeSync(fd, stringifyJSON(e) + "\n");
     },
     shutdown: () => {
       if (fd !== undefined) closeSync(fd);
