@@ -80,7 +80,8 @@ export function webhookTarget(cc: WebhookClientConfig, timeoutSeconds: number): 
   const s = cc.service ?? { namespace: "", name: "" };
   const port = s.port ?? 443;
   const serverName = `${s.name}.${s.namespace}.svc`;
-  const display = `https://${serverName}:${port}${s.path ?? "/"}?${timeout}`;
+  // client-go's request path is path.Join("/", apiPath): an empty path is "/".
+  const display = `https://${serverName}:${port}${s.path || "/"}?${timeout}`;
   return { url: new URL(display), display, service: { namespace: s.namespace, name: s.name, port, serverName } };
 }
 
