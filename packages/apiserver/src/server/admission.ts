@@ -48,7 +48,7 @@ export class RequestAdmission {
     this.#op = op;
     this.#dryRun = dryRun;
     this.#optionsKind = optionsKind[op];
-    this.ctx = { warnings, auditAnnotations: {} };
+    this.ctx = { warnings, auditAnnotations: {}, ...(r.deadline !== undefined ? { deadline: r.deadline } : {}) };
   }
 
   /** admission.NewAttributesRecord for `obj` (and the stored `old`). */

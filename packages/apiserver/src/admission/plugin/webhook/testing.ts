@@ -124,6 +124,11 @@ export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"
       if (url.pathname === "/stall") return void setTimeout(() => !res.destroyed && answer({ allowed: true }), 5000).unref();
       // load_balance_test.go: a loaded backend, so that concurrent calls overlap.
       if (url.pathname === "/slow") return void setTimeout(() => !res.destroyed && answer({ allowed: true }), 1000).unref();
+      // timeout_test.go newTimeoutWebhookHandler: a path ending in /<n>s answers allowed after n
+      // seconds, the readiness markers (objects named marker...) at once.
+      const delay = /\/(\d+)s$/.exec(url.pathname);
+      if (delay && (review.request.name ?? "").startsWith("marker")) return void answer({ allowed: true });
+      if (delay) return void setTimeout(() => !res.destroyed && answer({ allowed: true }), Number(delay[1]) * 1000).unref();
       const h = handlers[url.pathname];
       if (h === undefined) return void res.writeHead(404).end();
       answer(h(review.request));
