@@ -88,8 +88,17 @@ const handlers: Record<string, (r: RecordedReview["request"]) => Response> = {
   },
 };
 
-/** Starts the webhook on 127.0.0.1 with a CA of its own; its certificate names `hosts`. */
-export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"]): Promise<WebhookServer> {
+/** What a path answers: the response fields beside uid (allowed, patch, warnings...). */
+export type WebhookHandler = (r: RecordedReview["request"]) => Response;
+
+/**
+ * Starts the webhook on 127.0.0.1 with a CA of its own; its certificate names `hosts`. `extra`
+ * adds paths of a test's own.
+ */
+export async function startWebhookServer(
+  hosts: readonly string[] = ["127.0.0.1"],
+  extra: Readonly<Record<string, WebhookHandler>> = {},
+): Promise<WebhookServer> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-webhook-ca-"));
   const tls = ensureServingCerts(dir, hosts);
   const reviews: RecordedReview[] = [];
@@ -129,7 +138,7 @@ export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"
       const delay = /\/(\d+)s$/.exec(url.pathname);
       if (delay && (review.request.name ?? "").startsWith("marker")) return void answer({ allowed: true });
       if (delay) return void setTimeout(() => !res.destroyed && answer({ allowed: true }), Number(delay[1]) * 1000).unref();
-      const h = handlers[url.pathname];
+      const h = extra[url.pathname] ?? handlers[url.pathname];
       if (h === undefined) return void res.writeHead(404).end();
       answer(h(review.request));
     });
