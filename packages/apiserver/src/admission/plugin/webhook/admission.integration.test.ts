@@ -203,11 +203,11 @@ describe("TestWebhookAdmissionWithWatchCache / WithoutWatchCache", () => {
         const [group, version] = apiVersion.includes("/") ? apiVersion.split("/") : ["", apiVersion];
         return { group, version, kind };
       };
-      if (e.object) expect.soft(gvkOf(request!.object), `${what}: object`).toEqual(e.kind);
-      else expect.soft(request!.object ?? null, `${what}: unexpected object`).toBeNull();
-      if (e.oldObject) expect.soft(gvkOf(request!["oldObject"]), `${what}: old object`).toEqual(e.kind);
-      else expect.soft(request!["oldObject"] ?? null, `${what}: unexpected old object`).toBeNull();
-      const options = request!["options"] as { kind?: string; apiVersion?: string } | null | undefined;
+      if (e.object) expect.soft(gvkOf(request.object), `${what}: object`).toEqual(e.kind);
+      else expect.soft(request.object ?? null, `${what}: unexpected object`).toBeNull();
+      if (e.oldObject) expect.soft(gvkOf(request["oldObject"]), `${what}: old object`).toEqual(e.kind);
+      else expect.soft(request["oldObject"] ?? null, `${what}: unexpected old object`).toBeNull();
+      const options = request["options"] as { kind?: string; apiVersion?: string } | null | undefined;
       if (e.optionsKind !== undefined)
         expect.soft(options, `${what}: options`).toMatchObject({ apiVersion: "meta.k8s.io/v1", kind: e.optionsKind });
       else expect.soft(options ?? null, `${what}: unexpected options`).toBeNull();
