@@ -9,6 +9,8 @@ import type { Attributes, Operation } from "./attributes.ts";
 export interface AdmissionContext {
   warnings: string[];
   auditAnnotations: Record<string, string>;
+  /** The request's deadline in Date.now() milliseconds (the request context's); none: no limit. */
+  deadline?: number;
 }
 
 /** One admission plugin; `admit` mutates `a.object`, `validate` only judges. Both throw a StatusError to refuse. */

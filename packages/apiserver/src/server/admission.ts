@@ -48,16 +48,19 @@ export class RequestAdmission {
     this.#op = op;
     this.#dryRun = dryRun;
     this.#optionsKind = optionsKind[op];
-    this.ctx = { warnings, auditAnnotations: {} };
+    this.ctx = { warnings, auditAnnotations: {}, ...(r.deadline !== undefined ? { deadline: r.deadline } : {}) };
   }
 
   /** admission.NewAttributesRecord for `obj` (and the stored `old`). */
   attributes(obj: KubeObject | undefined, old: KubeObject | undefined, op: Operation = this.#op): Attributes {
     const { info, def, user } = this.#r;
+    const name = info.name !== "" ? info.name : (obj?.metadata.name ?? "");
+    // A Namespace's requests carry its name as their namespace (create.go; requestinfo.go for the others).
+    const isNamespace = def.group === "" && def.resource === "namespaces";
     return {
       operation: op,
-      name: info.name !== "" ? info.name : (obj?.metadata.name ?? ""),
-      namespace: def.namespaced ? (info.namespace ?? obj?.metadata.namespace ?? "") : "",
+      name,
+      namespace: def.namespaced ? (info.namespace ?? obj?.metadata.namespace ?? "") : isNamespace ? name : "",
       resource: { group: def.group, version: def.version, resource: def.resource },
       subresource: info.subresource,
       kind: { group: def.group, version: def.version, kind: def.kind },
@@ -102,17 +105,37 @@ export class RequestAdmission {
     }
   };
 
+  /**
+   * rest.AdmissionToValidateObjectDeleteFunc: a delete is admitted where the store has the object,
+   * by the mutating plugins (with a copy of it) and then the validating ones.
+   */
+  readonly #deleteAdmission = async (old: KubeObject): Promise<void> => {
+    const chain = this.#r.admission;
+    if (chain?.mutating) {
+      try {
+        await chain.admit(this.attributes(undefined, structuredClone(old), "DELETE"), this.ctx);
+      } catch (e) {
+        this.report();
+        throw e;
+      }
+    }
+    await this.validate(undefined, old, "DELETE");
+  };
+
   /** The store's validation hooks for this request. */
   storeHooks(): {
     createValidation?: (obj: KubeObject) => Promise<void>;
     updateValidation?: (obj: KubeObject, old: KubeObject) => Promise<void>;
     deleteValidation?: (obj: KubeObject) => Promise<void>;
   } {
-    if (!this.#r.admission?.validating) return {};
+    const chain = this.#r.admission;
+    if (!chain?.validating && !chain?.mutating) return {};
+    const deleteValidation = this.#deleteAdmission;
+    if (!chain.validating) return { deleteValidation };
     return {
       createValidation: (obj) => this.validate(obj, undefined, "CREATE"),
       updateValidation: (obj, old) => this.validate(obj, old, "UPDATE"),
-      deleteValidation: (old) => this.validate(undefined, old, "DELETE"),
+      deleteValidation,
     };
   }
 

@@ -75,6 +75,7 @@ export function resourceHandler(c: ResourceHandlerConfig): Handler {
       ...(ctx.user ? { user: ctx.user } : {}),
       ...(c.admission ? { admission: c.admission } : {}),
       audit: ctx.audit,
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     });
   };
 }

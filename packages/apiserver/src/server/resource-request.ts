@@ -23,4 +23,6 @@ export interface ResourceRequest {
   admission?: AdmissionInterface;
   /** The request's audit facts, where admission's audit annotations go. */
   audit?: AuditInfo;
+  /** The request's deadline (Date.now() milliseconds), which admission webhooks' timeouts are cut to. */
+  deadline?: number;
 }

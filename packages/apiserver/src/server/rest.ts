@@ -360,9 +360,11 @@ async function remove(r: ResourceRequest): Promise<number> {
 async function removeCollection(r: ResourceRequest): Promise<number> {
   const params = parseDeleteParams(r.query, await deleteOptions(r));
   const lp = parseListParams(r.query);
-  const adm = new RequestAdmission(r, "DELETE", params.dryRun ?? false);
+  const warnings: string[] = [];
+  const adm = new RequestAdmission(r, "DELETE", params.dryRun ?? false, warnings);
   const items = await r.store.deleteCollection(r.info.namespace, lp, { ...params, ...adm.storeHooks() });
+  adm.report();
   const rv = items.reduce((m, o) => Math.max(m, Number(o.metadata.resourceVersion ?? 0)), 0);
-  send(r.res, 200, renderList(r.def, { items, resourceVersion: String(rv) }, r.format, r.query), r.format);
+  send(r.res, 200, renderList(r.def, { items, resourceVersion: String(rv) }, r.format, r.query), r.format, warnings);
   return 200;
 }

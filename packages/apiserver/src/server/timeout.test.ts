@@ -34,6 +34,25 @@ describe("request timeout", () => {
     expect((await fetch(`${server.url}/api/v1/namespaces`)).status).toBe(200);
   });
 
+  it("request_deadline.go: the timeout parameter shortens the deadline; a malformed one is a 400", async () => {
+    store = await createStore({ backend: "memory" });
+    const stuck = new Promise<void>(() => {});
+    const realList = store.list.bind(store);
+    store.list = async (prefix, opts) => {
+      if (prefix.includes("/services/")) await stuck;
+      return realList(prefix, opts);
+    };
+    server = await startServer({ store, port: 0, requestTimeoutMs: 60_000 });
+    const cut = await fetch(`${server.url}/api/v1/services?timeout=200ms`);
+    expect(cut.status).toBe(504);
+    const bad = await fetch(`${server.url}/api/v1/namespaces?timeout=soon`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      reason: "BadRequest",
+      message: 'invalid timeout specified in the request URL - time: invalid duration "soon"',
+    });
+  });
+
   it("never cuts a watch", async () => {
     store = await createStore({ backend: "memory" });
     server = await startServer({ store, port: 0, requestTimeoutMs: 100 });

@@ -11,6 +11,14 @@ export { AuthorizerValue, authorizerType, authzCheckCost } from "./library/authz
 export type { ResourceFields } from "./library/authz.ts";
 export { kubernetesLibraries, kubernetesLibrariesFor } from "./library/libraries.ts";
 export type { Library } from "./library/library.ts";
-export { costLimitExceededMessage, perCallLimit, runtimeCELCostBudget, staticEstimatedCostLimit, checkFrequency } from "./limits.ts";
+export {
+  costLimitExceededMessage,
+  outOfBudgetMessage,
+  perCallLimit,
+  runtimeCELCostBudget,
+  runtimeCELCostBudgetMatchConditions,
+  staticEstimatedCostLimit,
+  checkFrequency,
+} from "./limits.ts";
 export { fromCEL, toCEL } from "./values.ts";
 export { trustedTypeError } from "./typed-check.ts";

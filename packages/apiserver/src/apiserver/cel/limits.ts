@@ -9,6 +9,12 @@ export const perCallLimit = 1_000_000;
 /** The most the expressions of one request may cost together (config.go RuntimeCELCostBudget). */
 export const runtimeCELCostBudget = 10_000_000;
 
+/** The most the matchConditions of one webhook may cost together, per request (config.go RuntimeCELCostBudgetMatchConditions). */
+export const runtimeCELCostBudgetMatchConditions = 2_500_000;
+
+/** What the filter answers once the expressions have cost more than their budget (filter.go ForInput). */
+export const outOfBudgetMessage = "validation failed due to running out of cost budget, no further validation rules will be run";
+
 /** How often, in cost units, a running evaluation checks whether it was cancelled (config.go CheckFrequency). */
 export const checkFrequency = 100;
 

@@ -26,6 +26,8 @@ export interface RequestContext {
   readonly started: bigint;
   /** Watches: exempt from the timeout, their stream not recorded (upstream's LongRunningFunc). */
   readonly longRunning: boolean;
+  /** When a request that is not long-running must be answered, in Date.now() milliseconds (WithRequestDeadline). */
+  deadline?: number;
   /** The parsed request info, resolved once on first call (WithRequestInfo); throws a bad path's 400. */
   requestInfo: () => RequestInfo | undefined;
   /** The authenticated (then impersonated) user; undefined without authentication. */

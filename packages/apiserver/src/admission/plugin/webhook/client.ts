@@ -3,7 +3,8 @@
  * and the dispatchers' callHook): HTTPS to `clientConfig.url`, or for a `service` reference to
  * `https://<name>.<namespace>.svc:<port><path>` dialled at the address the ServiceResolver gives
  * and verified against that name (HookClient's ServerName and Dial); `caBundle` is trusted, else
- * the system roots. The timeout is sent as the `timeout` query parameter and enforced here.
+ * the system roots. The timeout is enforced here and sent as the `timeout` query parameter, in whole
+ * seconds rounded up (the dispatchers' callHook: `r.Timeout` of what is left until the deadline).
  * Connections are kept alive and reused, per plugin, as the rest clients of upstream's
  * ClientManager do (webhook/client.go; client-go's transport keeps up to 25 idle connections per
  * host for 90 s): concurrent calls open connections of their own, later ones reuse them.
@@ -70,18 +71,23 @@ export interface WebhookTarget {
   service?: { namespace: string; name: string; port: number; serverName: string };
 }
 
-/** The URL a webhook is called at: its url, or the Service's `.svc` name and port, with `?timeout=<n>s`. */
-export function webhookTarget(cc: WebhookClientConfig, timeoutSeconds: number): WebhookTarget {
-  const timeout = `timeout=${timeoutSeconds}s`;
+/**
+ * The URL a webhook is called at: its url, or the Service's `.svc` name and port, with
+ * `?timeout=<n>s` for `timeoutMs` rounded up to whole seconds (none once the deadline has passed).
+ */
+export function webhookTarget(cc: WebhookClientConfig, timeoutMs: number): WebhookTarget {
+  const seconds = Math.ceil(timeoutMs / 1000);
+  const timeout = seconds > 0 ? `?timeout=${seconds}s` : "";
   if (cc.url !== undefined) {
     const url = new URL(cc.url);
-    url.searchParams.set("timeout", `${timeoutSeconds}s`);
+    if (seconds > 0) url.searchParams.set("timeout", `${seconds}s`);
     return { url, display: url.toString() };
   }
   const s = cc.service ?? { namespace: "", name: "" };
   const port = s.port ?? 443;
   const serverName = `${s.name}.${s.namespace}.svc`;
-  const display = `https://${serverName}:${port}${s.path ?? "/"}?${timeout}`;
+  // client-go's request path is path.Join("/", apiPath): an empty path is "/".
+  const display = `https://${serverName}:${port}${s.path || "/"}${timeout}`;
   return { url: new URL(display), display, service: { namespace: s.namespace, name: s.name, port, serverName } };
 }
 
@@ -144,16 +150,12 @@ function credentialOptions(c: WebhookClientCredentials): RequestOptions {
 }
 
 /**
- * POSTs `body` and resolves with the decoded JSON answer; rejects with an Error whose message is
- * the Go client's (`Post "<url>": <cause>`), or a RestClientError when no client could be made.
+ * POSTs `body` and resolves with the decoded JSON answer, or fails after `timeoutMs`; rejects with
+ * an Error whose message is the Go client's (`Post "<url>": <cause>`), or a RestClientError when
+ * no client could be made.
  */
-export async function postWebhook(
-  cc: WebhookClientConfig,
-  body: unknown,
-  timeoutSeconds: number,
-  o: PostWebhookOptions = {},
-): Promise<unknown> {
-  const target = webhookTarget(cc, timeoutSeconds);
+export async function postWebhook(cc: WebhookClientConfig, body: unknown, timeoutMs: number, o: PostWebhookOptions = {}): Promise<unknown> {
+  const target = webhookTarget(cc, timeoutMs);
   const creds = credentialOptions(credentialsFor(target, o.auth));
   const prefix = `Post "${target.display}": `;
   let options: RequestOptions;
@@ -164,7 +166,7 @@ export async function postWebhook(
     throw new Error(prefix + (e as Error).message);
   }
   const merged = { ...options, ...creds, headers: { ...options.headers, ...creds.headers } };
-  return send(target.url, prefix, { ...merged, agent: o.agent ?? false }, cc, body, timeoutSeconds);
+  return send(target.url, prefix, { ...merged, agent: o.agent ?? false }, cc, body, timeoutMs);
 }
 
 function send(
@@ -173,7 +175,7 @@ function send(
   options: RequestOptions,
   cc: WebhookClientConfig,
   body: unknown,
-  timeoutSeconds: number,
+  timeoutMs: number,
   retried = false,
 ): Promise<unknown> {
   const ca = cc.caBundle ? Buffer.from(cc.caBundle, "base64").toString("utf8") : undefined;
@@ -224,7 +226,7 @@ function send(
         });
       },
     );
-    const timer = setTimeout(() => fail("context deadline exceeded"), timeoutSeconds * 1000);
+    const timer = setTimeout(() => fail("context deadline exceeded"), Math.max(timeoutMs, 0));
     const h = String(options.hostname);
     const dialed = options.hostname !== undefined ? `${h.includes(":") ? `[${h}]` : h}:${String(options.port)}` : url.host;
     req.on("error", (e: NodeJS.ErrnoException) => {
@@ -233,7 +235,7 @@ function send(
       if (req.reusedSocket && !retried && (e.code === "ECONNRESET" || e.code === "EPIPE") && !settled) {
         settled = true;
         clearTimeout(timer);
-        resolve(send(url, prefix, options, cc, body, timeoutSeconds, true));
+        resolve(send(url, prefix, options, cc, body, timeoutMs, true));
         return;
       }
       fail(goNetError(e, dialed));

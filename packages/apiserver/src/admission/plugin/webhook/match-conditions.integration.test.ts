@@ -1,8 +1,9 @@
 /**
  * Upstream's test/integration/apiserver/admissionwebhook/match_conditions_test.go over HTTP:
  * TestMatchConditions (which dry-run Pod creates reach a validating, then a mutating, webhook
- * under its matchConditions and failurePolicy) and TestMatchConditions_validation (which
- * configurations are refused as Invalid). As upstream, a second webhook on a `marker` namespace
+ * under its matchConditions and failurePolicy), TestMatchConditionsWithStrictCostEnforcement (the
+ * per-call and the overall cost limits, with authorizer checks at their fixed cost) and
+ * TestMatchConditions_validation (which configurations are refused as Invalid). As upstream, a second webhook on a `marker` namespace
  * tells when a configuration is in effect.
  */
 import { eventually } from "@servicenet/testing";
@@ -30,6 +31,7 @@ const matchConditionRows: {
   matchedPods: Pod[];
   expectErrorPod?: boolean;
   failPolicy?: "Fail" | "Ignore";
+  errMessage?: string;
 }[] = [
   {
     name: "pods in namespace kube-system is ignored",
@@ -104,6 +106,29 @@ const matchConditionRows: {
     matchConditions: [{ name: "old-object-is-null.kubernetes.io", expression: "oldObject == null" }],
     pods: [["test2", "default"]],
     matchedPods: [["test2", "default"]],
+  },
+];
+
+// match_conditions_test.go TestMatchConditionsWithStrictCostEnforcement: an authorizer check costs 350,000.
+const checkCreate = (on: string) => `authorizer.group('').resource('pods').${on}.check('create').allowed()`;
+const generateMatchConditionsWithAuthzCheck = (num: number, exp: string): Condition[] =>
+  Array.from({ length: num }, (_, i) => ({ name: `test${i}`, expression: exp }));
+const strictCostRows: typeof matchConditionRows = [
+  {
+    name: "with strict cost enforcement: exceed per call limit should reject request with fail policy fail",
+    matchConditions: [{ name: "test1", expression: Array.from({ length: 3 }, () => checkCreate("namespace('default')")).join(" && ") }],
+    pods: [["test1", "default"]],
+    matchedPods: [],
+    expectErrorPod: true,
+    errMessage: "operation cancelled: actual cost limit exceeded",
+  },
+  {
+    name: "with strict cost enforcement: exceed overall cost limit should reject request with fail policy fail",
+    matchConditions: generateMatchConditionsWithAuthzCheck(8, `${checkCreate("name('test1')")} && ${checkCreate("name('test1')")}`),
+    pods: [["test1", "kube-system"]],
+    matchedPods: [],
+    expectErrorPod: true,
+    errMessage: "validation failed due to running out of cost budget, no further validation rules will be run",
   },
 ];
 
@@ -223,14 +248,20 @@ describe("match_conditions_test", () => {
     };
   }
 
-  describe.each(["validating", "mutating"] as const)("TestMatchConditions (%s)", (kind) => {
-    it.each(matchConditionRows)("$name", async (row) => {
+  describe.each([
+    ["TestMatchConditions", "validating", matchConditionRows],
+    ["TestMatchConditions", "mutating", matchConditionRows],
+    ["TestMatchConditionsWithStrictCostEnforcement", "validating", strictCostRows],
+    ["TestMatchConditionsWithStrictCostEnforcement", "mutating", strictCostRows],
+  ] as const)("%s (%s)", (_test, kind, rows) => {
+    it.each(rows)("$name", async (row) => {
       const remove = await configure(kind, row);
       try {
         for (const [name, namespace] of row.pods) {
           const r = await s.send("POST", `/api/v1/namespaces/${namespace}/pods?dryRun=All`, pod(name, namespace));
           if (row.expectErrorPod) expect(r.status, r.text).toBeGreaterThanOrEqual(400);
           else expect(r.status, r.text).toBe(201);
+          if (row.errMessage !== undefined) expect((r.json() as { message: string }).message).toContain(row.errMessage);
         }
         const requests = hook.reviews.filter((v) => v.path === "/allow").map((v) => [v.request.name, v.request.namespace]);
         expect(requests).toEqual(row.matchedPods);

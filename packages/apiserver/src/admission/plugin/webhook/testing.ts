@@ -88,8 +88,17 @@ const handlers: Record<string, (r: RecordedReview["request"]) => Response> = {
   },
 };
 
-/** Starts the webhook on 127.0.0.1 with a CA of its own; its certificate names `hosts`. */
-export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"]): Promise<WebhookServer> {
+/** What a path answers: the response fields beside uid (allowed, patch, warnings...). */
+export type WebhookHandler = (r: RecordedReview["request"]) => Response;
+
+/**
+ * Starts the webhook on 127.0.0.1 with a CA of its own; its certificate names `hosts`. `extra`
+ * adds paths of a test's own.
+ */
+export async function startWebhookServer(
+  hosts: readonly string[] = ["127.0.0.1"],
+  extra: Readonly<Record<string, WebhookHandler>> = {},
+): Promise<WebhookServer> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-webhook-ca-"));
   const tls = ensureServingCerts(dir, hosts);
   const reviews: RecordedReview[] = [];
@@ -124,7 +133,12 @@ export async function startWebhookServer(hosts: readonly string[] = ["127.0.0.1"
       if (url.pathname === "/stall") return void setTimeout(() => !res.destroyed && answer({ allowed: true }), 5000).unref();
       // load_balance_test.go: a loaded backend, so that concurrent calls overlap.
       if (url.pathname === "/slow") return void setTimeout(() => !res.destroyed && answer({ allowed: true }), 1000).unref();
-      const h = handlers[url.pathname];
+      // timeout_test.go newTimeoutWebhookHandler: a path ending in /<n>s answers allowed after n
+      // seconds, the readiness markers (objects named marker...) at once.
+      const delay = /\/(\d+)s$/.exec(url.pathname);
+      if (delay && (review.request.name ?? "").startsWith("marker")) return void answer({ allowed: true });
+      if (delay) return void setTimeout(() => !res.destroyed && answer({ allowed: true }), Number(delay[1]) * 1000).unref();
+      const h = extra[url.pathname] ?? handlers[url.pathname];
       if (h === undefined) return void res.writeHead(404).end();
       answer(h(review.request));
     });

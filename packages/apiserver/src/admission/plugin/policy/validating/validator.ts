@@ -5,7 +5,14 @@
  */
 import type { Attributes } from "../../../attributes.ts";
 import type { SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
-import { AuthorizerValue, CELError, runtimeCELCostBudget, type CostBudget, type Program } from "../../../../apiserver/cel/index.ts";
+import {
+  AuthorizerValue,
+  CELError,
+  outOfBudgetMessage,
+  runtimeCELCostBudget,
+  type CostBudget,
+  type Program,
+} from "../../../../apiserver/cel/index.ts";
 import type { CompiledPolicy } from "./compile.ts";
 
 /** upstream PolicyDecisionAction. */
@@ -32,8 +39,6 @@ export interface ValidateResult {
 
 /** upstream MaxEvaluatedMessageExpressionSizeBytes. */
 const maxEvaluatedMessageExpressionSizeBytes = 5 * 1024;
-
-const outOfBudget = "validation failed due to running out of cost budget, no further validation rules will be run";
 
 /** The `request` variable (admission/plugin/cel/filter.go CreateAdmissionRequest). */
 export function admissionRequest(a: Attributes): Record<string, unknown> {
@@ -79,11 +84,11 @@ function run(program: CompiledPolicy["validations"][number]["program"], vars: Re
 }
 
 function runProgram(p: Program, vars: Record<string, unknown>, budget: CostBudget): Outcome {
-  if (budget.remaining <= 0) return { error: outOfBudget };
+  if (budget.remaining <= 0) return { error: outOfBudgetMessage };
   try {
     return { value: p.evaluate(vars, { budget }).value };
   } catch (e) {
-    if (budget.remaining <= 0) return { error: outOfBudget };
+    if (budget.remaining <= 0) return { error: outOfBudgetMessage };
     const detail = e instanceof CELError ? e.detail : String(e);
     return { error: `expression '${p.expression}' resulted in error: ${detail}` };
   }

@@ -33,6 +33,25 @@ class WebhookRejection extends Error {
   }
 }
 
+/**
+ * How long a call may take: the webhook's timeout, cut to what is left until the request's
+ * deadline (callHook's context.WithTimeout on the request's context).
+ */
+export function callTimeoutMs(timeoutSeconds: number, deadline: number | undefined, now = Date.now()): number {
+  const own = timeoutSeconds * 1000;
+  return deadline === undefined ? own : Math.min(own, deadline - now);
+}
+
+/** Whether the request's deadline has passed (its context is done). */
+export function pastDeadline(ctx: AdmissionContext, now = Date.now()): boolean {
+  return ctx.deadline !== undefined && now >= ctx.deadline;
+}
+
+/** What a dispatcher answers once the request's deadline has passed. */
+export function requestTimedOut(): StatusError {
+  return StatusError.timeout("Timeout: request did not complete within requested timeout");
+}
+
 /** The call itself; a denial is a WebhookRejection. */
 async function invoke(
   h: WebhookAccessor,
@@ -55,7 +74,7 @@ async function invoke(
   const { uid, review } = createAdmissionReview(a, undefined, version);
   let body: unknown;
   try {
-    body = await post(w.clientConfig, review, w.timeoutSeconds ?? 10);
+    body = await post(w.clientConfig, review, callTimeoutMs(w.timeoutSeconds ?? 10, ctx.deadline));
   } catch (e) {
     // The dispatchers' GetRESTClient failure: an internal error.
     if (e instanceof RestClientError) throw new ErrCallingWebhook(w.name, `could not get REST client: ${e.message}`, 500);

@@ -70,7 +70,7 @@ export class Webhook {
       const agent = newWebhookAgent();
       this.#agent = agent;
       const post = { resolver: o.serviceResolver, agent, auth: o.authInfoResolver };
-      this.#post = (cc, body, timeoutSeconds) => postWebhook(cc, body, timeoutSeconds, post);
+      this.#post = (cc, body, timeoutMs) => postWebhook(cc, body, timeoutMs, post);
     } else this.#post = o.post;
     this.#dispatcher = dispatcher;
     this.#source = new WebhookSource(o.store, o.configurationsStoragePath, o.authorizeWithSelectors ?? true);

@@ -6,7 +6,7 @@
  * object), then the matchConditions on the request as the matched version sees it.
  */
 import type { MatchResources } from "@servicenet/api/admissionregistration/v1";
-import { runtimeCELCostBudget, type CostBudget } from "../../../../apiserver/cel/index.ts";
+import { outOfBudgetMessage, runtimeCELCostBudgetMatchConditions, type CostBudget } from "../../../../apiserver/cel/index.ts";
 import type { Attributes } from "../../../attributes.ts";
 import { StatusError } from "@servicenet/api";
 import { versionedAttributes } from "../../../conversion.ts";
@@ -75,9 +75,15 @@ export function invocationAttributes(a: Attributes, m: MatchedResource, mapper?:
 /** The outcome of the matchConditions: match, no match, or the first error (when none is false). */
 export type ConditionsResult = { matches: boolean } | { error: string };
 
+/** One condition's evaluation (filter.go ForInput's EvaluationResult): its value, or its error. */
+type Evaluation = { value: unknown } | { error: string };
+
 /**
- * matcher.go Match: a false condition wins over errors; errors fail by the failurePolicy. With
- * `authorize` the conditions have the `authorizer` variable for the requesting user.
+ * matcher.go Match: every condition is evaluated first (filter.go ForInput), each held to the
+ * per-call limit and all together to RuntimeCELCostBudgetMatchConditions, whose exhaustion is an
+ * error whatever the conditions said; then a false condition wins over errors, and errors fail by
+ * the failurePolicy. With `authorize` the conditions have the `authorizer` variable for the
+ * requesting user.
  */
 export function evaluateMatchConditions(
   h: WebhookAccessor,
@@ -86,7 +92,7 @@ export function evaluateMatchConditions(
   authorize?: SynchronousAuthorize,
 ): ConditionsResult {
   if (h.matchConditions.length === 0) return { matches: true };
-  const budget: CostBudget = { remaining: runtimeCELCostBudget };
+  let remaining = runtimeCELCostBudgetMatchConditions;
   const vars = {
     object: a.object ?? null,
     oldObject: a.oldObject ?? null,
@@ -94,19 +100,30 @@ export function evaluateMatchConditions(
     namespaceObject: namespaceObject ?? null,
     ...(authorize ? { authorizer: authorizerFor(a, authorize) } : {}),
   };
-  let firstError: string | undefined;
+  const evaluations: Evaluation[] = [];
   for (const c of h.matchConditions) {
     if (c.program.error) {
-      firstError ??= `compilation error: ${c.program.error.detail}`;
+      evaluations.push({ error: `compilation error: ${c.program.error.detail}` });
       continue;
     }
+    // A meter, not a limit: the call is held to the per-call limit alone, its cost compared after.
+    const meter: CostBudget = { remaining: Number.MAX_SAFE_INTEGER };
+    let evaluation: Evaluation;
     try {
-      const v = c.program.program.evaluate(vars, { budget }).value;
-      if (v === false) return { matches: false };
-      if (v !== true) firstError ??= `matchCondition '${c.name}' must evaluate to bool`;
+      evaluation = { value: c.program.program.evaluate(vars, { budget: meter }).value };
     } catch (e) {
-      firstError ??= `matchCondition '${c.name}' resulted in error: ${e instanceof Error ? e.message : String(e)}`;
+      evaluation = { error: `matchCondition '${c.name}' resulted in error: ${e instanceof Error ? e.message : String(e)}` };
     }
+    const cost = Number.MAX_SAFE_INTEGER - meter.remaining;
+    if (cost > remaining) return { error: outOfBudgetMessage };
+    remaining -= cost;
+    evaluations.push(evaluation);
+  }
+  let firstError: string | undefined;
+  for (const [i, e] of evaluations.entries()) {
+    if ("error" in e) firstError ??= e.error;
+    else if (e.value === false) return { matches: false };
+    else if (e.value !== true) firstError ??= `matchCondition '${h.matchConditions[i]!.name}' must evaluate to bool`;
   }
   return firstError !== undefined ? { error: firstError } : { matches: true };
 }

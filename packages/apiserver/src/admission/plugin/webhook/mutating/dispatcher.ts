@@ -19,7 +19,7 @@ import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts"
 import type { AdmissionContext } from "../../../interfaces.ts";
 import { ErrCallingWebhook } from "../errors/errors.ts";
 import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
-import { callFailure, callHook, type WebhookPoster } from "../generic/call-hook.ts";
+import { callFailure, callHook, pastDeadline, requestTimedOut, type WebhookPoster } from "../generic/call-hook.ts";
 import { evaluateMatchConditions, invocationAttributes, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
 import type { Dispatcher } from "../generic/plugin.ts";
 import type { WebhookAccessor } from "../generic/source.ts";
@@ -104,6 +104,8 @@ async function runRound(
     } catch (e) {
       if (!(e instanceof ErrCallingWebhook)) throw e;
       if (h.webhook.failurePolicy !== "Ignore") throw callFailure(e);
+      // Failing open, unless the request itself ran out of time: then no later webhook is called.
+      if (pastDeadline(ctx)) throw requestTimedOut();
       outcome = { called: false, changed: false };
     }
     if (outcome.called) {

@@ -5,7 +5,7 @@
  * through an equivalent resource is sent the objects converted to its version.
  */
 import { ErrCallingWebhook } from "../errors/errors.ts";
-import { callFailure, callHook } from "../generic/call-hook.ts";
+import { callFailure, callHook, pastDeadline, requestTimedOut } from "../generic/call-hook.ts";
 import { evaluateMatchConditions, invocationAttributes, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
 import type { Dispatcher } from "../generic/plugin.ts";
 
@@ -18,6 +18,8 @@ export const dispatchValidating: Dispatcher = async (hooks, a, ctx, namespace, p
     return matched ? [{ h, v: invocationAttributes(a, matched, mapper) }] : [];
   });
   if (relevant.length === 0) return;
+  // The request has already timed out: no point in calling anyone.
+  if (pastDeadline(ctx)) throw requestTimedOut();
   const outcomes = await Promise.all(
     relevant.map(async ({ h, v }): Promise<Error | undefined> => {
       const ignore = h.webhook.failurePolicy === "Ignore";

@@ -1,0 +1,64 @@
+/**
+ * The stub objects of upstream's admission matrix (admission_test.go getStubObj): test/integration/
+ * etcd/data.go's Stub for each served resource, keyed `<groupVersion>/<resource>`, and the test's
+ * stubDataOverrides for the reviews, which are not stored.
+ */
+
+/** admission_test.go testNamespace. */
+export const testNamespace = "webhook-integration";
+
+/** An entry of a discovery APIResourceList, with the group version it was listed under. */
+export interface APIResource {
+  name: string;
+  kind: string;
+  namespaced: boolean;
+  verbs: string[];
+  group?: string;
+  version?: string;
+  groupVersion: string;
+}
+
+const image = "registry.k8s.io/e2e-test-images/busybox:1.36.1-1";
+
+const stubs: Record<string, string> = {
+  "v1/configmaps": `{"data": {"foo": "bar"}, "metadata": {"name": "cm1"}}`,
+  "v1/services": `{"metadata": {"name": "service1"}, "spec": {"type": "LoadBalancer", "ports": [{"port": 10000, "targetPort": 11000}], "selector": {"test": "data"}}}`,
+  "v1/pods": `{"metadata": {"name": "pod1"}, "spec": {"containers": [{"image": "${image}", "name": "container7", "resources": {"limits": {"cpu": "1M"}, "requests": {"cpu": "1M"}}}]}}`,
+  "v1/endpoints": `{"metadata": {"name": "ep1name"}, "subsets": [{"addresses": [{"hostname": "bar-001", "ip": "192.168.3.1"}], "ports": [{"port": 8000}]}]}`,
+  "v1/namespaces": `{"metadata": {"name": "namespace1"}, "spec": {"finalizers": ["kubernetes"]}}`,
+  "v1/nodes": `{"metadata": {"name": "node1"}, "spec": {"unschedulable": true}}`,
+  "v1/events": `{"involvedObject": {"namespace": "${testNamespace}"}, "message": "some data here", "metadata": {"name": "event1"}}`,
+  "v1/serviceaccounts": `{"metadata": {"name": "sa1name"}, "secrets": [{"name": "secret00"}]}`,
+  "v1/secrets": `{"data": {"key": "ZGF0YSBmaWxl"}, "metadata": {"name": "secret1"}}`,
+  "apps/v1/deployments": `{"metadata": {"name": "deployment4"}, "spec": {"selector": {"matchLabels": {"f": "z"}}, "template": {"metadata": {"labels": {"f": "z"}}, "spec": {"containers": [{"image": "${image}", "name": "container6"}]}}}}`,
+  "apps/v1/replicasets": `{"metadata": {"name": "rs3"}, "spec": {"selector": {"matchLabels": {"g": "h"}}, "template": {"metadata": {"labels": {"g": "h"}}, "spec": {"containers": [{"image": "${image}", "name": "container4"}]}}}}`,
+  "networking.k8s.io/v1/ipaddresses": `{"metadata": {"name": "192.168.2.3"}, "spec": {"parentRef": {"resource": "services","name": "test", "namespace": "ns"}}}`,
+  "networking.k8s.io/v1/servicecidrs": `{"metadata": {"name": "range-b2"}, "spec": {"cidrs": ["192.168.0.0/16","fd00:1::/120"]}}`,
+  "flowcontrol.apiserver.k8s.io/v1/flowschemas": `{"metadata": {"name": "fs-3"}, "spec": {"priorityLevelConfiguration": {"name": "name1"}}}`,
+  "flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations": `{"metadata": {"name": "conf5"}, "spec": {"type": "Limited", "limited": {"nominalConcurrencyShares":3, "limitResponse": {"type": "Reject"}}}}`,
+  "rbac.authorization.k8s.io/v1/roles": `{"metadata": {"name": "role3"}, "rules": [{"apiGroups": ["v1"], "resources": ["events"], "verbs": ["watch"]}]}`,
+  "rbac.authorization.k8s.io/v1/clusterroles": `{"metadata": {"name": "crole3"}, "rules": [{"nonResourceURLs": ["/version"], "verbs": ["get"]}]}`,
+  "rbac.authorization.k8s.io/v1/rolebindings": `{"metadata": {"name": "roleb3"}, "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "somecr"}, "subjects": [{"apiVersion": "rbac.authorization.k8s.io/v1alpha1", "kind": "Group", "name": "system:authenticated"}]}`,
+  "rbac.authorization.k8s.io/v1/clusterrolebindings": `{"metadata": {"name": "croleb3"}, "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "somecr"}, "subjects": [{"apiVersion": "rbac.authorization.k8s.io/v1alpha1", "kind": "Group", "name": "system:authenticated"}]}`,
+  "admissionregistration.k8s.io/v1/validatingwebhookconfigurations": `{"metadata":{"name":"hook2"},"webhooks":[{"name":"externaladmissionhook.k8s.io","clientConfig":{"service":{"namespace":"ns","name":"n"},"caBundle":null},"rules":[{"operations":["CREATE"],"apiGroups":["group"],"apiVersions":["version"],"resources":["resource"]}],"failurePolicy":"Ignore","sideEffects":"None","admissionReviewVersions":["v1beta1"]}]}`,
+  "admissionregistration.k8s.io/v1/mutatingwebhookconfigurations": `{"metadata":{"name":"hook2"},"webhooks":[{"name":"externaladmissionhook.k8s.io","clientConfig":{"service":{"namespace":"ns","name":"n"},"caBundle":null},"rules":[{"operations":["CREATE"],"apiGroups":["group"],"apiVersions":["version"],"resources":["resource"]}],"failurePolicy":"Ignore","sideEffects":"None","admissionReviewVersions":["v1beta1"]}]}`,
+  "admissionregistration.k8s.io/v1/validatingadmissionpolicies": `{"metadata":{"name":"vap1"},"spec":{"paramKind":{"apiVersion":"test.example.com/v1","kind":"Example"},"matchConstraints":{"resourceRules": [{"resourceNames": ["fakeName"], "apiGroups":["apps"],"apiVersions":["v1"],"operations":["CREATE", "UPDATE"], "resources":["deployments"]}]},"validations":[{"expression":"object.spec.replicas <= params.maxReplicas","message":"Too many replicas"}]}}`,
+  "admissionregistration.k8s.io/v1/validatingadmissionpolicybindings": `{"metadata":{"name":"pb1"},"spec":{"policyName":"replicalimit-policy.example.com","paramRef":{"name":"replica-limit-test.example.com","parameterNotFoundAction":"Deny"},"validationActions":["Deny"]}}`,
+  "apiextensions.k8s.io/v1/customresourcedefinitions": `{"metadata": {"name": "openshiftwebconsoleconfigs.webconsole2.operator.openshift.io"},"spec": {"scope": "Cluster","group": "webconsole2.operator.openshift.io","versions": [{"name":"v1alpha1","storage":true,"served":true,"schema":{"openAPIV3Schema":{"type":"object"}}}],"names": {"kind": "OpenShiftWebConsoleConfig","plural": "openshiftwebconsoleconfigs","singular": "openshiftwebconsoleconfig"}}}`,
+  "coordination.k8s.io/v1/leases": `{"metadata": {"name": "leasev1"}, "spec": {"holderIdentity": "holder", "leaseDurationSeconds": 5}}`,
+  "discovery.k8s.io/v1/endpointslices": `{"metadata": {"name": "slicev1"}, "addressType": "IPv4", "protocol": "TCP", "ports": [], "endpoints": []}`,
+  // admission_test.go stubDataOverrides: the reviews.
+  "authentication.k8s.io/v1/tokenreviews": `{"metadata": {"name": "tokenreview"}, "spec": {"token": "token", "audience": ["audience1","audience2"]}}`,
+  "authentication.k8s.io/v1/selfsubjectreviews": `{"metadata": {"name": "SelfSubjectReview"},"status":{"userInfo":{}}}`,
+  "authorization.k8s.io/v1/localsubjectaccessreviews": `{"metadata": {"name": "", "namespace":"${testNamespace}"}, "spec": {"uid": "token", "user": "user1","groups": ["group1","group2"],"resourceAttributes": {"name":"name1","namespace":"${testNamespace}"}}}`,
+  "authorization.k8s.io/v1/subjectaccessreviews": `{"metadata": {"name": "", "namespace":""}, "spec": {"user":"user1","resourceAttributes": {"name":"name1", "namespace":"${testNamespace}"}}}`,
+  "authorization.k8s.io/v1/selfsubjectaccessreviews": `{"metadata": {"name": "", "namespace":""}, "spec": {"resourceAttributes": {"name":"name1", "namespace":""}}}`,
+  "authorization.k8s.io/v1/selfsubjectrulesreviews": `{"metadata": {"name": "", "namespace":"${testNamespace}"}, "spec": {"namespace":"${testNamespace}"}}`,
+};
+
+/** getStubObj: the stub of `key` (`<groupVersion>/<resource>`); throws for a resource without one. */
+export function stubFor(key: string): { metadata: { name: string; namespace?: string } } & Record<string, unknown> {
+  const stub = stubs[key];
+  if (stub === undefined) throw new Error(`no stub data for ${key}`);
+  return JSON.parse(stub) as { metadata: { name: string } };
+}
