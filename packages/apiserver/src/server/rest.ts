@@ -9,7 +9,7 @@ import { deepCopy, type KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeBodyInTurns, decodeValue, parseBody, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
 import { deprecationWarning, warningHeader } from "./deprecation.ts";
 import { EncodedJSON, readBody, send } from "./http.ts";
-import { bodyFormat } from "./negotiation.ts";
+import { bodyFormat, negotiateOutputStream } from "./negotiation.ts";
 import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
 import { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { writeListStreaming } from "./list-stream.ts";
@@ -104,6 +104,7 @@ async function okInTurns(r: ResourceRequest, code: number, obj: KubeObject, warn
 }
 
 async function watch(r: ResourceRequest): Promise<number> {
+  negotiateOutputStream(r.req.headers.accept);
   const lp = parseListParams(r.query);
   // A watch on /<resource>/<name> is a watch with metadata.name=<name>.
   const fieldSelector =
