@@ -4,7 +4,6 @@
  * `*.kubernetes.io`) carries the KubernetesAPIApprovalPolicyConformant condition that says what its
  * `api-approved.kubernetes.io` annotation is worth.
  */
-import { isConflict, isNotFound } from "@servicenet/api";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import {
   crdConditions,
@@ -21,6 +20,7 @@ import type { GenericStore } from "../../../registry/generic/store.ts";
 import type { CRDObject } from "../../registry/customresourcedefinition/strategy.ts";
 import type { Lister, StoreInformer } from "../../../util/informer/store-informer.ts";
 import { runWorker } from "../queue-worker.ts";
+import { updateCachedCRDStatus } from "../status-update.ts";
 
 const conditionReasons = {
   Invalid: "InvalidAnnotation",
@@ -84,25 +84,7 @@ export class APIApprovalController {
     if (cond === undefined) return;
     const old = findCRDCondition(cached, cond.type);
     if (old !== undefined && old.status === cond.status && old.reason === cond.reason && old.message === cond.message) return;
-    try {
-      await this.#store.update(
-        undefined,
-        name,
-        async (current) => {
-          // UpdateStatus of the cached copy: a newer object is a conflict, and its event brings the CRD back.
-          if (current === null || current.metadata.resourceVersion !== cached.metadata.resourceVersion) throw staleCache;
-          const crd = structuredClone(current) as CRDObject;
-          setCRDCondition(crd, cond, this.#now());
-          return crd;
-        },
-        { subresource: "status" },
-      );
-    } catch (e) {
-      if (e === staleCache || isNotFound(e) || isConflict(e)) return;
-      throw e;
-    }
+    if (!(await updateCachedCRDStatus(this.#store, cached, (crd) => setCRDCondition(crd, cond, this.#now())))) return;
     this.#lastSeen.set(name, annotation);
   }
 }
-
-const staleCache = new Error("stale cache");
