@@ -96,7 +96,7 @@ export async function handleSubresourceView(r: ResourceRequest, view: Subresourc
       const parentEntries = current.metadata.managedFields as JSONValue | undefined;
       const currentView = view.toView(current);
       const viewEntries = scaleEntriesFromParent(parentEntries, view.replicasPaths);
-      if (viewEntries.length > 0) currentView.metadata.managedFields = viewEntries as unknown as KubeObject["metadata"]["managedFields"];
+      if (viewEntries.length > 0) currentView.metadata.managedFields = viewEntries;
       const scale = validated(view, next(currentView), name);
       const parent = view.apply(current, scale);
       const entries = parentEntriesFromScale(
@@ -105,7 +105,7 @@ export async function handleSubresourceView(r: ResourceRequest, view: Subresourc
         view.replicasPaths,
         apiVersionOf(r.def),
       );
-      if (entries.length > 0) parent.metadata.managedFields = entries as unknown as KubeObject["metadata"]["managedFields"];
+      if (entries.length > 0) parent.metadata.managedFields = entries;
       else delete parent.metadata.managedFields;
       return parent;
     },

@@ -5,7 +5,7 @@
  * leaves is mapped back onto the parent's entries. Deployments, ReplicaSets and custom resources
  * share it.
  */
-import type { JSONObject, JSONValue } from "./json-value.ts";
+import type { JSONValue } from "./json-value.ts";
 import { decodeManagedFields, encodeManagedFields, type ManagedFieldsEntry, type ManagerState } from "./managed-fields.ts";
 import { pathKey, type FieldSet } from "./fieldpath-path.ts";
 
@@ -21,7 +21,7 @@ const replicasInScale = pathKey(["f:spec", "f:replicas"]);
 const setKey = (fields: readonly string[]): string => pathKey(fields.map((f) => `f:${f}`));
 
 function decoded(entries: JSONValue | undefined): Map<string, ManagerState> {
-  return decodeManagedFields({ metadata: { managedFields: entries ?? [] } } as JSONObject);
+  return decodeManagedFields({ metadata: { managedFields: entries ?? [] } });
 }
 
 function state(entry: ManagerState["entry"], set: FieldSet): ManagerState {
