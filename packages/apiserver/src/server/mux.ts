@@ -22,6 +22,7 @@ import {
 import type { RequestContext } from "./filters/context.ts";
 import { isHealthPath, serveHealth, type HealthChecks } from "./healthz.ts";
 import { endWith, send } from "./http.ts";
+import { negotiateOutput } from "./negotiation.ts";
 import type { RequestMetrics } from "./metrics.ts";
 import type { createOpenAPIHandlers } from "./openapi/index.ts";
 import type { ResourceDef } from "./resources.ts";
@@ -64,6 +65,14 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
   const serveJSON = (ctx: RequestContext, doc: unknown): Promise<void> => {
     if (doc === undefined) throw notFound();
     ctx.code = json(ctx.res, doc);
+    return Promise.resolve();
+  };
+  // Discovery documents are written as responsewriters.WriteObjectNegotiated writes them: JSON or YAML.
+  const serveNegotiated = (ctx: RequestContext, doc: unknown): Promise<void> => {
+    const format = negotiateOutput(ctx.req.headers.accept, false);
+    if (doc === undefined) throw notFound();
+    send(ctx.res, 200, doc, format);
+    ctx.code = 200;
     return Promise.resolve();
   };
   const segments = (path: string): string[] => path.split("/").filter((p) => p !== "");
@@ -121,7 +130,7 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
       matches: (path) => path === "/api" || path === "/apis",
       handle: (ctx) => {
         const agg = wantsAggregated(ctx.req.headers.accept);
-        if (!agg) return serveJSON(ctx, ctx.path === "/api" ? legacyAPIVersions() : apiGroupList(served(), reviews));
+        if (!agg) return serveNegotiated(ctx, ctx.path === "/api" ? legacyAPIVersions() : apiGroupList(served(), reviews));
         const doc = aggregatedDiscovery(served(), ctx.path === "/api", agg, reviews);
         writeSerialized(ctx.res, 200, { "Content-Type": aggregatedContentType(agg), Vary: "Accept" }, JSON.stringify(doc));
         ctx.code = 200;
@@ -136,9 +145,9 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
       },
       handle: (ctx) => {
         const p = segments(ctx.path);
-        if (p[0] === "api") return serveJSON(ctx, apiResourceList(served(), "", p[1]!, reviews));
-        if (p.length === 2) return serveJSON(ctx, apiGroupDoc(served(), p[1]!, reviews));
-        return serveJSON(ctx, apiResourceList(served(), p[1]!, p[2]!, reviews));
+        if (p[0] === "api") return serveNegotiated(ctx, apiResourceList(served(), "", p[1]!, reviews));
+        if (p.length === 2) return serveNegotiated(ctx, apiGroupDoc(served(), p[1]!, reviews));
+        return serveNegotiated(ctx, apiResourceList(served(), p[1]!, p[2]!, reviews));
       },
     },
   ];

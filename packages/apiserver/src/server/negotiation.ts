@@ -34,14 +34,19 @@ const notAcceptable = (): StatusError =>
     "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
   );
 
-/** The first acceptable representation in the client's order; 406 when there is none. */
-export function negotiateOutput(accept: string | undefined): OutputFormat {
+/**
+ * The first acceptable representation in the client's order; 406 when there is none. Without
+ * `allowTransform` (upstream's DefaultEndpointRestrictions, as discovery documents are served),
+ * ranges asking for a Table or PartialObjectMetadata are passed over.
+ */
+export function negotiateOutput(accept: string | undefined, allowTransform = true): OutputFormat {
   if (accept === undefined || accept.trim() === "") return "json";
   for (const m of parseAccept(accept)) {
     const as = m.params.get("as");
     const isJSON = m.type === "application/json";
     if (as !== undefined) {
-      if (!isJSON || m.params.get("g") !== "meta.k8s.io" || !["v1", "v1beta1"].includes(m.params.get("v") ?? "")) continue;
+      if (!allowTransform || !isJSON || m.params.get("g") !== "meta.k8s.io" || !["v1", "v1beta1"].includes(m.params.get("v") ?? ""))
+        continue;
       if (as === "Table") return "table";
       if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList") return "partial";
       continue;
@@ -50,6 +55,16 @@ export function negotiateOutput(accept: string | undefined): OutputFormat {
     if (m.type === "application/yaml") return "yaml";
   }
   throw notAcceptable();
+}
+
+/**
+ * NegotiateOutputMediaTypeStream: a watch needs a streaming serializer, which YAML has not; 406
+ * naming every media type, as upstream's NewNotAcceptableError(supported) does.
+ */
+export function negotiateOutputStream(accept: string | undefined): OutputFormat {
+  const format = negotiateOutput(accept);
+  if (format === "yaml") throw notAcceptable();
+  return format;
 }
 
 /** Media types request bodies may use for create/update. */

@@ -9,8 +9,16 @@ import { deepCopy, type KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeBodyInTurns, decodeValue, parseBody, parseFieldValidation, preservesInts, wrapPatchedInts } from "./codec.ts";
 import { deprecationWarning, warningHeader } from "./deprecation.ts";
 import { EncodedJSON, readBody, send } from "./http.ts";
-import { bodyFormat } from "./negotiation.ts";
-import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
+import { bodyFormat, negotiateOutputStream } from "./negotiation.ts";
+import {
+  applyPatch,
+  checkName,
+  checkNesting,
+  checkPatchedObject,
+  patchTypeOf,
+  updateManagedFields,
+  type JSONObject,
+} from "./patch/index.ts";
 import { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { writeListStreaming } from "./list-stream.ts";
 import { encodedCacheOf } from "./encoded-cache.ts";
@@ -104,6 +112,7 @@ async function okInTurns(r: ResourceRequest, code: number, obj: KubeObject, warn
 }
 
 async function watch(r: ResourceRequest): Promise<number> {
+  negotiateOutputStream(r.req.headers.accept);
   const lp = parseListParams(r.query);
   // A watch on /<resource>/<name> is a watch with metadata.name=<name>.
   const fieldSelector =
@@ -306,6 +315,8 @@ function inRequestVersion(def: ResourceDef, current: KubeObject | null): KubeObj
 
 /** An apply patch must be a whole object of this endpoint's apiVersion and kind (upstream 400s). */
 function checkApplyBody(def: ResourceDef, text: string): void {
+  // The depth limit before the YAML parser, which takes minutes over a 3 MiB nest of brackets.
+  checkNesting(text);
   let v: unknown;
   try {
     v = parseYAML(text) as unknown;

@@ -10,7 +10,8 @@ import type { KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeValue, parseFieldValidation } from "./codec.ts";
 import { readBody, send } from "./http.ts";
 import { bodyFormat } from "./negotiation.ts";
-import { applyPatch, patchTypeOf, type JSONObject } from "./patch/index.ts";
+import { applyPatch, patchTypeOf, updateManagedFields, type JSONObject, type JSONValue } from "./patch/index.ts";
+import { parentEntriesFromScale, scaleEntriesFromParent } from "./patch/scale-handler.ts";
 import { renderObject } from "./present.ts";
 import { fieldManagerOf, parseDryRun } from "./query.ts";
 import { queryBool } from "./query-conversion.ts";
@@ -52,15 +53,25 @@ export async function handleSubresourceView(r: ResourceRequest, view: Subresourc
   const fv = parseFieldValidation(r.query.get("fieldValidation"));
   const dryRun = parseDryRun(r.query);
   const body = await readBody(r.req);
+  const manager = fieldManagerOf(r.query, r.req.headers["user-agent"]);
+  const subresource = r.info.subresource;
   let next: (current: KubeObject) => KubeObject;
   if (r.info.verb === "update") {
     const { obj } = decodeBody(vdef, body, bodyFormat(r.req.headers["content-type"]), fv);
     // EnsureObjectNamespaceMatchesRequestNamespace: an empty namespace is the request's.
     if (r.def.namespaced && (obj.metadata.namespace ?? "") === "") obj.metadata.namespace = namespace;
-    next = () => obj;
+    next = (current) =>
+      updateManagedFields(
+        current as unknown as JSONObject,
+        obj as unknown as JSONObject,
+        manager,
+        "Update",
+        apiVersionOf(vdef),
+        new Date(),
+        subresource,
+      ) as unknown as KubeObject;
   } else {
     const type = patchTypeOf(r.req.headers["content-type"] ?? "", r.def.patchTypes);
-    const manager = fieldManagerOf(r.query, r.req.headers["user-agent"]);
     next = (current) => {
       const patched = applyPatch(type, current as unknown as JSONObject, body.toString("utf8"), {
         fieldManager: manager,
@@ -68,8 +79,9 @@ export async function handleSubresourceView(r: ResourceRequest, view: Subresourc
         schemaKind: view.kind,
         apiVersion: apiVersionOf(vdef),
         now: new Date(),
-        groupResource: { group: r.def.group, resource: `${r.def.resource}/${r.info.subresource}` },
+        groupResource: { group: r.def.group, resource: `${r.def.resource}/${subresource}` },
         name,
+        ...(subresource ? { subresource } : {}),
       });
       return decodeValue(vdef, patched.object, fv, [], { typeErrors: "none" }).obj;
     };
@@ -79,8 +91,23 @@ export async function handleSubresourceView(r: ResourceRequest, view: Subresourc
     name,
     async (current) => {
       if (current === null) throw StatusError.notFound({ group: r.def.group, resource: r.def.resource }, name);
-      const scale = validated(view, next(view.toView(current)), name);
-      return view.apply(current, scale);
+      // ScaleHandler: the view carries the parent's owners of its replicas field, and what the
+      // request's field manager leaves of them goes back to the parent's entries.
+      const parentEntries = current.metadata.managedFields as JSONValue | undefined;
+      const currentView = view.toView(current);
+      const viewEntries = scaleEntriesFromParent(parentEntries, view.replicasPaths);
+      if (viewEntries.length > 0) currentView.metadata.managedFields = viewEntries;
+      const scale = validated(view, next(currentView), name);
+      const parent = view.apply(current, scale);
+      const entries = parentEntriesFromScale(
+        parentEntries,
+        scale.metadata.managedFields as JSONValue | undefined,
+        view.replicasPaths,
+        apiVersionOf(r.def),
+      );
+      if (entries.length > 0) parent.metadata.managedFields = entries;
+      else delete parent.metadata.managedFields;
+      return parent;
     },
     { dryRun, ...(r.user ? { user: r.user } : {}) },
   );

@@ -6,3 +6,4 @@ export * from "./structural-schema.ts";
 export * from "./validation-rules.ts";
 export * from "./cel-validation.ts";
 export * from "./field-path.ts";
+export * from "./api-approval.ts";

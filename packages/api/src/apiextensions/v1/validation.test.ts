@@ -206,3 +206,49 @@ describe("TestValidateCustomResourceDefinitionUpdate", () => {
     ]);
   });
 });
+
+describe("validateAPIApproval", () => {
+  const kube = (annotation: string | undefined) =>
+    crd((c) => {
+      c.spec.group = "sigs.k8s.io";
+      c.metadata.name = "plural.sigs.k8s.io";
+      if (annotation !== undefined) c.metadata.annotations = { "api-approved.kubernetes.io": annotation };
+    });
+  const see = "see https://github.com/kubernetes/enhancements/pull/1111";
+
+  it.each<[string, string | undefined, string[]]>([
+    ["approved", "https://github.com/kubernetes/kubernetes/pull/79724", []],
+    ["unapproved", "unapproved, experimental-only", []],
+    [
+      "missing",
+      undefined,
+      [
+        `metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", ${see}`,
+      ],
+    ],
+    [
+      "invalid",
+      "Unapproved",
+      [
+        `metadata.annotations[api-approved.kubernetes.io]: Invalid value: "Unapproved": protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", ${see}`,
+      ],
+    ],
+  ])("create, %s", (_name, annotation, want) => {
+    expect(messages(kube(annotation))).toEqual(want);
+  });
+
+  it("an update that keeps the approval state is not refused, one that breaks it is", () => {
+    const old = kube(undefined);
+    const same = kube(undefined);
+    same.spec.versions[0]!.served = true;
+    expect(validateCustomResourceDefinitionUpdate(same, old).map(fieldErrorString)).toEqual([]);
+    const broken = kube("not a url");
+    expect(validateCustomResourceDefinitionUpdate(broken, kube("https://k8s.io/1")).map(fieldErrorString)).toEqual([
+      `metadata.annotations[api-approved.kubernetes.io]: Invalid value: "not a url": protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", ${see}`,
+    ]);
+  });
+
+  it("other groups need no annotation", () => {
+    expect(messages(crd())).toEqual([]);
+  });
+});

@@ -3,7 +3,7 @@
  * validation.go): ValidateCustomResourceDefinition, its update and status variants, with upstream's
  * messages and field paths. The version schemas' structural rules are in structural-schema.ts.
  */
-import { field, GoValue, path, type FieldErrorList } from "../../errors/field-error.ts";
+import { field, GoValue, keyPath, path, type FieldErrorList } from "../../errors/field-error.ts";
 import { isDNS1035Label, isDNS1123Subdomain, nameIsDNSSubdomain } from "../../meta/v1/validation/name.ts";
 import { validateImmutableField } from "../../meta/v1/validation/immutable.ts";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../../meta/v1/validation/object-meta.ts";
@@ -11,6 +11,7 @@ import { validateStructuralSchema } from "./structural-schema.ts";
 import { validateSchemaCEL } from "./cel-validation.ts";
 import type { ValidationRuleCompiler } from "./validation-rules.ts";
 import { promotedFields, type PromotedFields } from "./per-version.ts";
+import { getAPIApprovalState, isProtectedCommunityGroup, kubeAPIApprovedAnnotation } from "./api-approval.ts";
 import {
   isCRDConditionTrue,
   type CustomResourceColumnDefinition,
@@ -45,6 +46,7 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition, 
     ...validateCustomResourceDefinitionSpec(crd.spec, "spec", compile),
     ...validateCustomResourceDefinitionStatus(crd),
     ...validateStoredVersions(crd.status?.storedVersions ?? [], crd.spec.versions, "status.storedVersions"),
+    ...validateAPIApproval(crd, undefined),
   ];
 }
 
@@ -68,7 +70,23 @@ export function validateCustomResourceDefinitionUpdate(
   errs.push(...validateImmutableField(crd.spec.names.plural, old.spec.names.plural, "spec.names.plural"));
   errs.push(...validateCustomResourceDefinitionStatus(crd));
   errs.push(...validateStoredVersions(crd.status?.storedVersions ?? [], crd.spec.versions, "status.storedVersions"));
+  errs.push(...validateAPIApproval(crd, old));
   return errs;
+}
+
+/**
+ * validateAPIApproval: a CRD of a protected community group needs a valid `api-approved.kubernetes.io`
+ * annotation; an update that leaves the approval state as it was is never refused, so a controller
+ * writing the spec of an older CRD is not locked out.
+ */
+function validateAPIApproval(crd: CustomResourceDefinition, old: CustomResourceDefinition | undefined): FieldErrorList {
+  if (!isProtectedCommunityGroup(crd.spec.group)) return [];
+  const { state, reason } = getAPIApprovalState(crd.metadata.annotations);
+  if (old !== undefined && getAPIApprovalState(old.metadata.annotations).state === state) return [];
+  const at = keyPath("metadata.annotations", kubeAPIApprovedAnnotation);
+  if (state === "Missing") return [field.required(at, reason)];
+  if (state === "Invalid") return [field.invalid(at, crd.metadata.annotations?.[kubeAPIApprovedAnnotation] ?? "", reason)];
+  return [];
 }
 
 /** ValidateUpdateCustomResourceDefinitionStatus. */

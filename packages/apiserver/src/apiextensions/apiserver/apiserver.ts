@@ -1,6 +1,6 @@
 /**
  * The apiextensions-apiserver inside this apiserver (apiextensions-apiserver pkg/apiserver/
- * apiserver.go New/Complete): the CRD informer, the naming and establishing controllers and the
+ * apiserver.go New/Complete): the CRD informer, the naming, establishing and API approval controllers and the
  * custom-resource handler the server delegates unmatched resource paths to.
  */
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
@@ -13,6 +13,7 @@ import type { CRDObject } from "../registry/customresourcedefinition/strategy.ts
 import { EstablishingController } from "../controller/establish/establishing-controller.ts";
 import { CRDFinalizer } from "../controller/finalizer/crd-finalizer.ts";
 import { NamingConditionController } from "../controller/status/naming-controller.ts";
+import { APIApprovalController } from "../controller/apiapproval/apiapproval-controller.ts";
 import { crdOpenAPISource } from "../controller/openapi/controller.ts";
 import type { OpenAPISpecSource } from "../../server/openapi/index.ts";
 import { CRDHandler } from "./customresource-handler.ts";
@@ -43,6 +44,7 @@ export function startCustomResourceServer(cfg: CustomResourceServerConfig): Cust
   const informer = new StoreInformer<CRDObject>(cfg.store, crdStoragePath, { logger });
   const establishing = new EstablishingController(informer, cfg.crdStore, nowRFC3339, logger);
   const naming = new NamingConditionController(informer, cfg.crdStore, nowRFC3339, logger);
+  const apiApproval = new APIApprovalController(informer, cfg.crdStore, nowRFC3339, logger);
   const handler = new CRDHandler({ informer, newStore: (d) => cfg.newStore(d), establishing });
   const finalizer = new CRDFinalizer({
     informer,
@@ -53,6 +55,7 @@ export function startCustomResourceServer(cfg: CustomResourceServerConfig): Cust
   });
   informer.start();
   void naming.run();
+  void apiApproval.run();
   void establishing.run();
   void finalizer.run();
   return {
@@ -61,6 +64,7 @@ export function startCustomResourceServer(cfg: CustomResourceServerConfig): Cust
     synced: informer.waitForSync(),
     stop: () => {
       naming.stop();
+      apiApproval.stop();
       establishing.stop();
       finalizer.stop();
       informer.stop();

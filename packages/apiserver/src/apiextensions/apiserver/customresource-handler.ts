@@ -157,7 +157,11 @@ export class CRDHandler {
       printer: newTableConvertor(v.additionalPrinterColumns),
       coerce: (o) => coercer.coerce(o),
       ...(v.subresources?.scale
-        ? { subresourceViews: { scale: customResourceScaleView(crd.spec.group, crd.spec.names.plural, v.subresources.scale) } }
+        ? {
+            subresourceViews: {
+              scale: customResourceScaleView(crd.spec.group, crd.spec.names.plural, v.subresources.scale, replicasPaths(crd)),
+            },
+          }
         : {}),
       // The storage codec prunes and defaults what it reads with the schema of the version it is
       // stored in (objects written before a schema change); converted, it is pruned with this one's.
@@ -183,4 +187,18 @@ function defaultDeprecationWarning(deprecated: string, spec: CustomResourceDefin
     .map((v) => v.name)
     .sort(compareKubeAwareVersions);
   return newer.length === 0 ? msg : `${msg}; use ${spec.group}/${newer[0]} ${spec.names.kind}`;
+}
+
+/**
+ * The replicas field of each version of a CRD (customresource_handler.go's
+ * replicasPathInCustomResource): the specReplicasPath split at its dots, null for a version
+ * without a scale subresource.
+ */
+function replicasPaths(crd: CustomResourceDefinition): Map<string, readonly string[] | null> {
+  const out = new Map<string, readonly string[] | null>();
+  for (const v of crd.spec.versions) {
+    const path = v.subresources?.scale?.specReplicasPath;
+    out.set(`${crd.spec.group}/${v.name}`, path === undefined ? null : path.replace(/^\./, "").split("."));
+  }
+  return out;
 }

@@ -32,6 +32,8 @@ export function scaleView(resource: string): SubresourceView {
       };
     },
     validate: (view) => validateScale(view as unknown as Scale),
+    // replicasPathInDeployment / replicasPathInReplicaSet.
+    replicasPaths: new Map([["apps/v1", ["spec", "replicas"]]]),
     apply: (parent, view) => {
       const scale = view as unknown as Scale;
       // A uid precondition is checked here; the resourceVersion one by the storage's compare-and-swap.

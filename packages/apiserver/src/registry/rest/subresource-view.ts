@@ -16,6 +16,11 @@ export interface SubresourceView {
   toView(parent: KubeObject): KubeObject;
   /** The view's own validation (`ValidateScale`); errors name the view's kind. */
   validate(view: KubeObject): FieldError[];
+  /**
+   * The parent's replicas field in each of its apiVersions (upstream's ResourcePathMappings), by
+   * which the view's writes keep the parent's managedFields (fieldmanager ScaleHandler).
+   */
+  replicasPaths: ReadonlyMap<string, readonly string[] | null>;
   /** A copy of `parent` with the view's changes (spec.replicas, the resourceVersion precondition). */
   apply(parent: KubeObject, view: KubeObject): KubeObject;
 }

@@ -4,7 +4,15 @@ export { applyMergePatch } from "./merge-patch.ts";
 export { applyStrategicMergePatch } from "./strategic-merge-patch.ts";
 export { applyServerSideApply, type ApplyOptions, type ApplyResult } from "./server-side-apply.ts";
 export { updateManagedFields, type ManagedFieldsEntry } from "./managed-fields.ts";
-export { applyPatch, patchTypeOf, patchContentTypes, type PatchContentType, type PatchOptions, type PatchResult } from "./apply-patch.ts";
+export {
+  applyPatch,
+  checkNesting,
+  patchTypeOf,
+  patchContentTypes,
+  type PatchContentType,
+  type PatchOptions,
+  type PatchResult,
+} from "./apply-patch.ts";
 export { kindMeta, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
 export { toFieldSet } from "./fieldpath.ts";
 export { pathString, type FieldSet, type FieldPath } from "./fieldpath-path.ts";

@@ -4,7 +4,6 @@
  * the result in `status.acceptedNames` and the NamesAccepted condition. Established starts False
  * ("Installing") once the names are accepted; the establishing controller turns it True.
  */
-import { isNotFound } from "@servicenet/api";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import {
   findCRDCondition,
@@ -20,6 +19,7 @@ import { deepEqual } from "../../../server/patch/json-value.ts";
 import type { CRDObject } from "../../registry/customresourcedefinition/strategy.ts";
 import type { Lister, StoreInformer } from "../../../util/informer/store-informer.ts";
 import { runWorker } from "../queue-worker.ts";
+import { updateCachedCRDStatus } from "../status-update.ts";
 
 type Names = CustomResourceDefinitionNames;
 
@@ -136,25 +136,13 @@ export class NamingConditionController {
     const all = this.#crds.list();
     const { names, namesAccepted, established } = calculateNamesAndConditions(cached, all);
     if (jsonEqual(cached.status?.acceptedNames, names) && sameCondition(namesAccepted, findCRDCondition(cached, "NamesAccepted"))) return;
-    try {
-      await this.#store.update(
-        undefined,
-        name,
-        async (current) => {
-          if (current === null || current.metadata.resourceVersion !== cached.metadata.resourceVersion) throw staleCache;
-          const crd = structuredClone(current) as CRDObject;
-          (crd.status ??= {}).acceptedNames = names;
-          setCRDCondition(crd, namesAccepted, this.#now());
-          setCRDCondition(crd, established, this.#now());
-          return crd;
-        },
-        { subresource: "status" },
-      );
-    } catch (e) {
-      // Deleted or changed meanwhile: the informer's event brings it back.
-      if (e === staleCache || isNotFound(e)) return;
-      throw e;
-    }
+    const written = await updateCachedCRDStatus(this.#store, cached, (crd) => {
+      (crd.status ??= {}).acceptedNames = names;
+      setCRDCondition(crd, namesAccepted, this.#now());
+      setCRDCondition(crd, established, this.#now());
+    });
+    // Deleted or changed meanwhile: the informer's event brings it back.
+    if (!written) return;
     this.#requeueGroup(name);
   }
 
@@ -164,5 +152,3 @@ export class NamingConditionController {
     for (const c of this.#crds.list()) if (c.spec.group === group && c.metadata.name !== name) this.#queue.add(c.metadata.name ?? "");
   }
 }
-
-const staleCache = new Error("stale cache");

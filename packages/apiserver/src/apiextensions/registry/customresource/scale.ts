@@ -77,8 +77,14 @@ function internal<T>(f: () => T): T {
 }
 
 /** The scale view of a CRD version with `subresources.scale`. */
-export function customResourceScaleView(group: string, plural: string, scale: CustomResourceSubresourceScale): SubresourceView {
+export function customResourceScaleView(
+  group: string,
+  plural: string,
+  scale: CustomResourceSubresourceScale,
+  replicasPaths: ReadonlyMap<string, readonly string[] | null>,
+): SubresourceView {
   return {
+    replicasPaths,
     group: "autoscaling",
     version: "v1",
     kind: "Scale",

@@ -2,7 +2,8 @@
  * Upstream test/integration/subresources_test.go (TestApplyScaleSubresource) over HTTP, in part: a
  * CRD whose v1beta1 specReplicasPath is `.spec.replicas[0]` (a field with brackets in its name), a
  * server-side apply through v1 of an object stored as v1beta1, then a merge patch of v1's `/scale`.
- * Not its last check: the managedFields entries the scale patch leaves (no ScaleHandler here).
+ * Its last check, the managedFields entries the scale patch leaves (fieldmanager ScaleHandler), in
+ * part: the scaler's and the creator's entries, not the applier's emptied one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
@@ -51,10 +52,29 @@ describe("apiextensions subresources_test TestApplyScaleSubresource", () => {
     });
     expect(scaled.status, scaled.text).toBe(200);
 
-    const got = (await s.request(`${path("v1")}/foo`)).json() as { spec: Record<string, unknown> };
+    const got = (await s.request(`${path("v1")}/foo`)).json() as {
+      spec: Record<string, unknown>;
+      metadata: { managedFields: Record<string, unknown>[] };
+    };
     // The field ".spec.replicas[0]" (v1beta1's specReplicasPath) and v1's ".spec.replicas" are two fields.
     expect(got.spec).toEqual({ num: 10, "replicas[0]": 3, replicas: 5 });
-    // Not reproduced: upstream's ScaleHandler (apiserver fieldmanager/scalehandler.go), which moves
-    // spec.replicas from the applier's managedFields entry to the scaler's (subresource "scale").
+    // The ScaleHandler moved spec.replicas to the scaler's entry, of the request's version of the
+    // parent; the creator's v1beta1 entry keeps its other fields.
+    const entries = got.metadata.managedFields;
+    const scaleEntry = entries.find((e) => e["manager"] === "scaler");
+    expect(scaleEntry).toEqual({
+      manager: "scaler",
+      operation: "Update",
+      apiVersion: "mygroup.example.com/v1",
+      subresource: "scale",
+      fieldsType: "FieldsV1",
+      fieldsV1: { "f:spec": { "f:replicas": {} } },
+    });
+    expect(entries.find((e) => e["manager"] === "integration.test")).toMatchObject({ apiVersion: "mygroup.example.com/v1beta1" });
+    // Upstream also keeps the applier's entry as `{"f:spec":{}}`: structured-merge-diff makes a field
+    // the schema does not declare (`spec` here) a member of the applier's set, so it outlives the
+    // stolen spec.replicas. Field sets here do not make undeclared fields members, so the applier's
+    // emptied entry is dropped and two entries stay, not three.
+    expect(entries.map((e) => e["manager"])).toEqual(["scaler", "integration.test"]);
   });
 });

@@ -87,3 +87,40 @@ describe("apiextensions finalization_test", () => {
     expect(groups.groups.map((g) => g.name)).not.toContain("mygroup.example.com");
   });
 });
+
+describe("apiextensions finalization_test TestApplyCRDuringCRDFinalization", () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it("a server-side apply that would create while the CRD terminates is refused", async () => {
+    // A CRD with a finalizer which will stall deletion.
+    const crd = noxuCRD("Cluster");
+    (crd["metadata"] as { finalizers?: string[] }).finalizers = ["noxu.example.com/finalizer"];
+    await createCRD(s, crd);
+    expect((await s.request(crdPath, { method: "DELETE" })).status).toBe(200);
+    await eventually(async () => {
+      const o = (await s.request(crdPath)).json() as Obj;
+      expect(o.status?.conditions?.find((c) => c.type === "Terminating")?.status).toBe("True");
+      return o;
+    });
+
+    const applied = await s.request("/apis/mygroup.example.com/v1beta1/noxus/foo123?dryRun=All&fieldManager=manager", {
+      method: "PATCH",
+      headers: { "Content-Type": "application/apply-patch+yaml" },
+      body: JSON.stringify({
+        apiVersion: "mygroup.example.com/v1beta1",
+        kind: "WishIHadChosenNoxu",
+        metadata: { name: "foo123" },
+        content: { key: "value" },
+        num: { num1: Number.MAX_SAFE_INTEGER, num2: 1000000 },
+      }),
+    });
+    expect(applied.status, applied.text).toBe(405);
+    expect((applied.json() as { message: string }).message).toContain("create not allowed while custom resource definition is terminating");
+  });
+});

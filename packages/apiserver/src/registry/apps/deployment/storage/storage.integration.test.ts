@@ -108,6 +108,33 @@ describe("Deployments", () => {
     );
   });
 
+  it("scale writes move spec.replicas between managedFields entries (fieldmanager ScaleHandler)", async () => {
+    expect((await send("POST", `${base}?fieldManager=creator`, deployment("mf", 2))).status).toBe(201);
+    const p = await send("PATCH", `${base}/mf/scale?fieldManager=scaler`, { spec: { replicas: 4 } }, "application/merge-patch+json");
+    expect(p.status, p.text).toBe(200);
+    type Entry = { manager: string; fieldsV1: { "f:spec"?: Record<string, unknown> } };
+    const entries = ((await send("GET", `${base}/mf`)).json() as { metadata: { managedFields: Entry[] } }).metadata.managedFields;
+    // The scaler's entry has no time: ToParent takes it from the parent's entries, which have none for it.
+    expect(entries.find((e) => e.manager === "scaler")).toEqual({
+      manager: "scaler",
+      operation: "Update",
+      apiVersion: "apps/v1",
+      subresource: "scale",
+      fieldsType: "FieldsV1",
+      fieldsV1: { "f:spec": { "f:replicas": {} } },
+    });
+    const creator = entries.find((e) => e.manager === "creator")!;
+    expect(creator.fieldsV1["f:spec"]).not.toHaveProperty("f:replicas");
+    expect(creator.fieldsV1["f:spec"]).toHaveProperty("f:selector");
+
+    // A PUT of the Scale by a third manager takes the field over in turn.
+    const scale = (await send("GET", `${base}/mf/scale`)).json() as { metadata: Record<string, unknown> };
+    const put = await send("PUT", `${base}/mf/scale?fieldManager=putter`, { ...scale, spec: { replicas: 6 } });
+    expect(put.status, put.text).toBe(200);
+    const after = ((await send("GET", `${base}/mf`)).json() as { metadata: { managedFields: Entry[] } }).metadata.managedFields;
+    expect(after.map((e) => e.manager).sort()).toEqual(["creator", "putter"]);
+  });
+
   it("discovery lists deployments/scale as autoscaling/v1 Scale", async () => {
     const list = (await send("GET", "/apis/apps/v1")).json() as {
       resources: { name: string; group?: string; version?: string; kind: string }[];
