@@ -8,7 +8,7 @@ import type { KubeObject, StoredObjectMeta } from "./interfaces.ts";
 import type { RawKV } from "./kv.ts";
 import { deepCopy, jsonCopy, jsonCopyObject, notPlain, setMember } from "./json-copy.ts";
 import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
-import { isStringMap, jsonWithSlicedMaps, type SlicedMap } from "../util/json/string-maps.ts";
+import { isStringMap, jsonWithMarkedMaps } from "../util/json/string-maps.ts";
 
 /** JSON text to store for `obj`, without resourceVersion. */
 export function encode(obj: KubeObject): string {
@@ -24,22 +24,19 @@ export interface EncodedForStorage {
 
 /**
  * `encode(obj)` and `storedCopy(obj, value)`, both begun at once, before the caller can change
- * `obj`. The marked string maps of its metadata (util/json/string-maps.ts: a near-limit body's
- * labels, which nobody changes) are written a slice at a time with turns of the event loop in
- * between, in the order JSON.stringify writes them, and shared by the copy.
+ * `obj`. Its marked maps (util/json/string-maps.ts: a near-limit body's labels and the field set
+ * managedFields records for them, which nobody changes) are written a slice at a time with turns
+ * of the event loop in between, in the order JSON.stringify writes them, and shared by the copy.
  */
 export async function encodeForStorage(obj: KubeObject, budget: TurnBudget): Promise<EncodedForStorage> {
   const { resourceVersion: _rv, ...meta } = obj.metadata ?? {};
-  const maps: SlicedMap[] = [];
-  for (const member of Object.keys(meta)) {
-    const m = meta[member];
-    if (isStringMap(m)) maps.push({ member, map: m, keys: Object.keys(m) });
-  }
-  if (maps.length === 0) {
+  // Only an object with a marked map in its metadata (a near-limit body's labels) takes the sliced
+  // writer, whose replacer would slow every other write down.
+  if (!Object.values(meta).some(isStringMap)) {
     const value = encode(obj);
     return { value, stored: storedCopy(obj, value) };
   }
-  const json = jsonWithSlicedMaps(meta, maps, (metadata) => ({ ...obj, metadata }));
+  const json = jsonWithMarkedMaps({ ...obj, metadata: meta });
   const copy = copyForStorage(obj);
   const value = await json.finish(budget);
   return { value, stored: copy ?? (JSON.parse(value) as KubeObject) };

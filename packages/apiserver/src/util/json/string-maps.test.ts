@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TurnBudget } from "../eventloop/turn-budget.ts";
 import { turnsDuring } from "../eventloop/testing.ts";
-import { isStringMap, jsonWithSlicedMaps, markStringMap, sliceEntries, stringMapJSON } from "./string-maps.ts";
+import { isStringMap, jsonWithMarkedMaps, jsonWithSlicedMaps, markStringMap, sliceEntries, stringMapJSON } from "./string-maps.ts";
 
 function manyLabels(n: number): Record<string, string> {
   return Object.fromEntries(Array.from({ length: n }, (_, i) => [`l${i.toString(36)}`, "v"]));
@@ -61,5 +61,28 @@ describe("markStringMap", () => {
     expect(isStringMap(m)).toBe(true);
     expect(isStringMap({ ...m })).toBe(false);
     expect(isStringMap(undefined)).toBe(false);
+  });
+});
+
+describe("jsonWithMarkedMaps", () => {
+  it("writes marked maps wherever they are, in their own key order, exactly as JSON.stringify does, in turns", async () => {
+    const labels = { ...manyLabels(4 * sliceEntries), "2": "x" };
+    const fields = Object.fromEntries(Object.keys(labels).map((k) => [`f:${k}`, {}]));
+    markStringMap(labels);
+    markStringMap(fields);
+    const o = { metadata: { labels, managedFields: [{ fieldsV1: { "f:metadata": { "f:labels": fields } } }] }, spec: { a: "$&" } };
+    let json = "";
+    const turns = await turnsDuring(
+      jsonWithMarkedMaps(o)
+        .finish(new TurnBudget(0))
+        .then((j) => (json = j)),
+    );
+    expect(json).toBe(JSON.stringify(o));
+    expect(turns).toBeGreaterThanOrEqual(8);
+  });
+
+  it("writes an object without marked maps as JSON.stringify does", async () => {
+    const o = { a: [1, { b: "c" }], d: null };
+    expect(await jsonWithMarkedMaps(o).finish(new TurnBudget(0))).toBe(JSON.stringify(o));
   });
 });
