@@ -26,7 +26,7 @@ export function markStringMap(m: Record<string, string> | Record<string, Record<
 }
 
 /** True when `m` was marked by `markStringMap`. */
-export function isStringMap(m: unknown): m is Record<string, unknown> {
+export function isStringMap(m: unknown): boolean {
   return typeof m === "object" && m !== null && stringMaps.has(m);
 }
 
@@ -103,7 +103,7 @@ function markedMaps(pieces: Piece[]): (key: string, value: unknown) => unknown {
   return (_k, v) => {
     if (!isStringMap(v)) return v;
     const marker = newMarker();
-    pieces.push({ marker, map: v, keys: Object.keys(v) });
+    pieces.push({ marker, map: v as Record<string, unknown>, keys: Object.keys(v as object) });
     return marker;
   };
 }
