@@ -10,7 +10,15 @@ import { decodeBody, decodeBodyInTurns, decodeValue, parseBody, parseFieldValida
 import { deprecationWarning, warningHeader } from "./deprecation.ts";
 import { EncodedJSON, readBody, send } from "./http.ts";
 import { bodyFormat } from "./negotiation.ts";
-import { applyPatch, checkName, checkPatchedObject, patchTypeOf, updateManagedFields, type JSONObject } from "./patch/index.ts";
+import {
+  applyPatch,
+  checkName,
+  checkPatchedObject,
+  patchTypeOf,
+  prepareFieldSets,
+  updateManagedFields,
+  type JSONObject,
+} from "./patch/index.ts";
 import { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { writeListStreaming } from "./list-stream.ts";
 import { encodedCacheOf } from "./encoded-cache.ts";
@@ -189,6 +197,8 @@ async function create(r: ResourceRequest): Promise<number> {
   await budget.maybeYield();
   const adm = new RequestAdmission(r, "CREATE", dryRun, warnings);
   dedupOwnerReferencesAndAddWarning(obj, warnings, false);
+  // The field sets of a near-limit body's labels, built a slice at a time for the managed fields.
+  await prepareFieldSets(obj as unknown as JSONObject, budget);
   const managed = withManagedFields(r, undefined, obj);
   await budget.maybeYield();
   // create.go: mutating admission before the store; validating admission after the strategy's

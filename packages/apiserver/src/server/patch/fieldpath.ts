@@ -7,7 +7,8 @@
 import { compareElements, type FieldPath, type FieldSet } from "./fieldpath-path.ts";
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { kindMetaOf, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
-import { isStringMap, markStringMap } from "../../util/json/string-maps.ts";
+import { isStringMap } from "../../util/json/string-maps.ts";
+import { preparedFieldSet, stringMapFields } from "./string-map-fields.ts";
 
 /** Fields the field manager never tracks (upstream's stripMeta set): these top-level fields and these of metadata. */
 const strippedTop = new Set(["apiVersion", "kind", "metadata"]);
@@ -194,18 +195,6 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
   walk(obj, "[", 0, "", 0, false, false, false, rootTwin);
 }
 
-/**
- * What createdFieldsV1's walk gives for a marked map of strings (a near-limit body's labels), made
- * without a walk per entry: every value a leaf. The set is marked too, so that storage shares it
- * and writes it a slice at a time (util/json/string-maps.ts).
- */
-function stringMapFields(sortedKeys: readonly string[], added: boolean): JSONObject {
-  const out: JSONObject = added ? { ".": {} } : {};
-  for (const k of sortedKeys) out[`f:${k}`] = {};
-  markStringMap(out as Record<string, Record<string, never>>);
-  return out;
-}
-
 /** ToFieldSet: the member paths of `obj` (scalars, atomic values, empty maps, list items). */
 export function toFieldSet(kind: string, obj: JSONValue): FieldSet {
   const out: FieldSet = new Set();
@@ -296,6 +285,9 @@ export function createdFieldsV1(kind: string, obj: JSONValue, subresource?: stri
   ): JSONObject | undefined => {
     const meta = names === noMeta ? undefined : table[names];
     if (isObject(v)) {
+      // A marked map's set built ahead, in turns (string-map-fields.ts): it is recorded with "." below the top level.
+      const ready = meta?.mapType !== "atomic" && !isStrippedNode && (item || depth > 1) ? preparedFieldSet(v) : undefined;
+      if (ready !== undefined) return ready;
       const keys = Object.keys(v);
       const leaf = meta?.mapType === "atomic" || keys.length === 0;
       const added = !isStrippedNode && (leaf || item || depth > 1);
