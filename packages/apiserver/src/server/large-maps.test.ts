@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { TurnBudget } from "../util/eventloop/turn-budget.ts";
+import { turnsDuring } from "../util/eventloop/testing.ts";
+import { sliceEntries } from "../util/json/string-maps.ts";
+import { updateManagedFields, type JSONObject } from "./patch/index.ts";
 import { decodeBody, decodeBodyInTurns } from "./codec.ts";
 import { countMembers, countMembersInTurns } from "./json-duplicates.ts";
 import { detachLargeMaps, jsonWithLargeMaps, largeMapMinEntries } from "./large-maps.ts";
@@ -20,20 +23,6 @@ function manyLabels(n: number, last?: unknown): Record<string, unknown> {
 
 const service = (metadata: Record<string, unknown>, extra: Record<string, unknown> = {}): string =>
   JSON.stringify({ apiVersion: "v1", kind: "Service", metadata: { name: "big", ...metadata }, spec: { ports: [{ port: 80 }] }, ...extra });
-
-/** Iterations of the event loop that ran while `p` was pending. */
-async function turnsDuring(p: Promise<unknown>): Promise<number> {
-  let turns = 0;
-  let done = false;
-  const tick = (): void => {
-    if (done) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  await p.finally(() => (done = true));
-  return turns;
-}
 
 async function both(text: string, format: BodyFormat = "json", def = services, fv: "Strict" | "Warn" = "Warn") {
   const inTurns = await decodeBodyInTurns(def, Buffer.from(text), format, fv, new TurnBudget(0)).catch((e: Error) => e);
@@ -176,6 +165,31 @@ describe("objectJSONInTurns writes exactly what objectJSON writes", () => {
     expect(turns).toBeGreaterThanOrEqual(8);
     expect(cache.stats()).toEqual({ entries: 1, bytes: json.length });
     expect(objectJSON(services, obj, cache)).toBe(json);
+  });
+
+  it("writes a marked field set in managedFields a slice at a time too, exactly as objectJSON does", async () => {
+    const big = 8 * largeMapMinEntries;
+    const { obj } = await decodeBodyInTurns(services, Buffer.from(service({ labels: manyLabels(big) })), "json", "Warn", new TurnBudget(0));
+    const managed = updateManagedFields(undefined, obj as unknown as JSONObject, "m", "Update", "v1", new Date(0)) as unknown as KubeObject;
+    const stored = { ...managed, metadata: { ...managed.metadata, namespace: "ns", uid: "u", resourceVersion: "3" } };
+    const want = objectJSON(services, stored, new EncodedObjectCache());
+    const budget = new TurnBudget(0);
+    let yields = 0;
+    const maybeYield = budget.maybeYield.bind(budget);
+    budget.maybeYield = () => (yields++, maybeYield());
+    expect(await objectJSONInTurns(services, stored, new EncodedObjectCache(), budget)).toBe(want);
+    // The labels and their field set: a yield per slice of each.
+    expect(yields).toBeGreaterThanOrEqual((2 * big) / sliceEntries);
+  });
+
+  it("takes a decoded body's large map as all strings, as the decode found, reading each value once", async () => {
+    const { obj } = await decodeBodyInTurns(services, Buffer.from(service({ labels: manyLabels(n) })), "json", "Warn", new TurnBudget(0));
+    const labels = obj.metadata.labels as Record<string, string>;
+    const want = objectJSON(services, { ...obj, metadata: { ...obj.metadata, labels: { ...labels } } }, new EncodedObjectCache());
+    let reads = 0;
+    Object.defineProperty(labels, "l0", { get: () => (reads++, "v"), enumerable: true, configurable: true });
+    expect(await objectJSONInTurns(services, obj, new EncodedObjectCache(), new TurnBudget(0))).toBe(want);
+    expect(reads).toBe(1);
   });
 
   it("leaves an object without large maps to one JSON.stringify", async () => {

@@ -10,17 +10,14 @@
  * before. Answers are written the same way: such a map's JSON (keys sorted, as encoding/json
  * writes a map) is built a slice at a time and put in place of a marker in the rest's JSON.
  */
-import { randomUUID } from "node:crypto";
 import { ObjectMetaSchema } from "@servicenet/api";
 import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
+import { isStringMap, jsonWithSlicedMaps, markStringMap, sliceEntries, type SlicedJSON, type SlicedMap } from "../util/json/string-maps.ts";
 import { unwrap, type ZodLike } from "./openapi/zod-walk.ts";
 import { stringifyJSON } from "../util/json/json.ts";
 
 /** Maps with fewer entries decode with the rest of the body (one walk of them is short). */
 export const largeMapMinEntries = 1024;
-
-/** Entries checked between two looks at the turn budget. */
-const sliceEntries = 1024;
 
 /** The ObjectMeta members that may be set aside. */
 const mapMembers = ["labels", "annotations"] as const;
@@ -64,6 +61,8 @@ export async function detachLargeMaps(schema: unknown, value: unknown, budget: T
     const keys = Object.keys(m);
     if (keys.length < largeMapMinEntries || !(await allStrings(m, keys, budget))) continue;
     (detached ??= {})[member] = m as Record<string, string>;
+    // Checked once: the answer and storage write and copy it without walking it again.
+    markStringMap(m as Record<string, string>);
     meta[member] = {};
   }
   return detached;
@@ -85,22 +84,12 @@ const arrayIndex = /^(0|[1-9]\d{0,9})$/;
 async function sortedStringMap(m: unknown, budget: TurnBudget): Promise<{ map: Record<string, unknown>; keys: string[] } | undefined> {
   if (!isPlainObject(m)) return undefined;
   const keys = Object.keys(m);
-  if (keys.length < largeMapMinEntries || !(await allStrings(m, keys, budget))) return undefined;
+  // A map the decoder marked is known to be all strings (detachLargeMaps); others are walked.
+  if (keys.length < largeMapMinEntries || (!isStringMap(m) && !(await allStrings(m, keys, budget)))) return undefined;
   if (keys.some((k) => arrayIndex.test(k) && Number(k) < 2 ** 32 - 1)) return undefined;
   await budget.maybeYield();
   keys.sort();
   return { map: m, keys };
-}
-
-/** `{"k":"v",...}` for `keys` of `map`, built a slice at a time. */
-async function mapJSON(map: Record<string, unknown>, keys: readonly string[], budget: TurnBudget): Promise<string> {
-  const parts: string[] = [];
-  for (let i = 0; i < keys.length; i++) {
-    parts.push(`${JSON.stringify(keys[i])}:${JSON.stringify(map[keys[i]!])}`);
-    if (i % sliceEntries === sliceEntries - 1) await budget.maybeYield();
-  }
-  await budget.maybeYield();
-  return `{${parts.join(",")}}`;
 }
 
 /**
@@ -112,20 +101,20 @@ async function mapJSON(map: Record<string, unknown>, keys: readonly string[], bu
 export async function jsonWithLargeMaps<T extends object>(obj: T, encode: (o: T) => unknown, budget: TurnBudget): Promise<string> {
   const meta = (obj as Record<string, unknown>)["metadata"];
   if (!isPlainObject(meta)) return stringifyJSON(encode(obj));
-  const markers: [string, string][] = [];
-  let copy: Record<string, unknown> | undefined;
+  const maps: SlicedMap[] = [];
   for (const member of mapMembers) {
     const m = await sortedStringMap(meta[member], budget);
-    if (m === undefined) continue;
-    copy ??= { ...meta };
-    const marker = `\u0000large-map-${randomUUID()}`;
-    copy[member] = marker;
-    markers.push([JSON.stringify(marker), await mapJSON(m.map, m.keys, budget)]);
+    if (m !== undefined) maps.push({ member, map: m.map, keys: m.keys });
   }
-  if (copy === undefined) return stringifyJSON(encode(obj));
-  let json = stringifyJSON(encode({ ...obj, metadata: copy }));
+  if (maps.length === 0) return stringifyJSON(encode(obj));
+  let json: SlicedJSON;
+  try {
+    json = jsonWithSlicedMaps(meta, maps, (metadata) => encode({ ...obj, metadata }));
+  } catch (err) {
+    // The sliced writer is JSON.stringify's: a custom resource's int64 bigints take the one-step writer.
+    if (err instanceof TypeError) return stringifyJSON(encode(obj));
+    throw err;
+  }
   await budget.maybeYield();
-  // Each marker is written once, as the value of its member; a function replacement keeps `$` patterns literal.
-  for (const [marker, text] of markers) json = json.replace(marker, () => text);
-  return json;
+  return json.finish(budget);
 }

@@ -16,6 +16,7 @@ import {
   checkNesting,
   checkPatchedObject,
   patchTypeOf,
+  prepareFieldSets,
   updateManagedFields,
   type JSONObject,
 } from "./patch/index.ts";
@@ -104,8 +105,20 @@ function ok(r: ResourceRequest, code: number, obj: KubeObject, warnings: string[
   return code;
 }
 
-/** `ok` for an object as stored: a near-limit one's JSON is written in turns (server/large-maps.ts). */
-async function okInTurns(r: ResourceRequest, code: number, obj: KubeObject, warnings: string[], budget: TurnBudget): Promise<number> {
+/**
+ * `ok` for a write's result or a GET: a near-limit object as stored has its JSON written in turns
+ * (server/large-maps.ts); a dry run's object was never stored (no encoded cache), and is written
+ * in one step as `ok` writes it.
+ */
+async function okInTurns(
+  r: ResourceRequest,
+  code: number,
+  obj: KubeObject,
+  warnings: string[],
+  budget: TurnBudget,
+  dryRun = false,
+): Promise<number> {
+  if (dryRun) return ok(r, code, obj, warnings);
   if (r.format !== "json") return ok(r, code, obj, warnings, true);
   send(r.res, code, new EncodedJSON(await objectJSONInTurns(r.def, obj, encodedCacheOf(r.store), budget)), r.format, warnings);
   return code;
@@ -186,6 +199,8 @@ async function create(r: ResourceRequest): Promise<number> {
   await budget.maybeYield();
   const adm = new RequestAdmission(r, "CREATE", dryRun, warnings);
   dedupOwnerReferencesAndAddWarning(obj, warnings, false);
+  // The field sets of a near-limit body's labels, built a slice at a time for the managed fields.
+  await prepareFieldSets(obj as unknown as JSONObject, budget);
   const managed = withManagedFields(r, undefined, obj);
   await budget.maybeYield();
   // create.go: mutating admission before the store; validating admission after the strategy's
@@ -195,7 +210,7 @@ async function create(r: ResourceRequest): Promise<number> {
   const created = await r.store.create(r.info.namespace, managed, { dryRun, warnings, ...userOf(r), ...adm.storeHooks() });
   adm.report();
   await budget.maybeYield();
-  return dryRun ? ok(r, 201, created, warnings) : okInTurns(r, 201, created, warnings, budget);
+  return okInTurns(r, 201, created, warnings, budget, dryRun);
 }
 
 async function update(r: ResourceRequest): Promise<number> {
@@ -237,7 +252,7 @@ async function update(r: ResourceRequest): Promise<number> {
   adm.report();
   await budget.maybeYield();
   const code = result.created ? 201 : 200;
-  return dryRun ? ok(r, code, result.object, warnings) : okInTurns(r, code, result.object, warnings, budget);
+  return okInTurns(r, code, result.object, warnings, budget, dryRun);
 }
 
 async function patch(r: ResourceRequest): Promise<number> {
@@ -300,7 +315,7 @@ async function patch(r: ResourceRequest): Promise<number> {
   adm.report();
   await budget.maybeYield();
   const code = result.created ? 201 : 200;
-  return dryRun ? ok(r, code, result.object, warnings) : okInTurns(r, code, result.object, warnings, budget);
+  return okInTurns(r, code, result.object, warnings, budget, dryRun);
 }
 
 /**

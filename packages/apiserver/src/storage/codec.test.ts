@@ -1,5 +1,19 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { atRevision, clone, decode, decodedCopy, decodeKV, encode, nowTimestamp, storedCopy, withCreateMeta } from "./codec.ts";
+import { TurnBudget } from "../util/eventloop/turn-budget.ts";
+import { turnsDuring } from "../util/eventloop/testing.ts";
+import { markStringMap, sliceEntries } from "../util/json/string-maps.ts";
+import {
+  atRevision,
+  clone,
+  decode,
+  decodedCopy,
+  decodeKV,
+  encode,
+  encodeForStorage,
+  nowTimestamp,
+  storedCopy,
+  withCreateMeta,
+} from "./codec.ts";
 import type { KubeObject } from "./interfaces.ts";
 import { stringifyJSON } from "../util/json/json.ts";
 
@@ -144,5 +158,65 @@ describe("nowTimestamp", () => {
     expect(nowTimestamp()).toBe("2024-05-06T07:08:10Z");
     vi.setSystemTime(new Date("2024-05-06T07:08:10.500Z"));
     expect(nowTimestamp()).toBe("2024-05-06T07:08:10Z");
+  });
+});
+
+describe("encodeForStorage", () => {
+  const big = (): Record<string, string> => Object.fromEntries(Array.from({ length: 8 * sliceEntries }, (_, i) => [`l${i}`, "v"]));
+  const nearLimit = (labels: Record<string, string>, annotations: Record<string, string> = { a: "b" }): KubeObject =>
+    withCreateMeta({
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "big", namespace: "ns", resourceVersion: "4", labels, annotations },
+      spec: { ports: [{ port: 80 }] },
+    });
+
+  it.each(Object.entries(objects))("writes and copies as encode and storedCopy do: %s", async (_, obj) => {
+    const { value, stored } = await encodeForStorage(obj, new TurnBudget(0));
+    expect(value).toBe(encode(obj));
+    expect(stringifyJSON(stored)).toBe(stringifyJSON(storedCopy(obj, value)));
+  });
+
+  it("writes marked maps exactly as encode does, in turns, and shares them with the copy", async () => {
+    const labels = { ...big(), "5": "index keys first", q: '"$&' };
+    const annotations = big();
+    markStringMap(labels);
+    markStringMap(annotations);
+    const obj = nearLimit(labels, annotations);
+    let out: Awaited<ReturnType<typeof encodeForStorage>> | undefined;
+    const turns = await turnsDuring(encodeForStorage(obj, new TurnBudget(0)).then((r) => (out = r)));
+    expect(turns).toBeGreaterThanOrEqual(16);
+    expect(out!.value).toBe(encode(obj));
+    expect(JSON.stringify(out!.stored)).toBe(out!.value);
+    expect(out!.stored.metadata["labels"]).toBe(labels);
+    expect(out!.stored.metadata).not.toBe(obj.metadata);
+  });
+
+  it("writes a custom resource with int64s and marked maps in one step, as encode does", async () => {
+    const labels = big();
+    markStringMap(labels);
+    const obj = { ...nearLimit(labels), spec: { num: 9223372036854775807n } };
+    const { value, stored } = await encodeForStorage(obj, new TurnBudget(0));
+    expect(value).toBe(encode(obj));
+    expect(value).toContain('"num":9223372036854775807');
+    expect(stringifyJSON(stored)).toBe(value);
+  });
+
+  it("writes what the object was when called, though the caller changes it meanwhile", async () => {
+    const labels = big();
+    markStringMap(labels);
+    const obj = nearLimit(labels);
+    const want = encode(obj);
+    const pending = encodeForStorage(obj, new TurnBudget(0));
+    obj.metadata.name = "changed";
+    (obj["spec"] as { ports: { port: number }[] }).ports[0]!.port = 1;
+    const { value, stored } = await pending;
+    expect(value).toBe(want);
+    expect(JSON.stringify(stored)).toBe(want);
+  });
+
+  it("writes an unmarked map at once, as before", async () => {
+    const obj = nearLimit(big());
+    expect(await turnsDuring(encodeForStorage(obj, new TurnBudget(0)))).toBe(0);
   });
 });

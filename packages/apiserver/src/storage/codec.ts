@@ -7,12 +7,54 @@ import { randomUUID } from "node:crypto";
 import type { KubeObject, StoredObjectMeta } from "./interfaces.ts";
 import type { RawKV } from "./kv.ts";
 import { deepCopy, jsonCopy, jsonCopyObject, notPlain, setMember } from "./json-copy.ts";
+import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { parseJSON, stringifyJSON } from "../util/json/json.ts";
+import { isStringMap, jsonWithMarkedMaps, type SlicedJSON } from "../util/json/string-maps.ts";
 
 /** JSON text to store for `obj`, without resourceVersion (a custom resource's int64s as their digits). */
 export function encode(obj: KubeObject): string {
   const { resourceVersion: _rv, ...meta } = obj.metadata ?? {};
   return stringifyJSON({ ...obj, metadata: meta });
+}
+
+/** What a write stores: `encode(obj)`, and `storedCopy` of it. */
+export interface EncodedForStorage {
+  value: string;
+  stored: KubeObject;
+}
+
+/**
+ * `encode(obj)` and `storedCopy(obj, value)`, both begun at once, before the caller can change
+ * `obj`. Its marked maps (util/json/string-maps.ts: a near-limit body's labels and the field set
+ * managedFields records for them, which nobody changes) are written a slice at a time with turns
+ * of the event loop in between, in the order JSON.stringify writes them, and shared by the copy.
+ */
+export async function encodeForStorage(obj: KubeObject, budget: TurnBudget): Promise<EncodedForStorage> {
+  const { resourceVersion: _rv, ...meta } = obj.metadata ?? {};
+  // Only an object with a marked map in its metadata (a near-limit body's labels) takes the sliced
+  // writer, whose replacer would slow every other write down.
+  if (!Object.values(meta).some(isStringMap)) {
+    const value = encode(obj);
+    return { value, stored: storedCopy(obj, value) };
+  }
+  const json = markedMapsJSON({ ...obj, metadata: meta });
+  if (json === undefined) {
+    const value = encode(obj);
+    return { value, stored: storedCopy(obj, value) };
+  }
+  const copy = copyForStorage(obj);
+  const value = await json.finish(budget);
+  return { value, stored: copy ?? (parseJSON(value) as KubeObject) };
+}
+
+/** The sliced writer's text, or undefined for an object it cannot write (a custom resource's int64 bigints). */
+function markedMapsJSON(value: unknown): SlicedJSON | undefined {
+  try {
+    return jsonWithMarkedMaps(value);
+  } catch (err) {
+    if (err instanceof TypeError) return undefined;
+    throw err;
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonCopy, jsonCopyObject, notPlain } from "./json-copy.ts";
+import { markStringMap } from "../util/json/string-maps.ts";
 
 const roundTrip = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
 
@@ -35,6 +36,18 @@ describe("jsonCopy", () => {
     v.a.b[0]!.c = 2;
     v.a.b.push({ c: 3 });
     expect(c).toEqual({ a: { b: [{ c: 1 }] } });
+  });
+
+  it("shares a marked string map (nobody changes it) and copies everything around it", () => {
+    const labels = { a: "b" };
+    markStringMap(labels);
+    const v = { metadata: { labels, annotations: { c: "d" } }, list: [labels] };
+    const c = jsonCopy(v) as typeof v;
+    expect(c).toEqual(v);
+    expect(c.metadata.labels).toBe(labels);
+    expect(c.list[0]).toBe(labels);
+    expect(c.metadata).not.toBe(v.metadata);
+    expect(c.metadata.annotations).not.toBe(v.metadata.annotations);
   });
 
   const notJSON: Record<string, unknown> = {

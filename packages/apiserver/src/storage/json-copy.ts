@@ -6,14 +6,19 @@ import { normalizeInt } from "../util/json/json.ts";
  * copies on every write result, every watcher's event and every tryUpdate input.
  */
 
+import { isStringMap } from "../util/json/string-maps.ts";
+
 /** Returned by `jsonCopy` when a value is not plain JSON data (the caller then takes the JSON path). */
 export const notPlain: unique symbol = Symbol("notPlain");
 
 /**
  * A deep copy of `value` equal to `JSON.parse(JSON.stringify(value))` (the util/json round trip,
  * which keeps int64 bigints), or `notPlain` when the round trip would change anything besides
- * dropping `undefined` object members: functions, symbols, non-finite numbers, `undefined` or holes in arrays, `toJSON`, class instances
- * (Date, Map, ...), or a cycle too deep to copy. Key order is kept, as JSON text keeps it.
+ * dropping `undefined` object members: functions, symbols, non-finite numbers, `undefined` or
+ * holes in arrays, `toJSON`, class instances (Date, Map, ...), or a cycle too deep to copy. Key
+ * order is kept, as JSON text keeps it. A string map nobody changes (util/json/string-maps.ts: a
+ * near-limit body's labels) is shared, not copied: its 100,000 entries would hold the event loop
+ * at every copy of the object.
  */
 export function jsonCopy(value: unknown): unknown {
   return copyValue(value, 0);
@@ -68,6 +73,7 @@ export function jsonCopyObject(o: object, skip?: string): Record<string, unknown
 }
 
 function copyObject(o: Record<string, unknown>, depth: number, skip?: string): Record<string, unknown> | typeof notPlain {
+  if (isStringMap(o)) return o;
   const proto: unknown = Object.getPrototypeOf(o);
   if (proto !== Object.prototype && proto !== null) return notPlain;
   const out: Record<string, unknown> = {};

@@ -3,7 +3,7 @@
  * Writes are compare-and-swap transactions on mod revisions; a lost race re-reads and retries.
  */
 import { StatusError } from "@servicenet/api/errors";
-import { atRevision, clone, decode, encode, storedCopy, withCreateMeta } from "./codec.ts";
+import { atRevision, clone, decode, encode, encodeForStorage, withCreateMeta } from "./codec.ts";
 import { keyExists, keyNotFound, parseResourceVersion, preconditionFailed, staleObject } from "./errors.ts";
 import { waitUntilFresh } from "./fresh.ts";
 import type {
@@ -49,10 +49,9 @@ export class KVStore implements Store {
   async create(key: string, obj: KubeObject, opts: CreateOptions = {}): Promise<KubeObject> {
     const budget = new TurnBudget();
     const toStore = withCreateMeta(obj);
-    const value = encode(toStore);
-    // The copy is taken at once: `toStore` shares the caller's nested members, which the caller may
-    // change while the write is in flight. Copying a near-limit object is long: others run before the write.
-    const stored = storedCopy(toStore, value);
+    // Encoded and copied at once: `toStore` shares the caller's nested members, which the caller may
+    // change while the write is in flight; only a near-limit object's large maps are written in turns.
+    const { value, stored } = await encodeForStorage(toStore, budget);
     await budget.maybeYield();
     if (opts.dryRun) {
       if (await this.engine.get(this.prefix + key)) throw keyExists(key);
@@ -141,7 +140,8 @@ export class KVStore implements Store {
         throw e;
       }
       const toStore = kv ? next : withCreateMeta(next);
-      const value = encode(toStore);
+      // As in create: encoded and copied at once (tryUpdate's result may share members its caller keeps).
+      const { value, stored } = await encodeForStorage(toStore, budget);
       if (kv && value === kv.value) {
         // Nothing to write; but a cached copy must be confirmed current first (upstream does the same).
         if (!fromCachedCopy) return current;
@@ -149,8 +149,6 @@ export class KVStore implements Store {
         fromCachedCopy = false;
         continue;
       }
-      // As in create: copied at once (tryUpdate's result may share members its caller keeps), then a turn.
-      const stored = storedCopy(toStore, value);
       await budget.maybeYield();
       if (opts.dryRun) return kv ? atRevision(stored, kv.modRevision) : stored;
       const res = await this.engine.txn(

@@ -2,6 +2,7 @@ import { beforeEach, expect, it, vi } from "vitest";
 import { describeEachBackend } from "./backend-suite.ts";
 import type { KubeObject, Store } from "./interfaces.ts";
 import { testObject } from "./testing.ts";
+import { markStringMap, sliceEntries } from "../util/json/string-maps.ts";
 
 // etcd round trips on a shared 2-core machine can be slow; correctness, not speed, is tested here.
 vi.setConfig({ testTimeout: 20_000 });
@@ -93,6 +94,26 @@ describeEachBackend("write results", (ctx) => {
     expect(JSON.stringify(res.objects[0])).toBe(JSON.stringify(await store.get(key("c"))));
     expect(JSON.stringify(res.objects[1])).toBe(JSON.stringify(await store.get(key("d"))));
     expect(res.objects[1]!.metadata.resourceVersion).not.toBe(update.metadata.resourceVersion);
+  });
+
+  it("create and guaranteedUpdate store a near-limit object's marked maps exactly as encode writes them, sharing them with the result", async () => {
+    // Written in turns with the store's own budget (codec.test.ts counts the turns with a zero budget).
+    const labels = Object.fromEntries(Array.from({ length: 8 * sliceEntries }, (_, i) => [`l${i}`, "v"]));
+    markStringMap(labels);
+    const obj = testObject("big", { metadata: { name: "big", namespace: "default", labels }, data: { a: "1" } });
+    const created = await store.create(key("big"), obj);
+    const stored = await store.get(key("big"));
+    expect(JSON.stringify(created)).toBe(JSON.stringify(stored));
+    expect(created.metadata["labels"]).toBe(labels);
+    expect(stored.metadata["labels"]).toEqual(labels);
+    const updated = await store.guaranteedUpdate(key("big"), (cur) => ({
+      ...cur,
+      metadata: { ...cur.metadata, labels },
+      data: { a: "2" },
+    }));
+    expect(JSON.stringify(updated)).toBe(JSON.stringify(await store.get(key("big"))));
+    expect(updated.metadata["labels"]).toBe(labels);
+    expect(updated["data"]).toEqual({ a: "2" });
   });
 
   it.skipIf(backend === "etcd")("a create does not parse the object it has just written", async () => {

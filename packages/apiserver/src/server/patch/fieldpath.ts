@@ -8,6 +8,8 @@ import { compareElements, type FieldPath, type FieldSet } from "./fieldpath-path
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { kindMetaOf, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
 import { stringifyJSON } from "../../util/json/json.ts";
+import { isStringMap } from "../../util/json/string-maps.ts";
+import { preparedFieldSet, stringMapFields } from "./string-map-fields.ts";
 
 /** Fields the field manager never tracks (upstream's stripMeta set): these top-level fields and these of metadata. */
 const strippedTop = new Set(["apiVersion", "kind", "metadata"]);
@@ -284,11 +286,15 @@ export function createdFieldsV1(kind: string, obj: JSONValue, subresource?: stri
   ): JSONObject | undefined => {
     const meta = names === noMeta ? undefined : table[names];
     if (isObject(v)) {
+      // A marked map's set built ahead, in turns (string-map-fields.ts): it is recorded with "." below the top level.
+      const ready = meta?.mapType !== "atomic" && !isStrippedNode && (item || depth > 1) ? preparedFieldSet(v) : undefined;
+      if (ready !== undefined) return ready;
       const keys = Object.keys(v);
       const leaf = meta?.mapType === "atomic" || keys.length === 0;
       const added = !isStrippedNode && (leaf || item || depth > 1);
       if (leaf) return added ? {} : undefined;
       if (keys.length > 1) keys.sort();
+      if (isStringMap(v)) return stringMapFields(keys, added);
       let out: JSONObject | undefined;
       // Below a name no entry of the table starts with, no field has metadata: no names to build.
       const named = nameCount === 0 || prefixes.has(names);

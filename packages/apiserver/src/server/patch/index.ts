@@ -15,6 +15,7 @@ export {
 } from "./apply-patch.ts";
 export { kindMeta, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
 export { toFieldSet } from "./fieldpath.ts";
+export { prepareFieldSets } from "./string-map-fields.ts";
 export { pathString, type FieldSet, type FieldPath } from "./fieldpath-path.ts";
 export { toFieldsV1, fromFieldsV1 } from "./fieldpath-serialize.ts";
 export type { JSONValue, JSONObject } from "./json-value.ts";

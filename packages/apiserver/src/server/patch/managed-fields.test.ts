@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createdFieldsV1 } from "./fieldpath.ts";
+import { isStringMap, markStringMap } from "../../util/json/string-maps.ts";
 import { fromFieldsV1, normalizeFieldsV1, toFieldsV1 } from "./fieldpath-serialize.ts";
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { compareObjects, formatTime, managerId, updateManagedFields, updateManagedFieldsGeneral } from "./managed-fields.ts";
@@ -412,6 +413,21 @@ describe("createdFieldsV1 (the create fast path)", () => {
       expect(text(updateManagedFields(undefined, obj, "kubectl-create", "Update", "v1", now, sub))).toBe(want);
       expect(text(updateManagedFieldsGeneral(undefined, obj, "kubectl-create", "Update", "v1", now, sub))).toBe(want);
     }
+  });
+
+  it("gives a marked map of labels (a near-limit body's) the set the walk gives, marked in turn", () => {
+    const labels = { b: "1", a: "2", "x.io/y": "3", "10": "4" };
+    const plain: JSONObject = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "s", labels: { ...labels } },
+      spec: { ports: [{ port: 80 }] },
+    };
+    markStringMap(labels);
+    const marked: JSONObject = { ...plain, metadata: { name: "s", labels } };
+    const fast = createdFieldsV1("Service", marked)!;
+    expect(text(fast)).toBe(text(createdFieldsV1("Service", plain)!));
+    expect(isStringMap((fast["f:metadata"] as JSONObject)["f:labels"])).toBe(true);
   });
 
   it("declines a list that names two items alike, and the set-based path merges them", () => {
