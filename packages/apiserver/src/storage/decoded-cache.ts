@@ -95,6 +95,8 @@ export class DecodedValueCache {
   }
 
   #evict(): void {
+    // Checked first: this runs for every item of every read-only LIST, and an iterator per item is garbage.
+    if (this.#bytes <= this.#maxBytes) return;
     for (const [key, e] of this.#entries) {
       if (this.#bytes <= this.#maxBytes) return;
       this.#drop(key, e);
