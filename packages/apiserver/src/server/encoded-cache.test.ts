@@ -98,6 +98,26 @@ describe("EncodedObjectCache", () => {
     expect(cache.stats()).toEqual({ entries: 0, bytes: 0 });
   });
 
+  it("keeps an object's encoding on the object, found by identity past the bound, until its resourceVersion changes", () => {
+    const cache = new EncodedObjectCache(10);
+    const enc = counting();
+    const encoder = {};
+    const shared = svc("a", "1", { x: "1" });
+    const first = cache.encode(encoder, shared, enc.encode);
+    expect(cache.encode(encoder, shared, enc.encode)).toBe(first);
+    expect(enc.calls()).toBe(1);
+    // Another encoder, another copy of the same version, an object without a resourceVersion: encoded.
+    cache.encode({}, shared, enc.encode);
+    cache.encode(encoder, svc("a", "1", { x: "1" }), enc.encode);
+    const unstored = svc("b", undefined);
+    cache.encode(encoder, unstored, enc.encode);
+    cache.encode(encoder, unstored, enc.encode);
+    expect(enc.calls()).toBe(5);
+    shared.metadata.resourceVersion = "2";
+    (shared.metadata.labels as Record<string, string>)["x"] = "2";
+    expect(JSON.parse(cache.encode(encoder, shared, enc.encode))).toEqual({ wrapped: svc("a", "2", { x: "2" }) });
+  });
+
   it("has one cache per store", () => {
     const a = {};
     expect(encodedCacheOf(a)).toBe(encodedCacheOf(a));

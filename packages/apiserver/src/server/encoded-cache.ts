@@ -29,6 +29,13 @@ export class EncodedObjectCache {
   readonly #versionOf = new Map<string, string>();
   readonly #encoderIds = new WeakMap<object, number>();
   #nextEncoderId = 0;
+  /**
+   * encoder -> object -> its JSON at a resourceVersion: the encoding kept on the object itself, as
+   * cachingObject keeps it, for the objects that many reads share (a read-only LIST's items are the
+   * storage's shared decodings, ListOptions.readOnly): a hit is found by identity, without building
+   * the object's cache key, once per item of every LIST.
+   */
+  readonly #attached = new WeakMap<object, WeakMap<KubeObject, { rv: string; json: string }>>();
 
   constructor(maxBytes = defaultEncodedCacheBytes) {
     this.#maxBytes = maxBytes;
@@ -41,9 +48,15 @@ export class EncodedObjectCache {
    * without a resourceVersion (not read from storage) are encoded and not cached.
    */
   encode(encoder: object, obj: KubeObject, encode: (o: KubeObject) => unknown): string {
+    const attached = this.#attachedOf(encoder);
+    const rv = obj.metadata?.resourceVersion;
+    const own = attached.get(obj);
+    if (own !== undefined && own.rv === rv) return own.json;
     const at = this.#lookup(encoder, obj);
-    if (at === undefined || typeof at === "string") return at ?? stringifyJSON(encode(obj));
-    return this.#store(at, stringifyJSON(encode(obj)));
+    if (at === undefined) return stringifyJSON(encode(obj));
+    const json = typeof at === "string" ? at : this.#store(at, stringifyJSON(encode(obj)));
+    attached.set(obj, { rv: rv!, json });
+    return json;
   }
 
   /** `encode` with a serialization that may give the event loop turns (`encodeText` gives the JSON text). */
@@ -81,6 +94,12 @@ export class EncodedObjectCache {
   /** Cached entries and their size, for tests and metrics. */
   stats(): { entries: number; bytes: number } {
     return { entries: this.#entries.size, bytes: this.#bytes };
+  }
+
+  #attachedOf(encoder: object): WeakMap<KubeObject, { rv: string; json: string }> {
+    let m = this.#attached.get(encoder);
+    if (m === undefined) this.#attached.set(encoder, (m = new WeakMap()));
+    return m;
   }
 
   #encoderId(encoder: object): number {

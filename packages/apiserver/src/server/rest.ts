@@ -63,7 +63,8 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
       return okInTurns(r, 200, obj, [], budget);
     }
     case "list": {
-      const list = await r.store.list(info.namespace, parseListParams(r.query));
+      // Read-only: the items are only decorated and encoded, so they may be the stored objects' shared decodings.
+      const list = await r.store.list(info.namespace, { ...parseListParams(r.query), readOnly: true });
       if (r.format === "json" || r.format === "partial")
         await writeListStreaming(r.res, 200, listHeaders(), streamedList(def, list, r.format, encodedCacheOf(r.store)));
       else send(r.res, 200, renderList(def, list, r.format, r.query), r.format);

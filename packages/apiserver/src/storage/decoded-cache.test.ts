@@ -69,6 +69,25 @@ describe("DecodedValueCache", () => {
     expect(c.stats()).toEqual({ entries: 0, bytes: 0 });
   });
 
+  it("hands read-only readers one decoding per revision, of small values too, and copies to the others", () => {
+    const small = kvOf("/s", testObject("s", { metadata: { name: "s", labels: { a: "b" } } }), 3);
+    const c = new DecodedValueCache();
+    const first = c.shared(small);
+    expect(c.shared(small)).toBe(first);
+    expect(JSON.stringify(first)).toBe(JSON.stringify(decode(small.value, 3)));
+    expect(c.stats()).toEqual({ entries: 1, bytes: small.value.length });
+    const next = c.shared(kvOf("/s", testObject("s", { metadata: { name: "s", labels: { a: "c" } } }), 5));
+    expect(next).not.toBe(first);
+    expect(next.metadata.resourceVersion).toBe("5");
+    expect(c.stats().entries).toBe(1);
+    const big = kvOf("/k", large("a"), 7);
+    const shared = c.shared(big);
+    const copy = c.decode(big);
+    expect(copy).not.toBe(shared);
+    expect(copy.metadata.labels).toBe(shared.metadata.labels);
+    expect(c.shared(big)).toBe(shared);
+  });
+
   it("keeps the most recently used values within its bound", () => {
     const kvs = ["/a", "/b", "/c"].map((k, i) => kvOf(k, large(k.slice(1)), i + 1));
     const c = new DecodedValueCache(kvs[0]!.value.length * 2);
@@ -96,6 +115,22 @@ describe.each(["memory", "sqlite"] as const)("a list on %s", (backend) => {
     expect(b.items[0]!.metadata.labels).toBe(a.items[0]!.metadata.labels);
     expect(b.items[1]).not.toBe(a.items[1]);
     expect(JSON.stringify(b.items)).toBe(JSON.stringify(a.items));
+  });
+
+  it("gives read-only lists the same objects until a write, and other lists their own", async () => {
+    t = await openTestEngine(backend);
+    const store = new KVStore(t.engine, t.prefix);
+    const key = "/registry/configmaps/default/small";
+    await store.create(key, testObject("small"));
+    const a = await store.list("/registry/configmaps/", { readOnly: true });
+    const b = await store.list("/registry/configmaps/", { readOnly: true });
+    expect(b.items[0]).toBe(a.items[0]);
+    expect((await store.list("/registry/configmaps/")).items[0]).not.toBe(a.items[0]);
+    const updated = await store.guaranteedUpdate(key, (o) => ({ ...o, data: { k: "new" } }));
+    const c = await store.list("/registry/configmaps/", { readOnly: true });
+    expect(c.items[0]).not.toBe(a.items[0]);
+    expect(c.items[0]!["data"]).toEqual({ k: "new" });
+    expect(c.items[0]!.metadata.resourceVersion).toBe(updated.metadata.resourceVersion);
   });
 
   it("shares a large object's members between GETs that only read, and not with other GETs", async () => {

@@ -94,6 +94,12 @@ export interface ListOptions {
   /** A token from a previous page; fixes the revision to that page's. */
   continue?: string;
   predicate?: Predicate;
+  /**
+   * The caller never changes the items, beyond the idempotent read-time Decorator (the HTTP LIST
+   * only decorates and serializes them): the store may hand it the one decoded object per key and
+   * revision that every such read shares (decoded-cache.ts), as upstream's watch cache does.
+   */
+  readOnly?: boolean;
 }
 
 export interface ListResult {

@@ -91,7 +91,7 @@ async function readList(engine: KVEngine, listPrefix: string, start: string, poi
     let i = 0;
     for (; i < res.kvs.length && !full; i++) {
       const kv = res.kvs[i]!;
-      const obj = decoded.decode(kv);
+      const obj = opts.readOnly ? decoded.shared(kv) : decoded.decode(kv);
       if (!predicate || predicate(obj)) items.push(obj);
       full = limit > 0 && items.length === limit;
       if (budget.due()) await budget.yield();

@@ -24,6 +24,7 @@ import {
   lastEventLoop,
   loop,
   openStalledBodies,
+  slowestText,
   timed,
 } from "./flood.ts";
 import { adminP99GoalMs, writeFloodResults } from "./flood-results.ts";
@@ -173,6 +174,9 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
       }
       await new Promise((r) => setTimeout(r, 200));
       const loopDelay = lastEventLoop(server.output());
+      // The apiserver's output (with FLOOD_NODE_ARGS=--trace-gc, its collections) for reading by hand.
+      const serverLog = process.env["FLOOD_SERVER_LOG"];
+      if (serverLog) writeFileSync(serverLog, server.output());
       const flooder429 = (listStats.codes.get(429) ?? 0) + (stalledBodies.codes.get(429) ?? 0);
       const p = (xs: number[], q: number): string => percentile(xs, q).toFixed(1);
       console.log(
@@ -199,7 +203,8 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
       // the apiserver of CPU.
       const p99 = percentile(adminDone.latencies, 99);
       console.log(
-        `flood: admin p99 ${p99.toFixed(1)} ms against the ${adminP99GoalMs} ms goal: ${p99 <= adminP99GoalMs ? "met" : "NOT met"}`,
+        `flood: admin p99 ${p99.toFixed(1)} ms against the ${adminP99GoalMs} ms goal: ${p99 <= adminP99GoalMs ? "met" : "NOT met"}; ` +
+          `slowest admin requests: ${slowestText(adminDone, 3)}; slowest controller patches: ${slowestText(controllerDone, 3)}`,
       );
       const resultsFile = process.env["FLOOD_RESULTS"];
       if (resultsFile)

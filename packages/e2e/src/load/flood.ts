@@ -135,11 +135,15 @@ export interface LoopStats {
   codes: Map<number, number>;
   latencies: number[];
   errors: string[];
+  /** Each request's method and path, latency and start (ms since the loop began), in order. */
+  requests: { what: string; ms: number; at: number }[];
+  /** When the loop began (performance.now()). */
+  began: number;
 }
 
 /** Runs `step` in `workers` loops until `stop()` is true. */
 export async function loop(workers: number, stop: () => boolean, step: (stats: LoopStats) => Promise<void>): Promise<LoopStats> {
-  const stats: LoopStats = { codes: new Map(), latencies: [], errors: [] };
+  const stats: LoopStats = { codes: new Map(), latencies: [], errors: [], requests: [], began: performance.now() };
   await Promise.all(
     Array.from({ length: workers }, async () => {
       while (!stop()) {
@@ -163,9 +167,20 @@ export async function timed(
 ): Promise<Awaited<ReturnType<RawClient["send"]>>> {
   const started = performance.now();
   const res = await client.send(r);
-  stats.latencies.push(performance.now() - started);
+  const ms = performance.now() - started;
+  stats.latencies.push(ms);
+  stats.requests.push({ what: `${r.method} ${r.path}`, ms, at: started - stats.began });
   stats.codes.set(res.status, (stats.codes.get(res.status) ?? 0) + 1);
   return res;
+}
+
+/** The `n` slowest of `stats`' requests as text: `POST /x 120 ms at 3.2 s`. */
+export function slowestText(stats: LoopStats, n: number): string {
+  return [...stats.requests]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, n)
+    .map((q) => `${q.what} ${q.ms.toFixed(0)} ms at ${(q.at / 1000).toFixed(1)} s`)
+    .join("; ");
 }
 
 /** `{200: 10, 429: 3}` as text. */

@@ -11,6 +11,8 @@ export interface ListParams {
   continue?: string;
   resourceVersion?: string;
   resourceVersionMatch?: ResourceVersionMatch;
+  /** See storage ListOptions.readOnly. */
+  readOnly?: boolean;
 }
 
 export interface WatchParams {

@@ -129,6 +129,7 @@ export class GenericStore {
       ...(p.limit ? { limit: p.limit } : {}),
       ...(p.continue ? { continue: p.continue } : {}),
       ...(predicate ? { predicate } : {}),
+      ...(p.readOnly ? { readOnly: true } : {}),
     });
     if (this.hooks.decorator) for (const item of res.items) this.hooks.decorator(item);
     return res;

@@ -41,4 +41,24 @@ describe("TurnBudget", () => {
     await b.yield();
     expect(b.due()).toBe(false);
   });
+
+  it("counts neither other work nor idle time while it awaited: a turn that begins after an await starts the budget again", async () => {
+    const b = new TurnBudget(200);
+    // Another request's work while this one awaits (its storage write): turns of 250 ms, each
+    // consulting its own budget, as LISTs do.
+    await (async () => {
+      const other = new TurnBudget(1);
+      for (let i = 0; i < 3; i++) {
+        spin(250);
+        other.due();
+        await nextTurn();
+      }
+    })();
+    expect(b.due()).toBe(false);
+    // Budgets are wall time: 200 ms, so that the machine's load cannot spend one between two lines.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(b.due()).toBe(false);
+    spin(250);
+    expect(b.due()).toBe(true);
+  });
 });
