@@ -11,6 +11,15 @@ import type { SubresourceView } from "../registry/rest/subresource-view.ts";
 import type { KubeObject } from "../storage/index.ts";
 
 /** One served resource of one group version. */
+/** How a custom resource's coercer fits an object to its schema. */
+export interface CoerceOptions {
+  /**
+   * Keep the nulls the schema does not allow (PruneNonNullableNullsWithoutDefaults skipped): an
+   * apply result, which upstream validates unconverted and only the storage codec prunes.
+   */
+  keepNulls?: boolean;
+}
+
 export interface ResourceDef {
   group: string;
   version: string;
@@ -46,7 +55,7 @@ export interface ResourceDef {
    * Custom resources (no zod schema): prunes a decoded body against the structural schema in place
    * and returns the unknown fields' paths for fieldValidation (unstructuredSchemaCoercer.apply).
    */
-  coerce?: (obj: Record<string, unknown>) => string[];
+  coerce?: (obj: Record<string, unknown>, opts?: CoerceOptions) => string[];
   /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
   toVersion?: (obj: KubeObject) => KubeObject;
   /** This version's shape -> the stored one, for a version whose fields differ from storage's (events.k8s.io/v1). */

@@ -155,7 +155,7 @@ export class CRDHandler {
       strategy,
       schema: undefined,
       printer: newTableConvertor(v.additionalPrinterColumns),
-      coerce: (o) => coercer.coerce(o),
+      coerce: (o, opts) => coercer.coerce(o, opts),
       ...(v.subresources?.scale
         ? {
             subresourceViews: {

@@ -41,6 +41,8 @@ export interface PatchOptions {
    * util/json's UnmarshalCaseSensitivePreserveInts reads them (util/json/json.ts).
    */
   preserveInts?: boolean;
+  /** The object is unstructured (a custom resource): apply leaves the maps it empties null (RemoveOptions). */
+  unstructured?: boolean;
 }
 
 export interface PatchResult {
@@ -142,6 +144,7 @@ function applyPatchUnguarded(contentType: string, current: JSONObject | undefine
       force: opts.force ?? false,
       now: opts.now,
       ...(opts.subresource ? { subresource: opts.subresource } : {}),
+      unstructured: opts.unstructured === true,
     });
     return { object: r.object, created: current === undefined };
   }

@@ -27,6 +27,8 @@ export interface ApplyOptions {
   now: Date;
   /** Set for apply to a subresource (`status`); recorded in the entry. */
   subresource?: string;
+  /** The object is unstructured (a custom resource): see RemoveOptions. */
+  unstructured?: boolean;
 }
 
 export interface ApplyResult {
@@ -120,7 +122,7 @@ export function applyServerSideApply(current: JSONObject | undefined, applied: u
 
   const merged = mergeApplied(kind, current, applied) as JSONObject;
   const others = [...managers].filter(([k]) => k !== id).map(([, m]) => m.set);
-  removePaths(kind, merged, prunable(lastSet, [configSet, ...others]));
+  removePaths(kind, merged, prunable(lastSet, [configSet, ...others]), { unstructured: opts.unstructured === true });
 
   const c = compareObjects(kind, current, merged, opts.subresource);
   const changed = new Set([...c.added, ...c.modified]);
