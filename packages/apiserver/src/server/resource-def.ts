@@ -5,6 +5,7 @@
  * definitions without importing the whole resource table.
  */
 import type { TableHandler } from "@servicenet/printers";
+import type { FieldSchema } from "./patch/index.ts";
 import type { SubresourceCreate } from "../registry/core/pod/storage/binding.ts";
 import type { RESTStrategy } from "../registry/generic/strategy.ts";
 import type { SubresourceView } from "../registry/rest/subresource-view.ts";
@@ -56,6 +57,8 @@ export interface ResourceDef {
    * and returns the unknown fields' paths for fieldValidation (unstructuredSchemaCoercer.apply).
    */
   coerce?: (obj: Record<string, unknown>, opts?: CoerceOptions) => string[];
+  /** Custom resources: the version's schema, whose undeclared fields managedFields count as members. */
+  fieldSchema?: FieldSchema;
   /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
   toVersion?: (obj: KubeObject) => KubeObject;
   /** This version's shape -> the stored one, for a version whose fields differ from storage's (events.k8s.io/v1). */

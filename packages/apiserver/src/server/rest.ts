@@ -161,6 +161,7 @@ function withManagedFields(r: ResourceRequest, old: KubeObject | undefined, obj:
     apiVersionOf(r.def),
     new Date(),
     r.info.subresource || undefined,
+    r.def.fieldSchema,
   ) as unknown as KubeObject;
 }
 
@@ -274,6 +275,7 @@ async function patch(r: ResourceRequest): Promise<number> {
         ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
         preserveInts: preservesInts(r.def),
         unstructured: preservesInts(r.def),
+        ...(r.def.fieldSchema ? { schema: r.def.fieldSchema } : {}),
       });
       // Upstream decodes a JSON or merge patch's result as JSON (type errors are 422 there); strategic
       // merge and apply results go through unstructured conversion instead.

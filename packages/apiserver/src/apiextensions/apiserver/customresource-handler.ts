@@ -156,6 +156,7 @@ export class CRDHandler {
       schema: undefined,
       printer: newTableConvertor(v.additionalPrinterColumns),
       coerce: (o, opts) => coercer.coerce(o, opts),
+      ...(v.schema?.openAPIV3Schema ? { fieldSchema: v.schema.openAPIV3Schema } : {}),
       ...(v.subresources?.scale
         ? {
             subresourceViews: {
