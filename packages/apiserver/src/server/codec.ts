@@ -199,6 +199,8 @@ export interface DecodeOptions {
   owned?: boolean;
   /** Maps `detachLargeMaps` set aside from `value`, put back into the decoded object before its defaults. */
   detached?: DetachedMaps;
+  /** Custom resources: nulls the schema does not allow stay for validation to refuse (an apply result). */
+  keepNulls?: boolean;
 }
 
 /** Decodes `raw` into the kind's Go types as upstream's decoder would, throwing its first type error. */
@@ -311,7 +313,8 @@ export function decodeValue(
   } else {
     // Custom resources keep nulls for their schema to judge; the coercer prunes (unstructuredSchemaCoercer).
     obj = def.coerce !== undefined ? (opts.owned === true ? raw : structuredClone(raw)) : dropNulls(raw);
-    if (def.coerce !== undefined) warnings.push(...strictDecoding(def, fv, def.coerce(obj), duplicates, true));
+    if (def.coerce !== undefined)
+      warnings.push(...strictDecoding(def, fv, def.coerce(obj, { keepNulls: opts.keepNulls === true }), duplicates, true));
     // Kinds without a schema (Lease) still have a typed ObjectMeta: Go's decoder rejects
     // `metadata.name: 5` or `labels: "x"`, and validation would otherwise crash on them (500).
     if (def.coerce !== undefined) customResourceMetadataTypes(def, obj["metadata"]);

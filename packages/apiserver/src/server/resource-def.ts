@@ -5,12 +5,22 @@
  * definitions without importing the whole resource table.
  */
 import type { TableHandler } from "@servicenet/printers";
+import type { FieldSchema } from "./patch/index.ts";
 import type { SubresourceCreate } from "../registry/core/pod/storage/binding.ts";
 import type { RESTStrategy } from "../registry/generic/strategy.ts";
 import type { SubresourceView } from "../registry/rest/subresource-view.ts";
 import type { KubeObject } from "../storage/index.ts";
 
 /** One served resource of one group version. */
+/** How a custom resource's coercer fits an object to its schema. */
+export interface CoerceOptions {
+  /**
+   * Keep the nulls the schema does not allow (PruneNonNullableNullsWithoutDefaults skipped): an
+   * apply result, which upstream validates unconverted and only the storage codec prunes.
+   */
+  keepNulls?: boolean;
+}
+
 export interface ResourceDef {
   group: string;
   version: string;
@@ -46,7 +56,9 @@ export interface ResourceDef {
    * Custom resources (no zod schema): prunes a decoded body against the structural schema in place
    * and returns the unknown fields' paths for fieldValidation (unstructuredSchemaCoercer.apply).
    */
-  coerce?: (obj: Record<string, unknown>) => string[];
+  coerce?: (obj: Record<string, unknown>, opts?: CoerceOptions) => string[];
+  /** Custom resources: the version's schema, whose undeclared fields managedFields count as members. */
+  fieldSchema?: FieldSchema;
   /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
   toVersion?: (obj: KubeObject) => KubeObject;
   /** This version's shape -> the stored one, for a version whose fields differ from storage's (events.k8s.io/v1). */

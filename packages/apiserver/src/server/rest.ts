@@ -175,6 +175,7 @@ function withManagedFields(r: ResourceRequest, old: KubeObject | undefined, obj:
     apiVersionOf(r.def),
     new Date(),
     r.info.subresource || undefined,
+    r.def.fieldSchema,
   ) as unknown as KubeObject;
 }
 
@@ -289,13 +290,16 @@ async function patch(r: ResourceRequest): Promise<number> {
         name: r.info.name,
         ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
         preserveInts: preservesInts(r.def),
+        unstructured: preservesInts(r.def),
+        ...(r.def.fieldSchema ? { schema: r.def.fieldSchema } : {}),
       });
       // Upstream decodes a JSON or merge patch's result as JSON (type errors are 422 there); strategic
       // merge and apply results go through unstructured conversion instead.
       const jsonResult = type === "application/json-patch+json" || type === "application/merge-patch+json";
       await budget.maybeYield();
       if (type === "application/strategic-merge-patch+json") wrapPatchedInts(r.def, patched.object);
-      const decoded = decodeValue(r.def, patched.object, fv, [], { typeErrors: jsonResult ? "patch" : "none" });
+      // An apply result is not decoded upstream: validation sees the nulls apply left, the storage codec prunes them.
+      const decoded = decodeValue(r.def, patched.object, fv, [], { typeErrors: jsonResult ? "patch" : "none", keepNulls: isApply });
       checkPatchedObject(current ?? undefined, decoded.obj, {
         name: r.info.name,
         namespace: r.def.namespaced ? r.info.namespace : undefined,

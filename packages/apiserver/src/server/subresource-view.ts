@@ -20,8 +20,8 @@ import type { ResourceRequest } from "./resource-request.ts";
 
 /** The resource definition the view is decoded and rendered with. */
 function viewDef(def: ResourceDef, view: SubresourceView): ResourceDef {
-  // The parent's own wire shape and body coercion (a custom resource's) are not the view's.
-  const { toVersion: _toVersion, fromVersion: _fromVersion, coerce: _coerce, ...parent } = def;
+  // The parent's own wire shape, body coercion and field schema (a custom resource's) are not the view's.
+  const { toVersion: _toVersion, fromVersion: _fromVersion, coerce: _coerce, fieldSchema: _fieldSchema, ...parent } = def;
   return {
     ...parent,
     group: view.group,

@@ -155,7 +155,8 @@ export class CRDHandler {
       strategy,
       schema: undefined,
       printer: newTableConvertor(v.additionalPrinterColumns),
-      coerce: (o) => coercer.coerce(o),
+      coerce: (o, opts) => coercer.coerce(o, opts),
+      ...(v.schema?.openAPIV3Schema ? { fieldSchema: v.schema.openAPIV3Schema } : {}),
       ...(v.subresources?.scale
         ? {
             subresourceViews: {

@@ -9,10 +9,11 @@ import { applyDefaults, pruneNonNullableNullsWithoutDefaults } from "./schema/de
 import { pruneDefaults } from "./schema/defaulting/prune.ts";
 import { coerceEmbeddedObjectMeta, coerceObjectMeta, MalformedObjectMetaError } from "./schema/objectmeta/coerce.ts";
 import { prune } from "./schema/pruning/algorithm.ts";
+import type { CoerceOptions } from "../../server/resource-def.ts";
 
 export interface SchemaCoercer {
   /** Prunes (unless the CRD preserves unknown fields) and returns the unknown fields' paths. */
-  coerce(obj: Record<string, unknown>): string[];
+  coerce(obj: Record<string, unknown>, opts?: CoerceOptions): string[];
   /** structuraldefaulting.Default over the whole object. */
   defaults(obj: Record<string, unknown>): void;
   /** A stored object as read through the storage codec: pruned and defaulted, in a copy. */
@@ -37,16 +38,16 @@ export function newSchemaCoercer(
 ): SchemaCoercer {
   // getOrCreateServingInfoFor: defaults are served pruned, as the objects they land in would be.
   const withDefaults = schema !== undefined && !preserveUnknownFields ? pruneDefaults(schema) : schema;
-  const pruneAll = (obj: Record<string, unknown>): string[] => {
+  const pruneAll = (obj: Record<string, unknown>, opts: CoerceOptions = {}): string[] => {
     if (preserveUnknownFields || schema === undefined) return [];
     const paths = prune(obj, schema, true);
-    pruneNonNullableNullsWithoutDefaults(obj, withDefaults);
+    if (opts.keepNulls !== true) pruneNonNullableNullsWithoutDefaults(obj, withDefaults);
     return paths;
   };
   return {
-    coerce: (obj) => {
+    coerce: (obj, opts) => {
       const meta = coerceObjectMeta(obj);
-      const pruned = pruneAll(obj);
+      const pruned = pruneAll(obj, opts);
       const embedded: string[] = [];
       if (!preserveUnknownFields) {
         try {

@@ -47,16 +47,28 @@ function keepsLive(kind: string, live: JSONValue | undefined, names: string[]): 
   return isObject(live) && Object.keys(live).length > 0 && lookupFieldMeta(kind, names)?.mapType !== "atomic";
 }
 
-/** Removes every path in `paths` (JSON-encoded FieldPaths) from `obj` in place, then drops containers left empty. */
-export function removePaths(kind: string, obj: JSONObject, paths: Iterable<string>): void {
+/** How removePaths leaves a map or list that its removals emptied. */
+export interface RemoveOptions {
+  /**
+   * The object is unstructured (a custom resource): an emptied map or list becomes `null` in its
+   * parent, as structured-merge-diff's RemoveItems (typed/remove.go removingWalker) leaves it, and
+   * the schema judges that null. Otherwise it is dropped, as a typed object's omitempty drops it.
+   */
+  unstructured?: boolean;
+}
+
+/** Removes every path in `paths` (JSON-encoded FieldPaths) from `obj` in place, then handles containers left empty. */
+export function removePaths(kind: string, obj: JSONObject, paths: Iterable<string>, opts: RemoveOptions = {}): void {
   // Shallowest first: a removed list item takes its fields with it, and its key
   // (which names it) is still intact when it is looked up. Items are found by key, not index.
   const sorted = [...paths].map(keyPath).sort((a, b) => a.length - b.length);
-  for (const p of sorted) removeOne(kind, obj, p);
+  for (const p of sorted) removeOne(kind, obj, p, opts.unstructured === true);
 }
 
-function removeOne(kind: string, root: JSONObject, path: string[]): void {
-  const chain: { node: JSONValue; names: string[] }[] = [{ node: root, names: [] }];
+type Chain = { node: JSONValue; names: string[] }[];
+
+function removeOne(kind: string, root: JSONObject, path: string[], unstructured: boolean): void {
+  const chain: Chain = [{ node: root, names: [] }];
   let cur: JSONValue = root;
   let names: string[] = [];
   for (let i = 0; i < path.length; i++) {
@@ -71,16 +83,36 @@ function removeOne(kind: string, root: JSONObject, path: string[]): void {
     cur = next;
     chain.push({ node: cur, names });
   }
-  // Upstream serialises through Go structs with omitempty, so emptied maps and lists disappear.
+  if (unstructured) nullEmptied(chain, path);
+  else dropEmptied(chain, path);
+}
+
+const isEmpty = (node: JSONValue): boolean =>
+  (isObject(node) && Object.keys(node).length === 0) || (Array.isArray(node) && node.length === 0);
+
+/** Upstream serialises typed objects through Go structs with omitempty, so emptied maps and lists disappear. */
+function dropEmptied(chain: Chain, path: string[]): void {
   for (let i = chain.length - 1; i > 1; i--) {
     const { node } = chain[i] as { node: JSONValue };
-    const empty = (isObject(node) && Object.keys(node).length === 0) || (Array.isArray(node) && node.length === 0);
-    if (!empty) break;
+    if (!isEmpty(node)) break;
     const parent = (chain[i - 1] as { node: JSONValue }).node;
     // By identity: an emptied list item no longer carries the key that named it.
     if (Array.isArray(parent)) parent.splice(parent.indexOf(node), 1);
     else if (isObject(parent)) delete parent[(path[i - 1] as string).slice(2)];
   }
+}
+
+/**
+ * removingWalker.doMap/doList: a map or list whose removals left nothing is written as null in
+ * its parent, which then holds that null and is not empty itself.
+ */
+function nullEmptied(chain: Chain, path: string[]): void {
+  const i = chain.length - 1;
+  const { node } = chain[i] as { node: JSONValue };
+  if (i < 1 || !isEmpty(node)) return;
+  const parent = (chain[i - 1] as { node: JSONValue }).node;
+  if (Array.isArray(parent)) parent[parent.indexOf(node)] = null;
+  else if (isObject(parent)) parent[(path[i - 1] as string).slice(2)] = null;
 }
 
 function step(kind: string, cur: JSONValue, el: string, names: string[]): JSONValue | undefined {

@@ -10,6 +10,7 @@ import { applyMergePatch } from "./merge-patch.ts";
 import { applyStrategicMergePatch } from "./strategic-merge-patch.ts";
 import { applyServerSideApply } from "./server-side-apply.ts";
 import { updateManagedFields } from "./managed-fields.ts";
+import type { FieldSchema } from "./field-schema.ts";
 import { normalizeInts, parseJSON as parsePreservingInts } from "../../util/json/json.ts";
 
 /** The patch media types, in the order kube-apiserver lists them in its 415 message. */
@@ -41,6 +42,10 @@ export interface PatchOptions {
    * util/json's UnmarshalCaseSensitivePreserveInts reads them (util/json/json.ts).
    */
   preserveInts?: boolean;
+  /** The object is unstructured (a custom resource): apply leaves the maps it empties null (RemoveOptions). */
+  unstructured?: boolean;
+  /** A custom resource's schema, for its field sets (field-schema.ts). */
+  schema?: FieldSchema;
 }
 
 export interface PatchResult {
@@ -142,6 +147,8 @@ function applyPatchUnguarded(contentType: string, current: JSONObject | undefine
       force: opts.force ?? false,
       now: opts.now,
       ...(opts.subresource ? { subresource: opts.subresource } : {}),
+      unstructured: opts.unstructured === true,
+      ...(opts.schema ? { schema: opts.schema } : {}),
     });
     return { object: r.object, created: current === undefined };
   }
@@ -151,7 +158,7 @@ function applyPatchUnguarded(contentType: string, current: JSONObject | undefine
   if (opts.fieldManager === "") return { object: patched, created: false };
   const apiVersion = opts.apiVersion ?? (typeof current.apiVersion === "string" ? current.apiVersion : "");
   return {
-    object: updateManagedFields(current, patched, opts.fieldManager, "Update", apiVersion, opts.now, opts.subresource),
+    object: updateManagedFields(current, patched, opts.fieldManager, "Update", apiVersion, opts.now, opts.subresource, opts.schema),
     created: false,
   };
 }

@@ -7,6 +7,7 @@
 import { compareElements, type FieldPath, type FieldSet } from "./fieldpath-path.ts";
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { kindMetaOf, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
+import { childSchema, itemSchema, type FieldSchema, type SchemaNode } from "./field-schema.ts";
 import { stringifyJSON } from "../../util/json/json.ts";
 import { isStringMap } from "../../util/json/string-maps.ts";
 import { preparedFieldSet, stringMapFields } from "./string-map-fields.ts";
@@ -75,9 +76,10 @@ export function walkFields(kind: string, obj: JSONValue, visit: (path: FieldPath
 
 /**
  * Called per node with its set key (pathKey of its path), path length,
- * whether the path ends in a list item, its value and whether it is a leaf.
+ * whether the path ends in a list item, its value, whether it is a leaf and
+ * whether it is a member (a leaf, or a field its schema does not declare: field-schema.ts).
  */
-type NodeVisitor = (key: string, depth: number, item: boolean, value: JSONValue, leaf: boolean) => void;
+type NodeVisitor = (key: string, depth: number, item: boolean, value: JSONValue, leaf: boolean, member: boolean) => void;
 
 interface WalkOptions {
   /** Leave out this top-level field and everything under it (resetFilter's field). */
@@ -98,6 +100,8 @@ interface WalkOptions {
    * the same pair of objects and read by the second, so each pair of subtrees is compared once.
    */
   twinEqual?: Map<string, boolean>;
+  /** A custom resource's schema: the fields it does not declare are members (field-schema.ts). */
+  schema?: FieldSchema;
 }
 
 /** No twin below this node: it is inside a list (items pair by key, not by place) or the twin lacks it. */
@@ -146,6 +150,8 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
     stripped: boolean,
     inMeta: boolean,
     twin: JSONValue | undefined | typeof noTwin,
+    s: SchemaNode,
+    undeclared: boolean,
   ): void => {
     const meta = table[names];
     const key = depth === 0 ? "[]" : `${open}]`;
@@ -153,7 +159,7 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
     if (isObject(v)) {
       const keys = Object.keys(v);
       const leaf = meta?.mapType === "atomic" || (keys.length === 0 && depth > 0);
-      if (depth > 0 && show) visit(key, depth, item, v, leaf);
+      if (depth > 0 && show) visit(key, depth, item, v, leaf, leaf || undeclared);
       if (leaf) return;
       const twins = twin !== noTwin && isObject(twin) ? twin : undefined;
       for (const k of keys) {
@@ -172,11 +178,13 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
           if (equal) continue;
         }
         if (path) path[depth] = `f:${k}`;
-        walk(child, childOpen, depth + 1, childNames, nameCount + 1, false, childStripped, depth === 0 && k === "metadata", childTwin);
+        const cs = childSchema(s, k, depth);
+        const inMetaNext = depth === 0 && k === "metadata";
+        walk(child, childOpen, depth + 1, childNames, nameCount + 1, false, childStripped, inMetaNext, childTwin, cs.child, cs.undeclared);
       }
     } else if (Array.isArray(v)) {
       const atomic = (meta?.listType ?? "atomic") === "atomic";
-      if (show) visit(key, depth, item, v, atomic);
+      if (show) visit(key, depth, item, v, atomic, atomic || undeclared);
       if (atomic) return;
       const set = meta?.listType === "set";
       for (let i = 0; i < v.length; i++) {
@@ -186,26 +194,26 @@ function walkNodes(kind: string, obj: JSONValue, visit: NodeVisitor, opts: WalkO
         const json = JSON.stringify(el);
         const open2 = depth === 0 ? `[${json}` : `${open},${json}`;
         // Item paths end in k:/v:/i:, so they are never stripped.
-        if (set || !isObject(it)) visit(`${open2}]`, depth + 1, true, it, true);
-        else walk(it, open2, depth + 1, names, nameCount, true, false, false, noTwin);
+        if (set || !isObject(it)) visit(`${open2}]`, depth + 1, true, it, true, true);
+        else walk(it, open2, depth + 1, names, nameCount, true, false, false, noTwin, itemSchema(s), false);
       }
     } else if (show) {
-      visit(key, depth, item, v, true);
+      visit(key, depth, item, v, true, true);
     }
   };
-  walk(obj, "[", 0, "", 0, false, false, false, rootTwin);
+  walk(obj, "[", 0, "", 0, false, false, false, rootTwin, opts.schema, false);
 }
 
 /** ToFieldSet: the member paths of `obj` (scalars, atomic values, empty maps, list items). */
-export function toFieldSet(kind: string, obj: JSONValue): FieldSet {
+export function toFieldSet(kind: string, obj: JSONValue, schema?: FieldSchema): FieldSet {
   const out: FieldSet = new Set();
   walkNodes(
     kind,
     obj,
-    (k, depth, item, _v, member) => {
+    (k, _depth, item, _v, _leaf, member) => {
       if (member || item) out.add(k);
     },
-    { strip: true },
+    schema === undefined ? { strip: true } : { strip: true, schema },
   );
   return out;
 }
@@ -231,16 +239,18 @@ export function nodeValues(
   skipTop?: string,
   twin?: JSONValue,
   twinEqual?: Map<string, boolean>,
+  schema?: FieldSchema,
 ): Map<string, NodeValue> {
   const out = new Map<string, NodeValue>();
   if (obj === undefined) return out;
+  const opts: WalkOptions = { skipTop, strip: true, ...(schema ? { schema } : {}) };
   walkNodes(
     kind,
     obj,
-    (k, depth, item, value, leaf) => {
-      out.set(k, { value, member: leaf || item, leaf, depth });
+    (k, depth, item, value, leaf, member) => {
+      out.set(k, { value, member: member || item, leaf, depth });
     },
-    twin === undefined ? { skipTop, strip: true } : { skipTop, strip: true, twin, ...(twinEqual ? { twinEqual } : {}) },
+    twin === undefined ? opts : { ...opts, twin, ...(twinEqual ? { twinEqual } : {}) },
   );
   return out;
 }

@@ -14,6 +14,7 @@ export {
   type PatchResult,
 } from "./apply-patch.ts";
 export { kindMeta, lookupFieldMeta, type FieldMeta, type KindMeta } from "./patch-meta.ts";
+export type { FieldSchema } from "./field-schema.ts";
 export { toFieldSet } from "./fieldpath.ts";
 export { prepareFieldSets } from "./string-map-fields.ts";
 export { pathString, type FieldSet, type FieldPath } from "./fieldpath-path.ts";

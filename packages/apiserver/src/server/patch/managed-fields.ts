@@ -8,6 +8,7 @@ import { formatRFC3339 } from "../../util/time/rfc3339.ts";
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { managedFieldsError } from "./managed-fields-validate.ts";
 import { createdFieldsV1, nodeValues, resetField } from "./fieldpath.ts";
+import type { FieldSchema } from "./field-schema.ts";
 import type { FieldSet } from "./fieldpath-path.ts";
 import { addPathsToFieldsV1, fromFieldsV1, normalizeFieldsV1, toFieldsV1 } from "./fieldpath-serialize.ts";
 
@@ -122,14 +123,20 @@ export interface Comparison {
 }
 
 /** Compares `oldObj` with `newObj`; top-level struct fields (metadata, spec, status) are never "added" since Go always has them. */
-export function compareObjects(kind: string, oldObj: JSONValue | undefined, newObj: JSONValue, subresource?: string): Comparison {
+export function compareObjects(
+  kind: string,
+  oldObj: JSONValue | undefined,
+  newObj: JSONValue,
+  subresource?: string,
+  schema?: FieldSchema,
+): Comparison {
   // The reset field (resetFilter) is left out of both walks rather than filtered afterwards, and so
   // is every subtree equal in both (it can add, modify or remove nothing): a change of one annotation
   // of a 60,000-label object then builds a handful of paths, not 120,000.
   const skip = resetField(subresource);
   const twinEqual = new Map<string, boolean>();
-  const before = nodeValues(kind, oldObj, skip, newObj, twinEqual);
-  const after = nodeValues(kind, newObj, skip, oldObj, twinEqual);
+  const before = nodeValues(kind, oldObj, skip, newObj, twinEqual, schema);
+  const after = nodeValues(kind, newObj, skip, oldObj, twinEqual, schema);
   const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
   for (const [k, n] of after) {
     const o = before.get(k);
@@ -175,6 +182,7 @@ function holdsAny(set: FieldSet, paths: FieldSet): boolean {
  * A create without client-supplied managedFields builds its one entry's
  * FieldsV1 in a single walk (createdFieldsV1); everything else takes the
  * set-based path (updateManagedFieldsGeneral), which gives the same result.
+ * `schema` is a custom resource's (its undeclared fields are members: field-schema.ts).
  */
 export function updateManagedFields(
   oldObj: JSONValue | undefined,
@@ -184,8 +192,10 @@ export function updateManagedFields(
   apiVersion: string,
   now: Date,
   subresource?: string,
+  schema?: FieldSchema,
 ): JSONObject {
-  if (oldObj === undefined) {
+  // The one-walk create path knows no schemas: a custom resource's takes the set-based path.
+  if (oldObj === undefined && schema === undefined) {
     const list = isObject(newObj.metadata) ? newObj.metadata.managedFields : undefined;
     if (!Array.isArray(list) || list.length === 0) {
       const kind = typeof newObj.kind === "string" ? newObj.kind : "";
@@ -197,7 +207,7 @@ export function updateManagedFields(
       }
     }
   }
-  return updateManagedFieldsGeneral(oldObj, newObj, manager, operation, apiVersion, now, subresource);
+  return updateManagedFieldsGeneral(oldObj, newObj, manager, operation, apiVersion, now, subresource, schema);
 }
 
 /** updateManagedFields by field-set algebra for every case; exported so tests can hold the create fast path to it. */
@@ -209,10 +219,11 @@ export function updateManagedFieldsGeneral(
   apiVersion: string,
   now: Date,
   subresource?: string,
+  schema?: FieldSchema,
 ): JSONObject {
   const managers = managersFor(oldObj, newObj);
   const kind = typeof newObj.kind === "string" ? newObj.kind : "";
-  const c = compareObjects(kind, oldObj, newObj, subresource);
+  const c = compareObjects(kind, oldObj, newObj, subresource, schema);
   const taken: FieldSet = new Set(c.added);
   for (const p of c.modified) taken.add(p);
   const entry = { manager, operation, apiVersion, ...(subresource ? { subresource } : {}) };

@@ -10,6 +10,7 @@ import { dropUnsafeKeys, isObject, type JSONObject, type JSONValue } from "./jso
 import { resetFilter, toFieldSet } from "./fieldpath.ts";
 import { keyPath, pathString } from "./fieldpath-path.ts";
 import { mergeApplied, removePaths } from "./apply-merge.ts";
+import type { FieldSchema } from "./field-schema.ts";
 import {
   compareObjects,
   decodeManagedFields,
@@ -27,6 +28,10 @@ export interface ApplyOptions {
   now: Date;
   /** Set for apply to a subresource (`status`); recorded in the entry. */
   subresource?: string;
+  /** The object is unstructured (a custom resource): see RemoveOptions. */
+  unstructured?: boolean;
+  /** A custom resource's schema, whose undeclared fields are members (field-schema.ts). */
+  schema?: FieldSchema;
 }
 
 export interface ApplyResult {
@@ -115,14 +120,14 @@ export function applyServerSideApply(current: JSONObject | undefined, applied: u
     ...(opts.subresource ? { subresource: opts.subresource } : {}),
   };
   const id = managerId(entry);
-  const configSet = new Set([...toFieldSet(kind, applied)].filter(resetFilter(opts.subresource)));
+  const configSet = new Set([...toFieldSet(kind, applied, opts.schema)].filter(resetFilter(opts.subresource)));
   const lastSet = managers.get(id)?.set ?? new Set<string>();
 
   const merged = mergeApplied(kind, current, applied) as JSONObject;
   const others = [...managers].filter(([k]) => k !== id).map(([, m]) => m.set);
-  removePaths(kind, merged, prunable(lastSet, [configSet, ...others]));
+  removePaths(kind, merged, prunable(lastSet, [configSet, ...others]), { unstructured: opts.unstructured === true });
 
-  const c = compareObjects(kind, current, merged, opts.subresource);
+  const c = compareObjects(kind, current, merged, opts.subresource, opts.schema);
   const changed = new Set([...c.added, ...c.modified]);
   const conflicts: { manager: ManagerState; path: string; key: string }[] = [];
   // Per manager, its changed paths in order: a walk of what changed, not of every path it holds.
