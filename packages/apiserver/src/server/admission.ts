@@ -10,7 +10,7 @@
  * strategy's WarningsOnCreate/WarningsOnUpdate, validating admission. The plugins here write into
  * the same list the handler and the store write into.
  */
-import type { Attributes, Operation } from "../admission/attributes.ts";
+import type { Attributes, GroupVersionKind, Operation } from "../admission/attributes.ts";
 import type { AdmissionContext } from "../admission/interfaces.ts";
 import type { KubeObject } from "../storage/index.ts";
 import type { JSONValue } from "./patch/json-value.ts";
@@ -41,10 +41,15 @@ export class RequestAdmission {
   readonly #op: Operation;
   readonly #dryRun: boolean;
   readonly #optionsKind: string;
+  readonly #kind: GroupVersionKind | undefined;
 
-  /** `warnings` is the request's recorder: the plugins append to it as they run. */
-  constructor(r: ResourceRequest, op: Operation, dryRun: boolean, warnings: string[] = []) {
+  /**
+   * `warnings` is the request's recorder: the plugins append to it as they run. `kind` is the
+   * kind of a subresource served as another one (deployments/scale: autoscaling/v1 Scale).
+   */
+  constructor(r: ResourceRequest, op: Operation, dryRun: boolean, warnings: string[] = [], kind?: GroupVersionKind) {
     this.#r = r;
+    this.#kind = kind;
     this.#op = op;
     this.#dryRun = dryRun;
     this.#optionsKind = optionsKind[op];
@@ -63,7 +68,7 @@ export class RequestAdmission {
       namespace: def.namespaced ? (info.namespace ?? obj?.metadata.namespace ?? "") : isNamespace ? name : "",
       resource: { group: def.group, version: def.version, resource: def.resource },
       subresource: info.subresource,
-      kind: { group: def.group, version: def.version, kind: def.kind },
+      kind: this.#kind ?? { group: def.group, version: def.version, kind: def.kind },
       ...(obj !== undefined ? { object: obj } : {}),
       ...(old !== undefined ? { oldObject: old } : {}),
       options: optionsObject(op === "CREATE" && this.#op === "UPDATE" ? "CreateOptions" : this.#optionsKind, this.#dryRun),
