@@ -81,7 +81,6 @@ const notYet: Record<string, { verbs: string[]; why: string }> = {
       "authorization.k8s.io/v1/subjectaccessreviews",
     ].map((k) => [k, { verbs: ["*"], why: "reviews are answered without admission" }]),
   ),
-  "v1/pods/binding": { verbs: ["*"], why: "a binding is not admitted" },
   "networking.k8s.io/v1/servicecidrs": {
     verbs: ["delete", "deletecollection"],
     why: "the ServiceCIDR finalizer is added at create here (upstream's controller adds it), so an immediate delete waits for it",
