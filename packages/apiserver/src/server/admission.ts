@@ -17,6 +17,14 @@ import type { JSONValue } from "./patch/json-value.ts";
 import { invalidManagedFieldsAfterMutatingAdmission, managedFieldsError } from "./patch/managed-fields-validate.ts";
 import type { ResourceRequest } from "./resource-request.ts";
 
+/**
+ * What admission reads of a request: a resource request, or a review's create (which has no
+ * storage, and whose resource is described by its own table).
+ */
+export type AdmittedRequest = Pick<ResourceRequest, "info" | "user" | "admission" | "audit" | "deadline"> & {
+  def: Pick<ResourceRequest["def"], "group" | "version" | "resource" | "kind" | "namespaced">;
+};
+
 /** The request's options object as admission sees it (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions). */
 function optionsObject(kind: string, dryRun: boolean, fieldManager?: string): Record<string, unknown> {
   return {
@@ -37,7 +45,7 @@ const optionsKind: Record<Operation, string> = {
 /** One request's admission: attributes for each object, and what the plugins reported. */
 export class RequestAdmission {
   readonly ctx: AdmissionContext;
-  readonly #r: ResourceRequest;
+  readonly #r: AdmittedRequest;
   readonly #op: Operation;
   readonly #dryRun: boolean;
   readonly #optionsKind: string;
@@ -47,7 +55,7 @@ export class RequestAdmission {
    * `warnings` is the request's recorder: the plugins append to it as they run. `kind` is the
    * kind of a subresource served as another one (deployments/scale: autoscaling/v1 Scale).
    */
-  constructor(r: ResourceRequest, op: Operation, dryRun: boolean, warnings: string[] = [], kind?: GroupVersionKind) {
+  constructor(r: AdmittedRequest, op: Operation, dryRun: boolean, warnings: string[] = [], kind?: GroupVersionKind) {
     this.#r = r;
     this.#kind = kind;
     this.#op = op;
