@@ -100,7 +100,7 @@ async function serveReview(c: ResourceHandlerConfig, ctx: RequestContext, info: 
     authorizeWithSelectors: c.authorizeWithSelectors,
     authenticator: c.authenticator,
     ...(adm ? { admit: (obj) => adm.admit(obj as unknown as KubeObject, undefined) } : {}),
-    ...(createValidation ? { createValidation } : {}),
+    ...(createValidation ? { createValidation: (obj) => createValidation(obj as unknown as KubeObject) } : {}),
   });
   adm?.report();
   send(ctx.res, 201, answer, "json", warnings);
