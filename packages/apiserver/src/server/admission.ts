@@ -10,12 +10,20 @@
  * strategy's WarningsOnCreate/WarningsOnUpdate, validating admission. The plugins here write into
  * the same list the handler and the store write into.
  */
-import type { Attributes, Operation } from "../admission/attributes.ts";
+import type { Attributes, GroupVersionKind, Operation } from "../admission/attributes.ts";
 import type { AdmissionContext } from "../admission/interfaces.ts";
 import type { KubeObject } from "../storage/index.ts";
 import type { JSONValue } from "./patch/json-value.ts";
 import { invalidManagedFieldsAfterMutatingAdmission, managedFieldsError } from "./patch/managed-fields-validate.ts";
 import type { ResourceRequest } from "./resource-request.ts";
+
+/**
+ * What admission reads of a request: a resource request, or a review's create (which has no
+ * storage, and whose resource is described by its own table).
+ */
+export type AdmittedRequest = Pick<ResourceRequest, "info" | "user" | "admission" | "audit" | "deadline"> & {
+  def: Pick<ResourceRequest["def"], "group" | "version" | "resource" | "kind" | "namespaced">;
+};
 
 /** The request's options object as admission sees it (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions). */
 function optionsObject(kind: string, dryRun: boolean, fieldManager?: string): Record<string, unknown> {
@@ -37,14 +45,19 @@ const optionsKind: Record<Operation, string> = {
 /** One request's admission: attributes for each object, and what the plugins reported. */
 export class RequestAdmission {
   readonly ctx: AdmissionContext;
-  readonly #r: ResourceRequest;
+  readonly #r: AdmittedRequest;
   readonly #op: Operation;
   readonly #dryRun: boolean;
   readonly #optionsKind: string;
+  readonly #kind: GroupVersionKind | undefined;
 
-  /** `warnings` is the request's recorder: the plugins append to it as they run. */
-  constructor(r: ResourceRequest, op: Operation, dryRun: boolean, warnings: string[] = []) {
+  /**
+   * `warnings` is the request's recorder: the plugins append to it as they run. `kind` is the
+   * kind of a subresource served as another one (deployments/scale: autoscaling/v1 Scale).
+   */
+  constructor(r: AdmittedRequest, op: Operation, dryRun: boolean, warnings: string[] = [], kind?: GroupVersionKind) {
     this.#r = r;
+    this.#kind = kind;
     this.#op = op;
     this.#dryRun = dryRun;
     this.#optionsKind = optionsKind[op];
@@ -63,7 +76,7 @@ export class RequestAdmission {
       namespace: def.namespaced ? (info.namespace ?? obj?.metadata.namespace ?? "") : isNamespace ? name : "",
       resource: { group: def.group, version: def.version, resource: def.resource },
       subresource: info.subresource,
-      kind: { group: def.group, version: def.version, kind: def.kind },
+      kind: this.#kind ?? { group: def.group, version: def.version, kind: def.kind },
       ...(obj !== undefined ? { object: obj } : {}),
       ...(old !== undefined ? { oldObject: old } : {}),
       options: optionsObject(op === "CREATE" && this.#op === "UPDATE" ? "CreateOptions" : this.#optionsKind, this.#dryRun),

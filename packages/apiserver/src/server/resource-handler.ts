@@ -19,6 +19,9 @@ import { handleResource } from "./rest.ts";
 import { answerReview, findReview, type ReviewDef } from "./reviews.ts";
 import { methodNotAllowed, routeNotFound } from "./routes.ts";
 import type { AdmissionInterface } from "../admission/interfaces.ts";
+import type { KubeObject } from "../storage/index.ts";
+import { RequestAdmission } from "./admission.ts";
+import { parseDryRun } from "./query.ts";
 import type { CRDHandler } from "../apiextensions/apiserver/customresource-handler.ts";
 
 /** What the resource handler serves. */
@@ -85,15 +88,22 @@ async function serveReview(c: ResourceHandlerConfig, ctx: RequestContext, info: 
   if (info.name !== "" || info.watchPath) throw routeNotFound();
   if (info.verb !== "create") throw methodNotAllowed();
   const format = bodyFormat(ctx.req.headers["content-type"]);
-  const answer = await answerReview(review, parseBody(await readBody(ctx.req), format), {
+  const body = parseBody(await readBody(ctx.req), format);
+  const warnings: string[] = [];
+  const adm = reviewAdmission(c, ctx, info, review, warnings);
+  const { createValidation } = adm?.storeHooks() ?? {};
+  const answer = await answerReview(review, body, {
     user: ctx.user,
     namespace: info.namespace ?? "",
     authorizer: c.authorizer,
     ruleResolver: c.authorizerRuleResolver,
     authorizeWithSelectors: c.authorizeWithSelectors,
     authenticator: c.authenticator,
+    ...(adm ? { admit: (obj) => adm.admit(obj as unknown as KubeObject, undefined) } : {}),
+    ...(createValidation ? { createValidation: (obj) => createValidation(obj as unknown as KubeObject) } : {}),
   });
-  send(ctx.res, 201, answer);
+  adm?.report();
+  send(ctx.res, 201, answer, "json", warnings);
   ctx.code = 201;
   const scope = info.namespace !== undefined ? "namespace" : "cluster";
   ctx.labels = {
@@ -104,6 +114,33 @@ async function serveReview(c: ResourceHandlerConfig, ctx: RequestContext, info: 
     subresource: ctx.labels.subresource,
     scope,
   };
+}
+
+/** A review's admission (create.go with the review's REST as the creater), or none without a chain. */
+function reviewAdmission(
+  c: ResourceHandlerConfig,
+  ctx: RequestContext,
+  info: RequestInfo,
+  review: ReviewDef,
+  warnings: string[],
+): RequestAdmission | undefined {
+  if (c.admission === undefined) return undefined;
+  const def = {
+    group: review.group,
+    version: review.version,
+    resource: review.resource,
+    kind: review.kind,
+    namespaced: review.namespaced ?? false,
+  };
+  const r = {
+    info,
+    def,
+    admission: c.admission,
+    audit: ctx.audit,
+    ...(ctx.user ? { user: ctx.user } : {}),
+    ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+  };
+  return new RequestAdmission(r, "CREATE", parseDryRun(ctx.url.searchParams), warnings);
 }
 
 /** Upstream's metric verb: LIST and WATCH split from GET, APPLY from PATCH. */

@@ -191,7 +191,11 @@ async function create(r: ResourceRequest): Promise<number> {
   if (sub !== undefined) {
     // A body of the subresource's own kind (a Binding), handed to its REST with the parent's name.
     const { obj, warnings } = decodeBody({ ...r.def, kind: sub.kind, schema: sub.schema }, await bodyBytes(r), format, fv);
-    const out = await sub.create(r.store, r.info.namespace, r.info.name, obj, { dryRun, warnings, ...userOf(r) });
+    // create.go: mutating admission of the subresource's object; its REST calls createValidation.
+    const adm = new RequestAdmission(r, "CREATE", dryRun, warnings, { group: r.def.group, version: r.def.version, kind: sub.kind });
+    await adm.admit(obj, undefined);
+    const out = await sub.create(r.store, r.info.namespace, r.info.name, obj, { dryRun, warnings, ...userOf(r), ...adm.storeHooks() });
+    adm.report();
     send(r.res, 201, out, r.format === "yaml" ? "yaml" : "json", warnings);
     return 201;
   }

@@ -19,6 +19,8 @@ import {
 export type ReviewContext = AuthorizationReviewContext & {
   /** The server's request authenticator (TokenReview); undefined when authentication is off. */
   authenticator?: Authenticator | undefined;
+  /** Mutating admission of the review, in place, before its REST answers (create.go). */
+  admit?: ((obj: Record<string, unknown>) => Promise<void>) | undefined;
 };
 
 export interface ReviewDef {
@@ -50,20 +52,24 @@ function selfSubjectReview(version: string): ReviewDef {
     resource: "selfsubjectreviews",
     kind: "SelfSubjectReview",
     singular: "selfsubjectreview",
-    answer: (_body, { user }) => ({
-      apiVersion: `authentication.k8s.io/${version}`,
-      kind: "SelfSubjectReview",
-      metadata: { creationTimestamp: null },
-      // authenticationv1.UserInfo's uid and extra are omitempty.
-      status: {
-        userInfo: {
-          username: user.name,
-          ...(user.uid !== "" ? { uid: user.uid } : {}),
-          groups: user.groups,
-          ...(user.extra && Object.keys(user.extra).length > 0 ? { extra: user.extra } : {}),
+    // pkg/registry/authentication/selfsubjectreview/rest.go: validating admission before anything else.
+    answer: async (body, { user, createValidation }) => {
+      await createValidation?.(structuredClone(body));
+      return {
+        apiVersion: `authentication.k8s.io/${version}`,
+        kind: "SelfSubjectReview",
+        metadata: { creationTimestamp: null },
+        // authenticationv1.UserInfo's uid and extra are omitempty.
+        status: {
+          userInfo: {
+            username: user.name,
+            ...(user.uid !== "" ? { uid: user.uid } : {}),
+            groups: user.groups,
+            ...(user.extra && Object.keys(user.extra).length > 0 ? { extra: user.extra } : {}),
+          },
         },
-      },
-    }),
+      };
+    },
   };
 }
 
@@ -76,7 +82,8 @@ export const servableReviews: readonly ReviewDef[] = [
     resource: "tokenreviews",
     kind: "TokenReview",
     singular: "tokenreview",
-    answer: (body, ctx) => tokenReview(body, { authenticator: ctx.authenticator, namespace: ctx.namespace }),
+    answer: (body, ctx) =>
+      tokenReview(body, { authenticator: ctx.authenticator, namespace: ctx.namespace, createValidation: ctx.createValidation }),
   },
   authorizationReview("selfsubjectaccessreviews", "SelfSubjectAccessReview", selfSubjectAccessReview),
   authorizationReview("subjectaccessreviews", "SubjectAccessReview", subjectAccessReview),
@@ -111,5 +118,12 @@ export function findReview(
 export async function answerReview(def: ReviewDef, body: unknown, ctx: ReviewContext): Promise<Record<string, unknown>> {
   if (body === null || typeof body !== "object" || Array.isArray(body))
     throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${def.kind})`);
-  return def.answer(body as Record<string, unknown>, { ...ctx, user: ctx.user ?? anonymous });
+  let review = body as Record<string, unknown>;
+  if (ctx.admit !== undefined) {
+    // Admission sees the review as decoded: typed as the served version, with its metadata.
+    const apiVersion = def.group === "" ? def.version : `${def.group}/${def.version}`;
+    review = { ...review, apiVersion, kind: def.kind, metadata: review["metadata"] ?? {} };
+    await ctx.admit(review);
+  }
+  return def.answer(review, { ...ctx, user: ctx.user ?? anonymous });
 }

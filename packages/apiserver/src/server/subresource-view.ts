@@ -5,9 +5,11 @@
  */
 import { StatusError } from "@servicenet/api";
 import { defaultTableHandler } from "@servicenet/printers";
+import type { GroupVersionKind } from "../admission/attributes.ts";
 import type { SubresourceView } from "../registry/rest/subresource-view.ts";
 import type { KubeObject } from "../storage/index.ts";
 import { decodeBody, decodeValue, parseFieldValidation } from "./codec.ts";
+import { RequestAdmission } from "./admission.ts";
 import { readBody, send } from "./http.ts";
 import { bodyFormat } from "./negotiation.ts";
 import { applyPatch, patchTypeOf, updateManagedFields, type JSONObject, type JSONValue } from "./patch/index.ts";
@@ -33,9 +35,24 @@ function viewDef(def: ResourceDef, view: SubresourceView): ResourceDef {
   };
 }
 
-function answer(r: ResourceRequest, vdef: ResourceDef, code: number, obj: KubeObject): number {
-  send(r.res, code, renderObject(vdef, obj, r.format, r.query), r.format);
+function answer(r: ResourceRequest, vdef: ResourceDef, code: number, obj: KubeObject, warnings: string[] = []): number {
+  send(r.res, code, renderObject(vdef, obj, r.format, r.query), r.format, warnings);
   return code;
+}
+
+/** The view as admission sees it: typed as the view's kind, as upstream's Scale object is. */
+function typedView(view: SubresourceView, obj: KubeObject): KubeObject {
+  return { apiVersion: view.group === "" ? view.version : `${view.group}/${view.version}`, kind: view.kind, ...obj };
+}
+
+/**
+ * The store's validating admission of the view (ScaleREST.Update's toScaleUpdateValidation and
+ * toScaleCreateValidation): the plugins see the scale of the parent the store is about to write.
+ */
+function viewValidation(adm: RequestAdmission, view: SubresourceView): ReturnType<RequestAdmission["storeHooks"]> {
+  const { updateValidation, deleteValidation: _delete, createValidation: _create } = adm.storeHooks();
+  if (updateValidation === undefined) return {};
+  return { updateValidation: (obj, old) => adm.validate(typedView(view, view.toView(obj)), typedView(view, view.toView(old)), "UPDATE") };
 }
 
 /** The view after validation, or a 422 naming the view's kind (`Scale.autoscaling "web" is invalid`). */
@@ -55,11 +72,15 @@ export async function handleSubresourceView(r: ResourceRequest, view: Subresourc
   const body = await readBody(r.req);
   const manager = fieldManagerOf(r.query, r.req.headers["user-agent"]);
   const subresource = r.info.subresource;
+  const kind: GroupVersionKind = { group: view.group, version: view.version, kind: view.kind };
+  const warnings: string[] = [];
+  const adm = new RequestAdmission(r, "UPDATE", dryRun, warnings, kind);
   let next: (current: KubeObject) => KubeObject;
   if (r.info.verb === "update") {
-    const { obj } = decodeBody(vdef, body, bodyFormat(r.req.headers["content-type"]), fv);
+    const { obj, warnings: decoded } = decodeBody(vdef, body, bodyFormat(r.req.headers["content-type"]), fv);
     // EnsureObjectNamespaceMatchesRequestNamespace: an empty namespace is the request's.
     if (r.def.namespaced && (obj.metadata.namespace ?? "") === "") obj.metadata.namespace = namespace;
+    warnings.push(...decoded);
     next = (current) =>
       updateManagedFields(
         current as unknown as JSONObject,
@@ -97,7 +118,11 @@ export async function handleSubresourceView(r: ResourceRequest, view: Subresourc
       const currentView = view.toView(current);
       const viewEntries = scaleEntriesFromParent(parentEntries, view.replicasPaths);
       if (viewEntries.length > 0) currentView.metadata.managedFields = viewEntries;
-      const scale = validated(view, next(currentView), name);
+      // scaleUpdatedObjectInfo.UpdatedObject: update.go's transformers (mutating admission) run on
+      // the new scale against the old one, before the scale is validated.
+      const admitted = typedView(view, next(currentView));
+      await adm.admit(admitted, typedView(view, currentView));
+      const scale = validated(view, admitted, name);
       const parent = view.apply(current, scale);
       const entries = parentEntriesFromScale(
         parentEntries,
@@ -109,7 +134,8 @@ export async function handleSubresourceView(r: ResourceRequest, view: Subresourc
       else delete parent.metadata.managedFields;
       return parent;
     },
-    { dryRun, ...(r.user ? { user: r.user } : {}) },
+    { dryRun, warnings, ...(r.user ? { user: r.user } : {}), ...viewValidation(adm, view) },
   );
-  return answer(r, vdef, 200, view.toView(result.object));
+  adm.report();
+  return answer(r, vdef, 200, view.toView(result.object), warnings);
 }

@@ -25,6 +25,8 @@ export interface ReviewContext {
   ruleResolver: RuleResolver | undefined;
   /** The AuthorizeWithSelectors feature gate (default on): the spec's selectors reach the authorizer. */
   authorizeWithSelectors?: boolean | undefined;
+  /** Validating admission of the review (rest.ValidateObjectFunc), after the review's own checks; throws to refuse. */
+  createValidation?: ((obj: Record<string, unknown>) => Promise<void>) | undefined;
 }
 
 type Body = Record<string, unknown>;
@@ -98,6 +100,7 @@ export async function selfSubjectAccessReview(body: Body, ctx: ReviewContext): P
   const errs = validateAccessReview(metaOf(body), spec, true);
   if (errs.length > 0) throw invalid("SelfSubjectAccessReview", errs);
   const user = requireUser(ctx);
+  await ctx.createValidation?.(structuredClone(body));
   return answer("SelfSubjectAccessReview", body, await decide(ctx.authorizer, attributesFrom(user, spec, ctx)));
 }
 
@@ -110,6 +113,7 @@ export async function subjectAccessReview(body: Body, ctx: ReviewContext): Promi
   const spec = specOf(body);
   const errs = validateAccessReview(metaOf(body), spec, false);
   if (errs.length > 0) throw invalid("SubjectAccessReview", errs);
+  await ctx.createValidation?.(structuredClone(body));
   return answer("SubjectAccessReview", body, await decide(ctx.authorizer, attributesFrom(specUser(spec), spec, ctx)));
 }
 
@@ -121,6 +125,7 @@ export async function localSubjectAccessReview(body: Body, ctx: ReviewContext): 
   if (ctx.namespace === "") throw StatusError.badRequest(`namespace is required on this type: ${ctx.namespace}`);
   if (ctx.namespace !== (metaOf(body)?.namespace ?? ""))
     throw StatusError.badRequest(`spec.resourceAttributes.namespace must match namespace: ${ctx.namespace}`);
+  await ctx.createValidation?.(structuredClone(body));
   return answer("LocalSubjectAccessReview", body, await decide(ctx.authorizer, attributesFrom(specUser(spec), spec, ctx)));
 }
 
@@ -129,6 +134,7 @@ export async function selfSubjectRulesReview(body: Body, ctx: ReviewContext): Pr
   const user = requireUser(ctx);
   const namespace = ((body["spec"] ?? {}) as { namespace?: string }).namespace ?? "";
   if (namespace === "") throw StatusError.badRequest("no namespace on request");
+  // Upstream's REST.Create takes no createValidation here: only mutating admission sees it.
   const rules = ctx.ruleResolver
     ? await ctx.ruleResolver.rulesFor(user, namespace)
     : {

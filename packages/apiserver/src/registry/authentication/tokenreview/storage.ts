@@ -20,6 +20,8 @@ export interface TokenReviewContext {
   apiAudiences?: readonly string[];
   /** The request's namespace; a TokenReview is cluster-scoped. */
   namespace: string;
+  /** Validating admission of the review (rest.ValidateObjectFunc), after its own checks; throws to refuse. */
+  createValidation?: ((obj: Body) => Promise<void>) | undefined;
 }
 
 /** REST.Create. */
@@ -28,6 +30,7 @@ export async function tokenReview(body: Body, ctx: TokenReviewContext): Promise<
   const spec = (body["spec"] ?? {}) as { token?: string; audiences?: string[] };
   const token = spec.token ?? "";
   if (token === "") throw StatusError.badRequest("token is required for TokenReview in authentication");
+  await ctx.createValidation?.(structuredClone(body));
   const review: Body = {
     kind: "TokenReview",
     apiVersion: "authentication.k8s.io/v1",

@@ -138,3 +138,34 @@ describe("matchPolicy over the versioned pandas", () => {
     });
   });
 });
+
+describe("a policy on deployments/scale", () => {
+  it("judges the autoscaling/v1 Scale of a scale update (ScaleREST.Update's toScaleUpdateValidation)", async () => {
+    const policy = withFailurePolicy(
+      "Fail",
+      withValidations(
+        [{ expression: "object.kind == 'Scale' && object.spec.replicas <= 5", message: "too many replicas" }],
+        makePolicy("scale"),
+      ),
+    );
+    policy.spec.matchConstraints = {
+      resourceRules: [{ operations: ["UPDATE"], apiGroups: ["apps"], apiVersions: ["v1"], resources: ["deployments/scale"] }],
+    };
+    await h.createPolicy(withWaitReadyConstraintAndExpression(policy));
+    await h.createAndWaitReady(makeBinding("scale-binding", "scale", ""));
+    const labels = { app: "web" };
+    await h.mustCreate("/apis/apps/v1/namespaces/default/deployments", {
+      metadata: { name: "web" },
+      spec: {
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+      },
+    });
+    const scale = (replicas: number) =>
+      h.send("PATCH", "/apis/apps/v1/namespaces/default/deployments/web/scale", { spec: { replicas } }, "application/merge-patch+json");
+    const denied = await scale(10);
+    expect(denied.status).toBe(422);
+    expect(denied.body.message).toContain("too many replicas");
+    expect((await scale(3)).status).toBe(200);
+  });
+});

@@ -55,6 +55,8 @@ async function createBinding(store: GenericStore, namespace: string | undefined,
   const errs = validatePodBinding(binding);
   // Upstream returns the aggregate as a plain error: a 500 with an empty reason.
   if (errs.length > 0) throw StatusError.unknown(aggregateMessage(errs));
+  // Validating admission sees a copy of the Binding, after its validation.
+  await p.createValidation?.(structuredClone(body));
   const preconditions: Preconditions = {
     ...(binding.metadata.uid ? { uid: binding.metadata.uid } : {}),
     ...(binding.metadata.resourceVersion ? { resourceVersion: binding.metadata.resourceVersion } : {}),
