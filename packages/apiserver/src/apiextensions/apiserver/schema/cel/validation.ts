@@ -4,15 +4,21 @@
  * for transition rules, `oldSelf` to the correlated old value; a rule that is not true fails
  * with its message, messageExpression or `failed rule: <rule>`, at the node's path (plus the
  * rule's fieldPath), as the field error its reason names. All rules of a request share
- * RuntimeCELCostBudget; unchanged values are not re-validated (ratcheting).
+ * RuntimeCELCostBudget. Every value is validated, but a failure of a rule without `oldSelf` on a
+ * value unchanged from its correlated old value is dropped (ratcheting); compile errors, cost
+ * errors and transition rules are never ratcheted.
  */
-import { field, semanticEqual, type FieldError, type FieldErrorList } from "@servicenet/api";
+import { field, type FieldError, type FieldErrorList } from "@servicenet/api";
 import { validationRules, type JSONSchemaProps, type ValidationRule } from "@servicenet/api/apiextensions/v1";
 import {
   CELError,
+  correlateField,
+  correlateListItem,
+  correlatedDeepEqual,
   costLimitExceededMessage,
   fromCEL,
   runtimeCELCostBudget,
+  toCELOptional,
   type CostBudget,
   type Program,
 } from "../../../../apiserver/cel/index.ts";
@@ -76,6 +82,8 @@ interface Walk {
 function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: unknown } | undefined, w: Walk): void {
   const type = s.type ?? "";
   const path = at === "" ? nilPath : at;
+  // ratchetingOptions.shouldRatchetError: the value is correlated with an old one and unchanged.
+  const unchanged = old !== undefined && correlatedDeepEqual(s, old.value, self);
   for (const c of compiled(s)) {
     if (w.exhausted) return;
     if (c.transition && old === undefined && c.rule.optionalOldSelf !== true) continue;
@@ -83,7 +91,12 @@ function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: 
       w.errs.push(field.invalid(path, type, `rule compile error: ${ruleErrorString(c.rule)}`));
       continue;
     }
-    const activation = { self, ...(old !== undefined ? { oldSelf: old.value } : {}) };
+    // validateExpressions' addErr: upstream turns a ratcheted failure into a warning.
+    const addErr = (e: FieldError): void => {
+      if (c.transition || !unchanged) w.errs.push(e);
+    };
+    const oldSelf = c.rule.optionalOldSelf === true ? { oldSelf: toCELOptional(old) } : old !== undefined ? { oldSelf: old.value } : {};
+    const activation = { self, ...oldSelf };
     let ok: unknown;
     try {
       ok = c.program.evaluate(activation, { budget: w.budget }).value;
@@ -99,7 +112,7 @@ function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: 
         w.exhausted = true;
         return;
       }
-      w.errs.push(field.invalid(path, type, `${msg} evaluating rule: ${ruleErrorString(c.rule)}`));
+      addErr(field.invalid(path, type, `${msg} evaluating rule: ${ruleErrorString(c.rule)}`));
       continue;
     }
     if (ok === true) continue;
@@ -113,43 +126,28 @@ function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: 
       }
     }
     const target = withFieldPath(at, c.rule.fieldPath);
-    w.errs.push(fieldErrorForReason(target === "" ? nilPath : target, type, detail, c.rule.reason));
+    addErr(fieldErrorForReason(target === "" ? nilPath : target, type, detail, c.rule.reason));
   }
 }
 
 function walk(s: JSONSchemaProps | undefined, at: string, x: unknown, old: { value: unknown } | undefined, w: Walk): void {
   // validateExpressions: only non-null values are validated (a nullable value's rules skip null).
   if (s === undefined || x === undefined || x === null || w.exhausted) return;
-  if (old !== undefined && semanticEqual(old.value, x)) return;
   evalRules(s, at, x, old, w);
   if (Array.isArray(x)) {
     const items = s.items !== undefined && !Array.isArray(s.items) ? s.items : undefined;
-    const oldList = old !== undefined && Array.isArray(old.value) ? old.value : undefined;
-    x.forEach((v, i) => walk(items, `${at}[${i}]`, v, correlate(s, v, oldList), w));
+    x.forEach((v, i) => walk(items, `${at}[${i}]`, v, correlateListItem(s, v, old?.value), w));
     return;
   }
   if (x === null || typeof x !== "object") return;
   const obj = x as Record<string, unknown>;
-  const oldObj =
-    old !== undefined && old.value !== null && typeof old.value === "object" ? (old.value as Record<string, unknown>) : undefined;
   const ap = typeof s.additionalProperties === "object" ? s.additionalProperties : undefined;
   for (const [k, v] of Object.entries(obj)) {
     const prop = s.properties?.[k];
-    const child = oldObj !== undefined && Object.hasOwn(oldObj, k) ? { value: oldObj[k] } : undefined;
+    const child = correlateField(s, k, old?.value, obj);
     if (prop !== undefined) walk(prop, at === "" ? k : `${at}.${k}`, v, child, w);
     else if (ap !== undefined) walk(ap, `${at}[${k}]`, v, child, w);
   }
-}
-
-/** List items correlate for transition rules by their map keys (list-type map) only. */
-function correlate(s: JSONSchemaProps, v: unknown, oldList: unknown[] | undefined): { value: unknown } | undefined {
-  if (oldList === undefined || s["x-kubernetes-list-type"] !== "map" || v === null || typeof v !== "object") return undefined;
-  const keys = s["x-kubernetes-list-map-keys"] ?? [];
-  const item = v as Record<string, unknown>;
-  const found = oldList.find(
-    (o) => o !== null && typeof o === "object" && keys.every((k) => semanticEqual((o as Record<string, unknown>)[k], item[k])),
-  );
-  return found === undefined ? undefined : { value: found };
 }
 
 /** Runs every x-kubernetes-validations rule of `schema` over `obj` (and `old` on update). */
