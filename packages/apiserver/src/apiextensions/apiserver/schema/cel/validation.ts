@@ -130,23 +130,37 @@ function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: 
   }
 }
 
-function walk(s: JSONSchemaProps | undefined, at: string, x: unknown, old: { value: unknown } | undefined, w: Walk): void {
+/**
+ * Whether a child of a node typed `type` reached through `via` has a CEL type: NewValidator
+ * derives a child's DeclType from its parent's (ElemType, Fields), which only lists have for
+ * items and only objects for properties (`items` under an object has none).
+ */
+const childTyped = (typed: boolean, type: string | undefined, via: "array" | "object"): boolean =>
+  typed && (type === undefined || type === via);
+
+const noDeclType = "rule compiler initialization error: Failed to convert to declType for CEL validation rules";
+
+function walk(s: JSONSchemaProps | undefined, at: string, x: unknown, old: { value: unknown } | undefined, w: Walk, typed = true): void {
   // validateExpressions: only non-null values are validated (a nullable value's rules skip null).
   if (s === undefined || x === undefined || x === null || w.exhausted) return;
-  evalRules(s, at, x, old, w);
+  // Compile: rules without a DeclType are a compilation error, reported on every value, never ratcheted.
+  if (!typed && compiled(s).length > 0) w.errs.push(field.invalid(at === "" ? nilPath : at, s.type ?? "", noDeclType));
+  else evalRules(s, at, x, old, w);
   if (Array.isArray(x)) {
     const items = s.items !== undefined && !Array.isArray(s.items) ? s.items : undefined;
-    x.forEach((v, i) => walk(items, `${at}[${i}]`, v, correlateListItem(s, v, old?.value), w));
+    const t = childTyped(typed, s.type, "array");
+    x.forEach((v, i) => walk(items, `${at}[${i}]`, v, correlateListItem(s, v, old?.value), w, t));
     return;
   }
   if (x === null || typeof x !== "object") return;
   const obj = x as Record<string, unknown>;
   const ap = typeof s.additionalProperties === "object" ? s.additionalProperties : undefined;
+  const t = childTyped(typed, s.type, "object");
   for (const [k, v] of Object.entries(obj)) {
     const prop = s.properties?.[k];
     const child = correlateField(s, k, old?.value, obj);
-    if (prop !== undefined) walk(prop, at === "" ? k : `${at}.${k}`, v, child, w);
-    else if (ap !== undefined) walk(ap, `${at}[${k}]`, v, child, w);
+    if (prop !== undefined) walk(prop, at === "" ? k : `${at}.${k}`, v, child, w, t);
+    else if (ap !== undefined) walk(ap, `${at}[${k}]`, v, child, w, t);
   }
 }
 
