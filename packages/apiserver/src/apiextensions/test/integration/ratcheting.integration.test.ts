@@ -451,6 +451,7 @@ describe("TestRatchetingFunctionality", () => {
       { description: "require that stringField value start with `k8s`", patchSchema: stringFieldRules([k8sPrefix]) },
       {
         description: "add a new entry that follows the new rule, ratchet old values",
+        warnings: ['field[object1].stringField: Invalid value: \\"string\\": strings must have k8s prefix'],
         apply: {
           field: fieldObjects({
             object1: ["a string", 5],

@@ -8,7 +8,7 @@
  * value unchanged from its correlated old value is dropped (ratcheting); compile errors, cost
  * errors and transition rules are never ratcheted.
  */
-import { field, type FieldError, type FieldErrorList } from "@servicenet/api";
+import { field, fieldErrorString, type FieldError, type FieldErrorList } from "@servicenet/api";
 import { validationRules, type JSONSchemaProps, type ValidationRule } from "@servicenet/api/apiextensions/v1";
 import {
   CELError,
@@ -76,6 +76,8 @@ const outOfBudget = "validation failed due to running out of cost budget, no fur
 interface Walk {
   budget: CostBudget;
   errs: FieldErrorList;
+  /** Where ratcheted failures go (upstream: warnings of the request). */
+  warnings?: string[];
   exhausted: boolean;
 }
 
@@ -91,9 +93,10 @@ function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: 
       w.errs.push(field.invalid(path, type, `rule compile error: ${ruleErrorString(c.rule)}`));
       continue;
     }
-    // validateExpressions' addErr: upstream turns a ratcheted failure into a warning.
+    // validateExpressions' addErr: a ratcheted failure is a warning.
     const addErr = (e: FieldError): void => {
       if (c.transition || !unchanged) w.errs.push(e);
+      else w.warnings?.push(fieldErrorString(e));
     };
     const oldSelf = c.rule.optionalOldSelf === true ? { oldSelf: toCELOptional(old) } : old !== undefined ? { oldSelf: old.value } : {};
     const activation = { self, ...oldSelf };
@@ -164,9 +167,9 @@ function walk(s: JSONSchemaProps | undefined, at: string, x: unknown, old: { val
   }
 }
 
-/** Runs every x-kubernetes-validations rule of `schema` over `obj` (and `old` on update). */
-export function validateCELRules(schema: JSONSchemaProps | undefined, obj: unknown, old?: unknown): FieldErrorList {
-  const w: Walk = { budget: { remaining: runtimeCELCostBudget }, errs: [], exhausted: false };
+/** Runs every x-kubernetes-validations rule of `schema` over `obj` (and `old` on update, ratcheted failures going to `warnings`). */
+export function validateCELRules(schema: JSONSchemaProps | undefined, obj: unknown, old?: unknown, warnings?: string[]): FieldErrorList {
+  const w: Walk = { budget: { remaining: runtimeCELCostBudget }, errs: [], exhausted: false, warnings };
   walk(schema, "", obj, old === undefined ? undefined : { value: old }, w);
   return w.errs;
 }
