@@ -55,7 +55,7 @@ describe("validateExpressions ratcheting", () => {
         backend: {
           type: "object",
           items: { type: "object", "x-kubernetes-validations": [{ rule: "has(self.replicas)" }] },
-        } as JSONSchemaProps,
+        },
       },
     };
     const obj = { backend: [{ replicas: 1 }] };
