@@ -20,5 +20,6 @@ export {
   staticEstimatedCostLimit,
   checkFrequency,
 } from "./limits.ts";
-export { fromCEL, toCEL } from "./values.ts";
+export { fromCEL, toCEL, toCELOptional } from "./values.ts";
+export { correlateField, correlateListItem, correlatedDeepEqual, type Correlated } from "./common/equality.ts";
 export { trustedTypeError } from "./typed-check.ts";

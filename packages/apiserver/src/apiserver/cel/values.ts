@@ -3,6 +3,7 @@
  * k8s.io/apiserver/pkg/cel/common/values.go UnstructuredToVal does for schemaless data: a JSON
  * number without a fraction is a CEL int (a bigint here), any other number a double.
  */
+import { Optional } from "@marcbachmann/cel-js";
 import { normalizeInt } from "../../util/json/json.ts";
 
 /** A JSON value (an object decoded from a request, a param, an old object). */
@@ -29,6 +30,11 @@ export function toCEL(v: unknown): unknown {
     return out;
   }
   return v;
+}
+
+/** An `optional` of a JSON value: optional.of(value), or optional.none() without one (optionalOldSelf). */
+export function toCELOptional(v: { value: unknown } | undefined): Optional<unknown> {
+  return v === undefined ? Optional.none() : Optional.of(toCEL(v.value));
 }
 
 /**

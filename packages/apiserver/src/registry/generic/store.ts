@@ -238,16 +238,18 @@ export class GenericStore {
       meta["deletionGracePeriodSeconds"] ??= old.metadata["deletionGracePeriodSeconds"];
     meta.generation = old.metadata.generation;
     let errs: FieldError[];
+    const found: string[] = [];
     if (subresource !== "") {
       const sub = this.strategy.subresources?.[subresource];
       if (!sub)
         throw StatusError.notFound({ group: this.config.group, resource: `${this.config.resource}/${subresource}` }, meta.name ?? "");
       sub.prepareForUpdate(obj, old);
-      errs = sub.validateUpdate(obj, old);
+      errs = sub.validateUpdate(obj, old, found);
     } else {
       this.strategy.prepareForUpdate(obj, old);
-      errs = this.strategy.validateUpdate(obj, old);
+      errs = this.strategy.validateUpdate(obj, old, found);
     }
+    addWarnings(warnings, found);
     if (errs.length > 0) throw this.invalid(meta.name ?? "", errs, obj);
     if (subresource === "") addWarnings(warnings, this.strategy.warningsOnUpdate?.(obj, old));
     this.strategy.canonicalize?.(obj);

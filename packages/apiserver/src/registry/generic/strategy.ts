@@ -11,7 +11,8 @@ import { stringifyJSON } from "../../util/json/json.ts";
 /** What a status (or other) subresource update may change. */
 export interface SubresourceStrategy<T extends KubeObject = KubeObject> {
   prepareForUpdate(obj: T, old: T): void;
-  validateUpdate(obj: T, old: T): FieldError[];
+  /** As {@link RESTStrategy.validateUpdate}. */
+  validateUpdate(obj: T, old: T, warnings?: string[]): FieldError[];
 }
 
 /**
@@ -31,7 +32,8 @@ export interface RESTStrategy<T extends KubeObject = KubeObject> extends Gracefu
   /** Copies what users may not change on update (status from `old`...). */
   prepareForUpdate(obj: T, old: T): void;
   validate(obj: T): FieldError[];
-  validateUpdate(obj: T, old: T): FieldError[];
+  /** `warnings` collects what upstream's validation adds to the request (warning.AddWarning). */
+  validateUpdate(obj: T, old: T, warnings?: string[]): FieldError[];
   /** Warnings for a valid new object, sent as `Warning` headers (upstream WarningsOnCreate). */
   warningsOnCreate?(obj: T): string[];
   /** Warnings for a valid update of the main resource (upstream WarningsOnUpdate). */

@@ -41,11 +41,6 @@ export interface SchemaError {
   message: string;
 }
 
-/** The old value correlated with the node being validated (ratcheting.go CorrelatedObject). */
-export interface Correlated {
-  value: unknown;
-}
-
 const inBody = "body";
 
 function err(code: SchemaErrorCode, name: string, message: string, extra: Partial<SchemaError> = {}): SchemaError {

@@ -3,11 +3,12 @@
  * JSONSchemaProps tree: the type, schema-props (allOf/anyOf/oneOf/not), string, format, number,
  * slice, enum and object validators in upstream's order. With `old`, validation ratchets
  * (apiextensions-apiserver pkg/apiserver/validation/ratcheting.go): errors of a node whose value
- * is unchanged from the correlated old value are dropped. Object fields correlate by key, items of
- * `x-kubernetes-list-type: map` lists by their keys and of `set` lists by value.
+ * is unchanged from the correlated old value are dropped (k8s.io/apiserver/pkg/cel/common/equality.go
+ * decides what correlates and what is unchanged).
  */
 import { semanticEqual } from "@servicenet/api";
 import type { JSONSchemaProps } from "@servicenet/api/apiextensions/v1";
+import { correlateField, correlateListItem, correlatedDeepEqual, type Correlated } from "../../../apiserver/cel/index.ts";
 import {
   inBody,
   jsonType,
@@ -17,14 +18,13 @@ import {
   validateNumber,
   validateString,
   validateType,
-  type Correlated,
   type SchemaError,
 } from "./schema-validator.ts";
 
 /** Validates `data` against `s` at `path` ("" at the root); `old` enables ratcheting. */
 export function validateSchema(s: JSONSchemaProps, data: unknown, path = "", old?: Correlated): SchemaError[] {
   const errs = validateNode(s, data, path, old);
-  if (errs.length > 0 && old !== undefined && semanticEqual(old.value, data)) return [];
+  if (errs.length > 0 && old !== undefined && correlatedDeepEqual(s, old.value, data)) return [];
   return errs;
 }
 
@@ -80,8 +80,7 @@ function validateSlice(s: JSONSchemaProps, data: unknown[], path: string, old: C
   const errs: SchemaError[] = [];
   const items = s.items !== undefined && !Array.isArray(s.items) ? s.items : undefined;
   if (items !== undefined) {
-    const oldList = old !== undefined && Array.isArray(old.value) ? old.value : undefined;
-    data.forEach((v, i) => errs.push(...validateSchema(items, v, `${path}[${i}]`, correlateItem(s, v, oldList))));
+    data.forEach((v, i) => errs.push(...validateSchema(items, v, `${path}[${i}]`, correlateListItem(s, v, old?.value))));
   }
   if (s.minItems !== undefined && data.length < s.minItems)
     errs.push(schemaError("MinItems", path, `${path} in ${inBody} should have at least ${s.minItems} items`, { value: data.length }));
@@ -97,31 +96,12 @@ function validateSlice(s: JSONSchemaProps, data: unknown[], path: string, old: C
   return errs;
 }
 
-/** The old item an item correlates with: by the map keys of a list-type map, by value in a set, none otherwise. */
-function correlateItem(s: JSONSchemaProps, v: unknown, oldList: unknown[] | undefined): Correlated | undefined {
-  if (oldList === undefined) return undefined;
-  const listType = s["x-kubernetes-list-type"];
-  if (listType === "set") return oldList.some((o) => semanticEqual(o, v)) ? { value: v } : undefined;
-  if (listType !== "map" || v === null || typeof v !== "object") return undefined;
-  const keys = s["x-kubernetes-list-map-keys"] ?? [];
-  const item = v as Record<string, unknown>;
-  const found = oldList.find(
-    (o) => o !== null && typeof o === "object" && keys.every((k) => semanticEqual((o as Record<string, unknown>)[k], item[k])),
-  );
-  return found === undefined ? undefined : { value: found };
-}
-
 /** objectValidator: min/maxProperties, additionalProperties, properties, then required. */
 function validateObject(s: JSONSchemaProps, data: Record<string, unknown>, path: string, old: Correlated | undefined): SchemaError[] {
   const errs: SchemaError[] = [];
   const n = Object.keys(data).length;
   const props = s.properties ?? {};
-  const oldObj =
-    old !== undefined && old.value !== null && typeof old.value === "object" && !Array.isArray(old.value)
-      ? (old.value as Record<string, unknown>)
-      : undefined;
-  const child = (k: string): Correlated | undefined =>
-    oldObj !== undefined && Object.hasOwn(oldObj, k) ? { value: oldObj[k] } : undefined;
+  const child = (k: string): Correlated | undefined => correlateField(s, k, old?.value, data);
   const sub = (k: string): string => (path === "" ? k : `${path}.${k}`);
   if (s.minProperties !== undefined && n < s.minProperties)
     errs.push(

@@ -104,4 +104,13 @@ describe("ValidateCustomResourceUpdate (ratcheting)", () => {
     ]);
     expect(validateCustomResourceUpdate({ atomic: ["long"] }, old, schema)).toEqual([]);
   });
+
+  it("a reordered map list is unchanged: its maxItems failure is kept (equality.go CachedDeepEqual)", () => {
+    const capped = obj({ ports: { ...(schema.properties!["ports"] as object), maxItems: 1 } });
+    const old = { ports: [{ port: 1 }, { port: 2 }] };
+    expect(validateCustomResourceUpdate({ ports: [{ port: 2 }, { port: 1 }] }, old, capped)).toEqual([]);
+    expect(validateCustomResourceUpdate({ ports: [{ port: 2 }, { port: 3 }] }, old, capped).map(fieldErrorString)).toEqual([
+      "ports: Too many: 2: must have at most 1 item",
+    ]);
+  });
 });

@@ -63,9 +63,9 @@ export function newCustomResourceStrategy(
   if (statusOn)
     subresources["status"] = {
       prepareForUpdate: prepareStatusUpdate,
-      validateUpdate: (o, old) => {
+      validateUpdate: (o, old, warnings) => {
         const tm = validateTypeMeta(o);
-        return tm.length > 0 ? tm : [...validateObjectMetaUpdate(o.metadata, old.metadata), ...schema.validateUpdate(o, old)];
+        return tm.length > 0 ? tm : [...validateObjectMetaUpdate(o.metadata, old.metadata), ...schema.validateUpdate(o, old, warnings)];
       },
     };
   return {
@@ -94,9 +94,9 @@ export function newCustomResourceStrategy(
       const tm = validateTypeMeta(o);
       return tm.length > 0 ? tm : [...validateObjectMeta(o.metadata, { namespaced }), ...schema.validate(o)];
     },
-    validateUpdate: (o, old) => {
+    validateUpdate: (o, old, warnings) => {
       const tm = validateTypeMeta(o);
-      return tm.length > 0 ? tm : [...validateObjectMetaUpdate(o.metadata, old.metadata), ...schema.validateUpdate(o, old)];
+      return tm.length > 0 ? tm : [...validateObjectMetaUpdate(o.metadata, old.metadata), ...schema.validateUpdate(o, old, warnings)];
     },
     ...(selectable.length > 0
       ? {

@@ -75,7 +75,8 @@ function withCELRules(schema: JSONSchemaProps | undefined, errs: FieldErrorList,
 
 export interface SchemaValidator {
   validate(obj: KubeObject): FieldErrorList;
-  validateUpdate(obj: KubeObject, old: KubeObject): FieldErrorList;
+  /** Ratcheted CEL rule failures go to `warnings`, as upstream's warning.AddWarning. */
+  validateUpdate(obj: KubeObject, old: KubeObject, warnings?: string[]): FieldErrorList;
 }
 
 /** The schema checks of one CRD version; none without a schema. */
@@ -88,7 +89,7 @@ export function newSchemaValidator(schema: JSONSchemaProps | undefined, scale?: 
         [...validateCustomResource(o, schema), ...validateScale(o, scale), ...common(o), ...validateListSetsAndMaps("", schema, o)],
         () => validateCELRules(schema, o),
       ),
-    validateUpdate: (o, old) =>
+    validateUpdate: (o, old, warnings) =>
       withCELRules(
         schema,
         [
@@ -97,7 +98,7 @@ export function newSchemaValidator(schema: JSONSchemaProps | undefined, scale?: 
           ...common(o),
           ...(validateListSetsAndMaps("", schema, old).length === 0 ? validateListSetsAndMaps("", schema, o) : []),
         ],
-        () => validateCELRules(schema, o, old),
+        () => validateCELRules(schema, o, old, warnings),
       ),
   };
 }

@@ -179,10 +179,6 @@ describe("TestCustomResourceValidatorsWithBlockingErrors", () => {
 });
 
 describe("TestCustomResourceValidatorsWithSchemaConversion", () => {
-  // Upstream's update of the stored object after the replacement fails with `rule compiler
-  // initialization error: Failed to convert to declType for CEL validation rules` (the rule under
-  // an object's `items` has no CEL type). That step is not reproduced: here the unchanged list
-  // is not validated again, so the update is accepted.
   it("CRD replacement with a schema that does not convert to CEL types does not break the handler", async () => {
     const cr = await createCRDWithSchema(s, "Conversion", structuralSchemaWithItemsUnderArray);
     const created = await cr.create("cr-1", { backend: [{ replicas: 8 }] });
@@ -193,6 +189,14 @@ describe("TestCustomResourceValidatorsWithSchemaConversion", () => {
     (replacement["metadata"] as Record<string, unknown>)["resourceVersion"] = current.metadata.resourceVersion;
     const updated = await s.request(`${crdPath}/${name}`, { method: "PUT", headers: json, body: JSON.stringify(replacement) });
     expect(updated.status, updated.text).toBe(200);
+    // An unrelated update of the stored object: the rule under the object's `items` has no CEL
+    // type, a compilation error that ratcheting does not hide.
+    await eventually(async () => {
+      const old = (await s.request(`${cr.path}/cr-1`)).json() as { metadata: Record<string, unknown> };
+      old.metadata["labels"] = { key: "value" };
+      expectInvalid(await cr.update(old), "rule compiler initialization error: Failed to convert to declType for CEL validation rules");
+      return true;
+    });
     await eventually(async () => {
       const r = await cr.create("cr-2", { backend: [{ replicas: 7 }] });
       expectInvalid(r, 'Invalid value: "array": spec.backend in body must be of type object: "array"');

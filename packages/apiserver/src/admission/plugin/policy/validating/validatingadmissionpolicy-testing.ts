@@ -152,7 +152,7 @@ export class VapHarness {
   post = (path: string, body: unknown) => this.send("POST", path, body);
 
   /** Creates `body` at `path` (201 expected) and deletes it in cleanup. */
-  async mustCreate(path: string, body: { metadata: { name: string } }): Promise<void> {
+  async mustCreate<T extends { metadata: { name: string } }>(path: string, body: T): Promise<void> {
     const r = await this.post(path, body);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     this.#made.unshift(`${path}/${body.metadata.name}`);

@@ -16,7 +16,7 @@ const stringTraversalCostFactor = 0.1;
 const regexStringLengthCostFactor = 0.25;
 
 const macros = new Set(["all", "exists", "exists_one", "map", "filter"]);
-const traversal = new Set(["startsWith", "endsWith", "lowerAscii", "upperAscii", "trim", "split", "replace", "indexOf", "lastIndexOf"]);
+const traversal = new Set(["lowerAscii", "upperAscii", "trim", "split", "replace", "indexOf", "lastIndexOf"]);
 const listTraversal = new Set(["isSorted", "sum", "min", "max"]);
 
 /** minSerializedSize: the fewest JSON bytes a value of the schema takes. */
@@ -157,6 +157,9 @@ class Estimator {
         size: 1,
       };
     }
+    // checker/cost.go functionCost: a prefix or suffix test is charged by its argument, not the string it tests.
+    if ((name === "startsWith" || name === "endsWith") && t !== undefined && xs[0] !== undefined)
+      return { cost: argCost + ceil(xs[0].size * stringTraversalCostFactor), size: 1 };
     if (traversal.has(name) && subject !== undefined)
       return { cost: argCost + Math.max(1, ceil(subject.size * stringTraversalCostFactor)), size: subject.size };
     if (listTraversal.has(name) && subject !== undefined) return { cost: argCost + subject.size, size: 1 };

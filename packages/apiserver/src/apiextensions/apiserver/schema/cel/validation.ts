@@ -4,15 +4,21 @@
  * for transition rules, `oldSelf` to the correlated old value; a rule that is not true fails
  * with its message, messageExpression or `failed rule: <rule>`, at the node's path (plus the
  * rule's fieldPath), as the field error its reason names. All rules of a request share
- * RuntimeCELCostBudget; unchanged values are not re-validated (ratcheting).
+ * RuntimeCELCostBudget. Every value is validated, but a failure of a rule without `oldSelf` on a
+ * value unchanged from its correlated old value is dropped (ratcheting); compile errors, cost
+ * errors and transition rules are never ratcheted.
  */
-import { field, semanticEqual, type FieldError, type FieldErrorList } from "@servicenet/api";
+import { field, fieldErrorString, type FieldError, type FieldErrorList } from "@servicenet/api";
 import { validationRules, type JSONSchemaProps, type ValidationRule } from "@servicenet/api/apiextensions/v1";
 import {
   CELError,
+  correlateField,
+  correlateListItem,
+  correlatedDeepEqual,
   costLimitExceededMessage,
   fromCEL,
   runtimeCELCostBudget,
+  toCELOptional,
   type CostBudget,
   type Program,
 } from "../../../../apiserver/cel/index.ts";
@@ -70,12 +76,16 @@ const outOfBudget = "validation failed due to running out of cost budget, no fur
 interface Walk {
   budget: CostBudget;
   errs: FieldErrorList;
+  /** Where ratcheted failures go (upstream: warnings of the request). */
+  warnings?: string[];
   exhausted: boolean;
 }
 
 function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: unknown } | undefined, w: Walk): void {
   const type = s.type ?? "";
   const path = at === "" ? nilPath : at;
+  // ratchetingOptions.shouldRatchetError: the value is correlated with an old one and unchanged.
+  const unchanged = old !== undefined && correlatedDeepEqual(s, old.value, self);
   for (const c of compiled(s)) {
     if (w.exhausted) return;
     if (c.transition && old === undefined && c.rule.optionalOldSelf !== true) continue;
@@ -83,7 +93,13 @@ function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: 
       w.errs.push(field.invalid(path, type, `rule compile error: ${ruleErrorString(c.rule)}`));
       continue;
     }
-    const activation = { self, ...(old !== undefined ? { oldSelf: old.value } : {}) };
+    // validateExpressions' addErr: a ratcheted failure is a warning.
+    const addErr = (e: FieldError): void => {
+      if (c.transition || !unchanged) w.errs.push(e);
+      else w.warnings?.push(fieldErrorString(e));
+    };
+    const oldSelf = c.rule.optionalOldSelf === true ? { oldSelf: toCELOptional(old) } : old !== undefined ? { oldSelf: old.value } : {};
+    const activation = { self, ...oldSelf };
     let ok: unknown;
     try {
       ok = c.program.evaluate(activation, { budget: w.budget }).value;
@@ -99,7 +115,7 @@ function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: 
         w.exhausted = true;
         return;
       }
-      w.errs.push(field.invalid(path, type, `${msg} evaluating rule: ${ruleErrorString(c.rule)}`));
+      addErr(field.invalid(path, type, `${msg} evaluating rule: ${ruleErrorString(c.rule)}`));
       continue;
     }
     if (ok === true) continue;
@@ -113,48 +129,47 @@ function evalRules(s: JSONSchemaProps, at: string, self: unknown, old: { value: 
       }
     }
     const target = withFieldPath(at, c.rule.fieldPath);
-    w.errs.push(fieldErrorForReason(target === "" ? nilPath : target, type, detail, c.rule.reason));
+    addErr(fieldErrorForReason(target === "" ? nilPath : target, type, detail, c.rule.reason));
   }
 }
 
-function walk(s: JSONSchemaProps | undefined, at: string, x: unknown, old: { value: unknown } | undefined, w: Walk): void {
+/**
+ * Whether a child of a node typed `type` reached through `via` has a CEL type: NewValidator
+ * derives a child's DeclType from its parent's (ElemType, Fields), which only lists have for
+ * items and only objects for properties (`items` under an object has none).
+ */
+const childTyped = (typed: boolean, type: string | undefined, via: "array" | "object"): boolean =>
+  typed && (type === undefined || type === via);
+
+const noDeclType = "rule compiler initialization error: Failed to convert to declType for CEL validation rules";
+
+function walk(s: JSONSchemaProps | undefined, at: string, x: unknown, old: { value: unknown } | undefined, w: Walk, typed = true): void {
   // validateExpressions: only non-null values are validated (a nullable value's rules skip null).
   if (s === undefined || x === undefined || x === null || w.exhausted) return;
-  if (old !== undefined && semanticEqual(old.value, x)) return;
-  evalRules(s, at, x, old, w);
+  // Compile: rules without a DeclType are a compilation error, reported on every value, never ratcheted.
+  if (!typed && compiled(s).length > 0) w.errs.push(field.invalid(at === "" ? nilPath : at, s.type ?? "", noDeclType));
+  else evalRules(s, at, x, old, w);
   if (Array.isArray(x)) {
     const items = s.items !== undefined && !Array.isArray(s.items) ? s.items : undefined;
-    const oldList = old !== undefined && Array.isArray(old.value) ? old.value : undefined;
-    x.forEach((v, i) => walk(items, `${at}[${i}]`, v, correlate(s, v, oldList), w));
+    const t = childTyped(typed, s.type, "array");
+    x.forEach((v, i) => walk(items, `${at}[${i}]`, v, correlateListItem(s, v, old?.value), w, t));
     return;
   }
   if (x === null || typeof x !== "object") return;
   const obj = x as Record<string, unknown>;
-  const oldObj =
-    old !== undefined && old.value !== null && typeof old.value === "object" ? (old.value as Record<string, unknown>) : undefined;
   const ap = typeof s.additionalProperties === "object" ? s.additionalProperties : undefined;
+  const t = childTyped(typed, s.type, "object");
   for (const [k, v] of Object.entries(obj)) {
     const prop = s.properties?.[k];
-    const child = oldObj !== undefined && Object.hasOwn(oldObj, k) ? { value: oldObj[k] } : undefined;
-    if (prop !== undefined) walk(prop, at === "" ? k : `${at}.${k}`, v, child, w);
-    else if (ap !== undefined) walk(ap, `${at}[${k}]`, v, child, w);
+    const child = correlateField(s, k, old?.value, obj);
+    if (prop !== undefined) walk(prop, at === "" ? k : `${at}.${k}`, v, child, w, t);
+    else if (ap !== undefined) walk(ap, `${at}[${k}]`, v, child, w, t);
   }
 }
 
-/** List items correlate for transition rules by their map keys (list-type map) only. */
-function correlate(s: JSONSchemaProps, v: unknown, oldList: unknown[] | undefined): { value: unknown } | undefined {
-  if (oldList === undefined || s["x-kubernetes-list-type"] !== "map" || v === null || typeof v !== "object") return undefined;
-  const keys = s["x-kubernetes-list-map-keys"] ?? [];
-  const item = v as Record<string, unknown>;
-  const found = oldList.find(
-    (o) => o !== null && typeof o === "object" && keys.every((k) => semanticEqual((o as Record<string, unknown>)[k], item[k])),
-  );
-  return found === undefined ? undefined : { value: found };
-}
-
-/** Runs every x-kubernetes-validations rule of `schema` over `obj` (and `old` on update). */
-export function validateCELRules(schema: JSONSchemaProps | undefined, obj: unknown, old?: unknown): FieldErrorList {
-  const w: Walk = { budget: { remaining: runtimeCELCostBudget }, errs: [], exhausted: false };
+/** Runs every x-kubernetes-validations rule of `schema` over `obj` (and `old` on update, ratcheted failures going to `warnings`). */
+export function validateCELRules(schema: JSONSchemaProps | undefined, obj: unknown, old?: unknown, warnings?: string[]): FieldErrorList {
+  const w: Walk = { budget: { remaining: runtimeCELCostBudget }, errs: [], exhausted: false, warnings };
   walk(schema, "", obj, old === undefined ? undefined : { value: old }, w);
   return w.errs;
 }
