@@ -2,7 +2,8 @@
 import { createServer, type ServerResponse } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { bufferBeforeChunkingSize, endWith, send } from "./http.ts";
+import { parse as parseYAML } from "yaml";
+import { bufferBeforeChunkingSize, encode, endWith, send } from "./http.ts";
 
 const servers: { close: () => void }[] = [];
 afterEach(() => servers.splice(0).forEach((s) => s.close()));
@@ -53,5 +54,20 @@ describe("send", () => {
     expect(r.head).toMatch(/^http\/1\.1 304/);
     expect(r.head).not.toContain("content-length");
     expect(r.body).toBe("");
+  });
+});
+
+describe("encode as YAML", () => {
+  it("writes a value the body holds twice in full each time, as Go's YAML does (no anchors or aliases)", () => {
+    const verbs = ["get", "list"];
+    const body = {
+      resources: [
+        { name: "a", verbs },
+        { name: "b", verbs },
+      ],
+    };
+    const { text } = encode(body, "yaml");
+    expect(text).not.toMatch(/[&*]a1/);
+    expect(parseYAML(text)).toEqual(body);
   });
 });

@@ -71,8 +71,10 @@ export function encode(body: unknown, format: OutputFormat): { text: string; con
     if (format !== "json") throw new Error(`encoded JSON sent as ${format}`);
     return { text: body.text, contentType: "application/json" };
   }
-  // kube-apiserver goes JSON -> map -> YAML, so keys come out sorted.
-  if (format === "yaml") return { text: toYAML(body, { lineWidth: 0, sortMapEntries: true }), contentType: "application/yaml" };
+  // kube-apiserver goes JSON -> map -> YAML, so keys come out sorted and a value used twice is written
+  // twice (no YAML anchors or aliases).
+  if (format === "yaml")
+    return { text: toYAML(body, { lineWidth: 0, sortMapEntries: true, aliasDuplicateObjects: false }), contentType: "application/yaml" };
   if (format === "table") return { text: stringifyJSON(body), contentType: "application/json;as=Table;v=v1;g=meta.k8s.io" };
   return { text: stringifyJSON(body), contentType: "application/json" };
 }

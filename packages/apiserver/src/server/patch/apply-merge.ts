@@ -55,6 +55,13 @@ export interface RemoveOptions {
    * the schema judges that null. Otherwise it is dropped, as a typed object's omitempty drops it.
    */
   unstructured?: boolean;
+  /**
+   * The applied configuration: of an unstructured object, only a container the configuration
+   * itself sets to null stays null once emptied (the applier owns that null); one the applier
+   * dropped is removed with its fields, as upstream's prune removes a named field that is no
+   * longer applied (merge/update.go, `EnsureNamedFieldsAreMembers`).
+   */
+  applied?: JSONValue;
 }
 
 /** Removes every path in `paths` (JSON-encoded FieldPaths) from `obj` in place, then handles containers left empty. */
@@ -62,12 +69,13 @@ export function removePaths(kind: string, obj: JSONObject, paths: Iterable<strin
   // Shallowest first: a removed list item takes its fields with it, and its key
   // (which names it) is still intact when it is looked up. Items are found by key, not index.
   const sorted = [...paths].map(keyPath).sort((a, b) => a.length - b.length);
-  for (const p of sorted) removeOne(kind, obj, p, opts.unstructured === true);
+  const applied = opts.unstructured === true ? (opts.applied ?? null) : undefined;
+  for (const p of sorted) removeOne(kind, obj, p, applied);
 }
 
 type Chain = { node: JSONValue; names: string[] }[];
 
-function removeOne(kind: string, root: JSONObject, path: string[], unstructured: boolean): void {
+function removeOne(kind: string, root: JSONObject, path: string[], applied: JSONValue | undefined): void {
   const chain: Chain = [{ node: root, names: [] }];
   let cur: JSONValue = root;
   let names: string[] = [];
@@ -83,7 +91,7 @@ function removeOne(kind: string, root: JSONObject, path: string[], unstructured:
     cur = next;
     chain.push({ node: cur, names });
   }
-  if (unstructured) nullEmptied(chain, path);
+  if (applied !== undefined) nullEmptied(chain, path, applied);
   else dropEmptied(chain, path);
 }
 
@@ -106,13 +114,27 @@ function dropEmptied(chain: Chain, path: string[]): void {
  * removingWalker.doMap/doList: a map or list whose removals left nothing is written as null in
  * its parent, which then holds that null and is not empty itself.
  */
-function nullEmptied(chain: Chain, path: string[]): void {
+function nullEmptied(chain: Chain, path: string[], applied: JSONValue): void {
   const i = chain.length - 1;
   const { node } = chain[i] as { node: JSONValue };
   if (i < 1 || !isEmpty(node)) return;
+  if (!appliedNull(applied, path.slice(0, i))) {
+    dropEmptied(chain, path);
+    return;
+  }
   const parent = (chain[i - 1] as { node: JSONValue }).node;
   if (Array.isArray(parent)) parent[parent.indexOf(node)] = null;
   else if (isObject(parent)) parent[(path[i - 1] as string).slice(2)] = null;
+}
+
+/** Whether the applied configuration sets the field at `els` (field elements only) to null. */
+function appliedNull(applied: JSONValue, els: string[]): boolean {
+  let cur: JSONValue | undefined = applied;
+  for (const el of els) {
+    if (!el.startsWith("f:") || !isObject(cur)) return false;
+    cur = cur[el.slice(2)];
+  }
+  return cur === null;
 }
 
 function step(kind: string, cur: JSONValue, el: string, names: string[]): JSONValue | undefined {

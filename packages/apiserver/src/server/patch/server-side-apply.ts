@@ -125,7 +125,7 @@ export function applyServerSideApply(current: JSONObject | undefined, applied: u
 
   const merged = mergeApplied(kind, current, applied) as JSONObject;
   const others = [...managers].filter(([k]) => k !== id).map(([, m]) => m.set);
-  removePaths(kind, merged, prunable(lastSet, [configSet, ...others]), { unstructured: opts.unstructured === true });
+  removePaths(kind, merged, prunable(lastSet, [configSet, ...others]), { unstructured: opts.unstructured === true, applied });
 
   const c = compareObjects(kind, current, merged, opts.subresource, opts.schema);
   const changed = new Set([...c.added, ...c.modified]);
