@@ -12,7 +12,7 @@
  */
 import { ObjectMetaSchema } from "@servicenet/api";
 import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
-import { isStringMap, jsonWithSlicedMaps, markStringMap, sliceEntries, type SlicedJSON, type SlicedMap } from "../util/json/string-maps.ts";
+import { isStringMap, jsonWithSlicedMaps, markStringMap, sliceEntries, type SlicedMap } from "../util/json/string-maps.ts";
 import { unwrap, type ZodLike } from "./openapi/zod-walk.ts";
 import { stringifyJSON } from "../util/json/json.ts";
 
@@ -107,14 +107,8 @@ export async function jsonWithLargeMaps<T extends object>(obj: T, encode: (o: T)
     if (m !== undefined) maps.push({ member, map: m.map, keys: m.keys });
   }
   if (maps.length === 0) return stringifyJSON(encode(obj));
-  let json: SlicedJSON;
-  try {
-    json = jsonWithSlicedMaps(meta, maps, (metadata) => encode({ ...obj, metadata }));
-  } catch (err) {
-    // The sliced writer is JSON.stringify's: a custom resource's int64 bigints take the one-step writer.
-    if (err instanceof TypeError) return stringifyJSON(encode(obj));
-    throw err;
-  }
+  const json = jsonWithSlicedMaps(meta, maps, (metadata) => encode({ ...obj, metadata }));
+  if (json === undefined) return stringifyJSON(encode(obj));
   await budget.maybeYield();
   return json.finish(budget);
 }

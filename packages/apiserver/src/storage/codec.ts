@@ -9,7 +9,7 @@ import type { RawKV } from "./kv.ts";
 import { deepCopy, jsonCopy, jsonCopyObject, notPlain, setMember } from "./json-copy.ts";
 import type { TurnBudget } from "../util/eventloop/turn-budget.ts";
 import { parseJSON, stringifyJSON } from "../util/json/json.ts";
-import { isStringMap, jsonWithMarkedMaps, type SlicedJSON } from "../util/json/string-maps.ts";
+import { isStringMap, jsonWithMarkedMaps } from "../util/json/string-maps.ts";
 
 /** JSON text to store for `obj`, without resourceVersion (a custom resource's int64s as their digits). */
 export function encode(obj: KubeObject): string {
@@ -32,12 +32,9 @@ export interface EncodedForStorage {
 export async function encodeForStorage(obj: KubeObject, budget: TurnBudget): Promise<EncodedForStorage> {
   const { resourceVersion: _rv, ...meta } = obj.metadata ?? {};
   // Only an object with a marked map in its metadata (a near-limit body's labels) takes the sliced
-  // writer, whose replacer would slow every other write down.
-  if (!Object.values(meta).some(isStringMap)) {
-    const value = encode(obj);
-    return { value, stored: storedCopy(obj, value) };
-  }
-  const json = markedMapsJSON({ ...obj, metadata: meta });
+  // writer, whose replacer would slow every other write down; one it cannot write (int64 bigints)
+  // is written at once.
+  const json = Object.values(meta).some(isStringMap) ? jsonWithMarkedMaps({ ...obj, metadata: meta }) : undefined;
   if (json === undefined) {
     const value = encode(obj);
     return { value, stored: storedCopy(obj, value) };
@@ -45,16 +42,6 @@ export async function encodeForStorage(obj: KubeObject, budget: TurnBudget): Pro
   const copy = copyForStorage(obj);
   const value = await json.finish(budget);
   return { value, stored: copy ?? (parseJSON(value) as KubeObject) };
-}
-
-/** The sliced writer's text, or undefined for an object it cannot write (a custom resource's int64 bigints). */
-function markedMapsJSON(value: unknown): SlicedJSON | undefined {
-  try {
-    return jsonWithMarkedMaps(value);
-  } catch (err) {
-    if (err instanceof TypeError) return undefined;
-    throw err;
-  }
 }
 
 /**

@@ -35,7 +35,7 @@ describe("jsonWithSlicedMaps", () => {
       ...o,
       metadata,
     }));
-    expect(await json.finish(new TurnBudget(0))).toBe(JSON.stringify(o));
+    expect(await json!.finish(new TurnBudget(0))).toBe(JSON.stringify(o));
     expect(o.metadata.labels).toBe(labels);
   });
 
@@ -49,7 +49,7 @@ describe("jsonWithSlicedMaps", () => {
     }));
     o.spec.s = "changed";
     o.metadata.name = "changed";
-    expect(await json.finish(new TurnBudget(0))).toBe(want);
+    expect(await json!.finish(new TurnBudget(0))).toBe(want);
   });
 });
 
@@ -65,6 +65,12 @@ describe("markStringMap", () => {
 });
 
 describe("jsonWithMarkedMaps", () => {
+  it("gives undefined for a value JSON.stringify cannot write (an int64 bigint): the caller writes it at once", () => {
+    const labels = { a: "b" };
+    markStringMap(labels);
+    expect(jsonWithMarkedMaps({ metadata: { labels }, spec: { num: 9223372036854775807n } })).toBeUndefined();
+  });
+
   it("writes marked maps wherever they are, in their own key order, exactly as JSON.stringify does, in turns", async () => {
     const labels = { ...manyLabels(4 * sliceEntries), "2": "x" };
     const fields = Object.fromEntries(Object.keys(labels).map((k) => [`f:${k}`, {}]));
@@ -73,7 +79,7 @@ describe("jsonWithMarkedMaps", () => {
     const o = { metadata: { labels, managedFields: [{ fieldsV1: { "f:metadata": { "f:labels": fields } } }] }, spec: { a: "$&" } };
     let json = "";
     const turns = await turnsDuring(
-      jsonWithMarkedMaps(o)
+      jsonWithMarkedMaps(o)!
         .finish(new TurnBudget(0))
         .then((j) => (json = j)),
     );
@@ -83,6 +89,6 @@ describe("jsonWithMarkedMaps", () => {
 
   it("writes an object without marked maps as JSON.stringify does", async () => {
     const o = { a: [1, { b: "c" }], d: null };
-    expect(await jsonWithMarkedMaps(o).finish(new TurnBudget(0))).toBe(JSON.stringify(o));
+    expect(await jsonWithMarkedMaps(o)!.finish(new TurnBudget(0))).toBe(JSON.stringify(o));
   });
 });

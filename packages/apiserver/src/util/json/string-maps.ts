@@ -52,7 +52,11 @@ export interface SlicedMap {
   keys: readonly string[];
 }
 
-/** Text with a unique marker string in place of each of some maps, which `finish` writes in turns and puts in. */
+/**
+ * Text with a unique marker string in place of each of some maps, which `finish` writes in turns
+ * and puts in. The writers give undefined for a value JSON.stringify cannot write (a custom
+ * resource's int64 bigints): the caller then writes it in one step with util/json's stringifyJSON.
+ */
 export interface SlicedJSON {
   finish(budget: TurnBudget): Promise<string>;
 }
@@ -60,7 +64,14 @@ export interface SlicedJSON {
 /** A fresh marker string, unlike any text an object holds. */
 const newMarker = (): string => `\u0000large-map-${randomUUID()}`;
 
-function spliced(json: string, pieces: readonly Piece[]): SlicedJSON {
+function spliced(value: unknown, pieces: Piece[]): SlicedJSON | undefined {
+  let json: string;
+  try {
+    json = JSON.stringify(value, markedMaps(pieces));
+  } catch (err) {
+    if (err instanceof TypeError) return undefined;
+    throw err;
+  }
   return {
     async finish(budget: TurnBudget): Promise<string> {
       let out = json;
@@ -86,14 +97,14 @@ export function jsonWithSlicedMaps(
   meta: Record<string, unknown>,
   maps: readonly SlicedMap[],
   encode: (meta: Record<string, unknown>) => unknown,
-): SlicedJSON {
+): SlicedJSON | undefined {
   const copy = { ...meta };
   const pieces: Piece[] = maps.map((m) => {
     const marker = newMarker();
     copy[m.member] = marker;
     return { marker, map: m.map, keys: m.keys };
   });
-  return spliced(JSON.stringify(encode(copy), markedMaps(pieces)), pieces);
+  return spliced(encode(copy), pieces);
 }
 
 type Piece = { marker: string; map: Record<string, unknown>; keys: readonly string[] };
@@ -113,7 +124,6 @@ function markedMaps(pieces: Piece[]): (key: string, value: unknown) => unknown {
  * managedFields records for them), written a slice at a time in its own key order; the rest is
  * written at once, as `jsonWithSlicedMaps` does.
  */
-export function jsonWithMarkedMaps(value: unknown): SlicedJSON {
-  const pieces: Piece[] = [];
-  return spliced(JSON.stringify(value, markedMaps(pieces)), pieces);
+export function jsonWithMarkedMaps(value: unknown): SlicedJSON | undefined {
+  return spliced(value, []);
 }
