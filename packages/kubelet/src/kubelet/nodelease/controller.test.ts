@@ -89,7 +89,9 @@ describe("NodeLeaseController (pkg/kubelet/nodelease, kwok's one timer for all N
       req.resume();
       held.push(() => {
         res.writeHead(req.method === "POST" ? 201 : 200, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ kind: "Lease", apiVersion: "coordination.k8s.io/v1", metadata: { resourceVersion: String(arrived.length) } }));
+        res.end(
+          JSON.stringify({ kind: "Lease", apiVersion: "coordination.k8s.io/v1", metadata: { resourceVersion: String(arrived.length) } }),
+        );
       });
     });
     await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
