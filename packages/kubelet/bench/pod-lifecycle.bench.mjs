@@ -103,6 +103,8 @@ async function up(nodes) {
     kc,
     pids,
     upMs: Date.now() - t,
+    /** When the kubelet had registered its Nodes (its Leases and Node status start then). */
+    kubeletStartedAt: Date.now(),
     /** The kubelet's memory after a full GC, as it measures it itself (bench/heap-probe.mjs). */
     heap: async () => {
       const file = path.join(heapDir, `kubelet-${probes++}.json`);
@@ -144,7 +146,9 @@ async function requestTimes(rest) {
     .sort((a, b) => b[1].sumS - a[1].sumS)
     .slice(0, 8)
     .map(([k, v]) => [k, { count: v.count, meanMs: Math.round((v.sumS / Math.max(1, v.count)) * 10000) / 10 }]);
-  return { apfWaitS: Math.round(apfWaitS * 10) / 10, top: Object.fromEntries(top) };
+  // The kubelet's heartbeats, whatever their rank: Lease renewals and Node status patches.
+  const heartbeats = Object.fromEntries(["PUT leases", "PATCH nodes/status"].map((k) => [k, rows[k]?.count ?? 0]));
+  return { apfWaitS: Math.round(apfWaitS * 10) / 10, top: Object.fromEntries(top), heartbeats };
 }
 
 const benchLabel = { bench: "pod-lifecycle" };
@@ -256,6 +260,8 @@ async function run(nodes, pods) {
   const deadline = Date.now() + 1_800_000;
   while (inSlice.size < pods && Date.now() < deadline) await sleep(200);
   const apiserverRequests = await requestTimes(rest).catch((e) => ({ error: String(e) }));
+  // The heartbeats above are over this time (since the kubelet started, give or take its registration).
+  apiserverRequests.kubeletUpS = Math.round((Date.now() - c.kubeletStartedAt) / 100) / 10;
   // The Pods' events by reason and first message (a FailedScheduling says why a Pod waited).
   const podEvents = {};
   for (const e of (await core.listNamespacedEvent({ namespace: "default" })).items.filter((x) => x.involvedObject?.kind === "Pod"))

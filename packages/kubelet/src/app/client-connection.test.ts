@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { heartbeatSockets, processClientLimits } from "./client-connection.ts";
+import { nodeSockets, processClientLimits } from "./client-connection.ts";
 
 describe("processClientLimits", () => {
   it.each([
@@ -12,12 +12,12 @@ describe("processClientLimits", () => {
   });
 });
 
-describe("heartbeatSockets", () => {
+describe("nodeSockets", () => {
   it.each([
     { name: "the pool's default for a few Nodes", nodes: 3, want: 25 },
-    { name: "one socket per 10 Nodes at the 10 s renew interval", nodes: 1000, want: 100 },
-    { name: "a faster renewal needs more", nodes: 1000, interval: 5000, want: 200 },
-  ])("$name", ({ nodes, interval, want }) => {
-    expect(heartbeatSockets(nodes, interval ?? 10_000)).toBe(want);
+    { name: "one socket per Node: 100 Nodes' status writes in flight at once", nodes: 100, want: 100 },
+    { name: "1,000 Nodes", nodes: 1000, want: 1000 },
+  ])("$name", ({ nodes, want }) => {
+    expect(nodeSockets(nodes)).toBe(want);
   });
 });

@@ -3,7 +3,7 @@
  * with kubeAPIQPS and kubeAPIBurst for registration, informers and Pod status writes, and the
  * heartbeat client (Leases, Node status) with QPS -1, never throttled. A real kubelet has one
  * main client per Node; this process runs N Nodes on one, so its bucket holds N Nodes' tokens, and
- * the heartbeat client's connection pool enough sockets for N Nodes' Lease renewals.
+ * each of its two connection pools a socket per Node (`nodeSockets`).
  */
 import { DefaultBurst, DefaultQPS, type ClientConnectionLimits } from "@servicenet/client/rest";
 import { DefaultMaxSockets } from "@servicenet/client/tools/clientcmd";
@@ -23,11 +23,15 @@ export function processClientLimits(limits: ClientConnectionLimits, nodes: numbe
 }
 
 /**
- * Sockets of the heartbeat client's pool for `nodes` Nodes renewing their Leases every
- * `renewIntervalMs`: each real kubelet has a connection of its own, so every Node must find a
- * socket for its renewal within its turn. nodes / interval renewals a second, each given up to a
- * second, need that many sockets; never fewer than the pool's default.
+ * Sockets of each of the process's two pools (main and heartbeat) for `nodes` Nodes: one per
+ * Node, never fewer than the pool's default. A real kubelet has a connection of its own (client-go
+ * multiplexes its requests over HTTP/2), so one Node's request never waits for another Node's;
+ * over HTTP/1.1 a request in flight holds a socket, and each Node has at most one request of a
+ * kind in flight: one Pod status write (its status manager's `syncBatch` is sequential), one
+ * Lease renewal, one Node status update. With fewer sockets the Nodes' writes queue for them:
+ * at an apiserver latency L, P sockets carry only P/L writes a second, whatever the Nodes need.
+ * Sockets open on demand and the apiserver closes idle ones, so an idle process holds few.
  */
-export function heartbeatSockets(nodes: number, renewIntervalMs: number): number {
-  return Math.max(DefaultMaxSockets, Math.ceil((nodes * 1000) / renewIntervalMs));
+export function nodeSockets(nodes: number): number {
+  return Math.max(DefaultMaxSockets, nodes);
 }

@@ -12,9 +12,9 @@ import { setConnectionLimits } from "@servicenet/client/tools/clientcmd";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
-import { heartbeatSockets, processClientLimits } from "./client-connection.ts";
+import { nodeSockets, processClientLimits } from "./client-connection.ts";
 import type { KubeletMetrics } from "../kubelet/metrics/metrics.ts";
-import { defaultRenewIntervalMs, NodeLeaseController } from "../kubelet/nodelease/controller.ts";
+import { NodeLeaseController } from "../kubelet/nodelease/controller.ts";
 import { forEachLimited, registerNode } from "../kubelet/node-registration.ts";
 import { NodeSet } from "../kubelet/node-set.ts";
 import { defaultNodeStatusReportFrequencyMs, NodeStatusUpdater } from "../kubelet/node-status-updater.ts";
@@ -99,12 +99,14 @@ function nodeStatusUpdater(o: RunOptions, heartbeatConfig: KubeConfig, nodes: Sh
 export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<void> {
   const log = o.logger ?? noopLogger;
   const names = nodeNamesOf(o);
-  const kubeConfig = o.clientConnection ? withRateLimit(o.kubeConfig, processClientLimits(o.clientConnection, names.length)) : o.kubeConfig;
+  const unthrottled = { qps: -1, burst: 0 };
+  const kubeConfig = withRateLimit(o.kubeConfig, o.clientConnection ? processClientLimits(o.clientConnection, names.length) : unthrottled);
   // The heartbeat client (buildKubeletClientConfig: QPS -1) is a clientset of its own, with its own
-  // connections: Leases never queue for a socket behind the Pods' status writes.
-  const heartbeatConfig = withRateLimit(o.kubeConfig, { qps: -1, burst: 0 });
-  const sockets = heartbeatSockets(names.length, o.leaseRenewIntervalMs ?? defaultRenewIntervalMs);
-  setConnectionLimits(heartbeatConfig, { maxSockets: sockets, maxFreeSockets: sockets });
+  // connections: Leases never queue for a socket behind the Pods' status writes. Both pools have a
+  // socket per Node, so no Node's write waits for another Node's (client-connection.ts).
+  const heartbeatConfig = withRateLimit(o.kubeConfig, unthrottled);
+  const sockets = nodeSockets(names.length);
+  for (const kc of [kubeConfig, heartbeatConfig]) setConnectionLimits(kc, { maxSockets: sockets, maxFreeSockets: sockets });
   const registered = await registerAll(o, kubeConfig, names, signal, log);
   if (signal.aborted) return;
   const nodes = new NodeSet(names.map((name, i) => ({ name, hostIPs: nodeIPs(o.node, i) })));

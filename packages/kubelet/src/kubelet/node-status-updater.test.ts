@@ -13,6 +13,8 @@ function setup(count: number) {
   const store = new Map<string, Node>();
   const patched: string[] = [];
   const patches: Record<string, unknown>[] = [];
+  /** While set, the apiserver answers a patch only when it resolves (a slow apiserver). */
+  const slow: { until: Promise<void> | undefined } = { until: undefined };
   const u = new NodeStatusUpdater({
     clock,
     get: (name) => store.get(name),
@@ -23,6 +25,7 @@ function setup(count: number) {
     async patchStatus(name, patch) {
       patched.push(name);
       patches.push(patch.status);
+      await slow.until;
       const n = store.get(name) as Node;
       const addresses = patch.status["addresses"] as unknown[] | undefined;
       const status = { ...patch.status, ...(addresses ? { addresses: addresses.slice(0, -1) as never } : {}) };
@@ -35,7 +38,7 @@ function setup(count: number) {
     u.add(n.metadata.name ?? "", t0);
   }
   const flush = () => new Promise((r) => setTimeout(r, 0));
-  return { clock, store, patched, patches, u, flush };
+  return { clock, store, patched, patches, u, flush, slow };
 }
 
 const ready = (n: Node | undefined) => n?.status?.conditions?.find((c) => c.type === "Ready");
@@ -89,6 +92,29 @@ describe("NodeStatusUpdater (kubelet_node_status.go tryUpdateNodeStatus)", () =>
     // Only what changed besides the conditions; the addresses replace the list (two InternalIPs).
     expect(patches.map((p) => Object.keys(p))).toEqual([["conditions"], ["conditions", "addresses"]]);
     expect((patches[1]?.["addresses"] as unknown[]).at(-1)).toEqual({ $patch: "replace" });
+  });
+
+  it("sends a Node's report once while the apiserver has not answered it (one syncNodeStatus loop per kubelet)", async () => {
+    const { clock, store, patched, u, slow } = setup(1);
+    const n = store.get("node-0") as Node;
+    store.set("node-0", { ...n, status: { ...n.status, conditions: n.status?.conditions?.slice(1) } });
+    let answer!: () => void;
+    slow.until = new Promise<void>((r) => (answer = r));
+    clock.step(10_000);
+    const first = u.sync(0);
+    // Three more update periods before the answer: the informer's copy still lacks the condition.
+    const later: Promise<boolean>[] = [];
+    for (let i = 0; i < 3; i++) {
+      clock.step(10_000);
+      later.push(u.sync(0));
+    }
+    expect(patched).toEqual(["node-0"]);
+    answer();
+    expect(await first).toBe(true);
+    expect(await Promise.all(later)).toEqual([false, false, false]);
+    expect(store.get("node-0")?.status?.conditions).toHaveLength(4);
+    clock.step(10_000);
+    expect(await u.sync(0)).toBe(false);
   });
 
   it("checks a tenth of the Nodes per tick: each once per nodeStatusUpdateFrequency, on one timer", async () => {

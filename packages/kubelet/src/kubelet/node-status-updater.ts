@@ -6,7 +6,9 @@
  * nodeStatusReportFrequency (5 min) has passed since its last report, so that its Ready
  * condition's lastHeartbeatTime moves every 5 min while the Lease is the 10 s heartbeat. The timer
  * ticks ten times per period and each tick checks a tenth of the Nodes: a steady stream of cheap
- * local comparisons, no timer or closure per Node.
+ * local comparisons, no timer or closure per Node. Each Node's updates are sequential, as each
+ * kubelet's one `syncNodeStatus` loop (`wait.JitterUntil`, sliding): a Node whose patch is still in
+ * flight skips its turn, so a slow apiserver never gets the same report twice.
  */
 import { isDeepStrictEqual } from "node:util";
 import { parseQuantityMilli, type Node } from "@servicenet/api";
@@ -92,6 +94,8 @@ export class NodeStatusUpdater {
   readonly #report: number;
   readonly #names: string[] = [];
   readonly #lastReport: number[] = [];
+  /** The Nodes whose patch is in flight (by index). */
+  readonly #inFlight = new Set<number>();
   #tick = 0;
   #timer: TimerHandle | undefined;
   patches = 0;
@@ -127,15 +131,18 @@ export class NodeStatusUpdater {
     this.#timer = undefined;
   }
 
-  /** `tryUpdateNodeStatus` for Node `i`: true when a patch was sent. */
+  /** `tryUpdateNodeStatus` for Node `i`: true when a patch was sent; false while its last one is in flight. */
   async sync(i: number): Promise<boolean> {
     const name = this.#names[i] ?? "";
     const node = this.#o.get(name);
-    if (node === undefined) return false;
+    // Its last report not yet answered: the lastReport and the informer's copy are both still old,
+    // so this turn would send the same patch again (the updates of one kubelet never overlap).
+    if (node === undefined || this.#inFlight.has(i)) return false;
     const now = this.#clock.now();
     const status: NodeStatus = { ...this.#o.owned(i, name), conditions: nodeConditions(rfc3339(now), node.status?.conditions) };
     const due = now - (this.#lastReport[i] ?? 0) >= this.#report;
     if (!due && !nodeStatusHasChanged(node.status, status)) return false;
+    this.#inFlight.add(i);
     try {
       await this.#o.patchStatus(name, nodeStatusPatch(node.status, status));
       this.#lastReport[i] = now;
@@ -144,6 +151,8 @@ export class NodeStatusUpdater {
     } catch (err) {
       this.#log.error("Error updating node status, will retry", { node: name, err: describeError(err) });
       return false;
+    } finally {
+      this.#inFlight.delete(i);
     }
   }
 }

@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { FakeClock } from "@servicenet/component-base/clock";
 import { eventually, FakeAPIServer } from "@servicenet/testing";
@@ -19,26 +21,22 @@ async function setup(nodes: number) {
   controller = new NodeLeaseController({ kubeConfig: kc, clock });
   for (let i = 0; i < nodes; i++) controller.add(`node-${i}`, `uid-${i}`);
   const writes = (method: string) => server!.writes.filter((a) => a.method === method && a.resource.name === "leases");
-  /** One renew interval in its 100 ticks, waiting for each tick's writes. */
-  const interval = async () => {
-    for (let t = 0; t < 100; t++) {
-      const before = server!.writes.length;
-      const expected = before + Math.ceil(Math.max(0, nodes - t) / 100);
+  /** `n` ticks of 100 ms, each one's renewals answered before the next (the next renewal slides after the answer). */
+  const ticks = async (n: number) => {
+    for (let t = 0; t < n; t++) {
       clock.step(100);
-      await eventually(() => server!.writes.length >= expected, { what: `tick ${t}'s lease writes`, intervalMs: 1 });
+      await eventually(() => controller!.inFlight === 0, { what: `tick ${t}'s answers`, intervalMs: 1 });
     }
-    // Every answer is in before the next interval, or a Node still in flight would skip its turn.
-    await eventually(() => controller!.inFlight === 0, { what: "the interval's answers", intervalMs: 1 });
   };
-  return { clock, controller, writes, interval, server };
+  return { clock, controller, writes, ticks, server };
 }
 
 describe("NodeLeaseController (pkg/kubelet/nodelease, kwok's one timer for all Nodes)", () => {
   it("renews every Node's Lease once per interval from one timer", async () => {
-    const { clock, controller: c, writes, interval } = await setup(250);
+    const { clock, controller: c, writes, ticks } = await setup(250);
     c.start();
     expect(clock.waiters()).toBe(1);
-    await interval();
+    await ticks(100);
     // First round: each Node's Lease created once, owned by its Node.
     const created = writes("POST");
     expect(created).toHaveLength(250);
@@ -47,8 +45,9 @@ describe("NodeLeaseController (pkg/kubelet/nodelease, kwok's one timer for all N
       metadata: { name: "node-0", namespace: "kube-node-lease", ownerReferences: [{ kind: "Node", name: "node-0", uid: "uid-0" }] },
       spec: { holderIdentity: "node-0", leaseDurationSeconds: 40, renewTime: "2026-01-01T00:00:00.100000Z" },
     });
-    await interval();
-    // Second round: an update of each, carrying the resourceVersion the create returned.
+    // Second round: an update of each one interval after its first was answered (at once here),
+    // carrying the resourceVersion the create returned.
+    await ticks(100);
     const updated = writes("PUT");
     expect(updated).toHaveLength(250);
     expect(updated.every((a) => typeof (a.body as { metadata: { resourceVersion?: string } }).metadata.resourceVersion === "string")).toBe(
@@ -60,16 +59,16 @@ describe("NodeLeaseController (pkg/kubelet/nodelease, kwok's one timer for all N
   });
 
   it("after a conflict, reads the Lease again and renews it in the next round", async () => {
-    const { controller: c, writes, interval, server: s } = await setup(1);
+    const { controller: c, writes, ticks, server: s } = await setup(1);
     c.start();
-    await interval();
+    await ticks(100);
     // Someone else wrote the Lease: the renewal's resourceVersion is stale.
     const lease = s.tracker.get(s.writes[0]!.resource, "kube-node-lease", "node-0");
     s.tracker.update(s.writes[0]!.resource, { ...lease, spec: { holderIdentity: "other" } }, "kube-node-lease", "node-0");
-    await interval();
+    await ticks(100);
     await eventually(() => s.actions.at(-1)?.method === "PUT", { what: "the refused PUT" });
     expect(c.renewals).toBe(1);
-    await interval();
+    await ticks(100);
     // A create (AlreadyExists), a read of the Lease, and the update with its resourceVersion.
     await eventually(() => c.renewals === 2, { what: "the renewal after the conflict" });
     expect(writes("POST")).toHaveLength(2);
@@ -78,6 +77,55 @@ describe("NodeLeaseController (pkg/kubelet/nodelease, kwok's one timer for all N
       spec: { holderIdentity: string; renewTime: string };
     };
     expect(renewed.spec).toMatchObject({ holderIdentity: "node-0", renewTime: "2026-01-01T00:00:20.100000Z" });
+  });
+
+  it("renews one interval after the last renewal ended: a slow apiserver gets one at a time, every 10 s + its latency", async () => {
+    // An apiserver that answers the Lease writes only when told to.
+    const held: (() => void)[] = [];
+    const arrived: number[] = [];
+    const clock = new FakeClock(Date.parse("2026-01-01T00:00:00Z"));
+    const slow = createServer((req: IncomingMessage, res: ServerResponse) => {
+      arrived.push(clock.now());
+      req.resume();
+      held.push(() => {
+        res.writeHead(req.method === "POST" ? 201 : 200, { "Content-Type": "application/json" });
+        res.end(
+          JSON.stringify({ kind: "Lease", apiVersion: "coordination.k8s.io/v1", metadata: { resourceVersion: String(arrived.length) } }),
+        );
+      });
+    });
+    await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
+    try {
+      const kc = new KubeConfig();
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+      kc.loadFromClusterAndUser({ name: "slow", server: url, skipTLSVerify: true }, { name: "u", token: "t" });
+      controller = new NodeLeaseController({ kubeConfig: kc, clock });
+      controller.add("node-0", "uid-0");
+      controller.start();
+      clock.step(100);
+      await eventually(() => arrived.length === 1, { what: "the first renewal" });
+      // 25 s without an answer: no second renewal while the first is in flight.
+      for (let i = 0; i < 250; i++) clock.step(100);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(arrived).toHaveLength(1);
+      held.shift()?.();
+      await eventually(() => controller!.inFlight === 0, { what: "the answer" });
+      const answeredAt = clock.now();
+      // The next one 10 s after the answer (within a tick), not at the Node's next turn of the fixed schedule.
+      for (let i = 0; i < 99; i++) clock.step(100);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(arrived).toHaveLength(1);
+      clock.step(100);
+      await eventually(() => arrived.length === 2, { what: "the second renewal" });
+      expect(arrived[1]! - answeredAt).toBe(10_000);
+      held.shift()?.();
+      await eventually(() => controller!.inFlight === 0, { what: "the second answer" });
+    } finally {
+      controller?.stop();
+      controller = undefined;
+      for (const h of held) h();
+      await new Promise((r) => slow.close(r));
+    }
   });
 
   it("stop leaves no timer behind", async () => {

@@ -1,12 +1,15 @@
 /**
  * Node heartbeats through Leases (pkg/kubelet/nodelease, component-helpers'
  * `lease.controller`): each Node's `kube-node-lease/<name>` is created owned by the Node and
- * renewed every renewInterval (upstream's 10 s, a quarter of the 40 s duration) by an update of
- * the lease last seen, fetched again after a conflict. All the Nodes of the process share one
- * timer, as kwok's node lease controller: it ticks `slots` times per interval and renews the
- * Nodes of one slot (Node i is in slot i mod slots), so 1,000 Nodes make a steady stream of
- * writes, not a burst, with no timer or closure per Node. A Node whose renewal is still in
- * flight skips its turn (upstream's loop per Node is sequential).
+ * renewed by an update of the lease last seen, fetched again after a conflict. Upstream's `Run`
+ * is `wait.JitterUntilWithContext(ctx, c.sync, renewInterval, 0.04, true)`: sliding, so a Node
+ * renews renewInterval (10 s, a quarter of the 40 s duration) after its last renewal ended, and
+ * a slow apiserver (latency L) gets a Node's renewal every 10 s + L, never two at once. All the
+ * Nodes of the process share one timer, as kwok's node lease controller: it ticks `slots` times
+ * per interval, and a Node whose renewal ends waits in the wheel slot of the tick one interval
+ * later (Node i starts in slot i mod slots), so 1,000 Nodes make a steady stream of writes, not a
+ * burst, with no timer or closure per Node. Upstream's 4 % jitter is left out: the Nodes are
+ * spread over the interval from the start.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
 import { describeError, isAlreadyExists, isConflict, isNotFound } from "@servicenet/client/errors";
@@ -34,6 +37,8 @@ interface Held {
   nodeUID: string;
   resourceVersion: string | undefined;
   inFlight: boolean;
+  /** The tick of its next renewal (in the wheel slot tick mod slots). */
+  due: number;
 }
 
 export interface LeaseControllerOptions {
@@ -50,7 +55,11 @@ export class NodeLeaseController {
   readonly #log: Logger;
   readonly #interval: number;
   readonly #held: Held[] = [];
+  /** The Nodes waiting for their next renewal, by the slot of its tick. */
+  readonly #wheel: Held[][] = Array.from({ length: slots }, () => []);
   #tick = 0;
+  /** When the last tick ran (the next, #tick, is one tick later). */
+  #tickedAt = 0;
   #timer: TimerHandle | undefined;
   renewals = 0;
 
@@ -63,7 +72,9 @@ export class NodeLeaseController {
 
   /** Adds a registered Node; its first renewal (creating the Lease if needed) is within one interval. */
   add(name: string, nodeUID: string): void {
-    this.#held.push({ name, nodeUID, resourceVersion: undefined, inFlight: false });
+    const h = { name, nodeUID, resourceVersion: undefined, inFlight: false, due: this.#tick + (this.#held.length % slots) };
+    this.#held.push(h);
+    this.#wheel[h.due % slots]!.push(h);
   }
 
   /** Renewals sent and not yet answered. */
@@ -73,14 +84,16 @@ export class NodeLeaseController {
     return n;
   }
 
-  /** Ticks until `stop`: every interval/slots, the Nodes of the next slot. */
+  /** Ticks until `stop`: every interval/slots, the Nodes due at that tick. */
   start(): void {
     const next = () => {
       this.#timer = this.#clock.setTimeout(() => {
-        this.#renewSlot(this.#tick++ % slots);
+        this.#tickedAt = this.#clock.now();
+        this.#renewDue(this.#tick++);
         next();
       }, this.#interval / slots);
     };
+    this.#tickedAt = this.#clock.now();
     if (this.#timer === undefined) next();
   }
 
@@ -89,15 +102,30 @@ export class NodeLeaseController {
     this.#timer = undefined;
   }
 
-  #renewSlot(slot: number): void {
-    for (let i = slot; i < this.#held.length; i += slots) {
-      const h = this.#held[i]!;
-      if (h.inFlight) continue;
+  #renewDue(tick: number): void {
+    const slot = this.#wheel[tick % slots]!;
+    const waiting: Held[] = [];
+    for (const h of slot) {
+      if (h.due > tick) {
+        waiting.push(h);
+        continue;
+      }
       h.inFlight = true;
       this.#renew(h)
         .catch((err: unknown) => this.#log.error("failed to update lease", { node: h.name, err: describeError(err) }))
-        .finally(() => (h.inFlight = false));
+        .finally(() => this.#after(h));
     }
+    this.#wheel[tick % slots] = waiting;
+  }
+
+  // Sliding: the next renewal at the first tick at least one interval after this one ended (the
+  // next tick, #tick, is due one tick after the last).
+  #after(h: Held): void {
+    h.inFlight = false;
+    const tickMs = this.#interval / slots;
+    const wait = this.#clock.now() + this.#interval - (this.#tickedAt + tickMs);
+    h.due = this.#tick + Math.max(0, Math.ceil(wait / tickMs));
+    this.#wheel[h.due % slots]!.push(h);
   }
 
   /** One renewal: update the lease last seen; create it when absent; re-read it after a conflict. */
