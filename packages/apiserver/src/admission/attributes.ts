@@ -41,6 +41,11 @@ export interface Attributes {
   /** The request's options object (CreateOptions, UpdateOptions, DeleteOptions). */
   options?: Record<string, unknown>;
   dryRun: boolean;
+  /**
+   * The objects are custom resources (`*unstructured.Unstructured` upstream): what a webhook's patch
+   * writes into them is decoded as util/json decodes unstructured objects, int64s exact.
+   */
+  unstructured?: boolean;
   userInfo: UserInfo;
   /**
    * Set only on the view a hook or policy gets when it matched through an equivalent resource

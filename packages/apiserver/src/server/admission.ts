@@ -22,7 +22,7 @@ import type { ResourceRequest } from "./resource-request.ts";
  * storage, and whose resource is described by its own table).
  */
 export type AdmittedRequest = Pick<ResourceRequest, "info" | "user" | "admission" | "audit" | "deadline"> & {
-  def: Pick<ResourceRequest["def"], "group" | "version" | "resource" | "kind" | "namespaced">;
+  def: Pick<ResourceRequest["def"], "group" | "version" | "resource" | "kind" | "namespaced" | "coerce">;
 };
 
 /** The request's options object as admission sees it (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions). */
@@ -79,6 +79,8 @@ export class RequestAdmission {
       kind: this.#kind ?? { group: def.group, version: def.version, kind: def.kind },
       ...(obj !== undefined ? { object: obj } : {}),
       ...(old !== undefined ? { oldObject: old } : {}),
+      // A custom resource's own objects are unstructured (a subresource served as a kind is typed).
+      ...(def.coerce !== undefined && this.#kind === undefined ? { unstructured: true } : {}),
       options: optionsObject(op === "CREATE" && this.#op === "UPDATE" ? "CreateOptions" : this.#optionsKind, this.#dryRun),
       dryRun: this.#dryRun,
       userInfo: user

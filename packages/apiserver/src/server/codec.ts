@@ -98,10 +98,11 @@ export function parseBody(body: Buffer, format: BodyFormat, duplicates: string[]
 /**
  * Custom resources decode into unstructured maps, whose JSON integers stay int64 (json.Serializer
  * unmarshals them with util/json's UnmarshalCaseSensitivePreserveInts); built-in kinds decode
- * into their Go types from JSON.parse's numbers.
+ * into their Go types from JSON.parse's numbers, but for their apiextensionsv1.JSON fields, whose raw
+ * bytes util/json reads later (`retypeInts`).
  */
 export function preservesInts(def: ResourceDef): boolean {
-  return def.coerce !== undefined;
+  return def.coerce !== undefined || def.retypeInts !== undefined;
 }
 
 /** A JSON body parsed, with the number of object members its text writes (against duplicates). */
@@ -285,6 +286,7 @@ export function decodeValue(
     );
   }
   const raw = value as Record<string, unknown>;
+  def.retypeInts?.(raw);
   const want = apiVersionOf(def);
   if (raw["apiVersion"] !== undefined && raw["apiVersion"] !== "" && raw["apiVersion"] !== want) {
     throw StatusError.badRequest(

@@ -18,6 +18,8 @@ function kindOf(v: unknown): string {
   if (Array.isArray(v)) return "array";
   if (typeof v === "boolean") return "bool";
   if (typeof v === "object") return "object";
+  // An int64 kept exact (util/json): a JSON number.
+  if (typeof v === "bigint") return "number";
   return typeof v;
 }
 
@@ -191,6 +193,8 @@ export function goDecodeError(
       }
       case "number": {
         const goType = (p.int ??= types.int(p.path));
+        // A patch's int64 kept exact: judged and quoted by its digits, as strconv.ParseInt would.
+        if (typeof v === "bigint") return goType === "int64" ? undefined : save(`number ${v}`, goType, ctx);
         if (typeof v !== "number") return save(kindOf(v), goType, ctx);
         const fit = fitsInt(v, goType, ctx.at);
         if (!fit.ok) save(`number ${fit.text ?? numberText(v, ctx.at)}`, goType, ctx);
@@ -199,6 +203,7 @@ export function goDecodeError(
       case "union": {
         // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
         if (typeof v === "string") return;
+        if (typeof v === "bigint") throw new Stop(`json: cannot unmarshal number ${v} into Go value of type int32`);
         if (typeof v !== "number") throw new Stop(`json: cannot unmarshal ${kindOf(v)} into Go value of type int32`);
         const fit = fitsInt(v, "int32", ctx.at);
         if (!fit.ok) throw new Stop(`json: cannot unmarshal number ${fit.text ?? numberText(v, ctx.at)} into Go value of type int32`);
@@ -245,11 +250,9 @@ export function wrapUnstructuredInts(schema: Schema, value: unknown, types: GoTy
         const sub = path === "" ? k : `${path}.${k}`;
         const f = d.shape[k];
         if (
-          typeof x === "number" &&
+          (typeof x === "bigint" || (typeof x === "number" && Number.isSafeInteger(x) && !int32Range(x))) &&
           defOf(unwrap(f)).type === "number" &&
-          types.int(sub) === "int32" &&
-          Number.isSafeInteger(x) &&
-          !int32Range(x)
+          types.int(sub) === "int32"
         ) {
           v[k] = Number(BigInt.asIntN(32, BigInt(x)));
         } else walk(f, x, sub);

@@ -57,6 +57,12 @@ export interface ResourceDef {
    * and returns the unknown fields' paths for fieldValidation (unstructuredSchemaCoercer.apply).
    */
   coerce?: (obj: Record<string, unknown>, opts?: CoerceOptions) => string[];
+  /**
+   * A typed kind with apiextensionsv1.JSON fields (the CRD's schema defaults): its bodies and
+   * patches are parsed with int64s kept, and this turns the bigints outside those fields back
+   * into the numbers JSON.parse gives, in place.
+   */
+  retypeInts?: (obj: Record<string, unknown>) => void;
   /** Custom resources: the version's schema, whose undeclared fields managedFields count as members. */
   fieldSchema?: FieldSchema;
   /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */

@@ -46,6 +46,7 @@ import {
 import { CustomResourceDefinitionSchema } from "@servicenet/api/apiextensions/v1";
 import { admissionRegistrationV1 } from "../registry/admissionregistration/rest/storage-admissionregistration.ts";
 import { defaultTableHandler } from "@servicenet/printers";
+import { retypeCRDInts } from "../apiextensions/registry/customresourcedefinition/json-ints.ts";
 import { customResourceDefinitionStrategy } from "../apiextensions/registry/customresourcedefinition/strategy.ts";
 import {
   IPAddressSchema as IPAddressV1alpha1Schema,
@@ -452,6 +453,7 @@ export const servableResources: readonly ResourceDef[] = [
     storagePath: "apiextensions.k8s.io/customresourcedefinitions",
     strategy: customResourceDefinitionStrategy,
     schema: CustomResourceDefinitionSchema,
+    retypeInts: retypeCRDInts,
     printer: defaultTableHandler,
   }),
 ];

@@ -294,7 +294,7 @@ async function patch(r: ResourceRequest): Promise<number> {
         name: r.info.name,
         ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
         preserveInts: preservesInts(r.def),
-        unstructured: preservesInts(r.def),
+        unstructured: r.def.coerce !== undefined,
         ...(r.def.fieldSchema ? { schema: r.def.fieldSchema } : {}),
       });
       // Upstream decodes a JSON or merge patch's result as JSON (type errors are 422 there); strategic

@@ -8,7 +8,7 @@ import { defaultTableHandler } from "@servicenet/printers";
 import type { GroupVersionKind } from "../admission/attributes.ts";
 import type { SubresourceView } from "../registry/rest/subresource-view.ts";
 import type { KubeObject } from "../storage/index.ts";
-import { decodeBody, decodeValue, parseFieldValidation } from "./codec.ts";
+import { decodeBody, decodeValue, parseFieldValidation, wrapPatchedInts } from "./codec.ts";
 import { RequestAdmission } from "./admission.ts";
 import { readBody, send } from "./http.ts";
 import { bodyFormat } from "./negotiation.ts";
@@ -103,8 +103,15 @@ export async function handleSubresourceView(r: ResourceRequest, view: Subresourc
         groupResource: { group: r.def.group, resource: `${r.def.resource}/${subresource}` },
         name,
         ...(subresource ? { subresource } : {}),
+        // Upstream patches the JSON bytes: an integer reaches the Scale's decoder as it was written.
+        preserveInts: true,
       });
-      return decodeValue(vdef, patched.object, fv, [], { typeErrors: "none" }).obj;
+      // As for a resource's own patch (rest.ts): a JSON or merge patch's result is decoded into the
+      // Go struct (an int32 overflow is the jsonPatcher's 422), a strategic merge patch's goes
+      // through the unstructured converter, which wraps it.
+      const jsonResult = type === "application/json-patch+json" || type === "application/merge-patch+json";
+      if (type === "application/strategic-merge-patch+json") wrapPatchedInts(vdef, patched.object);
+      return decodeValue(vdef, patched.object, fv, [], { typeErrors: jsonResult ? "patch" : "none" }).obj;
     };
   }
   const result = await r.store.update(

@@ -5,6 +5,7 @@
  * A plugin kube-apiserver knows but this server does not implement is accepted and does nothing
  * (the log says so once at start).
  */
+import { excludedAdmissionResources } from "./exclusion/resources.ts";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { ParamKind } from "@servicenet/api/admissionregistration/v1";
 import type { Authorizer } from "../../authorization/authorizer/interfaces.ts";
@@ -113,6 +114,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
         policiesStoragePath: validatingAdmissionPolicyStoragePath,
         bindingsStoragePath: validatingAdmissionPolicyBindingStoragePath,
         equivalentResources,
+        excludedResources: excludedAdmissionResources(),
         ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
         ...(deps.authorizeWithSelectors !== undefined ? { authorizeWithSelectors: deps.authorizeWithSelectors } : {}),
       }),

@@ -88,6 +88,60 @@ describe("resourceAttributes.fieldSelector and labelSelector", () => {
     expect((await err(subjectAccessReview(spec(attrs), ctx()))).message).toContain(want);
     expect((await err(selfSubjectAccessReview(spec(attrs), ctx()))).message).toContain(want);
   });
+  // validation.go validateFieldSelectorAttributes/validateLabelSelectorAttributes: each requirement
+  // through metav1validation with AllowUnknownOperatorInRequirement, in the three access reviews.
+  it.each([
+    [
+      "field requirement without key",
+      { fieldSelector: { requirements: [{ key: "", operator: "In", values: ["a"] }] } },
+      ["spec.resourceAttributes.fieldSelector.requirements[0].key: Required value: must be specified"],
+    ],
+    [
+      "field In without values, Exists with values",
+      {
+        fieldSelector: {
+          requirements: [
+            { key: "spec.nodeName", operator: "In" },
+            { key: "spec.nodeName", operator: "Exists", values: ["n1"] },
+          ],
+        },
+      },
+      [
+        "spec.resourceAttributes.fieldSelector.requirements[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+        "spec.resourceAttributes.fieldSelector.requirements[1].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+      ],
+    ],
+    [
+      "label requirement with a bad key and value",
+      { labelSelector: { requirements: [{ key: "a b", operator: "NotIn", values: ["-x"] }] } },
+      [
+        'spec.resourceAttributes.labelSelector.requirements[0].key: Invalid value: "a b": name part must consist of alphanumeric characters',
+        'spec.resourceAttributes.labelSelector.requirements[0].values[0]: Invalid value: "-x": a valid label must be an empty string or consist of alphanumeric characters',
+      ],
+    ],
+    [
+      "label DoesNotExist with values",
+      { labelSelector: { requirements: [{ key: "a", operator: "DoesNotExist", values: ["x"] }] } },
+      [
+        "spec.resourceAttributes.labelSelector.requirements[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+      ],
+    ],
+  ])("%s", async (_, attrs, want) => {
+    const local = { metadata: { namespace: "ns" }, spec: { user: "bob", resourceAttributes: { namespace: "ns", verb: "list", ...attrs } } };
+    for (const e of [
+      await err(subjectAccessReview(spec(attrs), ctx())),
+      await err(selfSubjectAccessReview(spec(attrs), ctx())),
+      await err(localSubjectAccessReview(local, ctx({ namespace: "ns" }))),
+    ]) {
+      expect(e.status.code).toBe(422);
+      for (const w of want) expect(e.message).toContain(w);
+      expect(e.status.details?.causes).toHaveLength(want.length);
+    }
+  });
+  it("lets a requirement's unknown operator through (AllowUnknownOperatorInRequirement)", async () => {
+    const attrs = { fieldSelector: { requirements: [{ key: "spec.nodeName", operator: "Gt", values: ["1"] }] } };
+    expect((await subjectAccessReview(spec(attrs), ctx()))["status"]).toMatchObject({ allowed: true });
+  });
   it("accepts a raw selector or requirements", async () => {
     const ok = { fieldSelector: { rawSelector: "spec.nodeName=n1" }, labelSelector: { requirements: [{ key: "a", operator: "Exists" }] } };
     expect((await subjectAccessReview(spec(ok), ctx()))["status"]).toMatchObject({ allowed: true });

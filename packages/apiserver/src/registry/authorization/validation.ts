@@ -3,7 +3,16 @@
  * field paths and messages. Bad values are Go's `%#v` of what upstream passes (pointers to the
  * attribute structs), so kubectl prints what kube-apiserver prints.
  */
-import { field, GoValue, type FieldError } from "@servicenet/api";
+import {
+  field,
+  GoValue,
+  path,
+  validateFieldSelectorRequirement,
+  validateLabelSelectorRequirement,
+  type FieldError,
+  type FieldSelectorRequirement,
+  type LabelSelectorRequirement,
+} from "@servicenet/api";
 
 export interface ResourceAttributes {
   namespace?: string;
@@ -75,11 +84,25 @@ function validateAttributesChoice(spec: SubjectAccessReviewSpec): FieldError[] {
   return errs;
 }
 
+/** How one requirement of a selector is validated (metav1validation's, per selector kind). */
+type RequirementValidator = (requirement: unknown, fldPath: string) => FieldError[];
+
+// AllowUnknownOperatorInRequirement: a newer client's operator passes validation (and is then
+// ignored when the review is evaluated, see selectors.ts), as validation.go sets it for both kinds.
+const fieldRequirement: RequirementValidator = (r, fldPath) =>
+  validateFieldSelectorRequirement(r as FieldSelectorRequirement, { allowUnknownOperatorInRequirement: true }, fldPath);
+const labelRequirement: RequirementValidator = (r, fldPath) =>
+  validateLabelSelectorRequirement(r as LabelSelectorRequirement, { allowUnknownOperatorInRequirement: true }, fldPath);
+
 /**
  * validateFieldSelectorAttributes and validateLabelSelectorAttributes: the raw selector and the
- * requirements exclude each other, and one of them is needed.
+ * requirements exclude each other, one of them is needed, and each requirement is validated.
  */
-function validateSelectorAttributes(selector: SelectorAttributes | undefined, fldPath: string): FieldError[] {
+function validateSelectorAttributes(
+  selector: SelectorAttributes | undefined,
+  fldPath: string,
+  requirement: RequirementValidator,
+): FieldError[] {
   if (selector === undefined || selector === null) return [];
   const raw = selector.rawSelector ?? "";
   const requirements = selector.requirements ?? [];
@@ -88,6 +111,7 @@ function validateSelectorAttributes(selector: SelectorAttributes | undefined, fl
     errs.push(invalid(`${fldPath}.rawSelector`, raw, "may not specified at the same time as requirements"));
   if (raw.length === 0 && requirements.length === 0)
     errs.push(field.required(`${fldPath}.requirements`, `when ${fldPath} is specified, requirements or rawSelector is required`));
+  requirements.forEach((r, i) => errs.push(...requirement(r, path(fldPath, "requirements", i))));
   return errs;
 }
 
@@ -96,8 +120,8 @@ function validateResourceAttributes(a: ResourceAttributes | undefined): FieldErr
   if (a === undefined) return [];
   const base = "spec.resourceAttributes";
   return [
-    ...validateSelectorAttributes(a.fieldSelector, `${base}.fieldSelector`),
-    ...validateSelectorAttributes(a.labelSelector, `${base}.labelSelector`),
+    ...validateSelectorAttributes(a.fieldSelector, `${base}.fieldSelector`, fieldRequirement),
+    ...validateSelectorAttributes(a.labelSelector, `${base}.labelSelector`, labelRequirement),
   ];
 }
 

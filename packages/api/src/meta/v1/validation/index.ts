@@ -3,3 +3,4 @@ export * from "./labels.ts";
 export * from "./immutable.ts";
 export * from "./object-meta.ts";
 export * from "./label-selector.ts";
+export * from "./field-selector.ts";

@@ -10,6 +10,11 @@ import { isValidLabelValue, validateLabelName, validateLabels } from "./labels.t
 export interface LabelSelectorValidationOptions {
   /** Skip the label-value check of matchExpressions values (kept for existing invalid data). */
   allowInvalidLabelValueInSelector?: boolean;
+  /**
+   * Let an operator this server does not know pass (the access reviews: a newer client's
+   * requirement is then ignored when the review is evaluated, which only broadens the check).
+   */
+  allowUnknownOperatorInRequirement?: boolean;
 }
 
 /** ValidateLabelSelectorRequirement: operator and values agree, the key is a label name, values are label values. */
@@ -31,7 +36,8 @@ export function validateLabelSelectorRequirement(
         errs.push(field.forbidden(path(fldPath, "values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
       break;
     default:
-      errs.push(field.invalid(path(fldPath, "operator"), sr.operator, "not a valid selector operator"));
+      if (!opts.allowUnknownOperatorInRequirement)
+        errs.push(field.invalid(path(fldPath, "operator"), sr.operator, "not a valid selector operator"));
   }
   errs.push(...validateLabelName(sr.key, path(fldPath, "key")));
   if (!opts.allowInvalidLabelValueInSelector) {

@@ -49,13 +49,22 @@ function nested(obj: unknown, path: string): { value: unknown; found: boolean } 
   return { value: cur, found: true };
 }
 
-/** unstructured.NestedInt64: an integer at `path` (0 and not found when absent). */
-export function nestedInt64(obj: unknown, path: string): { value: number; found: boolean } {
+/**
+ * unstructured.NestedInt64: an integer at `path` (0 and not found when absent). An int64 no double
+ * holds is a bigint in a custom resource (util/json), and is returned as one.
+ */
+export function nestedInt64(obj: unknown, path: string): { value: number | bigint; found: boolean } {
   const { value, found } = nested(obj, path);
   if (!found) return { value: 0, found: false };
+  if (typeof value === "bigint") return { value, found: true };
   if (typeof value !== "number" || !Number.isInteger(value))
     throw new Error(`.${fields(path).join(".")} accessor error: ${goV(value)} is of the type ${goType(value)}, expected int64`);
   return { value, found: true };
+}
+
+/** Go's int32(v) of an int64: its low 32 bits, as scaleFromCustomResource converts the replicas. */
+export function int32Of(v: number | bigint): number {
+  return Number(BigInt.asIntN(32, BigInt(v)));
 }
 
 /** unstructured.NestedString. */
@@ -95,9 +104,9 @@ export function customResourceScaleView(
         const labelSelector = scale.labelSelectorPath ? nestedString(cr, scale.labelSelectorPath) : "";
         return {
           metadata: scaleObjectMeta(m),
-          spec: { replicas: nestedInt64(cr, scale.specReplicasPath).value },
+          spec: { replicas: int32Of(nestedInt64(cr, scale.specReplicasPath).value) },
           status: {
-            replicas: nestedInt64(cr, scale.statusReplicasPath).value,
+            replicas: int32Of(nestedInt64(cr, scale.statusReplicasPath).value),
             ...(labelSelector !== "" ? { selector: labelSelector } : {}),
           },
         };

@@ -18,7 +18,7 @@ const maxInt32 = 2147483647;
 
 /** ValidateScaleSpec / ValidateScaleStatus: the replicas paths hold int32s that are not negative, the selector path a string. */
 function validateReplicas(obj: KubeObject, path: string): FieldErrorList {
-  let v: number;
+  let v: number | bigint;
   try {
     v = nestedInt64(obj, path).value;
   } catch (e) {

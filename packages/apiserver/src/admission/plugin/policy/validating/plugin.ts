@@ -48,6 +48,11 @@ export interface ValidatingAdmissionPolicyPluginOptions {
   authorizeWithSelectors?: boolean;
   /** Equivalent resources and their conversion, for matchConstraints' matchPolicy Equivalent. */
   equivalentResources?: EquivalentResourceMapper;
+  /**
+   * Group resources no policy judges, whatever its rules say (generic/plugin.go
+   * SetExcludedAdmissionResources; kube-apiserver hands over exclusion.Excluded(), the reviews).
+   */
+  excludedResources?: readonly { group: string; resource: string }[];
 }
 
 /** The policies' own resources are never subject to policies (generic/plugin.go isPolicyResource). */
@@ -85,7 +90,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   }
 
   async validate(a: Attributes, ctx: AdmissionContext): Promise<void> {
-    if (isPolicyResource(a)) return;
+    if (isPolicyResource(a) || this.#isExcluded(a)) return;
     // Upstream answers "not yet ready" until its informers synced; here the request waits for them.
     if (!this.#policies.hasSynced() || !this.#bindings.hasSynced()) {
       await Promise.all([this.#policies.waitForSync(), this.#bindings.waitForSync()]);
@@ -109,6 +114,12 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       for (const w of result.warnings) if (!ctx.warnings.includes(w)) ctx.warnings.push(w);
       Object.assign(ctx.auditAnnotations, result.auditAnnotations);
     }
+  }
+
+  /** generic/plugin.go Dispatch: the request's group resource is one of the excluded ones. */
+  #isExcluded(a: Attributes): boolean {
+    const { group, resource } = a.resource;
+    return (this.#o.excludedResources ?? []).some((gr) => gr.group === group && gr.resource === resource);
   }
 
   /** The bound policies, compiled once per resourceVersion. */

@@ -1,7 +1,8 @@
 /**
  * Upstream's matching tests (test/integration/apiserver/cel/validatingadmissionpolicy_test.go):
  * Test_ValidatingAdmissionPolicy_MatchByObjectSelector, _MatchByNamespaceSelector,
- * _MatchByResourceNames, _MatchWithMatchPolicyEquivalent and _MatchWithMatchPolicyExact, over
+ * _MatchByResourceNames, _MatchWithMatchPolicyEquivalent, _MatchWithMatchPolicyExact and
+ * _MatchExcludedResource (a SelfSubjectReview), over
  * ConfigMaps and the versioned `pandas` custom resource.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -167,5 +168,24 @@ describe("a policy on deployments/scale", () => {
     expect(denied.status).toBe(422);
     expect(denied.body.message).toContain("too many replicas");
     expect((await scale(3)).status).toBe(200);
+  });
+});
+
+describe("Test_ValidatingAdmissionPolicy_MatchExcludedResource", () => {
+  it("never judges a SelfSubjectReview, though the policy's rules name selfsubjectreviews (exclusion.Excluded)", async () => {
+    const policy = denyAll("match-excluded-resources", "try to deny SelfSubjectReview", makePolicy("match-excluded-resources"));
+    policy.spec.matchConstraints = {
+      matchPolicy: "Exact",
+      resourceRules: [{ operations: ["*"], apiGroups: ["authentication.k8s.io"], apiVersions: ["v1"], resources: ["selfsubjectreviews"] }],
+    };
+    await h.createPolicy(withWaitReadyConstraintAndExpression(policy));
+    await h.createAndWaitReady(makeBinding("match-by-match-policy-exact-binding", "match-excluded-resources", ""));
+    const r = await h.post("/apis/authentication.k8s.io/v1/selfsubjectreviews", {
+      apiVersion: "authentication.k8s.io/v1",
+      kind: "SelfSubjectReview",
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    // Upstream's confidence check of the returned user info.
+    expect((r.body as { status?: { userInfo?: { uid?: string } } }).status?.userInfo?.uid ?? "").not.toBe("");
   });
 });

@@ -23,7 +23,7 @@ import { callFailure, callHook, pastDeadline, requestTimedOut, type WebhookPoste
 import { evaluateMatchConditions, invocationAttributes, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
 import type { Dispatcher } from "../generic/plugin.ts";
 import type { WebhookAccessor } from "../generic/source.ts";
-import { stringifyJSON } from "../../../../util/json/json.ts";
+import { parseJSON, stringifyJSON } from "../../../../util/json/json.ts";
 
 /** reinvocationcontext.go webhookReinvokeContext. */
 interface ReinvokeContext {
@@ -32,12 +32,16 @@ interface ReinvokeContext {
   shouldReinvoke: boolean;
 }
 
-/** Applies a webhook's patch to `a.object`; true when the object changed. */
+/**
+ * Applies a webhook's patch to `a.object`; true when the object changed. Upstream applies the
+ * patch to the object's JSON bytes and decodes the result into an Unstructured for a custom
+ * resource, so an int64 the patch writes keeps its digits: the patch is read as util/json reads it.
+ */
 function applyPatch(a: Attributes, patchText: string): boolean {
   if (a.object === undefined) return false;
   let ops: unknown;
   try {
-    ops = JSON.parse(patchText) as unknown;
+    ops = a.unstructured === true ? parseJSON(patchText) : (JSON.parse(patchText) as unknown);
   } catch (e) {
     throw StatusError.internal((e as Error).message, e);
   }
