@@ -283,8 +283,8 @@ async function patch(r: ResourceRequest): Promise<number> {
     r.info.name,
     async (current) => {
       await budget.maybeYield();
-      const base = inRequestVersion(r.def, current);
-      const patched = applyPatch(type, (base ?? undefined) as unknown as JSONObject | undefined, text, {
+      // The store hands the stored object over in this endpoint's version (its strategy's decode).
+      const patched = applyPatch(type, (current ?? undefined) as unknown as JSONObject | undefined, text, {
         fieldManager: manager,
         force: queryBool(r.query, "force") ?? false,
         schemaKind: r.def.kind,
@@ -315,9 +315,7 @@ async function patch(r: ResourceRequest): Promise<number> {
       await adm.admit(decoded.obj, current ?? undefined, current ? "UPDATE" : "CREATE");
       // patch.go dedups only after mutating admission (dedupOwnerReferencesTransformer).
       dedupOwnerReferencesAndAddWarning(decoded.obj, warnings, true);
-      // The store writes the storage version: compared in it, a patch that changes nothing stays a no-op.
-      const stored = current && base !== current ? { ...decoded.obj, apiVersion: current.apiVersion } : decoded.obj;
-      return keepNoOp(current, stored);
+      return keepNoOp(current, decoded.obj);
     },
     { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings, ...userOf(r), ...adm.storeHooks() },
   );
@@ -325,16 +323,6 @@ async function patch(r: ResourceRequest): Promise<number> {
   await budget.maybeYield();
   const code = result.created ? 201 : 200;
   return okInTurns(r, code, result.object, warnings, budget, dryRun);
-}
-
-/**
- * patch.go: the stored object converted to the request's version is what the patch applies to (a
- * custom resource of a served, non-storage version: conversion strategy None rewrites apiVersion).
- * A version that converts field by field (events.k8s.io/v1, with fromVersion) is patched as stored.
- */
-function inRequestVersion(def: ResourceDef, current: KubeObject | null): KubeObject | null {
-  if (current === null || def.toVersion === undefined || def.fromVersion !== undefined) return current;
-  return current.apiVersion === apiVersionOf(def) ? current : def.toVersion(deepCopy(current));
 }
 
 /** An apply patch must be a whole object of this endpoint's apiVersion and kind (upstream 400s). */

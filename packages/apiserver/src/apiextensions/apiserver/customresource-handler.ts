@@ -137,6 +137,18 @@ export class CRDHandler {
       storageCoercer.coerce(o);
     };
     strategy.defaults = (o) => coercer.defaults(o);
+    // The storage codec prunes and defaults what it reads with the schema of the version it is
+    // stored in (objects written before a schema change); converted, it is pruned with this one's.
+    // Its decoder version is the handler's (crdConversionRESTOptionsGetter's decoderVersion, the
+    // request scope's HubGroupVersion): an update's patch, admission and validation see the old
+    // and new objects in the version of the request, not the storage version.
+    const decode = (o: KubeObject): KubeObject => {
+      const read = storageCoercer.read(o);
+      if (storageCoercer !== coercer) coercer.coerce(read);
+      read.apiVersion = `${crd.spec.group}/${v.name}`;
+      return read;
+    };
+    strategy.decode = decode;
     const subresources = [...(v.subresources?.status !== undefined ? ["status"] : []), ...(v.subresources?.scale ? ["scale"] : [])];
     return {
       group: crd.spec.group,
@@ -164,13 +176,9 @@ export class CRDHandler {
             },
           }
         : {}),
-      // The storage codec prunes and defaults what it reads with the schema of the version it is
-      // stored in (objects written before a schema change); converted, it is pruned with this one's.
       toVersion: (o) => {
-        const read = storageCoercer.read(o);
-        if (storageCoercer !== coercer) coercer.coerce(read);
-        const { apiVersion: _a, kind: _k, ...rest } = read;
-        return { kind, apiVersion: `${crd.spec.group}/${v.name}`, ...rest };
+        const { apiVersion, kind: _k, ...rest } = decode(o);
+        return { kind, apiVersion, ...rest };
       },
       ...(v.deprecated === true ? { deprecationWarning: v.deprecationWarning ?? defaultDeprecationWarning(v.name, crd.spec) } : {}),
     };

@@ -268,9 +268,12 @@ export class GenericStore {
     };
     // Validating a near-limit object is long: others run before and after it.
     const budget = new TurnBudget();
-    const tryUpdate = async (current: KubeObject): Promise<KubeObject> => {
+    const tryUpdate = async (stored: KubeObject): Promise<KubeObject> => {
       await settle(false);
-      const exists = current.metadata.name !== undefined;
+      const exists = stored.metadata.name !== undefined;
+      // Read in this endpoint's version: storage compares what it encodes back with the stored
+      // bytes, so a change the decoding made (a default) is written, as upstream's codec does.
+      const current = exists && this.strategy.decode ? this.strategy.decode(stored) : stored;
       const obj = await objInfo(exists ? current : null);
       await budget.maybeYield();
       if ((obj.metadata.name ?? name) !== name) {

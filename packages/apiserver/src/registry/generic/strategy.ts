@@ -40,6 +40,13 @@ export interface RESTStrategy<T extends KubeObject = KubeObject> extends Gracefu
   warningsOnUpdate?(obj: T, old: T): string[];
   /** Normalises an object before it is stored. */
   canonicalize?(obj: T): void;
+  /**
+   * The stored object as this endpoint's version reads it, for an update to start from: what the
+   * update's patch, admission and validation see as the old object (the storage codec's decoder
+   * version, as crdConversionRESTOptionsGetter sets it to the handler's version for custom
+   * resources). Without it the stored object is used as is.
+   */
+  decode?(stored: T): T;
   /** PUT of a missing object creates it (upstream AllowCreateOnUpdate). */
   allowCreateOnUpdate: boolean;
   /** PUT without metadata.resourceVersion is allowed (last write wins). */

@@ -139,6 +139,39 @@ describe.skipIf(!haveKubectl)("kubectl explain against the generated OpenAPI", (
     expect(out).toMatch(/status\s+<ServiceStatus>/);
   });
 
+  it("explain service.metadata.managedFields prints ObjectMeta's and ManagedFieldsEntry's docs, fieldsV1 as <FieldsV1>", async () => {
+    const out = await run("explain", "service.metadata.managedFields");
+    expect(out).toContain("FIELD: managedFields <[]ManagedFieldsEntry>");
+    expect(out).toContain(
+      [
+        "DESCRIPTION:",
+        "    ManagedFields maps workflow-id and version to the set of fields that are",
+        "    managed by that workflow. This is mostly for internal housekeeping, and",
+        "    users typically shouldn't need to set or understand this field. A workflow",
+        "    can be the user's name, a controller's name, or the name of a specific apply",
+        '    path like "ci-cd". The set of fields is always in the version that the',
+        "    workflow used when modifying the object.",
+        "    ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the",
+        "    resource that the fieldset applies to.",
+      ].join("\n"),
+    );
+    expect(out).toContain(
+      ["  fieldsV1\t<FieldsV1>", '    FieldsV1 holds the first JSON version format as described in the "FieldsV1"', "    type."].join("\n"),
+    );
+    const meta = await run("explain", "service.metadata.namespace");
+    expect(meta).toContain(
+      [
+        "    Namespace defines the space within which each name must be unique. An empty",
+        '    namespace is equivalent to the "default" namespace, but "default" is the',
+        "    canonical representation. Not all objects are required to be scoped to a",
+        "    namespace - the value of this field for those objects will be empty.",
+        "    ",
+        "    Must be a DNS_LABEL. Cannot be updated. More info:",
+        "    https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces",
+      ].join("\n"),
+    );
+  });
+
   it("explain service.spec.ports shows the ServicePort type and fields", async () => {
     const out = await run("explain", "service.spec.ports");
     expect(out).toContain("FIELD: ports <[]ServicePort>");

@@ -10,6 +10,7 @@
  */
 import { lookupFieldMeta } from "../patch/index.ts";
 import { configMapDocs } from "./configmap-descriptions.ts";
+import { metaDocs } from "./meta-descriptions.ts";
 import { secretDocs } from "./secret-descriptions.ts";
 import { networkingDocs } from "./networking-descriptions.ts";
 import { rbacDocs } from "./rbac-descriptions.ts";
@@ -81,7 +82,8 @@ interface Where {
 export function defineNamed(ctx: WalkContext, name: string, s: ZodLike, where: Where): OpenAPISchema {
   if (!ctx.defs.has(name)) {
     ctx.defs.set(name, {}); // placeholder first: breaks cycles
-    const body = convertInner(ctx, unwrap(s).inner, where, name);
+    // metav1.FieldsV1's OpenAPISchemaType: an object whose members the schema does not describe.
+    const body = name === fieldsV1 ? { type: "object" } : convertInner(ctx, unwrap(s).inner, where, name);
     const doc = ctx.docs?.[name]?.[""];
     if (doc && body.description === undefined) body.description = doc.description;
     ctx.defs.set(name, body);
@@ -89,14 +91,17 @@ export function defineNamed(ctx: WalkContext, name: string, s: ZodLike, where: W
   return { $ref: refPrefix + name };
 }
 
+const meta = "io.k8s.apimachinery.pkg.apis.meta.v1.";
+const fieldsV1 = `${meta}FieldsV1`;
+
 /** Well-known nested types zod cannot name for us (schemas declared locally in several modules). */
 function hintedName(where: Where, s: ZodLike): string | undefined {
   const p = where.path.join(".");
-  const meta = "io.k8s.apimachinery.pkg.apis.meta.v1.";
   const shape = s._zod.def.shape as Record<string, unknown> | undefined;
   if (p === "metadata") return shape && "continue" in shape ? `${meta}ListMeta` : `${meta}ObjectMeta`;
   if (p === "metadata.ownerReferences") return `${meta}OwnerReference`;
   if (p === "metadata.managedFields") return `${meta}ManagedFieldsEntry`;
+  if (p === "metadata.managedFields.fieldsV1") return fieldsV1;
   if (p === "status.conditions" && shape && "lastTransitionTime" in shape && "observedGeneration" in shape) return `${meta}Condition`;
   return undefined;
 }
@@ -109,7 +114,7 @@ export function convert(ctx: WalkContext, s: ZodLike, where: Where): OpenAPISche
   const named =
     inner._zod.def.type === "union"
       ? undefined
-      : (ctx.names.get(inner) ?? (inner._zod.def.type === "object" ? hintedName(where, inner) : undefined));
+      : (ctx.names.get(inner) ?? (["object", "record"].includes(inner._zod.def.type) ? hintedName(where, inner) : undefined));
   let out: OpenAPISchema;
   if (named !== undefined) {
     const ref = defineNamed(ctx, named, inner, { kind: where.kind, path: where.path });
@@ -215,6 +220,7 @@ function object(ctx: WalkContext, shape: Record<string, ZodLike>, where: Where, 
 
 /** Every built-in field doc, by definition name. */
 export const defaultDocs: Readonly<Record<string, Readonly<Record<string, FieldDoc>>>> = {
+  ...metaDocs,
   ...serviceDocs,
   ...configMapDocs,
   ...secretDocs,

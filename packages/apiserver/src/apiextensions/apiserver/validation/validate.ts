@@ -101,7 +101,10 @@ function validateObject(s: JSONSchemaProps, data: Record<string, unknown>, path:
   const errs: SchemaError[] = [];
   const n = Object.keys(data).length;
   const props = s.properties ?? {};
-  const child = (k: string): Correlated | undefined => correlateField(s, k, old?.value, data);
+  // ratchetingValueValidator.SubPropertyValidator: the root's apiVersion and kind never ratchet,
+  // old and new having been converted to the same version.
+  const child = (k: string): Correlated | undefined =>
+    path === "" && (k === "apiVersion" || k === "kind") ? undefined : correlateField(s, k, old?.value, data);
   const sub = (k: string): string => (path === "" ? k : `${path}.${k}`);
   if (s.minProperties !== undefined && n < s.minProperties)
     errs.push(

@@ -113,4 +113,21 @@ describe("ValidateCustomResourceUpdate (ratcheting)", () => {
       "ports: Too many: 2: must have at most 1 item",
     ]);
   });
+
+  it("the root's apiVersion and kind are validated even unchanged (ratcheting.go isTypeMetaField)", () => {
+    const typed = obj({
+      apiVersion: { type: "string", pattern: "^g/v1$" },
+      kind: { type: "string", enum: ["K"] },
+      nested: obj({ apiVersion: { type: "string", pattern: "^g/v1$" } }),
+      i: { type: "integer" },
+    });
+    const old = { apiVersion: "g/v2", kind: "L", nested: { apiVersion: "g/v2" }, i: 1 };
+    expect(validateCustomResourceUpdate({ ...old, i: 2 }, old, typed).map(fieldErrorString)).toEqual([
+      "apiVersion: Invalid value: \"g/v2\": apiVersion in body should match '^g/v1$'",
+      'kind: Unsupported value: "L": supported values: "K"',
+    ]);
+    // Anywhere below the root (an embedded object's apiVersion) they ratchet as any field does;
+    // an unchanged object ratchets whole.
+    expect(validateCustomResourceUpdate(old, old, typed)).toEqual([]);
+  });
 });

@@ -51,8 +51,8 @@ export function newCustomResourceStrategy(
   const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
   /**
    * customResourceValidator.ValidateTypeMeta, checked first and alone when it fails: the kind. Its
-   * apiVersion half cannot fail here: another apiVersion is the decoder's 400, and a patch through a
-   * served non-storage version reaches the store already in the storage version.
+   * apiVersion half cannot fail here: another apiVersion is the decoder's 400, and the store hands
+   * an update the stored object in this version (the strategy's decode).
    */
   const validateTypeMeta = (o: KubeObject): FieldErrorList => (o.kind === kind ? [] : [field.invalid("kind", o.kind, `must be ${kind}`)]);
   const selectable = (version.selectableFields ?? []).map((f) => ({
