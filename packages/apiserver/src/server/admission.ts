@@ -154,7 +154,10 @@ export class RequestAdmission {
 
   /** Records the plugins' audit annotations in the request's audit event (their warnings are already recorded). */
   report(): void {
-    const annotations = Object.entries(this.ctx.auditAnnotations);
-    if (annotations.length > 0 && this.#r.audit) this.#r.audit.annotations = { ...this.#r.audit.annotations, ...this.ctx.auditAnnotations };
+    const audit = this.#r.audit;
+    if (Object.keys(this.ctx.auditAnnotations).length === 0 || !audit) return;
+    audit.annotations = { ...audit.annotations, ...this.ctx.auditAnnotations };
+    const levels = this.ctx.auditAnnotationLevels;
+    if (levels && Object.keys(levels).length > 0) audit.annotationLevels = { ...audit.annotationLevels, ...levels };
   }
 }
