@@ -90,6 +90,11 @@ async function callMutatingHook(
     if (ops === undefined || v.object === undefined) return { called: true, changed: false };
     changed = applyPatch(v, ops);
     annotator.addPatchAnnotation(ops);
+  } catch (e) {
+    // Only a failed call fails open with an annotation (a matchCondition error under Ignore is a
+    // non-match upstream: matchconditions.Matcher).
+    if (e instanceof ErrCallingWebhook && h.webhook.failurePolicy === "Ignore") annotator.addFailedOpenAnnotation();
+    throw e;
   } finally {
     annotator.addMutationAnnotation(changed);
   }
@@ -121,7 +126,6 @@ async function runRound(
     } catch (e) {
       if (!(e instanceof ErrCallingWebhook)) throw e;
       if (h.webhook.failurePolicy !== "Ignore") throw callFailure(e);
-      annotator.addFailedOpenAnnotation();
       // Failing open, unless the request itself ran out of time: then no later webhook is called.
       if (pastDeadline(ctx)) throw requestTimedOut();
       outcome = { called: false, changed: false };
