@@ -7,6 +7,7 @@ import { StatusError } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
 import type { SynchronousAuthorize } from "../../../authorization/authorizer/interfaces.ts";
 import { newAdmissionContext } from "../../interfaces.ts";
+import type { WebhookPoster } from "./generic/call-hook.ts";
 import { isExemptAdmissionConfigurationResource } from "./generic/should-call-hook.ts";
 import { dispatchMutating } from "./mutating/dispatcher.ts";
 import { dispatchValidating } from "./validating/dispatcher.ts";
