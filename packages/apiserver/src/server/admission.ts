@@ -96,7 +96,13 @@ export class RequestAdmission {
     const chain = this.#r.admission;
     if (!chain?.mutating) return;
     const before = obj.metadata.managedFields;
-    await chain.admit(this.attributes(obj, old, op), this.ctx);
+    try {
+      await chain.admit(this.attributes(obj, old, op), this.ctx);
+    } catch (e) {
+      // admission.WithAudit records what the plugins annotated even when one refused.
+      this.report();
+      throw e;
+    }
     const invalid = managedFieldsError(obj.metadata.managedFields as JSONValue | undefined);
     if (invalid === undefined) return;
     if (before === undefined) delete obj.metadata.managedFields;

@@ -209,6 +209,30 @@ describe("TestWebhookReinvocationPolicyWithWatchCache / WithoutWatchCache", () =
     expect(annotationsWithPrefix(ev, "patch.webhook.admission.k8s.io/")).toEqual(tt.expectAuditPatchAnnotations ?? {});
   }
 
+  it("a refused request's Event keeps the annotations of the call that failed (admission.WithAudit)", async () => {
+    const index = 101;
+    const ns = await configure(index, [
+      webhook("admission.integration.test.0.missing", "/no-such-path", {
+        namespaceSelector: { matchLabels: { "test-case": String(index) } },
+        failurePolicy: "Fail",
+      }),
+    ]);
+    takeEvents();
+    const pod = { metadata: { name: "refused" }, spec: { containers: [{ name: "fake-name", image: "fakeimage" }] } };
+    const r = await call("POST", `/api/v1/namespaces/${ns}/pods`, pod);
+    expect(r.status, r.text).toBe(500);
+    const [ev] = takeEvents().filter((e) => e.stage === "ResponseComplete" && e.verb === "create");
+    expect(ev).toMatchObject({ level: "Request", responseStatus: { code: 500 } });
+    expect(annotationsWithPrefix(ev!, "mutation.webhook.admission.k8s.io/")).toEqual({
+      "mutation.webhook.admission.k8s.io/round_0_index_0": mutationAnnotationValue(
+        cfg(index),
+        "admission.integration.test.0.missing",
+        false,
+      ),
+    });
+    await call("DELETE", `/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/${cfg(index)}`);
+  });
+
   it("an Event at level Metadata keeps the mutation annotation, not the patch (AddAnnotationWithLevel, LevelRequest)", async () => {
     const index = 100;
     const hooks = [
