@@ -3,12 +3,15 @@
  * Interface, MutationInterface, ValidationInterface; the warning recorder and audit annotations
  * of the request context).
  */
+import type { AuditLevel } from "../apis/audit/v1/types.ts";
 import type { Attributes, Operation } from "./attributes.ts";
 
 /** What admission adds to the request: `Warning` headers and audit annotations. */
 export interface AdmissionContext {
   warnings: string[];
   auditAnnotations: Record<string, string>;
+  /** The audit level of each annotation recorded above Metadata (audit-annotations.ts addAnnotationWithLevel). */
+  auditAnnotationLevels?: Record<string, AuditLevel>;
   /** The request's deadline in Date.now() milliseconds (the request context's); none: no limit. */
   deadline?: number;
 }

@@ -16,6 +16,7 @@ import { getAuthorizerAttributes } from "../server/filters/authorization.ts";
 import type { PolicyRuleEvaluator } from "./policy/checker.ts";
 import { auditEvent, nowMicros, sourceIPs, type AuditRecord } from "./request.ts";
 import { parseJSON } from "../util/json/json.ts";
+import { annotationsAtLevel } from "../admission/audit-annotations.ts";
 
 /** The policy and the backend of `--audit-policy-file` and `--audit-log-path`. */
 export interface AuditConfig {
@@ -79,7 +80,11 @@ export function auditFinishedRequest(config: AuditConfig, r: FinishedRequest): v
     .map((stage) => {
       if (stage === "RequestReceived") return auditEvent(record, stage, r.receivedMicros);
       return auditEvent(
-        { ...record, responseStatus: { code: r.code, ...(r.status ? { status: r.status } : {}) }, annotations: r.info.annotations ?? {} },
+        {
+          ...record,
+          responseStatus: { code: r.code, ...(r.status ? { status: r.status } : {}) },
+          annotations: annotationsAtLevel(r.info.annotations ?? {}, r.info.annotationLevels, level),
+        },
         stage,
         now,
       );

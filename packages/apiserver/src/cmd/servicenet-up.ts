@@ -8,11 +8,8 @@
 import { jsonLogger } from "@servicenet/component-base/logs";
 import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { AuditConfig } from "../audit/audit-request.ts";
-import { newPolicyRuleEvaluator } from "../audit/policy/checker.ts";
-import { loadPolicyFromFile } from "../audit/policy/reader.ts";
+import { auditConfigFromFlags } from "../audit/options.ts";
 import { prepareDataDir, startApiServer } from "../controlplane/apiserver.ts";
-import { newLogBackend } from "../plugin/pkg/audit/log/backend.ts";
 import { parseUpOptions, usage, type UpOptions } from "../controlplane/options.ts";
 import { isWorker, reportReady, runWorkers, type WorkerReady } from "../controlplane/workers.ts";
 import { allocatorMode, formatFeatureGates } from "../features/kube-features.ts";
@@ -34,16 +31,6 @@ function storageFor(o: UpOptions): StoreConfig {
     ...common,
     ...(o.workers > 1 ? { pollIntervalMs: workerPollIntervalMs } : {}),
   };
-}
-
-/**
- * kube-apiserver's audit options: Events need both a policy and a log path (without a policy
- * nothing is recorded); a bad policy file fails the start with the reader's error.
- */
-function auditFor(o: UpOptions): AuditConfig | undefined {
-  if (o.auditPolicyFile === undefined || o.auditLogPath === undefined) return undefined;
-  const evaluator = newPolicyRuleEvaluator(loadPolicyFromFile(o.auditPolicyFile));
-  return { evaluator, backend: newLogBackend(o.auditLogPath) };
 }
 
 function untilSignal(): Promise<void> {
@@ -76,7 +63,7 @@ function announce(o: UpOptions, r: Omit<WorkerReady, "type">, started: number): 
 }
 
 async function serve(o: UpOptions, started: number): Promise<number> {
-  const audit = auditFor(o);
+  const audit = auditConfigFromFlags(o.auditPolicyFile, o.auditLogPath);
   const api = await startApiServer({
     storage: storageFor(o),
     dataDir: o.dataDir,

@@ -98,7 +98,13 @@ export class RequestAdmission {
     const chain = this.#r.admission;
     if (!chain?.mutating) return;
     const before = obj.metadata.managedFields;
-    await chain.admit(this.attributes(obj, old, op), this.ctx);
+    try {
+      await chain.admit(this.attributes(obj, old, op), this.ctx);
+    } catch (e) {
+      // admission.WithAudit records what the plugins annotated even when one refused.
+      this.report();
+      throw e;
+    }
     const invalid = managedFieldsError(obj.metadata.managedFields as JSONValue | undefined);
     if (invalid === undefined) return;
     if (before === undefined) delete obj.metadata.managedFields;
@@ -156,7 +162,10 @@ export class RequestAdmission {
 
   /** Records the plugins' audit annotations in the request's audit event (their warnings are already recorded). */
   report(): void {
-    const annotations = Object.entries(this.ctx.auditAnnotations);
-    if (annotations.length > 0 && this.#r.audit) this.#r.audit.annotations = { ...this.#r.audit.annotations, ...this.ctx.auditAnnotations };
+    const audit = this.#r.audit;
+    if (Object.keys(this.ctx.auditAnnotations).length === 0 || !audit) return;
+    audit.annotations = { ...audit.annotations, ...this.ctx.auditAnnotations };
+    const levels = this.ctx.auditAnnotationLevels;
+    if (levels && Object.keys(levels).length > 0) audit.annotationLevels = { ...audit.annotationLevels, ...levels };
   }
 }

@@ -3,6 +3,7 @@
  * (staging/src/k8s.io/apiserver/pkg/audit/request.go NewEventFromRequest, LogImpersonatedUser,
  * LogResponseObject): `user`, `impersonatedUser`, `verb`, `objectRef` and `responseStatus.code`.
  */
+import type { AuditLevel } from "../apis/audit/v1/types.ts";
 import { auditObjectRef, auditUser } from "../audit/request.ts";
 import type { UserInfo } from "../authentication/user/user.ts";
 import type { RequestInfo } from "./request-info.ts";
@@ -17,6 +18,8 @@ export interface AuditInfo {
   info?: RequestInfo;
   /** Annotations the handler chain added (the authorization decision and its reason). */
   annotations?: Record<string, string>;
+  /** The audit level of each annotation kept above Metadata (admission's AddAnnotationWithLevel). */
+  annotationLevels?: Record<string, AuditLevel>;
 }
 
 /** The audit fields of one request: `auditVerb` is upstream's request verb (list, create, or the lower-case method). */

@@ -41,8 +41,8 @@ describe("REST semantics", () => {
     const base = "/apis/networking.k8s.io/v1/servicecidrs";
     const created = await post(base, { metadata: { name: "extra", finalizers: ["example.com/keep"] }, spec: { cidrs: ["10.100.0.0/24"] } });
     expect(created.status).toBe(201);
-    // The apiserver protects every ServiceCIDR from the start (the controller-manager lifts it).
-    expect((created.json() as Obj).metadata["finalizers"]).toEqual(["example.com/keep", "networking.k8s.io/service-cidr-finalizer"]);
+    // The apiserver adds no protection finalizer: upstream's ServiceCIDR controller does (servicecidrs_controller.go).
+    expect((created.json() as Obj).metadata["finalizers"]).toEqual(["example.com/keep"]);
     const del = await s.request(`${base}/extra`, { method: "DELETE" });
     // 200 with the object, as upstream (202 only with orphanDependents=false).
     expect(del.status).toBe(200);
@@ -57,9 +57,23 @@ describe("REST semantics", () => {
     expect((await get(`${base}/extra`)).status).toBe(404);
   });
 
+  it("creates a ServiceCIDR without the protection finalizer: with no controller-manager a DELETE removes it at once", async () => {
+    // pkg/registry/networking/servicecidr/strategy.go PrepareForCreate adds no finalizer; the
+    // controller-manager's ServiceCIDR controller does.
+    const base = "/apis/networking.k8s.io/v1/servicecidrs";
+    const created = await post(base, { metadata: { name: "unprotected" }, spec: { cidrs: ["10.104.0.0/24"] } });
+    expect(created.status).toBe(201);
+    expect((created.json() as Obj).metadata.finalizers).toBeUndefined();
+    const del = await s.request(`${base}/unprotected`, { method: "DELETE" });
+    expect(del.status).toBe(200);
+    expect((del.json() as { kind: string }).kind).toBe("Status");
+    expect((await get(`${base}/unprotected`)).status).toBe(404);
+  });
+
   it("answers 202 for an object kept by finalizers only with orphanDependents=false", async () => {
     const base = "/apis/networking.k8s.io/v1/servicecidrs";
-    expect((await post(base, { metadata: { name: "orphan-false" }, spec: { cidrs: ["10.103.0.0/24"] } })).status).toBe(201);
+    const body = { metadata: { name: "orphan-false", finalizers: ["example.com/keep"] }, spec: { cidrs: ["10.103.0.0/24"] } };
+    expect((await post(base, body)).status).toBe(201);
     const del = await s.request(`${base}/orphan-false`, {
       method: "DELETE",
       headers: { "Content-Type": "application/json" },

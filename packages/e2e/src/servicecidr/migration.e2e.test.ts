@@ -52,7 +52,15 @@ describe.each(ipAddressModes)("TestMigrateServiceCIDR [%s]", (mode: AllocatorMod
     // 1. apiserver with cidr1; the default ServiceCIDR gets its finalizer and Ready=True
     const s1 = await api({ store, mode, range: cidr1 });
     const cm1 = await controllerManager(s1);
-    const def = await waitServiceCIDRReady(s1, "kubernetes");
+    await waitServiceCIDRReady(s1, "kubernetes");
+    // The apiserver creates it without a finalizer; the controller-manager's ServiceCIDR controller adds it.
+    const def = await eventually(
+      async () => {
+        const sc = await getServiceCIDR(s1, "kubernetes");
+        return sc?.metadata.finalizers?.length ? sc : undefined;
+      },
+      { what: "default ServiceCIDR with finalizer", timeoutMs: 30_000 },
+    );
     expect(def.metadata.finalizers).toEqual(["networking.k8s.io/service-cidr-finalizer"]);
     const ns = "test-migrate-service-cidr";
     await s1.must("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });

@@ -41,6 +41,8 @@ describe("applyJSONPatch (RFC 6902)", () => {
       { ...doc, spec: { ports: [{ port: 80 }, { port: 8443 }] } },
     ],
     ["replace whole document", [{ op: "replace", path: "", value: { a: 1 } }], { a: 1 }],
+    // evanphx/json-patch v4 partialDoc.get: a missing member is replaced as if added.
+    ["replace of missing key", [{ op: "replace", path: "/spec/type", value: "x" }], { ...doc, spec: { ...doc.spec, type: "x" } }],
   ])("%s", (_name, ops, want) => {
     expect(applyJSONPatch(doc, ops)).toEqual(want);
   });
@@ -65,8 +67,14 @@ describe("applyJSONPatch (RFC 6902)", () => {
       "the server rejected our request due to an error in our request",
     ],
     [
-      "replace of missing key",
-      [{ op: "replace", path: "/spec/type", value: "x" }],
+      "replace under a missing parent",
+      [{ op: "replace", path: "/spec/nope/type", value: "x" }],
+      422,
+      "the server rejected our request due to an error in our request",
+    ],
+    [
+      "replace of a missing array element",
+      [{ op: "replace", path: "/spec/ports/2", value: { port: 1 } }],
       422,
       "the server rejected our request due to an error in our request",
     ],

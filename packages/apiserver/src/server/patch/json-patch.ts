@@ -83,7 +83,15 @@ function applyOne(doc: JSONValue, op: JSONPatchOperation, copied: { bytes: numbe
       return remove(doc, requirePath(op, "path")).doc;
     case "replace": {
       const path = requirePath(op, "path");
-      get(doc, path); // replace requires the target to exist
+      const parent = path.length > 0 ? get(doc, path.slice(0, -1)) : undefined;
+      // evanphx/json-patch v4 (kube-apiserver's patch handler and mutating webhook dispatcher):
+      // partialDoc.get of a missing member is no error, so replace sets it as add would; an
+      // array element, and every step above the last, must exist.
+      if (parent !== undefined && isObject(parent)) {
+        parent[path[path.length - 1] as string] = valueOf(op);
+        return doc;
+      }
+      get(doc, path);
       return add(remove(doc, path).doc, path, valueOf(op));
     }
     case "move": {

@@ -67,21 +67,10 @@ const exemptKinds = new Set([
 ]);
 
 /**
- * What this server does not do as upstream yet, by `<groupVersion>/<resource>` and verb ("*": all):
- * left out of the matrix, and said in docs/upstream-integration-tests.md.
- */
-const notYet: Record<string, { verbs: string[]; why: string }> = {
-  "networking.k8s.io/v1/servicecidrs": {
-    verbs: ["delete", "deletecollection"],
-    why: "the ServiceCIDR finalizer is added at create here (upstream's controller adds it), so an immediate delete waits for it",
-  },
-};
-/**
  * Reviews whose REST.Create takes no createValidation, so no validating plugin sees them
  * (pkg/registry/authorization/selfsubjectrulesreview/rest.go); mutating admission still does.
  */
 const notValidated = new Set(["authorization.k8s.io/v1/selfsubjectrulesreviews"]);
-const skipped = (key: string, verb: string) => (notYet[key]?.verbs ?? []).some((v) => v === "*" || v === verb);
 
 describe("TestWebhookAdmissionWithWatchCache / WithoutWatchCache", () => {
   let s: TestServer;
@@ -297,7 +286,6 @@ describe("TestWebhookAdmissionWithWatchCache / WithoutWatchCache", () => {
     const r = resources.get(key)!;
     const [resource, sub = ""] = r.name.split("/");
     for (const verb of verbsOf(key)) {
-      if (skipped(key, verb)) continue;
       if (sub !== "") await testSubresource(key, r, resource!, sub, verb);
       else await testResource(key, r, verb);
     }

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { MutatingWebhook } from "@servicenet/api/admissionregistration/v1";
 import { ensureServingCerts } from "../../../server/tls.ts";
 import type { Attributes } from "../../attributes.ts";
+import type { WebhookPoster } from "./generic/call-hook.ts";
 import type { WebhookAccessor } from "./generic/source.ts";
 import { compileMatchCondition } from "./matchconditions/compile.ts";
 
@@ -175,6 +176,24 @@ export function attrs(o: Partial<Attributes> = {}): Attributes {
     dryRun: false,
     userInfo: { username: "admin" },
     ...o,
+  };
+}
+
+/**
+ * A poster answering each webhook (by its URL's last segment) with `responses[name]`, or failing
+ * the call with it when it is an Error; `calls` records the names in call order.
+ */
+export function recordingPoster(
+  responses: Record<string, Record<string, unknown> | Error | undefined>,
+  calls: string[] = [],
+): WebhookPoster {
+  return (cc, body) => {
+    const name = (cc.url ?? "").split("/").pop()!;
+    calls.push(name);
+    const r = responses[name];
+    if (r instanceof Error) return Promise.reject(r);
+    const uid = (body as { request: { uid: string } }).request.uid;
+    return Promise.resolve({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid, ...r } });
   };
 }
 

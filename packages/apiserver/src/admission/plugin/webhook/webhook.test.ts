@@ -11,19 +11,7 @@ import type { WebhookPoster } from "./generic/call-hook.ts";
 import { isExemptAdmissionConfigurationResource } from "./generic/should-call-hook.ts";
 import { dispatchMutating } from "./mutating/dispatcher.ts";
 import { dispatchValidating } from "./validating/dispatcher.ts";
-import { accessor, attrs } from "./testing.ts";
-
-/** A poster answering each webhook (by its URL's last segment) with `responses[name]`. */
-function poster(responses: Record<string, Record<string, unknown> | Error | undefined>, calls: string[] = []): WebhookPoster {
-  return (cc, body) => {
-    const name = (cc.url ?? "").split("/").pop()!;
-    calls.push(name);
-    const r = responses[name];
-    if (r instanceof Error) return Promise.reject(r);
-    const uid = (body as { request: { uid: string } }).request.uid;
-    return Promise.resolve({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid, ...r } });
-  };
-}
+import { accessor, attrs, recordingPoster as poster } from "./testing.ts";
 
 const noNamespace = (): unknown => undefined;
 const errorOf = async (p: Promise<unknown>): Promise<StatusError> => {

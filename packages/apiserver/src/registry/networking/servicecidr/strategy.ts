@@ -1,18 +1,12 @@
 /**
  * ServiceCIDR REST strategy (pkg/registry/networking/servicecidr/strategy.go).
  *
- * Deviation: the protection finalizer is added here on create. Upstream the controller-manager's
- * ServiceCIDR controller adds it on the add event, which leaves a window (or, without a
- * controller-manager, forever) in which a DELETE removes a ServiceCIDR whose IPs are in use.
- * The controller-manager still removes it once nothing blocks the deletion.
+ * The strategy adds no finalizer: the controller-manager's ServiceCIDR controller adds
+ * `networking.k8s.io/service-cidr-finalizer` to every live ServiceCIDR and removes it once no
+ * IPAddress would be orphaned (pkg/controller/servicecidrs/servicecidrs_controller.go sync,
+ * addServiceCIDRFinalizerIfNeeded), as upstream.
  */
-import {
-  serviceCIDRProtectionFinalizer,
-  validateServiceCIDR,
-  validateServiceCIDRStatusUpdate,
-  validateServiceCIDRUpdate,
-  type ServiceCIDRShape,
-} from "@servicenet/api";
+import { validateServiceCIDR, validateServiceCIDRStatusUpdate, validateServiceCIDRUpdate, type ServiceCIDRShape } from "@servicenet/api";
 import type { KubeObject } from "../../../storage/index.ts";
 import { keepStatus, resetForStatus, type RESTStrategy } from "../../generic/strategy.ts";
 
@@ -33,8 +27,6 @@ export const serviceCIDRStrategy: RESTStrategy<ServiceCIDRObject> = {
   allowUnconditionalUpdate: true,
   prepareForCreate: (o) => {
     o["status"] = {};
-    const finalizers = o.metadata.finalizers ?? [];
-    if (!finalizers.includes(serviceCIDRProtectionFinalizer)) o.metadata.finalizers = [...finalizers, serviceCIDRProtectionFinalizer];
   },
   prepareForUpdate: keepStatus,
   validate: (o) => validateServiceCIDR(withSpec(o)),

@@ -24,6 +24,7 @@ import { evaluateMatchConditions, invocationAttributes, namespaceLabels, webhook
 import type { Dispatcher } from "../generic/plugin.ts";
 import type { WebhookAccessor } from "../generic/source.ts";
 import { parseJSON, stringifyJSON } from "../../../../util/json/json.ts";
+import { WebhookAnnotator } from "./annotator.ts";
 
 /** reinvocationcontext.go webhookReinvokeContext. */
 interface ReinvokeContext {
@@ -33,18 +34,24 @@ interface ReinvokeContext {
 }
 
 /**
- * Applies a webhook's patch to `a.object`; true when the object changed. Upstream applies the
- * patch to the object's JSON bytes and decodes the result into an Unstructured for a custom
- * resource, so an int64 the patch writes keeps its digits: the patch is read as util/json reads it.
+ * The patch's operations; undefined for an empty patch, which changes nothing and is not annotated.
+ * Upstream applies the patch to the object's JSON bytes and decodes the result into an Unstructured
+ * for a custom resource, so an int64 the patch writes keeps its digits: such a patch is read as
+ * util/json reads it.
  */
-function applyPatch(a: Attributes, patchText: string): boolean {
-  if (a.object === undefined) return false;
+function decodePatch(a: Attributes, patchText: string): unknown[] | undefined {
   let ops: unknown;
   try {
     ops = a.unstructured === true ? parseJSON(patchText) : (JSON.parse(patchText) as unknown);
   } catch (e) {
     throw StatusError.internal((e as Error).message, e);
   }
+  return Array.isArray(ops) && ops.length === 0 ? undefined : (ops as unknown[]);
+}
+
+/** Applies a webhook's decoded patch to `a.object`; true when the object changed. */
+function applyPatch(a: Attributes, ops: unknown): boolean {
+  if (a.object === undefined) return false;
   let patched: JSONValue;
   try {
     patched = applyJSONPatch(a.object as unknown as JSONValue, ops);
@@ -75,12 +82,27 @@ async function callMutatingHook(
   v: Attributes,
   ctx: AdmissionContext,
   d: CallDeps,
+  annotator: WebhookAnnotator,
 ): Promise<{ called: boolean; changed: boolean }> {
   const m = evaluateMatchConditions(h, v, d.nsObject, d.authorize);
   if ("error" in m) throw new ErrCallingWebhook(h.webhook.name, m.error);
   if (!m.matches) return { called: false, changed: false };
-  const result = await callHook(h, v, ctx, true, d.post, d.metrics);
-  const changed = result.patch !== undefined ? applyPatch(v, result.patch) : false;
+  let changed = false;
+  // callAttrMutatingHook's deferred addMutationAnnotation: written for every call, failed ones too.
+  try {
+    const result = await callHook(h, v, ctx, true, d.post, d.metrics);
+    const ops = result.patch !== undefined ? decodePatch(v, result.patch) : undefined;
+    if (ops === undefined || v.object === undefined) return { called: true, changed: false };
+    changed = applyPatch(v, ops);
+    annotator.addPatchAnnotation(ops);
+  } catch (e) {
+    // Only a failed call fails open with an annotation (a matchCondition error under Ignore is a
+    // non-match upstream: matchconditions.Matcher).
+    if (e instanceof ErrCallingWebhook && h.webhook.failurePolicy === "Ignore") annotator.addFailedOpenAnnotation();
+    throw e;
+  } finally {
+    annotator.addMutationAnnotation(changed);
+  }
   if (changed) convertBack(a, v, d.mapper);
   return { called: true, changed };
 }
@@ -102,22 +124,16 @@ async function runRound(
     if (round > 0 && !rc.reinvoke.has(h.uid)) continue;
     // Converted afresh for each hook: the previous one may have changed the request's object.
     const v = invocationAttributes(a, matched, d.mapper);
+    const annotator = new WebhookAnnotator(ctx, round, i, h.webhook.name, h.configurationName);
     let outcome: { called: boolean; changed: boolean };
     try {
-      outcome = await callMutatingHook(h, a, v, ctx, d);
+      outcome = await callMutatingHook(h, a, v, ctx, d, annotator);
     } catch (e) {
       if (!(e instanceof ErrCallingWebhook)) throw e;
       if (h.webhook.failurePolicy !== "Ignore") throw callFailure(e);
       // Failing open, unless the request itself ran out of time: then no later webhook is called.
       if (pastDeadline(ctx)) throw requestTimedOut();
       outcome = { called: false, changed: false };
-    }
-    if (outcome.called) {
-      ctx.auditAnnotations[`mutation.webhook.admission.k8s.io/round_${round}_index_${i}`] = JSON.stringify({
-        configuration: h.configurationName,
-        webhook: h.webhook.name,
-        mutated: outcome.changed,
-      });
     }
     if (outcome.changed) {
       // RequireReinvokingPreviouslyInvokedPlugins: those called before this one may want another look.
