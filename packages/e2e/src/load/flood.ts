@@ -62,7 +62,8 @@ export interface ProbeFigures {
 
 /**
  * A `--import` for the apiserver process: perf_hooks' event-loop delay histogram, written to stderr
- * as one `eventloop {json}` line (milliseconds) and reset on SIGUSR2. With `timedAuth` (an
+ * as one `eventloop {json}` line (milliseconds; `at`: when, in microseconds of the monotonic clock
+ * `--cpu-prof` profiles use, so the flood's window can be cut out of one) and reset on SIGUSR2. With `timedAuth` (an
  * Authorization header value) it also times, inside the server, each request carrying it from its
  * `request` event (headers parsed) to its response's `finish` (the last byte handed to the
  * socket), written as one `timed {json}` line: the server's view of that client's latency.
@@ -88,7 +89,7 @@ export function eventLoopProbeArgs(timedAuth?: string): string[] {
     "const pct = (xs, q) => xs[Math.min(xs.length - 1, Math.max(0, Math.ceil((q / 100) * xs.length) - 1))];",
     'process.on("SIGUSR2", () => {',
     "  const ms = (ns) => Math.round(ns / 1e4) / 100;",
-    '  process.stderr.write("eventloop " + JSON.stringify({ p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) }) + "\\n");',
+    '  process.stderr.write("eventloop " + JSON.stringify({ p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max), at: Number(process.hrtime.bigint() / 1000n) }) + "\\n");',
     "  h.reset();",
     "  if (auth === null) return;",
     "  const s = timed.sort((a, b) => a - b);",
