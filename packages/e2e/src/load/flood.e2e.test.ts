@@ -185,11 +185,11 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
       expect(missed).toBe(0);
       expect(watch.flatMap((w) => w.problems)).toEqual([]);
       expect(flooder429).toBeGreaterThan(0);
-      // The goal is an admin p99 within 100 ms; it is not met yet (two clean-clone CI runs measured
-      // 483 ms and 1.9 s: the near-limit object still holds the event loop for hundreds of ms per
-      // step), so it is printed, and what is asserted is that the flood no longer stalls the admin
-      // as it did before API Priority and Fairness (6-15 s). Judged only when nothing else starves
-      // the apiserver of CPU.
+      // The goal is an admin p99 within 100 ms; it is not met yet (a clean-clone CI run at load 3.1
+      // measured 222 ms, with the flooder in this process; the apiserver's own timer shows how much
+      // of it is the server's), so it is printed, and what is asserted is that the flood no longer
+      // stalls the admin as it did before API Priority and Fairness (6-15 s). Judged only when
+      // nothing else starves the apiserver of CPU.
       const p99 = percentile(adminDone.latencies, 99);
       console.log(
         `flood: admin p99 ${p99.toFixed(1)} ms against the ${adminP99GoalMs} ms goal: ${p99 <= adminP99GoalMs ? "met" : "NOT met"}; ` +
