@@ -74,6 +74,19 @@ describe("serving", () => {
     expect(data).toMatch(/\r\n\r\n(2\r\n)?ok/);
   });
 
+  it("completes every handshake of connections opened at once, a few per event-loop iteration", async () => {
+    const s = await start({ serving: { tlsHandshakesPerTurn: 2 } });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => {
+        const sock = tlsConnect({ port: s.port, host: "127.0.0.1", rejectUnauthorized: false });
+        const got = collect(sock);
+        sock.write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        return got;
+      }),
+    );
+    expect(answers.filter((a) => /^HTTP\/1\.1 200 OK\r\n/.test(a.data))).toHaveLength(40);
+  });
+
   it("cuts a TLS handshake that trickles in at the handshake deadline", async () => {
     const s = await start({ serving: { readHeaderTimeoutMs: 300 } });
     const sock = connect(s.port, "127.0.0.1");

@@ -9,16 +9,21 @@
  *   `handshakeTimeout` is an idle timer that a client trickling bytes resets forever.
  * - plain HTTP on the TLS port gets net/http's `HTTP/1.0 400 Bad Request` and a close
  *   (`conn.serve`, `tlsRecordHeaderLooksLikeHTTP`) instead of a dropped connection.
+ * - handshakes start a few per event-loop iteration (handshake-gate.ts), as Go's scheduler
+ *   interleaves the connections' handshakes with the requests of those already connected.
  */
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
+import { HandshakeGate } from "./handshake-gate.ts";
 
 export interface ServingOptions {
   /** upstream `ReadHeaderTimeout`, 32 s. */
   readHeaderTimeoutMs?: number;
   /** The TLS handshake's deadline; default net/http's: the ReadHeaderTimeout. */
   tlsHandshakeTimeoutMs?: number;
+  /** TLS handshakes started per event-loop iteration (handshake-gate.ts); default 8. */
+  tlsHandshakesPerTurn?: number;
 }
 
 export const defaultReadHeaderTimeoutMs = 32_000;
@@ -44,7 +49,7 @@ export function configureServing(server: Server, tls: boolean, o: ServingOptions
   server.prependListener("clientError", (e: NodeJS.ErrnoException, socket) => {
     if (e.code === "ERR_HTTP_REQUEST_TIMEOUT") socket.destroy();
   });
-  if (tls) guardTLSConnections(server, o.tlsHandshakeTimeoutMs ?? header);
+  if (tls) guardTLSConnections(server, o.tlsHandshakeTimeoutMs ?? header, new HandshakeGate(o.tlsHandshakesPerTurn));
 }
 
 /** The five bytes net/http's `tlsRecordHeaderLooksLikeHTTP` recognises. */
@@ -52,9 +57,10 @@ const httpRecordHeaders = new Set(["GET /", "HEAD ", "POST ", "PUT /", "OPTIO"])
 
 /**
  * Wraps the TLS server's connection listener: each raw connection gets an absolute handshake
- * deadline, and its first five bytes (a TLS record header) are looked at before TLS sees them.
+ * deadline, and its first five bytes (a TLS record header) are looked at before TLS sees them;
+ * then `gate` hands it to TLS in its turn.
  */
-function guardTLSConnections(server: Server, handshakeTimeoutMs: number): void {
+function guardTLSConnections(server: Server, handshakeTimeoutMs: number, gate: HandshakeGate): void {
   const tlsListeners = server.listeners("connection") as ((s: Socket) => void)[];
   server.removeAllListeners("connection");
   // Keyed by the peer's address and port (unique among live connections to this listener): the
@@ -95,9 +101,13 @@ function guardTLSConnections(server: Server, handshakeTimeoutMs: number): void {
       }
       raw.pause();
       raw.unshift(head);
-      raw.off("error", onError);
-      // node's TLS socket takes the bytes back from the raw socket's buffer (`initRead`).
-      for (const l of tlsListeners) l.call(server, raw);
+      gate.admit(() => {
+        // Closed while it waited: nothing to hand over (the close cleared its deadline).
+        if (raw.destroyed) return;
+        raw.off("error", onError);
+        // node's TLS socket takes the bytes back from the raw socket's buffer (`initRead`).
+        for (const l of tlsListeners) l.call(server, raw);
+      });
     };
     raw.on("data", onData);
   });

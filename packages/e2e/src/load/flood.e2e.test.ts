@@ -3,9 +3,11 @@
  * (SQLite, as `npm start` runs it) with concurrent full LISTs of 5,000 Services, one near-limit
  * Service (1.4 MB stored) and 1,000 request bodies that never finish, while an admin
  * (system:masters) and a controller (kube-controller-manager's user: a watch and updates) keep
- * working. The flooder must get 429s from API Priority and Fairness, no write of the admin or the
- * controller may be lost, and the admin's p99 stays within 5 s (its goal, 100 ms, is printed: not met yet). Prints the figures and the
- * apiserver's event-loop delay over the flood (perf_hooks, preloaded into its process).
+ * working. The flooder runs in its own process (flooder-process.ts), as another client would; the
+ * admin and the controller run here. The flooder must get 429s from API Priority and Fairness, no
+ * write of the admin or the controller may be lost, and the admin's p99 stays within 5 s (its goal,
+ * 100 ms, is printed). Prints the figures, the apiserver's event-loop delay over the flood and the
+ * admin's latency as the apiserver saw it (both measured by a probe preloaded into its process).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -22,12 +24,14 @@ import {
   floodTokenFile,
   floodTokens,
   lastEventLoop,
+  lastTimed,
   loop,
-  openStalledBodies,
   slowestText,
   timed,
 } from "./flood.ts";
 import { adminP99GoalMs, writeFloodResults } from "./flood-results.ts";
+import { floodService as service } from "./flooder.ts";
+import { flooderMain, startFlooder, type FlooderProcess } from "./flooder-process.ts";
 import { openWatchers, waitForAll } from "./watch-fanout.ts";
 import { create, percentile, pool } from "./workload.ts";
 
@@ -37,36 +41,21 @@ const listers = 30;
 const stalled = 1000;
 const controlled = 10;
 
-const built = existsSync(servicenetUp);
-if (!built) console.warn(`flood: ${servicenetUp} is missing (run the build), skipping`);
-
-const service = (name: string, labels: Record<string, string> = {}): string =>
-  JSON.stringify({
-    apiVersion: "v1",
-    kind: "Service",
-    metadata: { name, labels },
-    spec: { selector: { app: name }, ports: [{ port: 80, targetPort: 8080 }] },
-  });
-
-/**
- * 60,000 labels: a body of 0.7 MB that its managed fields make a stored Service of 1.4 MB, just
- * below etcd's 1.5 MiB request limit (100,000 labels, 2.4 MB stored, are refused as on etcd).
- */
-function nearLimitLabels(): Record<string, string> {
-  return Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`l${i.toString(36)}`, "v"]));
-}
+const built = existsSync(servicenetUp) && existsSync(flooderMain);
+if (!built) console.warn(`flood: ${servicenetUp} or ${flooderMain} is missing (run the build), skipping`);
 
 describe.skipIf(!built)("flood: one edit user against an admin and a controller", () => {
   let dir: string;
   let server: ChildApiServer;
   let admin: RawClient;
+  let flooder: FlooderProcess;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "servicenet-e2e-flood-"));
     const tokens = path.join(dir, "tokens.csv");
     writeFileSync(tokens, floodTokenFile());
     // Ceilings only a stuck server reaches: on a loaded machine the start and the 5,000 creates take minutes.
     server = await startChildApiServer(["--mode", "v4", "--token-auth-file", tokens], 120_000, [
-      ...eventLoopProbeArgs(),
+      ...eventLoopProbeArgs(`Bearer ${floodTokens.admin}`),
       ...(process.env["FLOOD_NODE_ARGS"]?.split(" ") ?? []),
     ]);
     admin = rawClient(server.url, server.ca, floodTokens.admin, { maxSockets: 16, timeoutMs: 60_000 });
@@ -77,15 +66,16 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
     const filled = await pool(objects, 16, (i) => create(admin, "/api/v1/namespaces/flood/services", service(`f-${i}`)));
     expect(filled.errors).toEqual([]);
     for (let i = 0; i < controlled; i++) await create(admin, "/api/v1/namespaces/workload/services", service(`w-${i}`));
+    flooder = await startFlooder();
   }, 600_000);
   afterAll(async () => {
+    flooder?.kill();
     admin?.close();
     await server?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it("answers the flooder 429, loses no write and keeps the admin from stalling (p99 printed against its 100 ms goal)", async () => {
-    const flooder = rawClient(server.url, server.ca, floodTokens.flooder, { maxSockets: listers + 2, timeoutMs: 120_000 });
     const controller = rawClient(server.url, server.ca, floodTokens.controller, { maxSockets: 4, timeoutMs: 60_000 });
     const rv = (await getJSON<{ metadata: { resourceVersion: string } }>(admin, "/api/v1/namespaces/workload/services?limit=1")).metadata
       .resourceVersion;
@@ -104,18 +94,17 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
     const end = Date.now() + floodMs;
     const stopWhen = (): boolean => stop || Date.now() > end;
     try {
-      const nearLimit = flooder.send({
-        method: "POST",
-        path: "/api/v1/namespaces/flood/services",
-        headers: { "Content-Type": "application/json" },
-        body: service("near-limit", nearLimitLabels()),
-      });
-      // The stalled bodies come a third into the flood: until then the LISTs hold the flooder's seats.
-      const stalledP = new Promise((r) => setTimeout(r, floodMs / 3)).then(() =>
-        openStalledBodies(server.url, server.ca, floodTokens.flooder, "flood", stalled),
-      );
-      const lists = loop(listers, stopWhen, async (s) => {
-        await timed(flooder, s, { method: "GET", path: "/api/v1/namespaces/flood/services", headers: { Accept: "application/json" } });
+      // The flooder is another client (its own process): its LISTs, near-limit create and, a third
+      // into the flood (until then the LISTs hold its seats), its stalled bodies.
+      const flood = flooder.run({
+        url: server.url,
+        ca: server.ca,
+        token: floodTokens.flooder,
+        namespace: "flood",
+        listers,
+        stalled,
+        stalledAfterMs: floodMs / 3,
+        floodMs,
       });
       let adminCreates = 0;
       const adminAcked: string[] = [];
@@ -154,12 +143,10 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
           tags.push(tag);
         }
       });
-      const stalledBodies = await stalledP;
-      const [listStats, adminDone, controllerDone] = await Promise.all([lists, adminStats, controllerStats]);
-      stop = true;
+      const [adminDone, controllerDone] = await Promise.all([adminStats, controllerStats]);
       process.kill(server.pid, "SIGUSR2");
-      const nearLimitRes = await nearLimit;
-      stalledBodies.close();
+      const { lists: listStats, stalledCodes, nearLimit: nearLimitRes } = await flood;
+      stop = true;
       const missed = await waitForAll(watch, tags, 60_000);
       const adminList = await getJSON<{ items: { metadata: { name: string } }[] }>(admin, "/api/v1/namespaces/admin/services");
       const have = new Set(adminList.items.map((i) => i.metadata.name));
@@ -174,16 +161,18 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
       }
       await new Promise((r) => setTimeout(r, 200));
       const loopDelay = lastEventLoop(server.output());
+      const adminServer = lastTimed(server.output());
       // The apiserver's output (with FLOOD_NODE_ARGS=--trace-gc, its collections) for reading by hand.
       const serverLog = process.env["FLOOD_SERVER_LOG"];
       if (serverLog) writeFileSync(serverLog, server.output());
-      const flooder429 = (listStats.codes.get(429) ?? 0) + (stalledBodies.codes.get(429) ?? 0);
+      const flooder429 = (listStats.codes.get(429) ?? 0) + (stalledCodes.get(429) ?? 0);
       const p = (xs: number[], q: number): string => percentile(xs, q).toFixed(1);
       console.log(
         `e2e flood (${objects} Services, ${listers} listers, ${stalled} stalled bodies, ${floodMs} ms): ` +
-          `admin ${adminDone.latencies.length} requests p50 ${p(adminDone.latencies, 50)} ms p99 ${p(adminDone.latencies, 99)} ms max ${p(adminDone.latencies, 100)} ms [${codesText(adminDone.codes)}]; ` +
+          `admin ${adminDone.latencies.length} requests p50 ${p(adminDone.latencies, 50)} ms p99 ${p(adminDone.latencies, 99)} ms max ${p(adminDone.latencies, 100)} ms [${codesText(adminDone.codes)}], ` +
+          `in the apiserver ${adminServer?.n} p50 ${adminServer?.p50} ms p99 ${adminServer?.p99} ms max ${adminServer?.max} ms; ` +
           `controller ${controllerDone.latencies.length} patches p50 ${p(controllerDone.latencies, 50)} ms p99 ${p(controllerDone.latencies, 99)} ms [${codesText(controllerDone.codes)}], watch missed ${missed}; ` +
-          `flooder lists [${codesText(listStats.codes)}] p50 ${p(listStats.latencies, 50)} ms, stalled bodies [${codesText(stalledBodies.codes)}], near-limit create ${nearLimitRes.status} (${nearLimitRes.body.length} bytes answered), 429s ${flooder429}; ` +
+          `flooder lists [${codesText(listStats.codes)}] p50 ${p(listStats.latencies, 50)} ms, stalled bodies [${codesText(stalledCodes)}], near-limit create ${nearLimitRes.status} (${nearLimitRes.bytes} bytes answered), 429s ${flooder429}; ` +
           `load average ${loadBefore.toFixed(1)}; event-loop delay p50 ${loopDelay?.p50} ms p99 ${loopDelay?.p99} ms max ${loopDelay?.max} ms; apiserver RSS ${Math.round(server.rssKiB() / 1024)} MiB`,
       );
       // Stored (or refused by Priority and Fairness), never etcd's 500 for a request over 1.5 MiB.
@@ -196,11 +185,11 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
       expect(missed).toBe(0);
       expect(watch.flatMap((w) => w.problems)).toEqual([]);
       expect(flooder429).toBeGreaterThan(0);
-      // The goal is an admin p99 within 100 ms; it is not met yet (two clean-clone CI runs measured
-      // 483 ms and 1.9 s: the near-limit object still holds the event loop for hundreds of ms per
-      // step), so it is printed, and what is asserted is that the flood no longer stalls the admin
-      // as it did before API Priority and Fairness (6-15 s). Judged only when nothing else starves
-      // the apiserver of CPU.
+      // The goal is an admin p99 within 100 ms; it is not met yet (a clean-clone CI run at load 3.1
+      // measured 222 ms, with the flooder in this process; the apiserver's own timer shows how much
+      // of it is the server's), so it is printed, and what is asserted is that the flood no longer
+      // stalls the admin as it did before API Priority and Fairness (6-15 s). Judged only when
+      // nothing else starves the apiserver of CPU.
       const p99 = percentile(adminDone.latencies, 99);
       console.log(
         `flood: admin p99 ${p99.toFixed(1)} ms against the ${adminP99GoalMs} ms goal: ${p99 <= adminP99GoalMs ? "met" : "NOT met"}; ` +
@@ -214,6 +203,7 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
           adminRequests: adminDone.latencies.length,
           loopP99ms: loopDelay?.p99,
           loopMaxms: loopDelay?.max,
+          adminServerP99ms: adminServer?.p99,
           loadBefore,
           listsDone: listStats.codes.get(200) ?? 0,
         });
@@ -225,7 +215,6 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
     } finally {
       stop = true;
       for (const w of watch) w.close();
-      flooder.close();
       controller.close();
     }
   });

@@ -53,28 +53,66 @@ export async function aggregateEdit(admin: RawClient): Promise<void> {
   if (r.status !== 200) throw new Error(`aggregate edit: ${r.status} ${r.body.toString("utf8").slice(0, 200)}`);
 }
 
+/** Percentiles (milliseconds) of what the probe measured. */
+export interface ProbeFigures {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
 /**
  * A `--import` for the apiserver process: perf_hooks' event-loop delay histogram, written to stderr
- * as one `eventloop {json}` line (milliseconds) and reset on SIGUSR2.
+ * as one `eventloop {json}` line (milliseconds; `at`: when, in microseconds of the monotonic clock
+ * `--cpu-prof` profiles use, so the flood's window can be cut out of one) and reset on SIGUSR2. With `timedAuth` (an
+ * Authorization header value) it also times, inside the server, each request carrying it from its
+ * `request` event (headers parsed) to its response's `finish` (the last byte handed to the
+ * socket), written as one `timed {json}` line: the server's view of that client's latency.
  */
-export function eventLoopProbeArgs(): string[] {
+export function eventLoopProbeArgs(timedAuth?: string): string[] {
   const code = [
     'import { monitorEventLoopDelay } from "node:perf_hooks";',
+    'import { Server } from "node:https";',
     "const h = monitorEventLoopDelay({ resolution: 10 }); h.enable();",
+    `const auth = ${JSON.stringify(timedAuth ?? null)};`,
+    "let timed = [];",
+    "if (auth !== null) {",
+    "  const emit = Server.prototype.emit;",
+    "  Server.prototype.emit = function (ev, req, res) {",
+    '    if (ev === "request" && req.headers.authorization === auth) {',
+    "      const t = performance.now();",
+    '      res.once("finish", () => timed.push(performance.now() - t));',
+    "    }",
+    "    return emit.apply(this, arguments);",
+    "  };",
+    "}",
+    "const r2 = (x) => Math.round(x * 100) / 100;",
+    "const pct = (xs, q) => xs[Math.min(xs.length - 1, Math.max(0, Math.ceil((q / 100) * xs.length) - 1))];",
     'process.on("SIGUSR2", () => {',
     "  const ms = (ns) => Math.round(ns / 1e4) / 100;",
-    '  process.stderr.write("eventloop " + JSON.stringify({ p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) }) + "\\n");',
+    '  process.stderr.write("eventloop " + JSON.stringify({ p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max), at: Number(process.hrtime.bigint() / 1000n) }) + "\\n");',
     "  h.reset();",
+    "  if (auth === null) return;",
+    "  const s = timed.sort((a, b) => a - b);",
+    "  timed = [];",
+    '  process.stderr.write("timed " + JSON.stringify({ n: s.length, p50: r2(pct(s, 50)), p99: r2(pct(s, 99)), max: r2(s.at(-1)) }) + "\\n");',
     "});",
   ].join("\n");
   return [`--import=data:text/javascript,${encodeURIComponent(code)}`];
 }
 
 /** The event-loop figures the probe printed last in `output`. */
-export function lastEventLoop(output: string): { p50: number; p99: number; max: number } | undefined {
-  const all = [...output.matchAll(/^eventloop (\{.*\})$/gm)];
-  const last = all.at(-1);
-  return last ? (JSON.parse(last[1]!) as { p50: number; p99: number; max: number }) : undefined;
+export function lastEventLoop(output: string): ProbeFigures | undefined {
+  return lastProbeLine(output, "eventloop");
+}
+
+/** The server-side timings of the `timedAuth` requests the probe printed last in `output`. */
+export function lastTimed(output: string): (ProbeFigures & { n: number }) | undefined {
+  return lastProbeLine(output, "timed");
+}
+
+function lastProbeLine<T>(output: string, prefix: string): T | undefined {
+  const last = [...output.matchAll(new RegExp(`^${prefix} (\\{.*\\})$`, "gm"))].at(-1);
+  return last ? (JSON.parse(last[1]!) as T) : undefined;
 }
 
 /** Request bodies that never finish: POSTs that promise 1,000 bytes and send 12. */

@@ -31,6 +31,31 @@ describe("nextTurn", () => {
     await Promise.all([0, 1, 2, 3].map((i) => nextTurn().then(() => order.push(i))));
     expect(order).toEqual([0, 1, 2, 3]);
   });
+
+  it("resumes a newcomer ahead of older waiters, but never two newcomers in a row", async () => {
+    const order: string[] = [];
+    await Promise.all([
+      nextTurn().then(() => order.push("list-1")),
+      nextTurn().then(() => order.push("list-2")),
+      nextTurn(true).then(() => order.push("admin")),
+      nextTurn().then(() => order.push("list-3")),
+      nextTurn(true).then(() => order.push("controller")),
+    ]);
+    expect(order).toEqual(["admin", "list-1", "controller", "list-2", "list-3"]);
+  });
+
+  it("leaves no older waiter behind a stream of newcomers", async () => {
+    const order: string[] = [];
+    const long = nextTurn().then(() => order.push("long"));
+    // A newcomer every iteration, each resumed one iteration later.
+    const newcomers: Promise<unknown>[] = [];
+    for (let i = 0; i < 6 && !order.includes("long"); i++) {
+      newcomers.push(nextTurn(true).then(() => order.push(`new-${i}`)));
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all([long, ...newcomers]);
+    expect(order.indexOf("long")).toBeLessThanOrEqual(1);
+  });
 });
 
 describe("TurnBudget", () => {
@@ -60,5 +85,32 @@ describe("TurnBudget", () => {
     expect(b.due()).toBe(false);
     spin(250);
     expect(b.due()).toBe(true);
+  });
+
+  it("counts not the work the iteration ran before it resumed: a request behind others in one poll phase still has its budget", async () => {
+    const b = new TurnBudget(20);
+    // The iteration mark is stamped in this check phase.
+    await new Promise((r) => setImmediate(r));
+    // Two timers of one timers phase: another request's 60 ms, then this one's resumption.
+    await new Promise<void>((resolve) => {
+      setTimeout(() => spin(60), 1);
+      setTimeout(resolve, 1);
+    });
+    expect(b.due()).toBe(false);
+    spin(25);
+    expect(b.due()).toBe(true);
+  });
+
+  it("waits as a newcomer at its first yield only", async () => {
+    const order: string[] = [];
+    const waitAll = (a: TurnBudget, b: TurnBudget): Promise<unknown> =>
+      Promise.all([nextTurn().then(() => order.push("older")), a.yield().then(() => order.push("a")), b.yield().then(() => order.push("b"))]);
+    const a = new TurnBudget(1);
+    const b = new TurnBudget(1);
+    await waitAll(a, b);
+    expect(order).toEqual(["a", "older", "b"]);
+    order.length = 0;
+    await waitAll(a, b);
+    expect(order).toEqual(["older", "a", "b"]);
   });
 });
