@@ -104,7 +104,11 @@ describe("TurnBudget", () => {
   it("waits as a newcomer at its first yield only", async () => {
     const order: string[] = [];
     const waitAll = (a: TurnBudget, b: TurnBudget): Promise<unknown> =>
-      Promise.all([nextTurn().then(() => order.push("older")), a.yield().then(() => order.push("a")), b.yield().then(() => order.push("b"))]);
+      Promise.all([
+        nextTurn().then(() => order.push("older")),
+        a.yield().then(() => order.push("a")),
+        b.yield().then(() => order.push("b")),
+      ]);
     const a = new TurnBudget(1);
     const b = new TurnBudget(1);
     await waitAll(a, b);
