@@ -33,6 +33,7 @@ import { keepNoOp } from "./no-op.ts";
 import { serveWatch } from "./watch.ts";
 import { handleSubresourceView } from "./subresource-view.ts";
 import { RequestAdmission } from "./admission.ts";
+import { inServedVersion, listInServedVersion } from "./served-version.ts";
 import { dedupOwnerReferencesAndAddWarning } from "./owner-references.ts";
 import type { ResourceRequest } from "./resource-request.ts";
 
@@ -64,7 +65,7 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
     }
     case "list": {
       // Read-only: the items are only decorated and encoded, so they may be the stored objects' shared decodings.
-      const list = await r.store.list(info.namespace, { ...parseListParams(r.query), readOnly: true });
+      const list = await listInServedVersion(def, await r.store.list(info.namespace, { ...parseListParams(r.query), readOnly: true }));
       if (r.format === "json" || r.format === "partial")
         await writeListStreaming(r.res, 200, listHeaders(), streamedList(def, list, r.format, encodedCacheOf(r.store)));
       else send(r.res, 200, renderList(def, list, r.format, r.query), r.format);
@@ -119,6 +120,8 @@ async function okInTurns(
   budget: TurnBudget,
   dryRun = false,
 ): Promise<number> {
+  // Converted by a webhook, the answer is no longer the stored object the encoded cache holds.
+  if (r.def.fromStorage !== undefined) return ok(r, code, await inServedVersion(r.def, obj), warnings);
   if (dryRun) return ok(r, code, obj, warnings);
   if (r.format !== "json") return ok(r, code, obj, warnings, true);
   send(r.res, code, new EncodedJSON(await objectJSONInTurns(r.def, obj, encodedCacheOf(r.store), budget)), r.format, warnings);
@@ -283,7 +286,7 @@ async function patch(r: ResourceRequest): Promise<number> {
     r.info.name,
     async (current) => {
       await budget.maybeYield();
-      const base = inRequestVersion(r.def, current);
+      const base = await inRequestVersion(r.def, current);
       const patched = applyPatch(type, (base ?? undefined) as unknown as JSONObject | undefined, text, {
         fieldManager: manager,
         force: queryBool(r.query, "force") ?? false,
@@ -316,7 +319,8 @@ async function patch(r: ResourceRequest): Promise<number> {
       // patch.go dedups only after mutating admission (dedupOwnerReferencesTransformer).
       dedupOwnerReferencesAndAddWarning(decoded.obj, warnings, true);
       // The store writes the storage version: compared in it, a patch that changes nothing stays a no-op.
-      const stored = current && base !== current ? { ...decoded.obj, apiVersion: current.apiVersion } : decoded.obj;
+      // A webhook-converted version is converted to the storage version by the strategy instead.
+      const stored = current && base !== current && r.def.fromStorage === undefined ? { ...decoded.obj, apiVersion: current.apiVersion } : decoded.obj;
       return keepNoOp(current, stored);
     },
     { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings, ...userOf(r), ...adm.storeHooks() },
@@ -332,9 +336,10 @@ async function patch(r: ResourceRequest): Promise<number> {
  * custom resource of a served, non-storage version: conversion strategy None rewrites apiVersion).
  * A version that converts field by field (events.k8s.io/v1, with fromVersion) is patched as stored.
  */
-function inRequestVersion(def: ResourceDef, current: KubeObject | null): KubeObject | null {
+async function inRequestVersion(def: ResourceDef, current: KubeObject | null): Promise<KubeObject | null> {
   if (current === null || def.toVersion === undefined || def.fromVersion !== undefined) return current;
-  return current.apiVersion === apiVersionOf(def) ? current : def.toVersion(deepCopy(current));
+  if (current.apiVersion === apiVersionOf(def)) return current;
+  return def.toVersion(await inServedVersion(def, deepCopy(current)));
 }
 
 /** An apply patch must be a whole object of this endpoint's apiVersion and kind (upstream 400s). */
@@ -386,8 +391,8 @@ async function remove(r: ResourceRequest): Promise<number> {
   adm.report();
   // Upstream answers 202 for an object kept by finalizers only when orphanDependents=false was asked.
   const orphanFalse = params.orphanDependents === false;
-  if (!deleted) return ok(r, orphanFalse ? 202 : 200, object, warnings);
-  if (r.def.strategy.returnDeletedObject) return ok(r, 200, object, warnings);
+  if (!deleted) return ok(r, orphanFalse ? 202 : 200, await inServedVersion(r.def, object), warnings);
+  if (r.def.strategy.returnDeletedObject) return ok(r, 200, await inServedVersion(r.def, object), warnings);
   send(r.res, 200, successStatus(r, object), r.format === "yaml" ? "yaml" : "json", warnings);
   return 200;
 }
@@ -400,6 +405,7 @@ async function removeCollection(r: ResourceRequest): Promise<number> {
   const items = await r.store.deleteCollection(r.info.namespace, lp, { ...params, ...adm.storeHooks() });
   adm.report();
   const rv = items.reduce((m, o) => Math.max(m, Number(o.metadata.resourceVersion ?? 0)), 0);
-  send(r.res, 200, renderList(r.def, { items, resourceVersion: String(rv) }, r.format, r.query), r.format, warnings);
+  const converted = await listInServedVersion(r.def, { items, resourceVersion: String(rv) });
+  send(r.res, 200, renderList(r.def, converted, r.format, r.query), r.format, warnings);
   return 200;
 }

@@ -38,8 +38,11 @@ export interface RESTStrategy<T extends KubeObject = KubeObject> extends Gracefu
   warningsOnCreate?(obj: T): string[];
   /** Warnings for a valid update of the main resource (upstream WarningsOnUpdate). */
   warningsOnUpdate?(obj: T, old: T): string[];
-  /** Normalises an object before it is stored. */
-  canonicalize?(obj: T): void;
+  /**
+   * Normalises an object before it is stored; asynchronous where that converts it by a call out
+   * (a custom resource into its storage version through a conversion webhook).
+   */
+  canonicalize?(obj: T): void | Promise<void>;
   /** PUT of a missing object creates it (upstream AllowCreateOnUpdate). */
   allowCreateOnUpdate: boolean;
   /** PUT without metadata.resourceVersion is allowed (last write wins). */
