@@ -15,7 +15,7 @@ import type { EstablishingController } from "../controller/establish/establishin
 import { customResourceScaleView } from "../registry/customresource/scale.ts";
 import { newCustomResourceStrategy } from "../registry/customresource/strategy.ts";
 import { newTableConvertor } from "../registry/customresource/tableconvertor/tableconvertor.ts";
-import { newSchemaCoercer } from "./schema-coercer.ts";
+import { newSchemaCoercer, type SchemaCoercer } from "./schema-coercer.ts";
 import { compareKubeAwareVersions } from "./version-priority.ts";
 import type { CRConverter, CRConverterFactory } from "./conversion/converter.ts";
 import { StatusError } from "@servicenet/api";
@@ -153,6 +153,16 @@ export class CRDHandler {
           storageCoercer.coerce(o);
         };
     strategy.defaults = (o) => coercer.defaults(o);
+    // The storage decoder prunes and defaults an object with the schema of the version it was
+    // stored in (an earlier storage version's objects, before a migration rewrites them).
+    const readers = new Map<string, SchemaCoercer>([[storageGV, storageCoercer]]);
+    const readerOf = (o: KubeObject): SchemaCoercer => {
+      const gv = typeof o.apiVersion === "string" ? o.apiVersion : storageGV;
+      let r = readers.get(gv);
+      const stored = crd.spec.versions.find((x) => `${crd.spec.group}/${x.name}` === gv);
+      if (r === undefined) readers.set(gv, (r = stored ? newSchemaCoercer(stored.schema?.openAPIV3Schema, preserve) : storageCoercer));
+      return r;
+    };
     const subresources = [...(v.subresources?.status !== undefined ? ["status"] : []), ...(v.subresources?.scale ? ["scale"] : [])];
     return {
       group: crd.spec.group,
@@ -192,7 +202,7 @@ export class CRDHandler {
       ...(converter
         ? {
             fromStorage: async (o: KubeObject) =>
-              o.apiVersion === servedGV ? o : convertOrFail(converter, storageCoercer.read(o), servedGV, StatusError.internal),
+              o.apiVersion === servedGV ? o : convertOrFail(converter, readerOf(o).read(o), servedGV, StatusError.internal),
           }
         : {}),
       ...(v.deprecated === true ? { deprecationWarning: v.deprecationWarning ?? defaultDeprecationWarning(v.name, crd.spec) } : {}),

@@ -53,6 +53,12 @@ export interface GenericStoreConfig {
   shouldDeleteDuringUpdate?: (obj: KubeObject) => boolean;
   /** Begin/After hooks and the Decorator (see hooks.ts); a subclass may also set them on `hooks`. */
   hooks?: StoreHooks;
+  /**
+   * The storage codec's decode into this store's version where that is a call out (a custom
+   * resource whose CRD converts by Webhook): an update's strategy, admission and no-op check see
+   * the object it replaces in the request's version, as upstream's versioned storage gives it.
+   */
+  decode?: (stored: KubeObject) => Promise<KubeObject>;
 }
 
 /** One resource's REST storage. */
@@ -270,7 +276,15 @@ export class GenericStore {
     };
     // Validating a near-limit object is long: others run before and after it.
     const budget = new TurnBudget();
-    const tryUpdate = async (current: KubeObject): Promise<KubeObject> => {
+    const decode = this.config.decode;
+    const tryUpdate = async (stored: KubeObject): Promise<KubeObject> => {
+      const exists = stored.metadata.name !== undefined;
+      const current = exists && decode !== undefined ? await decode(stored) : stored;
+      const obj = await updatedObject(current);
+      // Unchanged in the request's version: the stored object itself, so that storage skips the write.
+      return obj === current ? stored : obj;
+    };
+    const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
       await settle(false);
       const exists = current.metadata.name !== undefined;
       const obj = await objInfo(exists ? current : null);

@@ -6,6 +6,7 @@
  * self-signed CA as upstream's testserver runs it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "@servicenet/testing";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
 import { createCRD, watchEvents } from "./fixtures-testing.ts";
 import { startConversionWebhookServer, type ConversionWebhookServer } from "./conversion-webhook-testing.ts";
@@ -94,6 +95,10 @@ describe("conversion_test", () => {
       expect(patched.status, patched.text).toBe(200);
       expect(patched.json()).toMatchObject({ hostPort: "patched:1" });
       expect((await s.request(at("v1beta2", "foo"))).json()).toMatchObject({ host: "patched", port: "1" });
+      // Compared in the request's version, a patch that changes nothing does not write.
+      const rv = (patched.json() as Obj).metadata["resourceVersion"];
+      const again = await s.send("PATCH", at("v1alpha1", "foo"), { hostPort: "patched:1" }, "application/merge-patch+json");
+      expect((again.json() as Obj).metadata["resourceVersion"]).toBe(rv);
       const del = await s.send("DELETE", at("v1alpha1", "foo"));
       expect(del.status, del.text).toBe(200);
     });
@@ -143,6 +148,33 @@ describe("conversion_test", () => {
       const events = await watchEvents(s, at("v1beta2"));
       expect(events.map((e) => e.type)).toEqual(["ERROR"]);
     });
+  });
+
+  it("objects of an earlier storage version are converted from it, and written in the new one", async () => {
+    const group = `c${++n}.stable.example.com`;
+    const crd = multiVersionCRD(group, `${hook.url}/nontrivial-converter`, hook.caBundle, ["v1"]);
+    const versions = (crd["spec"] as { versions: { name: string; storage: boolean }[] }).versions;
+    for (const v of versions) v.storage = v.name === "v1alpha1";
+    await createCRD(s, crd);
+    const at = (v: string, name = "") => `/apis/${group}/${v}/namespaces/${ns}/multiversions${name ? `/${name}` : ""}`;
+    const body = { apiVersion: `${group}/v1alpha1`, kind: "MultiVersion", metadata: { name: "old" }, hostPort: "old:1" };
+    expect((await s.send("POST", at("v1alpha1"), body)).status).toBe(201);
+    // v1beta1 becomes the storage version.
+    const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/multiversions.${group}`;
+    const current = (await s.request(crdPath)).json() as { spec: { versions: { name: string; storage: boolean }[] } };
+    for (const v of current.spec.versions) v.storage = v.name === "v1beta1";
+    expect((await s.send("PUT", crdPath, current)).status).toBe(200);
+    await eventually(async () => {
+      const got = (await s.request(at("v1beta1", "old"))).json() as Obj;
+      expect(got).toMatchObject({ host: "old", port: "1" });
+      return got;
+    });
+    // Rewritten through v1beta1, it is stored in v1beta1: reading it there calls no webhook.
+    const got = (await s.request(at("v1beta1", "old"))).json() as Obj;
+    expect((await s.send("PUT", at("v1beta1", "old"), { ...got, port: "2" })).status).toBe(200);
+    const before = hook.reviews.length;
+    expect((await s.request(at("v1beta1", "old"))).json()).toMatchObject({ host: "old", port: "2" });
+    expect(hook.reviews.length).toBe(before);
   });
 
   it("TestWebhookNotCalledForUnusedVersions: nothing is converted within the storage version", async () => {
