@@ -143,7 +143,7 @@ export class CRDHandler {
     strategy.canonicalize = converter
       ? async (o) => {
           // The storage codec's encode: converted by the webhook; a failure is the write's plain error (a 500).
-          const stored = await convertOrFail(converter, o, storageGV, StatusError.unknown);
+          const stored = await convertOrFail(converter, o, storageGV, (m) => StatusError.unknown(m));
           for (const k of Object.keys(o)) if (!(k in stored)) delete o[k];
           Object.assign(o, stored);
           storageCoercer.coerce(o);
@@ -202,7 +202,7 @@ export class CRDHandler {
       ...(converter
         ? {
             fromStorage: async (o: KubeObject) =>
-              o.apiVersion === servedGV ? o : convertOrFail(converter, readerOf(o).read(o), servedGV, StatusError.internal),
+              o.apiVersion === servedGV ? o : convertOrFail(converter, readerOf(o).read(o), servedGV, (m) => StatusError.internal(m)),
           }
         : {}),
       ...(v.deprecated === true ? { deprecationWarning: v.deprecationWarning ?? defaultDeprecationWarning(v.name, crd.spec) } : {}),

@@ -12,7 +12,7 @@ type JSONMap = Record<string, unknown>;
 /** validateConvertedObject: the ObjectMeta fields other than labels and annotations must match. */
 export function validateConvertedObject(original: KubeObject, converted: JSONMap): void {
   const meta = (o: JSONMap): JSONMap => (isMap(o["metadata"]) ? o["metadata"] : {});
-  const om = meta(original as unknown as JSONMap);
+  const om = meta(original);
   const cm = meta(converted);
   const checks: [string, unknown, unknown][] = [
     ["kind", original.kind ?? "", converted["kind"] ?? ""],
@@ -28,8 +28,9 @@ export function restoreObjectMeta(original: KubeObject, converted: JSONMap): voi
   const response = converted["metadata"];
   if (response === undefined) throw new Error("missing metadata in converted object");
   if (!isMap(response)) throw new Error(`invalid metadata of type ${goType(response)} in converted object`);
-  const restored: JSONMap = original.metadata === undefined ? {} : (deepCopy(original.metadata) as JSONMap);
+  const restored: unknown = original.metadata === undefined ? {} : deepCopy(original.metadata);
   converted["metadata"] = restored;
+  if (!isMap(restored)) throw new Error(`invalid metadata of type ${goType(restored)} in input object`);
   for (const fld of ["labels", "annotations"] as const) {
     const got = response[fld];
     if (got === undefined || got === null) {
@@ -40,15 +41,15 @@ export function restoreObjectMeta(original: KubeObject, converted: JSONMap): voi
     const before = restored[fld];
     if (before !== undefined && before !== null && !isMap(before))
       throw new Error(`invalid metadata.${fld} of type ${goType(before)} in original object`);
-    const old = (before ?? {}) as JSONMap;
+    const old = before ?? {};
     let changed = Object.keys(old).length !== Object.keys(got).length;
     for (const [k, v] of Object.entries(got)) {
       if (typeof v !== "string") throw new Error(`metadata.${fld}[${k}] must be a string, but is ${goType(v)} in converted object`);
       if (old[k] !== v) changed = true;
     }
     if (changed) {
+      // Every value was checked to be a string above. Upstream validates annotations at the path `metadata.annotation`.
       const strings = got as Record<string, string>;
-      // Upstream validates annotations at the path `metadata.annotation`.
       const errs = fld === "labels" ? validateLabels(strings, "metadata.labels") : validateAnnotations(strings, "metadata.annotation");
       if (errs.length > 0) throw new Error(aggregateMessage(errs));
     }

@@ -50,7 +50,7 @@ export class WebhookConverter {
       ...(cc.url !== undefined ? { url: cc.url } : {}),
       ...(cc.caBundle !== undefined ? { caBundle: cc.caBundle } : {}),
       ...(cc.service !== undefined ? { service: { ...cc.service, port: cc.service.port ?? 443 } } : {}),
-    } as WebhookClientConfig;
+    };
     this.#reviewVersions = webhook?.conversionReviewVersions ?? [];
     this.#o = o;
   }
@@ -111,7 +111,8 @@ export function convertedObjectsFromResponse(uid: string, body: unknown, version
   }
   const response = review["response"];
   if (!isMap(response)) throw new Error("no response provided");
-  if (version === "v1" && (response["uid"] ?? "") !== uid) throw new Error(`expected response.uid="${uid}", got "${String(response["uid"] ?? "")}"`);
+  const gotUID = typeof response["uid"] === "string" ? response["uid"] : "";
+  if (version === "v1" && gotUID !== uid) throw new Error(`expected response.uid="${uid}", got "${gotUID}"`);
   const result = isMap(response["result"]) ? response["result"] : {};
   if (result["status"] !== "Success") {
     const message = typeof result["message"] === "string" ? result["message"] : "";
