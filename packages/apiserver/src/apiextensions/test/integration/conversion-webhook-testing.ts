@@ -80,25 +80,28 @@ const converters: Record<string, ObjectConverter> = {
 
 export interface ConversionWebhookServer {
   url: string;
+  /** The port it listens on (a Service reference's port). */
+  port: number;
   /** base64 of the CA's PEM, for clientConfig.caBundle. */
   caBundle: string;
   /** The reviews received: their apiVersion and request. */
-  reviews: { path: string; apiVersion: string; request: ConversionReviewRequest }[];
+  reviews: { path: string; apiVersion: string; timeout: string | null; request: ConversionReviewRequest }[];
   close(): Promise<void>;
 }
 
-/** Starts the webhook on 127.0.0.1 with a fresh CA. */
-export async function startConversionWebhookServer(): Promise<ConversionWebhookServer> {
+/** Starts the webhook on 127.0.0.1 with a fresh CA; its certificate names `hosts`. */
+export async function startConversionWebhookServer(hosts: readonly string[] = ["127.0.0.1"]): Promise<ConversionWebhookServer> {
   const dir = mkdtempSync(join(tmpdir(), "servicenet-conversion-ca-"));
-  const tls = ensureServingCerts(dir, ["127.0.0.1"]);
+  const tls = ensureServingCerts(dir, hosts);
   const reviews: ConversionWebhookServer["reviews"] = [];
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const path = new URL(req.url ?? "/", "https://127.0.0.1").pathname;
+      const url = new URL(req.url ?? "/", "https://127.0.0.1");
+      const path = url.pathname;
       const review = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { apiVersion: string; request: ConversionReviewRequest };
-      reviews.push({ path, apiVersion: review.apiVersion, request: review.request });
+      reviews.push({ path, apiVersion: review.apiVersion, timeout: url.searchParams.get("timeout"), request: review.request });
       const convert = converters[path];
       const respond: ReviewResponder | undefined =
         responders[path] ??
@@ -116,6 +119,7 @@ export async function startConversionWebhookServer(): Promise<ConversionWebhookS
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}`,
+    port,
     caBundle: Buffer.from(tls.caCert).toString("base64"),
     reviews,
     close: async () => {

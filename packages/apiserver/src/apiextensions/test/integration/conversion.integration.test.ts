@@ -177,6 +177,28 @@ describe("conversion_test", () => {
     expect(hook.reviews.length).toBe(before);
   });
 
+  it("a webhook by service reference is called at https://<service>.<namespace>.svc:<port><path>, with a 30s timeout", async () => {
+    const byService = await startConversionWebhookServer(["webhook.default.svc"]);
+    try {
+      // Loopback addresses are refused in endpoints: an ExternalName Service reaches the webhook on localhost.
+      const svc = { metadata: { name: "webhook" }, spec: { type: "ExternalName", externalName: "localhost" } };
+      expect((await s.send("POST", "/api/v1/namespaces/default/services", svc)).status).toBe(201);
+      const group = `c${++n}.stable.example.com`;
+      const crd = multiVersionCRD(group, "", byService.caBundle, ["v1"]);
+      const service = { namespace: "default", name: "webhook", path: "/nontrivial-converter", port: byService.port };
+      (crd["spec"] as { conversion: { webhook: { clientConfig: unknown } } }).conversion.webhook.clientConfig = { service, caBundle: byService.caBundle };
+      await createCRD(s, crd);
+      const at = (v: string) => `/apis/${group}/${v}/namespaces/${ns}/multiversions`;
+      const body = { apiVersion: `${group}/v1alpha1`, kind: "MultiVersion", metadata: { name: "foo" }, hostPort: "a:1" };
+      const created = await s.send("POST", at("v1alpha1"), body);
+      expect(created.status, created.text).toBe(201);
+      expect((await s.request(`${at("v1beta1")}/foo`)).json()).toMatchObject({ host: "a", port: "1" });
+      expect(byService.reviews[0]).toMatchObject({ path: "/nontrivial-converter", timeout: "30s" });
+    } finally {
+      await byService.close();
+    }
+  });
+
   it("TestWebhookNotCalledForUnusedVersions: nothing is converted within the storage version", async () => {
     const at = await crdFor("/nontrivial-converter");
     const before = hook.reviews.length;
