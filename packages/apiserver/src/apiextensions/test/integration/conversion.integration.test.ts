@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
-import { startTestServer, type TestServer } from "../../../server/testing.ts";
+import { haveKubectl, startTestServer, type TestServer } from "../../../server/testing.ts";
 import { createCRD, watchEvents } from "./fixtures-testing.ts";
 import { startConversionWebhookServer, type ConversionWebhookServer } from "./conversion-webhook-testing.ts";
 
@@ -197,6 +197,18 @@ describe("conversion_test", () => {
     } finally {
       await byService.close();
     }
+  });
+
+  it.skipIf(!haveKubectl())("real kubectl 1.33 reads and writes a converted version", async () => {
+    const at = await crdFor("/nontrivial-converter", ["v1"]);
+    const group = at("v1").split("/")[2] ?? "";
+    const manifest = `apiVersion: ${group}/v1alpha1\nkind: MultiVersion\nmetadata: {name: by-kubectl, namespace: ${ns}}\nhostPort: "k:9"\n`;
+    const applied = await s.kubectl(["apply", "--server-side", "-f", "-"], { input: manifest });
+    expect(applied.code, applied.stderr).toBe(0);
+    const got = await s.kubectl(["get", `multiversions.v1beta1.${group}`, "by-kubectl", "-n", ns, "-o", "jsonpath={.host} {.port}"]);
+    expect(got.stdout, got.stderr).toBe("k 9");
+    const alpha = await s.kubectl(["get", `multiversions.v1alpha1.${group}`, "by-kubectl", "-n", ns, "-o", "jsonpath={.hostPort}"]);
+    expect(alpha.stdout, alpha.stderr).toBe("k:9");
   });
 
   it("TestWebhookNotCalledForUnusedVersions: nothing is converted within the storage version", async () => {
