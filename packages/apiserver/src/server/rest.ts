@@ -320,7 +320,8 @@ async function patch(r: ResourceRequest): Promise<number> {
       dedupOwnerReferencesAndAddWarning(decoded.obj, warnings, true);
       // The store writes the storage version: compared in it, a patch that changes nothing stays a no-op.
       // A webhook-converted version is converted to the storage version by the strategy instead.
-      const stored = current && base !== current && r.def.fromStorage === undefined ? { ...decoded.obj, apiVersion: current.apiVersion } : decoded.obj;
+      const stored =
+        current && base !== current && r.def.fromStorage === undefined ? { ...decoded.obj, apiVersion: current.apiVersion } : decoded.obj;
       return keepNoOp(current, stored);
     },
     { dryRun, subresource: r.info.subresource, forceAllowCreate: isApply, warnings, ...userOf(r), ...adm.storeHooks() },

@@ -46,7 +46,9 @@ export function validateCustomResourceConversion(
     if ((cc.url === undefined) === (cc.service === undefined)) errs.push(field.required(ccAt, "exactly one of url or service is required"));
     else if (cc.url !== undefined) errs.push(...validateWebhookURL(`${ccAt}.url`, cc.url, true));
     else if (cc.service !== undefined)
-      errs.push(...validateWebhookService(`${ccAt}.service`, cc.service.name, cc.service.namespace, cc.service.path, cc.service.port ?? 443));
+      errs.push(
+        ...validateWebhookService(`${ccAt}.service`, cc.service.name, cc.service.namespace, cc.service.path, cc.service.port ?? 443),
+      );
     const bundle = Buffer.from(cc.caBundle ?? "", "base64");
     if (bundle.length > 0 && !opts.allowInvalidCABundle) errs.push(...validateCABundle(`${ccAt}.caBundle`, bundle));
   }
@@ -66,7 +68,9 @@ function validateConversionReviewVersions(versions: readonly string[], requireRe
     if (acceptedConversionReviewVersions.includes(v)) accepted = true;
   });
   if (requireRecognized && !accepted)
-    errs.push(field.invalid(at, new GoValue(goStrings(versions)), `must include at least one of ${acceptedConversionReviewVersions.join(", ")}`));
+    errs.push(
+      field.invalid(at, new GoValue(goStrings(versions)), `must include at least one of ${acceptedConversionReviewVersions.join(", ")}`),
+    );
   return errs;
 }
 

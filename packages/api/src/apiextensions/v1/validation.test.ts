@@ -121,22 +121,33 @@ describe("TestValidateCustomResourceDefinition", () => {
     [
       "webhook conversion without a webhook",
       (c) => (c.spec.conversion = { strategy: "Webhook" }),
-      ["spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook", "spec.conversion.conversionReviewVersions: Required value"],
+      [
+        "spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook",
+        "spec.conversion.conversionReviewVersions: Required value",
+      ],
     ],
     [
       "webhook conversion with both url and service",
       (c) =>
         (c.spec.conversion = {
           strategy: "Webhook",
-          webhook: { clientConfig: { url: "https://example.com/c", service: { namespace: "ns", name: "n", port: 443 } }, conversionReviewVersions: ["v1"] },
+          webhook: {
+            clientConfig: { url: "https://example.com/c", service: { namespace: "ns", name: "n", port: 443 } },
+            conversionReviewVersions: ["v1"],
+          },
         }),
       ["spec.conversion.webhookClientConfig: Required value: exactly one of url or service is required"],
     ],
     [
       "webhook conversion over http",
       (c) =>
-        (c.spec.conversion = { strategy: "Webhook", webhook: { clientConfig: { url: "http://example.com/c" }, conversionReviewVersions: ["v1"] } }),
-      ['spec.conversion.webhookClientConfig.url: Invalid value: "http": \'https\' is the only allowed URL scheme; desired format: https://host[/path]'],
+        (c.spec.conversion = {
+          strategy: "Webhook",
+          webhook: { clientConfig: { url: "http://example.com/c" }, conversionReviewVersions: ["v1"] },
+        }),
+      [
+        "spec.conversion.webhookClientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+      ],
     ],
     [
       "webhook conversion to a service on port 0",
@@ -164,13 +175,22 @@ describe("TestValidateCustomResourceDefinition", () => {
       (c) =>
         (c.spec.conversion = {
           strategy: "Webhook",
-          webhook: { clientConfig: { url: "https://example.com/c", caBundle: Buffer.from("ab").toString("base64") }, conversionReviewVersions: ["v1"] },
+          webhook: {
+            clientConfig: { url: "https://example.com/c", caBundle: Buffer.from("ab").toString("base64") },
+            conversionReviewVersions: ["v1"],
+          },
         }),
-      ["spec.conversion.webhookClientConfig.caBundle: Invalid value: []byte{0x61, 0x62}: data does not contain any valid RSA or ECDSA certificates"],
+      [
+        "spec.conversion.webhookClientConfig.caBundle: Invalid value: []byte{0x61, 0x62}: data does not contain any valid RSA or ECDSA certificates",
+      ],
     ],
     [
       "a webhook set for strategy None",
-      (c) => (c.spec.conversion = { strategy: "None", webhook: { clientConfig: { url: "https://example.com/c" }, conversionReviewVersions: ["v1"] } }),
+      (c) =>
+        (c.spec.conversion = {
+          strategy: "None",
+          webhook: { clientConfig: { url: "https://example.com/c" }, conversionReviewVersions: ["v1"] },
+        }),
       [
         "spec.conversion.webhookClientConfig: Forbidden: should not be set when strategy is not set to Webhook",
         "spec.conversion.conversionReviewVersions: Forbidden: should not be set when strategy is not set to Webhook",

@@ -83,9 +83,13 @@ export class WebhookConverter {
     const out = rawExtensionObject(converted[0]);
     const gotGV = typeof out["apiVersion"] === "string" ? out["apiVersion"] : "";
     if (gotGV !== toGV)
-      throw new Error(`conversion webhook for ${gvk} returned invalid object at index 0: invalid groupVersion (expected ${toGV}, received ${gotGV})`);
+      throw new Error(
+        `conversion webhook for ${gvk} returned invalid object at index 0: invalid groupVersion (expected ${toGV}, received ${gotGV})`,
+      );
     if (out["kind"] !== obj.kind)
-      throw new Error(`conversion webhook for ${gvk} returned invalid object at index 0: invalid kind (expected ${obj.kind}, received ${String(out["kind"])})`);
+      throw new Error(
+        `conversion webhook for ${gvk} returned invalid object at index 0: invalid kind (expected ${obj.kind}, received ${String(out["kind"])})`,
+      );
     try {
       validateConvertedObject(obj, out);
     } catch (e) {

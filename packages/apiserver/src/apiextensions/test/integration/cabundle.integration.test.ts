@@ -41,7 +41,10 @@ describe("cabundle_test", () => {
   });
 
   it("TestInvalidCABundle", async () => {
-    const body = crd("invalid.stable.example.com", { url: `${hook.url}/noop-converter`, caBundle: Buffer.from("invalid").toString("base64") });
+    const body = crd("invalid.stable.example.com", {
+      url: `${hook.url}/noop-converter`,
+      caBundle: Buffer.from("invalid").toString("base64"),
+    });
     const r = await s.send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body);
     expect(r.status).toBe(422);
     expect((r.json() as { message: string }).message).toContain(
@@ -56,7 +59,9 @@ describe("cabundle_test", () => {
     const group = `${prefix}.stable.example.com`;
     await createCRD(s, crd(group, { url: `${hook.url}/noop-converter`, ...(trusted ? { caBundle: hook.caBundle } : {}) }));
     const at = (v: string) => `/apis/${group}/${v}/namespaces/default/multiversions`;
-    expect((await s.send("POST", at("v1beta1"), { apiVersion: `${group}/v1beta1`, kind: "MultiVersion", metadata: { name: "foo" } })).status).toBe(201);
+    expect(
+      (await s.send("POST", at("v1beta1"), { apiVersion: `${group}/v1beta1`, kind: "MultiVersion", metadata: { name: "foo" } })).status,
+    ).toBe(201);
     const got = await s.request(`${at("v1beta2")}/foo`);
     if (trusted) expect(got.json()).toMatchObject({ apiVersion: `${group}/v1beta2` });
     else {

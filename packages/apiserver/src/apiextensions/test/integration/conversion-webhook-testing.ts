@@ -111,7 +111,11 @@ export async function startConversionWebhookServer(hosts: readonly string[] = ["
       if (respond === undefined) return void res.writeHead(404).end();
       res.setHeader("Content-Type", "application/json");
       res.end(
-        JSON.stringify({ apiVersion: review.apiVersion, kind: "ConversionReview", response: { uid: review.request.uid, ...respond(review.request) } }),
+        JSON.stringify({
+          apiVersion: review.apiVersion,
+          kind: "ConversionReview",
+          response: { uid: review.request.uid, ...respond(review.request) },
+        }),
       );
     });
   });

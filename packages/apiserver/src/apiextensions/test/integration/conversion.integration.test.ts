@@ -105,7 +105,12 @@ describe("conversion_test", () => {
 
     it("noop-converter: served in each version with only its apiVersion changed", async () => {
       const at = await crdFor("/noop-converter", [reviewVersion]);
-      const body = { apiVersion: at("v1beta2").split("/").slice(2, 4).join("/"), kind: "MultiVersion", metadata: { name: "foo" }, host: "h" };
+      const body = {
+        apiVersion: at("v1beta2").split("/").slice(2, 4).join("/"),
+        kind: "MultiVersion",
+        metadata: { name: "foo" },
+        host: "h",
+      };
       expect((await s.send("POST", at("v1beta2"), body)).status).toBe(201);
       for (const v of ["v1alpha1", "v1beta1", "v1beta2"]) {
         const got = (await s.request(at(v, "foo"))).json() as Obj;
@@ -115,7 +120,11 @@ describe("conversion_test", () => {
 
     it("metadata-mutating-converter: labels and annotations from the webhook, the rest of metadata restored", async () => {
       const at = await crdFor("/metadata-mutating-converter", [reviewVersion]);
-      const body = { apiVersion: at("v1beta1").split("/").slice(2, 4).join("/"), kind: "MultiVersion", metadata: { name: "foo", labels: { a: "b" } } };
+      const body = {
+        apiVersion: at("v1beta1").split("/").slice(2, 4).join("/"),
+        kind: "MultiVersion",
+        metadata: { name: "foo", labels: { a: "b" } },
+      };
       expect((await s.send("POST", at("v1beta1"), body)).status).toBe(201);
       const got = (await s.request(at("v1beta2", "foo"))).json() as Obj;
       expect(got.metadata["labels"]).toEqual({ a: "b", "mutated-by": "webhook" });
@@ -186,7 +195,10 @@ describe("conversion_test", () => {
       const group = `c${++n}.stable.example.com`;
       const crd = multiVersionCRD(group, "", byService.caBundle, ["v1"]);
       const service = { namespace: "default", name: "webhook", path: "/nontrivial-converter", port: byService.port };
-      (crd["spec"] as { conversion: { webhook: { clientConfig: unknown } } }).conversion.webhook.clientConfig = { service, caBundle: byService.caBundle };
+      (crd["spec"] as { conversion: { webhook: { clientConfig: unknown } } }).conversion.webhook.clientConfig = {
+        service,
+        caBundle: byService.caBundle,
+      };
       await createCRD(s, crd);
       const at = (v: string) => `/apis/${group}/${v}/namespaces/${ns}/multiversions`;
       const body = { apiVersion: `${group}/v1alpha1`, kind: "MultiVersion", metadata: { name: "foo" }, hostPort: "a:1" };
@@ -215,7 +227,9 @@ describe("conversion_test", () => {
     const at = await crdFor("/nontrivial-converter");
     const before = hook.reviews.length;
     const gv = at("v1beta1").split("/").slice(2, 4).join("/");
-    expect((await s.send("POST", at("v1beta1"), { apiVersion: gv, kind: "MultiVersion", metadata: { name: "foo" }, host: "h" })).status).toBe(201);
+    expect(
+      (await s.send("POST", at("v1beta1"), { apiVersion: gv, kind: "MultiVersion", metadata: { name: "foo" }, host: "h" })).status,
+    ).toBe(201);
     expect((await s.request(at("v1beta1", "foo"))).status).toBe(200);
     expect((await s.request(at("v1beta1"))).status).toBe(200);
     expect(hook.reviews.length).toBe(before);
