@@ -283,6 +283,38 @@ describe("TestValidateCustomResourceDefinitionUpdate", () => {
       'spec.scope: Invalid value: "Cluster": field is immutable',
     ]);
   });
+
+  // validation.go allowInvalidCABundle and requireRecognizedConversionReviewVersion.
+  const webhook = (caBundle: string, conversionReviewVersions: string[]) => (c: CustomResourceDefinition) =>
+    (c.spec.conversion = {
+      strategy: "Webhook",
+      webhook: { clientConfig: { url: "https://example.com/c", caBundle }, conversionReviewVersions },
+    });
+  const bad = Buffer.from("ab").toString("base64");
+  const badCA =
+    "spec.conversion.webhookClientConfig.caBundle: Invalid value: []byte{0x61, 0x62}: data does not contain any valid RSA or ECDSA certificates";
+  const update = (next: CustomResourceDefinition, old: CustomResourceDefinition) =>
+    validateCustomResourceDefinitionUpdate(next, old).map(fieldErrorString);
+
+  it("an invalid caBundle is kept by an update once it was invalid, or while the CRD is not established", () => {
+    const next = crd(webhook(bad, ["v1"]));
+    expect(update(next, crd(webhook(bad, ["v1"])))).toEqual([]);
+    const established = (c: CustomResourceDefinition) => (c.status!.conditions = [{ type: "Established", status: "True" }]);
+    const oldBad = crd(webhook(bad, ["v1"]));
+    established(oldBad);
+    expect(update(next, oldBad)).toEqual([]);
+    const oldNone = crd();
+    established(oldNone);
+    expect(update(next, oldNone)).toEqual([badCA]);
+  });
+
+  it("unrecognized conversionReviewVersions are kept by an update only if the old CRD had none either", () => {
+    const next = crd(webhook("", ["v2"]));
+    expect(update(next, crd(webhook("", ["v3"])))).toEqual([]);
+    expect(update(next, crd(webhook("", ["v1"])))).toEqual([
+      'spec.conversion.conversionReviewVersions: Invalid value: []string{"v2"}: must include at least one of v1, v1beta1',
+    ]);
+  });
 });
 
 describe("validateAPIApproval", () => {
