@@ -67,6 +67,11 @@ export interface ResourceDef {
   fieldSchema?: FieldSchema;
   /** Stored object -> this version's wire shape; apiVersion/kind are set by the server otherwise. */
   toVersion?: (obj: KubeObject) => KubeObject;
+  /**
+   * A stored object -> this version, when that is asynchronous (a custom resource whose CRD converts
+   * by Webhook); the handlers apply it to what they read before toVersion presents it.
+   */
+  fromStorage?: (obj: KubeObject) => Promise<KubeObject>;
   /** This version's shape -> the stored one, for a version whose fields differ from storage's (events.k8s.io/v1). */
   fromVersion?: (obj: KubeObject) => KubeObject;
 }

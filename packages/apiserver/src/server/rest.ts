@@ -33,6 +33,7 @@ import { keepNoOp } from "./no-op.ts";
 import { serveWatch } from "./watch.ts";
 import { handleSubresourceView } from "./subresource-view.ts";
 import { RequestAdmission } from "./admission.ts";
+import { inServedVersion, listInServedVersion } from "./served-version.ts";
 import { dedupOwnerReferencesAndAddWarning } from "./owner-references.ts";
 import type { ResourceRequest } from "./resource-request.ts";
 
@@ -64,7 +65,7 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
     }
     case "list": {
       // Read-only: the items are only decorated and encoded, so they may be the stored objects' shared decodings.
-      const list = await r.store.list(info.namespace, { ...parseListParams(r.query), readOnly: true });
+      const list = await listInServedVersion(def, await r.store.list(info.namespace, { ...parseListParams(r.query), readOnly: true }));
       if (r.format === "json" || r.format === "partial")
         await writeListStreaming(r.res, 200, listHeaders(), streamedList(def, list, r.format, encodedCacheOf(r.store)));
       else send(r.res, 200, renderList(def, list, r.format, r.query), r.format);
@@ -119,6 +120,8 @@ async function okInTurns(
   budget: TurnBudget,
   dryRun = false,
 ): Promise<number> {
+  // Converted by a webhook, the answer is no longer the stored object the encoded cache holds.
+  if (r.def.fromStorage !== undefined) return ok(r, code, await inServedVersion(r.def, obj), warnings);
   if (dryRun) return ok(r, code, obj, warnings);
   if (r.format !== "json") return ok(r, code, obj, warnings, true);
   send(r.res, code, new EncodedJSON(await objectJSONInTurns(r.def, obj, encodedCacheOf(r.store), budget)), r.format, warnings);
@@ -374,8 +377,8 @@ async function remove(r: ResourceRequest): Promise<number> {
   adm.report();
   // Upstream answers 202 for an object kept by finalizers only when orphanDependents=false was asked.
   const orphanFalse = params.orphanDependents === false;
-  if (!deleted) return ok(r, orphanFalse ? 202 : 200, object, warnings);
-  if (r.def.strategy.returnDeletedObject) return ok(r, 200, object, warnings);
+  if (!deleted) return ok(r, orphanFalse ? 202 : 200, await inServedVersion(r.def, object), warnings);
+  if (r.def.strategy.returnDeletedObject) return ok(r, 200, await inServedVersion(r.def, object), warnings);
   send(r.res, 200, successStatus(r, object), r.format === "yaml" ? "yaml" : "json", warnings);
   return 200;
 }
@@ -388,6 +391,7 @@ async function removeCollection(r: ResourceRequest): Promise<number> {
   const items = await r.store.deleteCollection(r.info.namespace, lp, { ...params, ...adm.storeHooks() });
   adm.report();
   const rv = items.reduce((m, o) => Math.max(m, Number(o.metadata.resourceVersion ?? 0)), 0);
-  send(r.res, 200, renderList(r.def, { items, resourceVersion: String(rv) }, r.format, r.query), r.format, warnings);
+  const converted = await listInServedVersion(r.def, { items, resourceVersion: String(rv) });
+  send(r.res, 200, renderList(r.def, converted, r.format, r.query), r.format, warnings);
   return 200;
 }

@@ -34,6 +34,7 @@ import { reviewTable, type ReviewDef } from "./reviews.ts";
 import { configureServing, httpServerOptions, type ServingOptions } from "./serving.ts";
 import { serverVersion, type VersionInfo } from "./version.ts";
 import { crdStoragePath, startCustomResourceServer } from "../apiextensions/apiserver/apiserver.ts";
+import { conversionWebhookClients } from "../apiextensions/apiserver/conversion/clients.ts";
 import { startPolicyStatusController } from "../controlplane/controller/validatingadmissionpolicystatus/start.ts";
 import { validatingAdmissionPolicyStoragePath } from "../registry/admissionregistration/rest/storage-admissionregistration.ts";
 
@@ -187,19 +188,20 @@ async function newHandler(cfg: APIServerConfig) {
   await initServiceStorage(registry.stores);
   // The apiextensions-apiserver delegate: custom resources, and their discovery, follow the CRDs.
   const logger = cfg.logger ?? noopLogger;
+  // The loopback client (its address is known once the server listens): webhooks at kubernetes.default.svc.
+  const withLoopback = cfg.tokens ? withLoopbackToken(cfg.tokens) : undefined;
+  const loopback: Loopback = withLoopback ? { token: withLoopback.token } : {};
   const crds = resources.some((r) => r.storagePath === crdStoragePath)
     ? startCustomResourceServer({
         store: cfg.store,
         crdStore: registry.storeFor({ storagePath: crdStoragePath }),
         newStore: (d) => registry.newStore(d),
+        conversion: conversionWebhookClients(cfg.store, cfg.enableAggregatorRouting ?? false, loopback),
         logger,
       })
     : undefined;
   await crds?.synced;
   const served = (): readonly ResourceDef[] => (crds ? [...resources, ...crds.handler.resources()] : resources);
-  // The loopback client (its address is known once the server listens): webhooks at kubernetes.default.svc.
-  const withLoopback = cfg.tokens ? withLoopbackToken(cfg.tokens) : undefined;
-  const loopback: Loopback = withLoopback ? { token: withLoopback.token } : {};
   const admission = newAdmission(admissionPlugins, {
     loopback,
     store: cfg.store,

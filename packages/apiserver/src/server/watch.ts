@@ -14,6 +14,7 @@ import { objectJSON, present, tableOptions } from "./present.ts";
 import { buildTable } from "./table.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 import { chunkOf, chunkWriter, type EventChunk } from "./watch-chunks.ts";
+import { inServedVersion } from "./served-version.ts";
 import { stringifyJSON } from "../util/json/json.ts";
 
 /** Upstream's default --min-request-timeout (a watch lasts this long when the client sets no timeout). */
@@ -94,7 +95,7 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
         ...(params.labelSelector ? { labelSelector: params.labelSelector } : {}),
         ...(params.fieldSelector ? { fieldSelector: params.fieldSelector } : {}),
       });
-      for (const item of list.items) writeObject("ADDED", item);
+      for (const item of list.items) writeObject("ADDED", await inServedVersion(w.def, item));
       write("BOOKMARK", bookmark(list.resourceVersion, { "k8s.io/initial-events-end": "true" }));
       params = { ...params, resourceVersion: list.resourceVersion };
     }
@@ -108,6 +109,7 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
       return true;
     };
     const events = w.store.watch(w.namespace, params);
+    if (w.def.fromStorage !== undefined) return await serveConverted(events, handle, w.def, write);
     // The storage's own stream is written as its events are pushed, without a promise per event
     // and watcher (an ERROR ends it); any other iterable is iterated.
     if (events instanceof WatchStream) await events.consume(handle);
@@ -119,6 +121,33 @@ export async function serveWatch(req: IncomingMessage, res: ServerResponse, w: W
     req.off("close", stop);
     w.shutdown.removeEventListener("abort", stop);
     if (!res.writableEnded) res.end();
+  }
+}
+
+/**
+ * The events of a version converted by a webhook: each object converted in order before it is
+ * written; one that cannot be converted ends the watch with an ERROR event (the watcher's decode
+ * error, an internal error as the storage reports it).
+ */
+async function serveConverted(
+  events: AsyncIterable<WatchEvent>,
+  handle: (ev: WatchEvent) => boolean,
+  def: ResourceDef,
+  write: (type: string, object: unknown) => void,
+): Promise<void> {
+  for await (const ev of events) {
+    if (ev.type === "ERROR" || ev.type === "BOOKMARK") {
+      if (!handle(ev)) return;
+      continue;
+    }
+    let object: KubeObject;
+    try {
+      object = await inServedVersion(def, ev.object);
+    } catch (e) {
+      write("ERROR", (e instanceof StatusError ? e : StatusError.internal(String(e))).status);
+      return;
+    }
+    if (!handle({ ...ev, object })) return;
   }
 }
 

@@ -119,6 +119,84 @@ describe("TestValidateCustomResourceDefinition", () => {
       ],
     ],
     [
+      "webhook conversion without a webhook",
+      (c) => (c.spec.conversion = { strategy: "Webhook" }),
+      [
+        "spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook",
+        "spec.conversion.conversionReviewVersions: Required value",
+      ],
+    ],
+    [
+      "webhook conversion with both url and service",
+      (c) =>
+        (c.spec.conversion = {
+          strategy: "Webhook",
+          webhook: {
+            clientConfig: { url: "https://example.com/c", service: { namespace: "ns", name: "n", port: 443 } },
+            conversionReviewVersions: ["v1"],
+          },
+        }),
+      ["spec.conversion.webhookClientConfig: Required value: exactly one of url or service is required"],
+    ],
+    [
+      "webhook conversion over http",
+      (c) =>
+        (c.spec.conversion = {
+          strategy: "Webhook",
+          webhook: { clientConfig: { url: "http://example.com/c" }, conversionReviewVersions: ["v1"] },
+        }),
+      [
+        "spec.conversion.webhookClientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+      ],
+    ],
+    [
+      "webhook conversion to a service on port 0",
+      (c) =>
+        (c.spec.conversion = {
+          strategy: "Webhook",
+          webhook: { clientConfig: { service: { namespace: "ns", name: "n", port: 0 } }, conversionReviewVersions: ["v1"] },
+        }),
+      ["spec.conversion.webhookClientConfig.service.port: Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive"],
+    ],
+    [
+      "conversion review versions none of which is accepted, one twice",
+      (c) =>
+        (c.spec.conversion = {
+          strategy: "Webhook",
+          webhook: { clientConfig: { url: "https://example.com/c" }, conversionReviewVersions: ["v2", "v2"] },
+        }),
+      [
+        'spec.conversion.conversionReviewVersions[1]: Invalid value: "v2": duplicate version',
+        'spec.conversion.conversionReviewVersions: Invalid value: []string{"v2", "v2"}: must include at least one of v1, v1beta1',
+      ],
+    ],
+    [
+      "a caBundle that is not PEM",
+      (c) =>
+        (c.spec.conversion = {
+          strategy: "Webhook",
+          webhook: {
+            clientConfig: { url: "https://example.com/c", caBundle: Buffer.from("ab").toString("base64") },
+            conversionReviewVersions: ["v1"],
+          },
+        }),
+      [
+        "spec.conversion.webhookClientConfig.caBundle: Invalid value: []byte{0x61, 0x62}: data does not contain any valid RSA or ECDSA certificates",
+      ],
+    ],
+    [
+      "a webhook set for strategy None",
+      (c) =>
+        (c.spec.conversion = {
+          strategy: "None",
+          webhook: { clientConfig: { url: "https://example.com/c" }, conversionReviewVersions: ["v1"] },
+        }),
+      [
+        "spec.conversion.webhookClientConfig: Forbidden: should not be set when strategy is not set to Webhook",
+        "spec.conversion.conversionReviewVersions: Forbidden: should not be set when strategy is not set to Webhook",
+      ],
+    ],
+    [
       "an array without items",
       (c) => (c.spec.versions[0]!.schema = { openAPIV3Schema: { type: "object", properties: { a: { type: "array" } } } }),
       ["spec.validation.openAPIV3Schema.properties[a].items: Required value: must be specified"],
@@ -203,6 +281,38 @@ describe("TestValidateCustomResourceDefinitionUpdate", () => {
     old.status!.conditions = [{ type: "Established", status: "True" }];
     expect(validateCustomResourceDefinitionUpdate(next, old).map(fieldErrorString)).toEqual([
       'spec.scope: Invalid value: "Cluster": field is immutable',
+    ]);
+  });
+
+  // validation.go allowInvalidCABundle and requireRecognizedConversionReviewVersion.
+  const webhook = (caBundle: string, conversionReviewVersions: string[]) => (c: CustomResourceDefinition) =>
+    (c.spec.conversion = {
+      strategy: "Webhook",
+      webhook: { clientConfig: { url: "https://example.com/c", caBundle }, conversionReviewVersions },
+    });
+  const bad = Buffer.from("ab").toString("base64");
+  const badCA =
+    "spec.conversion.webhookClientConfig.caBundle: Invalid value: []byte{0x61, 0x62}: data does not contain any valid RSA or ECDSA certificates";
+  const update = (next: CustomResourceDefinition, old: CustomResourceDefinition) =>
+    validateCustomResourceDefinitionUpdate(next, old).map(fieldErrorString);
+
+  it("an invalid caBundle is kept by an update once it was invalid, or while the CRD is not established", () => {
+    const next = crd(webhook(bad, ["v1"]));
+    expect(update(next, crd(webhook(bad, ["v1"])))).toEqual([]);
+    const established = (c: CustomResourceDefinition) => (c.status!.conditions = [{ type: "Established", status: "True" }]);
+    const oldBad = crd(webhook(bad, ["v1"]));
+    established(oldBad);
+    expect(update(next, oldBad)).toEqual([]);
+    const oldNone = crd();
+    established(oldNone);
+    expect(update(next, oldNone)).toEqual([badCA]);
+  });
+
+  it("unrecognized conversionReviewVersions are kept by an update only if the old CRD had none either", () => {
+    const next = crd(webhook("", ["v2"]));
+    expect(update(next, crd(webhook("", ["v3"])))).toEqual([]);
+    expect(update(next, crd(webhook("", ["v1"])))).toEqual([
+      'spec.conversion.conversionReviewVersions: Invalid value: []string{"v2"}: must include at least one of v1, v1beta1',
     ]);
   });
 });

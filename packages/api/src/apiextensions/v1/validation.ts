@@ -11,6 +11,12 @@ import { validateStructuralSchema } from "./structural-schema.ts";
 import { validateSchemaCEL } from "./cel-validation.ts";
 import type { ValidationRuleCompiler } from "./validation-rules.ts";
 import { promotedFields, type PromotedFields } from "./per-version.ts";
+import {
+  allowInvalidCABundle,
+  hasValidConversionReviewVersionOrEmpty,
+  validateCustomResourceConversion,
+  type ConversionValidationOptions,
+} from "./conversion-validation.ts";
 import { getAPIApprovalState, isProtectedCommunityGroup, kubeAPIApprovedAnnotation } from "./api-approval.ts";
 import {
   isCRDConditionTrue,
@@ -43,7 +49,7 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition, 
   });
   return [
     ...errs,
-    ...validateCustomResourceDefinitionSpec(crd.spec, "spec", compile),
+    ...validateCustomResourceDefinitionSpec(crd.spec, "spec", compile, { requireRecognizedVersion: true, allowInvalidCABundle: false }),
     ...validateCustomResourceDefinitionStatus(crd),
     ...validateStoredVersions(crd.status?.storedVersions ?? [], crd.spec.versions, "status.storedVersions"),
     ...validateAPIApproval(crd, undefined),
@@ -58,7 +64,10 @@ export function validateCustomResourceDefinitionUpdate(
 ): FieldErrorList {
   const errs = [
     ...validateObjectMetaUpdate(crd.metadata, old.metadata),
-    ...validateCustomResourceDefinitionSpec(crd.spec, "spec", compile),
+    ...validateCustomResourceDefinitionSpec(crd.spec, "spec", compile, {
+      requireRecognizedVersion: hasValidConversionReviewVersionOrEmpty(old.spec.conversion?.webhook?.conversionReviewVersions ?? []),
+      allowInvalidCABundle: allowInvalidCABundle(old),
+    }),
   ];
   if (isCRDConditionTrue(old, "Established")) {
     // These affect the storage and cannot be changed once objects may exist.
@@ -126,6 +135,7 @@ export function validateCustomResourceDefinitionSpec(
   spec: CustomResourceDefinitionSpec,
   at: string,
   compile?: ValidationRuleCompiler,
+  conversion: ConversionValidationOptions = { requireRecognizedVersion: true, allowInvalidCABundle: false },
 ): FieldErrorList {
   const errs: FieldErrorList = [];
   if (spec.group === "") errs.push(field.required(`${at}.group`));
@@ -163,9 +173,7 @@ export function validateCustomResourceDefinitionSpec(
   errs.push(...validateNames(names, `${at}.names`));
   errs.push(...validatePromoted(spec.versions[0], at, compile, promoted));
 
-  const strategy = spec.conversion?.strategy ?? "None";
-  if (strategy !== "None" && strategy !== "Webhook")
-    errs.push(field.notSupported(`${at}.conversion.strategy`, strategy, ["None", "Webhook"]));
+  errs.push(...validateCustomResourceConversion(spec.conversion, `${at}.conversion`, conversion));
   if (spec.preserveUnknownFields === true)
     errs.push(
       field.invalid(

@@ -17,6 +17,8 @@ import { APIApprovalController } from "../controller/apiapproval/apiapproval-con
 import { crdOpenAPISource } from "../controller/openapi/controller.ts";
 import type { OpenAPISpecSource } from "../../server/openapi/index.ts";
 import { CRDHandler } from "./customresource-handler.ts";
+import { newCRConverterFactory } from "./conversion/converter.ts";
+import type { WebhookConverterOptions } from "./conversion/webhook-converter.ts";
 
 /** Where CRDs are stored (upstream's `/registry/apiextensions.k8s.io/customresourcedefinitions/`). */
 export const crdStoragePath = "apiextensions.k8s.io/customresourcedefinitions";
@@ -26,6 +28,8 @@ export interface CustomResourceServerConfig {
   /** The CRD REST store (status writes of the controllers go through it). */
   crdStore: GenericStore;
   newStore(def: ResourceDef): GenericStore;
+  /** How conversion webhooks are reached (the service resolver and the loopback's credentials). */
+  conversion?: WebhookConverterOptions;
   logger?: Logger;
 }
 
@@ -45,7 +49,12 @@ export function startCustomResourceServer(cfg: CustomResourceServerConfig): Cust
   const establishing = new EstablishingController(informer, cfg.crdStore, nowRFC3339, logger);
   const naming = new NamingConditionController(informer, cfg.crdStore, nowRFC3339, logger);
   const apiApproval = new APIApprovalController(informer, cfg.crdStore, nowRFC3339, logger);
-  const handler = new CRDHandler({ informer, newStore: (d) => cfg.newStore(d), establishing });
+  const handler = new CRDHandler({
+    informer,
+    newStore: (d) => cfg.newStore(d),
+    establishing,
+    converters: newCRConverterFactory(cfg.conversion ?? {}),
+  });
   const finalizer = new CRDFinalizer({
     informer,
     crdStore: cfg.crdStore,

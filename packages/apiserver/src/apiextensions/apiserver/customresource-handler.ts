@@ -15,8 +15,10 @@ import type { EstablishingController } from "../controller/establish/establishin
 import { customResourceScaleView } from "../registry/customresource/scale.ts";
 import { newCustomResourceStrategy } from "../registry/customresource/strategy.ts";
 import { newTableConvertor } from "../registry/customresource/tableconvertor/tableconvertor.ts";
-import { newSchemaCoercer } from "./schema-coercer.ts";
+import { newSchemaCoercer, type SchemaCoercer } from "./schema-coercer.ts";
 import { compareKubeAwareVersions } from "./version-priority.ts";
+import type { CRConverter, CRConverterFactory } from "./conversion/converter.ts";
+import { StatusError } from "@servicenet/api";
 
 /** crdHandler.serveResource's supportedTypes: custom resources have no strategic merge patch. */
 const customResourcePatchTypes = ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"];
@@ -39,6 +41,8 @@ export interface CRDHandlerOptions {
   /** A GenericStore for a resource (with the server's admission), as the REST storage builds them. */
   newStore(def: ResourceDef): GenericStore;
   establishing: EstablishingController;
+  /** The converters of the CRDs whose conversion strategy is Webhook (CRConverterFactory). */
+  converters?: CRConverterFactory;
 }
 
 export class CRDHandler {
@@ -102,7 +106,7 @@ export class CRDHandler {
   /** The store of a CRD's objects through its storage version (the finalizer deletes them through it). */
   instancesStore(crd: CustomResourceDefinition): GenericStore | undefined {
     const storage = crd.spec.versions.find((v) => v.storage);
-    return storage ? this.#o.newStore(this.#resourceDef(crd, storage)) : undefined;
+    return storage ? this.#o.newStore(this.#resourceDef(crd, storage, this.#o.converters?.newConverter(crd))) : undefined;
   }
 
   #info(name: string): CRDInfo | undefined {
@@ -111,9 +115,11 @@ export class CRDHandler {
     const cached = this.#infos.get(name);
     if (cached && cached.resourceVersion === crd.metadata.resourceVersion) return cached;
     const versions = new Map<string, ServedVersion>();
+    // getOrCreateServingInfoFor: one converter per CRD, shared by its versions' storages.
+    const converter = this.#o.converters?.newConverter(crd);
     for (const v of crd.spec.versions) {
       if (!v.served) continue;
-      const def = this.#resourceDef(crd, v);
+      const def = this.#resourceDef(crd, v, converter);
       versions.set(v.name, { def, store: this.#o.newStore(def) });
     }
     const info = { resourceVersion: crd.metadata.resourceVersion ?? "", crd, versions };
@@ -121,7 +127,7 @@ export class CRDHandler {
     return info;
   }
 
-  #resourceDef(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): ResourceDef {
+  #resourceDef(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion, converter: CRConverter | undefined): ResourceDef {
     const names = crd.status?.acceptedNames ?? crd.spec.names;
     const strategy: RESTStrategy = newCustomResourceStrategy(crd, v, { terminating: isCRDConditionTrue(crd, "Terminating") });
     const storageVersion = crd.spec.versions.find((x) => x.storage) ?? v;
@@ -132,23 +138,48 @@ export class CRDHandler {
     // Objects are stored in the storage version (conversion strategy None only rewrites apiVersion);
     // the storage encoder's schemaCoercingConverter prunes them with that version's schema, which
     // also drops what defaults put in an embedded ObjectMeta that ObjectMeta does not have.
-    strategy.canonicalize = (o) => {
-      o.apiVersion = `${crd.spec.group}/${storageVersion.name}`;
-      storageCoercer.coerce(o);
-    };
+    const storageGV = `${crd.spec.group}/${storageVersion.name}`;
+    const servedGV = `${crd.spec.group}/${v.name}`;
+    strategy.canonicalize = converter
+      ? async (o) => {
+          // The storage codec's encode: converted by the webhook; a failure is the write's plain error (a 500).
+          const stored = await convertOrFail(converter, o, storageGV, (m) => StatusError.unknown(m));
+          for (const k of Object.keys(o)) if (!(k in stored)) delete o[k];
+          Object.assign(o, stored);
+          storageCoercer.coerce(o);
+        }
+      : (o) => {
+          o.apiVersion = storageGV;
+          storageCoercer.coerce(o);
+        };
     strategy.defaults = (o) => coercer.defaults(o);
-    // The storage codec prunes and defaults what it reads with the schema of the version it is
-    // stored in (objects written before a schema change); converted, it is pruned with this one's.
-    // Its decoder version is the handler's (crdConversionRESTOptionsGetter's decoderVersion, the
-    // request scope's HubGroupVersion): an update's patch, admission and validation see the old
-    // and new objects in the version of the request, not the storage version.
+    // The storage decoder prunes and defaults an object with the schema of the version it was
+    // stored in (an earlier storage version's objects, before a migration rewrites them).
+    const readers = new Map<string, SchemaCoercer>([[storageGV, storageCoercer]]);
+    const readerOf = (o: KubeObject): SchemaCoercer => {
+      const gv = typeof o.apiVersion === "string" ? o.apiVersion : storageGV;
+      let r = readers.get(gv);
+      const stored = crd.spec.versions.find((x) => `${crd.spec.group}/${x.name}` === gv);
+      if (r === undefined) readers.set(gv, (r = stored ? newSchemaCoercer(stored.schema?.openAPIV3Schema, preserve) : storageCoercer));
+      return r;
+    };
+    // Converted by the webhook, an object is in this version and read with its schema.
+    const fromStorage = converter
+      ? async (o: KubeObject): Promise<KubeObject> =>
+          o.apiVersion === servedGV ? o : convertOrFail(converter, readerOf(o).read(o), servedGV, (m) => StatusError.internal(m))
+      : undefined;
+    // The storage codec's decode, whose decoder version is the handler's (crdConversionRESTOptionsGetter's
+    // decoderVersion, the request scope's HubGroupVersion): an update's patch, admission and
+    // validation see the old and new objects in the version of the request, not the storage
+    // version. Without a webhook: pruned and defaulted with the storage version's schema, then
+    // pruned with this one's.
     const decode = (o: KubeObject): KubeObject => {
-      const read = storageCoercer.read(o);
-      if (storageCoercer !== coercer) coercer.coerce(read);
-      read.apiVersion = `${crd.spec.group}/${v.name}`;
+      const read = converter ? coercer.read(o) : storageCoercer.read(o);
+      if (!converter && storageCoercer !== coercer) coercer.coerce(read);
+      read.apiVersion = servedGV;
       return read;
     };
-    strategy.decode = decode;
+    strategy.decode = fromStorage ? async (o) => decode(await fromStorage(o)) : decode;
     const subresources = [...(v.subresources?.status !== undefined ? ["status"] : []), ...(v.subresources?.scale ? ["scale"] : [])];
     return {
       group: crd.spec.group,
@@ -180,8 +211,27 @@ export class CRDHandler {
         const { apiVersion, kind: _k, ...rest } = decode(o);
         return { kind, apiVersion, ...rest };
       },
+      ...(fromStorage ? { fromStorage } : {}),
       ...(v.deprecated === true ? { deprecationWarning: v.deprecationWarning ?? defaultDeprecationWarning(v.name, crd.spec) } : {}),
     };
+  }
+}
+
+/**
+ * `obj` converted to `toGV` (an object already there is not sent); what the converter reports
+ * becomes `fail`'s StatusError: the read's internal error, or the write's plain 500.
+ */
+async function convertOrFail(
+  converter: CRConverter,
+  obj: KubeObject,
+  toGV: string,
+  fail: (message: string) => StatusError,
+): Promise<KubeObject> {
+  if (obj.apiVersion === toGV) return obj;
+  try {
+    return await converter.convert(obj, toGV);
+  } catch (e) {
+    throw fail((e as Error).message);
   }
 }
 

@@ -190,7 +190,7 @@ export class GenericStore {
   }
 
   /** upstream rest.BeforeCreate: system fields, strategy, validation (metadata was initialised first). */
-  private beforeCreate(obj: KubeObject, warnings?: string[]): void {
+  private async beforeCreate(obj: KubeObject, warnings?: string[]): Promise<void> {
     const meta = obj.metadata;
     for (const k of ["uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"] as const) delete meta[k];
     delete meta.resourceVersion;
@@ -201,7 +201,8 @@ export class GenericStore {
     const errs = this.strategy.validate(obj);
     if (errs.length > 0) throw this.invalid(meta.name ?? "", errs, obj);
     addWarnings(warnings, this.strategy.warningsOnCreate?.(obj));
-    this.strategy.canonicalize?.(obj);
+    const canonical = this.strategy.canonicalize?.(obj);
+    if (canonical !== undefined) await canonical;
   }
 
   /** upstream Store.Create: metadata, BeginCreate, BeforeCreate, admission, write, finish, AfterCreate, Decorator. */
@@ -213,7 +214,7 @@ export class GenericStore {
     let out: KubeObject;
     try {
       await budget.maybeYield();
-      this.beforeCreate(obj, p.warnings);
+      await this.beforeCreate(obj, p.warnings);
       await budget.maybeYield();
       if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "", obj);
       await p.createValidation?.(obj);
@@ -228,7 +229,7 @@ export class GenericStore {
   }
 
   /** upstream rest.BeforeUpdate for the main resource or a subresource. */
-  private beforeUpdate(obj: KubeObject, old: KubeObject, subresource: string, warnings?: string[]): void {
+  private async beforeUpdate(obj: KubeObject, old: KubeObject, subresource: string, warnings?: string[]): Promise<void> {
     const meta = obj.metadata;
     // rest.BeforeUpdate: an update never changes these; a patch that removed metadata keeps them.
     if (!meta.uid) meta.uid = old.metadata.uid;
@@ -252,7 +253,8 @@ export class GenericStore {
     addWarnings(warnings, found);
     if (errs.length > 0) throw this.invalid(meta.name ?? "", errs, obj);
     if (subresource === "") addWarnings(warnings, this.strategy.warningsOnUpdate?.(obj, old));
-    this.strategy.canonicalize?.(obj);
+    const canonical = this.strategy.canonicalize?.(obj);
+    if (canonical !== undefined) await canonical;
   }
 
   async update(namespace: string | undefined, name: string, objInfo: UpdatedObjectInfo, p: UpdateParams = {}): Promise<UpdateResult> {
@@ -273,7 +275,7 @@ export class GenericStore {
       const exists = stored.metadata.name !== undefined;
       // Read in this endpoint's version: storage compares what it encodes back with the stored
       // bytes, so a change the decoding made (a default) is written, as upstream's codec does.
-      const current = exists && this.strategy.decode ? this.strategy.decode(stored) : stored;
+      const current = exists && this.strategy.decode ? await this.strategy.decode(stored) : stored;
       const obj = await objInfo(exists ? current : null);
       await budget.maybeYield();
       if ((obj.metadata.name ?? name) !== name) {
@@ -286,7 +288,7 @@ export class GenericStore {
         }
         this.initCreateMetadata(obj, namespace);
         if (this.hooks.beginCreate) finish = await this.hooks.beginCreate(obj, p);
-        this.beforeCreate(obj, p.warnings);
+        await this.beforeCreate(obj, p.warnings);
         if (this.strategy.namespaced && this.config.admitCreate) await this.config.admitCreate(obj.metadata.namespace ?? "", obj);
         await p.createValidation?.(obj);
         created = true;
@@ -306,7 +308,7 @@ export class GenericStore {
       }
       if (subresource === "" && this.hooks.beginUpdate) finish = await this.hooks.beginUpdate(obj, current, p);
       await budget.maybeYield();
-      this.beforeUpdate(obj, current, subresource, p.warnings);
+      await this.beforeUpdate(obj, current, subresource, p.warnings);
       await budget.maybeYield();
       await p.updateValidation?.(obj, current);
       return obj;

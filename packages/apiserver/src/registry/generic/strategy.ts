@@ -38,15 +38,19 @@ export interface RESTStrategy<T extends KubeObject = KubeObject> extends Gracefu
   warningsOnCreate?(obj: T): string[];
   /** Warnings for a valid update of the main resource (upstream WarningsOnUpdate). */
   warningsOnUpdate?(obj: T, old: T): string[];
-  /** Normalises an object before it is stored. */
-  canonicalize?(obj: T): void;
+  /**
+   * Normalises an object before it is stored; asynchronous where that converts it by a call out
+   * (a custom resource into its storage version through a conversion webhook).
+   */
+  canonicalize?(obj: T): void | Promise<void>;
   /**
    * The stored object as this endpoint's version reads it, for an update to start from: what the
    * update's patch, admission and validation see as the old object (the storage codec's decoder
    * version, as crdConversionRESTOptionsGetter sets it to the handler's version for custom
-   * resources). Without it the stored object is used as is.
+   * resources). Asynchronous where the decoding converts by a call out (a conversion webhook).
+   * Without it the stored object is used as is.
    */
-  decode?(stored: T): T;
+  decode?(stored: T): T | Promise<T>;
   /** PUT of a missing object creates it (upstream AllowCreateOnUpdate). */
   allowCreateOnUpdate: boolean;
   /** PUT without metadata.resourceVersion is allowed (last write wins). */
