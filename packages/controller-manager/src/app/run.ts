@@ -222,7 +222,10 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         endpoints: use("endpoints"),
         services: use("services"),
         slices: use("mirroredEndpointSlices"),
-        client: endpointSliceClient(cb.configFor("endpointslicemirroring-controller")),
+        client: endpointSliceClient(
+          cb.configFor("endpointslicemirroring-controller"),
+          "servicenet-controller-manager/endpointslicemirroring-controller",
+        ),
         queue: obs.queue("endpoint_slice_mirroring"),
         metrics: newEndpointSliceMirroringMetrics(obs.metrics),
         recorder: events.newRecorder(endpointSliceMirroringControllerEventSource),
