@@ -3,13 +3,8 @@
  * (encodedEvent) into one HTTP/1.1 chunk, length line and all, and that one Buffer is written to
  * every watcher's socket: no per-watcher string encoding, chunk framing or OutgoingMessage
  * bookkeeping, which with 500 watchers was most of the server's work per event. Events that reach
- * a watcher in the same turn of the event loop leave in one write: upstream's watch handler flushes
- * only when its result channel is empty (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go
- * serveWatchHandler), so a busy server writes many events per flush. Here the flush waits for the
- * end of the loop's turn (setImmediate), not of the tick that queued the event (node's res.write
- * corks per tick): the writes completed in one turn, each fanning out its own event, reach a
- * watcher in one TLS record and one syscall instead of one each, and the busier the server, the
- * more events share a flush.
+ * a watcher in the same tick leave in one write (node's own res.write corks per tick too; upstream's
+ * watch handler flushes only when its channel is empty: endpoints/handlers/watch.go ServeHTTP).
  */
 import type { ServerResponse } from "node:http";
 
@@ -55,7 +50,7 @@ export function chunkWriter(res: ServerResponse): (chunk: EventChunk) => void {
     if (!corked) {
       corked = true;
       socket.cork();
-      setImmediate(uncork);
+      process.nextTick(uncork);
     }
     socket.write(chunk.frame);
   };
