@@ -122,15 +122,18 @@ export class KVStore implements Store {
       if (kv === undefined) kv = await this.engine.get(phys);
       if (!kv && !opts.ignoreNotFound) throw keyNotFound(key);
       const current: KubeObject = kv ? decode(kv.value, kv.modRevision) : { metadata: {} };
+      const currentRV = current.metadata.resourceVersion ?? "";
       let next: KubeObject;
       try {
         // Upstream checks preconditions against the zero object when the key is gone: a uid
         // precondition on a deleted object is a Conflict, never a re-create (etcd3 GuaranteedUpdate).
         checkPreconditions(key, opts.preconditions, current);
         await budget.maybeYield();
-        next = await tryUpdate(clone(current));
+        // The fresh decoding itself, which nobody else holds, as etcd3's updateState hands
+        // tryUpdate its origState.obj: no copy per write.
+        next = await tryUpdate(current);
         const rv = next.metadata?.resourceVersion;
-        if (rv !== undefined && rv !== "" && rv !== (current.metadata.resourceVersion ?? "")) throw staleObject(key);
+        if (rv !== undefined && rv !== "" && rv !== currentRV) throw staleObject(key);
       } catch (e) {
         if (fromCachedCopy) {
           kv = undefined;
@@ -144,7 +147,9 @@ export class KVStore implements Store {
       const { value, stored } = await encodeForStorage(toStore, budget);
       if (kv && value === kv.value) {
         // Nothing to write; but a cached copy must be confirmed current first (upstream does the same).
-        if (!fromCachedCopy) return current;
+        // tryUpdate may have changed `current`: the stored value decoded again, as etcd3's
+        // GuaranteedUpdate decodes origState.data for an unchanged object.
+        if (!fromCachedCopy) return decode(kv.value, kv.modRevision);
         kv = undefined;
         fromCachedCopy = false;
         continue;

@@ -32,6 +32,25 @@ describe("decodeShared", () => {
     expect(sharedOrigin(ro1)).toBe(sharedOrigin(mut));
   });
 
+  it("hands read-only receivers the master itself: with only read-only receivers an event costs no copy", () => {
+    const kv = raw("f", 8);
+    const decoded = JSON.parse(kv.value) as KubeObject;
+    kv.decoded = decoded;
+    const got = [decodeShared(kv, 3, true), decodeShared(kv, 3, true), decodeShared(kv, 3, true)];
+    expect(got[0]).toBe(decoded);
+    expect(new Set(got).size).toBe(1);
+    expect(decoded.metadata.resourceVersion).toBe("8");
+  });
+
+  it("gives a mutating last receiver a copy once read-only receivers share the master", () => {
+    const kv = raw("g", 9);
+    const ro = decodeShared(kv, 2, true);
+    const last = decodeShared(kv, 2);
+    expect(last).not.toBe(ro);
+    last.metadata.name = "changed";
+    expect(ro.metadata.name).toBe("g");
+  });
+
   it("hands the master to a read-only last receiver when no read-only copy was made", () => {
     const kv = raw("c", 7);
     const mut = decodeShared(kv, 2);

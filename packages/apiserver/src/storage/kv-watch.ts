@@ -150,17 +150,19 @@ async function singleKey(engine: KVEngine, physKey: string): Promise<{ items: Ku
 }
 
 /**
- * Masters of values delivered to several subscribers (KVEvent.receivers): parsed once, never handed
- * out while kept here. Every receiver but the last gets a deep copy, the last the master itself, so
- * each watcher owns its objects (the Service watch and informers modify or keep what they get).
- * Read-only receivers (the HTTP watch, which only serialises; WatchOptions.readOnly) share one copy.
+ * Masters of values delivered to several subscribers (KVEvent.receivers): parsed once. Every
+ * receiver that may modify what it gets (the Service watch and informers modify or keep it) owns
+ * its object: a deep copy, or the master itself for the last one when no read-only receiver shares
+ * it. Read-only receivers (the HTTP watch, which only serialises; WatchOptions.readOnly) share the
+ * master itself, as upstream's watch cache hands every watcher the same object: with only HTTP
+ * watchers, which is every Pod event, an event costs no copy at all.
  */
 const sharedValues = new WeakMap<RawKV, SharedValue>();
 
 interface SharedValue {
   obj: KubeObject;
   left: number;
-  /** The one copy every read-only receiver gets. */
+  /** The one object every read-only receiver gets: the master, once one asked. */
   readOnly?: KubeObject;
 }
 
@@ -176,8 +178,8 @@ export function decodeShared(kv: RawKV, receivers: number, readOnly = false): Ku
   if (entry.left <= 0) sharedValues.delete(kv);
   // The entry, not the RawKV, marks the copies: an engine may keep its RawKVs (memory's replay
   // log), while the entry goes once every receiver has dropped its copy.
-  if (readOnly) return (entry.readOnly ??= markOrigin(entry.left > 0 ? clone(entry.obj) : entry.obj, entry));
-  return markOrigin(entry.left > 0 ? clone(entry.obj) : entry.obj, entry);
+  if (readOnly) return (entry.readOnly ??= markOrigin(entry.obj, entry));
+  return markOrigin(entry.left > 0 || entry.readOnly !== undefined ? clone(entry.obj) : entry.obj, entry);
 }
 
 const origin = Symbol("servicenet.sharedOrigin");

@@ -47,6 +47,19 @@ describeEachBackend("GuaranteedUpdate", (ctx) => {
     if (backend !== "etcd") expect(await store.currentRevision()).toBe(rev); // etcd: shared, other writers
   });
 
+  it("answers a write that changes nothing with the stored object, whatever tryUpdate did to its input", async () => {
+    const v1 = await store.create(key("a"), withCounter(testObject("a"), 1));
+    // tryUpdate gets the decoded current object itself (etcd3 updateState): changing it and then
+    // returning the stored state again writes nothing, and the answer is what is stored.
+    const same = await store.guaranteedUpdate(key("a"), (cur) => {
+      const unchanged = structuredClone(cur);
+      cur["data"] = { n: "changed in place" };
+      return unchanged;
+    });
+    expect(same).toEqual(v1);
+    expect(await store.get(key("a"))).toEqual(v1);
+  });
+
   it("fails NotFound on a missing key unless ignoreNotFound, which creates it", async () => {
     const e = await store.guaranteedUpdate(key("n"), (cur) => cur).catch((x: unknown) => x);
     expect((e as StatusError).reason).toBe("NotFound");

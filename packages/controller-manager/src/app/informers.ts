@@ -142,3 +142,27 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
     }),
   };
 }
+
+/**
+ * The InformerSet member watching every object of a group/version/resource (no selector), as
+ * the typed SharedInformerFactory's ForResource knows it; the selector-filtered EndpointSlice
+ * informers watch only part of theirs and are no answer.
+ */
+const typedResources: Record<string, keyof InformerSet> = {
+  "/v1/services": "services",
+  "/v1/pods": "pods",
+  "/v1/endpoints": "endpoints",
+  "/v1/nodes": "nodes",
+  "/v1/namespaces": "namespaces",
+  "/v1/serviceaccounts": "serviceAccounts",
+  "networking.k8s.io/v1/servicecidrs": "serviceCIDRs",
+  "networking.k8s.io/v1/ipaddresses": "ipAddresses",
+  "rbac.authorization.k8s.io/v1/clusterroles": "clusterRoles",
+  "apps/v1/deployments": "deployments",
+  "apps/v1/replicasets": "replicaSets",
+};
+
+/** The key of the InformerSet's informer of all of `r`, or undefined (informerfactory.ForResource's typed lookup). */
+export function typedInformerKey(r: { group: string; version: string; resource: string }): keyof InformerSet | undefined {
+  return typedResources[`${r.group}/${r.version}/${r.resource}`];
+}

@@ -35,7 +35,7 @@ import { deploymentClient } from "../deployment/deployment-client.ts";
 import { ReplicaSetController } from "../replicaset/replica-set.ts";
 import { podClient, replicaSetClient } from "../replicaset/replicaset-client.ts";
 import { RealPodControl } from "../controller/pod-control.ts";
-import { makeInformers, type InformerSet } from "./informers.ts";
+import { makeInformers, typedInformerKey, type InformerSet } from "./informers.ts";
 import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
 import { startNodeIpamController, type NodeIpamOptions } from "./core.ts";
@@ -152,7 +152,15 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
   const cb = o.useServiceAccountCredentials ? serviceAccountClientBuilder(o.kubeConfig, "kube-system", limits) : root;
   const workers = o.workers ?? 5;
   const used = new Set<SharedInformer<ObjectWithMeta>>();
-  const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => (used.add(inf[k]), inf[k]);
+  let informersStarted = false;
+  // An informer first used once the others have started (by the garbage collector, after its discovery) starts at once.
+  const use = <K extends keyof InformerSet>(k: K): InformerSet[K] => {
+    if (!used.has(inf[k])) {
+      used.add(inf[k]);
+      if (informersStarted) inf[k].start().catch((err: unknown) => log.error("informer failed to start", { err: describeError(err) }));
+    }
+    return inf[k];
+  };
   const runs: Promise<void>[] = [];
   const controllers: { run(signal: AbortSignal, workers: number): Promise<void>; workers?: number }[] = [];
   // Controllers that start nothing (upstream's "Skipping controller") get no health check.
@@ -214,7 +222,10 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         endpoints: use("endpoints"),
         services: use("services"),
         slices: use("mirroredEndpointSlices"),
-        client: endpointSliceClient(cb.configFor("endpointslicemirroring-controller")),
+        client: endpointSliceClient(
+          cb.configFor("endpointslicemirroring-controller"),
+          "servicenet-controller-manager/endpointslicemirroring-controller",
+        ),
         queue: obs.queue("endpoint_slice_mirroring"),
         metrics: newEndpointSliceMirroringMetrics(obs.metrics),
         recorder: events.newRecorder(endpointSliceMirroringControllerEventSource),
@@ -249,7 +260,8 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
     );
   }
   if (o.controllers.includes("garbagecollector")) {
-    // Its own metadata informers, one per deletable resource found through discovery (upstream's GraphBuilder monitors).
+    // One monitor per deletable resource found through discovery (upstream's GraphBuilder monitors): the shared
+    // informer where this process has one of the resource, its own metadata informer otherwise.
     controllers.push(
       new GarbageCollectorController({
         kubeConfig: cb.configFor("generic-garbage-collector"),
@@ -257,6 +269,10 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         logger: log,
         workers: o.gcWorkers ?? 20,
         queueMetrics: obs.queueMetrics,
+        sharedInformerFor: (r) => {
+          const k = typedInformerKey(r);
+          return k === undefined ? undefined : use(k);
+        },
       }),
     );
   }
@@ -311,6 +327,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
     runs.push(c.run(signal, c.workers ?? workers).catch((err: unknown) => log.error("controller failed", { err: describeError(err) })));
   obs.controllersStarted(o.controllers.filter((c) => !skipped.has(c) && (c !== "nodeipam" || o.nodeIpam !== undefined)));
   // Informers start after every handler is registered, so no event is missed.
+  informersStarted = true;
   await Promise.all(
     [...used].map((i) => i.start().catch((err: unknown) => log.error("informer failed to start", { err: describeError(err) }))),
   );

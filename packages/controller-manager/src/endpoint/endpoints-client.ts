@@ -1,24 +1,29 @@
-/** EndpointsClient over client-node's CoreV1Api. */
-import { CoreV1Api, type KubeConfig, type V1Endpoints } from "@kubernetes/client-node";
+/** EndpointsClient over the one raw REST client (client-go's typed client's requests). */
+import type { KubeConfig } from "@kubernetes/client-node";
 import type { Endpoints } from "@servicenet/api";
 import { isNotFound } from "@servicenet/client/errors";
-import { toPlain } from "@servicenet/client/rest";
+import { newRESTClient } from "@servicenet/client/rest";
 import type { EndpointsClient } from "./endpoints-controller.ts";
 
-/** Creates, replaces and deletes Endpoints through the apiserver's HTTP API. */
-export function endpointsClient(kubeConfig: KubeConfig): EndpointsClient {
-  const api = kubeConfig.makeApiClient(CoreV1Api);
+const seg = encodeURIComponent;
+
+/**
+ * Creates, replaces and deletes Endpoints through the apiserver's HTTP API. The objects go out as
+ * the controller built them (plain JSON, apiVersion and kind set as client-go's typed client sets
+ * them): no client-node model round trip per write, which serialized and deserialized every
+ * address of a 100-Pod Endpoints through its type metadata.
+ */
+export function endpointsClient(kubeConfig: KubeConfig, userAgent = "servicenet-controller-manager/endpoint-controller"): EndpointsClient {
+  const { request } = newRESTClient(kubeConfig, { userAgent });
+  const collection = (ns: string) => `/api/v1/namespaces/${seg(ns)}/endpoints`;
+  const body = (e: Endpoints) => ({ ...e, apiVersion: "v1", kind: "Endpoints" });
   return {
-    async create(namespace, endpoints) {
-      return toPlain<Endpoints>(await api.createNamespacedEndpoints({ namespace, body: endpoints as V1Endpoints }), "V1Endpoints");
-    },
-    async update(namespace, endpoints) {
-      const name = endpoints.metadata.name ?? "";
-      return toPlain<Endpoints>(await api.replaceNamespacedEndpoints({ name, namespace, body: endpoints as V1Endpoints }), "V1Endpoints");
-    },
+    create: (namespace, endpoints) => request<Endpoints>("POST", collection(namespace), body(endpoints)),
+    update: (namespace, endpoints) =>
+      request<Endpoints>("PUT", `${collection(namespace)}/${seg(endpoints.metadata.name ?? "")}`, body(endpoints)),
     async delete(namespace, name) {
       try {
-        await api.deleteNamespacedEndpoints({ name, namespace });
+        await request<unknown>("DELETE", `${collection(namespace)}/${seg(name)}`);
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }

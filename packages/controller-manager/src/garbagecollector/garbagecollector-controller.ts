@@ -3,9 +3,15 @@
  * startMonitors): discovery picks every deletable resource, one metadata informer per resource
  * feeds the graph, and once all have synced the attemptToDelete and attemptToOrphan workers start.
  * Both queues retry without limit, as upstream's (a dropped key would leave garbage forever).
+ *
+ * A resource the controller-manager's shared informers already watch is monitored through that
+ * informer, as upstream's informerfactory.ForResource hands the GC the typed shared informer and
+ * builds a metadata informer only for the rest
+ * (staging/src/k8s.io/controller-manager/pkg/informerfactory/informer_factory.go): one watch and
+ * one decoding per Pod event for the whole process instead of one more for the GC.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
+import { SharedInformer, type Informer, type ObjectWithMeta, type PlainList } from "@servicenet/client/tools/cache";
 import { RateLimitingQueue, type MetricsProvider } from "@servicenet/client/util/workqueue";
 import { describeError } from "@servicenet/client/errors";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
@@ -31,6 +37,11 @@ export interface GarbageCollectorControllerOptions {
   workers?: number;
   /** The process's workqueue metrics (workqueue_* of both queues). */
   queueMetrics?: MetricsProvider;
+  /**
+   * The process's shared informer of `r`, started by its owner, when there is one watching all of
+   * `r` (no selector); undefined gives the GC its own informer (informerfactory.ForResource).
+   */
+  sharedInformerFor?: (r: APIResource) => Informer<ObjectWithMeta> | undefined;
 }
 
 /** The metadata the graph needs, with apiVersion/kind (list items lack them). */
@@ -59,7 +70,10 @@ export class GarbageCollectorController {
   readonly #o: GarbageCollectorControllerOptions;
   readonly #client: Pick<RESTClient, "request">;
   readonly #log: Logger;
-  readonly #monitors: SharedInformer<MetaObject>[] = [];
+  /** Every monitor's informer, for the workers' cache sync. */
+  readonly #monitors: Informer<unknown>[] = [];
+  /** The monitors' informers this controller built, started and stops itself. */
+  readonly #own: SharedInformer<MetaObject>[] = [];
   graph: GraphBuilder | undefined;
 
   constructor(o: GarbageCollectorControllerOptions) {
@@ -94,9 +108,9 @@ export class GarbageCollectorController {
       resources: discovery.deletable.map((r) => `${r.group}/${r.version}/${r.resource}`),
     });
     const running = Promise.all([deleters.run(signal, workers), orphaners.run(signal, workers)]);
-    await Promise.all(this.#monitors.map((m) => m.start()));
+    await Promise.all(this.#own.map((m) => m.start()));
     await running;
-    await Promise.all(this.#monitors.map((m) => m.stop()));
+    await Promise.all(this.#own.map((m) => m.stop()));
   }
 
   // Discovery failing (the apiserver not up yet) is retried, as upstream's GC waits for it.
@@ -113,7 +127,13 @@ export class GarbageCollectorController {
     return undefined;
   }
 
-  #monitor(r: APIResource, graph: GraphBuilder): SharedInformer<MetaObject> {
+  #monitor(r: APIResource, graph: GraphBuilder): Informer<unknown> {
+    const shared = this.#o.sharedInformerFor?.(r);
+    if (shared !== undefined) {
+      // The shared cache holds whole objects: the graph gets their metadata, as from its own informer.
+      shared.addEventHandler(monitorHandlers(graph, (o) => toMeta(r, o)));
+      return shared;
+    }
     const path = resourcePath(r, "");
     const inf = new SharedInformer<MetaObject>({
       kubeConfig: this.#o.kubeConfig,
@@ -123,14 +143,22 @@ export class GarbageCollectorController {
       ...(this.#o.clock ? { clock: this.#o.clock } : {}),
       logger: this.#log,
     });
-    inf.addEventHandler({
-      onAdd: (obj) => graph.processGraphChange({ type: "add", obj }),
-      onUpdate: (oldObj, obj) => {
-        // A relist of an unchanged object is no change (upstream's handler compares resourceVersions).
-        if (oldObj.metadata.resourceVersion !== obj.metadata.resourceVersion) graph.processGraphChange({ type: "update", obj, oldObj });
-      },
-      onDelete: (obj) => graph.processGraphChange({ type: "delete", obj }),
-    });
+    inf.addEventHandler(monitorHandlers(graph, (o) => o));
+    this.#own.push(inf);
     return inf;
   }
+}
+
+/** The graph changes of one monitor's events (graph_builder.go controllerFor's handlers). */
+function monitorHandlers<T>(graph: GraphBuilder, meta: (o: T) => MetaObject) {
+  return {
+    onAdd: (o: T) => graph.processGraphChange({ type: "add", obj: meta(o) }),
+    onUpdate: (oldO: T, o: T) => {
+      const oldObj = meta(oldO);
+      const obj = meta(o);
+      // A relist or resync of an unchanged object is no change (upstream's handler compares resourceVersions).
+      if (oldObj.metadata.resourceVersion !== obj.metadata.resourceVersion) graph.processGraphChange({ type: "update", obj, oldObj });
+    },
+    onDelete: (o: T) => graph.processGraphChange({ type: "delete", obj: meta(o) }),
+  };
 }
