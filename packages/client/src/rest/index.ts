@@ -5,3 +5,4 @@ export type { RESTClient, RESTClientOptions, RawRequest, RawResponse } from "./r
 export { warningTexts } from "./warnings.ts";
 export { withRateLimit, DefaultQPS, DefaultBurst } from "./rate-limit.ts";
 export type { ClientConnectionLimits } from "./rate-limit.ts";
+export { defaultKubernetesUserAgent, addUserAgent } from "./user-agent.ts";

@@ -42,6 +42,7 @@ import { startNodeIpamController, type NodeIpamOptions } from "./core.ts";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import type { ServingOptions } from "./options-serving.ts";
 import { startObservability, type Observability } from "./observability.ts";
+import { controllerUserAgent } from "../controller/user-agent.ts";
 
 export interface RunOptions {
   kubeConfig: KubeConfig;
@@ -224,7 +225,7 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         slices: use("mirroredEndpointSlices"),
         client: endpointSliceClient(
           cb.configFor("endpointslicemirroring-controller"),
-          "servicenet-controller-manager/endpointslicemirroring-controller",
+          controllerUserAgent("endpointslicemirroring-controller"),
         ),
         queue: obs.queue("endpoint_slice_mirroring"),
         metrics: newEndpointSliceMirroringMetrics(obs.metrics),

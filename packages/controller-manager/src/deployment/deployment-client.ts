@@ -6,6 +6,7 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Deployment, ReplicaSet } from "@servicenet/api";
 import { newRESTClient } from "@servicenet/client/rest";
+import { controllerUserAgent } from "../controller/user-agent.ts";
 
 /** What the controller writes; a fake of it records upstream's fake-clientset actions in tests. */
 export interface DeploymentClient {
@@ -29,7 +30,7 @@ const withKind = <T extends object>(kind: string, o: T): T => ({ ...o, apiVersio
 
 /** The client of the `deployment-controller` identity. */
 export function deploymentClient(kubeConfig: KubeConfig): DeploymentClient {
-  const { request } = newRESTClient(kubeConfig, { userAgent: "servicenet-controller-manager/deployment-controller" });
+  const { request } = newRESTClient(kubeConfig, { userAgent: controllerUserAgent("deployment-controller") });
   const name = (o: { metadata: { name?: string | undefined } }) => enc(o.metadata.name ?? "");
   const ns = (o: { metadata: { namespace?: string | undefined } }) => o.metadata.namespace ?? "default";
   return {

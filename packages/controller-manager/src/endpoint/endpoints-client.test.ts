@@ -7,6 +7,7 @@ import type { Endpoints } from "@servicenet/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { recordingServer } from "../testing/recording-server.ts";
 import { endpointsClient } from "./endpoints-client.ts";
+import { controllerUserAgent } from "../controller/user-agent.ts";
 
 const endpoints: Endpoints = {
   metadata: { name: "web", namespace: "ns" },
@@ -35,6 +36,6 @@ describe("endpointsClient", () => {
       "DELETE /api/v1/namespaces/ns/endpoints/web",
     ]);
     expect(srv.requests[0]!.body).toEqual({ ...endpoints, apiVersion: "v1", kind: "Endpoints" });
-    expect(srv.requests.map((r) => r.userAgent)).toEqual(Array(3).fill("servicenet-controller-manager/endpoint-controller"));
+    expect(srv.requests.map((r) => r.userAgent)).toEqual(Array(3).fill(controllerUserAgent("endpoint-controller")));
   });
 });

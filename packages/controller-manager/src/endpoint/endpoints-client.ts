@@ -4,6 +4,7 @@ import type { Endpoints } from "@servicenet/api";
 import { isNotFound } from "@servicenet/client/errors";
 import { newRESTClient } from "@servicenet/client/rest";
 import type { EndpointsClient } from "./endpoints-controller.ts";
+import { controllerUserAgent } from "../controller/user-agent.ts";
 
 const seg = encodeURIComponent;
 
@@ -13,7 +14,7 @@ const seg = encodeURIComponent;
  * them): no client-node model round trip per write, which serialized and deserialized every
  * address of a 100-Pod Endpoints through its type metadata.
  */
-export function endpointsClient(kubeConfig: KubeConfig, userAgent = "servicenet-controller-manager/endpoint-controller"): EndpointsClient {
+export function endpointsClient(kubeConfig: KubeConfig, userAgent = controllerUserAgent("endpoint-controller")): EndpointsClient {
   const { request } = newRESTClient(kubeConfig, { userAgent });
   const collection = (ns: string) => `/api/v1/namespaces/${seg(ns)}/endpoints`;
   const body = (e: Endpoints) => ({ ...e, apiVersion: "v1", kind: "Endpoints" });

@@ -7,6 +7,7 @@ import type { EndpointSlice } from "@servicenet/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { recordingServer } from "../testing/recording-server.ts";
 import { endpointSliceClient } from "./endpointslice-client.ts";
+import { controllerUserAgent } from "../controller/user-agent.ts";
 
 const slice: EndpointSlice = {
   metadata: { name: "web-abc", namespace: "ns 1", labels: { "kubernetes.io/service-name": "web" } },
@@ -37,7 +38,7 @@ describe("endpointSliceClient", () => {
       "DELETE /apis/discovery.k8s.io/v1/namespaces/ns%201/endpointslices/web-abc",
     ]);
     expect(srv.requests[1]!.body).toEqual({ ...slice, apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice" });
-    expect(srv.requests.map((r) => r.userAgent)).toEqual(Array(3).fill("servicenet-controller-manager/endpointslice-controller"));
+    expect(srv.requests.map((r) => r.userAgent)).toEqual(Array(3).fill(controllerUserAgent("endpointslice-controller")));
   });
 
   it("rejects with the server's Status", async () => {

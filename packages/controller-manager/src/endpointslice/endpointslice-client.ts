@@ -4,6 +4,7 @@ import type { EndpointSlice } from "@servicenet/api";
 import { isNotFound } from "@servicenet/client/errors";
 import { newRESTClient } from "@servicenet/client/rest";
 import type { EndpointSliceClient } from "./endpointslice-controller.ts";
+import { controllerUserAgent } from "../controller/user-agent.ts";
 
 const seg = encodeURIComponent;
 
@@ -15,7 +16,7 @@ const seg = encodeURIComponent;
  */
 export function endpointSliceClient(
   kubeConfig: KubeConfig,
-  userAgent = "servicenet-controller-manager/endpointslice-controller",
+  userAgent = controllerUserAgent("endpointslice-controller"),
 ): EndpointSliceClient {
   const { request } = newRESTClient(kubeConfig, { userAgent });
   const collection = (ns: string) => `/apis/discovery.k8s.io/v1/namespaces/${seg(ns)}/endpointslices`;

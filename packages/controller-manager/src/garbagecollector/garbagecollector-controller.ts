@@ -22,6 +22,7 @@ import { GarbageCollector } from "./garbagecollector.ts";
 import { AbsentOwnerCache, GraphBuilder, type InvalidOwnerRefReporter, type MetaObject } from "./graph-builder.ts";
 import { newRESTClient, type RESTClient } from "@servicenet/client/rest";
 import { Operations } from "./operations.ts";
+import { controllerUserAgent } from "../controller/user-agent.ts";
 
 /** Wait between failed discovery attempts. */
 const discoveryRetryMs = 1000;
@@ -78,7 +79,7 @@ export class GarbageCollectorController {
 
   constructor(o: GarbageCollectorControllerOptions) {
     this.#o = o;
-    this.#client = o.client ?? newRESTClient(o.kubeConfig, { userAgent: "servicenet-controller-manager/garbage-collector" });
+    this.#client = o.client ?? newRESTClient(o.kubeConfig, { userAgent: controllerUserAgent("generic-garbage-collector") });
     this.#log = o.logger ?? noopLogger;
     this.workers = o.workers ?? 20;
     this.attemptToDelete = new RateLimitingQueue<string>("garbage_collector_attempt_to_delete", o.clock, undefined, o.queueMetrics);

@@ -4,11 +4,12 @@ import type { Pod, ReplicaSet } from "@servicenet/api";
 import { newRESTClient } from "@servicenet/client/rest";
 import type { PodClient } from "../controller/pod-control.ts";
 import type { ReplicaSetClient } from "./replica-set-utils.ts";
+import { controllerUserAgent } from "../controller/user-agent.ts";
 
 const seg = encodeURIComponent;
 
 /** Pod create, delete and strategic-merge patch, as `RealPodControl` sends them. */
-export function podClient(kubeConfig: KubeConfig, userAgent = "servicenet-controller-manager/replicaset-controller"): PodClient {
+export function podClient(kubeConfig: KubeConfig, userAgent = controllerUserAgent("replicaset-controller")): PodClient {
   const { request } = newRESTClient(kubeConfig, { userAgent });
   const pods = (ns: string) => `/api/v1/namespaces/${seg(ns)}/pods`;
   return {
@@ -23,7 +24,7 @@ export function podClient(kubeConfig: KubeConfig, userAgent = "servicenet-contro
 /** GET of a ReplicaSet and PUT of its status subresource. */
 export function replicaSetClient(
   kubeConfig: KubeConfig,
-  userAgent = "servicenet-controller-manager/replicaset-controller",
+  userAgent = controllerUserAgent("replicaset-controller"),
 ): ReplicaSetClient {
   const { request } = newRESTClient(kubeConfig, { userAgent });
   const path = (ns: string, name: string) => `/apis/apps/v1/namespaces/${seg(ns)}/replicasets/${seg(name)}`;

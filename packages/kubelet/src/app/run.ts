@@ -7,7 +7,7 @@
 import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, type Node, type Pod } from "@servicenet/api";
 import { describeError } from "@servicenet/client/errors";
-import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
+import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits, defaultKubernetesUserAgent } from "@servicenet/client/rest";
 import { setConnectionLimits } from "@servicenet/client/tools/clientcmd";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
@@ -59,7 +59,7 @@ export function nodeNamesOf(o: Pick<RunOptions, "nodes" | "node" | "hostnameOver
 }
 
 async function registerAll(o: RunOptions, kubeConfig: KubeConfig, names: string[], signal: AbortSignal, log: Logger): Promise<Node[]> {
-  const rest = newRESTClient(kubeConfig, { userAgent: "servicenet-kubelet" });
+  const rest = newRESTClient(kubeConfig, { userAgent: defaultKubernetesUserAgent("kubelet") });
   const clock = o.clock ?? realClock;
   const out: Node[] = [];
   await forEachLimited(names, 16, async (name, i) => {
@@ -80,7 +80,7 @@ async function registerAll(o: RunOptions, kubeConfig: KubeConfig, names: string[
 
 // Node status updates through the heartbeat client (never throttled), against the informer's Nodes.
 function nodeStatusUpdater(o: RunOptions, heartbeatConfig: KubeConfig, nodes: SharedInformer<Node>, log: Logger): NodeStatusUpdater {
-  const heartbeat = newRESTClient(heartbeatConfig, { userAgent: "servicenet-kubelet" });
+  const heartbeat = newRESTClient(heartbeatConfig, { userAgent: defaultKubernetesUserAgent("kubelet") });
   const clock = o.clock ?? realClock;
   return new NodeStatusUpdater({
     clock,

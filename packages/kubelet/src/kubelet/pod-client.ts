@@ -1,7 +1,7 @@
 /** The kubelet's Pod writes over HTTP: `pods/status` patches and the final delete. */
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Pod } from "@servicenet/api";
-import { newRESTClient } from "@servicenet/client/rest";
+import { newRESTClient, defaultKubernetesUserAgent } from "@servicenet/client/rest";
 
 /** What the pod workers write. */
 export interface PodClient {
@@ -15,7 +15,7 @@ const podPath = (ns: string, name: string) => `/api/v1/namespaces/${encodeURICom
 
 /** A PodClient over the kubeconfig's REST client. */
 export function podClient(kc: KubeConfig): PodClient {
-  const rest = newRESTClient(kc, { userAgent: "servicenet-kubelet" });
+  const rest = newRESTClient(kc, { userAgent: defaultKubernetesUserAgent("kubelet") });
   return {
     patchStatus: (ns, name, patch) => rest.request<Pod>("PATCH", `${podPath(ns, name)}/status`, patch, "application/merge-patch+json"),
     async deletePod(ns, name, uid) {

@@ -8,7 +8,7 @@
 import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, ServiceSchema, type Node, type Pod, type Service } from "@servicenet/api";
 import { describeError, isNotFound } from "@servicenet/client/errors";
-import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
+import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits, defaultKubernetesUserAgent, addUserAgent } from "@servicenet/client/rest";
 import { GenericLister, SharedInformer, waitForCacheSync, type PlainList } from "@servicenet/client/tools/cache";
 import { clientNodeEventSink, EventBroadcaster, getReference, type EventRecorder } from "@servicenet/client/tools/record";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
@@ -59,7 +59,7 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
   // the throttle runs on the real clock: it paces requests on the wire, whatever clock tests step.
   const kubeConfig = withRateLimit(o.kubeConfig, clientConnection(o));
   const core = kubeConfig.makeApiClient(CoreV1Api);
-  const rest = newRESTClient(kubeConfig, { userAgent: "servicenet-scheduler" });
+  const rest = newRESTClient(kubeConfig, { userAgent: addUserAgent(defaultKubernetesUserAgent("kube-scheduler"), "scheduler") });
   const base = { kubeConfig, logger: log, clock };
   const nonTerminal = "status.phase!=Succeeded,status.phase!=Failed";
   const pods = new SharedInformer<Pod>({

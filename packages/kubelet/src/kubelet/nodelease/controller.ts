@@ -13,7 +13,7 @@
  */
 import type { KubeConfig } from "@kubernetes/client-node";
 import { describeError, isAlreadyExists, isConflict, isNotFound } from "@servicenet/client/errors";
-import { newRESTClient, type RESTClient } from "@servicenet/client/rest";
+import { newRESTClient, type RESTClient, defaultKubernetesUserAgent } from "@servicenet/client/rest";
 import { realClock, type Clock, type TimerHandle } from "@servicenet/component-base/clock";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { nodeLease } from "../../nodestatus/setters.ts";
@@ -64,7 +64,7 @@ export class NodeLeaseController {
   renewals = 0;
 
   constructor(o: LeaseControllerOptions) {
-    this.#rest = newRESTClient(o.kubeConfig, { userAgent: "servicenet-kubelet" });
+    this.#rest = newRESTClient(o.kubeConfig, { userAgent: defaultKubernetesUserAgent("kubelet") });
     this.#clock = o.clock ?? realClock;
     this.#log = o.logger ?? noopLogger;
     this.#interval = o.renewIntervalMs ?? defaultRenewIntervalMs;
