@@ -22,10 +22,7 @@ export function podClient(kubeConfig: KubeConfig, userAgent = controllerUserAgen
 }
 
 /** GET of a ReplicaSet and PUT of its status subresource. */
-export function replicaSetClient(
-  kubeConfig: KubeConfig,
-  userAgent = controllerUserAgent("replicaset-controller"),
-): ReplicaSetClient {
+export function replicaSetClient(kubeConfig: KubeConfig, userAgent = controllerUserAgent("replicaset-controller")): ReplicaSetClient {
   const { request } = newRESTClient(kubeConfig, { userAgent });
   const path = (ns: string, name: string) => `/apis/apps/v1/namespaces/${seg(ns)}/replicasets/${seg(name)}`;
   return {

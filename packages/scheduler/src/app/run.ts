@@ -8,7 +8,14 @@
 import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, ServiceSchema, type Node, type Pod, type Service } from "@servicenet/api";
 import { describeError, isNotFound } from "@servicenet/client/errors";
-import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits, defaultKubernetesUserAgent, addUserAgent } from "@servicenet/client/rest";
+import {
+  newRESTClient,
+  toPlain,
+  withRateLimit,
+  type ClientConnectionLimits,
+  defaultKubernetesUserAgent,
+  addUserAgent,
+} from "@servicenet/client/rest";
 import { GenericLister, SharedInformer, waitForCacheSync, type PlainList } from "@servicenet/client/tools/cache";
 import { clientNodeEventSink, EventBroadcaster, getReference, type EventRecorder } from "@servicenet/client/tools/record";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
