@@ -2,7 +2,6 @@
 import { describe, expect, it } from "vitest";
 import { StatusError } from "@servicenet/api";
 import type { Attributes } from "../../../../admission/attributes.ts";
-import type { KubeObject } from "../../../../storage/index.ts";
 import { DefaultTolerationSecondsPlugin, parseTolerationSecondsFlag } from "./admission.ts";
 
 type T = { key?: string; operator?: string; value?: string; effect?: string; tolerationSeconds?: number };
@@ -18,7 +17,7 @@ function attrs(tolerations: T[] | undefined, over: Partial<Attributes> = {}): At
     resource: { group: "", version: "v1", resource: "pods" },
     subresource: "",
     kind: { group: "", version: "v1", kind: "Pod" },
-    object: pod as unknown as KubeObject,
+    object: pod,
     dryRun: false,
     userInfo: { username: "u" },
     ...over,

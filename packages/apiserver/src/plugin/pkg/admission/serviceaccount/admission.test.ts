@@ -10,7 +10,10 @@ type Obj = Record<string, unknown>;
 const ns = "myns";
 
 function plugin(sas: Obj[] = [], live: Obj[] = []) {
-  const key = (o: Obj) => `${(o["metadata"] as Obj)["namespace"]}/${(o["metadata"] as Obj)["name"]}`;
+  const key = (o: Obj) => {
+    const m = o["metadata"] as { name: string; namespace: string };
+    return `${m.namespace}/${m.name}`;
+  };
   const cache = new Map(sas.map((s) => [key(s), s as unknown as KubeObject]));
   const lookups: string[] = [];
   const p = new ServiceAccountPlugin({
@@ -24,7 +27,7 @@ function plugin(sas: Obj[] = [], live: Obj[] = []) {
   });
   return { p, lookups };
 }
-const sa = (name = "default", extra: Obj = {}): Obj => ({ ...extra, metadata: { name, namespace: ns, ...((extra["metadata"] as Obj) ?? {}) } });
+const sa = (name = "default", extra: Obj = {}): Obj => ({ ...extra, metadata: { name, namespace: ns, ...((extra["metadata"]) ?? {}) } });
 
 function attrs(spec: Obj, over: Partial<Attributes> = {}, meta: Obj = {}): Attributes {
   return {
@@ -34,7 +37,7 @@ function attrs(spec: Obj, over: Partial<Attributes> = {}, meta: Obj = {}): Attri
     resource: { group: "", version: "v1", resource: "pods" },
     subresource: "",
     kind: { group: "", version: "v1", kind: "Pod" },
-    object: { apiVersion: "v1", kind: "Pod", metadata: { name: "mypod", namespace: ns, ...meta }, spec } as unknown as KubeObject,
+    object: { apiVersion: "v1", kind: "Pod", metadata: { name: "mypod", namespace: ns, ...meta }, spec },
     dryRun: false,
     userInfo: { username: "u" },
     ...over,
@@ -99,7 +102,7 @@ describe("ServiceAccount admission", () => {
     ],
   ])("%s", async (_n, spec, message) => {
     const { p } = plugin();
-    const a = attrs(spec as Obj, {}, { annotations: { "kubernetes.io/config.mirror": "true" } });
+    const a = attrs(spec, {}, { annotations: { "kubernetes.io/config.mirror": "true" } });
     await forbidden(p.admit(a), `pods "mypod" is forbidden: ${message}`);
   });
 

@@ -61,7 +61,7 @@ export class ServiceAccountPlugin implements AdmissionPlugin {
     const spec = podSpec(pod);
     if (isMirrorPod(pod)) return this.validate(a);
     if (!spec["serviceAccountName"]) spec["serviceAccountName"] = defaultServiceAccountName;
-    const sa = await this.#serviceAccountOrForbidden(a, String(spec["serviceAccountName"]));
+    const sa = await this.#serviceAccountOrForbidden(a, serviceAccountNameOf(spec));
     if (shouldAutomount(sa, spec)) mountServiceAccountToken(spec, this.#o.generateName ?? simpleNameGenerator);
     const pullSecrets = (spec["imagePullSecrets"] as Obj[] | undefined) ?? [];
     if (pullSecrets.length === 0) {
@@ -81,15 +81,15 @@ export class ServiceAccountPlugin implements AdmissionPlugin {
     if (!ephemeralUpdate && isMirrorPod(pod)) return validateMirrorPod(a, spec);
     if (!spec["serviceAccountName"])
       throw newForbidden(a, `no service account specified for pod ${a.namespace}/${pod.metadata.name ?? ""}`);
-    const sa = await this.#serviceAccountOrForbidden(a, String(spec["serviceAccountName"]));
+    const sa = await this.#serviceAccountOrForbidden(a, serviceAccountNameOf(spec));
     if (!enforceMountableSecrets(sa)) return;
     if (ephemeralUpdate) {
-      const why = limitEphemeralContainerSecretReferences(sa as Obj, spec);
+      const why = limitEphemeralContainerSecretReferences(sa, spec);
       // Upstream returns this one as a plain error: the handler reports it as an InternalError.
       if (why !== undefined) throw new Error(why);
       return;
     }
-    const why = limitSecretReferences(sa as Obj, spec);
+    const why = limitSecretReferences(sa, spec);
     if (why !== undefined) throw newForbidden(a, why);
   }
 
@@ -135,6 +135,8 @@ function podSpec(pod: KubeObject): Obj {
   if (typeof p["spec"] !== "object" || p["spec"] === null) p["spec"] = {};
   return p["spec"] as Obj;
 }
+
+const serviceAccountNameOf = (spec: Obj): string => (typeof spec["serviceAccountName"] === "string" ? spec["serviceAccountName"] : "");
 
 const annotationsOf = (o: KubeObject): Record<string, string> => (o.metadata.annotations as Record<string, string> | undefined) ?? {};
 

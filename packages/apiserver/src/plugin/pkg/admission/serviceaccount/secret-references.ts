@@ -13,6 +13,8 @@ const containerKinds = [
 ] as const;
 
 const objs = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
+/** A string field's value ("" when absent or not a string). */
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
 const nameOf = (v: unknown): string | undefined => (v && typeof v === "object" ? ((v as Obj)["name"] as string | undefined) : undefined);
 
 /** The first env or envFrom of `c` naming a Secret outside `allowed`, in upstream's words. */
@@ -20,12 +22,12 @@ function containerRefusal(c: Obj, kind: string, allowed: ReadonlySet<string>, sa
   for (const env of objs(c["env"])) {
     const ref = nameOf((env["valueFrom"] as Obj | undefined)?.["secretKeyRef"]);
     if (ref !== undefined && !allowed.has(ref))
-      return `${kind} ${c["name"]} with envVar ${env["name"]} referencing secret.secretName="${ref}" is not allowed because service account ${sa} does not reference that secret`;
+      return `${kind} ${str(c["name"])} with envVar ${str(env["name"])} referencing secret.secretName="${ref}" is not allowed because service account ${sa} does not reference that secret`;
   }
   for (const from of objs(c["envFrom"])) {
     const ref = nameOf(from["secretRef"]);
     if (ref !== undefined && !allowed.has(ref))
-      return `${kind} ${c["name"]} with envFrom referencing secret.secretName="${ref}" is not allowed because service account ${sa} does not reference that secret`;
+      return `${kind} ${str(c["name"])} with envFrom referencing secret.secretName="${ref}" is not allowed because service account ${sa} does not reference that secret`;
   }
   return undefined;
 }
@@ -33,11 +35,11 @@ function containerRefusal(c: Obj, kind: string, allowed: ReadonlySet<string>, sa
 /** `limitSecretReferences`: volumes, every container's env, and the image pull secrets. */
 export function limitSecretReferences(sa: Obj, spec: Obj): string | undefined {
   const saName = nameOf(sa["metadata"]) ?? "";
-  const mountable = new Set(objs(sa["secrets"]).map((s) => String(s["name"] ?? "")));
+  const mountable = new Set(objs(sa["secrets"]).map((s) => str(s["name"])));
   for (const v of objs(spec["volumes"])) {
     const secret = v["secret"] as Obj | undefined;
     if (secret === undefined) continue;
-    const name = String(secret["secretName"] ?? "");
+    const name = str(secret["secretName"]);
     if (!mountable.has(name))
       return `volume with secret.secretName="${name}" is not allowed because service account ${saName} does not reference that secret`;
   }
@@ -46,18 +48,18 @@ export function limitSecretReferences(sa: Obj, spec: Obj): string | undefined {
       const why = containerRefusal(c, kind, mountable, saName);
       if (why !== undefined) return why;
     }
-  const pull = new Set(objs(sa["imagePullSecrets"]).map((s) => String(s["name"] ?? "")));
+  const pull = new Set(objs(sa["imagePullSecrets"]).map((s) => str(s["name"])));
   const refs = objs(spec["imagePullSecrets"]);
   for (const [i, r] of refs.entries())
-    if (!pull.has(String(r["name"] ?? "")))
-      return `imagePullSecrets[${i}].name="${r["name"] ?? ""}" is not allowed because service account ${saName} does not reference that imagePullSecret`;
+    if (!pull.has(str(r["name"])))
+      return `imagePullSecrets[${i}].name="${str(r["name"])}" is not allowed because service account ${saName} does not reference that imagePullSecret`;
   return undefined;
 }
 
 /** `limitEphemeralContainerSecretReferences`'s check of the ephemeral containers' env. */
 export function limitEphemeralContainerSecretReferences(sa: Obj, spec: Obj): string | undefined {
   const saName = nameOf(sa["metadata"]) ?? "";
-  const mountable = new Set(objs(sa["secrets"]).map((s) => String(s["name"] ?? "")));
+  const mountable = new Set(objs(sa["secrets"]).map((s) => str(s["name"])));
   for (const c of objs(spec["ephemeralContainers"])) {
     const why = containerRefusal(c, "ephemeral container", mountable, saName);
     if (why !== undefined) return why;
