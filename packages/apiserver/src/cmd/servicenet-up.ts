@@ -82,6 +82,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     anonymousAuth: o.anonymousAuth,
     authorizationModes: o.authorizationModes,
     admissionPlugins: o.admissionPlugins,
+    podAdmission: o.podAdmission,
     ...(o.admissionControlConfigFile !== undefined ? { admissionControlConfigFile: o.admissionControlConfigFile } : {}),
     enableAggregatorRouting: o.enableAggregatorRouting,
     // Errors and warnings always, info lines from V(2), request lines (upstream's httplog) from V(3).

@@ -30,6 +30,7 @@ import { followAPFConfiguration, newFlowControl, type FlowControlOptions } from 
 import { ensureAPFBootstrapConfiguration } from "../registry/flowcontrol/ensurer/ensurer.ts";
 import { loadAdmissionPluginConfig } from "../kubeapiserver/admission/plugin-config.ts";
 import { enabledAdmissionPlugins } from "../kubeapiserver/options/plugins.ts";
+import type { PodAdmissionOptions } from "../kubeapiserver/admission/pod-plugins.ts";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
@@ -91,6 +92,8 @@ export interface StartApiServerOptions {
    * enabled plugins, such as the webhooks' client credentials; read at start, a bad one fails it.
    */
   admissionControlConfigFile?: string;
+  /** `--default-not-ready-toleration-seconds` / `--default-unreachable-toleration-seconds` (default 300). */
+  podAdmission?: PodAdmissionOptions;
   /**
    * `--enable-aggregator-routing` (default false, as kube-apiserver): a webhook's Service is called
    * at one of its ready endpoints instead of its ClusterIP, which only a dataplane on this host routes.
@@ -254,6 +257,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(o.admissionPlugins ? { admissionPlugins: o.admissionPlugins } : {}),
       ...(o.enableAggregatorRouting !== undefined ? { enableAggregatorRouting: o.enableAggregatorRouting } : {}),
       admissionPluginConfig,
+      ...(o.podAdmission ? { podAdmission: o.podAdmission } : {}),
     });
     closers.push("server", () => server.close());
     await hooks.run();

@@ -147,3 +147,17 @@ describe("--service-node-port-range", () => {
     expect(() => parseUpOptions(["--service-node-port-range", v])).toThrow(message);
   });
 });
+
+describe("--default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds", () => {
+  it("default to 300 and take Go integers", () => {
+    expect(parseUpOptions([]).podAdmission).toEqual({ notReadyTolerationSeconds: 300, unreachableTolerationSeconds: 300 });
+    expect(
+      parseUpOptions(["--default-not-ready-toleration-seconds=60", "--default-unreachable-toleration-seconds", "0x10"]).podAdmission,
+    ).toEqual({ notReadyTolerationSeconds: 60, unreachableTolerationSeconds: 16 });
+  });
+  it("refuse what flag.Int64 refuses", () => {
+    expect(() => parseUpOptions(["--default-unreachable-toleration-seconds=5m"])).toThrow(
+      'invalid argument "5m" for "--default-unreachable-toleration-seconds" flag: parse error',
+    );
+  });
+});

@@ -10,6 +10,7 @@ import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from "../fe
 import { registryRoot } from "../storage/keys.ts";
 import { defaultNodePortRange, formatPortRange, parsePortRange } from "../registry/core/service/portallocator/port-range.ts";
 import { servedAPIs } from "./api-resource-config.ts";
+import { parseTolerationSecondsFlag } from "../plugin/pkg/admission/defaulttolerationseconds/admission.ts";
 
 export const clusterModes = ["v4", "v6", "v4v6", "v6v4"] as const;
 export type ClusterMode = (typeof clusterModes)[number];
@@ -65,6 +66,8 @@ export interface UpOptions {
   admissionPlugins: string[];
   /** `--admission-control-config-file`: the AdmissionConfiguration of the plugins (none when absent). */
   admissionControlConfigFile: string | undefined;
+  /** `--default-not-ready-toleration-seconds` / `--default-unreachable-toleration-seconds` (default 300 each). */
+  podAdmission: { notReadyTolerationSeconds: number; unreachableTolerationSeconds: number };
   /** `--enable-aggregator-routing` (default false): webhooks' Services are called at an endpoint IP, not the ClusterIP. */
   enableAggregatorRouting: boolean;
   /** klog's `-v`: 0 prints warnings and errors only, 2 the apiserver's info lines, 3 every request. */
@@ -116,12 +119,18 @@ export const usage = `Usage: servicenet up [flags]
                                       kube-apiserver's: writes in flight (default 200)
   --enable-admission-plugins <names>  kube-apiserver's: admission plugins besides the default ones
   --disable-admission-plugins <names> kube-apiserver's: default admission plugins to turn off
-                                      (NamespaceLifecycle and ValidatingAdmissionPolicy act here;
-                                      the other names are accepted and do nothing)
+                                      (NamespaceLifecycle, ServiceAccount, DefaultTolerationSeconds,
+                                      the webhooks and ValidatingAdmissionPolicy act here; the other
+                                      names are accepted and do nothing)
   --admission-control-config-file <file>
                                       kube-apiserver's: an AdmissionConfiguration (YAML or JSON); its
                                       ValidatingAdmissionWebhook and MutatingAdmissionWebhook entries
                                       name the kubeconfig of the webhooks' client credentials
+  --default-not-ready-toleration-seconds <n>
+                                      kube-apiserver's: tolerationSeconds of the not-ready NoExecute
+                                      toleration DefaultTolerationSeconds adds to Pods (default 300)
+  --default-unreachable-toleration-seconds <n>
+                                      the same for the unreachable toleration (default 300)
   --enable-aggregator-routing <bool>  kube-apiserver's: call a webhook's Service at one of its ready
                                       endpoints instead of its ClusterIP (default false); set it
                                       when no dataplane on this host routes ClusterIPs (npm start does)
@@ -206,6 +215,8 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--enable-admission-plugins",
         "--disable-admission-plugins",
         "--admission-control-config-file",
+        "--default-not-ready-toleration-seconds",
+        "--default-unreachable-toleration-seconds",
         "--enable-aggregator-routing",
       ].includes(a)
     )
@@ -297,6 +308,13 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     maxMutatingRequestsInflight,
     admissionPlugins: enabledAdmissionPlugins(admissionFlags),
     admissionControlConfigFile: raw["admission-control-config-file"],
+    podAdmission: {
+      notReadyTolerationSeconds: parseTolerationSecondsFlag("default-not-ready-toleration-seconds", raw["default-not-ready-toleration-seconds"]),
+      unreachableTolerationSeconds: parseTolerationSecondsFlag(
+        "default-unreachable-toleration-seconds",
+        raw["default-unreachable-toleration-seconds"],
+      ),
+    },
     enableAggregatorRouting: aggregatorRouting === "true",
     verbosity: parseVerbosity(raw["v"] ?? "0"),
     help,

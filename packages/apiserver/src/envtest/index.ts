@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startApiServer, type ApiServer, type StartApiServerOptions } from "../controlplane/apiserver.ts";
 import { writeKubeconfig, kubeconfigText } from "../controlplane/kubeconfig.ts";
+import { enabledAdmissionPlugins } from "../kubeapiserver/options/plugins.ts";
 import { resourceTable } from "../server/resources.ts";
 import { resourcePrefix } from "../storage/index.ts";
 import type { StoreInformer } from "../util/informer/store-informer.ts";
@@ -74,6 +75,9 @@ export async function startTestEnvironment(o: TestEnvironmentOptions = {}): Prom
   try {
     api = await startApiServer({
       storage: { backend: "memory" },
+      // As upstream's integration framework (DefaultTestServerFlags): no serviceaccount controller
+      // creates the `default` ServiceAccounts here, so ServiceAccount admission is off unless asked for.
+      admissionPlugins: enabledAdmissionPlugins({ disable: ["ServiceAccount"] }),
       ...serverOptions,
       dataDir: join(dir, "data"),
       tls,

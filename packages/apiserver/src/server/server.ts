@@ -8,6 +8,7 @@ import type { AdmissionPluginConfig } from "../kubeapiserver/admission/plugin-co
 import { withLoopbackToken } from "../authentication/loopback.ts";
 import { loopbackHost, type Loopback } from "../util/webhook/loopback.ts";
 import { enabledAdmissionPlugins } from "../kubeapiserver/options/plugins.ts";
+import type { PodAdmissionOptions } from "../kubeapiserver/admission/pod-plugins.ts";
 import { createServer as createHTTPServer, type Server } from "node:http";
 import { createServer as createHTTPSServer } from "node:https";
 import { setMaxListeners } from "node:events";
@@ -89,6 +90,8 @@ export interface APIServerConfig {
   enableAggregatorRouting?: boolean;
   /** The admission plugins' configuration (`--admission-control-config-file`, read by loadAdmissionPluginConfig). */
   admissionPluginConfig?: AdmissionPluginConfig;
+  /** `--default-not-ready-toleration-seconds` / `--default-unreachable-toleration-seconds` (default 300). */
+  podAdmission?: PodAdmissionOptions;
   /** Component metrics (allocators, repair loops) served on /metrics after the request metrics. */
   metricsRegistry?: MetricsRegistry;
   /** Non-watch requests still unanswered after this get 504 (upstream --request-timeout, 60 s). */
@@ -210,6 +213,7 @@ async function newHandler(cfg: APIServerConfig) {
     servedGeneration: () => crds?.handler.generation ?? 0,
     enableAggregatorRouting: cfg.enableAggregatorRouting ?? false,
     ...(cfg.admissionPluginConfig ? { pluginConfig: cfg.admissionPluginConfig } : {}),
+    ...(cfg.podAdmission ? { pod: cfg.podAdmission } : {}),
     ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
     ...(cfg.authorizeWithSelectors !== undefined ? { authorizeWithSelectors: cfg.authorizeWithSelectors } : {}),
     ...(cfg.metricsRegistry ? { metricsRegistry: cfg.metricsRegistry } : {}),

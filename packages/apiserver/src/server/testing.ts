@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findKubectl } from "@servicenet/testing";
 import { startApiServer, type ApiServer, type StartApiServerOptions } from "../controlplane/apiserver.ts";
+import { enabledAdmissionPlugins } from "../kubeapiserver/options/plugins.ts";
 
 /** The kubectl the tests drive ("" when there is none); tests skip (with a warning) when it is missing. */
 export const kubectl133 = findKubectl("1.33") ?? "";
@@ -54,6 +55,9 @@ export async function startTestServer(extra: Partial<StartApiServerOptions> = {}
     tls: true,
     token: "test-token",
     port: 0,
+    // test/integration/framework DefaultTestServerFlags: no ServiceAccount admission, as no
+    // serviceaccount controller runs to create the `default` ServiceAccounts; pass admissionPlugins to have it.
+    admissionPlugins: enabledAdmissionPlugins({ disable: ["ServiceAccount"] }),
     ...extra,
   });
   const kubeconfigPath = join(dir, "kubeconfig");

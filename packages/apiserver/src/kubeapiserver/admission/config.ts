@@ -37,10 +37,12 @@ import { newServiceResolver } from "../../util/webhook/serviceresolver.ts";
 import type { AdmissionPluginConfig } from "./plugin-config.ts";
 import { newDefaultAuthenticationInfoResolver } from "../../util/webhook/authentication.ts";
 import { newLoopbackServiceResolver, withLoopbackAuthentication, type Loopback } from "../../util/webhook/loopback.ts";
+import { newPodAdmissionPlugins, podAdmissionPluginNames, type PodAdmissionOptions } from "./pod-plugins.ts";
 
 /** The plugins this server implements (NamespaceLifecycle in the namespace storage, the rest in the chain). */
 export const implementedAdmissionPlugins: ReadonlySet<string> = new Set([
   "NamespaceLifecycle",
+  ...podAdmissionPluginNames,
   mutatingAdmissionWebhookPluginName,
   validatingAdmissionPolicyPluginName,
   validatingAdmissionWebhookPluginName,
@@ -65,6 +67,8 @@ export interface AdmissionDeps {
   loopback?: Loopback;
   /** The registry served on /metrics; the webhook metrics are registered there. */
   metricsRegistry?: MetricsRegistry;
+  /** The Pod plugins' flags (`--default-*-toleration-seconds`). */
+  pod?: PodAdmissionOptions;
   logger?: Logger;
 }
 
@@ -96,6 +100,8 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     const r = deps.pluginConfig?.webhookAuth.get(name) ?? newDefaultAuthenticationInfoResolver("");
     return { authInfoResolver: withLoopbackAuthentication(r, loopback) };
   };
+  // The Pod plugins come before the webhooks (ServiceAccount, DefaultTolerationSeconds).
+  plugins.push(...newPodAdmissionPlugins(enabled, deps.store, deps.pod));
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(
       new MutatingAdmissionWebhookPlugin({

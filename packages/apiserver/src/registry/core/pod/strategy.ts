@@ -21,6 +21,9 @@ export const podStrategy: RESTStrategy<Pod> = {
     // A body without a spec is defaulted as Go's zero PodSpec.
     (o as KubeObject)["spec"] ??= { containers: [] };
     setDefaultsPod(o);
+    // Convert_v1_PodSpec_To_core_PodSpec: the deprecated serviceAccount is an alias; serviceAccountName wins.
+    const spec = o.spec as Record<string, unknown>;
+    if (!spec["serviceAccountName"] && spec["serviceAccount"]) spec["serviceAccountName"] = spec["serviceAccount"];
   },
   prepareForCreate: (o) => {
     o.status = { phase: "Pending", qosClass: "BestEffort", ...o.status };
@@ -31,6 +34,12 @@ export const podStrategy: RESTStrategy<Pod> = {
     if (old.status === undefined) delete o.status;
     else o.status = structuredClone(old.status);
     bumpGeneration(o, old);
+  },
+  // Convert_core_PodSpec_To_v1_PodSpec: v1 always carries the alias, after admission defaulted the name.
+  canonicalize: (o) => {
+    const spec = o.spec as Record<string, unknown>;
+    if (spec["serviceAccountName"]) spec["serviceAccount"] = spec["serviceAccountName"];
+    else delete spec["serviceAccount"];
   },
   validate: validatePod,
   validateUpdate: (o, old) => [...metaUpdate(o, old), ...validatePod(o)],
