@@ -10,6 +10,10 @@ import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import type { ParamKind } from "@servicenet/api/admissionregistration/v1";
 import type { Authorizer } from "../../authorization/authorizer/interfaces.ts";
 import { newAdmissionChain } from "../../admission/chain.ts";
+import { PriorityPlugin, priorityPluginName } from "../../plugin/pkg/admission/priority/admission.ts";
+import { priorityClassStoragePath } from "../../registry/scheduling/priorityclass/storage/storage.ts";
+import { StoreInformer } from "../../util/informer/store-informer.ts";
+import type { PriorityClass } from "@servicenet/api/scheduling/v1";
 import { newEquivalentResourceMapper } from "../../admission/equivalent-resources.ts";
 import type { AdmissionInterface, AdmissionPlugin } from "../../admission/interfaces.ts";
 import {
@@ -41,6 +45,7 @@ import { newLoopbackServiceResolver, withLoopbackAuthentication, type Loopback }
 /** The plugins this server implements (NamespaceLifecycle in the namespace storage, the rest in the chain). */
 export const implementedAdmissionPlugins: ReadonlySet<string> = new Set([
   "NamespaceLifecycle",
+  priorityPluginName,
   mutatingAdmissionWebhookPluginName,
   validatingAdmissionPolicyPluginName,
   validatingAdmissionWebhookPluginName,
@@ -96,6 +101,8 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     const r = deps.pluginConfig?.webhookAuth.get(name) ?? newDefaultAuthenticationInfoResolver("");
     return { authInfoResolver: withLoopbackAuthentication(r, loopback) };
   };
+  if (enabled.includes(priorityPluginName))
+    plugins.push(new PriorityPlugin({ priorityClasses: new StoreInformer<PriorityClass & { metadata: { name?: string } }>(deps.store, priorityClassStoragePath) }));
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(
       new MutatingAdmissionWebhookPlugin({
