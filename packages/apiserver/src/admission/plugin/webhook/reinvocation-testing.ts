@@ -1,8 +1,8 @@
 /**
  * The table of upstream's testWebhookReinvocationPolicy
  * (test/integration/apiserver/admissionwebhook/reinvocation_test.go), row for row with its index,
- * for `reinvocation.integration.test.ts`; rows 2 and 6 need the Priority admission plugin and are
- * left out (see there).
+ * for `reinvocation.integration.test.ts`; rows 2 and 6 need the chain's in-tree reinvocation and
+ * are left out (see there).
  */
 
 /** mutationAnnotationValue */

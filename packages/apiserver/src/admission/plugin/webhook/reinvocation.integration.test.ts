@@ -9,10 +9,10 @@
  * `patch.webhook.admission.k8s.io/round_R_index_I` annotations, exactly.
  *
  * Rows 2 ("webhook is reinvoked after in-tree reinvocation") and 6 ("invalid priority class set by
- * webhook ...") need the Priority admission plugin, which resolves spec.priorityClassName against
- * scheduling.k8s.io/v1 PriorityClasses; this server serves no PriorityClasses, so neither the
- * plugin nor the rows exist here. The other rows' `initialPriorityClass` only makes upstream's
- * Priority plugin mutate in round 0, which changes none of their expectations.
+ * webhook ...") need the chain to run the in-tree plugins (Priority) again after a webhook changed
+ * the object (admission/reinvocation.go), which it does not yet do. The other rows'
+ * `initialPriorityClass` makes the Priority plugin resolve it in round 0 (upstream creates the
+ * classes first, as beforeAll does here), which changes none of their expectations.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -95,6 +95,14 @@ describe("TestWebhookReinvocationPolicyWithWatchCache / WithoutWatchCache", () =
     const o = parseUpOptions(["--audit-policy-file", policyFile, "--audit-log-path", logFile]);
     const audit = auditConfigFromFlags(o.auditPolicyFile, o.auditLogPath);
     [s, hook] = await Promise.all([startTestServer(audit ? { audit } : {}), startWebhookServer(["127.0.0.1"], handlers)]);
+    // testWebhookReinvocationPolicy's PriorityClasses, which the rows' initialPriorityClass names.
+    for (const [name, value] of [
+      ["low-priority", 1],
+      ["high-priority", 10],
+    ] as const) {
+      const r = await s.send("POST", "/apis/scheduling.k8s.io/v1/priorityclasses", { metadata: { name }, value });
+      expect(r.status, r.text).toBe(201);
+    }
   });
   afterAll(async () => {
     await Promise.all([s?.close(), hook?.close()]);
