@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest";
 import { StatusError } from "@servicenet/api";
 import type { PriorityClass } from "@servicenet/api/scheduling/v1";
 import type { Attributes } from "../../../../admission/attributes.ts";
-import type { KubeObject } from "../../../../storage/index.ts";
 import { PriorityPlugin } from "./admission.ts";
 
 const cls = (name: string, value: number, extra: Partial<PriorityClass> = {}): PriorityClass => ({
@@ -34,8 +33,8 @@ function podAttrs(spec: Record<string, unknown>, operation: "CREATE" | "UPDATE" 
     resource: { group: "", version: "v1", resource: "pods" },
     subresource: "",
     kind: { group: "", version: "v1", kind: "Pod" },
-    object: { metadata: { name: "pod-w-priorityclass" }, spec: { containers: [], ...spec } } as KubeObject,
-    ...(oldSpec ? { oldObject: { metadata: { name: "pod-w-priorityclass" }, spec: oldSpec } as KubeObject } : {}),
+    object: { metadata: { name: "pod-w-priorityclass" }, spec: { containers: [], ...spec } },
+    ...(oldSpec ? { oldObject: { metadata: { name: "pod-w-priorityclass" }, spec: oldSpec } } : {}),
     dryRun: false,
     userInfo: { username: "u" },
   };
@@ -49,14 +48,13 @@ function pcAttrs(pc: PriorityClass, operation: "CREATE" | "UPDATE" = "CREATE"): 
     resource: { group: "scheduling.k8s.io", version: "v1", resource: "priorityclasses" },
     subresource: "",
     kind: { group: "scheduling.k8s.io", version: "v1", kind: "PriorityClass" },
-    object: pc as unknown as KubeObject,
+    object: pc,
     dryRun: false,
     userInfo: { username: "u" },
   };
 }
 
 const specOf = (a: Attributes) => (a.object as unknown as { spec: Record<string, unknown> }).spec;
-const ctx = { warnings: [], auditAnnotations: {} };
 
 async function refusal(p: Promise<void>): Promise<string> {
   const e = await p.then(
@@ -70,22 +68,22 @@ async function refusal(p: Promise<void>): Promise<string> {
 
 describe("TestPriorityClassAdmission", () => {
   it("one default class", async () => {
-    await expect(plugin([]).validate(pcAttrs(defaultClass1), ctx)).resolves.toBeUndefined();
+    await expect(plugin([]).validate(pcAttrs(defaultClass1))).resolves.toBeUndefined();
   });
   it("more than one default classes", async () => {
-    expect(await refusal(plugin([defaultClass1]).validate(pcAttrs(defaultClass2), ctx))).toBe(
+    expect(await refusal(plugin([defaultClass1]).validate(pcAttrs(defaultClass2)))).toBe(
       'priorityclasses.scheduling.k8s.io "default2" is forbidden: PriorityClass default1 is already marked as default. Only one default can exist',
     );
   });
   it("update the default class itself", async () => {
-    await expect(plugin([defaultClass1]).validate(pcAttrs({ ...defaultClass1, description: "x" }, "UPDATE"), ctx)).resolves.toBeUndefined();
+    await expect(plugin([defaultClass1]).validate(pcAttrs({ ...defaultClass1, description: "x" }, "UPDATE"))).resolves.toBeUndefined();
   });
   it("update another class to default", async () => {
-    const m = await refusal(plugin([defaultClass1, nondefaultClass1]).validate(pcAttrs({ ...nondefaultClass1, globalDefault: true }, "UPDATE"), ctx));
+    const m = await refusal(plugin([defaultClass1, nondefaultClass1]).validate(pcAttrs({ ...nondefaultClass1, globalDefault: true }, "UPDATE")));
     expect(m).toContain("PriorityClass default1 is already marked as default");
   });
   it("a non-default class", async () => {
-    await expect(plugin([defaultClass1]).validate(pcAttrs(nondefaultClass1), ctx)).resolves.toBeUndefined();
+    await expect(plugin([defaultClass1]).validate(pcAttrs(nondefaultClass1))).resolves.toBeUndefined();
   });
 });
 
@@ -96,7 +94,7 @@ describe("TestDefaultPriority", () => {
     ["multiple default classes resolve to the minimum value among them", [defaultClass2, defaultClass1], 1000, "default1"],
   ])("%s", async (_n, classes, priority, name) => {
     const a = podAttrs({});
-    await plugin(classes).admit(a, ctx);
+    await plugin(classes).admit(a);
     expect(specOf(a)["priority"]).toBe(priority);
     expect(specOf(a)["priorityClassName"]).toBe(name);
     expect(specOf(a)["preemptionPolicy"]).toBe("PreemptLowerPriority");
@@ -106,37 +104,37 @@ describe("TestDefaultPriority", () => {
 describe("TestPodAdmission", () => {
   it("Pod with priority class", async () => {
     const a = podAttrs({ priorityClassName: "never" });
-    await plugin([neverClass]).admit(a, ctx);
+    await plugin([neverClass]).admit(a);
     expect(specOf(a)).toMatchObject({ priority: 10, preemptionPolicy: "Never" });
   });
   it("Pod with a non-existing priority class", async () => {
-    expect(await refusal(plugin([]).admit(podAttrs({ priorityClassName: "foo" }), ctx))).toBe(
+    expect(await refusal(plugin([]).admit(podAttrs({ priorityClassName: "foo" })))).toBe(
       'pods "pod-w-priorityclass" is forbidden: no PriorityClass with name foo was found',
     );
   });
   it("pod with priority that matches the computed one is admitted", async () => {
     const a = podAttrs({ priorityClassName: "never", priority: 10 });
-    await plugin([neverClass]).admit(a, ctx);
+    await plugin([neverClass]).admit(a);
     expect(specOf(a)["priority"]).toBe(10);
   });
   it("pod with a different priority is refused", async () => {
-    expect(await refusal(plugin([defaultClass1]).admit(podAttrs({ priority: 10 }), ctx))).toContain(
+    expect(await refusal(plugin([defaultClass1]).admit(podAttrs({ priority: 10 })))).toContain(
       "the integer value of priority (10) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name",
     );
   });
   it("pod with a different preemptionPolicy is refused", async () => {
-    expect(await refusal(plugin([neverClass]).admit(podAttrs({ priorityClassName: "never", preemptionPolicy: "PreemptLowerPriority" }), ctx))).toContain(
+    expect(await refusal(plugin([neverClass]).admit(podAttrs({ priorityClassName: "never", preemptionPolicy: "PreemptLowerPriority" })))).toContain(
       "the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided in pod spec; priority admission controller computed Never from the given PriorityClass name",
     );
   });
   it("an update keeps the stored priority when the new object has none", async () => {
     const a = podAttrs({ priorityClassName: "never" }, "UPDATE", { priorityClassName: "never", priority: 10 });
-    await plugin([]).admit(a, ctx);
+    await plugin([]).admit(a);
     expect(specOf(a)["priority"]).toBe(10);
   });
   it("subresources and other resources are ignored", async () => {
     const a = { ...podAttrs({ priorityClassName: "foo" }), subresource: "status" };
-    await expect(plugin([]).admit(a, ctx)).resolves.toBeUndefined();
+    await expect(plugin([]).admit(a)).resolves.toBeUndefined();
   });
 });
 
@@ -146,6 +144,6 @@ describe("WaitForReady", () => {
       priorityClasses: { get: () => undefined, list: () => [], hasSynced: () => false, waitForSync: () => new Promise(() => {}) },
       readyTimeoutMs: 10,
     });
-    expect(await refusal(p.admit(podAttrs({}), ctx))).toBe('pods "pod-w-priorityclass" is forbidden: not yet ready to handle request');
+    expect(await refusal(p.admit(podAttrs({})))).toBe('pods "pod-w-priorityclass" is forbidden: not yet ready to handle request');
   });
 });
