@@ -55,4 +55,16 @@ export interface Attributes {
    */
   requestResource?: GroupVersionResource;
   requestKind?: GroupVersionKind;
+  /** Set by the chain for its mutating pass (admission.ReinvocationContext). */
+  reinvocationContext?: ReinvocationContext;
+}
+
+/**
+ * admission/reinvocation.go ReinvocationContext: whether this is the second pass of the mutating
+ * plugins, whether a plugin asked for one, and each plugin's own state across the passes.
+ */
+export interface ReinvocationContext {
+  isReinvoke: boolean;
+  shouldReinvoke: boolean;
+  values: Map<string, unknown>;
 }

@@ -28,6 +28,8 @@ import { CloserStack } from "./closer-stack.ts";
 import { PostStartHooks } from "./post-start-hooks.ts";
 import { followAPFConfiguration, newFlowControl, type FlowControlOptions } from "./flowcontrol.ts";
 import { ensureAPFBootstrapConfiguration } from "../registry/flowcontrol/ensurer/ensurer.ts";
+import { addSystemPriorityClasses, bootstrapSystemPriorityClassesHook } from "../registry/scheduling/rest/storage-scheduling.ts";
+import { priorityClassStoragePath } from "../registry/scheduling/priorityclass/storage/storage.ts";
 import { loadAdmissionPluginConfig } from "../kubeapiserver/admission/plugin-config.ts";
 import { enabledAdmissionPlugins } from "../kubeapiserver/options/plugins.ts";
 import type { PodAdmissionOptions } from "../kubeapiserver/admission/pod-plugins.ts";
@@ -322,6 +324,11 @@ function addPostStartHooks(hooks: PostStartHooks, o: StartApiServerOptions, d: H
   });
   const rbac = d.authz.postStartHook;
   if (rbac !== undefined) hooks.add(rbac, () => d.authz.bootstrap(d.server().registry.stores, d.logger));
+  // The scheduling storage provider's hook, after RBAC's as in kube-apiserver's /readyz list.
+  hooks.add(bootstrapSystemPriorityClassesHook, async () => {
+    const pcs = d.server().registry.stores.get(priorityClassStoragePath);
+    if (pcs) await addSystemPriorityClasses(pcs);
+  });
   // upstream's priority-and-fairness-config-producer: the bootstrap FlowSchemas and priority
   // levels, then the dispatcher follows the stored configuration.
   hooks.add("priority-and-fairness-config-producer", async () => {

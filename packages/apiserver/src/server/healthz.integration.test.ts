@@ -16,6 +16,8 @@ const hooks = [
   "poststarthook/bootstrap-controller",
   // kube-apiserver's RBAC storage hook: the bootstrap policy is reconciled at start-up.
   "poststarthook/rbac/bootstrap-roles",
+  // The scheduling storage provider's hook: the system PriorityClasses.
+  "poststarthook/scheduling/bootstrap-system-priority-classes",
   // The flowcontrol storage provider's hook, installed after RBAC's: the APF bootstrap configuration.
   "poststarthook/priority-and-fairness-config-producer",
 ];

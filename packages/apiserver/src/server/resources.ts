@@ -35,6 +35,7 @@ import {
   leaseHandler,
   flowSchemaHandler,
   priorityLevelConfigurationHandler,
+  priorityClassHandler,
   namespaceHandler,
   nodeHandler,
   podHandler,
@@ -58,6 +59,9 @@ import {
 } from "@servicenet/api/networking/v1beta1";
 import { leaseStrategy } from "../registry/coordination/lease/strategy.ts";
 import { FlowSchemaSchema, PriorityLevelConfigurationSchema } from "@servicenet/api/flowcontrol/v1";
+import { PriorityClassSchema } from "@servicenet/api/scheduling/v1";
+import { priorityClassStrategy } from "../registry/scheduling/priorityclass/strategy.ts";
+import { priorityClassStoragePath } from "../registry/scheduling/priorityclass/storage/storage.ts";
 import { flowSchemaStrategy } from "../registry/flowcontrol/flowschema/strategy.ts";
 import { priorityLevelConfigurationStrategy } from "../registry/flowcontrol/prioritylevelconfiguration/strategy.ts";
 import { configMapStrategy } from "../registry/core/configmap/strategy.ts";
@@ -438,6 +442,20 @@ export const servableResources: readonly ResourceDef[] = [
   // Kubernetes 1.27-1.30's version, which their kubectl asks for in `describe servicecidr|ipaddress`.
   ...networking("v1alpha1", ServiceCIDRV1alpha1Schema, IPAddressV1alpha1Schema),
   ...rbac(),
+  // scheduling.k8s.io/v1 (pkg/registry/scheduling/rest/storage_scheduling.go).
+  def({
+    group: "scheduling.k8s.io",
+    version: "v1",
+    resource: "priorityclasses",
+    kind: "PriorityClass",
+    singular: "priorityclass",
+    namespaced: false,
+    shortNames: ["pc"],
+    storagePath: priorityClassStoragePath,
+    strategy: priorityClassStrategy,
+    schema: PriorityClassSchema,
+    printer: priorityClassHandler,
+  }),
   ...admissionRegistrationV1(),
   // apiextensions-apiserver's own kind, stored under upstream's key.
   def({

@@ -14,6 +14,7 @@ import { GenericStore, type GenericStoreConfig } from "../registry/generic/store
 import { CustomResourceDefinitionREST } from "../apiextensions/registry/customresourcedefinition/etcd.ts";
 import type { RBACStorageOptions } from "../registry/rbac/policybased.ts";
 import { newRBACStorage } from "../registry/rbac/rest/storage-rbac.ts";
+import { PriorityClassREST, priorityClassStoragePath } from "../registry/scheduling/priorityclass/storage/storage.ts";
 import type { Store } from "../storage/index.ts";
 import { StoreInformer } from "../util/informer/store-informer.ts";
 import type { ResourceDef } from "./resources.ts";
@@ -80,7 +81,9 @@ export function newRESTStorage(
           ? newServiceREST(store, cfg, serviceAllocators, stores)
           : def.storagePath === "apiextensions.k8s.io/customresourcedefinitions"
             ? new CustomResourceDefinitionREST(store, cfg)
-            : (newRBACStorage(store, cfg, rbac) ?? new GenericStore(store, cfg));
+            : def.storagePath === priorityClassStoragePath
+              ? new PriorityClassREST(store, cfg)
+              : (newRBACStorage(store, cfg, rbac) ?? new GenericStore(store, cfg));
     stores.set(def.storagePath, rest);
   }
   return {

@@ -180,6 +180,7 @@ describe("REST semantics", () => {
       // Both at 16700: the group name decides.
       "admissionregistration.k8s.io",
       "apiextensions.k8s.io",
+      "scheduling.k8s.io",
       "coordination.k8s.io",
       "discovery.k8s.io",
       "flowcontrol.apiserver.k8s.io",

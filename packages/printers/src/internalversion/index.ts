@@ -13,3 +13,4 @@ export * from "./rbac.ts";
 export * from "./flowcontrol.ts";
 export * from "./apps.ts";
 export * from "./admissionregistration.ts";
+export * from "./scheduling.ts";

@@ -3,8 +3,8 @@
  * `0/N nodes are available: <reasons>. preemption: 0/N nodes are available: <reasons>.`, each
  * reason list a histogram "count reason" sorted as strings. The preemption part is what
  * DefaultPreemption reports when it finds nothing to do: Nodes rejected as unresolvable are not
- * helped by preemption; the others have no lower-priority victims (every Pod here has priority 0,
- * no PriorityClasses are served).
+ * helped by preemption; the others are reported without victims, since this scheduler does not
+ * preempt (Pods may carry `spec.priority` from the Priority admission plugin; it is not read here).
  */
 import type { Status } from "./types.ts";
 

@@ -33,7 +33,11 @@ export const PodSpecSchema = z.looseObject({
   nodeName: z.string().optional(),
   hostNetwork: z.boolean().optional(),
   terminationGracePeriodSeconds: z.number().int().optional(),
+  priorityClassName: z.string().optional(),
+  /** Set by the Priority admission plugin from priorityClassName (or the global default class). */
+  priority: z.number().int().optional(),
   readinessGates: z.array(PodReadinessGateSchema).optional(),
+  preemptionPolicy: z.string().optional(),
 });
 export type PodSpec = z.infer<typeof PodSpecSchema>;
 

@@ -1,7 +1,7 @@
 /**
  * The built-in Pod admission plugins kube-apiserver turns on by default
  * (pkg/kubeapiserver/options/plugins.go RegisterAllAdmissionPlugins: serviceaccount.Register,
- * defaulttolerationseconds.Register), built by name in the order `enabled` gives.
+ * priority.Register, defaulttolerationseconds.Register), built by name in the order `enabled` gives.
  */
 import type { AdmissionPlugin } from "../../admission/interfaces.ts";
 import {
@@ -9,16 +9,19 @@ import {
   defaultTolerationSecondsPluginName,
   type DefaultTolerationSecondsOptions,
 } from "../../plugin/pkg/admission/defaulttolerationseconds/admission.ts";
+import { PriorityPlugin, priorityPluginName } from "../../plugin/pkg/admission/priority/admission.ts";
 import { ServiceAccountPlugin, serviceAccountPluginName } from "../../plugin/pkg/admission/serviceaccount/admission.ts";
+import { priorityClassStoragePath } from "../../registry/scheduling/priorityclass/storage/storage.ts";
 import { objectKey, type Store } from "../../storage/index.ts";
 import { StoreInformer } from "../../util/informer/store-informer.ts";
+import type { PriorityClass } from "@servicenet/api/scheduling/v1";
 
 export type PodAdmissionOptions = DefaultTolerationSecondsOptions;
 
 /** The names of the plugins built here. */
-export const podAdmissionPluginNames: readonly string[] = [serviceAccountPluginName, defaultTolerationSecondsPluginName];
+export const podAdmissionPluginNames: readonly string[] = [serviceAccountPluginName, priorityPluginName, defaultTolerationSecondsPluginName];
 
-/** The enabled ones of ServiceAccount and DefaultTolerationSeconds, in `enabled`'s order. */
+/** The enabled ones of ServiceAccount, Priority and DefaultTolerationSeconds, in `enabled`'s order. */
 export function newPodAdmissionPlugins(
   enabled: readonly string[],
   store: Store,
@@ -31,6 +34,8 @@ export function newPodAdmissionPlugins(
         serviceAccounts: new StoreInformer(store, "serviceaccounts"),
         getServiceAccount: (namespace, name) => store.get(objectKey("serviceaccounts", namespace, name), { ignoreNotFound: true }),
       }),
+    [priorityPluginName]: () =>
+      new PriorityPlugin({ priorityClasses: new StoreInformer<PriorityClass & { metadata: { name?: string } }>(store, priorityClassStoragePath) }),
     [defaultTolerationSecondsPluginName]: () => new DefaultTolerationSecondsPlugin(o),
   };
   return enabled.filter((n) => build[n] !== undefined).map((n) => build[n]!());

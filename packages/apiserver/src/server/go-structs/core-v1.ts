@@ -187,7 +187,10 @@ export const coreV1: GoStructs = {
     terminationGracePeriodSeconds: "*int64,omitempty",
     nodeName: "string,omitempty",
     hostNetwork: "bool,omitempty",
+    priorityClassName: "string,omitempty",
+    priority: "*int32,omitempty",
     readinessGates: "[]core/v1.PodReadinessGate,omitempty",
+    preemptionPolicy: "*string,omitempty",
   },
   PodStatus: {
     phase: "string,omitempty",

@@ -15,6 +15,7 @@ import { networkingV1 } from "./networking-v1.ts";
 import { networkingV1alpha1 } from "./networking-v1alpha1.ts";
 import { networkingV1beta1 } from "./networking-v1beta1.ts";
 import { rbacV1 } from "./rbac-v1.ts";
+import { schedulingV1 } from "./scheduling-v1.ts";
 import type { GoStructs } from "./types.ts";
 
 const packages: Readonly<Record<string, GoStructs>> = {
@@ -30,6 +31,7 @@ const packages: Readonly<Record<string, GoStructs>> = {
   "networking/v1alpha1": networkingV1alpha1,
   "networking/v1beta1": networkingV1beta1,
   "rbac/v1": rbacV1,
+  "scheduling/v1": schedulingV1,
 };
 
 /** How encoding/json writes a value of one Go type: its zero value, and whether omitempty can drop it. */

@@ -1,8 +1,8 @@
 /**
  * Field numbers of the Kubernetes protobuf messages servicenet accepts as request bodies
- * (k8s.io/api/core/v1/generated.proto, k8s.io/api/rbac/v1/generated.proto,
+ * (k8s.io/api/core/v1/generated.proto, k8s.io/api/rbac/v1/generated.proto, k8s.io/api/scheduling/v1/generated.proto,
  * k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto). Only what kubectl's typed commands send
- * (`create service ...`, `create namespace`, `create configmap`, `create secret ...`, `create serviceaccount`, `create role|clusterrole|rolebinding|clusterrolebinding`,
+ * (`create service ...`, `create namespace`, `create configmap`, `create secret ...`, `create serviceaccount`, `create priorityclass`, `create role|clusterrole|rolebinding|clusterrolebinding`,
  * the `auth` reviews, k8s.io/api/authorization/v1 and authentication/v1) is covered.
  */
 
@@ -194,7 +194,10 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
     10: s("nodeName"),
     11: b("hostNetwork"),
     19: s("schedulerName"),
+    24: s("priorityClassName"),
+    25: pi("priority"),
     28: m("readinessGates", "PodReadinessGate", true),
+    31: { name: "preemptionPolicy", type: "string", pointer: true },
   },
   PodReadinessGate: { 1: s("conditionType") },
   Container: {
@@ -214,6 +217,14 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   EnvVar: { 1: s("name"), 2: s("value") },
   // limits and requests (maps of Quantity) are not decoded: kubectl's typed commands send none.
   ResourceRequirements: {},
+  // value has no omitempty: a 0 on the wire is kept (pointer marks it so).
+  PriorityClass: {
+    1: m("metadata", "ObjectMeta"),
+    2: pi("value"),
+    3: b("globalDefault"),
+    4: s("description"),
+    5: { name: "preemptionPolicy", type: "string", pointer: true },
+  },
   ConfigMap: {
     1: m("metadata", "ObjectMeta"),
     2: { name: "data", type: "map" },
@@ -259,6 +270,7 @@ export const protobufKinds: ReadonlySet<string> = new Set([
   "ConfigMap",
   "Secret",
   "ServiceAccount",
+  "PriorityClass",
   "SelfSubjectAccessReview",
   "SubjectAccessReview",
   "LocalSubjectAccessReview",

@@ -1,8 +1,7 @@
 /**
  * The table of upstream's testWebhookReinvocationPolicy
  * (test/integration/apiserver/admissionwebhook/reinvocation_test.go), row for row with its index,
- * for `reinvocation.integration.test.ts`; rows 2 and 6 need the Priority admission plugin and are
- * left out (see there).
+ * for `reinvocation.integration.test.ts`.
  */
 
 /** mutationAnnotationValue */
@@ -26,6 +25,8 @@ export interface Row {
   webhooks: TestWebhook[];
   expectLabels?: Record<string, string>;
   expectInvocations: Record<string, number>;
+  /** The create fails with a message containing this (upstream's expectError, errorContains). */
+  errorContains?: string;
   expectAuditMutationAnnotations?: Record<string, string>;
   expectAuditPatchAnnotations?: Record<string, string>;
 }
@@ -58,6 +59,25 @@ export const rows: Row[] = [
     },
     expectAuditMutationAnnotations: {
       "mutation.webhook.admission.k8s.io/round_0_index_0": mutationAnnotationValue(cfg(1), "admission.integration.test.0.addlabel", true),
+    },
+  },
+  {
+    index: 2,
+    name: "webhook is reinvoked after in-tree reinvocation",
+    initialPriorityClass: "low-priority",
+    // Priority plugin is ordered to run before mutating webhooks
+    webhooks: [{ path: "/setpriority", policy: "IfNeeded" }],
+    expectInvocations: { "/setpriority": 2 },
+    expectAuditPatchAnnotations: {
+      "patch.webhook.admission.k8s.io/round_0_index_0": patchAnnotationValue(
+        cfg(2),
+        "admission.integration.test.0.setpriority",
+        `[{"op": "add", "path": "/spec/priorityClassName", "value": "high-priority"},{"op": "remove", "path": "/spec/priority"}]`,
+      ),
+    },
+    expectAuditMutationAnnotations: {
+      "mutation.webhook.admission.k8s.io/round_0_index_0": mutationAnnotationValue(cfg(2), "admission.integration.test.0.setpriority", true),
+      "mutation.webhook.admission.k8s.io/round_1_index_0": mutationAnnotationValue(cfg(2), "admission.integration.test.0.setpriority", false),
     },
   },
   {
@@ -155,6 +175,14 @@ export const rows: Row[] = [
     expectAuditMutationAnnotations: {
       "mutation.webhook.admission.k8s.io/round_0_index_1": mutationAnnotationValue(cfg(5), "admission.integration.test.1.addlabel", true),
     },
+  },
+  {
+    index: 6,
+    name: "invalid priority class set by webhook should result in error from in-tree priority plugin",
+    // Priority plugin is ordered to run before mutating webhooks
+    webhooks: [{ path: "/setinvalidpriority", policy: "IfNeeded" }],
+    errorContains: "no PriorityClass with name invalid was found",
+    expectInvocations: { "/setinvalidpriority": 1 },
   },
   ...(["Never", undefined] as const).map((policy, k): Row => ({
     index: 7 + k,

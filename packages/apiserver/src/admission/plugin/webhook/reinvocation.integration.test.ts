@@ -7,12 +7,9 @@
  * `--audit-log-path` under the `--audit-policy-file` policy (level Request for pods): its
  * `mutation.webhook.admission.k8s.io/round_R_index_I` and
  * `patch.webhook.admission.k8s.io/round_R_index_I` annotations, exactly.
- *
- * Rows 2 ("webhook is reinvoked after in-tree reinvocation") and 6 ("invalid priority class set by
- * webhook ...") need the Priority admission plugin, which resolves spec.priorityClassName against
- * scheduling.k8s.io/v1 PriorityClasses; this server serves no PriorityClasses, so neither the
- * plugin nor the rows exist here. The other rows' `initialPriorityClass` only makes upstream's
- * Priority plugin mutate in round 0, which changes none of their expectations.
+ * Rows 2 and 6 check the chain's second pass (admission/reinvocation.go): the Priority plugin runs
+ * again after a webhook changed `spec.priorityClassName`, resolving it anew (row 2) or refusing an
+ * unknown class (row 6).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -72,6 +69,15 @@ const handlers: Record<string, WebhookHandler> = {
     "a" in labelsOf(r) ? patch(`[{"op": "add", "path": "/metadata/labels/b", "value": "true"}]`) : { allowed: true },
   ),
   "/reinvocation-marker": forClient(() => ({ allowed: true })),
+  // sets /spec/priorityClassName to high-priority if it is not already set
+  "/setpriority": forClient((r) => {
+    const spec = (r.object as { spec?: { priorityClassName?: string; priority?: number } } | undefined)?.spec ?? {};
+    if (spec.priorityClassName === "high-priority") return { allowed: true };
+    return spec.priority !== undefined
+      ? patch(`[{"op": "add", "path": "/spec/priorityClassName", "value": "high-priority"},{"op": "remove", "path": "/spec/priority"}]`)
+      : patch(`[{"op": "add", "path": "/spec/priorityClassName", "value": "high-priority"}]`);
+  }),
+  "/setinvalidpriority": forClient(() => patch(`[{"op": "add", "path": "/spec/priorityClassName", "value": "invalid"}]`)),
 };
 
 describe("TestWebhookReinvocationPolicyWithWatchCache / WithoutWatchCache", () => {
@@ -95,6 +101,14 @@ describe("TestWebhookReinvocationPolicyWithWatchCache / WithoutWatchCache", () =
     const o = parseUpOptions(["--audit-policy-file", policyFile, "--audit-log-path", logFile]);
     const audit = auditConfigFromFlags(o.auditPolicyFile, o.auditLogPath);
     [s, hook] = await Promise.all([startTestServer(audit ? { audit } : {}), startWebhookServer(["127.0.0.1"], handlers)]);
+    // testWebhookReinvocationPolicy's PriorityClasses, which the rows' initialPriorityClass names.
+    for (const [name, value] of [
+      ["low-priority", 1],
+      ["high-priority", 10],
+    ] as const) {
+      const r = await s.send("POST", "/apis/scheduling.k8s.io/v1/priorityclasses", { metadata: { name }, value });
+      expect(r.status, r.text).toBe(201);
+    }
   });
   afterAll(async () => {
     await Promise.all([s?.close(), hook?.close()]);
@@ -188,6 +202,12 @@ describe("TestWebhookReinvocationPolicyWithWatchCache / WithoutWatchCache", () =
       },
     };
     const r = await call("POST", `/api/v1/namespaces/${ns}/pods`, pod);
+    if (tt.errorContains !== undefined) {
+      expect(r.status, r.text).toBeGreaterThanOrEqual(400);
+      expect((r.json() as { message: string }).message).toContain(tt.errorContains);
+      for (const [path, n] of Object.entries(tt.expectInvocations)) expect(count(from, path), `invocations of ${path}`).toBe(n);
+      return;
+    }
     expect(r.status, r.text).toBe(201);
     if (tt.expectLabels) expect((r.json() as Obj).metadata.labels).toEqual(tt.expectLabels);
     for (const [path, n] of Object.entries(tt.expectInvocations)) expect(count(from, path), `invocations of ${path}`).toBe(n);

@@ -2,13 +2,14 @@
  * The mutating webhook dispatcher (admission/plugin/webhook/mutating/dispatcher.go Dispatch,
  * callAttrMutatingHook, and reinvocationcontext.go): matching webhooks are called one after
  * another, each seeing the object as the ones before it left it; a JSONPatch answer is applied to
- * the object in place. When a webhook changed the object, the webhooks with reinvocationPolicy
- * IfNeeded called before it are called once more in a second round (admission/reinvocation.go;
- * the webhooks are this chain's only mutating plugin, so no other plugin's change needs watching).
+ * the object in place. When a webhook changed the object it asks the chain for a second pass
+ * (admission/reinvocation.go): the in-tree plugins run again, then the webhooks with
+ * reinvocationPolicy IfNeeded called before the change (all of them, when an in-tree plugin changed
+ * the object since the webhooks last saw it) are called once more.
  * A webhook matched through an equivalent resource patches the object in its own version, which is
  * then converted back.
  */
-import { StatusError } from "@servicenet/api";
+import { semanticEqual, StatusError } from "@servicenet/api";
 import type { KubeObject } from "../../../../storage/index.ts";
 import { applyJSONPatch } from "../../../../server/patch/json-patch.ts";
 import type { JSONValue } from "../../../../server/patch/json-value.ts";
@@ -31,7 +32,12 @@ interface ReinvokeContext {
   previouslyInvokedReinvocable: Set<string>;
   reinvoke: Set<string>;
   shouldReinvoke: boolean;
+  /** The object as the last webhook left it (SetLastWebhookInvocationOutput). */
+  lastWebhookOutput?: unknown;
 }
+
+/** The key of the webhooks' state in the chain's ReinvocationContext (upstream's PluginName). */
+const reinvocationKey = "MutatingAdmissionWebhook";
 
 /**
  * The patch's operations; undefined for an empty patch, which changes nothing and is not annotated.
@@ -147,8 +153,30 @@ async function runRound(
 
 /** Runs the mutating webhooks of `hooks` that match `a`, mutating `a.object`; throws the first refusal. */
 export const dispatchMutating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics, authorize, mapper) => {
-  const rc: ReinvokeContext = { previouslyInvokedReinvocable: new Set(), reinvoke: new Set(), shouldReinvoke: false };
   const deps = { post, metrics, authorize, mapper };
-  await runRound(0, hooks, a, ctx, rc, namespace, deps);
-  if (rc.shouldReinvoke && rc.reinvoke.size > 0) await runRound(1, hooks, a, ctx, rc, namespace, deps);
+  const chain = a.reinvocationContext;
+  const fresh = (): ReinvokeContext => ({ previouslyInvokedReinvocable: new Set(), reinvoke: new Set(), shouldReinvoke: false });
+  if (chain === undefined) {
+    // Called outside a chain: both rounds here.
+    const rc = fresh();
+    await runRound(0, hooks, a, ctx, rc, namespace, deps);
+    if (rc.shouldReinvoke && rc.reinvoke.size > 0) await runRound(1, hooks, a, ctx, rc, namespace, deps);
+    return;
+  }
+  const kept = chain.values.get(reinvocationKey) as ReinvokeContext | undefined;
+  if (!chain.isReinvoke || kept === undefined) {
+    const rc = fresh();
+    chain.values.set(reinvocationKey, rc);
+    await runRound(0, hooks, a, ctx, rc, namespace, deps);
+    rc.lastWebhookOutput = structuredClone(a.object);
+    if (rc.shouldReinvoke) chain.shouldReinvoke = true;
+    return;
+  }
+  // IsOutputChangedSinceLastWebhookInvocation: an in-tree plugin changed it in the second pass.
+  if (!semanticEqual(kept.lastWebhookOutput, a.object)) {
+    for (const uid of kept.previouslyInvokedReinvocable) kept.reinvoke.add(uid);
+    kept.previouslyInvokedReinvocable.clear();
+  }
+  if (kept.reinvoke.size > 0) await runRound(1, hooks, a, ctx, kept, namespace, deps);
+  kept.lastWebhookOutput = structuredClone(a.object);
 };
