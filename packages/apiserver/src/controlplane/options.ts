@@ -309,7 +309,10 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     admissionPlugins: enabledAdmissionPlugins(admissionFlags),
     admissionControlConfigFile: raw["admission-control-config-file"],
     podAdmission: {
-      notReadyTolerationSeconds: parseTolerationSecondsFlag("default-not-ready-toleration-seconds", raw["default-not-ready-toleration-seconds"]),
+      notReadyTolerationSeconds: parseTolerationSecondsFlag(
+        "default-not-ready-toleration-seconds",
+        raw["default-not-ready-toleration-seconds"],
+      ),
       unreachableTolerationSeconds: parseTolerationSecondsFlag(
         "default-unreachable-toleration-seconds",
         raw["default-unreachable-toleration-seconds"],

@@ -19,7 +19,11 @@ describe("printPriorityClass", () => {
   it("prints value, globalDefault (false when unset) and the policy", () => {
     const table = printPriorityClassTable(
       [
-        { metadata: { name: "system-node-critical", creationTimestamp: created }, value: 2000001000, preemptionPolicy: "PreemptLowerPriority" },
+        {
+          metadata: { name: "system-node-critical", creationTimestamp: created },
+          value: 2000001000,
+          preemptionPolicy: "PreemptLowerPriority",
+        },
         { metadata: { name: "low", creationTimestamp: created }, value: -10, globalDefault: true },
       ],
       { now },

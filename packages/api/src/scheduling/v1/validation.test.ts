@@ -17,16 +17,30 @@ describe("TestValidatePriorityClass", () => {
   it.each([
     ["missing name", pc("", 100), ["Required metadata.name: name or generateName is required"]],
     ["invalid name", pc("tier&1", 100), undefined],
-    ["incorrect system class name", pc("system-something", 100), [
-      "Forbidden metadata.name: priority class names with 'system-' prefix are reserved for system use only. error: system-something is not a known system priority class",
-    ]],
-    ["wrong system class value", pc(systemClusterCritical, 100), [
-      "Forbidden metadata.name: priority class names with 'system-' prefix are reserved for system use only. error: value of system-cluster-critical PriorityClass must be 2000000000",
-    ]],
-    ["user value above the ceiling", pc("tier1", 1_000_000_001), ["Forbidden value: maximum allowed value of a user defined priority is 1000000000"]],
-    ["invalid preemptionPolicy", pc("tier1", 100, { preemptionPolicy: "foo" }), [
-      'NotSupported preemptionPolicy: supported values: "PreemptLowerPriority", "Never"',
-    ]],
+    [
+      "incorrect system class name",
+      pc("system-something", 100),
+      [
+        "Forbidden metadata.name: priority class names with 'system-' prefix are reserved for system use only. error: system-something is not a known system priority class",
+      ],
+    ],
+    [
+      "wrong system class value",
+      pc(systemClusterCritical, 100),
+      [
+        "Forbidden metadata.name: priority class names with 'system-' prefix are reserved for system use only. error: value of system-cluster-critical PriorityClass must be 2000000000",
+      ],
+    ],
+    [
+      "user value above the ceiling",
+      pc("tier1", 1_000_000_001),
+      ["Forbidden value: maximum allowed value of a user defined priority is 1000000000"],
+    ],
+    [
+      "invalid preemptionPolicy",
+      pc("tier1", 100, { preemptionPolicy: "foo" }),
+      ['NotSupported preemptionPolicy: supported values: "PreemptLowerPriority", "Never"'],
+    ],
   ])("error: %s", (_n, c, want) => {
     const errs = validatePriorityClass(c);
     expect(errs.length).toBeGreaterThan(0);
@@ -43,6 +57,8 @@ describe("TestValidatePriorityClassUpdate", () => {
     expect(msgs(validatePriorityClassUpdate({ ...old, value: 101 }, old))).toEqual(["Forbidden value: may not be changed in an update."]);
   });
   it("preemptionPolicy is immutable", () => {
-    expect(msgs(validatePriorityClassUpdate({ ...old, preemptionPolicy: "Never" }, old))).toEqual(["Invalid preemptionPolicy: field is immutable"]);
+    expect(msgs(validatePriorityClassUpdate({ ...old, preemptionPolicy: "Never" }, old))).toEqual([
+      "Invalid preemptionPolicy: field is immutable",
+    ]);
   });
 });

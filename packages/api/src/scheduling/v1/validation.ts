@@ -39,7 +39,10 @@ export function validatePriorityClass(pc: PriorityClass): FieldErrorList {
     const why = knownSystemPriorityClassError(name, pc.value, pc.globalDefault ?? false);
     if (why !== undefined)
       errs.push(
-        field.forbidden("metadata.name", `priority class names with '${systemPriorityClassPrefix}' prefix are reserved for system use only. error: ${why}`),
+        field.forbidden(
+          "metadata.name",
+          `priority class names with '${systemPriorityClassPrefix}' prefix are reserved for system use only. error: ${why}`,
+        ),
       );
   } else if (pc.value > highestUserDefinablePriority) {
     errs.push(field.forbidden("value", `maximum allowed value of a user defined priority is ${highestUserDefinablePriority}`));

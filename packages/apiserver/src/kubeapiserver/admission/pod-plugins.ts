@@ -19,7 +19,11 @@ import type { PriorityClass } from "@servicenet/api/scheduling/v1";
 export type PodAdmissionOptions = DefaultTolerationSecondsOptions;
 
 /** The names of the plugins built here. */
-export const podAdmissionPluginNames: readonly string[] = [serviceAccountPluginName, priorityPluginName, defaultTolerationSecondsPluginName];
+export const podAdmissionPluginNames: readonly string[] = [
+  serviceAccountPluginName,
+  priorityPluginName,
+  defaultTolerationSecondsPluginName,
+];
 
 /** The enabled ones of ServiceAccount, Priority and DefaultTolerationSeconds, in `enabled`'s order. */
 export function newPodAdmissionPlugins(
@@ -35,7 +39,9 @@ export function newPodAdmissionPlugins(
         getServiceAccount: (namespace, name) => store.get(objectKey("serviceaccounts", namespace, name), { ignoreNotFound: true }),
       }),
     [priorityPluginName]: () =>
-      new PriorityPlugin({ priorityClasses: new StoreInformer<PriorityClass & { metadata: { name?: string } }>(store, priorityClassStoragePath) }),
+      new PriorityPlugin({
+        priorityClasses: new StoreInformer<PriorityClass & { metadata: { name?: string } }>(store, priorityClassStoragePath),
+      }),
     [defaultTolerationSecondsPluginName]: () => new DefaultTolerationSecondsPlugin(o),
   };
   return enabled.filter((n) => build[n] !== undefined).map((n) => build[n]!());

@@ -76,8 +76,16 @@ export const rows: Row[] = [
       ),
     },
     expectAuditMutationAnnotations: {
-      "mutation.webhook.admission.k8s.io/round_0_index_0": mutationAnnotationValue(cfg(2), "admission.integration.test.0.setpriority", true),
-      "mutation.webhook.admission.k8s.io/round_1_index_0": mutationAnnotationValue(cfg(2), "admission.integration.test.0.setpriority", false),
+      "mutation.webhook.admission.k8s.io/round_0_index_0": mutationAnnotationValue(
+        cfg(2),
+        "admission.integration.test.0.setpriority",
+        true,
+      ),
+      "mutation.webhook.admission.k8s.io/round_1_index_0": mutationAnnotationValue(
+        cfg(2),
+        "admission.integration.test.0.setpriority",
+        false,
+      ),
     },
   },
   {

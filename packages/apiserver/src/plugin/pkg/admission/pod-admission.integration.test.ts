@@ -8,7 +8,12 @@ import { enabledAdmissionPlugins } from "../../../kubeapiserver/options/plugins.
 import { haveKubectl, startTestServer, type TestServer } from "../../../server/testing.ts";
 
 type Obj = Record<string, unknown>;
-const pod = (name: string, spec: Obj = {}) => ({ apiVersion: "v1", kind: "Pod", metadata: { name }, spec: { containers: [{ name: "c", image: "nginx:1.27" }], ...spec } });
+const pod = (name: string, spec: Obj = {}) => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name },
+  spec: { containers: [{ name: "c", image: "nginx:1.27" }], ...spec },
+});
 const mountPath = "/var/run/secrets/kubernetes.io/serviceaccount";
 
 describe("Pod admission (ServiceAccount, DefaultTolerationSeconds)", () => {
@@ -16,11 +21,15 @@ describe("Pod admission (ServiceAccount, DefaultTolerationSeconds)", () => {
   let off: TestServer;
   beforeAll(async () => {
     [s, off] = await Promise.all([
-      startTestServer({ admissionPlugins: enabledAdmissionPlugins(), podAdmission: { notReadyTolerationSeconds: 300, unreachableTolerationSeconds: 120 } }),
+      startTestServer({
+        admissionPlugins: enabledAdmissionPlugins(),
+        podAdmission: { notReadyTolerationSeconds: 300, unreachableTolerationSeconds: 120 },
+      }),
       startTestServer({ admissionPlugins: enabledAdmissionPlugins({ disable: ["ServiceAccount", "DefaultTolerationSeconds"] }) }),
     ]);
     // The serviceaccount controller's job in a cluster.
-    for (const srv of [s, off]) expect((await srv.send("POST", "/api/v1/namespaces/default/serviceaccounts", { metadata: { name: "default" } })).status).toBe(201);
+    for (const srv of [s, off])
+      expect((await srv.send("POST", "/api/v1/namespaces/default/serviceaccounts", { metadata: { name: "default" } })).status).toBe(201);
   });
   afterAll(async () => {
     await Promise.all([s?.close(), off?.close()]);

@@ -6,10 +6,20 @@ import { DefaultTolerationSecondsPlugin, parseTolerationSecondsFlag } from "./ad
 
 type T = { key?: string; operator?: string; value?: string; effect?: string; tolerationSeconds?: number };
 const notReady = (s = 300): T => ({ key: "node.kubernetes.io/not-ready", operator: "Exists", effect: "NoExecute", tolerationSeconds: s });
-const unreachable = (s = 300): T => ({ key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute", tolerationSeconds: s });
+const unreachable = (s = 300): T => ({
+  key: "node.kubernetes.io/unreachable",
+  operator: "Exists",
+  effect: "NoExecute",
+  tolerationSeconds: s,
+});
 
 function attrs(tolerations: T[] | undefined, over: Partial<Attributes> = {}): Attributes {
-  const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "ns" }, spec: { containers: [], ...(tolerations ? { tolerations } : {}) } };
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p", namespace: "ns" },
+    spec: { containers: [], ...(tolerations ? { tolerations } : {}) },
+  };
   return {
     operation: "CREATE",
     name: "p",
@@ -28,7 +38,10 @@ const tolerationsOf = (a: Attributes): unknown => (a.object as unknown as { spec
 
 describe("DefaultTolerationSeconds admission", () => {
   const cases: { description: string; requested?: T[]; expected: T[] }[] = [
-    { description: "pod has no tolerations, expect add tolerations for `not-ready:NoExecute` and `unreachable:NoExecute`", expected: [notReady(), unreachable()] },
+    {
+      description: "pod has no tolerations, expect add tolerations for `not-ready:NoExecute` and `unreachable:NoExecute`",
+      expected: [notReady(), unreachable()],
+    },
     {
       description: "pod has tolerations, but none is for taint `not-ready:NoExecute` or `unreachable:NoExecute`, expect add tolerations",
       requested: [{ key: "foo", operator: "Equal", value: "bar", effect: "NoSchedule", tolerationSeconds: 700 }],
@@ -81,7 +94,6 @@ describe("DefaultTolerationSeconds admission", () => {
     expect(tolerationsOf(svc)).toBeUndefined();
     const p = new DefaultTolerationSecondsPlugin();
     expect([p.handles("CREATE"), p.handles("UPDATE"), p.handles("DELETE"), p.handles("CONNECT")]).toEqual([true, true, false, false]);
-
   });
 
   it("refuses a pods request without a Pod as a bad request", async () => {
@@ -111,5 +123,6 @@ describe("--default-*-toleration-seconds", () => {
   ])("%s is refused as pflag does", (v, why) =>
     expect(() => parseTolerationSecondsFlag("default-unreachable-toleration-seconds", v)).toThrow(
       `invalid argument ${JSON.stringify(v)} for "--default-unreachable-toleration-seconds" flag: ${why}`,
-    ));
+    ),
+  );
 });

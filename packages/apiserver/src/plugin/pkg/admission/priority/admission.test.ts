@@ -79,7 +79,9 @@ describe("TestPriorityClassAdmission", () => {
     await expect(plugin([defaultClass1]).validate(pcAttrs({ ...defaultClass1, description: "x" }, "UPDATE"))).resolves.toBeUndefined();
   });
   it("update another class to default", async () => {
-    const m = await refusal(plugin([defaultClass1, nondefaultClass1]).validate(pcAttrs({ ...nondefaultClass1, globalDefault: true }, "UPDATE")));
+    const m = await refusal(
+      plugin([defaultClass1, nondefaultClass1]).validate(pcAttrs({ ...nondefaultClass1, globalDefault: true }, "UPDATE")),
+    );
     expect(m).toContain("PriorityClass default1 is already marked as default");
   });
   it("a non-default class", async () => {
@@ -123,7 +125,9 @@ describe("TestPodAdmission", () => {
     );
   });
   it("pod with a different preemptionPolicy is refused", async () => {
-    expect(await refusal(plugin([neverClass]).admit(podAttrs({ priorityClassName: "never", preemptionPolicy: "PreemptLowerPriority" })))).toContain(
+    expect(
+      await refusal(plugin([neverClass]).admit(podAttrs({ priorityClassName: "never", preemptionPolicy: "PreemptLowerPriority" }))),
+    ).toContain(
       "the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided in pod spec; priority admission controller computed Never from the given PriorityClass name",
     );
   });

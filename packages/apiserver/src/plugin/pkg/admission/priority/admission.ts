@@ -6,11 +6,7 @@
  * while no other class is. PriorityClasses are read from an informer cache, as upstream's lister.
  */
 import { StatusError } from "@servicenet/api";
-import {
-  defaultPriorityWhenNoDefaultClassExists,
-  preemptLowerPriority,
-  type PriorityClass,
-} from "@servicenet/api/scheduling/v1";
+import { defaultPriorityWhenNoDefaultClassExists, preemptLowerPriority, type PriorityClass } from "@servicenet/api/scheduling/v1";
 import type { Attributes, Operation } from "../../../../admission/attributes.ts";
 import { newForbidden } from "../../../../admission/errors.ts";
 import type { AdmissionPlugin } from "../../../../admission/interfaces.ts";

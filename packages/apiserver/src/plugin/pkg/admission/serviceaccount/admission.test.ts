@@ -27,7 +27,7 @@ function plugin(sas: Obj[] = [], live: Obj[] = []) {
   });
   return { p, lookups };
 }
-const sa = (name = "default", extra: Obj = {}): Obj => ({ ...extra, metadata: { name, namespace: ns, ...((extra["metadata"]) ?? {}) } });
+const sa = (name = "default", extra: Obj = {}): Obj => ({ ...extra, metadata: { name, namespace: ns, ...(extra["metadata"] ?? {}) } });
 
 function attrs(spec: Obj, over: Partial<Attributes> = {}, meta: Obj = {}): Attributes {
   return {
@@ -48,7 +48,10 @@ const admit = async (p: ServiceAccountPlugin, a: Attributes) => {
   await p.admit(a);
 };
 const forbidden = async (run: Promise<void>, message: string) => {
-  const e = await run.then(() => undefined, (err: unknown) => err);
+  const e = await run.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(StatusError);
   expect((e as StatusError).status.code).toBe(403);
   expect((e as StatusError).status.message).toBe(message);
@@ -66,7 +69,11 @@ describe("ServiceAccount admission", () => {
 
   it("TestIgnoresNonPodResource and subresources other than ephemeralcontainers", async () => {
     const { p } = plugin();
-    for (const over of [{ resource: { group: "", version: "v1", resource: "services" } }, { subresource: "status" }, { subresource: "binding" }]) {
+    for (const over of [
+      { resource: { group: "", version: "v1", resource: "services" } },
+      { subresource: "status" },
+      { subresource: "binding" },
+    ]) {
       const a = attrs({ containers: [{ name: "c" }] }, over);
       await admit(p, a);
       expect(specOf(a)["serviceAccountName"]).toBeUndefined();
@@ -89,7 +96,11 @@ describe("ServiceAccount admission", () => {
 
   it.each([
     ["TestRejectsMirrorPodWithServiceAccount", { serviceAccountName: "default" }, "a mirror pod may not reference service accounts"],
-    ["TestRejectsMirrorPodWithSecretVolumes", { volumes: [{ name: "v", secret: { secretName: "mysecret" } }] }, "a mirror pod may not reference secrets"],
+    [
+      "TestRejectsMirrorPodWithSecretVolumes",
+      { volumes: [{ name: "v", secret: { secretName: "mysecret" } }] },
+      "a mirror pod may not reference secrets",
+    ],
     [
       "TestRejectsMirrorPodWithSecretEnv",
       { containers: [{ name: "c", env: [{ name: "E", valueFrom: { secretKeyRef: { name: "s", key: "k" } } }] }] },
@@ -198,7 +209,11 @@ describe("ServiceAccount admission", () => {
   });
 
   const enforcing = (extra: Obj = {}) =>
-    sa("default", { metadata: { annotations: { "kubernetes.io/enforce-mountable-secrets": "true" } }, secrets: [{ name: "foo" }], ...extra });
+    sa("default", {
+      metadata: { annotations: { "kubernetes.io/enforce-mountable-secrets": "true" } },
+      secrets: [{ name: "foo" }],
+      ...extra,
+    });
   it.each([
     ["TestAllowsReferencedSecret (volume)", { volumes: [{ name: "v", secret: { secretName: "foo" } }] }, undefined],
     [
@@ -230,12 +245,18 @@ describe("ServiceAccount admission", () => {
 
   it("TestAllowUnreferencedSecretVolumesForPermissiveSAs", async () => {
     const { p } = plugin([sa()]);
-    await expect(p.admit(attrs({ containers: [{ name: "c" }], volumes: [{ name: "v", secret: { secretName: "bar" } }] }))).resolves.toBeUndefined();
+    await expect(
+      p.admit(attrs({ containers: [{ name: "c" }], volumes: [{ name: "v", secret: { secretName: "bar" } }] })),
+    ).resolves.toBeUndefined();
   });
 
   it("an ephemeralcontainers update checks the ServiceAccount and the new containers' secrets", async () => {
     const { p } = plugin([enforcing()]);
-    const spec = { serviceAccountName: "default", containers: [{ name: "c" }], ephemeralContainers: [{ name: "dbg", envFrom: [{ secretRef: { name: "bar" } }] }] };
+    const spec = {
+      serviceAccountName: "default",
+      containers: [{ name: "c" }],
+      ephemeralContainers: [{ name: "dbg", envFrom: [{ secretRef: { name: "bar" } }] }],
+    };
     await expect(p.validate(attrs(spec, { operation: "UPDATE", subresource: "ephemeralcontainers" }))).rejects.toThrow(
       'ephemeral container dbg with envFrom referencing secret.secretName="bar" is not allowed because service account default does not reference that secret',
     );

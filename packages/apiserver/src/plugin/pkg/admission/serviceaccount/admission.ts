@@ -166,4 +166,3 @@ function enforceMountableSecrets(sa: KubeObject): boolean {
   const v = annotationsOf(sa)[enforceMountableSecretsAnnotation];
   return v !== undefined && ["1", "t", "T", "true", "TRUE", "True"].includes(v);
 }
-

@@ -108,7 +108,14 @@ describe("PriorityClasses and the Priority admission plugin", () => {
   });
 
   it.skipIf(!haveKubectl())("kubectl create priorityclass (protobuf) and get pc print upstream's columns", async () => {
-    const c = await s.kubectl(["create", "priorityclass", "kc", "--value=100", "--description=made by kubectl", "--preemption-policy=Never"]);
+    const c = await s.kubectl([
+      "create",
+      "priorityclass",
+      "kc",
+      "--value=100",
+      "--description=made by kubectl",
+      "--preemption-policy=Never",
+    ]);
     expect(c.stderr).toBe("");
     expect(c.stdout).toBe("priorityclass.scheduling.k8s.io/kc created\n");
     const g = await s.kubectl(["get", "pc", "kc", "system-node-critical"]);
