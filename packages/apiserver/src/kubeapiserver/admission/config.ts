@@ -37,10 +37,12 @@ import { newServiceResolver } from "../../util/webhook/serviceresolver.ts";
 import type { AdmissionPluginConfig } from "./plugin-config.ts";
 import { newDefaultAuthenticationInfoResolver } from "../../util/webhook/authentication.ts";
 import { newLoopbackServiceResolver, withLoopbackAuthentication, type Loopback } from "../../util/webhook/loopback.ts";
+import { TaintNodesByConditionPlugin, taintNodesByConditionPluginName } from "../../plugin/pkg/admission/nodetaint/admission.ts";
 
 /** The plugins this server implements (NamespaceLifecycle in the namespace storage, the rest in the chain). */
 export const implementedAdmissionPlugins: ReadonlySet<string> = new Set([
   "NamespaceLifecycle",
+  taintNodesByConditionPluginName,
   mutatingAdmissionWebhookPluginName,
   validatingAdmissionPolicyPluginName,
   validatingAdmissionWebhookPluginName,
@@ -96,6 +98,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     const r = deps.pluginConfig?.webhookAuth.get(name) ?? newDefaultAuthenticationInfoResolver("");
     return { authInfoResolver: withLoopbackAuthentication(r, loopback) };
   };
+  if (enabled.includes(taintNodesByConditionPluginName)) plugins.push(new TaintNodesByConditionPlugin());
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(
       new MutatingAdmissionWebhookPlugin({
