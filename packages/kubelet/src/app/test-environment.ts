@@ -13,7 +13,14 @@ export type TestEnvironmentStarter = (kubeconfig: string) => Promise<() => Promi
 
 /** `startTestEnvironment({ controllers: [..., testEnvironmentKubelet({ nodes: 3 })] })`. */
 export function testEnvironmentKubelet(
-  o: { nodes?: number; node?: Partial<SimulatedNodeOptions>; onReady?: (k: RunningKubelet) => void } = {},
+  o: {
+    nodes?: number;
+    node?: Partial<SimulatedNodeOptions>;
+    /** The Lease renew interval (default the kubelet's 10 s). */
+    leaseRenewIntervalMs?: number;
+    /** Handed the running kubelet once its Nodes are registered (to stop a Node: `stopNode`). */
+    onReady?: (k: RunningKubelet) => void;
+  } = {},
 ): TestEnvironmentStarter {
   return async (kubeconfig) => {
     const kc = new KubeConfig();
@@ -22,7 +29,9 @@ export function testEnvironmentKubelet(
     let ready!: () => void;
     const started = new Promise<void>((r) => (ready = r));
     const running = runKubelet(
-      { kubeConfig: kc, nodes: o.nodes ?? 3, node: { ...defaultSimulatedNodeOptions, ...o.node }, onReady: (k) => (o.onReady?.(k), ready()) },
+      { kubeConfig: kc, nodes: o.nodes ?? 3, node: { ...defaultSimulatedNodeOptions, ...o.node }, onReady: (k) => (o.onReady?.(k), ready()),
+        ...(o.leaseRenewIntervalMs !== undefined ? { leaseRenewIntervalMs: o.leaseRenewIntervalMs } : {}),
+      },
       abort.signal,
     );
     // Resolve once the Nodes are registered (a test can schedule onto them at once), or on failure.
