@@ -45,7 +45,7 @@ export function makePod(name: string, node: string): Pod {
     metadata: { name, namespace: "default", uid: `uid-${name}`, resourceVersion: "1" },
     spec: { nodeName: node, containers: [{ name: "c", image: "i" }] },
     status: { phase: "Running", conditions: [{ type: "Ready", status: "True", lastTransitionTime: at(t0 - 60_000) }] },
-  } as Pod;
+  };
 }
 
 /** The controller over memory informers, a fake clock at t0, a FakeRecorder and a client writing into the informers. */
