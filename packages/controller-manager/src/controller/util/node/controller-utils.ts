@@ -5,7 +5,7 @@
  */
 import { formatTime, type Node, type NodeCondition, type Pod, type PodCondition, type Taint } from "@servicenet/api";
 import { describeError, isConflict, isNotFound } from "@servicenet/client/errors";
-import type { EventRecorder } from "@servicenet/client/tools/record";
+import { getReference, type EventRecorder } from "@servicenet/client/tools/record";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 
 /** The API calls the node lifecycle helpers make. */
@@ -22,7 +22,8 @@ export function getNodeCondition(node: Node, type: string): NodeCondition | unde
   return node.status?.conditions?.find((c) => c.type === type);
 }
 
-const nodeRef = (node: Node) => ({ kind: "Node", name: node.metadata.name ?? "", uid: node.metadata.name ?? "", namespace: "" });
+// RecordNodeStatusChange's reference: APIVersion v1, the Node's name and UID.
+const nodeRef = (node: Node) => ({ apiVersion: "v1", kind: "Node", name: node.metadata.name ?? "", uid: node.metadata.uid ?? "", namespace: "" });
 
 /** `RecordNodeStatusChange`: a Normal event on the Node ("Node <name> status is now: <status>"). */
 export function recordNodeStatusChange(recorder: EventRecorder, node: Node, newStatus: string): void {
@@ -85,8 +86,7 @@ export async function markPodsNotReady(
       continue;
     }
     // Recorded after the update, so the Pod is known to still exist.
-    const ref = { kind: "Pod", namespace: pod.metadata.namespace ?? "", name: pod.metadata.name ?? "", uid: pod.metadata.uid ?? "" };
-    recorder.event(ref, "Warning", "NodeNotReady", "Node is not ready");
+    recorder.event(getReference(pod, "Pod", "v1"), "Warning", "NodeNotReady", "Node is not ready");
   }
   if (errs.length > 0) throw new Error(errs.length === 1 ? errs[0] : `[${errs.join(", ")}]`);
 }
