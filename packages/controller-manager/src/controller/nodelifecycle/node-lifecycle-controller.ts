@@ -4,7 +4,7 @@
  * tainter (`doNoExecuteTaintingPass`) adds `unreachable` / `not-ready` at the zone's eviction rate,
  * and `doNoScheduleTaintingPass` keeps each Node's condition taints in step with its conditions.
  */
-import type { Lease, Node, Pod } from "@servicenet/api";
+import type { Lease, Node, NodeCondition, Pod } from "@servicenet/api";
 import type { IndexInformer, Informer } from "@servicenet/client/tools/cache";
 import type { EventRecorder } from "@servicenet/client/tools/record";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
@@ -25,7 +25,8 @@ import { defaultNodeLifecycleConfig, type NodeLifecycleConfig } from "./config.t
 import { tryUpdateNodeHealth, type NodeHealthData } from "./node-health.ts";
 import { nodeEvictionPeriodMs, RateLimitedTimedQueue } from "./scheduler/rate-limited-queue.ts";
 import { noScheduleTaintDiff, notReadyTaintTemplate, unreachableTaintTemplate } from "./taints.ts";
-import { computeZoneState, getZoneKey, zoneQPS, type ZoneState } from "./zones.ts";
+import { getZoneKey, type ZoneState } from "./zones.ts";
+import { handleDisruption } from "./disruption.ts";
 
 /** The controller's name (cmd/kube-controller-manager/names: NodeLifecycleController). */
 export const nodeLifecycleControllerName = "node-lifecycle-controller";
@@ -162,9 +163,28 @@ export class NodeLifecycleController {
       this.#known.delete(name);
       this.#health.delete(name);
     }
-    const zoneConditions = new Map<string, (ReturnType<typeof getNodeCondition> | undefined)[]>();
+    const zoneConditions = new Map<string, (NodeCondition | undefined)[]>();
     await Promise.all(nodes.map((n) => this.#updateNode(structuredClone(n), zoneConditions)));
-    await this.#handleDisruption(zoneConditions, nodes);
+    await handleDisruption(
+      {
+        zoneStates: this.#zoneStates,
+        tainters: this.#tainters,
+        unhealthyZoneThreshold: this.config.unhealthyZoneThreshold,
+        rates: {
+          evictionLimiterQPS: this.config.nodeEvictionRate,
+          secondaryEvictionLimiterQPS: this.config.secondaryNodeEvictionRate,
+          largeClusterThreshold: this.config.largeClusterSizeThreshold,
+        },
+        logger: this.#log,
+        markNodeAsReachable: (n) => this.#markNodeAsReachable(n),
+        resetProbeTimestamps: (now) => {
+          for (const [name, h] of this.#health) this.#health.set(name, { ...h, probeTimestamp: now, readyTransitionTimestamp: now });
+        },
+      },
+      zoneConditions,
+      nodes,
+      this.#clock.now(),
+    );
   }
 
   #recordNodeEvent(node: Node, reason: string, message: string): void {
@@ -173,7 +193,7 @@ export class NodeLifecycleController {
   }
 
   /** The `updateNodeFunc` of monitorNodeHealth for one Node. */
-  async #updateNode(node: Node, zoneConditions: Map<string, unknown[]>): Promise<void> {
+  async #updateNode(node: Node, zoneConditions: Map<string, (NodeCondition | undefined)[]>): Promise<void> {
     const name = node.metadata.name ?? "";
     let r;
     // wait.PollImmediate(retrySleepTime, retrySleepTime*NodeHealthUpdateRetry): up to 5 tries on a fresh Node.
@@ -312,68 +332,5 @@ export class NodeLifecycleController {
     const ready = health.status?.conditions?.find((c) => c.type === "Ready");
     if (ready === undefined || ready.status === "True") return;
     await markPodsNotReady(this.#d.client, this.#d.recorder, [pod], nodeName, this.#clock.now(), this.#log);
-  }
-
-  /** `handleDisruption`: each zone's state from its Nodes' Ready conditions, and its tainter's rate. */
-  async #handleDisruption(zoneConditions: Map<string, unknown[]>, nodes: readonly Node[]): Promise<void> {
-    const newStates = new Map<string, ZoneState>();
-    let allAreFullyDisrupted = true;
-    for (const [zone, conditions] of zoneConditions) {
-      const [, state] = computeZoneState(conditions as Parameters<typeof computeZoneState>[0], this.config.unhealthyZoneThreshold);
-      if (state !== "FullDisruption") allAreFullyDisrupted = false;
-      newStates.set(zone, state);
-      if (!this.#zoneStates.has(zone)) {
-        this.#log.error("Setting initial state for unseen zone", { zone });
-        this.#zoneStates.set(zone, "Initial");
-      }
-    }
-    let allWasFullyDisrupted = true;
-    for (const [zone, state] of [...this.#zoneStates]) {
-      if (!zoneConditions.has(zone)) {
-        this.#zoneStates.delete(zone);
-        continue;
-      }
-      if (state !== "FullDisruption") {
-        allWasFullyDisrupted = false;
-        break;
-      }
-    }
-    if (allAreFullyDisrupted && allWasFullyDisrupted) return;
-    const rates = {
-      evictionLimiterQPS: this.config.nodeEvictionRate,
-      secondaryEvictionLimiterQPS: this.config.secondaryNodeEvictionRate,
-      largeClusterThreshold: this.config.largeClusterSizeThreshold,
-    };
-    if (allAreFullyDisrupted) {
-      // Every Node is down: more likely the control plane's network than the Nodes; nothing is tainted.
-      this.#log.info("Controller detected that all Nodes are not-Ready. Entering master disruption mode");
-      for (const n of nodes) await this.#markNodeAsReachable(n);
-      for (const zone of this.#zoneStates.keys()) {
-        this.#tainters.get(zone)?.swapLimiter(0);
-        this.#zoneStates.set(zone, "FullDisruption");
-      }
-      return;
-    }
-    if (allWasFullyDisrupted) {
-      this.#log.info("Controller detected that some Nodes are Ready. Exiting master disruption mode");
-      const now = this.#clock.now();
-      for (const n of nodes) {
-        const h = this.#health.get(n.metadata.name ?? "");
-        if (h !== undefined) this.#health.set(n.metadata.name ?? "", { ...h, probeTimestamp: now, readyTransitionTimestamp: now });
-      }
-      for (const zone of this.#zoneStates.keys()) {
-        const state = newStates.get(zone) ?? "Normal";
-        this.#tainters.get(zone)?.swapLimiter(zoneQPS(state, zoneConditions.get(zone)?.length ?? 0, rates));
-        this.#zoneStates.set(zone, state);
-      }
-      return;
-    }
-    for (const [zone, state] of [...this.#zoneStates]) {
-      const next = newStates.get(zone);
-      if (next === undefined || next === state) continue;
-      this.#log.info("Controller detected that zone is now in new state", { zone, newState: next });
-      this.#tainters.get(zone)?.swapLimiter(zoneQPS(next, zoneConditions.get(zone)?.length ?? 0, rates));
-      this.#zoneStates.set(zone, next);
-    }
   }
 }
