@@ -107,3 +107,9 @@ export {
   ownerRefControllerPatch,
   deleteOwnerRefPatch,
 } from "./controller/controller-ref-manager.ts";
+export { NodeLifecycleController, nodeLifecycleControllerName } from "./controller/nodelifecycle/node-lifecycle-controller.ts";
+export type { NodeLifecycleDeps } from "./controller/nodelifecycle/node-lifecycle-controller.ts";
+export { defaultNodeLifecycleConfig } from "./controller/nodelifecycle/config.ts";
+export type { NodeLifecycleConfig } from "./controller/nodelifecycle/config.ts";
+export { nodeLifecycleClient } from "./controller/nodelifecycle/node-lifecycle-client.ts";
+export type { NodeLifecycleClient } from "./controller/util/node/controller-utils.ts";

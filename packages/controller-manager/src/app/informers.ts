@@ -3,7 +3,15 @@
  * through client-node's typed API (turned into plain JSON) plus a WATCH on
  * the same path.
  */
-import { AppsV1Api, CoreV1Api, DiscoveryV1Api, NetworkingV1Api, RbacAuthorizationV1Api, type KubeConfig } from "@kubernetes/client-node";
+import {
+  AppsV1Api,
+  CoordinationV1Api,
+  CoreV1Api,
+  DiscoveryV1Api,
+  NetworkingV1Api,
+  RbacAuthorizationV1Api,
+  type KubeConfig,
+} from "@kubernetes/client-node";
 import {
   endpointSliceControllerName,
   endpointSliceManagedByLabel,
@@ -13,6 +21,7 @@ import {
   type EndpointSlice,
   type Endpoints,
   type IPAddress,
+  type Lease,
   type Namespace,
   type Node,
   type Pod,
@@ -25,7 +34,14 @@ import type { Clock } from "@servicenet/component-base/clock";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import type { Logger } from "@servicenet/component-base/logs";
 import { toPlain } from "@servicenet/client/rest";
-import { controllerUIDIndex, controllerUIDIndexFunc, podControllerUIDIndex, podControllerUIDIndexFunc } from "../controller/pod-index.ts";
+import {
+  controllerUIDIndex,
+  controllerUIDIndexFunc,
+  podControllerUIDIndex,
+  podControllerUIDIndexFunc,
+  podNodeNameIndex,
+  podNodeNameIndexFunc,
+} from "../controller/pod-index.ts";
 
 export interface InformerSet {
   services: SharedInformer<Service>;
@@ -42,6 +58,8 @@ export interface InformerSet {
   deployments: SharedInformer<Deployment>;
   replicaSets: SharedInformer<ReplicaSet>;
   serviceAccounts: SharedInformer<ServiceAccount>;
+  /** The Nodes' heartbeat Leases (kube-node-lease), for the node lifecycle controller. */
+  nodeLeases: SharedInformer<Lease>;
 }
 
 /** kube-controller-manager's --namespace-sync-period default: deleting namespaces are looked at again this often. */
@@ -60,6 +78,7 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
   const net = kc.makeApiClient(NetworkingV1Api);
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
   const apps = kc.makeApiClient(AppsV1Api);
+  const coordination = kc.makeApiClient(CoordinationV1Api);
   const base = {
     kubeConfig: kc,
     ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}),
@@ -82,7 +101,7 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
     pods: new SharedInformer<Pod>({
       ...base,
       path: "/api/v1/pods",
-      indexers: { [podControllerUIDIndex]: podControllerUIDIndexFunc },
+      indexers: { [podControllerUIDIndex]: podControllerUIDIndexFunc, [podNodeNameIndex]: podNodeNameIndexFunc },
       list: plain("V1PodList", () => core.listPodForAllNamespaces()),
     }),
     endpoints: new SharedInformer({
@@ -123,6 +142,11 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       ...base,
       path: "/api/v1/serviceaccounts",
       list: plain("V1ServiceAccountList", () => core.listServiceAccountForAllNamespaces()),
+    }),
+    nodeLeases: new SharedInformer({
+      ...base,
+      path: "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases",
+      list: plain("V1LeaseList", () => coordination.listNamespacedLease({ namespace: "kube-node-lease" })),
     }),
     clusterRoles: new SharedInformer({
       ...base,

@@ -28,6 +28,7 @@ export const controllerHealthNames: Readonly<Record<ControllerName, string>> = {
   deployment: "deployment-controller",
   replicaset: "replicaset-controller",
   serviceaccount: "serviceaccount-controller",
+  "node-lifecycle-controller": "node-lifecycle-controller",
 };
 
 /** upstream `NewLeaderHealthzAdaptor(time.Second * 20)` in kube-controller-manager's Run. */

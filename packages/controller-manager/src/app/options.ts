@@ -2,6 +2,7 @@
 import { clientConnectionFlag, commonFlag, int32Flag, scanFlags, UsageError } from "@servicenet/component-base/cli";
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import type { NodeIpamOptions } from "./core.ts";
+import { defaultNodeLifecycleConfig, type NodeLifecycleConfig } from "../controller/nodelifecycle/config.ts";
 import { defaultServingOptions, parseServingFlag, servingUsage, validateServingOptions, type ServingOptions } from "./options-serving.ts";
 
 export const knownControllers = [
@@ -16,6 +17,7 @@ export const knownControllers = [
   "deployment",
   "replicaset",
   "serviceaccount",
+  "node-lifecycle-controller",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
@@ -52,6 +54,8 @@ export interface Options {
   mirroringEndpointUpdatesBatchPeriodMs: number;
   /** --allocate-node-cidrs, --cluster-cidr, --service-cluster-ip-range and the node mask sizes. */
   nodeIpam: NodeIpamOptions;
+  /** --node-monitor-period, --node-monitor-grace-period, --node-startup-grace-period and the eviction rates. */
+  nodeLifecycle: NodeLifecycleConfig;
   /** --kube-api-qps and --kube-api-burst: each controller's client (upstream defaults 20 and 30). */
   kubeAPIQPS: number;
   kubeAPIBurst: number;
@@ -90,6 +94,13 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --node-cidr-mask-size N           node block size, single-stack only (default 24 for IPv4, 64 for IPv6)
   --node-cidr-mask-size-ipv4 N      IPv4 node block size (default 24)
   --node-cidr-mask-size-ipv6 N      IPv6 node block size (default 64)
+  --node-monitor-period D           how often the node lifecycle controller checks Node health (default 5s)
+  --node-monitor-grace-period D     how long a running Node may be unresponsive before it is marked unhealthy (default 50s)
+  --node-startup-grace-period D     the same for a starting Node (default 1m0s)
+  --node-eviction-rate R            Nodes per second tainted for eviction in a healthy zone (default 0.1)
+  --secondary-node-eviction-rate R  the same in an unhealthy zone of a large cluster (default 0.01)
+  --large-cluster-size-threshold N  Nodes from which the cluster is large for eviction purposes (default 50)
+  --unhealthy-zone-threshold F      not-Ready fraction (at least 3 Nodes) that makes a zone unhealthy (default 0.55)
   --kube-api-qps QPS                QPS to use while talking with kubernetes apiserver, per controller (default 20)
   --kube-api-burst N                Burst to use while talking with kubernetes apiserver, per controller (default 30)
 ${servingUsage}
@@ -122,6 +133,7 @@ export function parseOptions(argv: readonly string[]): Options {
       nodeCIDRMaskSizeIPv4: 0,
       nodeCIDRMaskSizeIPv6: 0,
     },
+    nodeLifecycle: { ...defaultNodeLifecycleConfig },
     kubeAPIQPS: 20,
     kubeAPIBurst: 30,
     serving: defaultServingOptions(),
@@ -209,6 +221,27 @@ export function parseOptions(argv: readonly string[]): Options {
       case "--node-cidr-mask-size-ipv6":
         o.nodeIpam.nodeCIDRMaskSizeIPv6 = int32Flag(flag, value());
         break;
+      case "--node-monitor-period":
+        o.nodeLifecycle.nodeMonitorPeriodMs = durationFlag(flag, value());
+        break;
+      case "--node-monitor-grace-period":
+        o.nodeLifecycle.nodeMonitorGracePeriodMs = durationFlag(flag, value());
+        break;
+      case "--node-startup-grace-period":
+        o.nodeLifecycle.nodeStartupGracePeriodMs = durationFlag(flag, value());
+        break;
+      case "--node-eviction-rate":
+        o.nodeLifecycle.nodeEvictionRate = float32Flag(flag, value());
+        break;
+      case "--secondary-node-eviction-rate":
+        o.nodeLifecycle.secondaryNodeEvictionRate = float32Flag(flag, value());
+        break;
+      case "--large-cluster-size-threshold":
+        o.nodeLifecycle.largeClusterSizeThreshold = int32Flag(flag, value());
+        break;
+      case "--unhealthy-zone-threshold":
+        o.nodeLifecycle.unhealthyZoneThreshold = float32Flag(flag, value());
+        break;
       default:
         if (!parseServingFlag(o.serving, flag, value)) throw new UsageError(`unknown flag: ${raw}`);
     }
@@ -238,6 +271,16 @@ function validateEndpointSliceOptions(o: Options): void {
 
 /** kube-controller-manager's defaults (LeaderElectionConfiguration). */
 export const defaultLeaseTimings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 } as const;
+
+/** pflag's Float32Var: any number strconv.ParseFloat takes. */
+function float32Flag(flag: string, v: string): number {
+  const n = Number(v);
+  if (v.trim() === "" || Number.isNaN(n))
+    throw new UsageError(
+      `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseFloat: parsing ${JSON.stringify(v)}: invalid syntax`,
+    );
+  return n;
+}
 
 function durationFlag(flag: string, v: string): number {
   try {

@@ -35,6 +35,9 @@ import { deploymentClient } from "../deployment/deployment-client.ts";
 import { ReplicaSetController } from "../replicaset/replica-set.ts";
 import { podClient, replicaSetClient } from "../replicaset/replicaset-client.ts";
 import { RealPodControl } from "../controller/pod-control.ts";
+import { NodeLifecycleController } from "../controller/nodelifecycle/node-lifecycle-controller.ts";
+import { nodeLifecycleClient } from "../controller/nodelifecycle/node-lifecycle-client.ts";
+import type { NodeLifecycleConfig } from "../controller/nodelifecycle/config.ts";
 import { makeInformers, typedInformerKey, type InformerSet } from "./informers.ts";
 import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
@@ -81,6 +84,8 @@ export interface RunOptions {
   clientConnection?: ClientConnectionLimits;
   /** The node IPAM flags; the `nodeipam` controller runs only with `allocateNodeCIDRs`. */
   nodeIpam?: NodeIpamOptions;
+  /** --node-monitor-period, --node-monitor-grace-period and the rest (default kube-controller-manager 1.33's). */
+  nodeLifecycle?: Partial<NodeLifecycleConfig>;
   /** --secure-port and the rest: `/healthz` and `/metrics` over HTTPS; none when undefined. */
   serving?: ServingOptions;
   /** Called with the `host:port` they listen on. */
@@ -323,6 +328,21 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         logger: log,
       }),
     );
+  }
+  if (o.controllers.includes("node-lifecycle-controller")) {
+    // startNodeLifecycleController: the "node-controller" identity (bootstrap role system:controller:node-controller).
+    const nlc = new NodeLifecycleController({
+      nodes: use("nodes"),
+      pods: use("pods"),
+      leases: use("nodeLeases"),
+      client: nodeLifecycleClient(cb.configFor("node-controller")),
+      recorder: events.newRecorder({ component: "node-controller" }),
+      ...(o.nodeLifecycle !== undefined ? { config: o.nodeLifecycle } : {}),
+      queue: obs.queue("node_lifecycle_controller"),
+      podQueue: obs.queue("node_lifecycle_controller_pods"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => nlc.run(s) });
   }
   for (const c of controllers)
     runs.push(c.run(signal, c.workers ?? workers).catch((err: unknown) => log.error("controller failed", { err: describeError(err) })));

@@ -6,6 +6,7 @@
  */
 import { KubeConfig } from "@kubernetes/client-node";
 import { runControllerManager } from "./run.ts";
+import type { NodeLifecycleConfig } from "../controller/nodelifecycle/config.ts";
 
 /**
  * The controllers a test environment can run. Not `servicecidr`: it writes a finalizer on the
@@ -20,12 +21,15 @@ export type TestEnvironmentControllerName =
   | "nodeipam"
   | "deployment"
   | "replicaset"
-  | "serviceaccount";
+  | "serviceaccount"
+  | "node-lifecycle-controller";
 
 /** Options of the test environment's controllers. */
 export interface TestEnvironmentControllerOptions {
   /** `--cluster-cidr` of `nodeipam` (one CIDR, or one per family); default 10.244.0.0/16,fd00:10:244::/56. */
   clusterCIDR?: string;
+  /** The node lifecycle controller's periods (e.g. a short --node-monitor-grace-period); default upstream's. */
+  nodeLifecycle?: Partial<NodeLifecycleConfig>;
 }
 
 /** Starts controllers against a kubeconfig (YAML text); the returned function stops them. */
@@ -48,7 +52,10 @@ export function testEnvironmentControllers(
       nodeCIDRMaskSizeIPv4: 0,
       nodeCIDRMaskSizeIPv6: 0,
     };
-    const running = runControllerManager({ kubeConfig: kc, controllers: names, nodeIpam }, abort.signal);
+    const running = runControllerManager(
+      { kubeConfig: kc, controllers: names, nodeIpam, ...(o.nodeLifecycle ? { nodeLifecycle: o.nodeLifecycle } : {}) },
+      abort.signal,
+    );
     // A controller-manager that fails on its own is reported when the environment stops.
     running.catch(() => undefined);
     return Promise.resolve(async () => {

@@ -37,6 +37,7 @@ main({
         mirroringMaxEndpointsPerSubset: opts.mirroringMaxEndpointsPerSubset,
         mirroringEndpointUpdatesBatchPeriodMs: opts.mirroringEndpointUpdatesBatchPeriodMs,
         nodeIpam: opts.nodeIpam,
+        nodeLifecycle: opts.nodeLifecycle,
         clientConnection: { qps: opts.kubeAPIQPS, burst: opts.kubeAPIBurst },
         serving: opts.serving,
         logger: log,

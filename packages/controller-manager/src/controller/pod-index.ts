@@ -48,3 +48,12 @@ export function filterPodsByOwner(
   const keys = [owner.uid!, ...(includeOrphanedPods ? [orphanPodIndexKeyForNamespace(owner.namespace!)] : [])];
   return keys.flatMap((k) => pods.byIndex(podControllerUIDIndex, k));
 }
+
+/** `nodeNameKeyIndex` (pkg/controller/nodelifecycle): Pods by the Node they are bound to; unbound Pods are not indexed. */
+export const podNodeNameIndex = "spec.nodeName";
+
+/** The index function of `podNodeNameIndex`. */
+export function podNodeNameIndexFunc(pod: Pod): string[] {
+  const node = pod.spec.nodeName ?? "";
+  return node === "" ? [] : [node];
+}

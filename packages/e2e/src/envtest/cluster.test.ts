@@ -18,7 +18,9 @@ describe("envtest with the whole cluster", () => {
   beforeAll(async () => {
     env = await startTestEnvironment({
       controllers: [
-        testEnvironmentControllers(["endpointslice", "nodeipam"], { clusterCIDR: "fd00:10:244::/56,10.244.0.0/16" }),
+        testEnvironmentControllers(["endpointslice", "nodeipam", "node-lifecycle-controller"], {
+          clusterCIDR: "fd00:10:244::/56,10.244.0.0/16",
+        }),
         testEnvironmentScheduler(),
         testEnvironmentKubelet({ nodes: 3 }),
       ],

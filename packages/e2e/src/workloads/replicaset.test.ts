@@ -54,7 +54,9 @@ describe.skipIf(!haveKubectl())("ReplicaSet controller with kubectl 1.33", () =>
     dir = mkdtempSync(join(tmpdir(), "e2e-replicaset-"));
     env = await startTestEnvironment({
       controllers: [
-        testEnvironmentControllers(["replicaset", "garbagecollector", "nodeipam"], { clusterCIDR: "10.244.0.0/16" }),
+        testEnvironmentControllers(["replicaset", "garbagecollector", "nodeipam", "node-lifecycle-controller"], {
+          clusterCIDR: "10.244.0.0/16",
+        }),
         testEnvironmentScheduler(),
         testEnvironmentKubelet({ nodes: 3 }),
       ],

@@ -51,6 +51,11 @@ export interface RunningKubelet {
   workers: PodWorkers;
   leases: NodeLeaseController;
   statuses: NodeStatusUpdater;
+  /**
+   * Node `name`'s kubelet dies, as a machine that lost power or network: no more Lease renewals,
+   * status reports or Pod status writes. What the node lifecycle controller then does is the point.
+   */
+  stopNode(name: string): void;
 }
 
 /** The Nodes' names, in index order. */
@@ -157,7 +162,14 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
   await Promise.all([nodeInformer.waitForSync(), podInformer.waitForSync()]);
   log.info("kubelet started", { nodes: names.length });
   statuses.start();
-  o.onReady?.({ nodeNames: names, workers, leases, statuses });
+  const stopNode = (name: string) => {
+    leases.remove(name);
+    statuses.remove(name);
+    nodes.remove(name);
+    workers.stopNode(name);
+    log.info("Node's kubelet stopped", { node: name });
+  };
+  o.onReady?.({ nodeNames: names, workers, leases, statuses, stopNode });
   await running;
   leases.stop();
   statuses.stop();

@@ -28,6 +28,11 @@ export class NodeSet {
     return name === undefined ? undefined : this.#nodes.get(name);
   }
 
+  /** Forgets a Node: its Pods are no longer this process's. */
+  remove(name: string): void {
+    this.#nodes.delete(name);
+  }
+
   names(): string[] {
     return [...this.#nodes.keys()];
   }

@@ -93,6 +93,8 @@ export class NodeStatusUpdater {
   readonly #period: number;
   readonly #report: number;
   readonly #names: string[] = [];
+  /** Nodes whose kubelet is gone: never reported again. */
+  readonly #removed = new Set<string>();
   readonly #lastReport: number[] = [];
   /** The Nodes whose patch is in flight (by index). */
   readonly #inFlight = new Set<number>();
@@ -112,6 +114,11 @@ export class NodeStatusUpdater {
   add(name: string, lastReportMs: number): void {
     this.#names.push(name);
     this.#lastReport.push(lastReportMs);
+  }
+
+  /** Stops reporting Node `name`'s status (its kubelet is gone). */
+  remove(name: string): void {
+    this.#removed.add(name);
   }
 
   /** Ticks until `stop`: every period/10, a tenth of the Nodes. */
@@ -134,6 +141,7 @@ export class NodeStatusUpdater {
   /** `tryUpdateNodeStatus` for Node `i`: true when a patch was sent; false while its last one is in flight. */
   async sync(i: number): Promise<boolean> {
     const name = this.#names[i] ?? "";
+    if (this.#removed.has(name)) return false;
     const node = this.#o.get(name);
     // Its last report not yet answered: the lastReport and the informer's copy are both still old,
     // so this turn would send the same patch again (the updates of one kubelet never overlap).

@@ -74,6 +74,12 @@ export class PodWorkers {
     for (const p of this.#o.pods.list()) if (p.spec.nodeName === node) this.queue.add(keyOf(p));
   }
 
+  /** Stops the status writes of `node`'s Pods (its kubelet is gone); the caller has removed it from the NodeSet. */
+  stopNode(node: string): void {
+    this.#statuses.get(node)?.stop();
+    this.#statuses.delete(node);
+  }
+
   /** Pods with a runtime (started, not yet gone). */
   get running(): number {
     return this.#runtimes.size;

@@ -7,6 +7,7 @@ export * from "./endpoints-util.ts";
 export * from "./pod.ts";
 export * from "./binding.ts";
 export * from "./node.ts";
+export * from "./well-known-taints.ts";
 export * from "./namespace.ts";
 export * from "./event.ts";
 export * from "./config-map.ts";

@@ -4,11 +4,22 @@ import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
 import { OptionalTimeStringSchema } from "../../meta/v1/type-meta.ts";
 import { coreConditionFields } from "./object-reference.ts";
 
+/** core/v1 Taint: a Node repels Pods that do not tolerate it (`effect` NoSchedule, PreferNoSchedule or NoExecute). */
+export const TaintSchema = z.object({
+  key: z.string(),
+  value: z.string().optional(),
+  effect: z.string(),
+  /** Set for NoExecute taints: when the taint was added (the taint-eviction controller's clock). */
+  timeAdded: OptionalTimeStringSchema,
+});
+export type Taint = z.infer<typeof TaintSchema>;
+
 export const NodeSpecSchema = z.looseObject({
   podCIDR: z.string().optional(),
   podCIDRs: z.array(z.string()).optional(),
   providerID: z.string().optional(),
   unschedulable: z.boolean().optional(),
+  taints: z.array(TaintSchema).optional(),
 });
 export type NodeSpec = z.infer<typeof NodeSpecSchema>;
 

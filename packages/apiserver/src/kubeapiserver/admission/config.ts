@@ -100,7 +100,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     const r = deps.pluginConfig?.webhookAuth.get(name) ?? newDefaultAuthenticationInfoResolver("");
     return { authInfoResolver: withLoopbackAuthentication(r, loopback) };
   };
-  // The Pod plugins come before the webhooks (ServiceAccount, Priority, DefaultTolerationSeconds).
+  // The Pod and Node plugins come before the webhooks (ServiceAccount, TaintNodesByCondition, Priority, DefaultTolerationSeconds).
   plugins.push(...newPodAdmissionPlugins(enabled, deps.store, deps.pod));
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(

@@ -1,7 +1,8 @@
 /**
- * The built-in Pod admission plugins kube-apiserver turns on by default
+ * The built-in Pod and Node admission plugins kube-apiserver turns on by default
  * (pkg/kubeapiserver/options/plugins.go RegisterAllAdmissionPlugins: serviceaccount.Register,
- * priority.Register, defaulttolerationseconds.Register), built by name in the order `enabled` gives.
+ * nodetaint.Register, priority.Register, defaulttolerationseconds.Register), built by name in the
+ * order `enabled` gives.
  */
 import type { AdmissionPlugin } from "../../admission/interfaces.ts";
 import {
@@ -9,6 +10,7 @@ import {
   defaultTolerationSecondsPluginName,
   type DefaultTolerationSecondsOptions,
 } from "../../plugin/pkg/admission/defaulttolerationseconds/admission.ts";
+import { TaintNodesByConditionPlugin, taintNodesByConditionPluginName } from "../../plugin/pkg/admission/nodetaint/admission.ts";
 import { PriorityPlugin, priorityPluginName } from "../../plugin/pkg/admission/priority/admission.ts";
 import { ServiceAccountPlugin, serviceAccountPluginName } from "../../plugin/pkg/admission/serviceaccount/admission.ts";
 import { priorityClassStoragePath } from "../../registry/scheduling/priorityclass/storage/storage.ts";
@@ -25,7 +27,7 @@ export const podAdmissionPluginNames: readonly string[] = [
   defaultTolerationSecondsPluginName,
 ];
 
-/** The enabled ones of ServiceAccount, Priority and DefaultTolerationSeconds, in `enabled`'s order. */
+/** The enabled ones of ServiceAccount, TaintNodesByCondition, Priority and DefaultTolerationSeconds, in `enabled`'s order. */
 export function newPodAdmissionPlugins(
   enabled: readonly string[],
   store: Store,
@@ -38,6 +40,7 @@ export function newPodAdmissionPlugins(
         serviceAccounts: new StoreInformer(store, "serviceaccounts"),
         getServiceAccount: (namespace, name) => store.get(objectKey("serviceaccounts", namespace, name), { ignoreNotFound: true }),
       }),
+    [taintNodesByConditionPluginName]: () => new TaintNodesByConditionPlugin(),
     [priorityPluginName]: () =>
       new PriorityPlugin({
         priorityClasses: new StoreInformer<PriorityClass & { metadata: { name?: string } }>(store, priorityClassStoragePath),

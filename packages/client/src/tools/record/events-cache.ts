@@ -71,7 +71,7 @@ function aggregateKeyOf(e: Event): [aggregateKey: string, localKey: string] {
 }
 
 /** A token bucket that only answers "now or not" (flowcontrol's PassiveRateLimiter.TryAccept). */
-class PassiveTokenBucket {
+export class PassiveTokenBucket {
   readonly #qps: number;
   readonly #burst: number;
   #tokens: number;

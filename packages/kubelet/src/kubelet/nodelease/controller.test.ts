@@ -32,6 +32,17 @@ async function setup(nodes: number) {
 }
 
 describe("NodeLeaseController (pkg/kubelet/nodelease, kwok's one timer for all Nodes)", () => {
+  it("remove: a removed Node's Lease is never renewed again (its kubelet is gone); the others are", async () => {
+    const { controller: c, writes, ticks } = await setup(3);
+    c.start();
+    await ticks(100);
+    c.remove("node-1");
+    await ticks(200);
+    const names = (m: string) => writes(m).map((a) => (a.body as { metadata: { name: string } }).metadata.name);
+    expect(names("POST").sort()).toEqual(["node-0", "node-1", "node-2"]);
+    expect(names("PUT").sort()).toEqual(["node-0", "node-0", "node-2", "node-2"]);
+  });
+
   it("renews every Node's Lease once per interval from one timer", async () => {
     const { clock, controller: c, writes, ticks } = await setup(250);
     c.start();

@@ -77,6 +77,14 @@ export class NodeLeaseController {
     this.#wheel[h.due % slots]!.push(h);
   }
 
+  /** Stops renewing Node `name`'s Lease (its kubelet is gone); a renewal in flight is its last. */
+  remove(name: string): void {
+    const i = this.#held.findIndex((h) => h.name === name);
+    if (i < 0) return;
+    this.#held.splice(i, 1);
+    for (let s = 0; s < slots; s++) this.#wheel[s] = this.#wheel[s]!.filter((h) => h.name !== name);
+  }
+
   /** Renewals sent and not yet answered. */
   get inFlight(): number {
     let n = 0;
@@ -122,6 +130,7 @@ export class NodeLeaseController {
   // next tick, #tick, is due one tick after the last).
   #after(h: Held): void {
     h.inFlight = false;
+    if (!this.#held.includes(h)) return;
     const tickMs = this.#interval / slots;
     const wait = this.#clock.now() + this.#interval - (this.#tickedAt + tickMs);
     h.due = this.#tick + Math.max(0, Math.ceil(wait / tickMs));
