@@ -30,7 +30,7 @@ export function toleratesTaint(t: Toleration, taint: Taint): boolean {
   return op === "Equal" && (t.value ?? "") === (taint.value ?? "");
 }
 
-export const taintsOf = (n: NodeInfo): Taint[] => (n.node.spec["taints"] as Taint[] | undefined) ?? [];
+export const taintsOf = (n: NodeInfo): Taint[] => n.node.spec["taints"] ?? [];
 export const tolerationsOf = (p: Pod): Toleration[] => (p.spec["tolerations"] as Toleration[] | undefined) ?? [];
 
 /** `v1helper.FindMatchingUntoleratedTaint` over the given effects. */
