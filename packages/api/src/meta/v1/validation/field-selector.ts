@@ -3,6 +3,7 @@
  * ValidateFieldSelectorRequirement), with upstream's messages and paths.
  */
 import { field, path, type FieldErrorList } from "../../../errors/index.ts";
+import { validateRequirementOperator } from "./label-selector.ts";
 
 /** A field selector requirement as the access reviews carry it (metav1.FieldSelectorRequirement). */
 export interface FieldSelectorRequirement {
@@ -25,20 +26,6 @@ export function validateFieldSelectorRequirement(
 ): FieldErrorList {
   const errs: FieldErrorList = [];
   if ((requirement.key ?? "") === "") errs.push(field.required(path(fldPath, "key"), "must be specified"));
-  const values = requirement.values ?? [];
-  switch (requirement.operator) {
-    case "In":
-    case "NotIn":
-      if (values.length === 0) errs.push(field.required(path(fldPath, "values"), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case "Exists":
-    case "DoesNotExist":
-      if (values.length > 0)
-        errs.push(field.forbidden(path(fldPath, "values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    default:
-      if (!opts.allowUnknownOperatorInRequirement)
-        errs.push(field.invalid(path(fldPath, "operator"), requirement.operator, "not a valid selector operator"));
-  }
+  errs.push(...validateRequirementOperator(requirement.operator, requirement.values ?? [], opts, fldPath));
   return errs;
 }

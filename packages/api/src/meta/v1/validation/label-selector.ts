@@ -25,20 +25,7 @@ export function validateLabelSelectorRequirement(
 ): FieldErrorList {
   const errs: FieldErrorList = [];
   const values = sr.values ?? [];
-  switch (sr.operator) {
-    case "In":
-    case "NotIn":
-      if (values.length === 0) errs.push(field.required(path(fldPath, "values"), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case "Exists":
-    case "DoesNotExist":
-      if (values.length > 0)
-        errs.push(field.forbidden(path(fldPath, "values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    default:
-      if (!opts.allowUnknownOperatorInRequirement)
-        errs.push(field.invalid(path(fldPath, "operator"), sr.operator, "not a valid selector operator"));
-  }
+  errs.push(...validateRequirementOperator(sr.operator, values, opts, fldPath));
   errs.push(...validateLabelName(sr.key, path(fldPath, "key")));
   if (!opts.allowInvalidLabelValueInSelector) {
     values.forEach((v, i) => errs.push(...isValidLabelValue(v).map((m) => field.invalid(path(fldPath, "values", i), v, m))));
@@ -57,5 +44,34 @@ export function validateLabelSelector(
   (ps.matchExpressions ?? []).forEach((expr, i) =>
     errs.push(...validateLabelSelectorRequirement(expr, opts, path(fldPath, "matchExpressions", i))),
   );
+  return errs;
+}
+
+/**
+ * The operator and values check that ValidateLabelSelectorRequirement and
+ * ValidateFieldSelectorRequirement share: values for In/NotIn, none for Exists/DoesNotExist, and
+ * no other operator unless `allowUnknownOperatorInRequirement`.
+ */
+export function validateRequirementOperator(
+  operator: string,
+  values: readonly string[],
+  opts: { allowUnknownOperatorInRequirement?: boolean },
+  fldPath: string,
+): FieldErrorList {
+  const errs: FieldErrorList = [];
+  switch (operator) {
+    case "In":
+    case "NotIn":
+      if (values.length === 0) errs.push(field.required(path(fldPath, "values"), "must be specified when `operator` is 'In' or 'NotIn'"));
+      break;
+    case "Exists":
+    case "DoesNotExist":
+      if (values.length > 0)
+        errs.push(field.forbidden(path(fldPath, "values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      break;
+    default:
+      if (!opts.allowUnknownOperatorInRequirement)
+        errs.push(field.invalid(path(fldPath, "operator"), operator, "not a valid selector operator"));
+  }
   return errs;
 }
