@@ -94,6 +94,19 @@ export async function createSeeds(client: RawClient): Promise<string[]> {
       body: JSON.stringify(seed.body(seed.name)),
     });
     if (r.status !== 201) refused.push(`${resource}: ${r.status} ${r.body.toString("utf8").slice(0, 200)}`);
+    // The ServiceAccount admission plugin refuses a Pod until the controller-manager's serviceaccount
+    // controller has created the namespace's `default` ServiceAccount, as on a real cluster.
+    if (resource === "namespaces") await waitForDefaultServiceAccount(client);
   }
   return refused;
+}
+
+/** Waits (60 s at most) until the fuzz namespace's `default` ServiceAccount exists. */
+async function waitForDefaultServiceAccount(client: RawClient): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const r = await client.send({ method: "GET", path: `/api/v1/namespaces/${fuzzNamespace}/serviceaccounts/default` });
+    if (r.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

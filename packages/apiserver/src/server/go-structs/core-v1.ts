@@ -130,11 +130,19 @@ export const coreV1: GoStructs = {
     message: "string,omitempty",
   },
   NodeDaemonEndpoints: { kubeletEndpoint: "core/v1.DaemonEndpoint,omitempty" },
+  // k8s.io/api/core/v1 types.go Taint.
+  Taint: {
+    key: "string",
+    value: "string,omitempty",
+    effect: "string",
+    timeAdded: "*meta/v1.Time,omitempty",
+  },
   NodeSpec: {
     podCIDR: "string,omitempty",
     podCIDRs: "[]string,omitempty",
     providerID: "string,omitempty",
     unschedulable: "bool,omitempty",
+    taints: "[]core/v1.Taint,omitempty",
   },
   NodeStatus: {
     capacity: "map[ResourceName]resource.Quantity,omitempty",
