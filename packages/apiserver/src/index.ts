@@ -1,6 +1,7 @@
 /** @servicenet/apiserver: storage, REST, allocation, repair and bootstrap. */
 export * from "./storage/index.ts";
 export { startApiServer, bootstrapNamespaces, type ApiServer, type StartApiServerOptions } from "./controlplane/apiserver.ts";
+export { enabledAdmissionPlugins, type AdmissionPluginFlags } from "./kubeapiserver/options/plugins.ts";
 export { startServer, type APIServerConfig, type RunningServer } from "./server/server.ts";
 export { resourceTable, type ResourceDef } from "./server/resources.ts";
 export {

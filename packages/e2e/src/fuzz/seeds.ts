@@ -94,19 +94,21 @@ export async function createSeeds(client: RawClient): Promise<string[]> {
       body: JSON.stringify(seed.body(seed.name)),
     });
     if (r.status !== 201) refused.push(`${resource}: ${r.status} ${r.body.toString("utf8").slice(0, 200)}`);
-    // The ServiceAccount admission plugin refuses a Pod until the controller-manager's serviceaccount
-    // controller has created the namespace's `default` ServiceAccount, as on a real cluster.
-    if (resource === "namespaces") await waitForDefaultServiceAccount(client);
+    // The ServiceAccount admission plugin refuses a Pod whose namespace has no `default`
+    // ServiceAccount; with no controller-manager here, the seeds make it as its serviceaccount
+    // controller would.
+    if (resource === "namespaces") await ensureDefaultServiceAccount(client, refused);
   }
   return refused;
 }
 
-/** Waits (60 s at most) until the fuzz namespace's `default` ServiceAccount exists. */
-async function waitForDefaultServiceAccount(client: RawClient): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const r = await client.send({ method: "GET", path: `/api/v1/namespaces/${fuzzNamespace}/serviceaccounts/default` });
-    if (r.status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** Creates the fuzz namespace's `default` ServiceAccount (an existing one is fine). */
+async function ensureDefaultServiceAccount(client: RawClient, refused: string[]): Promise<void> {
+  const r = await client.send({
+    method: "POST",
+    path: `/api/v1/namespaces/${fuzzNamespace}/serviceaccounts`,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ metadata: { name: "default" } }),
+  });
+  if (r.status !== 201 && r.status !== 409) refused.push(`serviceaccounts: ${r.status} ${r.body.toString("utf8").slice(0, 200)}`);
 }
