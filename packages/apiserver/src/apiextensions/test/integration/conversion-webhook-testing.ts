@@ -45,6 +45,23 @@ export const nontrivialConverter: ObjectConverter = (obj, to) => {
   return out;
 };
 
+/**
+ * A converter whose versions keep the scale's replicas at different paths: `v1alpha1` at
+ * `spec.size`, the others at `spec.replicas`.
+ */
+export const replicasConverter: ObjectConverter = (obj, to) => {
+  const out: Obj = { ...structuredClone(obj), apiVersion: to };
+  const alpha = (v: string) => v.split("/")[1] === "v1alpha1";
+  const spec = out["spec"] as Record<string, unknown> | undefined;
+  if (spec === undefined || alpha(obj.apiVersion) === alpha(to)) return out;
+  const [from, into] = alpha(obj.apiVersion) ? ["size", "replicas"] : ["replicas", "size"];
+  if (from in spec) {
+    spec[into] = spec[from];
+    delete spec[from];
+  }
+  return out;
+};
+
 /** noopConverter: only the apiVersion changes. */
 export const noopConverter: ObjectConverter = (obj, to) => ({ ...obj, apiVersion: to });
 
@@ -74,6 +91,7 @@ const responders: Record<string, ReviewResponder> = {
 const converters: Record<string, ObjectConverter> = {
   "/noop-converter": noopConverter,
   "/nontrivial-converter": nontrivialConverter,
+  "/replicas-converter": replicasConverter,
   "/metadata-mutating-converter": metadataMutatingConverter,
   "/metadata-uid-mutating-converter": uidMutatingConverter,
 };
