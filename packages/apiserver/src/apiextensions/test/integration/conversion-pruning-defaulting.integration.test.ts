@@ -14,7 +14,7 @@ const ns = "default";
 const group = "stable.example.com";
 const versions = ["v1beta1", "v1alpha1", "v1beta2"] as const;
 const storageVersion = "v1beta1";
-type Obj = Record<string, unknown> & { metadata: { labels?: Record<string, string> } };
+type Obj = Record<string, unknown> & { metadata: { namespace?: string; name?: string; labels?: Record<string, string> } };
 
 /** A version of multiVersionFixture: `v1beta2` has contentv2 and numv2; `defaults[name]` defaults to true. */
 function fixtureVersion(name: string): Record<string, unknown> {
@@ -96,10 +96,10 @@ describe("conversion_test nontrivial-converter storage pruning and defaulting", 
     verifyMultiVersionObject(storageVersion, stored);
     // Garbage and a label written into storage directly: reads prune the one and keep the other.
     await s.api.store.guaranteedUpdate(key(name), (cur) => {
-      const next = structuredClone(cur) as unknown as Obj;
-      next["garbage"] = "foo";
+      const next = structuredClone(cur);
+      (next as Record<string, unknown>)["garbage"] = "foo";
       next.metadata.labels = { ...next.metadata.labels, mutated: "true" };
-      return next as never;
+      return next;
     });
     for (const getVersion of versions) {
       const got = (await s.request(at(getVersion, name))).json() as Obj;

@@ -139,7 +139,7 @@ describe("conversion_test subresources and delete", () => {
       });
       expect((await create("foo")).status).toBe(201);
       expect((await s.send("DELETE", `${list}/foo`)).status).toBe(200);
-      const review = admission.reviews.at(-1)?.request as { operation: string; oldObject: { apiVersion: string; spec: object } };
+      const review = admission.reviews.at(-1)?.request as unknown as { operation: string; oldObject: { apiVersion: string; spec: object } };
       expect(review.operation).toBe("DELETE");
       expect(review.oldObject.apiVersion).toBe(`${group}/v1alpha1`);
       expect(review.oldObject.spec).toEqual({ size: 4 });
