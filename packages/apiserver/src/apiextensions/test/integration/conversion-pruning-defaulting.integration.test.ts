@@ -98,7 +98,7 @@ describe("conversion_test nontrivial-converter storage pruning and defaulting", 
     await s.api.store.guaranteedUpdate(key(name), (cur) => {
       const next = structuredClone(cur);
       (next as Record<string, unknown>)["garbage"] = "foo";
-      next.metadata.labels = { ...next.metadata.labels, mutated: "true" };
+      next.metadata.labels = { ...(next.metadata.labels as Record<string, string> | undefined), mutated: "true" };
       return next;
     });
     for (const getVersion of versions) {
