@@ -16,6 +16,7 @@ import { applyPatch, patchTypeOf, updateManagedFields, type JSONObject, type JSO
 import { parentEntriesFromScale, scaleEntriesFromParent } from "./patch/scale-handler.ts";
 import { renderObject } from "./present.ts";
 import { fieldManagerOf, parseDryRun } from "./query.ts";
+import { inServedVersion } from "./served-version.ts";
 import { queryBool } from "./query-conversion.ts";
 import { apiVersionOf, type ResourceDef } from "./resources.ts";
 import type { ResourceRequest } from "./resource-request.ts";
@@ -66,7 +67,9 @@ function validated(view: SubresourceView, obj: KubeObject, name: string): KubeOb
 export async function handleSubresourceView(r: ResourceRequest, view: SubresourceView): Promise<number> {
   const vdef = viewDef(r.def, view);
   const { namespace, name } = r.info;
-  if (r.info.verb === "get") return answer(r, vdef, 200, view.toView(await r.store.get(namespace, name)));
+  // ScaleREST.Get reads the parent through the storage codec, in the request's version: a
+  // converted version's view reads its own replicas paths.
+  if (r.info.verb === "get") return answer(r, vdef, 200, view.toView(await inServedVersion(r.def, await r.store.get(namespace, name))));
   const fv = parseFieldValidation(r.query.get("fieldValidation"));
   const dryRun = parseDryRun(r.query);
   const body = await readBody(r.req);
@@ -144,5 +147,5 @@ export async function handleSubresourceView(r: ResourceRequest, view: Subresourc
     { dryRun, warnings, ...(r.user ? { user: r.user } : {}), ...viewValidation(adm, view) },
   );
   adm.report();
-  return answer(r, vdef, 200, view.toView(result.object), warnings);
+  return answer(r, vdef, 200, view.toView(await inServedVersion(r.def, result.object)), warnings);
 }

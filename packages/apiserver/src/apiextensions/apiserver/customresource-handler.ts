@@ -163,19 +163,23 @@ export class CRDHandler {
       if (r === undefined) readers.set(gv, (r = stored ? newSchemaCoercer(stored.schema?.openAPIV3Schema, preserve) : storageCoercer));
       return r;
     };
-    // Converted by the webhook, an object is in this version and read with its schema.
+    // The storage codec (versioning codec Decode) defaults an object in the version it was stored
+    // in, before the webhook converts it to this version.
     const fromStorage = converter
-      ? async (o: KubeObject): Promise<KubeObject> =>
-          o.apiVersion === servedGV ? o : convertOrFail(converter, readerOf(o).read(o), servedGV, (m) => StatusError.internal(m))
+      ? async (o: KubeObject): Promise<KubeObject> => {
+          const read = readerOf(o).read(o);
+          return read.apiVersion === servedGV ? read : convertOrFail(converter, read, servedGV, (m) => StatusError.internal(m));
+        }
       : undefined;
     // The storage codec's decode, whose decoder version is the handler's (crdConversionRESTOptionsGetter's
     // decoderVersion, the request scope's HubGroupVersion): an update's patch, admission and
     // validation see the old and new objects in the version of the request, not the storage
-    // version. Without a webhook: pruned and defaulted with the storage version's schema, then
-    // pruned with this one's.
+    // version. Pruned and defaulted with the storage version's schema (by fromStorage, with a
+    // webhook), then pruned with this one's (schemaCoercingConverter): a version read is not
+    // defaulted in its own schema (conversion_test.go validateDefaulting).
     const decode = (o: KubeObject): KubeObject => {
-      const read = converter ? coercer.read(o) : storageCoercer.read(o);
-      if (!converter && storageCoercer !== coercer) coercer.coerce(read);
+      const read = converter ? structuredClone(o) : storageCoercer.read(o);
+      if (converter || storageCoercer !== coercer) coercer.coerce(read);
       read.apiVersion = servedGV;
       return read;
     };

@@ -34,4 +34,18 @@ describe("GenericStore.delete with preconditions", () => {
     const r = await leases.delete("ns", "a", { preconditions: { uid } });
     expect(r.deleted).toBe(true);
   });
+
+  it("validates a delete with the object in the endpoint's version (strategy.decode), not the stored one", async () => {
+    const decoded = new GenericStore(store, {
+      group: "coordination.k8s.io",
+      resource: "leases",
+      storagePath: "leases",
+      strategy: { ...leaseStrategy, decode: (o) => ({ ...o, apiVersion: "coordination.k8s.io/v1beta1" }) },
+    });
+    await decoded.create("ns", { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "b" } });
+    const seen: string[] = [];
+    const r = await decoded.delete("ns", "b", { deleteValidation: async (o) => void seen.push(String(o.apiVersion)) });
+    expect(r.deleted).toBe(true);
+    expect(seen).toEqual(["coordination.k8s.io/v1beta1"]);
+  });
 });

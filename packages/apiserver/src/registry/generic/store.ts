@@ -386,8 +386,9 @@ export class GenericStore {
     const key = this.key(namespace, name);
     const current = await this.store.get(key);
     // Upstream runs deleteValidation inside the storage delete (or the finalizer update) on the
-    // object it is about to remove; here once, on the object read for the delete.
-    await p.deleteValidation?.(current);
+    // object it is about to remove, decoded by the storage codec into this endpoint's version
+    // (etcd3 store.Delete's getState); here once, on the object read for the delete.
+    if (p.deleteValidation) await p.deleteValidation(this.strategy.decode ? await this.strategy.decode(deepCopy(current)) : current);
     const first = beforeDelete(this.strategy, deepCopy(current), { gracePeriodSeconds: p.gracePeriodSeconds });
     // Finalizers cannot be changed through DeleteOptions while a graceful deletion is pending.
     if (first.gracefulPending) return { object: current, deleted: false };

@@ -45,6 +45,39 @@ export const nontrivialConverter: ObjectConverter = (obj, to) => {
   return out;
 };
 
+/**
+ * A converter whose versions keep the scale's replicas at different paths: `v1alpha1` at
+ * `spec.size`, the others at `spec.replicas`.
+ */
+export const replicasConverter: ObjectConverter = (obj, to) => {
+  const out: Obj = { ...structuredClone(obj), apiVersion: to };
+  const alpha = (v: string) => v.split("/")[1] === "v1alpha1";
+  const spec = out["spec"] as Record<string, unknown> | undefined;
+  if (spec === undefined || alpha(obj.apiVersion) === alpha(to)) return out;
+  const [from, into] = alpha(obj.apiVersion) ? ["size", "replicas"] : ["replicas", "size"];
+  if (from in spec) {
+    spec[into] = spec[from];
+    delete spec[from];
+  }
+  return out;
+};
+
+/**
+ * conversion_test.go's nontrivialConverter for its multiVersionFixture: `v1beta2` keeps `numv2`
+ * and `contentv2` where `v1alpha1` and `v1beta1` keep `num` and `content`.
+ */
+export const numContentConverter: ObjectConverter = (obj, to) => {
+  const out: Obj = { ...structuredClone(obj), apiVersion: to };
+  const v2 = (v: string) => v.split("/")[1] === "v1beta2";
+  if (v2(obj.apiVersion) === v2(to)) return out;
+  const [from, into] = v2(obj.apiVersion) ? ["v2", ""] : ["", "v2"];
+  for (const f of ["num", "content"]) {
+    out[`${f}${into}`] = out[`${f}${from}`];
+    delete out[`${f}${from}`];
+  }
+  return out;
+};
+
 /** noopConverter: only the apiVersion changes. */
 export const noopConverter: ObjectConverter = (obj, to) => ({ ...obj, apiVersion: to });
 
@@ -74,6 +107,8 @@ const responders: Record<string, ReviewResponder> = {
 const converters: Record<string, ObjectConverter> = {
   "/noop-converter": noopConverter,
   "/nontrivial-converter": nontrivialConverter,
+  "/replicas-converter": replicasConverter,
+  "/num-content-converter": numContentConverter,
   "/metadata-mutating-converter": metadataMutatingConverter,
   "/metadata-uid-mutating-converter": uidMutatingConverter,
 };
