@@ -19,7 +19,7 @@ describe("TestLess", () => {
   });
 
   it("PodPriority: spec.priority, 0 when unset", () => {
-    expect(podPriority({ metadata: {}, spec: { containers: [], priority: 7 } } as never)).toBe(7);
-    expect(podPriority({ metadata: {}, spec: { containers: [] } } as never)).toBe(0);
+    expect(podPriority({ metadata: {}, spec: { containers: [], priority: 7 } })).toBe(7);
+    expect(podPriority({ metadata: {}, spec: { containers: [] } })).toBe(0);
   });
 });
