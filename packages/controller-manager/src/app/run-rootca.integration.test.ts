@@ -28,7 +28,10 @@ describe("root-ca-certificate-publisher-controller over HTTP", () => {
       ],
       "namespaces",
     );
-    server.tracker.add([{ metadata: { name: "kube-root-ca.crt", namespace: "edited", labels: { a: "b" } }, data: { "ca.crt": "old" } }], "configmaps");
+    server.tracker.add(
+      [{ metadata: { name: "kube-root-ca.crt", namespace: "edited", labels: { a: "b" } }, data: { "ca.crt": "old" } }],
+      "configmaps",
+    );
     const kc = new KubeConfig();
     kc.loadFromClusterAndUser(
       { name: "fake", server: await server.start(), skipTLSVerify: true, caData: Buffer.from(ca).toString("base64") },
@@ -41,7 +44,9 @@ describe("root-ca-certificate-publisher-controller over HTTP", () => {
       metadata: { name: "kube-root-ca.crt", annotations: { [descriptionAnnotation]: description } },
       data: { "ca.crt": ca },
     });
-    const updated = await server.waitForAction((w) => w.method === "PUT" && w.path === "/api/v1/namespaces/edited/configmaps/kube-root-ca.crt");
+    const updated = await server.waitForAction(
+      (w) => w.method === "PUT" && w.path === "/api/v1/namespaces/edited/configmaps/kube-root-ca.crt",
+    );
     expect((updated.body as ConfigMap).data).toEqual({ "ca.crt": ca });
     expect((updated.body as ConfigMap).metadata.labels).toEqual({ a: "b" });
     expect((updated.body as ConfigMap).metadata.annotations).toEqual({ [descriptionAnnotation]: description });

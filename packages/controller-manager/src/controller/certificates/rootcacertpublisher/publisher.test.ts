@@ -37,8 +37,18 @@ interface Case {
 
 const cases: Record<string, Case> = {
   "create new namespace": { addedNamespace: activeNS, expectActions: ["create"] },
-  "delete other configmap": { existingNamespace: activeNS, existingConfigMaps: [otherCM, defaultCM], deletedConfigMap: otherCM, expectActions: [] },
-  "delete ca configmap": { existingNamespace: activeNS, existingConfigMaps: [otherCM, defaultCM], deletedConfigMap: defaultCM, expectActions: ["create"] },
+  "delete other configmap": {
+    existingNamespace: activeNS,
+    existingConfigMaps: [otherCM, defaultCM],
+    deletedConfigMap: otherCM,
+    expectActions: [],
+  },
+  "delete ca configmap": {
+    existingNamespace: activeNS,
+    existingConfigMaps: [otherCM, defaultCM],
+    deletedConfigMap: defaultCM,
+    expectActions: ["create"],
+  },
   "update ca configmap with adding field": {
     existingNamespace: activeNS,
     existingConfigMaps: [defaultCM],
@@ -51,7 +61,12 @@ const cases: Record<string, Case> = {
     updatedConfigMap: modifyFieldCM,
     expectActions: ["update"],
   },
-  "update with other configmap": { existingNamespace: activeNS, existingConfigMaps: [defaultCM, otherCM], updatedConfigMap: otherCM, expectActions: [] },
+  "update with other configmap": {
+    existingNamespace: activeNS,
+    existingConfigMaps: [defaultCM, otherCM],
+    updatedConfigMap: otherCM,
+    expectActions: [],
+  },
   "update namespace with terminating state": { existingNamespace: activeNS, updatedNamespace: terminatingNS, expectActions: [] },
   "update active namespace without ca configmap": { existingNamespace: activeNS, updatedNamespace: activeNS, expectActions: ["create"] },
   "update ca configmap without annotation": {

@@ -12,8 +12,18 @@ describe("TestLess", () => {
   it.each([
     { name: "p1.priority less than p2.priority", p1: info(lowPriority, t1), p2: info(highPriority, t1), expected: false },
     { name: "p1.priority greater than p2.priority", p1: info(highPriority, t1), p2: info(lowPriority, t1), expected: true },
-    { name: "equal priority. p1 is added to schedulingQ earlier than p2", p1: info(highPriority, t1), p2: info(highPriority, t2), expected: true },
-    { name: "equal priority. p2 is added to schedulingQ earlier than p1", p1: info(highPriority, t2), p2: info(highPriority, t1), expected: false },
+    {
+      name: "equal priority. p1 is added to schedulingQ earlier than p2",
+      p1: info(highPriority, t1),
+      p2: info(highPriority, t2),
+      expected: true,
+    },
+    {
+      name: "equal priority. p2 is added to schedulingQ earlier than p1",
+      p1: info(highPriority, t2),
+      p2: info(highPriority, t1),
+      expected: false,
+    },
   ])("$name", ({ p1, p2, expected }) => {
     expect(prioritySortLess(p1, p2)).toBe(expected);
   });
