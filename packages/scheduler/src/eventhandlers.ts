@@ -8,6 +8,7 @@ import type { Node, Pod } from "@servicenet/api";
 import type { Informer } from "@servicenet/client/tools/cache";
 import type { SchedulerCache } from "./backend/cache/cache.ts";
 import type { SchedulingQueue } from "./backend/queue/scheduling-queue.ts";
+import { podPriority } from "./framework/plugins/queuesort/priority-sort.ts";
 
 export interface EventHandlerOptions {
   pods: Informer<Pod>;
@@ -29,7 +30,7 @@ export function addAllEventHandlers(o: EventHandlerOptions): void {
   o.pods.addEventHandler({
     onAdd: (p) => {
       if (assigned(p)) cache.addPod(p);
-      else if (o.responsibleForPod(p)) queue.add(podKey(p));
+      else if (o.responsibleForPod(p)) queue.add(podKey(p), podPriority(p));
     },
     onUpdate: (old, p) => updatePod(o, old, p),
     onDelete: (p) => {
@@ -75,5 +76,5 @@ function updatePod({ cache, queue, responsibleForPod }: EventHandlerOptions, old
   // A Pod waiting as unschedulable comes back only for a change that could make it fit (isPodUpdated: not its own status).
   if (queue.isUnschedulable(key) && isDeepStrictEqual(old.spec, p.spec) && isDeepStrictEqual(old.metadata.labels, p.metadata.labels))
     return;
-  queue.update(key);
+  queue.update(key, podPriority(p));
 }

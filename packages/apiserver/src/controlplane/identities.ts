@@ -30,6 +30,7 @@ export const controllerServiceAccounts = [
   "namespace-controller",
   "node-controller",
   "replicaset-controller",
+  "root-ca-cert-publisher",
   "service-account-controller",
   "service-cidrs-controller",
 ] as const;

@@ -17,6 +17,7 @@ import {
   endpointSliceManagedByLabel,
   endpointSliceMirroringControllerName,
   type ClusterRole,
+  type ConfigMap,
   type Deployment,
   type EndpointSlice,
   type Endpoints,
@@ -58,6 +59,7 @@ export interface InformerSet {
   deployments: SharedInformer<Deployment>;
   replicaSets: SharedInformer<ReplicaSet>;
   serviceAccounts: SharedInformer<ServiceAccount>;
+  configMaps: SharedInformer<ConfigMap>;
   /** The Nodes' heartbeat Leases (kube-node-lease), for the node lifecycle controller. */
   nodeLeases: SharedInformer<Lease>;
 }
@@ -143,6 +145,11 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       path: "/api/v1/serviceaccounts",
       list: plain("V1ServiceAccountList", () => core.listServiceAccountForAllNamespaces()),
     }),
+    configMaps: new SharedInformer({
+      ...base,
+      path: "/api/v1/configmaps",
+      list: plain("V1ConfigMapList", () => core.listConfigMapForAllNamespaces()),
+    }),
     nodeLeases: new SharedInformer({
       ...base,
       path: "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases",
@@ -179,6 +186,7 @@ const typedResources: Record<string, keyof InformerSet> = {
   "/v1/nodes": "nodes",
   "/v1/namespaces": "namespaces",
   "/v1/serviceaccounts": "serviceAccounts",
+  "/v1/configmaps": "configMaps",
   "networking.k8s.io/v1/servicecidrs": "serviceCIDRs",
   "networking.k8s.io/v1/ipaddresses": "ipAddresses",
   "rbac.authorization.k8s.io/v1/clusterroles": "clusterRoles",

@@ -18,6 +18,7 @@ export const knownControllers = [
   "replicaset",
   "serviceaccount",
   "node-lifecycle-controller",
+  "root-ca-certificate-publisher-controller",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
@@ -44,6 +45,8 @@ export interface Options {
   verbosity: number;
   /** --use-service-account-credentials: each controller with its own identity's credentials from the kubeconfig. */
   useServiceAccountCredentials: boolean;
+  /** --root-ca-file: the CA bundle published as kube-root-ca.crt ("" = the kubeconfig cluster's CA). */
+  rootCAFile: string;
   /** --max-endpoints-per-slice (upstream default 100, 1..1000). */
   maxEndpointsPerSlice: number;
   /** --endpointslice-updates-batch-period in ms (default 0: every Pod change syncs at once). */
@@ -76,6 +79,8 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --leader-elect-retry-period D     wait between acquire/renew attempts (default 2s)
   --use-service-account-credentials each controller runs as system:serviceaccount:kube-system:<controller>,
                                     with that user's credentials from the kubeconfig (else the main ones)
+  --root-ca-file PATH               CA bundle published as ConfigMap kube-root-ca.crt in every namespace
+                                    (default the kubeconfig cluster's certificate authority)
   --controllers LIST                comma-separated; default all: ${knownControllers.join(",")}
   --concurrent-syncs N              workers per controller (default 5)
   --concurrent-gc-syncs N           garbage collector workers (default 20)
@@ -121,6 +126,7 @@ export function parseOptions(argv: readonly string[]): Options {
     replicaSetWorkers: 5,
     verbosity: 0,
     useServiceAccountCredentials: false,
+    rootCAFile: "",
     maxEndpointsPerSlice: 100,
     endpointUpdatesBatchPeriodMs: 0,
     mirroringMaxEndpointsPerSubset: 1000,
@@ -148,6 +154,9 @@ export function parseOptions(argv: readonly string[]): Options {
         break;
       case "--use-service-account-credentials":
         o.useServiceAccountCredentials = inline ? value() !== "false" : true;
+        break;
+      case "--root-ca-file":
+        o.rootCAFile = value();
         break;
       case "--leader-elect":
         o.leaderElect = inline ? value() !== "false" : true;

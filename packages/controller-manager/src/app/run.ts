@@ -46,6 +46,9 @@ import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 import type { ServingOptions } from "./options-serving.ts";
 import { startObservability, type Observability } from "./observability.ts";
 import { controllerUserAgent } from "../controller/user-agent.ts";
+import { Publisher } from "../controller/certificates/rootcacertpublisher/publisher.ts";
+import { publisherClient } from "../controller/certificates/rootcacertpublisher/publisher-client.ts";
+import { rootCABundle } from "./certificates.ts";
 
 export interface RunOptions {
   kubeConfig: KubeConfig;
@@ -69,6 +72,8 @@ export interface RunOptions {
   logger?: Logger;
   /** --use-service-account-credentials: each controller under its own identity (client-builder.ts). */
   useServiceAccountCredentials?: boolean;
+  /** --root-ca-file: the bundle the root CA publisher publishes (default the kubeconfig cluster's CA). */
+  rootCAFile?: string;
   /** The namespace controller's wait before it processes a deleted namespace (default upstream's 5 s). */
   namespaceDeletionGracePeriodMs?: number;
   /** --max-endpoints-per-slice / --endpointslice-updates-batch-period. */
@@ -343,6 +348,27 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
       logger: log,
     });
     controllers.push({ run: (s) => nlc.run(s) });
+  }
+  if (o.controllers.includes("root-ca-certificate-publisher-controller")) {
+    // startRootCACertPublisher: the "root-ca-cert-publisher" identity (bootstrap role system:controller:root-ca-cert-publisher).
+    const kc = cb.configFor("root-ca-cert-publisher");
+    let rootCA: string;
+    try {
+      rootCA = rootCABundle(o.rootCAFile ?? "", kc);
+    } catch (err) {
+      events.shutdown();
+      log.error("Error starting controller", { controller: "root-ca-certificate-publisher-controller", err: describeError(err) });
+      throw new ControllerStartError("root-ca-certificate-publisher-controller", err);
+    }
+    const pub = new Publisher({
+      configMaps: use("configMaps"),
+      namespaces: use("namespaces"),
+      client: publisherClient(kc),
+      rootCA,
+      queue: obs.queue("root_ca_cert_publisher"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => pub.run(s, 1) });
   }
   for (const c of controllers)
     runs.push(c.run(signal, c.workers ?? workers).catch((err: unknown) => log.error("controller failed", { err: describeError(err) })));

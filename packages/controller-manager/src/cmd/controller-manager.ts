@@ -27,6 +27,7 @@ main({
         replicaSetWorkers: opts.replicaSetWorkers,
         leaderElect: opts.leaderElect,
         useServiceAccountCredentials: opts.useServiceAccountCredentials,
+        rootCAFile: opts.rootCAFile,
         leaseNamespace: opts.leaseNamespace,
         leaseName: opts.leaseName,
         leaseDurationMs: opts.leaseDurationMs,

@@ -38,6 +38,7 @@ export const defaultResources: readonly ResourceInfo[] = [
   { group: "", version: "v1", name: "pods", singular: "pod", kind: "Pod", namespaced: true, shortNames: ["po"] },
   { group: "", version: "v1", name: "nodes", singular: "node", kind: "Node", namespaced: false, shortNames: ["no"] },
   { group: "", version: "v1", name: "namespaces", singular: "namespace", kind: "Namespace", namespaced: false, shortNames: ["ns"] },
+  { group: "", version: "v1", name: "configmaps", singular: "configmap", kind: "ConfigMap", namespaced: true, shortNames: ["cm"] },
   { group: "discovery.k8s.io", version: "v1", name: "endpointslices", singular: "endpointslice", kind: "EndpointSlice", namespaced: true },
   { group: "networking.k8s.io", version: "v1", name: "servicecidrs", singular: "servicecidr", kind: "ServiceCIDR", namespaced: false },
   {

@@ -1,6 +1,6 @@
 /** client-go util/workqueue: the one work queue (typed, delaying, rate-limited) and its rate limiters. */
-export { WorkQueue } from "./queue.ts";
-export type { QueueConfig } from "./queue.ts";
+export { WorkQueue, defaultQueue } from "./queue.ts";
+export type { QueueConfig, Queue } from "./queue.ts";
 export { QueueMetrics } from "./metrics.ts";
 export type { MetricsProvider, CounterMetric, GaugeMetric, SettableGaugeMetric, HistogramMetric } from "./metrics.ts";
 export { RateLimitingQueue } from "./rate-limiting-queue.ts";

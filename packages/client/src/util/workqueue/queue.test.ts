@@ -51,6 +51,32 @@ describe("WorkQueue", () => {
   });
 });
 
+describe("WorkQueue with a custom Queue (TypedQueueConfig.Queue)", () => {
+  // queue_test.go TestQueueWithCustomQueue-like: an ordered queue decides get()'s order, and a
+  // re-add of a queued (not processing) item touches it.
+  it("pops in the custom order and touches a queued item added again", async () => {
+    const touched: string[] = [];
+    const items: string[] = [];
+    const q = new WorkQueue<string>("", {
+      queue: {
+        touch: (i) => void touched.push(i),
+        push: (i) => void items.push(i),
+        len: () => items.length,
+        pop: () => items.sort().shift() as string,
+      },
+    });
+    q.add("c");
+    q.add("a");
+    q.add("b");
+    q.add("c");
+    expect(touched).toEqual(["c"]);
+    expect([await q.get(), await q.get()]).toEqual(["a", "b"]);
+    q.add("a");
+    expect(touched).toEqual(["c"]);
+    expect(q.len()).toBe(1);
+  });
+});
+
 describe("RateLimitingQueue", () => {
   const make = () => {
     const clock = new FakeClock();

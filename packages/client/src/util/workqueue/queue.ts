@@ -7,17 +7,37 @@
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import { QueueMetrics, type MetricsProvider } from "./metrics.ts";
 
+/**
+ * upstream `Queue[T]` (queue.go): the order of the queued items. `touch` is called when an item
+ * already queued (and not processing) is added again, so an ordered queue may re-rank it.
+ */
+export interface Queue<T> {
+  touch(item: T): void;
+  push(item: T): void;
+  len(): number;
+  /** The next item; only called when len() > 0. */
+  pop(): T;
+}
+
+/** upstream `DefaultQueue`: the slice-based FIFO. */
+export function defaultQueue<T>(): Queue<T> {
+  const items: T[] = [];
+  return { touch: () => undefined, push: (i) => void items.push(i), len: () => items.length, pop: () => items.shift() as T };
+}
+
 /** upstream `TypedQueueConfig`: metrics are kept only for a named queue given a provider. */
-export interface QueueConfig {
+export interface QueueConfig<T = unknown> {
   metricsProvider?: MetricsProvider;
   clock?: Clock;
+  /** The underlying queue (`TypedQueueConfig.Queue`); default the FIFO. */
+  queue?: Queue<T>;
 }
 
 /** A deduplicating FIFO with processing tracking. `T` must not include undefined (get()'s shutdown value). */
 export class WorkQueue<T = string> {
   /** The queue's name (client-go's QueueConfig.Name, for logs and metrics). */
   readonly name: string;
-  readonly #queue: T[] = [];
+  readonly #queue: Queue<T>;
   readonly #dirty = new Set<T>();
   readonly #processing = new Set<T>();
   readonly #waiters: ((v: T | undefined) => void)[] = [];
@@ -25,15 +45,21 @@ export class WorkQueue<T = string> {
   /** Undefined for an unnamed queue or one without a provider (upstream's noMetrics). */
   protected readonly metrics: QueueMetrics<T> | undefined;
 
-  constructor(name = "", config: QueueConfig = {}) {
+  constructor(name = "", config: QueueConfig<T> = {}) {
     this.name = name;
+    this.#queue = config.queue ?? defaultQueue<T>();
     if (name !== "" && config.metricsProvider !== undefined)
       this.metrics = new QueueMetrics<T>(name, config.metricsProvider, config.clock ?? realClock);
   }
 
   /** Marks `item` as needing processing; no-op if it is already queued or after shutDown. */
   add(item: T): void {
-    if (this.#shuttingDown || this.#dirty.has(item)) return;
+    if (this.#shuttingDown) return;
+    if (this.#dirty.has(item)) {
+      // Added again before it is processed: an ordered queue may re-rank it.
+      if (!this.#processing.has(item)) this.#queue.touch(item);
+      return;
+    }
     this.metrics?.add(item);
     this.#dirty.add(item);
     // Processing items are re-queued by done(), so one key never runs twice at once.
@@ -47,7 +73,7 @@ export class WorkQueue<T = string> {
    * the queue is shut down and drained (client-go's `shutdown == true`).
    */
   get(): Promise<T | undefined> {
-    if (this.#queue.length > 0 || this.#shuttingDown) return Promise.resolve(this.#take());
+    if (this.#queue.len() > 0 || this.#shuttingDown) return Promise.resolve(this.#take());
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
@@ -73,7 +99,7 @@ export class WorkQueue<T = string> {
 
   /** Number of queued (not processing) items (`Len`). */
   len(): number {
-    return this.#queue.length;
+    return this.#queue.len();
   }
 
   /** True while `item` is handed out and not yet done. */
@@ -82,8 +108,8 @@ export class WorkQueue<T = string> {
   }
 
   #take(): T | undefined {
-    if (this.#queue.length === 0) return undefined;
-    const item = this.#queue.shift() as T;
+    if (this.#queue.len() === 0) return undefined;
+    const item = this.#queue.pop();
     this.metrics?.get(item);
     this.#processing.add(item);
     this.#dirty.delete(item);
@@ -91,7 +117,7 @@ export class WorkQueue<T = string> {
   }
 
   #wake(): void {
-    while (this.#waiters.length > 0 && (this.#queue.length > 0 || this.#shuttingDown)) {
+    while (this.#waiters.length > 0 && (this.#queue.len() > 0 || this.#shuttingDown)) {
       this.#waiters.shift()!(this.#take());
     }
   }

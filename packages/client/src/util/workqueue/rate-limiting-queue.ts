@@ -6,7 +6,7 @@
 import { realClock, type Clock, type TimerHandle } from "@servicenet/component-base/clock";
 import { defaultControllerRateLimiter, type RateLimiter } from "./default-rate-limiters.ts";
 import type { MetricsProvider } from "./metrics.ts";
-import { WorkQueue } from "./queue.ts";
+import { WorkQueue, type Queue } from "./queue.ts";
 
 export class RateLimitingQueue<T = string> extends WorkQueue<T> {
   readonly #clock: Clock;
@@ -16,15 +16,17 @@ export class RateLimitingQueue<T = string> extends WorkQueue<T> {
   /**
    * `NewTypedRateLimitingQueueWithConfig(rateLimiter, {Name, Clock})`; the rate limiter defaults
    * to `DefaultTypedControllerRateLimiter` (5 ms .. 1000 s per item, 10 qps / 100 burst overall);
-   * with a `metricsProvider` a named queue keeps upstream's workqueue metrics.
+   * with a `metricsProvider` a named queue keeps upstream's workqueue metrics; `queue` is the
+   * underlying order (`TypedQueueConfig.Queue`, default FIFO).
    */
   constructor(
     name = "",
     clock: Clock = realClock,
     rateLimiter: RateLimiter<T> = defaultControllerRateLimiter<T>(clock),
     metricsProvider?: MetricsProvider,
+    queue?: Queue<T>,
   ) {
-    super(name, metricsProvider !== undefined ? { metricsProvider, clock } : {});
+    super(name, { ...(metricsProvider !== undefined ? { metricsProvider, clock } : {}), ...(queue !== undefined ? { queue } : {}) });
     this.#clock = clock;
     this.#limiter = rateLimiter;
   }

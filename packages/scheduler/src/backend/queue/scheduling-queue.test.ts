@@ -138,3 +138,50 @@ describe("flushUnschedulablePodsLeftover", () => {
     expect(q.isUnschedulable("ns/new")).toBe(true);
   });
 });
+
+describe("activeQ order (PrioritySort)", () => {
+  // TestPriorityQueue_Add: the highest-priority Pod pops first whatever the order of the adds.
+  it("pops higher priority first, then the earlier add", async () => {
+    const { clock, q } = setup();
+    q.add("ns/low", 10);
+    clock.step(1);
+    q.add("ns/med-late", 50);
+    q.add("ns/high", 100);
+    q.add("ns/none");
+    clock.step(1);
+    q.add("ns/med-later", 50);
+    const order: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const p = await q.pop();
+      order.push(p!.key);
+      q.done(p!.key);
+    }
+    expect(order).toEqual(["ns/high", "ns/med-late", "ns/med-later", "ns/low", "ns/none"]);
+  });
+
+  it("a Pod back from backoff ranks by its failure time among equal priorities", async () => {
+    const { clock, q } = setup();
+    q.add("ns/a", 5);
+    const popped = await q.pop();
+    q.addUnschedulableIfNotPresent("ns/a", popped!.cycle, false);
+    q.done("ns/a");
+    clock.step(500);
+    q.add("ns/b", 5);
+    clock.step(600);
+    await settle();
+    q.add("ns/c", 1);
+    expect(q.pending().active).toBe(3);
+    // a failed at t=0 (its new timestamp), before b was added at t=500: a pops first, then b, then the lower c.
+    const order = [(await q.pop())!.key, (await q.pop())!.key, (await q.pop())!.key];
+    expect(order).toEqual(["ns/a", "ns/b", "ns/c"]);
+  });
+
+  it("takes the profile's QueueSort less (FIFO by timestamp when told)", async () => {
+    const clock = new FakeClock();
+    const q = new SchedulingQueue({ clock, less: (a, b) => a.timestamp < b.timestamp });
+    q.add("ns/low", 1);
+    clock.step(1);
+    q.add("ns/high", 100);
+    expect((await q.pop())!.key).toBe("ns/low");
+  });
+});

@@ -4,11 +4,15 @@
  * the unschedulablePods that wait for a cluster event. Keyed by `namespace/name`.
  *
  * The activeQ is a work queue (one Pod processed at a time, an add while processing re-queues it
- * after `done`), its delayed adds are the backoffQ: a Pod leaves it the moment its backoff expires
- * rather than at upstream's next once-a-second `flushBackoffQCompleted`.
+ * after `done`) ordered by the profile's QueueSort (default PrioritySort: higher `spec.priority`
+ * first, then the earlier queue timestamp), over the scheduler's heap; its delayed adds are the
+ * backoffQ: a Pod leaves it the moment its backoff expires rather than at upstream's next
+ * once-a-second `flushBackoffQCompleted`.
  */
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { sleep, type Clock } from "@servicenet/component-base/clock";
+import { Heap } from "../heap/heap.ts";
+import { prioritySortLess, type LessFunc } from "../../framework/plugins/queuesort/priority-sort.ts";
 
 /** `DefaultPodInitialBackoffDuration` and `DefaultPodMaxBackoffDuration` (1 s, 10 s). */
 export const defaultPodInitialBackoffMs = 1000;
@@ -23,10 +27,13 @@ export interface SchedulingQueueOptions {
   podInitialBackoffMs?: number;
   podMaxBackoffMs?: number;
   podMaxInUnschedulablePodsDurationMs?: number;
+  /** The QueueSort plugin's `Less` (NewPriorityQueue's lessFn); default PrioritySort's. */
+  less?: LessFunc;
 }
 
-/** `QueuedPodInfo`: when the Pod last failed and how often. */
+/** `QueuedPodInfo`: the Pod's priority, when it was queued or last failed, and how often it failed. */
 interface QueuedPod {
+  priority: number;
   timestamp: number;
   attempts: number;
 }
@@ -56,12 +63,16 @@ export class SchedulingQueue {
     this.#initialBackoff = o.podInitialBackoffMs ?? defaultPodInitialBackoffMs;
     this.#maxBackoff = o.podMaxBackoffMs ?? defaultPodMaxBackoffMs;
     this.#maxInUnschedulable = o.podMaxInUnschedulablePodsDurationMs ?? defaultPodMaxInUnschedulablePodsDurationMs;
-    this.#active = new RateLimitingQueue<string>("scheduler", o.clock);
+    const activeQ = new Heap(o.less ?? prioritySortLess, (k) => this.#pods.get(k) ?? { priority: 0, timestamp: 0 });
+    this.#active = new RateLimitingQueue<string>("scheduler", o.clock, undefined, undefined, activeQ);
   }
 
-  /** `Add`: a new Pod to schedule goes to the activeQ. */
-  add(key: string): void {
+  /** `Add`: a new Pod to schedule (of `priority`, PodPriority) goes to the activeQ, stamped now. */
+  add(key: string, priority = 0): void {
     this.#unschedulable.delete(key);
+    const info = this.#pods.get(key);
+    if (info === undefined) this.#pods.set(key, { priority, timestamp: this.#clock.now(), attempts: 0 });
+    else info.priority = priority;
     this.#active.add(key);
   }
 
@@ -69,7 +80,9 @@ export class SchedulingQueue {
    * `Update` of a Pod whose spec or labels changed: one waiting as unschedulable may fit now (after
    * its backoff); one backing off stays there; any other goes to the activeQ.
    */
-  update(key: string): void {
+  update(key: string, priority = 0): void {
+    // A Pod in no queue yet is added (upstream's Update falls through to an add).
+    if (!this.#pods.has(key)) this.#pods.set(key, { priority, timestamp: this.#clock.now(), attempts: 0 });
     if (this.#unschedulable.has(key)) this.#requeue(key);
     else if (this.#backoffExpiry(key) <= this.#clock.now()) this.#active.add(key);
   }
@@ -99,7 +112,7 @@ export class SchedulingQueue {
    * goes to backoffQ (addUnschedulableWithoutQueueingHint).
    */
   addUnschedulableIfNotPresent(key: string, cycle: number, rejected: boolean): void {
-    const info = this.#pods.get(key) ?? { timestamp: 0, attempts: 0 };
+    const info = this.#pods.get(key) ?? { priority: 0, timestamp: 0, attempts: 0 };
     info.attempts++;
     info.timestamp = this.#clock.now();
     this.#pods.set(key, info);
