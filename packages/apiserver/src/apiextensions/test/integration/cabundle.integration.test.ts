@@ -3,10 +3,10 @@
  * (a caBundle that is no PEM certificate is refused), TestValidCABundle (converted through the
  * webhook it trusts) and TestMissingCABundle (accepted; a conversion fails to verify the webhook).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../../server/testing.ts";
+import { describe, expect, it } from "vitest";
+import type { TestServer } from "../../../server/testing.ts";
 import { createCRD } from "./fixtures-testing.ts";
-import { startConversionWebhookServer, type ConversionWebhookServer } from "./conversion-webhook-testing.ts";
+import { useConversionHarness, type ConversionWebhookServer } from "./conversion-webhook-testing.ts";
 
 const anyObject = { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } };
 
@@ -31,13 +31,9 @@ function crd(group: string, clientConfig: Record<string, unknown>): Record<strin
 describe("cabundle_test", () => {
   let s: TestServer;
   let hook: ConversionWebhookServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-    hook = await startConversionWebhookServer();
-  });
-  afterAll(async () => {
-    await s?.close();
-    await hook?.close();
+  useConversionHarness((server, h) => {
+    s = server;
+    hook = h;
   });
 
   it("TestInvalidCABundle", async () => {

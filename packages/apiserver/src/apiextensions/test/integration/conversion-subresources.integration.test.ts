@@ -5,12 +5,12 @@
  * storage codec converts to): each version's scale reads and writes its own specReplicasPath; a
  * DELETE's admission sees the old object in the request's version too.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
 import { startWebhookServer, type WebhookServer } from "../../../admission/plugin/webhook/testing.ts";
-import { startTestServer, type TestServer } from "../../../server/testing.ts";
+import type { TestServer } from "../../../server/testing.ts";
 import { createCRD } from "./fixtures-testing.ts";
-import { startConversionWebhookServer, type ConversionWebhookServer } from "./conversion-webhook-testing.ts";
+import { useConversionHarness, type ConversionWebhookServer } from "./conversion-webhook-testing.ts";
 
 const ns = "default";
 const int = { type: "integer" };
@@ -56,13 +56,9 @@ function scalerCRD(group: string, hook: ConversionWebhookServer): Record<string,
 describe("conversion_test subresources and delete", () => {
   let s: TestServer;
   let hook: ConversionWebhookServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-    hook = await startConversionWebhookServer();
-  });
-  afterAll(async () => {
-    await s?.close();
-    await hook?.close();
+  useConversionHarness((server, h) => {
+    s = server;
+    hook = h;
   });
 
   it("reads and updates the scale of a converted version at that version's replicas path", async () => {

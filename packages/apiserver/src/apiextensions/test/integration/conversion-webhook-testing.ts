@@ -9,6 +9,8 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { startTestServer, type TestServer } from "../../../server/testing.ts";
 import { ensureServingCerts } from "../../../server/tls.ts";
 
 type Obj = Record<string, unknown> & { apiVersion: string; metadata: Record<string, unknown> };
@@ -167,4 +169,22 @@ export async function startConversionWebhookServer(hosts: readonly string[] = ["
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The set-up of a conversion test file: a test server and a conversion webhook server, started
+ * before its tests and closed after them; `set` receives both.
+ */
+export function useConversionHarness(set: (s: TestServer, hook: ConversionWebhookServer) => void): void {
+  let s: TestServer | undefined;
+  let hook: ConversionWebhookServer | undefined;
+  beforeAll(async () => {
+    s = await startTestServer();
+    hook = await startConversionWebhookServer();
+    set(s, hook);
+  });
+  afterAll(async () => {
+    await s?.close();
+    await hook?.close();
+  });
 }

@@ -5,11 +5,11 @@
  * ConversionReviews) and TestWebhookNotCalledForUnusedVersions, against a webhook with a
  * self-signed CA as upstream's testserver runs it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventually } from "@servicenet/testing";
-import { haveKubectl, startTestServer, type TestServer } from "../../../server/testing.ts";
+import { haveKubectl, type TestServer } from "../../../server/testing.ts";
 import { createCRD, watchEvents } from "./fixtures-testing.ts";
-import { startConversionWebhookServer, type ConversionWebhookServer } from "./conversion-webhook-testing.ts";
+import { startConversionWebhookServer, useConversionHarness, type ConversionWebhookServer } from "./conversion-webhook-testing.ts";
 
 const ns = "default";
 const str = { type: "string" };
@@ -46,13 +46,9 @@ describe("conversion_test", () => {
   let s: TestServer;
   let hook: ConversionWebhookServer;
   let n = 0;
-  beforeAll(async () => {
-    s = await startTestServer();
-    hook = await startConversionWebhookServer();
-  });
-  afterAll(async () => {
-    await s?.close();
-    await hook?.close();
+  useConversionHarness((server, h) => {
+    s = server;
+    hook = h;
   });
 
   /** A CRD converting through `path` of the webhook, in a group of its own. */
