@@ -64,7 +64,6 @@ export function newRESTStorage(
       resource: def.resource,
       storagePath: def.storagePath,
       strategy: def.strategy,
-      ...(def.fromStorage ? { decode: def.fromStorage } : {}),
       ...(def.namespaced && lifecycleOn
         ? { admitCreate: (namespace, obj) => lifecycle.admit({ operation: "CREATE", namespace, name: "", resource: gr, object: obj }) }
         : {}),
