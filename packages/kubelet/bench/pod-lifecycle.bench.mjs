@@ -17,6 +17,8 @@
 // that). BENCH_CPU_PROF=dir writes every process's CPU profile to dir/<nodes>/
 // (bench/cpu-prof.mjs; open them in Chrome DevTools); BENCH_TRACE=file writes each Pod's stage
 // latencies to file-<nodes>.txt, BENCH_LOG=file the cluster's log to file-<nodes>.log.
+// Before the Pods, it waits until every Node is schedulable (Ready, untainted), as upstream's e2e
+// framework does (WaitForAllNodesSchedulable); `schedulableS` is that wait.
 // Results: bench/results-pod-lifecycle.json. A benchmark, not a test: nothing here fails on a figure.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -206,14 +208,37 @@ async function createDeployments(rest, pods) {
   );
 }
 
+/**
+ * Waits, as upstream's e2e framework does before a workload (`WaitForAllNodesSchedulable`,
+ * `IsNodeSchedulable`), until all `nodes` Nodes are Ready, not unschedulable and carry no
+ * NoSchedule/NoExecute taint (the not-ready taint TaintNodesByCondition gives a new Node), so
+ * the first Pods are not measured through a FailedScheduling backoff of the cluster's start-up.
+ */
+async function waitForSchedulableNodes(rest, nodes) {
+  const t = Date.now();
+  for (;;) {
+    const list = JSON.parse((await rest.do("GET", "/api/v1/nodes")).body.toString());
+    const schedulable = list.items.filter(
+      (n) =>
+        !n.spec?.unschedulable &&
+        !(n.spec?.taints ?? []).some((x) => x.effect === "NoSchedule" || x.effect === "NoExecute") &&
+        n.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"),
+    );
+    if (schedulable.length >= nodes) return Date.now() - t;
+    if (Date.now() - t > 300_000) throw new Error(`${schedulable.length} of ${nodes} Nodes schedulable after 5 min`);
+    await sleep(500);
+  }
+}
+
 async function run(nodes, pods) {
   const c = await up(nodes);
+  const rest = newRESTClient(c.kc, { userAgent: "pod-lifecycle-bench" });
+  c.schedulableMs = await waitForSchedulableNodes(rest, nodes);
   await sleep(2000);
   const c0 = Object.fromEntries(Object.entries(c.pids).map(([n, pid]) => [n, usage(pid)]));
   const base = c0.kubelet;
   const heapIdle = await c.heap();
   const core = c.kc.makeApiClient(CoreV1Api);
-  const rest = newRESTClient(c.kc, { userAgent: "pod-lifecycle-bench" });
   const created = new Map();
   const stages = {
     bound: new Map(),
@@ -281,6 +306,7 @@ async function run(nodes, pods) {
     ...(mode === "pods" ? { ratePerS: rate } : { deployments: Math.ceil(pods / replicas), replicas }),
     loadAvg: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
     upS: Math.round(c.upMs / 100) / 10,
+    schedulableS: Math.round(c.schedulableMs / 100) / 10,
     readyP50ms: pct(lat(ready), 50),
     readyP99ms: pct(lat(ready), 99),
     endpointP50ms: pct(lat(inSlice), 50),
@@ -347,31 +373,35 @@ for (const [nodes, pods] of sizes) {
   console.log(`kubelet pod lifecycle: ${JSON.stringify(r)}`);
   results.push(r);
 }
+/** The issue's goals in the shape scripts/bench.mjs tabulates: target, measured, met. */
+function targetsOf(results) {
+  const big = results.find((r) => r.pods >= 10_000);
+  const last = results.at(-1);
+  const growth =
+    results.length > 1
+      ? `${results[0].kubeletHeapKiBPerNode} KiB at ${results[0].nodes} -> ${last.kubeletHeapKiBPerNode} KiB at ${last.nodes} Nodes`
+      : "one size only";
+  return [
+    {
+      target: `create -> ready endpoint p99 <= 1000 ms at 10,000 Pods (load average ${big?.loadAvg ?? "-"})`,
+      measured: big === undefined ? "not run" : `${big.endpointP99ms} ms (p50 ${big.endpointP50ms} ms)`,
+      met: big !== undefined && big.endpointP99ms <= 1000,
+    },
+    {
+      target: "kubelet heap per simulated Node (after GC) <= 50 KiB",
+      measured: last === undefined ? "not run" : `${last.kubeletHeapKiBPerNode} KiB (${growth})`,
+      met: last !== undefined && last.kubeletHeapKiBPerNode <= 50,
+    },
+  ];
+}
+
 writeFileSync(
   path.join(here, "results-pod-lifecycle.json"),
   JSON.stringify(
     {
       env: { date: new Date().toISOString() },
       results,
-      targets: [
-        {
-          name: "create -> endpoint p99 at 10,000 Pods",
-          goal: "<= 1000 ms",
-          value: results.find((r) => r.pods >= 10_000)?.endpointP99ms ?? "not run",
-        },
-        {
-          name: "first create -> all 10,000 ready endpoints",
-          value: `${results.find((r) => r.pods >= 10_000)?.endpointAllS ?? "not run"} s`,
-        },
-        { name: "kubelet heap per simulated Node (after GC)", goal: "<= 50 KiB", value: results.at(-1)?.kubeletHeapKiBPerNode },
-        {
-          name: "growth of the kubelet heap per Node from the first size to the last",
-          value:
-            results.length > 1
-              ? `${results[0].kubeletHeapKiBPerNode} KiB at ${results[0].nodes} -> ${results.at(-1).kubeletHeapKiBPerNode} KiB at ${results.at(-1).nodes}`
-              : "one size only",
-        },
-      ],
+      targets: targetsOf(results),
     },
     null,
     2,
