@@ -42,7 +42,12 @@ async function everyClient(kc: KubeConfig): Promise<string[]> {
   seen.length = 0;
   await kc.makeApiClient(CoreV1Api).listNode();
   await new Promise<void>((resolve, reject) => {
-    void new Watch(kc).watch("/api/v1/nodes", {}, () => {}, (err) => (err ? reject(err as Error) : resolve()));
+    void new Watch(kc).watch(
+      "/api/v1/nodes",
+      {},
+      () => {},
+      (err) => (err ? reject(err as Error) : resolve()),
+    );
   });
   await newRESTClient(kc).request("GET", "/api/v1/nodes");
   return [...seen];

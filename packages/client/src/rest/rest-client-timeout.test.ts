@@ -36,7 +36,11 @@ describe("newRESTClient timeoutMs (rest.Config.Timeout)", () => {
   it("sends the timeout as the request's timeout parameter, as request.go URL does", async () => {
     const seen: string[] = [];
     handler = (req, res) => (seen.push(req.url ?? ""), res.writeHead(200).end("{}"));
-    await newRESTClient(kubeConfig(), { timeoutMs: 10_000 }).request("PUT", "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1", {});
+    await newRESTClient(kubeConfig(), { timeoutMs: 10_000 }).request(
+      "PUT",
+      "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1",
+      {},
+    );
     await newRESTClient(kubeConfig(), { timeoutMs: 1500 }).request("GET", "/api/v1/nodes?limit=1");
     await newRESTClient(kubeConfig()).request("GET", "/api/v1/nodes");
     expect(seen).toEqual([

@@ -48,7 +48,8 @@ describe("runControllerManager over HTTP", () => {
     ]);
     // Every request carries its controller's client-go User-Agent (ConfigOrDie's AddUserAgent): a
     // real apiserver records the writes under its first segment, kube-controller-manager, never node-fetch.
-    const agent = (name: string) => new RegExp(`^kube-controller-manager/v1\\.33\\.0\\+servicenet \\(.+\\) kubernetes/[0-9a-f]{7}/${name}$`);
+    const agent = (name: string) =>
+      new RegExp(`^kube-controller-manager/v1\\.33\\.0\\+servicenet \\(.+\\) kubernetes/[0-9a-f]{7}/${name}$`);
     expect(fin?.userAgent).toMatch(agent("service-cidrs-controller"));
     expect(ep.userAgent).toMatch(agent("endpoint-controller"));
     expect(slices[0]?.userAgent).toMatch(agent("endpointslice-controller"));

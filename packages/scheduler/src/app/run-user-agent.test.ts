@@ -39,6 +39,8 @@ describe("runScheduler's User-Agent", () => {
     running = runScheduler({ kubeConfig: kubeConfigFor(fake.url) }, abort.signal);
     await Promise.all([event, status]);
     const agents = new Set(fake.actions.map((a) => a.userAgent));
-    expect([...agents]).toEqual([expect.stringMatching(/^kube-scheduler\/v1\.33\.0\+servicenet \(.+\) kubernetes\/[0-9a-f]{7}\/scheduler$/)]);
+    expect([...agents]).toEqual([
+      expect.stringMatching(/^kube-scheduler\/v1\.33\.0\+servicenet \(.+\) kubernetes\/[0-9a-f]{7}\/scheduler$/),
+    ]);
   });
 });
