@@ -9,6 +9,7 @@
 import { KubeConfig } from "@kubernetes/client-node";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { connectionLimitsOf, reuseConnections } from "../tools/clientcmd/connection-reuse.ts";
+import { setUserAgent, userAgentOf } from "./config-user-agent.ts";
 import { BucketRateLimiter } from "../util/workqueue/default-rate-limiters.ts";
 
 /** client-go rest's DefaultQPS and DefaultBurst: what a rest.Config with QPS or Burst 0 gets. */
@@ -58,7 +59,10 @@ function attach(kc: KubeConfig, wait: Wait): void {
   };
 }
 
-/** A copy of `kc` (clusters, users, contexts, current context) without its instance patches. */
+/**
+ * A copy of `kc` (clusters, users, contexts, current context, and its User-Agent, as copying a
+ * rest.Config copies UserAgent) without its other instance patches.
+ */
 export function copyKubeConfig(kc: KubeConfig): KubeConfig {
   const copy = new KubeConfig();
   copy.loadFromOptions({
@@ -67,6 +71,8 @@ export function copyKubeConfig(kc: KubeConfig): KubeConfig {
     contexts: kc.getContexts(),
     currentContext: kc.getCurrentContext(),
   });
+  const userAgent = userAgentOf(kc);
+  if (userAgent !== undefined) setUserAgent(copy, userAgent);
   return copy;
 }
 

@@ -12,8 +12,10 @@ import { request as httpsRequest, type RequestOptions } from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
 import type { StatusError } from "@servicenet/api/errors";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
+import { formatGoDuration } from "@servicenet/component-base/duration";
 import { toStatusError } from "../errors/index.ts";
 import { pooledAgent, type ConnectionKind } from "../tools/clientcmd/connection-reuse.ts";
+import { setUserAgent, userAgentOf } from "./config-user-agent.ts";
 import { rateLimiterOf, shareRateLimit } from "./rate-limit.ts";
 import { warningTexts } from "./warnings.ts";
 
@@ -36,7 +38,7 @@ export interface RawResponse {
 }
 
 export interface RESTClientOptions {
-  /** The User-Agent header (client-go's rest.Config.UserAgent). */
+  /** The User-Agent header (client-go's rest.Config.UserAgent); default: the KubeConfig's (`setUserAgent`). */
   userAgent?: string;
   /** Called with the text of each code-299 Warning header of every answer (client-go's WarningHandler). */
   onWarning?: (text: string) => void;
@@ -50,6 +52,12 @@ export interface RESTClientOptions {
   burst?: number;
   /** The throttle's clock (tests). */
   clock?: Clock;
+  /**
+   * rest.Config.Timeout: each request carries `?timeout=<duration>` (request.go URL) and fails
+   * with `context deadline exceeded` when its answer has not ended by then (http.Client.Timeout);
+   * 0 or absent: none. The kubelet's heartbeat client has one (cmd/kubelet/app/server.go).
+   */
+  timeoutMs?: number;
 }
 
 /** A raw REST client for the kubeconfig's current context; see `newRESTClient`. */
@@ -88,12 +96,22 @@ function forPlainHTTP(kc: KubeConfig): KubeConfig {
     currentContext: kc.getCurrentContext(),
   });
   shareRateLimit(kc, copy);
+  const userAgent = userAgentOf(kc);
+  if (userAgent !== undefined) setUserAgent(copy, userAgent);
   return copy;
 }
 
 /** The kubeconfig's credentials or TLS material could not be applied (a failing exec plugin, an unreadable file). */
 export class RESTConfigError extends Error {
   override readonly name = "RESTConfigError";
+}
+
+/** A request that outlived the client's timeout (rest.Config.Timeout): Go's `Put "<url>": context deadline exceeded`. */
+export class RequestTimeoutError extends Error {
+  override readonly name = "RequestTimeoutError";
+  constructor(method: string, url: URL) {
+    super(`${method.charAt(0)}${method.slice(1).toLowerCase()} "${url.href}": context deadline exceeded`);
+  }
 }
 
 /** The error of a non-2xx answer: its Status body as a StatusError (a generic one by code without). */
@@ -108,6 +126,7 @@ export function newRESTClient(config: KubeConfig, options: RESTClientOptions = {
   const base = server.pathname.replace(/\/$/, "");
   const clock = options.clock ?? realClock;
   const limiter = options.qps === undefined ? undefined : rateLimiterOf(clock, options.qps, options.burst ?? 0);
+  const timeoutMs = options.timeoutMs ?? 0;
   const open = async (method: string, path: string, req: RawRequest, kind: ConnectionKind): Promise<{ url: URL; opts: RequestOptions }> => {
     const wait = limiter?.when(null) ?? 0;
     if (wait > 0) await sleep(clock, wait, req.signal);
@@ -127,7 +146,9 @@ export function newRESTClient(config: KubeConfig, options: RESTClientOptions = {
     // pool of `config` (shared with its typed clients) replaces it.
     opts.agent = pooledAgent(config, opts.agent, kind) ?? opts.agent;
     if (req.signal !== undefined) opts.signal = req.signal;
-    return { url: new URL(base + path, server), opts };
+    const url = new URL(base + path, server);
+    if (timeoutMs > 0) url.searchParams.set("timeout", formatGoDuration(timeoutMs));
+    return { url, opts };
   };
   const warn = (res: IncomingMessage): void => {
     if (options.onWarning === undefined) return;
@@ -138,11 +159,11 @@ export function newRESTClient(config: KubeConfig, options: RESTClientOptions = {
     server,
     async do(method, path, req = {}) {
       const { url, opts } = await open(method, path, req, "request");
-      return send(url, opts, req.body, warn, undefined);
+      return send(url, opts, req.body, warn, undefined, timeoutMs);
     },
     async stream(method, path, req, onLine) {
       const { url, opts } = await open(method, path, req, "watch");
-      return send(url, opts, req.body, warn, onLine);
+      return send(url, opts, req.body, warn, onLine, timeoutMs);
     },
     async request<T>(method: string, path: string, body?: unknown, contentType?: string): Promise<T> {
       const req: RawRequest = body === undefined ? {} : { body: JSON.stringify(body), ...(contentType ? { contentType } : {}) };
@@ -160,13 +181,18 @@ function send(
   data: string | undefined,
   warn: (res: IncomingMessage) => void,
   onLine: ((line: string) => void) | undefined,
+  timeoutMs: number,
 ): Promise<RawResponse> {
   const doRequest = url.protocol === "https:" ? httpsRequest : httpRequest;
   const aborted = (): boolean => opts.signal?.aborted === true;
   return new Promise((resolve, reject) => {
     let answer: RawResponse | undefined;
-    const fail = (err: Error): void =>
-      aborted() ? resolve({ status: answer?.status ?? 0, rawHeaders: answer?.rawHeaders ?? [], body: "", aborted: true }) : reject(err);
+    let timer: NodeJS.Timeout | undefined;
+    const fail = (err: Error): void => {
+      clearTimeout(timer);
+      if (aborted()) resolve({ status: answer?.status ?? 0, rawHeaders: answer?.rawHeaders ?? [], body: "", aborted: true });
+      else reject(err);
+    };
     const req = doRequest(url, opts, (res) => {
       warn(res);
       const status = res.statusCode ?? 0;
@@ -191,10 +217,16 @@ function send(
           }
         }
       });
-      res.on("end", () => resolve({ ...answer!, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () => {
+        clearTimeout(timer);
+        resolve({ ...answer!, body: Buffer.concat(chunks).toString("utf8") });
+      });
       res.on("error", fail);
     });
     req.on("error", fail);
+    // http.Client.Timeout covers the whole exchange, the answer's body included; destroying the
+    // request closes its socket, as Go's transport cancels the connection.
+    if (timeoutMs > 0) timer = setTimeout(() => req.destroy(new RequestTimeoutError(opts.method ?? "GET", url)), timeoutMs);
     req.end(data);
   });
 }

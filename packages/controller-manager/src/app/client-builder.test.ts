@@ -1,4 +1,5 @@
 import { KubeConfig } from "@kubernetes/client-node";
+import { userAgentOf } from "@servicenet/client/rest";
 import { describe, expect, it } from "vitest";
 import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 
@@ -23,11 +24,22 @@ describe("ControllerClientBuilder", () => {
   });
 
   it("falls back to the main credentials for a controller without a user", () => {
-    expect(serviceAccountClientBuilder(kc).configFor("namespace-controller")).toBe(kc);
+    expect(serviceAccountClientBuilder(kc).configFor("namespace-controller").getCurrentUser()?.name).toBe("cm");
   });
 
   it("uses the main credentials for every controller without --use-service-account-credentials", () => {
-    expect(simpleClientBuilder(kc).configFor("endpoint-controller")).toBe(kc);
+    const ep = simpleClientBuilder(kc).configFor("endpoint-controller");
+    expect(ep.getCurrentUser()?.name).toBe("cm");
+    expect(ep.getCurrentCluster()?.server).toBe("https://127.0.0.1:6443");
+  });
+
+  it("gives each controller the User-Agent kube-controller-manager/.../<name> (ConfigOrDie's AddUserAgent)", () => {
+    for (const cb of [simpleClientBuilder(kc), serviceAccountClientBuilder(kc), simpleClientBuilder(kc, { qps: 20, burst: 30 })]) {
+      const ua = userAgentOf(cb.configFor("replicaset-controller"));
+      expect(ua).toMatch(/^kube-controller-manager\/v1\.33\.0\+servicenet \(.+\) kubernetes\/[0-9a-f]{7}\/replicaset-controller$/);
+      expect(userAgentOf(cb.configFor("shared-informers"))?.endsWith("/shared-informers")).toBe(true);
+    }
+    expect(userAgentOf(kc)).toBeUndefined();
   });
 
   it("gives each controller a configuration of its own with --kube-api-qps/--kube-api-burst (a clientset each)", () => {

@@ -11,33 +11,40 @@
  * token. A controller whose user is missing falls back to the main credentials.
  *
  * As upstream's builders make a clientset per controller from one rest.Config, each controller's
- * configuration has its own token bucket of `--kube-api-qps` and `--kube-api-burst`.
+ * configuration has its own token bucket of `--kube-api-qps` and `--kube-api-burst`, and its own
+ * User-Agent (ConfigOrDie: rest.AddUserAgent with the controller's name), so the apiserver records
+ * every controller's writes under the field manager `kube-controller-manager`.
  */
 import { KubeConfig } from "@kubernetes/client-node";
-import { withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
+import { setUserAgent, withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
 import { reuseConnections } from "@servicenet/client/tools/clientcmd";
+import { controllerUserAgent } from "../controller/user-agent.ts";
 
 /** ControllerClientBuilder: the client configuration of one controller, by service-account name. */
 export interface ControllerClientBuilder {
   configFor(name: string): KubeConfig;
 }
 
-// Each name's configuration with a bucket of its own; without limits, the configuration itself.
-function throttledPerName(limits: ClientConnectionLimits | undefined, configFor: (name: string) => KubeConfig): ControllerClientBuilder {
-  if (limits === undefined) return { configFor };
+const unthrottled: ClientConnectionLimits = { qps: -1, burst: 0 };
+
+// Each name's configuration: a copy with its own User-Agent and a bucket of its own (none without limits).
+function perName(limits: ClientConnectionLimits | undefined, configFor: (name: string) => KubeConfig): ControllerClientBuilder {
   const cache = new Map<string, KubeConfig>();
   return {
     configFor(name) {
       let c = cache.get(name);
-      if (c === undefined) cache.set(name, (c = withRateLimit(configFor(name), limits)));
+      if (c === undefined) {
+        c = setUserAgent(withRateLimit(configFor(name), limits ?? unthrottled), controllerUserAgent(name));
+        cache.set(name, c);
+      }
       return c;
     },
   };
 }
 
-/** SimpleControllerClientBuilder: everyone gets the main kubeconfig (throttled per controller with `limits`). */
+/** SimpleControllerClientBuilder: everyone gets the main kubeconfig's credentials (throttled per controller with `limits`). */
 export function simpleClientBuilder(kc: KubeConfig, limits?: ClientConnectionLimits): ControllerClientBuilder {
-  return throttledPerName(limits, () => kc);
+  return perName(limits, () => kc);
 }
 
 /** The service-account credentials builder over the kubeconfig's per-controller users (throttled per controller with `limits`). */
@@ -47,7 +54,7 @@ export function serviceAccountClientBuilder(
   limits?: ClientConnectionLimits,
 ): ControllerClientBuilder {
   const configs = serviceAccountConfigs(kc, namespace);
-  return throttledPerName(limits, (name) => configs.configFor(name));
+  return perName(limits, (name) => configs.configFor(name));
 }
 
 function serviceAccountConfigs(kc: KubeConfig, namespace: string): ControllerClientBuilder {

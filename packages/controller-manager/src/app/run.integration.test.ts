@@ -46,6 +46,14 @@ describe("runControllerManager over HTTP", () => {
     expect((status?.body as ServiceCIDR).status?.conditions).toEqual([
       expect.objectContaining({ type: "Ready", status: "True", reason: "", message: "Kubernetes Service CIDR is ready" }),
     ]);
+    // Every request carries its controller's client-go User-Agent (ConfigOrDie's AddUserAgent): a
+    // real apiserver records the writes under its first segment, kube-controller-manager, never node-fetch.
+    const agent = (name: string) =>
+      new RegExp(`^kube-controller-manager/v1\\.33\\.0\\+servicenet \\(.+\\) kubernetes/[0-9a-f]{7}/${name}$`);
+    expect(fin?.userAgent).toMatch(agent("service-cidrs-controller"));
+    expect(ep.userAgent).toMatch(agent("endpoint-controller"));
+    expect(slices[0]?.userAgent).toMatch(agent("endpointslice-controller"));
+    for (const a of server.actions) expect(a.userAgent).toMatch(agent("[a-z-]+"));
 
     stop.abort();
     expect(await done).toBe("stopped");
@@ -75,6 +83,7 @@ describe("runControllerManager over HTTP", () => {
     const patch = await server.waitForAction((w) => w.method === "PATCH" && w.path === "/api/v1/nodes/node-a");
     // node-b's blocks were occupied first, so node-a gets the next ones.
     expect(patch.body).toEqual({ spec: { podCIDR: "10.244.1.0/24", podCIDRs: ["10.244.1.0/24", "fd00:10:244:1::/64"] } });
+    expect(patch.userAgent).toMatch(/^kube-controller-manager\/.+\/node-controller$/);
     ipamStop.abort();
     expect(await done).toBe("stopped");
 

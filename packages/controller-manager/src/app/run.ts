@@ -18,7 +18,7 @@ import type { SharedInformer, ObjectWithMeta } from "@servicenet/client/tools/ca
 import { LeaderElector, leaseLock } from "@servicenet/client/tools/leaderelection";
 import { noopLogger, type Logger } from "@servicenet/component-base/logs";
 import { describeError } from "@servicenet/client/errors";
-import { newRESTClient, type ClientConnectionLimits } from "@servicenet/client/rest";
+import { newRESTClient, setUserAgent, withRateLimit, type ClientConnectionLimits } from "@servicenet/client/rest";
 import { NamespacedResourcesDeleter } from "../namespace/deletion/namespaced-resources-deleter.ts";
 import { NamespaceController } from "../namespace/namespace-controller.ts";
 import { ServiceCIDRController } from "../servicecidrs/servicecidrs-controller.ts";
@@ -129,7 +129,12 @@ async function runElected(o: RunOptions, signal: AbortSignal, log: Logger, obs: 
   }
   const identity = o.identity ?? `${hostname()}_${process.pid}`;
   const elector = new LeaderElector({
-    client: leaseLock(o.kubeConfig, o.leaseNamespace ?? "kube-system", o.leaseName ?? "kube-controller-manager"),
+    // leaderElectionClient: rest.AddUserAgent(c.Kubeconfig, "leader-election") (cmd/kube-controller-manager/app/controllermanager.go Run).
+    client: leaseLock(
+      setUserAgent(withRateLimit(o.kubeConfig, { qps: -1, burst: 0 }), controllerUserAgent("leader-election")),
+      o.leaseNamespace ?? "kube-system",
+      o.leaseName ?? "kube-controller-manager",
+    ),
     identity,
     logger: log,
     leaseDurationSeconds: (o.leaseDurationMs ?? defaultLeaseTimings.leaseDurationMs) / 1000,

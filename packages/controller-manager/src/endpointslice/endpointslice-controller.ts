@@ -139,11 +139,12 @@ export class EndpointSliceController {
       sliceEvent(s);
     };
     deps.slices.addEventHandler({ onAdd: sliceEvent, onUpdate: (_o, n) => sliceEvent(n), onDelete: sliceDeleted });
-    // A new or relabelled Node can admit held-back pods: resync every Service that has pods on it.
+    // Node events only change the topology cache (upstream addNode, updateNode, deleteNode): a Pod
+    // skipped because its Node was not in the cache yet fails its Service's sync, which the queue
+    // retries with backoff (PodsSkippedError), so no Node event has to look for the Node's Pods.
     deps.nodes?.addEventHandler({
-      onAdd: (n) => (this.#nodeChanged(n), this.#checkNodeTopologyDistribution()),
+      onAdd: () => this.#checkNodeTopologyDistribution(),
       onUpdate: (o, n) => {
-        this.#nodeChanged(n);
         // The zone label may come after the Node (cloud providers add it), readiness changes capacity.
         if (isNodeReady(o) !== isNodeReady(n) || o.metadata.labels?.[labelTopologyZone] !== n.metadata.labels?.[labelTopologyZone])
           this.#checkNodeTopologyDistribution();
@@ -173,11 +174,6 @@ export class EndpointSliceController {
 
   #record(service: Service, e: EventBuilder): void {
     this.#d.recorder?.event(getReference(service, "Service", "v1"), e.eventType, e.reason, e.message);
-  }
-
-  #nodeChanged(node: Node): void {
-    const pods = this.#d.pods.list().filter((p) => p.spec.nodeName === node.metadata.name);
-    servicesForPods(this.#services, pods).forEach((k) => this.queue.add(k));
   }
 
   /** The slices of Service `namespace/name` that this controller manages (upstream syncService's lister call). */
@@ -235,7 +231,9 @@ export class EndpointSliceController {
     // Only the selected pods, for the trigger times as upstream (and to keep syncs cheap).
     const pods = this.#pods.byNamespace(namespace).list(selectorFromSet(service.spec.selector));
     const triggerTime = this.#triggers.compute(key, service, pods);
-    const nodes = this.#d.nodes ? new Map(this.#d.nodes.list().map((n) => [n.metadata.name ?? "", n])) : undefined;
+    // nodeLister.Get per Pod, not a map of every Node per sync.
+    const nodeInformer = this.#d.nodes;
+    const nodes = nodeInformer && { get: (name: string) => nodeInformer.get(name) };
     const plan = reconcile({
       service,
       pods,

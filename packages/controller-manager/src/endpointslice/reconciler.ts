@@ -48,8 +48,8 @@ export interface ReconcileInput {
   pods: readonly Pod[];
   /** Slices labelled with this Service's name and managed by this controller. */
   existingSlices: readonly EndpointSlice[];
-  /** Nodes by name; undefined skips Node lookups (no zones). */
-  nodes?: ReadonlyMap<string, Node> | undefined;
+  /** Nodes by name (the node lister's Get); undefined skips Node lookups (no zones). */
+  nodes?: Pick<ReadonlyMap<string, Node>, "get"> | undefined;
   maxEndpointsPerSlice?: number;
   /** RFC 3339 trigger time for the annotation; undefined removes it. */
   triggerTime?: string | undefined;

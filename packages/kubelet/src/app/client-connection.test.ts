@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nodeSockets, processClientLimits } from "./client-connection.ts";
+import { heartbeatTimeoutMs, nodeSockets, processClientLimits } from "./client-connection.ts";
 
 describe("processClientLimits", () => {
   it.each([
@@ -19,5 +19,15 @@ describe("nodeSockets", () => {
     { name: "1,000 Nodes", nodes: 1000, want: 1000 },
   ])("$name", ({ nodes, want }) => {
     expect(nodeSockets(nodes)).toBe(want);
+  });
+});
+
+describe("heartbeatTimeoutMs", () => {
+  it.each([
+    { name: "upstream's defaults: nodeStatusUpdateFrequency 10 s, lease 40 s", frequencyMs: 10_000, leaseS: 40, want: 10_000 },
+    { name: "a slower status update is cut at the lease duration", frequencyMs: 60_000, leaseS: 40, want: 40_000 },
+    { name: "a faster one", frequencyMs: 4_000, leaseS: 40, want: 4_000 },
+  ])("$name", ({ frequencyMs, leaseS, want }) => {
+    expect(heartbeatTimeoutMs(frequencyMs, leaseS)).toBe(want);
   });
 });

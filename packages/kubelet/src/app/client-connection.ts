@@ -35,3 +35,13 @@ export function processClientLimits(limits: ClientConnectionLimits, nodes: numbe
 export function nodeSockets(nodes: number): number {
   return Math.max(DefaultMaxSockets, nodes);
 }
+
+/**
+ * The heartbeat client's timeout (cmd/kubelet/app/server.go `run`: heartbeatClientConfig.Timeout
+ * is nodeStatusUpdateFrequency, at most the node lease duration), so a Lease renewal or Node
+ * status update stuck on a dead connection fails in time for the next one instead of holding the
+ * Node's heartbeat until the Lease expires.
+ */
+export function heartbeatTimeoutMs(nodeStatusUpdateFrequencyMs: number, nodeLeaseDurationSeconds: number): number {
+  return Math.min(nodeStatusUpdateFrequencyMs, nodeLeaseDurationSeconds * 1000);
+}

@@ -7,21 +7,33 @@
 import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { NodeSchema, PodSchema, type Node, type Pod } from "@servicenet/api";
 import { describeError } from "@servicenet/client/errors";
-import { newRESTClient, toPlain, withRateLimit, type ClientConnectionLimits, defaultKubernetesUserAgent } from "@servicenet/client/rest";
+import {
+  newRESTClient,
+  setUserAgent,
+  toPlain,
+  withRateLimit,
+  type ClientConnectionLimits,
+  type RESTClient,
+  defaultKubernetesUserAgent,
+} from "@servicenet/client/rest";
 import { setConnectionLimits } from "@servicenet/client/tools/clientcmd";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import { realClock, sleep, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
-import { nodeSockets, processClientLimits } from "./client-connection.ts";
+import { heartbeatTimeoutMs, nodeSockets, processClientLimits } from "./client-connection.ts";
 import type { KubeletMetrics } from "../kubelet/metrics/metrics.ts";
 import { NodeLeaseController } from "../kubelet/nodelease/controller.ts";
 import { forEachLimited, registerNode } from "../kubelet/node-registration.ts";
 import { NodeSet } from "../kubelet/node-set.ts";
-import { defaultNodeStatusReportFrequencyMs, NodeStatusUpdater } from "../kubelet/node-status-updater.ts";
+import {
+  defaultNodeStatusReportFrequencyMs,
+  defaultNodeStatusUpdateFrequencyMs,
+  NodeStatusUpdater,
+} from "../kubelet/node-status-updater.ts";
 import { podClient } from "../kubelet/pod-client.ts";
 import { PodWorkers } from "../kubelet/pod-workers.ts";
 import { rfc3339 } from "../kubelet/status/time.ts";
-import { nodeIPs, nodeName, simulatedNode, type SimulatedNodeOptions } from "../nodestatus/setters.ts";
+import { defaultNodeLeaseDurationSeconds, nodeIPs, nodeName, simulatedNode, type SimulatedNodeOptions } from "../nodestatus/setters.ts";
 
 export interface RunOptions {
   kubeConfig: KubeConfig;
@@ -84,8 +96,7 @@ async function registerAll(o: RunOptions, kubeConfig: KubeConfig, names: string[
 }
 
 // Node status updates through the heartbeat client (never throttled), against the informer's Nodes.
-function nodeStatusUpdater(o: RunOptions, heartbeatConfig: KubeConfig, nodes: SharedInformer<Node>, log: Logger): NodeStatusUpdater {
-  const heartbeat = newRESTClient(heartbeatConfig, { userAgent: defaultKubernetesUserAgent("kubelet") });
+function nodeStatusUpdater(o: RunOptions, heartbeat: RESTClient, nodes: SharedInformer<Node>, log: Logger): NodeStatusUpdater {
   const clock = o.clock ?? realClock;
   return new NodeStatusUpdater({
     clock,
@@ -105,11 +116,17 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
   const log = o.logger ?? noopLogger;
   const names = nodeNamesOf(o);
   const unthrottled = { qps: -1, burst: 0 };
-  const kubeConfig = withRateLimit(o.kubeConfig, o.clientConnection ? processClientLimits(o.clientConnection, names.length) : unthrottled);
+  // Every clientset of the kubelet carries its rest.Config's default User-Agent (kubelet/<version> ...):
+  // the apiserver records the Nodes' and Pods' writes under the field manager kubelet.
+  const userAgent = defaultKubernetesUserAgent("kubelet");
+  const kubeConfig = setUserAgent(
+    withRateLimit(o.kubeConfig, o.clientConnection ? processClientLimits(o.clientConnection, names.length) : unthrottled),
+    userAgent,
+  );
   // The heartbeat client (buildKubeletClientConfig: QPS -1) is a clientset of its own, with its own
   // connections: Leases never queue for a socket behind the Pods' status writes. Both pools have a
   // socket per Node, so no Node's write waits for another Node's (client-connection.ts).
-  const heartbeatConfig = withRateLimit(o.kubeConfig, unthrottled);
+  const heartbeatConfig = setUserAgent(withRateLimit(o.kubeConfig, unthrottled), userAgent);
   const sockets = nodeSockets(names.length);
   for (const kc of [kubeConfig, heartbeatConfig]) setConnectionLimits(kc, { maxSockets: sockets, maxFreeSockets: sockets });
   const registered = await registerAll(o, kubeConfig, names, signal, log);
@@ -145,15 +162,20 @@ export async function runKubelet(o: RunOptions, signal: AbortSignal): Promise<vo
     if (nodes.observe(n)) workers.enqueueNode(n.metadata.name ?? "");
   };
   nodeInformer.addEventHandler({ onAdd: onNode, onUpdate: (_old, n) => onNode(n) });
+  // One heartbeat client for Leases and Node status, with upstream's timeout (client-connection.ts).
+  const heartbeat = newRESTClient(heartbeatConfig, {
+    timeoutMs: heartbeatTimeoutMs(defaultNodeStatusUpdateFrequencyMs, defaultNodeLeaseDurationSeconds),
+  });
   const leases = new NodeLeaseController({
     kubeConfig: heartbeatConfig,
+    client: heartbeat,
     logger: log,
     ...clock,
     ...(o.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: o.leaseRenewIntervalMs } : {}),
   });
   for (const n of registered) leases.add(n.metadata.name ?? "", n.metadata.uid ?? "");
   leases.start();
-  const statuses = nodeStatusUpdater(o, heartbeatConfig, nodeInformer, log);
+  const statuses = nodeStatusUpdater(o, heartbeat, nodeInformer, log);
   // The Nodes' first reports spread over one report period, as Nodes registered at different times.
   const t = (o.clock ?? realClock).now();
   names.forEach((name, i) => statuses.add(name, t - Math.floor((i * defaultNodeStatusReportFrequencyMs) / names.length)));

@@ -124,6 +124,9 @@ export function simulatedNode(o: SimulatedNodeOptions, index: number, now: strin
   };
 }
 
+/** KubeletConfiguration's nodeLeaseDurationSeconds default (pkg/kubelet/apis/config/v1beta1/defaults.go). */
+export const defaultNodeLeaseDurationSeconds = 40;
+
 /** The node Lease (`kube-node-lease/<name>`) the kubelet renews every 10 s (40 s duration). */
 export function nodeLease(name: string, nodeUID: string, renewTime: string): Record<string, unknown> {
   return {
@@ -134,6 +137,6 @@ export function nodeLease(name: string, nodeUID: string, renewTime: string): Rec
       namespace: "kube-node-lease",
       ownerReferences: [{ apiVersion: "v1", kind: "Node", name, uid: nodeUID }],
     },
-    spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime },
+    spec: { holderIdentity: name, leaseDurationSeconds: defaultNodeLeaseDurationSeconds, renewTime },
   };
 }

@@ -11,6 +11,7 @@ import { describeError, isNotFound } from "@servicenet/client/errors";
 import {
   newRESTClient,
   toPlain,
+  setUserAgent,
   withRateLimit,
   type ClientConnectionLimits,
   defaultKubernetesUserAgent,
@@ -64,9 +65,12 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
   const name = o.schedulerName ?? defaultSchedulerName;
   // One clientset for the informers and the writes (createClients in cmd/kube-scheduler/app/options);
   // the throttle runs on the real clock: it paces requests on the wire, whatever clock tests step.
-  const kubeConfig = withRateLimit(o.kubeConfig, clientConnection(o));
+  // Both clientsets carry rest.AddUserAgent(kubeConfig, "scheduler"): the apiserver records the
+  // scheduler's writes under the field manager kube-scheduler.
+  const userAgent = addUserAgent(defaultKubernetesUserAgent("kube-scheduler"), "scheduler");
+  const kubeConfig = setUserAgent(withRateLimit(o.kubeConfig, clientConnection(o)), userAgent);
   const core = kubeConfig.makeApiClient(CoreV1Api);
-  const rest = newRESTClient(kubeConfig, { userAgent: addUserAgent(defaultKubernetesUserAgent("kube-scheduler"), "scheduler") });
+  const rest = newRESTClient(kubeConfig);
   const base = { kubeConfig, logger: log, clock };
   const nonTerminal = "status.phase!=Succeeded,status.phase!=Failed";
   const pods = new SharedInformer<Pod>({
@@ -93,7 +97,7 @@ export async function runScheduler(o: RunOptions, signal: AbortSignal): Promise<
   const queue = new SchedulingQueue({ clock });
   const events = new EventBroadcaster({ logger: log, clock });
   // The event client is a clientset of its own (createClients' eventClient): a bucket of its own.
-  events.startRecordingToSink(clientNodeEventSink(withRateLimit(o.kubeConfig, clientConnection(o))));
+  events.startRecordingToSink(clientNodeEventSink(setUserAgent(withRateLimit(o.kubeConfig, clientConnection(o)), userAgent)));
   const recorder: EventRecorder = events.newRecorder({ component: name });
 
   const ours = (p: Pod) =>

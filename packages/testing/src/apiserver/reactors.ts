@@ -19,6 +19,8 @@ export interface Action {
   subresource?: string | undefined;
   /** The decoded request body of a write. */
   body?: unknown;
+  /** The User-Agent header, whose first segment a real apiserver records as a write's field manager. */
+  userAgent?: string | undefined;
 }
 
 /**

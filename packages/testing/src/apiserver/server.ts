@@ -151,6 +151,7 @@ export class FakeAPIServer {
       name: info.name,
       subresource: info.subresource,
       body: decoded,
+      userAgent: req.headers["user-agent"],
     };
     this.#actions.push(action);
     for (const w of [...this.#waiters]) w(action);

@@ -15,6 +15,16 @@ export interface ParsedTime {
 
 class ParseError extends Error {}
 
+const digitPatterns = new Map<string, RegExp>();
+
+/** `^\d{min,max}`, compiled once per width. */
+function digits(min: number, max: number): RegExp {
+  const key = `${min},${max}`;
+  let re = digitPatterns.get(key);
+  if (re === undefined) digitPatterns.set(key, (re = new RegExp(`^\\d{${key}}`)));
+  return re;
+}
+
 /** Go's `daysIn`. */
 function daysIn(month: number, year: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -26,13 +36,14 @@ function daysIn(month: number, year: number): number {
  * Like Go it takes a fraction of a second (`.` or `,`) after the seconds and an hour of one digit.
  */
 export function parseRFC3339(s: string): ParsedTime | string {
-  const q = JSON.stringify(s);
+  // Every watched object's timestamps come through here: the quoted input only for errors.
+  const q = (): string => JSON.stringify(s);
   let rest = s;
   const bad = (elem: string): never => {
-    throw new ParseError(`parsing time ${q} as "${layout}": cannot parse ${JSON.stringify(rest)} as "${elem}"`);
+    throw new ParseError(`parsing time ${q()} as "${layout}": cannot parse ${JSON.stringify(rest)} as "${elem}"`);
   };
   const num = (elem: string, min: number, max: number): number => {
-    const m = new RegExp(`^\\d{${min},${max}}`).exec(rest);
+    const m = digits(min, max).exec(rest);
     if (m === null) bad(elem);
     rest = rest.slice(m![0].length);
     return Number(m![0]);
@@ -45,18 +56,18 @@ export function parseRFC3339(s: string): ParsedTime | string {
     const year = num("2006", 4, 4);
     lit("-");
     const month = num("01", 2, 2);
-    if (month < 1 || month > 12) return `parsing time ${q}: month out of range`;
+    if (month < 1 || month > 12) return `parsing time ${q()}: month out of range`;
     lit("-");
     const day = num("02", 2, 2);
     lit("T");
     const hour = num("15", 1, 2);
-    if (hour > 23) return `parsing time ${q}: hour out of range`;
+    if (hour > 23) return `parsing time ${q()}: hour out of range`;
     lit(":");
     const minute = num("04", 2, 2);
-    if (minute > 59) return `parsing time ${q}: minute out of range`;
+    if (minute > 59) return `parsing time ${q()}: minute out of range`;
     lit(":");
     const second = num("05", 2, 2);
-    if (second > 59) return `parsing time ${q}: second out of range`;
+    if (second > 59) return `parsing time ${q()}: second out of range`;
     let fraction = "";
     const f = /^[.,](\d+)/.exec(rest);
     if (f !== null) {
@@ -71,8 +82,8 @@ export function parseRFC3339(s: string): ParsedTime | string {
       offsetMin = (o![1] === "-" ? -1 : 1) * (Number(o![2]) * 60 + Number(o![3]));
       rest = rest.slice(o![0].length);
     }
-    if (rest !== "") return `parsing time ${q}: extra text: ${JSON.stringify(rest)}`;
-    if (day < 1 || day > daysIn(month, year)) return `parsing time ${q}: day out of range`;
+    if (rest !== "") return `parsing time ${q()}: extra text: ${JSON.stringify(rest)}`;
+    if (day < 1 || day > daysIn(month, year)) return `parsing time ${q()}: day out of range`;
     const micros6 = Number((fraction + "000000").slice(0, 6));
     const epochMs = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMin * 60_000 + Math.floor(micros6 / 1000);
     return { epochMs, micros: micros6 % 1000 };

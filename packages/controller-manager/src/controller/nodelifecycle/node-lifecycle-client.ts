@@ -3,6 +3,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Node, Pod } from "@servicenet/api";
 import { newRESTClient } from "@servicenet/client/rest";
 import type { NodeLifecycleClient } from "../util/node/controller-utils.ts";
+import { controllerUserAgent } from "../user-agent.ts";
 
 const seg = encodeURIComponent;
 
@@ -11,10 +12,7 @@ const seg = encodeURIComponent;
  * resourceVersion it was computed from: `spec.taints` has no merge key, so the list is replaced
  * and a concurrent change must be a Conflict (`PatchNodeTaints` in pkg/controller/controller_utils.go).
  */
-export function nodeLifecycleClient(
-  kubeConfig: KubeConfig,
-  userAgent = "servicenet-controller-manager/node-lifecycle-controller",
-): NodeLifecycleClient {
+export function nodeLifecycleClient(kubeConfig: KubeConfig, userAgent = controllerUserAgent("node-controller")): NodeLifecycleClient {
   const { request } = newRESTClient(kubeConfig, { userAgent });
   const node = (name: string) => `/api/v1/nodes/${seg(name)}`;
   return {

@@ -43,6 +43,8 @@ interface Held {
 
 export interface LeaseControllerOptions {
   kubeConfig: KubeConfig;
+  /** The heartbeat client (the kubelet's, with its timeout); default a client of `kubeConfig`. */
+  client?: RESTClient;
   clock?: Clock;
   logger?: Logger;
   renewIntervalMs?: number;
@@ -64,7 +66,7 @@ export class NodeLeaseController {
   renewals = 0;
 
   constructor(o: LeaseControllerOptions) {
-    this.#rest = newRESTClient(o.kubeConfig, { userAgent: defaultKubernetesUserAgent("kubelet") });
+    this.#rest = o.client ?? newRESTClient(o.kubeConfig, { userAgent: defaultKubernetesUserAgent("kubelet") });
     this.#clock = o.clock ?? realClock;
     this.#log = o.logger ?? noopLogger;
     this.#interval = o.renewIntervalMs ?? defaultRenewIntervalMs;

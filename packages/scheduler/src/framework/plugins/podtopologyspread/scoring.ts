@@ -26,16 +26,20 @@ export const systemDefaultConstraints: readonly SpreadConstraint[] = [
 /** The label set a Pod's spread counts Pods by (the merged selectors of the Services selecting it), or undefined. */
 export type DefaultSelector = (pod: Pod) => Readonly<Record<string, string>> | undefined;
 
-function matches(ref: PodRef, namespace: string, selector: Readonly<Record<string, string>>): boolean {
+function matches(ref: PodRef, namespace: string, pairs: readonly (readonly [string, string])[]): boolean {
   if (ref.terminating || ref.namespace !== namespace) return false;
-  for (const [k, v] of Object.entries(selector)) if (ref.labels[k] !== v) return false;
+  for (const [k, v] of pairs) if (ref.labels[k] !== v) return false;
   return true;
 }
 
-/** `countPodsMatchSelector`. */
+/**
+ * `countPodsMatchSelector`. Every scheduling cycle runs it over every Pod of the cluster (the zone
+ * constraint counts all Nodes' Pods), so the selector's pairs are taken once per Node, not per Pod.
+ */
 export function countPodsMatchSelector(node: NodeInfo, namespace: string, selector: Readonly<Record<string, string>>): number {
+  const pairs = Object.entries(selector);
   let n = 0;
-  for (const ref of node.pods.values()) if (matches(ref, namespace, selector)) n++;
+  for (const ref of node.pods.values()) if (matches(ref, namespace, pairs)) n++;
   return n;
 }
 
