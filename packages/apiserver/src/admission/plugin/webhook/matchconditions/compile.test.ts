@@ -23,7 +23,7 @@ describe("matchConditions under the StrictCostEnforcementForWebhooks gate", () =
   const cost = (strictCost?: boolean) => {
     const r = compileMatchCondition(check, strictCost === undefined ? {} : { strictCost });
     if (r.error) throw r.error;
-    const authorizer = new AuthorizerValue({ name: "alice", groups: [] }, () => ({ decision: "Allow", reason: "" }));
+    const authorizer = new AuthorizerValue({ name: "alice", uid: "u1", groups: [] }, () => ({ decision: "Allow", reason: "" }));
     return r.program.evaluate({ authorizer }).cost;
   };
   it("charges an authorization check 350,000 with the gate on (the default) and its call alone off", () => {
