@@ -307,7 +307,9 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     dataDir: raw["data-dir"] ?? ".servicenet",
     emulatedVersion,
     featureGates:
-      raw["feature-gates"] !== undefined ? parseFeatureGates(raw["feature-gates"], emulatedVersion) : defaultFeatureGatesAt(emulatedVersion),
+      raw["feature-gates"] !== undefined
+        ? parseFeatureGates(raw["feature-gates"], emulatedVersion)
+        : defaultFeatureGatesAt(emulatedVersion),
     repairIntervalMs: raw["repair-interval"] !== undefined ? parseDurationMs(raw["repair-interval"], "--repair-interval") : 3 * 60_000,
     runtimeConfig,
     authorizationModes,

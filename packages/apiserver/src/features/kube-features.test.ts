@@ -57,9 +57,33 @@ describe("parseFeatureGates", () => {
 
 describe("feature gates at the emulated version (versioned_kube_features.go)", () => {
   it.each([
-    ["1.33", { MultiCIDRServiceAllocator: true, DisableAllocatorDualWrite: false, AuthorizeWithSelectors: true, StrictCostEnforcementForVAP: true }],
-    ["1.32", { MultiCIDRServiceAllocator: false, DisableAllocatorDualWrite: false, AuthorizeWithSelectors: true, StrictCostEnforcementForVAP: true }],
-    ["1.31", { MultiCIDRServiceAllocator: false, DisableAllocatorDualWrite: false, AuthorizeWithSelectors: false, StrictCostEnforcementForVAP: false }],
+    [
+      "1.33",
+      {
+        MultiCIDRServiceAllocator: true,
+        DisableAllocatorDualWrite: false,
+        AuthorizeWithSelectors: true,
+        StrictCostEnforcementForVAP: true,
+      },
+    ],
+    [
+      "1.32",
+      {
+        MultiCIDRServiceAllocator: false,
+        DisableAllocatorDualWrite: false,
+        AuthorizeWithSelectors: true,
+        StrictCostEnforcementForVAP: true,
+      },
+    ],
+    [
+      "1.31",
+      {
+        MultiCIDRServiceAllocator: false,
+        DisableAllocatorDualWrite: false,
+        AuthorizeWithSelectors: false,
+        StrictCostEnforcementForVAP: false,
+      },
+    ],
   ])("defaults at %s", (v, want) => {
     expect(defaultFeatureGatesAt(v)).toMatchObject(want);
   });
@@ -70,8 +94,16 @@ describe("feature gates at the emulated version (versioned_kube_features.go)", (
   });
 
   it.each([
-    ["StrictCostEnforcementForVAP=false", "1.33", "cannot set feature gate StrictCostEnforcementForVAP to false, feature is locked to true"],
-    ["StrictCostEnforcementForWebhooks=false", "1.32", "cannot set feature gate StrictCostEnforcementForWebhooks to false, feature is locked to true"],
+    [
+      "StrictCostEnforcementForVAP=false",
+      "1.33",
+      "cannot set feature gate StrictCostEnforcementForVAP to false, feature is locked to true",
+    ],
+    [
+      "StrictCostEnforcementForWebhooks=false",
+      "1.32",
+      "cannot set feature gate StrictCostEnforcementForWebhooks to false, feature is locked to true",
+    ],
   ])("refuses %s at %s (GA and locked since 1.32)", (flag, v, msg) => {
     expect(() => parseFeatureGates(flag, v)).toThrow(msg);
   });

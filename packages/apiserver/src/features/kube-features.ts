@@ -108,7 +108,11 @@ export function featureGatesForMode(mode: AllocatorMode): FeatureGates {
  * `invalid value of X=v, err: strconv.ParseBool: parsing "v": invalid syntax`,
  * `cannot set feature gate X to false, feature is locked to true`.
  */
-export function parseFeatureGates(value: string, emulationVersion: string = defaultEmulationVersion, warn?: (msg: string) => void): FeatureGates {
+export function parseFeatureGates(
+  value: string,
+  emulationVersion: string = defaultEmulationVersion,
+  warn?: (msg: string) => void,
+): FeatureGates {
   const f = newKubeFeatureGate(emulationVersion, warn);
   f.set(value);
   return featureGatesOf(f);

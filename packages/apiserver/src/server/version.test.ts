@@ -21,7 +21,13 @@ describe("serverVersion", () => {
 
   it("keeps major, minor and gitVersion under --emulated-version 1.31, and reports the emulated 1.31", () => {
     const v = serverVersion(effectiveVersionFromFlag(["1.31"]));
-    expect(v).toMatchObject({ major: "1", minor: "33", emulationMinor: "31", minCompatibilityMinor: "30", gitVersion: "v1.33.0+servicenet" });
+    expect(v).toMatchObject({
+      major: "1",
+      minor: "33",
+      emulationMinor: "31",
+      minCompatibilityMinor: "30",
+      gitVersion: "v1.33.0+servicenet",
+    });
     // upstream's field order (kubectl prints the document as served).
     expect(Object.keys(v).slice(0, 7)).toEqual([
       "major",

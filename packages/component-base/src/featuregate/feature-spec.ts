@@ -55,13 +55,13 @@ export function sortedVersionedSpecs(name: string, specs: VersionedSpecs): Versi
     const prev = sorted[i - 1]!;
     const cur = sorted[i]!;
     if (!Version.parse(prev.version).lessThan(Version.parse(cur.version)))
-      throw new Error(`feature ${JSON.stringify(name)} lists version transitions in non-increasing order (${cur.version} <= ${prev.version})`);
+      throw new Error(
+        `feature ${JSON.stringify(name)} lists version transitions in non-increasing order (${cur.version} <= ${prev.version})`,
+      );
     if (prev.preRelease === Deprecated && cur.preRelease !== Deprecated)
       throw new Error(`deprecated feature ${JSON.stringify(name)} must not resurrect from its terminal state`);
     if (cur.preRelease !== Deprecated && stability[cur.preRelease] < stability[prev.preRelease])
-      throw new Error(
-        `feature ${JSON.stringify(name)} regresses stability from more stable level to ${cur.preRelease} in ${cur.version}`,
-      );
+      throw new Error(`feature ${JSON.stringify(name)} regresses stability from more stable level to ${cur.preRelease} in ${cur.version}`);
   }
   return sorted;
 }

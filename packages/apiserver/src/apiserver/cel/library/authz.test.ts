@@ -303,7 +303,12 @@ describe("runtime cost without the library cost estimator (strictCost false)", (
     return r.program.evaluate({ authorizer: new AuthorizerValue(requester, allowAll) }).cost;
   };
   it.each([
-    { name: "resource check allowed", expr: "authorizer.group('apps').resource('deployments').check('create').allowed()", strict: 350004, lenient: 5 },
+    {
+      name: "resource check allowed",
+      expr: "authorizer.group('apps').resource('deployments').check('create').allowed()",
+      strict: 350004,
+      lenient: 5,
+    },
     { name: "path check allowed", expr: "authorizer.path('/healthz').check('get').allowed()", strict: 350003, lenient: 4 },
     {
       name: "fieldSelector",

@@ -11,8 +11,12 @@ describe("matchConditions under the AuthorizeWithSelectors gate", () => {
   });
 
   it("refuse them with the gate off, and keep the rest of the authorizer library", () => {
-    expect(compileMatchCondition(selecting, { authorizeWithSelectors: false }).error?.detail).toMatch(/^compilation failed: .*labelSelector/);
-    expect(compileMatchCondition("authorizer.group('').resource('pods').check('list').allowed()", { authorizeWithSelectors: false }).error).toBeUndefined();
+    expect(compileMatchCondition(selecting, { authorizeWithSelectors: false }).error?.detail).toMatch(
+      /^compilation failed: .*labelSelector/,
+    );
+    expect(
+      compileMatchCondition("authorizer.group('').resource('pods').check('list').allowed()", { authorizeWithSelectors: false }).error,
+    ).toBeUndefined();
   });
 });
 
