@@ -4,3 +4,6 @@ export * from "./metrics/index.ts";
 export * from "./logs/index.ts";
 export * from "./duration/index.ts";
 export * from "./healthz/index.ts";
+export * from "./version/index.ts";
+export * from "./featuregate/index.ts";
+export * from "./compatibility/index.ts";

@@ -73,6 +73,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     port: o.port,
     serviceClusterIPRange: o.serviceClusterIPRanges.join(","),
     serviceNodePortRange: o.serviceNodePortRange,
+    emulatedVersion: o.emulatedVersion,
     featureGates: o.featureGates,
     repairIntervalMs: o.repairIntervalMs,
     runtimeConfig: o.runtimeConfig,

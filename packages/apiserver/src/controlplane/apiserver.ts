@@ -6,7 +6,9 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { StatusError } from "@servicenet/api";
-import { defaultFeatureGates, type FeatureGates } from "../features/kube-features.ts";
+import { defaultFeatureGatesAt, type FeatureGates } from "../features/kube-features.ts";
+import { effectiveVersionFromFlag } from "../util/compatibility/version.ts";
+import { serverVersion } from "../server/version.ts";
 import { newServiceAllocators, type ServiceAllocators } from "../registry/core/rest/service-ip-allocators.ts";
 import { KubernetesServiceController, defaultAdvertiseAddress } from "./controller/kubernetesservice/index.ts";
 import { startIdentityLeaseControllers } from "./controller/apiserverleasegc/index.ts";
@@ -59,7 +61,12 @@ export interface StartApiServerOptions {
   serviceClusterIPRange?: string;
   /** `--service-node-port-range`; default 30000-32767. */
   serviceNodePortRange?: string;
-  /** `--feature-gates`; default the 1.33 gates (IPAddress allocator with dual-write). */
+  /**
+   * `--emulated-version` (major.minor, 1.31 to 1.33): /version's emulation fields and the feature
+   * gates' defaults when `featureGates` is not given; default 1.33.
+   */
+  emulatedVersion?: string;
+  /** `--feature-gates`; default the gates of the emulated version (at 1.33: IPAddress allocator with dual-write). */
   featureGates?: FeatureGates;
   /** Period of the ClusterIP/NodePort repair loops; upstream's is 3 min. */
   repairIntervalMs?: number;
@@ -224,7 +231,8 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     const clientCA = o.clientCAFile !== undefined ? readFileSync(o.clientCAFile, "utf8") : certs?.caCert;
     const metrics = new MetricsRegistry();
     const logger = o.logger ?? noopLogger;
-    const gates = o.featureGates ?? defaultFeatureGates;
+    const effective = effectiveVersionFromFlag(o.emulatedVersion !== undefined ? [o.emulatedVersion] : []);
+    const gates = o.featureGates ?? defaultFeatureGatesAt(effective.emulationVersion.toString());
     const range = o.serviceClusterIPRange ?? defaultServiceClusterIPRange;
     const nodePorts = o.serviceNodePortRange ? { serviceNodePortRange: o.serviceNodePortRange } : {};
     const sa = await newServiceAllocators({ store, serviceClusterIPRange: range, ...nodePorts, featureGates: gates, metrics, logger });
@@ -239,6 +247,9 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       flowControl: flowControl.config,
       authorizer: authz.authorizer,
       authorizeWithSelectors: gates.AuthorizeWithSelectors,
+      strictCostEnforcementForVAP: gates.StrictCostEnforcementForVAP,
+      strictCostEnforcementForWebhooks: gates.StrictCostEnforcementForWebhooks,
+      version: serverVersion(effective),
       ...(authz.ruleResolver ? { ruleResolver: authz.ruleResolver } : {}),
       authorizerRuleResolver: authz.rulesReviewer,
       store,

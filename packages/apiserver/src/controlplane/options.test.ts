@@ -161,3 +161,38 @@ describe("--default-not-ready-toleration-seconds, --default-unreachable-tolerati
     );
   });
 });
+
+// kube-apiserver's --emulated-version (component-base/compatibility registry.go toVersionMap and
+// effectiveVersion.Validate, apiserver/pkg/util/compatibility floors: 1.31..1.33 for binary 1.33).
+describe("--emulated-version", () => {
+  it("defaults to the binary's 1.33 and takes 1.x or kube=1.x", () => {
+    expect(parseUpOptions([]).emulatedVersion).toBe("1.33");
+    expect(parseUpOptions(["--emulated-version", "1.31"]).emulatedVersion).toBe("1.31");
+    expect(parseUpOptions(["--emulated-version=kube=1.32"]).emulatedVersion).toBe("1.32");
+  });
+
+  it("reads the feature gates at the emulated version, whichever flag comes first", () => {
+    expect(parseUpOptions(["--emulated-version", "1.31"]).featureGates).toMatchObject({
+      MultiCIDRServiceAllocator: false,
+      AuthorizeWithSelectors: false,
+      StrictCostEnforcementForVAP: false,
+    });
+    expect(
+      parseUpOptions(["--feature-gates", "StrictCostEnforcementForVAP=false", "--emulated-version", "1.31"]).featureGates,
+    ).toMatchObject({ StrictCostEnforcementForVAP: false, StrictCostEnforcementForWebhooks: false });
+    expect(() => parseUpOptions(["--feature-gates", "StrictCostEnforcementForVAP=false"])).toThrow(
+      "cannot set feature gate StrictCostEnforcementForVAP to false, feature is locked to true",
+    );
+  });
+
+  it.each([
+    ["1.30", "emulation version 1.30 is not between [1.31, 1.33.0]"],
+    ["1.34", "emulation version 1.34 is not between [1.31, 1.33.0]"],
+    ["1.31.2", "patch version not allowed, got: kube=1.31.2"],
+    ["kube=1.31,kube=1.32", "duplicate version flag, kube=1.31 and kube=1.32"],
+    ["wardle=1.2", "component not registered: wardle"],
+    ["one", 'could not parse "one" as version'],
+  ])("refuses %s", (v, msg) => {
+    expect(() => parseUpOptions(["--emulated-version", v])).toThrow(msg);
+  });
+});

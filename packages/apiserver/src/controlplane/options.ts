@@ -6,7 +6,8 @@ import { defaultAuthorizationModes, parseAuthorizationModes } from "../kubeapise
 import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR, parseIP } from "@servicenet/api";
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
-import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from "../features/kube-features.ts";
+import { defaultFeatureGatesAt, parseFeatureGates, type FeatureGates } from "../features/kube-features.ts";
+import { effectiveVersionFromFlag } from "../util/compatibility/version.ts";
 import { registryRoot } from "../storage/keys.ts";
 import { defaultNodePortRange, formatPortRange, parsePortRange } from "../registry/core/service/portallocator/port-range.ts";
 import { servedAPIs } from "./api-resource-config.ts";
@@ -34,7 +35,9 @@ export interface UpOptions {
   /** `--advertise-address`: this apiserver's address in the kubernetes Endpoints (default from the bind address). */
   advertiseAddress: string | undefined;
   dataDir: string;
-  /** `--feature-gates`, over the 1.33 defaults. */
+  /** `--emulated-version` (kube-apiserver's): the major.minor the server emulates, 1.31 to 1.33 (default 1.33). */
+  emulatedVersion: string;
+  /** `--feature-gates`, over the defaults at the emulated version. */
   featureGates: FeatureGates;
   /** `--repair-interval` in ms: period of the ClusterIP/NodePort repair loops (upstream fixes 3 min). */
   repairIntervalMs: number;
@@ -90,8 +93,14 @@ export const usage = `Usage: servicenet up [flags]
                                       (default the bind address)
   --data-dir <dir>                    state directory (default ./.servicenet)
   --feature-gates <A=bool,...>        MultiCIDRServiceAllocator (default true),
-                                      DisableAllocatorDualWrite (default false) and
-                                      AuthorizeWithSelectors (default true), as Kubernetes 1.33
+                                      DisableAllocatorDualWrite (default false),
+                                      AuthorizeWithSelectors (default true),
+                                      StrictCostEnforcementForVAP and StrictCostEnforcementForWebhooks
+                                      (GA, locked to true), as Kubernetes 1.33; defaults and locks are
+                                      those of the emulated version
+  --emulated-version <[kube=]1.x>     kube-apiserver's: emulate an older release's feature gates
+                                      (defaults, locks, which exist) and /version's emulationMinor.
+                                      Options are: kube=1.31..1.33 (default=1.33)
   --repair-interval <duration>        period of the ClusterIP and NodePort repair loops (default 3m)
   --runtime-config <key=bool,...>     kube-apiserver's: serve versions off by default, e.g.
                                       networking.k8s.io/v1alpha1=true (kubectl 1.27-1.30 describe),
@@ -200,6 +209,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--advertise-address",
         "--data-dir",
         "--feature-gates",
+        "--emulated-version",
         "--repair-interval",
         "--runtime-config",
         "--authorization-mode",
@@ -257,6 +267,8 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   } catch (e) {
     throw new Error(`--runtime-config: ${(e as Error).message.replace(/^--runtime-config: /, "")}`);
   }
+  // ComponentGlobalsRegistry.Set: the emulation version first, then the gates read at it.
+  const emulatedVersion = effectiveVersionFromFlag(splitList(raw["emulated-version"])).emulationVersion.toString();
   const anonymousAuth = raw["anonymous-auth"] ?? "true";
   if (anonymousAuth !== "true" && anonymousAuth !== "false")
     throw new Error(`--anonymous-auth: invalid boolean ${JSON.stringify(anonymousAuth)}`);
@@ -293,7 +305,11 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     bindAddress: raw["bind-address"] ?? "127.0.0.1",
     advertiseAddress,
     dataDir: raw["data-dir"] ?? ".servicenet",
-    featureGates: raw["feature-gates"] !== undefined ? parseFeatureGates(raw["feature-gates"]) : { ...defaultFeatureGates },
+    emulatedVersion,
+    featureGates:
+      raw["feature-gates"] !== undefined
+        ? parseFeatureGates(raw["feature-gates"], emulatedVersion)
+        : defaultFeatureGatesAt(emulatedVersion),
     repairIntervalMs: raw["repair-interval"] !== undefined ? parseDurationMs(raw["repair-interval"], "--repair-interval") : 3 * 60_000,
     runtimeConfig,
     authorizationModes,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   allocatorMode,
   defaultFeatureGates,
+  defaultFeatureGatesAt,
   featureGatesForMode,
   formatFeatureGates,
   parseFeatureGates,
@@ -14,6 +15,8 @@ describe("parseFeatureGates", () => {
       MultiCIDRServiceAllocator: true,
       DisableAllocatorDualWrite: false,
       AuthorizeWithSelectors: true,
+      StrictCostEnforcementForVAP: true,
+      StrictCostEnforcementForWebhooks: true,
     });
     expect(allocatorMode(defaultFeatureGates)).toBe("dual-write");
   });
@@ -49,5 +52,73 @@ describe("parseFeatureGates", () => {
       expect(allocatorMode(gates)).toBe(mode);
       expect(parseFeatureGates(formatFeatureGates(gates))).toEqual(gates);
     }
+  });
+});
+
+describe("feature gates at the emulated version (versioned_kube_features.go)", () => {
+  it.each([
+    [
+      "1.33",
+      {
+        MultiCIDRServiceAllocator: true,
+        DisableAllocatorDualWrite: false,
+        AuthorizeWithSelectors: true,
+        StrictCostEnforcementForVAP: true,
+      },
+    ],
+    [
+      "1.32",
+      {
+        MultiCIDRServiceAllocator: false,
+        DisableAllocatorDualWrite: false,
+        AuthorizeWithSelectors: true,
+        StrictCostEnforcementForVAP: true,
+      },
+    ],
+    [
+      "1.31",
+      {
+        MultiCIDRServiceAllocator: false,
+        DisableAllocatorDualWrite: false,
+        AuthorizeWithSelectors: false,
+        StrictCostEnforcementForVAP: false,
+      },
+    ],
+  ])("defaults at %s", (v, want) => {
+    expect(defaultFeatureGatesAt(v)).toMatchObject(want);
+  });
+
+  it("emulating 1.31 or 1.32 allocates with the bitmap, as those releases did by default", () => {
+    expect(allocatorMode(defaultFeatureGatesAt("1.31"))).toBe("bitmap");
+    expect(allocatorMode(defaultFeatureGatesAt("1.32"))).toBe("bitmap");
+  });
+
+  it.each([
+    [
+      "StrictCostEnforcementForVAP=false",
+      "1.33",
+      "cannot set feature gate StrictCostEnforcementForVAP to false, feature is locked to true",
+    ],
+    [
+      "StrictCostEnforcementForWebhooks=false",
+      "1.32",
+      "cannot set feature gate StrictCostEnforcementForWebhooks to false, feature is locked to true",
+    ],
+  ])("refuses %s at %s (GA and locked since 1.32)", (flag, v, msg) => {
+    expect(() => parseFeatureGates(flag, v)).toThrow(msg);
+  });
+
+  it("turns the strict cost gates off at 1.31 (beta there)", () => {
+    expect(parseFeatureGates("StrictCostEnforcementForVAP=false", "1.31")).toMatchObject({
+      StrictCostEnforcementForVAP: false,
+      StrictCostEnforcementForWebhooks: false,
+    });
+    expect(parseFeatureGates("StrictCostEnforcementForVAP=true", "1.31").StrictCostEnforcementForVAP).toBe(true);
+  });
+
+  it("warns when a GA gate is set, as component-base does", () => {
+    const warnings: string[] = [];
+    parseFeatureGates("MultiCIDRServiceAllocator=false", "1.33", (m) => warnings.push(m));
+    expect(warnings).toEqual(["Setting GA feature gate MultiCIDRServiceAllocator=false. It will be removed in a future release."]);
   });
 });

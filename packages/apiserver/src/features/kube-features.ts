@@ -1,16 +1,16 @@
 /**
- * The feature gates servicenet honours (upstream pkg/features/kube_features.go), parsed from
- * `--feature-gates` as component-base parses them. Gates are passed in as values; nothing reads a
- * global.
+ * The feature gates servicenet honours, with the real history of each (upstream
+ * pkg/features/versioned_kube_features.go of 1.33 and staging/src/k8s.io/apiserver/pkg/features/
+ * kube_features.go), read at the emulation version as component-base's versioned feature gate
+ * reads them. Gates are passed in as values; nothing reads a global.
  *
- * Defaults are those of Kubernetes **1.33** (the release whose kubectl this project tests against,
- * and the one where the networking.k8s.io/v1 ServiceCIDR and IPAddress APIs went GA):
- * MultiCIDRServiceAllocator GA and on, DisableAllocatorDualWrite beta and off, so a new cluster
- * allocates with IPAddress objects and keeps writing the legacy bitmap for skewed apiservers.
- * Upstream 1.34 turns DisableAllocatorDualWrite on and 1.35 locks it; set it to get that behaviour.
- * AuthorizeWithSelectors (staging/src/k8s.io/apiserver/pkg/features/kube_features.go) is beta and
- * on since 1.32.
+ * At 1.33 (the binary version): MultiCIDRServiceAllocator GA and on (not locked),
+ * DisableAllocatorDualWrite beta and off, AuthorizeWithSelectors beta and on, and the two
+ * StrictCostEnforcement gates GA and locked on. `--emulated-version=1.31` turns the allocator gate
+ * back to beta and off (the bitmap allocator), AuthorizeWithSelectors to alpha and off, and
+ * unlocks StrictCostEnforcementForVAP/ForWebhooks (beta, off by default there).
  */
+import { Alpha, Beta, FeatureGate, GA, type VersionedSpecs } from "@servicenet/component-base/featuregate";
 
 /** The gates servicenet knows. */
 export interface FeatureGates {
@@ -23,20 +23,65 @@ export interface FeatureGates {
    * authorizer, and CEL's authorizer library gains `fieldSelector()` and `labelSelector()`.
    */
   AuthorizeWithSelectors: boolean;
+  /** KEP-4592: ValidatingAdmissionPolicy expressions are charged the CEL library functions' costs. */
+  StrictCostEnforcementForVAP: boolean;
+  /** KEP-4592: admission webhooks' matchConditions are charged the CEL library functions' costs. */
+  StrictCostEnforcementForWebhooks: boolean;
+}
+
+/** Each gate's VersionedSpecs, as upstream lists them in 1.33. */
+export const versionedKubeFeatures: Readonly<Record<keyof FeatureGates, VersionedSpecs>> = {
+  MultiCIDRServiceAllocator: [
+    { version: "1.27", default: false, preRelease: Alpha },
+    { version: "1.31", default: false, preRelease: Beta },
+    { version: "1.33", default: true, preRelease: GA, lockToDefault: false },
+  ],
+  DisableAllocatorDualWrite: [
+    { version: "1.31", default: false, preRelease: Alpha },
+    { version: "1.33", default: false, preRelease: Beta },
+  ],
+  AuthorizeWithSelectors: [
+    { version: "1.31", default: false, preRelease: Alpha },
+    { version: "1.32", default: true, preRelease: Beta },
+  ],
+  StrictCostEnforcementForVAP: [
+    { version: "1.30", default: false, preRelease: Beta },
+    { version: "1.32", default: true, preRelease: GA, lockToDefault: true },
+  ],
+  StrictCostEnforcementForWebhooks: [
+    { version: "1.30", default: false, preRelease: Beta },
+    { version: "1.32", default: true, preRelease: GA, lockToDefault: true },
+  ],
+};
+
+const known = Object.keys(versionedKubeFeatures) as (keyof FeatureGates)[];
+
+/** The binary's own version, where gates are read without `--emulated-version`. */
+export const defaultEmulationVersion = "1.33";
+
+/** A component-base feature gate of these features at `emulationVersion`; `warn` gets its warnings. */
+export function newKubeFeatureGate(emulationVersion: string = defaultEmulationVersion, warn?: (msg: string) => void): FeatureGate {
+  const f = new FeatureGate(emulationVersion, warn);
+  f.addVersioned(versionedKubeFeatures);
+  return f;
+}
+
+/** The gates' values in `f`. */
+export function featureGatesOf(f: FeatureGate): FeatureGates {
+  return Object.fromEntries(known.map((k) => [k, f.enabled(k)])) as unknown as FeatureGates;
+}
+
+/** The defaults at `emulationVersion`. */
+export function defaultFeatureGatesAt(emulationVersion: string): FeatureGates {
+  return featureGatesOf(newKubeFeatureGate(emulationVersion));
 }
 
 /** The 1.33 defaults. */
-export const defaultFeatureGates: Readonly<FeatureGates> = Object.freeze({
-  MultiCIDRServiceAllocator: true,
-  DisableAllocatorDualWrite: false,
-  AuthorizeWithSelectors: true,
-});
-
-const known = Object.keys(defaultFeatureGates) as (keyof FeatureGates)[];
+export const defaultFeatureGates: Readonly<FeatureGates> = Object.freeze(defaultFeatureGatesAt(defaultEmulationVersion));
 
 /**
  * How ClusterIPs are allocated, from the two gates:
- * - `bitmap`: MultiCIDRServiceAllocator off; the legacy RangeAllocation bitmap only (<= 1.30 default);
+ * - `bitmap`: MultiCIDRServiceAllocator off; the legacy RangeAllocation bitmap only (<= 1.32 default);
  * - `dual-write`: IPAddress objects, and the bitmap written too (1.31-1.33 with the gate on);
  * - `ipaddress`: IPAddress objects only (1.34+ default).
  */
@@ -48,7 +93,7 @@ export function allocatorMode(g: FeatureGates): AllocatorMode {
   return g.DisableAllocatorDualWrite ? "ipaddress" : "dual-write";
 }
 
-/** The gates for a mode (the inverse of `allocatorMode`); the other gates keep their defaults. */
+/** The gates for a mode (the inverse of `allocatorMode`); the other gates keep their 1.33 defaults. */
 export function featureGatesForMode(mode: AllocatorMode): FeatureGates {
   return {
     ...defaultFeatureGates,
@@ -57,33 +102,20 @@ export function featureGatesForMode(mode: AllocatorMode): FeatureGates {
   };
 }
 
-/** Go's strconv.ParseBool. */
-function parseBool(v: string): boolean | null {
-  if (["1", "t", "T", "TRUE", "true", "True"].includes(v)) return true;
-  if (["0", "f", "F", "FALSE", "false", "False"].includes(v)) return false;
-  return null;
-}
-
 /**
- * Parses `--feature-gates` ("A=true,B=false") over `base` (default: the 1.33 defaults). Throws an
- * Error with component-base's wording: `unrecognized feature gate: X`, `missing bool value for X`,
- * `invalid value of X=v, err: strconv.ParseBool: parsing "v": invalid syntax`.
+ * Parses `--feature-gates` ("A=true,B=false") at `emulationVersion` (default 1.33). Throws an Error
+ * with component-base's wording: `unrecognized feature gate: X`, `missing bool value for X`,
+ * `invalid value of X=v, err: strconv.ParseBool: parsing "v": invalid syntax`,
+ * `cannot set feature gate X to false, feature is locked to true`.
  */
-export function parseFeatureGates(value: string, base: Readonly<FeatureGates> = defaultFeatureGates): FeatureGates {
-  const out: FeatureGates = { ...base };
-  for (const raw of value.split(",")) {
-    const entry = raw.trim();
-    if (entry === "") continue;
-    const eq = entry.indexOf("=");
-    const key = (eq < 0 ? entry : entry.slice(0, eq)).trim();
-    if (eq < 0) throw new Error(`missing bool value for ${key}`);
-    const v = entry.slice(eq + 1).trim();
-    if (!(known as string[]).includes(key)) throw new Error(`unrecognized feature gate: ${key}`);
-    const b = parseBool(v);
-    if (b === null) throw new Error(`invalid value of ${key}=${v}, err: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
-    out[key as keyof FeatureGates] = b;
-  }
-  return out;
+export function parseFeatureGates(
+  value: string,
+  emulationVersion: string = defaultEmulationVersion,
+  warn?: (msg: string) => void,
+): FeatureGates {
+  const f = newKubeFeatureGate(emulationVersion, warn);
+  f.set(value);
+  return featureGatesOf(f);
 }
 
 /** `A=true,B=false` in a stable order, for logs and child-process flags. */

@@ -59,6 +59,12 @@ export interface APIServerConfig {
    * selectors reach the authorizer, and CEL's authorizer has `fieldSelector()`/`labelSelector()`.
    */
   authorizeWithSelectors?: boolean;
+  /**
+   * StrictCostEnforcementForVAP and StrictCostEnforcementForWebhooks (default on, locked since 1.32;
+   * off only under an emulated 1.31): admission CEL pays the library functions' costs.
+   */
+  strictCostEnforcementForVAP?: boolean;
+  strictCostEnforcementForWebhooks?: boolean;
   /** The rules users hold; with it, RBAC writes are checked for escalation (none are without). */
   ruleResolver?: AuthorizationRuleResolver;
   /** The authorization modes' rules (authorizer.RuleResolver), for SelfSubjectRulesReview; undefined lists `*`. */
@@ -216,6 +222,10 @@ async function newHandler(cfg: APIServerConfig) {
     ...(cfg.podAdmission ? { pod: cfg.podAdmission } : {}),
     ...(cfg.authorizer ? { authorizer: cfg.authorizer } : {}),
     ...(cfg.authorizeWithSelectors !== undefined ? { authorizeWithSelectors: cfg.authorizeWithSelectors } : {}),
+    ...(cfg.strictCostEnforcementForVAP !== undefined ? { strictCostEnforcementForVAP: cfg.strictCostEnforcementForVAP } : {}),
+    ...(cfg.strictCostEnforcementForWebhooks !== undefined
+      ? { strictCostEnforcementForWebhooks: cfg.strictCostEnforcementForWebhooks }
+      : {}),
     ...(cfg.metricsRegistry ? { metricsRegistry: cfg.metricsRegistry } : {}),
     logger,
   });

@@ -1,8 +1,11 @@
 /**
- * Runtime cost tracking, as cel-go's interpreter/runtimecost.go CostTracker does for Kubernetes
- * (k8s.io/apiserver/pkg/cel/library/cost.go adds the library functions' costs): every step the
- * interpreter takes costs a unit (a literal costs nothing), and library functions charge for the
- * strings and lists they walk. An evaluation that passes its limit fails with cel-go's message.
+ * Runtime cost tracking, as cel-go's interpreter/runtimecost.go CostTracker does for Kubernetes:
+ * every step the interpreter takes costs a unit (a literal costs nothing). With the library cost
+ * estimator (k8s.io/apiserver/pkg/cel/environment/base.go StrictCostOpt, `cel.CostTracking(
+ * &library.CostEstimator{})`, which the strict-cost environments add) the Kubernetes library
+ * functions also charge for the strings and lists they walk and an authorization check its fixed
+ * cost; without it (StrictCostEnforcementForVAP/ForWebhooks off) a library call costs its step
+ * alone. An evaluation that passes its limit fails with cel-go's message.
  */
 import type { ASTNode } from "@marcbachmann/cel-js";
 import { costLimitExceededMessage } from "./limits.ts";
@@ -11,8 +14,11 @@ import { costLimitExceededMessage } from "./limits.ts";
 export class CostTracker {
   cost = 0;
   readonly limit: number;
-  constructor(limit: number) {
+  /** The library cost estimator is installed: library functions' own costs count. */
+  readonly libraryCosts: boolean;
+  constructor(limit: number, libraryCosts = true) {
     this.limit = limit;
+    this.libraryCosts = libraryCosts;
   }
   /** True once the cost is past the limit. */
   get exceeded(): boolean {
@@ -35,9 +41,12 @@ export class CostLimitExceededError extends Error {
 // Evaluation is synchronous (no library function is async), so one tracker is active at a time.
 let active: CostTracker | undefined;
 
-/** Adds `units` to the running evaluation's cost (for library functions' size-dependent costs). */
+/**
+ * Adds a library function's own cost (library/cost.go CallCost: size-dependent walks, the
+ * authorizer's check) to the running evaluation, when it tracks with the library estimator.
+ */
 export function chargeCost(units: number): void {
-  active?.add(units);
+  if (active?.libraryCosts === true) active.add(units);
 }
 
 /** Runs `fn` with `tracker` charged for every step it takes. */

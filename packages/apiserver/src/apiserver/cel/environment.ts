@@ -38,6 +38,12 @@ export interface EnvironmentOptions {
    * schema's types). Objects of these types compare with `==` and `!=`.
    */
   objectTypes?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /**
+   * Programs charge the library functions' costs (environment/base.go MustBaseEnvSet's
+   * `strictCost`: StrictCostOpt's library cost estimator); default true. Admission turns it off with
+   * StrictCostEnforcementForVAP/ForWebhooks; CRD validation rules always have it.
+   */
+  strictCost?: boolean;
 }
 
 /** The outcome of type-checking one expression: its output type, or the checker's error. */
@@ -90,6 +96,8 @@ export class Program {
   readonly references: ReadonlySet<string>;
   /** The checked syntax tree (for static cost estimates). */
   readonly ast: ASTNode | undefined;
+  /** Evaluations charge the library functions' costs (the environment's `strictCost`). */
+  readonly strictCost: boolean;
   private readonly run: (ctx: Record<string, unknown>) => unknown;
 
   constructor(
@@ -98,8 +106,10 @@ export class Program {
     run: (ctx: Record<string, unknown>) => unknown,
     references: ReadonlySet<string> = new Set(),
     ast?: ASTNode,
+    strictCost = true,
   ) {
     this.ast = ast;
+    this.strictCost = strictCost;
     this.expression = expression;
     this.outputType = outputType;
     this.references = references;
@@ -112,7 +122,7 @@ export class Program {
    */
   evaluate(activation: Readonly<Record<string, unknown>>, o: EvalOptions = {}): EvalResult {
     const limit = Math.min(o.perCallLimit ?? perCallLimit, o.budget?.remaining ?? Infinity);
-    const tracker = new CostTracker(limit);
+    const tracker = new CostTracker(limit, this.strictCost);
     const ctx: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(activation)) ctx[k] = toCEL(v);
     try {
@@ -137,8 +147,10 @@ export class CELEnvironment {
   private readonly variables: ReadonlySet<string>;
   /** The functions the libraries declare, by name (cel-go's env.LookupFunction). */
   private readonly functions: ReadonlySet<string>;
+  private readonly strictCost: boolean;
 
   constructor(o: EnvironmentOptions = {}) {
+    this.strictCost = o.strictCost ?? true;
     this.env = new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true });
     for (const lib of o.libraries ?? kubernetesLibraries) lib.register(this.env);
     for (const [name, fields] of Object.entries(o.objectTypes ?? {})) {
@@ -181,6 +193,6 @@ export class CELEnvironment {
     const parsed = r.parsed;
     instrumentCost(parsed.ast);
     const references = new Set([...identifiers(parsed.ast)].filter((n) => this.variables.has(n)));
-    return { program: new Program(expression, r.type, (ctx) => parsed(ctx), references, parsed.ast) };
+    return { program: new Program(expression, r.type, (ctx) => parsed(ctx), references, parsed.ast, this.strictCost) };
   }
 }

@@ -61,6 +61,10 @@ export interface AdmissionDeps {
   authorizer?: Authorizer;
   /** The AuthorizeWithSelectors feature gate (default on). */
   authorizeWithSelectors?: boolean;
+  /** StrictCostEnforcementForVAP (default on): policies' expressions pay the library functions' costs. */
+  strictCostEnforcementForVAP?: boolean;
+  /** StrictCostEnforcementForWebhooks (default on): webhooks' matchConditions pay them. */
+  strictCostEnforcementForWebhooks?: boolean;
   /** What `--admission-control-config-file` configures (the webhooks' client credentials). */
   pluginConfig?: AdmissionPluginConfig;
   /** This server as its own client (filled in once it listens): `kubernetes.default.svc` webhooks reach it. */
@@ -93,6 +97,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
     metrics,
     ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
     ...(deps.authorizeWithSelectors !== undefined ? { authorizeWithSelectors: deps.authorizeWithSelectors } : {}),
+    ...(deps.strictCostEnforcementForWebhooks !== undefined ? { strictCost: deps.strictCostEnforcementForWebhooks } : {}),
   };
   // A plugin's own credentials (NewWebhook's AuthenticationInfoResolver; anonymous clients without),
   // wrapped as kube-apiserver wraps every webhook plugin's: the loopback client for itself.
@@ -123,6 +128,7 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
         excludedResources: excludedAdmissionResources(),
         ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
         ...(deps.authorizeWithSelectors !== undefined ? { authorizeWithSelectors: deps.authorizeWithSelectors } : {}),
+        ...(deps.strictCostEnforcementForVAP !== undefined ? { strictCost: deps.strictCostEnforcementForVAP } : {}),
       }),
     );
   }

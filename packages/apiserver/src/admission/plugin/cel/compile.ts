@@ -6,6 +6,9 @@
  * `authorizer.requestResource`) when it is given the authorizer (`HasAuthorizer`: policies and
  * webhook matchConditions). An undeclared name does not compile, nor do `fieldSelector()` and
  * `labelSelector()` with the AuthorizeWithSelectors gate off (`authorizeWithSelectors: false`).
+ * `strictCost` (StrictCostEnforcementForVAP for policies, StrictCostEnforcementForWebhooks for
+ * matchConditions; compile.go createEnvForOpts's `MustBaseEnvSet(ver, opts.StrictCost)`) charges
+ * the library functions' costs at runtime.
  */
 import type { ExpressionCompiler } from "@servicenet/api/admissionregistration/v1";
 import { authorizerType, CELEnvironment, kubernetesLibrariesFor } from "../../../apiserver/cel/index.ts";
@@ -16,8 +19,10 @@ export function newAdmissionEnvironment(o: {
   hasComposition: boolean;
   hasAuthorizer: boolean;
   authorizeWithSelectors?: boolean;
+  strictCost?: boolean;
 }): CELEnvironment {
   return new CELEnvironment({
+    strictCost: o.strictCost ?? true,
     libraries: kubernetesLibrariesFor({ authorizeWithSelectors: o.authorizeWithSelectors ?? true }),
     variables: {
       object: "dyn",

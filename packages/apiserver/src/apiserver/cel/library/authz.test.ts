@@ -292,3 +292,37 @@ describe("authz.go errors and types", () => {
     expect(env.check("authorizer.foo").error).toBeDefined();
   });
 });
+
+// environment/base.go: without StrictCostOpt (StrictCostEnforcementForVAP/ForWebhooks off) no
+// library cost estimator is installed, and cel-go charges a library call its step alone.
+describe("runtime cost without the library cost estimator (strictCost false)", () => {
+  const lenient = new CELEnvironment({ variables: { authorizer: authorizerType }, strictCost: false });
+  const cost = (e: CELEnvironment, expr: string) => {
+    const r = e.compile(expr);
+    if (r.error) throw r.error;
+    return r.program.evaluate({ authorizer: new AuthorizerValue(requester, allowAll) }).cost;
+  };
+  it.each([
+    {
+      name: "resource check allowed",
+      expr: "authorizer.group('apps').resource('deployments').check('create').allowed()",
+      strict: 350004,
+      lenient: 5,
+    },
+    { name: "path check allowed", expr: "authorizer.path('/healthz').check('get').allowed()", strict: 350003, lenient: 4 },
+    {
+      name: "fieldSelector",
+      expr: "authorizer.group('').resource('pods').fieldSelector('spec.nodeName=example-node-name.fully.qualified.domain.name.example.com')",
+      strict: 1821,
+      lenient: 4,
+    },
+  ])("$name", ({ expr, strict, lenient: want }) => {
+    expect(cost(env, expr)).toBe(strict);
+    expect(cost(lenient, expr)).toBe(want);
+  });
+
+  it("allows three checks in one expression (the strict environment does not)", () => {
+    const check = "authorizer.group('').resource('services').check('get').allowed()";
+    expect(cost(lenient, `${check} && ${check} && ${check}`)).toBeLessThan(100);
+  });
+});

@@ -51,11 +51,13 @@ describe("fieldSelector() and labelSelector() under the AuthorizeWithSelectors g
 
   it("compile with the gate on (the default)", () => {
     expect(compilePolicy(policy({ expression: selecting })).validations[0]?.program.error).toBeUndefined();
-    expect(compilePolicy(policy({ expression: selecting }), true).validations[0]?.program.error).toBeUndefined();
+    expect(
+      compilePolicy(policy({ expression: selecting }), { authorizeWithSelectors: true }).validations[0]?.program.error,
+    ).toBeUndefined();
   });
 
   it("do not compile with the gate off; the rest of the authorizer library does", () => {
-    const c = compilePolicy(policy({ expression: selecting }), false);
+    const c = compilePolicy(policy({ expression: selecting }), { authorizeWithSelectors: false });
     expect(c.validations[0]?.program.error?.detail).toMatch(/^compilation failed: .*fieldSelector/);
     expect(c.matchConditions[0]?.program.error).toBeUndefined();
   });

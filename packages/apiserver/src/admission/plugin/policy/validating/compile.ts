@@ -8,19 +8,34 @@ import type { ExpressionCompiler, ValidatingAdmissionPolicy } from "@servicenet/
 import type { CELEnvironment, CompilationResult } from "../../../../apiserver/cel/index.ts";
 import { expressionCompiler, newAdmissionEnvironment } from "../../cel/compile.ts";
 
-/** The environments of a policy's expressions under the AuthorizeWithSelectors gate. */
-function newEnvironments(authorizeWithSelectors: boolean): { environment: CELEnvironment; messageEnvironment: CELEnvironment } {
+/** The feature gates a policy's environments follow. */
+export interface PolicyCompileOptions {
+  /** AuthorizeWithSelectors (default on): `fieldSelector()`/`labelSelector()` compile. */
+  authorizeWithSelectors?: boolean;
+  /** StrictCostEnforcementForVAP (default on, locked since 1.32): library functions' costs count. */
+  strictCost?: boolean;
+}
+
+type Environments = { environment: CELEnvironment; messageEnvironment: CELEnvironment };
+
+/** The environments of a policy's expressions under the gates. */
+function newEnvironments(o: Required<PolicyCompileOptions>): Environments {
   return {
-    environment: newAdmissionEnvironment({ hasParams: true, hasComposition: true, hasAuthorizer: true, authorizeWithSelectors }),
+    environment: newAdmissionEnvironment({ hasParams: true, hasComposition: true, hasAuthorizer: true, ...o }),
     // plugin.go compilePolicy: messageExpressions are compiled without the authorizer (expressionOptionalVars).
-    messageEnvironment: newAdmissionEnvironment({ hasParams: true, hasComposition: true, hasAuthorizer: false, authorizeWithSelectors }),
+    messageEnvironment: newAdmissionEnvironment({ hasParams: true, hasComposition: true, hasAuthorizer: false, ...o }),
   };
 }
 
-const withSelectors = newEnvironments(true);
-let withoutSelectors: ReturnType<typeof newEnvironments> | undefined;
-const environmentsFor = (authorizeWithSelectors: boolean): ReturnType<typeof newEnvironments> =>
-  authorizeWithSelectors ? withSelectors : (withoutSelectors ??= newEnvironments(false));
+// One set of environments per combination of the gates, made when first asked for.
+const environments = new Map<string, Environments>();
+function environmentsFor(o: PolicyCompileOptions): Environments {
+  const gates = { authorizeWithSelectors: o.authorizeWithSelectors ?? true, strictCost: o.strictCost ?? true };
+  const key = `${gates.authorizeWithSelectors}/${gates.strictCost}`;
+  let e = environments.get(key);
+  if (e === undefined) environments.set(key, (e = newEnvironments(gates)));
+  return e;
+}
 
 export interface CompiledValidation {
   expression: string;
@@ -38,13 +53,10 @@ export interface CompiledPolicy {
   auditAnnotations: { key: string; valueExpression: string; program: CompilationResult }[];
 }
 
-/**
- * Compiles `policy`; a failed compilation is kept and reported when the expression would run.
- * `authorizeWithSelectors` is the AuthorizeWithSelectors feature gate (default on).
- */
-export function compilePolicy(policy: ValidatingAdmissionPolicy, authorizeWithSelectors = true): CompiledPolicy {
+/** Compiles `policy` under the gates `o`; a failed compilation is kept and reported when the expression would run. */
+export function compilePolicy(policy: ValidatingAdmissionPolicy, o: PolicyCompileOptions = {}): CompiledPolicy {
   const spec = policy.spec;
-  const { environment, messageEnvironment } = environmentsFor(authorizeWithSelectors);
+  const { environment, messageEnvironment } = environmentsFor(o);
   return {
     matchConditions: (spec.matchConditions ?? []).map((c) => ({ name: c.name, program: environment.compile(c.expression) })),
     variables: (spec.variables ?? []).map((v) => ({ name: v.name, program: environment.compile(v.expression) })),
@@ -69,7 +81,7 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy, authorizeWithSe
  * `fieldSelector()`/`labelSelector()` only with the AuthorizeWithSelectors gate (environment/base.go).
  */
 export function policyExpressionCompiler(authorizeWithSelectors: boolean): ExpressionCompiler {
-  const { environment, messageEnvironment } = environmentsFor(authorizeWithSelectors);
+  const { environment, messageEnvironment } = environmentsFor({ authorizeWithSelectors });
   return expressionCompiler(environment, messageEnvironment);
 }
 

@@ -23,7 +23,7 @@ import {
 import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts";
 import { newForbidden } from "../../../errors.ts";
 import type { AdmissionContext, AdmissionPlugin } from "../../../interfaces.ts";
-import { compilePolicy } from "./compile.ts";
+import { compilePolicy, type PolicyCompileOptions } from "./compile.ts";
 import { dispatch, type DispatchResult, type DispatchSources, type PolicyWithCompiled } from "./dispatcher.ts";
 
 export const validatingAdmissionPolicyPluginName = "ValidatingAdmissionPolicy";
@@ -46,6 +46,11 @@ export interface ValidatingAdmissionPolicyPluginOptions {
   authorizer?: Authorizer;
   /** The AuthorizeWithSelectors feature gate (default on): `fieldSelector()`/`labelSelector()` compile. */
   authorizeWithSelectors?: boolean;
+  /**
+   * The StrictCostEnforcementForVAP feature gate (default on; only an emulated 1.31 may turn it
+   * off): expressions are charged the CEL library functions' costs.
+   */
+  strictCost?: boolean;
   /** Equivalent resources and their conversion, for matchConstraints' matchPolicy Equivalent. */
   equivalentResources?: EquivalentResourceMapper;
   /**
@@ -76,6 +81,10 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   readonly #bindings: StoreInformer<ValidatingAdmissionPolicyBinding & KubeObject>;
   readonly #compiled = new Map<string, { resourceVersion: string; compiled: PolicyWithCompiled }>();
   readonly #params = new Map<string, StoreInformer>();
+
+  get #gates(): PolicyCompileOptions {
+    return { authorizeWithSelectors: this.#o.authorizeWithSelectors ?? true, strictCost: this.#o.strictCost ?? true };
+  }
 
   constructor(o: ValidatingAdmissionPolicyPluginOptions) {
     this.#o = o;
@@ -131,7 +140,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       const rv = policy.metadata.resourceVersion ?? "";
       let c = this.#compiled.get(name);
       if (c?.resourceVersion !== rv) {
-        c = { resourceVersion: rv, compiled: { policy, compiled: compilePolicy(policy, this.#o.authorizeWithSelectors ?? true) } };
+        c = { resourceVersion: rv, compiled: { policy, compiled: compilePolicy(policy, this.#gates) } };
         this.#compiled.set(name, c);
       }
       out.push(c.compiled);

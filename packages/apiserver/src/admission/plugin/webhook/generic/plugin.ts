@@ -40,6 +40,11 @@ export interface WebhookPluginOptions {
   authorizer?: Authorizer;
   /** The AuthorizeWithSelectors feature gate (default on): `fieldSelector()`/`labelSelector()` compile. */
   authorizeWithSelectors?: boolean;
+  /**
+   * The StrictCostEnforcementForWebhooks feature gate (default on; only an emulated 1.31 may turn
+   * it off): matchConditions are charged the CEL library functions' costs.
+   */
+  strictCost?: boolean;
   /** Equivalent resources and their conversion, for matchPolicy Equivalent; only exact rules match without it. */
   equivalentResources?: EquivalentResourceMapper;
 }
@@ -73,7 +78,10 @@ export class Webhook {
       this.#post = (cc, body, timeoutMs) => postWebhook(cc, body, timeoutMs, post);
     } else this.#post = o.post;
     this.#dispatcher = dispatcher;
-    this.#source = new WebhookSource(o.store, o.configurationsStoragePath, o.authorizeWithSelectors ?? true);
+    this.#source = new WebhookSource(o.store, o.configurationsStoragePath, {
+      authorizeWithSelectors: o.authorizeWithSelectors ?? true,
+      strictCost: o.strictCost ?? true,
+    });
   }
 
   async dispatch(a: Attributes, ctx: AdmissionContext): Promise<void> {

@@ -8,7 +8,7 @@ import type { MutatingWebhook, MutatingWebhookConfiguration } from "@servicenet/
 import type { CompilationResult } from "../../../../apiserver/cel/index.ts";
 import type { KubeObject, Store } from "../../../../storage/index.ts";
 import { StoreInformer } from "../../../../util/informer/store-informer.ts";
-import { compileMatchCondition } from "../matchconditions/compile.ts";
+import { compileMatchCondition, type MatchConditionCompileOptions } from "../matchconditions/compile.ts";
 
 /** One webhook with where it comes from (webhook.WebhookAccessor). */
 export interface WebhookAccessor {
@@ -26,11 +26,11 @@ export class WebhookSource {
   readonly #informer: StoreInformer<Configuration>;
   #cache = new Map<string, { resourceVersion: string; hooks: WebhookAccessor[] }>();
 
-  readonly #authorizeWithSelectors: boolean;
+  readonly #gates: MatchConditionCompileOptions;
 
-  /** `authorizeWithSelectors`: the AuthorizeWithSelectors feature gate, for the matchConditions. */
-  constructor(store: Store, storagePath: string, authorizeWithSelectors = true) {
-    this.#authorizeWithSelectors = authorizeWithSelectors;
+  /** `gates`: AuthorizeWithSelectors and StrictCostEnforcementForWebhooks, for the matchConditions. */
+  constructor(store: Store, storagePath: string, gates: MatchConditionCompileOptions = {}) {
+    this.#gates = gates;
     this.#informer = new StoreInformer<Configuration>(store, storagePath);
     this.#informer.start();
   }
@@ -45,7 +45,7 @@ export class WebhookSource {
       const name = c.metadata.name ?? "";
       const rv = c.metadata.resourceVersion ?? "";
       let entry = this.#cache.get(name);
-      if (entry?.resourceVersion !== rv) entry = { resourceVersion: rv, hooks: accessors(c, this.#authorizeWithSelectors) };
+      if (entry?.resourceVersion !== rv) entry = { resourceVersion: rv, hooks: accessors(c, this.#gates) };
       next.set(name, entry);
       out.push(...entry.hooks);
     }
@@ -58,7 +58,7 @@ export class WebhookSource {
   }
 }
 
-function accessors(c: Configuration, authorizeWithSelectors: boolean): WebhookAccessor[] {
+function accessors(c: Configuration, gates: MatchConditionCompileOptions): WebhookAccessor[] {
   const name = c.metadata.name ?? "";
   return (c.webhooks ?? []).map((webhook, i) => ({
     uid: `${name}/${webhook.name}/${i}`,
@@ -66,7 +66,7 @@ function accessors(c: Configuration, authorizeWithSelectors: boolean): WebhookAc
     webhook,
     matchConditions: (webhook.matchConditions ?? []).map((m) => ({
       name: m.name,
-      program: compileMatchCondition(m.expression, authorizeWithSelectors),
+      program: compileMatchCondition(m.expression, gates),
     })),
   }));
 }

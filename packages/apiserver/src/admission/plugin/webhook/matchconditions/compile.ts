@@ -5,20 +5,31 @@
  * condition naming it does not compile.
  */
 import type { ExpressionCompiler } from "@servicenet/api/admissionregistration/v1";
-import type { CompilationResult } from "../../../../apiserver/cel/index.ts";
+import type { CELEnvironment, CompilationResult } from "../../../../apiserver/cel/index.ts";
 import { expressionCompiler, newAdmissionEnvironment } from "../../cel/compile.ts";
 
-const newEnvironment = (authorizeWithSelectors: boolean) =>
-  newAdmissionEnvironment({ hasParams: false, hasComposition: false, hasAuthorizer: true, authorizeWithSelectors });
-const environment = newEnvironment(true);
-let withoutSelectors: ReturnType<typeof newEnvironment> | undefined;
+/** The feature gates matchConditions compile under. */
+export interface MatchConditionCompileOptions {
+  /** AuthorizeWithSelectors (default on): `fieldSelector()`/`labelSelector()` compile. */
+  authorizeWithSelectors?: boolean;
+  /** StrictCostEnforcementForWebhooks (default on, locked since 1.32): library functions' costs count. */
+  strictCost?: boolean;
+}
 
-/**
- * Compiles one match condition; a failed compilation is kept and reported when it would run.
- * `authorizeWithSelectors` is the AuthorizeWithSelectors feature gate (default on).
- */
-export function compileMatchCondition(expression: string, authorizeWithSelectors = true): CompilationResult {
-  return (authorizeWithSelectors ? environment : (withoutSelectors ??= newEnvironment(false))).compile(expression);
+// One environment per combination of the gates, made when first asked for.
+const environments = new Map<string, CELEnvironment>();
+function environmentFor(o: MatchConditionCompileOptions): CELEnvironment {
+  const gates = { authorizeWithSelectors: o.authorizeWithSelectors ?? true, strictCost: o.strictCost ?? true };
+  const key = `${gates.authorizeWithSelectors}/${gates.strictCost}`;
+  let e = environments.get(key);
+  if (e === undefined)
+    environments.set(key, (e = newAdmissionEnvironment({ hasParams: false, hasComposition: false, hasAuthorizer: true, ...gates })));
+  return e;
+}
+
+/** Compiles one match condition under the gates `o`; a failed compilation is kept and reported when it would run. */
+export function compileMatchCondition(expression: string, o: MatchConditionCompileOptions = {}): CompilationResult {
+  return environmentFor(o).compile(expression);
 }
 
 /**
@@ -26,7 +37,7 @@ export function compileMatchCondition(expression: string, authorizeWithSelectors
  * (validateMatchConditionsExpression), under the AuthorizeWithSelectors gate as the plugin compiles.
  */
 export function matchConditionCompiler(authorizeWithSelectors: boolean): ExpressionCompiler {
-  return expressionCompiler(authorizeWithSelectors ? environment : (withoutSelectors ??= newEnvironment(false)));
+  return expressionCompiler(environmentFor({ authorizeWithSelectors }));
 }
 
 /** {@link matchConditionCompiler} with the AuthorizeWithSelectors gate on (its default). */
