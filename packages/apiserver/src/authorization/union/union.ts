@@ -23,10 +23,23 @@ export class UnionAuthorizer implements SynchronousCapableAuthorizer {
     this.authorizers = authorizers;
   }
 
-  async authorize(a: Attributes): Promise<AuthorizationResult> {
-    const d = new UnionDecision();
-    for (const z of this.authorizers) {
-      const decided = d.add(await z.authorize(a));
+  /**
+   * The decision, without a promise while every member asked answers without one (RBAC and the
+   * built-in authorizers always do; the webhook authorizer when its cache holds the answer), so
+   * that callers evaluating synchronously (CEL's authorizer library) wait only when they must.
+   */
+  authorize(a: Attributes): AuthorizationResult | Promise<AuthorizationResult> {
+    return this.#from(0, a, new UnionDecision());
+  }
+
+  #from(i: number, a: Attributes, d: UnionDecision): AuthorizationResult | Promise<AuthorizationResult> {
+    for (; i < this.authorizers.length; i++) {
+      const r = this.authorizers[i]!.authorize(a);
+      if (r instanceof Promise) {
+        const next = i + 1;
+        return r.then((res) => d.add(res) ?? this.#from(next, a, d));
+      }
+      const decided = d.add(r);
       if (decided) return decided;
     }
     return d.noOpinion();
