@@ -42,7 +42,10 @@ export interface ControlPlaneAuthorization {
  * with the flags' version and TTLs); an unknown version fails as webhook.go's
  * subjectAccessReviewInterfaceFromConfig.
  */
-function newWebhookAuthorizer(o: AuthorizationWebhookOptions, authorizeWithSelectors: boolean): { authorizer: WebhookAuthorizer; close(): void } {
+function newWebhookAuthorizer(
+  o: AuthorizationWebhookOptions,
+  authorizeWithSelectors: boolean,
+): { authorizer: WebhookAuthorizer; close(): void } {
   const version = o.version ?? defaultWebhookVersion;
   if (version !== "v1" && version !== "v1beta1")
     throw new Error(`unsupported webhook authorizer version ${JSON.stringify(version)}, supported versions are "v1", "v1beta1"`);

@@ -121,12 +121,21 @@ describe("--authorization-webhook-*", () => {
   });
 
   it("fail as BuiltInAuthorizationOptions.Validate: the mode needs the file and the file needs the mode", () => {
-    expect(() => parseUpOptions(["--authorization-mode", "Webhook"])).toThrow("authorization-mode Webhook's authorization config file not passed");
+    expect(() => parseUpOptions(["--authorization-mode", "Webhook"])).toThrow(
+      "authorization-mode Webhook's authorization config file not passed",
+    );
     expect(() => parseUpOptions(["--authorization-webhook-config-file", "/k"])).toThrow(
       "cannot specify --authorization-webhook-config-file without mode Webhook",
     );
     expect(() =>
-      parseUpOptions(["--authorization-mode", "Webhook", "--authorization-webhook-config-file", "/k", "--authorization-webhook-cache-authorized-ttl", "5x"]),
+      parseUpOptions([
+        "--authorization-mode",
+        "Webhook",
+        "--authorization-webhook-config-file",
+        "/k",
+        "--authorization-webhook-cache-authorized-ttl",
+        "5x",
+      ]),
     ).toThrow('invalid argument "5x" for "--authorization-webhook-cache-authorized-ttl" flag');
   });
 });

@@ -47,7 +47,10 @@ describe("UnionAuthorizer", () => {
     // The Allow before the asynchronous member decides: it is never asked.
     let asked = 0;
     const counting: Authorizer = { authorize: () => (asked++, Promise.resolve({ decision: "Deny", reason: "no" })) };
-    expect(new UnionAuthorizer([fixed({ decision: "Allow", reason: "" }), counting]).authorize(a)).toEqual({ decision: "Allow", reason: "" });
+    expect(new UnionAuthorizer([fixed({ decision: "Allow", reason: "" }), counting]).authorize(a)).toEqual({
+      decision: "Allow",
+      reason: "",
+    });
     expect(asked).toBe(0);
     const mixed = new UnionAuthorizer([
       fixed({ decision: "NoOpinion", reason: "r1", error: "e1" }),

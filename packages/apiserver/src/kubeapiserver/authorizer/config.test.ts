@@ -44,8 +44,18 @@ describe("newAuthorizer", () => {
 
 describe("BuiltInAuthorizationOptions.Validate", () => {
   it.each([
-    { name: "Webhook without a config file", modes: ["Webhook"], file: "", want: ["authorization-mode Webhook's authorization config file not passed"] },
-    { name: "a config file without Webhook", modes: ["RBAC"], file: "/k", want: ["cannot specify --authorization-webhook-config-file without mode Webhook"] },
+    {
+      name: "Webhook without a config file",
+      modes: ["Webhook"],
+      file: "",
+      want: ["authorization-mode Webhook's authorization config file not passed"],
+    },
+    {
+      name: "a config file without Webhook",
+      modes: ["RBAC"],
+      file: "/k",
+      want: ["cannot specify --authorization-webhook-config-file without mode Webhook"],
+    },
     {
       name: "every error at once",
       modes: ["Foo", "Webhook", "Webhook"],

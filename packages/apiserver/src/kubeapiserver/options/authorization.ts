@@ -34,7 +34,8 @@ export function validateBuiltInAuthorizationOptions(modes: readonly string[], we
     if (!authorizationModeChoices.includes(mode)) errs.push(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
     if (mode === modeWebhook && configFile === "") errs.push("authorization-mode Webhook's authorization config file not passed");
   }
-  if (configFile !== "" && !modes.includes(modeWebhook)) errs.push("cannot specify --authorization-webhook-config-file without mode Webhook");
+  if (configFile !== "" && !modes.includes(modeWebhook))
+    errs.push("cannot specify --authorization-webhook-config-file without mode Webhook");
   // Go's %q of a []string: `["RBAC" "RBAC"]`.
   if (new Set(modes).size !== modes.length)
     errs.push(`authorization-mode [${modes.map((x) => JSON.stringify(x)).join(" ")}] has mode specified more than once`);

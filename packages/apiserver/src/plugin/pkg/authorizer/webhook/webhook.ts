@@ -47,10 +47,7 @@ export interface WebhookAuthorizerOptions {
 
 /** shouldCache: requester-controlled attributes too large to cache may be a denial-of-service attempt. */
 function shouldCache(a: Attributes): boolean {
-  const size = [a.namespace, a.verb, a.apiGroup, a.apiVersion, a.resource, a.subresource, a.name, a.path].reduce(
-    (n, s) => n + s.length,
-    0,
-  );
+  const size = [a.namespace, a.verb, a.apiGroup, a.apiVersion, a.resource, a.subresource, a.name, a.path].reduce((n, s) => n + s.length, 0);
   return size < maxControlledAttrCacheSize;
 }
 
