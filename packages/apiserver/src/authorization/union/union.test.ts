@@ -1,6 +1,6 @@
-/** union.go's decisions (union_test.go), awaited and synchronous alike. */
+/** union.go's decisions (union_test.go), with and without a promise. */
 import { describe, expect, it } from "vitest";
-import { attributes, authorizeSync, type AuthorizationResult, type Authorizer } from "../authorizer/interfaces.ts";
+import { attributes, type AuthorizationResult, type Authorizer } from "../authorizer/interfaces.ts";
 import { UnionAuthorizer } from "./union.ts";
 
 const fixed = (r: AuthorizationResult): Authorizer => ({ authorize: () => r });
@@ -30,15 +30,7 @@ describe("UnionAuthorizer", () => {
     },
   ])("$name", async ({ members, want }) => {
     const u = new UnionAuthorizer(members);
-    expect(await u.authorize(a)).toEqual(want);
-    expect(u.authorizeSync(a)).toEqual(want);
-    expect(authorizeSync(u, a)).toEqual(want);
-  });
-
-  it("synchronously, a member answering with a promise is an error, not a decision", async () => {
-    const u = new UnionAuthorizer([later({ decision: "Allow", reason: "ok" }), fixed({ decision: "NoOpinion", reason: "" })]);
-    expect(await u.authorize(a)).toEqual({ decision: "Allow", reason: "ok" });
-    expect(u.authorizeSync(a)).toEqual({ decision: "NoOpinion", reason: "", error: "authorizer cannot decide synchronously" });
+    expect(u.authorize(a)).toEqual(want);
   });
 
   it("answers without a promise while every member asked does, and waits only from the first that does not", async () => {
@@ -69,6 +61,6 @@ describe("UnionAuthorizer", () => {
 
   it("nests: a union inside a union decides synchronously", () => {
     const inner = new UnionAuthorizer([fixed({ decision: "Allow", reason: "inner" })]);
-    expect(new UnionAuthorizer([inner]).authorizeSync(a)).toEqual({ decision: "Allow", reason: "inner" });
+    expect(new UnionAuthorizer([inner]).authorize(a)).toEqual({ decision: "Allow", reason: "inner" });
   });
 });

@@ -3,20 +3,18 @@
  * first Allow or Deny decides, and NoOpinion from all of them joins their reasons and errors.
  */
 import type { UserInfo } from "../../authentication/user/user.ts";
-import {
-  authorizeSync,
-  type Attributes,
-  type AuthorizationResult,
-  type Authorizer,
-  type NonResourceRuleInfo,
-  type ResourceRuleInfo,
-  type RuleResolver,
-  type RulesResult,
-  type SynchronousCapableAuthorizer,
+import type {
+  Attributes,
+  AuthorizationResult,
+  Authorizer,
+  NonResourceRuleInfo,
+  ResourceRuleInfo,
+  RuleResolver,
+  RulesResult,
 } from "../authorizer/interfaces.ts";
 
 /** union.New. */
-export class UnionAuthorizer implements SynchronousCapableAuthorizer {
+export class UnionAuthorizer implements Authorizer {
   readonly authorizers: readonly Authorizer[];
 
   constructor(authorizers: readonly Authorizer[]) {
@@ -40,19 +38,6 @@ export class UnionAuthorizer implements SynchronousCapableAuthorizer {
         return r.then((res) => d.add(res) ?? this.#from(next, a, d));
       }
       const decided = d.add(r);
-      if (decided) return decided;
-    }
-    return d.noOpinion();
-  }
-
-  /**
-   * The same decision without awaiting, for callers that cannot wait (CEL's authorizer library
-   * evaluates synchronously); a member that answers only with a promise counts as an error.
-   */
-  authorizeSync(a: Attributes): AuthorizationResult {
-    const d = new UnionDecision();
-    for (const z of this.authorizers) {
-      const decided = d.add(authorizeSync(z, a));
       if (decided) return decided;
     }
     return d.noOpinion();
