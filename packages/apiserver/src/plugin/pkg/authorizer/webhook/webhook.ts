@@ -90,7 +90,7 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
     try {
       const body = subjectAccessReviewBody(spec, this.#o.version);
       const answer = await withExponentialBackoff(this.#o.retryBackoff ?? defaultRetryBackoff(), () => this.#reviewer.post(body));
-      status = ((answer as { status?: SubjectAccessReviewStatus } | null)?.status ?? {}) as SubjectAccessReviewStatus;
+      status = (answer as { status?: SubjectAccessReviewStatus } | null)?.status ?? {};
     } catch (e) {
       return { decision: this.#decisionOnError, reason: "", error: e instanceof Error ? e.message : String(e) };
     }
