@@ -82,7 +82,9 @@ function starNames(target: string): string[] {
 /** NewDefaultAuthenticationInfoResolver: credentials from `kubeconfigFile` ("" for anonymous clients only). */
 export function newDefaultAuthenticationInfoResolver(kubeconfigFile: string): AuthenticationInfoResolver {
   const config: RawKubeConfig =
-    kubeconfigFile === "" ? { clusters: new Map(), authInfos: new Map(), contexts: new Map(), currentContext: "" } : loadRawKubeConfig(kubeconfigFile);
+    kubeconfigFile === ""
+      ? { clusters: new Map(), authInfos: new Map(), contexts: new Map(), currentContext: "" }
+      : loadRawKubeConfig(kubeconfigFile);
   const lookup = (name: string): AuthInfo | undefined => config.authInfos.get(name);
   const currentUser = config.contexts.get(config.currentContext)?.user;
   const clientConfig = (target: string): WebhookClientCredentials => {

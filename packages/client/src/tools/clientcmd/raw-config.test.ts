@@ -59,7 +59,11 @@ current-context: ctx
       "certificate-authority": join(dir, "pki/ca.crt"),
       "tls-server-name": "authz.svc",
     });
-    expect(c.clusters.get("plain")).toEqual({ server: "http://127.0.0.1:1", "insecure-skip-tls-verify": true, "certificate-authority-data": "Q0E=" });
+    expect(c.clusters.get("plain")).toEqual({
+      server: "http://127.0.0.1:1",
+      "insecure-skip-tls-verify": true,
+      "certificate-authority-data": "Q0E=",
+    });
   });
 
   it("lets a later user of a name replace an earlier one, as clientcmd's map", () => {
