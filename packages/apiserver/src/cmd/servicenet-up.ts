@@ -82,6 +82,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     ...(o.clientCAFile !== undefined ? { clientCAFile: o.clientCAFile } : {}),
     anonymousAuth: o.anonymousAuth,
     authorizationModes: o.authorizationModes,
+    ...(o.authorizationWebhook ? { authorizationWebhook: o.authorizationWebhook } : {}),
     admissionPlugins: o.admissionPlugins,
     podAdmission: o.podAdmission,
     ...(o.admissionControlConfigFile !== undefined ? { admissionControlConfigFile: o.admissionControlConfigFile } : {}),

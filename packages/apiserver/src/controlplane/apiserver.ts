@@ -25,6 +25,7 @@ import { createStore, type Store, type StoreConfig } from "../storage/index.ts";
 import { kubeconfigText } from "./kubeconfig.ts";
 import { servedAPIs } from "./api-resource-config.ts";
 import { newControlPlaneAuthorization, type ControlPlaneAuthorization } from "./authorization.ts";
+import type { AuthorizationWebhookOptions } from "../kubeapiserver/options/authorization.ts";
 import type { AuditConfig } from "../audit/audit-request.ts";
 import { CloserStack } from "./closer-stack.ts";
 import { PostStartHooks } from "./post-start-hooks.ts";
@@ -92,6 +93,11 @@ export interface StartApiServerOptions {
   serving?: ServingOptions;
   /** `--authorization-mode`; default RBAC, or AlwaysAllow when `auth` is false. */
   authorizationModes?: readonly string[];
+  /**
+   * `--authorization-webhook-config-file`, `--authorization-webhook-version` and the two cache
+   * TTL flags: the Webhook mode's remote service. Required with mode Webhook, refused without it.
+   */
+  authorizationWebhook?: AuthorizationWebhookOptions;
   /** `--audit-policy-file` and `--audit-log-path`: audit Events per the policy; none when absent. */
   audit?: AuditConfig;
   /** The enabled admission plugins (`--enable/disable-admission-plugins`); default kube-apiserver 1.33's. */
@@ -238,7 +244,11 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     const sa = await newServiceAllocators({ store, serviceClusterIPRange: range, ...nodePorts, featureGates: gates, metrics, logger });
     closers.push("service allocators", () => sa.stop());
     const modes = o.authorizationModes ?? (o.auth === false ? ["AlwaysAllow"] : ["RBAC"]);
-    const authz = await newControlPlaneAuthorization(store, modes, { MultiCIDRServiceAllocator: gates.MultiCIDRServiceAllocator });
+    const authz = await newControlPlaneAuthorization(store, modes, {
+      gates: { MultiCIDRServiceAllocator: gates.MultiCIDRServiceAllocator },
+      authorizeWithSelectors: gates.AuthorizeWithSelectors,
+      ...(o.authorizationWebhook ? { webhook: o.authorizationWebhook } : {}),
+    });
     closers.push("authorization", () => authz.stop());
     const flowControl = await newFlowControl(o.flowControl ?? {}, store, apis.resources, metrics);
     closers.push("flow control", () => flowControl.stop());

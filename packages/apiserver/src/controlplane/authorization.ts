@@ -1,10 +1,21 @@
 /**
  * The control plane's authorization (pkg/controlplane/apiserver's BuildAuthorizer plus the RBAC
  * storage's post-start hook): the `--authorization-mode` union, the RBAC listers it reads (the
- * apiserver's informers of the four RBAC kinds), and `rbac/bootstrap-roles`.
+ * apiserver's informers of the four RBAC kinds), the Webhook mode's client of the service its
+ * kubeconfig names, and `rbac/bootstrap-roles`.
  */
 import type { AuthorizationRuleResolver, Authorizer, RuleResolver } from "../authorization/authorizer/interfaces.ts";
 import { newAuthorizer } from "../kubeapiserver/authorizer/config.ts";
+import {
+  aggregateErrors,
+  defaultWebhookCacheAuthorizedTTLMs,
+  defaultWebhookCacheUnauthorizedTTLMs,
+  defaultWebhookVersion,
+  validateBuiltInAuthorizationOptions,
+  type AuthorizationWebhookOptions,
+} from "../kubeapiserver/options/authorization.ts";
+import { WebhookAuthorizer } from "../plugin/pkg/authorizer/webhook/webhook.ts";
+import { GenericWebhook, loadKubeconfig } from "../util/webhook/webhook.ts";
 import { RBACInformers } from "../plugin/pkg/auth/authorizer/rbac/listers.ts";
 import type { GenericStore } from "../registry/generic/store.ts";
 import type { PolicyFeatureGates } from "../plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy-gates.ts";
@@ -27,21 +38,63 @@ export interface ControlPlaneAuthorization {
 }
 
 /**
+ * The Webhook mode's authorizer (config.go's ModeWebhook case: LoadKubeconfig, then webhook.New
+ * with the flags' version and TTLs); an unknown version fails as webhook.go's
+ * subjectAccessReviewInterfaceFromConfig.
+ */
+function newWebhookAuthorizer(
+  o: AuthorizationWebhookOptions,
+  authorizeWithSelectors: boolean,
+): { authorizer: WebhookAuthorizer; close(): void } {
+  const version = o.version ?? defaultWebhookVersion;
+  if (version !== "v1" && version !== "v1beta1")
+    throw new Error(`unsupported webhook authorizer version ${JSON.stringify(version)}, supported versions are "v1", "v1beta1"`);
+  const client = new GenericWebhook(loadKubeconfig(o.configFile));
+  const authorizer = new WebhookAuthorizer(client, {
+    version,
+    authorizedTTLMs: o.cacheAuthorizedTTLMs ?? defaultWebhookCacheAuthorizedTTLMs,
+    unauthorizedTTLMs: o.cacheUnauthorizedTTLMs ?? defaultWebhookCacheUnauthorizedTTLMs,
+    ...(o.retryBackoff ? { retryBackoff: o.retryBackoff } : {}),
+    authorizeWithSelectors,
+  });
+  return { authorizer, close: () => client.close() };
+}
+
+/** What the authorization needs besides the modes. */
+export interface ControlPlaneAuthorizationOptions {
+  /** The bootstrap policy's feature-gated rules (the 1.33 defaults otherwise). */
+  gates?: Partial<PolicyFeatureGates>;
+  /** The Webhook mode's flags; required with it, refused without it (Validate). */
+  webhook?: AuthorizationWebhookOptions;
+  /** The AuthorizeWithSelectors feature gate (default on): selectors go with the webhook's reviews. */
+  authorizeWithSelectors?: boolean;
+}
+
+/**
  * Builds the authorizer for `modes`, starting (and syncing) the RBAC informers when RBAC is one of
- * them; `gates` select the bootstrap policy's feature-gated rules (the 1.33 defaults otherwise).
+ * them; fails with Validate's errors when the modes and the webhook's flags do not fit together.
  */
 export async function newControlPlaneAuthorization(
   store: Store,
   modes: readonly string[],
-  gates: Partial<PolicyFeatureGates> = {},
+  o: ControlPlaneAuthorizationOptions = {},
 ): Promise<ControlPlaneAuthorization> {
+  const errs = validateBuiltInAuthorizationOptions(modes, o.webhook);
+  if (errs.length > 0) throw new Error(aggregateErrors(errs));
+  const gates = o.gates ?? {};
   let informers: RBACInformers | undefined;
   let resolver: DefaultRuleResolver | undefined;
-  const cfg = newAuthorizer(modes, () => {
-    informers = new RBACInformers(store);
-    resolver = new DefaultRuleResolver(informers, informers, informers, informers);
-    return resolver;
-  });
+  let webhook: { authorizer: WebhookAuthorizer; close(): void } | undefined;
+  const webhookOptions = o.webhook;
+  const cfg = newAuthorizer(
+    modes,
+    () => {
+      informers = new RBACInformers(store);
+      resolver = new DefaultRuleResolver(informers, informers, informers, informers);
+      return resolver;
+    },
+    webhookOptions && (() => (webhook = newWebhookAuthorizer(webhookOptions, o.authorizeWithSelectors ?? true)).authorizer),
+  );
   if (informers) {
     informers.start();
     await informers.waitForSync();
@@ -69,6 +122,7 @@ export async function newControlPlaneAuthorization(
     },
     stop() {
       informers?.stop();
+      webhook?.close();
     },
   };
 }

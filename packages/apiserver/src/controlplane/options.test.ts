@@ -89,10 +89,54 @@ describe("--authorization-mode", () => {
     expect(parseUpOptions(["--authorization-mode", "RBAC,AlwaysDeny"]).authorizationModes).toEqual(["RBAC", "AlwaysDeny"]);
   });
   it("rejects unknown and repeated modes with upstream's messages", () => {
-    expect(() => parseUpOptions(["--authorization-mode", "Webhook"])).toThrow(
-      '--authorization-mode: authorization-mode "Webhook" is not a valid mode',
+    expect(() => parseUpOptions(["--authorization-mode", "Node"])).toThrow(
+      '--authorization-mode: authorization-mode "Node" is not a valid mode',
     );
     expect(() => parseUpOptions(["--authorization-mode", "RBAC,RBAC"])).toThrow("has mode specified more than once");
+  });
+});
+
+describe("--authorization-webhook-*", () => {
+  it("take the Webhook mode's kubeconfig, version and cache TTLs (Go durations, 0 included)", () => {
+    const o = parseUpOptions([
+      "--authorization-mode",
+      "RBAC,Webhook",
+      "--authorization-webhook-config-file",
+      "/etc/authz.kubeconfig",
+      "--authorization-webhook-version",
+      "v1",
+      "--authorization-webhook-cache-authorized-ttl",
+      "2m",
+      "--authorization-webhook-cache-unauthorized-ttl",
+      "0",
+    ]);
+    expect(o.authorizationModes).toEqual(["RBAC", "Webhook"]);
+    expect(o.authorizationWebhook).toEqual({
+      configFile: "/etc/authz.kubeconfig",
+      version: "v1",
+      cacheAuthorizedTTLMs: 120_000,
+      cacheUnauthorizedTTLMs: 0,
+    });
+    expect(parseUpOptions([]).authorizationWebhook).toBeUndefined();
+  });
+
+  it("fail as BuiltInAuthorizationOptions.Validate: the mode needs the file and the file needs the mode", () => {
+    expect(() => parseUpOptions(["--authorization-mode", "Webhook"])).toThrow(
+      "authorization-mode Webhook's authorization config file not passed",
+    );
+    expect(() => parseUpOptions(["--authorization-webhook-config-file", "/k"])).toThrow(
+      "cannot specify --authorization-webhook-config-file without mode Webhook",
+    );
+    expect(() =>
+      parseUpOptions([
+        "--authorization-mode",
+        "Webhook",
+        "--authorization-webhook-config-file",
+        "/k",
+        "--authorization-webhook-cache-authorized-ttl",
+        "5x",
+      ]),
+    ).toThrow('invalid argument "5x" for "--authorization-webhook-cache-authorized-ttl" flag');
   });
 });
 

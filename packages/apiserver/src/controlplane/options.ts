@@ -3,6 +3,11 @@
  */
 import { enabledAdmissionPlugins, validateAdmissionPluginFlags } from "../kubeapiserver/options/plugins.ts";
 import { defaultAuthorizationModes, parseAuthorizationModes } from "../kubeapiserver/authorizer/config.ts";
+import {
+  aggregateErrors,
+  validateBuiltInAuthorizationOptions,
+  type AuthorizationWebhookOptions,
+} from "../kubeapiserver/options/authorization.ts";
 import { ipFamilyOfCIDRString, isDualStackCIDRStrings, parseCIDR, parseIP } from "@servicenet/api";
 import { parseGoDuration } from "@servicenet/component-base/duration";
 import { parseVerbosity } from "@servicenet/component-base/logs";
@@ -53,6 +58,8 @@ export interface UpOptions {
   anonymousAuth: boolean;
   /** `--authorization-mode`, validated: the authorizers in order (default RBAC). */
   authorizationModes: string[];
+  /** `--authorization-webhook-config-file` and its companions; undefined without the file. */
+  authorizationWebhook: AuthorizationWebhookOptions | undefined;
   /** `--audit-log-path`: audit Events as JSON lines to this file ("-" standard output); none when absent. */
   auditLogPath: string | undefined;
   /** `--audit-policy-file`: the audit.k8s.io/v1 Policy; without it no Event is recorded. */
@@ -107,8 +114,17 @@ export const usage = `Usage: servicenet up [flags]
                                       networking.k8s.io/v1beta1=true (1.31-1.32),
                                       authentication.k8s.io/v1beta1=true (1.27 auth whoami), api/all=true
   --authorization-mode <modes>        kube-apiserver's: authorizers in order, comma separated, of
-                                      RBAC, AlwaysAllow and AlwaysDeny (default RBAC); system:masters
-                                      is always allowed first
+                                      RBAC, Webhook, AlwaysAllow and AlwaysDeny (default RBAC);
+                                      system:masters is always allowed first
+  --authorization-webhook-config-file <file>
+                                      kube-apiserver's: kubeconfig of the Webhook mode's remote service
+                                      (cluster server and CA, user credentials); needs mode Webhook
+  --authorization-webhook-version <v> kube-apiserver's: SubjectAccessReview version sent, v1 or
+                                      v1beta1 (default v1beta1)
+  --authorization-webhook-cache-authorized-ttl <duration>
+                                      kube-apiserver's: how long allowed answers are cached (default 5m)
+  --authorization-webhook-cache-unauthorized-ttl <duration>
+                                      kube-apiserver's: how long other answers are cached (default 30s)
   --workers <n>                       apiserver processes on one port and one datastore, as several
                                       kube-apiservers behind a load balancer (default 1, at most ${maxWorkers})
   --token-auth-file <file>            bearer tokens, kube-apiserver's CSV (token,user,uid,"group1,group2");
@@ -213,6 +229,10 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
         "--repair-interval",
         "--runtime-config",
         "--authorization-mode",
+        "--authorization-webhook-config-file",
+        "--authorization-webhook-version",
+        "--authorization-webhook-cache-authorized-ttl",
+        "--authorization-webhook-cache-unauthorized-ttl",
         "--workers",
         "--token-auth-file",
         "--client-ca-file",
@@ -295,6 +315,9 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
   } catch (e) {
     throw new Error(`--authorization-mode: ${(e as Error).message}`);
   }
+  const authorizationWebhook = authorizationWebhookFlags(raw);
+  const authzErrors = validateBuiltInAuthorizationOptions(authorizationModes, authorizationWebhook);
+  if (authzErrors.length > 0) throw new Error(aggregateErrors(authzErrors));
   return {
     serviceClusterIPRanges: rangesForMode(ranges, mode),
     serviceNodePortRange: nodePortRangeFlag(raw["service-node-port-range"]),
@@ -313,6 +336,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     repairIntervalMs: raw["repair-interval"] !== undefined ? parseDurationMs(raw["repair-interval"], "--repair-interval") : 3 * 60_000,
     runtimeConfig,
     authorizationModes,
+    authorizationWebhook,
     workers,
     tokenAuthFile: raw["token-auth-file"],
     clientCAFile: raw["client-ca-file"],
@@ -365,6 +389,32 @@ function splitList(v: string | undefined): string[] {
 }
 
 /** A Go duration (time.ParseDuration: "500ms", "10s", "3m", "1h30m") in milliseconds, > 0; throws naming `flag`. */
+/** A Go duration flag (pflag's DurationVar: zero and negative durations are values too). */
+function durationFlagMs(raw: Readonly<Record<string, string>>, name: string): number | undefined {
+  const text = raw[name];
+  if (text === undefined) return undefined;
+  try {
+    return parseGoDuration(text);
+  } catch (e) {
+    throw new Error(`invalid argument ${JSON.stringify(text)} for "--${name}" flag: ${(e as Error).message}`);
+  }
+}
+
+/** The Webhook mode's flags; undefined without `--authorization-webhook-config-file` (the others then have no effect). */
+function authorizationWebhookFlags(raw: Readonly<Record<string, string>>): AuthorizationWebhookOptions | undefined {
+  const configFile = raw["authorization-webhook-config-file"];
+  if (configFile === undefined || configFile === "") return undefined;
+  const authorized = durationFlagMs(raw, "authorization-webhook-cache-authorized-ttl");
+  const unauthorized = durationFlagMs(raw, "authorization-webhook-cache-unauthorized-ttl");
+  const version = raw["authorization-webhook-version"];
+  return {
+    configFile,
+    ...(version !== undefined ? { version } : {}),
+    ...(authorized !== undefined ? { cacheAuthorizedTTLMs: authorized } : {}),
+    ...(unauthorized !== undefined ? { cacheUnauthorizedTTLMs: unauthorized } : {}),
+  };
+}
+
 export function parseDurationMs(text: string, flag: string): number {
   let total: number;
   try {

@@ -45,32 +45,20 @@ export interface AuthorizationResult {
   error?: string;
 }
 
-/** authorizer.Authorizer. */
+/**
+ * authorizer.Authorizer. An authorizer that can decide without I/O answers without a promise
+ * (RBAC reads its informers' caches; the webhook authorizer when its cache holds the answer).
+ */
 export interface Authorizer {
   authorize(a: Attributes): AuthorizationResult | Promise<AuthorizationResult>;
 }
 
-/** An authorizer that can also decide without awaiting (the union of synchronous authorizers). */
-export interface SynchronousCapableAuthorizer extends Authorizer {
-  authorizeSync(a: Attributes): AuthorizationResult;
-}
-
-/** A decision that must be had synchronously (no authorizer here does I/O: RBAC reads its informers' caches). */
-export type SynchronousAuthorize = (a: Attributes) => AuthorizationResult;
-
-const asyncOnly = "authorizer cannot decide synchronously";
-
 /**
- * `z`'s decision without awaiting: its `authorizeSync` when it has one, else its answer when that
- * is not a promise; a promise is an error (NoOpinion), never waited for.
+ * A decision had without awaiting, for callers that evaluate synchronously (CEL's authorizer
+ * library); admission's CachingAuthorizer provides one over any authorizer, waiting between
+ * evaluations for the decisions that need it.
  */
-export function authorizeSync(z: Authorizer, a: Attributes): AuthorizationResult {
-  if ("authorizeSync" in z && typeof z.authorizeSync === "function") return (z as SynchronousCapableAuthorizer).authorizeSync(a);
-  const r = z.authorize(a);
-  if (!(r instanceof Promise)) return r;
-  r.catch(() => undefined);
-  return { decision: "NoOpinion", reason: "", error: asyncOnly };
-}
+export type SynchronousAuthorize = (a: Attributes) => AuthorizationResult;
 
 /** authorizer.ResourceRuleInfo / NonResourceRuleInfo, as SelfSubjectRulesReview lists them. */
 export interface ResourceRuleInfo {

@@ -1,6 +1,6 @@
-/** union.go's decisions (union_test.go), awaited and synchronous alike. */
+/** union.go's decisions (union_test.go), with and without a promise. */
 import { describe, expect, it } from "vitest";
-import { attributes, authorizeSync, type AuthorizationResult, type Authorizer } from "../authorizer/interfaces.ts";
+import { attributes, type AuthorizationResult, type Authorizer } from "../authorizer/interfaces.ts";
 import { UnionAuthorizer } from "./union.ts";
 
 const fixed = (r: AuthorizationResult): Authorizer => ({ authorize: () => r });
@@ -30,19 +30,37 @@ describe("UnionAuthorizer", () => {
     },
   ])("$name", async ({ members, want }) => {
     const u = new UnionAuthorizer(members);
-    expect(await u.authorize(a)).toEqual(want);
-    expect(u.authorizeSync(a)).toEqual(want);
-    expect(authorizeSync(u, a)).toEqual(want);
+    expect(u.authorize(a)).toEqual(want);
   });
 
-  it("synchronously, a member answering with a promise is an error, not a decision", async () => {
-    const u = new UnionAuthorizer([later({ decision: "Allow", reason: "ok" }), fixed({ decision: "NoOpinion", reason: "" })]);
-    expect(await u.authorize(a)).toEqual({ decision: "Allow", reason: "ok" });
-    expect(u.authorizeSync(a)).toEqual({ decision: "NoOpinion", reason: "", error: "authorizer cannot decide synchronously" });
+  it("answers without a promise while every member asked does, and waits only from the first that does not", async () => {
+    const sync = new UnionAuthorizer([fixed({ decision: "NoOpinion", reason: "r1" }), fixed({ decision: "Allow", reason: "ok" })]);
+    expect(sync.authorize(a)).toEqual({ decision: "Allow", reason: "ok" });
+    // The Allow before the asynchronous member decides: it is never asked.
+    let asked = 0;
+    const counting: Authorizer = { authorize: () => (asked++, Promise.resolve({ decision: "Deny", reason: "no" })) };
+    expect(new UnionAuthorizer([fixed({ decision: "Allow", reason: "" }), counting]).authorize(a)).toEqual({
+      decision: "Allow",
+      reason: "",
+    });
+    expect(asked).toBe(0);
+    const mixed = new UnionAuthorizer([
+      fixed({ decision: "NoOpinion", reason: "r1", error: "e1" }),
+      later({ decision: "NoOpinion", reason: "r2" }),
+      fixed({ decision: "Deny", reason: "no" }),
+    ]);
+    const r = mixed.authorize(a);
+    expect(r).toBeInstanceOf(Promise);
+    expect(await r).toEqual({ decision: "Deny", reason: "no" });
+    expect(await new UnionAuthorizer([later({ decision: "NoOpinion", reason: "r2", error: "e2" })]).authorize(a)).toEqual({
+      decision: "NoOpinion",
+      reason: "r2",
+      error: "e2",
+    });
   });
 
   it("nests: a union inside a union decides synchronously", () => {
     const inner = new UnionAuthorizer([fixed({ decision: "Allow", reason: "inner" })]);
-    expect(new UnionAuthorizer([inner]).authorizeSync(a)).toEqual({ decision: "Allow", reason: "inner" });
+    expect(new UnionAuthorizer([inner]).authorize(a)).toEqual({ decision: "Allow", reason: "inner" });
   });
 });

@@ -3,43 +3,41 @@
  * first Allow or Deny decides, and NoOpinion from all of them joins their reasons and errors.
  */
 import type { UserInfo } from "../../authentication/user/user.ts";
-import {
-  authorizeSync,
-  type Attributes,
-  type AuthorizationResult,
-  type Authorizer,
-  type NonResourceRuleInfo,
-  type ResourceRuleInfo,
-  type RuleResolver,
-  type RulesResult,
-  type SynchronousCapableAuthorizer,
+import type {
+  Attributes,
+  AuthorizationResult,
+  Authorizer,
+  NonResourceRuleInfo,
+  ResourceRuleInfo,
+  RuleResolver,
+  RulesResult,
 } from "../authorizer/interfaces.ts";
 
 /** union.New. */
-export class UnionAuthorizer implements SynchronousCapableAuthorizer {
+export class UnionAuthorizer implements Authorizer {
   readonly authorizers: readonly Authorizer[];
 
   constructor(authorizers: readonly Authorizer[]) {
     this.authorizers = authorizers;
   }
 
-  async authorize(a: Attributes): Promise<AuthorizationResult> {
-    const d = new UnionDecision();
-    for (const z of this.authorizers) {
-      const decided = d.add(await z.authorize(a));
-      if (decided) return decided;
-    }
-    return d.noOpinion();
+  /**
+   * The decision, without a promise while every member asked answers without one (RBAC and the
+   * built-in authorizers always do; the webhook authorizer when its cache holds the answer), so
+   * that callers evaluating synchronously (CEL's authorizer library) wait only when they must.
+   */
+  authorize(a: Attributes): AuthorizationResult | Promise<AuthorizationResult> {
+    return this.#from(0, a, new UnionDecision());
   }
 
-  /**
-   * The same decision without awaiting, for callers that cannot wait (CEL's authorizer library
-   * evaluates synchronously); a member that answers only with a promise counts as an error.
-   */
-  authorizeSync(a: Attributes): AuthorizationResult {
-    const d = new UnionDecision();
-    for (const z of this.authorizers) {
-      const decided = d.add(authorizeSync(z, a));
+  #from(i: number, a: Attributes, d: UnionDecision): AuthorizationResult | Promise<AuthorizationResult> {
+    for (; i < this.authorizers.length; i++) {
+      const r = this.authorizers[i]!.authorize(a);
+      if (r instanceof Promise) {
+        const next = i + 1;
+        return r.then((res) => d.add(res) ?? this.#from(next, a, d));
+      }
+      const decided = d.add(r);
       if (decided) return decided;
     }
     return d.noOpinion();

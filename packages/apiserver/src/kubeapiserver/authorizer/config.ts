@@ -1,12 +1,13 @@
 /**
  * pkg/kubeapiserver/authorizer/config.go and modes/modes.go: `--authorization-mode`, a comma list
- * of AlwaysAllow, AlwaysDeny and RBAC (default RBAC), built into one union authorizer with the
- * privileged group `system:masters` asked first, and the matching rule resolver for
- * SelfSubjectRulesReview.
+ * of AlwaysAllow, AlwaysDeny, Webhook and RBAC (default RBAC), built into one union authorizer
+ * with the privileged group `system:masters` asked first and then each mode in the order given,
+ * and the matching rule resolver for SelfSubjectRulesReview.
  */
 import { systemPrivilegedGroup } from "../../authentication/user/user.ts";
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer, PrivilegedGroupAuthorizer } from "../../authorization/authorizerfactory/builtin.ts";
 import type { Authorizer, RuleResolver } from "../../authorization/authorizer/interfaces.ts";
+import type { WebhookAuthorizer } from "../../plugin/pkg/authorizer/webhook/webhook.ts";
 import { UnionAuthorizer, UnionRuleResolver } from "../../authorization/union/union.ts";
 import { RBACAuthorizer } from "../../plugin/pkg/auth/authorizer/rbac/rbac.ts";
 import type { DefaultRuleResolver } from "../../registry/rbac/validation/rule.ts";
@@ -14,8 +15,9 @@ import type { DefaultRuleResolver } from "../../registry/rbac/validation/rule.ts
 export const modeAlwaysAllow = "AlwaysAllow";
 export const modeAlwaysDeny = "AlwaysDeny";
 export const modeRBAC = "RBAC";
-/** The modes servicenet implements (upstream also has ABAC, Webhook and Node). */
-export const authorizationModeChoices: readonly string[] = [modeAlwaysAllow, modeAlwaysDeny, modeRBAC];
+export const modeWebhook = "Webhook";
+/** The modes servicenet implements, in modes.go's order (upstream also has ABAC and Node). */
+export const authorizationModeChoices: readonly string[] = [modeAlwaysAllow, modeAlwaysDeny, modeWebhook, modeRBAC];
 /** kube-apiserver 1.33's default is AlwaysAllow in the library and `Node,RBAC` in kubeadm; servicenet, which has no nodes, defaults to RBAC. */
 export const defaultAuthorizationModes: readonly string[] = [modeRBAC];
 
@@ -47,9 +49,14 @@ export interface AuthorizerConfig {
 
 /**
  * Config.New: `system:masters` first (a privileged group that needs no RBAC rule, so the
- * loopback and admin identities work before any role exists), then each mode in order.
+ * loopback and admin identities work before any role exists), then each mode in order. `webhook`
+ * makes the Webhook mode's authorizer (from `--authorization-webhook-config-file`).
  */
-export function newAuthorizer(modes: readonly string[], ruleResolver: () => DefaultRuleResolver): AuthorizerConfig {
+export function newAuthorizer(
+  modes: readonly string[],
+  ruleResolver: () => DefaultRuleResolver,
+  webhook?: () => WebhookAuthorizer,
+): AuthorizerConfig {
   const authorizers: Authorizer[] = [new PrivilegedGroupAuthorizer(systemPrivilegedGroup)];
   const resolvers: RuleResolver[] = [];
   let rbac = false;
@@ -63,6 +70,13 @@ export function newAuthorizer(modes: readonly string[], ruleResolver: () => Defa
       }
       case modeAlwaysDeny: {
         const a = new AlwaysDenyAuthorizer();
+        authorizers.push(a);
+        resolvers.push(a);
+        break;
+      }
+      case modeWebhook: {
+        if (webhook === undefined) throw new Error("authorization-mode Webhook's authorization config file not passed");
+        const a = webhook();
         authorizers.push(a);
         resolvers.push(a);
         break;

@@ -49,7 +49,7 @@ function readFileGo(path: string): string {
 }
 
 /** restConfigFromKubeconfig: the credentials of one user, later kinds overwriting none of the earlier. */
-function restConfigFromKubeconfig(a: AuthInfo): WebhookClientCredentials {
+export function restConfigFromKubeconfig(a: AuthInfo): WebhookClientCredentials {
   const c: WebhookClientCredentials = {};
   if (a.token) c.bearerToken = a.token;
   else if (a.tokenFile) c.bearerToken = readFileGo(a.tokenFile);
@@ -82,7 +82,9 @@ function starNames(target: string): string[] {
 /** NewDefaultAuthenticationInfoResolver: credentials from `kubeconfigFile` ("" for anonymous clients only). */
 export function newDefaultAuthenticationInfoResolver(kubeconfigFile: string): AuthenticationInfoResolver {
   const config: RawKubeConfig =
-    kubeconfigFile === "" ? { authInfos: new Map(), contexts: new Map(), currentContext: "" } : loadRawKubeConfig(kubeconfigFile);
+    kubeconfigFile === ""
+      ? { clusters: new Map(), authInfos: new Map(), contexts: new Map(), currentContext: "" }
+      : loadRawKubeConfig(kubeconfigFile);
   const lookup = (name: string): AuthInfo | undefined => config.authInfos.get(name);
   const currentUser = config.contexts.get(config.currentContext)?.user;
   const clientConfig = (target: string): WebhookClientCredentials => {

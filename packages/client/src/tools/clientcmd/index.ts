@@ -11,4 +11,4 @@ export {
 } from "./connection-reuse.ts";
 export type { ConnectionLimits, ConnectionKind } from "./connection-reuse.ts";
 export { loadRawKubeConfig } from "./raw-config.ts";
-export type { AuthInfo, KubeconfigContext, RawKubeConfig } from "./raw-config.ts";
+export type { AuthInfo, KubeconfigCluster, KubeconfigContext, RawKubeConfig } from "./raw-config.ts";

@@ -42,6 +42,30 @@ current-context: ctx
     expect(c.contexts.get(c.currentContext)?.user).toBe("*.svc");
   });
 
+  it("keeps clusters' connection fields, the CA file against the file's directory", () => {
+    const c = loadRawKubeConfig(
+      file(
+        "clusters",
+        `clusters:
+- name: authz
+  cluster: {server: "https://authz.example:8443/authorize", certificate-authority: pki/ca.crt, tls-server-name: authz.svc}
+- name: plain
+  cluster: {server: "http://127.0.0.1:1", insecure-skip-tls-verify: true, certificate-authority-data: Q0E=}
+`,
+      ),
+    );
+    expect(c.clusters.get("authz")).toEqual({
+      server: "https://authz.example:8443/authorize",
+      "certificate-authority": join(dir, "pki/ca.crt"),
+      "tls-server-name": "authz.svc",
+    });
+    expect(c.clusters.get("plain")).toEqual({
+      server: "http://127.0.0.1:1",
+      "insecure-skip-tls-verify": true,
+      "certificate-authority-data": "Q0E=",
+    });
+  });
+
   it("lets a later user of a name replace an earlier one, as clientcmd's map", () => {
     const c = loadRawKubeConfig(file("dup", `users: [{name: a, user: {token: one}}, {name: a, user: {token: two}}]\n`));
     expect(c.authInfos.get("a")?.token).toBe("two");

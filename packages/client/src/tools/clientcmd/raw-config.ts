@@ -1,9 +1,9 @@
 /**
  * A kubeconfig as written (client-go tools/clientcmd/api/v1/types.go Config, AuthInfo, Context;
- * loader.go LoadFromFile and ResolveLocalPaths; ClientConfig.RawConfig): users and contexts by
- * name, every field kept, relative file paths resolved against the file's directory. For readers
- * that need what a KubeConfig drops, such as the apiserver's webhook client credentials, which
- * look users up by server name and read `tokenFile` themselves.
+ * loader.go LoadFromFile and ResolveLocalPaths; ClientConfig.RawConfig): clusters, users and
+ * contexts by name, every field kept, relative file paths resolved against the file's directory.
+ * For readers that need what a KubeConfig drops, such as the apiserver's webhook client
+ * credentials, which look users up by server name and read `tokenFile` themselves.
  */
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
@@ -27,6 +27,14 @@ const authInfoSchema = z.object({
   exec: z.record(z.string(), z.unknown()).nullish(),
 });
 
+const clusterSchema = z.object({
+  server: z.string().optional(),
+  "certificate-authority": z.string().optional(),
+  "certificate-authority-data": z.string().optional(),
+  "insecure-skip-tls-verify": z.boolean().optional(),
+  "tls-server-name": z.string().optional(),
+});
+
 const contextSchema = z.object({
   cluster: z.string().optional(),
   user: z.string().optional(),
@@ -34,6 +42,7 @@ const contextSchema = z.object({
 });
 
 const rawConfigSchema = z.object({
+  clusters: z.array(z.object({ name: z.string(), cluster: clusterSchema.nullish() })).nullish(),
   users: z.array(z.object({ name: z.string(), user: authInfoSchema.nullish() })).nullish(),
   contexts: z.array(z.object({ name: z.string(), context: contextSchema.nullish() })).nullish(),
   "current-context": z.string().optional(),
@@ -41,11 +50,14 @@ const rawConfigSchema = z.object({
 
 /** clientcmdapi.AuthInfo in its v1 field names. */
 export type AuthInfo = z.infer<typeof authInfoSchema>;
+/** clientcmdapi.Cluster in its v1 field names (the connection fields). */
+export type KubeconfigCluster = z.infer<typeof clusterSchema>;
 /** clientcmdapi.Context in its v1 field names. */
 export type KubeconfigContext = z.infer<typeof contextSchema>;
 
-/** clientcmdapi.Config: users and contexts by name (a later entry of a name replaces an earlier one). */
+/** clientcmdapi.Config: clusters, users and contexts by name (a later entry of a name replaces an earlier one). */
 export interface RawKubeConfig {
+  clusters: Map<string, KubeconfigCluster>;
   authInfos: Map<string, AuthInfo>;
   contexts: Map<string, KubeconfigContext>;
   currentContext: string;
@@ -87,7 +99,13 @@ export function loadRawKubeConfig(path: string): RawKubeConfig {
     );
   const base = dirname(path);
   const c = parsed.data;
+  const abs = (p: string | undefined) => (p === undefined || p === "" || isAbsolute(p) ? p : join(base, p));
+  const cluster = (x: KubeconfigCluster): KubeconfigCluster => {
+    const ca = abs(x["certificate-authority"]);
+    return ca === undefined ? x : { ...x, "certificate-authority": ca };
+  };
   return {
+    clusters: new Map((c.clusters ?? []).map((x): [string, KubeconfigCluster] => [x.name, cluster(x.cluster ?? {})])),
     authInfos: new Map((c.users ?? []).map((u): [string, AuthInfo] => [u.name, resolveAuthInfoPaths(u.user ?? {}, base)])),
     contexts: new Map((c.contexts ?? []).map((x): [string, KubeconfigContext] => [x.name, x.context ?? {}])),
     currentContext: c["current-context"] ?? "",

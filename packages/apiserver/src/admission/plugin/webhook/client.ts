@@ -11,6 +11,7 @@
  * Failures read as Go's net/http reports them (`Post "<url>": dial tcp ...: connect: connection
  * refused`, `context deadline exceeded`, the resolver's error), since clients match on those texts.
  */
+import { request as httpRequest, type Agent as HttpAgent } from "node:http";
 import { Agent, request, type RequestOptions } from "node:https";
 import type { PeerCertificate } from "node:tls";
 import type { WebhookClientConfig } from "@servicenet/api/admissionregistration/v1";
@@ -112,10 +113,14 @@ export class RestClientError extends Error {
 export interface PostWebhookOptions {
   /** Resolves `clientConfig.service` references. */
   resolver?: ServiceResolver | undefined;
-  /** The plugin's connection pool; a fresh connection per call without it. */
-  agent?: Agent | undefined;
+  /** The plugin's connection pool (an http one for an `http:` URL); a fresh connection per call without it. */
+  agent?: HttpAgent | undefined;
   /** Client credentials by server name (the plugin's kubeconfig); anonymous without it. */
   auth?: AuthenticationInfoResolver | undefined;
+  /** A kubeconfig cluster's `tls-server-name`: the name the server's certificate is verified against. */
+  tlsServerName?: string | undefined;
+  /** A kubeconfig cluster's `insecure-skip-tls-verify`. */
+  insecureSkipTLSVerify?: boolean | undefined;
 }
 
 /**
@@ -165,7 +170,13 @@ export async function postWebhook(cc: WebhookClientConfig, body: unknown, timeou
   } catch (e) {
     throw new Error(prefix + (e as Error).message);
   }
-  const merged = { ...options, ...creds, headers: { ...options.headers, ...creds.headers } };
+  const merged: RequestOptions = {
+    ...options,
+    ...creds,
+    headers: { ...options.headers, ...creds.headers },
+    ...(o.tlsServerName ? { servername: o.tlsServerName } : {}),
+    ...(o.insecureSkipTLSVerify ? { rejectUnauthorized: false } : {}),
+  };
   return send(target.url, prefix, { ...merged, agent: o.agent ?? false }, cc, body, timeoutMs);
 }
 
@@ -192,7 +203,9 @@ function send(
     };
     // Transport failures are url.Errors in Go ("Post <url>: ..."); a bad status is the rest client's own error.
     const fail = (msg: string): void => failWith(prefix + msg);
-    const req = request(
+    // A kubeconfig's server may be plain http (the authorization webhook's); admission and
+    // conversion webhooks are https by validation.
+    const req = (url.protocol === "http:" ? httpRequest : request)(
       url,
       {
         ...options,

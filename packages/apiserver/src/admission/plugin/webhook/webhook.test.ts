@@ -5,7 +5,11 @@
  */
 import { StatusError } from "@servicenet/api";
 import { describe, expect, it } from "vitest";
-import type { SynchronousAuthorize } from "../../../authorization/authorizer/interfaces.ts";
+import type {
+  Attributes as AuthorizationAttributes,
+  AuthorizationResult,
+  Authorizer,
+} from "../../../authorization/authorizer/interfaces.ts";
 import { newAdmissionContext } from "../../interfaces.ts";
 import type { WebhookPoster } from "./generic/call-hook.ts";
 import { isExemptAdmissionConfigurationResource } from "./generic/should-call-hook.ts";
@@ -203,31 +207,40 @@ describe("NewMutatingTestCases (mutating dispatcher)", () => {
 
 describe("matchConditions with the authorizer variable", () => {
   // Allows only `approve` on the request's own Service, for the requesting user.
-  const authorize: SynchronousAuthorize = (r) =>
+  const decide = (r: AuthorizationAttributes): AuthorizationResult =>
     r.user?.name === "admin" && r.verb === "approve" && r.resource === "services" && r.namespace === "default" && r.name === "svc"
       ? { decision: "Allow", reason: "" }
       : { decision: "NoOpinion", reason: "" };
+  // The same, as an authorizer that decides at once, and as one that has to wait (the webhook authorizer's way).
+  const authorizers: Record<string, Authorizer> = {
+    synchronous: { authorize: decide },
+    waiting: { authorize: (r) => Promise.resolve(decide(r)) },
+  };
   const condition = (verb: string) => [{ name: "may", expression: `authorizer.requestResource.check('${verb}').allowed()` }];
+  const rows = ["synchronous", "waiting"].flatMap((kind) => [
+    { kind, verb: "approve", called: ["hook"] },
+    { kind, verb: "escalate", called: [] },
+  ]);
 
-  it.each([
-    { verb: "approve", called: ["hook"] },
-    { verb: "escalate", called: [] },
-  ])("validating: a webhook is called only when the user may $verb the request's resource", async ({ verb, called }) => {
-    const calls: string[] = [];
-    const hooks = [accessor("hook", { matchConditions: condition(verb) })];
-    const post = poster({ hook: { allowed: true } }, calls);
-    await dispatchValidating(hooks, attrs(), newAdmissionContext(), noNamespace, post, undefined, authorize);
-    expect(calls).toEqual(called);
-  });
+  it.each(rows)(
+    "validating, $kind authorizer: a webhook is called only when the user may $verb the request's resource",
+    async ({ kind, verb, called }) => {
+      const calls: string[] = [];
+      const hooks = [accessor("hook", { matchConditions: condition(verb) })];
+      const post = poster({ hook: { allowed: true } }, calls);
+      await dispatchValidating(hooks, attrs(), newAdmissionContext(), noNamespace, post, undefined, authorizers[kind]);
+      expect(calls).toEqual(called);
+    },
+  );
 
-  it.each([
-    { verb: "approve", called: ["hook"] },
-    { verb: "escalate", called: [] },
-  ])("mutating: a webhook is called only when the user may $verb the request's resource", async ({ verb, called }) => {
-    const calls: string[] = [];
-    const hooks = [accessor("hook", { matchConditions: condition(verb) })];
-    const post = poster({ hook: { allowed: true } }, calls);
-    await dispatchMutating(hooks, attrs(), newAdmissionContext(), noNamespace, post, undefined, authorize);
-    expect(calls).toEqual(called);
-  });
+  it.each(rows)(
+    "mutating, $kind authorizer: a webhook is called only when the user may $verb the request's resource",
+    async ({ kind, verb, called }) => {
+      const calls: string[] = [];
+      const hooks = [accessor("hook", { matchConditions: condition(verb) })];
+      const post = poster({ hook: { allowed: true } }, calls);
+      await dispatchMutating(hooks, attrs(), newAdmissionContext(), noNamespace, post, undefined, authorizers[kind]);
+      expect(calls).toEqual(called);
+    },
+  );
 });

@@ -15,14 +15,11 @@ import type {
 import type { KubeObject, Store } from "../../../../storage/index.ts";
 import { StoreInformer, type Lister } from "../../../../util/informer/store-informer.ts";
 import type { Attributes } from "../../../attributes.ts";
-import {
-  authorizeSync,
-  type Attributes as AuthorizationAttributes,
-  type Authorizer,
-} from "../../../../authorization/authorizer/interfaces.ts";
+import type { Authorizer } from "../../../../authorization/authorizer/interfaces.ts";
 import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts";
 import { newForbidden } from "../../../errors.ts";
 import type { AdmissionContext, AdmissionPlugin } from "../../../interfaces.ts";
+import { CachingAuthorizer } from "./caching-authorizer.ts";
 import { compilePolicy, type PolicyCompileOptions } from "./compile.ts";
 import { dispatch, type DispatchResult, type DispatchSources, type PolicyWithCompiled } from "./dispatcher.ts";
 
@@ -113,9 +110,18 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       this.#o.namespaces.start?.();
       if (!this.#o.namespaces.hasSynced()) await waitSynced(this.#o.namespaces);
     }
-    const result: DispatchResult = { warnings: [], auditAnnotations: {} };
+    let result: DispatchResult = { warnings: [], auditAnnotations: {} };
+    // One caching authorizer per request (dispatcher.go Dispatch); a pass that had to wait for a
+    // decision is run again with a fresh result, so its warnings and annotations are not kept.
+    const authz = this.#o.authorizer && new CachingAuthorizer(this.#o.authorizer);
+    const sources = this.#sources(authz);
+    const once = (): void => {
+      result = { warnings: [], auditAnnotations: {} };
+      dispatch(policies, bindings, a, sources, result);
+    };
     try {
-      dispatch(policies, bindings, a, this.#sources(), result);
+      if (authz !== undefined) await authz.evaluate(once);
+      else once();
     } catch (e) {
       if (e instanceof StatusError) throw e;
       throw newForbidden(a, e instanceof Error ? e.message : String(e));
@@ -178,13 +184,12 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     return inf;
   }
 
-  #sources(): DispatchSources {
-    const authorizer = this.#o.authorizer;
+  #sources(authz: CachingAuthorizer | undefined): DispatchSources {
     return {
       namespace: (name) => this.#o.namespaces.get(name),
       ...(this.#o.equivalentResources ? { equivalentResources: this.#o.equivalentResources } : {}),
       params: (kind, ref, namespace) => this.#findParams(kind, ref, namespace),
-      ...(authorizer ? { authorize: (attrs: AuthorizationAttributes) => authorizeSync(authorizer, attrs) } : {}),
+      ...(authz ? { authorize: authz.authorize } : {}),
     };
   }
 

@@ -7,12 +7,7 @@ import type { Agent } from "node:https";
 import type { KubeObject, Store } from "../../../../storage/index.ts";
 import type { Lister } from "../../../../util/informer/store-informer.ts";
 import type { Attributes } from "../../../attributes.ts";
-import {
-  authorizeSync,
-  type Attributes as AuthorizationAttributes,
-  type Authorizer,
-  type SynchronousAuthorize,
-} from "../../../../authorization/authorizer/interfaces.ts";
+import type { Authorizer } from "../../../../authorization/authorizer/interfaces.ts";
 import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts";
 import type { AdmissionContext } from "../../../interfaces.ts";
 import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
@@ -57,7 +52,7 @@ export type Dispatcher = (
   namespace: (name: string) => unknown,
   post?: WebhookPoster,
   metrics?: AdmissionWebhookMetrics,
-  authorize?: SynchronousAuthorize,
+  authorizer?: Authorizer,
   mapper?: EquivalentResourceMapper,
 ) => Promise<void>;
 
@@ -94,9 +89,16 @@ export class Webhook {
       const wait = (namespaces as { waitForSync?: () => Promise<void> }).waitForSync;
       if (!namespaces.hasSynced() && wait) await wait.call(namespaces);
     }
-    const authorizer = this.#o.authorizer;
-    const authorize = authorizer && ((attrs: AuthorizationAttributes) => authorizeSync(authorizer, attrs));
-    await this.#dispatcher(hooks, a, ctx, (n) => namespaces.get(n), this.#post, this.#o.metrics, authorize, this.#o.equivalentResources);
+    await this.#dispatcher(
+      hooks,
+      a,
+      ctx,
+      (n) => namespaces.get(n),
+      this.#post,
+      this.#o.metrics,
+      this.#o.authorizer,
+      this.#o.equivalentResources,
+    );
   }
 
   stop(): void {

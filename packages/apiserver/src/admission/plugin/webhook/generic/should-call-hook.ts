@@ -13,7 +13,8 @@ import { versionedAttributes } from "../../../conversion.ts";
 import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts";
 import { matches, type MatchedResource } from "../../policy/matching/matching.ts";
 import { admissionRequest, authorizerFor } from "../../policy/validating/validator.ts";
-import type { SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
+import type { Authorizer, SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
+import { CachingAuthorizer } from "../../policy/validating/caching-authorizer.ts";
 import type { WebhookAccessor } from "./source.ts";
 
 type Labels = Readonly<Record<string, string>> | undefined;
@@ -126,4 +127,21 @@ export function evaluateMatchConditions(
     else if (e.value !== true) firstError ??= `matchCondition '${h.matchConditions[i]!.name}' must evaluate to bool`;
   }
   return firstError !== undefined ? { error: firstError } : { matches: true };
+}
+
+/**
+ * {@link evaluateMatchConditions} with the server's authorizer behind the `authorizer` variable:
+ * a decision the authorizer cannot give at once (the webhook authorizer's) is waited for and the
+ * conditions evaluated again (see CachingAuthorizer), so the checks are made as upstream's
+ * blocking evaluation makes them. A check repeated within one webhook's conditions is asked once.
+ */
+export async function matchConditionsWithAuthorizer(
+  h: WebhookAccessor,
+  a: Attributes,
+  namespaceObject: unknown,
+  authorizer: Authorizer | undefined,
+): Promise<ConditionsResult> {
+  if (authorizer === undefined || h.matchConditions.length === 0) return evaluateMatchConditions(h, a, namespaceObject);
+  const authz = new CachingAuthorizer(authorizer);
+  return authz.evaluate(() => evaluateMatchConditions(h, a, namespaceObject, authz.authorize));
 }

@@ -13,7 +13,7 @@ import { semanticEqual, StatusError } from "@servicenet/api";
 import type { KubeObject } from "../../../../storage/index.ts";
 import { applyJSONPatch } from "../../../../server/patch/json-patch.ts";
 import type { JSONValue } from "../../../../server/patch/json-value.ts";
-import type { SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
+import type { Authorizer } from "../../../../authorization/authorizer/interfaces.ts";
 import type { Attributes } from "../../../attributes.ts";
 import { convertBack, replaceObject } from "../../../conversion.ts";
 import type { EquivalentResourceMapper } from "../../../equivalent-resources.ts";
@@ -21,7 +21,7 @@ import type { AdmissionContext } from "../../../interfaces.ts";
 import { ErrCallingWebhook } from "../errors/errors.ts";
 import type { AdmissionWebhookMetrics } from "../../../metrics/metrics.ts";
 import { callFailure, callHook, pastDeadline, requestTimedOut, type WebhookPoster } from "../generic/call-hook.ts";
-import { evaluateMatchConditions, invocationAttributes, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
+import { invocationAttributes, matchConditionsWithAuthorizer, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
 import type { Dispatcher } from "../generic/plugin.ts";
 import type { WebhookAccessor } from "../generic/source.ts";
 import { parseJSON, stringifyJSON } from "../../../../util/json/json.ts";
@@ -74,7 +74,7 @@ interface CallDeps {
   nsObject: unknown;
   post: WebhookPoster | undefined;
   metrics: AdmissionWebhookMetrics | undefined;
-  authorize: SynchronousAuthorize | undefined;
+  authorizer: Authorizer | undefined;
   mapper: EquivalentResourceMapper | undefined;
 }
 
@@ -90,7 +90,7 @@ async function callMutatingHook(
   d: CallDeps,
   annotator: WebhookAnnotator,
 ): Promise<{ called: boolean; changed: boolean }> {
-  const m = evaluateMatchConditions(h, v, d.nsObject, d.authorize);
+  const m = await matchConditionsWithAuthorizer(h, v, d.nsObject, d.authorizer);
   if ("error" in m) throw new ErrCallingWebhook(h.webhook.name, m.error);
   if (!m.matches) return { called: false, changed: false };
   let changed = false;
@@ -152,8 +152,8 @@ async function runRound(
 }
 
 /** Runs the mutating webhooks of `hooks` that match `a`, mutating `a.object`; throws the first refusal. */
-export const dispatchMutating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics, authorize, mapper) => {
-  const deps = { post, metrics, authorize, mapper };
+export const dispatchMutating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics, authorizer, mapper) => {
+  const deps = { post, metrics, authorizer, mapper };
   const chain = a.reinvocationContext;
   const fresh = (): ReinvokeContext => ({ previouslyInvokedReinvocable: new Set(), reinvoke: new Set(), shouldReinvoke: false });
   if (chain === undefined) {

@@ -8,7 +8,7 @@
  */
 import { ErrCallingWebhook } from "../errors/errors.ts";
 import { callFailure, callHook, pastDeadline, requestTimedOut } from "../generic/call-hook.ts";
-import { evaluateMatchConditions, invocationAttributes, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
+import { invocationAttributes, matchConditionsWithAuthorizer, namespaceLabels, webhookMatches } from "../generic/should-call-hook.ts";
 import type { Dispatcher } from "../generic/plugin.ts";
 import { addAnnotationWithLevel } from "../../../audit-annotations.ts";
 import type { AdmissionContext } from "../../../interfaces.ts";
@@ -22,7 +22,7 @@ function addFailedOpenAnnotation(ctx: AdmissionContext, index: number, webhook: 
 }
 
 /** Runs the validating webhooks of `hooks` that match `a`; throws the first refusal. */
-export const dispatchValidating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics, authorize, mapper) => {
+export const dispatchValidating: Dispatcher = async (hooks, a, ctx, namespace, post, metrics, authorizer, mapper) => {
   const nsLabels = namespaceLabels(a, namespace);
   const nsObject = a.namespace !== "" ? namespace(a.namespace) : undefined;
   const relevant = hooks.flatMap((h, i) => {
@@ -36,7 +36,7 @@ export const dispatchValidating: Dispatcher = async (hooks, a, ctx, namespace, p
     relevant.map(async ({ h, i, v }): Promise<Error | undefined> => {
       const ignore = h.webhook.failurePolicy === "Ignore";
       try {
-        const m = evaluateMatchConditions(h, v, nsObject, authorize);
+        const m = await matchConditionsWithAuthorizer(h, v, nsObject, authorizer);
         if ("error" in m) throw new ErrCallingWebhook(h.webhook.name, m.error);
         if (!m.matches) return undefined;
         try {
