@@ -50,6 +50,9 @@ const pod = (name: string) => ({
 
 /** The objects the lanes write: a Lease, an EndpointSlice and a Pod per lane. */
 async function seed(api: ApiServer): Promise<void> {
+  // The ServiceAccount admission plugin admits a Pod only with its namespace's default ServiceAccount
+  // (the controller-manager's serviceaccount controller makes it in a cluster).
+  await post(api, "/api/v1/namespaces/default/serviceaccounts", { metadata: { name: "default" } });
   for (let l = 0; l < lanes; l++) {
     await post(api, "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases", {
       metadata: { name: `node-${l}` },

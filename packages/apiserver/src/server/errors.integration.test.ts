@@ -160,6 +160,25 @@ describe("error responses", () => {
     expect(m.text).toContain("apiserver_request_duration_seconds_bucket{");
   });
 
+  it("records a routed request's error under its resource, a route's 404 and 405 under none", async () => {
+    const put = await s.request("/api/v1/namespaces/default/services/keep", {
+      method: "PUT",
+      headers: json,
+      body: svc("keep", { resourceVersion: "1" }),
+    });
+    expect(put.status).toBe(409);
+    expect((await s.request("/api/v1/services", { method: "POST", headers: json, body: "{}" })).status).toBe(405);
+    const m = (await s.request("/metrics")).text;
+    // InstrumentRouteFunc wraps the route's handler: its 409 counts as a PUT of services.
+    expect(m).toMatch(
+      /^apiserver_request_total\{code="409",component="apiserver",group="",resource="services",scope="resource",subresource="",verb="PUT",version="v1"\} \d+$/m,
+    );
+    // No route takes POST across namespaces: go-restful answers before any instrumented handler.
+    expect(m).toMatch(
+      /^apiserver_request_total\{code="405",component="apiserver",group="",resource="",scope="",subresource="",verb="POST",version=""\} \d+$/m,
+    );
+  });
+
   it("survives a garbage, huge and truncated body fuzz run without changing stored data", async () => {
     const before = await s.request("/api/v1/services");
     const valid = svc("fuzz");

@@ -17,7 +17,7 @@ import { withAudit, withFailedAuthenticationAudit } from "./filters/audit.ts";
 import { withAuditInit } from "./filters/audit-init.ts";
 import { unauthorized, withAuthentication } from "./filters/authentication.ts";
 import { withAuthorization } from "./filters/authorization.ts";
-import { chain, newRequestContext, unroutedLabels, writeError, type Filter, type Handler } from "./filters/context.ts";
+import { chain, newRequestContext, writeError, type Filter, type Handler } from "./filters/context.ts";
 import { withFlowControl, type FlowControlConfig } from "./filters/flow-control.ts";
 import { withImpersonation } from "./filters/impersonation.ts";
 import { withPanicRecovery } from "./filters/panic-recovery.ts";
@@ -59,7 +59,9 @@ export function defaultFilters(c: HandlerChainConfig): readonly Filter[] {
 
 /**
  * The director: the first mux entry claiming the path, else the resource handler. A handler's
- * error is answered as a Status with the request's unrouted labels (responsewriters.ErrorNegotiated).
+ * error is answered as a Status (responsewriters.ErrorNegotiated) under the labels the request has:
+ * its resource's once a route served it (a 404 of an object, a 409 of a PUT, as upstream's
+ * InstrumentRouteFunc records them), the unrouted ones before (go-restful's own 404 and 405).
  */
 export function director(mux: readonly MuxEntry[], resources: Handler): Handler {
   return async (ctx) => {
@@ -67,7 +69,6 @@ export function director(mux: readonly MuxEntry[], resources: Handler): Handler 
     try {
       await (entry ? entry.handle(ctx) : resources(ctx));
     } catch (e) {
-      ctx.labels = unroutedLabels(ctx.req.method ?? "");
       writeError(ctx, e);
     }
   };

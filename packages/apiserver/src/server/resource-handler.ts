@@ -58,15 +58,18 @@ export function resourceHandler(c: ResourceHandlerConfig): Handler {
     // Inside a served group version go-restful answers an unknown path; elsewhere the not-found handler.
     if (!def) throw apiResourceList(c.resources, info.group, info.version, c.reviews) !== undefined ? routeNotFound() : notFound();
     const method = ctx.req.method ?? "";
-    ctx.labels = {
-      verb: metricVerb(info.verb, method),
-      group: info.group,
-      version: info.version,
-      resource: info.resource,
-      subresource: info.subresource,
-      scope: info.name !== "" ? "resource" : info.namespace !== undefined ? "namespace" : "cluster",
+    const routed = (): void => {
+      ctx.labels = {
+        verb: metricVerb(info.verb, method),
+        group: info.group,
+        version: info.version,
+        resource: info.resource,
+        subresource: info.subresource,
+        scope: info.name !== "" ? "resource" : info.namespace !== undefined ? "namespace" : "cluster",
+      };
     };
     ctx.code = await handleResource({
+      onRouted: routed,
       req: ctx.req,
       res: ctx.res,
       info,

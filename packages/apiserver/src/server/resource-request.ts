@@ -25,4 +25,9 @@ export interface ResourceRequest {
   audit?: AuditInfo;
   /** The request's deadline (Date.now() milliseconds), which admission webhooks' timeouts are cut to. */
   deadline?: number;
+  /**
+   * Called once a route serves the request (past go-restful's 404 and 405): from then on its metrics
+   * carry the resource, whatever the handler answers (InstrumentRouteFunc wraps the route's handler).
+   */
+  onRouted?: () => void;
 }

@@ -52,6 +52,7 @@ export async function handleResource(r: ResourceRequest): Promise<number> {
   const deprecated = def.deprecationWarning ?? deprecationWarning(def);
   if (deprecated !== undefined) r.res.setHeader("Warning", [warningHeader(deprecated)]);
   if (info.verb === "" || !verbsOf(def, info).includes(info.verb)) throw StatusError.methodNotSupported(groupResource(def), info.verb);
+  r.onRouted?.();
   const view = def.subresourceViews?.[info.subresource];
   if (view !== undefined) return handleSubresourceView(r, view);
   switch (info.verb) {

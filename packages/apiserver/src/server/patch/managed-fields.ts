@@ -11,6 +11,8 @@ import { createdFieldsV1, nodeValues, resetField } from "./fieldpath.ts";
 import type { FieldSchema } from "./field-schema.ts";
 import type { FieldSet } from "./fieldpath-path.ts";
 import { addPathsToFieldsV1, fromFieldsV1, normalizeFieldsV1, toFieldsV1 } from "./fieldpath-serialize.ts";
+import { sortManagedFieldsEntries } from "./managed-fields-order.ts";
+import { updateOwnedFields } from "./managed-fields-owned.ts";
 
 /** A metav1.ManagedFieldsEntry. */
 export interface ManagedFieldsEntry {
@@ -104,15 +106,7 @@ export function encodeManagedFields(managers: Map<string, ManagerState>): Manage
   const entries = [...managers.values()]
     .filter((m) => m.set.size > 0)
     .map((m) => ({ ...m.entry, fieldsType: "FieldsV1" as const, fieldsV1: encodeSet(m) }));
-  const cmp = (a: string | undefined, b: string | undefined): number => ((a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0);
-  return entries.sort(
-    (a, b) =>
-      cmp(a.operation, b.operation) ||
-      cmp(a.time, b.time) ||
-      cmp(a.manager, b.manager) ||
-      cmp(a.apiVersion, b.apiVersion) ||
-      cmp(a.subresource, b.subresource),
-  );
+  return sortManagedFieldsEntries(entries);
 }
 
 /** What changed between two objects, as paths (structured-merge-diff's Comparison). */
@@ -207,10 +201,22 @@ export function updateManagedFields(
       }
     }
   }
-  return updateManagedFieldsGeneral(oldObj, newObj, manager, operation, apiVersion, now, subresource, schema);
+  // An update that only changes fields its manager alone owns already (a Lease renewal, a kubelet's
+  // Pod status) leaves every field set as it was: only that manager's time moves.
+  // One comparison serves both paths.
+  const kind = typeof newObj.kind === "string" ? newObj.kind : "";
+  const c = compareObjects(kind, oldObj, newObj, subresource, schema);
+  if (oldObj !== undefined) {
+    const owned = updateOwnedFields(oldObj, newObj, manager, operation, apiVersion, now, subresource, schema, c);
+    if (owned !== undefined) return owned;
+  }
+  return updateManagedFieldsGeneral(oldObj, newObj, manager, operation, apiVersion, now, subresource, schema, c);
 }
 
-/** updateManagedFields by field-set algebra for every case; exported so tests can hold the create fast path to it. */
+/**
+ * updateManagedFields by field-set algebra for every case; exported so tests can hold the fast
+ * paths to it. `comparison`: compareObjects of the two objects, when the caller has it.
+ */
 export function updateManagedFieldsGeneral(
   oldObj: JSONValue | undefined,
   newObj: JSONObject,
@@ -220,10 +226,10 @@ export function updateManagedFieldsGeneral(
   now: Date,
   subresource?: string,
   schema?: FieldSchema,
+  comparison?: Comparison,
 ): JSONObject {
   const managers = managersFor(oldObj, newObj);
-  const kind = typeof newObj.kind === "string" ? newObj.kind : "";
-  const c = compareObjects(kind, oldObj, newObj, subresource, schema);
+  const c = comparison ?? compareObjects(typeof newObj.kind === "string" ? newObj.kind : "", oldObj, newObj, subresource, schema);
   const taken: FieldSet = new Set(c.added);
   for (const p of c.modified) taken.add(p);
   const entry = { manager, operation, apiVersion, ...(subresource ? { subresource } : {}) };
