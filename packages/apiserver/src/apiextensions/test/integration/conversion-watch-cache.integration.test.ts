@@ -224,6 +224,11 @@ const table: { group: string; path: string; checks: [string, Check][] }[] = [
     path: "/failure-message",
     checks: [["expectConversionFailureMessage", expectConversionFailureMessage("failure-message", "converter failure")]],
   },
+  {
+    group: "unhandled",
+    path: "/unhandled",
+    checks: [["expectConversionFailureMessage", expectConversionFailureMessage("server-error", "the server rejected our request")]],
+  },
 ];
 
 describe.skipIf(storage === undefined)("TestWebhookConverterWithWatchCache", () => {

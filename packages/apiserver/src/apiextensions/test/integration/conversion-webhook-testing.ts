@@ -146,6 +146,11 @@ export async function startConversionWebhookServer(hosts: readonly string[] = ["
         (convert
           ? (r) => ({ result: { status: "Success" }, convertedObjects: r.objects.map((o) => convert(o, r.desiredAPIVersion)) })
           : undefined);
+      // NewReviewWebhookHandler without converters: http.Error's 422 text answer.
+      if (path === "/unhandled")
+        return void res
+          .writeHead(422, { "Content-Type": "text/plain; charset=utf-8" })
+          .end(`Cannot handle ${review.apiVersion.split("/")[1] ?? ""} ConversionReview\n`);
       if (respond === undefined) return void res.writeHead(404).end();
       res.setHeader("Content-Type", "application/json");
       res.end(
