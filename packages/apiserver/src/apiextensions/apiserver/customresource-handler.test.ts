@@ -55,8 +55,7 @@ describe("CRDHandler serving info", () => {
     });
     informer.start();
     await informer.waitForSync();
-    const seen = (rv: string) =>
-      eventually(() => informer!.get(name)?.metadata.resourceVersion === rv).then(() => undefined);
+    const seen = (rv: string) => eventually(() => informer!.get(name)?.metadata.resourceVersion === rv).then(() => undefined);
     return { handler, built, seen };
   }
 
@@ -76,7 +75,9 @@ describe("CRDHandler serving info", () => {
     expect(built.length).toBe(1);
 
     // Established: a status update only.
-    await seen(await write((o) => ((o["status"] as { conditions: unknown[] }).conditions = ["NamesAccepted", "Established"].map(condition))));
+    await seen(
+      await write((o) => ((o["status"] as { conditions: unknown[] }).conditions = ["NamesAccepted", "Established"].map(condition))),
+    );
     expect(handler.lookup("example.com", "v1", "widgets")).toBeDefined();
     expect(handler.resources().map((d) => d.resource)).toEqual(["widgets"]);
     expect(built.length).toBe(1);

@@ -32,7 +32,9 @@ export function responseErrorMessage(code: number, contentType: string | undefin
   if (known !== undefined) return known;
   if (code === 403 || code === 415) return serverMessage;
   if (code === 406)
-    return serverMessage === "" || serverMessage === "unknown" ? "the server was unable to respond with a content type that the client supports" : serverMessage;
+    return serverMessage === "" || serverMessage === "unknown"
+      ? "the server was unable to respond with a content type that the client supports"
+      : serverMessage;
   if (code >= 500) return `an error on the server (${JSON.stringify(serverMessage)}) has prevented the request from succeeding`;
   return `the server responded with the status code ${code} but did not return more information`;
 }

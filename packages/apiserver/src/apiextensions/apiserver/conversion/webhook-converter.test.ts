@@ -104,7 +104,11 @@ describe("webhookClientConfigForCRD", () => {
     ["a caBundle is kept", { url: "https://h/c", caBundle: b64("pem") }, { url: "https://h/c", caBundle: b64("pem") }],
     ["whitespace only is treated as empty", { url: "https://h/c", caBundle: b64("    \n\t   ") }, { url: "https://h/c" }],
     ["unicode white space too", { url: "https://h/c", caBundle: b64("\u00a0\u2003\u0085\r\f\v") }, { url: "https://h/c" }],
-    ["a byte-order mark is no white space", { url: "https://h/c", caBundle: b64("\ufeff") }, { url: "https://h/c", caBundle: b64("\ufeff") }],
+    [
+      "a byte-order mark is no white space",
+      { url: "https://h/c", caBundle: b64("\ufeff") },
+      { url: "https://h/c", caBundle: b64("\ufeff") },
+    ],
     ["an empty caBundle stays empty", { url: "https://h/c", caBundle: "" }, { url: "https://h/c", caBundle: "" }],
     [
       "the service port defaults to 443",

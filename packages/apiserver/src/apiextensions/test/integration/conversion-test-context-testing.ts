@@ -27,7 +27,11 @@ export class ConversionTestContext {
   async setUp(): Promise<void> {
     await createCRD(this.s, multiVersionFixture({ url: `${this.hook.url}/noop-converter`, caBundle: this.hook.caBundle }, ["v1"]));
     for (const ns of ["marker", "probe"]) await this.createNamespace(ns);
-    const marker = await this.s.send("POST", this.path("marker", "v1beta1"), newConversionMultiVersionFixture("marker", "marker", "v1beta1"));
+    const marker = await this.s.send(
+      "POST",
+      this.path("marker", "v1beta1"),
+      newConversionMultiVersionFixture("marker", "marker", "v1beta1"),
+    );
     expect(marker.status, marker.text).toBe(201);
   }
 

@@ -15,7 +15,12 @@ import { useConversionHarness, type ConversionWebhookServer } from "./conversion
 import { ConversionTestContext } from "./conversion-test-context-testing.ts";
 import { EtcdObjectReader, etcdTestStorage } from "./etcd-object-reader-testing.ts";
 import { watchEvents, type WatchLine } from "./fixtures-testing.ts";
-import { newConversionMultiVersionFixture as fixture, verifyMultiVersionObject, versions, type Obj } from "./multiversion-fixture-testing.ts";
+import {
+  newConversionMultiVersionFixture as fixture,
+  verifyMultiVersionObject,
+  versions,
+  type Obj,
+} from "./multiversion-fixture-testing.ts";
 
 const storage = etcdTestStorage();
 type Check = (c: ConversionTestContext, ns: string) => Promise<void>;
@@ -72,8 +77,14 @@ const validateNonTrivialConverted: Check = async (c, ns) => {
     const name = `converted-${create}`;
     verifyMultiVersionObject("v1beta1", await c.stored(ns, name));
     for (const v of versions)
-      for (const q of ["", "?resourceVersion=0"]) verifyMultiVersionObject(v, (await c.s.request(`${c.path(ns, v, name)}${q}`)).json() as Obj);
-    const main = await c.s.send("PATCH", c.path(ns, create, name), { metadata: { annotations: { main: "true" } } }, "application/merge-patch+json");
+      for (const q of ["", "?resourceVersion=0"])
+        verifyMultiVersionObject(v, (await c.s.request(`${c.path(ns, v, name)}${q}`)).json() as Obj);
+    const main = await c.s.send(
+      "PATCH",
+      c.path(ns, create, name),
+      { metadata: { annotations: { main: "true" } } },
+      "application/merge-patch+json",
+    );
     expect(main.status, main.text).toBe(200);
     verifyMultiVersionObject("v1beta1", await c.stored(ns, name));
     const status = await c.s.send(
@@ -108,7 +119,10 @@ const validateWatchConverted: Check = async (c, ns) => {
     const initial = await watchEvents(c.s, `${c.path(ns, v)}?resourceVersion=0`);
     expect(initial.map((e) => e.type)).toEqual(["ADDED", "ADDED", "ADDED"]);
     for (const o of objectsOf(initial)) verifyMultiVersionObject(v, o);
-    const listed = await watchEvents(c.s, `${c.path(ns, v)}?sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    const listed = await watchEvents(
+      c.s,
+      `${c.path(ns, v)}?sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+    );
     expect(listed.map((e) => e.type)).toEqual(["ADDED", "ADDED", "ADDED", "BOOKMARK"]);
     for (const o of objectsOf(listed.slice(0, 3))) verifyMultiVersionObject(v, o);
   }

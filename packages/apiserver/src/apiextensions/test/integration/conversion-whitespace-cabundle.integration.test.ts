@@ -12,7 +12,14 @@ import { startTestServer, type TestServer } from "../../../server/testing.ts";
 import { createCRD } from "./fixtures-testing.ts";
 import { startConversionWebhookServer, type ConversionWebhookServer } from "./conversion-webhook-testing.ts";
 import { EtcdObjectReader, etcdTestStorage } from "./etcd-object-reader-testing.ts";
-import { group, multiVersionFixture, newConversionMultiVersionFixture, plural, verifyMultiVersionObject, type Obj } from "./multiversion-fixture-testing.ts";
+import {
+  group,
+  multiVersionFixture,
+  newConversionMultiVersionFixture,
+  plural,
+  verifyMultiVersionObject,
+  type Obj,
+} from "./multiversion-fixture-testing.ts";
 
 const storage = etcdTestStorage();
 const ns = "whitespace-cabundle";
@@ -79,7 +86,9 @@ describe.skipIf(storage === undefined)("TestWebhookConversion_WhitespaceCABundle
     const converted = await s.request(at("v1beta2", "test"));
     expect(converted.status).toBe(500);
     const message = (converted.json() as { message: string }).message;
-    expect(message).toContain(`conversion webhook for ${group}/v1beta1, Kind=MultiVersion failed: Post "${hook.url}/num-content-converter?timeout=30s"`);
+    expect(message).toContain(
+      `conversion webhook for ${group}/v1beta1, Kind=MultiVersion failed: Post "${hook.url}/num-content-converter?timeout=30s"`,
+    );
     expect(message).toContain("tls: failed to verify certificate: x509: certificate signed by unknown authority");
   });
 });

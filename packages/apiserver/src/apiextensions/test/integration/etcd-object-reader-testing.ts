@@ -57,7 +57,10 @@ export class EtcdObjectReader {
   /** Removes every key of this apiserver's storage and closes the client. */
   async close(): Promise<void> {
     try {
-      await this.#client.delete().prefix(this.#root.slice(0, -"/registry".length) + "/").exec();
+      await this.#client
+        .delete()
+        .prefix(this.#root.slice(0, -"/registry".length) + "/")
+        .exec();
     } finally {
       this.#client.close();
     }
