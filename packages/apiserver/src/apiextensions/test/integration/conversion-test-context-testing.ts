@@ -17,11 +17,15 @@ type CRD = { spec: { versions: { name: string; storage: boolean }[]; conversion:
 const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${plural}.${group}`;
 
 export class ConversionTestContext {
-  constructor(
-    readonly s: TestServer,
-    readonly hook: ConversionWebhookServer,
-    readonly etcd: EtcdObjectReader,
-  ) {}
+  readonly s: TestServer;
+  readonly hook: ConversionWebhookServer;
+  readonly etcd: EtcdObjectReader;
+
+  constructor(s: TestServer, hook: ConversionWebhookServer, etcd: EtcdObjectReader) {
+    this.s = s;
+    this.hook = hook;
+    this.etcd = etcd;
+  }
 
   /** newConversionTestContext: the CRD (with the noop converter) and the marker object read to force a conversion. */
   async setUp(): Promise<void> {
@@ -85,7 +89,7 @@ export class ConversionTestContext {
 
   /** The stored form of an object (GetStoredCustomResource). */
   stored(ns: string, name: string): Promise<Obj> {
-    return this.etcd.getStoredCustomResource(group, plural, ns, name) as Promise<Obj>;
+    return this.etcd.getStoredCustomResource(group, plural, ns, name);
   }
 
   async #updateCRD(change: (crd: CRD) => void): Promise<void> {

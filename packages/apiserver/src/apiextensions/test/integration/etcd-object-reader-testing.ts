@@ -10,7 +10,7 @@ import { Etcd3 } from "etcd3";
 import type { StoreConfig } from "../../../storage/index.ts";
 import { etcdEndpointsFromEnv } from "../../../storage/testing.ts";
 
-type Obj = Record<string, unknown>;
+import type { Obj } from "./multiversion-fixture-testing.ts";
 
 /** An apiserver's etcd storage under a key prefix of its own, or undefined without an etcd. */
 export function etcdTestStorage(): StoreConfig | undefined {
@@ -50,7 +50,7 @@ export class EtcdObjectReader {
 
   /** SetStoredCustomResourceDefinition: writes `crd` in etcd, past validation. */
   async setStoredCustomResourceDefinition(name: string, crd: Obj): Promise<void> {
-    const { resourceVersion: _rv, ...meta } = (crd["metadata"] ?? {}) as Obj;
+    const { resourceVersion: _rv, ...meta } = crd.metadata;
     await this.#client.put(this.#crdKey(name)).value(JSON.stringify({ ...crd, metadata: meta }));
   }
 
