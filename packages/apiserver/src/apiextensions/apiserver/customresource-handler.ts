@@ -29,11 +29,23 @@ export interface ServedVersion {
   store: GenericStore;
 }
 
-/** crdInfo: one CRD's served versions, rebuilt when the CRD changes. */
+/** crdInfo: one CRD's served versions, rebuilt when what they are built from changes. */
 interface CRDInfo {
   resourceVersion: string;
+  /** {@link servingKey} of the CRD the versions were built from. */
+  key: string;
   crd: CustomResourceDefinition;
   versions: Map<string, ServedVersion>;
+}
+
+/**
+ * What the served versions are built from: updateCustomResourceDefinition keeps a CRD's storage
+ * when neither its spec nor its accepted names changed, so the status updates that accept its
+ * names and establish it do not build its stores again. The Terminating condition is part of it
+ * here, as the strategy refuses creates of a terminating CRD's objects.
+ */
+function servingKey(crd: CustomResourceDefinition): string {
+  return JSON.stringify([crd.spec, crd.status?.acceptedNames ?? null, isCRDConditionTrue(crd, "Terminating")]);
 }
 
 export interface CRDHandlerOptions {
@@ -54,7 +66,6 @@ export class CRDHandler {
     this.#o = o;
     const observe = (obj: KubeObject): void => {
       this.#generation++;
-      this.#infos.delete(obj.metadata.name ?? "");
       const crd = obj as unknown as CustomResourceDefinition;
       // updateCustomResourceDefinition: the handler can serve it now, so it may become Established.
       if (isCRDConditionTrue(crd, "NamesAccepted") && !isCRDConditionTrue(crd, "Established"))
@@ -113,7 +124,14 @@ export class CRDHandler {
     const crd = this.#o.informer.get(name) as unknown as CustomResourceDefinition | undefined;
     if (crd === undefined) return undefined;
     const cached = this.#infos.get(name);
-    if (cached && cached.resourceVersion === crd.metadata.resourceVersion) return cached;
+    const resourceVersion = crd.metadata.resourceVersion ?? "";
+    if (cached && cached.resourceVersion === resourceVersion) return cached;
+    const key = servingKey(crd);
+    if (cached && cached.key === key && cached.crd.metadata.uid === crd.metadata.uid) {
+      cached.crd = crd;
+      cached.resourceVersion = resourceVersion;
+      return cached;
+    }
     const versions = new Map<string, ServedVersion>();
     // getOrCreateServingInfoFor: one converter per CRD, shared by its versions' storages.
     const converter = this.#o.converters?.newConverter(crd);
@@ -122,7 +140,7 @@ export class CRDHandler {
       const def = this.#resourceDef(crd, v, converter);
       versions.set(v.name, { def, store: this.#o.newStore(def) });
     }
-    const info = { resourceVersion: crd.metadata.resourceVersion ?? "", crd, versions };
+    const info = { resourceVersion, key, crd, versions };
     this.#infos.set(name, info);
     return info;
   }

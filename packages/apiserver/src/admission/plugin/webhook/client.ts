@@ -18,6 +18,7 @@ import type { WebhookClientConfig } from "@servicenet/api/admissionregistration/
 import type { ServiceResolver } from "../../../util/webhook/serviceresolver.ts";
 import { joinHostPort, type AuthenticationInfoResolver, type WebhookClientCredentials } from "../../../util/webhook/authentication.ts";
 import { stringifyJSON } from "../../../util/json/json.ts";
+import { responseErrorMessage } from "./response-error.ts";
 
 /** The largest response read from a webhook (upstream's rest client reads at most this much from a webhook). */
 const maxResponseBytes = 3 * 1024 * 1024;
@@ -226,8 +227,7 @@ function send(
           if (settled) return;
           const text = Buffer.concat(chunks).toString("utf8");
           const code = res.statusCode ?? 0;
-          if (code < 200 || code > 299)
-            return failWith(`the server responded with the status code ${code} but did not return more information`, code);
+          if (code < 200 || code > 299) return failWith(responseErrorMessage(code, res.headers["content-type"], text), code);
           try {
             const parsed = JSON.parse(text) as unknown;
             settled = true;

@@ -4,8 +4,9 @@
  * NewDefaultAuthenticationInfoResolverWrapper). Nothing routes the `kubernetes` Service's
  * ClusterIP here, so only the loopback resolver gets the call through; only the loopback token
  * (system:masters) may create a ConfigMap, so the answer shows who called. The apiserver answers
- * the AdmissionReview posted to its ConfigMaps with a 400 (the body is no ConfigMap): that status is
- * the proof the call arrived authenticated, where an anonymous one gets 403.
+ * the AdmissionReview posted to its ConfigMaps with a 400 (the body is no ConfigMap), whose Status
+ * message the webhook client reports as the rest client does: that status is the proof the call
+ * arrived authenticated, where an anonymous one gets 403.
  */
 import { eventually } from "@servicenet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,7 +54,7 @@ describe("webhooks at kubernetes.default.svc", () => {
     );
     expect((res.json() as { message: string }).message).toBe(
       'Internal error occurred: failed calling webhook "loopback.integration.test": failed to call webhook: ' +
-        "the server responded with the status code 400 but did not return more information",
+        "the API version in the data (admission.k8s.io/v1) does not match the expected API version (v1)",
     );
   });
 });

@@ -1,6 +1,10 @@
-/** Upstream pkg/apiserver/conversion/webhook_converter_test.go TestGetConvertedObjectsFromResponse. */
+/**
+ * Upstream pkg/apiserver/conversion/webhook_converter_test.go TestGetConvertedObjectsFromResponse,
+ * and webhookClientConfigForCRD's whitespace-only caBundle.
+ */
 import { describe, expect, it } from "vitest";
-import { convertedObjectsFromResponse } from "./webhook-converter.ts";
+import type { CustomResourceDefinition } from "@servicenet/api/apiextensions/v1";
+import { convertedObjectsFromResponse, webhookClientConfigForCRD } from "./webhook-converter.ts";
 
 const v1Object = { apiVersion: "foo/v1", kind: "Widget", metadata: { name: "myv1" } };
 const v1 = (response: unknown, typeMeta: Record<string, string> = { apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview" }) => ({
@@ -85,5 +89,33 @@ describe("TestGetConvertedObjectsFromResponse", () => {
   ])("%s", (_name, version, body, objects, err) => {
     if (err !== undefined) expect(() => convertedObjectsFromResponse("uid", body, version)).toThrow(err);
     else expect(convertedObjectsFromResponse("uid", body, version)).toEqual(objects);
+  });
+});
+
+describe("webhookClientConfigForCRD", () => {
+  const crd = (clientConfig: Record<string, unknown>) =>
+    ({
+      metadata: { name: "multiversion.stable.example.com" },
+      spec: { conversion: { strategy: "Webhook", webhook: { clientConfig, conversionReviewVersions: ["v1"] } } },
+    }) as unknown as CustomResourceDefinition;
+  const b64 = (s: string) => Buffer.from(s).toString("base64");
+
+  it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+    ["a caBundle is kept", { url: "https://h/c", caBundle: b64("pem") }, { url: "https://h/c", caBundle: b64("pem") }],
+    ["whitespace only is treated as empty", { url: "https://h/c", caBundle: b64("    \n\t   ") }, { url: "https://h/c" }],
+    ["unicode white space too", { url: "https://h/c", caBundle: b64("\u00a0\u2003\u0085\r\f\v") }, { url: "https://h/c" }],
+    [
+      "a byte-order mark is no white space",
+      { url: "https://h/c", caBundle: b64("\ufeff") },
+      { url: "https://h/c", caBundle: b64("\ufeff") },
+    ],
+    ["an empty caBundle stays empty", { url: "https://h/c", caBundle: "" }, { url: "https://h/c", caBundle: "" }],
+    [
+      "the service port defaults to 443",
+      { service: { namespace: "ns", name: "n", path: "/c" }, caBundle: b64(" ") },
+      { service: { namespace: "ns", name: "n", path: "/c", port: 443 } },
+    ],
+  ])("%s", (_name, clientConfig, want) => {
+    expect(webhookClientConfigForCRD(crd(clientConfig))).toEqual(want);
   });
 });

@@ -36,6 +36,31 @@ export function gvkString(obj: { apiVersion?: unknown; kind?: unknown }): string
   return `${gv}, Kind=${typeof obj.kind === "string" ? obj.kind : ""}`;
 }
 
+/**
+ * webhookClientConfigForCRD: the client config of the CRD's webhook. The service port is defaulted
+ * (443) in the v1 API. A caBundle of whitespace only, which validation refuses but a CRD written
+ * past it may hold, is treated as empty: the system trust roots verify the webhook, and requests
+ * that need no conversion are served.
+ */
+export function webhookClientConfigForCRD(crd: CustomResourceDefinition): WebhookClientConfig {
+  const cc = crd.spec.conversion?.webhook?.clientConfig ?? {};
+  const bundle = Buffer.from(cc.caBundle ?? "", "base64");
+  const whitespaceOnly = bundle.length > 0 && isSpaceOnly(bundle.toString("utf8"));
+  return {
+    ...(cc.url !== undefined ? { url: cc.url } : {}),
+    ...(cc.caBundle !== undefined && !whitespaceOnly ? { caBundle: cc.caBundle } : {}),
+    ...(cc.service !== undefined ? { service: { ...cc.service, port: cc.service.port ?? 443 } } : {}),
+  };
+}
+
+/**
+ * len(bytes.TrimSpace(b)) == 0: unicode.IsSpace is String.prototype.trim's white space with NEL
+ * (U+0085) and without the byte-order mark.
+ */
+function isSpaceOnly(text: string): boolean {
+  return !text.includes("\uFEFF") && text.replaceAll("\u0085", "").trim() === "";
+}
+
 /** webhookConverter: one per CRD, rebuilt when the CRD changes. */
 export class WebhookConverter {
   readonly #clientConfig: WebhookClientConfig;
@@ -43,15 +68,8 @@ export class WebhookConverter {
   readonly #o: WebhookConverterOptions;
 
   constructor(crd: CustomResourceDefinition, o: WebhookConverterOptions) {
-    const webhook = crd.spec.conversion?.webhook;
-    const cc = webhook?.clientConfig ?? {};
-    // webhookClientConfigForCRD: the service port is defaulted (443) in the v1 API.
-    this.#clientConfig = {
-      ...(cc.url !== undefined ? { url: cc.url } : {}),
-      ...(cc.caBundle !== undefined ? { caBundle: cc.caBundle } : {}),
-      ...(cc.service !== undefined ? { service: { ...cc.service, port: cc.service.port ?? 443 } } : {}),
-    };
-    this.#reviewVersions = webhook?.conversionReviewVersions ?? [];
+    this.#clientConfig = webhookClientConfigForCRD(crd);
+    this.#reviewVersions = crd.spec.conversion?.webhook?.conversionReviewVersions ?? [];
     this.#o = o;
   }
 

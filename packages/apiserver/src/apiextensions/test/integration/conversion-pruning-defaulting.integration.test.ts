@@ -9,53 +9,18 @@ import { objectKey } from "../../../storage/index.ts";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
 import { createCRD } from "./fixtures-testing.ts";
 import { startConversionWebhookServer, type ConversionWebhookServer } from "./conversion-webhook-testing.ts";
+import {
+  group,
+  multiVersionFixture,
+  newConversionMultiVersionFixture,
+  storageVersion,
+  verifyMultiVersionObject,
+  versions,
+  type Obj,
+} from "./multiversion-fixture-testing.ts";
 
 const ns = "default";
-const group = "stable.example.com";
-const versions = ["v1beta1", "v1alpha1", "v1beta2"] as const;
-const storageVersion = "v1beta1";
-type Obj = Record<string, unknown> & { metadata: { namespace?: string; name?: string; labels?: Record<string, string> } };
-
-/** A version of multiVersionFixture: `v1beta2` has contentv2 and numv2; `defaults[name]` defaults to true. */
-function fixtureVersion(name: string): Record<string, unknown> {
-  const suffix = name === "v1beta2" ? "v2" : "";
-  const defaults = Object.fromEntries(versions.map((v) => [v, { type: "boolean", ...(v === name ? { default: true } : {}) }]));
-  return {
-    name,
-    served: true,
-    storage: name === storageVersion,
-    subresources: { status: {}, scale: { specReplicasPath: ".spec.num.num1", statusReplicasPath: ".status.num.num2" } },
-    schema: {
-      openAPIV3Schema: {
-        type: "object",
-        properties: {
-          [`content${suffix}`]: { type: "object", properties: { key: { type: "string" } } },
-          [`num${suffix}`]: { type: "object", properties: { num1: { type: "integer" }, num2: { type: "integer" } } },
-          defaults: { type: "object", properties: defaults },
-        },
-      },
-    },
-  };
-}
-
-/** newConversionMultiVersionFixture. */
-function newFixture(name: string, version: string): Obj {
-  const suffix = version === "v1beta2" ? "v2" : "";
-  return {
-    apiVersion: `${group}/${version}`,
-    kind: "MultiVersion",
-    metadata: { namespace: ns, name },
-    [`content${suffix}`]: { key: "value" },
-    [`num${suffix}`]: { num1: 1, num2: 1000000 },
-  };
-}
-
-/** verifyMultiVersionObject: the object is the fixture in version `v`, metadata aside. */
-function verifyMultiVersionObject(v: string, obj: Obj): void {
-  const { metadata: _m, ...rest } = obj;
-  const { metadata: _f, ...expected } = newFixture("", v);
-  expect(rest).toEqual(expected);
-}
+const newFixture = (name: string, version: string): Obj => newConversionMultiVersionFixture(ns, name, version);
 
 describe("conversion_test nontrivial-converter storage pruning and defaulting", () => {
   let s: TestServer;
@@ -64,24 +29,7 @@ describe("conversion_test nontrivial-converter storage pruning and defaulting", 
   const key = (name: string) => objectKey(`${group}/multiversion`, ns, name);
   beforeAll(async () => {
     [s, hook] = await Promise.all([startTestServer(), startConversionWebhookServer()]);
-    await createCRD(s, {
-      apiVersion: "apiextensions.k8s.io/v1",
-      kind: "CustomResourceDefinition",
-      metadata: { name: `multiversion.${group}` },
-      spec: {
-        group,
-        scope: "Namespaced",
-        names: { plural: "multiversion", singular: "multiversion", kind: "MultiVersion", listKind: "MultiVersionList" },
-        versions: versions.map(fixtureVersion),
-        conversion: {
-          strategy: "Webhook",
-          webhook: {
-            clientConfig: { url: `${hook.url}/num-content-converter`, caBundle: hook.caBundle },
-            conversionReviewVersions: ["v1"],
-          },
-        },
-      },
-    });
+    await createCRD(s, multiVersionFixture({ url: `${hook.url}/num-content-converter`, caBundle: hook.caBundle }, ["v1"]));
   });
   afterAll(async () => {
     await Promise.all([s?.close(), hook?.close()]);

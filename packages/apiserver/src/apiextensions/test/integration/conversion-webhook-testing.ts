@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
+import type { StartApiServerOptions } from "../../../controlplane/apiserver.ts";
 import { startTestServer, type TestServer } from "../../../server/testing.ts";
 import { ensureServingCerts } from "../../../server/tls.ts";
 
@@ -145,6 +146,11 @@ export async function startConversionWebhookServer(hosts: readonly string[] = ["
         (convert
           ? (r) => ({ result: { status: "Success" }, convertedObjects: r.objects.map((o) => convert(o, r.desiredAPIVersion)) })
           : undefined);
+      // NewReviewWebhookHandler without converters: http.Error's 422 text answer.
+      if (path === "/unhandled")
+        return void res
+          .writeHead(422, { "Content-Type": "text/plain; charset=utf-8" })
+          .end(`Cannot handle ${review.apiVersion.split("/")[1] ?? ""} ConversionReview\n`);
       if (respond === undefined) return void res.writeHead(404).end();
       res.setHeader("Content-Type", "application/json");
       res.end(
@@ -172,14 +178,18 @@ export async function startConversionWebhookServer(hosts: readonly string[] = ["
 }
 
 /**
- * The set-up of a conversion test file: a test server and a conversion webhook server, started
- * before its tests and closed after them; `set` receives both.
+ * The set-up of a conversion test file: a test server (started with `server`, e.g. another storage
+ * backend) and a conversion webhook server, started before its tests and closed after them; `set`
+ * receives both.
  */
-export function useConversionHarness(set: (s: TestServer, hook: ConversionWebhookServer) => void): void {
+export function useConversionHarness(
+  set: (s: TestServer, hook: ConversionWebhookServer) => void,
+  server: Partial<StartApiServerOptions> = {},
+): void {
   let s: TestServer | undefined;
   let hook: ConversionWebhookServer | undefined;
   beforeAll(async () => {
-    s = await startTestServer();
+    s = await startTestServer(server);
     hook = await startConversionWebhookServer();
     set(s, hook);
   });
