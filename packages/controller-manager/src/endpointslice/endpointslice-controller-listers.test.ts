@@ -39,7 +39,7 @@ describe("EndpointSliceController listers", () => {
   it("reads a Pod's Node through the node lister's Get, and a Node update scans no Pods (upstream updateNode)", async () => {
     const services = new NoScanInformer<Service>([makeService()]);
     const pods = new NoScanInformer<Pod>(dualStackPods(2).map((p) => ({ ...p, spec: { ...p.spec, nodeName: "node-a" } })));
-    const nodes = new MemoryInformer<Node>([{ metadata: { name: "node-a", resourceVersion: "1" }, spec: {} } as Node]);
+    const nodes = new MemoryInformer<Node>([{ metadata: { name: "node-a", resourceVersion: "1" }, spec: {} }]);
     const created: EndpointSlice[] = [];
     const client: EndpointSliceClient = {
       create: async (ns, s) => (created.push(s), { ...s, metadata: { ...s.metadata, namespace: ns, name: `x${created.length}` } }),
@@ -58,7 +58,7 @@ describe("EndpointSliceController listers", () => {
     expect(nodeLists).toBe(0);
     // A status or label change of a Node that stays as ready and in the same zone changes no endpoint.
     const keys = await keysQueuedBy(c.queue, () =>
-      nodes.set({ metadata: { name: "node-a", resourceVersion: "2", labels: { role: "web" } }, spec: {} } as Node),
+      nodes.set({ metadata: { name: "node-a", resourceVersion: "2", labels: { role: "web" } }, spec: {} }),
     );
     expect(keys).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * then time, manager, apiVersion and subresource (k8s.io/apimachinery/pkg/util/managedfields/
  * internal/managedfields.go, sortEncodedManagedFields).
  */
-import type { ManagedFieldsEntry } from "./managed-fields.ts";
+import type { ManagedFieldsEntry } from "./managed-fields-entry.ts";
 
 const cmp = (a: string | undefined, b: string | undefined): number => ((a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0);
 

@@ -13,7 +13,14 @@ import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-val
 import type { FieldSchema } from "./field-schema.ts";
 import { keyPath } from "./fieldpath-path.ts";
 import { normalizeFieldsV1 } from "./fieldpath-serialize.ts";
-import { compareObjects, formatTime, managerId, withManagedFields, type Comparison, type ManagedFieldsEntry } from "./managed-fields.ts";
+import {
+  compareObjects,
+  formatTime,
+  managerId,
+  withManagedFields,
+  type Comparison,
+  type ManagedFieldsEntry,
+} from "./managed-fields-entry.ts";
 import { sortManagedFieldsEntries } from "./managed-fields-order.ts";
 
 /** True when path `key` (JSON of its elements) is a member of the set FieldsV1 `tree` encodes (as fromFieldsV1 decodes it). */

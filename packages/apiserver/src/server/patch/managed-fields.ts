@@ -4,26 +4,24 @@
  * (whoever changes a field takes it over) and encoding back, sorted as
  * upstream sorts them.
  */
-import { formatRFC3339 } from "../../util/time/rfc3339.ts";
 import { deepEqual, isObject, type JSONObject, type JSONValue } from "./json-value.ts";
 import { managedFieldsError } from "./managed-fields-validate.ts";
-import { createdFieldsV1, nodeValues, resetField } from "./fieldpath.ts";
+import { createdFieldsV1 } from "./fieldpath.ts";
 import type { FieldSchema } from "./field-schema.ts";
 import type { FieldSet } from "./fieldpath-path.ts";
 import { addPathsToFieldsV1, fromFieldsV1, normalizeFieldsV1, toFieldsV1 } from "./fieldpath-serialize.ts";
 import { sortManagedFieldsEntries } from "./managed-fields-order.ts";
 import { updateOwnedFields } from "./managed-fields-owned.ts";
+import {
+  compareObjects,
+  formatTime,
+  managerId,
+  withManagedFields,
+  type Comparison,
+  type ManagedFieldsEntry,
+} from "./managed-fields-entry.ts";
 
-/** A metav1.ManagedFieldsEntry. */
-export interface ManagedFieldsEntry {
-  manager: string;
-  operation: "Apply" | "Update";
-  apiVersion: string;
-  time?: string;
-  fieldsType: "FieldsV1";
-  fieldsV1: JSONObject;
-  subresource?: string;
-}
+export { compareObjects, formatTime, managerId, withManagedFields, type Comparison, type ManagedFieldsEntry };
 
 /** A decoded entry: identity, field set and whether it changed in this request. */
 export interface ManagerState {
@@ -33,16 +31,6 @@ export interface ManagerState {
   touched: boolean;
   /** The entry's FieldsV1 as read and the set decoded from it; while `set` is that set, it encodes by normalizing the tree. */
   decoded?: { fieldsV1: JSONValue | undefined; set: FieldSet };
-}
-
-/** Upstream's BuildManagerIdentifier: time and fields never count, apiVersion not for appliers. */
-export function managerId(e: Pick<ManagedFieldsEntry, "manager" | "operation" | "apiVersion" | "subresource">): string {
-  return JSON.stringify([e.manager, e.operation, e.operation === "Apply" ? "" : e.apiVersion, e.subresource ?? ""]);
-}
-
-/** RFC 3339 with second precision, as metav1.Time serialises. */
-export function formatTime(now: Date): string {
-  return formatRFC3339(now);
 }
 
 /** Reads `metadata.managedFields` of `obj` into a map keyed by manager identity. */
@@ -107,48 +95,6 @@ export function encodeManagedFields(managers: Map<string, ManagerState>): Manage
     .filter((m) => m.set.size > 0)
     .map((m) => ({ ...m.entry, fieldsType: "FieldsV1" as const, fieldsV1: encodeSet(m) }));
   return sortManagedFieldsEntries(entries);
-}
-
-/** What changed between two objects, as paths (structured-merge-diff's Comparison). */
-export interface Comparison {
-  added: FieldSet;
-  modified: FieldSet;
-  removed: FieldSet;
-}
-
-/** Compares `oldObj` with `newObj`; top-level struct fields (metadata, spec, status) are never "added" since Go always has them. */
-export function compareObjects(
-  kind: string,
-  oldObj: JSONValue | undefined,
-  newObj: JSONValue,
-  subresource?: string,
-  schema?: FieldSchema,
-): Comparison {
-  // The reset field (resetFilter) is left out of both walks rather than filtered afterwards, and so
-  // is every subtree equal in both (it can add, modify or remove nothing): a change of one annotation
-  // of a 60,000-label object then builds a handful of paths, not 120,000.
-  const skip = resetField(subresource);
-  const twinEqual = new Map<string, boolean>();
-  const before = nodeValues(kind, oldObj, skip, newObj, twinEqual, schema);
-  const after = nodeValues(kind, newObj, skip, oldObj, twinEqual, schema);
-  const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
-  for (const [k, n] of after) {
-    const o = before.get(k);
-    if (o === undefined) {
-      if (n.member || n.depth > 1) c.added.add(k);
-    } else if (n.leaf && !deepEqual(o.value, n.value)) {
-      c.modified.add(k);
-    }
-  }
-  for (const k of before.keys()) if (!after.has(k)) c.removed.add(k);
-  return c;
-}
-
-function withManagedFields(obj: JSONObject, entries: ManagedFieldsEntry[]): JSONObject {
-  const metadata = isObject(obj.metadata) ? { ...obj.metadata } : {};
-  if (entries.length > 0) metadata.managedFields = entries as unknown as JSONValue;
-  else delete metadata.managedFields;
-  return { ...obj, metadata };
 }
 
 /**
@@ -256,5 +202,3 @@ export function updateManagedFieldsGeneral(
   managers.set(id, own);
   return withManagedFields(newObj, encodeManagedFields(managers));
 }
-
-export { withManagedFields };
