@@ -19,8 +19,8 @@ export const newWorkArgs = (name: string, namespace: string): WorkArgs => ({ nam
 /** `KeyFromWorkArgs`: `NamespacedName.String()`, `<namespace>/<name>`. */
 export const keyFromWorkArgs = (a: WorkArgs): string => `${a.namespace}/${a.name}`;
 
-/** The work function: resolves when done, rejects on failure. */
-export type WorkFunc = (fireAt: number, args: WorkArgs) => Promise<void>;
+/** The work function: resolves when done, rejects on failure; `signal` aborts at shutdown (upstream's ctx). */
+export type WorkFunc = (fireAt: number, args: WorkArgs, signal: AbortSignal) => Promise<void>;
 
 /** `TimedWorker`: work that has not fired yet. Times are epoch milliseconds. */
 export class TimedWorker {
@@ -57,6 +57,7 @@ interface Entry {
 export class TimedWorkerQueue {
   readonly #workers = new Map<string, Entry>();
   readonly #running = new Set<Promise<void>>();
+  readonly #stop = new AbortController();
   readonly #workFunc: WorkFunc;
   readonly #clock: Clock;
   readonly #log: Logger;
@@ -73,7 +74,7 @@ export class TimedWorkerQueue {
   // (the stale-completion fix upstream made after 1.33, TestRunningWorkerCompletionDoesNotRemoveReplacement).
   #run(key: string, entry: Entry, fireAt: number, args: WorkArgs): void {
     const mine = () => this.#workers.get(key) === entry;
-    const p = this.#workFunc(fireAt, args).then(
+    const p = this.#workFunc(fireAt, args, this.#stop.signal).then(
       () => {
         if (mine()) entry.worker = undefined;
       },
@@ -124,8 +125,9 @@ export class TimedWorkerQueue {
     return this.#workers.get(key)?.worker;
   }
 
-  /** Stops every pending timer and waits for the work already running (the controller's shutdown). */
+  /** Stops every pending timer, aborts the work already running and waits for it (the controller's shutdown). */
   async cancelAndWait(): Promise<void> {
+    this.#stop.abort();
     for (const e of this.#workers.values()) e.worker?.cancel();
     this.#workers.clear();
     await Promise.all([...this.#running]);
