@@ -103,7 +103,9 @@ describe("a Node that stops heartbeating (node lifecycle controller)", () => {
       reason: "DeletionByTaintManager",
       message: "Taint manager: deleting due to NoExecute taint",
     });
-    const tainted = Date.parse(String((await core.readNode({ name: nodeName })).spec?.taints?.find((t) => t.effect === "NoExecute")?.timeAdded));
+    const tainted = Date.parse(
+      String((await core.readNode({ name: nodeName })).spec?.taints?.find((t) => t.effect === "NoExecute")?.timeAdded),
+    );
     // Deleted (deletionTimestamp less the grace period) no sooner than the toleration allowed; the times are whole seconds.
     const deletedAt = Date.parse(String(evicted.metadata?.deletionTimestamp)) - (evicted.metadata?.deletionGracePeriodSeconds ?? 0) * 1000;
     expect(deletedAt - tainted).toBeGreaterThanOrEqual(1000);
@@ -114,7 +116,11 @@ describe("a Node that stops heartbeating (node lifecycle controller)", () => {
         ),
       { timeoutMs: 30_000 },
     );
-    expect(event).toMatchObject({ type: "Normal", message: "Marking for deletion Pod default/hb-1", source: { component: "taint-eviction-controller" } });
+    expect(event).toMatchObject({
+      type: "Normal",
+      message: "Marking for deletion Pod default/hb-1",
+      source: { component: "taint-eviction-controller" },
+    });
     // The other Node stays Ready and untainted.
     const other = (await core.listNode()).items.find((n) => n.metadata?.name !== nodeName);
     expect(other?.status?.conditions?.find((c) => c.type === "Ready")?.status).toBe("True");

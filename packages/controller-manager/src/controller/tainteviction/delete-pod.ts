@@ -46,9 +46,12 @@ export async function addConditionAndDeletePod(client: TaintEvictionClient, cloc
         await client.patchPodStatus(ns, name, patch);
       } catch (err) {
         // PatchPodStatus's wrapping.
-        throw new Error(`failed to patch status ${JSON.stringify(JSON.stringify(patch))} for pod "${ns}"/"${name}": ${describeError(err)}`, {
-          cause: err,
-        });
+        throw new Error(
+          `failed to patch status ${JSON.stringify(JSON.stringify(patch))} for pod "${ns}"/"${name}": ${describeError(err)}`,
+          {
+            cause: err,
+          },
+        );
       }
     }
   }

@@ -38,8 +38,20 @@ describe("TaintEvictionController", () => {
 
   it.each<{ description: string; pod: Pod; taintedNodes: Map<string, Taint[]>; expectPatch: boolean; expectDelete: boolean }>([
     { description: "not scheduled - ignore", pod: newPod("pod1", ""), taintedNodes: new Map(), expectPatch: false, expectDelete: false },
-    { description: "scheduled on untainted Node", pod: newPod("pod1", "node1"), taintedNodes: new Map(), expectPatch: false, expectDelete: false },
-    { description: "schedule on tainted Node", pod: newPod("pod1", "node1"), taintedNodes: tainted(1), expectPatch: true, expectDelete: true },
+    {
+      description: "scheduled on untainted Node",
+      pod: newPod("pod1", "node1"),
+      taintedNodes: new Map(),
+      expectPatch: false,
+      expectDelete: false,
+    },
+    {
+      description: "schedule on tainted Node",
+      pod: newPod("pod1", "node1"),
+      taintedNodes: tainted(1),
+      expectPatch: true,
+      expectDelete: true,
+    },
     {
       description: "schedule on tainted Node with finite toleration",
       pod: addToleration(newPod("pod1", "node1"), 1, 100),
@@ -105,8 +117,21 @@ describe("TaintEvictionController", () => {
     expect(actions).toEqual([]);
   });
 
-  it.each<{ description: string; prevPod: Pod; newPod: Pod; awaitForScheduledEviction?: boolean; expectPatch: boolean; expectDelete: boolean }>([
-    { description: "scheduling onto tainted Node", prevPod: newPod("pod1", ""), newPod: newPod("pod1", "node1"), expectPatch: true, expectDelete: true },
+  it.each<{
+    description: string;
+    prevPod: Pod;
+    newPod: Pod;
+    awaitForScheduledEviction?: boolean;
+    expectPatch: boolean;
+    expectDelete: boolean;
+  }>([
+    {
+      description: "scheduling onto tainted Node",
+      prevPod: newPod("pod1", ""),
+      newPod: newPod("pod1", "node1"),
+      expectPatch: true,
+      expectDelete: true,
+    },
     {
       description: "scheduling onto tainted Node with toleration",
       prevPod: addToleration(newPod("pod1", ""), 1, -1),
@@ -191,7 +216,15 @@ describe("TaintEvictionController Node updates", () => {
     { key: "testTaint1", value: "test1", effect: "NoExecute", tolerationSeconds: 1 },
     { key: "testTaint2", value: "test2", effect: "NoExecute", tolerationSeconds: 100 },
   ];
-  it.each<{ description: string; pods: Pod[]; oldNode: Node; newNode: Node; expectPatch: boolean; expectDelete: boolean; additionalSleepMs?: number }>([
+  it.each<{
+    description: string;
+    pods: Pod[];
+    oldNode: Node;
+    newNode: Node;
+    expectPatch: boolean;
+    expectDelete: boolean;
+    additionalSleepMs?: number;
+  }>([
     {
       description: "Added taint, expect node patched and deleted",
       pods: [newPod("pod1", "node1")],
@@ -245,7 +278,10 @@ describe("TaintEvictionController Node updates", () => {
   });
 
   it("TestUpdateNode: Taint removed cancels the scheduled deletion, with an event", async () => {
-    const { nodeInf, actions, recorder, clock, settle } = setup({ pods: [addToleration(newPod("pod1", "node1"), 1, 1)], nodes: [newNode("node1")] });
+    const { nodeInf, actions, recorder, clock, settle } = setup({
+      pods: [addToleration(newPod("pod1", "node1"), 1, 1)],
+      nodes: [newNode("node1")],
+    });
     await settle();
     nodeInf.set(addTaintsToNode(newNode("node1"), [1]));
     await settle();
@@ -334,7 +370,11 @@ describe("TaintEvictionController Node updates", () => {
       newPod: addToleration(newPod("pod2", "node1"), 1, 100),
     },
     { description: "new pod2 created on tainted Node", prevPod: undefined, newPod: newPod("pod2", "node1") },
-    { description: "new pod2 with tait toleration created on tainted Node", prevPod: undefined, newPod: addToleration(newPod("pod2", "node1"), 1, 100) },
+    {
+      description: "new pod2 with tait toleration created on tainted Node",
+      prevPod: undefined,
+      newPod: addToleration(newPod("pod2", "node1"), 1, 100),
+    },
   ])("TestEventualConsistency: $description", async ({ prevPod, newPod: next }) => {
     const pods = [newPod("pod1", "node1"), ...(prevPod ? [prevPod] : [])];
     const { nodeInf, podInf, api, clock, settle, deleted, actions } = setup({ pods, nodes: [newNode("node1")] });

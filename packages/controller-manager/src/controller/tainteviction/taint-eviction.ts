@@ -133,7 +133,12 @@ export class TaintEvictionController {
     if (pod === undefined) return;
     const oldTolerations = oldPod?.spec.tolerations ?? [];
     const newTolerations = newPod?.spec.tolerations ?? [];
-    if (oldPod !== undefined && newPod !== undefined && same(oldTolerations, newTolerations) && oldPod.spec.nodeName === newPod.spec.nodeName)
+    if (
+      oldPod !== undefined &&
+      newPod !== undefined &&
+      same(oldTolerations, newTolerations) &&
+      oldPod.spec.nodeName === newPod.spec.nodeName
+    )
       return;
     this.#podQueue.add(podUpdateKey(pod.metadata.namespace ?? "", pod.metadata.name ?? "", pod.spec.nodeName ?? ""));
   }
@@ -142,13 +147,22 @@ export class TaintEvictionController {
   nodeUpdated(oldNode: Node | undefined, newNode: Node | undefined): void {
     const node = newNode ?? oldNode;
     if (node === undefined) return;
-    if (oldNode !== undefined && newNode !== undefined && same(getNoExecuteTaints(oldNode.spec.taints), getNoExecuteTaints(newNode.spec.taints)))
+    if (
+      oldNode !== undefined &&
+      newNode !== undefined &&
+      same(getNoExecuteTaints(oldNode.spec.taints), getNoExecuteTaints(newNode.spec.taints))
+    )
       return;
     this.#nodeQueue.add(node.metadata.name ?? "");
   }
 
   #event(a: WorkArgs, message: string): void {
-    this.#d.recorder.event({ apiVersion: "v1", kind: "Pod", name: a.name, namespace: a.namespace }, "Normal", "TaintManagerEviction", message);
+    this.#d.recorder.event(
+      { apiVersion: "v1", kind: "Pod", name: a.name, namespace: a.namespace },
+      "Normal",
+      "TaintManagerEviction",
+      message,
+    );
   }
 
   /** `cancelWorkWithEvent`: a scheduled deletion called off says so on the Pod. */
@@ -229,6 +243,12 @@ export class TaintEvictionController {
     }
     const now = this.#clock.now();
     for (const p of pods)
-      this.processPodOnNode(newWorkArgs(p.metadata.name ?? "", p.metadata.namespace ?? ""), nodeName, p.spec.tolerations ?? [], taints, now);
+      this.processPodOnNode(
+        newWorkArgs(p.metadata.name ?? "", p.metadata.namespace ?? ""),
+        nodeName,
+        p.spec.tolerations ?? [],
+        taints,
+        now,
+      );
   }
 }

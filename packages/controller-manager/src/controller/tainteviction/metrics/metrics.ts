@@ -8,7 +8,10 @@ import type { MetricsRegistry } from "@servicenet/component-base/metrics";
 export function newTaintEvictionMetrics(registry: MetricsRegistry) {
   const s = "taint_eviction_controller";
   return {
-    podDeletionsTotal: registry.counter(`${s}_pod_deletions_total`, "[ALPHA] Total number of Pods deleted by TaintEvictionController since its start."),
+    podDeletionsTotal: registry.counter(
+      `${s}_pod_deletions_total`,
+      "[ALPHA] Total number of Pods deleted by TaintEvictionController since its start.",
+    ),
     podDeletionsLatency: registry.histogram(
       `${s}_pod_deletion_duration_seconds`,
       "[ALPHA] Latency, in seconds, between the time when a taint effect has been activated for the Pod and its deletion via TaintEvictionController.",
