@@ -64,7 +64,7 @@ function diffMergeList(field: string, original: Json[], modified: Json[], mergeK
  * holds nothing but the uid).
  */
 export function podStatusPatch(uid: string, oldStatus: PodStatus, newStatus: PodStatus): { patch: JsonMap; unchanged: boolean } {
-  const status = diffMaps(oldStatus as JsonMap, newStatus as JsonMap, podStatusMergeKeys);
+  const status = diffMaps(oldStatus, newStatus, podStatusMergeKeys);
   const unchanged = Object.keys(status).length === 0;
   return { patch: { metadata: { uid }, ...(unchanged ? {} : { status }) }, unchanged };
 }
