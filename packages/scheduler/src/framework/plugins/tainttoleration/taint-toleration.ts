@@ -22,7 +22,7 @@ export interface Toleration {
 }
 
 export const taintsOf = (n: NodeInfo): Taint[] => n.node.spec["taints"] ?? [];
-export const tolerationsOf = (p: Pod): Toleration[] => (p.spec["tolerations"] as Toleration[] | undefined) ?? [];
+export const tolerationsOf = (p: Pod): Toleration[] => p.spec.tolerations ?? [];
 
 /** `v1helper.FindMatchingUntoleratedTaint` over the given effects. */
 export function findUntoleratedTaint(
