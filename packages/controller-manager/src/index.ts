@@ -113,3 +113,8 @@ export { defaultNodeLifecycleConfig } from "./controller/nodelifecycle/config.ts
 export type { NodeLifecycleConfig } from "./controller/nodelifecycle/config.ts";
 export { nodeLifecycleClient } from "./controller/nodelifecycle/node-lifecycle-client.ts";
 export type { NodeLifecycleClient } from "./controller/util/node/controller-utils.ts";
+export { TaintEvictionController, taintEvictionControllerName } from "./controller/tainteviction/taint-eviction.ts";
+export type { TaintEvictionDeps } from "./controller/tainteviction/taint-eviction.ts";
+export { taintEvictionClient } from "./controller/tainteviction/taint-eviction-client.ts";
+export type { TaintEvictionClient } from "./controller/tainteviction/taint-eviction-client.ts";
+export { TimedWorkerQueue } from "./controller/tainteviction/timed-workers.ts";

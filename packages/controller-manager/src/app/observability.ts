@@ -29,6 +29,7 @@ export const controllerHealthNames: Readonly<Record<ControllerName, string>> = {
   replicaset: "replicaset-controller",
   serviceaccount: "serviceaccount-controller",
   "node-lifecycle-controller": "node-lifecycle-controller",
+  "taint-eviction-controller": "taint-eviction-controller",
   "root-ca-certificate-publisher-controller": "root-ca-certificate-publisher-controller",
 };
 

@@ -18,6 +18,7 @@ export const knownControllers = [
   "replicaset",
   "serviceaccount",
   "node-lifecycle-controller",
+  "taint-eviction-controller",
   "root-ca-certificate-publisher-controller",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];

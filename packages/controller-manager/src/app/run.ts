@@ -38,6 +38,9 @@ import { RealPodControl } from "../controller/pod-control.ts";
 import { NodeLifecycleController } from "../controller/nodelifecycle/node-lifecycle-controller.ts";
 import { nodeLifecycleClient } from "../controller/nodelifecycle/node-lifecycle-client.ts";
 import type { NodeLifecycleConfig } from "../controller/nodelifecycle/config.ts";
+import { TaintEvictionController, taintEvictionControllerName } from "../controller/tainteviction/taint-eviction.ts";
+import { taintEvictionClient } from "../controller/tainteviction/taint-eviction-client.ts";
+import { newTaintEvictionMetrics } from "../controller/tainteviction/metrics/metrics.ts";
 import { makeInformers, typedInformerKey, type InformerSet } from "./informers.ts";
 import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
@@ -353,6 +356,20 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
       logger: log,
     });
     controllers.push({ run: (s) => nlc.run(s) });
+  }
+  if (o.controllers.includes("taint-eviction-controller")) {
+    // startTaintEvictionController: "taint-manager uses existing cluster role from node-controller".
+    const tec = new TaintEvictionController({
+      nodes: use("nodes"),
+      pods: use("pods"),
+      client: taintEvictionClient(cb.configFor("node-controller")),
+      recorder: events.newRecorder({ component: taintEvictionControllerName }),
+      metrics: newTaintEvictionMetrics(obs.metrics),
+      nodeQueue: obs.queue("noexec_taint_node"),
+      podQueue: obs.queue("noexec_taint_pod"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => tec.run(s) });
   }
   if (o.controllers.includes("root-ca-certificate-publisher-controller")) {
     // startRootCACertPublisher: the "root-ca-cert-publisher" identity (bootstrap role system:controller:root-ca-cert-publisher).

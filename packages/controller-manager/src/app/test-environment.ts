@@ -22,7 +22,8 @@ export type TestEnvironmentControllerName =
   | "deployment"
   | "replicaset"
   | "serviceaccount"
-  | "node-lifecycle-controller";
+  | "node-lifecycle-controller"
+  | "taint-eviction-controller";
 
 /** Options of the test environment's controllers. */
 export interface TestEnvironmentControllerOptions {

@@ -1,9 +1,11 @@
 /**
  * What a cluster does when a Node stops heartbeating: envtest with the controller-manager's node
- * lifecycle, node IPAM and EndpointSlice controllers, the scheduler and 2 simulated Nodes (Leases
- * renewed every second, a 5 s --node-monitor-grace-period). A Pod turns Ready behind its Service;
- * then its Node's kubelet stops: the Node turns Unknown ("Kubelet stopped posting node status."),
- * is tainted unreachable, and the Pod's endpoint turns not ready.
+ * lifecycle, taint-eviction, node IPAM and EndpointSlice controllers, the scheduler and 2 simulated
+ * Nodes (Leases renewed every second, a 5 s --node-monitor-grace-period). A Pod that tolerates an
+ * unreachable Node for 2 s turns Ready behind its Service; then its Node's kubelet stops: the Node
+ * turns Unknown ("Kubelet stopped posting node status."), is tainted unreachable, the Pod's endpoint
+ * turns not ready, and 2 s after the taint the taint-eviction controller marks the Pod
+ * DisruptionTarget and deletes it.
  */
 import { CoreV1Api, DiscoveryV1Api, KubeConfig } from "@kubernetes/client-node";
 import { startTestEnvironment, type TestEnvironment } from "@servicenet/apiserver/envtest";
@@ -19,7 +21,7 @@ describe("a Node that stops heartbeating (node lifecycle controller)", () => {
   beforeAll(async () => {
     env = await startTestEnvironment({
       controllers: [
-        testEnvironmentControllers(["endpointslice", "nodeipam", "node-lifecycle-controller"], {
+        testEnvironmentControllers(["endpointslice", "nodeipam", "node-lifecycle-controller", "taint-eviction-controller"], {
           clusterCIDR: "10.244.0.0/16",
           nodeLifecycle: { nodeMonitorPeriodMs: 1000, nodeMonitorGracePeriodMs: 5000 },
         }),
@@ -30,7 +32,7 @@ describe("a Node that stops heartbeating (node lifecycle controller)", () => {
   }, 60_000);
   afterAll(() => env?.stop());
 
-  it("turns the Node Unknown, taints it unreachable and its Pod's endpoint not ready", async () => {
+  it("turns the Node Unknown, taints it unreachable, its Pod's endpoint not ready, and evicts the Pod", async () => {
     const kc = new KubeConfig();
     kc.loadFromString(env.kubeconfig);
     const core = kc.makeApiClient(CoreV1Api);
@@ -41,7 +43,14 @@ describe("a Node that stops heartbeating (node lifecycle controller)", () => {
     });
     await core.createNamespacedPod({
       namespace: "default",
-      body: { metadata: { name: "hb-1", labels: { app: "hb" } }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+      body: {
+        metadata: { name: "hb-1", labels: { app: "hb" } },
+        spec: {
+          containers: [{ name: "c", image: "nginx" }],
+          // Short, so the eviction comes soon (DefaultTolerationSeconds would give 300 s).
+          tolerations: [{ key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute", tolerationSeconds: 2 }],
+        },
+      },
     });
     const endpoint = async () => {
       const l = await discovery.listNamespacedEndpointSlice({ namespace: "default", labelSelector: "kubernetes.io/service-name=hb" });
@@ -80,6 +89,38 @@ describe("a Node that stops heartbeating (node lifecycle controller)", () => {
       { timeoutMs: 30_000 },
     );
     expect(taints).toEqual(["node.kubernetes.io/unreachable:NoExecute", "node.kubernetes.io/unreachable:NoSchedule"]);
+    // tolerationSeconds after the NoExecute taint, the taint-eviction controller evicts the Pod: the
+    // DisruptionTarget condition first, then a graceful delete the stopped kubelet never finishes.
+    const evicted = await eventually(
+      async () => {
+        const p = await core.readNamespacedPod({ namespace: "default", name: "hb-1" });
+        return p.metadata?.deletionTimestamp !== undefined ? p : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(evicted.status?.conditions?.find((c) => c.type === "DisruptionTarget")).toMatchObject({
+      status: "True",
+      reason: "DeletionByTaintManager",
+      message: "Taint manager: deleting due to NoExecute taint",
+    });
+    const tainted = Date.parse(
+      String((await core.readNode({ name: nodeName })).spec?.taints?.find((t) => t.effect === "NoExecute")?.timeAdded),
+    );
+    // Deleted (deletionTimestamp less the grace period) no sooner than the toleration allowed; the times are whole seconds.
+    const deletedAt = Date.parse(String(evicted.metadata?.deletionTimestamp)) - (evicted.metadata?.deletionGracePeriodSeconds ?? 0) * 1000;
+    expect(deletedAt - tainted).toBeGreaterThanOrEqual(1000);
+    const event = await eventually(
+      async () =>
+        (await core.listNamespacedEvent({ namespace: "default" })).items.find(
+          (e) => e.reason === "TaintManagerEviction" && e.involvedObject.name === "hb-1",
+        ),
+      { timeoutMs: 30_000 },
+    );
+    expect(event).toMatchObject({
+      type: "Normal",
+      message: "Marking for deletion Pod default/hb-1",
+      source: { component: "taint-eviction-controller" },
+    });
     // The other Node stays Ready and untainted.
     const other = (await core.listNode()).items.find((n) => n.metadata?.name !== nodeName);
     expect(other?.status?.conditions?.find((c) => c.type === "Ready")?.status).toBe("True");

@@ -8,6 +8,7 @@ export * from "./pod.ts";
 export * from "./binding.ts";
 export * from "./node.ts";
 export * from "./well-known-taints.ts";
+export * from "./toleration.ts";
 export * from "./namespace.ts";
 export * from "./event.ts";
 export * from "./config-map.ts";

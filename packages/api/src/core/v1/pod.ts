@@ -8,6 +8,7 @@ import { z } from "zod";
 import { listSchemaOf, ObjectMetaSchema } from "../../meta/v1/object-meta.ts";
 import { OptionalTimeStringSchema } from "../../meta/v1/type-meta.ts";
 import { coreConditionFields } from "./object-reference.ts";
+import { TolerationSchema } from "./toleration.ts";
 
 export const ContainerPortSchema = z.object({
   name: z.string().optional(),
@@ -38,6 +39,8 @@ export const PodSpecSchema = z.looseObject({
   priority: z.number().int().optional(),
   readinessGates: z.array(PodReadinessGateSchema).optional(),
   preemptionPolicy: z.string().optional(),
+  /** The taints the Pod tolerates (the scheduler's TaintToleration filter, the taint-eviction controller). */
+  tolerations: z.array(TolerationSchema).optional(),
 });
 export type PodSpec = z.infer<typeof PodSpecSchema>;
 

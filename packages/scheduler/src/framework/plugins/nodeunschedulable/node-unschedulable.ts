@@ -1,6 +1,6 @@
 /** pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go: cordoned Nodes take only Pods that tolerate it. */
-import type { Pod } from "@servicenet/api";
-import { toleratesTaint, tolerationsOf } from "../tainttoleration/taint-toleration.ts";
+import { toleratesTaint, type Pod } from "@servicenet/api";
+import { tolerationsOf } from "../tainttoleration/taint-toleration.ts";
 import { status, type FilterPlugin, type NodeInfo, type Status } from "../../types.ts";
 
 export const nodeUnschedulableName = "NodeUnschedulable";

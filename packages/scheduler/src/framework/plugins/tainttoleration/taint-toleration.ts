@@ -3,7 +3,7 @@
  * NoExecute taints must all be tolerated (Filter); fewer untolerated PreferNoSchedule taints score
  * higher (Score, normalized in reverse).
  */
-import type { Pod } from "@servicenet/api";
+import { toleratesTaint, type Pod } from "@servicenet/api";
 import { maxNodeScore, status, type FilterPlugin, type NodeInfo, type ScorePlugin, type Status } from "../../types.ts";
 
 export const taintTolerationName = "TaintToleration";
@@ -21,17 +21,8 @@ export interface Toleration {
   effect?: string;
 }
 
-/** core/v1 `Toleration.ToleratesTaint`. */
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if ((t.effect ?? "") !== "" && t.effect !== taint.effect) return false;
-  if ((t.key ?? "") !== "" && t.key !== taint.key) return false;
-  const op = t.operator ?? "Equal";
-  if (op === "Exists") return true;
-  return op === "Equal" && (t.value ?? "") === (taint.value ?? "");
-}
-
 export const taintsOf = (n: NodeInfo): Taint[] => n.node.spec["taints"] ?? [];
-export const tolerationsOf = (p: Pod): Toleration[] => (p.spec["tolerations"] as Toleration[] | undefined) ?? [];
+export const tolerationsOf = (p: Pod): Toleration[] => p.spec.tolerations ?? [];
 
 /** `v1helper.FindMatchingUntoleratedTaint` over the given effects. */
 export function findUntoleratedTaint(
