@@ -22,10 +22,10 @@ export const TokenRequestSpecSchema = z.object({
 });
 export type TokenRequestSpec = z.infer<typeof TokenRequestSpecSchema>;
 
-/** TokenRequestStatus: the token and when it expires. */
+/** TokenRequestStatus: the token and when it expires (Go zero values when a client sends an empty one). */
 export const TokenRequestStatusSchema = z.object({
-  token: z.string(),
-  expirationTimestamp: z.string().nullable(),
+  token: z.string().optional(),
+  expirationTimestamp: z.string().nullable().optional(),
 });
 export type TokenRequestStatus = z.infer<typeof TokenRequestStatusSchema>;
 
