@@ -30,13 +30,7 @@ import { writeSerialized } from "./response-compression.ts";
 import type { ReviewDef } from "./reviews.ts";
 import { usagePage, usagePagePath } from "./usage-page.ts";
 import type { VersionInfo } from "./version.ts";
-import {
-  jwksPath,
-  mimeJWKS,
-  openIDCacheControl,
-  openIDConfigPath,
-  type OpenIDMetadata,
-} from "../serviceaccount/openidmetadata.ts";
+import { jwksPath, mimeJWKS, openIDCacheControl, openIDConfigPath, type OpenIDMetadata } from "../serviceaccount/openidmetadata.ts";
 
 /** One path (or family of paths) of the mux and its handler; the handler throws a StatusError to refuse. */
 export interface MuxEntry {

@@ -276,7 +276,9 @@ async function newHandler(cfg: APIServerConfig) {
     // The JWKS URI defaults to this server's address (upstream's ExternalAddress).
     openIDMetadata: sa
       ? openIDMetadataOf(sa, () =>
-          loopback.address ? `${loopback.address.host.includes(":") ? `[${loopback.address.host}]` : loopback.address.host}:${loopback.address.port}` : undefined,
+          loopback.address
+            ? `${loopback.address.host.includes(":") ? `[${loopback.address.host}]` : loopback.address.host}:${loopback.address.port}`
+            : undefined,
         )
       : undefined,
   });

@@ -28,10 +28,24 @@ describe("Claims", () => {
       aud: ["1"],
       k: { pod: { name: "mypod", uid: "mypoduid" }, node: { name: "mynode", uid: "mynodeuid" } },
     },
-    { name: "warnafter", bound: { pod }, exp: 60 * 60 * 24, warn: 60 * 60, aud: [], k: { pod: { name: "mypod", uid: "mypoduid" }, warnafter: t + 3600 } },
+    {
+      name: "warnafter",
+      bound: { pod },
+      exp: 60 * 60 * 24,
+      warn: 60 * 60,
+      aud: [],
+      k: { pod: { name: "mypod", uid: "mypoduid" }, warnafter: t + 3600 },
+    },
   ])("$name", ({ bound, exp, warn, aud, k }) => {
     const c = claims(sa, bound, exp, warn, aud, now);
-    expect(c.public).toEqual({ sub: "system:serviceaccount:myns:myserviceaccount", aud, iat: t, nbf: t, exp: t + exp, jti: expect.any(String) });
+    expect(c.public).toEqual({
+      sub: "system:serviceaccount:myns:myserviceaccount",
+      aud,
+      iat: t,
+      nbf: t,
+      exp: t + exp,
+      jti: expect.any(String),
+    });
     expect(c.private).toEqual({
       "kubernetes.io": { namespace: "myns", serviceaccount: { name: "myserviceaccount", uid: "mysauid" }, ...k },
     });
@@ -50,9 +64,11 @@ const notFound = (resource: string, name: string) => Promise.reject(StatusError.
 
 function getter(objs: { sa?: KubeObject; pod?: KubeObject; secret?: KubeObject; node?: KubeObject }): ServiceAccountTokenGetter {
   return {
-    getServiceAccount: (_ns, name) => (objs.sa && objs.sa.metadata.name === name ? Promise.resolve(objs.sa) : notFound("serviceaccounts", name)),
+    getServiceAccount: (_ns, name) =>
+      objs.sa && objs.sa.metadata.name === name ? Promise.resolve(objs.sa) : notFound("serviceaccounts", name),
     getPod: (_ns, name) => (objs.pod && objs.pod.metadata.name === name ? Promise.resolve(objs.pod) : notFound("pods", name)),
-    getSecret: (_ns, name) => (objs.secret && objs.secret.metadata.name === name ? Promise.resolve(objs.secret) : notFound("secrets", name)),
+    getSecret: (_ns, name) =>
+      objs.secret && objs.secret.metadata.name === name ? Promise.resolve(objs.secret) : notFound("secrets", name),
     getNode: (name) => (objs.node && objs.node.metadata.name === name ? Promise.resolve(objs.node) : notFound("nodes", name)),
   };
 }
@@ -61,7 +77,10 @@ const ago = (s: number): string => new Date(now.getTime() - s * 1000).toISOStrin
 
 // claims_test.go TestValidatePrivateClaims (and the time checks of Validate).
 describe("Validator.validate", () => {
-  const bound = (b: { pod?: KubeObject; secret?: KubeObject; node?: KubeObject }, exp = 600): { pub: PublicClaims; priv: PrivateClaims } => {
+  const bound = (
+    b: { pod?: KubeObject; secret?: KubeObject; node?: KubeObject },
+    exp = 600,
+  ): { pub: PublicClaims; priv: PrivateClaims } => {
     const c = claims(sa, b, exp, 0, ["api"], now);
     return { pub: c.public, priv: c.private };
   };

@@ -133,7 +133,9 @@ export class Validator {
       const secret = await this.getter.getSecret(namespace, k.secret.name ?? "").catch(() => undefined);
       if (secret === undefined || deletedBefore(secret, limit)) throw new Error(invalidated);
       if ((k.secret.uid ?? "") !== (secret.metadata.uid ?? ""))
-        throw new Error(`secret UID (${secret.metadata.uid ?? ""}) does not match service account secret ref claim (${k.secret.uid ?? ""})`);
+        throw new Error(
+          `secret UID (${secret.metadata.uid ?? ""}) does not match service account secret ref claim (${k.secret.uid ?? ""})`,
+        );
     }
     const info: ServiceAccountInfo = { namespace, name: saref.name ?? "", uid: saref.uid ?? "" };
     if (k.pod !== undefined) {

@@ -27,7 +27,8 @@ function authenticator(keys: KeyObject[], issuers = ["foo"], auds = ["api"]): JW
   return new JWTTokenAuthenticator({ issuers, keys, implicitAudiences: auds, validator: new Validator(getter) });
 }
 
-const decode = (part: string): Record<string, unknown> => JSON.parse(Buffer.from(part, "base64url").toString("utf8")) as Record<string, unknown>;
+const decode = (part: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(part, "base64url").toString("utf8")) as Record<string, unknown>;
 
 // pkg/serviceaccount/jwt_test.go TestTokenGenerateAndValidate.
 describe("TokenGenerateAndValidate", () => {

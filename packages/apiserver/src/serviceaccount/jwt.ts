@@ -11,9 +11,9 @@ import type { PrivateClaims, PublicClaims } from "./claims.ts";
 export type SignatureAlgorithm = "RS256" | "ES256" | "ES384" | "ES512";
 
 const curveAlgorithms: Readonly<Record<string, SignatureAlgorithm>> = {
-  "prime256v1": "ES256",
-  "secp384r1": "ES384",
-  "secp521r1": "ES512",
+  prime256v1: "ES256",
+  secp384r1: "ES384",
+  secp521r1: "ES512",
 };
 
 /** The hash of each algorithm (node:crypto's digest name). */
@@ -38,7 +38,9 @@ export function algorithmOf(key: KeyObject): SignatureAlgorithm {
 /** keyIDFromPublicKey: the base64url (unpadded) SHA-256 of the public key's PKIX DER. */
 export function keyIDFromPublicKey(key: KeyObject): string {
   const pub = key.type === "private" ? createPublicKey(key) : key;
-  return createHash("sha256").update(pub.export({ type: "spki", format: "der" })).digest("base64url");
+  return createHash("sha256")
+    .update(pub.export({ type: "spki", format: "der" }))
+    .digest("base64url");
 }
 
 /** JSON with every object's keys sorted, as go-jose writes a merged claims map. */

@@ -32,11 +32,35 @@ describe("NewOpenIDMetadata", () => {
 
   it.each([
     { name: "empty issuer", iss: "", jwks: "", addr: "a:1", err: "empty issuer URL" },
-    { name: "neither JWKS URI nor address", iss: "https://x", jwks: "", addr: "", err: "either the JWKS URI or the default external address, or both, must be set" },
+    {
+      name: "neither JWKS URI nor address",
+      iss: "https://x",
+      jwks: "",
+      addr: "",
+      err: "either the JWKS URI or the default external address, or both, must be set",
+    },
     { name: "http issuer", iss: "http://x", jwks: "", addr: "a:1", err: "issuer URL must use https scheme, got: http://x" },
-    { name: "issuer with a query", iss: "https://x?a=b", jwks: "", addr: "a:1", err: "issuer URL may not include a query, got: https://x?a=b" },
-    { name: "issuer with a fragment", iss: "https://x#a", jwks: "", addr: "a:1", err: "issuer URL may not include a fragment, got: https://x#a" },
-    { name: "http JWKS URI", iss: "https://x", jwks: "http://y/jwks", addr: "", err: "jwksURI requires https scheme, parsed as: http://y/jwks" },
+    {
+      name: "issuer with a query",
+      iss: "https://x?a=b",
+      jwks: "",
+      addr: "a:1",
+      err: "issuer URL may not include a query, got: https://x?a=b",
+    },
+    {
+      name: "issuer with a fragment",
+      iss: "https://x#a",
+      jwks: "",
+      addr: "a:1",
+      err: "issuer URL may not include a fragment, got: https://x#a",
+    },
+    {
+      name: "http JWKS URI",
+      iss: "https://x",
+      jwks: "http://y/jwks",
+      addr: "",
+      err: "jwksURI requires https scheme, parsed as: http://y/jwks",
+    },
   ])("$name", ({ iss, jwks, addr, err }) => {
     expect(() => newOpenIDMetadata(iss, jwks, addr, [rsa.publicKey])).toThrow(err);
   });

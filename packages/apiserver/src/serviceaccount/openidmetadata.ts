@@ -41,9 +41,15 @@ function parseURL(u: string): URL {
  * NewOpenIDMetadata: the issuer must be an https URL without query or fragment (OIDC's rule on top
  * of the service-account issuer's); the JWKS URI is `jwksURI`, else `https://<externalAddress>/openid/v1/jwks`.
  */
-export function newOpenIDMetadata(issuerURL: string, jwksURI: string, externalAddress: string, pubKeys: readonly KeyObject[]): OpenIDMetadata {
+export function newOpenIDMetadata(
+  issuerURL: string,
+  jwksURI: string,
+  externalAddress: string,
+  pubKeys: readonly KeyObject[],
+): OpenIDMetadata {
   if (issuerURL === "") throw new Error("empty issuer URL");
-  if (jwksURI === "" && externalAddress === "") throw new Error("either the JWKS URI or the default external address, or both, must be set");
+  if (jwksURI === "" && externalAddress === "")
+    throw new Error("either the JWKS URI or the default external address, or both, must be set");
   if (pubKeys.length === 0) throw new Error("no keys provided for validating keyset");
   const iss = parseURL(issuerURL);
   if (iss.protocol !== "https:") throw new Error(`issuer URL must use https scheme, got: ${issuerURL}`);

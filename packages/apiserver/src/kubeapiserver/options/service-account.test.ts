@@ -68,7 +68,11 @@ describe("validateServiceAccountFlags", () => {
 describe("completeServiceAccountFlags", () => {
   it("reads the keys and defaults the API audiences to the issuers", () => {
     const c = completeServiceAccountFlags(
-      flags(["--service-account-issuer", "https://a"], ["--service-account-issuer", "https://b"], ["--service-account-signing-key-file", keyFile]),
+      flags(
+        ["--service-account-issuer", "https://a"],
+        ["--service-account-issuer", "https://b"],
+        ["--service-account-signing-key-file", keyFile],
+      ),
     );
     expect(c.issuers).toEqual(["https://a", "https://b"]);
     expect(c.apiAudiences).toEqual(["https://a", "https://b"]);
@@ -100,15 +104,19 @@ describe("completeServiceAccountFlags", () => {
   it("refuses a file without a key", () => {
     const bad = join(dir, "bad.pem");
     writeFileSync(bad, "not a key\n");
-    expect(() => completeServiceAccountFlags(flags(["--service-account-issuer", "https://a"], ["--service-account-signing-key-file", bad]))).toThrow(
-      `error reading private key file ${bad}: data does not contain a valid RSA or ECDSA private key`,
-    );
+    expect(() =>
+      completeServiceAccountFlags(flags(["--service-account-issuer", "https://a"], ["--service-account-signing-key-file", bad])),
+    ).toThrow(`error reading private key file ${bad}: data does not contain a valid RSA or ECDSA private key`);
   });
 
   it("warns when the max expiration is shorter than the extension", () => {
     const warnings: string[] = [];
     completeServiceAccountFlags(
-      flags(["--service-account-issuer", "https://a"], ["--service-account-signing-key-file", keyFile], ["--service-account-max-token-expiration", "1h"]),
+      flags(
+        ["--service-account-issuer", "https://a"],
+        ["--service-account-signing-key-file", keyFile],
+        ["--service-account-max-token-expiration", "1h"],
+      ),
       (m) => warnings.push(m),
     );
     expect(warnings).toEqual([

@@ -61,7 +61,11 @@ export const defaultServiceAccountFlags = (): ServiceAccountFlags => ({
 });
 
 /** pflag's StringSlice: comma-separated, each occurrence appending. */
-const slice = (v: string): string[] => v.split(",").map((s) => s.trim()).filter((s) => s !== "");
+const slice = (v: string): string[] =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 
 /** Reads the flags' `[flag, value]` pairs in order (`--service-account-issuer` and `--service-account-key-file` repeat). */
 export function parseServiceAccountFlags(pairs: readonly (readonly [string, string])[]): ServiceAccountFlags {
@@ -85,7 +89,10 @@ export function parseServiceAccountFlags(pairs: readonly (readonly [string, stri
         }
         break;
       case "--service-account-extend-token-expiration":
-        if (v !== "true" && v !== "false") throw new Error(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+        if (v !== "true" && v !== "false")
+          throw new Error(
+            `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`,
+          );
         f.extendExpiration = v === "true";
         break;
       case "--service-account-jwks-uri":

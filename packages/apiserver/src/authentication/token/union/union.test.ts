@@ -24,9 +24,7 @@ describe("UnionTokenAuthenticator", () => {
     expect(await new UnionTokenAuthenticator([none, none]).authenticateToken("t")).toBeUndefined();
   });
   it("errors aggregate, duplicates once (TestAuthenticateTokenAdditiveErrors)", async () => {
-    await expect(new UnionTokenAuthenticator([failing("a"), failing("b"), failing("a")]).authenticateToken("t")).rejects.toThrow(
-      "[a, b]",
-    );
+    await expect(new UnionTokenAuthenticator([failing("a"), failing("b"), failing("a")]).authenticateToken("t")).rejects.toThrow("[a, b]");
     await expect(new UnionTokenAuthenticator([failing("a"), none]).authenticateToken("t")).rejects.toThrow(/^a$/);
   });
   it("passes the request's audiences", async () => {

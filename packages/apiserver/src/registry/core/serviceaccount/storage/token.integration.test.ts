@@ -29,7 +29,8 @@ describe("TokenRequest (TestServiceAccountTokenCreate)", () => {
     expect(r.status, r.text).toBe(201);
     return r.json() as Body;
   };
-  const tokenFor = (sa: string, spec: Body = {}) => s.send("POST", `${saPath}/${sa}/token`, { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec });
+  const tokenFor = (sa: string, spec: Body = {}) =>
+    s.send("POST", `${saPath}/${sa}/token`, { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec });
   const whoami = async (token: string) => {
     const r = await s.request("/apis/authentication.k8s.io/v1/selfsubjectreviews", {
       method: "POST",
@@ -111,7 +112,9 @@ describe("TokenRequest (TestServiceAccountTokenCreate)", () => {
     await create(`/api/v1/nodes`, { metadata: { name: "test-node" } });
     const p = await create(`/api/v1/namespaces/${ns}/pods`, pod("test-pod", "test-svcacct", "test-node"));
     const node = (await s.request("/api/v1/nodes/test-node")).json() as Body;
-    const r = await tokenFor("test-svcacct", { boundObjectRef: { kind: "Pod", apiVersion: "v1", name: "test-pod", uid: p["metadata"]["uid"] } });
+    const r = await tokenFor("test-svcacct", {
+      boundObjectRef: { kind: "Pod", apiVersion: "v1", name: "test-pod", uid: p["metadata"]["uid"] },
+    });
     expect(r.status, r.text).toBe(201);
     const token = (r.json() as Body)["status"]["token"] as string;
     expect(decodeClaims(token)["kubernetes.io"]).toMatchObject({
@@ -137,7 +140,9 @@ describe("TokenRequest (TestServiceAccountTokenCreate)", () => {
       'cannot bind token for serviceaccount "test-svcacct" to pod running with different serviceaccount name.',
     );
     await create(`/api/v1/namespaces/${ns}/pods`, pod("uid-pod", "test-svcacct"));
-    const wrongUID = await tokenFor("test-svcacct", { boundObjectRef: { kind: "Pod", apiVersion: "v1", name: "uid-pod", uid: p["metadata"]["uid"] } });
+    const wrongUID = await tokenFor("test-svcacct", {
+      boundObjectRef: { kind: "Pod", apiVersion: "v1", name: "uid-pod", uid: p["metadata"]["uid"] },
+    });
     expect(wrongUID.status).toBe(409);
     expect((wrongUID.json() as Body)["message"]).toBe(
       `Operation cannot be fulfilled on Pod "uid-pod": the UID in the bound object reference (${p["metadata"]["uid"]}) does not match the UID in record. The object might have been deleted and then recreated`,
@@ -149,7 +154,9 @@ describe("TokenRequest (TestServiceAccountTokenCreate)", () => {
 
   it("bound to service account and secret", async () => {
     const sec = await create(`/api/v1/namespaces/${ns}/secrets`, { metadata: { name: "test-secret" } });
-    const r = await tokenFor("test-svcacct", { boundObjectRef: { kind: "Secret", apiVersion: "v1", name: "test-secret", uid: sec["metadata"]["uid"] } });
+    const r = await tokenFor("test-svcacct", {
+      boundObjectRef: { kind: "Secret", apiVersion: "v1", name: "test-secret", uid: sec["metadata"]["uid"] },
+    });
     expect(r.status, r.text).toBe(201);
     const token = (r.json() as Body)["status"]["token"] as string;
     expect(decodeClaims(token)["kubernetes.io"]["secret"]).toEqual({ name: "test-secret", uid: sec["metadata"]["uid"] });
@@ -160,7 +167,9 @@ describe("TokenRequest (TestServiceAccountTokenCreate)", () => {
 
   it("bound to service account and node", async () => {
     const node = await create(`/api/v1/nodes`, { metadata: { name: "bound-node" } });
-    const r = await tokenFor("test-svcacct", { boundObjectRef: { kind: "Node", apiVersion: "v1", name: "bound-node", uid: node["metadata"]["uid"] } });
+    const r = await tokenFor("test-svcacct", {
+      boundObjectRef: { kind: "Node", apiVersion: "v1", name: "bound-node", uid: node["metadata"]["uid"] },
+    });
     expect(r.status, r.text).toBe(201);
     const token = (r.json() as Body)["status"]["token"] as string;
     expect((await whoami(token)).user?.["extra"]).toMatchObject({ "authentication.kubernetes.io/node-name": ["bound-node"] });
@@ -192,7 +201,10 @@ describe("TokenRequest (TestServiceAccountTokenCreate)", () => {
 
   it("extends a projected token of 1h7s to a year and warns after its hour", async () => {
     await create(`/api/v1/namespaces/${ns}/pods`, pod("projected-pod", "test-svcacct"));
-    const r = await tokenFor("test-svcacct", { expirationSeconds: 3607, boundObjectRef: { kind: "Pod", apiVersion: "v1", name: "projected-pod" } });
+    const r = await tokenFor("test-svcacct", {
+      expirationSeconds: 3607,
+      boundObjectRef: { kind: "Pod", apiVersion: "v1", name: "projected-pod" },
+    });
     const tr = r.json() as Body;
     const claims = decodeClaims(tr["status"]["token"] as string);
     expect(claims["exp"] - claims["iat"]).toBe(24 * 365 * 3600);
@@ -201,7 +213,13 @@ describe("TokenRequest (TestServiceAccountTokenCreate)", () => {
     expect(tr["spec"]["expirationSeconds"]).toBe(3607);
     // Not extended for another audience.
     const other = (
-      (await tokenFor("test-svcacct", { expirationSeconds: 3607, audiences: ["vault"], boundObjectRef: { kind: "Pod", apiVersion: "v1", name: "projected-pod" } })).json() as Body
+      (
+        await tokenFor("test-svcacct", {
+          expirationSeconds: 3607,
+          audiences: ["vault"],
+          boundObjectRef: { kind: "Pod", apiVersion: "v1", name: "projected-pod" },
+        })
+      ).json() as Body
     )["status"]["token"] as string;
     expect(decodeClaims(other)["exp"] - decodeClaims(other)["iat"]).toBe(3607);
   });
@@ -210,7 +228,11 @@ describe("TokenRequest (TestServiceAccountTokenCreate)", () => {
     const token = ((await tokenFor("test-svcacct", { audiences: ["vault"] })).json() as Body)["status"]["token"] as string;
     expect((await whoami(token)).status).toBe(401);
     const review = await create("/apis/authentication.k8s.io/v1/tokenreviews", { spec: { token, audiences: ["vault"] } });
-    expect(review["status"]).toMatchObject({ authenticated: true, audiences: ["vault"], user: { username: "system:serviceaccount:default:test-svcacct" } });
+    expect(review["status"]).toMatchObject({
+      authenticated: true,
+      audiences: ["vault"],
+      user: { username: "system:serviceaccount:default:test-svcacct" },
+    });
     const api = await create("/apis/authentication.k8s.io/v1/tokenreviews", { spec: { token } });
     expect(api["status"]).toEqual({
       user: {},
@@ -276,7 +298,17 @@ describe.skipIf(!haveKubectl())("kubectl 1.33 create token", () => {
     expect((await s.kubectl(["create", "serviceaccount", "op"])).code).toBe(0);
     const p = await s.kubectl(["run", "p", "--image=busybox", "--overrides", JSON.stringify({ spec: { serviceAccountName: "op" } })]);
     expect(p.code, p.stderr).toBe(0);
-    const r = await s.kubectl(["create", "token", "op", "--duration=1h", "--audience=x", "--bound-object-kind", "Pod", "--bound-object-name", "p"]);
+    const r = await s.kubectl([
+      "create",
+      "token",
+      "op",
+      "--duration=1h",
+      "--audience=x",
+      "--bound-object-kind",
+      "Pod",
+      "--bound-object-name",
+      "p",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const claims = decodeClaims(r.stdout.trim());
     expect(claims).toMatchObject({ aud: ["x"], sub: "system:serviceaccount:default:op", "kubernetes.io": { pod: { name: "p" } } });

@@ -73,7 +73,9 @@ async function boundObject(c: TokenRESTConfig, req: TokenRequest, namespace: str
     const pod = await c.getter.getPod(namespace, refName);
     const podSA = ((pod["spec"] ?? {}) as { serviceAccountName?: string }).serviceAccountName ?? "";
     if (name !== podSA)
-      throw StatusError.badRequest(`cannot bind token for serviceaccount ${JSON.stringify(name)} to pod running with different serviceaccount name.`);
+      throw StatusError.badRequest(
+        `cannot bind token for serviceaccount ${JSON.stringify(name)} to pod running with different serviceaccount name.`,
+      );
     uid = pod.metadata.uid ?? "";
     bound.pod = pod;
     // ServiceAccountTokenPodNodeInfo (locked on in 1.33): the Pod's Node, by name alone when it is gone.
