@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../storage/index.ts";
 import { claims, Validator, type PrivateClaims, type PublicClaims, type ServiceAccountTokenGetter } from "./claims.ts";
 
-const obj = (name: string, uid: string, namespace?: string, deletionTimestamp?: string): KubeObject =>
-  ({ metadata: { name, uid, ...(namespace ? { namespace } : {}), ...(deletionTimestamp ? { deletionTimestamp } : {}) } }) as KubeObject;
+const obj = (name: string, uid: string, namespace?: string, deletionTimestamp?: string): KubeObject => ({
+  metadata: { name, uid, ...(namespace ? { namespace } : {}), ...(deletionTimestamp ? { deletionTimestamp } : {}) },
+});
 
 const sa = obj("myserviceaccount", "mysauid", "myns");
 const pod = obj("mypod", "mypoduid", "myns");

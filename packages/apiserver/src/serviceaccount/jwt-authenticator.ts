@@ -10,7 +10,7 @@ import { verify, type KeyObject } from "node:crypto";
 import type { AuthResponse, TokenAuthenticator } from "../authentication/authenticator/interfaces.ts";
 import { intersectAudiences } from "../authentication/authenticator/audiences.ts";
 import { serviceAccountUserInfo } from "../authentication/serviceaccount/util.ts";
-import type { PrivateClaims, PublicClaims, Validator } from "./claims.ts";
+import type { PublicClaims, Validator } from "./claims.ts";
 import { algorithmHash, type SignatureAlgorithm } from "./jwt.ts";
 
 /** go-jose's ErrCryptoFailure: what a signature that does not verify with a key is. */
@@ -97,7 +97,7 @@ export class JWTTokenAuthenticator implements TokenAuthenticator {
     const auds = intersectAudiences(tokenAudiences, target);
     if (auds.length === 0 && this.c.implicitAudiences.length !== 0)
       throw new Error(`token audiences ${goQuoteList(tokenAudiences)} is invalid for the target audiences ${goQuoteList(target)}`);
-    const sa = await this.c.validator.validate(pub, tok.payload as PrivateClaims);
+    const sa = await this.c.validator.validate(pub, tok.payload);
     return { user: serviceAccountUserInfo(sa), audiences: auds };
   }
 }

@@ -83,7 +83,7 @@ describe("TokenGenerateAndValidate", () => {
       name: "system:serviceaccount:test:my-service-account",
       uid: "12345",
       groups: ["system:serviceaccounts", "system:serviceaccounts:test"],
-      extra: { "authentication.kubernetes.io/credential-id": [`JTI=${decode(tok.split(".")[1]!)["jti"]}`] },
+      extra: { "authentication.kubernetes.io/credential-id": [`JTI=${String(decode(tok.split(".")[1]!)["jti"])}`] },
     });
     expect(resp.audiences).toEqual(["api"]);
   });

@@ -85,7 +85,8 @@ describe("completeServiceAccountFlags", () => {
   it("keeps --api-audiences and reads every key file", () => {
     const ec = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
     const both = join(dir, "both.pub");
-    writeFileSync(both, `${rsa.publicKey.export({ type: "spki", format: "pem" })}${ec.publicKey.export({ type: "spki", format: "pem" })}`);
+    const pem = (k: typeof rsa.publicKey): string => k.export({ type: "spki", format: "pem" }).toString();
+    writeFileSync(both, pem(rsa.publicKey) + pem(ec.publicKey));
     const c = completeServiceAccountFlags(
       flags(
         ["--service-account-issuer", "https://a"],

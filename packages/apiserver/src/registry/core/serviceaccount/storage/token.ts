@@ -104,7 +104,7 @@ async function nodeOrName(c: TokenRESTConfig, nodeName: string): Promise<KubeObj
   try {
     return await c.getter.getNode(nodeName);
   } catch (e) {
-    if (e instanceof StatusError && e.reason === "NotFound") return { metadata: { name: nodeName } } as KubeObject;
+    if (e instanceof StatusError && e.reason === "NotFound") return { metadata: { name: nodeName } };
     throw StatusError.internal(e instanceof Error ? e.message : String(e), e);
   }
 }
@@ -178,7 +178,7 @@ async function createToken(
       ...(req.spec.boundObjectRef ? { boundObjectRef: req.spec.boundObjectRef } : {}),
     },
     status: { token, expirationTimestamp: rfc3339(new Date(now.getTime() + expirationSeconds * 1000)) },
-  } as unknown as KubeObject;
+  };
 }
 
 /** `serviceaccounts/token` over the ServiceAccount store (NewREST's TokenREST, served only with an issuer). */
