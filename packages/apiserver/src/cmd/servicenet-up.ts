@@ -87,6 +87,7 @@ async function serve(o: UpOptions, started: number): Promise<number> {
     podAdmission: o.podAdmission,
     ...(o.admissionControlConfigFile !== undefined ? { admissionControlConfigFile: o.admissionControlConfigFile } : {}),
     enableAggregatorRouting: o.enableAggregatorRouting,
+    ...(o.serviceAccounts ? { serviceAccounts: o.serviceAccounts } : {}),
     // Errors and warnings always, info lines from V(2), request lines (upstream's httplog) from V(3).
     logger: jsonLogger("apiserver", { verbosity: o.verbosity }),
     flowControl: {

@@ -36,6 +36,12 @@ import { priorityClassStoragePath } from "../registry/scheduling/priorityclass/s
 import { loadAdmissionPluginConfig } from "../kubeapiserver/admission/plugin-config.ts";
 import { enabledAdmissionPlugins } from "../kubeapiserver/options/plugins.ts";
 import type { PodAdmissionOptions } from "../kubeapiserver/admission/pod-plugins.ts";
+import {
+  completeServiceAccountFlags,
+  defaultServiceAccountFlags,
+  type ServiceAccountFlags,
+} from "../kubeapiserver/options/service-account.ts";
+import { ensureServiceAccountKeyFiles } from "../util/keyutil/key.ts";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
@@ -116,6 +122,21 @@ export interface StartApiServerOptions {
   enableAggregatorRouting?: boolean;
   /** `--enable-priority-and-fairness`, `--max-requests-inflight`, `--max-mutating-requests-inflight` (flowcontrol.ts). */
   flowControl?: FlowControlOptions;
+  /**
+   * `--service-account-*` and `--api-audiences`, validated (kubeapiserver/options/service-account.ts).
+   * Default, with a pki directory and authentication: kubeadm's, see {@link kubeadmServiceAccountFlags};
+   * without either, no TokenRequest and no service-account tokens.
+   */
+  serviceAccounts?: ServiceAccountFlags;
+}
+
+/** kubeadm's service-account issuer (its default `--service-account-issuer`). */
+export const kubeadmServiceAccountIssuer = "https://kubernetes.default.svc.cluster.local";
+
+/** kubeadm's flags: the `sa.key`/`sa.pub` pair in `pki`, made once, and its issuer. */
+export function kubeadmServiceAccountFlags(pki: string): ServiceAccountFlags {
+  const { keyFile, pubFile } = ensureServiceAccountKeyFiles(pki);
+  return { ...defaultServiceAccountFlags(), issuers: [kubeadmServiceAccountIssuer], keyFiles: [pubFile], signingKeyFile: keyFile };
 }
 
 /** The Service ranges `servicenet up` uses unless told otherwise (dual-stack, IPv4 primary). */
@@ -202,6 +223,7 @@ export function prepareDataDir(dataDir: string, opts: { tls: boolean; host?: str
     ensureServingCerts(pki, certHosts(opts));
     for (const c of Object.values(componentCerts)) ensureClientCert(pki, c.file, c.cn, c.orgs);
   }
+  ensureServiceAccountKeyFiles(join(dataDir, "pki"));
   loadOrCreateToken(dataDir, undefined);
 }
 
@@ -238,6 +260,9 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
     const metrics = new MetricsRegistry();
     const logger = o.logger ?? noopLogger;
     const effective = effectiveVersionFromFlag(o.emulatedVersion !== undefined ? [o.emulatedVersion] : []);
+    // Complete: the keys are read now, so a bad key file fails the start.
+    const saFlags = o.serviceAccounts ?? (pki && tokens ? kubeadmServiceAccountFlags(pki) : undefined);
+    const serviceAccounts = saFlags ? completeServiceAccountFlags(saFlags, (m) => logger.info(m)) : undefined;
     const gates = o.featureGates ?? defaultFeatureGatesAt(effective.emulationVersion.toString());
     const range = o.serviceClusterIPRange ?? defaultServiceClusterIPRange;
     const nodePorts = o.serviceNodePortRange ? { serviceNodePortRange: o.serviceNodePortRange } : {};
@@ -281,6 +306,7 @@ export async function startApiServer(o: StartApiServerOptions = {}): Promise<Api
       ...(o.enableAggregatorRouting !== undefined ? { enableAggregatorRouting: o.enableAggregatorRouting } : {}),
       admissionPluginConfig,
       ...(o.podAdmission ? { podAdmission: o.podAdmission } : {}),
+      ...(serviceAccounts ? { serviceAccounts } : {}),
     });
     closers.push("server", () => server.close());
     await hooks.run();

@@ -15,6 +15,7 @@
 import { randomBytes } from "node:crypto";
 import type { UserInfo } from "../authentication/user/user.ts";
 import { kubeControllerManager, kubeProxy, kubeScheduler, systemPrivilegedGroup } from "../authentication/user/user.ts";
+import { makeUsername } from "../authentication/serviceaccount/util.ts";
 
 /** kubeadm's admin user (constants.go KubernetesAdmin... admin.conf's CN). */
 export const kubernetesAdmin = "kubernetes-admin";
@@ -36,7 +37,7 @@ export const controllerServiceAccounts = [
 ] as const;
 
 /** serviceaccount.MakeUsername. */
-export const serviceAccountUsername = (namespace: string, name: string): string => `system:serviceaccount:${namespace}:${name}`;
+export const serviceAccountUsername = makeUsername;
 
 /** The client certificates servicenet issues: file name in the pki directory, CN and O. */
 export const componentCerts = {

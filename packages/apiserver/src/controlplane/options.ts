@@ -17,6 +17,12 @@ import { registryRoot } from "../storage/keys.ts";
 import { defaultNodePortRange, formatPortRange, parsePortRange } from "../registry/core/service/portallocator/port-range.ts";
 import { servedAPIs } from "./api-resource-config.ts";
 import { parseTolerationSecondsFlag } from "../plugin/pkg/admission/defaulttolerationseconds/admission.ts";
+import {
+  parseServiceAccountFlags,
+  serviceAccountFlags,
+  validateServiceAccountFlags,
+  type ServiceAccountFlags,
+} from "../kubeapiserver/options/service-account.ts";
 
 export const clusterModes = ["v4", "v6", "v4v6", "v6v4"] as const;
 export type ClusterMode = (typeof clusterModes)[number];
@@ -82,6 +88,11 @@ export interface UpOptions {
   enableAggregatorRouting: boolean;
   /** klog's `-v`: 0 prints warnings and errors only, 2 the apiserver's info lines, 3 every request. */
   verbosity: number;
+  /**
+   * The `--service-account-*` and `--api-audiences` flags, validated; undefined when none is given
+   * (then kubeadm's: `<data-dir>/pki/sa.key` and the issuer https://kubernetes.default.svc.cluster.local).
+   */
+  serviceAccounts: ServiceAccountFlags | undefined;
   help: boolean;
 }
 
@@ -159,6 +170,22 @@ export const usage = `Usage: servicenet up [flags]
   --enable-aggregator-routing <bool>  kube-apiserver's: call a webhook's Service at one of its ready
                                       endpoints instead of its ClusterIP (default false); set it
                                       when no dataplane on this host routes ClusterIPs (npm start does)
+  --service-account-issuer <url>      kube-apiserver's: issuer of service-account tokens, repeatable (the
+                                      first issues, all are accepted); default, with no service-account
+                                      flag: https://kubernetes.default.svc.cluster.local and the key pair
+                                      <data-dir>/pki/sa.key, sa.pub made on first start (kubeadm's)
+  --service-account-signing-key-file <file>
+                                      kube-apiserver's: PEM private key (RSA or ECDSA) that signs them
+  --service-account-key-file <file>   kube-apiserver's: PEM public keys that verify them, repeatable
+                                      (default the signing key's)
+  --api-audiences <auds>              kube-apiserver's: audiences of API tokens (default the issuers)
+  --service-account-max-token-expiration <duration>
+                                      kube-apiserver's: longest token a TokenRequest gets (1h..2^32 s)
+  --service-account-extend-token-expiration <bool>
+                                      kube-apiserver's: pod-bound tokens of 1h7s are valid a year and
+                                      warn after their hour (default true)
+  --service-account-jwks-uri <url>    kube-apiserver's: jwks_uri of the issuer discovery document
+                                      (default https://<this server>/openid/v1/jwks)
   -v, --v <n>                         log verbosity, klog's levels: 0 warnings and errors only (default),
                                       2 the apiserver's info lines, 3 one line per request
 `;
@@ -192,6 +219,8 @@ function value(argv: readonly string[], i: number, flag: string): string {
 /** Parses argv (without node and script). `--flag=value` and `--flag value` both work. */
 export function parseUpOptions(argv: readonly string[]): UpOptions {
   const raw: Record<string, string> = {};
+  // The service-account flags repeat: kept in order, their group parses them.
+  const saFlags: [string, string][] = [];
   let help = false;
   const args = argv.flatMap((a) =>
     (a.startsWith("--") || a.startsWith("-v=")) && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a],
@@ -206,6 +235,11 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     // A Go bool flag: given alone it is true (pflag's NoOptDefVal).
     if (a === "--enable-aggregator-routing" && (args[i + 1] ?? "-").startsWith("-")) {
       raw["enable-aggregator-routing"] = "true";
+      continue;
+    }
+    if ((serviceAccountFlags as readonly string[]).includes(a)) {
+      saFlags.push([a, value(args, i, a)]);
+      i++;
       continue;
     }
     if (a === "-v" || a === "--v") {
@@ -360,6 +394,7 @@ export function parseUpOptions(argv: readonly string[]): UpOptions {
     },
     enableAggregatorRouting: aggregatorRouting === "true",
     verbosity: parseVerbosity(raw["v"] ?? "0"),
+    serviceAccounts: serviceAccountOptions(saFlags),
     help,
   };
 }
@@ -378,6 +413,15 @@ function nodePortRangeFlag(v: string | undefined): string {
     throw new Error(`invalid argument ${JSON.stringify(v)} for "--service-node-port-range" flag: ${(e as Error).message}`);
   }
   return formatPortRange(pr.size === 0 ? defaultNodePortRange : pr);
+}
+
+/** The service-account flags, validated; undefined when none was given. */
+function serviceAccountOptions(pairs: readonly [string, string][]): ServiceAccountFlags | undefined {
+  if (pairs.length === 0) return undefined;
+  const f = parseServiceAccountFlags(pairs);
+  const errs = validateServiceAccountFlags(f);
+  if (errs.length > 0) throw new Error(errs.join("; "));
+  return f;
 }
 
 /** A comma-separated flag value as pflag's StringSlice reads it (empty: none). */

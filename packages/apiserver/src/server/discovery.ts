@@ -118,7 +118,7 @@ export function apiResourceList(
         singularName: "",
         namespaced: r.namespaced,
         // A subresource of another group version (deployments/scale: autoscaling/v1 Scale) names it.
-        ...(r.subresourceViews?.[s] ? { group: r.subresourceViews[s].group, version: r.subresourceViews[s].version } : {}),
+        ...(viewKind(r, s) ? { group: viewKind(r, s)!.group, version: viewKind(r, s)!.version } : {}),
         // pods/binding answers with its own kind (Binding), as upstream's discovery lists it.
         kind: r.subresourceViews?.[s]?.kind ?? r.subresourceCreate?.[s]?.kind ?? r.kind,
         verbs: verbsOfSubresource(r, s),
@@ -129,8 +129,14 @@ export function apiResourceList(
 
 /** The response kind of a subresource served as another kind (deployments/scale), or undefined. */
 function viewKind(r: ResourceDef, s: string): { group: string; version: string; kind: string } | undefined {
-  const v = r.subresourceViews?.[s];
+  const v = r.subresourceViews?.[s] ?? otherGroupCreate(r, s);
   return v === undefined ? undefined : { group: v.group, version: v.version, kind: v.kind };
+}
+
+/** A POST subresource whose kind is of another group version (serviceaccounts/token), or undefined. */
+function otherGroupCreate(r: ResourceDef, s: string): { group: string; version: string; kind: string } | undefined {
+  const c = r.subresourceCreate?.[s];
+  return c?.group !== undefined && c.version !== undefined ? { group: c.group, version: c.version, kind: c.kind } : undefined;
 }
 
 function discoveryResource(r: ResourceDef): Record<string, unknown> {

@@ -30,6 +30,7 @@ import { writeSerialized } from "./response-compression.ts";
 import type { ReviewDef } from "./reviews.ts";
 import { usagePage, usagePagePath } from "./usage-page.ts";
 import type { VersionInfo } from "./version.ts";
+import { jwksPath, mimeJWKS, openIDCacheControl, openIDConfigPath, type OpenIDMetadata } from "../serviceaccount/openidmetadata.ts";
 
 /** One path (or family of paths) of the mux and its handler; the handler throws a StatusError to refuse. */
 export interface MuxEntry {
@@ -52,6 +53,8 @@ export interface NonResourceConfig {
   reviews: readonly ReviewDef[];
   /** API Priority and Fairness's configuration, for its /debug/api_priority_and_fairness/ dumps. */
   apf?: APFConfig | undefined;
+  /** Service-account issuer discovery's documents; undefined when they are not served. */
+  openIDMetadata?: (() => OpenIDMetadata | undefined) | undefined;
 }
 
 const notFound = (): StatusError => new StatusError("NotFound", "the server could not find the requested resource");
@@ -112,6 +115,29 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
       handle: async (ctx) => {
         const page = await usagePage(c.store, ctx.url.searchParams.get("name") ?? "");
         ctx.code = text(ctx.res, 200, page, "text/html; charset=utf-8");
+      },
+    },
+    {
+      // pkg/routes/openidmetadata.go: GET routes of their own, cacheable for an hour.
+      name: "service account issuer discovery",
+      matches: (path) => c.openIDMetadata !== undefined && (path === openIDConfigPath || path === jwksPath),
+      handle: (ctx) => {
+        const md = c.openIDMetadata!();
+        if (md === undefined) throw notFound();
+        if (ctx.req.method !== "GET") {
+          // go-restful's answer to another method on a GET route.
+          ctx.code = text(ctx.res, 405, "405: Method Not Allowed");
+          return Promise.resolve();
+        }
+        const config = ctx.path === openIDConfigPath;
+        endWith(
+          ctx.res,
+          200,
+          { "Cache-Control": openIDCacheControl, "Content-Type": config ? "application/json" : mimeJWKS },
+          config ? md.configJSON : md.publicKeysetJSON,
+        );
+        ctx.code = 200;
+        return Promise.resolve();
       },
     },
     {

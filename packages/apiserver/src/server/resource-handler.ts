@@ -34,6 +34,8 @@ export interface ResourceHandlerConfig {
   /** The AuthorizeWithSelectors feature gate (default on), for the access reviews. */
   authorizeWithSelectors?: boolean | undefined;
   authenticator?: Authenticator | undefined;
+  /** `--api-audiences` (default the service-account issuers), for TokenReview. */
+  apiAudiences?: readonly string[] | undefined;
   shutdown: AbortSignal;
   /** The delegate tried when no built-in resource matches: the custom-resource handler. */
   customResources?: Pick<CRDHandler, "lookup">;
@@ -102,6 +104,7 @@ async function serveReview(c: ResourceHandlerConfig, ctx: RequestContext, info: 
     ruleResolver: c.authorizerRuleResolver,
     authorizeWithSelectors: c.authorizeWithSelectors,
     authenticator: c.authenticator,
+    apiAudiences: c.apiAudiences,
     ...(adm ? { admit: (obj) => adm.admit(obj as unknown as KubeObject, undefined) } : {}),
     ...(createValidation ? { createValidation: (obj) => createValidation(obj as unknown as KubeObject) } : {}),
   });

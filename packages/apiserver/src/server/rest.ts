@@ -194,9 +194,11 @@ async function create(r: ResourceRequest): Promise<number> {
   const sub = r.def.subresourceCreate?.[r.info.subresource];
   if (sub !== undefined) {
     // A body of the subresource's own kind (a Binding), handed to its REST with the parent's name.
-    const { obj, warnings } = decodeBody({ ...r.def, kind: sub.kind, schema: sub.schema }, await bodyBytes(r), format, fv);
+    // Its kind may be of another group version (serviceaccounts/token: authentication.k8s.io/v1 TokenRequest).
+    const gvk = { group: sub.group ?? r.def.group, version: sub.version ?? r.def.version, kind: sub.kind };
+    const { obj, warnings } = decodeBody({ ...r.def, ...gvk, schema: sub.schema }, await bodyBytes(r), format, fv);
     // create.go: mutating admission of the subresource's object; its REST calls createValidation.
-    const adm = new RequestAdmission(r, "CREATE", dryRun, warnings, { group: r.def.group, version: r.def.version, kind: sub.kind });
+    const adm = new RequestAdmission(r, "CREATE", dryRun, warnings, gvk);
     await adm.admit(obj, undefined);
     const out = await sub.create(r.store, r.info.namespace, r.info.name, obj, { dryRun, warnings, ...userOf(r), ...adm.storeHooks() });
     adm.report();

@@ -19,6 +19,8 @@ import {
 export type ReviewContext = AuthorizationReviewContext & {
   /** The server's request authenticator (TokenReview); undefined when authentication is off. */
   authenticator?: Authenticator | undefined;
+  /** `--api-audiences`, which a TokenReview naming no audiences asks for. */
+  apiAudiences?: readonly string[] | undefined;
   /** Mutating admission of the review, in place, before its REST answers (create.go). */
   admit?: ((obj: Record<string, unknown>) => Promise<void>) | undefined;
 };
@@ -83,7 +85,12 @@ export const servableReviews: readonly ReviewDef[] = [
     kind: "TokenReview",
     singular: "tokenreview",
     answer: (body, ctx) =>
-      tokenReview(body, { authenticator: ctx.authenticator, namespace: ctx.namespace, createValidation: ctx.createValidation }),
+      tokenReview(body, {
+        authenticator: ctx.authenticator,
+        namespace: ctx.namespace,
+        createValidation: ctx.createValidation,
+        ...(ctx.apiAudiences ? { apiAudiences: ctx.apiAudiences } : {}),
+      }),
   },
   authorizationReview("selfsubjectaccessreviews", "SelfSubjectAccessReview", selfSubjectAccessReview),
   authorizationReview("subjectaccessreviews", "SubjectAccessReview", subjectAccessReview),

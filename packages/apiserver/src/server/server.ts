@@ -38,6 +38,13 @@ import { crdStoragePath, startCustomResourceServer } from "../apiextensions/apis
 import { conversionWebhookClients } from "../apiextensions/apiserver/conversion/clients.ts";
 import { startPolicyStatusController } from "../controlplane/controller/validatingadmissionpolicystatus/start.ts";
 import { validatingAdmissionPolicyStoragePath } from "../registry/admissionregistration/rest/storage-admissionregistration.ts";
+import type { ServiceAccountConfig } from "../kubeapiserver/options/service-account.ts";
+import {
+  newServiceAccountAuthenticator,
+  openIDMetadataOf,
+  storageTokenGetter,
+  withTokenSubresource,
+} from "../controlplane/service-accounts.ts";
 
 export interface APIServerConfig {
   store: Store;
@@ -104,6 +111,12 @@ export interface APIServerConfig {
   requestTimeoutMs?: number;
   /** Header and TLS handshake deadlines (upstream's 32 s ReadHeaderTimeout by default). */
   serving?: ServingOptions;
+  /**
+   * The service-account token flags, completed (kubeapiserver/options/service-account.ts): with a
+   * signing key `serviceaccounts/token` is served, with issuers and keys their tokens authenticate.
+   * None: neither (in-process tests).
+   */
+  serviceAccounts?: ServiceAccountConfig;
 }
 
 export interface RunningServer {
@@ -178,7 +191,11 @@ export async function startServer(cfg: APIServerConfig): Promise<RunningServer> 
 
 /** The REST storage and the handler chain over it (upstream's New: the APIServerHandler). */
 async function newHandler(cfg: APIServerConfig) {
-  const resources = withFeatureGatedStrategies(cfg.resources ?? resourceTable, {
+  // The token getters read the stores built below, at request time.
+  const tokenGetter = storageTokenGetter(() => registry.stores);
+  const sa = cfg.serviceAccounts;
+  const table = cfg.resources ?? resourceTable;
+  const resources = withFeatureGatedStrategies(sa ? withTokenSubresource(table, sa, tokenGetter) : table, {
     authorizeWithSelectors: cfg.authorizeWithSelectors ?? true,
   });
   const reviews = cfg.reviews ?? reviewTable;
@@ -234,8 +251,15 @@ async function newHandler(cfg: APIServerConfig) {
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: no listener limit.
   setMaxListeners(0, shutdown.signal);
+  const serviceAccountAuth = sa ? newServiceAccountAuthenticator(sa, tokenGetter) : undefined;
   const authenticator = withLoopback
-    ? newAuthenticator({ tokens: withLoopback.tokens, clientCA: cfg.clientCA !== undefined, anonymous: cfg.anonymousAuth ?? true })
+    ? newAuthenticator({
+        tokens: withLoopback.tokens,
+        clientCA: cfg.clientCA !== undefined,
+        anonymous: cfg.anonymousAuth ?? true,
+        ...(sa ? { apiAudiences: sa.apiAudiences } : {}),
+        ...(serviceAccountAuth ? { serviceAccount: serviceAccountAuth } : {}),
+      })
     : undefined;
   const openapi = openAPIFor(resources, version, crds?.openapi);
   // Upstream's kube-controller-manager runs this controller; its CEL type checker is the apiserver's here.
@@ -259,6 +283,14 @@ async function newHandler(cfg: APIServerConfig) {
     served,
     reviews,
     apf: cfg.flowControl?.apf?.config,
+    // The JWKS URI defaults to this server's address (upstream's ExternalAddress).
+    openIDMetadata: sa
+      ? openIDMetadataOf(sa, () =>
+          loopback.address
+            ? `${loopback.address.host.includes(":") ? `[${loopback.address.host}]` : loopback.address.host}:${loopback.address.port}`
+            : undefined,
+        )
+      : undefined,
   });
   const { authorizer, authorizerRuleResolver } = cfg;
   const apis = resourceHandler({
@@ -269,6 +301,7 @@ async function newHandler(cfg: APIServerConfig) {
     authorizerRuleResolver,
     authorizeWithSelectors: cfg.authorizeWithSelectors,
     authenticator,
+    ...(sa ? { apiAudiences: sa.apiAudiences } : {}),
     shutdown: shutdown.signal,
     ...(crds ? { customResources: crds.handler } : {}),
     admission: admission.chain,

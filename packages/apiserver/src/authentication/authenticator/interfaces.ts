@@ -23,11 +23,18 @@ export interface AuthRequest {
   peerVerified?: boolean;
   /** Why verification failed (node's `authorizationError`). */
   peerVerifyError?: string;
+  /**
+   * The audiences the request accepts (authenticator.WithAudiences on its context): the API
+   * audiences for an API request, a TokenReview's `spec.audiences`; undefined when none are set.
+   */
+  audiences?: readonly string[];
 }
 
 /** authenticator.Response. */
 export interface AuthResponse {
   user: UserInfo;
+  /** The audiences the credential is valid for, of those the request accepts (audience-aware authenticators). */
+  audiences?: string[];
 }
 
 /** authenticator.Request. */
@@ -37,5 +44,6 @@ export interface Authenticator {
 
 /** authenticator.Token. */
 export interface TokenAuthenticator {
-  authenticateToken(token: string): AuthResponse | undefined | Promise<AuthResponse | undefined>;
+  /** `audiences`: those the request accepts (see {@link AuthRequest.audiences}). */
+  authenticateToken(token: string, audiences?: readonly string[]): AuthResponse | undefined | Promise<AuthResponse | undefined>;
 }

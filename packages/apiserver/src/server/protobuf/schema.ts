@@ -2,7 +2,7 @@
  * Field numbers of the Kubernetes protobuf messages servicenet accepts as request bodies
  * (k8s.io/api/core/v1/generated.proto, k8s.io/api/rbac/v1/generated.proto, k8s.io/api/scheduling/v1/generated.proto,
  * k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto). Only what kubectl's typed commands send
- * (`create service ...`, `create namespace`, `create configmap`, `create secret ...`, `create serviceaccount`, `create priorityclass`, `create role|clusterrole|rolebinding|clusterrolebinding`,
+ * (`create service ...`, `create token`, `create namespace`, `create configmap`, `create secret ...`, `create serviceaccount`, `create priorityclass`, `create role|clusterrole|rolebinding|clusterrolebinding`,
  * the `auth` reviews, k8s.io/api/authorization/v1 and authentication/v1) is covered.
  */
 
@@ -136,6 +136,11 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   SelfSubjectRulesReviewSpec: { 1: s("namespace") },
   // k8s.io/api/authentication/v1/generated.proto (kubectl auth whoami).
   SelfSubjectReview: { 1: m("metadata", "ObjectMeta") },
+  // kubectl create token.
+  TokenRequest: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "TokenRequestSpec"), 3: m("status", "TokenRequestStatus") },
+  TokenRequestSpec: { 1: s("audiences", true), 4: pi("expirationSeconds"), 3: m("boundObjectRef", "BoundObjectReference") },
+  BoundObjectReference: { 1: s("kind"), 2: s("apiVersion"), 3: s("name"), 4: s("uid") },
+  TokenRequestStatus: { 1: s("token"), 2: { name: "expirationTimestamp", type: "time" } },
   LabelSelector: { 1: { name: "matchLabels", type: "map" }, 2: m("matchExpressions", "LabelSelectorRequirement", true) },
   LabelSelectorRequirement: { 1: s("key"), 2: s("operator"), 3: s("values", true) },
   PolicyRule: {
@@ -276,4 +281,5 @@ export const protobufKinds: ReadonlySet<string> = new Set([
   "LocalSubjectAccessReview",
   "SelfSubjectRulesReview",
   "SelfSubjectReview",
+  "TokenRequest",
 ]);

@@ -35,7 +35,7 @@ export class BearerTokenAuthenticator implements Authenticator {
     } catch {
       throw new Error(invalidToken);
     }
-    const resp = await this.auth.authenticateToken(token);
+    const resp = await this.auth.authenticateToken(token, req.audiences);
     if (resp === undefined) throw new Error(invalidToken);
     return resp;
   }

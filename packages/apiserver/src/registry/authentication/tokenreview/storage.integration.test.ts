@@ -39,7 +39,20 @@ describe("TokenReview", () => {
       apiVersion: "authentication.k8s.io/v1",
       metadata: { creationTimestamp: null },
       spec: { token: "alice-token" },
-      status: { authenticated: true, user: { username: "alice", uid: "alice-uid", groups: ["devs", "qa", "system:authenticated"] } },
+      // The API audiences (kubeadm's issuer, by default) the token file's users hold for.
+      status: {
+        authenticated: true,
+        user: { username: "alice", uid: "alice-uid", groups: ["devs", "qa", "system:authenticated"] },
+        audiences: ["https://kubernetes.default.svc.cluster.local"],
+      },
+    });
+  });
+
+  it("a token-file user holds for the API audiences a review names", async () => {
+    const r = await review({ token: "alice-token", audiences: ["https://example.com", "https://kubernetes.default.svc.cluster.local"] });
+    expect((r.json() as { status: Record<string, unknown> }).status).toMatchObject({
+      authenticated: true,
+      audiences: ["https://kubernetes.default.svc.cluster.local"],
     });
   });
 

@@ -5,18 +5,14 @@
  * stored.
  */
 import { StatusError } from "@servicenet/api";
-import type { Authenticator } from "../../../authentication/authenticator/interfaces.ts";
-import { invalidToken } from "../../../authentication/request/bearertoken/bearertoken.ts";
+import type { AuthResponse, Authenticator } from "../../../authentication/authenticator/interfaces.ts";
 
 type Body = Record<string, unknown>;
 
 export interface TokenReviewContext {
   /** The server's request authenticator; undefined when authentication is off (the review is echoed). */
   authenticator: Authenticator | undefined;
-  /**
-   * kube-apiserver's `--api-audiences` (the implicit audiences of audience-agnostic authenticators
-   * such as the token file); empty by default here.
-   */
+  /** kube-apiserver's `--api-audiences` (default the service-account issuers): a review naming none asks for them. */
   apiAudiences?: readonly string[];
   /** The request's namespace; a TokenReview is cluster-scoped. */
   namespace: string;
@@ -38,28 +34,28 @@ export async function tokenReview(body: Body, ctx: TokenReviewContext): Promise<
     spec,
   };
   if (ctx.authenticator === undefined) return { ...review, status: { user: {} } };
-  const implicit = ctx.apiAudiences ?? [];
-  const requested = spec.audiences !== undefined && spec.audiences.length > 0 ? spec.audiences : implicit;
+  // The review's audiences, else the API audiences; the authenticators judge the token for them.
+  const requested = spec.audiences !== undefined && spec.audiences.length > 0 ? spec.audiences : (ctx.apiAudiences ?? []);
   const status: Body = {};
+  let resp: AuthResponse | undefined;
   try {
-    // authenticator.WrapAudienceAgnosticToken: with audiences asked for, a token of an
-    // audience-agnostic authenticator (the token file) holds only for the implicit audiences it
-    // shares; none shared is no authentication, which the bearer-token authenticator reports.
-    const shared = implicit.filter((a) => requested.includes(a));
-    if (requested.length > 0 && shared.length === 0) throw new Error(invalidToken);
-    const resp = await ctx.authenticator.authenticateRequest({ headers: { authorization: `Bearer ${token}` } });
-    if (resp === undefined) status["user"] = {};
-    else {
-      // TokenReviewStatus field order: authenticated, user, audiences, error.
-      status["authenticated"] = true;
-      status["user"] = userInfo(resp.user);
-      if (requested.length > 0) status["audiences"] = shared;
-    }
+    resp = await ctx.authenticator.authenticateRequest({
+      headers: { authorization: `Bearer ${token}` },
+      ...(requested.length > 0 ? { audiences: requested } : {}),
+    });
   } catch (e) {
-    status["user"] = {};
     status["error"] = e instanceof Error ? e.message : String(e);
   }
-  return { ...review, status };
+  // An authenticator that claims audiences the review did not ask for is a server bug (badAuthenticatorAuds).
+  if (requested.length > 0 && resp !== undefined && (resp.audiences ?? []).every((a) => !requested.includes(a)))
+    throw StatusError.internal("error validating audiences");
+  // TokenReviewStatus field order: authenticated, user, audiences, error.
+  const ordered: Body = {};
+  if (resp !== undefined) ordered["authenticated"] = true;
+  ordered["user"] = resp !== undefined ? userInfo(resp.user) : {};
+  if (resp !== undefined && (resp.audiences ?? []).length > 0) ordered["audiences"] = resp.audiences;
+  if (status["error"] !== undefined) ordered["error"] = status["error"];
+  return { ...review, status: ordered };
 }
 
 /** authentication/v1 UserInfo: uid, groups and extra are omitempty. */

@@ -14,6 +14,9 @@ import type { GenericStore } from "../../../generic/store.ts";
 export interface SubresourceCreate {
   /** The request body's kind and zod schema. */
   kind: string;
+  /** The kind's group version when not the parent's (serviceaccounts/token: authentication.k8s.io/v1 TokenRequest). */
+  group?: string;
+  version?: string;
   schema: unknown;
   /** Acts on `name`; returns the answer (201). */
   create(store: GenericStore, namespace: string | undefined, name: string, body: KubeObject, p: WriteParams): Promise<KubeObject>;
