@@ -19,8 +19,11 @@ export interface FloodFigures {
   listsDone: number;
 }
 
-/** The admin p99 the flood aims for. */
+/** The admin p99 the flood asserts when the machine is not busier than its cores. */
 export const adminP99GoalMs = 100;
+
+/** The admin p99 asserted when it is (a stall of seconds fails it, as before API Priority and Fairness). */
+export const adminP99LooseMs = 5000;
 
 /** Writes `f` to `file` in the bench results format. */
 export function writeFloodResults(file: string, f: FloodFigures): void {

@@ -5,9 +5,10 @@
  * (system:masters) and a controller (kube-controller-manager's user: a watch and updates) keep
  * working. The flooder runs in its own process (flooder-process.ts), as another client would; the
  * admin and the controller run here. The flooder must get 429s from API Priority and Fairness, no
- * write of the admin or the controller may be lost, and the admin's p99 stays within 5 s (its goal,
- * 100 ms, is printed). Prints the figures, the apiserver's event-loop delay over the flood and the
- * admin's latency as the apiserver saw it (both measured by a probe preloaded into its process).
+ * write of the admin or the controller may be lost, and the admin's p99 stays within 100 ms (within
+ * 5 s when the machine was busier than its core count before the flood). Prints the figures, the
+ * apiserver's event-loop delay over the flood and the admin's latency as the apiserver saw it
+ * (both measured by a probe preloaded into its process).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -29,7 +30,7 @@ import {
   slowestText,
   timed,
 } from "./flood.ts";
-import { adminP99GoalMs, writeFloodResults } from "./flood-results.ts";
+import { adminP99GoalMs, adminP99LooseMs, writeFloodResults } from "./flood-results.ts";
 import { floodService as service } from "./flooder.ts";
 import { flooderMain, startFlooder, type FlooderProcess } from "./flooder-process.ts";
 import { openWatchers, waitForAll } from "./watch-fanout.ts";
@@ -75,7 +76,7 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("answers the flooder 429, loses no write and keeps the admin from stalling (p99 printed against its 100 ms goal)", async () => {
+  it("answers the flooder 429, loses no write and keeps the admin's p99 within 100 ms", async () => {
     const controller = rawClient(server.url, server.ca, floodTokens.controller, { maxSockets: 4, timeoutMs: 60_000 });
     const rv = (await getJSON<{ metadata: { resourceVersion: string } }>(admin, "/api/v1/namespaces/workload/services?limit=1")).metadata
       .resourceVersion;
@@ -185,11 +186,10 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
       expect(missed).toBe(0);
       expect(watch.flatMap((w) => w.problems)).toEqual([]);
       expect(flooder429).toBeGreaterThan(0);
-      // The goal is an admin p99 within 100 ms; it is not met yet (a clean-clone CI run at load 3.1
-      // measured 222 ms, with the flooder in this process; the apiserver's own timer shows how much
-      // of it is the server's), so it is printed, and what is asserted is that the flood no longer
-      // stalls the admin as it did before API Priority and Fairness (6-15 s). Judged only when
-      // nothing else starves the apiserver of CPU.
+      // The admin's p99 is held to its 100 ms goal when nothing else starves the apiserver of CPU
+      // (the load average before the flood below the core count); on a machine busier than that the
+      // figure says more about the machine, and only the loose bound (no stall of seconds, as
+      // before API Priority and Fairness) is asserted, and the output says so.
       const p99 = percentile(adminDone.latencies, 99);
       console.log(
         `flood: admin p99 ${p99.toFixed(1)} ms against the ${adminP99GoalMs} ms goal: ${p99 <= adminP99GoalMs ? "met" : "NOT met"}; ` +
@@ -207,11 +207,13 @@ describe.skipIf(!built)("flood: one edit user against an admin and a controller"
           loadBefore,
           listsDone: listStats.codes.get(200) ?? 0,
         });
-      if (quietBefore) expect(p99).toBeLessThanOrEqual(5000);
-      else
+      if (quietBefore) expect(p99).toBeLessThanOrEqual(adminP99GoalMs);
+      else {
         console.warn(
-          `flood: load average ${loadBefore.toFixed(1)} on ${cpus().length} cores before the flood: the admin p99 was not judged`,
+          `flood: load average ${loadBefore.toFixed(1)} on ${cpus().length} cores before the flood: the admin p99 was held to the loose ${adminP99LooseMs} ms bound, not the ${adminP99GoalMs} ms goal`,
         );
+        expect(p99).toBeLessThanOrEqual(adminP99LooseMs);
+      }
     } finally {
       stop = true;
       for (const w of watch) w.close();
