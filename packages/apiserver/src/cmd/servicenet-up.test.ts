@@ -57,7 +57,7 @@ describe.skipIf(!ready)("servicenet up", () => {
   it("starts, serves kubectl, stops on SIGINT and keeps data across a restart", async () => {
     const first = await up(dir);
     expect(first.line).toMatch(
-      /^servicenet ready in \d+ ms: apiserver https:\/\/127\.0\.0\.1:\d+ \(sqlite \.servicenet\/state\.db, mode v4v6, service CIDRs 10\.96\.0\.0\/16,fd00:10:96::\/112, allocator dual-write: MultiCIDRServiceAllocator=true,DisableAllocatorDualWrite=false,AuthorizeWithSelectors=true\)\n {2}kubeconfig: \.servicenet\/kubeconfig\n {2}try: kubectl --kubeconfig \.servicenet\/kubeconfig get svc -A\n$/,
+      /^servicenet ready in \d+ ms: apiserver https:\/\/127\.0\.0\.1:\d+ \(sqlite \.servicenet\/state\.db, mode v4v6, service CIDRs 10\.96\.0\.0\/16,fd00:10:96::\/112, allocator dual-write: MultiCIDRServiceAllocator=true,DisableAllocatorDualWrite=false,AuthorizeWithSelectors=true,StrictCostEnforcementForVAP=true,StrictCostEnforcementForWebhooks=true\)\n {2}kubeconfig: \.servicenet\/kubeconfig\n {2}try: kubectl --kubeconfig \.servicenet\/kubeconfig get svc -A\n$/,
     );
     expect(kubectl("create", "service", "clusterip", "persisted", "--tcp=80")).toBe("service/persisted created\n");
     // kubectl as kubeadm's admin; the controller-manager, kube-proxy and the scheduler each under their own identity.

@@ -30,6 +30,7 @@ import { writeSerialized } from "./response-compression.ts";
 import type { ReviewDef } from "./reviews.ts";
 import { usagePage, usagePagePath } from "./usage-page.ts";
 import type { VersionInfo } from "./version.ts";
+import { methodNotAllowed } from "./routes.ts";
 import { jwksPath, mimeJWKS, openIDCacheControl, openIDConfigPath, type OpenIDMetadata } from "../serviceaccount/openidmetadata.ts";
 
 /** One path (or family of paths) of the mux and its handler; the handler throws a StatusError to refuse. */
@@ -124,11 +125,9 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
       handle: (ctx) => {
         const md = c.openIDMetadata!();
         if (md === undefined) throw notFound();
-        if (ctx.req.method !== "GET") {
-          // go-restful's answer to another method on a GET route.
-          ctx.code = text(ctx.res, 405, "405: Method Not Allowed");
-          return Promise.resolve();
-        }
+        // go-restful's 405 for another method on a GET route, a Status as the generic server's
+        // serviceErrorHandler writes it (HEAD is served as GET).
+        if (ctx.req.method !== "GET" && ctx.req.method !== "HEAD") throw methodNotAllowed();
         const config = ctx.path === openIDConfigPath;
         endWith(
           ctx.res,

@@ -17,6 +17,7 @@ import { newCustomResourceStrategy } from "../registry/customresource/strategy.t
 import { newTableConvertor } from "../registry/customresource/tableconvertor/tableconvertor.ts";
 import { newSchemaCoercer, type SchemaCoercer } from "./schema-coercer.ts";
 import { compareKubeAwareVersions } from "./version-priority.ts";
+import { stringifyJSON } from "../../util/json/stringify.ts";
 import type { CRConverter, CRConverterFactory } from "./conversion/converter.ts";
 import { StatusError } from "@servicenet/api";
 
@@ -45,7 +46,8 @@ interface CRDInfo {
  * here, as the strategy refuses creates of a terminating CRD's objects.
  */
 function servingKey(crd: CustomResourceDefinition): string {
-  return JSON.stringify([crd.spec, crd.status?.acceptedNames ?? null, isCRDConditionTrue(crd, "Terminating")]);
+  // stringifyJSON: a schema may hold int64 bigints (a default or enum beyond 2^53), which JSON.stringify refuses.
+  return stringifyJSON([crd.spec, crd.status?.acceptedNames ?? null, isCRDConditionTrue(crd, "Terminating")]);
 }
 
 export interface CRDHandlerOptions {

@@ -197,8 +197,17 @@ export const coreV1: GoStructs = {
     hostNetwork: "bool,omitempty",
     priorityClassName: "string,omitempty",
     priority: "*int32,omitempty",
+    tolerations: "[]core/v1.Toleration,omitempty",
     readinessGates: "[]core/v1.PodReadinessGate,omitempty",
     preemptionPolicy: "*string,omitempty",
+  },
+  // k8s.io/api/core/v1 types.go Toleration.
+  Toleration: {
+    key: "string,omitempty",
+    operator: "string,omitempty",
+    value: "string,omitempty",
+    effect: "string,omitempty",
+    tolerationSeconds: "*int64,omitempty",
   },
   PodStatus: {
     phase: "string,omitempty",

@@ -199,12 +199,21 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
     10: s("nodeName"),
     11: b("hostNetwork"),
     19: s("schedulerName"),
+    22: m("tolerations", "Toleration", true),
     24: s("priorityClassName"),
     25: pi("priority"),
     28: m("readinessGates", "PodReadinessGate", true),
     31: { name: "preemptionPolicy", type: "string", pointer: true },
   },
   PodReadinessGate: { 1: s("conditionType") },
+  // k8s.io/api/core/v1 generated.proto Toleration.
+  Toleration: {
+    1: s("key"),
+    2: s("operator"),
+    3: s("value"),
+    4: s("effect"),
+    5: pi("tolerationSeconds"),
+  },
   Container: {
     1: s("name"),
     2: s("image"),

@@ -373,6 +373,13 @@ describe("TestWebhookAdmissionWithWatchCache / WithoutWatchCache", () => {
     const parent = await createOrGet(parentKey);
     const name = parent.metadata.name;
     const ns = parent.metadata.namespace ?? "";
+    if (verb === "create" && sub === "token") {
+      // testTokenCreate: a TokenRequest for the ServiceAccount, admitted as its CREATE.
+      const e = expectation(key, "CREATE", name, ns, true, false, "CreateOptions");
+      const body = { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", metadata: { name }, spec: { audiences: ["api"] } };
+      await expectAdmission(e, () => call("POST", pathFor(parentResource, ns, name, sub), body));
+      return;
+    }
     if (verb === "create") {
       // testPodBindingEviction: pods/binding.
       const e = expectation(key, "CREATE", name, ns, true, false, "CreateOptions");

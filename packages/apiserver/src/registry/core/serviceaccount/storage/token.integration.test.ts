@@ -265,6 +265,12 @@ describe("TokenRequest (TestServiceAccountTokenCreate)", () => {
     const r = await s.request("/openid/v1/jwks", { token });
     expect(r.status).toBe(200);
   });
+
+  it("answers another method on the discovery documents with go-restful's 405 as a Status", async () => {
+    const r = await s.request("/.well-known/openid-configuration", { method: "POST", body: "{}" });
+    expect(r.status).toBe(405);
+    expect(r.json()).toMatchObject({ kind: "Status", reason: "MethodNotAllowed", code: 405 });
+  });
 });
 
 describe("TokenRequest with --service-account-max-token-expiration", () => {
