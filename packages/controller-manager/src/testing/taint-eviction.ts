@@ -4,6 +4,7 @@
  * apiserver's Pods that records each request and feeds deletions back to the informer, a fake
  * clock and a FakeRecorder.
  */
+import { afterEach } from "vitest";
 import { StatusError, type Node, type Pod, type Taint } from "@servicenet/api";
 import { MemoryInformer } from "@servicenet/client/tools/cache";
 import { FakeRecorder } from "@servicenet/client/tools/record";
@@ -91,6 +92,23 @@ export function setupNewController(o: { pods?: Pod[]; nodes?: Node[]; apiPods?: 
   };
   const deleted = () => actions.filter((a) => a.startsWith("delete ")).map((a) => a.slice("delete default/".length));
   return { controller, clock, podInf, nodeInf, api, actions, patches, recorder, settle, stop, deleted };
+}
+
+/**
+ * `setupNewController` for a test file: every controller it starts is stopped after each test
+ * (upstream's tests cancel their context with `defer cancel()`).
+ */
+export function stoppedAfterEach(): typeof setupNewController {
+  let stops: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(stops.map((s) => s()));
+    stops = [];
+  });
+  return (o) => {
+    const s = setupNewController(o);
+    stops.push(s.stop);
+    return s;
+  };
 }
 
 /** `verifyPodActions`: whether a Pod status was patched and a Pod deleted. */

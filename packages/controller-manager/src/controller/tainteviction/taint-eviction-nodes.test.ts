@@ -2,7 +2,7 @@
  * The taint-eviction controller's Node updates, after pkg/controller/tainteviction/taint_eviction_test.go
  * (TestUpdateNode and the tests after it): the same tables, on a fake clock instead of wall-clock sleeps.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Node, Pod, Taint, Toleration } from "@servicenet/api";
 import {
   addTaintsToNode,
@@ -11,20 +11,11 @@ import {
   newNode,
   newPod,
   podActions,
-  setupNewController,
+  stoppedAfterEach,
 } from "../../testing/taint-eviction.ts";
 import { getMinTolerationTime } from "./tolerations.ts";
 
-let stops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(stops.map((s) => s()));
-  stops = [];
-});
-const setup = (o: Parameters<typeof setupNewController>[0] = {}) => {
-  const s = setupNewController(o);
-  stops.push(s.stop);
-  return s;
-};
+const setup = stoppedAfterEach();
 describe("TaintEvictionController Node updates", () => {
   const twoTolerations: Toleration[] = [
     { key: "testTaint1", value: "test1", effect: "NoExecute", tolerationSeconds: 1 },

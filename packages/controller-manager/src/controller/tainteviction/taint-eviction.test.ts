@@ -2,7 +2,7 @@
  * The taint-eviction controller, after pkg/controller/tainteviction/taint_eviction_test.go: the
  * same tables, on a fake clock instead of wall-clock sleeps, against informers and a fake client.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Node, Pod, Taint } from "@servicenet/api";
 import {
   addTaintsToNode,
@@ -11,20 +11,11 @@ import {
   newNode,
   newPod,
   podActions,
-  setupNewController,
+  stoppedAfterEach,
 } from "../../testing/taint-eviction.ts";
 import { getNoExecuteTaints } from "./tolerations.ts";
 
-let stops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(stops.map((s) => s()));
-  stops = [];
-});
-const setup = (o: Parameters<typeof setupNewController>[0] = {}) => {
-  const s = setupNewController(o);
-  stops.push(s.stop);
-  return s;
-};
+const setup = stoppedAfterEach();
 const tainted = (...indices: number[]) => new Map<string, Taint[]>([["node1", indices.map(createNoExecuteTaint)]]);
 
 describe("TaintEvictionController", () => {
