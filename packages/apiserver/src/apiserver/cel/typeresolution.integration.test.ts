@@ -54,7 +54,11 @@ const deploymentWithMaxSurge = (maxSurge: number | string) => ({
   status: {},
 });
 
-const cronTab = { kind: "CronTab", apiVersion: "apis.example.com/v1beta1", spec: { cronSpec: "* * * * *", image: "foo-image", replicas: 2 } };
+const cronTab = {
+  kind: "CronTab",
+  apiVersion: "apis.example.com/v1beta1",
+  spec: { cronSpec: "* * * * *", image: "foo-image", replicas: 2 },
+};
 
 /** installCRD: the CronTab of the custom resources task page, unknown fields preserved at the root. */
 const crontabCRD = {
@@ -75,7 +79,10 @@ const crontabCRD = {
             "x-kubernetes-preserve-unknown-fields": true,
             type: "object",
             properties: {
-              spec: { type: "object", properties: { cronSpec: { type: "string" }, image: { type: "string" }, replicas: { type: "integer" } } },
+              spec: {
+                type: "object",
+                properties: { cronSpec: { type: "string" }, image: { type: "string" }, replicas: { type: "integer" } },
+              },
             },
           },
         },
@@ -115,7 +122,9 @@ describe("TestTypeResolver", () => {
     });
   });
   afterAll(async () => {
-    expect((await s.request("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.apis.example.com", { method: "DELETE" })).status).toBe(200);
+    expect(
+      (await s.request("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.apis.example.com", { method: "DELETE" })).status,
+    ).toBe(200);
   });
 
   interface Case {

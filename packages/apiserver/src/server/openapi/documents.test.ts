@@ -110,7 +110,9 @@ describe("buildOpenAPI v3", () => {
     expect(item.post["x-kubernetes-group-version-kind"]).toEqual({ group: "", kind: "Binding", version: "v1" });
     expect(item.post.requestBody.content["application/json"].schema).toEqual({ $ref: `#/components/schemas/${core1}Binding` });
     expect(item.parameters[1].description).toBe("name of the Binding");
-    expect(schemas("api/v1")[`${core1}Binding`]["x-kubernetes-group-version-kind"]).toEqual([{ group: "", kind: "Binding", version: "v1" }]);
+    expect(schemas("api/v1")[`${core1}Binding`]["x-kubernetes-group-version-kind"]).toEqual([
+      { group: "", kind: "Binding", version: "v1" },
+    ]);
   });
 
   it("has one document per group version", () => {

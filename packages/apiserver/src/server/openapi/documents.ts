@@ -129,7 +129,8 @@ const apiResourceListDefs: Record<string, OpenAPISchema> = {
       verbs: {
         type: "array",
         items: { default: "", type: "string" },
-        description: "verbs is a list of supported kube verbs (this includes get, list, watch, create, update, patch, delete, deletecollection, and proxy)",
+        description:
+          "verbs is a list of supported kube verbs (this includes get, list, watch, create, update, patch, delete, deletecollection, and proxy)",
       },
       version: { type: "string", description: "version is the preferred version of the resource." },
     },

@@ -254,7 +254,12 @@ export function resourcePaths(
       verb: "create",
       action: "post",
       method: "post",
-      id: operationId("create", r, r.namespaced, sub.replace(/^./, (ch) => ch.toUpperCase())),
+      id: operationId(
+        "create",
+        r,
+        r.namespaced,
+        sub.replace(/^./, (ch) => ch.toUpperCase()),
+      ),
       returns: def,
       query: write,
       body: { schema: def, types: ["application/json"] },

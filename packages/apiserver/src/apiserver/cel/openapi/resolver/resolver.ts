@@ -25,7 +25,8 @@ type Schema = { [key: string]: unknown };
 const refPrefix = "#/components/schemas/";
 
 /** The /openapi/v3 key of a group version: `api/v1` or `apis/<group>/<version>`. */
-export const documentKey = (gvk: GroupVersionKind): string => (gvk.group === "" ? `api/${gvk.version}` : `apis/${gvk.group}/${gvk.version}`);
+export const documentKey = (gvk: GroupVersionKind): string =>
+  gvk.group === "" ? `api/${gvk.version}` : `apis/${gvk.group}/${gvk.version}`;
 
 const names = (def: Schema, gvk: GroupVersionKind): boolean =>
   ((def["x-kubernetes-group-version-kind"] ?? []) as GroupVersionKind[]).some(
