@@ -75,7 +75,7 @@ function defineResource(ctx: WalkContext, r: OpenAPIResource): Roots {
   addGVK(ctx.defs.get(list), { group: r.group, kind: `${r.kind}List`, version: r.version });
   const creates: Record<string, string> = {};
   for (const [sub, c] of Object.entries(r.createSubresources ?? {})) {
-    const gvk = { group: c.group ?? r.group, version: c.version ?? r.version, kind: c.kind };
+    const gvk = { group: c.group ?? r.group, kind: c.kind, version: c.version ?? r.version };
     const name = ctx.names.get(unwrap(c.schema as ZodLike).inner) ?? `${packagePrefix(gvk.group, gvk.version)}.${c.kind}`;
     defineNamed(ctx, name, c.schema as ZodLike, { kind: c.kind, path: [] });
     addGVK(ctx.defs.get(name), gvk);
@@ -215,10 +215,15 @@ export function buildOpenAPI(resources: readonly OpenAPIResource[], opts: OpenAP
     const schemas = Object.fromEntries(names.map((n) => [n, ctx.defs.get(n) ?? {}]));
     v3.set(gv, { openapi: "3.0.0", info, paths, components: { schemas, securitySchemes: security } });
   }
+  // Each group version's resource list, then its resources' paths (v3's order, one document).
   const v2paths = Object.assign(
     {},
-    ...[...byGV.values()].map((members) => resourceListPath("v2", members[0]!.r)),
-    ...roots.map((m) => resourcePaths("v2", m.r, m.roots.object, m.roots.list, m.roots.creates)),
+    ...[...byGV]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .flatMap(([, members]) => [
+        resourceListPath("v2", members[0]!.r),
+        ...members.map((m) => resourcePaths("v2", m.r, m.roots.object, m.roots.list, m.roots.creates)),
+      ]),
   ) as OpenAPISchema;
   const definitions = Object.fromEntries([...ctx.defs.keys()].sort().map((n) => [n, toV2(ctx.defs.get(n))]));
   const v2 = { swagger: "2.0", info, paths: toV2(v2paths), definitions, securityDefinitions: security, security: [{ BearerToken: [] }] };
