@@ -99,7 +99,8 @@ describe("buildOpenAPI v3", () => {
     ]);
     expect(schemas("api/v1")[`${meta}APIResource`].required).toEqual(["name", "singularName", "namespaced", "kind", "verbs"]);
     expect(schemas("api/v1")[`${meta}Status`]["x-kubernetes-group-version-kind"]).toEqual([{ group: "", kind: "Status", version: "v1" }]);
-    expect((docs.v2 as S).paths["/apis/discovery.k8s.io/v1/"].get.operationId).toBe("getDiscoveryV1APIResources");
+    const v2: S = docs.v2;
+    expect(v2.paths["/apis/discovery.k8s.io/v1/"].get.operationId).toBe("getDiscoveryV1APIResources");
   });
 
   it("publishes a create-only subresource's POST with the kind it takes (pods/binding: createCoreV1NamespacedPodBinding, v1 Binding)", () => {
