@@ -339,6 +339,7 @@ function openAPIFor(
         schema: r.schema,
         // The OpenAPI paths document get/put/patch subresources (not namespaces/finalize).
         subresources: r.subresources.filter((s) => r.subresourceVerbs?.[s] === undefined),
+        ...(r.subresourceCreate ? { createSubresources: r.subresourceCreate } : {}),
         verbs: r.verbs,
       }))
       .filter((r) => r.schema !== undefined),

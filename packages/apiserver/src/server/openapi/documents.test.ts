@@ -28,6 +28,7 @@ const resources: OpenAPIResource[] = [
     schema: core.PodSchema,
     listSchema: core.PodListSchema,
     subresources: ["status"],
+    createSubresources: { binding: { kind: "Binding", schema: core.BindingSchema } },
   },
   {
     group: "",
@@ -84,6 +85,37 @@ const schemas = (gv: string): S => v3(gv).components.schemas;
 const core1 = "io.k8s.api.core.v1.";
 
 describe("buildOpenAPI v3", () => {
+  it("publishes each group version's resource list (GET /api/v1/) as APIResourceList, and Status, under their unversioned v1 kinds", () => {
+    const get = v3("apis/networking.k8s.io/v1").paths["/apis/networking.k8s.io/v1/"].get;
+    expect(get.operationId).toBe("getNetworkingV1APIResources");
+    expect(get.tags).toEqual(["networking_v1"]);
+    expect(get.responses["200"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList",
+    });
+    expect(v3("api/v1").paths["/api/v1/"].get.operationId).toBe("getCoreV1APIResources");
+    const meta = "io.k8s.apimachinery.pkg.apis.meta.v1.";
+    expect(schemas("api/v1")[`${meta}APIResourceList`]["x-kubernetes-group-version-kind"]).toEqual([
+      { group: "", kind: "APIResourceList", version: "v1" },
+    ]);
+    expect(schemas("api/v1")[`${meta}APIResource`].required).toEqual(["name", "singularName", "namespaced", "kind", "verbs"]);
+    expect(schemas("api/v1")[`${meta}Status`]["x-kubernetes-group-version-kind"]).toEqual([{ group: "", kind: "Status", version: "v1" }]);
+    const v2: S = docs.v2;
+    expect(v2.paths["/apis/discovery.k8s.io/v1/"].get.operationId).toBe("getDiscoveryV1APIResources");
+  });
+
+  it("publishes a create-only subresource's POST with the kind it takes (pods/binding: createCoreV1NamespacedPodBinding, v1 Binding)", () => {
+    const item = v3("api/v1").paths["/api/v1/namespaces/{namespace}/pods/{name}/binding"];
+    expect(Object.keys(item).sort()).toEqual(["parameters", "post"]);
+    expect(item.post.operationId).toBe("createCoreV1NamespacedPodBinding");
+    expect(item.post["x-kubernetes-action"]).toBe("post");
+    expect(item.post["x-kubernetes-group-version-kind"]).toEqual({ group: "", kind: "Binding", version: "v1" });
+    expect(item.post.requestBody.content["application/json"].schema).toEqual({ $ref: `#/components/schemas/${core1}Binding` });
+    expect(item.parameters[1].description).toBe("name of the Binding");
+    expect(schemas("api/v1")[`${core1}Binding`]["x-kubernetes-group-version-kind"]).toEqual([
+      { group: "", kind: "Binding", version: "v1" },
+    ]);
+  });
+
   it("has one document per group version", () => {
     expect([...docs.v3.keys()]).toEqual([
       "api/v1",

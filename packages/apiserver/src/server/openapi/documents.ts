@@ -4,7 +4,7 @@
  */
 import { ScaleSchema } from "@servicenet/api/autoscaling/v1";
 import { packagePrefix, schemaNames } from "./schema-names.ts";
-import { resourcePaths } from "./paths.ts";
+import { resourceListPath, resourcePaths } from "./paths.ts";
 import { groupVersion, gvPath, type OpenAPIResource } from "./resource.ts";
 import { defaultDocs, defineNamed, refPrefix, unwrap, type OpenAPISchema, type WalkContext, type ZodLike } from "./zod-walk.ts";
 import type { FieldDoc } from "./service-descriptions.ts";
@@ -31,6 +31,8 @@ const meta = "io.k8s.apimachinery.pkg.apis.meta.v1.";
 interface Roots {
   object: string;
   list: string;
+  /** The definitions of the create-only subresources' kinds, by subresource. */
+  creates: Record<string, string>;
 }
 
 function addGVK(def: OpenAPISchema | undefined, gvk: { group: string; kind: string; version: string }): void {
@@ -71,7 +73,15 @@ function defineResource(ctx: WalkContext, r: OpenAPIResource): Roots {
     });
   }
   addGVK(ctx.defs.get(list), { group: r.group, kind: `${r.kind}List`, version: r.version });
-  return { object, list };
+  const creates: Record<string, string> = {};
+  for (const [sub, c] of Object.entries(r.createSubresources ?? {})) {
+    const gvk = { group: c.group ?? r.group, kind: c.kind, version: c.version ?? r.version };
+    const name = ctx.names.get(unwrap(c.schema as ZodLike).inner) ?? `${packagePrefix(gvk.group, gvk.version)}.${c.kind}`;
+    defineNamed(ctx, name, c.schema as ZodLike, { kind: c.kind, path: [] });
+    addGVK(ctx.defs.get(name), gvk);
+    creates[sub] = name;
+  }
+  return { object, list, creates };
 }
 
 function ensureMetaDefs(ctx: WalkContext): void {
@@ -91,9 +101,59 @@ function ensureMetaDefs(ctx: WalkContext): void {
       "x-kubernetes-preserve-unknown-fields": true,
     },
     Patch: { type: "object", description: "Patch is provided to give a concrete name and type to the Kubernetes PATCH request body." },
+    ...apiResourceListDefs,
   };
   for (const [name, def] of Object.entries(fallback)) if (!ctx.defs.has(meta + name)) ctx.defs.set(meta + name, def);
+  // The kinds metav1.AddToGroupVersion registers as unversioned (v1) name these definitions, as
+  // the definition namer of pkg/endpoints/openapi finds them in the scheme.
+  addGVK(ctx.defs.get(`${meta}Status`), { group: "", kind: "Status", version: "v1" });
+  addGVK(ctx.defs.get(`${meta}APIResourceList`), { group: "", kind: "APIResourceList", version: "v1" });
 }
+
+const strings = { type: "array", items: { default: "", type: "string" }, "x-kubernetes-list-type": "atomic" };
+
+/** metav1.APIResource and APIResourceList, what GET /api/v1/ and /apis/<group>/<version>/ answer. */
+const apiResourceListDefs: Record<string, OpenAPISchema> = {
+  APIResource: {
+    description: "APIResource specifies the name of a resource and whether it is namespaced.",
+    type: "object",
+    properties: {
+      categories: { ...strings, description: "categories is a list of the grouped resources this resource belongs to (e.g. 'all')" },
+      group: { type: "string", description: "group is the preferred group of the resource." },
+      kind: { default: "", type: "string", description: "kind is the kind for the resource (e.g. 'Foo' is the kind for a resource 'foo')" },
+      name: { default: "", type: "string", description: "name is the plural name of the resource." },
+      namespaced: { default: false, type: "boolean", description: "namespaced indicates if a resource is namespaced or not." },
+      shortNames: { ...strings, description: "shortNames is a list of suggested short names of the resource." },
+      singularName: { default: "", type: "string", description: "singularName is the singular name of the resource." },
+      storageVersionHash: { type: "string", description: "The hash value of the storage version." },
+      verbs: {
+        type: "array",
+        items: { default: "", type: "string" },
+        description:
+          "verbs is a list of supported kube verbs (this includes get, list, watch, create, update, patch, delete, deletecollection, and proxy)",
+      },
+      version: { type: "string", description: "version is the preferred version of the resource." },
+    },
+    required: ["name", "singularName", "namespaced", "kind", "verbs"],
+  },
+  APIResourceList: {
+    description:
+      "APIResourceList is a list of APIResource, it is used to expose the name of the resources supported in a specific group and version, and if the resource is namespaced.",
+    type: "object",
+    properties: {
+      apiVersion: { type: "string" },
+      groupVersion: { default: "", type: "string", description: "groupVersion is the group and version this APIResourceList is for." },
+      kind: { type: "string" },
+      resources: {
+        type: "array",
+        items: { allOf: [{ $ref: `${refPrefix}${meta}APIResource` }], default: {} },
+        description: "resources contains the name of the resources and if they are namespaced.",
+        "x-kubernetes-list-type": "atomic",
+      },
+    },
+    required: ["groupVersion", "resources"],
+  },
+};
 
 /** The names of every definition reachable from `roots` (by $ref). */
 export function reachable(defs: Pick<ReadonlyMap<string, OpenAPISchema>, "get">, roots: unknown): Set<string> {
@@ -147,12 +207,24 @@ export function buildOpenAPI(resources: readonly OpenAPIResource[], opts: OpenAP
 
   const v3 = new Map<string, OpenAPISchema>();
   for (const [gv, members] of [...byGV].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const paths = Object.assign({}, ...members.map((m) => resourcePaths("v3", m.r, m.roots.object, m.roots.list))) as OpenAPISchema;
+    const paths = Object.assign(
+      resourceListPath("v3", members[0]!.r),
+      ...members.map((m) => resourcePaths("v3", m.r, m.roots.object, m.roots.list, m.roots.creates)),
+    ) as OpenAPISchema;
     const names = [...reachable(ctx.defs, paths)].sort();
     const schemas = Object.fromEntries(names.map((n) => [n, ctx.defs.get(n) ?? {}]));
     v3.set(gv, { openapi: "3.0.0", info, paths, components: { schemas, securitySchemes: security } });
   }
-  const v2paths = Object.assign({}, ...roots.map((m) => resourcePaths("v2", m.r, m.roots.object, m.roots.list))) as OpenAPISchema;
+  // Each group version's resource list, then its resources' paths (v3's order, one document).
+  const v2paths = Object.assign(
+    {},
+    ...[...byGV]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .flatMap(([, members]) => [
+        resourceListPath("v2", members[0]!.r),
+        ...members.map((m) => resourcePaths("v2", m.r, m.roots.object, m.roots.list, m.roots.creates)),
+      ]),
+  ) as OpenAPISchema;
   const definitions = Object.fromEntries([...ctx.defs.keys()].sort().map((n) => [n, toV2(ctx.defs.get(n))]));
   const v2 = { swagger: "2.0", info, paths: toV2(v2paths), definitions, securityDefinitions: security, security: [{ BearerToken: [] }] };
   return { v2, v3, schemas: ctx.defs };

@@ -119,7 +119,13 @@ interface Op {
 }
 
 /** The path items of one resource, keyed by path. */
-export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: string, listDef: string): Record<string, OpenAPISchema> {
+export function resourcePaths(
+  flavor: Flavor,
+  r: OpenAPIResource,
+  objectDef: string,
+  listDef: string,
+  createDefs: Readonly<Record<string, string>> = {},
+): Record<string, OpenAPISchema> {
   const verbs = new Set(r.verbs ?? allVerbs);
   const base = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
   const ns = r.namespaced ? "/namespaces/{namespace}" : "";
@@ -159,7 +165,7 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
     },
   ];
   const out: Record<string, OpenAPISchema> = {};
-  const add = (path: string, ops: Op[], pathParams: string[]): void => {
+  const add = (path: string, ops: Op[], pathParams: string[], kind = gvk): void => {
     const served = ops.filter((o) => verbs.has(o.verb));
     if (served.length === 0) return;
     const pathItem: OpenAPISchema = {
@@ -170,7 +176,7 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
             p,
             "path",
             "string",
-            p === "name" ? `name of the ${r.kind}` : "object name and auth scope, such as for teams and projects",
+            p === "name" ? `name of the ${kind.kind}` : "object name and auth scope, such as for teams and projects",
           ),
         ),
         param(flavor, "pretty", "query", "string", "If 'true', then the output is pretty printed."),
@@ -186,7 +192,7 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
         ...(b.requestBody ? { requestBody: b.requestBody } : {}),
         responses: response(flavor, ref(flavor, o.returns)),
         "x-kubernetes-action": o.action,
-        "x-kubernetes-group-version-kind": gvk,
+        "x-kubernetes-group-version-kind": kind,
       };
     }
     out[path] = pathItem;
@@ -242,6 +248,28 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
       [...nsParams, "name"],
     );
   }
+  for (const [sub, def] of Object.entries(createDefs)) {
+    const c = r.createSubresources![sub]!;
+    const create: Op = {
+      verb: "create",
+      action: "post",
+      method: "post",
+      id: operationId(
+        "create",
+        r,
+        r.namespaced,
+        sub.replace(/^./, (ch) => ch.toUpperCase()),
+      ),
+      returns: def,
+      query: write,
+      body: { schema: def, types: ["application/json"] },
+    };
+    add(`${base}${ns}/${r.resource}/{name}/${sub}`, [create], [...nsParams, "name"], {
+      group: c.group ?? r.group,
+      kind: c.kind,
+      version: c.version ?? r.version,
+    });
+  }
   if (r.namespaced) {
     add(
       `${base}/${r.resource}`,
@@ -259,4 +287,20 @@ export function resourcePaths(flavor: Flavor, r: OpenAPIResource, objectDef: str
     );
   }
   return out;
+}
+
+/**
+ * The path of a group version's resource list (`/api/v1/`, `/apis/apps/v1/`): GET answers the
+ * APIResourceList, as every group version's routes in pkg/endpoints/discovery publish it.
+ */
+export function resourceListPath(flavor: Flavor, r: OpenAPIResource): Record<string, OpenAPISchema> {
+  const base = r.group === "" ? `/api/${r.version}/` : `/apis/${r.group}/${r.version}/`;
+  const get = {
+    description: "get available resources",
+    operationId: `get${toValidOperationID(groupToken(r), true)}${toValidOperationID(r.version, true)}APIResources`,
+    tags: [operationTag(r)],
+    ...(flavor === "v2" ? { consumes: mediaJSON, produces: mediaJSON, schemes: ["https"] } : {}),
+    responses: response(flavor, ref(flavor, `${metaPrefix}APIResourceList`)),
+  };
+  return { [base]: { get } };
 }

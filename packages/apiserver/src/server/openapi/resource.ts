@@ -15,6 +15,11 @@ export interface OpenAPIResource {
   subresources?: readonly string[];
   /** Definition names a subresource reads and returns when it is not the object (`scale`: autoscaling/v1 Scale). */
   subresourceSchemas?: Readonly<Record<string, string>>;
+  /**
+   * Subresources served by create only, with the kind each takes and answers (pods/binding: v1
+   * Binding); `group` and `version` are the resource's unless given.
+   */
+  createSubresources?: Readonly<Record<string, { kind: string; schema: unknown; group?: string; version?: string }>>;
   /** PATCH content types; built-in kinds take all four, custom resources no strategic merge patch. */
   patchTypes?: readonly string[];
   /** Verbs served; defaults to all of get, list, watch, create, update, patch, delete, deletecollection. */

@@ -25,7 +25,8 @@ type Schema = { [key: string]: unknown };
 const refPrefix = "#/components/schemas/";
 
 /** The /openapi/v3 key of a group version: `api/v1` or `apis/<group>/<version>`. */
-const documentKey = (gvk: GroupVersionKind): string => (gvk.group === "" ? `api/${gvk.version}` : `apis/${gvk.group}/${gvk.version}`);
+export const documentKey = (gvk: GroupVersionKind): string =>
+  gvk.group === "" ? `api/${gvk.version}` : `apis/${gvk.group}/${gvk.version}`;
 
 const names = (def: Schema, gvk: GroupVersionKind): boolean =>
   ((def["x-kubernetes-group-version-kind"] ?? []) as GroupVersionKind[]).some(
@@ -55,15 +56,18 @@ function populateRefs(schema: unknown, defs: Readonly<Record<string, Schema>>, r
   return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k.startsWith("x-kubernetes-") ? v : populateRefs(v, defs, resolving)]));
 }
 
+/**
+ * resolveType and populateRefs: the definition of `doc` (one group version's OpenAPI v3 document)
+ * whose `x-kubernetes-group-version-kind` names `gvk`, references populated; undefined without one.
+ */
+export function schemaOfKind(doc: unknown, gvk: GroupVersionKind): JSONSchemaProps | undefined {
+  const defs = (doc as { components?: { schemas?: Record<string, Schema> } } | undefined)?.components?.schemas ?? {};
+  const name = Object.keys(defs).find((n) => names(defs[n]!, gvk));
+  if (name === undefined) return undefined;
+  return populateRefs(defs[name], defs, new Set([name])) as JSONSchemaProps;
+}
+
 /** A resolver over the OpenAPI v3 documents `documents` gives (keyed as /openapi/v3 serves them). */
 export function documentsSchemaResolver(documents: () => ReadonlyMap<string, Schema>): SchemaResolver {
-  return {
-    resolveSchema(gvk) {
-      const doc = documents().get(documentKey(gvk)) as { components?: { schemas?: Record<string, Schema> } } | undefined;
-      const defs = doc?.components?.schemas ?? {};
-      const name = Object.keys(defs).find((n) => names(defs[n]!, gvk));
-      if (name === undefined) return undefined;
-      return populateRefs(defs[name], defs, new Set([name])) as JSONSchemaProps;
-    },
-  };
+  return { resolveSchema: (gvk) => schemaOfKind(documents().get(documentKey(gvk)), gvk) };
 }
