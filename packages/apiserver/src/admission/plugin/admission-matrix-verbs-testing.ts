@@ -32,15 +32,17 @@ export class AdmissionMatrix {
   }
 
   /**
-   * The matrix. A resource and its subresources are tested in turn, in upstream's order; resources
-   * apart run side by side on `workers` (each request is told apart by its resource), to stay within seconds.
+   * The matrix. A resource and its subresources, in every version, are tested in turn, in
+   * upstream's order (the versions of a resource share its objects and a deletecollection of one
+   * would take the others'); resources apart run side by side on `workers` (each request is told
+   * apart by its resource), to stay within seconds.
    */
   async run(workers = 6): Promise<void> {
     const chains = new Map<string, string[]>();
     for (const key of this.#d.toTest) {
       const r = this.#d.resources.get(key)!;
-      const parent = `${r.groupVersion}/${r.name.split("/")[0]!}`;
-      chains.set(parent, [...(chains.get(parent) ?? []), key]);
+      const resource = r.name.split("/")[0]!;
+      chains.set(resource, [...(chains.get(resource) ?? []), key]);
     }
     const queue = [...chains.values()];
     const worker = async (): Promise<void> => {

@@ -4,7 +4,7 @@
  * policyExpectationHolder.verify's parsing of the warnings back into admission records.
  */
 import { expect } from "vitest";
-import type { TestServer } from "../../../../server/testing.ts";
+import type { TestResponse } from "../../../../server/testing.ts";
 import { testClientUsername, splitGroupVersion, type AdmissionRecord } from "../../admission-matrix-testing.ts";
 
 export const beginSentinel = "###___BEGIN_SENTINEL___###";
@@ -87,9 +87,13 @@ const arv1 = "/apis/admissionregistration.k8s.io/v1";
 /**
  * createV1ValidatingPolicyAndBinding: test-policy-v1 (every resource, matchPolicy Exact) and
  * test-policy-v1-convert (`convertedRules`, Equivalent), each bound with Warn to a ConfigMap param
- * in "default" (skipped by the policies themselves) naming its version, phase and conversion.
+ * in "default" (skipped by the policies themselves) naming its version, phase and conversion; made
+ * by `call`, the test client.
  */
-export async function createV1ValidatingPolicyAndBinding(s: TestServer, convertedRules: Rule[]): Promise<void> {
+export async function createV1ValidatingPolicyAndBinding(
+  call: (method: string, path: string, body: unknown) => Promise<TestResponse>,
+  convertedRules: Rule[],
+): Promise<void> {
   const everything: Rule[] = [{ operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"] }];
   for (const convert of [false, true]) {
     const name = `test-policy-v1${convert ? "-convert" : ""}`;
@@ -97,12 +101,12 @@ export async function createV1ValidatingPolicyAndBinding(s: TestServer, converte
       ? { resourceRules: convertedRules, matchPolicy: "Equivalent" }
       : { resourceRules: everything, matchPolicy: "Exact" };
     const created = [
-      await s.send("POST", `${arv1}/validatingadmissionpolicies`, { metadata: { name }, spec: { ...testSpec, matchConstraints } }),
-      await s.send("POST", "/api/v1/namespaces/default/configmaps", {
+      await call("POST", `${arv1}/validatingadmissionpolicies`, { metadata: { name }, spec: { ...testSpec, matchConstraints } }),
+      await call("POST", "/api/v1/namespaces/default/configmaps", {
         metadata: { name: `${name}-param`, namespace: "default", annotations: { skipMatch: "yes" } },
         data: { version: "v1", phase: "validation", convert: String(convert) },
       }),
-      await s.send("POST", `${arv1}/validatingadmissionpolicybindings`, {
+      await call("POST", `${arv1}/validatingadmissionpolicybindings`, {
         metadata: { name: `${name}-binding` },
         spec: {
           policyName: name,

@@ -94,7 +94,7 @@ describe("TestPolicyAdmission", () => {
     const call = new AdmissionMatrix(s, d, recorder).call;
     const ns = await call("POST", "/api/v1/namespaces", { metadata: { name: testNamespace } });
     expect(ns.status, ns.text).toBe(201);
-    await createV1ValidatingPolicyAndBinding(s, converted.rules);
+    await createV1ValidatingPolicyAndBinding(call, converted.rules);
     // Try to patch a ConfigMap and look for the warning: the policies and bindings are in effect.
     const cm = `/api/v1/namespaces/${testNamespace}/configmaps`;
     expect((await call("POST", cm, { metadata: { name: "test-k8s" } })).status).toBe(201);
