@@ -24,15 +24,14 @@ import type { Authorizer } from "../src/authorization/authorizer/interfaces.ts";
 
 const requests = Number(process.env["ROUNDS"] ?? 300);
 
-const policy = (n: number): ValidatingAdmissionPolicy =>
-  ({
-    metadata: { name: `checks-${n}` },
-    spec: {
-      validations: Array.from({ length: n }, (_, i) => ({
-        expression: `authorizer.requestResource.subresource('s${i}').check('get').allowed()`,
-      })),
-    },
-  }) as ValidatingAdmissionPolicy;
+const policy = (n: number): ValidatingAdmissionPolicy => ({
+  metadata: { name: `checks-${n}` },
+  spec: {
+    validations: Array.from({ length: n }, (_, i) => ({
+      expression: `authorizer.requestResource.subresource('s${i}').check('get').allowed()`,
+    })),
+  },
+});
 
 const request: Attributes = {
   operation: "CREATE",
@@ -58,7 +57,9 @@ async function measure(
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < requests; i++) {
     const authz = new CachingAuthorizer(later);
-    const r = await authz.evaluate(() => (passes++, validate(compiled, request, null, null, "Fail", authz.authorize, marked ? authz.beginExpression : undefined)));
+    const r = await authz.evaluate(
+      () => (passes++, validate(compiled, request, null, null, "Fail", authz.authorize, marked ? authz.beginExpression : undefined)),
+    );
     if (r.decisions.some((d) => d.action !== "admit")) throw new Error(JSON.stringify(r.decisions));
   }
   const micros = Number(process.hrtime.bigint() - t0) / 1e3 / requests;
@@ -76,7 +77,10 @@ async function main(): Promise<void> {
   }
   const result = { date: new Date().toISOString(), cpus: cpus().length, loadavg: loadavg(), requests, rows };
   console.log(JSON.stringify(result, null, 2));
-  writeFileSync(join(dirname(fileURLToPath(import.meta.url)), "results-policy-authorizer-passes.json"), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    join(dirname(fileURLToPath(import.meta.url)), "results-policy-authorizer-passes.json"),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
 }
 
 await main();

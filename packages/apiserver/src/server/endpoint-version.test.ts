@@ -21,6 +21,8 @@ describe("inEndpointVersion", () => {
       expect(row.obj.apiVersion).toBe(before);
     });
   it("is the core group's bare version", () => {
-    expect(inEndpointVersion({ group: "", version: "v1", kind: "Pod" }, { apiVersion: "v2", kind: "Pod", metadata: { name: "p" } }).apiVersion).toBe("v1");
+    expect(
+      inEndpointVersion({ group: "", version: "v1", kind: "Pod" }, { apiVersion: "v2", kind: "Pod", metadata: { name: "p" } }).apiVersion,
+    ).toBe("v1");
   });
 });

@@ -8,9 +8,8 @@
  * that is the {@link AdmissionRecorder} they hand in.
  */
 import { expect } from "vitest";
-import { eventually } from "@servicenet/testing";
 import type { TestResponse, TestServer } from "../../server/testing.ts";
-import { stubFor, testNamespace, type APIResource } from "./webhook/admission-stubs-testing.ts";
+import type { APIResource } from "./webhook/admission-stubs-testing.ts";
 
 /** admission_test.go testClientUsername. */
 export const testClientUsername = "webhook-integration-client";

@@ -103,7 +103,9 @@ describe("TestWebhookAdmissionWithWatchCache / WithoutWatchCache", () => {
     mark: () => hook.reviews.length,
     check(e: Expectation, from: number, res: TestResponse): void {
       const warnings = res.headers.get("warning") ?? "";
-      const reviews = hook.reviews.slice(from).filter((v) => (v.request as { userInfo: { username: string } }).userInfo.username === testClientUsername);
+      const reviews = hook.reviews
+        .slice(from)
+        .filter((v) => (v.request["userInfo"] as { username: string }).username === testClientUsername);
       for (const o of allOptions) {
         const gvr = o.converted ? converted.gvr.get(e.gvr)! : e.gvr;
         const record = reviews

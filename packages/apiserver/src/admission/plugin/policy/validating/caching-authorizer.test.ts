@@ -2,7 +2,6 @@
 import { describe, expect, it } from "vitest";
 import { attributes, type Attributes, type AuthorizationResult, type Authorizer } from "../../../../authorization/authorizer/interfaces.ts";
 import { selectorAttributes } from "../../../../authorization/authorizer/selectors.ts";
-import type { ValidatingAdmissionPolicy } from "@servicenet/api/admissionregistration/v1";
 import { CachingAuthorizer, DecisionPending } from "./caching-authorizer.ts";
 import { compilePolicy } from "./compile.ts";
 import { validate } from "./validator.ts";
@@ -173,7 +172,10 @@ describe("CachingAuthorizer.evaluate", () => {
 
 describe("the validator with a CachingAuthorizer over a webhook-like authorizer", () => {
   const policy = (expressions: string[]) =>
-    compilePolicy({ metadata: { name: "p" }, spec: { validations: expressions.map((expression) => ({ expression })) } } as ValidatingAdmissionPolicy);
+    compilePolicy({
+      metadata: { name: "p" },
+      spec: { validations: expressions.map((expression) => ({ expression })) },
+    });
   const request = {
     operation: "CREATE" as const,
     name: "cm",

@@ -15,7 +15,7 @@
  * answered. N independent checks thus cost two passes, not N + 1. The decisions are fetched one
  * after the other in the order the pass met them: the authorizer is asked each check once, in
  * evaluation order across expressions, and never a check that short-circuiting skips.
-  */
+ */
 import type { Attributes, AuthorizationResult, Authorizer, SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
 
 /** Thrown into the evaluation when a decision has to be waited for; the pass's result is discarded. */

@@ -115,7 +115,9 @@ export function dispatch(
     }
     // The policy sees the request in the version its matchConstraints matched (VersionedAttribute of matchKind).
     const v = versionedAttributes(a, matched, src.equivalentResources);
-    const results = params.params.map((param) => validate(p.compiled, v, param, nsObject, failurePolicy, src.authorize, src.beginExpression));
+    const results = params.params.map((param) =>
+      validate(p.compiled, v, param, nsObject, failurePolicy, src.authorize, src.beginExpression),
+    );
     const decisions = results.flatMap((r) => r.decisions);
     decisions.forEach((decision, index) => {
       if (decision.action !== "deny") return;

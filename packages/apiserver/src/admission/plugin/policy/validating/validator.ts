@@ -78,7 +78,11 @@ export function authorizerFor(a: Attributes, authorize: SynchronousAuthorize): A
 
 type Outcome = { value: unknown } | { error: string };
 
-function runCompiled(program: CompiledPolicy["validations"][number]["program"], vars: Record<string, unknown>, budget: CostBudget): Outcome {
+function runCompiled(
+  program: CompiledPolicy["validations"][number]["program"],
+  vars: Record<string, unknown>,
+  budget: CostBudget,
+): Outcome {
   if (program.error) return { error: `compilation error: ${program.error.detail}` };
   return runProgram(program.program, vars, budget);
 }
