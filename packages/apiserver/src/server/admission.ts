@@ -13,6 +13,7 @@
 import type { Attributes, GroupVersionKind, Operation } from "../admission/attributes.ts";
 import type { AdmissionContext } from "../admission/interfaces.ts";
 import type { KubeObject } from "../storage/index.ts";
+import { inEndpointVersion } from "./endpoint-version.ts";
 import type { JSONValue } from "./patch/json-value.ts";
 import { invalidManagedFieldsAfterMutatingAdmission, managedFieldsError } from "./patch/managed-fields-validate.ts";
 import type { ResourceRequest } from "./resource-request.ts";
@@ -70,15 +71,18 @@ export class RequestAdmission {
     const name = info.name !== "" ? info.name : (obj?.metadata.name ?? "");
     // A Namespace's requests carry its name as their namespace (create.go; requestinfo.go for the others).
     const isNamespace = def.group === "" && def.resource === "namespaces";
+    const kind = this.#kind ?? { group: def.group, version: def.version, kind: def.kind };
+    // The stored object as this endpoint decodes it, whichever version last wrote it.
+    const oldObject = old && inEndpointVersion(kind, old);
     return {
       operation: op,
       name,
       namespace: def.namespaced ? (info.namespace ?? obj?.metadata.namespace ?? "") : isNamespace ? name : "",
       resource: { group: def.group, version: def.version, resource: def.resource },
       subresource: info.subresource,
-      kind: this.#kind ?? { group: def.group, version: def.version, kind: def.kind },
+      kind,
       ...(obj !== undefined ? { object: obj } : {}),
-      ...(old !== undefined ? { oldObject: old } : {}),
+      ...(oldObject !== undefined ? { oldObject } : {}),
       // A custom resource's own objects are unstructured (a subresource served as a kind is typed).
       ...(def.coerce !== undefined && this.#kind === undefined ? { unstructured: true } : {}),
       options: optionsObject(op === "CREATE" && this.#op === "UPDATE" ? "CreateOptions" : this.#optionsKind, this.#dryRun),

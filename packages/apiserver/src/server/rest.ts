@@ -28,6 +28,7 @@ import { fieldManagerOf, parseDeleteParams, parseDryRun, parseListParams, parseT
 import { queryBool } from "./query-conversion.ts";
 import type { RequestInfo } from "./request-info.ts";
 import { apiVersionOf, verbsOfSubresource, type ResourceDef } from "./resources.ts";
+import { inEndpointVersion } from "./endpoint-version.ts";
 import { checkRoute } from "./routes.ts";
 import { keepNoOp } from "./no-op.ts";
 import { serveWatch } from "./watch.ts";
@@ -289,8 +290,10 @@ async function patch(r: ResourceRequest): Promise<number> {
     r.info.name,
     async (current) => {
       await budget.maybeYield();
-      // The store hands the stored object over in this endpoint's version (its strategy's decode).
-      const patched = applyPatch(type, (current ?? undefined) as unknown as JSONObject | undefined, text, {
+      // The store hands the stored object over decoded (its strategy's decode), in the version that
+      // last wrote it: the patch applies to it in this endpoint's version (patch.go applyPatch).
+      const base = current && inEndpointVersion(r.def, current);
+      const patched = applyPatch(type, (base ?? undefined) as unknown as JSONObject | undefined, text, {
         fieldManager: manager,
         force: queryBool(r.query, "force") ?? false,
         schemaKind: r.def.kind,

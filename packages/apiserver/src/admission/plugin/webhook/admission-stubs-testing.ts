@@ -34,6 +34,11 @@ const stubs: Record<string, string> = {
   "apps/v1/replicasets": `{"metadata": {"name": "rs3"}, "spec": {"selector": {"matchLabels": {"g": "h"}}, "template": {"metadata": {"labels": {"g": "h"}}, "spec": {"containers": [{"image": "${image}", "name": "container4"}]}}}}`,
   "networking.k8s.io/v1/ipaddresses": `{"metadata": {"name": "192.168.2.3"}, "spec": {"parentRef": {"resource": "services","name": "test", "namespace": "ns"}}}`,
   "networking.k8s.io/v1/servicecidrs": `{"metadata": {"name": "range-b2"}, "spec": {"cidrs": ["192.168.0.0/16","fd00:1::/120"]}}`,
+  // Served with --runtime-config=api/all=true (TestPolicyAdmission): data.go's v1beta1 stubs, and its v1alpha1 ones of release-1.32.
+  "networking.k8s.io/v1beta1/ipaddresses": `{"metadata": {"name": "192.168.1.3"}, "spec": {"parentRef": {"resource": "services","name": "test", "namespace": "ns"}}}`,
+  "networking.k8s.io/v1beta1/servicecidrs": `{"metadata": {"name": "range-b1"}, "spec": {"cidrs": ["192.168.0.0/16","fd00:1::/120"]}}`,
+  "networking.k8s.io/v1alpha1/ipaddresses": `{"metadata": {"name": "192.168.1.2"}, "spec": {"parentRef": {"resource": "services","name": "test", "namespace": "ns"}}}`,
+  "networking.k8s.io/v1alpha1/servicecidrs": `{"metadata": {"name": "range1"}, "spec": {"cidrs": ["192.168.0.0/16","fd00:1::/120"]}}`,
   "flowcontrol.apiserver.k8s.io/v1/flowschemas": `{"metadata": {"name": "fs-3"}, "spec": {"priorityLevelConfiguration": {"name": "name1"}}}`,
   "flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations": `{"metadata": {"name": "conf5"}, "spec": {"type": "Limited", "limited": {"nominalConcurrencyShares":3, "limitResponse": {"type": "Reject"}}}}`,
   "rbac.authorization.k8s.io/v1/roles": `{"metadata": {"name": "role3"}, "rules": [{"apiGroups": ["v1"], "resources": ["events"], "verbs": ["watch"]}]}`,
@@ -51,6 +56,8 @@ const stubs: Record<string, string> = {
   // admission_test.go stubDataOverrides: the reviews.
   "authentication.k8s.io/v1/tokenreviews": `{"metadata": {"name": "tokenreview"}, "spec": {"token": "token", "audience": ["audience1","audience2"]}}`,
   "authentication.k8s.io/v1/selfsubjectreviews": `{"metadata": {"name": "SelfSubjectReview"},"status":{"userInfo":{}}}`,
+  "authentication.k8s.io/v1beta1/selfsubjectreviews": `{"metadata": {"name": "SelfSubjectReview"},"status":{"userInfo":{}}}`,
+  "authentication.k8s.io/v1alpha1/selfsubjectreviews": `{"metadata": {"name": "SelfSubjectReview"},"status":{"userInfo":{}}}`,
   "authorization.k8s.io/v1/localsubjectaccessreviews": `{"metadata": {"name": "", "namespace":"${testNamespace}"}, "spec": {"uid": "token", "user": "user1","groups": ["group1","group2"],"resourceAttributes": {"name":"name1","namespace":"${testNamespace}"}}}`,
   "authorization.k8s.io/v1/subjectaccessreviews": `{"metadata": {"name": "", "namespace":""}, "spec": {"user":"user1","resourceAttributes": {"name":"name1", "namespace":"${testNamespace}"}}}`,
   "authorization.k8s.io/v1/selfsubjectaccessreviews": `{"metadata": {"name": "", "namespace":""}, "spec": {"resourceAttributes": {"name":"name1", "namespace":""}}}`,

@@ -6,11 +6,15 @@
  * selectors by their parsed form).
  *
  * CEL evaluates synchronously here while an authorizer may have to wait (a webhook). A check whose
- * decision is not at hand stops the evaluation: {@link CachingAuthorizer.evaluate} waits for that
- * one decision and evaluates again, when the check reads from the cache. Expressions are
- * deterministic given the decisions, so each pass reaches the first unknown check of the one before
- * and goes further: the authorizer is asked the same checks, in the same order, as upstream's
- * blocking evaluation asks them, and checks that short-circuiting skips are never made.
+ * decision is not at hand stops its expression: {@link CachingAuthorizer.evaluate} fetches the
+ * decisions the pass found missing and evaluates again, when the checks read from the cache.
+ * Within one expression only the first missing check is fetched (the later ones may depend on its
+ * outcome, as short-circuiting does); the evaluator marks where each top-level expression starts
+ * ({@link CachingAuthorizer.beginExpression}), and the expressions after one that waits go on and
+ * report their own first missing check, since upstream evaluates each of them whatever the others
+ * answered. N independent checks thus cost two passes, not N + 1. The decisions are fetched one
+ * after the other in the order the pass met them: the authorizer is asked each check once, in
+ * evaluation order across expressions, and never a check that short-circuiting skips.
  */
 import type { Attributes, AuthorizationResult, Authorizer, SynchronousAuthorize } from "../../../../authorization/authorizer/interfaces.ts";
 
@@ -61,31 +65,51 @@ export function decisionKey(a: Attributes): string {
 export class CachingAuthorizer {
   readonly #inner: Authorizer;
   readonly #decisions = new Map<string, AuthorizationResult>();
-  #pending: Promise<void> | undefined;
+  /** The first decision of this pass being fetched, begun when it was met. */
+  #inflight: Promise<void> | undefined;
+  /** The checks met after it, to fetch in turn; keyed so that each is fetched once. */
+  readonly #queued = new Map<string, Attributes>();
+  /** The current expression met a missing decision: its later checks are not fetched. */
+  #blocked = false;
 
   constructor(inner: Authorizer) {
     this.#inner = inner;
   }
 
+  /** A top-level expression starts: its checks do not depend on what the ones before it waited for. */
+  readonly beginExpression = (): void => {
+    this.#blocked = false;
+  };
+
+  #record(key: string, r: Promise<AuthorizationResult>): Promise<void> {
+    return r.then(
+      (res) => void this.#decisions.set(key, res),
+      (e: unknown) => void this.#decisions.set(key, { decision: "NoOpinion", reason: "", error: String(e) }),
+    );
+  }
+
   /**
-   * The decision for `a`: cached, or the authorizer's when it answers at once; otherwise the wait
-   * for it starts and the evaluation is stopped with {@link DecisionPending}.
+   * The decision for `a`: cached, or the authorizer's when it answers at once; otherwise it is
+   * fetched (the pass's first) or queued, and the expression is stopped with {@link DecisionPending}.
    */
   readonly authorize: SynchronousAuthorize = (a) => {
     const key = decisionKey(a);
     const hit = this.#decisions.get(key);
     if (hit !== undefined) return hit;
-    // One decision is waited for at a time: the ones after it may depend on its outcome.
-    if (this.#pending !== undefined) throw new DecisionPending();
-    const r = this.#inner.authorize(a);
-    if (!(r instanceof Promise)) {
-      this.#decisions.set(key, r);
-      return r;
+    if (this.#blocked) throw new DecisionPending();
+    this.#blocked = true;
+    if (this.#inflight === undefined) {
+      const r = this.#inner.authorize(a);
+      if (!(r instanceof Promise)) {
+        this.#decisions.set(key, r);
+        this.#blocked = false;
+        return r;
+      }
+      this.#inflight = this.#record(key, r);
+    } else if (!this.#queued.has(key)) {
+      // Asked only once the fetch before it is answered, so the authorizer sees the checks in order.
+      this.#queued.set(key, a);
     }
-    this.#pending = r.then(
-      (res) => void this.#decisions.set(key, res),
-      (e: unknown) => void this.#decisions.set(key, { decision: "NoOpinion", reason: "", error: String(e) }),
-    );
     throw new DecisionPending();
   };
 
@@ -96,19 +120,27 @@ export class CachingAuthorizer {
    */
   async evaluate<T>(fn: () => T): Promise<T> {
     for (;;) {
-      this.#pending = undefined;
+      this.#inflight = undefined;
+      this.#queued.clear();
+      this.#blocked = false;
       let out: { value: T } | { error: unknown };
       try {
         out = { value: fn() };
       } catch (error) {
         out = { error };
       }
-      const pending = this.#pending as Promise<void> | undefined;
-      if (pending === undefined) {
+      const inflight = this.#inflight as Promise<void> | undefined;
+      if (inflight === undefined) {
         if ("error" in out) throw out.error;
         return out.value;
       }
-      await pending;
+      await inflight;
+      for (const [key, a] of [...this.#queued]) {
+        if (this.#decisions.has(key)) continue;
+        const r = this.#inner.authorize(a);
+        if (r instanceof Promise) await this.#record(key, r);
+        else this.#decisions.set(key, r);
+      }
     }
   }
 }

@@ -35,6 +35,8 @@ export interface DispatchSources {
   params(kind: ParamKind, ref: ParamRef, namespace: string): unknown[] | undefined;
   /** The server's authorizer, decided synchronously, behind the `authorizer` variable. */
   authorize?: SynchronousAuthorize;
+  /** Told where each top-level expression starts, so that independent checks are fetched together. */
+  beginExpression?: () => void;
   /** Equivalent resources and their conversion, for matchPolicy Equivalent; only exact rules match without it. */
   equivalentResources?: EquivalentResourceMapper;
 }
@@ -113,7 +115,9 @@ export function dispatch(
     }
     // The policy sees the request in the version its matchConstraints matched (VersionedAttribute of matchKind).
     const v = versionedAttributes(a, matched, src.equivalentResources);
-    const results = params.params.map((param) => validate(p.compiled, v, param, nsObject, failurePolicy, src.authorize));
+    const results = params.params.map((param) =>
+      validate(p.compiled, v, param, nsObject, failurePolicy, src.authorize, src.beginExpression),
+    );
     const decisions = results.flatMap((r) => r.decisions);
     decisions.forEach((decision, index) => {
       if (decision.action !== "deny") return;

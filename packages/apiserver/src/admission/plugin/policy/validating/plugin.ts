@@ -111,8 +111,8 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       if (!this.#o.namespaces.hasSynced()) await waitSynced(this.#o.namespaces);
     }
     let result: DispatchResult = { warnings: [], auditAnnotations: {} };
-    // One caching authorizer per request (dispatcher.go Dispatch); a pass that had to wait for a
-    // decision is run again with a fresh result, so its warnings and annotations are not kept.
+    // One caching authorizer per request (dispatcher.go Dispatch); a pass that had to wait for
+    // decisions is run again with a fresh result, so its warnings and annotations are not kept.
     const authz = this.#o.authorizer && new CachingAuthorizer(this.#o.authorizer);
     const sources = this.#sources(authz);
     const once = (): void => {
@@ -189,7 +189,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       namespace: (name) => this.#o.namespaces.get(name),
       ...(this.#o.equivalentResources ? { equivalentResources: this.#o.equivalentResources } : {}),
       params: (kind, ref, namespace) => this.#findParams(kind, ref, namespace),
-      ...(authz ? { authorize: authz.authorize } : {}),
+      ...(authz ? { authorize: authz.authorize, beginExpression: authz.beginExpression } : {}),
     };
   }
 

@@ -78,7 +78,11 @@ export function authorizerFor(a: Attributes, authorize: SynchronousAuthorize): A
 
 type Outcome = { value: unknown } | { error: string };
 
-function run(program: CompiledPolicy["validations"][number]["program"], vars: Record<string, unknown>, budget: CostBudget): Outcome {
+function runCompiled(
+  program: CompiledPolicy["validations"][number]["program"],
+  vars: Record<string, unknown>,
+  budget: CostBudget,
+): Outcome {
   if (program.error) return { error: `compilation error: ${program.error.detail}` };
   return runProgram(program.program, vars, budget);
 }
@@ -136,6 +140,7 @@ function evaluatedMessage(o: Outcome | undefined): string {
  * Validates `a` with the compiled policy; `params` and `namespaceObject` as the plugin resolved
  * them. `failurePolicy` decides what an error does ("Fail" denies, "Ignore" admits). Without
  * `authorize` the `authorizer` variable is unbound, as filter.go leaves it without an authorizer.
+ * `beginExpression` is told where each top-level expression starts (see CachingAuthorizer).
  */
 export function validate(
   policy: CompiledPolicy,
@@ -144,6 +149,7 @@ export function validate(
   namespaceObject: unknown,
   failurePolicy: string,
   authorize?: SynchronousAuthorize,
+  beginExpression?: () => void,
 ): ValidateResult {
   const onError: Action = failurePolicy === "Ignore" ? "admit" : "deny";
   const budget: CostBudget = { remaining: runtimeCELCostBudget };
@@ -158,21 +164,25 @@ export function validate(
     ...(authorize ? { authorizer: authorizerFor(a, authorize) } : {}),
   };
   for (const v of policy.variables) defineLazyVariable(variables, v, vars, budget);
+  const run = (program: CompiledPolicy["validations"][number]["program"]): Outcome => {
+    beginExpression?.();
+    return runCompiled(program, vars, budget);
+  };
   for (const c of policy.matchConditions) {
-    const o = run(c.program, vars, budget);
+    const o = run(c.program);
     if ("error" in o) return { decisions: [{ action: onError, evaluation: "error", message: o.error }], auditAnnotations: [] };
     if (o.value !== true) return { decisions: [], auditAnnotations: [] };
   }
   const decisions = policy.validations.map((v): PolicyDecision => {
-    const o = run(v.program, vars, budget);
+    const o = run(v.program);
     if ("error" in o) return { action: onError, evaluation: "error", message: o.error };
     if (o.value === true) return { action: "admit", evaluation: "admit", message: "" };
-    const fromExpression = v.messageProgram ? evaluatedMessage(run(v.messageProgram, vars, budget)) : "";
+    const fromExpression = v.messageProgram ? evaluatedMessage(run(v.messageProgram)) : "";
     const message = fromExpression || v.message?.trim() || `failed expression: ${v.expression.trim()}`;
     return { action: "deny", evaluation: "deny", message, reason: v.reason ?? "Invalid" };
   });
   const auditAnnotations = policy.auditAnnotations.map((an): AuditAnnotationResult => {
-    const o = run(an.program, vars, budget);
+    const o = run(an.program);
     if ("error" in o) return { key: an.key, error: o.error };
     if (o.value === null) return { key: an.key };
     if (typeof o.value !== "string")
