@@ -31,6 +31,12 @@ export interface TestServer {
   ): Promise<TestResponse>;
   /** {@link request} with `body` sent as JSON under `contentType` (a patch type for PATCH). */
   send(method: string, path: string, body?: unknown, contentType?: string): Promise<TestResponse>;
+  /**
+   * A GET of a watch (`path` carries watch=true and a timeoutSeconds) read as it streams: the event
+   * lines once `events` of them arrived and `quietMs` passed without another, or all of them when
+   * the server ends the watch first. A test expecting n events need not sit out the timeout.
+   */
+  watch(path: string, events: number, quietMs?: number): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -94,6 +100,7 @@ export async function startTestServer(extra: Partial<StartApiServerOptions> = {}
         headers: { "Content-Type": contentType },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       }),
+    watch: (path, events, quietMs = 100) => watchLines(`${api.url}${path}`, api.token, events, quietMs),
     close: async () => {
       await api.close();
       rmSync(dir, { recursive: true, force: true });
@@ -104,6 +111,44 @@ export async function startTestServer(extra: Partial<StartApiServerOptions> = {}
 /** True when the real kubectl 1.33 is on this machine; warns visibly otherwise. */
 export function haveKubectl(): boolean {
   return findKubectl("1.33", { warnAs: "server tests (real kubectl)" }) !== null;
+}
+
+/** {@link TestServer.watch}: the non-empty lines of a streamed GET, ended by us once `events` arrived and `quietMs` passed. */
+function watchLines(url: string, token: string | undefined, events: number, quietMs: number): Promise<string[]> {
+  const request = url.startsWith("https:") ? httpsRequest : httpRequest;
+  const u = new URL(url);
+  const target = { protocol: u.protocol, hostname: u.hostname.replace(/^\[|\]$/g, ""), port: u.port, path: url.slice(u.origin.length) };
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  return new Promise((resolve, reject) => {
+    const lines: string[] = [];
+    let rest = "";
+    let quiet: NodeJS.Timeout | undefined;
+    const req = request({ ...target, method: "GET", headers, rejectUnauthorized: false }, (res: IncomingMessage) => {
+      const done = (): void => {
+        clearTimeout(quiet);
+        if (rest !== "") lines.push(rest);
+        rest = "";
+        resolve(lines);
+      };
+      res.on("data", (c: Buffer) => {
+        const parts = (rest + c.toString("utf8")).split("\n");
+        rest = parts.pop()!;
+        lines.push(...parts.filter((l) => l !== ""));
+        // Each further line restarts the quiet period: an unexpected extra event still shows.
+        if (lines.length >= events) {
+          clearTimeout(quiet);
+          quiet = setTimeout(() => {
+            done();
+            req.destroy();
+          }, quietMs);
+        }
+      });
+      res.on("end", done);
+      res.on("error", reject);
+    });
+    req.on("error", (e) => (quiet === undefined ? reject(e) : undefined));
+    req.end();
+  });
 }
 
 interface RawResponse {

@@ -24,7 +24,8 @@ const expiryBoundMs = 35_000;
 const etcd = etcdFromEnv("kubernetes-endpoints");
 const backends: SharedBackend[] = [{ name: "sqlite" }, ...(etcd ? [{ name: "etcd" as const, endpoint: etcd }] : [])];
 
-describe.skipIf(!haveKubectl()).each(backends)("default/kubernetes endpoints follow the apiservers ($name)", (backend) => {
+// The backends at once (each waits out a lease TTL), each backend's steps in order (it.sequential).
+describe.skipIf(!haveKubectl()).concurrent.each(backends)("default/kubernetes endpoints follow the apiservers ($name)", (backend) => {
   let cluster: SharedCluster;
   let home: string;
   let kubeconfig: string;
@@ -53,7 +54,7 @@ describe.skipIf(!haveKubectl()).each(backends)("default/kubernetes endpoints fol
     rmSync(home, { recursive: true, force: true });
   });
 
-  it("lists the first apiserver with upstream's shapes", async () => {
+  it.sequential("lists the first apiserver with upstream's shapes", async () => {
     await eventually(async () => expect(await listed()).toEqual(both(addrA)));
     const ep = JSON.parse(await kubectl("get", "endpoints", "kubernetes", "-o", "json")) as {
       metadata: { labels: Record<string, string> };
@@ -70,7 +71,7 @@ describe.skipIf(!haveKubectl()).each(backends)("default/kubernetes endpoints fol
     });
   });
 
-  it("holds an APIServerIdentity Lease in kube-system", async () => {
+  it.sequential("holds an APIServerIdentity Lease in kube-system", async () => {
     const names = await kubectl(
       "get",
       "leases",
@@ -85,27 +86,37 @@ describe.skipIf(!haveKubectl()).each(backends)("default/kubernetes endpoints fol
     expect(names).toMatch(/^lease.coordination.k8s.io\/apiserver-[a-z2-7]{26}\n$/);
   });
 
-  it("adds a second apiserver, and drops it within the lease TTL after SIGKILL", async () => {
-    const b = await cluster.add("b", ["--advertise-address", addrB]);
-    await eventually(async () => expect(await listed()).toEqual(both(`${addrA} ${addrB}`)), { timeoutMs: 15_000 });
-    const killed = Date.now();
-    await b.proc.kill("SIGKILL");
-    await eventually(async () => expect(await listed()).toEqual(both(addrA)), { timeoutMs: expiryBoundMs, intervalMs: 500 });
-    // Not at once: nothing removed the lease, it expired.
-    expect(Date.now() - killed).toBeGreaterThan(5_000);
-  }, 90_000);
+  it.sequential(
+    "adds a second apiserver, and drops it within the lease TTL after SIGKILL",
+    async () => {
+      const b = await cluster.add("b", ["--advertise-address", addrB]);
+      await eventually(async () => expect(await listed()).toEqual(both(`${addrA} ${addrB}`)), { timeoutMs: 15_000 });
+      const killed = Date.now();
+      await b.proc.kill("SIGKILL");
+      await eventually(async () => expect(await listed()).toEqual(both(addrA)), { timeoutMs: expiryBoundMs, intervalMs: 500 });
+      // Not at once: nothing removed the lease, it expired.
+      expect(Date.now() - killed).toBeGreaterThan(5_000);
+    },
+    90_000,
+  );
 
-  it("removes a cleanly stopped apiserver at once (SIGTERM)", async () => {
-    const b = await cluster.add("b2", ["--advertise-address", addrB]);
-    await eventually(async () => expect(await listed()).toEqual(both(`${addrA} ${addrB}`)), { timeoutMs: 15_000 });
-    await b.proc.stop("SIGTERM");
-    // By the time the process is gone its address is (within the first probes, long before a TTL).
-    await eventually(async () => expect(await listed()).toEqual(both(addrA)), { timeoutMs: 3_000 });
-  }, 60_000);
+  it.sequential(
+    "removes a cleanly stopped apiserver at once (SIGTERM)",
+    async () => {
+      const b = await cluster.add("b2", ["--advertise-address", addrB]);
+      await eventually(async () => expect(await listed()).toEqual(both(`${addrA} ${addrB}`)), { timeoutMs: 15_000 });
+      await b.proc.stop("SIGTERM");
+      // By the time the process is gone its address is (within the first probes, long before a TTL).
+      await eventually(async () => expect(await listed()).toEqual(both(addrA)), { timeoutMs: 3_000 });
+    },
+    60_000,
+  );
 
-  it("mirrors a selectorless Service's Endpoints into an EndpointSlice (controller-manager)", async () => {
-    cm = await startControllerManagerProc(kubeconfig, { synced: /Caches are synced.*endpointslicemirroring/ });
-    const manifest = `apiVersion: v1
+  it.sequential(
+    "mirrors a selectorless Service's Endpoints into an EndpointSlice (controller-manager)",
+    async () => {
+      cm = await startControllerManagerProc(kubeconfig, { synced: /Caches are synced.*endpointslicemirroring/ });
+      const manifest = `apiVersion: v1
 kind: Service
 metadata: {name: external, namespace: default}
 spec:
@@ -118,53 +129,57 @@ subsets:
 - addresses: [{ip: 192.0.2.50}, {ip: 192.0.2.51}]
   ports: [{name: http, port: 8080, protocol: TCP}]
 `;
-    const r = await runKubectl(kubeconfig, home, ["apply", "-f", "-"], manifest);
-    expect(r.code, r.stderr).toBe(0);
-    const sel = "kubernetes.io/service-name=external";
-    await eventually(async () =>
-      expect(await kubectl("get", "endpointslices", "-l", sel, "-o", "name")).toMatch(/^endpointslice.discovery.k8s.io\/external-\w+\n$/),
-    );
-    const table = await kubectl("get", "endpointslices", "-l", sel);
-    expect(table).toMatch(
-      /^NAME\s+ADDRESSTYPE\s+PORTS\s+ENDPOINTS\s+AGE\nexternal-\w+\s+IPv4\s+8080\s+192\.0\.2\.50,192\.0\.2\.51\s+\S+\n$/,
-    );
-    const slice = JSON.parse(await kubectl("get", "endpointslices", "-l", sel, "-o", "jsonpath={.items[0]}")) as {
-      metadata: { labels: Record<string, string>; ownerReferences: Array<Record<string, unknown>> };
-    };
-    expect(slice.metadata.labels).toEqual({
-      team: "edge",
-      "kubernetes.io/service-name": "external",
-      "endpointslice.kubernetes.io/managed-by": "endpointslicemirroring-controller.k8s.io",
-    });
-    expect(slice.metadata.ownerReferences).toEqual([
-      expect.objectContaining({ apiVersion: "v1", kind: "Endpoints", name: "external", controller: true }),
-    ]);
-    // Updates are followed, and the kubernetes Endpoints (skip-mirror) never are mirrored.
-    await kubectl(
-      "patch",
-      "endpoints",
-      "external",
-      "--type=json",
-      "-p",
-      '[{"op":"replace","path":"/subsets/0/addresses","value":[{"ip":"192.0.2.52"}]}]',
-    );
-    await eventually(async () =>
-      expect(await kubectl("get", "endpointslices", "-l", sel, "-o", "jsonpath={.items[*].endpoints[*].addresses[*]}")).toBe("192.0.2.52"),
-    );
-    expect(
+      const r = await runKubectl(kubeconfig, home, ["apply", "-f", "-"], manifest);
+      expect(r.code, r.stderr).toBe(0);
+      const sel = "kubernetes.io/service-name=external";
+      await eventually(async () =>
+        expect(await kubectl("get", "endpointslices", "-l", sel, "-o", "name")).toMatch(/^endpointslice.discovery.k8s.io\/external-\w+\n$/),
+      );
+      const table = await kubectl("get", "endpointslices", "-l", sel);
+      expect(table).toMatch(
+        /^NAME\s+ADDRESSTYPE\s+PORTS\s+ENDPOINTS\s+AGE\nexternal-\w+\s+IPv4\s+8080\s+192\.0\.2\.50,192\.0\.2\.51\s+\S+\n$/,
+      );
+      const slice = JSON.parse(await kubectl("get", "endpointslices", "-l", sel, "-o", "jsonpath={.items[0]}")) as {
+        metadata: { labels: Record<string, string>; ownerReferences: Array<Record<string, unknown>> };
+      };
+      expect(slice.metadata.labels).toEqual({
+        team: "edge",
+        "kubernetes.io/service-name": "external",
+        "endpointslice.kubernetes.io/managed-by": "endpointslicemirroring-controller.k8s.io",
+      });
+      expect(slice.metadata.ownerReferences).toEqual([
+        expect.objectContaining({ apiVersion: "v1", kind: "Endpoints", name: "external", controller: true }),
+      ]);
+      // Updates are followed, and the kubernetes Endpoints (skip-mirror) never are mirrored.
       await kubectl(
-        "get",
-        "endpointslices",
-        "-l",
-        "endpointslice.kubernetes.io/managed-by=endpointslicemirroring-controller.k8s.io",
-        "-o",
-        "name",
-      ),
-    ).not.toMatch(/kubernetes/);
-    // Deleting the Endpoints removes the mirror.
-    await kubectl("delete", "endpoints", "external");
-    await eventually(async () => expect(await kubectl("get", "endpointslices", "-l", sel, "-o", "name")).toBe(""));
-  }, 90_000);
+        "patch",
+        "endpoints",
+        "external",
+        "--type=json",
+        "-p",
+        '[{"op":"replace","path":"/subsets/0/addresses","value":[{"ip":"192.0.2.52"}]}]',
+      );
+      await eventually(async () =>
+        expect(await kubectl("get", "endpointslices", "-l", sel, "-o", "jsonpath={.items[*].endpoints[*].addresses[*]}")).toBe(
+          "192.0.2.52",
+        ),
+      );
+      expect(
+        await kubectl(
+          "get",
+          "endpointslices",
+          "-l",
+          "endpointslice.kubernetes.io/managed-by=endpointslicemirroring-controller.k8s.io",
+          "-o",
+          "name",
+        ),
+      ).not.toMatch(/kubernetes/);
+      // Deleting the Endpoints removes the mirror.
+      await kubectl("delete", "endpoints", "external");
+      await eventually(async () => expect(await kubectl("get", "endpointslices", "-l", sel, "-o", "name")).toBe(""));
+    },
+    90_000,
+  );
 });
 
 describe.skipIf(!haveKubectl())("default/kubernetes endpoints with --workers", () => {

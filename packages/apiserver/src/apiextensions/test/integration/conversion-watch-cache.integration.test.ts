@@ -113,22 +113,23 @@ const validateNonTrivialConvertedList: Check = async (c, ns) => {
 const validateWatchConverted: Check = async (c, ns) => {
   const first = await createInEveryVersion(c, ns, "watched");
   for (const v of versions) {
-    const replayed = await watchEvents(c.s, `${c.path(ns, v)}?resourceVersion=${first}`);
+    const replayed = await watchEvents(c.s, `${c.path(ns, v)}?resourceVersion=${first}`, 2);
     expect(replayed.map((e) => e.type)).toEqual(["ADDED", "ADDED"]);
     for (const o of objectsOf(replayed)) verifyMultiVersionObject(v, o);
-    const initial = await watchEvents(c.s, `${c.path(ns, v)}?resourceVersion=0`);
+    const initial = await watchEvents(c.s, `${c.path(ns, v)}?resourceVersion=0`, 3);
     expect(initial.map((e) => e.type)).toEqual(["ADDED", "ADDED", "ADDED"]);
     for (const o of objectsOf(initial)) verifyMultiVersionObject(v, o);
     const listed = await watchEvents(
       c.s,
       `${c.path(ns, v)}?sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+      4,
     );
     expect(listed.map((e) => e.type)).toEqual(["ADDED", "ADDED", "ADDED", "BOOKMARK"]);
     for (const o of objectsOf(listed.slice(0, 3))) verifyMultiVersionObject(v, o);
   }
   // One event delivered to watchers of three versions at once: each gets its own conversion.
   const list = (await c.s.request(c.path(ns, "v1beta1"))).json() as { metadata: { resourceVersion: string } };
-  const watches = versions.map((v) => watchEvents(c.s, `${c.path(ns, v)}?resourceVersion=${list.metadata.resourceVersion}`));
+  const watches = versions.map((v) => watchEvents(c.s, `${c.path(ns, v)}?resourceVersion=${list.metadata.resourceVersion}`, 1));
   expect((await c.s.send("POST", c.path(ns, "v1alpha1"), fixture(ns, "watched-late", "v1alpha1"))).status).toBe(201);
   const got = await Promise.all(watches);
   got.forEach((events, i) => {
@@ -151,7 +152,7 @@ const validateStoragePruning: Check = async (c, ns) => {
       metadata: { ...stored.metadata, labels: { mutated: "true" } },
     });
     for (const v of versions) {
-      const events = await watchEvents(c.s, `${c.path(ns, v)}?resourceVersion=${rv}&fieldSelector=metadata.name=${name}`);
+      const events = await watchEvents(c.s, `${c.path(ns, v)}?resourceVersion=${rv}&fieldSelector=metadata.name=${name}`, 1);
       expect(events.map((e) => e.type)).toEqual(["MODIFIED"]);
       for (const o of [objectsOf(events)[0]!, (await c.s.request(`${c.path(ns, v, name)}?resourceVersion=0`)).json() as Obj]) {
         expect(o.metadata.labels?.["mutated"]).toBe("true");
@@ -202,7 +203,7 @@ const expectConversionFailureMessage =
       expect([verb, r.status >= 400]).toEqual([verb, true]);
       expect([verb, (r.json() as { message: string }).message]).toEqual([verb, expect.stringContaining(message)]);
     }
-    const events = await watchEvents(c.s, `${c.path(ns, "v1beta2")}?resourceVersion=0`);
+    const events = await watchEvents(c.s, `${c.path(ns, "v1beta2")}?resourceVersion=0`, 1);
     expect(events.map((e) => e.type)).toEqual(["ERROR"]);
     expect((events[0]!.object as unknown as { message: string }).message).toContain(message);
   };

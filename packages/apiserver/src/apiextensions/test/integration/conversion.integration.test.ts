@@ -80,7 +80,7 @@ describe("conversion_test", () => {
       // validateNonTrivialConvertedList.
       const list = (await s.request(at("v1alpha1"))).json() as { apiVersion: string; items: Obj[] };
       expect(list.items.map((o) => [o.apiVersion, o["hostPort"]])).toEqual([[list.apiVersion, "localhost:7070"]]);
-      const events = await watchEvents(s, at("v1alpha1"));
+      const events = await watchEvents(s, at("v1alpha1"), 1);
       expect(events.map((e) => [e.type, (e.object as unknown as Obj)["hostPort"]])).toEqual([["ADDED", "localhost:7070"]]);
       // An update in v1alpha1 is stored converted.
       const put = await s.send("PUT", at("v1alpha1", "foo"), { ...alpha, hostPort: "example.com:8080" });
@@ -150,7 +150,7 @@ describe("conversion_test", () => {
       expect((create.json() as { message: string }).message).toContain(message);
       expect((await s.request(at("v1beta1", "bar"))).status).toBe(404);
       // A watch whose event cannot be converted ends with an ERROR event.
-      const events = await watchEvents(s, at("v1beta2"));
+      const events = await watchEvents(s, at("v1beta2"), 1);
       expect(events.map((e) => e.type)).toEqual(["ERROR"]);
     });
   });

@@ -160,7 +160,7 @@ describe.each([
     }
     if (!watchCache) {
       // WATCH from the create's resourceVersion: the status update, in v1beta1, defaulted from the storage version.
-      const events = await watchEvents(s, `${foos}?resourceVersion=${initialResourceVersion}`);
+      const events = await watchEvents(s, `${foos}?resourceVersion=${initialResourceVersion}`, 1);
       expect(events[0]?.type).toBe("MODIFIED");
       expect(events[0]?.object.apiVersion).toBe("tests.example.com/v1beta1");
       mustExist(events[0]!.object, all);

@@ -86,11 +86,14 @@ export interface WatchLine {
   object: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; uid: string } };
 }
 
-/** The events of a watch on `path` (query included) that the server ends after `timeoutSeconds=1`. */
-export async function watchEvents(s: TestServer, path: string): Promise<WatchLine[]> {
+/**
+ * The events of a watch on `path` (query included) that the server ends after `timeoutSeconds=1`;
+ * with `expected`, read only until that many arrived and 100 ms passed without another (upstream's
+ * tests likewise take the events they wait for from ResultChan rather than sit out a timeout).
+ */
+export async function watchEvents(s: TestServer, path: string, expected?: number): Promise<WatchLine[]> {
   const sep = path.includes("?") ? "&" : "?";
-  return (await s.request(`${path}${sep}watch=true&timeoutSeconds=1`)).text
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as WatchLine);
+  const url = `${path}${sep}watch=true&timeoutSeconds=1`;
+  const lines = expected === undefined ? (await s.request(url)).text.split("\n").filter((l) => l !== "") : await s.watch(url, expected);
+  return lines.map((l) => JSON.parse(l) as WatchLine);
 }

@@ -91,7 +91,7 @@ describe("apiextensions registration_test", () => {
     const instances = new Map<string, Obj>();
     for (const name of ["foo", "bar"]) instances.set(name, await instantiate(noxus, noxuInstance(name)));
 
-    const added = await watchEvents(s, `${noxus}?resourceVersion=${initial.metadata.resourceVersion}`);
+    const added = await watchEvents(s, `${noxus}?resourceVersion=${initial.metadata.resourceVersion}`, 2);
     expect(added.map((e) => [e.type, e.object.metadata.name]).sort()).toEqual([
       ["ADDED", "bar"],
       ["ADDED", "foo"],
@@ -104,7 +104,7 @@ describe("apiextensions registration_test", () => {
 
     for (const name of instances.keys()) expect((await s.request(`${noxus}/${name}`, { method: "DELETE" })).status).toBe(200);
     expect((await list(noxus)).items).toHaveLength(0);
-    const deleted = await watchEvents(s, `${noxus}?resourceVersion=${withItems.metadata.resourceVersion}`);
+    const deleted = await watchEvents(s, `${noxus}?resourceVersion=${withItems.metadata.resourceVersion}`, 2);
     expect(deleted.map((e) => [e.type, e.object.metadata.name]).sort()).toEqual([
       ["DELETED", "bar"],
       ["DELETED", "foo"],

@@ -155,7 +155,7 @@ describe("apiextensions versioning_test", () => {
     }
     // Every object in every served version: the watch from before the creates sees both, in its own apiVersion.
     for (const v of ["v1beta1", "v1beta2"]) {
-      const events = await watchEvents(s, `${noxus(scope, v)}?resourceVersion=${rv}`);
+      const events = await watchEvents(s, `${noxus(scope, v)}?resourceVersion=${rv}`, 2);
       expect(events.map((e) => [e.type, e.object.metadata.name, e.object.apiVersion])).toEqual([
         ["ADDED", "foo-v1beta1", `mygroup.example.com/${v}`],
         ["ADDED", "foo-v1beta2", `mygroup.example.com/${v}`],

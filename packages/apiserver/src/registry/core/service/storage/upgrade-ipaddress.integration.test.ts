@@ -9,7 +9,8 @@ import { startTestServer, type TestServer } from "../../../../server/testing.ts"
 
 type Svc = { metadata: Record<string, unknown>; spec: { clusterIPs?: string[]; ipFamilyPolicy?: string; ipFamilies?: string[] } };
 
-describe.each<AllocatorMode>(["dual-write", "ipaddress"])("allocator mode %s", (mode) => {
+// The two modes at once: each has its own server, and each spends its time sitting out the grace.
+describe.concurrent.each<AllocatorMode>(["dual-write", "ipaddress"])("allocator mode %s", (mode) => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer({
