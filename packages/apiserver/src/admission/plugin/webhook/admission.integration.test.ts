@@ -381,9 +381,17 @@ describe("TestWebhookAdmissionWithWatchCache / WithoutWatchCache", () => {
       return;
     }
     if (verb === "create") {
-      // testPodBindingEviction: pods/binding.
+      // testPodBindingEviction: pods/binding, and pods/eviction with a forced delete.
       const e = expectation(key, "CREATE", name, ns, true, false, "CreateOptions");
-      const body = { apiVersion: "v1", kind: "Binding", metadata: { name }, target: { name: "foo", kind: "Node", apiVersion: "v1" } };
+      const body =
+        sub === "eviction"
+          ? {
+              apiVersion: "policy/v1",
+              kind: "Eviction",
+              metadata: { name },
+              deleteOptions: { gracePeriodSeconds: 0, propagationPolicy: "Background" },
+            }
+          : { apiVersion: "v1", kind: "Binding", metadata: { name }, target: { name: "foo", kind: "Node", apiVersion: "v1" } };
       await expectAdmission(e, () => call("POST", pathFor(parentResource, ns, name, sub), body));
       expect.soft((await call("DELETE", pathFor(parentResource, ns, name), { gracePeriodSeconds: 0 })).status).toBeLessThan(300);
       await waitGone(parentResource, ns, name);
