@@ -393,7 +393,9 @@ describe("TestWebhookAdmissionWithWatchCache / WithoutWatchCache", () => {
             }
           : { apiVersion: "v1", kind: "Binding", metadata: { name }, target: { name: "foo", kind: "Node", apiVersion: "v1" } };
       await expectAdmission(e, () => call("POST", pathFor(parentResource, ns, name, sub), body));
-      expect.soft((await call("DELETE", pathFor(parentResource, ns, name), { gracePeriodSeconds: 0 })).status).toBeLessThan(300);
+      // The forced delete of the Pod (the eviction's, already done: NotFound is fine, as upstream's deferred delete).
+      const del = (await call("DELETE", pathFor(parentResource, ns, name), { gracePeriodSeconds: 0 })).status;
+      expect.soft(del < 300 || (sub === "eviction" && del === 404), `delete: ${del}`).toBe(true);
       await waitGone(parentResource, ns, name);
       return;
     }
