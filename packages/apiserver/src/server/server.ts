@@ -197,9 +197,12 @@ async function newHandler(cfg: APIServerConfig) {
   const sa = cfg.serviceAccounts;
   const table = cfg.resources ?? resourceTable;
   const withToken = sa ? withTokenSubresource(table, sa, tokenGetter) : table;
-  const resources = withFeatureGatedStrategies(withEvictionSubresource(withToken, () => registry.stores), {
-    authorizeWithSelectors: cfg.authorizeWithSelectors ?? true,
-  });
+  const resources = withFeatureGatedStrategies(
+    withEvictionSubresource(withToken, () => registry.stores),
+    {
+      authorizeWithSelectors: cfg.authorizeWithSelectors ?? true,
+    },
+  );
   const reviews = cfg.reviews ?? reviewTable;
   const admissionPlugins = cfg.admissionPlugins ?? enabledAdmissionPlugins();
   const registry = newRESTStorage(

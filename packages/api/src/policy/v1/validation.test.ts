@@ -60,7 +60,10 @@ describe("TestValidateUnhealthyPodEvictionPolicyDisruptionBudgetSpec", () => {
 
 describe("selector and metadata", () => {
   it("validates the selector's label values unless the stored one already had a bad value", () => {
-    const bad = { metadata: { name: "pdb", namespace: "ns", resourceVersion: "1" }, spec: { selector: { matchExpressions: [{ key: "a", operator: "In", values: ["-bad-"] }] } } };
+    const bad = {
+      metadata: { name: "pdb", namespace: "ns", resourceVersion: "1" },
+      spec: { selector: { matchExpressions: [{ key: "a", operator: "In", values: ["-bad-"] }] } },
+    };
     expect(messages(validatePodDisruptionBudgetCreate(bad))).toHaveLength(1);
     expect(messages(validatePodDisruptionBudgetUpdate(bad, bad))).toEqual([]);
     const good = { ...bad, spec: { selector: { matchLabels: { a: "b" } } } };
@@ -86,7 +89,11 @@ describe("TestValidatePodDisruptionBudgetStatus", () => {
   it.each<[string, Partial<PodDisruptionBudgetStatus>, string[]]>([
     ["zero", {}, []],
     ["positive", { disruptionsAllowed: 10, currentHealthy: 5, desiredHealthy: 3, expectedPods: 2 }, []],
-    ["negative disruptionsAllowed", { disruptionsAllowed: -10 }, ["status.disruptionsAllowed: Invalid value: -10: must be greater than or equal to 0"]],
+    [
+      "negative disruptionsAllowed",
+      { disruptionsAllowed: -10 },
+      ["status.disruptionsAllowed: Invalid value: -10: must be greater than or equal to 0"],
+    ],
     ["negative currentHealthy", { currentHealthy: -5 }, ["status.currentHealthy: Invalid value: -5: must be greater than or equal to 0"]],
     ["negative desiredHealthy", { desiredHealthy: -3 }, ["status.desiredHealthy: Invalid value: -3: must be greater than or equal to 0"]],
     ["negative expectedPods", { expectedPods: -2 }, ["status.expectedPods: Invalid value: -2: must be greater than or equal to 0"]],

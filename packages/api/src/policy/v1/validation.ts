@@ -9,7 +9,13 @@ import { validateMetaConditions } from "../../meta/v1/validation/conditions.ts";
 import { validateLabelSelector } from "../../meta/v1/validation/label-selector.ts";
 import { isValidPathSegmentName } from "../../meta/v1/validation/name.ts";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../../meta/v1/validation/object-meta.ts";
-import { alwaysAllow, ifHealthyBudget, type PodDisruptionBudget, type PodDisruptionBudgetSpec, type PodDisruptionBudgetStatus } from "./types.ts";
+import {
+  alwaysAllow,
+  ifHealthyBudget,
+  type PodDisruptionBudget,
+  type PodDisruptionBudgetSpec,
+  type PodDisruptionBudgetStatus,
+} from "./types.ts";
 
 /** `supportedUnhealthyPodEvictionPolicies`, as its sorted List(). */
 const supportedUnhealthyPodEvictionPolicies = [alwaysAllow, ifHealthyBudget];

@@ -269,7 +269,11 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   },
   LocalObjectReference: { 1: s("name") },
   // policy/v1 (k8s.io/api/policy/v1/generated.proto): `kubectl create pdb`, and the Eviction `kubectl drain` posts.
-  PodDisruptionBudget: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "PodDisruptionBudgetSpec"), 3: m("status", "PodDisruptionBudgetStatus") },
+  PodDisruptionBudget: {
+    1: m("metadata", "ObjectMeta"),
+    2: m("spec", "PodDisruptionBudgetSpec"),
+    3: m("status", "PodDisruptionBudgetStatus"),
+  },
   PodDisruptionBudgetSpec: {
     1: { name: "minAvailable", type: "intorstring", pointer: true },
     2: m("selector", "LabelSelector"),

@@ -10,7 +10,10 @@ import { podDisruptionBudgetStoragePath } from "../../policy/poddisruptionbudget
 import type { ResourceDef } from "../../../server/resource-def.ts";
 
 /** The table with `pods/eviction` (create only) on every core/v1 pods entry. */
-export function withEvictionSubresource(resources: readonly ResourceDef[], stores: () => ReadonlyMap<string, GenericStore>): readonly ResourceDef[] {
+export function withEvictionSubresource(
+  resources: readonly ResourceDef[],
+  stores: () => ReadonlyMap<string, GenericStore>,
+): readonly ResourceDef[] {
   const eviction = newEvictionREST(() => {
     const s = stores().get(podDisruptionBudgetStoragePath);
     // Without policy/v1 served (runtime-config) there is no budget to read: upstream's client would 404.

@@ -21,7 +21,8 @@ export interface Backoff {
 }
 export const evictionsRetry: Backoff = { steps: 20, durationMs: 500 };
 
-const success = (): KubeObject => ({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 }) as unknown as KubeObject;
+const success = (): KubeObject =>
+  ({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 }) as unknown as KubeObject;
 
 const isConflict = (e: unknown): boolean => e instanceof StatusError && e.reason === "Conflict";
 
@@ -90,7 +91,12 @@ function deleteParams(o: DeleteOptions): DeleteParams {
  * the status strategy, after the preconditions are checked against the latest Pod; then the delete
  * runs with the resourceVersion that update produced. A dry run only deletes (dry).
  */
-async function addConditionAndDeletePod(pods: GenericStore, namespace: string | undefined, name: string, options: DeleteOptions): Promise<void> {
+async function addConditionAndDeletePod(
+  pods: GenericStore,
+  namespace: string | undefined,
+  name: string,
+  options: DeleteOptions,
+): Promise<void> {
   if (!isDryRun(options)) {
     const { object } = await pods.update(
       namespace,
@@ -112,7 +118,12 @@ async function addConditionAndDeletePod(pods: GenericStore, namespace: string | 
             `the ResourceVersion in the precondition (${rv}) does not match the ResourceVersion in record (${latest.metadata.resourceVersion ?? ""}). The object might have been modified`,
           );
         const status = (latest["status"] ?? {}) as Record<string, unknown>;
-        updatePodCondition(status, { type: "DisruptionTarget", status: "True", reason: "EvictionByEvictionAPI", message: "Eviction API: evicting" });
+        updatePodCondition(status, {
+          type: "DisruptionTarget",
+          status: "True",
+          reason: "EvictionByEvictionAPI",
+          message: "Eviction API: evicting",
+        });
         latest["status"] = status;
         return latest;
       },
@@ -146,7 +157,8 @@ async function createEviction(
     pod = await pods.get(namespace, name);
     if (!canIgnorePDB(pod)) return;
     let options = original;
-    if (shouldEnforceResourceVersion(pod) && resourceVersionIsUnset(original)) options = withResourceVersion(original, pod.metadata.resourceVersion);
+    if (shouldEnforceResourceVersion(pod) && resourceVersionIsUnset(original))
+      options = withResourceVersion(original, pod.metadata.resourceVersion);
     await addConditionAndDeletePod(pods, namespace, name, options);
     deleted = true;
   });
