@@ -33,7 +33,7 @@ function newPod(name: string, ready = true, owner?: OwnerReference): Pod {
     metadata: { name, namespace: "default", uid: `uid-${name}`, labels, ...(owner ? { ownerReferences: [owner] } : {}) },
     spec: { containers: [] },
     status: { phase: "Running", conditions: [{ type: "Ready", status: ready ? "True" : "False" }] },
-  } as unknown as Pod;
+  };
 }
 const controllerRef = (kind: string, apiVersion: string, name: string, uid: string): OwnerReference => ({
   apiVersion,
@@ -46,13 +46,13 @@ function newReplicaSet(name: string, replicas: number, owner?: OwnerReference): 
   return {
     metadata: { name, namespace: "default", uid: `uid-${name}`, ...(owner ? { ownerReferences: [owner] } : {}) },
     spec: { replicas, selector: { matchLabels: labels } },
-  } as ReplicaSet;
+  };
 }
 function newDeployment(name: string, replicas: number): Deployment {
   return {
     metadata: { name, namespace: "default", uid: `uid-${name}` },
     spec: { replicas, selector: { matchLabels: labels }, template: { metadata: {}, spec: { containers: [] } } },
-  } as Deployment;
+  };
 }
 
 /** The controller over memory informers; status updates land in the PDB cache as upstream's fake updater does. */
@@ -280,7 +280,7 @@ describe("disruption controller", () => {
         ...p,
         metadata: { ...p.metadata, ...extra },
         status: { ...p.status, conditions: [{ type: "DisruptionTarget", status: "True", reason, lastTransitionTime: iso(at) }] },
-      } as Pod;
+      };
     };
     e.pods.set(withCond("stale", "EvictionByEvictionAPI", t0 - 3 * 60_000));
     e.pods.set(withCond("fresh", "EvictionByEvictionAPI", t0 - 60_000));

@@ -81,5 +81,5 @@ export async function checkAndDecrement(pdbs: GenericStore, podName: string, rea
   // The disruption controller counts this Pod as gone until it is, or until the entry expires.
   status.disruptedPods = { ...status.disruptedPods, [podName]: formatTime(now) };
   pdb.status = status;
-  await pdbs.update(pdb.metadata.namespace, name, async () => structuredClone(pdb) as KubeObject, { subresource: "status" });
+  await pdbs.update(pdb.metadata.namespace, name, async () => structuredClone(pdb), { subresource: "status" });
 }

@@ -21,8 +21,7 @@ export interface Backoff {
 }
 export const evictionsRetry: Backoff = { steps: 20, durationMs: 500 };
 
-const success = (): KubeObject =>
-  ({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 }) as unknown as KubeObject;
+const success = (): KubeObject => ({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 });
 
 const isConflict = (e: unknown): boolean => e instanceof StatusError && e.reason === "Conflict";
 
