@@ -36,6 +36,7 @@ import {
   flowSchemaHandler,
   priorityLevelConfigurationHandler,
   priorityClassHandler,
+  podDisruptionBudgetHandler,
   namespaceHandler,
   nodeHandler,
   podHandler,
@@ -60,6 +61,9 @@ import {
 import { leaseStrategy } from "../registry/coordination/lease/strategy.ts";
 import { FlowSchemaSchema, PriorityLevelConfigurationSchema } from "@servicenet/api/flowcontrol/v1";
 import { PriorityClassSchema } from "@servicenet/api/scheduling/v1";
+import { PodDisruptionBudgetSchema } from "@servicenet/api/policy/v1";
+import { podDisruptionBudgetStrategy } from "../registry/policy/poddisruptionbudget/strategy.ts";
+import { podDisruptionBudgetStoragePath } from "../registry/policy/poddisruptionbudget/storage/storage.ts";
 import { priorityClassStrategy } from "../registry/scheduling/priorityclass/strategy.ts";
 import { priorityClassStoragePath } from "../registry/scheduling/priorityclass/storage/storage.ts";
 import { flowSchemaStrategy } from "../registry/flowcontrol/flowschema/strategy.ts";
@@ -455,6 +459,21 @@ export const servableResources: readonly ResourceDef[] = [
     strategy: priorityClassStrategy,
     schema: PriorityClassSchema,
     printer: priorityClassHandler,
+  }),
+  // policy/v1 (pkg/registry/policy/rest/storage_policy.go).
+  def({
+    group: "policy",
+    version: "v1",
+    resource: "poddisruptionbudgets",
+    kind: "PodDisruptionBudget",
+    singular: "poddisruptionbudget",
+    namespaced: true,
+    shortNames: ["pdb"],
+    subresources: ["status"],
+    storagePath: podDisruptionBudgetStoragePath,
+    strategy: podDisruptionBudgetStrategy,
+    schema: PodDisruptionBudgetSchema,
+    printer: podDisruptionBudgetHandler,
   }),
   ...admissionRegistrationV1(),
   // apiextensions-apiserver's own kind, stored under upstream's key.

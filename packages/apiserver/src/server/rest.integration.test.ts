@@ -176,6 +176,7 @@ describe("REST semantics", () => {
       "authentication.k8s.io",
       "authorization.k8s.io",
       "networking.k8s.io",
+      "policy",
       "rbac.authorization.k8s.io",
       // Both at 16700: the group name decides.
       "admissionregistration.k8s.io",

@@ -29,6 +29,7 @@ import { queryBool } from "./query-conversion.ts";
 import type { RequestInfo } from "./request-info.ts";
 import { apiVersionOf, verbsOfSubresource, type ResourceDef } from "./resources.ts";
 import { inEndpointVersion } from "./endpoint-version.ts";
+import type { SubresourceCreate } from "../registry/core/pod/storage/binding.ts";
 import { checkRoute } from "./routes.ts";
 import { keepNoOp } from "./no-op.ts";
 import { serveWatch } from "./watch.ts";
@@ -187,6 +188,18 @@ function withManagedFields(r: ResourceRequest, old: KubeObject | undefined, obj:
 /** The request's user for the store (upstream's request context carries it). */
 const userOf = (r: ResourceRequest): { user?: UserInfo } => (r.user ? { user: r.user } : {});
 
+/** The body's own version when the subresource accepts it (a policy/v1beta1 Eviction), else undefined. */
+function acceptedVersion(sub: SubresourceCreate, group: string, body: Buffer, format: string): string | undefined {
+  if (sub.acceptsVersions === undefined || format !== "json") return undefined;
+  let apiVersion: unknown;
+  try {
+    apiVersion = (JSON.parse(body.toString("utf8")) as { apiVersion?: unknown }).apiVersion;
+  } catch {
+    return undefined;
+  }
+  return sub.acceptsVersions.find((v) => apiVersion === `${group}/${v}`);
+}
+
 async function create(r: ResourceRequest): Promise<number> {
   const fv = parseFieldValidation(r.query.get("fieldValidation"));
   const format = bodyFormat(r.req.headers["content-type"]);
@@ -196,8 +209,10 @@ async function create(r: ResourceRequest): Promise<number> {
   if (sub !== undefined) {
     // A body of the subresource's own kind (a Binding), handed to its REST with the parent's name.
     // Its kind may be of another group version (serviceaccounts/token: authentication.k8s.io/v1 TokenRequest).
-    const gvk = { group: sub.group ?? r.def.group, version: sub.version ?? r.def.version, kind: sub.kind };
-    const { obj, warnings } = decodeBody({ ...r.def, ...gvk, schema: sub.schema }, await bodyBytes(r), format, fv);
+    const body = await bodyBytes(r);
+    const group = sub.group ?? r.def.group;
+    const gvk = { group, version: acceptedVersion(sub, group, body, format) ?? sub.version ?? r.def.version, kind: sub.kind };
+    const { obj, warnings } = decodeBody({ ...r.def, ...gvk, schema: sub.schema }, body, format, fv);
     // create.go: mutating admission of the subresource's object; its REST calls createValidation.
     const adm = new RequestAdmission(r, "CREATE", dryRun, warnings, gvk);
     await adm.admit(obj, undefined);

@@ -3,6 +3,7 @@
  * HTTPS server, with kube-apiserver's header limits, idle timeout and TLS client certificates.
  * The server never crashes on bad input: every failure becomes a Status response.
  */
+import { withEvictionSubresource } from "../registry/core/rest/storage-core-eviction.ts";
 import { newAdmission } from "../kubeapiserver/admission/config.ts";
 import type { AdmissionPluginConfig } from "../kubeapiserver/admission/plugin-config.ts";
 import { withLoopbackToken } from "../authentication/loopback.ts";
@@ -195,9 +196,13 @@ async function newHandler(cfg: APIServerConfig) {
   const tokenGetter = storageTokenGetter(() => registry.stores);
   const sa = cfg.serviceAccounts;
   const table = cfg.resources ?? resourceTable;
-  const resources = withFeatureGatedStrategies(sa ? withTokenSubresource(table, sa, tokenGetter) : table, {
-    authorizeWithSelectors: cfg.authorizeWithSelectors ?? true,
-  });
+  const withToken = sa ? withTokenSubresource(table, sa, tokenGetter) : table;
+  const resources = withFeatureGatedStrategies(
+    withEvictionSubresource(withToken, () => registry.stores),
+    {
+      authorizeWithSelectors: cfg.authorizeWithSelectors ?? true,
+    },
+  );
   const reviews = cfg.reviews ?? reviewTable;
   const admissionPlugins = cfg.admissionPlugins ?? enabledAdmissionPlugins();
   const registry = newRESTStorage(

@@ -9,6 +9,7 @@ import {
   CoreV1Api,
   DiscoveryV1Api,
   NetworkingV1Api,
+  PolicyV1Api,
   RbacAuthorizationV1Api,
   type KubeConfig,
 } from "@kubernetes/client-node";
@@ -31,6 +32,7 @@ import {
   type ServiceAccount,
   type ServiceCIDR,
 } from "@servicenet/api";
+import type { PodDisruptionBudget } from "@servicenet/api/policy/v1";
 import type { Clock } from "@servicenet/component-base/clock";
 import { SharedInformer, type PlainList } from "@servicenet/client/tools/cache";
 import type { Logger } from "@servicenet/component-base/logs";
@@ -62,6 +64,7 @@ export interface InformerSet {
   configMaps: SharedInformer<ConfigMap>;
   /** The Nodes' heartbeat Leases (kube-node-lease), for the node lifecycle controller. */
   nodeLeases: SharedInformer<Lease>;
+  podDisruptionBudgets: SharedInformer<PodDisruptionBudget>;
 }
 
 /** kube-controller-manager's --namespace-sync-period default: deleting namespaces are looked at again this often. */
@@ -81,6 +84,7 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
   const apps = kc.makeApiClient(AppsV1Api);
   const coordination = kc.makeApiClient(CoordinationV1Api);
+  const policy = kc.makeApiClient(PolicyV1Api);
   const base = {
     kubeConfig: kc,
     ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}),
@@ -165,6 +169,11 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       path: "/apis/apps/v1/deployments",
       list: plain("V1DeploymentList", () => apps.listDeploymentForAllNamespaces()),
     }),
+    podDisruptionBudgets: new SharedInformer<PodDisruptionBudget>({
+      ...base,
+      path: "/apis/policy/v1/poddisruptionbudgets",
+      list: plain("V1PodDisruptionBudgetList", () => policy.listPodDisruptionBudgetForAllNamespaces()),
+    }),
     replicaSets: new SharedInformer<ReplicaSet>({
       ...base,
       path: "/apis/apps/v1/replicasets",
@@ -192,6 +201,7 @@ const typedResources: Record<string, keyof InformerSet> = {
   "rbac.authorization.k8s.io/v1/clusterroles": "clusterRoles",
   "apps/v1/deployments": "deployments",
   "apps/v1/replicasets": "replicaSets",
+  "policy/v1/poddisruptionbudgets": "podDisruptionBudgets",
 };
 
 /** The key of the InformerSet's informer of all of `r`, or undefined (informerfactory.ForResource's typed lookup). */

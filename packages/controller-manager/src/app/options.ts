@@ -20,6 +20,7 @@ export const knownControllers = [
   "node-lifecycle-controller",
   "taint-eviction-controller",
   "root-ca-certificate-publisher-controller",
+  "disruption",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 

@@ -33,6 +33,8 @@ import { serviceAccountClient } from "../serviceaccount/serviceaccounts-client.t
 import { DeploymentController, deploymentControllerEventSource } from "../deployment/deployment-controller.ts";
 import { deploymentClient } from "../deployment/deployment-client.ts";
 import { ReplicaSetController } from "../replicaset/replica-set.ts";
+import { DisruptionController } from "../disruption/disruption.ts";
+import { disruptionClient } from "../disruption/disruption-client.ts";
 import { podClient, replicaSetClient } from "../replicaset/replicaset-client.ts";
 import { RealPodControl } from "../controller/pod-control.ts";
 import { NodeLifecycleController } from "../controller/nodelifecycle/node-lifecycle-controller.ts";
@@ -391,6 +393,22 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
       logger: log,
     });
     controllers.push({ run: (s) => pub.run(s, 1) });
+  }
+  if (o.controllers.includes("disruption")) {
+    // startDisruptionController: the "disruption-controller" identity (system:controller:disruption-controller).
+    const dc = new DisruptionController({
+      pdbs: use("podDisruptionBudgets"),
+      pods: use("pods"),
+      replicaSets: use("replicaSets"),
+      deployments: use("deployments"),
+      client: disruptionClient(cb.configFor("disruption-controller")),
+      recorder: events.newRecorder({ component: "controllermanager" }),
+      queue: obs.queue("disruption"),
+      stalePodDisruptionQueue: obs.queue("stale_pod_disruption"),
+      logger: log,
+    });
+    // Run starts one worker (disruption.go Run: `go wait.UntilWithContext(ctx, dc.worker, time.Second)`).
+    controllers.push({ run: (s) => dc.run(s, 1) });
   }
   for (const c of controllers)
     runs.push(c.run(signal, c.workers ?? workers).catch((err: unknown) => log.error("controller failed", { err: describeError(err) })));

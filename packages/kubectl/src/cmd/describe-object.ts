@@ -19,6 +19,8 @@ import type {
 import { describeService } from "../describe/service.ts";
 import { describeEndpointSlice, describeEndpoints } from "../describe/endpoints.ts";
 import { describeIPAddress, describeServiceCIDR } from "../describe/networking.ts";
+import { describePodDisruptionBudget } from "../describe/policy.ts";
+import type { PodDisruptionBudget } from "@servicenet/api/policy/v1";
 import { describeClusterRole, describeClusterRoleBinding, describeRole, describeRoleBinding } from "../describe/rbac.ts";
 import type { DescribeOptions } from "../describe/common.ts";
 import { goLocalLocation, type Location } from "../util/zoneinfo.ts";
@@ -93,6 +95,8 @@ export async function describeObject(ctx: Context, r: Resource, obj: PartialObje
       return describeIPAddress(obj as IPAddress, events, opts);
     case "endpointslices":
       return describeEndpointSlice(obj as EndpointSlice, events, opts);
+    case "poddisruptionbudgets":
+      return describePodDisruptionBudget(obj as unknown as PodDisruptionBudget, events, opts);
     default:
       return describeEndpoints(obj as Endpoints, events, opts);
   }

@@ -33,6 +33,7 @@ const describable = new Set([
   "clusterroles",
   "rolebindings",
   "clusterrolebindings",
+  "poddisruptionbudgets",
 ]);
 
 function resolveType(t: string): Resource {

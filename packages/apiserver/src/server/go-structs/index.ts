@@ -14,6 +14,7 @@ import { metaV1 } from "./meta-v1.ts";
 import { networkingV1 } from "./networking-v1.ts";
 import { networkingV1alpha1 } from "./networking-v1alpha1.ts";
 import { networkingV1beta1 } from "./networking-v1beta1.ts";
+import { policyV1 } from "./policy-v1.ts";
 import { rbacV1 } from "./rbac-v1.ts";
 import { schedulingV1 } from "./scheduling-v1.ts";
 import type { GoStructs } from "./types.ts";
@@ -30,6 +31,7 @@ const packages: Readonly<Record<string, GoStructs>> = {
   "networking/v1": networkingV1,
   "networking/v1alpha1": networkingV1alpha1,
   "networking/v1beta1": networkingV1beta1,
+  "policy/v1": policyV1,
   "rbac/v1": rbacV1,
   "scheduling/v1": schedulingV1,
 };

@@ -10,6 +10,16 @@ export const metaV1: GoStructs = {
     reason: "string",
     message: "string",
   },
+  DeleteOptions: {
+    kind: "string,omitempty",
+    apiVersion: "string,omitempty",
+    gracePeriodSeconds: "*int64,omitempty",
+    preconditions: "*meta/v1.Preconditions,omitempty",
+    orphanDependents: "*bool,omitempty",
+    propagationPolicy: "*string,omitempty",
+    dryRun: "[]string,omitempty",
+    ignoreStoreReadErrorWithClusterBreakingPotential: "*bool,omitempty",
+  },
   LabelSelector: { matchLabels: "map[string]string,omitempty", matchExpressions: "[]meta/v1.LabelSelectorRequirement,omitempty" },
   LabelSelectorRequirement: { key: "string", operator: "string", values: "[]string,omitempty" },
   ManagedFieldsEntry: {
@@ -21,6 +31,7 @@ export const metaV1: GoStructs = {
     fieldsV1: "*meta/v1.FieldsV1,omitempty",
     subresource: "string,omitempty",
   },
+  Preconditions: { uid: "*string,omitempty", resourceVersion: "*string,omitempty" },
   ObjectMeta: {
     name: "string,omitempty",
     generateName: "string,omitempty",

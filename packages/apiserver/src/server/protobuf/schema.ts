@@ -268,6 +268,38 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
     7: s("fieldPath"),
   },
   LocalObjectReference: { 1: s("name") },
+  // policy/v1 (k8s.io/api/policy/v1/generated.proto): `kubectl create pdb`, and the Eviction `kubectl drain` posts.
+  PodDisruptionBudget: {
+    1: m("metadata", "ObjectMeta"),
+    2: m("spec", "PodDisruptionBudgetSpec"),
+    3: m("status", "PodDisruptionBudgetStatus"),
+  },
+  PodDisruptionBudgetSpec: {
+    1: { name: "minAvailable", type: "intorstring", pointer: true },
+    2: m("selector", "LabelSelector"),
+    3: { name: "maxUnavailable", type: "intorstring", pointer: true },
+    4: { name: "unhealthyPodEvictionPolicy", type: "string", pointer: true },
+  },
+  // A create's status is reset by the strategy; disruptedPods' Time values are never sent by kubectl.
+  PodDisruptionBudgetStatus: {
+    1: i("observedGeneration"),
+    2: { name: "disruptedPods", type: "map" },
+    3: i("disruptionsAllowed"),
+    4: i("currentHealthy"),
+    5: i("desiredHealthy"),
+    6: i("expectedPods"),
+    7: m("conditions", "Condition", true),
+  },
+  Eviction: { 1: m("metadata", "ObjectMeta"), 2: m("deleteOptions", "DeleteOptions") },
+  DeleteOptions: {
+    1: pi("gracePeriodSeconds"),
+    2: m("preconditions", "Preconditions"),
+    3: { name: "orphanDependents", type: "bool", pointer: true },
+    4: { name: "propagationPolicy", type: "string", pointer: true },
+    5: s("dryRun", true),
+    6: { name: "ignoreStoreReadErrorWithClusterBreakingPotential", type: "bool", pointer: true },
+  },
+  Preconditions: { 1: s("uid"), 2: s("resourceVersion") },
   RoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
   ClusterRoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
 };
@@ -285,6 +317,8 @@ export const protobufKinds: ReadonlySet<string> = new Set([
   "Secret",
   "ServiceAccount",
   "PriorityClass",
+  "PodDisruptionBudget",
+  "Eviction",
   "SelfSubjectAccessReview",
   "SubjectAccessReview",
   "LocalSubjectAccessReview",

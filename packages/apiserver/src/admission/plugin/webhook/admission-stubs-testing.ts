@@ -51,6 +51,7 @@ const stubs: Record<string, string> = {
   "admissionregistration.k8s.io/v1/validatingadmissionpolicybindings": `{"metadata":{"name":"pb1"},"spec":{"policyName":"replicalimit-policy.example.com","paramRef":{"name":"replica-limit-test.example.com","parameterNotFoundAction":"Deny"},"validationActions":["Deny"]}}`,
   "apiextensions.k8s.io/v1/customresourcedefinitions": `{"metadata": {"name": "openshiftwebconsoleconfigs.webconsole2.operator.openshift.io"},"spec": {"scope": "Cluster","group": "webconsole2.operator.openshift.io","versions": [{"name":"v1alpha1","storage":true,"served":true,"schema":{"openAPIV3Schema":{"type":"object"}}}],"names": {"kind": "OpenShiftWebConsoleConfig","plural": "openshiftwebconsoleconfigs","singular": "openshiftwebconsoleconfig"}}}`,
   "scheduling.k8s.io/v1/priorityclasses": `{"metadata":{"name":"pc3"},"value":1000}`,
+  "policy/v1/poddisruptionbudgets": `{"metadata": {"name": "pdbv1"}, "spec": {"selector": {"matchLabels": {"anokkey": "anokvalue"}}}}`,
   "coordination.k8s.io/v1/leases": `{"metadata": {"name": "leasev1"}, "spec": {"holderIdentity": "holder", "leaseDurationSeconds": 5}}`,
   "discovery.k8s.io/v1/endpointslices": `{"metadata": {"name": "slicev1"}, "addressType": "IPv4", "protocol": "TCP", "ports": [], "endpoints": []}`,
   // admission_test.go stubDataOverrides: the reviews.

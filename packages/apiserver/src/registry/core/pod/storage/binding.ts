@@ -17,6 +17,11 @@ export interface SubresourceCreate {
   /** The kind's group version when not the parent's (serviceaccounts/token: authentication.k8s.io/v1 TokenRequest). */
   group?: string;
   version?: string;
+  /**
+   * Other versions of the kind's group a body may come in (rest.GroupVersionAcceptor: pods/eviction
+   * takes policy/v1beta1 Evictions too); decoded with the same schema.
+   */
+  acceptsVersions?: readonly string[];
   schema: unknown;
   /** Acts on `name`; returns the answer (201). */
   create(store: GenericStore, namespace: string | undefined, name: string, body: KubeObject, p: WriteParams): Promise<KubeObject>;
