@@ -5,6 +5,7 @@
  */
 import {
   AppsV1Api,
+  BatchV1Api,
   CoordinationV1Api,
   CoreV1Api,
   DiscoveryV1Api,
@@ -22,6 +23,7 @@ import {
   type EndpointSlice,
   type Endpoints,
   type IPAddress,
+  type Job,
   type Lease,
   type Namespace,
   type Node,
@@ -58,6 +60,7 @@ export interface InformerSet {
   clusterRoles: SharedInformer<ClusterRole>;
   deployments: SharedInformer<Deployment>;
   replicaSets: SharedInformer<ReplicaSet>;
+  jobs: SharedInformer<Job>;
   serviceAccounts: SharedInformer<ServiceAccount>;
   configMaps: SharedInformer<ConfigMap>;
   /** The Nodes' heartbeat Leases (kube-node-lease), for the node lifecycle controller. */
@@ -81,6 +84,7 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
   const apps = kc.makeApiClient(AppsV1Api);
   const coordination = kc.makeApiClient(CoordinationV1Api);
+  const batch = kc.makeApiClient(BatchV1Api);
   const base = {
     kubeConfig: kc,
     ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}),
@@ -171,6 +175,11 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       indexers: { [controllerUIDIndex]: controllerUIDIndexFunc },
       list: plain("V1ReplicaSetList", () => apps.listReplicaSetForAllNamespaces()),
     }),
+    jobs: new SharedInformer<Job>({
+      ...base,
+      path: "/apis/batch/v1/jobs",
+      list: plain("V1JobList", () => batch.listJobForAllNamespaces()),
+    }),
   };
 }
 
@@ -192,6 +201,7 @@ const typedResources: Record<string, keyof InformerSet> = {
   "rbac.authorization.k8s.io/v1/clusterroles": "clusterRoles",
   "apps/v1/deployments": "deployments",
   "apps/v1/replicasets": "replicaSets",
+  "batch/v1/jobs": "jobs",
 };
 
 /** The key of the InformerSet's informer of all of `r`, or undefined (informerfactory.ForResource's typed lookup). */

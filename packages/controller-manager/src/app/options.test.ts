@@ -23,6 +23,7 @@ describe("parseOptions", () => {
           "node-lifecycle-controller",
           "taint-eviction-controller",
           "root-ca-certificate-publisher-controller",
+          "job-controller",
         ],
         workers: 5,
         useServiceAccountCredentials: false,
@@ -54,6 +55,7 @@ describe("parseOptions", () => {
           "node-lifecycle-controller",
           "taint-eviction-controller",
           "root-ca-certificate-publisher-controller",
+          "job-controller",
         ],
         workers: 2,
         verbosity: 0,
@@ -83,6 +85,7 @@ describe("parseOptions", () => {
     [["--kubeconfig", "k", "--concurrent-deployment-syncs", "2"], { deploymentWorkers: 2, workers: 5 }],
     [["--kubeconfig", "k"], { replicaSetWorkers: 5 }],
     [["--kubeconfig", "k", "--concurrent-replicaset-syncs", "2"], { replicaSetWorkers: 2, workers: 5 }],
+    [["--kubeconfig", "k", "--concurrent-job-syncs", "3"], { jobWorkers: 3, workers: 5 }],
     [["--kubeconfig", "k", "--v=2"], { verbosity: 2 }],
     [
       ["--kubeconfig", "k", "--allocate-node-cidrs", "--cluster-cidr=10.244.0.0/16,fd00:10:244::/56", "--node-cidr-mask-size-ipv6", "64"],

@@ -52,6 +52,8 @@ import { controllerUserAgent } from "../controller/user-agent.ts";
 import { Publisher } from "../controller/certificates/rootcacertpublisher/publisher.ts";
 import { publisherClient } from "../controller/certificates/rootcacertpublisher/publisher-client.ts";
 import { rootCABundle } from "./certificates.ts";
+import { JobController } from "../job/job-controller.ts";
+import { jobClient } from "../job/job-client.ts";
 
 export interface RunOptions {
   kubeConfig: KubeConfig;
@@ -63,6 +65,8 @@ export interface RunOptions {
   deploymentWorkers?: number;
   /** ReplicaSet workers (kube-controller-manager's --concurrent-replicaset-syncs, default 5). */
   replicaSetWorkers?: number;
+  /** Job controller workers (--concurrent-job-syncs, default 5). */
+  jobWorkers?: number;
   leaderElect?: boolean;
   leaseNamespace?: string;
   leaseName?: string;
@@ -341,6 +345,21 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         logger: log,
       }),
     );
+  }
+  if (o.controllers.includes("job-controller")) {
+    // startJobController: the "job-controller" identity (bootstrap role system:controller:job-controller).
+    const kc = cb.configFor("job-controller");
+    const recorder = events.newRecorder({ component: "job-controller" });
+    const jc = new JobController({
+      jobs: use("jobs"),
+      pods: use("pods"),
+      podControl: new RealPodControl(podClient(kc, controllerUserAgent("job-controller")), recorder),
+      client: jobClient(kc),
+      recorder,
+      queue: obs.queue("job"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => jc.run(s, o.jobWorkers ?? 5) });
   }
   if (o.controllers.includes("node-lifecycle-controller")) {
     // startNodeLifecycleController: the "node-controller" identity (bootstrap role system:controller:node-controller).

@@ -23,7 +23,8 @@ export type TestEnvironmentControllerName =
   | "replicaset"
   | "serviceaccount"
   | "node-lifecycle-controller"
-  | "taint-eviction-controller";
+  | "taint-eviction-controller"
+  | "job-controller";
 
 /** Options of the test environment's controllers. */
 export interface TestEnvironmentControllerOptions {
