@@ -24,6 +24,7 @@ import {
   type Endpoints,
   type IPAddress,
   type Job,
+  type CronJob,
   type Lease,
   type Namespace,
   type Node,
@@ -61,6 +62,7 @@ export interface InformerSet {
   deployments: SharedInformer<Deployment>;
   replicaSets: SharedInformer<ReplicaSet>;
   jobs: SharedInformer<Job>;
+  cronJobs: SharedInformer<CronJob>;
   serviceAccounts: SharedInformer<ServiceAccount>;
   configMaps: SharedInformer<ConfigMap>;
   /** The Nodes' heartbeat Leases (kube-node-lease), for the node lifecycle controller. */
@@ -180,6 +182,11 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       path: "/apis/batch/v1/jobs",
       list: plain("V1JobList", () => batch.listJobForAllNamespaces()),
     }),
+    cronJobs: new SharedInformer<CronJob>({
+      ...base,
+      path: "/apis/batch/v1/cronjobs",
+      list: plain("V1CronJobList", () => batch.listCronJobForAllNamespaces()),
+    }),
   };
 }
 
@@ -202,6 +209,7 @@ const typedResources: Record<string, keyof InformerSet> = {
   "apps/v1/deployments": "deployments",
   "apps/v1/replicasets": "replicaSets",
   "batch/v1/jobs": "jobs",
+  "batch/v1/cronjobs": "cronJobs",
 };
 
 /** The key of the InformerSet's informer of all of `r`, or undefined (informerfactory.ForResource's typed lookup). */

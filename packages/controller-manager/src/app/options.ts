@@ -21,6 +21,8 @@ export const knownControllers = [
   "taint-eviction-controller",
   "root-ca-certificate-publisher-controller",
   "job-controller",
+  "cronjob-controller",
+  "ttl-after-finished-controller",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 

@@ -54,6 +54,10 @@ import { publisherClient } from "../controller/certificates/rootcacertpublisher/
 import { rootCABundle } from "./certificates.ts";
 import { JobController } from "../job/job-controller.ts";
 import { jobClient } from "../job/job-client.ts";
+import { CronJobController } from "../cronjob/cronjob-controller.ts";
+import { cronJobClient } from "../cronjob/cronjob-client.ts";
+import { TTLAfterFinishedController } from "../ttlafterfinished/ttlafterfinished-controller.ts";
+import { ttlJobClient } from "../ttlafterfinished/ttl-job-client.ts";
 
 export interface RunOptions {
   kubeConfig: KubeConfig;
@@ -360,6 +364,28 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
       logger: log,
     });
     controllers.push({ run: (s) => jc.run(s, o.jobWorkers ?? 5) });
+  }
+  if (o.controllers.includes("cronjob-controller")) {
+    // startCronJobController: the "cronjob-controller" identity, --concurrent-cron-job-syncs (default 5).
+    const cj = new CronJobController({
+      cronJobs: use("cronJobs"),
+      jobs: use("jobs"),
+      client: cronJobClient(cb.configFor("cronjob-controller")),
+      recorder: events.newRecorder({ component: "cronjob-controller" }),
+      queue: obs.queue("cronjob"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => cj.run(s, 5) });
+  }
+  if (o.controllers.includes("ttl-after-finished-controller")) {
+    // startTTLAfterFinishedController: --concurrent-ttl-after-finished-syncs (default 5).
+    const ttl = new TTLAfterFinishedController({
+      jobs: use("jobs"),
+      client: ttlJobClient(cb.configFor("ttl-after-finished-controller")),
+      queue: obs.queue("ttl_jobs_to_delete"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => ttl.run(s, 5) });
   }
   if (o.controllers.includes("node-lifecycle-controller")) {
     // startNodeLifecycleController: the "node-controller" identity (bootstrap role system:controller:node-controller).

@@ -24,7 +24,9 @@ export type TestEnvironmentControllerName =
   | "serviceaccount"
   | "node-lifecycle-controller"
   | "taint-eviction-controller"
-  | "job-controller";
+  | "job-controller"
+  | "cronjob-controller"
+  | "ttl-after-finished-controller";
 
 /** Options of the test environment's controllers. */
 export interface TestEnvironmentControllerOptions {
