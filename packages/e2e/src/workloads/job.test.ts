@@ -56,7 +56,10 @@ describe.skipIf(!haveKubectl())("Job controller with kubectl 1.33", () => {
     dir = mkdtempSync(join(tmpdir(), "e2e-job-"));
     env = await startTestEnvironment({
       controllers: [
-        testEnvironmentControllers(["job-controller", "garbagecollector", "nodeipam", "node-lifecycle-controller"], { clusterCIDR: "10.244.0.0/16" }),
+        testEnvironmentControllers(
+          ["job-controller", "cronjob-controller", "ttl-after-finished-controller", "garbagecollector", "nodeipam", "node-lifecycle-controller"],
+          { clusterCIDR: "10.244.0.0/16" },
+        ),
         testEnvironmentScheduler(),
         testEnvironmentKubelet({ nodes: 2 }),
       ],
@@ -124,5 +127,31 @@ describe.skipIf(!haveKubectl())("Job controller with kubectl 1.33", () => {
     await eventually(async () => ((await getJob("sleepy")).status as { active?: number }).active === 1, { timeoutMs: 60_000, what: "1 active" });
     expect((await k("get", "job", "sleepy", "--no-headers")).stdout.trim().split(/\s+/).slice(0, 3)).toEqual(["sleepy", "Running", "0/1"]);
     expect(await k("delete", "job", "sleepy")).toMatchObject({ code: 0, stdout: 'job.batch "sleepy" deleted\n' });
+  }, 120_000);
+
+  it("deletes a finished Job after ttlSecondsAfterFinished", async () => {
+    expect((await kIn(job("short", { ttlSecondsAfterFinished: 0 }), "create", "-f", "-")).code).toBe(0);
+    await eventually(async () => (await k("get", "job", "short")).code !== 0, { timeoutMs: 50_000, what: "job/short deleted" });
+  }, 120_000);
+
+  it("kubectl create cronjob, get cj, and create job --from=cronjob", async () => {
+    expect(await k("create", "cronjob", "hello", "--image=busybox", "--schedule=*/5 * * * *", "--", "date")).toMatchObject({
+      code: 0,
+      stdout: "cronjob.batch/hello created\n",
+    });
+    const lines = (await k("get", "cj", "hello")).stdout.split("\n");
+    expect(lines[0]).toMatch(/^NAME\s+SCHEDULE\s+TIMEZONE\s+SUSPEND\s+ACTIVE\s+LAST SCHEDULE\s+AGE$/);
+    expect(lines[1]).toMatch(/^hello\s+\*\/5 \* \* \* \*\s+<none>\s+False\s+0\s+<none>\s+\d+s$/);
+    expect(await k("create", "job", "manual", "--from=cronjob/hello")).toMatchObject({ code: 0, stdout: "job.batch/manual created\n" });
+    const manual = JSON.parse((await k("get", "job", "manual", "-o", "json")).stdout) as {
+      metadata: { annotations: Record<string, string>; ownerReferences: { kind: string; name: string }[] };
+    };
+    expect(manual.metadata.annotations["cronjob.kubernetes.io/instantiate"]).toBe("manual");
+    expect(manual.metadata.ownerReferences.map((r) => `${r.kind}/${r.name}`)).toEqual(["CronJob/hello"]);
+    // The CronJob controller lists it among the CronJob's active Jobs.
+    await eventually(async () => (await k("get", "cj", "hello", "-o", "jsonpath={.status.active[*].name}")).stdout === "manual", {
+      timeoutMs: 30_000,
+      what: "status.active: manual",
+    });
   }, 120_000);
 });
