@@ -21,7 +21,11 @@ export function cronJobClient(kubeConfig: KubeConfig, userAgent = controllerUser
   return {
     createJob: (ns, job) => request<Job>("POST", jobs(ns), job),
     deleteJob: async (ns, name) => {
-      await request<unknown>("DELETE", `${jobs(ns)}/${seg(name)}`, { apiVersion: "v1", kind: "DeleteOptions", propagationPolicy: "Background" });
+      await request<unknown>("DELETE", `${jobs(ns)}/${seg(name)}`, {
+        apiVersion: "v1",
+        kind: "DeleteOptions",
+        propagationPolicy: "Background",
+      });
     },
     updateStatus: (cj) =>
       request<CronJob>(

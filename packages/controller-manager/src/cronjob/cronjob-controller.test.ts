@@ -78,7 +78,13 @@ function setup(cj: CronJob, jobs: Job[], now: number) {
 describe("CronJobController.sync (TestControllerV2SyncCronJob)", () => {
   it.each<[string, CronJob, Job[], number, { created: number; deleted: string[]; events: string[]; active?: number }]>([
     ["never ran, not time", cronJob(), [], justBeforeTheHour, { created: 0, deleted: [], events: [] }],
-    ["never ran, is time", cronJob(), [], justAfterTheHour, { created: 1, deleted: [], events: ["Normal SuccessfulCreate Created job mycronjob-24394200"], active: 1 }],
+    [
+      "never ran, is time",
+      cronJob(),
+      [],
+      justAfterTheHour,
+      { created: 1, deleted: [], events: ["Normal SuccessfulCreate Created job mycronjob-24394200"], active: 1 },
+    ],
     ["suspended", cronJob({ suspend: true }), [], justAfterTheHour, { created: 0, deleted: [], events: [] }],
     [
       "too late (startingDeadlineSeconds)",
@@ -104,7 +110,12 @@ describe("CronJobController.sync (TestControllerV2SyncCronJob)", () => {
       cronJob({ concurrencyPolicy: "Replace" }, { active: [{ kind: "Job", name: "old", uid: "uid-old" }] }),
       [childJob("old")],
       justAfterTheHour,
-      { created: 1, deleted: ["old"], events: ["Normal SuccessfulDelete Deleted job old", "Normal SuccessfulCreate Created job mycronjob-24394200"], active: 1 },
+      {
+        created: 1,
+        deleted: ["old"],
+        events: ["Normal SuccessfulDelete Deleted job old", "Normal SuccessfulCreate Created job mycronjob-24394200"],
+        active: 1,
+      },
     ],
     [
       "Allow with one running: both",
@@ -115,10 +126,17 @@ describe("CronJobController.sync (TestControllerV2SyncCronJob)", () => {
     ],
     [
       "a finished active Job leaves the list; the history limit removes the oldest",
-      cronJob({ successfulJobsHistoryLimit: 0 }, { active: [{ kind: "Job", name: "old", uid: "uid-old" }], lastScheduleTime: "2016-05-19T09:00:00Z" }),
+      cronJob(
+        { successfulJobsHistoryLimit: 0 },
+        { active: [{ kind: "Job", name: "old", uid: "uid-old" }], lastScheduleTime: "2016-05-19T09:00:00Z" },
+      ),
       [childJob("old", "Complete")],
       justBeforeTheHour,
-      { created: 0, deleted: ["old"], events: ["Normal SawCompletedJob Saw completed job: old, condition: Complete", "Normal SuccessfulDelete Deleted job old"] },
+      {
+        created: 0,
+        deleted: ["old"],
+        events: ["Normal SawCompletedJob Saw completed job: old, condition: Complete", "Normal SuccessfulDelete Deleted job old"],
+      },
     ],
     [
       "already ran this hour",
@@ -139,7 +157,11 @@ describe("CronJobController.sync (TestControllerV2SyncCronJob)", () => {
   });
 
   it("records lastSuccessfulTime from a completed Job", async () => {
-    const { c, statuses } = setup(cronJob({}, { lastScheduleTime: "2016-05-19T09:00:00Z" }), [childJob("done", "Complete")], justBeforeTheHour);
+    const { c, statuses } = setup(
+      cronJob({}, { lastScheduleTime: "2016-05-19T09:00:00Z" }),
+      [childJob("done", "Complete")],
+      justBeforeTheHour,
+    );
     await c.sync("snazzycats/mycronjob");
     expect(statuses.at(-1)?.status?.lastSuccessfulTime).toBe("2016-05-19T08:10:00Z");
   });

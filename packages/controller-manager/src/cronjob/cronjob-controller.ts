@@ -16,7 +16,16 @@ import { isAlreadyExists, isNotFound } from "@servicenet/client/errors";
 import { Controller } from "../framework/controller.ts";
 import { getControllerOf } from "../controller/controller-ref-manager.ts";
 import type { CronJobClient } from "./cronjob-client.ts";
-import { finishedType, finishTime, jobFromTemplate, jobNameFor, jobRef, mostRecentScheduleTime, nextScheduleAfterMs, tooManyMissed } from "./utils.ts";
+import {
+  finishedType,
+  finishTime,
+  jobFromTemplate,
+  jobNameFor,
+  jobRef,
+  mostRecentScheduleTime,
+  nextScheduleAfterMs,
+  tooManyMissed,
+} from "./utils.ts";
 
 export interface CronJobControllerDeps {
   cronJobs: IndexInformer<CronJob>;
@@ -118,7 +127,12 @@ export class CronJobController {
     if (cj.metadata.deletionTimestamp) return undefined;
     const zone = cj.spec.timeZone ?? this.#d.localZone ?? "UTC";
     if (cj.spec.timeZone !== undefined && !isKnownTimeZone(cj.spec.timeZone)) {
-      this.#event(cj, "Warning", "UnknownTimeZone", `invalid timeZone: ${JSON.stringify(cj.spec.timeZone)}: unknown time zone ${cj.spec.timeZone}`);
+      this.#event(
+        cj,
+        "Warning",
+        "UnknownTimeZone",
+        `invalid timeZone: ${JSON.stringify(cj.spec.timeZone)}: unknown time zone ${cj.spec.timeZone}`,
+      );
       return undefined;
     }
     if (cj.spec.suspend === true) return undefined;
@@ -133,7 +147,12 @@ export class CronJobController {
     const next = () => nextScheduleAfterMs({ ...cj, status }, now, schedule, zone);
     const { time: scheduled, missed } = mostRecentScheduleTime({ ...cj, status }, now, schedule, zone, true);
     if (missed > tooManyMissed)
-      this.#event(cj, "Warning", "TooManyMissedTimes", "too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew");
+      this.#event(
+        cj,
+        "Warning",
+        "TooManyMissedTimes",
+        "too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew",
+      );
     if (scheduled === undefined) return next();
     const deadline = cj.spec.startingDeadlineSeconds;
     if (deadline !== undefined && scheduled + deadline * 1000 < now) {
@@ -141,7 +160,10 @@ export class CronJobController {
       return next();
     }
     const name = jobNameFor(cj, scheduled);
-    if ((status.active ?? []).some((r) => r.name === name) || (status.lastScheduleTime !== undefined && Date.parse(status.lastScheduleTime) === scheduled))
+    if (
+      (status.active ?? []).some((r) => r.name === name) ||
+      (status.lastScheduleTime !== undefined && Date.parse(status.lastScheduleTime) === scheduled)
+    )
       return next();
     if (cj.spec.concurrencyPolicy === "Forbid" && (status.active ?? []).length > 0) {
       this.#event(cj, "Normal", "JobAlreadyActive", "Not starting job because prior execution is running and concurrency policy is Forbid");

@@ -90,7 +90,14 @@ export function jobFromTemplate(cj: CronJob, scheduled: number, zone: string): J
       labels: { ...t.metadata.labels },
       annotations: { ...t.metadata.annotations, [cronJobScheduledTimestampAnnotation]: rfc3339In(scheduled, zone) },
       ownerReferences: [
-        { apiVersion: "batch/v1", kind: "CronJob", name: cj.metadata.name ?? "", uid: cj.metadata.uid ?? "", controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: "batch/v1",
+          kind: "CronJob",
+          name: cj.metadata.name ?? "",
+          uid: cj.metadata.uid ?? "",
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
     },
     spec: structuredClone(t.spec),

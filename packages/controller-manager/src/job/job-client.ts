@@ -20,6 +20,10 @@ export function jobClient(kubeConfig: KubeConfig, userAgent = controllerUserAgen
   return {
     get: (ns, name) => request<Job>("GET", path(ns, name)),
     updateStatus: (job) =>
-      request<Job>("PUT", `${path(job.metadata.namespace ?? "", job.metadata.name ?? "")}/status`, { ...job, apiVersion: "batch/v1", kind: "Job" }),
+      request<Job>("PUT", `${path(job.metadata.namespace ?? "", job.metadata.name ?? "")}/status`, {
+        ...job,
+        apiVersion: "batch/v1",
+        kind: "Job",
+      }),
   };
 }

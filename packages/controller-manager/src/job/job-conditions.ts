@@ -38,7 +38,14 @@ export const isJobFinished = (job: Job): boolean => isConditionTrue(job, "Comple
  * `ensureJobConditionStatus`: sets `type` to `status` (a new transition time only when the status
  * changes); an absent condition is only added as True. Returns whether anything changed.
  */
-export function ensureCondition(conds: JobCondition[], type: string, status: string, reason: string, message: string, now: number): boolean {
+export function ensureCondition(
+  conds: JobCondition[],
+  type: string,
+  status: string,
+  reason: string,
+  message: string,
+  now: number,
+): boolean {
   const i = conds.findIndex((c) => c.type === type);
   if (i < 0) {
     if (status !== "True") return false;
@@ -52,7 +59,8 @@ export function ensureCondition(conds: JobCondition[], type: string, status: str
 }
 
 /** `onlyReplaceFailedPods`: podReplacementPolicy Failed (always with a podFailurePolicy). */
-export const onlyReplaceFailedPods = (job: Job): boolean => job.spec.podReplacementPolicy === "Failed" || job.spec.podFailurePolicy !== undefined;
+export const onlyReplaceFailedPods = (job: Job): boolean =>
+  job.spec.podReplacementPolicy === "Failed" || job.spec.podFailurePolicy !== undefined;
 
 const isTerminal = (p: Pod) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed";
 const isDeleting = (p: Pod) => p.metadata.deletionTimestamp !== undefined && p.metadata.deletionTimestamp !== null;

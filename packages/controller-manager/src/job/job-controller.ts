@@ -144,8 +144,7 @@ export class JobController {
     await this.#removeFinalizers(plan.removeFinalizers);
     await this.#manage(job, plan);
     const ref = getReference(asControllerObject(job), jobKind.kind, jobKind.apiVersion);
-    if (!semanticEqual(plan.status, current.status ?? {}))
-      await this.#d.client.updateStatus({ ...current, status: plan.status });
+    if (!semanticEqual(plan.status, current.status ?? {})) await this.#d.client.updateStatus({ ...current, status: plan.status });
     for (const e of plan.events) this.#d.recorder.event(ref, e.type, e.reason, e.message);
     if (plan.requeueAfterMs !== undefined) this.queue.addAfter(key, plan.requeueAfterMs);
   }

@@ -47,10 +47,17 @@ const pods = (n: number, phase: string, extra: Parameters<typeof pod>[1] = {}) =
 const types = (s: JobStatus) => (s.conditions ?? []).filter((c) => c.status === "True").map((c) => `${c.type}:${c.reason}`);
 
 describe("planJobSync (TestControllerSyncJob)", () => {
-  it.each<[string, Job, Pod[], { create: number; del: number; active?: number; succeeded?: number; failed?: number; conditions: string[] }]>([
+  it.each<
+    [string, Job, Pod[], { create: number; del: number; active?: number; succeeded?: number; failed?: number; conditions: string[] }]
+  >([
     ["job start", job(), [], { create: 2, del: 0, active: 2, conditions: [] }],
     ["correct # of pods", job({}, { startTime: started }), pods(2, "Running"), { create: 0, del: 0, active: 2, conditions: [] }],
-    ["too few active pods", job({}, { startTime: started, succeeded: 1 }), pods(1, "Running"), { create: 1, del: 0, active: 2, succeeded: 1, conditions: [] }],
+    [
+      "too few active pods",
+      job({}, { startTime: started, succeeded: 1 }),
+      pods(1, "Running"),
+      { create: 1, del: 0, active: 2, succeeded: 1, conditions: [] },
+    ],
     ["too many active pods", job({}, { startTime: started }), pods(3, "Running"), { create: 0, del: 1, active: 2, conditions: [] }],
     [
       "too few active pods, with a pod succeeded",
@@ -58,7 +65,12 @@ describe("planJobSync (TestControllerSyncJob)", () => {
       [...pods(1, "Running"), ...pods(1, "Succeeded")],
       { create: 1, del: 0, active: 2, succeeded: 1, conditions: [] },
     ],
-    ["only the completions left", job({ parallelism: 5 }, { startTime: started, succeeded: 3 }), [], { create: 2, del: 0, active: 2, succeeded: 3, conditions: [] }],
+    [
+      "only the completions left",
+      job({ parallelism: 5 }, { startTime: started, succeeded: 3 }),
+      [],
+      { create: 2, del: 0, active: 2, succeeded: 3, conditions: [] },
+    ],
     [
       "job finish: SuccessCriteriaMet, then Complete with nothing running",
       job({}, { startTime: started, succeeded: 4 }),
@@ -79,7 +91,21 @@ describe("planJobSync (TestControllerSyncJob)", () => {
     ],
     [
       "FailureTarget and nothing running: Failed",
-      job({ backoffLimit: 1 }, { startTime: started, failed: 2, conditions: [{ type: "FailureTarget", status: "True", reason: "BackoffLimitExceeded", message: "Job has reached the specified backoff limit" }] }),
+      job(
+        { backoffLimit: 1 },
+        {
+          startTime: started,
+          failed: 2,
+          conditions: [
+            {
+              type: "FailureTarget",
+              status: "True",
+              reason: "BackoffLimitExceeded",
+              message: "Job has reached the specified backoff limit",
+            },
+          ],
+        },
+      ),
       [],
       { create: 0, del: 0, failed: 2, conditions: ["FailureTarget:BackoffLimitExceeded", "Failed:BackoffLimitExceeded"] },
     ],
@@ -89,7 +115,12 @@ describe("planJobSync (TestControllerSyncJob)", () => {
       pods(2, "Running"),
       { create: 0, del: 2, conditions: ["FailureTarget:DeadlineExceeded"] },
     ],
-    ["suspended: the active Pods go", job({ suspend: true }, { startTime: started }), pods(2, "Running"), { create: 0, del: 2, conditions: ["Suspended:JobSuspended"] }],
+    [
+      "suspended: the active Pods go",
+      job({ suspend: true }, { startTime: started }),
+      pods(2, "Running"),
+      { create: 0, del: 2, conditions: ["Suspended:JobSuspended"] },
+    ],
     [
       "a terminating Pod is replaced under TerminatingOrFailed and counted failed",
       job({}, { startTime: started }),
@@ -138,13 +169,20 @@ describe("trackJobStatusAndRemoveFinalizers (TestTrackJobStatusAndRemoveFinalize
     const done = pods(2, "Succeeded");
     const failed = pods(1, "Failed");
     const plan = planJobSync(job({}, { startTime: started }), [...done, ...failed], now);
-    expect(plan.uncountedStatus?.uncountedTerminatedPods).toEqual({ succeeded: [done[0]!.metadata.uid, done[1]!.metadata.uid], failed: [failed[0]!.metadata.uid] });
+    expect(plan.uncountedStatus?.uncountedTerminatedPods).toEqual({
+      succeeded: [done[0]!.metadata.uid, done[1]!.metadata.uid],
+      failed: [failed[0]!.metadata.uid],
+    });
     expect(plan.removeFinalizers.map((p) => p.metadata.name)).toEqual([...done, ...failed].map((p) => p.metadata.name));
     expect(plan.status).toMatchObject({ succeeded: 2, failed: 1, uncountedTerminatedPods: {} });
   });
 
   it("counts UIDs left uncounted by an earlier sync whose Pods are gone, once", () => {
-    const plan = planJobSync(job({}, { startTime: started, succeeded: 1, uncountedTerminatedPods: { succeeded: ["gone"], failed: [] } }), [], now);
+    const plan = planJobSync(
+      job({}, { startTime: started, succeeded: 1, uncountedTerminatedPods: { succeeded: ["gone"], failed: [] } }),
+      [],
+      now,
+    );
     expect(plan.uncountedStatus).toBeUndefined();
     expect(plan.status.succeeded).toBe(2);
   });
@@ -156,13 +194,18 @@ describe("trackJobStatusAndRemoveFinalizers (TestTrackJobStatusAndRemoveFinalize
 });
 
 describe("Indexed Jobs (TestControllerSyncJob indexed cases)", () => {
-  const indexed = (status: JobStatus = {}) => job({ completionMode: "Indexed", completions: 4, parallelism: 2 }, { startTime: started, ...status });
+  const indexed = (status: JobStatus = {}) =>
+    job({ completionMode: "Indexed", completions: 4, parallelism: 2 }, { startTime: started, ...status });
   it("creates the lowest pending indexes", () => {
     expect(planJobSync(indexed(), [], now).createPods).toEqual([0, 1]);
     expect(planJobSync(indexed({ completedIndexes: "0", succeeded: 1 }), [pod("Running", { index: 1 })], now).createPods).toEqual([2]);
   });
   it("counts completed indexes once and writes them compressed", () => {
-    const plan = planJobSync(indexed({ completedIndexes: "0", succeeded: 1 }), [pod("Succeeded", { index: 1 }), pod("Succeeded", { index: 2 }), pod("Succeeded", { index: 1 })], now);
+    const plan = planJobSync(
+      indexed({ completedIndexes: "0", succeeded: 1 }),
+      [pod("Succeeded", { index: 1 }), pod("Succeeded", { index: 2 }), pod("Succeeded", { index: 1 })],
+      now,
+    );
     expect(plan.status).toMatchObject({ completedIndexes: "0-2", succeeded: 3 });
     expect(plan.createPods).toEqual([3]);
   });

@@ -115,7 +115,11 @@ function backoffLeftMs(job: Job, pods: readonly Pod[], failed: number, now: numb
 /** Active Pods to delete first: not ready, then the newest (`controller.ActivePods` ranking, simplified). */
 function surplus(active: readonly Pod[], n: number): Pod[] {
   const rank = (p: Pod) => (isPodReady(p) ? 1 : 0);
-  return [...active].sort((a, b) => rank(a) - rank(b) || String(b.metadata.creationTimestamp ?? "").localeCompare(String(a.metadata.creationTimestamp ?? ""))).slice(0, n);
+  return [...active]
+    .sort(
+      (a, b) => rank(a) - rank(b) || String(b.metadata.creationTimestamp ?? "").localeCompare(String(a.metadata.creationTimestamp ?? "")),
+    )
+    .slice(0, n);
 }
 
 /** Plans one sync of `job` over its Pods at `now` (ms). */
@@ -123,7 +127,9 @@ export function planJobSync(job: Job, pods: readonly Pod[], now: number): JobSyn
   const events: JobEvent[] = [];
   const conds: JobCondition[] = structuredClone(job.status?.conditions ?? []);
   const tracked = trackFinished(job, pods);
-  const removeFinalizers = pods.filter((p) => hasFinalizer(p) && (tracked.succeeded.has(p.metadata.uid ?? "") || tracked.failed.has(p.metadata.uid ?? "")));
+  const removeFinalizers = pods.filter(
+    (p) => hasFinalizer(p) && (tracked.succeeded.has(p.metadata.uid ?? "") || tracked.failed.has(p.metadata.uid ?? "")),
+  );
   const uncountedStatus = tracked.added
     ? { ...job.status, uncountedTerminatedPods: { succeeded: [...tracked.succeeded], failed: [...tracked.failed] } }
     : undefined;
@@ -155,8 +161,7 @@ export function planJobSync(job: Job, pods: readonly Pod[], now: number): JobSyn
     const hasTarget = conds.some((c) => (c.type === "FailureTarget" || c.type === "SuccessCriteriaMet") && c.status === "True");
     if (!hasTarget) {
       const completions = job.spec.completions;
-      const complete =
-        completions !== undefined ? counts.succeeded >= completions : counts.succeeded > 0 && active.length === 0;
+      const complete = completions !== undefined ? counts.succeeded >= completions : counts.succeeded > 0 && active.length === 0;
       const left = deadlineLeftMs(job, suspended ? undefined : startTime, now);
       if (complete) ensureCondition(conds, "SuccessCriteriaMet", "True", jobReasonCompletionsReached, completionsReachedMessage, now);
       else if (counts.failed > (job.spec.backoffLimit ?? 6))
@@ -182,7 +187,8 @@ export function planJobSync(job: Job, pods: readonly Pod[], now: number): JobSyn
     // manageJob: towards parallelism, bounded by the completions still needed.
     const parallelism = job.spec.parallelism ?? 1;
     let wantActive = suspended ? 0 : parallelism;
-    if (!suspended && job.spec.completions !== undefined) wantActive = Math.min(parallelism, Math.max(0, job.spec.completions - counts.succeeded));
+    if (!suspended && job.spec.completions !== undefined)
+      wantActive = Math.min(parallelism, Math.max(0, job.spec.completions - counts.succeeded));
     // With podReplacementPolicy Failed a terminating Pod still holds its place.
     const holding = active.length + (onlyReplaceFailedPods(job) ? terminating.length : 0);
     if (holding > wantActive) deletePods.push(...surplus(active, holding - wantActive));

@@ -40,7 +40,12 @@ const job = (name: string, spec: Record<string, unknown>, code = 0) =>
 
 type JobJSON = {
   metadata: { uid: string };
-  status: { succeeded?: number; failed?: number; completedIndexes?: string; conditions?: { type: string; status: string; reason: string }[] };
+  status: {
+    succeeded?: number;
+    failed?: number;
+    completedIndexes?: string;
+    conditions?: { type: string; status: string; reason: string }[];
+  };
 };
 
 describe.skipIf(!haveKubectl())("Job controller with kubectl 1.33", () => {
@@ -57,7 +62,14 @@ describe.skipIf(!haveKubectl())("Job controller with kubectl 1.33", () => {
     env = await startTestEnvironment({
       controllers: [
         testEnvironmentControllers(
-          ["job-controller", "cronjob-controller", "ttl-after-finished-controller", "garbagecollector", "nodeipam", "node-lifecycle-controller"],
+          [
+            "job-controller",
+            "cronjob-controller",
+            "ttl-after-finished-controller",
+            "garbagecollector",
+            "nodeipam",
+            "node-lifecycle-controller",
+          ],
           { clusterCIDR: "10.244.0.0/16" },
         ),
         testEnvironmentScheduler(),
@@ -86,7 +98,10 @@ describe.skipIf(!haveKubectl())("Job controller with kubectl 1.33", () => {
   });
 
   it("runs a parallel Job to completion: kubectl wait, get and the Pods' finalizers gone", async () => {
-    expect(await kIn(job("pi", { completions: 3, parallelism: 2 }), "create", "-f", "-")).toMatchObject({ code: 0, stdout: "job.batch/pi created\n" });
+    expect(await kIn(job("pi", { completions: 3, parallelism: 2 }), "create", "-f", "-")).toMatchObject({
+      code: 0,
+      stdout: "job.batch/pi created\n",
+    });
     const wait = await k("wait", "--for=condition=complete", "job/pi", "--timeout=50s");
     expect(wait).toMatchObject({ code: 0, stdout: "job.batch/pi condition met\n" });
     const j = await getJob("pi");
@@ -94,7 +109,9 @@ describe.skipIf(!haveKubectl())("Job controller with kubectl 1.33", () => {
     expect(conditions(j)).toEqual(["SuccessCriteriaMet:CompletionsReached", "Complete:CompletionsReached"]);
     const row = (await k("get", "job", "pi", "--no-headers")).stdout.trim().split(/\s+/);
     expect(row.slice(0, 3)).toEqual(["pi", "Complete", "3/3"]);
-    const pods = (await core.listNamespacedPod({ namespace: "default", labelSelector: `batch.kubernetes.io/controller-uid=${j.metadata.uid}` })).items;
+    const pods = (
+      await core.listNamespacedPod({ namespace: "default", labelSelector: `batch.kubernetes.io/controller-uid=${j.metadata.uid}` })
+    ).items;
     expect(pods.length).toBe(3);
     for (const p of pods) {
       expect(p.status?.phase).toBe("Succeeded");
@@ -124,7 +141,10 @@ describe.skipIf(!haveKubectl())("Job controller with kubectl 1.33", () => {
       code: 0,
       stdout: "job.batch/sleepy created\n",
     });
-    await eventually(async () => ((await getJob("sleepy")).status as { active?: number }).active === 1, { timeoutMs: 60_000, what: "1 active" });
+    await eventually(async () => ((await getJob("sleepy")).status as { active?: number }).active === 1, {
+      timeoutMs: 60_000,
+      what: "1 active",
+    });
     expect((await k("get", "job", "sleepy", "--no-headers")).stdout.trim().split(/\s+/).slice(0, 3)).toEqual(["sleepy", "Running", "0/1"]);
     expect(await k("delete", "job", "sleepy")).toMatchObject({ code: 0, stdout: 'job.batch "sleepy" deleted\n' });
   }, 120_000);

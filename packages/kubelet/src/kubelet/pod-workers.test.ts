@@ -159,7 +159,9 @@ describe("PodWorkers", () => {
 
   it("exit-after-seconds with a non-zero code under OnFailure restarts the container", async () => {
     const { pods, workers, clock } = setup();
-    pods.add(pod("o", { restartPolicy: "OnFailure" }, { "kubelet.servicenet.io/exit-after-seconds": "5", "kubelet.servicenet.io/exit-code": "2" }));
+    pods.add(
+      pod("o", { restartPolicy: "OnFailure" }, { "kubelet.servicenet.io/exit-after-seconds": "5", "kubelet.servicenet.io/exit-code": "2" }),
+    );
     await step(workers, "default/o");
     clock.step(5_000);
     await step(workers, "default/o");

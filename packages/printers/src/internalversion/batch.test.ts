@@ -9,9 +9,17 @@ const template = { metadata: {}, spec: { containers: [{ name: "fake-job-containe
 
 describe("TestPrintJob", () => {
   it.each<[string, Job, unknown[]]>([
-    ["Running, not started", { metadata, spec: { completions: 2, template, selector: { matchLabels: { a: "b" } } }, status: { succeeded: 1 } }, ["job1", "Running", "1/2", "", "10m"]],
+    [
+      "Running, not started",
+      { metadata, spec: { completions: 2, template, selector: { matchLabels: { a: "b" } } }, status: { succeeded: 1 } },
+      ["job1", "Running", "1/2", "", "10m"],
+    ],
     ["no completions", { metadata, spec: { template }, status: { succeeded: 1 } }, ["job1", "Running", "1/1", "", "10m"]],
-    ["a work queue", { metadata, spec: { parallelism: 2, template }, status: { succeeded: 1 } }, ["job1", "Running", "1/1 of 2", "", "10m"]],
+    [
+      "a work queue",
+      { metadata, spec: { parallelism: 2, template }, status: { succeeded: 1 } },
+      ["job1", "Running", "1/1 of 2", "", "10m"],
+    ],
     [
       "Complete, with duration",
       {
@@ -56,7 +64,16 @@ describe("TestPrintJob", () => {
   it("prints CONTAINERS IMAGES SELECTOR with -o wide", () => {
     const job: Job = { metadata, spec: { completions: 2, template, selector: { matchLabels: { a: "b" } } } };
     expect(jobHandler.printRow(job, { wide: true, now }).slice(5)).toEqual(["fake-job-container1", "fake-job-image1", "a=b"]);
-    expect(jobHandler.columnDefinitions.map((c) => c.name)).toEqual(["Name", "Status", "Completions", "Duration", "Age", "Containers", "Images", "Selector"]);
+    expect(jobHandler.columnDefinitions.map((c) => c.name)).toEqual([
+      "Name",
+      "Status",
+      "Completions",
+      "Duration",
+      "Age",
+      "Containers",
+      "Images",
+      "Selector",
+    ]);
   });
 });
 
@@ -69,7 +86,15 @@ describe("TestPrintCronJob", () => {
   it("prints NAME SCHEDULE TIMEZONE SUSPEND ACTIVE LAST SCHEDULE AGE", () => {
     expect(cronJobHandler.printRow(cj, { wide: false, now })).toEqual(["cronjob1", "0/5 * * * ?", "<none>", "False", 0, "5m", "10m"]);
     const never = { ...cj, spec: { ...cj.spec, timeZone: "Europe/Paris", suspend: undefined }, status: {} } as CronJob;
-    expect(cronJobHandler.printRow(never, { wide: false, now })).toEqual(["cronjob1", "0/5 * * * ?", "Europe/Paris", "<unset>", 0, "<none>", "10m"]);
+    expect(cronJobHandler.printRow(never, { wide: false, now })).toEqual([
+      "cronjob1",
+      "0/5 * * * ?",
+      "Europe/Paris",
+      "<unset>",
+      0,
+      "<none>",
+      "10m",
+    ]);
   });
   it("names the columns as upstream", () => {
     expect(cronJobHandler.columnDefinitions.map((c) => c.name)).toEqual([

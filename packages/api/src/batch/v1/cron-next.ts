@@ -27,7 +27,14 @@ function zoneOffset(t: number, zone: string): number {
     formatters.set(zone, f);
   }
   const p = Object.fromEntries(f.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
-  const wall = Date.UTC(Number(p["year"]), Number(p["month"]) - 1, Number(p["day"]), Number(p["hour"]), Number(p["minute"]), Number(p["second"]));
+  const wall = Date.UTC(
+    Number(p["year"]),
+    Number(p["month"]) - 1,
+    Number(p["day"]),
+    Number(p["hour"]),
+    Number(p["minute"]),
+    Number(p["second"]),
+  );
   return wall - (t - (t % 1000));
 }
 

@@ -115,7 +115,7 @@ function getField(field: string, r: Bounds): { values: Set<number>; star: boolea
   return { values, star };
 }
 
-const units: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const units: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Go's `time.ParseDuration` (ms; its error text). */
 export function parseGoDuration(s: string): number {

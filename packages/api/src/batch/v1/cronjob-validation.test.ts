@@ -46,7 +46,11 @@ describe("validateCronJobCreate (TestValidateCronJob)", () => {
       { schedule: "x * * * *" },
       ['spec.schedule: Invalid value: "x * * * *": failed to parse int from x: strconv.Atoi: parsing "x": invalid syntax'],
     ],
-    ["an unknown descriptor", { schedule: "@sometimes" }, ['spec.schedule: Invalid value: "@sometimes": unrecognized descriptor: @sometimes']],
+    [
+      "an unknown descriptor",
+      { schedule: "@sometimes" },
+      ['spec.schedule: Invalid value: "@sometimes": unrecognized descriptor: @sometimes'],
+    ],
     [
       "TZ in the schedule",
       { schedule: "TZ=UTC 0 * * * *" },
@@ -66,7 +70,11 @@ describe("validateCronJobCreate (TestValidateCronJob)", () => {
       { timeZone: "Local" },
       ['spec.timeZone: Invalid value: "Local": timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones'],
     ],
-    ["an unknown zone", { timeZone: "America/New_Yrok" }, ['spec.timeZone: Invalid value: "America/New_Yrok": unknown time zone America/New_Yrok']],
+    [
+      "an unknown zone",
+      { timeZone: "America/New_Yrok" },
+      ['spec.timeZone: Invalid value: "America/New_Yrok": unknown time zone America/New_Yrok'],
+    ],
     ["a bad zone name", { timeZone: "../etc/passwd" }, ['spec.timeZone: Invalid value: "../etc/passwd": unknown time zone ../etc/passwd']],
     [
       "concurrencyPolicy",
@@ -95,7 +103,9 @@ describe("validateCronJobCreate (TestValidateCronJob)", () => {
       'spec.jobTemplate.spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"a":"b"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: `selector` will be auto-generated',
       'spec.jobTemplate.spec.manualSelector: Unsupported value: true: supported values: "nil", "false"',
     ]);
-    expect(messages(cronJob({}, "a".repeat(53)))).toEqual([`metadata.name: Invalid value: "${"a".repeat(53)}": must be no more than 52 characters`]);
+    expect(messages(cronJob({}, "a".repeat(53)))).toEqual([
+      `metadata.name: Invalid value: "${"a".repeat(53)}": must be no more than 52 characters`,
+    ]);
   });
 
   it("keeps a stored TZ= schedule updatable", () => {

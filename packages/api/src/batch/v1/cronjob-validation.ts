@@ -14,7 +14,12 @@ import type { CronJob, CronJobSpec, JobTemplateSpec } from "./types.ts";
 import { validateJobSpecFields } from "./validation.ts";
 
 /** `validateScheduleFormat`: a standard schedule; `TZ=` only where the stored one had it. */
-export function validateScheduleFormat(schedule: string, allowTZInSchedule: boolean, timeZone: string | undefined, fldPath: string): FieldErrorList {
+export function validateScheduleFormat(
+  schedule: string,
+  allowTZInSchedule: boolean,
+  timeZone: string | undefined,
+  fldPath: string,
+): FieldErrorList {
   const errs: FieldErrorList = [];
   try {
     parseStandard(schedule);
@@ -84,7 +89,8 @@ function validateCronJobSpec(spec: CronJobSpec, old: CronJobSpec | undefined, fl
 /** `ValidateCronJobCreate`: also a name of at most 52 characters (the controller adds `-<minutes>`). */
 export function validateCronJobCreate(cj: CronJob): FieldErrorList {
   const errs = [...validateObjectMeta(cj.metadata, { namespaced: true }), ...validateCronJobSpec(cj.spec, undefined, "spec")];
-  if ((cj.metadata.name ?? "").length > 63 - 11) errs.push(field.invalid("metadata.name", cj.metadata.name, "must be no more than 52 characters"));
+  if ((cj.metadata.name ?? "").length > 63 - 11)
+    errs.push(field.invalid("metadata.name", cj.metadata.name, "must be no more than 52 characters"));
   return errs;
 }
 

@@ -46,7 +46,8 @@ function validateJobStatus(job: Job, old: Job): FieldErrorList {
   const conds = s.conditions;
   const errs: FieldErrorList = [];
   for (const f of ["active", "succeeded", "failed"] as const) errs.push(...validateNonnegativeField(s[f] ?? 0, path("status", f)));
-  for (const f of ["ready", "terminating"] as const) if (s[f] !== undefined) errs.push(...validateNonnegativeField(s[f], path("status", f)));
+  for (const f of ["ready", "terminating"] as const)
+    if (s[f] !== undefined) errs.push(...validateNonnegativeField(s[f], path("status", f)));
   errs.push(...validateUncounted(job));
   const complete = isConditionTrue(conds, "Complete");
   const failed = isConditionTrue(conds, "Failed");
@@ -65,9 +66,12 @@ function validateJobStatus(job: Job, old: Job): FieldErrorList {
     uncounted: !semanticEqual(o.uncountedTerminatedPods, s.uncountedTerminatedPods),
   };
   if ((changed.complete || changed.failed) && complete && failed) errs.push(bad("cannot set Complete=True and Failed=true conditions"));
-  if ((changed.complete || changed.target) && complete && target) errs.push(bad("cannot set Complete=True and FailureTarget=true conditions"));
+  if ((changed.complete || changed.target) && complete && target)
+    errs.push(bad("cannot set Complete=True and FailureTarget=true conditions"));
   if ((changed.complete || changed.completionTime) && s.completionTime !== undefined && !complete)
-    errs.push(field.invalid("status.completionTime", s.completionTime, "cannot set completionTime when there is no Complete=True condition"));
+    errs.push(
+      field.invalid("status.completionTime", s.completionTime, "cannot set completionTime when there is no Complete=True condition"),
+    );
   if ((changed.complete || changed.completionTime) && s.completionTime === undefined && complete)
     errs.push(field.required("status.completionTime", "completionTime is required for Complete jobs"));
   if (
@@ -77,8 +81,10 @@ function validateJobStatus(job: Job, old: Job): FieldErrorList {
     Date.parse(s.completionTime) < Date.parse(s.startTime)
   )
     errs.push(field.invalid("status.completionTime", s.completionTime, "completionTime cannot be set before startTime"));
-  if ((changed.failed || changed.target) && failed && !target) errs.push(bad("cannot set Failed=True condition without the FailureTarget=true condition"));
-  if ((changed.complete || changed.met) && complete && !met) errs.push(bad("cannot set Complete=True condition without the SuccessCriteriaMet=true condition"));
+  if ((changed.failed || changed.target) && failed && !target)
+    errs.push(bad("cannot set Failed=True condition without the FailureTarget=true condition"));
+  if ((changed.complete || changed.met) && complete && !met)
+    errs.push(bad("cannot set Complete=True condition without the SuccessCriteriaMet=true condition"));
   if ((changed.finished || changed.active) && (s.active ?? 0) > 0 && finished)
     errs.push(field.invalid("status.active", s.active, "active>0 is invalid for finished job"));
   if ((changed.finished || changed.startTime) && s.startTime === undefined && finished)
@@ -86,8 +92,18 @@ function validateJobStatus(job: Job, old: Job): FieldErrorList {
   const uncounted = (s.uncountedTerminatedPods?.failed?.length ?? 0) + (s.uncountedTerminatedPods?.succeeded?.length ?? 0);
   if ((changed.finished || changed.uncounted) && finished && uncounted > 0)
     errs.push(field.invalid("status.uncountedTerminatedPods", omitValue, "uncountedTerminatedPods needs to be empty for finished job"));
-  if ((s.completedIndexes ?? "") !== (o.completedIndexes ?? "") && (s.completedIndexes ?? "") !== "" && job.spec.completionMode !== indexedCompletion)
-    errs.push(field.invalid("status.completedIndexes", s.completedIndexes, "cannot set non-empty completedIndexes when non-indexed completion mode"));
+  if (
+    (s.completedIndexes ?? "") !== (o.completedIndexes ?? "") &&
+    (s.completedIndexes ?? "") !== "" &&
+    job.spec.completionMode !== indexedCompletion
+  )
+    errs.push(
+      field.invalid(
+        "status.completedIndexes",
+        s.completedIndexes,
+        "cannot set non-empty completedIndexes when non-indexed completion mode",
+      ),
+    );
   if ((changed.active || (s.ready ?? 0) !== (o.ready ?? 0)) && (s.ready ?? 0) > (s.active ?? 0))
     errs.push(field.invalid("status.ready", s.ready, "cannot set more ready pods than active"));
   if ((changed.finished || (s.terminating ?? 0) !== (o.terminating ?? 0)) && (s.terminating ?? 0) > 0 && finished)

@@ -77,7 +77,8 @@ function trySelector(s: JobSpec["selector"]): ((labels: Record<string, string>) 
 function validatePodReplacementPolicy(spec: JobSpec, fldPath: string): FieldErrorList {
   const v = spec.podReplacementPolicy;
   if (v === undefined) return [];
-  if (spec.podFailurePolicy !== undefined) return v !== podReplacementFailed ? [field.notSupported(fldPath, v, [podReplacementFailed])] : [];
+  if (spec.podFailurePolicy !== undefined)
+    return v !== podReplacementFailed ? [field.notSupported(fldPath, v, [podReplacementFailed])] : [];
   return v !== podReplacementFailed && v !== podReplacementTerminatingOrFailed
     ? [field.notSupported(fldPath, v, [podReplacementFailed, podReplacementTerminatingOrFailed])]
     : [];
@@ -85,7 +86,8 @@ function validatePodReplacementPolicy(spec: JobSpec, fldPath: string): FieldErro
 
 function validateIndexedLimits(spec: JobSpec, fldPath: string): FieldErrorList {
   const errs: FieldErrorList = [];
-  if (spec.completions === undefined) errs.push(field.required(path(fldPath, "completions"), `when completion mode is ${indexedCompletion}`));
+  if (spec.completions === undefined)
+    errs.push(field.required(path(fldPath, "completions"), `when completion mode is ${indexedCompletion}`));
   if (spec.parallelism !== undefined && spec.parallelism > maxParallelismForIndexedJob)
     errs.push(
       field.invalid(
@@ -98,15 +100,29 @@ function validateIndexedLimits(spec: JobSpec, fldPath: string): FieldErrorList {
   if (spec.completions !== undefined && maxFailed !== undefined && maxFailed > spec.completions)
     errs.push(field.invalid(path(fldPath, "maxFailedIndexes"), maxFailed, "must be less than or equal to completions"));
   if (maxFailed !== undefined && maxFailed > maxFailedIndexesForIndexedJob)
-    errs.push(field.invalid(path(fldPath, "maxFailedIndexes"), maxFailed, `must be less than or equal to ${maxFailedIndexesForIndexedJob}`));
+    errs.push(
+      field.invalid(path(fldPath, "maxFailedIndexes"), maxFailed, `must be less than or equal to ${maxFailedIndexesForIndexedJob}`),
+    );
   if (spec.completions !== undefined && spec.completions > completionsSoftLimit && spec.backoffLimitPerIndex !== undefined) {
     const tail = `when completions are above ${completionsSoftLimit} and used with backoff limit per index`;
     if (maxFailed === undefined)
       errs.push(field.required(path(fldPath, "maxFailedIndexes"), `must be specified when completions is above ${completionsSoftLimit}`));
     if (spec.parallelism !== undefined && spec.parallelism > parallelismLimitForHighCompletions)
-      errs.push(field.invalid(path(fldPath, "parallelism"), spec.parallelism, `must be less than or equal to ${parallelismLimitForHighCompletions} ${tail}`));
+      errs.push(
+        field.invalid(
+          path(fldPath, "parallelism"),
+          spec.parallelism,
+          `must be less than or equal to ${parallelismLimitForHighCompletions} ${tail}`,
+        ),
+      );
     if (maxFailed !== undefined && maxFailed > maxFailedIndexesLimitForHighCompletions)
-      errs.push(field.invalid(path(fldPath, "maxFailedIndexes"), maxFailed, `must be less than or equal to ${maxFailedIndexesLimitForHighCompletions} ${tail}`));
+      errs.push(
+        field.invalid(
+          path(fldPath, "maxFailedIndexes"),
+          maxFailed,
+          `must be less than or equal to ${maxFailedIndexesLimitForHighCompletions} ${tail}`,
+        ),
+      );
   }
   return errs;
 }
@@ -114,13 +130,21 @@ function validateIndexedLimits(spec: JobSpec, fldPath: string): FieldErrorList {
 /** `validateJobSpec`: the checks a Job and a CronJob's job template share. */
 export function validateJobSpecFields(spec: JobSpec, fldPath: string): FieldErrorList {
   const errs: FieldErrorList = [];
-  for (const f of ["parallelism", "completions", "activeDeadlineSeconds", "backoffLimit", "ttlSecondsAfterFinished", "backoffLimitPerIndex"] as const) {
+  for (const f of [
+    "parallelism",
+    "completions",
+    "activeDeadlineSeconds",
+    "backoffLimit",
+    "ttlSecondsAfterFinished",
+    "backoffLimitPerIndex",
+  ] as const) {
     const v = spec[f];
     if (v !== undefined) errs.push(...validateNonnegativeField(v, path(fldPath, f)));
   }
   if (spec.maxFailedIndexes !== undefined) {
     errs.push(...validateNonnegativeField(spec.maxFailedIndexes, path(fldPath, "maxFailedIndexes")));
-    if (spec.backoffLimitPerIndex === undefined) errs.push(field.required(path(fldPath, "backoffLimitPerIndex"), "when maxFailedIndexes is specified"));
+    if (spec.backoffLimitPerIndex === undefined)
+      errs.push(field.required(path(fldPath, "backoffLimitPerIndex"), "when maxFailedIndexes is specified"));
   }
   if (spec.managedBy !== undefined && spec.managedBy.length > 63) errs.push(field.tooLong(path(fldPath, "managedBy"), spec.managedBy, 63));
   const mode = spec.completionMode;
@@ -143,7 +167,8 @@ export function validateJobSpecFields(spec: JobSpec, fldPath: string): FieldErro
   const rp = path(fldPath, "template", "spec", "restartPolicy");
   // SetDefaults_PodSpec turns an unset restartPolicy into Always: both mean the user chose none.
   if (restartPolicy === "Always" || restartPolicy === "") errs.push(field.required(rp, `valid values: "OnFailure", "Never"`));
-  else if (restartPolicy !== "OnFailure" && restartPolicy !== "Never") errs.push(field.notSupported(rp, restartPolicy, ["OnFailure", "Never"]));
+  else if (restartPolicy !== "OnFailure" && restartPolicy !== "Never")
+    errs.push(field.notSupported(rp, restartPolicy, ["OnFailure", "Never"]));
   else if (spec.podFailurePolicy !== undefined && restartPolicy !== "Never")
     errs.push(field.invalid(rp, restartPolicy, `only "Never" is supported when podFailurePolicy is specified`));
   return errs;
@@ -178,7 +203,13 @@ export function validateJob(job: Job, opts: JobValidationOptions = { requirePref
     // The controller suffixes `-<index>` to the Pods' hostnames.
     const maximumPodHostname = `${job.metadata.name ?? ""}-${completions - 1}`;
     if (isDNS1123Label(maximumPodHostname).length > 0)
-      errs.push(field.invalid("metadata.name", job.metadata.name ?? "", `will not able to create pod with invalid DNS label: ${maximumPodHostname}`));
+      errs.push(
+        field.invalid(
+          "metadata.name",
+          job.metadata.name ?? "",
+          `will not able to create pod with invalid DNS label: ${maximumPodHostname}`,
+        ),
+      );
   }
   return errs;
 }
