@@ -95,6 +95,8 @@ describe.skipIf(!haveKubectl())("Job controller with kubectl 1.33", () => {
         "",
       ].join("\n"),
     );
+    const explain = await k("explain", "cronjob.spec.jobTemplate.spec.backoffLimit");
+    expect(explain.stdout).toMatch(/^GROUP:\s+batch\nKIND:\s+CronJob\nVERSION:\s+v1\n\nFIELD: backoffLimit <integer>/);
   });
 
   it("runs a parallel Job to completion: kubectl wait, get and the Pods' finalizers gone", async () => {

@@ -116,6 +116,12 @@ describe("Jobs", () => {
     const list = (await send("GET", `${jobs}?fieldSelector=status.successful=1`)).json() as { items: Obj[] };
     expect(list.items.map((i) => (i.metadata as { name?: string }).name)).toEqual(["st"]);
   });
+  it("publishes batch/v1 in OpenAPI v3 and v2", async () => {
+    const v3 = (await send("GET", "/openapi/v3/apis/batch/v1")).json() as { components: { schemas: Record<string, unknown> } };
+    expect(Object.keys(v3.components.schemas)).toEqual(expect.arrayContaining(["io.k8s.api.batch.v1.Job", "io.k8s.api.batch.v1.CronJob"]));
+    const v2 = (await send("GET", "/openapi/v2")).json() as { definitions: Record<string, unknown> };
+    expect(Object.keys(v2.definitions)).toEqual(expect.arrayContaining(["io.k8s.api.batch.v1.JobSpec", "io.k8s.api.batch.v1.CronJobSpec"]));
+  });
 });
 
 describe("CronJobs", () => {
