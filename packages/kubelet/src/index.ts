@@ -19,6 +19,8 @@ export { statusEqual, statusPatch, mergeConditions, podConditionsByKubelet } fro
 export { NodeLeaseController, defaultRenewIntervalMs } from "./kubelet/nodelease/controller.ts";
 export {
   crashAfterAnnotation,
+  exitAfterAnnotation,
+  exitCodeAnnotation,
   readinessFailAnnotation,
   stopSecondsAnnotation,
   defaultStopMs,

@@ -47,6 +47,7 @@ import {
 } from "@servicenet/printers";
 import { CustomResourceDefinitionSchema } from "@servicenet/api/apiextensions/v1";
 import { admissionRegistrationV1 } from "../registry/admissionregistration/rest/storage-admissionregistration.ts";
+import { batchV1 } from "../registry/batch/rest/storage-batch.ts";
 import { defaultTableHandler } from "@servicenet/printers";
 import { retypeCRDInts } from "../apiextensions/registry/customresourcedefinition/json-ints.ts";
 import { customResourceDefinitionStrategy } from "../apiextensions/registry/customresourcedefinition/strategy.ts";
@@ -476,6 +477,7 @@ export const servableResources: readonly ResourceDef[] = [
     printer: podDisruptionBudgetHandler,
   }),
   ...admissionRegistrationV1(),
+  ...batchV1(),
   // apiextensions-apiserver's own kind, stored under upstream's key.
   def({
     group: "apiextensions.k8s.io",

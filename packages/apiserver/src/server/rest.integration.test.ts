@@ -175,6 +175,7 @@ describe("REST semantics", () => {
       "events.k8s.io",
       "authentication.k8s.io",
       "authorization.k8s.io",
+      "batch",
       "networking.k8s.io",
       "policy",
       "rbac.authorization.k8s.io",

@@ -5,6 +5,7 @@
  */
 import {
   AppsV1Api,
+  BatchV1Api,
   CoordinationV1Api,
   CoreV1Api,
   DiscoveryV1Api,
@@ -23,6 +24,8 @@ import {
   type EndpointSlice,
   type Endpoints,
   type IPAddress,
+  type Job,
+  type CronJob,
   type Lease,
   type Namespace,
   type Node,
@@ -60,6 +63,8 @@ export interface InformerSet {
   clusterRoles: SharedInformer<ClusterRole>;
   deployments: SharedInformer<Deployment>;
   replicaSets: SharedInformer<ReplicaSet>;
+  jobs: SharedInformer<Job>;
+  cronJobs: SharedInformer<CronJob>;
   serviceAccounts: SharedInformer<ServiceAccount>;
   configMaps: SharedInformer<ConfigMap>;
   /** The Nodes' heartbeat Leases (kube-node-lease), for the node lifecycle controller. */
@@ -85,6 +90,7 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
   const apps = kc.makeApiClient(AppsV1Api);
   const coordination = kc.makeApiClient(CoordinationV1Api);
   const policy = kc.makeApiClient(PolicyV1Api);
+  const batch = kc.makeApiClient(BatchV1Api);
   const base = {
     kubeConfig: kc,
     ...(o.resyncMs !== undefined ? { resyncMs: o.resyncMs } : {}),
@@ -180,6 +186,16 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       indexers: { [controllerUIDIndex]: controllerUIDIndexFunc },
       list: plain("V1ReplicaSetList", () => apps.listReplicaSetForAllNamespaces()),
     }),
+    jobs: new SharedInformer<Job>({
+      ...base,
+      path: "/apis/batch/v1/jobs",
+      list: plain("V1JobList", () => batch.listJobForAllNamespaces()),
+    }),
+    cronJobs: new SharedInformer<CronJob>({
+      ...base,
+      path: "/apis/batch/v1/cronjobs",
+      list: plain("V1CronJobList", () => batch.listCronJobForAllNamespaces()),
+    }),
   };
 }
 
@@ -202,6 +218,8 @@ const typedResources: Record<string, keyof InformerSet> = {
   "apps/v1/deployments": "deployments",
   "apps/v1/replicasets": "replicaSets",
   "policy/v1/poddisruptionbudgets": "podDisruptionBudgets",
+  "batch/v1/jobs": "jobs",
+  "batch/v1/cronjobs": "cronJobs",
 };
 
 /** The key of the InformerSet's informer of all of `r`, or undefined (informerfactory.ForResource's typed lookup). */

@@ -32,6 +32,9 @@ export const controllerHealthNames: Readonly<Record<ControllerName, string>> = {
   "taint-eviction-controller": "taint-eviction-controller",
   "root-ca-certificate-publisher-controller": "root-ca-certificate-publisher-controller",
   disruption: "disruption-controller",
+  "job-controller": "job-controller",
+  "cronjob-controller": "cronjob-controller",
+  "ttl-after-finished-controller": "ttl-after-finished-controller",
 };
 
 /** upstream `NewLeaderHealthzAdaptor(time.Second * 20)` in kube-controller-manager's Run. */

@@ -21,6 +21,9 @@ export const knownControllers = [
   "taint-eviction-controller",
   "root-ca-certificate-publisher-controller",
   "disruption",
+  "job-controller",
+  "cronjob-controller",
+  "ttl-after-finished-controller",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
@@ -43,6 +46,8 @@ export interface Options {
   deploymentWorkers: number;
   /** ReplicaSet workers (--concurrent-replicaset-syncs, upstream default 5). */
   replicaSetWorkers: number;
+  /** Job controller workers (--concurrent-job-syncs, upstream default 5). */
+  jobWorkers: number;
   /** klog's -v: log verbosity (V(n) lines are written when n <= v). */
   verbosity: number;
   /** --use-service-account-credentials: each controller with its own identity's credentials from the kubeconfig. */
@@ -88,6 +93,7 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --concurrent-gc-syncs N           garbage collector workers (default 20)
   --concurrent-deployment-syncs N   deployment controller workers (default 5)
   --concurrent-replicaset-syncs N   ReplicaSets synced at once (default 5)
+  --concurrent-job-syncs N          Jobs synced at once (default 5)
   --max-endpoints-per-slice N       endpoints per EndpointSlice (1-1000, default 100)
   --endpointslice-updates-batch-period D
                                     batch Pod changes this long before an EndpointSlice sync (default 0s)
@@ -126,6 +132,7 @@ export function parseOptions(argv: readonly string[]): Options {
     gcWorkers: 20,
     deploymentWorkers: 5,
     replicaSetWorkers: 5,
+    jobWorkers: 5,
     verbosity: 0,
     useServiceAccountCredentials: false,
     rootCAFile: "",
@@ -201,6 +208,9 @@ export function parseOptions(argv: readonly string[]): Options {
       }
       case "--concurrent-replicaset-syncs":
         o.replicaSetWorkers = int32Flag(flag, value());
+        break;
+      case "--concurrent-job-syncs":
+        o.jobWorkers = int32Flag(flag, value());
         break;
       case "--max-endpoints-per-slice":
         o.maxEndpointsPerSlice = int32Flag(flag, value());

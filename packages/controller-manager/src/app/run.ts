@@ -54,6 +54,12 @@ import { controllerUserAgent } from "../controller/user-agent.ts";
 import { Publisher } from "../controller/certificates/rootcacertpublisher/publisher.ts";
 import { publisherClient } from "../controller/certificates/rootcacertpublisher/publisher-client.ts";
 import { rootCABundle } from "./certificates.ts";
+import { JobController } from "../job/job-controller.ts";
+import { jobClient } from "../job/job-client.ts";
+import { CronJobController } from "../cronjob/cronjob-controller.ts";
+import { cronJobClient } from "../cronjob/cronjob-client.ts";
+import { TTLAfterFinishedController } from "../ttlafterfinished/ttlafterfinished-controller.ts";
+import { ttlJobClient } from "../ttlafterfinished/ttl-job-client.ts";
 
 export interface RunOptions {
   kubeConfig: KubeConfig;
@@ -65,6 +71,8 @@ export interface RunOptions {
   deploymentWorkers?: number;
   /** ReplicaSet workers (kube-controller-manager's --concurrent-replicaset-syncs, default 5). */
   replicaSetWorkers?: number;
+  /** Job controller workers (--concurrent-job-syncs, default 5). */
+  jobWorkers?: number;
   leaderElect?: boolean;
   leaseNamespace?: string;
   leaseName?: string;
@@ -343,6 +351,43 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         logger: log,
       }),
     );
+  }
+  if (o.controllers.includes("job-controller")) {
+    // startJobController: the "job-controller" identity (bootstrap role system:controller:job-controller).
+    const kc = cb.configFor("job-controller");
+    const recorder = events.newRecorder({ component: "job-controller" });
+    const jc = new JobController({
+      jobs: use("jobs"),
+      pods: use("pods"),
+      podControl: new RealPodControl(podClient(kc, controllerUserAgent("job-controller")), recorder),
+      client: jobClient(kc),
+      recorder,
+      queue: obs.queue("job"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => jc.run(s, o.jobWorkers ?? 5) });
+  }
+  if (o.controllers.includes("cronjob-controller")) {
+    // startCronJobController: the "cronjob-controller" identity, --concurrent-cron-job-syncs (default 5).
+    const cj = new CronJobController({
+      cronJobs: use("cronJobs"),
+      jobs: use("jobs"),
+      client: cronJobClient(cb.configFor("cronjob-controller")),
+      recorder: events.newRecorder({ component: "cronjob-controller" }),
+      queue: obs.queue("cronjob"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => cj.run(s, 5) });
+  }
+  if (o.controllers.includes("ttl-after-finished-controller")) {
+    // startTTLAfterFinishedController: --concurrent-ttl-after-finished-syncs (default 5).
+    const ttl = new TTLAfterFinishedController({
+      jobs: use("jobs"),
+      client: ttlJobClient(cb.configFor("ttl-after-finished-controller")),
+      queue: obs.queue("ttl_jobs_to_delete"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => ttl.run(s, 5) });
   }
   if (o.controllers.includes("node-lifecycle-controller")) {
     // startNodeLifecycleController: the "node-controller" identity (bootstrap role system:controller:node-controller).

@@ -24,7 +24,10 @@ export type TestEnvironmentControllerName =
   | "serviceaccount"
   | "node-lifecycle-controller"
   | "taint-eviction-controller"
-  | "disruption";
+  | "disruption"
+  | "job-controller"
+  | "cronjob-controller"
+  | "ttl-after-finished-controller";
 
 /** Options of the test environment's controllers. */
 export interface TestEnvironmentControllerOptions {

@@ -25,6 +25,7 @@ main({
         gcWorkers: opts.gcWorkers,
         deploymentWorkers: opts.deploymentWorkers,
         replicaSetWorkers: opts.replicaSetWorkers,
+        jobWorkers: opts.jobWorkers,
         leaderElect: opts.leaderElect,
         useServiceAccountCredentials: opts.useServiceAccountCredentials,
         rootCAFile: opts.rootCAFile,

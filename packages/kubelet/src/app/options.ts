@@ -47,7 +47,7 @@ A simulated kubelet: registers N Nodes and gives the Pods bound to them IPs and 
   --read-only-port PORT       the read-only port for the Kubelet to serve on with no authentication/authorization:
                               /healthz and /metrics (set to 0 to disable; default 0)
   -v, --v N                   log verbosity, klog's levels (default 0)
-Pod annotations: kubelet.servicenet.io/fail-readiness, kubelet.servicenet.io/crash-after-seconds, kubelet.servicenet.io/stop-seconds (see the README).`;
+Pod annotations: kubelet.servicenet.io/fail-readiness, kubelet.servicenet.io/crash-after-seconds, kubelet.servicenet.io/exit-after-seconds, kubelet.servicenet.io/exit-code, kubelet.servicenet.io/stop-seconds (see the README).`;
 
 /** component-helpers/node/util/ips.go `parseNodeIP` (the errors of --node-ip, as kubelet prints them). */
 export function parseNodeIPFlag(value: string): string[] {

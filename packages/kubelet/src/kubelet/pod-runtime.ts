@@ -42,6 +42,28 @@ export function restartDelayMs(restarts: number): number {
   return restarts === 0 ? 0 : Math.min(backOffPeriodMs * 2 ** (restarts - 1), maxContainerBackOffMs);
 }
 
+/**
+ * When a run that started at `startedAt` ends on its own and with which code: the crash (1) of
+ * crash-after-seconds or the exit of exit-after-seconds, whichever comes first.
+ */
+function runEnd(startedAt: number, sim: Simulation): { at: number; code: number } | undefined {
+  const crash = sim.crashAfterMs === undefined ? undefined : { at: startedAt + sim.crashAfterMs, code: 1 };
+  const exit = sim.exitAfterMs === undefined ? undefined : { at: startedAt + sim.exitAfterMs, code: sim.exitCode };
+  if (crash === undefined) return exit;
+  if (exit === undefined) return crash;
+  return exit.at < crash.at ? exit : crash;
+}
+
+/**
+ * Whether a container that exited with `code` runs again (pkg/kubelet/container/helpers.go
+ * `ShouldContainerBeRestarted`): Always restarts every exit, OnFailure a non-zero one, Never none.
+ */
+export function restarts(restartPolicy: string, code: number): boolean {
+  if (restartPolicy === "Never") return false;
+  if (restartPolicy === "OnFailure") return code !== 0;
+  return true;
+}
+
 /** A new runtime: every container started at `now`. */
 export function newPodRuntime(uid: string, ips: string[], containers: number, now: number): PodRuntime {
   return {
@@ -53,7 +75,7 @@ export function newPodRuntime(uid: string, ips: string[], containers: number, no
 }
 
 /**
- * Moves the containers' crashes and restarts up to `now` and returns the next time something
+ * Moves the containers' crashes, exits and restarts up to `now` and returns the next time something
  * changes (undefined: nothing will until the Pod changes). No container crashes or restarts once
  * the Pod was told to stop.
  */
@@ -63,16 +85,16 @@ export function advance(rt: PodRuntime, sim: Simulation, restartPolicy: string, 
   const stopAt = rt.killedAt ?? Infinity;
   for (const c of rt.containers) {
     for (;;) {
-      if (c.finishedAt === undefined && sim.crashAfterMs !== undefined) {
-        const crashAt = c.startedAt + sim.crashAfterMs;
-        if (crashAt >= stopAt) break;
-        if (now < crashAt) {
-          soonest(crashAt);
+      const end = c.finishedAt === undefined ? runEnd(c.startedAt, sim) : undefined;
+      if (end !== undefined) {
+        if (end.at >= stopAt) break;
+        if (now < end.at) {
+          soonest(end.at);
           break;
         }
-        c.finishedAt = crashAt;
-        c.exitCode = 1;
-        c.restartAt = restartPolicy === "Never" ? undefined : crashAt + restartDelayMs(c.restarts);
+        c.finishedAt = end.at;
+        c.exitCode = end.code;
+        c.restartAt = restarts(restartPolicy, end.code) ? end.at + restartDelayMs(c.restarts) : undefined;
       }
       if (c.finishedAt === undefined || c.restartAt === undefined || c.restartAt >= stopAt) break;
       if (now < c.restartAt) {

@@ -140,6 +140,36 @@ describe("PodWorkers", () => {
     expect(pods.get("default/c").status?.containerStatuses?.[0]).toMatchObject({ restartCount: 2, ready: true });
   });
 
+  it.each<[string, string, Record<string, string>, string, Record<string, unknown>]>([
+    ["exit 0 under Never", "Never", {}, "Succeeded", { exitCode: 0, reason: "Completed" }],
+    ["exit 0 under OnFailure", "OnFailure", {}, "Succeeded", { exitCode: 0, reason: "Completed" }],
+    ["exit 3 under Never", "Never", { "kubelet.servicenet.io/exit-code": "3" }, "Failed", { exitCode: 3, reason: "Error" }],
+  ])("exit-after-seconds: %s", async (_name, restartPolicy, extra, phase, terminated) => {
+    const { pods, workers, clock } = setup();
+    pods.add(pod("j", { restartPolicy }, { "kubelet.servicenet.io/exit-after-seconds": "5", ...extra }));
+    await step(workers, "default/j");
+    expect(pods.get("default/j").status?.phase).toBe("Running");
+    clock.step(5_000);
+    await step(workers, "default/j");
+    const done = pods.get("default/j");
+    expect(done.status?.phase).toBe(phase);
+    expect(done.status?.containerStatuses?.[0]).toMatchObject({ ready: false, restartCount: 0, state: { terminated } });
+    expect(condStatus(done)).toMatchObject({ PodReadyToStartContainers: "False", Ready: "False" });
+  });
+
+  it("exit-after-seconds with a non-zero code under OnFailure restarts the container", async () => {
+    const { pods, workers, clock } = setup();
+    pods.add(
+      pod("o", { restartPolicy: "OnFailure" }, { "kubelet.servicenet.io/exit-after-seconds": "5", "kubelet.servicenet.io/exit-code": "2" }),
+    );
+    await step(workers, "default/o");
+    clock.step(5_000);
+    await step(workers, "default/o");
+    const o = pods.get("default/o");
+    expect(o.status?.phase).toBe("Running");
+    expect(o.status?.containerStatuses?.[0]).toMatchObject({ restartCount: 1, lastState: { terminated: { exitCode: 2 } } });
+  });
+
   it("stops a deleted Pod's containers within the grace period, writes the terminal status, then deletes it with grace 0 and frees its IPs", async () => {
     const { pods, workers, clock, nodes } = setup();
     pods.add(pod("d"));

@@ -15,3 +15,4 @@ export * from "./apps.ts";
 export * from "./admissionregistration.ts";
 export * from "./scheduling.ts";
 export * from "./policy.ts";
+export * from "./batch.ts";

@@ -83,7 +83,7 @@ export function validateDeploymentStrategy(strategy: DeploymentStrategy, fldPath
 }
 
 /** `ValidatePodTemplateSpec`'s subset: labels, annotations and the PodSpec's containers. */
-function validatePodTemplateSpec(template: PodTemplateSpec, fldPath: string): FieldErrorList {
+export function validatePodTemplateSpec(template: PodTemplateSpec, fldPath: string): FieldErrorList {
   return [
     ...validateLabels(template.metadata.labels, path(fldPath, "labels")),
     ...validateAnnotations(template.metadata.annotations, path(fldPath, "annotations")),

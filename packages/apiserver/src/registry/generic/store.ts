@@ -3,6 +3,7 @@
  * watch, create, update, delete and deletecollection over a storage `Store`, with the resource's
  * strategy deciding what may change and what is valid.
  */
+import { randomUUID } from "node:crypto";
 import { field, GoValue, StatusError, type FieldError } from "@servicenet/api";
 import {
   deepCopy,
@@ -194,7 +195,10 @@ export class GenericStore {
     const meta = obj.metadata;
     for (const k of ["uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"] as const) delete meta[k];
     delete meta.resourceVersion;
+    // metav1.FillObjectMetaSystemFields: the UID exists before PrepareForCreate (a Job's
+    // generated selector and Pod labels carry it).
     meta.creationTimestamp = nowRFC3339();
+    meta.uid = randomUUID();
     // rest.BeforeCreate leaves metadata.generation alone: only strategies that track it set it
     // (EndpointSlice and Pod set 1); other kinds store what was sent, normally nothing.
     this.strategy.prepareForCreate(obj);

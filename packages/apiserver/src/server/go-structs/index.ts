@@ -6,6 +6,7 @@
 import { admissionregistrationV1 } from "./admissionregistration-v1.ts";
 import { appsV1 } from "./apps-v1.ts";
 import { autoscalingV1 } from "./autoscaling-v1.ts";
+import { batchV1 } from "./batch-v1.ts";
 import { coordinationV1 } from "./coordination-v1.ts";
 import { coreV1 } from "./core-v1.ts";
 import { discoveryV1 } from "./discovery-v1.ts";
@@ -23,6 +24,7 @@ const packages: Readonly<Record<string, GoStructs>> = {
   "admissionregistration/v1": admissionregistrationV1,
   "apps/v1": appsV1,
   "autoscaling/v1": autoscalingV1,
+  "batch/v1": batchV1,
   "coordination/v1": coordinationV1,
   "core/v1": coreV1,
   "discovery/v1": discoveryV1,

@@ -6,6 +6,7 @@
  */
 import * as appsv1 from "@servicenet/api/apps/v1";
 import * as autoscalingv1 from "@servicenet/api/autoscaling/v1";
+import * as batchv1 from "@servicenet/api/batch/v1";
 import * as corev1 from "@servicenet/api/core/v1";
 import * as discoveryv1 from "@servicenet/api/discovery/v1";
 import * as metav1 from "@servicenet/api/meta/v1";
@@ -40,6 +41,7 @@ export const apiSchemaModules: readonly SchemaModule[] = [
   { prefix: "io.k8s.api.rbac.v1", exports: rbacv1 },
   { prefix: "io.k8s.api.apps.v1", exports: appsv1 },
   { prefix: "io.k8s.api.autoscaling.v1", exports: autoscalingv1 },
+  { prefix: "io.k8s.api.batch.v1", exports: batchv1 },
 ];
 
 /** Builds the identity map from schema object to definition name. */

@@ -2,7 +2,7 @@
  * Field numbers of the Kubernetes protobuf messages servicenet accepts as request bodies
  * (k8s.io/api/core/v1/generated.proto, k8s.io/api/rbac/v1/generated.proto, k8s.io/api/scheduling/v1/generated.proto,
  * k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto). Only what kubectl's typed commands send
- * (`create service ...`, `create token`, `create namespace`, `create configmap`, `create secret ...`, `create serviceaccount`, `create priorityclass`, `create role|clusterrole|rolebinding|clusterrolebinding`,
+ * (`create service ...`, `create job`, `create cronjob`, `create token`, `create namespace`, `create configmap`, `create secret ...`, `create serviceaccount`, `create priorityclass`, `create role|clusterrole|rolebinding|clusterrolebinding`,
  * the `auth` reviews, k8s.io/api/authorization/v1 and authentication/v1) is covered.
  */
 
@@ -188,6 +188,39 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   },
   DeploymentStrategy: { 1: s("type"), 2: m("rollingUpdate", "RollingUpdateDeployment") },
   RollingUpdateDeployment: { 1: { name: "maxUnavailable", type: "intorstring" }, 2: { name: "maxSurge", type: "intorstring" } },
+  // k8s.io/api/batch/v1/generated.proto: what `kubectl create job|cronjob` sends.
+  Job: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "JobSpec"), 3: m("status", "JobStatus") },
+  JobSpec: {
+    1: pi("parallelism"),
+    2: pi("completions"),
+    3: pi("activeDeadlineSeconds"),
+    7: pi("backoffLimit"),
+    12: pi("backoffLimitPerIndex"),
+    13: pi("maxFailedIndexes"),
+    4: m("selector", "LabelSelector"),
+    5: { name: "manualSelector", type: "bool", pointer: true },
+    6: m("template", "PodTemplateSpec"),
+    8: pi("ttlSecondsAfterFinished"),
+    9: { name: "completionMode", type: "string", pointer: true },
+    10: { name: "suspend", type: "bool", pointer: true },
+    14: { name: "podReplacementPolicy", type: "string", pointer: true },
+    15: { name: "managedBy", type: "string", pointer: true },
+  },
+  // The status of a new Job is empty; its counters are decoded for completeness.
+  JobStatus: { 4: i("active"), 5: i("succeeded"), 6: i("failed") },
+  JobTemplateSpec: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "JobSpec") },
+  CronJob: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "CronJobSpec"), 3: m("status", "CronJobStatus") },
+  CronJobSpec: {
+    1: s("schedule"),
+    8: { name: "timeZone", type: "string", pointer: true },
+    2: pi("startingDeadlineSeconds"),
+    3: s("concurrencyPolicy"),
+    4: { name: "suspend", type: "bool", pointer: true },
+    5: m("jobTemplate", "JobTemplateSpec"),
+    6: pi("successfulJobsHistoryLimit"),
+    7: pi("failedJobsHistoryLimit"),
+  },
+  CronJobStatus: {},
   PodTemplateSpec: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "PodSpec") },
   PodSpec: {
     2: m("containers", "Container", true),
@@ -313,6 +346,8 @@ export const protobufKinds: ReadonlySet<string> = new Set([
   "RoleBinding",
   "ClusterRoleBinding",
   "Deployment",
+  "Job",
+  "CronJob",
   "ConfigMap",
   "Secret",
   "ServiceAccount",

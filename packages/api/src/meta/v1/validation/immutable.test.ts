@@ -11,6 +11,8 @@ describe("semanticEqual", () => {
     [{ resource: "services" }, { resource: "pods" }, false],
     [undefined, { resource: "services" }, false],
     [{ a: { b: 1 } }, { a: { b: 1 } }, true],
+    // A struct field's zero value written as {} equals the absent field.
+    [{ name: "c", resources: {} }, { name: "c" }, true],
   ])("%j vs %j -> %s", (a, b, want) => {
     expect(semanticEqual(a, b)).toBe(want);
   });

@@ -9,8 +9,14 @@ import { field, type FieldErrorList } from "../../../errors/index.ts";
 /** "field is immutable" (upstream `FieldImmutableErrorMsg`). */
 export const fieldImmutableErrorMsg = "field is immutable";
 
+/**
+ * Go's zero values as JSON shows them; an empty object is a struct field's zero value (a Container's
+ * `resources: {}` that the encoder writes and a client sends back equals the stored absent field).
+ */
 function isZero(v: unknown): boolean {
-  return v === undefined || v === null || v === "" || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
+  if (v === undefined || v === null || v === "" || v === 0 || v === false) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === "object" && Object.keys(v).length === 0;
 }
 
 /** Deep equality where, inside objects, a missing key equals a zero value, and nil equals an empty slice. */
