@@ -41,7 +41,7 @@ import {
   defaultServiceAccountFlags,
   type ServiceAccountFlags,
 } from "../kubeapiserver/options/service-account.ts";
-import { ensureServiceAccountKeyFiles } from "../util/keyutil/key.ts";
+import { ensureServiceAccountKeyFiles } from "@servicenet/client/util/keyutil";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
