@@ -31,6 +31,7 @@ export const controllerHealthNames: Readonly<Record<ControllerName, string>> = {
   "node-lifecycle-controller": "node-lifecycle-controller",
   "taint-eviction-controller": "taint-eviction-controller",
   "root-ca-certificate-publisher-controller": "root-ca-certificate-publisher-controller",
+  "serviceaccount-token-controller": "serviceaccount-token-controller",
 };
 
 /** upstream `NewLeaderHealthzAdaptor(time.Second * 20)` in kube-controller-manager's Run. */
