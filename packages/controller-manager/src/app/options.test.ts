@@ -23,6 +23,7 @@ describe("parseOptions", () => {
           "node-lifecycle-controller",
           "taint-eviction-controller",
           "root-ca-certificate-publisher-controller",
+          "serviceaccount-token-controller",
         ],
         workers: 5,
         useServiceAccountCredentials: false,
@@ -30,6 +31,11 @@ describe("parseOptions", () => {
     ],
     [["--kubeconfig", "k", "--use-service-account-credentials"], { useServiceAccountCredentials: true }],
     [["--kubeconfig", "k", "--root-ca-file", "/etc/ca.crt"], { rootCAFile: "/etc/ca.crt" }],
+    [
+      ["--kubeconfig", "k", "--service-account-private-key-file", "/etc/sa.key", "--concurrent-serviceaccount-token-syncs=2"],
+      { serviceAccountKeyFile: "/etc/sa.key", serviceAccountTokenWorkers: 2 },
+    ],
+    [["--kubeconfig", "k"], { serviceAccountKeyFile: "", serviceAccountTokenWorkers: 5 }],
     [["--kubeconfig", "k", "--use-service-account-credentials=false"], { useServiceAccountCredentials: false }],
     [
       ["--kubeconfig=k", "--leader-elect", "--controllers", "endpointslice,servicecidr"],
@@ -54,6 +60,7 @@ describe("parseOptions", () => {
           "node-lifecycle-controller",
           "taint-eviction-controller",
           "root-ca-certificate-publisher-controller",
+          "serviceaccount-token-controller",
         ],
         workers: 2,
         verbosity: 0,
