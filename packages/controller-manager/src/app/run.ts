@@ -44,7 +44,7 @@ import { TaintEvictionController, taintEvictionControllerName } from "../control
 import { taintEvictionClient } from "../controller/tainteviction/taint-eviction-client.ts";
 import { newTaintEvictionMetrics } from "../controller/tainteviction/metrics/metrics.ts";
 import { makeInformers, typedInformerKey, type InformerSet } from "./informers.ts";
-import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
+import { dynamicClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
 import { startNodeIpamController, type NodeIpamOptions } from "./core.ts";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
@@ -174,7 +174,10 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
   const limits = o.clientConnection;
   const root = simpleClientBuilder(o.kubeConfig, limits);
   const inf = makeInformers(root.configFor("shared-informers"), { logger: log });
-  const cb = o.useServiceAccountCredentials ? serviceAccountClientBuilder(o.kubeConfig, "kube-system", limits) : root;
+  // Upstream warns: another controller-manager may be making the tokens; else its builder times out.
+  if (o.useServiceAccountCredentials === true && (o.serviceAccountKeyFile ?? "") === "")
+    log.info("Warning: --use-service-account-credentials was specified without providing a --service-account-private-key-file");
+  const cb = o.useServiceAccountCredentials ? dynamicClientBuilder(o.kubeConfig, "kube-system", limits, { logger: log }) : root;
   const workers = o.workers ?? 5;
   const used = new Set<SharedInformer<ObjectWithMeta>>();
   let informersStarted = false;
