@@ -12,7 +12,10 @@ import { startServiceAccountTokenController } from "./serviceaccount-token.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sa-token-"));
 const kc = new KubeConfig();
-kc.loadFromClusterAndUser({ name: "c", server: "https://127.0.0.1:6443", caData: Buffer.from("CA").toString("base64") }, { name: "u" });
+kc.loadFromClusterAndUser(
+  { name: "c", server: "https://127.0.0.1:6443", caData: Buffer.from("CA").toString("base64"), skipTLSVerify: false },
+  { name: "u" },
+);
 const informers = { serviceAccounts: new MemoryInformer<ServiceAccount>(), secrets: new MemoryInformer<Secret>() };
 const use = ((k: "serviceAccounts" | "secrets") => informers[k]) as never;
 const obs = { queue: (name: string) => new RateLimitingQueue<string>(name) };

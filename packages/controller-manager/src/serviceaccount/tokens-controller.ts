@@ -84,11 +84,13 @@ export class TokensController {
     };
     deps.secrets.addEventHandler({ onAdd: enqueueSecret, onUpdate: (_o, s) => enqueueSecret(s), onDelete: enqueueSecret });
     const informers = [deps.serviceAccounts, deps.secrets];
-    const runner = (name: string, queue: RateLimitingQueue<string>, sync: (k: string) => Promise<void>) =>
-      new Controller({ name, queue, sync, informers, maxRetries: tokensMaxRetries, logger: this.#log });
+    const runner = (name: string, queue: RateLimitingQueue<string>, sync: (k: string) => Promise<void>, logger: Logger) =>
+      new Controller({ name, queue, sync, informers, maxRetries: tokensMaxRetries, logger });
+    // One controller with two queues: upstream's Run logs its cache sync once, so the second
+    // queue's start and stop lines are debug output.
     this.#runners = [
-      runner(tokensControllerName, this.serviceAccountQueue, (k) => this.#retrying(() => this.syncServiceAccount(k))),
-      runner(tokensControllerName, this.secretQueue, (k) => this.#retrying(() => this.syncSecret(k))),
+      runner(tokensControllerName, this.serviceAccountQueue, (k) => this.#retrying(() => this.syncServiceAccount(k)), this.#log),
+      runner(`${tokensControllerName}-secrets`, this.secretQueue, (k) => this.#retrying(() => this.syncSecret(k)), V(this.#log, 4)),
     ];
   }
 
@@ -102,7 +104,7 @@ export class TokensController {
     try {
       await sync();
     } catch (err) {
-      if (err instanceof Retry) throw err.cause ?? err;
+      if (err instanceof Retry) throw err.cause instanceof Error ? err.cause : err;
       this.#log.error("Syncing service account tokens", { err: describeError(err) });
     }
   }

@@ -25,11 +25,11 @@ const services = 50;
  * and its "Set node PodCIDR" per simulated Node (3), the node lifecycle controller's two queues'
  * start/synced/stopped (6), its "zone is now in new state" per zone (3: the simulated Nodes are in
  * zone-a, zone-b and zone-c), upstream's "Missing timestamp for Node" per Node at its first
- * look (3), the root CA publisher's start/synced/stopped (3) and the taint-eviction controller's
- * start and stopped (2): 79 today, none of them per object of the session. A little headroom, far
- * below one line per Service.
+ * look (3), the root CA publisher's start/synced/stopped (3), the taint-eviction controller's
+ * start and stopped (2) and the service-account token controller's start/synced/stopped (3): 82
+ * today, none of them per object of the session. A little headroom, far below one line per Service.
  */
-const lineBudget = 82;
+const lineBudget = 85;
 
 /** Lines that are errors whatever their format: JSON level error, klog E-lines, stack traces. */
 function errorLines(lines: readonly string[]): string[] {
