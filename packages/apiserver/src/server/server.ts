@@ -252,7 +252,13 @@ async function newHandler(cfg: APIServerConfig) {
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: no listener limit.
   setMaxListeners(0, shutdown.signal);
-  const serviceAccountAuth = sa ? newServiceAccountAuthenticators(sa, tokenGetter, storageSecretLabeler(() => registry.stores)) : [];
+  const serviceAccountAuth = sa
+    ? newServiceAccountAuthenticators(
+        sa,
+        tokenGetter,
+        storageSecretLabeler(() => registry.stores),
+      )
+    : [];
   const authenticator = withLoopback
     ? newAuthenticator({
         tokens: withLoopback.tokens,

@@ -91,7 +91,9 @@ describe("legacy service-account tokens", () => {
     // Once a day: the second use writes nothing.
     expect((await whoami(token)).status).toBe(201);
     expect(((await s.request(`${secretsPath}/legacy-sa-token`)).json() as Body)["metadata"]["resourceVersion"]).toBe(rv);
-    const audited = events.find((e) => e.stage === "ResponseComplete" && e.annotations?.["authentication.k8s.io/legacy-token"] !== undefined);
+    const audited = events.find(
+      (e) => e.stage === "ResponseComplete" && e.annotations?.["authentication.k8s.io/legacy-token"] !== undefined,
+    );
     expect(audited?.annotations).toMatchObject({
       "authentication.k8s.io/legacy-token": "system:serviceaccount:default:legacy-sa",
       "authentication.k8s.io/legacy-token-manual-secret": "legacy-sa-token",

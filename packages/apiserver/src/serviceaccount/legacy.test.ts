@@ -27,7 +27,8 @@ const secretFor = (token: string, over: Partial<KubeObject["metadata"]> = {}): K
 function setup(objs: { sa?: KubeObject; secret?: KubeObject }) {
   const patches: { name: string; uid: string; labels: Record<string, string> }[] = [];
   const getter: ServiceAccountTokenGetter = {
-    getServiceAccount: () => (objs.sa ? Promise.resolve(objs.sa) : Promise.reject(new Error('serviceaccounts "my-service-account" not found'))),
+    getServiceAccount: () =>
+      objs.sa ? Promise.resolve(objs.sa) : Promise.reject(new Error('serviceaccounts "my-service-account" not found')),
     getSecret: () => (objs.secret ? Promise.resolve(objs.secret) : Promise.reject(new Error('secrets "my-secret" not found'))),
     getPod: () => Promise.reject(new Error("none")),
     getNode: () => Promise.reject(new Error("none")),
@@ -61,7 +62,12 @@ describe("TokenGenerateAndValidate (legacy tokens)", () => {
       secret: secretFor(tok, { deletionTimestamp: "2026-03-01T11:00:00Z" }),
       err: "Token has been invalidated",
     },
-    { name: "token does not match the secret's", sa: serviceAccount(), secret: secretFor("other"), err: "Token does not match server's copy" },
+    {
+      name: "token does not match the secret's",
+      sa: serviceAccount(),
+      secret: secretFor("other"),
+      err: "Token does not match server's copy",
+    },
     {
       name: "invalid serviceaccount lookup",
       sa: serviceAccount({ uid: "67890" }),
@@ -96,7 +102,9 @@ describe("TokenGenerateAndValidate (legacy tokens)", () => {
 
   it("refuses a legacy token signed by another key, and leaves tokens of other issuers alone", async () => {
     const { auth } = setup({ sa: serviceAccount(), secret: secretFor(tok) });
-    await expect(auth.authenticateToken(legacyToken(otherRSA.privateKey))).rejects.toThrow("go-jose/go-jose: error in cryptographic primitive");
+    await expect(auth.authenticateToken(legacyToken(otherRSA.privateKey))).rejects.toThrow(
+      "go-jose/go-jose: error in cryptographic primitive",
+    );
     const other = new JWTTokenGenerator("https://issuer", rsa.privateKey).generateToken({ sub: "x" }, {});
     expect(await auth.authenticateToken(other)).toBeUndefined();
   });
@@ -137,7 +145,10 @@ describe("legacy token tracking (LegacyServiceAccountTokenTracking)", () => {
     ["tomorrow (a skewed clock)", "2026-03-02", 0],
     ["yesterday", "2026-02-28", 1],
   ])("a Secret last used %s is labelled again %d times", async (_when, day, n) => {
-    const { auth, patches } = setup({ sa: serviceAccount(), secret: secretFor(tok, { labels: { "kubernetes.io/legacy-token-last-used": day } }) });
+    const { auth, patches } = setup({
+      sa: serviceAccount(),
+      secret: secretFor(tok, { labels: { "kubernetes.io/legacy-token-last-used": day } }),
+    });
     await auth.authenticateToken(tok);
     expect(patches).toHaveLength(n);
   });

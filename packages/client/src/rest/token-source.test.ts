@@ -49,7 +49,10 @@ describe("withTokenSource", () => {
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const kc = new KubeConfig();
-    kc.loadFromClusterAndUser({ name: "c", server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, skipTLSVerify: true }, { name: "u" });
+    kc.loadFromClusterAndUser(
+      { name: "c", server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, skipTLSVerify: true },
+      { name: "u" },
+    );
     let n = 0;
     withTokenSource(kc, { token: () => Promise.resolve({ accessToken: `tok${++n}`, expiry: 0 }) });
     await kc.makeApiClient(CoreV1Api).listNamespace();

@@ -79,7 +79,11 @@ const cases: Record<string, Case> = {
     addedSecret: tokenSecret(),
     expectedActions: ["get serviceaccounts/default", "delete secrets/token-secret-1 uid=23456"],
   },
-  "added secret with serviceaccount": { existingServiceAccount: serviceAccount(tokenSecretReferences()), addedSecret: tokenSecret(), expectedActions: [] },
+  "added secret with serviceaccount": {
+    existingServiceAccount: serviceAccount(tokenSecretReferences()),
+    addedSecret: tokenSecret(),
+    expectedActions: [],
+  },
   "added token secret without token data": {
     existingServiceAccount: serviceAccount(tokenSecretReferences()),
     addedSecret: withoutKey("token"),
@@ -114,7 +118,11 @@ const cases: Record<string, Case> = {
     updatedSecret: tokenSecret(),
     expectedActions: ["get serviceaccounts/default", "delete secrets/token-secret-1 uid=23456"],
   },
-  "updated secret with serviceaccount": { existingServiceAccount: serviceAccount(tokenSecretReferences()), updatedSecret: tokenSecret(), expectedActions: [] },
+  "updated secret with serviceaccount": {
+    existingServiceAccount: serviceAccount(tokenSecretReferences()),
+    updatedSecret: tokenSecret(),
+    expectedActions: [],
+  },
   "updated token secret without token data": {
     existingServiceAccount: serviceAccount(tokenSecretReferences()),
     updatedSecret: withoutKey("token"),
@@ -122,7 +130,10 @@ const cases: Record<string, Case> = {
   },
   "a user's token secret without the uid annotation gets it with the token": {
     existingServiceAccount: serviceAccount(),
-    addedSecret: { ...withoutKey("token"), metadata: { ...tokenSecret().metadata, annotations: { "kubernetes.io/service-account.name": "default" } } },
+    addedSecret: {
+      ...withoutKey("token"),
+      metadata: { ...tokenSecret().metadata, annotations: { "kubernetes.io/service-account.name": "default" } },
+    },
     expectedActions: ["get secrets/token-secret-1", "update secrets/token-secret-1 [ca.crt namespace token]"],
   },
   "deleted secret without serviceaccount": { deletedSecret: tokenSecret(), expectedActions: [] },
@@ -150,7 +161,11 @@ function setup(c: Case) {
       return Promise.resolve(secrets.get(`default/${name}`));
     },
     updateSecret: (s) => {
-      actions.push(`update secrets/${s.metadata.name} [${Object.keys(s.data ?? {}).sort().join(" ")}]`);
+      actions.push(
+        `update secrets/${s.metadata.name} [${Object.keys(s.data ?? {})
+          .sort()
+          .join(" ")}]`,
+      );
       updated.push(s);
       return Promise.resolve(undefined);
     },
@@ -168,11 +183,11 @@ function setup(c: Case) {
     },
   };
   // The live client sees the ServiceAccount only when the case says it exists.
-  if (c.existingServiceAccount === undefined) client.getServiceAccount = (_ns, name) => (actions.push(`get serviceaccounts/${name}`), Promise.resolve(undefined));
+  if (c.existingServiceAccount === undefined)
+    client.getServiceAccount = (_ns, name) => (actions.push(`get serviceaccounts/${name}`), Promise.resolve(undefined));
   const ctrl = new TokensController({ serviceAccounts, secrets, client, token: generator, rootCA });
   // As upstream's test fills the indexers directly: the existing objects queue nothing.
-  for (const q of [ctrl.serviceAccountQueue, ctrl.secretQueue])
-    while (q.len() > 0) void q.get().then((k) => k !== undefined && q.done(k));
+  for (const q of [ctrl.serviceAccountQueue, ctrl.secretQueue]) while (q.len() > 0) void q.get().then((k) => k !== undefined && q.done(k));
   return { ctrl, serviceAccounts, secrets, actions, updated };
 }
 
@@ -211,12 +226,18 @@ describe("TestTokenCreation", () => {
 
 describe("the populated token Secret", () => {
   it("holds a legacy token naming the ServiceAccount and the Secret, the namespace, the root CA and both annotations", async () => {
-    const secret = { ...withoutKey("token"), metadata: { ...tokenSecret().metadata, annotations: { "kubernetes.io/service-account.name": "default" } } };
+    const secret = {
+      ...withoutKey("token"),
+      metadata: { ...tokenSecret().metadata, annotations: { "kubernetes.io/service-account.name": "default" } },
+    };
     const { ctrl, secrets, updated } = setup({ existingServiceAccount: serviceAccount(), expectedActions: [] });
     secrets.set(secret);
     await drain(ctrl);
     const s = updated[0]!;
-    expect(s.metadata.annotations).toEqual({ "kubernetes.io/service-account.name": "default", "kubernetes.io/service-account.uid": "12345" });
+    expect(s.metadata.annotations).toEqual({
+      "kubernetes.io/service-account.name": "default",
+      "kubernetes.io/service-account.uid": "12345",
+    });
     const token = Buffer.from(s.data!["token"]!, "base64").toString();
     const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
     expect(claims).toEqual({

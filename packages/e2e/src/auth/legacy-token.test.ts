@@ -85,9 +85,9 @@ describe.skipIf(kubectlBinary === null)("legacy ServiceAccount token Secrets wit
     expect((await kubectl("get", "sa", "build-robot", "-o", "jsonpath={.secrets}")).stdout).toBe("");
 
     expect((await kubectl("delete", "serviceaccount", "build-robot")).stdout).toBe('serviceaccount "build-robot" deleted\n');
-    expect(
-      await eventually(async () => (await kubectl("get", "secret", "build-robot-secret")).code !== 0, { timeoutMs: 60_000 }),
-    ).toBe(true);
+    expect(await eventually(async () => (await kubectl("get", "secret", "build-robot-secret")).code !== 0, { timeoutMs: 60_000 })).toBe(
+      true,
+    );
     const refused = await kubectl("--token", token, "auth", "whoami");
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/Unauthorized/);

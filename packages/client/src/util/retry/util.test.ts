@@ -20,7 +20,9 @@ describe("RetryOnConflict", () => {
   });
   it("does not retry another error", async () => {
     let n = 0;
-    await expect(retryOnConflict({ steps: 5, durationMs: 1 }, () => (n++, Promise.reject(new Error("boom"))), noSleep)).rejects.toThrow("boom");
+    await expect(retryOnConflict({ steps: 5, durationMs: 1 }, () => (n++, Promise.reject(new Error("boom"))), noSleep)).rejects.toThrow(
+      "boom",
+    );
     expect(n).toBe(1);
   });
 });

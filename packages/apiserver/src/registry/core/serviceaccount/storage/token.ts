@@ -171,8 +171,7 @@ async function createToken(
     throw StatusError.internal(`failed to generate token: ${e instanceof Error ? e.message : String(e)}`, e);
   }
   // ServiceAccountTokenJTI (locked on in 1.33): the audit record names the credential it issued.
-  if (jti !== "" && p.auditAnnotations !== undefined)
-    p.auditAnnotations[issuedCredentialIDAuditAnnotationKey] = credentialIDForJTI(jti);
+  if (jti !== "" && p.auditAnnotations !== undefined) p.auditAnnotations[issuedCredentialIDAuditAnnotationKey] = credentialIDForJTI(jti);
   // TokenRequest in Go struct order; the answer's expiration is the one asked for (not the extension).
   return {
     kind: "TokenRequest",
