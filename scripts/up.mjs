@@ -56,6 +56,10 @@ const schedulerKubeconfig = path.join(dataDir, "scheduler.kubeconfig");
 // The simulated kubelet writes for many Nodes at once; with no Node authorizer to scope a
 // system:node:<name> identity, it uses the admin kubeconfig.
 const kubeletKubeconfig = path.join(dataDir, "kubeconfig");
+// kubeadm's controller-manager flags: the service-account signing key (the apiserver's, given or
+// its <data-dir>/pki/sa.key) signs token Secrets' tokens.
+const signingKeyFlag = args.indexOf("--service-account-signing-key-file");
+const saKeyFile = signingKeyFlag >= 0 && args[signingKeyFlag + 1] ? args[signingKeyFlag + 1] : path.join(dataDir, "pki", "sa.key");
 const children = [];
 let stopping = false;
 
@@ -145,6 +149,8 @@ start("apiserver", "packages/apiserver/dist/cmd/servicenet-up.js", apiserverArgs
     "--kubeconfig",
     controllerManagerKubeconfig,
     "--use-service-account-credentials",
+    "--service-account-private-key-file",
+    saKeyFile,
     "--bind-address",
     "127.0.0.1",
     "--secure-port",

@@ -26,8 +26,8 @@ export interface AuthenticatorConfig {
   anonymous?: boolean;
   /** `--api-audiences` (default the service-account issuers): what an API request's credentials must be for. */
   apiAudiences?: readonly string[];
-  /** The service-account token authenticator (serviceaccount/jwt-authenticator.ts), with `--service-account-issuer`. */
-  serviceAccount?: TokenAuthenticator;
+  /** The service-account token authenticators (serviceaccount/jwt-authenticator.ts): the legacy one's, then the issuers'. */
+  serviceAccount?: readonly TokenAuthenticator[];
 }
 
 /** Config.New. */
@@ -37,7 +37,7 @@ export function newAuthenticator(c: AuthenticatorConfig): Authenticator {
   const apiAudiences = c.apiAudiences ?? [];
   const tokenAuthenticators: TokenAuthenticator[] = [];
   if (c.tokens) tokenAuthenticators.push(wrapAudienceAgnosticToken(apiAudiences, new TokenFileAuthenticator(c.tokens)));
-  if (c.serviceAccount) tokenAuthenticators.push(c.serviceAccount);
+  if (c.serviceAccount) tokenAuthenticators.push(...c.serviceAccount);
   if (tokenAuthenticators.length > 0) authenticators.push(new BearerTokenAuthenticator(new UnionTokenAuthenticator(tokenAuthenticators)));
   const authenticated = new AuthenticatedGroupAdder(newUnion(...authenticators));
   const chain = (c.anonymous ?? true) ? newFailOnError(authenticated, new AnonymousAuthenticator()) : authenticated;

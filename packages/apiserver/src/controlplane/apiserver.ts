@@ -17,7 +17,7 @@ import { MetricsRegistry } from "@servicenet/component-base/metrics";
 import { startServiceIPControllers } from "./controller/service-ip-controllers.ts";
 import type { UserInfo } from "../authentication/user/user.ts";
 import { parseTokenFile } from "../authentication/token/tokenfile/tokenfile.ts";
-import { componentCerts, controllerServiceAccounts, controllerTokenLine, controllerTokens, serviceAccountUsername } from "./identities.ts";
+import { componentCerts } from "./identities.ts";
 import { startServer, type RunningServer } from "../server/server.ts";
 import { ensureClientCert, ensureServingCerts, servingCertHosts, type ClientCert } from "../server/tls.ts";
 import type { ServingOptions } from "../server/serving.ts";
@@ -41,7 +41,7 @@ import {
   defaultServiceAccountFlags,
   type ServiceAccountFlags,
 } from "../kubeapiserver/options/service-account.ts";
-import { ensureServiceAccountKeyFiles } from "../util/keyutil/key.ts";
+import { ensureServiceAccountKeyFiles } from "@servicenet/client/util/keyutil";
 
 export interface StartApiServerOptions {
   /** A store config (opened and closed by the server) or an open store (left open). Default: memory. */
@@ -170,8 +170,9 @@ function isStore(s: StoreConfig | Store): s is Store {
 
 /**
  * The token file: `--token-auth-file` as given, else `dataDir`/tokens.csv, made on first start with
- * an admin token (system:masters) and completed with a token per controller identity
- * (identities.ts) when one is missing. The first token is the one tests and tools use.
+ * an admin token (system:masters). The first token is the one tests and tools use. (The
+ * controllers' identities are ServiceAccounts with TokenRequest tokens, which the
+ * controller-manager asks for itself.)
  */
 function loadOrCreateToken(
   dataDir: string | undefined,
@@ -184,14 +185,7 @@ function loadOrCreateToken(
   else if (given !== undefined) text = `${given},admin,admin,"system:masters"\n`;
   else if (file && existsSync(file)) text = readFileSync(file, "utf8");
   else text = `${randomBytes(24).toString("hex")},admin,admin,"system:masters"\n`;
-  if (tokenAuthFile === undefined) {
-    const have = new Set([...parseTokenFile(text).values()].map((u) => u.name));
-    const missing = controllerServiceAccounts.filter((n) => !have.has(serviceAccountUsername("kube-system", n)));
-    if (missing.length > 0) {
-      text = (text.endsWith("\n") || text === "" ? text : `${text}\n`) + missing.map(controllerTokenLine).join("");
-      if (file && given === undefined) writeFileSync(file, text, { mode: 0o600 });
-    }
-  }
+  if (file && given === undefined && tokenAuthFile === undefined && !existsSync(file)) writeFileSync(file, text, { mode: 0o600 });
   const tokens = parseTokenFile(text, file ?? "") as Map<string, UserInfo> & { primary: string };
   const first = [...tokens.keys()][0];
   if (first === undefined) throw new Error(`token file ${file ?? ""} has no tokens`);
@@ -410,14 +404,8 @@ function apiServer(p: {
     metrics: p.metrics,
     kubeconfig: () => kubeconfigText({ server: server.url, ...credentials(clientCerts?.admin, tokens?.primary), ...ca }),
     componentKubeconfigs: () => {
-      const sa = tokens ? controllerTokens(tokens) : new Map<string, string>();
       return {
-        controllerManager: kubeconfigText({
-          server: server.url,
-          ...credentials(clientCerts?.controllerManager, tokens?.primary),
-          ...ca,
-          extraUsers: [...sa].map(([name, token]) => ({ name: serviceAccountUsername("kube-system", name), token })),
-        }),
+        controllerManager: kubeconfigText({ server: server.url, ...credentials(clientCerts?.controllerManager, tokens?.primary), ...ca }),
         kubeProxy: kubeconfigText({ server: server.url, ...credentials(clientCerts?.kubeProxy, tokens?.primary), ...ca }),
         scheduler: kubeconfigText({ server: server.url, ...credentials(clientCerts?.scheduler, tokens?.primary), ...ca }),
       };

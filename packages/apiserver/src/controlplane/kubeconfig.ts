@@ -15,8 +15,6 @@ export interface KubeconfigOptions extends KubeconfigUser {
   caCert?: string;
   /** Cluster, context and (default) user name; default `servicenet`. */
   name?: string;
-  /** More users (e.g. one per controller identity), listed after the context's own user. */
-  extraUsers?: readonly (KubeconfigUser & { name: string })[];
 }
 
 function userEntry(u: KubeconfigUser): Record<string, string> {
@@ -44,7 +42,7 @@ export function kubeconfigText(o: KubeconfigOptions): string {
     apiVersion: "v1",
     kind: "Config",
     clusters: [{ name, cluster }],
-    users: [{ name: user, user: userEntry(o) }, ...(o.extraUsers ?? []).map((u) => ({ name: u.name, user: userEntry(u) }))],
+    users: [{ name: user, user: userEntry(o) }],
     contexts: [{ name, context: { cluster: name, user, namespace: "default" } }],
     "current-context": name,
     preferences: {},

@@ -10,8 +10,9 @@ import type { ServiceAccountConfig } from "../kubeapiserver/options/service-acco
 import type { GenericStore } from "../registry/generic/store.ts";
 import { newTokenREST } from "../registry/core/serviceaccount/storage/token.ts";
 import { Validator, type ServiceAccountTokenGetter } from "../serviceaccount/claims.ts";
-import { JWTTokenGenerator } from "../serviceaccount/jwt.ts";
+import { JWTTokenGenerator, legacyIssuer } from "@servicenet/component-base/serviceaccount";
 import { JWTTokenAuthenticator } from "../serviceaccount/jwt-authenticator.ts";
+import { LegacyValidator, type SecretLabeler } from "../serviceaccount/legacy.ts";
 import { newOpenIDMetadata, type OpenIDMetadata } from "../serviceaccount/openidmetadata.ts";
 import type { ResourceDef } from "../server/resource-def.ts";
 import type { TokenAuthenticator } from "../authentication/authenticator/interfaces.ts";
@@ -58,15 +59,58 @@ export function withTokenSubresource(
   );
 }
 
-/** newServiceAccountAuthenticator, or undefined without issuers or keys. */
-export function newServiceAccountAuthenticator(c: ServiceAccountConfig, getter: ServiceAccountTokenGetter): TokenAuthenticator | undefined {
-  if (c.issuers.length === 0 || c.publicKeys.length === 0) return undefined;
-  return new JWTTokenAuthenticator({
-    issuers: c.issuers,
-    keys: c.publicKeys,
-    implicitAudiences: c.apiAudiences,
-    validator: new Validator(getter),
-  });
+/**
+ * The secrets writer of the legacy validator: a merge patch of labels on the Secret of that uid
+ * (upstream's loopback client), written through the Secret store.
+ */
+export function storageSecretLabeler(stores: () => ReadonlyMap<string, GenericStore>): SecretLabeler {
+  return async (namespace, name, uid, labels) => {
+    const secrets = stores().get("secrets");
+    if (secrets === undefined) throw new Error("no storage for secrets");
+    await secrets.update(
+      namespace,
+      name,
+      async (cur) => {
+        if (cur === null) throw new Error(`secret ${namespace}/${name} not found`);
+        const next = structuredClone(cur);
+        next.metadata["labels"] = { ...(next.metadata["labels"] as Record<string, string> | undefined), ...labels };
+        return Promise.resolve(next);
+      },
+      { preconditions: { uid } },
+    );
+  };
+}
+
+/**
+ * The service-account token authenticators of kube-apiserver's authenticator config, in its order:
+ * newLegacyServiceAccountAuthenticator (issuer `kubernetes/serviceaccount`, the verifying keys,
+ * lookup on as `--service-account-lookup` defaults) and newServiceAccountAuthenticator (the
+ * `--service-account-issuer`s); none without keys.
+ */
+export function newServiceAccountAuthenticators(
+  c: ServiceAccountConfig,
+  getter: ServiceAccountTokenGetter,
+  labeler: SecretLabeler,
+): TokenAuthenticator[] {
+  if (c.publicKeys.length === 0) return [];
+  const out: TokenAuthenticator[] = [
+    new JWTTokenAuthenticator({
+      issuers: [legacyIssuer],
+      keys: c.publicKeys,
+      implicitAudiences: c.apiAudiences,
+      validator: new LegacyValidator(true, getter, labeler),
+    }),
+  ];
+  if (c.issuers.length > 0)
+    out.push(
+      new JWTTokenAuthenticator({
+        issuers: c.issuers,
+        keys: c.publicKeys,
+        implicitAudiences: c.apiAudiences,
+        validator: new Validator(getter),
+      }),
+    );
+  return out;
 }
 
 /**

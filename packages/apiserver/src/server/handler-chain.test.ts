@@ -151,6 +151,49 @@ describe("the director", () => {
   });
 });
 
+describe("the mux's go-restful routes", () => {
+  let running: RunningServer | undefined;
+  let store: Store | undefined;
+  afterEach(async () => {
+    await running?.close();
+    await store?.close();
+    running = undefined;
+  });
+
+  const methodNotAllowed = {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message: "the server does not allow this method on the requested resource",
+    reason: "MethodNotAllowed",
+    details: {},
+    code: 405,
+  };
+
+  // [method, path, status]: go-restful's GET routes answer 405 for other methods (a Status, as the
+  // generic server's serviceErrorHandler writes it); NonGoRestfulMux handlers serve every method.
+  it.each([
+    ["POST", "/version", 405],
+    ["DELETE", "/version", 405],
+    ["HEAD", "/version", 200],
+    ["POST", "/api", 405],
+    ["PUT", "/api/v1", 405],
+    ["POST", "/apis/apps/v1", 405],
+    ["POST", "/apis", 200],
+    ["POST", "/apis/apps", 200],
+    ["POST", "/healthz", 200],
+    ["GET", "/version", 200],
+  ] as const)("%s %s is %d", async (method, path, status) => {
+    store = await createStore({ backend: "memory" });
+    const authorizer: Authorizer = { authorize: () => ({ decision: "Allow", reason: "" }) };
+    running = await startServer({ store, port: 0, tokens: new Map(), authorizer });
+    const r = await fetch(`${running.url}${path}`, { method, ...(method === "GET" || method === "HEAD" ? {} : { body: "{}" }) });
+    expect(r.status).toBe(status);
+    if (status === 405) expect(await r.json()).toEqual(methodNotAllowed);
+  });
+});
+
 describe("WithPanicRecovery", () => {
   it("answers what escapes the chain with upstream's plain-text 500, logs it and counts it", async () => {
     const lines: string[] = [];

@@ -26,6 +26,7 @@ import { withRequestLog } from "./filters/request-log.ts";
 import { withTimeout } from "./filters/timeout.ts";
 import type { RequestMetrics } from "./metrics.ts";
 import type { MuxEntry } from "./mux.ts";
+import { methodNotAllowed } from "./routes.ts";
 
 /** What the filters need. */
 export interface HandlerChainConfig {
@@ -67,6 +68,9 @@ export function director(mux: readonly MuxEntry[], resources: Handler): Handler 
   return async (ctx) => {
     const entry = mux.find((e) => e.matches(ctx.path));
     try {
+      // go-restful's 405 for a method its route does not take (HEAD is served as GET, as for resources).
+      const method = ctx.req.method === "HEAD" ? "GET" : (ctx.req.method ?? "");
+      if (entry?.methods !== undefined && !entry.methods.includes(method)) throw methodNotAllowed();
       await (entry ? entry.handle(ctx) : resources(ctx));
     } catch (e) {
       writeError(ctx, e);

@@ -30,15 +30,24 @@ import { writeSerialized } from "./response-compression.ts";
 import type { ReviewDef } from "./reviews.ts";
 import { usagePage, usagePagePath } from "./usage-page.ts";
 import type { VersionInfo } from "./version.ts";
-import { methodNotAllowed } from "./routes.ts";
 import { jwksPath, mimeJWKS, openIDCacheControl, openIDConfigPath, type OpenIDMetadata } from "../serviceaccount/openidmetadata.ts";
 
 /** One path (or family of paths) of the mux and its handler; the handler throws a StatusError to refuse. */
 export interface MuxEntry {
   name: string;
   matches(path: string): boolean;
+  /**
+   * The methods of a go-restful route (the director answers go-restful's 405 for any other);
+   * undefined for a NonGoRestfulMux handler, which serves every method.
+   */
+  methods?: readonly string[];
   handle(ctx: RequestContext): Promise<void>;
 }
+
+// go-restful WebServices of the generic server that route only GET: routes/version.go
+// Version.Install, discovery's GenerateWebService for /api and APIVersionHandler for each group
+// version, routes/openidmetadata.go OpenIDMetadataServer.Install.
+const getOnly = ["GET"] as const;
 
 /** What the non-resource handlers serve. */
 export interface NonResourceConfig {
@@ -80,6 +89,14 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
     return Promise.resolve();
   };
   const segments = (path: string): string[] => path.split("/").filter((p) => p !== "");
+  const serveRoot = (ctx: RequestContext, legacy: boolean): Promise<void> => {
+    const agg = wantsAggregated(ctx.req.headers.accept);
+    if (!agg) return serveNegotiated(ctx, legacy ? legacyAPIVersions() : apiGroupList(served(), reviews));
+    const doc = aggregatedDiscovery(served(), legacy, agg, reviews);
+    writeSerialized(ctx.res, 200, { "Content-Type": aggregatedContentType(agg), Vary: "Accept" }, JSON.stringify(doc));
+    ctx.code = 200;
+    return Promise.resolve();
+  };
   return [
     {
       name: "healthz",
@@ -90,7 +107,7 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
         ctx.code = text(ctx.res, h.code, h.body);
       },
     },
-    { name: "version", matches: exact("/version"), handle: (ctx) => serveJSON(ctx, c.version) },
+    { name: "version", matches: exact("/version"), methods: getOnly, handle: (ctx) => serveJSON(ctx, c.version) },
     {
       name: "metrics",
       matches: exact("/metrics"),
@@ -121,13 +138,12 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
     {
       // pkg/routes/openidmetadata.go: GET routes of their own, cacheable for an hour.
       name: "service account issuer discovery",
-      matches: (path) => c.openIDMetadata !== undefined && (path === openIDConfigPath || path === jwksPath),
+      // Only routes that exist: without the documents the path is no route's (404 whatever the method).
+      matches: (path) => (path === openIDConfigPath || path === jwksPath) && c.openIDMetadata?.() !== undefined,
+      methods: getOnly,
       handle: (ctx) => {
         const md = c.openIDMetadata!();
         if (md === undefined) throw notFound();
-        // go-restful's 405 for another method on a GET route, a Status as the generic server's
-        // serviceErrorHandler writes it (HEAD is served as GET).
-        if (ctx.req.method !== "GET" && ctx.req.method !== "HEAD") throw methodNotAllowed();
         const config = ctx.path === openIDConfigPath;
         endWith(
           ctx.res,
@@ -151,29 +167,41 @@ export function nonResourceMux(c: NonResourceConfig): readonly MuxEntry[] {
       },
     },
     {
-      name: "discovery root",
-      matches: (path) => path === "/api" || path === "/apis",
-      handle: (ctx) => {
-        const agg = wantsAggregated(ctx.req.headers.accept);
-        if (!agg) return serveNegotiated(ctx, ctx.path === "/api" ? legacyAPIVersions() : apiGroupList(served(), reviews));
-        const doc = aggregatedDiscovery(served(), ctx.path === "/api", agg, reviews);
-        writeSerialized(ctx.res, 200, { "Content-Type": aggregatedContentType(agg), Vary: "Accept" }, JSON.stringify(doc));
-        ctx.code = 200;
-        return Promise.resolve();
-      },
+      // discovery's GenerateWebService("/api"): a go-restful GET route.
+      name: "legacy discovery root",
+      matches: exact("/api"),
+      methods: getOnly,
+      handle: (ctx) => serveRoot(ctx, true),
     },
     {
-      name: "discovery group and version",
+      // kube-aggregator's /apis handler (WrapAggregatedDiscoveryToHandler over apisHandler) on the
+      // NonGoRestfulMux: it serves whatever the method.
+      name: "discovery root",
+      matches: exact("/apis"),
+      handle: (ctx) => serveRoot(ctx, false),
+    },
+    {
+      // The APIVersionHandler's GET route of each group version's WebService.
+      name: "discovery version",
       matches: (path) => {
         const p = segments(path);
-        return (p[0] === "api" && p.length === 2) || (p[0] === "apis" && (p.length === 2 || p.length === 3));
+        return (p[0] === "api" && p.length === 2) || (p[0] === "apis" && p.length === 3);
       },
+      methods: getOnly,
       handle: (ctx) => {
         const p = segments(ctx.path);
         if (p[0] === "api") return serveNegotiated(ctx, apiResourceList(served(), "", p[1]!, reviews));
-        if (p.length === 2) return serveNegotiated(ctx, apiGroupDoc(served(), p[1]!, reviews));
         return serveNegotiated(ctx, apiResourceList(served(), p[1]!, p[2]!, reviews));
       },
+    },
+    {
+      // kube-aggregator's apiGroupHandler on the NonGoRestfulMux: every method.
+      name: "discovery group",
+      matches: (path) => {
+        const p = segments(path);
+        return p[0] === "apis" && p.length === 2;
+      },
+      handle: (ctx) => serveNegotiated(ctx, apiGroupDoc(served(), segments(ctx.path)[1]!, reviews)),
     },
   ];
 }

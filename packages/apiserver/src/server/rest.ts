@@ -216,7 +216,16 @@ async function create(r: ResourceRequest): Promise<number> {
     // create.go: mutating admission of the subresource's object; its REST calls createValidation.
     const adm = new RequestAdmission(r, "CREATE", dryRun, warnings, gvk);
     await adm.admit(obj, undefined);
-    const out = await sub.create(r.store, r.info.namespace, r.info.name, obj, { dryRun, warnings, ...userOf(r), ...adm.storeHooks() });
+    const auditAnnotations: Record<string, string> = {};
+    const out = await sub.create(r.store, r.info.namespace, r.info.name, obj, {
+      dryRun,
+      warnings,
+      auditAnnotations,
+      ...userOf(r),
+      ...adm.storeHooks(),
+    });
+    if (r.audit !== undefined && Object.keys(auditAnnotations).length > 0)
+      r.audit.annotations = { ...r.audit.annotations, ...auditAnnotations };
     adm.report();
     send(r.res, 201, out, r.format === "yaml" ? "yaml" : "json", warnings);
     return 201;

@@ -41,7 +41,8 @@ import { startPolicyStatusController } from "../controlplane/controller/validati
 import { validatingAdmissionPolicyStoragePath } from "../registry/admissionregistration/rest/storage-admissionregistration.ts";
 import type { ServiceAccountConfig } from "../kubeapiserver/options/service-account.ts";
 import {
-  newServiceAccountAuthenticator,
+  newServiceAccountAuthenticators,
+  storageSecretLabeler,
   openIDMetadataOf,
   storageTokenGetter,
   withTokenSubresource,
@@ -256,14 +257,20 @@ async function newHandler(cfg: APIServerConfig) {
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: no listener limit.
   setMaxListeners(0, shutdown.signal);
-  const serviceAccountAuth = sa ? newServiceAccountAuthenticator(sa, tokenGetter) : undefined;
+  const serviceAccountAuth = sa
+    ? newServiceAccountAuthenticators(
+        sa,
+        tokenGetter,
+        storageSecretLabeler(() => registry.stores),
+      )
+    : [];
   const authenticator = withLoopback
     ? newAuthenticator({
         tokens: withLoopback.tokens,
         clientCA: cfg.clientCA !== undefined,
         anonymous: cfg.anonymousAuth ?? true,
         ...(sa ? { apiAudiences: sa.apiAudiences } : {}),
-        ...(serviceAccountAuth ? { serviceAccount: serviceAccountAuth } : {}),
+        serviceAccount: serviceAccountAuth,
       })
     : undefined;
   const openapi = openAPIFor(resources, version, crds?.openapi);

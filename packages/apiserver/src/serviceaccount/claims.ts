@@ -4,6 +4,7 @@
  * ServiceAccount, and the Pod, Secret or Node it is bound to must still exist with the same uid).
  */
 import { randomUUID } from "node:crypto";
+import type { PublicClaims } from "@servicenet/component-base/serviceaccount";
 import type { KubeObject } from "../storage/index.ts";
 import { credentialIDForJTI, makeUsername, type ServiceAccountInfo } from "../authentication/serviceaccount/util.ts";
 
@@ -14,16 +15,7 @@ export const expirationExtensionSeconds = 24 * 365 * 60 * 60;
 /** go-jose's jwt.DefaultLeeway: clock skew allowed on exp/nbf/iat, and on deletion times. */
 export const defaultLeewaySeconds = 60;
 
-/** jwt.Claims: the registered claims (numeric dates in seconds). */
-export interface PublicClaims {
-  iss?: string;
-  sub?: string;
-  aud?: string[];
-  exp?: number;
-  nbf?: number;
-  iat?: number;
-  jti?: string;
-}
+export type { PublicClaims };
 
 /** A `{name, uid}` reference (both omitempty). */
 export interface Ref {

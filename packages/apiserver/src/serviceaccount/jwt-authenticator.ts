@@ -10,8 +10,9 @@ import { verify, type KeyObject } from "node:crypto";
 import type { AuthResponse, TokenAuthenticator } from "../authentication/authenticator/interfaces.ts";
 import { intersectAudiences } from "../authentication/authenticator/audiences.ts";
 import { serviceAccountUserInfo } from "../authentication/serviceaccount/util.ts";
-import type { PublicClaims, Validator } from "./claims.ts";
-import { algorithmHash, type SignatureAlgorithm } from "./jwt.ts";
+import type { ServiceAccountInfo } from "../authentication/serviceaccount/util.ts";
+import type { PublicClaims } from "./claims.ts";
+import { algorithmHash, type SignatureAlgorithm } from "@servicenet/component-base/serviceaccount";
 
 /** go-jose's ErrCryptoFailure: what a signature that does not verify with a key is. */
 export const errCryptoFailure = "go-jose/go-jose: error in cryptographic primitive";
@@ -62,14 +63,31 @@ function audiences(v: unknown): string[] {
   return [];
 }
 
+/**
+ * What a validator reads and adds on the request's context: the token itself (a legacy token is
+ * compared with its Secret's copy), the audit annotations (audit.AddAuditAnnotation) and the
+ * warnings (warning.AddWarning).
+ */
+export interface TokenContext {
+  token: string;
+  auditAnnotations: Record<string, string>;
+  warnings: string[];
+}
+
+/** Validator[PrivateClaims]: checks a verified token's claims; throws why it is not valid. */
+export interface TokenValidator {
+  validate(pub: PublicClaims, priv: never, t: TokenContext): Promise<ServiceAccountInfo>;
+}
+
 export interface JWTTokenAuthenticatorConfig {
-  /** `--service-account-issuer`, every one accepted. */
+  /** `--service-account-issuer`, every one accepted (the legacy authenticator's is `kubernetes/serviceaccount`). */
   issuers: readonly string[];
   /** `--service-account-key-file`'s public keys. */
   keys: readonly KeyObject[];
   /** The API audiences (`--api-audiences`, default the issuers): tokens without `aud` are for them. */
   implicitAudiences: readonly string[];
-  validator: Validator;
+  /** The bound tokens' Validator (claims.ts) or the LegacyValidator (legacy.ts). */
+  validator: TokenValidator;
 }
 
 /** JWTTokenAuthenticator. */
@@ -90,15 +108,24 @@ export class JWTTokenAuthenticator implements TokenAuthenticator {
     if (this.c.keys.length === 0) return undefined;
     if (!this.c.keys.some((k) => verifies(tok, k))) throw new Error(errCryptoFailure);
     const pub = tok.payload as PublicClaims;
+    const t: TokenContext = { token, auditAnnotations: {}, warnings: [] };
     let tokenAudiences = audiences(tok.payload["aud"]);
-    // A legacy token without audiences is for the API audiences.
-    if (tokenAudiences.length === 0) tokenAudiences = [...this.c.implicitAudiences];
+    // Only the API audiences are allowed for a legacy token (one without audiences); it is audited.
+    if (tokenAudiences.length === 0) {
+      t.auditAnnotations["authentication.k8s.io/legacy-token"] = pub.sub ?? "";
+      tokenAudiences = [...this.c.implicitAudiences];
+    }
     const target = requested ?? this.c.implicitAudiences;
     const auds = intersectAudiences(tokenAudiences, target);
     if (auds.length === 0 && this.c.implicitAudiences.length !== 0)
       throw new Error(`token audiences ${goQuoteList(tokenAudiences)} is invalid for the target audiences ${goQuoteList(target)}`);
-    const sa = await this.c.validator.validate(pub, tok.payload);
-    return { user: serviceAccountUserInfo(sa), audiences: auds };
+    const sa = await this.c.validator.validate(pub, tok.payload as never, t);
+    return {
+      user: serviceAccountUserInfo(sa),
+      audiences: auds,
+      auditAnnotations: t.auditAnnotations,
+      ...(t.warnings.length > 0 ? { warnings: t.warnings } : {}),
+    };
   }
 }
 

@@ -2,7 +2,7 @@ import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../storage/index.ts";
 import { claims, Validator, type ServiceAccountTokenGetter } from "./claims.ts";
-import { JWTTokenGenerator, keyIDFromPublicKey } from "./jwt.ts";
+import { JWTTokenGenerator, keyIDFromPublicKey } from "@servicenet/component-base/serviceaccount";
 import { errCryptoFailure, JWTTokenAuthenticator } from "./jwt-authenticator.ts";
 
 const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { keyIDFromPublicKey } from "./jwt.ts";
+import { keyIDFromPublicKey } from "@servicenet/component-base/serviceaccount";
 import { newOpenIDMetadata } from "./openidmetadata.ts";
 
 const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });

@@ -5,7 +5,7 @@
  * so that relying parties outside the cluster can verify service-account tokens.
  */
 import type { KeyObject } from "node:crypto";
-import { algorithmOf, keyIDFromPublicKey } from "./jwt.ts";
+import { algorithmOf, keyIDFromPublicKey } from "@servicenet/component-base/serviceaccount";
 
 export const openIDConfigPath = "/.well-known/openid-configuration";
 export const jwksPath = "/openid/v1/jwks";

@@ -7,3 +7,5 @@ export { withRateLimit, DefaultQPS, DefaultBurst } from "./rate-limit.ts";
 export type { ClientConnectionLimits } from "./rate-limit.ts";
 export { defaultKubernetesUserAgent, addUserAgent } from "./user-agent.ts";
 export { setUserAgent, userAgentOf } from "./config-user-agent.ts";
+export { CachedTokenSource, withTokenSource } from "./token-source.ts";
+export type { Token, TokenSource } from "./token-source.ts";

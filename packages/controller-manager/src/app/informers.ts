@@ -31,6 +31,7 @@ import {
   type Node,
   type Pod,
   type ReplicaSet,
+  type Secret,
   type Service,
   type ServiceAccount,
   type ServiceCIDR,
@@ -66,6 +67,7 @@ export interface InformerSet {
   jobs: SharedInformer<Job>;
   cronJobs: SharedInformer<CronJob>;
   serviceAccounts: SharedInformer<ServiceAccount>;
+  secrets: SharedInformer<Secret>;
   configMaps: SharedInformer<ConfigMap>;
   /** The Nodes' heartbeat Leases (kube-node-lease), for the node lifecycle controller. */
   nodeLeases: SharedInformer<Lease>;
@@ -155,6 +157,11 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       path: "/api/v1/serviceaccounts",
       list: plain("V1ServiceAccountList", () => core.listServiceAccountForAllNamespaces()),
     }),
+    secrets: new SharedInformer({
+      ...base,
+      path: "/api/v1/secrets",
+      list: plain("V1SecretList", () => core.listSecretForAllNamespaces()),
+    }),
     configMaps: new SharedInformer({
       ...base,
       path: "/api/v1/configmaps",
@@ -212,6 +219,7 @@ const typedResources: Record<string, keyof InformerSet> = {
   "/v1/namespaces": "namespaces",
   "/v1/serviceaccounts": "serviceAccounts",
   "/v1/configmaps": "configMaps",
+  "/v1/secrets": "secrets",
   "networking.k8s.io/v1/servicecidrs": "serviceCIDRs",
   "networking.k8s.io/v1/ipaddresses": "ipAddresses",
   "rbac.authorization.k8s.io/v1/clusterroles": "clusterRoles",

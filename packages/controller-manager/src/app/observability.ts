@@ -35,6 +35,7 @@ export const controllerHealthNames: Readonly<Record<ControllerName, string>> = {
   "job-controller": "job-controller",
   "cronjob-controller": "cronjob-controller",
   "ttl-after-finished-controller": "ttl-after-finished-controller",
+  "serviceaccount-token-controller": "serviceaccount-token-controller",
 };
 
 /** upstream `NewLeaderHealthzAdaptor(time.Second * 20)` in kube-controller-manager's Run. */

@@ -27,6 +27,7 @@ describe("parseOptions", () => {
           "job-controller",
           "cronjob-controller",
           "ttl-after-finished-controller",
+          "serviceaccount-token-controller",
         ],
         workers: 5,
         useServiceAccountCredentials: false,
@@ -34,6 +35,11 @@ describe("parseOptions", () => {
     ],
     [["--kubeconfig", "k", "--use-service-account-credentials"], { useServiceAccountCredentials: true }],
     [["--kubeconfig", "k", "--root-ca-file", "/etc/ca.crt"], { rootCAFile: "/etc/ca.crt" }],
+    [
+      ["--kubeconfig", "k", "--service-account-private-key-file", "/etc/sa.key", "--concurrent-serviceaccount-token-syncs=2"],
+      { serviceAccountKeyFile: "/etc/sa.key", serviceAccountTokenWorkers: 2 },
+    ],
+    [["--kubeconfig", "k"], { serviceAccountKeyFile: "", serviceAccountTokenWorkers: 5 }],
     [["--kubeconfig", "k", "--use-service-account-credentials=false"], { useServiceAccountCredentials: false }],
     [
       ["--kubeconfig=k", "--leader-elect", "--controllers", "endpointslice,servicecidr"],
@@ -62,6 +68,7 @@ describe("parseOptions", () => {
           "job-controller",
           "cronjob-controller",
           "ttl-after-finished-controller",
+          "serviceaccount-token-controller",
         ],
         workers: 2,
         verbosity: 0,

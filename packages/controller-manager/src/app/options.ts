@@ -24,6 +24,7 @@ export const knownControllers = [
   "job-controller",
   "cronjob-controller",
   "ttl-after-finished-controller",
+  "serviceaccount-token-controller",
 ] as const;
 export type ControllerName = (typeof knownControllers)[number];
 
@@ -52,8 +53,12 @@ export interface Options {
   verbosity: number;
   /** --use-service-account-credentials: each controller with its own identity's credentials from the kubeconfig. */
   useServiceAccountCredentials: boolean;
-  /** --root-ca-file: the CA bundle published as kube-root-ca.crt ("" = the kubeconfig cluster's CA). */
+  /** --root-ca-file: the CA bundle published as kube-root-ca.crt and written into token Secrets ("" = the kubeconfig cluster's CA). */
   rootCAFile: string;
+  /** --service-account-private-key-file: signs the tokens of token Secrets; "" leaves the tokens controller off. */
+  serviceAccountKeyFile: string;
+  /** --concurrent-serviceaccount-token-syncs (upstream default 5). */
+  serviceAccountTokenWorkers: number;
   /** --max-endpoints-per-slice (upstream default 100, 1..1000). */
   maxEndpointsPerSlice: number;
   /** --endpointslice-updates-batch-period in ms (default 0: every Pod change syncs at once). */
@@ -86,8 +91,13 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --leader-elect-retry-period D     wait between acquire/renew attempts (default 2s)
   --use-service-account-credentials each controller runs as system:serviceaccount:kube-system:<controller>,
                                     with that user's credentials from the kubeconfig (else the main ones)
-  --root-ca-file PATH               CA bundle published as ConfigMap kube-root-ca.crt in every namespace
-                                    (default the kubeconfig cluster's certificate authority)
+  --root-ca-file PATH               CA bundle published as ConfigMap kube-root-ca.crt in every namespace and
+                                    written into token Secrets (default the kubeconfig cluster's certificate authority)
+  --service-account-private-key-file PATH
+                                    PEM RSA or ECDSA private key that signs the tokens of kubernetes.io/service-account-token
+                                    Secrets (without it the serviceaccount-token-controller does not run)
+  --concurrent-serviceaccount-token-syncs N
+                                    token Secrets synced at once (default 5)
   --controllers LIST                comma-separated; default all: ${knownControllers.join(",")}
   --concurrent-syncs N              workers per controller (default 5)
   --concurrent-gc-syncs N           garbage collector workers (default 20)
@@ -136,6 +146,8 @@ export function parseOptions(argv: readonly string[]): Options {
     verbosity: 0,
     useServiceAccountCredentials: false,
     rootCAFile: "",
+    serviceAccountKeyFile: "",
+    serviceAccountTokenWorkers: 5,
     maxEndpointsPerSlice: 100,
     endpointUpdatesBatchPeriodMs: 0,
     mirroringMaxEndpointsPerSubset: 1000,
@@ -166,6 +178,12 @@ export function parseOptions(argv: readonly string[]): Options {
         break;
       case "--root-ca-file":
         o.rootCAFile = value();
+        break;
+      case "--service-account-private-key-file":
+        o.serviceAccountKeyFile = value();
+        break;
+      case "--concurrent-serviceaccount-token-syncs":
+        o.serviceAccountTokenWorkers = int32Flag(flag, value());
         break;
       case "--leader-elect":
         o.leaderElect = inline ? value() !== "false" : true;

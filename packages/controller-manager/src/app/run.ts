@@ -29,6 +29,8 @@ import { GarbageCollectorController } from "../garbagecollector/garbagecollector
 import { ClusterRoleAggregationController } from "../clusterroleaggregation/clusterroleaggregation-controller.ts";
 import { clusterRoleClient } from "../clusterroleaggregation/clusterroles-client.ts";
 import { ServiceAccountsController } from "../serviceaccount/serviceaccounts-controller.ts";
+import type { TokensController } from "../serviceaccount/tokens-controller.ts";
+import { startServiceAccountTokenController } from "./serviceaccount-token.ts";
 import { serviceAccountClient } from "../serviceaccount/serviceaccounts-client.ts";
 import { DeploymentController, deploymentControllerEventSource } from "../deployment/deployment-controller.ts";
 import { deploymentClient } from "../deployment/deployment-client.ts";
@@ -44,7 +46,7 @@ import { TaintEvictionController, taintEvictionControllerName } from "../control
 import { taintEvictionClient } from "../controller/tainteviction/taint-eviction-client.ts";
 import { newTaintEvictionMetrics } from "../controller/tainteviction/metrics/metrics.ts";
 import { makeInformers, typedInformerKey, type InformerSet } from "./informers.ts";
-import { serviceAccountClientBuilder, simpleClientBuilder } from "./client-builder.ts";
+import { dynamicClientBuilder, simpleClientBuilder } from "./client-builder.ts";
 import { defaultLeaseTimings, type ControllerName } from "./options.ts";
 import { startNodeIpamController, type NodeIpamOptions } from "./core.ts";
 import type { MetricsRegistry } from "@servicenet/component-base/metrics";
@@ -85,8 +87,12 @@ export interface RunOptions {
   logger?: Logger;
   /** --use-service-account-credentials: each controller under its own identity (client-builder.ts). */
   useServiceAccountCredentials?: boolean;
-  /** --root-ca-file: the bundle the root CA publisher publishes (default the kubeconfig cluster's CA). */
+  /** --root-ca-file: the bundle the root CA publisher publishes and token Secrets get (default the kubeconfig cluster's CA). */
   rootCAFile?: string;
+  /** --service-account-private-key-file: the tokens controller's signing key (none: it does not run). */
+  serviceAccountKeyFile?: string;
+  /** --concurrent-serviceaccount-token-syncs (default 5). */
+  serviceAccountTokenWorkers?: number;
   /** The namespace controller's wait before it processes a deleted namespace (default upstream's 5 s). */
   namespaceDeletionGracePeriodMs?: number;
   /** --max-endpoints-per-slice / --endpointslice-updates-batch-period. */
@@ -178,7 +184,10 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
   const limits = o.clientConnection;
   const root = simpleClientBuilder(o.kubeConfig, limits);
   const inf = makeInformers(root.configFor("shared-informers"), { logger: log });
-  const cb = o.useServiceAccountCredentials ? serviceAccountClientBuilder(o.kubeConfig, "kube-system", limits) : root;
+  // Upstream warns: another controller-manager may be making the tokens; else its builder times out.
+  if (o.useServiceAccountCredentials === true && (o.serviceAccountKeyFile ?? "") === "")
+    log.info("Warning: --use-service-account-credentials was specified without providing a --service-account-private-key-file");
+  const cb = o.useServiceAccountCredentials ? dynamicClientBuilder(o.kubeConfig, "kube-system", limits, { logger: log }) : root;
   const workers = o.workers ?? 5;
   const used = new Set<SharedInformer<ObjectWithMeta>>();
   let informersStarted = false;
@@ -198,6 +207,19 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
   const events = new EventBroadcaster({ logger: log });
   events.startRecordingToSink(clientNodeEventSink(root.configFor("kube-controller-manager")));
   events.startStructuredLogging(3);
+  if (o.controllers.includes("serviceaccount-token-controller")) {
+    // Upstream starts it first (requiresSpecialHandling), always with the root credentials.
+    let tc: TokensController | undefined;
+    try {
+      tc = startServiceAccountTokenController(o, root.configFor("tokens-controller"), use, obs, log);
+    } catch (err) {
+      events.shutdown();
+      log.error("Error starting controller", { controller: "serviceaccount-token-controller", err: describeError(err) });
+      throw new ControllerStartError("serviceaccount-token-controller", err);
+    }
+    if (tc === undefined) skipped.add("serviceaccount-token-controller");
+    else controllers.push({ run: (s) => tc.run(s, o.serviceAccountTokenWorkers ?? 5) });
+  }
   if (o.controllers.includes("nodeipam") && o.nodeIpam !== undefined) {
     try {
       const ipam = await startNodeIpamController(o.nodeIpam, {

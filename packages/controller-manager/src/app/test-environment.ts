@@ -27,7 +27,8 @@ export type TestEnvironmentControllerName =
   | "disruption"
   | "job-controller"
   | "cronjob-controller"
-  | "ttl-after-finished-controller";
+  | "ttl-after-finished-controller"
+  | "serviceaccount-token-controller";
 
 /** Options of the test environment's controllers. */
 export interface TestEnvironmentControllerOptions {
@@ -35,6 +36,8 @@ export interface TestEnvironmentControllerOptions {
   clusterCIDR?: string;
   /** The node lifecycle controller's periods (e.g. a short --node-monitor-grace-period); default upstream's. */
   nodeLifecycle?: Partial<NodeLifecycleConfig>;
+  /** `--service-account-private-key-file` of `serviceaccount-token-controller` (the apiserver's signing key). */
+  serviceAccountKeyFile?: string;
 }
 
 /** Starts controllers against a kubeconfig (YAML text); the returned function stops them. */
@@ -58,7 +61,13 @@ export function testEnvironmentControllers(
       nodeCIDRMaskSizeIPv6: 0,
     };
     const running = runControllerManager(
-      { kubeConfig: kc, controllers: names, nodeIpam, ...(o.nodeLifecycle ? { nodeLifecycle: o.nodeLifecycle } : {}) },
+      {
+        kubeConfig: kc,
+        controllers: names,
+        nodeIpam,
+        ...(o.nodeLifecycle ? { nodeLifecycle: o.nodeLifecycle } : {}),
+        ...(o.serviceAccountKeyFile ? { serviceAccountKeyFile: o.serviceAccountKeyFile } : {}),
+      },
       abort.signal,
     );
     // A controller-manager that fails on its own is reported when the environment stops.

@@ -29,6 +29,8 @@ main({
         leaderElect: opts.leaderElect,
         useServiceAccountCredentials: opts.useServiceAccountCredentials,
         rootCAFile: opts.rootCAFile,
+        serviceAccountKeyFile: opts.serviceAccountKeyFile,
+        serviceAccountTokenWorkers: opts.serviceAccountTokenWorkers,
         leaseNamespace: opts.leaseNamespace,
         leaseName: opts.leaseName,
         leaseDurationMs: opts.leaseDurationMs,

@@ -26,11 +26,11 @@ const services = 50;
  * start/synced/stopped (6), its "zone is now in new state" per zone (3: the simulated Nodes are in
  * zone-a, zone-b and zone-c), upstream's "Missing timestamp for Node" per Node at its first
  * look (3), the root CA publisher's start/synced/stopped (3), the taint-eviction controller's
- * start and stopped (2) and the job, cronjob and ttl-after-finished controllers'
- * start/synced/stopped (9): 91 today, none of them per object of the session. A little headroom,
- * far below one line per Service.
+ * start and stopped (2), the job, cronjob and ttl-after-finished controllers' start/synced/stopped
+ * (9) and the service-account token controller's start/synced/stopped (3): 94 today, none of them
+ * per object of the session. A little headroom, far below one line per Service.
  */
-const lineBudget = 94;
+const lineBudget = 97;
 
 /** Lines that are errors whatever their format: JSON level error, klog E-lines, stack traces. */
 function errorLines(lines: readonly string[]): string[] {

@@ -38,7 +38,13 @@ export const secretTypes = {
 } as const;
 
 export const secretKeys = {
+  /** ServiceAccountNameKey and ServiceAccountUIDKey: the annotations naming a token Secret's ServiceAccount. */
   serviceAccountName: "kubernetes.io/service-account.name",
+  serviceAccountUID: "kubernetes.io/service-account.uid",
+  /** ServiceAccountTokenKey, ServiceAccountNamespaceKey, ServiceAccountRootCAKey: a token Secret's data. */
+  serviceAccountToken: "token",
+  serviceAccountNamespace: "namespace",
+  serviceAccountRootCA: "ca.crt",
   dockerConfig: ".dockercfg",
   dockerConfigJSON: ".dockerconfigjson",
   basicAuthUsername: "username",

@@ -35,6 +35,10 @@ export interface AuthResponse {
   user: UserInfo;
   /** The audiences the credential is valid for, of those the request accepts (audience-aware authenticators). */
   audiences?: string[];
+  /** Audit annotations the authenticator added (audit.AddAuditAnnotation on the request's context). */
+  auditAnnotations?: Record<string, string>;
+  /** Warnings for the client (warning.AddWarning on the request's context). */
+  warnings?: string[];
 }
 
 /** authenticator.Request. */

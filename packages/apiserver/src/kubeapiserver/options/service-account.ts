@@ -9,7 +9,7 @@
  */
 import type { KeyObject } from "node:crypto";
 import { formatGoDuration, parseGoDuration } from "@servicenet/component-base/duration";
-import { privateKeyFromFile, publicKeysFromFile } from "../../util/keyutil/key.ts";
+import { privateKeyFromFile, publicKeysFromFile } from "@servicenet/client/util/keyutil";
 import { expirationExtensionSeconds, warnOnlyBoundTokenExpirationSeconds } from "../../serviceaccount/claims.ts";
 
 /** The flags of this group, as `servicenet up` accepts them. */

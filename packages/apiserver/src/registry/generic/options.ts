@@ -47,6 +47,8 @@ export interface WriteParams {
    * called after the strategy validated it, before it is written; throws to refuse.
    */
   createValidation?: (obj: KubeObject) => Promise<void>;
+  /** Collects the audit annotations the REST adds (upstream audit.AddAuditAnnotation on the request context). */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface UpdateParams extends WriteParams {

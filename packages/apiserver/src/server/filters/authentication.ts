@@ -7,6 +7,7 @@
 import type { TLSSocket } from "node:tls";
 import { StatusError } from "@servicenet/api";
 import type { AuthRequest, Authenticator } from "../../authentication/authenticator/interfaces.ts";
+import { warningHeader } from "../deprecation.ts";
 import { writeError, type Filter, type Handler, type RequestContext } from "./context.ts";
 
 /** genericapifilters.Unauthorized: the 401 Status. */
@@ -33,6 +34,10 @@ export function withAuthentication(authenticator: Authenticator | undefined, fai
     delete ctx.req.headers.authorization;
     ctx.user = resp.user;
     ctx.audit.user = resp.user;
+    if (resp.auditAnnotations !== undefined && Object.keys(resp.auditAnnotations).length > 0)
+      ctx.audit.annotations = { ...ctx.audit.annotations, ...resp.auditAnnotations };
+    // The warning recorder is outside authentication upstream: the response carries them.
+    if (resp.warnings !== undefined && resp.warnings.length > 0) ctx.res.setHeader("Warning", resp.warnings.map(warningHeader));
     return next(ctx);
   };
 }

@@ -23,7 +23,8 @@ import {
   warnOnlyBoundTokenExpirationSeconds,
   type ServiceAccountTokenGetter,
 } from "../../../../serviceaccount/claims.ts";
-import type { TokenGenerator } from "../../../../serviceaccount/jwt.ts";
+import type { TokenGenerator } from "@servicenet/component-base/serviceaccount";
+import { credentialIDForJTI, issuedCredentialIDAuditAnnotationKey } from "../../../../authentication/serviceaccount/util.ts";
 
 const gk = { group: "authentication.k8s.io", kind: "TokenRequest" };
 
@@ -161,12 +162,16 @@ async function createToken(
     exp = expirationExtensionSeconds;
   }
   let token: string;
+  let jti: string;
   try {
     const { public: pub, private: priv } = claims(sa, bound, exp, warnAfter, auds, now);
     token = c.issuer.generateToken(pub, priv);
+    jti = pub.jti ?? "";
   } catch (e) {
     throw StatusError.internal(`failed to generate token: ${e instanceof Error ? e.message : String(e)}`, e);
   }
+  // ServiceAccountTokenJTI (locked on in 1.33): the audit record names the credential it issued.
+  if (jti !== "" && p.auditAnnotations !== undefined) p.auditAnnotations[issuedCredentialIDAuditAnnotationKey] = credentialIDForJTI(jti);
   // TokenRequest in Go struct order; the answer's expiration is the one asked for (not the extension).
   return {
     kind: "TokenRequest",

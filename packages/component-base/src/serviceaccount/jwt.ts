@@ -1,11 +1,22 @@
 /**
- * Service-account JWTs (pkg/serviceaccount/jwt.go): the generator that signs a TokenRequest's
- * claims with `--service-account-signing-key-file` (RS256 for an RSA key, ES256/384/512 for a P-256,
- * P-384 or P-521 key; `kid` is the key's ID), and the compact-JWS encoding go-jose writes: header
- * and claims as JSON with sorted keys, base64url without padding.
+ * Service-account JWTs (pkg/serviceaccount/jwt.go): the generator that signs claims, a
+ * TokenRequest's with kube-apiserver's `--service-account-signing-key-file` and a token Secret's
+ * with kube-controller-manager's `--service-account-private-key-file` (RS256 for an RSA key,
+ * ES256/384/512 for a P-256, P-384 or P-521 key; `kid` is the key's ID), and the compact-JWS
+ * encoding go-jose writes: header and claims as JSON with sorted keys, base64url without padding.
  */
 import { createHash, createPublicKey, sign, type KeyObject } from "node:crypto";
-import type { PrivateClaims, PublicClaims } from "./claims.ts";
+
+/** jwt.Claims: the registered claims (numeric dates in seconds). */
+export interface PublicClaims {
+  iss?: string;
+  sub?: string;
+  aud?: string[];
+  exp?: number;
+  nbf?: number;
+  iat?: number;
+  jti?: string;
+}
 
 /** The JWS algorithms the generator and the authenticator use, by key. */
 export type SignatureAlgorithm = "RS256" | "ES256" | "ES384" | "ES512";
@@ -67,7 +78,8 @@ function withoutEmpty(v: unknown): unknown {
 
 /** TokenGenerator: signs claims. */
 export interface TokenGenerator {
-  generateToken(pub: PublicClaims, priv: PrivateClaims): string;
+  /** `priv`: the private claims object (a bound token's `kubernetes.io` claim, or the legacy flat claims). */
+  generateToken(pub: PublicClaims, priv: object): string;
 }
 
 /** JWTTokenGenerator(iss, privateKey). */
@@ -85,7 +97,7 @@ export class JWTTokenGenerator implements TokenGenerator {
   }
 
   /** GenerateToken: the claims with `iss` set, signed. */
-  generateToken(pub: PublicClaims, priv: PrivateClaims): string {
+  generateToken(pub: PublicClaims, priv: object): string {
     // An empty audience is omitempty too.
     const aud = pub.aud !== undefined && pub.aud.length > 0 ? pub.aud : undefined;
     const payload = Buffer.from(sortedJSON(withoutEmpty({ ...pub, aud, ...priv, iss: this.iss }))).toString("base64url");

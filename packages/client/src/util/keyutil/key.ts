@@ -1,5 +1,5 @@
 /**
- * Key files as kube-apiserver reads them (staging/src/k8s.io/client-go/util/keyutil/key.go):
+ * Key files as kube-apiserver and kube-controller-manager read them (staging/src/k8s.io/client-go/util/keyutil/key.go):
  * `PrivateKeyFromFile` (the first RSA or EC private key of a PEM file) and `PublicKeysFromFile`
  * (every RSA or ECDSA public key of a PEM file: public keys, certificates, and private keys'
  * public halves), and the service-account signing key `servicenet up` makes once, as kubeadm's

@@ -1,0 +1,3 @@
+/** client-go util/retry: retry an update on 409 Conflicts with a backoff. */
+export { defaultRetry, onError, retryOnConflict } from "./util.ts";
+export type { Backoff } from "./util.ts";
