@@ -1,7 +1,7 @@
 /**
  * test/integration/apiserver/cel/typeresolution_test.go over HTTP: TestTypeResolver and
  * TestBuiltinResolution with the ClientDiscoveryResolver reading this server's /openapi/v3
- * (openapi/resolver/discovery.ts). Upstream's second resolver, NewDefinitionsSchemaResolver, reads
+ * (openapi/resolver/discovery-testing.ts). Upstream's second resolver, NewDefinitionsSchemaResolver, reads
  * the Go definitions compiled into the test binary; the in-process resolver over the same
  * documents is resolver.ts (resolver.test.ts).
  */
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schemaDeclType, type ObjectTypes } from "../../apiextensions/apiserver/schema/cel/model/schemas.ts";
 import { startTestServer, type TestServer } from "../../server/testing.ts";
 import { CELEnvironment, type CompilationResult } from "./environment.ts";
-import { ClientDiscoveryResolver } from "./openapi/resolver/discovery.ts";
+import { ClientDiscoveryResolver } from "./openapi/resolver/discovery-testing.ts";
 import type { GroupVersionKind } from "./openapi/resolver/resolver.ts";
 import { fromCEL } from "./values.ts";
 
