@@ -7,3 +7,5 @@ export type { DescribeOptions } from "./common.ts";
 export { tabbedString, LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3 } from "./prefix-writer.ts";
 export type { PrefixWriter } from "./prefix-writer.ts";
 export { describeRole, describeClusterRole, describeRoleBinding, describeClusterRoleBinding, combineResourceGroup } from "./rbac.ts";
+export { describeIngress, describeIngressClass, describeNetworkPolicy, ingressBackendServices } from "./ingress.ts";
+export type { BackendService } from "./ingress.ts";
