@@ -18,7 +18,11 @@ describe("validateIngressCreate (upstream TestValidateIngressCreate / TestValida
   });
 
   it.each<[string, unknown, string[]]>([
-    ["no rules and no default backend", {}, ['spec: Invalid value: "null": either `defaultBackend` or `rules` must be specified']],
+    [
+      "no rules and no default backend",
+      {},
+      ["spec: Invalid value: []networking.IngressRule(nil): either `defaultBackend` or `rules` must be specified"],
+    ],
     [
       "empty rules and no default backend",
       { rules: [] },

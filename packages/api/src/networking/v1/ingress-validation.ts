@@ -62,8 +62,8 @@ function validateIngressSpec(ing: Ingress, opts: IngressValidationOptions): Fiel
   const errs: FieldErrorList = [];
   const rules = spec.rules ?? [];
   if (rules.length === 0 && spec.defaultBackend === undefined) {
-    // The bad value is the rules slice: nil prints as "null", an empty one as Go's %#v.
-    const bad = spec.rules === undefined ? null : new GoValue("[]networking.IngressRule{}");
+    // The bad value is the rules slice, printed with Go's %#v (a typed nil slice is not "null").
+    const bad = new GoValue(spec.rules === undefined ? "[]networking.IngressRule(nil)" : "[]networking.IngressRule{}");
     errs.push(field.invalid("spec", bad, "either `defaultBackend` or `rules` must be specified"));
   }
   if (spec.defaultBackend !== undefined) errs.push(...validateIngressBackend(spec.defaultBackend, "spec.defaultBackend"));
