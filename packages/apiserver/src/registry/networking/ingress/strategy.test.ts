@@ -9,12 +9,11 @@ import { networkPolicyStrategy } from "../networkpolicy/strategy.ts";
 import { ingressStrategy } from "./strategy.ts";
 
 const backend = { service: { name: "default-backend", port: { number: 80 } } };
-const newIngress = (): KubeObject =>
-  ({
-    metadata: { name: "foo", namespace: "default", resourceVersion: "1", generation: 1 },
-    spec: { defaultBackend: backend, rules: [{ host: "foo.bar.com", http: { paths: [{ path: "/foo", pathType: "Exact", backend }] } }] },
-    status: { loadBalancer: { ingress: [{ ip: "127.0.0.1" }] } },
-  }) as unknown as KubeObject;
+const newIngress = (): KubeObject => ({
+  metadata: { name: "foo", namespace: "default", resourceVersion: "1", generation: 1 },
+  spec: { defaultBackend: backend, rules: [{ host: "foo.bar.com", http: { paths: [{ path: "/foo", pathType: "Exact", backend }] } }] },
+  status: { loadBalancer: { ingress: [{ ip: "127.0.0.1" }] } },
+});
 
 describe("ingress strategy (TestIngressStrategy)", () => {
   it("is namespaced, never creates on update, clears status and starts at generation 1", () => {
