@@ -3,13 +3,16 @@
  * and the ingressclass and networkpolicy strategies' generation rules (strategy_test.go of each).
  */
 import { describe, expect, it } from "vitest";
-import type { KubeObject } from "../../../storage/index.ts";
 import { ingressClassStrategy } from "../ingressclass/strategy.ts";
 import { networkPolicyStrategy } from "../networkpolicy/strategy.ts";
 import { ingressStrategy } from "./strategy.ts";
 
+type IngressObject = Parameters<typeof ingressStrategy.prepareForCreate>[0];
+type IngressClassObject = Parameters<typeof ingressClassStrategy.prepareForCreate>[0];
+type NetworkPolicyObject = Parameters<typeof networkPolicyStrategy.prepareForCreate>[0];
+
 const backend = { service: { name: "default-backend", port: { number: 80 } } };
-const newIngress = (): KubeObject => ({
+const newIngress = (): IngressObject => ({
   metadata: { name: "foo", namespace: "default", resourceVersion: "1", generation: 1 },
   spec: { defaultBackend: backend, rules: [{ host: "foo.bar.com", http: { paths: [{ path: "/foo", pathType: "Exact", backend }] } }] },
   status: { loadBalancer: { ingress: [{ ip: "127.0.0.1" }] } },
@@ -72,7 +75,7 @@ describe("ingressclass and networkpolicy strategies", () => {
     const ic = {
       metadata: { name: "c" },
       spec: { controller: "example.com/c", parameters: { kind: "k", name: "n" } },
-    } as unknown as KubeObject;
+    } as unknown as IngressClassObject;
     ingressClassStrategy.defaults?.(ic);
     expect((ic["spec"] as { parameters: { scope?: string } }).parameters.scope).toBe("Cluster");
     ingressClassStrategy.prepareForCreate(ic);
@@ -85,7 +88,7 @@ describe("ingressclass and networkpolicy strategies", () => {
 
   it("NetworkPolicy: generation 1 then +1 on a spec change, no status", () => {
     expect(networkPolicyStrategy.subresources).toBeUndefined();
-    const np = { metadata: { name: "p", namespace: "default" }, spec: { podSelector: {} } } as unknown as KubeObject;
+    const np = { metadata: { name: "p", namespace: "default" }, spec: { podSelector: {} } } as unknown as NetworkPolicyObject;
     networkPolicyStrategy.prepareForCreate(np);
     expect(np.metadata.generation).toBe(1);
     const same = structuredClone(np);

@@ -45,7 +45,7 @@ function attrs(spec: Record<string, unknown>, annotations?: Record<string, strin
   };
 }
 
-const classOf = (a: Attributes) => (a.object as { spec: { ingressClassName?: string } }).spec.ingressClassName;
+const classOf = (a: Attributes) => (a.object as unknown as { spec: { ingressClassName?: string } }).spec.ingressClassName;
 
 describe("DefaultIngressClass (admission_test.go TestAdmission)", () => {
   const others = [classWithFalseDefault, classWithNoDefault, classWithEmptyDefault];
