@@ -13,7 +13,8 @@ const served = (flag: string): string[] => {
 };
 
 const authnV1 = ["authentication.k8s.io/v1/selfsubjectreviews", "authentication.k8s.io/v1/tokenreviews"];
-const ga = ["networking.k8s.io/v1/servicecidrs", "networking.k8s.io/v1/ipaddresses", ...authnV1];
+const ingressV1 = ["networking.k8s.io/v1/ingressclasses", "networking.k8s.io/v1/ingresses", "networking.k8s.io/v1/networkpolicies"];
+const ga = [...ingressV1, "networking.k8s.io/v1/servicecidrs", "networking.k8s.io/v1/ipaddresses", ...authnV1];
 
 describe("parseConfigurationMap (cliflag ConfigurationMap)", () => {
   it.each([
@@ -37,26 +38,26 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
     ["", ga],
     [
       "networking.k8s.io/v1alpha1=true",
-      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1],
+      [...ga.slice(0, 5), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1],
     ],
     [
       "networking.k8s.io/v1alpha1",
-      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1],
+      [...ga.slice(0, 5), "networking.k8s.io/v1alpha1/servicecidrs", "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1],
     ],
     [
       "networking.k8s.io/v1beta1=1",
-      [...ga.slice(0, 2), "networking.k8s.io/v1beta1/servicecidrs", "networking.k8s.io/v1beta1/ipaddresses", ...authnV1],
+      [...ga.slice(0, 5), "networking.k8s.io/v1beta1/servicecidrs", "networking.k8s.io/v1beta1/ipaddresses", ...authnV1],
     ],
-    ["networking.k8s.io/v1alpha1/ipaddresses=true", [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1]],
+    ["networking.k8s.io/v1alpha1/ipaddresses=true", [...ga.slice(0, 5), "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1]],
     [
       "networking.k8s.io/v1alpha1=true,networking.k8s.io/v1alpha1/servicecidrs=false",
-      [...ga.slice(0, 2), "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1],
+      [...ga.slice(0, 5), "networking.k8s.io/v1alpha1/ipaddresses", ...authnV1],
     ],
     ["authentication.k8s.io/v1beta1=true", [...ga, "authentication.k8s.io/v1beta1/selfsubjectreviews"]],
     [
       "api/alpha=true",
       [
-        ...ga.slice(0, 2),
+        ...ga.slice(0, 5),
         "networking.k8s.io/v1alpha1/servicecidrs",
         "networking.k8s.io/v1alpha1/ipaddresses",
         ...authnV1,
@@ -66,7 +67,7 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
     [
       "api/beta=true",
       [
-        ...ga.slice(0, 2),
+        ...ga.slice(0, 5),
         "networking.k8s.io/v1beta1/servicecidrs",
         "networking.k8s.io/v1beta1/ipaddresses",
         ...authnV1,
@@ -76,7 +77,7 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
     [
       "api/all=true",
       [
-        ...ga.slice(0, 2),
+        ...ga.slice(0, 5),
         "networking.k8s.io/v1beta1/servicecidrs",
         "networking.k8s.io/v1beta1/ipaddresses",
         "networking.k8s.io/v1alpha1/servicecidrs",
@@ -90,7 +91,7 @@ describe("servedAPIs (--runtime-config, as kube-apiserver 1.33)", () => {
     [
       "api/all=true,networking.k8s.io/v1beta1=false,authentication.k8s.io/v1alpha1/selfsubjectreviews=false",
       [
-        ...ga.slice(0, 2),
+        ...ga.slice(0, 5),
         "networking.k8s.io/v1alpha1/servicecidrs",
         "networking.k8s.io/v1alpha1/ipaddresses",
         ...authnV1,

@@ -48,6 +48,7 @@ import {
 import { CustomResourceDefinitionSchema } from "@servicenet/api/apiextensions/v1";
 import { admissionRegistrationV1 } from "../registry/admissionregistration/rest/storage-admissionregistration.ts";
 import { batchV1 } from "../registry/batch/rest/storage-batch.ts";
+import { networkingV1Ingress } from "../registry/networking/rest/storage-networking.ts";
 import { defaultTableHandler } from "@servicenet/printers";
 import { retypeCRDInts } from "../apiextensions/registry/customresourcedefinition/json-ints.ts";
 import { customResourceDefinitionStrategy } from "../apiextensions/registry/customresourcedefinition/strategy.ts";
@@ -442,6 +443,7 @@ export const servableResources: readonly ResourceDef[] = [
     toVersion: (o) => toEventsV1(o) as KubeObject,
     fromVersion: (o) => fromEventsV1(o) as KubeObject,
   }),
+  ...networkingV1Ingress(),
   ...networking("v1", ServiceCIDRSchema, IPAddressSchema),
   ...networking("v1beta1", ServiceCIDRV1beta1Schema, IPAddressV1beta1Schema),
   // Kubernetes 1.27-1.30's version, which their kubectl asks for in `describe servicecidr|ipaddress`.

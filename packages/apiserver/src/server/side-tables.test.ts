@@ -65,7 +65,11 @@ function unnumbered(schema: Zod, name: string, path = "", seen: ReadonlySet<stri
   if (def.type === "array") return unnumbered(def["element"] as Zod, name, `${path}[]`, seen);
   const message = messages[name];
   if (def.type !== "object" || message === undefined || seen.has(name)) return [];
-  const byName = new Map(Object.values(message).map((f) => [f.name, f]));
+  // An inlined message's fields (IngressRule's IngressRuleValue) are the parent's in JSON.
+  const fields = Object.values(message).flatMap((f) =>
+    f.inline === true && typeof f.type === "object" ? Object.values(messages[f.type.message] ?? {}) : [f],
+  );
+  const byName = new Map(fields.map((f) => [f.name, f]));
   const next = new Set(seen).add(name);
   return Object.entries(def["shape"] as Record<string, Zod>).flatMap(([k, v]) => {
     const at = path === "" ? k : `${path}.${k}`;

@@ -212,6 +212,88 @@ export const ipAddresses: Obj[] = [
   ipAddress("fd00:201::79", "dual-v4v6"),
 ];
 
+/** networking.k8s.io/v1: IngressClasses, Ingresses (backends with endpoints, without, missing) and NetworkPolicies. */
+const networkingV1 = "networking.k8s.io/v1";
+const svcBackend = (name: string, port: Obj): Obj => ({ service: { name, port } });
+export const ingressClasses: Obj[] = [
+  {
+    apiVersion: networkingV1,
+    kind: "IngressClass",
+    metadata: { name: "nginx", annotations: { "ingressclass.kubernetes.io/is-default-class": "true" } },
+    spec: {
+      controller: "k8s.io/ingress-nginx",
+      parameters: { apiGroup: "k8s.example.com", kind: "IngressParameters", name: "external-lb" },
+    },
+  },
+  { apiVersion: networkingV1, kind: "IngressClass", metadata: { name: "plain" }, spec: { controller: "example.com/plain" } },
+];
+export const ingresses: Obj[] = [
+  {
+    apiVersion: networkingV1,
+    kind: "Ingress",
+    metadata: { name: "web", namespace: ns, labels: { app: "web" } },
+    spec: {
+      ingressClassName: "nginx",
+      tls: [{ hosts: ["web.example.com"], secretName: "web-tls" }, { hosts: ["sni.example.com"] }],
+      defaultBackend: svcBackend("no-endpoints", { number: 8080 }),
+      rules: [
+        {
+          host: "web.example.com",
+          http: {
+            paths: [
+              { path: "/", pathType: "Prefix", backend: svcBackend("web-v4", { name: "http" }) },
+              { path: "/api", pathType: "Exact", backend: svcBackend("dual-v4v6", { number: 443 }) },
+              { path: "/gone", pathType: "ImplementationSpecific", backend: svcBackend("missing", { number: 80 }) },
+            ],
+          },
+        },
+        { host: "*.wild.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: svcBackend("web-v4", { number: 80 }) }] } },
+      ],
+    },
+  },
+  {
+    apiVersion: networkingV1,
+    kind: "Ingress",
+    metadata: { name: "bucket", namespace: ns, annotations: { "kubernetes.io/ingress.class": "legacy" } },
+    spec: { defaultBackend: { resource: { apiGroup: "k8s.example.com", kind: "StorageBucket", name: "assets" } } },
+  },
+  {
+    apiVersion: networkingV1,
+    kind: "Ingress",
+    metadata: { name: "other", namespace: otherNS },
+    spec: { rules: [{ http: { paths: [{ path: "/", pathType: "Prefix", backend: svcBackend("web-other", { number: 80 }) }] } }] },
+  },
+];
+export const networkPolicies: Obj[] = [
+  {
+    apiVersion: networkingV1,
+    kind: "NetworkPolicy",
+    metadata: { name: "db", namespace: ns, labels: { app: "db" } },
+    spec: {
+      podSelector: { matchLabels: { role: "db" } },
+      policyTypes: ["Ingress", "Egress"],
+      ingress: [
+        {
+          from: [
+            { ipBlock: { cidr: "172.17.0.0/16", except: ["172.17.1.0/24", "172.17.2.0/24"] } },
+            { namespaceSelector: { matchLabels: { project: "myproject" } }, podSelector: { matchLabels: { role: "frontend" } } },
+          ],
+          ports: [{ protocol: "TCP", port: 6379 }, { port: "metrics" }],
+        },
+        {},
+      ],
+      egress: [{ to: [{ ipBlock: { cidr: "fd00::/64" } }], ports: [{ protocol: "UDP", port: 32000, endPort: 32768 }] }],
+    },
+  },
+  { apiVersion: networkingV1, kind: "NetworkPolicy", metadata: { name: "deny-all", namespace: ns }, spec: { podSelector: {} } },
+  {
+    apiVersion: networkingV1,
+    kind: "NetworkPolicy",
+    metadata: { name: "egress-only", namespace: otherNS },
+    spec: { podSelector: { matchExpressions: [{ key: "tier", operator: "In", values: ["web", "api"] }] }, policyTypes: ["Egress"] },
+  },
+];
+
 const collection: Record<string, (o: Obj) => string> = {
   Namespace: () => "/api/v1/namespaces",
   Service: (o) => `/api/v1/namespaces/${nsOf(o)}/services`,
@@ -220,6 +302,9 @@ const collection: Record<string, (o: Obj) => string> = {
   EndpointSlice: (o) => `/apis/discovery.k8s.io/v1/namespaces/${nsOf(o)}/endpointslices`,
   ServiceCIDR: () => "/apis/networking.k8s.io/v1/servicecidrs",
   IPAddress: () => "/apis/networking.k8s.io/v1/ipaddresses",
+  IngressClass: () => "/apis/networking.k8s.io/v1/ingressclasses",
+  Ingress: (o) => `/apis/networking.k8s.io/v1/namespaces/${nsOf(o)}/ingresses`,
+  NetworkPolicy: (o) => `/apis/networking.k8s.io/v1/namespaces/${nsOf(o)}/networkpolicies`,
 };
 
 function nsOf(o: Obj): string {
@@ -237,7 +322,16 @@ export function pathOf(o: Obj): string {
 /** Creates everything, sets the LoadBalancer status, and puts `cidr-deleting` into deletion. */
 export async function createFixtures(rest: Rest): Promise<void> {
   await rest.call("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: otherNS } });
-  for (const o of [...serviceCIDRs, ...ipAddresses, ...services, ...endpoints, ...endpointSlices]) {
+  for (const o of [
+    ...serviceCIDRs,
+    ...ipAddresses,
+    ...services,
+    ...endpoints,
+    ...endpointSlices,
+    ...ingressClasses,
+    ...ingresses,
+    ...networkPolicies,
+  ]) {
     const c = collection[String(o.kind)];
     if (c === undefined) throw new Error(`no collection for ${String(o.kind)}`);
     await rest.call("POST", c(o), o);

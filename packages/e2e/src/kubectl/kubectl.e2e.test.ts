@@ -38,6 +38,9 @@ const kinds: [string, boolean, boolean][] = [
   ["endpointslices", true, true],
   ["endpoints", true, true],
   ["events", true, false],
+  ["ingresses", true, true],
+  ["ingressclasses", false, true],
+  ["networkpolicies", true, true],
 ];
 const listPath: Record<string, string> = {
   services: "/api/v1/services",
@@ -46,6 +49,9 @@ const listPath: Record<string, string> = {
   endpointslices: "/apis/discovery.k8s.io/v1/endpointslices",
   endpoints: "/api/v1/endpoints",
   events: "/api/v1/events",
+  ingresses: "/apis/networking.k8s.io/v1/ingresses",
+  ingressclasses: "/apis/networking.k8s.io/v1/ingressclasses",
+  networkpolicies: "/apis/networking.k8s.io/v1/networkpolicies",
 };
 
 /** Runs both CLIs (kubectl first) until they agree byte for byte, at most three times; then compares masked. */

@@ -10,6 +10,9 @@ import type {
   Endpoints,
   Event,
   IPAddress,
+  Ingress,
+  IngressClass,
+  NetworkPolicy,
   PartialObjectMetadata,
   Role,
   RoleBinding,
@@ -21,6 +24,14 @@ import { describeEndpointSlice, describeEndpoints } from "../describe/endpoints.
 import { describeIPAddress, describeServiceCIDR } from "../describe/networking.ts";
 import { describePodDisruptionBudget } from "../describe/policy.ts";
 import type { PodDisruptionBudget } from "@servicenet/api/policy/v1";
+import {
+  describeIngress,
+  describeIngressClass,
+  describeNetworkPolicy,
+  ingressBackendServices,
+  type BackendService,
+} from "../describe/ingress.ts";
+import { APIError } from "./errors.ts";
 import { describeClusterRole, describeClusterRoleBinding, describeRole, describeRoleBinding } from "../describe/rbac.ts";
 import type { DescribeOptions } from "../describe/common.ts";
 import { goLocalLocation, type Location } from "../util/zoneinfo.ts";
@@ -57,6 +68,25 @@ async function serviceSlices(ctx: Context, svc: Service): Promise<EndpointSlice[
   return (await ctx.client.get<List<EndpointSlice>>(path)).items ?? [];
 }
 
+/**
+ * What describeBackendV1 reads for each Service an Ingress names: its EndpointSlices, then the
+ * Service; the first failure's message (client-go's error text) instead.
+ */
+async function ingressServices(ctx: Context, ing: Ingress): Promise<Map<string, BackendService>> {
+  const ns = ing.metadata?.namespace ?? "";
+  const out = new Map<string, BackendService>();
+  for (const name of ingressBackendServices(ing)) {
+    try {
+      const slices = await serviceSlices(ctx, { metadata: { name, namespace: ns } } as Service);
+      const service = await ctx.client.get<Service>(`${resourcePath(mustResource("services"), ns)}/${encodeURIComponent(name)}`);
+      out.set(name, { service, slices });
+    } catch (e) {
+      out.set(name, { error: e instanceof APIError && e.status?.message !== undefined ? e.status.message : String(e) });
+    }
+  }
+  return out;
+}
+
 const locations = new Map<string | undefined, Location>();
 
 /** time.Local for this invocation's $TZ, loaded once per value. */
@@ -83,9 +113,12 @@ export async function describeObject(ctx: Context, r: Resource, obj: PartialObje
     case "clusterrolebindings":
       return describeClusterRoleBinding(obj as ClusterRoleBinding);
   }
+  const location = localLocation(ctx.io.env);
+  // describeNetworkPolicy searches for no events.
+  if (r.name === "networkpolicies") return describeNetworkPolicy(obj as NetworkPolicy, { location });
   const events = await searchEvents(ctx, r, obj);
   // time.Local as the kubectl process would load it: from this invocation's $TZ.
-  const opts: DescribeOptions = { now: ctx.now, location: localLocation(ctx.io.env) };
+  const opts: DescribeOptions = { now: ctx.now, location };
   switch (r.name) {
     case "services":
       return describeService(obj as Service, await serviceSlices(ctx, obj as Service), events, opts);
@@ -97,6 +130,10 @@ export async function describeObject(ctx: Context, r: Resource, obj: PartialObje
       return describeEndpointSlice(obj as EndpointSlice, events, opts);
     case "poddisruptionbudgets":
       return describePodDisruptionBudget(obj as unknown as PodDisruptionBudget, events, opts);
+    case "ingresses":
+      return describeIngress(obj as Ingress, await ingressServices(ctx, obj as Ingress), events, opts);
+    case "ingressclasses":
+      return describeIngressClass(obj as IngressClass, events, opts);
     default:
       return describeEndpoints(obj as Endpoints, events, opts);
   }

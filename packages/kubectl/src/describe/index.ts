@@ -8,3 +8,5 @@ export { tabbedString, LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3 } from "./prefix-write
 export type { PrefixWriter } from "./prefix-writer.ts";
 export { describeRole, describeClusterRole, describeRoleBinding, describeClusterRoleBinding, combineResourceGroup } from "./rbac.ts";
 export { describePodDisruptionBudget } from "./policy.ts";
+export { describeIngress, describeIngressClass, describeNetworkPolicy, ingressBackendServices } from "./ingress.ts";
+export type { BackendService } from "./ingress.ts";

@@ -2,7 +2,7 @@
  * Go's time formatting of metav1.Time for describe. HumanDuration and translateTimestampSince
  * live in @servicenet/printers.
  */
-import { goLocalLocation, lookupOffset, type Location } from "./zoneinfo.ts";
+import { goLocalLocation, lookupAbbreviation, lookupOffset, type Location } from "./zoneinfo.ts";
 
 const days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -43,5 +43,23 @@ export function formatRFC1123Z(ts: string | null | undefined, loc: Location = pr
   return (
     `${days[local.getUTCDay()]}, ${pad2(local.getUTCDate())} ${months[local.getUTCMonth()]} ${longYear(local.getUTCFullYear())} ` +
     `${pad2(local.getUTCHours())}:${pad2(local.getUTCMinutes())}:${pad2(local.getUTCSeconds())} ${numericZone(offset)}`
+  );
+}
+
+/**
+ * Go's time.Time.String ("2006-01-02 15:04:05.999999999 -0700 MST") of a metav1.Time in `loc`, as
+ * `describe networkpolicy` prints "Created on": a zero time is "0001-01-01 00:00:00 +0000 UTC".
+ */
+export function formatGoTimeString(ts: string | null | undefined, loc: Location = processLocation()): string {
+  const d = ts === undefined || ts === null || ts === "" ? null : new Date(ts);
+  if (d === null || Number.isNaN(d.getTime())) return "0001-01-01 00:00:00 +0000 UTC";
+  // metav1.Time carries whole seconds on the wire (RFC 3339 without fractions).
+  const sec = Math.floor(d.getTime() / 1000);
+  const offset = lookupOffset(loc, sec);
+  const l = new Date((sec + offset) * 1000);
+  const abbr = lookupAbbreviation(loc, sec) || numericZone(offset);
+  return (
+    `${longYear(l.getUTCFullYear())}-${pad2(l.getUTCMonth() + 1)}-${pad2(l.getUTCDate())} ` +
+    `${pad2(l.getUTCHours())}:${pad2(l.getUTCMinutes())}:${pad2(l.getUTCSeconds())} ${numericZone(offset)} ${abbr}`
   );
 }

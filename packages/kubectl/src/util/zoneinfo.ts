@@ -14,6 +14,8 @@ import { tzset } from "./tzset.ts";
 interface Zone {
   offset: number;
   isDST: boolean;
+  /** The zone's abbreviation ("UTC", "CET"), which time.Time.String prints. */
+  abbr?: string;
 }
 
 /** A loaded time zone: zones, transitions (unix seconds) and the footer TZ string. */
@@ -25,7 +27,7 @@ export interface Location {
 }
 
 /** Go's UTC location. */
-export const utc: Location = { name: "UTC", zones: [{ offset: 0, isDST: false }], tx: [], extend: "" };
+export const utc: Location = { name: "UTC", zones: [{ offset: 0, isDST: false, abbr: "UTC" }], tx: [], extend: "" };
 
 const platformZoneSources = ["/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/usr/lib/locale/TZ/", "/etc/zoneinfo"];
 
@@ -72,8 +74,18 @@ export function parseTZif(buf: Buffer): Location | null {
   const indexes: number[] = [];
   for (let i = 0; i < timecnt; i++, p++) indexes.push(buf[p] ?? 0);
   const zones: Zone[] = [];
-  for (let i = 0; i < typecnt; i++, p += 6) zones.push({ offset: buf.readInt32BE(p), isDST: buf[p + 4] !== 0 });
+  const abbrIndexes: number[] = [];
+  for (let i = 0; i < typecnt; i++, p += 6) {
+    zones.push({ offset: buf.readInt32BE(p), isDST: buf[p + 4] !== 0 });
+    abbrIndexes.push(buf[p + 5] ?? 0);
+  }
   if (zones.length === 0) return null;
+  // The abbreviations: NUL-terminated strings in the chars block, indexed by each zone.
+  zones.forEach((z, i) => {
+    const start = p + (abbrIndexes[i] ?? 0);
+    const end = buf.indexOf(0, start);
+    z.abbr = buf.toString("latin1", start, end < 0 || end > p + charcnt ? p + charcnt : end);
+  });
   p += charcnt + leapcnt * (timeSize + 4) + isstdcnt + isutcnt;
   let extend = "";
   if (version > 1 && buf[p] === 0x0a) {
@@ -112,4 +124,13 @@ function lookupFirstZone(loc: Location): number {
   }
   const zi = loc.zones.findIndex((z) => !z.isDST);
   return zi < 0 ? 0 : zi;
+}
+
+/**
+ * The abbreviation of the zone in effect at unix second `sec` (Location.lookup's name). After the
+ * last transition, where the footer rule gives only an offset, the zone with that offset names it.
+ */
+export function lookupAbbreviation(loc: Location, sec: number): string {
+  const offset = lookupOffset(loc, sec);
+  return loc.zones.find((z) => z.offset === offset && z.abbr !== undefined)?.abbr ?? "";
 }

@@ -16,3 +16,4 @@ export * from "./admissionregistration.ts";
 export * from "./scheduling.ts";
 export * from "./policy.ts";
 export * from "./batch.ts";
+export * from "./ingress.ts";

@@ -21,3 +21,11 @@ export const coreConditionFields = {
   reason: z.string().optional(),
   message: z.string().optional(),
 };
+
+/** core/v1 TypedLocalObjectReference (an Ingress backend's `resource`): an object in the same namespace. */
+export const TypedLocalObjectReferenceSchema = z.object({
+  apiGroup: z.string().optional(),
+  kind: z.string().default(""),
+  name: z.string().default(""),
+});
+export type TypedLocalObjectReference = z.infer<typeof TypedLocalObjectReferenceSchema>;

@@ -38,11 +38,18 @@ import type { AdmissionPluginConfig } from "./plugin-config.ts";
 import { newDefaultAuthenticationInfoResolver } from "../../util/webhook/authentication.ts";
 import { newLoopbackServiceResolver, withLoopbackAuthentication, type Loopback } from "../../util/webhook/loopback.ts";
 import { newPodAdmissionPlugins, podAdmissionPluginNames, type PodAdmissionOptions } from "./pod-plugins.ts";
+import {
+  DefaultIngressClassPlugin,
+  defaultIngressClassPluginName,
+} from "../../plugin/pkg/admission/network/defaultingressclass/admission.ts";
+import { StoreInformer } from "../../util/informer/store-informer.ts";
+import type { IngressClass } from "@servicenet/api";
 
 /** The plugins this server implements (NamespaceLifecycle in the namespace storage, the rest in the chain). */
 export const implementedAdmissionPlugins: ReadonlySet<string> = new Set([
   "NamespaceLifecycle",
   ...podAdmissionPluginNames,
+  defaultIngressClassPluginName,
   mutatingAdmissionWebhookPluginName,
   validatingAdmissionPolicyPluginName,
   validatingAdmissionWebhookPluginName,
@@ -107,6 +114,11 @@ export function newAdmission(enabled: readonly string[], deps: AdmissionDeps): {
   };
   // The Pod and Node plugins come before the webhooks (ServiceAccount, TaintNodesByCondition, Priority, DefaultTolerationSeconds).
   plugins.push(...newPodAdmissionPlugins(enabled, deps.store, deps.pod));
+  // DefaultIngressClass comes after them, with its IngressClass lister.
+  if (enabled.includes(defaultIngressClassPluginName)) {
+    const ingressClasses = new StoreInformer<IngressClass & { metadata: { name?: string } }>(deps.store, "ingressclasses");
+    plugins.push(new DefaultIngressClassPlugin({ ingressClasses }));
+  }
   if (enabled.includes(mutatingAdmissionWebhookPluginName)) {
     plugins.push(
       new MutatingAdmissionWebhookPlugin({

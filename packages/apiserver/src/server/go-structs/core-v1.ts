@@ -90,6 +90,8 @@ export const coreV1: GoStructs = {
   EventSource: { component: "string,omitempty", host: "string,omitempty" },
   HostIP: { ip: "string" },
   LocalObjectReference: { name: "string,omitempty" },
+  // An Ingress backend's resource: apiGroup has no omitempty (a nil one is written as null).
+  TypedLocalObjectReference: { apiGroup: "*string", kind: "string", name: "string" },
   LoadBalancerIngress: {
     ip: "string,omitempty",
     hostname: "string,omitempty",

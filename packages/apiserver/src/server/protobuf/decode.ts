@@ -70,6 +70,10 @@ export function decodeMessage(name: string, bytes: Uint8Array): Record<string, u
     const fs = spec[f.no];
     if (!fs) continue;
     const v = value(fs, f);
+    if (fs.inline === true) {
+      Object.assign(out, v);
+      continue;
+    }
     // Go's proto2 marshaller writes zero scalars that JSON's omitempty would leave out.
     if (!fs.repeated && (v === "" || ((v === 0 || v === false) && fs.pointer !== true))) continue;
     if (fs.type === "map" || fs.type === "bytesmap") {

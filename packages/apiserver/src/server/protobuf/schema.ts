@@ -16,6 +16,8 @@ export interface FieldSpec {
   repeated?: boolean;
   /** A Go pointer (`*int32`, `*bool`): written only when set, so a zero is a value, not an omitted field. */
   pointer?: boolean;
+  /** An embedded struct JSON inlines (`json:",inline"`, IngressRule's IngressRuleValue): its fields join the parent's. */
+  inline?: boolean;
 }
 
 export type MessageSpec = Readonly<Record<number, FieldSpec>>;
@@ -335,6 +337,48 @@ export const messages: Readonly<Record<string, MessageSpec>> = {
   Preconditions: { 1: s("uid"), 2: s("resourceVersion") },
   RoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
   ClusterRoleBinding: { 1: m("metadata", "ObjectMeta"), 2: m("subjects", "Subject", true), 3: m("roleRef", "RoleRef") },
+  // networking.k8s.io/v1 (k8s.io/api/networking/v1/generated.proto): what `kubectl create ingress` sends.
+  Ingress: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "IngressSpec"), 3: m("status", "IngressStatus") },
+  IngressSpec: {
+    4: { name: "ingressClassName", type: "string", pointer: true },
+    1: m("defaultBackend", "IngressBackend"),
+    2: m("tls", "IngressTLS", true),
+    3: m("rules", "IngressRule", true),
+  },
+  IngressTLS: { 1: s("hosts", true), 2: s("secretName") },
+  IngressRule: { 1: s("host"), 2: { name: "ingressRuleValue", type: { message: "IngressRuleValue" }, inline: true } },
+  IngressRuleValue: { 1: m("http", "HTTPIngressRuleValue") },
+  HTTPIngressRuleValue: { 1: m("paths", "HTTPIngressPath", true) },
+  HTTPIngressPath: { 1: s("path"), 3: { name: "pathType", type: "string", pointer: true }, 2: m("backend", "IngressBackend") },
+  IngressBackend: { 4: m("service", "IngressServiceBackend"), 3: m("resource", "TypedLocalObjectReference") },
+  IngressServiceBackend: { 1: s("name"), 2: m("port", "ServiceBackendPort") },
+  ServiceBackendPort: { 1: s("name"), 2: i("number") },
+  TypedLocalObjectReference: { 1: { name: "apiGroup", type: "string", pointer: true }, 2: s("kind"), 3: s("name") },
+  IngressStatus: { 1: m("loadBalancer", "IngressLoadBalancerStatus") },
+  IngressLoadBalancerStatus: { 1: m("ingress", "IngressLoadBalancerIngress", true) },
+  IngressLoadBalancerIngress: { 1: s("ip"), 2: s("hostname"), 4: m("ports", "IngressPortStatus", true) },
+  IngressPortStatus: { 1: i("port"), 2: s("protocol"), 3: { name: "error", type: "string", pointer: true } },
+  IngressClass: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "IngressClassSpec") },
+  IngressClassSpec: { 1: s("controller"), 2: m("parameters", "IngressClassParametersReference") },
+  IngressClassParametersReference: {
+    1: { name: "apiGroup", type: "string", pointer: true },
+    2: s("kind"),
+    3: s("name"),
+    4: { name: "scope", type: "string", pointer: true },
+    5: { name: "namespace", type: "string", pointer: true },
+  },
+  NetworkPolicy: { 1: m("metadata", "ObjectMeta"), 2: m("spec", "NetworkPolicySpec") },
+  NetworkPolicySpec: {
+    1: m("podSelector", "LabelSelector"),
+    2: m("ingress", "NetworkPolicyIngressRule", true),
+    3: m("egress", "NetworkPolicyEgressRule", true),
+    4: s("policyTypes", true),
+  },
+  NetworkPolicyIngressRule: { 1: m("ports", "NetworkPolicyPort", true), 2: m("from", "NetworkPolicyPeer", true) },
+  NetworkPolicyEgressRule: { 1: m("ports", "NetworkPolicyPort", true), 2: m("to", "NetworkPolicyPeer", true) },
+  NetworkPolicyPort: { 1: { name: "protocol", type: "string", pointer: true }, 2: { name: "port", type: "intorstring" }, 3: pi("endPort") },
+  NetworkPolicyPeer: { 1: m("podSelector", "LabelSelector"), 2: m("namespaceSelector", "LabelSelector"), 3: m("ipBlock", "IPBlock") },
+  IPBlock: { 1: s("cidr"), 2: s("except", true) },
 };
 
 /** The kinds whose protobuf request bodies are decoded (the rest get 415). */
@@ -360,4 +404,7 @@ export const protobufKinds: ReadonlySet<string> = new Set([
   "SelfSubjectRulesReview",
   "SelfSubjectReview",
   "TokenRequest",
+  "Ingress",
+  "IngressClass",
+  "NetworkPolicy",
 ]);

@@ -3,6 +3,7 @@
  * (the long-stable `validation.go` wording: "must be no more than 63 characters").
  * Each returns a list of messages, empty when the value is valid.
  */
+import { field, type FieldErrorList } from "../../../errors/index.ts";
 
 const dns1123LabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 const dns1123LabelErrMsg =
@@ -133,5 +134,41 @@ export function isConfigMapKey(value: string): string[] {
   if (new TextEncoder().encode(value).length > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
   if (!configMapKeyRe.test(value)) errs.push(regexError(configMapKeyErrMsg, configMapKeyFmt, "key.name", "KEY_NAME", "key-name"));
   errs.push(...hasChDirPrefix(value));
+  return errs;
+}
+
+const wildcardDNS1123SubdomainFmt = `\\*\\.${dns1123SubdomainFmt}`;
+const wildcardDNS1123SubdomainErrMsg =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+const wildcardDNS1123SubdomainRe = new RegExp(`^${wildcardDNS1123SubdomainFmt}$`);
+
+/** `IsWildcardDNS1123Subdomain`: `*.` then a DNS-1123 subdomain (Ingress hosts). */
+export function isWildcardDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
+  if (!wildcardDNS1123SubdomainRe.test(value)) {
+    errs.push(regexError(wildcardDNS1123SubdomainErrMsg, wildcardDNS1123SubdomainFmt, "*.example.com"));
+  }
+  return errs;
+}
+
+/** Allowed characters of an HTTP path, as RFC 3986 (upstream `httpPathFmt`). */
+const httpPathFmt = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+const httpPathRe = new RegExp(`^${httpPathFmt}$`);
+
+/**
+ * `IsDomainPrefixedPath` (apimachinery util/validation): a DNS-1123 subdomain, "/", then HTTP path
+ * characters, such as "acme.io/foo" (an IngressClass controller).
+ */
+export function isDomainPrefixedPath(fldPath: string, dpPath: string): FieldErrorList {
+  if (dpPath.length === 0) return [field.required(fldPath)];
+  const slash = dpPath.indexOf("/");
+  const host = slash < 0 ? "" : dpPath.slice(0, slash);
+  const rest = slash < 0 ? "" : dpPath.slice(slash + 1);
+  if (host.length === 0 || rest.length === 0) {
+    return [field.invalid(fldPath, dpPath, 'must be a domain-prefixed path (such as "acme.io/foo")')];
+  }
+  const errs = isDNS1123Subdomain(host).map((m) => field.invalid(fldPath, host, m));
+  if (!httpPathRe.test(rest)) errs.push(field.invalid(fldPath, rest, regexError("Invalid path", httpPathFmt)));
   return errs;
 }

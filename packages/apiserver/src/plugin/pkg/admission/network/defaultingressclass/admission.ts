@@ -1,0 +1,85 @@
+/**
+ * The DefaultIngressClass admission plugin (plugin/pkg/admission/network/defaultingressclass/
+ * admission.go): a new Ingress with neither `spec.ingressClassName` nor the deprecated
+ * `kubernetes.io/ingress.class` annotation gets the default IngressClass, the one annotated
+ * `ingressclass.kubernetes.io/is-default-class: "true"`. Of several defaults the newest is chosen
+ * (ties by name), as upstream since 1.25 (it refused the Ingress before). IngressClasses are read
+ * from an informer cache, as upstream's lister.
+ */
+import { annotationIngressClass, annotationIsDefaultIngressClass, type IngressClass } from "@servicenet/api";
+import type { Attributes, Operation } from "../../../../../admission/attributes.ts";
+import { newForbidden } from "../../../../../admission/errors.ts";
+import type { AdmissionPlugin } from "../../../../../admission/interfaces.ts";
+import type { Lister } from "../../../../../util/informer/store-informer.ts";
+
+export const defaultIngressClassPluginName = "DefaultIngressClass";
+
+/** How long a request waits for the first list of IngressClasses (admission.Handler's WaitForReady). */
+const readyTimeoutMs = 10_000;
+
+export interface DefaultIngressClassOptions {
+  /** The IngressClass informer (started on first use). */
+  ingressClasses: Lister<IngressClass> & { start?(): void; waitForSync?(): Promise<void>; stop?(): void };
+  readyTimeoutMs?: number;
+}
+
+/** classDefaulterPlugin: mutating, for CREATE only. */
+export class DefaultIngressClassPlugin implements AdmissionPlugin {
+  readonly name = defaultIngressClassPluginName;
+  readonly #o: DefaultIngressClassOptions;
+  #started = false;
+
+  constructor(o: DefaultIngressClassOptions) {
+    this.#o = o;
+  }
+
+  handles(operation: Operation): boolean {
+    return operation === "CREATE";
+  }
+
+  /** Admit: ingresses of networking.k8s.io only, not their subresources. */
+  async admit(a: Attributes): Promise<void> {
+    if (a.resource.group !== "networking.k8s.io" || a.resource.resource !== "ingresses" || a.subresource !== "") return;
+    if (a.operation !== "CREATE") return;
+    const ing = a.object as { metadata?: { annotations?: Record<string, string> }; spec?: { ingressClassName?: string } } | undefined;
+    if (ing?.spec === undefined) return;
+    if (ing.spec.ingressClassName !== undefined) return;
+    if (ing.metadata?.annotations?.[annotationIngressClass] !== undefined) return;
+    await this.#waitForReady(a);
+    const def = getDefaultClass(this.#o.ingressClasses.list());
+    if (def?.metadata.name !== undefined) ing.spec.ingressClassName = def.metadata.name;
+  }
+
+  stop(): void {
+    this.#o.ingressClasses.stop?.();
+  }
+
+  /** admission.Handler.WaitForReady: the cache's first list, else Forbidden. */
+  async #waitForReady(a: Attributes): Promise<void> {
+    const cache = this.#o.ingressClasses;
+    if (!this.#started) {
+      this.#started = true;
+      cache.start?.();
+    }
+    if (cache.hasSynced() || !cache.waitForSync) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#o.readyTimeoutMs ?? readyTimeoutMs)));
+    await Promise.race([cache.waitForSync(), timeout]);
+    clearTimeout(timer);
+    if (!cache.hasSynced()) throw newForbidden(a, "not yet ready to handle request");
+  }
+}
+
+/** getDefaultClass: the classes annotated default, newest first (creationTimestamp, then name). */
+export function getDefaultClass(classes: readonly IngressClass[]): IngressClass | undefined {
+  const defaults = classes.filter((c) => c.metadata.annotations?.[annotationIsDefaultIngressClass] === "true");
+  const created = (c: IngressClass) => Date.parse(c.metadata.creationTimestamp ?? "") || 0;
+  defaults.sort((x, y) => {
+    const dx = created(x);
+    const dy = created(y);
+    if (dx === dy)
+      return (x.metadata.name ?? "") < (y.metadata.name ?? "") ? -1 : (x.metadata.name ?? "") > (y.metadata.name ?? "") ? 1 : 0;
+    return dy - dx;
+  });
+  return defaults[0];
+}
