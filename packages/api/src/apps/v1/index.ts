@@ -4,3 +4,6 @@ export * from "./defaults.ts";
 export * from "./validation.ts";
 export * from "./status-validation.ts";
 export * from "./go-values.ts";
+export * from "./statefulset-types.ts";
+export * from "./statefulset-defaults.ts";
+export * from "./statefulset-validation.ts";
