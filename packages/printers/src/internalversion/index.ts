@@ -14,3 +14,4 @@ export * from "./flowcontrol.ts";
 export * from "./apps.ts";
 export * from "./admissionregistration.ts";
 export * from "./scheduling.ts";
+export * from "./apps-statefulset.ts";

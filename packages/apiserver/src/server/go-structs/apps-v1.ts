@@ -70,3 +70,57 @@ export const appsV1: GoStructs = {
   },
   RollingUpdateDeployment: { maxUnavailable: "*intstr.IntOrString,omitempty", maxSurge: "*intstr.IntOrString,omitempty" },
 };
+
+/** StatefulSet and ControllerRevision (k8s.io/api/apps/v1 types.go, v1.33). */
+export const appsV1StatefulSet: GoStructs = {
+  StatefulSet: {
+    kind: "string,omitempty",
+    apiVersion: "string,omitempty",
+    metadata: "meta/v1.ObjectMeta,omitempty",
+    spec: "apps/v1.StatefulSetSpec,omitempty",
+    status: "apps/v1.StatefulSetStatus,omitempty",
+  },
+  StatefulSetSpec: {
+    replicas: "*int32,omitempty",
+    selector: "*meta/v1.LabelSelector",
+    template: "core/v1.PodTemplateSpec",
+    volumeClaimTemplates: "[]core/v1.PersistentVolumeClaim,omitempty",
+    serviceName: "string,omitempty",
+    podManagementPolicy: "string,omitempty",
+    updateStrategy: "apps/v1.StatefulSetUpdateStrategy,omitempty",
+    revisionHistoryLimit: "*int32,omitempty",
+    minReadySeconds: "int32,omitempty",
+    persistentVolumeClaimRetentionPolicy: "*apps/v1.StatefulSetPersistentVolumeClaimRetentionPolicy,omitempty",
+    ordinals: "*apps/v1.StatefulSetOrdinals,omitempty",
+  },
+  StatefulSetUpdateStrategy: { type: "string,omitempty", rollingUpdate: "*apps/v1.RollingUpdateStatefulSetStrategy,omitempty" },
+  RollingUpdateStatefulSetStrategy: { partition: "*int32,omitempty", maxUnavailable: "*intstr.IntOrString,omitempty" },
+  StatefulSetPersistentVolumeClaimRetentionPolicy: { whenDeleted: "string,omitempty", whenScaled: "string,omitempty" },
+  StatefulSetOrdinals: { start: "int32" },
+  StatefulSetStatus: {
+    observedGeneration: "int64,omitempty",
+    replicas: "int32",
+    readyReplicas: "int32,omitempty",
+    currentReplicas: "int32,omitempty",
+    updatedReplicas: "int32,omitempty",
+    currentRevision: "string,omitempty",
+    updateRevision: "string,omitempty",
+    collisionCount: "*int32,omitempty",
+    conditions: "[]apps/v1.StatefulSetCondition,omitempty",
+    availableReplicas: "int32",
+  },
+  StatefulSetCondition: {
+    type: "string",
+    status: "string",
+    lastTransitionTime: "meta/v1.Time,omitempty",
+    reason: "string,omitempty",
+    message: "string,omitempty",
+  },
+  ControllerRevision: {
+    kind: "string,omitempty",
+    apiVersion: "string,omitempty",
+    metadata: "meta/v1.ObjectMeta,omitempty",
+    data: "runtime.RawExtension,omitempty",
+    revision: "int64",
+  },
+};

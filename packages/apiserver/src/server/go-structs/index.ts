@@ -4,7 +4,7 @@
  * encoding/json does (go-order.ts). Tied to the zod schemas by go-structs.test.ts.
  */
 import { admissionregistrationV1 } from "./admissionregistration-v1.ts";
-import { appsV1 } from "./apps-v1.ts";
+import { appsV1, appsV1StatefulSet } from "./apps-v1.ts";
 import { autoscalingV1 } from "./autoscaling-v1.ts";
 import { coordinationV1 } from "./coordination-v1.ts";
 import { coreV1 } from "./core-v1.ts";
@@ -20,7 +20,7 @@ import type { GoStructs } from "./types.ts";
 
 const packages: Readonly<Record<string, GoStructs>> = {
   "admissionregistration/v1": admissionregistrationV1,
-  "apps/v1": appsV1,
+  "apps/v1": { ...appsV1, ...appsV1StatefulSet },
   "autoscaling/v1": autoscalingV1,
   "coordination/v1": coordinationV1,
   "core/v1": coreV1,
