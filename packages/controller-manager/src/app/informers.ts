@@ -27,6 +27,8 @@ import {
   type Node,
   type Pod,
   type ReplicaSet,
+  type StatefulSet,
+  type ControllerRevision,
   type Service,
   type ServiceAccount,
   type ServiceCIDR,
@@ -58,6 +60,8 @@ export interface InformerSet {
   clusterRoles: SharedInformer<ClusterRole>;
   deployments: SharedInformer<Deployment>;
   replicaSets: SharedInformer<ReplicaSet>;
+  statefulSets: SharedInformer<StatefulSet>;
+  controllerRevisions: SharedInformer<ControllerRevision>;
   serviceAccounts: SharedInformer<ServiceAccount>;
   configMaps: SharedInformer<ConfigMap>;
   /** The Nodes' heartbeat Leases (kube-node-lease), for the node lifecycle controller. */
@@ -171,6 +175,16 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       indexers: { [controllerUIDIndex]: controllerUIDIndexFunc },
       list: plain("V1ReplicaSetList", () => apps.listReplicaSetForAllNamespaces()),
     }),
+    statefulSets: new SharedInformer<StatefulSet>({
+      ...base,
+      path: "/apis/apps/v1/statefulsets",
+      list: plain("V1StatefulSetList", () => apps.listStatefulSetForAllNamespaces()),
+    }),
+    controllerRevisions: new SharedInformer<ControllerRevision>({
+      ...base,
+      path: "/apis/apps/v1/controllerrevisions",
+      list: plain("V1ControllerRevisionList", () => apps.listControllerRevisionForAllNamespaces()),
+    }),
   };
 }
 
@@ -192,6 +206,8 @@ const typedResources: Record<string, keyof InformerSet> = {
   "rbac.authorization.k8s.io/v1/clusterroles": "clusterRoles",
   "apps/v1/deployments": "deployments",
   "apps/v1/replicasets": "replicaSets",
+  "apps/v1/statefulsets": "statefulSets",
+  "apps/v1/controllerrevisions": "controllerRevisions",
 };
 
 /** The key of the InformerSet's informer of all of `r`, or undefined (informerfactory.ForResource's typed lookup). */

@@ -19,6 +19,7 @@ describe("parseOptions", () => {
           "nodeipam",
           "deployment",
           "replicaset",
+          "statefulset",
           "serviceaccount",
           "node-lifecycle-controller",
           "taint-eviction-controller",
@@ -50,6 +51,7 @@ describe("parseOptions", () => {
           "nodeipam",
           "deployment",
           "replicaset",
+          "statefulset",
           "serviceaccount",
           "node-lifecycle-controller",
           "taint-eviction-controller",
@@ -83,6 +85,7 @@ describe("parseOptions", () => {
     [["--kubeconfig", "k", "--concurrent-deployment-syncs", "2"], { deploymentWorkers: 2, workers: 5 }],
     [["--kubeconfig", "k"], { replicaSetWorkers: 5 }],
     [["--kubeconfig", "k", "--concurrent-replicaset-syncs", "2"], { replicaSetWorkers: 2, workers: 5 }],
+    [["--kubeconfig", "k", "--concurrent-statefulset-syncs", "3"], { statefulSetWorkers: 3, workers: 5 }],
     [["--kubeconfig", "k", "--v=2"], { verbosity: 2 }],
     [
       ["--kubeconfig", "k", "--allocate-node-cidrs", "--cluster-cidr=10.244.0.0/16,fd00:10:244::/56", "--node-cidr-mask-size-ipv6", "64"],

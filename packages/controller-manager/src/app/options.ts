@@ -16,6 +16,7 @@ export const knownControllers = [
   "nodeipam",
   "deployment",
   "replicaset",
+  "statefulset",
   "serviceaccount",
   "node-lifecycle-controller",
   "taint-eviction-controller",
@@ -42,6 +43,8 @@ export interface Options {
   deploymentWorkers: number;
   /** ReplicaSet workers (--concurrent-replicaset-syncs, upstream default 5). */
   replicaSetWorkers: number;
+  /** StatefulSet workers (--concurrent-statefulset-syncs, upstream default 5). */
+  statefulSetWorkers: number;
   /** klog's -v: log verbosity (V(n) lines are written when n <= v). */
   verbosity: number;
   /** --use-service-account-credentials: each controller with its own identity's credentials from the kubeconfig. */
@@ -87,6 +90,7 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --concurrent-gc-syncs N           garbage collector workers (default 20)
   --concurrent-deployment-syncs N   deployment controller workers (default 5)
   --concurrent-replicaset-syncs N   ReplicaSets synced at once (default 5)
+  --concurrent-statefulset-syncs N  StatefulSets synced at once (default 5)
   --max-endpoints-per-slice N       endpoints per EndpointSlice (1-1000, default 100)
   --endpointslice-updates-batch-period D
                                     batch Pod changes this long before an EndpointSlice sync (default 0s)
@@ -125,6 +129,7 @@ export function parseOptions(argv: readonly string[]): Options {
     gcWorkers: 20,
     deploymentWorkers: 5,
     replicaSetWorkers: 5,
+    statefulSetWorkers: 5,
     verbosity: 0,
     useServiceAccountCredentials: false,
     rootCAFile: "",
@@ -200,6 +205,9 @@ export function parseOptions(argv: readonly string[]): Options {
       }
       case "--concurrent-replicaset-syncs":
         o.replicaSetWorkers = int32Flag(flag, value());
+        break;
+      case "--concurrent-statefulset-syncs":
+        o.statefulSetWorkers = int32Flag(flag, value());
         break;
       case "--max-endpoints-per-slice":
         o.maxEndpointsPerSlice = int32Flag(flag, value());

@@ -34,6 +34,9 @@ import { DeploymentController, deploymentControllerEventSource } from "../deploy
 import { deploymentClient } from "../deployment/deployment-client.ts";
 import { ReplicaSetController } from "../replicaset/replica-set.ts";
 import { podClient, replicaSetClient } from "../replicaset/replicaset-client.ts";
+import { StatefulSetController, statefulSetControllerEventSource } from "../statefulset/stateful-set.ts";
+import { StatefulPodControl } from "../statefulset/stateful-pod-control.ts";
+import { statefulSetClient } from "../statefulset/statefulset-client.ts";
 import { RealPodControl } from "../controller/pod-control.ts";
 import { NodeLifecycleController } from "../controller/nodelifecycle/node-lifecycle-controller.ts";
 import { nodeLifecycleClient } from "../controller/nodelifecycle/node-lifecycle-client.ts";
@@ -63,6 +66,8 @@ export interface RunOptions {
   deploymentWorkers?: number;
   /** ReplicaSet workers (kube-controller-manager's --concurrent-replicaset-syncs, default 5). */
   replicaSetWorkers?: number;
+  /** StatefulSet workers (kube-controller-manager's --concurrent-statefulset-syncs, default 5). */
+  statefulSetWorkers?: number;
   leaderElect?: boolean;
   leaseNamespace?: string;
   leaseName?: string;
@@ -341,6 +346,23 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
         logger: log,
       }),
     );
+  }
+  if (o.controllers.includes("statefulset")) {
+    // startStatefulSetController: the "statefulset-controller" identity, one recorder for its Pod and claim events.
+    const kc = cb.configFor("statefulset-controller");
+    const recorder = events.newRecorder(statefulSetControllerEventSource);
+    const client = statefulSetClient(kc);
+    const ssc = new StatefulSetController({
+      statefulSets: use("statefulSets"),
+      pods: use("pods"),
+      revisions: use("controllerRevisions"),
+      client,
+      statefulPodControl: new StatefulPodControl(client, recorder),
+      podControl: new RealPodControl(podClient(kc, controllerUserAgent("statefulset-controller")), recorder),
+      queue: obs.queue("statefulset"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => ssc.run(s, o.statefulSetWorkers ?? 5) });
   }
   if (o.controllers.includes("node-lifecycle-controller")) {
     // startNodeLifecycleController: the "node-controller" identity (bootstrap role system:controller:node-controller).

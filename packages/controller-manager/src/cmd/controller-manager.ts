@@ -25,6 +25,7 @@ main({
         gcWorkers: opts.gcWorkers,
         deploymentWorkers: opts.deploymentWorkers,
         replicaSetWorkers: opts.replicaSetWorkers,
+        statefulSetWorkers: opts.statefulSetWorkers,
         leaderElect: opts.leaderElect,
         useServiceAccountCredentials: opts.useServiceAccountCredentials,
         rootCAFile: opts.rootCAFile,
