@@ -21,6 +21,7 @@ export type TestEnvironmentControllerName =
   | "nodeipam"
   | "deployment"
   | "replicaset"
+  | "statefulset"
   | "serviceaccount"
   | "node-lifecycle-controller"
   | "taint-eviction-controller";

@@ -1,9 +1,16 @@
 /**
  * ControllerRevision history (pkg/controller/history/controller_history.go): revision names and
  * hashes, equality, ordering, and the writes a controller makes to its history.
+ *
+ * Deliberate difference: upstream hashes and compares the revision's raw bytes as this process
+ * marshalled them. Here the set arrives through informers whose LIST and WATCH JSON may differ in
+ * empty values (`creationTimestamp: null`, `resources: {}`), so hash and equality use the data's
+ * canonical JSON (keys sorted, empty values dropped, as compute-hash.ts's pod-template-hash):
+ * the same template always gives the same revision name. Names therefore differ from
+ * kube-controller-manager's, which nothing relies on (revisions are found by their data and owner).
  */
 import type { ControllerRevision, OwnerReference } from "@servicenet/api";
-import { safeEncodeString } from "../compute-hash.ts";
+import { canonicalJSON, safeEncodeString } from "../compute-hash.ts";
 
 /** `ControllerRevisionHashLabel` (apps/v1 ControllerRevisionHashLabelKey). */
 export const controllerRevisionHashLabel = "controller-revision-hash";
@@ -32,8 +39,8 @@ function sortKeys(v: unknown): unknown {
 }
 
 /**
- * `HashControllerRevision`: FNV-1 over the revision's raw data, then the probe (the collision
- * count) in decimal, printed in decimal and SafeEncodeString'd.
+ * `HashControllerRevision`: FNV-1 over the revision's data (its canonical JSON, see above), then
+ * the probe (the collision count) in decimal, printed in decimal and SafeEncodeString'd.
  */
 export function hashControllerRevision(raw: string, probe?: number): string {
   let h = fnv32(Buffer.from(raw, "utf8"));
@@ -58,7 +65,7 @@ export function newControllerRevision(
   revision: number,
   collisionCount: number | undefined,
 ): ControllerRevision {
-  const hash = hashControllerRevision(data, collisionCount);
+  const hash = hashControllerRevision(canonicalJSON(JSON.parse(data)), collisionCount);
   return {
     metadata: {
       name: controllerRevisionName(parent.metadata.name ?? "", hash),
@@ -71,9 +78,9 @@ export function newControllerRevision(
   };
 }
 
-/** The raw bytes of a revision's data as the apiserver gave them (Go re-encodes them with sorted keys). */
+/** What a revision's data is hashed and compared as: its canonical JSON. */
 export function revisionRaw(cr: ControllerRevision): string {
-  return goJSON(cr.data ?? null);
+  return canonicalJSON(cr.data ?? null);
 }
 
 /** `EqualRevision`: same hash label (when both have one) and the same data. */
