@@ -20,6 +20,7 @@ import {
 } from "@servicenet/api";
 import { DeploymentSchema, ReplicaSetSchema } from "@servicenet/api/apps/v1";
 import { ControllerRevisionSchema, StatefulSetSchema } from "@servicenet/api/apps/v1";
+import { DaemonSetSchema } from "@servicenet/api/apps/v1";
 import { ClusterRoleBindingSchema, ClusterRoleSchema, RoleBindingSchema, RoleSchema } from "@servicenet/api/rbac/v1";
 import {
   configMapHandler,
@@ -34,6 +35,7 @@ import {
   replicaSetHandler,
   statefulSetHandler,
   controllerRevisionHandler,
+  daemonSetHandler,
   ipAddressHandler,
   leaseHandler,
   flowSchemaHandler,
@@ -82,6 +84,7 @@ import { deploymentStrategy } from "../registry/apps/deployment/strategy.ts";
 import { replicaSetStrategy } from "../registry/apps/replicaset/strategy.ts";
 import { statefulSetStrategy } from "../registry/apps/statefulset/strategy.ts";
 import { controllerRevisionStrategy } from "../registry/apps/controllerrevision/strategy.ts";
+import { daemonSetStrategy } from "../registry/apps/daemonset/strategy.ts";
 import { scaleView } from "../registry/apps/scale.ts";
 import { ipAddressStrategy } from "../registry/networking/ipaddress/strategy.ts";
 import { serviceCIDRStrategy } from "../registry/networking/servicecidr/strategy.ts";
@@ -236,8 +239,8 @@ function rbac(): ResourceDef[] {
 }
 
 /**
- * apps/v1 (pkg/registry/apps/rest/storage_apps.go): controllerrevisions; deployments, replicasets and
- * statefulsets with status and scale.
+ * apps/v1 (pkg/registry/apps/rest/storage_apps.go): controllerrevisions; daemonsets with status;
+ * deployments, replicasets and statefulsets with status and scale.
  */
 function apps(): ResourceDef[] {
   const common = { group: "apps", version: "v1", namespaced: true, categories: ["all"], subresources: ["scale", "status"] };
@@ -253,6 +256,18 @@ function apps(): ResourceDef[] {
       strategy: controllerRevisionStrategy,
       schema: ControllerRevisionSchema,
       printer: controllerRevisionHandler,
+    }),
+    def({
+      ...common,
+      resource: "daemonsets",
+      kind: "DaemonSet",
+      singular: "daemonset",
+      shortNames: ["ds"],
+      subresources: ["status"],
+      storagePath: "daemonsets",
+      strategy: daemonSetStrategy,
+      schema: DaemonSetSchema,
+      printer: daemonSetHandler,
     }),
     def({
       ...common,

@@ -15,3 +15,4 @@ export * from "./apps.ts";
 export * from "./admissionregistration.ts";
 export * from "./scheduling.ts";
 export * from "./apps-statefulset.ts";
+export * from "./apps-daemonset.ts";

@@ -7,3 +7,6 @@ export * from "./go-values.ts";
 export * from "./statefulset-types.ts";
 export * from "./statefulset-defaults.ts";
 export * from "./statefulset-validation.ts";
+export * from "./daemonset-types.ts";
+export * from "./daemonset-defaults.ts";
+export * from "./daemonset-validation.ts";

@@ -82,8 +82,8 @@ export function validateDeploymentStrategy(strategy: DeploymentStrategy, fldPath
   }
 }
 
-/** `ValidatePodTemplateSpec`'s subset: labels, annotations and the PodSpec's containers. */
-function validatePodTemplateSpec(template: PodTemplateSpec, fldPath: string): FieldErrorList {
+/** `ValidatePodTemplateSpec`'s subset: labels, annotations and the PodSpec's containers (DaemonSets share it). */
+export function validatePodTemplateSpec(template: PodTemplateSpec, fldPath: string): FieldErrorList {
   return [
     ...validateLabels(template.metadata.labels, path(fldPath, "labels")),
     ...validateAnnotations(template.metadata.annotations, path(fldPath, "annotations")),

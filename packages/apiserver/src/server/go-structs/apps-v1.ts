@@ -71,7 +71,7 @@ export const appsV1: GoStructs = {
   RollingUpdateDeployment: { maxUnavailable: "*intstr.IntOrString,omitempty", maxSurge: "*intstr.IntOrString,omitempty" },
 };
 
-/** StatefulSet and ControllerRevision (k8s.io/api/apps/v1 types.go, v1.33). */
+/** StatefulSet, DaemonSet and ControllerRevision (k8s.io/api/apps/v1 types.go, v1.33). */
 export const appsV1StatefulSet: GoStructs = {
   StatefulSet: {
     kind: "string,omitempty",
@@ -110,6 +110,41 @@ export const appsV1StatefulSet: GoStructs = {
     availableReplicas: "int32",
   },
   StatefulSetCondition: {
+    type: "string",
+    status: "string",
+    lastTransitionTime: "meta/v1.Time,omitempty",
+    reason: "string,omitempty",
+    message: "string,omitempty",
+  },
+  DaemonSet: {
+    kind: "string,omitempty",
+    apiVersion: "string,omitempty",
+    metadata: "meta/v1.ObjectMeta,omitempty",
+    spec: "apps/v1.DaemonSetSpec,omitempty",
+    status: "apps/v1.DaemonSetStatus,omitempty",
+  },
+  DaemonSetSpec: {
+    selector: "*meta/v1.LabelSelector",
+    template: "core/v1.PodTemplateSpec",
+    updateStrategy: "apps/v1.DaemonSetUpdateStrategy,omitempty",
+    minReadySeconds: "int32,omitempty",
+    revisionHistoryLimit: "*int32,omitempty",
+  },
+  DaemonSetUpdateStrategy: { type: "string,omitempty", rollingUpdate: "*apps/v1.RollingUpdateDaemonSet,omitempty" },
+  RollingUpdateDaemonSet: { maxUnavailable: "*intstr.IntOrString,omitempty", maxSurge: "*intstr.IntOrString,omitempty" },
+  DaemonSetStatus: {
+    currentNumberScheduled: "int32",
+    numberMisscheduled: "int32",
+    desiredNumberScheduled: "int32",
+    numberReady: "int32",
+    observedGeneration: "int64,omitempty",
+    updatedNumberScheduled: "int32,omitempty",
+    numberAvailable: "int32,omitempty",
+    numberUnavailable: "int32,omitempty",
+    collisionCount: "*int32,omitempty",
+    conditions: "[]apps/v1.DaemonSetCondition,omitempty",
+  },
+  DaemonSetCondition: {
     type: "string",
     status: "string",
     lastTransitionTime: "meta/v1.Time,omitempty",

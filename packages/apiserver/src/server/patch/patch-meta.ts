@@ -126,6 +126,7 @@ export const kindMeta: Readonly<Record<string, KindMeta>> = {
   Deployment: workload,
   ReplicaSet: workload,
   StatefulSet: { ...workload, "spec.volumeClaimTemplates": atomic },
+  DaemonSet: workload,
 };
 
 /** The metadata table of `kind`, keyed by dotted field names (ObjectMeta's rules for unlisted kinds). */
