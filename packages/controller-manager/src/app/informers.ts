@@ -29,6 +29,7 @@ import {
   type ReplicaSet,
   type StatefulSet,
   type ControllerRevision,
+  type DaemonSet,
   type Service,
   type ServiceAccount,
   type ServiceCIDR,
@@ -62,6 +63,7 @@ export interface InformerSet {
   replicaSets: SharedInformer<ReplicaSet>;
   statefulSets: SharedInformer<StatefulSet>;
   controllerRevisions: SharedInformer<ControllerRevision>;
+  daemonSets: SharedInformer<DaemonSet>;
   serviceAccounts: SharedInformer<ServiceAccount>;
   configMaps: SharedInformer<ConfigMap>;
   /** The Nodes' heartbeat Leases (kube-node-lease), for the node lifecycle controller. */
@@ -180,6 +182,11 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       path: "/apis/apps/v1/statefulsets",
       list: plain("V1StatefulSetList", () => apps.listStatefulSetForAllNamespaces()),
     }),
+    daemonSets: new SharedInformer<DaemonSet>({
+      ...base,
+      path: "/apis/apps/v1/daemonsets",
+      list: plain("V1DaemonSetList", () => apps.listDaemonSetForAllNamespaces()),
+    }),
     controllerRevisions: new SharedInformer<ControllerRevision>({
       ...base,
       path: "/apis/apps/v1/controllerrevisions",
@@ -208,6 +215,7 @@ const typedResources: Record<string, keyof InformerSet> = {
   "apps/v1/replicasets": "replicaSets",
   "apps/v1/statefulsets": "statefulSets",
   "apps/v1/controllerrevisions": "controllerRevisions",
+  "apps/v1/daemonsets": "daemonSets",
 };
 
 /** The key of the InformerSet's informer of all of `r`, or undefined (informerfactory.ForResource's typed lookup). */

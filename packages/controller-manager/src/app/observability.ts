@@ -28,6 +28,7 @@ export const controllerHealthNames: Readonly<Record<ControllerName, string>> = {
   deployment: "deployment-controller",
   replicaset: "replicaset-controller",
   statefulset: "statefulset-controller",
+  daemonset: "daemonset-controller",
   serviceaccount: "serviceaccount-controller",
   "node-lifecycle-controller": "node-lifecycle-controller",
   "taint-eviction-controller": "taint-eviction-controller",

@@ -22,6 +22,7 @@ export type TestEnvironmentControllerName =
   | "deployment"
   | "replicaset"
   | "statefulset"
+  | "daemonset"
   | "serviceaccount"
   | "node-lifecycle-controller"
   | "taint-eviction-controller";

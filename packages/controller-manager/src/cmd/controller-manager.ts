@@ -26,6 +26,7 @@ main({
         deploymentWorkers: opts.deploymentWorkers,
         replicaSetWorkers: opts.replicaSetWorkers,
         statefulSetWorkers: opts.statefulSetWorkers,
+        daemonSetWorkers: opts.daemonSetWorkers,
         leaderElect: opts.leaderElect,
         useServiceAccountCredentials: opts.useServiceAccountCredentials,
         rootCAFile: opts.rootCAFile,

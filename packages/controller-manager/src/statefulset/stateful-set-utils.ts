@@ -6,7 +6,7 @@
 import type { ControllerRevision, OwnerReference, Pod, StatefulSet, StatefulSetStatus } from "@servicenet/api";
 import { getPodFromTemplate, type ControllerObject } from "../controller/pod-control.ts";
 import { newControllerRef } from "../controller/controller-ref-manager.ts";
-import { controllerRevisionHashLabel, goJSON, newControllerRevision } from "../controller/history/controller-history.ts";
+import { controllerRevisionHashLabel, newControllerRevision, templatePatch } from "../controller/history/controller-history.ts";
 import { isPodAvailable } from "../replicaset/replica-set-utils.ts";
 import { isPodReady } from "../util/endpoint/pod.ts";
 
@@ -190,7 +190,7 @@ export function newVersionedStatefulSetPod(
 
 /** `getPatch`: the revision data, `{"spec":{"template":{...,"$patch":"replace"}}}` as Go marshals it (sorted keys). */
 export function getPatch(set: StatefulSet): string {
-  return goJSON({ spec: { template: { ...structuredClone(set.spec.template), $patch: "replace" } } });
+  return templatePatch(set.spec.template);
 }
 
 /** `newRevision`: the set's revision `revision`, with the set's annotations. */

@@ -115,6 +115,14 @@ export function nextRevision(revisions: readonly ControllerRevision[]): number {
   return n === 0 ? 1 : revisions[n - 1]!.revision + 1;
 }
 
+/**
+ * The revision data of a StatefulSet's or DaemonSet's template (their `getPatch`): a patch that
+ * replaces `spec.template`, as Go marshals it (sorted keys).
+ */
+export function templatePatch(template: unknown): string {
+  return goJSON({ spec: { template: { ...(structuredClone(template) as Record<string, unknown>), $patch: "replace" } } });
+}
+
 /** The writes of a controller's history (the realHistory's client calls). */
 export interface HistoryClient {
   create(namespace: string, revision: ControllerRevision): Promise<ControllerRevision>;
