@@ -30,7 +30,8 @@ export function daemonSetClient(kubeConfig: KubeConfig, userAgent = controllerUs
         apiVersion: "apps/v1",
         kind: "DaemonSet",
       }),
-    createRevision: (ns, cr) => request<ControllerRevision>("POST", revisions(ns), { apiVersion: "apps/v1", kind: "ControllerRevision", ...cr }),
+    createRevision: (ns, cr) =>
+      request<ControllerRevision>("POST", revisions(ns), { apiVersion: "apps/v1", kind: "ControllerRevision", ...cr }),
     getRevision: (ns, name) => request<ControllerRevision>("GET", `${revisions(ns)}/${seg(name)}`),
     updateRevision: (cr) =>
       request<ControllerRevision>("PUT", `${revisions(cr.metadata.namespace ?? "")}/${seg(cr.metadata.name ?? "")}`, {

@@ -12,7 +12,13 @@ import { RateLimitingQueue } from "@servicenet/client/util/workqueue";
 import { realClock, type Clock } from "@servicenet/component-base/clock";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { ControllerExpectations } from "../controller/controller-expectations.ts";
-import { AggregateError, getControllerOf, newControllerRef, PodControllerRefManager, recheckDeletionTimestamp } from "../controller/controller-ref-manager.ts";
+import {
+  AggregateError,
+  getControllerOf,
+  newControllerRef,
+  PodControllerRefManager,
+  recheckDeletionTimestamp,
+} from "../controller/controller-ref-manager.ts";
 import type { ControllerObject, PodControlInterface } from "../controller/pod-control.ts";
 import { Controller } from "../framework/controller.ts";
 import { isPodAvailable } from "../replicaset/replica-set-utils.ts";
@@ -138,8 +144,7 @@ export class DaemonSetController {
     const ref = getControllerOf(pod);
     if (ref === undefined) {
       if (kind !== "delete")
-        for (const ds of this.#sets.byNamespace(pod.metadata.namespace ?? "").list())
-          if (this.#selects(ds, pod)) this.#enqueue(ds);
+        for (const ds of this.#sets.byNamespace(pod.metadata.namespace ?? "").list()) if (this.#selects(ds, pod)) this.#enqueue(ds);
       return;
     }
     if (ref.kind !== daemonSetKind.kind) return;
@@ -164,7 +169,9 @@ export class DaemonSetController {
     const canAdopt = recheckDeletionTimestamp(async () => {
       const fresh = await this.#d.client.getDaemonSet(ds.metadata.namespace ?? "", ds.metadata.name ?? "");
       if (fresh.metadata.uid !== ds.metadata.uid)
-        throw new Error(`original DaemonSet ${metaNamespaceKey(ds)} is gone: got uid ${fresh.metadata.uid ?? ""}, wanted ${ds.metadata.uid ?? ""}`);
+        throw new Error(
+          `original DaemonSet ${metaNamespaceKey(ds)} is gone: got uid ${fresh.metadata.uid ?? ""}, wanted ${ds.metadata.uid ?? ""}`,
+        );
       return asController(fresh);
     });
     const cm = new PodControllerRefManager(this.#d.podControl, asController(ds), selector, canAdopt);
@@ -173,7 +180,10 @@ export class DaemonSetController {
     for (const pod of claimed) {
       const node = getTargetNodeName(pod);
       if (node === undefined) {
-        this.#log.info("Failed to get target node name of Pod in DaemonSet", { pod: metaNamespaceKey(pod), daemonset: metaNamespaceKey(ds) });
+        this.#log.info("Failed to get target node name of Pod in DaemonSet", {
+          pod: metaNamespaceKey(pod),
+          daemonset: metaNamespaceKey(ds),
+        });
         continue;
       }
       out.set(node, [...(out.get(node) ?? []), pod]);
@@ -194,7 +204,12 @@ export class DaemonSetController {
     const nodes = this.#nodes.list();
     const sel = ds.spec.selector;
     if (sel === undefined || Object.keys(sel.matchLabels ?? {}).length + (sel.matchExpressions ?? []).length === 0) {
-      this.#d.recorder.event(getReference(ds, daemonSetKind.kind, daemonSetKind.apiVersion), "Warning", selectingAllReason, "This daemon set is selecting all pods. A non-empty selector is required.");
+      this.#d.recorder.event(
+        getReference(ds, daemonSetKind.kind, daemonSetKind.apiVersion),
+        "Warning",
+        selectingAllReason,
+        "This daemon set is selecting all pods. A non-empty selector is required.",
+      );
       return;
     }
     let selector: LabelMatcher;
@@ -215,7 +230,7 @@ export class DaemonSetController {
       await this.#updateStatus(ds, nodes, selector, hash, false);
       return;
     }
-    let err: unknown;
+    let err: Error | undefined;
     try {
       await this.#manage(ds, nodes, selector, hash);
       if (this.expectations.satisfied(key) && ds.spec.updateStrategy?.type === "RollingUpdate") {
@@ -225,7 +240,7 @@ export class DaemonSetController {
       }
       await cleanupHistory(this.#d.client, ds, old, [...(await this.getNodesToDaemonPods(ds, selector)).values()].flat());
     } catch (e) {
-      err = e;
+      err = e as Error;
     }
     await this.#updateStatus(ds, nodes, selector, hash, true);
     if (err !== undefined) throw err;
@@ -245,12 +260,19 @@ export class DaemonSetController {
     // getUnscheduledPodsWithoutNode: Pods pinned to Nodes that do not exist.
     const names = new Set(nodes.map((n) => n.metadata.name ?? ""));
     for (const [node, pods] of nodeToPods)
-      if (!names.has(node)) for (const p of pods) if ((p.spec.nodeName ?? "") === "" && !isDeleting(p)) toDelete.push(p.metadata.name ?? "");
+      if (!names.has(node))
+        for (const p of pods) if ((p.spec.nodeName ?? "") === "" && !isDeleting(p)) toDelete.push(p.metadata.name ?? "");
     await this.#syncNodes(ds, toDelete, needing, hash);
   }
 
   /** `podsShouldBeOnNode`. */
-  #podsShouldBeOnNode(node: Node, nodeToPods: Map<string, Pod[]>, ds: DaemonSet, hash: string, surge: boolean): { needing: string[]; toDelete: string[] } {
+  #podsShouldBeOnNode(
+    node: Node,
+    nodeToPods: Map<string, Pod[]>,
+    ds: DaemonSet,
+    hash: string,
+    surge: boolean,
+  ): { needing: string[]; toDelete: string[] } {
     const name = node.metadata.name ?? "";
     const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds);
     const pods = nodeToPods.get(name);
@@ -280,7 +302,11 @@ export class DaemonSetController {
             else if (!isPodUpdated(p, hash, generation) && oldestOld === undefined) oldestOld = p;
             else toDelete.push(p.metadata.name ?? "");
           }
-          if (oldestNew !== undefined && oldestOld !== undefined && isPodAvailable(oldestNew, ds.spec.minReadySeconds ?? 0, this.#clock.now()))
+          if (
+            oldestNew !== undefined &&
+            oldestOld !== undefined &&
+            isPodAvailable(oldestNew, ds.spec.minReadySeconds ?? 0, this.#clock.now())
+          )
             toDelete.push(oldestOld.metadata.name ?? "");
         }
       }
@@ -316,21 +342,34 @@ export class DaemonSetController {
     if (error !== undefined) errs.push(error);
     // The creates a failed batch skipped will never be observed.
     for (let i = successes + (error !== undefined ? 1 : 0); i < creates.length; i++) this.expectations.creationObserved(key);
-    const results = await Promise.allSettled(deletes.map((name) => this.#d.podControl.deletePod(ds.metadata.namespace ?? "", name, asController(ds))));
+    const results = await Promise.allSettled(
+      deletes.map((name) => this.#d.podControl.deletePod(ds.metadata.namespace ?? "", name, asController(ds))),
+    );
     for (const r of results)
       if (r.status === "rejected") {
         this.expectations.deletionObserved(key);
         errs.push(r.reason as Error);
       }
-    if (errs.length > 0) throw errs.length === 1 ? errs[0] : new AggregateError(errs);
+    if (errs.length > 0) throw errs.length === 1 ? errs[0]! : new AggregateError(errs);
   }
 
   /** `updateDaemonSetStatus` + `storeDaemonSetStatus`: the counts, written when they changed. */
-  async #updateStatus(ds: DaemonSet, nodes: readonly Node[], selector: LabelMatcher, hash: string, updateObservedGen: boolean): Promise<void> {
+  async #updateStatus(
+    ds: DaemonSet,
+    nodes: readonly Node[],
+    selector: LabelMatcher,
+    hash: string,
+    updateObservedGen: boolean,
+  ): Promise<void> {
     const nodeToPods = await this.getNodesToDaemonPods(ds, selector);
     const now = this.#clock.now();
     const generation = getTemplateGeneration(ds);
-    let desired = 0, current = 0, misscheduled = 0, ready = 0, updated = 0, available = 0;
+    let desired = 0,
+      current = 0,
+      misscheduled = 0,
+      ready = 0,
+      updated = 0,
+      available = 0;
     for (const node of nodes) {
       const { shouldRun } = nodeShouldRunDaemonPod(node, ds);
       const pods = nodeToPods.get(node.metadata.name ?? "") ?? [];
@@ -380,7 +419,8 @@ export class DaemonSetController {
       }
     }
     // A last line of defence against clock skew.
-    if ((ds.spec.minReadySeconds ?? 0) > 0 && ready !== available) this.queue.addAfter(metaNamespaceKey(ds), (ds.spec.minReadySeconds ?? 0) * 1000);
+    if ((ds.spec.minReadySeconds ?? 0) > 0 && ready !== available)
+      this.queue.addAfter(metaNamespaceKey(ds), (ds.spec.minReadySeconds ?? 0) * 1000);
   }
 }
 

@@ -12,11 +12,14 @@ const ds = (maxUnavailable: number | string, maxSurge: number | string): DaemonS
     updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable, maxSurge } },
   },
 });
-const nodes = (n: number): Node[] => Array.from({ length: n }, (_, i) => ({ metadata: { name: `n${i}` }, spec: {} }) as Node);
+const nodes = (n: number): Node[] => Array.from({ length: n }, (_, i) => ({ metadata: { name: `n${i}` }, spec: {} }));
 const pod = (name: string, hash: string, ready = true): Pod => ({
   metadata: { name, labels: { app: "ds", "controller-revision-hash": hash }, creationTimestamp: "2025-01-01T00:00:00Z" },
   spec: { containers: [], nodeName: name.split("-")[0] },
-  status: { phase: "Running", conditions: [{ type: "Ready", status: ready ? "True" : "False", lastTransitionTime: "2025-01-01T00:00:00Z" }] },
+  status: {
+    phase: "Running",
+    conditions: [{ type: "Ready", status: ready ? "True" : "False", lastTransitionTime: "2025-01-01T00:00:00Z" }],
+  },
 });
 const oldOn = (n: number, ready = true) => new Map(Array.from({ length: n }, (_, i) => [`n${i}`, [pod(`n${i}-old`, "old", ready)]]));
 

@@ -74,7 +74,12 @@ async function snapshot(client: DaemonSetClient, ds: DaemonSet, revision: number
 }
 
 /** `cleanupHistory`: deletes the oldest old revisions no Pod uses, down to revisionHistoryLimit. */
-export async function cleanupHistory(client: DaemonSetClient, ds: DaemonSet, old: ControllerRevision[], pods: readonly Pod[]): Promise<void> {
+export async function cleanupHistory(
+  client: DaemonSetClient,
+  ds: DaemonSet,
+  old: ControllerRevision[],
+  pods: readonly Pod[],
+): Promise<void> {
   let toKill = old.length - (ds.spec.revisionHistoryLimit ?? 10);
   if (toKill <= 0) return;
   const live = new Set(pods.map((p) => p.metadata.labels?.[defaultDaemonSetUniqueLabelKey] ?? "").filter((h) => h !== ""));
@@ -105,7 +110,11 @@ function findUpdatedPodsOnNode(ds: DaemonSet, pods: readonly Pod[], hash: string
 }
 
 /** `updatedDesiredNodeCounts`: maxSurge and maxUnavailable scaled to the Nodes that should run the set (1 unavailable when both are 0). */
-function updatedDesiredNodeCounts(ds: DaemonSet, nodes: readonly Node[], nodeToPods: Map<string, Pod[]>): { maxSurge: number; maxUnavailable: number } {
+function updatedDesiredNodeCounts(
+  ds: DaemonSet,
+  nodes: readonly Node[],
+  nodeToPods: Map<string, Pod[]>,
+): { maxSurge: number; maxUnavailable: number } {
   let desired = 0;
   for (const node of nodes) {
     if (!nodeShouldRunDaemonPod(node, ds).shouldRun) continue;

@@ -27,7 +27,7 @@ export interface StatefulPodClient {
 }
 
 const title = (verb: string): string => verb.charAt(0).toUpperCase() + verb.slice(1);
-const claimName = (claim: Record<string, unknown>): string => String(((claim["metadata"] ?? {}) as Record<string, unknown>)["name"] ?? "");
+const claimName = (claim: Record<string, unknown>): string => ((claim["metadata"] ?? {}) as { name?: string }).name ?? "";
 
 export class StatefulPodControl {
   readonly #client: StatefulPodClient;
@@ -46,9 +46,15 @@ export class StatefulPodControl {
   #recordPodEvent(verb: string, set: StatefulSet, pod: Pod, err: unknown): void {
     const name = pod.metadata.name ?? "";
     const setName = set.metadata.name ?? "";
-    if (err === undefined) this.#event(set, "Normal", `Successful${title(verb)}`, `${verb} Pod ${name} in StatefulSet ${setName} successful`);
+    if (err === undefined)
+      this.#event(set, "Normal", `Successful${title(verb)}`, `${verb} Pod ${name} in StatefulSet ${setName} successful`);
     else
-      this.#event(set, "Warning", `Failed${title(verb)}`, `${verb} Pod ${name} in StatefulSet ${setName} failed error: ${(err as Error).message}`);
+      this.#event(
+        set,
+        "Warning",
+        `Failed${title(verb)}`,
+        `${verb} Pod ${name} in StatefulSet ${setName} failed error: ${(err as Error).message}`,
+      );
   }
 
   /** `recordClaimEvent`. */
@@ -96,7 +102,8 @@ export class StatefulPodControl {
         continue;
       }
       const meta = (existing["metadata"] ?? {}) as Record<string, unknown>;
-      if (meta["deletionTimestamp"] !== undefined && meta["deletionTimestamp"] !== null) errs.push(new Error(`pvc ${name} is being deleted`));
+      if (meta["deletionTimestamp"] !== undefined && meta["deletionTimestamp"] !== null)
+        errs.push(new Error(`pvc ${name} is being deleted`));
     }
     if (errs.length > 0) throw new AggregateError(errs);
   }
@@ -125,7 +132,7 @@ export class StatefulPodControl {
   async updateStatefulPod(set: StatefulSet, original: Pod): Promise<void> {
     let pod = structuredClone(original);
     let attempted = false;
-    let lastErr: unknown;
+    let lastErr: Error | undefined;
     for (let attempt = 0; attempt < 5; attempt++) {
       let consistent = true;
       if (!identityMatches(set, pod)) {
@@ -149,7 +156,7 @@ export class StatefulPodControl {
         lastErr = undefined;
         break;
       } catch (err) {
-        lastErr = err;
+        lastErr = err as Error;
         try {
           pod = structuredClone(await this.#client.getPod(set.metadata.namespace ?? "", pod.metadata.name ?? ""));
         } catch {

@@ -43,7 +43,14 @@ describe("TestStatefulSetControl", () => {
     await syncOnce(client, control);
     setPodRunningAndReady(client, "foo-2");
     await syncOnce(client, control);
-    expect(client.set.status).toMatchObject({ replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3, availableReplicas: 3, observedGeneration: 1 });
+    expect(client.set.status).toMatchObject({
+      replicas: 3,
+      readyReplicas: 3,
+      currentReplicas: 3,
+      updatedReplicas: 3,
+      availableReplicas: 3,
+      observedGeneration: 1,
+    });
     expect(client.set.status?.currentRevision).toBe(client.set.status?.updateRevision);
     expect(recorder.events).toEqual([0, 1, 2].map((i) => `Normal SuccessfulCreate create Pod foo-${i} in StatefulSet foo successful`));
   });
@@ -58,8 +65,15 @@ describe("TestStatefulSetControl", () => {
       name: "foo-1",
       namespace: "default",
       generateName: "foo-",
-      labels: { foo: "bar", "statefulset.kubernetes.io/pod-name": "foo-1", "apps.kubernetes.io/pod-index": "1", "controller-revision-hash": rev },
-      ownerReferences: [{ apiVersion: "apps/v1", kind: "StatefulSet", name: "foo", uid: "set-uid", controller: true, blockOwnerDeletion: true }],
+      labels: {
+        foo: "bar",
+        "statefulset.kubernetes.io/pod-name": "foo-1",
+        "apps.kubernetes.io/pod-index": "1",
+        "controller-revision-hash": rev,
+      },
+      ownerReferences: [
+        { apiVersion: "apps/v1", kind: "StatefulSet", name: "foo", uid: "set-uid", controller: true, blockOwnerDeletion: true },
+      ],
     });
     expect(p0!.spec).toMatchObject({ hostname: "foo-0", subdomain: "governingsvc" });
   });
@@ -128,7 +142,9 @@ describe("TestStatefulSetControl", () => {
     const refused = new FakeStatefulSetClient(newStatefulSet(1, { volumeClaimTemplates: claims }));
     refused.claimsServed = false;
     const { control, recorder } = newFakeControl(refused);
-    await expect(syncOnce(refused, control)).rejects.toThrow("failed to create PVC datadir-foo-0: the server could not find the requested resource");
+    await expect(syncOnce(refused, control)).rejects.toThrow(
+      "failed to create PVC datadir-foo-0: the server could not find the requested resource",
+    );
     expect(names(refused)).toEqual([]);
     expect(recorder.events).toEqual([
       "Warning FailedCreate create Claim datadir-foo-0 for Pod foo-0 in StatefulSet foo failed error: the server could not find the requested resource",
@@ -164,7 +180,9 @@ describe("TestStatefulSetControl updates", () => {
   });
 
   it("a partition keeps the Pods below it at the current revision", async () => {
-    const { client, control, first } = await updatedTemplate({ updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: 2 } } });
+    const { client, control, first } = await updatedTemplate({
+      updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: 2 } },
+    });
     await runToCompletion(client, control);
     expect(["foo-0", "foo-1", "foo-2"].map((n) => image(client, n))).toEqual(["nginx", "nginx", "nginx:2"]);
     expect(client.set.status).toMatchObject({ currentRevision: first, currentReplicas: 2, updatedReplicas: 1 });

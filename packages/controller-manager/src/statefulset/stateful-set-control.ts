@@ -10,7 +10,16 @@ import type { ControllerRevision, Pod, StatefulSet, StatefulSetStatus } from "@s
 import { isAlreadyExists, isNotFound } from "@servicenet/client/errors";
 import { noopLogger, V, type Logger } from "@servicenet/component-base/logs";
 import { AggregateError } from "../controller/controller-ref-manager.ts";
-import { findEqualRevisions, equalRevision, hashControllerRevision, controllerRevisionName, nextRevision, revisionRaw, sortControllerRevisions, type HistoryClient } from "../controller/history/controller-history.ts";
+import {
+  findEqualRevisions,
+  equalRevision,
+  hashControllerRevision,
+  controllerRevisionName,
+  nextRevision,
+  revisionRaw,
+  sortControllerRevisions,
+  type HistoryClient,
+} from "../controller/history/controller-history.ts";
 import { slowStartBatch } from "../replicaset/slow-start-batch.ts";
 import type { StatefulPodControl } from "./stateful-pod-control.ts";
 import {
@@ -49,7 +58,14 @@ export interface StatefulSetControlDeps {
 const setKey = (set: StatefulSet) => `${set.metadata.namespace ?? ""}/${set.metadata.name ?? ""}`;
 
 /** `updateStatus`: the counts of the Pods of `lists`. */
-function updateStatus(status: StatefulSetStatus, minReadySeconds: number, current: string, update: string, now: number, ...lists: Pod[][]): void {
+function updateStatus(
+  status: StatefulSetStatus,
+  minReadySeconds: number,
+  current: string,
+  update: string,
+  now: number,
+  ...lists: Pod[][]
+): void {
   status.replicas = 0;
   status.readyReplicas = 0;
   status.availableReplicas = 0;
@@ -113,7 +129,11 @@ export class StatefulSetControl {
     if (status !== undefined) {
       try {
         await this.#updateStatefulSetStatus(set, status);
-        V(this.#log, 4).info("Updated status", { statefulSet: setKey(set), replicas: status.replicas, readyReplicas: status.readyReplicas });
+        V(this.#log, 4).info("Updated status", {
+          statefulSet: setKey(set),
+          replicas: status.replicas,
+          readyReplicas: status.readyReplicas,
+        });
       } catch (err) {
         errs.push(err as Error);
       }
@@ -123,7 +143,7 @@ export class StatefulSetControl {
     } catch (err) {
       errs.push(err as Error);
     }
-    if (errs.length > 0) throw errs.length === 1 ? errs[0] : new AggregateError(errs);
+    if (errs.length > 0) throw errs.length === 1 ? errs[0]! : new AggregateError(errs);
     return status!;
   }
 
@@ -216,7 +236,11 @@ export class StatefulSetControl {
         firstUnhealthy ??= pod;
       }
     if (unhealthy > 0)
-      V(this.#log, 4).info("StatefulSet has unhealthy Pods", { statefulSet: setKey(set), unhealthyReplicas: unhealthy, pod: firstUnhealthy?.metadata.name });
+      V(this.#log, 4).info("StatefulSet has unhealthy Pods", {
+        statefulSet: setKey(set),
+        unhealthyReplicas: unhealthy,
+        pod: firstUnhealthy?.metadata.name,
+      });
 
     // A StatefulSet being deleted only gets its status.
     if (set.metadata.deletionTimestamp !== undefined && set.metadata.deletionTimestamp !== null) return status;
@@ -297,10 +321,20 @@ export class StatefulSetControl {
   }
 
   /** `processCondemned`: deletes the condemned Pod `i` (monotonic: one per pass, only with healthy predecessors). */
-  async #processCondemned(set: StatefulSet, firstUnhealthy: Pod | undefined, monotonic: boolean, condemned: Pod[], i: number): Promise<boolean> {
+  async #processCondemned(
+    set: StatefulSet,
+    firstUnhealthy: Pod | undefined,
+    monotonic: boolean,
+    condemned: Pod[],
+    i: number,
+  ): Promise<boolean> {
     const pod = condemned[i]!;
     if (isTerminating(pod)) {
-      if (monotonic) V(this.#log, 4).info("StatefulSet is waiting for Pod to Terminate prior to scale down", { statefulSet: setKey(set), pod: pod.metadata.name });
+      if (monotonic)
+        V(this.#log, 4).info("StatefulSet is waiting for Pod to Terminate prior to scale down", {
+          statefulSet: setKey(set),
+          pod: pod.metadata.name,
+        });
       return monotonic;
     }
     if (!isRunningAndReady(pod) && monotonic && pod !== firstUnhealthy) return true;
@@ -316,11 +350,18 @@ export class StatefulSetControl {
   }
 
   /** `truncateHistory`: deletes the oldest revisions no Pod and neither revision uses, beyond revisionHistoryLimit. */
-  async truncateHistory(set: StatefulSet, pods: readonly Pod[], revisions: readonly ControllerRevision[], current?: ControllerRevision, update?: ControllerRevision): Promise<void> {
+  async truncateHistory(
+    set: StatefulSet,
+    pods: readonly Pod[],
+    revisions: readonly ControllerRevision[],
+    current?: ControllerRevision,
+    update?: ControllerRevision,
+  ): Promise<void> {
     const live = new Set<string>([current?.metadata.name ?? "", update?.metadata.name ?? "", ...pods.map(getPodRevision)]);
     const history = revisions.filter((r) => !live.has(r.metadata.name ?? ""));
     const limit = set.spec.revisionHistoryLimit ?? 10;
     if (history.length <= limit) return;
-    for (const r of history.slice(0, history.length - limit)) await this.#d.history.delete(r.metadata.namespace ?? "", r.metadata.name ?? "");
+    for (const r of history.slice(0, history.length - limit))
+      await this.#d.history.delete(r.metadata.namespace ?? "", r.metadata.name ?? "");
   }
 }

@@ -59,7 +59,10 @@ describe("TestStorageMatches / TestUpdateStorage", () => {
   it("the Pod mounts its own claim; a template volume of the same name is replaced", () => {
     const pod = newStatefulSetPod(set, 2);
     expect(storageMatches(set, pod)).toBe(true);
-    (pod.spec as Record<string, unknown>)["volumes"] = [{ name: "datadir", emptyDir: {} }, { name: "other", emptyDir: {} }];
+    (pod.spec as Record<string, unknown>)["volumes"] = [
+      { name: "datadir", emptyDir: {} },
+      { name: "other", emptyDir: {} },
+    ];
     expect(storageMatches(set, pod)).toBe(false);
     updateStorage(set, pod);
     expect((pod.spec as Record<string, unknown>)["volumes"]).toEqual([
@@ -112,7 +115,15 @@ describe("revisions", () => {
 
   it("completeRollingUpdate and inconsistentStatus", () => {
     const set = newStatefulSet(2);
-    const status = { replicas: 2, readyReplicas: 2, updatedReplicas: 2, currentReplicas: 0, availableReplicas: 2, currentRevision: "a", updateRevision: "b" };
+    const status = {
+      replicas: 2,
+      readyReplicas: 2,
+      updatedReplicas: 2,
+      currentReplicas: 0,
+      availableReplicas: 2,
+      currentRevision: "a",
+      updateRevision: "b",
+    };
     completeRollingUpdate(set, status);
     expect(status).toMatchObject({ currentReplicas: 2, currentRevision: "b" });
     expect(inconsistentStatus({ ...set, status }, { ...status })).toBe(false);

@@ -3,7 +3,7 @@
  * hostname, subdomain, labels), its storage, its revision, the Pod states the control loop acts
  * on, and the revision patch of a set.
  */
-import type { ControllerRevision, OwnerReference, Pod, StatefulSet, StatefulSetStatus } from "@servicenet/api";
+import type { ControllerRevision, Pod, StatefulSet, StatefulSetStatus } from "@servicenet/api";
 import { getPodFromTemplate, type ControllerObject } from "../controller/pod-control.ts";
 import { newControllerRef } from "../controller/controller-ref-manager.ts";
 import { controllerRevisionHashLabel, newControllerRevision, templatePatch } from "../controller/history/controller-history.ts";
@@ -70,8 +70,7 @@ export function identityMatches(set: StatefulSet, pod: Pod): boolean {
   );
 }
 
-const claimTemplateName = (claim: Record<string, unknown>): string =>
-  String(((claim["metadata"] ?? {}) as Record<string, unknown>)["name"] ?? "");
+const claimTemplateName = (claim: Record<string, unknown>): string => ((claim["metadata"] ?? {}) as { name?: string }).name ?? "";
 
 interface PodVolume {
   name: string;
@@ -98,10 +97,10 @@ export function getPersistentVolumeClaims(set: StatefulSet, pod: Pod): Record<st
   const selectorLabels = set.spec.selector?.matchLabels ?? {};
   return (set.spec.volumeClaimTemplates ?? []).map((template) => {
     const claim = structuredClone(template);
-    const meta = ((claim["metadata"] ??= {}) as Record<string, unknown>);
+    const meta = (claim["metadata"] ??= {}) as Record<string, unknown>;
     meta["name"] = getPersistentVolumeClaimName(set, claimTemplateName(template), ordinal);
     meta["namespace"] = set.metadata.namespace;
-    meta["labels"] = { ...((meta["labels"] as Record<string, string> | undefined) ?? {}), ...selectorLabels };
+    meta["labels"] = { ...(meta["labels"] as Record<string, string> | undefined), ...selectorLabels };
     delete claim["status"];
     return claim;
   });
@@ -159,7 +158,7 @@ function setPodRevision(pod: Pod, revision: string): void {
 /** `newStatefulSetPod`: the template's Pod with the ordinal's identity and storage, owned by the set. */
 export function newStatefulSetPod(set: StatefulSet, ordinal: number): Pod {
   const owner = asControllerObject(set);
-  const pod = getPodFromTemplate(set.spec.template, owner, newControllerRef(owner) as OwnerReference);
+  const pod = getPodFromTemplate(set.spec.template, owner, newControllerRef(owner));
   pod.metadata.name = getPodName(set, ordinal);
   initIdentity(set, pod);
   updateStorage(set, pod);
@@ -196,7 +195,14 @@ export function getPatch(set: StatefulSet): string {
 /** `newRevision`: the set's revision `revision`, with the set's annotations. */
 export function newRevision(set: StatefulSet, revision: number, collisionCount: number): ControllerRevision {
   const owner = asControllerObject(set);
-  const cr = newControllerRevision(set, newControllerRef(owner), set.spec.template.metadata.labels ?? {}, getPatch(set), revision, collisionCount);
+  const cr = newControllerRevision(
+    set,
+    newControllerRef(owner),
+    set.spec.template.metadata.labels ?? {},
+    getPatch(set),
+    revision,
+    collisionCount,
+  );
   if (set.metadata.annotations !== undefined) cr.metadata.annotations = { ...set.metadata.annotations };
   return cr;
 }

@@ -3,7 +3,14 @@
  * events enqueue StatefulSet keys; `sync` adopts orphaned ControllerRevisions, claims the set's
  * Pods and runs one pass of the control loop (stateful-set-control.ts).
  */
-import { labelSelectorAsSelector, type ControllerRevision, type LabelMatcher, type OwnerReference, type Pod, type StatefulSet } from "@servicenet/api";
+import {
+  labelSelectorAsSelector,
+  type ControllerRevision,
+  type LabelMatcher,
+  type OwnerReference,
+  type Pod,
+  type StatefulSet,
+} from "@servicenet/api";
 import { describeError } from "@servicenet/client/errors";
 import { GenericLister, metaNamespaceKey, splitMetaNamespaceKey, type IndexInformer } from "@servicenet/client/tools/cache";
 import { RateLimitingQueue } from "@servicenet/client/util/workqueue";

@@ -28,13 +28,14 @@ export function statefulSetClient(kubeConfig: KubeConfig, userAgent = controller
   return {
     createPod: (pod) => request<Pod>("POST", pods(nsOf(pod)), { apiVersion: "v1", kind: "Pod", ...pod }),
     getPod: (ns, name) => request<Pod>("GET", `${pods(ns)}/${seg(name)}`),
-    updatePod: (pod) => request<Pod>("PUT", `${pods(nsOf(pod))}/${seg(pod.metadata.name ?? "")}`, { apiVersion: "v1", kind: "Pod", ...pod }),
+    updatePod: (pod) =>
+      request<Pod>("PUT", `${pods(nsOf(pod))}/${seg(pod.metadata.name ?? "")}`, { apiVersion: "v1", kind: "Pod", ...pod }),
     deletePod: async (ns, name) => {
       await request<unknown>("DELETE", `${pods(ns)}/${seg(name)}`);
     },
     getClaim: (ns, name) => request<Record<string, unknown>>("GET", `${claims(ns)}/${seg(name)}`),
     createClaim: (claim) => {
-      const ns = String(((claim["metadata"] ?? {}) as Record<string, unknown>)["namespace"] ?? "");
+      const ns = ((claim["metadata"] ?? {}) as { namespace?: string }).namespace ?? "";
       return request<Record<string, unknown>>("POST", claims(ns), { apiVersion: "v1", kind: "PersistentVolumeClaim", ...claim });
     },
     getStatefulSet: (ns, name) => request<StatefulSet>("GET", `${sets(ns)}/${seg(name)}`),

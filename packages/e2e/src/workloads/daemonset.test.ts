@@ -38,14 +38,18 @@ describe.skipIf(!haveKubectl())("DaemonSet controller with kubectl 1.33", () => 
   const k = (...argv: string[]) => runKubectl(env.kubeconfigPath, dir, ["-n", "default", ...argv]);
   const kIn = (input: string, ...argv: string[]) => runKubectl(env.kubeconfigPath, dir, ["-n", "default", ...argv], input);
   const livePods = async (app: string): Promise<V1Pod[]> =>
-    (await core.listNamespacedPod({ namespace: "default", labelSelector: `app=${app}` })).items.filter((p) => p.metadata?.deletionTimestamp === undefined);
+    (await core.listNamespacedPod({ namespace: "default", labelSelector: `app=${app}` })).items.filter(
+      (p) => p.metadata?.deletionTimestamp === undefined,
+    );
   const dsRow = async (name: string) => (await k("get", "ds", name, "--no-headers")).stdout.trim().split(/\s+/).slice(0, 7).join(" ");
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "e2e-daemonset-"));
     env = await startTestEnvironment({
       controllers: [
-        testEnvironmentControllers(["daemonset", "garbagecollector", "nodeipam", "node-lifecycle-controller"], { clusterCIDR: "10.244.0.0/16" }),
+        testEnvironmentControllers(["daemonset", "garbagecollector", "nodeipam", "node-lifecycle-controller"], {
+          clusterCIDR: "10.244.0.0/16",
+        }),
         testEnvironmentScheduler(),
         testEnvironmentKubelet({ nodes: 3 }),
       ],
@@ -61,7 +65,10 @@ describe.skipIf(!haveKubectl())("DaemonSet controller with kubectl 1.33", () => 
 
   it("runs one Pod per Node, pinned by node affinity with the daemon tolerations, rolls out an update, and follows node labels", async () => {
     expect(await kIn(daemonSet("agent"), "create", "-f", "-")).toMatchObject({ code: 0, stdout: "daemonset.apps/agent created\n" });
-    expect(await k("rollout", "status", "ds/agent", "--timeout=90s")).toMatchObject({ code: 0, stdout: expect.stringContaining('daemon set "agent" successfully rolled out') as unknown });
+    expect(await k("rollout", "status", "ds/agent", "--timeout=90s")).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('daemon set "agent" successfully rolled out') as unknown,
+    });
     const pods = await livePods("agent");
     const nodes = pods.map((p) => p.spec?.nodeName).sort();
     expect(nodes).toEqual(["node-0", "node-1", "node-2"]);
@@ -77,28 +84,53 @@ describe.skipIf(!haveKubectl())("DaemonSet controller with kubectl 1.33", () => 
         "node.kubernetes.io/pid-pressure:Exists:NoSchedule",
         "node.kubernetes.io/unschedulable:Exists:NoSchedule",
       ]);
-      expect(p.metadata?.labels).toMatchObject({ app: "agent", "pod-template-generation": "1", "controller-revision-hash": expect.any(String) as unknown });
+      expect(p.metadata?.labels).toMatchObject({
+        app: "agent",
+        "pod-template-generation": "1",
+        "controller-revision-hash": expect.any(String) as unknown,
+      });
     }
-    await eventually(async () => ((await dsRow("agent")) === "agent 3 3 3 3 3 <none>" ? true : undefined), { timeoutMs: 30_000, what: "agent 3 3 3 3 3" });
+    await eventually(async () => ((await dsRow("agent")) === "agent 3 3 3 3 3 <none>" ? true : undefined), {
+      timeoutMs: 30_000,
+      what: "agent 3 3 3 3 3",
+    });
 
     // A new image: replaced one Node at a time (maxUnavailable 1).
     expect((await k("set", "image", "ds/agent", "c=nginx:1.27")).code).toBe(0);
     expect((await k("rollout", "status", "ds/agent", "--timeout=120s")).stdout).toContain('daemon set "agent" successfully rolled out');
-    await eventually(async () => {
-      const now = await livePods("agent");
-      return now.length === 3 && now.every((p) => p.spec?.containers[0]?.image === "nginx:1.27" && p.metadata?.labels?.["pod-template-generation"] === "2") ? true : undefined;
-    }, { timeoutMs: 60_000, what: "3 Pods at nginx:1.27" });
+    await eventually(
+      async () => {
+        const now = await livePods("agent");
+        return now.length === 3 &&
+          now.every((p) => p.spec?.containers[0]?.image === "nginx:1.27" && p.metadata?.labels?.["pod-template-generation"] === "2")
+          ? true
+          : undefined;
+      },
+      { timeoutMs: 60_000, what: "3 Pods at nginx:1.27" },
+    );
     expect((await k("rollout", "history", "ds/agent")).stdout).toMatch(/\n1\s+<none>\n2\s+<none>\n/);
 
     // A nodeSelector: only labelled Nodes run it; labelling a Node adds a Pod, unlabelling removes it.
     expect((await kIn(daemonSet("picky", { nodeSelector: { role: "edge" } }), "create", "-f", "-")).code).toBe(0);
-    await eventually(async () => ((await dsRow("picky")) === "picky 0 0 0 0 0 role=edge" ? true : undefined), { timeoutMs: 30_000, what: "picky 0" });
+    await eventually(async () => ((await dsRow("picky")) === "picky 0 0 0 0 0 role=edge" ? true : undefined), {
+      timeoutMs: 30_000,
+      what: "picky 0",
+    });
     expect((await k("label", "node", "node-1", "role=edge")).code).toBe(0);
-    await eventually(async () => ((await livePods("picky")).map((p) => p.spec?.nodeName).join() === "node-1" ? true : undefined), { timeoutMs: 60_000, what: "a picky Pod on node-1" });
+    await eventually(async () => ((await livePods("picky")).map((p) => p.spec?.nodeName).join() === "node-1" ? true : undefined), {
+      timeoutMs: 60_000,
+      what: "a picky Pod on node-1",
+    });
     expect((await k("label", "node", "node-1", "role-")).code).toBe(0);
-    await eventually(async () => ((await livePods("picky")).length === 0 ? true : undefined), { timeoutMs: 60_000, what: "picky Pod removed" });
+    await eventually(async () => ((await livePods("picky")).length === 0 ? true : undefined), {
+      timeoutMs: 60_000,
+      what: "picky Pod removed",
+    });
 
     expect((await k("delete", "ds", "agent", "picky")).code).toBe(0);
-    await eventually(async () => ((await livePods("agent")).length === 0 ? true : undefined), { timeoutMs: 60_000, what: "agent's Pods collected" });
+    await eventually(async () => ((await livePods("agent")).length === 0 ? true : undefined), {
+      timeoutMs: 60_000,
+      what: "agent's Pods collected",
+    });
   }, 300_000);
 });

@@ -49,7 +49,14 @@ describe.skipIf(!haveKubectl())("StatefulSet controller with kubectl 1.33", () =
   const stsRow = async (name: string) => (await k("get", "sts", name, "--no-headers")).stdout.trim().split(/\s+/).slice(0, 2).join(" ");
   const events = async (name: string) =>
     (
-      await k("get", "events", "--field-selector", `involvedObject.name=${name}`, "-o", "jsonpath={range .items[*]}{.reason} {.message}{'\\n'}{end}")
+      await k(
+        "get",
+        "events",
+        "--field-selector",
+        `involvedObject.name=${name}`,
+        "-o",
+        "jsonpath={range .items[*]}{.reason} {.message}{'\\n'}{end}",
+      )
     ).stdout
       .trim()
       .split("\n")
@@ -85,7 +92,14 @@ describe.skipIf(!haveKubectl())("StatefulSet controller with kubectl 1.33", () =
     const pods = await allPods("web");
     expect(pods.map((p) => p.metadata?.name)).toEqual(["web-0", "web-1", "web-2"]);
     const revision = JSON.parse((await k("get", "sts", "web", "-o", "jsonpath={.status}")).stdout) as Record<string, unknown>;
-    expect(revision).toMatchObject({ replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3, availableReplicas: 3, observedGeneration: 1 });
+    expect(revision).toMatchObject({
+      replicas: 3,
+      readyReplicas: 3,
+      currentReplicas: 3,
+      updatedReplicas: 3,
+      availableReplicas: 3,
+      observedGeneration: 1,
+    });
     expect(revision["currentRevision"]).toBe(revision["updateRevision"]);
     pods.forEach((p, i) => {
       expect(p.metadata?.labels).toEqual({
@@ -102,10 +116,14 @@ describe.skipIf(!haveKubectl())("StatefulSet controller with kubectl 1.33", () =
     });
     // OrderedReady: each Pod was created only once its predecessor was Ready (whole seconds).
     for (let i = 1; i < 3; i++)
-      expect(Date.parse(pods[i]!.metadata!.creationTimestamp as unknown as string)).toBeGreaterThanOrEqual(Date.parse(String(readyTime(pods[i - 1]!))));
+      expect(Date.parse(pods[i]!.metadata!.creationTimestamp as unknown as string)).toBeGreaterThanOrEqual(
+        Date.parse(String(readyTime(pods[i - 1]!))),
+      );
     expect(await stsRow("web")).toBe("web 3/3");
     await eventually(async () => ((await events("web")).length >= 3 ? true : undefined), { timeoutMs: 30_000, what: "3 events" });
-    expect((await events("web")).sort()).toEqual([0, 1, 2].map((i) => `SuccessfulCreate create Pod web-${i} in StatefulSet web successful`));
+    expect((await events("web")).sort()).toEqual(
+      [0, 1, 2].map((i) => `SuccessfulCreate create Pod web-${i} in StatefulSet web successful`),
+    );
     const crs = (await k("get", "controllerrevisions", "--no-headers")).stdout.trim().split(/\s+/);
     expect(crs.slice(0, 3)).toEqual([revision["updateRevision"], "statefulset.apps/web", "1"]);
 
@@ -113,9 +131,12 @@ describe.skipIf(!haveKubectl())("StatefulSet controller with kubectl 1.33", () =
     expect(await k("scale", "sts", "web", "--replicas=1")).toMatchObject({ code: 0, stdout: "statefulset.apps/web scaled\n" });
     await eventually(async () => (await allPods("web")).length === 1, { timeoutMs: 60_000, what: "web-1 and web-2 deleted" });
     expect((await allPods("web")).map((p) => p.metadata?.name)).toEqual(["web-0"]);
-    await eventually(async () => ((await events("web")).some((e) => e.startsWith("SuccessfulDelete delete Pod web-1")) ? true : undefined), {
-      timeoutMs: 30_000,
-    });
+    await eventually(
+      async () => ((await events("web")).some((e) => e.startsWith("SuccessfulDelete delete Pod web-1")) ? true : undefined),
+      {
+        timeoutMs: 30_000,
+      },
+    );
     expect((await events("web")).filter((e) => e.startsWith("SuccessfulDelete"))).toEqual([
       "SuccessfulDelete delete Pod web-2 in StatefulSet web successful",
       "SuccessfulDelete delete Pod web-1 in StatefulSet web successful",
@@ -123,7 +144,9 @@ describe.skipIf(!haveKubectl())("StatefulSet controller with kubectl 1.33", () =
 
     // A new template: a second revision, web-0 replaced by one at it; history and undo.
     expect((await k("set", "image", "sts/web", "c=nginx:1.27")).code).toBe(0);
-    expect((await k("rollout", "status", "sts/web", "--timeout=90s")).stdout).toContain("partitioned roll out complete: 1 new pods have been updated...");
+    expect((await k("rollout", "status", "sts/web", "--timeout=90s")).stdout).toContain(
+      "partitioned roll out complete: 1 new pods have been updated...",
+    );
     await eventually(async () => ((await allPods("web"))[0]?.spec?.containers[0]?.image === "nginx:1.27" ? true : undefined), {
       timeoutMs: 60_000,
       what: "web-0 at nginx:1.27",
@@ -134,7 +157,11 @@ describe.skipIf(!haveKubectl())("StatefulSet controller with kubectl 1.33", () =
     await eventually(
       async () => {
         const [p] = await allPods("web");
-        return p?.spec?.containers[0]?.image === "nginx" && p.status?.phase === "Running" && p.metadata?.labels?.["controller-revision-hash"] === revision["updateRevision"] ? true : undefined;
+        return p?.spec?.containers[0]?.image === "nginx" &&
+          p.status?.phase === "Running" &&
+          p.metadata?.labels?.["controller-revision-hash"] === revision["updateRevision"]
+          ? true
+          : undefined;
       },
       { timeoutMs: 60_000, what: "web-0 back at revision 1's template" },
     );
@@ -149,12 +176,18 @@ describe.skipIf(!haveKubectl())("StatefulSet controller with kubectl 1.33", () =
     expect((await kIn(statefulSet("par", 3, { podManagementPolicy: "Parallel" }), "create", "-f", "-")).code).toBe(0);
     await eventually(async () => ((await stsRow("par")) === "par 3/3" ? true : undefined), { timeoutMs: 60_000, what: "par 3/3" });
 
-    const claims = { volumeClaimTemplates: [{ metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } }] };
+    const claims = {
+      volumeClaimTemplates: [
+        { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } },
+      ],
+    };
     expect((await kIn(statefulSet("db", 1, claims), "create", "-f", "-")).code).toBe(0);
     // This cluster serves no PersistentVolumeClaims: the claim cannot be created, so neither is the Pod.
     await eventually(async () => ((await events("db")).length >= 2 ? true : undefined), { timeoutMs: 30_000, what: "FailedCreate events" });
     const got = await events("db");
-    expect(got).toContain("FailedCreate create Claim data-db-0 for Pod db-0 in StatefulSet db failed error: the server could not find the requested resource");
+    expect(got).toContain(
+      "FailedCreate create Claim data-db-0 for Pod db-0 in StatefulSet db failed error: the server could not find the requested resource",
+    );
     expect(got).toContain(
       "FailedCreate create Pod db-0 in StatefulSet db failed error: failed to create PVC data-db-0: the server could not find the requested resource",
     );

@@ -12,10 +12,22 @@ describe("TestPrintDaemonSet", () => {
       selector: { matchLabels: { foo: "bar" } },
       template: {
         metadata: {},
-        spec: { containers: [{ name: "fake-container1", image: "fake-image1" }, { name: "fake-container2", image: "fake-image2" }] },
+        spec: {
+          containers: [
+            { name: "fake-container1", image: "fake-image1" },
+            { name: "fake-container2", image: "fake-image2" },
+          ],
+        },
       },
     },
-    status: { currentNumberScheduled: 2, desiredNumberScheduled: 3, numberReady: 1, updatedNumberScheduled: 2, numberAvailable: 0, numberMisscheduled: 0 },
+    status: {
+      currentNumberScheduled: 2,
+      desiredNumberScheduled: 3,
+      numberReady: 1,
+      updatedNumberScheduled: 2,
+      numberAvailable: 0,
+      numberMisscheduled: 0,
+    },
   };
   it("prints NAME DESIRED CURRENT READY UP-TO-DATE AVAILABLE NODE SELECTOR AGE", () => {
     expect(daemonSetHandler.printRow(ds, { wide: false, now })).toEqual(["test1", 3, 2, 1, 2, 0, "<none>", "10m"]);

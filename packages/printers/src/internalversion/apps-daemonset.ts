@@ -11,9 +11,13 @@ const more = "More info: https://kubernetes.io/docs/concepts/workloads/controlle
 export const daemonSetHandler: TableHandler<DaemonSet> = {
   columnDefinitions: [
     nameColumn(),
-    column("Desired", `The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). ${more}`, {
-      type: "integer",
-    }),
+    column(
+      "Desired",
+      `The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). ${more}`,
+      {
+        type: "integer",
+      },
+    ),
     column("Current", `The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. ${more}`, {
       type: "integer",
     }),
@@ -41,7 +45,8 @@ export const daemonSetHandler: TableHandler<DaemonSet> = {
   ],
   printRow: (ds, { wide, now }) => {
     const s = ds.status;
-    const nodeSelector = (ds.spec?.template?.spec as Record<string, unknown> | undefined)?.["nodeSelector"] as Record<string, string> | undefined;
+    const nodeSelector = (ds.spec?.template?.spec as Record<string, unknown> | undefined)?.["nodeSelector"] as
+      Record<string, string> | undefined;
     const cells: unknown[] = [
       ds.metadata?.name ?? "",
       s?.desiredNumberScheduled ?? 0,

@@ -44,21 +44,34 @@ describe("validateDaemonSet (TestValidateDaemonSet)", () => {
       { selector: { matchLabels: { foo: "bar" } } },
       ['spec.template.metadata.labels: Invalid value: map[string]string{"a":"b"}: `selector` does not match template `labels`'],
     ],
-    ["nil selector", { selector: undefined }, ['spec.template.metadata.labels: Invalid value: map[string]string{"a":"b"}: `selector` does not match template `labels`']],
+    [
+      "nil selector",
+      { selector: undefined },
+      ['spec.template.metadata.labels: Invalid value: map[string]string{"a":"b"}: `selector` does not match template `labels`'],
+    ],
     [
       "empty selector",
       { selector: {} },
-      ["spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for daemonset"],
+      [
+        "spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for daemonset",
+      ],
     ],
     [
       "invalid restart policy",
-      { template: { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "abc", image: "image" }], restartPolicy: "OnFailure" } as never } },
+      {
+        template: {
+          metadata: { labels: { a: "b" } },
+          spec: { containers: [{ name: "abc", image: "image" }], restartPolicy: "OnFailure" },
+        },
+      },
       ['spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"'],
     ],
     [
       "unknown update strategy",
       { updateStrategy: { type: "Foo" } },
-      ['spec.updateStrategy: Unsupported value: apps.DaemonSetUpdateStrategy{Type:"Foo", RollingUpdate:(*apps.RollingUpdateDaemonSet)(nil)}: supported values: "RollingUpdate", "OnDelete"'],
+      [
+        'spec.updateStrategy: Unsupported value: apps.DaemonSetUpdateStrategy{Type:"Foo", RollingUpdate:(*apps.RollingUpdateDaemonSet)(nil)}: supported values: "RollingUpdate", "OnDelete"',
+      ],
     ],
     ["negative minReadySeconds", { minReadySeconds: -1 }, ["spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"]],
   ])("rejects %s", (_name, spec, want) => {

@@ -41,7 +41,8 @@ export function validateRollingUpdateDaemonSet(ru: RollingUpdateDaemonSet, fldPa
   ];
   const hasUnavailable = intOrPercentValue(ru.maxUnavailable) !== 0;
   const hasSurge = intOrPercentValue(ru.maxSurge) !== 0;
-  if (hasUnavailable && hasSurge) errs.push(field.invalid(ms, goIntOrString(ru.maxSurge), "may not be set when maxUnavailable is non-zero"));
+  if (hasUnavailable && hasSurge)
+    errs.push(field.invalid(ms, goIntOrString(ru.maxSurge), "may not be set when maxUnavailable is non-zero"));
   else if (!hasUnavailable && !hasSurge) errs.push(field.required(mu, "cannot be 0 when maxSurge is 0"));
   return errs;
 }
@@ -62,7 +63,9 @@ export function validateDaemonSetUpdateStrategy(strategy: DaemonSetUpdateStrateg
         ? [field.required(path(fldPath, "rollingUpdate"))]
         : validateRollingUpdateDaemonSet(strategy.rollingUpdate, path(fldPath, "rollingUpdate"));
     default:
-      return [field.notSupported(fldPath, goDaemonSetStrategy(strategy), [rollingUpdateDaemonSetStrategyType, onDeleteDaemonSetStrategyType])];
+      return [
+        field.notSupported(fldPath, goDaemonSetStrategy(strategy), [rollingUpdateDaemonSetStrategyType, onDeleteDaemonSetStrategyType]),
+      ];
   }
 }
 
@@ -70,7 +73,8 @@ export function validateDaemonSetUpdateStrategy(strategy: DaemonSetUpdateStrateg
 export function validateDaemonSetSpec(spec: DaemonSetSpec, fldPath = "spec"): FieldErrorList {
   const errs: FieldErrorList = [];
   const selector = spec.selector;
-  if (selector !== undefined) errs.push(...validateLabelSelector(selector, { allowInvalidLabelValueInSelector: false }, path(fldPath, "selector")));
+  if (selector !== undefined)
+    errs.push(...validateLabelSelector(selector, { allowInvalidLabelValueInSelector: false }, path(fldPath, "selector")));
   let matches = false;
   let parsed = true;
   try {
@@ -91,9 +95,12 @@ export function validateDaemonSetSpec(spec: DaemonSetSpec, fldPath = "spec"): Fi
   errs.push(...validatePodTemplateSpec(spec.template, path(fldPath, "template")));
   const podSpec = spec.template.spec as Record<string, unknown>;
   const restartPolicy = podSpec["restartPolicy"] ?? "";
-  if (restartPolicy !== "Always") errs.push(field.notSupported(path(fldPath, "template", "spec", "restartPolicy"), restartPolicy, ["Always"]));
+  if (restartPolicy !== "Always")
+    errs.push(field.notSupported(path(fldPath, "template", "spec", "restartPolicy"), restartPolicy, ["Always"]));
   if (podSpec["activeDeadlineSeconds"] !== undefined && podSpec["activeDeadlineSeconds"] !== null)
-    errs.push(field.forbidden(path(fldPath, "template", "spec", "activeDeadlineSeconds"), "activeDeadlineSeconds in DaemonSet is not Supported"));
+    errs.push(
+      field.forbidden(path(fldPath, "template", "spec", "activeDeadlineSeconds"), "activeDeadlineSeconds in DaemonSet is not Supported"),
+    );
   errs.push(...validateNonnegativeField(spec.minReadySeconds ?? 0, path(fldPath, "minReadySeconds")));
   errs.push(...validateDaemonSetUpdateStrategy(spec.updateStrategy ?? {}, path(fldPath, "updateStrategy")));
   if (spec.revisionHistoryLimit !== undefined)
@@ -113,7 +120,17 @@ export function validateDaemonSetUpdate(ds: DaemonSet, old: DaemonSet): FieldErr
 
 /** `validateDaemonSetStatus`. */
 export function validateDaemonSetStatus(status: DaemonSetStatus | undefined, fldPath = "status"): FieldErrorList {
-  const s = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0, observedGeneration: 0, updatedNumberScheduled: 0, numberAvailable: 0, numberUnavailable: 0, ...status };
+  const s = {
+    currentNumberScheduled: 0,
+    numberMisscheduled: 0,
+    desiredNumberScheduled: 0,
+    numberReady: 0,
+    observedGeneration: 0,
+    updatedNumberScheduled: 0,
+    numberAvailable: 0,
+    numberUnavailable: 0,
+    ...status,
+  };
   const errs: FieldErrorList = [];
   for (const f of [
     "currentNumberScheduled",

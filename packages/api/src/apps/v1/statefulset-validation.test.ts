@@ -72,16 +72,14 @@ describe("validateStatefulSet (TestValidateStatefulSet)", () => {
   });
 
   it.each<[string, StatefulSet, string[]]>([
-    [
-      "a name that is no DNS label",
-      validStatefulSet({}, "abc.def"),
-      ['metadata.name: Invalid value: "abc.def": must not contain dots'],
-    ],
+    ["a name that is no DNS label", validStatefulSet({}, "abc.def"), ['metadata.name: Invalid value: "abc.def": must not contain dots']],
     ["missing selector", validStatefulSet({ selector: undefined }), ["spec.selector: Required value"]],
     [
       "empty selector",
       validStatefulSet({ selector: {} }),
-      ["spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for statefulset"],
+      [
+        "spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for statefulset",
+      ],
     ],
     [
       "selector_doesnt_match",
@@ -89,8 +87,16 @@ describe("validateStatefulSet (TestValidateStatefulSet)", () => {
       ['spec.template.metadata.labels: Invalid value: map[string]string{"a":"b"}: `selector` does not match template `labels`'],
     ],
     ["negative_replicas", validStatefulSet({ replicas: -1 }), ["spec.replicas: Invalid value: -1: must be greater than or equal to 0"]],
-    ["negative minReadySeconds", validStatefulSet({ minReadySeconds: -1 }), ["spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"]],
-    ["negative ordinals.start", validStatefulSet({ ordinals: { start: -2 } }), ["spec.ordinals.start: Invalid value: -2: must be greater than or equal to 0"]],
+    [
+      "negative minReadySeconds",
+      validStatefulSet({ minReadySeconds: -1 }),
+      ["spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"],
+    ],
+    [
+      "negative ordinals.start",
+      validStatefulSet({ ordinals: { start: -2 } }),
+      ["spec.ordinals.start: Invalid value: -2: must be greater than or equal to 0"],
+    ],
     [
       "invalid podManagementPolicy",
       validStatefulSet({ podManagementPolicy: "foo" }),
@@ -99,12 +105,16 @@ describe("validateStatefulSet (TestValidateStatefulSet)", () => {
     [
       "invalid update strategy",
       validStatefulSet({ updateStrategy: { type: "foo" } }),
-      ['spec.updateStrategy: Invalid value: apps.StatefulSetUpdateStrategy{Type:"foo", RollingUpdate:(*apps.RollingUpdateStatefulSetStrategy)(nil)}: must be \'RollingUpdate\' or \'OnDelete\''],
+      [
+        "spec.updateStrategy: Invalid value: apps.StatefulSetUpdateStrategy{Type:\"foo\", RollingUpdate:(*apps.RollingUpdateStatefulSetStrategy)(nil)}: must be 'RollingUpdate' or 'OnDelete'",
+      ],
     ],
     [
       "rollingUpdate with OnDelete",
       validStatefulSet({ updateStrategy: { type: "OnDelete", rollingUpdate: { partition: 1 } } }),
-      ["spec.updateStrategy.rollingUpdate: Invalid value: apps.RollingUpdateStatefulSetStrategy{Partition:1, MaxUnavailable:(*intstr.IntOrString)(nil)}: only allowed for updateStrategy 'RollingUpdate'"],
+      [
+        "spec.updateStrategy.rollingUpdate: Invalid value: apps.RollingUpdateStatefulSetStrategy{Partition:1, MaxUnavailable:(*intstr.IntOrString)(nil)}: only allowed for updateStrategy 'RollingUpdate'",
+      ],
     ],
     [
       "negative partition",
@@ -118,12 +128,12 @@ describe("validateStatefulSet (TestValidateStatefulSet)", () => {
     ],
     [
       "invalid restart policy",
-      validStatefulSet({ template: { metadata: { labels: { a: "b" } }, spec: { containers: [], restartPolicy: "OnFailure" } as never } }),
+      validStatefulSet({ template: { metadata: { labels: { a: "b" } }, spec: { containers: [], restartPolicy: "OnFailure" } } }),
       ['spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"'],
     ],
     [
       "activeDeadlineSeconds",
-      validStatefulSet({ template: { metadata: { labels: { a: "b" } }, spec: { containers: [], activeDeadlineSeconds: 10 } as never } }),
+      validStatefulSet({ template: { metadata: { labels: { a: "b" } }, spec: { containers: [], activeDeadlineSeconds: 10 } } }),
       ["spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported"],
     ],
   ])("rejects %s", (_name, sts, want) => {
@@ -141,10 +151,7 @@ describe("validateStatefulSetUpdate (TestValidateStatefulSetUpdate)", () => {
     ["minReadySeconds", { minReadySeconds: 5 }],
     ["ordinals", { ordinals: { start: 1 } }],
     ["retention policy", { persistentVolumeClaimRetentionPolicy: { whenDeleted: "Delete", whenScaled: "Retain" } }],
-    [
-      "template",
-      { template: { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "abc", image: "image2" }] } } },
-    ],
+    ["template", { template: { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "abc", image: "image2" }] } } }],
   ])("allows a change of %s", (_name, change) => {
     const old = validStatefulSet();
     expect(messages(validateStatefulSetUpdate(validStatefulSet(change), old))).toEqual([]);
@@ -152,7 +159,11 @@ describe("validateStatefulSetUpdate (TestValidateStatefulSetUpdate)", () => {
 
   it.each<[string, Partial<StatefulSetSpec>, string[]]>([
     ["serviceName", { serviceName: "other" }, [forbidden]],
-    ["selector", { selector: { matchLabels: { a: "b", c: "d" } }, template: { metadata: { labels: { a: "b", c: "d" } }, spec: { containers: [] } } }, [forbidden]],
+    [
+      "selector",
+      { selector: { matchLabels: { a: "b", c: "d" } }, template: { metadata: { labels: { a: "b", c: "d" } }, spec: { containers: [] } } },
+      [forbidden],
+    ],
     ["podManagementPolicy", { podManagementPolicy: "Parallel" }, [forbidden]],
     ["revisionHistoryLimit", { revisionHistoryLimit: 2 }, [forbidden]],
     ["volumeClaimTemplates", { volumeClaimTemplates: [{ metadata: { name: "data" } }] }, [forbidden]],

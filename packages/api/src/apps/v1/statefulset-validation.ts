@@ -20,7 +20,13 @@ import {
   rollingUpdateStatefulSetStrategyType,
 } from "./statefulset-defaults.ts";
 import { goIntOrString, goLabelSelector, goStringMap } from "./go-values.ts";
-import type { ControllerRevision, RollingUpdateStatefulSetStrategy, StatefulSet, StatefulSetSpec, StatefulSetStatus } from "./statefulset-types.ts";
+import type {
+  ControllerRevision,
+  RollingUpdateStatefulSetStrategy,
+  StatefulSet,
+  StatefulSetSpec,
+  StatefulSetStatus,
+} from "./statefulset-types.ts";
 import type { PodTemplateSpec } from "./types.ts";
 import { validateNonnegativeField, validatePositiveIntOrPercent } from "./validation.ts";
 
@@ -34,16 +40,28 @@ function goRollingUpdate(ru: RollingUpdateStatefulSetStrategy): string {
 
 /** `%#v` of an apps.StatefulSetUpdateStrategy. */
 function goUpdateStrategy(s: StatefulSetSpec["updateStrategy"]): GoValue {
-  const ru = s?.rollingUpdate === undefined ? "(*apps.RollingUpdateStatefulSetStrategy)(nil)" : "(*apps.RollingUpdateStatefulSetStrategy)(0xc000000000)";
+  const ru =
+    s?.rollingUpdate === undefined
+      ? "(*apps.RollingUpdateStatefulSetStrategy)(nil)"
+      : "(*apps.RollingUpdateStatefulSetStrategy)(0xc000000000)";
   return new GoValue(`apps.StatefulSetUpdateStrategy{Type:${q(s?.type)}, RollingUpdate:${ru}}`);
 }
 
 /** `ValidatePodTemplateSpecForStatefulSet`: the selector matches the labels; labels and annotations (the PodSpec is not validated here, as upstream's TODO says). */
-function validatePodTemplateSpecForStatefulSet(template: PodTemplateSpec, matches: LabelMatcher, empty: boolean, fldPath: string): FieldErrorList {
+function validatePodTemplateSpecForStatefulSet(
+  template: PodTemplateSpec,
+  matches: LabelMatcher,
+  empty: boolean,
+  fldPath: string,
+): FieldErrorList {
   const errs: FieldErrorList = [];
   if (!empty && !matches(template.metadata.labels ?? {}))
     errs.push(
-      field.invalid(path(fldPath, "metadata", "labels"), new GoValue(goStringMap(template.metadata.labels)), "`selector` does not match template `labels`"),
+      field.invalid(
+        path(fldPath, "metadata", "labels"),
+        new GoValue(goStringMap(template.metadata.labels)),
+        "`selector` does not match template `labels`",
+      ),
     );
   errs.push(...validateLabels(template.metadata.labels, path(fldPath, "labels")));
   errs.push(...validateAnnotations(template.metadata.annotations, path(fldPath, "annotations")));
@@ -76,7 +94,9 @@ export function validateStatefulSetSpec(spec: StatefulSetSpec, fldPath = "spec")
   const pmp = spec.podManagementPolicy ?? "";
   if (pmp === "") errs.push(field.required(path(fldPath, "podManagementPolicy")));
   else if (pmp !== orderedReadyPodManagement && pmp !== parallelPodManagement)
-    errs.push(field.invalid(path(fldPath, "podManagementPolicy"), pmp, `must be '${orderedReadyPodManagement}' or '${parallelPodManagement}'`));
+    errs.push(
+      field.invalid(path(fldPath, "podManagementPolicy"), pmp, `must be '${orderedReadyPodManagement}' or '${parallelPodManagement}'`),
+    );
   const strategy = spec.updateStrategy;
   switch (strategy?.type ?? "") {
     case "":
@@ -130,9 +150,12 @@ export function validateStatefulSetSpec(spec: StatefulSetSpec, fldPath = "spec")
   if (matches !== undefined) errs.push(...validatePodTemplateSpecForStatefulSet(spec.template, matches, empty, path(fldPath, "template")));
   const podSpec = spec.template.spec as Record<string, unknown>;
   const restartPolicy = podSpec["restartPolicy"] ?? "";
-  if (restartPolicy !== "Always") errs.push(field.notSupported(path(fldPath, "template", "spec", "restartPolicy"), restartPolicy, ["Always"]));
+  if (restartPolicy !== "Always")
+    errs.push(field.notSupported(path(fldPath, "template", "spec", "restartPolicy"), restartPolicy, ["Always"]));
   if (podSpec["activeDeadlineSeconds"] !== undefined && podSpec["activeDeadlineSeconds"] !== null)
-    errs.push(field.forbidden(path(fldPath, "template", "spec", "activeDeadlineSeconds"), "activeDeadlineSeconds in StatefulSet is not Supported"));
+    errs.push(
+      field.forbidden(path(fldPath, "template", "spec", "activeDeadlineSeconds"), "activeDeadlineSeconds in StatefulSet is not Supported"),
+    );
   return errs;
 }
 
@@ -142,7 +165,14 @@ export function validateStatefulSet(sts: StatefulSet): FieldErrorList {
 }
 
 /** The spec fields an update may change (ValidateStatefulSetUpdate's clone of the old values). */
-const mutableSpecFields = ["replicas", "template", "updateStrategy", "minReadySeconds", "ordinals", "persistentVolumeClaimRetentionPolicy"] as const;
+const mutableSpecFields = [
+  "replicas",
+  "template",
+  "updateStrategy",
+  "minReadySeconds",
+  "ordinals",
+  "persistentVolumeClaimRetentionPolicy",
+] as const;
 
 /** `ValidateStatefulSetUpdate`: the name is not revalidated; only the mutable fields may change. */
 export function validateStatefulSetUpdate(sts: StatefulSet, old: StatefulSet): FieldErrorList {

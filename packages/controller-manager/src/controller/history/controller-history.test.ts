@@ -24,7 +24,9 @@ describe("hashing", () => {
     expect(fnv32(Buffer.from("a"))).toBe(0x050c5d7e);
   });
   it("goJSON sorts keys and escapes HTML characters as encoding/json does", () => {
-    expect(goJSON({ b: 1, a: { d: "<&>", c: [2, { z: 1, y: 2 }] } })).toBe('{"a":{"c":[2,{"y":2,"z":1}],"d":"\\u003c\\u0026\\u003e"},"b":1}');
+    expect(goJSON({ b: 1, a: { d: "<&>", c: [2, { z: 1, y: 2 }] } })).toBe(
+      '{"a":{"c":[2,{"y":2,"z":1}],"d":"\\u003c\\u0026\\u003e"},"b":1}',
+    );
   });
   it("a probe changes the hash; the same data and probe give the same hash", () => {
     const raw = '{"spec":{"template":{"$patch":"replace"}}}';
@@ -39,8 +41,7 @@ describe("hashing", () => {
 });
 
 describe("TestEqualRevision / TestFindEqualRevisions", () => {
-  const rev = (data: unknown, n: number, probe?: number) =>
-    newControllerRevision(parent, ref, { app: "web" }, goJSON(data), n, probe);
+  const rev = (data: unknown, n: number, probe?: number) => newControllerRevision(parent, ref, { app: "web" }, goJSON(data), n, probe);
   const a = rev({ spec: { template: { a: 1 } } }, 1);
   const b = rev({ spec: { template: { a: 2 } } }, 2);
   const aCollided = rev({ spec: { template: { a: 1 } } }, 3, 1);

@@ -95,7 +95,9 @@ export function equalRevision(a: ControllerRevision | undefined, b: ControllerRe
 /** `FindEqualRevisions`: the revisions equal to `needle`. */
 export function findEqualRevisions(revisions: readonly ControllerRevision[], needle: ControllerRevision): ControllerRevision[] {
   const hash = needle.metadata.labels?.[controllerRevisionHashLabel];
-  return revisions.filter((r) => (hash === undefined || r.metadata.labels?.[controllerRevisionHashLabel] === hash) && equalRevision(r, needle));
+  return revisions.filter(
+    (r) => (hash === undefined || r.metadata.labels?.[controllerRevisionHashLabel] === hash) && equalRevision(r, needle),
+  );
 }
 
 /** `SortControllerRevisions` (byRevision): by revision, then creation time, then name. */

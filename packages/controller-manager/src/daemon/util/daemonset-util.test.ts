@@ -21,8 +21,10 @@ const ds = (spec: Record<string, unknown> = {}): DaemonSet => ({
     template: { metadata: { labels: { app: "ds" } }, spec: { containers: [{ name: "c", image: "i" }], ...spec } },
   },
 });
-const node = (name: string, labels: Record<string, string> = {}, taints: NonNullable<Node["spec"]>["taints"] = []): Node =>
-  ({ metadata: { name, labels }, spec: { taints } }) as Node;
+const node = (name: string, labels: Record<string, string> = {}, taints: NonNullable<Node["spec"]>["taints"] = []): Node => ({
+  metadata: { name, labels },
+  spec: { taints },
+});
 
 describe("TestNodeShouldRunDaemonPod", () => {
   it.each<[string, DaemonSet, Node, boolean, boolean]>([
@@ -33,12 +35,26 @@ describe("TestNodeShouldRunDaemonPod", () => {
     ["nodeSelector matching", ds({ nodeSelector: { role: "edge" } }), node("n1", { role: "edge" }), true, true],
     [
       "required affinity not matching",
-      ds({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] }] } } } }),
+      ds({
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] }],
+            },
+          },
+        },
+      }),
       node("n1", { zone: "b" }),
       false,
       false,
     ],
-    ["an untolerated NoSchedule taint: not new, but keeps running", ds(), node("n1", {}, [{ key: "dedicated", value: "x", effect: "NoSchedule" }]), false, true],
+    [
+      "an untolerated NoSchedule taint: not new, but keeps running",
+      ds(),
+      node("n1", {}, [{ key: "dedicated", value: "x", effect: "NoSchedule" }]),
+      false,
+      true,
+    ],
     ["an untolerated NoExecute taint", ds(), node("n1", {}, [{ key: "dedicated", value: "x", effect: "NoExecute" }]), false, false],
     [
       "a tolerated NoExecute taint",
@@ -47,7 +63,16 @@ describe("TestNodeShouldRunDaemonPod", () => {
       true,
       true,
     ],
-    ["the node condition taints are tolerated by every daemon Pod", ds(), node("n1", {}, [{ key: "node.kubernetes.io/not-ready", effect: "NoExecute" }, { key: "node.kubernetes.io/unschedulable", effect: "NoSchedule" }]), true, true],
+    [
+      "the node condition taints are tolerated by every daemon Pod",
+      ds(),
+      node("n1", {}, [
+        { key: "node.kubernetes.io/not-ready", effect: "NoExecute" },
+        { key: "node.kubernetes.io/unschedulable", effect: "NoSchedule" },
+      ]),
+      true,
+      true,
+    ],
     ["a PreferNoSchedule taint does not matter", ds(), node("n1", {}, [{ key: "k", effect: "PreferNoSchedule" }]), true, true],
   ])("%s", (_n, set, n, shouldRun, shouldContinueRunning) => {
     expect(nodeShouldRunDaemonPod(n, set)).toEqual({ shouldRun, shouldContinueRunning });
@@ -55,7 +80,11 @@ describe("TestNodeShouldRunDaemonPod", () => {
 });
 
 describe("TestReplaceDaemonSetPodNodeNameNodeAffinity", () => {
-  const pinned = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: ["n1"] }] }] } };
+  const pinned = {
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: ["n1"] }] }],
+    },
+  };
   it("adds the node term to no affinity, replaces required terms and keeps preferred ones and pod affinity", () => {
     expect(replaceDaemonSetPodNodeNameNodeAffinity(undefined, "n1")).toEqual({ nodeAffinity: pinned });
     const preferred = [{ weight: 1, preference: { matchExpressions: [{ key: "a", operator: "Exists" }] } }];
@@ -64,7 +93,9 @@ describe("TestReplaceDaemonSetPodNodeNameNodeAffinity", () => {
         {
           podAffinity: { x: 1 },
           nodeAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] }] },
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] }],
+            },
             preferredDuringSchedulingIgnoredDuringExecution: preferred,
           },
         },
@@ -82,7 +113,11 @@ describe("TestReplaceDaemonSetPodNodeNameNodeAffinity", () => {
 
 describe("templates and updates", () => {
   it("AddOrUpdateDaemonPodTolerations adds network-unavailable for host-network Pods, without duplicates", () => {
-    const spec = { containers: [], hostNetwork: true, tolerations: [{ key: "node.kubernetes.io/not-ready", operator: "Exists", effect: "NoExecute" }] } as Pod["spec"];
+    const spec = {
+      containers: [],
+      hostNetwork: true,
+      tolerations: [{ key: "node.kubernetes.io/not-ready", operator: "Exists", effect: "NoExecute" }],
+    } as Pod["spec"];
     addOrUpdateDaemonPodTolerations(spec);
     expect(spec.tolerations?.map((t) => t.key)).toEqual([
       "node.kubernetes.io/not-ready",

@@ -31,7 +31,10 @@ const daemonTolerations: readonly Toleration[] = [
 ];
 
 const sameToleration = (a: Toleration, b: Toleration) =>
-  (a.key ?? "") === (b.key ?? "") && (a.operator ?? "") === (b.operator ?? "") && (a.value ?? "") === (b.value ?? "") && (a.effect ?? "") === (b.effect ?? "");
+  (a.key ?? "") === (b.key ?? "") &&
+  (a.operator ?? "") === (b.operator ?? "") &&
+  (a.value ?? "") === (b.value ?? "") &&
+  (a.effect ?? "") === (b.effect ?? "");
 
 /** `v1helper.AddOrUpdateTolerationInPodSpec`. */
 function addOrUpdateToleration(spec: Pod["spec"], t: Toleration): void {
@@ -49,10 +52,13 @@ export function addOrUpdateDaemonPodTolerations(spec: Pod["spec"]): void {
 }
 
 /** `ReplaceDaemonSetPodNodeNameNodeAffinity`: the required node affinity becomes `metadata.name In [node]`; preferred terms stay. */
-export function replaceDaemonSetPodNodeNameNodeAffinity(affinity: Record<string, unknown> | undefined, nodeName: string): Record<string, unknown> {
+export function replaceDaemonSetPodNodeNameNodeAffinity(
+  affinity: Record<string, unknown> | undefined,
+  nodeName: string,
+): Record<string, unknown> {
   const term = { matchFields: [{ key: "metadata.name", operator: "In", values: [nodeName] }] };
   const out = structuredClone(affinity ?? {});
-  const na = ((out["nodeAffinity"] ??= {}) as NodeAffinity);
+  const na = (out["nodeAffinity"] ??= {}) as NodeAffinity;
   na.requiredDuringSchedulingIgnoredDuringExecution = { ...na.requiredDuringSchedulingIgnoredDuringExecution, nodeSelectorTerms: [term] };
   return out;
 }
@@ -80,8 +86,10 @@ export function createPodTemplate(template: PodTemplateSpec, generation: number 
 /** `IsPodUpdated`: the Pod carries the set's hash or its template generation. */
 export function isPodUpdated(pod: Pod, hash: string, generation: number | undefined): boolean {
   const labels = pod.metadata.labels ?? {};
-  return (hash !== "" && labels[defaultDaemonSetUniqueLabelKey] === hash) ||
-    (generation !== undefined && labels[daemonSetTemplateGenerationKey] === String(generation));
+  return (
+    (hash !== "" && labels[defaultDaemonSetUniqueLabelKey] === hash) ||
+    (generation !== undefined && labels[daemonSetTemplateGenerationKey] === String(generation))
+  );
 }
 
 /** `GetTargetNodeName`: the Pod's nodeName, else the node its affinity pins it to. */
@@ -89,7 +97,8 @@ export function getTargetNodeName(pod: Pod): string | undefined {
   if ((pod.spec.nodeName ?? "") !== "") return pod.spec.nodeName;
   const terms = ((pod.spec as Record<string, unknown>)["affinity"] as { nodeAffinity?: NodeAffinity } | undefined)?.nodeAffinity
     ?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  for (const t of terms ?? []) for (const f of t.matchFields ?? []) if (f.key === "metadata.name" && f.operator === "In" && f.values?.length === 1) return f.values[0];
+  for (const t of terms ?? [])
+    for (const f of t.matchFields ?? []) if (f.key === "metadata.name" && f.operator === "In" && f.values?.length === 1) return f.values[0];
   return undefined;
 }
 
@@ -111,7 +120,7 @@ const untolerated = (node: Node, tolerations: readonly Toleration[], effects: re
  */
 export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: boolean; shouldContinueRunning: boolean } {
   const pod = newPod(ds, node.metadata.name ?? "");
-  const templateNode = (ds.spec.template.spec.nodeName ?? "") as string;
+  const templateNode = ds.spec.template.spec.nodeName ?? "";
   if (templateNode !== "" && templateNode !== node.metadata.name) return { shouldRun: false, shouldContinueRunning: false };
   if (!requiredNodeAffinityMatches(pod, node)) return { shouldRun: false, shouldContinueRunning: false };
   const tolerations = pod.spec.tolerations ?? [];

@@ -48,7 +48,10 @@ const base = specAndStatusStrategy<DaemonSet>({
     o.metadata.generation = semanticEqual(o.spec, old.spec) ? prev : prev + 1;
   },
   validate: validateDaemonSet,
-  validateUpdate: (o, old) => [...validateDaemonSetUpdate(o, old), ...validateImmutableField(o.spec.selector, old.spec.selector, "spec.selector")],
+  validateUpdate: (o, old) => [
+    ...validateDaemonSetUpdate(o, old),
+    ...validateImmutableField(o.spec.selector, old.spec.selector, "spec.selector"),
+  ],
   prepareForStatusUpdate: keepSpec,
   validateStatusUpdate: validateDaemonSetStatusUpdate,
 });

@@ -6,6 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../../server/testing.ts";
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies read field by field
+type Json = any;
+const body = (r: { json(): unknown }): Json => r.json();
+
 const base = "/apis/apps/v1/namespaces/default/daemonsets";
 const ds = (name: string) => ({
   apiVersion: "apps/v1",
@@ -31,7 +35,7 @@ describe("DaemonSets", () => {
   it("create defaults and resets the status; template changes bump both generations, other spec changes one", async () => {
     const created = await send("POST", base, ds("agent"));
     expect(created.status).toBe(201);
-    const obj = created.json();
+    const obj = body(created);
     expect(obj).toMatchObject({
       metadata: { generation: 1, annotations: { "deprecated.daemonset.template.generation": "1" } },
       spec: { updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, revisionHistoryLimit: 10 },
@@ -40,7 +44,9 @@ describe("DaemonSets", () => {
     const labelled = await send("PATCH", `${base}/agent`, { metadata: { labels: { x: "y" } } }, "application/merge-patch+json");
     expect(labelled.json()).toMatchObject({ metadata: { generation: 1 } });
     const minReady = await send("PATCH", `${base}/agent`, { spec: { minReadySeconds: 3 } }, "application/merge-patch+json");
-    expect(minReady.json()).toMatchObject({ metadata: { generation: 2, annotations: { "deprecated.daemonset.template.generation": "1" } } });
+    expect(minReady.json()).toMatchObject({
+      metadata: { generation: 2, annotations: { "deprecated.daemonset.template.generation": "1" } },
+    });
     const image = await send(
       "PATCH",
       `${base}/agent`,
@@ -49,8 +55,13 @@ describe("DaemonSets", () => {
     );
     expect(image.json()).toMatchObject({ metadata: { generation: 3, annotations: { "deprecated.daemonset.template.generation": "2" } } });
     // The user cannot set the templateGeneration.
-    const forged = await send("PATCH", `${base}/agent`, { metadata: { annotations: { "deprecated.daemonset.template.generation": "9" } } }, "application/merge-patch+json");
-    expect(forged.json().metadata.annotations["deprecated.daemonset.template.generation"]).toBe("2");
+    const forged = await send(
+      "PATCH",
+      `${base}/agent`,
+      { metadata: { annotations: { "deprecated.daemonset.template.generation": "9" } } },
+      "application/merge-patch+json",
+    );
+    expect(body(forged).metadata.annotations["deprecated.daemonset.template.generation"]).toBe("2");
   });
 
   it("the selector is immutable; the status subresource keeps the spec", async () => {
@@ -62,16 +73,16 @@ describe("DaemonSets", () => {
       "application/merge-patch+json",
     );
     expect(res.status).toBe(422);
-    expect(res.json().message).toContain("spec.selector: Invalid value:");
-    expect(res.json().message).toContain("field is immutable");
-    const cur = (await send("GET", `${base}/imm`)).json();
+    expect(body(res).message).toContain("spec.selector: Invalid value:");
+    expect(body(res).message).toContain("field is immutable");
+    const cur = body(await send("GET", `${base}/imm`));
     const put = await send("PUT", `${base}/imm/status`, {
       ...cur,
       spec: { ...cur.spec, minReadySeconds: 9 },
       status: { currentNumberScheduled: 2, numberMisscheduled: 0, desiredNumberScheduled: 2, numberReady: 1, observedGeneration: 1 },
     });
     expect(put.status).toBe(200);
-    expect(put.json().spec.minReadySeconds).toBeUndefined();
-    expect(put.json().status).toMatchObject({ desiredNumberScheduled: 2, numberReady: 1 });
+    expect(body(put).spec.minReadySeconds).toBeUndefined();
+    expect(body(put).status).toMatchObject({ desiredNumberScheduled: 2, numberReady: 1 });
   });
 });
