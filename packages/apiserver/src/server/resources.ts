@@ -19,6 +19,8 @@ import {
   ServiceSchema,
 } from "@servicenet/api";
 import { DeploymentSchema, ReplicaSetSchema } from "@servicenet/api/apps/v1";
+import { ControllerRevisionSchema, StatefulSetSchema } from "@servicenet/api/apps/v1";
+import { DaemonSetSchema } from "@servicenet/api/apps/v1";
 import { ClusterRoleBindingSchema, ClusterRoleSchema, RoleBindingSchema, RoleSchema } from "@servicenet/api/rbac/v1";
 import {
   configMapHandler,
@@ -31,6 +33,9 @@ import {
   clusterRoleHandler,
   deploymentHandler,
   replicaSetHandler,
+  statefulSetHandler,
+  controllerRevisionHandler,
+  daemonSetHandler,
   ipAddressHandler,
   leaseHandler,
   flowSchemaHandler,
@@ -83,6 +88,9 @@ import { serviceStrategy } from "../registry/core/service/strategy.ts";
 import { endpointSliceStrategy } from "../registry/discovery/endpointslice/strategy.ts";
 import { deploymentStrategy } from "../registry/apps/deployment/strategy.ts";
 import { replicaSetStrategy } from "../registry/apps/replicaset/strategy.ts";
+import { statefulSetStrategy } from "../registry/apps/statefulset/strategy.ts";
+import { controllerRevisionStrategy } from "../registry/apps/controllerrevision/strategy.ts";
+import { daemonSetStrategy } from "../registry/apps/daemonset/strategy.ts";
 import { scaleView } from "../registry/apps/scale.ts";
 import { ipAddressStrategy } from "../registry/networking/ipaddress/strategy.ts";
 import { serviceCIDRStrategy } from "../registry/networking/servicecidr/strategy.ts";
@@ -236,10 +244,37 @@ function rbac(): ResourceDef[] {
   ];
 }
 
-/** apps/v1 (pkg/registry/apps/rest/storage_apps.go): deployments and replicasets, with status and scale. */
+/**
+ * apps/v1 (pkg/registry/apps/rest/storage_apps.go): controllerrevisions; daemonsets with status;
+ * deployments, replicasets and statefulsets with status and scale.
+ */
 function apps(): ResourceDef[] {
   const common = { group: "apps", version: "v1", namespaced: true, categories: ["all"], subresources: ["scale", "status"] };
   return [
+    def({
+      group: "apps",
+      version: "v1",
+      namespaced: true,
+      resource: "controllerrevisions",
+      kind: "ControllerRevision",
+      singular: "controllerrevision",
+      storagePath: "controllerrevisions",
+      strategy: controllerRevisionStrategy,
+      schema: ControllerRevisionSchema,
+      printer: controllerRevisionHandler,
+    }),
+    def({
+      ...common,
+      resource: "daemonsets",
+      kind: "DaemonSet",
+      singular: "daemonset",
+      shortNames: ["ds"],
+      subresources: ["status"],
+      storagePath: "daemonsets",
+      strategy: daemonSetStrategy,
+      schema: DaemonSetSchema,
+      printer: daemonSetHandler,
+    }),
     def({
       ...common,
       resource: "deployments",
@@ -263,6 +298,18 @@ function apps(): ResourceDef[] {
       strategy: replicaSetStrategy,
       schema: ReplicaSetSchema,
       printer: replicaSetHandler,
+    }),
+    def({
+      ...common,
+      resource: "statefulsets",
+      kind: "StatefulSet",
+      singular: "statefulset",
+      shortNames: ["sts"],
+      subresourceViews: { scale: scaleView("statefulsets") },
+      storagePath: "statefulsets",
+      strategy: statefulSetStrategy,
+      schema: StatefulSetSchema,
+      printer: statefulSetHandler,
     }),
   ];
 }

@@ -32,6 +32,9 @@ import {
   type Pod,
   type ReplicaSet,
   type Secret,
+  type StatefulSet,
+  type ControllerRevision,
+  type DaemonSet,
   type Service,
   type ServiceAccount,
   type ServiceCIDR,
@@ -66,6 +69,9 @@ export interface InformerSet {
   replicaSets: SharedInformer<ReplicaSet>;
   jobs: SharedInformer<Job>;
   cronJobs: SharedInformer<CronJob>;
+  statefulSets: SharedInformer<StatefulSet>;
+  controllerRevisions: SharedInformer<ControllerRevision>;
+  daemonSets: SharedInformer<DaemonSet>;
   serviceAccounts: SharedInformer<ServiceAccount>;
   secrets: SharedInformer<Secret>;
   configMaps: SharedInformer<ConfigMap>;
@@ -203,6 +209,21 @@ export function makeInformers(kc: KubeConfig, o: InformerOptions = {}): Informer
       path: "/apis/batch/v1/cronjobs",
       list: plain("V1CronJobList", () => batch.listCronJobForAllNamespaces()),
     }),
+    statefulSets: new SharedInformer<StatefulSet>({
+      ...base,
+      path: "/apis/apps/v1/statefulsets",
+      list: plain("V1StatefulSetList", () => apps.listStatefulSetForAllNamespaces()),
+    }),
+    daemonSets: new SharedInformer<DaemonSet>({
+      ...base,
+      path: "/apis/apps/v1/daemonsets",
+      list: plain("V1DaemonSetList", () => apps.listDaemonSetForAllNamespaces()),
+    }),
+    controllerRevisions: new SharedInformer<ControllerRevision>({
+      ...base,
+      path: "/apis/apps/v1/controllerrevisions",
+      list: plain("V1ControllerRevisionList", () => apps.listControllerRevisionForAllNamespaces()),
+    }),
   };
 }
 
@@ -228,6 +249,9 @@ const typedResources: Record<string, keyof InformerSet> = {
   "policy/v1/poddisruptionbudgets": "podDisruptionBudgets",
   "batch/v1/jobs": "jobs",
   "batch/v1/cronjobs": "cronJobs",
+  "apps/v1/statefulsets": "statefulSets",
+  "apps/v1/controllerrevisions": "controllerRevisions",
+  "apps/v1/daemonsets": "daemonSets",
 };
 
 /** The key of the InformerSet's informer of all of `r`, or undefined (informerfactory.ForResource's typed lookup). */

@@ -27,6 +27,8 @@ export const controllerHealthNames: Readonly<Record<ControllerName, string>> = {
   nodeipam: "node-ipam-controller",
   deployment: "deployment-controller",
   replicaset: "replicaset-controller",
+  statefulset: "statefulset-controller",
+  daemonset: "daemonset-controller",
   serviceaccount: "serviceaccount-controller",
   "node-lifecycle-controller": "node-lifecycle-controller",
   "taint-eviction-controller": "taint-eviction-controller",

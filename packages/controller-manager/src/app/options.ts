@@ -16,6 +16,8 @@ export const knownControllers = [
   "nodeipam",
   "deployment",
   "replicaset",
+  "statefulset",
+  "daemonset",
   "serviceaccount",
   "node-lifecycle-controller",
   "taint-eviction-controller",
@@ -49,6 +51,10 @@ export interface Options {
   replicaSetWorkers: number;
   /** Job controller workers (--concurrent-job-syncs, upstream default 5). */
   jobWorkers: number;
+  /** StatefulSet workers (--concurrent-statefulset-syncs, upstream default 5). */
+  statefulSetWorkers: number;
+  /** DaemonSet workers (--concurrent-daemonset-syncs, upstream default 2). */
+  daemonSetWorkers: number;
   /** klog's -v: log verbosity (V(n) lines are written when n <= v). */
   verbosity: number;
   /** --use-service-account-credentials: each controller with its own identity's credentials from the kubeconfig. */
@@ -104,6 +110,8 @@ export const usage = `Usage: servicenet-controller-manager --kubeconfig PATH [--
   --concurrent-deployment-syncs N   deployment controller workers (default 5)
   --concurrent-replicaset-syncs N   ReplicaSets synced at once (default 5)
   --concurrent-job-syncs N          Jobs synced at once (default 5)
+  --concurrent-statefulset-syncs N  StatefulSets synced at once (default 5)
+  --concurrent-daemonset-syncs N    DaemonSets synced at once (default 2)
   --max-endpoints-per-slice N       endpoints per EndpointSlice (1-1000, default 100)
   --endpointslice-updates-batch-period D
                                     batch Pod changes this long before an EndpointSlice sync (default 0s)
@@ -143,6 +151,8 @@ export function parseOptions(argv: readonly string[]): Options {
     deploymentWorkers: 5,
     replicaSetWorkers: 5,
     jobWorkers: 5,
+    statefulSetWorkers: 5,
+    daemonSetWorkers: 2,
     verbosity: 0,
     useServiceAccountCredentials: false,
     rootCAFile: "",
@@ -229,6 +239,12 @@ export function parseOptions(argv: readonly string[]): Options {
         break;
       case "--concurrent-job-syncs":
         o.jobWorkers = int32Flag(flag, value());
+        break;
+      case "--concurrent-statefulset-syncs":
+        o.statefulSetWorkers = int32Flag(flag, value());
+        break;
+      case "--concurrent-daemonset-syncs":
+        o.daemonSetWorkers = int32Flag(flag, value());
         break;
       case "--max-endpoints-per-slice":
         o.maxEndpointsPerSlice = int32Flag(flag, value());

@@ -38,6 +38,11 @@ import { ReplicaSetController } from "../replicaset/replica-set.ts";
 import { DisruptionController } from "../disruption/disruption.ts";
 import { disruptionClient } from "../disruption/disruption-client.ts";
 import { podClient, replicaSetClient } from "../replicaset/replicaset-client.ts";
+import { StatefulSetController, statefulSetControllerEventSource } from "../statefulset/stateful-set.ts";
+import { StatefulPodControl } from "../statefulset/stateful-pod-control.ts";
+import { statefulSetClient } from "../statefulset/statefulset-client.ts";
+import { DaemonSetController, daemonSetControllerEventSource } from "../daemon/daemon-controller.ts";
+import { daemonSetClient } from "../daemon/daemon-client.ts";
 import { RealPodControl } from "../controller/pod-control.ts";
 import { NodeLifecycleController } from "../controller/nodelifecycle/node-lifecycle-controller.ts";
 import { nodeLifecycleClient } from "../controller/nodelifecycle/node-lifecycle-client.ts";
@@ -75,6 +80,10 @@ export interface RunOptions {
   replicaSetWorkers?: number;
   /** Job controller workers (--concurrent-job-syncs, default 5). */
   jobWorkers?: number;
+  /** StatefulSet workers (kube-controller-manager's --concurrent-statefulset-syncs, default 5). */
+  statefulSetWorkers?: number;
+  /** DaemonSet workers (kube-controller-manager's --concurrent-daemonset-syncs, default 2). */
+  daemonSetWorkers?: number;
   leaderElect?: boolean;
   leaseNamespace?: string;
   leaseName?: string;
@@ -410,6 +419,40 @@ async function runControllers(o: RunOptions, signal: AbortSignal, log: Logger, o
       logger: log,
     });
     controllers.push({ run: (s) => ttl.run(s, 5) });
+  }
+  if (o.controllers.includes("statefulset")) {
+    // startStatefulSetController: the "statefulset-controller" identity, one recorder for its Pod and claim events.
+    const kc = cb.configFor("statefulset-controller");
+    const recorder = events.newRecorder(statefulSetControllerEventSource);
+    const client = statefulSetClient(kc);
+    const ssc = new StatefulSetController({
+      statefulSets: use("statefulSets"),
+      pods: use("pods"),
+      revisions: use("controllerRevisions"),
+      client,
+      statefulPodControl: new StatefulPodControl(client, recorder),
+      podControl: new RealPodControl(podClient(kc, controllerUserAgent("statefulset-controller")), recorder),
+      queue: obs.queue("statefulset"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => ssc.run(s, o.statefulSetWorkers ?? 5) });
+  }
+  if (o.controllers.includes("daemonset")) {
+    // startDaemonSetController: the "daemon-set-controller" identity.
+    const kc = cb.configFor("daemon-set-controller");
+    const recorder = events.newRecorder(daemonSetControllerEventSource);
+    const dsc = new DaemonSetController({
+      daemonSets: use("daemonSets"),
+      pods: use("pods"),
+      nodes: use("nodes"),
+      revisions: use("controllerRevisions"),
+      client: daemonSetClient(kc),
+      podControl: new RealPodControl(podClient(kc, controllerUserAgent("daemon-set-controller")), recorder),
+      recorder,
+      queue: obs.queue("daemonset"),
+      logger: log,
+    });
+    controllers.push({ run: (s) => dsc.run(s, o.daemonSetWorkers ?? 2) });
   }
   if (o.controllers.includes("node-lifecycle-controller")) {
     // startNodeLifecycleController: the "node-controller" identity (bootstrap role system:controller:node-controller).

@@ -21,6 +21,8 @@ export type TestEnvironmentControllerName =
   | "nodeipam"
   | "deployment"
   | "replicaset"
+  | "statefulset"
+  | "daemonset"
   | "serviceaccount"
   | "node-lifecycle-controller"
   | "taint-eviction-controller"

@@ -26,6 +26,8 @@ main({
         deploymentWorkers: opts.deploymentWorkers,
         replicaSetWorkers: opts.replicaSetWorkers,
         jobWorkers: opts.jobWorkers,
+        statefulSetWorkers: opts.statefulSetWorkers,
+        daemonSetWorkers: opts.daemonSetWorkers,
         leaderElect: opts.leaderElect,
         useServiceAccountCredentials: opts.useServiceAccountCredentials,
         rootCAFile: opts.rootCAFile,

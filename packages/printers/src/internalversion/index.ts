@@ -17,3 +17,5 @@ export * from "./scheduling.ts";
 export * from "./policy.ts";
 export * from "./batch.ts";
 export * from "./ingress.ts";
+export * from "./apps-statefulset.ts";
+export * from "./apps-daemonset.ts";

@@ -82,7 +82,7 @@ export function validateDeploymentStrategy(strategy: DeploymentStrategy, fldPath
   }
 }
 
-/** `ValidatePodTemplateSpec`'s subset: labels, annotations and the PodSpec's containers. */
+/** `ValidatePodTemplateSpec`'s subset: labels, annotations and the PodSpec's containers (DaemonSets share it). */
 export function validatePodTemplateSpec(template: PodTemplateSpec, fldPath: string): FieldErrorList {
   return [
     ...validateLabels(template.metadata.labels, path(fldPath, "labels")),

@@ -17,3 +17,4 @@ export * from "./service-account.ts";
 export * from "./defaults.ts";
 export * from "./pod-defaults.ts";
 export * from "./validation/index.ts";
+export * from "./node-affinity.ts";

@@ -7,3 +7,8 @@ export function keepSpecAndLabels(o: KubeObject, old: KubeObject): void {
   if (old.metadata.labels === undefined) delete o.metadata.labels;
   else o.metadata.labels = structuredClone(old.metadata.labels);
 }
+
+/** The status subresource's PrepareForUpdate of StatefulSets and DaemonSets: only the stored spec wins. */
+export function keepSpec(o: KubeObject, old: KubeObject): void {
+  o["spec"] = structuredClone(old["spec"]);
+}

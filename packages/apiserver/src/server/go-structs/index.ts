@@ -4,7 +4,7 @@
  * encoding/json does (go-order.ts). Tied to the zod schemas by go-structs.test.ts.
  */
 import { admissionregistrationV1 } from "./admissionregistration-v1.ts";
-import { appsV1 } from "./apps-v1.ts";
+import { appsV1, appsV1StatefulSet } from "./apps-v1.ts";
 import { autoscalingV1 } from "./autoscaling-v1.ts";
 import { batchV1 } from "./batch-v1.ts";
 import { coordinationV1 } from "./coordination-v1.ts";
@@ -22,7 +22,7 @@ import type { GoStructs } from "./types.ts";
 
 const packages: Readonly<Record<string, GoStructs>> = {
   "admissionregistration/v1": admissionregistrationV1,
-  "apps/v1": appsV1,
+  "apps/v1": { ...appsV1, ...appsV1StatefulSet },
   "autoscaling/v1": autoscalingV1,
   "batch/v1": batchV1,
   "coordination/v1": coordinationV1,

@@ -125,6 +125,8 @@ export const kindMeta: Readonly<Record<string, KindMeta>> = {
   Event: objectMeta,
   Deployment: workload,
   ReplicaSet: workload,
+  StatefulSet: { ...workload, "spec.volumeClaimTemplates": atomic },
+  DaemonSet: workload,
 };
 
 /** The metadata table of `kind`, keyed by dotted field names (ObjectMeta's rules for unlisted kinds). */
