@@ -242,10 +242,6 @@ const notPublished: Record<string, string> = {
       ...withLists("PersistentVolume", "PersistentVolumeClaim", "ComponentStatus"),
     ].map((k) => [`v1, Kind=${k}`, "not served"]),
   ),
-  ...Object.fromEntries(withLists("StatefulSet", "DaemonSet", "ControllerRevision").map((k) => [`apps/v1, Kind=${k}`, "not served"])),
-  ...Object.fromEntries(
-    withLists("Ingress", "NetworkPolicy", "IngressClass").map((k) => [`networking.k8s.io/v1, Kind=${k}`, "not served"]),
-  ),
   ...Object.fromEntries(withLists("RuntimeClass").map((k) => [`node.k8s.io/v1, Kind=${k}`, "not served"])),
   ...Object.fromEntries(
     withLists("StorageClass", "VolumeAttachment", "CSINode", "CSIDriver", "CSIStorageCapacity").map((k) => [
