@@ -6,6 +6,8 @@ import { controllerUserAgent } from "../controller/user-agent.ts";
 
 /** What the CronJob controller writes. */
 export interface CronJobClient {
+  /** A fresh read (`cronJobControl.GetCronJob`), past the informer's copy. */
+  getCronJob(namespace: string, name: string): Promise<CronJob>;
   createJob(namespace: string, job: Job): Promise<Job>;
   /** A delete with propagationPolicy Background (the Job's Pods follow it). */
   deleteJob(namespace: string, name: string): Promise<void>;
@@ -19,6 +21,7 @@ export function cronJobClient(kubeConfig: KubeConfig, userAgent = controllerUser
   const { request } = newRESTClient(kubeConfig, { userAgent });
   const jobs = (ns: string) => `/apis/batch/v1/namespaces/${seg(ns)}/jobs`;
   return {
+    getCronJob: (ns, name) => request<CronJob>("GET", `/apis/batch/v1/namespaces/${seg(ns)}/cronjobs/${seg(name)}`),
     createJob: (ns, job) => request<Job>("POST", jobs(ns), job),
     deleteJob: async (ns, name) => {
       await request<unknown>("DELETE", `${jobs(ns)}/${seg(name)}`, {

@@ -57,6 +57,9 @@ function setup(cj: CronJob, jobs: Job[], now: number) {
   const deleted: string[] = [];
   const statuses: CronJob[] = [];
   const client: CronJobClient = {
+    async getCronJob() {
+      return cj;
+    },
     async createJob(_ns, job) {
       if (jobs.some((j) => j.metadata.name === job.metadata.name)) throw new StatusError("AlreadyExists", "exists");
       created.push(job);
@@ -135,7 +138,19 @@ describe("CronJobController.sync (TestControllerV2SyncCronJob)", () => {
       {
         created: 0,
         deleted: ["old"],
-        events: ["Normal SawCompletedJob Saw completed job: old, condition: Complete", "Normal SuccessfulDelete Deleted job old"],
+        events: ["Normal SawCompletedJob Saw completed job: old, status: Complete", "Normal SuccessfulDelete Deleted job old"],
+      },
+    ],
+    [
+      // syncCronJob: a running child the status does not list is not adopted, only reported.
+      "an unfinished Job missing from status.active: UnexpectedJob, not adopted",
+      cronJob({}, { lastScheduleTime: "2016-05-19T10:00:00Z" }),
+      [childJob("manual")],
+      justAfterTheHour,
+      {
+        created: 0,
+        deleted: [],
+        events: ["Warning UnexpectedJob Saw a job that the controller did not create or forgot: manual"],
       },
     ],
     [

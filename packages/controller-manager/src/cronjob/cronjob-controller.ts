@@ -92,11 +92,27 @@ export class CronJobController {
     const jobs = this.#d.jobs
       .list()
       .filter((j) => j.metadata.namespace === cj.metadata.namespace && getControllerOf(j)?.uid === cj.metadata.uid);
-    const status = structuredClone(cj.status ?? {});
-    const requeue = await this.#syncCronJob(cj, status, jobs);
+    const fresh = await this.#freshIfBehind(cj, jobs);
+    const status = structuredClone(fresh.status ?? {});
+    const requeue = await this.#syncCronJob(fresh, status, jobs);
     await this.#cleanupFinishedJobs(cj, jobs);
-    if (!semanticEqual(status, cj.status ?? {})) await this.#d.client.updateStatus({ ...cj, status });
+    if (!semanticEqual(status, fresh.status ?? {})) await this.#d.client.updateStatus({ ...fresh, status });
     if (requeue !== undefined) this.queue.addAfter(key, requeue);
+  }
+
+  /**
+   * syncCronJob's first loop: an unfinished child missing from `status.active` makes it read the
+   * CronJob again (the informer may not have the status this controller wrote yet) and use that
+   * copy when it lists the Job.
+   */
+  async #freshIfBehind(cj: CronJob, jobs: readonly Job[]): Promise<CronJob> {
+    for (const j of jobs) {
+      const listed = (c: CronJob) => (c.status?.active ?? []).some((r) => r.uid === j.metadata.uid);
+      if (listed(cj) || finishedType(j) !== undefined) continue;
+      const copy = await this.#d.client.getCronJob(cj.metadata.namespace ?? "", cj.metadata.name ?? "");
+      if (listed(copy)) cj = copy;
+    }
+    return cj;
   }
 
   /** `syncCronJob`: updates `status` in place and returns when to look again. */
@@ -107,10 +123,13 @@ export class CronJobController {
     for (const j of jobs) {
       const inActive = (status.active ?? []).some((r) => r.uid === j.metadata.uid);
       const finished = finishedType(j);
-      if (!inActive && finished === undefined) (status.active ??= []).push(jobRef(j));
+      // Not adopted: upstream only warns (a Job made with `kubectl create job --from=cronjob/x`, or
+      // one created just before a crash, stays out of status.active).
+      if (!inActive && finished === undefined)
+        this.#event(cj, "Warning", "UnexpectedJob", `Saw a job that the controller did not create or forgot: ${j.metadata.name ?? ""}`);
       else if (inActive && finished !== undefined) {
         status.active = (status.active ?? []).filter((r) => r.uid !== j.metadata.uid);
-        this.#event(cj, "Normal", "SawCompletedJob", `Saw completed job: ${j.metadata.name ?? ""}, condition: ${finished}`);
+        this.#event(cj, "Normal", "SawCompletedJob", `Saw completed job: ${j.metadata.name ?? ""}, status: ${finished}`);
       }
       if (finished === "Complete") {
         const t = finishTime(j);

@@ -170,10 +170,22 @@ describe.skipIf(!haveKubectl())("Job controller with kubectl 1.33", () => {
     };
     expect(manual.metadata.annotations["cronjob.kubernetes.io/instantiate"]).toBe("manual");
     expect(manual.metadata.ownerReferences.map((r) => `${r.kind}/${r.name}`)).toEqual(["CronJob/hello"]);
-    // The CronJob controller lists it among the CronJob's active Jobs.
-    await eventually(async () => (await k("get", "cj", "hello", "-o", "jsonpath={.status.active[*].name}")).stdout === "manual", {
-      timeoutMs: 30_000,
-      what: "status.active: manual",
-    });
+    // The CronJob controller does not adopt it (cronjob_controllerv2.go syncCronJob): it warns, and
+    // status.active stays empty.
+    await eventually(
+      async () =>
+        (
+          await k(
+            "get",
+            "events",
+            "--field-selector",
+            "involvedObject.kind=CronJob,involvedObject.name=hello",
+            "-o",
+            "jsonpath={.items[*].reason}",
+          )
+        ).stdout.includes("UnexpectedJob"),
+      { timeoutMs: 30_000, what: "the UnexpectedJob event" },
+    );
+    expect((await k("get", "cj", "hello", "-o", "jsonpath={.status.active}")).stdout).toBe("");
   }, 120_000);
 });
