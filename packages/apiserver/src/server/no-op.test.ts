@@ -36,11 +36,21 @@ describe("keepNoOp", () => {
     spec: { ports: [{ port: 80 }] },
   });
 
-  it("keeps the stored object when only managedFields and resourceVersion differ", () => {
+  it("keeps the stored object when only managedFields differ", () => {
+    const current = stored();
+    const next = stored();
+    next.metadata = { labels: { a: "1" }, name: "s", resourceVersion: "5", managedFields: [{ manager: "other" }] };
+    expect(keepNoOp(current, next)).toBe(current);
+  });
+
+  it("keeps the stored object without its resourceVersion when the request has none (the store decides)", () => {
     const current = stored();
     const next = stored();
     next.metadata = { labels: { a: "1" }, name: "s", managedFields: [{ manager: "other" }] };
-    expect(keepNoOp(current, next)).toBe(current);
+    const kept = keepNoOp(current, next);
+    expect(kept.metadata.resourceVersion).toBeUndefined();
+    expect({ ...kept, metadata: { ...kept.metadata, resourceVersion: "5" } }).toEqual(current);
+    expect(current.metadata.resourceVersion).toBe("5");
   });
 
   it("takes the new object when anything else differs", () => {

@@ -62,5 +62,12 @@ function sameButBookkeeping(a: KubeObject, b: KubeObject): boolean {
 export function keepNoOp(current: KubeObject | null, next: KubeObject): KubeObject {
   if (current === null || !sameButBookkeeping(current, next)) return next;
   if (next.metadata.resourceVersion && next.metadata.resourceVersion !== current.metadata.resourceVersion) return next;
+  // Without a resourceVersion the store still decides (upstream's Store.Update checks it before
+  // storage sees the unchanged bytes): filled in where unconditional updates are allowed, a 422
+  // "must be specified for an update" where they are not.
+  if (!next.metadata.resourceVersion) {
+    const { resourceVersion: _rv, ...metadata } = current.metadata;
+    return { ...current, metadata };
+  }
   return current;
 }

@@ -72,6 +72,10 @@ describe("PodDisruptionBudgets", () => {
     expect((unconditional.json() as Status).message).toBe(
       'poddisruptionbudgets.policy "web" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
     );
+    // Also when the body changes nothing: Store.Update checks the resourceVersion before storage
+    // sees unchanged bytes.
+    const noOp = await s.send("PUT", `${base}/web`, { ...s2, metadata: { ...s2.metadata, resourceVersion: undefined } });
+    expect(noOp.status, noOp.text).toBe(422);
   });
 
   it("the status subresource keeps the stored spec and validates the counts", async () => {
