@@ -10,12 +10,10 @@ import { defaultPriorityWhenNoDefaultClassExists, preemptLowerPriority, type Pri
 import type { Attributes, Operation } from "../../../../admission/attributes.ts";
 import { newForbidden } from "../../../../admission/errors.ts";
 import type { AdmissionPlugin } from "../../../../admission/interfaces.ts";
+import { ReadyWaiter } from "../../../../admission/wait-for-ready.ts";
 import type { Lister } from "../../../../util/informer/store-informer.ts";
 
 export const priorityPluginName = "Priority";
-
-/** How long a request waits for the first list of PriorityClasses (admission.Handler's WaitForReady). */
-const readyTimeoutMs = 10_000;
 
 export interface PriorityPluginOptions {
   /** The PriorityClass informer (started on first use). */
@@ -29,10 +27,11 @@ type PodSpecFields = { priorityClassName?: string; priority?: number; preemption
 export class PriorityPlugin implements AdmissionPlugin {
   readonly name = priorityPluginName;
   readonly #o: PriorityPluginOptions;
-  #started = false;
+  readonly #ready: ReadyWaiter;
 
   constructor(o: PriorityPluginOptions) {
     this.#o = o;
+    this.#ready = new ReadyWaiter(o.priorityClasses, o.readyTimeoutMs);
   }
 
   handles(operation: Operation): boolean {
@@ -42,34 +41,19 @@ export class PriorityPlugin implements AdmissionPlugin {
   async admit(a: Attributes): Promise<void> {
     if (a.subresource !== "" || a.resource.group !== "" || a.resource.resource !== "pods") return;
     if (a.operation !== "CREATE" && a.operation !== "UPDATE") return;
-    await this.#waitForReady(a);
+    await this.#ready.waitForReady(a);
     this.#admitPod(a);
   }
 
   async validate(a: Attributes): Promise<void> {
     if (a.subresource !== "" || a.resource.group !== "scheduling.k8s.io" || a.resource.resource !== "priorityclasses") return;
     if (a.operation !== "CREATE" && a.operation !== "UPDATE") return;
-    await this.#waitForReady(a);
+    await this.#ready.waitForReady(a);
     this.#validatePriorityClass(a);
   }
 
   stop(): void {
     this.#o.priorityClasses.stop?.();
-  }
-
-  /** admission.Handler.WaitForReady: the cache's first list, else Forbidden. */
-  async #waitForReady(a: Attributes): Promise<void> {
-    const cache = this.#o.priorityClasses;
-    if (!this.#started) {
-      this.#started = true;
-      cache.start?.();
-    }
-    if (cache.hasSynced() || !cache.waitForSync) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#o.readyTimeoutMs ?? readyTimeoutMs)));
-    await Promise.race([cache.waitForSync(), timeout]);
-    clearTimeout(timer);
-    if (!cache.hasSynced()) throw newForbidden(a, "not yet ready to handle request");
   }
 
   /** admitPod. */

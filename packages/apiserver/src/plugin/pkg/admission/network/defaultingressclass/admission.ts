@@ -8,14 +8,11 @@
  */
 import { annotationIngressClass, annotationIsDefaultIngressClass, type IngressClass } from "@servicenet/api";
 import type { Attributes, Operation } from "../../../../../admission/attributes.ts";
-import { newForbidden } from "../../../../../admission/errors.ts";
 import type { AdmissionPlugin } from "../../../../../admission/interfaces.ts";
+import { ReadyWaiter } from "../../../../../admission/wait-for-ready.ts";
 import type { Lister } from "../../../../../util/informer/store-informer.ts";
 
 export const defaultIngressClassPluginName = "DefaultIngressClass";
-
-/** How long a request waits for the first list of IngressClasses (admission.Handler's WaitForReady). */
-const readyTimeoutMs = 10_000;
 
 export interface DefaultIngressClassOptions {
   /** The IngressClass informer (started on first use). */
@@ -27,10 +24,11 @@ export interface DefaultIngressClassOptions {
 export class DefaultIngressClassPlugin implements AdmissionPlugin {
   readonly name = defaultIngressClassPluginName;
   readonly #o: DefaultIngressClassOptions;
-  #started = false;
+  readonly #ready: ReadyWaiter;
 
   constructor(o: DefaultIngressClassOptions) {
     this.#o = o;
+    this.#ready = new ReadyWaiter(o.ingressClasses, o.readyTimeoutMs);
   }
 
   handles(operation: Operation): boolean {
@@ -45,28 +43,13 @@ export class DefaultIngressClassPlugin implements AdmissionPlugin {
     if (ing?.spec === undefined) return;
     if (ing.spec.ingressClassName !== undefined) return;
     if (ing.metadata?.annotations?.[annotationIngressClass] !== undefined) return;
-    await this.#waitForReady(a);
+    await this.#ready.waitForReady(a);
     const def = getDefaultClass(this.#o.ingressClasses.list());
     if (def?.metadata.name !== undefined) ing.spec.ingressClassName = def.metadata.name;
   }
 
   stop(): void {
     this.#o.ingressClasses.stop?.();
-  }
-
-  /** admission.Handler.WaitForReady: the cache's first list, else Forbidden. */
-  async #waitForReady(a: Attributes): Promise<void> {
-    const cache = this.#o.ingressClasses;
-    if (!this.#started) {
-      this.#started = true;
-      cache.start?.();
-    }
-    if (cache.hasSynced() || !cache.waitForSync) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#o.readyTimeoutMs ?? readyTimeoutMs)));
-    await Promise.race([cache.waitForSync(), timeout]);
-    clearTimeout(timer);
-    if (!cache.hasSynced()) throw newForbidden(a, "not yet ready to handle request");
   }
 }
 
